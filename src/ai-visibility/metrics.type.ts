@@ -1,0 +1,111 @@
+import { builder } from '../graphql/builder.js';
+import { AiModelEnum } from '../graphql/enums.js';
+import { ListMeta, type ListMetaShape } from '../graphql/envelope.js';
+import { DateRangeType } from '../reports/report-data.type.js';
+import { addDays, type DateRange } from '../reports/dates.js';
+import { invalidParameter, notFound } from '../errors/index.js';
+import { queryProjectMetrics, type LocaleTotals, type MetricsRow, type ModelTotals } from './metrics.js';
+import type { ScanCounters, ScanRates } from './pooled-rates.js';
+
+type CountersAndRates = ScanCounters & ScanRates;
+
+type CountersFieldBuilder = PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$inferSchemaTypes, CountersAndRates>;
+
+/** Counter and rate fields shared by rows, per-model totals and per-locale totals. */
+const countersAndRates = (t: CountersFieldBuilder) => ({
+  totalRuns: t.exposeInt('totalRuns'),
+  visibilityCount: t.exposeInt('visibilityCount', { description: 'Runs that mention the brand.' }),
+  mentionCount: t.exposeInt('mentionCount', { description: 'Mentions of the brand.' }),
+  totalMentionCount: t.exposeInt('totalMentionCount', { description: 'Mentions of all tracked brands.' }),
+  positionedCount: t.exposeInt('positionedCount'),
+  positionSum: t.exposeInt('positionSum'),
+  positiveCount: t.exposeInt('positiveCount'),
+  neutralCount: t.exposeInt('neutralCount'),
+  negativeCount: t.exposeInt('negativeCount'),
+  visibility: t.exposeFloat('visibility', { nullable: true, description: 'visibilityCount / totalRuns.' }),
+  shareOfVoice: t.exposeFloat('shareOfVoice', { nullable: true, description: 'mentionCount / totalMentionCount.' }),
+  averagePosition: t.exposeFloat('averagePosition', { nullable: true, description: 'positionSum / positionedCount.' }),
+  sentiment: t.exposeFloat('sentiment', { nullable: true, description: '(positive - negative) / (positive + neutral + negative), in -1..1.' }),
+});
+
+const MetricsRowType = builder.objectRef<MetricsRow>('AiVisibilityMetricsRow').implement({
+  description: 'One (date, model, locale) of a project.',
+  fields: (t) => ({
+    date: t.field({ type: 'Date', resolve: (r) => r.date }),
+    model: t.field({ type: AiModelEnum, resolve: (r) => r.model as never }),
+    locale: t.exposeString('locale'),
+    ...countersAndRates(t as unknown as CountersFieldBuilder),
+  }),
+});
+
+const ModelTotalsType = builder.objectRef<ModelTotals>('AiVisibilityModelTotals').implement({
+  fields: (t) => ({ model: t.field({ type: AiModelEnum, resolve: (r) => r.model as never }), ...countersAndRates(t as unknown as CountersFieldBuilder) }),
+});
+
+const LocaleTotalsType = builder.objectRef<LocaleTotals>('AiVisibilityLocaleTotals').implement({
+  description: 'Pooled totals of one locale over every row of the filtered range.',
+  fields: (t) => ({
+    locale: t.exposeString('locale'),
+    ...countersAndRates(t as unknown as CountersFieldBuilder),
+    byModel: t.field({ type: [ModelTotalsType], resolve: (r) => r.byModel }),
+  }),
+});
+
+interface MetricsShape {
+  projectId: string;
+  range: DateRange;
+  rows: MetricsRow[];
+  totals: LocaleTotals[];
+}
+
+const MetricsType = builder.objectRef<MetricsShape>('AiVisibilityMetrics').implement({
+  fields: (t) => ({
+    projectId: t.exposeString('projectId'),
+    range: t.field({ type: DateRangeType, resolve: (m) => m.range }),
+    rows: t.field({ type: [MetricsRowType], description: 'Most recent first, capped; see meta.', resolve: (m) => m.rows }),
+    totals: t.field({ type: [LocaleTotalsType], resolve: (m) => m.totals }),
+  }),
+});
+
+const MetricsEnvelope = builder.objectRef<{ data: MetricsShape; meta: ListMetaShape }>('AiVisibilityMetricsResult').implement({
+  fields: (t) => ({
+    data: t.field({ type: MetricsType, resolve: (r) => r.data }),
+    meta: t.field({ type: ListMeta, description: 'total and truncated describe rows.', resolve: (r) => r.meta }),
+  }),
+});
+
+export const DEFAULT_METRICS_DAYS = 30;
+
+/** dateFrom/dateTo default to the 30 days ending today (UTC); one bound alone keeps the other 30 days away. */
+export function metricsRange(dateFrom: string | null | undefined, dateTo: string | null | undefined, now: Date): DateRange {
+  const today = now.toISOString().slice(0, 10);
+  const to = dateTo ?? (dateFrom ? addDays(dateFrom, DEFAULT_METRICS_DAYS - 1) : today);
+  const from = dateFrom ?? addDays(to, -(DEFAULT_METRICS_DAYS - 1));
+  if (from > to) throw invalidParameter('dateFrom', `dateFrom (${from}) must not be after dateTo (${to}).`);
+  return { from, to };
+}
+
+builder.queryField('aiVisibilityMetrics', (t) =>
+  t.field({
+    type: MetricsEnvelope,
+    description: 'Snapshot metrics of a project: rows per (date, model, locale) and pooled totals per locale.',
+    authScopes: { scope: 'ai_visibility:read' },
+    args: {
+      id: t.arg({ type: 'ProjectId', required: true }),
+      model: t.arg({ type: AiModelEnum, required: false, description: 'Only this model.' }),
+      dateFrom: t.arg({ type: 'Date', required: false, description: 'First day (inclusive); default: 29 days before dateTo.' }),
+      dateTo: t.arg({ type: 'Date', required: false, description: 'Last day (inclusive); default: today (UTC).' }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const range = metricsRange(args.dateFrom, args.dateTo, ctx.now);
+      const project = await ctx.db.aiProject.findFirst({ where: { id: args.id }, select: { id: true } });
+      if (!project) throw notFound('AI-visibility project');
+      const cap = ctx.config.METRICS_ROW_CAP;
+      const result = await queryProjectMetrics(ctx.pool, project.id, range, args.model ?? null, cap);
+      return {
+        data: { projectId: project.id, range, rows: result.rows, totals: result.totals },
+        meta: { total: result.total, truncated: result.total > result.rows.length },
+      };
+    },
+  }),
+);

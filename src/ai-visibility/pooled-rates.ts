@@ -1,0 +1,55 @@
+// The metric contract: a rate over several rows is pooled — sum the counts and the runs,
+// divide once. Never an average of per-row percentages; a zero denominator is null.
+
+export interface ScanCounters {
+  totalRuns: number;
+  visibilityCount: number;
+  mentionCount: number;
+  totalMentionCount: number;
+  positionedCount: number;
+  positionSum: number;
+  positiveCount: number;
+  neutralCount: number;
+  negativeCount: number;
+}
+
+export interface ScanRates {
+  visibility: number | null;
+  shareOfVoice: number | null;
+  averagePosition: number | null;
+  sentiment: number | null;
+}
+
+export const COUNTER_FIELDS = [
+  'totalRuns',
+  'visibilityCount',
+  'mentionCount',
+  'totalMentionCount',
+  'positionedCount',
+  'positionSum',
+  'positiveCount',
+  'neutralCount',
+  'negativeCount',
+] as const satisfies readonly (keyof ScanCounters)[];
+
+export const ratio = (numerator: number, denominator: number): number | null =>
+  denominator === 0 ? null : numerator / denominator;
+
+export function ratesOf(counters: ScanCounters): ScanRates {
+  const classified = counters.positiveCount + counters.neutralCount + counters.negativeCount;
+  return {
+    visibility: ratio(counters.visibilityCount, counters.totalRuns),
+    shareOfVoice: ratio(counters.mentionCount, counters.totalMentionCount),
+    averagePosition: ratio(counters.positionSum, counters.positionedCount),
+    sentiment: ratio(counters.positiveCount - counters.negativeCount, classified),
+  };
+}
+
+export function sumCounters(rows: readonly ScanCounters[]): ScanCounters {
+  const total = Object.fromEntries(COUNTER_FIELDS.map((field) => [field, 0])) as unknown as ScanCounters;
+  for (const row of rows) for (const field of COUNTER_FIELDS) total[field] += row[field];
+  return total;
+}
+
+/** Pooled rates of several rows of one population (one locale). */
+export const pooledRates = (rows: readonly ScanCounters[]): ScanRates => ratesOf(sumCounters(rows));

@@ -1,0 +1,68 @@
+// Creating, listing and revoking API keys. Only owners and admins may create or revoke;
+// the secret is returned once and only its hash is stored; every change is audited and
+// announced to all instances so that caches drop it at once.
+import type { PrismaClient } from '../db/generated/prisma/client.js';
+import { newId } from '../db/ids.js';
+import { UsageError, type Notify } from '../workspaces/service.js';
+import { generateApiKey, KEY_PREFIX } from './api-key-format.js';
+import { SCOPES, type Scope } from './principal.js';
+
+export interface Actor {
+  /** An operator at the CLI without --as, or a member of the workspace by email. */
+  email: string | null;
+}
+
+async function assertCanManageKeys(prisma: PrismaClient, workspaceId: string, actor: Actor): Promise<string> {
+  if (!actor.email) return 'operator';
+  const membership = await prisma.membership.findFirst({ where: { workspaceId, user: { email: actor.email } }, select: { role: true, userId: true } });
+  if (!membership) throw new UsageError(`${actor.email} is not a member of this workspace`);
+  if (membership.role === 'member') throw new UsageError(`${actor.email} is a member; only owners and admins can create or revoke API keys`);
+  return membership.userId;
+}
+
+export function parseScopes(list: string | undefined): Scope[] {
+  if (!list) return [...SCOPES];
+  const scopes = [...new Set(list.split(',').map((scope) => scope.trim()).filter(Boolean))];
+  const unknown = scopes.filter((scope) => !(SCOPES as readonly string[]).includes(scope));
+  if (unknown.length || scopes.length === 0) throw new UsageError(`unknown scope ${unknown.join(', ') || '(none)'}; allowed: ${SCOPES.join(', ')}`);
+  return scopes as Scope[];
+}
+
+export async function createApiKey(
+  prisma: PrismaClient,
+  input: { workspaceId: string; name: string; scopes?: Scope[]; expiresAt?: Date | null; actor: Actor },
+) {
+  const name = input.name.trim();
+  if (!name || name.length > 100) throw new UsageError('a key needs a name of 1-100 characters');
+  if (input.expiresAt && Number.isNaN(input.expiresAt.getTime())) throw new UsageError('expiry must be an ISO 8601 date-time');
+  if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) throw new UsageError('expiry must be in the future');
+  const actorId = await assertCanManageKeys(prisma, input.workspaceId, input.actor);
+  const generated = generateApiKey();
+  const scopes = input.scopes ?? [...SCOPES];
+  const key = await prisma.apiKey.create({
+    data: { id: generated.keyId, workspaceId: input.workspaceId, name, secretHash: new Uint8Array(generated.secretHash), scopes, expiresAt: input.expiresAt ?? null, createdById: actorId === 'operator' ? null : actorId },
+  });
+  await prisma.auditLogEntry.create({ data: { id: newId('audit'), workspaceId: input.workspaceId, actor: actorId, action: 'api_key.created', target: key.id, details: { name, scopes } } });
+  return { id: key.id, name: key.name, secret: generated.secret, scopes, expiresAt: key.expiresAt?.toISOString() ?? null };
+}
+
+export async function listApiKeys(prisma: PrismaClient, workspaceId: string) {
+  const keys = await prisma.apiKey.findMany({
+    where: { workspaceId },
+    orderBy: { createdAt: 'desc' },
+    select: { id: true, name: true, scopes: true, expiresAt: true, revokedAt: true, lastUsedAt: true, createdAt: true },
+  });
+  return keys.map((key) => ({ ...key, prefix: `${KEY_PREFIX}${key.id}` }));
+}
+
+export async function revokeApiKey(prisma: PrismaClient, notify: Notify, keyId: string, actor: Actor) {
+  const key = await prisma.apiKey.findUnique({ where: { id: keyId } });
+  if (!key) throw new UsageError(`no API key ${keyId}`);
+  const actorId = await assertCanManageKeys(prisma, key.workspaceId, actor);
+  const revoked = key.revokedAt ? key : await prisma.apiKey.update({ where: { id: keyId }, data: { revokedAt: new Date() } });
+  if (!key.revokedAt) {
+    await prisma.auditLogEntry.create({ data: { id: newId('audit'), workspaceId: key.workspaceId, actor: actorId, action: 'api_key.revoked', target: key.id } });
+  }
+  await notify(keyId);
+  return { id: revoked.id, revokedAt: revoked.revokedAt!.toISOString() };
+}

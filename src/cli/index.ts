@@ -1,0 +1,217 @@
+// Operator CLI: `npm run cli -- <command>`. Every command has --json; bad input exits
+// non-zero with a one-line error.
+import { readFile, writeFile } from 'node:fs/promises';
+import { Command, CommanderError } from 'commander';
+import { parseConfig, type Config } from '../config/index.js';
+import { openDatabase, type ResolvedDatabase } from '../db/bootstrap.js';
+import { newId } from '../db/ids.js';
+import { INVALIDATION_CHANNEL } from '../auth/invalidation.js';
+import { createApiKey, listApiKeys, parseScopes, revokeApiKey } from '../auth/key-management.js';
+import { createWorkspace, findWorkspace, setPlan, UsageError } from '../workspaces/service.js';
+import { seedWorkspace } from '../demo/seed.js';
+import { formatZodIssues, reportDefinitionSchema } from '../reports/definition.js';
+import { ingest, type IngestKind } from '../ingest/service.js';
+import { progressBar } from './progress.js';
+
+interface JsonOption {
+  json?: boolean;
+}
+
+let config: Config;
+let opened: ResolvedDatabase | null = null;
+
+async function db() {
+  opened ??= await openDatabase(config);
+  return opened.database;
+}
+
+async function notify(target: string) {
+  if (config.REDIS_URL) {
+    const { Redis } = await import('ioredis');
+    const redis = new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    await redis.connect();
+    await redis.publish(INVALIDATION_CHANNEL, target);
+    await redis.quit();
+  } else {
+    await (await db()).pool.query('SELECT pg_notify($1, $2)', [INVALIDATION_CHANNEL, target]);
+  }
+}
+
+function output(options: JsonOption, value: unknown, human: string) {
+  process.stdout.write(options.json ? `${JSON.stringify(value, null, 2)}\n` : `${human}\n`);
+}
+
+const program = new Command('signalboard').description('Signalboard operator CLI').exitOverride();
+
+const workspaces = program.command('workspaces').description('Create workspaces and change plans');
+workspaces
+  .command('create <slug>')
+  .requiredOption('--plan <plan>', 'free, starter, pro, agency or scale')
+  .option('--name <name>')
+  .option('--timezone <tz>', 'IANA time zone', 'UTC')
+  .option('--json')
+  .action(async (slug: string, options: { plan: string; name?: string; timezone: string } & JsonOption) => {
+    const { prisma } = await db();
+    const workspace = await createWorkspace(prisma, { slug, plan: options.plan, timezone: options.timezone, ...(options.name ? { name: options.name } : {}) });
+    output(options, workspace, `Created workspace ${workspace.slug} (${workspace.id}) on ${workspace.plan}.`);
+  });
+workspaces
+  .command('set-plan <slug> <plan>')
+  .option('--json')
+  .action(async (slug: string, plan: string, options: JsonOption) => {
+    const updated = await setPlan((await db()).prisma, notify, slug, plan);
+    output(options, { slug: updated.slug, plan: updated.plan }, `Workspace ${updated.slug} is now on ${updated.plan}.`);
+  });
+
+program
+  .command('seed')
+  .requiredOption('--workspace <slug>')
+  .option('--days <n>', 'days of provider facts', '430')
+  .option('--clients <n>', 'number of clients', '6')
+  .option('--json')
+  .action(async (options: { workspace: string; days: string; clients: string } & JsonOption) => {
+    const days = Number(options.days);
+    const clients = Number(options.clients);
+    if (!Number.isInteger(days) || days < 1 || days > 3650) throw new UsageError('--days must be a whole number from 1 to 3650');
+    if (!Number.isInteger(clients) || clients < 1 || clients > 1000) throw new UsageError('--clients must be a whole number from 1 to 1000');
+    const { prisma, pool } = await db();
+    const workspace = await findWorkspace(prisma, options.workspace);
+    const bar = progressBar('seeding');
+    const summary = await seedWorkspace(prisma, pool, { workspaceId: workspace.id, days, clients, onProgress: bar.update });
+    bar.finish();
+    output(options, summary, `Seeded ${workspace.slug}: ${summary.clients} clients, ${summary.reports} reports, ${summary.facts} facts, ${summary.scans} scans.`);
+  });
+
+program
+  .command('reports')
+  .description('Manage reports')
+  .command('create')
+  .requiredOption('--workspace <slug>')
+  .requiredOption('--file <definition.json>')
+  .option('--client <id>')
+  .option('--name <name>', 'report name', 'Untitled report')
+  .option('--json')
+  .action(async (options: { workspace: string; file: string; client?: string; name: string } & JsonOption) => {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(await readFile(options.file, 'utf8'));
+    } catch (error) {
+      throw new UsageError(`cannot read ${options.file}: ${(error as Error).message}`);
+    }
+    const { prisma } = await db();
+    const workspace = await findWorkspace(prisma, options.workspace);
+    const candidate = raw && typeof raw === 'object' && !('dateConfig' in raw && (raw as { dateConfig?: { timezone?: string } }).dateConfig?.timezone)
+      ? { ...raw, dateConfig: { ...((raw as { dateConfig?: object }).dateConfig ?? {}), timezone: workspace.timezone } }
+      : raw;
+    const parsed = reportDefinitionSchema.safeParse(candidate);
+    if (!parsed.success) throw new UsageError(`invalid definition: ${formatZodIssues(parsed.error)}`);
+    if (options.client && !(await prisma.client.findFirst({ where: { id: options.client, workspaceId: workspace.id } }))) {
+      throw new UsageError(`no client ${options.client} in ${workspace.slug}`);
+    }
+    const report = await prisma.report.create({ data: { id: newId('report'), workspaceId: workspace.id, clientId: options.client ?? null, name: options.name, definition: parsed.data as object } });
+    output(options, { id: report.id, name: report.name, clientId: report.clientId }, `Created report ${report.id}.`);
+  });
+
+const keys = program.command('keys').description('API keys');
+keys
+  .command('create')
+  .requiredOption('--workspace <slug>')
+  .requiredOption('--name <name>')
+  .option('--scopes <list>', 'comma-separated: clients:read,reports:read,ai_visibility:read (default: all)')
+  .option('--expires-at <iso>', 'ISO 8601 date-time after which the key stops working')
+  .option('--as <email>', 'the acting user; must be an owner or admin')
+  .option('--json')
+  .action(async (options: { workspace: string; name: string; scopes?: string; expiresAt?: string; as?: string } & JsonOption) => {
+    const { prisma } = await db();
+    const workspace = await findWorkspace(prisma, options.workspace);
+    const expiresAt = options.expiresAt ? new Date(options.expiresAt) : null;
+    if (options.expiresAt && (Number.isNaN(expiresAt!.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(options.expiresAt))) throw new UsageError('--expires-at must be an ISO 8601 date-time');
+    const key = await createApiKey(prisma, { workspaceId: workspace.id, name: options.name, scopes: parseScopes(options.scopes), expiresAt, actor: { email: options.as ?? null } });
+    output(options, key, `Created API key ${key.id} (${key.scopes.join(', ')}). The secret is shown only now:\n${key.secret}`);
+  });
+keys
+  .command('list')
+  .requiredOption('--workspace <slug>')
+  .option('--json')
+  .action(async (options: { workspace: string } & JsonOption) => {
+    const { prisma } = await db();
+    const list = await listApiKeys(prisma, (await findWorkspace(prisma, options.workspace)).id);
+    const state = (key: (typeof list)[number]) => (key.revokedAt ? 'revoked' : key.expiresAt && key.expiresAt < new Date() ? 'expired' : 'active');
+    output(options, list, list.map((key) => `${key.id}  ${state(key).padEnd(7)}  ${key.name}  [${key.scopes.join(', ')}]`).join('\n') || 'No keys.');
+  });
+keys
+  .command('revoke <keyId>')
+  .option('--as <email>', 'the acting user; must be an owner or admin')
+  .option('--json')
+  .action(async (keyId: string, options: { as?: string } & JsonOption) => {
+    const revoked = await revokeApiKey((await db()).prisma, notify, keyId, { email: options.as ?? null });
+    output(options, revoked, `Revoked ${revoked.id}.`);
+  });
+
+const ingestCommand = program.command('ingest').description('Import provider facts or AI-visibility scans from NDJSON');
+for (const kind of ['metrics', 'scans'] as const satisfies IngestKind[]) {
+  ingestCommand
+    .command(`${kind} <file>`)
+    .option('--skip-invalid', 'import the valid lines even when some are invalid')
+    .option('--json')
+    .action(async (file: string, options: { skipInvalid?: boolean } & JsonOption) => {
+      let text: string;
+      try {
+        text = await readFile(file, 'utf8');
+      } catch (error) {
+        throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
+      }
+      const bar = progressBar(`ingesting ${kind}`);
+      const summary = await ingest((await db()).pool, kind, text, { skipInvalid: options.skipInvalid ?? false, onProgress: bar.update });
+      bar.finish();
+      const refused = summary.problems.length > 0 && !options.skipInvalid;
+      output(
+        options,
+        summary,
+        [...summary.problems.slice(0, 50).map((p) => `line ${p.line}: ${p.message}`), `accepted ${summary.accepted}, replaced ${summary.replaced}, rejected ${summary.rejected}${refused ? ' — nothing imported (use --skip-invalid to import the valid lines)' : ''}`].join('\n'),
+      );
+      if (refused) process.exitCode = 1;
+    });
+}
+
+program
+  .command('db')
+  .command('migrate')
+  .option('--json')
+  .action(async (options: JsonOption) => {
+    opened ??= await openDatabase(config);
+    const result = opened.migrations;
+    output(options, result, `Migrations: ${result.applied.length} applied, ${result.alreadyApplied.length} already applied.`);
+  });
+
+program
+  .command('schema')
+  .command('print')
+  .option('--out <file>')
+  .action(async (options: { out?: string }) => {
+    const { printedSchema } = await import('../graphql/schema.js');
+    const sdl = `${printedSchema()}\n`;
+    if (options.out) await writeFile(options.out, sdl);
+    else process.stdout.write(sdl);
+  });
+
+async function run() {
+  try {
+    config = parseConfig({ LOG_LEVEL: 'silent', ...process.env });
+    await program.parseAsync(process.argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      process.exitCode = error.exitCode === 0 ? 0 : 2;
+    } else {
+      process.stderr.write(`error: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}\n`);
+      process.exitCode = error instanceof UsageError ? 2 : 1;
+    }
+  } finally {
+    if (opened) {
+      await opened.database.close();
+      await opened.embedded?.stop();
+    }
+  }
+}
+
+void run();

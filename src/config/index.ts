@@ -1,0 +1,56 @@
+// Environment is parsed once; a bad value stops the process with a message naming it.
+import { z } from 'zod';
+
+const bucketSpec = z
+  .string()
+  .regex(/^\d+\/\d+(\.\d+)?$/, 'expected "<burst>/<refill per second>", e.g. 120/2')
+  .transform((spec) => {
+    const [capacity, refillPerSecond] = spec.split('/').map(Number);
+    return { capacity: capacity!, refillPerSecond: refillPerSecond! };
+  });
+
+const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  HOST: z.string().default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  DATABASE_URL: z
+    .string()
+    .url()
+    .refine((url) => /^postgres(ql)?:\/\//.test(url), 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  EMBEDDED_PG_DIR: z.string().default('.data/postgres'),
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(0).max(65535).default(54329),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PUBLIC_BASE_URL: z.string().url().optional(),
+  REDIS_URL: z.string().url().optional(),
+  RATE_LIMIT_PRO: bucketSpec.default('120/2'),
+  RATE_LIMIT_AGENCY: bucketSpec.default('240/4'),
+  RATE_LIMIT_SCALE: bucketSpec.default('600/10'),
+  RATE_LIMIT_FAIL_OPEN: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+  LIST_ROW_CAP: z.coerce.number().int().min(1).max(100_000).default(500),
+  METRICS_ROW_CAP: z.coerce.number().int().min(1).max(100_000).default(1000),
+  INGEST_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
+  SEED_DEMO: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {}
+
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  // Empty strings mean "unset", as in most .env tooling.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const result = configSchema.safeParse(cleaned);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  return result.data;
+}

@@ -1,0 +1,38 @@
+// One pg pool per process, shared by Prisma (through the driver adapter) and by the
+// hand-written aggregation SQL of the report and AI-visibility engines.
+import pg from 'pg';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaClient } from './generated/prisma/client.js';
+
+export type Db = PrismaClient;
+
+export interface Database {
+  prisma: PrismaClient;
+  pool: pg.Pool;
+  close(): Promise<void>;
+}
+
+// DATE columns come back as 'YYYY-MM-DD' strings instead of local-midnight Date objects.
+pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
+
+export function connectDatabase(url: string, poolSize: number): Database {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: 2_000,
+    idleTimeoutMillis: 30_000,
+    // A query stuck behind a dead server must not hang a request.
+    query_timeout: 15_000,
+  });
+  // Idle clients that lose their server emit 'error'; the pool replaces them.
+  pool.on('error', () => {});
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  return {
+    prisma,
+    pool,
+    async close() {
+      await prisma.$disconnect();
+      await pool.end().catch(() => {});
+    },
+  };
+}

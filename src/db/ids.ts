@@ -1,0 +1,57 @@
+// Public identifiers: a type prefix plus 20 base62 characters (Stripe-style), so a
+// malformed id can be refused with 400 before any lookup, and ids say what they are.
+import { randomBytes } from 'node:crypto';
+
+export const idPrefixes = {
+  workspace: 'ws',
+  user: 'usr',
+  membership: 'mem',
+  client: 'cli',
+  connection: 'con',
+  report: 'rep',
+  project: 'prj',
+  scan: 'scn',
+  signal: 'sig',
+  event: 'evt',
+  endpoint: 'whe',
+  delivery: 'whd',
+  domain: 'dom',
+  audit: 'aud',
+} as const;
+
+export type IdKind = keyof typeof idPrefixes;
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const ID_BODY_LENGTH = 20;
+
+export function base62(length: number, nextByte: () => number = randomByteSource()): string {
+  let out = '';
+  while (out.length < length) {
+    const byte = nextByte();
+    // Reject 248..255 so every character is equally likely.
+    if (byte < 248) out += BASE62[byte % 62];
+  }
+  return out;
+}
+
+function randomByteSource(): () => number {
+  let pool = randomBytes(64);
+  let index = 0;
+  return () => {
+    if (index === pool.length) {
+      pool = randomBytes(64);
+      index = 0;
+    }
+    return pool[index++]!;
+  };
+}
+
+export function newId(kind: IdKind, nextByte?: () => number): string {
+  return `${idPrefixes[kind]}_${base62(ID_BODY_LENGTH, nextByte)}`;
+}
+
+export function isIdOf(kind: IdKind, value: string): boolean {
+  return new RegExp(`^${idPrefixes[kind]}_[0-9A-Za-z]{${ID_BODY_LENGTH}}$`).test(value);
+}
+
+export const idPattern = (kind: IdKind) => `^${idPrefixes[kind]}_[0-9A-Za-z]{${ID_BODY_LENGTH}}$`;

@@ -1,0 +1,206 @@
+// Demo data for any workspace: clients with connected providers, reports of every widget
+// type, daily provider facts (day totals plus campaign/channel/device/country splits) and
+// AI-visibility projects with scans. Values come from a seeded PRNG: the same options give
+// the same numbers every time.
+import type pg from 'pg';
+import type { PrismaClient } from '../db/generated/prisma/client.js';
+import { newId } from '../db/ids.js';
+import { catalog, PROVIDERS, type ProviderId } from '../reports/catalog.js';
+import { addDays } from '../reports/dates.js';
+import type { ReportDefinition } from '../reports/definition.js';
+import { writeMetricFacts, type MetricFactInput } from '../ingest/metric-facts.js';
+import { writeScans, type ScanInput } from '../ingest/scans.js';
+import { pick, seededRandom } from './random.js';
+
+export interface SeedOptions {
+  workspaceId: string;
+  days?: number;
+  clients?: number;
+  seed?: number;
+  /** Last day with data; default yesterday (UTC). */
+  endDate?: string;
+  onProgress?: (done: number, total: number) => void;
+}
+
+const CLIENT_NAMES = ['Northwind Outdoor', 'Acme Analytics', 'Bluebird Coffee', 'Helios Solar', 'Kite & Key Travel', 'Lumen Dental', 'Orbit Fitness', 'Pine Street Bakery', 'Quarry Legal', 'Riverstone Homes', 'Sable Cosmetics', 'Tundra Gear'];
+const DIMENSION_VALUES: Record<string, readonly string[]> = {
+  campaign: ['Brand', 'Generic search', 'Retargeting', 'Prospecting', 'Shopping'],
+  channel: ['Organic Search', 'Paid Search', 'Direct', 'Referral', 'Social', 'Email'],
+  device: ['desktop', 'mobile', 'tablet'],
+  country: ['US', 'DE', 'GB', 'FR', 'NL'],
+};
+const LOCALES = ['en-US', 'de-DE', 'fr-FR', 'en-GB'];
+const MODELS = ['chatgpt', 'gemini', 'perplexity', 'claude', 'google_ai_overviews'];
+
+/** One day's base metrics of a provider, with a weekly rhythm and slow growth. */
+function dailyMetrics(provider: ProviderId, scale: number, random: () => number): Record<string, number> {
+  const noise = () => 0.75 + random() * 0.5;
+  const round = (value: number, digits = 0) => Number(value.toFixed(digits));
+  switch (provider) {
+    case 'google_analytics': {
+      const sessions = Math.round(800 * scale * noise());
+      const conversions = Math.round(sessions * 0.025 * noise());
+      return { sessions, engaged_sessions: Math.round(sessions * 0.62 * noise()), users: Math.round(sessions * 0.8), new_users: Math.round(sessions * 0.45 * noise()), conversions, conversion_value: round(conversions * 58 * noise(), 2) };
+    }
+    case 'google_ads':
+    case 'meta_ads': {
+      const impressions = Math.round(12_000 * scale * noise());
+      // Some days a campaign is paused: zero impressions must not break ratios.
+      if (random() < 0.02) return { impressions: 0, clicks: 0, cost: 0, conversions: 0, conversion_value: 0, ...(provider === 'meta_ads' ? { reach: 0 } : {}) };
+      const clicks = Math.round(impressions * (provider === 'google_ads' ? 0.045 : 0.012) * noise());
+      const conversions = Math.round(clicks * 0.04 * noise());
+      return {
+        impressions,
+        clicks,
+        cost: round(clicks * (provider === 'google_ads' ? 1.35 : 0.8) * noise(), 2),
+        conversions,
+        conversion_value: round(conversions * 72 * noise(), 2),
+        ...(provider === 'meta_ads' ? { reach: Math.round(impressions * 0.7) } : {}),
+      };
+    }
+    case 'google_search_console': {
+      const impressions = Math.round(9_000 * scale * noise());
+      return { impressions, clicks: Math.round(impressions * 0.031 * noise()), position_weighted: round(impressions * (6 + random() * 10), 1) };
+    }
+  }
+}
+
+function splitAcross(metrics: Record<string, number>, shares: number[]): Record<string, number>[] {
+  return shares.map((share) => Object.fromEntries(Object.entries(metrics).map(([name, value]) => [name, Number((value * share).toFixed(2))])));
+}
+
+function shares(random: () => number, count: number): number[] {
+  const weights = Array.from({ length: count }, () => 0.2 + random());
+  const sum = weights.reduce((a, b) => a + b, 0);
+  return weights.map((weight) => weight / sum);
+}
+
+const WIDGETS_BY_PROVIDER: Record<ProviderId, (clientIndex: number) => ReportDefinition['widgets']> = {
+  google_analytics: () => [
+    { id: 'ga-kpis', type: 'kpi', title: 'Traffic', provider: 'google_analytics', metrics: ['sessions', 'engagement_rate', 'conversions', 'conversion_rate'] },
+    { id: 'ga-sessions', type: 'line_chart', title: 'Sessions over time', provider: 'google_analytics', metrics: ['sessions', 'engaged_sessions'], granularity: 'day' },
+    { id: 'ga-channels', type: 'table', title: 'Channels', provider: 'google_analytics', metrics: ['sessions', 'engagement_rate', 'conversions'], dimension: 'channel', limit: 10 },
+  ],
+  google_ads: () => [
+    { id: 'ads-kpis', type: 'kpi', title: 'Google Ads', provider: 'google_ads', metrics: ['cost', 'clicks', 'ctr', 'cpc', 'roas'] },
+    { id: 'ads-cost', type: 'bar_chart', title: 'Spend by week', provider: 'google_ads', metrics: ['cost', 'conversions'], granularity: 'week' },
+    { id: 'ads-campaigns', type: 'table', title: 'Campaigns', provider: 'google_ads', metrics: ['cost', 'clicks', 'ctr', 'roas'], dimension: 'campaign', limit: 5 },
+  ],
+  meta_ads: () => [
+    { id: 'meta-kpis', type: 'kpi', title: 'Meta Ads', provider: 'meta_ads', metrics: ['cost', 'reach', 'cpm', 'ctr'] },
+    { id: 'meta-monthly', type: 'line_chart', title: 'Meta by month', provider: 'meta_ads', metrics: ['cost', 'roas'], granularity: 'month' },
+    { id: 'meta-devices', type: 'table', title: 'Devices', provider: 'meta_ads', metrics: ['clicks', 'cpc'], dimension: 'device' },
+  ],
+  google_search_console: () => [
+    { id: 'gsc-kpis', type: 'kpi', title: 'Search', provider: 'google_search_console', metrics: ['clicks', 'impressions', 'ctr', 'average_position'] },
+    { id: 'gsc-clicks', type: 'line_chart', title: 'Search clicks', provider: 'google_search_console', metrics: ['clicks', 'average_position'], granularity: 'week' },
+    { id: 'gsc-countries', type: 'table', title: 'Countries', provider: 'google_search_console', metrics: ['clicks', 'impressions', 'ctr'], dimension: 'country' },
+  ],
+};
+
+export async function seedWorkspace(prisma: PrismaClient, pool: pg.Pool, options: SeedOptions) {
+  const random = seededRandom(options.seed ?? 42);
+  const days = options.days ?? 430;
+  const clientCount = options.clients ?? 6;
+  const endDate = options.endDate ?? addDays(new Date().toISOString().slice(0, 10), -1);
+  const startDate = addDays(endDate, -(days - 1));
+  const workspace = await prisma.workspace.findUniqueOrThrow({ where: { id: options.workspaceId } });
+  const baseTime = Date.parse(`${endDate}T12:00:00Z`);
+
+  const facts: MetricFactInput[] = [];
+  const clients: { id: string; name: string; providers: ProviderId[] }[] = [];
+  for (let index = 0; index < clientCount; index++) {
+    const name = CLIENT_NAMES[index % CLIENT_NAMES.length]! + (index >= CLIENT_NAMES.length ? ` ${Math.floor(index / CLIENT_NAMES.length) + 1}` : '');
+    const providers = PROVIDERS.filter((_, providerIndex) => providerIndex === 0 || random() < 0.7);
+    const client = await prisma.client.create({ data: { id: newId('client'), workspaceId: workspace.id, name, createdAt: new Date(baseTime - (clientCount - index) * 86_400_000 * 7) } });
+    clients.push({ id: client.id, name, providers });
+    for (const provider of providers) {
+      await prisma.providerConnection.create({ data: { id: newId('connection'), workspaceId: workspace.id, clientId: client.id, provider, externalAccountId: `${provider}-${1000 + index}` } });
+      const scale = 0.5 + random() * 2;
+      for (let day = 0; day < days; day++) {
+        const date = addDays(startDate, day);
+        const weekday = new Date(`${date}T00:00:00Z`).getUTCDay();
+        const rhythm = (weekday === 0 || weekday === 6 ? 0.75 : 1.05) * (1 + day / days / 2);
+        const total = dailyMetrics(provider, scale * rhythm, random);
+        facts.push({ clientId: client.id, provider, date, dimension: '', dimensionValue: '', metrics: total });
+        for (const dimension of catalog[provider].dimensions) {
+          const values = DIMENSION_VALUES[dimension]!;
+          splitAcross(total, shares(random, values.length)).forEach((metrics, valueIndex) =>
+            facts.push({ clientId: client.id, provider, date, dimension, dimensionValue: values[valueIndex]!, metrics }),
+          );
+        }
+      }
+    }
+  }
+
+  const reports = [];
+  for (const [index, client] of clients.entries()) {
+    const widgets = client.providers.flatMap((provider) => WIDGETS_BY_PROVIDER[provider](index));
+    const definition: ReportDefinition = {
+      widgets,
+      dateConfig: { datePreset: pick(random, ['last_30_days', 'last_28_days', 'last_90_days', 'this_month'] as const), comparePreset: pick(random, ['previous_period', 'previous_year'] as const), timezone: workspace.timezone },
+    };
+    for (const [variant, name] of [['overview', 'Monthly overview'], ['detail', 'Channel detail']] as const) {
+      const report = await prisma.report.create({
+        data: {
+          id: newId('report'),
+          workspaceId: workspace.id,
+          clientId: client.id,
+          name: `${client.name} — ${name}`,
+          definition: (variant === 'overview' ? definition : { ...definition, widgets: widgets.filter((w) => w.type !== 'kpi') }) as object,
+          createdAt: new Date(baseTime - (clients.length - index) * 86_400_000 * 3 - (variant === 'detail' ? 3_600_000 : 0)),
+        },
+      });
+      reports.push(report.id);
+    }
+  }
+
+  const scans: ScanInput[] = [];
+  const projects = new Map<string, { workspaceId: string; models: string[]; locales: string[] }>();
+  const scanDays = Math.min(days, 120);
+  for (const client of clients.slice(0, Math.max(1, Math.ceil(clients.length / 2)))) {
+    const locales = LOCALES.slice(0, 2 + Math.floor(random() * 2));
+    const models = MODELS.slice(0, 3 + Math.floor(random() * 3));
+    const brand = client.name.split(' ')[0]!;
+    const project = await prisma.aiProject.create({
+      data: { id: newId('project'), workspaceId: workspace.id, clientId: client.id, name: `${client.name} AI visibility`, brand, competitors: ['Contoso', 'Fabrikam', 'Globex'], models, locales },
+    });
+    projects.set(project.id, { workspaceId: workspace.id, models, locales });
+    for (let day = 0; day < scanDays; day++) {
+      const date = addDays(endDate, -day);
+      for (const model of models) {
+        for (const locale of locales) {
+          const totalRuns = 20 + Math.floor(random() * 30);
+          const visibilityCount = Math.floor(totalRuns * (0.2 + random() * 0.5));
+          const mentionCount = visibilityCount + Math.floor(random() * visibilityCount);
+          const positiveCount = Math.floor(mentionCount * random() * 0.6);
+          const negativeCount = Math.floor((mentionCount - positiveCount) * random() * 0.3);
+          const neutralCount = Math.floor((mentionCount - positiveCount - negativeCount) * random());
+          const positionedCount = Math.floor(visibilityCount * (0.6 + random() * 0.4));
+          scans.push({
+            projectId: project.id, date, model, locale, totalRuns, visibilityCount, mentionCount,
+            totalMentionCount: mentionCount + Math.floor(random() * 3 * mentionCount) + 1,
+            positionedCount, positionSum: positionedCount + Math.floor(positionedCount * random() * 4),
+            positiveCount, neutralCount, negativeCount,
+          });
+        }
+      }
+    }
+  }
+
+  const total = facts.length + scans.length;
+  const connection = await pool.connect();
+  try {
+    await connection.query('BEGIN');
+    await writeMetricFacts(connection, facts, (done) => options.onProgress?.(done, total));
+    await writeScans(connection, scans, projects, (done) => options.onProgress?.(facts.length + done, total), { recordEvents: false });
+    await connection.query('COMMIT');
+  } catch (error) {
+    await connection.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    connection.release();
+  }
+  return { clients: clients.length, reports: reports.length, projects: projects.size, facts: facts.length, scans: scans.length };
+}
+

@@ -1,0 +1,95 @@
+// One error type for everything a caller may see. `code` and `status` come from the
+// contract's table; GraphQL exposes them as extensions.code and extensions.http.status.
+import { GraphQLError } from 'graphql';
+
+export type ErrorCode =
+  | 'invalid_parameter'
+  | 'invalid_body'
+  | 'payload_too_large'
+  | 'unauthenticated'
+  | 'api_key_revoked'
+  | 'api_key_expired'
+  | 'plan_required'
+  | 'insufficient_scope'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'rate_limited'
+  | 'internal_error'
+  | 'unavailable';
+
+const statusByCode: Record<ErrorCode, number> = {
+  invalid_parameter: 400,
+  invalid_body: 400,
+  payload_too_large: 413,
+  unauthenticated: 401,
+  api_key_revoked: 401,
+  api_key_expired: 401,
+  plan_required: 403,
+  insufficient_scope: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  rate_limited: 429,
+  internal_error: 500,
+  unavailable: 503,
+};
+
+export interface ApiErrorOptions {
+  param?: string;
+  headers?: Record<string, string>;
+}
+
+export class ApiError extends GraphQLError {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly param: string | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, options: ApiErrorOptions = {}) {
+    const status = statusByCode[code];
+    super(message, {
+      extensions: {
+        code,
+        ...(options.param ? { param: options.param } : {}),
+        http: { status, ...(options.headers ? { headers: options.headers } : {}) },
+      },
+    });
+    this.code = code;
+    this.status = status;
+    this.param = options.param;
+    this.headers = options.headers ?? {};
+  }
+}
+
+export const invalidParameter = (param: string, message: string) =>
+  new ApiError('invalid_parameter', message, { param });
+
+export const notFound = (what = 'resource') => new ApiError('not_found', `No such ${what}.`);
+
+export const unavailable = () =>
+  new ApiError('unavailable', 'The service is temporarily unavailable. Retry shortly.', {
+    headers: { 'Retry-After': '2' },
+  });
+
+export const internalError = () =>
+  new ApiError('internal_error', 'An unexpected error occurred. It has been logged with the request id.');
+
+/** Connection-level failures of pg/Prisma that mean "the database is not reachable right now". */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  let current: unknown = error;
+  while (current && typeof current === 'object' && !seen.has(current)) {
+    seen.add(current);
+    const { code, message, name } = current as { code?: unknown; message?: unknown; name?: unknown };
+    if (typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|57P01|57P02|57P03|08\d{3}|P1001|P1017)$/.test(code)) {
+      return true;
+    }
+    if (typeof message === 'string' && /(Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Can't reach database|the database system is (starting up|shutting down)|Client has encountered a connection error)/i.test(message)) {
+      return true;
+    }
+    if (name === 'DriverAdapterError' && typeof (current as { cause?: { kind?: string } }).cause?.kind === 'string' && /Connection|Closed|Socket/i.test((current as { cause: { kind: string } }).cause.kind)) {
+      return true;
+    }
+    current = (current as { cause?: unknown }).cause ?? (current as { originalError?: unknown }).originalError;
+  }
+  return false;
+}

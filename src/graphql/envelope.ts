@@ -1,0 +1,64 @@
+// The v1 envelope lives in the schema itself: a list field returns { data, meta } with
+// meta.total / meta.truncated, so REST (SOFA returns the bare field value), GraphQL and
+// MCP all see the same shape, and OpenAPI documents it from the executing schema.
+import type { ObjectRef } from '@pothos/core';
+import { builder } from './builder.js';
+
+type GraphQLTypes = typeof builder.$inferSchemaTypes;
+
+export interface ListMetaShape {
+  total: number;
+  truncated: boolean;
+}
+
+export const ListMeta = builder.objectRef<ListMetaShape>('ListMeta').implement({
+  description: 'How complete a capped collection is.',
+  fields: (t) => ({
+    total: t.exposeInt('total', { description: 'Rows that match, before the cap.' }),
+    truncated: t.exposeBoolean('truncated', { description: 'True when only the most recent rows are returned.' }),
+  }),
+});
+
+export interface ListEnvelope<T> {
+  data: T[];
+  meta: ListMetaShape;
+}
+
+export function listEnvelope<T>(name: string, item: ObjectRef<GraphQLTypes, T, any>, description: string) {
+  return builder.objectRef<ListEnvelope<T>>(name).implement({
+    description,
+    fields: (t) => ({
+      data: t.field({ type: [item], resolve: (parent) => parent.data }),
+      meta: t.field({ type: ListMeta, resolve: (parent) => parent.meta }),
+    }),
+  });
+}
+
+export interface ItemEnvelope<T> {
+  data: T;
+  meta: Record<string, unknown>;
+}
+
+export function itemEnvelope<T>(name: string, item: ObjectRef<GraphQLTypes, T, any>, description: string) {
+  return builder.objectRef<ItemEnvelope<T>>(name).implement({
+    description,
+    fields: (t) => ({
+      data: t.field({ type: item, resolve: (parent) => parent.data as never }),
+      meta: t.field({ type: 'JSONObject', resolve: (parent) => parent.meta }),
+    }),
+  });
+}
+
+
+/**
+ * Runs a capped, most-recent-first list query and its meta. The count query runs only
+ * when the cap was reached, since fewer rows than the cap means nothing was cut.
+ */
+export async function cappedList<T>(cap: number, rows: (take: number) => Promise<T[]>, count: () => Promise<number>): Promise<ListEnvelope<T>> {
+  const data = await rows(cap);
+  const total = data.length < cap ? data.length : await count();
+  return { data, meta: { total, truncated: total > data.length } };
+}
+
+/** For a resource whose data is a single object: meta is an empty object. */
+export const emptyMeta = (): Record<string, unknown> => ({});

@@ -1,0 +1,38 @@
+import { GraphQLError } from 'graphql';
+import { DateTimeResolver, JSONObjectResolver } from 'graphql-scalars';
+import { builder } from './builder.js';
+import { isCivilDate } from '../reports/dates.js';
+import { idPattern, isIdOf, type IdKind } from '../db/ids.js';
+
+builder.addScalarType('DateTime', DateTimeResolver);
+builder.addScalarType('JSONObject', JSONObjectResolver);
+
+const expectString = (value: unknown, what: string): string => {
+  if (typeof value !== 'string') throw new GraphQLError(`Expected ${what} as a string.`);
+  return value;
+};
+
+builder.scalarType('Date', {
+  description: 'A calendar date, YYYY-MM-DD.',
+  serialize: (value) => value,
+  parseValue: (value) => {
+    const date = expectString(value, 'a date');
+    if (!isCivilDate(date)) throw new GraphQLError(`"${date}" is not a date of the form YYYY-MM-DD.`);
+    return date;
+  },
+});
+
+/** Custom scalars for ids, so a malformed id is refused while parsing arguments. */
+export const ID_SCALARS = { ClientId: 'client', ReportId: 'report', ProjectId: 'project' } as const satisfies Record<string, IdKind>;
+
+for (const [name, kind] of Object.entries(ID_SCALARS)) {
+  builder.scalarType(name as keyof typeof ID_SCALARS, {
+    description: `A ${kind} id, matching ${idPattern(kind)}.`,
+    serialize: (value) => value,
+    parseValue: (value) => {
+      const id = expectString(value, `a ${kind} id`);
+      if (!isIdOf(kind, id)) throw new GraphQLError(`"${id.slice(0, 64)}" is not a ${kind} id (expected ${idPattern(kind)}).`);
+      return id;
+    },
+  });
+}

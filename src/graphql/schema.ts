@@ -1,0 +1,12 @@
+// Every type module registers itself on the builder when imported.
+import { lexicographicSortSchema, printSchema } from 'graphql';
+import { builder } from './builder.js';
+import './scalars.js';
+import '../clients/client.type.js';
+import '../reports/report.type.js';
+import '../reports/report-data.type.js';
+import '../ai-visibility/project.type.js';
+import '../ai-visibility/metrics.type.js';
+
+export const schema = builder.toSchema();
+export const printedSchema = () => printSchema(lexicographicSortSchema(schema));

@@ -1,0 +1,27 @@
+import { randomUUID } from 'node:crypto';
+import type { ApiError } from '../errors/index.js';
+
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/** Honours a sane incoming X-Request-Id (from a load balancer); otherwise makes one. */
+export function requestIdOf(request: Request): string {
+  const incoming = request.headers.get('x-request-id');
+  return incoming && /^[A-Za-z0-9._:-]{8,128}$/.test(incoming) ? incoming : `req_${randomUUID().replace(/-/g, '')}`;
+}
+
+export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': JSON_CONTENT_TYPE, ...headers } });
+}
+
+export function errorResponse(error: ApiError, requestId: string, headers: Record<string, string> = {}): Response {
+  return jsonResponse(
+    { error: { code: error.code, message: error.message, ...(error.param ? { param: error.param } : {}), requestId } },
+    error.status,
+    { ...headers, ...error.headers },
+  );
+}
+
+/** A HEAD answer is the GET answer without its body. */
+export function withoutBody(response: Response): Response {
+  return new Response(null, { status: response.status, headers: response.headers });
+}

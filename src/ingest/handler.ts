@@ -1,0 +1,39 @@
+// POST /internal/ingest/{metrics,scans} for the platform's collectors, behind a service
+// token (INGEST_TOKEN). Without a configured token the endpoint does not exist.
+import { timingSafeEqual, createHash } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { Config } from '../config/index.js';
+import type { Database } from '../db/client.js';
+import { ApiError, internalError, isDatabaseUnavailable, unavailable } from '../errors/index.js';
+import { bearerToken } from '../auth/api-key-format.js';
+import { errorResponse, jsonResponse } from '../http/responses.js';
+import { ingest, type IngestKind } from './service.js';
+
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+export function createIngestHandler(deps: { config: Config; database: Database; logger: Logger }) {
+  const expected = deps.config.INGEST_TOKEN ? digest(deps.config.INGEST_TOKEN) : null;
+  return async function handleIngest(request: Request, url: URL, requestId: string): Promise<Response> {
+    const kind = url.pathname.slice('/internal/ingest/'.length);
+    if (!expected || (kind !== 'metrics' && kind !== 'scans')) return errorResponse(new ApiError('not_found', 'No such path.'), requestId);
+    if (request.method !== 'POST') return errorResponse(new ApiError('method_not_allowed', 'Use POST.'), requestId, { Allow: 'POST' });
+    const token = bearerToken(request.headers.get('authorization'));
+    if (!token || !timingSafeEqual(digest(token), expected)) return errorResponse(new ApiError('unauthenticated', 'Send the ingest service token as a bearer token.'), requestId);
+    const length = Number(request.headers.get('content-length') ?? 0);
+    if (length > MAX_BODY_BYTES) return errorResponse(new ApiError('payload_too_large', `Bodies are limited to ${MAX_BODY_BYTES} bytes; split the file.`), requestId);
+    try {
+      const text = await request.text();
+      if (Buffer.byteLength(text) > MAX_BODY_BYTES) return errorResponse(new ApiError('payload_too_large', `Bodies are limited to ${MAX_BODY_BYTES} bytes; split the file.`), requestId);
+      const summary = await ingest(deps.database.pool, kind as IngestKind, text, { skipInvalid: url.searchParams.get('skipInvalid') === 'true' });
+      if (summary.problems.length && summary.accepted + summary.replaced === 0 && url.searchParams.get('skipInvalid') !== 'true') {
+        return jsonResponse({ error: { code: 'invalid_body', message: `${summary.rejected} line(s) are invalid; nothing was imported.`, requestId, lines: summary.problems.slice(0, 1000) } }, 400);
+      }
+      return jsonResponse({ data: summary, meta: {} });
+    } catch (error) {
+      if (isDatabaseUnavailable(error)) return errorResponse(unavailable(), requestId);
+      deps.logger.error({ err: error, requestId }, 'ingest failed');
+      return errorResponse(internalError(), requestId);
+    }
+  };
+}

@@ -1,0 +1,44 @@
+// Ingest input: NDJSON (one object per line) or one JSON array. Every line is checked
+// before anything is written, so a bad file is reported whole and changes nothing.
+
+export interface LineProblem {
+  line: number;
+  message: string;
+}
+
+export interface ParsedLine {
+  line: number;
+  value: unknown;
+}
+
+export function parseIngestBody(text: string): { lines: ParsedLine[]; problems: LineProblem[] } {
+  const trimmed = text.trimStart();
+  if (trimmed.startsWith('[')) {
+    try {
+      const array = JSON.parse(trimmed) as unknown;
+      if (!Array.isArray(array)) return { lines: [], problems: [{ line: 1, message: 'expected a JSON array' }] };
+      return { lines: array.map((value, index) => ({ line: index + 1, value })), problems: [] };
+    } catch (error) {
+      return { lines: [], problems: [{ line: 1, message: `invalid JSON: ${(error as Error).message}` }] };
+    }
+  }
+  const lines: ParsedLine[] = [];
+  const problems: LineProblem[] = [];
+  text.split('\n').forEach((raw, index) => {
+    const source = raw.trim();
+    if (!source) return;
+    try {
+      lines.push({ line: index + 1, value: JSON.parse(source) });
+    } catch (error) {
+      problems.push({ line: index + 1, message: `invalid JSON: ${(error as Error).message}` });
+    }
+  });
+  return { lines, problems };
+}
+
+export interface IngestSummary {
+  accepted: number;
+  replaced: number;
+  rejected: number;
+  problems: LineProblem[];
+}

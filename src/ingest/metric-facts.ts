@@ -1,0 +1,95 @@
+// Provider metric facts: validated against the catalog, written idempotently (a re-sent
+// fact replaces the stored one) in multi-row upserts inside one transaction.
+import type pg from 'pg';
+import { z } from 'zod';
+import { baseMetricsOf, catalog, PROVIDERS, type ProviderId } from '../reports/catalog.js';
+import { isCivilDate } from '../reports/dates.js';
+import type { LineProblem, ParsedLine } from './lines.js';
+
+export interface MetricFactInput {
+  clientId: string;
+  provider: ProviderId;
+  date: string;
+  dimension: string;
+  dimensionValue: string;
+  metrics: Record<string, number>;
+}
+
+const lineSchema = z
+  .object({
+    client: z.string().regex(/^cli_[0-9A-Za-z]{20}$/, 'client must be a client id (cli_…)'),
+    provider: z.enum(PROVIDERS),
+    date: z.string().refine(isCivilDate, 'date must be YYYY-MM-DD and exist'),
+    dimension: z
+      .record(z.string(), z.string().min(1).max(500))
+      .refine((value) => Object.keys(value).length === 1, 'dimension must have exactly one key')
+      .optional(),
+    metrics: z.record(z.string(), z.number().finite().nonnegative()),
+  })
+  .strict();
+
+export function validateMetricLines(lines: readonly ParsedLine[], knownClients: ReadonlySet<string>): { facts: MetricFactInput[]; problems: LineProblem[] } {
+  const facts: MetricFactInput[] = [];
+  const problems: LineProblem[] = [];
+  const seen = new Map<string, number>();
+  for (const { line, value } of lines) {
+    const parsed = lineSchema.safeParse(value);
+    if (!parsed.success) {
+      problems.push({ line, message: parsed.error.issues.map((issue) => `${issue.path.join('.') || 'line'}: ${issue.message}`).join('; ') });
+      continue;
+    }
+    const { client, provider, date, dimension, metrics } = parsed.data;
+    const [dimensionName, dimensionValue] = dimension ? Object.entries(dimension)[0]! : ['', ''];
+    const lineProblems: string[] = [];
+    if (!knownClients.has(client)) lineProblems.push(`unknown client ${client}`);
+    if (dimensionName && !catalog[provider].dimensions.includes(dimensionName)) {
+      lineProblems.push(`${provider} has no dimension "${dimensionName}" (allowed: ${catalog[provider].dimensions.join(', ')})`);
+    }
+    const allowed = baseMetricsOf(provider);
+    const unknown = Object.keys(metrics).filter((name) => !allowed.includes(name));
+    if (unknown.length) lineProblems.push(`${provider} has no base metric ${unknown.join(', ')} (allowed: ${allowed.join(', ')})`);
+    if (Object.keys(metrics).length === 0) lineProblems.push('metrics is empty');
+    const key = `${client}|${provider}|${date}|${dimensionName}|${dimensionValue}`;
+    if (seen.has(key)) lineProblems.push(`same fact as line ${seen.get(key)}`);
+    seen.set(key, line);
+    if (lineProblems.length) problems.push({ line, message: lineProblems.join('; ') });
+    else facts.push({ clientId: client, provider, date, dimension: dimensionName, dimensionValue, metrics });
+  }
+  return { facts, problems };
+}
+
+export const METRIC_COLUMNS = [...new Set(PROVIDERS.flatMap((provider) => baseMetricsOf(provider)))];
+const BATCH_SIZE = 1_000;
+
+/** Upserts facts; returns how many were new and how many replaced an existing fact. */
+export async function writeMetricFacts(client: pg.PoolClient | pg.Client, facts: readonly MetricFactInput[], onProgress?: (done: number) => void) {
+  let inserted = 0;
+  let replaced = 0;
+  const columns = ['client_id', 'provider', 'date', 'dimension', 'dimension_value', ...METRIC_COLUMNS];
+  for (let start = 0; start < facts.length; start += BATCH_SIZE) {
+    const batch = facts.slice(start, start + BATCH_SIZE);
+    const values: unknown[] = [];
+    const rows = batch.map((fact) => {
+      const row = [fact.clientId, fact.provider, fact.date, fact.dimension, fact.dimensionValue, ...METRIC_COLUMNS.map((name) => fact.metrics[name] ?? null)];
+      const placeholders = row.map((value) => `$${values.push(value)}`);
+      placeholders[1] += '::"Provider"';
+      placeholders[2] += '::date';
+      return `(${placeholders.join(', ')})`;
+    });
+    const result = await client.query<{ inserted: boolean }>(
+      `INSERT INTO metric_facts (${columns.join(', ')}) VALUES ${rows.join(', ')}
+       ON CONFLICT (client_id, provider, dimension, date, dimension_value)
+       DO UPDATE SET ${METRIC_COLUMNS.map((name) => `${name} = EXCLUDED.${name}`).join(', ')}
+       RETURNING (xmax = 0) AS inserted`,
+      values,
+    );
+    for (const row of result.rows) row.inserted ? inserted++ : replaced++;
+    onProgress?.(start + batch.length);
+  }
+  return { inserted, replaced };
+}
+
+export async function existingClientIds(pool: pg.Pool, ids: readonly string[]): Promise<Set<string>> {
+  const result = await pool.query<{ id: string }>('SELECT id FROM clients WHERE id = ANY($1::text[])', [[...new Set(ids)]]);
+  return new Set(result.rows.map((row) => row.id));
+}

@@ -1,0 +1,137 @@
+// AI-visibility scan results: one scan = project × model × locale × date with its counters.
+// Idempotent on that key; each stored scan writes a scan.completed event to the outbox in
+// the same transaction, so no event exists for data that was rolled back.
+import type pg from 'pg';
+import { z } from 'zod';
+import { isCivilDate } from '../reports/dates.js';
+import { AI_MODELS } from '../ai-visibility/models.js';
+import { COUNTER_FIELDS, type ScanCounters } from '../ai-visibility/pooled-rates.js';
+import { newId } from '../db/ids.js';
+import type { LineProblem, ParsedLine } from './lines.js';
+
+export interface ScanInput extends ScanCounters {
+  projectId: string;
+  date: string;
+  model: string;
+  locale: string;
+}
+
+export interface ProjectRules {
+  workspaceId: string;
+  models: readonly string[];
+  locales: readonly string[];
+}
+
+const counter = z.number().int('must be an integer').nonnegative('must not be negative').max(2_000_000_000);
+
+const lineSchema = z
+  .object({
+    project: z.string().regex(/^prj_[0-9A-Za-z]{20}$/, 'project must be a project id (prj_…)'),
+    date: z.string().refine(isCivilDate, 'date must be YYYY-MM-DD and exist'),
+    model: z.enum(AI_MODELS),
+    locale: z.string().min(2).max(35),
+    ...Object.fromEntries(COUNTER_FIELDS.map((field) => [field, counter])),
+  })
+  .strict();
+
+/** The cross-field rules of the contract's counters. */
+export function counterProblems(scan: ScanCounters): string[] {
+  const problems: string[] = [];
+  if (scan.visibilityCount > scan.totalRuns) problems.push('visibilityCount must be ≤ totalRuns');
+  if (scan.mentionCount > scan.totalMentionCount) problems.push('mentionCount must be ≤ totalMentionCount');
+  if (scan.positionedCount > scan.visibilityCount) problems.push('positionedCount must be ≤ visibilityCount');
+  if (scan.positiveCount + scan.neutralCount + scan.negativeCount > scan.mentionCount) {
+    problems.push('positiveCount + neutralCount + negativeCount must be ≤ mentionCount');
+  }
+  if (scan.positionedCount > 0 && scan.positionSum < scan.positionedCount) problems.push('positionSum must be ≥ positionedCount (positions start at 1)');
+  return problems;
+}
+
+export function validateScanLines(lines: readonly ParsedLine[], projects: ReadonlyMap<string, ProjectRules>): { scans: ScanInput[]; problems: LineProblem[] } {
+  const scans: ScanInput[] = [];
+  const problems: LineProblem[] = [];
+  const seen = new Map<string, number>();
+  for (const { line, value } of lines) {
+    const parsed = lineSchema.safeParse(value);
+    if (!parsed.success) {
+      problems.push({ line, message: parsed.error.issues.map((issue) => `${issue.path.join('.') || 'line'}: ${issue.message}`).join('; ') });
+      continue;
+    }
+    const { project, date, model, locale, ...rest } = parsed.data as unknown as { project: string; date: string; model: string; locale: string } & ScanCounters;
+    const lineProblems = counterProblems(rest);
+    const rules = projects.get(project);
+    if (!rules) lineProblems.push(`unknown project ${project}`);
+    else {
+      if (!rules.models.includes(model)) lineProblems.push(`model ${model} is not tracked by the project (tracked: ${rules.models.join(', ')})`);
+      if (!rules.locales.includes(locale)) lineProblems.push(`locale ${locale} is not tracked by the project (tracked: ${rules.locales.join(', ')})`);
+    }
+    const key = `${project}|${date}|${model}|${locale}`;
+    if (seen.has(key)) lineProblems.push(`same scan as line ${seen.get(key)}`);
+    seen.set(key, line);
+    if (lineProblems.length) problems.push({ line, message: lineProblems.join('; ') });
+    else scans.push({ projectId: project, date, model, locale, ...rest });
+  }
+  return { scans, problems };
+}
+
+export async function projectRules(pool: pg.Pool, ids: readonly string[]): Promise<Map<string, ProjectRules>> {
+  const result = await pool.query<{ id: string; workspace_id: string; models: string[]; locales: string[] }>(
+    'SELECT id, workspace_id, models, locales FROM ai_projects WHERE id = ANY($1::text[])',
+    [[...new Set(ids)]],
+  );
+  return new Map(result.rows.map((row) => [row.id, { workspaceId: row.workspace_id, models: row.models, locales: row.locales }]));
+}
+
+const COLUMNS: Record<(typeof COUNTER_FIELDS)[number], string> = {
+  totalRuns: 'total_runs',
+  visibilityCount: 'visibility_count',
+  mentionCount: 'mention_count',
+  totalMentionCount: 'total_mention_count',
+  positionedCount: 'positioned_count',
+  positionSum: 'position_sum',
+  positiveCount: 'positive_count',
+  neutralCount: 'neutral_count',
+  negativeCount: 'negative_count',
+};
+const BATCH_SIZE = 500;
+
+/** Upserts scans and (unless told otherwise, as the demo seed does) records one scan.completed outbox event per stored scan. Run inside a transaction. */
+export async function writeScans(
+  client: pg.PoolClient | pg.Client,
+  scans: readonly ScanInput[],
+  projects: ReadonlyMap<string, ProjectRules>,
+  onProgress?: (done: number) => void,
+  options: { recordEvents?: boolean } = {},
+) {
+  let inserted = 0;
+  let replaced = 0;
+  const counterColumns = COUNTER_FIELDS.map((field) => COLUMNS[field]);
+  for (let start = 0; start < scans.length; start += BATCH_SIZE) {
+    const batch = scans.slice(start, start + BATCH_SIZE);
+    const values: unknown[] = [];
+    const rows = batch.map((scan) => {
+      const row = [newId('scan'), projects.get(scan.projectId)!.workspaceId, scan.projectId, scan.date, scan.model, scan.locale, ...COUNTER_FIELDS.map((field) => scan[field])];
+      const placeholders = row.map((value) => `$${values.push(value)}`);
+      placeholders[3] += '::date';
+      return `(${placeholders.join(', ')}, now())`;
+    });
+    const result = await client.query<{ id: string; workspace_id: string; project_id: string; date: string; model: string; locale: string; inserted: boolean }>(
+      `INSERT INTO scans (id, workspace_id, project_id, date, model, locale, ${counterColumns.join(', ')}, completed_at)
+       VALUES ${rows.join(', ')}
+       ON CONFLICT (project_id, date, model, locale)
+       DO UPDATE SET ${counterColumns.map((column) => `${column} = EXCLUDED.${column}`).join(', ')}, completed_at = now()
+       RETURNING id, workspace_id, project_id, date, model, locale, (xmax = 0) AS inserted`,
+      values,
+    );
+    const eventValues: unknown[] = [];
+    const eventRows = result.rows.map((row) => {
+      row.inserted ? inserted++ : replaced++;
+      const payload = { scanId: row.id, projectId: row.project_id, date: row.date, model: row.model, locale: row.locale };
+      const placeholders = [newId('event'), row.workspace_id, 'scan.completed', JSON.stringify(payload)].map((value) => `$${eventValues.push(value)}`);
+      return `(${placeholders.join(', ')}::jsonb)`;
+    });
+    if (eventRows.length && options.recordEvents !== false) await client.query(`INSERT INTO webhook_events (id, workspace_id, type, payload) VALUES ${eventRows.join(', ')}`, eventValues);
+    onProgress?.(start + batch.length);
+  }
+  return { inserted, replaced };
+}

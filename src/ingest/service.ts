@@ -1,0 +1,54 @@
+// The ingest use cases shared by the HTTP endpoint and the CLI: parse, validate every
+// line, and write all-or-nothing (or only the valid lines when skipInvalid is set).
+import type pg from 'pg';
+import { parseIngestBody, type IngestSummary, type LineProblem } from './lines.js';
+import { existingClientIds, validateMetricLines, writeMetricFacts } from './metric-facts.js';
+import { projectRules, validateScanLines, writeScans } from './scans.js';
+
+export type IngestKind = 'metrics' | 'scans';
+
+export interface IngestOptions {
+  skipInvalid?: boolean;
+  onProgress?: (done: number, total: number) => void;
+}
+
+async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+const sortProblems = (problems: LineProblem[]) => problems.sort((a, b) => a.line - b.line);
+
+export async function ingest(pool: pg.Pool, kind: IngestKind, text: string, options: IngestOptions = {}): Promise<IngestSummary> {
+  const { lines, problems: parseProblems } = parseIngestBody(text);
+  const ids = lines.map(({ value }) => String((value as Record<string, unknown> | null)?.[kind === 'metrics' ? 'client' : 'project'] ?? ''));
+  let write: (client: pg.PoolClient) => Promise<{ inserted: number; replaced: number }>;
+  let problems: LineProblem[];
+  let valid: number;
+  if (kind === 'metrics') {
+    const validated = validateMetricLines(lines, await existingClientIds(pool, ids));
+    problems = [...parseProblems, ...validated.problems];
+    valid = validated.facts.length;
+    write = (client) => writeMetricFacts(client, validated.facts, (done) => options.onProgress?.(done, valid));
+  } else {
+    const rules = await projectRules(pool, ids);
+    const validated = validateScanLines(lines, rules);
+    problems = [...parseProblems, ...validated.problems];
+    valid = validated.scans.length;
+    write = (client) => writeScans(client, validated.scans, rules, (done) => options.onProgress?.(done, valid));
+  }
+  sortProblems(problems);
+  if (problems.length && !options.skipInvalid) return { accepted: 0, replaced: 0, rejected: problems.length, problems };
+  const { inserted, replaced } = valid ? await inTransaction(pool, write) : { inserted: 0, replaced: 0 };
+  return { accepted: inserted, replaced, rejected: problems.length, problems };
+}

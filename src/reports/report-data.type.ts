@@ -1,0 +1,115 @@
+import { builder } from '../graphql/builder.js';
+import { ComparePresetEnum, DatePresetEnum, GranularityEnum, MetricEnum, WidgetTypeEnum } from '../graphql/enums.js';
+import { emptyMeta, itemEnvelope } from '../graphql/envelope.js';
+import { resolveComparePreset, resolveDatePreset, todayIn, type DateRange } from './dates.js';
+import type { ReportDefinition } from './definition.js';
+import { computeReportData, type Chart, type ChartPoint, type Kpi, type ReportData, type Table, type TableRow } from './engine.js';
+import { findReport } from './repository.js';
+
+export const DateRangeType = builder.objectRef<DateRange>('DateRange').implement({
+  description: 'An inclusive range of calendar dates.',
+  fields: (t) => ({ from: t.field({ type: 'Date', resolve: (r) => r.from }), to: t.field({ type: 'Date', resolve: (r) => r.to }) }),
+});
+
+const KpiType = builder.objectRef<Kpi>('Kpi').implement({
+  fields: (t) => ({
+    widgetId: t.exposeString('widgetId'),
+    metric: t.field({ type: MetricEnum, resolve: (k) => k.metric as never }),
+    value: t.exposeFloat('value', { nullable: true }),
+    previousValue: t.exposeFloat('previousValue', { nullable: true }),
+    change: t.exposeFloat('change', { nullable: true, description: 'Relative change against previousValue; null when that is 0 or null.' }),
+  }),
+});
+
+const ChartPointType = builder.objectRef<ChartPoint>('ChartPoint').implement({
+  fields: (t) => ({
+    date: t.field({ type: 'Date', description: 'First day of the bucket.', resolve: (p) => p.date }),
+    value: t.exposeFloat('value', { nullable: true }),
+    previousValue: t.exposeFloat('previousValue', { nullable: true }),
+  }),
+});
+
+const ChartSeriesType = builder.objectRef<Chart['series'][number]>('ChartSeries').implement({
+  fields: (t) => ({
+    metric: t.field({ type: MetricEnum, resolve: (s) => s.metric as never }),
+    points: t.field({ type: [ChartPointType], resolve: (s) => s.points }),
+  }),
+});
+
+const ChartType = builder.objectRef<Chart>('Chart').implement({
+  fields: (t) => ({
+    widgetId: t.exposeString('widgetId'),
+    type: t.field({ type: WidgetTypeEnum, resolve: (c) => c.type as never }),
+    granularity: t.field({ type: GranularityEnum, resolve: (c) => c.granularity }),
+    series: t.field({ type: [ChartSeriesType], resolve: (c) => c.series }),
+  }),
+});
+
+const TableRowType = builder.objectRef<TableRow>('TableRow').implement({
+  fields: (t) => ({
+    dimensionValue: t.exposeString('dimensionValue'),
+    values: t.exposeFloatList('values', { nullable: { list: false, items: true } }),
+    previousValues: t.exposeFloatList('previousValues', { nullable: { list: false, items: true } }),
+  }),
+});
+
+const TableTotalsType = builder.objectRef<Table['totals']>('TableTotals').implement({
+  fields: (t) => ({
+    values: t.exposeFloatList('values', { nullable: { list: false, items: true } }),
+    previousValues: t.exposeFloatList('previousValues', { nullable: { list: false, items: true } }),
+  }),
+});
+
+const TableType = builder.objectRef<Table>('Table').implement({
+  fields: (t) => ({
+    widgetId: t.exposeString('widgetId'),
+    dimension: t.exposeString('dimension'),
+    columns: t.field({ type: [MetricEnum], description: 'The metrics, in the order of values.', resolve: (tb) => tb.columns as never[] }),
+    rows: t.field({ type: [TableRowType], resolve: (tb) => tb.rows }),
+    totals: t.field({ type: TableTotalsType, resolve: (tb) => tb.totals }),
+  }),
+});
+
+interface ReportDataShape extends ReportData {
+  reportId: string;
+  range: DateRange;
+  compareRange: DateRange | null;
+  timezone: string;
+}
+
+const ReportDataType = builder.objectRef<ReportDataShape>('ReportData').implement({
+  description: 'The live assembled content of a report.',
+  fields: (t) => ({
+    reportId: t.exposeString('reportId'),
+    range: t.field({ type: DateRangeType, resolve: (d) => d.range }),
+    compareRange: t.field({ type: DateRangeType, nullable: true, resolve: (d) => d.compareRange }),
+    timezone: t.exposeString('timezone'),
+    kpis: t.field({ type: [KpiType], resolve: (d) => d.kpis }),
+    charts: t.field({ type: [ChartType], resolve: (d) => d.charts }),
+    tables: t.field({ type: [TableType], resolve: (d) => d.tables }),
+  }),
+});
+
+const ReportDataItem = itemEnvelope('ReportDataItem', ReportDataType, 'A report\'s live data.');
+
+builder.queryField('reportData', (t) =>
+  t.field({
+    type: ReportDataItem,
+    description: 'A report\'s live assembled data: KPIs, charts and tables. Presets default to the report\'s dateConfig.',
+    authScopes: { scope: 'reports:read' },
+    args: {
+      id: t.arg({ type: 'ReportId', required: true }),
+      datePreset: t.arg({ type: DatePresetEnum, required: false, description: 'Range to report on; default: the report\'s dateConfig.datePreset.' }),
+      comparePreset: t.arg({ type: ComparePresetEnum, required: false, description: 'Range to compare with; default: the report\'s dateConfig.comparePreset.' }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const report = await findReport(ctx.db, args.id);
+      const definition = report.definition as unknown as ReportDefinition;
+      const timezone = definition.dateConfig.timezone;
+      const range = resolveDatePreset(args.datePreset ?? definition.dateConfig.datePreset, todayIn(timezone, ctx.now));
+      const compareRange = resolveComparePreset(args.comparePreset ?? definition.dateConfig.comparePreset, range);
+      const data = await computeReportData(ctx.pool, report.clientId, definition, range, compareRange);
+      return { data: { reportId: report.id, range, compareRange, timezone, ...data }, meta: emptyMeta() };
+    },
+  }),
+);

@@ -1,0 +1,84 @@
+import { builder } from '../graphql/builder.js';
+import { ComparePresetEnum, DatePresetEnum, GranularityEnum, MetricEnum, ProviderEnum, WidgetTypeEnum } from '../graphql/enums.js';
+import { cappedList, emptyMeta, itemEnvelope, listEnvelope } from '../graphql/envelope.js';
+import type { ReportDefinition, Widget } from './definition.js';
+import { findReport } from './repository.js';
+
+const WidgetType = builder.objectRef<Widget>('Widget').implement({
+  fields: (t) => ({
+    id: t.exposeString('id'),
+    type: t.field({ type: WidgetTypeEnum, resolve: (w) => w.type }),
+    title: t.exposeString('title'),
+    provider: t.field({ type: ProviderEnum, resolve: (w) => w.provider }),
+    metrics: t.field({ type: [MetricEnum], resolve: (w) => w.metrics as never[] }),
+    dimension: t.string({ nullable: true, resolve: (w) => w.dimension ?? null }),
+    granularity: t.field({ type: GranularityEnum, nullable: true, resolve: (w) => w.granularity ?? null }),
+    limit: t.int({ nullable: true, resolve: (w) => w.limit ?? null }),
+  }),
+});
+
+const DateConfigType = builder.objectRef<ReportDefinition['dateConfig']>('DateConfig').implement({
+  fields: (t) => ({
+    datePreset: t.field({ type: DatePresetEnum, resolve: (c) => c.datePreset }),
+    comparePreset: t.field({ type: ComparePresetEnum, resolve: (c) => c.comparePreset }),
+    timezone: t.exposeString('timezone', { description: 'IANA time zone in which presets are resolved.' }),
+  }),
+});
+
+const DefinitionType = builder.objectRef<ReportDefinition>('ReportDefinition').implement({
+  fields: (t) => ({
+    widgets: t.field({ type: [WidgetType], resolve: (d) => d.widgets }),
+    dateConfig: t.field({ type: DateConfigType, resolve: (d) => d.dateConfig }),
+  }),
+});
+
+export const ReportSummaryType = builder.prismaObject('Report', {
+  variant: 'ReportSummary',
+  description: 'A report of the workspace, without its definition.',
+  fields: (t) => ({
+    id: t.exposeString('id'),
+    name: t.exposeString('name'),
+    clientId: t.exposeString('clientId', { nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+export const ReportType = builder.prismaObject('Report', {
+  description: 'A report with its definition: widgets and date configuration.',
+  fields: (t) => ({
+    id: t.exposeString('id'),
+    name: t.exposeString('name'),
+    clientId: t.exposeString('clientId', { nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    definition: t.field({ type: DefinitionType, resolve: (report) => report.definition as unknown as ReportDefinition }),
+  }),
+});
+
+const ReportList = listEnvelope('ReportList', ReportSummaryType, 'The workspace\'s reports, newest first.');
+const ReportItem = itemEnvelope('ReportItem', ReportType, 'One report.');
+
+builder.queryFields((t) => ({
+  reports: t.field({
+    type: ReportList,
+    description: 'The workspace\'s reports, newest first; their ids are used by report and reportData.',
+    authScopes: { scope: 'reports:read' },
+    args: { clientId: t.arg({ type: 'ClientId', required: false, description: 'Only reports of this client.' }) },
+    resolve: (_root, args, ctx) => {
+      const where = { archivedAt: null, ...(args.clientId ? { clientId: args.clientId } : {}) };
+      return cappedList(
+        ctx.config.LIST_ROW_CAP,
+        (take) => ctx.db.report.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take }),
+        () => ctx.db.report.count({ where }),
+      );
+    },
+  }),
+  report: t.field({
+    type: ReportItem,
+    description: 'One report\'s definition: widgets and date configuration.',
+    authScopes: { scope: 'reports:read' },
+    args: { id: t.arg({ type: 'ReportId', required: true }) },
+    resolve: async (_root, args, ctx) => ({ data: await findReport(ctx.db, args.id), meta: emptyMeta() }),
+  }),
+}));

@@ -1,0 +1,118 @@
+// /api/v1: checks in the contract's order (method → authentication → plan → rate limit →
+// scope → parameters → resource), then SOFA runs the route's GraphQL query with the
+// same context factory /graphql uses. Every failure leaves as the error envelope.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { useSofa } from 'sofa-api';
+import type { GraphQLError, GraphQLSchema } from 'graphql';
+import type { Logger } from 'pino';
+import { ApiError, internalError, isDatabaseUnavailable, notFound, unavailable } from '../errors/index.js';
+import { errorResponse, JSON_CONTENT_TYPE, withoutBody } from '../http/responses.js';
+import type { GraphQLContext } from '../graphql/context.js';
+import type { Principal } from '../auth/principal.js';
+import { matchRoute, REST_ROUTES } from './routes.js';
+import { validateParameters } from './parameters.js';
+import { buildOpenApiDocument, SCALAR_SCHEMAS } from './openapi.js';
+import { apiReferencePage, scalarBundle } from './docs.js';
+
+export const BASE_PATH = '/api/v1';
+
+export interface RestDependencies {
+  schema: GraphQLSchema;
+  logger: Logger;
+  /** Authenticates, checks the plan and takes a token; returns the principal and rate-limit headers. */
+  admit(request: Request, requestId: string): Promise<{ principal: Principal; headers: Record<string, string> }>;
+  contextFor(principal: Principal, requestId: string): GraphQLContext;
+  publicBaseUrl?: string;
+}
+
+/** Maps what a GraphQL execution reported to the one error the caller sees. */
+export function toApiError(errors: readonly (GraphQLError | Error)[], log: (error: unknown) => void): ApiError {
+  for (const error of errors) {
+    const original = (error as GraphQLError).originalError ?? error;
+    if (original instanceof ApiError) return original;
+    if (error instanceof ApiError) return error;
+  }
+  for (const error of errors) {
+    const original = (error as GraphQLError).originalError ?? error;
+    if (isDatabaseUnavailable(original)) return unavailable();
+  }
+  for (const error of errors) log(error);
+  return internalError();
+}
+
+export function createRestHandler(deps: RestDependencies) {
+  const contexts = new WeakMap<Request, GraphQLContext>();
+  // SOFA's error handler does not see the request; the failing execution's errors are
+  // handed back through the request's async context instead.
+  const executionErrors = new AsyncLocalStorage<{ errors: readonly (GraphQLError | Error)[] }>();
+  const sofa = useSofa({
+    basePath: BASE_PATH,
+    schema: deps.schema,
+    routes: Object.fromEntries(REST_ROUTES.map((route) => [`Query.${route.field}`, { method: 'GET', path: route.path, tags: [route.tag], description: route.summary }])),
+    customScalars: SCALAR_SCHEMAS,
+    context: ({ request }: { request: Request }) => contexts.get(request)!,
+    // The envelope is built below, where the request id is known; hand the errors over.
+    errorHandler: (errors) => {
+      executionErrors.getStore()!.errors = errors as readonly GraphQLError[];
+      return new Response(null, { status: 599 }) as never;
+    },
+  });
+  const openApi = buildOpenApiDocument(sofa.openAPIDocument as Record<string, any>, deps.schema, deps.publicBaseUrl);
+  const openApiBody = JSON.stringify(openApi);
+  const docsPage = apiReferencePage(`${BASE_PATH}/openapi.json`);
+
+  async function handleGet(request: Request, url: URL, requestId: string): Promise<Response> {
+    const subPath = url.pathname.slice(BASE_PATH.length);
+    if (subPath === '/openapi.json') return new Response(openApiBody, { headers: { 'Content-Type': JSON_CONTENT_TYPE, 'Cache-Control': 'public, max-age=300' } });
+    if (subPath === '/docs') return new Response(docsPage, { headers: { 'Content-Type': 'text/html; charset=utf-8' } });
+    if (subPath === '/docs/scalar.js') return new Response(new Uint8Array(await scalarBundle()), { headers: { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=86400' } });
+
+    const { principal, headers } = await deps.admit(request, requestId).catch((error: unknown) => {
+      if (error instanceof ApiError) throw error;
+      throw isDatabaseUnavailable(error) ? unavailable() : error;
+    });
+    const respond = (response: Response) => {
+      for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+      return response;
+    };
+    try {
+      const match = matchRoute(subPath);
+      if (!match) throw new ApiError('not_found', `No endpoint GET ${BASE_PATH}${subPath.slice(0, 200)}.`);
+      if (!principal.scopes.includes(match.route.scope)) {
+        throw new ApiError('insufficient_scope', `This API key lacks the ${match.route.scope} scope.`);
+      }
+      const field = deps.schema.getQueryType()!.getFields()[match.route.field]!;
+      const values = validateParameters(field, match.params, url.searchParams);
+
+      // SOFA sees only validated parameters, so its own query-string parsing meets no surprises.
+      const cleanUrl = new URL(url.pathname, url.origin);
+      for (const [name, value] of Object.entries(values)) if (!(name in match.params)) cleanUrl.searchParams.set(name, value);
+      const sofaRequest = new Request(cleanUrl, { method: 'GET', headers: request.headers });
+      contexts.set(sofaRequest, deps.contextFor(principal, requestId));
+      const slot: { errors: readonly (GraphQLError | Error)[] } = { errors: [] };
+      const response = await executionErrors.run(slot, () => sofa.fetch(sofaRequest));
+      if (response.status === 599) {
+        throw toApiError(slot.errors, (error) => deps.logger.error({ err: error, requestId }, 'query failed'));
+      }
+      if (response.status === 404) throw notFound();
+      return respond(new Response(response.body, { status: 200, headers: { 'Content-Type': JSON_CONTENT_TYPE, 'Cache-Control': 'private, no-store' } }));
+    } catch (error) {
+      const apiError = error instanceof ApiError ? error : isDatabaseUnavailable(error) ? unavailable() : (deps.logger.error({ err: error, requestId }, 'request failed'), internalError());
+      return respond(errorResponse(apiError, requestId));
+    }
+  }
+
+  return async function handleRest(request: Request, url: URL, requestId: string): Promise<Response> {
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return errorResponse(new ApiError('method_not_allowed', `${BASE_PATH} is read-only; use GET or HEAD.`), requestId, { Allow: 'GET, HEAD' });
+    }
+    let response: Response;
+    try {
+      response = await handleGet(request, url, requestId);
+    } catch (error) {
+      const apiError = error instanceof ApiError ? error : (deps.logger.error({ err: error, requestId }, 'request failed'), internalError());
+      response = errorResponse(apiError, requestId);
+    }
+    return request.method === 'HEAD' ? withoutBody(response) : response;
+  };
+}

@@ -1,0 +1,194 @@
+// The OpenAPI 3.1 document, generated at start-up from the schema the server executes:
+// SOFA describes the routes (3.0), @scalar/openapi-upgrader lifts it to 3.1, and this
+// module adds what SOFA does not know: nullability from GraphQL, scalar formats, the
+// bearer scheme, per-status error responses and rate-limit headers.
+import { upgrade } from '@scalar/openapi-upgrader';
+import { getNullableType, isListType, isNonNullType, isObjectType, type GraphQLSchema, type GraphQLOutputType } from 'graphql';
+import { idPattern } from '../db/ids.js';
+import { ID_SCALARS } from '../graphql/scalars.js';
+import { REST_ROUTES } from './routes.js';
+
+type JsonSchema = Record<string, unknown>;
+type OpenApiDocument = Record<string, any>;
+
+export const SCALAR_SCHEMAS: Record<string, JsonSchema> = {
+  Date: { type: 'string', format: 'date', description: 'A calendar date, YYYY-MM-DD.', examples: ['2026-11-01'] },
+  DateTime: { type: 'string', format: 'date-time' },
+  JSONObject: { type: 'object', additionalProperties: true },
+  ...Object.fromEntries(
+    Object.entries(ID_SCALARS).map(([name, kind]) => [name, { type: 'string', pattern: idPattern(kind), description: `A ${kind} id.` }]),
+  ),
+};
+
+const ERROR_RESPONSES: Record<string, { description: string; codes: string[] }> = {
+  '400': { description: 'A parameter is malformed or not allowed; error.param names it.', codes: ['invalid_parameter'] },
+  '401': { description: 'No valid API key: missing, malformed, unknown, revoked or expired.', codes: ['unauthenticated', 'api_key_revoked', 'api_key_expired'] },
+  '403': { description: 'The plan or the key\'s scopes do not allow the call.', codes: ['plan_required', 'insufficient_scope'] },
+  '404': { description: 'No such path or resource in this workspace.', codes: ['not_found'] },
+  '429': { description: 'The key\'s rate limit is exhausted; retry after Retry-After seconds.', codes: ['rate_limited'] },
+  '500': { description: 'Unexpected server error; the message is generic and the request id is logged.', codes: ['internal_error'] },
+  '503': { description: 'The database is unreachable; retry after Retry-After seconds.', codes: ['unavailable'] },
+};
+
+const RATE_LIMIT_HEADERS = {
+  'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+  RateLimit: { $ref: '#/components/headers/RateLimit' },
+  'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' },
+};
+
+const OPERATION_IDS: Record<string, string> = {
+  clients: 'listClients',
+  reports: 'listReports',
+  report: 'getReport',
+  reportData: 'getReportData',
+  aiVisibilityProjects: 'listAiVisibilityProjects',
+  aiVisibilityMetrics: 'getAiVisibilityMetrics',
+};
+
+/** Adds "null" to a property schema whose GraphQL field is nullable. */
+function allowNull(schema: JsonSchema): JsonSchema {
+  if (typeof schema.$ref === 'string') return { anyOf: [{ $ref: schema.$ref }, { type: 'null' }], ...(schema.description ? { description: schema.description } : {}) };
+  const type = schema.type;
+  const next: JsonSchema = { ...schema, type: Array.isArray(type) ? [...new Set([...type, 'null'])] : [type, 'null'] };
+  if (Array.isArray(schema.enum)) next.enum = [...schema.enum, null];
+  return next;
+}
+
+/** Rebuilds nullability and `required` of every object schema from the GraphQL types. */
+function applyGraphQLNullability(schemas: Record<string, JsonSchema>, schema: GraphQLSchema) {
+  for (const [name, component] of Object.entries(schemas)) {
+    const type = schema.getType(name);
+    if (!isObjectType(type)) continue;
+    const properties = (component.properties ?? {}) as Record<string, JsonSchema>;
+    for (const [fieldName, field] of Object.entries(type.getFields())) {
+      let property = properties[fieldName];
+      if (!property) continue;
+      const fieldType: GraphQLOutputType = field.type;
+      const inner = getNullableType(fieldType);
+      if (isListType(inner) && !isNonNullType(inner.ofType) && property.items) {
+        property = { ...property, items: allowNull(property.items as JsonSchema) };
+      }
+      if (!isNonNullType(fieldType)) property = allowNull(property);
+      properties[fieldName] = property;
+    }
+    component.required = Object.keys(properties);
+    component.additionalProperties = false;
+  }
+}
+
+function stripFormatFloat(value: unknown): void {
+  if (Array.isArray(value)) value.forEach(stripFormatFloat);
+  else if (value && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    // GraphQL Float is a double; "float"/"int32" would make generators pick narrow types.
+    if (record.format === 'float') delete record.format;
+    for (const child of Object.values(record)) stripFormatFloat(child);
+  }
+}
+
+export function buildOpenApiDocument(sofaDocument: OpenApiDocument, schema: GraphQLSchema, publicBaseUrl?: string): OpenApiDocument {
+  const source = structuredClone(sofaDocument);
+  const schemas = source.components.schemas as Record<string, JsonSchema>;
+  delete schemas.Query;
+  applyGraphQLNullability(schemas, schema);
+  Object.assign(schemas, SCALAR_SCHEMAS);
+  stripFormatFloat(schemas);
+
+  const document = upgrade(source, '3.1') as OpenApiDocument;
+  document.openapi = '3.1.0';
+  document.info = {
+    title: 'Signalboard API',
+    version: '1.0.0',
+    summary: 'Read-only access to clients, reports and AI-visibility data of one workspace.',
+    description:
+      'Every endpoint only reads. Authenticate with `Authorization: Bearer sgb_live_…`; a key reads exactly one workspace. ' +
+      'Success bodies are `{ data, meta }`; capped collections carry `meta.total` and `meta.truncated`. Errors are `{ error: { code, message } }`.',
+    license: { name: 'Proprietary', identifier: 'LicenseRef-Signalboard' },
+    contact: { name: 'Signalboard API support', email: 'api@signalboard.example' },
+  };
+  document.servers = [{ url: `${publicBaseUrl ?? 'http://localhost:4000'}/api/v1`, description: publicBaseUrl ? 'This server' : 'Local development server' }];
+  document.tags = [...new Set(REST_ROUTES.map((route) => route.tag))].map((name) => ({ name, description: `${name} endpoints.` }));
+  document.security = [{ apiKey: [] }];
+
+  document.components.securitySchemes = {
+    apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'sgb_live_<key_id>.<secret>', description: 'An API key of one workspace.' },
+  };
+  document.components.headers = {
+    'X-Request-Id': { description: 'Identifies the request in the server logs.', schema: { type: 'string' } },
+    RateLimit: { description: 'Remaining tokens and seconds until the bucket is full: "burst";r=<remaining>;t=<seconds>.', schema: { type: 'string' } },
+    'RateLimit-Policy': { description: 'The key\'s bucket: "burst";q=<capacity>;w=<seconds to refill>.', schema: { type: 'string' } },
+    'Retry-After': { description: 'Whole seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
+  };
+  document.components.schemas.Error = {
+    type: 'object',
+    required: ['error'],
+    additionalProperties: false,
+    properties: {
+      error: {
+        type: 'object',
+        required: ['code', 'message'],
+        properties: {
+          code: { type: 'string', description: 'Stable machine-readable code.' },
+          message: { type: 'string', description: 'A human sentence; may change.' },
+          param: { type: 'string', description: 'The parameter at fault, for invalid_parameter.' },
+          requestId: { type: 'string' },
+        },
+      },
+    },
+  };
+  document.components.responses = Object.fromEntries(
+    Object.entries(ERROR_RESPONSES).map(([status, { description, codes }]) => [
+      `Error${status}`,
+      {
+        description: `${description} Codes: ${codes.join(', ')}.`,
+        headers: {
+          'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+          ...(status === '429' || status === '503' ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : {}),
+        },
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      },
+    ]),
+  );
+
+  const paths: OpenApiDocument = {};
+  for (const route of REST_ROUTES) {
+    const openApiPath = route.path.replace(/:(\w+)/g, '{$1}');
+    const operation = document.paths[openApiPath]?.get;
+    if (!operation) throw new Error(`SOFA produced no operation for ${openApiPath}`);
+    const field = schema.getQueryType()!.getFields()[route.field]!;
+    operation.operationId = OPERATION_IDS[route.field];
+    operation.summary = route.summary;
+    operation.description = field.description ?? route.summary;
+    operation.tags = [route.tag];
+    for (const parameter of operation.parameters ?? []) {
+      const arg = field.args.find((candidate) => candidate.name === parameter.name);
+      if (arg?.description) parameter.description = arg.description;
+      if (parameter.schema?.description) delete parameter.schema.description;
+    }
+    const success = operation.responses['200'];
+    success.description = 'Success: `{ data, meta }`.';
+    success.headers = RATE_LIMIT_HEADERS;
+    operation.responses = {
+      '200': success,
+      ...Object.fromEntries(
+        Object.keys(ERROR_RESPONSES)
+          .filter((status) => status !== '400' || operation.parameters?.length)
+          .map((status) => [status, { $ref: `#/components/responses/Error${status}` }]),
+      ),
+    };
+    paths[openApiPath] = { get: operation };
+  }
+  paths['/openapi.json'] = {
+    get: {
+      operationId: 'getOpenApiDocument',
+      summary: 'This OpenAPI document',
+      description: 'The OpenAPI 3.1 description of API v1. Needs no key.',
+      tags: ['Meta'],
+      security: [],
+      responses: { '200': { description: 'The document.', content: { 'application/json': { schema: { type: 'object' } } } } },
+    },
+  };
+  document.tags.push({ name: 'Meta', description: 'About the API itself.' });
+  document.paths = paths;
+  return document;
+}

@@ -1,0 +1,60 @@
+// Everything a running instance owns: database, key cache with its invalidation channel,
+// rate-limit store, and the app. server.ts and the tests start it the same way.
+import { Redis } from 'ioredis';
+import pino, { type Logger } from 'pino';
+import type { Config } from './config/index.js';
+import { openDatabase, type ResolvedDatabase } from './db/bootstrap.js';
+import { createApiKeyAuthenticator } from './auth/api-keys.js';
+import { listenPostgres, listenRedis, type InvalidationBus } from './auth/invalidation.js';
+import { memoryRateLimitStore, redisRateLimitStore } from './auth/rate-limit-store.js';
+import { createApp, type App } from './app.js';
+
+export interface Runtime {
+  app: App;
+  db: ResolvedDatabase;
+  logger: Logger;
+  invalidation: InvalidationBus;
+  close(): Promise<void>;
+}
+
+export function createLogger(config: Config): Logger {
+  return pino({ level: config.LOG_LEVEL, base: { service: 'signalboard' }, redact: ['req.headers.authorization', 'headers.authorization'] });
+}
+
+export async function startRuntime(config: Config, logger = createLogger(config)): Promise<Runtime> {
+  const db = await openDatabase(config);
+  const authenticator = createApiKeyAuthenticator(db.database.prisma);
+  const onInvalidate = (target: string) => authenticator.invalidate(target);
+  const closers: (() => Promise<unknown>)[] = [];
+
+  let invalidation: InvalidationBus;
+  let rateLimitStore = memoryRateLimitStore();
+  if (config.REDIS_URL) {
+    const redisOptions = { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000, lazyConnect: true };
+    const commands = new Redis(config.REDIS_URL, redisOptions);
+    const subscriber = new Redis(config.REDIS_URL, { ...redisOptions, enableOfflineQueue: true });
+    for (const client of [commands, subscriber]) client.on('error', (error) => logger.warn({ err: error }, 'redis error'));
+    await Promise.all([commands.connect(), subscriber.connect()]);
+    // After a Redis outage, messages may have been missed: forget cached keys.
+    subscriber.on('ready', () => authenticator.invalidate('*'));
+    rateLimitStore = redisRateLimitStore(commands);
+    invalidation = await listenRedis(subscriber, commands, onInvalidate);
+    closers.push(() => commands.quit().catch(() => {}));
+  } else {
+    invalidation = await listenPostgres(db.url, onInvalidate, () => authenticator.invalidate('*'));
+  }
+
+  const app = createApp({ config, database: db.database, authenticator, rateLimitStore, logger });
+  return {
+    app,
+    db,
+    logger,
+    invalidation,
+    async close() {
+      await invalidation.close();
+      for (const close of closers) await close();
+      await db.database.close();
+      await db.embedded?.stop();
+    },
+  };
+}

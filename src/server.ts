@@ -1,0 +1,74 @@
+// Starts one instance: configuration, database (embedded when DATABASE_URL is unset),
+// migrations, demo data on first start, then HTTP. SIGTERM/SIGINT drain and stop.
+import { createServer } from 'node:http';
+import { createServerAdapter } from '@whatwg-node/server';
+import { ConfigError, parseConfig } from './config/index.js';
+import { createLogger, startRuntime } from './runtime.js';
+import { seedDemoIfEmpty } from './demo/first-start.js';
+
+async function main() {
+  let config;
+  try {
+    config = parseConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(78);
+    }
+    throw error;
+  }
+  const logger = createLogger(config);
+  const runtime = await startRuntime(config, logger);
+  const demo = config.SEED_DEMO ? await seedDemoIfEmpty(runtime.db.database.prisma, runtime.db.database.pool) : null;
+
+  const adapter = createServerAdapter((request: Request) => runtime.app.fetch(request));
+  const server = createServer(adapter);
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  server.requestTimeout = 30_000;
+  await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  const base = config.PUBLIC_BASE_URL ?? `http://localhost:${port}`;
+  logger.info({ port, database: runtime.db.embedded ? 'embedded' : 'external' }, 'listening');
+
+  const lines = [
+    '',
+    `Signalboard is listening on ${base}`,
+    `  GraphiQL:       ${base}/graphql`,
+    `  API reference:  ${base}/api/v1/docs`,
+    `  OpenAPI:        ${base}/api/v1/openapi.json`,
+  ];
+  if (demo) {
+    lines.push(
+      '',
+      `Demo workspace "demo" seeded: ${demo.summary.clients} clients, ${demo.summary.reports} reports, ${demo.summary.facts} provider facts, ${demo.summary.scans} AI-visibility scans.`,
+      'Demo API key (shown once; create more with `npm run cli -- keys create --workspace demo --name <name>`):',
+      `  ${demo.secret}`,
+      '',
+      'Try it:',
+      `  curl -H "Authorization: Bearer ${demo.secret}" ${base}/api/v1/clients`,
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n\n`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    server.close();
+    server.closeIdleConnections();
+    const force = setTimeout(() => server.closeAllConnections(), 10_000);
+    force.unref();
+    await runtime.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((error) => {
+  console.error(`Signalboard failed to start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
