@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import path from 'node:path';
 
 // The API reference page: Scalar's standalone bundle, served from node_modules by
 // /api/v1/docs/scalar.js rather than a CDN.
@@ -18,7 +17,6 @@ export function apiReferencePage(openApiUrl: string): string {
 let bundle: Promise<Buffer> | undefined;
 
 export function scalarBundle(): Promise<Buffer> {
-  const packageJson = createRequire(import.meta.url).resolve('@scalar/api-reference/package.json');
-  bundle ??= readFile(path.join(path.dirname(packageJson), 'dist/browser/standalone.js'));
+  bundle ??= readFile(createRequire(import.meta.url).resolve('@scalar/api-reference/browser/standalone.js'));
   return bundle;
 }

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { rateLimitHeaders, take, type BucketState } from '../../src/auth/token-bucket.js';
+
+const policy = { capacity: 5, refillPerSecond: 2 };
+
+describe('token bucket', () => {
+  it('allows a burst of exactly the capacity, then refuses', () => {
+    let state: BucketState | undefined;
+    const allowed: boolean[] = [];
+    for (let i = 0; i < 7; i++) {
+      const result = take(policy, state, 1_000);
+      state = result.state;
+      allowed.push(result.allowed);
+    }
+    expect(allowed).toEqual([true, true, true, true, true, false, false]);
+  });
+
+  it('refills at the configured rate and never above capacity', () => {
+    let result = take(policy, undefined, 0);
+    for (let i = 0; i < 4; i++) result = take(policy, result.state, 0);
+    expect(result.remaining).toBe(0);
+    expect(take(policy, result.state, 400).allowed).toBe(false); // 0.8 token
+    const later = take(policy, result.state, 500); // exactly one token
+    expect(later.allowed).toBe(true);
+    expect(take(policy, result.state, 3_600_000).remaining).toBe(4);
+  });
+
+  it('says how long to wait, in whole seconds of at least one', () => {
+    const empty = { tokens: 0, updatedAtMs: 0 };
+    const refused = take({ capacity: 10, refillPerSecond: 0.25 }, empty, 0);
+    expect(refused.allowed).toBe(false);
+    expect(refused.retryAfterSeconds).toBe(4);
+    expect(take(policy, empty, 0).retryAfterSeconds).toBe(1);
+  });
+
+  it('ignores clocks that go backwards', () => {
+    const state = { tokens: 1, updatedAtMs: 10_000 };
+    const result = take(policy, state, 5_000);
+    expect(result.allowed).toBe(true);
+    expect(result.state.updatedAtMs).toBe(10_000);
+  });
+
+  it('formats the IETF RateLimit fields and Retry-After only on refusal', () => {
+    const ok = take(policy, undefined, 0);
+    expect(rateLimitHeaders(policy, ok)).toEqual({ 'RateLimit-Policy': '"burst";q=5;w=3', RateLimit: '"burst";r=4;t=1' });
+    const refused = take(policy, { tokens: 0, updatedAtMs: 0 }, 0);
+    expect(rateLimitHeaders(policy, refused)['Retry-After']).toBe('1');
+  });
+});
