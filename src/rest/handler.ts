@@ -2,19 +2,19 @@
 // scope → parameters → resource), then SOFA runs the route's GraphQL query with the
 // same context factory /graphql uses. Every failure leaves as the error envelope.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { useSofa } from 'sofa-api';
 import type { GraphQLError, GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import { ApiError, internalError, isDatabaseUnavailable, notFound, unavailable } from '../errors/index.js';
 import { errorResponse, JSON_CONTENT_TYPE, withoutBody } from '../http/responses.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import type { Principal } from '../auth/principal.js';
-import { matchRoute, REST_ROUTES } from './routes.js';
+import { matchRoute } from './routes.js';
 import { validateParameters } from './parameters.js';
-import { buildOpenApiDocument, SCALAR_SCHEMAS } from './openapi.js';
+import { buildOpenApiDocument } from './openapi.js';
+import { BASE_PATH, createV1Router } from './sofa.js';
 import { apiReferencePage, scalarBundle } from './docs.js';
 
-export const BASE_PATH = '/api/v1';
+export { BASE_PATH };
 
 export interface RestDependencies {
   schema: GraphQLSchema;
@@ -45,11 +45,7 @@ export function createRestHandler(deps: RestDependencies) {
   // SOFA's error handler does not see the request; the failing execution's errors are
   // handed back through the request's async context instead.
   const executionErrors = new AsyncLocalStorage<{ errors: readonly (GraphQLError | Error)[] }>();
-  const sofa = useSofa({
-    basePath: BASE_PATH,
-    schema: deps.schema,
-    routes: Object.fromEntries(REST_ROUTES.map((route) => [`Query.${route.field}`, { method: 'GET', path: route.path, tags: [route.tag], description: route.summary }])),
-    customScalars: SCALAR_SCHEMAS,
+  const sofa = createV1Router(deps.schema, {
     context: ({ request }: { request: Request }) => contexts.get(request)!,
     // The envelope is built below, where the request id is known; hand the errors over.
     errorHandler: (errors) => {

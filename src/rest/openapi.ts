@@ -86,6 +86,28 @@ function stripFormatFloat(value: unknown): void {
   }
 }
 
+/** Drops component schemas nothing refers to (scalars SOFA inlined, enums only used on input). */
+function pruneUnusedSchemas(document: OpenApiDocument) {
+  const schemas = document.components.schemas as Record<string, unknown>;
+  const used = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (value && typeof value === 'object') {
+      for (const [key, child] of Object.entries(value)) {
+        if (key === '$ref' && typeof child === 'string' && child.startsWith('#/components/schemas/')) {
+          const name = child.slice('#/components/schemas/'.length);
+          if (!used.has(name)) {
+            used.add(name);
+            visit(schemas[name]);
+          }
+        } else visit(child);
+      }
+    }
+  };
+  visit({ ...document, components: { ...document.components, schemas: {} } });
+  for (const name of Object.keys(schemas)) if (!used.has(name)) delete schemas[name];
+}
+
 export function buildOpenApiDocument(sofaDocument: OpenApiDocument, schema: GraphQLSchema, publicBaseUrl?: string): OpenApiDocument {
   const source = structuredClone(sofaDocument);
   const schemas = source.components.schemas as Record<string, JsonSchema>;
@@ -190,5 +212,6 @@ export function buildOpenApiDocument(sofaDocument: OpenApiDocument, schema: Grap
   };
   document.tags.push({ name: 'Meta', description: 'About the API itself.' });
   document.paths = paths;
+  pruneUnusedSchemas(document);
   return document;
 }

@@ -1,0 +1,90 @@
+// The published document must satisfy the tools API users point at it: Redocly's
+// recommended ruleset, and openapi-typescript producing types that compile against an
+// openapi-fetch client which then calls every endpoint of a running server.
+import { execFile } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedWorkspace } from '../../src/demo/seed.js';
+import { createKeyedWorkspace, createTestApp, type TestApp } from '../support/app.js';
+import { listen } from '../support/listen.js';
+
+const run = promisify(execFile);
+const root = path.resolve(import.meta.dirname, '../..');
+const dir = path.join(root, 'test/.tmp', `openapi-${process.pid}`);
+const bin = (name: string) => path.join(root, 'node_modules/.bin', name);
+
+const CLIENT = `
+import createClient from 'openapi-fetch';
+import type { paths } from './v1.js';
+
+const client = createClient<paths>({ baseUrl: process.env.BASE_URL + '/api/v1', headers: { Authorization: 'Bearer ' + process.env.API_KEY } });
+const statuses: Record<string, number> = {};
+const clients = await client.GET('/clients');
+statuses.clients = clients.response.status;
+const clientId: string | undefined = clients.data?.data[0]?.id;
+const reports = await client.GET('/reports', { params: { query: { clientId } } });
+statuses.reports = reports.response.status;
+const reportId = reports.data!.data[0]!.id;
+const report = await client.GET('/reports/{id}', { params: { path: { id: reportId } } });
+statuses.report = report.response.status;
+const widgets: number = report.data!.data.definition.widgets.length;
+const data = await client.GET('/reports/{id}/data', { params: { path: { id: reportId }, query: { datePreset: 'last_90_days', comparePreset: 'previous_period' } } });
+statuses.reportData = data.response.status;
+const kpi: number | null | undefined = data.data?.data.kpis[0]?.value;
+const projects = await client.GET('/ai-visibility/projects', {});
+statuses.projects = projects.response.status;
+const projectId = projects.data!.data[0]!.id;
+const metrics = await client.GET('/ai-visibility/projects/{id}/metrics', { params: { path: { id: projectId }, query: { model: 'chatgpt', dateFrom: '2020-01-01' } } });
+statuses.metrics = metrics.response.status;
+const truncated: boolean | undefined = metrics.data?.meta.truncated;
+const missing = await client.GET('/reports/{id}', { params: { path: { id: 'rep_AAAAAAAAAAAAAAAAAAAA' } } });
+const code: string | undefined = missing.error?.error.code;
+console.log(JSON.stringify({ statuses, widgets, kpi: typeof kpi, truncated: typeof truncated, code }));
+`;
+
+let t: TestApp;
+let server: Awaited<ReturnType<typeof listen>>;
+let key: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const keyed = await createKeyedWorkspace(t.database);
+  key = keyed.key.secret;
+  await seedWorkspace(t.database.prisma, t.database.pool, { workspaceId: keyed.workspace.id, days: 10, clients: 1 });
+  server = await listen(t.app);
+  mkdirSync(dir, { recursive: true });
+  const document = await (await fetch(`${server.baseUrl}/api/v1/openapi.json`)).text();
+  writeFileSync(path.join(dir, 'openapi.json'), document);
+});
+
+afterAll(async () => {
+  await server.close();
+  await t.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the OpenAPI document with real tools', () => {
+  it('passes redocly lint with the recommended rules and no errors', async () => {
+    const { stdout, stderr } = await run(bin('redocly'), ['lint', '--extends=recommended', '--format=json', path.join(dir, 'openapi.json')], { cwd: dir });
+    const report = JSON.parse(stdout) as { totals: { errors: number } };
+    expect(report.totals.errors, stderr).toBe(0);
+  }, 60_000);
+
+  it('becomes types with openapi-typescript that compile against an openapi-fetch client calling every endpoint', async () => {
+    await run(bin('openapi-typescript'), [path.join(dir, 'openapi.json'), '-o', path.join(dir, 'v1.ts')]);
+    writeFileSync(path.join(dir, 'client.mts'), CLIENT);
+    await run(bin('tsc'), ['--noEmit', '--strict', '--skipLibCheck', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', path.join(dir, 'client.mts')]).catch((error: { stdout: string }) => {
+      throw new Error(`client does not compile:\n${error.stdout}`);
+    });
+    const { stdout } = await run(bin('tsx'), [path.join(dir, 'client.mts')], { env: { ...process.env, BASE_URL: server.baseUrl, API_KEY: key } });
+    expect(JSON.parse(stdout)).toEqual({
+      statuses: { clients: 200, reports: 200, report: 200, reportData: 200, projects: 200, metrics: 200 },
+      widgets: expect.any(Number),
+      kpi: 'number',
+      truncated: 'boolean',
+      code: 'not_found',
+    });
+  }, 60_000);
+});
