@@ -1,0 +1,147 @@
+// Issue 4 through HTTP: authentication, plans, scopes, isolation, revocation, expiry,
+// the token bucket, and that no secret is ever stored.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedWorkspace } from '../../src/demo/seed.js';
+import { createApiKey, revokeApiKey } from '../../src/auth/key-management.js';
+import { setPlan, UsageError } from '../../src/workspaces/service.js';
+import { newId } from '../../src/db/ids.js';
+import { parseApiKey } from '../../src/auth/api-key-format.js';
+import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
+
+let t: TestApp;
+const notify = async (target: string) => t.authenticator.invalidate(target);
+
+beforeAll(async () => {
+  t = await createTestApp({ RATE_LIMIT_SCALE: '30/1' });
+});
+afterAll(() => t.close());
+
+const errorOf = async (response: Response) => ({ status: response.status, code: (await json(response)).error?.code });
+
+describe('authentication', () => {
+  it('refuses missing, malformed, unknown and wrong-secret keys with 401 unauthenticated', async () => {
+    const { key } = await createKeyedWorkspace(t.database);
+    const { keyId } = parseApiKey(key.secret)!;
+    const wrongSecret = `sgb_live_${keyId}.${'A'.repeat(43)}`;
+    const headers = [undefined, '', 'Basic dXNlcjpwYXNz', 'Bearer', 'Bearer ', `Bearer ${key.secret} extra`, 'Bearer sgb_live_short.x', `Bearer ${key.secret.toUpperCase()}`, `Bearer sgb_live_AAAAAAAAAAAAAAAA.${'a'.repeat(43)}`, `Bearer ${wrongSecret}`, `Bearer ${'x'.repeat(10_000)}`];
+    for (const authorization of headers) {
+      const response = await t.app.fetch(new Request('http://test.local/api/v1/clients', { headers: authorization === undefined ? {} : { authorization } }));
+      expect(await errorOf(response), String(authorization).slice(0, 40)).toEqual({ status: 401, code: 'unauthenticated' });
+    }
+  });
+
+  it('fails the very next request after revocation with api_key_revoked', async () => {
+    const { key, ownerEmail } = await createKeyedWorkspace(t.database);
+    expect((await t.get('/api/v1/clients', key.secret)).status).toBe(200);
+    await revokeApiKey(t.database.prisma, notify, key.id, { email: ownerEmail });
+    expect(await errorOf(await t.get('/api/v1/clients', key.secret))).toEqual({ status: 401, code: 'api_key_revoked' });
+  });
+
+  it('stops accepting a key once its expiry passes between two requests', async () => {
+    const { workspace, ownerEmail } = await createKeyedWorkspace(t.database);
+    const key = await createApiKey(t.database.prisma, { workspaceId: workspace.id, name: 'short-lived', expiresAt: new Date(Date.now() + 1_500), actor: { email: ownerEmail } });
+    expect((await t.get('/api/v1/clients', key.secret)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1_600));
+    expect(await errorOf(await t.get('/api/v1/clients', key.secret))).toEqual({ status: 401, code: 'api_key_expired' });
+  });
+
+  it('lets only owners and admins create or revoke keys', async () => {
+    const { workspace, key } = await createKeyedWorkspace(t.database);
+    const user = await t.database.prisma.user.create({ data: { id: newId('user'), email: `member-${workspace.slug}@example.test`, name: 'Member' } });
+    await t.database.prisma.membership.create({ data: { id: newId('membership'), workspaceId: workspace.id, userId: user.id, role: 'member' } });
+    await expect(createApiKey(t.database.prisma, { workspaceId: workspace.id, name: 'x', actor: { email: user.email } })).rejects.toThrow(UsageError);
+    await expect(revokeApiKey(t.database.prisma, notify, key.id, { email: user.email })).rejects.toThrow(/only owners and admins/);
+    expect((await t.get('/api/v1/clients', key.secret)).status).toBe(200);
+  });
+
+  it('records lastUsedAt without the caller waiting for it', async () => {
+    const { key } = await createKeyedWorkspace(t.database);
+    await t.get('/api/v1/clients', key.secret);
+    await expect.poll(async () => (await t.database.prisma.apiKey.findUniqueOrThrow({ where: { id: key.id } })).lastUsedAt).not.toBeNull();
+  });
+});
+
+describe('plans and scopes', () => {
+  it('refuses workspaces below pro with 403 plan_required, and follows a plan change at once', async () => {
+    for (const plan of ['free', 'starter']) {
+      const { key } = await createKeyedWorkspace(t.database, { plan });
+      expect(await errorOf(await t.get('/api/v1/clients', key.secret))).toEqual({ status: 403, code: 'plan_required' });
+    }
+    const { workspace, key } = await createKeyedWorkspace(t.database, { plan: 'pro' });
+    expect((await t.get('/api/v1/clients', key.secret)).status).toBe(200);
+    await setPlan(t.database.prisma, notify, workspace.slug, 'starter');
+    expect(await errorOf(await t.get('/api/v1/clients', key.secret))).toEqual({ status: 403, code: 'plan_required' });
+  });
+
+  it('refuses calls outside the key\'s scopes with 403 insufficient_scope, on v1 and GraphQL', async () => {
+    const { key } = await createKeyedWorkspace(t.database, { scopes: ['clients:read'] });
+    expect((await t.get('/api/v1/clients', key.secret)).status).toBe(200);
+    for (const path of ['/api/v1/reports', '/api/v1/reports/rep_AAAAAAAAAAAAAAAAAAAA', '/api/v1/ai-visibility/projects']) {
+      expect(await errorOf(await t.get(path, key.secret)), path).toEqual({ status: 403, code: 'insufficient_scope' });
+    }
+    const graphql = await t.app.fetch(new Request('http://test.local/graphql', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key.secret}` }, body: JSON.stringify({ query: '{ reports { meta { total } } }' }) }));
+    expect((await json(graphql)).errors[0].extensions.code).toBe('insufficient_scope');
+  });
+
+  it('checks in the contract\'s order: authentication, plan, scope, then parameters', async () => {
+    const { key, ownerEmail } = await createKeyedWorkspace(t.database, { scopes: ['clients:read'] });
+    expect((await errorOf(await t.get('/api/v1/reports?clientId=bad', key.secret))).code).toBe('insufficient_scope');
+    const starter = await createKeyedWorkspace(t.database, { plan: 'starter' });
+    expect((await errorOf(await t.get('/api/v1/reports?clientId=bad', starter.key.secret))).code).toBe('plan_required');
+    await revokeApiKey(t.database.prisma, notify, key.id, { email: ownerEmail });
+    expect((await errorOf(await t.get('/api/v1/reports?clientId=bad', key.secret))).code).toBe('api_key_revoked');
+    expect((await errorOf(await t.get('/api/v1/reports?clientId=bad'))).code).toBe('unauthenticated');
+  });
+});
+
+describe('workspace isolation', () => {
+  it('answers 404 for another workspace\'s ids on every endpoint, and never lists its rows', async () => {
+    const mine = await createKeyedWorkspace(t.database);
+    const theirs = await createKeyedWorkspace(t.database);
+    await seedWorkspace(t.database.prisma, t.database.pool, { workspaceId: theirs.workspace.id, days: 5, clients: 1 });
+    const report = await t.database.prisma.report.findFirstOrThrow({ where: { workspaceId: theirs.workspace.id } });
+    const project = await t.database.prisma.aiProject.findFirstOrThrow({ where: { workspaceId: theirs.workspace.id } });
+    for (const path of [`/api/v1/reports/${report.id}`, `/api/v1/reports/${report.id}/data`, `/api/v1/ai-visibility/projects/${project.id}/metrics`]) {
+      expect(await errorOf(await t.get(path, mine.key.secret)), path).toEqual({ status: 404, code: 'not_found' });
+      expect((await t.get(path, theirs.key.secret)).status, path).toBe(200);
+    }
+    for (const path of ['/api/v1/clients', `/api/v1/reports?clientId=${report.clientId}`, `/api/v1/ai-visibility/projects?clientId=${project.clientId}`]) {
+      expect((await json(await t.get(path, mine.key.secret))).meta.total, path).toBe(0);
+    }
+  });
+});
+
+describe('rate limit', () => {
+  it('lets exactly the bucket capacity (plus refill during the burst) through a concurrent burst, then 429 with Retry-After', async () => {
+    const { key } = await createKeyedWorkspace(t.database, { plan: 'scale' });
+    const started = Date.now();
+    const responses = await Promise.all(Array.from({ length: 80 }, () => t.get('/api/v1/clients', key.secret)));
+    const elapsedSeconds = (Date.now() - started) / 1000;
+    const ok = responses.filter((r) => r.status === 200).length;
+    expect(ok).toBeGreaterThanOrEqual(30);
+    expect(ok).toBeLessThanOrEqual(30 + Math.ceil(elapsedSeconds * 1));
+    const limited = responses.find((r) => r.status === 429)!;
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(limited.headers.get('ratelimit')).toMatch(/^"burst";r=0;t=\d+$/);
+    expect((await json(limited)).error.code).toBe('rate_limited');
+  });
+});
+
+describe('secrets at rest', () => {
+  it('stores no secret in any column of the database', async () => {
+    const { key } = await createKeyedWorkspace(t.database);
+    await t.get('/api/v1/clients', key.secret);
+    const { secretPart } = parseApiKey(key.secret)!;
+    const columns = await t.database.pool.query<{ table_name: string; column_name: string }>(
+      `SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'public'`,
+    );
+    const needles = [secretPart, Buffer.from(secretPart, 'base64url').toString('hex'), Buffer.from(secretPart, 'base64url').toString('base64')];
+    for (const { table_name, column_name } of columns.rows) {
+      const result = await t.database.pool.query(
+        `SELECT count(*)::int AS n FROM "${table_name}" WHERE ${needles.map((_, i) => `encode(convert_to("${column_name}"::text, 'UTF8'), 'escape') LIKE $${i + 1} OR "${column_name}"::text LIKE $${i + 1}`).join(' OR ')}`,
+        needles.map((needle) => `%${needle}%`),
+      );
+      expect(result.rows[0].n, `${table_name}.${column_name}`).toBe(0);
+    }
+  });
+});
