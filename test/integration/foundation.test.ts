@@ -109,3 +109,28 @@ describe('with a database', () => {
     expect(statements.length).toBeLessThanOrEqual(4);
   });
 });
+
+describe('kept GraphQL operations', () => {
+  it('validate against the schema and run through /graphql with the fields v1 returns', async () => {
+    const { parse, validate } = await import('graphql');
+    const { schema } = await import('../../src/graphql/schema.js');
+    const source = readFileSync(new URL('../../graphql/operations/v1.graphql', import.meta.url), 'utf8');
+    expect(validate(schema, parse(source)).map((error) => error.message)).toEqual([]);
+
+    const t = await createTestApp();
+    try {
+      const { workspace, key } = await createKeyedWorkspace(t.database);
+      await seedWorkspace(t.database.prisma, t.database.pool, { workspaceId: workspace.id, days: 5, clients: 1 });
+      const graphql = async (operationName: string, variables: Record<string, unknown> = {}) =>
+        json(await t.app.fetch(new Request('http://test.local/graphql', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key.secret}` }, body: JSON.stringify({ query: source, operationName, variables }) })));
+      const reports = await graphql('Reports');
+      const reportId = reports.data.reports.data[0].id;
+      const viaGraphQL = await graphql('ReportData', { id: reportId, datePreset: 'last_7_days' });
+      const viaRest = await json(await t.get(`/api/v1/reports/${reportId}/data?datePreset=last_7_days`, key.secret));
+      expect(viaGraphQL.errors).toBeUndefined();
+      expect(viaGraphQL.data.reportData.data.kpis).toEqual(viaRest.data.kpis);
+    } finally {
+      await t.close();
+    }
+  });
+});

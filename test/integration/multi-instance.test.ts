@@ -1,0 +1,90 @@
+// Two server processes behind one database (and one Redis): revocation reaches both at
+// once, and the token bucket is shared.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { connectDatabase, type Database } from '../../src/db/client.js';
+import { revokeApiKey } from '../../src/auth/key-management.js';
+import { INVALIDATION_CHANNEL } from '../../src/auth/invalidation.js';
+import { createTestDatabase } from '../support/database.js';
+import { createKeyedWorkspace } from '../support/app.js';
+import { redisAvailable, startRedis, startServerProcess, type ServerProcess } from '../support/processes.js';
+
+let url: string;
+let database: Database;
+
+beforeAll(async () => {
+  url = await createTestDatabase();
+  database = connectDatabase(url, 3);
+});
+afterAll(() => database.close());
+
+const call = (server: ServerProcess, key: string) => fetch(`${server.baseUrl}/api/v1/clients`, { headers: { authorization: `Bearer ${key}` } });
+
+async function revokeAndExpectFailureEverywhere(servers: ServerProcess[], notify: (target: string) => Promise<void>) {
+  const { key, ownerEmail } = await createKeyedWorkspace(database);
+  // Warm both instances' key caches.
+  for (const server of servers) expect((await call(server, key.secret)).status).toBe(200);
+  await revokeApiKey(database.prisma, notify, key.id, { email: ownerEmail });
+  // Delivery of the notification is asynchronous but fast; the first request after it must fail.
+  await new Promise((resolve) => setTimeout(resolve, 150));
+  for (const server of servers) {
+    const response = await call(server, key.secret);
+    expect(response.status).toBe(401);
+    expect((await response.json()).error.code).toBe('api_key_revoked');
+  }
+}
+
+describe('two instances on PostgreSQL only', () => {
+  let servers: ServerProcess[] = [];
+  beforeAll(async () => {
+    servers = await Promise.all([startServerProcess({ DATABASE_URL: url }), startServerProcess({ DATABASE_URL: url })]);
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => server.stop()));
+  });
+
+  it('revokes a key on every instance at once (LISTEN/NOTIFY)', async () => {
+    await revokeAndExpectFailureEverywhere(servers, async (target) => {
+      await database.pool.query('SELECT pg_notify($1, $2)', [INVALIDATION_CHANNEL, target]);
+    });
+  });
+});
+
+describe.skipIf(!redisAvailable())('two instances sharing Redis', () => {
+  let servers: ServerProcess[] = [];
+  let redis: Awaited<ReturnType<typeof startRedis>>;
+  beforeAll(async () => {
+    redis = await startRedis();
+    const env = { DATABASE_URL: url, REDIS_URL: redis.url, RATE_LIMIT_AGENCY: '40/1' };
+    servers = await Promise.all([startServerProcess(env), startServerProcess(env)]);
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => server.stop()));
+    await redis?.stop();
+  });
+
+  it('shares one bucket per key: a burst of capacity + 50 over both yields capacity successes (± refill)', async () => {
+    const { key } = await createKeyedWorkspace(database);
+    const started = Date.now();
+    const responses = await Promise.all(Array.from({ length: 90 }, (_, index) => call(servers[index % 2]!, key.secret)));
+    const elapsedSeconds = (Date.now() - started) / 1000;
+    const ok = responses.filter((response) => response.status === 200).length;
+    expect(ok).toBeGreaterThanOrEqual(40);
+    expect(ok).toBeLessThanOrEqual(40 + Math.ceil(elapsedSeconds));
+    expect(responses.filter((response) => response.status === 429).length).toBe(90 - ok);
+    const servedBy = new Set(responses.map((_, index) => index % 2));
+    expect(servedBy.size).toBe(2);
+  });
+
+  it('revokes a key on every instance at once (Redis pub/sub)', async () => {
+    const publisher = new Redis(redis.url);
+    try {
+      await revokeAndExpectFailureEverywhere(servers, async (target) => {
+        await publisher.publish(INVALIDATION_CHANNEL, target);
+      });
+    } finally {
+      publisher.disconnect();
+    }
+  });
+});
+
