@@ -23,6 +23,9 @@ export function connectDatabase(url: string, poolSize: number): Database {
     idleTimeoutMillis: 30_000,
     // A query stuck behind a dead server must not hang a request.
     query_timeout: 15_000,
+    // API queries are short index scans; starting parallel workers for them costs more
+    // than it saves, and under concurrency it starves the other requests.
+    options: '-c max_parallel_workers_per_gather=0',
   });
   // Idle clients that lose their server emit 'error'; the pool replaces them.
   pool.on('error', () => {});

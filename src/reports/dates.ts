@@ -58,8 +58,16 @@ export function addYears(date: CivilDate, years: number): CivilDate {
 }
 
 /** The civil date at `now` in an IANA time zone. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
 export function todayIn(timeZone: string, now: Date): CivilDate {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(now);
+  // Building a DateTimeFormat costs far more than using one: keep one per zone.
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    formatters.set(timeZone, formatter);
+  }
+  const parts = formatter.formatToParts(now);
   const get = (type: string) => parts.find((part) => part.type === type)!.value;
   return `${get('year')}-${get('month')}-${get('day')}`;
 }

@@ -1,9 +1,10 @@
 // The live report-data engine. Aggregation runs in SQL (grouped sums); Node only turns
-// summed base parts into metric values. Widgets share queries: one "series" query per
-// provider and range (totals plus every bucket grain the widgets need) and one "table"
-// query per provider, dimension and range.
+// summed base parts into metric values. Widgets share parts: one "series" part per provider
+// and range (the total plus every bucket grain its charts need) and one "table" part per
+// provider, dimension and range; all parts of a report go to PostgreSQL as one statement.
 import type pg from 'pg';
-import { baseMetricsOf, catalog, metricValue, type ProviderId } from './catalog.js';
+import { metricValue, type ProviderId } from './catalog.js';
+import { METRIC_COLUMNS } from '../ingest/metric-facts.js';
 import { bucketsOf, type DateRange, type Granularity } from './dates.js';
 import type { ReportDefinition, Widget } from './definition.js';
 
@@ -65,61 +66,77 @@ export interface TableSums {
 export const relativeChange = (value: number | null, previous: number | null): number | null =>
   value === null || previous === null || previous === 0 ? null : (value - previous) / Math.abs(previous);
 
-const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
-
-function sumColumns(provider: ProviderId): string {
-  return baseMetricsOf(provider)
-    .map((name) => {
-      const metric = catalog[provider].metrics[name]!;
-      return `coalesce(sum(${quote(metric.kind === 'base' ? metric.column : name)}), 0)::float8 AS ${quote(name)}`;
-    })
-    .join(', ');
-}
-
-const toSums = (provider: ProviderId, row: Record<string, unknown>): Sums =>
-  Object.fromEntries(baseMetricsOf(provider).map((name) => [name, Number(row[name] ?? 0)]));
-
 const GRAIN_SQL: Record<Granularity, string> = {
   day: 'date',
-  week: "date_trunc('week', date)::date",
-  month: "date_trunc('month', date)::date",
+  week: "date_trunc('week', date)",
+  month: "date_trunc('month', date)",
 };
 
-export async function querySeriesSums(
-  pool: pg.Pool,
-  clientId: string,
-  provider: ProviderId,
-  range: DateRange,
-  grains: readonly Granularity[],
-): Promise<SeriesSums> {
-  const sums = sumColumns(provider);
-  const selects = [`SELECT 'total' AS grain, NULL::date AS bucket, ${sums} FROM f`];
-  for (const grain of grains) selects.push(`SELECT '${grain}', ${GRAIN_SQL[grain]}, ${sums} FROM f GROUP BY 2`);
-  const sql = `WITH f AS MATERIALIZED (
-      SELECT * FROM metric_facts
-      WHERE client_id = $1 AND provider = $2::"Provider" AND dimension = '' AND date BETWEEN $3::date AND $4::date
-    ) ${selects.join(' UNION ALL ')}`;
-  const result = await pool.query({ name: `series:${provider}:${grains.join(',')}`, text: sql, values: [clientId, provider, range.from, range.to] });
-  const series: SeriesSums = { total: {}, buckets: { day: new Map(), week: new Map(), month: new Map() } };
-  for (const row of result.rows) {
-    if (row.grain === 'total') series.total = toSums(provider, row);
-    else series.buckets[row.grain as Granularity].set(row.bucket, toSums(provider, row));
-  }
-  return series;
+const literal = (value: string) => `'${value.replace(/'/g, "''")}'`;
+const SUM_COLUMNS = METRIC_COLUMNS.map((column) => `coalesce(sum(${column}), 0)::float8 AS ${column}`).join(', ');
+
+export interface SeriesPart {
+  kind: 'series';
+  provider: ProviderId;
+  rangeIndex: number;
+  grains: Granularity[];
 }
 
-export async function queryTableSums(pool: pg.Pool, clientId: string, provider: ProviderId, dimension: string, range: DateRange): Promise<TableSums> {
-  const sql = `SELECT dimension_value, GROUPING(dimension_value) AS is_total, ${sumColumns(provider)}
-    FROM metric_facts
-    WHERE client_id = $1 AND provider = $2::"Provider" AND dimension = $3 AND date BETWEEN $4::date AND $5::date
-    GROUP BY GROUPING SETS ((dimension_value), ())`;
-  const result = await pool.query({ name: `table:${provider}`, text: sql, values: [clientId, provider, dimension, range.from, range.to] });
-  const table: TableSums = { byValue: new Map(), total: toSums(provider, {}) };
-  for (const row of result.rows) {
-    if (row.is_total === 1) table.total = toSums(provider, row);
-    else table.byValue.set(row.dimension_value, toSums(provider, row));
+export interface TablePart {
+  kind: 'table';
+  provider: ProviderId;
+  rangeIndex: number;
+  dimension: string;
+}
+
+/**
+ * One SQL statement for every part of a report: a UNION ALL of grouped sums, each part a
+ * GROUPING SETS aggregation over its index range (the total plus the buckets or dimension
+ * values it needs). One round trip per report instead of one per widget.
+ */
+export function reportSumsSql(parts: readonly (SeriesPart | TablePart)[]): string {
+  return parts
+    .map((part, index) => {
+      const range = `date BETWEEN $${2 + part.rangeIndex * 2}::date AND $${3 + part.rangeIndex * 2}::date`;
+      const where = `client_id = $1 AND provider = ${literal(part.provider)}::"Provider" AND ${range}`;
+      if (part.kind === 'table') {
+        return `SELECT ${index} AS part, dimension_value AS key, ${SUM_COLUMNS} FROM metric_facts
+          WHERE ${where} AND dimension = ${literal(part.dimension)} GROUP BY GROUPING SETS ((dimension_value), ())`;
+      }
+      const grains = part.grains.map((grain) => GRAIN_SQL[grain]);
+      const grainOf = part.grains.map((grain) => `WHEN GROUPING(${GRAIN_SQL[grain]}) = 0 THEN '${grain}:' || (${GRAIN_SQL[grain]})::date::text`).join(' ');
+      return `SELECT ${index} AS part, ${grains.length ? `CASE ${grainOf} END` : 'NULL'} AS key, ${SUM_COLUMNS} FROM metric_facts
+        WHERE ${where} AND dimension = '' GROUP BY GROUPING SETS (()${grains.map((grain) => `, (${grain})`).join('')})`;
+    })
+    .join('\nUNION ALL\n');
+}
+
+const toSums = (row: Record<string, unknown>): Sums => Object.fromEntries(METRIC_COLUMNS.map((name) => [name, Number(row[name] ?? 0)]));
+const emptySeries = (): SeriesSums => ({ total: {}, buckets: { day: new Map(), week: new Map(), month: new Map() } });
+const emptyTable = (): TableSums => ({ byValue: new Map(), total: {} });
+
+export async function queryReportSums(pool: pg.Pool, clientId: string, parts: readonly (SeriesPart | TablePart)[], ranges: readonly DateRange[]): Promise<(SeriesSums | TableSums)[]> {
+  const results: (SeriesSums | TableSums)[] = parts.map((part) => (part.kind === 'series' ? emptySeries() : emptyTable()));
+  if (parts.length === 0) return results;
+  const values = [clientId, ...ranges.flatMap((range) => [range.from, range.to])];
+  const { rows } = await pool.query(reportSumsSql(parts), values);
+  for (const row of rows) {
+    const part = parts[row.part]!;
+    const target = results[row.part]!;
+    if (part.kind === 'table') {
+      const table = target as TableSums;
+      if (row.key === null) table.total = toSums(row);
+      else table.byValue.set(row.key, toSums(row));
+    } else {
+      const series = target as SeriesSums;
+      if (row.key === null) series.total = toSums(row);
+      else {
+        const separator = row.key.indexOf(':');
+        series.buckets[row.key.slice(0, separator) as Granularity].set(row.key.slice(separator + 1), toSums(row));
+      }
+    }
   }
-  return table;
+  return results;
 }
 
 const valueOf = (provider: ProviderId, metric: string, sums: Sums | undefined): number | null =>
@@ -187,11 +204,9 @@ export async function computeReportData(
   range: DateRange,
   compareRange: DateRange | null,
 ): Promise<ReportData> {
-  const emptySeries = (): SeriesSums => ({ total: {}, buckets: { day: new Map(), week: new Map(), month: new Map() } });
-  const emptyTable = (): TableSums => ({ byValue: new Map(), total: {} });
   const ranges = compareRange ? [range, compareRange] : [range];
 
-  // Plan the shared queries: grains per provider, dimensions per provider.
+  // Plan the shared parts: per provider the grains its charts need, per provider the table dimensions.
   const grainsByProvider = new Map<ProviderId, Set<Granularity>>();
   const dimensionsByProvider = new Map<ProviderId, Set<string>>();
   for (const widget of definition.widgets) {
@@ -204,33 +219,29 @@ export async function computeReportData(
       grainsByProvider.set(provider, grains);
     }
   }
-
-  const series = new Map<string, Promise<SeriesSums>>();
-  const tables = new Map<string, Promise<TableSums>>();
-  ranges.forEach((r, rangeIndex) => {
+  const parts: (SeriesPart | TablePart)[] = [];
+  const partIndex = new Map<string, number>();
+  ranges.forEach((_, rangeIndex) => {
     for (const [provider, grains] of grainsByProvider) {
-      series.set(`${provider}|${rangeIndex}`, clientId ? querySeriesSums(pool, clientId, provider, r, [...grains].sort()) : Promise.resolve(emptySeries()));
+      partIndex.set(`${provider}|${rangeIndex}`, parts.push({ kind: 'series', provider, rangeIndex, grains: [...grains].sort() }) - 1);
     }
     for (const [provider, dimensions] of dimensionsByProvider) {
-      for (const dimension of dimensions) {
-        tables.set(`${provider}|${dimension}|${rangeIndex}`, clientId ? queryTableSums(pool, clientId, provider, dimension, r) : Promise.resolve(emptyTable()));
-      }
+      for (const dimension of dimensions) partIndex.set(`${provider}|${dimension}|${rangeIndex}`, parts.push({ kind: 'table', provider, rangeIndex, dimension }) - 1);
     }
   });
-  const [seriesResults, tableResults] = await Promise.all([
-    Promise.all([...series].map(async ([key, promise]) => [key, await promise] as const)).then((entries) => new Map(entries)),
-    Promise.all([...tables].map(async ([key, promise]) => [key, await promise] as const)).then((entries) => new Map(entries)),
-  ]);
+  // A report without a client has no data source: every part stays empty.
+  const sums = clientId ? await queryReportSums(pool, clientId, parts, ranges) : parts.map((part) => (part.kind === 'series' ? emptySeries() : emptyTable()));
+  const part = <T>(key: string) => sums[partIndex.get(key)!] as T;
 
   const data: ReportData = { kpis: [], charts: [], tables: [] };
   for (const widget of definition.widgets) {
     if (widget.type === 'table') {
       const key = `${widget.provider}|${widget.dimension}`;
-      data.tables.push(assembleTable(widget, tableResults.get(`${key}|0`)!, compareRange ? tableResults.get(`${key}|1`)! : null));
+      data.tables.push(assembleTable(widget, part<TableSums>(`${key}|0`), compareRange ? part<TableSums>(`${key}|1`) : null));
       continue;
     }
-    const current = seriesResults.get(`${widget.provider}|0`)!;
-    const previous = compareRange ? seriesResults.get(`${widget.provider}|1`)! : null;
+    const current = part<SeriesSums>(`${widget.provider}|0`);
+    const previous = compareRange ? part<SeriesSums>(`${widget.provider}|1`) : null;
     if (widget.type === 'kpi') data.kpis.push(...assembleKpis(widget, current, previous));
     else data.charts.push(assembleChart(widget, range, compareRange, current, previous));
   }

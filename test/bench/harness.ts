@@ -1,0 +1,143 @@
+// Shared pieces of the benchmarks: a persistent embedded PostgreSQL for bench data, server
+// processes, a closed-loop load generator with exact percentiles, and a table printer.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import os from 'node:os';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embedded.js';
+import { migrate } from '../../src/db/migrate.js';
+
+export const root = path.resolve(import.meta.dirname, '../..');
+
+export async function benchDatabase(): Promise<EmbeddedDatabase> {
+  if (process.env.BENCH_DATABASE_URL) {
+    await migrate(process.env.BENCH_DATABASE_URL);
+    return { url: process.env.BENCH_DATABASE_URL, stop: async () => {} };
+  }
+  mkdirSync(path.join(root, '.data'), { recursive: true });
+  const database = await startEmbeddedPostgres({ dataDir: path.join(root, '.data/bench-postgres'), port: 54339, database: 'bench' });
+  await migrate(database.url);
+  return database;
+}
+
+export interface ServerHandle {
+  baseUrl: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** Starts a Node process that prints a line with "port":<n> once it listens. */
+export async function startProcess(args: string[], env: Record<string, string>): Promise<ServerHandle> {
+  const child: ChildProcess = spawn(path.join(root, 'node_modules/.bin/tsx'), args, {
+    cwd: root,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', SEED_DEMO: 'false', LOG_LEVEL: 'warn', NODE_ENV: 'production', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on http:\/\/[^:]+:(\d+)|"port":(\d+)/.exec(output);
+      if (match) resolve(Number(match[1] ?? match[2]));
+    });
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${output}`)));
+  });
+  child.stdout!.resume();
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+export interface LoadResult {
+  label: string;
+  requests: number;
+  errors: number;
+  seconds: number;
+  p50: number;
+  p95: number;
+  p99: number;
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+
+interface Samples {
+  latencies: number[];
+  errors: number;
+  seconds: number;
+}
+
+function summarize(label: string, samples: Samples): LoadResult {
+  const sorted = [...samples.latencies].sort((a, b) => a - b);
+  return { label, requests: sorted.length, errors: samples.errors, seconds: samples.seconds, p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99) };
+}
+
+/** Runs `task` from `concurrency` loops for `durationMs`; latencies in milliseconds. */
+export async function closedLoop(label: string, task: () => Promise<boolean>, options: { concurrency: number; durationMs: number; warmupMs?: number }): Promise<LoadResult> {
+  return summarize(label, await sample(task, options));
+}
+
+/**
+ * Measures several cases in alternating rounds (A B A B …) and merges each case's samples,
+ * so that the drift of a shared, noisy machine hits every case alike.
+ */
+export async function alternate(cases: { label: string; task: () => Promise<boolean> }[], options: { concurrency: number; durationMs: number; rounds?: number }): Promise<LoadResult[]> {
+  const rounds = options.rounds ?? 3;
+  const merged = cases.map(() => ({ latencies: [] as number[], errors: 0, seconds: 0 }));
+  for (let round = 0; round < rounds; round++) {
+    for (const [index, { task }] of cases.entries()) {
+      const samples = await sample(task, { concurrency: options.concurrency, durationMs: options.durationMs / rounds, warmupMs: round === 0 ? 1_000 : 200 });
+      merged[index]!.latencies.push(...samples.latencies);
+      merged[index]!.errors += samples.errors;
+      merged[index]!.seconds += samples.seconds;
+    }
+  }
+  return cases.map(({ label }, index) => summarize(label, merged[index]!));
+}
+
+async function sample(task: () => Promise<boolean>, options: { concurrency: number; durationMs: number; warmupMs?: number }): Promise<Samples> {
+  const warmupEnd = Date.now() + (options.warmupMs ?? 1_000);
+  await Promise.all(Array.from({ length: options.concurrency }, async () => {
+    while (Date.now() < warmupEnd) await task();
+  }));
+  const latencies: number[] = [];
+  let errors = 0;
+  const started = performance.now();
+  const end = Date.now() + options.durationMs;
+  await Promise.all(
+    Array.from({ length: options.concurrency }, async () => {
+      while (Date.now() < end) {
+        const t0 = performance.now();
+        const ok = await task().catch(() => false);
+        latencies.push(performance.now() - t0);
+        if (!ok) errors++;
+      }
+    }),
+  );
+  return { latencies, errors, seconds: (performance.now() - started) / 1000 };
+}
+
+export function printTable(title: string, rows: LoadResult[]) {
+  const format = (value: number) => value.toFixed(2);
+  console.log(`\n${title}  (${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, Node ${process.version})`);
+  console.table(
+    rows.map((row) => ({
+      case: row.label,
+      'req/s': Math.round(row.requests / row.seconds),
+      'p50 ms': format(row.p50),
+      'p95 ms': format(row.p95),
+      'p99 ms': format(row.p99),
+      errors: row.errors,
+    })),
+  );
+}
+
+export function ratio(ours: LoadResult, baseline: LoadResult) {
+  return { p50: ours.p50 / baseline.p50, p95: ours.p95 / baseline.p95, p99: ours.p99 / baseline.p99 };
+}

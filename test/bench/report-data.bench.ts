@@ -1,0 +1,186 @@
+// npm run bench:report — /api/v1/reports/{id}/data for a 12-widget report at last_90_days +
+// previous_period, over HTTP at concurrency 8, against a hand-written SQL baseline through pg
+// computing the same numbers (one straightforward query per widget and range). Then 10× more
+// facts are added outside the range for the report's client and the endpoint is measured again.
+import pg from 'pg';
+import { connectDatabase } from '../../src/db/client.js';
+import { newId } from '../../src/db/ids.js';
+import { createApiKey } from '../../src/auth/key-management.js';
+import { catalog, metricValue, type ProviderId } from '../../src/reports/catalog.js';
+import { addDays, bucketStart, resolveComparePreset, resolveDatePreset, todayIn, type DateRange } from '../../src/reports/dates.js';
+import type { ReportDefinition, Widget } from '../../src/reports/definition.js';
+import { alternate, benchDatabase, closedLoop, printTable, ratio, startProcess } from './harness.js';
+
+const TARGET_FACTS = Number(process.env.BENCH_FACTS ?? 5_000_000);
+const DAYS = 730;
+const DURATION_MS = Number(process.env.BENCH_SECONDS ?? 15) * 1000;
+const CONCURRENCY = 8;
+const DIMENSION_VALUES: Record<string, string[]> = {
+  campaign: ['Brand', 'Generic', 'Retargeting', 'Prospecting', 'Shopping'],
+  channel: ['Organic Search', 'Paid Search', 'Direct', 'Referral', 'Social', 'Email'],
+  device: ['desktop', 'mobile', 'tablet'],
+  country: ['US', 'DE', 'GB', 'FR', 'NL'],
+};
+const ROWS_PER_CLIENT_DAY = (Object.keys(catalog) as ProviderId[]).reduce((sum, p) => sum + 1 + catalog[p].dimensions.reduce((s, d) => s + DIMENSION_VALUES[d]!.length, 0), 0);
+
+const COLUMN_VALUES: Record<string, string> = {
+  sessions: 'floor(random() * 2000)',
+  engaged_sessions: 'floor(random() * 1200)',
+  users: 'floor(random() * 1500)',
+  new_users: 'floor(random() * 800)',
+  conversions: 'floor(random() * 40)',
+  conversion_value: 'round((random() * 3000)::numeric, 2)',
+  clicks: 'floor(random() * 500)',
+  impressions: 'floor(random() * 20000)',
+  cost: 'round((random() * 700)::numeric, 2)',
+  reach: 'floor(random() * 15000)',
+  position_weighted: 'round((random() * 150000)::numeric, 1)',
+};
+
+async function insertFacts(pool: pg.Pool, clientIds: string[], from: string, to: string) {
+  for (const provider of Object.keys(catalog) as ProviderId[]) {
+    const columns = Object.entries(catalog[provider].metrics).filter(([, m]) => m.kind === 'base').map(([name]) => name);
+    const dims = [['', ''], ...catalog[provider].dimensions.flatMap((d) => DIMENSION_VALUES[d]!.map((v) => [d, v]))];
+    const values = dims.map(([d, v]) => `('${d}', '${v}')`).join(', ');
+    await pool.query(
+      `INSERT INTO metric_facts (client_id, provider, date, dimension, dimension_value, ${columns.join(', ')})
+       SELECT c.id, '${provider}'::"Provider", d::date, dv.dimension, dv.value, ${columns.map((c) => COLUMN_VALUES[c]).join(', ')}
+       FROM unnest($1::text[]) AS c(id), generate_series($2::date, $3::date, interval '1 day') AS d, (VALUES ${values}) AS dv(dimension, value)
+       ON CONFLICT DO NOTHING`,
+      [clientIds, from, to],
+    );
+  }
+}
+
+function twelveWidgets(): Widget[] {
+  return (Object.keys(catalog) as ProviderId[]).flatMap((provider): Widget[] => {
+    const metrics = Object.keys(catalog[provider].metrics);
+    return [
+      { id: `${provider}-kpi`, type: 'kpi', title: 'KPIs', provider, metrics: metrics.slice(0, 4) },
+      { id: `${provider}-chart`, type: 'line_chart', title: 'Trend', provider, metrics: metrics.slice(0, 2), granularity: provider === 'meta_ads' ? 'month' : provider === 'google_ads' ? 'week' : 'day' },
+      { id: `${provider}-table`, type: 'table', title: 'Breakdown', provider, metrics: [metrics.at(-1)!, metrics[0]!], dimension: catalog[provider].dimensions[0]!, limit: 5 },
+    ];
+  });
+}
+
+async function prepare(pool: pg.Pool, prisma: ReturnType<typeof connectDatabase>['prisma']) {
+  let workspace = await prisma.workspace.findUnique({ where: { slug: 'bench-report' } });
+  const endDate = addDays(new Date().toISOString().slice(0, 10), -1);
+  if (!workspace) {
+    const started = Date.now();
+    workspace = await prisma.workspace.create({ data: { id: newId('workspace'), slug: 'bench-report', name: 'Bench', plan: 'scale', timezone: 'UTC' } });
+    const clientCount = Math.ceil(TARGET_FACTS / (DAYS * ROWS_PER_CLIENT_DAY));
+    const clientIds: string[] = [];
+    for (let i = 0; i < clientCount; i++) {
+      const client = await prisma.client.create({ data: { id: newId('client'), workspaceId: workspace.id, name: `Bench client ${i}` } });
+      clientIds.push(client.id);
+    }
+    process.stdout.write(`seeding ${clientCount} clients × ${DAYS} days × ${ROWS_PER_CLIENT_DAY} rows ≈ ${(clientCount * DAYS * ROWS_PER_CLIENT_DAY).toLocaleString()} facts… `);
+    for (let i = 0; i < clientIds.length; i += 10) await insertFacts(pool, clientIds.slice(i, i + 10), addDays(endDate, -(DAYS - 1)), endDate);
+    const definition: ReportDefinition = { widgets: twelveWidgets(), dateConfig: { datePreset: 'last_90_days', comparePreset: 'previous_period', timezone: 'UTC' } };
+    await prisma.report.create({ data: { id: newId('report'), workspaceId: workspace.id, clientId: clientIds[0]!, name: 'Bench 12 widgets', definition: definition as object } });
+    await pool.query('VACUUM ANALYZE metric_facts');
+    console.log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  }
+  const report = await prisma.report.findFirstOrThrow({ where: { workspaceId: workspace.id } });
+  const facts = (await pool.query('SELECT count(*)::int AS n FROM metric_facts')).rows[0].n as number;
+  return { workspace, report, facts };
+}
+
+/** The baseline: a straightforward query per widget and range, numbers assembled in place. */
+async function baselineReportData(pool: pg.Pool, clientId: string, definition: ReportDefinition, range: DateRange, compare: DateRange) {
+  const sums = (provider: ProviderId) => Object.entries(catalog[provider].metrics).filter(([, m]) => m.kind === 'base').map(([name]) => `coalesce(sum(${name}), 0)::float8 AS ${name}`).join(', ');
+  const where = `client_id = $1 AND provider = $2::"Provider" AND date BETWEEN $3::date AND $4::date`;
+  const perWidget = definition.widgets.map(async (widget) => {
+    const provider = widget.provider as ProviderId;
+    const value = (row: Record<string, number> | undefined, metric: string) => metricValue(provider, metric, row ?? {});
+    if (widget.type === 'kpi') {
+      const [current, previous] = await Promise.all([range, compare].map((r) => pool.query(`SELECT ${sums(provider)} FROM metric_facts WHERE ${where} AND dimension = ''`, [clientId, provider, r.from, r.to])));
+      return widget.metrics.map((metric) => ({ metric, value: value(current!.rows[0], metric), previousValue: value(previous!.rows[0], metric) }));
+    }
+    if (widget.type === 'table') {
+      const [current, previous] = await Promise.all(
+        [range, compare].map((r) => pool.query(`SELECT dimension_value, ${sums(provider)} FROM metric_facts WHERE ${where} AND dimension = $5 GROUP BY dimension_value`, [clientId, provider, r.from, r.to, widget.dimension])),
+      );
+      const previousBy = new Map(previous!.rows.map((row) => [row.dimension_value, row]));
+      return current!.rows
+        .map((row) => ({ dimensionValue: row.dimension_value as string, values: widget.metrics.map((m) => value(row, m)), previousValues: widget.metrics.map((m) => value(previousBy.get(row.dimension_value), m)) }))
+        .sort((a, b) => (b.values[0] ?? -Infinity) - (a.values[0] ?? -Infinity) || a.dimensionValue.localeCompare(b.dimensionValue))
+        .slice(0, widget.limit ?? 10);
+    }
+    const grain = widget.granularity ?? 'day';
+    const [current] = await Promise.all(
+      [range, compare].map((r) => pool.query(`SELECT date_trunc('${grain}', date)::date AS bucket, ${sums(provider)} FROM metric_facts WHERE ${where} AND dimension = '' GROUP BY 1 ORDER BY 1`, [clientId, provider, r.from, r.to])),
+    );
+    return widget.metrics.map((metric) => ({ metric, points: current!.rows.map((row) => ({ date: row.bucket, value: value(row, metric) })) }));
+  });
+  return Promise.all(perWidget);
+}
+
+async function main() {
+  const embedded = await benchDatabase();
+  const database = connectDatabase(embedded.url, 10);
+  const { workspace, report, facts } = await prepare(database.pool, database.prisma);
+  const key = await createApiKey(database.prisma, { workspaceId: workspace.id, name: `bench ${Date.now()}`, actor: { email: null } });
+  const server = await startProcess(['src/server.ts'], { DATABASE_URL: embedded.url, RATE_LIMIT_SCALE: '1000000/1000000' });
+  const definition = report.definition as unknown as ReportDefinition;
+  const today = todayIn('UTC', new Date());
+  const range = resolveDatePreset('last_90_days', today);
+  const compare = resolveComparePreset('previous_period', range)!;
+  const url = `${server.baseUrl}/api/v1/reports/${report.id}/data?datePreset=last_90_days&comparePreset=previous_period`;
+  const headers = { authorization: `Bearer ${key.secret}` };
+  const ours = async () => {
+    const response = await fetch(url, { headers });
+    await response.arrayBuffer();
+    return response.status === 200;
+  };
+  const baseline = async () => {
+    await baselineReportData(database.pool, report.clientId!, definition, range, compare);
+    return true;
+  };
+
+  // Same numbers first: KPI values and table rows of both must agree.
+  const served = (await (await fetch(url, { headers })).json()).data;
+  const expected = await baselineReportData(database.pool, report.clientId!, definition, range, compare);
+  const kpis = expected.flatMap((w, i) => (definition.widgets[i]!.type === 'kpi' ? (w as { metric: string; value: number | null }[]) : []));
+  for (const [index, kpi] of served.kpis.entries()) {
+    const want = kpis[index]!.value;
+    if (want === null ? kpi.value !== null : Math.abs(kpi.value - want) > 1e-6 * Math.max(1, Math.abs(want))) throw new Error(`KPI ${kpi.metric} differs: ${kpi.value} vs ${want}`);
+  }
+  const firstChart = served.charts[0];
+  const chartDay = firstChart.series[0].points.find((p: { date: string }) => p.date >= range.from);
+  if (!chartDay || bucketStart(chartDay.date, firstChart.granularity) !== chartDay.date) throw new Error('chart buckets are off');
+  console.log(`${facts.toLocaleString()} facts; numbers of the endpoint and the baseline agree.`);
+
+  const options = { concurrency: CONCURRENCY, durationMs: DURATION_MS };
+  const first = await alternate([{ label: 'ours (HTTP)', task: ours }, { label: 'baseline (pg, per widget)', task: baseline }], options);
+  printTable('Report data, 12 widgets, last_90_days + previous_period, concurrency 8', first);
+
+  // 10× more facts outside the range for the report's client: older history.
+  const history = await database.pool.query("SELECT count(*)::int AS n, min(date) AS first FROM metric_facts WHERE client_id = $1", [report.clientId]);
+  if (history.rows[0].n < 5 * DAYS * ROWS_PER_CLIENT_DAY) {
+    const firstDay = history.rows[0].first as string;
+    await insertFacts(database.pool, [report.clientId!], addDays(firstDay, -DAYS * 10), addDays(firstDay, -1));
+    await database.pool.query('ANALYZE metric_facts');
+  }
+  const grown = await database.pool.query('SELECT count(*)::int AS n FROM metric_facts WHERE client_id = $1', [report.clientId]);
+  const second = await closedLoop('ours, client history ×11', ours, options);
+  printTable(`After adding 10× the client's facts outside the range (${history.rows[0].n.toLocaleString()} → ${grown.rows[0].n.toLocaleString()} for this client)`, [first[0]!, second]);
+
+  const r = ratio(first[0]!, first[1]!);
+  const growth = second.p50 / first[0]!.p50;
+  console.log('\nTargets:');
+  console.table([
+    { target: 'p50 ours / baseline ≤ 2', value: r.p50.toFixed(2), met: r.p50 <= 2 },
+    { target: 'p99 ours ≤ 100 ms', value: first[0]!.p99.toFixed(1), met: first[0]!.p99 <= 100 },
+    { target: 'p50 growth with 10× facts outside the range ≤ 1.5', value: growth.toFixed(2), met: growth <= 1.5 },
+  ]);
+  await server.stop();
+  await database.close();
+  await embedded.stop();
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
