@@ -27,8 +27,9 @@ export interface ServerHandle {
 }
 
 /** Starts a Node process that prints a line with "port":<n> once it listens. */
-export async function startProcess(args: string[], env: Record<string, string>): Promise<ServerHandle> {
-  const child: ChildProcess = spawn(path.join(root, 'node_modules/.bin/tsx'), args, {
+export async function startProcess(args: string[], env: Record<string, string>, command: 'tsx' | 'node' = 'tsx'): Promise<ServerHandle> {
+  // `node --import tsx` keeps the server in one process, so its pid is the one to measure.
+  const child: ChildProcess = spawn(command === 'node' ? process.execPath : path.join(root, 'node_modules/.bin/tsx'), args, {
     cwd: root,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', SEED_DEMO: 'false', LOG_LEVEL: 'warn', NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],

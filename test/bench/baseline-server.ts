@@ -1,0 +1,61 @@
+// The minimal baseline of bench:api: plain node:http + pg, the same key check (SHA-256 of the
+// secret, constant-time compare, cached like the service), the same SQL and the same JSON.
+import { createServer } from 'node:http';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import pg from 'pg';
+
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+const keys = new Map<string, { workspaceId: string; hash: Buffer }>();
+
+async function authenticate(header: string | undefined): Promise<string | null> {
+  const match = /^Bearer sgb_live_([0-9A-Za-z]{16})\.([A-Za-z0-9_-]{43})$/.exec(header ?? '');
+  if (!match) return null;
+  let key = keys.get(match[1]!);
+  if (!key) {
+    const { rows } = await pool.query('SELECT workspace_id, secret_hash FROM api_keys WHERE id = $1 AND revoked_at IS NULL', [match[1]]);
+    if (!rows[0]) return null;
+    key = { workspaceId: rows[0].workspace_id, hash: rows[0].secret_hash };
+    keys.set(match[1]!, key);
+  }
+  const candidate = createHash('sha256').update(match[2]!).digest();
+  return timingSafeEqual(candidate, key.hash) ? key.workspaceId : null;
+}
+
+const send = (res: import('node:http').ServerResponse, status: number, body: unknown) => {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+  res.end(JSON.stringify(body));
+};
+
+const server = createServer(async (req, res) => {
+  try {
+    const workspaceId = await authenticate(req.headers.authorization);
+    if (!workspaceId) return send(res, 401, { error: { code: 'unauthenticated', message: 'no' } });
+    const url = req.url ?? '/';
+    if (url === '/api/v1/clients') {
+      const { rows } = await pool.query(
+        `SELECT c.id, c.name, c.created_at AS "createdAt",
+           coalesce((SELECT array_agg(p.provider::text ORDER BY p.provider) FROM provider_connections p WHERE p.client_id = c.id), '{}') AS "connectedProviders",
+           (SELECT count(*)::int FROM reports r WHERE r.client_id = c.id AND r.archived_at IS NULL) AS "reportCount"
+         FROM clients c WHERE c.workspace_id = $1 ORDER BY c.created_at DESC, c.id DESC LIMIT 500`,
+        [workspaceId],
+      );
+      const total = rows.length < 500 ? rows.length : (await pool.query('SELECT count(*)::int AS n FROM clients WHERE workspace_id = $1', [workspaceId])).rows[0].n;
+      return send(res, 200, { data: rows, meta: { total, truncated: total > rows.length } });
+    }
+    const report = /^\/api\/v1\/reports\/(rep_[0-9A-Za-z]{20})$/.exec(url);
+    if (report) {
+      const { rows } = await pool.query('SELECT id, name, client_id AS "clientId", created_at AS "createdAt", updated_at AS "updatedAt", definition FROM reports WHERE id = $1 AND workspace_id = $2 AND archived_at IS NULL', [report[1], workspaceId]);
+      if (!rows[0]) return send(res, 404, { error: { code: 'not_found', message: 'No such report.' } });
+      return send(res, 200, { data: rows[0], meta: {} });
+    }
+    send(res, 404, { error: { code: 'not_found', message: 'No such path.' } });
+  } catch {
+    send(res, 500, { error: { code: 'internal_error', message: 'error' } });
+  }
+});
+
+server.listen(0, '127.0.0.1', () => {
+  const address = server.address() as { port: number };
+  console.log(JSON.stringify({ msg: 'listening', port: address.port }));
+});
+process.on('SIGTERM', () => server.close(() => pool.end().then(() => process.exit(0))));
