@@ -3,7 +3,7 @@ import { AiModelEnum } from '../graphql/enums.js';
 import { ListMeta, type ListMetaShape } from '../graphql/envelope.js';
 import { DateRangeType } from '../reports/report-data.type.js';
 import { addDays, type DateRange } from '../reports/dates.js';
-import { invalidParameter, notFound } from '../errors/index.js';
+import { invalidParameter } from '../errors/index.js';
 import { queryProjectMetrics, type LocaleTotals, type MetricsRow, type ModelTotals } from './metrics.js';
 import type { ScanCounters, ScanRates } from './pooled-rates.js';
 
@@ -98,12 +98,11 @@ builder.queryField('aiVisibilityMetrics', (t) =>
     },
     resolve: async (_root, args, ctx) => {
       const range = metricsRange(args.dateFrom, args.dateTo, ctx.now);
-      const project = await ctx.db.aiProject.findFirst({ where: { id: args.id }, select: { id: true } });
-      if (!project) throw notFound('AI-visibility project');
+      const projectId = await ctx.repositories.projects.require(args.id);
       const cap = ctx.config.METRICS_ROW_CAP;
-      const result = await queryProjectMetrics(ctx.pool, project.id, range, args.model ?? null, cap);
+      const result = await queryProjectMetrics(ctx.pool, projectId, range, args.model ?? null, cap);
       return {
-        data: { projectId: project.id, range, rows: result.rows, totals: result.totals },
+        data: { projectId, range, rows: result.rows, totals: result.totals },
         meta: { total: result.total, truncated: result.total > result.rows.length },
       };
     },

@@ -25,13 +25,11 @@ builder.queryField('aiVisibilityProjects', (t) =>
     description: 'The workspace\'s AI-visibility projects, newest first.',
     authScopes: { scope: 'ai_visibility:read' },
     args: { clientId: t.arg({ type: 'ClientId', required: false, description: 'Only projects of this client.' }) },
-    resolve: (_root, args, ctx) => {
-      const where = args.clientId ? { clientId: args.clientId } : {};
-      return cappedList(
+    resolve: (_root, args, ctx) =>
+      cappedList(
         ctx.config.LIST_ROW_CAP,
-        (take) => ctx.db.aiProject.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take }),
-        () => ctx.db.aiProject.count({ where }),
-      );
-    },
+        (take) => ctx.repositories.projects.list(args.clientId ?? null, take),
+        () => ctx.repositories.projects.count(args.clientId ?? null),
+      ),
   }),
 );

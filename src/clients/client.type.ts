@@ -10,9 +10,12 @@ export const ClientType = builder.prismaObject('Client', {
     connectedProviders: t.field({
       type: [ProviderEnum],
       description: 'Providers connected for this client.',
-      resolve: (client, _args, ctx) => ctx.loaders.connectedProviders.load(client.id),
+      resolve: async (client, _args, ctx) => (await ctx.loaders.clientSummary.load(client.id)).connectedProviders,
     }),
-    reportCount: t.relationCount('reports', { description: 'Reports tied to this client, archived ones excluded.', where: { archivedAt: null } }),
+    reportCount: t.int({
+      description: 'Reports tied to this client, archived ones excluded.',
+      resolve: async (client, _args, ctx) => (await ctx.loaders.clientSummary.load(client.id)).reportCount,
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
@@ -27,8 +30,8 @@ builder.queryField('clients', (t) =>
     resolve: (_root, _args, ctx) =>
       cappedList(
         ctx.config.LIST_ROW_CAP,
-        (take) => ctx.db.client.findMany({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take }),
-        () => ctx.db.client.count(),
+        (take) => ctx.repositories.clients.list(take),
+        () => ctx.repositories.clients.count(),
       ),
   }),
 );

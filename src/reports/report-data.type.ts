@@ -4,7 +4,6 @@ import { emptyMeta, itemEnvelope } from '../graphql/envelope.js';
 import { resolveComparePreset, resolveDatePreset, todayIn, type DateRange } from './dates.js';
 import type { ReportDefinition } from './definition.js';
 import { computeReportData, type Chart, type ChartPoint, type Kpi, type ReportData, type Table, type TableRow } from './engine.js';
-import { findReport } from './repository.js';
 
 export const DateRangeType = builder.objectRef<DateRange>('DateRange').implement({
   description: 'An inclusive range of calendar dates.',
@@ -103,7 +102,7 @@ builder.queryField('reportData', (t) =>
       comparePreset: t.arg({ type: ComparePresetEnum, required: false, description: 'Range to compare with; default: the report\'s dateConfig.comparePreset.' }),
     },
     resolve: async (_root, args, ctx) => {
-      const report = await findReport(ctx.db, args.id);
+      const report = await ctx.repositories.reports.find(args.id);
       const definition = report.definition as unknown as ReportDefinition;
       const timezone = definition.dateConfig.timezone;
       const range = resolveDatePreset(args.datePreset ?? definition.dateConfig.datePreset, todayIn(timezone, ctx.now));

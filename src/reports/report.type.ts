@@ -2,7 +2,6 @@ import { builder } from '../graphql/builder.js';
 import { ComparePresetEnum, DatePresetEnum, GranularityEnum, MetricEnum, ProviderEnum, WidgetTypeEnum } from '../graphql/enums.js';
 import { cappedList, emptyMeta, itemEnvelope, listEnvelope } from '../graphql/envelope.js';
 import type { ReportDefinition, Widget } from './definition.js';
-import { findReport } from './repository.js';
 
 const WidgetType = builder.objectRef<Widget>('Widget').implement({
   fields: (t) => ({
@@ -65,20 +64,18 @@ builder.queryFields((t) => ({
     description: 'The workspace\'s reports, newest first; their ids are used by report and reportData.',
     authScopes: { scope: 'reports:read' },
     args: { clientId: t.arg({ type: 'ClientId', required: false, description: 'Only reports of this client.' }) },
-    resolve: (_root, args, ctx) => {
-      const where = { archivedAt: null, ...(args.clientId ? { clientId: args.clientId } : {}) };
-      return cappedList(
+    resolve: (_root, args, ctx) =>
+      cappedList(
         ctx.config.LIST_ROW_CAP,
-        (take) => ctx.db.report.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take }),
-        () => ctx.db.report.count({ where }),
-      );
-    },
+        (take) => ctx.repositories.reports.list(args.clientId ?? null, take),
+        () => ctx.repositories.reports.count(args.clientId ?? null),
+      ),
   }),
   report: t.field({
     type: ReportItem,
     description: 'One report\'s definition: widgets and date configuration.',
     authScopes: { scope: 'reports:read' },
     args: { id: t.arg({ type: 'ReportId', required: true }) },
-    resolve: async (_root, args, ctx) => ({ data: await findReport(ctx.db, args.id), meta: emptyMeta() }),
+    resolve: async (_root, args, ctx) => ({ data: await ctx.repositories.reports.find(args.id), meta: emptyMeta() }),
   }),
 }));

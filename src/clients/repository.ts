@@ -1,0 +1,33 @@
+import type { Client } from '../db/generated/prisma/client.js';
+import type { Provider } from '../db/generated/prisma/enums.js';
+import type { WorkspaceSql } from '../db/workspace-sql.js';
+
+export interface ClientSummary {
+  connectedProviders: Provider[];
+  reportCount: number;
+}
+
+export function clientRepository(sql: WorkspaceSql) {
+  return {
+    list: (take: number) =>
+      sql.rows<Client>(
+        'clients.list',
+        'SELECT id, workspace_id AS "workspaceId", name, created_at AS "createdAt" FROM clients WHERE workspace_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2',
+        [take],
+      ),
+    count: async () => (await sql.rows<{ n: number }>('clients.count', 'SELECT count(*)::int AS n FROM clients WHERE workspace_id = $1'))[0]!.n,
+    /** Providers and live report counts of many clients in one statement. */
+    summaries: async (clientIds: readonly string[]): Promise<ClientSummary[]> => {
+      const rows = await sql.rows<{ id: string; providers: Provider[]; report_count: number }>(
+        'clients.summaries',
+        `SELECT c.id,
+           coalesce((SELECT array_agg(p.provider::text ORDER BY p.provider) FROM provider_connections p WHERE p.client_id = c.id AND p.workspace_id = $1), '{}') AS providers,
+           (SELECT count(*)::int FROM reports r WHERE r.client_id = c.id AND r.workspace_id = $1 AND r.archived_at IS NULL) AS report_count
+         FROM unnest($2::text[]) AS c(id)`,
+        [clientIds],
+      );
+      const byId = new Map(rows.map((row) => [row.id, { connectedProviders: row.providers, reportCount: row.report_count }]));
+      return clientIds.map((id) => byId.get(id) ?? { connectedProviders: [], reportCount: 0 });
+    },
+  };
+}
