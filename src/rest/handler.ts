@@ -1,7 +1,6 @@
 // /api/v1: checks in the contract's order (method → authentication → plan → rate limit →
 // scope → parameters → resource), then SOFA runs the route's GraphQL query with the
 // same context factory /graphql uses. Every failure leaves as the error envelope.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { GraphQLError, GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import { ApiError, internalError, isDatabaseUnavailable, notFound, unavailable } from '../errors/index.js';
@@ -15,6 +14,11 @@ import { BASE_PATH, createV1Router } from './sofa.js';
 import { apiReferencePage, scalarBundle } from './docs.js';
 
 export { BASE_PATH };
+
+// SOFA's error handler does not see the request: it hands the errors back on the response
+// object (fets returns it unchanged), and the envelope is built where the request id is known.
+const EXECUTION_FAILED = 599;
+const EXECUTION_ERRORS = Symbol('executionErrors');
 
 export interface RestDependencies {
   schema: GraphQLSchema;
@@ -42,16 +46,10 @@ export function toApiError(errors: readonly (GraphQLError | Error)[], log: (erro
 
 export function createRestHandler(deps: RestDependencies) {
   const contexts = new WeakMap<Request, GraphQLContext>();
-  // SOFA's error handler does not see the request; the failing execution's errors are
-  // handed back through the request's async context instead.
-  const executionErrors = new AsyncLocalStorage<{ errors: readonly (GraphQLError | Error)[] }>();
   const sofa = createV1Router(deps.schema, {
     context: ({ request }: { request: Request }) => contexts.get(request)!,
     // The envelope is built below, where the request id is known; hand the errors over.
-    errorHandler: (errors) => {
-      executionErrors.getStore()!.errors = errors as readonly GraphQLError[];
-      return new Response(null, { status: 599 }) as never;
-    },
+    errorHandler: (errors) => Object.assign(new Response(null, { status: EXECUTION_FAILED }), { [EXECUTION_ERRORS]: errors }) as never,
   });
   const openApi = buildOpenApiDocument(sofa.openAPIDocument as Record<string, any>, deps.schema, deps.publicBaseUrl);
   const openApiBody = JSON.stringify(openApi);
@@ -85,10 +83,9 @@ export function createRestHandler(deps: RestDependencies) {
       for (const [name, value] of Object.entries(values)) if (!(name in match.params)) cleanUrl.searchParams.set(name, value);
       const sofaRequest = new Request(cleanUrl, { method: 'GET', headers: request.headers });
       contexts.set(sofaRequest, deps.contextFor(principal, requestId));
-      const slot: { errors: readonly (GraphQLError | Error)[] } = { errors: [] };
-      const response = await executionErrors.run(slot, () => sofa.fetch(sofaRequest));
-      if (response.status === 599) {
-        throw toApiError(slot.errors, (error) => deps.logger.error({ err: error, requestId }, 'query failed'));
+      const response = await sofa.fetch(sofaRequest);
+      if (response.status === EXECUTION_FAILED) {
+        throw toApiError((response as Response & { [EXECUTION_ERRORS]: readonly GraphQLError[] })[EXECUTION_ERRORS], (error) => deps.logger.error({ err: error, requestId }, 'query failed'));
       }
       if (response.status === 404) throw notFound();
       return respond(new Response(response.body, { status: 200, headers: { 'Content-Type': JSON_CONTENT_TYPE, 'Cache-Control': 'private, no-store' } }));

@@ -3,6 +3,7 @@ import { useSofa } from 'sofa-api';
 import type { GraphQLSchema } from 'graphql';
 import { REST_ROUTES } from './routes.js';
 import { buildOpenApiDocument, SCALAR_SCHEMAS } from './openapi.js';
+import { compiledExecutor } from '../graphql/jit.js';
 
 export const BASE_PATH = '/api/v1';
 
@@ -14,6 +15,7 @@ export function createV1Router(schema: GraphQLSchema, options: Pick<SofaConfig, 
     schema,
     routes: Object.fromEntries(REST_ROUTES.map((route) => [`Query.${route.field}`, { method: 'GET', path: route.path, tags: [route.tag], description: route.summary }])),
     customScalars: SCALAR_SCHEMAS,
+    execute: compiledExecutor(schema) as SofaConfig['execute'],
     ...options,
   });
 }
