@@ -45,8 +45,8 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
 
 export const redisAvailable = () => spawnSync('redis-server', ['--version']).status === 0;
 
-export async function startRedis(): Promise<{ url: string; stop(): Promise<void> }> {
-  const port = await freePort();
+export async function startRedis(fixedPort?: number): Promise<{ url: string; stop(): Promise<void> }> {
+  const port = fixedPort ?? (await freePort());
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('redis-server did not start')), 10_000);
