@@ -153,7 +153,7 @@ describe('GraphQL under abuse', () => {
         return t.app.fetch(request);
       },
     });
-    const failedMusts = results.filter((result) => result.status === 'error').map((result) => `${result.name}: ${result.reason}`);
+    const failedMusts = results.flatMap((result) => (result.status === 'error' ? [`${result.name}: ${result.reason}`] : []));
     expect(failedMusts).toEqual([]);
   }, 60_000);
 });
