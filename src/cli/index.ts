@@ -207,16 +207,18 @@ program
     else process.stdout.write(text);
   });
 
-async function run() {
+async function run(): Promise<number> {
+  let code = 0;
   try {
     config = parseConfig({ LOG_LEVEL: 'silent', ...process.env });
     await program.parseAsync(process.argv);
+    code = typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {
     if (error instanceof CommanderError) {
-      process.exitCode = error.exitCode === 0 ? 0 : 2;
+      code = error.exitCode === 0 ? 0 : 2;
     } else {
       process.stderr.write(`error: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}\n`);
-      process.exitCode = error instanceof UsageError ? 2 : 1;
+      code = error instanceof UsageError ? 2 : 1;
     }
   } finally {
     if (opened) {
@@ -224,6 +226,8 @@ async function run() {
       await opened.embedded?.stop();
     }
   }
+  return code;
 }
 
-void run();
+// An explicit exit: a library's exit hook must not turn a failure into status 0.
+void run().then((code) => process.exit(code));

@@ -1,0 +1,108 @@
+// The operator CLI as an operator runs it: a separate process against the real database.
+import { execFile } from 'node:child_process';
+import { writeFileSync, mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../support/database.js';
+import { connectDatabase, type Database } from '../../src/db/client.js';
+import { newId } from '../../src/db/ids.js';
+
+const run = promisify(execFile);
+const root = path.resolve(import.meta.dirname, '../..');
+const dir = path.join(root, 'test/.tmp', `cli-${process.pid}`);
+let url: string;
+let database: Database;
+
+async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(path.join(root, 'node_modules/.bin/tsx'), ['src/cli/index.ts', ...args], { cwd: root, env: { ...process.env, DATABASE_URL: url } });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failure = error as { code: number; stdout: string; stderr: string };
+    return { code: failure.code, stdout: failure.stdout, stderr: failure.stderr };
+  }
+}
+
+beforeAll(async () => {
+  url = await createTestDatabase();
+  database = connectDatabase(url, 2);
+  mkdirSync(dir, { recursive: true });
+});
+afterAll(async () => {
+  await database.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('operator CLI', () => {
+  it('creates a workspace, seeds it, creates, lists and revokes keys, all with --json', async () => {
+    const created = await cli('workspaces', 'create', 'acme', '--plan', 'pro', '--timezone', 'Europe/Berlin', '--json');
+    expect(created.code).toBe(0);
+    expect(JSON.parse(created.stdout)).toMatchObject({ slug: 'acme', plan: 'pro', timezone: 'Europe/Berlin' });
+
+    const seeded = await cli('seed', '--workspace', 'acme', '--days', '5', '--clients', '2', '--json');
+    expect(JSON.parse(seeded.stdout)).toMatchObject({ clients: 2, reports: 4 });
+
+    const key = JSON.parse((await cli('keys', 'create', '--workspace', 'acme', '--name', 'ci', '--scopes', 'clients:read', '--json')).stdout);
+    expect(key).toMatchObject({ name: 'ci', scopes: ['clients:read'], expiresAt: null, secret: expect.stringMatching(/^sgb_live_/) });
+
+    const listed = await cli('keys', 'list', '--workspace', 'acme', '--json');
+    expect(listed.stdout).not.toContain(key.secret.split('.')[1]);
+    expect(JSON.parse(listed.stdout)[0]).toMatchObject({ id: key.id, revokedAt: null });
+
+    expect(JSON.parse((await cli('keys', 'revoke', key.id, '--json')).stdout)).toMatchObject({ id: key.id, revokedAt: expect.any(String) });
+    expect(JSON.parse((await cli('workspaces', 'set-plan', 'acme', 'scale', '--json')).stdout)).toEqual({ slug: 'acme', plan: 'scale' });
+  }, 60_000);
+
+  it('refuses bad input with a non-zero exit and a one-line error', async () => {
+    for (const args of [
+      ['workspaces', 'create', 'Bad Slug', '--plan', 'pro'],
+      ['workspaces', 'create', 'x2', '--plan', 'platinum'],
+      ['workspaces', 'set-plan', 'nope', 'pro'],
+      ['keys', 'create', '--workspace', 'acme', '--name', 'x', '--scopes', 'admin:write'],
+      ['keys', 'create', '--workspace', 'acme', '--name', 'x', '--expires-at', 'tomorrow'],
+      ['seed', '--workspace', 'acme', '--days', '0'],
+    ]) {
+      const result = await cli(...args);
+      expect(result.code, args.join(' ')).not.toBe(0);
+      expect(result.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+      expect(result.stderr).toMatch(/^error: /);
+    }
+  }, 60_000);
+
+  it('lets only owners and admins manage keys (--as)', async () => {
+    const workspace = await database.prisma.workspace.findUniqueOrThrow({ where: { slug: 'acme' } });
+    const member = await database.prisma.user.create({ data: { id: newId('user'), email: 'member@acme.test', name: 'M' } });
+    await database.prisma.membership.create({ data: { id: newId('membership'), workspaceId: workspace.id, userId: member.id, role: 'member' } });
+    const refused = await cli('keys', 'create', '--workspace', 'acme', '--name', 'x', '--as', 'member@acme.test');
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('only owners and admins');
+  }, 30_000);
+
+  it('validates report definitions and ingests NDJSON all-or-nothing', async () => {
+    const client = await database.prisma.client.findFirstOrThrow({ where: { workspace: { slug: 'acme' } } });
+    writeFileSync(path.join(dir, 'bad.json'), JSON.stringify({ widgets: [{ id: 'a', type: 'kpi', title: 'A', provider: 'google_ads', metrics: ['sessions'] }], dateConfig: { datePreset: 'last_7_days', comparePreset: 'none' } }));
+    const bad = await cli('reports', 'create', '--workspace', 'acme', '--file', path.join(dir, 'bad.json'));
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('google_ads has no metric "sessions"');
+    writeFileSync(path.join(dir, 'good.json'), JSON.stringify({ widgets: [{ id: 'a', type: 'kpi', title: 'A', provider: 'google_ads', metrics: ['clicks', 'ctr'] }], dateConfig: { datePreset: 'last_7_days', comparePreset: 'none' } }));
+    const good = JSON.parse((await cli('reports', 'create', '--workspace', 'acme', '--client', client.id, '--file', path.join(dir, 'good.json'), '--json')).stdout);
+    expect(good.id).toMatch(/^rep_/);
+
+    const lines = [JSON.stringify({ client: client.id, provider: 'google_ads', date: '2021-01-01', metrics: { clicks: 1 } }), '{"client":'];
+    writeFileSync(path.join(dir, 'facts.ndjson'), lines.join('\n'));
+    const refused = await cli('ingest', 'metrics', path.join(dir, 'facts.ndjson'), '--json');
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ accepted: 0, rejected: 1, problems: [{ line: 2 }] });
+    const skipped = await cli('ingest', 'metrics', path.join(dir, 'facts.ndjson'), '--skip-invalid', '--json');
+    expect(JSON.parse(skipped.stdout)).toMatchObject({ accepted: 1, rejected: 1 });
+  }, 60_000);
+});
+
+describe('server start-up', () => {
+  it('refuses bad configuration with a message naming the variable', async () => {
+    const result = await run(path.join(root, 'node_modules/.bin/tsx'), ['src/server.ts'], { cwd: root, env: { ...process.env, PORT: 'eighty', DATABASE_URL: url } }).catch((error) => error);
+    expect(result.code).toBe(78);
+    expect(result.stderr).toContain('PORT');
+  }, 30_000);
+});
