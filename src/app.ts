@@ -41,7 +41,7 @@ export function createApp(deps: AppDependencies): App {
   });
   const requestIds = new WeakMap<Request, string>();
   const contextFor = (principal: Principal, requestId: string) =>
-    buildContext({ requestId, principal, db: scoped(principal.workspaceId), pool: database.pool, config });
+    buildContext({ requestId, principal, db: scoped(principal.workspaceId), pool: database.readPool, config });
 
   const rest = createRestHandler({
     schema,

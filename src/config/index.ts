@@ -18,6 +18,12 @@ const configSchema = z.object({
     .url()
     .refine((url) => /^postgres(ql)?:\/\//.test(url), 'must be a postgres:// or postgresql:// URL')
     .optional(),
+  /** Optional read replica for the heavy read paths (lists, report data, metrics). */
+  DATABASE_REPLICA_URL: z
+    .string()
+    .url()
+    .refine((url) => /^postgres(ql)?:\/\//.test(url), 'must be a postgres:// or postgresql:// URL')
+    .optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   EMBEDDED_PG_DIR: z.string().default('.data/postgres'),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(0).max(65535).default(54329),

@@ -22,5 +22,5 @@ export async function openDatabase(config: Config): Promise<ResolvedDatabase> {
     await embedded?.stop();
     throw error;
   }
-  return { url, embedded, migrations, database: connectDatabase(url, config.DATABASE_POOL_SIZE) };
+  return { url, embedded, migrations, database: connectDatabase(url, config.DATABASE_POOL_SIZE, config.DATABASE_REPLICA_URL) };
 }

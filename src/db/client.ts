@@ -8,14 +8,17 @@ export type Db = PrismaClient;
 
 export interface Database {
   prisma: PrismaClient;
+  /** The primary: Prisma, key lookups, writes. */
   pool: pg.Pool;
+  /** Where the hot read SQL runs: a replica when configured, otherwise the primary pool. */
+  readPool: pg.Pool;
   close(): Promise<void>;
 }
 
 // DATE columns come back as 'YYYY-MM-DD' strings instead of local-midnight Date objects.
 pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
 
-export function connectDatabase(url: string, poolSize: number): Database {
+function createPool(url: string, poolSize: number): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
@@ -29,13 +32,21 @@ export function connectDatabase(url: string, poolSize: number): Database {
   });
   // Idle clients that lose their server emit 'error'; the pool replaces them.
   pool.on('error', () => {});
+  return pool;
+}
+
+export function connectDatabase(url: string, poolSize: number, replicaUrl?: string): Database {
+  const pool = createPool(url, poolSize);
+  const readPool = replicaUrl ? createPool(replicaUrl, poolSize) : pool;
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {
     prisma,
     pool,
+    readPool,
     async close() {
       await prisma.$disconnect();
       await pool.end().catch(() => {});
+      if (readPool !== pool) await readPool.end().catch(() => {});
     },
   };
 }

@@ -22,6 +22,7 @@ export interface GraphQLContext {
   db: PrismaClient;
   /** Workspace-bound SQL repositories of the hot read paths. */
   repositories: Repositories;
+  /** The read pool (a replica when configured): repositories and the report/metrics engines. */
   pool: pg.Pool;
   config: Config;
   loaders: Loaders;

@@ -21,10 +21,10 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(env: Record<string, string> = {}, options: { store?: RateLimitStore; url?: string } = {}): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, options: { store?: RateLimitStore; url?: string; replicaUrl?: string } = {}): Promise<TestApp> {
   const url = options.url ?? (await createTestDatabase());
   const config = parseConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', NODE_ENV: 'test', ...env });
-  const database = connectDatabase(url, 5);
+  const database = connectDatabase(url, 5, options.replicaUrl);
   const authenticator = createApiKeyAuthenticator(database.prisma);
   const app = createApp({ config, database, authenticator, rateLimitStore: options.store ?? memoryRateLimitStore(), logger: pino({ level: 'silent' }) });
   return {
