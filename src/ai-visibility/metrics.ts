@@ -26,7 +26,8 @@ export interface MetricsResult {
   totals: LocaleTotals[];
 }
 
-const COLUMN: Record<(typeof COUNTER_FIELDS)[number], string> = {
+/** The scans column of each counter of the contract. */
+export const COUNTER_COLUMNS: Record<(typeof COUNTER_FIELDS)[number], string> = {
   totalRuns: 'total_runs',
   visibilityCount: 'visibility_count',
   mentionCount: 'mention_count',
@@ -38,8 +39,8 @@ const COLUMN: Record<(typeof COUNTER_FIELDS)[number], string> = {
   negativeCount: 'negative_count',
 };
 
-const counterSelect = COUNTER_FIELDS.map((field) => `${COLUMN[field]} AS "${field}"`).join(', ');
-const counterSums = COUNTER_FIELDS.map((field) => `sum(${COLUMN[field]})::float8 AS "${field}"`).join(', ');
+const counterSelect = COUNTER_FIELDS.map((field) => `${COUNTER_COLUMNS[field]} AS "${field}"`).join(', ');
+const counterSums = COUNTER_FIELDS.map((field) => `sum(${COUNTER_COLUMNS[field]})::float8 AS "${field}"`).join(', ');
 const FILTER = 'project_id = $1 AND date BETWEEN $2::date AND $3::date AND ($4::text IS NULL OR model = $4)';
 
 const countersOf = (row: Record<string, unknown>): ScanCounters =>

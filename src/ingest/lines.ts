@@ -1,6 +1,8 @@
 // Ingest input: NDJSON (one object per line) or one JSON array. Every line is checked
 // before anything is written, so a bad file is reported whole and changes nothing.
 
+import type { z } from 'zod';
+
 export interface LineProblem {
   line: number;
   message: string;
@@ -42,3 +44,7 @@ export interface IngestSummary {
   rejected: number;
   problems: LineProblem[];
 }
+
+/** One line's schema problems as one sentence: "field: problem; field: problem". */
+export const describeIssues = (error: z.ZodError): string =>
+  error.issues.map((issue) => `${issue.path.join('.') || 'line'}: ${issue.message}`).join('; ');

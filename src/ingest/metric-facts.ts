@@ -4,7 +4,7 @@ import type pg from 'pg';
 import { z } from 'zod';
 import { baseMetricsOf, catalog, PROVIDERS, type ProviderId } from '../reports/catalog.js';
 import { isCivilDate } from '../reports/dates.js';
-import type { LineProblem, ParsedLine } from './lines.js';
+import { describeIssues, type LineProblem, type ParsedLine } from './lines.js';
 
 export interface MetricFactInput {
   clientId: string;
@@ -35,7 +35,7 @@ export function validateMetricLines(lines: readonly ParsedLine[], knownClients: 
   for (const { line, value } of lines) {
     const parsed = lineSchema.safeParse(value);
     if (!parsed.success) {
-      problems.push({ line, message: parsed.error.issues.map((issue) => `${issue.path.join('.') || 'line'}: ${issue.message}`).join('; ') });
+      problems.push({ line, message: describeIssues(parsed.error) });
       continue;
     }
     const { client, provider, date, dimension, metrics } = parsed.data;

@@ -7,7 +7,8 @@ import { isCivilDate } from '../reports/dates.js';
 import { AI_MODELS } from '../ai-visibility/models.js';
 import { COUNTER_FIELDS, type ScanCounters } from '../ai-visibility/pooled-rates.js';
 import { newId } from '../db/ids.js';
-import type { LineProblem, ParsedLine } from './lines.js';
+import { COUNTER_COLUMNS } from '../ai-visibility/metrics.js';
+import { describeIssues, type LineProblem, type ParsedLine } from './lines.js';
 
 export interface ScanInput extends ScanCounters {
   projectId: string;
@@ -54,7 +55,7 @@ export function validateScanLines(lines: readonly ParsedLine[], projects: Readon
   for (const { line, value } of lines) {
     const parsed = lineSchema.safeParse(value);
     if (!parsed.success) {
-      problems.push({ line, message: parsed.error.issues.map((issue) => `${issue.path.join('.') || 'line'}: ${issue.message}`).join('; ') });
+      problems.push({ line, message: describeIssues(parsed.error) });
       continue;
     }
     const { project, date, model, locale, ...rest } = parsed.data as unknown as { project: string; date: string; model: string; locale: string } & ScanCounters;
@@ -82,17 +83,6 @@ export async function projectRules(pool: pg.Pool, ids: readonly string[]): Promi
   return new Map(result.rows.map((row) => [row.id, { workspaceId: row.workspace_id, models: row.models, locales: row.locales }]));
 }
 
-const COLUMNS: Record<(typeof COUNTER_FIELDS)[number], string> = {
-  totalRuns: 'total_runs',
-  visibilityCount: 'visibility_count',
-  mentionCount: 'mention_count',
-  totalMentionCount: 'total_mention_count',
-  positionedCount: 'positioned_count',
-  positionSum: 'position_sum',
-  positiveCount: 'positive_count',
-  neutralCount: 'neutral_count',
-  negativeCount: 'negative_count',
-};
 const BATCH_SIZE = 500;
 
 /** Upserts scans and (unless told otherwise, as the demo seed does) records one scan.completed outbox event per stored scan. Run inside a transaction. */
@@ -105,7 +95,7 @@ export async function writeScans(
 ) {
   let inserted = 0;
   let replaced = 0;
-  const counterColumns = COUNTER_FIELDS.map((field) => COLUMNS[field]);
+  const counterColumns = COUNTER_FIELDS.map((field) => COUNTER_COLUMNS[field]);
   for (let start = 0; start < scans.length; start += BATCH_SIZE) {
     const batch = scans.slice(start, start + BATCH_SIZE);
     const values: unknown[] = [];

@@ -8,7 +8,7 @@ import { createApiKey } from '../../src/auth/key-management.js';
 import { AI_MODELS } from '../../src/ai-visibility/models.js';
 import { ratesOf, type ScanCounters } from '../../src/ai-visibility/pooled-rates.js';
 import { addDays } from '../../src/reports/dates.js';
-import { alternate, benchDatabase, printTable, ratio, startProcess } from './harness.js';
+import { alternate, benchDatabase, printTable, ratio, runBench, startProcess } from './harness.js';
 
 const LOCALES = ['en-US', 'en-GB', 'de-DE', 'fr-FR', 'es-ES', 'it-IT', 'nl-NL', 'pt-BR'];
 const YEARS = 3;
@@ -107,7 +107,4 @@ async function main() {
   await embedded.stop();
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

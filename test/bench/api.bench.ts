@@ -5,9 +5,7 @@ import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { connectDatabase } from '../../src/db/client.js';
 import { createApiKey } from '../../src/auth/key-management.js';
-import { seedWorkspace } from '../../src/demo/seed.js';
-import { newId } from '../../src/db/ids.js';
-import { benchDatabase, startProcess, type ServerHandle } from './harness.js';
+import { benchApiWorkspace, benchDatabase, startProcess, runBench, type ServerHandle } from './harness.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const CONNECTIONS = 50;
@@ -22,11 +20,7 @@ async function load(server: ServerHandle, path: string, key: string) {
 async function main() {
   const embedded = await benchDatabase();
   const database = connectDatabase(embedded.url, 4);
-  let workspace = await database.prisma.workspace.findUnique({ where: { slug: 'bench-api' } });
-  if (!workspace) {
-    workspace = await database.prisma.workspace.create({ data: { id: newId('workspace'), slug: 'bench-api', name: 'Bench API', plan: 'scale', timezone: 'UTC' } });
-    await seedWorkspace(database.prisma, database.pool, { workspaceId: workspace.id, days: 30, clients: 25 });
-  }
+  const workspace = await benchApiWorkspace(database);
   const report = await database.prisma.report.findFirstOrThrow({ where: { workspaceId: workspace.id } });
   const key = await createApiKey(database.prisma, { workspaceId: workspace.id, name: `bench ${Date.now()}`, actor: { email: null } });
   const env = { DATABASE_URL: embedded.url, RATE_LIMIT_SCALE: '100000000/100000000' };
@@ -69,7 +63,4 @@ async function main() {
   await embedded.stop();
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

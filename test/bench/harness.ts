@@ -6,6 +6,9 @@ import path from 'node:path';
 import os from 'node:os';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embedded.js';
 import { migrate } from '../../src/db/migrate.js';
+import type { Database } from '../../src/db/client.js';
+import { newId } from '../../src/db/ids.js';
+import { seedWorkspace } from '../../src/demo/seed.js';
 
 export const root = path.resolve(import.meta.dirname, '../..');
 
@@ -141,4 +144,21 @@ export function printTable(title: string, rows: LoadResult[]) {
 
 export function ratio(ours: LoadResult, baseline: LoadResult) {
   return { p50: ours.p50 / baseline.p50, p95: ours.p95 / baseline.p95, p99: ours.p99 / baseline.p99 };
+}
+
+/** Runs a benchmark's main function and exits non-zero with its error. */
+export function runBench(main: () => Promise<void>) {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
+
+/** The workspace of the API throughput and soak benchmarks: 25 clients, seeded once. */
+export async function benchApiWorkspace(database: Database) {
+  const existing = await database.prisma.workspace.findUnique({ where: { slug: 'bench-api' } });
+  if (existing) return existing;
+  const workspace = await database.prisma.workspace.create({ data: { id: newId('workspace'), slug: 'bench-api', name: 'Bench API', plan: 'scale', timezone: 'UTC' } });
+  await seedWorkspace(database.prisma, database.pool, { workspaceId: workspace.id, days: 30, clients: 25 });
+  return workspace;
 }

@@ -9,7 +9,7 @@ import { createApiKey } from '../../src/auth/key-management.js';
 import { catalog, metricValue, type ProviderId } from '../../src/reports/catalog.js';
 import { addDays, bucketStart, resolveComparePreset, resolveDatePreset, todayIn, type DateRange } from '../../src/reports/dates.js';
 import type { ReportDefinition, Widget } from '../../src/reports/definition.js';
-import { alternate, benchDatabase, closedLoop, printTable, ratio, startProcess } from './harness.js';
+import { alternate, benchDatabase, closedLoop, printTable, ratio, runBench, startProcess } from './harness.js';
 
 const TARGET_FACTS = Number(process.env.BENCH_FACTS ?? 5_000_000);
 const DAYS = 730;
@@ -180,7 +180,4 @@ async function main() {
   await embedded.stop();
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

@@ -5,9 +5,7 @@ import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { connectDatabase } from '../../src/db/client.js';
 import { createApiKey } from '../../src/auth/key-management.js';
-import { seedWorkspace } from '../../src/demo/seed.js';
-import { newId } from '../../src/db/ids.js';
-import { benchDatabase, startProcess } from './harness.js';
+import { benchApiWorkspace, benchDatabase, runBench, startProcess } from './harness.js';
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
@@ -15,11 +13,7 @@ const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/pr
 async function main() {
   const embedded = await benchDatabase();
   const database = connectDatabase(embedded.url, 4);
-  let workspace = await database.prisma.workspace.findUnique({ where: { slug: 'bench-api' } });
-  if (!workspace) {
-    workspace = await database.prisma.workspace.create({ data: { id: newId('workspace'), slug: 'bench-api', name: 'Bench API', plan: 'scale', timezone: 'UTC' } });
-    await seedWorkspace(database.prisma, database.pool, { workspaceId: workspace.id, days: 30, clients: 25 });
-  }
+  const workspace = await benchApiWorkspace(database);
   const report = await database.prisma.report.findFirstOrThrow({ where: { workspaceId: workspace.id } });
   const project = await database.prisma.aiProject.findFirstOrThrow({ where: { workspaceId: workspace.id } });
   const keys = await Promise.all(Array.from({ length: 5 }, (_, i) => createApiKey(database.prisma, { workspaceId: workspace.id, name: `soak ${i} ${Date.now()}`, actor: { email: null } })));
@@ -62,7 +56,4 @@ async function main() {
   await embedded.stop();
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);
