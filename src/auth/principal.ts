@@ -4,7 +4,6 @@ export const SCOPES = ['clients:read', 'reports:read', 'ai_visibility:read'] as 
 export type Scope = (typeof SCOPES)[number];
 
 export const API_PLANS: readonly Plan[] = ['pro', 'agency', 'scale'];
-export const PAID_PLANS: readonly Plan[] = ['starter', 'pro', 'agency', 'scale'];
 
 /** Who is calling, after authentication: one workspace, its plan, and what the credential may read. */
 export interface Principal {

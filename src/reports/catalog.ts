@@ -100,23 +100,11 @@ export const catalog: Record<ProviderId, ProviderDefinition> = {
 };
 
 export const ALL_METRIC_NAMES = [...new Set(PROVIDERS.flatMap((provider) => Object.keys(catalog[provider].metrics)))].sort();
-export const ALL_DIMENSIONS = [...new Set(PROVIDERS.flatMap((provider) => catalog[provider].dimensions))].sort();
 
 export function baseMetricsOf(provider: ProviderId): string[] {
   return Object.entries(catalog[provider].metrics)
     .filter(([, metric]) => metric.kind === 'base')
     .map(([name]) => name);
-}
-
-/** The base metrics a list of metrics needs to be computed. */
-export function basePartsOf(provider: ProviderId, metrics: readonly string[]): string[] {
-  const parts = new Set<string>();
-  for (const name of metrics) {
-    const metric = catalog[provider].metrics[name]!;
-    if (metric.kind === 'base') parts.add(name);
-    else parts.add(metric.numerator).add(metric.denominator);
-  }
-  return [...parts];
 }
 
 /** A metric's value from summed base parts; a ratio with a zero or missing denominator is null. */
