@@ -9,11 +9,17 @@ export interface WorkspaceSql {
   rows<T extends pg.QueryResultRow>(name: string, text: string, values?: unknown[]): Promise<T[]>;
 }
 
+/** Statement texts already checked for the workspace filter; each is checked once per process. */
+const scopedStatements = new Set<string>();
+
 export function workspaceSql(pool: pg.Pool, workspaceId: string): WorkspaceSql {
   return {
     workspaceId,
     async rows(name, text, values = []) {
-      if (!/workspace_id = \$1\b/.test(text)) throw new Error(`statement ${name} is not scoped by workspace_id = $1`);
+      if (!scopedStatements.has(text)) {
+        if (!/workspace_id = \$1\b/.test(text)) throw new Error(`statement ${name} is not scoped by workspace_id = $1`);
+        scopedStatements.add(text);
+      }
       return (await pool.query({ name, text, values: [workspaceId, ...values] })).rows;
     },
   };
