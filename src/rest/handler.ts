@@ -81,14 +81,18 @@ export function createRestHandler(deps: RestDependencies) {
       // SOFA sees only validated parameters, so its own query-string parsing meets no surprises.
       const cleanUrl = new URL(url.pathname, url.origin);
       for (const [name, value] of Object.entries(values)) if (!(name in match.params)) cleanUrl.searchParams.set(name, value);
-      const sofaRequest = new Request(cleanUrl, { method: 'GET', headers: request.headers });
+      // SOFA reads only the URL: no headers or body need copying.
+      const sofaRequest = new Request(cleanUrl);
       contexts.set(sofaRequest, deps.contextFor(principal, requestId));
       const response = await sofa.fetch(sofaRequest);
       if (response.status === EXECUTION_FAILED) {
         throw toApiError((response as Response & { [EXECUTION_ERRORS]: readonly GraphQLError[] })[EXECUTION_ERRORS], (error) => deps.logger.error({ err: error, requestId }, 'query failed'));
       }
       if (response.status === 404) throw notFound();
-      return respond(new Response(response.body, { status: 200, headers: { 'Content-Type': JSON_CONTENT_TYPE, 'Cache-Control': 'private, no-store' } }));
+      // SOFA's response is ours to finish: set the headers in place rather than piping its body into a new one.
+      response.headers.set('Content-Type', JSON_CONTENT_TYPE);
+      response.headers.set('Cache-Control', 'private, no-store');
+      return respond(response);
     } catch (error) {
       const apiError = error instanceof ApiError ? error : isDatabaseUnavailable(error) ? unavailable() : (deps.logger.error({ err: error, requestId }, 'request failed'), internalError());
       return respond(errorResponse(apiError, requestId));
