@@ -93,3 +93,18 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * The one error a caller sees for anything thrown or reported: an ApiError as it is (also
+ * inside a GraphQL error), a lost database connection as 503, and everything else as a
+ * generic 500 after `log` has recorded it. Accepts one error or an execution's error list.
+ */
+export function toApiError(thrown: unknown, log: (error: unknown) => void): ApiError {
+  const errors = Array.isArray(thrown) ? (thrown as unknown[]) : [thrown];
+  const originals = errors.map((error) => (error as { originalError?: unknown } | null)?.originalError ?? error);
+  const known = [...originals, ...errors].find((error): error is ApiError => error instanceof ApiError);
+  if (known) return known;
+  if (originals.some(isDatabaseUnavailable)) return unavailable();
+  for (const error of errors) log(error);
+  return internalError();
+}

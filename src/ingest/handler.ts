@@ -4,7 +4,7 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
 import type { Database } from '../db/client.js';
-import { ApiError, internalError, isDatabaseUnavailable, unavailable } from '../errors/index.js';
+import { ApiError, toApiError } from '../errors/index.js';
 import { bearerToken } from '../auth/api-key-format.js';
 import { errorResponse, jsonResponse } from '../http/responses.js';
 import { ingest, type IngestKind } from './service.js';
@@ -20,20 +20,20 @@ export function createIngestHandler(deps: { config: Config; database: Database; 
     if (request.method !== 'POST') return errorResponse(new ApiError('method_not_allowed', 'Use POST.'), requestId, { Allow: 'POST' });
     const token = bearerToken(request.headers.get('authorization'));
     if (!token || !timingSafeEqual(digest(token), expected)) return errorResponse(new ApiError('unauthenticated', 'Send the ingest service token as a bearer token.'), requestId);
-    const length = Number(request.headers.get('content-length') ?? 0);
-    if (length > MAX_BODY_BYTES) return errorResponse(new ApiError('payload_too_large', `Bodies are limited to ${MAX_BODY_BYTES} bytes; split the file.`), requestId);
+    const tooLarge = () => errorResponse(new ApiError('payload_too_large', `Bodies are limited to ${MAX_BODY_BYTES} bytes; split the file.`), requestId);
+    if (Number(request.headers.get('content-length') ?? 0) > MAX_BODY_BYTES) return tooLarge();
+    const skipInvalid = url.searchParams.get('skipInvalid') === 'true';
     try {
       const text = await request.text();
-      if (Buffer.byteLength(text) > MAX_BODY_BYTES) return errorResponse(new ApiError('payload_too_large', `Bodies are limited to ${MAX_BODY_BYTES} bytes; split the file.`), requestId);
-      const summary = await ingest(deps.database.pool, kind as IngestKind, text, { skipInvalid: url.searchParams.get('skipInvalid') === 'true' });
-      if (summary.problems.length && summary.accepted + summary.replaced === 0 && url.searchParams.get('skipInvalid') !== 'true') {
+      if (Buffer.byteLength(text) > MAX_BODY_BYTES) return tooLarge();
+      const summary = await ingest(deps.database.pool, kind as IngestKind, text, { skipInvalid });
+      // Without skipInvalid, any bad line means nothing was written.
+      if (summary.problems.length && !skipInvalid) {
         return jsonResponse({ error: { code: 'invalid_body', message: `${summary.rejected} line(s) are invalid; nothing was imported.`, requestId, lines: summary.problems.slice(0, 1000) } }, 400);
       }
       return jsonResponse({ data: summary, meta: {} });
     } catch (error) {
-      if (isDatabaseUnavailable(error)) return errorResponse(unavailable(), requestId);
-      deps.logger.error({ err: error, requestId }, 'ingest failed');
-      return errorResponse(internalError(), requestId);
+      return errorResponse(toApiError(error, (cause) => deps.logger.error({ err: cause, requestId }, 'ingest failed')), requestId);
     }
   };
 }

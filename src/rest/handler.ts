@@ -3,7 +3,7 @@
 // same context factory /graphql uses. Every failure leaves as the error envelope.
 import type { GraphQLError, GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
-import { ApiError, internalError, isDatabaseUnavailable, notFound, unavailable } from '../errors/index.js';
+import { ApiError, notFound, toApiError } from '../errors/index.js';
 import { errorResponse, JSON_CONTENT_TYPE, withoutBody } from '../http/responses.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import type { Principal } from '../auth/principal.js';
@@ -29,21 +29,6 @@ export interface RestDependencies {
   publicBaseUrl?: string;
 }
 
-/** Maps what a GraphQL execution reported to the one error the caller sees. */
-export function toApiError(errors: readonly (GraphQLError | Error)[], log: (error: unknown) => void): ApiError {
-  for (const error of errors) {
-    const original = (error as GraphQLError).originalError ?? error;
-    if (original instanceof ApiError) return original;
-    if (error instanceof ApiError) return error;
-  }
-  for (const error of errors) {
-    const original = (error as GraphQLError).originalError ?? error;
-    if (isDatabaseUnavailable(original)) return unavailable();
-  }
-  for (const error of errors) log(error);
-  return internalError();
-}
-
 export function createRestHandler(deps: RestDependencies) {
   const contexts = new WeakMap<Request, GraphQLContext>();
   const sofa = createV1Router(deps.schema, {
@@ -61,18 +46,17 @@ export function createRestHandler(deps: RestDependencies) {
     if (subPath === '/docs') return new Response(docsPage, { headers: { 'Content-Type': 'text/html; charset=utf-8' } });
     if (subPath === '/docs/scalar.js') return new Response(new Uint8Array(await scalarBundle()), { headers: { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=86400' } });
 
-    const { principal, headers } = await deps.admit(request, requestId).catch((error: unknown) => {
-      if (error instanceof ApiError) throw error;
-      throw isDatabaseUnavailable(error) ? unavailable() : error;
-    });
+    let headers: Record<string, string> = {};
     const respond = (response: Response) => {
       for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
       return response;
     };
     try {
+      const admitted = await deps.admit(request, requestId);
+      headers = admitted.headers;
       const match = matchRoute(subPath);
       if (!match) throw new ApiError('not_found', `No endpoint GET ${BASE_PATH}${subPath.slice(0, 200)}.`);
-      if (!principal.scopes.includes(match.route.scope)) {
+      if (!admitted.principal.scopes.includes(match.route.scope)) {
         throw new ApiError('insufficient_scope', `This API key lacks the ${match.route.scope} scope.`);
       }
       const field = deps.schema.getQueryType()!.getFields()[match.route.field]!;
@@ -83,19 +67,16 @@ export function createRestHandler(deps: RestDependencies) {
       for (const [name, value] of Object.entries(values)) if (!(name in match.params)) cleanUrl.searchParams.set(name, value);
       // SOFA reads only the URL: no headers or body need copying.
       const sofaRequest = new Request(cleanUrl);
-      contexts.set(sofaRequest, deps.contextFor(principal, requestId));
+      contexts.set(sofaRequest, deps.contextFor(admitted.principal, requestId));
       const response = await sofa.fetch(sofaRequest);
-      if (response.status === EXECUTION_FAILED) {
-        throw toApiError((response as Response & { [EXECUTION_ERRORS]: readonly GraphQLError[] })[EXECUTION_ERRORS], (error) => deps.logger.error({ err: error, requestId }, 'query failed'));
-      }
+      if (response.status === EXECUTION_FAILED) throw (response as Response & { [EXECUTION_ERRORS]: readonly GraphQLError[] })[EXECUTION_ERRORS];
       if (response.status === 404) throw notFound();
       // SOFA's response is ours to finish: set the headers in place rather than piping its body into a new one.
       response.headers.set('Content-Type', JSON_CONTENT_TYPE);
       response.headers.set('Cache-Control', 'private, no-store');
       return respond(response);
     } catch (error) {
-      const apiError = error instanceof ApiError ? error : isDatabaseUnavailable(error) ? unavailable() : (deps.logger.error({ err: error, requestId }, 'request failed'), internalError());
-      return respond(errorResponse(apiError, requestId));
+      return respond(errorResponse(toApiError(error, (cause) => deps.logger.error({ err: cause, requestId }, 'request failed')), requestId));
     }
   }
 
@@ -103,13 +84,7 @@ export function createRestHandler(deps: RestDependencies) {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return errorResponse(new ApiError('method_not_allowed', `${BASE_PATH} is read-only; use GET or HEAD.`), requestId, { Allow: 'GET, HEAD' });
     }
-    let response: Response;
-    try {
-      response = await handleGet(request, url, requestId);
-    } catch (error) {
-      const apiError = error instanceof ApiError ? error : (deps.logger.error({ err: error, requestId }, 'request failed'), internalError());
-      response = errorResponse(apiError, requestId);
-    }
+    const response = await handleGet(request, url, requestId);
     return request.method === 'HEAD' ? withoutBody(response) : response;
   };
 }

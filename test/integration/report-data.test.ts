@@ -6,6 +6,7 @@ import { ingest } from '../../src/ingest/service.js';
 import { addDays, bucketStart, resolveComparePreset, resolveDatePreset, type DatePreset, type Granularity } from '../../src/reports/dates.js';
 import { seededRandom } from '../../src/demo/random.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
+import { statementsDuring } from '../support/sql-count.js';
 
 interface Fact {
   date: string;
@@ -147,6 +148,15 @@ describe('ratios', () => {
     const daily = data.charts.find((c: { widgetId: string }) => c.widgetId === 'daily').series.find((s: { metric: string }) => s.metric === 'ctr');
     const zeroDay = facts.find((f) => f.campaign === null && f.impressions === 0 && f.date >= range.from && f.date <= range.to)!;
     expect(daily.points.find((p: { date: string }) => p.date === zeroDay.date)).toEqual({ date: zeroDay.date, value: null, previousValue: null });
+  });
+});
+
+describe('query sharing', () => {
+  it('answers a report of five widgets and two ranges with one aggregation statement', async () => {
+    await t.get(`/api/v1/reports/${reportId}/data`, key); // warm the key cache
+    const statements = await statementsDuring(() => t.get(`/api/v1/reports/${reportId}/data?datePreset=last_30_days&comparePreset=previous_period`, key));
+    expect(statements.filter((text) => text.includes('metric_facts'))).toHaveLength(1);
+    expect(statements).toHaveLength(2); // the report itself, then its data
   });
 });
 

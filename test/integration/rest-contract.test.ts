@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedWorkspace } from '../../src/demo/seed.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
 import { createResponseValidator } from '../support/openapi-validator.js';
+import pino from 'pino';
 
 let t: TestApp;
 let key: string;
@@ -195,5 +196,24 @@ describe('GET /api/v1/openapi.json', () => {
     const dataParams = document.paths['/reports/{id}/data'].get.parameters;
     const datePreset = dataParams.find((p: { name: string }) => p.name === 'datePreset');
     expect(document.components.schemas[datePreset.schema.$ref.split('/').pop()].enum).toContain('last_90_days');
+  });
+});
+
+describe('unexpected failures', () => {
+  it('answer 500 internal_error with a generic message, logged with the request id', async () => {
+    const lines: string[] = [];
+    const logger = pino({ level: 'error' }, { write: (line: string) => lines.push(line) });
+    const broken = await createTestApp({}, { logger });
+    const keyed = await createKeyedWorkspace(broken.database);
+    await broken.get('/api/v1/clients', keyed.key.secret); // the key is cached from here on
+    await broken.database.pool.end(); // every query now fails with an error no handler expects
+    const response = await broken.get('/api/v1/clients', keyed.key.secret);
+    const text = await response.text();
+    const body = JSON.parse(text);
+    expect(response.status).toBe(500);
+    expect(body.error).toEqual({ code: 'internal_error', message: expect.stringMatching(/^An unexpected error occurred/), requestId: expect.stringMatching(/^req_/) });
+    expect(text).not.toMatch(/pool|at [\w.]+ \(|node_modules/i);
+    expect(lines.map((line) => JSON.parse(line)).some((entry) => entry.requestId === body.error.requestId && entry.err)).toBe(true);
+    await broken.database.prisma.$disconnect();
   });
 });

@@ -21,12 +21,15 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(env: Record<string, string> = {}, options: { store?: RateLimitStore; url?: string; replicaUrl?: string } = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: { store?: RateLimitStore; url?: string; replicaUrl?: string; logger?: pino.Logger } = {},
+): Promise<TestApp> {
   const url = options.url ?? (await createTestDatabase());
   const config = parseConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', NODE_ENV: 'test', ...env });
   const database = connectDatabase(url, 5, options.replicaUrl);
   const authenticator = createApiKeyAuthenticator(database.prisma);
-  const app = createApp({ config, database, authenticator, rateLimitStore: options.store ?? memoryRateLimitStore(), logger: pino({ level: 'silent' }) });
+  const app = createApp({ config, database, authenticator, rateLimitStore: options.store ?? memoryRateLimitStore(), logger: options.logger ?? pino({ level: 'silent' }) });
   return {
     app,
     config,
