@@ -1,5 +1,6 @@
 // Starts one instance: configuration, database (embedded when DATABASE_URL is unset),
 // migrations, demo data on first start, then HTTP. SIGTERM/SIGINT drain and stop.
+import './config/node-version.js';
 import { createServer } from 'node:http';
 import { createServerAdapter } from '@whatwg-node/server';
 import { ConfigError, parseConfig } from './config/index.js';

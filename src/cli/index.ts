@@ -1,5 +1,6 @@
 // Operator CLI: `npm run cli -- <command>`. Every command has --json; bad input exits
 // non-zero with a one-line error.
+import '../config/node-version.js';
 import { readFile, writeFile } from 'node:fs/promises';
 import { Command, CommanderError } from 'commander';
 import { parseConfig, type Config } from '../config/index.js';
