@@ -3,7 +3,7 @@
 import type { Logger } from 'pino';
 import type { Config } from './config/index.js';
 import type { Database } from './db/client.js';
-import { scopedClientFactory } from './db/scoped.js';
+import { workspaceScopes } from './db/workspace-scope.js';
 import { schema } from './graphql/schema.js';
 import { buildContext } from './graphql/context.js';
 import { createGraphQLServer } from './graphql/yoga.js';
@@ -32,7 +32,7 @@ const READY_TIMEOUT_MS = 2_000;
 
 export function createApp(deps: AppDependencies): App {
   const { config, database, logger } = deps;
-  const scoped = scopedClientFactory(database.prisma);
+  const scopeOf = workspaceScopes(database.readPool, database.prisma);
   const admit = createAdmission({
     authenticator: deps.authenticator,
     store: deps.rateLimitStore,
@@ -41,7 +41,7 @@ export function createApp(deps: AppDependencies): App {
   });
   const requestIds = new WeakMap<Request, string>();
   const contextFor = (principal: Principal, requestId: string) =>
-    buildContext({ requestId, principal, db: scoped(principal.workspaceId), pool: database.readPool, config });
+    buildContext({ requestId, principal, workspace: scopeOf(principal.workspaceId), config });
 
   const rest = createRestHandler({
     schema,

@@ -1,7 +1,8 @@
 // Snapshot metrics of a project. Rows are capped; totals are computed in SQL over every
 // row of the filtered range (not just the returned ones), per locale with byModel inside.
 // Rates come from pooled sums only (pooled-rates.ts); locales are never summed together.
-import type pg from 'pg';
+import type { WorkspaceScope } from '../db/workspace-scope.js';
+import { groupByParent } from '../graphql/per-parent.js';
 import { COUNTER_FIELDS, ratesOf, type ScanCounters, type ScanRates } from './pooled-rates.js';
 import type { DateRange } from '../reports/dates.js';
 
@@ -41,40 +42,51 @@ export const COUNTER_COLUMNS: Record<(typeof COUNTER_FIELDS)[number], string> = 
 
 const counterSelect = COUNTER_FIELDS.map((field) => `${COUNTER_COLUMNS[field]} AS "${field}"`).join(', ');
 const counterSums = COUNTER_FIELDS.map((field) => `sum(${COUNTER_COLUMNS[field]})::float8 AS "${field}"`).join(', ');
-const FILTER = 'project_id = $1 AND date BETWEEN $2::date AND $3::date AND ($4::text IS NULL OR model = $4)';
+// $1 workspace, $2 project ids, $3/$4 range, $5 model or null.
+const FILTER = 'workspace_id = $1 AND date BETWEEN $3::date AND $4::date AND ($5::text IS NULL OR model = $5)';
 
 const countersOf = (row: Record<string, unknown>): ScanCounters =>
   Object.fromEntries(COUNTER_FIELDS.map((field) => [field, Number(row[field])])) as unknown as ScanCounters;
 
-export async function queryProjectMetrics(pool: pg.Pool, projectId: string, range: DateRange, model: string | null, cap: number): Promise<MetricsResult> {
-  const values = [projectId, range.from, range.to, model];
-  const [rowsResult, totalsResult] = await Promise.all([
-    pool.query({
-      name: 'ai-metrics-rows',
-      text: `SELECT date, model, locale, ${counterSelect} FROM scans WHERE ${FILTER} ORDER BY date DESC, locale, model LIMIT $5`,
-      values: [...values, cap],
-    }),
-    pool.query({
-      name: 'ai-metrics-totals',
-      text: `SELECT locale, model, GROUPING(model) AS all_models, count(*)::int AS row_count, ${counterSums}
-        FROM scans WHERE ${FILTER} GROUP BY GROUPING SETS ((locale), (locale, model)) ORDER BY locale, model NULLS FIRST`,
+/**
+ * Metrics of several projects over one range, in two statements whatever their number: the
+ * most recent rows of each project (capped per project) and the pooled totals of each.
+ */
+export async function queryProjectMetrics(scope: WorkspaceScope, projectIds: readonly string[], range: DateRange, model: string | null, cap: number): Promise<MetricsResult[]> {
+  const values = [projectIds, range.from, range.to, model];
+  const [rows, totalsRows] = await Promise.all([
+    scope.rows<MetricsRow & { parentId: string }>(
+      'ai-metrics-rows',
+      `SELECT p.id AS "parentId", s.* FROM unnest($2::text[]) AS p(id) CROSS JOIN LATERAL (
+         SELECT date, model, locale, ${counterSelect} FROM scans
+         WHERE project_id = p.id AND ${FILTER} ORDER BY date DESC, locale, model LIMIT $6) s`,
+      [...values, cap],
+    ),
+    scope.rows<Record<string, any> & { parentId: string }>(
+      'ai-metrics-totals',
+      `SELECT project_id AS "parentId", locale, model, GROUPING(model) AS all_models, count(*)::int AS row_count, ${counterSums}
+        FROM scans WHERE project_id = ANY($2::text[]) AND ${FILTER}
+        GROUP BY GROUPING SETS ((project_id, locale), (project_id, locale, model)) ORDER BY project_id, locale, model NULLS FIRST`,
       values,
-    }),
+    ),
   ]);
-  const rows = rowsResult.rows.map((row) => {
-    const counters = countersOf(row);
-    return { date: row.date, model: row.model, locale: row.locale, ...counters, ...ratesOf(counters) };
-  });
-  const totals: LocaleTotals[] = [];
-  let total = 0;
-  for (const row of totalsResult.rows) {
-    const counters = countersOf(row);
-    if (row.all_models === 1) {
-      totals.push({ locale: row.locale, ...counters, ...ratesOf(counters), byModel: [] });
-      total += row.row_count;
-    } else {
-      totals.at(-1)!.byModel.push({ model: row.model, ...counters, ...ratesOf(counters) });
+  const rowsByProject = groupByParent(projectIds, rows);
+  return groupByParent(projectIds, totalsRows).map((projectTotals, index) => {
+    const totals: LocaleTotals[] = [];
+    let total = 0;
+    for (const row of projectTotals) {
+      const counters = countersOf(row);
+      if (row.all_models === 1) {
+        totals.push({ locale: row.locale, ...counters, ...ratesOf(counters), byModel: [] });
+        total += row.row_count;
+      } else {
+        totals.at(-1)!.byModel.push({ model: row.model, ...counters, ...ratesOf(counters) });
+      }
     }
-  }
-  return { rows, total, totals };
+    const projectRows = rowsByProject[index]!.map(({ date, model: rowModel, locale, ...row }) => {
+      const counters = countersOf(row);
+      return { date, model: rowModel, locale, ...counters, ...ratesOf(counters) };
+    });
+    return { rows: projectRows, total, totals };
+  });
 }

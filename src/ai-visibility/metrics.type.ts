@@ -1,18 +1,22 @@
+import type { ArgBuilder } from '@pothos/core';
 import { builder } from '../graphql/builder.js';
 import { AiModelEnum } from '../graphql/enums.js';
 import { ListMeta, type ListMetaShape } from '../graphql/envelope.js';
 import { DateRangeType } from '../reports/report-data.type.js';
 import { addDays, type DateRange } from '../reports/dates.js';
 import { invalidParameter } from '../errors/index.js';
-import { queryProjectMetrics, type LocaleTotals, type MetricsRow, type ModelTotals } from './metrics.js';
+import type { GraphQLContext } from '../graphql/context.js';
+import { GRAPH_ONLY } from '../graphql/graph-only.js';
+import { ProjectType } from './project.type.js';
+import { type LocaleTotals, type MetricsRow, type ModelTotals } from './metrics.js';
 import type { ScanCounters, ScanRates } from './pooled-rates.js';
 
 type CountersAndRates = ScanCounters & ScanRates;
 
-type CountersFieldBuilder = PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$inferSchemaTypes, CountersAndRates>;
+export type CountersFieldBuilder = PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$inferSchemaTypes, CountersAndRates>;
 
 /** Counter and rate fields shared by rows, per-model totals and per-locale totals. */
-const countersAndRates = (t: CountersFieldBuilder) => ({
+export const countersAndRates = (t: CountersFieldBuilder) => ({
   totalRuns: t.exposeInt('totalRuns'),
   visibilityCount: t.exposeInt('visibilityCount', { description: 'Runs that mention the brand.' }),
   mentionCount: t.exposeInt('mentionCount', { description: 'Mentions of the brand.' }),
@@ -85,26 +89,43 @@ export function metricsRange(dateFrom: string | null | undefined, dateTo: string
   return { from, to };
 }
 
+const metricsArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => ({
+  model: arg({ type: AiModelEnum, required: false, description: 'Only this model.' }),
+  dateFrom: arg({ type: 'Date', required: false, description: 'First day (inclusive); default: 29 days before dateTo.' }),
+  dateTo: arg({ type: 'Date', required: false, description: 'Last day (inclusive); default: today (UTC).' }),
+});
+
+/** A project's metrics; projects asked together with the same arguments share two statements. */
+async function projectMetrics(projectId: string, range: DateRange, model: string | null | undefined, ctx: GraphQLContext) {
+  const result = await ctx.loaders.metrics.load({ projectId, range, model: model ?? null });
+  return {
+    data: { projectId, range, rows: result.rows, totals: result.totals },
+    meta: { total: result.total, truncated: result.total > result.rows.length },
+  };
+}
+
 builder.queryField('aiVisibilityMetrics', (t) =>
   t.field({
     type: MetricsEnvelope,
     description: 'Snapshot metrics of a project: rows per (date, model, locale) and pooled totals per locale.',
     authScopes: { scope: 'ai_visibility:read' },
-    args: {
-      id: t.arg({ type: 'ProjectId', required: true }),
-      model: t.arg({ type: AiModelEnum, required: false, description: 'Only this model.' }),
-      dateFrom: t.arg({ type: 'Date', required: false, description: 'First day (inclusive); default: 29 days before dateTo.' }),
-      dateTo: t.arg({ type: 'Date', required: false, description: 'Last day (inclusive); default: today (UTC).' }),
-    },
+    args: { id: t.arg({ type: 'ProjectId', required: true }), ...metricsArgs(t.arg) },
     resolve: async (_root, args, ctx) => {
+      // Parameters before the resource: a bad range is 400 whether or not the project exists.
       const range = metricsRange(args.dateFrom, args.dateTo, ctx.now);
-      const projectId = await ctx.repositories.projects.require(args.id);
-      const cap = ctx.config.METRICS_ROW_CAP;
-      const result = await queryProjectMetrics(ctx.pool, projectId, range, args.model ?? null, cap);
-      return {
-        data: { projectId, range, rows: result.rows, totals: result.totals },
-        meta: { total: result.total, truncated: result.total > result.rows.length },
-      };
+      const project = await ctx.repositories.projects.find(args.id);
+      return projectMetrics(project.id, range, args.model, ctx);
     },
+  }),
+);
+
+builder.objectField(ProjectType, 'metrics', (t) =>
+  t.field({
+    type: MetricsEnvelope,
+    description: 'This project\'s snapshot metrics, as aiVisibilityMetrics returns them.',
+    authScopes: { scope: 'ai_visibility:read' },
+    extensions: GRAPH_ONLY,
+    args: metricsArgs(t.arg),
+    resolve: (project, args, ctx) => projectMetrics(project.id, metricsRange(args.dateFrom, args.dateTo, ctx.now), args.model, ctx),
   }),
 );

@@ -1,12 +1,16 @@
 import { builder } from '../graphql/builder.js';
 import { AiModelEnum } from '../graphql/enums.js';
 import { cappedList, listEnvelope } from '../graphql/envelope.js';
+import { NodeInterface, registerNodeKind } from '../graphql/node.js';
+import { GRAPH_ONLY } from '../graphql/graph-only.js';
+import { ClientType } from '../clients/client.type.js';
 
 export const ProjectType = builder.prismaObject('AiProject', {
   name: 'AiVisibilityProject',
   description: 'An AI-visibility project: a brand tracked across AI models and markets.',
+  interfaces: [NodeInterface],
   fields: (t) => ({
-    id: t.exposeString('id'),
+    id: t.exposeID('id'),
     name: t.exposeString('name'),
     clientId: t.exposeString('clientId', { nullable: true }),
     brand: t.exposeString('brand'),
@@ -14,8 +18,18 @@ export const ProjectType = builder.prismaObject('AiProject', {
     models: t.field({ type: [AiModelEnum], resolve: (p) => p.models as never[] }),
     locales: t.exposeStringList('locales', { description: 'BCP 47 tags; each is its own population.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    client: t.field({
+      type: ClientType,
+      nullable: true,
+      description: 'The client this project belongs to; null for a workspace-wide project.',
+      authScopes: { scope: 'clients:read' },
+      extensions: GRAPH_ONLY,
+      resolve: (project, _args, ctx) => (project.clientId ? ctx.loaders.client.load(project.clientId) : null),
+    }),
   }),
 });
+
+registerNodeKind('project', { typeName: 'AiVisibilityProject', scope: 'ai_visibility:read', load: (ctx, id) => ctx.loaders.project.load(id) });
 
 const ProjectList = listEnvelope('AiVisibilityProjectList', ProjectType, 'The workspace\'s AI-visibility projects, newest first.');
 
@@ -31,5 +45,15 @@ builder.queryField('aiVisibilityProjects', (t) =>
         (take) => ctx.repositories.projects.list(args.clientId ?? null, take),
         () => ctx.repositories.projects.count(args.clientId ?? null),
       ),
+  }),
+);
+
+builder.objectField(ClientType, 'aiVisibilityProjects', (t) =>
+  t.field({
+    type: ProjectList,
+    description: 'This client\'s AI-visibility projects, newest first, capped like the projects list.',
+    authScopes: { scope: 'ai_visibility:read' },
+    extensions: GRAPH_ONLY,
+    resolve: (client, _args, ctx) => ctx.loaders.projectsOfClient.load(client.id),
   }),
 );

@@ -1,24 +1,40 @@
 import type { AiProject } from '../db/generated/prisma/client.js';
-import type { WorkspaceSql } from '../db/workspace-sql.js';
+import type { WorkspaceScope } from '../db/workspace-scope.js';
+import type { ListEnvelope } from '../graphql/envelope.js';
+import { cappedByParent, inAskedOrder } from '../graphql/per-parent.js';
 import { notFound } from '../errors/index.js';
 
 const COLUMNS = 'id, workspace_id AS "workspaceId", client_id AS "clientId", name, brand, competitors, models, locales, created_at AS "createdAt"';
 
-export function projectRepository(sql: WorkspaceSql) {
+export function projectRepository(scope: WorkspaceScope) {
   return {
     list: (clientId: string | null, take: number) =>
-      sql.rows<AiProject>(
+      scope.rows<AiProject>(
         'projects.list',
         `SELECT ${COLUMNS} FROM ai_projects WHERE workspace_id = $1 AND ($2::text IS NULL OR client_id = $2) ORDER BY created_at DESC, id DESC LIMIT $3`,
         [clientId, take],
       ),
     count: async (clientId: string | null) =>
-      (await sql.rows<{ n: number }>('projects.count', 'SELECT count(*)::int AS n FROM ai_projects WHERE workspace_id = $1 AND ($2::text IS NULL OR client_id = $2)', [clientId]))[0]!.n,
-    /** The id of a project of the workspace, or 404. */
-    require: async (id: string): Promise<string> => {
-      const [row] = await sql.rows<{ id: string }>('projects.require', 'SELECT id FROM ai_projects WHERE workspace_id = $1 AND id = $2', [id]);
-      if (!row) throw notFound('AI-visibility project');
-      return row.id;
+      (await scope.rows<{ n: number }>('projects.count', 'SELECT count(*)::int AS n FROM ai_projects WHERE workspace_id = $1 AND ($2::text IS NULL OR client_id = $2)', [clientId]))[0]!.n,
+    /** A project of the workspace, or 404. */
+    find: async (id: string): Promise<AiProject> => {
+      const [project] = await scope.rows<AiProject>('projects.find', `SELECT ${COLUMNS} FROM ai_projects WHERE workspace_id = $1 AND id = $2`, [id]);
+      if (!project) throw notFound('AI-visibility project');
+      return project;
+    },
+    /** Projects by id, in the order asked; null where there is none. */
+    byIds: async (ids: readonly string[]): Promise<(AiProject | null)[]> =>
+      inAskedOrder(ids, await scope.rows<AiProject>('projects.by-ids', `SELECT ${COLUMNS} FROM ai_projects WHERE workspace_id = $1 AND id = ANY($2::text[])`, [ids])),
+    /** Each client's projects, newest first, capped per client, in one statement. */
+    byClients: async (clientIds: readonly string[], cap: number): Promise<ListEnvelope<AiProject>[]> => {
+      const rows = await scope.rows<AiProject & { parentId: string; total: number }>(
+        'projects.by-clients',
+        `SELECT c.id AS "parentId", p.* FROM unnest($2::text[]) AS c(id) CROSS JOIN LATERAL (
+           SELECT ${COLUMNS}, count(*) OVER ()::int AS total FROM ai_projects
+           WHERE workspace_id = $1 AND client_id = c.id ORDER BY created_at DESC, id DESC LIMIT $3) p`,
+        [clientIds, cap],
+      );
+      return cappedByParent(clientIds, rows);
     },
   };
 }

@@ -1,11 +1,13 @@
 import { builder } from '../graphql/builder.js';
 import { ProviderEnum } from '../graphql/enums.js';
 import { cappedList, listEnvelope } from '../graphql/envelope.js';
+import { NodeInterface, registerNodeKind } from '../graphql/node.js';
 
 export const ClientType = builder.prismaObject('Client', {
   description: 'A customer of the workspace.',
+  interfaces: [NodeInterface],
   fields: (t) => ({
-    id: t.exposeString('id'),
+    id: t.exposeID('id'),
     name: t.exposeString('name'),
     connectedProviders: t.field({
       type: [ProviderEnum],
@@ -19,6 +21,8 @@ export const ClientType = builder.prismaObject('Client', {
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
+
+registerNodeKind('client', { typeName: 'Client', scope: 'clients:read', load: (ctx, id) => ctx.loaders.client.load(id) });
 
 const ClientList = listEnvelope('ClientList', ClientType, 'The workspace\'s clients, newest first.');
 

@@ -1,24 +1,26 @@
 import type { Client } from '../db/generated/prisma/client.js';
 import type { Provider } from '../db/generated/prisma/enums.js';
-import type { WorkspaceSql } from '../db/workspace-sql.js';
+import type { WorkspaceScope } from '../db/workspace-scope.js';
+import { inAskedOrder } from '../graphql/per-parent.js';
 
 export interface ClientSummary {
   connectedProviders: Provider[];
   reportCount: number;
 }
 
-export function clientRepository(sql: WorkspaceSql) {
+const COLUMNS = 'id, workspace_id AS "workspaceId", name, created_at AS "createdAt"';
+
+export function clientRepository(scope: WorkspaceScope) {
   return {
     list: (take: number) =>
-      sql.rows<Client>(
-        'clients.list',
-        'SELECT id, workspace_id AS "workspaceId", name, created_at AS "createdAt" FROM clients WHERE workspace_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2',
-        [take],
-      ),
-    count: async () => (await sql.rows<{ n: number }>('clients.count', 'SELECT count(*)::int AS n FROM clients WHERE workspace_id = $1'))[0]!.n,
+      scope.rows<Client>('clients.list', `SELECT ${COLUMNS} FROM clients WHERE workspace_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`, [take]),
+    count: async () => (await scope.rows<{ n: number }>('clients.count', 'SELECT count(*)::int AS n FROM clients WHERE workspace_id = $1'))[0]!.n,
+    /** Clients of the workspace by id, in the order asked; null where there is none. */
+    byIds: async (ids: readonly string[]): Promise<(Client | null)[]> =>
+      inAskedOrder(ids, await scope.rows<Client>('clients.by-ids', `SELECT ${COLUMNS} FROM clients WHERE workspace_id = $1 AND id = ANY($2::text[])`, [ids])),
     /** Providers and live report counts of many clients in one statement. */
     summaries: async (clientIds: readonly string[]): Promise<ClientSummary[]> => {
-      const rows = await sql.rows<{ id: string; providers: Provider[]; report_count: number }>(
+      const rows = await scope.rows<{ id: string; providers: Provider[]; report_count: number }>(
         'clients.summaries',
         `SELECT c.id,
            coalesce((SELECT array_agg(p.provider::text ORDER BY p.provider) FROM provider_connections p WHERE p.client_id = c.id AND p.workspace_id = $1), '{}') AS providers,

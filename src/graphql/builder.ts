@@ -24,7 +24,7 @@ export const builder = new SchemaBuilder<{
   defaultFieldNullability: false,
   plugins: [ScopeAuthPlugin, PrismaPlugin],
   prisma: {
-    client: (ctx) => ctx.db,
+    client: (ctx) => ctx.workspace.prisma,
     dmmf: getDatamodel(),
     exposeDescriptions: false,
     filterConnectionTotalCount: true,

@@ -1,36 +1,42 @@
-import type pg from 'pg';
 import type { Config } from '../config/index.js';
-import type { PrismaClient } from '../db/generated/prisma/client.js';
-import { workspaceSql } from '../db/workspace-sql.js';
+import type { WorkspaceScope } from '../db/workspace-scope.js';
 import type { Principal } from '../auth/principal.js';
 import { clientRepository } from '../clients/repository.js';
 import { reportRepository } from '../reports/repository.js';
 import { projectRepository } from '../ai-visibility/repository.js';
+import { scanRepository } from '../ai-visibility/scans-repository.js';
+import { signalRepository } from '../signals/repository.js';
 import { createLoaders, type Loaders } from './loaders.js';
 
 export interface Repositories {
   clients: ReturnType<typeof clientRepository>;
   reports: ReturnType<typeof reportRepository>;
   projects: ReturnType<typeof projectRepository>;
+  scans: ReturnType<typeof scanRepository>;
+  signals: ReturnType<typeof signalRepository>;
 }
 
 /** The context of every GraphQL execution, whether it came through /graphql, /api/v1 or MCP. */
 export interface GraphQLContext {
   requestId: string;
   principal: Principal;
-  /** Workspace-scoped Prisma client (Pothos' client); it cannot read another workspace's rows. */
-  db: PrismaClient;
-  /** Workspace-bound SQL repositories of the hot read paths. */
+  /** The caller's workspace: every tenant read goes through it (db/workspace-scope.ts). */
+  workspace: WorkspaceScope;
+  /** Repositories over `workspace`. */
   repositories: Repositories;
-  /** The read pool (a replica when configured): repositories and the report/metrics engines. */
-  pool: pg.Pool;
   config: Config;
   loaders: Loaders;
   now: Date;
 }
 
-export function buildContext(input: Omit<GraphQLContext, 'loaders' | 'now' | 'repositories'>): GraphQLContext {
-  const sql = workspaceSql(input.pool, input.principal.workspaceId);
-  const repositories = { clients: clientRepository(sql), reports: reportRepository(sql), projects: projectRepository(sql) };
-  return { ...input, repositories, loaders: createLoaders(repositories), now: new Date() };
+export function buildContext(input: Pick<GraphQLContext, 'requestId' | 'principal' | 'workspace' | 'config'>): GraphQLContext {
+  const { workspace, config } = input;
+  const repositories: Repositories = {
+    clients: clientRepository(workspace),
+    reports: reportRepository(workspace),
+    projects: projectRepository(workspace),
+    scans: scanRepository(workspace),
+    signals: signalRepository(workspace),
+  };
+  return { ...input, repositories, loaders: createLoaders(repositories, workspace, config.LIST_ROW_CAP, config.METRICS_ROW_CAP), now: new Date() };
 }

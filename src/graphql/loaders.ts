@@ -1,14 +1,93 @@
-// Per-request DataLoaders: a list of N items asks the database once per relation, not N times.
+// Per-request DataLoaders: a list of N items asks the database once per relation, not N
+// times. Loaders whose keys carry arguments (a date range, a page) batch the keys that share
+// those arguments, so a page of 50 clients with the same preset still costs one statement.
 import DataLoader from 'dataloader';
+import type { AiProject, Client, Report } from '../db/generated/prisma/client.js';
 import type { ClientSummary } from '../clients/repository.js';
+import type { ListEnvelope } from './envelope.js';
+import type { DateRange } from '../reports/dates.js';
+import type { ReportDefinition } from '../reports/definition.js';
+import { computeReportData, type ReportData } from '../reports/engine.js';
+import { queryProjectMetrics, type MetricsResult } from '../ai-visibility/metrics.js';
+import type { Page, PageArgs } from './connection.js';
+import type { ScanFilter, ScanRow } from '../ai-visibility/scans-repository.js';
+import type { SignalFilter, SignalRow } from '../signals/repository.js';
 import type { Repositories } from './context.js';
+import type { WorkspaceScope } from '../db/workspace-scope.js';
 
-export interface Loaders {
-  clientSummary: DataLoader<string, ClientSummary>;
+export interface ReportDataKey {
+  report: Report;
+  range: DateRange;
+  compareRange: DateRange | null;
 }
 
-export function createLoaders(repositories: Repositories): Loaders {
+export interface MetricsKey {
+  projectId: string;
+  range: DateRange;
+  model: string | null;
+}
+
+export interface PageKey<F> {
+  parentId: string;
+  args: PageArgs & F;
+}
+
+/** A DataLoader that batches keys sharing `groupOf(key)` and loads each group with one call. */
+function groupedLoader<K, V>(groupOf: (key: K) => string, cacheKeyOf: (key: K) => string, loadGroup: (keys: K[]) => Promise<V[]>) {
+  return new DataLoader<K, V, string>(
+    async (keys) => {
+      const groups = new Map<string, number[]>();
+      keys.forEach((key, index) => {
+        const group = groupOf(key);
+        groups.set(group, [...(groups.get(group) ?? []), index]);
+      });
+      const results = new Array<V>(keys.length);
+      await Promise.all(
+        [...groups.values()].map(async (indexes) => {
+          const values = await loadGroup(indexes.map((index) => keys[index]!));
+          indexes.forEach((index, position) => (results[index] = values[position]!));
+        }),
+      );
+      return results;
+    },
+    { cacheKeyFn: cacheKeyOf },
+  );
+}
+
+const rangeKey = (range: DateRange | null) => (range ? `${range.from}..${range.to}` : '-');
+const pageGroup = (key: PageKey<object>) => JSON.stringify(key.args);
+const pageCacheKey = (key: PageKey<object>) => `${key.parentId}|${JSON.stringify(key.args)}`;
+
+export function createLoaders(repositories: Repositories, scope: WorkspaceScope, listCap: number, metricsCap: number) {
   return {
-    clientSummary: new DataLoader((clientIds) => repositories.clients.summaries(clientIds)),
+    clientSummary: new DataLoader<string, ClientSummary>((ids) => repositories.clients.summaries(ids)),
+    client: new DataLoader<string, Client | null>((ids) => repositories.clients.byIds(ids)),
+    report: new DataLoader<string, Report | null>((ids) => repositories.reports.byIds(ids)),
+    project: new DataLoader<string, AiProject | null>((ids) => repositories.projects.byIds(ids)),
+    scan: new DataLoader<string, ScanRow | null>((ids) => repositories.scans.byIds(ids)),
+    signal: new DataLoader<string, SignalRow | null>((ids) => repositories.signals.byIds(ids)),
+    reportsOfClient: new DataLoader<string, ListEnvelope<Report>>((ids) => repositories.reports.byClients(ids, listCap)),
+    projectsOfClient: new DataLoader<string, ListEnvelope<AiProject>>((ids) => repositories.projects.byClients(ids, listCap)),
+    reportData: new DataLoader<ReportDataKey, ReportData, string>(
+      (keys) =>
+        computeReportData(
+          scope,
+          keys.map(({ report, range, compareRange }) => ({ clientId: report.clientId, definition: report.definition as unknown as ReportDefinition, range, compareRange })),
+        ),
+      { cacheKeyFn: (key) => `${key.report.id}|${rangeKey(key.range)}|${rangeKey(key.compareRange)}` },
+    ),
+    metrics: groupedLoader<MetricsKey, MetricsResult>(
+      (key) => `${rangeKey(key.range)}|${key.model}`,
+      (key) => `${key.projectId}|${rangeKey(key.range)}|${key.model}`,
+      (keys) => queryProjectMetrics(scope, keys.map((key) => key.projectId), keys[0]!.range, keys[0]!.model, metricsCap),
+    ),
+    scansOfProject: groupedLoader<PageKey<ScanFilter>, Page<ScanRow>>(pageGroup, pageCacheKey, (keys) =>
+      repositories.scans.pages(keys.map((key) => key.parentId), keys[0]!.args),
+    ),
+    signalsOfProject: groupedLoader<PageKey<SignalFilter>, Page<SignalRow>>(pageGroup, pageCacheKey, (keys) =>
+      repositories.signals.pages(keys.map((key) => key.parentId), keys[0]!.args),
+    ),
   };
 }
+
+export type Loaders = ReturnType<typeof createLoaders>;

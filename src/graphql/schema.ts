@@ -2,11 +2,15 @@
 import { lexicographicSortSchema, printSchema } from 'graphql';
 import { builder } from './builder.js';
 import './scalars.js';
+import './node.js';
 import '../clients/client.type.js';
 import '../reports/report.type.js';
 import '../reports/report-data.type.js';
 import '../ai-visibility/project.type.js';
 import '../ai-visibility/metrics.type.js';
+import '../ai-visibility/scan.type.js';
+import '../signals/signal.type.js';
+import '../workspaces/viewer.type.js';
 
 export const schema = builder.toSchema();
 export const printedSchema = () => printSchema(lexicographicSortSchema(schema));

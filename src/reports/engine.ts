@@ -3,7 +3,7 @@
 // and range (the total plus every bucket grain its charts need) and one "table" part per
 // provider, dimension and range; all parts of a report go to PostgreSQL as one statement.
 import { createHash } from 'node:crypto';
-import type pg from 'pg';
+import type { WorkspaceScope } from '../db/workspace-scope.js';
 import { metricValue, type ProviderId } from './catalog.js';
 import { METRIC_COLUMNS } from '../ingest/metric-facts.js';
 import { bucketsOf, type DateRange, type Granularity } from './dates.js';
@@ -90,45 +90,69 @@ export interface TablePart {
   dimension: string;
 }
 
+export type Part = SeriesPart | TablePart;
+
+/** The parts of one report over its ranges, for one client. */
+export interface SumsRequest {
+  clientId: string;
+  parts: readonly Part[];
+  ranges: readonly DateRange[];
+}
+
 /**
- * One SQL statement for every part of a report: a UNION ALL of grouped sums, each part a
- * GROUPING SETS aggregation over its index range (the total plus the buckets or dimension
- * values it needs). One round trip per report instead of one per widget.
+ * One SQL statement for every part of every requested report: a UNION ALL of grouped sums,
+ * each part a GROUPING SETS aggregation over its index range (the total plus the buckets or
+ * dimension values it needs). $1 is the workspace; each request's client is looked up under
+ * it, so facts are only ever read for a client of the caller's workspace. Then, per request,
+ * its client id and its ranges' bounds.
  */
-export function reportSumsSql(parts: readonly (SeriesPart | TablePart)[]): string {
-  return parts
-    .map((part, index) => {
-      const range = `date BETWEEN $${2 + part.rangeIndex * 2}::date AND $${3 + part.rangeIndex * 2}::date`;
-      const where = `client_id = $1 AND provider = ${literal(part.provider)}::"Provider" AND ${range}`;
+export function reportSumsSql(requests: readonly Pick<SumsRequest, 'parts' | 'ranges'>[]): string {
+  const selects: string[] = [];
+  let param = 2;
+  requests.forEach((request, requestIndex) => {
+    const clientParam = param;
+    const rangeParam = (rangeIndex: number) => clientParam + 1 + rangeIndex * 2;
+    param += 1 + request.ranges.length * 2;
+    request.parts.forEach((part, partIndex) => {
+      const range = `date BETWEEN $${rangeParam(part.rangeIndex)}::date AND $${rangeParam(part.rangeIndex) + 1}::date`;
+      const where = `client_id = (SELECT id FROM clients WHERE workspace_id = $1 AND id = $${clientParam}) AND provider = ${literal(part.provider)}::"Provider" AND ${range}`;
+      const tag = `${requestIndex} AS request, ${partIndex} AS part`;
       if (part.kind === 'table') {
-        return `SELECT ${index} AS part, dimension_value AS key, ${SUM_COLUMNS} FROM metric_facts
-          WHERE ${where} AND dimension = ${literal(part.dimension)} GROUP BY GROUPING SETS ((dimension_value), ())`;
+        selects.push(`SELECT ${tag}, dimension_value AS key, ${SUM_COLUMNS} FROM metric_facts
+          WHERE ${where} AND dimension = ${literal(part.dimension)} GROUP BY GROUPING SETS ((dimension_value), ())`);
+        return;
       }
       const grains = part.grains.map((grain) => GRAIN_SQL[grain]);
       const grainOf = part.grains.map((grain) => `WHEN GROUPING(${GRAIN_SQL[grain]}) = 0 THEN '${grain}:' || (${GRAIN_SQL[grain]})::date::text`).join(' ');
-      return `SELECT ${index} AS part, ${grains.length ? `CASE ${grainOf} END` : 'NULL'} AS key, ${SUM_COLUMNS} FROM metric_facts
-        WHERE ${where} AND dimension = '' GROUP BY GROUPING SETS (()${grains.map((grain) => `, (${grain})`).join('')})`;
-    })
-    .join('\nUNION ALL\n');
+      selects.push(`SELECT ${tag}, ${grains.length ? `CASE ${grainOf} END` : 'NULL'} AS key, ${SUM_COLUMNS} FROM metric_facts
+        WHERE ${where} AND dimension = '' GROUP BY GROUPING SETS (()${grains.map((grain) => `, (${grain})`).join('')})`);
+    });
+  });
+  return selects.join('\nUNION ALL\n');
 }
 
 const toSums = (row: Record<string, unknown>): Sums => Object.fromEntries(METRIC_COLUMNS.map((name) => [name, Number(row[name] ?? 0)]));
 const emptySeries = (): SeriesSums => ({ total: {}, buckets: { day: new Map(), week: new Map(), month: new Map() } });
 const emptyTable = (): TableSums => ({ byValue: new Map(), total: {} });
+const emptySums = (parts: readonly Part[]) => parts.map((part) => (part.kind === 'series' ? emptySeries() : emptyTable()));
 
-export async function queryReportSums(pool: pg.Pool, clientId: string, parts: readonly (SeriesPart | TablePart)[], ranges: readonly DateRange[]): Promise<(SeriesSums | TableSums)[]> {
-  const results: (SeriesSums | TableSums)[] = parts.map((part) => (part.kind === 'series' ? emptySeries() : emptyTable()));
-  if (parts.length === 0) return results;
-  const values = [clientId, ...ranges.flatMap((range) => [range.from, range.to])];
-  const text = reportSumsSql(parts);
-  // Planning this statement costs about a third of executing it; a named statement is parsed
-  // and planned once per connection. Its text depends only on the report's shape (providers,
-  // grains, dimensions), so the number of names stays small.
-  const name = `report:${createHash('sha1').update(text).digest('base64url')}`;
-  const { rows } = await pool.query({ name, text, values });
+/** The sums of every part of every request, in one round trip. */
+export async function queryReportSums(scope: WorkspaceScope, requests: readonly SumsRequest[]): Promise<(SeriesSums | TableSums)[][]> {
+  const results = requests.map((request) => emptySums(request.parts));
+  const asked = requests.filter((request) => request.parts.length > 0);
+  if (asked.length === 0) return results;
+  const text = reportSumsSql(asked);
+  const values = asked.flatMap((request) => [request.clientId, ...request.ranges.flatMap((range) => [range.from, range.to])]);
+  // Planning a report's statement costs about a third of executing it; a single report's
+  // statement is named (parsed and planned once per connection). Its text depends only on
+  // the report's shape (providers, grains, dimensions), so the number of names stays small.
+  // Batches of several reports are too varied to keep prepared.
+  const name = asked.length === 1 ? `report:${createHash('sha1').update(text).digest('base64url')}` : null;
+  const rows = await scope.rows<Record<string, any>>(name, text, values);
+  const resultsOfAsked = asked.map((request) => results[requests.indexOf(request)]!);
   for (const row of rows) {
-    const part = parts[row.part]!;
-    const target = results[row.part]!;
+    const part = asked[row.request]!.parts[row.part]!;
+    const target = resultsOfAsked[row.request]![row.part]!;
     if (part.kind === 'table') {
       const table = target as TableSums;
       if (row.key === null) table.total = toSums(row);
@@ -203,16 +227,22 @@ export function assembleTable(widget: Widget, current: TableSums, previous: Tabl
   };
 }
 
-export async function computeReportData(
-  pool: pg.Pool,
-  clientId: string | null,
-  definition: ReportDefinition,
-  range: DateRange,
-  compareRange: DateRange | null,
-): Promise<ReportData> {
-  const ranges = compareRange ? [range, compareRange] : [range];
+export interface ReportDataInput {
+  clientId: string | null;
+  definition: ReportDefinition;
+  range: DateRange;
+  compareRange: DateRange | null;
+}
 
-  // Plan the shared parts: per provider the grains its charts need, per provider the table dimensions.
+interface ReportPlan {
+  parts: Part[];
+  partIndex: Map<string, number>;
+  ranges: DateRange[];
+}
+
+/** The shared parts of a report: per provider the grains its charts need, per provider the table dimensions. */
+function planReport({ definition, range, compareRange }: ReportDataInput): ReportPlan {
+  const ranges = compareRange ? [range, compareRange] : [range];
   const grainsByProvider = new Map<ProviderId, Set<Granularity>>();
   const dimensionsByProvider = new Map<ProviderId, Set<string>>();
   for (const widget of definition.widgets) {
@@ -225,7 +255,7 @@ export async function computeReportData(
       grainsByProvider.set(provider, grains);
     }
   }
-  const parts: (SeriesPart | TablePart)[] = [];
+  const parts: Part[] = [];
   const partIndex = new Map<string, number>();
   ranges.forEach((_, rangeIndex) => {
     for (const [provider, grains] of grainsByProvider) {
@@ -235,10 +265,11 @@ export async function computeReportData(
       for (const dimension of dimensions) partIndex.set(`${provider}|${dimension}|${rangeIndex}`, parts.push({ kind: 'table', provider, rangeIndex, dimension }) - 1);
     }
   });
-  // A report without a client has no data source: every part stays empty.
-  const sums = clientId ? await queryReportSums(pool, clientId, parts, ranges) : parts.map((part) => (part.kind === 'series' ? emptySeries() : emptyTable()));
-  const part = <T>(key: string) => sums[partIndex.get(key)!] as T;
+  return { parts, partIndex, ranges };
+}
 
+function assembleReport({ definition, range, compareRange }: ReportDataInput, plan: ReportPlan, sums: readonly (SeriesSums | TableSums)[]): ReportData {
+  const part = <T>(key: string) => sums[plan.partIndex.get(key)!] as T;
   const data: ReportData = { kpis: [], charts: [], tables: [] };
   for (const widget of definition.widgets) {
     if (widget.type === 'table') {
@@ -252,4 +283,13 @@ export async function computeReportData(
     else data.charts.push(assembleChart(widget, range, compareRange, current, previous));
   }
   return data;
+}
+
+/** The live data of several reports, with one aggregation statement for all of them. */
+export async function computeReportData(scope: WorkspaceScope, inputs: readonly ReportDataInput[]): Promise<ReportData[]> {
+  const plans = inputs.map(planReport);
+  // A report without a client has no data source: its parts stay empty.
+  const requests = inputs.map((input, index) => ({ clientId: input.clientId ?? '', parts: input.clientId ? plans[index]!.parts : [], ranges: plans[index]!.ranges }));
+  const sums = await queryReportSums(scope, requests);
+  return inputs.map((input, index) => assembleReport(input, plans[index]!, sums[index]!));
 }

@@ -1,9 +1,13 @@
 import { builder } from '../graphql/builder.js';
 import { ComparePresetEnum, DatePresetEnum, GranularityEnum, MetricEnum, WidgetTypeEnum } from '../graphql/enums.js';
 import { emptyMeta, itemEnvelope } from '../graphql/envelope.js';
-import { resolveComparePreset, resolveDatePreset, todayIn, type DateRange } from './dates.js';
+import { resolveComparePreset, resolveDatePreset, todayIn, type ComparePreset, type DatePreset, type DateRange } from './dates.js';
 import type { ReportDefinition } from './definition.js';
-import { computeReportData, type Chart, type ChartPoint, type Kpi, type ReportData, type Table, type TableRow } from './engine.js';
+import type { Chart, ChartPoint, Kpi, ReportData, Table, TableRow } from './engine.js';
+import type { Report } from '../db/generated/prisma/client.js';
+import type { GraphQLContext } from '../graphql/context.js';
+import { GRAPH_ONLY } from '../graphql/graph-only.js';
+import { ReportSummaryType, ReportType } from './report.type.js';
 
 export const DateRangeType = builder.objectRef<DateRange>('DateRange').implement({
   description: 'An inclusive range of calendar dates.',
@@ -91,6 +95,15 @@ const ReportDataType = builder.objectRef<ReportDataShape>('ReportData').implemen
 
 const ReportDataItem = itemEnvelope('ReportDataItem', ReportDataType, 'A report\'s live data.');
 
+/** A report's data for the given presets (default: its dateConfig), resolved in its time zone. */
+async function reportData(report: Report, datePreset: DatePreset | null | undefined, comparePreset: ComparePreset | null | undefined, ctx: GraphQLContext): Promise<ReportDataShape> {
+  const { dateConfig } = report.definition as unknown as ReportDefinition;
+  const range = resolveDatePreset(datePreset ?? dateConfig.datePreset, todayIn(dateConfig.timezone, ctx.now));
+  const compareRange = resolveComparePreset(comparePreset ?? dateConfig.comparePreset, range);
+  const data = await ctx.loaders.reportData.load({ report, range, compareRange });
+  return { reportId: report.id, range, compareRange, timezone: dateConfig.timezone, ...data };
+}
+
 builder.queryField('reportData', (t) =>
   t.field({
     type: ReportDataItem,
@@ -101,14 +114,25 @@ builder.queryField('reportData', (t) =>
       datePreset: t.arg({ type: DatePresetEnum, required: false, description: 'Range to report on; default: the report\'s dateConfig.datePreset.' }),
       comparePreset: t.arg({ type: ComparePresetEnum, required: false, description: 'Range to compare with; default: the report\'s dateConfig.comparePreset.' }),
     },
-    resolve: async (_root, args, ctx) => {
-      const report = await ctx.repositories.reports.find(args.id);
-      const definition = report.definition as unknown as ReportDefinition;
-      const timezone = definition.dateConfig.timezone;
-      const range = resolveDatePreset(args.datePreset ?? definition.dateConfig.datePreset, todayIn(timezone, ctx.now));
-      const compareRange = resolveComparePreset(args.comparePreset ?? definition.dateConfig.comparePreset, range);
-      const data = await computeReportData(ctx.pool, report.clientId, definition, range, compareRange);
-      return { data: { reportId: report.id, range, compareRange, timezone, ...data }, meta: emptyMeta() };
-    },
+    resolve: async (_root, args, ctx) => ({
+      data: await reportData(await ctx.repositories.reports.find(args.id), args.datePreset, args.comparePreset, ctx),
+      meta: emptyMeta(),
+    }),
   }),
 );
+
+for (const variant of [ReportSummaryType, ReportType]) {
+  builder.objectField(variant, 'data', (t) =>
+    t.field({
+      type: ReportDataType,
+      description: 'This report\'s live data; reports asked together share one aggregation statement.',
+      authScopes: { scope: 'reports:read' },
+      extensions: GRAPH_ONLY,
+      args: {
+        datePreset: t.arg({ type: DatePresetEnum, required: false, description: 'Default: the report\'s dateConfig.datePreset.' }),
+        comparePreset: t.arg({ type: ComparePresetEnum, required: false, description: 'Default: the report\'s dateConfig.comparePreset.' }),
+      },
+      resolve: (report, args, ctx) => reportData(report, args.datePreset, args.comparePreset, ctx),
+    }),
+  );
+}

@@ -1,6 +1,9 @@
 import { builder } from '../graphql/builder.js';
 import { ComparePresetEnum, DatePresetEnum, GranularityEnum, MetricEnum, ProviderEnum, WidgetTypeEnum } from '../graphql/enums.js';
 import { cappedList, emptyMeta, itemEnvelope, listEnvelope } from '../graphql/envelope.js';
+import { NodeInterface, registerNodeKind } from '../graphql/node.js';
+import { GRAPH_ONLY } from '../graphql/graph-only.js';
+import { ClientType } from '../clients/client.type.js';
 import type { ReportDefinition, Widget } from './definition.js';
 
 const WidgetType = builder.objectRef<Widget>('Widget').implement({
@@ -35,7 +38,7 @@ export const ReportSummaryType = builder.prismaObject('Report', {
   variant: 'ReportSummary',
   description: 'A report of the workspace, without its definition.',
   fields: (t) => ({
-    id: t.exposeString('id'),
+    id: t.exposeID('id'),
     name: t.exposeString('name'),
     clientId: t.exposeString('clientId', { nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
@@ -45,8 +48,9 @@ export const ReportSummaryType = builder.prismaObject('Report', {
 
 export const ReportType = builder.prismaObject('Report', {
   description: 'A report with its definition: widgets and date configuration.',
+  interfaces: [NodeInterface],
   fields: (t) => ({
-    id: t.exposeString('id'),
+    id: t.exposeID('id'),
     name: t.exposeString('name'),
     clientId: t.exposeString('clientId', { nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
@@ -55,7 +59,9 @@ export const ReportType = builder.prismaObject('Report', {
   }),
 });
 
-const ReportList = listEnvelope('ReportList', ReportSummaryType, 'The workspace\'s reports, newest first.');
+registerNodeKind('report', { typeName: 'Report', scope: 'reports:read', load: (ctx, id) => ctx.loaders.report.load(id) });
+
+export const ReportList = listEnvelope('ReportList', ReportSummaryType, 'The workspace\'s reports, newest first.');
 const ReportItem = itemEnvelope('ReportItem', ReportType, 'One report.');
 
 builder.queryFields((t) => ({
@@ -79,3 +85,27 @@ builder.queryFields((t) => ({
     resolve: async (_root, args, ctx) => ({ data: await ctx.repositories.reports.find(args.id), meta: emptyMeta() }),
   }),
 }));
+
+// The graph around reports: a client's reports, a report's client.
+builder.objectField(ClientType, 'reports', (t) =>
+  t.field({
+    type: ReportList,
+    description: 'This client\'s reports, newest first, capped like the reports list.',
+    authScopes: { scope: 'reports:read' },
+    extensions: GRAPH_ONLY,
+    resolve: (client, _args, ctx) => ctx.loaders.reportsOfClient.load(client.id),
+  }),
+);
+
+for (const variant of [ReportSummaryType, ReportType]) {
+  builder.objectField(variant, 'client', (t) =>
+    t.field({
+      type: ClientType,
+      nullable: true,
+      description: 'The client this report belongs to; null for a workspace-wide report.',
+      authScopes: { scope: 'clients:read' },
+      extensions: GRAPH_ONLY,
+      resolve: (report, _args, ctx) => (report.clientId ? ctx.loaders.client.load(report.clientId) : null),
+    }),
+  );
+}

@@ -10,7 +10,7 @@ import type { Principal } from '../auth/principal.js';
 import { matchRoute } from './routes.js';
 import { validateParameters } from './parameters.js';
 import { buildOpenApiDocument } from './openapi.js';
-import { BASE_PATH, createV1Router } from './sofa.js';
+import { BASE_PATH, createV1Router, v1Schema } from './sofa.js';
 import { apiReferencePage, scalarBundle } from './docs.js';
 
 export { BASE_PATH };
@@ -31,12 +31,13 @@ export interface RestDependencies {
 
 export function createRestHandler(deps: RestDependencies) {
   const contexts = new WeakMap<Request, GraphQLContext>();
-  const sofa = createV1Router(deps.schema, {
+  const schema = v1Schema(deps.schema);
+  const sofa = createV1Router(schema, {
     context: ({ request }: { request: Request }) => contexts.get(request)!,
     // The envelope is built below, where the request id is known; hand the errors over.
     errorHandler: (errors) => Object.assign(new Response(null, { status: EXECUTION_FAILED }), { [EXECUTION_ERRORS]: errors }) as never,
   });
-  const openApi = buildOpenApiDocument(sofa.openAPIDocument as Record<string, any>, deps.schema, deps.publicBaseUrl);
+  const openApi = buildOpenApiDocument(sofa.openAPIDocument as Record<string, any>, schema, deps.publicBaseUrl);
   const openApiBody = JSON.stringify(openApi);
   const docsPage = apiReferencePage(`${BASE_PATH}/openapi.json`);
 
@@ -59,7 +60,7 @@ export function createRestHandler(deps: RestDependencies) {
       if (!admitted.principal.scopes.includes(match.route.scope)) {
         throw new ApiError('insufficient_scope', `This API key lacks the ${match.route.scope} scope.`);
       }
-      const field = deps.schema.getQueryType()!.getFields()[match.route.field]!;
+      const field = schema.getQueryType()!.getFields()[match.route.field]!;
       const values = validateParameters(field, match.params, url.searchParams);
 
       // SOFA sees only validated parameters, so its own query-string parsing meets no surprises.

@@ -1,0 +1,55 @@
+import { builder } from '../graphql/builder.js';
+import { AiModelEnum } from '../graphql/enums.js';
+import { NodeInterface, registerNodeKind } from '../graphql/node.js';
+import { connectionType, pageArgs } from '../graphql/connection.js';
+import { GRAPH_ONLY } from '../graphql/graph-only.js';
+import { isCivilDate } from '../reports/dates.js';
+import { countersAndRates, type CountersFieldBuilder } from './metrics.type.js';
+import { ProjectType } from './project.type.js';
+import type { ScanRow } from './scans-repository.js';
+
+export const ScanType = builder.objectRef<ScanRow>('AiVisibilityScan').implement({
+  description: 'One scan: a project × model × locale × date with its counters.',
+  interfaces: [NodeInterface],
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    projectId: t.exposeString('projectId'),
+    date: t.field({ type: 'Date', resolve: (scan) => scan.date }),
+    model: t.field({ type: AiModelEnum, resolve: (scan) => scan.model as never }),
+    locale: t.exposeString('locale'),
+    completedAt: t.expose('completedAt', { type: 'DateTime' }),
+    ...countersAndRates(t as unknown as CountersFieldBuilder),
+  }),
+});
+
+registerNodeKind('scan', { typeName: 'AiVisibilityScan', scope: 'ai_visibility:read', load: (ctx, id) => ctx.loaders.scan.load(id) });
+
+const ScanConnection = connectionType('AiVisibilityScan', ScanType, (scan) => ({ sortValue: scan.date, id: scan.id }));
+
+builder.objectField(ProjectType, 'scans', (t) =>
+  t.field({
+    type: ScanConnection,
+    description: 'This project\'s scans, newest first (by date).',
+    authScopes: { scope: 'ai_visibility:read' },
+    extensions: GRAPH_ONLY,
+    args: {
+      first: t.arg.int({ required: false, description: 'Page size, 1–100 (default 20).' }),
+      after: t.arg.string({ required: false, description: 'endCursor of the previous page.' }),
+      dateFrom: t.arg({ type: 'Date', required: false }),
+      dateTo: t.arg({ type: 'Date', required: false }),
+      model: t.arg({ type: AiModelEnum, required: false }),
+      locale: t.arg.string({ required: false }),
+    },
+    resolve: (project, args, ctx) =>
+      ctx.loaders.scansOfProject.load({
+        parentId: project.id,
+        args: {
+          ...pageArgs(args.first, args.after, isCivilDate),
+          dateFrom: args.dateFrom ?? null,
+          dateTo: args.dateTo ?? null,
+          model: args.model ?? null,
+          locale: args.locale ?? null,
+        },
+      }),
+  }),
+);

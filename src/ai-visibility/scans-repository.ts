@@ -1,0 +1,47 @@
+import type { WorkspaceScope } from '../db/workspace-scope.js';
+import { groupByParent, inAskedOrder } from '../graphql/per-parent.js';
+import { toPage, type Page, type PageArgs } from '../graphql/connection.js';
+import { COUNTER_FIELDS, ratesOf, type ScanCounters, type ScanRates } from './pooled-rates.js';
+import { COUNTER_COLUMNS } from './metrics.js';
+
+export interface ScanRow extends ScanCounters, ScanRates {
+  id: string;
+  projectId: string;
+  date: string;
+  model: string;
+  locale: string;
+  completedAt: Date;
+}
+
+export interface ScanFilter {
+  dateFrom: string | null;
+  dateTo: string | null;
+  model: string | null;
+  locale: string | null;
+}
+
+const COLUMNS = `id, project_id AS "projectId", date, model, locale, completed_at AS "completedAt", ${COUNTER_FIELDS.map((field) => `${COUNTER_COLUMNS[field]} AS "${field}"`).join(', ')}`;
+
+const withRates = <T extends ScanCounters>(row: T) => ({ ...row, ...ratesOf(row) });
+
+export function scanRepository(scope: WorkspaceScope) {
+  return {
+    byIds: async (ids: readonly string[]): Promise<(ScanRow | null)[]> =>
+      inAskedOrder(ids, (await scope.rows<ScanRow>('scans.by-ids', `SELECT ${COLUMNS} FROM scans WHERE workspace_id = $1 AND id = ANY($2::text[])`, [ids])).map(withRates)),
+    /** One page of each project's scans, newest first (date, then id), in one statement. */
+    pages: async (projectIds: readonly string[], args: PageArgs & ScanFilter): Promise<Page<ScanRow>[]> => {
+      const rows = await scope.rows<ScanRow & { parentId: string }>(
+        'scans.pages',
+        `SELECT p.id AS "parentId", s.* FROM unnest($2::text[]) AS p(id) CROSS JOIN LATERAL (
+           SELECT ${COLUMNS} FROM scans
+           WHERE workspace_id = $1 AND project_id = p.id
+             AND ($3::date IS NULL OR date >= $3::date) AND ($4::date IS NULL OR date <= $4::date)
+             AND ($5::text IS NULL OR model = $5) AND ($6::text IS NULL OR locale = $6)
+             AND ($7::date IS NULL OR (date, id) < ($7::date, $8::text))
+           ORDER BY date DESC, id DESC LIMIT $9) s`,
+        [projectIds, args.dateFrom, args.dateTo, args.model, args.locale, args.after?.sortValue ?? null, args.after?.id ?? null, args.first + 1],
+      );
+      return groupByParent(projectIds, rows).map((page) => toPage(page.map(withRates), args.first));
+    },
+  };
+}

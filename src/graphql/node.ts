@@ -1,0 +1,67 @@
+// Object identification: Node, node(id) and nodes(ids). Ids carry their type in their prefix
+// (cli_, rep_, prj_, scn_, sig_), so an id alone says which loader to ask. Each feature
+// registers its node kinds from its type module; an id of another workspace, an unknown
+// prefix or a malformed id all come back as null, like an id that never existed.
+import type { Scope } from '../auth/principal.js';
+import { idPrefixes, isIdOf, type IdKind } from '../db/ids.js';
+import { ApiError } from '../errors/index.js';
+import { builder } from './builder.js';
+import { GRAPH_ONLY } from './graph-only.js';
+import type { GraphQLContext } from './context.js';
+
+export interface NodeShape {
+  id: string;
+}
+
+interface NodeKind {
+  typeName: string;
+  scope: Scope;
+  load(ctx: GraphQLContext, id: string): Promise<NodeShape | null>;
+}
+
+const nodeKinds = new Map<IdKind, NodeKind>();
+
+export function registerNodeKind(kind: IdKind, nodeKind: NodeKind): void {
+  nodeKinds.set(kind, nodeKind);
+}
+
+const kindOf = (id: string): IdKind | undefined =>
+  (Object.keys(idPrefixes) as IdKind[]).find((kind) => nodeKinds.has(kind) && isIdOf(kind, id));
+
+export const NodeInterface = builder.interfaceRef<NodeShape>('Node').implement({
+  description: 'An object with a globally unique id; its prefix names its type.',
+  fields: (t) => ({ id: t.exposeID('id') }),
+  resolveType: (node) => nodeKinds.get(kindOf(node.id)!)!.typeName,
+});
+
+async function loadNode(ctx: GraphQLContext, id: string): Promise<NodeShape | null> {
+  const kind = kindOf(id);
+  if (!kind) return null;
+  const nodeKind = nodeKinds.get(kind)!;
+  if (!ctx.principal.scopes.includes(nodeKind.scope)) throw new ApiError('insufficient_scope', `Reading ${id.slice(0, 64)} needs the ${nodeKind.scope} scope.`);
+  return nodeKind.load(ctx, id);
+}
+
+export const MAX_NODES = 100;
+
+builder.queryFields((t) => ({
+  node: t.field({
+    type: NodeInterface,
+    nullable: true,
+    extensions: GRAPH_ONLY,
+    description: 'Any object by its id (cli_…, rep_…, prj_…, scn_…, sig_…); null when this workspace has none.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => loadNode(ctx, String(args.id)),
+  }),
+  nodes: t.field({
+    type: [NodeInterface],
+    nullable: { list: false, items: true },
+    extensions: GRAPH_ONLY,
+    description: `Objects by id, in the order asked (at most ${MAX_NODES}); null where this workspace has none.`,
+    args: { ids: t.arg.idList({ required: true }) },
+    resolve: (_root, args, ctx) => {
+      if (args.ids.length > MAX_NODES) throw new ApiError('invalid_parameter', `nodes takes at most ${MAX_NODES} ids.`, { param: 'ids' });
+      return Promise.all(args.ids.map((id) => loadNode(ctx, String(id))));
+    },
+  }),
+}));

@@ -1,0 +1,28 @@
+// Relations of many parents in one statement: the child rows come back tagged with their
+// parent id (and, for capped lists, the parent's total before the cap); these helpers give
+// each parent its share, in the order the DataLoader asked.
+import type { ListEnvelope } from './envelope.js';
+
+export interface ParentTagged {
+  parentId: string;
+}
+
+export function groupByParent<T extends ParentTagged>(parentIds: readonly string[], rows: readonly T[]): T[][] {
+  const byParent = new Map<string, T[]>(parentIds.map((id) => [id, []]));
+  for (const row of rows) byParent.get(row.parentId)?.push(row);
+  return parentIds.map((id) => byParent.get(id)!);
+}
+
+/** Rows of a capped relation carry `total`, the parent's count before the cap (a window count). */
+export function cappedByParent<T extends ParentTagged & { total: number }>(parentIds: readonly string[], rows: readonly T[]): ListEnvelope<T>[] {
+  return groupByParent(parentIds, rows).map((data) => {
+    const total = data[0]?.total ?? 0;
+    return { data, meta: { total, truncated: total > data.length } };
+  });
+}
+
+/** Rows found by id, in the order the ids were asked; null where none was found. */
+export function inAskedOrder<T extends { id: string }>(ids: readonly string[], rows: readonly T[]): (T | null)[] {
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.map((id) => byId.get(id) ?? null);
+}

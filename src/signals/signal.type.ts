@@ -1,0 +1,49 @@
+import { builder } from '../graphql/builder.js';
+import { AiModelEnum } from '../graphql/enums.js';
+import { NodeInterface, registerNodeKind } from '../graphql/node.js';
+import { connectionType, pageArgs } from '../graphql/connection.js';
+import { GRAPH_ONLY } from '../graphql/graph-only.js';
+import { ProjectType } from '../ai-visibility/project.type.js';
+import type { SignalRow } from './repository.js';
+
+export const SignalType = builder.objectRef<SignalRow>('Signal').implement({
+  description: 'A signal rule that fired on a scan: what changed, for which model and locale.',
+  interfaces: [NodeInterface],
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    projectId: t.exposeString('projectId'),
+    scanId: t.exposeString('scanId', { nullable: true }),
+    kind: t.exposeString('kind', { description: 'The rule that fired, e.g. visibility_drop.' }),
+    model: t.field({ type: AiModelEnum, resolve: (signal) => signal.model as never }),
+    locale: t.exposeString('locale'),
+    details: t.field({ type: 'JSONObject', description: 'The numbers before and after, and the rule\'s threshold.', resolve: (signal) => signal.details }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+registerNodeKind('signal', { typeName: 'Signal', scope: 'ai_visibility:read', load: (ctx, id) => ctx.loaders.signal.load(id) });
+
+const SignalConnection = connectionType('Signal', SignalType, (signal) => ({ sortValue: signal.createdAt.toISOString(), id: signal.id }));
+
+const isTimestamp = (value: string) => !Number.isNaN(Date.parse(value));
+
+builder.objectField(ProjectType, 'signals', (t) =>
+  t.field({
+    type: SignalConnection,
+    description: 'This project\'s signals, newest first.',
+    authScopes: { scope: 'ai_visibility:read' },
+    extensions: GRAPH_ONLY,
+    args: {
+      first: t.arg.int({ required: false, description: 'Page size, 1–100 (default 20).' }),
+      after: t.arg.string({ required: false, description: 'endCursor of the previous page.' }),
+      dateFrom: t.arg({ type: 'Date', required: false, description: 'First UTC day of createdAt (inclusive).' }),
+      dateTo: t.arg({ type: 'Date', required: false, description: 'Last UTC day of createdAt (inclusive).' }),
+      kind: t.arg.string({ required: false }),
+    },
+    resolve: (project, args, ctx) =>
+      ctx.loaders.signalsOfProject.load({
+        parentId: project.id,
+        args: { ...pageArgs(args.first, args.after, isTimestamp), dateFrom: args.dateFrom ?? null, dateTo: args.dateTo ?? null, kind: args.kind ?? null },
+      }),
+  }),
+);

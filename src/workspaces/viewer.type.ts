@@ -1,0 +1,50 @@
+import { builder } from '../graphql/builder.js';
+import { GRAPH_ONLY } from '../graphql/graph-only.js';
+import { SCOPES } from '../auth/principal.js';
+import type { Plan } from '../db/generated/prisma/enums.js';
+import { PLANS } from './service.js';
+
+interface WorkspaceShape {
+  id: string;
+  slug: string;
+  name: string;
+  plan: Plan;
+  timezone: string;
+}
+
+const PlanEnum = builder.enumType('Plan', { values: PLANS });
+const ScopeEnum = builder.enumType('Scope', { values: Object.fromEntries(SCOPES.map((scope) => [scope.replace(':', '_').toUpperCase(), { value: scope }])) });
+const CredentialEnum = builder.enumType('CredentialKind', { values: { API_KEY: { value: 'api_key' }, SESSION: { value: 'session' } } });
+
+const WorkspaceType = builder.objectRef<WorkspaceShape>('Workspace').implement({
+  description: 'The workspace the caller reads.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    slug: t.exposeString('slug'),
+    name: t.exposeString('name'),
+    plan: t.field({ type: PlanEnum, resolve: (w) => w.plan }),
+    timezone: t.exposeString('timezone', { description: 'Default IANA time zone of new reports.' }),
+  }),
+});
+
+const ViewerType = builder.objectRef<{ workspace: WorkspaceShape }>('Viewer').implement({
+  description: 'Who is calling: the workspace, its plan and what the credential may read.',
+  fields: (t) => ({
+    workspace: t.field({ type: WorkspaceType, resolve: (viewer) => viewer.workspace }),
+    credential: t.field({ type: CredentialEnum, resolve: (_viewer, _args, ctx) => ctx.principal.kind }),
+    scopes: t.field({ type: [ScopeEnum], resolve: (_viewer, _args, ctx) => [...ctx.principal.scopes] }),
+    role: t.string({ nullable: true, description: 'The member\'s role when signed in with a session; null for an API key.', resolve: () => null }),
+  }),
+});
+
+builder.queryField('viewer', (t) =>
+  t.field({
+    type: ViewerType,
+    description: 'The caller: workspace, plan, scopes, and role when signed in.',
+    extensions: GRAPH_ONLY,
+    resolve: async (_root, _args, ctx) => {
+      const [workspace] = await ctx.workspace.rows<WorkspaceShape>('workspaces.current', 'SELECT id, slug, name, plan, timezone FROM workspaces WHERE id = $1');
+      return { workspace: workspace! };
+    },
+  }),
+);
