@@ -30,7 +30,9 @@ export function createGraphQLServer(deps: YogaDependencies) {
     },
     plugins: [
       EnvelopArmorPlugin({
-        maxDepth: { n: 8 },
+        // A client page (client → reports → data → charts → series → points → value, inline
+        // fragment included) is 9 deep; the cost limit bounds what depth alone does not.
+        maxDepth: { n: 10 },
         costLimit: { maxCost: 5000 },
         maxAliases: { n: 15 },
         maxDirectives: { n: 10 },

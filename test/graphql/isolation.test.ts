@@ -1,0 +1,132 @@
+// Workspace isolation across the whole graph: every root field given a second workspace's
+// ids, and every relation walked from the caller's own data, shows nothing of the other
+// workspace. The walk is checked against the schema, so a new relation must join it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getNamedType, isObjectType } from 'graphql';
+import { schema } from '../../src/graphql/schema.js';
+import { isGraphOnly } from '../../src/graphql/graph-only.js';
+import { seedWorkspace } from '../../src/demo/seed.js';
+import { newId } from '../../src/db/ids.js';
+import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
+
+let t: TestApp;
+let mine: Awaited<ReturnType<typeof seeded>>;
+let theirs: Awaited<ReturnType<typeof seeded>>;
+
+async function seeded() {
+  const keyed = await createKeyedWorkspace(t.database);
+  await seedWorkspace(t.database.prisma, t.database.pool, { workspaceId: keyed.workspace.id, days: 40, clients: 2 });
+  const where = { where: { workspaceId: keyed.workspace.id } };
+  const [clients, reports, projects] = await Promise.all([t.database.prisma.client.findMany(where), t.database.prisma.report.findMany(where), t.database.prisma.aiProject.findMany(where)]);
+  for (const project of projects) {
+    await t.database.prisma.signal.create({ data: { id: newId('signal'), workspaceId: keyed.workspace.id, projectId: project.id, kind: 'visibility_drop', model: 'chatgpt', locale: 'en-US', details: {} } });
+  }
+  const scans = await t.database.pool.query<{ id: string }>('SELECT id FROM scans WHERE workspace_id = $1', [keyed.workspace.id]);
+  const signals = await t.database.prisma.signal.findMany(where);
+  const ids = { client: clients.map((c) => c.id), report: reports.map((r) => r.id), project: projects.map((p) => p.id), scan: scans.rows.map((s) => s.id), signal: signals.map((s) => s.id) };
+  return { ...keyed, ids, allIds: Object.values(ids).flat() };
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  mine = await seeded();
+  theirs = await seeded();
+});
+afterAll(() => t.close());
+
+async function graphql(query: string, variables: Record<string, unknown> = {}) {
+  const response = await t.app.fetch(
+    new Request('http://test.local/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${mine.key.secret}` },
+      body: JSON.stringify({ query, variables }),
+    }),
+  );
+  return json(response);
+}
+
+const leaked = (body: unknown) => theirs.allIds.filter((id) => JSON.stringify(body).includes(id));
+
+describe('root fields given another workspace\'s ids', () => {
+  const cases: [string, string, (ids: typeof theirs.ids) => Record<string, unknown>][] = [
+    ['report', 'query($id: ReportId!) { report(id: $id) { data { id } } }', (ids) => ({ id: ids.report[0] })],
+    ['reportData', 'query($id: ReportId!) { reportData(id: $id) { data { kpis { value } } } }', (ids) => ({ id: ids.report[0] })],
+    ['aiVisibilityMetrics', 'query($id: ProjectId!) { aiVisibilityMetrics(id: $id) { data { rows { date } } } }', (ids) => ({ id: ids.project[0] })],
+  ];
+
+  it.each(cases)('%s answers not_found', async (_name, query, variables) => {
+    const body = await graphql(query, variables(theirs.ids));
+    expect(body.errors?.[0]?.extensions?.code).toBe('not_found');
+    expect(body.data).toBeNull();
+  });
+
+  it('reports and aiVisibilityProjects filtered by their client are empty', async () => {
+    const body = await graphql('query($c: ClientId) { reports(clientId: $c) { data { id } meta { total } } aiVisibilityProjects(clientId: $c) { data { id } meta { total } } }', { c: theirs.ids.client[0] });
+    expect(body.data).toEqual({ reports: { data: [], meta: { total: 0 } }, aiVisibilityProjects: { data: [], meta: { total: 0 } } });
+  });
+
+  it('node and nodes give null for every one of their ids', async () => {
+    const body = await graphql('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids: theirs.allIds.slice(0, 100) });
+    expect(body.errors).toBeUndefined();
+    expect(body.data.nodes.every((node: unknown) => node === null)).toBe(true);
+    for (const id of [theirs.ids.client[0], theirs.ids.report[0], theirs.ids.project[0], theirs.ids.scan[0], theirs.ids.signal[0]]) {
+      expect((await graphql('query($id: ID!) { node(id: $id) { id } }', { id })).data).toEqual({ node: null });
+    }
+  });
+
+  it('covers every root field that takes an id', () => {
+    const covered = new Set([...cases.map(([name]) => name), 'reports', 'aiVisibilityProjects', 'node', 'nodes']);
+    const withIds = Object.values(schema.getQueryType()!.getFields()).filter((field) => field.args.some((arg) => /Id$|^ID$/.test(getNamedType(arg.type).name)));
+    expect(withIds.map((field) => field.name).filter((name) => !covered.has(name))).toEqual([]);
+  });
+});
+
+// Every relation of the graph, walked from the caller's own clients, reports and projects.
+const WALK = `{
+  clients { data { id reports { data { id client { id } data { kpis { value } tables { rows { dimensionValue } } } } }
+    aiVisibilityProjects { data { id client { id } metrics { data { totals { locale totalRuns } } } scans(first: 100) { nodes { id } } signals { nodes { id } } } } } }
+  reports { data { id client { id reports { data { id } } aiVisibilityProjects { data { id } } } data { kpis { value } } } }
+  aiVisibilityProjects { data { id client { id } scans(first: 5) { edges { node { id } } } signals { edges { node { id } } } } }
+  viewer { workspace { id } }
+}`;
+
+describe('the graph walked from the caller\'s own data', () => {
+  it('reaches only the caller\'s rows, and all of them', async () => {
+    const body = await graphql(WALK);
+    expect(body.errors).toBeUndefined();
+    expect(leaked(body)).toEqual([]);
+    const text = JSON.stringify(body);
+    for (const id of [...mine.ids.client, ...mine.ids.report, ...mine.ids.project, ...mine.ids.signal]) expect(text).toContain(id);
+    expect(body.data.viewer.workspace.id).toBe(mine.workspace.id);
+  });
+
+  it('walks every relation (graph-only field) of every type', () => {
+    const relations = Object.values(schema.getTypeMap())
+      .filter(isObjectType)
+      .flatMap((type) => Object.values(type.getFields()).filter((field) => isGraphOnly(field.extensions)).map((field) => field.name));
+    const missing = [...new Set(relations)].filter((name) => !['node', 'nodes'].includes(name) && !new RegExp(`\\b${name}\\b`).test(WALK));
+    expect(missing).toEqual([]);
+  });
+
+  it('reads no facts or scans of another workspace even through a row that points there', async () => {
+    // A corrupted row: one of my reports tied to their client. The facts are bound to the
+    // caller's workspace in the statement itself, so the report shows no data, not theirs.
+    const definition = (await t.database.prisma.report.findFirstOrThrow({ where: { workspaceId: mine.workspace.id, name: { contains: 'overview' } } })).definition;
+    const crossed = await t.database.prisma.report.create({ data: { id: newId('report'), workspaceId: mine.workspace.id, clientId: theirs.ids.client[0]!, name: 'crossed', definition: definition as object } });
+    const body = await json(await t.get(`/api/v1/reports/${crossed.id}/data?datePreset=last_30_days`, mine.key.secret));
+    expect(body.data.kpis.length).toBeGreaterThan(0);
+    expect(body.data.kpis.every((kpi: { value: number | null }) => kpi.value === 0 || kpi.value === null)).toBe(true);
+
+    // A scan row of their workspace filed under my project is not counted in my metrics.
+    const project = mine.ids.project[0]!;
+    const before = await json(await t.get(`/api/v1/ai-visibility/projects/${project}/metrics`, mine.key.secret));
+    await t.database.pool.query(
+      `INSERT INTO scans (id, workspace_id, project_id, date, model, locale, total_runs, visibility_count, mention_count, total_mention_count, positioned_count, position_sum, positive_count, neutral_count, negative_count)
+       VALUES ($1, $2, $3, current_date - 1, 'chatgpt', 'xx-XX', 1000, 1000, 1000, 1000, 0, 0, 0, 0, 0)`,
+      [newId('scan'), theirs.workspace.id, project],
+    );
+    const after = await json(await t.get(`/api/v1/ai-visibility/projects/${project}/metrics`, mine.key.secret));
+    expect(after.data.totals).toEqual(before.data.totals);
+    expect(after.meta).toEqual(before.meta);
+  });
+});
