@@ -3,8 +3,9 @@
 // Rates come from pooled sums only (pooled-rates.ts); locales are never summed together.
 import type { WorkspaceScope } from '../db/workspace-scope.js';
 import { groupByParent } from '../graphql/per-parent.js';
+import { COUNTER_COLUMNS, COUNTER_SELECT } from './scan-columns.js';
 import { COUNTER_FIELDS, ratesOf, type ScanCounters, type ScanRates } from './pooled-rates.js';
-import type { DateRange } from '../reports/dates.js';
+import type { DateRange } from '../dates/civil-date.js';
 
 export interface MetricsRow extends ScanCounters, ScanRates {
   date: string;
@@ -27,20 +28,6 @@ export interface MetricsResult {
   totals: LocaleTotals[];
 }
 
-/** The scans column of each counter of the contract. */
-export const COUNTER_COLUMNS: Record<(typeof COUNTER_FIELDS)[number], string> = {
-  totalRuns: 'total_runs',
-  visibilityCount: 'visibility_count',
-  mentionCount: 'mention_count',
-  totalMentionCount: 'total_mention_count',
-  positionedCount: 'positioned_count',
-  positionSum: 'position_sum',
-  positiveCount: 'positive_count',
-  neutralCount: 'neutral_count',
-  negativeCount: 'negative_count',
-};
-
-const counterSelect = COUNTER_FIELDS.map((field) => `${COUNTER_COLUMNS[field]} AS "${field}"`).join(', ');
 const counterSums = COUNTER_FIELDS.map((field) => `sum(${COUNTER_COLUMNS[field]})::float8 AS "${field}"`).join(', ');
 // $1 workspace, $2 project ids, $3/$4 range, $5 model or null.
 const FILTER = 'workspace_id = $1 AND date BETWEEN $3::date AND $4::date AND ($5::text IS NULL OR model = $5)';
@@ -58,7 +45,7 @@ export async function queryProjectMetrics(scope: WorkspaceScope, projectIds: rea
     scope.rows<MetricsRow & { parentId: string }>(
       'ai-metrics-rows',
       `SELECT p.id AS "parentId", s.* FROM unnest($2::text[]) AS p(id) CROSS JOIN LATERAL (
-         SELECT date, model, locale, ${counterSelect} FROM scans
+         SELECT date, model, locale, ${COUNTER_SELECT} FROM scans
          WHERE project_id = p.id AND ${FILTER} ORDER BY date DESC, locale, model LIMIT $6) s`,
       [...values, cap],
     ),

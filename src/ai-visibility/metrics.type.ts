@@ -3,7 +3,7 @@ import { builder } from '../graphql/builder.js';
 import { AiModelEnum } from '../graphql/enums.js';
 import { ListMeta, type ListMetaShape } from '../graphql/envelope.js';
 import { DateRangeType } from '../reports/report-data.type.js';
-import { addDays, type DateRange } from '../reports/dates.js';
+import { addDays, type DateRange } from '../dates/civil-date.js';
 import { invalidParameter } from '../errors/index.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';

@@ -3,7 +3,7 @@ import { AiModelEnum } from '../graphql/enums.js';
 import { NodeInterface, registerNodeKind } from '../graphql/node.js';
 import { connectionType, pageArgs } from '../graphql/connection.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
-import { isCivilDate } from '../reports/dates.js';
+import { isCivilDate } from '../dates/civil-date.js';
 import { countersAndRates, type CountersFieldBuilder } from './metrics.type.js';
 import { ProjectType } from './project.type.js';
 import type { ScanRow } from './scans-repository.js';

@@ -1,8 +1,8 @@
 import type { WorkspaceScope } from '../db/workspace-scope.js';
 import { groupByParent, inAskedOrder } from '../graphql/per-parent.js';
 import { toPage, type Page, type PageArgs } from '../graphql/connection.js';
-import { COUNTER_FIELDS, ratesOf, type ScanCounters, type ScanRates } from './pooled-rates.js';
-import { COUNTER_COLUMNS } from './metrics.js';
+import { ratesOf, type ScanCounters, type ScanRates } from './pooled-rates.js';
+import { COUNTER_SELECT } from './scan-columns.js';
 
 export interface ScanRow extends ScanCounters, ScanRates {
   id: string;
@@ -20,7 +20,7 @@ export interface ScanFilter {
   locale: string | null;
 }
 
-const COLUMNS = `id, project_id AS "projectId", date, model, locale, completed_at AS "completedAt", ${COUNTER_FIELDS.map((field) => `${COUNTER_COLUMNS[field]} AS "${field}"`).join(', ')}`;
+const COLUMNS = `id, project_id AS "projectId", date, model, locale, completed_at AS "completedAt", ${COUNTER_SELECT}`;
 
 const withRates = <T extends ScanCounters>(row: T) => ({ ...row, ...ratesOf(row) });
 

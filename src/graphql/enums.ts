@@ -2,7 +2,7 @@
 // so REST parameter checks, GraphQL coercion and OpenAPI enums cannot disagree.
 import { builder } from './builder.js';
 import { PROVIDERS, ALL_METRIC_NAMES } from '../reports/catalog.js';
-import { COMPARE_PRESETS, DATE_PRESETS } from '../reports/dates.js';
+import { COMPARE_PRESETS, DATE_PRESETS } from '../reports/date-presets.js';
 import { GRANULARITIES, WIDGET_TYPES } from '../reports/definition.js';
 import { AI_MODELS } from '../ai-visibility/models.js';
 

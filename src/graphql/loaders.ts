@@ -5,7 +5,7 @@ import DataLoader from 'dataloader';
 import type { AiProject, Client, Report } from '../db/generated/prisma/client.js';
 import type { ClientSummary } from '../clients/repository.js';
 import type { ListEnvelope } from './envelope.js';
-import type { DateRange } from '../reports/dates.js';
+import type { DateRange } from '../dates/civil-date.js';
 import type { ReportDefinition } from '../reports/definition.js';
 import { computeReportData, type ReportData } from '../reports/engine.js';
 import { queryProjectMetrics, type MetricsResult } from '../ai-visibility/metrics.js';

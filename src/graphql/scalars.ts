@@ -1,7 +1,7 @@
 import { GraphQLError } from 'graphql';
 import { DateTimeResolver, JSONObjectResolver } from 'graphql-scalars';
 import { builder } from './builder.js';
-import { isCivilDate } from '../reports/dates.js';
+import { isCivilDate } from '../dates/civil-date.js';
 import { idPattern, isIdOf, type IdKind } from '../db/ids.js';
 
 builder.addScalarType('DateTime', DateTimeResolver);

@@ -2,8 +2,8 @@
 // fact replaces the stored one) in multi-row upserts inside one transaction.
 import type pg from 'pg';
 import { z } from 'zod';
-import { baseMetricsOf, catalog, PROVIDERS, type ProviderId } from '../reports/catalog.js';
-import { isCivilDate } from '../reports/dates.js';
+import { baseMetricsOf, catalog, METRIC_COLUMNS, PROVIDERS, type ProviderId } from '../reports/catalog.js';
+import { isCivilDate } from '../dates/civil-date.js';
 import { describeIssues, type LineProblem, type ParsedLine } from './lines.js';
 
 export interface MetricFactInput {
@@ -58,7 +58,6 @@ export function validateMetricLines(lines: readonly ParsedLine[], knownClients: 
   return { facts, problems };
 }
 
-export const METRIC_COLUMNS = [...new Set(PROVIDERS.flatMap((provider) => baseMetricsOf(provider)))];
 const BATCH_SIZE = 1_000;
 
 /** Upserts facts; returns how many were new and how many replaced an existing fact. */

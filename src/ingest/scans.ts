@@ -3,11 +3,11 @@
 // the same transaction, so no event exists for data that was rolled back.
 import type pg from 'pg';
 import { z } from 'zod';
-import { isCivilDate } from '../reports/dates.js';
+import { isCivilDate } from '../dates/civil-date.js';
 import { AI_MODELS } from '../ai-visibility/models.js';
 import { COUNTER_FIELDS, type ScanCounters } from '../ai-visibility/pooled-rates.js';
 import { newId } from '../db/ids.js';
-import { COUNTER_COLUMNS } from '../ai-visibility/metrics.js';
+import { COUNTER_COLUMNS } from '../ai-visibility/scan-columns.js';
 import { describeIssues, type LineProblem, type ParsedLine } from './lines.js';
 
 export interface ScanInput extends ScanCounters {

@@ -116,3 +116,6 @@ export function metricValue(provider: ProviderId, name: string, sums: Record<str
   if (denominator === 0) return null;
   return (numerator / denominator) * (metric.multiplier ?? 1);
 }
+
+/** The summable columns of metric_facts: every provider's base metrics. */
+export const METRIC_COLUMNS = [...new Set(PROVIDERS.flatMap((provider) => baseMetricsOf(provider)))];

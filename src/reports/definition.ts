@@ -1,7 +1,8 @@
 // The report definition: widgets plus date configuration, validated against the catalog.
 import { z } from 'zod';
 import { catalog, PROVIDERS, type ProviderId } from './catalog.js';
-import { COMPARE_PRESETS, DATE_PRESETS, isTimeZone } from './dates.js';
+import { isTimeZone } from '../dates/civil-date.js';
+import { COMPARE_PRESETS, DATE_PRESETS } from './date-presets.js';
 
 export const WIDGET_TYPES = ['kpi', 'line_chart', 'bar_chart', 'table'] as const;
 export const GRANULARITIES = ['day', 'week', 'month'] as const;

@@ -4,9 +4,9 @@
 // provider, dimension and range; all parts of a report go to PostgreSQL as one statement.
 import { createHash } from 'node:crypto';
 import type { WorkspaceScope } from '../db/workspace-scope.js';
-import { metricValue, type ProviderId } from './catalog.js';
-import { METRIC_COLUMNS } from '../ingest/metric-facts.js';
-import { bucketsOf, type DateRange, type Granularity } from './dates.js';
+import { METRIC_COLUMNS, metricValue, type ProviderId } from './catalog.js';
+import type { DateRange } from '../dates/civil-date.js';
+import { bucketsOf, type Granularity } from './date-presets.js';
 import type { ReportDefinition, Widget } from './definition.js';
 
 type Sums = Record<string, number>;

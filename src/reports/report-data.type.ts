@@ -1,7 +1,8 @@
 import { builder } from '../graphql/builder.js';
 import { ComparePresetEnum, DatePresetEnum, GranularityEnum, MetricEnum, WidgetTypeEnum } from '../graphql/enums.js';
 import { emptyMeta, itemEnvelope } from '../graphql/envelope.js';
-import { resolveComparePreset, resolveDatePreset, todayIn, type ComparePreset, type DatePreset, type DateRange } from './dates.js';
+import { todayIn, type DateRange } from '../dates/civil-date.js';
+import { resolveComparePreset, resolveDatePreset, type ComparePreset, type DatePreset } from './date-presets.js';
 import type { ReportDefinition } from './definition.js';
 import type { Chart, ChartPoint, Kpi, ReportData, Table, TableRow } from './engine.js';
 import type { Report } from '../db/generated/prisma/client.js';

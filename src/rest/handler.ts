@@ -7,7 +7,7 @@ import { ApiError, notFound, toApiError } from '../errors/index.js';
 import { errorResponse, JSON_CONTENT_TYPE, withoutBody } from '../http/responses.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import type { Principal } from '../auth/principal.js';
-import { matchRoute } from './routes.js';
+import { matchRoute, routeScopes } from './routes.js';
 import { validateParameters } from './parameters.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { BASE_PATH, createV1Router, v1Schema } from './sofa.js';
@@ -32,6 +32,7 @@ export interface RestDependencies {
 export function createRestHandler(deps: RestDependencies) {
   const contexts = new WeakMap<Request, GraphQLContext>();
   const schema = v1Schema(deps.schema);
+  const scopes = routeScopes(schema);
   const sofa = createV1Router(schema, {
     context: ({ request }: { request: Request }) => contexts.get(request)!,
     // The envelope is built below, where the request id is known; hand the errors over.
@@ -57,9 +58,8 @@ export function createRestHandler(deps: RestDependencies) {
       headers = admitted.headers;
       const match = matchRoute(subPath);
       if (!match) throw new ApiError('not_found', `No endpoint GET ${BASE_PATH}${subPath.slice(0, 200)}.`);
-      if (!admitted.principal.scopes.includes(match.route.scope)) {
-        throw new ApiError('insufficient_scope', `This API key lacks the ${match.route.scope} scope.`);
-      }
+      const scope = scopes.get(match.route)!;
+      if (!admitted.principal.scopes.includes(scope)) throw new ApiError('insufficient_scope', `This API key lacks the ${scope} scope.`);
       const field = schema.getQueryType()!.getFields()[match.route.field]!;
       const values = validateParameters(field, match.params, url.searchParams);
 

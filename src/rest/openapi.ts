@@ -36,15 +36,6 @@ const RATE_LIMIT_HEADERS = {
   'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' },
 };
 
-const OPERATION_IDS: Record<string, string> = {
-  clients: 'listClients',
-  reports: 'listReports',
-  report: 'getReport',
-  reportData: 'getReportData',
-  aiVisibilityProjects: 'listAiVisibilityProjects',
-  aiVisibilityMetrics: 'getAiVisibilityMetrics',
-};
-
 /** Adds "null" to a property schema whose GraphQL field is nullable. */
 function allowNull(schema: JsonSchema): JsonSchema {
   if (typeof schema.$ref === 'string') return { anyOf: [{ $ref: schema.$ref }, { type: 'null' }], ...(schema.description ? { description: schema.description } : {}) };
@@ -178,7 +169,7 @@ export function buildOpenApiDocument(sofaDocument: OpenApiDocument, schema: Grap
     const operation = document.paths[openApiPath]?.get;
     if (!operation) throw new Error(`SOFA produced no operation for ${openApiPath}`);
     const field = schema.getQueryType()!.getFields()[route.field]!;
-    operation.operationId = OPERATION_IDS[route.field];
+    operation.operationId = route.operationId;
     operation.summary = route.summary;
     operation.description = field.description ?? route.summary;
     operation.tags = [route.tag];

@@ -1,28 +1,46 @@
+import type { GraphQLSchema } from 'graphql';
 import type { Scope } from '../auth/principal.js';
 
-/** The v1 surface: exactly these paths, each mapped to one GraphQL query field. */
+/**
+ * The v1 surface, each endpoint declared once: its exact path, the GraphQL query field it
+ * runs, its OpenAPI operation id, tag and summary. SOFA's routes and the OpenAPI operations
+ * are derived from this table; the scope a route needs is the one its field declares
+ * (`authScopes`), so v1, /graphql and MCP cannot disagree about it.
+ */
 export interface RestRoute {
   path: string;
   field: string;
-  scope: Scope;
+  operationId: string;
   tag: string;
   summary: string;
 }
 
 export const REST_ROUTES: readonly RestRoute[] = [
-  { path: '/clients', field: 'clients', scope: 'clients:read', tag: 'Clients', summary: 'List clients' },
-  { path: '/reports', field: 'reports', scope: 'reports:read', tag: 'Reports', summary: 'List reports' },
-  { path: '/reports/:id', field: 'report', scope: 'reports:read', tag: 'Reports', summary: 'Get a report definition' },
-  { path: '/reports/:id/data', field: 'reportData', scope: 'reports:read', tag: 'Reports', summary: 'Get live report data' },
-  { path: '/ai-visibility/projects', field: 'aiVisibilityProjects', scope: 'ai_visibility:read', tag: 'AI visibility', summary: 'List AI-visibility projects' },
+  { path: '/clients', field: 'clients', operationId: 'listClients', tag: 'Clients', summary: 'List clients' },
+  { path: '/reports', field: 'reports', operationId: 'listReports', tag: 'Reports', summary: 'List reports' },
+  { path: '/reports/:id', field: 'report', operationId: 'getReport', tag: 'Reports', summary: 'Get a report definition' },
+  { path: '/reports/:id/data', field: 'reportData', operationId: 'getReportData', tag: 'Reports', summary: 'Get live report data' },
+  { path: '/ai-visibility/projects', field: 'aiVisibilityProjects', operationId: 'listAiVisibilityProjects', tag: 'AI visibility', summary: 'List AI-visibility projects' },
   {
     path: '/ai-visibility/projects/:id/metrics',
     field: 'aiVisibilityMetrics',
-    scope: 'ai_visibility:read',
+    operationId: 'getAiVisibilityMetrics',
     tag: 'AI visibility',
     summary: 'Get AI-visibility snapshot metrics',
   },
 ];
+
+/** The scope each route's field declares; a route whose field declares none is a start-up error. */
+export function routeScopes(schema: GraphQLSchema): ReadonlyMap<RestRoute, Scope> {
+  return new Map(
+    REST_ROUTES.map((route) => {
+      const field = schema.getQueryType()?.getFields()[route.field];
+      const scope = (field?.extensions.pothosOptions as { authScopes?: { scope?: Scope } } | undefined)?.authScopes?.scope;
+      if (!scope) throw new Error(`v1 route ${route.path}: query field ${route.field} declares no scope`);
+      return [route, scope];
+    }),
+  );
+}
 
 export interface RouteMatch {
   route: RestRoute;

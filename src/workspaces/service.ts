@@ -1,7 +1,7 @@
 import type { PrismaClient } from '../db/generated/prisma/client.js';
 import type { Plan } from '../db/generated/prisma/enums.js';
 import { newId } from '../db/ids.js';
-import { isTimeZone } from '../reports/dates.js';
+import { isTimeZone } from '../dates/civil-date.js';
 
 export const PLANS: readonly Plan[] = ['free', 'starter', 'pro', 'agency', 'scale'];
 

@@ -7,7 +7,7 @@ import { newId } from '../../src/db/ids.js';
 import { createApiKey } from '../../src/auth/key-management.js';
 import { AI_MODELS } from '../../src/ai-visibility/models.js';
 import { ratesOf, type ScanCounters } from '../../src/ai-visibility/pooled-rates.js';
-import { addDays } from '../../src/reports/dates.js';
+import { addDays } from '../../src/dates/civil-date.js';
 import { alternate, benchDatabase, printTable, ratio, runBench, startProcess } from './harness.js';
 
 const LOCALES = ['en-US', 'en-GB', 'de-DE', 'fr-FR', 'es-ES', 'it-IT', 'nl-NL', 'pt-BR'];

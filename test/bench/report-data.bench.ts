@@ -7,7 +7,8 @@ import { connectDatabase } from '../../src/db/client.js';
 import { newId } from '../../src/db/ids.js';
 import { createApiKey } from '../../src/auth/key-management.js';
 import { catalog, metricValue, type ProviderId } from '../../src/reports/catalog.js';
-import { addDays, bucketStart, resolveComparePreset, resolveDatePreset, todayIn, type DateRange } from '../../src/reports/dates.js';
+import { addDays, todayIn, type DateRange } from '../../src/dates/civil-date.js';
+import { bucketStart, resolveComparePreset, resolveDatePreset } from '../../src/reports/date-presets.js';
 import type { ReportDefinition, Widget } from '../../src/reports/definition.js';
 import { alternate, benchDatabase, printTable, ratio, runBench, startProcess } from './harness.js';
 

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedWorkspace } from '../../src/demo/seed.js';
 import { newId } from '../../src/db/ids.js';
-import { addDays } from '../../src/reports/dates.js';
+import { addDays } from '../../src/dates/civil-date.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
 import { statementsDuring } from '../support/sql-count.js';
 

@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/db/ids.js';
 import { ingest } from '../../src/ingest/service.js';
-import { addDays, bucketStart, resolveComparePreset, resolveDatePreset, type DatePreset, type Granularity } from '../../src/reports/dates.js';
+import { addDays } from '../../src/dates/civil-date.js';
+import { bucketStart, bucketsOf, resolveComparePreset, resolveDatePreset, type DatePreset, type Granularity } from '../../src/reports/date-presets.js';
 import { seededRandom } from '../../src/demo/random.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
 import { statementsDuring } from '../support/sql-count.js';
@@ -96,6 +97,12 @@ describe.each<[DatePreset, 'previous_period' | 'previous_year' | 'none']>([
     const previous = resolveComparePreset(compare, range);
     expect(data.range).toEqual(range);
     expect(data.compareRange).toEqual(previous);
+    // Every widget is there, so the loops below check something.
+    expect(data.kpis.map((kpi: { metric: string }) => kpi.metric)).toEqual(['clicks', 'impressions', 'ctr', 'cpc']);
+    expect(data.charts.map((chart: { widgetId: string }) => chart.widgetId)).toEqual(['daily', 'weekly', 'monthly']);
+    for (const chart of data.charts) for (const series of chart.series) expect(series.points).toHaveLength(bucketsOf(range, chart.granularity).length);
+    expect(data.tables).toHaveLength(1);
+    expect(data.tables[0].rows).toHaveLength(3);
 
     const current = totalsIn(range.from, range.to);
     const before = previous ? totalsIn(previous.from, previous.to) : null;

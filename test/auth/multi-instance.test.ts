@@ -72,8 +72,9 @@ describe.skipIf(!redisAvailable())('two instances sharing Redis', () => {
     expect(ok).toBeGreaterThanOrEqual(40);
     expect(ok).toBeLessThanOrEqual(40 + Math.ceil(elapsedSeconds));
     expect(responses.filter((response) => response.status === 429).length).toBe(90 - ok);
-    const servedBy = new Set(responses.map((_, index) => index % 2));
-    expect(servedBy.size).toBe(2);
+    // Both instances served successes from the one shared bucket (separate buckets would allow 80).
+    const successesPerServer = [0, 1].map((server) => responses.filter((response, index) => index % 2 === server && response.status === 200).length);
+    expect(successesPerServer.every((successes) => successes > 0)).toBe(true);
   });
 
   it('revokes a key on every instance at once (Redis pub/sub)', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addYears, bucketsOf, isCivilDate, resolveComparePreset, resolveDatePreset, todayIn, type DatePreset } from '../../src/reports/dates.js';
+import { addYears, isCivilDate, todayIn } from '../../src/dates/civil-date.js';
+import { bucketsOf, resolveComparePreset, resolveDatePreset, type DatePreset } from '../../src/reports/date-presets.js';
 
 describe('date presets', () => {
   const today = '2026-11-18'; // a Wednesday

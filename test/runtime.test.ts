@@ -6,12 +6,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embedded.js';
-import { migrate } from '../../src/db/migrate.js';
-import { redisRateLimitStore } from '../../src/auth/rate-limit-store.js';
-import { freePort } from '../support/global-setup.js';
-import { createKeyedWorkspace, createTestApp, type TestApp } from '../support/app.js';
-import { redisAvailable, startRedis } from '../support/processes.js';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded.js';
+import { migrate } from '../src/db/migrate.js';
+import { redisRateLimitStore } from '../src/auth/rate-limit-store.js';
+import { freePort } from './support/global-setup.js';
+import { createKeyedWorkspace, createTestApp, type TestApp } from './support/app.js';
+import { redisAvailable, startRedis } from './support/processes.js';
 
 interface Outcome {
   status: number;

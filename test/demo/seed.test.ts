@@ -1,0 +1,35 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedWorkspace } from '../../src/demo/seed.js';
+import { createKeyedWorkspace, createTestApp, type TestApp } from '../support/app.js';
+
+describe('demo seed', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('seeds deterministically: the same options give the same numbers', async () => {
+    const seedInto = async () => {
+      const { workspace } = await createKeyedWorkspace(t.database);
+      await seedWorkspace(t.database.prisma, t.database.pool, { workspaceId: workspace.id, days: 20, clients: 3, endDate: '2026-10-31' });
+      const facts = await t.database.pool.query(
+        `SELECT c.name, f.provider, f.date, f.dimension, f.dimension_value, f.clicks, f.sessions, f.cost
+         FROM metric_facts f JOIN clients c ON c.id = f.client_id WHERE c.workspace_id = $1
+         ORDER BY 1, 2, 3, 4, 5`,
+        [workspace.id],
+      );
+      const scans = await t.database.pool.query(
+        'SELECT p.name, s.date, s.model, s.locale, s.total_runs, s.visibility_count FROM scans s JOIN ai_projects p ON p.id = s.project_id WHERE s.workspace_id = $1 ORDER BY 1, 2, 3, 4',
+        [workspace.id],
+      );
+      const reports = await t.database.prisma.report.findMany({ where: { workspaceId: workspace.id }, orderBy: { name: 'asc' }, select: { name: true, definition: true } });
+      return { facts: facts.rows, scans: scans.rows, reports };
+    };
+    const first = await seedInto();
+    const second = await seedInto();
+    expect(first.facts.length).toBeGreaterThan(100);
+    expect(first.scans.length).toBeGreaterThan(10);
+    expect(second).toEqual(first);
+  });
+});

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { catalog, METRIC_COLUMNS, metricValue, PROVIDERS } from '../../src/reports/catalog.js';
+
+describe('metric catalog', () => {
+  it('derives ratios from summed parts and returns null on a zero denominator', () => {
+    expect(metricValue('google_ads', 'ctr', { clicks: 11, impressions: 101 })).toBeCloseTo(11 / 101);
+    expect(metricValue('google_ads', 'ctr', { clicks: 0, impressions: 0 })).toBeNull();
+    expect(metricValue('meta_ads', 'cpm', { cost: 5, impressions: 1000 })).toBe(5);
+    expect(metricValue('google_ads', 'clicks', {})).toBe(0);
+  });
+
+  it('every derived metric refers to base metrics of its own provider', () => {
+    for (const provider of PROVIDERS) {
+      for (const [name, metric] of Object.entries(catalog[provider].metrics)) {
+        if (metric.kind === 'derived') {
+          expect(catalog[provider].metrics[metric.numerator]?.kind, `${provider}.${name}`).toBe('base');
+          expect(catalog[provider].metrics[metric.denominator]?.kind, `${provider}.${name}`).toBe('base');
+        }
+      }
+    }
+  });
+
+  it('has a fact column for every base metric', () => {
+    for (const provider of PROVIDERS) for (const [name, metric] of Object.entries(catalog[provider].metrics)) if (metric.kind === 'base') expect(METRIC_COLUMNS).toContain(name);
+  });
+});
