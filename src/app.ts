@@ -7,6 +7,7 @@ import { workspaceScopes } from './db/workspace-scope.js';
 import { schema } from './graphql/schema.js';
 import { buildContext } from './graphql/context.js';
 import { createGraphQLServer } from './graphql/yoga.js';
+import { GRAPHIQL_ASSETS_PATH, graphiqlAsset } from './graphql/graphiql.js';
 import { createAdmission } from './auth/admission.js';
 import type { ApiKeyAuthenticator } from './auth/api-keys.js';
 import type { RateLimitStore } from './auth/rate-limit-store.js';
@@ -72,6 +73,7 @@ export function createApp(deps: AppDependencies): App {
   async function route(request: Request, url: URL, requestId: string): Promise<Response> {
     const path = url.pathname;
     if (path === BASE_PATH || path.startsWith(`${BASE_PATH}/`)) return rest(request, url, requestId);
+    if (path.startsWith(GRAPHIQL_ASSETS_PATH)) return (await graphiqlAsset(path.slice(GRAPHIQL_ASSETS_PATH.length))) ?? errorResponse(new ApiError('not_found', 'No such asset.'), requestId);
     if (path === '/graphql') {
       requestIds.set(request, requestId);
       const response = await yoga.fetch(request);

@@ -1,10 +1,13 @@
 // /graphql for the web app and GraphiQL: the same schema, context and admission as v1.
 import { createYoga, maskError } from 'graphql-yoga';
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
+import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import type { GraphQLSchema } from 'graphql';
 import { isDatabaseUnavailable, unavailable } from '../errors/index.js';
 import type { Admitted } from '../auth/admission.js';
 import type { GraphQLContext } from './context.js';
+import { graphiqlPage } from './graphiql.js';
+import { loadTrustedOperations } from './trusted-operations.js';
 
 export interface YogaDependencies {
   schema: GraphQLSchema;
@@ -13,11 +16,34 @@ export interface YogaDependencies {
   production: boolean;
 }
 
+const DEFAULT_QUERY = `# The graph behind /api/v1.
+# Paste your API key under Headers, then run.
+{
+  viewer { workspace { name plan } scopes }
+  clients {
+    data {
+      id name
+      reports { data { id name } }
+      aiVisibilityProjects { data { id name metrics { data { totals { locale visibility shareOfVoice } } } } }
+    }
+  }
+}
+`;
+
+const isApiKeyRequest = (request: Request) => /^Bearer\s/i.test(request.headers.get('authorization') ?? '');
+
 export function createGraphQLServer(deps: YogaDependencies) {
+  const trusted = loadTrustedOperations();
   return createYoga<Record<string, unknown>, GraphQLContext>({
     schema: deps.schema,
     graphqlEndpoint: '/graphql',
-    graphiql: { title: 'Signalboard GraphQL' },
+    graphiql: {
+      title: 'Signalboard GraphQL',
+      defaultQuery: DEFAULT_QUERY,
+      // Paste an API key here; GraphiQL sends these headers with every request.
+      headers: JSON.stringify({ Authorization: 'Bearer <your API key>' }, null, 2),
+    },
+    renderGraphiQL: graphiqlPage,
     landingPage: false,
     batching: false,
     logging: false,
@@ -29,6 +55,12 @@ export function createGraphQLServer(deps: YogaDependencies) {
       },
     },
     plugins: [
+      usePersistedOperations({
+        getPersistedOperation: (hash) => trusted.get(hash) ?? null,
+        // API keys may send any read query (under the limits below); in production everyone
+        // else — the web app's session callers — runs only the trusted operations.
+        allowArbitraryOperations: (request) => !deps.production || isApiKeyRequest(request),
+      }),
       EnvelopArmorPlugin({
         // A client page (client → reports → data → charts → series → points → value, inline
         // fragment included) is 9 deep; the cost limit bounds what depth alone does not.

@@ -1,0 +1,23 @@
+// Headless Chromium (Debian's package, driven by playwright-core) for tests of what a person
+// sees. CI installs it (.ci/run); elsewhere a missing browser skips those tests with a notice.
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+export const chromiumAvailable = existsSync(CHROMIUM_PATH);
+export const SCREENSHOT_DIR = path.resolve(import.meta.dirname, '../.tmp');
+
+if (!chromiumAvailable) {
+  if (process.env.CI) throw new Error(`${CHROMIUM_PATH} is missing; .ci/run installs it (apt-get install chromium)`);
+  console.warn(`browser tests skipped: no ${CHROMIUM_PATH} (apt-get install -y chromium)`);
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox', '--headless'] });
+}
+
+export function screenshotPath(name: string): string {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  return path.join(SCREENSHOT_DIR, name);
+}
