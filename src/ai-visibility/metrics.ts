@@ -2,7 +2,7 @@
 // row of the filtered range (not just the returned ones), per locale with byModel inside.
 // Rates come from pooled sums only (pooled-rates.ts); locales are never summed together.
 import type { WorkspaceScope } from '../db/workspace-scope.js';
-import { groupByParent } from '../graphql/per-parent.js';
+import { groupByParent, perParentSql } from '../graphql/per-parent.js';
 import { COUNTER_COLUMNS, COUNTER_SELECT } from './scan-columns.js';
 import { COUNTER_FIELDS, ratesOf, type ScanCounters, type ScanRates } from './pooled-rates.js';
 import type { DateRange } from '../dates/civil-date.js';
@@ -44,9 +44,9 @@ export async function queryProjectMetrics(scope: WorkspaceScope, projectIds: rea
   const [rows, totalsRows] = await Promise.all([
     scope.rows<MetricsRow & { parentId: string }>(
       'ai-metrics-rows',
-      `SELECT p.id AS "parentId", s.* FROM unnest($2::text[]) AS p(id) CROSS JOIN LATERAL (
+      perParentSql(`
          SELECT date, model, locale, ${COUNTER_SELECT} FROM scans
-         WHERE project_id = p.id AND ${FILTER} ORDER BY date DESC, locale, model LIMIT $6) s`,
+         WHERE project_id = p.id AND ${FILTER} ORDER BY date DESC, locale, model LIMIT $6`),
       [...values, cap],
     ),
     scope.rows<Record<string, any> & { parentId: string }>(

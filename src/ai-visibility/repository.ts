@@ -1,7 +1,7 @@
 import type { AiProject } from '../db/generated/prisma/client.js';
 import type { WorkspaceScope } from '../db/workspace-scope.js';
 import type { ListEnvelope } from '../graphql/envelope.js';
-import { cappedByParent, inAskedOrder } from '../graphql/per-parent.js';
+import { cappedByParent, inAskedOrder, perParentSql } from '../graphql/per-parent.js';
 import { notFound } from '../errors/index.js';
 
 const COLUMNS = 'id, workspace_id AS "workspaceId", client_id AS "clientId", name, brand, competitors, models, locales, created_at AS "createdAt"';
@@ -29,9 +29,9 @@ export function projectRepository(scope: WorkspaceScope) {
     byClients: async (clientIds: readonly string[], cap: number): Promise<ListEnvelope<AiProject>[]> => {
       const rows = await scope.rows<AiProject & { parentId: string; total: number }>(
         'projects.by-clients',
-        `SELECT c.id AS "parentId", p.* FROM unnest($2::text[]) AS c(id) CROSS JOIN LATERAL (
+        perParentSql(`
            SELECT ${COLUMNS}, count(*) OVER ()::int AS total FROM ai_projects
-           WHERE workspace_id = $1 AND client_id = c.id ORDER BY created_at DESC, id DESC LIMIT $3) p`,
+           WHERE workspace_id = $1 AND client_id = p.id ORDER BY created_at DESC, id DESC LIMIT $3`),
         [clientIds, cap],
       );
       return cappedByParent(clientIds, rows);

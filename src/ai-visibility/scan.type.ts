@@ -1,7 +1,7 @@
 import { builder } from '../graphql/builder.js';
 import { AiModelEnum } from '../graphql/enums.js';
 import { NodeInterface, registerNodeKind } from '../graphql/node.js';
-import { connectionType, pageArgs } from '../graphql/connection.js';
+import { connectionType, pageArgFields, pageArgs } from '../graphql/connection.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
 import { isCivilDate } from '../dates/civil-date.js';
 import { countersAndRates, type CountersFieldBuilder } from './metrics.type.js';
@@ -33,8 +33,7 @@ builder.objectField(ProjectType, 'scans', (t) =>
     authScopes: { scope: 'ai_visibility:read' },
     extensions: GRAPH_ONLY,
     args: {
-      first: t.arg.int({ required: false, description: 'Page size, 1–100 (default 20).' }),
-      after: t.arg.string({ required: false, description: 'endCursor of the previous page.' }),
+      ...pageArgFields(t.arg),
       dateFrom: t.arg({ type: 'Date', required: false }),
       dateTo: t.arg({ type: 'Date', required: false }),
       model: t.arg({ type: AiModelEnum, required: false }),

@@ -1,5 +1,5 @@
 import type { WorkspaceScope } from '../db/workspace-scope.js';
-import { groupByParent, inAskedOrder } from '../graphql/per-parent.js';
+import { groupByParent, inAskedOrder, perParentSql } from '../graphql/per-parent.js';
 import { toPage, type Page, type PageArgs } from '../graphql/connection.js';
 import { ratesOf, type ScanCounters, type ScanRates } from './pooled-rates.js';
 import { COUNTER_SELECT } from './scan-columns.js';
@@ -32,13 +32,13 @@ export function scanRepository(scope: WorkspaceScope) {
     pages: async (projectIds: readonly string[], args: PageArgs & ScanFilter): Promise<Page<ScanRow>[]> => {
       const rows = await scope.rows<ScanRow & { parentId: string }>(
         'scans.pages',
-        `SELECT p.id AS "parentId", s.* FROM unnest($2::text[]) AS p(id) CROSS JOIN LATERAL (
+        perParentSql(`
            SELECT ${COLUMNS} FROM scans
            WHERE workspace_id = $1 AND project_id = p.id
              AND ($3::date IS NULL OR date >= $3::date) AND ($4::date IS NULL OR date <= $4::date)
              AND ($5::text IS NULL OR model = $5) AND ($6::text IS NULL OR locale = $6)
              AND ($7::date IS NULL OR (date, id) < ($7::date, $8::text))
-           ORDER BY date DESC, id DESC LIMIT $9) s`,
+           ORDER BY date DESC, id DESC LIMIT $9`),
         [projectIds, args.dateFrom, args.dateTo, args.model, args.locale, args.after?.sortValue ?? null, args.after?.id ?? null, args.first + 1],
       );
       return groupByParent(projectIds, rows).map((page) => toPage(page.map(withRates), args.first));

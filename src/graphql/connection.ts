@@ -1,7 +1,7 @@
 // Cursor connections (Relay's shape: edges, node, cursor, pageInfo), newest first. A cursor is
 // the row's sort value and id, opaque to callers (base64url JSON); keyset pagination keeps a
 // page's cost independent of how deep it is.
-import type { ObjectRef } from '@pothos/core';
+import type { ArgBuilder, ObjectRef } from '@pothos/core';
 import { builder } from './builder.js';
 import { invalidParameter } from '../errors/index.js';
 
@@ -44,6 +44,12 @@ export function pageArgs(first: number | null | undefined, after: string | null 
   if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) throw invalidParameter('first', `first must be between 1 and ${MAX_PAGE_SIZE}.`);
   return { first: size, after: after ? decodeCursor(after, isSortValue) : null };
 }
+
+/** The `first` and `after` arguments of every connection field. */
+export const pageArgFields = (arg: ArgBuilder<GraphQLTypes>) => ({
+  first: arg.int({ required: false, description: `Page size, 1–${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}).` }),
+  after: arg.string({ required: false, description: 'endCursor of the previous page.' }),
+});
 
 /** Splits the first+1 rows a repository fetched into the page and whether more follow. */
 export const toPage = <T>(rows: T[], first: number): Page<T> => ({ rows: rows.slice(0, first), hasNextPage: rows.length > first });

@@ -3,6 +3,13 @@
 // each parent its share, in the order the DataLoader asked.
 import type { ListEnvelope } from './envelope.js';
 
+/**
+ * One statement for many parents: `inner` is the query for one parent, naming its id `p.id`
+ * (typically with its own ORDER BY … LIMIT); $2 is the array of parent ids. Each row comes
+ * back tagged with its `parentId`.
+ */
+export const perParentSql = (inner: string) => `SELECT p.id AS "parentId", x.* FROM unnest($2::text[]) AS p(id) CROSS JOIN LATERAL (${inner}) x`;
+
 export interface ParentTagged {
   parentId: string;
 }

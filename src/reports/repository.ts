@@ -1,7 +1,7 @@
 import type { Report } from '../db/generated/prisma/client.js';
 import type { WorkspaceScope } from '../db/workspace-scope.js';
 import type { ListEnvelope } from '../graphql/envelope.js';
-import { cappedByParent, inAskedOrder } from '../graphql/per-parent.js';
+import { cappedByParent, inAskedOrder, perParentSql } from '../graphql/per-parent.js';
 import { notFound } from '../errors/index.js';
 
 const COLUMNS = 'id, workspace_id AS "workspaceId", client_id AS "clientId", name, definition, archived_at AS "archivedAt", created_at AS "createdAt", updated_at AS "updatedAt"';
@@ -26,9 +26,9 @@ export function reportRepository(scope: WorkspaceScope) {
     byClients: async (clientIds: readonly string[], cap: number): Promise<ListEnvelope<Report>[]> => {
       const rows = await scope.rows<Report & { parentId: string; total: number }>(
         'reports.by-clients',
-        `SELECT c.id AS "parentId", r.* FROM unnest($2::text[]) AS c(id) CROSS JOIN LATERAL (
+        perParentSql(`
            SELECT ${COLUMNS}, count(*) OVER ()::int AS total FROM reports
-           WHERE ${LIVE} AND client_id = c.id ORDER BY created_at DESC, id DESC LIMIT $3) r`,
+           WHERE ${LIVE} AND client_id = p.id ORDER BY created_at DESC, id DESC LIMIT $3`),
         [clientIds, cap],
       );
       return cappedByParent(clientIds, rows);

@@ -1,5 +1,5 @@
 import type { WorkspaceScope } from '../db/workspace-scope.js';
-import { groupByParent, inAskedOrder } from '../graphql/per-parent.js';
+import { groupByParent, inAskedOrder, perParentSql } from '../graphql/per-parent.js';
 import { toPage, type Page, type PageArgs } from '../graphql/connection.js';
 
 export interface SignalRow {
@@ -29,14 +29,14 @@ export function signalRepository(scope: WorkspaceScope) {
     pages: async (projectIds: readonly string[], args: PageArgs & SignalFilter): Promise<Page<SignalRow>[]> => {
       const rows = await scope.rows<SignalRow & { parentId: string }>(
         'signals.pages',
-        `SELECT p.id AS "parentId", s.* FROM unnest($2::text[]) AS p(id) CROSS JOIN LATERAL (
+        perParentSql(`
            SELECT ${COLUMNS} FROM signals
            WHERE workspace_id = $1 AND project_id = p.id
              AND ($3::date IS NULL OR created_at >= $3::date::timestamp AT TIME ZONE 'UTC')
              AND ($4::date IS NULL OR created_at < ($4::date + 1)::timestamp AT TIME ZONE 'UTC')
              AND ($5::text IS NULL OR kind = $5)
              AND ($6::timestamptz IS NULL OR (created_at, id) < ($6::timestamptz, $7::text))
-           ORDER BY created_at DESC, id DESC LIMIT $8) s`,
+           ORDER BY created_at DESC, id DESC LIMIT $8`),
         [projectIds, args.dateFrom, args.dateTo, args.kind, args.after?.sortValue ?? null, args.after?.id ?? null, args.first + 1],
       );
       return groupByParent(projectIds, rows).map((page) => toPage(page, args.first));

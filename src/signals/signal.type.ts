@@ -1,7 +1,7 @@
 import { builder } from '../graphql/builder.js';
 import { AiModelEnum } from '../graphql/enums.js';
 import { NodeInterface, registerNodeKind } from '../graphql/node.js';
-import { connectionType, pageArgs } from '../graphql/connection.js';
+import { connectionType, pageArgFields, pageArgs } from '../graphql/connection.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
 import { ProjectType } from '../ai-visibility/project.type.js';
 import type { SignalRow } from './repository.js';
@@ -34,8 +34,7 @@ builder.objectField(ProjectType, 'signals', (t) =>
     authScopes: { scope: 'ai_visibility:read' },
     extensions: GRAPH_ONLY,
     args: {
-      first: t.arg.int({ required: false, description: 'Page size, 1–100 (default 20).' }),
-      after: t.arg.string({ required: false, description: 'endCursor of the previous page.' }),
+      ...pageArgFields(t.arg),
       dateFrom: t.arg({ type: 'Date', required: false, description: 'First UTC day of createdAt (inclusive).' }),
       dateTo: t.arg({ type: 'Date', required: false, description: 'Last UTC day of createdAt (inclusive).' }),
       kind: t.arg.string({ required: false }),
