@@ -1,24 +1,19 @@
 // /api/v1: checks in the contract's order (method → authentication → plan → rate limit →
-// scope → parameters → resource), then SOFA runs the route's GraphQL query with the
+// scope → parameters → resource), then the route's compiled GraphQL operation runs with the
 // same context factory /graphql uses. Every failure leaves as the error envelope.
-import type { GraphQLError, GraphQLSchema } from 'graphql';
+import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
-import { ApiError, notFound, toApiError } from '../errors/index.js';
+import { ApiError, toApiError } from '../errors/index.js';
 import { errorResponse, JSON_CONTENT_TYPE, withoutBody } from '../http/responses.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import type { Principal } from '../auth/principal.js';
 import { matchRoute, routeScopes } from './routes.js';
 import { validateParameters } from './parameters.js';
-import { buildOpenApiDocument } from './openapi.js';
-import { BASE_PATH, createV1Router, v1Schema } from './sofa.js';
+import { BASE_PATH, v1OpenApiDocument, v1Schema } from './sofa.js';
+import { compileRouteOperations } from './operations.js';
 import { apiReferencePage, scalarBundle } from './docs.js';
 
 export { BASE_PATH };
-
-// SOFA's error handler does not see the request: it hands the errors back on the response
-// object (fets returns it unchanged), and the envelope is built where the request id is known.
-const EXECUTION_FAILED = 599;
-const EXECUTION_ERRORS = Symbol('executionErrors');
 
 export interface RestDependencies {
   schema: GraphQLSchema;
@@ -30,16 +25,10 @@ export interface RestDependencies {
 }
 
 export function createRestHandler(deps: RestDependencies) {
-  const contexts = new WeakMap<Request, GraphQLContext>();
   const schema = v1Schema(deps.schema);
   const scopes = routeScopes(schema);
-  const sofa = createV1Router(schema, {
-    context: ({ request }: { request: Request }) => contexts.get(request)!,
-    // The envelope is built below, where the request id is known; hand the errors over.
-    errorHandler: (errors) => Object.assign(new Response(null, { status: EXECUTION_FAILED }), { [EXECUTION_ERRORS]: errors }) as never,
-  });
-  const openApi = buildOpenApiDocument(sofa.openAPIDocument as Record<string, any>, schema, deps.publicBaseUrl);
-  const openApiBody = JSON.stringify(openApi);
+  const operations = compileRouteOperations(schema);
+  const openApiBody = JSON.stringify(v1OpenApiDocument(schema, deps.publicBaseUrl));
   const docsPage = apiReferencePage(`${BASE_PATH}/openapi.json`);
 
   async function handleGet(request: Request, url: URL, requestId: string): Promise<Response> {
@@ -49,10 +38,6 @@ export function createRestHandler(deps: RestDependencies) {
     if (subPath === '/docs/scalar.js') return new Response(new Uint8Array(await scalarBundle()), { headers: { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=86400' } });
 
     let headers: Record<string, string> = {};
-    const respond = (response: Response) => {
-      for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
-      return response;
-    };
     try {
       const admitted = await deps.admit(request, requestId);
       headers = admitted.headers;
@@ -61,23 +46,14 @@ export function createRestHandler(deps: RestDependencies) {
       const scope = scopes.get(match.route)!;
       if (!admitted.principal.scopes.includes(scope)) throw new ApiError('insufficient_scope', `This API key lacks the ${scope} scope.`);
       const field = schema.getQueryType()!.getFields()[match.route.field]!;
-      const values = validateParameters(field, match.params, url.searchParams);
-
-      // SOFA sees only validated parameters, so its own query-string parsing meets no surprises.
-      const cleanUrl = new URL(url.pathname, url.origin);
-      for (const [name, value] of Object.entries(values)) if (!(name in match.params)) cleanUrl.searchParams.set(name, value);
-      // SOFA reads only the URL: no headers or body need copying.
-      const sofaRequest = new Request(cleanUrl);
-      contexts.set(sofaRequest, deps.contextFor(admitted.principal, requestId));
-      const response = await sofa.fetch(sofaRequest);
-      if (response.status === EXECUTION_FAILED) throw (response as Response & { [EXECUTION_ERRORS]: readonly GraphQLError[] })[EXECUTION_ERRORS];
-      if (response.status === 404) throw notFound();
-      // SOFA's response is ours to finish: set the headers in place rather than piping its body into a new one.
-      response.headers.set('Content-Type', JSON_CONTENT_TYPE);
-      response.headers.set('Cache-Control', 'private, no-store');
-      return respond(response);
+      const variables = validateParameters(field, match.params, url.searchParams);
+      const result = await operations.get(match.route)!.query(undefined, deps.contextFor(admitted.principal, requestId), variables);
+      if (result.errors?.length) throw result.errors;
+      return new Response(JSON.stringify(result.data![match.route.field]), {
+        headers: { ...headers, 'Content-Type': JSON_CONTENT_TYPE, 'Cache-Control': 'private, no-store' },
+      });
     } catch (error) {
-      return respond(errorResponse(toApiError(error, (cause) => deps.logger.error({ err: cause, requestId }, 'request failed')), requestId));
+      return errorResponse(toApiError(error, (cause) => deps.logger.error({ err: cause, requestId }, 'request failed')), requestId, headers);
     }
   }
 

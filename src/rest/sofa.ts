@@ -1,15 +1,13 @@
-// The SOFA router of v1: each route maps one GraphQL query field to its exact path.
+// SOFA maps each v1 route's GraphQL query field to its exact path and describes it in OpenAPI.
 import { useSofa } from 'sofa-api';
 import type { GraphQLSchema } from 'graphql';
 import { filterSchema } from '@graphql-tools/utils';
 import { isGraphOnly } from '../graphql/graph-only.js';
 import { REST_ROUTES } from './routes.js';
 import { buildOpenApiDocument, SCALAR_SCHEMAS } from './openapi.js';
-import { compiledExecutor } from '../graphql/jit.js';
+import { SOFA_DEPTH_LIMIT } from './operations.js';
 
 export const BASE_PATH = '/api/v1';
-
-type SofaConfig = Parameters<typeof useSofa>[0];
 
 /**
  * The schema v1 executes: the graph without its graph-only fields (relations, node, viewer).
@@ -24,18 +22,14 @@ export function v1Schema(schema: GraphQLSchema): GraphQLSchema {
   });
 }
 
-export function createV1Router(schema: GraphQLSchema, options: Pick<SofaConfig, 'context' | 'errorHandler'> = {}) {
-  return useSofa({
+/** The OpenAPI document of v1: SOFA describes the routes of the v1 schema, openapi.ts completes it. */
+export function v1OpenApiDocument(v1: GraphQLSchema, publicBaseUrl?: string) {
+  const sofa = useSofa({
     basePath: BASE_PATH,
-    schema,
+    schema: v1,
+    depthLimit: SOFA_DEPTH_LIMIT,
     routes: Object.fromEntries(REST_ROUTES.map((route) => [`Query.${route.field}`, { method: 'GET', path: route.path, tags: [route.tag], description: route.summary }])),
     customScalars: SCALAR_SCHEMAS,
-    execute: compiledExecutor(schema) as SofaConfig['execute'],
-    ...options,
   });
-}
-
-export function v1OpenApiDocument(schema: GraphQLSchema, publicBaseUrl?: string) {
-  const v1 = v1Schema(schema);
-  return buildOpenApiDocument(createV1Router(v1).openAPIDocument as Record<string, any>, v1, publicBaseUrl);
+  return buildOpenApiDocument(sofa.openAPIDocument as Record<string, any>, v1, publicBaseUrl);
 }

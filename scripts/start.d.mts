@@ -1,0 +1,3 @@
+export declare const BUILD_STAMP: string;
+export declare function buildIsStale(sources?: string[], stamp?: string): boolean;
+export declare function build(): number;

@@ -1,0 +1,59 @@
+// `npm start` runs the compiled server, building it first when the build is missing or stale.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildIsStale } from '../../scripts/start.mjs';
+import { createTestDatabase } from '../support/database.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+describe('the build stamp', () => {
+  it('is stale when missing or older than any source, fresh otherwise', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'stamp-'));
+    const source = path.join(dir, 'src');
+    const stamp = path.join(dir, '.build-stamp');
+    writeFileSync(source, 'x');
+    expect(buildIsStale([source], stamp)).toBe(true);
+    writeFileSync(stamp, 'built');
+    utimesSync(source, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    expect(buildIsStale([source], stamp)).toBe(false);
+    utimesSync(source, new Date(Date.now() + 60_000), new Date(Date.now() + 60_000));
+    expect(buildIsStale([source], stamp)).toBe(true);
+  });
+});
+
+describe('npm start', () => {
+  it('builds when needed and serves from dist/', async () => {
+    const child = spawn(process.execPath, ['scripts/start.mjs'], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: await createTestDatabase(), PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let output = '';
+      const port = await new Promise<number>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no start:\n${output}`)), 60_000);
+        const read = (chunk: Buffer) => {
+          output += chunk.toString();
+          const match = /"port":(\d+)[^\n]*"msg":"listening"/.exec(output);
+          if (match) {
+            clearTimeout(timer);
+            resolve(Number(match[1]));
+          }
+        };
+        child.stdout.on('data', read);
+        child.stderr.on('data', read);
+        child.once('exit', (code) => reject(new Error(`exited ${code}:\n${output}`)));
+      });
+      expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+      expect(buildIsStale()).toBe(false);
+      const { pid } = child;
+      const cmdline = (await import('node:fs')).readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      expect(cmdline).not.toContain('tsx');
+    } finally {
+      child.kill('SIGTERM');
+    }
+  }, 90_000);
+});
