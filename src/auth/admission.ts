@@ -11,7 +11,11 @@ import type { Principal } from './principal.js';
 export interface Admitted {
   principal: Principal;
   headers: Record<string, string>;
+  /** Gives the request's token back (a 304 costs nothing); returns the updated headers. */
+  refund(): Promise<Record<string, string>>;
 }
+
+const noRefund = async () => ({});
 
 export function bucketPolicies(config: Config): Partial<Record<Plan, BucketPolicy>> {
   return { pro: config.RATE_LIMIT_PRO, agency: config.RATE_LIMIT_AGENCY, scale: config.RATE_LIMIT_SCALE };
@@ -23,21 +27,22 @@ export function createAdmission(deps: { authenticator: ApiKeyAuthenticator; stor
     const now = new Date();
     const principal = await deps.authenticator.authenticate(request.headers.get('authorization'), now);
     const policy = policies[principal.plan];
-    if (!policy) return { principal, headers: {} };
+    if (!policy) return { principal, headers: {}, refund: noRefund };
     let result;
     try {
       result = await deps.store.take(principal.credentialId, policy, now.getTime());
     } catch (error) {
       deps.onStoreError?.(error);
       // Fail open: serve without a limit; fail closed: refuse until the store is back.
-      if (deps.config.RATE_LIMIT_FAIL_OPEN) return { principal, headers: {} };
+      if (deps.config.RATE_LIMIT_FAIL_OPEN) return { principal, headers: {}, refund: noRefund };
       throw unavailable();
     }
     const headers = rateLimitHeaders(policy, result);
     if (!result.allowed) {
       throw new ApiError('rate_limited', `Rate limit of this API key exceeded; retry in ${result.retryAfterSeconds} s.`, { headers });
     }
-    return { principal, headers };
+    const refund = async () => rateLimitHeaders(policy, await deps.store.take(principal.credentialId, policy, Date.now(), -1));
+    return { principal, headers, refund };
   };
 }
 

@@ -4,14 +4,15 @@ import type { Redis } from 'ioredis';
 import { take, type BucketPolicy, type BucketState, type TakeResult } from './token-bucket.js';
 
 export interface RateLimitStore {
-  take(key: string, policy: BucketPolicy, nowMs: number): Promise<TakeResult>;
+  /** Takes `cost` tokens (default 1); a cost of -1 gives one back. */
+  take(key: string, policy: BucketPolicy, nowMs: number, cost?: number): Promise<TakeResult>;
 }
 
 export function memoryRateLimitStore(max = 100_000): RateLimitStore {
   const buckets = new LRUCache<string, BucketState>({ max });
   return {
-    async take(key, policy, nowMs) {
-      const result = take(policy, buckets.get(key), nowMs);
+    async take(key, policy, nowMs, cost = 1) {
+      const result = take(policy, buckets.get(key), nowMs, cost);
       buckets.set(key, result.state);
       return result;
     },
@@ -36,7 +37,7 @@ tokens = math.min(capacity, tokens + elapsed * rate)
 updated = math.max(now, updated)
 local allowed = 0
 if tokens >= cost then
-  tokens = tokens - cost
+  tokens = math.min(capacity, tokens - cost)
   allowed = 1
 end
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'updated', tostring(updated))
@@ -46,11 +47,11 @@ return { allowed, tostring(tokens), tostring(updated) }
 
 export function redisRateLimitStore(redis: Redis): RateLimitStore {
   return {
-    async take(key, policy, nowMs) {
-      const [allowed, tokens, updated] = (await redis.eval(TAKE_SCRIPT, 1, `ratelimit:${key}`, policy.capacity, policy.refillPerSecond, nowMs, 1)) as [number, string, string];
+    async take(key, policy, nowMs, cost = 1) {
+      const [allowed, tokens, updated] = (await redis.eval(TAKE_SCRIPT, 1, `ratelimit:${key}`, policy.capacity, policy.refillPerSecond, nowMs, cost)) as [number, string, string];
       // Recompute the derived fields (remaining, retry, reset) with the pure function, from the stored result.
       const state = { tokens: Number(tokens), updatedAtMs: Number(updated) };
-      const derived = take(policy, allowed === 1 ? { ...state, tokens: state.tokens + 1 } : state, state.updatedAtMs);
+      const derived = take(policy, allowed === 1 ? { ...state, tokens: state.tokens + cost } : state, state.updatedAtMs, cost);
       return { ...derived, allowed: allowed === 1, state };
     },
   };

@@ -1,6 +1,7 @@
 // Token bucket as pure functions: the state is (tokens, updatedAt); time is passed in.
 // Stores (memory, Redis) only persist the state; all arithmetic lives here, and the
-// Redis Lua script in rate-limit-store.ts mirrors take() line for line.
+// Redis Lua script in rate-limit-store.ts mirrors take() line for line. A negative cost
+// refunds: a 304 Not Modified gives its token back, as GitHub does.
 
 export interface BucketPolicy {
   capacity: number;
@@ -33,10 +34,11 @@ export function refill(policy: BucketPolicy, state: BucketState, nowMs: number):
   return { tokens, updatedAtMs: Math.max(nowMs, state.updatedAtMs) };
 }
 
+/** Takes `cost` tokens; a negative cost gives tokens back (never above capacity). */
 export function take(policy: BucketPolicy, previous: BucketState | undefined, nowMs: number, cost = 1): TakeResult {
   const current = previous ? refill(policy, previous, nowMs) : fullBucket(policy, nowMs);
   const allowed = current.tokens >= cost;
-  const state = allowed ? { ...current, tokens: current.tokens - cost } : current;
+  const state = allowed ? { ...current, tokens: Math.min(policy.capacity, current.tokens - cost) } : current;
   const missing = Math.max(0, cost - state.tokens);
   return {
     allowed,

@@ -7,6 +7,8 @@ import { ApiError, toApiError } from '../errors/index.js';
 import { errorResponse, JSON_CONTENT_TYPE, withoutBody } from '../http/responses.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import type { Principal } from '../auth/principal.js';
+import type { Admitted } from '../auth/admission.js';
+import { ifNoneMatchMatches, jsonRepresentation, strongEtag } from '../http/representation.js';
 import { matchRoute, routeScopes } from './routes.js';
 import { validateParameters } from './parameters.js';
 import { BASE_PATH, v1OpenApiDocument, v1Schema } from './sofa.js';
@@ -19,21 +21,28 @@ export interface RestDependencies {
   schema: GraphQLSchema;
   logger: Logger;
   /** Authenticates, checks the plan and takes a token; returns the principal and rate-limit headers. */
-  admit(request: Request, requestId: string): Promise<{ principal: Principal; headers: Record<string, string> }>;
+  admit(request: Request, requestId: string): Promise<Admitted>;
   contextFor(principal: Principal, requestId: string): GraphQLContext;
   publicBaseUrl?: string;
 }
+
+const notModified = (etag: string, headers: Record<string, string>) => new Response(null, { status: 304, headers: { ...headers, ETag: etag, Vary: 'Accept-Encoding' } });
 
 export function createRestHandler(deps: RestDependencies) {
   const schema = v1Schema(deps.schema);
   const scopes = routeScopes(schema);
   const operations = compileRouteOperations(schema);
   const openApiBody = JSON.stringify(v1OpenApiDocument(schema, deps.publicBaseUrl));
+  const openApiEtag = strongEtag(openApiBody);
   const docsPage = apiReferencePage(`${BASE_PATH}/openapi.json`);
 
   async function handleGet(request: Request, url: URL, requestId: string): Promise<Response> {
     const subPath = url.pathname.slice(BASE_PATH.length);
-    if (subPath === '/openapi.json') return new Response(openApiBody, { headers: { 'Content-Type': JSON_CONTENT_TYPE, 'Cache-Control': 'public, max-age=300' } });
+    if (subPath === '/openapi.json') {
+      const caching = { 'Cache-Control': 'public, max-age=300' };
+      if (ifNoneMatchMatches(request.headers.get('if-none-match'), openApiEtag)) return notModified(openApiEtag, caching);
+      return jsonRepresentation(request, openApiBody, openApiEtag, { ...caching, 'Content-Type': JSON_CONTENT_TYPE });
+    }
     if (subPath === '/docs') return new Response(docsPage, { headers: { 'Content-Type': 'text/html; charset=utf-8' } });
     if (subPath === '/docs/scalar.js') return new Response(new Uint8Array(await scalarBundle()), { headers: { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=86400' } });
 
@@ -49,9 +58,13 @@ export function createRestHandler(deps: RestDependencies) {
       const variables = validateParameters(field, match.params, url.searchParams);
       const result = await operations.get(match.route)!.query(undefined, deps.contextFor(admitted.principal, requestId), variables);
       if (result.errors?.length) throw result.errors;
-      return new Response(JSON.stringify(result.data![match.route.field]), {
-        headers: { ...headers, 'Content-Type': JSON_CONTENT_TYPE, 'Cache-Control': 'private, no-store' },
-      });
+      const body = JSON.stringify(result.data![match.route.field]);
+      const etag = strongEtag(body);
+      // Revalidation, not storage: a client may keep the body and ask again with If-None-Match.
+      const caching = { 'Cache-Control': 'private, no-cache' };
+      // An unchanged answer gives its token back, as GitHub does.
+      if (ifNoneMatchMatches(request.headers.get('if-none-match'), etag)) return notModified(etag, { ...caching, ...(await admitted.refund()) });
+      return jsonRepresentation(request, body, etag, { ...headers, ...caching, 'Content-Type': JSON_CONTENT_TYPE });
     } catch (error) {
       return errorResponse(toApiError(error, (cause) => deps.logger.error({ err: cause, requestId }, 'request failed')), requestId, headers);
     }

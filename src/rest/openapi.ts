@@ -115,7 +115,9 @@ export function buildOpenApiDocument(sofaDocument: OpenApiDocument, schema: Grap
     summary: 'Read-only access to clients, reports and AI-visibility data of one workspace.',
     description:
       'Every endpoint only reads. Authenticate with `Authorization: Bearer sgb_live_…`; a key reads exactly one workspace. ' +
-      'Success bodies are `{ data, meta }`; capped collections carry `meta.total` and `meta.truncated`. Errors are `{ error: { code, message } }`.',
+      'Success bodies are `{ data, meta }`; capped collections carry `meta.total` and `meta.truncated`. Errors are `{ error: { code, message } }`. ' +
+      'Every success carries a strong `ETag`; send it back as `If-None-Match` and an unchanged answer is `304 Not Modified` with no body, ' +
+      'which does not spend a rate-limit token. Bodies of 1 KiB and more are compressed with brotli or gzip when `Accept-Encoding` allows.',
     license: { name: 'Proprietary', identifier: 'LicenseRef-Signalboard' },
     contact: { name: 'Signalboard API support', email: 'api@signalboard.example' },
   };
@@ -131,6 +133,16 @@ export function buildOpenApiDocument(sofaDocument: OpenApiDocument, schema: Grap
     RateLimit: { description: 'Remaining tokens and seconds until the bucket is full: "burst";r=<remaining>;t=<seconds>.', schema: { type: 'string' } },
     'RateLimit-Policy': { description: 'The key\'s bucket: "burst";q=<capacity>;w=<seconds to refill>.', schema: { type: 'string' } },
     'Retry-After': { description: 'Whole seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
+    ETag: { description: 'Strong validator of the body; send it as If-None-Match to revalidate.', schema: { type: 'string' } },
+  };
+  document.components.parameters = {
+    IfNoneMatch: {
+      name: 'If-None-Match',
+      in: 'header',
+      required: false,
+      description: 'ETag(s) of a body the client holds: an unchanged answer is 304 with no body and costs no rate-limit token.',
+      schema: { type: 'string' },
+    },
   };
   document.components.schemas.Error = {
     type: 'object',
@@ -180,12 +192,14 @@ export function buildOpenApiDocument(sofaDocument: OpenApiDocument, schema: Grap
     }
     const success = operation.responses['200'];
     success.description = 'Success: `{ data, meta }`.';
-    success.headers = RATE_LIMIT_HEADERS;
+    success.headers = { ...RATE_LIMIT_HEADERS, ETag: { $ref: '#/components/headers/ETag' } };
+    operation.parameters = [...(operation.parameters ?? []), { $ref: '#/components/parameters/IfNoneMatch' }];
     operation.responses = {
       '200': success,
+      '304': { description: 'Not modified: the If-None-Match ETag still matches; no body, no rate-limit token spent.', headers: { ...RATE_LIMIT_HEADERS, ETag: { $ref: '#/components/headers/ETag' } } },
       ...Object.fromEntries(
         Object.keys(ERROR_RESPONSES)
-          .filter((status) => status !== '400' || operation.parameters?.length)
+          .filter((status) => status !== '400' || operation.parameters.length > 1)
           .map((status) => [status, { $ref: `#/components/responses/Error${status}` }]),
       ),
     };

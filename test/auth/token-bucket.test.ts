@@ -47,3 +47,14 @@ describe('token bucket', () => {
     expect(rateLimitHeaders(policy, refused)['Retry-After']).toBe('1');
   });
 });
+
+describe('refunds', () => {
+  it('give a token back with a cost of -1, never above capacity', () => {
+    const first = take(policy, undefined, 0);
+    expect(first.remaining).toBe(4);
+    const refunded = take(policy, first.state, 0, -1);
+    expect(refunded.allowed).toBe(true);
+    expect(refunded.remaining).toBe(5);
+    expect(take(policy, refunded.state, 0, -1).remaining).toBe(5);
+  });
+});
