@@ -2,13 +2,26 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 
 // The API reference page: Scalar's standalone bundle, served from node_modules by
-// /api/v1/docs/scalar.js rather than a CDN.
+// /api/v1/docs/scalar.js rather than a CDN, and configured to show only what works offline
+// and belongs to this product: no hosted fonts, no "Ask AI" agent (it calls Scalar's
+// servers), no toolbar (Share, Deploy, Configure), no developer tools, no telemetry.
+export const SCALAR_CONFIGURATION = {
+  withDefaultFonts: false,
+  agent: { disabled: true },
+  showToolbar: 'never',
+  showDeveloperTools: 'never',
+  telemetry: false,
+  hideDarkModeToggle: true,
+} as const;
+
+const attribute = (value: unknown) => JSON.stringify(value).replace(/&/g, '&amp;').replace(/'/g, '&#39;');
+
 export function apiReferencePage(openApiUrl: string): string {
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><title>Signalboard API v1 reference</title><meta name="viewport" content="width=device-width, initial-scale=1"></head>
 <body>
-<script id="api-reference" data-url="${openApiUrl}"></script>
+<script id="api-reference" data-url="${openApiUrl}" data-configuration='${attribute(SCALAR_CONFIGURATION)}'></script>
 <script src="/api/v1/docs/scalar.js"></script>
 </body>
 </html>`;

@@ -121,7 +121,9 @@ export function buildOpenApiDocument(sofaDocument: OpenApiDocument, schema: Grap
     license: { name: 'Proprietary', identifier: 'LicenseRef-Signalboard' },
     contact: { name: 'Signalboard API support', email: 'api@signalboard.example' },
   };
-  document.servers = [{ url: `${publicBaseUrl ?? 'http://localhost:4000'}/api/v1`, description: publicBaseUrl ? 'This server' : 'Local development server' }];
+  // Without PUBLIC_BASE_URL the server is relative, so it resolves against wherever the
+  // document was fetched from: the listening address, a proxy's, a tunnel's.
+  document.servers = [publicBaseUrl ? { url: `${publicBaseUrl}/api/v1`, description: 'This server' } : { url: '/api/v1', description: 'The server this document was fetched from' }];
   document.tags = [...new Set(REST_ROUTES.map((route) => route.tag))].map((name) => ({ name, description: `${name} endpoints.` }));
   document.security = [{ apiKey: [] }];
 

@@ -1,0 +1,61 @@
+// The API reference page in a real browser: it renders from local assets only and shows
+// nothing that needs a third party (no "Ask AI", no Deploy/Share toolbar). A screenshot is
+// kept in test/.tmp/api-docs.png for a person to look at.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, json, type TestApp } from '../support/app.js';
+import { listen } from '../support/listen.js';
+import { chromiumAvailable, launchChromium, screenshotPath } from '../support/browser.js';
+
+describe('the OpenAPI servers entry', () => {
+  it('is relative without PUBLIC_BASE_URL and follows it when set', async () => {
+    const plain = await createTestApp();
+    const configured = await createTestApp({ PUBLIC_BASE_URL: 'https://api.example.test' });
+    try {
+      expect((await json(await plain.get('/api/v1/openapi.json'))).servers[0].url).toBe('/api/v1');
+      expect((await json(await configured.get('/api/v1/openapi.json'))).servers[0].url).toBe('https://api.example.test/api/v1');
+    } finally {
+      await plain.close();
+      await configured.close();
+    }
+  });
+});
+
+describe.skipIf(!chromiumAvailable)('/api/v1/docs', () => {
+  let t: TestApp;
+  let server: Awaited<ReturnType<typeof listen>>;
+  beforeAll(async () => {
+    t = await createTestApp();
+    server = await listen(t.app);
+  });
+  afterAll(async () => {
+    await server?.close();
+    await t?.close();
+  });
+
+  it('renders offline, without third-party features', async () => {
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      const offOrigin: string[] = [];
+      await page.route('**/*', (route) => {
+        const url = route.request().url();
+        if (url.startsWith(server.baseUrl) || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
+        offOrigin.push(url);
+        return route.abort();
+      });
+      await page.goto(`${server.baseUrl}/api/v1/docs`, { waitUntil: 'load' });
+      await page.waitForFunction(() => document.body.textContent?.includes('List clients'), undefined, { timeout: 30_000 });
+      await page.waitForTimeout(1_000);
+      await page.screenshot({ path: screenshotPath('api-docs.png') });
+      const text = (await page.textContent('body')) ?? '';
+      // Scalar renders sections lazily; the navigation names every group.
+      for (const part of ['List clients', 'Reports', 'AI visibility', 'Authentication']) expect(text).toContain(part);
+      for (const foreign of ['Ask AI', 'Deploy', 'Developer Tools', 'Share']) expect(text).not.toContain(foreign);
+      expect(offOrigin).toEqual([]);
+      // The server shown is this one, not a fixed localhost:4000.
+      expect(text).not.toContain('localhost:4000');
+    } finally {
+      await browser.close();
+    }
+  }, 90_000);
+});
