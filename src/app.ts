@@ -6,7 +6,7 @@ import type { Database } from './db/client.js';
 import { workspaceScopes } from './db/workspace-scope.js';
 import { schema } from './graphql/schema.js';
 import { buildContext } from './graphql/context.js';
-import { createGraphQLServer } from './graphql/yoga.js';
+import { createGraphQLServer, MAX_GRAPHQL_BODY_BYTES } from './graphql/yoga.js';
 import { GRAPHIQL_ASSETS_PATH, graphiqlAsset } from './graphql/graphiql.js';
 import { createAdmission } from './auth/admission.js';
 import type { ApiKeyAuthenticator } from './auth/api-keys.js';
@@ -75,6 +75,9 @@ export function createApp(deps: AppDependencies): App {
     if (path === BASE_PATH || path.startsWith(`${BASE_PATH}/`)) return rest(request, url, requestId);
     if (path.startsWith(GRAPHIQL_ASSETS_PATH)) return (await graphiqlAsset(path.slice(GRAPHIQL_ASSETS_PATH.length))) ?? errorResponse(new ApiError('not_found', 'No such asset.'), requestId);
     if (path === '/graphql') {
+      if (Number(request.headers.get('content-length') ?? 0) > MAX_GRAPHQL_BODY_BYTES) {
+        return errorResponse(new ApiError('payload_too_large', `GraphQL request bodies are limited to ${MAX_GRAPHQL_BODY_BYTES} bytes.`), requestId);
+      }
       requestIds.set(request, requestId);
       const response = await yoga.fetch(request);
       for (const [name, value] of Object.entries(graphqlHeaders.get(request) ?? {})) response.headers.set(name, value);

@@ -1,11 +1,10 @@
 // Starts one instance: configuration, database (embedded when DATABASE_URL is unset),
 // migrations, demo data on first start, then HTTP. SIGTERM/SIGINT drain and stop.
 import './config/node-version.js';
-import { createServer } from 'node:http';
-import { createServerAdapter } from '@whatwg-node/server';
 import { ConfigError, parseConfig } from './config/index.js';
 import { createLogger, startRuntime } from './runtime.js';
 import { seedDemoIfEmpty } from './demo/first-start.js';
+import { createNodeServer } from './http/node-server.js';
 
 async function main() {
   let config;
@@ -22,11 +21,7 @@ async function main() {
   const runtime = await startRuntime(config, logger);
   const demo = config.SEED_DEMO ? await seedDemoIfEmpty(runtime.db.database.prisma, runtime.db.database.pool) : null;
 
-  const adapter = createServerAdapter((request: Request) => runtime.app.fetch(request));
-  const server = createServer(adapter);
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
-  server.requestTimeout = 30_000;
+  const server = createNodeServer(runtime.app);
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;

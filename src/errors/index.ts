@@ -4,8 +4,11 @@ import { GraphQLError } from 'graphql';
 
 export type ErrorCode =
   | 'invalid_parameter'
+  | 'bad_request'
   | 'invalid_body'
   | 'payload_too_large'
+  | 'request_timeout'
+  | 'request_header_fields_too_large'
   | 'unauthenticated'
   | 'api_key_revoked'
   | 'api_key_expired'
@@ -19,8 +22,11 @@ export type ErrorCode =
 
 const statusByCode: Record<ErrorCode, number> = {
   invalid_parameter: 400,
+  bad_request: 400,
   invalid_body: 400,
   payload_too_large: 413,
+  request_timeout: 408,
+  request_header_fields_too_large: 431,
   unauthenticated: 401,
   api_key_revoked: 401,
   api_key_expired: 401,

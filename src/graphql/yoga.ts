@@ -30,6 +30,9 @@ const DEFAULT_QUERY = `# The graph behind /api/v1.
 }
 `;
 
+/** A read query with variables fits in far less; larger bodies are refused with 413. */
+export const MAX_GRAPHQL_BODY_BYTES = 1024 * 1024;
+
 const isApiKeyRequest = (request: Request) => /^Bearer\s/i.test(request.headers.get('authorization') ?? '');
 
 export function createGraphQLServer(deps: YogaDependencies) {

@@ -3,10 +3,12 @@ import type { ApiError } from '../errors/index.js';
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
+export const newRequestId = () => `req_${randomUUID().replace(/-/g, '')}`;
+
 /** Honours a sane incoming X-Request-Id (from a load balancer); otherwise makes one. */
 export function requestIdOf(request: Request): string {
   const incoming = request.headers.get('x-request-id');
-  return incoming && /^[A-Za-z0-9._:-]{8,128}$/.test(incoming) ? incoming : `req_${randomUUID().replace(/-/g, '')}`;
+  return incoming && /^[A-Za-z0-9._:-]{8,128}$/.test(incoming) ? incoming : newRequestId();
 }
 
 export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {

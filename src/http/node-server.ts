@@ -1,0 +1,44 @@
+// The node:http server around the app. Requests that Node's HTTP parser rejects never reach
+// the app (oversized headers, malformed request lines, a stalled request); they still get the
+// error envelope with a request id, as raw HTTP on the socket, and the connection closes.
+import { createServer, STATUS_CODES, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { createServerAdapter } from '@whatwg-node/server';
+import type { App } from '../app.js';
+import { ApiError, type ErrorCode } from '../errors/index.js';
+import { JSON_CONTENT_TYPE, newRequestId } from './responses.js';
+
+const PARSER_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
+  HPE_HEADER_OVERFLOW: { code: 'request_header_fields_too_large', message: 'The request headers are too large (16 KiB at most).' },
+  ERR_HTTP_REQUEST_TIMEOUT: { code: 'request_timeout', message: 'The request was not received in time.' },
+};
+const MALFORMED = { code: 'bad_request', message: 'The request is not valid HTTP.' } as const;
+
+/** The raw HTTP/1.1 response for an error the parser found, in the API's envelope. */
+export function parserErrorResponse(parserCode: string | undefined, requestId: string): string {
+  const { code, message } = PARSER_ERRORS[parserCode ?? ''] ?? MALFORMED;
+  const error = new ApiError(code, message);
+  const body = JSON.stringify({ error: { code, message, requestId } });
+  return [
+    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}`,
+    `Content-Type: ${JSON_CONTENT_TYPE}`,
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    `X-Request-Id: ${requestId}`,
+    'Connection: close',
+    '',
+    body,
+  ].join('\r\n');
+}
+
+export function createNodeServer(app: App): Server {
+  const server = createServer(createServerAdapter((request: Request) => app.fetch(request)));
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  server.requestTimeout = 30_000;
+  server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => {
+    // A reset connection has no one left to answer.
+    if (error.code === 'ECONNRESET' || !socket.writable) return socket.destroy();
+    socket.end(parserErrorResponse(error.code, newRequestId()));
+  });
+  return server;
+}
