@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config/index.js';
 import type { Database } from './db/client.js';
 import { workspaceScopes } from './db/workspace-scope.js';
+import { createDataCache } from './graphql/data-cache.js';
 import { schema } from './graphql/schema.js';
 import { buildContext } from './graphql/context.js';
 import { createGraphQLServer, MAX_GRAPHQL_BODY_BYTES } from './graphql/yoga.js';
@@ -34,6 +35,7 @@ const READY_TIMEOUT_MS = 2_000;
 export function createApp(deps: AppDependencies): App {
   const { config, database, logger } = deps;
   const scopeOf = workspaceScopes(database.readPool, database.prisma);
+  const dataCache = createDataCache(config.DATA_CACHE_MAX_BYTES);
   const admit = createAdmission({
     authenticator: deps.authenticator,
     store: deps.rateLimitStore,
@@ -42,7 +44,7 @@ export function createApp(deps: AppDependencies): App {
   });
   const requestIds = new WeakMap<Request, string>();
   const contextFor = (principal: Principal, requestId: string) =>
-    buildContext({ requestId, principal, workspace: scopeOf(principal.workspaceId), config });
+    buildContext({ requestId, principal, workspace: scopeOf(principal.workspaceId), config }, dataCache);
 
   const rest = createRestHandler({
     schema,

@@ -96,10 +96,10 @@ const metricsArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => ({
 });
 
 /** A project's metrics; projects asked together with the same arguments share two statements. */
-async function projectMetrics(projectId: string, range: DateRange, model: string | null | undefined, ctx: GraphQLContext) {
-  const result = await ctx.loaders.metrics.load({ projectId, range, model: model ?? null });
+async function projectMetrics(project: { id: string }, range: DateRange, model: string | null | undefined, ctx: GraphQLContext) {
+  const result = await ctx.loaders.metrics.load({ project, range, model: model ?? null });
   return {
-    data: { projectId, range, rows: result.rows, totals: result.totals },
+    data: { projectId: project.id, range, rows: result.rows, totals: result.totals },
     meta: { total: result.total, truncated: result.total > result.rows.length },
   };
 }
@@ -114,7 +114,7 @@ builder.queryField('aiVisibilityMetrics', (t) =>
       // Parameters before the resource: a bad range is 400 whether or not the project exists.
       const range = metricsRange(args.dateFrom, args.dateTo, ctx.now);
       const project = await ctx.repositories.projects.find(args.id);
-      return projectMetrics(project.id, range, args.model, ctx);
+      return projectMetrics(project, range, args.model, ctx);
     },
   }),
 );
@@ -126,6 +126,6 @@ builder.objectField(ProjectType, 'metrics', (t) =>
     authScopes: { scope: 'ai_visibility:read' },
     extensions: GRAPH_ONLY,
     args: metricsArgs(t.arg),
-    resolve: (project, args, ctx) => projectMetrics(project.id, metricsRange(args.dateFrom, args.dateTo, ctx.now), args.model, ctx),
+    resolve: (project, args, ctx) => projectMetrics(project, metricsRange(args.dateFrom, args.dateTo, ctx.now), args.model, ctx),
   }),
 );

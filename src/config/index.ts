@@ -39,6 +39,8 @@ const configSchema = z.object({
     .transform((v) => v === 'true'),
   LIST_ROW_CAP: z.coerce.number().int().min(1).max(100_000).default(500),
   METRICS_ROW_CAP: z.coerce.number().int().min(1).max(100_000).default(1000),
+  /** Bytes of computed report data and metrics kept per instance (0 turns the cache off). */
+  DATA_CACHE_MAX_BYTES: z.coerce.number().int().min(0).default(64 * 1024 * 1024),
   INGEST_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
   SEED_DEMO: z
     .enum(['true', 'false'])

@@ -7,6 +7,7 @@ import { projectRepository } from '../ai-visibility/repository.js';
 import { scanRepository } from '../ai-visibility/scans-repository.js';
 import { signalRepository } from '../signals/repository.js';
 import { createLoaders, type Loaders } from './loaders.js';
+import type { DataCache } from './data-cache.js';
 
 export interface Repositories {
   clients: ReturnType<typeof clientRepository>;
@@ -29,7 +30,7 @@ export interface GraphQLContext {
   now: Date;
 }
 
-export function buildContext(input: Pick<GraphQLContext, 'requestId' | 'principal' | 'workspace' | 'config'>): GraphQLContext {
+export function buildContext(input: Pick<GraphQLContext, 'requestId' | 'principal' | 'workspace' | 'config'>, cache: DataCache): GraphQLContext {
   const { workspace, config } = input;
   const repositories: Repositories = {
     clients: clientRepository(workspace),
@@ -38,5 +39,5 @@ export function buildContext(input: Pick<GraphQLContext, 'requestId' | 'principa
     scans: scanRepository(workspace),
     signals: signalRepository(workspace),
   };
-  return { ...input, repositories, loaders: createLoaders(repositories, workspace, config.LIST_ROW_CAP, config.METRICS_ROW_CAP), now: new Date() };
+  return { ...input, repositories, loaders: createLoaders(repositories, workspace, cache, config.LIST_ROW_CAP, config.METRICS_ROW_CAP), now: new Date() };
 }

@@ -14,6 +14,7 @@ import type { ScanFilter, ScanRow } from '../ai-visibility/scans-repository.js';
 import type { SignalFilter, SignalRow } from '../signals/repository.js';
 import type { Repositories } from './context.js';
 import type { WorkspaceScope } from '../db/workspace-scope.js';
+import { cachedBatch, dataVersionOf, type DataCache } from './data-cache.js';
 
 export interface ReportDataKey {
   report: Report;
@@ -22,7 +23,8 @@ export interface ReportDataKey {
 }
 
 export interface MetricsKey {
-  projectId: string;
+  /** A project row (it carries its data version). */
+  project: { id: string };
   range: DateRange;
   model: string | null;
 }
@@ -54,11 +56,16 @@ function groupedLoader<K, V>(groupOf: (key: K) => string, cacheKeyOf: (key: K) =
   );
 }
 
+/** Everything a report's data depends on: its definition (updatedAt), its client's facts (data version), the ranges. */
+const reportDataCacheKey = ({ report, range, compareRange }: ReportDataKey) =>
+  `report|${report.workspaceId}|${report.id}|${report.updatedAt.getTime()}|v${dataVersionOf(report)}|${rangeKey(range)}|${rangeKey(compareRange)}`;
+
 const rangeKey = (range: DateRange | null) => (range ? `${range.from}..${range.to}` : '-');
 const pageGroup = (key: PageKey<object>) => JSON.stringify(key.args);
 const pageCacheKey = (key: PageKey<object>) => `${key.parentId}|${JSON.stringify(key.args)}`;
 
-export function createLoaders(repositories: Repositories, scope: WorkspaceScope, listCap: number, metricsCap: number) {
+export function createLoaders(repositories: Repositories, scope: WorkspaceScope, cache: DataCache, listCap: number, metricsCap: number) {
+  const workspace = scope.workspaceId;
   return {
     clientSummary: new DataLoader<string, ClientSummary>((ids) => repositories.clients.summaries(ids)),
     client: new DataLoader<string, Client | null>((ids) => repositories.clients.byIds(ids)),
@@ -70,16 +77,24 @@ export function createLoaders(repositories: Repositories, scope: WorkspaceScope,
     projectsOfClient: new DataLoader<string, ListEnvelope<AiProject>>((ids) => repositories.projects.byClients(ids, listCap)),
     reportData: new DataLoader<ReportDataKey, ReportData, string>(
       (keys) =>
-        computeReportData(
-          scope,
-          keys.map(({ report, range, compareRange }) => ({ clientId: report.clientId, definition: report.definition as unknown as ReportDefinition, range, compareRange })),
+        cachedBatch(cache, keys, reportDataCacheKey, (misses) =>
+          computeReportData(
+            scope,
+            misses.map(({ report, range, compareRange }) => ({ clientId: report.clientId, definition: report.definition as unknown as ReportDefinition, range, compareRange })),
+          ),
         ),
       { cacheKeyFn: (key) => `${key.report.id}|${rangeKey(key.range)}|${rangeKey(key.compareRange)}` },
     ),
     metrics: groupedLoader<MetricsKey, MetricsResult>(
       (key) => `${rangeKey(key.range)}|${key.model}`,
-      (key) => `${key.projectId}|${rangeKey(key.range)}|${key.model}`,
-      (keys) => queryProjectMetrics(scope, keys.map((key) => key.projectId), keys[0]!.range, keys[0]!.model, metricsCap),
+      (key) => `${key.project.id}|${rangeKey(key.range)}|${key.model}`,
+      (keys) =>
+        cachedBatch(
+          cache,
+          keys,
+          (key) => `metrics|${workspace}|${key.project.id}|v${dataVersionOf(key.project)}|${rangeKey(key.range)}|${key.model}|${metricsCap}`,
+          (misses) => queryProjectMetrics(scope, misses.map((key) => key.project.id), misses[0]!.range, misses[0]!.model, metricsCap),
+        ),
     ),
     scansOfProject: groupedLoader<PageKey<ScanFilter>, Page<ScanRow>>(pageGroup, pageCacheKey, (keys) =>
       repositories.scans.pages(keys.map((key) => key.parentId), keys[0]!.args),

@@ -60,7 +60,7 @@ export function validateMetricLines(lines: readonly ParsedLine[], knownClients: 
 
 const BATCH_SIZE = 1_000;
 
-/** Upserts facts; returns how many were new and how many replaced an existing fact. */
+/** Upserts facts and bumps their clients' data versions; returns how many were new and how many replaced one. */
 export async function writeMetricFacts(client: pg.PoolClient | pg.Client, facts: readonly MetricFactInput[], onProgress?: (done: number) => void) {
   let inserted = 0;
   let replaced = 0;
@@ -85,6 +85,8 @@ export async function writeMetricFacts(client: pg.PoolClient | pg.Client, facts:
     for (const row of result.rows) row.inserted ? inserted++ : replaced++;
     onProgress?.(start + batch.length);
   }
+  // In the same transaction: cached report data of these clients is stale from the commit on.
+  await client.query('UPDATE clients SET data_version = data_version + 1 WHERE id = ANY($1::text[])', [[...new Set(facts.map((fact) => fact.clientId))]]);
   return { inserted, replaced };
 }
 

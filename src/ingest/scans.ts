@@ -123,5 +123,7 @@ export async function writeScans(
     if (eventRows.length && options.recordEvents !== false) await client.query(`INSERT INTO webhook_events (id, workspace_id, type, payload) VALUES ${eventRows.join(', ')}`, eventValues);
     onProgress?.(start + batch.length);
   }
+  // In the same transaction: cached metrics of these projects are stale from the commit on.
+  await client.query('UPDATE ai_projects SET data_version = data_version + 1 WHERE id = ANY($1::text[])', [[...new Set(scans.map((scan) => scan.projectId))]]);
   return { inserted, replaced };
 }

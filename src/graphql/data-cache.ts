@@ -1,0 +1,62 @@
+// Computed report data and AI-visibility metrics, kept per instance. A key names everything the
+// result depends on — workspace, report or project, parameters, the resolved date range and the
+// data version — where the data version is a counter on the client or project row that every
+// ingest bumps in its own transaction, and that each request reads with the row it loads anyway
+// (reports.find, projects.find). So a result never outlives its data, on any instance, without
+// a message between instances: after an ingest the next request asks under a new key, and the
+// stale entry ages out. Bounded in bytes (the JSON size of each entry), not only in entries.
+import { LRUCache } from 'lru-cache';
+
+export interface DataCache {
+  get<T extends object>(key: string): T | undefined;
+  set(key: string, value: object): void;
+  readonly size: number;
+  readonly bytes: number;
+}
+
+export function createDataCache(maxBytes: number): DataCache {
+  if (maxBytes === 0) return { get: () => undefined, set: () => {}, size: 0, bytes: 0 };
+  const cache = new LRUCache<string, object>({
+    maxSize: maxBytes,
+    // UTF-16 in memory: about two bytes per character of the JSON.
+    sizeCalculation: (value) => Math.max(1, JSON.stringify(value).length * 2),
+  });
+  return {
+    get: (key) => cache.get(key) as never,
+    set: (key, value) => void cache.set(key, value),
+    get size() {
+      return cache.size;
+    },
+    get bytes() {
+      return cache.calculatedSize;
+    },
+  };
+}
+
+/**
+ * Loads what `keys` ask for, from the cache where it holds them; the misses are computed
+ * together in one call (one batch, one statement) and stored.
+ */
+export async function cachedBatch<K, V extends object>(cache: DataCache, keys: readonly K[], cacheKeyOf: (key: K) => string, computeMisses: (misses: K[]) => Promise<V[]>): Promise<V[]> {
+  const cacheKeys = keys.map(cacheKeyOf);
+  const results = cacheKeys.map((cacheKey) => cache.get<V>(cacheKey));
+  const missing = results.flatMap((result, index) => (result ? [] : [index]));
+  if (missing.length) {
+    const computed = await computeMisses(missing.map((index) => keys[index]!));
+    missing.forEach((index, position) => {
+      results[index] = computed[position]!;
+      cache.set(cacheKeys[index]!, computed[position]!);
+    });
+  }
+  return results as V[];
+}
+
+/**
+ * The data version a report or project row carries: every SELECT of the report and project
+ * repositories includes it. Missing, nothing may be cached, so this throws.
+ */
+export function dataVersionOf(row: object): string {
+  const version = (row as { dataVersion?: unknown }).dataVersion;
+  if (typeof version !== 'string') throw new Error('a report or project row without its dataVersion reached the data cache');
+  return version;
+}
