@@ -2,10 +2,11 @@
 // times. Loaders whose keys carry arguments (a date range, a page) batch the keys that share
 // those arguments, so a page of 50 clients with the same preset still costs one statement.
 import DataLoader from 'dataloader';
-import type { AiProject, Client, Report } from '../db/generated/prisma/client.js';
+import type { AiProject, Client } from '../db/generated/prisma/client.js';
 import type { ClientSummary } from '../clients/repository.js';
 import type { ListEnvelope } from './envelope.js';
 import type { DateRange } from '../dates/civil-date.js';
+import type { ReportRow, ReportSummaryRow } from '../reports/repository.js';
 import type { ReportDefinition } from '../reports/definition.js';
 import { computeReportData, type ReportData } from '../reports/engine.js';
 import { queryProjectMetrics, type MetricsResult } from '../ai-visibility/metrics.js';
@@ -17,7 +18,7 @@ import type { WorkspaceScope } from '../db/workspace-scope.js';
 import { cachedBatch, dataVersionOf, type DataCache } from './data-cache.js';
 
 export interface ReportDataKey {
-  report: Report;
+  report: ReportRow;
   range: DateRange;
   compareRange: DateRange | null;
 }
@@ -69,11 +70,11 @@ export function createLoaders(repositories: Repositories, scope: WorkspaceScope,
   return {
     clientSummary: new DataLoader<string, ClientSummary>((ids) => repositories.clients.summaries(ids)),
     client: new DataLoader<string, Client | null>((ids) => repositories.clients.byIds(ids)),
-    report: new DataLoader<string, Report | null>((ids) => repositories.reports.byIds(ids)),
+    report: new DataLoader<string, ReportRow | null>((ids) => repositories.reports.byIds(ids)),
     project: new DataLoader<string, AiProject | null>((ids) => repositories.projects.byIds(ids)),
     scan: new DataLoader<string, ScanRow | null>((ids) => repositories.scans.byIds(ids)),
     signal: new DataLoader<string, SignalRow | null>((ids) => repositories.signals.byIds(ids)),
-    reportsOfClient: new DataLoader<string, ListEnvelope<Report>>((ids) => repositories.reports.byClients(ids, listCap)),
+    reportsOfClient: new DataLoader<string, ListEnvelope<ReportSummaryRow>>((ids) => repositories.reports.byClients(ids, listCap)),
     projectsOfClient: new DataLoader<string, ListEnvelope<AiProject>>((ids) => repositories.projects.byClients(ids, listCap)),
     reportData: new DataLoader<ReportDataKey, ReportData, string>(
       (keys) =>

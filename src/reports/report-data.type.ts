@@ -5,7 +5,8 @@ import { todayIn, type DateRange } from '../dates/civil-date.js';
 import { resolveComparePreset, resolveDatePreset, type ComparePreset, type DatePreset } from './date-presets.js';
 import type { ReportDefinition } from './definition.js';
 import type { Chart, ChartPoint, Kpi, ReportData, Table, TableRow } from './engine.js';
-import type { Report } from '../db/generated/prisma/client.js';
+import type { ReportRow } from './repository.js';
+import { notFound } from '../errors/index.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
 import { ReportSummaryType, ReportType } from './report.type.js';
@@ -97,7 +98,7 @@ const ReportDataType = builder.objectRef<ReportDataShape>('ReportData').implemen
 const ReportDataItem = itemEnvelope('ReportDataItem', ReportDataType, 'A report\'s live data.');
 
 /** A report's data for the given presets (default: its dateConfig), resolved in its time zone. */
-async function reportData(report: Report, datePreset: DatePreset | null | undefined, comparePreset: ComparePreset | null | undefined, ctx: GraphQLContext): Promise<ReportDataShape> {
+async function reportData(report: ReportRow, datePreset: DatePreset | null | undefined, comparePreset: ComparePreset | null | undefined, ctx: GraphQLContext): Promise<ReportDataShape> {
   const { dateConfig } = report.definition as unknown as ReportDefinition;
   const range = resolveDatePreset(datePreset ?? dateConfig.datePreset, todayIn(dateConfig.timezone, ctx.now));
   const compareRange = resolveComparePreset(comparePreset ?? dateConfig.comparePreset, range);
@@ -133,7 +134,13 @@ for (const variant of [ReportSummaryType, ReportType]) {
         datePreset: t.arg({ type: DatePresetEnum, required: false, description: 'Default: the report\'s dateConfig.datePreset.' }),
         comparePreset: t.arg({ type: ComparePresetEnum, required: false, description: 'Default: the report\'s dateConfig.comparePreset.' }),
       },
-      resolve: (report, args, ctx) => reportData(report, args.datePreset, args.comparePreset, ctx),
+      // Summaries carry no definition; the full row comes from the request's report loader
+      // (one statement for every report of the page, none when node() loaded it already).
+      resolve: async (report, args, ctx) => {
+        const full = await ctx.loaders.report.load(report.id);
+        if (!full) throw notFound('report');
+        return reportData(full, args.datePreset, args.comparePreset, ctx);
+      },
     }),
   );
 }

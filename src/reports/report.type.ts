@@ -5,6 +5,7 @@ import { NodeInterface, registerNodeKind } from '../graphql/node.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
 import { ClientType } from '../clients/client.type.js';
 import type { ReportDefinition, Widget } from './definition.js';
+import type { ReportSummaryRow } from './repository.js';
 
 const WidgetType = builder.objectRef<Widget>('Widget').implement({
   fields: (t) => ({
@@ -34,8 +35,7 @@ const DefinitionType = builder.objectRef<ReportDefinition>('ReportDefinition').i
   }),
 });
 
-export const ReportSummaryType = builder.prismaObject('Report', {
-  variant: 'ReportSummary',
+export const ReportSummaryType = builder.objectRef<ReportSummaryRow>('ReportSummary').implement({
   description: 'A report of the workspace, without its definition.',
   fields: (t) => ({
     id: t.exposeID('id'),

@@ -4,17 +4,20 @@ import type { ListEnvelope } from '../graphql/envelope.js';
 import { cappedByParent, inAskedOrder, perParentSql } from '../graphql/per-parent.js';
 import { notFound } from '../errors/index.js';
 
+// Lists read the summary only: parsing every report's definition cost /reports 4× its time.
+const SUMMARY_COLUMNS = 'id, workspace_id AS "workspaceId", client_id AS "clientId", name, created_at AS "createdAt", updated_at AS "updatedAt"';
 // dataVersion: the client's, bumped by each ingest of its facts (the report-data cache key).
-const COLUMNS = `id, workspace_id AS "workspaceId", client_id AS "clientId", name, definition, archived_at AS "archivedAt", created_at AS "createdAt", updated_at AS "updatedAt",
+const COLUMNS = `${SUMMARY_COLUMNS}, definition, archived_at AS "archivedAt",
   coalesce((SELECT c.data_version FROM clients c WHERE c.id = reports.client_id), 0)::text AS "dataVersion"`;
 
+export type ReportSummaryRow = Pick<Report, 'id' | 'workspaceId' | 'clientId' | 'name' | 'createdAt' | 'updatedAt'>;
 export type ReportRow = Report & { dataVersion: string };
 const LIVE = 'workspace_id = $1 AND archived_at IS NULL';
 
 export function reportRepository(scope: WorkspaceScope) {
   return {
     list: (clientId: string | null, take: number) =>
-      scope.rows<ReportRow>('reports.list', `SELECT ${COLUMNS} FROM reports WHERE ${LIVE} AND ($2::text IS NULL OR client_id = $2) ORDER BY created_at DESC, id DESC LIMIT $3`, [clientId, take]),
+      scope.rows<ReportSummaryRow>('reports.list', `SELECT ${SUMMARY_COLUMNS} FROM reports WHERE ${LIVE} AND ($2::text IS NULL OR client_id = $2) ORDER BY created_at DESC, id DESC LIMIT $3`, [clientId, take]),
     count: async (clientId: string | null) =>
       (await scope.rows<{ n: number }>('reports.count', `SELECT count(*)::int AS n FROM reports WHERE ${LIVE} AND ($2::text IS NULL OR client_id = $2)`, [clientId]))[0]!.n,
     /** A live (not archived) report of the workspace, or 404. */
@@ -27,11 +30,11 @@ export function reportRepository(scope: WorkspaceScope) {
     byIds: async (ids: readonly string[]): Promise<(ReportRow | null)[]> =>
       inAskedOrder(ids, await scope.rows<ReportRow>('reports.by-ids', `SELECT ${COLUMNS} FROM reports WHERE ${LIVE} AND id = ANY($2::text[])`, [ids])),
     /** Each client's live reports, newest first, capped per client, in one statement. */
-    byClients: async (clientIds: readonly string[], cap: number): Promise<ListEnvelope<ReportRow>[]> => {
-      const rows = await scope.rows<ReportRow & { parentId: string; total: number }>(
+    byClients: async (clientIds: readonly string[], cap: number): Promise<ListEnvelope<ReportSummaryRow>[]> => {
+      const rows = await scope.rows<ReportSummaryRow & { parentId: string; total: number }>(
         'reports.by-clients',
         perParentSql(`
-           SELECT ${COLUMNS}, count(*) OVER ()::int AS total FROM reports
+           SELECT ${SUMMARY_COLUMNS}, count(*) OVER ()::int AS total FROM reports
            WHERE ${LIVE} AND client_id = p.id ORDER BY created_at DESC, id DESC LIMIT $3`),
         [clientIds, cap],
       );

@@ -8,7 +8,7 @@ import { createApiKey } from '../../src/auth/key-management.js';
 import { AI_MODELS } from '../../src/ai-visibility/models.js';
 import { ratesOf, type ScanCounters } from '../../src/ai-visibility/pooled-rates.js';
 import { addDays } from '../../src/dates/civil-date.js';
-import { alternate, benchDatabase, printTable, ratio, runBench, startProcess } from './harness.js';
+import { alternate, benchDatabase, printTable, ratio, runBench, startService } from './harness.js';
 
 const LOCALES = ['en-US', 'en-GB', 'de-DE', 'fr-FR', 'es-ES', 'it-IT', 'nl-NL', 'pt-BR'];
 const YEARS = 3;
@@ -70,7 +70,7 @@ async function main() {
   const database = connectDatabase(embedded.url, 10);
   const { workspace, project, scans } = await prepare(database.pool, database.prisma);
   const key = await createApiKey(database.prisma, { workspaceId: workspace.id, name: `bench ${Date.now()}`, actor: { email: null } });
-  const server = await startProcess(['src/server.ts'], { DATABASE_URL: embedded.url, RATE_LIMIT_SCALE: '1000000/1000000' });
+  const server = await startService({ DATABASE_URL: embedded.url, RATE_LIMIT_SCALE: '1000000/1000000', DATA_CACHE_MAX_BYTES: '0' });
   const to = addDays(new Date().toISOString().slice(0, 10), -1);
   const from = addDays(to, -364);
   const url = `${server.baseUrl}/api/v1/ai-visibility/projects/${project.id}/metrics?dateFrom=${from}&dateTo=${to}`;

@@ -42,6 +42,16 @@ const server = createServer(async (req, res) => {
       const total = rows.length < 500 ? rows.length : (await pool.query('SELECT count(*)::int AS n FROM clients WHERE workspace_id = $1', [workspaceId])).rows[0].n;
       return send(res, 200, { data: rows, meta: { total, truncated: total > rows.length } });
     }
+    if (url === '/api/v1/reports') {
+      const { rows } = await pool.query('SELECT id, name, client_id AS "clientId", created_at AS "createdAt", updated_at AS "updatedAt" FROM reports WHERE workspace_id = $1 AND archived_at IS NULL ORDER BY created_at DESC, id DESC LIMIT 500', [workspaceId]);
+      const total = rows.length < 500 ? rows.length : (await pool.query('SELECT count(*)::int AS n FROM reports WHERE workspace_id = $1 AND archived_at IS NULL', [workspaceId])).rows[0].n;
+      return send(res, 200, { data: rows, meta: { total, truncated: total > rows.length } });
+    }
+    if (url === '/api/v1/ai-visibility/projects') {
+      const { rows } = await pool.query('SELECT id, name, client_id AS "clientId", brand, competitors, models, locales, created_at AS "createdAt" FROM ai_projects WHERE workspace_id = $1 ORDER BY created_at DESC, id DESC LIMIT 500', [workspaceId]);
+      const total = rows.length < 500 ? rows.length : (await pool.query('SELECT count(*)::int AS n FROM ai_projects WHERE workspace_id = $1', [workspaceId])).rows[0].n;
+      return send(res, 200, { data: rows, meta: { total, truncated: total > rows.length } });
+    }
     const report = /^\/api\/v1\/reports\/(rep_[0-9A-Za-z]{20})$/.exec(url);
     if (report) {
       const { rows } = await pool.query('SELECT id, name, client_id AS "clientId", created_at AS "createdAt", updated_at AS "updatedAt", definition FROM reports WHERE id = $1 AND workspace_id = $2 AND archived_at IS NULL', [report[1], workspaceId]);

@@ -9,6 +9,7 @@ import { migrate } from '../../src/db/migrate.js';
 import type { Database } from '../../src/db/client.js';
 import { newId } from '../../src/db/ids.js';
 import { seedWorkspace } from '../../src/demo/seed.js';
+import { build, buildIsStale } from '../../scripts/start.mjs';
 
 export const root = path.resolve(import.meta.dirname, '../..');
 
@@ -27,6 +28,17 @@ export interface ServerHandle {
   baseUrl: string;
   pid: number;
   stop(): Promise<void>;
+}
+
+/**
+ * The service as it runs in production: the compiled build (built first when stale), in one
+ * process whose pid is the one to measure. Returns how long it took from spawn to listening.
+ */
+export async function startService(env: Record<string, string>, nodeArgs: string[] = []): Promise<ServerHandle & { startMs: number }> {
+  if (buildIsStale()) build();
+  const started = performance.now();
+  const handle = await startProcess([...nodeArgs, 'dist/server.js'], env, 'node');
+  return { ...handle, startMs: performance.now() - started };
 }
 
 /** Starts a Node process that prints a line with "port":<n> once it listens. */

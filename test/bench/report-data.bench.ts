@@ -10,7 +10,7 @@ import { catalog, metricValue, type ProviderId } from '../../src/reports/catalog
 import { addDays, todayIn, type DateRange } from '../../src/dates/civil-date.js';
 import { bucketStart, resolveComparePreset, resolveDatePreset } from '../../src/reports/date-presets.js';
 import type { ReportDefinition, Widget } from '../../src/reports/definition.js';
-import { alternate, benchDatabase, printTable, ratio, runBench, startProcess } from './harness.js';
+import { alternate, benchDatabase, printTable, ratio, runBench, startService } from './harness.js';
 
 const TARGET_FACTS = Number(process.env.BENCH_FACTS ?? 5_000_000);
 const DAYS = 730;
@@ -138,7 +138,7 @@ async function main() {
   const database = connectDatabase(embedded.url, 10);
   const { workspace, plainReport: report, historyReport, facts, plainFacts, historyFacts } = await prepare(database.pool, database.prisma);
   const key = await createApiKey(database.prisma, { workspaceId: workspace.id, name: `bench ${Date.now()}`, actor: { email: null } });
-  const server = await startProcess(['src/server.ts'], { DATABASE_URL: embedded.url, RATE_LIMIT_SCALE: '1000000/1000000' });
+  const server = await startService({ DATABASE_URL: embedded.url, RATE_LIMIT_SCALE: '1000000/1000000', DATA_CACHE_MAX_BYTES: '0' });
   const definition = report.definition as unknown as ReportDefinition;
   const today = todayIn('UTC', new Date());
   const range = resolveDatePreset('last_90_days', today);

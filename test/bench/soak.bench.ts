@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { connectDatabase } from '../../src/db/client.js';
 import { createApiKey } from '../../src/auth/key-management.js';
-import { benchApiWorkspace, benchDatabase, runBench, startProcess } from './harness.js';
+import { benchApiWorkspace, benchDatabase, runBench, startService } from './harness.js';
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
@@ -17,7 +17,7 @@ async function main() {
   const report = await database.prisma.report.findFirstOrThrow({ where: { workspaceId: workspace.id } });
   const project = await database.prisma.aiProject.findFirstOrThrow({ where: { workspaceId: workspace.id } });
   const keys = await Promise.all(Array.from({ length: 5 }, (_, i) => createApiKey(database.prisma, { workspaceId: workspace.id, name: `soak ${i} ${Date.now()}`, actor: { email: null } })));
-  const server = await startProcess(['--import', 'tsx', 'src/server.ts'], { DATABASE_URL: embedded.url, RATE_LIMIT_SCALE: '100000000/100000000' }, 'node');
+  const server = await startService({ DATABASE_URL: embedded.url, RATE_LIMIT_SCALE: '100000000/100000000' });
   const paths = ['/api/v1/clients', '/api/v1/reports', `/api/v1/reports/${report.id}`, `/api/v1/reports/${report.id}/data?datePreset=last_28_days`, '/api/v1/ai-visibility/projects', `/api/v1/ai-visibility/projects/${project.id}/metrics`];
   let next = 0;
   const options = {
