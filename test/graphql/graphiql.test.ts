@@ -1,41 +1,26 @@
 // GraphiQL in a real browser: it renders from local assets (no CDN), and a query run with the
 // caller's API key in its Headers tab returns the workspace's data. A screenshot is kept in
 // test/.tmp/graphiql.png for a person to look at.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKeyedWorkspace, createTestApp, type TestApp } from '../support/app.js';
-import { listen } from '../support/listen.js';
-import { chromiumAvailable, launchChromium, screenshotPath } from '../support/browser.js';
+import { describe, expect, it } from 'vitest';
+import { createKeyedWorkspace } from '../support/app.js';
+import { useListeningApp } from '../support/listen.js';
+import { blockOffOrigin, chromiumAvailable, launchChromium, screenshotPath } from '../support/browser.js';
 
 describe.skipIf(!chromiumAvailable)('GraphiQL', () => {
-  let t: TestApp;
-  let server: Awaited<ReturnType<typeof listen>>;
-  beforeAll(async () => {
-    t = await createTestApp();
-    server = await listen(t.app);
-  });
-  afterAll(async () => {
-    await server?.close();
-    await t?.close();
-  });
+  const served = useListeningApp();
 
   it('renders offline and runs a query with the caller\'s key', async () => {
-    const { workspace, key } = await createKeyedWorkspace(t.database);
+    const { workspace, key } = await createKeyedWorkspace(served.t.database);
     const browser = await launchChromium();
     try {
       const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-      const offOrigin: string[] = [];
-      // Anything not served by us would fail on a machine without internet: record and block it.
-      await page.route('**/*', (route) => {
-        if (route.request().url().startsWith(server.baseUrl) || route.request().url().startsWith('blob:') || route.request().url().startsWith('data:')) return route.continue();
-        offOrigin.push(route.request().url());
-        return route.abort();
-      });
+      const offOrigin = await blockOffOrigin(page, served.baseUrl);
       // What a person does in the Headers tab, persisted the way GraphiQL persists it.
       await page.addInitScript((secret) => {
         localStorage.setItem('graphiql:headers', JSON.stringify({ Authorization: `Bearer ${secret}` }));
         localStorage.setItem('graphiql:shouldPersistHeaders', 'true');
       }, key.secret);
-      await page.goto(`${server.baseUrl}/graphql`, { waitUntil: 'load' });
+      await page.goto(`${served.baseUrl}/graphql`, { waitUntil: 'load' });
       await page.waitForSelector('.graphiql-container .monaco-editor', { timeout: 30_000 });
       await page.click('.graphiql-execute-button');
       await page.waitForFunction((slug) => document.querySelector('.graphiql-response')?.textContent?.includes(slug), workspace.slug, { timeout: 30_000 });

@@ -1,20 +1,10 @@
 // Requests that never reach the app — rejected by Node's HTTP parser — and oversized bodies
 // still answer with the error envelope and a request id.
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../support/app.js';
-import { listen } from '../support/listen.js';
+import { describe, expect, it } from 'vitest';
+import { useListeningApp } from '../support/listen.js';
 
-let t: TestApp;
-let server: Awaited<ReturnType<typeof listen>>;
-beforeAll(async () => {
-  t = await createTestApp();
-  server = await listen(t.app);
-});
-afterAll(async () => {
-  await server.close();
-  await t.close();
-});
+const server = useListeningApp();
 
 /** Sends raw bytes and returns what the server answered before closing. */
 function raw(payload: string): Promise<string> {

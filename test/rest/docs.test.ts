@@ -1,10 +1,10 @@
 // The API reference page in a real browser: it renders from local assets only and shows
 // nothing that needs a third party (no "Ask AI", no Deploy/Share toolbar). A screenshot is
 // kept in test/.tmp/api-docs.png for a person to look at.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, json, type TestApp } from '../support/app.js';
-import { listen } from '../support/listen.js';
-import { chromiumAvailable, launchChromium, screenshotPath } from '../support/browser.js';
+import { describe, expect, it } from 'vitest';
+import { createTestApp, json } from '../support/app.js';
+import { useListeningApp } from '../support/listen.js';
+import { blockOffOrigin, chromiumAvailable, launchChromium, screenshotPath } from '../support/browser.js';
 
 describe('the OpenAPI servers entry', () => {
   it('is relative without PUBLIC_BASE_URL and follows it when set', async () => {
@@ -21,29 +21,14 @@ describe('the OpenAPI servers entry', () => {
 });
 
 describe.skipIf(!chromiumAvailable)('/api/v1/docs', () => {
-  let t: TestApp;
-  let server: Awaited<ReturnType<typeof listen>>;
-  beforeAll(async () => {
-    t = await createTestApp();
-    server = await listen(t.app);
-  });
-  afterAll(async () => {
-    await server?.close();
-    await t?.close();
-  });
+  const served = useListeningApp();
 
   it('renders offline, without third-party features', async () => {
     const browser = await launchChromium();
     try {
       const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-      const offOrigin: string[] = [];
-      await page.route('**/*', (route) => {
-        const url = route.request().url();
-        if (url.startsWith(server.baseUrl) || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
-        offOrigin.push(url);
-        return route.abort();
-      });
-      await page.goto(`${server.baseUrl}/api/v1/docs`, { waitUntil: 'load' });
+      const offOrigin = await blockOffOrigin(page, served.baseUrl);
+      await page.goto(`${served.baseUrl}/api/v1/docs`, { waitUntil: 'load' });
       await page.waitForFunction(() => document.body.textContent?.includes('List clients'), undefined, { timeout: 30_000 });
       await page.waitForTimeout(1_000);
       await page.screenshot({ path: screenshotPath('api-docs.png') });

@@ -2,7 +2,7 @@
 // sees. CI installs it (.ci/run); elsewhere a missing browser skips those tests with a notice.
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 export const chromiumAvailable = existsSync(CHROMIUM_PATH);
@@ -20,4 +20,19 @@ export function launchChromium(): Promise<Browser> {
 export function screenshotPath(name: string): string {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   return path.join(SCREENSHOT_DIR, name);
+}
+
+/**
+ * Blocks every request not served by `baseUrl` (or inline data/blob URLs) and records it: on a
+ * machine without internet such a request would fail, so a page must not need any.
+ */
+export async function blockOffOrigin(page: Page, baseUrl: string): Promise<string[]> {
+  const offOrigin: string[] = [];
+  await page.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith(baseUrl) || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
+    offOrigin.push(url);
+    return route.abort();
+  });
+  return offOrigin;
 }
