@@ -51,6 +51,7 @@ export function createApp(deps: AppDependencies): App {
     logger,
     admit: (request) => admit(request),
     contextFor,
+    cache: dataCache,
     ...(config.PUBLIC_BASE_URL ? { publicBaseUrl: config.PUBLIC_BASE_URL } : {}),
   });
   const graphqlHeaders = new WeakMap<Request, Record<string, string>>();

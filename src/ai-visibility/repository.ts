@@ -25,6 +25,9 @@ export function projectRepository(scope: WorkspaceScope) {
       if (!project) throw notFound('AI-visibility project');
       return project;
     },
+    /** The project's data version (bumped by each ingest of its scans); null if there is no such project. */
+    dataVersionOf: async (id: string): Promise<string | null> =>
+      (await scope.rows<{ version: string }>('projects.data-version', 'SELECT data_version::text AS version FROM ai_projects WHERE workspace_id = $1 AND id = $2', [id]))[0]?.version ?? null,
     /** Projects by id, in the order asked; null where there is none. */
     byIds: async (ids: readonly string[]): Promise<(ProjectRow | null)[]> =>
       inAskedOrder(ids, await scope.rows<ProjectRow>('projects.by-ids', `SELECT ${COLUMNS} FROM ai_projects WHERE workspace_id = $1 AND id = ANY($2::text[])`, [ids])),

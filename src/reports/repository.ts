@@ -26,6 +26,16 @@ export function reportRepository(scope: WorkspaceScope) {
       if (!report) throw notFound('report');
       return report;
     },
+    /** What the report's data depends on besides its parameters: its definition and its client's facts; null if there is no such live report. */
+    dataVersionOf: async (id: string): Promise<string | null> =>
+      (
+        await scope.rows<{ version: string }>(
+          'reports.data-version',
+          `SELECT (extract(epoch FROM updated_at) * 1000)::bigint::text || '.' || coalesce((SELECT c.data_version FROM clients c WHERE c.id = reports.client_id), 0)::text AS version
+           FROM reports WHERE ${LIVE} AND id = $2`,
+          [id],
+        )
+      )[0]?.version ?? null,
     /** Live reports by id, in the order asked; null where there is none. */
     byIds: async (ids: readonly string[]): Promise<(ReportRow | null)[]> =>
       inAskedOrder(ids, await scope.rows<ReportRow>('reports.by-ids', `SELECT ${COLUMNS} FROM reports WHERE ${LIVE} AND id = ANY($2::text[])`, [ids])),

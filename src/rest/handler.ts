@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { ApiError, toApiError } from '../errors/index.js';
 import { errorResponse, JSON_CONTENT_TYPE, withoutBody } from '../http/responses.js';
 import type { GraphQLContext } from '../graphql/context.js';
+import type { DataCache } from '../graphql/data-cache.js';
 import type { Principal } from '../auth/principal.js';
 import type { Admitted } from '../auth/admission.js';
 import { ifNoneMatchMatches, jsonRepresentation, strongEtag } from '../http/representation.js';
@@ -23,8 +24,29 @@ export interface RestDependencies {
   /** Authenticates, checks the plan and takes a token; returns the principal and rate-limit headers. */
   admit(request: Request, requestId: string): Promise<Admitted>;
   contextFor(principal: Principal, requestId: string): GraphQLContext;
+  /** Where finished bodies of versioned routes are kept (the data cache's byte budget). */
+  cache: DataCache;
   publicBaseUrl?: string;
 }
+
+interface FinishedBody {
+  body: string;
+  etag: string;
+}
+
+/**
+ * Routes whose answer depends only on their parameters, one row's data version and "today":
+ * their finished body (and ETag) is cached, so a repeated poll or a 304 skips execution,
+ * serialisation and hashing. The probe is one indexed lookup; a missing row falls through to
+ * execution, which answers 404 as usual.
+ */
+const VERSION_OF: Partial<Record<string, (context: GraphQLContext, params: Record<string, string>) => Promise<string | null>>> = {
+  reportData: (context, params) => context.repositories.reports.dataVersionOf(params.id!),
+  aiVisibilityMetrics: (context, params) => context.repositories.projects.dataVersionOf(params.id!),
+};
+
+/** Every UTC offset in use is a multiple of 15 minutes, so "today" in any zone is constant within such a slot. */
+const TODAY_SLOT_MS = 15 * 60_000;
 
 const notModified = (etag: string, headers: Record<string, string>) => new Response(null, { status: 304, headers: { ...headers, ETag: etag, Vary: 'Accept-Encoding' } });
 
@@ -56,10 +78,18 @@ export function createRestHandler(deps: RestDependencies) {
       if (!admitted.principal.scopes.includes(scope)) throw new ApiError('insufficient_scope', `This API key lacks the ${scope} scope.`);
       const field = schema.getQueryType()!.getFields()[match.route.field]!;
       const variables = validateParameters(field, match.params, url.searchParams);
-      const result = await operations.get(match.route)!.query(undefined, deps.contextFor(admitted.principal, requestId), variables);
-      if (result.errors?.length) throw result.errors;
-      const body = JSON.stringify(result.data![match.route.field]);
-      const etag = strongEtag(body);
+      const context = deps.contextFor(admitted.principal, requestId);
+      const version = await VERSION_OF[match.route.field]?.(context, match.params);
+      const cacheKey = version != null ? `body|${context.workspace.workspaceId}|${match.route.operationId}|${JSON.stringify(variables)}|${version}|${Math.floor(context.now.getTime() / TODAY_SLOT_MS)}` : null;
+      let finished = cacheKey ? deps.cache.get<FinishedBody>(cacheKey) : undefined;
+      if (!finished) {
+        const result = await operations.get(match.route)!.query(undefined, context, variables);
+        if (result.errors?.length) throw result.errors;
+        const body = JSON.stringify(result.data![match.route.field]);
+        finished = { body, etag: strongEtag(body) };
+        if (cacheKey) deps.cache.set(cacheKey, finished);
+      }
+      const { body, etag } = finished;
       // Revalidation, not storage: a client may keep the body and ask again with If-None-Match.
       const caching = { 'Cache-Control': 'private, no-cache' };
       // An unchanged answer gives its token back, as GitHub does.

@@ -164,7 +164,7 @@ describe('query sharing', () => {
     // Presets no other test asks for, so the data is computed, not served from the data cache.
     const statements = await statementsDuring(() => t.get(`/api/v1/reports/${reportId}/data?datePreset=last_14_days&comparePreset=previous_year`, key));
     expect(statements.filter((text) => text.includes('metric_facts'))).toHaveLength(1);
-    expect(statements).toHaveLength(2); // the report itself, then its data
+    expect(statements).toHaveLength(3); // the data-version probe of the body cache, the report, then its data
   });
 });
 
