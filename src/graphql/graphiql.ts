@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { GraphiQLOptions } from 'graphql-yoga';
+import { Response } from '../http/responses.js';
 
 export const GRAPHIQL_ASSETS_PATH = '/graphql/assets/';
 

@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import { Response } from './responses.js';
 
 /** Below this, compressing costs more than it saves. */
 export const COMPRESSION_THRESHOLD_BYTES = 1024;

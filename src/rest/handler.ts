@@ -4,7 +4,7 @@
 import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import { ApiError, toApiError } from '../errors/index.js';
-import { errorResponse, JSON_CONTENT_TYPE, withoutBody } from '../http/responses.js';
+import { errorResponse, JSON_CONTENT_TYPE, Response, withoutBody } from '../http/responses.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import type { DataCache } from '../graphql/data-cache.js';
 import type { Principal } from '../auth/principal.js';
