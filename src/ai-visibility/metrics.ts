@@ -4,13 +4,14 @@
 import type { WorkspaceScope } from '../db/workspace-scope.js';
 import { groupByParent, perParentSql } from '../graphql/per-parent.js';
 import { COUNTER_COLUMNS, COUNTER_SELECT } from './scan-columns.js';
-import { COUNTER_FIELDS, ratesOf, type ScanCounters, type ScanRates } from './pooled-rates.js';
+import { COMPETITOR_COUNTER_FIELDS, competitorMetrics, COUNTER_FIELDS, ratesOf, type CompetitorCounters, type CompetitorMetrics, type ScanCounters, type ScanRates } from './pooled-rates.js';
 import type { DateRange } from '../dates/civil-date.js';
 
 export interface MetricsRow extends ScanCounters, ScanRates {
   date: string;
   model: string;
   locale: string;
+  competitors: CompetitorMetrics[];
 }
 
 export interface ModelTotals extends ScanCounters, ScanRates {
@@ -20,6 +21,8 @@ export interface ModelTotals extends ScanCounters, ScanRates {
 export interface LocaleTotals extends ScanCounters, ScanRates {
   locale: string;
   byModel: ModelTotals[];
+  /** Each competitor pooled over the scans of the locale that report it. */
+  competitors: CompetitorMetrics[];
 }
 
 export interface MetricsResult {
@@ -32,20 +35,26 @@ const counterSums = COUNTER_FIELDS.map((field) => `sum(${COUNTER_COLUMNS[field]}
 // $1 workspace, $2 project ids, $3/$4 range, $5 model or null.
 const FILTER = 'workspace_id = $1 AND date BETWEEN $3::date AND $4::date AND ($5::text IS NULL OR model = $5)';
 
+const competitorCountersOf = (row: Record<string, unknown>): CompetitorCounters => ({
+  name: String(row.name),
+  ...(Object.fromEntries(COMPETITOR_COUNTER_FIELDS.map((field) => [field, Number(row[field])])) as Omit<CompetitorCounters, 'name'>),
+});
+
 const countersOf = (row: Record<string, unknown>): ScanCounters =>
   Object.fromEntries(COUNTER_FIELDS.map((field) => [field, Number(row[field])])) as unknown as ScanCounters;
 
 /**
- * Metrics of several projects over one range, in two statements whatever their number: the
- * most recent rows of each project (capped per project) and the pooled totals of each.
+ * Metrics of several projects over one range, in three statements whatever their number: the
+ * most recent rows of each project (capped per project), the pooled totals of each, and the
+ * pooled totals of their competitors (read only from scans that carry competitor counters).
  */
 export async function queryProjectMetrics(scope: WorkspaceScope, projectIds: readonly string[], range: DateRange, model: string | null, cap: number): Promise<MetricsResult[]> {
   const values = [projectIds, range.from, range.to, model];
-  const [rows, totalsRows] = await Promise.all([
-    scope.rows<MetricsRow & { parentId: string }>(
+  const [rows, totalsRows, competitorRows] = await Promise.all([
+    scope.rows<Record<string, any> & { parentId: string; competitors: CompetitorCounters[] }>(
       'ai-metrics-rows',
       perParentSql(`
-         SELECT date, model, locale, ${COUNTER_SELECT} FROM scans
+         SELECT date, model, locale, ${COUNTER_SELECT}, competitors FROM scans
          WHERE project_id = p.id AND ${FILTER} ORDER BY date DESC, locale, model LIMIT $6`),
       [...values, cap],
     ),
@@ -58,23 +67,39 @@ export async function queryProjectMetrics(scope: WorkspaceScope, projectIds: rea
         GROUP BY GROUPING SETS ((project_id, locale), (project_id, locale, model)) ORDER BY project_id, locale, model NULLS FIRST`,
       values,
     ),
+    // Σ of each competitor's counters and Σ of the runs and mentions of the same scans, per locale.
+    scope.rows<Record<string, any> & { parentId: string }>(
+      null,
+      `SELECT s.project_id AS "parentId", s.locale, c.name,
+         ${COMPETITOR_COUNTER_FIELDS.map((field) => `sum(c."${field}")::float8 AS "${field}"`).join(', ')},
+         sum(s.total_runs)::float8 AS "totalRuns", sum(s.total_mention_count)::float8 AS "totalMentionCount"
+       FROM scans s CROSS JOIN LATERAL jsonb_to_recordset(s.competitors) AS c(name text, ${COMPETITOR_COUNTER_FIELDS.map((field) => `"${field}" bigint`).join(', ')})
+       WHERE s.project_id = ANY($2::text[]) AND s.competitors <> '[]'::jsonb AND ${FILTER}
+       GROUP BY s.project_id, s.locale, c.name ORDER BY s.project_id, s.locale, c.name`,
+      values,
+    ),
   ]);
   const rowsByProject = groupByParent(projectIds, rows);
+  const competitorsByProject = groupByParent(projectIds, competitorRows);
   return groupByParent(projectIds, totalsRows).map((projectTotals, index) => {
     const totals: LocaleTotals[] = [];
     let total = 0;
     for (const row of projectTotals) {
       const counters = countersOf(row);
       if (row.all_models === 1) {
-        totals.push({ locale: row.locale, ...counters, ...ratesOf(counters), byModel: [] });
+        const competitors = competitorsByProject[index]!
+          .filter((competitor) => competitor.locale === row.locale)
+          .map((competitor) => competitorMetrics(competitorCountersOf(competitor), Number(competitor.totalRuns), Number(competitor.totalMentionCount)));
+        totals.push({ locale: row.locale, ...counters, ...ratesOf(counters), byModel: [], competitors });
         total += row.row_count;
       } else {
         totals.at(-1)!.byModel.push({ model: row.model, ...counters, ...ratesOf(counters) });
       }
     }
-    const projectRows = rowsByProject[index]!.map(({ date, model: rowModel, locale, ...row }) => {
+    const projectRows = rowsByProject[index]!.map(({ date, model: rowModel, locale, competitors, ...row }) => {
       const counters = countersOf(row);
-      return { date, model: rowModel, locale, ...counters, ...ratesOf(counters) };
+      const competitorList = competitors.map((competitor) => competitorMetrics(competitor, counters.totalRuns, counters.totalMentionCount));
+      return { date, model: rowModel, locale, ...counters, ...ratesOf(counters), competitors: competitorList };
     });
     return { rows: projectRows, total, totals };
   });

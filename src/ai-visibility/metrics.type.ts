@@ -9,7 +9,7 @@ import type { GraphQLContext } from '../graphql/context.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
 import { ProjectType } from './project.type.js';
 import { type LocaleTotals, type MetricsRow, type ModelTotals } from './metrics.js';
-import type { ScanCounters, ScanRates } from './pooled-rates.js';
+import type { CompetitorMetrics, ScanCounters, ScanRates } from './pooled-rates.js';
 
 type CountersAndRates = ScanCounters & ScanRates;
 
@@ -32,6 +32,22 @@ export const countersAndRates = (t: CountersFieldBuilder) => ({
   sentiment: t.exposeFloat('sentiment', { nullable: true, description: '(positive - negative) / (positive + neutral + negative), in -1..1.' }),
 });
 
+const CompetitorType = builder.objectRef<CompetitorMetrics>('AiVisibilityCompetitor').implement({
+  description: 'A tracked competitor, counted in the same runs and mentions as the brand and pooled the same way.',
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    visibilityCount: t.exposeInt('visibilityCount', { description: 'Runs that mention the competitor.' }),
+    mentionCount: t.exposeInt('mentionCount', { description: 'Mentions of the competitor.' }),
+    positionedCount: t.exposeInt('positionedCount'),
+    positionSum: t.exposeInt('positionSum'),
+    totalRuns: t.exposeInt('totalRuns', { description: 'Runs of the scans that report this competitor.' }),
+    totalMentionCount: t.exposeInt('totalMentionCount', { description: 'Mentions of all tracked brands in those scans.' }),
+    visibility: t.exposeFloat('visibility', { nullable: true, description: 'visibilityCount / totalRuns.' }),
+    shareOfVoice: t.exposeFloat('shareOfVoice', { nullable: true, description: 'mentionCount / totalMentionCount.' }),
+    averagePosition: t.exposeFloat('averagePosition', { nullable: true, description: 'positionSum / positionedCount.' }),
+  }),
+});
+
 const MetricsRowType = builder.objectRef<MetricsRow>('AiVisibilityMetricsRow').implement({
   description: 'One (date, model, locale) of a project.',
   fields: (t) => ({
@@ -39,6 +55,7 @@ const MetricsRowType = builder.objectRef<MetricsRow>('AiVisibilityMetricsRow').i
     model: t.field({ type: AiModelEnum, resolve: (r) => r.model as never }),
     locale: t.exposeString('locale'),
     ...countersAndRates(t as unknown as CountersFieldBuilder),
+    competitors: t.field({ type: [CompetitorType], description: 'Tracked competitors reported in this scan.', resolve: (r) => r.competitors }),
   }),
 });
 
@@ -52,6 +69,7 @@ const LocaleTotalsType = builder.objectRef<LocaleTotals>('AiVisibilityLocaleTota
     locale: t.exposeString('locale'),
     ...countersAndRates(t as unknown as CountersFieldBuilder),
     byModel: t.field({ type: [ModelTotalsType], resolve: (r) => r.byModel }),
+    competitors: t.field({ type: [CompetitorType], description: 'Each competitor pooled over the scans of this locale that report it.', resolve: (r) => r.competitors }),
   }),
 });
 

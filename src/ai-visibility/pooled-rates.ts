@@ -53,3 +53,35 @@ export function sumCounters(rows: readonly ScanCounters[]): ScanCounters {
 
 /** Pooled rates of several rows of one population (one locale). */
 export const pooledRates = (rows: readonly ScanCounters[]): ScanRates => ratesOf(sumCounters(rows));
+
+/** A tracked competitor's counters in one scan (the scan's runs and mentions are shared). */
+export interface CompetitorCounters {
+  name: string;
+  visibilityCount: number;
+  mentionCount: number;
+  positionedCount: number;
+  positionSum: number;
+}
+
+export const COMPETITOR_COUNTER_FIELDS = ['visibilityCount', 'mentionCount', 'positionedCount', 'positionSum'] as const satisfies readonly (keyof CompetitorCounters)[];
+
+/** A competitor's counters with the runs and mentions of the same scans, and its pooled rates. */
+export interface CompetitorMetrics extends CompetitorCounters {
+  totalRuns: number;
+  totalMentionCount: number;
+  visibility: number | null;
+  shareOfVoice: number | null;
+  averagePosition: number | null;
+}
+
+/** Rates of a competitor, pooled like the brand's: its counts over the runs and mentions of the scans that report it. */
+export function competitorMetrics(counters: CompetitorCounters, totalRuns: number, totalMentionCount: number): CompetitorMetrics {
+  return {
+    ...counters,
+    totalRuns,
+    totalMentionCount,
+    visibility: ratio(counters.visibilityCount, totalRuns),
+    shareOfVoice: ratio(counters.mentionCount, totalMentionCount),
+    averagePosition: ratio(counters.positionSum, counters.positionedCount),
+  };
+}

@@ -156,16 +156,17 @@ export async function seedWorkspace(prisma: PrismaClient, pool: pg.Pool, options
   }
 
   const scans: ScanInput[] = [];
-  const projects = new Map<string, { workspaceId: string; models: string[]; locales: string[] }>();
+  const projects = new Map<string, { workspaceId: string; models: string[]; locales: string[]; competitors: string[] }>();
   const scanDays = Math.min(days, 120);
   for (const client of clients.slice(0, Math.max(1, Math.ceil(clients.length / 2)))) {
     const locales = LOCALES.slice(0, 2 + Math.floor(random() * 2));
     const models = MODELS.slice(0, 3 + Math.floor(random() * 3));
     const brand = client.name.split(' ')[0]!;
+    const competitors = ['Contoso', 'Fabrikam', 'Globex'];
     const project = await prisma.aiProject.create({
-      data: { id: newId('project'), workspaceId: workspace.id, clientId: client.id, name: `${client.name} AI visibility`, brand, competitors: ['Contoso', 'Fabrikam', 'Globex'], models, locales },
+      data: { id: newId('project'), workspaceId: workspace.id, clientId: client.id, name: `${client.name} AI visibility`, brand, competitors, models, locales },
     });
-    projects.set(project.id, { workspaceId: workspace.id, models, locales });
+    projects.set(project.id, { workspaceId: workspace.id, models, locales, competitors });
     for (let day = 0; day < scanDays; day++) {
       const date = addDays(endDate, -day);
       for (const model of models) {
@@ -177,11 +178,20 @@ export async function seedWorkspace(prisma: PrismaClient, pool: pg.Pool, options
           const negativeCount = Math.floor((mentionCount - positiveCount) * random() * 0.3);
           const neutralCount = Math.floor((mentionCount - positiveCount - negativeCount) * random());
           const positionedCount = Math.floor(visibilityCount * (0.6 + random() * 0.4));
+          const totalMentionCount = mentionCount + Math.floor(random() * 3 * mentionCount) + 1;
+          // The other brands' mentions, split among the competitors (never more than there are).
+          let otherMentions = totalMentionCount - mentionCount;
+          const competitorCounters = competitors.map((name) => {
+            const competitorMentions = Math.floor(otherMentions * random() * 0.6);
+            otherMentions -= competitorMentions;
+            const competitorVisibility = Math.min(totalRuns, Math.floor(totalRuns * random() * 0.6), competitorMentions);
+            const competitorPositioned = Math.floor(competitorVisibility * (0.5 + random() * 0.5));
+            return { name, visibilityCount: competitorVisibility, mentionCount: competitorMentions, positionedCount: competitorPositioned, positionSum: competitorPositioned + Math.floor(competitorPositioned * random() * 4) };
+          });
           scans.push({
-            projectId: project.id, date, model, locale, totalRuns, visibilityCount, mentionCount,
-            totalMentionCount: mentionCount + Math.floor(random() * 3 * mentionCount) + 1,
+            projectId: project.id, date, model, locale, totalRuns, visibilityCount, mentionCount, totalMentionCount,
             positionedCount, positionSum: positionedCount + Math.floor(positionedCount * random() * 4),
-            positiveCount, neutralCount, negativeCount,
+            positiveCount, neutralCount, negativeCount, competitors: competitorCounters,
           });
         }
       }

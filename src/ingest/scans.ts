@@ -5,7 +5,7 @@ import type pg from 'pg';
 import { z } from 'zod';
 import { isCivilDate } from '../dates/civil-date.js';
 import { AI_MODELS } from '../ai-visibility/models.js';
-import { COUNTER_FIELDS, type ScanCounters } from '../ai-visibility/pooled-rates.js';
+import { COMPETITOR_COUNTER_FIELDS, COUNTER_FIELDS, type CompetitorCounters, type ScanCounters } from '../ai-visibility/pooled-rates.js';
 import { newId } from '../db/ids.js';
 import { COUNTER_COLUMNS } from '../ai-visibility/scan-columns.js';
 import { describeIssues, type LineProblem, type ParsedLine } from './lines.js';
@@ -15,12 +15,14 @@ export interface ScanInput extends ScanCounters {
   date: string;
   model: string;
   locale: string;
+  competitors?: CompetitorCounters[];
 }
 
 export interface ProjectRules {
   workspaceId: string;
   models: readonly string[];
   locales: readonly string[];
+  competitors: readonly string[];
 }
 
 const counter = z.number().int('must be an integer').nonnegative('must not be negative').max(2_000_000_000);
@@ -32,8 +34,31 @@ const lineSchema = z
     model: z.enum(AI_MODELS),
     locale: z.string().min(2).max(35),
     ...Object.fromEntries(COUNTER_FIELDS.map((field) => [field, counter])),
+    competitors: z
+      .array(z.object({ name: z.string().min(1).max(200), ...Object.fromEntries(COMPETITOR_COUNTER_FIELDS.map((field) => [field, counter])) }).strict())
+      .max(50)
+      .optional(),
   })
   .strict();
+
+/** The same bounds for each competitor as for the brand, against the scan's runs and mentions. */
+export function competitorProblems(scan: ScanCounters, competitors: readonly CompetitorCounters[], tracked: readonly string[]): string[] {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  for (const competitor of competitors) {
+    const label = `competitor ${competitor.name}`;
+    if (!tracked.includes(competitor.name)) problems.push(`${label} is not tracked by the project (tracked: ${tracked.join(', ') || 'none'})`);
+    if (seen.has(competitor.name)) problems.push(`${label} is given twice`);
+    seen.add(competitor.name);
+    if (competitor.visibilityCount > scan.totalRuns) problems.push(`${label}: visibilityCount must be ≤ totalRuns`);
+    if (competitor.mentionCount > scan.totalMentionCount) problems.push(`${label}: mentionCount must be ≤ totalMentionCount`);
+    if (competitor.positionedCount > competitor.visibilityCount) problems.push(`${label}: positionedCount must be ≤ visibilityCount`);
+    if (competitor.positionedCount > 0 && competitor.positionSum < competitor.positionedCount) problems.push(`${label}: positionSum must be ≥ positionedCount (positions start at 1)`);
+  }
+  const mentions = scan.mentionCount + competitors.reduce((sum, competitor) => sum + competitor.mentionCount, 0);
+  if (competitors.length && mentions > scan.totalMentionCount) problems.push('mentionCount of the brand and its competitors together must be ≤ totalMentionCount');
+  return problems;
+}
 
 /** The cross-field rules of the contract's counters. */
 export function counterProblems(scan: ScanCounters): string[] {
@@ -58,29 +83,30 @@ export function validateScanLines(lines: readonly ParsedLine[], projects: Readon
       problems.push({ line, message: describeIssues(parsed.error) });
       continue;
     }
-    const { project, date, model, locale, ...rest } = parsed.data as unknown as { project: string; date: string; model: string; locale: string } & ScanCounters;
+    const { project, date, model, locale, competitors = [], ...rest } = parsed.data as unknown as { project: string; date: string; model: string; locale: string; competitors?: CompetitorCounters[] } & ScanCounters;
     const lineProblems = counterProblems(rest);
     const rules = projects.get(project);
     if (!rules) lineProblems.push(`unknown project ${project}`);
     else {
       if (!rules.models.includes(model)) lineProblems.push(`model ${model} is not tracked by the project (tracked: ${rules.models.join(', ')})`);
       if (!rules.locales.includes(locale)) lineProblems.push(`locale ${locale} is not tracked by the project (tracked: ${rules.locales.join(', ')})`);
+      lineProblems.push(...competitorProblems(rest, competitors, rules.competitors));
     }
     const key = `${project}|${date}|${model}|${locale}`;
     if (seen.has(key)) lineProblems.push(`same scan as line ${seen.get(key)}`);
     seen.set(key, line);
     if (lineProblems.length) problems.push({ line, message: lineProblems.join('; ') });
-    else scans.push({ projectId: project, date, model, locale, ...rest });
+    else scans.push({ projectId: project, date, model, locale, ...rest, competitors });
   }
   return { scans, problems };
 }
 
 export async function projectRules(pool: pg.Pool, ids: readonly string[]): Promise<Map<string, ProjectRules>> {
-  const result = await pool.query<{ id: string; workspace_id: string; models: string[]; locales: string[] }>(
-    'SELECT id, workspace_id, models, locales FROM ai_projects WHERE id = ANY($1::text[])',
+  const result = await pool.query<{ id: string; workspace_id: string; models: string[]; locales: string[]; competitors: string[] }>(
+    'SELECT id, workspace_id, models, locales, competitors FROM ai_projects WHERE id = ANY($1::text[])',
     [[...new Set(ids)]],
   );
-  return new Map(result.rows.map((row) => [row.id, { workspaceId: row.workspace_id, models: row.models, locales: row.locales }]));
+  return new Map(result.rows.map((row) => [row.id, { workspaceId: row.workspace_id, models: row.models, locales: row.locales, competitors: row.competitors }]));
 }
 
 const BATCH_SIZE = 500;
@@ -100,16 +126,17 @@ export async function writeScans(
     const batch = scans.slice(start, start + BATCH_SIZE);
     const values: unknown[] = [];
     const rows = batch.map((scan) => {
-      const row = [newId('scan'), projects.get(scan.projectId)!.workspaceId, scan.projectId, scan.date, scan.model, scan.locale, ...COUNTER_FIELDS.map((field) => scan[field])];
+      const row = [newId('scan'), projects.get(scan.projectId)!.workspaceId, scan.projectId, scan.date, scan.model, scan.locale, ...COUNTER_FIELDS.map((field) => scan[field]), JSON.stringify(scan.competitors ?? [])];
       const placeholders = row.map((value) => `$${values.push(value)}`);
       placeholders[3] += '::date';
+      placeholders[placeholders.length - 1] += '::jsonb';
       return `(${placeholders.join(', ')}, now())`;
     });
     const result = await client.query<{ id: string; workspace_id: string; project_id: string; date: string; model: string; locale: string; inserted: boolean }>(
-      `INSERT INTO scans (id, workspace_id, project_id, date, model, locale, ${counterColumns.join(', ')}, completed_at)
+      `INSERT INTO scans (id, workspace_id, project_id, date, model, locale, ${counterColumns.join(', ')}, competitors, completed_at)
        VALUES ${rows.join(', ')}
        ON CONFLICT (project_id, date, model, locale)
-       DO UPDATE SET ${counterColumns.map((column) => `${column} = EXCLUDED.${column}`).join(', ')}, completed_at = now()
+       DO UPDATE SET ${counterColumns.map((column) => `${column} = EXCLUDED.${column}`).join(', ')}, competitors = EXCLUDED.competitors, completed_at = now()
        RETURNING id, workspace_id, project_id, date, model, locale, (xmax = 0) AS inserted`,
       values,
     );
