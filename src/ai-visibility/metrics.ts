@@ -6,10 +6,11 @@ import { groupByParent, perParentSql } from '../graphql/per-parent.js';
 import { COUNTER_COLUMNS, COUNTER_SELECT } from './scan-columns.js';
 import { COMPETITOR_COUNTER_FIELDS, competitorMetrics, COUNTER_FIELDS, ratesOf, type CompetitorCounters, type CompetitorMetrics, type ScanCounters, type ScanRates } from './pooled-rates.js';
 import type { DateRange } from '../dates/civil-date.js';
+import type { AiModel } from './models.js';
 
 export interface MetricsRow extends ScanCounters, ScanRates {
   date: string;
-  model: string;
+  model: AiModel;
   locale: string;
   competitors: CompetitorMetrics[];
 }

@@ -51,11 +51,13 @@ const CompetitorType = builder.objectRef<CompetitorMetrics>('AiVisibilityCompeti
 const MetricsRowType = builder.objectRef<MetricsRow>('AiVisibilityMetricsRow').implement({
   description: 'One (date, model, locale) of a project.',
   fields: (t) => ({
-    date: t.field({ type: 'Date', resolve: (r) => r.date }),
-    model: t.field({ type: AiModelEnum, resolve: (r) => r.model as never }),
+    // Exposed properties (no resolver functions): graphql-jit reads them inline, which counts
+    // on the 1 000 rows of a metrics response.
+    date: t.expose('date', { type: 'Date' }),
+    model: t.expose('model', { type: AiModelEnum }),
     locale: t.exposeString('locale'),
     ...countersAndRates(t as unknown as CountersFieldBuilder),
-    competitors: t.field({ type: [CompetitorType], description: 'Tracked competitors reported in this scan.', resolve: (r) => r.competitors }),
+    competitors: t.expose('competitors', { type: [CompetitorType], description: 'Tracked competitors reported in this scan.' }),
   }),
 });
 

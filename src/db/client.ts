@@ -27,8 +27,10 @@ function createPool(url: string, poolSize: number): pg.Pool {
     // A query stuck behind a dead server must not hang a request.
     query_timeout: 15_000,
     // API queries are short index scans; starting parallel workers for them costs more
-    // than it saves, and under concurrency it starves the other requests.
-    options: '-c max_parallel_workers_per_gather=0',
+    // than it saves, and under concurrency it starves the other requests. JIT compilation
+    // likewise costs milliseconds whenever a misestimate makes a small query look large
+    // (seen on the competitor totals before statistics caught up with a new column).
+    options: '-c max_parallel_workers_per_gather=0 -c jit=off',
   });
   // Idle clients that lose their server emit 'error'; the pool replaces them.
   pool.on('error', () => {});
