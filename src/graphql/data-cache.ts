@@ -9,7 +9,8 @@ import { LRUCache } from 'lru-cache';
 
 export interface DataCache {
   get<T extends object>(key: string): T | undefined;
-  set(key: string, value: object): void;
+  /** `bytes`, when the caller knows the entry's size, spares serialising it to measure it. */
+  set(key: string, value: object, bytes?: number): void;
   readonly size: number;
   readonly bytes: number;
 }
@@ -23,7 +24,7 @@ export function createDataCache(maxBytes: number): DataCache {
   });
   return {
     get: (key) => cache.get(key) as never,
-    set: (key, value) => void cache.set(key, value),
+    set: (key, value, bytes) => void cache.set(key, value, bytes ? { size: bytes } : {}),
     get size() {
       return cache.size;
     },

@@ -6,6 +6,7 @@ import type { GraphQLSchema } from 'graphql';
 import { isDatabaseUnavailable, unavailable } from '../errors/index.js';
 import type { Admitted } from '../auth/admission.js';
 import type { GraphQLContext } from './context.js';
+import { bearerToken } from '../auth/api-key-format.js';
 import { graphiqlPage } from './graphiql.js';
 import { loadTrustedOperations } from './trusted-operations.js';
 
@@ -33,7 +34,7 @@ const DEFAULT_QUERY = `# The graph behind /api/v1.
 /** A read query with variables fits in far less; larger bodies are refused with 413. */
 export const MAX_GRAPHQL_BODY_BYTES = 1024 * 1024;
 
-const isApiKeyRequest = (request: Request) => /^Bearer\s/i.test(request.headers.get('authorization') ?? '');
+const isApiKeyRequest = (request: Request) => bearerToken(request.headers.get('authorization')) !== null;
 
 export function createGraphQLServer(deps: YogaDependencies) {
   const trusted = loadTrustedOperations();

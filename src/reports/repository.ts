@@ -6,9 +6,9 @@ import { notFound } from '../errors/index.js';
 
 // Lists read the summary only: parsing every report's definition cost /reports 4× its time.
 const SUMMARY_COLUMNS = 'id, workspace_id AS "workspaceId", client_id AS "clientId", name, created_at AS "createdAt", updated_at AS "updatedAt"';
-// dataVersion: the client's, bumped by each ingest of its facts (the report-data cache key).
-const COLUMNS = `${SUMMARY_COLUMNS}, definition, archived_at AS "archivedAt",
-  coalesce((SELECT c.data_version FROM clients c WHERE c.id = reports.client_id), 0)::text AS "dataVersion"`;
+// The client's data version, bumped by each ingest of its facts (part of the cache keys).
+const CLIENT_DATA_VERSION = 'coalesce((SELECT c.data_version FROM clients c WHERE c.id = reports.client_id), 0)::text';
+const COLUMNS = `${SUMMARY_COLUMNS}, definition, archived_at AS "archivedAt", ${CLIENT_DATA_VERSION} AS "dataVersion"`;
 
 export type ReportSummaryRow = Pick<Report, 'id' | 'workspaceId' | 'clientId' | 'name' | 'createdAt' | 'updatedAt'>;
 export type ReportRow = Report & { dataVersion: string };
@@ -31,7 +31,7 @@ export function reportRepository(scope: WorkspaceScope) {
       (
         await scope.rows<{ version: string }>(
           'reports.data-version',
-          `SELECT (extract(epoch FROM updated_at) * 1000)::bigint::text || '.' || coalesce((SELECT c.data_version FROM clients c WHERE c.id = reports.client_id), 0)::text AS version
+          `SELECT (extract(epoch FROM updated_at) * 1000)::bigint::text || '.' || ${CLIENT_DATA_VERSION} AS version
            FROM reports WHERE ${LIVE} AND id = $2`,
           [id],
         )

@@ -87,7 +87,7 @@ export function createRestHandler(deps: RestDependencies) {
         if (result.errors?.length) throw result.errors;
         const body = JSON.stringify(result.data![match.route.field]);
         finished = { body, etag: strongEtag(body) };
-        if (cacheKey) deps.cache.set(cacheKey, finished);
+        if (cacheKey) deps.cache.set(cacheKey, finished, (body.length + finished.etag.length) * 2);
       }
       const { body, etag } = finished;
       // Revalidation, not storage: a client may keep the body and ask again with If-None-Match.

@@ -188,6 +188,20 @@ describe('connections', () => {
     expect(seen.every((scan) => scan.model === 'chatgpt' && scan.date >= from)).toBe(true);
   });
 
+  it('filter signals by kind and by UTC day of createdAt', async () => {
+    const { key, projects } = await seededWorkspace(1);
+    const query = 'query($id: ID!, $kind: String, $from: Date, $to: Date) { node(id: $id) { ... on AiVisibilityProject { signals(kind: $kind, dateFrom: $from, dateTo: $to) { nodes { kind createdAt } } } } }';
+    const signals = async (variables: Record<string, unknown>) => (await graphql(key.secret, query, { id: projects[0]!.id, ...variables })).data.node.signals.nodes as { kind: string; createdAt: string }[];
+    expect((await signals({ kind: 'sentiment_negative' })).map((s) => s.kind)).toEqual(['sentiment_negative']);
+    expect(await signals({ kind: 'visibility_drop' })).toHaveLength(2);
+    // The signals are minutes old; their UTC days bound them (two days only around midnight).
+    const days = (await signals({})).map((s) => s.createdAt.slice(0, 10)).sort();
+    const [first, last] = [days[0]!, days.at(-1)!];
+    expect(await signals({ from: first, to: last })).toHaveLength(3);
+    expect(await signals({ from: addDays(last, 1) })).toEqual([]);
+    expect(await signals({ to: addDays(first, -1) })).toEqual([]);
+  });
+
   it('refuses a forged cursor and a page size out of range with invalid_parameter', async () => {
     const { key, projects } = await seededWorkspace(1);
     const query = 'query($id: ID!, $after: String, $first: Int) { node(id: $id) { ... on AiVisibilityProject { signals(first: $first, after: $after) { nodes { id } } } } }';
