@@ -32,12 +32,14 @@ export function build() {
   return Date.now() - started;
 }
 
-// `--build` (npm run build) builds and stops; otherwise build when stale, then start.
+// `--build` (npm run build) builds and stops; `--worker` (npm run worker) starts the webhook
+// delivery worker instead of the server; otherwise build when stale, then start the server.
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const buildOnly = process.argv.includes('--build');
   if (buildOnly || buildIsStale()) {
     process.stdout.write('Building dist/ … ');
     process.stdout.write(`done in ${(build() / 1000).toFixed(1)} s\n`);
   }
-  if (!buildOnly) await import(pathToFileURL(path.join(root, 'dist/server.js')).href);
+  const entry = process.argv.includes('--worker') ? 'dist/webhooks/worker-main.js' : 'dist/server.js';
+  if (!buildOnly) await import(pathToFileURL(path.join(root, entry)).href);
 }

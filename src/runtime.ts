@@ -8,6 +8,8 @@ import { createApiKeyAuthenticator } from './auth/api-keys.js';
 import { listenPostgres, listenRedis, type InvalidationBus } from './auth/invalidation.js';
 import { memoryRateLimitStore, redisRateLimitStore } from './auth/rate-limit-store.js';
 import { createApp, type App } from './app.js';
+import { resolveSecretBox } from './secrets/app-secret-key.js';
+import { createDeliveryWorker } from './webhooks/worker.js';
 
 export interface Runtime {
   app: App;
@@ -45,6 +47,12 @@ export async function startRuntime(config: Config, logger = createLogger(config)
   }
 
   const app = createApp({ config, database: db.database, authenticator, rateLimitStore, logger });
+  if (config.WEBHOOK_WORKER) {
+    const worker = createDeliveryWorker({ databaseUrl: db.url, prisma: db.database.prisma, box: resolveSecretBox(config, (message) => logger.warn(message)), config, logger });
+    await worker.start();
+    // Before the database closes: attempts in flight finish and are recorded.
+    closers.unshift(() => worker.stop());
+  }
   return {
     app,
     db,

@@ -2,23 +2,11 @@
 // the secret is returned once and only its hash is stored; every change is audited and
 // announced to all instances so that caches drop it at once.
 import type { PrismaClient } from '../db/generated/prisma/client.js';
-import { newId } from '../db/ids.js';
+import { recordAudit } from '../audit/audit-log.js';
+import { authorizeAdmin, type Actor } from '../workspaces/actor.js';
 import { UsageError, type Notify } from '../workspaces/service.js';
 import { generateApiKey, KEY_PREFIX } from './api-key-format.js';
 import { SCOPES, type Scope } from './principal.js';
-
-export interface Actor {
-  /** An operator at the CLI without --as, or a member of the workspace by email. */
-  email: string | null;
-}
-
-async function assertCanManageKeys(prisma: PrismaClient, workspaceId: string, actor: Actor): Promise<string> {
-  if (!actor.email) return 'operator';
-  const membership = await prisma.membership.findFirst({ where: { workspaceId, user: { email: actor.email } }, select: { role: true, userId: true } });
-  if (!membership) throw new UsageError(`${actor.email} is not a member of this workspace`);
-  if (membership.role === 'member') throw new UsageError(`${actor.email} is a member; only owners and admins can create or revoke API keys`);
-  return membership.userId;
-}
 
 export function parseScopes(list: string | undefined): Scope[] {
   if (!list) return [...SCOPES];
@@ -36,13 +24,13 @@ export async function createApiKey(
   if (!name || name.length > 100) throw new UsageError('a key needs a name of 1-100 characters');
   if (input.expiresAt && Number.isNaN(input.expiresAt.getTime())) throw new UsageError('expiry must be an ISO 8601 date-time');
   if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) throw new UsageError('expiry must be in the future');
-  const actorId = await assertCanManageKeys(prisma, input.workspaceId, input.actor);
+  const actorId = await authorizeAdmin(prisma, input.workspaceId, input.actor, 'create or revoke API keys');
   const generated = generateApiKey();
   const scopes = input.scopes ?? [...SCOPES];
   const key = await prisma.apiKey.create({
     data: { id: generated.keyId, workspaceId: input.workspaceId, name, secretHash: new Uint8Array(generated.secretHash), scopes, expiresAt: input.expiresAt ?? null, createdById: actorId === 'operator' ? null : actorId },
   });
-  await prisma.auditLogEntry.create({ data: { id: newId('audit'), workspaceId: input.workspaceId, actor: actorId, action: 'api_key.created', target: key.id, details: { name, scopes } } });
+  await recordAudit(prisma, { workspaceId: input.workspaceId, actor: actorId, action: 'api_key.created', target: key.id, details: { name, scopes } });
   return { id: key.id, name: key.name, secret: generated.secret, scopes, expiresAt: key.expiresAt?.toISOString() ?? null };
 }
 
@@ -58,10 +46,10 @@ export async function listApiKeys(prisma: PrismaClient, workspaceId: string) {
 export async function revokeApiKey(prisma: PrismaClient, notify: Notify, keyId: string, actor: Actor) {
   const key = await prisma.apiKey.findUnique({ where: { id: keyId } });
   if (!key) throw new UsageError(`no API key ${keyId}`);
-  const actorId = await assertCanManageKeys(prisma, key.workspaceId, actor);
+  const actorId = await authorizeAdmin(prisma, key.workspaceId, actor, 'create or revoke API keys');
   const revoked = key.revokedAt ? key : await prisma.apiKey.update({ where: { id: keyId }, data: { revokedAt: new Date() } });
   if (!key.revokedAt) {
-    await prisma.auditLogEntry.create({ data: { id: newId('audit'), workspaceId: key.workspaceId, actor: actorId, action: 'api_key.revoked', target: key.id } });
+    await recordAudit(prisma, { workspaceId: key.workspaceId, actor: actorId, action: 'api_key.revoked', target: key.id });
   }
   await notify(keyId);
   return { id: revoked.id, revokedAt: revoked.revokedAt!.toISOString() };

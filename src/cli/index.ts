@@ -13,6 +13,9 @@ import { seedWorkspace } from '../demo/seed.js';
 import { formatZodIssues, reportDefinitionSchema } from '../reports/definition.js';
 import { ingest, type IngestKind } from '../ingest/service.js';
 import { progressBar } from './progress.js';
+import { resolveSecretBox } from '../secrets/app-secret-key.js';
+import { createEndpoint, listAttempts, listEndpoints, parseEventTypes, replayEvent, replayFailed, revealSecret, rotateSecret, setEnabled, type WebhookDeps } from '../webhooks/endpoints.js';
+import { listRules, setRule } from '../signals/rule-management.js';
 
 interface JsonOption {
   json?: boolean;
@@ -25,6 +28,14 @@ async function db() {
   opened ??= await openDatabase(config);
   return opened.database;
 }
+
+async function webhookDeps(): Promise<WebhookDeps> {
+  const { prisma, pool } = await db();
+  return { prisma, pool, box: resolveSecretBox(config), policy: { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_TARGETS } };
+}
+
+const AS_OPTION = ['--as <email>', 'the acting user; must be an owner or admin'] as const;
+const actorOf = (options: { as?: string }) => ({ email: options.as ?? null });
 
 async function notify(target: string) {
   if (config.REDIS_URL) {
@@ -120,14 +131,14 @@ keys
   .requiredOption('--name <name>')
   .option('--scopes <list>', 'comma-separated: clients:read,reports:read,ai_visibility:read (default: all)')
   .option('--expires-at <iso>', 'ISO 8601 date-time after which the key stops working')
-  .option('--as <email>', 'the acting user; must be an owner or admin')
+  .option(...AS_OPTION)
   .option('--json')
   .action(async (options: { workspace: string; name: string; scopes?: string; expiresAt?: string; as?: string } & JsonOption) => {
     const { prisma } = await db();
     const workspace = await findWorkspace(prisma, options.workspace);
     const expiresAt = options.expiresAt ? new Date(options.expiresAt) : null;
     if (options.expiresAt && (Number.isNaN(expiresAt!.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(options.expiresAt))) throw new UsageError('--expires-at must be an ISO 8601 date-time');
-    const key = await createApiKey(prisma, { workspaceId: workspace.id, name: options.name, scopes: parseScopes(options.scopes), expiresAt, actor: { email: options.as ?? null } });
+    const key = await createApiKey(prisma, { workspaceId: workspace.id, name: options.name, scopes: parseScopes(options.scopes), expiresAt, actor: actorOf(options) });
     output(options, key, `Created API key ${key.id} (${key.scopes.join(', ')}). The secret is shown only now:\n${key.secret}`);
   });
 keys
@@ -142,10 +153,10 @@ keys
   });
 keys
   .command('revoke <keyId>')
-  .option('--as <email>', 'the acting user; must be an owner or admin')
+  .option(...AS_OPTION)
   .option('--json')
   .action(async (keyId: string, options: { as?: string } & JsonOption) => {
-    const revoked = await revokeApiKey((await db()).prisma, notify, keyId, { email: options.as ?? null });
+    const revoked = await revokeApiKey((await db()).prisma, notify, keyId, actorOf(options));
     output(options, revoked, `Revoked ${revoked.id}.`);
   });
 
@@ -169,11 +180,124 @@ for (const kind of ['metrics', 'scans'] as const satisfies IngestKind[]) {
       output(
         options,
         summary,
-        [...summary.problems.slice(0, 50).map((p) => `line ${p.line}: ${p.message}`), `accepted ${summary.accepted}, replaced ${summary.replaced}, rejected ${summary.rejected}${refused ? ' — nothing imported (use --skip-invalid to import the valid lines)' : ''}`].join('\n'),
+        [...summary.problems.slice(0, 50).map((p) => `line ${p.line}: ${p.message}`), `accepted ${summary.accepted}, replaced ${summary.replaced}${summary.unchanged === undefined ? '' : `, unchanged ${summary.unchanged}`}, rejected ${summary.rejected}${refused ? ' — nothing imported (use --skip-invalid to import the valid lines)' : ''}`].join('\n'),
       );
       if (refused) process.exitCode = 1;
     });
 }
+
+const webhooks = program.command('webhooks').description('Webhook endpoints, their secrets, attempts and replays (pro plans and above)');
+webhooks
+  .command('create')
+  .requiredOption('--workspace <slug>')
+  .requiredOption('--url <url>', 'https URL that receives POSTed events')
+  .option('--events <list>', 'comma-separated: scan.completed,signal.created (default: all)')
+  .option('--description <text>')
+  .option(...AS_OPTION)
+  .option('--json')
+  .action(async (options: { workspace: string; url: string; events?: string; description?: string; as?: string } & JsonOption) => {
+    const deps = await webhookDeps();
+    const workspace = await findWorkspace(deps.prisma, options.workspace);
+    const endpoint = await createEndpoint(deps, { workspaceId: workspace.id, url: options.url, eventTypes: parseEventTypes(options.events), description: options.description ?? null, actor: actorOf(options) });
+    const { id, url, eventTypes, enabled, secret } = endpoint;
+    output(options, { id, url, eventTypes, enabled, secret }, `Created webhook endpoint ${id} for ${eventTypes.join(', ')}. Its signing secret (also readable later with \`webhooks secret ${id}\`):\n${secret}`);
+  });
+webhooks
+  .command('list')
+  .requiredOption('--workspace <slug>')
+  .option('--json')
+  .action(async (options: { workspace: string } & JsonOption) => {
+    const deps = await webhookDeps();
+    const list = await listEndpoints(deps, (await findWorkspace(deps.prisma, options.workspace)).id);
+    output(options, list, list.map((e) => `${e.id}  ${e.enabled ? 'enabled ' : 'disabled'}  ${e.url}  [${e.eventTypes.join(', ')}]${e.disabledReason && !e.enabled ? `  (${e.disabledReason})` : ''}`).join('\n') || 'No webhook endpoints.');
+  });
+webhooks
+  .command('secret <endpointId>')
+  .option(...AS_OPTION)
+  .option('--json')
+  .action(async (endpointId: string, options: { as?: string } & JsonOption) => {
+    const revealed = await revealSecret(await webhookDeps(), endpointId, actorOf(options));
+    output(options, revealed, revealed.secret);
+  });
+for (const [command, enabled] of [['enable', true], ['disable', false]] as const) {
+  webhooks
+    .command(`${command} <endpointId>`)
+    .option(...AS_OPTION)
+    .option('--json')
+    .action(async (endpointId: string, options: { as?: string } & JsonOption) => {
+      const endpoint = await setEnabled(await webhookDeps(), endpointId, enabled, actorOf(options));
+      output(options, endpoint, `${endpoint.id} is ${endpoint.enabled ? 'enabled: it receives events created from now on' : 'disabled; its pending deliveries are marked failed (replay them later)'}.`);
+    });
+}
+webhooks
+  .command('rotate-secret <endpointId>')
+  .option(...AS_OPTION)
+  .option('--json')
+  .action(async (endpointId: string, options: { as?: string } & JsonOption) => {
+    const rotated = await rotateSecret(await webhookDeps(), endpointId, actorOf(options));
+    output(options, rotated, `New secret for ${rotated.id} (the previous one also signs until ${rotated.previousSecretExpiresAt}):\n${rotated.secret}`);
+  });
+webhooks
+  .command('attempts <endpointId>')
+  .option('--limit <n>', 'newest attempts to show (1-1000)', '100')
+  .option(...AS_OPTION)
+  .option('--json')
+  .action(async (endpointId: string, options: { limit: string; as?: string } & JsonOption) => {
+    const limit = Number(options.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError('--limit must be a whole number from 1 to 1000');
+    const attempts = await listAttempts(await webhookDeps(), endpointId, actorOf(options), limit);
+    output(
+      options,
+      attempts,
+      attempts.map((a) => `${a.createdAt.toISOString()}  ${a.eventId}  #${a.attempt}  ${a.responseStatus ?? '---'}  ${a.latencyMs} ms  ${a.error ?? 'ok'}${a.nextAttemptAt ? `  next ${a.nextAttemptAt.toISOString()}` : ''}`).join('\n') || 'No attempts yet.',
+    );
+  });
+webhooks
+  .command('replay <eventId>')
+  .option('--endpoint <id>', 'only to this endpoint (default: every enabled endpoint subscribed to the event type)')
+  .option(...AS_OPTION)
+  .option('--json')
+  .action(async (eventId: string, options: { endpoint?: string; as?: string } & JsonOption) => {
+    const replayed = await replayEvent(await webhookDeps(), eventId, options.endpoint ?? null, actorOf(options));
+    output(options, replayed, `Replaying ${replayed.eventId} to ${replayed.endpoints.length} endpoint(s) with the same webhook-id.`);
+  });
+webhooks
+  .command('replay-failed')
+  .requiredOption('--workspace <slug>')
+  .requiredOption('--since <iso>', 'deliveries that failed at or after this time')
+  .option(...AS_OPTION)
+  .option('--json')
+  .action(async (options: { workspace: string; since: string; as?: string } & JsonOption) => {
+    if (!/^\d{4}-\d{2}-\d{2}/.test(options.since)) throw new UsageError('--since must be an ISO 8601 time');
+    const deps = await webhookDeps();
+    const workspace = await findWorkspace(deps.prisma, options.workspace);
+    const result = await replayFailed(deps, workspace.id, new Date(options.since), actorOf(options));
+    output(options, result, `Replaying ${result.replayed} failed deliveries with their original webhook-ids.`);
+  });
+
+const signals = program.command('signals').description('Signal rules of AI-visibility projects');
+signals
+  .command('rules')
+  .requiredOption('--project <id>')
+  .option('--json')
+  .action(async (options: { project: string } & JsonOption) => {
+    const rules = await listRules((await db()).prisma, options.project);
+    output(options, rules, rules.map((r) => `${r.kind.padEnd(26)} ${r.enabled ? 'on ' : 'off'}  threshold ${r.threshold}${r.isDefault ? ' (default)' : ''}  — fires when ${r.meaning}`).join('\n'));
+  });
+signals
+  .command('set-rule')
+  .requiredOption('--project <id>')
+  .requiredOption('--kind <kind>')
+  .requiredOption('--threshold <n>')
+  .option('--disabled', 'keep the threshold but stop the rule from firing')
+  .option(...AS_OPTION)
+  .option('--json')
+  .action(async (options: { project: string; kind: string; threshold: string; disabled?: boolean; as?: string } & JsonOption) => {
+    const threshold = Number(options.threshold);
+    if (options.threshold.trim() === '' || Number.isNaN(threshold)) throw new UsageError('--threshold must be a number');
+    const rule = await setRule((await db()).prisma, { projectId: options.project, kind: options.kind, threshold, enabled: !options.disabled, actor: actorOf(options) });
+    output(options, rule, `${rule.kind} is ${rule.enabled ? 'on' : 'off'} with threshold ${rule.threshold}.`);
+  });
 
 program
   .command('db')

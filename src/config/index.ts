@@ -1,5 +1,6 @@
 // Environment is parsed once; a bad value stops the process with a message naming it.
 import { z } from 'zod';
+import { decodeKey } from '../secrets/secret-box.js';
 
 const bucketSpec = z
   .string()
@@ -8,6 +9,21 @@ const bucketSpec = z
     const [capacity, refillPerSecond] = spec.split('/').map(Number);
     return { capacity: capacity!, refillPerSecond: refillPerSecond! };
   });
+
+const flag = (fallback: 'true' | 'false') =>
+  z
+    .enum(['true', 'false'])
+    .default(fallback)
+    .transform((v) => v === 'true');
+
+/** The contract's retry schedule: seconds after each failed attempt (the first attempt is immediate). */
+export const DEFAULT_RETRY_SCHEDULE = '5,300,1800,7200,18000,36000,50400,72000,86400';
+
+const retrySchedule = z
+  .string()
+  .regex(/^\s*\d+(\.\d+)?(\s*,\s*\d+(\.\d+)?)*\s*$/, 'expected comma-separated delays in seconds, e.g. 5,300,1800')
+  .transform((text) => text.split(',').map(Number))
+  .refine((delays) => delays.length <= 50, 'at most 50 retries');
 
 const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -33,20 +49,29 @@ const configSchema = z.object({
   RATE_LIMIT_PRO: bucketSpec.default('120/2'),
   RATE_LIMIT_AGENCY: bucketSpec.default('240/4'),
   RATE_LIMIT_SCALE: bucketSpec.default('600/10'),
-  RATE_LIMIT_FAIL_OPEN: z
-    .enum(['true', 'false'])
-    .default('false')
-    .transform((v) => v === 'true'),
+  RATE_LIMIT_FAIL_OPEN: flag('false'),
   LIST_ROW_CAP: z.coerce.number().int().min(1).max(100_000).default(500),
   METRICS_ROW_CAP: z.coerce.number().int().min(1).max(100_000).default(1000),
   /** Bytes of computed report data and metrics kept per instance (0 turns the cache off). */
   DATA_CACHE_MAX_BYTES: z.coerce.number().int().min(0).default(64 * 1024 * 1024),
   INGEST_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
-  SEED_DEMO: z
-    .enum(['true', 'false'])
-    .default('true')
-    .transform((v) => v === 'true'),
-});
+  SEED_DEMO: flag('true'),
+  /** 32 bytes (64 hex characters or base64) sealing stored webhook and OIDC client secrets. */
+  APP_SECRET_KEY: z
+    .string()
+    .refine((text) => decodeKey(text) !== null, 'must be 32 bytes as 64 hex characters or base64 (e.g. `openssl rand -base64 32`)')
+    .optional(),
+  WEBHOOK_WORKER: flag('true'),
+  WEBHOOK_ALLOW_HTTP: flag('false'),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: flag('false'),
+  WEBHOOK_RETRY_SCHEDULE: retrySchedule.default(DEFAULT_RETRY_SCHEDULE),
+  WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().positive().max(60).default(15),
+  /** Deliveries in flight per worker process, over all endpoints. */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
+  /** Deliveries in flight to one endpoint, over all workers: one slow endpoint holds at most this many slots. */
+  WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
+  WEBHOOK_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(30),
+}).refine((config) => config.NODE_ENV !== 'production' || config.APP_SECRET_KEY, { path: ['APP_SECRET_KEY'], message: 'is required in production' });
 
 export type Config = z.infer<typeof configSchema>;
 

@@ -15,6 +15,7 @@ export const idPrefixes = {
   event: 'evt',
   endpoint: 'whe',
   delivery: 'whd',
+  attempt: 'wha',
   domain: 'dom',
   audit: 'aud',
 } as const;

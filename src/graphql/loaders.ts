@@ -13,6 +13,7 @@ import { queryProjectMetrics, type MetricsResult } from '../ai-visibility/metric
 import type { Page, PageArgs } from './connection.js';
 import type { ScanFilter, ScanRow } from '../ai-visibility/scans-repository.js';
 import type { SignalFilter, SignalRow } from '../signals/repository.js';
+import type { SignalRule } from '../signals/rules.js';
 import type { Repositories } from './context.js';
 import type { WorkspaceScope } from '../db/workspace-scope.js';
 import { cachedBatch, dataVersionOf, type DataCache } from './data-cache.js';
@@ -74,6 +75,7 @@ export function createLoaders(repositories: Repositories, scope: WorkspaceScope,
     project: new DataLoader<string, AiProject | null>((ids) => repositories.projects.byIds(ids)),
     scan: new DataLoader<string, ScanRow | null>((ids) => repositories.scans.byIds(ids)),
     signal: new DataLoader<string, SignalRow | null>((ids) => repositories.signals.byIds(ids)),
+    signalRulesOfProject: new DataLoader<string, SignalRule[]>((ids) => repositories.signals.rulesOf(ids)),
     reportsOfClient: new DataLoader<string, ListEnvelope<ReportSummaryRow>>((ids) => repositories.reports.byClients(ids, listCap)),
     projectsOfClient: new DataLoader<string, ListEnvelope<AiProject>>((ids) => repositories.projects.byClients(ids, listCap)),
     reportData: new DataLoader<ReportDataKey, ReportData, string>(

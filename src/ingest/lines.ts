@@ -41,6 +41,8 @@ export function parseIngestBody(text: string): { lines: ParsedLine[]; problems: 
 export interface IngestSummary {
   accepted: number;
   replaced: number;
+  /** Scans only: lines identical to the stored scan, which change nothing and emit nothing. */
+  unchanged?: number;
   rejected: number;
   problems: LineProblem[];
 }

@@ -1,6 +1,7 @@
 // AI-visibility scan results: one scan = project × model × locale × date with its counters.
-// Idempotent on that key; each stored scan writes a scan.completed event to the outbox in
-// the same transaction, so no event exists for data that was rolled back.
+// Idempotent on that key; each new or changed scan writes a scan.completed event (and its
+// signals' signal.created) to the outbox in the same transaction, so no event exists for data
+// that was rolled back.
 import type pg from 'pg';
 import { z } from 'zod';
 import { isCivilDate } from '../dates/civil-date.js';
@@ -9,6 +10,8 @@ import { COMPETITOR_COUNTER_FIELDS, COUNTER_FIELDS, type CompetitorCounters, typ
 import { newId } from '../db/ids.js';
 import { COUNTER_COLUMNS } from '../ai-visibility/scan-columns.js';
 import { describeIssues, type LineProblem, type ParsedLine } from './lines.js';
+import { recordSignals } from '../signals/record.js';
+import { appendEvents, type OutboxEvent } from '../webhooks/outbox.js';
 
 export interface ScanInput extends ScanCounters {
   projectId: string;
@@ -111,7 +114,11 @@ export async function projectRules(pool: pg.Pool, ids: readonly string[]): Promi
 
 const BATCH_SIZE = 500;
 
-/** Upserts scans and (unless told otherwise, as the demo seed does) records one scan.completed outbox event per stored scan. Run inside a transaction. */
+/**
+ * Upserts scans. A scan identical to the stored one is left alone and counted as unchanged; a new
+ * or changed scan runs the project's signal rules and, unless told otherwise (the demo seed),
+ * writes scan.completed and signal.created to the outbox. Run inside a transaction.
+ */
 export async function writeScans(
   client: pg.PoolClient | pg.Client,
   scans: readonly ScanInput[],
@@ -119,9 +126,9 @@ export async function writeScans(
   onProgress?: (done: number) => void,
   options: { recordEvents?: boolean } = {},
 ) {
-  let inserted = 0;
-  let replaced = 0;
-  const counterColumns = COUNTER_FIELDS.map((field) => COUNTER_COLUMNS[field]);
+  const counterColumns = [...COUNTER_FIELDS.map((field) => COUNTER_COLUMNS[field]), 'competitors'];
+  const stored: { id: string; inserted: boolean }[] = [];
+  const events: OutboxEvent[] = [];
   for (let start = 0; start < scans.length; start += BATCH_SIZE) {
     const batch = scans.slice(start, start + BATCH_SIZE);
     const values: unknown[] = [];
@@ -132,25 +139,28 @@ export async function writeScans(
       placeholders[placeholders.length - 1] += '::jsonb';
       return `(${placeholders.join(', ')}, now())`;
     });
+    // The WHERE makes an identical re-ingest a no-op: the row is not returned, so nothing fires.
     const result = await client.query<{ id: string; workspace_id: string; project_id: string; date: string; model: string; locale: string; inserted: boolean }>(
-      `INSERT INTO scans (id, workspace_id, project_id, date, model, locale, ${counterColumns.join(', ')}, competitors, completed_at)
+      `INSERT INTO scans AS s (id, workspace_id, project_id, date, model, locale, ${counterColumns.join(', ')}, completed_at)
        VALUES ${rows.join(', ')}
        ON CONFLICT (project_id, date, model, locale)
-       DO UPDATE SET ${counterColumns.map((column) => `${column} = EXCLUDED.${column}`).join(', ')}, competitors = EXCLUDED.competitors, completed_at = now()
-       RETURNING id, workspace_id, project_id, date, model, locale, (xmax = 0) AS inserted`,
+       DO UPDATE SET ${counterColumns.map((column) => `${column} = EXCLUDED.${column}`).join(', ')}, completed_at = now()
+       WHERE (${counterColumns.map((column) => `s.${column}`).join(', ')}) IS DISTINCT FROM (${counterColumns.map((column) => `EXCLUDED.${column}`).join(', ')})
+       RETURNING id, workspace_id, project_id, to_char(date, 'YYYY-MM-DD') AS date, model, locale, (xmax = 0) AS inserted`,
       values,
     );
-    const eventValues: unknown[] = [];
-    const eventRows = result.rows.map((row) => {
-      row.inserted ? inserted++ : replaced++;
-      const payload = { scanId: row.id, projectId: row.project_id, date: row.date, model: row.model, locale: row.locale };
-      const placeholders = [newId('event'), row.workspace_id, 'scan.completed', JSON.stringify(payload)].map((value) => `$${eventValues.push(value)}`);
-      return `(${placeholders.join(', ')}::jsonb)`;
-    });
-    if (eventRows.length && options.recordEvents !== false) await client.query(`INSERT INTO webhook_events (id, workspace_id, type, payload) VALUES ${eventRows.join(', ')}`, eventValues);
+    for (const row of result.rows) {
+      stored.push({ id: row.id, inserted: row.inserted });
+      events.push({ workspaceId: row.workspace_id, type: 'scan.completed', data: { scanId: row.id, projectId: row.project_id, date: row.date, model: row.model, locale: row.locale } });
+    }
     onProgress?.(start + batch.length);
   }
+  // After every batch is stored, so a scan's predecessor is found even when it came later in the file.
+  events.push(...(await recordSignals(client, stored.map((scan) => scan.id), stored.filter((scan) => !scan.inserted).map((scan) => scan.id))));
+  if (options.recordEvents !== false) await appendEvents(client, events);
   // In the same transaction: cached metrics of these projects are stale from the commit on.
-  await client.query('UPDATE ai_projects SET data_version = data_version + 1 WHERE id = ANY($1::text[])', [[...new Set(scans.map((scan) => scan.projectId))]]);
-  return { inserted, replaced };
+  const changedProjects = [...new Set(events.filter((event) => event.type === 'scan.completed').map((event) => event.data.projectId as string))];
+  if (changedProjects.length) await client.query('UPDATE ai_projects SET data_version = data_version + 1 WHERE id = ANY($1::text[])', [changedProjects]);
+  const inserted = stored.filter((scan) => scan.inserted).length;
+  return { inserted, replaced: stored.length - inserted, unchanged: scans.length - stored.length };
 }

@@ -32,7 +32,7 @@ const sortProblems = (problems: LineProblem[]) => problems.sort((a, b) => a.line
 export async function ingest(pool: pg.Pool, kind: IngestKind, text: string, options: IngestOptions = {}): Promise<IngestSummary> {
   const { lines, problems: parseProblems } = parseIngestBody(text);
   const ids = lines.map(({ value }) => String((value as Record<string, unknown> | null)?.[kind === 'metrics' ? 'client' : 'project'] ?? ''));
-  let write: (client: pg.PoolClient) => Promise<{ inserted: number; replaced: number }>;
+  let write: (client: pg.PoolClient) => Promise<{ inserted: number; replaced: number; unchanged?: number }>;
   let problems: LineProblem[];
   let valid: number;
   if (kind === 'metrics') {
@@ -49,6 +49,6 @@ export async function ingest(pool: pg.Pool, kind: IngestKind, text: string, opti
   }
   sortProblems(problems);
   if (problems.length && !options.skipInvalid) return { accepted: 0, replaced: 0, rejected: problems.length, problems };
-  const { inserted, replaced } = valid ? await inTransaction(pool, write) : { inserted: 0, replaced: 0 };
-  return { accepted: inserted, replaced, rejected: problems.length, problems };
+  const written = valid ? await inTransaction(pool, write) : { inserted: 0, replaced: 0, ...(kind === 'scans' ? { unchanged: 0 } : {}) };
+  return { accepted: written.inserted, replaced: written.replaced, ...(written.unchanged === undefined ? {} : { unchanged: written.unchanged }), rejected: problems.length, problems };
 }

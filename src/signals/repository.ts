@@ -1,6 +1,7 @@
 import type { WorkspaceScope } from '../db/workspace-scope.js';
 import { groupByParent, inAskedOrder, perParentSql } from '../graphql/per-parent.js';
 import { toPage, type Page, type PageArgs } from '../graphql/connection.js';
+import { effectiveRules, isSignalKind, type SignalRule } from './rules.js';
 
 export interface SignalRow {
   id: string;
@@ -23,6 +24,15 @@ const COLUMNS = 'id, project_id AS "projectId", scan_id AS "scanId", kind, model
 
 export function signalRepository(scope: WorkspaceScope) {
   return {
+    /** Each project's rules, defaults filled in, in one statement. */
+    rulesOf: async (projectIds: readonly string[]): Promise<SignalRule[][]> => {
+      const rows = await scope.rows<SignalRule & { projectId: string }>(
+        'signals.rules-of',
+        'SELECT project_id AS "projectId", kind, threshold, enabled FROM signal_rules WHERE workspace_id = $1 AND project_id = ANY($2::text[])',
+        [projectIds],
+      );
+      return projectIds.map((id) => effectiveRules(rows.filter((row) => row.projectId === id && isSignalKind(row.kind)).map(({ kind, threshold, enabled }) => ({ kind, threshold, enabled }))));
+    },
     byIds: async (ids: readonly string[]): Promise<(SignalRow | null)[]> =>
       inAskedOrder(ids, await scope.rows<SignalRow>('signals.by-ids', `SELECT ${COLUMNS} FROM signals WHERE workspace_id = $1 AND id = ANY($2::text[])`, [ids])),
     /** One page of each project's signals, newest first, in one statement. Dates are UTC days of createdAt. */

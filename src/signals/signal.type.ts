@@ -5,6 +5,7 @@ import { connectionType, pageArgFields, pageArgs } from '../graphql/connection.j
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
 import { ProjectType } from '../ai-visibility/project.type.js';
 import type { SignalRow } from './repository.js';
+import { RULE_SPECS, SIGNAL_KINDS, type SignalRule } from './rules.js';
 
 export const SignalType = builder.objectRef<SignalRow>('Signal').implement({
   description: 'A signal rule that fired on a scan: what changed, for which model and locale.',
@@ -44,5 +45,28 @@ builder.objectField(ProjectType, 'signals', (t) =>
         parentId: project.id,
         args: { ...pageArgs(args.first, args.after, isTimestamp), dateFrom: args.dateFrom ?? null, dateTo: args.dateTo ?? null, kind: args.kind ?? null },
       }),
+  }),
+);
+
+const SignalKindEnum = builder.enumType('SignalKind', { values: SIGNAL_KINDS });
+
+const SignalRuleType = builder.objectRef<SignalRule>('SignalRule').implement({
+  description: 'A rule run on every new or changed scan against the previous scan of the same model and locale.',
+  fields: (t) => ({
+    kind: t.field({ type: SignalKindEnum, resolve: (rule) => rule.kind }),
+    threshold: t.exposeFloat('threshold'),
+    enabled: t.exposeBoolean('enabled'),
+    defaultThreshold: t.float({ resolve: (rule) => RULE_SPECS[rule.kind].defaultThreshold }),
+    meaning: t.string({ description: 'When the rule fires, in words.', resolve: (rule) => RULE_SPECS[rule.kind].meaning }),
+  }),
+});
+
+builder.objectField(ProjectType, 'signalRules', (t) =>
+  t.field({
+    type: [SignalRuleType],
+    description: 'Every rule kind with its threshold (the default unless the project set one).',
+    authScopes: { scope: 'ai_visibility:read' },
+    extensions: GRAPH_ONLY,
+    resolve: (project, _args, ctx) => ctx.loaders.signalRulesOfProject.load(project.id),
   }),
 );

@@ -2,6 +2,7 @@ import type { PrismaClient } from '../db/generated/prisma/client.js';
 import type { Plan } from '../db/generated/prisma/enums.js';
 import { newId } from '../db/ids.js';
 import { isTimeZone } from '../dates/civil-date.js';
+import { recordAudit } from '../audit/audit-log.js';
 
 export const PLANS: readonly Plan[] = ['free', 'starter', 'pro', 'agency', 'scale'];
 
@@ -28,7 +29,7 @@ export async function setPlan(prisma: PrismaClient, notify: Notify, slug: string
   if (!PLANS.includes(plan as Plan)) throw new UsageError(`plan must be one of ${PLANS.join(', ')}`);
   const workspace = await findWorkspace(prisma, slug);
   const updated = await prisma.workspace.update({ where: { id: workspace.id }, data: { plan: plan as Plan } });
-  await prisma.auditLogEntry.create({ data: { id: newId('audit'), workspaceId: workspace.id, actor: 'operator', action: 'workspace.plan_changed', target: workspace.id, details: { from: workspace.plan, to: plan } } });
+  await recordAudit(prisma, { workspaceId: workspace.id, actor: 'operator', action: 'workspace.plan_changed', target: workspace.id, details: { from: workspace.plan, to: plan } });
   // Cached keys carry the plan: every instance must re-read them.
   await notify(`*:${workspace.id}`);
   return updated;

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../support/database.js';
+import { TEST_APP_SECRET_KEY } from '../support/secrets.js';
 import { connectDatabase, type Database } from '../../src/db/client.js';
 import { newId } from '../../src/db/ids.js';
 
@@ -16,7 +17,7 @@ let database: Database;
 
 async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(path.join(root, 'node_modules/.bin/tsx'), ['src/cli/index.ts', ...args], { cwd: root, env: { ...process.env, DATABASE_URL: url } });
+    const { stdout, stderr } = await run(path.join(root, 'node_modules/.bin/tsx'), ['src/cli/index.ts', ...args], { cwd: root, env: { ...process.env, DATABASE_URL: url, APP_SECRET_KEY: TEST_APP_SECRET_KEY } });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failure = error as { code: number; stdout: string; stderr: string };

@@ -33,7 +33,9 @@ async function seededWorkspace(clients: number) {
   const keyed = await createKeyedWorkspace(t.database, { timezone: 'Europe/Berlin' });
   await seedWorkspace(t.database.prisma, t.database.pool, { workspaceId: keyed.workspace.id, days: 45, clients });
   const projects = await t.database.prisma.aiProject.findMany({ where: { workspaceId: keyed.workspace.id } });
-  // Three signals per project, a minute apart, so ordering and paging can be checked.
+  // Exactly three signals per project, a minute apart, so ordering and paging can be checked
+  // (in place of the ones the seed's rules fired on its random scans).
+  await t.database.pool.query('DELETE FROM signals WHERE workspace_id = $1', [keyed.workspace.id]);
   for (const project of projects) {
     for (let index = 0; index < 3; index++) {
       await t.database.prisma.signal.create({

@@ -18,6 +18,8 @@ async function seeded() {
   await seedWorkspace(t.database.prisma, t.database.pool, { workspaceId: keyed.workspace.id, days: 40, clients: 2 });
   const where = { where: { workspaceId: keyed.workspace.id } };
   const [clients, reports, projects] = await Promise.all([t.database.prisma.client.findMany(where), t.database.prisma.report.findMany(where), t.database.prisma.aiProject.findMany(where)]);
+  // One signal per project in place of those the seed's rules fired, so one page holds them all.
+  await t.database.pool.query('DELETE FROM signals WHERE workspace_id = $1', [keyed.workspace.id]);
   for (const project of projects) {
     await t.database.prisma.signal.create({ data: { id: newId('signal'), workspaceId: keyed.workspace.id, projectId: project.id, kind: 'visibility_drop', model: 'chatgpt', locale: 'en-US', details: {} } });
   }
@@ -84,7 +86,7 @@ describe('root fields given another workspace\'s ids', () => {
 // Every relation of the graph, walked from the caller's own clients, reports and projects.
 const WALK = `{
   clients { data { id reports { data { id client { id } data { kpis { value } tables { rows { dimensionValue } } } } }
-    aiVisibilityProjects { data { id client { id } metrics { data { totals { locale totalRuns } } } scans(first: 100) { nodes { id } } signals { nodes { id } } } } } }
+    aiVisibilityProjects { data { id client { id } metrics { data { totals { locale totalRuns } } } scans(first: 100) { nodes { id } } signals { nodes { id } } signalRules { kind threshold } } } } }
   reports { data { id client { id reports { data { id } } aiVisibilityProjects { data { id } } } data { kpis { value } } } }
   aiVisibilityProjects { data { id client { id } scans(first: 5) { edges { node { id } } } signals { edges { node { id } } } } }
   viewer { workspace { id } }

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTrustedOperations } from '../../src/graphql/trusted-operations.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
+import { TEST_APP_SECRET_KEY } from '../support/secrets.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -37,7 +38,7 @@ describe('in production', () => {
   let key: string;
   const clientPageHash = [...loadTrustedOperations()].find(([, text]) => text.startsWith('query ClientPage'))?.[0];
   beforeAll(async () => {
-    t = await createTestApp({ NODE_ENV: 'production' });
+    t = await createTestApp({ NODE_ENV: 'production', APP_SECRET_KEY: TEST_APP_SECRET_KEY });
     key = (await createKeyedWorkspace(t.database)).key.secret;
   });
   afterAll(() => t.close());

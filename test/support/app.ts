@@ -10,6 +10,7 @@ import type { Scope } from '../../src/auth/principal.js';
 import { createWorkspace } from '../../src/workspaces/service.js';
 import { newId } from '../../src/db/ids.js';
 import { createTestDatabase } from './database.js';
+import { TEST_APP_SECRET_KEY } from './secrets.js';
 
 export interface TestApp {
   app: App;
@@ -26,7 +27,7 @@ export async function createTestApp(
   options: { store?: RateLimitStore; url?: string; replicaUrl?: string; logger?: pino.Logger } = {},
 ): Promise<TestApp> {
   const url = options.url ?? (await createTestDatabase());
-  const config = parseConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', NODE_ENV: 'test', ...env });
+  const config = parseConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', NODE_ENV: 'test', APP_SECRET_KEY: TEST_APP_SECRET_KEY, ...env });
   const database = connectDatabase(url, 5, options.replicaUrl);
   const authenticator = createApiKeyAuthenticator(database.prisma);
   const app = createApp({ config, database, authenticator, rateLimitStore: options.store ?? memoryRateLimitStore(), logger: options.logger ?? pino({ level: 'silent' }) });

@@ -2,6 +2,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { freePort } from './global-setup.js';
+import { TEST_APP_SECRET_KEY } from './secrets.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -22,7 +23,7 @@ function stopProcess(child: ChildProcess): Promise<void> {
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['src/server.ts'], {
     cwd: root,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'info', NODE_ENV: 'test', ...env },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'info', NODE_ENV: 'test', APP_SECRET_KEY: TEST_APP_SECRET_KEY, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -1,0 +1,81 @@
+// Runs the signal rules over freshly stored scans inside the ingest transaction: each scan is
+// compared with the previous scan (by date) of its project, model and locale; what fires is
+// stored as a signal and written to the outbox as signal.created.
+import type pg from 'pg';
+import { COUNTER_FIELDS } from '../ai-visibility/pooled-rates.js';
+import { COUNTER_COLUMNS } from '../ai-visibility/scan-columns.js';
+import { newId } from '../db/ids.js';
+import type { OutboxEvent } from '../webhooks/outbox.js';
+import { effectiveRules, evaluateRules, isSignalKind, type ScanForRules, type SignalRule } from './rules.js';
+
+const CHUNK = 500;
+
+const counters = (alias: string, prefix: string) => COUNTER_FIELDS.map((field) => `${alias}.${COUNTER_COLUMNS[field]} AS "${prefix}${field}"`).join(', ');
+
+interface PairRow {
+  [column: string]: unknown;
+}
+
+function scanFrom(row: PairRow, prefix: string, id: string): ScanForRules {
+  return {
+    id,
+    ...(Object.fromEntries(COUNTER_FIELDS.map((field) => [field, row[`${prefix}${field}`] as number])) as unknown as Omit<ScanForRules, 'id' | 'competitors'>),
+    competitors: (row[`${prefix}competitors`] as ScanForRules['competitors']) ?? [],
+  };
+}
+
+export async function loadRules(client: pg.PoolClient | pg.Client, projectIds: readonly string[]): Promise<Map<string, SignalRule[]>> {
+  const result = await client.query<{ project_id: string; kind: string; threshold: number; enabled: boolean }>(
+    'SELECT project_id, kind, threshold, enabled FROM signal_rules WHERE project_id = ANY($1::text[])',
+    [projectIds],
+  );
+  const stored = new Map<string, SignalRule[]>();
+  for (const row of result.rows) {
+    if (!isSignalKind(row.kind)) continue;
+    stored.set(row.project_id, [...(stored.get(row.project_id) ?? []), { kind: row.kind, threshold: row.threshold, enabled: row.enabled }]);
+  }
+  return new Map(projectIds.map((id) => [id, effectiveRules(stored.get(id) ?? [])]));
+}
+
+/**
+ * Evaluates the rules for the given scans (ids of rows this transaction inserted or changed) and
+ * returns the signal.created events to write. A changed scan's earlier signals are replaced.
+ */
+export async function recordSignals(client: pg.PoolClient | pg.Client, scanIds: readonly string[], replacedScanIds: readonly string[]): Promise<OutboxEvent[]> {
+  if (replacedScanIds.length) await client.query('DELETE FROM signals WHERE scan_id = ANY($1::text[])', [replacedScanIds]);
+  const events: OutboxEvent[] = [];
+  for (let start = 0; start < scanIds.length; start += CHUNK) {
+    const ids = scanIds.slice(start, start + CHUNK);
+    const pairs = await client.query<PairRow>(
+      `SELECT s.id, s.workspace_id, s.project_id, to_char(s.date, 'YYYY-MM-DD') AS date, s.model, s.locale, ${counters('s', 'current_')}, s.competitors AS current_competitors,
+              p.id AS previous_id, ${counters('p', 'previous_')}, p.competitors AS previous_competitors
+       FROM scans s
+       JOIN LATERAL (
+         SELECT * FROM scans p
+         WHERE p.project_id = s.project_id AND p.model = s.model AND p.locale = s.locale AND p.date < s.date
+         ORDER BY p.date DESC LIMIT 1
+       ) p ON true
+       WHERE s.id = ANY($1::text[])`,
+      [ids],
+    );
+    if (!pairs.rows.length) continue;
+    const rules = await loadRules(client, [...new Set(pairs.rows.map((row) => row.project_id as string))]);
+    const values: unknown[] = [];
+    const rows: string[] = [];
+    for (const row of pairs.rows) {
+      const fired = evaluateRules(scanFrom(row, 'previous_', row.previous_id as string), scanFrom(row, 'current_', row.id as string), rules.get(row.project_id as string)!);
+      for (const signal of fired) {
+        const id = newId('signal');
+        const placeholders = [id, row.workspace_id, row.project_id, row.id, signal.kind, row.model, row.locale, JSON.stringify(signal.details)].map((value) => `$${values.push(value)}`);
+        rows.push(`(${placeholders.join(', ')}::jsonb)`);
+        events.push({
+          workspaceId: row.workspace_id as string,
+          type: 'signal.created',
+          data: { signalId: id, kind: signal.kind, projectId: row.project_id, scanId: row.id, date: row.date, model: row.model, locale: row.locale, ...signal.details },
+        });
+      }
+    }
+    if (rows.length) await client.query(`INSERT INTO signals (id, workspace_id, project_id, scan_id, kind, model, locale, details) VALUES ${rows.join(', ')}`, values);
+  }
+  return events;
+}

@@ -1,0 +1,63 @@
+// SSRF guard for webhook targets. URLs are checked when an endpoint is saved, and the address
+// is checked again where it matters: in the DNS lookup the socket connects with, so an answer
+// that changes between a check and the connection cannot slip through.
+import dns from 'node:dns';
+import net from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+export interface TargetPolicy {
+  allowHttp: boolean;
+  allowPrivate: boolean;
+}
+
+export class TargetRefused extends Error {}
+
+// Never a target, whatever the configuration says.
+const NEVER = new Set(['unspecified', 'multicast', 'broadcast']);
+
+/** Why an address may not be a webhook target, or null when it may. Only public unicast passes unless private targets are allowed. */
+export function addressRefusal(address: string, policy: Pick<TargetPolicy, 'allowPrivate'>): string | null {
+  if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
+  // IPv4-mapped IPv6 (::ffff:127.0.0.1) is judged as the IPv4 address it is.
+  const parsed = ipaddr.process(address);
+  const range = parsed.range();
+  if (range === 'unicast') return null;
+  if (NEVER.has(range) || !policy.allowPrivate) return `${address} is a ${range} address`;
+  return null;
+}
+
+const MAX_URL_LENGTH = 2048;
+
+/** Problems with an endpoint URL before any DNS lookup, or null. */
+export function urlRefusal(text: string, policy: TargetPolicy): string | null {
+  if (text.length > MAX_URL_LENGTH) return `the URL is longer than ${MAX_URL_LENGTH} characters`;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return 'not an absolute URL';
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowHttp)) return policy.allowHttp ? 'the URL must use https or http' : 'the URL must use https';
+  if (url.username || url.password) return 'the URL must not carry credentials';
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (net.isIP(host)) return addressRefusal(host, policy);
+  if (!policy.allowPrivate && (host === 'localhost' || host.endsWith('.localhost'))) return `${host} is a loopback name`;
+  return null;
+}
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
+
+/** A dns.lookup for http.request that fails the connection when any resolved address is refused. */
+export function guardedLookup(policy: TargetPolicy) {
+  return (hostname: string, options: dns.LookupOptions, callback: LookupCallback) => {
+    dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, '');
+      for (const { address } of addresses) {
+        const refusal = addressRefusal(address, policy);
+        if (refusal) return callback(Object.assign(new TargetRefused(`${hostname} resolves to ${refusal}`), { code: 'ETARGETREFUSED' }), '');
+      }
+      if (options.all) return callback(null, addresses);
+      callback(null, addresses[0]!.address, addresses[0]!.family);
+    });
+  };
+}

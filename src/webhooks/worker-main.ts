@@ -1,0 +1,40 @@
+// `npm run worker`: the delivery worker alone, beside any number of API instances (set
+// WEBHOOK_WORKER=false on those to keep delivery in dedicated processes).
+import '../config/node-version.js';
+import { ConfigError, parseConfig } from '../config/index.js';
+import { createLogger } from '../runtime.js';
+import { openDatabase } from '../db/bootstrap.js';
+import { resolveSecretBox } from '../secrets/app-secret-key.js';
+import { createDeliveryWorker } from './worker.js';
+
+async function main() {
+  let config;
+  try {
+    config = parseConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(78);
+    }
+    throw error;
+  }
+  const logger = createLogger(config);
+  const db = await openDatabase(config);
+  const worker = createDeliveryWorker({ databaseUrl: db.url, prisma: db.database.prisma, box: resolveSecretBox(config, (message) => logger.warn(message)), config, logger });
+  await worker.start();
+  logger.info({ database: db.embedded ? 'embedded' : 'external' }, 'webhook worker started');
+  const stop = async (signal: string) => {
+    logger.info({ signal }, 'webhook worker stopping');
+    await worker.stop();
+    await db.database.close();
+    await db.embedded?.stop();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((error) => {
+  console.error(`Signalboard worker failed to start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
