@@ -53,7 +53,7 @@ const FAN_OUT_BATCH = 1_000;
 const RETENTION_EVERY_MS = 10 * 60_000;
 const RETENTION_BATCH = 5_000;
 // Between the attempt's timeout and the lease's end: time to write the outcome.
-const LEASE_MARGIN_SECONDS = 10;
+const MAX_LEASE_MARGIN_SECONDS = 10;
 const CLAIM_LOCK_KEY = 0x5b0a4d; // pg_advisory_xact_lock key of the claim step
 
 interface Claimed {
@@ -77,7 +77,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   pool.on('error', (error) => logger.warn({ err: error }, 'webhook worker pool error'));
   const policy = { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_TARGETS };
   const timeoutMs = config.WEBHOOK_TIMEOUT_SECONDS * 1000;
-  const leaseSeconds = config.WEBHOOK_TIMEOUT_SECONDS + LEASE_MARGIN_SECONDS;
+  const leaseSeconds = config.WEBHOOK_TIMEOUT_SECONDS + Math.min(MAX_LEASE_MARGIN_SECONDS, config.WEBHOOK_TIMEOUT_SECONDS);
   const sender = createSender({ policy, timeoutMs, maxSockets: config.WEBHOOK_ENDPOINT_CONCURRENCY });
 
   let running = false;

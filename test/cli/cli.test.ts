@@ -15,9 +15,11 @@ const dir = path.join(root, 'test/.tmp', `cli-${process.pid}`);
 let url: string;
 let database: Database;
 
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+const cli = (...args: string[]) => cliWith({}, ...args);
+
+async function cliWith(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(path.join(root, 'node_modules/.bin/tsx'), ['src/cli/index.ts', ...args], { cwd: root, env: { ...process.env, DATABASE_URL: url, APP_SECRET_KEY: TEST_APP_SECRET_KEY } });
+    const { stdout, stderr } = await run(path.join(root, 'node_modules/.bin/tsx'), ['src/cli/index.ts', ...args], { cwd: root, env: { ...process.env, DATABASE_URL: url, APP_SECRET_KEY: TEST_APP_SECRET_KEY, ...env } });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failure = error as { code: number; stdout: string; stderr: string };
@@ -63,6 +65,12 @@ describe('operator CLI', () => {
       ['keys', 'create', '--workspace', 'acme', '--name', 'x', '--scopes', 'admin:write'],
       ['keys', 'create', '--workspace', 'acme', '--name', 'x', '--expires-at', 'tomorrow'],
       ['seed', '--workspace', 'acme', '--days', '0'],
+      ['webhooks', 'create', '--workspace', 'acme', '--url', 'http://hooks.example.com/'],
+      ['webhooks', 'create', '--workspace', 'acme', '--url', 'https://hooks.example.com/', '--events', 'scan.deleted'],
+      ['webhooks', 'secret', 'whe_nope'],
+      ['webhooks', 'replay-failed', '--workspace', 'acme', '--since', 'yesterday'],
+      ['signals', 'set-rule', '--project', 'prj_00000000000000000000', '--kind', 'mood_swing', '--threshold', '1'],
+      ['signals', 'set-rule', '--project', 'prj_00000000000000000000', '--kind', 'visibility_drop', '--threshold', 'ten'],
     ]) {
       const result = await cli(...args);
       expect(result.code, args.join(' ')).not.toBe(0);
@@ -78,6 +86,39 @@ describe('operator CLI', () => {
     const refused = await cli('keys', 'create', '--workspace', 'acme', '--name', 'x', '--as', 'member@acme.test');
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain('only owners and admins');
+  }, 30_000);
+
+  it('manages webhook endpoints: create (secret shown), list without secrets, reveal, rotate, disable, enable, attempts, replays; all audited', async () => {
+    const allowLoopback = { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' };
+    const created = JSON.parse((await cliWith(allowLoopback, 'webhooks', 'create', '--workspace', 'acme', '--url', 'http://127.0.0.1:9/hook', '--events', 'signal.created', '--description', 'ops', '--json')).stdout);
+    expect(created).toEqual({ id: expect.stringMatching(/^whe_/), url: 'http://127.0.0.1:9/hook', eventTypes: ['signal.created'], enabled: true, secret: expect.stringMatching(/^whsec_/) });
+    const listed = await cli('webhooks', 'list', '--workspace', 'acme', '--json');
+    expect(listed.stdout).not.toContain(created.secret);
+    expect(JSON.parse(listed.stdout)[0]).toMatchObject({ id: created.id, description: 'ops', enabled: true });
+    expect(JSON.parse((await cli('webhooks', 'secret', created.id, '--json')).stdout)).toEqual({ id: created.id, secret: created.secret });
+    const rotated = JSON.parse((await cli('webhooks', 'rotate-secret', created.id, '--json')).stdout);
+    expect(rotated.secret).not.toBe(created.secret);
+    expect(JSON.parse((await cli('webhooks', 'disable', created.id, '--json')).stdout)).toMatchObject({ enabled: false });
+    expect(JSON.parse((await cli('webhooks', 'enable', created.id, '--json')).stdout)).toMatchObject({ enabled: true });
+    expect(JSON.parse((await cli('webhooks', 'attempts', created.id, '--json')).stdout)).toEqual([]);
+    expect(JSON.parse((await cli('webhooks', 'replay-failed', '--workspace', 'acme', '--since', '2026-01-01T00:00:00Z', '--json')).stdout)).toEqual({ replayed: 0 });
+    const workspace = await database.prisma.workspace.findUniqueOrThrow({ where: { slug: 'acme' } });
+    const actions = (await database.prisma.auditLogEntry.findMany({ where: { workspaceId: workspace.id, target: created.id } })).map((entry) => entry.action).sort();
+    expect(actions).toEqual(['webhook_endpoint.created', 'webhook_endpoint.disabled', 'webhook_endpoint.enabled', 'webhook_endpoint.secret_revealed', 'webhook_endpoint.secret_rotated']);
+    const stored = await database.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: created.id } });
+    expect(JSON.stringify(stored)).not.toContain(rotated.secret.slice(6));
+  }, 60_000);
+
+  it('lists signal rules with their defaults and sets one', async () => {
+    const project = await database.prisma.aiProject.findFirstOrThrow({ where: { workspace: { slug: 'acme' } } });
+    const rules = JSON.parse((await cli('signals', 'rules', '--project', project.id, '--json')).stdout);
+    expect(rules.map((rule: { kind: string; threshold: number; isDefault: boolean }) => [rule.kind, rule.threshold, rule.isDefault])).toEqual([
+      ['visibility_drop', 10, true], ['share_of_voice_overtaken', 0, true], ['average_position_worse', 1, true], ['sentiment_negative', 0, true],
+    ]);
+    const set = JSON.parse((await cli('signals', 'set-rule', '--project', project.id, '--kind', 'visibility_drop', '--threshold', '5', '--disabled', '--json')).stdout);
+    expect(set).toMatchObject({ kind: 'visibility_drop', threshold: 5, enabled: false, isDefault: false, defaultThreshold: 10 });
+    const human = await cli('signals', 'rules', '--project', project.id);
+    expect(human.stdout).toMatch(/visibility_drop\s+off\s+threshold 5/);
   }, 30_000);
 
   it('validates report definitions and ingests NDJSON all-or-nothing', async () => {

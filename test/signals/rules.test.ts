@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { effectiveRules, evaluateRules, RULE_SPECS, thresholdProblem, type ScanForRules } from '../../src/signals/rules.js';
+
+const scan = (id: string, overrides: Partial<ScanForRules> = {}): ScanForRules => ({
+  id,
+  totalRuns: 100,
+  visibilityCount: 50,
+  mentionCount: 40,
+  totalMentionCount: 100,
+  positionedCount: 40,
+  positionSum: 80,
+  positiveCount: 20,
+  neutralCount: 10,
+  negativeCount: 10,
+  competitors: [],
+  ...overrides,
+});
+
+const defaults = effectiveRules([]);
+const kinds = (previous: ScanForRules, current: ScanForRules, rules = defaults) => evaluateRules(previous, current, rules).map((signal) => signal.kind);
+
+describe('signal rules', () => {
+  it('fill in the defaults of the contract', () => {
+    expect(defaults).toEqual([
+      { kind: 'visibility_drop', threshold: 10, enabled: true },
+      { kind: 'share_of_voice_overtaken', threshold: 0, enabled: true },
+      { kind: 'average_position_worse', threshold: 1, enabled: true },
+      { kind: 'sentiment_negative', threshold: 0, enabled: true },
+    ]);
+    expect(effectiveRules([{ kind: 'visibility_drop', threshold: 5, enabled: false }])[0]).toEqual({ kind: 'visibility_drop', threshold: 5, enabled: false });
+  });
+
+  it('fire nothing for an unchanged scan', () => {
+    expect(kinds(scan('a'), scan('b'))).toEqual([]);
+  });
+
+  it('visibility_drop fires at the threshold in points, exactly (no float noise), not below it', () => {
+    const fired = evaluateRules(scan('a'), scan('b', { visibilityCount: 40 }), defaults);
+    expect(fired).toEqual([{ kind: 'visibility_drop', details: { metric: 'visibility', before: 0.5, after: 0.4, threshold: 10, previousScanId: 'a' } }]);
+    expect(kinds(scan('a'), scan('b', { visibilityCount: 41 }))).toEqual([]);
+    expect(kinds(scan('a'), scan('b', { visibilityCount: 45 }), effectiveRules([{ kind: 'visibility_drop', threshold: 5, enabled: true }]))).toEqual(['visibility_drop']);
+    expect(kinds(scan('a'), scan('b', { visibilityCount: 10 }), effectiveRules([{ kind: 'visibility_drop', threshold: 5, enabled: false }]))).toEqual([]);
+  });
+
+  it('average_position_worse compares pooled positions (sum / positioned)', () => {
+    // 2.0 → 3.0
+    const fired = evaluateRules(scan('a'), scan('b', { positionSum: 120 }), defaults);
+    expect(fired.map((signal) => [signal.kind, signal.details.before, signal.details.after])).toEqual([['average_position_worse', 2, 3]]);
+    expect(kinds(scan('a'), scan('b', { positionSum: 119 }))).toEqual([]);
+    // A better position is not news.
+    expect(kinds(scan('a'), scan('b', { positionSum: 40 }))).toEqual([]);
+  });
+
+  it('sentiment_negative fires when net sentiment crosses below the threshold, not while it stays below', () => {
+    expect(kinds(scan('a'), scan('b', { positiveCount: 5, negativeCount: 25 }))).toEqual(['sentiment_negative']);
+    expect(kinds(scan('a', { positiveCount: 5, negativeCount: 25 }), scan('b', { positiveCount: 4, negativeCount: 26 }))).toEqual([]);
+  });
+
+  it('share_of_voice_overtaken fires per competitor that rose above the brand', () => {
+    const before = scan('a', { competitors: [{ name: 'Acme', visibilityCount: 30, mentionCount: 30, positionedCount: 0, positionSum: 0 }, { name: 'Globex', visibilityCount: 0, mentionCount: 10, positionedCount: 0, positionSum: 0 }] });
+    const after = scan('b', { mentionCount: 30, competitors: [{ name: 'Acme', visibilityCount: 45, mentionCount: 45, positionedCount: 0, positionSum: 0 }, { name: 'Globex', visibilityCount: 0, mentionCount: 12, positionedCount: 0, positionSum: 0 }] });
+    const fired = evaluateRules(before, after, defaults);
+    expect(fired).toEqual([
+      { kind: 'share_of_voice_overtaken', details: { metric: 'shareOfVoice', competitor: 'Acme', before: 0.3, after: 0.45, brandBefore: 0.4, brandAfter: 0.3, threshold: 0, previousScanId: 'a' } },
+    ]);
+    // Already ahead before: no news. Absent before: nothing to compare with.
+    expect(kinds(after, scan('c', { mentionCount: 30, competitors: after.competitors }))).toEqual([]);
+    expect(kinds(scan('a'), after)).toEqual([]);
+  });
+
+  it('ignore rates with a zero denominator on either side', () => {
+    expect(kinds(scan('a', { totalRuns: 0, visibilityCount: 0 }), scan('b', { visibilityCount: 0 }))).toEqual([]);
+    expect(kinds(scan('a'), scan('b', { positiveCount: 0, neutralCount: 0, negativeCount: 0 }))).toEqual([]);
+  });
+
+  it('bound thresholds per kind', () => {
+    expect(thresholdProblem('visibility_drop', 0)).toMatch(/from 0.01 to 100/);
+    expect(thresholdProblem('visibility_drop', Number.NaN)).not.toBeNull();
+    expect(thresholdProblem('sentiment_negative', -0.5)).toBeNull();
+    expect(thresholdProblem('sentiment_negative', 2)).not.toBeNull();
+    expect(Object.keys(RULE_SPECS)).toHaveLength(4);
+  });
+});

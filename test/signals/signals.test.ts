@@ -1,0 +1,82 @@
+// Signal rules through the real ingest path and the graph: what fires, with which numbers,
+// under the project's own thresholds.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../src/db/ids.js';
+import { setRule } from '../../src/signals/rule-management.js';
+import { OPERATOR } from '../../src/workspaces/actor.js';
+import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
+
+const TOKEN = 's'.repeat(40);
+let t: TestApp;
+let key: string;
+
+const counters = { totalRuns: 100, visibilityCount: 50, mentionCount: 40, totalMentionCount: 100, positionedCount: 40, positionSum: 80, positiveCount: 20, neutralCount: 10, negativeCount: 10 };
+const ingest = async (lines: object[]) => json(await t.app.fetch(new Request('http://test.local/internal/ingest/scans', { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: JSON.stringify(lines) })));
+const graphql = async (query: string, variables: Record<string, unknown>) =>
+  json(await t.app.fetch(new Request('http://test.local/graphql', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify({ query, variables }) })));
+
+async function project() {
+  const keyed = await createKeyedWorkspace(t.database);
+  key = keyed.key.secret;
+  const created = await t.database.prisma.aiProject.create({
+    data: { id: newId('project'), workspaceId: keyed.workspace.id, name: 'P', brand: 'Acme', competitors: ['Globex'], models: ['chatgpt', 'gemini'], locales: ['en-US', 'de-DE'] },
+  });
+  const scan = (date: string, overrides: Record<string, unknown> = {}) => ({ project: created.id, date, model: 'chatgpt', locale: 'en-US', ...counters, ...overrides });
+  return { id: created.id, scan };
+}
+
+const SIGNALS = 'query($id: ID!) { node(id: $id) { ... on AiVisibilityProject { signals { nodes { kind model locale scanId details } } signalRules { kind threshold enabled defaultThreshold } } } }';
+
+beforeAll(async () => {
+  t = await createTestApp({ INGEST_TOKEN: TOKEN });
+});
+afterAll(() => t.close());
+
+describe('signal rules on ingestion', () => {
+  it('compare each scan with the previous scan of the same model and locale, even within one file and out of order', async () => {
+    const { id, scan } = await project();
+    await ingest([
+      scan('2026-10-03', { visibilityCount: 20, positionedCount: 20, positionSum: 40 }),
+      scan('2026-10-01'),
+      // Another locale and another model are other series: no drop against en-US/chatgpt.
+      scan('2026-10-02', { locale: 'de-DE', visibilityCount: 5, positionedCount: 5, positionSum: 10 }),
+      scan('2026-10-02', { model: 'gemini', visibilityCount: 5, positionedCount: 5, positionSum: 10 }),
+    ]);
+    const body = await graphql(SIGNALS, { id });
+    expect(body.errors).toBeUndefined();
+    expect(body.data.node.signals.nodes).toEqual([
+      { kind: 'visibility_drop', model: 'chatgpt', locale: 'en-US', scanId: expect.stringMatching(/^scn_/), details: { metric: 'visibility', before: 0.5, after: 0.2, threshold: 10, previousScanId: expect.stringMatching(/^scn_/) } },
+    ]);
+  });
+
+  it('use the project\'s thresholds and switches, shown in the graph beside the defaults', async () => {
+    const { id, scan } = await project();
+    await setRule(t.database.prisma, { projectId: id, kind: 'visibility_drop', threshold: 40, enabled: true, actor: OPERATOR });
+    await setRule(t.database.prisma, { projectId: id, kind: 'sentiment_negative', threshold: 0, enabled: false, actor: OPERATOR });
+    await ingest([scan('2026-10-01'), scan('2026-10-02', { visibilityCount: 20, positionedCount: 20, positionSum: 40, positiveCount: 5, negativeCount: 25 })]);
+    let body = await graphql(SIGNALS, { id });
+    expect(body.data.node.signals.nodes).toEqual([]);
+    expect(body.data.node.signalRules).toEqual([
+      { kind: 'visibility_drop', threshold: 40, enabled: true, defaultThreshold: 10 },
+      { kind: 'share_of_voice_overtaken', threshold: 0, enabled: true, defaultThreshold: 0 },
+      { kind: 'average_position_worse', threshold: 1, enabled: true, defaultThreshold: 1 },
+      { kind: 'sentiment_negative', threshold: 0, enabled: false, defaultThreshold: 0 },
+    ]);
+    await ingest([scan('2026-10-03', { visibilityCount: 5, positionedCount: 5, positionSum: 20 })]);
+    body = await graphql(SIGNALS, { id });
+    expect(body.data.node.signals.nodes.map((signal: { kind: string }) => signal.kind).sort()).toEqual(['average_position_worse']);
+  });
+
+  it('share_of_voice_overtaken names the competitor and both shares', async () => {
+    const { id, scan } = await project();
+    const response = await ingest([
+      scan('2026-10-01', { competitors: [{ name: 'Globex', visibilityCount: 30, mentionCount: 30, positionedCount: 0, positionSum: 0 }] }),
+      scan('2026-10-02', { mentionCount: 30, positiveCount: 10, competitors: [{ name: 'Globex', visibilityCount: 45, mentionCount: 45, positionedCount: 0, positionSum: 0 }] }),
+    ]);
+    expect(response.data).toMatchObject({ accepted: 2 });
+    const body = await graphql(SIGNALS, { id });
+    expect(body.data.node.signals.nodes).toEqual([
+      expect.objectContaining({ kind: 'share_of_voice_overtaken', details: expect.objectContaining({ competitor: 'Globex', before: 0.3, after: 0.45, brandBefore: 0.4, brandAfter: 0.3 }) }),
+    ]);
+  });
+});

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { addressRefusal, guardedLookup, urlRefusal } from '../../src/webhooks/target-guard.js';
+
+const strict = { allowHttp: false, allowPrivate: false };
+
+describe('the webhook target guard', () => {
+  it('refuses every non-public address, IPv4 and IPv6, including IPv4-mapped IPv6', () => {
+    for (const address of [
+      '127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '100.100.100.200', '0.0.0.0', '224.0.0.1', '255.255.255.255',
+      '::1', '::', 'fe80::1', 'fc00::1', 'fd00:ec2::254', 'ff02::1', '::ffff:127.0.0.1', '::ffff:169.254.169.254', '::ffff:10.0.0.1', '64:ff9b::a00:1',
+    ]) {
+      expect(addressRefusal(address, strict), address).not.toBeNull();
+    }
+    for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8']) expect(addressRefusal(address, strict), address).toBeNull();
+  });
+
+  it('allows private targets only when configured, and never multicast or unspecified', () => {
+    const allow = { allowPrivate: true };
+    expect(addressRefusal('127.0.0.1', allow)).toBeNull();
+    expect(addressRefusal('10.0.0.1', allow)).toBeNull();
+    expect(addressRefusal('224.0.0.1', allow)).not.toBeNull();
+    expect(addressRefusal('0.0.0.0', allow)).not.toBeNull();
+  });
+
+  it('checks URLs: https only unless allowed, no credentials, no private literals or loopback names', () => {
+    expect(urlRefusal('https://hooks.example.com/x', strict)).toBeNull();
+    expect(urlRefusal('http://hooks.example.com/x', strict)).toMatch(/https/);
+    expect(urlRefusal('http://hooks.example.com/x', { ...strict, allowHttp: true })).toBeNull();
+    expect(urlRefusal('ftp://hooks.example.com/x', { ...strict, allowHttp: true })).toMatch(/https or http/);
+    expect(urlRefusal('https://user:pw@hooks.example.com/', strict)).toMatch(/credentials/);
+    expect(urlRefusal('https://127.0.0.1/x', strict)).toMatch(/loopback/);
+    expect(urlRefusal('https://[::ffff:7f00:1]/x', strict)).toMatch(/loopback/);
+    expect(urlRefusal('https://169.254.169.254/latest/meta-data', strict)).toMatch(/linkLocal/);
+    expect(urlRefusal('https://localhost/x', strict)).toMatch(/loopback name/);
+    expect(urlRefusal('not a url', strict)).toMatch(/absolute URL/);
+  });
+
+  it('fails the lookup the socket connects with when a name resolves to a refused address', async () => {
+    const lookup = (policy: typeof strict) =>
+      new Promise<{ error: NodeJS.ErrnoException | null; address: unknown }>((resolve) => guardedLookup(policy)('localhost', { all: true }, (error, address) => resolve({ error, address })));
+    const refused = await lookup(strict);
+    expect(refused.error?.code).toBe('ETARGETREFUSED');
+    expect(refused.error?.message).toMatch(/localhost resolves to .* loopback address/);
+    const allowed = await lookup({ allowHttp: true, allowPrivate: true });
+    expect(allowed.error).toBeNull();
+    expect(allowed.address).toEqual(expect.arrayContaining([expect.objectContaining({ address: expect.stringMatching(/^(127\.0\.0\.1|::1)$/) })]));
+  });
+});
