@@ -167,33 +167,52 @@ export async function seedWorkspace(prisma: PrismaClient, pool: pg.Pool, options
       data: { id: newId('project'), workspaceId: workspace.id, clientId: client.id, name: `${client.name} AI visibility`, brand, competitors, models, locales },
     });
     projects.set(project.id, { workspaceId: workspace.id, models, locales, competitors });
+    // Each model × locale series has its own level, and days vary around it: like real scans,
+    // where a signal rule firing is news rather than daily noise.
+    const series = models.flatMap((model) =>
+      locales.map((locale) => ({
+        model,
+        locale,
+        visibility: 0.3 + random() * 0.4,
+        mentionsPerVisible: 1.2 + random() * 0.6,
+        brandShare: 0.25 + random() * 0.2,
+        position: 1.5 + random() * 2,
+        positive: 0.3 + random() * 0.3,
+        negative: 0.05 + random() * 0.1,
+        competitorShares: competitors.map(() => 0.05 + random() * 0.15),
+      })),
+    );
+    const around = (level: number, spread: number) => Math.max(0, level + (random() - 0.5) * spread);
     for (let day = 0; day < scanDays; day++) {
       const date = addDays(endDate, -day);
-      for (const model of models) {
-        for (const locale of locales) {
-          const totalRuns = 20 + Math.floor(random() * 30);
-          const visibilityCount = Math.floor(totalRuns * (0.2 + random() * 0.5));
-          const mentionCount = visibilityCount + Math.floor(random() * visibilityCount);
-          const positiveCount = Math.floor(mentionCount * random() * 0.6);
-          const negativeCount = Math.floor((mentionCount - positiveCount) * random() * 0.3);
-          const neutralCount = Math.floor((mentionCount - positiveCount - negativeCount) * random());
-          const positionedCount = Math.floor(visibilityCount * (0.6 + random() * 0.4));
-          const totalMentionCount = mentionCount + Math.floor(random() * 3 * mentionCount) + 1;
-          // The other brands' mentions, split among the competitors (never more than there are).
-          let otherMentions = totalMentionCount - mentionCount;
-          const competitorCounters = competitors.map((name) => {
-            const competitorMentions = Math.floor(otherMentions * random() * 0.6);
-            otherMentions -= competitorMentions;
-            const competitorVisibility = Math.min(totalRuns, Math.floor(totalRuns * random() * 0.6), competitorMentions);
-            const competitorPositioned = Math.floor(competitorVisibility * (0.5 + random() * 0.5));
-            return { name, visibilityCount: competitorVisibility, mentionCount: competitorMentions, positionedCount: competitorPositioned, positionSum: competitorPositioned + Math.floor(competitorPositioned * random() * 4) };
-          });
-          scans.push({
-            projectId: project.id, date, model, locale, totalRuns, visibilityCount, mentionCount, totalMentionCount,
-            positionedCount, positionSum: positionedCount + Math.floor(positionedCount * random() * 4),
-            positiveCount, neutralCount, negativeCount, competitors: competitorCounters,
-          });
-        }
+      for (const steady of series) {
+        // The newest scan of each project's first series is the demo's news: visibility falls,
+        // the position worsens and the first competitor overtakes the brand — signals fire.
+        const profile = day === 0 && steady === series[0]
+          ? { ...steady, visibility: steady.visibility - 0.2, position: steady.position + 1.5, brandShare: 0.15, competitorShares: [0.5, ...steady.competitorShares.slice(1).map(() => 0.05)] }
+          : steady;
+        const totalRuns = 40 + Math.floor(random() * 11);
+        const visibilityCount = Math.min(totalRuns, Math.round(totalRuns * around(profile.visibility, 0.08)));
+        const mentionCount = Math.round(visibilityCount * around(profile.mentionsPerVisible, 0.2));
+        const positiveCount = Math.min(mentionCount, Math.round(mentionCount * around(profile.positive, 0.08)));
+        const negativeCount = Math.min(mentionCount - positiveCount, Math.round(mentionCount * around(profile.negative, 0.04)));
+        const neutralCount = mentionCount - positiveCount - negativeCount;
+        const positionedCount = Math.floor(visibilityCount * (0.8 + random() * 0.2));
+        const totalMentionCount = Math.max(mentionCount + 1, Math.round(mentionCount / around(profile.brandShare, 0.04)));
+        // The other brands' mentions, split among the competitors (never more than there are).
+        let otherMentions = totalMentionCount - mentionCount;
+        const competitorCounters = competitors.map((name, index) => {
+          const competitorMentions = Math.min(otherMentions, Math.round(totalMentionCount * around(profile.competitorShares[index]!, 0.04)));
+          otherMentions -= competitorMentions;
+          const competitorVisibility = Math.min(totalRuns, competitorMentions);
+          const competitorPositioned = Math.floor(competitorVisibility * (0.5 + random() * 0.5));
+          return { name, visibilityCount: competitorVisibility, mentionCount: competitorMentions, positionedCount: competitorPositioned, positionSum: Math.max(competitorPositioned, Math.round(competitorPositioned * around(profile.position + 0.5, 0.4))) };
+        });
+        scans.push({
+          projectId: project.id, date, model: profile.model, locale: profile.locale, totalRuns, visibilityCount, mentionCount, totalMentionCount,
+          positionedCount, positionSum: Math.max(positionedCount, Math.round(positionedCount * around(profile.position, 0.4))),
+          positiveCount, neutralCount, negativeCount, competitors: competitorCounters,
+        });
       }
     }
   }

@@ -12,6 +12,7 @@ import { seedWorkspace } from '../../src/demo/seed.js';
 import { build, buildIsStale } from '../../scripts/start.mjs';
 
 export const root = path.resolve(import.meta.dirname, '../..');
+export const BENCH_APP_SECRET_KEY = Buffer.alloc(32, 42).toString('base64');
 
 export async function benchDatabase(): Promise<EmbeddedDatabase> {
   if (process.env.BENCH_DATABASE_URL) {
@@ -46,7 +47,8 @@ export async function startProcess(args: string[], env: Record<string, string>, 
   // `node --import tsx` keeps the server in one process, so its pid is the one to measure.
   const child: ChildProcess = spawn(command === 'node' ? process.execPath : path.join(root, 'node_modules/.bin/tsx'), args, {
     cwd: root,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', SEED_DEMO: 'false', LOG_LEVEL: 'warn', NODE_ENV: 'production', ...env },
+    // Production requires APP_SECRET_KEY; the benchmarks' own fixed one.
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', SEED_DEMO: 'false', LOG_LEVEL: 'warn', NODE_ENV: 'production', APP_SECRET_KEY: BENCH_APP_SECRET_KEY, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let output = '';

@@ -19,12 +19,11 @@ import { appendEvents } from '../../src/webhooks/outbox.js';
 import { generateSecret, webhookHeaders } from '../../src/webhooks/signing.js';
 import { OPERATOR } from '../../src/workspaces/actor.js';
 import { build, buildIsStale } from '../../scripts/start.mjs';
-import { benchDatabase, root, runBench } from './harness.js';
+import { BENCH_APP_SECRET_KEY, benchDatabase, root, runBench } from './harness.js';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
 const RATE = Number(process.env.BENCH_EVENT_RATE ?? 500);
 const SLOW_MS = 2_000;
-const APP_SECRET_KEY = Buffer.alloc(32, 42).toString('base64');
 const ENDPOINT_CONCURRENCY = 8;
 const VERIFY_EVERY = 50;
 
@@ -101,7 +100,7 @@ async function startWorker(url: string): Promise<ChildProcess> {
   if (buildIsStale()) build();
   const child = spawn(process.execPath, ['dist/webhooks/worker-main.js'], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: url, APP_SECRET_KEY, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_ENDPOINT_CONCURRENCY: String(ENDPOINT_CONCURRENCY), LOG_LEVEL: 'info', NODE_ENV: 'production' },
+    env: { ...process.env, DATABASE_URL: url, APP_SECRET_KEY: BENCH_APP_SECRET_KEY, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_ENDPOINT_CONCURRENCY: String(ENDPOINT_CONCURRENCY), LOG_LEVEL: 'info', NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve, reject) => {
@@ -178,7 +177,7 @@ async function baseline(receiver: Receiver, seconds: number) {
 runBench(async () => {
   const cluster = await benchDatabase();
   const database = connectDatabase(cluster.url, 4);
-  const box = createSecretBox(decodeKey(APP_SECRET_KEY)!);
+  const box = createSecretBox(decodeKey(BENCH_APP_SECRET_KEY)!);
   const workspace = await database.prisma.workspace.create({ data: { id: newId('workspace'), slug: `bench-webhooks-${Date.now()}`, name: 'Bench webhooks', plan: 'scale' } });
   const receivers = [await startReceiver('fast-a', 0), await startReceiver('fast-b', 0), await startReceiver('slow (2 s)', SLOW_MS)];
   for (const receiver of receivers) {
