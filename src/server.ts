@@ -1,22 +1,13 @@
 // Starts one instance: configuration, database (embedded when DATABASE_URL is unset),
 // migrations, demo data on first start, then HTTP. SIGTERM/SIGINT drain and stop.
 import './config/node-version.js';
-import { ConfigError, parseConfig } from './config/index.js';
+import { configOrExit } from './config/index.js';
 import { createLogger, startRuntime } from './runtime.js';
 import { seedDemoIfEmpty } from './demo/first-start.js';
 import { createNodeServer } from './http/node-server.js';
 
 async function main() {
-  let config;
-  try {
-    config = parseConfig(process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(78);
-    }
-    throw error;
-  }
+  const config = configOrExit(process.env);
   const logger = createLogger(config);
   const runtime = await startRuntime(config, logger);
   const demo = config.SEED_DEMO ? await seedDemoIfEmpty(runtime.db.database.prisma, runtime.db.database.pool) : null;

@@ -16,6 +16,7 @@ import { progressBar } from './progress.js';
 import { resolveSecretBox } from '../secrets/app-secret-key.js';
 import { createEndpoint, listAttempts, listEndpoints, parseEventTypes, replayEvent, replayFailed, revealSecret, rotateSecret, setEnabled, type WebhookDeps } from '../webhooks/endpoints.js';
 import { listRules, setRule } from '../signals/rule-management.js';
+import type { Actor } from '../workspaces/actor.js';
 
 interface JsonOption {
   json?: boolean;
@@ -35,7 +36,7 @@ async function webhookDeps(): Promise<WebhookDeps> {
 }
 
 const AS_OPTION = ['--as <email>', 'the acting user; must be an owner or admin'] as const;
-const actorOf = (options: { as?: string }) => ({ email: options.as ?? null });
+const actorOf = (options: { as?: string }): Actor => ({ email: options.as ?? null });
 
 async function notify(target: string) {
   if (config.REDIS_URL) {
@@ -211,32 +212,21 @@ webhooks
     const list = await listEndpoints(deps, (await findWorkspace(deps.prisma, options.workspace)).id);
     output(options, list, list.map((e) => `${e.id}  ${e.enabled ? 'enabled ' : 'disabled'}  ${e.url}  [${e.eventTypes.join(', ')}]${e.disabledReason && !e.enabled ? `  (${e.disabledReason})` : ''}`).join('\n') || 'No webhook endpoints.');
   });
-webhooks
-  .command('secret <endpointId>')
-  .option(...AS_OPTION)
-  .option('--json')
-  .action(async (endpointId: string, options: { as?: string } & JsonOption) => {
-    const revealed = await revealSecret(await webhookDeps(), endpointId, actorOf(options));
-    output(options, revealed, revealed.secret);
-  });
-for (const [command, enabled] of [['enable', true], ['disable', false]] as const) {
+/** One declaration per command that acts on one endpoint as an owner/admin (or the operator). */
+function endpointCommand<T>(name: string, run: (deps: WebhookDeps, endpointId: string, actor: Actor) => Promise<T>, human: (result: T) => string) {
   webhooks
-    .command(`${command} <endpointId>`)
+    .command(`${name} <endpointId>`)
     .option(...AS_OPTION)
     .option('--json')
     .action(async (endpointId: string, options: { as?: string } & JsonOption) => {
-      const endpoint = await setEnabled(await webhookDeps(), endpointId, enabled, actorOf(options));
-      output(options, endpoint, `${endpoint.id} is ${endpoint.enabled ? 'enabled: it receives events created from now on' : 'disabled; its pending deliveries are marked failed (replay them later)'}.`);
+      const result = await run(await webhookDeps(), endpointId, actorOf(options));
+      output(options, result, human(result));
     });
 }
-webhooks
-  .command('rotate-secret <endpointId>')
-  .option(...AS_OPTION)
-  .option('--json')
-  .action(async (endpointId: string, options: { as?: string } & JsonOption) => {
-    const rotated = await rotateSecret(await webhookDeps(), endpointId, actorOf(options));
-    output(options, rotated, `New secret for ${rotated.id} (the previous one also signs until ${rotated.previousSecretExpiresAt}):\n${rotated.secret}`);
-  });
+endpointCommand('secret', revealSecret, (revealed) => revealed.secret);
+endpointCommand('enable', (deps, id, actor) => setEnabled(deps, id, true, actor), (endpoint) => `${endpoint.id} is enabled: it receives events created from now on.`);
+endpointCommand('disable', (deps, id, actor) => setEnabled(deps, id, false, actor), (endpoint) => `${endpoint.id} is disabled; its pending deliveries are marked failed (replay them later).`);
+endpointCommand('rotate-secret', rotateSecret, (rotated) => `New secret for ${rotated.id} (the previous one also signs until ${rotated.previousSecretExpiresAt}):\n${rotated.secret}`);
 webhooks
   .command('attempts <endpointId>')
   .option('--limit <n>', 'newest attempts to show (1-1000)', '100')

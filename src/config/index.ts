@@ -87,3 +87,14 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   }
   return result.data;
 }
+
+/** For process entry points: the configuration, or a message naming the bad variables and exit 78 (EX_CONFIG). */
+export function configOrExit(env: Record<string, string | undefined>): Config {
+  try {
+    return parseConfig(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    process.exit(78);
+  }
+}

@@ -1,23 +1,14 @@
 // `npm run worker`: the delivery worker alone, beside any number of API instances (set
 // WEBHOOK_WORKER=false on those to keep delivery in dedicated processes).
 import '../config/node-version.js';
-import { ConfigError, parseConfig } from '../config/index.js';
+import { configOrExit } from '../config/index.js';
 import { createLogger } from '../runtime.js';
 import { openDatabase } from '../db/bootstrap.js';
 import { resolveSecretBox } from '../secrets/app-secret-key.js';
 import { createDeliveryWorker } from './worker.js';
 
 async function main() {
-  let config;
-  try {
-    config = parseConfig(process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(78);
-    }
-    throw error;
-  }
+  const config = configOrExit(process.env);
   const logger = createLogger(config);
   const db = await openDatabase(config);
   const worker = createDeliveryWorker({ databaseUrl: db.url, prisma: db.database.prisma, box: resolveSecretBox(config, (message) => logger.warn(message)), config, logger });

@@ -6,7 +6,6 @@
 // run: the same signed POSTs sent straight from this process with the same concurrency, no
 // database — the ceiling of the receivers on this machine.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import pg from 'pg';
@@ -20,6 +19,7 @@ import { generateSecret, webhookHeaders } from '../../src/webhooks/signing.js';
 import { OPERATOR } from '../../src/workspaces/actor.js';
 import { build, buildIsStale } from '../../scripts/start.mjs';
 import { BENCH_APP_SECRET_KEY, benchDatabase, root, runBench } from './harness.js';
+import { listenOnLoopback } from '../support/loopback.js';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
 const RATE = Number(process.env.BENCH_EVENT_RATE ?? 500);
@@ -87,12 +87,9 @@ async function startReceiver(name: string, delayMs: number): Promise<Receiver> {
     });
   });
   server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-  receiver.close = () => new Promise((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
+  const listening = await listenOnLoopback(server);
+  receiver.url = `${listening.baseUrl}/hook`;
+  receiver.close = listening.close;
   return receiver;
 }
 

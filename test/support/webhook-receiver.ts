@@ -1,8 +1,8 @@
 // A real webhook receiver on loopback that verifies every delivery with the reference
 // `standardwebhooks` package, as a customer's server would.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { listenOnLoopback } from './loopback.js';
 
 export interface Received {
   id: string;
@@ -65,12 +65,9 @@ export async function startReceiver(answer: Receiver['answer'] = () => ({ status
     });
   });
   server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-  receiver.close = () => new Promise((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
+  const listening = await listenOnLoopback(server);
+  receiver.url = `${listening.baseUrl}/hook`;
+  receiver.close = listening.close;
   return receiver;
 }
 
