@@ -17,6 +17,15 @@ import { createIngestHandler } from './ingest/handler.js';
 import { ApiError, internalError } from './errors/index.js';
 import { errorResponse, jsonResponse, requestIdOf } from './http/responses.js';
 import type { Principal } from './auth/principal.js';
+import type { SecretBox } from './secrets/secret-box.js';
+import { createWebSessions, webErrorResponse } from './sessions/web-session.js';
+import { createSessionHandler, SETTINGS_PATH } from './sessions/handler.js';
+import { createSettingsHandler } from './settings/handler.js';
+import { createSso } from './sso/oidc.js';
+import { createSsoHandler } from './sso/handler.js';
+import { fromUsageError, toApiError, UsageError } from './errors/index.js';
+import { INVALIDATION_CHANNEL } from './auth/invalidation.js';
+import { Response } from './http/responses.js';
 
 export interface AppDependencies {
   config: Config;
@@ -24,10 +33,19 @@ export interface AppDependencies {
   authenticator: ApiKeyAuthenticator;
   rateLimitStore: RateLimitStore;
   logger: Logger;
+  /** Seals webhook and OIDC client secrets (APP_SECRET_KEY). */
+  box: SecretBox;
+  /** Tells every instance that a key or a workspace's plan changed; the default uses PostgreSQL NOTIFY. */
+  notify?: (target: string) => Promise<void>;
+}
+
+/** What the HTTP server knows about the connection beside the request. */
+export interface Connection {
+  remoteAddress?: string | undefined;
 }
 
 export interface App {
-  fetch(request: Request): Promise<Response>;
+  fetch(request: Request, connection?: Connection): Promise<Response>;
 }
 
 const READY_TIMEOUT_MS = 2_000;
@@ -36,12 +54,23 @@ export function createApp(deps: AppDependencies): App {
   const { config, database, logger } = deps;
   const scopeOf = workspaceScopes(database.readPool, database.prisma);
   const dataCache = createDataCache(config.DATA_CACHE_MAX_BYTES);
-  const admit = createAdmission({
+  const sessions = createWebSessions(config, database.pool);
+  const { admit, admitGraphQL } = createAdmission({
     authenticator: deps.authenticator,
     store: deps.rateLimitStore,
     config,
+    sessions,
     onStoreError: (error) => logger.error({ err: error }, 'rate-limit store failed'),
   });
+  const baseUrlOf = (request: Request) => config.PUBLIC_BASE_URL?.replace(/\/$/, '') ?? new URL(request.url).origin;
+  const notify = async (target: string) => {
+    deps.authenticator.invalidate(target);
+    await (deps.notify ? deps.notify(target) : database.pool.query('SELECT pg_notify($1, $2)', [INVALIDATION_CHANNEL, target]));
+  };
+  const sessionRoutes = createSessionHandler({ pool: database.pool, sessions });
+  const settingsRoutes = createSettingsHandler({ config, prisma: database.prisma, pool: database.pool, box: deps.box, sessions, notify, baseUrlOf });
+  const sso = createSso({ prisma: database.prisma, pool: database.pool, box: deps.box, cookiePolicy: sessions.cookiePolicy, allowHttpIssuers: config.OIDC_ALLOW_HTTP_ISSUERS });
+  const ssoRoutes = createSsoHandler({ sso, pool: database.pool, sessions, cookiePolicy: sessions.cookiePolicy, baseUrlOf });
   const requestIds = new WeakMap<Request, string>();
   const contextFor = (principal: Principal, requestId: string) =>
     buildContext({ requestId, principal, workspace: scopeOf(principal.workspaceId), config }, dataCache);
@@ -58,12 +87,13 @@ export function createApp(deps: AppDependencies): App {
   const yoga = createGraphQLServer({
     schema,
     admit: async (request) => {
-      const admitted = await admit(request);
+      const admitted = await admitGraphQL(request);
       graphqlHeaders.set(request, admitted.headers);
       return admitted;
     },
     contextFor: (admitted, request) => contextFor(admitted.principal, requestIds.get(request) ?? requestIdOf(request)),
     production: config.NODE_ENV === 'production',
+    isCookieAuthenticated: (request) => !request.headers.has('authorization') && sessions.tokenOf(request) !== null,
   });
   const ingest = createIngestHandler({ config, database, logger });
 
@@ -73,8 +103,21 @@ export function createApp(deps: AppDependencies): App {
     return Promise.race([probe, timeout]);
   }
 
-  async function route(request: Request, url: URL, requestId: string): Promise<Response> {
+  /** The web app's pages and their JSON twins: sign-in, single sign-on, settings. */
+  async function web(request: Request, url: URL, requestId: string, address: string): Promise<Response> {
+    try {
+      if (url.pathname === '/app' || url.pathname === '/app/') return new Response(null, { status: 303, headers: { Location: SETTINGS_PATH } });
+      const response = (await sessionRoutes(request, url.pathname, address)) ?? (await ssoRoutes(request, url)) ?? (await settingsRoutes(request, url.pathname));
+      return response ?? webErrorResponse(request, new ApiError('not_found', 'No such page.'), requestId);
+    } catch (error) {
+      const apiError = error instanceof UsageError ? fromUsageError(error) : toApiError(error, (cause) => logger.error({ err: cause, requestId }, 'web request failed'));
+      return webErrorResponse(request, apiError, requestId);
+    }
+  }
+
+  async function route(request: Request, url: URL, requestId: string, address: string): Promise<Response> {
     const path = url.pathname;
+    if (path === '/app' || path.startsWith('/app/')) return web(request, url, requestId, address);
     if (path === BASE_PATH || path.startsWith(`${BASE_PATH}/`)) return rest(request, url, requestId);
     if (path.startsWith(GRAPHIQL_ASSETS_PATH)) return (await graphiqlAsset(path.slice(GRAPHIQL_ASSETS_PATH.length))) ?? errorResponse(new ApiError('not_found', 'No such asset.'), requestId);
     if (path === '/graphql') {
@@ -95,13 +138,13 @@ export function createApp(deps: AppDependencies): App {
   }
 
   return {
-    async fetch(request) {
+    async fetch(request, connection = {}) {
       const started = performance.now();
       const requestId = requestIdOf(request);
       const url = new URL(request.url);
       let response: Response;
       try {
-        response = await route(request, url, requestId);
+        response = await route(request, url, requestId, clientAddress(request, connection, config.TRUST_PROXY));
       } catch (error) {
         logger.error({ err: error, requestId }, 'unhandled error');
         response = errorResponse(internalError(), requestId);
@@ -111,4 +154,13 @@ export function createApp(deps: AppDependencies): App {
       return response;
     },
   };
+}
+
+/** The caller's address for sign-in throttling: the socket's, or behind a trusted proxy the last X-Forwarded-For hop. */
+export function clientAddress(request: Request, connection: Connection, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = request.headers.get('x-forwarded-for')?.split(',').map((part) => part.trim()).filter(Boolean);
+    if (forwarded?.length) return forwarded[forwarded.length - 1]!;
+  }
+  return connection.remoteAddress ?? 'unknown';
 }

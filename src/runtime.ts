@@ -46,9 +46,10 @@ export async function startRuntime(config: Config, logger = createLogger(config)
     invalidation = await listenPostgres(db.url, onInvalidate, () => authenticator.invalidate('*'));
   }
 
-  const app = createApp({ config, database: db.database, authenticator, rateLimitStore, logger });
+  const box = resolveSecretBox(config, (message) => logger.warn(message));
+  const app = createApp({ config, database: db.database, authenticator, rateLimitStore, logger, box, notify: (target) => invalidation.publish(target) });
   if (config.WEBHOOK_WORKER) {
-    const worker = createDeliveryWorker({ databaseUrl: db.url, prisma: db.database.prisma, box: resolveSecretBox(config, (message) => logger.warn(message)), config, logger });
+    const worker = createDeliveryWorker({ databaseUrl: db.url, prisma: db.database.prisma, box, config, logger });
     await worker.start();
     // Before the database closes: attempts in flight finish and are recorded.
     closers.unshift(() => worker.stop());

@@ -1,12 +1,14 @@
-// Admission of an API-key request: authentication → plan → rate limit, in the contract's
-// order. Scope and parameters are checked later, per operation.
+// Admission of a request: authentication → plan → rate limit, in the contract's order. v1
+// admits API keys only; /graphql also admits a web-app session (cookie) when no Authorization
+// header is sent. Scope and parameters are checked later, per operation.
 import type { Plan } from '../db/generated/prisma/enums.js';
 import type { Config } from '../config/index.js';
 import { ApiError, unavailable } from '../errors/index.js';
 import type { ApiKeyAuthenticator } from './api-keys.js';
 import type { RateLimitStore } from './rate-limit-store.js';
 import { rateLimitHeaders, type BucketPolicy } from './token-bucket.js';
-import type { Principal } from './principal.js';
+import { SCOPES, type Principal } from './principal.js';
+import type { WebSessions } from '../sessions/web-session.js';
 
 export interface Admitted {
   principal: Principal;
@@ -21,12 +23,10 @@ export function bucketPolicies(config: Config): Partial<Record<Plan, BucketPolic
   return { pro: config.RATE_LIMIT_PRO, agency: config.RATE_LIMIT_AGENCY, scale: config.RATE_LIMIT_SCALE };
 }
 
-export function createAdmission(deps: { authenticator: ApiKeyAuthenticator; store: RateLimitStore; config: Config; onStoreError?: (error: unknown) => void }) {
+export function createAdmission(deps: { authenticator: ApiKeyAuthenticator; store: RateLimitStore; config: Config; sessions?: WebSessions; onStoreError?: (error: unknown) => void }) {
   const policies = bucketPolicies(deps.config);
-  return async function admit(request: Request): Promise<Admitted> {
-    const now = new Date();
-    const principal = await deps.authenticator.authenticate(request.headers.get('authorization'), now);
-    const policy = policies[principal.plan];
+
+  async function limit(principal: Principal, policy: BucketPolicy | undefined, now: Date): Promise<Admitted> {
     if (!policy) return { principal, headers: {}, refund: noRefund };
     let result;
     try {
@@ -39,11 +39,45 @@ export function createAdmission(deps: { authenticator: ApiKeyAuthenticator; stor
     }
     const headers = rateLimitHeaders(policy, result);
     if (!result.allowed) {
-      throw new ApiError('rate_limited', `Rate limit of this API key exceeded; retry in ${result.retryAfterSeconds} s.`, { headers });
+      const holder = principal.kind === 'api_key' ? 'this API key' : 'this session';
+      throw new ApiError('rate_limited', `Rate limit of ${holder} exceeded; retry in ${result.retryAfterSeconds} s.`, { headers });
     }
     const refund = async () => rateLimitHeaders(policy, await deps.store.take(principal.credentialId, policy, Date.now(), -1));
     return { principal, headers, refund };
-  };
+  }
+
+  /** v1: an API key, always. */
+  async function admit(request: Request): Promise<Admitted> {
+    const now = new Date();
+    const principal = await deps.authenticator.authenticate(request.headers.get('authorization'), now);
+    return limit(principal, policies[principal.plan], now);
+  }
+
+  /**
+   * /graphql: an API key when an Authorization header is sent, otherwise the web-app session. The
+   * web app is the product on every plan, so sessions are not refused by plan; each session has
+   * a bucket of the largest plan's size.
+   */
+  async function admitGraphQL(request: Request): Promise<Admitted> {
+    if (request.headers.has('authorization') || !deps.sessions) return admit(request);
+    const session = await deps.sessions.read(request);
+    if (!session) return admit(request);
+    deps.sessions.assertSameOrigin(request);
+    const principal: Principal = {
+      kind: 'session',
+      credentialId: session.id,
+      workspaceId: session.workspaceId,
+      plan: session.plan,
+      timezone: session.timezone,
+      scopes: SCOPES,
+      userId: session.userId,
+      email: session.email,
+      role: session.role,
+    };
+    return limit(principal, deps.config.RATE_LIMIT_SCALE, new Date());
+  }
+
+  return { admit, admitGraphQL };
 }
 
-export type Admit = ReturnType<typeof createAdmission>;
+export type Admission = ReturnType<typeof createAdmission>;

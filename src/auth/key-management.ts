@@ -4,7 +4,8 @@
 import type { PrismaClient } from '../db/generated/prisma/client.js';
 import { recordAudit } from '../audit/audit-log.js';
 import { authorizeAdmin, type Actor } from '../workspaces/actor.js';
-import { UsageError, type Notify } from '../workspaces/service.js';
+import { UsageError } from '../errors/index.js';
+import type { Notify } from '../workspaces/service.js';
 import { generateApiKey, KEY_PREFIX } from './api-key-format.js';
 import { SCOPES, type Scope } from './principal.js';
 
@@ -45,7 +46,7 @@ export async function listApiKeys(prisma: PrismaClient, workspaceId: string) {
 
 export async function revokeApiKey(prisma: PrismaClient, notify: Notify, keyId: string, actor: Actor) {
   const key = await prisma.apiKey.findUnique({ where: { id: keyId } });
-  if (!key) throw new UsageError(`no API key ${keyId}`);
+  if (!key) throw new UsageError(`no API key ${keyId}`, 'not_found');
   const actorId = await authorizeAdmin(prisma, key.workspaceId, actor, 'create or revoke API keys');
   const revoked = key.revokedAt ? key : await prisma.apiKey.update({ where: { id: keyId }, data: { revokedAt: new Date() } });
   if (!key.revokedAt) {

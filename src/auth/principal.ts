@@ -1,16 +1,18 @@
-import type { Plan } from '../db/generated/prisma/enums.js';
+import type { Plan, Role } from '../db/generated/prisma/enums.js';
 
 export const SCOPES = ['clients:read', 'reports:read', 'ai_visibility:read'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export const API_PLANS: readonly Plan[] = ['pro', 'agency', 'scale'];
 
-/** Who is calling, after authentication: one workspace, its plan, and what the credential may read. */
-export interface Principal {
-  kind: 'api_key';
+interface PrincipalBase {
+  /** The API key's id or the session's id: the rate-limit bucket. */
   credentialId: string;
   workspaceId: string;
   plan: Plan;
   timezone: string;
   scopes: readonly Scope[];
 }
+
+/** Who is calling, after authentication: one workspace, its plan, and what the credential may read. */
+export type Principal = (PrincipalBase & { kind: 'api_key' }) | (PrincipalBase & { kind: 'session'; userId: string; email: string; role: Role });

@@ -71,6 +71,14 @@ const configSchema = z.object({
   /** Deliveries in flight to one endpoint, over all workers: one slow endpoint holds at most this many slots. */
   WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
   WEBHOOK_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(30),
+  /** host:port of the DNS server used to verify single sign-on domains (default: the system's). */
+  DNS_RESOLVER: z
+    .string()
+    .regex(/^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/, 'expected host:port, e.g. 1.1.1.1:53')
+    .optional(),
+  OIDC_ALLOW_HTTP_ISSUERS: flag('false'),
+  /** Behind a reverse proxy: take the client address (sign-in throttling) from the last X-Forwarded-For entry. */
+  TRUST_PROXY: flag('false'),
 }).refine((config) => config.NODE_ENV !== 'production' || config.APP_SECRET_KEY, { path: ['APP_SECRET_KEY'], message: 'is required in production' });
 
 export type Config = z.infer<typeof configSchema>;

@@ -14,7 +14,9 @@ export type ErrorCode =
   | 'api_key_expired'
   | 'plan_required'
   | 'insufficient_scope'
+  | 'forbidden'
   | 'not_found'
+  | 'conflict'
   | 'method_not_allowed'
   | 'rate_limited'
   | 'internal_error'
@@ -32,7 +34,9 @@ const statusByCode: Record<ErrorCode, number> = {
   api_key_expired: 401,
   plan_required: 403,
   insufficient_scope: 403,
+  forbidden: 403,
   not_found: 404,
+  conflict: 409,
   method_not_allowed: 405,
   rate_limited: 429,
   internal_error: 500,
@@ -114,3 +118,18 @@ export function toApiError(thrown: unknown, log: (error: unknown) => void): ApiE
   for (const error of errors) log(error);
   return internalError();
 }
+
+/** A use case refused: bad input ('invalid'), not allowed, unknown, or in conflict with existing data. The CLI prints it; HTTP maps the reason to a status. */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly reason: 'invalid' | 'forbidden' | 'not_found' | 'conflict' = 'invalid',
+  ) {
+    super(message);
+  }
+}
+
+const USAGE_ERROR_CODES: Record<UsageError['reason'], ErrorCode> = { invalid: 'invalid_body', forbidden: 'forbidden', not_found: 'not_found', conflict: 'conflict' };
+
+/** A use case's refusal as the API error an HTTP caller sees. */
+export const fromUsageError = (error: UsageError) => new ApiError(USAGE_ERROR_CODES[error.reason], error.message);

@@ -2,6 +2,7 @@
 import { createYoga, maskError } from 'graphql-yoga';
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
+import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import type { GraphQLSchema } from 'graphql';
 import { isDatabaseUnavailable, unavailable } from '../errors/index.js';
 import type { Admitted } from '../auth/admission.js';
@@ -15,6 +16,8 @@ export interface YogaDependencies {
   admit(request: Request): Promise<Admitted>;
   contextFor(admitted: Admitted, request: Request): GraphQLContext;
   production: boolean;
+  /** A web-app session's request (cookie, no Authorization header): these need CSRF prevention. */
+  isCookieAuthenticated(request: Request): boolean;
 }
 
 const DEFAULT_QUERY = `# The graph behind /api/v1.
@@ -38,6 +41,9 @@ const isApiKeyRequest = (request: Request) => bearerToken(request.headers.get('a
 
 export function createGraphQLServer(deps: YogaDependencies) {
   const trusted = loadTrustedOperations();
+  // Yoga's CSRF prevention (a GET or a form-encoded POST must carry x-graphql-yoga-csrf, so a
+  // browser preflights it), for cookie-authenticated requests only: API keys are not ambient.
+  const csrf = useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf'] });
   return createYoga<Record<string, unknown>, GraphQLContext>({
     schema: deps.schema,
     graphqlEndpoint: '/graphql',
@@ -59,6 +65,7 @@ export function createGraphQLServer(deps: YogaDependencies) {
       },
     },
     plugins: [
+      { onRequestParse: (payload) => (deps.isCookieAuthenticated(payload.request) ? csrf.onRequestParse?.(payload) : undefined) },
       usePersistedOperations({
         getPersistedOperation: (hash) => trusted.get(hash) ?? null,
         // API keys may send any read query (under the limits below); in production everyone

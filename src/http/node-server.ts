@@ -1,7 +1,7 @@
 // The node:http server around the app. Requests that Node's HTTP parser rejects never reach
 // the app (oversized headers, malformed request lines, a stalled request); they still get the
 // error envelope with a request id, as raw HTTP on the socket, and the connection closes.
-import { createServer, STATUS_CODES, type Server } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { createServerAdapter } from '@whatwg-node/server';
 import type { App } from '../app.js';
@@ -31,7 +31,8 @@ export function parserErrorResponse(parserCode: string | undefined, requestId: s
 }
 
 export function createNodeServer(app: App): Server {
-  const server = createServer(createServerAdapter((request: Request) => app.fetch(request)));
+  // The node adapter passes the IncomingMessage as `req`: its socket gives the client address.
+  const server = createServer(createServerAdapter((request: Request, context) => app.fetch(request, { remoteAddress: (context as { req?: IncomingMessage }).req?.socket.remoteAddress })));
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   server.requestTimeout = 30_000;

@@ -4,7 +4,7 @@ import type { PrismaClient } from '../db/generated/prisma/client.js';
 import { isIdOf } from '../db/ids.js';
 import { recordAudit } from '../audit/audit-log.js';
 import { authorizeAdmin, type Actor } from '../workspaces/actor.js';
-import { UsageError } from '../workspaces/service.js';
+import { UsageError } from '../errors/index.js';
 import { effectiveRules, isSignalKind, RULE_SPECS, SIGNAL_KINDS, thresholdProblem, type SignalRule } from './rules.js';
 
 export interface RuleView extends SignalRule {
@@ -16,7 +16,7 @@ export interface RuleView extends SignalRule {
 async function projectOf(prisma: PrismaClient, projectId: string) {
   if (!isIdOf('project', projectId)) throw new UsageError(`${projectId} is not a project id (prj_…)`);
   const project = await prisma.aiProject.findUnique({ where: { id: projectId }, select: { id: true, workspaceId: true } });
-  if (!project) throw new UsageError(`no AI-visibility project ${projectId}`);
+  if (!project) throw new UsageError(`no AI-visibility project ${projectId}`, 'not_found');
   return project;
 }
 

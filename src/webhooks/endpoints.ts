@@ -8,7 +8,7 @@ import { isIdOf, newId } from '../db/ids.js';
 import { recordAudit } from '../audit/audit-log.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { authorizeAdmin, type Actor } from '../workspaces/actor.js';
-import { UsageError } from '../workspaces/service.js';
+import { UsageError } from '../errors/index.js';
 import { EVENT_TYPES, type EventType } from './outbox.js';
 import { generateSecret } from './signing.js';
 import { urlRefusal, type TargetPolicy } from './target-guard.js';
@@ -62,21 +62,21 @@ export function parseEventTypes(list: string | undefined): EventType[] {
 async function endpointFor(deps: WebhookDeps, endpointId: string, actor: Actor, what: string) {
   if (!isIdOf('endpoint', endpointId)) throw new UsageError(`${endpointId} is not an endpoint id (whe_…)`);
   const endpoint = await deps.prisma.webhookEndpoint.findUnique({ where: { id: endpointId } });
-  if (!endpoint) throw new UsageError(`no webhook endpoint ${endpointId}`);
+  if (!endpoint) throw new UsageError(`no webhook endpoint ${endpointId}`, 'not_found');
   const actorId = await authorizeAdmin(deps.prisma, endpoint.workspaceId, actor, what);
   return { endpoint, actorId };
 }
 
 export async function createEndpoint(deps: WebhookDeps, input: { workspaceId: string; url: string; eventTypes: EventType[]; description?: string | null; actor: Actor }) {
   const workspace = await deps.prisma.workspace.findUniqueOrThrow({ where: { id: input.workspaceId } });
-  if (!WEBHOOK_PLANS.includes(workspace.plan)) throw new UsageError(`webhooks need the ${WEBHOOK_PLANS.join(', ')} plan; ${workspace.slug} is on ${workspace.plan}`);
+  if (!WEBHOOK_PLANS.includes(workspace.plan)) throw new UsageError(`webhooks need the ${WEBHOOK_PLANS.join(', ')} plan; ${workspace.slug} is on ${workspace.plan}`, 'forbidden');
   const actorId = await authorizeAdmin(deps.prisma, input.workspaceId, input.actor, 'manage webhooks');
   const refusal = urlRefusal(input.url, deps.policy);
   if (refusal) throw new UsageError(`invalid endpoint URL: ${refusal}`);
   const description = input.description?.trim() || null;
   if (description && description.length > 500) throw new UsageError('a description is at most 500 characters');
   if ((await deps.prisma.webhookEndpoint.count({ where: { workspaceId: input.workspaceId } })) >= MAX_ENDPOINTS_PER_WORKSPACE) {
-    throw new UsageError(`a workspace has at most ${MAX_ENDPOINTS_PER_WORKSPACE} webhook endpoints`);
+    throw new UsageError(`a workspace has at most ${MAX_ENDPOINTS_PER_WORKSPACE} webhook endpoints`, 'conflict');
   }
   const id = newId('endpoint');
   const secret = generateSecret();
@@ -154,12 +154,12 @@ const REPLAY_RESET = "status = 'pending', attempt_count = 0, next_attempt_at = n
 export async function replayEvent(deps: WebhookDeps, eventId: string, endpointId: string | null, actor: Actor) {
   if (!isIdOf('event', eventId)) throw new UsageError(`${eventId} is not an event id (evt_…)`);
   const event = await deps.prisma.webhookEvent.findUnique({ where: { id: eventId } });
-  if (!event) throw new UsageError(`no event ${eventId} (events are kept for the retention period)`);
+  if (!event) throw new UsageError(`no event ${eventId} (events are kept for the retention period)`, 'not_found');
   const actorId = await authorizeAdmin(deps.prisma, event.workspaceId, actor, 'replay webhooks');
   if (endpointId) {
     const endpoint = await deps.prisma.webhookEndpoint.findUnique({ where: { id: endpointId } });
-    if (!endpoint || endpoint.workspaceId !== event.workspaceId) throw new UsageError(`no webhook endpoint ${endpointId} in this event's workspace`);
-    if (!endpoint.enabled) throw new UsageError(`endpoint ${endpointId} is disabled; enable it first`);
+    if (!endpoint || endpoint.workspaceId !== event.workspaceId) throw new UsageError(`no webhook endpoint ${endpointId} in this event's workspace`, 'not_found');
+    if (!endpoint.enabled) throw new UsageError(`endpoint ${endpointId} is disabled; enable it first`, 'conflict');
   }
   const result = await deps.pool.query(
     `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, status, next_attempt_at)

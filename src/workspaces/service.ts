@@ -3,10 +3,9 @@ import type { Plan } from '../db/generated/prisma/enums.js';
 import { newId } from '../db/ids.js';
 import { isTimeZone } from '../dates/civil-date.js';
 import { recordAudit } from '../audit/audit-log.js';
+import { UsageError } from '../errors/index.js';
 
 export const PLANS: readonly Plan[] = ['free', 'starter', 'pro', 'agency', 'scale'];
-
-export class UsageError extends Error {}
 
 export type Notify = (target: string) => Promise<void>;
 
@@ -15,13 +14,13 @@ export async function createWorkspace(prisma: PrismaClient, input: { slug: strin
   if (!PLANS.includes(input.plan as Plan)) throw new UsageError(`plan must be one of ${PLANS.join(', ')}`);
   const timezone = input.timezone ?? 'UTC';
   if (!isTimeZone(timezone)) throw new UsageError(`"${timezone}" is not an IANA time zone`);
-  if (await prisma.workspace.findUnique({ where: { slug: input.slug } })) throw new UsageError(`workspace "${input.slug}" already exists`);
+  if (await prisma.workspace.findUnique({ where: { slug: input.slug } })) throw new UsageError(`workspace "${input.slug}" already exists`, 'conflict');
   return prisma.workspace.create({ data: { id: newId('workspace'), slug: input.slug, name: input.name ?? input.slug, plan: input.plan as Plan, timezone } });
 }
 
 export async function findWorkspace(prisma: PrismaClient, slug: string) {
   const workspace = await prisma.workspace.findUnique({ where: { slug } });
-  if (!workspace) throw new UsageError(`no workspace "${slug}"`);
+  if (!workspace) throw new UsageError(`no workspace "${slug}"`, 'not_found');
   return workspace;
 }
 

@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedWorkspace } from '../../src/demo/seed.js';
 import { createApiKey, revokeApiKey } from '../../src/auth/key-management.js';
-import { setPlan, UsageError } from '../../src/workspaces/service.js';
+import { setPlan } from '../../src/workspaces/service.js';
+import { UsageError } from '../../src/errors/index.js';
 import { newId } from '../../src/db/ids.js';
 import { parseApiKey } from '../../src/auth/api-key-format.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';

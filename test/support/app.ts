@@ -11,10 +11,12 @@ import { createWorkspace } from '../../src/workspaces/service.js';
 import { newId } from '../../src/db/ids.js';
 import { createTestDatabase } from './database.js';
 import { TEST_APP_SECRET_KEY } from './secrets.js';
+import { createSecretBox, decodeKey, type SecretBox } from '../../src/secrets/secret-box.js';
 
 export interface TestApp {
   app: App;
   config: Config;
+  box: SecretBox;
   database: Database;
   url: string;
   authenticator: ApiKeyAuthenticator;
@@ -30,10 +32,12 @@ export async function createTestApp(
   const config = parseConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', NODE_ENV: 'test', APP_SECRET_KEY: TEST_APP_SECRET_KEY, ...env });
   const database = connectDatabase(url, 5, options.replicaUrl);
   const authenticator = createApiKeyAuthenticator(database.prisma);
-  const app = createApp({ config, database, authenticator, rateLimitStore: options.store ?? memoryRateLimitStore(), logger: options.logger ?? pino({ level: 'silent' }) });
+  const box = createSecretBox(decodeKey(config.APP_SECRET_KEY!)!);
+  const app = createApp({ config, database, authenticator, rateLimitStore: options.store ?? memoryRateLimitStore(), logger: options.logger ?? pino({ level: 'silent' }), box });
   return {
     app,
     config,
+    box,
     database,
     url,
     authenticator,

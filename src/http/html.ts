@@ -1,0 +1,82 @@
+// Server-rendered pages of the web app (sign-in, settings): plain HTML and a little CSS, no
+// front-end build. Every interpolated value goes through `html` escaping.
+import { Response } from './responses.js';
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+export const escapeHtml = (value: unknown) => String(value ?? '').replace(/[&<>"']/g, (char) => ESCAPES[char]!);
+
+/** A template tag: interpolations are escaped unless they are already-built `SafeHtml`. */
+export class SafeHtml {
+  constructor(readonly value: string) {}
+  toString() {
+    return this.value;
+  }
+}
+
+export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeHtml {
+  let out = strings[0]!;
+  values.forEach((value, index) => {
+    const rendered = Array.isArray(value) ? value.map((item) => (item instanceof SafeHtml ? item.value : escapeHtml(item))).join('') : value instanceof SafeHtml ? value.value : escapeHtml(value);
+    out += rendered + strings[index + 1]!;
+  });
+  return new SafeHtml(out);
+}
+
+const STYLE = `
+:root { color-scheme: light; --ink:#1d2433; --muted:#5b6475; --line:#dfe3ea; --accent:#3b5bdb; --danger:#c92a2a; --ok:#2b8a3e; }
+* { box-sizing: border-box; }
+body { margin:0; font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif; color:var(--ink); background:#f6f7f9; }
+header { display:flex; align-items:center; gap:16px; padding:12px 24px; background:#fff; border-bottom:1px solid var(--line); }
+header .brand { font-weight:700; }
+header .spacer { flex:1; }
+main { max-width:980px; margin:24px auto; padding:0 24px; }
+section { background:#fff; border:1px solid var(--line); border-radius:8px; padding:16px 20px; margin-bottom:20px; }
+h1 { font-size:22px; margin:0 0 16px; } h2 { font-size:17px; margin:0 0 12px; }
+table { width:100%; border-collapse:collapse; font-size:14px; }
+th, td { text-align:left; padding:6px 8px; border-bottom:1px solid var(--line); vertical-align:top; }
+th { color:var(--muted); font-weight:600; }
+form.inline { display:inline; }
+form.row { display:flex; flex-wrap:wrap; gap:8px; align-items:flex-end; margin-top:12px; }
+label { display:flex; flex-direction:column; font-size:13px; color:var(--muted); gap:2px; }
+input, select { font:inherit; padding:6px 8px; border:1px solid var(--line); border-radius:6px; }
+button { font:inherit; padding:6px 12px; border-radius:6px; border:1px solid var(--accent); background:var(--accent); color:#fff; cursor:pointer; }
+button.secondary { background:#fff; color:var(--accent); }
+button.danger { border-color:var(--danger); background:#fff; color:var(--danger); }
+.notice { padding:10px 14px; border-radius:6px; margin-bottom:16px; border:1px solid var(--line); background:#fff; }
+.notice.ok { border-color:var(--ok); } .notice.error { border-color:var(--danger); color:var(--danger); }
+.secret { font-family:ui-monospace,monospace; background:#fff8db; padding:8px; border-radius:4px; word-break:break-all; display:block; margin-top:6px; }
+.muted { color:var(--muted); } code { font-family:ui-monospace,monospace; font-size:13px; }
+.badge { display:inline-block; padding:0 6px; border-radius:10px; font-size:12px; border:1px solid var(--line); }
+.badge.on { border-color:var(--ok); color:var(--ok); } .badge.off { border-color:var(--danger); color:var(--danger); }
+.login { max-width:380px; margin:80px auto; }
+.login form { display:flex; flex-direction:column; gap:10px; }
+`;
+
+export function page(title: string, body: SafeHtml, options: { header?: SafeHtml } = {}): SafeHtml {
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · Signalboard</title><style>${new SafeHtml(STYLE)}</style></head>
+<body>${options.header ?? ''}<main>${body}</main></body></html>`;
+}
+
+export function htmlResponse(body: SafeHtml, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(body.value, {
+    status,
+    headers: {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': 'no-store',
+      // No scripts at all: the pages are forms. Framing refused (clickjacking).
+      'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+      'X-Frame-Options': 'DENY',
+      'Referrer-Policy': 'same-origin',
+      ...headers,
+    },
+  });
+}
+
+/** Browsers navigating or posting forms want HTML; API clients asking for JSON get the error envelope. */
+export const wantsHtml = (request: Request) => {
+  const type = request.headers.get('content-type') ?? '';
+  if (type.startsWith('application/json')) return false;
+  return (request.headers.get('accept') ?? '').includes('text/html') || type.startsWith('application/x-www-form-urlencoded');
+};

@@ -1,0 +1,71 @@
+// What every web-app route shares: the session behind the cookie, the same-origin rule for
+// changes, the CSRF token of session-authenticated changes, and errors as HTML or JSON.
+import { timingSafeEqual } from 'node:crypto';
+import type pg from 'pg';
+import type { Config } from '../config/index.js';
+import { ApiError } from '../errors/index.js';
+import { html, htmlResponse, page, wantsHtml } from '../http/html.js';
+import { errorResponse } from '../http/responses.js';
+import type { FormFields } from '../http/forms.js';
+import { readCookie, sessionCookieName, type CookiePolicy } from './cookies.js';
+import { findSession, type SessionView } from './session-store.js';
+
+export const CSRF_FIELD = '_csrf';
+export const CSRF_HEADER = 'x-csrf-token';
+
+export interface WebSessions {
+  cookiePolicy: CookiePolicy;
+  tokenOf(request: Request): string | null;
+  read(request: Request): Promise<SessionView | null>;
+  /** A change must come from our own pages: a foreign Origin (or Referer) is refused. */
+  assertSameOrigin(request: Request): void;
+  assertCsrf(session: SessionView, request: Request, fields: FormFields): void;
+}
+
+export function createWebSessions(config: Config, pool: pg.Pool): WebSessions {
+  const cookiePolicy = { secure: config.NODE_ENV === 'production' };
+  const name = sessionCookieName(cookiePolicy);
+  const tokenOf = (request: Request) => readCookie(request.headers.get('cookie'), name);
+  const expectedOrigin = (request: Request) => (config.PUBLIC_BASE_URL ? new URL(config.PUBLIC_BASE_URL).origin : new URL(request.url).origin);
+
+  return {
+    cookiePolicy,
+    tokenOf,
+    async read(request) {
+      const token = tokenOf(request);
+      return token ? findSession(pool, token) : null;
+    },
+    assertSameOrigin(request) {
+      const origin = request.headers.get('origin');
+      const referer = request.headers.get('referer');
+      const source = origin && origin !== 'null' ? origin : origin === 'null' ? 'null' : referer ? safeOrigin(referer) : null;
+      if (source !== null && source !== expectedOrigin(request)) throw new ApiError('forbidden', 'Cross-site request refused: changes must come from this site.');
+    },
+    assertCsrf(session, request, fields) {
+      const given = request.headers.get(CSRF_HEADER) ?? (typeof fields[CSRF_FIELD] === 'string' ? (fields[CSRF_FIELD] as string) : null);
+      if (!given || !sameText(given, session.csrfToken)) throw new ApiError('forbidden', `Missing or wrong CSRF token: send the ${CSRF_FIELD} field of the page's form, or the ${CSRF_HEADER} header from GET /app/session.`);
+    },
+  };
+}
+
+function safeOrigin(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return 'null';
+  }
+}
+
+function sameText(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** An error for a web-app request: a small page for browsers, the envelope for API clients. */
+export function webErrorResponse(request: Request, error: ApiError, requestId: string): Response {
+  if (!wantsHtml(request)) return errorResponse(error, requestId);
+  const body = html`<section><h1>${error.status === 403 ? 'Not allowed' : error.status === 404 ? 'Not found' : 'That did not work'}</h1>
+<p>${error.message}</p><p><a href="/app/settings">Back to settings</a> · <a href="/app/login">Sign in</a></p><p class="muted">Request ${requestId}</p></section>`;
+  return htmlResponse(page('Error', body), error.status, error.headers);
+}

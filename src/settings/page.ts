@@ -1,0 +1,133 @@
+// The settings page: one server-rendered HTML document of forms. Owners and admins see the
+// forms; members see the same page read-only. No script; every form carries the CSRF token.
+import { html, page, type SafeHtml } from '../http/html.js';
+import { SCOPES } from '../auth/principal.js';
+import type { AuditView } from '../audit/audit-log.js';
+import type { SessionView } from '../sessions/session-store.js';
+import { CSRF_FIELD } from '../sessions/web-session.js';
+import type { ConnectionView } from '../sso/connections.js';
+import { SSO_PLANS } from '../sso/connections.js';
+import type { DomainView } from '../sso/domains.js';
+import type { EndpointView } from '../webhooks/endpoints.js';
+import { WEBHOOK_PLANS } from '../webhooks/endpoints.js';
+import { EVENT_TYPES } from '../webhooks/outbox.js';
+
+export type Notice = { kind: 'ok' | 'error'; title: string } | { kind: 'secret'; title: string; secret: string };
+
+interface KeyRow {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+}
+
+export interface SettingsView {
+  session: SessionView;
+  notice: Notice | null;
+  keys: KeyRow[];
+  endpoints: EndpointView[];
+  connection: ConnectionView | null;
+  domains: DomainView[];
+  writeActions: boolean;
+  audit: AuditView[];
+  workspaces: { slug: string; name: string }[];
+  canUseWebhooks: boolean;
+  canUseSso: boolean;
+  redirectUri: string;
+}
+
+const day = (date: Date | string | null) => (date ? new Date(date).toISOString().replace('T', ' ').slice(0, 16) + ' UTC' : '—');
+
+function keyStatus(key: KeyRow): SafeHtml {
+  if (key.revokedAt) return html`<span class="badge off">revoked</span>`;
+  if (key.expiresAt && key.expiresAt.getTime() < Date.now()) return html`<span class="badge off">expired</span>`;
+  return html`<span class="badge on">active</span>`;
+}
+
+export function settingsPage(view: SettingsView): SafeHtml {
+  const { session } = view;
+  const admin = session.role !== 'member';
+  const csrf = html`<input type="hidden" name="${CSRF_FIELD}" value="${session.csrfToken}">`;
+  const post = (action: string, label: string, style = 'secondary', extra: SafeHtml | string = '') =>
+    html`<form class="inline" method="post" action="/app/settings${action}">${csrf}${extra}<button type="submit" class="${style}">${label}</button></form>`;
+  const planNote = (what: string, plans: readonly string[]) =>
+    html`<p class="muted">${what} are available on the ${plans.join(', ')} plans; this workspace is on <strong>${session.plan}</strong>. Ask the workspace owner to upgrade.</p>`;
+
+  const header = html`<header><span class="brand">Signalboard</span><span>${session.workspaceName} <span class="muted">(${session.plan})</span></span>
+${view.workspaces.length > 1 ? html`<form class="inline" method="post" action="/app/session/workspace">${csrf}<select name="workspace" aria-label="Workspace">${view.workspaces.map((workspace) => html`<option value="${workspace.slug}"${workspace.slug === session.workspaceSlug ? html` selected` : ''}>${workspace.name}</option>`)}</select> <button type="submit" class="secondary">Switch</button></form>` : ''}
+<span class="spacer"></span><span class="muted">${session.email} · ${session.role}</span>
+<form class="inline" method="post" action="/app/logout">${csrf}<button type="submit" class="secondary">Sign out</button></form></header>`;
+
+  const notice = view.notice
+    ? view.notice.kind === 'secret'
+      ? html`<div class="notice ok" role="status"><strong>${view.notice.title}</strong><code class="secret" data-testid="secret">${view.notice.secret}</code></div>`
+      : html`<div class="notice ${view.notice.kind}" role="${view.notice.kind === 'error' ? 'alert' : 'status'}">${view.notice.title}</div>`
+    : '';
+
+  const keys = html`<section id="api-keys"><h2>API keys</h2>
+<table><thead><tr><th>Name</th><th>Key id</th><th>Scopes</th><th>Created</th><th>Last used</th><th>Expires</th><th>Status</th><th></th></tr></thead><tbody>
+${view.keys.length ? view.keys.map((key) => html`<tr><td>${key.name}</td><td><code>${key.id}</code></td><td>${key.scopes.join(', ')}</td><td>${day(key.createdAt)}</td><td>${day(key.lastUsedAt)}</td><td>${day(key.expiresAt)}</td><td>${keyStatus(key)}</td>
+<td>${admin && !key.revokedAt ? post(`/api-keys/${key.id}/revoke`, 'Revoke', 'danger') : ''}</td></tr>`) : html`<tr><td colspan="8" class="muted">No API keys yet.</td></tr>`}
+</tbody></table>
+${admin ? html`<form class="row" method="post" action="/app/settings/api-keys">${csrf}
+<label>Name <input name="name" required maxlength="100" placeholder="Warehouse sync"></label>
+${SCOPES.map((scope) => html`<label><span><input type="checkbox" name="scopes" value="${scope}" checked> ${scope}</span></label>`)}
+<label>Expires (optional) <input type="date" name="expiresAt"></label>
+<button type="submit">Create key</button></form>` : ''}
+</section>`;
+
+  const webhooks = html`<section id="webhooks"><h2>Webhooks</h2>
+${!view.canUseWebhooks ? planNote('Webhooks', WEBHOOK_PLANS) : html`
+<table><thead><tr><th>URL</th><th>Events</th><th>Status</th><th>Created</th><th></th></tr></thead><tbody>
+${view.endpoints.length ? view.endpoints.map((endpoint) => html`<tr><td><code>${endpoint.url}</code>${endpoint.description ? html`<div class="muted">${endpoint.description}</div>` : ''}</td><td>${endpoint.eventTypes.join(', ')}</td>
+<td>${endpoint.enabled ? html`<span class="badge on">enabled</span>` : html`<span class="badge off">disabled</span><div class="muted">${endpoint.disabledReason ?? ''}</div>`}</td><td>${day(endpoint.createdAt)}</td>
+<td>${admin ? html`${post(`/webhooks/${endpoint.id}/secret`, 'Reveal secret')} ${post(`/webhooks/${endpoint.id}/rotate-secret`, 'Rotate secret')} ${post(`/webhooks/${endpoint.id}/${endpoint.enabled ? 'disable' : 'enable'}`, endpoint.enabled ? 'Disable' : 'Enable', endpoint.enabled ? 'danger' : 'secondary')} <a href="/app/settings/webhooks/${endpoint.id}/attempts">Attempts</a>` : ''}</td></tr>`) : html`<tr><td colspan="5" class="muted">No endpoints yet.</td></tr>`}
+</tbody></table>
+${admin ? html`<form class="row" method="post" action="/app/settings/webhooks">${csrf}
+<label>URL <input type="url" name="url" required placeholder="https://hooks.example.com/signalboard" size="40"></label>
+${EVENT_TYPES.map((type) => html`<label><span><input type="checkbox" name="eventTypes" value="${type}" checked> ${type}</span></label>`)}
+<label>Description <input name="description" maxlength="500"></label>
+<button type="submit">Add endpoint</button></form>
+<form class="row" method="post" action="/app/settings/webhooks/replay">${csrf}<label>Replay event <input name="eventId" required placeholder="evt_…"></label><button type="submit" class="secondary">Replay</button></form>
+<form class="row" method="post" action="/app/settings/webhooks/replay-failed">${csrf}<label>Replay failed deliveries since <input type="date" name="since" required></label><button type="submit" class="secondary">Replay failed</button></form>` : ''}`}
+</section>`;
+
+  const sso = html`<section id="sso"><h2>Single sign-on</h2>
+${!view.canUseSso ? planNote('Single sign-on', SSO_PLANS) : html`
+<p class="muted">OpenID Connect. Register this redirect URI with your identity provider: <code>${view.redirectUri}</code></p>
+${view.connection ? html`<p>Provider: <code>${view.connection.issuer}</code>, client <code>${view.connection.clientId}</code> <span class="muted">(updated ${day(view.connection.updatedAt)})</span></p>` : html`<p class="muted">No identity provider configured.</p>`}
+${admin ? html`<form class="row" method="post" action="/app/settings/sso">${csrf}
+<label>Issuer <input type="url" name="issuer" required value="${view.connection?.issuer ?? ''}" size="32"></label>
+<label>Client id <input name="clientId" required value="${view.connection?.clientId ?? ''}"></label>
+<label>Client secret <input type="password" name="clientSecret" autocomplete="off" placeholder="${view.connection ? 'unchanged' : ''}"></label>
+<button type="submit">Save provider</button></form>` : ''}
+<h2 style="margin-top:16px">Domains</h2>
+<table><thead><tr><th>Domain</th><th>Status</th><th>TXT record to publish</th><th></th></tr></thead><tbody>
+${view.domains.length ? view.domains.map((domain) => html`<tr><td>${domain.domain}</td><td>${domain.verified ? html`<span class="badge on">verified</span>` : html`<span class="badge off">unverified</span>`}</td>
+<td><code>${domain.txtName}</code><br><code>${domain.txtValue}</code></td><td>${admin && !domain.verified ? post(`/sso/domains/${domain.id}/verify`, 'Verify now') : ''}</td></tr>`) : html`<tr><td colspan="4" class="muted">No domains claimed.</td></tr>`}
+</tbody></table>
+${admin ? html`<form class="row" method="post" action="/app/settings/sso/domains">${csrf}<label>Domain <input name="domain" required placeholder="example.com"></label><button type="submit">Claim domain</button></form>` : ''}`}
+</section>`;
+
+  const mcp = html`<section id="mcp"><h2>MCP connector</h2>
+<p>Write actions for AI assistants are <strong>${view.writeActions ? 'on' : 'off'}</strong>. While off, assistants can only read.</p>
+${admin ? html`<form class="row" method="post" action="/app/settings/mcp">${csrf}<input type="hidden" name="writeActions" value="${view.writeActions ? 'false' : 'true'}"><button type="submit" class="${view.writeActions ? 'danger' : 'secondary'}">${view.writeActions ? 'Turn write actions off' : 'Turn write actions on'}</button></form>` : ''}
+</section>`;
+
+  const audit = html`<section id="audit-log"><h2>Audit log</h2>
+<table><thead><tr><th>Time</th><th>Actor</th><th>Action</th><th>Target</th></tr></thead><tbody>
+${view.audit.length ? view.audit.map((entry) => html`<tr><td>${day(entry.createdAt)}</td><td>${entry.actorEmail ?? entry.actor}</td><td><code>${entry.action}</code></td><td><code>${entry.target}</code></td></tr>`) : html`<tr><td colspan="4" class="muted">Nothing yet.</td></tr>`}
+</tbody></table></section>`;
+
+  return page(
+    'Settings',
+    html`<h1>Settings</h1>${notice}
+${admin ? '' : html`<div class="notice" role="note">You are a member of this workspace: settings are read-only for you. Owners and admins can change them.</div>`}
+${keys}${webhooks}${sso}${mcp}${audit}`,
+    { header },
+  );
+}

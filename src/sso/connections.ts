@@ -1,0 +1,64 @@
+// A workspace's OpenID Connect identity provider: issuer, client id, and the client secret,
+// sealed with APP_SECRET_KEY. Owners/admins set it; nobody reads the secret back.
+import type { PrismaClient } from '../db/generated/prisma/client.js';
+import type { Plan } from '../db/generated/prisma/enums.js';
+import { UsageError } from '../errors/index.js';
+import { recordAudit } from '../audit/audit-log.js';
+import type { SecretBox } from '../secrets/secret-box.js';
+import { authorizeAdmin, type Actor } from '../workspaces/actor.js';
+
+export const SSO_PLANS: readonly Plan[] = ['pro', 'agency', 'scale'];
+
+export const clientSecretContext = (workspaceId: string) => `sso_connection:${workspaceId}:client_secret`;
+
+export async function assertSsoPlan(prisma: PrismaClient, workspaceId: string) {
+  const workspace = await prisma.workspace.findUniqueOrThrow({ where: { id: workspaceId } });
+  if (!SSO_PLANS.includes(workspace.plan)) throw new UsageError(`single sign-on needs the ${SSO_PLANS.join(', ')} plan; this workspace is on ${workspace.plan}`, 'forbidden');
+}
+
+export interface ConnectionView {
+  issuer: string;
+  clientId: string;
+  updatedAt: string;
+}
+
+export async function getConnection(prisma: PrismaClient, workspaceId: string): Promise<ConnectionView | null> {
+  const row = await prisma.ssoConnection.findUnique({ where: { workspaceId } });
+  return row ? { issuer: row.issuer, clientId: row.clientId, updatedAt: row.updatedAt.toISOString() } : null;
+}
+
+export function issuerProblem(issuer: string, allowHttp: boolean): string | null {
+  let url: URL;
+  try {
+    url = new URL(issuer);
+  } catch {
+    return 'the issuer must be an absolute URL';
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && allowHttp)) return 'the issuer must use https';
+  if (url.username || url.password || url.search || url.hash) return 'the issuer must not carry credentials, a query or a fragment';
+  return null;
+}
+
+export async function setConnection(
+  deps: { prisma: PrismaClient; box: SecretBox; allowHttpIssuers: boolean },
+  input: { workspaceId: string; issuer: string; clientId: string; clientSecret: string | null; actor: Actor },
+): Promise<ConnectionView> {
+  await assertSsoPlan(deps.prisma, input.workspaceId);
+  const actorId = await authorizeAdmin(deps.prisma, input.workspaceId, input.actor, 'manage single sign-on');
+  const problem = issuerProblem(input.issuer, deps.allowHttpIssuers);
+  if (problem) throw new UsageError(problem);
+  if (!input.clientId || input.clientId.length > 500) throw new UsageError('a client id of 1-500 characters is required');
+  const existing = await deps.prisma.ssoConnection.findUnique({ where: { workspaceId: input.workspaceId } });
+  // The secret is write-only: keep the stored one when the form leaves it empty.
+  if (!input.clientSecret && !existing) throw new UsageError('the client secret is required');
+  const clientSecret = input.clientSecret ? deps.box.seal(input.clientSecret, clientSecretContext(input.workspaceId)) : existing!.clientSecret;
+  // Exactly as given: discovery compares it byte for byte with the provider's issuer.
+  const issuer = input.issuer;
+  const row = await deps.prisma.ssoConnection.upsert({
+    where: { workspaceId: input.workspaceId },
+    create: { workspaceId: input.workspaceId, issuer, clientId: input.clientId, clientSecret },
+    update: { issuer, clientId: input.clientId, clientSecret, updatedAt: new Date() },
+  });
+  await recordAudit(deps.prisma, { workspaceId: input.workspaceId, actor: actorId, action: 'sso_connection.set', target: input.workspaceId, details: { issuer, clientId: input.clientId, secretChanged: Boolean(input.clientSecret) } });
+  return { issuer: row.issuer, clientId: row.clientId, updatedAt: row.updatedAt.toISOString() };
+}
