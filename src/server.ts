@@ -3,7 +3,7 @@
 import './config/node-version.js';
 import { configOrExit } from './config/index.js';
 import { createLogger, startRuntime } from './runtime.js';
-import { seedDemoIfEmpty } from './demo/first-start.js';
+import { DEMO_OWNER_EMAIL, seedDemoIfEmpty } from './demo/first-start.js';
 import { createNodeServer } from './http/node-server.js';
 
 async function main() {
@@ -35,6 +35,10 @@ async function main() {
       '',
       'Try it:',
       `  curl -H "Authorization: Bearer ${demo.secret}" ${base}/api/v1/clients`,
+      '',
+      `Web app (settings, keys, webhooks, SSO): ${base}/app/login`,
+      `  email:    ${DEMO_OWNER_EMAIL}`,
+      `  password: ${demo.ownerPassword}   (shown once)`,
     );
   }
   process.stdout.write(`${lines.join('\n')}\n\n`);

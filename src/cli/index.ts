@@ -18,6 +18,7 @@ import { resolveSecretBox } from '../secrets/app-secret-key.js';
 import { createEndpoint, listAttempts, listEndpoints, parseEventTypes, replayEvent, replayFailed, revealSecret, rotateSecret, setEnabled, type WebhookDeps } from '../webhooks/endpoints.js';
 import { listRules, setRule } from '../signals/rule-management.js';
 import type { Actor } from '../workspaces/actor.js';
+import { addMember, generatePassword } from '../workspaces/members.js';
 
 interface JsonOption {
   json?: boolean;
@@ -160,6 +161,31 @@ keys
   .action(async (keyId: string, options: { as?: string } & JsonOption) => {
     const revoked = await revokeApiKey((await db()).prisma, notify, keyId, actorOf(options));
     output(options, revoked, `Revoked ${revoked.id}.`);
+  });
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+}
+
+program
+  .command('users')
+  .description('People who sign in to the web app')
+  .command('create')
+  .requiredOption('--email <email>')
+  .requiredOption('--name <name>')
+  .requiredOption('--workspace <slug>')
+  .requiredOption('--role <role>', 'owner, admin or member')
+  .option('--password-stdin', 'read the password from standard input (otherwise one is generated and shown once)')
+  .option('--json')
+  .action(async (options: { email: string; name: string; workspace: string; role: string; passwordStdin?: boolean } & JsonOption) => {
+    const password = options.passwordStdin ? await readStdin() : generatePassword();
+    const { prisma } = await db();
+    const workspace = await findWorkspace(prisma, options.workspace);
+    const member = await addMember(prisma, { workspaceId: workspace.id, email: options.email, name: options.name, role: options.role, password });
+    const shown = options.passwordStdin ? {} : { password };
+    output(options, { ...member, ...shown }, `Added ${member.email} to ${workspace.slug} as ${member.role}.${options.passwordStdin ? '' : ` Password (shown once): ${password}`}`);
   });
 
 const ingestCommand = program.command('ingest').description('Import provider facts or AI-visibility scans from NDJSON');

@@ -1,21 +1,24 @@
-// On the first start of an empty database: the demo workspace, its owner, demo data and
-// one API key, whose secret is shown this once.
+// On the first start of an empty database: the demo workspace, its owner (with a random
+// password), demo data and one API key; the password and the key's secret are shown this once.
 import type pg from 'pg';
 import type { PrismaClient } from '../db/generated/prisma/client.js';
 import { newId } from '../db/ids.js';
 import { createApiKey } from '../auth/key-management.js';
 import { createWorkspace } from '../workspaces/service.js';
 import { seedWorkspace } from './seed.js';
+import { hashPassword } from '../sessions/passwords.js';
+import { generatePassword } from '../workspaces/members.js';
 
 export const DEMO_SLUG = 'demo';
 export const DEMO_OWNER_EMAIL = 'owner@demo.signalboard.example';
 
-export async function seedDemoIfEmpty(prisma: PrismaClient, pool: pg.Pool): Promise<{ secret: string; summary: Awaited<ReturnType<typeof seedWorkspace>> } | null> {
+export async function seedDemoIfEmpty(prisma: PrismaClient, pool: pg.Pool): Promise<{ secret: string; ownerPassword: string; summary: Awaited<ReturnType<typeof seedWorkspace>> } | null> {
   if ((await prisma.workspace.count()) > 0) return null;
   const workspace = await createWorkspace(prisma, { slug: DEMO_SLUG, plan: 'agency', name: 'Demo Agency', timezone: 'Europe/Berlin' });
-  const owner = await prisma.user.create({ data: { id: newId('user'), email: DEMO_OWNER_EMAIL, name: 'Demo Owner' } });
+  const ownerPassword = generatePassword();
+  const owner = await prisma.user.create({ data: { id: newId('user'), email: DEMO_OWNER_EMAIL, name: 'Demo Owner', passwordHash: await hashPassword(ownerPassword) } });
   await prisma.membership.create({ data: { id: newId('membership'), workspaceId: workspace.id, userId: owner.id, role: 'owner' } });
   const summary = await seedWorkspace(prisma, pool, { workspaceId: workspace.id });
   const key = await createApiKey(prisma, { workspaceId: workspace.id, name: 'Demo key', actor: { email: DEMO_OWNER_EMAIL } });
-  return { secret: key.secret, summary };
+  return { secret: key.secret, ownerPassword, summary };
 }

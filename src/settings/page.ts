@@ -55,7 +55,7 @@ export function settingsPage(view: SettingsView): SafeHtml {
   const post = (action: string, label: string, style = 'secondary', extra: SafeHtml | string = '') =>
     html`<form class="inline" method="post" action="/app/settings${action}">${csrf}${extra}<button type="submit" class="${style}">${label}</button></form>`;
   const planNote = (what: string, plans: readonly string[]) =>
-    html`<p class="muted">${what} are available on the ${plans.join(', ')} plans; this workspace is on <strong>${session.plan}</strong>. Ask the workspace owner to upgrade.</p>`;
+    html`<p class="muted">${what} on the ${plans.join(', ')} plans; this workspace is on <strong>${session.plan}</strong>. Ask the workspace owner to upgrade.</p>`;
 
   const header = html`<header><span class="brand">Signalboard</span><span>${session.workspaceName} <span class="muted">(${session.plan})</span></span>
 ${view.workspaces.length > 1 ? html`<form class="inline" method="post" action="/app/session/workspace">${csrf}<select name="workspace" aria-label="Workspace">${view.workspaces.map((workspace) => html`<option value="${workspace.slug}"${workspace.slug === session.workspaceSlug ? html` selected` : ''}>${workspace.name}</option>`)}</select> <button type="submit" class="secondary">Switch</button></form>` : ''}
@@ -81,7 +81,7 @@ ${SCOPES.map((scope) => html`<label><span><input type="checkbox" name="scopes" v
 </section>`;
 
   const webhooks = html`<section id="webhooks"><h2>Webhooks</h2>
-${!view.canUseWebhooks ? planNote('Webhooks', WEBHOOK_PLANS) : html`
+${!view.canUseWebhooks ? planNote('Webhooks are available', WEBHOOK_PLANS) : html`
 <table><thead><tr><th>URL</th><th>Events</th><th>Status</th><th>Created</th><th></th></tr></thead><tbody>
 ${view.endpoints.length ? view.endpoints.map((endpoint) => html`<tr><td><code>${endpoint.url}</code>${endpoint.description ? html`<div class="muted">${endpoint.description}</div>` : ''}</td><td>${endpoint.eventTypes.join(', ')}</td>
 <td>${endpoint.enabled ? html`<span class="badge on">enabled</span>` : html`<span class="badge off">disabled</span><div class="muted">${endpoint.disabledReason ?? ''}</div>`}</td><td>${day(endpoint.createdAt)}</td>
@@ -97,7 +97,7 @@ ${EVENT_TYPES.map((type) => html`<label><span><input type="checkbox" name="event
 </section>`;
 
   const sso = html`<section id="sso"><h2>Single sign-on</h2>
-${!view.canUseSso ? planNote('Single sign-on', SSO_PLANS) : html`
+${!view.canUseSso ? planNote('Single sign-on is available', SSO_PLANS) : html`
 <p class="muted">OpenID Connect. Register this redirect URI with your identity provider: <code>${view.redirectUri}</code></p>
 ${view.connection ? html`<p>Provider: <code>${view.connection.issuer}</code>, client <code>${view.connection.clientId}</code> <span class="muted">(updated ${day(view.connection.updatedAt)})</span></p>` : html`<p class="muted">No identity provider configured.</p>`}
 ${admin ? html`<form class="row" method="post" action="/app/settings/sso">${csrf}

@@ -1,7 +1,8 @@
 // Single sign-on with OpenID Connect (openid-client v6): authorization code flow with PKCE
 // (S256), state and nonce. The flow's secrets travel in a sealed, short-lived cookie, so
 // nothing is stored between the two legs. The library validates the ID token (signature
-// against the provider's keys, issuer, audience, expiry, nonce; `alg: none` is refused).
+// against the provider's keys — switched on below —, issuer, audience, expiry, nonce; `alg:
+// none` is refused).
 import * as oidc from 'openid-client';
 import type pg from 'pg';
 import type { PrismaClient } from '../db/generated/prisma/client.js';
@@ -55,7 +56,11 @@ export function createSso(deps: SsoDeps) {
     const secret = deps.box.open(connection.clientSecret, clientSecretContext(workspaceId));
     let config: oidc.Configuration;
     try {
-      config = await oidc.discovery(new URL(connection.issuer), connection.clientId, undefined, oidc.ClientSecretBasic(secret), deps.allowHttpIssuers ? { execute: [oidc.allowInsecureRequests] } : undefined);
+      // enableNonRepudiationChecks: without it the library trusts the TLS channel of the token
+      // endpoint and does not verify the ID token's signature (OIDC Core 3.1.3.7 allows that);
+      // we verify it against the provider's published keys anyway.
+      const execute = [oidc.enableNonRepudiationChecks, ...(deps.allowHttpIssuers ? [oidc.allowInsecureRequests] : [])];
+      config = await oidc.discovery(new URL(connection.issuer), connection.clientId, undefined, oidc.ClientSecretBasic(secret), { execute });
     } catch (error) {
       throw new ApiError('unavailable', `The identity provider ${connection.issuer} could not be reached or described itself wrongly (${(error as Error).message}).`);
     }

@@ -33,7 +33,7 @@ const ViewerType = builder.objectRef<{ workspace: WorkspaceShape }>('Viewer').im
     workspace: t.field({ type: WorkspaceType, resolve: (viewer) => viewer.workspace }),
     credential: t.field({ type: CredentialEnum, resolve: (_viewer, _args, ctx) => ctx.principal.kind }),
     scopes: t.field({ type: [ScopeEnum], resolve: (_viewer, _args, ctx) => [...ctx.principal.scopes] }),
-    role: t.string({ nullable: true, description: 'The member\'s role when signed in with a session; null for an API key.', resolve: () => null }),
+    role: t.string({ nullable: true, description: 'The member\'s role when signed in with a session; null for an API key.', resolve: (_viewer, _args, ctx) => (ctx.principal.kind === 'session' ? ctx.principal.role : null) }),
   }),
 });
 

@@ -1,0 +1,280 @@
+// Single sign-on against a real OpenID provider (oidc-provider on loopback) and a real DNS
+// server (dns2 on loopback): domain verification, joining as member, and every attack case
+// the ID-token validation must refuse. The "browser" here follows redirects with a cookie jar.
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Provider from 'oidc-provider';
+import dns2 from 'dns2';
+import { exportJWK, generateKeyPair, SignJWT, decodeJwt, type JWK } from 'jose';
+import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
+import { listen } from '../support/listen.js';
+import { freePort } from '../support/global-setup.js';
+import { call, personWithPassword, signIn } from '../support/web.js';
+
+const CLIENT_ID = 'signalboard';
+const CLIENT_SECRET = 'client-secret-for-tests-0123456789';
+
+interface Account {
+  email: string;
+  email_verified: boolean;
+  name: string;
+}
+
+let t: TestApp;
+let app: { baseUrl: string; close(): Promise<void> };
+let idp: { baseUrl: string; close(): Promise<void> };
+let dnsServer: ReturnType<typeof dns2.createServer>;
+const txt = new Map<string, string>();
+const accounts = new Map<string, Account>();
+/** Who signs in at the provider's login prompt next. */
+let nextAccount = 'alice';
+/** When set, the provider's token response carries this ID token instead of its own. */
+let tamper: ((claims: Record<string, unknown>) => Promise<string>) | null = null;
+let privateKey: CryptoKey;
+let publicJwk: JWK;
+
+async function startProvider(issuerPort: number, redirectUri: string) {
+  const keys = await generateKeyPair('RS256', { extractable: true });
+  privateKey = keys.privateKey as CryptoKey;
+  const privateJwk = { ...(await exportJWK(keys.privateKey)), kid: 'test-key', alg: 'RS256', use: 'sig' };
+  publicJwk = { ...(await exportJWK(keys.publicKey)), kid: 'test-key', alg: 'RS256' };
+  const issuer = `http://127.0.0.1:${issuerPort}`;
+  const provider = new Provider(issuer, {
+    clients: [{ client_id: CLIENT_ID, client_secret: CLIENT_SECRET, redirect_uris: [redirectUri], response_types: ['code'], grant_types: ['authorization_code'], token_endpoint_auth_method: 'client_secret_basic' }],
+    jwks: { keys: [privateJwk as never] },
+    findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ sub, ...accounts.get(sub)! }) }),
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+    // The ID token carries the requested claims itself (not only the userinfo endpoint).
+    conformIdTokenClaims: false,
+    pkce: { required: () => true },
+    features: { devInteractions: { enabled: false } },
+    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    cookies: { keys: ['test-cookie-key-0123456789'] },
+  });
+  const callback = provider.callback();
+  const server = http.createServer(async (req, res) => {
+    if (req.url?.startsWith('/interaction/')) {
+      // The provider's login and consent prompts, answered as the person `nextAccount` would.
+      const details = await provider.interactionDetails(req, res);
+      if (details.prompt.name === 'login') return provider.interactionFinished(req, res, { login: { accountId: nextAccount } }, { mergeWithLastSubmission: false });
+      const grant = new provider.Grant({ accountId: details.session!.accountId, clientId: CLIENT_ID });
+      grant.addOIDCScope('openid email profile');
+      return provider.interactionFinished(req, res, { consent: { grantId: await grant.save() } }, { mergeWithLastSubmission: true });
+    }
+    if (req.url?.startsWith('/token') && tamper) {
+      const rewrite = tamper;
+      const end = res.end.bind(res);
+      (res as unknown as { end: (chunk?: unknown) => void }).end = (chunk?: unknown) => {
+        const body = JSON.parse(String(chunk)) as { id_token?: string };
+        void rewrite(decodeJwt(body.id_token!)).then((idToken) => {
+          const text = JSON.stringify({ ...body, id_token: idToken });
+          res.setHeader('content-length', Buffer.byteLength(text));
+          end(text);
+        });
+      };
+    }
+    callback(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(issuerPort, '127.0.0.1', resolve));
+  return { baseUrl: issuer, close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) };
+}
+
+/** A browser: follows redirects across the app and the provider, keeping cookies per origin. */
+async function browse(url: string, options: { rewrite?: (url: URL) => URL } = {}) {
+  const jar = new Map<string, Map<string, string>>();
+  let current = new URL(url);
+  for (let hop = 0; hop < 20; hop++) {
+    if (options.rewrite && current.pathname === '/app/sso/callback') current = options.rewrite(current);
+    const cookies = jar.get(current.origin) ?? new Map<string, string>();
+    const response = await fetch(current, { redirect: 'manual', headers: { cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; ') } });
+    for (const header of response.headers.getSetCookie()) {
+      const [pair] = header.split(';');
+      const index = pair!.indexOf('=');
+      cookies.set(pair!.slice(0, index), pair!.slice(index + 1));
+    }
+    jar.set(current.origin, cookies);
+    const location = response.headers.get('location');
+    if (response.status >= 300 && response.status < 400 && location && !(current.pathname === '/app/sso/callback')) {
+      current = new URL(location, current);
+      continue;
+    }
+    return { response, url: current, session: cookies.get('sb_session') ?? null, body: await response.text() };
+  }
+  throw new Error('too many redirects');
+}
+
+const signInWithSso = (email: string, options: { rewrite?: (url: URL) => URL } = {}) => browse(`${app.baseUrl}/app/sso/start?email=${encodeURIComponent(email)}`, options);
+
+async function sessionData(cookie: string) {
+  return json(await fetch(`${app.baseUrl}/app/session`, { headers: { cookie: `sb_session=${cookie}` } }));
+}
+
+let acme: Awaited<ReturnType<typeof createKeyedWorkspace>>;
+let admin: { cookie: string; csrf: string };
+
+beforeAll(async () => {
+  const dnsPort = await freePort();
+  dnsServer = dns2.createServer({
+    udp: true,
+    handle: (request, send) => {
+      const response = dns2.Packet.createResponseFromRequest(request);
+      const [question] = request.questions;
+      const value = txt.get(question!.name.toLowerCase());
+      if (value) response.answers.push({ name: question!.name, type: dns2.Packet.TYPE.TXT, class: dns2.Packet.CLASS.IN, ttl: 1, data: value } as never);
+      send(response);
+    },
+  });
+  await dnsServer.listen({ udp: { port: dnsPort, address: '127.0.0.1' } });
+  t = await createTestApp({ OIDC_ALLOW_HTTP_ISSUERS: 'true', DNS_RESOLVER: `127.0.0.1:${dnsPort}` });
+  app = await listen(t.app);
+  const issuerPort = await freePort();
+  idp = await startProvider(issuerPort, `${app.baseUrl}/app/sso/callback`);
+
+  acme = await createKeyedWorkspace(t.database);
+  await personWithPassword(t.database, { email: acme.ownerEmail });
+  const signedIn = await signIn(t.app, acme.ownerEmail);
+  admin = signedIn;
+  accounts.set('alice', { email: 'alice@acme.test', email_verified: true, name: 'Alice' });
+  accounts.set('unverified', { email: 'uma@acme.test', email_verified: false, name: 'Uma' });
+  accounts.set('outsider', { email: 'eve@elsewhere.test', email_verified: true, name: 'Eve' });
+});
+afterAll(async () => {
+  await idp?.close();
+  await app?.close();
+  dnsServer?.close();
+  await t?.close();
+});
+
+describe('domains', () => {
+  it('count only once their TXT record is seen; an unverified claim blocks nobody; a verified domain belongs to one workspace', async () => {
+    const claim = async (auth: { cookie: string; csrf: string }, domain: string) => json(await call(t.app, auth, 'POST', '/app/settings/sso/domains', { domain }));
+    // Another workspace claims acme.test first and never verifies it.
+    const squatter = await createKeyedWorkspace(t.database);
+    await personWithPassword(t.database, { email: squatter.ownerEmail });
+    const squatterAuth = await signIn(t.app, squatter.ownerEmail);
+    const squatted = (await claim(squatterAuth, 'acme.test')).data;
+
+    const claimed = (await claim(admin, 'ACME.test.')).data;
+    expect(claimed).toMatchObject({ domain: 'acme.test', verified: false, txtName: '_signalboard-challenge.acme.test', txtValue: expect.stringMatching(/^signalboard-verification=/) });
+    const notYet = await call(t.app, admin, 'POST', `/app/settings/sso/domains/${claimed.id}/verify`, {});
+    expect(notYet.status).toBe(409);
+    expect((await json(notYet)).error.message).toMatch(/no TXT record at _signalboard-challenge.acme.test/);
+    // Someone else's token in the record does not verify this workspace.
+    txt.set('_signalboard-challenge.acme.test', squatted.txtValue);
+    expect((await call(t.app, admin, 'POST', `/app/settings/sso/domains/${claimed.id}/verify`, {})).status).toBe(409);
+
+    txt.set('_signalboard-challenge.acme.test', claimed.txtValue);
+    expect((await json(await call(t.app, admin, 'POST', `/app/settings/sso/domains/${claimed.id}/verify`, {}))).data).toMatchObject({ verified: true });
+    // Now the squatter cannot verify it, even with the right record for them.
+    txt.set('_signalboard-challenge.acme.test', squatted.txtValue);
+    const late = await call(t.app, squatterAuth, 'POST', `/app/settings/sso/domains/${squatted.id}/verify`, {});
+    expect(late.status).toBe(409);
+    expect((await json(late)).error.message).toMatch(/already verified by another workspace/);
+    expect((await call(t.app, admin, 'POST', '/app/settings/sso/domains', { domain: 'outlook.com' })).status).toBe(400);
+  });
+});
+
+describe('signing in with the company identity provider', () => {
+  beforeAll(async () => {
+    const saved = await call(t.app, admin, 'POST', '/app/settings/sso', { issuer: idp.baseUrl, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
+    expect(saved.status).toBe(200);
+  });
+
+  it('a colleague with a verified address of a verified domain joins as member and lands in the workspace', async () => {
+    nextAccount = 'alice';
+    const result = await signInWithSso('alice@acme.test');
+    expect(result.response.status).toBe(303);
+    expect(result.response.headers.get('location')).toBe('/app/settings');
+    const session = await sessionData(result.session!);
+    expect(session.data).toMatchObject({ user: { email: 'alice@acme.test', name: 'Alice' }, workspace: { slug: acme.workspace.slug }, role: 'member' });
+    const audit = await t.database.prisma.auditLogEntry.findFirst({ where: { workspaceId: acme.workspace.id, action: 'member.joined_via_sso' } });
+    expect(audit?.details).toEqual({ email: 'alice@acme.test' });
+    // The second time: the same membership, no new one.
+    const again = await signInWithSso('alice@acme.test');
+    expect((await sessionData(again.session!)).data.role).toBe('member');
+    expect(await t.database.prisma.membership.count({ where: { workspaceId: acme.workspace.id, user: { email: 'alice@acme.test' } } })).toBe(1);
+  });
+
+  it('nobody else: an unverified domain, an unverified address, an address outside the domain', async () => {
+    const noDomain = await signInWithSso('bob@nowhere.test');
+    expect(noDomain.response.status).toBe(403);
+    expect(noDomain.body).toContain('no workspace has verified the domain of bob@nowhere.test');
+
+    nextAccount = 'unverified';
+    const unverified = await signInWithSso('uma@acme.test');
+    expect(unverified.response.status).toBe(403);
+    expect(unverified.body).toContain('has not verified uma@acme.test');
+    expect(unverified.session).toBeNull();
+    expect(await t.database.prisma.user.findUnique({ where: { email: 'uma@acme.test' } })).toBeNull();
+
+    // Started with an acme address, but the provider vouches for another domain.
+    nextAccount = 'outsider';
+    const outsider = await signInWithSso('alice@acme.test');
+    expect(outsider.response.status).toBe(403);
+    expect(outsider.body).toContain('elsewhere.test is not a verified domain of this workspace');
+  });
+
+  it('refuses a tampered state', async () => {
+    nextAccount = 'alice';
+    const result = await signInWithSso('alice@acme.test', {
+      rewrite: (url) => {
+        const tampered = new URL(url);
+        tampered.searchParams.set('state', 'forged-state');
+        return tampered;
+      },
+    });
+    expect(result.response.status).toBe(403);
+    expect(result.body).toMatch(/did not validate/);
+    expect(result.session).toBeNull();
+  });
+
+  const sign = (claims: Record<string, unknown>) => new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'test-key' }).sign(privateKey);
+  const now = () => Math.floor(Date.now() / 1000);
+  for (const [name, forge] of [
+    ['a wrong nonce', (claims: Record<string, unknown>) => sign({ ...claims, nonce: 'not-the-nonce' })],
+    ['an expired ID token', (claims: Record<string, unknown>) => sign({ ...claims, iat: now() - 7200, exp: now() - 3600 })],
+    ['a wrong audience', (claims: Record<string, unknown>) => sign({ ...claims, aud: 'some-other-client' })],
+    ['a wrong issuer', (claims: Record<string, unknown>) => sign({ ...claims, iss: 'http://evil.example' })],
+    ['alg: none', async (claims: Record<string, unknown>) => `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.`],
+    ['a signature by another key', async (claims: Record<string, unknown>) => new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'test-key' }).sign((await generateKeyPair('RS256')).privateKey)],
+  ] as const) {
+    it(`refuses ${name}`, async () => {
+      nextAccount = 'alice';
+      tamper = forge;
+      try {
+        const result = await signInWithSso('alice@acme.test');
+        expect(result.response.status).toBe(403);
+        expect(result.body).toMatch(/did not validate/);
+        expect(result.session).toBeNull();
+      } finally {
+        tamper = null;
+      }
+    });
+  }
+
+  it('the control case: the same re-signing with untouched claims is accepted (so the refusals above are about the claims)', async () => {
+    nextAccount = 'alice';
+    tamper = (claims) => sign(claims);
+    try {
+      const result = await signInWithSso('alice@acme.test');
+      expect(result.response.status).toBe(303);
+      expect(result.session).not.toBeNull();
+    } finally {
+      tamper = null;
+    }
+    expect(publicJwk.kid).toBe('test-key');
+  });
+
+  it('password sign-in stays available for the same person once they have a password', async () => {
+    await personWithPassword(t.database, { email: 'alice@acme.test' });
+    const auth = await signIn(t.app, 'alice@acme.test');
+    expect((await call(t.app, auth, 'GET', '/app/session')).status).toBe(200);
+  });
+
+  it('a callback without a started flow is refused', async () => {
+    const response = await fetch(`${app.baseUrl}/app/sso/callback?code=x&state=y`, { headers: { accept: 'text/html' } });
+    expect(response.status).toBe(403);
+    expect(await response.text()).toContain('not started here or has expired');
+  });
+});
+
