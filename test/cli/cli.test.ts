@@ -1,5 +1,5 @@
 // The operator CLI as an operator runs it: a separate process against the real database.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -8,6 +8,7 @@ import { createTestDatabase } from '../support/database.js';
 import { TEST_APP_SECRET_KEY } from '../support/secrets.js';
 import { connectDatabase, type Database } from '../../src/db/client.js';
 import { newId } from '../../src/db/ids.js';
+import { verifyPassword } from '../../src/sessions/passwords.js';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
@@ -107,6 +108,34 @@ describe('operator CLI', () => {
     expect(actions).toEqual(['webhook_endpoint.created', 'webhook_endpoint.disabled', 'webhook_endpoint.enabled', 'webhook_endpoint.secret_revealed', 'webhook_endpoint.secret_rotated']);
     const stored = await database.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: created.id } });
     expect(JSON.stringify(stored)).not.toContain(rotated.secret.slice(6));
+  }, 60_000);
+
+  it('creates users: a password from stdin (argon2id stored) or one generated and shown once; members join other workspaces', async () => {
+    const fromStdin = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+      const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['src/cli/index.ts', 'users', 'create', '--email', 'Ann@Acme.test', '--name', 'Ann', '--workspace', 'acme', '--role', 'admin', '--password-stdin', '--json'], { cwd: root, env: { ...process.env, DATABASE_URL: url, APP_SECRET_KEY: TEST_APP_SECRET_KEY } });
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.on('exit', (code) => resolve({ code, stdout }));
+      child.stdin.end('a long enough password\n');
+    });
+    expect(fromStdin.code).toBe(0);
+    expect(JSON.parse(fromStdin.stdout)).toMatchObject({ email: 'ann@acme.test', role: 'admin', hasPassword: true });
+    expect(fromStdin.stdout).not.toContain('a long enough password');
+    const stored = await database.prisma.user.findUniqueOrThrow({ where: { email: 'ann@acme.test' } });
+    expect(stored.passwordHash).toMatch(/^\$argon2id\$/);
+    expect(await verifyPassword(stored.passwordHash!, 'a long enough password')).toBe(true);
+
+    const generated = JSON.parse((await cli('users', 'create', '--email', 'bo@acme.test', '--name', 'Bo', '--workspace', 'acme', '--role', 'member', '--json')).stdout);
+    expect(generated.password).toMatch(/^[A-Za-z0-9_-]{20}$/);
+    const again = await cli('users', 'create', '--email', 'bo@acme.test', '--name', 'Bo', '--workspace', 'acme', '--role', 'member');
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toContain('already a member');
+    const short = await new Promise<number | null>((resolve) => {
+      const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['src/cli/index.ts', 'users', 'create', '--email', 'cy@acme.test', '--name', 'Cy', '--workspace', 'acme', '--role', 'member', '--password-stdin'], { cwd: root, env: { ...process.env, DATABASE_URL: url, APP_SECRET_KEY: TEST_APP_SECRET_KEY } });
+      child.on('exit', resolve);
+      child.stdin.end('short');
+    });
+    expect(short).not.toBe(0);
   }, 60_000);
 
   it('lists signal rules with their defaults and sets one', async () => {

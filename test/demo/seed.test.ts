@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedWorkspace } from '../../src/demo/seed.js';
+import { DEMO_OWNER_EMAIL, seedDemoIfEmpty } from '../../src/demo/first-start.js';
+import { createTestDatabase } from '../support/database.js';
+import { call, signIn } from '../support/web.js';
 import { createKeyedWorkspace, createTestApp, type TestApp } from '../support/app.js';
 
 describe('demo seed', () => {
@@ -32,4 +35,20 @@ describe('demo seed', () => {
     expect(first.scans.length).toBeGreaterThan(10);
     expect(second).toEqual(first);
   });
+
+  it('on the first start of an empty database gives the demo owner a password that signs in, and a key for v1; the news in the data fires signals', async () => {
+    const empty = await createTestApp({}, { url: await createTestDatabase() });
+    try {
+      const demo = (await seedDemoIfEmpty(empty.database.prisma, empty.database.pool))!;
+      expect(demo.ownerPassword).toMatch(/^[A-Za-z0-9_-]{20}$/);
+      const auth = await signIn(empty.app, DEMO_OWNER_EMAIL, demo.ownerPassword);
+      expect((await call(empty.app, auth, 'GET', '/app/session')).status).toBe(200);
+      expect((await empty.get('/api/v1/clients', demo.secret)).status).toBe(200);
+      const kinds = (await empty.database.pool.query<{ kind: string }>('SELECT DISTINCT kind FROM signals ORDER BY kind')).rows.map((row) => row.kind);
+      expect(kinds).toEqual(['average_position_worse', 'share_of_voice_overtaken', 'visibility_drop']);
+      expect(await seedDemoIfEmpty(empty.database.prisma, empty.database.pool)).toBeNull();
+    } finally {
+      await empty.close();
+    }
+  }, 60_000);
 });

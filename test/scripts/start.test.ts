@@ -6,6 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildIsStale } from '../../scripts/start.mjs';
 import { createTestDatabase } from '../support/database.js';
+import { TEST_APP_SECRET_KEY } from '../support/secrets.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -28,7 +29,7 @@ describe('npm start', () => {
   it('builds when needed and serves from dist/', async () => {
     const child = spawn(process.execPath, ['scripts/start.mjs'], {
       cwd: root,
-      env: { ...process.env, DATABASE_URL: await createTestDatabase(), PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'info' },
+      env: { ...process.env, DATABASE_URL: await createTestDatabase(), PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'info', APP_SECRET_KEY: TEST_APP_SECRET_KEY },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
