@@ -1,5 +1,6 @@
 // Composes the service from its parts; server.ts makes it listen. Tests build it in memory
 // and call app.fetch(request).
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Config } from './config/index.js';
 import type { Database } from './db/client.js';
@@ -26,6 +27,8 @@ import { createSsoHandler } from './sso/handler.js';
 import { fromUsageError, toApiError, UsageError } from './errors/index.js';
 import { INVALIDATION_CHANNEL } from './auth/invalidation.js';
 import { Response } from './http/responses.js';
+import { createAuthorizationServer, MCP_PATH } from './mcp/authorization-server.js';
+import { createMcpHandler, PROTECTED_RESOURCE_PATHS } from './mcp/handler.js';
 
 export interface AppDependencies {
   config: Config;
@@ -46,6 +49,8 @@ export interface Connection {
 
 export interface App {
   fetch(request: Request, connection?: Connection): Promise<Response>;
+  /** Paths served from node:http directly: the OAuth authorization server (oidc-provider is a Koa app). */
+  node: { handles(path: string): boolean; handle(req: IncomingMessage, res: ServerResponse): Promise<void> };
 }
 
 const READY_TIMEOUT_MS = 2_000;
@@ -71,10 +76,12 @@ export function createApp(deps: AppDependencies): App {
   const settingsRoutes = createSettingsHandler({ config, prisma: database.prisma, pool: database.pool, box: deps.box, sessions, notify, baseUrlOf });
   const sso = createSso({ prisma: database.prisma, pool: database.pool, box: deps.box, cookiePolicy: sessions.cookiePolicy, allowHttpIssuers: config.OIDC_ALLOW_HTTP_ISSUERS });
   const ssoRoutes = createSsoHandler({ sso, pool: database.pool, sessions, cookiePolicy: sessions.cookiePolicy, baseUrlOf });
+  const authorizationServer = createAuthorizationServer({ config, pool: database.pool, prisma: database.prisma, box: deps.box, sessions, logger });
   const requestIds = new WeakMap<Request, string>();
   const contextFor = (principal: Principal, requestId: string) =>
     buildContext({ requestId, principal, workspace: scopeOf(principal.workspaceId), config }, dataCache);
 
+  const mcp = createMcpHandler({ schema, authorizationServer, pool: database.pool, writes: { prisma: database.prisma, pool: database.pool }, logger, contextFor });
   const rest = createRestHandler({
     schema,
     logger,
@@ -118,6 +125,8 @@ export function createApp(deps: AppDependencies): App {
   async function route(request: Request, url: URL, requestId: string, address: string): Promise<Response> {
     const path = url.pathname;
     if (path === '/app' || path.startsWith('/app/')) return web(request, url, requestId, address);
+    if (path === MCP_PATH) return mcp.handle(request, requestId);
+    if (PROTECTED_RESOURCE_PATHS.includes(path)) return mcp.metadata(url.origin);
     if (path === BASE_PATH || path.startsWith(`${BASE_PATH}/`)) return rest(request, url, requestId);
     if (path.startsWith(GRAPHIQL_ASSETS_PATH)) return (await graphiqlAsset(path.slice(GRAPHIQL_ASSETS_PATH.length))) ?? errorResponse(new ApiError('not_found', 'No such asset.'), requestId);
     if (path === '/graphql') {
@@ -138,6 +147,7 @@ export function createApp(deps: AppDependencies): App {
   }
 
   return {
+    node: authorizationServer,
     async fetch(request, connection = {}) {
       const started = performance.now();
       const requestId = requestIdOf(request);

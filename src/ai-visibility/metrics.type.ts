@@ -149,3 +149,83 @@ builder.objectField(ProjectType, 'metrics', (t) =>
     resolve: (project, args, ctx) => projectMetrics(project, metricsRange(args.dateFrom, args.dateTo, ctx.now), args.model, ctx),
   }),
 );
+
+interface PeriodRates {
+  totalRuns: number;
+  visibility: number | null;
+  shareOfVoice: number | null;
+  averagePosition: number | null;
+  sentiment: number | null;
+}
+
+const RATE_FIELDS = ['visibility', 'shareOfVoice', 'averagePosition', 'sentiment'] as const;
+
+const PeriodRatesType = builder.objectRef<PeriodRates>('AiVisibilityPeriodRates').implement({
+  description: 'Pooled rates of one locale over one period.',
+  fields: (t) => ({
+    totalRuns: t.exposeInt('totalRuns'),
+    visibility: t.exposeFloat('visibility', { nullable: true }),
+    shareOfVoice: t.exposeFloat('shareOfVoice', { nullable: true }),
+    averagePosition: t.exposeFloat('averagePosition', { nullable: true }),
+    sentiment: t.exposeFloat('sentiment', { nullable: true }),
+  }),
+});
+
+const RateDeltaType = builder.objectRef<Record<(typeof RATE_FIELDS)[number], number | null>>('AiVisibilityRateDelta').implement({
+  description: 'Current minus previous, in the rates\' own units (0..1 for visibility and share of voice); null when either side has no data.',
+  fields: (t) => Object.fromEntries(RATE_FIELDS.map((field) => [field, t.exposeFloat(field, { nullable: true })])) as never,
+});
+
+interface LocaleComparison {
+  locale: string;
+  current: PeriodRates | null;
+  previous: PeriodRates | null;
+  delta: Record<(typeof RATE_FIELDS)[number], number | null>;
+}
+
+const LocaleComparisonType = builder.objectRef<LocaleComparison>('AiVisibilityLocaleComparison').implement({
+  fields: (t) => ({
+    locale: t.exposeString('locale'),
+    current: t.field({ type: PeriodRatesType, nullable: true, resolve: (c) => c.current }),
+    previous: t.field({ type: PeriodRatesType, nullable: true, resolve: (c) => c.previous }),
+    delta: t.field({ type: RateDeltaType, resolve: (c) => c.delta }),
+  }),
+});
+
+const ratesOfTotals = (totals: LocaleTotals | undefined): PeriodRates | null =>
+  totals ? { totalRuns: totals.totalRuns, visibility: totals.visibility, shareOfVoice: totals.shareOfVoice, averagePosition: totals.averagePosition, sentiment: totals.sentiment } : null;
+
+/** Two periods side by side per locale, each pooled on its own, with the differences. */
+export function compareLocales(current: readonly LocaleTotals[], previous: readonly LocaleTotals[]): LocaleComparison[] {
+  const locales = [...new Set([...current, ...previous].map((totals) => totals.locale))].sort();
+  return locales.map((locale) => {
+    const now = ratesOfTotals(current.find((totals) => totals.locale === locale));
+    const before = ratesOfTotals(previous.find((totals) => totals.locale === locale));
+    const delta = Object.fromEntries(RATE_FIELDS.map((field) => [field, now?.[field] != null && before?.[field] != null ? now[field]! - before[field]! : null])) as LocaleComparison['delta'];
+    return { locale, current: now, previous: before, delta };
+  });
+}
+
+builder.objectField(ProjectType, 'periodComparison', (t) =>
+  t.field({
+    type: [LocaleComparisonType],
+    description: 'Two date ranges side by side per locale (each pooled on its own), with deltas.',
+    authScopes: { scope: 'ai_visibility:read' },
+    extensions: GRAPH_ONLY,
+    args: {
+      currentFrom: t.arg({ type: 'Date', required: true }),
+      currentTo: t.arg({ type: 'Date', required: true }),
+      previousFrom: t.arg({ type: 'Date', required: true }),
+      previousTo: t.arg({ type: 'Date', required: true }),
+      model: t.arg({ type: AiModelEnum, required: false }),
+    },
+    resolve: async (project, args, ctx) => {
+      const model = args.model ?? null;
+      const [current, previous] = await Promise.all([
+        ctx.loaders.metrics.load({ project, range: metricsRange(args.currentFrom, args.currentTo, ctx.now), model }),
+        ctx.loaders.metrics.load({ project, range: metricsRange(args.previousFrom, args.previousTo, ctx.now), model }),
+      ]);
+      return compareLocales(current.totals, previous.totals);
+    },
+  }),
+);

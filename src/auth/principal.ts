@@ -15,4 +15,8 @@ interface PrincipalBase {
 }
 
 /** Who is calling, after authentication: one workspace, its plan, and what the credential may read. */
-export type Principal = (PrincipalBase & { kind: 'api_key' }) | (PrincipalBase & { kind: 'session'; userId: string; email: string; role: Role });
+export type Principal =
+  | (PrincipalBase & { kind: 'api_key' })
+  | (PrincipalBase & { kind: 'session'; userId: string; email: string; role: Role })
+  /** An MCP client acting for a person in one workspace, with the OAuth grant they consented to. */
+  | (PrincipalBase & { kind: 'oauth'; userId: string; email: string; role: Role; clientId: string; clientName: string });

@@ -5,13 +5,12 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { Command, CommanderError } from 'commander';
 import { parseConfig, type Config } from '../config/index.js';
 import { openDatabase, type ResolvedDatabase } from '../db/bootstrap.js';
-import { newId } from '../db/ids.js';
 import { INVALIDATION_CHANNEL } from '../auth/invalidation.js';
 import { createApiKey, listApiKeys, parseScopes, revokeApiKey } from '../auth/key-management.js';
 import { createWorkspace, findWorkspace, setPlan } from '../workspaces/service.js';
 import { UsageError } from '../errors/index.js';
 import { seedWorkspace } from '../demo/seed.js';
-import { formatZodIssues, reportDefinitionSchema } from '../reports/definition.js';
+import { createReport } from '../reports/report-management.js';
 import { ingest, type IngestKind } from '../ingest/service.js';
 import { progressBar } from './progress.js';
 import { resolveSecretBox } from '../secrets/app-secret-key.js';
@@ -115,15 +114,7 @@ program
     }
     const { prisma } = await db();
     const workspace = await findWorkspace(prisma, options.workspace);
-    const candidate = raw && typeof raw === 'object' && !('dateConfig' in raw && (raw as { dateConfig?: { timezone?: string } }).dateConfig?.timezone)
-      ? { ...raw, dateConfig: { ...((raw as { dateConfig?: object }).dateConfig ?? {}), timezone: workspace.timezone } }
-      : raw;
-    const parsed = reportDefinitionSchema.safeParse(candidate);
-    if (!parsed.success) throw new UsageError(`invalid definition: ${formatZodIssues(parsed.error)}`);
-    if (options.client && !(await prisma.client.findFirst({ where: { id: options.client, workspaceId: workspace.id } }))) {
-      throw new UsageError(`no client ${options.client} in ${workspace.slug}`);
-    }
-    const report = await prisma.report.create({ data: { id: newId('report'), workspaceId: workspace.id, clientId: options.client ?? null, name: options.name, definition: parsed.data as object } });
+    const report = await createReport(prisma, { workspaceId: workspace.id, clientId: options.client ?? null, name: options.name, definition: raw, actor: { email: null } });
     output(options, { id: report.id, name: report.name, clientId: report.clientId }, `Created report ${report.id}.`);
   });
 

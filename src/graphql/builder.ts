@@ -10,7 +10,8 @@ import type { GraphQLContext } from './context.js';
 export const builder = new SchemaBuilder<{
   Context: GraphQLContext;
   PrismaTypes: PrismaTypes;
-  AuthScopes: { scope: Scope };
+  /** scope: a read scope of the credential; admin: a signed-in owner or admin (session or MCP), never an API key. */
+  AuthScopes: { scope: Scope; admin: boolean };
   DefaultFieldNullability: false;
   Scalars: {
     DateTime: { Input: Date; Output: Date | string };
@@ -31,9 +32,14 @@ export const builder = new SchemaBuilder<{
     onUnusedQuery: null,
   },
   scopeAuth: {
-    authScopes: async (ctx) => ({ scope: (scope: Scope) => ctx.principal.scopes.includes(scope) }),
-    unauthorizedError: (_parent, _context, _info, result) =>
-      new ApiError('insufficient_scope', `This API key lacks the scope this call needs. ${result.message}`),
+    authScopes: async (ctx) => ({
+      scope: (scope: Scope) => ctx.principal.scopes.includes(scope),
+      admin: ctx.principal.kind !== 'api_key' && ctx.principal.role !== 'member',
+    }),
+    unauthorizedError: (_parent, context, _info, result) =>
+      context.principal.kind === 'api_key' || !/admin/.test(result.message)
+        ? new ApiError('insufficient_scope', `This API key lacks the scope this call needs. ${result.message}`)
+        : new ApiError('forbidden', 'Only owners and admins of the workspace may read this.'),
   },
 });
 

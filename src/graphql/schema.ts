@@ -11,6 +11,9 @@ import '../ai-visibility/metrics.type.js';
 import '../ai-visibility/scan.type.js';
 import '../signals/signal.type.js';
 import '../workspaces/viewer.type.js';
+import '../reports/catalog.type.js';
+import '../webhooks/webhook.type.js';
+import '../audit/audit-log.type.js';
 
 export const schema = builder.toSchema();
 export const printedSchema = () => printSchema(lexicographicSortSchema(schema));

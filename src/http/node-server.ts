@@ -32,7 +32,14 @@ export function parserErrorResponse(parserCode: string | undefined, requestId: s
 
 export function createNodeServer(app: App): Server {
   // The node adapter passes the IncomingMessage as `req`: its socket gives the client address.
-  const server = createServer(createServerAdapter((request: Request, context) => app.fetch(request, { remoteAddress: (context as { req?: IncomingMessage }).req?.socket.remoteAddress })));
+  const adapter = createServerAdapter((request: Request, context) => app.fetch(request, { remoteAddress: (context as { req?: IncomingMessage }).req?.socket.remoteAddress }));
+  const server = createServer((req, res) => {
+    if (!app.node.handles((req.url ?? '/').split('?')[0]!)) return void adapter(req, res);
+    app.node.handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': JSON_CONTENT_TYPE }).end(JSON.stringify({ error: { code: 'internal_error', message: 'An unexpected error occurred.', requestId: newRequestId() } }));
+      else res.destroy(error as Error);
+    });
+  });
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   server.requestTimeout = 30_000;

@@ -1,7 +1,7 @@
 // Secrets we must read again (webhook signing secrets, OIDC client secrets) are stored sealed
 // with AES-256-GCM under APP_SECRET_KEY. The row's identity is bound in as associated data, so
 // a sealed value copied into another row or column does not open.
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 
 const VERSION = 'v1';
 const IV_BYTES = 12;
@@ -9,6 +9,8 @@ const IV_BYTES = 12;
 export interface SecretBox {
   seal(plaintext: string, context: string): string;
   open(sealed: string, context: string): string;
+  /** A key for another purpose (cookie signing), derived so that APP_SECRET_KEY itself is never used twice. */
+  derive(purpose: string): Buffer;
 }
 
 export class SecretBoxError extends Error {}
@@ -33,6 +35,9 @@ export function createSecretBox(key: Buffer): SecretBox {
       cipher.setAAD(Buffer.from(context));
       const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
       return [VERSION, iv.toString('base64'), cipher.getAuthTag().toString('base64'), ciphertext.toString('base64')].join(':');
+    },
+    derive(purpose) {
+      return createHmac('sha256', key).update(`signalboard:${purpose}`).digest();
     },
     open(sealed, context) {
       const [version, iv, tag, ciphertext] = sealed.split(':');

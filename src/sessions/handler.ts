@@ -8,18 +8,23 @@ import { jsonResponse, Response } from '../http/responses.js';
 import { clearedSessionCookie, sessionCookie } from './cookies.js';
 import { signIn } from './login.js';
 import { deleteSession, switchWorkspace, workspacesOf } from './session-store.js';
-import { CSRF_FIELD, type WebSessions } from './web-session.js';
+import type { WebSessions } from './web-session.js';
 
 export const LOGIN_PATH = '/app/login';
 export const SETTINGS_PATH = '/app/settings';
 
-export function loginPage(options: { error?: string; email?: string } = {}): SafeHtml {
+// Where a sign-in may continue: our own pages and the OAuth consent of the MCP connector, never another site.
+const SAFE_NEXT = /^\/(app\/|oauth\/interaction\/)[A-Za-z0-9/_-]*$/;
+export const safeNext = (next: string | null | undefined) => (next && SAFE_NEXT.test(next) ? next : null);
+
+export function loginPage(options: { error?: string; email?: string; next?: string | null } = {}): SafeHtml {
   return page(
     'Sign in',
     html`<div class="login"><section>
 <h1>Sign in to Signalboard</h1>
 ${options.error ? html`<div class="notice error" role="alert">${options.error}</div>` : ''}
 <form method="post" action="${LOGIN_PATH}">
+  ${options.next ? html`<input type="hidden" name="next" value="${options.next}">` : ''}
   <label>Email <input type="email" name="email" autocomplete="username" required value="${options.email ?? ''}"></label>
   <label>Password <input type="password" name="password" autocomplete="current-password" required></label>
   <button type="submit">Sign in</button>
@@ -52,10 +57,10 @@ export function createSessionHandler(deps: { pool: pg.Pool; sessions: WebSession
       if (!email || !password) throw new ApiError('invalid_body', 'Send email and password.');
       const started = await signIn(pool, { email, password, address, workspaceSlug: textField(fields, 'workspace') });
       const headers = { 'Set-Cookie': cookieFor(started.token, started.expiresAt) };
-      return json ? jsonResponse({ data: { signedIn: true, expiresAt: started.expiresAt.toISOString() } }, 200, { ...headers, 'Cache-Control': 'no-store' }) : redirect(SETTINGS_PATH, headers);
+      return json ? jsonResponse({ data: { signedIn: true, expiresAt: started.expiresAt.toISOString() } }, 200, { ...headers, 'Cache-Control': 'no-store' }) : redirect(safeNext(textField(fields, 'next')) ?? SETTINGS_PATH, headers);
     } catch (error) {
       if (json || !(error instanceof ApiError)) throw error;
-      return htmlResponse(loginPage({ error: error.message, email }), error.status, error.headers);
+      return htmlResponse(loginPage({ error: error.message, email, next: safeNext(textField(fields, 'next')) }), error.status, error.headers);
     }
   }
 
@@ -100,7 +105,7 @@ export function createSessionHandler(deps: { pool: pg.Pool; sessions: WebSession
 
   return async function handleSession(request: Request, path: string, address: string): Promise<Response | null> {
     const method = request.method;
-    if (path === LOGIN_PATH && method === 'GET') return htmlResponse(loginPage());
+    if (path === LOGIN_PATH && method === 'GET') return htmlResponse(loginPage({ next: safeNext(new URL(request.url).searchParams.get('next')) }));
     if (path === LOGIN_PATH && method === 'POST') return login(request, address);
     if (path === '/app/logout' && method === 'POST') return logout(request);
     if (path === '/app/session' && method === 'GET') return current(request);
@@ -112,4 +117,3 @@ export function createSessionHandler(deps: { pool: pg.Pool; sessions: WebSession
   };
 }
 
-export { CSRF_FIELD };

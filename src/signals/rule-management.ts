@@ -44,6 +44,6 @@ export async function setRule(prisma: PrismaClient, input: { projectId: string; 
     create: { projectId: project.id, workspaceId: project.workspaceId, kind: input.kind, ...data },
     update: data,
   });
-  await recordAudit(prisma, { workspaceId: project.workspaceId, actor: actorId, action: 'signal_rule.set', target: project.id, details: { kind: input.kind, threshold: input.threshold, enabled: input.enabled } });
+  await recordAudit(prisma, { workspaceId: project.workspaceId, actor: actorId, action: 'signal_rule.set', target: project.id, details: { kind: input.kind, threshold: input.threshold, enabled: input.enabled, ...(input.actor.via ? { via: input.actor.via } : {}) } });
   return (await listRules(prisma, project.id)).find((rule) => rule.kind === input.kind)!;
 }

@@ -8,6 +8,8 @@ export interface Actor {
   email: string | null;
   /** A signed-in person acts in their active workspace only: other workspaces' things are not found. */
   workspaceId?: string;
+  /** The app acting for the person (an MCP client's name), recorded in the audit log. */
+  via?: string;
 }
 
 export const OPERATOR: Actor = { email: null };

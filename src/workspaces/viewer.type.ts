@@ -10,11 +10,12 @@ interface WorkspaceShape {
   name: string;
   plan: Plan;
   timezone: string;
+  mcpWriteActions: boolean;
 }
 
 const PlanEnum = builder.enumType('Plan', { values: PLANS });
 const ScopeEnum = builder.enumType('Scope', { values: Object.fromEntries(SCOPES.map((scope) => [scope.replace(':', '_').toUpperCase(), { value: scope }])) });
-const CredentialEnum = builder.enumType('CredentialKind', { values: { API_KEY: { value: 'api_key' }, SESSION: { value: 'session' } } });
+const CredentialEnum = builder.enumType('CredentialKind', { values: { API_KEY: { value: 'api_key' }, SESSION: { value: 'session' }, OAUTH: { value: 'oauth', description: 'An MCP client with a grant a person consented to.' } } });
 
 const WorkspaceType = builder.objectRef<WorkspaceShape>('Workspace').implement({
   description: 'The workspace the caller reads.',
@@ -24,6 +25,7 @@ const WorkspaceType = builder.objectRef<WorkspaceShape>('Workspace').implement({
     name: t.exposeString('name'),
     plan: t.field({ type: PlanEnum, resolve: (w) => w.plan }),
     timezone: t.exposeString('timezone', { description: 'Default IANA time zone of new reports.' }),
+    mcpWriteActions: t.exposeBoolean('mcpWriteActions', { description: 'Whether MCP clients may use write tools (an admin switches it in settings).' }),
   }),
 });
 
@@ -33,7 +35,7 @@ const ViewerType = builder.objectRef<{ workspace: WorkspaceShape }>('Viewer').im
     workspace: t.field({ type: WorkspaceType, resolve: (viewer) => viewer.workspace }),
     credential: t.field({ type: CredentialEnum, resolve: (_viewer, _args, ctx) => ctx.principal.kind }),
     scopes: t.field({ type: [ScopeEnum], resolve: (_viewer, _args, ctx) => [...ctx.principal.scopes] }),
-    role: t.string({ nullable: true, description: 'The member\'s role when signed in with a session; null for an API key.', resolve: (_viewer, _args, ctx) => (ctx.principal.kind === 'session' ? ctx.principal.role : null) }),
+    role: t.string({ nullable: true, description: 'The member\'s role when signed in with a session; null for an API key.', resolve: (_viewer, _args, ctx) => (ctx.principal.kind === 'api_key' ? null : ctx.principal.role) }),
   }),
 });
 
@@ -43,7 +45,7 @@ builder.queryField('viewer', (t) =>
     description: 'The caller: workspace, plan, scopes, and role when signed in.',
     extensions: GRAPH_ONLY,
     resolve: async (_root, _args, ctx) => {
-      const [workspace] = await ctx.workspace.rows<WorkspaceShape>('workspaces.current', 'SELECT id, slug, name, plan, timezone FROM workspaces WHERE id = $1');
+      const [workspace] = await ctx.workspace.rows<WorkspaceShape>('workspaces.current', 'SELECT id, slug, name, plan, timezone, mcp_write_actions AS "mcpWriteActions" FROM workspaces WHERE id = $1');
       return { workspace: workspace! };
     },
   }),

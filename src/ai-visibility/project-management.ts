@@ -1,0 +1,73 @@
+// Creating and changing AI-visibility projects: the domain code of the MCP write tools (and any
+// future CLI). Models come from the fixed list; locales are BCP 47 tags; every change is audited.
+import type { PrismaClient } from '../db/generated/prisma/client.js';
+import { isIdOf, newId } from '../db/ids.js';
+import { UsageError } from '../errors/index.js';
+import { recordAudit } from '../audit/audit-log.js';
+import type { Actor } from '../workspaces/actor.js';
+import { AI_MODELS } from './models.js';
+
+export interface ProjectFields {
+  name?: string | undefined;
+  brand?: string | undefined;
+  clientId?: string | null | undefined;
+  competitors?: string[] | undefined;
+  models?: string[] | undefined;
+  locales?: string[] | undefined;
+}
+
+const LOCALE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
+
+function checked(fields: ProjectFields): ProjectFields {
+  const text = (value: string | undefined, what: string) => {
+    if (value === undefined) return undefined;
+    const trimmed = value.trim();
+    if (!trimmed || trimmed.length > 200) throw new UsageError(`${what} has 1-200 characters`);
+    return trimmed;
+  };
+  const unique = (values: string[] | undefined, what: string, max: number) => {
+    if (values === undefined) return undefined;
+    const list = [...new Set(values.map((value) => value.trim()).filter(Boolean))];
+    if (list.length > max) throw new UsageError(`at most ${max} ${what}`);
+    return list;
+  };
+  const models = unique(fields.models, 'models', AI_MODELS.length);
+  const unknownModels = models?.filter((model) => !(AI_MODELS as readonly string[]).includes(model)) ?? [];
+  if (unknownModels.length) throw new UsageError(`unknown model ${unknownModels.join(', ')}; models: ${AI_MODELS.join(', ')}`);
+  if (models && !models.length) throw new UsageError('a project tracks at least one model');
+  const locales = unique(fields.locales, 'locales', 50);
+  const badLocales = locales?.filter((locale) => !LOCALE.test(locale)) ?? [];
+  if (badLocales.length) throw new UsageError(`not a locale: ${badLocales.join(', ')} (e.g. en-US)`);
+  if (locales && !locales.length) throw new UsageError('a project tracks at least one locale');
+  const competitors = unique(fields.competitors, 'competitors', 50);
+  if (competitors?.some((name) => name.length > 200)) throw new UsageError('a competitor name has at most 200 characters');
+  return { name: text(fields.name, 'a project name'), brand: text(fields.brand, 'a brand'), clientId: fields.clientId, competitors, models, locales };
+}
+
+const defined = <T extends object>(value: T) => Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<T>;
+
+async function clientInWorkspace(prisma: PrismaClient, workspaceId: string, clientId: string | null | undefined) {
+  if (clientId && !(await prisma.client.findFirst({ where: { id: clientId, workspaceId } }))) throw new UsageError(`no client ${clientId} in this workspace`, 'not_found');
+}
+
+export async function createProject(prisma: PrismaClient, input: { workspaceId: string; fields: ProjectFields; actor: Actor & { userId?: string } }) {
+  const fields = checked(input.fields);
+  if (!fields.name || !fields.brand || !fields.models || !fields.locales) throw new UsageError('name, brand, models and locales are required');
+  await clientInWorkspace(prisma, input.workspaceId, fields.clientId);
+  const project = await prisma.aiProject.create({
+    data: { id: newId('project'), workspaceId: input.workspaceId, clientId: fields.clientId ?? null, name: fields.name, brand: fields.brand, competitors: fields.competitors ?? [], models: fields.models, locales: fields.locales },
+  });
+  await recordAudit(prisma, { workspaceId: input.workspaceId, actor: input.actor.userId ?? 'operator', action: 'ai_project.created', target: project.id, details: { name: project.name, ...(input.actor.via ? { via: input.actor.via } : {}) } });
+  return project;
+}
+
+export async function updateProject(prisma: PrismaClient, input: { workspaceId: string; projectId: string; fields: ProjectFields; actor: Actor & { userId?: string } }) {
+  if (!isIdOf('project', input.projectId)) throw new UsageError(`${input.projectId} is not a project id (prj_…)`);
+  const existing = await prisma.aiProject.findFirst({ where: { id: input.projectId, workspaceId: input.workspaceId } });
+  if (!existing) throw new UsageError(`no AI-visibility project ${input.projectId} in this workspace`, 'not_found');
+  const fields = checked(input.fields);
+  await clientInWorkspace(prisma, input.workspaceId, fields.clientId);
+  const project = await prisma.aiProject.update({ where: { id: existing.id }, data: defined(fields) as never });
+  await recordAudit(prisma, { workspaceId: input.workspaceId, actor: input.actor.userId ?? 'operator', action: 'ai_project.updated', target: project.id, details: { fields: Object.keys(defined(input.fields)), ...(input.actor.via ? { via: input.actor.via } : {}) } });
+  return project;
+}

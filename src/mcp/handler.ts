@@ -1,0 +1,174 @@
+// /mcp: the MCP connector over Streamable HTTP (the official SDK's web-standard transport),
+// stateless — each request gets a server bound to its token's person and workspace, so any
+// instance can answer any request and nothing lives between them. Bearer tokens come from our
+// authorization server; without a valid one the answer is 401 with the resource-metadata pointer.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import {
+  CallToolRequestSchema,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+  McpError,
+  ErrorCode as McpErrorCode,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { GraphQLSchema } from 'graphql';
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import { bearerToken } from '../auth/api-key-format.js';
+import { SCOPES, type Principal } from '../auth/principal.js';
+import type { Plan, Role } from '../db/generated/prisma/enums.js';
+import { ApiError, toApiError, UsageError } from '../errors/index.js';
+import { jsonResponse, Response } from '../http/responses.js';
+import type { GraphQLContext } from '../graphql/context.js';
+import { MCP_PATH, MCP_PLANS, type AuthorizationServer } from './authorization-server.js';
+import { loadOperationTools, type OperationTool } from './operation-tools.js';
+import { PROMPTS, renderPrompt } from './prompts.js';
+import { reportResource, REPORT_RESOURCE_TEMPLATE } from './resources.js';
+import { WRITE_TOOLS, type WriteTool } from './write-tools.js';
+import type { WriteDeps } from './write-tools.js';
+
+export const PROTECTED_RESOURCE_PATHS = ['/.well-known/oauth-protected-resource', `/.well-known/oauth-protected-resource${MCP_PATH}`];
+
+export interface McpDeps {
+  schema: GraphQLSchema;
+  authorizationServer: AuthorizationServer;
+  pool: pg.Pool;
+  writes: Omit<WriteDeps, 'principal'>;
+  logger: Logger;
+  contextFor(principal: Principal, requestId: string): GraphQLContext;
+}
+
+interface Holder {
+  principal: Extract<Principal, { kind: 'oauth' }>;
+  writeActions: boolean;
+}
+
+const INSTRUCTIONS = `Signalboard is a marketing reporting platform. Tools read one workspace's clients, reports and report data, and AI-visibility projects (how often AI assistants mention a brand and its competitors). Start with whoami and list_clients. Rates: visibility and shareOfVoice are 0..1, averagePosition 1 = first, sentiment -1..1, pooled per locale. Write tools exist only when the workspace's admin has switched write actions on.`;
+
+/** A tool's failure with the API's error code, as the model sees it. */
+function toolError(error: ApiError): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: { code: error.code, message: error.message, ...(error.param ? { param: error.param } : {}) } }) }] };
+}
+
+const structured = (data: Record<string, unknown>): CallToolResult => ({ content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data });
+
+export function createMcpHandler(deps: McpDeps) {
+  const readTools = loadOperationTools(deps.schema);
+  const toolsByName = new Map<string, OperationTool | WriteTool>([...readTools, ...WRITE_TOOLS].map((tool) => [tool.name, tool]));
+
+  function metadataUrl(origin: string) {
+    return `${deps.authorizationServer.issuerOf(origin)}/.well-known/oauth-protected-resource${MCP_PATH}`;
+  }
+
+  function unauthorized(origin: string, requestId: string, error?: { code: string; description: string }) {
+    const challenge = [`Bearer resource_metadata="${metadataUrl(origin)}"`, ...(error ? [`error="${error.code}"`, `error_description="${error.description}"`] : [])].join(', ');
+    return jsonResponse(
+      { error: { code: 'unauthenticated', message: error?.description ?? 'Send an OAuth access token for this MCP server (discover the authorization server from the WWW-Authenticate header).', requestId } },
+      401,
+      { 'WWW-Authenticate': challenge },
+    );
+  }
+
+  async function authenticate(request: Request, origin: string): Promise<Holder | 'missing' | 'invalid' | ApiError> {
+    const token = bearerToken(request.headers.get('authorization'));
+    if (!token) return 'missing';
+    const holder = await deps.authorizationServer.verifyAccessToken(token, origin);
+    if (!holder) return 'invalid';
+    const row = (await deps.pool.query<{ role: Role; plan: Plan; timezone: string; mcp_write_actions: boolean; email: string }>(
+      `SELECT m.role, w.plan, w.timezone, w.mcp_write_actions, u.email FROM memberships m JOIN workspaces w ON w.id = m.workspace_id JOIN users u ON u.id = m.user_id
+       WHERE m.user_id = $1 AND m.workspace_id = $2`,
+      [holder.userId, holder.workspaceId],
+    )).rows[0];
+    if (!row) return 'invalid';
+    if (!MCP_PLANS.includes(row.plan)) return new ApiError('plan_required', `The MCP connector needs a paid plan (${MCP_PLANS.join(', ')}); this workspace is on ${row.plan}.`);
+    return {
+      principal: { kind: 'oauth', credentialId: `${holder.clientId}:${holder.userId}`, workspaceId: holder.workspaceId, plan: row.plan, timezone: row.timezone, scopes: SCOPES, userId: holder.userId, email: row.email, role: row.role, clientId: holder.clientId, clientName: holder.clientName },
+      writeActions: row.mcp_write_actions,
+    };
+  }
+
+  function visibleTools(holder: Holder) {
+    const admin = holder.principal.role !== 'member';
+    return [...toolsByName.values()].filter((tool) => ('write' in tool ? holder.writeActions : !tool.adminOnly || admin));
+  }
+
+  async function callTool(holder: Holder, requestId: string, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+    const tool = toolsByName.get(name);
+    if (!tool || !visibleTools(holder).includes(tool)) {
+      const hidden = tool && 'write' in tool ? ' Write tools work only after an admin switches MCP write actions on in Settings.' : '';
+      return toolError(new ApiError(tool && 'write' in tool ? 'forbidden' : 'not_found', `No tool ${name} is available to you.${hidden}`));
+    }
+    const unknown = Object.keys(args).filter((key) => !(key in ((tool.inputSchema.properties as Record<string, unknown>) ?? {})));
+    if (unknown.length) return toolError(new ApiError('invalid_parameter', `Unknown argument ${unknown.join(', ')}.`, { param: unknown[0]! }));
+    try {
+      if ('write' in tool) return structured(await tool.run({ ...deps.writes, principal: holder.principal }, args));
+      const result = await tool.compiled.query(undefined, deps.contextFor(holder.principal, requestId), args);
+      if (result.errors?.length) {
+        const known = toApiError(result.errors, (cause) => deps.logger.error({ err: cause, requestId, tool: name }, 'mcp tool failed'));
+        // Variables of the wrong type are GraphQL validation errors without our code.
+        return toolError(known.code === 'internal_error' && result.errors.every((error) => !error.extensions?.code && /Variable|got invalid value/i.test(error.message)) ? new ApiError('invalid_parameter', result.errors[0]!.message) : known);
+      }
+      const data = result.data as Record<string, unknown>;
+      if (Object.values(data).some((value) => value === null)) return toolError(new ApiError('not_found', 'Nothing with that id in this workspace.'));
+      return structured(data);
+    } catch (error) {
+      return toolError(error instanceof UsageError ? new ApiError(error.reason === 'invalid' ? 'invalid_parameter' : error.reason, error.message) : toApiError(error, (cause) => deps.logger.error({ err: cause, requestId, tool: name }, 'mcp tool failed')));
+    }
+  }
+
+  function buildServer(holder: Holder, requestId: string): Server {
+    const server = new Server({ name: 'signalboard', title: 'Signalboard', version: '1.0.0' }, { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({
+      tools: visibleTools(holder).map((tool) => ({
+        name: tool.name,
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.inputSchema as never,
+        ...('outputSchema' in tool && tool.outputSchema ? { outputSchema: tool.outputSchema as never } : {}),
+        annotations: 'write' in tool ? { readOnlyHint: false, destructiveHint: tool.name === 'archive_report', idempotentHint: false, openWorldHint: false } : { readOnlyHint: true, openWorldHint: false },
+      })),
+    }));
+    server.setRequestHandler(CallToolRequestSchema, async (request) => callTool(holder, requestId, request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>));
+    server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [] }));
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: [REPORT_RESOURCE_TEMPLATE] }));
+    server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+      const contents = await reportResource(request.params.uri, (id) => callTool(holder, requestId, 'get_report', { id }));
+      if (!contents) throw new McpError(McpErrorCode.InvalidParams, `No resource ${request.params.uri} in this workspace.`);
+      return { contents: [contents] };
+    });
+    server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: PROMPTS.map(({ name, title, description, arguments: args }) => ({ name, title, description, arguments: args })) }));
+    server.setRequestHandler(GetPromptRequestSchema, async (request) => renderPrompt(request.params.name, request.params.arguments ?? {}));
+    return server;
+  }
+
+  return {
+    /** Protected-resource metadata (RFC 9728): where to get a token for /mcp. */
+    metadata(origin: string): Response {
+      return jsonResponse({
+        resource: deps.authorizationServer.resourceOf(origin),
+        authorization_servers: [deps.authorizationServer.issuerOf(origin)],
+        scopes_supported: ['mcp'],
+        bearer_methods_supported: ['header'],
+        resource_name: 'Signalboard',
+        resource_documentation: `${deps.authorizationServer.issuerOf(origin)}/api/v1/docs`,
+      });
+    },
+    async handle(request: Request, requestId: string): Promise<Response> {
+      const origin = new URL(request.url).origin;
+      const holder = await authenticate(request, origin);
+      if (holder === 'missing') return unauthorized(origin, requestId);
+      if (holder === 'invalid') return unauthorized(origin, requestId, { code: 'invalid_token', description: 'The access token is unknown, expired, revoked or for another resource.' });
+      if (holder instanceof ApiError) return jsonResponse({ error: { code: holder.code, message: holder.message, requestId } }, holder.status);
+      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      await buildServer(holder, requestId).connect(transport);
+      return transport.handleRequest(request);
+    },
+  };
+}
+
+export { Response };

@@ -1,0 +1,167 @@
+// MCP read tools, declared once: each is a GraphQL operation in graphql/operations/mcp/*.graphql
+// whose leading comment is the description written for a model. The input JSON Schema comes
+// from the operation's variables and the output schema from its selection, so nothing is
+// written twice; the operation is compiled with graphql-jit at start and run in-process against
+// the same schema and context rules as /graphql and v1.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import {
+  GraphQLEnumType,
+  GraphQLInputObjectType,
+  GraphQLObjectType,
+  GraphQLScalarType,
+  isAbstractType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+  Kind,
+  parse,
+  typeFromAST,
+  validate,
+  type GraphQLInputType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
+
+export const MCP_OPERATIONS_DIR = path.resolve(import.meta.dirname, '../../graphql/operations/mcp');
+
+export type JsonSchema = Record<string, unknown>;
+
+export interface OperationTool {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: JsonSchema;
+  outputSchema: JsonSchema;
+  /** Admin-only tools are listed for owners and admins only. */
+  adminOnly: boolean;
+  compiled: CompiledQuery;
+}
+
+const SCALAR_SCHEMAS: Record<string, JsonSchema> = {
+  String: { type: 'string' },
+  ID: { type: 'string' },
+  Int: { type: 'integer' },
+  Float: { type: 'number' },
+  Boolean: { type: 'boolean' },
+  Date: { type: 'string', format: 'date' },
+  DateTime: { type: 'string', format: 'date-time' },
+  JSON: {},
+  JSONObject: { type: 'object' },
+};
+
+function scalarSchema(type: GraphQLScalarType): JsonSchema {
+  // Typed ids (ClientId, ReportId, …) are strings with a pattern in their description.
+  return { ...(SCALAR_SCHEMAS[type.name] ?? { type: 'string' }), ...(type.description ? { description: type.description } : {}) };
+}
+
+const nullable = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: 'null' }] });
+
+/** JSON Schema of a GraphQL input type (without the outer non-null). */
+export function inputTypeSchema(type: GraphQLInputType): JsonSchema {
+  if (isNonNullType(type)) return inputTypeSchema(type.ofType);
+  if (isListType(type)) return { type: 'array', items: inputTypeSchema(type.ofType) };
+  if (isEnumType(type)) return { type: 'string', enum: type.getValues().map((value) => value.name), ...(type.description ? { description: type.description } : {}) };
+  if (isInputObjectType(type)) {
+    const fields = Object.values((type as GraphQLInputObjectType).getFields());
+    return {
+      type: 'object',
+      properties: Object.fromEntries(fields.map((field) => [field.name, { ...inputTypeSchema(field.type), ...(field.description ? { description: field.description } : {}) }])),
+      required: fields.filter((field) => isNonNullType(field.type) && field.defaultValue === undefined).map((field) => field.name),
+      additionalProperties: false,
+    };
+  }
+  return scalarSchema(type as GraphQLScalarType);
+}
+
+/** JSON Schema of what a selection returns from a field of type `type`. */
+function outputSchema(type: GraphQLOutputType, selection: SelectionSetNode | undefined, schema: GraphQLSchema): JsonSchema {
+  if (isNonNullType(type)) {
+    const inner = outputSchema(type.ofType, selection, schema);
+    return (inner.anyOf as JsonSchema[] | undefined)?.[0] ?? inner;
+  }
+  if (isListType(type)) return nullable({ type: 'array', items: outputSchema(type.ofType, selection, schema) });
+  if (isEnumType(type)) return nullable({ type: 'string', enum: (type as GraphQLEnumType).getValues().map((value) => value.name) });
+  if (isScalarType(type)) return nullable(scalarSchema(type));
+  return nullable(selectionSchema(type as GraphQLObjectType, selection!, schema));
+}
+
+function selectionSchema(parent: GraphQLObjectType, selection: SelectionSetNode, schema: GraphQLSchema): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  for (const node of selection.selections) {
+    if (node.kind === Kind.FIELD) {
+      if (node.name.value === '__typename') {
+        properties[node.alias?.value ?? '__typename'] = { type: 'string' };
+        continue;
+      }
+      const fields = (isObjectType(parent) || isAbstractType(parent) ? parent.getFields() : {}) as ReturnType<GraphQLObjectType['getFields']>;
+      const field = fields[node.name.value];
+      if (!field) throw new Error(`${parent.name} has no field ${node.name.value}`);
+      properties[node.alias?.value ?? node.name.value] = { ...outputSchema(field.type, node.selectionSet, schema), ...(field.description ? { description: field.description } : {}) };
+    } else if (node.kind === Kind.INLINE_FRAGMENT) {
+      // A fragment on a concrete type (node(id) { ... on Report { … } }): its fields, absent for other types.
+      const on = node.typeCondition ? schema.getType(node.typeCondition.name.value) : parent;
+      Object.assign(properties, (selectionSchema(on as GraphQLObjectType, node.selectionSet, schema).properties as Record<string, JsonSchema>) ?? {});
+    } else {
+      throw new Error('named fragments are not used in MCP operations');
+    }
+  }
+  return { type: 'object', properties };
+}
+
+const toSnakeCase = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+
+/** The description: the file's leading comment lines. "Admin only." in it marks an admin tool. */
+function leadingComment(source: string): string {
+  const lines: string[] = [];
+  for (const line of source.split('\n')) {
+    if (!line.startsWith('#')) break;
+    lines.push(line.replace(/^#\s?/, ''));
+  }
+  return lines.join(' ').replace(/\s+/g, ' ').trim();
+}
+
+export function loadOperationTools(schema: GraphQLSchema, dir = MCP_OPERATIONS_DIR): OperationTool[] {
+  return readdirSync(dir)
+    .filter((file) => file.endsWith('.graphql'))
+    .sort()
+    .map((file) => {
+      const source = readFileSync(path.join(dir, file), 'utf8');
+      const document = parse(source);
+      const errors = validate(schema, document);
+      if (errors.length) throw new Error(`graphql/operations/mcp/${file}: ${errors.map((error) => error.message).join('; ')}`);
+      const operation = document.definitions.find((definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION);
+      if (!operation?.name) throw new Error(`graphql/operations/mcp/${file}: one named operation expected`);
+      const description = leadingComment(source);
+      if (!description) throw new Error(`graphql/operations/mcp/${file}: start with a # comment describing the tool for a model`);
+      const variables = operation.variableDefinitions ?? [];
+      const inputSchema: JsonSchema = {
+        type: 'object',
+        properties: Object.fromEntries(
+          variables.map((variable) => {
+            const type = typeFromAST(schema, variable.type as never) as GraphQLInputType;
+            return [variable.variable.name.value, inputTypeSchema(type)];
+          }),
+        ),
+        required: variables.filter((variable) => variable.type.kind === Kind.NON_NULL_TYPE && !variable.defaultValue).map((variable) => variable.variable.name.value),
+        additionalProperties: false,
+      };
+      const compiled = compileQuery(schema, document, operation.name.value);
+      if (!isCompiledQuery(compiled)) throw new Error(`graphql/operations/mcp/${file}: ${compiled.errors?.map((error) => error.message).join('; ')}`);
+      return {
+        name: toSnakeCase(operation.name.value),
+        title: operation.name.value.replace(/([a-z])([A-Z])/g, '$1 $2'),
+        description,
+        inputSchema,
+        outputSchema: selectionSchema(schema.getQueryType()!, operation.selectionSet, schema),
+        adminOnly: /\bAdmin only\b/i.test(description),
+        compiled,
+      };
+    });
+}

@@ -1,0 +1,66 @@
+// What can be measured: providers with their metrics (unit, base or derived) and dimensions,
+// the date presets, and the AI-visibility models and rates — for people and models building
+// reports (MCP's describe_metrics).
+import { builder } from '../graphql/builder.js';
+import { GRAPH_ONLY } from '../graphql/graph-only.js';
+import { AI_MODELS } from '../ai-visibility/models.js';
+import { catalog, PROVIDERS, type ProviderId } from './catalog.js';
+import { COMPARE_PRESETS, DATE_PRESETS } from './date-presets.js';
+
+interface MetricShape {
+  id: string;
+  unit: string;
+  kind: 'base' | 'derived';
+  formula: string | null;
+}
+
+const MetricInfo = builder.objectRef<MetricShape>('CatalogMetric').implement({
+  fields: (t) => ({
+    id: t.exposeString('id'),
+    unit: t.exposeString('unit', { description: 'count, currency, percent (0..1) or decimal.' }),
+    kind: t.exposeString('kind', { description: 'base: summed per day; derived: a ratio of base metrics over the whole range.' }),
+    formula: t.exposeString('formula', { nullable: true }),
+  }),
+});
+
+const ProviderInfo = builder.objectRef<ProviderId>('CatalogProvider').implement({
+  fields: (t) => ({
+    id: t.string({ resolve: (id) => id }),
+    label: t.string({ resolve: (id) => catalog[id].label }),
+    metrics: t.field({
+      type: [MetricInfo],
+      resolve: (id) =>
+        Object.entries(catalog[id].metrics).map(([metric, definition]) => ({
+          id: metric,
+          unit: definition.unit,
+          kind: definition.kind,
+          formula: definition.kind === 'derived' ? `${definition.numerator} / ${definition.denominator}${definition.multiplier ? ` × ${definition.multiplier}` : ''}` : null,
+        })),
+    }),
+    dimensions: t.stringList({ resolve: (id) => [...catalog[id].dimensions] }),
+  }),
+});
+
+const AI_RATES = [
+  { id: 'visibility', meaning: 'visibilityCount / totalRuns: share of runs in which the brand appears (0..1)' },
+  { id: 'shareOfVoice', meaning: 'mentionCount / totalMentionCount: the brand\'s share of all brand mentions (0..1)' },
+  { id: 'averagePosition', meaning: 'positionSum / positionedCount: 1 = named first' },
+  { id: 'sentiment', meaning: '(positive − negative) / classified mentions (−1..1)' },
+];
+
+const AiRateInfo = builder.objectRef<{ id: string; meaning: string }>('CatalogAiRate').implement({
+  fields: (t) => ({ id: t.exposeString('id'), meaning: t.exposeString('meaning') }),
+});
+
+const CatalogType = builder.objectRef<object>('MetricCatalog').implement({
+  description: 'Everything a report or an AI-visibility question can ask for.',
+  fields: (t) => ({
+    providers: t.field({ type: [ProviderInfo], resolve: () => [...PROVIDERS] }),
+    datePresets: t.stringList({ resolve: () => [...DATE_PRESETS] }),
+    comparePresets: t.stringList({ resolve: () => [...COMPARE_PRESETS] }),
+    aiModels: t.stringList({ resolve: () => [...AI_MODELS] }),
+    aiRates: t.field({ type: [AiRateInfo], description: 'Pooled per locale: sums of counts over sums of runs, never means of rates.', resolve: () => AI_RATES }),
+  }),
+});
+
+builder.queryField('metricCatalog', (t) => t.field({ type: CatalogType, description: 'Providers, metrics, dimensions, units and presets.', extensions: GRAPH_ONLY, resolve: () => ({}) }));
