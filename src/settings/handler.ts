@@ -12,6 +12,7 @@ import { jsonResponse, Response } from '../http/responses.js';
 import { listAuditLog } from '../audit/audit-log.js';
 import { createApiKey, listApiKeys, parseScopes, revokeApiKey } from '../auth/key-management.js';
 import { mcpWriteActions, setMcpWriteActions } from '../mcp/write-actions.js';
+import { listGrants, revokeGrant } from '../mcp/grants.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { LOGIN_PATH, SETTINGS_PATH } from '../sessions/handler.js';
 import type { SessionView } from '../sessions/session-store.js';
@@ -50,6 +51,8 @@ interface Action {
 }
 
 const ID = '([A-Za-z0-9_]{1,64})';
+// oidc-provider's grant ids are base64url.
+const GRANT_ID = '([A-Za-z0-9_-]{10,128})';
 
 export function createSettingsHandler(deps: SettingsDeps) {
   const { prisma, pool, config } = deps;
@@ -177,7 +180,15 @@ export function createSettingsHandler(deps: SettingsDeps) {
         return { data: domain, notice: { kind: 'ok', title: `${domain.domain} is verified.` } };
       },
     },
-    { method: 'GET', path: /^\/mcp$/, run: async (call) => ({ data: { writeActions: await mcpWriteActions(prisma, workspaceId(call)) } }) },
+    { method: 'GET', path: /^\/mcp$/, run: async (call) => ({ data: { writeActions: await mcpWriteActions(prisma, workspaceId(call)), connectedApps: await listGrants(pool, workspaceId(call)) } }) },
+    {
+      method: 'POST',
+      path: new RegExp(`^/mcp/grants/${GRANT_ID}/revoke$`),
+      run: async (call) => {
+        const revoked = await revokeGrant({ pool, prisma }, { workspaceId: workspaceId(call), grantId: call.params[0]!, actor: call.actor });
+        return { data: revoked, notice: { kind: 'ok', title: 'The app is disconnected; its tokens stop working at once.' } };
+      },
+    },
     {
       method: 'POST',
       path: /^\/mcp$/,
@@ -193,7 +204,7 @@ export function createSettingsHandler(deps: SettingsDeps) {
     const id = session.workspaceId;
     const canUseWebhooks = WEBHOOK_PLANS.includes(session.plan);
     const canUseSso = SSO_PLANS.includes(session.plan);
-    const [keys, endpoints, connection, domains, writeActions, audit, workspaces] = await Promise.all([
+    const [keys, endpoints, connection, domains, writeActions, audit, workspaces, connectedApps] = await Promise.all([
       listApiKeys(prisma, id),
       canUseWebhooks ? listEndpoints(webhooks, id) : Promise.resolve([]),
       canUseSso ? getConnection(prisma, id) : Promise.resolve(null),
@@ -201,9 +212,10 @@ export function createSettingsHandler(deps: SettingsDeps) {
       mcpWriteActions(prisma, id),
       listAuditLog(prisma, id, 50),
       pool.query<{ slug: string; name: string }>('SELECT w.slug, w.name FROM memberships m JOIN workspaces w ON w.id = m.workspace_id WHERE m.user_id = $1 ORDER BY w.name', [session.userId]).then((result) => result.rows),
+      listGrants(pool, id),
     ]);
     return htmlResponse(
-      settingsPage({ session, notice, keys, endpoints, connection, domains, writeActions, audit, workspaces, canUseWebhooks, canUseSso, redirectUri: `${deps.baseUrlOf(request)}${SSO_CALLBACK_PATH}` }),
+      settingsPage({ session, notice, keys, endpoints, connection, domains, writeActions, audit, workspaces, connectedApps, canUseWebhooks, canUseSso, redirectUri: `${deps.baseUrlOf(request)}${SSO_CALLBACK_PATH}` }),
       status,
     );
   }

@@ -11,6 +11,7 @@ import type { DomainView } from '../sso/domains.js';
 import type { EndpointView } from '../webhooks/endpoints.js';
 import { WEBHOOK_PLANS } from '../webhooks/endpoints.js';
 import { EVENT_TYPES } from '../webhooks/outbox.js';
+import type { GrantView } from '../mcp/grants.js';
 
 export type Notice = { kind: 'ok' | 'error'; title: string } | { kind: 'secret'; title: string; secret: string };
 
@@ -35,6 +36,7 @@ export interface SettingsView {
   writeActions: boolean;
   audit: AuditView[];
   workspaces: { slug: string; name: string }[];
+  connectedApps: GrantView[];
   canUseWebhooks: boolean;
   canUseSso: boolean;
   redirectUri: string;
@@ -116,6 +118,10 @@ ${admin ? html`<form class="row" method="post" action="/app/settings/sso/domains
   const mcp = html`<section id="mcp"><h2>MCP connector</h2>
 <p>Write actions for AI assistants are <strong>${view.writeActions ? 'on' : 'off'}</strong>. While off, assistants can only read.</p>
 ${admin ? html`<form class="row" method="post" action="/app/settings/mcp">${csrf}<input type="hidden" name="writeActions" value="${view.writeActions ? 'false' : 'true'}"><button type="submit" class="${view.writeActions ? 'danger' : 'secondary'}">${view.writeActions ? 'Turn write actions off' : 'Turn write actions on'}</button></form>` : ''}
+<h2 style="margin-top:16px">Connected apps</h2>
+<table><thead><tr><th>App</th><th>Connected by</th><th>Since</th><th></th></tr></thead><tbody>
+${view.connectedApps.length ? view.connectedApps.map((app) => html`<tr><td>${app.clientName}</td><td>${app.userEmail ?? '—'}</td><td>${day(app.createdAt)}</td><td>${admin ? post(`/mcp/grants/${app.id}/revoke`, 'Disconnect', 'danger') : ''}</td></tr>`) : html`<tr><td colspan="4" class="muted">No AI assistant is connected. Point one at <code>${view.redirectUri.replace('/app/sso/callback', '/mcp')}</code>.</td></tr>`}
+</tbody></table>
 </section>`;
 
   const audit = html`<section id="audit-log"><h2>Audit log</h2>

@@ -119,7 +119,7 @@ describe('settings', () => {
 
   it('the MCP write switch and the SSO provider are saved; the client secret is sealed and never returned', async () => {
     expect((await json(await call(t.app, admin, 'POST', '/app/settings/mcp', { writeActions: true }))).data).toEqual({ writeActions: true });
-    expect((await json(await call(t.app, admin, 'GET', '/app/settings/mcp'))).data).toEqual({ writeActions: true });
+    expect((await json(await call(t.app, admin, 'GET', '/app/settings/mcp'))).data).toEqual({ writeActions: true, connectedApps: [] });
     const saved = await call(t.app, admin, 'POST', '/app/settings/sso', { issuer: 'https://idp.example.com', clientId: 'signalboard', clientSecret: 'super-secret-value' });
     const text = await saved.text();
     expect(saved.status).toBe(200);
