@@ -81,7 +81,7 @@ export function createApp(deps: AppDependencies): App {
   const contextFor = (principal: Principal, requestId: string) =>
     buildContext({ requestId, principal, workspace: scopeOf(principal.workspaceId), config }, dataCache);
 
-  const mcp = createMcpHandler({ schema, authorizationServer, pool: database.pool, writes: { prisma: database.prisma, pool: database.pool }, logger, contextFor });
+  const mcp = createMcpHandler({ schema, authorizationServer, writes: { prisma: database.prisma, pool: database.pool }, logger, contextFor });
   const rest = createRestHandler({
     schema,
     logger,

@@ -10,13 +10,13 @@ import Provider, { errors, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
 import type { PrismaClient } from '../db/generated/prisma/client.js';
-import type { Plan } from '../db/generated/prisma/enums.js';
+import type { Plan, Role } from '../db/generated/prisma/enums.js';
 import { html, page } from '../http/html.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { LOGIN_PATH } from '../sessions/handler.js';
 import type { WebSessions } from '../sessions/web-session.js';
 import { CSRF_FIELD } from '../sessions/web-session.js';
-import { postgresAdapter } from './oauth-adapter.js';
+import { postgresAdapter, sweepExpired } from './oauth-adapter.js';
 import { recordAudit } from '../audit/audit-log.js';
 
 export const MCP_PATH = '/mcp';
@@ -40,6 +40,11 @@ export interface TokenHolder {
   clientId: string;
   clientName: string;
   scopes: string[];
+  role: Role;
+  plan: Plan;
+  timezone: string;
+  email: string;
+  writeActions: boolean;
 }
 
 export interface AuthorizationServerDeps {
@@ -69,6 +74,9 @@ async function readBody(req: IncomingMessage, limit = 16 * 1024): Promise<URLSea
 export function createAuthorizationServer(deps: AuthorizationServerDeps) {
   const { config, pool } = deps;
   const providers = new Map<string, Promise<Provider>>();
+  // Expired codes, tokens and interactions are swept at most this often, on the way through a token request.
+  const SWEEP_EVERY_MS = 10 * 60_000;
+  let lastSweep = 0;
   const issuerOf = (origin: string) => config.PUBLIC_BASE_URL?.replace(/\/$/, '') ?? origin;
   const resourceOf = (origin: string) => `${issuerOf(origin)}${MCP_PATH}`;
 
@@ -229,22 +237,39 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps) {
         }
         return;
       }
+      if (path === '/oauth/token' && Date.now() - lastSweep > SWEEP_EVERY_MS) {
+        lastSweep = Date.now();
+        void sweepExpired(pool).catch((error) => deps.logger.warn({ err: error }, 'sweeping expired OAuth rows failed'));
+      }
       // RFC 8414 metadata at the root path the MCP authorization spec looks at.
       if (path === '/.well-known/oauth-authorization-server') req.url = '/.well-known/openid-configuration';
       provider.callback()(req, res);
     },
-    /** The holder of an access token for the MCP resource, or null (unknown, expired, revoked, another audience). */
+    /**
+     * The holder of an access token for the MCP resource with their membership, or null
+     * (unknown, expired, revoked, another audience, no longer a member). One statement on the
+     * provider's own rows: opaque tokens are stored under their value, revocation deletes them.
+     */
     async verifyAccessToken(token: string, origin: string): Promise<TokenHolder | null> {
-      const provider = await providerFor(origin);
-      const accessToken = await provider.AccessToken.find(token);
-      if (!accessToken || accessToken.isExpired) return null;
-      const audience = accessToken.aud;
-      if (audience !== resourceOf(origin) && !(Array.isArray(audience) && audience.includes(resourceOf(origin)))) return null;
-      const account = parseAccountId(accessToken.accountId ?? '');
-      const clientId = accessToken.clientId;
+      if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
+      const row = (await pool.query<{ payload: { aud?: string | string[]; accountId?: string; clientId?: string; scope?: string; exp?: number }; client_name: string | null; role: Role; plan: Plan; timezone: string; mcp_write_actions: boolean; email: string }>(
+        `SELECT t.payload, c.payload->>'client_name' AS client_name, m.role, w.plan, w.timezone, w.mcp_write_actions, u.email
+         FROM oauth_models t
+         JOIN memberships m ON m.user_id = split_part(t.payload->>'accountId', '.', 1) AND m.workspace_id = split_part(t.payload->>'accountId', '.', 2)
+         JOIN workspaces w ON w.id = m.workspace_id
+         JOIN users u ON u.id = m.user_id
+         LEFT JOIN oauth_models c ON c.model = 'Client' AND c.id = t.payload->>'clientId'
+         WHERE t.model = 'AccessToken' AND t.id = $1 AND (t.expires_at IS NULL OR t.expires_at > now())`,
+        [token],
+      )).rows[0];
+      if (!row || (row.payload.exp !== undefined && row.payload.exp * 1000 <= Date.now())) return null;
+      const audience = row.payload.aud;
+      const resource = resourceOf(origin);
+      if (audience !== resource && !(Array.isArray(audience) && audience.includes(resource))) return null;
+      const account = parseAccountId(row.payload.accountId ?? '');
+      const clientId = row.payload.clientId;
       if (!account || !clientId) return null;
-      const client = await provider.Client.find(clientId);
-      return { ...account, clientId, clientName: client?.clientName ?? clientId, scopes: (accessToken.scope ?? '').split(' ').filter(Boolean) };
+      return { ...account, clientId, clientName: row.client_name ?? clientId, scopes: (row.payload.scope ?? '').split(' ').filter(Boolean), role: row.role, plan: row.plan, timezone: row.timezone, writeActions: row.mcp_write_actions, email: row.email };
     },
   };
 }

@@ -3,6 +3,7 @@
 // instance can answer any request and nothing lives between them. Bearer tokens come from our
 // authorization server; without a valid one the answer is 401 with the resource-metadata pointer.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import {
   CallToolRequestSchema,
@@ -17,11 +18,9 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { GraphQLSchema } from 'graphql';
-import type pg from 'pg';
 import type { Logger } from 'pino';
 import { bearerToken } from '../auth/api-key-format.js';
 import { SCOPES, type Principal } from '../auth/principal.js';
-import type { Plan, Role } from '../db/generated/prisma/enums.js';
 import { ApiError, toApiError, UsageError } from '../errors/index.js';
 import { jsonResponse, Response } from '../http/responses.js';
 import type { GraphQLContext } from '../graphql/context.js';
@@ -37,7 +36,6 @@ export const PROTECTED_RESOURCE_PATHS = ['/.well-known/oauth-protected-resource'
 export interface McpDeps {
   schema: GraphQLSchema;
   authorizationServer: AuthorizationServer;
-  pool: pg.Pool;
   writes: Omit<WriteDeps, 'principal'>;
   logger: Logger;
   contextFor(principal: Principal, requestId: string): GraphQLContext;
@@ -58,6 +56,8 @@ function toolError(error: ApiError): CallToolResult {
 const structured = (data: Record<string, unknown>): CallToolResult => ({ content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data });
 
 export function createMcpHandler(deps: McpDeps) {
+  // One validator for every per-request server: constructing Ajv cost more than a tool call.
+  const jsonSchemaValidator = new AjvJsonSchemaValidator();
   const readTools = loadOperationTools(deps.schema);
   const toolsByName = new Map<string, OperationTool | WriteTool>([...readTools, ...WRITE_TOOLS].map((tool) => [tool.name, tool]));
 
@@ -79,16 +79,10 @@ export function createMcpHandler(deps: McpDeps) {
     if (!token) return 'missing';
     const holder = await deps.authorizationServer.verifyAccessToken(token, origin);
     if (!holder) return 'invalid';
-    const row = (await deps.pool.query<{ role: Role; plan: Plan; timezone: string; mcp_write_actions: boolean; email: string }>(
-      `SELECT m.role, w.plan, w.timezone, w.mcp_write_actions, u.email FROM memberships m JOIN workspaces w ON w.id = m.workspace_id JOIN users u ON u.id = m.user_id
-       WHERE m.user_id = $1 AND m.workspace_id = $2`,
-      [holder.userId, holder.workspaceId],
-    )).rows[0];
-    if (!row) return 'invalid';
-    if (!MCP_PLANS.includes(row.plan)) return new ApiError('plan_required', `The MCP connector needs a paid plan (${MCP_PLANS.join(', ')}); this workspace is on ${row.plan}.`);
+    if (!MCP_PLANS.includes(holder.plan)) return new ApiError('plan_required', `The MCP connector needs a paid plan (${MCP_PLANS.join(', ')}); this workspace is on ${holder.plan}.`);
     return {
-      principal: { kind: 'oauth', credentialId: `${holder.clientId}:${holder.userId}`, workspaceId: holder.workspaceId, plan: row.plan, timezone: row.timezone, scopes: SCOPES, userId: holder.userId, email: row.email, role: row.role, clientId: holder.clientId, clientName: holder.clientName },
-      writeActions: row.mcp_write_actions,
+      principal: { kind: 'oauth', credentialId: `${holder.clientId}:${holder.userId}`, workspaceId: holder.workspaceId, plan: holder.plan, timezone: holder.timezone, scopes: SCOPES, userId: holder.userId, email: holder.email, role: holder.role, clientId: holder.clientId, clientName: holder.clientName },
+      writeActions: holder.writeActions,
     };
   }
 
@@ -122,7 +116,7 @@ export function createMcpHandler(deps: McpDeps) {
   }
 
   function buildServer(holder: Holder, requestId: string): Server {
-    const server = new Server({ name: 'signalboard', title: 'Signalboard', version: '1.0.0' }, { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS });
+    const server = new Server({ name: 'signalboard', title: 'Signalboard', version: '1.0.0' }, { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({
       tools: visibleTools(holder).map((tool) => ({
         name: tool.name,
@@ -166,9 +160,12 @@ export function createMcpHandler(deps: McpDeps) {
       if (holder instanceof ApiError) return jsonResponse({ error: { code: holder.code, message: holder.message, requestId } }, holder.status);
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await buildServer(holder, requestId).connect(transport);
-      return transport.handleRequest(request);
+      const answer = await transport.handleRequest(request);
+      // The SDK answers with a native Response whose body node:http would write in many small
+      // writes; as one buffered body (our Response) it is one write. Not compressed: the answers
+      // are never cached and gzip of the doubled JSON (text + structured) cost more than it saved.
+      return new Response(answer.body ? await answer.arrayBuffer() : null, { status: answer.status, headers: answer.headers });
     },
   };
 }
 
-export { Response };

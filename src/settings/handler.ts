@@ -197,7 +197,7 @@ export function createSettingsHandler(deps: SettingsDeps) {
         return { data: result, notice: { kind: 'ok', title: `MCP write actions are ${result.writeActions ? 'on' : 'off'}.` } };
       },
     },
-    { method: 'GET', path: /^\/audit-log$/, run: async (call) => ({ data: await listAuditLog(prisma, workspaceId(call)) }) },
+    { method: 'GET', path: /^\/audit-log$/, run: async (call) => ({ data: await listAuditLog(pool, workspaceId(call)) }) },
   ];
 
   async function renderPage(session: SessionView, request: Request, notice: Notice | null, status = 200): Promise<Response> {
@@ -210,7 +210,7 @@ export function createSettingsHandler(deps: SettingsDeps) {
       canUseSso ? getConnection(prisma, id) : Promise.resolve(null),
       canUseSso ? listDomains(prisma, id) : Promise.resolve([]),
       mcpWriteActions(prisma, id),
-      listAuditLog(prisma, id, 50),
+      listAuditLog(pool, id, 50),
       pool.query<{ slug: string; name: string }>('SELECT w.slug, w.name FROM memberships m JOIN workspaces w ON w.id = m.workspace_id WHERE m.user_id = $1 ORDER BY w.name', [session.userId]).then((result) => result.rows),
       listGrants(pool, id),
     ]);

@@ -5,9 +5,8 @@
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { connectDatabase } from '../../src/db/client.js';
-import { createApiKey } from '../../src/auth/key-management.js';
 import { addDays } from '../../src/dates/civil-date.js';
-import { benchApiWorkspace, benchDatabase, startProcess, startService, runBench, type ServerHandle } from './harness.js';
+import { benchApiFixtures, benchDatabase, startProcess, startService, runBench, type ServerHandle } from './harness.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const CONNECTIONS = 50;
@@ -50,10 +49,7 @@ async function compare(a: () => Promise<Run>, b: () => Promise<Run>) {
 async function main() {
   const embedded = await benchDatabase();
   const database = connectDatabase(embedded.url, 4);
-  const workspace = await benchApiWorkspace(database);
-  const report = await database.prisma.report.findFirstOrThrow({ where: { workspaceId: workspace.id, name: { contains: 'overview' } } });
-  const project = await database.prisma.aiProject.findFirstOrThrow({ where: { workspaceId: workspace.id } });
-  const key = await createApiKey(database.prisma, { workspaceId: workspace.id, name: `bench ${Date.now()}`, actor: { email: null } });
+  const { report, project, key } = await benchApiFixtures(database);
   const auth = { authorization: `Bearer ${key.secret}` };
   const env = { DATABASE_URL: embedded.url, RATE_LIMIT_SCALE: '100000000/100000000' };
   const ours = await startService(env);

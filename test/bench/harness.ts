@@ -9,6 +9,7 @@ import { migrate } from '../../src/db/migrate.js';
 import type { Database } from '../../src/db/client.js';
 import { newId } from '../../src/db/ids.js';
 import { seedWorkspace } from '../../src/demo/seed.js';
+import { createApiKey } from '../../src/auth/key-management.js';
 import { build, buildIsStale } from '../../scripts/start.mjs';
 
 export const root = path.resolve(import.meta.dirname, '../..');
@@ -175,4 +176,13 @@ export async function benchApiWorkspace(database: Database) {
   const workspace = await database.prisma.workspace.create({ data: { id: newId('workspace'), slug: 'bench-api', name: 'Bench API', plan: 'scale', timezone: 'UTC' } });
   await seedWorkspace(database.prisma, database.pool, { workspaceId: workspace.id, days: 30, clients: 25 });
   return workspace;
+}
+
+/** The API benchmarks' workspace with its overview report, a project and a fresh key. */
+export async function benchApiFixtures(database: Database) {
+  const workspace = await benchApiWorkspace(database);
+  const report = await database.prisma.report.findFirstOrThrow({ where: { workspaceId: workspace.id, name: { contains: 'overview' } } });
+  const project = await database.prisma.aiProject.findFirstOrThrow({ where: { workspaceId: workspace.id } });
+  const key = await createApiKey(database.prisma, { workspaceId: workspace.id, name: `bench ${Date.now()}`, actor: { email: null } });
+  return { workspace, report, project, key };
 }
