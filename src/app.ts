@@ -49,6 +49,8 @@ export interface Connection {
 
 export interface App {
   fetch(request: Request, connection?: Connection): Promise<Response>;
+  /** A message from another instance: a key, plan or OAuth grant changed; cached copies go. */
+  invalidate(target: string): void;
   /** Paths served from node:http directly: the OAuth authorization server (oidc-provider is a Koa app). */
   node: { handles(path: string): boolean; handle(req: IncomingMessage, res: ServerResponse): Promise<void> };
 }
@@ -68,15 +70,19 @@ export function createApp(deps: AppDependencies): App {
     onStoreError: (error) => logger.error({ err: error }, 'rate-limit store failed'),
   });
   const baseUrlOf = (request: Request) => config.PUBLIC_BASE_URL?.replace(/\/$/, '') ?? new URL(request.url).origin;
+  // Set below: the MCP token cache listens to the same messages as the API-key cache.
+  let invalidateTokens: (target: string) => void = () => {};
   const notify = async (target: string) => {
     deps.authenticator.invalidate(target);
+    invalidateTokens(target);
     await (deps.notify ? deps.notify(target) : database.pool.query('SELECT pg_notify($1, $2)', [INVALIDATION_CHANNEL, target]));
   };
   const sessionRoutes = createSessionHandler({ pool: database.pool, sessions });
   const settingsRoutes = createSettingsHandler({ config, prisma: database.prisma, pool: database.pool, box: deps.box, sessions, notify, baseUrlOf });
   const sso = createSso({ prisma: database.prisma, pool: database.pool, box: deps.box, cookiePolicy: sessions.cookiePolicy, allowHttpIssuers: config.OIDC_ALLOW_HTTP_ISSUERS });
   const ssoRoutes = createSsoHandler({ sso, pool: database.pool, sessions, cookiePolicy: sessions.cookiePolicy, baseUrlOf });
-  const authorizationServer = createAuthorizationServer({ config, pool: database.pool, prisma: database.prisma, box: deps.box, sessions, logger });
+  const authorizationServer = createAuthorizationServer({ config, pool: database.pool, prisma: database.prisma, box: deps.box, sessions, logger, notify });
+  invalidateTokens = (target) => authorizationServer.invalidate(target);
   const requestIds = new WeakMap<Request, string>();
   const contextFor = (principal: Principal, requestId: string) =>
     buildContext({ requestId, principal, workspace: scopeOf(principal.workspaceId), config }, dataCache);
@@ -148,6 +154,10 @@ export function createApp(deps: AppDependencies): App {
 
   return {
     node: authorizationServer,
+    invalidate: (target) => {
+      deps.authenticator.invalidate(target);
+      authorizationServer.invalidate(target);
+    },
     async fetch(request, connection = {}) {
       const started = performance.now();
       const requestId = requestIdOf(request);

@@ -26,7 +26,9 @@ export function createLogger(config: Config): Logger {
 export async function startRuntime(config: Config, logger = createLogger(config)): Promise<Runtime> {
   const db = await openDatabase(config);
   const authenticator = createApiKeyAuthenticator(db.database.prisma);
-  const onInvalidate = (target: string) => authenticator.invalidate(target);
+  // Until the app exists only the key cache listens; then the app takes every message (keys and MCP tokens).
+  let onMessage = (target: string) => authenticator.invalidate(target);
+  const onInvalidate = (target: string) => onMessage(target);
   const closers: (() => Promise<unknown>)[] = [];
 
   let invalidation: InvalidationBus;
@@ -38,16 +40,17 @@ export async function startRuntime(config: Config, logger = createLogger(config)
     for (const client of [commands, subscriber]) client.on('error', (error) => logger.warn({ err: error }, 'redis error'));
     await Promise.all([commands.connect(), subscriber.connect()]);
     // After a Redis outage, messages may have been missed: forget cached keys.
-    subscriber.on('ready', () => authenticator.invalidate('*'));
+    subscriber.on('ready', () => onInvalidate('*'));
     rateLimitStore = redisRateLimitStore(commands);
     invalidation = await listenRedis(subscriber, commands, onInvalidate);
     closers.push(() => commands.quit().catch(() => {}));
   } else {
-    invalidation = await listenPostgres(db.url, onInvalidate, () => authenticator.invalidate('*'));
+    invalidation = await listenPostgres(db.url, onInvalidate, () => onInvalidate('*'));
   }
 
   const box = resolveSecretBox(config, (message) => logger.warn(message));
   const app = createApp({ config, database: db.database, authenticator, rateLimitStore, logger, box, notify: (target) => invalidation.publish(target) });
+  onMessage = (target) => app.invalidate(target);
   if (config.WEBHOOK_WORKER) {
     const worker = createDeliveryWorker({ databaseUrl: db.url, prisma: db.database.prisma, box, config, logger });
     await worker.start();

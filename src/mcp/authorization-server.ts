@@ -7,6 +7,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type pg from 'pg';
 import Provider, { errors, type KoaContextWithOIDC } from 'oidc-provider';
+import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
 import type { PrismaClient } from '../db/generated/prisma/client.js';
@@ -54,7 +55,15 @@ export interface AuthorizationServerDeps {
   box: SecretBox;
   sessions: WebSessions;
   logger: Logger;
+  /** Tells every instance that cached token holders are stale (revocations). */
+  notify(target: string): Promise<void>;
 }
+
+/** The invalidation target that drops every instance's cached token holders. */
+export const OAUTH_INVALIDATION_TARGET = 'oauth:*';
+// Verified tokens are kept like API keys: 30 s at most, dropped on every instance the moment a
+// token or grant is revoked, a plan changes, or the invalidation channel reconnects.
+const TOKEN_CACHE_TTL_MS = 30_000;
 
 const headersOf = (req: IncomingMessage) => {
   const headers = new Headers();
@@ -74,6 +83,11 @@ async function readBody(req: IncomingMessage, limit = 16 * 1024): Promise<URLSea
 export function createAuthorizationServer(deps: AuthorizationServerDeps) {
   const { config, pool } = deps;
   const providers = new Map<string, Promise<Provider>>();
+  const verified = new LRUCache<string, TokenHolder & { expiresAtMs: number }>({ max: 10_000, ttl: TOKEN_CACHE_TTL_MS });
+  const announceRevocation = () => {
+    verified.clear();
+    void deps.notify(OAUTH_INVALIDATION_TARGET).catch((error) => deps.logger.error({ err: error }, 'announcing an OAuth revocation failed'));
+  };
   // Expired codes, tokens and interactions are swept at most this often, on the way through a token request.
   const SWEEP_EVERY_MS = 10 * 60_000;
   let lastSweep = 0;
@@ -151,6 +165,8 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps) {
       },
     });
     provider.proxy = config.TRUST_PROXY;
+    provider.on('access_token.destroyed', announceRevocation);
+    provider.on('grant.revoked', announceRevocation);
     provider.on('server_error', (_ctx, error) => deps.logger.error({ err: error }, 'oauth server error'));
     return provider;
   }
@@ -252,6 +268,8 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps) {
      */
     async verifyAccessToken(token: string, origin: string): Promise<TokenHolder | null> {
       if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
+      const cached = verified.get(`${origin}|${token}`);
+      if (cached && cached.expiresAtMs > Date.now()) return cached;
       const row = (await pool.query<{ payload: { aud?: string | string[]; accountId?: string; clientId?: string; scope?: string; exp?: number }; client_name: string | null; role: Role; plan: Plan; timezone: string; mcp_write_actions: boolean; email: string }>(
         `SELECT t.payload, c.payload->>'client_name' AS client_name, m.role, w.plan, w.timezone, w.mcp_write_actions, u.email
          FROM oauth_models t
@@ -269,7 +287,13 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps) {
       const account = parseAccountId(row.payload.accountId ?? '');
       const clientId = row.payload.clientId;
       if (!account || !clientId) return null;
-      return { ...account, clientId, clientName: row.client_name ?? clientId, scopes: (row.payload.scope ?? '').split(' ').filter(Boolean), role: row.role, plan: row.plan, timezone: row.timezone, writeActions: row.mcp_write_actions, email: row.email };
+      const holder = { ...account, clientId, clientName: row.client_name ?? clientId, scopes: (row.payload.scope ?? '').split(' ').filter(Boolean), role: row.role, plan: row.plan, timezone: row.timezone, writeActions: row.mcp_write_actions, email: row.email };
+      verified.set(`${origin}|${token}`, { ...holder, expiresAtMs: row.payload.exp ? row.payload.exp * 1000 : Date.now() + TOKEN_CACHE_TTL_MS });
+      return holder;
+    },
+    /** An invalidation message (local or from another instance): OAuth revocations, plan and workspace changes drop the cache. */
+    invalidate(target: string) {
+      if (target === OAUTH_INVALIDATION_TARGET || target.startsWith('*')) verified.clear();
     },
   };
 }

@@ -6,6 +6,7 @@ import type { PrismaClient } from '../db/generated/prisma/client.js';
 import { UsageError } from '../errors/index.js';
 import { recordAudit } from '../audit/audit-log.js';
 import { authorizeAdmin, type Actor } from '../workspaces/actor.js';
+import { OAUTH_INVALIDATION_TARGET } from './authorization-server.js';
 
 export interface GrantView {
   id: string;
@@ -29,11 +30,12 @@ export async function listGrants(pool: pg.Pool, workspaceId: string): Promise<Gr
   return result.rows.map((row) => ({ ...row, createdAt: row.createdAt?.toISOString() ?? null }));
 }
 
-export async function revokeGrant(deps: { pool: pg.Pool; prisma: PrismaClient }, input: { workspaceId: string; grantId: string; actor: Actor }) {
+export async function revokeGrant(deps: { pool: pg.Pool; prisma: PrismaClient; notify(target: string): Promise<void> }, input: { workspaceId: string; grantId: string; actor: Actor }) {
   const actorId = await authorizeAdmin(deps.prisma, input.workspaceId, input.actor, 'disconnect MCP clients');
   const grant = (await deps.pool.query<GrantView>(`${GRANTS_OF_WORKSPACE} AND g.id = $2`, [input.workspaceId, input.grantId])).rows[0];
   if (!grant) throw new UsageError(`no connected app ${input.grantId} in this workspace`, 'not_found');
   await deps.pool.query("DELETE FROM oauth_models WHERE grant_id = $1 OR (model = 'Grant' AND id = $1)", [input.grantId]);
+  await deps.notify(OAUTH_INVALIDATION_TARGET);
   await recordAudit(deps.prisma, { workspaceId: input.workspaceId, actor: actorId, action: 'mcp.client_disconnected', target: grant.clientId, details: { clientName: grant.clientName, grantId: input.grantId } });
   return { id: input.grantId, revoked: true };
 }

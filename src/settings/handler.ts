@@ -185,7 +185,7 @@ export function createSettingsHandler(deps: SettingsDeps) {
       method: 'POST',
       path: new RegExp(`^/mcp/grants/${GRANT_ID}/revoke$`),
       run: async (call) => {
-        const revoked = await revokeGrant({ pool, prisma }, { workspaceId: workspaceId(call), grantId: call.params[0]!, actor: call.actor });
+        const revoked = await revokeGrant({ pool, prisma, notify: deps.notify }, { workspaceId: workspaceId(call), grantId: call.params[0]!, actor: call.actor });
         return { data: revoked, notice: { kind: 'ok', title: 'The app is disconnected; its tokens stop working at once.' } };
       },
     },
@@ -193,7 +193,7 @@ export function createSettingsHandler(deps: SettingsDeps) {
       method: 'POST',
       path: /^\/mcp$/,
       run: async (call) => {
-        const result = await setMcpWriteActions(prisma, { workspaceId: workspaceId(call), enabled: booleanField(call.fields, 'writeActions'), actor: call.actor });
+        const result = await setMcpWriteActions(prisma, deps.notify, { workspaceId: workspaceId(call), enabled: booleanField(call.fields, 'writeActions'), actor: call.actor });
         return { data: result, notice: { kind: 'ok', title: `MCP write actions are ${result.writeActions ? 'on' : 'off'}.` } };
       },
     },

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { seedWorkspace } from '../../src/demo/seed.js';
+import { setPlan } from '../../src/workspaces/service.js';
 import { createKeyedWorkspace, json } from '../support/app.js';
 import { useListeningApp } from '../support/listen.js';
 import { call, personWithPassword, signIn } from '../support/web.js';
@@ -232,22 +233,31 @@ describe('tokens', () => {
     await expectInvalid('not-a-token');
     const extra = new TestOAuthProvider({ cookie: admin.cookie, workspaceId: mine.workspace.id }, 'Token tests');
     (await connectMcp(served.baseUrl, extra)).close();
+    // The rows are changed behind the server's back, so the test drops the verified-token cache
+    // itself (revocations announce themselves; these states cannot happen otherwise).
     const token = extra.saved!.access_token;
-    expect((await mcpPost(token)).status).toBe(200);
     await served.t.database.pool.query("UPDATE oauth_models SET payload = jsonb_set(payload, '{aud}', '\"https://another.example/mcp\"') WHERE model = 'AccessToken' AND id = $1", [token]);
+    served.t.app.invalidate('oauth:*');
     await expectInvalid(token);
-    await served.t.database.pool.query("UPDATE oauth_models SET payload = jsonb_set(payload, '{aud}', to_jsonb($2::text)), expires_at = now() - interval '1 second' WHERE model = 'AccessToken' AND id = $1", [token, `${served.baseUrl}/mcp`]);
-    await expectInvalid(token);
+    await served.t.database.pool.query("UPDATE oauth_models SET payload = jsonb_set(payload, '{aud}', to_jsonb($2::text)) WHERE model = 'AccessToken' AND id = $1", [token, `${served.baseUrl}/mcp`]);
+    expect((await mcpPost(token)).status).toBe(200);
+    const other = new TestOAuthProvider({ cookie: admin.cookie, workspaceId: mine.workspace.id }, 'Expiry tests');
+    (await connectMcp(served.baseUrl, other)).close();
+    await served.t.database.pool.query("UPDATE oauth_models SET expires_at = now() - interval '1 second' WHERE model = 'AccessToken' AND id = $1", [other.saved!.access_token]);
+    served.t.app.invalidate('oauth:*');
+    await expectInvalid(other.saved!.access_token);
   });
 
   it('a workspace that falls to the free plan gets a clear refusal', async () => {
-    await served.t.database.prisma.workspace.update({ where: { id: mine.workspace.id }, data: { plan: 'free' } });
+    // As the CLI does it: the plan change is announced, and cached token holders go.
+    const announce = async (target: string) => served.t.app.invalidate(target);
+    await setPlan(served.t.database.prisma, announce, mine.workspace.slug, 'free');
     try {
       const response = await mcpPost(accessToken());
       expect(response.status).toBe(403);
       expect((await response.json()).error).toMatchObject({ code: 'plan_required', message: expect.stringContaining('paid plan') });
     } finally {
-      await served.t.database.prisma.workspace.update({ where: { id: mine.workspace.id }, data: { plan: 'agency' } });
+      await setPlan(served.t.database.prisma, announce, mine.workspace.slug, 'agency');
     }
   });
 
