@@ -27,8 +27,9 @@ import { createSsoHandler } from './sso/handler.js';
 import { fromUsageError, toApiError, UsageError } from './errors/index.js';
 import { INVALIDATION_CHANNEL } from './auth/invalidation.js';
 import { Response } from './http/responses.js';
-import { createAuthorizationServer, MCP_PATH } from './mcp/authorization-server.js';
-import { createMcpHandler, PROTECTED_RESOURCE_PATHS } from './mcp/handler.js';
+import { isAuthorizationServerPath, MCP_PATH, PROTECTED_RESOURCE_PATHS } from './mcp/connector.js';
+import type { AuthorizationServer } from './mcp/authorization-server.js';
+import type { createMcpHandler } from './mcp/handler.js';
 
 export interface AppDependencies {
   config: Config;
@@ -81,13 +82,20 @@ export function createApp(deps: AppDependencies): App {
   const settingsRoutes = createSettingsHandler({ config, prisma: database.prisma, pool: database.pool, box: deps.box, sessions, notify, baseUrlOf });
   const sso = createSso({ prisma: database.prisma, pool: database.pool, box: deps.box, cookiePolicy: sessions.cookiePolicy, allowHttpIssuers: config.OIDC_ALLOW_HTTP_ISSUERS });
   const ssoRoutes = createSsoHandler({ sso, pool: database.pool, sessions, cookiePolicy: sessions.cookiePolicy, baseUrlOf });
-  const authorizationServer = createAuthorizationServer({ config, pool: database.pool, prisma: database.prisma, box: deps.box, sessions, logger, notify });
-  invalidateTokens = (target) => authorizationServer.invalidate(target);
+  // The MCP connector is loaded on its first request (see mcp/connector.ts).
+  let connector: Promise<{ authorizationServer: AuthorizationServer; mcp: ReturnType<typeof createMcpHandler> }> | null = null;
+  const loadConnector = () =>
+    (connector ??= (async () => {
+      const [{ createAuthorizationServer }, { createMcpHandler }] = await Promise.all([import('./mcp/authorization-server.js'), import('./mcp/handler.js')]);
+      const authorizationServer = createAuthorizationServer({ config, pool: database.pool, prisma: database.prisma, box: deps.box, sessions, logger, notify });
+      return { authorizationServer, mcp: createMcpHandler({ schema, authorizationServer, writes: { prisma: database.prisma, pool: database.pool }, logger, contextFor }) };
+    })());
+  // Nothing is cached before the connector is loaded.
+  invalidateTokens = (target) => void connector?.then(({ authorizationServer }) => authorizationServer.invalidate(target));
   const requestIds = new WeakMap<Request, string>();
   const contextFor = (principal: Principal, requestId: string) =>
     buildContext({ requestId, principal, workspace: scopeOf(principal.workspaceId), config }, dataCache);
 
-  const mcp = createMcpHandler({ schema, authorizationServer, writes: { prisma: database.prisma, pool: database.pool }, logger, contextFor });
   const rest = createRestHandler({
     schema,
     logger,
@@ -131,8 +139,8 @@ export function createApp(deps: AppDependencies): App {
   async function route(request: Request, url: URL, requestId: string, address: string): Promise<Response> {
     const path = url.pathname;
     if (path === '/app' || path.startsWith('/app/')) return web(request, url, requestId, address);
-    if (path === MCP_PATH) return mcp.handle(request, requestId);
-    if (PROTECTED_RESOURCE_PATHS.includes(path)) return mcp.metadata(url.origin);
+    if (path === MCP_PATH) return (await loadConnector()).mcp.handle(request, requestId);
+    if (PROTECTED_RESOURCE_PATHS.includes(path)) return (await loadConnector()).mcp.metadata(url.origin);
     if (path === BASE_PATH || path.startsWith(`${BASE_PATH}/`)) return rest(request, url, requestId);
     if (path.startsWith(GRAPHIQL_ASSETS_PATH)) return (await graphiqlAsset(path.slice(GRAPHIQL_ASSETS_PATH.length))) ?? errorResponse(new ApiError('not_found', 'No such asset.'), requestId);
     if (path === '/graphql') {
@@ -153,10 +161,10 @@ export function createApp(deps: AppDependencies): App {
   }
 
   return {
-    node: authorizationServer,
+    node: { handles: isAuthorizationServerPath, handle: async (req, res) => (await loadConnector()).authorizationServer.handle(req, res) },
     invalidate: (target) => {
       deps.authenticator.invalidate(target);
-      authorizationServer.invalidate(target);
+      invalidateTokens(target);
     },
     async fetch(request, connection = {}) {
       const started = performance.now();

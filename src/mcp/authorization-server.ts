@@ -19,8 +19,8 @@ import type { WebSessions } from '../sessions/web-session.js';
 import { CSRF_FIELD } from '../sessions/web-session.js';
 import { postgresAdapter, sweepExpired } from './oauth-adapter.js';
 import { recordAudit } from '../audit/audit-log.js';
+import { isAuthorizationServerPath, MCP_PATH, OAUTH_INVALIDATION_TARGET } from './connector.js';
 
-export const MCP_PATH = '/mcp';
 export const MCP_SCOPE = 'mcp';
 export const INTERACTION_PREFIX = '/oauth/interaction/';
 /** Paid plans: the connector is not available on `free`. */
@@ -59,8 +59,6 @@ export interface AuthorizationServerDeps {
   notify(target: string): Promise<void>;
 }
 
-/** The invalidation target that drops every instance's cached token holders. */
-export const OAUTH_INVALIDATION_TARGET = 'oauth:*';
 // Verified tokens are kept like API keys: 30 s at most, dropped on every instance the moment a
 // token or grant is revoked, a plan changes, or the invalidation channel reconnects.
 const TOKEN_CACHE_TTL_MS = 30_000;
@@ -236,9 +234,7 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps) {
     resourceOf,
     issuerOf,
     /** Serves the authorization server's paths; false for every other path. */
-    handles(path: string): boolean {
-      return path.startsWith('/oauth/') || path === '/.well-known/openid-configuration' || path === '/.well-known/oauth-authorization-server';
-    },
+    handles: isAuthorizationServerPath,
     async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
       const origin = originOf(req);
       const provider = await providerFor(origin);

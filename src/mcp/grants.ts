@@ -6,7 +6,7 @@ import type { PrismaClient } from '../db/generated/prisma/client.js';
 import { UsageError } from '../errors/index.js';
 import { recordAudit } from '../audit/audit-log.js';
 import { authorizeAdmin, type Actor } from '../workspaces/actor.js';
-import { OAUTH_INVALIDATION_TARGET } from './authorization-server.js';
+import { OAUTH_INVALIDATION_TARGET } from './connector.js';
 
 export interface GrantView {
   id: string;

@@ -24,14 +24,13 @@ import { SCOPES, type Principal } from '../auth/principal.js';
 import { ApiError, toApiError, UsageError } from '../errors/index.js';
 import { jsonResponse, Response } from '../http/responses.js';
 import type { GraphQLContext } from '../graphql/context.js';
-import { MCP_PATH, MCP_PLANS, type AuthorizationServer } from './authorization-server.js';
+import { MCP_PLANS, type AuthorizationServer } from './authorization-server.js';
+import { MCP_PATH } from './connector.js';
 import { loadOperationTools, type OperationTool } from './operation-tools.js';
 import { PROMPTS, renderPrompt } from './prompts.js';
 import { reportResource, REPORT_RESOURCE_TEMPLATE } from './resources.js';
 import { WRITE_TOOLS, type WriteTool } from './write-tools.js';
 import type { WriteDeps } from './write-tools.js';
-
-export const PROTECTED_RESOURCE_PATHS = ['/.well-known/oauth-protected-resource', `/.well-known/oauth-protected-resource${MCP_PATH}`];
 
 export interface McpDeps {
   schema: GraphQLSchema;
