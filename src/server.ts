@@ -25,6 +25,8 @@ async function main() {
     `  GraphiQL:       ${base}/graphql`,
     `  API reference:  ${base}/api/v1/docs`,
     `  OpenAPI:        ${base}/api/v1/openapi.json`,
+    `  Web app:        ${base}/app/login`,
+    `  MCP connector:  ${base}/mcp   (OAuth; point an MCP client at it)`,
   ];
   if (demo) {
     lines.push(
@@ -36,7 +38,7 @@ async function main() {
       'Try it:',
       `  curl -H "Authorization: Bearer ${demo.secret}" ${base}/api/v1/clients`,
       '',
-      `Web app (settings, keys, webhooks, SSO): ${base}/app/login`,
+      `Sign in to the web app (settings, keys, webhooks, SSO, MCP consent) at ${base}/app/login:`,
       `  email:    ${DEMO_OWNER_EMAIL}`,
       `  password: ${demo.ownerPassword}   (shown once)`,
     );
