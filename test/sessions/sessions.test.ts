@@ -60,6 +60,21 @@ describe('password sign-in', () => {
     expect((await json(refused)).error).toMatchObject({ code: 'rate_limited', message: expect.stringMatching(/Too many failed sign-ins; try again in \d+ s/) });
   });
 
+  it('is throttled per address (behind a trusted proxy, the last X-Forwarded-For hop) across accounts', async () => {
+    const proxied = await createTestApp({ TRUST_PROXY: 'true' }, { url: t.url });
+    try {
+      const attempt = (email: string, password: string, forwardedFor: string) =>
+        proxied.app.fetch(new Request(`${ORIGIN}/app/login`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN, 'x-forwarded-for': forwardedFor }, body: JSON.stringify({ email, password }) }), { remoteAddress: '10.0.0.1' });
+      const statuses = await Promise.all(Array.from({ length: 50 }, (_, index) => attempt(`spray-${index}@example.test`, 'guessed password', '1.2.3.4, 203.0.113.9').then((r) => r.status)));
+      expect(statuses.every((status) => status === 401)).toBe(true);
+      // The next try from that address is refused even for a real account; another address is not.
+      expect((await attempt(owner.ownerEmail, PASSWORD, '9.9.9.9, 203.0.113.9')).status).toBe(429);
+      expect((await attempt(owner.ownerEmail, PASSWORD, '203.0.113.10')).status).toBe(200);
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it('throttle windows: per account 5, per address 50 failures per 15 minutes, then free again', () => {
     const now = new Date('2026-11-22T12:00:00Z');
     const started = new Date('2026-11-22T11:55:00Z');
