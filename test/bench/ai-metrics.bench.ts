@@ -1,12 +1,12 @@
 // npm run bench:ai — /api/v1/ai-visibility/projects/{id}/metrics for 365 days over HTTP at
 // concurrency 8, against a hand-written pg baseline that computes the same rows (capped) and
-// pooled per-locale/per-model totals and serialises them, as a server would.
+// pooled per-locale/per-model totals (with competitors) and serialises them, as a server would.
 import pg from 'pg';
 import { connectDatabase } from '../../src/db/client.js';
 import { newId } from '../../src/db/ids.js';
 import { createApiKey } from '../../src/auth/key-management.js';
 import { AI_MODELS } from '../../src/ai-visibility/models.js';
-import { ratesOf, type ScanCounters } from '../../src/ai-visibility/pooled-rates.js';
+import { competitorMetrics, ratesOf, type CompetitorCounters, type ScanCounters } from '../../src/ai-visibility/pooled-rates.js';
 import { addDays } from '../../src/dates/civil-date.js';
 import { alternate, benchDatabase, printTable, ratio, runBench, startService } from './harness.js';
 
@@ -40,11 +40,21 @@ const COUNTERS = 'total_runs AS "totalRuns", visibility_count AS "visibilityCoun
 const SUMS = ['total_runs', 'visibility_count', 'mention_count', 'total_mention_count', 'positioned_count', 'position_sum', 'positive_count', 'neutral_count', 'negative_count'];
 const camel = (column: string) => column.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
 
+// The same response as the endpoint's, competitors included (issue 10): per row the scan's
+// competitor counters with their rates, per locale the competitors pooled over the scans that
+// report them (one statement reading only such scans, as the service does).
 async function baseline(pool: pg.Pool, projectId: string, from: string, to: string) {
-  const [rows, count, totals] = await Promise.all([
-    pool.query(`SELECT date, model, locale, ${COUNTERS} FROM scans WHERE project_id = $1 AND date BETWEEN $2 AND $3 ORDER BY date DESC, locale, model LIMIT ${CAP}`, [projectId, from, to]),
+  const [rows, count, totals, competitorTotals] = await Promise.all([
+    pool.query(`SELECT date, model, locale, ${COUNTERS}, competitors FROM scans WHERE project_id = $1 AND date BETWEEN $2 AND $3 ORDER BY date DESC, locale, model LIMIT ${CAP}`, [projectId, from, to]),
     pool.query('SELECT count(*)::int AS n FROM scans WHERE project_id = $1 AND date BETWEEN $2 AND $3', [projectId, from, to]),
     pool.query(`SELECT locale, model, ${SUMS.map((c) => `sum(${c})::int AS "${camel(c)}"`).join(', ')} FROM scans WHERE project_id = $1 AND date BETWEEN $2 AND $3 GROUP BY locale, model ORDER BY locale, model`, [projectId, from, to]),
+    pool.query(
+      `SELECT s.locale, c.name, sum(c."visibilityCount")::float8 AS "visibilityCount", sum(c."mentionCount")::float8 AS "mentionCount", sum(c."positionedCount")::float8 AS "positionedCount",
+              sum(c."positionSum")::float8 AS "positionSum", sum(s.total_runs)::float8 AS "totalRuns", sum(s.total_mention_count)::float8 AS "totalMentionCount"
+       FROM scans s CROSS JOIN LATERAL jsonb_to_recordset(s.competitors) AS c(name text, "visibilityCount" bigint, "mentionCount" bigint, "positionedCount" bigint, "positionSum" bigint)
+       WHERE s.project_id = $1 AND s.competitors <> '[]'::jsonb AND s.date BETWEEN $2 AND $3 GROUP BY s.locale, c.name ORDER BY s.locale, c.name`,
+      [projectId, from, to],
+    ),
   ]);
   const byLocale = new Map<string, { locale: string; byModel: object[]; counters: ScanCounters }>();
   for (const row of totals.rows) {
@@ -57,8 +67,14 @@ async function baseline(pool: pg.Pool, projectId: string, from: string, to: stri
     data: {
       projectId,
       range: { from, to },
-      rows: rows.rows.map((row) => ({ ...row, ...ratesOf(row) })),
-      totals: [...byLocale.values()].map((entry) => ({ locale: entry.locale, ...entry.counters, ...ratesOf(entry.counters), byModel: entry.byModel })),
+      rows: rows.rows.map(({ competitors, ...row }) => ({ ...row, ...ratesOf(row), competitors: (competitors as CompetitorCounters[]).map((competitor) => competitorMetrics(competitor, row.totalRuns, row.totalMentionCount)) })),
+      totals: [...byLocale.values()].map((entry) => ({
+        locale: entry.locale,
+        ...entry.counters,
+        ...ratesOf(entry.counters),
+        byModel: entry.byModel,
+        competitors: competitorTotals.rows.filter((row) => row.locale === entry.locale).map(({ locale: _locale, totalRuns, totalMentionCount, ...competitor }) => competitorMetrics(competitor as CompetitorCounters, totalRuns, totalMentionCount)),
+      })),
     },
     meta: { total: count.rows[0].n, truncated: count.rows[0].n > rows.rows.length },
   };
@@ -82,6 +98,7 @@ async function main() {
   for (const [index, locale] of expected.data.totals.entries()) {
     const ours = served.data.totals[index];
     if (ours.locale !== locale.locale || ours.totalRuns !== locale.totalRuns || Math.abs(ours.visibility - locale.visibility) > 1e-12) throw new Error(`totals differ for ${locale.locale}`);
+    if (JSON.stringify(ours.competitors) !== JSON.stringify(locale.competitors)) throw new Error(`competitor totals differ for ${locale.locale}`);
   }
   console.log(`${scans.toLocaleString()} scans in the project; ${served.meta.total.toLocaleString()} rows in the 365-day range, ${served.data.rows.length} returned; the endpoint and the baseline agree.`);
 
