@@ -131,5 +131,6 @@ export class UsageError extends Error {
 
 const USAGE_ERROR_CODES: Record<UsageError['reason'], ErrorCode> = { invalid: 'invalid_body', forbidden: 'forbidden', not_found: 'not_found', conflict: 'conflict' };
 
-/** A use case's refusal as the API error an HTTP caller sees. */
-export const fromUsageError = (error: UsageError) => new ApiError(USAGE_ERROR_CODES[error.reason], error.message);
+/** A use case's refusal as the API error a caller sees; bad input is a body for HTTP forms, a parameter for tool arguments. */
+export const fromUsageError = (error: UsageError, invalid: 'invalid_body' | 'invalid_parameter' = 'invalid_body') =>
+  new ApiError(error.reason === 'invalid' ? invalid : USAGE_ERROR_CODES[error.reason], error.message);

@@ -15,6 +15,7 @@ import type { Plan, Role } from '../db/generated/prisma/enums.js';
 import { html, page } from '../http/html.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { LOGIN_PATH } from '../sessions/handler.js';
+import { workspacesOf } from '../sessions/session-store.js';
 import type { WebSessions } from '../sessions/web-session.js';
 import { CSRF_FIELD } from '../sessions/web-session.js';
 import { postgresAdapter, sweepExpired } from './oauth-adapter.js';
@@ -191,10 +192,7 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps) {
     }
     const client = await provider.Client.find(String(details.params.client_id));
     const clientName = client?.clientName ?? String(details.params.client_id);
-    const workspaces = (await pool.query<{ id: string; slug: string; name: string; plan: Plan }>(
-      'SELECT w.id, w.slug, w.name, w.plan FROM memberships m JOIN workspaces w ON w.id = m.workspace_id WHERE m.user_id = $1 ORDER BY w.name',
-      [session.userId],
-    )).rows.filter((workspace) => MCP_PLANS.includes(workspace.plan));
+    const workspaces = (await workspacesOf(pool, session.userId)).filter((workspace) => MCP_PLANS.includes(workspace.plan));
 
     if (req.method === 'POST') {
       deps.sessions.assertSameOrigin(new Request(url, { headers: headersOf(req), method: 'POST' }));

@@ -21,7 +21,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import { bearerToken } from '../auth/api-key-format.js';
 import { SCOPES, type Principal } from '../auth/principal.js';
-import { ApiError, toApiError, UsageError } from '../errors/index.js';
+import { ApiError, fromUsageError, toApiError, UsageError } from '../errors/index.js';
 import { jsonResponse, Response } from '../http/responses.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import { MCP_PLANS, type AuthorizationServer } from './authorization-server.js';
@@ -110,7 +110,7 @@ export function createMcpHandler(deps: McpDeps) {
       if (Object.values(data).some((value) => value === null)) return toolError(new ApiError('not_found', 'Nothing with that id in this workspace.'));
       return structured(data);
     } catch (error) {
-      return toolError(error instanceof UsageError ? new ApiError(error.reason === 'invalid' ? 'invalid_parameter' : error.reason, error.message) : toApiError(error, (cause) => deps.logger.error({ err: cause, requestId, tool: name }, 'mcp tool failed')));
+      return toolError(error instanceof UsageError ? fromUsageError(error, 'invalid_parameter') : toApiError(error, (cause) => deps.logger.error({ err: cause, requestId, tool: name }, 'mcp tool failed')));
     }
   }
 

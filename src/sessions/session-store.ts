@@ -73,9 +73,9 @@ export async function switchWorkspace(pool: pg.Pool, sessionId: string, userId: 
   return result.rowCount === 1;
 }
 
-export async function workspacesOf(pool: pg.Pool, userId: string): Promise<{ slug: string; name: string; role: Role; plan: Plan }[]> {
+export async function workspacesOf(pool: pg.Pool, userId: string): Promise<{ id: string; slug: string; name: string; role: Role; plan: Plan }[]> {
   const result = await pool.query(
-    'SELECT w.slug, w.name, m.role, w.plan FROM memberships m JOIN workspaces w ON w.id = m.workspace_id WHERE m.user_id = $1 ORDER BY w.name, w.slug',
+    'SELECT w.id, w.slug, w.name, m.role, w.plan FROM memberships m JOIN workspaces w ON w.id = m.workspace_id WHERE m.user_id = $1 ORDER BY w.name, w.slug',
     [userId],
   );
   return result.rows;

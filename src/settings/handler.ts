@@ -15,11 +15,12 @@ import { mcpWriteActions, setMcpWriteActions } from '../mcp/write-actions.js';
 import { listGrants, revokeGrant } from '../mcp/grants.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { LOGIN_PATH, SETTINGS_PATH } from '../sessions/handler.js';
-import type { SessionView } from '../sessions/session-store.js';
+import { workspacesOf, type SessionView } from '../sessions/session-store.js';
 import type { WebSessions } from '../sessions/web-session.js';
 import { getConnection, setConnection, SSO_PLANS } from '../sso/connections.js';
 import { claimDomain, listDomains, txtResolver, verifyDomain } from '../sso/domains.js';
 import { SSO_CALLBACK_PATH } from '../sso/oidc.js';
+import { MCP_PATH } from '../mcp/connector.js';
 import { createEndpoint, listAttempts, listEndpoints, parseEventTypes, replayEvent, replayFailed, revealSecret, rotateSecret, setEnabled, WEBHOOK_PLANS, type WebhookDeps } from '../webhooks/endpoints.js';
 import type { Actor } from '../workspaces/actor.js';
 import type { Notify } from '../workspaces/service.js';
@@ -211,11 +212,11 @@ export function createSettingsHandler(deps: SettingsDeps) {
       canUseSso ? listDomains(prisma, id) : Promise.resolve([]),
       mcpWriteActions(prisma, id),
       listAuditLog(pool, id, 50),
-      pool.query<{ slug: string; name: string }>('SELECT w.slug, w.name FROM memberships m JOIN workspaces w ON w.id = m.workspace_id WHERE m.user_id = $1 ORDER BY w.name', [session.userId]).then((result) => result.rows),
+      workspacesOf(pool, session.userId),
       listGrants(pool, id),
     ]);
     return htmlResponse(
-      settingsPage({ session, notice, keys, endpoints, connection, domains, writeActions, audit, workspaces, connectedApps, canUseWebhooks, canUseSso, redirectUri: `${deps.baseUrlOf(request)}${SSO_CALLBACK_PATH}` }),
+      settingsPage({ session, notice, keys, endpoints, connection, domains, writeActions, audit, workspaces, connectedApps, canUseWebhooks, canUseSso, redirectUri: `${deps.baseUrlOf(request)}${SSO_CALLBACK_PATH}`, mcpUrl: `${deps.baseUrlOf(request)}${MCP_PATH}` }),
       status,
     );
   }

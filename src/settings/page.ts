@@ -40,6 +40,7 @@ export interface SettingsView {
   canUseWebhooks: boolean;
   canUseSso: boolean;
   redirectUri: string;
+  mcpUrl: string;
 }
 
 const day = (date: Date | string | null) => (date ? new Date(date).toISOString().replace('T', ' ').slice(0, 16) + ' UTC' : '—');
@@ -120,7 +121,7 @@ ${admin ? html`<form class="row" method="post" action="/app/settings/sso/domains
 ${admin ? html`<form class="row" method="post" action="/app/settings/mcp">${csrf}<input type="hidden" name="writeActions" value="${view.writeActions ? 'false' : 'true'}"><button type="submit" class="${view.writeActions ? 'danger' : 'secondary'}">${view.writeActions ? 'Turn write actions off' : 'Turn write actions on'}</button></form>` : ''}
 <h2 style="margin-top:16px">Connected apps</h2>
 <table><thead><tr><th>App</th><th>Connected by</th><th>Since</th><th></th></tr></thead><tbody>
-${view.connectedApps.length ? view.connectedApps.map((app) => html`<tr><td>${app.clientName}</td><td>${app.userEmail ?? '—'}</td><td>${day(app.createdAt)}</td><td>${admin ? post(`/mcp/grants/${app.id}/revoke`, 'Disconnect', 'danger') : ''}</td></tr>`) : html`<tr><td colspan="4" class="muted">No AI assistant is connected. Point one at <code>${view.redirectUri.replace('/app/sso/callback', '/mcp')}</code>.</td></tr>`}
+${view.connectedApps.length ? view.connectedApps.map((app) => html`<tr><td>${app.clientName}</td><td>${app.userEmail ?? '—'}</td><td>${day(app.createdAt)}</td><td>${admin ? post(`/mcp/grants/${app.id}/revoke`, 'Disconnect', 'danger') : ''}</td></tr>`) : html`<tr><td colspan="4" class="muted">No AI assistant is connected. Point one at <code>${view.mcpUrl}</code>.</td></tr>`}
 </tbody></table>
 </section>`;
 

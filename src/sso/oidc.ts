@@ -10,7 +10,7 @@ import { newId } from '../db/ids.js';
 import { ApiError } from '../errors/index.js';
 import { recordAudit } from '../audit/audit-log.js';
 import type { SecretBox } from '../secrets/secret-box.js';
-import { readCookie, type CookiePolicy } from '../sessions/cookies.js';
+import { cookie, cookieName, readCookie, type CookiePolicy } from '../sessions/cookies.js';
 import { startSession } from '../sessions/login.js';
 import { clientSecretContext } from './connections.js';
 import { workspaceForEmail } from './domains.js';
@@ -38,9 +38,7 @@ export interface SsoDeps {
   allowHttpIssuers: boolean;
 }
 
-const flowCookieName = (policy: CookiePolicy) => (policy.secure ? '__Host-sb_sso' : 'sb_sso');
-const flowCookie = (policy: CookiePolicy, value: string, maxAgeSeconds: number) =>
-  [`${flowCookieName(policy)}=${value}`, 'Path=/', 'HttpOnly', 'SameSite=Lax', `Max-Age=${maxAgeSeconds}`, ...(policy.secure ? ['Secure'] : [])].join('; ');
+const FLOW_COOKIE = 'sb_sso';
 
 const refused = (message: string) => new ApiError('forbidden', `Single sign-on refused: ${message}`);
 
@@ -86,13 +84,13 @@ export function createSso(deps: SsoDeps) {
       nonce: flow.nonce,
       login_hint: email,
     });
-    return { location: url.href, cookie: flowCookie(deps.cookiePolicy, deps.box.seal(JSON.stringify(flow), FLOW_CONTEXT), FLOW_TTL_MS / 1000) };
+    return { location: url.href, cookie: cookie(deps.cookiePolicy, FLOW_COOKIE, deps.box.seal(JSON.stringify(flow), FLOW_CONTEXT), FLOW_TTL_MS / 1000) };
   }
 
   /** Finishes the flow: a session for a verified address of a verified domain, joining as member the first time. */
   async function finish(request: Request, callbackUrl: URL): Promise<{ token: string; expiresAt: Date; clearCookie: string }> {
-    const clearCookie = flowCookie(deps.cookiePolicy, '', 0);
-    const sealed = readCookie(request.headers.get('cookie'), flowCookieName(deps.cookiePolicy));
+    const clearCookie = cookie(deps.cookiePolicy, FLOW_COOKIE, '', 0);
+    const sealed = readCookie(request.headers.get('cookie'), cookieName(deps.cookiePolicy, FLOW_COOKIE));
     let flow: Flow;
     try {
       flow = JSON.parse(deps.box.open(sealed ?? '', FLOW_CONTEXT)) as Flow;

@@ -136,16 +136,29 @@ export async function applyEnabled(db: pg.Pool | pg.PoolClient, endpointId: stri
   );
 }
 
-export async function listAttempts(deps: WebhookDeps, endpointId: string, actor: Actor, limit = 100) {
+export interface AttemptView {
+  id: string;
+  eventId: string;
+  eventType: string;
+  attempt: number;
+  responseStatus: number | null;
+  latencyMs: number;
+  error: string | null;
+  nextAttemptAt: Date | null;
+  createdAt: Date;
+  deliveryStatus: string;
+}
+
+/** The newest attempts of endpoint $2 in workspace $1, at most $3: settings, the CLI and the graph read them alike. */
+export const ATTEMPTS_SQL = `
+  SELECT a.id, d.event_id AS "eventId", e.type AS "eventType", a.attempt, a.response_status AS "responseStatus", a.latency_ms AS "latencyMs",
+         a.error, a.next_attempt_at AS "nextAttemptAt", a.created_at AS "createdAt", d.status AS "deliveryStatus"
+  FROM webhook_attempts a JOIN webhook_endpoints ep ON ep.id = a.endpoint_id JOIN webhook_deliveries d ON d.id = a.delivery_id JOIN webhook_events e ON e.id = d.event_id
+  WHERE ep.workspace_id = $1 AND a.endpoint_id = $2 ORDER BY a.created_at DESC, a.id DESC LIMIT $3`;
+
+export async function listAttempts(deps: WebhookDeps, endpointId: string, actor: Actor, limit = 100): Promise<AttemptView[]> {
   const { endpoint } = await endpointFor(deps, endpointId, actor, 'see webhook attempts');
-  const result = await deps.pool.query(
-    `SELECT a.id, d.event_id AS "eventId", e.type AS "eventType", a.attempt, a.response_status AS "responseStatus", a.latency_ms AS "latencyMs",
-            a.error, a.next_attempt_at AS "nextAttemptAt", a.created_at AS "createdAt", d.status AS "deliveryStatus"
-     FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id JOIN webhook_events e ON e.id = d.event_id
-     WHERE a.endpoint_id = $1 ORDER BY a.created_at DESC, a.id DESC LIMIT $2`,
-    [endpoint.id, limit],
-  );
-  return result.rows;
+  return (await deps.pool.query<AttemptView>(ATTEMPTS_SQL, [endpoint.workspaceId, endpoint.id, limit])).rows;
 }
 
 const REPLAY_RESET = "status = 'pending', attempt_count = 0, next_attempt_at = now(), finished_at = NULL, last_error = NULL";

@@ -22,7 +22,6 @@ const MAX_RESPONSE_BYTES = 64 * 1024;
 export function createSender(options: { policy: TargetPolicy; timeoutMs: number; maxSockets: number }): Sender {
   const agentOptions = { keepAlive: true, maxSockets: options.maxSockets, lookup: guardedLookup(options.policy) } as http.AgentOptions;
   const agents = { 'http:': new http.Agent(agentOptions), 'https:': new https.Agent(agentOptions) };
-  const lookup = guardedLookup(options.policy);
 
   return {
     send(url, headers, body) {
@@ -45,7 +44,6 @@ export function createSender(options: { policy: TargetPolicy; timeoutMs: number;
           {
             method: 'POST',
             agent: agents[target.protocol as 'http:' | 'https:'],
-            lookup: lookup as never,
             headers: { ...headers, 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'Signalboard-Webhooks/1' },
           },
           (response) => {

@@ -2,6 +2,7 @@
 // Secrets are never part of it.
 import { builder } from '../graphql/builder.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
+import { ATTEMPTS_SQL, type AttemptView } from './endpoints.js';
 
 interface EndpointRow {
   id: string;
@@ -11,18 +12,6 @@ interface EndpointRow {
   enabled: boolean;
   disabledReason: string | null;
   failingSince: Date | null;
-  createdAt: Date;
-}
-
-interface AttemptRow {
-  id: string;
-  eventId: string;
-  eventType: string;
-  attempt: number;
-  responseStatus: number | null;
-  latencyMs: number;
-  error: string | null;
-  nextAttemptAt: Date | null;
   createdAt: Date;
 }
 
@@ -39,7 +28,7 @@ const WebhookEndpointType = builder.objectRef<EndpointRow>('WebhookEndpoint').im
   }),
 });
 
-const WebhookAttemptType = builder.objectRef<AttemptRow>('WebhookAttempt').implement({
+const WebhookAttemptType = builder.objectRef<AttemptView>('WebhookAttempt').implement({
   fields: (t) => ({
     id: t.exposeID('id'),
     eventId: t.exposeString('eventId'),
@@ -76,13 +65,6 @@ builder.queryField('webhookAttempts', (t) =>
     extensions: GRAPH_ONLY,
     args: { endpointId: t.arg.id({ required: true }), first: t.arg.int({ required: false, defaultValue: 50 }) },
     resolve: (_root, args, ctx) =>
-      ctx.workspace.rows<AttemptRow>(
-        'webhooks.attempts',
-        `SELECT a.id, d.event_id AS "eventId", e.type AS "eventType", a.attempt, a.response_status AS "responseStatus", a.latency_ms AS "latencyMs", a.error,
-                a.next_attempt_at AS "nextAttemptAt", a.created_at AS "createdAt"
-         FROM webhook_attempts a JOIN webhook_endpoints ep ON ep.id = a.endpoint_id JOIN webhook_deliveries d ON d.id = a.delivery_id JOIN webhook_events e ON e.id = d.event_id
-         WHERE ep.workspace_id = $1 AND a.endpoint_id = $2 ORDER BY a.created_at DESC, a.id DESC LIMIT $3`,
-        [String(args.endpointId), Math.min(Math.max(args.first ?? 50, 1), 500)],
-      ),
+      ctx.workspace.rows<AttemptView>('webhooks.attempts', ATTEMPTS_SQL, [String(args.endpointId), Math.min(Math.max(args.first ?? 50, 1), 500)]),
   }),
 );

@@ -87,6 +87,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   let pollTimer: NodeJS.Timeout | null = null;
   let listener: pg.Client | null = null;
   let lastRetention = 0;
+  let lastReclaim = 0;
   let dueLeft = false;
   const inFlight = new Set<Promise<void>>();
   let idleWaiters: (() => void)[] = [];
@@ -116,7 +117,10 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   }
 
   async function tick() {
-    await reclaimExpiredLeases();
+    if (Date.now() - lastReclaim >= POLL_MS) {
+      lastReclaim = Date.now();
+      await reclaimExpiredLeases();
+    }
     while ((await fanOut()) === FAN_OUT_BATCH && !stopping);
     const free = config.WEBHOOK_CONCURRENCY - inFlight.size;
     dueLeft = false;

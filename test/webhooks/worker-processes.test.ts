@@ -10,6 +10,7 @@ import { OPERATOR } from '../../src/workspaces/actor.js';
 import { createKeyedWorkspace } from '../support/app.js';
 import { createTestDatabase } from '../support/database.js';
 import { TEST_APP_SECRET_KEY } from '../support/secrets.js';
+import { startServerProcess } from '../support/processes.js';
 import { startReceiver, waitFor, type Receiver } from '../support/webhook-receiver.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -78,6 +79,17 @@ afterAll(async () => {
 });
 
 describe('webhook worker processes', () => {
+  it('the server runs the worker itself (WEBHOOK_WORKER defaults to true)', async () => {
+    const { receiver, ids } = await endpointWithEvents(3, () => ({ status: 200 }));
+    const server = await startServerProcess({ DATABASE_URL: url, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+    try {
+      await waitFor(() => new Set(receiver.received.map((r) => r.id)).size === ids.length, 'every event from the server process', 30_000);
+      expect(receiver.received.every((r) => r.verifiedBy === 0)).toBe(true);
+    } finally {
+      await server.stop();
+    }
+  });
+
   it('a worker killed (SIGKILL) mid-delivery and a fresh one started: every event is delivered, none lost', async () => {
     let hang = true;
     const answered = new Set<string>();
