@@ -8,8 +8,9 @@ import { workspaceScopes } from './db/workspace-scope.js';
 import { createDataCache } from './graphql/data-cache.js';
 import { schema } from './graphql/schema.js';
 import { buildContext } from './graphql/context.js';
-import { createGraphQLServer, MAX_GRAPHQL_BODY_BYTES } from './graphql/yoga.js';
-import { GRAPHIQL_ASSETS_PATH, graphiqlAsset } from './graphql/graphiql.js';
+import { createGraphQLServer } from './graphql/yoga.js';
+import { GRAPHIQL_ASSETS_PATH, GRAPHIQL_PAGE_POLICY, graphiqlAsset } from './graphql/graphiql.js';
+import { pageSecurityHeaders } from './http/html.js';
 import { createAdmission } from './auth/admission.js';
 import type { ApiKeyAuthenticator } from './auth/api-keys.js';
 import type { RateLimitStore } from './auth/rate-limit-store.js';
@@ -20,7 +21,14 @@ import { errorResponse, jsonResponse, requestIdOf } from './http/responses.js';
 import type { Principal } from './auth/principal.js';
 import type { SecretBox } from './secrets/secret-box.js';
 import { createWebSessions, webErrorResponse } from './sessions/web-session.js';
-import { createSessionHandler, SETTINGS_PATH } from './sessions/handler.js';
+import { createSessionHandler } from './sessions/handler.js';
+import { SETTINGS_PATH } from './settings/paths.js';
+import { createPublicOrigin, type PublicOrigin } from './http/public-origin.js';
+import { BODY_LIMITS, bounded } from './http/body.js';
+import { createOutboundFetch } from './http/outbound-fetch.js';
+import { createMailer, type Mailer } from './mail/mailer.js';
+import { identityProviderPolicy } from './sso/connections.js';
+import { endAuthorizationSessions } from './mcp/oauth-adapter.js';
 import { createSettingsHandler } from './settings/handler.js';
 import { createSso } from './sso/oidc.js';
 import { createSsoHandler } from './sso/handler.js';
@@ -41,6 +49,8 @@ export interface AppDependencies {
   box: SecretBox;
   /** Tells every instance that a key or a workspace's plan changed; the default uses PostgreSQL NOTIFY. */
   notify?: (target: string) => Promise<void>;
+  /** Outgoing mail; the default sends through SMTP_URL (or logs, in development). */
+  mail?: Mailer;
 }
 
 /** What the HTTP server knows about the connection beside the request. */
@@ -52,11 +62,16 @@ export interface App {
   fetch(request: Request, connection?: Connection): Promise<Response>;
   /** A message from another instance: a key, plan or OAuth grant changed; cached copies go. */
   invalidate(target: string): void;
+  /** The service's one origin (PUBLIC_BASE_URL, or the listening address once known). */
+  publicOrigin: PublicOrigin;
   /** Paths served from node:http directly: the OAuth authorization server (oidc-provider is a Koa app). */
   node: { handles(path: string): boolean; handle(req: IncomingMessage, res: ServerResponse): Promise<void> };
 }
 
 const READY_TIMEOUT_MS = 2_000;
+// Calls to identity providers: a slow or huge answer must not hold a request or the memory.
+const OUTBOUND_TIMEOUT_MS = 5_000;
+const OUTBOUND_MAX_BYTES = 256 * 1024;
 
 export function createApp(deps: AppDependencies): App {
   const { config, database, logger } = deps;
@@ -70,7 +85,8 @@ export function createApp(deps: AppDependencies): App {
     sessions,
     onStoreError: (error) => logger.error({ err: error }, 'rate-limit store failed'),
   });
-  const baseUrlOf = (request: Request) => config.PUBLIC_BASE_URL?.replace(/\/$/, '') ?? new URL(request.url).origin;
+  const publicOrigin = createPublicOrigin(config.PUBLIC_BASE_URL, config.PORT, config.TRUST_PROXY);
+  const mail = deps.mail ?? createMailer(config, logger);
   // Set below: the MCP token cache listens to the same messages as the API-key cache.
   let invalidateTokens: (target: string) => void = () => {};
   const notify = async (target: string) => {
@@ -78,16 +94,34 @@ export function createApp(deps: AppDependencies): App {
     invalidateTokens(target);
     await (deps.notify ? deps.notify(target) : database.pool.query('SELECT pg_notify($1, $2)', [INVALIDATION_CHANNEL, target]));
   };
-  const sessionRoutes = createSessionHandler({ pool: database.pool, sessions });
-  const settingsRoutes = createSettingsHandler({ config, prisma: database.prisma, pool: database.pool, box: deps.box, sessions, notify, baseUrlOf });
-  const sso = createSso({ prisma: database.prisma, pool: database.pool, box: deps.box, cookiePolicy: sessions.cookiePolicy, allowHttpIssuers: config.OIDC_ALLOW_HTTP_ISSUERS });
-  const ssoRoutes = createSsoHandler({ sso, pool: database.pool, sessions, cookiePolicy: sessions.cookiePolicy, baseUrlOf });
+  const sessionRoutes = createSessionHandler({ pool: database.pool, sessions, mail, publicOrigin, onSignedOut: (userId) => endAuthorizationSessions(database.pool, userId) });
+  const settingsRoutes = createSettingsHandler({ config, prisma: database.prisma, pool: database.pool, box: deps.box, sessions, notify, publicOrigin });
+  const sso = createSso({
+    prisma: database.prisma,
+    pool: database.pool,
+    box: deps.box,
+    cookiePolicy: sessions.cookiePolicy,
+    allowHttpIssuers: config.OIDC_ALLOW_HTTP_ISSUERS,
+    fetch: createOutboundFetch({ policy: identityProviderPolicy(config), timeoutMs: OUTBOUND_TIMEOUT_MS, maxBytes: OUTBOUND_MAX_BYTES }),
+    logger,
+  });
+  const ssoRoutes = createSsoHandler({ sso, pool: database.pool, sessions, cookiePolicy: sessions.cookiePolicy, publicOrigin });
   // The MCP connector is loaded on its first request (see mcp/connector.ts).
   let connector: Promise<{ authorizationServer: AuthorizationServer; mcp: ReturnType<typeof createMcpHandler> }> | null = null;
   const loadConnector = () =>
     (connector ??= (async () => {
       const [{ createAuthorizationServer }, { createMcpHandler }] = await Promise.all([import('./mcp/authorization-server.js'), import('./mcp/handler.js')]);
-      const authorizationServer = createAuthorizationServer({ config, pool: database.pool, prisma: database.prisma, box: deps.box, sessions, logger, notify });
+      const authorizationServer = createAuthorizationServer({
+        config,
+        pool: database.pool,
+        prisma: database.prisma,
+        box: deps.box,
+        sessions,
+        logger,
+        notify,
+        publicOrigin,
+        addressOf: (req) => clientAddress(new Request('http://internal/', { headers: { 'x-forwarded-for': String(req.headers['x-forwarded-for'] ?? '') } }), { remoteAddress: req.socket.remoteAddress }, config.TRUST_PROXY),
+      });
       return { authorizationServer, mcp: createMcpHandler({ schema, authorizationServer, writes: { prisma: database.prisma, pool: database.pool }, logger, contextFor }) };
     })());
   // Nothing is cached before the connector is loaded.
@@ -114,6 +148,7 @@ export function createApp(deps: AppDependencies): App {
     },
     contextFor: (admitted, request) => contextFor(admitted.principal, requestIds.get(request) ?? requestIdOf(request)),
     production: config.NODE_ENV === 'production',
+    publicOrigin,
     isCookieAuthenticated: (request) => !request.headers.has('authorization') && sessions.tokenOf(request) !== null,
   });
   const ingest = createIngestHandler({ config, database, logger });
@@ -139,17 +174,20 @@ export function createApp(deps: AppDependencies): App {
   async function route(request: Request, url: URL, requestId: string, address: string): Promise<Response> {
     const path = url.pathname;
     if (path === '/app' || path.startsWith('/app/')) return web(request, url, requestId, address);
-    if (path === MCP_PATH) return (await loadConnector()).mcp.handle(request, requestId);
-    if (PROTECTED_RESOURCE_PATHS.includes(path)) return (await loadConnector()).mcp.metadata(url.origin);
+    if (path === MCP_PATH || PROTECTED_RESOURCE_PATHS.includes(path)) {
+      // Absolute URLs live here (the resource, the issuer): only requests addressed to this service.
+      publicOrigin.assertAddressed(request.headers.get('host'), request.headers.get('x-forwarded-host'));
+      const { mcp } = await loadConnector();
+      return path === MCP_PATH ? mcp.handle(request, requestId) : mcp.metadata();
+    }
     if (path === BASE_PATH || path.startsWith(`${BASE_PATH}/`)) return rest(request, url, requestId);
     if (path.startsWith(GRAPHIQL_ASSETS_PATH)) return (await graphiqlAsset(path.slice(GRAPHIQL_ASSETS_PATH.length))) ?? errorResponse(new ApiError('not_found', 'No such asset.'), requestId);
     if (path === '/graphql') {
-      if (Number(request.headers.get('content-length') ?? 0) > MAX_GRAPHQL_BODY_BYTES) {
-        return errorResponse(new ApiError('payload_too_large', `GraphQL request bodies are limited to ${MAX_GRAPHQL_BODY_BYTES} bytes.`), requestId);
-      }
-      requestIds.set(request, requestId);
-      const response = await yoga.fetch(request);
-      for (const [name, value] of Object.entries(graphqlHeaders.get(request) ?? {})) response.headers.set(name, value);
+      const graphqlRequest = await bounded(request, BODY_LIMITS.graphql);
+      requestIds.set(graphqlRequest, requestId);
+      const response = await yoga.fetch(graphqlRequest);
+      for (const [name, value] of Object.entries(graphqlHeaders.get(graphqlRequest) ?? {})) response.headers.set(name, value);
+      if (response.headers.get('content-type')?.startsWith('text/html')) for (const [name, value] of Object.entries(pageSecurityHeaders(GRAPHIQL_PAGE_POLICY))) response.headers.set(name, value);
       return response;
     }
     if (path.startsWith('/internal/ingest/')) return ingest(request, url, requestId);
@@ -161,6 +199,7 @@ export function createApp(deps: AppDependencies): App {
   }
 
   return {
+    publicOrigin,
     node: { handles: isAuthorizationServerPath, handle: async (req, res) => (await loadConnector()).authorizationServer.handle(req, res) },
     invalidate: (target) => {
       deps.authenticator.invalidate(target);
@@ -174,8 +213,11 @@ export function createApp(deps: AppDependencies): App {
       try {
         response = await route(request, url, requestId, clientAddress(request, connection, config.TRUST_PROXY));
       } catch (error) {
-        logger.error({ err: error, requestId }, 'unhandled error');
-        response = errorResponse(internalError(), requestId);
+        if (error instanceof ApiError) response = errorResponse(error, requestId);
+        else {
+          logger.error({ err: error, requestId }, 'unhandled error');
+          response = errorResponse(internalError(), requestId);
+        }
       }
       response.headers.set('X-Request-Id', requestId);
       logger.info({ requestId, method: request.method, path: url.pathname, status: response.status, ms: Math.round(performance.now() - started) }, 'request');

@@ -16,7 +16,10 @@ async function main() {
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
-  const base = config.PUBLIC_BASE_URL ?? `http://localhost:${port}`;
+  // Without PUBLIC_BASE_URL (development) the listening address is the service's one origin.
+  const listeningHost = ['0.0.0.0', '::', ''].includes(config.HOST) ? 'localhost' : config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
+  runtime.app.publicOrigin.listeningOn(`http://${listeningHost}:${port}`);
+  const base = runtime.app.publicOrigin.value;
   logger.info({ port, database: runtime.db.embedded ? 'embedded' : 'external' }, 'listening');
 
   const lines = [

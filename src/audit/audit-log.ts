@@ -36,3 +36,14 @@ export const AUDIT_LOG_SQL = `
 export async function listAuditLog(pool: pg.Pool, workspaceId: string, limit = 100): Promise<AuditView[]> {
   return (await pool.query<AuditView>(AUDIT_LOG_SQL, [workspaceId, limit])).rows;
 }
+
+/** An event about a person rather than a workspace (sign-ins, locks): recorded in each workspace they belong to (or one), so its admins see it. */
+export async function recordPersonAudit(db: Pick<pg.Pool, 'query'>, entry: { userId: string; action: string; details?: Record<string, unknown>; onlyWorkspaceId?: string }): Promise<void> {
+  const workspaces = (await db.query<{ workspace_id: string }>('SELECT workspace_id FROM memberships WHERE user_id = $1 AND ($2::text IS NULL OR workspace_id = $2)', [entry.userId, entry.onlyWorkspaceId ?? null])).rows;
+  if (!workspaces.length) return;
+  await db.query(
+    `INSERT INTO audit_log (id, workspace_id, actor, action, target, details)
+     SELECT id, workspace_id, $3, $4, $3, $5::jsonb FROM unnest($1::text[], $2::text[]) AS e(id, workspace_id)`,
+    [workspaces.map(() => newId('audit')), workspaces.map((row) => row.workspace_id), entry.userId, entry.action, JSON.stringify(entry.details ?? {})],
+  );
+}

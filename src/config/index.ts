@@ -55,7 +55,8 @@ const configSchema = z.object({
   /** Bytes of computed report data and metrics kept per instance (0 turns the cache off). */
   DATA_CACHE_MAX_BYTES: z.coerce.number().int().min(0).default(64 * 1024 * 1024),
   INGEST_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
-  SEED_DEMO: flag('true'),
+  /** Demo data on an empty database; unset means on in development and test, off in production. */
+  SEED_DEMO: z.enum(['true', 'false']).optional(),
   /** 32 bytes (64 hex characters or base64) sealing stored webhook and OIDC client secrets. */
   APP_SECRET_KEY: z
     .string()
@@ -77,9 +78,18 @@ const configSchema = z.object({
     .regex(/^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/, 'expected host:port, e.g. 1.1.1.1:53')
     .optional(),
   OIDC_ALLOW_HTTP_ISSUERS: flag('false'),
+  /** Identity providers and client metadata documents on private, loopback or non-443 addresses (tests only). */
+  OUTBOUND_ALLOW_PRIVATE_TARGETS: flag('false'),
+  /** smtp:// or smtps:// server for password-reset mail; unset, development logs the link instead. */
+  SMTP_URL: z.string().url().refine((url) => /^smtps?:\/\//.test(url), 'must be an smtp:// or smtps:// URL').optional(),
+  MAIL_FROM: z.string().default('Signalboard <no-reply@signalboard.localhost>'),
   /** Behind a reverse proxy: take the client address (sign-in throttling) from the last X-Forwarded-For entry. */
   TRUST_PROXY: flag('false'),
-}).refine((config) => config.NODE_ENV !== 'production' || config.APP_SECRET_KEY, { path: ['APP_SECRET_KEY'], message: 'is required in production' });
+})
+  .refine((config) => config.NODE_ENV !== 'production' || config.APP_SECRET_KEY, { path: ['APP_SECRET_KEY'], message: 'is required in production' })
+  .refine((config) => config.NODE_ENV !== 'production' || config.PUBLIC_BASE_URL, { path: ['PUBLIC_BASE_URL'], message: 'is required in production (the OAuth issuer and every absolute link come from it)' })
+  .refine((config) => !config.PUBLIC_BASE_URL || /^https?:\/\/[^/?#]+\/?$/.test(config.PUBLIC_BASE_URL), { path: ['PUBLIC_BASE_URL'], message: 'must be an origin such as https://signalboard.example.com (no path)' })
+  .transform(({ SEED_DEMO, ...config }) => ({ ...config, SEED_DEMO: SEED_DEMO === undefined ? config.NODE_ENV !== 'production' : SEED_DEMO === 'true' }));
 
 export type Config = z.infer<typeof configSchema>;
 

@@ -18,6 +18,7 @@ export const idPrefixes = {
   attempt: 'wha',
   domain: 'dom',
   audit: 'aud',
+  identity: 'uid',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

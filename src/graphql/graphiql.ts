@@ -29,7 +29,18 @@ const loadBundle = () => {
 };
 
 const JS = 'text/javascript; charset=utf-8';
+// The page carries no inline script (its CSP allows only our own files): this starts GraphiQL
+// with the options the page holds as inert JSON.
+const BOOT = `self.MonacoEnvironment = {
+  globalAPI: false,
+  getWorkerUrl: (_moduleId, label) => '${GRAPHIQL_ASSETS_PATH}' + ({ json: 'json', graphql: 'graphql' }[label] ?? 'editor') + '.worker.js',
+};
+addEventListener('DOMContentLoaded', () => {
+  YogaGraphiQL.renderYogaGraphiQL(document.querySelector('#root'), JSON.parse(document.getElementById('graphiql-options').textContent));
+});
+`;
 const ASSETS: Record<string, { type: string; body: (b: Bundle) => string | Uint8Array<ArrayBuffer> }> = {
+  'boot.js': { type: JS, body: () => BOOT },
   'graphiql.js': { type: JS, body: (b) => b.js },
   'graphiql.css': { type: 'text/css; charset=utf-8', body: (b) => b.css },
   'favicon.ico': { type: 'image/x-icon', body: (b) => new Uint8Array(Buffer.from(b.favicon.slice(b.favicon.indexOf(',') + 1), 'base64')) },
@@ -46,6 +57,9 @@ export async function graphiqlAsset(name: string): Promise<Response | null> {
   return new Response(body, { headers: { 'Content-Type': asset.type, 'Cache-Control': 'public, max-age=86400' } });
 }
 
+/** What the GraphiQL page may load and run: our own files, workers and calls, nothing inline. */
+export const GRAPHIQL_PAGE_POLICY = { scripts: ["'self'"], extra: ["connect-src 'self'", "worker-src 'self'", "font-src 'self' data:"] };
+
 // Inline JSON inside <script> must not be able to close the element.
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
@@ -61,14 +75,9 @@ export function graphiqlPage(options: GraphiQLOptions): string {
 <body id="body" class="no-focus-outline">
 <noscript>GraphiQL needs JavaScript.</noscript>
 <div id="root"></div>
-<script>
-self.MonacoEnvironment = {
-  globalAPI: false,
-  getWorkerUrl: (_moduleId, label) => '${GRAPHIQL_ASSETS_PATH}' + ({ json: 'json', graphql: 'graphql' }[label] ?? 'editor') + '.worker.js',
-};
-</script>
+<script type="application/json" id="graphiql-options">${scriptJson(options)}</script>
+<script src="${GRAPHIQL_ASSETS_PATH}boot.js"></script>
 <script src="${GRAPHIQL_ASSETS_PATH}graphiql.js"></script>
-<script>YogaGraphiQL.renderYogaGraphiQL(document.querySelector('#root'), ${scriptJson(options)});</script>
 </body>
 </html>`;
 }

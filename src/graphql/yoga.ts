@@ -18,6 +18,8 @@ export interface YogaDependencies {
   production: boolean;
   /** A web-app session's request (cookie, no Authorization header): these need CSRF prevention. */
   isCookieAuthenticated(request: Request): boolean;
+  /** The service's origin: the only one allowed to call with credentials (cookies). */
+  publicOrigin: { readonly value: string };
 }
 
 const DEFAULT_QUERY = `# The graph behind /api/v1.
@@ -33,9 +35,6 @@ const DEFAULT_QUERY = `# The graph behind /api/v1.
   }
 }
 `;
-
-/** A read query with variables fits in far less; larger bodies are refused with 413. */
-export const MAX_GRAPHQL_BODY_BYTES = 1024 * 1024;
 
 const isApiKeyRequest = (request: Request) => bearerToken(request.headers.get('authorization')) !== null;
 
@@ -55,6 +54,12 @@ export function createGraphQLServer(deps: YogaDependencies) {
     },
     renderGraphiQL: graphiqlPage,
     landingPage: false,
+    // Cookies only from our own pages; any other site may call with an API key (no credentials),
+    // so Yoga's default of reflecting any Origin with credentials is replaced.
+    cors: (request) => {
+      const origin = request.headers.get('origin');
+      return origin === deps.publicOrigin.value ? { origin, credentials: true } : { origin: '*', credentials: false };
+    },
     batching: false,
     logging: false,
     context: async ({ request }) => deps.contextFor(await deps.admit(request), request),

@@ -1,15 +1,12 @@
 // Bodies of the web app's POSTs: HTML forms (urlencoded) or JSON objects, small and flat.
 import { ApiError } from '../errors/index.js';
-
-const MAX_FORM_BYTES = 64 * 1024;
+import { BODY_LIMITS, readBodyText } from './body.js';
 
 export type FormFields = Record<string, string | string[] | boolean | number | null>;
 
 export async function readForm(request: Request): Promise<{ fields: FormFields; json: boolean }> {
-  if (Number(request.headers.get('content-length') ?? 0) > MAX_FORM_BYTES) throw new ApiError('payload_too_large', `Bodies are limited to ${MAX_FORM_BYTES} bytes.`);
   const type = (request.headers.get('content-type') ?? '').toLowerCase();
-  const text = await request.text();
-  if (Buffer.byteLength(text) > MAX_FORM_BYTES) throw new ApiError('payload_too_large', `Bodies are limited to ${MAX_FORM_BYTES} bytes.`);
+  const text = await readBodyText(request, BODY_LIMITS.form);
   if (type.startsWith('application/json')) {
     let parsed: unknown;
     try {

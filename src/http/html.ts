@@ -59,18 +59,39 @@ export function page(title: string, body: SafeHtml, options: { header?: SafeHtml
 <body>${options.header ?? ''}<main>${body}</main></body></html>`;
 }
 
-export function htmlResponse(body: SafeHtml, status = 200, headers: Record<string, string> = {}): Response {
+export interface PagePolicy {
+  /** Extra script sources ('self' for our own assets); none by default: the pages are forms. */
+  scripts?: string[];
+  /** Where the page's forms may post (and be redirected): our origin, plus an OAuth client's redirect origin on consent. */
+  formAction?: string[];
+  /** Further directives of a page that runs an app (GraphiQL, the API reference). */
+  extra?: string[];
+}
+
+/** The headers every HTML page sends: a strict CSP without inline script, no framing, no sniffing, no referrer. */
+export function pageSecurityHeaders(policy: PagePolicy = {}): Record<string, string> {
+  const directives = [
+    "default-src 'none'",
+    `script-src ${policy.scripts?.length ? policy.scripts.join(' ') : "'none'"}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    `form-action ${['\'self\'', ...(policy.formAction ?? [])].join(' ')}`,
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    ...(policy.extra ?? []),
+  ];
+  return {
+    'Content-Security-Policy': directives.join('; '),
+    'X-Frame-Options': 'DENY',
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+  };
+}
+
+export function htmlResponse(body: SafeHtml, status = 200, headers: Record<string, string> = {}, policy: PagePolicy = {}): Response {
   return new Response(body.value, {
     status,
-    headers: {
-      'Content-Type': 'text/html; charset=utf-8',
-      'Cache-Control': 'no-store',
-      // No scripts at all: the pages are forms. Framing refused (clickjacking).
-      'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-      'X-Frame-Options': 'DENY',
-      'Referrer-Policy': 'same-origin',
-      ...headers,
-    },
+    headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', ...pageSecurityHeaders(policy), ...headers },
   });
 }
 

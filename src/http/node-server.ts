@@ -7,6 +7,7 @@ import { createServerAdapter } from '@whatwg-node/server';
 import type { App } from '../app.js';
 import { ApiError, type ErrorCode } from '../errors/index.js';
 import { JSON_CONTENT_TYPE, newRequestId } from './responses.js';
+import { isValidHostHeader } from './public-origin.js';
 
 const PARSER_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
   HPE_HEADER_OVERFLOW: { code: 'request_header_fields_too_large', message: 'The request headers are too large (16 KiB at most).' },
@@ -34,6 +35,11 @@ export function createNodeServer(app: App): Server {
   // The node adapter passes the IncomingMessage as `req`: its socket gives the client address.
   const adapter = createServerAdapter((request: Request, context) => app.fetch(request, { remoteAddress: (context as { req?: IncomingMessage }).req?.socket.remoteAddress }));
   const server = createServer((req, res) => {
+    // Every URL is built from Host; a missing or malformed one (`a b`, `[zz]`, `a/b`) is refused before anything else.
+    if (!isValidHostHeader(req.headers.host)) {
+      const body = JSON.stringify({ error: { code: 'bad_request', message: 'The Host header is missing or malformed.', requestId: newRequestId() } });
+      return void res.writeHead(400, { 'Content-Type': JSON_CONTENT_TYPE, Connection: 'close' }).end(body);
+    }
     if (!app.node.handles((req.url ?? '/').split('?')[0]!)) return void adapter(req, res);
     app.node.handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': JSON_CONTENT_TYPE }).end(JSON.stringify({ error: { code: 'internal_error', message: 'An unexpected error occurred.', requestId: newRequestId() } }));

@@ -7,6 +7,7 @@ import type { Database } from '../db/client.js';
 import { ApiError, toApiError } from '../errors/index.js';
 import { bearerToken } from '../auth/api-key-format.js';
 import { errorResponse, jsonResponse } from '../http/responses.js';
+import { readBodyText } from '../http/body.js';
 import { ingest, type IngestKind } from './service.js';
 
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -20,12 +21,9 @@ export function createIngestHandler(deps: { config: Config; database: Database; 
     if (request.method !== 'POST') return errorResponse(new ApiError('method_not_allowed', 'Use POST.'), requestId, { Allow: 'POST' });
     const token = bearerToken(request.headers.get('authorization'));
     if (!token || !timingSafeEqual(digest(token), expected)) return errorResponse(new ApiError('unauthenticated', 'Send the ingest service token as a bearer token.'), requestId);
-    const tooLarge = () => errorResponse(new ApiError('payload_too_large', `Bodies are limited to ${MAX_BODY_BYTES} bytes; split the file.`), requestId);
-    if (Number(request.headers.get('content-length') ?? 0) > MAX_BODY_BYTES) return tooLarge();
     const skipInvalid = url.searchParams.get('skipInvalid') === 'true';
     try {
-      const text = await request.text();
-      if (Buffer.byteLength(text) > MAX_BODY_BYTES) return tooLarge();
+      const text = await readBodyText(request, MAX_BODY_BYTES);
       const summary = await ingest(deps.database.pool, kind as IngestKind, text, { skipInvalid });
       // Without skipInvalid, any bad line means nothing was written.
       if (summary.problems.length && !skipInvalid) {

@@ -1,8 +1,11 @@
 // The MCP connector's OAuth 2.1 authorization server: oidc-provider (dynamic client
-// registration, authorization code + PKCE S256, resource indicators binding tokens to the /mcp
-// resource, rotating refresh tokens, revocation), stored in PostgreSQL. Sign-in is the web
-// app's session (password or SSO); consent and the choice of one workspace happen on our own
-// server-rendered page. oidc-provider is a Koa app, so it is served from node:http directly.
+// registration within limits, the authorization code flow with PKCE S256 only, resource
+// indicators binding tokens to the /mcp resource, rotating refresh tokens, revocation), stored
+// in PostgreSQL without usable credentials (oauth-adapter.ts). One issuer: PUBLIC_BASE_URL (or
+// the listening address in development); a request for another Host is refused before anything
+// is built. Sign-in is the web app's session (password or SSO); consent and the choice of one
+// workspace happen on our own page (consent-page.ts). oidc-provider is a Koa app, so it is
+// served from node:http directly; bodies are read here, within the one byte limit.
 import { generateKeyPairSync } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type pg from 'pg';
@@ -12,14 +15,20 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
 import type { PrismaClient } from '../db/generated/prisma/client.js';
 import type { Plan, Role } from '../db/generated/prisma/enums.js';
-import { html, page } from '../http/html.js';
+import { html, page, pageSecurityHeaders } from '../http/html.js';
+import { BODY_LIMITS, readNodeBody } from '../http/body.js';
+import type { PublicOrigin } from '../http/public-origin.js';
+import { ApiError } from '../errors/index.js';
+import { JSON_CONTENT_TYPE, newRequestId } from '../http/responses.js';
 import type { SecretBox } from '../secrets/secret-box.js';
-import { LOGIN_PATH } from '../sessions/handler.js';
+import { LOGIN_PATH } from '../sessions/paths.js';
 import { workspacesOf } from '../sessions/session-store.js';
 import type { WebSessions } from '../sessions/web-session.js';
-import { CSRF_FIELD } from '../sessions/web-session.js';
-import { postgresAdapter, sweepExpired } from './oauth-adapter.js';
+import { reserveAttempts, type CounterPolicy } from '../db/attempt-counters.js';
+import { postgresAdapter, storedIdOf, sweepExpired } from './oauth-adapter.js';
 import { recordAudit } from '../audit/audit-log.js';
+import { registrationProblem } from './client-registration.js';
+import { consentPage } from './consent-page.js';
 import { isAuthorizationServerPath, MCP_PATH, OAUTH_INVALIDATION_TARGET } from './connector.js';
 
 export const MCP_SCOPE = 'mcp';
@@ -27,6 +36,8 @@ export const INTERACTION_PREFIX = '/oauth/interaction/';
 /** Paid plans: the connector is not available on `free`. */
 export const MCP_PLANS: readonly Plan[] = ['starter', 'pro', 'agency', 'scale'];
 const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
+/** Dynamic registrations per caller address. */
+const REGISTRATION_POLICY: CounterPolicy = { limit: 10, windowMs: 3_600_000 };
 const SIGNING_KEY_ID = 'oauth-signing-key-1';
 
 /** The account of a grant is one membership: a person in one workspace. */
@@ -56,6 +67,9 @@ export interface AuthorizationServerDeps {
   box: SecretBox;
   sessions: WebSessions;
   logger: Logger;
+  publicOrigin: PublicOrigin;
+  /** The caller's address (socket or trusted proxy), for the registration limit. */
+  addressOf(req: IncomingMessage): string;
   /** Tells every instance that cached token holders are stale (revocations). */
   notify(target: string): Promise<void>;
 }
@@ -70,18 +84,9 @@ const headersOf = (req: IncomingMessage) => {
   return headers;
 };
 
-async function readBody(req: IncomingMessage, limit = 16 * 1024): Promise<URLSearchParams> {
-  let text = '';
-  for await (const chunk of req) {
-    text += chunk;
-    if (text.length > limit) throw new Error('body too large');
-  }
-  return new URLSearchParams(text);
-}
-
 export function createAuthorizationServer(deps: AuthorizationServerDeps) {
   const { config, pool } = deps;
-  const providers = new Map<string, Promise<Provider>>();
+  let provider: Promise<Provider> | null = null;
   const verified = new LRUCache<string, TokenHolder & { expiresAtMs: number }>({ max: 10_000, ttl: TOKEN_CACHE_TTL_MS });
   const announceRevocation = () => {
     verified.clear();
@@ -90,8 +95,8 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps) {
   // Expired codes, tokens and interactions are swept at most this often, on the way through a token request.
   const SWEEP_EVERY_MS = 10 * 60_000;
   let lastSweep = 0;
-  const issuerOf = (origin: string) => config.PUBLIC_BASE_URL?.replace(/\/$/, '') ?? origin;
-  const resourceOf = (origin: string) => `${issuerOf(origin)}${MCP_PATH}`;
+  const issuer = () => deps.publicOrigin.value;
+  const resource = () => `${issuer()}${MCP_PATH}`;
 
   async function signingKey(): Promise<Record<string, unknown>> {
     const existing = await pool.query<{ sealed_jwk: string }>('SELECT sealed_jwk FROM oauth_signing_keys WHERE id = $1', [SIGNING_KEY_ID]);
@@ -111,11 +116,10 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps) {
     return result.rowCount === 1;
   }
 
-  async function build(origin: string): Promise<Provider> {
-    const issuer = issuerOf(origin);
-    const resource = resourceOf(origin);
-    const provider = new Provider(issuer, {
-      adapter: postgresAdapter(pool),
+  async function build(): Promise<Provider> {
+    const resourceIndicator = resource();
+    const provider = new Provider(issuer(), {
+      adapter: postgresAdapter(pool, deps.box),
       jwks: { keys: [(await signingKey()) as never] },
       cookies: { keys: [deps.box.derive('oauth-cookies').toString('base64url')] },
       routes: {
@@ -143,14 +147,16 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps) {
         userinfo: { enabled: false },
         resourceIndicators: {
           enabled: true,
-          defaultResource: () => resource,
+          defaultResource: () => resourceIndicator,
           useGrantedResource: () => true,
           getResourceServerInfo: (_ctx, indicator) => {
-            if (indicator !== resource) throw new errors.InvalidTarget(`the only resource here is ${resource}`);
-            return { scope: MCP_SCOPE, audience: resource, accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS, accessTokenFormat: 'opaque' };
+            if (indicator !== resourceIndicator) throw new errors.InvalidTarget(`the only resource here is ${resourceIndicator}`);
+            return { scope: MCP_SCOPE, audience: resourceIndicator, accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS, accessTokenFormat: 'opaque' };
           },
         },
       },
+      // OAuth 2.1: the code flow only; implicit and hybrid response types are neither offered nor registrable.
+      responseTypes: ['code'],
       clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', id_token_signed_response_alg: 'RS256' },
       pkce: { required: () => true },
       issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
@@ -160,29 +166,25 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps) {
       findAccount: async (_ctx, accountId) => ((await membershipExists(accountId)) ? { accountId, claims: async () => ({ sub: accountId }) } : undefined),
       renderError: async (ctx, out) => {
         ctx.type = 'html';
+        ctx.set(pageSecurityHeaders());
         ctx.body = page('Authorization error', html`<section><h1>That did not work</h1><p><code>${out.error}</code>: ${out.error_description ?? ''}</p></section>`).value;
       },
     });
     provider.proxy = config.TRUST_PROXY;
     provider.on('access_token.destroyed', announceRevocation);
-    provider.on('grant.revoked', announceRevocation);
+    provider.on('grant.revoked', (ctx: KoaContextWithOIDC, grantId: string) => {
+      announceRevocation();
+      const token = ctx.oidc?.entities.RefreshToken ?? ctx.oidc?.entities.AccessToken;
+      const account = parseAccountId(String(token?.accountId ?? ''));
+      if (!account) return;
+      void recordAudit(deps.prisma, { workspaceId: account.workspaceId, actor: account.userId, action: 'mcp.grant_revoked', target: String(token?.clientId ?? ''), details: { grantId, via: ctx.path } }).catch((error: unknown) => deps.logger.error({ err: error }, 'auditing a grant revocation failed'));
+    });
     provider.on('server_error', (_ctx, error) => deps.logger.error({ err: error }, 'oauth server error'));
     return provider;
   }
 
-  function providerFor(origin: string): Promise<Provider> {
-    const issuer = issuerOf(origin);
-    if (!providers.has(issuer)) providers.set(issuer, build(origin));
-    return providers.get(issuer)!;
-  }
-
-  const originOf = (req: IncomingMessage) => {
-    const proto = config.TRUST_PROXY && typeof req.headers['x-forwarded-proto'] === 'string' ? req.headers['x-forwarded-proto'].split(',')[0]!.trim() : 'http';
-    return `${proto}://${req.headers.host ?? 'localhost'}`;
-  };
-
-  async function interaction(provider: Provider, req: IncomingMessage, res: ServerResponse, origin: string) {
-    const url = new URL(req.url!, origin);
+  async function interaction(provider: Provider, req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url!, issuer());
     const request = new Request(url, { headers: headersOf(req), method: 'GET' });
     const details = await provider.interactionDetails(req, res);
     const session = await deps.sessions.read(request);
@@ -192,11 +194,11 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps) {
     }
     const client = await provider.Client.find(String(details.params.client_id));
     const clientName = client?.clientName ?? String(details.params.client_id);
-    const workspaces = (await workspacesOf(pool, session.userId)).filter((workspace) => MCP_PLANS.includes(workspace.plan));
+    const workspaces = await consentWorkspaces(session);
 
     if (req.method === 'POST') {
       deps.sessions.assertSameOrigin(new Request(url, { headers: headersOf(req), method: 'POST' }));
-      const form = await readBody(req);
+      const form = new URLSearchParams((req as IncomingMessage & { body?: Buffer }).body?.toString('utf8') ?? '');
       deps.sessions.assertCsrf(session, request, Object.fromEntries(form));
       if (form.get('decision') !== 'allow') {
         await provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The person declined.' }, { mergeWithLastSubmission: false });
@@ -206,7 +208,7 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps) {
       if (!workspace) throw new errors.AccessDenied('choose one of your workspaces on a paid plan');
       const accountId = accountIdOf(session.userId, workspace.id);
       const grant = new provider.Grant({ accountId, clientId: String(details.params.client_id) });
-      grant.addResourceScope(resourceOf(origin), MCP_SCOPE);
+      grant.addResourceScope(resource(), MCP_SCOPE);
       const requested = String(details.params.scope ?? '').split(' ').filter((scope) => [MCP_SCOPE, 'offline_access'].includes(scope));
       if (requested.length) grant.addOIDCScope(requested.join(' '));
       const grantId = await grant.save();
@@ -215,35 +217,90 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps) {
       return;
     }
 
-    const body = workspaces.length
-      ? html`<div class="login"><section><h1>Connect ${clientName}</h1>
-<p><strong>${clientName}</strong> asks to use Signalboard as <strong>${session.email}</strong>: it can read the clients, reports and AI-visibility data of one workspace, and — only if an admin switches write actions on — change reports, projects and signal rules.</p>
-<form method="post" action="${url.pathname}"><input type="hidden" name="${CSRF_FIELD}" value="${session.csrfToken}">
-<label>Workspace <select name="workspace">${workspaces.map((workspace) => html`<option value="${workspace.id}"${workspace.id === session.workspaceId ? html` selected` : ''}>${workspace.name} (${workspace.plan})</option>`)}</select></label>
-<button type="submit" name="decision" value="allow">Allow</button>
-<button type="submit" name="decision" value="deny" class="secondary">Deny</button>
-</form><p class="muted">You can disconnect it at any time in Settings.</p></section></div>`
-      : html`<div class="login"><section><h1>Not available</h1><p>The MCP connector needs a paid plan (${MCP_PLANS.join(', ')}); none of your workspaces has one.</p></section></div>`;
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'X-Frame-Options': 'DENY', 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' *; frame-ancestors 'none'" });
-    res.end(page('Connect an app', body).value);
+    const redirectUri = new URL(String(details.params.redirect_uri));
+    const issuedAt = Number(client?.metadata().client_id_issued_at);
+    const body = consentPage({
+      action: url.pathname,
+      csrfToken: session.csrfToken,
+      email: session.email,
+      clientName,
+      clientId: String(details.params.client_id),
+      redirectHost: redirectUri.host,
+      registeredAt: Number.isFinite(issuedAt) ? new Date(issuedAt * 1000) : null,
+      stayConnected: String(details.params.scope ?? '').split(' ').includes('offline_access'),
+      workspaces,
+      selectedWorkspaceId: session.workspaceId,
+      paidPlans: MCP_PLANS,
+    });
+    // The form posts here, and the answer redirects to the client: both must be allowed form targets.
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', ...pageSecurityHeaders({ formAction: [redirectUri.origin] }) });
+    res.end(body.value);
+  }
+
+  async function consentWorkspaces(session: { userId: string; ssoWorkspaceId: string | null }) {
+    const workspaces = (await workspacesOf(pool, session)).filter((workspace) => MCP_PLANS.includes(workspace.plan));
+    const switches = await pool.query<{ id: string; mcp_write_actions: boolean }>('SELECT id, mcp_write_actions FROM workspaces WHERE id = ANY($1::text[])', [workspaces.map((workspace) => workspace.id)]);
+    const writes = new Map(switches.rows.map((row) => [row.id, row.mcp_write_actions]));
+    return workspaces.map((workspace) => ({ ...workspace, writeActions: writes.get(workspace.id) ?? false }));
+  }
+
+  /** OAuth-style JSON errors for the endpoints clients call (RFC 6749 §5.2, RFC 7591 §3.2.2). */
+  function oauthError(res: ServerResponse, status: number, error: string, description: string, headers: Record<string, string> = {}) {
+    res.writeHead(status, { 'Content-Type': JSON_CONTENT_TYPE, 'Cache-Control': 'no-store', ...headers }).end(JSON.stringify({ error, error_description: description }));
+  }
+
+  /** Registration limits (client-registration.ts) and a per-address rate; true when the request may go on to the provider. */
+  async function admitRegistration(req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<boolean> {
+    let metadata: unknown;
+    try {
+      metadata = JSON.parse(body.toString('utf8'));
+    } catch {
+      oauthError(res, 400, 'invalid_client_metadata', 'the body must be JSON');
+      return false;
+    }
+    const refusal = registrationProblem(metadata);
+    if (refusal) {
+      oauthError(res, 400, refusal.error, refusal.description);
+      return false;
+    }
+    const key = `oauth:register:${deps.addressOf(req)}`;
+    const counted = (await reserveAttempts(pool, [{ key, policy: REGISTRATION_POLICY }])).get(key)!;
+    if (counted.count > REGISTRATION_POLICY.limit) {
+      const wait = Math.max(1, Math.ceil((counted.windowEndsAt.getTime() - Date.now()) / 1000));
+      oauthError(res, 429, 'rate_limited', `at most ${REGISTRATION_POLICY.limit} registrations an hour from one address`, { 'Retry-After': String(wait) });
+      return false;
+    }
+    return true;
+  }
+
+  function envelope(res: ServerResponse, error: ApiError) {
+    res.writeHead(error.status, { 'Content-Type': JSON_CONTENT_TYPE, 'Cache-Control': 'no-store', ...error.headers }).end(JSON.stringify({ error: { code: error.code, message: error.message, requestId: newRequestId() } }));
   }
 
   return {
-    resourceOf,
-    issuerOf,
+    resource,
+    issuer,
     /** Serves the authorization server's paths; false for every other path. */
     handles: isAuthorizationServerPath,
     async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-      const origin = originOf(req);
-      const provider = await providerFor(origin);
-      const path = new URL(req.url!, origin).pathname;
+      try {
+        deps.publicOrigin.assertAddressed(req.headers.host, typeof req.headers['x-forwarded-host'] === 'string' ? req.headers['x-forwarded-host'] : null);
+        // Bodies are read here, within the one limit; the provider takes the bytes from req.body.
+        if (req.method === 'POST') (req as IncomingMessage & { body?: Buffer }).body = await readNodeBody(req, BODY_LIMITS.form);
+      } catch (error) {
+        if (error instanceof ApiError) return envelope(res, error);
+        throw error;
+      }
+      const path = new URL(req.url!, issuer()).pathname;
+      if (path === '/oauth/register' && req.method === 'POST' && !(await admitRegistration(req, res, (req as IncomingMessage & { body: Buffer }).body))) return;
+      const current = await (provider ??= build());
       if (path.startsWith(INTERACTION_PREFIX)) {
         try {
-          await interaction(provider, req, res, origin);
+          await interaction(current, req, res);
         } catch (error) {
           if (res.headersSent) return;
           const status = (error as { status?: number }).status ?? 400;
-          res.writeHead(status < 500 ? status : 400, { 'Content-Type': 'text/html; charset=utf-8' }).end(page('Authorization error', html`<section><h1>That did not work</h1><p>${(error as Error).message}</p></section>`).value);
+          res.writeHead(status < 500 ? status : 400, { 'Content-Type': 'text/html; charset=utf-8', ...pageSecurityHeaders() }).end(page('Authorization error', html`<section><h1>That did not work</h1><p>${(error as Error).message}</p></section>`).value);
         }
         return;
       }
@@ -253,16 +310,16 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps) {
       }
       // RFC 8414 metadata at the root path the MCP authorization spec looks at.
       if (path === '/.well-known/oauth-authorization-server') req.url = '/.well-known/openid-configuration';
-      provider.callback()(req, res);
+      current.callback()(req, res);
     },
     /**
      * The holder of an access token for the MCP resource with their membership, or null
      * (unknown, expired, revoked, another audience, no longer a member). One statement on the
-     * provider's own rows: opaque tokens are stored under their value, revocation deletes them.
+     * provider's own rows: opaque tokens are stored under the hash of their value, revocation deletes them.
      */
-    async verifyAccessToken(token: string, origin: string): Promise<TokenHolder | null> {
+    async verifyAccessToken(token: string): Promise<TokenHolder | null> {
       if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
-      const cached = verified.get(`${origin}|${token}`);
+      const cached = verified.get(token);
       if (cached && cached.expiresAtMs > Date.now()) return cached;
       const row = (await pool.query<{ payload: { aud?: string | string[]; accountId?: string; clientId?: string; scope?: string; exp?: number }; client_name: string | null; role: Role; plan: Plan; timezone: string; mcp_write_actions: boolean; email: string }>(
         `SELECT t.payload, c.payload->>'client_name' AS client_name, m.role, w.plan, w.timezone, w.mcp_write_actions, u.email
@@ -272,17 +329,16 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps) {
          JOIN users u ON u.id = m.user_id
          LEFT JOIN oauth_models c ON c.model = 'Client' AND c.id = t.payload->>'clientId'
          WHERE t.model = 'AccessToken' AND t.id = $1 AND (t.expires_at IS NULL OR t.expires_at > now())`,
-        [token],
+        [storedIdOf('AccessToken', token)],
       )).rows[0];
       if (!row || (row.payload.exp !== undefined && row.payload.exp * 1000 <= Date.now())) return null;
       const audience = row.payload.aud;
-      const resource = resourceOf(origin);
-      if (audience !== resource && !(Array.isArray(audience) && audience.includes(resource))) return null;
+      if (audience !== resource() && !(Array.isArray(audience) && audience.includes(resource()))) return null;
       const account = parseAccountId(row.payload.accountId ?? '');
       const clientId = row.payload.clientId;
       if (!account || !clientId) return null;
       const holder = { ...account, clientId, clientName: row.client_name ?? clientId, scopes: (row.payload.scope ?? '').split(' ').filter(Boolean), role: row.role, plan: row.plan, timezone: row.timezone, writeActions: row.mcp_write_actions, email: row.email };
-      verified.set(`${origin}|${token}`, { ...holder, expiresAtMs: row.payload.exp ? row.payload.exp * 1000 : Date.now() + TOKEN_CACHE_TTL_MS });
+      verified.set(token, { ...holder, expiresAtMs: row.payload.exp ? row.payload.exp * 1000 : Date.now() + TOKEN_CACHE_TTL_MS });
       return holder;
     },
     /** An invalidation message (local or from another instance): OAuth revocations, plan and workspace changes drop the cache. */

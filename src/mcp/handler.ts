@@ -22,7 +22,8 @@ import type { Logger } from 'pino';
 import { bearerToken } from '../auth/api-key-format.js';
 import { SCOPES, type Principal } from '../auth/principal.js';
 import { ApiError, fromUsageError, toApiError, UsageError } from '../errors/index.js';
-import { jsonResponse, Response } from '../http/responses.js';
+import { errorResponse, jsonResponse, Response } from '../http/responses.js';
+import { BODY_LIMITS, bounded } from '../http/body.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import { MCP_PLANS, type AuthorizationServer } from './authorization-server.js';
 import { MCP_PATH } from './connector.js';
@@ -60,12 +61,10 @@ export function createMcpHandler(deps: McpDeps) {
   const readTools = loadOperationTools(deps.schema);
   const toolsByName = new Map<string, OperationTool | WriteTool>([...readTools, ...WRITE_TOOLS].map((tool) => [tool.name, tool]));
 
-  function metadataUrl(origin: string) {
-    return `${deps.authorizationServer.issuerOf(origin)}/.well-known/oauth-protected-resource${MCP_PATH}`;
-  }
+  const metadataUrl = () => `${deps.authorizationServer.issuer()}/.well-known/oauth-protected-resource${MCP_PATH}`;
 
-  function unauthorized(origin: string, requestId: string, error?: { code: string; description: string }) {
-    const challenge = [`Bearer resource_metadata="${metadataUrl(origin)}"`, ...(error ? [`error="${error.code}"`, `error_description="${error.description}"`] : [])].join(', ');
+  function unauthorized(requestId: string, error?: { code: string; description: string }) {
+    const challenge = [`Bearer resource_metadata="${metadataUrl()}"`, ...(error ? [`error="${error.code}"`, `error_description="${error.description}"`] : [])].join(', ');
     return jsonResponse(
       { error: { code: 'unauthenticated', message: error?.description ?? 'Send an OAuth access token for this MCP server (discover the authorization server from the WWW-Authenticate header).', requestId } },
       401,
@@ -73,10 +72,10 @@ export function createMcpHandler(deps: McpDeps) {
     );
   }
 
-  async function authenticate(request: Request, origin: string): Promise<Holder | 'missing' | 'invalid' | ApiError> {
+  async function authenticate(request: Request): Promise<Holder | 'missing' | 'invalid' | ApiError> {
     const token = bearerToken(request.headers.get('authorization'));
     if (!token) return 'missing';
-    const holder = await deps.authorizationServer.verifyAccessToken(token, origin);
+    const holder = await deps.authorizationServer.verifyAccessToken(token);
     if (!holder) return 'invalid';
     if (!MCP_PLANS.includes(holder.plan)) return new ApiError('plan_required', `The MCP connector needs a paid plan (${MCP_PLANS.join(', ')}); this workspace is on ${holder.plan}.`);
     return {
@@ -141,22 +140,28 @@ export function createMcpHandler(deps: McpDeps) {
 
   return {
     /** Protected-resource metadata (RFC 9728): where to get a token for /mcp. */
-    metadata(origin: string): Response {
+    metadata(): Response {
       return jsonResponse({
-        resource: deps.authorizationServer.resourceOf(origin),
-        authorization_servers: [deps.authorizationServer.issuerOf(origin)],
+        resource: deps.authorizationServer.resource(),
+        authorization_servers: [deps.authorizationServer.issuer()],
         scopes_supported: ['mcp'],
         bearer_methods_supported: ['header'],
         resource_name: 'Signalboard',
-        resource_documentation: `${deps.authorizationServer.issuerOf(origin)}/api/v1/docs`,
+        resource_documentation: `${deps.authorizationServer.issuer()}/api/v1/docs`,
       });
     },
-    async handle(request: Request, requestId: string): Promise<Response> {
-      const origin = new URL(request.url).origin;
-      const holder = await authenticate(request, origin);
-      if (holder === 'missing') return unauthorized(origin, requestId);
-      if (holder === 'invalid') return unauthorized(origin, requestId, { code: 'invalid_token', description: 'The access token is unknown, expired, revoked or for another resource.' });
+    async handle(incoming: Request, requestId: string): Promise<Response> {
+      // Stateless: no server-to-client stream to open (GET) and no session to end (DELETE).
+      // Answering at once means no request can hold a handler open.
+      if (incoming.method !== 'POST') return errorResponse(new ApiError('method_not_allowed', 'This MCP server is stateless: send JSON-RPC messages with POST.'), requestId, { Allow: 'POST' });
+      // The transport rules: a browser's foreign Origin is refused (DNS rebinding, cross-site calls).
+      const origin = incoming.headers.get('origin');
+      if (origin !== null && origin !== deps.authorizationServer.issuer()) return errorResponse(new ApiError('forbidden', `Requests from ${origin.slice(0, 200)} are not allowed here.`), requestId);
+      const holder = await authenticate(incoming);
+      if (holder === 'missing') return unauthorized(requestId);
+      if (holder === 'invalid') return unauthorized(requestId, { code: 'invalid_token', description: 'The access token is unknown, expired, revoked or for another resource.' });
       if (holder instanceof ApiError) return jsonResponse({ error: { code: holder.code, message: holder.message, requestId } }, holder.status);
+      const request = await bounded(incoming, BODY_LIMITS.mcp);
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await buildServer(holder, requestId).connect(transport);
       const answer = await transport.handleRequest(request);

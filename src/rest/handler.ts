@@ -14,7 +14,8 @@ import { matchRoute, routeScopes } from './routes.js';
 import { validateParameters } from './parameters.js';
 import { BASE_PATH, v1OpenApiDocument, v1Schema } from './sofa.js';
 import { compileRouteOperations } from './operations.js';
-import { apiReferencePage, scalarBundle } from './docs.js';
+import { API_REFERENCE_PAGE_POLICY, apiReferencePage, scalarBundle } from './docs.js';
+import { pageSecurityHeaders } from '../http/html.js';
 
 export { BASE_PATH };
 
@@ -65,7 +66,7 @@ export function createRestHandler(deps: RestDependencies) {
       if (ifNoneMatchMatches(request.headers.get('if-none-match'), openApiEtag)) return notModified(openApiEtag, caching);
       return jsonRepresentation(request, openApiBody, openApiEtag, { ...caching, 'Content-Type': JSON_CONTENT_TYPE });
     }
-    if (subPath === '/docs') return new Response(docsPage, { headers: { 'Content-Type': 'text/html; charset=utf-8' } });
+    if (subPath === '/docs') return new Response(docsPage, { headers: { 'Content-Type': 'text/html; charset=utf-8', ...pageSecurityHeaders(API_REFERENCE_PAGE_POLICY) } });
     if (subPath === '/docs/scalar.js') return new Response(new Uint8Array(await scalarBundle()), { headers: { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=86400' } });
 
     let headers: Record<string, string> = {};

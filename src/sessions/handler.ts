@@ -1,17 +1,21 @@
 // /app/login, /app/logout and /app/session: password sign-in (form or JSON), sign-out, who am I
-// (with the CSRF token for JSON clients), and switching the active workspace.
+// (with the CSRF token for JSON clients), switching the active workspace; /app/password*: the
+// forgotten-password link and changing a password.
 import type pg from 'pg';
 import { ApiError } from '../errors/index.js';
+import { recordPersonAudit } from '../audit/audit-log.js';
 import { html, htmlResponse, page, type SafeHtml } from '../http/html.js';
 import { readForm, textField } from '../http/forms.js';
 import { jsonResponse, Response } from '../http/responses.js';
+import type { Mailer } from '../mail/mailer.js';
+import type { PublicOrigin } from '../http/public-origin.js';
+import { SETTINGS_PATH } from '../settings/paths.js';
 import { clearedSessionCookie, sessionCookie } from './cookies.js';
 import { signIn } from './login.js';
+import { changePassword, requestPasswordReset, resetPassword } from './password-reset.js';
+import { FORGOT_PASSWORD_PATH, LOGIN_PATH, LOGOUT_PATH, PASSWORD_PATH, RESET_PASSWORD_PATH, SESSION_PATH, SWITCH_WORKSPACE_PATH } from './paths.js';
 import { deleteSession, switchWorkspace, workspacesOf } from './session-store.js';
 import type { WebSessions } from './web-session.js';
-
-export const LOGIN_PATH = '/app/login';
-export const SETTINGS_PATH = '/app/settings';
 
 // Where a sign-in may continue: our own pages and the OAuth consent of the MCP connector, never another site.
 const SAFE_NEXT = /^\/(app\/|oauth\/interaction\/)[A-Za-z0-9/_-]*$/;
@@ -29,6 +33,7 @@ ${options.error ? html`<div class="notice error" role="alert">${options.error}</
   <label>Password <input type="password" name="password" autocomplete="current-password" required></label>
   <button type="submit">Sign in</button>
 </form>
+<p><a href="${FORGOT_PASSWORD_PATH}">Forgot your password?</a></p>
 </section><section>
 <h2>Single sign-on</h2>
 <form method="get" action="/app/sso/start">
@@ -39,9 +44,43 @@ ${options.error ? html`<div class="notice error" role="alert">${options.error}</
   );
 }
 
+function forgotPage(sent: boolean): SafeHtml {
+  return page(
+    'Forgot password',
+    html`<div class="login"><section><h1>Forgot your password?</h1>
+${sent ? html`<div class="notice ok" role="status">If an account has that address, a link to set a new password is on its way. It works once, for 30 minutes.</div>` : ''}
+<form method="post" action="${FORGOT_PASSWORD_PATH}">
+  <label>Email <input type="email" name="email" autocomplete="username" required></label>
+  <button type="submit">Send me a link</button>
+</form><p><a href="${LOGIN_PATH}">Back to sign-in</a></p></section></div>`,
+  );
+}
+
+function resetPage(token: string, error?: string): SafeHtml {
+  return page(
+    'Set a new password',
+    html`<div class="login"><section><h1>Set a new password</h1>
+${error ? html`<div class="notice error" role="alert">${error}</div>` : ''}
+<form method="post" action="${RESET_PASSWORD_PATH}">
+  <input type="hidden" name="token" value="${token}">
+  <label>New password (12 characters or more) <input type="password" name="password" autocomplete="new-password" minlength="12" required></label>
+  <button type="submit">Set password</button>
+</form></section></div>`,
+  );
+}
+
 const redirect = (location: string, headers: Record<string, string> = {}) => new Response(null, { status: 303, headers: { Location: location, 'Cache-Control': 'no-store', ...headers } });
 
-export function createSessionHandler(deps: { pool: pg.Pool; sessions: WebSessions }) {
+export interface SessionHandlerDeps {
+  pool: pg.Pool;
+  sessions: WebSessions;
+  mail: Mailer;
+  publicOrigin: PublicOrigin;
+  /** Ends what else the person is signed in to (the OAuth authorization server's session). */
+  onSignedOut(userId: string): Promise<void>;
+}
+
+export function createSessionHandler(deps: SessionHandlerDeps) {
   const { pool, sessions } = deps;
   const cookieFor = (token: string, expiresAt: Date) => sessionCookie(sessions.cookiePolicy, token, (expiresAt.getTime() - Date.now()) / 1000);
 
@@ -67,8 +106,11 @@ export function createSessionHandler(deps: { pool: pg.Pool; sessions: WebSession
   async function logout(request: Request): Promise<Response> {
     sessions.assertSameOrigin(request);
     const { json } = await readForm(request);
-    const token = sessions.tokenOf(request);
-    if (token) await deleteSession(pool, token);
+    const session = await sessions.read(request);
+    if (session) {
+      await deleteSession(pool, sessions.tokenOf(request)!);
+      await deps.onSignedOut(session.userId);
+    }
     const headers = { 'Set-Cookie': clearedSessionCookie(sessions.cookiePolicy) };
     return json ? jsonResponse({ data: { signedOut: true } }, 200, headers) : redirect(LOGIN_PATH, headers);
   }
@@ -82,7 +124,7 @@ export function createSessionHandler(deps: { pool: pg.Pool; sessions: WebSession
           user: { id: session.userId, email: session.email, name: session.name },
           workspace: { slug: session.workspaceSlug, name: session.workspaceName, plan: session.plan },
           role: session.role,
-          workspaces: await workspacesOf(pool, session.userId),
+          workspaces: await workspacesOf(pool, session),
           csrfToken: session.csrfToken,
           expiresAt: session.expiresAt.toISOString(),
         },
@@ -99,21 +141,60 @@ export function createSessionHandler(deps: { pool: pg.Pool; sessions: WebSession
     const { fields, json } = await readForm(request);
     sessions.assertCsrf(session, request, fields);
     const slug = textField(fields, 'workspace', { required: true })!;
-    if (!(await switchWorkspace(pool, session.id, session.userId, slug))) throw new ApiError('not_found', `You are not a member of a workspace "${slug}".`);
+    if (!(await switchWorkspace(pool, session.id, session.userId, slug))) {
+      throw new ApiError('not_found', session.ssoWorkspaceId ? `You signed in with "${session.workspaceSlug}"'s single sign-on: sign in again to use another workspace.` : `You are not a member of a workspace "${slug}".`);
+    }
+    await recordPersonAudit(pool, { userId: session.userId, action: 'session.workspace_switched', details: { from: session.workspaceSlug, to: slug } });
     return json ? jsonResponse({ data: { workspace: slug } }) : redirect(SETTINGS_PATH);
   }
 
-  return async function handleSession(request: Request, path: string, address: string): Promise<Response | null> {
-    const method = request.method;
-    if (path === LOGIN_PATH && method === 'GET') return htmlResponse(loginPage({ next: safeNext(new URL(request.url).searchParams.get('next')) }));
-    if (path === LOGIN_PATH && method === 'POST') return login(request, address);
-    if (path === '/app/logout' && method === 'POST') return logout(request);
-    if (path === '/app/session' && method === 'GET') return current(request);
-    if (path === '/app/session/workspace' && method === 'POST') return chooseWorkspace(request);
-    if ([LOGIN_PATH, '/app/logout', '/app/session', '/app/session/workspace'].includes(path)) {
-      throw new ApiError('method_not_allowed', `${method} is not allowed here.`);
+  async function forgot(request: Request, address: string): Promise<Response> {
+    sessions.assertSameOrigin(request);
+    const { fields, json } = await readForm(request);
+    const email = textField(fields, 'email', { required: true, max: 320 })!;
+    await requestPasswordReset({ pool, mail: deps.mail, origin: deps.publicOrigin.value }, { email, address });
+    return json ? jsonResponse({ data: { sent: true } }, 202) : htmlResponse(forgotPage(true));
+  }
+
+  async function reset(request: Request): Promise<Response> {
+    sessions.assertSameOrigin(request);
+    const { fields, json } = await readForm(request);
+    const token = textField(fields, 'token', { required: true, max: 100 })!;
+    try {
+      await resetPassword(pool, { token, password: typeof fields.password === 'string' ? fields.password : '' });
+    } catch (error) {
+      if (json || !(error instanceof ApiError)) throw error;
+      return htmlResponse(resetPage(token, error.message), error.status);
     }
-    return null;
+    return json ? jsonResponse({ data: { reset: true } }) : redirect(`${LOGIN_PATH}`);
+  }
+
+  async function change(request: Request): Promise<Response> {
+    sessions.assertSameOrigin(request);
+    const session = await sessions.read(request);
+    if (!session) throw new ApiError('unauthenticated', 'Not signed in.');
+    const { fields, json } = await readForm(request);
+    sessions.assertCsrf(session, request, fields);
+    const text = (name: string) => (typeof fields[name] === 'string' ? (fields[name] as string) : '');
+    await changePassword(pool, session, { current: text('currentPassword'), password: text('password') });
+    return json ? jsonResponse({ data: { changed: true } }) : redirect(SETTINGS_PATH);
+  }
+
+  const routes: Record<string, Partial<Record<string, (request: Request, address: string) => Promise<Response>>>> = {
+    [LOGIN_PATH]: { GET: async (request) => htmlResponse(loginPage({ next: safeNext(new URL(request.url).searchParams.get('next')) })), POST: login },
+    [LOGOUT_PATH]: { POST: logout },
+    [SESSION_PATH]: { GET: current },
+    [SWITCH_WORKSPACE_PATH]: { POST: chooseWorkspace },
+    [PASSWORD_PATH]: { POST: change },
+    [FORGOT_PASSWORD_PATH]: { GET: async () => htmlResponse(forgotPage(false)), POST: forgot },
+    [RESET_PASSWORD_PATH]: { GET: async (request) => htmlResponse(resetPage(new URL(request.url).searchParams.get('token') ?? '')), POST: reset },
+  };
+
+  return async function handleSession(request: Request, path: string, address: string): Promise<Response | null> {
+    const methods = routes[path];
+    if (!methods) return null;
+    const run = methods[request.method];
+    if (!run) throw new ApiError('method_not_allowed', `${request.method} is not allowed here.`, { headers: { Allow: Object.keys(methods).join(', ') } });
+    return run(request, address);
   };
 }
-

@@ -1,10 +1,13 @@
-// Signing in with a password: throttled per account and per address before the password is
-// even checked, equally slow for unknown accounts, and a fresh session every time.
+// Signing in with a password: the attempt is reserved against the throttle before the password
+// is even checked, unknown accounts cost the same argon2 time, "require SSO" is honoured, every
+// outcome is audited, and the session is always a new one.
 import type pg from 'pg';
 import { ApiError } from '../errors/index.js';
+import { recordPersonAudit } from '../audit/audit-log.js';
+import { clearAttempts, releaseAttempts, reserveAttempts } from '../db/attempt-counters.js';
 import { createSession } from './session-store.js';
 import { decoyHash, verifyPassword } from './passwords.js';
-import { accountKey, ACCOUNT_POLICY, ADDRESS_POLICY, addressKey, clearFailures, recordFailure, retryAfterSeconds, throttleStates } from './throttle.js';
+import { ACCOUNT_ADDRESS_POLICY, ACCOUNT_POLICY, ADDRESS_POLICY, signInKeys, throttleVerdict } from './throttle.js';
 
 export interface SignInInput {
   email: string;
@@ -14,29 +17,70 @@ export interface SignInInput {
 }
 
 export async function signIn(pool: pg.Pool, input: SignInInput) {
-  const account = accountKey(input.email);
-  const address = addressKey(input.address);
-  const states = await throttleStates(pool, [account, address]);
-  const wait = Math.max(retryAfterSeconds(states.get(account) ?? null, ACCOUNT_POLICY, new Date()), retryAfterSeconds(states.get(address) ?? null, ADDRESS_POLICY, new Date()));
-  if (wait > 0) throw new ApiError('rate_limited', `Too many failed sign-ins; try again in ${wait} s.`, { headers: { 'Retry-After': String(wait) } });
-
+  const keys = signInKeys(input.email, input.address);
+  const states = await reserveAttempts(pool, [
+    { key: keys.account, policy: ACCOUNT_POLICY },
+    { key: keys.accountAddress, policy: ACCOUNT_ADDRESS_POLICY },
+    { key: keys.address, policy: ADDRESS_POLICY },
+  ]);
+  const account = states.get(keys.account)!;
+  const verdict = throttleVerdict({ account, accountAddress: states.get(keys.accountAddress)!, address: states.get(keys.address)! }, new Date());
   const user = (await pool.query<{ id: string; password_hash: string | null }>('SELECT id, password_hash FROM users WHERE lower(email) = lower($1)', [input.email])).rows[0];
+  if (!verdict.allowed) {
+    await releaseAttempts(pool, [keys.account, keys.accountAddress, keys.address]);
+    // The attempt that starts the lock is recorded once.
+    if (user && account.justExceeded) await recordPersonAudit(pool, { userId: user.id, action: 'session.account_locked', details: { address: input.address } });
+    throw new ApiError('rate_limited', `Too many failed sign-ins; try again in ${verdict.retryAfterSeconds} s.`, { headers: { 'Retry-After': String(verdict.retryAfterSeconds) } });
+  }
+
+  // Before the password is checked, so that the answer never tells whether it was right.
+  const ssoRequiredBy = user ? await workspaceRequiringSso(pool, user.id) : null;
+  if (ssoRequiredBy) {
+    await releaseAttempts(pool, [keys.account, keys.accountAddress, keys.address]);
+    throw new ApiError('forbidden', `The workspace "${ssoRequiredBy}" requires single sign-on for your address: use "Continue with your company's sign-in".`);
+  }
   const valid = await verifyPassword(user?.password_hash ?? (await decoyHash()), input.password);
   if (!user || !user.password_hash || !valid) {
-    await recordFailure(pool, [{ key: account, policy: ACCOUNT_POLICY }, { key: address, policy: ADDRESS_POLICY }]);
+    if (user) await recordPersonAudit(pool, { userId: user.id, action: 'session.sign_in_failed', details: { address: input.address } });
     throw new ApiError('unauthenticated', 'Email or password is wrong.');
   }
-  await clearFailures(pool, account);
-  return startSession(pool, user.id, input.workspaceSlug ?? null);
+  // A success is no failure: the account's counters start again, the address keeps only its failures.
+  await clearAttempts(pool, [keys.account, keys.accountAddress]);
+  await releaseAttempts(pool, [keys.address]);
+  const session = await startSession(pool, user.id, input.workspaceSlug ?? null);
+  await recordPersonAudit(pool, { userId: user.id, action: 'session.signed_in', details: { method: 'password', address: input.address } });
+  return session;
 }
 
-/** A new session in the asked-for workspace (or the person's first), after any kind of sign-in. */
-export async function startSession(pool: pg.Pool, userId: string, workspaceSlug: string | null) {
+/**
+ * The slug of a workspace that requires single sign-on of this person, or null: a workspace with
+ * "require SSO" on, where they are a member but not an owner (owners keep the password as the
+ * way in when the identity provider fails) and their address is in one of its verified domains.
+ */
+async function workspaceRequiringSso(pool: pg.Pool, userId: string): Promise<string | null> {
+  const result = await pool.query<{ slug: string }>(
+    `SELECT w.slug FROM users u
+     JOIN memberships m ON m.user_id = u.id AND m.role <> 'owner'
+     JOIN workspaces w ON w.id = m.workspace_id AND w.require_sso
+     JOIN sso_domains d ON d.workspace_id = w.id AND d.verified_at IS NOT NULL AND d.domain = lower(split_part(u.email, '@', 2))
+     WHERE u.id = $1 LIMIT 1`,
+    [userId],
+  );
+  return result.rows[0]?.slug ?? null;
+}
+
+/**
+ * A new session in the asked-for workspace (or the person's first), after any kind of sign-in.
+ * Through a workspace's identity provider the session is bound to that workspace for good.
+ */
+export async function startSession(pool: pg.Pool, userId: string, workspaceSlug: string | null, options: { ssoWorkspaceId?: string } = {}) {
   const memberships = (await pool.query<{ workspace_id: string; slug: string }>(
     'SELECT m.workspace_id, w.slug FROM memberships m JOIN workspaces w ON w.id = m.workspace_id WHERE m.user_id = $1 ORDER BY m.created_at, w.slug',
     [userId],
   )).rows;
-  const chosen = (workspaceSlug ? memberships.find((membership) => membership.slug === workspaceSlug) : null) ?? memberships[0];
+  const chosen = options.ssoWorkspaceId
+    ? memberships.find((membership) => membership.workspace_id === options.ssoWorkspaceId)
+    : ((workspaceSlug ? memberships.find((membership) => membership.slug === workspaceSlug) : null) ?? memberships[0]);
   if (!chosen) throw new ApiError('forbidden', 'This account is not a member of any workspace.');
-  return createSession(pool, { userId, workspaceId: chosen.workspace_id });
+  return createSession(pool, { userId, workspaceId: chosen.workspace_id, ssoWorkspaceId: options.ssoWorkspaceId ?? null });
 }

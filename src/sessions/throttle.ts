@@ -1,49 +1,39 @@
-// Sign-in throttling per account and per address, in PostgreSQL so every instance shares it.
-// A fixed window: after `limit` failures the key is refused until its window ends.
-import type pg from 'pg';
+// Sign-in throttling. Three counters, reserved before the password is checked (see
+// db/attempt-counters.ts), so no number of parallel requests checks more than the limit:
+// - per account: 5 checked failures per 15 minutes; the 6th attempt starts a short account lock
+//   (5 minutes) during which nobody, from any address, is checked, the right password included;
+// - per account and address: 5 per 15 minutes, so after the short lock an address that has
+//   failed for this account stays refused until its window ends, while an address that has not
+//   failed may try (a stranger can lock a person out for the short lock only);
+// - per address: 50 per 15 minutes over all accounts (password spraying).
+// Attempts refused here are given back, so only checked passwords count.
+import type { CounterPolicy, CounterState } from '../db/attempt-counters.js';
 
-export interface ThrottlePolicy {
-  limit: number;
-  windowMs: number;
-}
+export const ACCOUNT_POLICY: CounterPolicy = { limit: 5, windowMs: 15 * 60_000 };
+export const ACCOUNT_ADDRESS_POLICY: CounterPolicy = { limit: 5, windowMs: 15 * 60_000 };
+export const ADDRESS_POLICY: CounterPolicy = { limit: 50, windowMs: 15 * 60_000 };
+export const ACCOUNT_LOCK_MS = 5 * 60_000;
 
-export const ACCOUNT_POLICY: ThrottlePolicy = { limit: 5, windowMs: 15 * 60_000 };
-export const ADDRESS_POLICY: ThrottlePolicy = { limit: 50, windowMs: 15 * 60_000 };
+export const signInKeys = (email: string, address: string) => {
+  const account = email.trim().toLowerCase();
+  return { account: `signin:account:${account}`, accountAddress: `signin:account-address:${account}|${address}`, address: `signin:address:${address}` };
+};
 
-export interface ThrottleState {
-  failures: number;
-  windowStartedAt: Date;
-}
+export type SignInKeys = ReturnType<typeof signInKeys>;
 
-/** Seconds until the key may try again, or 0 when it may now. Pure. */
-export function retryAfterSeconds(state: ThrottleState | null, policy: ThrottlePolicy, now: Date): number {
-  if (!state) return 0;
-  const windowEnds = state.windowStartedAt.getTime() + policy.windowMs;
-  if (windowEnds <= now.getTime() || state.failures < policy.limit) return 0;
-  return Math.ceil((windowEnds - now.getTime()) / 1000);
-}
+export type ThrottleVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number; accountLocked: boolean };
 
-export const accountKey = (email: string) => `account:${email.toLowerCase()}`;
-export const addressKey = (address: string) => `address:${address}`;
+const secondsUntil = (at: number, now: Date) => Math.max(1, Math.ceil((at - now.getTime()) / 1000));
 
-export async function throttleStates(pool: pg.Pool, keys: readonly string[]): Promise<Map<string, ThrottleState>> {
-  const result = await pool.query<{ key: string; failures: number; window_started_at: Date }>('SELECT key, failures, window_started_at FROM login_throttle WHERE key = ANY($1::text[])', [keys]);
-  return new Map(result.rows.map((row) => [row.key, { failures: row.failures, windowStartedAt: row.window_started_at }]));
-}
-
-/** One more failure for each key; a key whose window has passed starts a new one. */
-export async function recordFailure(pool: pg.Pool, entries: readonly { key: string; policy: ThrottlePolicy }[]): Promise<void> {
-  for (const { key, policy } of entries) {
-    await pool.query(
-      `INSERT INTO login_throttle (key, failures, window_started_at) VALUES ($1, 1, now())
-       ON CONFLICT (key) DO UPDATE SET
-         failures = CASE WHEN login_throttle.window_started_at + make_interval(secs => $2) <= now() THEN 1 ELSE login_throttle.failures + 1 END,
-         window_started_at = CASE WHEN login_throttle.window_started_at + make_interval(secs => $2) <= now() THEN now() ELSE login_throttle.window_started_at END`,
-      [key, policy.windowMs / 1000],
-    );
-  }
-}
-
-export async function clearFailures(pool: pg.Pool, key: string): Promise<void> {
-  await pool.query('DELETE FROM login_throttle WHERE key = $1', [key]);
+/** Whether this attempt may be checked, from the counters it reserved (its own attempt counted). Pure. */
+export function throttleVerdict(states: { account: CounterState; accountAddress: CounterState; address: CounterState }, now: Date): ThrottleVerdict {
+  const { account, accountAddress, address } = states;
+  if (address.count > ADDRESS_POLICY.limit) return { allowed: false, retryAfterSeconds: secondsUntil(address.windowEndsAt.getTime(), now), accountLocked: false };
+  if (accountAddress.count > ACCOUNT_ADDRESS_POLICY.limit) return { allowed: false, retryAfterSeconds: secondsUntil(accountAddress.windowEndsAt.getTime(), now), accountLocked: false };
+  if (account.count <= ACCOUNT_POLICY.limit) return { allowed: true };
+  const lockEnds = (account.exceededAt ?? now).getTime() + ACCOUNT_LOCK_MS;
+  if (lockEnds > now.getTime()) return { allowed: false, retryAfterSeconds: secondsUntil(lockEnds, now), accountLocked: true };
+  // After the short lock: only an address that has not failed for this account.
+  if (accountAddress.count === 1) return { allowed: true };
+  return { allowed: false, retryAfterSeconds: secondsUntil(accountAddress.windowEndsAt.getTime(), now), accountLocked: false };
 }

@@ -14,12 +14,14 @@ import { createApiKey, listApiKeys, parseScopes, revokeApiKey } from '../auth/ke
 import { mcpWriteActions, setMcpWriteActions } from '../mcp/write-actions.js';
 import { listGrants, revokeGrant } from '../mcp/grants.js';
 import type { SecretBox } from '../secrets/secret-box.js';
-import { LOGIN_PATH, SETTINGS_PATH } from '../sessions/handler.js';
+import { LOGIN_PATH } from '../sessions/paths.js';
+import { SETTINGS_PATH } from './paths.js';
 import { workspacesOf, type SessionView } from '../sessions/session-store.js';
 import type { WebSessions } from '../sessions/web-session.js';
-import { getConnection, setConnection, SSO_PLANS } from '../sso/connections.js';
+import { getConnection, identityProviderPolicy, requiresSso, setConnection, setRequireSso, SSO_PLANS } from '../sso/connections.js';
 import { claimDomain, listDomains, txtResolver, verifyDomain } from '../sso/domains.js';
-import { SSO_CALLBACK_PATH } from '../sso/oidc.js';
+import { approveLink, SSO_CALLBACK_PATH } from '../sso/oidc.js';
+import type { PublicOrigin } from '../http/public-origin.js';
 import { MCP_PATH } from '../mcp/connector.js';
 import { createEndpoint, listAttempts, listEndpoints, parseEventTypes, replayEvent, replayFailed, revealSecret, rotateSecret, setEnabled, WEBHOOK_PLANS, type WebhookDeps } from '../webhooks/endpoints.js';
 import type { Actor } from '../workspaces/actor.js';
@@ -33,7 +35,8 @@ export interface SettingsDeps {
   box: SecretBox;
   sessions: WebSessions;
   notify: Notify;
-  baseUrlOf(request: Request): string;
+  /** The service's one origin: redirect URIs and links shown on the page. */
+  publicOrigin: PublicOrigin;
 }
 
 interface Call {
@@ -145,14 +148,14 @@ export function createSettingsHandler(deps: SettingsDeps) {
     {
       method: 'GET',
       path: /^\/sso$/,
-      run: async (call) => ({ data: { connection: await getConnection(prisma, workspaceId(call)), redirectUri: `${deps.baseUrlOf(call.request)}${SSO_CALLBACK_PATH}` } }),
+      run: async (call) => ({ data: { connection: await getConnection(prisma, workspaceId(call)), redirectUri: `${deps.publicOrigin.value}${SSO_CALLBACK_PATH}`, requireSso: await requiresSso(prisma, workspaceId(call)) } }),
     },
     {
       method: 'POST',
       path: /^\/sso$/,
       run: async (call) => {
         const connection = await setConnection(
-          { prisma, box: deps.box, allowHttpIssuers: config.OIDC_ALLOW_HTTP_ISSUERS },
+          { prisma, box: deps.box, issuerPolicy: identityProviderPolicy(config) },
           {
             workspaceId: workspaceId(call),
             issuer: textField(call.fields, 'issuer', { required: true })!,
@@ -162,6 +165,22 @@ export function createSettingsHandler(deps: SettingsDeps) {
           },
         );
         return { data: connection, notice: { kind: 'ok', title: `Identity provider ${connection.issuer} saved.` } };
+      },
+    },
+    {
+      method: 'POST',
+      path: /^\/sso\/require$/,
+      run: async (call) => {
+        const result = await setRequireSso(prisma, { workspaceId: workspaceId(call), enabled: booleanField(call.fields, 'requireSso'), actor: call.actor });
+        return { data: result, notice: { kind: 'ok', title: `Single sign-on is ${result.requireSso ? 'required' : 'optional'} for members in verified domains.` } };
+      },
+    },
+    {
+      method: 'POST',
+      path: /^\/sso\/link-approvals$/,
+      run: async (call) => {
+        const approval = await approveLink({ prisma, pool }, { workspaceId: workspaceId(call), email: textField(call.fields, 'email', { required: true, max: 320 })!, actor: call.actor });
+        return { data: approval, notice: { kind: 'ok', title: `${approval.email}'s next company sign-in links to their account.` } };
       },
     },
     { method: 'GET', path: /^\/sso\/domains$/, run: async (call) => ({ data: await listDomains(prisma, workspaceId(call)) }) },
@@ -212,11 +231,11 @@ export function createSettingsHandler(deps: SettingsDeps) {
       canUseSso ? listDomains(prisma, id) : Promise.resolve([]),
       mcpWriteActions(prisma, id),
       listAuditLog(pool, id, 50),
-      workspacesOf(pool, session.userId),
+      workspacesOf(pool, session),
       listGrants(pool, id),
     ]);
     return htmlResponse(
-      settingsPage({ session, notice, keys, endpoints, connection, domains, writeActions, audit, workspaces, connectedApps, canUseWebhooks, canUseSso, redirectUri: `${deps.baseUrlOf(request)}${SSO_CALLBACK_PATH}`, mcpUrl: `${deps.baseUrlOf(request)}${MCP_PATH}` }),
+      settingsPage({ session, notice, keys, endpoints, connection, domains, writeActions, audit, workspaces, connectedApps, canUseWebhooks, canUseSso, redirectUri: `${deps.publicOrigin.value}${SSO_CALLBACK_PATH}`, mcpUrl: `${deps.publicOrigin.value}${MCP_PATH}` }),
       status,
     );
   }

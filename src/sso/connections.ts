@@ -6,6 +6,14 @@ import { UsageError } from '../errors/index.js';
 import { recordAudit } from '../audit/audit-log.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { authorizeAdmin, type Actor } from '../workspaces/actor.js';
+import { urlRefusal, type TargetPolicy } from '../http/outbound-guard.js';
+
+/** Where identity providers may live: https on 443 at public addresses (tests and local development widen it). */
+export const identityProviderPolicy = (config: { OIDC_ALLOW_HTTP_ISSUERS: boolean; OUTBOUND_ALLOW_PRIVATE_TARGETS: boolean }): TargetPolicy => ({
+  allowHttp: config.OIDC_ALLOW_HTTP_ISSUERS,
+  allowPrivate: config.OUTBOUND_ALLOW_PRIVATE_TARGETS,
+  ports: [443],
+});
 
 export const SSO_PLANS: readonly Plan[] = ['pro', 'agency', 'scale'];
 
@@ -27,25 +35,26 @@ export async function getConnection(prisma: PrismaClient, workspaceId: string): 
   return row ? { issuer: row.issuer, clientId: row.clientId, updatedAt: row.updatedAt.toISOString() } : null;
 }
 
-export function issuerProblem(issuer: string, allowHttp: boolean): string | null {
+export function issuerProblem(issuer: string, policy: TargetPolicy): string | null {
   let url: URL;
   try {
     url = new URL(issuer);
   } catch {
     return 'the issuer must be an absolute URL';
   }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && allowHttp)) return 'the issuer must use https';
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowHttp)) return 'the issuer must use https';
   if (url.username || url.password || url.search || url.hash) return 'the issuer must not carry credentials, a query or a fragment';
-  return null;
+  const refusal = urlRefusal(issuer, policy);
+  return refusal ? `the issuer must be a public address (${refusal})` : null;
 }
 
 export async function setConnection(
-  deps: { prisma: PrismaClient; box: SecretBox; allowHttpIssuers: boolean },
+  deps: { prisma: PrismaClient; box: SecretBox; issuerPolicy: TargetPolicy },
   input: { workspaceId: string; issuer: string; clientId: string; clientSecret: string | null; actor: Actor },
 ): Promise<ConnectionView> {
   await assertSsoPlan(deps.prisma, input.workspaceId);
   const actorId = await authorizeAdmin(deps.prisma, input.workspaceId, input.actor, 'manage single sign-on');
-  const problem = issuerProblem(input.issuer, deps.allowHttpIssuers);
+  const problem = issuerProblem(input.issuer, deps.issuerPolicy);
   if (problem) throw new UsageError(problem);
   if (!input.clientId || input.clientId.length > 500) throw new UsageError('a client id of 1-500 characters is required');
   const existing = await deps.prisma.ssoConnection.findUnique({ where: { workspaceId: input.workspaceId } });
@@ -54,11 +63,35 @@ export async function setConnection(
   const clientSecret = input.clientSecret ? deps.box.seal(input.clientSecret, clientSecretContext(input.workspaceId)) : existing!.clientSecret;
   // Exactly as given: discovery compares it byte for byte with the provider's issuer.
   const issuer = input.issuer;
-  const row = await deps.prisma.ssoConnection.upsert({
-    where: { workspaceId: input.workspaceId },
-    create: { workspaceId: input.workspaceId, issuer, clientId: input.clientId, clientSecret },
-    update: { issuer, clientId: input.clientId, clientSecret, updatedAt: new Date() },
+  const issuerChanged = existing !== null && existing.issuer !== issuer;
+  const hostChanged = existing !== null && new URL(existing.issuer).host !== new URL(issuer).host;
+  const row = await deps.prisma.$transaction(async (tx) => {
+    // Identities and sessions vouched for by the old provider mean nothing under a new one; a
+    // provider on another host must prove again that the workspace owns its domains.
+    if (issuerChanged) {
+      await tx.userIdentity.deleteMany({ where: { workspaceId: input.workspaceId } });
+      await tx.session.deleteMany({ where: { ssoWorkspaceId: input.workspaceId } });
+    }
+    if (hostChanged) await tx.ssoDomain.updateMany({ where: { workspaceId: input.workspaceId }, data: { verifiedAt: null } });
+    return tx.ssoConnection.upsert({
+      where: { workspaceId: input.workspaceId },
+      create: { workspaceId: input.workspaceId, issuer, clientId: input.clientId, clientSecret },
+      update: { issuer, clientId: input.clientId, clientSecret, updatedAt: new Date() },
+    });
   });
-  await recordAudit(deps.prisma, { workspaceId: input.workspaceId, actor: actorId, action: 'sso_connection.set', target: input.workspaceId, details: { issuer, clientId: input.clientId, secretChanged: Boolean(input.clientSecret) } });
+  await recordAudit(deps.prisma, { workspaceId: input.workspaceId, actor: actorId, action: 'sso_connection.set', target: input.workspaceId, details: { issuer, clientId: input.clientId, secretChanged: Boolean(input.clientSecret), identitiesUnlinked: issuerChanged, domainsNeedVerification: hostChanged } });
   return { issuer: row.issuer, clientId: row.clientId, updatedAt: row.updatedAt.toISOString() };
+}
+
+export async function requiresSso(prisma: PrismaClient, workspaceId: string): Promise<boolean> {
+  return (await prisma.workspace.findUniqueOrThrow({ where: { id: workspaceId }, select: { requireSso: true } })).requireSso;
+}
+
+/** "Require SSO": members whose address is in a verified domain can no longer sign in with a password (owners can). */
+export async function setRequireSso(prisma: PrismaClient, input: { workspaceId: string; enabled: boolean; actor: Actor }) {
+  await assertSsoPlan(prisma, input.workspaceId);
+  const actorId = await authorizeAdmin(prisma, input.workspaceId, input.actor, 'require single sign-on');
+  await prisma.workspace.update({ where: { id: input.workspaceId }, data: { requireSso: input.enabled } });
+  await recordAudit(prisma, { workspaceId: input.workspaceId, actor: actorId, action: 'sso.require_set', target: input.workspaceId, details: { requireSso: input.enabled } });
+  return { requireSso: input.enabled };
 }

@@ -1,22 +1,43 @@
-// GET /app/sso/start?email=… and GET /app/sso/callback: the two legs of single sign-on.
+// GET /app/sso/start?email=… and GET /app/sso/callback: the two legs of single sign-on;
+// POST /app/sso/link: a signed-in person links their company sign-in to their account.
 import type pg from 'pg';
 import { ApiError } from '../errors/index.js';
+import { readForm } from '../http/forms.js';
+import type { PublicOrigin } from '../http/public-origin.js';
 import { Response } from '../http/responses.js';
 import { sessionCookie, type CookiePolicy } from '../sessions/cookies.js';
 import { deleteSession } from '../sessions/session-store.js';
-import { SETTINGS_PATH } from '../sessions/handler.js';
+import { SETTINGS_PATH } from '../settings/paths.js';
 import type { WebSessions } from '../sessions/web-session.js';
 import { SSO_CALLBACK_PATH, type createSso } from './oidc.js';
 
-export function createSsoHandler(deps: { sso: ReturnType<typeof createSso>; pool: pg.Pool; sessions: WebSessions; cookiePolicy: CookiePolicy; baseUrlOf(request: Request): string }) {
+export const SSO_START_PATH = '/app/sso/start';
+export const SSO_LINK_PATH = '/app/sso/link';
+
+const redirect = (location: string, cookie: string) => new Response(null, { status: 302, headers: { Location: location, 'Set-Cookie': cookie, 'Cache-Control': 'no-store' } });
+
+export function createSsoHandler(deps: { sso: ReturnType<typeof createSso>; pool: pg.Pool; sessions: WebSessions; cookiePolicy: CookiePolicy; publicOrigin: PublicOrigin }) {
   return async function handleSso(request: Request, url: URL): Promise<Response | null> {
-    if (url.pathname !== '/app/sso/start' && url.pathname !== SSO_CALLBACK_PATH) return null;
+    if (url.pathname === SSO_LINK_PATH) {
+      if (request.method !== 'POST') throw new ApiError('method_not_allowed', 'Use POST.');
+      deps.sessions.assertSameOrigin(request);
+      const session = await deps.sessions.read(request);
+      if (!session) throw new ApiError('unauthenticated', 'Sign in with your password first.');
+      const { fields } = await readForm(request);
+      deps.sessions.assertCsrf(session, request, fields);
+      const { location, cookie } = await deps.sso.startLink(session, deps.publicOrigin.value);
+      return redirect(location, cookie);
+    }
+    if (url.pathname !== SSO_START_PATH && url.pathname !== SSO_CALLBACK_PATH) return null;
     if (request.method !== 'GET') throw new ApiError('method_not_allowed', 'Use GET.');
-    if (url.pathname === '/app/sso/start') {
+    if (url.pathname === SSO_START_PATH) {
+      // Login CSRF: another site must not start a sign-in in this browser (the flow cookie it
+      // would set is what binds the callback's state).
+      if (request.headers.get('sec-fetch-site') === 'cross-site') throw new ApiError('forbidden', 'Start single sign-on from the sign-in page.');
       const email = url.searchParams.get('email');
       if (!email) throw new ApiError('invalid_parameter', 'Give your work email address.', { param: 'email' });
-      const { location, cookie } = await deps.sso.start(email, deps.baseUrlOf(request));
-      return new Response(null, { status: 302, headers: { Location: location, 'Set-Cookie': cookie, 'Cache-Control': 'no-store' } });
+      const { location, cookie } = await deps.sso.start(email, deps.publicOrigin.value);
+      return redirect(location, cookie);
     }
     const finished = await deps.sso.finish(request, url);
     // As with passwords: a session the browser came with is ended, the new one is fresh.

@@ -2,19 +2,30 @@
 // (S256), state and nonce. The flow's secrets travel in a sealed, short-lived cookie, so
 // nothing is stored between the two legs. The library validates the ID token (signature
 // against the provider's keys — switched on below —, issuer, audience, expiry, nonce; `alg:
-// none` is refused).
+// none` is refused). Every call to the provider goes through the outbound guard.
+//
+// Who signs in is the provider's (issuer, subject), bound to one account in user_identities —
+// never an email match on an existing account: a workspace's admin controls their provider and
+// could make it assert anyone's address. An unknown identity creates a new person only when no
+// account holds the address; otherwise the person links it once from a signed-in session, or an
+// owner of the workspace approves the link for a member. A session made this way stays in the
+// workspace whose provider made it.
 import * as oidc from 'openid-client';
 import type pg from 'pg';
+import type { Logger } from 'pino';
 import type { PrismaClient } from '../db/generated/prisma/client.js';
 import { newId } from '../db/ids.js';
 import { ApiError } from '../errors/index.js';
-import { recordAudit } from '../audit/audit-log.js';
+import { recordAudit, recordPersonAudit } from '../audit/audit-log.js';
+import { OutboundError, type OutboundFetch } from '../http/outbound-fetch.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { cookie, cookieName, readCookie, type CookiePolicy } from '../sessions/cookies.js';
 import { startSession } from '../sessions/login.js';
 import { clientSecretContext } from './connections.js';
 import { workspaceForEmail } from './domains.js';
 import { emailDomain } from './public-mail-domains.js';
+import { UsageError } from '../errors/index.js';
+import { authorizeAdmin, type Actor } from '../workspaces/actor.js';
 
 export const SSO_CALLBACK_PATH = '/app/sso/callback';
 const FLOW_CONTEXT = 'sso_flow';
@@ -23,6 +34,8 @@ const DISCOVERY_TTL_MS = 10 * 60_000;
 
 interface Flow {
   workspaceId: string;
+  /** Set when a signed-in person links their company sign-in to their account. */
+  linkUserId?: string;
   state: string;
   nonce: string;
   verifier: string;
@@ -36,11 +49,15 @@ export interface SsoDeps {
   box: SecretBox;
   cookiePolicy: CookiePolicy;
   allowHttpIssuers: boolean;
+  /** The outbound guard's fetch (no private targets, timeout, size cap). */
+  fetch: OutboundFetch;
+  logger: Logger;
 }
 
 const FLOW_COOKIE = 'sb_sso';
 
 const refused = (message: string) => new ApiError('forbidden', `Single sign-on refused: ${message}`);
+const LINK_APPROVAL_TTL_MS = 7 * 86_400_000;
 
 export function createSso(deps: SsoDeps) {
   const discovered = new Map<string, { config: oidc.Configuration; at: number; fingerprint: string }>();
@@ -58,9 +75,13 @@ export function createSso(deps: SsoDeps) {
       // endpoint and does not verify the ID token's signature (OIDC Core 3.1.3.7 allows that);
       // we verify it against the provider's published keys anyway.
       const execute = [oidc.enableNonRepudiationChecks, ...(deps.allowHttpIssuers ? [oidc.allowInsecureRequests] : [])];
-      config = await oidc.discovery(new URL(connection.issuer), connection.clientId, undefined, oidc.ClientSecretBasic(secret), { execute });
+      config = await oidc.discovery(new URL(connection.issuer), connection.clientId, undefined, oidc.ClientSecretBasic(secret), { execute, [oidc.customFetch]: deps.fetch as never });
+      // Keys and tokens are fetched through the same guard.
+      config[oidc.customFetch] = deps.fetch as never;
     } catch (error) {
-      throw new ApiError('unavailable', `The identity provider ${connection.issuer} could not be reached or described itself wrongly (${(error as Error).message}).`);
+      // The person sees a generic line (no oracle for what lives at that address); the log has the detail.
+      deps.logger.warn({ err: error, workspaceId, issuer: connection.issuer }, 'identity provider discovery failed');
+      throw new ApiError('unavailable', 'The identity provider could not be reached. Try again later, or sign in with your password.');
     }
     discovered.set(workspaceId, { config, at: Date.now(), fingerprint });
     return config;
@@ -71,9 +92,19 @@ export function createSso(deps: SsoDeps) {
     if (!emailDomain(email)) throw new ApiError('invalid_parameter', 'Give your work email address.', { param: 'email' });
     const workspaceId = await workspaceForEmail(deps.pool, email);
     if (!workspaceId) throw refused(`no workspace has verified the domain of ${email}. Sign in with your password, or ask an admin to set up single sign-on.`);
+    return redirectToProvider({ workspaceId }, baseUrl, email);
+  }
+
+  /** The same redirect for a signed-in person linking their company sign-in (their current workspace's provider). */
+  async function startLink(session: { userId: string; workspaceId: string; email: string }, baseUrl: string) {
+    return redirectToProvider({ workspaceId: session.workspaceId, linkUserId: session.userId }, baseUrl, session.email);
+  }
+
+  async function redirectToProvider(target: { workspaceId: string; linkUserId?: string }, baseUrl: string, email: string): Promise<{ location: string; cookie: string }> {
+    const workspaceId = target.workspaceId;
     const config = await configurationFor(workspaceId);
     const verifier = oidc.randomPKCECodeVerifier();
-    const flow: Flow = { workspaceId, state: oidc.randomState(), nonce: oidc.randomNonce(), verifier, redirectUri: `${baseUrl}${SSO_CALLBACK_PATH}`, expiresAt: Date.now() + FLOW_TTL_MS };
+    const flow: Flow = { ...target, state: oidc.randomState(), nonce: oidc.randomNonce(), verifier, redirectUri: `${baseUrl}${SSO_CALLBACK_PATH}`, expiresAt: Date.now() + FLOW_TTL_MS };
     const url = oidc.buildAuthorizationUrl(config, {
       redirect_uri: flow.redirectUri,
       scope: 'openid email profile',
@@ -118,23 +149,86 @@ export function createSso(deps: SsoDeps) {
     const verified = await deps.pool.query('SELECT 1 FROM sso_domains WHERE workspace_id = $1 AND domain = $2 AND verified_at IS NOT NULL', [flow.workspaceId, domain]);
     if (!verified.rowCount) throw refused(`${domain} is not a verified domain of this workspace.`);
 
-    const userId = await joinIfNew(flow.workspaceId, email, typeof claims.name === 'string' ? claims.name : email.split('@')[0]!);
-    const workspace = await deps.prisma.workspace.findUniqueOrThrow({ where: { id: flow.workspaceId }, select: { slug: true } });
-    const session = await startSession(deps.pool, userId, workspace.slug);
+    const subject = typeof claims.sub === 'string' && claims.sub ? claims.sub : null;
+    if (!subject) throw refused('the identity provider did not name the person (no sub).');
+    const issuer = claims.iss;
+    const userId = flow.linkUserId
+      ? await link(flow.workspaceId, flow.linkUserId, { issuer, subject, email })
+      : await identify(flow.workspaceId, { issuer, subject, email, name: typeof claims.name === 'string' ? claims.name : email.split('@')[0]! });
+    const session = await startSession(deps.pool, userId, null, { ssoWorkspaceId: flow.workspaceId });
+    await recordPersonAudit(deps.pool, { userId, action: 'session.signed_in', details: { method: 'sso', issuer }, onlyWorkspaceId: flow.workspaceId });
     return { ...session, clearCookie };
   }
 
-  async function joinIfNew(workspaceId: string, email: string, name: string): Promise<string> {
-    const user =
-      (await deps.prisma.user.findFirst({ where: { email: { equals: email, mode: 'insensitive' } } })) ??
-      (await deps.prisma.user.create({ data: { id: newId('user'), email, name: name.slice(0, 200) } }));
-    const membership = await deps.prisma.membership.findUnique({ where: { workspaceId_userId: { workspaceId, userId: user.id } } });
-    if (!membership) {
-      await deps.prisma.membership.create({ data: { id: newId('membership'), workspaceId, userId: user.id, role: 'member' } });
-      await recordAudit(deps.prisma, { workspaceId, actor: user.id, action: 'member.joined_via_sso', target: user.id, details: { email } });
+  interface Identity {
+    issuer: string;
+    subject: string;
+    email: string;
+  }
+
+  const linkedAccount = async (identity: Identity) =>
+    (await deps.pool.query<{ user_id: string }>('SELECT user_id FROM user_identities WHERE issuer = $1 AND subject = $2', [identity.issuer, identity.subject])).rows[0]?.user_id ?? null;
+
+  async function bind(workspaceId: string, userId: string, identity: Identity, how: string) {
+    await deps.pool.query('INSERT INTO user_identities (id, user_id, workspace_id, issuer, subject) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (issuer, subject) DO NOTHING', [newId('identity'), userId, workspaceId, identity.issuer, identity.subject]);
+    await recordAudit(deps.prisma, { workspaceId, actor: userId, action: 'sso_identity.linked', target: userId, details: { issuer: identity.issuer, subject: identity.subject, email: identity.email, how } });
+  }
+
+  async function ensureMember(workspaceId: string, userId: string, email: string) {
+    const membership = await deps.prisma.membership.findUnique({ where: { workspaceId_userId: { workspaceId, userId } } });
+    if (membership) return;
+    await deps.prisma.membership.create({ data: { id: newId('membership'), workspaceId, userId, role: 'member' } });
+    await recordAudit(deps.prisma, { workspaceId, actor: userId, action: 'member.joined_via_sso', target: userId, details: { email } });
+  }
+
+  /** The account behind a provider's identity: its bound account, a new person, or an owner-approved link; never an email match. */
+  async function identify(workspaceId: string, identity: Identity & { name: string }): Promise<string> {
+    const bound = await linkedAccount(identity);
+    if (bound) {
+      await ensureMember(workspaceId, bound, identity.email);
+      return bound;
     }
+    const existing = await deps.prisma.user.findFirst({ where: { email: { equals: identity.email, mode: 'insensitive' } }, select: { id: true } });
+    if (existing) {
+      const approval = await deps.pool.query('DELETE FROM sso_link_approvals WHERE workspace_id = $1 AND user_id = $2 AND expires_at > now() RETURNING approved_by', [workspaceId, existing.id]);
+      if (!approval.rowCount) {
+        throw refused(`an account with ${identity.email} already exists. Sign in with your password and choose "Link company sign-in" in Settings, or ask an owner of this workspace to approve the link.`);
+      }
+      await bind(workspaceId, existing.id, identity, 'owner_approved');
+      return existing.id;
+    }
+    const user = await deps.prisma.user.create({ data: { id: newId('user'), email: identity.email, name: identity.name.slice(0, 200) } });
+    await ensureMember(workspaceId, user.id, identity.email);
+    await bind(workspaceId, user.id, identity, 'first_sign_in');
     return user.id;
   }
 
-  return { start, finish };
+  /** A signed-in person proves they also hold this provider identity; it must name their own address. */
+  async function link(workspaceId: string, userId: string, identity: Identity): Promise<string> {
+    const user = await deps.prisma.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true } });
+    if (user.email.toLowerCase() !== identity.email) throw refused(`the identity provider signed in ${identity.email}, not ${user.email}.`);
+    const bound = await linkedAccount(identity);
+    if (bound && bound !== userId) throw refused('this company identity is already linked to another account.');
+    const member = await deps.prisma.membership.findUnique({ where: { workspaceId_userId: { workspaceId, userId } } });
+    if (!member) throw refused('you are not a member of this workspace.');
+    if (!bound) await bind(workspaceId, userId, identity, 'self');
+    return userId;
+  }
+
+  return { start, startLink, finish };
+}
+
+/** An owner approves that a member's next company sign-in links to their existing account (7 days). */
+export async function approveLink(deps: { prisma: PrismaClient; pool: pg.Pool }, input: { workspaceId: string; email: string; actor: Actor }) {
+  const actorId = await authorizeAdmin(deps.prisma, input.workspaceId, input.actor, 'approve company sign-in links', { ownerOnly: true });
+  const member = (await deps.pool.query<{ user_id: string }>('SELECT m.user_id FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.workspace_id = $1 AND lower(u.email) = lower($2)', [input.workspaceId, input.email])).rows[0];
+  if (!member) throw new UsageError(`${input.email} is not a member of this workspace`, 'not_found');
+  const expiresAt = new Date(Date.now() + LINK_APPROVAL_TTL_MS);
+  await deps.pool.query(
+    `INSERT INTO sso_link_approvals (workspace_id, user_id, approved_by, expires_at) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (workspace_id, user_id) DO UPDATE SET approved_by = EXCLUDED.approved_by, expires_at = EXCLUDED.expires_at`,
+    [input.workspaceId, member.user_id, actorId, expiresAt],
+  );
+  await recordAudit(deps.prisma, { workspaceId: input.workspaceId, actor: actorId, action: 'sso_identity.link_approved', target: member.user_id, details: { email: input.email } });
+  return { email: input.email, approvedUntil: expiresAt.toISOString() };
 }

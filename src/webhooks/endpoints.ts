@@ -11,7 +11,7 @@ import { authorizeAdmin, type Actor } from '../workspaces/actor.js';
 import { UsageError } from '../errors/index.js';
 import { EVENT_TYPES, type EventType } from './outbox.js';
 import { generateSecret } from './signing.js';
-import { urlRefusal, type TargetPolicy } from './target-guard.js';
+import { urlRefusal, type TargetPolicy } from '../http/outbound-guard.js';
 
 export const WEBHOOK_PLANS: readonly Plan[] = ['pro', 'agency', 'scale'];
 /** How long a rotated-out secret keeps signing beside the new one. */

@@ -3,7 +3,7 @@
 // again here, before and during connect.
 import http from 'node:http';
 import https from 'node:https';
-import { guardedLookup, TargetRefused, urlRefusal, type TargetPolicy } from './target-guard.js';
+import { guardedLookup, TargetRefused, urlRefusal, type TargetPolicy } from '../http/outbound-guard.js';
 
 export interface AttemptResult {
   status: number | null;

@@ -199,6 +199,8 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
              FOR UPDATE OF d SKIP LOCKED
            ) due
            WHERE ep.enabled
+             -- A workspace whose plan no longer includes webhooks gets no more deliveries (they wait, in case it comes back).
+             AND EXISTS (SELECT 1 FROM workspaces w WHERE w.id = ep.workspace_id AND w.plan::text = ANY($4::text[]))
            ORDER BY due.next_attempt_at
            LIMIT $1
          )
@@ -207,7 +209,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
          FROM candidates c, webhook_events e, webhook_endpoints ep
          WHERE d.id = c.id AND d.status = 'pending' AND e.id = d.event_id AND ep.id = d.endpoint_id
          RETURNING d.id, d.event_id, d.endpoint_id, ep.workspace_id, d.attempt_count, e.type, e.payload, e.created_at, ep.url, ep.secret, ep.previous_secret, ep.previous_secret_expires_at`,
-        [limit, config.WEBHOOK_ENDPOINT_CONCURRENCY, leaseSeconds],
+        [limit, config.WEBHOOK_ENDPOINT_CONCURRENCY, leaseSeconds, WEBHOOK_PLANS],
       );
       await client.query('COMMIT');
       return result.rows;

@@ -38,7 +38,7 @@ describe('in production', () => {
   let key: string;
   const clientPageHash = [...loadTrustedOperations()].find(([, text]) => text.startsWith('query ClientPage'))?.[0];
   beforeAll(async () => {
-    t = await createTestApp({ NODE_ENV: 'production', APP_SECRET_KEY: TEST_APP_SECRET_KEY });
+    t = await createTestApp({ NODE_ENV: 'production', APP_SECRET_KEY: TEST_APP_SECRET_KEY, PUBLIC_BASE_URL: 'http://test.local' });
     key = (await createKeyedWorkspace(t.database)).key.secret;
   });
   afterAll(() => t.close());

@@ -12,7 +12,7 @@ describe('APP_SECRET_KEY', () => {
   it('is required in production and must be 32 bytes', () => {
     expect(() => parseConfig({ NODE_ENV: 'production' })).toThrow(/APP_SECRET_KEY: is required in production/);
     expect(() => parseConfig({ APP_SECRET_KEY: 'short' })).toThrow(/APP_SECRET_KEY: must be 32 bytes/);
-    expect(parseConfig({ NODE_ENV: 'production', APP_SECRET_KEY: 'ab'.repeat(32) }).APP_SECRET_KEY).toBe('ab'.repeat(32));
+    expect(parseConfig({ NODE_ENV: 'production', APP_SECRET_KEY: 'ab'.repeat(32), PUBLIC_BASE_URL: 'https://signalboard.example' }).APP_SECRET_KEY).toBe('ab'.repeat(32));
   });
 
   it('outside production is generated once into .data/ beside the embedded database, private to the user, with one warning', () => {

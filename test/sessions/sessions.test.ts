@@ -3,7 +3,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
 import { call, ORIGIN, PASSWORD, personWithPassword, sessionCookieOf, signIn } from '../support/web.js';
-import { retryAfterSeconds, ACCOUNT_POLICY, ADDRESS_POLICY } from '../../src/sessions/throttle.js';
 
 let t: TestApp;
 let owner: Awaited<ReturnType<typeof createKeyedWorkspace>>;
@@ -35,7 +34,7 @@ describe('password sign-in', () => {
   });
 
   it('in production the cookie is Secure with the __Host- prefix', async () => {
-    const production = await createTestApp({ NODE_ENV: 'production' }, { url: t.url });
+    const production = await createTestApp({ NODE_ENV: 'production', PUBLIC_BASE_URL: ORIGIN }, { url: t.url });
     try {
       const response = await production.app.fetch(new Request(`${ORIGIN}/app/login`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN }, body: JSON.stringify({ email: owner.ownerEmail, password: PASSWORD }) }));
       expect(response.headers.get('set-cookie')).toMatch(/^__Host-sb_session=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=\d+; Secure$/);
@@ -56,6 +55,7 @@ describe('password sign-in', () => {
     for (let attempt = 0; attempt < 5; attempt++) expect((await login({ email: person.email, password: 'wrong password!' })).status).toBe(401);
     const refused = await login({ email: person.email, password: PASSWORD });
     expect(refused.status).toBe(429);
+    // The address that failed five times stays refused for this account until the window ends.
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(800);
     expect((await json(refused)).error).toMatchObject({ code: 'rate_limited', message: expect.stringMatching(/Too many failed sign-ins; try again in \d+ s/) });
   });
@@ -73,16 +73,6 @@ describe('password sign-in', () => {
     } finally {
       await proxied.close();
     }
-  });
-
-  it('throttle windows: per account 5, per address 50 failures per 15 minutes, then free again', () => {
-    const now = new Date('2026-11-22T12:00:00Z');
-    const started = new Date('2026-11-22T11:55:00Z');
-    expect(retryAfterSeconds({ failures: 4, windowStartedAt: started }, ACCOUNT_POLICY, now)).toBe(0);
-    expect(retryAfterSeconds({ failures: 5, windowStartedAt: started }, ACCOUNT_POLICY, now)).toBe(600);
-    expect(retryAfterSeconds({ failures: 49, windowStartedAt: started }, ADDRESS_POLICY, now)).toBe(0);
-    expect(retryAfterSeconds({ failures: 50, windowStartedAt: started }, ADDRESS_POLICY, now)).toBe(600);
-    expect(retryAfterSeconds({ failures: 500, windowStartedAt: new Date('2026-11-22T11:40:00Z') }, ADDRESS_POLICY, now)).toBe(0);
   });
 
   it('never keeps a session the browser came with (fixation): the cookie after sign-in is new and the old one is dead', async () => {

@@ -5,7 +5,11 @@ import { createNodeServer } from '../../src/http/node-server.js';
 import { listenOnLoopback } from './loopback.js';
 
 /** Serves an in-memory app on a loopback port, for tools that need a real URL. */
-export const listen = (app: App) => listenOnLoopback(createNodeServer(app));
+export async function listen(app: App) {
+  const served = await listenOnLoopback(createNodeServer(app));
+  app.publicOrigin.listeningOn(served.baseUrl);
+  return served;
+}
 
 /**
  * A test app served on loopback for the enclosing describe block (or file): built before its

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressRefusal, guardedLookup, urlRefusal } from '../../src/webhooks/target-guard.js';
+import { addressRefusal, guardedLookup, urlRefusal } from '../../src/http/outbound-guard.js';
 
 const strict = { allowHttp: false, allowPrivate: false };
 

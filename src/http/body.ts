@@ -1,0 +1,70 @@
+// The one way a request body is read: up to a byte limit, counted as the bytes arrive, chunked
+// or not. Past the limit reading stops at once (nothing more is buffered), the answer is 413 in
+// the error envelope, and the connection is closed so the rest of the body is never read.
+import type { IncomingMessage } from 'node:http';
+import { ApiError } from '../errors/index.js';
+
+/** Byte limits of each door's bodies (documented in the README's security section). */
+export const BODY_LIMITS = {
+  /** Web-app forms and their JSON twins, OAuth endpoints (registration, token, consent). */
+  form: 64 * 1024,
+  /** A read query with variables fits in far less. */
+  graphql: 1024 * 1024,
+  mcp: 1024 * 1024,
+} as const;
+
+export const tooLarge = (limit: number) =>
+  new ApiError('payload_too_large', `Request bodies here are limited to ${limit} bytes.`, { headers: { Connection: 'close' } });
+
+const declaredLength = (value: string | null | undefined) => (value && /^\d+$/.test(value) ? Number(value) : null);
+
+/** The body of a web-standard request, refused with 413 past `limit` bytes. */
+export async function readBody(request: Request, limit: number): Promise<Uint8Array> {
+  if ((declaredLength(request.headers.get('content-length')) ?? 0) > limit) throw tooLarge(limit);
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    received += value.byteLength;
+    if (received > limit) {
+      void reader.cancel().catch(() => {});
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, received);
+}
+
+export const readBodyText = async (request: Request, limit: number) => Buffer.from(await readBody(request, limit)).toString('utf8');
+
+/** The same for node:http requests (the OAuth server's paths). */
+export async function readNodeBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  if ((declaredLength(req.headers['content-length']) ?? 0) > limit) throw tooLarge(limit);
+  const chunks: Buffer[] = [];
+  let received = 0;
+  for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+    received += chunk.length;
+    if (received > limit) throw tooLarge(limit);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, received);
+}
+
+/**
+ * The request with its body bounded, for code that reads bodies itself (Yoga, the MCP SDK): a
+ * declared length is checked here and enforced by Node's parser, so such a request passes as it
+ * is (no copy on the hot path); a chunked body is read here within the limit.
+ */
+export async function bounded(request: Request, limit: number): Promise<Request> {
+  const declared = declaredLength(request.headers.get('content-length'));
+  if (declared !== null) {
+    if (declared > limit) throw tooLarge(limit);
+    return request;
+  }
+  if (!request.body) return request;
+  const body = await readBody(request, limit);
+  return new Request(request.url, { method: request.method, headers: request.headers, body: body.byteLength ? (body as Uint8Array<ArrayBuffer>) : null, signal: request.signal });
+}

@@ -1,0 +1,56 @@
+// The consent page of the MCP connector's authorization server. Clients register themselves,
+// so nothing they say about themselves is vouched for: the page leads with where the person
+// will be sent (the redirect host), says the app is not verified by Signalboard and when it
+// registered, and names the exact permissions for the chosen workspace.
+import { html, page, type SafeHtml } from '../http/html.js';
+import { CSRF_FIELD } from '../sessions/web-session.js';
+
+export interface ConsentWorkspace {
+  id: string;
+  name: string;
+  plan: string;
+  writeActions: boolean;
+}
+
+export interface ConsentView {
+  action: string;
+  csrfToken: string;
+  email: string;
+  clientName: string;
+  clientId: string;
+  redirectHost: string;
+  registeredAt: Date | null;
+  stayConnected: boolean;
+  workspaces: ConsentWorkspace[];
+  selectedWorkspaceId: string;
+  paidPlans: readonly string[];
+}
+
+export function consentPage(view: ConsentView): SafeHtml {
+  if (!view.workspaces.length) {
+    return page('Connect an app', html`<div class="login"><section><h1>Not available</h1><p>The MCP connector needs a paid plan (${view.paidPlans.join(', ')}); none of your workspaces has one.</p></section></div>`);
+  }
+  const registered = view.registeredAt ? view.registeredAt.toISOString().slice(0, 10) : 'unknown';
+  return page(
+    'Connect an app',
+    html`<div class="login"><section><h1>Connect an app to Signalboard</h1>
+<div class="notice error" role="note"><strong>Not verified by Signalboard.</strong> The name below is the app's own claim. Continue only if you started this from an app you trust and it sends you back to <strong>${view.redirectHost}</strong>.</div>
+<table>
+<tr><th>Sends you back to</th><td><strong>${view.redirectHost}</strong></td></tr>
+<tr><th>Calls itself</th><td>${view.clientName}</td></tr>
+<tr><th>Registered</th><td>${registered} <span class="muted">(client ${view.clientId})</span></td></tr>
+<tr><th>Signed in as</th><td>${view.email}</td></tr>
+</table>
+<form method="post" action="${view.action}"><input type="hidden" name="${CSRF_FIELD}" value="${view.csrfToken}">
+<label>Workspace <select name="workspace">${view.workspaces.map((workspace) => html`<option value="${workspace.id}"${workspace.id === view.selectedWorkspaceId ? html` selected` : ''}>${workspace.name} (${workspace.plan}) — ${workspace.writeActions ? 'read and write' : 'read only'}</option>`)}</select></label>
+<p>It will be able to:</p>
+<ul>
+<li>read the workspace's clients, reports, report data, AI-visibility projects, scans and signals;</li>
+<li>change reports, AI-visibility projects and signal rules <strong>only in a workspace marked "read and write"</strong> (an admin switches write actions on in Settings; it is off unless they did);</li>
+${view.stayConnected ? html`<li>stay connected without asking again until you disconnect it (refresh tokens, 30 days at most between uses).</li>` : ''}
+</ul>
+<button type="submit" name="decision" value="allow">Allow</button>
+<button type="submit" name="decision" value="deny" class="secondary">Deny</button>
+</form><p class="muted">You can disconnect it at any time in Settings → MCP connector.</p></section></div>`,
+  );
+}

@@ -1,0 +1,74 @@
+// Forgotten and changed passwords. A reset link carries a random token; only its SHA-256 is
+// stored, it works once (consumed in the same statement that checks it) and for 30 minutes.
+// Asking for a link always gets the same answer, whether or not the address has an account.
+// A new password, by reset or change, ends every other session of the person.
+import { createHash, randomBytes } from 'node:crypto';
+import type pg from 'pg';
+import { ApiError } from '../errors/index.js';
+import { recordPersonAudit } from '../audit/audit-log.js';
+import { clearAttempts, reserveAttempts, type CounterPolicy } from '../db/attempt-counters.js';
+import type { Mailer } from '../mail/mailer.js';
+import { RESET_PASSWORD_PATH } from './paths.js';
+import { hashPassword, passwordProblem, verifyPassword } from './passwords.js';
+import { deleteOtherSessions } from './session-store.js';
+import { signInKeys } from './throttle.js';
+
+export const RESET_TTL_MS = 30 * 60_000;
+// Mail is a cost and a nuisance: a few links per address and per caller an hour.
+const PER_ACCOUNT: CounterPolicy = { limit: 3, windowMs: 3_600_000 };
+const PER_CALLER: CounterPolicy = { limit: 20, windowMs: 3_600_000 };
+
+const digest = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export async function requestPasswordReset(deps: { pool: pg.Pool; mail: Mailer; origin: string }, input: { email: string; address: string }): Promise<void> {
+  const email = input.email.trim().toLowerCase();
+  const accountKey = `reset:account:${email}`;
+  const callerKey = `reset:address:${input.address}`;
+  const counts = await reserveAttempts(deps.pool, [{ key: accountKey, policy: PER_ACCOUNT }, { key: callerKey, policy: PER_CALLER }]);
+  if (counts.get(accountKey)!.count > PER_ACCOUNT.limit || counts.get(callerKey)!.count > PER_CALLER.limit) return;
+  const user = (await deps.pool.query<{ id: string; email: string }>('SELECT id, email FROM users WHERE lower(email) = $1', [email])).rows[0];
+  if (!user) return;
+  const token = randomBytes(32).toString('base64url');
+  // Only the newest link works.
+  await deps.pool.query('DELETE FROM password_resets WHERE user_id = $1 AND used_at IS NULL', [user.id]);
+  await deps.pool.query('INSERT INTO password_resets (id, user_id, expires_at) VALUES ($1, $2, $3)', [digest(token), user.id, new Date(Date.now() + RESET_TTL_MS)]);
+  await recordPersonAudit(deps.pool, { userId: user.id, action: 'password.reset_requested', details: { address: input.address } });
+  await deps.mail({
+    to: user.email,
+    subject: 'Reset your Signalboard password',
+    text: `Someone (hopefully you) asked to reset the password of ${user.email}.\n\nSet a new one within 30 minutes:\n${deps.origin}${RESET_PASSWORD_PATH}?token=${token}\n\nIf it was not you, ignore this mail: your password stays as it is.\n`,
+  });
+}
+
+/** Sets a new password with a reset token; the token is spent even if it is tried twice at once. */
+export async function resetPassword(pool: pg.Pool, input: { token: string; password: string }): Promise<{ userId: string }> {
+  const problem = passwordProblem(input.password);
+  if (problem) throw new ApiError('invalid_parameter', `The new password is refused: ${problem}.`, { param: 'password' });
+  const spent = await pool.query<{ user_id: string; email: string }>(
+    `UPDATE password_resets r SET used_at = now() FROM users u
+     WHERE r.id = $1 AND r.used_at IS NULL AND r.expires_at > now() AND u.id = r.user_id RETURNING r.user_id, u.email`,
+    [digest(input.token)],
+  );
+  const row = spent.rows[0];
+  if (!row) throw new ApiError('invalid_parameter', 'This reset link is unknown, used or expired; ask for a new one.', { param: 'token' });
+  await setPassword(pool, row.user_id, input.password, null);
+  // Whoever locked the account out no longer keeps its owner out.
+  const keys = signInKeys(row.email, '');
+  await clearAttempts(pool, [keys.account]);
+  await recordPersonAudit(pool, { userId: row.user_id, action: 'password.reset' });
+  return { userId: row.user_id };
+}
+
+export async function changePassword(pool: pg.Pool, session: { id: string; userId: string }, input: { current: string; password: string }): Promise<void> {
+  const stored = (await pool.query<{ password_hash: string | null }>('SELECT password_hash FROM users WHERE id = $1', [session.userId])).rows[0];
+  if (!stored?.password_hash || !(await verifyPassword(stored.password_hash, input.current))) throw new ApiError('forbidden', 'The current password is wrong.');
+  const problem = passwordProblem(input.password);
+  if (problem) throw new ApiError('invalid_parameter', `The new password is refused: ${problem}.`, { param: 'password' });
+  await setPassword(pool, session.userId, input.password, session.id);
+  await recordPersonAudit(pool, { userId: session.userId, action: 'password.changed' });
+}
+
+async function setPassword(pool: pg.Pool, userId: string, password: string, keepSessionId: string | null) {
+  await pool.query('UPDATE users SET password_hash = $2 WHERE id = $1', [userId, await hashPassword(password)]);
+  await deleteOtherSessions(pool, userId, keepSessionId);
+}
