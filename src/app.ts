@@ -176,7 +176,7 @@ export function createApp(deps: AppDependencies): App {
     if (path === '/app' || path.startsWith('/app/')) return web(request, url, requestId, address);
     if (path === MCP_PATH || PROTECTED_RESOURCE_PATHS.includes(path)) {
       // Absolute URLs live here (the resource, the issuer): only requests addressed to this service.
-      publicOrigin.assertAddressed(request.headers.get('host'), request.headers.get('x-forwarded-host'));
+      publicOrigin.assertAddressed(request.headers.get('host') ?? url.host, request.headers.get('x-forwarded-host'));
       const { mcp } = await loadConnector();
       return path === MCP_PATH ? mcp.handle(request, requestId) : mcp.metadata();
     }

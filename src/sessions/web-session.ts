@@ -36,6 +36,13 @@ export function createWebSessions(config: Config, pool: pg.Pool): WebSessions {
       return token ? findSession(pool, token) : null;
     },
     assertSameOrigin(request) {
+      // Browsers say where a request comes from in Sec-Fetch-Site; our pages send no referrer
+      // (Referrer-Policy: no-referrer), so their form posts carry Origin: null and this is the answer.
+      const site = request.headers.get('sec-fetch-site');
+      if (site !== null) {
+        if (site !== 'same-origin' && site !== 'none') throw new ApiError('forbidden', 'Cross-site request refused: changes must come from this site.');
+        return;
+      }
       const origin = request.headers.get('origin');
       const referer = request.headers.get('referer');
       const source = origin && origin !== 'null' ? origin : origin === 'null' ? 'null' : referer ? safeOrigin(referer) : null;

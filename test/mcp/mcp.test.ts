@@ -11,6 +11,7 @@ import { createKeyedWorkspace, json } from '../support/app.js';
 import { useListeningApp } from '../support/listen.js';
 import { call, personWithPassword, signIn } from '../support/web.js';
 import { connectMcp, REDIRECT_URL, TestOAuthProvider } from '../support/mcp.js';
+import { storedIdOf } from '../../src/mcp/oauth-adapter.js';
 
 const served = useListeningApp();
 type Keyed = Awaited<ReturnType<typeof createKeyedWorkspace>>;
@@ -67,7 +68,9 @@ describe('discovery and the OAuth flow', () => {
 
   it('registered the client dynamically, signed the person in with their session and asked for consent on our page', () => {
     expect(provider.client?.client_id).toBeTruthy();
-    expect(provider.consentPage).toContain('Connect Test MCP client');
+    expect(provider.consentPage).toContain('Test MCP client');
+    expect(provider.consentPage).toContain('Not verified by Signalboard');
+    expect(provider.consentPage).toContain('<strong>127.0.0.1:1</strong>');
     expect(provider.lastAuthorizationUrl?.searchParams.get('code_challenge_method')).toBe('S256');
     expect(provider.lastAuthorizationUrl?.searchParams.get('resource')).toBe(`${served.baseUrl}/mcp`);
     expect(provider.saved?.refresh_token).toBeTruthy();
@@ -236,14 +239,14 @@ describe('tokens', () => {
     // The rows are changed behind the server's back, so the test drops the verified-token cache
     // itself (revocations announce themselves; these states cannot happen otherwise).
     const token = extra.saved!.access_token;
-    await served.t.database.pool.query("UPDATE oauth_models SET payload = jsonb_set(payload, '{aud}', '\"https://another.example/mcp\"') WHERE model = 'AccessToken' AND id = $1", [token]);
+    await served.t.database.pool.query("UPDATE oauth_models SET payload = jsonb_set(payload, '{aud}', '\"https://another.example/mcp\"') WHERE model = 'AccessToken' AND id = $1", [storedIdOf('AccessToken', token)]);
     served.t.app.invalidate('oauth:*');
     await expectInvalid(token);
-    await served.t.database.pool.query("UPDATE oauth_models SET payload = jsonb_set(payload, '{aud}', to_jsonb($2::text)) WHERE model = 'AccessToken' AND id = $1", [token, `${served.baseUrl}/mcp`]);
+    await served.t.database.pool.query("UPDATE oauth_models SET payload = jsonb_set(payload, '{aud}', to_jsonb($2::text)) WHERE model = 'AccessToken' AND id = $1", [storedIdOf('AccessToken', token), `${served.baseUrl}/mcp`]);
     expect((await mcpPost(token)).status).toBe(200);
     const other = new TestOAuthProvider({ cookie: admin.cookie, workspaceId: mine.workspace.id }, 'Expiry tests');
     (await connectMcp(served.baseUrl, other)).close();
-    await served.t.database.pool.query("UPDATE oauth_models SET expires_at = now() - interval '1 second' WHERE model = 'AccessToken' AND id = $1", [other.saved!.access_token]);
+    await served.t.database.pool.query("UPDATE oauth_models SET expires_at = now() - interval '1 second' WHERE model = 'AccessToken' AND id = $1", [storedIdOf('AccessToken', other.saved!.access_token)]);
     served.t.app.invalidate('oauth:*');
     await expectInvalid(other.saved!.access_token);
   });

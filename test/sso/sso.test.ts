@@ -78,8 +78,8 @@ async function startProvider(issuerPort: number, redirectUri: string) {
 }
 
 /** A browser: follows redirects across the app and the provider, keeping cookies per origin. */
-async function browse(url: string, options: { rewrite?: (url: URL) => URL } = {}) {
-  const jar = new Map<string, Map<string, string>>();
+async function browse(url: string, options: { rewrite?: (url: URL) => URL; cookies?: Record<string, string> } = {}) {
+  const jar = new Map<string, Map<string, string>>([[new URL(app.baseUrl).origin, new Map(Object.entries(options.cookies ?? {}))]]);
   let current = new URL(url);
   for (let hop = 0; hop < 20; hop++) {
     if (options.rewrite && current.pathname === '/app/sso/callback') current = options.rewrite(current);
@@ -123,7 +123,7 @@ beforeAll(async () => {
     },
   });
   await dnsServer.listen({ udp: { port: dnsPort, address: '127.0.0.1' } });
-  t = await createTestApp({ OIDC_ALLOW_HTTP_ISSUERS: 'true', DNS_RESOLVER: `127.0.0.1:${dnsPort}` });
+  t = await createTestApp({ OIDC_ALLOW_HTTP_ISSUERS: 'true', OUTBOUND_ALLOW_PRIVATE_TARGETS: 'true', DNS_RESOLVER: `127.0.0.1:${dnsPort}` });
   app = await listen(t.app);
   const issuerPort = await freePort();
   idp = await startProvider(issuerPort, `${app.baseUrl}/app/sso/callback`);
@@ -275,3 +275,123 @@ describe('signing in with the company identity provider', () => {
   });
 });
 
+
+describe('identity binding (issuer, subject), never an email match', () => {
+  it('an admin of one workspace cannot take over a person of another through their own provider asserting that person\'s email', async () => {
+    // The victim belongs to another workspace and has an acme.test address (a contractor, say).
+    const other = await createKeyedWorkspace(t.database);
+    const victim = await personWithPassword(t.database, { email: 'victim@acme.test', workspaceId: other.workspace.id, role: 'owner' });
+    // acme's provider (controlled by acme's admins) vouches for the victim's address under a subject of its choosing.
+    accounts.set('forged-victim', { email: 'victim@acme.test', email_verified: true, name: 'Not the victim' });
+    nextAccount = 'forged-victim';
+    const result = await signInWithSso('victim@acme.test');
+    expect(result.response.status).toBe(403);
+    expect(result.body).toContain('an account with victim@acme.test already exists');
+    expect(result.session).toBeNull();
+    expect(await t.database.prisma.userIdentity.count({ where: { userId: victim.id } })).toBe(0);
+    expect(await t.database.prisma.membership.count({ where: { userId: victim.id } })).toBe(1);
+    expect(await t.database.prisma.session.count({ where: { userId: victim.id } })).toBe(0);
+  });
+
+  it('an existing member links once: by signing in with the password and linking, or by an owner\'s approval', async () => {
+    const carol = await personWithPassword(t.database, { email: 'carol@acme.test', workspaceId: acme.workspace.id });
+    accounts.set('carol-sub', { email: 'carol@acme.test', email_verified: true, name: 'Carol' });
+    nextAccount = 'carol-sub';
+    expect((await signInWithSso('carol@acme.test')).response.status).toBe(403);
+
+    // Self-link: signed in with the password, "link company sign-in" runs the provider's flow for her own address.
+    const auth = await signIn(t.app, 'carol@acme.test');
+    const linkStart = await fetch(`${app.baseUrl}/app/sso/link`, { method: 'POST', redirect: 'manual', headers: { cookie: auth.cookie, origin: app.baseUrl, 'x-csrf-token': auth.csrf, 'content-type': 'application/json' }, body: '{}' });
+    expect(linkStart.status).toBe(302);
+    const flowCookie = linkStart.headers.getSetCookie().find((header) => header.startsWith('sb_sso='))!.split(';')[0]!;
+    const linked = await browse(linkStart.headers.get('location')!, { cookies: { sb_sso: flowCookie.slice('sb_sso='.length) } });
+    expect(linked.response.status).toBe(303);
+    expect(await t.database.prisma.userIdentity.count({ where: { userId: carol.id } })).toBe(1);
+    expect((await sessionData((await signInWithSso('carol@acme.test')).session!)).data.user.email).toBe('carol@acme.test');
+
+    // Owner approval for another member.
+    const dave = await personWithPassword(t.database, { email: 'dave@acme.test', workspaceId: acme.workspace.id });
+    accounts.set('dave-sub', { email: 'dave@acme.test', email_verified: true, name: 'Dave' });
+    nextAccount = 'dave-sub';
+    expect((await signInWithSso('dave@acme.test')).response.status).toBe(403);
+    const approved = await call(t.app, admin, 'POST', '/app/settings/sso/link-approvals', { email: 'dave@acme.test' });
+    expect(approved.status).toBe(200);
+    const signedIn = await signInWithSso('dave@acme.test');
+    expect(signedIn.response.status).toBe(303);
+    expect(await t.database.prisma.userIdentity.count({ where: { userId: dave.id } })).toBe(1);
+    // An admin (not an owner) cannot approve links, and nobody can for a non-member.
+    const adminOnly = await personWithPassword(t.database, { email: `admin-${Date.now()}@example.test`, workspaceId: acme.workspace.id, role: 'admin' });
+    expect((await call(t.app, await signIn(t.app, adminOnly.email), 'POST', '/app/settings/sso/link-approvals', { email: 'carol@acme.test' })).status).toBe(403);
+    expect((await call(t.app, admin, 'POST', '/app/settings/sso/link-approvals', { email: 'victim@acme.test' })).status).toBe(404);
+  });
+
+  it('a session from a workspace\'s provider stays in that workspace, whatever other memberships the account has', async () => {
+    const elsewhere = await createKeyedWorkspace(t.database);
+    const alice = await t.database.prisma.user.findUniqueOrThrow({ where: { email: 'alice@acme.test' } });
+    await t.database.prisma.membership.create({ data: { id: `mem_${Date.now()}alice`, workspaceId: elsewhere.workspace.id, userId: alice.id, role: 'owner' } });
+    nextAccount = 'alice';
+    const signed = await signInWithSso('alice@acme.test');
+    const cookie = `sb_session=${signed.session}`;
+    const session = await sessionData(signed.session!);
+    expect(session.data.workspaces.map((workspace: { slug: string }) => workspace.slug)).toEqual([acme.workspace.slug]);
+    const switched = await fetch(`${app.baseUrl}/app/session/workspace`, { method: 'POST', headers: { cookie, origin: app.baseUrl, 'x-csrf-token': session.data.csrfToken, 'content-type': 'application/json' }, body: JSON.stringify({ workspace: elsewhere.workspace.slug }) });
+    expect(switched.status).toBe(404);
+    expect((await sessionData(signed.session!)).data.workspace.slug).toBe(acme.workspace.slug);
+  });
+
+  it('a new issuer unlinks the workspace\'s identities and ends their SSO sessions; a new host needs the domains verified again', async () => {
+    nextAccount = 'alice';
+    const before = await signInWithSso('alice@acme.test');
+    expect((await fetch(`${app.baseUrl}/app/session`, { headers: { cookie: `sb_session=${before.session}` } })).status).toBe(200);
+    const sameHost = `${idp.baseUrl}/`;
+    expect((await call(t.app, admin, 'POST', '/app/settings/sso', { issuer: sameHost, clientId: CLIENT_ID })).status).toBe(200);
+    expect(await t.database.prisma.userIdentity.count({ where: { workspaceId: acme.workspace.id } })).toBe(0);
+    expect((await fetch(`${app.baseUrl}/app/session`, { headers: { cookie: `sb_session=${before.session}` } })).status).toBe(401);
+    expect(await t.database.prisma.ssoDomain.count({ where: { workspaceId: acme.workspace.id, verifiedAt: null } })).toBe(0);
+    expect((await call(t.app, admin, 'POST', '/app/settings/sso', { issuer: idp.baseUrl.replace('127.0.0.1', 'localhost'), clientId: CLIENT_ID })).status).toBe(200);
+    expect(await t.database.prisma.ssoDomain.count({ where: { workspaceId: acme.workspace.id, verifiedAt: { not: null } } })).toBe(0);
+    const audit = await t.database.prisma.auditLogEntry.findFirst({ where: { workspaceId: acme.workspace.id, action: 'sso_connection.set' }, orderBy: { createdAt: 'desc' } });
+    expect(audit?.details).toMatchObject({ identitiesUnlinked: true, domainsNeedVerification: true });
+  });
+});
+
+describe('identity providers behind private addresses', () => {
+  it('are refused at save time, and a stored one is never fetched: a generic error, no request made', async () => {
+    const strict = await createTestApp({ OIDC_ALLOW_HTTP_ISSUERS: 'true' }, { url: t.url });
+    let requests = 0;
+    const trap = http.createServer((_req, res) => {
+      requests++;
+      res.end('{}');
+    });
+    await new Promise<void>((resolve) => trap.listen(0, '127.0.0.1', resolve));
+    const port = (trap.address() as { port: number }).port;
+    try {
+      const workspace = await createKeyedWorkspace(t.database);
+      await personWithPassword(t.database, { email: workspace.ownerEmail });
+      const owner = await signIn(strict.app, workspace.ownerEmail);
+      for (const issuer of ['http://169.254.169.254', `http://127.0.0.1:${port}`, `http://[::ffff:127.0.0.1]:${port}`, `http://[::127.0.0.1]:${port}`]) {
+        const saved = await call(strict.app, owner, 'POST', '/app/settings/sso', { issuer, clientId: 'x', clientSecret: 'y' });
+        expect(saved.status, issuer).toBe(400);
+        expect((await json(saved)).error.message).toMatch(/public address/);
+      }
+      // Stored behind the settings' back (say, before this guard existed): discovery is still refused.
+      const domain = `trap-${Date.now()}.test`;
+      await t.database.pool.query('INSERT INTO sso_connections (workspace_id, issuer, client_id, client_secret) VALUES ($1, $2, $3, $4)', [workspace.workspace.id, `http://127.0.0.1:${port}`, 'x', strict.box.seal('y', `sso_connection:${workspace.workspace.id}:client_secret`)]);
+      await t.database.pool.query("INSERT INTO sso_domains (id, workspace_id, domain, verification_token, verified_at) VALUES ($1, $2, $3, 'x', now())", [`dom_${Date.now()}`, workspace.workspace.id, domain]);
+      const started = await strict.app.fetch(new Request(`http://test.local/app/sso/start?email=someone@${domain}`));
+      expect(started.status).toBe(503);
+      const body = await json(started);
+      expect(body.error.message).toBe('The identity provider could not be reached. Try again later, or sign in with your password.');
+      expect(JSON.stringify(body)).not.toContain('127.0.0.1');
+      expect(requests).toBe(0);
+    } finally {
+      trap.close();
+      await strict.close();
+    }
+  });
+
+  it('a sign-in started from another site is refused (login CSRF)', async () => {
+    const response = await t.app.fetch(new Request('http://test.local/app/sso/start?email=alice@acme.test', { headers: { 'sec-fetch-site': 'cross-site' } }));
+    expect(response.status).toBe(403);
+  });
+});
