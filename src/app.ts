@@ -220,6 +220,9 @@ export function createApp(deps: AppDependencies): App {
         }
       }
       response.headers.set('X-Request-Id', requestId);
+      // An answer given without reading the whole body (a 401, a 413, a 405) closes the
+      // connection rather than reading the rest to keep it (see http/node-server.ts).
+      if (request.body && !request.bodyUsed) response.headers.set('Connection', 'close');
       logger.info({ requestId, method: request.method, path: url.pathname, status: response.status, ms: Math.round(performance.now() - started) }, 'request');
       return response;
     },

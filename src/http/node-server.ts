@@ -31,6 +31,25 @@ export function parserErrorResponse(parserCode: string | undefined, requestId: s
   ].join('\r\n');
 }
 
+// After an early answer the rest of a body is read and dropped for a moment (so the client can
+// read the answer instead of a reset), never kept, and the connection is cut past these bounds.
+const DISCARD_MAX_BYTES = 1024 * 1024;
+const DISCARD_MAX_MS = 2_000;
+
+function discardRestOfBody(req: IncomingMessage) {
+  let discarded = 0;
+  const cut = () => req.socket.destroy();
+  const timer = setTimeout(cut, DISCARD_MAX_MS);
+  timer.unref();
+  req.on('data', (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > DISCARD_MAX_BYTES) cut();
+  });
+  req.once('end', () => clearTimeout(timer));
+  req.once('close', () => clearTimeout(timer));
+  req.resume();
+}
+
 export function createNodeServer(app: App): Server {
   // The node adapter passes the IncomingMessage as `req`: its socket gives the client address.
   const adapter = createServerAdapter((request: Request, context) => app.fetch(request, { remoteAddress: (context as { req?: IncomingMessage }).req?.socket.remoteAddress }));
@@ -38,8 +57,11 @@ export function createNodeServer(app: App): Server {
     // Every URL is built from Host; a missing or malformed one (`a b`, `[zz]`, `a/b`) is refused before anything else.
     if (!isValidHostHeader(req.headers.host)) {
       const body = JSON.stringify({ error: { code: 'bad_request', message: 'The Host header is missing or malformed.', requestId: newRequestId() } });
-      return void res.writeHead(400, { 'Content-Type': JSON_CONTENT_TYPE, Connection: 'close' }).end(body);
+      return void res.writeHead(400, { 'Content-Type': JSON_CONTENT_TYPE, 'Content-Length': Buffer.byteLength(body), Connection: 'close' }).end(body);
     }
+    res.once('finish', () => {
+      if (!req.complete) discardRestOfBody(req);
+    });
     if (!app.node.handles((req.url ?? '/').split('?')[0]!)) return void adapter(req, res);
     app.node.handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': JSON_CONTENT_TYPE }).end(JSON.stringify({ error: { code: 'internal_error', message: 'An unexpected error occurred.', requestId: newRequestId() } }));

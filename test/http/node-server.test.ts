@@ -51,3 +51,76 @@ describe('below the app', () => {
     expect(response.headers.get('x-request-id')).toMatch(/^req_/);
   });
 });
+
+/**
+ * Streams a chunked body of up to `totalBytes` until the server answers; returns the status, how
+ * many bytes were sent before the answer, and whether the server closed the connection.
+ */
+function streamChunked(path: string, contentType: string, totalBytes: number): Promise<{ status: number; sentBeforeAnswer: number; closed: boolean; body: string }> {
+  const { hostname, port } = new URL(server.baseUrl);
+  const chunk = Buffer.alloc(64 * 1024, 'a');
+  return new Promise((resolve, reject) => {
+    let sent = 0;
+    let answered = -1;
+    let answer = '';
+    const socket = connect(Number(port), hostname, () => {
+      socket.write(`POST ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: ${contentType}\r\nTransfer-Encoding: chunked\r\n\r\n`);
+      const pump = () => {
+        while (answered < 0 && sent < totalBytes && !socket.destroyed) {
+          sent += chunk.length;
+          if (!socket.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`)) return void socket.once('drain', pump);
+        }
+      };
+      pump();
+    });
+    socket.on('data', (data) => {
+      if (answered < 0) answered = sent;
+      answer += data.toString();
+    });
+    const finish = () => {
+      const [head, body] = answer.split('\r\n\r\n');
+      resolve({ status: Number(head?.split(' ')[1]), sentBeforeAnswer: answered, closed: true, body: body ?? '' });
+    };
+    socket.on('end', finish);
+    socket.on('close', finish);
+    socket.on('error', (error: NodeJS.ErrnoException) => (answer ? finish() : reject(error)));
+    setTimeout(() => reject(new Error(`no answer after ${sent} bytes`)), 20_000).unref();
+  });
+}
+
+describe('bounded bodies', () => {
+  it('a 100 MB chunked form is refused with 413 as soon as it passes the limit, the connection closed, memory flat', async () => {
+    global.gc?.();
+    const before = process.memoryUsage().rss;
+    const result = await streamChunked('/app/login', 'application/x-www-form-urlencoded', 100 * 1024 * 1024);
+    expect(result.status).toBe(413);
+    expect(result.body).toContain('limited to 65536 bytes');
+    // The answer came long before the 100 MB were sent.
+    expect(result.sentBeforeAnswer).toBeLessThan(20 * 1024 * 1024);
+    expect(process.memoryUsage().rss - before).toBeLessThan(50 * 1024 * 1024);
+  });
+
+  it.each([
+    ['/graphql', 'application/json'],
+    ['/oauth/token', 'application/x-www-form-urlencoded'],
+    ['/oauth/register', 'application/json'],
+  ])('a chunked body past the limit on %s is 413 too', async (path, type) => {
+    const result = await streamChunked(path, type, 8 * 1024 * 1024);
+    expect(result.status).toBe(413);
+    expect(JSON.parse(/\{.*\}/s.exec(result.body)![0]).error.code).toBe('payload_too_large');
+  });
+
+  it('an endless body without a token on /mcp is answered at once (401), not waited for', async () => {
+    const result = await streamChunked('/mcp', 'application/json', 100 * 1024 * 1024);
+    expect(result.status).toBe(401);
+    expect(result.sentBeforeAnswer).toBeLessThan(20 * 1024 * 1024);
+  });
+
+  it('a malformed Host header is 400 on every path, never 500', async () => {
+    for (const host of ['a b', '[zz]', 'a/b']) {
+      const answer = parse(await raw(`GET /api/v1/clients HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`));
+      expect(answer.status, host).toBe(400);
+      expect(answer.body.error.code).toBe('bad_request');
+    }
+  });
+});
