@@ -18,6 +18,10 @@ import { createEndpoint, listAttempts, listEndpoints, parseEventTypes, replayEve
 import { listRules, setRule } from '../signals/rule-management.js';
 import type { Actor } from '../workspaces/actor.js';
 import { addMember, generatePassword } from '../workspaces/members.js';
+import { setRequireSso } from '../sso/connections.js';
+import { requestPasswordReset } from '../sessions/password-reset.js';
+import { createMailer } from '../mail/mailer.js';
+import pino from 'pino';
 
 interface JsonOption {
   json?: boolean;
@@ -160,9 +164,32 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
 }
 
-program
-  .command('users')
-  .description('People who sign in to the web app')
+workspaces
+  .command('require-sso <slug> <state>')
+  .description('on: members whose address is in a verified domain must sign in with SSO (owners keep their password)')
+  .option(...AS_OPTION)
+  .option('--json')
+  .action(async (slug: string, state: string, options: { as?: string } & JsonOption) => {
+    if (state !== 'on' && state !== 'off') throw new UsageError('the state is on or off');
+    const { prisma } = await db();
+    const workspace = await findWorkspace(prisma, slug);
+    const result = await setRequireSso(prisma, { workspaceId: workspace.id, enabled: state === 'on', actor: actorOf(options) });
+    output(options, { slug, ...result }, `Single sign-on is ${result.requireSso ? 'required' : 'optional'} in ${slug}.`);
+  });
+
+const users = program.command('users').description('People who sign in to the web app');
+users
+  .command('reset-password')
+  .description('sends the person a single-use reset link (logged instead when SMTP_URL is unset outside production)')
+  .requiredOption('--email <email>')
+  .option('--json')
+  .action(async (options: { email: string } & JsonOption) => {
+    const { pool } = await db();
+    const origin = config.PUBLIC_BASE_URL ? new URL(config.PUBLIC_BASE_URL).origin : `http://localhost:${config.PORT}`;
+    await requestPasswordReset({ pool, mail: createMailer(config, pino({ level: config.LOG_LEVEL })), origin }, { email: options.email, address: 'cli' });
+    output(options, { email: options.email, requested: true }, `If ${options.email} has an account, a reset link is on its way (valid 30 minutes, once).`);
+  });
+users
   .command('create')
   .requiredOption('--email <email>')
   .requiredOption('--name <name>')
