@@ -3,7 +3,7 @@ import { addressRefusal, guardedLookup, urlRefusal } from '../../src/http/outbou
 
 const strict = { allowHttp: false, allowPrivate: false };
 
-describe('the webhook target guard', () => {
+describe('the outbound guard (webhooks, identity providers)', () => {
   it('refuses every non-public address, IPv4 and IPv6, including IPv4-mapped IPv6', () => {
     for (const address of [
       '127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '100.100.100.200', '0.0.0.0', '224.0.0.1', '255.255.255.255',
@@ -12,6 +12,20 @@ describe('the webhook target guard', () => {
       expect(addressRefusal(address, strict), address).not.toBeNull();
     }
     for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8']) expect(addressRefusal(address, strict), address).toBeNull();
+  });
+
+  it('refuses IPv4-compatible IPv6 (::127.0.0.1, as URL parsers write it: ::7f00:1) and other embeddings of private IPv4', () => {
+    for (const url of ['https://[::127.0.0.1]/', 'https://[::7f00:1]/', 'https://[::a9fe:a9fe]/', 'https://[::ffff:127.0.0.1]/', 'https://[2002:7f00:1::]/', 'https://[64:ff9b::7f00:1]/']) {
+      expect(urlRefusal(url, strict), url).not.toBeNull();
+    }
+  });
+
+  it('holds identity providers to port 443 unless private targets are allowed (tests)', () => {
+    const ports = { ...strict, ports: [443] };
+    expect(urlRefusal('https://idp.example.com/', ports)).toBeNull();
+    expect(urlRefusal('https://idp.example.com:443/', ports)).toBeNull();
+    expect(urlRefusal('https://idp.example.com:8443/', ports)).toMatch(/port 8443/);
+    expect(urlRefusal('http://127.0.0.1:8080/', { allowHttp: true, allowPrivate: true, ports: [443] })).toBeNull();
   });
 
   it('allows private targets only when configured, and never multicast or unspecified', () => {

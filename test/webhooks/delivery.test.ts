@@ -149,6 +149,20 @@ describe('attempts', () => {
     expect(delivery).toEqual({ status: 'succeeded', attempt_count: 3 });
   });
 
+  it('a workspace downgraded below pro gets no more deliveries (already fanned-out ones wait), and gets them again after an upgrade', async () => {
+    const { keyed, endpoint, receiver, scan } = await setup((_request, index) => ({ status: index === 0 ? 500 : 200 }));
+    await ingest([scan('2026-10-02')]);
+    await waitFor(() => receiver.received.length >= 1, 'the first attempt');
+    await t.database.pool.query("UPDATE workspaces SET plan = 'starter' WHERE id = $1", [keyed.workspace.id]);
+    await settle();
+    await settle();
+    expect(receiver.received).toHaveLength(1);
+    const waiting = (await t.database.pool.query('SELECT status FROM webhook_deliveries WHERE endpoint_id = $1', [endpoint.id])).rows[0];
+    expect(waiting.status).toBe('pending');
+    await t.database.pool.query("UPDATE workspaces SET plan = 'pro' WHERE id = $1", [keyed.workspace.id]);
+    await waitFor(() => receiver.received.length >= 2, 'the retry after the upgrade');
+  });
+
   it('410 Gone disables the endpoint, with an audit entry', async () => {
     const { keyed, endpoint, receiver, scan } = await setup(() => ({ status: 410 }));
     await ingest([scan('2026-10-01')]);
