@@ -227,7 +227,7 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps) {
       clientId: String(details.params.client_id),
       redirectHost: redirectUri.host,
       registeredAt: Number.isFinite(issuedAt) ? new Date(issuedAt * 1000) : null,
-      stayConnected: String(details.params.scope ?? '').split(' ').includes('offline_access'),
+      stayConnected: client?.grantTypeAllowed('refresh_token') ?? false,
       workspaces,
       selectedWorkspaceId: session.workspaceId,
       paidPlans: MCP_PLANS,

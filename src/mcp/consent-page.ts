@@ -47,8 +47,7 @@ export function consentPage(view: ConsentView): SafeHtml {
 <ul>
 <li>read the workspace's clients, reports, report data, AI-visibility projects, scans and signals;</li>
 <li>change reports, AI-visibility projects and signal rules <strong>only in a workspace marked "read and write"</strong> (an admin switches write actions on in Settings; it is off unless they did);</li>
-${view.stayConnected ? html`<li>stay connected without asking again until you disconnect it (refresh tokens, 30 days at most between uses).</li>` : ''}
-</ul>
+${view.stayConnected ? html`<li>stay connected without asking again until you disconnect it (refresh tokens, 30 days at most between uses).</li>` : ''}</ul>
 <button type="submit" name="decision" value="allow">Allow</button>
 <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
 </form><p class="muted">You can disconnect it at any time in Settings → MCP connector.</p></section></div>`,

@@ -224,7 +224,7 @@ export function createSettingsHandler(deps: SettingsDeps) {
     const id = session.workspaceId;
     const canUseWebhooks = WEBHOOK_PLANS.includes(session.plan);
     const canUseSso = SSO_PLANS.includes(session.plan);
-    const [keys, endpoints, connection, domains, writeActions, audit, workspaces, connectedApps] = await Promise.all([
+    const [keys, endpoints, connection, domains, writeActions, audit, workspaces, connectedApps, requireSso] = await Promise.all([
       listApiKeys(prisma, id),
       canUseWebhooks ? listEndpoints(webhooks, id) : Promise.resolve([]),
       canUseSso ? getConnection(prisma, id) : Promise.resolve(null),
@@ -233,9 +233,10 @@ export function createSettingsHandler(deps: SettingsDeps) {
       listAuditLog(pool, id, 50),
       workspacesOf(pool, session),
       listGrants(pool, id),
+      requiresSso(prisma, id),
     ]);
     return htmlResponse(
-      settingsPage({ session, notice, keys, endpoints, connection, domains, writeActions, audit, workspaces, connectedApps, canUseWebhooks, canUseSso, redirectUri: `${deps.publicOrigin.value}${SSO_CALLBACK_PATH}`, mcpUrl: `${deps.publicOrigin.value}${MCP_PATH}` }),
+      settingsPage({ session, notice, keys, endpoints, connection, domains, writeActions, audit, workspaces, connectedApps, canUseWebhooks, canUseSso, requireSso, redirectUri: `${deps.publicOrigin.value}${SSO_CALLBACK_PATH}`, mcpUrl: `${deps.publicOrigin.value}${MCP_PATH}` }),
       status,
     );
   }

@@ -41,6 +41,7 @@ export interface SettingsView {
   canUseSso: boolean;
   redirectUri: string;
   mcpUrl: string;
+  requireSso: boolean;
 }
 
 const day = (date: Date | string | null) => (date ? new Date(date).toISOString().replace('T', ' ').slice(0, 16) + ' UTC' : '—');
@@ -113,8 +114,21 @@ ${admin ? html`<form class="row" method="post" action="/app/settings/sso">${csrf
 ${view.domains.length ? view.domains.map((domain) => html`<tr><td>${domain.domain}</td><td>${domain.verified ? html`<span class="badge on">verified</span>` : html`<span class="badge off">unverified</span>`}</td>
 <td><code>${domain.txtName}</code><br><code>${domain.txtValue}</code></td><td>${admin && !domain.verified ? post(`/sso/domains/${domain.id}/verify`, 'Verify now') : ''}</td></tr>`) : html`<tr><td colspan="4" class="muted">No domains claimed.</td></tr>`}
 </tbody></table>
-${admin ? html`<form class="row" method="post" action="/app/settings/sso/domains">${csrf}<label>Domain <input name="domain" required placeholder="example.com"></label><button type="submit">Claim domain</button></form>` : ''}`}
+${admin ? html`<form class="row" method="post" action="/app/settings/sso/domains">${csrf}<label>Domain <input name="domain" required placeholder="example.com"></label><button type="submit">Claim domain</button></form>` : ''}
+<h2 style="margin-top:16px">Sign-in policy</h2>
+<p>Single sign-on is <strong>${view.requireSso ? 'required' : 'optional'}</strong> for members whose address is in a verified domain. Owners always keep their password, the way in when the identity provider fails.</p>
+${admin ? html`<form class="row" method="post" action="/app/settings/sso/require">${csrf}<input type="hidden" name="requireSso" value="${view.requireSso ? 'false' : 'true'}"><button type="submit" class="secondary">${view.requireSso ? 'Make SSO optional' : 'Require SSO'}</button></form>` : ''}
+${session.role === 'owner' ? html`<p class="muted">A member who already has an account links it to the company sign-in once: they do it themselves below, or you approve it here for their next company sign-in (7 days).</p>
+<form class="row" method="post" action="/app/settings/sso/link-approvals">${csrf}<label>Member's email <input type="email" name="email" required></label><button type="submit" class="secondary">Approve link</button></form>` : ''}
+${view.connection && !session.ssoWorkspaceId ? html`<form class="row" method="post" action="/app/sso/link">${csrf}<button type="submit" class="secondary">Link company sign-in to my account</button></form>` : ''}`}
 </section>`;
+
+  const account = html`<section id="account"><h2>Your password</h2>
+<form class="row" method="post" action="/app/password">${csrf}
+<label>Current password <input type="password" name="currentPassword" autocomplete="current-password" required></label>
+<label>New password <input type="password" name="password" autocomplete="new-password" minlength="12" required></label>
+<button type="submit" class="secondary">Change password</button></form>
+<p class="muted">Changing it signs you out everywhere else.</p></section>`;
 
   const mcp = html`<section id="mcp"><h2>MCP connector</h2>
 <p>Write actions for AI assistants are <strong>${view.writeActions ? 'on' : 'off'}</strong>. While off, assistants can only read.</p>
@@ -134,7 +148,7 @@ ${view.audit.length ? view.audit.map((entry) => html`<tr><td>${day(entry.created
     'Settings',
     html`<h1>Settings</h1>${notice}
 ${admin ? '' : html`<div class="notice" role="note">You are a member of this workspace: settings are read-only for you. Owners and admins can change them.</div>`}
-${keys}${webhooks}${sso}${mcp}${audit}`,
+${keys}${webhooks}${sso}${mcp}${account}${audit}`,
     { header },
   );
 }

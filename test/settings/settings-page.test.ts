@@ -11,12 +11,16 @@ describe.skipIf(!chromiumAvailable)('the settings page in a browser', () => {
   const served = useListeningApp();
 
   it('signs in, creates a key whose secret is shown once and works, and revokes it', async () => {
-    const { ownerEmail } = await createKeyedWorkspace(served.t.database);
+    const { ownerEmail } = await createKeyedWorkspace(served.t.database, { plan: 'pro' });
     await personWithPassword(served.t.database, { email: ownerEmail });
     const browser = await launchChromium();
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
       const offOrigin = await blockOffOrigin(page, served.baseUrl);
+      const cspViolations: string[] = [];
+      page.on('console', (message) => {
+        if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+      });
       await page.goto(`${served.baseUrl}/app/settings`);
       expect(new URL(page.url()).pathname).toBe('/app/login');
       await page.screenshot({ path: screenshotPath('login.png') });
@@ -41,7 +45,46 @@ describe.skipIf(!chromiumAvailable)('the settings page in a browser', () => {
       expect(await page.locator('#api-keys tr', { hasText: 'Browser key' }).locator('.badge').textContent()).toBe('revoked');
       await page.screenshot({ path: screenshotPath('settings-revoked.png'), fullPage: true });
       expect((await fetch(`${served.baseUrl}/api/v1/clients`, { headers: { authorization: `Bearer ${secret}` } })).status).toBe(401);
+
+      // Forms post with Origin: null under Referrer-Policy: no-referrer; Sec-Fetch-Site admits them.
+      await page.click('#sso button:has-text("Require SSO")');
+      await page.waitForSelector('text=Single sign-on is required');
+      await page.fill('#account input[name=currentPassword]', PASSWORD);
+      await page.fill('#account input[name=password]', 'a brand new password 42');
+      await page.click('#account button:has-text("Change password")');
+      await page.waitForURL(`${served.baseUrl}/app/settings`);
+      await page.screenshot({ path: screenshotPath('settings-security.png'), fullPage: true });
+      expect((await fetch(`${served.baseUrl}/app/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: ownerEmail, password: 'a brand new password 42' }) })).status).toBe(200);
       expect(offOrigin).toEqual([]);
+      expect(cspViolations).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  }, 90_000);
+
+  it('the MCP consent page shows where the app sends the person, and Allow reaches the app with a code under the page\'s CSP', async () => {
+    const { ownerEmail } = await createKeyedWorkspace(served.t.database, { plan: 'pro' });
+    await personWithPassword(served.t.database, { email: ownerEmail });
+    const registered = await (await fetch(`${served.baseUrl}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'Claude', redirect_uris: ['http://127.0.0.1:1/callback'], token_endpoint_auth_method: 'none' }) })).json();
+    const authorize = new URL(`${served.baseUrl}/oauth/authorize`);
+    for (const [key, value] of Object.entries({ client_id: registered.client_id, response_type: 'code', redirect_uri: 'http://127.0.0.1:1/callback', scope: 'mcp offline_access', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' })) authorize.searchParams.set(key, value);
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
+      let reachedApp: string | null = null;
+      await page.route('http://127.0.0.1:1/**', (route) => {
+        reachedApp = route.request().url();
+        return route.fulfill({ status: 200, body: 'app' });
+      });
+      await page.goto(authorize.href);
+      await page.fill('input[name=email] >> nth=0', ownerEmail);
+      await page.fill('input[name=password]', PASSWORD);
+      await page.click('button:has-text("Sign in")');
+      await page.waitForSelector('text=Not verified by Signalboard');
+      await page.screenshot({ path: screenshotPath('mcp-consent.png'), fullPage: true });
+      await page.click('button:has-text("Allow")');
+      await page.waitForURL(/^http:\/\/127\.0\.0\.1:1\/callback\?code=/);
+      expect(reachedApp).toMatch(/^http:\/\/127\.0\.0\.1:1\/callback\?code=/);
     } finally {
       await browser.close();
     }
