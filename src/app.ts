@@ -24,7 +24,7 @@ import { createWebSessions, webErrorResponse } from './sessions/web-session.js';
 import { createSessionHandler } from './sessions/handler.js';
 import { SETTINGS_PATH } from './settings/paths.js';
 import { createPublicOrigin, type PublicOrigin } from './http/public-origin.js';
-import { BODY_LIMITS, bounded } from './http/body.js';
+import { BODY_LIMITS, bounded, closesAfterUnreadBody } from './http/body.js';
 import { createOutboundFetch } from './http/outbound-fetch.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { identityProviderPolicy } from './sso/connections.js';
@@ -220,9 +220,9 @@ export function createApp(deps: AppDependencies): App {
         }
       }
       response.headers.set('X-Request-Id', requestId);
-      // An answer given without reading the whole body (a 401, a 413, a 405) closes the
+      // An answer given without reading a chunked or large body (a 401, a 405) closes the
       // connection rather than reading the rest to keep it (see http/node-server.ts).
-      if (request.body && !request.bodyUsed) response.headers.set('Connection', 'close');
+      if (closesAfterUnreadBody(request)) response.headers.set('Connection', 'close');
       logger.info({ requestId, method: request.method, path: url.pathname, status: response.status, ms: Math.round(performance.now() - started) }, 'request');
       return response;
     },

@@ -54,6 +54,16 @@ export async function readNodeBody(req: IncomingMessage, limit: number): Promise
 }
 
 /**
+ * After an answer that did not read the body: a small declared body is read and dropped by Node
+ * to keep the connection; a chunked or large one closes the connection instead.
+ */
+export function closesAfterUnreadBody(request: Request): boolean {
+  if (!request.body || request.bodyUsed) return false;
+  const declared = declaredLength(request.headers.get('content-length'));
+  return declared === null || declared > BODY_LIMITS.form;
+}
+
+/**
  * The request with its body bounded, for code that reads bodies itself (Yoga, the MCP SDK): a
  * declared length is checked here and enforced by Node's parser, so such a request passes as it
  * is (no copy on the hot path); a chunked body is read here within the limit.
