@@ -23,6 +23,7 @@ type Queryable = Pick<pg.Pool, 'query'>;
 
 /** Counts one attempt for each key; a key whose window has passed starts a new one. */
 export async function reserveAttempts(db: Queryable, entries: readonly { key: string; policy: CounterPolicy }[]): Promise<Map<string, CounterState>> {
+  maybeSweep(db);
   const result = await db.query<{ key: string; count: number; window_ends_at: Date; exceeded_at: Date | null; just_exceeded: boolean }>(
     `INSERT INTO attempt_counters AS c (key, count, limit_count, window_ends_at, exceeded_at)
      SELECT k.key, 1, k.lim, now() + make_interval(secs => k.secs), CASE WHEN k.lim < 1 THEN now() END
@@ -50,6 +51,17 @@ export async function clearAttempts(db: Queryable, keys: readonly string[]): Pro
   await db.query('DELETE FROM attempt_counters WHERE key = ANY($1::text[])', [keys]);
 }
 
+// Counters whose window has passed are dead weight; they are swept at most this often, on the way
+// through a reservation, by whichever instance comes by.
+const SWEEP_EVERY_MS = 10 * 60_000;
+let lastSweep = 0;
+
 export async function sweepAttemptCounters(db: Queryable): Promise<number> {
   return (await db.query('DELETE FROM attempt_counters WHERE window_ends_at < now()')).rowCount ?? 0;
+}
+
+function maybeSweep(db: Queryable) {
+  if (Date.now() - lastSweep < SWEEP_EVERY_MS) return;
+  lastSweep = Date.now();
+  void sweepAttemptCounters(db).catch(() => {});
 }

@@ -47,6 +47,8 @@ describe('password sign-in', () => {
     const wrong = await json(await login({ email: owner.ownerEmail, password: 'not the password' }));
     const unknown = await json(await login({ email: 'nobody@example.test', password: 'whatever it is' }));
     expect(wrong.error).toMatchObject({ code: 'unauthenticated', message: 'Email or password is wrong.' });
+    const actions = (await t.database.prisma.auditLogEntry.findMany({ where: { workspaceId: owner.workspace.id, action: { startsWith: 'session.' } } })).map((entry) => entry.action);
+    expect(actions).toEqual(expect.arrayContaining(['session.signed_in', 'session.sign_in_failed']));
     expect(unknown.error.message).toBe(wrong.error.message);
   });
 
@@ -118,6 +120,8 @@ describe('a session', () => {
     expect(await viewer()).toEqual({ workspace: { slug: owner.workspace.slug }, credential: 'SESSION', role: 'owner' });
     expect((await call(t.app, auth, 'POST', '/app/session/workspace', { workspace: other.workspace.slug })).status).toBe(200);
     expect(await viewer()).toEqual({ workspace: { slug: other.workspace.slug }, credential: 'SESSION', role: 'admin' });
+    const audited = await t.database.prisma.auditLogEntry.findFirst({ where: { workspaceId: other.workspace.id, action: 'session.workspace_switched' } });
+    expect(audited?.details).toEqual({ from: owner.workspace.slug, to: other.workspace.slug });
     // Not a member there: refused, the active workspace stays.
     const stranger = await createKeyedWorkspace(t.database);
     expect((await call(t.app, auth, 'POST', '/app/session/workspace', { workspace: stranger.workspace.slug })).status).toBe(404);

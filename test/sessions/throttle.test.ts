@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyedWorkspace, createTestApp, type TestApp } from '../support/app.js';
 import { ORIGIN, PASSWORD, personWithPassword } from '../support/web.js';
 import { ACCOUNT_LOCK_MS, signInKeys, throttleVerdict } from '../../src/sessions/throttle.js';
-import type { CounterState } from '../../src/db/attempt-counters.js';
+import { sweepAttemptCounters, type CounterState } from '../../src/db/attempt-counters.js';
 
 const now = new Date('2026-11-23T12:00:00Z');
 const windowEnd = new Date('2026-11-23T12:10:00Z');
@@ -67,5 +67,18 @@ describe('sign-in under concurrency', () => {
     const failedAddress = failedAddresses.rows[0]!.key.split('|')[1]!;
     expect((await attempt(person.email, PASSWORD, failedAddress)).status).toBe(429);
     expect((await attempt(person.email, PASSWORD, '192.0.2.201')).status).toBe(200);
+  });
+});
+
+describe('attempt counters', () => {
+  it('sweep the windows that have passed and keep the live ones', async () => {
+    const t = await createTestApp();
+    try {
+      await t.database.pool.query("INSERT INTO attempt_counters (key, count, limit_count, window_ends_at) VALUES ('old', 3, 5, now() - interval '1 minute'), ('live', 3, 5, now() + interval '1 minute')");
+      expect(await sweepAttemptCounters(t.database.pool)).toBe(1);
+      expect((await t.database.pool.query('SELECT key FROM attempt_counters')).rows.map((row) => row.key)).toEqual(['live']);
+    } finally {
+      await t.close();
+    }
   });
 });
