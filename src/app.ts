@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config/index.js';
 import type { Database } from './db/client.js';
 import { workspaceScopes } from './db/workspace-scope.js';
-import { createDataCache } from './graphql/data-cache.js';
+import { createDataCache } from './db/data-cache.js';
 import { schema } from './graphql/schema.js';
 import { buildContext } from './graphql/context.js';
 import { createGraphQLServer } from './graphql/yoga.js';

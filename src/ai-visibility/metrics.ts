@@ -2,7 +2,7 @@
 // row of the filtered range (not just the returned ones), per locale with byModel inside.
 // Rates come from pooled sums only (pooled-rates.ts); locales are never summed together.
 import type { WorkspaceScope } from '../db/workspace-scope.js';
-import { groupByParent, perParentSql } from '../graphql/per-parent.js';
+import { groupByParent, perParentSql } from '../db/per-parent.js';
 import { COUNTER_COLUMNS, COUNTER_SELECT } from './scan-columns.js';
 import { COMPETITOR_COUNTER_FIELDS, competitorMetrics, COUNTER_FIELDS, ratesOf, type CompetitorCounters, type CompetitorMetrics, type ScanCounters, type ScanRates } from './pooled-rates.js';
 import type { DateRange } from '../dates/civil-date.js';

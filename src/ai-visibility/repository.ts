@@ -1,7 +1,7 @@
 import type { AiProject } from '../db/generated/prisma/client.js';
 import type { WorkspaceScope } from '../db/workspace-scope.js';
-import type { ListEnvelope } from '../graphql/envelope.js';
-import { cappedByParent, inAskedOrder, perParentSql } from '../graphql/per-parent.js';
+import type { ListEnvelope } from '../db/per-parent.js';
+import { cappedByParent, inAskedOrder, perParentSql } from '../db/per-parent.js';
 import { notFound } from '../errors/index.js';
 
 // dataVersion: bumped by each ingest of the project's scans (the metrics cache key).

@@ -1,6 +1,6 @@
 import type { WorkspaceScope } from '../db/workspace-scope.js';
-import { groupByParent, inAskedOrder, perParentSql } from '../graphql/per-parent.js';
-import { toPage, type Page, type PageArgs } from '../graphql/connection.js';
+import { groupByParent, inAskedOrder, perParentSql } from '../db/per-parent.js';
+import { toPage, type Page, type PageArgs } from '../db/paging.js';
 import { ratesOf, type ScanCounters, type ScanRates } from './pooled-rates.js';
 import { COUNTER_SELECT } from './scan-columns.js';
 

@@ -1,7 +1,7 @@
 import type { Client } from '../db/generated/prisma/client.js';
 import type { Provider } from '../db/generated/prisma/enums.js';
 import type { WorkspaceScope } from '../db/workspace-scope.js';
-import { inAskedOrder } from '../graphql/per-parent.js';
+import { inAskedOrder } from '../db/per-parent.js';
 
 export interface ClientSummary {
   connectedProviders: Provider[];

@@ -3,13 +3,11 @@
 // MCP all see the same shape, and OpenAPI documents it from the executing schema.
 import type { ObjectRef } from '@pothos/core';
 import { builder } from './builder.js';
+import type { ListEnvelope, ListMetaShape } from '../db/per-parent.js';
+
+export type { ListEnvelope, ListMetaShape };
 
 type GraphQLTypes = typeof builder.$inferSchemaTypes;
-
-export interface ListMetaShape {
-  total: number;
-  truncated: boolean;
-}
 
 export const ListMeta = builder.objectRef<ListMetaShape>('ListMeta').implement({
   description: 'How complete a capped collection is.',
@@ -18,11 +16,6 @@ export const ListMeta = builder.objectRef<ListMetaShape>('ListMeta').implement({
     truncated: t.exposeBoolean('truncated', { description: 'True when only the most recent rows are returned.' }),
   }),
 });
-
-export interface ListEnvelope<T> {
-  data: T[];
-  meta: ListMetaShape;
-}
 
 export function listEnvelope<T>(name: string, item: ObjectRef<GraphQLTypes, T, any>, description: string) {
   return builder.objectRef<ListEnvelope<T>>(name).implement({

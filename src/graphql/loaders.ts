@@ -4,19 +4,19 @@
 import DataLoader from 'dataloader';
 import type { AiProject, Client } from '../db/generated/prisma/client.js';
 import type { ClientSummary } from '../clients/repository.js';
-import type { ListEnvelope } from './envelope.js';
+import type { ListEnvelope } from '../db/per-parent.js';
 import type { DateRange } from '../dates/civil-date.js';
 import type { ReportRow, ReportSummaryRow } from '../reports/repository.js';
 import type { ReportDefinition } from '../reports/definition.js';
 import { computeReportData, type ReportData } from '../reports/engine.js';
 import { queryProjectMetrics, type MetricsResult } from '../ai-visibility/metrics.js';
-import type { Page, PageArgs } from './connection.js';
+import type { Page, PageArgs } from '../db/paging.js';
 import type { ScanFilter, ScanRow } from '../ai-visibility/scans-repository.js';
 import type { SignalFilter, SignalRow } from '../signals/repository.js';
 import type { SignalRule } from '../signals/rules.js';
-import type { Repositories } from './context.js';
+import type { Repositories } from './repositories.js';
 import type { WorkspaceScope } from '../db/workspace-scope.js';
-import { cachedBatch, dataVersionOf, type DataCache } from './data-cache.js';
+import { cachedBatch, dataVersionOf, type DataCache } from '../db/data-cache.js';
 
 export interface ReportDataKey {
   report: ReportRow;

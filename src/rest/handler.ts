@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { ApiError, toApiError } from '../errors/index.js';
 import { errorResponse, JSON_CONTENT_TYPE, Response, withoutBody } from '../http/responses.js';
 import type { GraphQLContext } from '../graphql/context.js';
-import type { DataCache } from '../graphql/data-cache.js';
+import type { DataCache } from '../db/data-cache.js';
 import type { Principal } from '../auth/principal.js';
 import type { Admitted } from '../auth/admission.js';
 import { ifNoneMatchMatches, jsonRepresentation, strongEtag } from '../http/representation.js';

@@ -1,6 +1,6 @@
 import type { WorkspaceScope } from '../db/workspace-scope.js';
-import { groupByParent, inAskedOrder, perParentSql } from '../graphql/per-parent.js';
-import { toPage, type Page, type PageArgs } from '../graphql/connection.js';
+import { groupByParent, inAskedOrder, perParentSql } from '../db/per-parent.js';
+import { toPage, type Page, type PageArgs } from '../db/paging.js';
 import { effectiveRules, isSignalKind, type SignalRule } from './rules.js';
 
 export interface SignalRow {

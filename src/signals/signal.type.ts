@@ -1,7 +1,8 @@
 import { builder } from '../graphql/builder.js';
 import { AiModelEnum } from '../graphql/enums.js';
 import { NodeInterface, registerNodeKind } from '../graphql/node.js';
-import { connectionType, pageArgFields, pageArgs } from '../graphql/connection.js';
+import { connectionType, pageArgFields } from '../graphql/connection.js';
+import { pageArgs } from '../db/paging.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
 import { ProjectType } from '../ai-visibility/project.type.js';
 import type { SignalRow } from './repository.js';

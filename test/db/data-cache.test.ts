@@ -2,7 +2,7 @@
 // request after an ingest reflects the new data — on another instance too — because the data
 // version that every ingest bumps is part of the key.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDataCache } from '../../src/graphql/data-cache.js';
+import { createDataCache } from '../../src/db/data-cache.js';
 import { seedWorkspace } from '../../src/demo/seed.js';
 import { addDays } from '../../src/dates/civil-date.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';

@@ -1,7 +1,18 @@
 // Relations of many parents in one statement: the child rows come back tagged with their
 // parent id (and, for capped lists, the parent's total before the cap); these helpers give
 // each parent its share, in the order the DataLoader asked.
-import type { ListEnvelope } from './envelope.js';
+
+/** How complete a capped collection is (the `meta` of the v1 envelope). */
+export interface ListMetaShape {
+  total: number;
+  truncated: boolean;
+}
+
+/** A capped list and its meta: the v1 envelope's shape, exposed to GraphQL by graphql/envelope.ts. */
+export interface ListEnvelope<T> {
+  data: T[];
+  meta: ListMetaShape;
+}
 
 /**
  * One statement for many parents: `inner` is the query for one parent, naming its id `p.id`

@@ -1,0 +1,20 @@
+// The feature repositories of one request, all over the caller's workspace scope: what the
+// loaders batch and the resolvers read through.
+import type { WorkspaceScope } from '../db/workspace-scope.js';
+import { clientRepository } from '../clients/repository.js';
+import { reportRepository } from '../reports/repository.js';
+import { projectRepository } from '../ai-visibility/repository.js';
+import { scanRepository } from '../ai-visibility/scans-repository.js';
+import { signalRepository } from '../signals/repository.js';
+
+export function createRepositories(workspace: WorkspaceScope) {
+  return {
+    clients: clientRepository(workspace),
+    reports: reportRepository(workspace),
+    projects: projectRepository(workspace),
+    scans: scanRepository(workspace),
+    signals: signalRepository(workspace),
+  };
+}
+
+export type Repositories = ReturnType<typeof createRepositories>;

@@ -1,0 +1,48 @@
+// The layers of src/ point one way (ARCHITECTURE.md): kernel ← features ← GraphQL ← doors, and
+// no file imports itself back through others (type imports count: they couple the files too).
+import { describe, expect, it } from 'vitest';
+import { cycles, importGraph } from './support/import-graph.js';
+
+const KERNEL = /^(config|db|errors|dates|secrets|http|mail)\//;
+const DOORS = /^(rest|mcp|settings|cli)\/|^(app|server|runtime)\.ts$|^graphql\/(yoga|graphiql)\.ts$|^http\/node-server\.ts$|\/handler\.ts$|^webhooks\/worker-main\.ts$/;
+const GRAPHQL = /^graphql\/|\.type\.ts$/;
+const LAYERS = ['kernel', 'feature', 'graphql', 'door'] as const;
+
+export const layerOf = (file: string) => (DOORS.test(file) ? 3 : KERNEL.test(file) ? 0 : GRAPHQL.test(file) ? 2 : 1);
+
+/** Every import from a lower layer to a higher one, as "from (layer) → to (layer)". */
+export function upwardImports(graph: Map<string, string[]>): string[] {
+  const found: string[] = [];
+  for (const [from, targets] of graph) {
+    for (const to of targets) if (layerOf(to) > layerOf(from)) found.push(`${from} (${LAYERS[layerOf(from)]}) → ${to} (${LAYERS[layerOf(to)]})`);
+  }
+  return found;
+}
+
+describe('the import graph of src/', () => {
+  const graph = importGraph();
+
+  it('is read from the files (a sanity check that the reader sees the imports)', () => {
+    expect(graph.size).toBeGreaterThan(100);
+    expect(graph.get('app.ts')).toEqual(expect.arrayContaining(['graphql/schema.ts', 'rest/handler.ts', 'db/client.ts']));
+  });
+
+  it('has no cycle', () => {
+    expect(cycles(graph)).toEqual([]);
+  });
+
+  it('has no upward import: kernel ← features ← GraphQL types and resolvers ← doors', () => {
+    expect(upwardImports(graph)).toEqual([]);
+  });
+
+  it('the checks find what they look for (a graph with a cycle and an upward import)', () => {
+    const broken = new Map([
+      ['db/per-parent.ts', ['graphql/envelope.ts']],
+      ['graphql/envelope.ts', ['db/per-parent.ts']],
+      ['reports/repository.ts', ['rest/handler.ts']],
+      ['rest/handler.ts', []],
+    ]);
+    expect(cycles(broken)).toEqual([['db/per-parent.ts', 'graphql/envelope.ts']]);
+    expect(upwardImports(broken)).toEqual(['db/per-parent.ts (kernel) → graphql/envelope.ts (graphql)', 'reports/repository.ts (feature) → rest/handler.ts (door)']);
+  });
+});
