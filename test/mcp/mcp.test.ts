@@ -45,6 +45,10 @@ beforeAll(async () => {
   ids.theirReport = await first('report', theirs.workspace.id);
   ids.theirProject = await first('aiProject', theirs.workspace.id);
   ids.theirEndpoint = (await db.prisma.webhookEndpoint.create({ data: { id: 'whe_0000000000000000000T', workspaceId: theirs.workspace.id, url: 'https://x.example', eventTypes: ['scan.completed'], secret: 'v1:a:b:c' } })).id;
+  // The other workspace's endpoint has an attempt, so that reading it from here would show.
+  await db.prisma.webhookEvent.create({ data: { id: 'evt_0000000000000000000T', workspaceId: theirs.workspace.id, type: 'scan.completed', payload: {} } });
+  await db.prisma.webhookDelivery.create({ data: { id: 'whd_0000000000000000000T', eventId: 'evt_0000000000000000000T', endpointId: ids.theirEndpoint, status: 'failed', attemptCount: 1 } });
+  await db.prisma.webhookAttempt.create({ data: { id: 'wha_0000000000000000000T', deliveryId: 'whd_0000000000000000000T', endpointId: ids.theirEndpoint, attempt: 1, responseStatus: 500, latencyMs: 12 } });
   await personWithPassword(db, { email: mine.ownerEmail });
   admin = await signIn(served.t.app, mine.ownerEmail);
   provider = new TestOAuthProvider({ cookie: admin.cookie, workspaceId: mine.workspace.id });
@@ -140,8 +144,11 @@ describe('read tools', () => {
     const catalog = (await tool('describe_metrics')).structuredContent!.metricCatalog;
     expect(catalog.providers.map((p: any) => p.id)).toContain('google_ads');
     const comparison = (await tool('compare_ai_visibility_periods', { id: ids.project, currentFrom: '2026-11-01', currentTo: '2026-11-30', previousFrom: '2026-10-01', previousTo: '2026-10-31' })).structuredContent!.node.periodComparison;
-    for (const locale of comparison) if (locale.current && locale.previous) expect(locale.delta.visibility).toBeCloseTo(locale.current.visibility - locale.previous.visibility, 12);
-    // Another workspace's endpoint has no attempts here.
+    const compared = comparison.filter((locale: any) => locale.current && locale.previous);
+    expect(compared.length).toBeGreaterThan(0);
+    for (const locale of compared) expect(locale.delta.visibility).toBeCloseTo(locale.current.visibility - locale.previous.visibility, 12);
+    // Another workspace's endpoint has an attempt (see beforeAll); from here it has none.
+    expect(await served.t.database.prisma.webhookAttempt.count({ where: { endpointId: ids.theirEndpoint } })).toBe(1);
     expect((await tool('list_webhook_attempts', { endpointId: ids.theirEndpoint })).structuredContent!.webhookAttempts).toEqual([]);
   });
 

@@ -21,6 +21,8 @@ describe('metric catalog', () => {
   });
 
   it('has a fact column for every base metric', () => {
-    for (const provider of PROVIDERS) for (const [name, metric] of Object.entries(catalog[provider].metrics)) if (metric.kind === 'base') expect(METRIC_COLUMNS).toContain(name);
+    const base = PROVIDERS.flatMap((provider) => Object.entries(catalog[provider].metrics).filter(([, metric]) => metric.kind === 'base').map(([name]) => name));
+    expect(base.length).toBeGreaterThanOrEqual(PROVIDERS.length);
+    for (const name of base) expect(METRIC_COLUMNS).toContain(name);
   });
 });

@@ -109,6 +109,7 @@ describe('GET /api/v1/reports/{id}/data', () => {
   it('uses the report\'s dateConfig when no preset is given, and none means no comparison', async () => {
     const { body } = await getValid(`/api/v1/reports/${reportId}/data?comparePreset=none`, '/reports/{id}/data');
     expect(body.data.compareRange).toBeNull();
+    expect(body.data.kpis.length).toBeGreaterThan(0);
     expect(body.data.kpis.every((k: { previousValue: unknown; change: unknown }) => k.previousValue === null && k.change === null)).toBe(true);
   });
 
