@@ -3,8 +3,9 @@
 import type { PrismaClient } from '../db/generated/prisma/client.js';
 import { isIdOf, newId } from '../db/ids.js';
 import { UsageError } from '../errors/index.js';
-import { recordAudit } from '../audit/audit-log.js';
 import type { Actor } from '../workspaces/actor.js';
+import { adminCommand, type AdminCommandPolicy } from '../workspaces/admin-command.js';
+import { assertClientOfWorkspace } from '../clients/ownership.js';
 import { AI_MODELS } from './models.js';
 
 export interface ProjectFields {
@@ -46,28 +47,31 @@ function checked(fields: ProjectFields): ProjectFields {
 
 const defined = <T extends object>(value: T) => Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<T>;
 
-async function clientInWorkspace(prisma: PrismaClient, workspaceId: string, clientId: string | null | undefined) {
-  if (clientId && !(await prisma.client.findFirst({ where: { id: clientId, workspaceId } }))) throw new UsageError(`no client ${clientId} in this workspace`, 'not_found');
-}
+// Projects are the workspace's content: its members make them too.
+const PROJECTS: AdminCommandPolicy = { what: 'change AI-visibility projects', members: true };
 
-export async function createProject(prisma: PrismaClient, input: { workspaceId: string; fields: ProjectFields; actor: Actor & { userId?: string } }) {
+export function createProject(prisma: PrismaClient, input: { workspaceId: string; fields: ProjectFields; actor: Actor }) {
   const fields = checked(input.fields);
   if (!fields.name || !fields.brand || !fields.models || !fields.locales) throw new UsageError('name, brand, models and locales are required');
-  await clientInWorkspace(prisma, input.workspaceId, fields.clientId);
-  const project = await prisma.aiProject.create({
-    data: { id: newId('project'), workspaceId: input.workspaceId, clientId: fields.clientId ?? null, name: fields.name, brand: fields.brand, competitors: fields.competitors ?? [], models: fields.models, locales: fields.locales },
+  return adminCommand(prisma, input, PROJECTS, async ({ tx, audit }) => {
+    await assertClientOfWorkspace(tx, input.workspaceId, fields.clientId);
+    const project = await tx.aiProject.create({
+      data: { id: newId('project'), workspaceId: input.workspaceId, clientId: fields.clientId ?? null, name: fields.name!, brand: fields.brand!, competitors: fields.competitors ?? [], models: fields.models!, locales: fields.locales! },
+    });
+    await audit('ai_project.created', project.id, { name: project.name });
+    return project;
   });
-  await recordAudit(prisma, { workspaceId: input.workspaceId, actor: input.actor.userId ?? 'operator', action: 'ai_project.created', target: project.id, details: { name: project.name, ...(input.actor.via ? { via: input.actor.via } : {}) } });
-  return project;
 }
 
-export async function updateProject(prisma: PrismaClient, input: { workspaceId: string; projectId: string; fields: ProjectFields; actor: Actor & { userId?: string } }) {
+export function updateProject(prisma: PrismaClient, input: { workspaceId: string; projectId: string; fields: ProjectFields; actor: Actor }) {
   if (!isIdOf('project', input.projectId)) throw new UsageError(`${input.projectId} is not a project id (prj_…)`);
-  const existing = await prisma.aiProject.findFirst({ where: { id: input.projectId, workspaceId: input.workspaceId } });
-  if (!existing) throw new UsageError(`no AI-visibility project ${input.projectId} in this workspace`, 'not_found');
   const fields = checked(input.fields);
-  await clientInWorkspace(prisma, input.workspaceId, fields.clientId);
-  const project = await prisma.aiProject.update({ where: { id: existing.id }, data: defined(fields) as never });
-  await recordAudit(prisma, { workspaceId: input.workspaceId, actor: input.actor.userId ?? 'operator', action: 'ai_project.updated', target: project.id, details: { fields: Object.keys(defined(input.fields)), ...(input.actor.via ? { via: input.actor.via } : {}) } });
-  return project;
+  return adminCommand(prisma, input, PROJECTS, async ({ tx, audit }) => {
+    const existing = await tx.aiProject.findFirst({ where: { id: input.projectId, workspaceId: input.workspaceId } });
+    if (!existing) throw new UsageError(`no AI-visibility project ${input.projectId} in this workspace`, 'not_found');
+    await assertClientOfWorkspace(tx, input.workspaceId, fields.clientId);
+    const project = await tx.aiProject.update({ where: { id: existing.id }, data: defined(fields) as never });
+    await audit('ai_project.updated', project.id, { fields: Object.keys(defined(input.fields)) });
+    return project;
+  });
 }

@@ -2,12 +2,14 @@
 // the secret is returned once and only its hash is stored; every change is audited and
 // announced to all instances so that caches drop it at once.
 import type { PrismaClient } from '../db/generated/prisma/client.js';
-import { recordAudit } from '../audit/audit-log.js';
-import { authorizeAdmin, type Actor } from '../workspaces/actor.js';
+import type { Actor } from '../workspaces/actor.js';
+import { adminCommand, type AdminCommandPolicy } from '../workspaces/admin-command.js';
 import { UsageError } from '../errors/index.js';
 import type { Notify } from '../workspaces/service.js';
 import { generateApiKey, KEY_PREFIX } from './api-key-format.js';
 import { SCOPES, type Scope } from './principal.js';
+
+const KEYS: AdminCommandPolicy = { what: 'create or revoke API keys' };
 
 export function parseScopes(list: string | undefined): Scope[] {
   if (!list) return [...SCOPES];
@@ -25,14 +27,15 @@ export async function createApiKey(
   if (!name || name.length > 100) throw new UsageError('a key needs a name of 1-100 characters');
   if (input.expiresAt && Number.isNaN(input.expiresAt.getTime())) throw new UsageError('expiry must be an ISO 8601 date-time');
   if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) throw new UsageError('expiry must be in the future');
-  const actorId = await authorizeAdmin(prisma, input.workspaceId, input.actor, 'create or revoke API keys');
-  const generated = generateApiKey();
-  const scopes = input.scopes ?? [...SCOPES];
-  const key = await prisma.apiKey.create({
-    data: { id: generated.keyId, workspaceId: input.workspaceId, name, secretHash: new Uint8Array(generated.secretHash), scopes, expiresAt: input.expiresAt ?? null, createdById: actorId === 'operator' ? null : actorId },
+  return adminCommand(prisma, input, KEYS, async ({ tx, actorId, audit }) => {
+    const generated = generateApiKey();
+    const scopes = input.scopes ?? [...SCOPES];
+    const key = await tx.apiKey.create({
+      data: { id: generated.keyId, workspaceId: input.workspaceId, name, secretHash: new Uint8Array(generated.secretHash), scopes, expiresAt: input.expiresAt ?? null, createdById: actorId === 'operator' ? null : actorId },
+    });
+    await audit('api_key.created', key.id, { name, scopes });
+    return { id: key.id, name: key.name, secret: generated.secret, scopes, expiresAt: key.expiresAt?.toISOString() ?? null };
   });
-  await recordAudit(prisma, { workspaceId: input.workspaceId, actor: actorId, action: 'api_key.created', target: key.id, details: { name, scopes } });
-  return { id: key.id, name: key.name, secret: generated.secret, scopes, expiresAt: key.expiresAt?.toISOString() ?? null };
 }
 
 export async function listApiKeys(prisma: PrismaClient, workspaceId: string) {
@@ -47,11 +50,12 @@ export async function listApiKeys(prisma: PrismaClient, workspaceId: string) {
 export async function revokeApiKey(prisma: PrismaClient, notify: Notify, keyId: string, actor: Actor) {
   const key = await prisma.apiKey.findUnique({ where: { id: keyId } });
   if (!key) throw new UsageError(`no API key ${keyId}`, 'not_found');
-  const actorId = await authorizeAdmin(prisma, key.workspaceId, actor, 'create or revoke API keys');
-  const revoked = key.revokedAt ? key : await prisma.apiKey.update({ where: { id: keyId }, data: { revokedAt: new Date() } });
-  if (!key.revokedAt) {
-    await recordAudit(prisma, { workspaceId: key.workspaceId, actor: actorId, action: 'api_key.revoked', target: key.id });
-  }
+  const revoked = await adminCommand(prisma, { workspaceId: key.workspaceId, actor }, KEYS, async ({ tx, audit }) => {
+    if (key.revokedAt) return key;
+    await audit('api_key.revoked', key.id);
+    return tx.apiKey.update({ where: { id: keyId }, data: { revokedAt: new Date() } });
+  });
+  // After the commit, so that no instance reloads the key before it is revoked.
   await notify(keyId);
   return { id: revoked.id, revokedAt: revoked.revokedAt!.toISOString() };
 }

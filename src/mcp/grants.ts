@@ -4,8 +4,8 @@
 import type pg from 'pg';
 import type { PrismaClient } from '../db/generated/prisma/client.js';
 import { UsageError } from '../errors/index.js';
-import { recordAudit } from '../audit/audit-log.js';
-import { authorizeAdmin, type Actor } from '../workspaces/actor.js';
+import type { Actor } from '../workspaces/actor.js';
+import { adminCommand } from '../workspaces/admin-command.js';
 import { OAUTH_INVALIDATION_TARGET } from './connector.js';
 
 export interface GrantView {
@@ -31,11 +31,12 @@ export async function listGrants(pool: pg.Pool, workspaceId: string): Promise<Gr
 }
 
 export async function revokeGrant(deps: { pool: pg.Pool; prisma: PrismaClient; notify(target: string): Promise<void> }, input: { workspaceId: string; grantId: string; actor: Actor }) {
-  const actorId = await authorizeAdmin(deps.prisma, input.workspaceId, input.actor, 'disconnect MCP clients');
-  const grant = (await deps.pool.query<GrantView>(`${GRANTS_OF_WORKSPACE} AND g.id = $2`, [input.workspaceId, input.grantId])).rows[0];
-  if (!grant) throw new UsageError(`no connected app ${input.grantId} in this workspace`, 'not_found');
-  await deps.pool.query("DELETE FROM oauth_models WHERE grant_id = $1 OR (model = 'Grant' AND id = $1)", [input.grantId]);
+  await adminCommand(deps.prisma, input, { what: 'disconnect MCP clients' }, async ({ tx, audit }) => {
+    const grant = (await tx.$queryRawUnsafe<GrantView[]>(`${GRANTS_OF_WORKSPACE} AND g.id = $2`, input.workspaceId, input.grantId))[0];
+    if (!grant) throw new UsageError(`no connected app ${input.grantId} in this workspace`, 'not_found');
+    await tx.$executeRaw`DELETE FROM oauth_models WHERE grant_id = ${input.grantId} OR (model = 'Grant' AND id = ${input.grantId})`;
+    await audit('mcp.client_disconnected', grant.clientId, { clientName: grant.clientName, grantId: input.grantId });
+  });
   await deps.notify(OAUTH_INVALIDATION_TARGET);
-  await recordAudit(deps.prisma, { workspaceId: input.workspaceId, actor: actorId, action: 'mcp.client_disconnected', target: grant.clientId, details: { clientName: grant.clientName, grantId: input.grantId } });
   return { id: input.grantId, revoked: true };
 }

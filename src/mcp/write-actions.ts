@@ -1,7 +1,7 @@
 // The workspace's switch for MCP write tools: off until an owner or admin turns it on.
 import type { PrismaClient } from '../db/generated/prisma/client.js';
-import { recordAudit } from '../audit/audit-log.js';
-import { authorizeAdmin, type Actor } from '../workspaces/actor.js';
+import type { Actor } from '../workspaces/actor.js';
+import { adminCommand } from '../workspaces/admin-command.js';
 import type { Notify } from '../workspaces/service.js';
 
 export async function mcpWriteActions(prisma: PrismaClient, workspaceId: string): Promise<boolean> {
@@ -10,9 +10,10 @@ export async function mcpWriteActions(prisma: PrismaClient, workspaceId: string)
 
 /** Changes the switch and tells every instance, whose cached MCP tokens carry it. */
 export async function setMcpWriteActions(prisma: PrismaClient, notify: Notify, input: { workspaceId: string; enabled: boolean; actor: Actor }): Promise<{ writeActions: boolean }> {
-  const actorId = await authorizeAdmin(prisma, input.workspaceId, input.actor, 'change MCP write actions');
-  await prisma.workspace.update({ where: { id: input.workspaceId }, data: { mcpWriteActions: input.enabled } });
+  await adminCommand(prisma, input, { what: 'change MCP write actions' }, async ({ tx, audit }) => {
+    await tx.workspace.update({ where: { id: input.workspaceId }, data: { mcpWriteActions: input.enabled } });
+    await audit(input.enabled ? 'mcp.write_actions_enabled' : 'mcp.write_actions_disabled', input.workspaceId);
+  });
   await notify(`*:${input.workspaceId}`);
-  await recordAudit(prisma, { workspaceId: input.workspaceId, actor: actorId, action: input.enabled ? 'mcp.write_actions_enabled' : 'mcp.write_actions_disabled', target: input.workspaceId });
   return { writeActions: input.enabled };
 }

@@ -1,14 +1,16 @@
 // Creating and changing reports: the domain code of the CLI and the MCP write tools. Every
 // definition passes the same validation against the catalog; every change is audited.
-import type { PrismaClient } from '../db/generated/prisma/client.js';
+import type { Prisma, PrismaClient } from '../db/generated/prisma/client.js';
 import { isIdOf, newId } from '../db/ids.js';
 import { UsageError } from '../errors/index.js';
-import { recordAudit } from '../audit/audit-log.js';
 import type { Actor } from '../workspaces/actor.js';
+import { adminCommand, type AdminCommandPolicy } from '../workspaces/admin-command.js';
+import { assertClientOfWorkspace } from '../clients/ownership.js';
 import { formatZodIssues, reportDefinitionSchema, type ReportDefinition } from './definition.js';
 
-const actorLabel = (actor: Actor & { userId?: string }) => actor.userId ?? (actor.email ? actor.email : 'operator');
-const via = (actor: Actor) => (actor.via ? { via: actor.via } : {});
+// Reports are the workspace's content: its members make them too.
+const REPORTS: AdminCommandPolicy = { what: 'change reports', members: true };
+type Db = Prisma.TransactionClient;
 
 /** A definition as given, with the workspace's time zone when it names none; validated. */
 export function validDefinition(raw: unknown, workspaceTimezone: string): ReportDefinition {
@@ -21,11 +23,8 @@ export function validDefinition(raw: unknown, workspaceTimezone: string): Report
   return parsed.data;
 }
 
-async function clientInWorkspace(prisma: PrismaClient, workspaceId: string, clientId: string | null) {
-  if (clientId && !(await prisma.client.findFirst({ where: { id: clientId, workspaceId } }))) throw new UsageError(`no client ${clientId} in this workspace`, 'not_found');
-}
 
-async function liveReport(prisma: PrismaClient, workspaceId: string, reportId: string) {
+async function liveReport(prisma: Db, workspaceId: string, reportId: string) {
   if (!isIdOf('report', reportId)) throw new UsageError(`${reportId} is not a report id (rep_…)`);
   const report = await prisma.report.findFirst({ where: { id: reportId, workspaceId, archivedAt: null } });
   if (!report) throw new UsageError(`no report ${reportId} in this workspace`, 'not_found');
@@ -47,41 +46,62 @@ function validName(name: string): string {
   return trimmed;
 }
 
-export async function createReport(prisma: PrismaClient, input: { workspaceId: string; clientId: string | null; name: string; definition: unknown; actor: Actor & { userId?: string } }) {
-  const workspace = await prisma.workspace.findUniqueOrThrow({ where: { id: input.workspaceId } });
-  const definition = validDefinition(input.definition, workspace.timezone);
-  await clientInWorkspace(prisma, input.workspaceId, input.clientId);
-  const report = await prisma.report.create({ data: { id: newId('report'), workspaceId: input.workspaceId, clientId: input.clientId, name: validName(input.name), definition: definition as object } });
-  await recordAudit(prisma, { workspaceId: input.workspaceId, actor: actorLabel(input.actor), action: 'report.created', target: report.id, details: { name: report.name, ...via(input.actor) } });
-  return view(report);
+export function createReport(prisma: PrismaClient, input: { workspaceId: string; clientId: string | null; name: string; definition: unknown; actor: Actor }) {
+  return adminCommand(prisma, input, REPORTS, async ({ tx, audit }) => {
+    const workspace = await tx.workspace.findUniqueOrThrow({ where: { id: input.workspaceId } });
+    const definition = validDefinition(input.definition, workspace.timezone);
+    await assertClientOfWorkspace(tx, input.workspaceId, input.clientId);
+    const report = await tx.report.create({ data: { id: newId('report'), workspaceId: input.workspaceId, clientId: input.clientId, name: validName(input.name), definition: definition as object } });
+    await audit('report.created', report.id, { name: report.name });
+    return view(report);
+  });
 }
 
-export async function updateReport(prisma: PrismaClient, input: { workspaceId: string; reportId: string; name?: string | undefined; clientId?: string | null | undefined; definition?: unknown; actor: Actor & { userId?: string } }) {
-  const report = await liveReport(prisma, input.workspaceId, input.reportId);
-  const workspace = await prisma.workspace.findUniqueOrThrow({ where: { id: input.workspaceId } });
-  if (input.clientId !== undefined) await clientInWorkspace(prisma, input.workspaceId, input.clientId);
-  const updated = await prisma.report.update({
-    where: { id: report.id },
+export interface ReportChange {
+  workspaceId: string;
+  reportId: string;
+  name?: string | undefined;
+  clientId?: string | null | undefined;
+  definition?: unknown;
+  actor: Actor;
+}
+
+export function updateReport(prisma: PrismaClient, input: ReportChange) {
+  return adminCommand(prisma, input, REPORTS, async ({ tx, audit }) => {
+    const report = await liveReport(tx, input.workspaceId, input.reportId);
+    return applyChange(tx, report.id, input, audit);
+  });
+}
+
+async function applyChange(tx: Db, reportId: string, input: ReportChange, audit: (action: string, target: string, details?: Record<string, unknown>) => Promise<void>) {
+  const workspace = await tx.workspace.findUniqueOrThrow({ where: { id: input.workspaceId } });
+  if (input.clientId !== undefined) await assertClientOfWorkspace(tx, input.workspaceId, input.clientId);
+  const updated = await tx.report.update({
+    where: { id: reportId },
     data: {
       ...(input.name !== undefined ? { name: validName(input.name) } : {}),
       ...(input.clientId !== undefined ? { clientId: input.clientId } : {}),
       ...(input.definition !== undefined ? { definition: validDefinition(input.definition, workspace.timezone) as object } : {}),
     },
   });
-  await recordAudit(prisma, { workspaceId: input.workspaceId, actor: actorLabel(input.actor), action: 'report.updated', target: report.id, details: { fields: Object.keys(input).filter((key) => ['name', 'clientId', 'definition'].includes(key) && input[key as keyof typeof input] !== undefined), ...via(input.actor) } });
+  await audit('report.updated', reportId, { fields: (['name', 'clientId', 'definition'] as const).filter((key) => input[key] !== undefined) });
   return view(updated);
 }
 
 /** Replaces the widgets, keeping the date configuration. */
-export async function updateReportWidgets(prisma: PrismaClient, input: { workspaceId: string; reportId: string; widgets: unknown; actor: Actor & { userId?: string } }) {
-  const report = await liveReport(prisma, input.workspaceId, input.reportId);
-  const definition = report.definition as ReportDefinition;
-  return updateReport(prisma, { workspaceId: input.workspaceId, reportId: report.id, definition: { ...definition, widgets: input.widgets }, actor: input.actor });
+export function updateReportWidgets(prisma: PrismaClient, input: { workspaceId: string; reportId: string; widgets: unknown; actor: Actor }) {
+  return adminCommand(prisma, input, REPORTS, async ({ tx, audit }) => {
+    const report = await liveReport(tx, input.workspaceId, input.reportId);
+    const definition = report.definition as ReportDefinition;
+    return applyChange(tx, report.id, { ...input, definition: { ...definition, widgets: input.widgets } }, audit);
+  });
 }
 
-export async function archiveReport(prisma: PrismaClient, input: { workspaceId: string; reportId: string; actor: Actor & { userId?: string } }) {
-  const report = await liveReport(prisma, input.workspaceId, input.reportId);
-  const archived = await prisma.report.update({ where: { id: report.id }, data: { archivedAt: new Date() } });
-  await recordAudit(prisma, { workspaceId: input.workspaceId, actor: actorLabel(input.actor), action: 'report.archived', target: report.id, details: { ...via(input.actor) } });
-  return view(archived);
+export function archiveReport(prisma: PrismaClient, input: { workspaceId: string; reportId: string; actor: Actor }) {
+  return adminCommand(prisma, input, REPORTS, async ({ tx, audit }) => {
+    const report = await liveReport(tx, input.workspaceId, input.reportId);
+    const archived = await tx.report.update({ where: { id: report.id }, data: { archivedAt: new Date() } });
+    await audit('report.archived', report.id);
+    return view(archived);
+  });
 }

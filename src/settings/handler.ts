@@ -179,7 +179,7 @@ export function createSettingsHandler(deps: SettingsDeps) {
       method: 'POST',
       path: /^\/sso\/link-approvals$/,
       run: async (call) => {
-        const approval = await approveLink({ prisma, pool }, { workspaceId: workspaceId(call), email: textField(call.fields, 'email', { required: true, max: 320 })!, actor: call.actor });
+        const approval = await approveLink({ prisma }, { workspaceId: workspaceId(call), email: textField(call.fields, 'email', { required: true, max: 320 })!, actor: call.actor });
         return { data: approval, notice: { kind: 'ok', title: `${approval.email}'s next company sign-in links to their account.` } };
       },
     },

@@ -2,8 +2,8 @@
 // settings page and MCP). Changes are owners'/admins' and audited.
 import type { PrismaClient } from '../db/generated/prisma/client.js';
 import { isIdOf } from '../db/ids.js';
-import { recordAudit } from '../audit/audit-log.js';
-import { authorizeAdmin, type Actor } from '../workspaces/actor.js';
+import type { Actor } from '../workspaces/actor.js';
+import { adminCommand } from '../workspaces/admin-command.js';
 import { UsageError } from '../errors/index.js';
 import { effectiveRules, isSignalKind, RULE_SPECS, SIGNAL_KINDS, thresholdProblem, type SignalRule } from './rules.js';
 
@@ -37,13 +37,14 @@ export async function setRule(prisma: PrismaClient, input: { projectId: string; 
   const problem = thresholdProblem(input.kind, input.threshold);
   if (problem) throw new UsageError(problem);
   const project = await projectOf(prisma, input.projectId);
-  const actorId = await authorizeAdmin(prisma, project.workspaceId, input.actor, 'change signal rules');
-  const data = { threshold: input.threshold, enabled: input.enabled, updatedAt: new Date() };
-  await prisma.signalRule.upsert({
-    where: { projectId_kind: { projectId: project.id, kind: input.kind } },
-    create: { projectId: project.id, workspaceId: project.workspaceId, kind: input.kind, ...data },
-    update: data,
+  await adminCommand(prisma, { workspaceId: project.workspaceId, actor: input.actor }, { what: 'change signal rules' }, async ({ tx, audit }) => {
+    const data = { threshold: input.threshold, enabled: input.enabled, updatedAt: new Date() };
+    await tx.signalRule.upsert({
+      where: { projectId_kind: { projectId: project.id, kind: input.kind } },
+      create: { projectId: project.id, workspaceId: project.workspaceId, kind: input.kind, ...data },
+      update: data,
+    });
+    await audit('signal_rule.set', project.id, { kind: input.kind, threshold: input.threshold, enabled: input.enabled });
   });
-  await recordAudit(prisma, { workspaceId: project.workspaceId, actor: actorId, action: 'signal_rule.set', target: project.id, details: { kind: input.kind, threshold: input.threshold, enabled: input.enabled, ...(input.actor.via ? { via: input.actor.via } : {}) } });
   return (await listRules(prisma, project.id)).find((rule) => rule.kind === input.kind)!;
 }

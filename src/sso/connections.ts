@@ -3,9 +3,9 @@
 import type { PrismaClient } from '../db/generated/prisma/client.js';
 import type { Plan } from '../db/generated/prisma/enums.js';
 import { UsageError } from '../errors/index.js';
-import { recordAudit } from '../audit/audit-log.js';
 import type { SecretBox } from '../secrets/secret-box.js';
-import { authorizeAdmin, type Actor } from '../workspaces/actor.js';
+import type { Actor } from '../workspaces/actor.js';
+import { adminCommand, type AdminCommandPolicy } from '../workspaces/admin-command.js';
 import { urlRefusal, type TargetPolicy } from '../http/outbound-guard.js';
 
 /** Where identity providers may live: https on 443 at public addresses (tests and local development widen it). */
@@ -19,10 +19,8 @@ export const SSO_PLANS: readonly Plan[] = ['pro', 'agency', 'scale'];
 
 export const clientSecretContext = (workspaceId: string) => `sso_connection:${workspaceId}:client_secret`;
 
-export async function assertSsoPlan(prisma: PrismaClient, workspaceId: string) {
-  const workspace = await prisma.workspace.findUniqueOrThrow({ where: { id: workspaceId } });
-  if (!SSO_PLANS.includes(workspace.plan)) throw new UsageError(`single sign-on needs the ${SSO_PLANS.join(', ')} plan; this workspace is on ${workspace.plan}`, 'forbidden');
-}
+/** Changing a workspace's single sign-on: owners and admins, on the plans that include it. */
+export const MANAGE_SSO: AdminCommandPolicy = { what: 'manage single sign-on', plans: { allowed: SSO_PLANS, feature: 'single sign-on needs' } };
 
 export interface ConnectionView {
   issuer: string;
@@ -52,20 +50,18 @@ export async function setConnection(
   deps: { prisma: PrismaClient; box: SecretBox; issuerPolicy: TargetPolicy },
   input: { workspaceId: string; issuer: string; clientId: string; clientSecret: string | null; actor: Actor },
 ): Promise<ConnectionView> {
-  await assertSsoPlan(deps.prisma, input.workspaceId);
-  const actorId = await authorizeAdmin(deps.prisma, input.workspaceId, input.actor, 'manage single sign-on');
   const problem = issuerProblem(input.issuer, deps.issuerPolicy);
   if (problem) throw new UsageError(problem);
   if (!input.clientId || input.clientId.length > 500) throw new UsageError('a client id of 1-500 characters is required');
-  const existing = await deps.prisma.ssoConnection.findUnique({ where: { workspaceId: input.workspaceId } });
-  // The secret is write-only: keep the stored one when the form leaves it empty.
-  if (!input.clientSecret && !existing) throw new UsageError('the client secret is required');
-  const clientSecret = input.clientSecret ? deps.box.seal(input.clientSecret, clientSecretContext(input.workspaceId)) : existing!.clientSecret;
-  // Exactly as given: discovery compares it byte for byte with the provider's issuer.
-  const issuer = input.issuer;
-  const issuerChanged = existing !== null && existing.issuer !== issuer;
-  const hostChanged = existing !== null && new URL(existing.issuer).host !== new URL(issuer).host;
-  const row = await deps.prisma.$transaction(async (tx) => {
+  const row = await adminCommand(deps.prisma, input, MANAGE_SSO, async ({ tx, audit }) => {
+    const existing = await tx.ssoConnection.findUnique({ where: { workspaceId: input.workspaceId } });
+    // The secret is write-only: keep the stored one when the form leaves it empty.
+    if (!input.clientSecret && !existing) throw new UsageError('the client secret is required');
+    const clientSecret = input.clientSecret ? deps.box.seal(input.clientSecret, clientSecretContext(input.workspaceId)) : existing!.clientSecret;
+    // Exactly as given: discovery compares it byte for byte with the provider's issuer.
+    const issuer = input.issuer;
+    const issuerChanged = existing !== null && existing.issuer !== issuer;
+    const hostChanged = existing !== null && new URL(existing.issuer).host !== new URL(issuer).host;
     // Identities and sessions vouched for by the old provider mean nothing under a new one; a
     // provider on another host must prove again that the workspace owns its domains.
     if (issuerChanged) {
@@ -73,13 +69,14 @@ export async function setConnection(
       await tx.session.deleteMany({ where: { ssoWorkspaceId: input.workspaceId } });
     }
     if (hostChanged) await tx.ssoDomain.updateMany({ where: { workspaceId: input.workspaceId }, data: { verifiedAt: null } });
-    return tx.ssoConnection.upsert({
+    const saved = await tx.ssoConnection.upsert({
       where: { workspaceId: input.workspaceId },
       create: { workspaceId: input.workspaceId, issuer, clientId: input.clientId, clientSecret },
       update: { issuer, clientId: input.clientId, clientSecret, updatedAt: new Date() },
     });
+    await audit('sso_connection.set', input.workspaceId, { issuer, clientId: input.clientId, secretChanged: Boolean(input.clientSecret), identitiesUnlinked: issuerChanged, domainsNeedVerification: hostChanged });
+    return saved;
   });
-  await recordAudit(deps.prisma, { workspaceId: input.workspaceId, actor: actorId, action: 'sso_connection.set', target: input.workspaceId, details: { issuer, clientId: input.clientId, secretChanged: Boolean(input.clientSecret), identitiesUnlinked: issuerChanged, domainsNeedVerification: hostChanged } });
   return { issuer: row.issuer, clientId: row.clientId, updatedAt: row.updatedAt.toISOString() };
 }
 
@@ -89,9 +86,9 @@ export async function requiresSso(prisma: PrismaClient, workspaceId: string): Pr
 
 /** "Require SSO": members whose address is in a verified domain can no longer sign in with a password (owners can). */
 export async function setRequireSso(prisma: PrismaClient, input: { workspaceId: string; enabled: boolean; actor: Actor }) {
-  await assertSsoPlan(prisma, input.workspaceId);
-  const actorId = await authorizeAdmin(prisma, input.workspaceId, input.actor, 'require single sign-on');
-  await prisma.workspace.update({ where: { id: input.workspaceId }, data: { requireSso: input.enabled } });
-  await recordAudit(prisma, { workspaceId: input.workspaceId, actor: actorId, action: 'sso.require_set', target: input.workspaceId, details: { requireSso: input.enabled } });
+  await adminCommand(prisma, input, MANAGE_SSO, async ({ tx, audit }) => {
+    await tx.workspace.update({ where: { id: input.workspaceId }, data: { requireSso: input.enabled } });
+    await audit('sso.require_set', input.workspaceId, { requireSso: input.enabled });
+  });
   return { requireSso: input.enabled };
 }

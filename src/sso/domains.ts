@@ -8,10 +8,10 @@ import type pg from 'pg';
 import type { PrismaClient } from '../db/generated/prisma/client.js';
 import { isIdOf, newId } from '../db/ids.js';
 import { UsageError } from '../errors/index.js';
-import { recordAudit } from '../audit/audit-log.js';
-import { authorizeAdmin, type Actor } from '../workspaces/actor.js';
+import type { Actor } from '../workspaces/actor.js';
+import { adminCommand, authorizeActor } from '../workspaces/admin-command.js';
 import { emailDomain, PUBLIC_MAIL_DOMAINS } from './public-mail-domains.js';
-import { assertSsoPlan } from './connections.js';
+import { MANAGE_SSO } from './connections.js';
 
 export const CHALLENGE_LABEL = '_signalboard-challenge';
 const MAX_DOMAINS_PER_WORKSPACE = 20;
@@ -53,22 +53,23 @@ export async function listDomains(prisma: PrismaClient, workspaceId: string): Pr
 }
 
 export async function claimDomain(prisma: PrismaClient, input: { workspaceId: string; domain: string; actor: Actor }): Promise<DomainView> {
-  await assertSsoPlan(prisma, input.workspaceId);
-  const actorId = await authorizeAdmin(prisma, input.workspaceId, input.actor, 'manage single sign-on');
   const domain = normalizeDomain(input.domain);
-  const existing = await prisma.ssoDomain.findUnique({ where: { workspaceId_domain: { workspaceId: input.workspaceId, domain } } });
-  if (existing) return view(existing);
-  if ((await prisma.ssoDomain.count({ where: { workspaceId: input.workspaceId } })) >= MAX_DOMAINS_PER_WORKSPACE) throw new UsageError(`a workspace claims at most ${MAX_DOMAINS_PER_WORKSPACE} domains`, 'conflict');
-  const row = await prisma.ssoDomain.create({ data: { id: newId('domain'), workspaceId: input.workspaceId, domain, verificationToken: `signalboard-verification=${randomBytes(24).toString('base64url')}` } });
-  await recordAudit(prisma, { workspaceId: input.workspaceId, actor: actorId, action: 'sso_domain.claimed', target: row.id, details: { domain } });
-  return view(row);
+  return adminCommand(prisma, input, MANAGE_SSO, async ({ tx, audit }) => {
+    const existing = await tx.ssoDomain.findUnique({ where: { workspaceId_domain: { workspaceId: input.workspaceId, domain } } });
+    if (existing) return view(existing);
+    if ((await tx.ssoDomain.count({ where: { workspaceId: input.workspaceId } })) >= MAX_DOMAINS_PER_WORKSPACE) throw new UsageError(`a workspace claims at most ${MAX_DOMAINS_PER_WORKSPACE} domains`, 'conflict');
+    const row = await tx.ssoDomain.create({ data: { id: newId('domain'), workspaceId: input.workspaceId, domain, verificationToken: `signalboard-verification=${randomBytes(24).toString('base64url')}` } });
+    await audit('sso_domain.claimed', row.id, { domain });
+    return view(row);
+  });
 }
 
 export async function verifyDomain(deps: { prisma: PrismaClient; resolver: Resolver }, input: { domainId: string; actor: Actor }): Promise<DomainView> {
   if (!isIdOf('domain', input.domainId)) throw new UsageError(`${input.domainId} is not a domain id (dom_…)`);
   const row = await deps.prisma.ssoDomain.findUnique({ where: { id: input.domainId } });
   if (!row) throw new UsageError(`no domain ${input.domainId}`, 'not_found');
-  const actorId = await authorizeAdmin(deps.prisma, row.workspaceId, input.actor, 'manage single sign-on');
+  // Checked before the DNS lookup too, so that members and strangers cause none.
+  await authorizeActor(deps.prisma, row.workspaceId, input.actor, MANAGE_SSO);
   if (row.verifiedAt) return view(row);
   let records: string[][];
   try {
@@ -81,9 +82,11 @@ export async function verifyDomain(deps: { prisma: PrismaClient; resolver: Resol
     throw new UsageError(`the TXT record at ${CHALLENGE_LABEL}.${row.domain} does not hold this workspace's token`, 'conflict');
   }
   try {
-    const verified = await deps.prisma.ssoDomain.update({ where: { id: row.id }, data: { verifiedAt: new Date() } });
-    await recordAudit(deps.prisma, { workspaceId: row.workspaceId, actor: actorId, action: 'sso_domain.verified', target: row.id, details: { domain: row.domain } });
-    return view(verified);
+    return await adminCommand(deps.prisma, { workspaceId: row.workspaceId, actor: input.actor }, MANAGE_SSO, async ({ tx, audit }) => {
+      const verified = await tx.ssoDomain.update({ where: { id: row.id }, data: { verifiedAt: new Date() } });
+      await audit('sso_domain.verified', row.id, { domain: row.domain });
+      return view(verified);
+    });
   } catch (error) {
     if ((error as { code?: string }).code === 'P2002') throw new UsageError(`${row.domain} is already verified by another workspace`, 'conflict');
     throw error;

@@ -25,7 +25,8 @@ import { clientSecretContext } from './connections.js';
 import { workspaceForEmail } from './domains.js';
 import { emailDomain } from './public-mail-domains.js';
 import { UsageError } from '../errors/index.js';
-import { authorizeAdmin, type Actor } from '../workspaces/actor.js';
+import type { Actor } from '../workspaces/actor.js';
+import { adminCommand } from '../workspaces/admin-command.js';
 
 export const SSO_CALLBACK_PATH = '/app/sso/callback';
 const FLOW_CONTEXT = 'sso_flow';
@@ -219,16 +220,14 @@ export function createSso(deps: SsoDeps) {
 }
 
 /** An owner approves that a member's next company sign-in links to their existing account (7 days). */
-export async function approveLink(deps: { prisma: PrismaClient; pool: pg.Pool }, input: { workspaceId: string; email: string; actor: Actor }) {
-  const actorId = await authorizeAdmin(deps.prisma, input.workspaceId, input.actor, 'approve company sign-in links', { ownerOnly: true });
-  const member = (await deps.pool.query<{ user_id: string }>('SELECT m.user_id FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.workspace_id = $1 AND lower(u.email) = lower($2)', [input.workspaceId, input.email])).rows[0];
-  if (!member) throw new UsageError(`${input.email} is not a member of this workspace`, 'not_found');
-  const expiresAt = new Date(Date.now() + LINK_APPROVAL_TTL_MS);
-  await deps.pool.query(
-    `INSERT INTO sso_link_approvals (workspace_id, user_id, approved_by, expires_at) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (workspace_id, user_id) DO UPDATE SET approved_by = EXCLUDED.approved_by, expires_at = EXCLUDED.expires_at`,
-    [input.workspaceId, member.user_id, actorId, expiresAt],
-  );
-  await recordAudit(deps.prisma, { workspaceId: input.workspaceId, actor: actorId, action: 'sso_identity.link_approved', target: member.user_id, details: { email: input.email } });
-  return { email: input.email, approvedUntil: expiresAt.toISOString() };
+export function approveLink(deps: { prisma: PrismaClient }, input: { workspaceId: string; email: string; actor: Actor }) {
+  return adminCommand(deps.prisma, input, { what: 'approve company sign-in links', ownerOnly: true }, async ({ tx, actorId, audit }) => {
+    const member = await tx.membership.findFirst({ where: { workspaceId: input.workspaceId, user: { email: { equals: input.email, mode: 'insensitive' } } }, select: { userId: true } });
+    if (!member) throw new UsageError(`${input.email} is not a member of this workspace`, 'not_found');
+    const expiresAt = new Date(Date.now() + LINK_APPROVAL_TTL_MS);
+    const approval = { approvedBy: actorId, expiresAt };
+    await tx.ssoLinkApproval.upsert({ where: { workspaceId_userId: { workspaceId: input.workspaceId, userId: member.userId } }, create: { workspaceId: input.workspaceId, userId: member.userId, ...approval }, update: approval });
+    await audit('sso_identity.link_approved', member.userId, { email: input.email });
+    return { email: input.email, approvedUntil: expiresAt.toISOString() };
+  });
 }

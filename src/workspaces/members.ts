@@ -5,7 +5,8 @@ import type { PrismaClient } from '../db/generated/prisma/client.js';
 import type { Role } from '../db/generated/prisma/enums.js';
 import { newId } from '../db/ids.js';
 import { UsageError } from '../errors/index.js';
-import { recordAudit } from '../audit/audit-log.js';
+import { adminCommand } from './admin-command.js';
+import { OPERATOR } from './actor.js';
 import { hashPassword, passwordProblem } from '../sessions/passwords.js';
 import { emailDomain } from '../sso/public-mail-domains.js';
 
@@ -25,14 +26,17 @@ export async function addMember(prisma: PrismaClient, input: { workspaceId: stri
     if (problem) throw new UsageError(problem);
   }
   const passwordHash = input.password === null ? undefined : await hashPassword(input.password);
-  const existing = await prisma.user.findFirst({ where: { email: { equals: email, mode: 'insensitive' } } });
-  if (existing && (await prisma.membership.findUnique({ where: { workspaceId_userId: { workspaceId: input.workspaceId, userId: existing.id } } }))) {
-    throw new UsageError(`${email} is already a member of this workspace`, 'conflict');
-  }
-  const user = existing
-    ? passwordHash ? await prisma.user.update({ where: { id: existing.id }, data: { passwordHash } }) : existing
-    : await prisma.user.create({ data: { id: newId('user'), email, name, passwordHash: passwordHash ?? null } });
-  await prisma.membership.create({ data: { id: newId('membership'), workspaceId: input.workspaceId, userId: user.id, role: input.role as Role } });
-  await recordAudit(prisma, { workspaceId: input.workspaceId, actor: 'operator', action: 'member.added', target: user.id, details: { email, role: input.role } });
-  return { id: user.id, email: user.email, name: user.name, role: input.role as Role, hasPassword: Boolean(user.passwordHash) };
+  // The operator at the CLI adds people (no web invitation flow yet).
+  return adminCommand(prisma, { workspaceId: input.workspaceId, actor: OPERATOR }, { what: 'add members' }, async ({ tx, audit }) => {
+    const existing = await tx.user.findFirst({ where: { email: { equals: email, mode: 'insensitive' } } });
+    if (existing && (await tx.membership.findUnique({ where: { workspaceId_userId: { workspaceId: input.workspaceId, userId: existing.id } } }))) {
+      throw new UsageError(`${email} is already a member of this workspace`, 'conflict');
+    }
+    const user = existing
+      ? passwordHash ? await tx.user.update({ where: { id: existing.id }, data: { passwordHash } }) : existing
+      : await tx.user.create({ data: { id: newId('user'), email, name, passwordHash: passwordHash ?? null } });
+    await tx.membership.create({ data: { id: newId('membership'), workspaceId: input.workspaceId, userId: user.id, role: input.role as Role } });
+    await audit('member.added', user.id, { email, role: input.role });
+    return { id: user.id, email: user.email, name: user.name, role: input.role as Role, hasPassword: Boolean(user.passwordHash) };
+  });
 }

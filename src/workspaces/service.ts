@@ -2,7 +2,8 @@ import type { PrismaClient } from '../db/generated/prisma/client.js';
 import type { Plan } from '../db/generated/prisma/enums.js';
 import { newId } from '../db/ids.js';
 import { isTimeZone } from '../dates/civil-date.js';
-import { recordAudit } from '../audit/audit-log.js';
+import { adminCommand } from './admin-command.js';
+import { OPERATOR } from './actor.js';
 import { UsageError } from '../errors/index.js';
 
 export const PLANS: readonly Plan[] = ['free', 'starter', 'pro', 'agency', 'scale'];
@@ -27,8 +28,10 @@ export async function findWorkspace(prisma: PrismaClient, slug: string) {
 export async function setPlan(prisma: PrismaClient, notify: Notify, slug: string, plan: string) {
   if (!PLANS.includes(plan as Plan)) throw new UsageError(`plan must be one of ${PLANS.join(', ')}`);
   const workspace = await findWorkspace(prisma, slug);
-  const updated = await prisma.workspace.update({ where: { id: workspace.id }, data: { plan: plan as Plan } });
-  await recordAudit(prisma, { workspaceId: workspace.id, actor: 'operator', action: 'workspace.plan_changed', target: workspace.id, details: { from: workspace.plan, to: plan } });
+  const updated = await adminCommand(prisma, { workspaceId: workspace.id, actor: OPERATOR }, { what: 'change plans' }, async ({ tx, audit }) => {
+    await audit('workspace.plan_changed', workspace.id, { from: workspace.plan, to: plan });
+    return tx.workspace.update({ where: { id: workspace.id }, data: { plan: plan as Plan } });
+  });
   // Cached keys carry the plan: every instance must re-read them.
   await notify(`*:${workspace.id}`);
   return updated;

@@ -1,0 +1,67 @@
+// The one path of every change to a workspace's settings and content, whatever the door
+// (settings page and JSON, CLI, MCP write tools): resolve who acts, check their role (and the
+// plan where the feature has one), run the change in one transaction, and write one audit entry
+// of one shape — {action, target, details} with the acting app (`via`) when there is one — in
+// that same transaction, so a change and its record stand or fall together.
+import type { Prisma, PrismaClient } from '../db/generated/prisma/client.js';
+import type { Plan } from '../db/generated/prisma/enums.js';
+import { newId } from '../db/ids.js';
+import type { SqlRunner } from '../db/sql-runner.js';
+import { UsageError } from '../errors/index.js';
+import type { Actor } from './actor.js';
+
+export interface AdminCommandPolicy {
+  /** What the actor is trying to do, in the words of a refusal: "manage webhooks". */
+  what: string;
+  /** Owners only (admins refused). */
+  ownerOnly?: boolean;
+  /** Members may too (content the workspace's people make: reports, projects). */
+  members?: boolean;
+  /** The plans that include the feature, and how a refusal names it ("webhooks need"). */
+  plans?: { allowed: readonly Plan[]; feature: string };
+}
+
+export interface AdminCommandContext {
+  tx: Prisma.TransactionClient;
+  workspaceId: string;
+  /** The audit log's label of the actor: a user id, or "operator" at the CLI. */
+  actorId: string;
+  audit(action: string, target: string, details?: Record<string, unknown>): Promise<void>;
+}
+
+/** Resolves the actor for a workspace under a policy: their audit label, or a refusal. */
+export async function authorizeActor(prisma: Pick<PrismaClient, 'membership' | 'workspace'>, workspaceId: string, actor: Actor, policy: AdminCommandPolicy): Promise<string> {
+  // A signed-in person acts in their active workspace only: another workspace's things are not found.
+  if (actor.workspaceId && actor.workspaceId !== workspaceId) throw new UsageError('not found in this workspace', 'not_found');
+  if (policy.plans) {
+    const workspace = await prisma.workspace.findUniqueOrThrow({ where: { id: workspaceId }, select: { plan: true, slug: true } });
+    if (!policy.plans.allowed.includes(workspace.plan)) throw new UsageError(`${policy.plans.feature} the ${policy.plans.allowed.join(', ')} plan; ${workspace.slug} is on ${workspace.plan}`, 'forbidden');
+  }
+  if (!actor.email) return 'operator';
+  const membership = await prisma.membership.findFirst({ where: { workspaceId, user: { email: actor.email } }, select: { role: true, userId: true } });
+  if (!membership) throw new UsageError(`${actor.email} is not a member of this workspace`, 'forbidden');
+  if (membership.role === 'member' && !policy.members) throw new UsageError(`${actor.email} is a member; only owners and admins can ${policy.what}`, 'forbidden');
+  if (policy.ownerOnly && membership.role !== 'owner') throw new UsageError(`${actor.email} is an admin; only owners can ${policy.what}`, 'forbidden');
+  return membership.userId;
+}
+
+/** Runs a change of `workspaceId` for `actor` under `policy` (see the top of this file). */
+export async function adminCommand<R>(prisma: PrismaClient, scope: { workspaceId: string; actor: Actor }, policy: AdminCommandPolicy, change: (context: AdminCommandContext) => Promise<R>): Promise<R> {
+  const actorId = await authorizeActor(prisma, scope.workspaceId, scope.actor, policy);
+  const via = scope.actor.via ? { via: scope.actor.via } : {};
+  return prisma.$transaction(async (tx) =>
+    change({
+      tx,
+      workspaceId: scope.workspaceId,
+      actorId,
+      audit: async (action, target, details = {}) => {
+        await tx.auditLogEntry.create({ data: { id: newId('audit'), workspaceId: scope.workspaceId, actor: actorId, action, target, details: { ...details, ...via } as object } });
+      },
+    }),
+  );
+}
+
+/** Hand-written SQL inside an admin command's transaction, in pg's shape (code shared with pool users takes a SqlRunner). */
+export const sqlOf = (tx: Prisma.TransactionClient): SqlRunner => ({
+  query: async (text, values = []) => ({ rows: await tx.$queryRawUnsafe<Record<string, unknown>[]>(text, ...values) }),
+});
