@@ -75,7 +75,7 @@ const OUTBOUND_MAX_BYTES = 256 * 1024;
 
 export function createApp(deps: AppDependencies): App {
   const { config, database, logger } = deps;
-  const scopeOf = workspaceScopes(database.readPool, database.prisma);
+  const scopeOf = workspaceScopes(database.readPool);
   const dataCache = createDataCache(config.DATA_CACHE_MAX_BYTES);
   const sessions = createWebSessions(config, database.pool);
   const { admit, admitGraphQL } = createAdmission({

@@ -3,6 +3,7 @@
 // Rates come from pooled sums only (pooled-rates.ts); locales are never summed together.
 import type { WorkspaceScope } from '../db/workspace-scope.js';
 import { groupByParent, perParentSql } from '../db/per-parent.js';
+import { tenantStatement, type WorkspaceBinding } from '../db/tenant-sql.js';
 import { COUNTER_COLUMNS, COUNTER_SELECT } from './scan-columns.js';
 import { COMPETITOR_COUNTER_FIELDS, competitorMetrics, COUNTER_FIELDS, ratesOf, type CompetitorCounters, type CompetitorMetrics, type ScanCounters, type ScanRates } from './pooled-rates.js';
 import type { DateRange } from '../dates/civil-date.js';
@@ -34,7 +35,31 @@ export interface MetricsResult {
 
 const counterSums = COUNTER_FIELDS.map((field) => `sum(${COUNTER_COLUMNS[field]})::float8 AS "${field}"`).join(', ');
 // $1 workspace, $2 project ids, $3/$4 range, $5 model or null.
-const FILTER = 'workspace_id = $1 AND date BETWEEN $3::date AND $4::date AND ($5::text IS NULL OR model = $5)';
+const filter = (workspace: WorkspaceBinding) => `${workspace()} AND date BETWEEN $3::date AND $4::date AND ($5::text IS NULL OR model = $5)`;
+
+const ROWS = tenantStatement<Record<string, any> & { parentId: string; competitors: CompetitorCounters[] }>('ai-metrics-rows', (workspace) =>
+  perParentSql(`
+     SELECT date, model, locale, ${COUNTER_SELECT}, competitors FROM scans
+     WHERE project_id = p.id AND ${filter(workspace)} ORDER BY date DESC, locale, model LIMIT $6`),
+);
+// Unnamed, so it is planned for the ids at hand: a prepared statement's generic plan for
+// `project_id = ANY($2)` misjudged the rows and cost 25 % of the endpoint's latency.
+const TOTALS = tenantStatement<Record<string, any> & { parentId: string }>(
+  null,
+  (workspace) => `SELECT project_id AS "parentId", locale, model, GROUPING(model) AS all_models, count(*)::int AS row_count, ${counterSums}
+    FROM scans WHERE project_id = ANY($2::text[]) AND ${filter(workspace)}
+    GROUP BY GROUPING SETS ((project_id, locale), (project_id, locale, model)) ORDER BY project_id, locale, model NULLS FIRST`,
+);
+// Σ of each competitor's counters and Σ of the runs and mentions of the same scans, per locale.
+const COMPETITOR_TOTALS = tenantStatement<Record<string, any> & { parentId: string }>(
+  null,
+  (workspace) => `SELECT s.project_id AS "parentId", s.locale, c.name,
+     ${COMPETITOR_COUNTER_FIELDS.map((field) => `sum(c."${field}")::float8 AS "${field}"`).join(', ')},
+     sum(s.total_runs)::float8 AS "totalRuns", sum(s.total_mention_count)::float8 AS "totalMentionCount"
+   FROM scans s CROSS JOIN LATERAL jsonb_to_recordset(s.competitors) AS c(name text, ${COMPETITOR_COUNTER_FIELDS.map((field) => `"${field}" bigint`).join(', ')})
+   WHERE s.project_id = ANY($2::text[]) AND s.competitors <> '[]'::jsonb AND ${filter(workspace)}
+   GROUP BY s.project_id, s.locale, c.name ORDER BY s.project_id, s.locale, c.name`,
+);
 
 const competitorCountersOf = (row: Record<string, unknown>): CompetitorCounters => ({
   name: String(row.name),
@@ -51,35 +76,8 @@ const countersOf = (row: Record<string, unknown>): ScanCounters =>
  */
 export async function queryProjectMetrics(scope: WorkspaceScope, projectIds: readonly string[], range: DateRange, model: string | null, cap: number): Promise<MetricsResult[]> {
   const values = [projectIds, range.from, range.to, model];
-  const [rows, totalsRows, competitorRows] = await Promise.all([
-    scope.rows<Record<string, any> & { parentId: string; competitors: CompetitorCounters[] }>(
-      'ai-metrics-rows',
-      perParentSql(`
-         SELECT date, model, locale, ${COUNTER_SELECT}, competitors FROM scans
-         WHERE project_id = p.id AND ${FILTER} ORDER BY date DESC, locale, model LIMIT $6`),
-      [...values, cap],
-    ),
-    // Unnamed, so it is planned for the ids at hand: a prepared statement's generic plan for
-    // `project_id = ANY($2)` misjudged the rows and cost 25 % of the endpoint's latency.
-    scope.rows<Record<string, any> & { parentId: string }>(
-      null,
-      `SELECT project_id AS "parentId", locale, model, GROUPING(model) AS all_models, count(*)::int AS row_count, ${counterSums}
-        FROM scans WHERE project_id = ANY($2::text[]) AND ${FILTER}
-        GROUP BY GROUPING SETS ((project_id, locale), (project_id, locale, model)) ORDER BY project_id, locale, model NULLS FIRST`,
-      values,
-    ),
-    // Σ of each competitor's counters and Σ of the runs and mentions of the same scans, per locale.
-    scope.rows<Record<string, any> & { parentId: string }>(
-      null,
-      `SELECT s.project_id AS "parentId", s.locale, c.name,
-         ${COMPETITOR_COUNTER_FIELDS.map((field) => `sum(c."${field}")::float8 AS "${field}"`).join(', ')},
-         sum(s.total_runs)::float8 AS "totalRuns", sum(s.total_mention_count)::float8 AS "totalMentionCount"
-       FROM scans s CROSS JOIN LATERAL jsonb_to_recordset(s.competitors) AS c(name text, ${COMPETITOR_COUNTER_FIELDS.map((field) => `"${field}" bigint`).join(', ')})
-       WHERE s.project_id = ANY($2::text[]) AND s.competitors <> '[]'::jsonb AND ${FILTER}
-       GROUP BY s.project_id, s.locale, c.name ORDER BY s.project_id, s.locale, c.name`,
-      values,
-    ),
-  ]);
+  const [rows, totalsRows, competitorRows] = await Promise.all([scope.rows(ROWS, [...values, cap]), scope.rows(TOTALS, values), scope.rows(COMPETITOR_TOTALS, values)]);
+
   const rowsByProject = groupByParent(projectIds, rows);
   const competitorsByProject = groupByParent(projectIds, competitorRows);
   return groupByParent(projectIds, totalsRows).map((projectTotals, index) => {

@@ -4,9 +4,9 @@ import { cappedList, listEnvelope } from '../graphql/envelope.js';
 import { NodeInterface, registerNodeKind } from '../graphql/node.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
 import { ClientType } from '../clients/client.type.js';
+import type { AiProject } from '../db/generated/prisma/client.js';
 
-export const ProjectType = builder.prismaObject('AiProject', {
-  name: 'AiVisibilityProject',
+export const ProjectType = builder.objectRef<AiProject>('AiVisibilityProject').implement({
   description: 'An AI-visibility project: a brand tracked across AI models and markets.',
   interfaces: [NodeInterface],
   fields: (t) => ({

@@ -2,6 +2,8 @@
 import type pg from 'pg';
 import type { PrismaClient } from '../db/generated/prisma/client.js';
 import { newId } from '../db/ids.js';
+import { tenantStatement } from '../db/tenant-sql.js';
+import { workspaceScopes } from '../db/workspace-scope.js';
 
 export interface AuditEntry {
   workspaceId: string;
@@ -27,14 +29,16 @@ export interface AuditView {
   createdAt: Date;
 }
 
-/** The newest entries of a workspace ($1) with the acting person's email where the actor is a user; $2 = how many. */
-export const AUDIT_LOG_SQL = `
-  SELECT a.id, a.actor, u.email AS "actorEmail", a.action, a.target, a.details, a.created_at AS "createdAt"
-  FROM audit_log a LEFT JOIN users u ON u.id = a.actor
-  WHERE a.workspace_id = $1 ORDER BY a.created_at DESC, a.id DESC LIMIT $2`;
+/** The newest entries of the workspace with the acting person's email where the actor is a user; $2 = how many. */
+export const AUDIT_LOG = tenantStatement<AuditView>(
+  'audit.list',
+  (workspace) => `SELECT a.id, a.actor, u.email AS "actorEmail", a.action, a.target, a.details, a.created_at AS "createdAt"
+    FROM audit_log a LEFT JOIN users u ON u.id = a.actor
+    WHERE ${workspace('a')} ORDER BY a.created_at DESC, a.id DESC LIMIT $2`,
+);
 
-export async function listAuditLog(pool: pg.Pool, workspaceId: string, limit = 100): Promise<AuditView[]> {
-  return (await pool.query<AuditView>(AUDIT_LOG_SQL, [workspaceId, limit])).rows;
+export function listAuditLog(pool: pg.Pool, workspaceId: string, limit = 100): Promise<AuditView[]> {
+  return workspaceScopes(pool)(workspaceId).rows(AUDIT_LOG, [limit]);
 }
 
 /** An event about a person rather than a workspace (sign-ins, locks): recorded in each workspace they belong to (or one), so its admins see it. */

@@ -1,7 +1,7 @@
 // The audit log in the graph, for owners and admins: who changed what, newest first.
 import { builder } from '../graphql/builder.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
-import { AUDIT_LOG_SQL, type AuditView } from './audit-log.js';
+import { AUDIT_LOG, type AuditView } from './audit-log.js';
 
 const AuditEntryType = builder.objectRef<AuditView>('AuditEntry').implement({
   fields: (t) => ({
@@ -23,6 +23,6 @@ builder.queryField('auditLog', (t) =>
     extensions: GRAPH_ONLY,
     args: { first: t.arg.int({ required: false, defaultValue: 50 }) },
     resolve: (_root, args, ctx) =>
-      ctx.workspace.rows<AuditView>('audit.list', AUDIT_LOG_SQL, [Math.min(Math.max(args.first ?? 50, 1), 500)]),
+      ctx.workspace.rows(AUDIT_LOG, [Math.min(Math.max(args.first ?? 50, 1), 500)]),
   }),
 );

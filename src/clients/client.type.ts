@@ -1,9 +1,10 @@
+import type { Client } from '../db/generated/prisma/client.js';
 import { builder } from '../graphql/builder.js';
 import { ProviderEnum } from '../graphql/enums.js';
 import { cappedList, listEnvelope } from '../graphql/envelope.js';
 import { NodeInterface, registerNodeKind } from '../graphql/node.js';
 
-export const ClientType = builder.prismaObject('Client', {
+export const ClientType = builder.objectRef<Client>('Client').implement({
   description: 'A customer of the workspace.',
   interfaces: [NodeInterface],
   fields: (t) => ({

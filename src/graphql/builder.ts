@@ -1,15 +1,11 @@
 import SchemaBuilder from '@pothos/core';
-import PrismaPlugin from '@pothos/plugin-prisma';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
-import type PrismaTypes from '../db/generated/pothos-types.js';
-import { getDatamodel } from '../db/generated/pothos-types.js';
 import type { Scope } from '../auth/principal.js';
 import { ApiError } from '../errors/index.js';
 import type { GraphQLContext } from './context.js';
 
 export const builder = new SchemaBuilder<{
   Context: GraphQLContext;
-  PrismaTypes: PrismaTypes;
   /** scope: a read scope of the credential; admin: a signed-in owner or admin (session or MCP), never an API key. */
   AuthScopes: { scope: Scope; admin: boolean };
   DefaultFieldNullability: false;
@@ -23,14 +19,7 @@ export const builder = new SchemaBuilder<{
   };
 }>({
   defaultFieldNullability: false,
-  plugins: [ScopeAuthPlugin, PrismaPlugin],
-  prisma: {
-    client: (ctx) => ctx.workspace.prisma,
-    dmmf: getDatamodel(),
-    exposeDescriptions: false,
-    filterConnectionTotalCount: true,
-    onUnusedQuery: null,
-  },
+  plugins: [ScopeAuthPlugin],
   scopeAuth: {
     authScopes: async (ctx) => ({
       scope: (scope: Scope) => ctx.principal.scopes.includes(scope),

@@ -4,6 +4,7 @@
 // provider, dimension and range; all parts of a report go to PostgreSQL as one statement.
 import { createHash } from 'node:crypto';
 import type { WorkspaceScope } from '../db/workspace-scope.js';
+import { tenantStatement, type WorkspaceBinding } from '../db/tenant-sql.js';
 import { METRIC_COLUMNS, metricValue, type ProviderId } from './catalog.js';
 import type { DateRange } from '../dates/civil-date.js';
 import { bucketsOf, type Granularity } from './date-presets.js';
@@ -106,7 +107,7 @@ export interface SumsRequest {
  * it, so facts are only ever read for a client of the caller's workspace. Then, per request,
  * its client id and its ranges' bounds.
  */
-export function reportSumsSql(requests: readonly Pick<SumsRequest, 'parts' | 'ranges'>[]): string {
+export function reportSumsSql(requests: readonly Pick<SumsRequest, 'parts' | 'ranges'>[], workspace: WorkspaceBinding): string {
   const selects: string[] = [];
   let param = 2;
   requests.forEach((request, requestIndex) => {
@@ -115,7 +116,7 @@ export function reportSumsSql(requests: readonly Pick<SumsRequest, 'parts' | 'ra
     param += 1 + request.ranges.length * 2;
     request.parts.forEach((part, partIndex) => {
       const range = `date BETWEEN $${rangeParam(part.rangeIndex)}::date AND $${rangeParam(part.rangeIndex) + 1}::date`;
-      const where = `client_id = (SELECT id FROM clients WHERE workspace_id = $1 AND id = $${clientParam}) AND provider = ${literal(part.provider)}::"Provider" AND ${range}`;
+      const where = `client_id = (SELECT id FROM clients WHERE ${workspace()} AND id = $${clientParam}) AND provider = ${literal(part.provider)}::"Provider" AND ${range}`;
       const tag = `${requestIndex} AS request, ${partIndex} AS part`;
       if (part.kind === 'table') {
         selects.push(`SELECT ${tag}, dimension_value AS key, ${SUM_COLUMNS} FROM metric_facts
@@ -141,14 +142,13 @@ export async function queryReportSums(scope: WorkspaceScope, requests: readonly 
   const results = requests.map((request) => emptySums(request.parts));
   const asked = requests.filter((request) => request.parts.length > 0);
   if (asked.length === 0) return results;
-  const text = reportSumsSql(asked);
   const values = asked.flatMap((request) => [request.clientId, ...request.ranges.flatMap((range) => [range.from, range.to])]);
   // Planning a report's statement costs about a third of executing it; a single report's
   // statement is named (parsed and planned once per connection). Its text depends only on
   // the report's shape (providers, grains, dimensions), so the number of names stays small.
   // Batches of several reports are too varied to keep prepared.
-  const name = asked.length === 1 ? `report:${createHash('sha1').update(text).digest('base64url')}` : null;
-  const rows = await scope.rows<Record<string, any>>(name, text, values);
+  const named = (text: string) => (asked.length === 1 ? `report:${createHash('sha1').update(text).digest('base64url')}` : null);
+  const rows = await scope.rows(tenantStatement<Record<string, any>>(named, (workspace) => reportSumsSql(asked, workspace)), values);
   const resultsOfAsked = asked.map((request) => results[requests.indexOf(request)]!);
   for (const row of rows) {
     const part = asked[row.request]!.parts[row.part]!;

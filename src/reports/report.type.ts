@@ -1,3 +1,4 @@
+import type { ReportRow } from './repository.js';
 import { builder } from '../graphql/builder.js';
 import { ComparePresetEnum, DatePresetEnum, GranularityEnum, MetricEnum, ProviderEnum, WidgetTypeEnum } from '../graphql/enums.js';
 import { cappedList, emptyMeta, itemEnvelope, listEnvelope } from '../graphql/envelope.js';
@@ -46,7 +47,7 @@ export const ReportSummaryType = builder.objectRef<ReportSummaryRow>('ReportSumm
   }),
 });
 
-export const ReportType = builder.prismaObject('Report', {
+export const ReportType = builder.objectRef<ReportRow>('Report').implement({
   description: 'A report with its definition: widgets and date configuration.',
   interfaces: [NodeInterface],
   fields: (t) => ({

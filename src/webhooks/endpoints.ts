@@ -8,6 +8,8 @@ import { isIdOf, newId } from '../db/ids.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import type { Actor } from '../workspaces/actor.js';
 import type { SqlRunner } from '../db/sql-runner.js';
+import { tenantStatement } from '../db/tenant-sql.js';
+import { workspaceScopes } from '../db/workspace-scope.js';
 import { adminCommand, authorizeActor, sqlOf, type AdminCommandPolicy } from '../workspaces/admin-command.js';
 import { UsageError } from '../errors/index.js';
 import { EVENT_TYPES, type EventType } from './outbox.js';
@@ -157,17 +159,19 @@ export interface AttemptView {
   deliveryStatus: string;
 }
 
-/** The newest attempts of endpoint $2 in workspace $1, at most $3: settings, the CLI and the graph read them alike. */
-export const ATTEMPTS_SQL = `
-  SELECT a.id, d.event_id AS "eventId", e.type AS "eventType", a.attempt, a.response_status AS "responseStatus", a.latency_ms AS "latencyMs",
-         a.error, a.next_attempt_at AS "nextAttemptAt", a.created_at AS "createdAt", d.status AS "deliveryStatus"
-  FROM webhook_attempts a JOIN webhook_endpoints ep ON ep.id = a.endpoint_id JOIN webhook_deliveries d ON d.id = a.delivery_id JOIN webhook_events e ON e.id = d.event_id
-  WHERE ep.workspace_id = $1 AND a.endpoint_id = $2 ORDER BY a.created_at DESC, a.id DESC LIMIT $3`;
+/** The newest attempts of endpoint $2 of the workspace, at most $3: settings, the CLI and the graph read them alike. */
+export const ATTEMPTS = tenantStatement<AttemptView>(
+  'webhooks.attempts',
+  (workspace) => `SELECT a.id, d.event_id AS "eventId", e.type AS "eventType", a.attempt, a.response_status AS "responseStatus", a.latency_ms AS "latencyMs",
+      a.error, a.next_attempt_at AS "nextAttemptAt", a.created_at AS "createdAt", d.status AS "deliveryStatus"
+    FROM webhook_attempts a JOIN webhook_endpoints ep ON ep.id = a.endpoint_id JOIN webhook_deliveries d ON d.id = a.delivery_id JOIN webhook_events e ON e.id = d.event_id
+    WHERE ${workspace('ep')} AND a.endpoint_id = $2 ORDER BY a.created_at DESC, a.id DESC LIMIT $3`,
+);
 
 export async function listAttempts(deps: WebhookDeps, endpointId: string, actor: Actor, limit = 100): Promise<AttemptView[]> {
   const endpoint = await endpointById(deps, endpointId);
   await authorizeActor(deps.prisma, endpoint.workspaceId, actor, { what: 'see webhook attempts' });
-  return (await deps.pool.query<AttemptView>(ATTEMPTS_SQL, [endpoint.workspaceId, endpoint.id, limit])).rows;
+  return workspaceScopes(deps.pool)(endpoint.workspaceId).rows(ATTEMPTS, [endpoint.id, limit]);
 }
 
 const REPLAY: AdminCommandPolicy = { what: 'replay webhooks' };

@@ -1,8 +1,9 @@
 // Webhook endpoints and their attempts in the graph, for owners and admins (the web app, MCP).
 // Secrets are never part of it.
 import { builder } from '../graphql/builder.js';
+import { tenantStatement } from '../db/tenant-sql.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
-import { ATTEMPTS_SQL, type AttemptView } from './endpoints.js';
+import { ATTEMPTS, type AttemptView } from './endpoints.js';
 
 interface EndpointRow {
   id: string;
@@ -42,6 +43,12 @@ const WebhookAttemptType = builder.objectRef<AttemptView>('WebhookAttempt').impl
   }),
 });
 
+const ENDPOINTS = tenantStatement<EndpointRow>(
+  'webhooks.endpoints',
+  (workspace) => `SELECT id, url, description, event_types AS "eventTypes", enabled, disabled_reason AS "disabledReason", failing_since AS "failingSince", created_at AS "createdAt"
+    FROM webhook_endpoints WHERE ${workspace()} ORDER BY created_at DESC`,
+);
+
 builder.queryField('webhookEndpoints', (t) =>
   t.field({
     type: [WebhookEndpointType],
@@ -49,11 +56,7 @@ builder.queryField('webhookEndpoints', (t) =>
     authScopes: { admin: true },
     extensions: GRAPH_ONLY,
     resolve: (_root, _args, ctx) =>
-      ctx.workspace.rows<EndpointRow>(
-        'webhooks.endpoints',
-        `SELECT id, url, description, event_types AS "eventTypes", enabled, disabled_reason AS "disabledReason", failing_since AS "failingSince", created_at AS "createdAt"
-         FROM webhook_endpoints WHERE workspace_id = $1 ORDER BY created_at DESC`,
-      ),
+      ctx.workspace.rows(ENDPOINTS),
   }),
 );
 
@@ -65,6 +68,6 @@ builder.queryField('webhookAttempts', (t) =>
     extensions: GRAPH_ONLY,
     args: { endpointId: t.arg.id({ required: true }), first: t.arg.int({ required: false, defaultValue: 50 }) },
     resolve: (_root, args, ctx) =>
-      ctx.workspace.rows<AttemptView>('webhooks.attempts', ATTEMPTS_SQL, [String(args.endpointId), Math.min(Math.max(args.first ?? 50, 1), 500)]),
+      ctx.workspace.rows(ATTEMPTS, [String(args.endpointId), Math.min(Math.max(args.first ?? 50, 1), 500)]),
   }),
 );

@@ -1,4 +1,5 @@
 import { builder } from '../graphql/builder.js';
+import { tenantStatement } from '../db/tenant-sql.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
 import { SCOPES } from '../auth/principal.js';
 import type { Plan } from '../db/generated/prisma/enums.js';
@@ -39,13 +40,16 @@ const ViewerType = builder.objectRef<{ workspace: WorkspaceShape }>('Viewer').im
   }),
 });
 
+// The workspaces table is keyed by the workspace id itself: its binding is `id = $1`.
+const CURRENT_WORKSPACE = tenantStatement<WorkspaceShape>('workspaces.current', (workspace) => `SELECT id, slug, name, plan, timezone, mcp_write_actions AS "mcpWriteActions" FROM workspaces WHERE ${workspace('workspaces')}`);
+
 builder.queryField('viewer', (t) =>
   t.field({
     type: ViewerType,
     description: 'The caller: workspace, plan, scopes, and role when signed in.',
     extensions: GRAPH_ONLY,
     resolve: async (_root, _args, ctx) => {
-      const [workspace] = await ctx.workspace.rows<WorkspaceShape>('workspaces.current', 'SELECT id, slug, name, plan, timezone, mcp_write_actions AS "mcpWriteActions" FROM workspaces WHERE id = $1');
+      const [workspace] = await ctx.workspace.rows(CURRENT_WORKSPACE);
       return { workspace: workspace! };
     },
   }),
