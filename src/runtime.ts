@@ -1,7 +1,8 @@
 // Everything a running instance owns: database, key cache with its invalidation channel,
 // rate-limit store, and the app. server.ts and the tests start it the same way.
 import { Redis } from 'ioredis';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
+import { createLogger } from './config/logger.js';
 import type { Config } from './config/index.js';
 import { openDatabase, type ResolvedDatabase } from './db/bootstrap.js';
 import { createApiKeyAuthenticator } from './auth/api-keys.js';
@@ -17,10 +18,6 @@ export interface Runtime {
   logger: Logger;
   invalidation: InvalidationBus;
   close(): Promise<void>;
-}
-
-export function createLogger(config: Config): Logger {
-  return pino({ level: config.LOG_LEVEL, base: { service: 'signalboard' }, redact: ['req.headers.authorization', 'headers.authorization'] });
 }
 
 export async function startRuntime(config: Config, logger = createLogger(config)): Promise<Runtime> {

@@ -2,7 +2,8 @@
 // migrations, demo data on first start, then HTTP. SIGTERM/SIGINT drain and stop.
 import './config/node-version.js';
 import { configOrExit } from './config/index.js';
-import { createLogger, startRuntime } from './runtime.js';
+import { startRuntime } from './runtime.js';
+import { createLogger } from './config/logger.js';
 import { DEMO_OWNER_EMAIL, seedDemoIfEmpty } from './demo/first-start.js';
 import { createNodeServer } from './http/node-server.js';
 

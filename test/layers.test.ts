@@ -35,6 +35,18 @@ describe('the import graph of src/', () => {
     expect(upwardImports(graph)).toEqual([]);
   });
 
+  it('the worker process loads none of the web app (its own composition root)', () => {
+    const reached = new Set<string>();
+    const visit = (file: string) => {
+      if (reached.has(file)) return;
+      reached.add(file);
+      for (const next of graph.get(file) ?? []) visit(next);
+    };
+    visit('webhooks/worker-main.ts');
+    expect(reached.has('webhooks/worker.ts')).toBe(true);
+    expect([...reached].filter((file) => /^(app|runtime)\.ts$|^(graphql|rest|mcp|settings)\//.test(file))).toEqual([]);
+  });
+
   it('the checks find what they look for (a graph with a cycle and an upward import)', () => {
     const broken = new Map([
       ['db/per-parent.ts', ['graphql/envelope.ts']],

@@ -21,7 +21,7 @@ import { addMember, generatePassword } from '../workspaces/members.js';
 import { setRequireSso } from '../sso/connections.js';
 import { requestPasswordReset } from '../sessions/password-reset.js';
 import { createMailer } from '../mail/mailer.js';
-import pino from 'pino';
+import { createLogger } from '../config/logger.js';
 
 interface JsonOption {
   json?: boolean;
@@ -186,7 +186,7 @@ users
   .action(async (options: { email: string } & JsonOption) => {
     const { pool } = await db();
     const origin = config.PUBLIC_BASE_URL ? new URL(config.PUBLIC_BASE_URL).origin : `http://localhost:${config.PORT}`;
-    await requestPasswordReset({ pool, mail: createMailer(config, pino({ level: config.LOG_LEVEL })), origin }, { email: options.email, address: 'cli' });
+    await requestPasswordReset({ pool, mail: createMailer(config, createLogger(config)), origin }, { email: options.email, address: 'cli' });
     output(options, { email: options.email, requested: true }, `If ${options.email} has an account, a reset link is on its way (valid 30 minutes, once).`);
   });
 users

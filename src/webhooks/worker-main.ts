@@ -1,8 +1,9 @@
 // `npm run worker`: the delivery worker alone, beside any number of API instances (set
-// WEBHOOK_WORKER=false on those to keep delivery in dedicated processes).
+// WEBHOOK_WORKER=false on those to keep delivery in dedicated processes). Its own composition
+// root: configuration, database, secret box, worker — nothing of the web app is loaded.
 import '../config/node-version.js';
 import { configOrExit } from '../config/index.js';
-import { createLogger } from '../runtime.js';
+import { createLogger } from '../config/logger.js';
 import { openDatabase } from '../db/bootstrap.js';
 import { resolveSecretBox } from '../secrets/app-secret-key.js';
 import { createDeliveryWorker } from './worker.js';

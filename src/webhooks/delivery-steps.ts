@@ -1,0 +1,153 @@
+// The delivery worker's steps, each one statement (or transaction) against PostgreSQL, the only
+// coordination between workers (see worker.ts for how they are scheduled):
+// - fan-out: undispatched events are claimed with FOR UPDATE SKIP LOCKED and turned into one
+//   delivery per subscribed endpoint, in one statement;
+// - claim: due deliveries are leased (status 'delivering', locked_until) under a short
+//   transaction-scoped advisory lock, so the per-endpoint in-flight bound holds over all
+//   workers and no delivery is claimed twice;
+// - reclaim: a worker that died mid-attempt leaves a lease that expires after the attempt
+//   timeout; the delivery is recorded as interrupted and sent again with the same id;
+// - record: the outcome is written only while the lease is still ours (attempt_count fences);
+// - retention: old events go with their deliveries and attempts.
+import type pg from 'pg';
+import { WEBHOOK_PLANS } from './endpoints.js';
+import type { AttemptOutcome } from './retry-schedule.js';
+import type { AttemptResult } from './sender.js';
+
+export const FAN_OUT_BATCH = 1_000;
+const RETENTION_BATCH = 5_000;
+const CLAIM_LOCK_KEY = 0x5b0a4d; // pg_advisory_xact_lock key of the claim step
+
+export interface Claimed {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  workspace_id: string;
+  attempt_count: number;
+  type: string;
+  payload: Record<string, unknown>;
+  created_at: Date;
+  url: string;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+}
+
+/** Turns up to FAN_OUT_BATCH undispatched events into deliveries; the number of events taken. */
+export async function fanOut(pool: pg.Pool): Promise<number> {
+  const result = await pool.query<{ events: string }>(
+    `WITH due AS (
+       SELECT id, workspace_id, type, created_at FROM webhook_events
+       WHERE dispatched_at IS NULL ORDER BY created_at LIMIT ${FAN_OUT_BATCH} FOR UPDATE SKIP LOCKED
+     ), fanned AS (
+       INSERT INTO webhook_deliveries (id, event_id, endpoint_id, status, next_attempt_at)
+       SELECT new_id('whd'), due.id, ep.id, 'pending', now()
+       FROM due
+       JOIN workspaces w ON w.id = due.workspace_id AND w.plan::text = ANY($1::text[])
+       JOIN webhook_endpoints ep ON ep.workspace_id = due.workspace_id AND ep.enabled AND due.type = ANY(ep.event_types) AND ep.enabled_at <= due.created_at
+       ON CONFLICT (event_id, endpoint_id) DO NOTHING
+       RETURNING 1
+     ), marked AS (
+       UPDATE webhook_events e SET dispatched_at = now() FROM due WHERE e.id = due.id RETURNING 1
+     )
+     SELECT (SELECT count(*) FROM marked) AS events, (SELECT count(*) FROM fanned) AS deliveries`,
+    [WEBHOOK_PLANS],
+  );
+  return Number(result.rows[0]!.events);
+}
+
+/** Leases left by a worker that stopped mid-attempt: recorded as such and made due again. */
+export async function reclaimExpiredLeases(pool: pg.Pool, leaseSeconds: number): Promise<void> {
+  await pool.query(
+    `WITH expired AS (
+       UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), locked_until = NULL, last_error = 'the worker stopped during the attempt'
+       WHERE status = 'delivering' AND locked_until <= now()
+       RETURNING id, endpoint_id, attempt_count
+     )
+     INSERT INTO webhook_attempts (id, delivery_id, endpoint_id, attempt, latency_ms, error, next_attempt_at)
+     SELECT new_id('wha'), id, endpoint_id, attempt_count, $1, 'the worker stopped during the attempt; sending again', now() FROM expired`,
+    [leaseSeconds * 1000],
+  );
+}
+
+/** Leases up to `limit` due deliveries, at most `perEndpoint` in flight per endpoint over all workers. */
+export async function claimDue(pool: pg.Pool, options: { limit: number; perEndpoint: number; leaseSeconds: number }): Promise<Claimed[]> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1)', [CLAIM_LOCK_KEY]);
+    const result = await client.query<Claimed>(
+      `WITH busy AS (
+         SELECT endpoint_id, count(*) AS n FROM webhook_deliveries WHERE status = 'delivering' GROUP BY endpoint_id
+       ), candidates AS (
+         SELECT due.id, due.next_attempt_at FROM webhook_endpoints ep
+         LEFT JOIN busy ON busy.endpoint_id = ep.id
+         CROSS JOIN LATERAL (
+           SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
+           WHERE d.endpoint_id = ep.id AND d.status = 'pending' AND d.next_attempt_at <= now()
+           ORDER BY d.next_attempt_at
+           LIMIT greatest($2::int - coalesce(busy.n, 0)::int, 0)
+           FOR UPDATE OF d SKIP LOCKED
+         ) due
+         WHERE ep.enabled
+           -- A workspace whose plan no longer includes webhooks gets no more deliveries (they wait, in case it comes back).
+           AND EXISTS (SELECT 1 FROM workspaces w WHERE w.id = ep.workspace_id AND w.plan::text = ANY($4::text[]))
+         ORDER BY due.next_attempt_at
+         LIMIT $1
+       )
+       UPDATE webhook_deliveries d
+       SET status = 'delivering', attempt_count = d.attempt_count + 1, locked_until = now() + make_interval(secs => $3)
+       FROM candidates c, webhook_events e, webhook_endpoints ep
+       WHERE d.id = c.id AND d.status = 'pending' AND e.id = d.event_id AND ep.id = d.endpoint_id
+       RETURNING d.id, d.event_id, d.endpoint_id, ep.workspace_id, d.attempt_count, e.type, e.payload, e.created_at, ep.url, ep.secret, ep.previous_secret, ep.previous_secret_expires_at`,
+      [options.limit, options.perEndpoint, options.leaseSeconds, WEBHOOK_PLANS],
+    );
+    await client.query('COMMIT');
+    return result.rows;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/** Writes one attempt's outcome while the lease is ours; the endpoint's failing-since time after it. */
+export async function recordOutcome(pool: pg.Pool, delivery: Claimed, result: AttemptResult, outcome: AttemptOutcome): Promise<Date | null> {
+  const succeeded = outcome.kind === 'succeeded';
+  const status = succeeded ? 'succeeded' : outcome.kind === 'retry' ? 'pending' : 'failed';
+  const delay = outcome.kind === 'retry' ? outcome.delaySeconds : null;
+  const error = result.error ?? (succeeded ? null : `HTTP ${result.status}`);
+  const recorded = await pool.query<{ failing_since: Date | null }>(
+    `WITH updated AS (
+       UPDATE webhook_deliveries
+       SET status = $2, locked_until = NULL, last_response_status = $4, last_latency_ms = $5, last_error = $6,
+           next_attempt_at = CASE WHEN $7::float8 IS NULL THEN NULL ELSE now() + make_interval(secs => $7::float8) END,
+           finished_at = CASE WHEN $2 = 'pending' THEN NULL ELSE now() END
+       WHERE id = $1 AND status = 'delivering' AND attempt_count = $3
+       RETURNING id, endpoint_id, next_attempt_at
+     ), attempt AS (
+       INSERT INTO webhook_attempts (id, delivery_id, endpoint_id, attempt, response_status, latency_ms, error, next_attempt_at)
+       SELECT new_id('wha'), id, endpoint_id, $3, $4, $5, $6, next_attempt_at FROM updated
+     )
+     UPDATE webhook_endpoints ep
+     SET failing_since = CASE WHEN $8 THEN NULL ELSE coalesce(ep.failing_since, now()) END
+     FROM updated WHERE ep.id = updated.endpoint_id
+     RETURNING ep.failing_since`,
+    [delivery.id, status, delivery.attempt_count, result.status, result.latencyMs, error, delay, succeeded],
+  );
+  return recorded.rows[0]?.failing_since ?? null;
+}
+
+/** Events (and with them their deliveries and attempts) older than the retention period, in batches. */
+export async function removeExpiredEvents(pool: pg.Pool, retentionDays: number, stopping: () => boolean): Promise<void> {
+  let removed: number;
+  do {
+    const result = await pool.query(
+      `DELETE FROM webhook_events WHERE id IN (
+         SELECT id FROM webhook_events WHERE created_at < now() - make_interval(days => $1::int) ORDER BY created_at LIMIT ${RETENTION_BATCH})`,
+      [Math.ceil(retentionDays)],
+    );
+    removed = result.rowCount ?? 0;
+  } while (removed === RETENTION_BATCH && !stopping());
+}
