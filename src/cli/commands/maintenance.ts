@@ -1,0 +1,38 @@
+import type { Command } from 'commander';
+import { writeFile } from 'node:fs/promises';
+import { db, opened, config, output, type JsonOption } from '../context.js';
+
+export function registerMaintenanceCommands(program: Command) {
+  program
+      .command('db')
+    .command('migrate')
+    .option('--json')
+    .action(async (options: JsonOption) => {
+      const result = (await opened()).migrations;
+      output(options, result, `Migrations: ${result.applied.length} applied, ${result.alreadyApplied.length} already applied.`);
+    });
+
+  program
+      .command('schema')
+    .command('print')
+    .option('--out <file>')
+    .action(async (options: { out?: string }) => {
+      const { printedSchema } = await import('../../graphql/schema.js');
+      const sdl = `${printedSchema()}\n`;
+      if (options.out) await writeFile(options.out, sdl);
+      else process.stdout.write(sdl);
+    });
+
+  program
+      .command('openapi')
+    .command('print')
+    .option('--out <file>')
+    .option('--base-url <url>', 'public base URL for servers[0]')
+    .action(async (options: { out?: string; baseUrl?: string }) => {
+      const [{ schema }, { v1OpenApiDocument, v1Schema }] = await Promise.all([import('../../graphql/schema.js'), import('../../rest/sofa.js')]);
+      const text = `${JSON.stringify(v1OpenApiDocument(v1Schema(schema), options.baseUrl ?? config().PUBLIC_BASE_URL), null, 2)}\n`;
+      if (options.out) await writeFile(options.out, text);
+      else process.stdout.write(text);
+    });
+
+}

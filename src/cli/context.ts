@@ -1,0 +1,61 @@
+// What every CLI command shares: the configuration, the database opened on first use, the
+// invalidation message to every instance, the acting user, and output as text or --json.
+import type { Config } from '../config/index.js';
+import { openDatabase, type ResolvedDatabase } from '../db/bootstrap.js';
+import { INVALIDATION_CHANNEL } from '../auth/invalidation.js';
+import { resolveSecretBox } from '../secrets/app-secret-key.js';
+import type { WebhookDeps } from '../webhooks/endpoints.js';
+import type { Actor } from '../workspaces/actor.js';
+
+export interface JsonOption {
+  json?: boolean;
+}
+
+const state: { config: Config | null; opened: ResolvedDatabase | null } = { config: null, opened: null };
+
+export function useConfig(config: Config) {
+  state.config = config;
+}
+
+export function config(): Config {
+  if (!state.config) throw new Error('the CLI configuration is not read yet');
+  return state.config;
+}
+
+/** The database, opened (and migrated) on first use. */
+export async function opened(): Promise<ResolvedDatabase> {
+  state.opened ??= await openDatabase(config());
+  return state.opened;
+}
+
+export const db = async () => (await opened()).database;
+
+export async function closeDatabase() {
+  if (!state.opened) return;
+  await state.opened.database.close();
+  await state.opened.embedded?.stop();
+}
+
+export async function webhookDeps(): Promise<WebhookDeps> {
+  const { prisma, pool } = await db();
+  return { prisma, pool, box: resolveSecretBox(config()), policy: { allowHttp: config().WEBHOOK_ALLOW_HTTP, allowPrivate: config().WEBHOOK_ALLOW_PRIVATE_TARGETS } };
+}
+
+export const AS_OPTION = ['--as <email>', 'the acting user; must be an owner or admin'] as const;
+export const actorOf = (options: { as?: string }): Actor => ({ email: options.as ?? null });
+
+export async function notify(target: string) {
+  if (config().REDIS_URL) {
+    const { Redis } = await import('ioredis');
+    const redis = new Redis(config().REDIS_URL!, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    await redis.connect();
+    await redis.publish(INVALIDATION_CHANNEL, target);
+    await redis.quit();
+  } else {
+    await (await db()).pool.query('SELECT pg_notify($1, $2)', [INVALIDATION_CHANNEL, target]);
+  }
+}
+
+export function output(options: JsonOption, value: unknown, human: string) {
+  process.stdout.write(options.json ? `${JSON.stringify(value, null, 2)}\n` : `${human}\n`);
+}
