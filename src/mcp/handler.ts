@@ -25,7 +25,8 @@ import { ApiError, fromUsageError, toApiError, UsageError } from '../errors/inde
 import { errorResponse, jsonResponse, Response } from '../http/responses.js';
 import { BODY_LIMITS, bounded } from '../http/body.js';
 import type { GraphQLContext } from '../graphql/context.js';
-import { MCP_PLANS, type AuthorizationServer } from './authorization-server.js';
+import type { AuthorizationServer } from './authorization-server.js';
+import { MCP_PLANS } from './oauth-accounts.js';
 import { MCP_PATH } from './connector.js';
 import { loadOperationTools, type OperationTool } from './operation-tools.js';
 import { PROMPTS, renderPrompt } from './prompts.js';

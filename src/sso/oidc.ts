@@ -17,7 +17,7 @@ import type { PrismaClient } from '../db/generated/prisma/client.js';
 import { newId } from '../db/ids.js';
 import { ApiError } from '../errors/index.js';
 import { recordAudit, recordPersonAudit } from '../audit/audit-log.js';
-import { OutboundError, type OutboundFetch } from '../http/outbound-fetch.js';
+import type { OutboundFetch } from '../http/outbound-fetch.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { cookie, cookieName, readCookie, type CookiePolicy } from '../sessions/cookies.js';
 import { startSession } from '../sessions/login.js';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { writeFile } from 'node:fs/promises';
-import { db, opened, config, output, type JsonOption } from '../context.js';
+import { opened, config, output, type JsonOption } from '../context.js';
 
 export function registerMaintenanceCommands(program: Command) {
   program

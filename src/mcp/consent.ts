@@ -1,0 +1,100 @@
+// The authorization server's interaction step: the person signs in to the web app (password
+// or SSO; not signed in → the sign-in page and back), then consents on our page for one
+// workspace on a paid plan (consent-page.ts). The grant's account is that membership.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type pg from 'pg';
+import type Provider from 'oidc-provider';
+import { errors } from 'oidc-provider';
+import type { PrismaClient } from '../db/generated/prisma/client.js';
+import { pageSecurityHeaders } from '../http/html.js';
+import { recordAudit } from '../audit/audit-log.js';
+import { LOGIN_PATH } from '../sessions/paths.js';
+import { workspacesOf } from '../sessions/session-store.js';
+import type { WebSessions } from '../sessions/web-session.js';
+import { consentPage } from './consent-page.js';
+import { accountIdOf, MCP_PLANS, MCP_SCOPE } from './oauth-accounts.js';
+
+export const INTERACTION_PREFIX = '/oauth/interaction/';
+
+export interface ConsentDeps {
+  pool: pg.Pool;
+  prisma: PrismaClient;
+  sessions: WebSessions;
+  issuer(): string;
+  resource(): string;
+}
+
+const headersOf = (req: IncomingMessage) => {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
+  return headers;
+};
+
+export function createConsent(deps: ConsentDeps) {
+  const { pool } = deps;
+  const issuer = deps.issuer;
+  const resource = deps.resource;
+
+  async function interaction(provider: Provider, req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url!, issuer());
+    const request = new Request(url, { headers: headersOf(req), method: 'GET' });
+    const details = await provider.interactionDetails(req, res);
+    const session = await deps.sessions.read(request);
+    if (!session) {
+      res.writeHead(303, { Location: `${LOGIN_PATH}?next=${encodeURIComponent(url.pathname)}`, 'Cache-Control': 'no-store' }).end();
+      return;
+    }
+    const client = await provider.Client.find(String(details.params.client_id));
+    const clientName = client?.clientName ?? String(details.params.client_id);
+    const workspaces = await consentWorkspaces(session);
+
+    if (req.method === 'POST') {
+      deps.sessions.assertSameOrigin(new Request(url, { headers: headersOf(req), method: 'POST' }));
+      const form = new URLSearchParams((req as IncomingMessage & { body?: Buffer }).body?.toString('utf8') ?? '');
+      deps.sessions.assertCsrf(session, request, Object.fromEntries(form));
+      if (form.get('decision') !== 'allow') {
+        await provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The person declined.' }, { mergeWithLastSubmission: false });
+        return;
+      }
+      const workspace = workspaces.find((candidate) => candidate.id === form.get('workspace'));
+      if (!workspace) throw new errors.AccessDenied('choose one of your workspaces on a paid plan');
+      const accountId = accountIdOf(session.userId, workspace.id);
+      const grant = new provider.Grant({ accountId, clientId: String(details.params.client_id) });
+      grant.addResourceScope(resource(), MCP_SCOPE);
+      const requested = String(details.params.scope ?? '').split(' ').filter((scope) => [MCP_SCOPE, 'offline_access'].includes(scope));
+      if (requested.length) grant.addOIDCScope(requested.join(' '));
+      const grantId = await grant.save();
+      await recordAudit(deps.prisma, { workspaceId: workspace.id, actor: session.userId, action: 'mcp.client_authorized', target: String(details.params.client_id), details: { clientName, grantId } });
+      await provider.interactionFinished(req, res, { login: { accountId }, consent: { grantId } }, { mergeWithLastSubmission: false });
+      return;
+    }
+
+    const redirectUri = new URL(String(details.params.redirect_uri));
+    const issuedAt = Number(client?.metadata().client_id_issued_at);
+    const body = consentPage({
+      action: url.pathname,
+      csrfToken: session.csrfToken,
+      email: session.email,
+      clientName,
+      clientId: String(details.params.client_id),
+      redirectHost: redirectUri.host,
+      registeredAt: Number.isFinite(issuedAt) ? new Date(issuedAt * 1000) : null,
+      stayConnected: client?.grantTypeAllowed('refresh_token') ?? false,
+      workspaces,
+      selectedWorkspaceId: session.workspaceId,
+      paidPlans: MCP_PLANS,
+    });
+    // The form posts here, and the answer redirects to the client: both must be allowed form targets.
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', ...pageSecurityHeaders({ formAction: [redirectUri.origin] }) });
+    res.end(body.value);
+  }
+
+  async function consentWorkspaces(session: { userId: string; ssoWorkspaceId: string | null }) {
+    const workspaces = (await workspacesOf(pool, session)).filter((workspace) => MCP_PLANS.includes(workspace.plan));
+    const switches = await pool.query<{ id: string; mcp_write_actions: boolean }>('SELECT id, mcp_write_actions FROM workspaces WHERE id = ANY($1::text[])', [workspaces.map((workspace) => workspace.id)]);
+    const writes = new Map(switches.rows.map((row) => [row.id, row.mcp_write_actions]));
+    return workspaces.map((workspace) => ({ ...workspace, writeActions: writes.get(workspace.id) ?? false }));
+  }
+
+  return { interaction };
+}

@@ -1,0 +1,121 @@
+// The oidc-provider instance of the MCP connector's authorization server: the code flow with
+// PKCE S256 only, resource indicators binding opaque access tokens to /mcp, rotating refresh
+// tokens, revocation, dynamic registration (limited in client-registration.ts), storage in
+// PostgreSQL (oauth-adapter.ts), a signing key sealed with APP_SECRET_KEY.
+import { generateKeyPairSync } from 'node:crypto';
+import type pg from 'pg';
+import Provider, { errors, type KoaContextWithOIDC } from 'oidc-provider';
+import type { Logger } from 'pino';
+import type { Config } from '../config/index.js';
+import type { PrismaClient } from '../db/generated/prisma/client.js';
+import { html, page, pageSecurityHeaders } from '../http/html.js';
+import type { SecretBox } from '../secrets/secret-box.js';
+import { recordAudit } from '../audit/audit-log.js';
+import { postgresAdapter } from './oauth-adapter.js';
+import { MCP_SCOPE, parseAccountId } from './oauth-accounts.js';
+import { INTERACTION_PREFIX } from './consent.js';
+
+const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
+const SIGNING_KEY_ID = 'oauth-signing-key-1';
+
+export interface OAuthProviderDeps {
+  config: Config;
+  pool: pg.Pool;
+  prisma: PrismaClient;
+  box: SecretBox;
+  logger: Logger;
+  issuer: string;
+  resource: string;
+  /** A token or grant was revoked: cached token holders go, on every instance. */
+  onRevocation(): void;
+}
+
+export async function createOAuthProvider(deps: OAuthProviderDeps): Promise<Provider> {
+  const { config, pool } = deps;
+  async function signingKey(): Promise<Record<string, unknown>> {
+    const existing = await pool.query<{ sealed_jwk: string }>('SELECT sealed_jwk FROM oauth_signing_keys WHERE id = $1', [SIGNING_KEY_ID]);
+    if (!existing.rows[0]) {
+      const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+      const jwk = { ...privateKey.export({ format: 'jwk' }), kid: SIGNING_KEY_ID, alg: 'RS256', use: 'sig' };
+      await pool.query('INSERT INTO oauth_signing_keys (id, sealed_jwk) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING', [SIGNING_KEY_ID, deps.box.seal(JSON.stringify(jwk), `oauth_signing_key:${SIGNING_KEY_ID}`)]);
+    }
+    const row = (await pool.query<{ sealed_jwk: string }>('SELECT sealed_jwk FROM oauth_signing_keys WHERE id = $1', [SIGNING_KEY_ID])).rows[0]!;
+    return JSON.parse(deps.box.open(row.sealed_jwk, `oauth_signing_key:${SIGNING_KEY_ID}`)) as Record<string, unknown>;
+  }
+
+  async function membershipExists(accountId: string): Promise<boolean> {
+    const account = parseAccountId(accountId);
+    if (!account) return false;
+    const result = await pool.query('SELECT 1 FROM memberships WHERE user_id = $1 AND workspace_id = $2', [account.userId, account.workspaceId]);
+    return result.rowCount === 1;
+  }
+
+  async function build(): Promise<Provider> {
+    const resourceIndicator = deps.resource;
+    const provider = new Provider(deps.issuer, {
+      adapter: postgresAdapter(pool, deps.box),
+      jwks: { keys: [(await signingKey()) as never] },
+      cookies: { keys: [deps.box.derive('oauth-cookies').toString('base64url')] },
+      routes: {
+        authorization: '/oauth/authorize',
+        token: '/oauth/token',
+        registration: '/oauth/register',
+        revocation: '/oauth/revoke',
+        jwks: '/oauth/jwks',
+        userinfo: '/oauth/userinfo',
+        end_session: '/oauth/session/end',
+        introspection: '/oauth/introspect',
+        pushed_authorization_request: '/oauth/par',
+        code_verification: '/oauth/device',
+        device_authorization: '/oauth/device/auth',
+        backchannel_authentication: '/oauth/backchannel',
+        challenge: '/oauth/challenge',
+      },
+      // 'mcp' is both a scope clients may register and request and the resource server's scope.
+      scopes: [MCP_SCOPE, 'offline_access'],
+      claims: { openid: ['sub'] },
+      features: {
+        devInteractions: { enabled: false },
+        registration: { enabled: true },
+        revocation: { enabled: true },
+        userinfo: { enabled: false },
+        resourceIndicators: {
+          enabled: true,
+          defaultResource: () => resourceIndicator,
+          useGrantedResource: () => true,
+          getResourceServerInfo: (_ctx, indicator) => {
+            if (indicator !== resourceIndicator) throw new errors.InvalidTarget(`the only resource here is ${resourceIndicator}`);
+            return { scope: MCP_SCOPE, audience: resourceIndicator, accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS, accessTokenFormat: 'opaque' };
+          },
+        },
+      },
+      // OAuth 2.1: the code flow only; implicit and hybrid response types are neither offered nor registrable.
+      responseTypes: ['code'],
+      clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', id_token_signed_response_alg: 'RS256' },
+      pkce: { required: () => true },
+      issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+      rotateRefreshToken: true,
+      ttl: { AccessToken: ACCESS_TOKEN_TTL_SECONDS, AuthorizationCode: 60, RefreshToken: 30 * 86_400, Grant: 365 * 86_400, Interaction: 3_600, Session: 14 * 86_400 },
+      interactions: { url: (_ctx: KoaContextWithOIDC, interaction) => `${INTERACTION_PREFIX}${interaction.uid}` },
+      findAccount: async (_ctx, accountId) => ((await membershipExists(accountId)) ? { accountId, claims: async () => ({ sub: accountId }) } : undefined),
+      renderError: async (ctx, out) => {
+        ctx.type = 'html';
+        ctx.set(pageSecurityHeaders());
+        ctx.body = page('Authorization error', html`<section><h1>That did not work</h1><p><code>${out.error}</code>: ${out.error_description ?? ''}</p></section>`).value;
+      },
+    });
+    provider.proxy = config.TRUST_PROXY;
+    provider.on('access_token.destroyed', deps.onRevocation);
+    provider.on('grant.revoked', (ctx: KoaContextWithOIDC, grantId: string) => {
+      deps.onRevocation();
+      const token = ctx.oidc?.entities.RefreshToken ?? ctx.oidc?.entities.AccessToken;
+      const account = parseAccountId(String(token?.accountId ?? ''));
+      if (!account) return;
+      void recordAudit(deps.prisma, { workspaceId: account.workspaceId, actor: account.userId, action: 'mcp.grant_revoked', target: String(token?.clientId ?? ''), details: { grantId, via: ctx.path } }).catch((error: unknown) => deps.logger.error({ err: error }, 'auditing a grant revocation failed'));
+    });
+    provider.on('server_error', (_ctx, error) => deps.logger.error({ err: error }, 'oauth server error'));
+    return provider;
+  }
+
+  return build();
+}
