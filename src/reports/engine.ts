@@ -2,15 +2,13 @@
 // summed base parts into metric values. Widgets share parts: one "series" part per provider
 // and range (the total plus every bucket grain its charts need) and one "table" part per
 // provider, dimension and range; all parts of a report go to PostgreSQL as one statement.
-import { createHash } from 'node:crypto';
 import type { WorkspaceScope } from '../db/workspace-scope.js';
-import { tenantStatement, type WorkspaceBinding } from '../db/tenant-sql.js';
-import { METRIC_COLUMNS, metricValue, type ProviderId } from './catalog.js';
+import { metricValue, type ProviderId } from './catalog.js';
+import { queryReportSums, type Part, type SeriesSums, type Sums, type TableSums } from './report-sums.js';
 import type { DateRange } from '../dates/civil-date.js';
 import { bucketsOf, type Granularity } from './date-presets.js';
 import type { ReportDefinition, Widget } from './definition.js';
 
-type Sums = Record<string, number>;
 
 export interface Kpi {
   widgetId: string;
@@ -53,121 +51,8 @@ export interface ReportData {
   tables: Table[];
 }
 
-/** Summed base metrics of one provider over one range: the total and per bucket per grain. */
-export interface SeriesSums {
-  total: Sums;
-  buckets: Record<Granularity, Map<string, Sums>>;
-}
-
-/** Summed base metrics per dimension value, plus the total over all values. */
-export interface TableSums {
-  byValue: Map<string, Sums>;
-  total: Sums;
-}
-
 export const relativeChange = (value: number | null, previous: number | null): number | null =>
   value === null || previous === null || previous === 0 ? null : (value - previous) / Math.abs(previous);
-
-const GRAIN_SQL: Record<Granularity, string> = {
-  day: 'date',
-  week: "date_trunc('week', date)",
-  month: "date_trunc('month', date)",
-};
-
-const literal = (value: string) => `'${value.replace(/'/g, "''")}'`;
-const SUM_COLUMNS = METRIC_COLUMNS.map((column) => `coalesce(sum(${column}), 0)::float8 AS ${column}`).join(', ');
-
-export interface SeriesPart {
-  kind: 'series';
-  provider: ProviderId;
-  rangeIndex: number;
-  grains: Granularity[];
-}
-
-export interface TablePart {
-  kind: 'table';
-  provider: ProviderId;
-  rangeIndex: number;
-  dimension: string;
-}
-
-export type Part = SeriesPart | TablePart;
-
-/** The parts of one report over its ranges, for one client. */
-export interface SumsRequest {
-  clientId: string;
-  parts: readonly Part[];
-  ranges: readonly DateRange[];
-}
-
-/**
- * One SQL statement for every part of every requested report: a UNION ALL of grouped sums,
- * each part a GROUPING SETS aggregation over its index range (the total plus the buckets or
- * dimension values it needs). $1 is the workspace; each request's client is looked up under
- * it, so facts are only ever read for a client of the caller's workspace. Then, per request,
- * its client id and its ranges' bounds.
- */
-export function reportSumsSql(requests: readonly Pick<SumsRequest, 'parts' | 'ranges'>[], workspace: WorkspaceBinding): string {
-  const selects: string[] = [];
-  let param = 2;
-  requests.forEach((request, requestIndex) => {
-    const clientParam = param;
-    const rangeParam = (rangeIndex: number) => clientParam + 1 + rangeIndex * 2;
-    param += 1 + request.ranges.length * 2;
-    request.parts.forEach((part, partIndex) => {
-      const range = `date BETWEEN $${rangeParam(part.rangeIndex)}::date AND $${rangeParam(part.rangeIndex) + 1}::date`;
-      const where = `client_id = (SELECT id FROM clients WHERE ${workspace()} AND id = $${clientParam}) AND provider = ${literal(part.provider)}::"Provider" AND ${range}`;
-      const tag = `${requestIndex} AS request, ${partIndex} AS part`;
-      if (part.kind === 'table') {
-        selects.push(`SELECT ${tag}, dimension_value AS key, ${SUM_COLUMNS} FROM metric_facts
-          WHERE ${where} AND dimension = ${literal(part.dimension)} GROUP BY GROUPING SETS ((dimension_value), ())`);
-        return;
-      }
-      const grains = part.grains.map((grain) => GRAIN_SQL[grain]);
-      const grainOf = part.grains.map((grain) => `WHEN GROUPING(${GRAIN_SQL[grain]}) = 0 THEN '${grain}:' || (${GRAIN_SQL[grain]})::date::text`).join(' ');
-      selects.push(`SELECT ${tag}, ${grains.length ? `CASE ${grainOf} END` : 'NULL'} AS key, ${SUM_COLUMNS} FROM metric_facts
-        WHERE ${where} AND dimension = '' GROUP BY GROUPING SETS (()${grains.map((grain) => `, (${grain})`).join('')})`);
-    });
-  });
-  return selects.join('\nUNION ALL\n');
-}
-
-const toSums = (row: Record<string, unknown>): Sums => Object.fromEntries(METRIC_COLUMNS.map((name) => [name, Number(row[name] ?? 0)]));
-const emptySeries = (): SeriesSums => ({ total: {}, buckets: { day: new Map(), week: new Map(), month: new Map() } });
-const emptyTable = (): TableSums => ({ byValue: new Map(), total: {} });
-const emptySums = (parts: readonly Part[]) => parts.map((part) => (part.kind === 'series' ? emptySeries() : emptyTable()));
-
-/** The sums of every part of every request, in one round trip. */
-export async function queryReportSums(scope: WorkspaceScope, requests: readonly SumsRequest[]): Promise<(SeriesSums | TableSums)[][]> {
-  const results = requests.map((request) => emptySums(request.parts));
-  const asked = requests.filter((request) => request.parts.length > 0);
-  if (asked.length === 0) return results;
-  const values = asked.flatMap((request) => [request.clientId, ...request.ranges.flatMap((range) => [range.from, range.to])]);
-  // Planning a report's statement costs about a third of executing it; a single report's
-  // statement is named (parsed and planned once per connection). Its text depends only on
-  // the report's shape (providers, grains, dimensions), so the number of names stays small.
-  // Batches of several reports are too varied to keep prepared.
-  const named = (text: string) => (asked.length === 1 ? `report:${createHash('sha1').update(text).digest('base64url')}` : null);
-  const rows = await scope.rows(tenantStatement<Record<string, any>>(named, (workspace) => reportSumsSql(asked, workspace)), values);
-  const resultsOfAsked = asked.map((request) => results[requests.indexOf(request)]!);
-  for (const row of rows) {
-    const part = asked[row.request]!.parts[row.part]!;
-    const target = resultsOfAsked[row.request]![row.part]!;
-    if (part.kind === 'table') {
-      const table = target as TableSums;
-      if (row.key === null) table.total = toSums(row);
-      else table.byValue.set(row.key, toSums(row));
-    } else {
-      const series = target as SeriesSums;
-      if (row.key === null) series.total = toSums(row);
-      else {
-        const separator = row.key.indexOf(':');
-        series.buckets[row.key.slice(0, separator) as Granularity].set(row.key.slice(separator + 1), toSums(row));
-      }
-    }
-  }
-  return results;
-}
 
 const valueOf = (provider: ProviderId, metric: string, sums: Sums | undefined): number | null =>
   metricValue(provider, metric, sums ?? {});
