@@ -19,6 +19,26 @@ export function upwardImports(graph: Map<string, string[]>): string[] {
   return found;
 }
 
+// Folders whose files anyone may import directly: the kernel, and the GraphQL layer's own folder.
+const OPEN_FOLDERS = new Set(['config', 'db', 'errors', 'dates', 'secrets', 'http', 'mail', 'graphql']);
+// Composition roots wire the features together (and load some lazily); schema.ts registers every type file.
+const ROOTS = /^(app|server|runtime)\.ts$|^cli\/|^webhooks\/worker-main\.ts$|^graphql\/schema\.ts$/;
+const folderOf = (file: string) => (file.includes('/') ? file.split('/')[0]! : null);
+
+/** Imports into another feature folder that do not go through its index.ts front door. */
+export function frontDoorBypasses(graph: Map<string, string[]>): string[] {
+  const found: string[] = [];
+  for (const [from, targets] of graph) {
+    if (ROOTS.test(from)) continue;
+    for (const to of targets) {
+      const folder = folderOf(to);
+      if (!folder || folder === folderOf(from) || OPEN_FOLDERS.has(folder) || to.endsWith('.type.ts') || to === `${folder}/index.ts`) continue;
+      found.push(`${from} → ${to}`);
+    }
+  }
+  return found;
+}
+
 describe('the import graph of src/', () => {
   const graph = importGraph();
 
@@ -33,6 +53,10 @@ describe('the import graph of src/', () => {
 
   it('has no upward import: kernel ← features ← GraphQL types and resolvers ← doors', () => {
     expect(upwardImports(graph)).toEqual([]);
+  });
+
+  it('features meet only at their front doors: another feature\'s files are reached through its index.ts', () => {
+    expect(frontDoorBypasses(graph)).toEqual([]);
   });
 
   it('the worker process loads none of the web app (its own composition root)', () => {
@@ -56,5 +80,6 @@ describe('the import graph of src/', () => {
     ]);
     expect(cycles(broken)).toEqual([['db/per-parent.ts', 'graphql/envelope.ts']]);
     expect(upwardImports(broken)).toEqual(['db/per-parent.ts (kernel) → graphql/envelope.ts (graphql)', 'reports/repository.ts (feature) → rest/handler.ts (door)']);
+    expect(frontDoorBypasses(new Map([['sso/oidc.ts', ['sessions/login.ts', 'sessions/index.ts', 'db/ids.ts']]]))).toEqual(['sso/oidc.ts → sessions/login.ts']);
   });
 });

@@ -3,9 +3,9 @@
 import type { PrismaClient } from '../db/generated/prisma/client.js';
 import { isIdOf, newId } from '../db/ids.js';
 import { UsageError } from '../errors/index.js';
-import type { Actor } from '../workspaces/actor.js';
-import { adminCommand, type AdminCommandPolicy } from '../workspaces/admin-command.js';
-import { assertClientOfWorkspace } from '../clients/ownership.js';
+import type { Actor } from '../workspaces/index.js';
+import { adminCommand, type AdminCommandPolicy } from '../workspaces/index.js';
+import { assertClientOfWorkspace } from '../clients/index.js';
 import { AI_MODELS } from './models.js';
 
 export interface ProjectFields {

@@ -8,7 +8,7 @@ import type { ApiKeyAuthenticator } from './api-keys.js';
 import type { RateLimitStore } from './rate-limit-store.js';
 import { rateLimitHeaders, type BucketPolicy } from './token-bucket.js';
 import { SCOPES, type Principal } from './principal.js';
-import type { WebSessions } from '../sessions/web-session.js';
+import type { WebSessions } from '../sessions/index.js';
 
 export interface Admitted {
   principal: Principal;

@@ -2,10 +2,10 @@
 // the secret is returned once and only its hash is stored; every change is audited and
 // announced to all instances so that caches drop it at once.
 import type { PrismaClient } from '../db/generated/prisma/client.js';
-import type { Actor } from '../workspaces/actor.js';
-import { adminCommand, type AdminCommandPolicy } from '../workspaces/admin-command.js';
+import type { Actor } from '../workspaces/index.js';
+import { adminCommand, type AdminCommandPolicy } from '../workspaces/index.js';
 import { UsageError } from '../errors/index.js';
-import type { Notify } from '../workspaces/service.js';
+import type { Notify } from '../workspaces/index.js';
 import { generateApiKey, KEY_PREFIX } from './api-key-format.js';
 import { SCOPES, type Scope } from './principal.js';
 

@@ -3,11 +3,11 @@
 import type pg from 'pg';
 import type { PrismaClient } from '../db/generated/prisma/client.js';
 import { newId } from '../db/ids.js';
-import { createApiKey } from '../auth/key-management.js';
-import { createWorkspace } from '../workspaces/service.js';
+import { createApiKey } from '../auth/index.js';
+import { createWorkspace } from '../workspaces/index.js';
 import { seedWorkspace } from './seed.js';
-import { hashPassword } from '../sessions/passwords.js';
-import { generatePassword } from '../workspaces/members.js';
+import { hashPassword } from '../sessions/index.js';
+import { generatePassword } from '../workspaces/index.js';
 
 export const DEMO_SLUG = 'demo';
 export const DEMO_OWNER_EMAIL = 'owner@demo.signalboard.example';

@@ -5,11 +5,11 @@
 import type pg from 'pg';
 import type { PrismaClient } from '../db/generated/prisma/client.js';
 import { newId } from '../db/ids.js';
-import { catalog, PROVIDERS, type ProviderId } from '../reports/catalog.js';
+import { catalog, PROVIDERS, type ProviderId } from '../reports/index.js';
 import { addDays } from '../dates/civil-date.js';
-import type { ReportDefinition } from '../reports/definition.js';
-import { writeMetricFacts, type MetricFactInput } from '../ingest/metric-facts.js';
-import { writeScans, type ScanInput } from '../ingest/scans.js';
+import type { ReportDefinition } from '../reports/index.js';
+import { writeMetricFacts, type MetricFactInput } from '../ingest/index.js';
+import { writeScans, type ScanInput } from '../ingest/index.js';
 import { pick, seededRandom } from './random.js';
 
 export interface SeedOptions {

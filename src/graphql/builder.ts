@@ -1,6 +1,6 @@
 import SchemaBuilder from '@pothos/core';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
-import type { Scope } from '../auth/principal.js';
+import type { Scope } from '../auth/index.js';
 import { ApiError } from '../errors/index.js';
 import type { GraphQLContext } from './context.js';
 

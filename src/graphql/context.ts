@@ -1,6 +1,6 @@
 import type { Config } from '../config/index.js';
 import type { WorkspaceScope } from '../db/workspace-scope.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../auth/index.js';
 import { createLoaders, type Loaders } from './loaders.js';
 import { createRepositories, type Repositories } from './repositories.js';
 import type { DataCache } from '../db/data-cache.js';

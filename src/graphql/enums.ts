@@ -1,10 +1,10 @@
 // GraphQL enums built from the same constants the engines and validators use,
 // so REST parameter checks, GraphQL coercion and OpenAPI enums cannot disagree.
 import { builder } from './builder.js';
-import { PROVIDERS, ALL_METRIC_NAMES } from '../reports/catalog.js';
-import { COMPARE_PRESETS, DATE_PRESETS } from '../reports/date-presets.js';
-import { GRANULARITIES, WIDGET_TYPES } from '../reports/definition.js';
-import { AI_MODELS } from '../ai-visibility/models.js';
+import { PROVIDERS, ALL_METRIC_NAMES } from '../reports/index.js';
+import { COMPARE_PRESETS, DATE_PRESETS } from '../reports/index.js';
+import { GRANULARITIES, WIDGET_TYPES } from '../reports/index.js';
+import { AI_MODELS } from '../ai-visibility/index.js';
 
 export const ProviderEnum = builder.enumType('Provider', { values: PROVIDERS });
 export const MetricEnum = builder.enumType('Metric', { values: ALL_METRIC_NAMES });

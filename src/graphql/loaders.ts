@@ -3,17 +3,17 @@
 // those arguments, so a page of 50 clients with the same preset still costs one statement.
 import DataLoader from 'dataloader';
 import type { AiProject, Client } from '../db/generated/prisma/client.js';
-import type { ClientSummary } from '../clients/repository.js';
+import type { ClientSummary } from '../clients/index.js';
 import type { ListEnvelope } from '../db/per-parent.js';
 import type { DateRange } from '../dates/civil-date.js';
-import type { ReportRow, ReportSummaryRow } from '../reports/repository.js';
-import type { ReportDefinition } from '../reports/definition.js';
-import { computeReportData, type ReportData } from '../reports/engine.js';
-import { queryProjectMetrics, type MetricsResult } from '../ai-visibility/metrics.js';
+import type { ReportRow, ReportSummaryRow } from '../reports/index.js';
+import type { ReportDefinition } from '../reports/index.js';
+import { computeReportData, type ReportData } from '../reports/index.js';
+import { queryProjectMetrics, type MetricsResult } from '../ai-visibility/index.js';
 import type { Page, PageArgs } from '../db/paging.js';
-import type { ScanFilter, ScanRow } from '../ai-visibility/scans-repository.js';
-import type { SignalFilter, SignalRow } from '../signals/repository.js';
-import type { SignalRule } from '../signals/rules.js';
+import type { ScanFilter, ScanRow } from '../ai-visibility/index.js';
+import type { SignalFilter, SignalRow } from '../signals/index.js';
+import type { SignalRule } from '../signals/index.js';
 import type { Repositories } from './repositories.js';
 import type { WorkspaceScope } from '../db/workspace-scope.js';
 import { cachedBatch, dataVersionOf, type DataCache } from '../db/data-cache.js';

@@ -2,7 +2,7 @@
 // (cli_, rep_, prj_, scn_, sig_), so an id alone says which loader to ask. Each feature
 // registers its node kinds from its type module; an id of another workspace, an unknown
 // prefix or a malformed id all come back as null, like an id that never existed.
-import type { Scope } from '../auth/principal.js';
+import type { Scope } from '../auth/index.js';
 import { idPrefixes, isIdOf, type IdKind } from '../db/ids.js';
 import { ApiError } from '../errors/index.js';
 import { builder } from './builder.js';

@@ -1,11 +1,11 @@
 // The feature repositories of one request, all over the caller's workspace scope: what the
 // loaders batch and the resolvers read through.
 import type { WorkspaceScope } from '../db/workspace-scope.js';
-import { clientRepository } from '../clients/repository.js';
-import { reportRepository } from '../reports/repository.js';
-import { projectRepository } from '../ai-visibility/repository.js';
-import { scanRepository } from '../ai-visibility/scans-repository.js';
-import { signalRepository } from '../signals/repository.js';
+import { clientRepository } from '../clients/index.js';
+import { reportRepository } from '../reports/index.js';
+import { projectRepository } from '../ai-visibility/index.js';
+import { scanRepository } from '../ai-visibility/index.js';
+import { signalRepository } from '../signals/index.js';
 
 export function createRepositories(workspace: WorkspaceScope) {
   return {

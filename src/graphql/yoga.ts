@@ -5,9 +5,9 @@ import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operation
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import type { GraphQLSchema } from 'graphql';
 import { isDatabaseUnavailable, unavailable } from '../errors/index.js';
-import type { Admitted } from '../auth/admission.js';
+import type { Admitted } from '../auth/index.js';
 import type { GraphQLContext } from './context.js';
-import { bearerToken } from '../auth/api-key-format.js';
+import { bearerToken } from '../auth/index.js';
 import { graphiqlPage } from './graphiql.js';
 import { loadTrustedOperations } from './trusted-operations.js';
 

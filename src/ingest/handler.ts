@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
 import type { Database } from '../db/client.js';
 import { ApiError, toApiError } from '../errors/index.js';
-import { bearerToken } from '../auth/api-key-format.js';
+import { bearerToken } from '../auth/index.js';
 import { errorResponse, jsonResponse } from '../http/responses.js';
 import { readBodyText } from '../http/body.js';
 import { ingest, type IngestKind } from './service.js';

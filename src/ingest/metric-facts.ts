@@ -2,7 +2,7 @@
 // fact replaces the stored one) in multi-row upserts inside one transaction.
 import type pg from 'pg';
 import { z } from 'zod';
-import { baseMetricsOf, catalog, METRIC_COLUMNS, PROVIDERS, type ProviderId } from '../reports/catalog.js';
+import { baseMetricsOf, catalog, METRIC_COLUMNS, PROVIDERS, type ProviderId } from '../reports/index.js';
 import { isCivilDate } from '../dates/civil-date.js';
 import { describeIssues, type LineProblem, type ParsedLine } from './lines.js';
 

@@ -5,13 +5,13 @@
 import type pg from 'pg';
 import { z } from 'zod';
 import { isCivilDate } from '../dates/civil-date.js';
-import { AI_MODELS } from '../ai-visibility/models.js';
-import { COMPETITOR_COUNTER_FIELDS, COUNTER_FIELDS, type CompetitorCounters, type ScanCounters } from '../ai-visibility/pooled-rates.js';
+import { AI_MODELS } from '../ai-visibility/index.js';
+import { COMPETITOR_COUNTER_FIELDS, COUNTER_FIELDS, type CompetitorCounters, type ScanCounters } from '../ai-visibility/index.js';
 import { newId } from '../db/ids.js';
-import { COUNTER_COLUMNS } from '../ai-visibility/scan-columns.js';
+import { COUNTER_COLUMNS } from '../ai-visibility/index.js';
 import { describeIssues, type LineProblem, type ParsedLine } from './lines.js';
-import { recordSignals } from '../signals/record.js';
-import { appendEvents, type OutboxEvent } from '../webhooks/outbox.js';
+import { recordSignals } from '../signals/index.js';
+import { appendEvents, type OutboxEvent } from '../webhooks/index.js';
 
 export interface ScanInput extends ScanCounters {
   projectId: string;

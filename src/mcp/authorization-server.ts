@@ -17,7 +17,7 @@ import type { PublicOrigin } from '../http/public-origin.js';
 import { ApiError } from '../errors/index.js';
 import { JSON_CONTENT_TYPE, newRequestId } from '../http/responses.js';
 import type { SecretBox } from '../secrets/secret-box.js';
-import type { WebSessions } from '../sessions/web-session.js';
+import type { WebSessions } from '../sessions/index.js';
 import { reserveAttempts, type CounterPolicy } from '../db/attempt-counters.js';
 import { sweepExpired } from './oauth-adapter.js';
 import { registrationProblem } from './client-registration.js';

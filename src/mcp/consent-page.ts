@@ -3,7 +3,7 @@
 // will be sent (the redirect host), says the app is not verified by Signalboard and when it
 // registered, and names the exact permissions for the chosen workspace.
 import { html, page, type SafeHtml } from '../http/html.js';
-import { CSRF_FIELD } from '../sessions/web-session.js';
+import { CSRF_FIELD } from '../sessions/index.js';
 
 export interface ConsentWorkspace {
   id: string;

@@ -7,10 +7,10 @@ import type Provider from 'oidc-provider';
 import { errors } from 'oidc-provider';
 import type { PrismaClient } from '../db/generated/prisma/client.js';
 import { pageSecurityHeaders } from '../http/html.js';
-import { recordAudit } from '../audit/audit-log.js';
-import { LOGIN_PATH } from '../sessions/paths.js';
-import { workspacesOf } from '../sessions/session-store.js';
-import type { WebSessions } from '../sessions/web-session.js';
+import { recordAudit } from '../audit/index.js';
+import { LOGIN_PATH } from '../sessions/index.js';
+import { workspacesOf } from '../sessions/index.js';
+import type { WebSessions } from '../sessions/index.js';
 import { consentPage } from './consent-page.js';
 import { accountIdOf, MCP_PLANS, MCP_SCOPE } from './oauth-accounts.js';
 

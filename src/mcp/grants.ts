@@ -4,8 +4,8 @@
 import type pg from 'pg';
 import type { PrismaClient } from '../db/generated/prisma/client.js';
 import { UsageError } from '../errors/index.js';
-import type { Actor } from '../workspaces/actor.js';
-import { adminCommand } from '../workspaces/admin-command.js';
+import type { Actor } from '../workspaces/index.js';
+import { adminCommand } from '../workspaces/index.js';
 import { OAUTH_INVALIDATION_TARGET } from './connector.js';
 
 export interface GrantView {

@@ -19,8 +19,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
-import { bearerToken } from '../auth/api-key-format.js';
-import { SCOPES, type Principal } from '../auth/principal.js';
+import { bearerToken } from '../auth/index.js';
+import { SCOPES, type Principal } from '../auth/index.js';
 import { ApiError, fromUsageError, toApiError, UsageError } from '../errors/index.js';
 import { errorResponse, jsonResponse, Response } from '../http/responses.js';
 import { BODY_LIMITS, bounded } from '../http/body.js';

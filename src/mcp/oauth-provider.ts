@@ -10,7 +10,7 @@ import type { Config } from '../config/index.js';
 import type { PrismaClient } from '../db/generated/prisma/client.js';
 import { html, page, pageSecurityHeaders } from '../http/html.js';
 import type { SecretBox } from '../secrets/secret-box.js';
-import { recordAudit } from '../audit/audit-log.js';
+import { recordAudit } from '../audit/index.js';
 import { postgresAdapter } from './oauth-adapter.js';
 import { MCP_SCOPE, parseAccountId } from './oauth-accounts.js';
 import { INTERACTION_PREFIX } from './consent.js';

@@ -4,14 +4,14 @@
 // the workspace's write switch is on; each change is audited with the OAuth client's name.
 import { z } from 'zod/v4';
 import type pg from 'pg';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../auth/index.js';
 import type { PrismaClient } from '../db/generated/prisma/client.js';
 import { UsageError } from '../errors/index.js';
-import { createProject, updateProject } from '../ai-visibility/project-management.js';
-import { archiveReport, createReport, updateReport, updateReportWidgets } from '../reports/report-management.js';
-import { setRule } from '../signals/rule-management.js';
-import { SIGNAL_KINDS } from '../signals/rules.js';
-import { AI_MODELS } from '../ai-visibility/models.js';
+import { createProject, updateProject } from '../ai-visibility/index.js';
+import { archiveReport, createReport, updateReport, updateReportWidgets } from '../reports/index.js';
+import { setRule } from '../signals/index.js';
+import { SIGNAL_KINDS } from '../signals/index.js';
+import { AI_MODELS } from '../ai-visibility/index.js';
 import type { JsonSchema } from './operation-tools.js';
 
 export interface WriteDeps {

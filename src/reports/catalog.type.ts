@@ -3,7 +3,7 @@
 // reports (MCP's describe_metrics).
 import { builder } from '../graphql/builder.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
-import { AI_MODELS } from '../ai-visibility/models.js';
+import { AI_MODELS } from '../ai-visibility/index.js';
 import { catalog, PROVIDERS, type ProviderId } from './catalog.js';
 import { COMPARE_PRESETS, DATE_PRESETS } from './date-presets.js';
 

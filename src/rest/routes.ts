@@ -1,5 +1,5 @@
 import type { GraphQLSchema } from 'graphql';
-import type { Scope } from '../auth/principal.js';
+import type { Scope } from '../auth/index.js';
 
 /**
  * The v1 surface, each endpoint declared once: its exact path, the GraphQL query field it

@@ -3,13 +3,13 @@
 // forgotten-password link and changing a password.
 import type pg from 'pg';
 import { ApiError } from '../errors/index.js';
-import { recordPersonAudit } from '../audit/audit-log.js';
+import { recordPersonAudit } from '../audit/index.js';
 import { html, htmlResponse, page, type SafeHtml } from '../http/html.js';
 import { readForm, textField } from '../http/forms.js';
 import { jsonResponse, Response } from '../http/responses.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { PublicOrigin } from '../http/public-origin.js';
-import { SETTINGS_PATH } from '../settings/paths.js';
+import { SETTINGS_PATH } from '../settings/index.js';
 import { clearedSessionCookie, sessionCookie } from './cookies.js';
 import { signIn } from './login.js';
 import { changePassword, requestPasswordReset, resetPassword } from './password-reset.js';

@@ -3,7 +3,7 @@
 // outcome is audited, and the session is always a new one.
 import type pg from 'pg';
 import { ApiError } from '../errors/index.js';
-import { recordPersonAudit } from '../audit/audit-log.js';
+import { recordPersonAudit } from '../audit/index.js';
 import { clearAttempts, releaseAttempts, reserveAttempts } from '../db/attempt-counters.js';
 import { createSession } from './session-store.js';
 import { decoyHash, verifyPassword } from './passwords.js';

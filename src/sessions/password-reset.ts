@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { ApiError } from '../errors/index.js';
-import { recordPersonAudit } from '../audit/audit-log.js';
+import { recordPersonAudit } from '../audit/index.js';
 import { clearAttempts, reserveAttempts, type CounterPolicy } from '../db/attempt-counters.js';
 import type { Mailer } from '../mail/mailer.js';
 import { RESET_PASSWORD_PATH } from './paths.js';

@@ -1,17 +1,17 @@
 // The settings page: one server-rendered HTML document of forms. Owners and admins see the
 // forms; members see the same page read-only. No script; every form carries the CSRF token.
 import { html, page, type SafeHtml } from '../http/html.js';
-import { SCOPES } from '../auth/principal.js';
-import type { AuditView } from '../audit/audit-log.js';
-import type { SessionView } from '../sessions/session-store.js';
-import { CSRF_FIELD } from '../sessions/web-session.js';
-import type { ConnectionView } from '../sso/connections.js';
-import { SSO_PLANS } from '../sso/connections.js';
-import type { DomainView } from '../sso/domains.js';
-import type { EndpointView } from '../webhooks/endpoints.js';
-import { WEBHOOK_PLANS } from '../webhooks/endpoints.js';
-import { EVENT_TYPES } from '../webhooks/outbox.js';
-import type { GrantView } from '../mcp/grants.js';
+import { SCOPES } from '../auth/index.js';
+import type { AuditView } from '../audit/index.js';
+import type { SessionView } from '../sessions/index.js';
+import { CSRF_FIELD } from '../sessions/index.js';
+import type { ConnectionView } from '../sso/index.js';
+import { SSO_PLANS } from '../sso/index.js';
+import type { DomainView } from '../sso/index.js';
+import type { EndpointView } from '../webhooks/index.js';
+import { WEBHOOK_PLANS } from '../webhooks/index.js';
+import { EVENT_TYPES } from '../webhooks/index.js';
+import type { GrantView } from '../mcp/index.js';
 
 export type Notice = { kind: 'ok' | 'error'; title: string } | { kind: 'secret'; title: string; secret: string };
 

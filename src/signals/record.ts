@@ -2,10 +2,10 @@
 // compared with the previous scan (by date) of its project, model and locale; what fires is
 // stored as a signal and written to the outbox as signal.created.
 import type pg from 'pg';
-import { COUNTER_FIELDS } from '../ai-visibility/pooled-rates.js';
-import { COUNTER_COLUMNS } from '../ai-visibility/scan-columns.js';
+import { COUNTER_FIELDS } from '../ai-visibility/index.js';
+import { COUNTER_COLUMNS } from '../ai-visibility/index.js';
 import { newId } from '../db/ids.js';
-import type { OutboxEvent } from '../webhooks/outbox.js';
+import type { OutboxEvent } from '../webhooks/index.js';
 import { effectiveRules, evaluateRules, isSignalKind, type ScanForRules, type SignalRule } from './rules.js';
 
 const CHUNK = 500;

@@ -2,8 +2,8 @@
 // settings page and MCP). Changes are owners'/admins' and audited.
 import type { PrismaClient } from '../db/generated/prisma/client.js';
 import { isIdOf } from '../db/ids.js';
-import type { Actor } from '../workspaces/actor.js';
-import { adminCommand } from '../workspaces/admin-command.js';
+import type { Actor } from '../workspaces/index.js';
+import { adminCommand } from '../workspaces/index.js';
 import { UsageError } from '../errors/index.js';
 import { effectiveRules, isSignalKind, RULE_SPECS, SIGNAL_KINDS, thresholdProblem, type SignalRule } from './rules.js';
 

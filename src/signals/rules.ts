@@ -1,6 +1,6 @@
 // Signal rules: what counts as news between a scan and the previous scan of the same project,
 // model and locale. Pure: the ingest transaction loads both scans and stores what fires.
-import { ratesOf, ratio, type CompetitorCounters, type ScanCounters } from '../ai-visibility/pooled-rates.js';
+import { ratesOf, ratio, type CompetitorCounters, type ScanCounters } from '../ai-visibility/index.js';
 
 export const SIGNAL_KINDS = ['visibility_drop', 'share_of_voice_overtaken', 'average_position_worse', 'sentiment_negative'] as const;
 export type SignalKind = (typeof SIGNAL_KINDS)[number];

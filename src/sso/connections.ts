@@ -4,8 +4,8 @@ import type { PrismaClient } from '../db/generated/prisma/client.js';
 import type { Plan } from '../db/generated/prisma/enums.js';
 import { UsageError } from '../errors/index.js';
 import type { SecretBox } from '../secrets/secret-box.js';
-import type { Actor } from '../workspaces/actor.js';
-import { adminCommand, type AdminCommandPolicy } from '../workspaces/admin-command.js';
+import type { Actor } from '../workspaces/index.js';
+import { adminCommand, type AdminCommandPolicy } from '../workspaces/index.js';
 import { urlRefusal, type TargetPolicy } from '../http/outbound-guard.js';
 
 /** Where identity providers may live: https on 443 at public addresses (tests and local development widen it). */

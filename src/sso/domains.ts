@@ -8,9 +8,10 @@ import type pg from 'pg';
 import type { PrismaClient } from '../db/generated/prisma/client.js';
 import { isIdOf, newId } from '../db/ids.js';
 import { UsageError } from '../errors/index.js';
-import type { Actor } from '../workspaces/actor.js';
-import { adminCommand, authorizeActor } from '../workspaces/admin-command.js';
-import { emailDomain, PUBLIC_MAIL_DOMAINS } from './public-mail-domains.js';
+import type { Actor } from '../workspaces/index.js';
+import { adminCommand, authorizeActor } from '../workspaces/index.js';
+import { PUBLIC_MAIL_DOMAINS } from './public-mail-domains.js';
+import { emailDomain } from '../mail/addresses.js';
 import { MANAGE_SSO } from './connections.js';
 
 export const CHALLENGE_LABEL = '_signalboard-challenge';

@@ -5,10 +5,10 @@ import { ApiError } from '../errors/index.js';
 import { readForm } from '../http/forms.js';
 import type { PublicOrigin } from '../http/public-origin.js';
 import { Response } from '../http/responses.js';
-import { sessionCookie, type CookiePolicy } from '../sessions/cookies.js';
-import { deleteSession } from '../sessions/session-store.js';
-import { SETTINGS_PATH } from '../settings/paths.js';
-import type { WebSessions } from '../sessions/web-session.js';
+import { sessionCookie, type CookiePolicy } from '../sessions/index.js';
+import { deleteSession } from '../sessions/index.js';
+import { SETTINGS_PATH } from '../settings/index.js';
+import type { WebSessions } from '../sessions/index.js';
 import { SSO_CALLBACK_PATH, type createSso } from './oidc.js';
 
 export const SSO_START_PATH = '/app/sso/start';

@@ -6,9 +6,3 @@ export const PUBLIC_MAIL_DOMAINS: ReadonlySet<string> = new Set([
   'mail.com', 'zoho.com', 'yandex.com', 'yandex.ru', 'mail.ru', 'qq.com', '163.com', '126.com', 'fastmail.com', 'tutanota.com', 'tuta.io',
   'hey.com', 't-online.de', 'orange.fr', 'free.fr', 'laposte.net', 'libero.it', 'comcast.net', 'verizon.net', 'att.net',
 ]);
-
-/** The domain of an email address, lowercased; null when it is not an address. */
-export function emailDomain(email: string): string | null {
-  const match = /^[^@\s]+@([^@\s]+)$/.exec(email.trim());
-  return match ? match[1]!.toLowerCase().replace(/\.$/, '') : null;
-}

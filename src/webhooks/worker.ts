@@ -4,7 +4,7 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
-import { recordAudit } from '../audit/audit-log.js';
+import { recordAudit } from '../audit/index.js';
 import type { PrismaClient } from '../db/generated/prisma/client.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { claimDue, fanOut, FAN_OUT_BATCH, reclaimExpiredLeases, recordOutcome, removeExpiredEvents, type Claimed } from './delivery-steps.js';

@@ -7,8 +7,8 @@ import { newId } from '../db/ids.js';
 import { UsageError } from '../errors/index.js';
 import { adminCommand } from './admin-command.js';
 import { OPERATOR } from './actor.js';
-import { hashPassword, passwordProblem } from '../sessions/passwords.js';
-import { emailDomain } from '../sso/public-mail-domains.js';
+import { hashPassword, passwordProblem } from '../sessions/index.js';
+import { emailDomain } from '../mail/addresses.js';
 
 export const ROLES: readonly Role[] = ['owner', 'admin', 'member'];
 

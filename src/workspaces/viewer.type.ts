@@ -1,7 +1,7 @@
 import { builder } from '../graphql/builder.js';
 import { tenantStatement } from '../db/tenant-sql.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
-import { SCOPES } from '../auth/principal.js';
+import { SCOPES } from '../auth/index.js';
 import type { Plan } from '../db/generated/prisma/enums.js';
 import { PLANS } from './service.js';
 

@@ -1,0 +1,11 @@
+// The front door of sessions/: what other features may use. Files elsewhere import from here,
+// not from the files behind it (composition roots and lazy loads excepted; test/layers.test.ts).
+export { cookie, cookieName, readCookie, sessionCookie } from './cookies.js';
+export type { CookiePolicy } from './cookies.js';
+export { startSession } from './login.js';
+export { hashPassword, passwordProblem } from './passwords.js';
+export { LOGIN_PATH } from './paths.js';
+export { deleteSession, workspacesOf } from './session-store.js';
+export type { SessionView } from './session-store.js';
+export { CSRF_FIELD } from './web-session.js';
+export type { WebSessions } from './web-session.js';
