@@ -8,7 +8,7 @@ import { workspaceScopes } from './db/workspace-scope.js';
 import { createDataCache } from './db/data-cache.js';
 import { schema } from './graphql/schema.js';
 import { buildContext } from './graphql/context.js';
-import { createGraphQLServer } from './graphql/yoga.js';
+import { createGraphQLServer, type GraphQLExchange } from './graphql/yoga.js';
 import { GRAPHIQL_ASSETS_PATH, GRAPHIQL_PAGE_POLICY, graphiqlAsset } from './graphql/graphiql.js';
 import { pageSecurityHeaders } from './http/html.js';
 import { createAdmission } from './auth/admission.js';
@@ -126,7 +126,6 @@ export function createApp(deps: AppDependencies): App {
     })());
   // Nothing is cached before the connector is loaded.
   invalidateTokens = (target) => void connector?.then(({ authorizationServer }) => authorizationServer.invalidate(target));
-  const requestIds = new WeakMap<Request, string>();
   const contextFor = (principal: Principal, requestId: string) =>
     buildContext({ requestId, principal, workspace: scopeOf(principal.workspaceId), config }, dataCache);
 
@@ -138,15 +137,10 @@ export function createApp(deps: AppDependencies): App {
     cache: dataCache,
     ...(config.PUBLIC_BASE_URL ? { publicBaseUrl: config.PUBLIC_BASE_URL } : {}),
   });
-  const graphqlHeaders = new WeakMap<Request, Record<string, string>>();
   const yoga = createGraphQLServer({
     schema,
-    admit: async (request) => {
-      const admitted = await admitGraphQL(request);
-      graphqlHeaders.set(request, admitted.headers);
-      return admitted;
-    },
-    contextFor: (admitted, request) => contextFor(admitted.principal, requestIds.get(request) ?? requestIdOf(request)),
+    admit: admitGraphQL,
+    contextFor: (admitted, requestId) => contextFor(admitted.principal, requestId),
     production: config.NODE_ENV === 'production',
     publicOrigin,
     isCookieAuthenticated: (request) => !request.headers.has('authorization') && sessions.tokenOf(request) !== null,
@@ -184,9 +178,9 @@ export function createApp(deps: AppDependencies): App {
     if (path.startsWith(GRAPHIQL_ASSETS_PATH)) return (await graphiqlAsset(path.slice(GRAPHIQL_ASSETS_PATH.length))) ?? errorResponse(new ApiError('not_found', 'No such asset.'), requestId);
     if (path === '/graphql') {
       const graphqlRequest = await bounded(request, BODY_LIMITS.graphql);
-      requestIds.set(graphqlRequest, requestId);
-      const response = await yoga.fetch(graphqlRequest);
-      for (const [name, value] of Object.entries(graphqlHeaders.get(graphqlRequest) ?? {})) response.headers.set(name, value);
+      const exchange: GraphQLExchange = { requestId, responseHeaders: {} };
+      const response = await yoga.fetch(graphqlRequest, exchange);
+      for (const [name, value] of Object.entries(exchange.responseHeaders)) response.headers.set(name, value);
       if (response.headers.get('content-type')?.startsWith('text/html')) for (const [name, value] of Object.entries(pageSecurityHeaders(GRAPHIQL_PAGE_POLICY))) response.headers.set(name, value);
       return response;
     }

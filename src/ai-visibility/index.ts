@@ -6,7 +6,7 @@ export { AI_MODELS } from './models.js';
 export { COMPETITOR_COUNTER_FIELDS, COUNTER_FIELDS, ratesOf, ratio } from './pooled-rates.js';
 export type { CompetitorCounters, ScanCounters } from './pooled-rates.js';
 export { createProject, updateProject } from './project-management.js';
-export { projectRepository } from './repository.js';
+export { projectRepository } from './project-repository.js';
 export { COUNTER_COLUMNS } from './scan-columns.js';
 export { scanRepository } from './scans-repository.js';
 export type { ScanFilter, ScanRow } from './scans-repository.js';

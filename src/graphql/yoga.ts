@@ -14,7 +14,7 @@ import { loadTrustedOperations } from './trusted-operations.js';
 export interface YogaDependencies {
   schema: GraphQLSchema;
   admit(request: Request): Promise<Admitted>;
-  contextFor(admitted: Admitted, request: Request): GraphQLContext;
+  contextFor(admitted: Admitted, requestId: string): GraphQLContext;
   production: boolean;
   /** A web-app session's request (cookie, no Authorization header): these need CSRF prevention. */
   isCookieAuthenticated(request: Request): boolean;
@@ -38,12 +38,18 @@ const DEFAULT_QUERY = `# The graph behind /api/v1.
 
 const isApiKeyRequest = (request: Request) => bearerToken(request.headers.get('authorization')) !== null;
 
+/** What travels with one /graphql request beside it: its id in, the admission's headers (rate limit) out. */
+export interface GraphQLExchange {
+  requestId: string;
+  responseHeaders: Record<string, string>;
+}
+
 export function createGraphQLServer(deps: YogaDependencies) {
   const trusted = loadTrustedOperations();
   // Yoga's CSRF prevention (a GET or a form-encoded POST must carry x-graphql-yoga-csrf, so a
   // browser preflights it), for cookie-authenticated requests only: API keys are not ambient.
   const csrf = useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf'] });
-  return createYoga<Record<string, unknown>, GraphQLContext>({
+  return createYoga<GraphQLExchange, GraphQLContext>({
     schema: deps.schema,
     graphqlEndpoint: '/graphql',
     graphiql: {
@@ -62,7 +68,11 @@ export function createGraphQLServer(deps: YogaDependencies) {
     },
     batching: false,
     logging: false,
-    context: async ({ request }) => deps.contextFor(await deps.admit(request), request),
+    context: async ({ request, requestId, responseHeaders }) => {
+      const admitted = await deps.admit(request);
+      Object.assign(responseHeaders, admitted.headers);
+      return deps.contextFor(admitted, requestId);
+    },
     maskedErrors: {
       maskError: (error, message, isDev) => {
         const original = (error as { originalError?: unknown }).originalError ?? error;
