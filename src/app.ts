@@ -120,7 +120,7 @@ export function createApp(deps: AppDependencies): App {
         logger,
         notify,
         publicOrigin,
-        addressOf: (req) => clientAddress(new Request('http://internal/', { headers: { 'x-forwarded-for': String(req.headers['x-forwarded-for'] ?? '') } }), { remoteAddress: req.socket.remoteAddress }, config.TRUST_PROXY),
+        addressOf: (req) => clientAddress(typeof req.headers['x-forwarded-for'] === 'string' ? req.headers['x-forwarded-for'] : null, { remoteAddress: req.socket.remoteAddress }, config.TRUST_PROXY),
       });
       return { authorizationServer, mcp: createMcpHandler({ schema, authorizationServer, writes: { prisma: database.prisma, pool: database.pool }, logger, contextFor }) };
     })());
@@ -205,7 +205,7 @@ export function createApp(deps: AppDependencies): App {
       const url = new URL(request.url);
       let response: Response;
       try {
-        response = await route(request, url, requestId, clientAddress(request, connection, config.TRUST_PROXY));
+        response = await route(request, url, requestId, clientAddress(request.headers.get('x-forwarded-for'), connection, config.TRUST_PROXY));
       } catch (error) {
         if (error instanceof ApiError) response = errorResponse(error, requestId);
         else {
@@ -224,9 +224,9 @@ export function createApp(deps: AppDependencies): App {
 }
 
 /** The caller's address for sign-in throttling: the socket's, or behind a trusted proxy the last X-Forwarded-For hop. */
-export function clientAddress(request: Request, connection: Connection, trustProxy: boolean): string {
+export function clientAddress(forwardedFor: string | null | undefined, connection: Connection, trustProxy: boolean): string {
   if (trustProxy) {
-    const forwarded = request.headers.get('x-forwarded-for')?.split(',').map((part) => part.trim()).filter(Boolean);
+    const forwarded = forwardedFor?.split(',').map((part) => part.trim()).filter(Boolean);
     if (forwarded?.length) return forwarded[forwarded.length - 1]!;
   }
   return connection.remoteAddress ?? 'unknown';

@@ -11,7 +11,7 @@ import type { Mailer } from '../mail/mailer.js';
 import { RESET_PASSWORD_PATH } from './paths.js';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords.js';
 import { deleteOtherSessions } from './session-store.js';
-import { signInKeys } from './throttle.js';
+import { accountKeyOf } from './throttle.js';
 
 export const RESET_TTL_MS = 30 * 60_000;
 // Mail is a cost and a nuisance: a few links per address and per caller an hour.
@@ -53,8 +53,7 @@ export async function resetPassword(pool: pg.Pool, input: { token: string; passw
   if (!row) throw new ApiError('invalid_parameter', 'This reset link is unknown, used or expired; ask for a new one.', { param: 'token' });
   await setPassword(pool, row.user_id, input.password, null);
   // Whoever locked the account out no longer keeps its owner out.
-  const keys = signInKeys(row.email, '');
-  await clearAttempts(pool, [keys.account]);
+  await clearAttempts(pool, [accountKeyOf(row.email)]);
   await recordPersonAudit(pool, { userId: row.user_id, action: 'password.reset' });
   return { userId: row.user_id };
 }

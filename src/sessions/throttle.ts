@@ -14,9 +14,12 @@ export const ACCOUNT_ADDRESS_POLICY: CounterPolicy = { limit: 5, windowMs: 15 * 
 export const ADDRESS_POLICY: CounterPolicy = { limit: 50, windowMs: 15 * 60_000 };
 export const ACCOUNT_LOCK_MS = 5 * 60_000;
 
+/** The account's own counter (what its short lock is about). */
+export const accountKeyOf = (email: string) => `signin:account:${email.trim().toLowerCase()}`;
+
 export const signInKeys = (email: string, address: string) => {
   const account = email.trim().toLowerCase();
-  return { account: `signin:account:${account}`, accountAddress: `signin:account-address:${account}|${address}`, address: `signin:address:${address}` };
+  return { account: accountKeyOf(email), accountAddress: `signin:account-address:${account}|${address}`, address: `signin:address:${address}` };
 };
 
 export type SignInKeys = ReturnType<typeof signInKeys>;

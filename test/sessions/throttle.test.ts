@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyedWorkspace, createTestApp, type TestApp } from '../support/app.js';
 import { ORIGIN, PASSWORD, personWithPassword } from '../support/web.js';
-import { ACCOUNT_LOCK_MS, signInKeys, throttleVerdict } from '../../src/sessions/throttle.js';
+import { ACCOUNT_LOCK_MS, accountKeyOf, throttleVerdict } from '../../src/sessions/throttle.js';
 import { sweepAttemptCounters, type CounterState } from '../../src/db/attempt-counters.js';
 
 const now = new Date('2026-11-23T12:00:00Z');
@@ -62,7 +62,7 @@ describe('sign-in under concurrency', () => {
     expect(checked).toBe(5);
     expect((await attempt(person.email, PASSWORD, '192.0.2.200')).status).toBe(429);
     // The short lock passes (moved into the past rather than waited for).
-    await t.database.pool.query("UPDATE attempt_counters SET exceeded_at = now() - interval '6 minutes' WHERE key = $1", [signInKeys(person.email, '').account]);
+    await t.database.pool.query("UPDATE attempt_counters SET exceeded_at = now() - interval '6 minutes' WHERE key = $1", [accountKeyOf(person.email)]);
     const failedAddresses = await t.database.pool.query<{ key: string }>("SELECT key FROM attempt_counters WHERE key LIKE $1 AND count > 0 LIMIT 1", [`signin:account-address:${person.email}|%`]);
     const failedAddress = failedAddresses.rows[0]!.key.split('|')[1]!;
     expect((await attempt(person.email, PASSWORD, failedAddress)).status).toBe(429);
