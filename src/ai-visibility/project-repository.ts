@@ -1,8 +1,7 @@
 import type { AiProject } from '../db/generated/prisma/client.js';
 import type { WorkspaceScope } from '../db/workspace-scope.js';
-import type { ListEnvelope } from '../db/per-parent.js';
-import { cappedByParent, inAskedOrder, perParentSql } from '../db/per-parent.js';
-import { notFound } from '../errors/index.js';
+import { perParentSql } from '../db/per-parent.js';
+import { clientOwnedRepository } from '../db/client-owned-repository.js';
 import { tenantStatement } from '../db/tenant-sql.js';
 
 // dataVersion: bumped by each ingest of the project's scans (the metrics cache key).
@@ -24,21 +23,6 @@ const BY_CLIENTS = tenantStatement<ProjectRow & { parentId: string; total: numbe
      WHERE ${workspace()} AND client_id = p.id ORDER BY created_at DESC, id DESC LIMIT $3`),
 );
 
-export function projectRepository(scope: WorkspaceScope) {
-  return {
-    list: (clientId: string | null, take: number) => scope.rows(LIST, [clientId, take]),
-    count: async (clientId: string | null) => (await scope.rows(COUNT, [clientId]))[0]!.n,
-    /** A project of the workspace, or 404. */
-    find: async (id: string): Promise<ProjectRow> => {
-      const [project] = await scope.rows(FIND, [id]);
-      if (!project) throw notFound('AI-visibility project');
-      return project;
-    },
-    /** The project's data version (bumped by each ingest of its scans); null if there is no such project. */
-    dataVersionOf: async (id: string): Promise<string | null> => (await scope.rows(DATA_VERSION, [id]))[0]?.version ?? null,
-    /** Projects by id, in the order asked; null where there is none. */
-    byIds: async (ids: readonly string[]): Promise<(ProjectRow | null)[]> => inAskedOrder(ids, await scope.rows(BY_IDS, [ids])),
-    /** Each client's projects, newest first, capped per client, in one statement. */
-    byClients: async (clientIds: readonly string[], cap: number): Promise<ListEnvelope<ProjectRow>[]> => cappedByParent(clientIds, await scope.rows(BY_CLIENTS, [clientIds, cap])),
-  };
-}
+/** Live projects of the workspace (see db/client-owned-repository.ts for what each read gives). */
+export const projectRepository = (scope: WorkspaceScope) =>
+  clientOwnedRepository<ProjectRow, ProjectRow>(scope, { list: LIST, count: COUNT, find: FIND, dataVersion: DATA_VERSION, byIds: BY_IDS, byClients: BY_CLIENTS }, 'AI-visibility project');

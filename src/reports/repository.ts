@@ -1,8 +1,7 @@
 import type { Report } from '../db/generated/prisma/client.js';
 import type { WorkspaceScope } from '../db/workspace-scope.js';
-import type { ListEnvelope } from '../db/per-parent.js';
-import { cappedByParent, inAskedOrder, perParentSql } from '../db/per-parent.js';
-import { notFound } from '../errors/index.js';
+import { perParentSql } from '../db/per-parent.js';
+import { clientOwnedRepository } from '../db/client-owned-repository.js';
 import { tenantStatement, type WorkspaceBinding } from '../db/tenant-sql.js';
 
 // Lists read the summary only: parsing every report's definition cost /reports 4× its time.
@@ -32,21 +31,6 @@ const BY_CLIENTS = tenantStatement<ReportSummaryRow & { parentId: string; total:
      WHERE ${live(workspace)} AND client_id = p.id ORDER BY created_at DESC, id DESC LIMIT $3`),
 );
 
-export function reportRepository(scope: WorkspaceScope) {
-  return {
-    list: (clientId: string | null, take: number) => scope.rows(LIST, [clientId, take]),
-    count: async (clientId: string | null) => (await scope.rows(COUNT, [clientId]))[0]!.n,
-    /** A live (not archived) report of the workspace, or 404. */
-    find: async (id: string): Promise<ReportRow> => {
-      const [report] = await scope.rows(FIND, [id]);
-      if (!report) throw notFound('report');
-      return report;
-    },
-    /** What the report's data depends on besides its parameters: its definition and its client's facts; null if there is no such live report. */
-    dataVersionOf: async (id: string): Promise<string | null> => (await scope.rows(DATA_VERSION, [id]))[0]?.version ?? null,
-    /** Live reports by id, in the order asked; null where there is none. */
-    byIds: async (ids: readonly string[]): Promise<(ReportRow | null)[]> => inAskedOrder(ids, await scope.rows(BY_IDS, [ids])),
-    /** Each client's live reports, newest first, capped per client, in one statement. */
-    byClients: async (clientIds: readonly string[], cap: number): Promise<ListEnvelope<ReportSummaryRow>[]> => cappedByParent(clientIds, await scope.rows(BY_CLIENTS, [clientIds, cap])),
-  };
-}
+/** Live reports of the workspace (see db/client-owned-repository.ts for what each read gives). */
+export const reportRepository = (scope: WorkspaceScope) =>
+  clientOwnedRepository<ReportRow, ReportSummaryRow>(scope, { list: LIST, count: COUNT, find: FIND, dataVersion: DATA_VERSION, byIds: BY_IDS, byClients: BY_CLIENTS }, 'report');

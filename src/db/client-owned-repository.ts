@@ -1,0 +1,42 @@
+// The reads every kind of row a client owns needs (reports, AI-visibility projects): a capped
+// list (optionally of one client) with its count, one by id or 404, its data version, many by
+// id in the order asked, and each client's capped list in one statement. Each kind declares
+// its statements (with their workspace binding); this gives them one shape.
+import { notFound } from '../errors/index.js';
+import { cappedByParent, inAskedOrder, type ListEnvelope } from './per-parent.js';
+import type { TenantStatement } from './tenant-sql.js';
+import type { WorkspaceScope } from './workspace-scope.js';
+
+export interface ClientOwnedStatements<Row extends { id: string }, Summary extends { id: string }> {
+  /** $2 client id or null, $3 how many. */
+  list: TenantStatement<Summary>;
+  /** $2 client id or null. */
+  count: TenantStatement<{ n: number }>;
+  /** $2 id. */
+  find: TenantStatement<Row>;
+  /** $2 id. */
+  dataVersion: TenantStatement<{ version: string }>;
+  /** $2 ids. */
+  byIds: TenantStatement<Row>;
+  /** $2 client ids (per-parent), $3 cap per client. */
+  byClients: TenantStatement<Summary & { parentId: string; total: number }>;
+}
+
+export function clientOwnedRepository<Row extends { id: string }, Summary extends { id: string }>(scope: WorkspaceScope, statements: ClientOwnedStatements<Row, Summary>, what: string) {
+  return {
+    list: (clientId: string | null, take: number) => scope.rows(statements.list, [clientId, take]),
+    count: async (clientId: string | null) => (await scope.rows(statements.count, [clientId]))[0]!.n,
+    /** One of the workspace's, or 404. */
+    find: async (id: string): Promise<Row> => {
+      const [row] = await scope.rows(statements.find, [id]);
+      if (!row) throw notFound(what);
+      return row;
+    },
+    /** What its computed data depends on (bumped by ingests and edits); null if there is no such row. */
+    dataVersionOf: async (id: string): Promise<string | null> => (await scope.rows(statements.dataVersion, [id]))[0]?.version ?? null,
+    /** By id, in the order asked; null where there is none. */
+    byIds: async (ids: readonly string[]): Promise<(Row | null)[]> => inAskedOrder(ids, await scope.rows(statements.byIds, [ids])),
+    /** Each client's, newest first, capped per client, in one statement. */
+    byClients: async (clientIds: readonly string[], cap: number): Promise<ListEnvelope<Summary>[]> => cappedByParent(clientIds, await scope.rows(statements.byClients, [clientIds, cap])),
+  };
+}
