@@ -27,6 +27,8 @@ import { createPublicOrigin, type PublicOrigin } from './http/public-origin.js';
 import { BODY_LIMITS, bounded, closesAfterUnreadBody } from './http/body.js';
 import { createOutboundFetch } from './http/outbound-fetch.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
+import { createReadiness, type Readiness, type ReadinessProbe } from './http/readiness.js';
+import { migrationsApplied } from './db/migrate.js';
 import { identityProviderPolicy } from './sso/connections.js';
 import { endAuthorizationSessions } from './mcp/oauth-adapter.js';
 import { createSettingsHandler } from './settings/handler.js';
@@ -51,6 +53,8 @@ export interface AppDependencies {
   notify?: (target: string) => Promise<void>;
   /** Outgoing mail; the default sends through SMTP_URL (or logs, in development). */
   mail?: Mailer;
+  /** Dependencies beyond the database that readiness checks (Redis, when configured). */
+  readinessProbes?: ReadinessProbe[];
 }
 
 /** What the HTTP server knows about the connection beside the request. */
@@ -64,11 +68,12 @@ export interface App {
   invalidate(target: string): void;
   /** The service's one origin (PUBLIC_BASE_URL, or the listening address once known). */
   publicOrigin: PublicOrigin;
+  /** What /readyz reports; `drain()` on SIGTERM. */
+  readiness: Readiness;
   /** Paths served from node:http directly: the OAuth authorization server (oidc-provider is a Koa app). */
   node: { handles(path: string): boolean; handle(req: IncomingMessage, res: ServerResponse): Promise<void> };
 }
 
-const READY_TIMEOUT_MS = 2_000;
 // Calls to identity providers: a slow or huge answer must not hold a request or the memory.
 const OUTBOUND_TIMEOUT_MS = 5_000;
 const OUTBOUND_MAX_BYTES = 256 * 1024;
@@ -147,11 +152,13 @@ export function createApp(deps: AppDependencies): App {
   });
   const ingest = createIngestHandler({ config, database, logger });
 
-  async function ready(): Promise<boolean> {
-    const timeout = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), READY_TIMEOUT_MS).unref());
-    const probe = database.pool.query('SELECT 1').then(() => true, () => false);
-    return Promise.race([probe, timeout]);
-  }
+  // Migrations do not un-apply: once seen complete, that check is not repeated.
+  let migrated = false;
+  const readiness = createReadiness([
+    { name: 'database', check: async () => (await database.pool.query('SELECT 1')).rowCount === 1 },
+    { name: 'migrations', check: async () => (migrated ||= await migrationsApplied(database.pool)) },
+    ...(deps.readinessProbes ?? []),
+  ]);
 
   /** The web app's pages and their JSON twins: sign-in, single sign-on, settings. */
   async function web(request: Request, url: URL, requestId: string, address: string): Promise<Response> {
@@ -187,13 +194,18 @@ export function createApp(deps: AppDependencies): App {
     if (path.startsWith('/internal/ingest/')) return ingest(request, url, requestId);
     if (path === '/healthz') return jsonResponse({ status: 'ok' });
     if (path === '/readyz') {
-      return (await ready()) ? jsonResponse({ status: 'ready' }) : errorResponse(new ApiError('unavailable', 'The database is not reachable.', { headers: { 'Retry-After': '2' } }), requestId);
+      const report = await readiness.report();
+      if (report.ready) return jsonResponse({ status: 'ready', checks: report.checks }, 200, { 'Cache-Control': 'no-store' });
+      const down = Object.entries(report.checks).filter(([, state]) => state === 'down').map(([name]) => name);
+      const message = report.draining ? 'This instance is shutting down.' : `Not ready: ${down.join(', ')} not answering.`;
+      return jsonResponse({ status: report.draining ? 'draining' : 'not_ready', checks: report.checks, error: { code: 'unavailable', message, requestId } }, 503, { 'Retry-After': '2', 'Cache-Control': 'no-store' });
     }
     return errorResponse(new ApiError('not_found', 'No such path.'), requestId);
   }
 
   return {
     publicOrigin,
+    readiness,
     node: { handles: isAuthorizationServerPath, handle: async (req, res) => (await loadConnector()).authorizationServer.handle(req, res) },
     invalidate: (target) => {
       deps.authenticator.invalidate(target);

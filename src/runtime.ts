@@ -11,6 +11,7 @@ import { memoryRateLimitStore, redisRateLimitStore } from './auth/rate-limit-sto
 import { createApp, type App } from './app.js';
 import { resolveSecretBox } from './secrets/app-secret-key.js';
 import { createDeliveryWorker } from './webhooks/worker.js';
+import type { ReadinessProbe } from './http/readiness.js';
 
 export interface Runtime {
   app: App;
@@ -30,6 +31,7 @@ export async function startRuntime(config: Config, logger = createLogger(config)
 
   let invalidation: InvalidationBus;
   let rateLimitStore = memoryRateLimitStore();
+  const readinessProbes: ReadinessProbe[] = [];
   if (config.REDIS_URL) {
     const redisOptions = { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000, lazyConnect: true };
     const commands = new Redis(config.REDIS_URL, redisOptions);
@@ -39,6 +41,7 @@ export async function startRuntime(config: Config, logger = createLogger(config)
     // After a Redis outage, messages may have been missed: forget cached keys.
     subscriber.on('ready', () => onInvalidate('*'));
     rateLimitStore = redisRateLimitStore(commands);
+    readinessProbes.push({ name: 'redis', check: async () => (await commands.ping()) === 'PONG' });
     invalidation = await listenRedis(subscriber, commands, onInvalidate);
     closers.push(() => commands.quit().catch(() => {}));
   } else {
@@ -46,7 +49,7 @@ export async function startRuntime(config: Config, logger = createLogger(config)
   }
 
   const box = resolveSecretBox(config, (message) => logger.warn(message));
-  const app = createApp({ config, database: db.database, authenticator, rateLimitStore, logger, box, notify: (target) => invalidation.publish(target) });
+  const app = createApp({ config, database: db.database, authenticator, rateLimitStore, logger, box, notify: (target) => invalidation.publish(target), readinessProbes });
   onMessage = (target) => app.invalidate(target);
   if (config.WEBHOOK_WORKER) {
     const worker = createDeliveryWorker({ databaseUrl: db.url, prisma: db.database.prisma, box, config, logger });

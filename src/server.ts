@@ -6,6 +6,7 @@ import { startRuntime } from './runtime.js';
 import { createLogger } from './config/logger.js';
 import { DEMO_OWNER_EMAIL, seedDemoIfEmpty } from './demo/first-start.js';
 import { createNodeServer } from './http/node-server.js';
+import { releaseSignals } from './db/embedded.js';
 
 async function main() {
   const config = configOrExit(process.env);
@@ -49,18 +50,32 @@ async function main() {
   }
   process.stdout.write(`${lines.join('\n')}\n\n`);
 
+  // Draining: /readyz answers 503 at once; for a fifth of the grace period (at most 5 s) the
+  // instance keeps accepting, so a load balancer that polls readiness moves traffic away first;
+  // then no new connections, the requests and webhook attempts in flight finish, and the
+  // process exits 0 — or, past the grace period, cuts what is left and exits 1.
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down');
-    server.close();
+    const graceMs = config.SHUTDOWN_GRACE_SECONDS * 1000;
+    logger.info({ signal, graceSeconds: config.SHUTDOWN_GRACE_SECONDS }, 'draining');
+    runtime.app.readiness.drain();
+    const deadline = setTimeout(() => {
+      logger.error('in-flight work did not finish within the grace period; exiting');
+      server.closeAllConnections();
+      process.exit(1);
+    }, graceMs);
+    deadline.unref();
+    await new Promise((resolve) => setTimeout(resolve, Math.min(5_000, graceMs / 5)));
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
-    const force = setTimeout(() => server.closeAllConnections(), 10_000);
-    force.unref();
+    await closed;
     await runtime.close();
+    logger.info('stopped');
     process.exit(0);
   };
+  releaseSignals();
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
 }

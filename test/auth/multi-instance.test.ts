@@ -63,6 +63,10 @@ describe.skipIf(!redisAvailable())('two instances sharing Redis', () => {
     await redis?.stop();
   });
 
+  it('each instance is ready only with Redis answering, and says so in /readyz', async () => {
+    for (const server of servers) expect(await (await fetch(`${server.baseUrl}/readyz`)).json()).toEqual({ status: 'ready', checks: { database: 'ok', migrations: 'ok', redis: 'ok' } });
+  });
+
   it('shares one bucket per key: a burst of capacity + 50 over both yields capacity successes (± refill)', async () => {
     const { key } = await createKeyedWorkspace(database);
     // Both instances answer (and have compiled their routes) before the burst, with another key.

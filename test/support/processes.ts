@@ -23,7 +23,8 @@ function stopProcess(child: ChildProcess): Promise<void> {
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['src/server.ts'], {
     cwd: root,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'info', NODE_ENV: 'test', APP_SECRET_KEY: TEST_APP_SECRET_KEY, ...env },
+    // A short drain: the tests stop their servers often.
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'info', NODE_ENV: 'test', APP_SECRET_KEY: TEST_APP_SECRET_KEY, SHUTDOWN_GRACE_SECONDS: '2', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

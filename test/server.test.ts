@@ -1,0 +1,126 @@
+// The server process draining on SIGTERM, under load: /readyz turns 503 at once, every request
+// it accepted is answered, the webhook attempts in flight finish and are recorded once, and the
+// process exits 0.
+import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectDatabase, type Database } from '../src/db/client.js';
+import { createSecretBox, decodeKey } from '../src/secrets/secret-box.js';
+import { createEndpoint } from '../src/webhooks/endpoints.js';
+import { appendEvents } from '../src/webhooks/outbox.js';
+import { OPERATOR } from '../src/workspaces/actor.js';
+import { createKeyedWorkspace } from './support/app.js';
+import { createTestDatabase } from './support/database.js';
+import { TEST_APP_SECRET_KEY } from './support/secrets.js';
+import { startReceiver, waitFor, type Receiver } from './support/webhook-receiver.js';
+
+const root = path.resolve(import.meta.dirname, '..');
+let url: string;
+let database: Database;
+let receiver: Receiver;
+
+beforeAll(async () => {
+  url = await createTestDatabase();
+  database = connectDatabase(url, 3);
+  // Every delivery takes 1.5 s: SIGTERM lands while attempts are in flight.
+  receiver = await startReceiver(() => ({ status: 200, delayMs: 1_500 }));
+});
+afterAll(async () => {
+  await receiver?.close();
+  await database?.close();
+});
+
+async function startServer(): Promise<{ child: ChildProcess; baseUrl: string; output: () => string }> {
+  // node --import tsx: one process, so the signal and the exit code are the server's own.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'info', NODE_ENV: 'test', APP_SECRET_KEY: TEST_APP_SECRET_KEY, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', SHUTDOWN_GRACE_SECONDS: '10', RATE_LIMIT_AGENCY: '1000000/100000' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /"port":(\d+)[^\n]*"msg":"listening"/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+  });
+  return { child, baseUrl: `http://127.0.0.1:${port}`, output: () => output };
+}
+
+describe('SIGTERM', () => {
+  it('drains: not ready at once, every accepted request answered, attempts in flight finished and recorded once, exit 0', async () => {
+    const keyed = await createKeyedWorkspace(database);
+    const box = createSecretBox(decodeKey(TEST_APP_SECRET_KEY)!);
+    const endpoint = await createEndpoint({ prisma: database.prisma, pool: database.pool, box, policy: { allowHttp: true, allowPrivate: true } }, { workspaceId: keyed.workspace.id, url: receiver.url, eventTypes: ['scan.completed'], actor: OPERATOR });
+    receiver.secrets = [endpoint.secret];
+    const server = await startServer();
+    const exit = new Promise<number | null>((resolve) => server.child.once('exit', (code) => resolve(code)));
+
+    // Load: 8 keep-alive loops on v1 until told to stop; every answer and every error counted.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+    const statuses: number[] = [];
+    const errors: string[] = [];
+    let loading = true;
+    const get = (path: string) =>
+      new Promise<number>((resolve, reject) => {
+        const request = http.get(`${server.baseUrl}${path}`, { agent, headers: { authorization: `Bearer ${keyed.key.secret}` } }, (response) => {
+          response.resume();
+          response.on('end', () => resolve(response.statusCode!));
+        });
+        request.on('error', reject);
+      });
+    const loops = Array.from({ length: 8 }, async () => {
+      while (loading) {
+        try {
+          statuses.push(await get('/api/v1/clients'));
+        } catch (error) {
+          errors.push((error as Error).message);
+        }
+      }
+    });
+
+    const client = await database.pool.connect();
+    await client.query('BEGIN');
+    await appendEvents(client, Array.from({ length: 4 }, (_, index) => ({ workspaceId: keyed.workspace.id, type: 'scan.completed' as const, data: { index } })));
+    await client.query('COMMIT');
+    client.release();
+    await waitFor(() => receiver.received.length >= 4, 'the four attempts to be in flight');
+    const before = statuses.length;
+
+    server.child.kill('SIGTERM');
+    const readyz = await new Promise<{ status: number; body: string }>((resolve, reject) =>
+      http.get(`${server.baseUrl}/readyz`, { agent: false }, (response) => {
+        let body = '';
+        response.on('data', (chunk) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode!, body }));
+      }).on('error', (error) => reject(new Error(`${error.message}\n${server.output().slice(-3000)}`))),
+    );
+    expect(readyz.status).toBe(503);
+    expect(JSON.parse(readyz.body).status).toBe('draining');
+    // The load balancer takes the hint within the drain window; the loops stop sending.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    loading = false;
+    await Promise.all(loops);
+    agent.destroy();
+
+    expect(await exit, server.output()).toBe(0);
+    expect(statuses.length).toBeGreaterThan(before);
+    expect(errors).toEqual([]);
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+    // The four attempts in flight at SIGTERM finished and were recorded as succeeded, once each.
+    const deliveries = (await database.pool.query<{ status: string; attempt_count: number }>('SELECT status, attempt_count FROM webhook_deliveries WHERE endpoint_id = $1', [endpoint.id])).rows;
+    expect(deliveries).toHaveLength(4);
+    expect(deliveries.every((delivery) => delivery.status === 'succeeded' && delivery.attempt_count === 1)).toBe(true);
+    expect(new Set(receiver.received.map((entry) => entry.id)).size).toBe(4);
+    expect(receiver.received).toHaveLength(4);
+    expect(server.output()).toMatch(/"msg":"stopped"/);
+  }, 60_000);
+});
