@@ -27,8 +27,12 @@ import { createPublicOrigin, type PublicOrigin } from './http/public-origin.js';
 import { BODY_LIMITS, bounded, closesAfterUnreadBody } from './http/body.js';
 import { createOutboundFetch } from './http/outbound-fetch.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
-import { createReadiness, type Readiness, type ReadinessProbe } from './http/readiness.js';
-import { migrationsApplied } from './db/migrate.js';
+import { createReadiness, databaseProbes, type Readiness, type ReadinessProbe } from './http/readiness.js';
+import { createMetrics, type Metrics } from './observability/metrics.js';
+import { routeTemplateOf } from './observability/route-templates.js';
+import { v1RouteTemplate } from './rest/routes.js';
+import { webhookBacklog } from './webhooks/outbox.js';
+import { clientAddress } from './http/client-address.js';
 import { identityProviderPolicy } from './sso/connections.js';
 import { endAuthorizationSessions } from './mcp/oauth-adapter.js';
 import { createSettingsHandler } from './settings/handler.js';
@@ -53,6 +57,8 @@ export interface AppDependencies {
   notify?: (target: string) => Promise<void>;
   /** Outgoing mail; the default sends through SMTP_URL (or logs, in development). */
   mail?: Mailer;
+  /** The instance's metrics (one registry per app; server.ts serves them on METRICS_PORT). */
+  metrics?: Metrics;
   /** Dependencies beyond the database that readiness checks (Redis, when configured). */
   readinessProbes?: ReadinessProbe[];
 }
@@ -70,6 +76,7 @@ export interface App {
   publicOrigin: PublicOrigin;
   /** What /readyz reports; `drain()` on SIGTERM. */
   readiness: Readiness;
+  metrics: Metrics;
   /** Paths served from node:http directly: the OAuth authorization server (oidc-provider is a Koa app). */
   node: { handles(path: string): boolean; handle(req: IncomingMessage, res: ServerResponse): Promise<void> };
 }
@@ -92,6 +99,13 @@ export function createApp(deps: AppDependencies): App {
   });
   const publicOrigin = createPublicOrigin(config.PUBLIC_BASE_URL, config.PORT, config.TRUST_PROXY);
   const mail = deps.mail ?? createMailer(config, logger);
+  const metrics = deps.metrics ?? createMetrics();
+  const poolStats = (pool: { totalCount: number; idleCount: number; waitingCount: number }) => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+  metrics.watch({
+    pools: () => ({ primary: poolStats(database.pool), read: poolStats(database.readPool) }),
+    dataCache: () => ({ hits: dataCache.hits, misses: dataCache.misses, bytes: dataCache.bytes, entries: dataCache.size }),
+    webhookBacklog: () => webhookBacklog(database.pool),
+  });
   // Set below: the MCP token cache listens to the same messages as the API-key cache.
   let invalidateTokens: (target: string) => void = () => {};
   const notify = async (target: string) => {
@@ -125,9 +139,9 @@ export function createApp(deps: AppDependencies): App {
         logger,
         notify,
         publicOrigin,
-        addressOf: (req) => clientAddress(typeof req.headers['x-forwarded-for'] === 'string' ? req.headers['x-forwarded-for'] : null, { remoteAddress: req.socket.remoteAddress }, config.TRUST_PROXY),
+        addressOf: (req) => clientAddress(typeof req.headers['x-forwarded-for'] === 'string' ? req.headers['x-forwarded-for'] : null, req.socket.remoteAddress, config.TRUST_PROXY),
       });
-      return { authorizationServer, mcp: createMcpHandler({ schema, authorizationServer, writes: { prisma: database.prisma, pool: database.pool }, logger, contextFor }) };
+      return { authorizationServer, mcp: createMcpHandler({ schema, authorizationServer, writes: { prisma: database.prisma, pool: database.pool }, logger, contextFor, metrics }) };
     })());
   // Nothing is cached before the connector is loaded.
   invalidateTokens = (target) => void connector?.then(({ authorizationServer }) => authorizationServer.invalidate(target));
@@ -152,13 +166,7 @@ export function createApp(deps: AppDependencies): App {
   });
   const ingest = createIngestHandler({ config, database, logger });
 
-  // Migrations do not un-apply: once seen complete, that check is not repeated.
-  let migrated = false;
-  const readiness = createReadiness([
-    { name: 'database', check: async () => (await database.pool.query('SELECT 1')).rowCount === 1 },
-    { name: 'migrations', check: async () => (migrated ||= await migrationsApplied(database.pool)) },
-    ...(deps.readinessProbes ?? []),
-  ]);
+  const readiness = createReadiness([...databaseProbes(database.pool), ...(deps.readinessProbes ?? [])]);
 
   /** The web app's pages and their JSON twins: sign-in, single sign-on, settings. */
   async function web(request: Request, url: URL, requestId: string, address: string): Promise<Response> {
@@ -206,6 +214,7 @@ export function createApp(deps: AppDependencies): App {
   return {
     publicOrigin,
     readiness,
+    metrics,
     node: { handles: isAuthorizationServerPath, handle: async (req, res) => (await loadConnector()).authorizationServer.handle(req, res) },
     invalidate: (target) => {
       deps.authenticator.invalidate(target);
@@ -217,7 +226,7 @@ export function createApp(deps: AppDependencies): App {
       const url = new URL(request.url);
       let response: Response;
       try {
-        response = await route(request, url, requestId, clientAddress(request.headers.get('x-forwarded-for'), connection, config.TRUST_PROXY));
+        response = await route(request, url, requestId, clientAddress(request.headers.get('x-forwarded-for'), connection.remoteAddress, config.TRUST_PROXY));
       } catch (error) {
         if (error instanceof ApiError) response = errorResponse(error, requestId);
         else {
@@ -229,17 +238,10 @@ export function createApp(deps: AppDependencies): App {
       // An answer given without reading a chunked or large body (a 401, a 405) closes the
       // connection rather than reading the rest to keep it (see http/node-server.ts).
       if (closesAfterUnreadBody(request)) response.headers.set('Connection', 'close');
-      logger.info({ requestId, method: request.method, path: url.pathname, status: response.status, ms: Math.round(performance.now() - started) }, 'request');
+      const seconds = (performance.now() - started) / 1000;
+      metrics.observeRequest(routeTemplateOf(url.pathname, v1RouteTemplate), request.method, response.status, seconds);
+      logger.info({ requestId, method: request.method, path: url.pathname, status: response.status, ms: Math.round(seconds * 1000) }, 'request');
       return response;
     },
   };
-}
-
-/** The caller's address for sign-in throttling: the socket's, or behind a trusted proxy the last X-Forwarded-For hop. */
-export function clientAddress(forwardedFor: string | null | undefined, connection: Connection, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = forwardedFor?.split(',').map((part) => part.trim()).filter(Boolean);
-    if (forwarded?.length) return forwarded[forwarded.length - 1]!;
-  }
-  return connection.remoteAddress ?? 'unknown';
 }

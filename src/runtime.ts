@@ -52,7 +52,7 @@ export async function startRuntime(config: Config, logger = createLogger(config)
   const app = createApp({ config, database: db.database, authenticator, rateLimitStore, logger, box, notify: (target) => invalidation.publish(target), readinessProbes });
   onMessage = (target) => app.invalidate(target);
   if (config.WEBHOOK_WORKER) {
-    const worker = createDeliveryWorker({ databaseUrl: db.url, prisma: db.database.prisma, box, config, logger });
+    const worker = createDeliveryWorker({ databaseUrl: db.url, prisma: db.database.prisma, box, config, logger, onOutcome: (outcome) => app.metrics.webhookDelivery(outcome) });
     await worker.start();
     // Before the database closes: attempts in flight finish and are recorded.
     closers.unshift(() => worker.stop());

@@ -7,6 +7,7 @@ import { createLogger } from './config/logger.js';
 import { DEMO_OWNER_EMAIL, seedDemoIfEmpty } from './demo/first-start.js';
 import { createNodeServer } from './http/node-server.js';
 import { releaseSignals } from './db/embedded.js';
+import { serveMetrics } from './observability/metrics-server.js';
 
 async function main() {
   const config = configOrExit(process.env);
@@ -23,6 +24,7 @@ async function main() {
   runtime.app.publicOrigin.listeningOn(`http://${listeningHost}:${port}`);
   const base = runtime.app.publicOrigin.value;
   logger.info({ port, database: runtime.db.embedded ? 'embedded' : 'external' }, 'listening');
+  const metricsServer = config.METRICS_PORT ? await serveMetrics(runtime.app.metrics, { port: config.METRICS_PORT, host: config.HOST }, logger) : null;
 
   const lines = [
     '',
@@ -71,6 +73,7 @@ async function main() {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     await closed;
+    metricsServer?.close();
     await runtime.close();
     logger.info('stopped');
     process.exit(0);

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { cycles, importGraph } from './support/import-graph.js';
 
-const KERNEL = /^(config|db|errors|dates|secrets|http|mail)\//;
+const KERNEL = /^(config|db|errors|dates|secrets|http|mail|observability)\//;
 const DOORS = /^(rest|mcp|settings|cli)\/|^(app|server|runtime)\.ts$|^graphql\/(yoga|graphiql)\.ts$|^http\/node-server\.ts$|\/handler\.ts$|^webhooks\/worker-main\.ts$/;
 const GRAPHQL = /^graphql\/|\.type\.ts$/;
 const LAYERS = ['kernel', 'feature', 'graphql', 'door'] as const;
@@ -20,7 +20,7 @@ export function upwardImports(graph: Map<string, string[]>): string[] {
 }
 
 // Folders whose files anyone may import directly: the kernel, and the GraphQL layer's own folder.
-const OPEN_FOLDERS = new Set(['config', 'db', 'errors', 'dates', 'secrets', 'http', 'mail', 'graphql']);
+const OPEN_FOLDERS = new Set(['config', 'db', 'errors', 'dates', 'secrets', 'http', 'mail', 'observability', 'graphql']);
 // Composition roots wire the features together (and load some lazily); schema.ts registers every type file.
 const ROOTS = /^(app|server|runtime)\.ts$|^cli\/|^webhooks\/worker-main\.ts$|^graphql\/schema\.ts$/;
 const folderOf = (file: string) => (file.includes('/') ? file.split('/')[0]! : null);

@@ -14,6 +14,7 @@ import { createKeyedWorkspace } from './support/app.js';
 import { createTestDatabase } from './support/database.js';
 import { TEST_APP_SECRET_KEY } from './support/secrets.js';
 import { startReceiver, waitFor, type Receiver } from './support/webhook-receiver.js';
+import { freePort } from './support/global-setup.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 let url: string;
@@ -31,11 +32,11 @@ afterAll(async () => {
   await database?.close();
 });
 
-async function startServer(): Promise<{ child: ChildProcess; baseUrl: string; output: () => string }> {
+async function startServer(metricsPort: number): Promise<{ child: ChildProcess; baseUrl: string; output: () => string }> {
   // node --import tsx: one process, so the signal and the exit code are the server's own.
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'info', NODE_ENV: 'test', APP_SECRET_KEY: TEST_APP_SECRET_KEY, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', SHUTDOWN_GRACE_SECONDS: '10', RATE_LIMIT_AGENCY: '1000000/100000' },
+    env: { ...process.env, DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'info', NODE_ENV: 'test', APP_SECRET_KEY: TEST_APP_SECRET_KEY, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', SHUTDOWN_GRACE_SECONDS: '10', RATE_LIMIT_AGENCY: '1000000/100000', METRICS_PORT: String(metricsPort) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -61,7 +62,8 @@ describe('SIGTERM', () => {
     const box = createSecretBox(decodeKey(TEST_APP_SECRET_KEY)!);
     const endpoint = await createEndpoint({ prisma: database.prisma, pool: database.pool, box, policy: { allowHttp: true, allowPrivate: true } }, { workspaceId: keyed.workspace.id, url: receiver.url, eventTypes: ['scan.completed'], actor: OPERATOR });
     receiver.secrets = [endpoint.secret];
-    const server = await startServer();
+    const metricsPort = await freePort();
+    const server = await startServer(metricsPort);
     const exit = new Promise<number | null>((resolve) => server.child.once('exit', (code) => resolve(code)));
 
     // Load: 8 keep-alive loops on v1 until told to stop; every answer and every error counted.
@@ -94,6 +96,16 @@ describe('SIGTERM', () => {
     client.release();
     await waitFor(() => receiver.received.length >= 4, 'the four attempts to be in flight');
     const before = statuses.length;
+
+    // A scrape under load, on the metrics port (the service's port has no /metrics).
+    const scrape = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    expect(scrape).toMatch(/signalboard_http_requests_total\{route="\/api\/v1\/clients",method="GET",status="200"\} \d+/);
+    expect(scrape).toMatch(/signalboard_http_request_duration_seconds_bucket\{le="0.1",route="\/api\/v1\/clients",method="GET"\} \d+/);
+    expect(scrape).toMatch(/signalboard_webhook_outbox_backlog \d+/);
+    expect(scrape).toMatch(/signalboard_webhook_deliveries_pending \d+/);
+    expect(scrape).toMatch(/signalboard_db_pool_connections\{pool="primary",state="in_use"\} \d+/);
+    expect(scrape).toMatch(/signalboard_process_cpu_user_seconds_total \d/);
+    expect((await fetch(`${server.baseUrl}/metrics`)).status).toBe(404);
 
     server.child.kill('SIGTERM');
     const readyz = await new Promise<{ status: number; body: string }>((resolve, reject) =>

@@ -83,6 +83,8 @@ const configSchema = z.object({
   /** smtp:// or smtps:// server for password-reset mail; unset, development logs the link instead. */
   SMTP_URL: z.string().url().refine((url) => /^smtps?:\/\//.test(url), 'must be an smtp:// or smtps:// URL').optional(),
   MAIL_FROM: z.string().default('Signalboard <no-reply@signalboard.localhost>'),
+  /** Prometheus /metrics on this port only (0 = off). */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   /** On SIGTERM: not ready at once, in-flight requests and webhook attempts finish within this time, then exit 0. */
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(25),
   /** Behind a reverse proxy: take the client address (sign-in throttling) from the last X-Forwarded-For entry. */

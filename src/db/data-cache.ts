@@ -13,23 +13,39 @@ export interface DataCache {
   set(key: string, value: object, bytes?: number): void;
   readonly size: number;
   readonly bytes: number;
+  /** Lookups since start, for the metrics. */
+  readonly hits: number;
+  readonly misses: number;
 }
 
 export function createDataCache(maxBytes: number): DataCache {
-  if (maxBytes === 0) return { get: () => undefined, set: () => {}, size: 0, bytes: 0 };
+  if (maxBytes === 0) return { get: () => undefined, set: () => {}, size: 0, bytes: 0, hits: 0, misses: 0 };
   const cache = new LRUCache<string, object>({
     maxSize: maxBytes,
     // UTF-16 in memory: about two bytes per character of the JSON.
     sizeCalculation: (value) => Math.max(1, JSON.stringify(value).length * 2),
   });
+  let hits = 0;
+  let misses = 0;
   return {
-    get: (key) => cache.get(key) as never,
+    get: (key) => {
+      const value = cache.get(key);
+      if (value === undefined) misses++;
+      else hits++;
+      return value as never;
+    },
     set: (key, value, bytes) => void cache.set(key, value, bytes ? { size: bytes } : {}),
     get size() {
       return cache.size;
     },
     get bytes() {
       return cache.calculatedSize;
+    },
+    get hits() {
+      return hits;
+    },
+    get misses() {
+      return misses;
     },
   };
 }

@@ -3,6 +3,9 @@
 // On SIGTERM the instance drains: /readyz answers 503 at once, so a load balancer stops sending
 // new requests while the ones in flight finish (server.ts).
 
+import type pg from 'pg';
+import { migrationsApplied } from '../db/migrate.js';
+
 export interface ReadinessProbe {
   name: string;
   /** Resolves true when the dependency answers; a probe slower than the timeout counts as down. */
@@ -38,3 +41,12 @@ export function createReadiness(probes: readonly ReadinessProbe[]) {
 }
 
 export type Readiness = ReturnType<typeof createReadiness>;
+
+/** The database answers, and every migration of this build is applied (checked until seen once: migrations do not un-apply). */
+export function databaseProbes(pool: pg.Pool): ReadinessProbe[] {
+  let migrated = false;
+  return [
+    { name: 'database', check: async () => (await pool.query('SELECT 1')).rowCount === 1 },
+    { name: 'migrations', check: async () => (migrated ||= await migrationsApplied(pool)) },
+  ];
+}

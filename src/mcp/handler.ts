@@ -27,6 +27,7 @@ import { BODY_LIMITS, bounded } from '../http/body.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import type { AuthorizationServer } from './authorization-server.js';
 import { MCP_PLANS } from './oauth-accounts.js';
+import type { Metrics } from '../observability/metrics.js';
 import { MCP_PATH } from './connector.js';
 import { loadOperationTools, type OperationTool } from './operation-tools.js';
 import { PROMPTS, renderPrompt } from './prompts.js';
@@ -40,6 +41,7 @@ export interface McpDeps {
   writes: Omit<WriteDeps, 'principal'>;
   logger: Logger;
   contextFor(principal: Principal, requestId: string): GraphQLContext;
+  metrics: Pick<Metrics, 'toolCall'>;
 }
 
 interface Holder {
@@ -90,7 +92,14 @@ export function createMcpHandler(deps: McpDeps) {
     return [...toolsByName.values()].filter((tool) => ('write' in tool ? holder.writeActions : !tool.adminOnly || admin));
   }
 
+  /** A tool call, counted by tool (names outside the catalogue as "unknown") and outcome. */
   async function callTool(holder: Holder, requestId: string, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+    const result = await runTool(holder, requestId, name, args);
+    deps.metrics.toolCall(toolsByName.has(name) ? name : 'unknown', result.isError ? 'error' : 'ok');
+    return result;
+  }
+
+  async function runTool(holder: Holder, requestId: string, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
     const tool = toolsByName.get(name);
     if (!tool || !visibleTools(holder).includes(tool)) {
       const hidden = tool && 'write' in tool ? ' Write tools work only after an admin switches MCP write actions on in Settings.' : '';

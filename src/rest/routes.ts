@@ -75,3 +75,9 @@ export function matchRoute(subPath: string): RouteMatch | null {
   }
   return null;
 }
+
+/** The documented template of a path below the base path ("/reports/{id}/data"), or null. */
+export function v1RouteTemplate(subPath: string): string | null {
+  const matched = matchRoute(subPath);
+  return matched ? matched.route.path.replace(/:(\w+)/g, '{$1}') : null;
+}

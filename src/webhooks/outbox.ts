@@ -30,3 +30,15 @@ export async function appendEvents(client: pg.PoolClient | pg.Client, events: re
   // NOTIFY inside a transaction is delivered at commit, and never for a rollback.
   if (events.length) await client.query(`SELECT pg_notify('${OUTBOX_CHANNEL}', '')`);
 }
+
+/** What an operator watches: events not yet fanned out, deliveries waiting, and how long the oldest due one has waited. */
+export async function webhookBacklog(pool: Pick<pg.Pool, 'query'>): Promise<{ undispatched: number; pending: number; oldestPendingSeconds: number }> {
+  const row = (
+    await pool.query<{ undispatched: number; pending: number; oldest: number | null }>(
+      `SELECT (SELECT count(*)::int FROM webhook_events WHERE dispatched_at IS NULL) AS undispatched,
+              (SELECT count(*)::int FROM webhook_deliveries WHERE status = 'pending') AS pending,
+              (SELECT extract(epoch FROM now() - min(next_attempt_at))::float8 FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= now()) AS oldest`,
+    )
+  ).rows[0]!;
+  return { undispatched: row.undispatched, pending: row.pending, oldestPendingSeconds: Math.max(0, row.oldest ?? 0) };
+}

@@ -10,7 +10,7 @@ import type { SecretBox } from '../secrets/secret-box.js';
 import { claimDue, fanOut, FAN_OUT_BATCH, reclaimExpiredLeases, recordOutcome, removeExpiredEvents, type Claimed } from './delivery-steps.js';
 import { applyEnabled, secretContext } from './endpoints.js';
 import { OUTBOX_CHANNEL } from './outbox.js';
-import { attemptOutcome } from './retry-schedule.js';
+import { attemptOutcome, type AttemptOutcome } from './retry-schedule.js';
 import { createSender, type AttemptResult } from './sender.js';
 import { webhookHeaders } from './signing.js';
 
@@ -31,6 +31,8 @@ export interface DeliveryWorkerDeps {
   box: SecretBox;
   config: WorkerConfig;
   logger: Logger;
+  /** Each attempt's outcome, for the metrics. */
+  onOutcome?(outcome: AttemptOutcome['kind']): void;
 }
 
 export interface DeliveryWorker {
@@ -141,6 +143,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     }
     const outcome = attemptOutcome(result, delivery.attempt_count, config.WEBHOOK_RETRY_SCHEDULE, new Date());
     const failingSince = await recordOutcome(pool, delivery, result, outcome);
+    deps.onOutcome?.(outcome.kind);
     if (outcome.kind === 'gone') await disable(delivery, 'the endpoint answered 410 Gone');
     else if (failingSince && Date.now() - failingSince.getTime() >= DISABLE_AFTER_FAILING_MS) await disable(delivery, `every attempt failed since ${failingSince.toISOString()}`);
   }

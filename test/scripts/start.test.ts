@@ -31,7 +31,7 @@ describe('npm start', () => {
     rmSync(path.join(root, 'dist/.build-stamp'), { force: true });
     const child = spawn(process.execPath, ['scripts/start.mjs'], {
       cwd: root,
-      env: { ...process.env, DATABASE_URL: await createTestDatabase(), PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'info', APP_SECRET_KEY: TEST_APP_SECRET_KEY },
+      env: { ...process.env, DATABASE_URL: await createTestDatabase(), PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'info', APP_SECRET_KEY: TEST_APP_SECRET_KEY, METRICS_PORT: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {

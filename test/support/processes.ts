@@ -24,7 +24,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['src/server.ts'], {
     cwd: root,
     // A short drain: the tests stop their servers often.
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'info', NODE_ENV: 'test', APP_SECRET_KEY: TEST_APP_SECRET_KEY, SHUTDOWN_GRACE_SECONDS: '2', ...env },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'info', NODE_ENV: 'test', APP_SECRET_KEY: TEST_APP_SECRET_KEY, SHUTDOWN_GRACE_SECONDS: '2', METRICS_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
