@@ -99,7 +99,7 @@ export function createApp(deps: AppDependencies): App {
   });
   const publicOrigin = createPublicOrigin(config.PUBLIC_BASE_URL, config.PORT, config.TRUST_PROXY);
   const mail = deps.mail ?? createMailer(config, logger);
-  const metrics = deps.metrics ?? createMetrics();
+  const metrics = deps.metrics ?? createMetrics({ enabled: config.METRICS_PORT !== 0 });
   const poolStats = (pool: { totalCount: number; idleCount: number; waitingCount: number }) => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
   metrics.watch({
     pools: () => ({ primary: poolStats(database.pool), read: poolStats(database.readPool) }),

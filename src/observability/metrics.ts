@@ -20,15 +20,16 @@ export interface MetricSources {
   webhookBacklog(): Promise<{ undispatched: number; pending: number; oldestPendingSeconds: number }>;
 }
 
-export function createMetrics(options: { toolNames?: readonly string[] } = {}) {
+/** The instance's metrics; with `enabled: false` (METRICS_PORT=0) they record nothing and cost nothing. */
+export function createMetrics(options: { enabled?: boolean } = {}) {
   const registry = new Registry();
+  if (options.enabled === false) return disabledMetrics(registry);
   collectDefaultMetrics({ register: registry, prefix: 'signalboard_' });
   const registers = [registry];
   const requests = new Counter({ name: 'signalboard_http_requests_total', help: 'HTTP requests by route template, method and status.', labelNames: ['route', 'method', 'status'], registers });
   const duration = new Histogram({ name: 'signalboard_http_request_duration_seconds', help: 'HTTP request latency by route template and method.', labelNames: ['route', 'method'], buckets: LATENCY_BUCKETS, registers });
   const toolCalls = new Counter({ name: 'signalboard_mcp_tool_calls_total', help: 'MCP tool calls by tool and outcome (ok, error).', labelNames: ['tool', 'outcome'], registers });
   const deliveries = new Counter({ name: 'signalboard_webhook_deliveries_total', help: 'Webhook delivery attempts by outcome.', labelNames: ['outcome'], registers });
-  const knownTools = options.toolNames ? new Set(options.toolNames) : null;
 
   return {
     contentType: registry.contentType,
@@ -39,7 +40,7 @@ export function createMetrics(options: { toolNames?: readonly string[] } = {}) {
       duration.observe({ route, method: verb }, seconds);
     },
     toolCall(tool: string, outcome: 'ok' | 'error') {
-      toolCalls.inc({ tool: !knownTools || knownTools.has(tool) ? tool : 'unknown', outcome });
+      toolCalls.inc({ tool, outcome });
     },
     webhookDelivery(outcome: 'succeeded' | 'retry' | 'failed' | 'gone') {
       deliveries.inc({ outcome });
@@ -94,6 +95,18 @@ export function createMetrics(options: { toolNames?: readonly string[] } = {}) {
       pending = new Gauge({ name: 'signalboard_webhook_deliveries_pending', help: 'Webhook deliveries waiting for an attempt.', registers });
       oldest = new Gauge({ name: 'signalboard_webhook_oldest_pending_seconds', help: 'Age of the oldest due webhook delivery (0 when none is due).', registers });
     },
+  };
+}
+
+function disabledMetrics(registry: Registry) {
+  const nothing = () => {};
+  return {
+    contentType: registry.contentType,
+    text: () => Promise.resolve(''),
+    observeRequest: nothing as (route: string, method: string, status: number, seconds: number) => void,
+    toolCall: nothing as (tool: string, outcome: 'ok' | 'error') => void,
+    webhookDelivery: nothing as (outcome: 'succeeded' | 'retry' | 'failed' | 'gone') => void,
+    watch: nothing as (sources: MetricSources) => void,
   };
 }
 

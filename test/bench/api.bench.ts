@@ -3,48 +3,13 @@
 // data and metrics computed (a second instance with the data cache off) against repeated
 // identical polls (cache on), a 304 case, peak and idle RSS, and start-to-ready time.
 import { readFileSync } from 'node:fs';
-import autocannon from 'autocannon';
 import { connectDatabase } from '../../src/db/client.js';
 import { addDays } from '../../src/dates/civil-date.js';
-import { benchApiFixtures, benchDatabase, startProcess, startService, runBench, type ServerHandle } from './harness.js';
+import { benchApiFixtures, benchDatabase, compareRuns as compare, loadRun, mergeRuns, startProcess, startService, runBench } from './harness.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
-const CONNECTIONS = 50;
 
 const rssMb = (pid: number, field: 'VmHWM' | 'VmRSS') => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
-
-interface Run {
-  requests: number;
-  seconds: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-}
-
-async function load(server: ServerHandle, path: string, headers: Record<string, string>, expectStatus = 200): Promise<Run> {
-  const result = await autocannon({ url: `${server.baseUrl}${path}`, connections: CONNECTIONS, duration: SECONDS / 2, headers });
-  const unexpected = expectStatus === 304 ? result.requests.total - (result.statusCodeStats?.['304']?.count ?? 0) : result.non2xx;
-  return { requests: result.requests.total, seconds: result.duration, p50: result.latency.p50, p99: result.latency.p99, non2xx: unexpected + result.errors };
-}
-
-const merge = (runs: Run[]) => ({
-  rps: runs.reduce((s, r) => s + r.requests, 0) / runs.reduce((s, r) => s + r.seconds, 0),
-  p50: Math.max(...runs.map((r) => r.p50)),
-  p99: Math.max(...runs.map((r) => r.p99)),
-  non2xx: runs.reduce((s, r) => s + r.non2xx, 0),
-});
-
-/** Two cases measured in alternating rounds after a discarded warm-up of each. */
-async function compare(a: () => Promise<Run>, b: () => Promise<Run>) {
-  await a();
-  await b();
-  const runs = { a: [] as Run[], b: [] as Run[] };
-  for (let round = 0; round < 2; round++) {
-    runs.a.push(await a());
-    runs.b.push(await b());
-  }
-  return { a: merge(runs.a), b: merge(runs.b) };
-}
 
 async function main() {
   const embedded = await benchDatabase();
@@ -59,7 +24,7 @@ async function main() {
 
   const rows: Record<string, string | number>[] = [];
   const targets: { target: string; value: number; met: boolean }[] = [];
-  const row = (endpoint: string, server: string, r: ReturnType<typeof merge>) =>
+  const row = (endpoint: string, server: string, r: ReturnType<typeof mergeRuns>) =>
     rows.push({ endpoint, server, 'req/s': Math.round(r.rps), 'p50 ms': r.p50, 'p99 ms': r.p99, 'non-2xx': r.non2xx });
 
   // Lists and one report: the service against the bare baseline.
@@ -69,7 +34,7 @@ async function main() {
     ['GET /reports/{id}', `/api/v1/reports/${report.id}`],
     ['GET /ai-visibility/projects', '/api/v1/ai-visibility/projects'],
   ] as const) {
-    const { a: o, b } = await compare(() => load(ours, path, auth), () => load(baseline, path, auth));
+    const { a: o, b } = await compare(() => loadRun(SECONDS, ours, path, auth), () => loadRun(SECONDS, baseline, path, auth));
     row(label, 'ours', o);
     row(label, 'baseline', b);
     const throughput = o.rps / b.rps;
@@ -86,7 +51,7 @@ async function main() {
     ['metrics, 30 days', `/api/v1/ai-visibility/projects/${project.id}/metrics`],
     ['metrics, 365 days', `/api/v1/ai-visibility/projects/${project.id}/metrics?dateFrom=${addDays(today, -364)}&dateTo=${today}`],
   ] as const) {
-    const { a: computed, b: polled } = await compare(() => load(uncached, path, auth), () => load(ours, path, auth));
+    const { a: computed, b: polled } = await compare(() => loadRun(SECONDS, uncached, path, auth), () => loadRun(SECONDS, ours, path, auth));
     row(label, 'ours, computed (cache off)', computed);
     row(label, 'ours, repeated poll (cache on)', polled);
     const gain = computed.p50 / Math.max(polled.p50, 1);
@@ -95,11 +60,11 @@ async function main() {
 
   // Conditional requests: the same list revalidated with its ETag.
   const etag = (await fetch(`${ours.baseUrl}/api/v1/clients`, { headers: auth })).headers.get('etag')!;
-  const { a: full, b: notModified } = await compare(() => load(ours, '/api/v1/clients', auth), () => load(ours, '/api/v1/clients', { ...auth, 'if-none-match': etag }, 304));
+  const { a: full, b: notModified } = await compare(() => loadRun(SECONDS, ours, '/api/v1/clients', auth), () => loadRun(SECONDS, ours, '/api/v1/clients', { ...auth, 'if-none-match': etag }, 304));
   row('GET /clients', 'ours, 200', full);
   row('GET /clients', 'ours, 304 (If-None-Match)', notModified);
 
-  console.log(`\nAPI, ${CONNECTIONS} connections, ${SECONDS} s per case (2 alternated rounds after a warm-up)  (${new Date().toISOString().slice(0, 10)}, Node ${process.version})`);
+  console.log(`\nAPI, 50 connections, ${SECONDS} s per case (2 alternated rounds after a warm-up)  (${new Date().toISOString().slice(0, 10)}, Node ${process.version})`);
   console.table(rows);
   const peak = rssMb(ours.pid, 'VmHWM');
   console.log(`RSS of the service: idle after start ${idleRss.toFixed(0)} MB, peak under load ${peak.toFixed(0)} MB; baseline peak ${rssMb(baseline.pid, 'VmHWM').toFixed(0)} MB. Start to ready on an existing database: ${(ours.startMs / 1000).toFixed(2)} s.`);

@@ -2,6 +2,7 @@
 // processes, a closed-loop load generator with exact percentiles, and a table printer.
 import { freePort } from '../support/global-setup.js';
 import { spawn, type ChildProcess } from 'node:child_process';
+import autocannon from 'autocannon';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
@@ -188,4 +189,38 @@ export async function benchApiFixtures(database: Database) {
   const project = await database.prisma.aiProject.findFirstOrThrow({ where: { workspaceId: workspace.id } });
   const key = await createApiKey(database.prisma, { workspaceId: workspace.id, name: `bench ${Date.now()}`, actor: { email: null } });
   return { workspace, report, project, key };
+}
+
+export interface Run {
+  requests: number;
+  seconds: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+}
+
+/** One autocannon run at 50 connections for half of `seconds`. */
+export async function loadRun(seconds: number, server: ServerHandle, path: string, headers: Record<string, string>, expectStatus = 200): Promise<Run> {
+  const result = await autocannon({ url: `${server.baseUrl}${path}`, connections: 50, duration: seconds / 2, headers });
+  const unexpected = expectStatus === 304 ? result.requests.total - (result.statusCodeStats?.['304']?.count ?? 0) : result.non2xx;
+  return { requests: result.requests.total, seconds: result.duration, p50: result.latency.p50, p99: result.latency.p99, non2xx: unexpected + result.errors };
+}
+
+export const mergeRuns = (runs: Run[]) => ({
+  rps: runs.reduce((s, r) => s + r.requests, 0) / runs.reduce((s, r) => s + r.seconds, 0),
+  p50: Math.max(...runs.map((r) => r.p50)),
+  p99: Math.max(...runs.map((r) => r.p99)),
+  non2xx: runs.reduce((s, r) => s + r.non2xx, 0),
+});
+
+/** Two cases measured in alternating rounds after a discarded warm-up of each. */
+export async function compareRuns(a: () => Promise<Run>, b: () => Promise<Run>) {
+  await a();
+  await b();
+  const runs = { a: [] as Run[], b: [] as Run[] };
+  for (let round = 0; round < 2; round++) {
+    runs.a.push(await a());
+    runs.b.push(await b());
+  }
+  return { a: mergeRuns(runs.a), b: mergeRuns(runs.b) };
 }
