@@ -55,7 +55,8 @@ describe('Dockerfile', () => {
 });
 
 describe('compose.yaml', () => {
-  const compose = parse(read('compose.yaml')) as { services: Record<string, any> };
+  // Compose applies YAML merge keys (<<: *anchor), as the yaml package does when asked.
+  const compose = parse(read('compose.yaml'), { merge: true }) as { services: Record<string, any> };
   const prometheus = parse(read('deploy/prometheus.yml')) as { scrape_configs: { static_configs: { targets: string[] }[] }[] };
 
   it('runs PostgreSQL, Redis, two API instances, a dedicated worker and Prometheus', () => {
