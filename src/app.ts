@@ -27,7 +27,8 @@ import { createPublicOrigin, type PublicOrigin } from './http/public-origin.js';
 import { BODY_LIMITS, bounded, closesAfterUnreadBody } from './http/body.js';
 import { createOutboundFetch } from './http/outbound-fetch.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
-import { createReadiness, databaseProbes, type Readiness, type ReadinessProbe } from './http/readiness.js';
+import { createReadiness, databaseProbes, readinessResponse, type Readiness, type ReadinessProbe } from './http/readiness.js';
+import { inRequestSpan } from './observability/tracing.js';
 import { createMetrics, type Metrics } from './observability/metrics.js';
 import { routeTemplateOf } from './observability/route-templates.js';
 import { v1RouteTemplate } from './rest/routes.js';
@@ -201,13 +202,7 @@ export function createApp(deps: AppDependencies): App {
     }
     if (path.startsWith('/internal/ingest/')) return ingest(request, url, requestId);
     if (path === '/healthz') return jsonResponse({ status: 'ok' });
-    if (path === '/readyz') {
-      const report = await readiness.report();
-      if (report.ready) return jsonResponse({ status: 'ready', checks: report.checks }, 200, { 'Cache-Control': 'no-store' });
-      const down = Object.entries(report.checks).filter(([, state]) => state === 'down').map(([name]) => name);
-      const message = report.draining ? 'This instance is shutting down.' : `Not ready: ${down.join(', ')} not answering.`;
-      return jsonResponse({ status: report.draining ? 'draining' : 'not_ready', checks: report.checks, error: { code: 'unavailable', message, requestId } }, 503, { 'Retry-After': '2', 'Cache-Control': 'no-store' });
-    }
+    if (path === '/readyz') return readinessResponse(await readiness.report(), requestId);
     return errorResponse(new ApiError('not_found', 'No such path.'), requestId);
   }
 
@@ -224,9 +219,11 @@ export function createApp(deps: AppDependencies): App {
       const started = performance.now();
       const requestId = requestIdOf(request);
       const url = new URL(request.url);
+      const template = routeTemplateOf(url.pathname, v1RouteTemplate);
       let response: Response;
       try {
-        response = await route(request, url, requestId, clientAddress(request.headers.get('x-forwarded-for'), connection.remoteAddress, config.TRUST_PROXY));
+        const address = clientAddress(request.headers.get('x-forwarded-for'), connection.remoteAddress, config.TRUST_PROXY);
+        response = await inRequestSpan(request, template, requestId, () => route(request, url, requestId, address));
       } catch (error) {
         if (error instanceof ApiError) response = errorResponse(error, requestId);
         else {
@@ -239,7 +236,7 @@ export function createApp(deps: AppDependencies): App {
       // connection rather than reading the rest to keep it (see http/node-server.ts).
       if (closesAfterUnreadBody(request)) response.headers.set('Connection', 'close');
       const seconds = (performance.now() - started) / 1000;
-      metrics.observeRequest(routeTemplateOf(url.pathname, v1RouteTemplate), request.method, response.status, seconds);
+      metrics.observeRequest(template, request.method, response.status, seconds);
       logger.info({ requestId, method: request.method, path: url.pathname, status: response.status, ms: Math.round(seconds * 1000) }, 'request');
       return response;
     },

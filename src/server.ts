@@ -8,10 +8,12 @@ import { DEMO_OWNER_EMAIL, seedDemoIfEmpty } from './demo/first-start.js';
 import { createNodeServer } from './http/node-server.js';
 import { releaseSignals } from './db/embedded.js';
 import { serveMetrics } from './observability/metrics-server.js';
+import { startTracing, tracing } from './observability/tracing.js';
 
 async function main() {
   const config = configOrExit(process.env);
   const logger = createLogger(config);
+  await startTracing(config);
   const runtime = await startRuntime(config, logger);
   const demo = config.SEED_DEMO ? await seedDemoIfEmpty(runtime.db.database.prisma, runtime.db.database.pool) : null;
 
@@ -75,6 +77,7 @@ async function main() {
     await closed;
     metricsServer?.close();
     await runtime.close();
+    await tracing.shutdown();
     logger.info('stopped');
     process.exit(0);
   };

@@ -83,6 +83,11 @@ const configSchema = z.object({
   /** smtp:// or smtps:// server for password-reset mail; unset, development logs the link instead. */
   SMTP_URL: z.string().url().refine((url) => /^smtps?:\/\//.test(url), 'must be an smtp:// or smtps:// URL').optional(),
   MAIL_FROM: z.string().default('Signalboard <no-reply@signalboard.localhost>'),
+  /** OpenTelemetry: traces are exported over OTLP/HTTP to this endpoint; unset, no tracing. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  OTEL_TRACES_SAMPLER: z.enum(['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio']).default('parentbased_always_on'),
+  OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).default('signalboard'),
   /** Prometheus /metrics on this port only (0 = off). */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   /** On SIGTERM: not ready at once, in-flight requests and webhook attempts finish within this time, then exit 0. */

@@ -7,6 +7,7 @@
 // changes and scopes every statement of the change by that workspace.
 import type pg from 'pg';
 import type { TenantStatement } from './tenant-sql.js';
+import { inSpan, SpanKind, tracing } from '../observability/tracing.js';
 
 export interface WorkspaceScope {
   workspaceId: string;
@@ -22,7 +23,9 @@ export function workspaceScopes(pool: pg.Pool): WorkspaceScopeFactory {
     workspaceId,
     async rows<Row extends pg.QueryResultRow>(statement: TenantStatement<Row>, values: readonly unknown[] = []) {
       const query = statement.name ? { name: statement.name, text: statement.text, values: [workspaceId, ...values] } : { text: statement.text, values: [workspaceId, ...values] };
-      return (await pool.query<Row>(query)).rows;
+      if (!tracing.on) return (await pool.query<Row>(query)).rows;
+      // The span names the declared statement, never its values.
+      return inSpan(`SELECT ${statement.name ?? 'statement'}`, { 'db.system.name': 'postgresql', 'db.query.summary': statement.name ?? 'unnamed' }, async () => (await pool.query<Row>(query)).rows, { kind: SpanKind.CLIENT });
     },
   });
 }

@@ -5,6 +5,15 @@
 import http from 'node:http';
 import https from 'node:https';
 import { guardedLookup, urlRefusal, type TargetPolicy } from './outbound-guard.js';
+import { inSpan, outgoingTraceHeaders, SpanKind } from '../observability/tracing.js';
+
+const safeHost = (url: string) => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'invalid';
+  }
+};
 
 export class OutboundError extends Error {}
 
@@ -18,13 +27,15 @@ export type OutboundFetch = (url: string | URL, init?: { method?: string; header
 
 export function createOutboundFetch(options: OutboundOptions): OutboundFetch {
   const lookup = guardedLookup(options.policy);
-  return (input, init = {}) => {
+  return (input, init = {}) => inSpan(`${init.method ?? 'GET'} outbound`, { 'server.address': safeHost(String(input)) }, () => send(input, init), { kind: SpanKind.CLIENT });
+
+  function send(input: string | URL, init: Parameters<OutboundFetch>[1] = {}): Promise<Response> {
     const url = String(input);
     const refusal = urlRefusal(url, options.policy);
     if (refusal) return Promise.reject(new OutboundError(`refused ${url}: ${refusal}`));
     const target = new URL(url);
     const transport = target.protocol === 'https:' ? https : http;
-    const headers = Object.fromEntries(new Headers(init.headers ?? {}));
+    const headers = { ...Object.fromEntries(new Headers(init.headers ?? {})), ...outgoingTraceHeaders() };
     const body = init.body == null ? null : String(init.body);
     if (body !== null) headers['content-length'] = String(Buffer.byteLength(body));
     return new Promise<Response>((resolve, reject) => {
@@ -55,5 +66,5 @@ export function createOutboundFetch(options: OutboundOptions): OutboundFetch {
       init.signal?.addEventListener('abort', () => request.destroy(new OutboundError('aborted')), { once: true });
       request.end(body ?? undefined);
     });
-  };
+  }
 }

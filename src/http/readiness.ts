@@ -5,6 +5,7 @@
 
 import type pg from 'pg';
 import { migrationsApplied } from '../db/migrate.js';
+import { jsonResponse } from './responses.js';
 
 export interface ReadinessProbe {
   name: string;
@@ -49,4 +50,12 @@ export function databaseProbes(pool: pg.Pool): ReadinessProbe[] {
     { name: 'database', check: async () => (await pool.query('SELECT 1')).rowCount === 1 },
     { name: 'migrations', check: async () => (migrated ||= await migrationsApplied(pool)) },
   ];
+}
+
+/** /readyz's answer: 200 with the checks, or 503 naming what is down (or that the instance is draining). */
+export function readinessResponse(report: ReadinessReport, requestId: string): Response {
+  if (report.ready) return jsonResponse({ status: 'ready', checks: report.checks }, 200, { 'Cache-Control': 'no-store' });
+  const down = Object.entries(report.checks).filter(([, state]) => state === 'down').map(([name]) => name);
+  const message = report.draining ? 'This instance is shutting down.' : `Not ready: ${down.join(', ')} not answering.`;
+  return jsonResponse({ status: report.draining ? 'draining' : 'not_ready', checks: report.checks, error: { code: 'unavailable', message, requestId } }, 503, { 'Retry-After': '2', 'Cache-Control': 'no-store' });
 }

@@ -4,6 +4,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { guardedLookup, TargetRefused, urlRefusal, type TargetPolicy } from '../http/outbound-guard.js';
+import { outgoingTraceHeaders } from '../observability/tracing.js';
 
 export interface AttemptResult {
   status: number | null;
@@ -44,7 +45,8 @@ export function createSender(options: { policy: TargetPolicy; timeoutMs: number;
           {
             method: 'POST',
             agent: agents[target.protocol as 'http:' | 'https:'],
-            headers: { ...headers, 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'Signalboard-Webhooks/1' },
+            // traceparent when tracing: the receiver can join the attempt to its trace.
+            headers: { ...headers, ...outgoingTraceHeaders(), 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'Signalboard-Webhooks/1' },
           },
           (response) => {
             let received = 0;

@@ -4,6 +4,7 @@
 import '../config/node-version.js';
 import { configOrExit } from '../config/index.js';
 import { createLogger } from '../config/logger.js';
+import { startTracing, tracing } from '../observability/tracing.js';
 import { openDatabase } from '../db/bootstrap.js';
 import { releaseSignals } from '../db/embedded.js';
 import { resolveSecretBox } from '../secrets/app-secret-key.js';
@@ -12,6 +13,7 @@ import { createDeliveryWorker } from './worker.js';
 async function main() {
   const config = configOrExit(process.env);
   const logger = createLogger(config);
+  await startTracing(config);
   const db = await openDatabase(config);
   const worker = createDeliveryWorker({ databaseUrl: db.url, prisma: db.database.prisma, box: resolveSecretBox(config, (message) => logger.warn(message)), config, logger });
   await worker.start();
@@ -19,6 +21,7 @@ async function main() {
   const stop = async (signal: string) => {
     logger.info({ signal }, 'webhook worker stopping');
     await worker.stop();
+    await tracing.shutdown();
     await db.database.close();
     await db.embedded?.stop();
     process.exit(0);

@@ -13,6 +13,7 @@ import { OUTBOX_CHANNEL } from './outbox.js';
 import { attemptOutcome, type AttemptOutcome } from './retry-schedule.js';
 import { createSender, type AttemptResult } from './sender.js';
 import { webhookHeaders } from './signing.js';
+import { inSpan, SpanKind } from '../observability/tracing.js';
 
 export type WorkerConfig = Pick<
   Config,
@@ -137,7 +138,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     const body = JSON.stringify({ type: delivery.type, timestamp: delivery.created_at.toISOString(), data: delivery.payload });
     let result: AttemptResult;
     try {
-      result = await sender.send(delivery.url, webhookHeaders(signingSecrets(delivery), delivery.event_id, Math.floor(Date.now() / 1000), body), body);
+      result = await inSpan('POST webhook', { 'signalboard.event_id': delivery.event_id, 'signalboard.attempt': delivery.attempt_count }, () => sender.send(delivery.url, webhookHeaders(signingSecrets(delivery), delivery.event_id, Math.floor(Date.now() / 1000), body), body), { kind: SpanKind.CLIENT });
     } catch (error) {
       result = { status: null, latencyMs: 0, retryAfter: null, error: error instanceof Error ? error.message : String(error) };
     }

@@ -1,0 +1,105 @@
+// Traces against a real OTLP/HTTP endpoint in the test (not a mock SDK): a v1 request carrying
+// a caller's traceparent yields a server span in that trace, with the route template, and one
+// child span per SQL statement named by its declaration (no values); log lines carry the trace.
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Writable } from 'node:stream';
+import { createKeyedWorkspace, createTestApp, type TestApp } from '../support/app.js';
+import { listenOnLoopback } from '../support/loopback.js';
+import { inSpan, startTracing, tracing } from '../../src/observability/tracing.js';
+import { createLogger } from '../../src/config/logger.js';
+import { createOutboundFetch } from '../../src/http/outbound-fetch.js';
+import { seedWorkspace } from '../../src/demo/seed.js';
+
+interface OtlpSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
+  attributes: { key: string; value: { stringValue?: string; intValue?: string | number } }[];
+}
+
+const received: OtlpSpan[] = [];
+let receiver: Awaited<ReturnType<typeof listenOnLoopback>>;
+let t: TestApp;
+const hex = (id: string) => (/^[0-9a-f]+$/.test(id) ? id : Buffer.from(id, 'base64').toString('hex'));
+const attribute = (span: OtlpSpan, key: string) => {
+  const value = span.attributes.find((entry) => entry.key === key)?.value;
+  return value?.stringValue ?? (value?.intValue !== undefined ? Number(value.intValue) : undefined);
+};
+
+beforeAll(async () => {
+  receiver = await listenOnLoopback(
+    http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => (body += chunk));
+      req.on('end', () => {
+        if (req.url === '/v1/traces') {
+          const payload = JSON.parse(body) as { resourceSpans: { scopeSpans: { spans: OtlpSpan[] }[] }[] };
+          for (const resource of payload.resourceSpans) for (const scope of resource.scopeSpans) received.push(...scope.spans);
+        }
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
+    }),
+  );
+  await startTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.baseUrl, OTEL_TRACES_SAMPLER: 'parentbased_always_on', OTEL_SERVICE_NAME: 'signalboard-test' });
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+  await receiver?.close();
+});
+
+describe('tracing', () => {
+  it('log lines written inside a span name its trace', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ LOG_LEVEL: 'info' }, new Writable({ write: (chunk, _encoding, done) => (lines.push(String(chunk)), done()) }));
+    logger.info('outside');
+    const traceId = await inSpan('work', {}, async (span) => {
+      logger.info('inside');
+      return span!.spanContext().traceId;
+    });
+    expect(JSON.parse(lines[0]!).traceId).toBeUndefined();
+    expect(JSON.parse(lines[1]!).traceId).toBe(traceId);
+  });
+
+  it('calls we make carry the trace on (traceparent), in a client span', async () => {
+    let traceparent: string | undefined;
+    const target = await listenOnLoopback(http.createServer((req, res) => ((traceparent = req.headers.traceparent as string | undefined), res.end('ok'))));
+    try {
+      const fetchOut = createOutboundFetch({ policy: { allowHttp: true, allowPrivate: true }, timeoutMs: 2_000, maxBytes: 1_024 });
+      const traceId = await inSpan('caller', {}, async (span) => {
+        await fetchOut(`${target.baseUrl}/discovery`);
+        return span!.spanContext().traceId;
+      });
+      expect(traceparent).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-01$`));
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('a v1 request joins the caller\'s trace; its SQL statements are child spans named by their declaration', async () => {
+    const keyed = await createKeyedWorkspace(t.database);
+    await seedWorkspace(t.database.prisma, t.database.pool, { workspaceId: keyed.workspace.id, days: 10, clients: 1 });
+    const callerTrace = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const callerSpan = '00f067aa0ba902b7';
+    const response = await t.get('/api/v1/clients', keyed.key.secret, { headers: { traceparent: `00-${callerTrace}-${callerSpan}-01` } });
+    expect(response.status).toBe(200);
+    await tracing.shutdown();
+    const server = received.find((span) => span.name === 'GET /api/v1/clients');
+    expect(server, JSON.stringify(received.map((span) => span.name))).toBeDefined();
+    expect(hex(server!.traceId)).toBe(callerTrace);
+    expect(hex(server!.parentSpanId!)).toBe(callerSpan);
+    expect(attribute(server!, 'http.route')).toBe('/api/v1/clients');
+    expect(attribute(server!, 'http.response.status_code')).toBe(200);
+    const sql = received.filter((span) => span.name.startsWith('SELECT ') && hex(span.traceId) === callerTrace);
+    expect(sql.map((span) => span.name)).toContain('SELECT clients.list');
+    for (const span of sql) {
+      expect(hex(span.parentSpanId!)).toBe(hex(server!.spanId));
+      expect(attribute(span, 'db.system.name')).toBe('postgresql');
+      // Names only: no statement text or values travel.
+      expect(JSON.stringify(span)).not.toContain(keyed.workspace.id);
+    }
+  });
+});
