@@ -3,12 +3,14 @@ import { createYoga, maskError } from 'graphql-yoga';
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
-import type { GraphQLSchema } from 'graphql';
+import { getOperationAST, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { isDatabaseUnavailable, unavailable } from '../errors/index.js';
 import type { Admitted } from '../auth/index.js';
 import type { GraphQLContext } from './context.js';
 import { bearerToken } from '../auth/index.js';
 import { graphiqlPage } from './graphiql.js';
+import { trace } from '@opentelemetry/api';
+import { tracing } from '../observability/tracing.js';
 import { loadTrustedOperations } from './trusted-operations.js';
 
 export interface YogaDependencies {
@@ -81,6 +83,11 @@ export function createGraphQLServer(deps: YogaDependencies) {
     },
     plugins: [
       { onRequestParse: (payload) => (deps.isCookieAuthenticated(payload.request) ? csrf.onRequestParse?.(payload) : undefined) },
+      // The request's span names the GraphQL operation it ran.
+      {
+        onExecute: ({ args }: { args: { document: DocumentNode; operationName?: string | null } }) =>
+          void (tracing.on && trace.getActiveSpan()?.setAttribute('graphql.operation.name', getOperationAST(args.document, args.operationName)?.name?.value ?? 'anonymous')),
+      },
       usePersistedOperations({
         getPersistedOperation: (hash) => trusted.get(hash) ?? null,
         // API keys may send any read query (under the limits below); in production everyone

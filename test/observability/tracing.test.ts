@@ -86,7 +86,11 @@ describe('tracing', () => {
     const callerSpan = '00f067aa0ba902b7';
     const response = await t.get('/api/v1/clients', keyed.key.secret, { headers: { traceparent: `00-${callerTrace}-${callerSpan}-01` } });
     expect(response.status).toBe(200);
+    const graphql = await t.app.fetch(new Request('http://test.local/graphql', { method: 'POST', headers: { authorization: `Bearer ${keyed.key.secret}`, 'content-type': 'application/json' }, body: JSON.stringify({ query: 'query WhoAmI { viewer { scopes } }' }) }));
+    expect(graphql.status).toBe(200);
     await tracing.shutdown();
+    const graphqlSpan = received.find((span) => span.name === 'POST /graphql');
+    expect(graphqlSpan && attribute(graphqlSpan, 'graphql.operation.name')).toBe('WhoAmI');
     const server = received.find((span) => span.name === 'GET /api/v1/clients');
     expect(server, JSON.stringify(received.map((span) => span.name))).toBeDefined();
     expect(hex(server!.traceId)).toBe(callerTrace);
