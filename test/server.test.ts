@@ -1,9 +1,7 @@
 // The server process draining on SIGTERM, under load: /readyz turns 503 at once, every request
 // it accepted is answered, the webhook attempts in flight finish and are recorded once, and the
 // process exits 0.
-import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase, type Database } from '../src/db/client.js';
 import { createSecretBox, decodeKey } from '../src/secrets/secret-box.js';
@@ -15,8 +13,8 @@ import { createTestDatabase } from './support/database.js';
 import { TEST_APP_SECRET_KEY } from './support/secrets.js';
 import { startReceiver, waitFor, type Receiver } from './support/webhook-receiver.js';
 import { freePort } from './support/global-setup.js';
+import { startServerProcess } from './support/processes.js';
 
-const root = path.resolve(import.meta.dirname, '..');
 let url: string;
 let database: Database;
 let receiver: Receiver;
@@ -32,30 +30,6 @@ afterAll(async () => {
   await database?.close();
 });
 
-async function startServer(metricsPort: number): Promise<{ child: ChildProcess; baseUrl: string; output: () => string }> {
-  // node --import tsx: one process, so the signal and the exit code are the server's own.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'info', NODE_ENV: 'test', APP_SECRET_KEY: TEST_APP_SECRET_KEY, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', SHUTDOWN_GRACE_SECONDS: '10', RATE_LIMIT_AGENCY: '1000000/100000', METRICS_PORT: String(metricsPort) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /"port":(\d+)[^\n]*"msg":"listening"/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(Number(match[1]));
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
-  });
-  return { child, baseUrl: `http://127.0.0.1:${port}`, output: () => output };
-}
-
 describe('SIGTERM', () => {
   it('drains: not ready at once, every accepted request answered, attempts in flight finished and recorded once, exit 0', async () => {
     const keyed = await createKeyedWorkspace(database);
@@ -63,7 +37,7 @@ describe('SIGTERM', () => {
     const endpoint = await createEndpoint({ prisma: database.prisma, pool: database.pool, box, policy: { allowHttp: true, allowPrivate: true } }, { workspaceId: keyed.workspace.id, url: receiver.url, eventTypes: ['scan.completed'], actor: OPERATOR });
     receiver.secrets = [endpoint.secret];
     const metricsPort = await freePort();
-    const server = await startServer(metricsPort);
+    const server = await startServerProcess({ DATABASE_URL: url, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', SHUTDOWN_GRACE_SECONDS: '10', RATE_LIMIT_AGENCY: '1000000/100000', METRICS_PORT: String(metricsPort) });
     const exit = new Promise<number | null>((resolve) => server.child.once('exit', (code) => resolve(code)));
 
     // Load: 8 keep-alive loops on v1 until told to stop; every answer and every error counted.

@@ -9,6 +9,9 @@ const root = path.resolve(import.meta.dirname, '../..');
 export interface ServerProcess {
   baseUrl: string;
   stop(): Promise<void>;
+  child: ChildProcess;
+  /** Everything the process printed so far. */
+  output(): string;
 }
 
 function stopProcess(child: ChildProcess): Promise<void> {
@@ -20,8 +23,12 @@ function stopProcess(child: ChildProcess): Promise<void> {
   });
 }
 
+/**
+ * `src/server.ts` in its own process. `node --import tsx` keeps it one process, so signals
+ * reach the server itself and its exit code is its own (the tsx CLI runs it in a child).
+ */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['src/server.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: root,
     // A short drain: the tests stop their servers often.
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'info', NODE_ENV: 'test', APP_SECRET_KEY: TEST_APP_SECRET_KEY, SHUTDOWN_GRACE_SECONDS: '2', METRICS_PORT: '0', ...env },
@@ -41,8 +48,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
   });
-  child.stdout!.resume();
-  return { baseUrl: `http://127.0.0.1:${port}`, stop: () => stopProcess(child) };
+  return { baseUrl: `http://127.0.0.1:${port}`, stop: () => stopProcess(child), child, output: () => output };
 }
 
 /** Whether redis-server is installed; in CI (CI=true) its absence fails the run instead of skipping. */
