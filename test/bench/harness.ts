@@ -50,10 +50,12 @@ export async function startProcess(args: string[], env: Record<string, string>, 
   // `node --import tsx` keeps the server in one process, so its pid is the one to measure.
   // Production requires PUBLIC_BASE_URL (the one origin): the port is chosen here so the two agree.
   const listenPort = String(await freePort());
+  // Metrics on, each service on a port of its own (benchmarks measure the service as it runs).
+  const metricsPort = String(await freePort());
   const child: ChildProcess = spawn(command === 'node' ? process.execPath : path.join(root, 'node_modules/.bin/tsx'), args, {
     cwd: root,
     // Production requires APP_SECRET_KEY; the benchmarks' own fixed one.
-    env: { ...process.env, HOST: '127.0.0.1', PORT: listenPort, PUBLIC_BASE_URL: `http://127.0.0.1:${listenPort}`, SEED_DEMO: 'false', LOG_LEVEL: 'warn', NODE_ENV: 'production', APP_SECRET_KEY: BENCH_APP_SECRET_KEY, ...env },
+    env: { ...process.env, HOST: '127.0.0.1', PORT: listenPort, PUBLIC_BASE_URL: `http://127.0.0.1:${listenPort}`, METRICS_PORT: metricsPort, SEED_DEMO: 'false', LOG_LEVEL: 'warn', NODE_ENV: 'production', APP_SECRET_KEY: BENCH_APP_SECRET_KEY, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let output = '';
