@@ -13,13 +13,13 @@ export const BODY_LIMITS = {
   mcp: 1024 * 1024,
 } as const;
 
-export const tooLarge = (limit: number) =>
+const tooLarge = (limit: number) =>
   new ApiError('payload_too_large', `Request bodies here are limited to ${limit} bytes.`, { headers: { Connection: 'close' } });
 
 const declaredLength = (value: string | null | undefined) => (value && /^\d+$/.test(value) ? Number(value) : null);
 
 /** The body of a web-standard request, refused with 413 past `limit` bytes. */
-export async function readBody(request: Request, limit: number): Promise<Uint8Array> {
+async function readBody(request: Request, limit: number): Promise<Uint8Array> {
   if ((declaredLength(request.headers.get('content-length')) ?? 0) > limit) throw tooLarge(limit);
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
@@ -58,9 +58,11 @@ export async function readNodeBody(req: IncomingMessage, limit: number): Promise
  * to keep the connection; a chunked or large one closes the connection instead.
  */
 export function closesAfterUnreadBody(request: Request): boolean {
-  if (!request.body || request.bodyUsed) return false;
+  // Runs for every request: the cheap answers first (reading `body` builds a stream wrapper).
+  if (request.method === 'GET' || request.method === 'HEAD' || request.bodyUsed) return false;
   const declared = declaredLength(request.headers.get('content-length'));
-  return declared === null || declared > BODY_LIMITS.form;
+  if (declared !== null) return declared > BODY_LIMITS.form;
+  return request.body !== null;
 }
 
 /**

@@ -30,9 +30,6 @@ export function createReadiness(probes: readonly ReadinessProbe[]) {
     drain() {
       draining = true;
     },
-    get draining() {
-      return draining;
-    },
     async report(): Promise<ReadinessReport> {
       const results = await Promise.all(probes.map(withTimeout));
       const checks = Object.fromEntries(probes.map((probe, index) => [probe.name, results[index] ? 'ok' : 'down'])) as Record<string, 'ok' | 'down'>;

@@ -37,7 +37,8 @@ export function createConsent(deps: ConsentDeps) {
 
   async function interaction(provider: Provider, req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url!, issuer());
-    const request = new Request(url, { headers: headersOf(req), method: 'GET' });
+    // Only the headers matter to the session and origin checks; the body was read already.
+    const request = new Request(url, { headers: headersOf(req), method: req.method === 'POST' ? 'POST' : 'GET' });
     const details = await provider.interactionDetails(req, res);
     const session = await deps.sessions.read(request);
     if (!session) {
@@ -49,7 +50,7 @@ export function createConsent(deps: ConsentDeps) {
     const workspaces = await consentWorkspaces(session);
 
     if (req.method === 'POST') {
-      deps.sessions.assertSameOrigin(new Request(url, { headers: headersOf(req), method: 'POST' }));
+      deps.sessions.assertSameOrigin(request);
       const form = new URLSearchParams((req as IncomingMessage & { body?: Buffer }).body?.toString('utf8') ?? '');
       deps.sessions.assertCsrf(session, request, Object.fromEntries(form));
       if (form.get('decision') !== 'allow') {

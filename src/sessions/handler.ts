@@ -135,11 +135,7 @@ export function createSessionHandler(deps: SessionHandlerDeps) {
   }
 
   async function chooseWorkspace(request: Request): Promise<Response> {
-    sessions.assertSameOrigin(request);
-    const session = await sessions.read(request);
-    if (!session) throw new ApiError('unauthenticated', 'Not signed in.');
-    const { fields, json } = await readForm(request);
-    sessions.assertCsrf(session, request, fields);
+    const { session, fields, json } = await sessions.signedInChange(request);
     const slug = textField(fields, 'workspace', { required: true })!;
     if (!(await switchWorkspace(pool, session.id, session.userId, slug))) {
       throw new ApiError('not_found', session.ssoWorkspaceId ? `You signed in with "${session.workspaceSlug}"'s single sign-on: sign in again to use another workspace.` : `You are not a member of a workspace "${slug}".`);
@@ -170,11 +166,7 @@ export function createSessionHandler(deps: SessionHandlerDeps) {
   }
 
   async function change(request: Request): Promise<Response> {
-    sessions.assertSameOrigin(request);
-    const session = await sessions.read(request);
-    if (!session) throw new ApiError('unauthenticated', 'Not signed in.');
-    const { fields, json } = await readForm(request);
-    sessions.assertCsrf(session, request, fields);
+    const { session, fields, json } = await sessions.signedInChange(request);
     const text = (name: string) => (typeof fields[name] === 'string' ? (fields[name] as string) : '');
     await changePassword(pool, session, { current: text('currentPassword'), password: text('password') });
     return json ? jsonResponse({ data: { changed: true } }) : redirect(SETTINGS_PATH);

@@ -6,7 +6,7 @@ import type { Config } from '../config/index.js';
 import { ApiError } from '../errors/index.js';
 import { html, htmlResponse, page, wantsHtml } from '../http/html.js';
 import { errorResponse } from '../http/responses.js';
-import type { FormFields } from '../http/forms.js';
+import { readForm, type FormFields } from '../http/forms.js';
 import { readCookie, sessionCookieName, type CookiePolicy } from './cookies.js';
 import { findSession, type SessionView } from './session-store.js';
 
@@ -20,6 +20,8 @@ export interface WebSessions {
   /** A change must come from our own pages: a foreign Origin (or Referer) is refused. */
   assertSameOrigin(request: Request): void;
   assertCsrf(session: SessionView, request: Request, fields: FormFields): void;
+  /** A change by a signed-in person: from this site, with a session (else 401), its form read, its CSRF token checked. */
+  signedInChange(request: Request): Promise<{ session: SessionView; fields: FormFields; json: boolean }>;
 }
 
 export function createWebSessions(config: Config, pool: pg.Pool): WebSessions {
@@ -28,7 +30,7 @@ export function createWebSessions(config: Config, pool: pg.Pool): WebSessions {
   const tokenOf = (request: Request) => readCookie(request.headers.get('cookie'), name);
   const expectedOrigin = (request: Request) => (config.PUBLIC_BASE_URL ? new URL(config.PUBLIC_BASE_URL).origin : new URL(request.url).origin);
 
-  return {
+  const sessions: WebSessions = {
     cookiePolicy,
     tokenOf,
     async read(request) {
@@ -52,7 +54,16 @@ export function createWebSessions(config: Config, pool: pg.Pool): WebSessions {
       const given = request.headers.get(CSRF_HEADER) ?? (typeof fields[CSRF_FIELD] === 'string' ? (fields[CSRF_FIELD] as string) : null);
       if (!given || !sameText(given, session.csrfToken)) throw new ApiError('forbidden', `Missing or wrong CSRF token: send the ${CSRF_FIELD} field of the page's form, or the ${CSRF_HEADER} header from GET /app/session.`);
     },
+    async signedInChange(request) {
+      sessions.assertSameOrigin(request);
+      const session = await sessions.read(request);
+      if (!session) throw new ApiError('unauthenticated', 'Not signed in.');
+      const { fields, json } = await readForm(request);
+      sessions.assertCsrf(session, request, fields);
+      return { session, fields, json };
+    },
   };
+  return sessions;
 }
 
 function safeOrigin(url: string): string {

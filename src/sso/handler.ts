@@ -2,7 +2,6 @@
 // POST /app/sso/link: a signed-in person links their company sign-in to their account.
 import type pg from 'pg';
 import { ApiError } from '../errors/index.js';
-import { readForm } from '../http/forms.js';
 import type { PublicOrigin } from '../http/public-origin.js';
 import { Response } from '../http/responses.js';
 import { sessionCookie, type CookiePolicy } from '../sessions/index.js';
@@ -20,11 +19,7 @@ export function createSsoHandler(deps: { sso: ReturnType<typeof createSso>; pool
   return async function handleSso(request: Request, url: URL): Promise<Response | null> {
     if (url.pathname === SSO_LINK_PATH) {
       if (request.method !== 'POST') throw new ApiError('method_not_allowed', 'Use POST.');
-      deps.sessions.assertSameOrigin(request);
-      const session = await deps.sessions.read(request);
-      if (!session) throw new ApiError('unauthenticated', 'Sign in with your password first.');
-      const { fields } = await readForm(request);
-      deps.sessions.assertCsrf(session, request, fields);
+      const { session } = await deps.sessions.signedInChange(request);
       const { location, cookie } = await deps.sso.startLink(session, deps.publicOrigin.value);
       return redirect(location, cookie);
     }
