@@ -138,6 +138,22 @@ describe('operator CLI', () => {
     expect(short).not.toBe(0);
   }, 60_000);
 
+  it('requires SSO for a workspace and sends a reset link, both audited', async () => {
+    const on = await cli('workspaces', 'require-sso', 'acme', 'on', '--json');
+    expect(on.code, on.stderr).toBe(0);
+    expect(JSON.parse(on.stdout)).toEqual({ slug: 'acme', requireSso: true });
+    expect((await database.prisma.workspace.findUniqueOrThrow({ where: { slug: 'acme' } })).requireSso).toBe(true);
+    expect((await cli('workspaces', 'require-sso', 'acme', 'maybe')).code).toBe(2);
+    expect((await cli('workspaces', 'require-sso', 'acme', 'off')).code).toBe(0);
+
+    const reset = await cli('users', 'reset-password', '--email', 'bo@acme.test', '--json');
+    expect(reset.code, reset.stderr).toBe(0);
+    const bo = await database.prisma.user.findUniqueOrThrow({ where: { email: 'bo@acme.test' } });
+    expect(await database.prisma.passwordReset.count({ where: { userId: bo.id, usedAt: null } })).toBe(1);
+    const actions = (await database.prisma.auditLogEntry.findMany({ where: { workspace: { slug: 'acme' }, action: { in: ['sso.require_set', 'password.reset_requested'] } } })).map((entry) => entry.action);
+    expect(actions.sort()).toEqual(['password.reset_requested', 'sso.require_set', 'sso.require_set']);
+  }, 60_000);
+
   it('lists signal rules with their defaults and sets one', async () => {
     const project = await database.prisma.aiProject.findFirstOrThrow({ where: { workspace: { slug: 'acme' } } });
     const rules = JSON.parse((await cli('signals', 'rules', '--project', project.id, '--json')).stdout);

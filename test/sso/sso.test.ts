@@ -193,6 +193,15 @@ describe('signing in with the company identity provider', () => {
     expect(await t.database.prisma.membership.count({ where: { workspaceId: acme.workspace.id, user: { email: 'alice@acme.test' } } })).toBe(1);
   });
 
+  it('an SSO sign-in is audited in the workspace whose provider vouched for it, and only there', async () => {
+    nextAccount = 'alice';
+    await signInWithSso('alice@acme.test');
+    const alice = await t.database.prisma.user.findUniqueOrThrow({ where: { email: 'alice@acme.test' } });
+    const entries = await t.database.prisma.auditLogEntry.findMany({ where: { actor: alice.id, action: 'session.signed_in' } });
+    expect(entries.length).toBeGreaterThan(0);
+    expect(entries.every((entry) => entry.workspaceId === acme.workspace.id && (entry.details as { method?: string }).method === 'sso')).toBe(true);
+  });
+
   it('nobody else: an unverified domain, an unverified address, an address outside the domain', async () => {
     const noDomain = await signInWithSso('bob@nowhere.test');
     expect(noDomain.response.status).toBe(403);
