@@ -29,10 +29,11 @@ import { createOutboundFetch } from './http/outbound-fetch.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { createReadiness, databaseProbes, readinessResponse, type Readiness, type ReadinessProbe } from './http/readiness.js';
 import { inRequestSpan } from './observability/tracing.js';
-import { createMetrics, type Metrics } from './observability/metrics.js';
+import { createMetrics, poolStats, type Metrics } from './observability/metrics.js';
 import { routeTemplateOf } from './observability/route-templates.js';
 import { v1RouteTemplate } from './rest/routes.js';
 import { webhookBacklog } from './webhooks/outbox.js';
+import { webhookDepsOf } from './webhooks/endpoints.js';
 import { clientAddress } from './http/client-address.js';
 import { identityProviderPolicy } from './sso/connections.js';
 import { endAuthorizationSessions } from './mcp/oauth-adapter.js';
@@ -67,6 +68,11 @@ export interface AppDependencies {
 /** What the HTTP server knows about the connection beside the request. */
 export interface Connection {
   remoteAddress?: string | undefined;
+  /**
+   * Cuts the connection: the one signal left when a streamed body fails after its headers were
+   * sent (the client sees a response cut short, never a complete-looking one or a hang).
+   */
+  abort?: ((error: Error) => void) | undefined;
 }
 
 export interface App {
@@ -88,7 +94,7 @@ const OUTBOUND_MAX_BYTES = 256 * 1024;
 
 export function createApp(deps: AppDependencies): App {
   const { config, database, logger } = deps;
-  const scopeOf = workspaceScopes(database.readPool);
+  const scopeOf = workspaceScopes(database.readPool, database.streamPool);
   const dataCache = createDataCache(config.DATA_CACHE_MAX_BYTES);
   const sessions = createWebSessions(config, database.pool);
   const { admit, admitGraphQL } = createAdmission({
@@ -101,9 +107,8 @@ export function createApp(deps: AppDependencies): App {
   const publicOrigin = createPublicOrigin(config.PUBLIC_BASE_URL, config.PORT, config.TRUST_PROXY);
   const mail = deps.mail ?? createMailer(config, logger);
   const metrics = deps.metrics ?? createMetrics({ enabled: config.METRICS_PORT !== 0 });
-  const poolStats = (pool: { totalCount: number; idleCount: number; waitingCount: number }) => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
   metrics.watch({
-    pools: () => ({ primary: poolStats(database.pool), read: poolStats(database.readPool) }),
+    pools: () => ({ primary: poolStats(database.pool), read: poolStats(database.readPool), stream: poolStats(database.streamPool) }),
     dataCache: () => ({ hits: dataCache.hits, misses: dataCache.misses, bytes: dataCache.bytes, entries: dataCache.size }),
     webhookBacklog: () => webhookBacklog(database.pool),
   });
@@ -142,7 +147,7 @@ export function createApp(deps: AppDependencies): App {
         publicOrigin,
         addressOf: (req) => clientAddress(typeof req.headers['x-forwarded-for'] === 'string' ? req.headers['x-forwarded-for'] : null, req.socket.remoteAddress, config.TRUST_PROXY),
       });
-      return { authorizationServer, mcp: createMcpHandler({ schema, authorizationServer, writes: { prisma: database.prisma, pool: database.pool }, logger, contextFor, metrics }) };
+      return { authorizationServer, mcp: createMcpHandler({ schema, authorizationServer, writes: { prisma: database.prisma, pool: database.pool, webhooks: webhookDepsOf(config, { prisma: database.prisma, pool: database.pool, box: deps.box }) }, logger, contextFor, metrics, allowedOrigins: config.MCP_ALLOWED_ORIGINS }) };
     })());
   // Nothing is cached before the connector is loaded.
   invalidateTokens = (target) => void connector?.then(({ authorizationServer }) => authorizationServer.invalidate(target));
@@ -163,6 +168,7 @@ export function createApp(deps: AppDependencies): App {
     contextFor: (admitted, requestId) => contextFor(admitted.principal, requestId),
     production: config.NODE_ENV === 'production',
     publicOrigin,
+    metrics,
     isCookieAuthenticated: (request) => !request.headers.has('authorization') && sessions.tokenOf(request) !== null,
   });
   const ingest = createIngestHandler({ config, database, logger });
@@ -181,16 +187,16 @@ export function createApp(deps: AppDependencies): App {
     }
   }
 
-  async function route(request: Request, url: URL, requestId: string, address: string): Promise<Response> {
+  async function route(request: Request, url: URL, requestId: string, address: string, connection: Connection): Promise<Response> {
     const path = url.pathname;
     if (path === '/app' || path.startsWith('/app/')) return web(request, url, requestId, address);
-    if (path === MCP_PATH || PROTECTED_RESOURCE_PATHS.includes(path)) {
+    if (path === MCP_PATH || path.startsWith(`${MCP_PATH}/`) || PROTECTED_RESOURCE_PATHS.includes(path)) {
       // Absolute URLs live here (the resource, the issuer): only requests addressed to this service.
       publicOrigin.assertAddressed(request.headers.get('host') ?? url.host, request.headers.get('x-forwarded-host'));
       const { mcp } = await loadConnector();
-      return path === MCP_PATH ? mcp.handle(request, requestId) : mcp.metadata();
+      return PROTECTED_RESOURCE_PATHS.includes(path) ? mcp.metadata() : mcp.handle(request, requestId, path.slice(MCP_PATH.length));
     }
-    if (path === BASE_PATH || path.startsWith(`${BASE_PATH}/`)) return rest(request, url, requestId);
+    if (path === BASE_PATH || path.startsWith(`${BASE_PATH}/`)) return rest(request, url, requestId, connection);
     if (path.startsWith(GRAPHIQL_ASSETS_PATH)) return (await graphiqlAsset(path.slice(GRAPHIQL_ASSETS_PATH.length))) ?? errorResponse(new ApiError('not_found', 'No such asset.'), requestId);
     if (path === '/graphql') {
       const graphqlRequest = await bounded(request, BODY_LIMITS.graphql);
@@ -223,7 +229,7 @@ export function createApp(deps: AppDependencies): App {
       let response: Response;
       try {
         const address = clientAddress(request.headers.get('x-forwarded-for'), connection.remoteAddress, config.TRUST_PROXY);
-        response = await inRequestSpan(request, template, requestId, () => route(request, url, requestId, address));
+        response = await inRequestSpan(request, template, requestId, () => route(request, url, requestId, address, connection));
       } catch (error) {
         if (error instanceof ApiError) response = errorResponse(error, requestId);
         else {

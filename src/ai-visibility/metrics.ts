@@ -34,10 +34,10 @@ export interface MetricsResult {
 }
 
 const counterSums = COUNTER_FIELDS.map((field) => `sum(${COUNTER_COLUMNS[field]})::float8 AS "${field}"`).join(', ');
-// $1 workspace, $2 project ids, $3/$4 range, $5 model or null.
+// $1 workspace, $2 project ids, $3/$4 range, $5 model or null (and $6 the rows per project, null for all).
 const filter = (workspace: WorkspaceBinding) => `${workspace()} AND date BETWEEN $3::date AND $4::date AND ($5::text IS NULL OR model = $5)`;
 
-const ROWS = tenantStatement<Record<string, any> & { parentId: string; competitors: CompetitorCounters[] }>('ai-metrics-rows', (workspace) =>
+export const METRICS_ROWS = tenantStatement<Record<string, any> & { parentId: string; competitors: CompetitorCounters[] }>('ai-metrics-rows', (workspace) =>
   perParentSql(`
      SELECT date, model, locale, ${COUNTER_SELECT}, competitors FROM scans
      WHERE project_id = p.id AND ${filter(workspace)} ORDER BY date DESC, locale, model LIMIT $6`),
@@ -76,30 +76,43 @@ const countersOf = (row: Record<string, unknown>): ScanCounters =>
  */
 export async function queryProjectMetrics(scope: WorkspaceScope, projectIds: readonly string[], range: DateRange, model: string | null, cap: number): Promise<MetricsResult[]> {
   const values = [projectIds, range.from, range.to, model];
-  const [rows, totalsRows, competitorRows] = await Promise.all([scope.rows(ROWS, [...values, cap]), scope.rows(TOTALS, values), scope.rows(COMPETITOR_TOTALS, values)]);
+  const [rows, totalsRows, competitorRows] = await Promise.all([scope.rows(METRICS_ROWS, [...values, cap]), scope.rows(TOTALS, values), scope.rows(COMPETITOR_TOTALS, values)]);
 
   const rowsByProject = groupByParent(projectIds, rows);
   const competitorsByProject = groupByParent(projectIds, competitorRows);
   return groupByParent(projectIds, totalsRows).map((projectTotals, index) => {
-    const totals: LocaleTotals[] = [];
-    let total = 0;
-    for (const row of projectTotals) {
-      const counters = countersOf(row);
-      if (row.all_models === 1) {
-        const competitors = competitorsByProject[index]!
-          .filter((competitor) => competitor.locale === row.locale)
-          .map((competitor) => competitorMetrics(competitorCountersOf(competitor), Number(competitor.totalRuns), Number(competitor.totalMentionCount)));
-        totals.push({ locale: row.locale, ...counters, ...ratesOf(counters), byModel: [], competitors });
-        total += row.row_count;
-      } else {
-        totals.at(-1)!.byModel.push({ model: row.model, ...counters, ...ratesOf(counters) });
-      }
-    }
-    const projectRows = rowsByProject[index]!.map(({ date, model: rowModel, locale, competitors, ...row }) => {
-      const counters = countersOf(row);
-      const competitorList = competitors.map((competitor) => competitorMetrics(competitor, counters.totalRuns, counters.totalMentionCount));
-      return { date, model: rowModel, locale, ...counters, ...ratesOf(counters), competitors: competitorList };
-    });
+    const { totals, total } = localeTotalsOf(projectTotals, competitorsByProject[index]!);
+    const projectRows = rowsByProject[index]!.map(metricsRowOf);
     return { rows: projectRows, total, totals };
   });
+}
+
+/** A stored metrics row (a scan) with its rates and its competitors' rates against it. */
+export function metricsRowOf({ date, model, locale, competitors, ...row }: Record<string, any>): MetricsRow {
+  const counters = countersOf(row);
+  const competitorList = (competitors as CompetitorCounters[]).map((competitor) => competitorMetrics(competitor, counters.totalRuns, counters.totalMentionCount));
+  return { date, model, locale, ...counters, ...ratesOf(counters), competitors: competitorList };
+}
+
+/**
+ * Per-locale totals (byModel inside, competitors beside) from grouping-set rows — one row per
+ * locale with all_models = 1, followed by its per-model rows — and per-locale competitor sums.
+ * `total` counts the rows the locale rows stand for.
+ */
+export function localeTotalsOf(groupedRows: readonly Record<string, any>[], competitorRows: readonly Record<string, any>[]): { totals: LocaleTotals[]; total: number } {
+  const totals: LocaleTotals[] = [];
+  let total = 0;
+  for (const row of groupedRows) {
+    const counters = countersOf(row);
+    if (row.all_models === 1) {
+      const competitors = competitorRows
+        .filter((competitor) => competitor.locale === row.locale)
+        .map((competitor) => competitorMetrics(competitorCountersOf(competitor), Number(competitor.totalRuns), Number(competitor.totalMentionCount)));
+      totals.push({ locale: row.locale, ...counters, ...ratesOf(counters), byModel: [], competitors });
+      total += row.row_count;
+    } else {
+      totals.at(-1)!.byModel.push({ model: row.model, ...counters, ...ratesOf(counters) });
+    }
+  }
+  return { totals, total };
 }

@@ -3,13 +3,15 @@ import { builder } from '../graphql/builder.js';
 import { AiModelEnum } from '../graphql/enums.js';
 import { ListMeta, type ListMetaShape } from '../graphql/envelope.js';
 import { DateRangeType } from '../reports/report-data.type.js';
-import { addDays, type DateRange } from '../dates/civil-date.js';
-import { invalidParameter } from '../errors/index.js';
+import type { DateRange } from '../dates/civil-date.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
+import { periodComparisonArgs } from '../graphql/period-args.js';
 import { ProjectType } from './project.type.js';
 import { type LocaleTotals, type MetricsRow, type ModelTotals } from './metrics.js';
 import type { CompetitorMetrics, ScanCounters, ScanRates } from './pooled-rates.js';
+import { metricsRange, runFilterOf } from './read-filters.js';
+import { queryTrend, TREND_GRANULARITIES, type TrendPoint } from './trend.js';
 
 type CountersAndRates = ScanCounters & ScanRates;
 
@@ -65,7 +67,7 @@ const ModelTotalsType = builder.objectRef<ModelTotals>('AiVisibilityModelTotals'
   fields: (t) => ({ model: t.field({ type: AiModelEnum, resolve: (r) => r.model as never }), ...countersAndRates(t as unknown as CountersFieldBuilder) }),
 });
 
-const LocaleTotalsType = builder.objectRef<LocaleTotals>('AiVisibilityLocaleTotals').implement({
+export const LocaleTotalsType = builder.objectRef<LocaleTotals>('AiVisibilityLocaleTotals').implement({
   description: 'Pooled totals of one locale over every row of the filtered range.',
   fields: (t) => ({
     locale: t.exposeString('locale'),
@@ -98,21 +100,16 @@ const MetricsEnvelope = builder.objectRef<{ data: MetricsShape; meta: ListMetaSh
   }),
 });
 
-export const DEFAULT_METRICS_DAYS = 30;
-
-/** dateFrom/dateTo default to the 30 days ending today (UTC); one bound alone keeps the other 30 days away. */
-export function metricsRange(dateFrom: string | null | undefined, dateTo: string | null | undefined, now: Date): DateRange {
-  const today = now.toISOString().slice(0, 10);
-  const to = dateTo ?? (dateFrom ? addDays(dateFrom, DEFAULT_METRICS_DAYS - 1) : today);
-  const from = dateFrom ?? addDays(to, -(DEFAULT_METRICS_DAYS - 1));
-  if (from > to) throw invalidParameter('dateFrom', `dateFrom (${from}) must not be after dateTo (${to}).`);
-  return { from, to };
-}
-
 const metricsArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => ({
   model: arg({ type: AiModelEnum, required: false, description: 'Only this model.' }),
   dateFrom: arg({ type: 'Date', required: false, description: 'First day (inclusive); default: 29 days before dateTo.' }),
   dateTo: arg({ type: 'Date', required: false, description: 'Last day (inclusive); default: today (UTC).' }),
+});
+
+/** The filter of prompt, answer and source reads: the metrics arguments and a locale. */
+export const runFilterArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => ({
+  ...metricsArgs(arg),
+  locale: arg.string({ required: false, description: 'Only this locale (BCP 47, e.g. en-US).' }),
 });
 
 /** A project's metrics; projects asked together with the same arguments share two statements. */
@@ -213,10 +210,7 @@ builder.objectField(ProjectType, 'periodComparison', (t) =>
     authScopes: { scope: 'ai_visibility:read' },
     extensions: GRAPH_ONLY,
     args: {
-      currentFrom: t.arg({ type: 'Date', required: true }),
-      currentTo: t.arg({ type: 'Date', required: true }),
-      previousFrom: t.arg({ type: 'Date', required: true }),
-      previousTo: t.arg({ type: 'Date', required: true }),
+      ...periodComparisonArgs(t.arg),
       model: t.arg({ type: AiModelEnum, required: false }),
     },
     resolve: async (project, args, ctx) => {
@@ -227,5 +221,32 @@ builder.objectField(ProjectType, 'periodComparison', (t) =>
       ]);
       return compareLocales(current.totals, previous.totals);
     },
+  }),
+);
+
+const TrendPointType = builder.objectRef<TrendPoint>('AiVisibilityTrendPoint').implement({
+  description: 'One period of one model in one locale: its rates pooled from the scans of the period.',
+  fields: (t) => ({
+    period: t.expose('period', { type: 'Date', description: 'First day of the period (weeks start on Monday).' }),
+    model: t.field({ type: AiModelEnum, resolve: (point) => point.model as never }),
+    locale: t.exposeString('locale'),
+    totalRuns: t.exposeInt('totalRuns'),
+    visibility: t.exposeFloat('visibility', { nullable: true }),
+    shareOfVoice: t.exposeFloat('shareOfVoice', { nullable: true }),
+    averagePosition: t.exposeFloat('averagePosition', { nullable: true }),
+    sentiment: t.exposeFloat('sentiment', { nullable: true }),
+  }),
+});
+
+const TrendGranularityEnum = builder.enumType('AiVisibilityTrendGranularity', { values: TREND_GRANULARITIES });
+
+builder.objectField(ProjectType, 'trend', (t) =>
+  t.field({
+    type: [TrendPointType],
+    description: 'Rates per day, week or month, per model and locale, each period pooled on its own.',
+    authScopes: { scope: 'ai_visibility:read' },
+    extensions: GRAPH_ONLY,
+    args: { granularity: t.arg({ type: TrendGranularityEnum, required: false, description: 'day (default), week or month.' }), ...runFilterArgs(t.arg) },
+    resolve: (project, args, ctx) => queryTrend(ctx.workspace, project.id, runFilterOf(args, ctx.now), args.granularity ?? 'day'),
   }),
 );

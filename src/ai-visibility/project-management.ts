@@ -67,11 +67,23 @@ export function updateProject(prisma: PrismaClient, input: { workspaceId: string
   if (!isIdOf('project', input.projectId)) throw new UsageError(`${input.projectId} is not a project id (prj_…)`);
   const fields = checked(input.fields);
   return adminCommand(prisma, input, PROJECTS, async ({ tx, audit }) => {
-    const existing = await tx.aiProject.findFirst({ where: { id: input.projectId, workspaceId: input.workspaceId } });
+    const existing = await tx.aiProject.findFirst({ where: { id: input.projectId, workspaceId: input.workspaceId, archivedAt: null } });
     if (!existing) throw new UsageError(`no AI-visibility project ${input.projectId} in this workspace`, 'not_found');
     await assertClientOfWorkspace(tx, input.workspaceId, fields.clientId);
     const project = await tx.aiProject.update({ where: { id: existing.id }, data: defined(fields) as never });
     await audit('ai_project.updated', project.id, { fields: Object.keys(defined(input.fields)) });
     return project;
+  });
+}
+
+/** Takes a project out of every list and read; ingestion refuses its scans from then on. Its data stays. */
+export function archiveProject(prisma: PrismaClient, input: { workspaceId: string; projectId: string; actor: Actor }) {
+  if (!isIdOf('project', input.projectId)) throw new UsageError(`${input.projectId} is not a project id (prj_…)`);
+  return adminCommand(prisma, input, PROJECTS, async ({ tx, audit }) => {
+    const existing = await tx.aiProject.findFirst({ where: { id: input.projectId, workspaceId: input.workspaceId, archivedAt: null } });
+    if (!existing) throw new UsageError(`no AI-visibility project ${input.projectId} in this workspace`, 'not_found');
+    const archived = await tx.aiProject.update({ where: { id: existing.id }, data: { archivedAt: new Date() } });
+    await audit('ai_project.archived', existing.id);
+    return { id: archived.id, name: archived.name, archivedAt: archived.archivedAt!.toISOString() };
   });
 }

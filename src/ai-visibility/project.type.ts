@@ -5,6 +5,12 @@ import { NodeInterface, registerNodeKind } from '../graphql/node.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
 import { ClientType } from '../clients/client.type.js';
 import type { AiProject } from '../db/generated/prisma/client.js';
+import type { CompetitorDomains } from './domains.js';
+
+const CompetitorDomainsType = builder.objectRef<CompetitorDomains>('AiVisibilityCompetitorDomains').implement({
+  description: "A tracked competitor's own domains: its citations are marked as that competitor's.",
+  fields: (t) => ({ name: t.exposeString('name'), domains: t.exposeStringList('domains') }),
+});
 
 export const ProjectType = builder.objectRef<AiProject>('AiVisibilityProject').implement({
   description: 'An AI-visibility project: a brand tracked across AI models and markets.',
@@ -17,6 +23,8 @@ export const ProjectType = builder.objectRef<AiProject>('AiVisibilityProject').i
     competitors: t.exposeStringList('competitors'),
     models: t.field({ type: [AiModelEnum], resolve: (p) => p.models as never[] }),
     locales: t.exposeStringList('locales', { description: 'BCP 47 tags; each is its own population.' }),
+    domains: t.exposeStringList('domains', { description: "The brand's own registrable domains: citations of these are owned." }),
+    competitorDomains: t.field({ type: [CompetitorDomainsType], resolve: (project) => project.competitorDomains as unknown as CompetitorDomains[] }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     client: t.field({
       type: ClientType,

@@ -15,9 +15,13 @@ export interface Admitted {
   headers: Record<string, string>;
   /** Gives the request's token back (a 304 costs nothing); returns the updated headers. */
   refund(): Promise<Record<string, string>>;
+  /** Takes one more token for work the request goes on doing (an export's rows), waiting while the bucket is empty. */
+  spend(): Promise<void>;
 }
 
 const noRefund = async () => ({});
+const noSpend = async () => {};
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function bucketPolicies(config: Config): Partial<Record<Plan, BucketPolicy>> {
   return { pro: config.RATE_LIMIT_PRO, agency: config.RATE_LIMIT_AGENCY, scale: config.RATE_LIMIT_SCALE };
@@ -27,14 +31,14 @@ export function createAdmission(deps: { authenticator: ApiKeyAuthenticator; stor
   const policies = bucketPolicies(deps.config);
 
   async function limit(principal: Principal, policy: BucketPolicy | undefined, now: Date): Promise<Admitted> {
-    if (!policy) return { principal, headers: {}, refund: noRefund };
+    if (!policy) return { principal, headers: {}, refund: noRefund, spend: noSpend };
     let result;
     try {
       result = await deps.store.take(principal.credentialId, policy, now.getTime());
     } catch (error) {
       deps.onStoreError?.(error);
       // Fail open: serve without a limit; fail closed: refuse until the store is back.
-      if (deps.config.RATE_LIMIT_FAIL_OPEN) return { principal, headers: {}, refund: noRefund };
+      if (deps.config.RATE_LIMIT_FAIL_OPEN) return { principal, headers: {}, refund: noRefund, spend: noSpend };
       throw unavailable();
     }
     const headers = rateLimitHeaders(policy, result);
@@ -43,7 +47,14 @@ export function createAdmission(deps: { authenticator: ApiKeyAuthenticator; stor
       throw new ApiError('rate_limited', `Rate limit of ${holder} exceeded; retry in ${result.retryAfterSeconds} s.`, { headers });
     }
     const refund = async () => rateLimitHeaders(policy, await deps.store.take(principal.credentialId, policy, Date.now(), -1));
-    return { principal, headers, refund };
+    const spend = async () => {
+      for (;;) {
+        const taken = await deps.store.take(principal.credentialId, policy, Date.now());
+        if (taken.allowed) return;
+        await sleep(taken.retryAfterSeconds * 1000);
+      }
+    };
+    return { principal, headers, refund, spend };
   }
 
   /** v1: an API key, always. */

@@ -1,7 +1,7 @@
 // Key format sgb_live_<key_id>.<secret_part>: key_id is public and indexed; the secret
 // part carries 256 bits and only its SHA-256 is stored. A plain hash is enough for a
 // high-entropy secret (no dictionary to attack), and keeps verification cheap.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { base62 } from '../db/ids.js';
 
 export const KEY_PREFIX = 'sgb_live_';
@@ -15,7 +15,7 @@ export interface GeneratedKey {
   secretHash: Buffer;
 }
 
-export const hashSecret = (secretPart: string): Buffer => createHash('sha256').update(secretPart).digest();
+export const hashSecret = (secretPart: string): Buffer => hash('sha256', secretPart, 'buffer');
 
 export function generateApiKey(): GeneratedKey {
   const keyId = base62(KEY_ID_LENGTH);

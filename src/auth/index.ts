@@ -1,7 +1,8 @@
 // The front door of auth/: what other features may use. Files elsewhere import from here,
 // not from the files behind it (composition roots and lazy loads excepted; test/layers.test.ts).
 export type { Admitted } from './admission.js';
-export { bearerToken } from './api-key-format.js';
+export { bucketPolicies } from './admission.js';
+export { bearerToken, KEY_PREFIX } from './api-key-format.js';
 export { createApiKey, listApiKeys, parseScopes, revokeApiKey } from './key-management.js';
 export { SCOPES } from './principal.js';
 export type { Principal, Scope } from './principal.js';

@@ -4,7 +4,7 @@ import type { Config } from '../config/index.js';
 import { openDatabase, type ResolvedDatabase } from '../db/bootstrap.js';
 import { INVALIDATION_CHANNEL } from '../auth/invalidation.js';
 import { resolveSecretBox } from '../secrets/app-secret-key.js';
-import type { WebhookDeps } from '../webhooks/endpoints.js';
+import { webhookDepsOf, type WebhookDeps } from '../webhooks/endpoints.js';
 import type { Actor } from '../workspaces/actor.js';
 
 export interface JsonOption {
@@ -38,7 +38,7 @@ export async function closeDatabase() {
 
 export async function webhookDeps(): Promise<WebhookDeps> {
   const { prisma, pool } = await db();
-  return { prisma, pool, box: resolveSecretBox(config()), policy: { allowHttp: config().WEBHOOK_ALLOW_HTTP, allowPrivate: config().WEBHOOK_ALLOW_PRIVATE_TARGETS } };
+  return webhookDepsOf(config(), { prisma, pool, box: resolveSecretBox(config()) });
 }
 
 export const AS_OPTION = ['--as <email>', 'the acting user; must be an owner or admin'] as const;

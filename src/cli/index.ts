@@ -8,6 +8,7 @@ import { closeDatabase, useConfig } from './context.js';
 import { registerIngestCommands } from './commands/ingest.js';
 import { registerKeysCommands } from './commands/keys.js';
 import { registerMaintenanceCommands } from './commands/maintenance.js';
+import { registerPromptsCommands } from './commands/prompts.js';
 import { registerReportsCommands } from './commands/reports.js';
 import { registerSeedCommands } from './commands/seed.js';
 import { registerSignalsCommands } from './commands/signals.js';
@@ -25,6 +26,7 @@ for (const register of [
   registerIngestCommands,
   registerWebhooksCommands,
   registerSignalsCommands,
+  registerPromptsCommands,
   registerMaintenanceCommands,
 ]) {
   register(program);

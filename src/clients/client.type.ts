@@ -35,7 +35,12 @@ builder.queryField('clients', (t) =>
     resolve: (_root, _args, ctx) =>
       cappedList(
         ctx.config.LIST_ROW_CAP,
-        (take) => ctx.repositories.clients.list(take),
+        async (take) => {
+          const clients = await ctx.repositories.clients.list(take);
+          // The summaries came with the list: the fields below find them in the loader.
+          for (const client of clients) ctx.loaders.clientSummary.prime(client.id, client.summary);
+          return clients;
+        },
         () => ctx.repositories.clients.count(),
       ),
   }),

@@ -3,3 +3,4 @@
 export { assertClientOfWorkspace } from './ownership.js';
 export { clientRepository } from './repository.js';
 export type { ClientSummary } from './repository.js';
+export { archiveClient, createClient, renameClient } from './client-management.js';

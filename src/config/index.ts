@@ -92,6 +92,15 @@ const configSchema = z.object({
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   /** On SIGTERM: not ready at once, in-flight requests and webhook attempts finish within this time, then exit 0. */
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(25),
+  /**
+   * Origins of browser-based MCP clients allowed to call /mcp (comma-separated, e.g.
+   * https://inspector.example.com): CORS with the bearer token only, never credentials (cookies).
+   */
+  MCP_ALLOWED_ORIGINS: z
+    .string()
+    .transform((text) => text.split(',').map((origin) => origin.trim()).filter(Boolean))
+    .refine((origins) => origins.every((origin) => /^https?:\/\/[^/?#\s]+$/.test(origin)), 'must be comma-separated origins such as https://app.example.com (no path)')
+    .default(''),
   /** Behind a reverse proxy: take the client address (sign-in throttling) from the last X-Forwarded-For entry. */
   TRUST_PROXY: flag('false'),
 })

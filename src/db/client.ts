@@ -12,20 +12,29 @@ export interface Database {
   pool: pg.Pool;
   /** Where the hot read SQL runs: a replica when configured, otherwise the primary pool. */
   readPool: pg.Pool;
+  /**
+   * Server-side cursors of streaming exports, on the read database: connections of their own
+   * (an export holds one for as long as the client reads), without the per-query timeout (a
+   * cursor's query lasts the whole export), and few, so exports never starve the API's pool.
+   */
+  streamPool: pg.Pool;
   close(): Promise<void>;
 }
 
 // DATE columns come back as 'YYYY-MM-DD' strings instead of local-midnight Date objects.
 pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
 
-function createPool(url: string, poolSize: number): pg.Pool {
+/** Exports streaming at once per instance; the next one waits up to 2 s for a connection, then gets 503. */
+export const STREAM_POOL_SIZE = 4;
+
+function createPool(url: string, poolSize: number, queryTimeout: number | null = 15_000): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
     connectionTimeoutMillis: 2_000,
     idleTimeoutMillis: 30_000,
     // A query stuck behind a dead server must not hang a request.
-    query_timeout: 15_000,
+    ...(queryTimeout ? { query_timeout: queryTimeout } : {}),
     // API queries are short index scans; starting parallel workers for them costs more
     // than it saves, and under concurrency it starves the other requests. JIT compilation
     // likewise costs milliseconds whenever a misestimate makes a small query look large
@@ -40,15 +49,18 @@ function createPool(url: string, poolSize: number): pg.Pool {
 export function connectDatabase(url: string, poolSize: number, replicaUrl?: string): Database {
   const pool = createPool(url, poolSize);
   const readPool = replicaUrl ? createPool(replicaUrl, poolSize) : pool;
+  const streamPool = createPool(replicaUrl ?? url, STREAM_POOL_SIZE, null);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {
     prisma,
     pool,
     readPool,
+    streamPool,
     async close() {
       await prisma.$disconnect();
       await pool.end().catch(() => {});
       if (readPool !== pool) await readPool.end().catch(() => {});
+      await streamPool.end().catch(() => {});
     },
   };
 }

@@ -19,6 +19,8 @@ export const idPrefixes = {
   domain: 'dom',
   audit: 'aud',
   identity: 'uid',
+  prompt: 'pmt',
+  answer: 'ans',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;

@@ -25,14 +25,14 @@ export interface Page<T> {
 export const encodeCursor = (cursor: Cursor) => Buffer.from(JSON.stringify([cursor.sortValue, cursor.id])).toString('base64url');
 
 /** Reads a cursor; `isSortValue` checks its sort value is of the connection's kind (a date, a time). */
-export function decodeCursor(value: string, isSortValue: (sortValue: string) => boolean): Cursor {
+export function decodeCursor(value: string, isSortValue: (sortValue: string) => boolean, param = 'after'): Cursor {
   try {
     const [sortValue, id] = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as unknown[];
     if (typeof sortValue === 'string' && typeof id === 'string' && isSortValue(sortValue)) return { sortValue, id };
   } catch {
     // falls through to the refusal below
   }
-  throw invalidParameter('after', 'after is not a cursor returned by this connection.');
+  throw invalidParameter(param, `${param} is not a cursor returned by this ${param === 'after' ? 'connection' : 'endpoint'}.`);
 }
 
 export function pageArgs(first: number | null | undefined, after: string | null | undefined, isSortValue: (sortValue: string) => boolean): PageArgs {

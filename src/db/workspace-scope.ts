@@ -6,6 +6,7 @@
 // (workspaces/admin-command.ts), which checks the actor's membership of the workspace it
 // changes and scopes every statement of the change by that workspace.
 import type pg from 'pg';
+import Cursor from 'pg-cursor';
 import type { TenantStatement } from './tenant-sql.js';
 import { inSpan, SpanKind, tracing } from '../observability/tracing.js';
 
@@ -13,12 +14,21 @@ export interface WorkspaceScope {
   workspaceId: string;
   /** Runs a declared statement with the bound workspace as $1 and `values` as $2…. */
   rows<Row extends pg.QueryResultRow>(statement: TenantStatement<Row>, values?: readonly unknown[]): Promise<Row[]>;
+  /** The same, read through a server-side cursor on a connection of its own: for results too large to hold. */
+  cursor<Row extends pg.QueryResultRow>(statement: TenantStatement<Row>, values?: readonly unknown[]): Promise<RowCursor<Row>>;
+}
+
+export interface RowCursor<Row> {
+  /** The next rows, at most `count`; an empty array at the end. */
+  read(count: number): Promise<Row[]>;
+  /** Closes the cursor (the query stops) and gives the connection back; safe to call twice. */
+  close(): Promise<void>;
 }
 
 export type WorkspaceScopeFactory = (workspaceId: string) => WorkspaceScope;
 
-/** Scopes over `pool` (the read pool: a replica when configured). */
-export function workspaceScopes(pool: pg.Pool): WorkspaceScopeFactory {
+/** Scopes over `pool` (the read pool: a replica when configured); cursors on `streamPool`. */
+export function workspaceScopes(pool: pg.Pool, streamPool: pg.Pool = pool): WorkspaceScopeFactory {
   return (workspaceId) => ({
     workspaceId,
     async rows<Row extends pg.QueryResultRow>(statement: TenantStatement<Row>, values: readonly unknown[] = []) {
@@ -26,6 +36,42 @@ export function workspaceScopes(pool: pg.Pool): WorkspaceScopeFactory {
       if (!tracing.on) return (await pool.query<Row>(query)).rows;
       // The span names the declared statement, never its values.
       return inSpan(`SELECT ${statement.name ?? 'statement'}`, { 'db.system.name': 'postgresql', 'db.query.summary': statement.name ?? 'unnamed' }, async () => (await pool.query<Row>(query)).rows, { kind: SpanKind.CLIENT });
+    },
+    async cursor<Row extends pg.QueryResultRow>(statement: TenantStatement<Row>, values: readonly unknown[] = []): Promise<RowCursor<Row>> {
+      const client = await streamPool.connect();
+      const cursor = client.query(new Cursor<Row>(statement.text, [workspaceId, ...values]));
+      let closed = false;
+      let reading = false;
+      return {
+        read: async (count) => {
+          reading = true;
+          try {
+            return await cursor.read(count);
+          } catch (error) {
+            if (!closed) {
+              closed = true;
+              client.release(error as Error);
+            }
+            throw error;
+          } finally {
+            reading = false;
+          }
+        },
+        close: async () => {
+          if (closed) return;
+          closed = true;
+          // Abandoned mid-read (the reader went away): drop the connection, which ends the
+          // query on the server at once; a cursor cannot be closed while a read is pending.
+          if (reading) return client.release(new Error('cursor abandoned while reading'));
+          try {
+            await cursor.close();
+            client.release();
+          } catch (error) {
+            // A connection whose cursor cannot be closed is not given back to the pool.
+            client.release(error as Error);
+          }
+        },
+      };
     },
   });
 }

@@ -11,6 +11,8 @@ import type { ReportDefinition } from '../reports/index.js';
 import { writeMetricFacts, type MetricFactInput } from '../ingest/index.js';
 import { writeScans, type ScanInput } from '../ingest/index.js';
 import { pick, seededRandom } from './random.js';
+import { competitorCountersFromRuns, countersFromRuns } from '../ai-visibility/index.js';
+import { demoDomainOf, demoPrompts, demoRuns } from './answers.js';
 
 export interface SeedOptions {
   workspaceId: string;
@@ -29,6 +31,13 @@ const DIMENSION_VALUES: Record<string, readonly string[]> = {
   device: ['desktop', 'mobile', 'tablet'],
   country: ['US', 'DE', 'GB', 'FR', 'NL'],
 };
+// What each demo client sells, for its prompts ("best coffee roaster for …").
+const CATEGORIES: Record<string, string> = {
+  Outdoor: 'outdoor gear shop', Analytics: 'analytics tool', Coffee: 'coffee roaster', Solar: 'solar installer', Travel: 'travel agency', Dental: 'dental clinic',
+  Fitness: 'gym', Bakery: 'bakery', Legal: 'law firm', Homes: 'home builder', Cosmetics: 'cosmetics brand', Gear: 'outdoor gear shop',
+};
+/** Scans of this many most recent days carry their runs (answers and citations); older ones only counters. */
+export const DEMO_ANSWER_DAYS = 14;
 const LOCALES = ['en-US', 'de-DE', 'fr-FR', 'en-GB'];
 const MODELS = ['chatgpt', 'gemini', 'perplexity', 'claude', 'google_ai_overviews'];
 
@@ -164,8 +173,12 @@ export async function seedWorkspace(prisma: PrismaClient, pool: pg.Pool, options
     const brand = client.name.split(' ')[0]!;
     const competitors = ['Contoso', 'Fabrikam', 'Globex'];
     const project = await prisma.aiProject.create({
-      data: { id: newId('project'), workspaceId: workspace.id, clientId: client.id, name: `${client.name} AI visibility`, brand, competitors, models, locales },
+      data: {
+        id: newId('project'), workspaceId: workspace.id, clientId: client.id, name: `${client.name} AI visibility`, brand, competitors, models, locales,
+        domains: [demoDomainOf(brand)], competitorDomains: competitors.map((name) => ({ name, domains: [demoDomainOf(name)] })),
+      },
     });
+    const prompts = demoPrompts(brand, competitors, CATEGORIES[client.name.split(' ').at(-1)!] ?? 'service');
     projects.set(project.id, { workspaceId: workspace.id, models, locales, competitors });
     // Each model × locale series has its own level, and days vary around it: like real scans,
     // where a signal rule firing is news rather than daily noise.
@@ -174,6 +187,7 @@ export async function seedWorkspace(prisma: PrismaClient, pool: pg.Pool, options
         model,
         locale,
         visibility: 0.3 + random() * 0.4,
+        ownedCitationShare: 0.18 + random() * 0.1,
         mentionsPerVisible: 1.2 + random() * 0.6,
         brandShare: 0.25 + random() * 0.2,
         position: 1.5 + random() * 2,
@@ -187,10 +201,17 @@ export async function seedWorkspace(prisma: PrismaClient, pool: pg.Pool, options
       const date = addDays(endDate, -day);
       for (const steady of series) {
         // The newest scan of each project's first series is the demo's news: visibility falls,
-        // the position worsens and the first competitor overtakes the brand — signals fire.
+        // the position worsens, the first competitor overtakes the brand and fewer citations point at
+        // the brand's site — signals fire.
         const profile = day === 0 && steady === series[0]
-          ? { ...steady, visibility: steady.visibility - 0.2, position: steady.position + 1.5, brandShare: 0.15, competitorShares: [0.5, ...steady.competitorShares.slice(1).map(() => 0.05)] }
+          ? { ...steady, visibility: steady.visibility - 0.2, position: steady.position + 1.5, brandShare: 0.15, ownedCitationShare: steady.ownedCitationShare - 0.15, competitorShares: [0.5, ...steady.competitorShares.slice(1).map(() => 0.05)] }
           : steady;
+        if (day < DEMO_ANSWER_DAYS) {
+          // A recent scan asks every tracked prompt once; its counters are its runs' sums.
+          const runs = demoRuns(prompts, brand, competitors, { ...profile, visibility: around(profile.visibility, 0.08) }, random);
+          scans.push({ projectId: project.id, date, model: profile.model, locale: profile.locale, ...countersFromRuns(runs), competitors: competitorCountersFromRuns(runs), runs });
+          continue;
+        }
         const totalRuns = 40 + Math.floor(random() * 11);
         const visibilityCount = Math.min(totalRuns, Math.round(totalRuns * around(profile.visibility, 0.08)));
         const mentionCount = Math.round(visibilityCount * around(profile.mentionsPerVisible, 0.2));

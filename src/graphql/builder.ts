@@ -16,6 +16,8 @@ export const builder = new SchemaBuilder<{
     ClientId: { Input: string; Output: string };
     ReportId: { Input: string; Output: string };
     ProjectId: { Input: string; Output: string };
+    PromptId: { Input: string; Output: string };
+    AnswerId: { Input: string; Output: string };
   };
 }>({
   defaultFieldNullability: false,

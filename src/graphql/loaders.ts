@@ -10,13 +10,14 @@ import type { ReportRow, ReportSummaryRow } from '../reports/index.js';
 import type { ReportDefinition } from '../reports/index.js';
 import { computeReportData, type ReportData } from '../reports/index.js';
 import { queryProjectMetrics, type MetricsResult } from '../ai-visibility/index.js';
-import type { Page, PageArgs } from '../db/paging.js';
-import type { ScanFilter, ScanRow } from '../ai-visibility/index.js';
+import { toPage, type Page, type PageArgs } from '../db/paging.js';
+import type { AnswerRow, LocaleTotals, PromptRow, RunFilter, ScanFilter, ScanRow } from '../ai-visibility/index.js';
 import type { SignalFilter, SignalRow } from '../signals/index.js';
 import type { SignalRule } from '../signals/index.js';
 import type { Repositories } from './repositories.js';
 import type { WorkspaceScope } from '../db/workspace-scope.js';
 import { cachedBatch, dataVersionOf, type DataCache } from '../db/data-cache.js';
+import { lazily } from './lazily.js';
 
 export interface ReportDataKey {
   report: ReportRow;
@@ -68,17 +69,17 @@ const pageCacheKey = (key: PageKey<object>) => `${key.parentId}|${JSON.stringify
 
 export function createLoaders(repositories: Repositories, scope: WorkspaceScope, cache: DataCache, listCap: number, metricsCap: number) {
   const workspace = scope.workspaceId;
-  return {
-    clientSummary: new DataLoader<string, ClientSummary>((ids) => repositories.clients.summaries(ids)),
-    client: new DataLoader<string, Client | null>((ids) => repositories.clients.byIds(ids)),
-    report: new DataLoader<string, ReportRow | null>((ids) => repositories.reports.byIds(ids)),
-    project: new DataLoader<string, AiProject | null>((ids) => repositories.projects.byIds(ids)),
-    scan: new DataLoader<string, ScanRow | null>((ids) => repositories.scans.byIds(ids)),
-    signal: new DataLoader<string, SignalRow | null>((ids) => repositories.signals.byIds(ids)),
-    signalRulesOfProject: new DataLoader<string, SignalRule[]>((ids) => repositories.signals.rulesOf(ids)),
-    reportsOfClient: new DataLoader<string, ListEnvelope<ReportSummaryRow>>((ids) => repositories.reports.byClients(ids, listCap)),
-    projectsOfClient: new DataLoader<string, ListEnvelope<AiProject>>((ids) => repositories.projects.byClients(ids, listCap)),
-    reportData: new DataLoader<ReportDataKey, ReportData, string>(
+  return lazily({
+    clientSummary: () => new DataLoader<string, ClientSummary>((ids) => repositories.clients.summaries(ids)),
+    client: () => new DataLoader<string, Client | null>((ids) => repositories.clients.byIds(ids)),
+    report: () => new DataLoader<string, ReportRow | null>((ids) => repositories.reports.byIds(ids)),
+    project: () => new DataLoader<string, AiProject | null>((ids) => repositories.projects.byIds(ids)),
+    scan: () => new DataLoader<string, ScanRow | null>((ids) => repositories.scans.byIds(ids)),
+    signal: () => new DataLoader<string, SignalRow | null>((ids) => repositories.signals.byIds(ids)),
+    signalRulesOfProject: () => new DataLoader<string, SignalRule[]>((ids) => repositories.signals.rulesOf(ids)),
+    reportsOfClient: () => new DataLoader<string, ListEnvelope<ReportSummaryRow>>((ids) => repositories.reports.byClients(ids, listCap)),
+    projectsOfClient: () => new DataLoader<string, ListEnvelope<AiProject>>((ids) => repositories.projects.byClients(ids, listCap)),
+    reportData: () => new DataLoader<ReportDataKey, ReportData, string>(
       (keys) =>
         cachedBatch(cache, keys, reportDataCacheKey, (misses) =>
           computeReportData(
@@ -88,7 +89,7 @@ export function createLoaders(repositories: Repositories, scope: WorkspaceScope,
         ),
       { cacheKeyFn: (key) => `${key.report.id}|${rangeKey(key.range)}|${rangeKey(key.compareRange)}` },
     ),
-    metrics: groupedLoader<MetricsKey, MetricsResult>(
+    metrics: () => groupedLoader<MetricsKey, MetricsResult>(
       (key) => `${rangeKey(key.range)}|${key.model}`,
       (key) => `${key.project.id}|${rangeKey(key.range)}|${key.model}`,
       (keys) =>
@@ -99,13 +100,25 @@ export function createLoaders(repositories: Repositories, scope: WorkspaceScope,
           (misses) => queryProjectMetrics(scope, misses.map((key) => key.project.id), misses[0]!.range, misses[0]!.model, metricsCap),
         ),
     ),
-    scansOfProject: groupedLoader<PageKey<ScanFilter>, Page<ScanRow>>(pageGroup, pageCacheKey, (keys) =>
+    prompt: () => new DataLoader<string, PromptRow | null>((ids) => repositories.prompts.byIds(ids)),
+    answer: () => new DataLoader<string, AnswerRow | null>((ids) => repositories.answers.byIds(ids)),
+    promptTotals: () => groupedLoader<{ parentId: string; filter: RunFilter }, LocaleTotals[]>(
+      (key) => JSON.stringify(key.filter),
+      (key) => `${key.parentId}|${JSON.stringify(key.filter)}`,
+      (keys) => repositories.prompts.totals(keys.map((key) => key.parentId), keys[0]!.filter),
+    ),
+    runsOfPrompt: () => groupedLoader<PageKey<RunFilter>, Page<AnswerRow>>(pageGroup, pageCacheKey, async (keys) => {
+      const { first, after, ...filter } = keys[0]!.args;
+      const pages = await repositories.answers.pagesOfPrompts(keys.map((key) => key.parentId), filter, after && { date: after.sortValue, id: after.id }, first + 1);
+      return pages.map((rows) => toPage(rows, first));
+    }),
+    scansOfProject: () => groupedLoader<PageKey<ScanFilter>, Page<ScanRow>>(pageGroup, pageCacheKey, (keys) =>
       repositories.scans.pages(keys.map((key) => key.parentId), keys[0]!.args),
     ),
-    signalsOfProject: groupedLoader<PageKey<SignalFilter>, Page<SignalRow>>(pageGroup, pageCacheKey, (keys) =>
+    signalsOfProject: () => groupedLoader<PageKey<SignalFilter>, Page<SignalRow>>(pageGroup, pageCacheKey, (keys) =>
       repositories.signals.pages(keys.map((key) => key.parentId), keys[0]!.args),
     ),
-  };
+  });
 }
 
 export type Loaders = ReturnType<typeof createLoaders>;

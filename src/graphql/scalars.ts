@@ -23,7 +23,7 @@ builder.scalarType('Date', {
 });
 
 /** Custom scalars for ids, so a malformed id is refused while parsing arguments. */
-export const ID_SCALARS = { ClientId: 'client', ReportId: 'report', ProjectId: 'project' } as const satisfies Record<string, IdKind>;
+export const ID_SCALARS = { ClientId: 'client', ReportId: 'report', ProjectId: 'project', PromptId: 'prompt', AnswerId: 'answer' } as const satisfies Record<string, IdKind>;
 
 for (const [name, kind] of Object.entries(ID_SCALARS)) {
   builder.scalarType(name as keyof typeof ID_SCALARS, {

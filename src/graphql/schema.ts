@@ -9,9 +9,14 @@ import '../reports/report-data.type.js';
 import '../ai-visibility/project.type.js';
 import '../ai-visibility/metrics.type.js';
 import '../ai-visibility/scan.type.js';
+import '../ai-visibility/prompt.type.js';
+import '../ai-visibility/answer.type.js';
+import '../ai-visibility/sources.type.js';
 import '../signals/signal.type.js';
 import '../workspaces/viewer.type.js';
+import '../workspaces/members.type.js';
 import '../reports/catalog.type.js';
+import '../reports/metrics-query.type.js';
 import '../webhooks/webhook.type.js';
 import '../audit/audit-log.type.js';
 

@@ -50,3 +50,8 @@ export function loadTrustedOperations(dir = OPERATIONS_DIR): Map<string, string>
     }),
   );
 }
+
+/** The names of the operations in a manifest (the web app's own). */
+export function operationNames(manifest: ReadonlyMap<string, string>): ReadonlySet<string> {
+  return new Set([...manifest.values()].flatMap((text) => [...text.matchAll(/\b(?:query|mutation|subscription)\s+([A-Za-z_][A-Za-z0-9_]*)/g)].map((match) => match[1]!)));
+}

@@ -11,7 +11,8 @@ import { bearerToken } from '../auth/index.js';
 import { graphiqlPage } from './graphiql.js';
 import { trace } from '@opentelemetry/api';
 import { tracing } from '../observability/tracing.js';
-import { loadTrustedOperations } from './trusted-operations.js';
+import { loadTrustedOperations, operationNames } from './trusted-operations.js';
+import type { Metrics } from '../observability/metrics.js';
 
 export interface YogaDependencies {
   schema: GraphQLSchema;
@@ -22,6 +23,7 @@ export interface YogaDependencies {
   isCookieAuthenticated(request: Request): boolean;
   /** The service's origin: the only one allowed to call with credentials (cookies). */
   publicOrigin: { readonly value: string };
+  metrics: Pick<Metrics, 'graphqlOperation'>;
 }
 
 const DEFAULT_QUERY = `# The graph behind /api/v1.
@@ -48,6 +50,8 @@ export interface GraphQLExchange {
 
 export function createGraphQLServer(deps: YogaDependencies) {
   const trusted = loadTrustedOperations();
+  // Metrics name the web app's own operations; any other name a caller invents is "other".
+  const knownOperations = operationNames(trusted);
   // Yoga's CSRF prevention (a GET or a form-encoded POST must carry x-graphql-yoga-csrf, so a
   // browser preflights it), for cookie-authenticated requests only: API keys are not ambient.
   const csrf = useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf'] });
@@ -83,10 +87,19 @@ export function createGraphQLServer(deps: YogaDependencies) {
     },
     plugins: [
       { onRequestParse: (payload) => (deps.isCookieAuthenticated(payload.request) ? csrf.onRequestParse?.(payload) : undefined) },
-      // The request's span names the GraphQL operation it ran.
+      // The request's span names the GraphQL operation it ran; metrics count and time it.
       {
-        onExecute: ({ args }: { args: { document: DocumentNode; operationName?: string | null } }) =>
-          void (tracing.on && trace.getActiveSpan()?.setAttribute('graphql.operation.name', getOperationAST(args.document, args.operationName)?.name?.value ?? 'anonymous')),
+        onExecute: ({ args }: { args: { document: DocumentNode; operationName?: string | null } }) => {
+          const name = getOperationAST(args.document, args.operationName)?.name?.value ?? 'anonymous';
+          if (tracing.on) trace.getActiveSpan()?.setAttribute('graphql.operation.name', name);
+          const started = performance.now();
+          return {
+            onExecuteDone: ({ result }: { result: unknown }) => {
+              const failed = Boolean((result as { errors?: readonly unknown[] } | null)?.errors?.length);
+              deps.metrics.graphqlOperation(knownOperations.has(name) ? name : 'other', failed ? 'error' : 'ok', (performance.now() - started) / 1000);
+            },
+          };
+        },
       },
       usePersistedOperations({
         getPersistedOperation: (hash) => trusted.get(hash) ?? null,

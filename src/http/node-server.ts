@@ -1,7 +1,7 @@
 // The node:http server around the app. Requests that Node's HTTP parser rejects never reach
 // the app (oversized headers, malformed request lines, a stalled request); they still get the
 // error envelope with a request id, as raw HTTP on the socket, and the connection closes.
-import { createServer, STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { createServerAdapter } from '@whatwg-node/server';
 import type { App } from '../app.js';
@@ -52,7 +52,10 @@ function discardRestOfBody(req: IncomingMessage) {
 
 export function createNodeServer(app: App): Server {
   // The node adapter passes the IncomingMessage as `req`: its socket gives the client address.
-  const adapter = createServerAdapter((request: Request, context) => app.fetch(request, { remoteAddress: (context as { req?: IncomingMessage }).req?.socket.remoteAddress }));
+  const adapter = createServerAdapter((request: Request, context) => {
+    const { req, res } = context as { req?: IncomingMessage; res?: ServerResponse };
+    return app.fetch(request, { remoteAddress: req?.socket.remoteAddress, abort: (error) => res?.destroy(error) });
+  });
   const server = createServer((req, res) => {
     // Every URL is built from Host; a missing or malformed one (`a b`, `[zz]`, `a/b`) is refused before anything else.
     if (!isValidHostHeader(req.headers.host)) {

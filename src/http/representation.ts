@@ -1,6 +1,6 @@
 // How a JSON body leaves: a strong ETag for conditional requests and gzip/brotli per
 // Accept-Encoding above a size threshold. Negotiation and validators are pure functions.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import { Response } from './responses.js';
@@ -12,7 +12,8 @@ export type ContentCoding = 'br' | 'gzip';
 
 /** A strong validator of the identity body: the same bytes always give the same tag. */
 export function strongEtag(body: string): string {
-  return `"${createHash('sha1').update(body).digest('base64url')}"`;
+  // The one-shot hash: no Hash object per response (hashing was 4–5 % of a list's CPU).
+  return `"${hash('sha1', body, 'base64url')}"`;
 }
 
 /**

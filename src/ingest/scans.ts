@@ -1,14 +1,16 @@
-// AI-visibility scan results: one scan = project × model × locale × date with its counters.
-// Idempotent on that key; each new or changed scan writes a scan.completed event (and its
-// signals' signal.created) to the outbox in the same transaction, so no event exists for data
-// that was rolled back.
+// AI-visibility scan results: one scan = project × model × locale × date with its counters, or
+// with its runs (one per prompt asked), from which the counters are derived. Idempotent on that
+// key; each new or changed scan writes a scan.completed event (and its signals'
+// signal.created) to the outbox in the same transaction, so no event exists for data that was
+// rolled back.
 import type pg from 'pg';
 import { z } from 'zod';
 import { isCivilDate } from '../dates/civil-date.js';
-import { AI_MODELS } from '../ai-visibility/index.js';
+import { AI_MODELS, competitorCountersFromRuns, competitorDifferences, counterDifferences, countersFromRuns, runProblems, runsDigest, SENTIMENTS, type Run } from '../ai-visibility/index.js';
 import { COMPETITOR_COUNTER_FIELDS, COUNTER_FIELDS, type CompetitorCounters, type ScanCounters } from '../ai-visibility/index.js';
 import { newId } from '../db/ids.js';
 import { COUNTER_COLUMNS } from '../ai-visibility/index.js';
+import { writeRuns } from './runs.js';
 import { describeIssues, type LineProblem, type ParsedLine } from './lines.js';
 import { recordSignals } from '../signals/index.js';
 import { appendEvents, type OutboxEvent } from '../webhooks/index.js';
@@ -19,6 +21,8 @@ export interface ScanInput extends ScanCounters {
   model: string;
   locale: string;
   competitors?: CompetitorCounters[];
+  /** The runs the counters were derived from; absent for a counters-only scan. */
+  runs?: Run[];
 }
 
 export interface ProjectRules {
@@ -30,19 +34,76 @@ export interface ProjectRules {
 
 const counter = z.number().int('must be an integer').nonnegative('must not be negative').max(2_000_000_000);
 
+export const RUN_LIMITS = { runsPerScan: 1000, answerCharacters: 100_000, citationsPerAnswer: 100, promptCharacters: 500, tagsPerPrompt: 20 } as const;
+
+const position = z.number().int('must be an integer').min(1, 'positions start at 1').max(1000).nullable();
+
+const httpUrl = z
+  .string()
+  .max(2048)
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+    } catch {
+      return false;
+    }
+  }, 'must be an http(s) URL');
+
+export const runSchema = z
+  .object({
+    prompt: z.string().trim().min(1).max(RUN_LIMITS.promptCharacters),
+    topic: z.string().trim().min(1).max(100).nullable().optional(),
+    tags: z.array(z.string().trim().min(1).max(50)).max(RUN_LIMITS.tagsPerPrompt).optional(),
+    answer: z.string().max(RUN_LIMITS.answerCharacters),
+    brandMentions: counter,
+    totalMentions: counter,
+    position,
+    sentiment: z.enum(SENTIMENTS).nullable(),
+    competitors: z.array(z.object({ name: z.string().min(1).max(200), mentions: counter, position }).strict()).max(50).optional(),
+    citations: z.array(z.object({ url: httpUrl, title: z.string().max(500).nullable().optional() }).strict()).max(RUN_LIMITS.citationsPerAnswer).optional(),
+  })
+  .strict();
+
 const lineSchema = z
   .object({
     project: z.string().regex(/^prj_[0-9A-Za-z]{20}$/, 'project must be a project id (prj_…)'),
     date: z.string().refine(isCivilDate, 'date must be YYYY-MM-DD and exist'),
     model: z.enum(AI_MODELS),
     locale: z.string().min(2).max(35),
-    ...Object.fromEntries(COUNTER_FIELDS.map((field) => [field, counter])),
+    // Required without runs; with runs, optional and then checked against them.
+    ...Object.fromEntries(COUNTER_FIELDS.map((field) => [field, counter.optional()])),
     competitors: z
       .array(z.object({ name: z.string().min(1).max(200), ...Object.fromEntries(COMPETITOR_COUNTER_FIELDS.map((field) => [field, counter])) }).strict())
       .max(50)
       .optional(),
+    runs: z.array(runSchema).max(RUN_LIMITS.runsPerScan).optional(),
   })
   .strict();
+
+type ScanLine = z.infer<typeof lineSchema> & Partial<ScanCounters>;
+
+/** The counters and competitors a line stands for, or why it cannot: derived from its runs when it has them. */
+function scanCountersOf(line: ScanLine): { counters: ScanCounters; competitors: CompetitorCounters[]; problems: string[] } {
+  const sentCompetitors = (line.competitors ?? []) as CompetitorCounters[];
+  if (!line.runs) {
+    const missing = COUNTER_FIELDS.filter((field) => line[field] === undefined);
+    const counters = Object.fromEntries(COUNTER_FIELDS.map((field) => [field, line[field] ?? 0])) as unknown as ScanCounters;
+    return { counters, competitors: sentCompetitors, problems: missing.length ? [`${missing.join(', ')} required (or send runs)`] : [] };
+  }
+  const runs = line.runs as Run[];
+  const problems = runs.flatMap((run, index) => runProblems(run, index));
+  const seen = new Map<string, number>();
+  runs.forEach((run, index) => {
+    if (seen.has(run.prompt)) problems.push(`runs[${index}]: the prompt of runs[${seen.get(run.prompt)}] again (one run per prompt in a scan)`);
+    seen.set(run.prompt, index);
+  });
+  const counters = countersFromRuns(runs);
+  const competitors = competitorCountersFromRuns(runs);
+  problems.push(...counterDifferences(line, counters));
+  if (line.competitors) problems.push(...competitorDifferences(sentCompetitors, competitors));
+  return { counters, competitors, problems };
+}
 
 /** The same bounds for each competitor as for the brand, against the scan's runs and mentions. */
 export function competitorProblems(scan: ScanCounters, competitors: readonly CompetitorCounters[], tracked: readonly string[]): string[] {
@@ -86,8 +147,9 @@ export function validateScanLines(lines: readonly ParsedLine[], projects: Readon
       problems.push({ line, message: describeIssues(parsed.error) });
       continue;
     }
-    const { project, date, model, locale, competitors = [], ...rest } = parsed.data as unknown as { project: string; date: string; model: string; locale: string; competitors?: CompetitorCounters[] } & ScanCounters;
-    const lineProblems = counterProblems(rest);
+    const { project, date, model, locale } = parsed.data;
+    const { counters: rest, competitors, problems: derivationProblems } = scanCountersOf(parsed.data as ScanLine);
+    const lineProblems = [...derivationProblems, ...counterProblems(rest)];
     const rules = projects.get(project);
     if (!rules) lineProblems.push(`unknown project ${project}`);
     else {
@@ -99,14 +161,14 @@ export function validateScanLines(lines: readonly ParsedLine[], projects: Readon
     if (seen.has(key)) lineProblems.push(`same scan as line ${seen.get(key)}`);
     seen.set(key, line);
     if (lineProblems.length) problems.push({ line, message: lineProblems.join('; ') });
-    else scans.push({ projectId: project, date, model, locale, ...rest, competitors });
+    else scans.push({ projectId: project, date, model, locale, ...rest, competitors, ...(parsed.data.runs ? { runs: parsed.data.runs as Run[] } : {}) });
   }
   return { scans, problems };
 }
 
 export async function projectRules(pool: pg.Pool, ids: readonly string[]): Promise<Map<string, ProjectRules>> {
   const result = await pool.query<{ id: string; workspace_id: string; models: string[]; locales: string[]; competitors: string[] }>(
-    'SELECT id, workspace_id, models, locales, competitors FROM ai_projects WHERE id = ANY($1::text[])',
+    'SELECT id, workspace_id, models, locales, competitors FROM ai_projects WHERE id = ANY($1::text[]) AND archived_at IS NULL',
     [[...new Set(ids)]],
   );
   return new Map(result.rows.map((row) => [row.id, { workspaceId: row.workspace_id, models: row.models, locales: row.locales, competitors: row.competitors }]));
@@ -126,32 +188,50 @@ export async function writeScans(
   onProgress?: (done: number) => void,
   options: { recordEvents?: boolean } = {},
 ) {
-  const counterColumns = [...COUNTER_FIELDS.map((field) => COUNTER_COLUMNS[field]), 'competitors'];
+  // Everything a scan is: an identical re-send (runs in any order) matches on all of it and changes nothing.
+  const storedColumns = [...COUNTER_FIELDS.map((field) => COUNTER_COLUMNS[field]), 'competitors', 'answer_count', 'citation_count', 'runs_digest'];
   const stored: { id: string; inserted: boolean }[] = [];
   const events: OutboxEvent[] = [];
   for (let start = 0; start < scans.length; start += BATCH_SIZE) {
     const batch = scans.slice(start, start + BATCH_SIZE);
     const values: unknown[] = [];
+    const byKey = new Map<string, ScanInput>();
     const rows = batch.map((scan) => {
-      const row = [newId('scan'), projects.get(scan.projectId)!.workspaceId, scan.projectId, scan.date, scan.model, scan.locale, ...COUNTER_FIELDS.map((field) => scan[field]), JSON.stringify(scan.competitors ?? [])];
+      byKey.set(`${scan.projectId}|${scan.date}|${scan.model}|${scan.locale}`, scan);
+      const citationCount = scan.runs?.reduce((sum, run) => sum + (run.citations?.length ?? 0), 0) ?? 0;
+      const row = [
+        newId('scan'), projects.get(scan.projectId)!.workspaceId, scan.projectId, scan.date, scan.model, scan.locale,
+        ...COUNTER_FIELDS.map((field) => scan[field]), JSON.stringify(scan.competitors ?? []),
+        scan.runs?.length ?? 0, citationCount, scan.runs ? runsDigest(scan.runs) : null,
+      ];
       const placeholders = row.map((value) => `$${values.push(value)}`);
       placeholders[3] += '::date';
-      placeholders[placeholders.length - 1] += '::jsonb';
+      placeholders[6 + COUNTER_FIELDS.length] += '::jsonb';
+      placeholders[placeholders.length - 1] += '::text';
       return `(${placeholders.join(', ')}, now())`;
     });
     // The WHERE makes an identical re-ingest a no-op: the row is not returned, so nothing fires.
-    const result = await client.query<{ id: string; workspace_id: string; project_id: string; date: string; model: string; locale: string; inserted: boolean }>(
-      `INSERT INTO scans AS s (id, workspace_id, project_id, date, model, locale, ${counterColumns.join(', ')}, completed_at)
+    const result = await client.query<{ id: string; workspace_id: string; project_id: string; date: string; model: string; locale: string; inserted: boolean; answer_count: number; citation_count: number }>(
+      `INSERT INTO scans AS s (id, workspace_id, project_id, date, model, locale, ${storedColumns.join(', ')}, completed_at)
        VALUES ${rows.join(', ')}
        ON CONFLICT (project_id, date, model, locale)
-       DO UPDATE SET ${counterColumns.map((column) => `${column} = EXCLUDED.${column}`).join(', ')}, completed_at = now()
-       WHERE (${counterColumns.map((column) => `s.${column}`).join(', ')}) IS DISTINCT FROM (${counterColumns.map((column) => `EXCLUDED.${column}`).join(', ')})
-       RETURNING id, workspace_id, project_id, to_char(date, 'YYYY-MM-DD') AS date, model, locale, (xmax = 0) AS inserted`,
+       DO UPDATE SET ${storedColumns.map((column) => `${column} = EXCLUDED.${column}`).join(', ')}, completed_at = now()
+       WHERE (${storedColumns.map((column) => `s.${column}`).join(', ')}) IS DISTINCT FROM (${storedColumns.map((column) => `EXCLUDED.${column}`).join(', ')})
+       RETURNING id, workspace_id, project_id, to_char(date, 'YYYY-MM-DD') AS date, model, locale, (xmax = 0) AS inserted, answer_count, citation_count`,
       values,
+    );
+    // A changed scan's runs are replaced whole: the new ones, or none for a counters-only line.
+    await writeRuns(
+      client,
+      result.rows.map((row) => ({ scanId: row.id, workspaceId: row.workspace_id, inserted: row.inserted, scan: byKey.get(`${row.project_id}|${row.date}|${row.model}|${row.locale}`)! })),
     );
     for (const row of result.rows) {
       stored.push({ id: row.id, inserted: row.inserted });
-      events.push({ workspaceId: row.workspace_id, type: 'scan.completed', data: { scanId: row.id, projectId: row.project_id, date: row.date, model: row.model, locale: row.locale } });
+      events.push({
+        workspaceId: row.workspace_id,
+        type: 'scan.completed',
+        data: { scanId: row.id, projectId: row.project_id, date: row.date, model: row.model, locale: row.locale, runCount: row.answer_count, citationCount: row.citation_count },
+      });
     }
     onProgress?.(start + batch.length);
   }

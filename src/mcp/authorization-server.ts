@@ -23,6 +23,7 @@ import { sweepExpired } from './oauth-adapter.js';
 import { registrationProblem } from './client-registration.js';
 import { createConsent, INTERACTION_PREFIX } from './consent.js';
 import { createOAuthProvider } from './oauth-provider.js';
+import { MCP_SCOPE } from './oauth-accounts.js';
 import { createAccessTokenVerifier } from './access-tokens.js';
 import { isAuthorizationServerPath, MCP_PATH, OAUTH_INVALIDATION_TARGET } from './connector.js';
 
@@ -127,6 +128,15 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps) {
       if (path === '/oauth/token' && Date.now() - lastSweep > SWEEP_EVERY_MS) {
         lastSweep = Date.now();
         void sweepExpired(pool).catch((error) => deps.logger.warn({ err: error }, 'sweeping expired OAuth rows failed'));
+      }
+      // A request without `scope` gets the default one (RFC 6749 §3.3): without it the provider
+      // granted nothing and answered access_denied to clients that send none.
+      if (path === '/oauth/authorize' && req.method === 'GET') {
+        const url = new URL(req.url!, issuer());
+        if (!url.searchParams.has('scope')) {
+          url.searchParams.set('scope', MCP_SCOPE);
+          req.url = `${url.pathname}${url.search}`;
+        }
       }
       // RFC 8414 metadata at the root path the MCP authorization spec looks at.
       if (path === '/.well-known/oauth-authorization-server') req.url = '/.well-known/openid-configuration';

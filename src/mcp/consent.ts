@@ -12,7 +12,7 @@ import { LOGIN_PATH } from '../sessions/index.js';
 import { workspacesOf } from '../sessions/index.js';
 import type { WebSessions } from '../sessions/index.js';
 import { consentPage } from './consent-page.js';
-import { accountIdOf, MCP_PLANS, MCP_SCOPE } from './oauth-accounts.js';
+import { accountIdOf, GRANTABLE_SCOPES, MCP_PLANS, MCP_SCOPE } from './oauth-accounts.js';
 
 export const INTERACTION_PREFIX = '/oauth/interaction/';
 
@@ -62,7 +62,8 @@ export function createConsent(deps: ConsentDeps) {
       const accountId = accountIdOf(session.userId, workspace.id);
       const grant = new provider.Grant({ accountId, clientId: String(details.params.client_id) });
       grant.addResourceScope(resource(), MCP_SCOPE);
-      const requested = String(details.params.scope ?? '').split(' ').filter((scope) => [MCP_SCOPE, 'offline_access'].includes(scope));
+      // Every scope the client asked for that exists here, or the provider asks for consent again (openid included: `openid mcp` looped).
+      const requested = String(details.params.scope ?? '').split(' ').filter((scope) => GRANTABLE_SCOPES.includes(scope));
       if (requested.length) grant.addOIDCScope(requested.join(' '));
       const grantId = await grant.save();
       await recordAudit(deps.prisma, { workspaceId: workspace.id, actor: session.userId, action: 'mcp.client_authorized', target: String(details.params.client_id), details: { clientName, grantId } });

@@ -28,11 +28,13 @@ import type { GraphQLContext } from '../graphql/context.js';
 import type { AuthorizationServer } from './authorization-server.js';
 import { MCP_PLANS } from './oauth-accounts.js';
 import type { Metrics } from '../observability/metrics.js';
+import { contextFromCarrier, inSpan, SpanKind, tracing } from '../observability/tracing.js';
 import { MCP_PATH } from './connector.js';
 import { loadOperationTools, type OperationTool } from './operation-tools.js';
 import { PROMPTS, renderPrompt } from './prompts.js';
 import { reportResource, REPORT_RESOURCE_TEMPLATE } from './resources.js';
 import { WRITE_TOOLS, type WriteTool } from './write-tools.js';
+import { selects, TOOLSET_OF, toolSelectionOf, type ToolSelection } from './toolsets.js';
 import type { WriteDeps } from './write-tools.js';
 
 export interface McpDeps {
@@ -42,7 +44,16 @@ export interface McpDeps {
   logger: Logger;
   contextFor(principal: Principal, requestId: string): GraphQLContext;
   metrics: Pick<Metrics, 'toolCall'>;
+  /** Browser-based MCP clients' origins (MCP_ALLOWED_ORIGINS): CORS, bearer token only. */
+  allowedOrigins: readonly string[];
 }
+
+// What a browser-based MCP client sends and must read (the SDK's headers; the challenge).
+const CORS_REQUEST_HEADERS = 'Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Mcp-Method, Mcp-Name, Last-Event-Id';
+const CORS_EXPOSED_HEADERS = 'Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate, X-Request-Id';
+
+/** CORS for an allowed origin: no Allow-Credentials, so a browser never sends cookies along. */
+const corsHeaders = (origin: string): Record<string, string> => ({ 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': CORS_EXPOSED_HEADERS, Vary: 'Origin' });
 
 interface Holder {
   principal: Extract<Principal, { kind: 'oauth' }>;
@@ -63,6 +74,8 @@ export function createMcpHandler(deps: McpDeps) {
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
   const readTools = loadOperationTools(deps.schema);
   const toolsByName = new Map<string, OperationTool | WriteTool>([...readTools, ...WRITE_TOOLS].map((tool) => [tool.name, tool]));
+  const homeless = [...toolsByName.keys()].filter((name) => !TOOLSET_OF[name]);
+  if (homeless.length) throw new Error(`MCP tools without a toolset (mcp/toolsets.ts): ${homeless.join(', ')}`);
 
   const metadataUrl = () => `${deps.authorizationServer.issuer()}/.well-known/oauth-protected-resource${MCP_PATH}`;
 
@@ -87,21 +100,22 @@ export function createMcpHandler(deps: McpDeps) {
     };
   }
 
-  function visibleTools(holder: Holder) {
+  /** The tools this connection shows: its toolsets and read-only choice, the token's role and the write switch. */
+  function visibleTools(holder: Holder, selection: ToolSelection) {
     const admin = holder.principal.role !== 'member';
-    return [...toolsByName.values()].filter((tool) => ('write' in tool ? holder.writeActions : !tool.adminOnly || admin));
+    return [...toolsByName.values()].filter((tool) => selects(selection, tool) && ('write' in tool ? holder.writeActions : !tool.adminOnly || admin));
   }
 
   /** A tool call, counted by tool (names outside the catalogue as "unknown") and outcome. */
-  async function callTool(holder: Holder, requestId: string, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-    const result = await runTool(holder, requestId, name, args);
+  async function callTool(holder: Holder, selection: ToolSelection, requestId: string, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+    const result = await runTool(holder, selection, requestId, name, args);
     deps.metrics.toolCall(toolsByName.has(name) ? name : 'unknown', result.isError ? 'error' : 'ok');
     return result;
   }
 
-  async function runTool(holder: Holder, requestId: string, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  async function runTool(holder: Holder, selection: ToolSelection, requestId: string, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
     const tool = toolsByName.get(name);
-    if (!tool || !visibleTools(holder).includes(tool)) {
+    if (!tool || !visibleTools(holder, selection).includes(tool)) {
       const hidden = tool && 'write' in tool ? ' Write tools work only after an admin switches MCP write actions on in Settings.' : '';
       return toolError(new ApiError(tool && 'write' in tool ? 'forbidden' : 'not_found', `No tool ${name} is available to you.${hidden}`));
     }
@@ -123,23 +137,33 @@ export function createMcpHandler(deps: McpDeps) {
     }
   }
 
-  function buildServer(holder: Holder, requestId: string): Server {
+  function buildServer(holder: Holder, selection: ToolSelection, requestId: string): Server {
     const server = new Server({ name: 'signalboard', title: 'Signalboard', version: '1.0.0' }, { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({
-      tools: visibleTools(holder).map((tool) => ({
+      tools: visibleTools(holder, selection).map((tool) => ({
         name: tool.name,
         title: tool.title,
         description: tool.description,
         inputSchema: tool.inputSchema as never,
         ...('outputSchema' in tool && tool.outputSchema ? { outputSchema: tool.outputSchema as never } : {}),
-        annotations: 'write' in tool ? { readOnlyHint: false, destructiveHint: tool.name === 'archive_report', idempotentHint: false, openWorldHint: false } : { readOnlyHint: true, openWorldHint: false },
+        annotations: 'write' in tool ? { readOnlyHint: false, destructiveHint: tool.destructive, idempotentHint: tool.idempotent, openWorldHint: tool.openWorld } : { readOnlyHint: true, openWorldHint: false },
       })),
     }));
-    server.setRequestHandler(CallToolRequestSchema, async (request) => callTool(holder, requestId, request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>));
+    server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      const name = request.params.name;
+      const call = () => callTool(holder, selection, requestId, name, (request.params.arguments ?? {}) as Record<string, unknown>);
+      if (!tracing.on) return call();
+      // Named as OpenTelemetry's MCP conventions do; a client's `_meta.traceparent` is the parent.
+      return inSpan(`tools/call ${toolsByName.has(name) ? name : 'unknown'}`, { 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': toolsByName.has(name) ? name : 'unknown' }, async (span) => {
+        const result = await call();
+        if (result.isError) span?.setAttribute('error.type', 'tool_error');
+        return result;
+      }, { kind: SpanKind.SERVER, parent: contextFromCarrier(request.params._meta as Record<string, unknown> | undefined) });
+    });
     server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [] }));
     server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: [REPORT_RESOURCE_TEMPLATE] }));
     server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-      const contents = await reportResource(request.params.uri, (id) => callTool(holder, requestId, 'get_report', { id }));
+      const contents = await reportResource(request.params.uri, (id) => callTool(holder, { ...selection, toolsets: new Set([...selection.toolsets, 'reports']) }, requestId, 'get_report', { id }));
       if (!contents) throw new McpError(McpErrorCode.InvalidParams, `No resource ${request.params.uri} in this workspace.`);
       return { contents: [contents] };
     });
@@ -148,8 +172,31 @@ export function createMcpHandler(deps: McpDeps) {
     return server;
   }
 
+  /** /mcp after the Origin check: a preflight, or a JSON-RPC message with a bearer token. */
+  async function answer(incoming: Request, requestId: string, selection: ToolSelection): Promise<Response> {
+    if (incoming.method === 'OPTIONS' && incoming.headers.has('origin')) {
+      return new Response(null, { status: 204, headers: { 'Access-Control-Allow-Methods': 'POST', 'Access-Control-Allow-Headers': CORS_REQUEST_HEADERS, 'Access-Control-Max-Age': '600' } });
+    }
+    // Stateless: no server-to-client stream to open (GET) and no session to end (DELETE).
+    // Answering at once means no request can hold a handler open.
+    if (incoming.method !== 'POST') return errorResponse(new ApiError('method_not_allowed', 'This MCP server is stateless: send JSON-RPC messages with POST.'), requestId, { Allow: 'POST' });
+    const holder = await authenticate(incoming);
+    if (holder === 'missing') return unauthorized(requestId);
+    if (holder === 'invalid') return unauthorized(requestId, { code: 'invalid_token', description: 'The access token is unknown, expired, revoked or for another resource.' });
+    if (holder instanceof ApiError) return jsonResponse({ error: { code: holder.code, message: holder.message, requestId } }, holder.status);
+    const request = await bounded(incoming, BODY_LIMITS.mcp);
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await buildServer(holder, selection, requestId).connect(transport);
+    const answered = await transport.handleRequest(request);
+    // The SDK answers with a native Response whose body node:http would write in many small
+    // writes; as one buffered body (our Response) it is one write. Not compressed: the answers
+    // are never cached and gzip of the doubled JSON (text + structured) cost more than it saved.
+    return new Response(answered.body ? await answered.arrayBuffer() : null, { status: answered.status, headers: answered.headers });
+  }
+
+
   return {
-    /** Protected-resource metadata (RFC 9728): where to get a token for /mcp. */
+    /** Protected-resource metadata (RFC 9728): where to get a token for /mcp. Public, so any origin may read it. */
     metadata(): Response {
       return jsonResponse({
         resource: deps.authorizationServer.resource(),
@@ -158,28 +205,25 @@ export function createMcpHandler(deps: McpDeps) {
         bearer_methods_supported: ['header'],
         resource_name: 'Signalboard',
         resource_documentation: `${deps.authorizationServer.issuer()}/api/v1/docs`,
-      });
+      }, 200, { 'Access-Control-Allow-Origin': '*' });
     },
-    async handle(incoming: Request, requestId: string): Promise<Response> {
-      // Stateless: no server-to-client stream to open (GET) and no session to end (DELETE).
-      // Answering at once means no request can hold a handler open.
-      if (incoming.method !== 'POST') return errorResponse(new ApiError('method_not_allowed', 'This MCP server is stateless: send JSON-RPC messages with POST.'), requestId, { Allow: 'POST' });
-      // The transport rules: a browser's foreign Origin is refused (DNS rebinding, cross-site calls).
+    /** /mcp and its toolset URLs (`subPath` is what follows /mcp: '', '/readonly', '/x/reports,answers', …). */
+    async handle(incoming: Request, requestId: string, subPath = ''): Promise<Response> {
+      let selection: ToolSelection | null;
+      try {
+        selection = toolSelectionOf(subPath, incoming.headers);
+      } catch (error) {
+        return errorResponse(error as ApiError, requestId);
+      }
+      if (!selection) return errorResponse(new ApiError('not_found', 'No such MCP URL: use /mcp, /mcp/readonly or /mcp/x/<toolset>[,<toolset>…][/readonly].'), requestId);
       const origin = incoming.headers.get('origin');
-      if (origin !== null && origin !== deps.authorizationServer.issuer()) return errorResponse(new ApiError('forbidden', `Requests from ${origin.slice(0, 200)} are not allowed here.`), requestId);
-      const holder = await authenticate(incoming);
-      if (holder === 'missing') return unauthorized(requestId);
-      if (holder === 'invalid') return unauthorized(requestId, { code: 'invalid_token', description: 'The access token is unknown, expired, revoked or for another resource.' });
-      if (holder instanceof ApiError) return jsonResponse({ error: { code: holder.code, message: holder.message, requestId } }, holder.status);
-      const request = await bounded(incoming, BODY_LIMITS.mcp);
-      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-      await buildServer(holder, requestId).connect(transport);
-      const answer = await transport.handleRequest(request);
-      // The SDK answers with a native Response whose body node:http would write in many small
-      // writes; as one buffered body (our Response) it is one write. Not compressed: the answers
-      // are never cached and gzip of the doubled JSON (text + structured) cost more than it saved.
-      return new Response(answer.body ? await answer.arrayBuffer() : null, { status: answer.status, headers: answer.headers });
+      // The transport rules: a browser's foreign Origin is refused (DNS rebinding, cross-site
+      // calls) unless it is an allowed MCP client's, which gets CORS with its bearer token only.
+      const allowed = origin !== null && deps.allowedOrigins.includes(origin);
+      if (origin !== null && origin !== deps.authorizationServer.issuer() && !allowed) return errorResponse(new ApiError('forbidden', `Requests from ${origin.slice(0, 200)} are not allowed here.`), requestId);
+      const response = await answer(incoming, requestId, selection);
+      if (allowed) for (const [name, value] of Object.entries(corsHeaders(origin))) response.headers.set(name, value);
+      return response;
     },
   };
 }
-

@@ -12,3 +12,6 @@ export function parseAccountId(accountId: string): { userId: string; workspaceId
   const [userId, workspaceId, ...rest] = accountId.split('.');
   return userId && workspaceId && !rest.length ? { userId, workspaceId } : null;
 }
+
+/** The scopes a consent grants when asked: openid (oidc-provider's own), mcp, offline_access. */
+export const GRANTABLE_SCOPES: readonly string[] = ['openid', MCP_SCOPE, 'offline_access'];

@@ -12,7 +12,7 @@ import { html, page, pageSecurityHeaders } from '../http/html.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { recordAudit } from '../audit/index.js';
 import { postgresAdapter } from './oauth-adapter.js';
-import { MCP_SCOPE, parseAccountId } from './oauth-accounts.js';
+import { GRANTABLE_SCOPES, MCP_SCOPE, parseAccountId } from './oauth-accounts.js';
 import { INTERACTION_PREFIX } from './consent.js';
 
 const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
@@ -72,7 +72,7 @@ export async function createOAuthProvider(deps: OAuthProviderDeps): Promise<Prov
         challenge: '/oauth/challenge',
       },
       // 'mcp' is both a scope clients may register and request and the resource server's scope.
-      scopes: [MCP_SCOPE, 'offline_access'],
+      scopes: GRANTABLE_SCOPES.filter((scope) => scope !== 'openid'),
       claims: { openid: ['sub'] },
       features: {
         devInteractions: { enabled: false },

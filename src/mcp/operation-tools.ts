@@ -6,8 +6,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { ID_SCALARS } from '../graphql/scalars.js';
+import { idPattern } from '../db/ids.js';
 import {
-  GraphQLEnumType,
   GraphQLInputObjectType,
   GraphQLObjectType,
   GraphQLScalarType,
@@ -18,6 +19,7 @@ import {
   isNonNullType,
   isObjectType,
   isScalarType,
+  isSpecifiedScalarType,
   Kind,
   parse,
   typeFromAST,
@@ -28,6 +30,15 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
+
+// Words a title spells its own way: "GetAiVisibilityMetrics" is "Get AI-visibility metrics".
+const TITLE_WORDS: [RegExp, string][] = [[/\bai visibility\b/g, 'AI-visibility'], [/\burls\b/g, 'URLs'], [/\burl\b/g, 'URL'], [/\bapi\b/g, 'API'], [/\bkpi\b/g, 'KPI']];
+
+/** A tool's title from its operation's name, in sentence case. */
+export function toolTitle(operationName: string): string {
+  const [first = '', ...rest] = operationName.replace(/([a-z])([A-Z])/g, '$1 $2').split(' ');
+  return TITLE_WORDS.reduce((title, [word, spelled]) => title.replace(word, spelled), [first, ...rest.map((word) => word.toLowerCase())].join(' '));
+}
 
 export const MCP_OPERATIONS_DIR = path.resolve(import.meta.dirname, '../../graphql/operations/mcp');
 
@@ -56,18 +67,36 @@ const SCALAR_SCHEMAS: Record<string, JsonSchema> = {
   JSONObject: { type: 'object' },
 };
 
+// Typed ids (ClientId, ReportId, …) are strings of a pattern: said once, as the pattern.
+const ID_PATTERNS: Record<string, string> = Object.fromEntries(Object.entries(ID_SCALARS).map(([name, kind]) => [name, idPattern(kind)]));
+
 function scalarSchema(type: GraphQLScalarType): JsonSchema {
-  // Typed ids (ClientId, ReportId, …) are strings with a pattern in their description.
-  return { ...(SCALAR_SCHEMAS[type.name] ?? { type: 'string' }), ...(type.description ? { description: type.description } : {}) };
+  if (ID_PATTERNS[type.name]) return { type: 'string', pattern: ID_PATTERNS[type.name] };
+  // Typed ids (ClientId, ReportId, …) are strings with a pattern in their description; GraphQL's
+  // own scalars say nothing a model needs (ID's paragraph cost ~90 tokens per tool).
+  const described = type.description && !isSpecifiedScalarType(type);
+  return { ...(SCALAR_SCHEMAS[type.name] ?? { type: 'string' }), ...(described ? { description: type.description } : {}) };
 }
 
-const nullable = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: 'null' }] });
+// Output schemas are what a model's context pays for on every tools/list (issue 24's budget):
+// nullable as a type list (`["string", "null"]`) rather than anyOf, and without descriptions
+// (the tool's description and the field names carry the meaning; inputs keep theirs).
+/** Input enums with more values than this are described, not listed. */
+const LONGEST_LISTED_ENUM = 20;
+
+const nullable = (schema: JsonSchema): JsonSchema =>
+  typeof schema.type !== 'string' ? schema : { ...schema, type: [schema.type, 'null'], ...(Array.isArray(schema.enum) ? { enum: [...schema.enum, null] } : {}) };
 
 /** JSON Schema of a GraphQL input type (without the outer non-null). */
 export function inputTypeSchema(type: GraphQLInputType): JsonSchema {
   if (isNonNullType(type)) return inputTypeSchema(type.ofType);
   if (isListType(type)) return { type: 'array', items: inputTypeSchema(type.ofType) };
-  if (isEnumType(type)) return { type: 'string', enum: type.getValues().map((value) => value.name), ...(type.description ? { description: type.description } : {}) };
+  if (isEnumType(type)) {
+    const values = type.getValues().map((value) => value.name);
+    // A long list (every metric of every provider) costs more context than it helps: the catalogue tool names them.
+    if (values.length > LONGEST_LISTED_ENUM) return { type: 'string', description: `A ${type.name.toLowerCase()} id; describe_metrics lists them.` };
+    return { type: 'string', enum: values, ...(type.description ? { description: type.description } : {}) };
+  }
   if (isInputObjectType(type)) {
     const fields = Object.values((type as GraphQLInputObjectType).getFields());
     return {
@@ -81,18 +110,26 @@ export function inputTypeSchema(type: GraphQLInputType): JsonSchema {
 }
 
 /** JSON Schema of what a selection returns from a field of type `type`. */
-function outputSchema(type: GraphQLOutputType, selection: SelectionSetNode | undefined, schema: GraphQLSchema): JsonSchema {
-  if (isNonNullType(type)) {
-    const inner = outputSchema(type.ofType, selection, schema);
-    return (inner.anyOf as JsonSchema[] | undefined)?.[0] ?? inner;
-  }
-  if (isListType(type)) return nullable({ type: 'array', items: outputSchema(type.ofType, selection, schema) });
-  if (isEnumType(type)) return nullable({ type: 'string', enum: (type as GraphQLEnumType).getValues().map((value) => value.name) });
-  if (isScalarType(type)) return nullable(scalarSchema(type));
-  return nullable(selectionSchema(type as GraphQLObjectType, selection!, schema));
+// Below this many object levels (a node() wrapper counts) an output schema says "object" and no more: the levels that
+// matter to a model are named; deep structure (a chart's points) only costs tokens.
+const OUTPUT_SCHEMA_DEPTH = 3;
+
+function outputSchema(type: GraphQLOutputType, selection: SelectionSetNode | undefined, schema: GraphQLSchema, depth = 0): JsonSchema {
+  if (isNonNullType(type)) return nonNullOutputSchema(type.ofType, selection, schema, depth);
+  return nullable(nonNullOutputSchema(type, selection, schema, depth));
 }
 
-function selectionSchema(parent: GraphQLObjectType, selection: SelectionSetNode, schema: GraphQLSchema): JsonSchema {
+function nonNullOutputSchema(type: GraphQLOutputType, selection: SelectionSetNode | undefined, schema: GraphQLSchema, depth: number): JsonSchema {
+  if (isNonNullType(type)) return nonNullOutputSchema(type.ofType, selection, schema, depth);
+  if (isListType(type)) return { type: 'array', items: outputSchema(type.ofType, selection, schema, depth) };
+  // An enum's values are listed where a model chooses them (the inputs); an output just says string.
+  if (isEnumType(type)) return { type: 'string' };
+  if (isScalarType(type)) return SCALAR_SCHEMAS[type.name] ?? { type: 'string' };
+  if (depth >= OUTPUT_SCHEMA_DEPTH) return { type: 'object' };
+  return selectionSchema(type as GraphQLObjectType, selection!, schema, depth + 1);
+}
+
+function selectionSchema(parent: GraphQLObjectType, selection: SelectionSetNode, schema: GraphQLSchema, depth = 0): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   for (const node of selection.selections) {
     if (node.kind === Kind.FIELD) {
@@ -103,11 +140,11 @@ function selectionSchema(parent: GraphQLObjectType, selection: SelectionSetNode,
       const fields = (isObjectType(parent) || isAbstractType(parent) ? parent.getFields() : {}) as ReturnType<GraphQLObjectType['getFields']>;
       const field = fields[node.name.value];
       if (!field) throw new Error(`${parent.name} has no field ${node.name.value}`);
-      properties[node.alias?.value ?? node.name.value] = { ...outputSchema(field.type, node.selectionSet, schema), ...(field.description ? { description: field.description } : {}) };
+      properties[node.alias?.value ?? node.name.value] = outputSchema(field.type, node.selectionSet, schema, depth);
     } else if (node.kind === Kind.INLINE_FRAGMENT) {
       // A fragment on a concrete type (node(id) { ... on Report { … } }): its fields, absent for other types.
       const on = node.typeCondition ? schema.getType(node.typeCondition.name.value) : parent;
-      Object.assign(properties, (selectionSchema(on as GraphQLObjectType, node.selectionSet, schema).properties as Record<string, JsonSchema>) ?? {});
+      Object.assign(properties, (selectionSchema(on as GraphQLObjectType, node.selectionSet, schema, depth).properties as Record<string, JsonSchema>) ?? {});
     } else {
       throw new Error('named fragments are not used in MCP operations');
     }
@@ -141,6 +178,7 @@ export function loadOperationTools(schema: GraphQLSchema, dir = MCP_OPERATIONS_D
       const description = leadingComment(source);
       if (!description) throw new Error(`graphql/operations/mcp/${file}: start with a # comment describing the tool for a model`);
       const variables = operation.variableDefinitions ?? [];
+      const required = variables.filter((variable) => variable.type.kind === Kind.NON_NULL_TYPE && !variable.defaultValue).map((variable) => variable.variable.name.value);
       const inputSchema: JsonSchema = {
         type: 'object',
         properties: Object.fromEntries(
@@ -149,14 +187,14 @@ export function loadOperationTools(schema: GraphQLSchema, dir = MCP_OPERATIONS_D
             return [variable.variable.name.value, inputTypeSchema(type)];
           }),
         ),
-        required: variables.filter((variable) => variable.type.kind === Kind.NON_NULL_TYPE && !variable.defaultValue).map((variable) => variable.variable.name.value),
-        additionalProperties: false,
+        // Unknown arguments are refused when called (handler.ts); saying so here would cost every tool's context.
+        ...(required.length ? { required } : {}),
       };
       const compiled = compileQuery(schema, document, operation.name.value);
       if (!isCompiledQuery(compiled)) throw new Error(`graphql/operations/mcp/${file}: ${compiled.errors?.map((error) => error.message).join('; ')}`);
       return {
         name: toSnakeCase(operation.name.value),
-        title: operation.name.value.replace(/([a-z])([A-Z])/g, '$1 $2'),
+        title: toolTitle(operation.name.value),
         description,
         inputSchema,
         outputSchema: selectionSchema(schema.getQueryType()!, operation.selectionSet, schema),

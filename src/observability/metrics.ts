@@ -16,9 +16,13 @@ export interface PoolStats {
 
 export interface MetricSources {
   pools(): Record<string, PoolStats>;
-  dataCache(): { hits: number; misses: number; bytes: number; entries: number };
+  /** The API instances' data cache (the worker has none). */
+  dataCache?(): { hits: number; misses: number; bytes: number; entries: number };
   webhookBacklog(): Promise<{ undispatched: number; pending: number; oldestPendingSeconds: number }>;
 }
+
+/** A pg pool's counts, as the pool gauge reads them. */
+export const poolStats = (pool: { totalCount: number; idleCount: number; waitingCount: number }): PoolStats => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
 
 /** The instance's metrics; with `enabled: false` (METRICS_PORT=0) they record nothing and cost nothing. */
 export function createMetrics(options: { enabled?: boolean } = {}) {
@@ -29,6 +33,8 @@ export function createMetrics(options: { enabled?: boolean } = {}) {
   const requests = new Counter({ name: 'signalboard_http_requests_total', help: 'HTTP requests by route template, method and status.', labelNames: ['route', 'method', 'status'], registers });
   const duration = new Histogram({ name: 'signalboard_http_request_duration_seconds', help: 'HTTP request latency by route template and method.', labelNames: ['route', 'method'], buckets: LATENCY_BUCKETS, registers });
   const toolCalls = new Counter({ name: 'signalboard_mcp_tool_calls_total', help: 'MCP tool calls by tool and outcome (ok, error).', labelNames: ['tool', 'outcome'], registers });
+  const operations = new Counter({ name: 'signalboard_graphql_operations_total', help: 'GraphQL operations executed at /graphql, by operation (the web app\'s named operations; others are "other") and outcome.', labelNames: ['operation', 'outcome'], registers });
+  const operationDuration = new Histogram({ name: 'signalboard_graphql_operation_duration_seconds', help: 'GraphQL execution time by operation.', labelNames: ['operation'], buckets: LATENCY_BUCKETS, registers });
   const deliveries = new Counter({ name: 'signalboard_webhook_deliveries_total', help: 'Webhook delivery attempts by outcome.', labelNames: ['outcome'], registers });
 
   return {
@@ -41,6 +47,10 @@ export function createMetrics(options: { enabled?: boolean } = {}) {
     },
     toolCall(tool: string, outcome: 'ok' | 'error') {
       toolCalls.inc({ tool, outcome });
+    },
+    graphqlOperation(operation: string, outcome: 'ok' | 'error', seconds: number) {
+      operations.inc({ operation, outcome });
+      operationDuration.observe({ operation }, seconds);
     },
     webhookDelivery(outcome: 'succeeded' | 'retry' | 'failed' | 'gone') {
       deliveries.inc({ outcome });
@@ -60,25 +70,7 @@ export function createMetrics(options: { enabled?: boolean } = {}) {
           }
         },
       });
-      // A group's gauges are filled by the collect() of the one registered first (prom-client
-      // serialises in registration order, after each metric's own collect()).
-      let cacheBytes: Gauge | undefined;
-      let cacheEntries: Gauge | undefined;
-      new Gauge({
-        name: 'signalboard_data_cache_lookups',
-        help: 'Data cache lookups since start, by result.',
-        labelNames: ['result'],
-        registers,
-        collect() {
-          const stats = sources.dataCache();
-          this.set({ result: 'hit' }, stats.hits);
-          this.set({ result: 'miss' }, stats.misses);
-          cacheBytes!.set(stats.bytes);
-          cacheEntries!.set(stats.entries);
-        },
-      });
-      cacheBytes = new Gauge({ name: 'signalboard_data_cache_bytes', help: 'Bytes held by the data cache.', registers });
-      cacheEntries = new Gauge({ name: 'signalboard_data_cache_entries', help: 'Entries held by the data cache.', registers });
+      if (sources.dataCache) watchDataCache(sources.dataCache, registers);
       let pending: Gauge | undefined;
       let oldest: Gauge | undefined;
       new Gauge({
@@ -98,6 +90,28 @@ export function createMetrics(options: { enabled?: boolean } = {}) {
   };
 }
 
+// A group's gauges are filled by the collect() of the one registered first (prom-client
+// serialises in registration order, after each metric's own collect()).
+function watchDataCache(dataCache: NonNullable<MetricSources['dataCache']>, registers: Registry[]) {
+  let cacheBytes: Gauge | undefined;
+  let cacheEntries: Gauge | undefined;
+  new Gauge({
+    name: 'signalboard_data_cache_lookups',
+    help: 'Data cache lookups since start, by result.',
+    labelNames: ['result'],
+    registers,
+    collect() {
+      const stats = dataCache();
+      this.set({ result: 'hit' }, stats.hits);
+      this.set({ result: 'miss' }, stats.misses);
+      cacheBytes!.set(stats.bytes);
+      cacheEntries!.set(stats.entries);
+    },
+  });
+  cacheBytes = new Gauge({ name: 'signalboard_data_cache_bytes', help: 'Bytes held by the data cache.', registers });
+  cacheEntries = new Gauge({ name: 'signalboard_data_cache_entries', help: 'Entries held by the data cache.', registers });
+}
+
 function disabledMetrics(registry: Registry) {
   const nothing = () => {};
   return {
@@ -105,6 +119,7 @@ function disabledMetrics(registry: Registry) {
     text: () => Promise.resolve(''),
     observeRequest: nothing as (route: string, method: string, status: number, seconds: number) => void,
     toolCall: nothing as (tool: string, outcome: 'ok' | 'error') => void,
+    graphqlOperation: nothing as (operation: string, outcome: 'ok' | 'error', seconds: number) => void,
     webhookDelivery: nothing as (outcome: 'succeeded' | 'retry' | 'failed' | 'gone') => void,
     watch: nothing as (sources: MetricSources) => void,
   };

@@ -10,7 +10,7 @@ const EXACT = new Set([
   '/.well-known/oauth-protected-resource',
   '/.well-known/oauth-protected-resource/mcp',
 ]);
-const PREFIXES = ['/graphql/assets/', '/oauth/', '/app/', '/internal/ingest/'];
+const PREFIXES = ['/graphql/assets/', '/oauth/', '/app/', '/internal/ingest/', '/mcp/'];
 const V1 = '/api/v1';
 
 /** `v1` gives the template of a path below /api/v1 (e.g. "/reports/{id}/data"), or null. */

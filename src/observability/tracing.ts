@@ -3,7 +3,8 @@
 // the SDK registers, and asks `tracing.on` before doing any tracing work on a hot path.
 // Spans: one per request (the route template, W3C traceparent accepted from callers), one per
 // tenant statement (its declared name, never values), one per outbound call (webhook attempts,
-// identity providers) with traceparent passed on.
+// identity providers) with traceparent passed on, one per MCP tool call (joining the trace its
+// `_meta.traceparent` names).
 import { context, propagation, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
 
 const TRACER = 'signalboard';
@@ -17,6 +18,8 @@ export interface TracingConfig {
 
 export const tracing = {
   on: false,
+  /** Exports what is buffered (tests read the receiver right after). */
+  flush: async () => {},
   shutdown: async () => {},
 };
 
@@ -36,6 +39,7 @@ export async function startTracing(config: TracingConfig): Promise<void> {
   const provider = new NodeTracerProvider({ sampler, resource: resourceFromAttributes({ 'service.name': config.OTEL_SERVICE_NAME }), spanProcessors: [new BatchSpanProcessor(exporter)] });
   provider.register();
   tracing.on = true;
+  tracing.flush = () => provider.forceFlush();
   tracing.shutdown = () => provider.shutdown();
 }
 
@@ -59,6 +63,16 @@ export function inSpan<T>(name: string, attributes: Attributes, work: (span: Spa
 
 /** The context a caller's traceparent names (or the active one). */
 const incomingContext = (headers: Headers) => propagation.extract(context.active(), headers, { get: (carrier, key) => carrier.get(key) ?? undefined, keys: (carrier) => [...carrier.keys()] });
+
+/**
+ * The context named by a trace carrier that is not a header set: an MCP request's `_meta`
+ * (`traceparent`, `tracestate`), as MCP clients pass the caller's trace. Without one, the
+ * active context (the HTTP request's span).
+ */
+export function contextFromCarrier(carrier: Record<string, unknown> | undefined): Context {
+  if (!tracing.on || typeof carrier?.traceparent !== 'string') return context.active();
+  return propagation.extract(context.active(), carrier, { get: (values, key) => (typeof values[key] === 'string' ? (values[key] as string) : undefined), keys: (values) => Object.keys(values) });
+}
 
 /** The server span of one request, a child of the caller's traceparent when it sends one. */
 export function inRequestSpan(request: Request, route: string, requestId: string, work: () => Promise<Response>): Promise<Response> {

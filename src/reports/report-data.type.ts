@@ -1,14 +1,16 @@
+import type { ArgBuilder } from '@pothos/core';
 import { builder } from '../graphql/builder.js';
 import { ComparePresetEnum, DatePresetEnum, GranularityEnum, MetricEnum, WidgetTypeEnum } from '../graphql/enums.js';
 import { emptyMeta, itemEnvelope } from '../graphql/envelope.js';
-import { todayIn, type DateRange } from '../dates/civil-date.js';
+import { daysBetweenInclusive, todayIn, type DateRange } from '../dates/civil-date.js';
 import { resolveComparePreset, resolveDatePreset, type ComparePreset, type DatePreset } from './date-presets.js';
 import type { ReportDefinition } from './definition.js';
 import type { Chart, ChartPoint, Kpi, ReportData, Table, TableRow } from './engine.js';
 import type { ReportRow } from './repository.js';
-import { notFound } from '../errors/index.js';
+import { invalidParameter, notFound } from '../errors/index.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
+import { periodComparisonArgs } from '../graphql/period-args.js';
 import { ReportSummaryType, ReportType } from './report.type.js';
 
 export const DateRangeType = builder.objectRef<DateRange>('DateRange').implement({
@@ -65,7 +67,7 @@ const TableTotalsType = builder.objectRef<Table['totals']>('TableTotals').implem
   }),
 });
 
-const TableType = builder.objectRef<Table>('Table').implement({
+export const TableType = builder.objectRef<Table>('Table').implement({
   fields: (t) => ({
     widgetId: t.exposeString('widgetId'),
     dimension: t.exposeString('dimension'),
@@ -144,3 +146,62 @@ for (const variant of [ReportSummaryType, ReportType]) {
     }),
   );
 }
+
+/** The data of a report over two explicit ranges (a comparison the presets cannot name). */
+async function reportDataOver(report: ReportRow, range: DateRange, compareRange: DateRange | null, ctx: GraphQLContext): Promise<ReportDataShape> {
+  const { dateConfig } = report.definition as unknown as ReportDefinition;
+  const data = await ctx.loaders.reportData.load({ report, range, compareRange });
+  return { reportId: report.id, range, compareRange, timezone: dateConfig.timezone, ...data };
+}
+
+function explicitRange(from: string, to: string, param: string): DateRange {
+  if (from > to) throw invalidParameter(param, `${param}: the first day (${from}) is after the last (${to}).`);
+  if (daysBetweenInclusive({ from, to }) > 3 * 366) throw invalidParameter(param, `${param}: at most three years.`);
+  return { from, to };
+}
+
+const presetArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => ({
+  datePreset: arg({ type: DatePresetEnum, required: false, description: "Default: the report's dateConfig.datePreset." }),
+  comparePreset: arg({ type: ComparePresetEnum, required: false, description: "Default: the report's dateConfig.comparePreset." }),
+});
+
+builder.objectField(ReportType, 'widgetData', (t) =>
+  t.field({
+    type: ReportDataType,
+    description: "One widget's part of this report's data (its KPIs, chart or table).",
+    authScopes: { scope: 'reports:read' },
+    extensions: GRAPH_ONLY,
+    args: { widgetId: t.arg.string({ required: true }), ...presetArgs(t.arg) },
+    resolve: async (report, args, ctx) => {
+      const widgets = (report.definition as unknown as ReportDefinition).widgets;
+      if (!widgets.some((widget) => widget.id === args.widgetId)) throw invalidParameter('widgetId', `No widget ${args.widgetId.slice(0, 64)} in this report; widgets: ${widgets.map((widget) => widget.id).join(', ')}.`);
+      const data = await reportData(report, args.datePreset, args.comparePreset, ctx);
+      const mine = <T extends { widgetId: string }>(items: T[]) => items.filter((item) => item.widgetId === args.widgetId);
+      return { ...data, kpis: mine(data.kpis), charts: mine(data.charts), tables: mine(data.tables) };
+    },
+  }),
+);
+
+builder.objectField(ReportType, 'kpiSummary', (t) =>
+  t.field({
+    type: [KpiType],
+    description: "This report's KPI widgets only: each metric's value, previous value and change.",
+    authScopes: { scope: 'reports:read' },
+    extensions: GRAPH_ONLY,
+    args: presetArgs(t.arg),
+    resolve: async (report, args, ctx) => (await reportData(report, args.datePreset, args.comparePreset, ctx)).kpis,
+  }),
+);
+
+builder.objectField(ReportType, 'periodComparison', (t) =>
+  t.field({
+    type: ReportDataType,
+    description: 'This report over a range you choose, compared with another range you choose (e.g. two campaigns, or this month vs the same month last year).',
+    authScopes: { scope: 'reports:read' },
+    extensions: GRAPH_ONLY,
+    args: {
+      ...periodComparisonArgs(t.arg),
+    },
+    resolve: (report, args, ctx) => reportDataOver(report, explicitRange(args.currentFrom, args.currentTo, 'currentFrom'), explicitRange(args.previousFrom, args.previousTo, 'previousFrom'), ctx),
+  }),
+);

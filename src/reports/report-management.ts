@@ -97,6 +97,39 @@ export function updateReportWidgets(prisma: PrismaClient, input: { workspaceId: 
   });
 }
 
+/** Adds one widget at the end (or at `position`, 0-based), validated with the whole definition. */
+export function addWidget(prisma: PrismaClient, input: { workspaceId: string; reportId: string; widget: unknown; position?: number | undefined; actor: Actor }) {
+  return adminCommand(prisma, input, REPORTS, async ({ tx, audit }) => {
+    const report = await liveReport(tx, input.workspaceId, input.reportId);
+    const definition = report.definition as ReportDefinition;
+    const widgets: unknown[] = [...definition.widgets];
+    widgets.splice(input.position ?? widgets.length, 0, input.widget);
+    return applyChange(tx, report.id, { ...input, definition: { ...definition, widgets } }, audit);
+  });
+}
+
+/** Removes one widget by its id; an unknown id is named. */
+export function removeWidget(prisma: PrismaClient, input: { workspaceId: string; reportId: string; widgetId: string; actor: Actor }) {
+  return adminCommand(prisma, input, REPORTS, async ({ tx, audit }) => {
+    const report = await liveReport(tx, input.workspaceId, input.reportId);
+    const definition = report.definition as ReportDefinition;
+    if (!definition.widgets.some((widget) => widget.id === input.widgetId)) throw new UsageError(`report ${report.id} has no widget ${input.widgetId} (widgets: ${definition.widgets.map((widget) => widget.id).join(', ')})`, 'not_found');
+    return applyChange(tx, report.id, { ...input, definition: { ...definition, widgets: definition.widgets.filter((widget) => widget.id !== input.widgetId) } }, audit);
+  });
+}
+
+/** A copy of a report (same client and definition) under a new name. */
+export function duplicateReport(prisma: PrismaClient, input: { workspaceId: string; reportId: string; name?: string | undefined; actor: Actor }) {
+  return adminCommand(prisma, input, REPORTS, async ({ tx, audit }) => {
+    const source = await liveReport(tx, input.workspaceId, input.reportId);
+    const copy = await tx.report.create({
+      data: { id: newId('report'), workspaceId: input.workspaceId, clientId: source.clientId, name: validName(input.name ?? `${source.name} (copy)`.slice(0, 200)), definition: source.definition as object },
+    });
+    await audit('report.created', copy.id, { name: copy.name, duplicateOf: source.id });
+    return view(copy);
+  });
+}
+
 export function archiveReport(prisma: PrismaClient, input: { workspaceId: string; reportId: string; actor: Actor }) {
   return adminCommand(prisma, input, REPORTS, async ({ tx, audit }) => {
     const report = await liveReport(tx, input.workspaceId, input.reportId);

@@ -16,6 +16,8 @@ import { BASE_PATH, v1OpenApiDocument, v1Schema } from './sofa.js';
 import { compileRouteOperations } from './operations.js';
 import { API_REFERENCE_PAGE_POLICY, apiReferencePage, scalarBundle } from './docs.js';
 import { pageSecurityHeaders } from '../http/html.js';
+import { ROW_EXPORTS, type ExportArgs } from '../ai-visibility/index.js';
+import { exportResponse, negotiateExport } from './export.js';
 
 export { BASE_PATH };
 
@@ -59,7 +61,7 @@ export function createRestHandler(deps: RestDependencies) {
   const openApiEtag = strongEtag(openApiBody);
   const docsPage = apiReferencePage(`${BASE_PATH}/openapi.json`);
 
-  async function handleGet(request: Request, url: URL, requestId: string): Promise<Response> {
+  async function handleGet(request: Request, url: URL, requestId: string, abort?: (error: Error) => void): Promise<Response> {
     const subPath = url.pathname.slice(BASE_PATH.length);
     if (subPath === '/openapi.json') {
       const caching = { 'Cache-Control': 'public, max-age=300' };
@@ -80,6 +82,13 @@ export function createRestHandler(deps: RestDependencies) {
       const field = schema.getQueryType()!.getFields()[match.route.field]!;
       const variables = validateParameters(field, match.params, url.searchParams);
       const context = deps.contextFor(admitted.principal, requestId);
+      const exportOf = ROW_EXPORTS[match.route.field];
+      const format = exportOf ? negotiateExport(request.headers.get('accept')) : null;
+      if (exportOf && format) {
+        const project = await context.repositories.projects.find(String(variables.id));
+        const rows = exportOf(context.workspace, project, variables as ExportArgs, context.now);
+        return await exportResponse({ scope: context.workspace, rows, format, spendToken: admitted.spend, logger: deps.logger, requestId, abort }, headers, request.method);
+      }
       const version = await VERSION_OF[match.route.field]?.(context, match.params);
       const cacheKey = version != null ? `body|${context.workspace.workspaceId}|${match.route.operationId}|${JSON.stringify(variables)}|${version}|${Math.floor(context.now.getTime() / TODAY_SLOT_MS)}` : null;
       let finished = cacheKey ? deps.cache.get<FinishedBody>(cacheKey) : undefined;
@@ -101,11 +110,11 @@ export function createRestHandler(deps: RestDependencies) {
     }
   }
 
-  return async function handleRest(request: Request, url: URL, requestId: string): Promise<Response> {
+  return async function handleRest(request: Request, url: URL, requestId: string, connection: { abort?: ((error: Error) => void) | undefined } = {}): Promise<Response> {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return errorResponse(new ApiError('method_not_allowed', `${BASE_PATH} is read-only; use GET or HEAD.`), requestId, { Allow: 'GET, HEAD' });
     }
-    const response = await handleGet(request, url, requestId);
+    const response = await handleGet(request, url, requestId, connection.abort);
     return request.method === 'HEAD' ? withoutBody(response) : response;
   };
 }

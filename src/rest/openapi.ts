@@ -7,6 +7,7 @@ import { getNullableType, isListType, isNonNullType, isObjectType, type GraphQLS
 import { idPattern } from '../db/ids.js';
 import { ID_SCALARS } from '../graphql/scalars.js';
 import { REST_ROUTES } from './routes.js';
+import { ROW_EXPORTS } from '../ai-visibility/index.js';
 
 type JsonSchema = Record<string, unknown>;
 type OpenApiDocument = Record<string, any>;
@@ -194,6 +195,11 @@ export function buildOpenApiDocument(sofaDocument: OpenApiDocument, schema: Grap
     }
     const success = operation.responses['200'];
     success.description = 'Success: `{ data, meta }`.';
+    if (ROW_EXPORTS[route.field]) {
+      success.description += ' With `Accept: text/csv` or `Accept: application/x-ndjson`: every row of the filtered range, streamed (no cap, no limit, no envelope; one rate-limit token per 1 000 rows).';
+      success.content['text/csv'] = { schema: { type: 'string', description: 'A header line, then one row per line (RFC 4180 quoting; nested values as JSON).' } };
+      success.content['application/x-ndjson'] = { schema: { type: 'string', description: 'One JSON object per line, each exactly a row of the JSON response.' } };
+    }
     success.headers = { ...RATE_LIMIT_HEADERS, ETag: { $ref: '#/components/headers/ETag' } };
     operation.parameters = [...(operation.parameters ?? []), { $ref: '#/components/parameters/IfNoneMatch' }];
     operation.responses = {

@@ -28,6 +28,10 @@ export const REST_ROUTES: readonly RestRoute[] = [
     tag: 'AI visibility',
     summary: 'Get AI-visibility snapshot metrics',
   },
+  { path: '/ai-visibility/projects/:id/prompts', field: 'aiVisibilityPrompts', operationId: 'listAiVisibilityPrompts', tag: 'AI visibility', summary: 'List tracked prompts with pooled totals' },
+  { path: '/ai-visibility/projects/:id/answers', field: 'aiVisibilityAnswers', operationId: 'listAiVisibilityAnswers', tag: 'AI visibility', summary: 'List answers (keyset pages)' },
+  { path: '/ai-visibility/projects/:id/answers/:answerId', field: 'aiVisibilityAnswer', operationId: 'getAiVisibilityAnswer', tag: 'AI visibility', summary: 'Get one answer' },
+  { path: '/ai-visibility/projects/:id/sources', field: 'aiVisibilitySources', operationId: 'getAiVisibilitySources', tag: 'AI visibility', summary: 'Get cited sources with shares' },
 ];
 
 /** The scope each route's field declares; a route whose field declares none is a start-up error. */

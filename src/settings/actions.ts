@@ -16,10 +16,11 @@ import { getConnection, identityProviderPolicy, requiresSso, setConnection, setR
 import { claimDomain, listDomains, txtResolver, verifyDomain } from '../sso/index.js';
 import { approveLink, SSO_CALLBACK_PATH } from '../sso/index.js';
 import type { PublicOrigin } from '../http/public-origin.js';
-import { createEndpoint, listAttempts, listEndpoints, parseEventTypes, replayEvent, replayFailed, revealSecret, rotateSecret, setEnabled, type WebhookDeps } from '../webhooks/index.js';
+import { createEndpoint, listAttempts, listEndpoints, parseEventTypes, replayEvent, replayFailed, revealSecret, rotateSecret, setEnabled, webhookDepsOf, type WebhookDeps } from '../webhooks/index.js';
 import type { Actor } from '../workspaces/index.js';
 import type { Notify } from '../workspaces/index.js';
 import type { Notice } from './page.js';
+import { addPrompts, listPrompts, setProjectDomains, setPromptsArchived, updatePrompts, parseCompetitorDomains } from '../ai-visibility/index.js';
 
 export interface SettingsDeps {
   config: Config;
@@ -51,12 +52,14 @@ const ID = '([A-Za-z0-9_]{1,64})';
 // oidc-provider's grant ids are base64url.
 const GRANT_ID = '([A-Za-z0-9_-]{10,128})';
 
-export const settingsWebhookDeps = (deps: SettingsDeps): WebhookDeps => ({
-  prisma: deps.prisma,
-  pool: deps.pool,
-  box: deps.box,
-  policy: { allowHttp: deps.config.WEBHOOK_ALLOW_HTTP, allowPrivate: deps.config.WEBHOOK_ALLOW_PRIVATE_TARGETS },
-});
+export const settingsWebhookDeps = (deps: SettingsDeps): WebhookDeps => webhookDepsOf(deps.config, { prisma: deps.prisma, pool: deps.pool, box: deps.box });
+
+/** One entry per line of a text area, or the items of a JSON list (prompt texts may hold commas). */
+function linesField(fields: FormFields, name: string): string[] {
+  const value = fields[name];
+  const lines = Array.isArray(value) ? value.map(String) : typeof value === 'string' ? value.split(/\r?\n/) : [];
+  return lines.map((line) => line.trim()).filter(Boolean);
+}
 
 export function settingsActions(deps: SettingsDeps): SettingsAction[] {
   const { prisma, pool, config } = deps;
@@ -218,5 +221,48 @@ export function settingsActions(deps: SettingsDeps): SettingsAction[] {
       },
     },
     { method: 'GET', path: /^\/audit-log$/, run: async (call) => ({ data: await listAuditLog(pool, workspaceId(call)) }) },
+    {
+      method: 'GET',
+      path: new RegExp(`^/projects/${ID}/prompts$`),
+      run: async (call) => ({ data: await listPrompts(prisma, { projectId: call.params[0]!, actor: call.actor, includeArchived: new URL(call.request.url).searchParams.get('includeArchived') === 'true' }) }),
+    },
+    {
+      method: 'POST',
+      path: new RegExp(`^/projects/${ID}/prompts$`),
+      run: async (call) => {
+        const topic = textField(call.fields, 'topic', { max: 100 });
+        const tags = listField(call.fields, 'tags') ?? undefined;
+        const texts = linesField(call.fields, 'texts');
+        if (!texts.length) throw new ApiError('invalid_parameter', 'texts is required: one prompt per line (or a JSON list).', { param: 'texts' });
+        const result = await addPrompts(prisma, { projectId: call.params[0]!, prompts: texts.map((text) => ({ text, topic, tags })), actor: call.actor });
+        return { data: result, notice: { kind: 'ok', title: `${result.added.length} prompt(s) added${result.existing.length ? `; ${result.existing.length} already tracked` : ''}.` } };
+      },
+    },
+    ...(['archive', 'restore'] as const).map((verb) => ({
+      method: 'POST' as const,
+      path: new RegExp(`^/prompts/${verb}$`),
+      run: async (call: SettingsCall) => {
+        const prompts = await setPromptsArchived(prisma, { promptIds: listField(call.fields, 'promptIds') ?? [], archived: verb === 'archive', actor: call.actor });
+        return { data: prompts, notice: { kind: 'ok' as const, title: `${prompts.length} prompt(s) ${verb}d.` } };
+      },
+    })),
+    {
+      method: 'POST',
+      path: /^\/prompts\/update$/,
+      run: async (call) => {
+        const topic = call.fields.topic === undefined ? undefined : textField(call.fields, 'topic', { max: 100 });
+        const prompts = await updatePrompts(prisma, { promptIds: listField(call.fields, 'promptIds') ?? [], topic, tags: call.fields.tags === undefined ? undefined : (listField(call.fields, 'tags') ?? []), actor: call.actor });
+        return { data: prompts, notice: { kind: 'ok', title: `${prompts.length} prompt(s) updated.` } };
+      },
+    },
+    {
+      method: 'POST',
+      path: new RegExp(`^/projects/${ID}/domains$`),
+      run: async (call) => {
+        const competitorDomains = call.fields.competitors === undefined ? undefined : linesField(call.fields, 'competitors').map(parseCompetitorDomains);
+        const result = await setProjectDomains(prisma, { projectId: call.params[0]!, domains: listField(call.fields, 'domains') ?? [], competitorDomains, actor: call.actor });
+        return { data: result, notice: { kind: 'ok', title: `Domains of ${result.projectId} saved.` } };
+      },
+    },
   ];
 }

@@ -6,3 +6,7 @@ export type { SignalFilter, SignalRow } from './repository.js';
 export { setRule } from './rule-management.js';
 export { SIGNAL_KINDS } from './rules.js';
 export type { SignalRule } from './rules.js';
+export { previewRule } from './rule-preview.js';
+export type { RulePreview } from './rule-preview.js';
+export { isSignalKind, RULE_SPECS, thresholdProblem } from './rules.js';
+export { acknowledgeSignal } from './acknowledgement.js';

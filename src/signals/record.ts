@@ -2,27 +2,12 @@
 // compared with the previous scan (by date) of its project, model and locale; what fires is
 // stored as a signal and written to the outbox as signal.created.
 import type pg from 'pg';
-import { COUNTER_FIELDS } from '../ai-visibility/index.js';
-import { COUNTER_COLUMNS } from '../ai-visibility/index.js';
 import { newId } from '../db/ids.js';
 import type { OutboxEvent } from '../webhooks/index.js';
-import { effectiveRules, evaluateRules, isSignalKind, type ScanForRules, type SignalRule } from './rules.js';
+import { effectiveRules, evaluateRules, isSignalKind, type SignalRule } from './rules.js';
+import { scanFrom, scanPairsSql, type PairRow } from './scan-pairs.js';
 
 const CHUNK = 500;
-
-const counters = (alias: string, prefix: string) => COUNTER_FIELDS.map((field) => `${alias}.${COUNTER_COLUMNS[field]} AS "${prefix}${field}"`).join(', ');
-
-interface PairRow {
-  [column: string]: unknown;
-}
-
-function scanFrom(row: PairRow, prefix: string, id: string): ScanForRules {
-  return {
-    id,
-    ...(Object.fromEntries(COUNTER_FIELDS.map((field) => [field, row[`${prefix}${field}`] as number])) as unknown as Omit<ScanForRules, 'id' | 'competitors'>),
-    competitors: (row[`${prefix}competitors`] as ScanForRules['competitors']) ?? [],
-  };
-}
 
 export async function loadRules(client: pg.PoolClient | pg.Client, projectIds: readonly string[]): Promise<Map<string, SignalRule[]>> {
   const result = await client.query<{ project_id: string; kind: string; threshold: number; enabled: boolean }>(
@@ -46,18 +31,7 @@ export async function recordSignals(client: pg.PoolClient | pg.Client, scanIds: 
   const events: OutboxEvent[] = [];
   for (let start = 0; start < scanIds.length; start += CHUNK) {
     const ids = scanIds.slice(start, start + CHUNK);
-    const pairs = await client.query<PairRow>(
-      `SELECT s.id, s.workspace_id, s.project_id, to_char(s.date, 'YYYY-MM-DD') AS date, s.model, s.locale, ${counters('s', 'current_')}, s.competitors AS current_competitors,
-              p.id AS previous_id, ${counters('p', 'previous_')}, p.competitors AS previous_competitors
-       FROM scans s
-       JOIN LATERAL (
-         SELECT * FROM scans p
-         WHERE p.project_id = s.project_id AND p.model = s.model AND p.locale = s.locale AND p.date < s.date
-         ORDER BY p.date DESC LIMIT 1
-       ) p ON true
-       WHERE s.id = ANY($1::text[])`,
-      [ids],
-    );
+    const pairs = await client.query<PairRow>(scanPairsSql('s.id = ANY($1::text[])'), [ids]);
     if (!pairs.rows.length) continue;
     const rules = await loadRules(client, [...new Set(pairs.rows.map((row) => row.project_id as string))]);
     const values: unknown[] = [];

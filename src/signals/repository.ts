@@ -9,6 +9,7 @@ export interface SignalRow {
   projectId: string;
   scanId: string | null;
   kind: string;
+  acknowledgedAt: Date | null;
   model: string;
   locale: string;
   details: Record<string, unknown>;
@@ -21,7 +22,7 @@ export interface SignalFilter {
   kind: string | null;
 }
 
-const COLUMNS = 'id, project_id AS "projectId", scan_id AS "scanId", kind, model, locale, details, created_at AS "createdAt"';
+const COLUMNS = 'id, project_id AS "projectId", scan_id AS "scanId", kind, model, locale, details, created_at AS "createdAt", acknowledged_at AS "acknowledgedAt"';
 
 const RULES_OF = tenantStatement<SignalRule & { projectId: string }>(
   'signals.rules-of',

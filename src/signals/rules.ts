@@ -2,7 +2,7 @@
 // model and locale. Pure: the ingest transaction loads both scans and stores what fires.
 import { ratesOf, ratio, type CompetitorCounters, type ScanCounters } from '../ai-visibility/index.js';
 
-export const SIGNAL_KINDS = ['visibility_drop', 'share_of_voice_overtaken', 'average_position_worse', 'sentiment_negative'] as const;
+export const SIGNAL_KINDS = ['visibility_drop', 'share_of_voice_overtaken', 'average_position_worse', 'sentiment_negative', 'owned_citation_share_drop'] as const;
 export type SignalKind = (typeof SIGNAL_KINDS)[number];
 
 interface RuleSpec {
@@ -18,6 +18,7 @@ export const RULE_SPECS: Record<SignalKind, RuleSpec> = {
   share_of_voice_overtaken: { defaultThreshold: 0, meaning: "a competitor's share of voice rose above the brand's by more than this many points", min: 0, max: 100 },
   average_position_worse: { defaultThreshold: 1, meaning: 'the average position grew (worsened) by at least this much', min: 0.01, max: 100 },
   sentiment_negative: { defaultThreshold: 0, meaning: 'net sentiment (-1..1) crossed from at or above this value to below it', min: -1, max: 1 },
+  owned_citation_share_drop: { defaultThreshold: 10, meaning: "the share of citations pointing at the project's own domains fell by at least this many percentage points", min: 0.01, max: 100 },
 };
 
 export interface SignalRule {
@@ -42,12 +43,15 @@ export function thresholdProblem(kind: SignalKind, threshold: number): string | 
 export interface ScanForRules extends ScanCounters {
   id: string;
   competitors: readonly CompetitorCounters[];
+  /** Citations in the scan's runs, and those pointing at the project's own domains. */
+  citationCount: number;
+  ownedCitationCount: number;
 }
 
 export interface FiredSignal {
   kind: SignalKind;
   details: {
-    metric: 'visibility' | 'shareOfVoice' | 'averagePosition' | 'sentiment';
+    metric: 'visibility' | 'shareOfVoice' | 'averagePosition' | 'sentiment' | 'ownedCitationShare';
     before: number;
     after: number;
     threshold: number;
@@ -87,6 +91,14 @@ export function evaluateRules(previous: ScanForRules, current: ScanForRules, rul
           fired.push({ kind: rule.kind, details: { metric: 'sentiment', before: before.sentiment, after: after.sentiment, threshold, ...base } });
         }
         break;
+      case 'owned_citation_share_drop': {
+        const shareBefore = ratio(previous.ownedCitationCount, previous.citationCount);
+        const shareAfter = ratio(current.ownedCitationCount, current.citationCount);
+        if (shareBefore !== null && shareAfter !== null && points(shareBefore - shareAfter) >= threshold) {
+          fired.push({ kind: rule.kind, details: { metric: 'ownedCitationShare', before: shareBefore, after: shareAfter, threshold, ...base } });
+        }
+        break;
+      }
       case 'share_of_voice_overtaken':
         for (const competitor of current.competitors) {
           const earlier = previous.competitors.find((candidate) => candidate.name === competitor.name);

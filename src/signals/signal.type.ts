@@ -6,7 +6,10 @@ import { pageArgs } from '../db/paging.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
 import { ProjectType } from '../ai-visibility/project.type.js';
 import type { SignalRow } from './repository.js';
-import { RULE_SPECS, SIGNAL_KINDS, type SignalRule } from './rules.js';
+import { RULE_SPECS, SIGNAL_KINDS, thresholdProblem, type SignalRule } from './rules.js';
+import { previewRule, type RulePreview } from './rule-preview.js';
+import { invalidParameter } from '../errors/index.js';
+import { addDays } from '../dates/civil-date.js';
 
 export const SignalType = builder.objectRef<SignalRow>('Signal').implement({
   description: 'A signal rule that fired on a scan: what changed, for which model and locale.',
@@ -20,6 +23,7 @@ export const SignalType = builder.objectRef<SignalRow>('Signal').implement({
     locale: t.exposeString('locale'),
     details: t.field({ type: 'JSONObject', description: 'The numbers before and after, and the rule\'s threshold.', resolve: (signal) => signal.details }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    acknowledgedAt: t.expose('acknowledgedAt', { type: 'DateTime', nullable: true, description: 'When someone marked it as dealt with; null while it is news.' }),
   }),
 });
 
@@ -69,5 +73,53 @@ builder.objectField(ProjectType, 'signalRules', (t) =>
     authScopes: { scope: 'ai_visibility:read' },
     extensions: GRAPH_ONLY,
     resolve: (project, _args, ctx) => ctx.loaders.signalRulesOfProject.load(project.id),
+  }),
+);
+
+const RuleFiringType = builder.objectRef<RulePreview['firings'][number]>('SignalRuleFiring').implement({
+  description: 'A scan on which the rule would have fired.',
+  fields: (t) => ({
+    date: t.expose('date', { type: 'Date' }),
+    model: t.exposeString('model'),
+    locale: t.exposeString('locale'),
+    metric: t.exposeString('metric'),
+    before: t.exposeFloat('before'),
+    after: t.exposeFloat('after'),
+    competitor: t.exposeString('competitor', { nullable: true }),
+  }),
+});
+
+const RulePreviewType = builder.objectRef<RulePreview>('SignalRulePreview').implement({
+  description: 'How often a rule at a threshold would have fired over past scans (nothing is stored).',
+  fields: (t) => ({
+    kind: t.field({ type: SignalKindEnum, resolve: (preview) => preview.kind }),
+    threshold: t.exposeFloat('threshold'),
+    scansCompared: t.exposeInt('scansCompared', { description: 'Scans in the range that had a previous scan of their model and locale.' }),
+    fired: t.exposeInt('fired'),
+    firings: t.expose('firings', { type: [RuleFiringType], description: 'The most recent first, at most 50.' }),
+  }),
+});
+
+builder.objectField(ProjectType, 'rulePreview', (t) =>
+  t.field({
+    type: RulePreviewType,
+    description: 'Tries a rule and threshold on the scans of a range (default: the last 90 days) without changing anything.',
+    authScopes: { scope: 'ai_visibility:read' },
+    extensions: GRAPH_ONLY,
+    args: {
+      kind: t.arg({ type: SignalKindEnum, required: true }),
+      threshold: t.arg.float({ required: false, description: "Default: the kind's default threshold." }),
+      dateFrom: t.arg({ type: 'Date', required: false }),
+      dateTo: t.arg({ type: 'Date', required: false }),
+    },
+    resolve: (project, args, ctx) => {
+      const threshold = args.threshold ?? RULE_SPECS[args.kind].defaultThreshold;
+      const problem = thresholdProblem(args.kind, threshold);
+      if (problem) throw invalidParameter('threshold', `${problem}.`);
+      const to = args.dateTo ?? ctx.now.toISOString().slice(0, 10);
+      const from = args.dateFrom ?? addDays(to, -89);
+      if (from > to) throw invalidParameter('dateFrom', `dateFrom (${from}) must not be after dateTo (${to}).`);
+      return previewRule(ctx.workspace, project.id, { kind: args.kind, threshold }, { from, to });
+    },
   }),
 );

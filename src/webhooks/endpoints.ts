@@ -2,6 +2,7 @@
 // Owners and admins only; every change is audited; secrets are sealed at rest and only the
 // owner-facing calls here open them.
 import type pg from 'pg';
+import type { Config } from '../config/index.js';
 import type { PrismaClient } from '../db/generated/prisma/client.js';
 import type { Plan } from '../db/generated/prisma/enums.js';
 import { isIdOf, newId } from '../db/ids.js';
@@ -27,6 +28,12 @@ export interface WebhookDeps {
   box: SecretBox;
   policy: TargetPolicy;
 }
+
+/** The endpoints' dependencies as every door builds them: the target policy comes from the configuration. */
+export const webhookDepsOf = (config: Pick<Config, 'WEBHOOK_ALLOW_HTTP' | 'WEBHOOK_ALLOW_PRIVATE_TARGETS'>, parts: Omit<WebhookDeps, 'policy'>): WebhookDeps => ({
+  ...parts,
+  policy: { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_TARGETS },
+});
 
 export const secretContext = (endpointId: string, which: 'secret' | 'previous_secret') => `webhook_endpoint:${endpointId}:${which}`;
 
@@ -201,6 +208,24 @@ export async function replayEvent(deps: WebhookDeps, eventId: string, endpointId
     const endpoints = result.rows.map((row) => row.endpoint_id as string);
     await audit('webhook_event.replayed', event.id, { endpoints });
     return { eventId: event.id, endpoints };
+  });
+}
+
+/**
+ * A test event for one endpoint: of the first type it subscribes to, its data marked
+ * `test: true`, delivered to that endpoint only (the event is born dispatched, so the fan-out
+ * never sends it elsewhere), signed and retried like any other.
+ */
+export async function sendTestEvent(deps: WebhookDeps, endpointId: string, actor: Actor) {
+  const endpoint = await endpointById(deps, endpointId);
+  return adminCommand(deps.prisma, { workspaceId: endpoint.workspaceId, actor }, { ...MANAGE, plans: { allowed: WEBHOOK_PLANS, feature: 'webhooks need' } }, async ({ tx, audit }) => {
+    if (!endpoint.enabled) throw new UsageError(`endpoint ${endpoint.id} is disabled; enable it first`, 'conflict');
+    const type = endpoint.eventTypes[0] ?? EVENT_TYPES[0];
+    const eventId = newId('event');
+    await tx.webhookEvent.create({ data: { id: eventId, workspaceId: endpoint.workspaceId, type, payload: { test: true, message: 'A test event from Signalboard: your endpoint receives and verifies deliveries.' }, dispatchedAt: new Date() } });
+    await tx.webhookDelivery.create({ data: { id: newId('delivery'), eventId, endpointId: endpoint.id, status: 'pending', nextAttemptAt: new Date() } });
+    await audit('webhook_endpoint.test_sent', endpoint.id, { eventId, type });
+    return { eventId, endpointId: endpoint.id, type };
   });
 }
 

@@ -71,3 +71,55 @@ builder.queryField('webhookAttempts', (t) =>
       ctx.workspace.rows(ATTEMPTS, [String(args.endpointId), Math.min(Math.max(args.first ?? 50, 1), 500)]),
   }),
 );
+
+interface EventRow {
+  id: string;
+  type: string;
+  payload: Record<string, unknown>;
+  createdAt: Date;
+  deliveries: { endpointId: string; status: string; attemptCount: number; lastResponseStatus: number | null; lastError: string | null; nextAttemptAt: string | null; finishedAt: string | null }[];
+}
+
+// The event and each endpoint's delivery of it (the deliveries hang on the workspace's event).
+const EVENT = tenantStatement<EventRow>(
+  'webhooks.event',
+  (workspace) => `SELECT e.id, e.type, e.payload, e.created_at AS "createdAt",
+      coalesce((SELECT jsonb_agg(jsonb_build_object('endpointId', d.endpoint_id, 'status', d.status, 'attemptCount', d.attempt_count, 'lastResponseStatus', d.last_response_status,
+                  'lastError', d.last_error, 'nextAttemptAt', d.next_attempt_at, 'finishedAt', d.finished_at) ORDER BY d.created_at)
+                FROM webhook_deliveries d WHERE d.event_id = e.id), '[]'::jsonb) AS deliveries
+    FROM webhook_events e WHERE ${workspace('e')} AND e.id = $2`,
+);
+
+const DeliveryType = builder.objectRef<EventRow['deliveries'][number]>('WebhookDelivery').implement({
+  fields: (t) => ({
+    endpointId: t.exposeString('endpointId'),
+    status: t.exposeString('status', { description: 'pending, succeeded or failed.' }),
+    attemptCount: t.exposeInt('attemptCount'),
+    lastResponseStatus: t.exposeInt('lastResponseStatus', { nullable: true }),
+    lastError: t.exposeString('lastError', { nullable: true }),
+    nextAttemptAt: t.exposeString('nextAttemptAt', { nullable: true }),
+    finishedAt: t.exposeString('finishedAt', { nullable: true }),
+  }),
+});
+
+const WebhookEventType = builder.objectRef<EventRow>('WebhookEvent').implement({
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    type: t.exposeString('type'),
+    payload: t.field({ type: 'JSONObject', description: 'The body receivers get (type, timestamp, data).', resolve: (event) => event.payload }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    deliveries: t.expose('deliveries', { type: [DeliveryType], description: 'One per endpoint that receives it.' }),
+  }),
+});
+
+builder.queryField('webhookEvent', (t) =>
+  t.field({
+    type: WebhookEventType,
+    nullable: true,
+    description: 'One webhook event with its payload and each endpoint\'s delivery (owners and admins); null when there is none.',
+    authScopes: { admin: true },
+    extensions: GRAPH_ONLY,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, args, ctx) => (await ctx.workspace.rows(EVENT, [String(args.id)]))[0] ?? null,
+  }),
+);

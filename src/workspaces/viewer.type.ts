@@ -1,9 +1,11 @@
 import { builder } from '../graphql/builder.js';
 import { tenantStatement } from '../db/tenant-sql.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
-import { SCOPES } from '../auth/index.js';
+import { bucketPolicies, SCOPES } from '../auth/index.js';
 import type { Plan } from '../db/generated/prisma/enums.js';
 import { PLANS } from './service.js';
+import { searchWorkspace, type SearchHit } from './search.js';
+import { invalidParameter } from '../errors/index.js';
 
 interface WorkspaceShape {
   id: string;
@@ -30,12 +32,39 @@ const WorkspaceType = builder.objectRef<WorkspaceShape>('Workspace').implement({
   }),
 });
 
+interface LimitsShape {
+  listRowCap: number;
+  metricsRowCap: number;
+  rateLimit: { burst: number; perSecond: number } | null;
+}
+
+const RateLimitType = builder.objectRef<NonNullable<LimitsShape['rateLimit']>>('RateLimit').implement({
+  description: "The v1 token bucket of the workspace's plan, per API key.",
+  fields: (t) => ({ burst: t.exposeInt('burst'), perSecond: t.exposeFloat('perSecond') }),
+});
+
+const LimitsType = builder.objectRef<LimitsShape>('Limits').implement({
+  description: 'How much one call returns, and how often API keys may call.',
+  fields: (t) => ({
+    listRowCap: t.exposeInt('listRowCap', { description: 'Rows of a list before it is truncated.' }),
+    metricsRowCap: t.exposeInt('metricsRowCap', { description: 'Rows of AI-visibility metrics before they are truncated.' }),
+    rateLimit: t.expose('rateLimit', { type: RateLimitType, nullable: true, description: 'Null on plans without API access.' }),
+  }),
+});
+
 const ViewerType = builder.objectRef<{ workspace: WorkspaceShape }>('Viewer').implement({
   description: 'Who is calling: the workspace, its plan and what the credential may read.',
   fields: (t) => ({
     workspace: t.field({ type: WorkspaceType, resolve: (viewer) => viewer.workspace }),
     credential: t.field({ type: CredentialEnum, resolve: (_viewer, _args, ctx) => ctx.principal.kind }),
     scopes: t.field({ type: [ScopeEnum], resolve: (_viewer, _args, ctx) => [...ctx.principal.scopes] }),
+    limits: t.field({
+      type: LimitsType,
+      resolve: (viewer, _args, ctx) => {
+        const bucket = bucketPolicies(ctx.config)[viewer.workspace.plan];
+        return { listRowCap: ctx.config.LIST_ROW_CAP, metricsRowCap: ctx.config.METRICS_ROW_CAP, rateLimit: bucket ? { burst: bucket.capacity, perSecond: bucket.refillPerSecond } : null };
+      },
+    }),
     role: t.string({ nullable: true, description: 'The member\'s role when signed in with a session; null for an API key.', resolve: (_viewer, _args, ctx) => (ctx.principal.kind === 'api_key' ? null : ctx.principal.role) }),
   }),
 });
@@ -51,6 +80,37 @@ builder.queryField('viewer', (t) =>
     resolve: async (_root, _args, ctx) => {
       const [workspace] = await ctx.workspace.rows(CURRENT_WORKSPACE);
       return { workspace: workspace! };
+    },
+  }),
+);
+
+const SearchHitType = builder.objectRef<SearchHit>('SearchHit').implement({
+  description: 'Something in the workspace whose name matches: its kind, id and name.',
+  fields: (t) => ({
+    kind: t.exposeString('kind', { description: 'client, report, project or prompt.' }),
+    id: t.exposeID('id'),
+    name: t.exposeString('name', { description: "The name (a prompt's text)." }),
+    parentId: t.exposeString('parentId', { nullable: true, description: "A report's or project's client, a prompt's project." }),
+  }),
+});
+
+builder.queryField('search', (t) =>
+  t.field({
+    type: [SearchHitType],
+    description: 'Clients, reports, AI-visibility projects and tracked prompts whose name contains the query (case-insensitive), up to `limit` of each kind.',
+    extensions: GRAPH_ONLY,
+    args: {
+      query: t.arg.string({ required: true, description: '2–100 characters, matched literally.' }),
+      limit: t.arg.int({ required: false, description: 'Hits per kind, 1–50 (default 10).' }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const query = args.query.trim();
+      if (query.length < 2 || query.length > 100) throw invalidParameter('query', 'query has 2–100 characters.');
+      const limit = args.limit ?? 10;
+      if (!Number.isInteger(limit) || limit < 1 || limit > 50) throw invalidParameter('limit', 'limit must be between 1 and 50.');
+      // Each kind is shown only to a credential that may read it.
+      const readable = { client: 'clients:read', report: 'reports:read', project: 'ai_visibility:read', prompt: 'ai_visibility:read' } as const;
+      return (await searchWorkspace(ctx.workspace, query, limit)).filter((hit) => ctx.principal.scopes.includes(readable[hit.kind]));
     },
   }),
 );

@@ -48,7 +48,7 @@ const server = createServer(async (req, res) => {
       return send(res, 200, { data: rows, meta: { total, truncated: total > rows.length } });
     }
     if (url === '/api/v1/ai-visibility/projects') {
-      const { rows } = await pool.query('SELECT id, name, client_id AS "clientId", brand, competitors, models, locales, created_at AS "createdAt" FROM ai_projects WHERE workspace_id = $1 ORDER BY created_at DESC, id DESC LIMIT 500', [workspaceId]);
+      const { rows } = await pool.query('SELECT id, name, client_id AS "clientId", brand, competitors, models, locales, domains, competitor_domains AS "competitorDomains", created_at AS "createdAt" FROM ai_projects WHERE workspace_id = $1 ORDER BY created_at DESC, id DESC LIMIT 500', [workspaceId]);
       const total = rows.length < 500 ? rows.length : (await pool.query('SELECT count(*)::int AS n FROM ai_projects WHERE workspace_id = $1', [workspaceId])).rows[0].n;
       return send(res, 200, { data: rows, meta: { total, truncated: total > rows.length } });
     }

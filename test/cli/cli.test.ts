@@ -158,13 +158,46 @@ describe('operator CLI', () => {
     const project = await database.prisma.aiProject.findFirstOrThrow({ where: { workspace: { slug: 'acme' } } });
     const rules = JSON.parse((await cli('signals', 'rules', '--project', project.id, '--json')).stdout);
     expect(rules.map((rule: { kind: string; threshold: number; isDefault: boolean }) => [rule.kind, rule.threshold, rule.isDefault])).toEqual([
-      ['visibility_drop', 10, true], ['share_of_voice_overtaken', 0, true], ['average_position_worse', 1, true], ['sentiment_negative', 0, true],
+      ['visibility_drop', 10, true], ['share_of_voice_overtaken', 0, true], ['average_position_worse', 1, true], ['sentiment_negative', 0, true], ['owned_citation_share_drop', 10, true],
     ]);
     const set = JSON.parse((await cli('signals', 'set-rule', '--project', project.id, '--kind', 'visibility_drop', '--threshold', '5', '--disabled', '--json')).stdout);
     expect(set).toMatchObject({ kind: 'visibility_drop', threshold: 5, enabled: false, isDefault: false, defaultThreshold: 10 });
     const human = await cli('signals', 'rules', '--project', project.id);
     expect(human.stdout).toMatch(/visibility_drop\s+off\s+threshold 5/);
   }, 30_000);
+
+  it('manages prompts and project domains, audited, and ingests scans with runs all-or-nothing', async () => {
+    const project = await database.prisma.aiProject.findFirstOrThrow({ where: { workspace: { slug: 'acme' } } });
+    const added = JSON.parse((await cli('prompts', 'add', '--project', project.id, '--text', 'Best CLI, really?', '--topic', 'cli', '--tags', 'a,b', '--json')).stdout);
+    expect(added.added[0]).toMatchObject({ text: 'Best CLI, really?', topic: 'cli', tags: ['a', 'b'], archivedAt: null });
+    const id = added.added[0].id;
+    expect(JSON.parse((await cli('prompts', 'add', '--project', project.id, '--text', 'Best CLI, really?', '--json')).stdout)).toMatchObject({ added: [], existing: [{ id }] });
+    expect(JSON.parse((await cli('prompts', 'tag', id, '--tags', 'c', '--json')).stdout)[0]).toMatchObject({ topic: 'cli', tags: ['c'] });
+    expect(JSON.parse((await cli('prompts', 'archive', id, '--json')).stdout)[0].archivedAt).not.toBeNull();
+    expect((await cli('prompts', 'list', '--project', project.id)).stdout).not.toContain(id);
+    expect((await cli('prompts', 'list', '--project', project.id, '--archived')).stdout).toContain(`${id}  [archived] Best CLI, really?`);
+    expect(JSON.parse((await cli('prompts', 'restore', id, '--json')).stdout)[0].archivedAt).toBeNull();
+    const unknown = await cli('prompts', 'archive', 'pmt_00000000000000000000');
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toContain('no prompt pmt_00000000000000000000');
+
+    const domains = JSON.parse((await cli('projects', 'set-domains', '--project', project.id, '--domains', 'acme.com,https://blog.acme.co.uk', '--competitor', `${project.competitors[0]}=rival.com`, '--json')).stdout);
+    expect(domains).toMatchObject({ domains: ['acme.com', 'acme.co.uk'], competitorDomains: [{ name: project.competitors[0], domains: ['rival.com'] }] });
+    const untracked = await cli('projects', 'set-domains', '--project', project.id, '--domains', 'acme.com', '--competitor', 'Nobody=x.com');
+    expect(untracked.stderr).toContain('competitor Nobody is not tracked');
+    const audited = await database.prisma.auditLogEntry.findMany({ where: { target: project.id, action: { startsWith: 'ai_' } }, orderBy: { createdAt: 'asc' } });
+    expect(audited.map((entry) => entry.action)).toEqual(['ai_prompt.added', 'ai_prompt.updated', 'ai_prompt.archived', 'ai_prompt.restored', 'ai_project.domains_set']);
+
+    const runs = [{ prompt: 'Best CLI, really?', answer: 'Acme, of course.', brandMentions: 1, totalMentions: 1, position: 1, sentiment: 'positive', citations: [{ url: 'https://acme.com/' }] }];
+    const line = (date: string, extra: object = {}) => JSON.stringify({ project: project.id, date, model: project.models[0], locale: project.locales[0], runs, ...extra });
+    writeFileSync(path.join(dir, 'runs.ndjson'), [line('2020-01-01'), line('2020-01-02', { totalRuns: 9 })].join('\n'));
+    const refused = await cli('ingest', 'scans', path.join(dir, 'runs.ndjson'), '--json');
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ accepted: 0, rejected: 1, problems: [{ line: 2, message: expect.stringContaining('totalRuns: sent 9, the runs give 1') }] });
+    const skipped = await cli('ingest', 'scans', path.join(dir, 'runs.ndjson'), '--skip-invalid', '--json');
+    expect(JSON.parse(skipped.stdout)).toMatchObject({ accepted: 1, rejected: 1 });
+    expect((await database.pool.query("SELECT text FROM ai_answers WHERE project_id = $1 AND date = '2020-01-01'", [project.id])).rows).toEqual([{ text: 'Acme, of course.' }]);
+  }, 60_000);
 
   it('validates report definitions and ingests NDJSON all-or-nothing', async () => {
     const client = await database.prisma.client.findFirstOrThrow({ where: { workspace: { slug: 'acme' } } });

@@ -130,6 +130,41 @@ describe('statements per request', () => {
   });
 });
 
+describe('prompts → runs → citations', () => {
+  it('come in one request with the same statements for 3 prompts as for 16, numbers equal to v1', async () => {
+    const projectAnswers = readFileSync(new URL('../../graphql/operations/project-answers.graphql', import.meta.url), 'utf8');
+    const run = async (archiveAllBut: number | null) => {
+      const { key, projects } = await seededWorkspace(1);
+      const project = projects[0]!;
+      if (archiveAllBut !== null) {
+        const keep = (await t.database.prisma.aiPrompt.findMany({ where: { projectId: project.id }, orderBy: { createdAt: 'asc' }, take: archiveAllBut })).map((prompt) => prompt.id);
+        await t.database.prisma.aiPrompt.updateMany({ where: { projectId: project.id, id: { notIn: keep } }, data: { archivedAt: new Date() } });
+      }
+      await graphql(key.secret, '{ viewer { scopes } }');
+      let body: any;
+      const statements = await statementsDuring(async () => {
+        body = await graphql(key.secret, projectAnswers, { id: project.id }, 'ProjectAnswers');
+      });
+      expect(body.errors).toBeUndefined();
+      return { body, statements: statements.length, key: key.secret, project: project.id };
+    };
+    const few = await run(3);
+    const many = await run(null);
+    expect(few.body.data.node.prompts.data).toHaveLength(3);
+    expect(many.body.data.node.prompts.data).toHaveLength(16);
+    expect(many.body.data.node.prompts.data.every((prompt: any) => prompt.runs.nodes.length === 3 && prompt.totals.length >= 2)).toBe(true);
+    expect(many.body.data.node.prompts.data.some((prompt: any) => prompt.runs.nodes.some((answer: any) => answer.citations.length > 0))).toBe(true);
+    console.info(`ProjectAnswers: ${few.statements} statements for 3 prompts, ${many.statements} for 16`);
+    expect(many.statements).toBe(few.statements);
+    expect(many.statements).toBeLessThanOrEqual(8);
+    // The same numbers as v1.
+    const v1 = await json(await t.get(`/api/v1/ai-visibility/projects/${many.project}/prompts`, many.key));
+    expect(many.body.data.node.prompts.data.map((p: any) => p.totals.map((x: any) => x.visibility))).toEqual(v1.data.map((p: any) => p.totals.map((x: any) => x.visibility)));
+    const sources = await json(await t.get(`/api/v1/ai-visibility/projects/${many.project}/sources?limit=20`, many.key));
+    expect(many.body.data.node.sources.data.rows).toEqual(sources.data.rows.map(({ url: _url, ...row }: any) => row));
+  });
+});
+
 describe('node and nodes', () => {
   it('dispatch on the id prefix and give null for unknown, malformed and foreign ids', async () => {
     const mine = await seededWorkspace(1);

@@ -25,7 +25,12 @@ async function seeded() {
   }
   const scans = await t.database.pool.query<{ id: string }>('SELECT id FROM scans WHERE workspace_id = $1', [keyed.workspace.id]);
   const signals = await t.database.prisma.signal.findMany(where);
-  const ids = { client: clients.map((c) => c.id), report: reports.map((r) => r.id), project: projects.map((p) => p.id), scan: scans.rows.map((s) => s.id), signal: signals.map((s) => s.id) };
+  const prompts = await t.database.prisma.aiPrompt.findMany(where);
+  const answers = await t.database.pool.query<{ id: string }>('SELECT id FROM ai_answers WHERE workspace_id = $1 ORDER BY id LIMIT 50', [keyed.workspace.id]);
+  const ids = {
+    client: clients.map((c) => c.id), report: reports.map((r) => r.id), project: projects.map((p) => p.id), scan: scans.rows.map((s) => s.id), signal: signals.map((s) => s.id),
+    prompt: prompts.map((p) => p.id), answer: answers.rows.map((a) => a.id),
+  };
   return { ...keyed, ids, allIds: Object.values(ids).flat() };
 }
 
@@ -54,12 +59,28 @@ describe('root fields given another workspace\'s ids', () => {
     ['report', 'query($id: ReportId!) { report(id: $id) { data { id } } }', (ids) => ({ id: ids.report[0] })],
     ['reportData', 'query($id: ReportId!) { reportData(id: $id) { data { kpis { value } } } }', (ids) => ({ id: ids.report[0] })],
     ['aiVisibilityMetrics', 'query($id: ProjectId!) { aiVisibilityMetrics(id: $id) { data { rows { date } } } }', (ids) => ({ id: ids.project[0] })],
+    ['aiVisibilityPrompts', 'query($id: ProjectId!) { aiVisibilityPrompts(id: $id) { data { id } } }', (ids) => ({ id: ids.project[0] })],
+    ['aiVisibilityAnswers', 'query($id: ProjectId!) { aiVisibilityAnswers(id: $id) { data { id } } }', (ids) => ({ id: ids.project[0] })],
+    ['aiVisibilitySources', 'query($id: ProjectId!) { aiVisibilitySources(id: $id) { data { rows { domain } } } }', (ids) => ({ id: ids.project[0] })],
+    ['aiVisibilityAnswer', 'query($id: ProjectId!, $a: AnswerId!) { aiVisibilityAnswer(id: $id, answerId: $a) { data { id } } }', (ids) => ({ id: ids.project[0], a: ids.answer[0] })],
   ];
 
   it.each(cases)('%s answers not_found', async (_name, query, variables) => {
     const body = await graphql(query, variables(theirs.ids));
     expect(body.errors?.[0]?.extensions?.code).toBe('not_found');
     expect(body.data).toBeNull();
+  });
+
+  it('my project with their answer or prompt ids: not_found, or nothing of theirs', async () => {
+    const answer = await graphql('query($id: ProjectId!, $a: AnswerId!) { aiVisibilityAnswer(id: $id, answerId: $a) { data { id } } }', { id: mine.ids.project[0], a: theirs.ids.answer[0] });
+    expect(answer.errors?.[0]?.extensions?.code).toBe('not_found');
+    const filtered = await graphql(
+      'query($id: ProjectId!, $p: PromptId!) { aiVisibilityAnswers(id: $id, promptId: $p) { data { id } meta { total } } aiVisibilitySources(id: $id, promptId: $p) { data { rows { domain } } meta { total } } }',
+      { id: mine.ids.project[0], p: theirs.ids.prompt[0] },
+    );
+    expect(filtered.errors).toBeUndefined();
+    expect(filtered.data.aiVisibilityAnswers).toEqual({ data: [], meta: { total: 0 } });
+    expect(filtered.data.aiVisibilitySources).toEqual({ data: { rows: [] }, meta: { total: 0 } });
   });
 
   it('reports and aiVisibilityProjects filtered by their client are empty', async () => {
@@ -71,14 +92,14 @@ describe('root fields given another workspace\'s ids', () => {
     const body = await graphql('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids: theirs.allIds.slice(0, 100) });
     expect(body.errors).toBeUndefined();
     expect(body.data.nodes.every((node: unknown) => node === null)).toBe(true);
-    for (const id of [theirs.ids.client[0], theirs.ids.report[0], theirs.ids.project[0], theirs.ids.scan[0], theirs.ids.signal[0]]) {
+    for (const id of [theirs.ids.client[0], theirs.ids.report[0], theirs.ids.project[0], theirs.ids.scan[0], theirs.ids.signal[0], theirs.ids.prompt[0], theirs.ids.answer[0]]) {
       expect((await graphql('query($id: ID!) { node(id: $id) { id } }', { id })).data).toEqual({ node: null });
     }
   });
 
   it('covers every root field that takes an id', () => {
-    // webhookAttempts is admin-only (no API key may call it): test/mcp/mcp.test.ts gives it a foreign endpoint id.
-    const covered = new Set([...cases.map(([name]) => name), 'reports', 'aiVisibilityProjects', 'node', 'nodes', 'webhookAttempts']);
+    // webhookAttempts and webhookEvent are admin-only (no API key may call them): test/mcp/mcp.test.ts gives them another workspace's ids.
+    const covered = new Set([...cases.map(([name]) => name), 'reports', 'aiVisibilityProjects', 'node', 'nodes', 'webhookAttempts', 'webhookEvent']);
     const withIds = Object.values(schema.getQueryType()!.getFields()).filter((field) => field.args.some((arg) => /Id$|^ID$/.test(getNamedType(arg.type).name)));
     expect(withIds.map((field) => field.name).filter((name) => !covered.has(name))).toEqual([]);
   });
@@ -92,14 +113,26 @@ const WALK = `{
   aiVisibilityProjects { data { id client { id } scans(first: 5) { edges { node { id } } } signals { edges { node { id } } } } }
   viewer { workspace { id } }
 }`;
+// The prompts → runs → citations side, on its own (the two together exceed the cost limit).
+const WALK_ANSWERS = `{
+  search(query: "visibility") { id }
+  clients { data { metricsTable(provider: google_ads, metrics: [clicks], dimension: "campaign") { rows { dimensionValue } } topMovers(provider: google_ads, metric: clicks, dimension: "campaign") { dimensionValue } } }
+  aiVisibilityProjects { data { id
+    prompts(dateFrom: "2000-01-01", dateTo: "2100-01-01") { data { id totals { locale totalRuns } metrics(dateFrom: "2000-01-01", dateTo: "2100-01-01") { locale } runs(first: 3, dateFrom: "2000-01-01", dateTo: "2100-01-01") { nodes { id promptId citations { domain } } } } }
+    sources(dateFrom: "2000-01-01", dateTo: "2100-01-01") { data { rows { domain citations } } }
+    topics { topic prompts } tags { tag prompts } citationGaps(dateFrom: "2000-01-01", dateTo: "2100-01-01") { domain } trend(granularity: month) { period } rulePreview(kind: visibility_drop, dateFrom: "2000-01-01") { fired } } }
+}`;
 
 describe('the graph walked from the caller\'s own data', () => {
   it('reaches only the caller\'s rows, and all of them', async () => {
-    const body = await graphql(WALK);
-    expect(body.errors).toBeUndefined();
+    const [walked, answers] = [await graphql(WALK), await graphql(WALK_ANSWERS)];
+    expect(walked.errors).toBeUndefined();
+    expect(answers.errors).toBeUndefined();
+    const body = { data: { ...walked.data, answers: answers.data } };
     expect(leaked(body)).toEqual([]);
     const text = JSON.stringify(body);
-    for (const id of [...mine.ids.client, ...mine.ids.report, ...mine.ids.project, ...mine.ids.signal]) expect(text).toContain(id);
+    for (const id of [...mine.ids.client, ...mine.ids.report, ...mine.ids.project, ...mine.ids.signal, ...mine.ids.prompt]) expect(text).toContain(id);
+    expect(text).toMatch(/"ans_/);
     expect(body.data.viewer.workspace.id).toBe(mine.workspace.id);
   });
 
@@ -107,8 +140,9 @@ describe('the graph walked from the caller\'s own data', () => {
     const relations = Object.values(schema.getTypeMap())
       .filter(isObjectType)
       .flatMap((type) => Object.values(type.getFields()).filter((field) => isGraphOnly(field.extensions)).map((field) => field.name));
-    // Root fields that are not relations: the catalog (no tenant data) and the admin-only reads (API keys cannot; test/mcp covers them).
-    const missing = [...new Set(relations)].filter((name) => !['node', 'nodes', 'metricCatalog', 'webhookEndpoints', 'webhookAttempts', 'auditLog'].includes(name) && !new RegExp(`\\b${name}\\b`).test(WALK));
+    // Root fields that are not relations: the catalog (no tenant data) and the admin-only reads (API keys cannot; test/mcp covers them);
+    // and a single report's widget and KPI views, which read the report they hang on (test/mcp walks them with another workspace's ids too).
+    const missing = [...new Set(relations)].filter((name) => !['node', 'nodes', 'metricCatalog', 'webhookEndpoints', 'webhookAttempts', 'auditLog', 'members', 'apiKeys', 'connectedApps', 'webhookEvent', 'widgetData', 'kpiSummary'].includes(name) && !new RegExp(`\\b${name}\\b`).test(WALK + WALK_ANSWERS));
     expect(missing).toEqual([]);
   });
 

@@ -2,15 +2,17 @@
 // registrations, the implicit flow, credentials in a dump of the store, a browser's foreign
 // Origin, GETs that would hang, and sign-out that must end the authorization server's session.
 import http from 'node:http';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { createHash, randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createKeyedWorkspace, json } from '../support/app.js';
 import { useListeningApp } from '../support/listen.js';
 import { call, personWithPassword, signIn } from '../support/web.js';
-import { connectMcp, REDIRECT_URL, TestOAuthProvider } from '../support/mcp.js';
+import { connectMcp, consent, REDIRECT_URL, TestOAuthProvider } from '../support/mcp.js';
 
 // Behind a trusted proxy, so that each test can speak from its own address (the registration limit is per address).
-const served = useListeningApp({ TRUST_PROXY: 'true' });
+const served = useListeningApp({ TRUST_PROXY: 'true', MCP_ALLOWED_ORIGINS: 'https://inspector.example' });
 let owner: { cookie: string; csrf: string };
 let provider: TestOAuthProvider;
 
@@ -28,6 +30,11 @@ function rawGet(path: string, host: string): Promise<{ status: number; body: str
   });
 }
 
+// A real collection before each heap reading (vitest's workers run without --expose-gc, and a
+// busy suite otherwise leaves megabytes of garbage in the figure).
+v8.setFlagsFromString('--expose-gc');
+const collectGarbage = vm.runInNewContext('gc') as () => void;
+
 const register = (metadata: Record<string, unknown>, address = '192.0.2.1') =>
   fetch(`${served.baseUrl}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': address }, body: JSON.stringify({ redirect_uris: [REDIRECT_URL], token_endpoint_auth_method: 'none', ...metadata }) });
 
@@ -42,7 +49,7 @@ beforeAll(async () => {
 describe('one issuer', () => {
   it('1 000 other Host headers get 421 and allocate nothing; malformed ones get 400, never 500', async () => {
     for (let i = 0; i < 50; i++) await rawGet('/.well-known/oauth-authorization-server', `warmup-${i}.example`);
-    global.gc?.();
+    collectGarbage();
     const before = process.memoryUsage().heapUsed;
     const statuses = new Set<number>();
     for (let batch = 0; batch < 10; batch++) {
@@ -50,7 +57,7 @@ describe('one issuer', () => {
       for (const answer of answers) statuses.add(answer.status);
     }
     expect([...statuses]).toEqual([421]);
-    global.gc?.();
+    collectGarbage();
     // Each built authorization server kept ~43 KB; 1 000 of them would be tens of MB.
     expect(process.memoryUsage().heapUsed - before).toBeLessThan(15 * 1024 * 1024);
     for (const host of ['a b', '[zz]', 'a/b', 'evil.example/x']) {
@@ -140,6 +147,61 @@ describe('/mcp', () => {
       fetch(`${served.baseUrl}/mcp`, { method: 'POST', headers: { origin, authorization: `Bearer ${provider.saved!.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
     expect((await post('https://evil.example')).status).toBe(403);
     expect((await post(served.baseUrl)).status).toBe(200);
+  });
+});
+
+describe('browser-based MCP clients', () => {
+  it('an allowed origin gets CORS with the bearer token only (no credentials); other origins stay refused; the metadata is readable from anywhere', async () => {
+    const inspector = 'https://inspector.example';
+    const preflight = await fetch(`${served.baseUrl}/mcp`, { method: 'OPTIONS', headers: { origin: inspector, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, mcp-protocol-version' } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(inspector);
+    expect(preflight.headers.get('access-control-allow-headers')).toMatch(/Authorization.*Mcp-Protocol-Version/);
+    expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
+    const post = (origin: string, token: string | null) =>
+      fetch(`${served.baseUrl}/mcp`, { method: 'POST', headers: { origin, ...(token ? { authorization: `Bearer ${token}` } : {}), 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+    const listed = await post(inspector, provider.saved!.access_token);
+    expect(listed.status).toBe(200);
+    expect(listed.headers.get('access-control-allow-origin')).toBe(inspector);
+    expect(listed.headers.get('access-control-allow-credentials')).toBeNull();
+    const challenged = await post(inspector, null);
+    expect(challenged.status).toBe(401);
+    expect(challenged.headers.get('access-control-expose-headers')).toContain('WWW-Authenticate');
+    expect((await post('https://evil.example', provider.saved!.access_token)).status).toBe(403);
+    expect((await fetch(`${served.baseUrl}/mcp`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } })).status).toBe(403);
+    const metadata = await fetch(`${served.baseUrl}/.well-known/oauth-protected-resource/mcp`, { headers: { origin: 'https://anywhere.example' } });
+    expect(metadata.headers.get('access-control-allow-origin')).toBe('*');
+    const discovery = await fetch(`${served.baseUrl}/.well-known/oauth-authorization-server`, { headers: { origin: 'https://anywhere.example' } });
+    // oidc-provider reflects any origin on its public metadata, without credentials.
+    expect(discovery.headers.get('access-control-allow-origin')).toBe('https://anywhere.example');
+    expect(discovery.headers.get('access-control-allow-credentials')).toBeNull();
+  });
+});
+
+describe('scopes a client asks for', () => {
+  it('"openid mcp" and no scope at all both end in a code and a token that works on /mcp (the first looped on consent, the second was access_denied)', async () => {
+    const keyed = await createKeyedWorkspace(served.t.database);
+    await personWithPassword(served.t.database, { email: keyed.ownerEmail });
+    const person = await signIn(served.t.app, keyed.ownerEmail);
+    // A client registered the way SDK clients do it, without a scope of its own.
+    const clientId = (await json(await register({ client_name: 'Scope tests', grant_types: ['authorization_code', 'refresh_token'] }, '192.0.2.77'))).client_id as string;
+    for (const scope of ['openid mcp', null]) {
+      const verifier = randomBytes(32).toString('base64url');
+      const url = new URL(`${served.baseUrl}/oauth/authorize`);
+      const params = { client_id: clientId, response_type: 'code', redirect_uri: REDIRECT_URL, state: 's', code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256', resource: `${served.baseUrl}/mcp`, ...(scope ? { scope } : {}) };
+      for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
+      const code = await consent(url, { cookie: person.cookie, workspaceId: keyed.workspace.id });
+      expect(code, String(scope)).toBeTruthy();
+      const token = await json(await fetch(`${served.baseUrl}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'authorization_code', code: code!, code_verifier: verifier, redirect_uri: REDIRECT_URL, client_id: clientId, resource: `${served.baseUrl}/mcp` }).toString(),
+      }));
+      expect(token.access_token, JSON.stringify(token)).toBeTruthy();
+      expect(token.scope.split(' ')).toContain('mcp');
+      const listed = await fetch(`${served.baseUrl}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${token.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+      expect(listed.status, String(scope)).toBe(200);
+    }
   });
 });
 

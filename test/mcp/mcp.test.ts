@@ -10,6 +10,9 @@ import { setPlan } from '../../src/workspaces/service.js';
 import { createKeyedWorkspace, json } from '../support/app.js';
 import { useListeningApp } from '../support/listen.js';
 import { call, personWithPassword, signIn } from '../support/web.js';
+import { DEFAULT_TOOLSETS, TOOLSET_OF, TOOLSETS } from '../../src/mcp/toolsets.js';
+import { WRITE_TOOLS } from '../../src/mcp/write-tools.js';
+import { encode } from 'gpt-tokenizer';
 import { connectMcp, REDIRECT_URL, TestOAuthProvider } from '../support/mcp.js';
 import { storedIdOf } from '../../src/mcp/oauth-adapter.js';
 
@@ -52,7 +55,8 @@ beforeAll(async () => {
   await personWithPassword(db, { email: mine.ownerEmail });
   admin = await signIn(served.t.app, mine.ownerEmail);
   provider = new TestOAuthProvider({ cookie: admin.cookie, workspaceId: mine.workspace.id });
-  client = await connectMcp(served.baseUrl, provider);
+  // Every toolset: the tests below read tools of all of them (the default URL is tested on its own).
+  client = await connectMcp(served.baseUrl, provider, '/mcp/x/all');
 }, 90_000);
 afterAll(async () => {
   await client?.close();
@@ -100,18 +104,74 @@ describe('discovery and the OAuth flow', () => {
 });
 
 
+describe('toolsets', () => {
+  const listAt = async (path: string, headers: Record<string, string> = {}) => {
+    const response = await fetch(`${served.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${provider.saved!.access_token}`, ...headers }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+    return { status: response.status, body: await json(response) };
+  };
+  const names = async (path: string, headers: Record<string, string> = {}) => ((await listAt(path, headers)).body.result.tools as { name: string }[]).map((tool) => tool.name);
+  const inToolsets = (toolsets: readonly string[], writes: boolean) =>
+    Object.entries(TOOLSET_OF).filter(([name, toolset]) => toolsets.includes(toolset) && (writes || !WRITE_TOOLS.some((tool) => tool.name === name))).map(([name]) => name).sort();
+
+  it('the URL picks them: /mcp the default ones, /mcp/x/<list> and /mcp/x/all, …/readonly without writes; headers do the same', async () => {
+    expect((await names('/mcp')).sort()).toEqual(inToolsets(DEFAULT_TOOLSETS, false));
+    expect((await names('/mcp/x/prompts,answers')).sort()).toEqual(inToolsets(['prompts', 'answers'], false));
+    expect((await names('/mcp/x/all')).sort()).toEqual(inToolsets(TOOLSETS, false));
+    expect((await names('/mcp', { 'X-MCP-Toolsets': 'answers' })).sort()).toEqual(inToolsets(['answers'], false));
+    expect(await names('/mcp/x/all')).toEqual(await names('/mcp/x/all'));
+    await call(served.t.app, admin, 'POST', '/app/settings/mcp', { writeActions: true });
+    try {
+      expect((await names('/mcp/x/reports')).sort()).toEqual(inToolsets(['reports'], true));
+      expect((await names('/mcp/x/reports/readonly')).sort()).toEqual(inToolsets(['reports'], false));
+      expect((await names('/mcp/readonly')).sort()).toEqual(inToolsets(DEFAULT_TOOLSETS, false));
+      expect((await names('/mcp/x/reports', { 'X-MCP-Readonly': 'true' })).sort()).toEqual(inToolsets(['reports'], false));
+    } finally {
+      await call(served.t.app, admin, 'POST', '/app/settings/mcp', { writeActions: false });
+    }
+  });
+
+  it('fit the context budget, counted with a real tokenizer: the default toolsets ≤ 8 000 tokens, all ≤ 24 000', async () => {
+    const tokensOf = async (path: string) => encode(JSON.stringify((await listAt(path)).body.result.tools)).length;
+    const [defaults, all] = [await tokensOf('/mcp'), await tokensOf('/mcp/x/all')];
+    console.info(`tools/list: ${defaults} tokens for the default toolsets, ${all} for all (o200k_base)`);
+    expect(defaults).toBeLessThanOrEqual(8_000);
+    expect(all).toBeLessThanOrEqual(24_000);
+  });
+
+  it('a tool outside the URL\'s toolsets is refused; unknown toolsets are 400 and unknown paths 404', async () => {
+    const response = await fetch(`${served.baseUrl}/mcp/x/reports`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${provider.saved!.access_token}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_answers', arguments: { id: ids.project } } }),
+    });
+    const result = (await json(response)).result;
+    expect(result.isError).toBe(true);
+    expect(JSON.parse(result.content[0].text).error.code).toBe('not_found');
+    const unknown = await listAt('/mcp/x/reports,nonsense');
+    expect([unknown.status, unknown.body.error.code]).toEqual([400, 'invalid_parameter']);
+    expect(unknown.body.error.message).toContain('nonsense');
+    expect((await listAt('/mcp', { 'X-MCP-Toolsets': 'nope' })).status).toBe(400);
+    expect((await listAt('/mcp/y/reports')).status).toBe(404);
+  });
+});
+
 describe('read tools', () => {
   it('are the operations under graphql/operations/mcp, with input and output schemas; admin tools for owners; no write tools while off', async () => {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name).sort();
     expect(names).toEqual([
-      'compare_ai_visibility_periods', 'describe_metrics', 'get_ai_visibility_metrics', 'get_ai_visibility_project', 'get_client', 'get_competitor_benchmark', 'get_report', 'get_report_data',
-      'list_ai_visibility_projects', 'list_audit_log', 'list_clients', 'list_reports', 'list_scans', 'list_signal_rules', 'list_signals', 'list_webhook_attempts', 'list_webhook_endpoints', 'whoami',
+      'compare_ai_visibility_periods', 'compare_report_periods', 'describe_metrics', 'fetch', 'get_ai_visibility_metrics', 'get_ai_visibility_project', 'get_answer', 'get_citation_gaps', 'get_cited_domains', 'get_cited_urls', 'get_client', 'get_competitor_benchmark', 'get_kpi_summary', 'get_prompt_metrics', 'get_report', 'get_report_data',
+      'get_signal', 'get_top_movers', 'get_visibility_trend', 'get_webhook_event', 'get_widget_data', 'get_workspace', 'list_ai_visibility_projects', 'list_answers', 'list_api_keys', 'list_audit_log', 'list_client_connections', 'list_clients', 'list_connected_apps', 'list_members', 'list_prompts', 'list_reports', 'list_scans', 'list_signal_rules', 'list_signals', 'list_tags', 'list_topics',
+      'list_webhook_attempts', 'list_webhook_endpoints', 'preview_signal_rule', 'query_metrics', 'search', 'whoami',
     ]);
     const reportData = tools.find((t) => t.name === 'get_report_data')!;
     expect(reportData.inputSchema).toMatchObject({ type: 'object', required: ['id'], properties: { id: { type: 'string' }, datePreset: { type: 'string', enum: expect.arrayContaining(['last_30_days']) } } });
     expect(reportData.outputSchema).toMatchObject({ type: 'object', properties: { reportData: expect.any(Object) } });
     expect(reportData.annotations?.readOnlyHint).toBe(true);
+    // Titles are sentence case with their words spelled right ("AI", "URLs", never "Ai").
+    expect(tools.map((t) => t.title).filter((title) => /\bAi\b|\bUrls\b/.test(title ?? ''))).toEqual([]);
+    expect(tools.find((t) => t.name === 'get_ai_visibility_metrics')!.title).toBe('Get AI-visibility metrics');
+    expect(tools.find((t) => t.name === 'get_cited_urls')!.title).toBe('Get cited URLs');
   });
 
   it('return what v1 returns for the same inputs', async () => {
@@ -122,10 +182,48 @@ describe('read tools', () => {
     );
     const metrics = (await tool('get_ai_visibility_metrics', { id: ids.project, dateFrom: '2026-09-01', dateTo: '2026-11-30' })).structuredContent!.aiVisibilityMetrics.data;
     const v1Metrics = await v1(`/api/v1/ai-visibility/projects/${ids.project}/metrics?dateFrom=2026-09-01&dateTo=2026-11-30`);
-    expect(metrics.rows.length).toBe(v1Metrics.rows.length);
-    expect(metrics.totals.map((t: any) => [t.locale, t.visibility, t.shareOfVoice, t.averagePosition, t.sentiment])).toEqual(v1Metrics.totals.map((t: any) => [t.locale, t.visibility, t.shareOfVoice, t.averagePosition, t.sentiment]));
+    // A mirroring tool returns everything its endpoint does: rows with competitors, totals with byModel and competitors.
+    expect(metrics).toEqual(v1Metrics);
+    // The report's widgets one at a time, its KPIs alone, and two ranges of one's own: the same numbers as v1.
+    const v1Data = await v1(`/api/v1/reports/${ids.report}/data?datePreset=last_30_days&comparePreset=previous_period`);
+    const widgetId = v1Data.kpis[0]?.widgetId ?? v1Data.charts[0]?.widgetId ?? v1Data.tables[0].widgetId;
+    const widgetData = (await tool('get_widget_data', { id: ids.report, widgetId, datePreset: 'last_30_days', comparePreset: 'previous_period' })).structuredContent!.node.widgetData;
+    expect(widgetData.kpis).toEqual(v1Data.kpis.filter((k: any) => k.widgetId === widgetId));
+    expect(widgetData.charts.length + widgetData.tables.length + (widgetData.kpis.length ? 1 : 0)).toBe(1);
+    expect(errorOf(await tool('get_widget_data', { id: ids.report, widgetId: 'nope' })).code).toBe('invalid_parameter');
+    expect((await tool('get_kpi_summary', { id: ids.report, datePreset: 'last_30_days', comparePreset: 'previous_period' })).structuredContent!.node.kpiSummary).toEqual(v1Data.kpis);
+    const compared = (await tool('compare_report_periods', { id: ids.report, currentFrom: v1Data.range.from, currentTo: v1Data.range.to, previousFrom: v1Data.compareRange.from, previousTo: v1Data.compareRange.to })).structuredContent!.node.periodComparison;
+    expect(compared.kpis).toEqual(v1Data.kpis);
+    // A client's metrics by a dimension without a report: the numbers a report's table shows.
+    const reportDefinition = (await v1(`/api/v1/reports/${ids.report}`)).definition;
+    const tableWidget = reportDefinition.widgets.find((w: any) => w.type === 'table');
+    const reportClient = (await v1(`/api/v1/reports/${ids.report}`)).clientId;
+    if (tableWidget && reportClient) {
+      const asked = (await tool('query_metrics', { id: reportClient, provider: tableWidget.provider, metrics: tableWidget.metrics, dimension: tableWidget.dimension, limit: tableWidget.limit ?? 10, datePreset: 'last_30_days', comparePreset: 'previous_period' })).structuredContent!.node.metricsTable;
+      expect(asked.rows).toEqual(v1Data.tables.find((t: any) => t.widgetId === tableWidget.id).rows);
+      const movers = (await tool('get_top_movers', { id: reportClient, provider: tableWidget.provider, metric: tableWidget.metrics[0], dimension: tableWidget.dimension })).structuredContent!.node.topMovers;
+      for (const [a, b] of movers.slice(1).map((m: any, i: number) => [movers[i], m])) expect(Math.abs(a.delta)).toBeGreaterThanOrEqual(Math.abs(b.delta));
+    }
+    expect(errorOf(await tool('query_metrics', { id: ids.client, provider: 'google_ads', metrics: ['sessions'], dimension: 'campaign' })).code).toBe('invalid_parameter');
+    expect(errorOf(await tool('compare_report_periods', { id: ids.report, currentFrom: '2026-02-01', currentTo: '2026-01-01', previousFrom: '2025-01-01', previousTo: '2025-01-31' })).code).toBe('invalid_parameter');
     const benchmark = (await tool('get_competitor_benchmark', { id: ids.project, dateFrom: '2026-09-01', dateTo: '2026-11-30' })).structuredContent!.aiVisibilityMetrics.data.totals;
     expect(benchmark.map((t: any) => t.competitors.map((c: any) => c.shareOfVoice))).toEqual(v1Metrics.totals.map((t: any) => t.competitors.map((c: any) => c.shareOfVoice)));
+
+    // Prompts, answers and sources: the same numbers as v1.
+    const prompts = (await tool('list_prompts', { id: ids.project })).structuredContent!.aiVisibilityPrompts.data;
+    const v1Prompts = await v1(`/api/v1/ai-visibility/projects/${ids.project}/prompts`);
+    const promptMetrics = (await tool('get_prompt_metrics', { id: prompts[0].id })).structuredContent!.node.metrics;
+    expect(promptMetrics.map((t: any) => [t.locale, t.visibility, t.shareOfVoice])).toEqual(v1Prompts[0].totals.map((t: any) => [t.locale, t.visibility, t.shareOfVoice]));
+    expect(prompts.map((p: any) => [p.id, p.totals.map((t: any) => [t.locale, t.visibility, t.shareOfVoice])])).toEqual(v1Prompts.map((p: any) => [p.id, p.totals.map((t: any) => [t.locale, t.visibility, t.shareOfVoice])]));
+    const answers = (await tool('list_answers', { id: ids.project, mentioned: true, limit: 20 })).structuredContent!.aiVisibilityAnswers;
+    const v1Answers = await json(await served.t.get(`/api/v1/ai-visibility/projects/${ids.project}/answers?mentioned=true&limit=20`, mine.key.secret));
+    expect(answers.data.map((a: any) => [a.id, a.text, a.citations])).toEqual(v1Answers.data.map((a: any) => [a.id, a.text, a.citations]));
+    expect(answers.meta).toEqual(v1Answers.meta);
+    expect((await tool('get_answer', { id: ids.project, answerId: answers.data[0].id })).structuredContent!.aiVisibilityAnswer.data.text).toBe(answers.data[0].text);
+    const domains = (await tool('get_cited_domains', { id: ids.project })).structuredContent!.aiVisibilitySources.data.rows;
+    const v1Sources = await v1(`/api/v1/ai-visibility/projects/${ids.project}/sources`);
+    expect(domains).toEqual(v1Sources.rows.map(({ url: _url, ...row }: any) => row));
+    expect(domains.some((row: any) => row.owned)).toBe(true);
   });
 
   it('every read tool answers', async () => {
@@ -135,12 +233,31 @@ describe('read tools', () => {
       ['compare_ai_visibility_periods', { id: ids.project, currentFrom: '2026-11-01', currentTo: '2026-11-30', previousFrom: '2026-10-01', previousTo: '2026-10-31' }],
       ['get_competitor_benchmark', { id: ids.project }], ['list_scans', { id: ids.project, first: 5 }], ['list_signals', { id: ids.project }], ['list_signal_rules', { id: ids.project }],
       ['list_webhook_endpoints', {}], ['list_webhook_attempts', { endpointId: ids.theirEndpoint }], ['list_audit_log', { first: 5 }],
+      ['get_workspace', {}], ['search', { query: 'north' }], ['list_members', {}], ['list_api_keys', {}], ['list_client_connections', { id: ids.client }], ['fetch', { id: ids.project }], ['fetch', { id: ids.report }], ['list_topics', { id: ids.project }], ['list_tags', { id: ids.project }], ['get_citation_gaps', { id: ids.project, limit: 5 }], ['get_visibility_trend', { id: ids.project, granularity: 'week' }], ['preview_signal_rule', { id: ids.project, kind: 'visibility_drop', threshold: 5 }],
+      ['list_prompts', { id: ids.project, tag: 'budget' }], ['list_answers', { id: ids.project, domain: 'reddit.com', limit: 3 }], ['get_cited_domains', { id: ids.project, locale: 'en-US' }], ['get_cited_urls', { id: ids.project, limit: 3 }],
     ];
     for (const [name, args] of calls) {
       const result = await tool(name, args);
       expect(result.isError, `${name}: ${result.content[0]?.text?.slice(0, 200)}`).toBeFalsy();
       expect(result.structuredContent, name).toBeTruthy();
     }
+    // A webhook event of this workspace with its deliveries; another workspace's is not found.
+    const event = await served.t.database.prisma.webhookEvent.create({ data: { id: 'evt_0000000000000000000M', workspaceId: mine.workspace.id, type: 'scan.completed', payload: { type: 'scan.completed', data: { scanId: 'scn_x' } } } });
+    const shown = (await tool('get_webhook_event', { id: event.id })).structuredContent!.webhookEvent;
+    expect(shown).toMatchObject({ id: event.id, type: 'scan.completed', payload: { data: { scanId: 'scn_x' } }, deliveries: [] });
+    expect(errorOf(await tool('get_webhook_event', { id: 'evt_0000000000000000000T' })).code).toBe('not_found');
+    // The admin lists show this workspace's people and keys only, and never a secret.
+    const members = (await tool('list_members')).structuredContent!.members;
+    expect(members.map((m: any) => m.email)).toContain(mine.ownerEmail);
+    expect(members.map((m: any) => m.email)).not.toContain(theirs.ownerEmail);
+    const keys = (await tool('list_api_keys')).structuredContent!.apiKeys;
+    expect(keys.map((k: any) => k.id)).toContain(mine.key.id);
+    expect(keys.map((k: any) => k.id)).not.toContain(theirs.key.id);
+    expect(JSON.stringify(keys)).not.toContain(mine.key.secret.split('.')[1]);
+    const apps = (await tool('list_connected_apps')).structuredContent!.connectedApps;
+    expect(apps.map((a: any) => a.clientName)).toContain('Test MCP client');
+    expect(apps.every((a: any) => a.userEmail === null || a.userEmail.endsWith('@example.test'))).toBe(true);
+    expect(JSON.stringify(apps)).not.toContain(theirs.ownerEmail);
     const catalog = (await tool('describe_metrics')).structuredContent!.metricCatalog;
     expect(catalog.providers.map((p: any) => p.id)).toContain('google_ads');
     const comparison = (await tool('compare_ai_visibility_periods', { id: ids.project, currentFrom: '2026-11-01', currentTo: '2026-11-30', previousFrom: '2026-10-01', previousTo: '2026-10-31' })).structuredContent!.node.periodComparison;
@@ -187,12 +304,14 @@ describe('members and write tools', () => {
     const memberEmail = `member-${mine.workspace.slug}@example.test`;
     await personWithPassword(served.t.database, { email: memberEmail, workspaceId: mine.workspace.id, role: 'member' });
     const session = await signIn(served.t.app, memberEmail);
-    const member = await connectMcp(served.baseUrl, new TestOAuthProvider({ cookie: session.cookie }, 'Member client'));
+    // Every toolset, so that only the role hides the admin tools.
+    const member = await connectMcp(served.baseUrl, new TestOAuthProvider({ cookie: session.cookie }, 'Member client'), '/mcp/x/all');
     try {
       const names = (await member.listTools()).tools.map((t) => t.name);
-      expect(names).not.toContain('list_audit_log');
-      expect(names).not.toContain('list_webhook_endpoints');
+      expect(names).toContain('list_answers');
+      for (const adminTool of ['list_audit_log', 'list_webhook_endpoints', 'list_members', 'list_api_keys', 'list_connected_apps']) expect(names).not.toContain(adminTool);
       expect(errorOf(await tool('list_audit_log', {}, member)).code).toBe('not_found');
+      expect(errorOf(await tool('list_api_keys', {}, member)).code).toBe('not_found');
     } finally {
       await member.close();
     }
@@ -205,8 +324,15 @@ describe('members and write tools', () => {
     expect(errorOf(refused).message).toContain('switches MCP write actions on');
 
     expect((await call(served.t.app, admin, 'POST', '/app/settings/mcp', { writeActions: true })).status).toBe(200);
-    const names = (await client.listTools()).tools.map((t) => t.name);
+    const writeTools = (await client.listTools()).tools;
+    const names = writeTools.map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(['create_report', 'update_report', 'update_report_widgets', 'archive_report', 'create_ai_visibility_project', 'update_ai_visibility_project', 'set_signal_rule']));
+    // Replacing a definition is destructive; creating is not; archiving is, and is idempotent.
+    const annotations = (name: string) => writeTools.find((t) => t.name === name)!.annotations;
+    expect(annotations('update_report')).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
+    expect(annotations('create_report')).toMatchObject({ destructiveHint: false, idempotentHint: false });
+    expect(annotations('archive_prompts')).toMatchObject({ destructiveHint: true, idempotentHint: true });
+    expect(annotations('add_prompts')).toMatchObject({ destructiveHint: false, idempotentHint: true });
 
     const created = await tool('create_report', { name: 'From MCP', clientId: ids.client, definition });
     expect(created.isError, created.content[0]?.text).toBeFalsy();
@@ -214,6 +340,14 @@ describe('members and write tools', () => {
     expect((await json(await served.t.get(`/api/v1/reports/${reportId}`, mine.key.secret))).data.name).toBe('From MCP');
     const invalid = await tool('update_report_widgets', { id: reportId, widgets: [{ id: 'x', type: 'kpi', title: 'X', provider: 'google_ads', metrics: ['sessions'] }] });
     expect(errorOf(invalid)).toMatchObject({ code: 'invalid_parameter', message: expect.stringContaining('google_ads has no metric "sessions"') });
+    const withWidget = await tool('add_widget', { id: reportId, widget: { id: 'ctr', type: 'kpi', title: 'CTR', provider: 'google_ads', metrics: ['ctr'] }, position: 0 });
+    expect(withWidget.structuredContent!.report.definition.widgets.map((w: any) => w.id)).toEqual(['ctr', 'clicks']);
+    expect(errorOf(await tool('add_widget', { id: reportId, widget: { id: 'bad', type: 'kpi', title: 'Bad', provider: 'google_ads', metrics: ['sessions'] } })).code).toBe('invalid_parameter');
+    expect((await tool('remove_widget', { id: reportId, widgetId: 'clicks' })).structuredContent!.report.definition.widgets.map((w: any) => w.id)).toEqual(['ctr']);
+    expect(errorOf(await tool('remove_widget', { id: reportId, widgetId: 'nope' })).code).toBe('not_found');
+    const copy = await tool('duplicate_report', { id: reportId });
+    expect(copy.structuredContent!.report).toMatchObject({ name: 'From MCP (copy)', clientId: ids.client });
+    expect(copy.structuredContent!.report.definition.widgets.map((w: any) => w.id)).toEqual(['ctr']);
     expect((await tool('archive_report', { id: reportId })).isError).toBeFalsy();
     expect((await served.t.get(`/api/v1/reports/${reportId}`, mine.key.secret)).status).toBe(404);
     expect(errorOf(await tool('archive_report', { id: ids.theirReport })).code).toBe('not_found');
@@ -221,11 +355,63 @@ describe('members and write tools', () => {
     const project = await tool('create_ai_visibility_project', { name: 'MCP project', brand: 'Acme', models: ['chatgpt'], locales: ['en-US'], competitors: ['Globex'] });
     expect(project.isError, project.content[0]?.text).toBeFalsy();
     expect(errorOf(await tool('create_ai_visibility_project', { name: 'x', brand: 'y', models: ['chatgpt'], locales: ['not a locale'] })).code).toBe('invalid_parameter');
+    const archivedProject = await tool('archive_ai_visibility_project', { id: project.structuredContent!.project.id });
+    expect(archivedProject.structuredContent!.project.archivedAt).not.toBeNull();
+    expect((await served.t.get(`/api/v1/ai-visibility/projects/${project.structuredContent!.project.id}/metrics`, mine.key.secret)).status).toBe(404);
+    expect(errorOf(await tool('archive_ai_visibility_project', { id: project.structuredContent!.project.id })).code).toBe('not_found');
     const rule = await tool('set_signal_rule', { projectId: ids.project, kind: 'visibility_drop', threshold: 15 });
     expect(rule.structuredContent!.rule).toMatchObject({ kind: 'visibility_drop', threshold: 15, enabled: true });
 
-    const audit = await served.t.database.prisma.auditLogEntry.findMany({ where: { workspaceId: mine.workspace.id, action: { in: ['report.created', 'report.archived', 'ai_project.created', 'signal_rule.set'] } } });
-    expect(audit.map((entry) => (entry.details as { via?: string }).via)).toEqual(['Test MCP client', 'Test MCP client', 'Test MCP client', 'Test MCP client']);
+    const tracked = (await served.t.database.prisma.aiPrompt.findFirstOrThrow({ where: { projectId: ids.project } })).text;
+    const added = await tool('add_prompts', { projectId: ids.project, texts: ['Which CRM do agencies use?', tracked], topic: 'mcp', tags: ['from-mcp'] });
+    expect(added.isError, added.content[0]?.text).toBeFalsy();
+    expect(added.structuredContent!.added.map((p: any) => p.text)).toEqual(['Which CRM do agencies use?']);
+    expect(added.structuredContent!.existing.map((p: any) => p.text)).toEqual([tracked]);
+    const promptId = added.structuredContent!.added[0].id;
+    expect((await tool('update_prompts', { promptIds: [promptId], tags: ['a', 'b'] })).structuredContent!.prompts[0]).toMatchObject({ topic: 'mcp', tags: ['a', 'b'] });
+    expect((await tool('archive_prompts', { promptIds: [promptId] })).structuredContent!.prompts[0].archivedAt).not.toBeNull();
+    expect((await tool('restore_prompts', { promptIds: [promptId] })).structuredContent!.prompts[0].archivedAt).toBeNull();
+    expect(errorOf(await tool('archive_prompts', { promptIds: [(await served.t.database.prisma.aiPrompt.findFirstOrThrow({ where: { workspaceId: theirs.workspace.id } })).id] })).code).toBe('not_found');
+    const domains = await tool('set_project_domains', { projectId: ids.project, domains: ['https://www.Acme.co.uk/'], competitorDomains: [{ name: 'Globex', domains: ['globex.example'] }] });
+    expect(domains.structuredContent!.project).toMatchObject({ domains: ['acme.co.uk'], competitorDomains: [{ name: 'Globex', domains: ['globex.example'] }] });
+    expect(errorOf(await tool('set_project_domains', { projectId: ids.project, domains: ['not a domain'] })).code).toBe('invalid_parameter');
+
+    // Clients: created, renamed, archived — gone from v1 and the graph, their reports kept.
+    const newClient = (await tool('create_client', { name: 'From MCP Ltd' })).structuredContent!.client;
+    expect((await tool('update_client', { id: newClient.id, name: 'Renamed Ltd' })).structuredContent!.client.name).toBe('Renamed Ltd');
+    const clientReport = (await tool('create_report', { name: 'Client report', clientId: newClient.id, definition })).structuredContent!.report;
+    expect((await json(await served.t.get('/api/v1/clients', mine.key.secret))).data.map((c: any) => c.id)).toContain(newClient.id);
+    expect((await tool('archive_client', { id: newClient.id })).structuredContent!.client.archivedAt).not.toBeNull();
+    expect((await json(await served.t.get('/api/v1/clients', mine.key.secret))).data.map((c: any) => c.id)).not.toContain(newClient.id);
+    expect((await served.t.get(`/api/v1/reports/${clientReport.id}`, mine.key.secret)).status).toBe(200);
+    expect(errorOf(await tool('create_report', { name: 'x', clientId: newClient.id, definition })).code).toBe('not_found');
+    expect(errorOf(await tool('archive_client', { id: ids.theirClient })).code).toBe('not_found');
+    // A signal acknowledged: visible on the signal, idempotent.
+    const signalId = (await served.t.database.prisma.signal.findFirstOrThrow({ where: { workspaceId: mine.workspace.id } })).id;
+    const acknowledged = (await tool('acknowledge_signal', { id: signalId })).structuredContent!.signal;
+    expect(acknowledged.acknowledgedAt).not.toBeNull();
+    expect((await tool('acknowledge_signal', { id: signalId })).structuredContent!.signal.acknowledgedAt).toBe(acknowledged.acknowledgedAt);
+    expect((await tool('get_signal', { id: signalId })).structuredContent!.node.acknowledgedAt).toBe(acknowledged.acknowledgedAt);
+
+    // Webhook writes: the same domain code as settings; the signing secret never reaches the model.
+    const hook = await tool('create_webhook_endpoint', { url: 'https://hooks.example.com/signalboard', eventTypes: ['signal.created'] });
+    expect(hook.isError, hook.content[0]?.text).toBeFalsy();
+    expect(JSON.stringify(hook)).not.toMatch(/whsec_/);
+    const endpointId = hook.structuredContent!.endpoint.id;
+    const test = (await tool('send_test_event', { id: endpointId })).structuredContent!.test;
+    expect(test).toMatchObject({ endpointId, type: 'signal.created' });
+    const testDeliveries = await served.t.database.pool.query('SELECT endpoint_id FROM webhook_deliveries WHERE event_id = $1', [test.eventId]);
+    expect(testDeliveries.rows).toEqual([{ endpoint_id: endpointId }]);
+    expect((await tool('update_webhook_endpoint', { id: endpointId, enabled: false })).structuredContent!.endpoint.enabled).toBe(false);
+    expect(errorOf(await tool('send_test_event', { id: endpointId })).code).toBe('conflict');
+    expect(errorOf(await tool('update_webhook_endpoint', { id: ids.theirEndpoint, enabled: false })).code).toBe('not_found');
+    expect((await tool('replay_failed_webhooks', { since: '2026-01-01T00:00:00Z' })).isError).toBeFalsy();
+    expect(annotations('replay_webhook_event')).toMatchObject({ openWorldHint: true, destructiveHint: true });
+    expect(annotations('create_webhook_endpoint')).toMatchObject({ openWorldHint: false });
+
+    const audit = await served.t.database.prisma.auditLogEntry.findMany({ where: { workspaceId: mine.workspace.id, action: { in: ['report.created', 'report.archived', 'ai_project.created', 'signal_rule.set', 'ai_prompt.added', 'ai_prompt.updated', 'ai_prompt.archived', 'ai_prompt.restored', 'ai_project.domains_set', 'webhook_endpoint.created', 'webhook_endpoint.disabled', 'report.updated', 'client.created', 'client.updated', 'client.archived', 'signal.acknowledged', 'ai_project.archived', 'webhook_endpoint.test_sent'] } } });
+    expect(audit.map((entry) => (entry.details as { via?: string }).via)).toEqual(Array(audit.length).fill('Test MCP client'));
+    expect(audit.length).toBeGreaterThanOrEqual(14);
     await call(served.t.app, admin, 'POST', '/app/settings/mcp', { writeActions: false });
     expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('create_report');
   });

@@ -51,6 +51,19 @@ describe('metrics of an app', () => {
     expect(scrape).toMatch(/signalboard_webhook_outbox_backlog 0/);
   });
 
+  it('count GraphQL operations by the web app\'s operation names; names a caller invents are "other"', async () => {
+    const graphql = (query: string) =>
+      t.app.fetch(new Request('http://test.local/graphql', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${keyed.key.secret}` }, body: JSON.stringify({ query }) }));
+    for (let i = 0; i < 50; i++) await graphql(`query Invented${i} { viewer { scopes } }`);
+    await graphql('query ClientsOverview { viewer { scopes } }');
+    await graphql('query ProjectAnswers { node(id: "nope") { id } }');
+    const series = (await t.app.metrics.text()).split('\n').filter((line) => line.startsWith('signalboard_graphql_operations_total{'));
+    expect(series).toHaveLength(3);
+    expect(series).toContain('signalboard_graphql_operations_total{operation="ClientsOverview",outcome="ok"} 1');
+    expect(series).toContain('signalboard_graphql_operations_total{operation="other",outcome="ok"} 50');
+    expect(series.some((line) => /^signalboard_graphql_operations_total\{operation="ProjectAnswers",outcome="(ok|error)"\} 1$/.test(line))).toBe(true);
+  });
+
   it('name MCP tools only from the catalogue', async () => {
     const metrics = createMetrics();
     metrics.toolCall('get_report', 'ok');

@@ -10,6 +10,9 @@ import { inSpan, startTracing, tracing } from '../../src/observability/tracing.j
 import { createLogger } from '../../src/config/logger.js';
 import { createOutboundFetch } from '../../src/http/outbound-fetch.js';
 import { seedWorkspace } from '../../src/demo/seed.js';
+import { listen } from '../support/listen.js';
+import { personWithPassword, signIn } from '../support/web.js';
+import { connectMcp, TestOAuthProvider } from '../support/mcp.js';
 
 interface OtlpSpan {
   traceId: string;
@@ -76,6 +79,30 @@ describe('tracing', () => {
       expect(traceparent).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-01$`));
     } finally {
       await target.close();
+    }
+  });
+
+  it('an MCP tool call joins the trace its _meta.traceparent names', async () => {
+    const keyed = await createKeyedWorkspace(t.database);
+    await personWithPassword(t.database, { email: keyed.ownerEmail });
+    const served = await listen(t.app);
+    try {
+      const browser = await signIn(t.app, keyed.ownerEmail);
+      const client = await connectMcp(served.baseUrl, new TestOAuthProvider({ cookie: browser.cookie, workspaceId: keyed.workspace.id }));
+      const callerTrace = '0af7651916cd43dd8448eb211c80319c';
+      const callerSpan = 'b7ad6b7169203331';
+      const result = await client.callTool({ name: 'whoami', arguments: {}, _meta: { traceparent: `00-${callerTrace}-${callerSpan}-01` } });
+      expect(result.isError).toBeFalsy();
+      await client.close();
+      await tracing.flush();
+      const tool = received.find((span) => span.name === 'tools/call whoami');
+      expect(tool, JSON.stringify(received.map((span) => span.name))).toBeDefined();
+      expect([hex(tool!.traceId), hex(tool!.parentSpanId!)]).toEqual([callerTrace, callerSpan]);
+      expect(attribute(tool!, 'gen_ai.tool.name')).toBe('whoami');
+      // Its SQL is in the caller's trace too, under the tool's span.
+      expect(received.some((span) => span.name.startsWith('SELECT ') && hex(span.parentSpanId ?? '') === hex(tool!.spanId))).toBe(true);
+    } finally {
+      await served.close();
     }
   });
 

@@ -19,7 +19,8 @@ const CLIENT = `
 import createClient from 'openapi-fetch';
 import type { paths } from './v1.js';
 
-const client = createClient<paths>({ baseUrl: process.env.BASE_URL + '/api/v1', headers: { Authorization: 'Bearer ' + process.env.API_KEY } });
+// JSON is one of the media types the export endpoints declare: the client picks it.
+const client = createClient<paths, 'application/json'>({ baseUrl: process.env.BASE_URL + '/api/v1', headers: { Authorization: 'Bearer ' + process.env.API_KEY } });
 const statuses: Record<string, number> = {};
 const clients = await client.GET('/clients');
 statuses.clients = clients.response.status;
@@ -39,9 +40,21 @@ const projectId = projects.data!.data[0]!.id;
 const metrics = await client.GET('/ai-visibility/projects/{id}/metrics', { params: { path: { id: projectId }, query: { model: 'chatgpt', dateFrom: '2020-01-01' } } });
 statuses.metrics = metrics.response.status;
 const truncated: boolean | undefined = metrics.data?.meta.truncated;
+const prompts = await client.GET('/ai-visibility/projects/{id}/prompts', { params: { path: { id: projectId }, query: { includeArchived: true } } });
+statuses.prompts = prompts.response.status;
+const answers = await client.GET('/ai-visibility/projects/{id}/answers', { params: { path: { id: projectId }, query: { limit: 2, mentioned: true } } });
+statuses.answers = answers.response.status;
+const nextCursor: string | null | undefined = answers.data?.meta.nextCursor;
+const answerId = answers.data!.data[0]!.id;
+const answer = await client.GET('/ai-visibility/projects/{id}/answers/{answerId}', { params: { path: { id: projectId, answerId } } });
+statuses.answer = answer.response.status;
+const citedDomain: string | undefined = answer.data?.data.citations[0]?.domain;
+const sources = await client.GET('/ai-visibility/projects/{id}/sources', { params: { path: { id: projectId }, query: { groupBy: 'url', limit: 5 } } });
+statuses.sources = sources.response.status;
+const owned: boolean | undefined = sources.data?.data.rows[0]?.owned;
 const missing = await client.GET('/reports/{id}', { params: { path: { id: 'rep_AAAAAAAAAAAAAAAAAAAA' } } });
 const code: string | undefined = missing.error?.error.code;
-console.log(JSON.stringify({ statuses, widgets, kpi: typeof kpi, truncated: typeof truncated, code }));
+console.log(JSON.stringify({ statuses, widgets, kpi: typeof kpi, truncated: typeof truncated, code, nextCursor: typeof nextCursor, citedDomain: typeof citedDomain, owned: typeof owned }));
 `;
 
 let t: TestApp;
@@ -80,11 +93,14 @@ describe('the OpenAPI document with real tools', () => {
     });
     const { stdout } = await run(bin('tsx'), [path.join(dir, 'client.mts')], { env: { ...process.env, BASE_URL: server.baseUrl, API_KEY: key } });
     expect(JSON.parse(stdout)).toEqual({
-      statuses: { clients: 200, reports: 200, report: 200, reportData: 200, projects: 200, metrics: 200 },
+      statuses: { clients: 200, reports: 200, report: 200, reportData: 200, projects: 200, metrics: 200, prompts: 200, answers: 200, answer: 200, sources: 200 },
       widgets: expect.any(Number),
       kpi: 'number',
       truncated: 'boolean',
       code: 'not_found',
+      nextCursor: 'string',
+      citedDomain: expect.stringMatching(/string|undefined/),
+      owned: 'boolean',
     });
   }, 60_000);
 });

@@ -133,6 +133,26 @@ describe('settings', () => {
     expect((await json(gmail)).error.message).toContain('public mail provider');
   });
 
+  it('manage a project\'s prompts (one per line, commas kept) and domains; members are refused; another workspace\'s project is not found', async () => {
+    const project = await t.database.prisma.aiProject.create({
+      data: { id: `prj_${'S'.repeat(20)}`, workspaceId: agency.workspace.id, name: 'Settings', brand: 'Acme', competitors: ['Globex'], models: ['chatgpt'], locales: ['en-US'] },
+    });
+    const added = await json(await call(t.app, admin, 'POST', `/app/settings/projects/${project.id}/prompts`, { texts: 'Best CRM, honestly?\nCRM for agencies', topic: 'crm', tags: 'a,b' }));
+    expect(added.data.added.map((p: { text: string }) => p.text)).toEqual(['Best CRM, honestly?', 'CRM for agencies']);
+    const ids = added.data.added.map((p: { id: string }) => p.id);
+    expect((await json(await call(t.app, admin, 'POST', '/app/settings/prompts/update', { promptIds: ids, topic: 'sales' }))).data.map((p: { topic: string; tags: string[] }) => [p.topic, p.tags])).toEqual([['sales', ['a', 'b']], ['sales', ['a', 'b']]]);
+    expect((await call(t.app, admin, 'POST', '/app/settings/prompts/archive', { promptIds: [ids[0]] })).status).toBe(200);
+    expect((await json(await call(t.app, admin, 'GET', `/app/settings/projects/${project.id}/prompts`))).data.map((p: { id: string }) => p.id)).toEqual([ids[1]]);
+    const domains = await json(await call(t.app, admin, 'POST', `/app/settings/projects/${project.id}/domains`, { domains: ['acme.com'], competitors: ['Globex=globex.com,globex.de'] }));
+    expect(domains.data).toMatchObject({ domains: ['acme.com'], competitorDomains: [{ name: 'Globex', domains: ['globex.com', 'globex.de'] }] });
+    expect((await call(t.app, member, 'POST', '/app/settings/prompts/restore', { promptIds: [ids[0]] })).status).toBe(403);
+    expect((await call(t.app, admin, 'POST', `/app/settings/projects/${project.id}/domains`, { domains: ['acme.com'], competitors: ['no equals sign'] })).status).toBe(400);
+    const other = await createKeyedWorkspace(t.database);
+    const theirs = await t.database.prisma.aiProject.create({ data: { id: `prj_${'T'.repeat(20)}`, workspaceId: other.workspace.id, name: 'Theirs', brand: 'B', competitors: [], models: ['chatgpt'], locales: ['en-US'] } });
+    expect((await call(t.app, admin, 'GET', `/app/settings/projects/${theirs.id}/prompts`)).status).toBe(404);
+    expect((await call(t.app, admin, 'POST', `/app/settings/projects/${theirs.id}/prompts`, { texts: ['x'] })).status).toBe(404);
+  });
+
   it('answer unknown paths and methods with the error envelope', async () => {
     expect((await call(t.app, admin, 'GET', '/app/settings/nope')).status).toBe(404);
     expect((await call(t.app, admin, 'GET', '/app/settings/mcp/')).status).toBe(404);

@@ -13,6 +13,8 @@ const scan = (id: string, overrides: Partial<ScanForRules> = {}): ScanForRules =
   neutralCount: 10,
   negativeCount: 10,
   competitors: [],
+  citationCount: 40,
+  ownedCitationCount: 10,
   ...overrides,
 });
 
@@ -26,6 +28,7 @@ describe('signal rules', () => {
       { kind: 'share_of_voice_overtaken', threshold: 0, enabled: true },
       { kind: 'average_position_worse', threshold: 1, enabled: true },
       { kind: 'sentiment_negative', threshold: 0, enabled: true },
+      { kind: 'owned_citation_share_drop', threshold: 10, enabled: true },
     ]);
     expect(effectiveRules([{ kind: 'visibility_drop', threshold: 5, enabled: false }])[0]).toEqual({ kind: 'visibility_drop', threshold: 5, enabled: false });
   });
@@ -68,6 +71,17 @@ describe('signal rules', () => {
     expect(kinds(scan('a'), after)).toEqual([]);
   });
 
+  it('owned_citation_share_drop fires when the owned share of citations falls by the threshold in points', () => {
+    // 10/40 = 25 % → 6/40 = 15 %: exactly 10 points.
+    expect(kinds(scan('a'), scan('b', { ownedCitationCount: 6 }))).toEqual(['owned_citation_share_drop']);
+    expect(evaluateRules(scan('a'), scan('b', { ownedCitationCount: 6 }), defaults)[0]!.details).toMatchObject({ metric: 'ownedCitationShare', before: 0.25, after: 0.15, previousScanId: 'a' });
+    expect(kinds(scan('a'), scan('b', { ownedCitationCount: 7 }))).toEqual([]);
+    // Fewer citations, the same share: nothing.
+    expect(kinds(scan('a'), scan('b', { citationCount: 4, ownedCitationCount: 1 }))).toEqual([]);
+    // No citations on either side: no share, nothing fires.
+    expect(kinds(scan('a', { citationCount: 0, ownedCitationCount: 0 }), scan('b', { ownedCitationCount: 0 }))).toEqual([]);
+  });
+
   it('ignore rates with a zero denominator on either side', () => {
     expect(kinds(scan('a', { totalRuns: 0, visibilityCount: 0 }), scan('b', { visibilityCount: 0 }))).toEqual([]);
     expect(kinds(scan('a'), scan('b', { positiveCount: 0, neutralCount: 0, negativeCount: 0 }))).toEqual([]);
@@ -78,6 +92,6 @@ describe('signal rules', () => {
     expect(thresholdProblem('visibility_drop', Number.NaN)).not.toBeNull();
     expect(thresholdProblem('sentiment_negative', -0.5)).toBeNull();
     expect(thresholdProblem('sentiment_negative', 2)).not.toBeNull();
-    expect(Object.keys(RULE_SPECS)).toHaveLength(4);
+    expect(Object.keys(RULE_SPECS)).toHaveLength(5);
   });
 });

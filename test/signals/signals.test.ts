@@ -32,7 +32,43 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+describe('rule preview', () => {
+  it('counts where a rule at a threshold would have fired over past scans, storing nothing', async () => {
+    const { id, scan } = await project();
+    await ingest([scan('2026-10-01'), scan('2026-10-02', { visibilityCount: 20, positionedCount: 20, positionSum: 40 }), scan('2026-10-03')]);
+    const signalsBefore = (await t.database.pool.query('SELECT count(*)::int AS n FROM signals WHERE project_id = $1', [id])).rows[0].n;
+    const preview = async (threshold: number) => {
+      const body = await graphql('query($id: ID!, $t: Float) { node(id: $id) { ... on AiVisibilityProject { rulePreview(kind: visibility_drop, threshold: $t, dateFrom: "2026-10-01", dateTo: "2026-10-31") { scansCompared fired firings { date metric before after } } } } }', { id, t: threshold });
+      expect(body.errors).toBeUndefined();
+      return body.data.node.rulePreview;
+    };
+    // 50 % → 20 % is a 30-point drop: it fires at 10 and at 30, not at 31.
+    expect(await preview(10)).toEqual({ scansCompared: 2, fired: 1, firings: [{ date: '2026-10-02', metric: 'visibility', before: 0.5, after: 0.2 }] });
+    expect((await preview(30)).fired).toBe(1);
+    expect((await preview(31)).fired).toBe(0);
+    expect((await t.database.pool.query('SELECT count(*)::int AS n FROM signals WHERE project_id = $1', [id])).rows[0].n).toBe(signalsBefore);
+    const bad = await graphql('query($id: ID!) { node(id: $id) { ... on AiVisibilityProject { rulePreview(kind: visibility_drop, threshold: 500) { fired } } } }', { id });
+    expect(bad.errors[0].extensions.code).toBe('invalid_parameter');
+  });
+});
+
 describe('signal rules on ingestion', () => {
+  it('owned_citation_share_drop fires when fewer of the runs\' citations point at the project\'s own domains, with signal.created in the outbox', async () => {
+    const { id } = await project();
+    await t.database.prisma.aiProject.update({ where: { id }, data: { domains: ['acme.com'] } });
+    const cite = (...urls: string[]) => ({ prompt: 'p', answer: 'a', brandMentions: 0, totalMentions: 0, position: null, sentiment: null, citations: urls.map((url) => ({ url })) });
+    const runsScan = (date: string, ...urls: string[]) => ({ project: id, date, model: 'chatgpt', locale: 'en-US', runs: [cite(...urls)] });
+    // 2 of 4 owned (50 %) → 1 of 4 (25 %): 25 points; → 1 of 5 (20 %): 5 points, below the default 10.
+    await ingest([runsScan('2026-10-01', 'https://www.acme.com/a', 'https://blog.acme.com/b', 'https://reddit.com/x', 'https://g2.com/y'), runsScan('2026-10-02', 'https://acme.com/', 'https://reddit.com/x', 'https://reddit.com/z', 'https://g2.com/y')]);
+    await ingest([runsScan('2026-10-03', 'https://acme.com/', 'https://reddit.com/x', 'https://reddit.com/z', 'https://g2.com/y', 'https://g2.com/q')]);
+    const body = await graphql(SIGNALS, { id });
+    expect(body.data.node.signals.nodes).toEqual([
+      { kind: 'owned_citation_share_drop', model: 'chatgpt', locale: 'en-US', scanId: expect.stringMatching(/^scn_/), details: { metric: 'ownedCitationShare', before: 0.5, after: 0.25, threshold: 10, previousScanId: expect.stringMatching(/^scn_/) } },
+    ]);
+    const events = await t.database.pool.query("SELECT payload FROM webhook_events WHERE type = 'signal.created' AND payload->>'projectId' = $1", [id]);
+    expect(events.rows.map((row) => [row.payload.kind, row.payload.date])).toEqual([['owned_citation_share_drop', '2026-10-02']]);
+  });
+
   it('compare each scan with the previous scan of the same model and locale, even within one file and out of order', async () => {
     const { id, scan } = await project();
     await ingest([
@@ -61,6 +97,7 @@ describe('signal rules on ingestion', () => {
       { kind: 'share_of_voice_overtaken', threshold: 0, enabled: true, defaultThreshold: 0 },
       { kind: 'average_position_worse', threshold: 1, enabled: true, defaultThreshold: 1 },
       { kind: 'sentiment_negative', threshold: 0, enabled: false, defaultThreshold: 0 },
+      { kind: 'owned_citation_share_drop', threshold: 10, enabled: true, defaultThreshold: 10 },
     ]);
     await ingest([scan('2026-10-03', { visibilityCount: 5, positionedCount: 5, positionSum: 20 })]);
     body = await graphql(SIGNALS, { id });

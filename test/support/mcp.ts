@@ -90,8 +90,8 @@ export async function consent(url: URL, browser: { cookie: string; workspaceId?:
 }
 
 /** Connects, going through the whole OAuth flow when the provider has no token yet. */
-export async function connectMcp(baseUrl: string, provider: TestOAuthProvider): Promise<Client> {
-  const url = new URL(`${baseUrl}/mcp`);
+export async function connectMcp(baseUrl: string, provider: TestOAuthProvider, path = '/mcp'): Promise<Client> {
+  const url = new URL(`${baseUrl}${path}`);
   const client = new Client({ name: 'signalboard-tests', version: '1.0.0' });
   try {
     await client.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }));

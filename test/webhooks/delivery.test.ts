@@ -70,7 +70,7 @@ describe('events from ingestion', () => {
     expect(delivery!.type).toBe('scan.completed');
     const [event] = await eventsOf(keyed.workspace.id);
     expect(delivery!.id).toBe(event.id);
-    expect(delivery!.data).toEqual({ scanId: expect.stringMatching(/^scn_/), projectId: expect.any(String), date: '2026-10-01', model: 'chatgpt', locale: 'en-US' });
+    expect(delivery!.data).toEqual({ scanId: expect.stringMatching(/^scn_/), projectId: expect.any(String), date: '2026-10-01', model: 'chatgpt', locale: 'en-US', runCount: 0, citationCount: 0 });
     expect(Date.parse(delivery!.timestamp)).not.toBeNaN();
   });
 

@@ -12,6 +12,7 @@ import { createTestDatabase } from '../support/database.js';
 import { TEST_APP_SECRET_KEY } from '../support/secrets.js';
 import { startServerProcess } from '../support/processes.js';
 import { startReceiver, waitFor, type Receiver } from '../support/webhook-receiver.js';
+import { freePort } from '../support/global-setup.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 let url: string;
@@ -19,12 +20,12 @@ let database: Database;
 const children: ChildProcess[] = [];
 const receivers: Receiver[] = [];
 
-async function startWorker(): Promise<ChildProcess> {
+async function startWorker(env: Record<string, string> = {}): Promise<ChildProcess> {
   // Node itself with tsx as a loader (not the tsx CLI, which runs the script in a child process
   // that a SIGKILL to the CLI would leave running).
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/webhooks/worker-main.ts'], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: url, APP_SECRET_KEY: TEST_APP_SECRET_KEY, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_TIMEOUT_SECONDS: '1', LOG_LEVEL: 'info', NODE_ENV: 'test' },
+    env: { ...process.env, DATABASE_URL: url, APP_SECRET_KEY: TEST_APP_SECRET_KEY, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_TIMEOUT_SECONDS: '1', LOG_LEVEL: 'info', NODE_ENV: 'test', METRICS_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -114,6 +115,21 @@ describe('webhook worker processes', () => {
     expect(statuses).toEqual([{ status: 'succeeded', n: ids.length }]);
     const lost = (await database.pool.query("SELECT count(*)::int AS n FROM webhook_attempts WHERE endpoint_id = $1 AND error LIKE 'the worker stopped%'", [endpoint.id])).rows[0].n;
     expect(lost).toBeGreaterThanOrEqual(1);
+  });
+
+  it('serves its own /metrics: deliveries by outcome, the outbox, its pool and the process', async () => {
+    const { receiver, ids } = await endpointWithEvents(5, () => ({ status: 200 }));
+    const port = await freePort();
+    await startWorker({ METRICS_PORT: String(port) });
+    await waitFor(() => receiver.received.length === ids.length, 'every event', 15_000);
+    const scrape = async () => (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    await waitFor(async () => /signalboard_webhook_deliveries_total\{outcome="succeeded"\} 5/.test(await scrape()), 'the delivery counter', 5_000);
+    const text = await scrape();
+    expect(text).toMatch(/signalboard_webhook_outbox_backlog \d+/);
+    expect(text).toMatch(/signalboard_webhook_oldest_pending_seconds \d+/);
+    expect(text).toMatch(/signalboard_db_pool_connections\{pool="primary",state="idle"\} \d+/);
+    expect(text).toContain('signalboard_process_resident_memory_bytes');
+    expect(text).not.toContain('signalboard_http_requests_total{');
   });
 
   it('two workers against one database never send one delivery twice at once, and keep the per-endpoint bound', async () => {

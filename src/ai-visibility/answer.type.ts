@@ -1,0 +1,142 @@
+import type { ArgBuilder } from '@pothos/core';
+import { builder } from '../graphql/builder.js';
+import { AiModelEnum } from '../graphql/enums.js';
+import { NodeInterface, registerNodeKind } from '../graphql/node.js';
+import { itemEnvelope } from '../graphql/envelope.js';
+import { GRAPH_ONLY } from '../graphql/graph-only.js';
+import { connectionType, pageArgFields } from '../graphql/connection.js';
+import { decodeCursor, encodeCursor, pageArgs } from '../db/paging.js';
+import { isCivilDate } from '../dates/civil-date.js';
+import { ApiError } from '../errors/index.js';
+import type { GraphQLContext } from '../graphql/context.js';
+import { runFilterArgs } from './metrics.type.js';
+import { answerFilterOf, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, pageLimitOf, runFilterOf } from './read-filters.js';
+import { PromptType } from './prompt.type.js';
+import { SENTIMENTS } from './runs.js';
+import type { AnswerRow } from './answer-repository.js';
+
+export const SentimentEnum = builder.enumType('AiVisibilitySentiment', { values: SENTIMENTS });
+
+const AnswerCompetitorType = builder.objectRef<AnswerRow['competitors'][number]>('AiVisibilityAnswerCompetitor').implement({
+  description: 'A tracked competitor as this answer mentions it.',
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    mentions: t.exposeInt('mentions'),
+    position: t.exposeInt('position', { nullable: true, description: '1-based rank among the brands the answer lists, or null.' }),
+  }),
+});
+
+const CitationType = builder.objectRef<AnswerRow['citations'][number]>('AiVisibilityCitation').implement({
+  description: "A source the answer cites, in the answer's order.",
+  fields: (t) => ({
+    position: t.exposeInt('position', { description: '1-based, in the order the answer cites.' }),
+    url: t.exposeString('url'),
+    domain: t.exposeString('domain', { description: 'The registrable domain (public suffix list), lower-case.' }),
+    title: t.exposeString('title', { nullable: true }),
+  }),
+});
+
+export const AnswerType = builder.objectRef<AnswerRow>('AiVisibilityAnswer').implement({
+  description: 'One run: a prompt asked once to one model in one locale on one date, and what the model answered.',
+  interfaces: [NodeInterface],
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    projectId: t.exposeString('projectId'),
+    promptId: t.exposeString('promptId'),
+    prompt: t.exposeString('prompt', { description: "The prompt's text." }),
+    date: t.expose('date', { type: 'Date' }),
+    model: t.field({ type: AiModelEnum, resolve: (answer) => answer.model as never }),
+    locale: t.exposeString('locale'),
+    text: t.exposeString('text', { description: "The model's answer." }),
+    brandMentions: t.exposeInt('brandMentions'),
+    totalMentions: t.exposeInt('totalMentions', { description: 'Mentions of all tracked brands.' }),
+    position: t.exposeInt('position', { nullable: true, description: '1-based rank of the brand among the brands the answer lists, or null.' }),
+    sentiment: t.expose('sentiment', { type: SentimentEnum, nullable: true }),
+    competitors: t.expose('competitors', { type: [AnswerCompetitorType] }),
+    citations: t.expose('citations', { type: [CitationType] }),
+  }),
+});
+
+registerNodeKind('answer', { typeName: 'AiVisibilityAnswer', scope: 'ai_visibility:read', load: (ctx, id) => ctx.loaders.answer.load(id) });
+
+interface AnswerListShape {
+  data: AnswerRow[];
+  meta: { total: number; truncated: boolean; nextCursor: string | null };
+}
+
+const AnswerListMeta = builder.objectRef<AnswerListShape['meta']>('AiVisibilityAnswerListMeta').implement({
+  fields: (t) => ({
+    total: t.exposeInt('total', { description: 'Answers that match, over every page.' }),
+    truncated: t.exposeBoolean('truncated', { description: 'True when more answers follow this page.' }),
+    nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as cursor for the next page; null on the last page.' }),
+  }),
+});
+
+const AnswerList = builder.objectRef<AnswerListShape>('AiVisibilityAnswerList').implement({
+  description: "A page of a project's answers, newest first (date, then id).",
+  fields: (t) => ({
+    data: t.expose('data', { type: [AnswerType] }),
+    meta: t.expose('meta', { type: AnswerListMeta }),
+  }),
+});
+
+const answerArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => ({
+  promptId: arg({ type: 'PromptId', required: false, description: 'Only runs of this prompt.' }),
+  mentioned: arg.boolean({ required: false, description: 'true: only answers that mention the brand; false: only those that do not.' }),
+  domain: arg.string({ required: false, description: 'Only answers citing this registrable domain (e.g. reddit.com).' }),
+  limit: arg.int({ required: false, description: `Answers per page, 1–${MAX_PAGE_LIMIT} (default ${DEFAULT_PAGE_LIMIT}).` }),
+  cursor: arg.string({ required: false, description: 'meta.nextCursor of the previous page.' }),
+  ...runFilterArgs(arg),
+});
+
+builder.queryField('aiVisibilityAnswers', (t) =>
+  t.field({
+    type: AnswerList,
+    description: "A project's answers, newest first, in keyset pages: follow meta.nextCursor until it is null.",
+    authScopes: { scope: 'ai_visibility:read' },
+    args: { id: t.arg({ type: 'ProjectId', required: true }), ...answerArgs(t.arg) },
+    resolve: async (_root, args, ctx) => {
+      const filter = answerFilterOf(args, ctx.now);
+      const limit = pageLimitOf(args.limit);
+      const after = args.cursor ? decodeCursor(args.cursor, isCivilDate, 'cursor') : null;
+      const project = await ctx.repositories.projects.find(args.id);
+      const [rows, total] = await Promise.all([
+        ctx.repositories.answers.page(project.id, filter, after && { date: after.sortValue, id: after.id }, limit + 1),
+        ctx.repositories.answers.count(project.id, filter),
+      ]);
+      const data = rows.slice(0, limit);
+      const more = rows.length > limit;
+      return { data, meta: { total, truncated: more, nextCursor: more ? encodeCursor({ sortValue: data.at(-1)!.date, id: data.at(-1)!.id }) : null } };
+    },
+  }),
+);
+
+const AnswerResult = itemEnvelope('AiVisibilityAnswerResult', AnswerType, 'One answer.');
+
+builder.queryField('aiVisibilityAnswer', (t) =>
+  t.field({
+    type: AnswerResult,
+    description: 'One answer of a project, with its citations.',
+    authScopes: { scope: 'ai_visibility:read' },
+    args: { id: t.arg({ type: 'ProjectId', required: true }), answerId: t.arg({ type: 'AnswerId', required: true }) },
+    resolve: async (_root, args, ctx: GraphQLContext) => {
+      const project = await ctx.repositories.projects.find(args.id);
+      const answer = await ctx.repositories.answers.find(project.id, args.answerId);
+      if (!answer) throw new ApiError('not_found', `No answer ${args.answerId} in this project.`);
+      return { data: answer, meta: {} };
+    },
+  }),
+);
+
+const RunConnection = connectionType('AiVisibilityRun', AnswerType, (answer) => ({ sortValue: answer.date, id: answer.id }));
+
+builder.objectField(PromptType, 'runs', (t) =>
+  t.field({
+    type: RunConnection,
+    description: "This prompt's runs (answers), newest first; prompts asked together share one statement.",
+    authScopes: { scope: 'ai_visibility:read' },
+    extensions: GRAPH_ONLY,
+    args: { ...pageArgFields(t.arg), ...runFilterArgs(t.arg) },
+    resolve: (prompt, args, ctx) => ctx.loaders.runsOfPrompt.load({ parentId: prompt.id, args: { ...pageArgs(args.first, args.after, isCivilDate), ...runFilterOf(args, ctx.now) } }),
+  }),
+);

@@ -1,0 +1,67 @@
+// What the metrics, answers and sources endpoints stream when asked for CSV or NDJSON: every
+// row of the filtered range (no cap, no limit), read through a database cursor, each record
+// exactly the row the JSON answer would hold. The filters are the resolvers' own.
+import type { WorkspaceScope } from '../db/workspace-scope.js';
+import type { TenantStatement } from '../db/tenant-sql.js';
+import { answerRepository } from './answer-repository.js';
+import { ownershipOf } from './domains.js';
+import { metricsRowOf, METRICS_ROWS } from './metrics.js';
+import { COUNTER_FIELDS } from './pooled-rates.js';
+import { answerFilterOf, metricsRange, sourceFilterOf, type AnswerArgs, type SourceArgs } from './read-filters.js';
+import { sourceRow, type SourceSums } from './source-shares.js';
+import { sourcesStatement, sourcesValues } from './sources.js';
+import type { ProjectRow } from './project-repository.js';
+
+export interface RowExport {
+  statement: TenantStatement<Record<string, any>>;
+  values: unknown[];
+  /** CSV columns, in order; nested values are written as JSON. */
+  columns: readonly string[];
+  record(row: Record<string, any>): Record<string, unknown>;
+  /** A name for the file (Content-Disposition). */
+  filename: string;
+}
+
+export type ExportArgs = AnswerArgs & SourceArgs;
+
+type ExportBuilder = (scope: WorkspaceScope, project: ProjectRow, args: ExportArgs, now: Date) => RowExport;
+
+const RATE_FIELDS = ['visibility', 'shareOfVoice', 'averagePosition', 'sentiment'] as const;
+
+/** By the GraphQL query field of the v1 route that offers the export. */
+export const ROW_EXPORTS: Readonly<Record<string, ExportBuilder>> = {
+  aiVisibilityMetrics: (_scope, project, args, now) => {
+    const range = metricsRange(args.dateFrom, args.dateTo, now);
+    return {
+      statement: METRICS_ROWS,
+      values: [[project.id], range.from, range.to, args.model ?? null, null],
+      columns: ['date', 'model', 'locale', ...COUNTER_FIELDS, ...RATE_FIELDS, 'competitors'],
+      record: ({ parentId: _parentId, ...row }) => metricsRowOf(row) as unknown as Record<string, unknown>,
+      filename: `metrics-${project.id}`,
+    };
+  },
+  aiVisibilityAnswers: (scope, project, args, now) => {
+    const answers = answerRepository(scope);
+    return {
+      statement: answers.pageStatement,
+      values: answers.pageValues(project.id, answerFilterOf(args, now)),
+      columns: ['id', 'projectId', 'promptId', 'prompt', 'date', 'model', 'locale', 'text', 'brandMentions', 'totalMentions', 'position', 'sentiment', 'competitors', 'citations'],
+      record: (row) => row,
+      filename: `answers-${project.id}`,
+    };
+  },
+  aiVisibilitySources: (_scope, project, args, now) => {
+    const filter = sourceFilterOf(args, now);
+    const ownership = ownershipOf(project);
+    return {
+      statement: sourcesStatement(filter) as TenantStatement<Record<string, any>>,
+      values: sourcesValues(project.id, filter, null),
+      columns: ['locale', 'domain', ...(filter.groupBy === 'url' ? ['url'] : []), 'citations', 'answersCiting', 'citationShare', 'answerShare', 'owned', 'competitor'],
+      record: ({ total: _total, ...sums }) => {
+        const row = sourceRow(sums as SourceSums, ownership);
+        return { ...row, url: row.url ?? null };
+      },
+      filename: `sources-${project.id}`,
+    };
+  },
+};

@@ -1,0 +1,122 @@
+import type { ArgBuilder } from '@pothos/core';
+import { builder } from '../graphql/builder.js';
+import type { GraphQLContext } from '../graphql/context.js';
+import { NodeInterface, registerNodeKind } from '../graphql/node.js';
+import { cappedList, listEnvelope } from '../graphql/envelope.js';
+import { GRAPH_ONLY } from '../graphql/graph-only.js';
+import { invalidParameter } from '../errors/index.js';
+import { LocaleTotalsType, runFilterArgs } from './metrics.type.js';
+import { metricsRange, runFilterOf, type RunFilterArgs } from './read-filters.js';
+import { ProjectType } from './project.type.js';
+import type { PromptFilter, PromptRow } from './prompt-repository.js';
+import type { RunFilter } from './run-filter.js';
+
+/** A prompt as read: the filter its totals are pooled over travels with it. */
+export type ListedPrompt = PromptRow & { filter: RunFilter };
+
+export const PromptType = builder.objectRef<ListedPrompt>('AiVisibilityPrompt').implement({
+  description: 'A prompt a project tracks; each time it is asked to a model in a locale is a run with an answer.',
+  interfaces: [NodeInterface],
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    projectId: t.exposeString('projectId'),
+    text: t.exposeString('text'),
+    topic: t.exposeString('topic', { nullable: true }),
+    tags: t.exposeStringList('tags'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    archivedAt: t.expose('archivedAt', { type: 'DateTime', nullable: true, description: 'Null while the prompt is tracked.' }),
+    totals: t.field({
+      type: [LocaleTotalsType],
+      description: "Per locale: the metrics endpoint's counters and rates pooled over this prompt's runs in the range the prompts were read for (default: the last 30 days).",
+      resolve: (prompt, _args, ctx) => ctx.loaders.promptTotals.load({ parentId: prompt.id, filter: prompt.filter }),
+    }),
+  }),
+});
+
+registerNodeKind('prompt', {
+  typeName: 'AiVisibilityPrompt',
+  scope: 'ai_visibility:read',
+  load: async (ctx, id) => {
+    const prompt = await ctx.loaders.prompt.load(id);
+    return prompt && { ...prompt, filter: { range: metricsRange(null, null, ctx.now), model: null, locale: null } };
+  },
+});
+
+const PromptList = listEnvelope('AiVisibilityPromptList', PromptType, "A project's prompts, oldest first.");
+
+const promptArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => ({
+  topic: arg.string({ required: false, description: 'Only prompts with this topic.' }),
+  tag: arg.string({ required: false, description: 'Only prompts with this tag.' }),
+  includeArchived: arg.boolean({ required: false, description: 'Archived prompts too (default false).' }),
+  ...runFilterArgs(arg),
+});
+
+const promptFilterOf = (args: { topic?: string | null; tag?: string | null; includeArchived?: boolean | null }): PromptFilter => {
+  for (const name of ['topic', 'tag'] as const) if ((args[name]?.length ?? 0) > 100) throw invalidParameter(name, `${name} has at most 100 characters.`);
+  return { topic: args.topic ?? null, tag: args.tag ?? null, includeArchived: args.includeArchived ?? false };
+};
+
+async function listPrompts(projectId: string, args: Parameters<typeof promptFilterOf>[0] & RunFilterArgs, ctx: GraphQLContext) {
+  const filter = runFilterOf(args, ctx.now);
+  const prompts = promptFilterOf(args);
+  const list = await cappedList(
+    ctx.config.LIST_ROW_CAP,
+    (take) => ctx.repositories.prompts.list(projectId, prompts, take),
+    () => ctx.repositories.prompts.count(projectId, prompts),
+  );
+  return { ...list, data: list.data.map((prompt) => ({ ...prompt, filter })) };
+}
+
+builder.queryField('aiVisibilityPrompts', (t) =>
+  t.field({
+    type: PromptList,
+    description: "A project's tracked prompts, oldest first, each with its totals per locale over the range.",
+    authScopes: { scope: 'ai_visibility:read' },
+    args: { id: t.arg({ type: 'ProjectId', required: true }), ...promptArgs(t.arg) },
+    resolve: async (_root, args, ctx) => {
+      const project = await ctx.repositories.projects.find(args.id);
+      return listPrompts(project.id, args, ctx);
+    },
+  }),
+);
+
+builder.objectField(ProjectType, 'prompts', (t) =>
+  t.field({
+    type: PromptList,
+    description: "This project's prompts, as aiVisibilityPrompts returns them.",
+    authScopes: { scope: 'ai_visibility:read' },
+    extensions: GRAPH_ONLY,
+    args: promptArgs(t.arg),
+    resolve: (project, args, ctx) => listPrompts(project.id, args, ctx),
+  }),
+);
+
+/** A topic or a tag of the tracked prompts, with how many prompts carry it. */
+function promptLabelField(name: 'topics' | 'tags', key: 'topic' | 'tag', what: string) {
+  const LabelType = builder.objectRef<Record<string, string | number>>(key === 'topic' ? 'AiVisibilityTopic' : 'AiVisibilityTag').implement({
+    fields: (t) => ({ [key]: t.string({ resolve: (row) => String(row[key]) }), prompts: t.int({ description: `Tracked prompts with this ${key}.`, resolve: (row) => Number(row.prompts) }) }),
+  });
+  builder.objectField(ProjectType, name, (t) =>
+    t.field({
+      type: [LabelType],
+      description: `The ${what} of this project's tracked prompts, alphabetically, with how many prompts carry each.`,
+      authScopes: { scope: 'ai_visibility:read' },
+      extensions: GRAPH_ONLY,
+      resolve: (project, _args, ctx) => (name === 'topics' ? ctx.repositories.prompts.topics(project.id) : ctx.repositories.prompts.tags(project.id)),
+    }),
+  );
+}
+
+promptLabelField('topics', 'topic', 'topics');
+promptLabelField('tags', 'tag', 'tags');
+
+builder.objectField(PromptType, 'metrics', (t) =>
+  t.field({
+    type: [LocaleTotalsType],
+    description: "This prompt's counters and rates per locale (byModel and competitors inside), pooled over its runs in a range (default: the last 30 days).",
+    authScopes: { scope: 'ai_visibility:read' },
+    extensions: GRAPH_ONLY,
+    args: runFilterArgs(t.arg),
+    resolve: (prompt, args, ctx) => ctx.loaders.promptTotals.load({ parentId: prompt.id, filter: runFilterOf(args, ctx.now) }),
+  }),
+);

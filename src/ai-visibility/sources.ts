@@ -1,0 +1,61 @@
+// Who the assistants cite: one row per locale × domain (or URL) with citation and answer
+// shares. By domain without a prompt filter, the per-scan totals kept at ingestion are summed
+// (ai_source_totals: a 90-day range reads thousands of rows, not millions of citations); by
+// prompt or by URL, the citations themselves. Each locale is its own population. The same
+// statement without a limit feeds the streaming export.
+import type { WorkspaceScope } from '../db/workspace-scope.js';
+import { tenantStatement, type TenantStatement, type WorkspaceBinding } from '../db/tenant-sql.js';
+import { runFilterSql, runFilterValues, type RunFilter } from './run-filter.js';
+import type { SourceSums } from './source-shares.js';
+
+export const SOURCE_GROUPINGS = ['domain', 'url'] as const;
+export type SourceGrouping = (typeof SOURCE_GROUPINGS)[number];
+
+export interface SourceFilter extends RunFilter {
+  promptId: string | null;
+  groupBy: SourceGrouping;
+}
+
+type SourceSumsRow = SourceSums & { total: number };
+
+// $2 project, $3..$6 run filter, $7 prompt or null, $8 rows per locale or null (all).
+function sourcesSql(workspace: WorkspaceBinding, groupBy: SourceGrouping, byPrompt: boolean): string {
+  const runs = byPrompt
+    ? `SELECT s.locale, count(*)::float8 AS n FROM ai_answers s WHERE ${workspace('s')} AND s.project_id = $2 AND s.prompt_id = $7 AND ${runFilterSql('s')} GROUP BY s.locale`
+    : `SELECT s.locale, sum(s.answer_count)::float8 AS n FROM scans s WHERE ${workspace('s')} AND s.project_id = $2 AND $7::text IS NULL AND ${runFilterSql('s')} GROUP BY s.locale`;
+  const key = groupBy === 'url' ? 'domain, url' : 'domain';
+  const grouped =
+    groupBy === 'domain' && !byPrompt
+      ? `SELECT t.locale, t.domain, sum(t.citations)::float8 AS citations, sum(t.answers_citing)::float8 AS answers_citing
+         FROM ai_source_totals t WHERE ${workspace('t')} AND t.project_id = $2 AND ${runFilterSql('t')} GROUP BY t.locale, t.domain`
+      : `SELECT c.locale, ${key}, count(*)::float8 AS citations, count(DISTINCT c.answer_id)::float8 AS answers_citing
+         FROM ai_citations c WHERE ${workspace('c')} AND c.project_id = $2 AND ${byPrompt ? 'c.prompt_id = $7' : '$7::text IS NULL'} AND ${runFilterSql('c')}
+         GROUP BY c.locale, ${key}`;
+  return `WITH runs AS (${runs}), grouped AS (${grouped}),
+    ranked AS (
+      SELECT g.*, sum(g.citations) OVER (PARTITION BY g.locale) AS locale_citations,
+        row_number() OVER (PARTITION BY g.locale ORDER BY g.citations DESC, ${key}) AS rank, count(*) OVER ()::int AS total
+      FROM grouped g)
+    SELECT r.locale, r.domain${groupBy === 'url' ? ', r.url' : ''}, r.citations, r.answers_citing AS "answersCiting",
+      r.locale_citations AS "localeCitations", coalesce(runs.n, 0) AS "localeRuns", r.total
+    FROM ranked r LEFT JOIN runs ON runs.locale = r.locale
+    WHERE $8::int IS NULL OR r.rank <= $8
+    ORDER BY r.locale, r.citations DESC, ${key.split(', ').map((column) => `r.${column}`).join(', ')}`;
+}
+
+// Unnamed: each is planned for its values (a prompt's citations or a project's totals).
+const STATEMENTS: Record<`${SourceGrouping}|${boolean}`, TenantStatement<SourceSumsRow>> = {
+  'domain|false': tenantStatement(null, (workspace) => sourcesSql(workspace, 'domain', false)),
+  'domain|true': tenantStatement(null, (workspace) => sourcesSql(workspace, 'domain', true)),
+  'url|false': tenantStatement(null, (workspace) => sourcesSql(workspace, 'url', false)),
+  'url|true': tenantStatement(null, (workspace) => sourcesSql(workspace, 'url', true)),
+};
+
+export const sourcesStatement = (filter: SourceFilter) => STATEMENTS[`${filter.groupBy}|${filter.promptId !== null}`];
+export const sourcesValues = (projectId: string, filter: SourceFilter, perLocale: number | null) => [projectId, ...runFilterValues(filter), filter.promptId, perLocale];
+
+/** The `perLocale` most cited sources of each locale, and how many rows there are before that cap. */
+export async function querySources(scope: WorkspaceScope, projectId: string, filter: SourceFilter, perLocale: number): Promise<{ rows: SourceSums[]; total: number }> {
+  const rows = await scope.rows(sourcesStatement(filter), sourcesValues(projectId, filter, perLocale));
+  return { rows: rows.map(({ total: _total, ...sums }) => sums), total: rows[0]?.total ?? 0 };
+}

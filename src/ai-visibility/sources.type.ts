@@ -1,0 +1,120 @@
+import type { ArgBuilder } from '@pothos/core';
+import { builder } from '../graphql/builder.js';
+import { ListMeta, type ListMetaShape } from '../graphql/envelope.js';
+import { GRAPH_ONLY } from '../graphql/graph-only.js';
+import { DateRangeType } from '../reports/report-data.type.js';
+import type { DateRange } from '../dates/civil-date.js';
+import type { GraphQLContext } from '../graphql/context.js';
+import { ownershipOf } from './domains.js';
+import { runFilterArgs } from './metrics.type.js';
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, pageLimitOf, runFilterOf, sourceFilterOf, type SourceArgs } from './read-filters.js';
+import { queryCitationGaps, type CitationGapRow } from './citation-gaps.js';
+import { ProjectType } from './project.type.js';
+import { sourceRow, type SourceRow } from './source-shares.js';
+import { querySources, SOURCE_GROUPINGS } from './sources.js';
+
+export const SourceGroupingEnum = builder.enumType('AiVisibilitySourceGrouping', { values: SOURCE_GROUPINGS });
+
+const SourceRowType = builder.objectRef<SourceRow>('AiVisibilitySource').implement({
+  description: 'A cited domain (or URL) in one locale over the range, pooled: sums first, one division, per locale.',
+  fields: (t) => ({
+    locale: t.exposeString('locale'),
+    domain: t.exposeString('domain'),
+    url: t.exposeString('url', { nullable: true, description: 'Set when grouped by URL.' }),
+    citations: t.exposeInt('citations', { description: 'Citation entries pointing here.' }),
+    answersCiting: t.exposeInt('answersCiting', { description: 'Distinct answers citing it.' }),
+    citationShare: t.exposeFloat('citationShare', { nullable: true, description: 'citations / all citations of the locale in the range.' }),
+    answerShare: t.exposeFloat('answerShare', { nullable: true, description: 'answersCiting / runs of the locale in the range.' }),
+    owned: t.exposeBoolean('owned', { description: "The domain is one of the project's own domains." }),
+    competitor: t.exposeString('competitor', { nullable: true, description: 'The competitor whose domains hold it, or null.' }),
+  }),
+});
+
+interface SourcesShape {
+  projectId: string;
+  range: DateRange;
+  rows: SourceRow[];
+}
+
+const SourcesType = builder.objectRef<SourcesShape>('AiVisibilitySources').implement({
+  fields: (t) => ({
+    projectId: t.exposeString('projectId'),
+    range: t.field({ type: DateRangeType, resolve: (sources) => sources.range }),
+    rows: t.expose('rows', { type: [SourceRowType], description: 'By locale, then citations descending, then domain; at most `limit` per locale.' }),
+  }),
+});
+
+const SourcesEnvelope = builder.objectRef<{ data: SourcesShape; meta: ListMetaShape }>('AiVisibilitySourcesResult').implement({
+  fields: (t) => ({
+    data: t.expose('data', { type: SourcesType }),
+    meta: t.expose('meta', { type: ListMeta, description: 'total: rows of every locale before the per-locale limit.' }),
+  }),
+});
+
+
+const sourceArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => ({
+  promptId: arg({ type: 'PromptId', required: false, description: 'Only citations in runs of this prompt.' }),
+  groupBy: arg({ type: SourceGroupingEnum, required: false, description: 'domain (default) or url.' }),
+  limit: arg.int({ required: false, description: `Rows per locale, 1–${MAX_PAGE_LIMIT} (default ${DEFAULT_PAGE_LIMIT}).` }),
+  ...runFilterArgs(arg),
+});
+
+async function projectSources(project: { id: string; domains: string[]; competitorDomains: unknown }, args: SourceArgs & { limit?: number | null }, ctx: GraphQLContext) {
+  const filter = sourceFilterOf(args, ctx.now);
+  const limit = pageLimitOf(args.limit);
+  const { rows, total } = await querySources(ctx.workspace, project.id, filter, limit);
+  const ownership = ownershipOf(project);
+  return { data: { projectId: project.id, range: filter.range, rows: rows.map((sums) => sourceRow(sums, ownership)) }, meta: { total, truncated: total > rows.length } };
+}
+
+builder.queryField('aiVisibilitySources', (t) =>
+  t.field({
+    type: SourcesEnvelope,
+    description: 'Who the assistants cite: per locale, each domain (or URL) with its citation and answer shares.',
+    authScopes: { scope: 'ai_visibility:read' },
+    args: { id: t.arg({ type: 'ProjectId', required: true }), ...sourceArgs(t.arg) },
+    resolve: async (_root, args, ctx) => {
+      const project = await ctx.repositories.projects.find(args.id);
+      return projectSources(project, args, ctx);
+    },
+  }),
+);
+
+builder.objectField(ProjectType, 'sources', (t) =>
+  t.field({
+    type: SourcesEnvelope,
+    description: "This project's cited sources, as aiVisibilitySources returns them.",
+    authScopes: { scope: 'ai_visibility:read' },
+    extensions: GRAPH_ONLY,
+    args: sourceArgs(t.arg),
+    resolve: (project, args, ctx) => projectSources(project, args, ctx),
+  }),
+);
+
+const CitationGapType = builder.objectRef<CitationGapRow & { owned: boolean; competitor: string | null }>('AiVisibilityCitationGap').implement({
+  description: 'A site cited in answers that name a competitor but not the brand, in one locale over the range.',
+  fields: (t) => ({
+    locale: t.exposeString('locale'),
+    domain: t.exposeString('domain'),
+    answers: t.exposeInt('answers', { description: 'Answers naming a competitor but not the brand that cite it.' }),
+    citations: t.exposeInt('citations'),
+    competitorsNamed: t.exposeStringList('competitorsNamed', { description: 'The competitors those answers name.' }),
+    owned: t.exposeBoolean('owned', { description: "One of the project's own domains (cited, yet the brand goes unnamed)." }),
+    competitor: t.exposeString('competitor', { nullable: true, description: 'The competitor whose domains hold it, or null.' }),
+  }),
+});
+
+builder.objectField(ProjectType, 'citationGaps', (t) =>
+  t.field({
+    type: [CitationGapType],
+    description: 'Per locale, the sites most cited in answers that name a competitor but not the brand.',
+    authScopes: { scope: 'ai_visibility:read' },
+    extensions: GRAPH_ONLY,
+    args: { limit: t.arg.int({ required: false, description: `Rows per locale, 1–${MAX_PAGE_LIMIT} (default 20).` }), ...runFilterArgs(t.arg) },
+    resolve: async (project, args, ctx) => {
+      const ownership = ownershipOf(project);
+      const rows = await queryCitationGaps(ctx.workspace, project.id, runFilterOf(args, ctx.now), pageLimitOf(args.limit ?? 20));
+      return rows.map((row) => ({ ...row, owned: ownership.owned.has(row.domain), competitor: ownership.competitorOf.get(row.domain) ?? null }));
+    },
+  }),
+);

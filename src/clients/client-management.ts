@@ -1,0 +1,52 @@
+// Creating, renaming and archiving clients: the domain code of the MCP write tools (members may,
+// as for reports and projects: clients are the workspace's content). Every change is audited.
+import type { PrismaClient } from '../db/generated/prisma/client.js';
+import { isIdOf, newId } from '../db/ids.js';
+import { UsageError } from '../errors/index.js';
+import { adminCommand, type Actor, type AdminCommandPolicy } from '../workspaces/index.js';
+
+const CLIENTS: AdminCommandPolicy = { what: 'change clients', members: true };
+
+function validName(name: string): string {
+  const trimmed = name.trim();
+  if (!trimmed || trimmed.length > 200) throw new UsageError('a client name has 1-200 characters');
+  return trimmed;
+}
+
+const view = (client: { id: string; name: string; createdAt: Date; archivedAt: Date | null }) => ({ id: client.id, name: client.name, createdAt: client.createdAt.toISOString(), archivedAt: client.archivedAt?.toISOString() ?? null });
+
+export function createClient(prisma: PrismaClient, input: { workspaceId: string; name: string; actor: Actor }) {
+  const name = validName(input.name);
+  return adminCommand(prisma, input, CLIENTS, async ({ tx, audit }) => {
+    const client = await tx.client.create({ data: { id: newId('client'), workspaceId: input.workspaceId, name } });
+    await audit('client.created', client.id, { name });
+    return view(client);
+  });
+}
+
+async function liveClient(tx: Pick<PrismaClient, 'client'>, workspaceId: string, clientId: string) {
+  if (!isIdOf('client', clientId)) throw new UsageError(`${clientId} is not a client id (cli_…)`);
+  const client = await tx.client.findFirst({ where: { id: clientId, workspaceId, archivedAt: null } });
+  if (!client) throw new UsageError(`no client ${clientId} in this workspace`, 'not_found');
+  return client;
+}
+
+export function renameClient(prisma: PrismaClient, input: { workspaceId: string; clientId: string; name: string; actor: Actor }) {
+  const name = validName(input.name);
+  return adminCommand(prisma, input, CLIENTS, async ({ tx, audit }) => {
+    const client = await liveClient(tx, input.workspaceId, input.clientId);
+    const renamed = await tx.client.update({ where: { id: client.id }, data: { name } });
+    await audit('client.updated', client.id, { name });
+    return view(renamed);
+  });
+}
+
+/** Takes a client out of every list and read; its reports, projects and facts stay. */
+export function archiveClient(prisma: PrismaClient, input: { workspaceId: string; clientId: string; actor: Actor }) {
+  return adminCommand(prisma, input, CLIENTS, async ({ tx, audit }) => {
+    const client = await liveClient(tx, input.workspaceId, input.clientId);
+    const archived = await tx.client.update({ where: { id: client.id }, data: { archivedAt: new Date() } });
+    await audit('client.archived', client.id);
+    return view(archived);
+  });
+}

@@ -1,0 +1,140 @@
+// Demo prompts and answers: tracked prompts with topics and tags, and for each recent scan one
+// run per prompt — an answer text that names the brands it mentions in their order, a
+// sentiment, and 0–6 citations from a plausible mix of the brand's, competitors' and the
+// web's usual sources. Seeded, like the rest of the demo.
+import type { Run, RunCitation } from '../ai-visibility/index.js';
+import { pick } from './random.js';
+
+export interface DemoPrompt {
+  text: string;
+  topic: string;
+  tags: string[];
+}
+
+const PROMPT_TEMPLATES: readonly [topic: string, tags: string[], text: string][] = [
+  ['recommendations', ['top-of-funnel'], 'What is the best {category} for a small business?'],
+  ['recommendations', ['top-of-funnel'], 'Which {category} do experts recommend in 2026?'],
+  ['recommendations', ['top-of-funnel', 'budget'], 'What is a good {category} on a budget?'],
+  ['recommendations', ['top-of-funnel'], 'Top 5 {category} brands right now'],
+  ['comparisons', ['mid-funnel'], '{brand} vs {competitor}: which is better?'],
+  ['comparisons', ['mid-funnel'], 'Alternatives to {competitor}'],
+  ['comparisons', ['mid-funnel'], 'How does {brand} compare with other {category} providers?'],
+  ['comparisons', ['mid-funnel', 'budget'], 'Cheapest {category} compared'],
+  ['reviews', ['bottom-of-funnel'], 'Is {brand} worth it?'],
+  ['reviews', ['bottom-of-funnel'], '{brand} reviews and complaints'],
+  ['reviews', ['bottom-of-funnel'], 'What do customers say about {brand}?'],
+  ['how-to', ['support'], 'How do I choose a {category}?'],
+  ['how-to', ['support'], 'What should I look for in a {category}?'],
+  ['how-to', ['support', 'budget'], 'How much does a {category} cost?'],
+  ['local', ['top-of-funnel', 'local'], 'Best {category} near me'],
+  ['local', ['local'], 'Is there a {category} that delivers to my city?'],
+];
+
+export function demoPrompts(brand: string, competitors: readonly string[], category: string): DemoPrompt[] {
+  const article = /^[aeiou]/i.test(category) ? 'an' : 'a';
+  return PROMPT_TEMPLATES.map(([topic, tags, text], index) => ({
+    topic,
+    tags,
+    text: text.replaceAll('{brand}', brand).replaceAll('{competitor}', competitors[index % competitors.length]!).replaceAll('a {category}', `${article} ${category}`).replaceAll('{category}', category),
+  }));
+}
+
+const WEB_SOURCES: readonly [domainUrl: string, title: string][] = [
+  ['https://www.reddit.com/r/smallbusiness/comments/', 'r/smallbusiness discussion'],
+  ['https://en.wikipedia.org/wiki/', 'Wikipedia'],
+  ['https://www.youtube.com/watch?v=', 'Video review'],
+  ['https://www.g2.com/categories/', 'G2 category ranking'],
+  ['https://www.trustpilot.com/review/', 'Trustpilot reviews'],
+  ['https://www.forbes.com/advisor/', 'Forbes Advisor'],
+  ['https://www.nytimes.com/wirecutter/reviews/', 'Wirecutter'],
+  ['https://www.bbc.co.uk/news/business-', 'BBC News'],
+  ['https://medium.com/@analyst/', 'Medium'],
+];
+
+export interface RunProfile {
+  visibility: number;
+  /** The share of citations that point at the brand's own site. */
+  ownedCitationShare: number;
+  position: number;
+  positive: number;
+  negative: number;
+  competitorShares: readonly number[];
+}
+
+function ownCitation(brand: string, random: () => number): RunCitation {
+  return { url: `https://www.${demoDomainOf(brand)}/${pick(random, ['pricing', 'blog/guide', 'reviews', 'compare'])}`, title: `${brand} — ${pick(random, ['Pricing', 'Guide', 'Customer stories'])}` };
+}
+
+/** A competitor's page about a quarter of the time, otherwise the web's usual sources. */
+function otherCitation(competitors: readonly string[], random: () => number): RunCitation {
+  if (competitors.length && random() < 0.27) {
+    const competitor = pick(random, competitors);
+    return { url: `https://${pick(random, ['www', 'blog', 'help'])}.${demoDomainOf(competitor)}/${pick(random, ['features', 'vs', 'pricing'])}`, title: `${competitor} ${pick(random, ['features', 'comparison', 'pricing'])}` };
+  }
+  const [prefix, title] = pick(random, WEB_SOURCES);
+  return { url: `${prefix}${Math.floor(random() * 40)}`, title };
+}
+
+const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '');
+export const demoDomainOf = (name: string) => `${slug(name)}.com`;
+
+/**
+ * One run per prompt for a scan whose brand and competitors behave as `profile` says. How many
+ * runs mention the brand, and with which sentiment, follow the profile exactly (which runs is
+ * random): with a few dozen prompts, coin flips per run would make every day's rates jump and
+ * fire signals on noise, where the demo's signals should be its news.
+ */
+export function demoRuns(prompts: readonly DemoPrompt[], brand: string, competitors: readonly string[], profile: RunProfile, random: () => number): Run[] {
+  const order = prompts.map((_, index) => ({ index, key: random() })).sort((a, b) => a.key - b.key).map((entry) => entry.index);
+  const mentionedCount = Math.min(prompts.length, Math.round(prompts.length * profile.visibility));
+  const positive = Math.round(mentionedCount * profile.positive);
+  const negative = Math.min(mentionedCount - positive, Math.round(mentionedCount * profile.negative));
+  const runs = new Array<Run>(prompts.length);
+  order.forEach((promptIndex, rank) => {
+    const sentiment = rank >= mentionedCount ? null : rank < positive ? 'positive' : rank < positive + negative ? 'negative' : 'neutral';
+    runs[promptIndex] = demoRun(prompts[promptIndex]!, brand, competitors, profile, random, rank < mentionedCount, sentiment);
+  });
+  // The same for owned citations: exactly the profile's share of the scan's citations (the first
+  // ones in a random order) point at the brand's site, the rest elsewhere.
+  const citations = runs.flatMap((run) => run.citations ?? []);
+  const owned = Math.round(citations.length * profile.ownedCitationShare);
+  citations
+    .map((citation) => ({ citation, key: random() }))
+    .sort((a, b) => a.key - b.key)
+    .forEach(({ citation }, index) => Object.assign(citation, index < owned ? ownCitation(brand, random) : otherCitation(competitors, random)));
+  return runs;
+}
+
+function demoRun(prompt: DemoPrompt, brand: string, competitors: readonly string[], profile: RunProfile, random: () => number, mentioned: boolean, sentiment: Run['sentiment']): Run {
+  const named = competitors.filter((_, index) => random() < Math.min(0.9, profile.competitorShares[index]! * 3));
+  // Brands in the order the answer lists them: the brand's place follows its usual position.
+  const listed = [...named];
+  if (mentioned) listed.splice(Math.min(listed.length, Math.max(0, Math.round(profile.position - 1 + (random() - 0.5) * 2))), 0, brand);
+  const ranked = random() < 0.85;
+  const brandMentions = mentioned ? 1 + (random() < 0.35 ? 1 : 0) : 0;
+  const competitorEntries = named.map((name) => ({ name, mentions: 1 + (random() < 0.25 ? 1 : 0), position: ranked ? listed.indexOf(name) + 1 : null }));
+  const otherBrands = random() < 0.3 ? 1 : 0;
+  const totalMentions = brandMentions + competitorEntries.reduce((sum, entry) => sum + entry.mentions, 0) + otherBrands;
+
+  // Placeholders: demoRuns decides which point at the brand.
+  const citations: RunCitation[] = Array.from({ length: Math.floor(random() * 7) }, () => ({ url: '' }));
+
+  const sentences = [
+    listed.length ? `Popular choices include ${listed.join(', ')}.` : 'There is no single best option; it depends on your needs.',
+    mentioned ? `${brand} ${sentiment === 'positive' ? 'is often praised for its service and value' : sentiment === 'negative' ? 'gets mixed reviews, with some complaints about support' : 'is a solid, well-known option'}.` : '',
+    named.length ? `${named[0]} stands out for "${pick(random, ['price', 'range', 'speed', 'reliability'])}", according to recent reviews.` : '',
+    citations.length ? 'Sources are listed below.' : '',
+  ];
+  return {
+    prompt: prompt.text,
+    topic: prompt.topic,
+    tags: prompt.tags,
+    answer: sentences.filter(Boolean).join(' '),
+    brandMentions,
+    totalMentions,
+    position: mentioned && ranked ? listed.indexOf(brand) + 1 : null,
+    sentiment,
+    competitors: competitorEntries,
+    citations,
+  };
+}

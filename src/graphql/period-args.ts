@@ -1,0 +1,10 @@
+// The two explicit ranges of a period comparison (a report's, a project's): one declaration.
+import type { ArgBuilder } from '@pothos/core';
+import type { builder } from './builder.js';
+
+export const periodComparisonArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => ({
+  currentFrom: arg({ type: 'Date', required: true, description: 'First day of the period to report on.' }),
+  currentTo: arg({ type: 'Date', required: true, description: 'Its last day (inclusive).' }),
+  previousFrom: arg({ type: 'Date', required: true, description: 'First day of the period to compare with.' }),
+  previousTo: arg({ type: 'Date', required: true, description: 'Its last day (inclusive).' }),
+});

@@ -1,0 +1,121 @@
+// A scan's runs as rows: prompts (created on first sight), answers, their citations and the
+// per-scan source totals that sources by domain read. Written in the ingest transaction,
+// column-wise through unnest() so thousands of runs cost a handful of statements.
+import type pg from 'pg';
+import { registrableDomain, sourceTotalsOf, type Run } from '../ai-visibility/index.js';
+import { newId } from '../db/ids.js';
+
+export interface StoredScan {
+  scanId: string;
+  workspaceId: string;
+  /** False when the scan existed and changed: its earlier runs go. */
+  inserted: boolean;
+  scan: { projectId: string; date: string; model: string; locale: string; runs?: Run[] | undefined };
+}
+
+/** Rows per statement: each column travels as one array parameter. */
+const CHUNK = 5_000;
+
+type Columns = Record<string, unknown[]>;
+
+async function insertColumns(client: pg.PoolClient | pg.Client, sql: (params: string) => string, columns: Columns, types: Record<string, string>) {
+  const names = Object.keys(columns);
+  const length = columns[names[0]!]!.length;
+  for (let start = 0; start < length; start += CHUNK) {
+    const params = names.map((name, index) => `$${index + 1}::${types[name]}[]`).join(', ');
+    await client.query(sql(params), names.map((name) => columns[name]!.slice(start, start + CHUNK)));
+  }
+}
+
+const columnsOf = <K extends string>(names: readonly K[]): Record<K, unknown[]> => Object.fromEntries(names.map((name) => [name, []])) as unknown as Record<K, unknown[]>;
+
+export async function writeRuns(client: pg.PoolClient | pg.Client, scans: readonly StoredScan[]): Promise<void> {
+  const replaced = scans.filter((stored) => !stored.inserted).map((stored) => stored.scanId);
+  if (replaced.length) {
+    await client.query('DELETE FROM ai_source_totals WHERE scan_id = ANY($1::text[])', [replaced]);
+    await client.query('DELETE FROM ai_answers WHERE scan_id = ANY($1::text[])', [replaced]);
+  }
+  const withRuns = scans.filter((stored) => stored.scan.runs?.length);
+  if (!withRuns.length) return;
+
+  const promptIds = await ensurePrompts(client, withRuns);
+  const answers = columnsOf(['id', 'workspace', 'project', 'scan', 'prompt', 'date', 'model', 'locale', 'text', 'brand', 'total', 'position', 'sentiment', 'competitors', 'citations'] as const);
+  const citations = columnsOf(['answer', 'position', 'workspace', 'project', 'prompt', 'date', 'model', 'locale', 'url', 'domain'] as const);
+  const sources = columnsOf(['scan', 'domain', 'workspace', 'project', 'date', 'model', 'locale', 'citations', 'answers'] as const);
+  for (const { scanId, workspaceId, scan } of withRuns) {
+    for (const run of scan.runs!) {
+      const answerId = newId('answer');
+      const promptId = promptIds.get(`${scan.projectId}|${run.prompt}`)!;
+      const cited = (run.citations ?? []).map((citation, index) => ({ position: index + 1, url: citation.url, domain: registrableDomain(citation.url), title: citation.title ?? null }));
+      pushRow(answers, [answerId, workspaceId, scan.projectId, scanId, promptId, scan.date, scan.model, scan.locale, run.answer, run.brandMentions, run.totalMentions, run.position, run.sentiment, JSON.stringify(run.competitors ?? []), JSON.stringify(cited)]);
+      for (const citation of cited) {
+        pushRow(citations, [answerId, citation.position, workspaceId, scan.projectId, promptId, scan.date, scan.model, scan.locale, citation.url, citation.domain]);
+      }
+    }
+    for (const [domain, totals] of sourceTotalsOf(scan.runs!)) pushRow(sources, [scanId, domain, workspaceId, scan.projectId, scan.date, scan.model, scan.locale, totals.citations, totals.answersCiting]);
+  }
+
+  await insertColumns(
+    client,
+    (params) => `INSERT INTO ai_answers (id, workspace_id, project_id, scan_id, prompt_id, date, model, locale, text, brand_mentions, total_mentions, position, sentiment, competitors, citations)
+      SELECT id, workspace, project, scan, prompt, date, model, locale, text, brand, total, position, sentiment, competitors::jsonb, citations::jsonb
+      FROM unnest(${params}) AS u(id, workspace, project, scan, prompt, date, model, locale, text, brand, total, position, sentiment, competitors, citations)`,
+    answers,
+    { id: 'text', workspace: 'text', project: 'text', scan: 'text', prompt: 'text', date: 'date', model: 'text', locale: 'text', text: 'text', brand: 'int', total: 'int', position: 'int', sentiment: 'text', competitors: 'text', citations: 'text' },
+  );
+  if (citations.answer.length) {
+    await insertColumns(
+      client,
+      (params) => `INSERT INTO ai_citations (answer_id, position, workspace_id, project_id, prompt_id, date, model, locale, url, domain) SELECT * FROM unnest(${params})`,
+      citations,
+      { answer: 'text', position: 'int', workspace: 'text', project: 'text', prompt: 'text', date: 'date', model: 'text', locale: 'text', url: 'text', domain: 'text' },
+    );
+    await insertColumns(
+      client,
+      (params) => `INSERT INTO ai_source_totals (scan_id, domain, workspace_id, project_id, date, model, locale, citations, answers_citing) SELECT * FROM unnest(${params})`,
+      sources,
+      { scan: 'text', domain: 'text', workspace: 'text', project: 'text', date: 'date', model: 'text', locale: 'text', citations: 'int', answers: 'int' },
+    );
+  }
+}
+
+function pushRow(columns: Columns, values: readonly unknown[]) {
+  Object.values(columns).forEach((column, index) => column.push(values[index]));
+}
+
+/**
+ * Prompt ids by `project|text`; a text the project does not track yet becomes a prompt with its
+ * first run's topic and tags. Prompts first seen together are created a millisecond apart, in
+ * the order they were seen, so "oldest first" is the order of the file.
+ */
+async function ensurePrompts(client: pg.PoolClient | pg.Client, scans: readonly StoredScan[]): Promise<Map<string, string>> {
+  const wanted = new Map<string, { workspace: string; project: string; text: string; topic: string | null; tags: string[] }>();
+  for (const { workspaceId, scan } of scans) {
+    for (const run of scan.runs as Run[]) {
+      const key = `${scan.projectId}|${run.prompt}`;
+      if (!wanted.has(key)) wanted.set(key, { workspace: workspaceId, project: scan.projectId, text: run.prompt, topic: run.topic ?? null, tags: [...new Set(run.tags ?? [])] });
+    }
+  }
+  const entries = [...wanted.values()];
+  const columns = columnsOf(['id', 'workspace', 'project', 'text', 'topic', 'tags'] as const);
+  for (const entry of entries) pushRow(columns, [newId('prompt'), entry.workspace, entry.project, entry.text, entry.topic, JSON.stringify(entry.tags)]);
+  await insertColumns(
+    client,
+    (params) => `INSERT INTO ai_prompts (id, workspace_id, project_id, text, topic, tags, created_at)
+      SELECT id, workspace, project, text, topic, ARRAY(SELECT jsonb_array_elements_text(tags::jsonb)), now() + n * interval '1 millisecond'
+      FROM unnest(${params}) WITH ORDINALITY AS u(id, workspace, project, text, topic, tags, n)
+      ON CONFLICT (project_id, text) DO NOTHING`,
+    columns,
+    { id: 'text', workspace: 'text', project: 'text', text: 'text', topic: 'text', tags: 'text' },
+  );
+  const ids = new Map<string, string>();
+  for (let start = 0; start < entries.length; start += CHUNK) {
+    const chunk = entries.slice(start, start + CHUNK);
+    const result = await client.query<{ id: string; project_id: string; text: string }>(
+      'SELECT p.id, p.project_id, p.text FROM ai_prompts p JOIN unnest($1::text[], $2::text[]) AS w(project, text) ON p.project_id = w.project AND p.text = w.text',
+      [chunk.map((entry) => entry.project), chunk.map((entry) => entry.text)],
+    );
+    for (const row of result.rows) ids.set(`${row.project_id}|${row.text}`, row.id);
+  }
+  return ids;
+}

@@ -1,0 +1,80 @@
+// A client's data asked directly (no report needed): metrics by one dimension, and the
+// dimension values that moved most between two periods. The report engine answers both.
+import type { ArgBuilder } from '@pothos/core';
+import { builder } from '../graphql/builder.js';
+import { ComparePresetEnum, DatePresetEnum, MetricEnum, ProviderEnum } from '../graphql/enums.js';
+import { GRAPH_ONLY } from '../graphql/graph-only.js';
+import type { GraphQLContext } from '../graphql/context.js';
+import { invalidParameter } from '../errors/index.js';
+import { todayIn } from '../dates/civil-date.js';
+import { ClientType } from '../clients/client.type.js';
+import { resolveComparePreset, resolveDatePreset, type ComparePreset, type DatePreset } from './date-presets.js';
+import { computeReportData } from './engine.js';
+import { questionDefinition, topMovers, type Mover } from './metrics-query.js';
+import { TableType } from './report-data.type.js';
+
+const questionArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => ({
+  provider: arg({ type: ProviderEnum, required: true }),
+  dimension: arg.string({ required: true, description: 'A dimension of the provider (describe_metrics lists them), e.g. campaign or country.' }),
+  datePreset: arg({ type: DatePresetEnum, required: false, description: 'Default: last_30_days.' }),
+  comparePreset: arg({ type: ComparePresetEnum, required: false, description: 'Default: previous_period.' }),
+  limit: arg.int({ required: false, description: 'Rows, 1–100 (default 20).' }),
+});
+
+interface Question {
+  provider: string;
+  dimension: string;
+  datePreset?: DatePreset | null | undefined;
+  comparePreset?: ComparePreset | null | undefined;
+  limit?: number | null | undefined;
+}
+
+/** The one-table report of a question about a client, computed now (in the workspace's time zone). */
+async function answerTable(clientId: string, metrics: string[], question: Question, ctx: GraphQLContext, limit: number) {
+  const datePreset = question.datePreset ?? 'last_30_days';
+  const comparePreset = question.comparePreset ?? 'previous_period';
+  const definition = questionDefinition({ provider: question.provider, metrics, dimension: question.dimension, limit, datePreset, comparePreset, timezone: ctx.principal.timezone });
+  const range = resolveDatePreset(datePreset, todayIn(ctx.principal.timezone, ctx.now));
+  const compareRange = resolveComparePreset(comparePreset, range);
+  const [data] = await computeReportData(ctx.workspace, [{ clientId, definition, range, compareRange }]);
+  return data!.tables[0]!;
+}
+
+const limitOf = (limit: number | null | undefined, fallback: number) => {
+  const value = limit ?? fallback;
+  if (!Number.isInteger(value) || value < 1 || value > 100) throw invalidParameter('limit', 'limit must be between 1 and 100.');
+  return value;
+};
+
+builder.objectField(ClientType, 'metricsTable', (t) =>
+  t.field({
+    type: TableType,
+    description: "This client's metrics by one dimension for a period, with the comparison period: what a report's table widget would show.",
+    authScopes: { scope: 'reports:read' },
+    extensions: GRAPH_ONLY,
+    args: { metrics: t.arg({ type: [MetricEnum], required: true }), ...questionArgs(t.arg) },
+    resolve: (client, args, ctx) => answerTable(client.id, args.metrics, args, ctx, limitOf(args.limit, 20)),
+  }),
+);
+
+const MoverType = builder.objectRef<Mover>('Mover').implement({
+  description: 'A dimension value whose metric moved between the two periods.',
+  fields: (t) => ({
+    dimensionValue: t.exposeString('dimensionValue'),
+    value: t.exposeFloat('value', { nullable: true }),
+    previousValue: t.exposeFloat('previousValue', { nullable: true }),
+    delta: t.exposeFloat('delta', { nullable: true, description: 'value − previousValue.' }),
+    change: t.exposeFloat('change', { nullable: true, description: 'Relative change; null when the previous value is 0.' }),
+  }),
+});
+
+builder.objectField(ClientType, 'topMovers', (t) =>
+  t.field({
+    type: [MoverType],
+    description: "The dimension values whose metric changed most (by absolute difference) between the period and the comparison period, among the 100 largest.",
+    authScopes: { scope: 'reports:read' },
+    extensions: GRAPH_ONLY,
+    args: { metric: t.arg({ type: MetricEnum, required: true }), ...questionArgs(t.arg) },
+    resolve: async (client, args, ctx) => topMovers((await answerTable(client.id, [args.metric], args, ctx, 100)).rows, limitOf(args.limit, 10)),
+  }),
+);

@@ -1,0 +1,128 @@
+// Streaming export of v1 collections: `Accept: text/csv` or `application/x-ndjson` on the
+// metrics, answers and sources endpoints gives every row of the filtered range, read from a
+// database cursor a batch at a time. The response is a Node stream that pulls the next batch
+// only when the socket has taken the last one (back-pressure), and a client that goes away
+// destroys it, which closes the cursor and stops the query. Each 1 000 rows streamed spend one
+// rate-limit token; with the bucket empty, the stream waits for the next token rather than
+// failing half-way.
+import { Readable } from 'node:stream';
+import type { Logger } from 'pino';
+import type { RowCursor, WorkspaceScope } from '../db/workspace-scope.js';
+import type { RowExport } from '../ai-visibility/index.js';
+import { Response } from '../http/responses.js';
+import { ApiError } from '../errors/index.js';
+
+export type ExportFormat = 'csv' | 'ndjson';
+
+export const EXPORT_MEDIA_TYPES: Record<ExportFormat, string> = { csv: 'text/csv', ndjson: 'application/x-ndjson' };
+
+/** Rows per rate-limit token. */
+export const ROWS_PER_TOKEN = 1_000;
+/**
+ * Rows per cursor read and per chunk written: small enough that a chunk and the rows behind it
+ * stay far below the memory bound of an export (1 000 rows of answers were ~1 MB strings, and
+ * the heap grew 90 MB over a million rows), large enough to amortise the round trip.
+ */
+export const EXPORT_BATCH_ROWS = 200;
+
+/**
+ * The representation the client prefers (RFC 9110 §12.5.1): CSV or NDJSON when it weighs one
+ * of them above JSON; JSON (null) otherwise, so `*\/*` and browsers keep getting JSON.
+ */
+export function negotiateExport(accept: string | null): ExportFormat | null {
+  if (!accept) return null;
+  const weights: { type: string; q: number; order: number }[] = accept.split(',').map((part, order) => {
+    const [type = '', ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((param) => param.trim()).find((param) => param.startsWith('q='));
+    const weight = q ? Number(q.slice(2)) : 1;
+    return { type: type.trim(), q: Number.isFinite(weight) ? weight : 0, order };
+  });
+  const weightOf = (type: string) => weights.find((entry) => entry.type === type) ?? null;
+  const json = weightOf('application/json') ?? weightOf('application/*') ?? weightOf('*/*');
+  const best = (['csv', 'ndjson'] as const)
+    .map((format) => ({ format, entry: weightOf(EXPORT_MEDIA_TYPES[format]) }))
+    .filter((candidate) => candidate.entry && candidate.entry.q > 0)
+    .sort((a, b) => b.entry!.q - a.entry!.q || a.entry!.order - b.entry!.order)[0];
+  if (!best) return null;
+  if (json && (json.q > best.entry!.q || (json.q === best.entry!.q && json.order < best.entry!.order && json.type === 'application/json'))) return null;
+  return best.format;
+}
+
+/** One CSV field (RFC 4180): quoted when it holds a comma, quote, CR or LF; nested values as JSON. */
+export function csvField(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+export const csvLine = (values: readonly unknown[]) => `${values.map(csvField).join(',')}\r\n`;
+
+export interface ExportStreamOptions {
+  scope: WorkspaceScope;
+  rows: RowExport;
+  format: ExportFormat;
+  /** Takes one rate-limit token, waiting while the bucket is empty. */
+  spendToken(): Promise<void>;
+  logger: Logger;
+  requestId: string;
+  /** Cuts the connection (see app.ts Connection); absent in memory, where the body errors instead. */
+  abort?: ((error: Error) => void) | undefined;
+}
+
+async function* exportChunks(cursor: RowCursor<Record<string, any>>, { rows, format, spendToken, logger, requestId, abort }: ExportStreamOptions): AsyncGenerator<string> {
+  try {
+    if (format === 'csv') yield csvLine(rows.columns);
+    for (let streamed = 0; ; ) {
+      const batchRows = await cursor.read(EXPORT_BATCH_ROWS);
+      if (!batchRows.length) return;
+      // The request's own token paid for the first thousand rows; each further thousand takes one.
+      const thousandsBeyondFirst = (rows: number) => Math.max(0, Math.ceil(rows / ROWS_PER_TOKEN) - 1);
+      const tokensDue = thousandsBeyondFirst(streamed + batchRows.length) - thousandsBeyondFirst(streamed);
+      for (let token = 0; token < tokensDue; token++) await spendToken();
+      streamed += batchRows.length;
+      let chunk = '';
+      for (const row of batchRows) {
+        const record = rows.record(row);
+        chunk += format === 'csv' ? csvLine(rows.columns.map((column) => record[column])) : `${JSON.stringify(record)}\n`;
+      }
+      yield chunk;
+    }
+  } catch (error) {
+    // Headers are gone: the only honest signal left is a response cut short, never one that
+    // looks complete. (A body stream's error alone leaves node:http's response open.)
+    logger.error({ err: error, requestId }, 'export failed');
+    if (!abort) throw error;
+    abort(error as Error);
+  }
+}
+
+/**
+ * A 200 whose body streams the export. The cursor is opened before answering, so a busy
+ * instance answers 503 instead of a stream that breaks; it is closed when the body ends, fails
+ * or is abandoned (a client that goes away), whichever comes first.
+ */
+export async function exportResponse(options: ExportStreamOptions, headers: Record<string, string>, method: string): Promise<Response> {
+  const type = EXPORT_MEDIA_TYPES[options.format];
+  const responseHeaders = {
+    ...headers,
+    'Content-Type': options.format === 'csv' ? `${type}; charset=utf-8; header=present` : `${type}; charset=utf-8`,
+    'Content-Disposition': `attachment; filename="${options.rows.filename}.${options.format === 'csv' ? 'csv' : 'ndjson'}"`,
+    'Cache-Control': 'private, no-store',
+    Vary: 'Accept',
+  };
+  if (method === 'HEAD') return new Response(null, { headers: responseHeaders });
+  let cursor: RowCursor<Record<string, any>>;
+  try {
+    cursor = await options.scope.cursor(options.rows.statement, options.rows.values);
+  } catch (error) {
+    if (/timeout exceeded when trying to connect/.test((error as Error).message)) {
+      throw new ApiError('unavailable', 'Too many exports are streaming on this instance; retry in a few seconds.', { headers: { ...headers, 'Retry-After': '5' } });
+    }
+    throw error;
+  }
+  const body = Readable.from(exportChunks(cursor, options), { objectMode: false, highWaterMark: 64 * 1024 });
+  body.once('close', () => void cursor.close());
+  // Logged where it happened; the response is cut (abort) or, in memory, its reader sees it.
+  body.on('error', () => {});
+  return new Response(body as unknown as BodyInit, { headers: responseHeaders });
+}

@@ -1,0 +1,31 @@
+// How often a rule, at a threshold, would have fired over a project's past scans: the same
+// pairs and the same pure rule as ingestion, nothing stored.
+import type { WorkspaceScope } from '../db/workspace-scope.js';
+import { tenantStatement } from '../db/tenant-sql.js';
+import { evaluateRules, type FiredSignal, type SignalKind } from './rules.js';
+import { scanFrom, scanPairsSql, type PairRow } from './scan-pairs.js';
+
+export interface RulePreview {
+  kind: SignalKind;
+  threshold: number;
+  /** Scans in the range that had a previous scan to compare with. */
+  scansCompared: number;
+  fired: number;
+  /** The most recent firings first, at most 50. */
+  firings: (FiredSignal['details'] & { date: string; model: string; locale: string })[];
+}
+
+// $2 project, $3/$4 range.
+const PAIRS = tenantStatement<PairRow>(null, (workspace) => `${scanPairsSql(`${workspace('s')} AND s.project_id = $2 AND s.date BETWEEN $3::date AND $4::date`)} ORDER BY s.date DESC, s.model, s.locale`);
+
+export async function previewRule(scope: WorkspaceScope, projectId: string, rule: { kind: SignalKind; threshold: number }, range: { from: string; to: string }): Promise<RulePreview> {
+  const pairs = await scope.rows(PAIRS, [projectId, range.from, range.to]);
+  const firings: RulePreview['firings'] = [];
+  let fired = 0;
+  for (const row of pairs) {
+    const signals = evaluateRules(scanFrom(row, 'previous_', row.previous_id as string), scanFrom(row, 'current_', row.id as string), [{ ...rule, enabled: true }]);
+    fired += signals.length;
+    for (const signal of signals) if (firings.length < 50) firings.push({ date: row.date as string, model: row.model as string, locale: row.locale as string, ...signal.details });
+  }
+  return { ...rule, scansCompared: pairs.length, fired, firings };
+}

@@ -1,0 +1,39 @@
+// Each scan with the previous scan (by date) of its project, model and locale, as the signal
+// rules compare them: at ingestion (the scans just stored) and in a rule preview (a project's
+// scans over a range). One SELECT, built here for both.
+import { COUNTER_FIELDS } from '../ai-visibility/index.js';
+import { COUNTER_COLUMNS } from '../ai-visibility/index.js';
+import type { ScanForRules } from './rules.js';
+
+const counters = (alias: string, prefix: string) => COUNTER_FIELDS.map((field) => `${alias}.${COUNTER_COLUMNS[field]} AS "${prefix}${field}"`).join(', ');
+
+// Owned by the project's domains as they are now: a scan's per-domain citation totals.
+const ownedCitations = (alias: string) => `(SELECT coalesce(sum(t.citations), 0)::int FROM ai_source_totals t WHERE t.scan_id = ${alias}.id AND t.domain = ANY(project.domains))`;
+
+export interface PairRow {
+  [column: string]: unknown;
+}
+
+export function scanFrom(row: PairRow, prefix: string, id: string): ScanForRules {
+  return {
+    id,
+    ...(Object.fromEntries(COUNTER_FIELDS.map((field) => [field, row[`${prefix}${field}`] as number])) as unknown as Omit<ScanForRules, 'id' | 'competitors'>),
+    competitors: (row[`${prefix}competitors`] as ScanForRules['competitors']) ?? [],
+    citationCount: Number(row[`${prefix}citation_count`]),
+    ownedCitationCount: Number(row[`${prefix}owned_citations`]),
+  };
+}
+
+/** The pairs of the scans `where` selects (alias `s`), each row carrying both sides' counters. */
+export const scanPairsSql = (where: string) => `SELECT s.id, s.workspace_id, s.project_id, to_char(s.date, 'YYYY-MM-DD') AS date, s.model, s.locale, ${counters('s', 'current_')}, s.competitors AS current_competitors,
+       s.citation_count AS current_citation_count, ${ownedCitations('s')} AS current_owned_citations,
+       p.id AS previous_id, ${counters('p', 'previous_')}, p.competitors AS previous_competitors,
+       p.citation_count AS previous_citation_count, ${ownedCitations('p')} AS previous_owned_citations
+  FROM scans s
+  JOIN ai_projects project ON project.id = s.project_id
+  JOIN LATERAL (
+    SELECT * FROM scans p
+    WHERE p.project_id = s.project_id AND p.model = s.model AND p.locale = s.locale AND p.date < s.date
+    ORDER BY p.date DESC LIMIT 1
+  ) p ON true
+  WHERE ${where}`;

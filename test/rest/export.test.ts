@@ -1,0 +1,236 @@
+// Streaming export: CSV and NDJSON of every row of the metrics, answers and sources endpoints,
+// the same values as JSON, RFC 4180 quoting, one token per 1 000 rows, errors before the first
+// byte as the usual envelope, and a client that goes away stops the query.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { newId } from '../../src/db/ids.js';
+import { csvField, negotiateExport } from '../../src/rest/export.js';
+import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
+import { listen } from '../support/listen.js';
+import { memoryRateLimitStore } from '../../src/auth/rate-limit-store.js';
+import { STREAM_POOL_SIZE } from '../../src/db/client.js';
+
+const TOKEN = 'e'.repeat(40);
+const TRICKY = 'Acme, "the best"\nsecond line\r\nthird, with "quotes"';
+let t: TestApp;
+let key: string;
+let projectId: string;
+/** Tokens taken per bucket key; a take numbered `failingTake` throws (the store failing mid-stream). */
+const taken = new Map<string, number>();
+let takes = 0;
+let failingTake = -1;
+
+/** A small RFC 4180 reader, to check the writer against. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index]!;
+    if (quoted) {
+      if (char === '"' && text[index + 1] === '"') (field += '"'), index++;
+      else if (char === '"') quoted = false;
+      else field += char;
+    } else if (char === '"') quoted = true;
+    else if (char === ',') row.push(field), (field = '');
+    else if (char === '\r' && text[index + 1] === '\n') row.push(field), rows.push(row), (row = []), (field = ''), index++;
+    else field += char;
+  }
+  return rows;
+}
+
+const exported = (path: string, accept: string, apiKey = key) => t.get(`/api/v1/ai-visibility/projects/${projectId}${path}`, apiKey, { headers: { accept } });
+
+beforeAll(async () => {
+  const store = memoryRateLimitStore();
+  const counting = { take: (bucket: string, policy: Parameters<typeof store.take>[1], nowMs: number, cost = 1) => {
+    if (cost > 0) taken.set(bucket, (taken.get(bucket) ?? 0) + cost);
+    if (++takes === failingTake) return Promise.reject(new Error('rate-limit store down'));
+    return store.take(bucket, policy, nowMs, cost);
+  } };
+  t = await createTestApp({ INGEST_TOKEN: TOKEN, METRICS_ROW_CAP: '2', LIST_ROW_CAP: '50' }, { store: counting });
+  const keyed = await createKeyedWorkspace(t.database, { plan: 'scale' });
+  key = keyed.key.secret;
+  projectId = (await t.database.prisma.aiProject.create({
+    data: { id: newId('project'), workspaceId: keyed.workspace.id, name: 'Export', brand: 'Acme', competitors: ['Globex'], models: ['chatgpt'], locales: ['en-US', 'de-DE'], domains: ['acme.com'] },
+  })).id;
+  // 5 scans × 500 runs = 2 500 answers; the first answer's text needs every kind of quoting.
+  const lines = ['2026-10-01', '2026-10-02', '2026-10-03', '2026-10-04'].map((date, day) => ({
+    project: projectId, date, model: 'chatgpt', locale: 'en-US',
+    runs: Array.from({ length: 500 }, (_, index) => ({
+      prompt: `prompt ${index}`, answer: day === 0 && index === 0 ? TRICKY : `answer ${day}/${index}`, brandMentions: index % 3 === 0 ? 1 : 0, totalMentions: 2,
+      position: index % 3 === 0 ? 1 : null, sentiment: index % 3 === 0 ? 'positive' : null,
+      citations: index % 2 ? [{ url: `https://site${index % 7}.example.com/${index}`, title: 'T, "x"' }] : [],
+    })),
+  }));
+  lines.push({ project: projectId, date: '2026-10-01', model: 'chatgpt', locale: 'de-DE', runs: lines[0]!.runs.slice(0, 500) });
+  const response = await t.app.fetch(new Request('http://test.local/internal/ingest/scans', { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: lines.map((line) => JSON.stringify(line)).join('\n') }));
+  expect(response.status).toBe(200);
+});
+afterAll(() => t.close());
+
+describe('negotiation and quoting', () => {
+  it('picks CSV or NDJSON only when the client prefers it over JSON', () => {
+    expect(negotiateExport('text/csv')).toBe('csv');
+    expect(negotiateExport('application/x-ndjson')).toBe('ndjson');
+    expect(negotiateExport('application/json, text/csv;q=0.5')).toBeNull();
+    expect(negotiateExport('text/csv;q=0.9, application/json;q=0.5')).toBe('csv');
+    expect(negotiateExport('*/*')).toBeNull();
+    expect(negotiateExport('text/html,application/xhtml+xml,*/*;q=0.8')).toBeNull();
+    expect(negotiateExport('text/csv;q=0')).toBeNull();
+    expect(negotiateExport(null)).toBeNull();
+  });
+
+  it('quotes fields with commas, quotes, CR or LF, doubles inner quotes, and writes nested values as JSON', () => {
+    expect(csvField('plain')).toBe('plain');
+    expect(csvField('a,b')).toBe('"a,b"');
+    expect(csvField('say "hi"')).toBe('"say ""hi"""');
+    expect(csvField('line\nbreak')).toBe('"line\nbreak"');
+    expect(csvField(null)).toBe('');
+    expect(csvField([{ a: 1 }])).toBe('"[{""a"":1}]"');
+    expect(csvField(0.25)).toBe('0.25');
+  });
+});
+
+describe('answers', () => {
+  it('stream every answer as NDJSON, equal to the JSON pages', async () => {
+    const response = await exported('/answers?dateFrom=2026-10-01&dateTo=2026-10-31', 'application/x-ndjson');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/x-ndjson; charset=utf-8');
+    expect(response.headers.get('content-disposition')).toBe(`attachment; filename="answers-${projectId}.ndjson"`);
+    const records = (await response.text()).trimEnd().split('\n').map((line) => JSON.parse(line));
+    expect(records).toHaveLength(2500);
+    const firstPage = (await json(await exported('/answers?dateFrom=2026-10-01&dateTo=2026-10-31&limit=500', 'application/json'))).data;
+    expect(records.slice(0, 500)).toEqual(firstPage);
+    expect(new Set(records.map((record) => record.id)).size).toBe(2500);
+  });
+
+  it('stream as CSV with a header line and RFC 4180 quoting, the same values as JSON', async () => {
+    const response = await exported('/answers?dateFrom=2026-10-01&dateTo=2026-10-01&locale=en-US', 'text/csv');
+    expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8; header=present');
+    const [header, ...rows] = parseCsv(await response.text());
+    expect(header).toEqual(['id', 'projectId', 'promptId', 'prompt', 'date', 'model', 'locale', 'text', 'brandMentions', 'totalMentions', 'position', 'sentiment', 'competitors', 'citations']);
+    expect(rows).toHaveLength(500);
+    const tricky = rows.find((row) => row[7] === TRICKY)!;
+    expect(tricky).toBeDefined();
+    const asJson = (await json(await t.get(`/api/v1/ai-visibility/projects/${projectId}/answers/${tricky[0]}`, key))).data;
+    expect(tricky).toEqual(header!.map((column) => csvField(asJson[column]) === '' ? '' : typeof asJson[column] === 'object' ? JSON.stringify(asJson[column]) : String(asJson[column])));
+    expect(JSON.parse(rows.find((row) => row[13] !== '[]')![13]!)[0]).toMatchObject({ title: 'T, "x"' });
+  });
+
+  it('apply the same filters as JSON', async () => {
+    const mentioned = (await (await exported('/answers?dateFrom=2026-10-01&dateTo=2026-10-31&mentioned=true&locale=en-US', 'application/x-ndjson')).text()).trimEnd().split('\n');
+    const total = (await json(await exported('/answers?dateFrom=2026-10-01&dateTo=2026-10-31&mentioned=true&locale=en-US', 'application/json'))).meta.total;
+    expect(mentioned).toHaveLength(total);
+    expect(total).toBe(4 * 167);
+  });
+});
+
+describe('caps', () => {
+  it('prompts are capped at the list cap and say so; answers never return more than their limit', async () => {
+    const prompts = await json(await exported('/prompts', 'application/json'));
+    expect(prompts.data).toHaveLength(50);
+    expect(prompts.meta).toEqual({ total: 500, truncated: true });
+    const page = await json(await exported('/answers?dateFrom=2026-10-01&dateTo=2026-10-31&limit=500', 'application/json'));
+    expect(page.data).toHaveLength(500);
+    expect(page.meta).toMatchObject({ total: 2500, truncated: true, nextCursor: expect.any(String) });
+  });
+});
+
+describe('metrics and sources', () => {
+  it('metrics stream every row past the cap JSON applies', async () => {
+    const page = await json(await exported('/metrics?dateFrom=2026-10-01&dateTo=2026-10-31', 'application/json'));
+    expect(page.meta).toEqual({ total: 5, truncated: true });
+    const records = (await (await exported('/metrics?dateFrom=2026-10-01&dateTo=2026-10-31', 'application/x-ndjson')).text()).trimEnd().split('\n').map((line) => JSON.parse(line));
+    expect(records).toHaveLength(5);
+    expect(records.slice(0, 2)).toEqual(page.data.rows);
+    const csv = parseCsv(await (await exported('/metrics?dateFrom=2026-10-01&dateTo=2026-10-31', 'text/csv')).text());
+    expect(csv[0]!.slice(0, 4)).toEqual(['date', 'model', 'locale', 'totalRuns']);
+    expect(csv).toHaveLength(6);
+  });
+
+  it('sources stream every row, equal to JSON without its per-locale limit', async () => {
+    const page = await json(await exported('/sources?dateFrom=2026-10-01&dateTo=2026-10-31&limit=500', 'application/json'));
+    const records = (await (await exported('/sources?dateFrom=2026-10-01&dateTo=2026-10-31&limit=1', 'application/x-ndjson')).text()).trimEnd().split('\n').map((line) => JSON.parse(line));
+    expect(records).toEqual(page.data.rows);
+    const byUrl = parseCsv(await (await exported('/sources?dateFrom=2026-10-01&dateTo=2026-10-31&groupBy=url', 'text/csv')).text());
+    expect(byUrl[0]).toEqual(['locale', 'domain', 'url', 'citations', 'answersCiting', 'citationShare', 'answerShare', 'owned', 'competitor']);
+  });
+});
+
+describe('errors, rate limit and disconnects', () => {
+  it('answers errors before the first byte with the JSON envelope', async () => {
+    const missing = await t.get(`/api/v1/ai-visibility/projects/${newId('project')}/answers`, key, { headers: { accept: 'text/csv' } });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('content-type')).toContain('application/json');
+    const bad = await exported('/answers?mentioned=perhaps', 'text/csv');
+    expect((await json(bad)).error).toMatchObject({ code: 'invalid_parameter', param: 'mentioned' });
+  });
+
+  it('spends one token per 1 000 rows streamed', async () => {
+    const total = () => [...taken.values()].reduce((sum, n) => sum + n, 0);
+    const before = total();
+    await (await exported('/answers?dateFrom=2026-10-01&dateTo=2026-10-31', 'application/x-ndjson')).text();
+    // 2 500 rows: the request's own token, then one for rows 1 001–2 000 and one for 2 001–2 500.
+    expect(total() - before).toBe(3);
+  });
+
+  it('answers HEAD without opening a cursor, and 503 with Retry-After when every export connection is streaming', async () => {
+    // Counted at connect, not by connections in use: the previous test's cursor may still be closing.
+    const connects = vi.spyOn(t.database.streamPool, 'connect');
+    try {
+      const head = await t.get(`/api/v1/ai-visibility/projects/${projectId}/answers`, key, { method: 'HEAD', headers: { accept: 'text/csv' } });
+      expect([head.status, head.headers.get('content-type'), await head.text()]).toEqual([200, 'text/csv; charset=utf-8; header=present', '']);
+      expect(connects).not.toHaveBeenCalled();
+    } finally {
+      connects.mockRestore();
+    }
+    await expect.poll(() => t.database.streamPool.totalCount - t.database.streamPool.idleCount, { timeout: 5_000 }).toBe(0);
+    // Every export connection taken, as by exports that stream on: the next export waits 2 s, then 503.
+    const taken = await Promise.all(Array.from({ length: STREAM_POOL_SIZE }, () => t.database.streamPool.connect()));
+    try {
+      const busy = await exported('/answers?dateFrom=2026-10-01&dateTo=2026-10-31', 'text/csv');
+      expect(busy.status).toBe(503);
+      expect(busy.headers.get('retry-after')).toBe('5');
+      expect((await json(busy)).error.code).toBe('unavailable');
+    } finally {
+      for (const client of taken) client.release();
+    }
+    const after = await exported('/answers?dateFrom=2026-10-01&dateTo=2026-10-01', 'text/csv');
+    expect(after.status).toBe(200);
+    await after.text();
+  });
+
+  it('cuts the connection when the stream fails after its headers, and the server stays up', async () => {
+    const server = await listen(t.app);
+    try {
+      failingTake = takes + 2; // the request's own token passes, the next (rows 1 001–2 000) fails
+      const response = await fetch(`${server.baseUrl}/api/v1/ai-visibility/projects/${projectId}/answers?dateFrom=2026-10-01&dateTo=2026-10-31`, { headers: { authorization: `Bearer ${key}`, accept: 'application/x-ndjson' }, signal: AbortSignal.timeout(10_000) });
+      expect(response.status).toBe(200);
+      const error = await response.text().then(() => null, (failure: Error) => failure);
+      expect(error?.name).not.toBe('TimeoutError');
+      expect(error).toBeInstanceOf(TypeError);
+      expect((await fetch(`${server.baseUrl}/api/v1/clients`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+      await expect.poll(() => t.database.streamPool.totalCount - t.database.streamPool.idleCount, { timeout: 5_000 }).toBe(0);
+    } finally {
+      failingTake = -1;
+      await server.close();
+    }
+  });
+
+  it('stops the query when the client goes away', async () => {
+    const server = await listen(t.app);
+    try {
+      const controller = new AbortController();
+      const response = await fetch(`${server.baseUrl}/api/v1/ai-visibility/projects/${projectId}/answers?dateFrom=2026-10-01&dateTo=2026-10-31`, { headers: { authorization: `Bearer ${key}`, accept: 'text/csv' }, signal: controller.signal });
+      const reader = response.body!.getReader();
+      await reader.read();
+      controller.abort();
+      await reader.cancel().catch(() => {});
+      const open = async () => (await t.database.pool.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE '%FROM ai_answers a JOIN ai_prompts pr%' AND pid <> pg_backend_pid() AND state <> 'idle'")).rows[0].n;
+      await expect.poll(open, { timeout: 5_000 }).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+});
