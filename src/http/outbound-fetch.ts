@@ -39,31 +39,40 @@ export function createOutboundFetch(options: OutboundOptions): OutboundFetch {
     const body = init.body == null ? null : String(init.body);
     if (body !== null) headers['content-length'] = String(Buffer.byteLength(body));
     return new Promise<Response>((resolve, reject) => {
-      const request = transport.request(target, { method: init.method ?? 'GET', headers, lookup: lookup as never, timeout: options.timeoutMs }, (response) => {
+      let response: http.IncomingMessage | undefined;
+      // Every failure rejects here and closes the sockets without an error: an error handed to
+      // destroy() after the answer began lands on a pooled socket that no longer listens for one.
+      const fail = (error: OutboundError) => {
+        clearTimeout(deadline);
+        reject(error);
+        response?.removeAllListeners('data');
+        response?.destroy();
+        request.destroy();
+      };
+      const request = transport.request(target, { method: init.method ?? 'GET', headers, lookup: lookup as never, timeout: options.timeoutMs }, (answer) => {
+        response = answer;
         const chunks: Buffer[] = [];
         let received = 0;
-        response.on('data', (chunk: Buffer) => {
+        answer.on('data', (chunk: Buffer) => {
           received += chunk.length;
-          if (received > options.maxBytes) return void request.destroy(new OutboundError(`the answer from ${target.host} is larger than ${options.maxBytes} bytes`));
+          if (received > options.maxBytes) return fail(new OutboundError(`the answer from ${target.host} is larger than ${options.maxBytes} bytes`));
           chunks.push(chunk);
         });
-        response.on('end', () => {
+        answer.on('end', () => {
           clearTimeout(deadline);
           const responseHeaders = new Headers();
-          for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) responseHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
-          const status = response.statusCode ?? 502;
+          for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined) responseHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
+          const status = answer.statusCode ?? 502;
           resolve(new Response([101, 204, 205, 304].includes(status) ? null : Buffer.concat(chunks), { status, headers: responseHeaders }));
         });
-        response.on('error', reject);
+        answer.on('error', (error) => fail(new OutboundError(`${target.host}: ${error.message}`)));
       });
+      const late = () => fail(new OutboundError(`${target.host} did not answer within ${options.timeoutMs} ms`));
       // The socket timeout covers idle gaps; this covers a peer that trickles bytes forever.
-      const deadline = setTimeout(() => request.destroy(new OutboundError(`${target.host} did not answer within ${options.timeoutMs} ms`)), options.timeoutMs);
-      request.on('timeout', () => request.destroy(new OutboundError(`${target.host} did not answer within ${options.timeoutMs} ms`)));
-      request.on('error', (error) => {
-        clearTimeout(deadline);
-        reject(error instanceof OutboundError ? error : new OutboundError(`${target.host}: ${error.message}`));
-      });
-      init.signal?.addEventListener('abort', () => request.destroy(new OutboundError('aborted')), { once: true });
+      const deadline = setTimeout(late, options.timeoutMs);
+      request.on('timeout', late);
+      request.on('error', (error) => fail(error instanceof OutboundError ? error : new OutboundError(`${target.host}: ${error.message}`)));
+      init.signal?.addEventListener('abort', () => fail(new OutboundError('aborted')), { once: true });
       request.end(body ?? undefined);
     });
   }

@@ -1,7 +1,9 @@
-// The consent page of the MCP connector's authorization server. Clients register themselves,
-// so nothing they say about themselves is vouched for: the page leads with where the person
-// will be sent (the redirect host), says the app is not verified by Signalboard and when it
-// registered, and names the exact permissions for the chosen workspace.
+// The consent page of the MCP connector's authorization server. A registered client's name is
+// its own claim, so the page leads with where the person will be sent (the redirect host), says
+// the app is not verified and when it registered. A client identified by a metadata document
+// (client-metadata-documents.ts) has proven one thing: its id URL's host serves its metadata;
+// the page names that host as verified, and still leads with the redirect host. Then the exact
+// permissions for the chosen workspace.
 import { html, page, type SafeHtml } from '../http/html.js';
 import { CSRF_FIELD } from '../sessions/index.js';
 
@@ -20,6 +22,8 @@ export interface ConsentView {
   clientId: string;
   redirectHost: string;
   registeredAt: Date | null;
+  /** The client_id URL's host, when the client was identified by a metadata document fetched from it. */
+  verifiedHost: string | null;
   stayConnected: boolean;
   workspaces: ConsentWorkspace[];
   selectedWorkspaceId: string;
@@ -34,11 +38,15 @@ export function consentPage(view: ConsentView): SafeHtml {
   return page(
     'Connect an app',
     html`<div class="login"><section><h1>Connect an app to Signalboard</h1>
-<div class="notice error" role="note"><strong>Not verified by Signalboard.</strong> The name below is the app's own claim. Continue only if you started this from an app you trust and it sends you back to <strong>${view.redirectHost}</strong>.</div>
+${view.verifiedHost
+  ? html`<div class="notice" role="note">This app is identified by <strong>${view.verifiedHost}</strong>, which publishes its description. Continue only if you started this from an app you trust and it sends you back to <strong>${view.redirectHost}</strong>.</div>`
+  : html`<div class="notice error" role="note"><strong>Not verified by Signalboard.</strong> The name below is the app's own claim. Continue only if you started this from an app you trust and it sends you back to <strong>${view.redirectHost}</strong>.</div>`}
 <table>
 <tr><th>Sends you back to</th><td><strong>${view.redirectHost}</strong></td></tr>
 <tr><th>Calls itself</th><td>${view.clientName}</td></tr>
-<tr><th>Registered</th><td>${registered} <span class="muted">(client ${view.clientId})</span></td></tr>
+${view.verifiedHost
+  ? html`<tr><th>Verified domain</th><td><strong>${view.verifiedHost}</strong> <span class="muted">(client ${view.clientId})</span></td></tr>`
+  : html`<tr><th>Registered</th><td>${registered} <span class="muted">(client ${view.clientId})</span></td></tr>`}
 <tr><th>Signed in as</th><td>${view.email}</td></tr>
 </table>
 <form method="post" action="${view.action}"><input type="hidden" name="${CSRF_FIELD}" value="${view.csrfToken}">

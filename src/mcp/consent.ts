@@ -12,6 +12,7 @@ import { LOGIN_PATH } from '../sessions/index.js';
 import { workspacesOf } from '../sessions/index.js';
 import type { WebSessions } from '../sessions/index.js';
 import { consentPage } from './consent-page.js';
+import { verifiedClientHost } from './client-metadata-documents.js';
 import { accountIdOf, GRANTABLE_SCOPES, MCP_PLANS, MCP_SCOPE } from './oauth-accounts.js';
 
 export const INTERACTION_PREFIX = '/oauth/interaction/';
@@ -81,6 +82,7 @@ export function createConsent(deps: ConsentDeps) {
       clientId: String(details.params.client_id),
       redirectHost: redirectUri.host,
       registeredAt: Number.isFinite(issuedAt) ? new Date(issuedAt * 1000) : null,
+      verifiedHost: verifiedClientHost(client),
       stayConnected: client?.grantTypeAllowed('refresh_token') ?? false,
       workspaces,
       selectedWorkspaceId: session.workspaceId,

@@ -1,7 +1,8 @@
 // The oidc-provider instance of the MCP connector's authorization server: the code flow with
 // PKCE S256 only, resource indicators binding opaque access tokens to /mcp, rotating refresh
-// tokens, revocation, dynamic registration (limited in client-registration.ts), storage in
-// PostgreSQL (oauth-adapter.ts), a signing key sealed with APP_SECRET_KEY.
+// tokens, revocation, dynamic registration (limited in client-registration.ts), client ID
+// metadata documents (client-metadata-documents.ts), storage in PostgreSQL (oauth-adapter.ts),
+// a signing key sealed with APP_SECRET_KEY. Everything it fetches goes through the outbound guard.
 import { generateKeyPairSync } from 'node:crypto';
 import type pg from 'pg';
 import Provider, { errors, type KoaContextWithOIDC } from 'oidc-provider';
@@ -14,6 +15,8 @@ import { recordAudit } from '../audit/index.js';
 import { postgresAdapter } from './oauth-adapter.js';
 import { GRANTABLE_SCOPES, MCP_SCOPE, parseAccountId } from './oauth-accounts.js';
 import { INTERACTION_PREFIX } from './consent.js';
+import { createOutboundFetch } from '../http/outbound-fetch.js';
+import { CLIENT_METADATA_CACHE_SECONDS, CLIENT_METADATA_MAX_BYTES, CLIENT_METADATA_TIMEOUT_MS, clientMetadataPolicy, clientMetadataProblem, mayFetchClientMetadata } from './client-metadata-documents.js';
 
 const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 const SIGNING_KEY_ID = 'oauth-signing-key-1';
@@ -52,6 +55,8 @@ export async function createOAuthProvider(deps: OAuthProviderDeps): Promise<Prov
 
   async function build(): Promise<Provider> {
     const resourceIndicator = deps.resource;
+    const outboundPolicy = clientMetadataPolicy(config);
+    const outbound = createOutboundFetch({ policy: outboundPolicy, timeoutMs: CLIENT_METADATA_TIMEOUT_MS, maxBytes: CLIENT_METADATA_MAX_BYTES });
     const provider = new Provider(deps.issuer, {
       adapter: postgresAdapter(pool, deps.box),
       jwks: { keys: [(await signingKey()) as never] },
@@ -77,6 +82,17 @@ export async function createOAuthProvider(deps: OAuthProviderDeps): Promise<Prov
       features: {
         devInteractions: { enabled: false },
         registration: { enabled: true },
+        clientIdMetadataDocument: {
+          enabled: true,
+          ack: 'draft-02',
+          allowFetch: async (_ctx, clientId) => mayFetchClientMetadata(outboundPolicy, clientId),
+          allowClient: async (_ctx, client) => {
+            const problem = clientMetadataProblem(client);
+            if (problem) deps.logger.warn({ clientId: client.clientId, problem }, 'client metadata document refused');
+            return problem === null;
+          },
+          cacheDuration: CLIENT_METADATA_CACHE_SECONDS,
+        },
         revocation: { enabled: true },
         userinfo: { enabled: false },
         resourceIndicators: {
@@ -91,6 +107,7 @@ export async function createOAuthProvider(deps: OAuthProviderDeps): Promise<Prov
       },
       // OAuth 2.1: the code flow only; implicit and hybrid response types are neither offered nor registrable.
       responseTypes: ['code'],
+      fetch: (url, options) => outbound(url instanceof Request ? url.url : url, options as Parameters<typeof outbound>[1]),
       clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', id_token_signed_response_alg: 'RS256' },
       pkce: { required: () => true },
       issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),

@@ -15,6 +15,8 @@ export class TestOAuthProvider implements OAuthClientProvider {
   code: string | null = null;
   lastAuthorizationUrl: URL | null = null;
   consentPage = '';
+  /** When set, the client identifies itself by this metadata document URL instead of registering (if the server supports it). */
+  clientMetadataUrl?: string;
 
   constructor(
     private readonly browser: { cookie: string; workspaceId?: string; decision?: 'allow' | 'deny' },

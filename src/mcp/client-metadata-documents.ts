@@ -1,0 +1,35 @@
+// Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document): a client whose
+// client_id is an https URL is described by the JSON document at that URL, which oidc-provider
+// fetches when the client first shows up. The fetch goes through the outbound guard (public
+// addresses on 443 only, no redirects, a deadline, a 5 KB cap) and the document must pass the
+// same limits as a dynamic registration, so neither door is wider than the other.
+import type { Client } from 'oidc-provider';
+import type { TargetPolicy } from '../http/outbound-guard.js';
+import { urlRefusal } from '../http/outbound-guard.js';
+import { registrationProblem } from './client-registration.js';
+
+/** Where client metadata documents may live; tests widen it to loopback with OUTBOUND_ALLOW_PRIVATE_TARGETS. */
+export const clientMetadataPolicy = (config: { OUTBOUND_ALLOW_PRIVATE_TARGETS: boolean }): TargetPolicy => ({
+  allowHttp: false,
+  allowPrivate: config.OUTBOUND_ALLOW_PRIVATE_TARGETS,
+  ports: [443],
+});
+
+/** The draft's own ceiling on a document's size. */
+export const CLIENT_METADATA_MAX_BYTES = 5 * 1024;
+export const CLIENT_METADATA_TIMEOUT_MS = 2_500;
+/** A fetched document is kept at least 1 minute and at most 1 hour, whatever its Cache-Control says (oidc-provider keeps at most 100). */
+export const CLIENT_METADATA_CACHE_SECONDS = { min: 60, max: 3_600 };
+
+/** Whether the provider may fetch this client_id at all: refused URLs never reach the network. */
+export const mayFetchClientMetadata = (policy: TargetPolicy, clientId: string) => urlRefusal(clientId, policy) === null;
+
+/** Why a client described by a fetched document is refused, or null (the registration limits). */
+export function clientMetadataProblem(client: Pick<Client, 'metadata'>): string | null {
+  return registrationProblem(client.metadata())?.description ?? null;
+}
+
+/** The host a client's id URL names, when it was identified by a metadata document (what the consent page can vouch for). */
+export const verifiedClientHost = (client: Pick<Client, 'clientId'> | undefined): string | null =>
+  // oidc-provider marks such clients with a property its types do not declare.
+  client && (client as { clientIdMetadataDocument?: boolean }).clientIdMetadataDocument === true ? new URL(client.clientId).host : null;
