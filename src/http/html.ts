@@ -38,6 +38,9 @@ th { color:var(--muted); font-weight:600; }
 form.inline { display:inline; }
 form.row { display:flex; flex-wrap:wrap; gap:8px; align-items:flex-end; margin-top:12px; }
 label { display:flex; flex-direction:column; font-size:13px; color:var(--muted); gap:2px; }
+label.check { flex-direction:row; align-items:flex-start; gap:6px; color:inherit; font-size:14px; }
+fieldset { border:1px solid var(--line); border-radius:6px; margin:0; padding:8px 12px; display:flex; flex-direction:column; gap:6px; }
+legend { font-size:13px; color:var(--muted); padding:0 4px; }
 input, select { font:inherit; padding:6px 8px; border:1px solid var(--line); border-radius:6px; }
 button { font:inherit; padding:6px 12px; border-radius:6px; border:1px solid var(--accent); background:var(--accent); color:#fff; cursor:pointer; }
 button.secondary { background:#fff; color:var(--accent); }

@@ -20,10 +20,11 @@ import type { SecretBox } from '../secrets/secret-box.js';
 import type { WebSessions } from '../sessions/index.js';
 import { reserveAttempts, type CounterPolicy } from '../db/attempt-counters.js';
 import { sweepExpired } from './oauth-adapter.js';
-import { registrationProblem } from './client-registration.js';
+import { registrableMetadata, registrationProblem } from './client-registration.js';
 import { createConsent, INTERACTION_PREFIX } from './consent.js';
 import { createOAuthProvider } from './oauth-provider.js';
 import { MCP_SCOPE } from './oauth-accounts.js';
+import { explicitScopes } from './toolsets.js';
 import { createAccessTokenVerifier } from './access-tokens.js';
 import { isAuthorizationServerPath, MCP_PATH, OAUTH_INVALIDATION_TARGET } from './connector.js';
 
@@ -84,6 +85,7 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps) {
       oauthError(res, 400, refusal.error, refusal.description);
       return false;
     }
+    (req as IncomingMessage & { body: Buffer }).body = Buffer.from(JSON.stringify(registrableMetadata(metadata as Record<string, unknown>)));
     const key = `oauth:register:${deps.addressOf(req)}`;
     const counted = (await reserveAttempts(pool, [{ key, policy: REGISTRATION_POLICY }])).get(key)!;
     if (counted.count > REGISTRATION_POLICY.limit) {
@@ -130,11 +132,13 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps) {
         void sweepExpired(pool).catch((error) => deps.logger.warn({ err: error }, 'sweeping expired OAuth rows failed'));
       }
       // A request without `scope` gets the default one (RFC 6749 §3.3): without it the provider
-      // granted nothing and answered access_denied to clients that send none.
+      // granted nothing and answered access_denied to clients that send none. A plain `mcp` is
+      // spelled out as the toolset and write scopes it stands for, which the consent can narrow.
       if (path === '/oauth/authorize' && req.method === 'GET') {
         const url = new URL(req.url!, issuer());
-        if (!url.searchParams.has('scope')) {
-          url.searchParams.set('scope', MCP_SCOPE);
+        const scope = explicitScopes(url.searchParams.get('scope') ?? MCP_SCOPE);
+        if (scope !== url.searchParams.get('scope')) {
+          url.searchParams.set('scope', scope);
           req.url = `${url.pathname}${url.search}`;
         }
       }

@@ -2,6 +2,8 @@
 // request, so that a registered client cannot be dressed up for consent phishing or bloat the
 // store: at most 5 redirect URIs, each https or a loopback http address (native apps), a short
 // name, the code flow only. Pure.
+import { MCP_SCOPE } from './oauth-accounts.js';
+
 export const MAX_REDIRECT_URIS = 5;
 export const MAX_CLIENT_NAME_LENGTH = 100;
 const MAX_URI_LENGTH = 512;
@@ -53,4 +55,16 @@ export function registrationProblem(metadata: unknown): RegistrationProblem | nu
     if (body[field] !== undefined && (typeof body[field] !== 'string' || (body[field] as string).length > MAX_URI_LENGTH)) return problem('invalid_client_metadata', `${field} has at most ${MAX_URI_LENGTH} characters`);
   }
   return null;
+}
+
+/**
+ * The metadata as the provider registers it: the toolset and write scopes (`mcp:…`) belong to
+ * the resource, not to the client, so a registered `scope` keeps only the others (SDK clients
+ * register what a 401 asked for, and the provider refuses scopes it does not know as its own).
+ */
+export function registrableMetadata(metadata: Record<string, unknown>): Record<string, unknown> {
+  if (typeof metadata.scope !== 'string') return metadata;
+  const kept = metadata.scope.split(' ').filter((scope) => scope && !scope.startsWith(`${MCP_SCOPE}:`));
+  const { scope: _dropped, ...rest } = metadata;
+  return kept.length ? { ...rest, scope: kept.join(' ') } : rest;
 }

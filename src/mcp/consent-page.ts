@@ -6,6 +6,21 @@
 // permissions for the chosen workspace.
 import { html, page, type SafeHtml } from '../http/html.js';
 import { CSRF_FIELD } from '../sessions/index.js';
+import type { Toolset } from './toolsets.js';
+
+/** What each toolset lets an app read, in a person's words. */
+const TOOLSET_LABELS: Record<Toolset, string> = {
+  core: 'who you are, the workspace and its limits, search',
+  clients: 'clients and their data connections',
+  reports: 'reports and their definitions',
+  report_data: 'report numbers, KPIs and period comparisons',
+  visibility: 'AI-visibility projects, metrics and scans',
+  prompts: 'tracked prompts, their topics and tags',
+  answers: 'AI answers and the sources they cite',
+  signals: 'signals and signal rules',
+  webhooks: 'webhook endpoints and deliveries',
+  admin: 'members, API keys (never secrets), connected apps and the audit log',
+};
 
 export interface ConsentWorkspace {
   id: string;
@@ -26,6 +41,9 @@ export interface ConsentView {
   verifiedHost: string | null;
   stayConnected: boolean;
   workspaces: ConsentWorkspace[];
+  /** The toolsets the app asked for; the person may untick some. */
+  toolsets: readonly Toolset[];
+  writesRequested: boolean;
   selectedWorkspaceId: string;
   paidPlans: readonly string[];
 }
@@ -51,11 +69,13 @@ ${view.verifiedHost
 </table>
 <form method="post" action="${view.action}"><input type="hidden" name="${CSRF_FIELD}" value="${view.csrfToken}">
 <label>Workspace <select name="workspace">${view.workspaces.map((workspace) => html`<option value="${workspace.id}"${workspace.id === view.selectedWorkspaceId ? html` selected` : ''}>${workspace.name} (${workspace.plan}) — ${workspace.writeActions ? 'read and write' : 'read only'}</option>`)}</select></label>
-<p>It will be able to:</p>
-<ul>
-<li>read the workspace's clients, reports, report data, AI-visibility projects, scans and signals;</li>
-<li>change reports, AI-visibility projects and signal rules <strong>only in a workspace marked "read and write"</strong> (an admin switches write actions on in Settings; it is off unless they did);</li>
-${view.stayConnected ? html`<li>stay connected without asking again until you disconnect it (refresh tokens, 30 days at most between uses).</li>` : ''}</ul>
+<fieldset><legend>It asks to read (untick what it should not see)</legend>
+${view.toolsets.map((toolset) => html`<label class="check"><input type="checkbox" name="toolset" value="${toolset}" checked> <span>${TOOLSET_LABELS[toolset]}</span></label>`)}
+</fieldset>
+${view.writesRequested
+  ? html`<fieldset><legend>It asks to make changes</legend><label class="check"><input type="checkbox" name="writes" checked> <span>create and change what those tools cover (clients, reports, projects, prompts, signal rules, webhooks) — <strong>only in a workspace marked "read and write"</strong> (an admin switches write actions on in Settings; it is off unless they did)</span></label></fieldset>`
+  : html`<p class="muted">It does not ask to make changes.</p>`}
+${view.stayConnected ? html`<p>It will stay connected without asking again until you disconnect it (refresh tokens, 30 days at most between uses).</p>` : ''}
 <button type="submit" name="decision" value="allow">Allow</button>
 <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
 </form><p class="muted">You can disconnect it at any time in Settings → MCP connector.</p></section></div>`,

@@ -13,6 +13,7 @@ import { workspacesOf } from '../sessions/index.js';
 import type { WebSessions } from '../sessions/index.js';
 import { consentPage } from './consent-page.js';
 import { verifiedClientHost } from './client-metadata-documents.js';
+import { consentOf, RESOURCE_SCOPES, toolsetScope, WRITE_SCOPE } from './toolsets.js';
 import { accountIdOf, GRANTABLE_SCOPES, MCP_PLANS, MCP_SCOPE } from './oauth-accounts.js';
 
 export const INTERACTION_PREFIX = '/oauth/interaction/';
@@ -49,6 +50,8 @@ export function createConsent(deps: ConsentDeps) {
     const client = await provider.Client.find(String(details.params.client_id));
     const clientName = client?.clientName ?? String(details.params.client_id);
     const workspaces = await consentWorkspaces(session);
+    const requested = String(details.params.scope ?? '').split(' ');
+    const offered = consentOf(requested);
 
     if (req.method === 'POST') {
       deps.sessions.assertSameOrigin(request);
@@ -60,14 +63,22 @@ export function createConsent(deps: ConsentDeps) {
       }
       const workspace = workspaces.find((candidate) => candidate.id === form.get('workspace'));
       if (!workspace) throw new errors.AccessDenied('choose one of your workspaces on a paid plan');
+      // The person can narrow what the client asked for, never widen it.
+      const toolsets = [...offered.toolsets].filter((toolset) => form.getAll('toolset').includes(toolset));
+      if (!toolsets.length) throw new errors.AccessDenied('choose at least one group of tools');
+      const writes = offered.writes && form.get('writes') === 'on';
       const accountId = accountIdOf(session.userId, workspace.id);
       const grant = new provider.Grant({ accountId, clientId: String(details.params.client_id) });
-      grant.addResourceScope(resource(), MCP_SCOPE);
-      // Every scope the client asked for that exists here, or the provider asks for consent again (openid included: `openid mcp` looped).
-      const requested = String(details.params.scope ?? '').split(' ').filter((scope) => GRANTABLE_SCOPES.includes(scope));
-      if (requested.length) grant.addOIDCScope(requested.join(' '));
+      const granted = [MCP_SCOPE, ...toolsets.map(toolsetScope), ...(writes ? [WRITE_SCOPE] : [])];
+      grant.addResourceScope(resource(), granted.join(' '));
+      // Every scope asked for is granted or rejected, never left out: the provider asks again (a
+      // loop) for a requested scope the grant has not seen (`openid mcp` looped so).
+      const declined = requested.filter((scope) => RESOURCE_SCOPES.includes(scope) && !granted.includes(scope));
+      if (declined.length) grant.rejectResourceScope(resource(), declined.join(' '));
+      const oidcScopes = requested.filter((scope) => GRANTABLE_SCOPES.includes(scope));
+      if (oidcScopes.length) grant.addOIDCScope(oidcScopes.join(' '));
       const grantId = await grant.save();
-      await recordAudit(deps.prisma, { workspaceId: workspace.id, actor: session.userId, action: 'mcp.client_authorized', target: String(details.params.client_id), details: { clientName, grantId } });
+      await recordAudit(deps.prisma, { workspaceId: workspace.id, actor: session.userId, action: 'mcp.client_authorized', target: String(details.params.client_id), details: { clientName, grantId, toolsets, writes } });
       await provider.interactionFinished(req, res, { login: { accountId }, consent: { grantId } }, { mergeWithLastSubmission: false });
       return;
     }
@@ -85,6 +96,8 @@ export function createConsent(deps: ConsentDeps) {
       verifiedHost: verifiedClientHost(client),
       stayConnected: client?.grantTypeAllowed('refresh_token') ?? false,
       workspaces,
+      toolsets: [...offered.toolsets],
+      writesRequested: offered.writes,
       selectedWorkspaceId: session.workspaceId,
       paidPlans: MCP_PLANS,
     });

@@ -34,7 +34,7 @@ import { loadOperationTools, type OperationTool } from './operation-tools.js';
 import { PROMPTS, renderPrompt } from './prompts.js';
 import { reportResource, REPORT_RESOURCE_TEMPLATE } from './resources.js';
 import { WRITE_TOOLS, type WriteTool } from './write-tools.js';
-import { selects, TOOLSET_OF, toolSelectionOf, type ToolSelection } from './toolsets.js';
+import { consentOf, RESOURCE_SCOPES, scopesFor, selects, TOOLSET_OF, toolSelectionOf, withinConsent, type Consent, type ToolSelection } from './toolsets.js';
 import type { WriteDeps } from './write-tools.js';
 
 export interface McpDeps {
@@ -58,6 +58,8 @@ const corsHeaders = (origin: string): Record<string, string> => ({ 'Access-Contr
 interface Holder {
   principal: Extract<Principal, { kind: 'oauth' }>;
   writeActions: boolean;
+  /** What the person allowed this token: it bounds every URL's selection. */
+  consent: Consent;
 }
 
 const INSTRUCTIONS = `Signalboard is a marketing reporting platform. Tools read one workspace's clients, reports and report data, and AI-visibility projects (how often AI assistants mention a brand and its competitors). Start with whoami and list_clients. Rates: visibility and shareOfVoice are 0..1, averagePosition 1 = first, sentiment -1..1, pooled per locale. Write tools exist only when the workspace's admin has switched write actions on.`;
@@ -79,8 +81,9 @@ export function createMcpHandler(deps: McpDeps) {
 
   const metadataUrl = () => `${deps.authorizationServer.issuer()}/.well-known/oauth-protected-resource${MCP_PATH}`;
 
-  function unauthorized(requestId: string, error?: { code: string; description: string }) {
-    const challenge = [`Bearer resource_metadata="${metadataUrl()}"`, ...(error ? [`error="${error.code}"`, `error_description="${error.description}"`] : [])].join(', ');
+  /** 401 with where to get a token and the scopes this URL's selection needs (clients ask for them as they are). */
+  function unauthorized(requestId: string, selection: ToolSelection, error?: { code: string; description: string }) {
+    const challenge = [`Bearer resource_metadata="${metadataUrl()}"`, `scope="${scopesFor(selection).join(' ')}"`, ...(error ? [`error="${error.code}"`, `error_description="${error.description}"`] : [])].join(', ');
     return jsonResponse(
       { error: { code: 'unauthenticated', message: error?.description ?? 'Send an OAuth access token for this MCP server (discover the authorization server from the WWW-Authenticate header).', requestId } },
       401,
@@ -97,13 +100,15 @@ export function createMcpHandler(deps: McpDeps) {
     return {
       principal: { kind: 'oauth', credentialId: `${holder.clientId}:${holder.userId}`, workspaceId: holder.workspaceId, plan: holder.plan, timezone: holder.timezone, scopes: SCOPES, userId: holder.userId, email: holder.email, role: holder.role, clientId: holder.clientId, clientName: holder.clientName },
       writeActions: holder.writeActions,
+      consent: consentOf(holder.scopes),
     };
   }
 
-  /** The tools this connection shows: its toolsets and read-only choice, the token's role and the write switch. */
+  /** The tools this connection shows: its toolsets and read-only choice within the token's consent, the person's role and the write switch. */
   function visibleTools(holder: Holder, selection: ToolSelection) {
     const admin = holder.principal.role !== 'member';
-    return [...toolsByName.values()].filter((tool) => selects(selection, tool) && ('write' in tool ? holder.writeActions : !tool.adminOnly || admin));
+    const allowed = withinConsent(selection, holder.consent);
+    return [...toolsByName.values()].filter((tool) => selects(allowed, tool) && ('write' in tool ? holder.writeActions : !tool.adminOnly || admin));
   }
 
   /** A tool call, counted by tool (names outside the catalogue as "unknown") and outcome. */
@@ -181,8 +186,8 @@ export function createMcpHandler(deps: McpDeps) {
     // Answering at once means no request can hold a handler open.
     if (incoming.method !== 'POST') return errorResponse(new ApiError('method_not_allowed', 'This MCP server is stateless: send JSON-RPC messages with POST.'), requestId, { Allow: 'POST' });
     const holder = await authenticate(incoming);
-    if (holder === 'missing') return unauthorized(requestId);
-    if (holder === 'invalid') return unauthorized(requestId, { code: 'invalid_token', description: 'The access token is unknown, expired, revoked or for another resource.' });
+    if (holder === 'missing') return unauthorized(requestId, selection);
+    if (holder === 'invalid') return unauthorized(requestId, selection, { code: 'invalid_token', description: 'The access token is unknown, expired, revoked or for another resource.' });
     if (holder instanceof ApiError) return jsonResponse({ error: { code: holder.code, message: holder.message, requestId } }, holder.status);
     const request = await bounded(incoming, BODY_LIMITS.mcp);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -201,7 +206,7 @@ export function createMcpHandler(deps: McpDeps) {
       return jsonResponse({
         resource: deps.authorizationServer.resource(),
         authorization_servers: [deps.authorizationServer.issuer()],
-        scopes_supported: ['mcp'],
+        scopes_supported: RESOURCE_SCOPES,
         bearer_methods_supported: ['header'],
         resource_name: 'Signalboard',
         resource_documentation: `${deps.authorizationServer.issuer()}/api/v1/docs`,

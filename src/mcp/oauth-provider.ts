@@ -13,8 +13,9 @@ import { html, page, pageSecurityHeaders } from '../http/html.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { recordAudit } from '../audit/index.js';
 import { postgresAdapter } from './oauth-adapter.js';
-import { GRANTABLE_SCOPES, MCP_SCOPE, parseAccountId } from './oauth-accounts.js';
+import { GRANTABLE_SCOPES, parseAccountId } from './oauth-accounts.js';
 import { INTERACTION_PREFIX } from './consent.js';
+import { RESOURCE_SCOPES } from './toolsets.js';
 import { createOutboundFetch } from '../http/outbound-fetch.js';
 import { CLIENT_METADATA_CACHE_SECONDS, CLIENT_METADATA_MAX_BYTES, CLIENT_METADATA_TIMEOUT_MS, clientMetadataPolicy, clientMetadataProblem, mayFetchClientMetadata } from './client-metadata-documents.js';
 
@@ -76,7 +77,8 @@ export async function createOAuthProvider(deps: OAuthProviderDeps): Promise<Prov
         backchannel_authentication: '/oauth/backchannel',
         challenge: '/oauth/challenge',
       },
-      // 'mcp' is both a scope clients may register and request and the resource server's scope.
+      // Provider-wide scopes; the toolset and write scopes are the resource's only (getResourceServerInfo),
+      // so a client's registered `scope` does not limit them: the consent does.
       scopes: GRANTABLE_SCOPES.filter((scope) => scope !== 'openid'),
       claims: { openid: ['sub'] },
       features: {
@@ -101,7 +103,7 @@ export async function createOAuthProvider(deps: OAuthProviderDeps): Promise<Prov
           useGrantedResource: () => true,
           getResourceServerInfo: (_ctx, indicator) => {
             if (indicator !== resourceIndicator) throw new errors.InvalidTarget(`the only resource here is ${resourceIndicator}`);
-            return { scope: MCP_SCOPE, audience: resourceIndicator, accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS, accessTokenFormat: 'opaque' };
+            return { scope: RESOURCE_SCOPES.join(' '), audience: resourceIndicator, accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS, accessTokenFormat: 'opaque' };
           },
         },
       },

@@ -3,6 +3,7 @@
 // `…/readonly`; or `X-MCP-Toolsets` and `X-MCP-Readonly: true`. What a token sees depends only
 // on these, its consent and the workspace's write switch, never on earlier requests. Pure.
 import { ApiError } from '../errors/index.js';
+import { MCP_SCOPE } from './oauth-accounts.js';
 
 export const TOOLSETS = ['core', 'clients', 'reports', 'report_data', 'visibility', 'prompts', 'answers', 'signals', 'webhooks', 'admin'] as const;
 export type Toolset = (typeof TOOLSETS)[number];
@@ -114,3 +115,40 @@ export function toolSelectionOf(subPath: string, headers: Headers): ToolSelectio
 /** Whether a tool belongs to the selection (write tools never in a read-only one). */
 export const selects = (selection: ToolSelection, tool: { name: string; write?: true }) =>
   selection.toolsets.has(TOOLSET_OF[tool.name]!) && !(selection.readonly && tool.write);
+
+// Consent is carried by the token's scopes: `mcp:<toolset>` for each toolset the person
+// allowed and `mcp:write` for write tools. A URL's 401 asks for the scopes of its selection,
+// which SDK clients request as they are; the consent page lets the person narrow them.
+export const WRITE_SCOPE = `${MCP_SCOPE}:write`;
+export const toolsetScope = (toolset: Toolset) => `${MCP_SCOPE}:${toolset}`;
+/** Every scope of the MCP resource, in a fixed order. */
+export const RESOURCE_SCOPES: readonly string[] = [MCP_SCOPE, ...TOOLSETS.map(toolsetScope), WRITE_SCOPE];
+
+/** The scopes a selection needs (what its 401 asks for). */
+export const scopesFor = (selection: ToolSelection): string[] => [MCP_SCOPE, ...TOOLSETS.filter((toolset) => selection.toolsets.has(toolset)).map(toolsetScope), ...(selection.readonly ? [] : [WRITE_SCOPE])];
+
+export interface Consent {
+  toolsets: ReadonlySet<Toolset>;
+  writes: boolean;
+}
+
+const namesToolsets = (scopes: readonly string[]) => scopes.some((scope) => scope.startsWith(`${MCP_SCOPE}:`));
+
+/** What scopes grant. A plain `mcp` (tokens from before toolsets) means what it meant then: the default toolsets, writes included. */
+export function consentOf(scopes: readonly string[]): Consent {
+  if (!namesToolsets(scopes)) return { toolsets: new Set(DEFAULT_TOOLSETS), writes: scopes.includes(MCP_SCOPE) };
+  return { toolsets: new Set(TOOLSETS.filter((toolset) => scopes.includes(toolsetScope(toolset)))), writes: scopes.includes(WRITE_SCOPE) };
+}
+
+/** An authorization request's plain `mcp`, spelled out as the scopes it stands for, so that the consent can narrow them. */
+export function explicitScopes(scope: string): string {
+  const scopes = scope.split(' ').filter(Boolean);
+  if (!scopes.includes(MCP_SCOPE) || namesToolsets(scopes)) return scope;
+  return [...scopes, ...DEFAULT_TOOLSETS.map(toolsetScope), WRITE_SCOPE].join(' ');
+}
+
+/** The selection as far as the consent reaches: toolsets it did not include are gone, and writes without it. */
+export const withinConsent = (selection: ToolSelection, consent: Consent): ToolSelection => ({
+  toolsets: new Set([...selection.toolsets].filter((toolset) => consent.toolsets.has(toolset))),
+  readonly: selection.readonly || !consent.writes,
+});

@@ -238,7 +238,7 @@ describe('signing out', () => {
         const consent = /<form method="post" action="([^"]+)">[\s\S]*?name="_csrf" value="([^"]+)"[\s\S]*?<option value="([^"]+)"/.exec(html);
         if (!consent) throw new Error(`no consent form: ${html.slice(0, 200)}`);
         current = new URL(consent[1]!, current);
-        form = new URLSearchParams({ _csrf: consent[2]!, workspace: consent[3]!, decision: 'allow' }).toString();
+        form = new URLSearchParams({ _csrf: consent[2]!, workspace: consent[3]!, decision: 'allow', toolset: 'core' }).toString();
       }
       throw new Error('too many redirects');
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redirectUriProblem, registrationProblem } from '../../src/mcp/client-registration.js';
+import { redirectUriProblem, registrableMetadata, registrationProblem } from '../../src/mcp/client-registration.js';
 
 describe('registration limits', () => {
   it('redirect URIs: https anywhere, http on loopback only, no fragments or credentials', () => {
@@ -15,5 +15,11 @@ describe('registration limits', () => {
     expect(registrationProblem({ redirect_uris: ['https://a.example/cb'], response_types: ['code', 'id_token'] })?.error).toBe('invalid_client_metadata');
     expect(registrationProblem({ redirect_uris: ['https://a.example/cb'], grant_types: ['implicit'] })?.error).toBe('invalid_client_metadata');
     expect(registrationProblem([])?.error).toBe('invalid_client_metadata');
+  });
+
+  it('registers a client without the resource-only scopes it asked for (the consent grants those)', () => {
+    expect(registrableMetadata({ client_name: 'a', scope: 'mcp mcp:reports mcp:write offline_access' })).toEqual({ client_name: 'a', scope: 'mcp offline_access' });
+    expect(registrableMetadata({ client_name: 'a', scope: 'mcp:reports' })).toEqual({ client_name: 'a' });
+    expect(registrableMetadata({ client_name: 'a' })).toEqual({ client_name: 'a' });
   });
 });

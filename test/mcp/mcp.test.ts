@@ -66,7 +66,8 @@ describe('discovery and the OAuth flow', () => {
   it('publishes protected-resource and authorization-server metadata; a missing token is 401 with the pointer', async () => {
     const missing = await mcpPost(null);
     expect(missing.status).toBe(401);
-    expect(missing.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${served.baseUrl}/.well-known/oauth-protected-resource/mcp"`);
+    // The scopes of /mcp's selection: the default toolsets and writes, which SDK clients then ask for.
+    expect(missing.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${served.baseUrl}/.well-known/oauth-protected-resource/mcp", scope="mcp mcp:core mcp:clients mcp:reports mcp:report_data mcp:visibility mcp:signals mcp:write"`);
     for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {
       expect(await json(await served.t.app.fetch(new Request(`${served.baseUrl}${path}`)))).toMatchObject({ resource: `${served.baseUrl}/mcp`, authorization_servers: [served.baseUrl] });
     }
@@ -136,6 +137,40 @@ describe('toolsets', () => {
     console.info(`tools/list: ${defaults} tokens for the default toolsets, ${all} for all (o200k_base)`);
     expect(defaults).toBeLessThanOrEqual(8_000);
     expect(all).toBeLessThanOrEqual(24_000);
+  });
+
+  it('consent: the page offers what the URL asked for, the person narrows it, and the token sees no more at any URL', async () => {
+    // /mcp/x/reports,answers asks for those toolsets and writes; /mcp/readonly for the defaults without writes.
+    const readonlyChallenge = (await fetch(`${served.baseUrl}/mcp/readonly`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).headers.get('www-authenticate');
+    expect(readonlyChallenge).toContain('scope="mcp mcp:core mcp:clients mcp:reports mcp:report_data mcp:visibility mcp:signals"');
+    const narrowed = new TestOAuthProvider({ cookie: admin.cookie, workspaceId: mine.workspace.id, toolsets: ['reports'], writes: false }, 'Narrowed app');
+    const connected = await connectMcp(served.baseUrl, narrowed, '/mcp/x/reports,answers');
+    await call(served.t.app, admin, 'POST', '/app/settings/mcp', { writeActions: true });
+    try {
+      const offered = [...narrowed.consentPage.matchAll(/name="toolset" value="([^"]+)"/g)].map((match) => match[1]);
+      expect(offered).toEqual(['reports', 'answers']);
+      expect(narrowed.consentPage).toContain('name="writes" checked');
+      expect(narrowed.saved!.scope?.split(' ')).toEqual(['mcp', 'mcp:reports']);
+      const namesWith = async (path: string) => {
+        const response = await fetch(`${served.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${narrowed.saved!.access_token}` }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+        return ((await json(response)).result.tools as { name: string }[]).map((tool) => tool.name).sort();
+      };
+      // Writes are on in the workspace, but this consent left them out; answers and every other toolset were left out too.
+      expect(await namesWith('/mcp/x/all')).toEqual(inToolsets(['reports'], false));
+      expect(await namesWith('/mcp/x/reports,answers')).toEqual(inToolsets(['reports'], false));
+      expect(await namesWith('/mcp/x/answers')).toEqual([]);
+      const refused = await tool('list_answers', { id: ids.project }, connected);
+      expect(errorOf(refused).code).toBe('not_found');
+      const audit = await served.t.database.prisma.auditLogEntry.findFirstOrThrow({ where: { workspaceId: mine.workspace.id, action: 'mcp.client_authorized', details: { path: ['clientName'], equals: 'Narrowed app' } } });
+      expect(audit.details).toMatchObject({ toolsets: ['reports'], writes: false });
+      // The form cannot widen what the app asked for: forged fields for another toolset and for writes are ignored.
+      const forged = new TestOAuthProvider({ cookie: admin.cookie, workspaceId: mine.workspace.id, forged: [['toolset', 'admin'], ['writes', 'on']] }, 'Forging app');
+      await (await connectMcp(served.baseUrl, forged, '/mcp/x/answers/readonly')).close();
+      expect(forged.saved!.scope?.split(' ')).toEqual(['mcp', 'mcp:answers']);
+    } finally {
+      await call(served.t.app, admin, 'POST', '/app/settings/mcp', { writeActions: false });
+      await connected.close();
+    }
   });
 
   it('a tool outside the URL\'s toolsets is refused; unknown toolsets are 400 and unknown paths 404', async () => {
@@ -422,7 +457,7 @@ describe('tokens', () => {
   const expectInvalid = async (token: string) => {
     const response = await mcpPost(token);
     expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/mcp", error="invalid_token"/);
+    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/mcp", scope="[^"]+", error="invalid_token"/);
   };
 
   it('expired, wrong-audience and unknown tokens are 401 with the metadata pointer', async () => {

@@ -8,6 +8,19 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } fr
 
 export const REDIRECT_URL = 'http://127.0.0.1:1/callback';
 
+/** The person in the browser: signed in, and what they choose on the consent page (by default: the first workspace, everything the app asked for). */
+export interface Browser {
+  cookie: string;
+  workspaceId?: string;
+  decision?: 'allow' | 'deny';
+  /** The toolsets left ticked; unset = all that are offered. */
+  toolsets?: string[];
+  /** Leaves "make changes" ticked when offered; default true. */
+  writes?: boolean;
+  /** Form fields added as they are, as a hostile page or person would. */
+  forged?: [string, string][];
+}
+
 export class TestOAuthProvider implements OAuthClientProvider {
   client?: OAuthClientInformationMixed;
   saved?: OAuthTokens;
@@ -19,7 +32,7 @@ export class TestOAuthProvider implements OAuthClientProvider {
   clientMetadataUrl?: string;
 
   constructor(
-    private readonly browser: { cookie: string; workspaceId?: string; decision?: 'allow' | 'deny' },
+    private readonly browser: Browser,
     readonly clientName = 'Test MCP client',
   ) {}
 
@@ -54,7 +67,7 @@ export class TestOAuthProvider implements OAuthClientProvider {
 }
 
 /** Follows the authorization request through sign-in and consent to the redirect with the code. */
-export async function consent(url: URL, browser: { cookie: string; workspaceId?: string; decision?: 'allow' | 'deny' }, onPage: (html: string) => void = () => {}): Promise<string | null> {
+export async function consent(url: URL, browser: Browser, onPage: (html: string) => void = () => {}): Promise<string | null> {
   const jar = new Map<string, string>([[browser.cookie.split('=')[0]!, browser.cookie.slice(browser.cookie.indexOf('=') + 1)]]);
   const cookieHeader = () => [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
   let current = url;
@@ -86,7 +99,11 @@ export async function consent(url: URL, browser: { cookie: string; workspaceId?:
     const workspace = browser.workspaceId ?? /<option value="([^"]+)"/.exec(html)?.[1] ?? '';
     current = new URL(form[1]!, current);
     method = 'POST';
-    body = new URLSearchParams({ _csrf: form[2]!, workspace, decision: browser.decision ?? 'allow' }).toString();
+    const fields = new URLSearchParams({ _csrf: form[2]!, workspace, decision: browser.decision ?? 'allow' });
+    for (const [, toolset] of html.matchAll(/name="toolset" value="([^"]+)" checked/g)) if (!browser.toolsets || browser.toolsets.includes(toolset!)) fields.append('toolset', toolset!);
+    if (/name="writes" checked/.test(html) && browser.writes !== false) fields.set('writes', 'on');
+    for (const [name, value] of browser.forged ?? []) fields.append(name, value);
+    body = fields.toString();
   }
   throw new Error('too many redirects');
 }
