@@ -150,7 +150,11 @@ export function createApp(deps: AppDependencies): App {
       return { authorizationServer, mcp: createMcpHandler({ schema, authorizationServer, writes: { prisma: database.prisma, pool: database.pool, webhooks: webhookDepsOf(config, { prisma: database.prisma, pool: database.pool, box: deps.box }) }, logger, contextFor, metrics, allowedOrigins: config.MCP_ALLOWED_ORIGINS }) };
     })());
   // Nothing is cached before the connector is loaded.
-  invalidateTokens = (target) => void connector?.then(({ authorizationServer }) => authorizationServer.invalidate(target));
+  invalidateTokens = (target) =>
+    void connector?.then(({ authorizationServer, mcp }) => {
+      authorizationServer.invalidate(target);
+      mcp.invalidate(target);
+    });
   const contextFor = (principal: Principal, requestId: string) =>
     buildContext({ requestId, principal, workspace: scopeOf(principal.workspaceId), config }, dataCache);
 

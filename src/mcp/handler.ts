@@ -1,22 +1,11 @@
-// /mcp: the MCP connector over Streamable HTTP (the official SDK's web-standard transport),
-// stateless — each request gets a server bound to its token's person and workspace, so any
-// instance can answer any request and nothing lives between them. Bearer tokens come from our
-// authorization server; without a valid one the answer is 401 with the resource-metadata pointer.
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import {
-  CallToolRequestSchema,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  ReadResourceRequestSchema,
-  McpError,
-  ErrorCode as McpErrorCode,
-  type CallToolResult,
-} from '@modelcontextprotocol/sdk/types.js';
+// /mcp: the MCP connector over Streamable HTTP with the official SDK v2, serving protocol
+// 2026-07-28 (stateless per-request envelopes, `server/discover`) and 2025-era clients (stateless
+// legacy serving) from one handler. Each request gets a server bound to its token's person,
+// workspace, consent and URL, so any instance can answer any request and nothing lives between
+// them. Bearer tokens come from our authorization server; without a valid one the answer is 401
+// with the resource-metadata pointer.
+import { createMcpHandler as createSdkHandler, isLegacyRequest, ProtocolError, ProtocolErrorCode, Server, WebStandardStreamableHTTPServerTransport, type CallToolResult } from '@modelcontextprotocol/server';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import { bearerToken } from '../auth/index.js';
@@ -57,12 +46,33 @@ const corsHeaders = (origin: string): Record<string, string> => ({ 'Access-Contr
 
 interface Holder {
   principal: Extract<Principal, { kind: 'oauth' }>;
+  scopes: readonly string[];
   writeActions: boolean;
   /** What the person allowed this token: it bounds every URL's selection. */
   consent: Consent;
 }
 
 const INSTRUCTIONS = `Signalboard is a marketing reporting platform. Tools read one workspace's clients, reports and report data, and AI-visibility projects (how often AI assistants mention a brand and its competitors). Start with whoami and list_clients. Rates: visibility and shareOfVoice are 0..1, averagePosition 1 = first, sentiment -1..1, pooled per locale. Write tools exist only when the workspace's admin has switched write actions on.`;
+
+const parseJson = (text: string): unknown => {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/** What one request's server is bound to. */
+interface BoundRequest {
+  holder: Holder;
+  selection: ToolSelection;
+  requestId: string;
+}
+
+// 2026-07-28 list results may be cached by the client alone, briefly: the tool list changes when
+// an admin flips the write switch, and clients are told so (notifications/tools/list_changed).
+const LIST_CACHE = { ttlMs: 30_000, cacheScope: 'private' } as const;
+const CACHE_HINTS = { 'tools/list': LIST_CACHE, 'prompts/list': LIST_CACHE, 'resources/list': LIST_CACHE, 'resources/templates/list': LIST_CACHE, 'server/discover': LIST_CACHE };
 
 /** A tool's failure with the API's error code, as the model sees it. */
 function toolError(error: ApiError): CallToolResult {
@@ -74,6 +84,14 @@ const structured = (data: Record<string, unknown>): CallToolResult => ({ content
 export function createMcpHandler(deps: McpDeps) {
   // One validator for every per-request server: constructing Ajv cost more than a tool call.
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
+  // The SDK's 2026-07-28 handler: it asks the factory for a server per request, bound to what
+  // authenticate() and the URL decided (handed over as the request's auth info). 2025-era
+  // requests are told apart with the SDK's own predicate and served in answer().
+  const sdkHandler = createSdkHandler((context) => {
+    const bound = (context.authInfo?.extra as { bound?: BoundRequest } | undefined)?.bound;
+    if (!bound) throw new Error('an MCP request reached the SDK without its verified token');
+    return buildServer(bound.holder, bound.selection, bound.requestId);
+  }, { legacy: 'reject', maxRequestBodySize: BODY_LIMITS.mcp, onerror: (error) => deps.logger.warn({ err: error }, 'mcp request refused') });
   const readTools = loadOperationTools(deps.schema);
   const toolsByName = new Map<string, OperationTool | WriteTool>([...readTools, ...WRITE_TOOLS].map((tool) => [tool.name, tool]));
   const homeless = [...toolsByName.keys()].filter((name) => !TOOLSET_OF[name]);
@@ -99,6 +117,7 @@ export function createMcpHandler(deps: McpDeps) {
     if (!MCP_PLANS.includes(holder.plan)) return new ApiError('plan_required', `The MCP connector needs a paid plan (${MCP_PLANS.join(', ')}); this workspace is on ${holder.plan}.`);
     return {
       principal: { kind: 'oauth', credentialId: `${holder.clientId}:${holder.userId}`, workspaceId: holder.workspaceId, plan: holder.plan, timezone: holder.timezone, scopes: SCOPES, userId: holder.userId, email: holder.email, role: holder.role, clientId: holder.clientId, clientName: holder.clientName },
+      scopes: holder.scopes,
       writeActions: holder.writeActions,
       consent: consentOf(holder.scopes),
     };
@@ -143,8 +162,8 @@ export function createMcpHandler(deps: McpDeps) {
   }
 
   function buildServer(holder: Holder, selection: ToolSelection, requestId: string): Server {
-    const server = new Server({ name: 'signalboard', title: 'Signalboard', version: '1.0.0' }, { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator });
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    const server = new Server({ name: 'signalboard', title: 'Signalboard', version: '1.0.0' }, { capabilities: { tools: { listChanged: true }, resources: {}, prompts: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator, cacheHints: CACHE_HINTS });
+    server.setRequestHandler('tools/list', async () => ({
       tools: visibleTools(holder, selection).map((tool) => ({
         name: tool.name,
         title: tool.title,
@@ -154,7 +173,7 @@ export function createMcpHandler(deps: McpDeps) {
         annotations: 'write' in tool ? { readOnlyHint: false, destructiveHint: tool.destructive, idempotentHint: tool.idempotent, openWorldHint: tool.openWorld } : { readOnlyHint: true, openWorldHint: false },
       })),
     }));
-    server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    server.setRequestHandler('tools/call', async (request) => {
       const name = request.params.name;
       const call = () => callTool(holder, selection, requestId, name, (request.params.arguments ?? {}) as Record<string, unknown>);
       if (!tracing.on) return call();
@@ -165,15 +184,15 @@ export function createMcpHandler(deps: McpDeps) {
         return result;
       }, { kind: SpanKind.SERVER, parent: contextFromCarrier(request.params._meta as Record<string, unknown> | undefined) });
     });
-    server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [] }));
-    server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: [REPORT_RESOURCE_TEMPLATE] }));
-    server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    server.setRequestHandler('resources/list', async () => ({ resources: [] }));
+    server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: [REPORT_RESOURCE_TEMPLATE] }));
+    server.setRequestHandler('resources/read', async (request) => {
       const contents = await reportResource(request.params.uri, (id) => callTool(holder, { ...selection, toolsets: new Set([...selection.toolsets, 'reports']) }, requestId, 'get_report', { id }));
-      if (!contents) throw new McpError(McpErrorCode.InvalidParams, `No resource ${request.params.uri} in this workspace.`);
+      if (!contents) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No resource ${request.params.uri} in this workspace.`);
       return { contents: [contents] };
     });
-    server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: PROMPTS.map(({ name, title, description, arguments: args }) => ({ name, title, description, arguments: args })) }));
-    server.setRequestHandler(GetPromptRequestSchema, async (request) => renderPrompt(request.params.name, request.params.arguments ?? {}));
+    server.setRequestHandler('prompts/list', async () => ({ prompts: PROMPTS.map(({ name, title, description, arguments: args }) => ({ name, title, description, arguments: args })) }));
+    server.setRequestHandler('prompts/get', async (request) => renderPrompt(request.params.name, request.params.arguments ?? {}));
     return server;
   }
 
@@ -190,17 +209,39 @@ export function createMcpHandler(deps: McpDeps) {
     if (holder === 'invalid') return unauthorized(requestId, selection, { code: 'invalid_token', description: 'The access token is unknown, expired, revoked or for another resource.' });
     if (holder instanceof ApiError) return jsonResponse({ error: { code: holder.code, message: holder.message, requestId } }, holder.status);
     const request = await bounded(incoming, BODY_LIMITS.mcp);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    await buildServer(holder, selection, requestId).connect(transport);
-    const answered = await transport.handleRequest(request);
-    // The SDK answers with a native Response whose body node:http would write in many small
-    // writes; as one buffered body (our Response) it is one write. Not compressed: the answers
-    // are never cached and gzip of the doubled JSON (text + structured) cost more than it saved.
+    const text = await request.text();
+    // Parsed once for the era check and the serving; a body that is not JSON goes to the SDK as it is, which answers a parse error.
+    const parsedBody = parseJson(text);
+    const unread = new Request(request.url, { method: 'POST', headers: request.headers, body: text, signal: request.signal });
+    const authInfo = { token: bearerToken(incoming.headers.get('authorization'))!, clientId: holder.principal.clientId, scopes: [...holder.scopes], extra: { bound: { holder, selection, requestId } satisfies BoundRequest } };
+    let answered: globalThis.Response;
+    if (await isLegacyRequest(unread, parsedBody)) {
+      // 2025-era clients: the stateless idiom with JSON answers (the SDK's own legacy leg streams SSE, which costs more and buys nothing here).
+      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      await buildServer(holder, selection, requestId).connect(transport);
+      answered = await transport.handleRequest(unread, { parsedBody, authInfo });
+    } else {
+      answered = await sdkHandler.fetch(unread, { parsedBody, authInfo });
+    }
+    // A stream (2026-07-28 `subscriptions/listen`) passes through. Otherwise the SDK's native
+    // Response, whose body node:http would write in many small writes, becomes one buffered body
+    // (our Response): one write. Not compressed: the answers are never cached and gzip of the
+    // doubled JSON (text + structured) cost more than it saved.
+    if (answered.headers.get('content-type')?.startsWith('text/event-stream')) return answered;
     return new Response(answered.body ? await answered.arrayBuffer() : null, { status: answered.status, headers: answered.headers });
   }
 
 
   return {
+    /**
+     * An invalidation message (local or from another instance). A workspace change (`*:<id>`:
+     * its write switch or plan) may change tool lists: open 2026-07-28 `subscriptions/listen`
+     * streams on this instance are told to list again (every stream: the bus does not know
+     * workspaces, and a needless re-list costs one cached request).
+     */
+    invalidate(target: string) {
+      if (target.startsWith('*')) sdkHandler.notify.toolsChanged();
+    },
     /** Protected-resource metadata (RFC 9728): where to get a token for /mcp. Public, so any origin may read it. */
     metadata(): Response {
       return jsonResponse({

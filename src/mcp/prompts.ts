@@ -1,6 +1,6 @@
 // Prompts people actually use with the connector: a weekly client summary and an AI-visibility
 // check-up. They only tell the model which tools to call and what to write.
-import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 
 export const PROMPTS = [
   {
@@ -23,8 +23,8 @@ export const PROMPTS = [
 
 export function renderPrompt(name: string, args: Record<string, string>) {
   const prompt = PROMPTS.find((candidate) => candidate.name === name);
-  if (!prompt) throw new McpError(ErrorCode.InvalidParams, `No prompt ${name}.`);
+  if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No prompt ${name}.`);
   const missing = prompt.arguments.filter((argument) => argument.required && !args[argument.name]).map((argument) => argument.name);
-  if (missing.length) throw new McpError(ErrorCode.InvalidParams, `Missing argument ${missing.join(', ')}.`);
+  if (missing.length) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Missing argument ${missing.join(', ')}.`);
   return { description: prompt.description, messages: [{ role: 'user' as const, content: { type: 'text' as const, text: prompt.render(args) } }] };
 }

@@ -1,6 +1,6 @@
 // Reports as MCP resources: signalboard://reports/{id} reads a report's definition (the
 // get_report tool's result), so a client can attach a report to a conversation.
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 
 export const REPORT_URI_PREFIX = 'signalboard://reports/';
 
