@@ -13,6 +13,8 @@ import { newId } from '../../src/db/ids.js';
 import { seedWorkspace } from '../../src/demo/seed.js';
 import { createApiKey } from '../../src/auth/key-management.js';
 import { build, buildIsStale } from '../../scripts/start.mjs';
+import { hashPassword } from '../../src/sessions/passwords.js';
+import { connectMcp, TestOAuthProvider } from '../support/mcp.js';
 
 export const root = path.resolve(import.meta.dirname, '../..');
 export const BENCH_APP_SECRET_KEY = Buffer.alloc(32, 42).toString('base64');
@@ -225,4 +227,22 @@ export async function compareRuns(a: () => Promise<Run>, b: () => Promise<Run>) 
     runs.b.push(await b());
   }
   return { a: mergeRuns(runs.a), b: mergeRuns(runs.b) };
+}
+
+const MCP_PERSON = { email: 'bench-mcp@example.test', password: 'bench password for mcp' };
+
+/**
+ * An MCP access token for a workspace, through the whole OAuth flow against a running service
+ * (an owner signs in and consents to what `path` asks for); the workspace's write switch is
+ * turned on so that write tools count too.
+ */
+export async function mcpAccessToken(database: Database, baseUrl: string, workspaceId: string, path: string): Promise<string> {
+  const user = (await database.prisma.user.findUnique({ where: { email: MCP_PERSON.email } })) ?? (await database.prisma.user.create({ data: { id: newId('user'), email: MCP_PERSON.email, name: 'Bench', passwordHash: await hashPassword(MCP_PERSON.password) } }));
+  await database.prisma.membership.upsert({ where: { workspaceId_userId: { workspaceId, userId: user.id } }, create: { id: newId('membership'), workspaceId, userId: user.id, role: 'owner' }, update: {} });
+  await database.prisma.workspace.update({ where: { id: workspaceId }, data: { mcpWriteActions: true } });
+  const login = await fetch(`${baseUrl}/app/login`, { method: 'POST', headers: { 'content-type': 'application/json', origin: baseUrl }, body: JSON.stringify({ email: MCP_PERSON.email, password: MCP_PERSON.password }) });
+  const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+  const provider = new TestOAuthProvider({ cookie, workspaceId }, 'Benchmark');
+  await (await connectMcp(baseUrl, provider, path)).close();
+  return provider.saved!.access_token;
 }
