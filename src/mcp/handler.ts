@@ -74,6 +74,15 @@ interface BoundRequest {
 const LIST_CACHE = { ttlMs: 30_000, cacheScope: 'private' } as const;
 const CACHE_HINTS = { 'tools/list': LIST_CACHE, 'prompts/list': LIST_CACHE, 'resources/list': LIST_CACHE, 'resources/templates/list': LIST_CACHE, 'server/discover': LIST_CACHE };
 
+// Tool annotations say only what differs from the spec's defaults (readOnlyHint false,
+// destructiveHint true, idempotentHint false, openWorldHint true): every tools/list pays for them.
+const READ_ANNOTATIONS = { readOnlyHint: true, openWorldHint: false };
+const writeAnnotations = (tool: WriteTool) => ({
+  ...(tool.destructive ? {} : { destructiveHint: false }),
+  ...(tool.idempotent ? { idempotentHint: true } : {}),
+  ...(tool.openWorld ? {} : { openWorldHint: false }),
+});
+
 /** A tool's failure with the API's error code, as the model sees it. */
 function toolError(error: ApiError): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: { code: error.code, message: error.message, ...(error.param ? { param: error.param } : {}) } }) }] };
@@ -170,7 +179,7 @@ export function createMcpHandler(deps: McpDeps) {
         description: tool.description,
         inputSchema: tool.inputSchema as never,
         ...('outputSchema' in tool && tool.outputSchema ? { outputSchema: tool.outputSchema as never } : {}),
-        annotations: 'write' in tool ? { readOnlyHint: false, destructiveHint: tool.destructive, idempotentHint: tool.idempotent, openWorldHint: tool.openWorld } : { readOnlyHint: true, openWorldHint: false },
+        annotations: 'write' in tool ? writeAnnotations(tool) : READ_ANNOTATIONS,
       })),
     }));
     server.setRequestHandler('tools/call', async (request) => {

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { ID_SCALARS } from '../graphql/scalars.js';
-import { idPattern } from '../db/ids.js';
+import { idPrefixes } from '../db/ids.js';
 import {
   GraphQLInputObjectType,
   GraphQLObjectType,
@@ -67,30 +67,40 @@ const SCALAR_SCHEMAS: Record<string, JsonSchema> = {
   JSONObject: { type: 'object' },
 };
 
-// Typed ids (ClientId, ReportId, …) are strings of a pattern: said once, as the pattern.
-const ID_PATTERNS: Record<string, string> = Object.fromEntries(Object.entries(ID_SCALARS).map(([name, kind]) => [name, idPattern(kind)]));
+// Typed ids (ClientId, ReportId, …) are strings of a pattern: said once, as their prefix (the whole
+// pattern cost ~8 tokens more per id argument on every tools/list; a malformed id is still refused
+// by the scalar when the tool runs).
+const ID_PATTERNS: Record<string, string> = Object.fromEntries(Object.entries(ID_SCALARS).map(([name, kind]) => [name, `^${idPrefixes[kind]}_`]));
 
 function scalarSchema(type: GraphQLScalarType): JsonSchema {
   if (ID_PATTERNS[type.name]) return { type: 'string', pattern: ID_PATTERNS[type.name] };
   // Typed ids (ClientId, ReportId, …) are strings with a pattern in their description; GraphQL's
   // own scalars say nothing a model needs (ID's paragraph cost ~90 tokens per tool).
-  const described = type.description && !isSpecifiedScalarType(type);
-  return { ...(SCALAR_SCHEMAS[type.name] ?? { type: 'string' }), ...(described ? { description: type.description } : {}) };
+  // A `format` (date, date-time) says what the scalar's description would.
+  const base = SCALAR_SCHEMAS[type.name] ?? { type: 'string' };
+  const described = type.description && !isSpecifiedScalarType(type) && !base.format;
+  return { ...base, ...(described ? { description: type.description } : {}) };
 }
 
 // Output schemas are what a model's context pays for on every tools/list (issue 24's budget):
 // nullable as a type list (`["string", "null"]`) rather than anyOf, and without descriptions
 // (the tool's description and the field names carry the meaning; inputs keep theirs).
 /** Input enums with more values than this are described, not listed. */
-const LONGEST_LISTED_ENUM = 20;
+const LONGEST_LISTED_ENUM = 12;
 
 const nullable = (schema: JsonSchema): JsonSchema =>
   typeof schema.type !== 'string' ? schema : { ...schema, type: [schema.type, 'null'], ...(Array.isArray(schema.enum) ? { enum: [...schema.enum, null] } : {}) };
+
+/** Input enums said as a pattern: the date presets (16 values, ~55 tokens listed) in every report tool. Tested against the enum's values. */
+export const ENUM_PATTERNS: Record<string, string> = {
+  DatePreset: '^(today|yesterday|(this|last)_(week|month|quarter|year)|last_(7|14|28|30|90|365)_days)$',
+};
 
 /** JSON Schema of a GraphQL input type (without the outer non-null). */
 export function inputTypeSchema(type: GraphQLInputType): JsonSchema {
   if (isNonNullType(type)) return inputTypeSchema(type.ofType);
   if (isListType(type)) return { type: 'array', items: inputTypeSchema(type.ofType) };
+  if (isEnumType(type) && ENUM_PATTERNS[type.name]) return { type: 'string', pattern: ENUM_PATTERNS[type.name] };
   if (isEnumType(type)) {
     const values = type.getValues().map((value) => value.name);
     // A long list (every metric of every provider) costs more context than it helps: the catalogue tool names them.
@@ -110,9 +120,11 @@ export function inputTypeSchema(type: GraphQLInputType): JsonSchema {
 }
 
 /** JSON Schema of what a selection returns from a field of type `type`. */
-// Below this many object levels (a node() wrapper counts) an output schema says "object" and no more: the levels that
-// matter to a model are named; deep structure (a chart's points) only costs tokens.
-const OUTPUT_SCHEMA_DEPTH = 3;
+// An output schema spells out this many object levels (a node() wrapper counts: the tool's field,
+// its envelope); below them it says "object" and no more. The rows themselves are
+// self-describing in structuredContent, and their fields in every tools/list cost the default
+// toolsets ~900 tokens of the 8 000 budget.
+const OUTPUT_SCHEMA_DEPTH = 2;
 
 function outputSchema(type: GraphQLOutputType, selection: SelectionSetNode | undefined, schema: GraphQLSchema, depth = 0): JsonSchema {
   if (isNonNullType(type)) return nonNullOutputSchema(type.ofType, selection, schema, depth);

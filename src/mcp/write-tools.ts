@@ -49,6 +49,9 @@ const widget = z.object({
   granularity: z.enum(['day', 'week', 'month']).optional(),
   limit: z.number().int().optional(),
 });
+// A widget's JSON Schema would cost ~170 tokens in each of four tools' input schemas on every
+// tools/list: the tools advertise this line instead, and zod still checks every field.
+const WIDGET_SHAPE = 'A widget: {id (a-z, 0-9, _, -; unique in the report), type: kpi|line_chart|bar_chart|table, title, provider, metrics: [metric ids of the provider], dimension? (tables), granularity?: day|week|month, limit?}. describe_metrics lists providers, metrics and dimensions.';
 const dateConfig = z.object({ datePreset: z.string(), comparePreset: z.string(), timezone: z.string().optional().describe('IANA; defaults to the workspace\'s') });
 const definition = z.object({ widgets: z.array(widget), dateConfig });
 const projectFields = {
@@ -59,6 +62,34 @@ const projectFields = {
   models: z.array(z.enum(AI_MODELS)),
   locales: z.array(z.string()).describe('BCP 47, e.g. en-US'),
 };
+
+const SAFE_INTEGER_BOUNDS = new Set([Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER]);
+
+/**
+ * zod's JSON Schema said tersely, as the read tools' are (every tools/list pays for each token):
+ * nullable as a type list, no safe-integer bounds zod adds to every int, no
+ * `additionalProperties: false` (unknown arguments are refused when the tool runs).
+ */
+export function terseSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(terseSchema);
+  if (!schema || typeof schema !== 'object') return schema;
+  const node = schema as Record<string, unknown>;
+  const variants = node.anyOf as Record<string, unknown>[] | undefined;
+  if (variants?.length === 2 && variants.some((variant) => variant.type === 'null')) {
+    const other = variants.find((variant) => variant.type !== 'null')!;
+    if (typeof other.type === 'string') {
+      const { anyOf: _anyOf, ...rest } = node;
+      return terseSchema({ ...rest, ...other, type: [other.type, 'null'] });
+    }
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'additionalProperties' && value === false) continue;
+    if ((key === 'minimum' || key === 'maximum') && SAFE_INTEGER_BOUNDS.has(value as number)) continue;
+    out[key] = key === 'properties' ? Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([name, property]) => [name, terseSchema(property)])) : terseSchema(value);
+  }
+  return out;
+}
 
 function declare<Shape extends z.ZodRawShape>(tool: {
   name: string;
@@ -71,7 +102,14 @@ function declare<Shape extends z.ZodRawShape>(tool: {
   run(deps: WriteDeps, args: z.infer<z.ZodObject<Shape>>): Promise<Record<string, unknown>>;
 }): WriteTool {
   const schema = z.object(tool.input).strict();
-  const { $schema: _dialect, ...inputSchema } = z.toJSONSchema(schema) as JsonSchema;
+  const advertised = z.toJSONSchema(schema, {
+    override: ({ zodSchema, jsonSchema }) => {
+      if (zodSchema !== widget) return;
+      for (const key of Object.keys(jsonSchema)) delete (jsonSchema as Record<string, unknown>)[key];
+      Object.assign(jsonSchema, { type: 'object', description: WIDGET_SHAPE });
+    },
+  });
+  const { $schema: _dialect, ...inputSchema } = terseSchema(advertised) as JsonSchema;
   return {
     write: true,
     name: tool.name,
@@ -124,7 +162,7 @@ export const WRITE_TOOLS: WriteTool[] = [
     destructive: false,
     idempotent: false,
     title: 'Create report',
-    description: 'Create a report from widgets (KPI, line/bar chart, table: provider, metrics, optional dimension) and a date configuration (datePreset, comparePreset). Validated like the CLI; returns the report.',
+    description: 'Create a report from widgets and a date configuration (datePreset, comparePreset); validated like the CLI.',
     input: { name: z.string(), clientId: z.string().nullable().optional(), definition },
     run: async (deps, args) => ({ report: await createReport(deps.prisma, { workspaceId: deps.principal.workspaceId, clientId: args.clientId ?? null, name: args.name, definition: args.definition, actor: actorOf(deps) }) }),
   }),
@@ -205,7 +243,7 @@ export const WRITE_TOOLS: WriteTool[] = [
     destructive: true,
     idempotent: false,
     title: 'Archive AI-visibility project',
-    description: 'Archive a project (prj_…): it leaves lists, the API and the app, and its scans are no longer ingested. Its data stays.',
+    description: 'Archive a project (prj_…): it leaves lists and stops ingesting scans; its data stays.',
     input: { id: z.string().describe('prj_…') },
     run: async (deps, args) => ({ project: await archiveProject(deps.prisma, { workspaceId: deps.principal.workspaceId, projectId: args.id, actor: actorOf(deps) }) }),
   }),
@@ -316,7 +354,7 @@ export const WRITE_TOOLS: WriteTool[] = [
     destructive: true,
     idempotent: true,
     title: 'Set signal rule',
-    description: 'Set the threshold of one of a project\'s signal rules and switch it on or off (owners and admins only). list_signal_rules shows what each kind means.',
+    description: 'Set a project\'s signal rule threshold and switch it on or off (owners and admins); list_signal_rules explains the kinds.',
     input: { projectId: z.string().describe('prj_…'), kind: z.enum(SIGNAL_KINDS), threshold: z.number(), enabled: z.boolean().default(true) },
     run: async (deps, args) => ({ rule: await setRule(deps.prisma, { projectId: args.projectId, kind: args.kind, threshold: args.threshold, enabled: args.enabled, actor: actorOf(deps) }) }),
   }),

@@ -131,12 +131,20 @@ describe('toolsets', () => {
     }
   });
 
-  it('fit the context budget, counted with a real tokenizer: the default toolsets ≤ 8 000 tokens, all ≤ 24 000', async () => {
+  it('fit the context budget, counted with a real tokenizer: the default toolsets ≤ 8 000 tokens, all 68 ≤ 24 000, writes included', async () => {
     const tokensOf = async (path: string) => encode(JSON.stringify((await listAt(path)).body.result.tools)).length;
-    const [defaults, all] = [await tokensOf('/mcp'), await tokensOf('/mcp/x/all')];
-    console.info(`tools/list: ${defaults} tokens for the default toolsets, ${all} for all (o200k_base)`);
-    expect(defaults).toBeLessThanOrEqual(8_000);
-    expect(all).toBeLessThanOrEqual(24_000);
+    const count = async (path: string) => (await listAt(path)).body.result.tools.length as number;
+    await call(served.t.app, admin, 'POST', '/app/settings/mcp', { writeActions: true });
+    try {
+      expect(await count('/mcp/x/all')).toBe(68);
+      const [defaults, all, defaultsReadonly] = [await tokensOf('/mcp'), await tokensOf('/mcp/x/all'), await tokensOf('/mcp/readonly')];
+      const perToolset = await Promise.all(TOOLSETS.map(async (toolset) => `${toolset} ${await tokensOf(`/mcp/x/${toolset}`)}`));
+      console.info(`tools/list (o200k_base): default toolsets ${defaults} tokens (${defaultsReadonly} read-only), all 68 ${all}; per toolset with writes: ${perToolset.join(', ')}`);
+      expect(defaults).toBeLessThanOrEqual(8_000);
+      expect(all).toBeLessThanOrEqual(24_000);
+    } finally {
+      await call(served.t.app, admin, 'POST', '/app/settings/mcp', { writeActions: false });
+    }
   });
 
   it('consent: the page offers what the URL asked for, the person narrows it, and the token sees no more at any URL', async () => {
@@ -200,7 +208,8 @@ describe('read tools', () => {
       'list_webhook_attempts', 'list_webhook_endpoints', 'preview_signal_rule', 'query_metrics', 'search', 'whoami',
     ]);
     const reportData = tools.find((t) => t.name === 'get_report_data')!;
-    expect(reportData.inputSchema).toMatchObject({ type: 'object', required: ['id'], properties: { id: { type: 'string' }, datePreset: { type: 'string', enum: expect.arrayContaining(['last_30_days']) } } });
+    expect(reportData.inputSchema).toMatchObject({ type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^rep_' }, datePreset: { type: 'string', pattern: expect.stringContaining('last_') } } });
+    expect(new RegExp((reportData.inputSchema.properties as Record<string, { pattern: string }>).datePreset!.pattern).test('last_30_days')).toBe(true);
     expect(reportData.outputSchema).toMatchObject({ type: 'object', properties: { reportData: expect.any(Object) } });
     expect(reportData.annotations?.readOnlyHint).toBe(true);
     // Titles are sentence case with their words spelled right ("AI", "URLs", never "Ai").
@@ -363,7 +372,8 @@ describe('members and write tools', () => {
     const names = writeTools.map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(['create_report', 'update_report', 'update_report_widgets', 'archive_report', 'create_ai_visibility_project', 'update_ai_visibility_project', 'set_signal_rule']));
     // Replacing a definition is destructive; creating is not; archiving is, and is idempotent.
-    const annotations = (name: string) => writeTools.find((t) => t.name === name)!.annotations;
+    // Effective hints: what is left out is the spec's default.
+    const annotations = (name: string) => ({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true, ...writeTools.find((t) => t.name === name)!.annotations });
     expect(annotations('update_report')).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
     expect(annotations('create_report')).toMatchObject({ destructiveHint: false, idempotentHint: false });
     expect(annotations('archive_prompts')).toMatchObject({ destructiveHint: true, idempotentHint: true });

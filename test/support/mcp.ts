@@ -19,6 +19,8 @@ export interface Browser {
   writes?: boolean;
   /** Form fields added as they are, as a hostile page or person would. */
   forged?: [string, string][];
+  /** Where the app listens for the code (default REDIRECT_URL): the walk stops there. */
+  redirectUrl?: string;
 }
 
 export class TestOAuthProvider implements OAuthClientProvider {
@@ -74,7 +76,7 @@ export async function consent(url: URL, browser: Browser, onPage: (html: string)
   let method = 'GET';
   let body: string | undefined;
   for (let hop = 0; hop < 15; hop++) {
-    if (current.href.startsWith(REDIRECT_URL)) {
+    if (current.href.startsWith(browser.redirectUrl ?? REDIRECT_URL)) {
       const error = current.searchParams.get('error');
       if (error) throw new Error(`authorization refused: ${error} ${current.searchParams.get('error_description') ?? ''}`);
       return current.searchParams.get('code');
