@@ -149,8 +149,10 @@ export function createMcpHandler(deps: McpDeps) {
   async function runTool(holder: Holder, selection: ToolSelection, requestId: string, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
     const tool = toolsByName.get(name);
     if (!tool || !visibleTools(holder, selection).includes(tool)) {
-      const hidden = tool && 'write' in tool ? ' Write tools work only after an admin switches MCP write actions on in Settings.' : '';
-      return toolError(new ApiError(tool && 'write' in tool ? 'forbidden' : 'not_found', `No tool ${name} is available to you.${hidden}`));
+      const write = Boolean(tool && 'write' in tool);
+      // Why a write tool is missing: the workspace's switch, or this connection's consent.
+      const hidden = !write ? '' : holder.writeActions && !holder.consent.writes ? ' This connection was not allowed to make changes: reconnect the app and allow them.' : ' Write tools work only after an admin switches MCP write actions on in Settings.';
+      return toolError(new ApiError(write ? 'forbidden' : 'not_found', `No tool ${name} is available to you.${hidden}`));
     }
     const unknown = Object.keys(args).filter((key) => !(key in ((tool.inputSchema.properties as Record<string, unknown>) ?? {})));
     if (unknown.length) return toolError(new ApiError('invalid_parameter', `Unknown argument ${unknown.join(', ')}.`, { param: unknown[0]! }));

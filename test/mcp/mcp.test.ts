@@ -169,6 +169,9 @@ describe('toolsets', () => {
       expect(await namesWith('/mcp/x/answers')).toEqual([]);
       const refused = await tool('list_answers', { id: ids.project }, connected);
       expect(errorOf(refused).code).toBe('not_found');
+      // A write tool with the switch on but without a consent for changes says which of the two is missing.
+      const noWrites = errorOf(await tool('create_report', { name: 'x', definition: { widgets: [], dateConfig: { datePreset: 'last_7_days', comparePreset: 'none' } } }, connected));
+      expect([noWrites.code, noWrites.message]).toEqual(['forbidden', expect.stringContaining('reconnect the app and allow them')]);
       const audit = await served.t.database.prisma.auditLogEntry.findFirstOrThrow({ where: { workspaceId: mine.workspace.id, action: 'mcp.client_authorized', details: { path: ['clientName'], equals: 'Narrowed app' } } });
       expect(audit.details).toMatchObject({ toolsets: ['reports'], writes: false });
       // The form cannot widen what the app asked for: forged fields for another toolset and for writes are ignored.
