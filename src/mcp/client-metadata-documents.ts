@@ -4,6 +4,7 @@
 // addresses on 443 only, no redirects, a deadline, a 5 KB cap) and the document must pass the
 // same limits as a dynamic registration, so neither door is wider than the other.
 import type { Client } from 'oidc-provider';
+import type { CounterPolicy } from '../db/attempt-counters.js';
 import type { TargetPolicy } from '../http/outbound-guard.js';
 import { urlRefusal } from '../http/outbound-guard.js';
 import { registrationProblem } from './client-registration.js';
@@ -20,6 +21,13 @@ export const CLIENT_METADATA_MAX_BYTES = 5 * 1024;
 export const CLIENT_METADATA_TIMEOUT_MS = 2_500;
 /** A fetched document is kept at least 1 minute and at most 1 hour, whatever its Cache-Control says (oidc-provider keeps at most 100). */
 export const CLIENT_METADATA_CACHE_SECONDS = { min: 60, max: 3_600 };
+
+/**
+ * Document fetches per caller address: each unknown https client_id makes this server send a GET
+ * somewhere, so an address may not turn it into a request cannon. Cached documents do not count.
+ */
+export const CLIENT_METADATA_FETCH_POLICY: CounterPolicy = { limit: 30, windowMs: 3_600_000 };
+export const clientMetadataFetchKey = (address: string) => `oauth:cimd:${address}`;
 
 /** Whether the provider may fetch this client_id at all: refused URLs never reach the network. */
 export const mayFetchClientMetadata = (policy: TargetPolicy, clientId: string) => urlRefusal(clientId, policy) === null;

@@ -4,6 +4,7 @@
 // metadata documents (client-metadata-documents.ts), storage in PostgreSQL (oauth-adapter.ts),
 // a signing key sealed with APP_SECRET_KEY. Everything it fetches goes through the outbound guard.
 import { generateKeyPairSync } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type pg from 'pg';
 import Provider, { errors, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Logger } from 'pino';
@@ -17,7 +18,8 @@ import { GRANTABLE_SCOPES, parseAccountId } from './oauth-accounts.js';
 import { INTERACTION_PREFIX } from './consent.js';
 import { RESOURCE_SCOPES } from './toolsets.js';
 import { createOutboundFetch } from '../http/outbound-fetch.js';
-import { CLIENT_METADATA_CACHE_SECONDS, CLIENT_METADATA_MAX_BYTES, CLIENT_METADATA_TIMEOUT_MS, clientMetadataPolicy, clientMetadataProblem, mayFetchClientMetadata } from './client-metadata-documents.js';
+import { CLIENT_METADATA_CACHE_SECONDS, CLIENT_METADATA_FETCH_POLICY, CLIENT_METADATA_MAX_BYTES, CLIENT_METADATA_TIMEOUT_MS, clientMetadataFetchKey, clientMetadataPolicy, clientMetadataProblem, mayFetchClientMetadata } from './client-metadata-documents.js';
+import { reserveAttempts } from '../db/attempt-counters.js';
 
 const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 const SIGNING_KEY_ID = 'oauth-signing-key-1';
@@ -32,6 +34,8 @@ export interface OAuthProviderDeps {
   resource: string;
   /** A token or grant was revoked: cached token holders go, on every instance. */
   onRevocation(): void;
+  /** The caller's address (socket or trusted proxy), for the per-address limits. */
+  addressOf(req: IncomingMessage): string;
 }
 
 export async function createOAuthProvider(deps: OAuthProviderDeps): Promise<Provider> {
@@ -87,7 +91,12 @@ export async function createOAuthProvider(deps: OAuthProviderDeps): Promise<Prov
         clientIdMetadataDocument: {
           enabled: true,
           ack: 'draft-02',
-          allowFetch: async (_ctx, clientId) => mayFetchClientMetadata(outboundPolicy, clientId),
+          allowFetch: async (ctx, clientId) => {
+            if (!mayFetchClientMetadata(outboundPolicy, clientId)) return false;
+            const key = clientMetadataFetchKey(deps.addressOf(ctx.req));
+            const counted = (await reserveAttempts(pool, [{ key, policy: CLIENT_METADATA_FETCH_POLICY }])).get(key)!;
+            return counted.count <= CLIENT_METADATA_FETCH_POLICY.limit;
+          },
           allowClient: async (_ctx, client) => {
             const problem = clientMetadataProblem(client);
             if (problem) deps.logger.warn({ clientId: client.clientId, problem }, 'client metadata document refused');

@@ -13,6 +13,7 @@ import { createKeyedWorkspace } from '../support/app.js';
 import { useListeningApp } from '../support/listen.js';
 import { personWithPassword, signIn } from '../support/web.js';
 import { connectMcp, REDIRECT_URL, TestOAuthProvider } from '../support/mcp.js';
+import { CLIENT_METADATA_FETCH_POLICY } from '../../src/mcp/client-metadata-documents.js';
 
 const hits = new Map<string, number>();
 let documents: https.Server;
@@ -25,6 +26,7 @@ function documentFor(path: string, url: string): { status: number; headers?: Rec
   switch (path) {
     case '/clients/good.json':
     case '/clients/second.json':
+    case '/clients/third.json':
       return { status: 200, body: JSON.stringify(valid) };
     case '/clients/impostor.json':
       return { status: 200, body: JSON.stringify({ ...valid, client_id: `${documentsOrigin}/clients/good.json` }) };
@@ -70,17 +72,18 @@ afterAll(async () => {
 });
 
 /** GET /oauth/authorize for a client id, as a browser would open it; the status and the page. */
-async function authorize(baseUrl: string, clientId: string, redirectUri = REDIRECT_URL) {
+async function authorize(baseUrl: string, clientId: string, redirectUri = REDIRECT_URL, address?: string) {
   const url = new URL(`${baseUrl}/oauth/authorize`);
   const verifier = randomBytes(32).toString('base64url');
   const params = { client_id: clientId, response_type: 'code', redirect_uri: redirectUri, scope: 'mcp', state: 's', code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256', resource: `${baseUrl}/mcp` };
   for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
-  const response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(15_000) });
+  const response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(15_000), headers: address ? { 'x-forwarded-for': address } : {} });
   return { status: response.status, location: response.headers.get('location'), page: await response.text() };
 }
 
 describe('with documents reachable (loopback allowed, as in development)', () => {
-  const served = useListeningApp({ OUTBOUND_ALLOW_PRIVATE_TARGETS: 'true' });
+  // Behind a trusted proxy, so that a test can speak from an address of its own (the fetch limit is per address).
+  const served = useListeningApp({ OUTBOUND_ALLOW_PRIVATE_TARGETS: 'true', TRUST_PROXY: 'true' });
   let owner: { cookie: string };
   let workspaceId: string;
 
@@ -150,6 +153,17 @@ describe('with documents reachable (loopback allowed, as in development)', () =>
     expect(answer.status).toBe(400);
     expect(answer.page).toMatch(/invalid_client/);
     expect(performance.now() - started).toBeLessThan(10_000);
+  });
+
+  it('fetches at most 30 unknown documents an hour for one address, even in parallel; other addresses still connect', async () => {
+    const flood = () => [...hits].filter(([path]) => path.startsWith('/clients/flood-')).reduce((sum, [, n]) => sum + n, 0);
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => authorize(served.baseUrl, `${documentsOrigin}/clients/flood-${i}.json`, REDIRECT_URL, '192.0.2.50')));
+    expect(answers.every((answer) => answer.status === 400)).toBe(true);
+    expect(flood()).toBe(CLIENT_METADATA_FETCH_POLICY.limit);
+    const more = await authorize(served.baseUrl, `${documentsOrigin}/clients/flood-extra.json`, REDIRECT_URL, '192.0.2.50');
+    expect([more.status, flood()]).toEqual([400, CLIENT_METADATA_FETCH_POLICY.limit]);
+    const elsewhere = await authorize(served.baseUrl, `${documentsOrigin}/clients/third.json`, REDIRECT_URL, '192.0.2.51');
+    expect([elsewhere.location, hits.get('/clients/third.json')]).toEqual([expect.stringContaining('/oauth/interaction/'), 1]);
   });
 
   it('never fetches a client_id that is not an https URL with a path', async () => {
