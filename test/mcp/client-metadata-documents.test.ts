@@ -28,6 +28,8 @@ function documentFor(path: string, url: string): { status: number; headers?: Rec
     case '/clients/second.json':
     case '/clients/third.json':
       return { status: 200, body: JSON.stringify(valid) };
+    case '/clients/hostile-name.json':
+      return { status: 200, body: JSON.stringify({ ...valid, client_name: '<img src=x onerror=alert(1)>Claude' }) };
     case '/clients/impostor.json':
       return { status: 200, body: JSON.stringify({ ...valid, client_id: `${documentsOrigin}/clients/good.json` }) };
     case '/clients/moved.json':
@@ -125,6 +127,15 @@ describe('with documents reachable (loopback allowed, as in development)', () =>
     expect(hits.get('/clients/good.json')).toBe(1);
     const grants = await served.t.database.pool.query('SELECT client_name FROM mcp_grants WHERE client_id = $1', [clientId]);
     expect(grants.rowCount).toBe(2);
+  });
+
+  it('shows a hostile client_name as text: the name is the document\'s claim, the domain is what is verified', async () => {
+    const provider = new TestOAuthProvider({ cookie: owner.cookie, workspaceId });
+    provider.clientMetadataUrl = `${documentsOrigin}/clients/hostile-name.json`;
+    await (await connectMcp(served.baseUrl, provider)).close();
+    expect(provider.consentPage).not.toContain('<img src=x');
+    expect(provider.consentPage).toContain('&lt;img src=x onerror=alert(1)&gt;Claude');
+    expect(provider.consentPage).toContain(`<strong>${new URL(documentsOrigin).host}</strong>`);
   });
 
   it('refuses a redirect URI the document does not list exactly', async () => {
