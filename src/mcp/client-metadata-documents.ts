@@ -3,8 +3,10 @@
 // fetches when the client first shows up. The fetch goes through the outbound guard (public
 // addresses on 443 only, no redirects, a deadline, a 5 KB cap) and the document must pass the
 // same limits as a dynamic registration, so neither door is wider than the other.
+import { LRUCache } from 'lru-cache';
 import type { Client } from 'oidc-provider';
 import type { CounterPolicy } from '../db/attempt-counters.js';
+import type { OutboundFetch } from '../http/outbound-fetch.js';
 import type { TargetPolicy } from '../http/outbound-guard.js';
 import { urlRefusal } from '../http/outbound-guard.js';
 import { registrationProblem } from './client-registration.js';
@@ -41,3 +43,36 @@ export function clientMetadataProblem(client: Pick<Client, 'metadata'>): string 
 export const verifiedClientHost = (client: Pick<Client, 'clientId'> | undefined): string | null =>
   // oidc-provider marks such clients with a property its types do not declare.
   client && (client as { clientIdMetadataDocument?: boolean }).clientIdMetadataDocument === true ? new URL(client.clientId).host : null;
+
+/** How long a fetched answer (or failure) is replayed: long enough for one authorization request. */
+const REMEMBER_FETCH_MS = 30_000;
+
+interface Answer {
+  status: number;
+  headers: [string, string][];
+  body: Uint8Array<ArrayBuffer>;
+}
+
+/**
+ * A fetch that replays what it fetched for a short while. oidc-provider looks an unknown client
+ * up twice in one authorization request and caches only documents that passed, so without this a
+ * hostile client_id cost two outbound requests and two slots of the fetch limit. Concurrent
+ * lookups of one URL share the request; failures are replayed too.
+ */
+export function rememberingFetch(fetch: OutboundFetch) {
+  const answers = new LRUCache<string, Promise<Answer>>({ max: 1_000, ttl: REMEMBER_FETCH_MS });
+  return {
+    remembers: (url: string) => answers.has(url),
+    fetch: (async (input, init) => {
+      const url = String(input);
+      let answer = answers.get(url);
+      if (!answer) {
+        answer = fetch(url, init).then(async (response) => ({ status: response.status, headers: [...response.headers], body: new Uint8Array(await response.arrayBuffer()) }));
+        answer.catch(() => {});
+        answers.set(url, answer);
+      }
+      const { status, headers, body } = await answer;
+      return new Response([101, 204, 205, 304].includes(status) ? null : body, { status, headers });
+    }) satisfies OutboundFetch,
+  };
+}

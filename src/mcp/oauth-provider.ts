@@ -18,7 +18,7 @@ import { GRANTABLE_SCOPES, parseAccountId } from './oauth-accounts.js';
 import { INTERACTION_PREFIX } from './consent.js';
 import { RESOURCE_SCOPES } from './toolsets.js';
 import { createOutboundFetch } from '../http/outbound-fetch.js';
-import { CLIENT_METADATA_CACHE_SECONDS, CLIENT_METADATA_FETCH_POLICY, CLIENT_METADATA_MAX_BYTES, CLIENT_METADATA_TIMEOUT_MS, clientMetadataFetchKey, clientMetadataPolicy, clientMetadataProblem, mayFetchClientMetadata } from './client-metadata-documents.js';
+import { CLIENT_METADATA_CACHE_SECONDS, CLIENT_METADATA_FETCH_POLICY, CLIENT_METADATA_MAX_BYTES, CLIENT_METADATA_TIMEOUT_MS, clientMetadataFetchKey, clientMetadataPolicy, clientMetadataProblem, mayFetchClientMetadata, rememberingFetch } from './client-metadata-documents.js';
 import { reserveAttempts } from '../db/attempt-counters.js';
 
 const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
@@ -61,7 +61,7 @@ export async function createOAuthProvider(deps: OAuthProviderDeps): Promise<Prov
   async function build(): Promise<Provider> {
     const resourceIndicator = deps.resource;
     const outboundPolicy = clientMetadataPolicy(config);
-    const outbound = createOutboundFetch({ policy: outboundPolicy, timeoutMs: CLIENT_METADATA_TIMEOUT_MS, maxBytes: CLIENT_METADATA_MAX_BYTES });
+    const documents = rememberingFetch(createOutboundFetch({ policy: outboundPolicy, timeoutMs: CLIENT_METADATA_TIMEOUT_MS, maxBytes: CLIENT_METADATA_MAX_BYTES }));
     const provider = new Provider(deps.issuer, {
       adapter: postgresAdapter(pool, deps.box),
       jwks: { keys: [(await signingKey()) as never] },
@@ -93,6 +93,8 @@ export async function createOAuthProvider(deps: OAuthProviderDeps): Promise<Prov
           ack: 'draft-02',
           allowFetch: async (ctx, clientId) => {
             if (!mayFetchClientMetadata(outboundPolicy, clientId)) return false;
+            // A replayed answer is no new request: it does not count.
+            if (documents.remembers(clientId)) return true;
             const key = clientMetadataFetchKey(deps.addressOf(ctx.req));
             const counted = (await reserveAttempts(pool, [{ key, policy: CLIENT_METADATA_FETCH_POLICY }])).get(key)!;
             return counted.count <= CLIENT_METADATA_FETCH_POLICY.limit;
@@ -118,7 +120,7 @@ export async function createOAuthProvider(deps: OAuthProviderDeps): Promise<Prov
       },
       // OAuth 2.1: the code flow only; implicit and hybrid response types are neither offered nor registrable.
       responseTypes: ['code'],
-      fetch: (url, options) => outbound(url instanceof Request ? url.url : url, options as Parameters<typeof outbound>[1]),
+      fetch: (url, options) => documents.fetch(url instanceof Request ? url.url : url, options as Parameters<typeof documents.fetch>[1]),
       clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', id_token_signed_response_alg: 'RS256' },
       pkce: { required: () => true },
       issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),

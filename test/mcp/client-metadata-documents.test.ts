@@ -164,6 +164,8 @@ describe('with documents reachable (loopback allowed, as in development)', () =>
     expect(answer.status).toBe(400);
     expect(answer.page).toMatch(/invalid_client/);
     expect(performance.now() - started).toBeLessThan(10_000);
+    // One request to the document's host per authorization request, though the provider looks the client up twice.
+    expect(hits.get(path)).toBe(1);
   });
 
   it('fetches at most 30 unknown documents an hour for one address, even in parallel; other addresses still connect', async () => {
