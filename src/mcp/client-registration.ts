@@ -2,7 +2,7 @@
 // request, so that a registered client cannot be dressed up for consent phishing or bloat the
 // store: at most 5 redirect URIs, each https or a loopback http address (native apps), a short
 // name, the code flow only. Pure.
-import { MCP_SCOPE } from './oauth-accounts.js';
+import { isResourceOnlyScope } from './toolsets.js';
 
 export const MAX_REDIRECT_URIS = 5;
 export const MAX_CLIENT_NAME_LENGTH = 100;
@@ -64,7 +64,7 @@ export function registrationProblem(metadata: unknown): RegistrationProblem | nu
  */
 export function registrableMetadata(metadata: Record<string, unknown>): Record<string, unknown> {
   if (typeof metadata.scope !== 'string') return metadata;
-  const kept = metadata.scope.split(' ').filter((scope) => scope && !scope.startsWith(`${MCP_SCOPE}:`));
+  const kept = metadata.scope.split(' ').filter((scope) => scope && !isResourceOnlyScope(scope));
   const { scope: _dropped, ...rest } = metadata;
   return kept.length ? { ...rest, scope: kept.join(' ') } : rest;
 }

@@ -46,6 +46,7 @@ const corsHeaders = (origin: string): Record<string, string> => ({ 'Access-Contr
 
 interface Holder {
   principal: Extract<Principal, { kind: 'oauth' }>;
+  token: string;
   scopes: readonly string[];
   writeActions: boolean;
   /** What the person allowed this token: it bounds every URL's selection. */
@@ -126,6 +127,7 @@ export function createMcpHandler(deps: McpDeps) {
     if (!MCP_PLANS.includes(holder.plan)) return new ApiError('plan_required', `The MCP connector needs a paid plan (${MCP_PLANS.join(', ')}); this workspace is on ${holder.plan}.`);
     return {
       principal: { kind: 'oauth', credentialId: `${holder.clientId}:${holder.userId}`, workspaceId: holder.workspaceId, plan: holder.plan, timezone: holder.timezone, scopes: SCOPES, userId: holder.userId, email: holder.email, role: holder.role, clientId: holder.clientId, clientName: holder.clientName },
+      token,
       scopes: holder.scopes,
       writeActions: holder.writeActions,
       consent: consentOf(holder.scopes),
@@ -224,7 +226,7 @@ export function createMcpHandler(deps: McpDeps) {
     // Parsed once for the era check and the serving; a body that is not JSON goes to the SDK as it is, which answers a parse error.
     const parsedBody = parseJson(text);
     const unread = new Request(request.url, { method: 'POST', headers: request.headers, body: text, signal: request.signal });
-    const authInfo = { token: bearerToken(incoming.headers.get('authorization'))!, clientId: holder.principal.clientId, scopes: [...holder.scopes], extra: { bound: { holder, selection, requestId } satisfies BoundRequest } };
+    const authInfo = { token: holder.token, clientId: holder.principal.clientId, scopes: [...holder.scopes], extra: { bound: { holder, selection, requestId } satisfies BoundRequest } };
     let answered: globalThis.Response;
     if (await isLegacyRequest(unread, parsedBody)) {
       // 2025-era clients: the stateless idiom with JSON answers (the SDK's own legacy leg streams SSE, which costs more and buys nothing here).

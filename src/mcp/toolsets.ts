@@ -132,7 +132,9 @@ export interface Consent {
   writes: boolean;
 }
 
-const namesToolsets = (scopes: readonly string[]) => scopes.some((scope) => scope.startsWith(`${MCP_SCOPE}:`));
+/** A scope of the resource's own (`mcp:<toolset>`, `mcp:write`), which clients ask for but do not register. */
+export const isResourceOnlyScope = (scope: string) => scope.startsWith(`${MCP_SCOPE}:`);
+const namesToolsets = (scopes: readonly string[]) => scopes.some(isResourceOnlyScope);
 
 /** What scopes grant. A plain `mcp` (tokens from before toolsets) means what it meant then: the default toolsets, writes included. */
 export function consentOf(scopes: readonly string[]): Consent {

@@ -70,7 +70,7 @@ const SAFE_INTEGER_BOUNDS = new Set([Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_IN
  * nullable as a type list, no safe-integer bounds zod adds to every int, no
  * `additionalProperties: false` (unknown arguments are refused when the tool runs).
  */
-export function terseSchema(schema: unknown): unknown {
+function terseSchema(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(terseSchema);
   if (!schema || typeof schema !== 'object') return schema;
   const node = schema as Record<string, unknown>;

@@ -178,6 +178,9 @@ describe('toolsets', () => {
       const forged = new TestOAuthProvider({ cookie: admin.cookie, workspaceId: mine.workspace.id, forged: [['toolset', 'admin'], ['writes', 'on']] }, 'Forging app');
       await (await connectMcp(served.baseUrl, forged, '/mcp/x/answers/readonly')).close();
       expect(forged.saved!.scope?.split(' ')).toEqual(['mcp', 'mcp:answers']);
+      // The grant itself holds no more than was asked (the token's scopes would also be cut by the request's).
+      const forgedAudit = await served.t.database.prisma.auditLogEntry.findFirstOrThrow({ where: { workspaceId: mine.workspace.id, action: 'mcp.client_authorized', details: { path: ['clientName'], equals: 'Forging app' } } });
+      expect(forgedAudit.details).toMatchObject({ toolsets: ['answers'], writes: false });
     } finally {
       await call(served.t.app, admin, 'POST', '/app/settings/mcp', { writeActions: false });
       await connected.close();

@@ -1,9 +1,6 @@
 // The pure rules of toolsets and consent: which scopes a URL asks for, what a token's scopes
 // allow, and that a selection never reaches past its consent.
 import { describe, expect, it } from 'vitest';
-import { buildSchema } from 'graphql';
-import { readFileSync } from 'node:fs';
-import { ENUM_PATTERNS } from '../../src/mcp/operation-tools.js';
 import { consentOf, DEFAULT_TOOLSETS, explicitScopes, RESOURCE_SCOPES, scopesFor, toolSelectionOf, TOOLSETS, withinConsent } from '../../src/mcp/toolsets.js';
 
 const selection = (subPath: string) => toolSelectionOf(subPath, new Headers())!;
@@ -40,18 +37,3 @@ describe('scopes and consent', () => {
     }
   });
 });
-
-describe('input enums said as patterns', () => {
-  it('match exactly the values of their GraphQL enum', () => {
-    const schema = buildSchema(readFileSync('graphql/schema.graphql', 'utf8'));
-    for (const [name, pattern] of Object.entries(ENUM_PATTERNS)) {
-      const values = (schema.getType(name) as import('graphql').GraphQLEnumType).getValues().map((value) => value.name);
-      const regex = new RegExp(pattern);
-      for (const value of values) expect(regex.test(value), value).toBe(true);
-      // Nothing else of the shape: every combination the pattern allows is a value.
-      const allowed = ['today', 'yesterday', ...['this', 'last'].flatMap((when) => ['week', 'month', 'quarter', 'year'].map((unit) => `${when}_${unit}`)), ...[7, 14, 28, 30, 90, 365].map((days) => `last_${days}_days`)];
-      expect(allowed.filter((value) => regex.test(value)).sort()).toEqual([...values].sort());
-    }
-  });
-});
-
