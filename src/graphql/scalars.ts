@@ -2,9 +2,19 @@ import { GraphQLError } from 'graphql';
 import { DateTimeResolver, JSONObjectResolver } from 'graphql-scalars';
 import { builder } from './builder.js';
 import { isCivilDate } from '../dates/civil-date.js';
+import { isoInstant } from '../dates/instant.js';
 import { idPattern, isIdOf, type IdKind } from '../db/ids.js';
 
-builder.addScalarType('DateTime', DateTimeResolver);
+// graphql-scalars' DateTime hands Date objects on to JSON.stringify, whose toJSON is the slowest
+// way to print them (see dates/instant.ts); ours serialises to the same string itself. Reading
+// (parseValue, parseLiteral) stays theirs.
+builder.addScalarType('DateTime', DateTimeResolver, {
+  serialize: (value) => {
+    const date = value instanceof Date ? value : DateTimeResolver.serialize(value);
+    if (!(date instanceof Date) || Number.isNaN(date.getTime())) throw new GraphQLError('DateTime cannot represent an invalid date.');
+    return isoInstant(date);
+  },
+});
 builder.addScalarType('JSONObject', JSONObjectResolver);
 
 const expectString = (value: unknown, what: string): string => {

@@ -136,9 +136,13 @@ export function createMcpHandler(deps: McpDeps) {
 
   /** The tools this connection shows: its toolsets and read-only choice within the token's consent, the person's role and the write switch. */
   function visibleTools(holder: Holder, selection: ToolSelection) {
-    const admin = holder.principal.role !== 'member';
     const allowed = withinConsent(selection, holder.consent);
-    return [...toolsByName.values()].filter((tool) => selects(allowed, tool) && ('write' in tool ? holder.writeActions : !tool.adminOnly || admin));
+    return [...toolsByName.values()].filter((tool) => isVisible(holder, allowed, tool));
+  }
+
+  /** One tool's visibility, for a call (which need not build the whole list). `allowed` is the selection within the token's consent. */
+  function isVisible(holder: Holder, allowed: ToolSelection, tool: OperationTool | WriteTool) {
+    return selects(allowed, tool) && ('write' in tool ? holder.writeActions : !tool.adminOnly || holder.principal.role !== 'member');
   }
 
   /** A tool call, counted by tool (names outside the catalogue as "unknown") and outcome. */
@@ -150,7 +154,7 @@ export function createMcpHandler(deps: McpDeps) {
 
   async function runTool(holder: Holder, selection: ToolSelection, requestId: string, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
     const tool = toolsByName.get(name);
-    if (!tool || !visibleTools(holder, selection).includes(tool)) {
+    if (!tool || !isVisible(holder, withinConsent(selection, holder.consent), tool)) {
       const write = Boolean(tool && 'write' in tool);
       // Why a write tool is missing: the workspace's switch, or this connection's consent.
       const hidden = !write ? '' : holder.writeActions && !holder.consent.writes ? ' This connection was not allowed to make changes: reconnect the app and allow them.' : ' Write tools work only after an admin switches MCP write actions on in Settings.';

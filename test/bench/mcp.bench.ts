@@ -50,10 +50,13 @@ runBench(async () => {
       { tool: 'get_answer', args: { id: project.id, answerId: answer.id }, path: `${projectPath}/answers/${answer.id}` },
       { tool: 'get_cited_domains', args: { id: project.id }, path: `${projectPath}/sources` },
     ];
+    // BENCH_TOOLS=list_reports,get_answer measures only those (profiling one tool).
+    const only = process.env.BENCH_TOOLS?.split(',');
+    const measured = only ? mirrors.filter((mirror) => only.includes(mirror.tool)) : mirrors;
     const options = { concurrency: 8, durationMs: SECONDS * 1000, rounds: 4 };
     const rows = [];
     const ratios: string[] = [];
-    for (const mirror of mirrors) {
+    for (const mirror of measured) {
       const [v1, mcp] = await alternate(
         [
           { label: `v1 GET ${mirror.path.split('?')[0]}`, task: v1Call(mirror.path) },
