@@ -3,6 +3,7 @@
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from './generated/prisma/client.js';
+import { parseTimestamptz } from './timestamps.js';
 
 export type Db = PrismaClient;
 
@@ -23,6 +24,9 @@ export interface Database {
 
 // DATE columns come back as 'YYYY-MM-DD' strings instead of local-midnight Date objects.
 pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
+// timestamptz in its common shape by position (a list reads hundreds); any other shape as pg reads it.
+const standardTimestamptz = pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ);
+pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, (value) => parseTimestamptz(value) ?? standardTimestamptz(value));
 
 /** Exports streaming at once per instance; the next one waits up to 2 s for a connection, then gets 503. */
 export const STREAM_POOL_SIZE = 4;
