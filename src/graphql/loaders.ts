@@ -17,7 +17,7 @@ import type { SignalRule } from '../signals/index.js';
 import type { Repositories } from './repositories.js';
 import type { WorkspaceScope } from '../db/workspace-scope.js';
 import { cachedBatch, dataVersionOf, type DataCache } from '../db/data-cache.js';
-import { lazily } from './lazily.js';
+import { lazyRecord } from './lazily.js';
 
 export interface ReportDataKey {
   report: ReportRow;
@@ -67,19 +67,26 @@ const rangeKey = (range: DateRange | null) => (range ? `${range.from}..${range.t
 const pageGroup = (key: PageKey<object>) => JSON.stringify(key.args);
 const pageCacheKey = (key: PageKey<object>) => `${key.parentId}|${JSON.stringify(key.args)}`;
 
-export function createLoaders(repositories: Repositories, scope: WorkspaceScope, cache: DataCache, listCap: number, metricsCap: number) {
-  const workspace = scope.workspaceId;
-  return lazily({
-    clientSummary: () => new DataLoader<string, ClientSummary>((ids) => repositories.clients.summaries(ids)),
-    client: () => new DataLoader<string, Client | null>((ids) => repositories.clients.byIds(ids)),
-    report: () => new DataLoader<string, ReportRow | null>((ids) => repositories.reports.byIds(ids)),
-    project: () => new DataLoader<string, AiProject | null>((ids) => repositories.projects.byIds(ids)),
-    scan: () => new DataLoader<string, ScanRow | null>((ids) => repositories.scans.byIds(ids)),
-    signal: () => new DataLoader<string, SignalRow | null>((ids) => repositories.signals.byIds(ids)),
-    signalRulesOfProject: () => new DataLoader<string, SignalRule[]>((ids) => repositories.signals.rulesOf(ids)),
-    reportsOfClient: () => new DataLoader<string, ListEnvelope<ReportSummaryRow>>((ids) => repositories.reports.byClients(ids, listCap)),
-    projectsOfClient: () => new DataLoader<string, ListEnvelope<AiProject>>((ids) => repositories.projects.byClients(ids, listCap)),
-    reportData: () => new DataLoader<ReportDataKey, ReportData, string>(
+/** What one request's loaders read through. */
+interface LoaderEnv {
+  repositories: Repositories;
+  scope: WorkspaceScope;
+  cache: DataCache;
+  listCap: number;
+  metricsCap: number;
+}
+
+const makeLoaders = lazyRecord<LoaderEnv>()({
+    clientSummary: ({ repositories }) => new DataLoader<string, ClientSummary>((ids) => repositories.clients.summaries(ids)),
+    client: ({ repositories }) => new DataLoader<string, Client | null>((ids) => repositories.clients.byIds(ids)),
+    report: ({ repositories }) => new DataLoader<string, ReportRow | null>((ids) => repositories.reports.byIds(ids)),
+    project: ({ repositories }) => new DataLoader<string, AiProject | null>((ids) => repositories.projects.byIds(ids)),
+    scan: ({ repositories }) => new DataLoader<string, ScanRow | null>((ids) => repositories.scans.byIds(ids)),
+    signal: ({ repositories }) => new DataLoader<string, SignalRow | null>((ids) => repositories.signals.byIds(ids)),
+    signalRulesOfProject: ({ repositories }) => new DataLoader<string, SignalRule[]>((ids) => repositories.signals.rulesOf(ids)),
+    reportsOfClient: ({ repositories, listCap }) => new DataLoader<string, ListEnvelope<ReportSummaryRow>>((ids) => repositories.reports.byClients(ids, listCap)),
+    projectsOfClient: ({ repositories, listCap }) => new DataLoader<string, ListEnvelope<AiProject>>((ids) => repositories.projects.byClients(ids, listCap)),
+    reportData: ({ scope, cache }) => new DataLoader<ReportDataKey, ReportData, string>(
       (keys) =>
         cachedBatch(cache, keys, reportDataCacheKey, (misses) =>
           computeReportData(
@@ -89,36 +96,39 @@ export function createLoaders(repositories: Repositories, scope: WorkspaceScope,
         ),
       { cacheKeyFn: (key) => `${key.report.id}|${rangeKey(key.range)}|${rangeKey(key.compareRange)}` },
     ),
-    metrics: () => groupedLoader<MetricsKey, MetricsResult>(
+    metrics: ({ scope, cache, metricsCap }) => groupedLoader<MetricsKey, MetricsResult>(
       (key) => `${rangeKey(key.range)}|${key.model}`,
       (key) => `${key.project.id}|${rangeKey(key.range)}|${key.model}`,
       (keys) =>
         cachedBatch(
           cache,
           keys,
-          (key) => `metrics|${workspace}|${key.project.id}|v${dataVersionOf(key.project)}|${rangeKey(key.range)}|${key.model}|${metricsCap}`,
+          (key) => `metrics|${scope.workspaceId}|${key.project.id}|v${dataVersionOf(key.project)}|${rangeKey(key.range)}|${key.model}|${metricsCap}`,
           (misses) => queryProjectMetrics(scope, misses.map((key) => key.project.id), misses[0]!.range, misses[0]!.model, metricsCap),
         ),
     ),
-    prompt: () => new DataLoader<string, PromptRow | null>((ids) => repositories.prompts.byIds(ids)),
-    answer: () => new DataLoader<string, AnswerRow | null>((ids) => repositories.answers.byIds(ids)),
-    promptTotals: () => groupedLoader<{ parentId: string; filter: RunFilter }, LocaleTotals[]>(
+    prompt: ({ repositories }) => new DataLoader<string, PromptRow | null>((ids) => repositories.prompts.byIds(ids)),
+    answer: ({ repositories }) => new DataLoader<string, AnswerRow | null>((ids) => repositories.answers.byIds(ids)),
+    promptTotals: ({ repositories }) => groupedLoader<{ parentId: string; filter: RunFilter }, LocaleTotals[]>(
       (key) => JSON.stringify(key.filter),
       (key) => `${key.parentId}|${JSON.stringify(key.filter)}`,
       (keys) => repositories.prompts.totals(keys.map((key) => key.parentId), keys[0]!.filter),
     ),
-    runsOfPrompt: () => groupedLoader<PageKey<RunFilter>, Page<AnswerRow>>(pageGroup, pageCacheKey, async (keys) => {
+    runsOfPrompt: ({ repositories }) => groupedLoader<PageKey<RunFilter>, Page<AnswerRow>>(pageGroup, pageCacheKey, async (keys) => {
       const { first, after, ...filter } = keys[0]!.args;
       const pages = await repositories.answers.pagesOfPrompts(keys.map((key) => key.parentId), filter, after && { date: after.sortValue, id: after.id }, first + 1);
       return pages.map((rows) => toPage(rows, first));
     }),
-    scansOfProject: () => groupedLoader<PageKey<ScanFilter>, Page<ScanRow>>(pageGroup, pageCacheKey, (keys) =>
+    scansOfProject: ({ repositories }) => groupedLoader<PageKey<ScanFilter>, Page<ScanRow>>(pageGroup, pageCacheKey, (keys) =>
       repositories.scans.pages(keys.map((key) => key.parentId), keys[0]!.args),
     ),
-    signalsOfProject: () => groupedLoader<PageKey<SignalFilter>, Page<SignalRow>>(pageGroup, pageCacheKey, (keys) =>
+    signalsOfProject: ({ repositories }) => groupedLoader<PageKey<SignalFilter>, Page<SignalRow>>(pageGroup, pageCacheKey, (keys) =>
       repositories.signals.pages(keys.map((key) => key.parentId), keys[0]!.args),
     ),
-  });
+});
+
+export function createLoaders(repositories: Repositories, scope: WorkspaceScope, cache: DataCache, listCap: number, metricsCap: number) {
+  return makeLoaders({ repositories, scope, cache, listCap, metricsCap });
 }
 
 export type Loaders = ReturnType<typeof createLoaders>;

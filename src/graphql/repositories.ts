@@ -1,23 +1,21 @@
 // The feature repositories of one request, all over the caller's workspace scope: what the
 // loaders batch and the resolvers read through.
 import type { WorkspaceScope } from '../db/workspace-scope.js';
-import { lazily } from './lazily.js';
+import { lazyRecord } from './lazily.js';
 import { clientRepository } from '../clients/index.js';
 import { reportRepository } from '../reports/index.js';
 import { projectRepository } from '../ai-visibility/index.js';
 import { answerRepository, promptRepository, scanRepository } from '../ai-visibility/index.js';
 import { signalRepository } from '../signals/index.js';
 
-export function createRepositories(workspace: WorkspaceScope) {
-  return lazily({
-    clients: () => clientRepository(workspace),
-    reports: () => reportRepository(workspace),
-    projects: () => projectRepository(workspace),
-    scans: () => scanRepository(workspace),
-    prompts: () => promptRepository(workspace),
-    answers: () => answerRepository(workspace),
-    signals: () => signalRepository(workspace),
-  });
-}
+export const createRepositories = lazyRecord<WorkspaceScope>()({
+  clients: (workspace) => clientRepository(workspace),
+  reports: (workspace) => reportRepository(workspace),
+  projects: (workspace) => projectRepository(workspace),
+  scans: (workspace) => scanRepository(workspace),
+  prompts: (workspace) => promptRepository(workspace),
+  answers: (workspace) => answerRepository(workspace),
+  signals: (workspace) => signalRepository(workspace),
+});
 
 export type Repositories = ReturnType<typeof createRepositories>;

@@ -24,8 +24,9 @@ async function main() {
 
   const rows: Record<string, string | number>[] = [];
   const targets: { target: string; value: number; met: boolean }[] = [];
+  // The service's resident set after each case shows which load sets the peak.
   const row = (endpoint: string, server: string, r: ReturnType<typeof mergeRuns>) =>
-    rows.push({ endpoint, server, 'req/s': Math.round(r.rps), 'p50 ms': r.p50, 'p99 ms': r.p99, 'non-2xx': r.non2xx });
+    rows.push({ endpoint, server, 'req/s': Math.round(r.rps), 'p50 ms': r.p50, 'p99 ms': r.p99, 'non-2xx': r.non2xx, 'ours RSS MB': Math.round(rssMb(ours.pid, 'VmRSS')) });
 
   // Lists and one report: the service against the bare baseline.
   for (const [label, path] of [
@@ -40,8 +41,9 @@ async function main() {
     const throughput = o.rps / b.rps;
     const p99 = o.p99 / b.p99;
     rows.push({ endpoint: label, server: 'ratio ours/baseline', 'req/s': Number(throughput.toFixed(2)), 'p50 ms': Number((o.p50 / b.p50).toFixed(2)), 'p99 ms': Number(p99.toFixed(2)), 'non-2xx': '' });
-    targets.push({ target: `${label}: throughput ≥ 0.7× baseline`, value: Number(throughput.toFixed(2)), met: throughput >= 0.7 });
-    targets.push({ target: `${label}: p99 ≤ 2× baseline`, value: Number(p99.toFixed(2)), met: p99 <= 2 });
+    // Issue 23's targets: with metrics on and tracing at its default (off without an endpoint).
+    targets.push({ target: `${label}: throughput ≥ 0.85× baseline`, value: Number(throughput.toFixed(2)), met: throughput >= 0.85 });
+    targets.push({ target: `${label}: p99 ≤ 1.5× baseline`, value: Number(p99.toFixed(2)), met: p99 <= 1.5 });
   }
 
   // Report data and metrics: computed on every request vs repeated identical polls.
@@ -68,7 +70,7 @@ async function main() {
   console.table(rows);
   const peak = rssMb(ours.pid, 'VmHWM');
   console.log(`RSS of the service: idle after start ${idleRss.toFixed(0)} MB, peak under load ${peak.toFixed(0)} MB; baseline peak ${rssMb(baseline.pid, 'VmHWM').toFixed(0)} MB. Start to ready on an existing database: ${(ours.startMs / 1000).toFixed(2)} s.`);
-  targets.push({ target: 'peak RSS ≤ 250 MB', value: Math.round(peak), met: peak <= 250 });
+  targets.push({ target: 'peak RSS ≤ 200 MB', value: Math.round(peak), met: peak <= 200 });
   targets.push({ target: 'idle RSS ≤ 150 MB', value: Math.round(idleRss), met: idleRss <= 150 });
   targets.push({ target: 'start to ready ≤ 3 s', value: Number((ours.startMs / 1000).toFixed(2)), met: ours.startMs <= 3_000 });
   console.table(targets);
