@@ -6,7 +6,7 @@
 const twoDigits = (n: number) => (n < 10 ? `0${n}` : `${n}`);
 const threeDigits = (n: number) => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
 
-/** `2026-11-23T19:31:06.123Z` for a valid Date; toISOString's own output outside years 0–9999. */
+/** `2026-11-23T19:31:06.123Z` for a valid Date; toISOString's own output outside years 1000–9999 (rarer widths and signs). */
 export function isoInstant(date: Date): string {
   const year = date.getUTCFullYear();
   if (!(year >= 1000 && year <= 9999)) return date.toISOString();

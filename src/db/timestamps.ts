@@ -7,13 +7,14 @@
 const digit = (text: string, at: number) => text.charCodeAt(at) - 48;
 const twoDigits = (text: string, at: number) => digit(text, at) * 10 + digit(text, at + 1);
 const SEPARATORS: readonly [number, number][] = [[4, 45], [7, 45], [10, 32], [13, 58], [16, 58]]; // - - ' ' : :
+const DIGITS: readonly number[] = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18];
 
 /** The instant, or null when the text is not 'YYYY-MM-DD HH:MM:SS[.ffffff]±HH[:MM]' (the caller's parser then reads it). */
 export function parseTimestamptz(text: string): Date | null {
   const length = text.length;
   if (length < 22) return null;
   for (const [at, code] of SEPARATORS) if (text.charCodeAt(at) !== code) return null;
-  for (const at of [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18]) if (!isDigit(text, at)) return null;
+  for (const at of DIGITS) if (!isDigit(text, at)) return null;
   let at = 19;
   let milliseconds = 0;
   if (text.charCodeAt(at) === 46) {

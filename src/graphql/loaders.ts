@@ -77,54 +77,54 @@ interface LoaderEnv {
 }
 
 const makeLoaders = lazyRecord<LoaderEnv>()({
-    clientSummary: ({ repositories }) => new DataLoader<string, ClientSummary>((ids) => repositories.clients.summaries(ids)),
-    client: ({ repositories }) => new DataLoader<string, Client | null>((ids) => repositories.clients.byIds(ids)),
-    report: ({ repositories }) => new DataLoader<string, ReportRow | null>((ids) => repositories.reports.byIds(ids)),
-    project: ({ repositories }) => new DataLoader<string, AiProject | null>((ids) => repositories.projects.byIds(ids)),
-    scan: ({ repositories }) => new DataLoader<string, ScanRow | null>((ids) => repositories.scans.byIds(ids)),
-    signal: ({ repositories }) => new DataLoader<string, SignalRow | null>((ids) => repositories.signals.byIds(ids)),
-    signalRulesOfProject: ({ repositories }) => new DataLoader<string, SignalRule[]>((ids) => repositories.signals.rulesOf(ids)),
-    reportsOfClient: ({ repositories, listCap }) => new DataLoader<string, ListEnvelope<ReportSummaryRow>>((ids) => repositories.reports.byClients(ids, listCap)),
-    projectsOfClient: ({ repositories, listCap }) => new DataLoader<string, ListEnvelope<AiProject>>((ids) => repositories.projects.byClients(ids, listCap)),
-    reportData: ({ scope, cache }) => new DataLoader<ReportDataKey, ReportData, string>(
-      (keys) =>
-        cachedBatch(cache, keys, reportDataCacheKey, (misses) =>
-          computeReportData(
-            scope,
-            misses.map(({ report, range, compareRange }) => ({ clientId: report.clientId, definition: report.definition as unknown as ReportDefinition, range, compareRange })),
-          ),
+  clientSummary: ({ repositories }) => new DataLoader<string, ClientSummary>((ids) => repositories.clients.summaries(ids)),
+  client: ({ repositories }) => new DataLoader<string, Client | null>((ids) => repositories.clients.byIds(ids)),
+  report: ({ repositories }) => new DataLoader<string, ReportRow | null>((ids) => repositories.reports.byIds(ids)),
+  project: ({ repositories }) => new DataLoader<string, AiProject | null>((ids) => repositories.projects.byIds(ids)),
+  scan: ({ repositories }) => new DataLoader<string, ScanRow | null>((ids) => repositories.scans.byIds(ids)),
+  signal: ({ repositories }) => new DataLoader<string, SignalRow | null>((ids) => repositories.signals.byIds(ids)),
+  signalRulesOfProject: ({ repositories }) => new DataLoader<string, SignalRule[]>((ids) => repositories.signals.rulesOf(ids)),
+  reportsOfClient: ({ repositories, listCap }) => new DataLoader<string, ListEnvelope<ReportSummaryRow>>((ids) => repositories.reports.byClients(ids, listCap)),
+  projectsOfClient: ({ repositories, listCap }) => new DataLoader<string, ListEnvelope<AiProject>>((ids) => repositories.projects.byClients(ids, listCap)),
+  reportData: ({ scope, cache }) => new DataLoader<ReportDataKey, ReportData, string>(
+    (keys) =>
+      cachedBatch(cache, keys, reportDataCacheKey, (misses) =>
+        computeReportData(
+          scope,
+          misses.map(({ report, range, compareRange }) => ({ clientId: report.clientId, definition: report.definition as unknown as ReportDefinition, range, compareRange })),
         ),
-      { cacheKeyFn: (key) => `${key.report.id}|${rangeKey(key.range)}|${rangeKey(key.compareRange)}` },
-    ),
-    metrics: ({ scope, cache, metricsCap }) => groupedLoader<MetricsKey, MetricsResult>(
-      (key) => `${rangeKey(key.range)}|${key.model}`,
-      (key) => `${key.project.id}|${rangeKey(key.range)}|${key.model}`,
-      (keys) =>
-        cachedBatch(
-          cache,
-          keys,
-          (key) => `metrics|${scope.workspaceId}|${key.project.id}|v${dataVersionOf(key.project)}|${rangeKey(key.range)}|${key.model}|${metricsCap}`,
-          (misses) => queryProjectMetrics(scope, misses.map((key) => key.project.id), misses[0]!.range, misses[0]!.model, metricsCap),
-        ),
-    ),
-    prompt: ({ repositories }) => new DataLoader<string, PromptRow | null>((ids) => repositories.prompts.byIds(ids)),
-    answer: ({ repositories }) => new DataLoader<string, AnswerRow | null>((ids) => repositories.answers.byIds(ids)),
-    promptTotals: ({ repositories }) => groupedLoader<{ parentId: string; filter: RunFilter }, LocaleTotals[]>(
-      (key) => JSON.stringify(key.filter),
-      (key) => `${key.parentId}|${JSON.stringify(key.filter)}`,
-      (keys) => repositories.prompts.totals(keys.map((key) => key.parentId), keys[0]!.filter),
-    ),
-    runsOfPrompt: ({ repositories }) => groupedLoader<PageKey<RunFilter>, Page<AnswerRow>>(pageGroup, pageCacheKey, async (keys) => {
-      const { first, after, ...filter } = keys[0]!.args;
-      const pages = await repositories.answers.pagesOfPrompts(keys.map((key) => key.parentId), filter, after && { date: after.sortValue, id: after.id }, first + 1);
-      return pages.map((rows) => toPage(rows, first));
-    }),
-    scansOfProject: ({ repositories }) => groupedLoader<PageKey<ScanFilter>, Page<ScanRow>>(pageGroup, pageCacheKey, (keys) =>
-      repositories.scans.pages(keys.map((key) => key.parentId), keys[0]!.args),
-    ),
-    signalsOfProject: ({ repositories }) => groupedLoader<PageKey<SignalFilter>, Page<SignalRow>>(pageGroup, pageCacheKey, (keys) =>
-      repositories.signals.pages(keys.map((key) => key.parentId), keys[0]!.args),
-    ),
+      ),
+    { cacheKeyFn: (key) => `${key.report.id}|${rangeKey(key.range)}|${rangeKey(key.compareRange)}` },
+  ),
+  metrics: ({ scope, cache, metricsCap }) => groupedLoader<MetricsKey, MetricsResult>(
+    (key) => `${rangeKey(key.range)}|${key.model}`,
+    (key) => `${key.project.id}|${rangeKey(key.range)}|${key.model}`,
+    (keys) =>
+      cachedBatch(
+        cache,
+        keys,
+        (key) => `metrics|${scope.workspaceId}|${key.project.id}|v${dataVersionOf(key.project)}|${rangeKey(key.range)}|${key.model}|${metricsCap}`,
+        (misses) => queryProjectMetrics(scope, misses.map((key) => key.project.id), misses[0]!.range, misses[0]!.model, metricsCap),
+      ),
+  ),
+  prompt: ({ repositories }) => new DataLoader<string, PromptRow | null>((ids) => repositories.prompts.byIds(ids)),
+  answer: ({ repositories }) => new DataLoader<string, AnswerRow | null>((ids) => repositories.answers.byIds(ids)),
+  promptTotals: ({ repositories }) => groupedLoader<{ parentId: string; filter: RunFilter }, LocaleTotals[]>(
+    (key) => JSON.stringify(key.filter),
+    (key) => `${key.parentId}|${JSON.stringify(key.filter)}`,
+    (keys) => repositories.prompts.totals(keys.map((key) => key.parentId), keys[0]!.filter),
+  ),
+  runsOfPrompt: ({ repositories }) => groupedLoader<PageKey<RunFilter>, Page<AnswerRow>>(pageGroup, pageCacheKey, async (keys) => {
+    const { first, after, ...filter } = keys[0]!.args;
+    const pages = await repositories.answers.pagesOfPrompts(keys.map((key) => key.parentId), filter, after && { date: after.sortValue, id: after.id }, first + 1);
+    return pages.map((rows) => toPage(rows, first));
+  }),
+  scansOfProject: ({ repositories }) => groupedLoader<PageKey<ScanFilter>, Page<ScanRow>>(pageGroup, pageCacheKey, (keys) =>
+    repositories.scans.pages(keys.map((key) => key.parentId), keys[0]!.args),
+  ),
+  signalsOfProject: ({ repositories }) => groupedLoader<PageKey<SignalFilter>, Page<SignalRow>>(pageGroup, pageCacheKey, (keys) =>
+    repositories.signals.pages(keys.map((key) => key.parentId), keys[0]!.args),
+  ),
 });
 
 export function createLoaders(repositories: Repositories, scope: WorkspaceScope, cache: DataCache, listCap: number, metricsCap: number) {

@@ -43,6 +43,9 @@ describe('GET /api/v1/clients', () => {
     expect(body.meta).toEqual({ total: 2, truncated: false });
     expect(body.data[0]).toEqual({ id: expect.stringMatching(/^cli_/), name: expect.any(String), connectedProviders: expect.arrayContaining(['google_analytics']), reportCount: 2, createdAt: expect.any(String) });
     expect(Date.parse(body.data[0].createdAt)).toBeGreaterThan(Date.parse(body.data[1].createdAt));
+    // Timestamps leave as RFC 3339 at UTC with milliseconds, the instant stored.
+    const stored = await t.database.prisma.client.findUniqueOrThrow({ where: { id: body.data[0].id } });
+    expect(body.data[0].createdAt).toBe(stored.createdAt.toISOString());
     expect(response.headers.get('ratelimit-policy')).toBe('"burst";q=240;w=60');
     expect(response.headers.get('ratelimit')).toMatch(/^"burst";r=\d+;t=\d+$/);
   });
