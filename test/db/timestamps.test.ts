@@ -1,12 +1,13 @@
 import fc from 'fast-check';
-import pg from 'pg';
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { parseTimestamptz } from '../../src/db/timestamps.js';
 import { connectDatabase } from '../../src/db/client.js';
 import { createTestDatabase } from '../support/database.js';
 
-// postgres-date, which pg uses unless told otherwise: the reference.
-const reference = (text: string) => (pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ) as (text: string) => Date)(text);
+// postgres-date, pg's own parser, itself: pg.types.getTypeParser would give ours back, since
+// importing db/client installs it.
+const reference = createRequire(import.meta.url)('postgres-date') as (text: string) => Date;
 const pad = (n: number, width = 2) => String(Math.abs(n)).padStart(width, '0');
 
 /** A timestamptz as PostgreSQL's ISO DateStyle writes it: fraction without trailing zeros, offset ±HH[:MM[:SS]]. */
