@@ -12,7 +12,7 @@ import type { Admitted } from '../auth/index.js';
 import { ifNoneMatchMatches, jsonRepresentation, strongEtag } from '../http/representation.js';
 import { matchRoute, routeScopes } from './routes.js';
 import { validateParameters } from './parameters.js';
-import { BASE_PATH, v1OpenApiDocument, v1Schema } from './sofa.js';
+import { BASE_PATH, v1Schema } from './v1-schema.js';
 import { compileRouteOperations } from './operations.js';
 import { API_REFERENCE_PAGE_POLICY, apiReferencePage, scalarBundle } from './docs.js';
 import { pageSecurityHeaders } from '../http/html.js';
@@ -57,16 +57,23 @@ export function createRestHandler(deps: RestDependencies) {
   const schema = v1Schema(deps.schema);
   const scopes = routeScopes(schema);
   const operations = compileRouteOperations(schema);
-  const openApiBody = JSON.stringify(v1OpenApiDocument(schema, deps.publicBaseUrl));
-  const openApiEtag = strongEtag(openApiBody);
+  // Built on its first request: SOFA and what it loads (about a fifth of the idle heap) serve
+  // nothing else, and most instances are never asked for the document.
+  let openApi: Promise<FinishedBody> | null = null;
+  const openApiDocument = () =>
+    (openApi ??= import('./sofa.js').then(({ v1OpenApiDocument }) => {
+      const body = JSON.stringify(v1OpenApiDocument(schema, deps.publicBaseUrl));
+      return { body, etag: strongEtag(body) };
+    }));
   const docsPage = apiReferencePage(`${BASE_PATH}/openapi.json`);
 
   async function handleGet(request: Request, url: URL, requestId: string, abort?: (error: Error) => void): Promise<Response> {
     const subPath = url.pathname.slice(BASE_PATH.length);
     if (subPath === '/openapi.json') {
       const caching = { 'Cache-Control': 'public, max-age=300' };
-      if (ifNoneMatchMatches(request.headers.get('if-none-match'), openApiEtag)) return notModified(openApiEtag, caching);
-      return jsonRepresentation(request, openApiBody, openApiEtag, { ...caching, 'Content-Type': JSON_CONTENT_TYPE });
+      const { body, etag } = await openApiDocument();
+      if (ifNoneMatchMatches(request.headers.get('if-none-match'), etag)) return notModified(etag, caching);
+      return jsonRepresentation(request, body, etag, { ...caching, 'Content-Type': JSON_CONTENT_TYPE });
     }
     if (subPath === '/docs') return new Response(docsPage, { headers: { 'Content-Type': 'text/html; charset=utf-8', ...pageSecurityHeaders(API_REFERENCE_PAGE_POLICY) } });
     if (subPath === '/docs/scalar.js') return new Response(new Uint8Array(await scalarBundle()), { headers: { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=86400' } });

@@ -1,26 +1,11 @@
-// SOFA maps each v1 route's GraphQL query field to its exact path and describes it in OpenAPI.
+// SOFA describes each v1 route's GraphQL query field at its exact path in OpenAPI. Only the
+// OpenAPI document needs it: the handler imports this module on the document's first request.
 import { useSofa } from 'sofa-api';
 import type { GraphQLSchema } from 'graphql';
-import { filterSchema } from '@graphql-tools/utils';
-import { isGraphOnly } from '../graphql/graph-only.js';
 import { REST_ROUTES } from './routes.js';
 import { buildOpenApiDocument, SCALAR_SCHEMAS } from './openapi.js';
 import { SOFA_DEPTH_LIMIT } from './operations.js';
-
-export const BASE_PATH = '/api/v1';
-
-/**
- * The schema v1 executes: the graph without its graph-only fields (relations, node, viewer).
- * SOFA selects every field of a route's types, so this is what keeps v1's responses and its
- * OpenAPI document to their exact shape; resolvers are the graph's own.
- */
-export function v1Schema(schema: GraphQLSchema): GraphQLSchema {
-  return filterSchema({
-    schema,
-    rootFieldFilter: (_operation, _name, field) => !isGraphOnly(field.extensions),
-    objectFieldFilter: (_type, _name, field) => !isGraphOnly(field.extensions),
-  });
-}
+import { BASE_PATH } from './v1-schema.js';
 
 /** The OpenAPI document of v1: SOFA describes the routes of the v1 schema, openapi.ts completes it. */
 export function v1OpenApiDocument(v1: GraphQLSchema, publicBaseUrl?: string) {

@@ -29,7 +29,7 @@ export function registerMaintenanceCommands(program: Command) {
     .option('--out <file>')
     .option('--base-url <url>', 'public base URL for servers[0]')
     .action(async (options: { out?: string; baseUrl?: string }) => {
-      const [{ schema }, { v1OpenApiDocument, v1Schema }] = await Promise.all([import('../../graphql/schema.js'), import('../../rest/sofa.js')]);
+      const [{ schema }, { v1OpenApiDocument }, { v1Schema }] = await Promise.all([import('../../graphql/schema.js'), import('../../rest/sofa.js'), import('../../rest/v1-schema.js')]);
       const text = `${JSON.stringify(v1OpenApiDocument(v1Schema(schema), options.baseUrl ?? config().PUBLIC_BASE_URL), null, 2)}\n`;
       if (options.out) await writeFile(options.out, text);
       else process.stdout.write(text);
