@@ -17,7 +17,7 @@ export interface MetricsRow extends ScanCounters, ScanRates {
 }
 
 export interface ModelTotals extends ScanCounters, ScanRates {
-  model: string;
+  model: AiModel;
 }
 
 export interface LocaleTotals extends ScanCounters, ScanRates {

@@ -64,7 +64,7 @@ const MetricsRowType = builder.objectRef<MetricsRow>('AiVisibilityMetricsRow').i
 });
 
 const ModelTotalsType = builder.objectRef<ModelTotals>('AiVisibilityModelTotals').implement({
-  fields: (t) => ({ model: t.field({ type: AiModelEnum, resolve: (r) => r.model as never }), ...countersAndRates(t as unknown as CountersFieldBuilder) }),
+  fields: (t) => ({ model: t.expose('model', { type: AiModelEnum }), ...countersAndRates(t as unknown as CountersFieldBuilder) }),
 });
 
 export const LocaleTotalsType = builder.objectRef<LocaleTotals>('AiVisibilityLocaleTotals').implement({
@@ -72,8 +72,8 @@ export const LocaleTotalsType = builder.objectRef<LocaleTotals>('AiVisibilityLoc
   fields: (t) => ({
     locale: t.exposeString('locale'),
     ...countersAndRates(t as unknown as CountersFieldBuilder),
-    byModel: t.field({ type: [ModelTotalsType], resolve: (r) => r.byModel }),
-    competitors: t.field({ type: [CompetitorType], description: 'Each competitor pooled over the scans of this locale that report it.', resolve: (r) => r.competitors }),
+    byModel: t.expose('byModel', { type: [ModelTotalsType] }),
+    competitors: t.expose('competitors', { type: [CompetitorType], description: 'Each competitor pooled over the scans of this locale that report it.' }),
   }),
 });
 
@@ -87,16 +87,16 @@ interface MetricsShape {
 const MetricsType = builder.objectRef<MetricsShape>('AiVisibilityMetrics').implement({
   fields: (t) => ({
     projectId: t.exposeString('projectId'),
-    range: t.field({ type: DateRangeType, resolve: (m) => m.range }),
-    rows: t.field({ type: [MetricsRowType], description: 'Most recent first, capped; see meta.', resolve: (m) => m.rows }),
-    totals: t.field({ type: [LocaleTotalsType], resolve: (m) => m.totals }),
+    range: t.expose('range', { type: DateRangeType }),
+    rows: t.expose('rows', { type: [MetricsRowType], description: 'Most recent first, capped; see meta.' }),
+    totals: t.expose('totals', { type: [LocaleTotalsType] }),
   }),
 });
 
 const MetricsEnvelope = builder.objectRef<{ data: MetricsShape; meta: ListMetaShape }>('AiVisibilityMetricsResult').implement({
   fields: (t) => ({
-    data: t.field({ type: MetricsType, resolve: (r) => r.data }),
-    meta: t.field({ type: ListMeta, description: 'total and truncated describe rows.', resolve: (r) => r.meta }),
+    data: t.expose('data', { type: MetricsType }),
+    meta: t.expose('meta', { type: ListMeta, description: 'total and truncated describe rows.' }),
   }),
 });
 
@@ -183,9 +183,9 @@ interface LocaleComparison {
 const LocaleComparisonType = builder.objectRef<LocaleComparison>('AiVisibilityLocaleComparison').implement({
   fields: (t) => ({
     locale: t.exposeString('locale'),
-    current: t.field({ type: PeriodRatesType, nullable: true, resolve: (c) => c.current }),
-    previous: t.field({ type: PeriodRatesType, nullable: true, resolve: (c) => c.previous }),
-    delta: t.field({ type: RateDeltaType, resolve: (c) => c.delta }),
+    current: t.expose('current', { type: PeriodRatesType, nullable: true }),
+    previous: t.expose('previous', { type: PeriodRatesType, nullable: true }),
+    delta: t.expose('delta', { type: RateDeltaType }),
   }),
 });
 
@@ -228,7 +228,7 @@ const TrendPointType = builder.objectRef<TrendPoint>('AiVisibilityTrendPoint').i
   description: 'One period of one model in one locale: its rates pooled from the scans of the period.',
   fields: (t) => ({
     period: t.expose('period', { type: 'Date', description: 'First day of the period (weeks start on Monday).' }),
-    model: t.field({ type: AiModelEnum, resolve: (point) => point.model as never }),
+    model: t.expose('model', { type: AiModelEnum }),
     locale: t.exposeString('locale'),
     totalRuns: t.exposeInt('totalRuns'),
     visibility: t.exposeFloat('visibility', { nullable: true }),

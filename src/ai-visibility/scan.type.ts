@@ -15,7 +15,7 @@ export const ScanType = builder.objectRef<ScanRow>('AiVisibilityScan').implement
   fields: (t) => ({
     id: t.exposeID('id'),
     projectId: t.exposeString('projectId'),
-    date: t.field({ type: 'Date', resolve: (scan) => scan.date }),
+    date: t.expose('date', { type: 'Date' }),
     model: t.field({ type: AiModelEnum, resolve: (scan) => scan.model as never }),
     locale: t.exposeString('locale'),
     completedAt: t.expose('completedAt', { type: 'DateTime' }),

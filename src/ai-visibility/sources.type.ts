@@ -39,7 +39,7 @@ interface SourcesShape {
 const SourcesType = builder.objectRef<SourcesShape>('AiVisibilitySources').implement({
   fields: (t) => ({
     projectId: t.exposeString('projectId'),
-    range: t.field({ type: DateRangeType, resolve: (sources) => sources.range }),
+    range: t.expose('range', { type: DateRangeType }),
     rows: t.expose('rows', { type: [SourceRowType], description: 'By locale, then citations descending, then domain; at most `limit` per locale.' }),
   }),
 });

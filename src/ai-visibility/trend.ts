@@ -5,13 +5,14 @@ import { tenantStatement } from '../db/tenant-sql.js';
 import { COUNTER_COLUMNS } from './scan-columns.js';
 import { COUNTER_FIELDS, ratesOf, type ScanCounters, type ScanRates } from './pooled-rates.js';
 import { runFilterSql, runFilterValues, type RunFilter } from './run-filter.js';
+import type { AiModel } from './models.js';
 
 export const TREND_GRANULARITIES = ['day', 'week', 'month'] as const;
 export type TrendGranularity = (typeof TREND_GRANULARITIES)[number];
 
 export interface TrendPoint extends ScanRates {
   period: string;
-  model: string;
+  model: AiModel;
   locale: string;
   totalRuns: number;
 }
@@ -19,7 +20,7 @@ export interface TrendPoint extends ScanRates {
 const sums = COUNTER_FIELDS.map((field) => `sum(s.${COUNTER_COLUMNS[field]})::float8 AS "${field}"`).join(', ');
 
 // $2 project, $3..$6 run filter, $7 granularity (a date_trunc unit).
-const TREND = tenantStatement<ScanCounters & { period: string; model: string; locale: string }>(
+const TREND = tenantStatement<ScanCounters & { period: string; model: AiModel; locale: string }>(
   'ai-trend',
   (workspace) => `SELECT to_char(date_trunc($7, s.date), 'YYYY-MM-DD') AS period, s.model, s.locale, ${sums}
     FROM scans s WHERE ${workspace('s')} AND s.project_id = $2 AND ${runFilterSql('s')}

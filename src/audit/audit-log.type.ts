@@ -10,7 +10,7 @@ const AuditEntryType = builder.objectRef<AuditView>('AuditEntry').implement({
     actorEmail: t.exposeString('actorEmail', { nullable: true }),
     action: t.exposeString('action'),
     target: t.exposeString('target'),
-    details: t.field({ type: 'JSONObject', resolve: (entry) => entry.details }),
+    details: t.expose('details', { type: 'JSONObject' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });

@@ -29,8 +29,8 @@ export function connectionType<T>(name: string, node: ObjectRef<GraphQLTypes, T,
   return builder.objectRef<Page<T>>(`${name}Connection`).implement({
     description: `${name}s, newest first.`,
     fields: (t) => ({
-      edges: t.field({ type: [EdgeType], resolve: (page) => page.rows }),
-      nodes: t.field({ type: [node], resolve: (page) => page.rows as never[] }),
+      edges: t.expose('rows', { type: [EdgeType] }),
+      nodes: t.expose('rows', { type: [node] }),
       pageInfo: t.field({
         type: PageInfoType,
         resolve: (page) => ({ hasNextPage: page.hasNextPage, endCursor: page.rows.length ? encodeCursor(cursorOf(page.rows.at(-1)!)) : null }),

@@ -21,8 +21,8 @@ export function listEnvelope<T>(name: string, item: ObjectRef<GraphQLTypes, T, a
   return builder.objectRef<ListEnvelope<T>>(name).implement({
     description,
     fields: (t) => ({
-      data: t.field({ type: [item], resolve: (parent) => parent.data }),
-      meta: t.field({ type: ListMeta, resolve: (parent) => parent.meta }),
+      data: t.expose('data', { type: [item] }),
+      meta: t.expose('meta', { type: ListMeta }),
     }),
   });
 }
@@ -36,8 +36,8 @@ export function itemEnvelope<T>(name: string, item: ObjectRef<GraphQLTypes, T, a
   return builder.objectRef<ItemEnvelope<T>>(name).implement({
     description,
     fields: (t) => ({
-      data: t.field({ type: item, resolve: (parent) => parent.data as never }),
-      meta: t.field({ type: 'JSONObject', resolve: (parent) => parent.meta }),
+      data: t.expose('data', { type: item }),
+      meta: t.expose('meta', { type: 'JSONObject' }),
     }),
   });
 }

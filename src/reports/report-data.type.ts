@@ -15,13 +15,13 @@ import { ReportSummaryType, ReportType } from './report.type.js';
 
 export const DateRangeType = builder.objectRef<DateRange>('DateRange').implement({
   description: 'An inclusive range of calendar dates.',
-  fields: (t) => ({ from: t.field({ type: 'Date', resolve: (r) => r.from }), to: t.field({ type: 'Date', resolve: (r) => r.to }) }),
+  fields: (t) => ({ from: t.expose('from', { type: 'Date' }), to: t.expose('to', { type: 'Date' }) }),
 });
 
 const KpiType = builder.objectRef<Kpi>('Kpi').implement({
   fields: (t) => ({
     widgetId: t.exposeString('widgetId'),
-    metric: t.field({ type: MetricEnum, resolve: (k) => k.metric as never }),
+    metric: t.expose('metric', { type: MetricEnum }),
     value: t.exposeFloat('value', { nullable: true }),
     previousValue: t.exposeFloat('previousValue', { nullable: true }),
     change: t.exposeFloat('change', { nullable: true, description: 'Relative change against previousValue; null when that is 0 or null.' }),
@@ -30,7 +30,7 @@ const KpiType = builder.objectRef<Kpi>('Kpi').implement({
 
 const ChartPointType = builder.objectRef<ChartPoint>('ChartPoint').implement({
   fields: (t) => ({
-    date: t.field({ type: 'Date', description: 'First day of the bucket.', resolve: (p) => p.date }),
+    date: t.expose('date', { type: 'Date', description: 'First day of the bucket.' }),
     value: t.exposeFloat('value', { nullable: true }),
     previousValue: t.exposeFloat('previousValue', { nullable: true }),
   }),
@@ -38,8 +38,8 @@ const ChartPointType = builder.objectRef<ChartPoint>('ChartPoint').implement({
 
 const ChartSeriesType = builder.objectRef<Chart['series'][number]>('ChartSeries').implement({
   fields: (t) => ({
-    metric: t.field({ type: MetricEnum, resolve: (s) => s.metric as never }),
-    points: t.field({ type: [ChartPointType], resolve: (s) => s.points }),
+    metric: t.expose('metric', { type: MetricEnum }),
+    points: t.expose('points', { type: [ChartPointType] }),
   }),
 });
 
@@ -47,8 +47,8 @@ const ChartType = builder.objectRef<Chart>('Chart').implement({
   fields: (t) => ({
     widgetId: t.exposeString('widgetId'),
     type: t.field({ type: WidgetTypeEnum, resolve: (c) => c.type as never }),
-    granularity: t.field({ type: GranularityEnum, resolve: (c) => c.granularity }),
-    series: t.field({ type: [ChartSeriesType], resolve: (c) => c.series }),
+    granularity: t.expose('granularity', { type: GranularityEnum }),
+    series: t.expose('series', { type: [ChartSeriesType] }),
   }),
 });
 
@@ -71,9 +71,9 @@ export const TableType = builder.objectRef<Table>('Table').implement({
   fields: (t) => ({
     widgetId: t.exposeString('widgetId'),
     dimension: t.exposeString('dimension'),
-    columns: t.field({ type: [MetricEnum], description: 'The metrics, in the order of values.', resolve: (tb) => tb.columns as never[] }),
-    rows: t.field({ type: [TableRowType], resolve: (tb) => tb.rows }),
-    totals: t.field({ type: TableTotalsType, resolve: (tb) => tb.totals }),
+    columns: t.expose('columns', { type: [MetricEnum], description: 'The metrics, in the order of values.' }),
+    rows: t.expose('rows', { type: [TableRowType] }),
+    totals: t.expose('totals', { type: TableTotalsType }),
   }),
 });
 
@@ -88,12 +88,12 @@ const ReportDataType = builder.objectRef<ReportDataShape>('ReportData').implemen
   description: 'The live assembled content of a report.',
   fields: (t) => ({
     reportId: t.exposeString('reportId'),
-    range: t.field({ type: DateRangeType, resolve: (d) => d.range }),
-    compareRange: t.field({ type: DateRangeType, nullable: true, resolve: (d) => d.compareRange }),
+    range: t.expose('range', { type: DateRangeType }),
+    compareRange: t.expose('compareRange', { type: DateRangeType, nullable: true }),
     timezone: t.exposeString('timezone'),
-    kpis: t.field({ type: [KpiType], resolve: (d) => d.kpis }),
-    charts: t.field({ type: [ChartType], resolve: (d) => d.charts }),
-    tables: t.field({ type: [TableType], resolve: (d) => d.tables }),
+    kpis: t.expose('kpis', { type: [KpiType] }),
+    charts: t.expose('charts', { type: [ChartType] }),
+    tables: t.expose('tables', { type: [TableType] }),
   }),
 });
 

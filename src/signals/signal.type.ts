@@ -21,7 +21,7 @@ export const SignalType = builder.objectRef<SignalRow>('Signal').implement({
     kind: t.exposeString('kind', { description: 'The rule that fired, e.g. visibility_drop.' }),
     model: t.field({ type: AiModelEnum, resolve: (signal) => signal.model as never }),
     locale: t.exposeString('locale'),
-    details: t.field({ type: 'JSONObject', description: 'The numbers before and after, and the rule\'s threshold.', resolve: (signal) => signal.details }),
+    details: t.expose('details', { type: 'JSONObject', description: 'The numbers before and after, and the rule\'s threshold.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     acknowledgedAt: t.expose('acknowledgedAt', { type: 'DateTime', nullable: true, description: 'When someone marked it as dealt with; null while it is news.' }),
   }),
@@ -58,7 +58,7 @@ const SignalKindEnum = builder.enumType('SignalKind', { values: SIGNAL_KINDS });
 const SignalRuleType = builder.objectRef<SignalRule>('SignalRule').implement({
   description: 'A rule run on every new or changed scan against the previous scan of the same model and locale.',
   fields: (t) => ({
-    kind: t.field({ type: SignalKindEnum, resolve: (rule) => rule.kind }),
+    kind: t.expose('kind', { type: SignalKindEnum }),
     threshold: t.exposeFloat('threshold'),
     enabled: t.exposeBoolean('enabled'),
     defaultThreshold: t.float({ resolve: (rule) => RULE_SPECS[rule.kind].defaultThreshold }),
@@ -92,7 +92,7 @@ const RuleFiringType = builder.objectRef<RulePreview['firings'][number]>('Signal
 const RulePreviewType = builder.objectRef<RulePreview>('SignalRulePreview').implement({
   description: 'How often a rule at a threshold would have fired over past scans (nothing is stored).',
   fields: (t) => ({
-    kind: t.field({ type: SignalKindEnum, resolve: (preview) => preview.kind }),
+    kind: t.expose('kind', { type: SignalKindEnum }),
     threshold: t.exposeFloat('threshold'),
     scansCompared: t.exposeInt('scansCompared', { description: 'Scans in the range that had a previous scan of their model and locale.' }),
     fired: t.exposeInt('fired'),

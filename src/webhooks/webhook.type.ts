@@ -106,7 +106,7 @@ const WebhookEventType = builder.objectRef<EventRow>('WebhookEvent').implement({
   fields: (t) => ({
     id: t.exposeID('id'),
     type: t.exposeString('type'),
-    payload: t.field({ type: 'JSONObject', description: 'The body receivers get (type, timestamp, data).', resolve: (event) => event.payload }),
+    payload: t.expose('payload', { type: 'JSONObject', description: 'The body receivers get (type, timestamp, data).' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     deliveries: t.expose('deliveries', { type: [DeliveryType], description: 'One per endpoint that receives it.' }),
   }),

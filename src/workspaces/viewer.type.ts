@@ -26,7 +26,7 @@ const WorkspaceType = builder.objectRef<WorkspaceShape>('Workspace').implement({
     id: t.exposeID('id'),
     slug: t.exposeString('slug'),
     name: t.exposeString('name'),
-    plan: t.field({ type: PlanEnum, resolve: (w) => w.plan }),
+    plan: t.expose('plan', { type: PlanEnum }),
     timezone: t.exposeString('timezone', { description: 'Default IANA time zone of new reports.' }),
     mcpWriteActions: t.exposeBoolean('mcpWriteActions', { description: 'Whether MCP clients may use write tools (an admin switches it in settings).' }),
   }),
@@ -55,7 +55,7 @@ const LimitsType = builder.objectRef<LimitsShape>('Limits').implement({
 const ViewerType = builder.objectRef<{ workspace: WorkspaceShape }>('Viewer').implement({
   description: 'Who is calling: the workspace, its plan and what the credential may read.',
   fields: (t) => ({
-    workspace: t.field({ type: WorkspaceType, resolve: (viewer) => viewer.workspace }),
+    workspace: t.expose('workspace', { type: WorkspaceType }),
     credential: t.field({ type: CredentialEnum, resolve: (_viewer, _args, ctx) => ctx.principal.kind }),
     scopes: t.field({ type: [ScopeEnum], resolve: (_viewer, _args, ctx) => [...ctx.principal.scopes] }),
     limits: t.field({
