@@ -51,37 +51,48 @@ export interface RouteMatch {
   params: Record<string, string>;
 }
 
-/** Matches a path below the base path; segments are compared raw, so %2F cannot fake a separator. */
-export function matchRoute(subPath: string): RouteMatch | null {
+// Each route's path split once: a request compares segments, never re-splitting the table.
+const PATTERNS = REST_ROUTES.map((route) => ({
+  route,
+  segments: route.path.split('/').slice(1),
+  template: route.path.replace(/:(\w+)/g, '{$1}'),
+}));
+
+const decodedSegment = (segment: string) => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+};
+
+function matchPattern(subPath: string): { pattern: (typeof PATTERNS)[number]; segments: string[] } | null {
   const segments = subPath.split('/').slice(1);
-  for (const route of REST_ROUTES) {
-    const pattern = route.path.split('/').slice(1);
-    if (pattern.length !== segments.length) continue;
-    const params: Record<string, string> = {};
-    let matched = true;
-    for (let index = 0; index < pattern.length && matched; index++) {
-      const expected = pattern[index]!;
+  for (const pattern of PATTERNS) {
+    if (pattern.segments.length !== segments.length) continue;
+    let index = 0;
+    for (; index < segments.length; index++) {
+      const expected = pattern.segments[index]!;
       const actual = segments[index]!;
-      if (expected.startsWith(':')) {
-        let decoded: string;
-        try {
-          decoded = decodeURIComponent(actual);
-        } catch {
-          decoded = actual;
-        }
-        params[expected.slice(1)] = decoded;
-        matched = actual.length > 0;
-      } else {
-        matched = expected === actual;
-      }
+      if (expected.startsWith(':') ? actual.length === 0 : expected !== actual) break;
     }
-    if (matched) return { route, params };
+    if (index === segments.length) return { pattern, segments };
   }
   return null;
 }
 
+/** Matches a path below the base path; segments are compared raw, so %2F cannot fake a separator. */
+export function matchRoute(subPath: string): RouteMatch | null {
+  const matched = matchPattern(subPath);
+  if (!matched) return null;
+  const params: Record<string, string> = {};
+  matched.pattern.segments.forEach((expected, index) => {
+    if (expected.startsWith(':')) params[expected.slice(1)] = decodedSegment(matched.segments[index]!);
+  });
+  return { route: matched.pattern.route, params };
+}
+
 /** The documented template of a path below the base path ("/reports/{id}/data"), or null. */
 export function v1RouteTemplate(subPath: string): string | null {
-  const matched = matchRoute(subPath);
-  return matched ? matched.route.path.replace(/:(\w+)/g, '{$1}') : null;
+  return matchPattern(subPath)?.pattern.template ?? null;
 }
