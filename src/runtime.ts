@@ -1,6 +1,5 @@
 // Everything a running instance owns: database, key cache with its invalidation channel,
 // rate-limit store, and the app. server.ts and the tests start it the same way.
-import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { createLogger } from './config/logger.js';
 import type { Config } from './config/index.js';
@@ -33,6 +32,7 @@ export async function startRuntime(config: Config, logger = createLogger(config)
   let rateLimitStore = memoryRateLimitStore();
   const readinessProbes: ReadinessProbe[] = [];
   if (config.REDIS_URL) {
+    const { Redis } = await import('ioredis');
     const redisOptions = { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000, lazyConnect: true };
     const commands = new Redis(config.REDIS_URL, redisOptions);
     const subscriber = new Redis(config.REDIS_URL, { ...redisOptions, enableOfflineQueue: true });

@@ -2,8 +2,8 @@
 // production the message goes to the log with a warning, so local development needs no server;
 // in production a missing SMTP_URL makes sending fail loudly in the log (the person's answer
 // stays the same, see sessions/password-reset.ts).
-import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
+import type { Transporter } from 'nodemailer';
 
 export interface Mail {
   to: string;
@@ -23,8 +23,10 @@ export function createMailer(config: { SMTP_URL?: string | undefined; MAIL_FROM:
       logger.warn({ to: mail.to, subject: mail.subject, text: mail.text }, 'SMTP_URL is not set: the mail is logged instead of sent');
     };
   }
-  const transport = nodemailer.createTransport(config.SMTP_URL);
+  // nodemailer loads on the first mail: an instance keeps none of it until someone resets a password.
+  let transport: Promise<Transporter> | null = null;
   return async (mail) => {
-    await transport.sendMail({ from: config.MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text });
+    transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(config.SMTP_URL));
+    await (await transport).sendMail({ from: config.MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text });
   };
 }
