@@ -28,4 +28,4 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 4000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # SIGTERM drains (SHUTDOWN_GRACE_SECONDS); give the container at least that long to stop.
 STOPSIGNAL SIGTERM
-CMD ["node", "--max-semi-space-size=16", "--heap-growing-percent=30", "dist/server.js"]
+CMD ["node", "dist/server.js"]

@@ -13,7 +13,6 @@ import { newId } from '../../src/db/ids.js';
 import { seedWorkspace } from '../../src/demo/seed.js';
 import { createApiKey } from '../../src/auth/key-management.js';
 import { build, buildIsStale } from '../../scripts/start.mjs';
-import { SERVICE_NODE_FLAGS } from '../../scripts/node-flags.mjs';
 import { hashPassword } from '../../src/sessions/passwords.js';
 import { connectMcp, TestOAuthProvider } from '../support/mcp.js';
 
@@ -41,16 +40,13 @@ export interface ServerHandle {
  * The service as it runs in production: the compiled build (built first when stale), in one
  * process whose pid is the one to measure. Returns how long it took from spawn to listening.
  */
-/**
- * BENCH_NODE_ARGS: Node flags for every service a benchmark starts, after production's own (a
- * later V8 flag wins: "--max-semi-space-size=0 --heap-growing-percent=0" measures V8's defaults).
- */
+/** BENCH_NODE_ARGS: Node flags for every service a benchmark starts (e.g. "--max-old-space-size=256"), to measure their trade. */
 const BENCH_NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
 export async function startService(env: Record<string, string>, nodeArgs: string[] = []): Promise<ServerHandle & { startMs: number }> {
   if (buildIsStale()) build();
   const started = performance.now();
-  const handle = await startProcess([...SERVICE_NODE_FLAGS, ...BENCH_NODE_ARGS, ...nodeArgs, 'dist/server.js'], env, 'node');
+  const handle = await startProcess([...BENCH_NODE_ARGS, ...nodeArgs, 'dist/server.js'], env, 'node');
   return { ...handle, startMs: performance.now() - started };
 }
 
