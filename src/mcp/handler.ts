@@ -231,16 +231,16 @@ export function createMcpHandler(deps: McpDeps) {
     const parsedBody = parseJson(text);
     // The SDK reads the parsed body and never the stream, so the request goes to it as it is; only
     // a body that is not JSON is handed over again as text (a native Request per call cost 4 % of an MCP call's CPU).
-    const unread = parsedBody === undefined ? new Request(request.url, { method: 'POST', headers: request.headers, body: text, signal: request.signal }) : request;
+    const forSdk = parsedBody === undefined ? new Request(request.url, { method: 'POST', headers: request.headers, body: text, signal: request.signal }) : request;
     const authInfo = { token: holder.token, clientId: holder.principal.clientId, scopes: [...holder.scopes], extra: { bound: { holder, selection, requestId } satisfies BoundRequest } };
     let answered: globalThis.Response;
-    if (await isLegacyRequest(unread, parsedBody)) {
+    if (await isLegacyRequest(forSdk, parsedBody)) {
       // 2025-era clients: the stateless idiom with JSON answers (the SDK's own legacy leg streams SSE, which costs more and buys nothing here).
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await buildServer(holder, selection, requestId).connect(transport);
-      answered = await transport.handleRequest(unread, { parsedBody, authInfo });
+      answered = await transport.handleRequest(forSdk, { parsedBody, authInfo });
     } else {
-      answered = await sdkHandler.fetch(unread, { parsedBody, authInfo });
+      answered = await sdkHandler.fetch(forSdk, { parsedBody, authInfo });
     }
     // A stream (2026-07-28 `subscriptions/listen`) passes through. Otherwise the SDK's native
     // Response, whose body node:http would write in many small writes, becomes one buffered body
