@@ -1,6 +1,7 @@
 // Answers (runs) of a project, newest first by (date, id), in keyset pages: a page after any
 // cursor costs the same, since it starts from the index position of the cursor. The same
 // statement without a limit feeds the streaming export.
+import type { AiModel } from './models.js';
 import type { WorkspaceScope } from '../db/workspace-scope.js';
 import { tenantStatement } from '../db/tenant-sql.js';
 import { groupByParent, inAskedOrder, perParentSql } from '../db/per-parent.js';
@@ -13,7 +14,7 @@ export interface AnswerRow {
   promptId: string;
   prompt: string;
   date: string;
-  model: string;
+  model: AiModel;
   locale: string;
   text: string;
   brandMentions: number;

@@ -45,7 +45,7 @@ export const AnswerType = builder.objectRef<AnswerRow>('AiVisibilityAnswer').imp
     promptId: t.exposeString('promptId'),
     prompt: t.exposeString('prompt', { description: "The prompt's text." }),
     date: t.expose('date', { type: 'Date' }),
-    model: t.field({ type: AiModelEnum, resolve: (answer) => answer.model as never }),
+    model: t.expose('model', { type: AiModelEnum }),
     locale: t.exposeString('locale'),
     text: t.exposeString('text', { description: "The model's answer." }),
     brandMentions: t.exposeInt('brandMentions'),

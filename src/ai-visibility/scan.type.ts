@@ -16,7 +16,7 @@ export const ScanType = builder.objectRef<ScanRow>('AiVisibilityScan').implement
     id: t.exposeID('id'),
     projectId: t.exposeString('projectId'),
     date: t.expose('date', { type: 'Date' }),
-    model: t.field({ type: AiModelEnum, resolve: (scan) => scan.model as never }),
+    model: t.expose('model', { type: AiModelEnum }),
     locale: t.exposeString('locale'),
     completedAt: t.expose('completedAt', { type: 'DateTime' }),
     ...countersAndRates(t as unknown as CountersFieldBuilder),

@@ -1,3 +1,4 @@
+import type { AiModel } from './models.js';
 import type { WorkspaceScope } from '../db/workspace-scope.js';
 import { groupByParent, inAskedOrder, perParentSql } from '../db/per-parent.js';
 import { toPage, type Page, type PageArgs } from '../db/paging.js';
@@ -9,7 +10,7 @@ export interface ScanRow extends ScanCounters, ScanRates {
   id: string;
   projectId: string;
   date: string;
-  model: string;
+  model: AiModel;
   locale: string;
   completedAt: Date;
 }

@@ -26,7 +26,7 @@ export interface ChartPoint {
 
 export interface Chart {
   widgetId: string;
-  type: string;
+  type: Widget['type'];
   granularity: Granularity;
   series: { metric: string; points: ChartPoint[] }[];
 }

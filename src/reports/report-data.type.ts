@@ -46,7 +46,7 @@ const ChartSeriesType = builder.objectRef<Chart['series'][number]>('ChartSeries'
 const ChartType = builder.objectRef<Chart>('Chart').implement({
   fields: (t) => ({
     widgetId: t.exposeString('widgetId'),
-    type: t.field({ type: WidgetTypeEnum, resolve: (c) => c.type as never }),
+    type: t.expose('type', { type: WidgetTypeEnum }),
     granularity: t.expose('granularity', { type: GranularityEnum }),
     series: t.expose('series', { type: [ChartSeriesType] }),
   }),
