@@ -1,4 +1,6 @@
 import type { AiProject } from '../db/generated/prisma/client.js';
+import type { AiModel } from './models.js';
+import type { CompetitorDomains } from './domains.js';
 import type { WorkspaceScope } from '../db/workspace-scope.js';
 import { perParentSql } from '../db/per-parent.js';
 import { clientOwnedRepository } from '../db/client-owned-repository.js';
@@ -7,7 +9,8 @@ import { tenantStatement } from '../db/tenant-sql.js';
 // dataVersion: bumped by each ingest of the project's scans (the metrics cache key).
 const COLUMNS = 'id, workspace_id AS "workspaceId", client_id AS "clientId", name, brand, competitors, models, locales, domains, competitor_domains AS "competitorDomains", data_version::text AS "dataVersion", created_at AS "createdAt"';
 
-export type ProjectRow = AiProject & { dataVersion: string };
+// The array and JSON columns as what ingest and the admin commands write into them.
+export type ProjectRow = Omit<AiProject, 'models' | 'competitorDomains'> & { models: AiModel[]; competitorDomains: CompetitorDomains[]; dataVersion: string };
 
 const LIST = tenantStatement<ProjectRow>(
   'projects.list',

@@ -4,7 +4,7 @@ import { cappedList, listEnvelope } from '../graphql/envelope.js';
 import { NodeInterface, registerNodeKind } from '../graphql/node.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
 import { ClientType } from '../clients/client.type.js';
-import type { AiProject } from '../db/generated/prisma/client.js';
+import type { ProjectRow } from './project-repository.js';
 import type { CompetitorDomains } from './domains.js';
 
 const CompetitorDomainsType = builder.objectRef<CompetitorDomains>('AiVisibilityCompetitorDomains').implement({
@@ -12,7 +12,7 @@ const CompetitorDomainsType = builder.objectRef<CompetitorDomains>('AiVisibility
   fields: (t) => ({ name: t.exposeString('name'), domains: t.exposeStringList('domains') }),
 });
 
-export const ProjectType = builder.objectRef<AiProject>('AiVisibilityProject').implement({
+export const ProjectType = builder.objectRef<ProjectRow>('AiVisibilityProject').implement({
   description: 'An AI-visibility project: a brand tracked across AI models and markets.',
   interfaces: [NodeInterface],
   fields: (t) => ({
@@ -21,10 +21,10 @@ export const ProjectType = builder.objectRef<AiProject>('AiVisibilityProject').i
     clientId: t.exposeString('clientId', { nullable: true }),
     brand: t.exposeString('brand'),
     competitors: t.exposeStringList('competitors'),
-    models: t.field({ type: [AiModelEnum], resolve: (p) => p.models as never[] }),
+    models: t.expose('models', { type: [AiModelEnum] }),
     locales: t.exposeStringList('locales', { description: 'BCP 47 tags; each is its own population.' }),
     domains: t.exposeStringList('domains', { description: "The brand's own registrable domains: citations of these are owned." }),
-    competitorDomains: t.field({ type: [CompetitorDomainsType], resolve: (project) => project.competitorDomains as unknown as CompetitorDomains[] }),
+    competitorDomains: t.expose('competitorDomains', { type: [CompetitorDomainsType] }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     client: t.field({
       type: ClientType,

@@ -2,7 +2,7 @@
 // times. Loaders whose keys carry arguments (a date range, a page) batch the keys that share
 // those arguments, so a page of 50 clients with the same preset still costs one statement.
 import DataLoader from 'dataloader';
-import type { AiProject, Client } from '../db/generated/prisma/client.js';
+import type { Client } from '../db/generated/prisma/client.js';
 import type { ClientSummary } from '../clients/index.js';
 import type { ListEnvelope } from '../db/per-parent.js';
 import type { DateRange } from '../dates/civil-date.js';
@@ -11,7 +11,7 @@ import type { ReportDefinition } from '../reports/index.js';
 import { computeReportData, type ReportData } from '../reports/index.js';
 import { queryProjectMetrics, type MetricsResult } from '../ai-visibility/index.js';
 import { toPage, type Page, type PageArgs } from '../db/paging.js';
-import type { AnswerRow, LocaleTotals, PromptRow, RunFilter, ScanFilter, ScanRow } from '../ai-visibility/index.js';
+import type { AnswerRow, LocaleTotals, ProjectRow, PromptRow, RunFilter, ScanFilter, ScanRow } from '../ai-visibility/index.js';
 import type { SignalFilter, SignalRow } from '../signals/index.js';
 import type { SignalRule } from '../signals/index.js';
 import type { Repositories } from './repositories.js';
@@ -80,12 +80,12 @@ const makeLoaders = lazyRecord<LoaderEnv>()({
   clientSummary: ({ repositories }) => new DataLoader<string, ClientSummary>((ids) => repositories.clients.summaries(ids)),
   client: ({ repositories }) => new DataLoader<string, Client | null>((ids) => repositories.clients.byIds(ids)),
   report: ({ repositories }) => new DataLoader<string, ReportRow | null>((ids) => repositories.reports.byIds(ids)),
-  project: ({ repositories }) => new DataLoader<string, AiProject | null>((ids) => repositories.projects.byIds(ids)),
+  project: ({ repositories }) => new DataLoader<string, ProjectRow | null>((ids) => repositories.projects.byIds(ids)),
   scan: ({ repositories }) => new DataLoader<string, ScanRow | null>((ids) => repositories.scans.byIds(ids)),
   signal: ({ repositories }) => new DataLoader<string, SignalRow | null>((ids) => repositories.signals.byIds(ids)),
   signalRulesOfProject: ({ repositories }) => new DataLoader<string, SignalRule[]>((ids) => repositories.signals.rulesOf(ids)),
   reportsOfClient: ({ repositories, listCap }) => new DataLoader<string, ListEnvelope<ReportSummaryRow>>((ids) => repositories.reports.byClients(ids, listCap)),
-  projectsOfClient: ({ repositories, listCap }) => new DataLoader<string, ListEnvelope<AiProject>>((ids) => repositories.projects.byClients(ids, listCap)),
+  projectsOfClient: ({ repositories, listCap }) => new DataLoader<string, ListEnvelope<ProjectRow>>((ids) => repositories.projects.byClients(ids, listCap)),
   reportData: ({ scope, cache }) => new DataLoader<ReportDataKey, ReportData, string>(
     (keys) =>
       cachedBatch(cache, keys, reportDataCacheKey, (misses) =>
