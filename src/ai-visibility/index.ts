@@ -2,7 +2,7 @@
 // not from the files behind it (composition roots and lazy loads excepted; test/layers.test.ts).
 export { queryProjectMetrics } from './metrics.js';
 export type { LocaleTotals, MetricsResult } from './metrics.js';
-export { AI_MODELS } from './models.js';
+export { AI_MODELS, type AiModel } from './models.js';
 export { COMPETITOR_COUNTER_FIELDS, COUNTER_FIELDS, ratesOf, ratio } from './pooled-rates.js';
 export type { CompetitorCounters, ScanCounters } from './pooled-rates.js';
 export { archiveProject, createProject, updateProject } from './project-management.js';

@@ -7,7 +7,6 @@ import type { ClientSummary } from '../clients/index.js';
 import type { ListEnvelope } from '../db/per-parent.js';
 import type { DateRange } from '../dates/civil-date.js';
 import type { ReportRow, ReportSummaryRow } from '../reports/index.js';
-import type { ReportDefinition } from '../reports/index.js';
 import { computeReportData, type ReportData } from '../reports/index.js';
 import { queryProjectMetrics, type MetricsResult } from '../ai-visibility/index.js';
 import { toPage, type Page, type PageArgs } from '../db/paging.js';
@@ -91,7 +90,7 @@ const makeLoaders = lazyRecord<LoaderEnv>()({
       cachedBatch(cache, keys, reportDataCacheKey, (misses) =>
         computeReportData(
           scope,
-          misses.map(({ report, range, compareRange }) => ({ clientId: report.clientId, definition: report.definition as unknown as ReportDefinition, range, compareRange })),
+          misses.map(({ report, range, compareRange }) => ({ clientId: report.clientId, definition: report.definition, range, compareRange })),
         ),
       ),
     { cacheKeyFn: (key) => `${key.report.id}|${rangeKey(key.range)}|${rangeKey(key.compareRange)}` },

@@ -4,7 +4,6 @@ import { ComparePresetEnum, DatePresetEnum, GranularityEnum, MetricEnum, WidgetT
 import { emptyMeta, itemEnvelope } from '../graphql/envelope.js';
 import { daysBetweenInclusive, todayIn, type DateRange } from '../dates/civil-date.js';
 import { resolveComparePreset, resolveDatePreset, type ComparePreset, type DatePreset } from './date-presets.js';
-import type { ReportDefinition } from './definition.js';
 import type { Chart, ChartPoint, Kpi, ReportData, Table, TableRow } from './engine.js';
 import type { ReportRow } from './repository.js';
 import { invalidParameter, notFound } from '../errors/index.js';
@@ -101,7 +100,7 @@ const ReportDataItem = itemEnvelope('ReportDataItem', ReportDataType, 'A report\
 
 /** A report's data for the given presets (default: its dateConfig), resolved in its time zone. */
 async function reportData(report: ReportRow, datePreset: DatePreset | null | undefined, comparePreset: ComparePreset | null | undefined, ctx: GraphQLContext): Promise<ReportDataShape> {
-  const { dateConfig } = report.definition as unknown as ReportDefinition;
+  const { dateConfig } = report.definition;
   const range = resolveDatePreset(datePreset ?? dateConfig.datePreset, todayIn(dateConfig.timezone, ctx.now));
   const compareRange = resolveComparePreset(comparePreset ?? dateConfig.comparePreset, range);
   const data = await ctx.loaders.reportData.load({ report, range, compareRange });
@@ -149,7 +148,7 @@ for (const variant of [ReportSummaryType, ReportType]) {
 
 /** The data of a report over two explicit ranges (a comparison the presets cannot name). */
 async function reportDataOver(report: ReportRow, range: DateRange, compareRange: DateRange | null, ctx: GraphQLContext): Promise<ReportDataShape> {
-  const { dateConfig } = report.definition as unknown as ReportDefinition;
+  const { dateConfig } = report.definition;
   const data = await ctx.loaders.reportData.load({ report, range, compareRange });
   return { reportId: report.id, range, compareRange, timezone: dateConfig.timezone, ...data };
 }
@@ -173,7 +172,7 @@ builder.objectField(ReportType, 'widgetData', (t) =>
     extensions: GRAPH_ONLY,
     args: { widgetId: t.arg.string({ required: true }), ...presetArgs(t.arg) },
     resolve: async (report, args, ctx) => {
-      const widgets = (report.definition as unknown as ReportDefinition).widgets;
+      const widgets = report.definition.widgets;
       if (!widgets.some((widget) => widget.id === args.widgetId)) throw invalidParameter('widgetId', `No widget ${args.widgetId.slice(0, 64)} in this report; widgets: ${widgets.map((widget) => widget.id).join(', ')}.`);
       const data = await reportData(report, args.datePreset, args.comparePreset, ctx);
       const mine = <T extends { widgetId: string }>(items: T[]) => items.filter((item) => item.widgetId === args.widgetId);

@@ -59,7 +59,7 @@ export const ReportType = builder.objectRef<ReportRow>('Report').implement({
     clientId: t.exposeString('clientId', { nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-    definition: t.field({ type: DefinitionType, resolve: (report) => report.definition as unknown as ReportDefinition }),
+    definition: t.expose('definition', { type: DefinitionType }),
   }),
 });
 

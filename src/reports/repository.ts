@@ -1,4 +1,5 @@
 import type { Report } from '../db/generated/prisma/client.js';
+import type { ReportDefinition } from './definition.js';
 import type { WorkspaceScope } from '../db/workspace-scope.js';
 import { perParentSql } from '../db/per-parent.js';
 import { clientOwnedRepository } from '../db/client-owned-repository.js';
@@ -11,7 +12,8 @@ const CLIENT_DATA_VERSION = 'coalesce((SELECT c.data_version FROM clients c WHER
 const COLUMNS = `${SUMMARY_COLUMNS}, definition, archived_at AS "archivedAt", ${CLIENT_DATA_VERSION} AS "dataVersion"`;
 
 export type ReportSummaryRow = Pick<Report, 'id' | 'workspaceId' | 'clientId' | 'name' | 'createdAt' | 'updatedAt'>;
-export type ReportRow = Report & { dataVersion: string };
+// The definition column as the report commands write it (validated by reports/definition.ts).
+export type ReportRow = Omit<Report, 'definition'> & { definition: ReportDefinition; dataVersion: string };
 const live = (workspace: WorkspaceBinding) => `${workspace()} AND archived_at IS NULL`;
 
 const LIST = tenantStatement<ReportSummaryRow>(

@@ -1,3 +1,4 @@
+import type { AiModel } from '../ai-visibility/index.js';
 import type { WorkspaceScope } from '../db/workspace-scope.js';
 import { groupByParent, inAskedOrder, perParentSql } from '../db/per-parent.js';
 import { toPage, type Page, type PageArgs } from '../db/paging.js';
@@ -10,7 +11,7 @@ export interface SignalRow {
   scanId: string | null;
   kind: string;
   acknowledgedAt: Date | null;
-  model: string;
+  model: AiModel;
   locale: string;
   details: Record<string, unknown>;
   createdAt: Date;

@@ -19,7 +19,7 @@ export const SignalType = builder.objectRef<SignalRow>('Signal').implement({
     projectId: t.exposeString('projectId'),
     scanId: t.exposeString('scanId', { nullable: true }),
     kind: t.exposeString('kind', { description: 'The rule that fired, e.g. visibility_drop.' }),
-    model: t.field({ type: AiModelEnum, resolve: (signal) => signal.model as never }),
+    model: t.expose('model', { type: AiModelEnum }),
     locale: t.exposeString('locale'),
     details: t.expose('details', { type: 'JSONObject', description: 'The numbers before and after, and the rule\'s threshold.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
