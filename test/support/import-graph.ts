@@ -1,5 +1,6 @@
 // The import graph of src/ (value and type imports, static and dynamic), read from the files:
-// what test/layers.test.ts holds against the layer rules in ARCHITECTURE.md.
+// what test/layers.test.ts holds against the layer rules in ARCHITECTURE.md; and what loading one
+// file loads with it (test/startup-imports.test.ts).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
@@ -29,6 +30,29 @@ export function importGraph(): Map<string, string[]> {
     graph.set(path.relative(SRC, file), [...new Set(targets)]);
   }
   return graph;
+}
+
+/**
+ * What loading `entry` loads with it: the src/ files and the packages (each with the first file
+ * importing it) reached by static value imports only — type imports are erased, import() waits.
+ */
+export function loadedAtStart(entry: string) {
+  const files = new Set<string>();
+  const packages = new Map<string, string>();
+  const visit = (file: string) => {
+    if (files.has(file)) return;
+    files.add(file);
+    const text = readFileSync(path.join(SRC, file), 'utf8');
+    for (const match of text.matchAll(/^(?:import|export)\s+(?!type\s)[^;]*?from\s+'([^']+)'|^import\s+'([^']+)'/gms)) {
+      const specifier = match[1] ?? match[2]!;
+      if (specifier.startsWith('.')) {
+        const target = path.relative(SRC, path.join(path.dirname(path.join(SRC, file)), specifier)).replace(/\.js$/, '.ts');
+        if (statSync(path.join(SRC, target), { throwIfNoEntry: false })?.isFile()) visit(target);
+      } else if (!packages.has(specifier)) packages.set(specifier, file);
+    }
+  };
+  visit(entry);
+  return { files, packages };
 }
 
 /** Strongly connected components of more than one file: the import cycles. */
