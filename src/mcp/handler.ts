@@ -2,8 +2,9 @@
 // 2026-07-28 (stateless per-request envelopes, `server/discover`) and 2025-era clients (stateless
 // legacy serving) from one handler. Each request gets a server bound to its token's person,
 // workspace, consent and URL, so any instance can answer any request and nothing lives between
-// them. Bearer tokens come from our authorization server; without a valid one the answer is 401
-// with the resource-metadata pointer.
+// them — except the plainest 2025-era `tools/call`, which is answered without one, as the SDK
+// would (direct-tool-calls.ts). Bearer tokens come from our authorization server; without a valid
+// one the answer is 401 with the resource-metadata pointer.
 import { createMcpHandler as createSdkHandler, isLegacyRequest, ProtocolError, ProtocolErrorCode, Server, WebStandardStreamableHTTPServerTransport, type CallToolResult } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import type { GraphQLSchema } from 'graphql';
@@ -19,6 +20,8 @@ import { MCP_PLANS } from './oauth-accounts.js';
 import type { Metrics } from '../observability/metrics.js';
 import { contextFromCarrier, inSpan, SpanKind, tracing } from '../observability/tracing.js';
 import { MCP_PATH } from './connector.js';
+import { directToolCallOf, type ToolCallParams } from './direct-tool-calls.js';
+import { resultResponseBody, structured, toolError } from './tool-results.js';
 import { loadOperationTools, type OperationTool } from './operation-tools.js';
 import { PROMPTS, renderPrompt } from './prompts.js';
 import { reportResource, REPORT_RESOURCE_TEMPLATE } from './resources.js';
@@ -84,13 +87,6 @@ const writeAnnotations = (tool: WriteTool) => ({
   ...(tool.openWorld ? {} : { openWorldHint: false }),
 });
 
-/** A tool's failure with the API's error code, as the model sees it. */
-function toolError(error: ApiError): CallToolResult {
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: { code: error.code, message: error.message, ...(error.param ? { param: error.param } : {}) } }) }] };
-}
-
-const structured = (data: Record<string, unknown>): CallToolResult => ({ content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data });
-
 export function createMcpHandler(deps: McpDeps) {
   // One validator for every per-request server: constructing Ajv cost more than a tool call.
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
@@ -152,6 +148,19 @@ export function createMcpHandler(deps: McpDeps) {
     return result;
   }
 
+  /** A `tools/call`, whichever way it came (the SDK's server or the direct path), traced when tracing is on. */
+  function answerToolCall(holder: Holder, selection: ToolSelection, requestId: string, params: ToolCallParams): Promise<CallToolResult> {
+    const name = params.name;
+    const call = () => callTool(holder, selection, requestId, name, params.arguments ?? {});
+    if (!tracing.on) return call();
+    // Named as OpenTelemetry's MCP conventions do; a client's `_meta.traceparent` is the parent.
+    return inSpan(`tools/call ${toolsByName.has(name) ? name : 'unknown'}`, { 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': toolsByName.has(name) ? name : 'unknown' }, async (span) => {
+      const result = await call();
+      if (result.isError) span?.setAttribute('error.type', 'tool_error');
+      return result;
+    }, { kind: SpanKind.SERVER, parent: contextFromCarrier(params._meta) });
+  }
+
   async function runTool(holder: Holder, selection: ToolSelection, requestId: string, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
     const tool = toolsByName.get(name);
     if (!tool || !isVisible(holder, withinConsent(selection, holder.consent), tool)) {
@@ -190,17 +199,7 @@ export function createMcpHandler(deps: McpDeps) {
         annotations: 'write' in tool ? writeAnnotations(tool) : READ_ANNOTATIONS,
       })),
     }));
-    server.setRequestHandler('tools/call', async (request) => {
-      const name = request.params.name;
-      const call = () => callTool(holder, selection, requestId, name, (request.params.arguments ?? {}) as Record<string, unknown>);
-      if (!tracing.on) return call();
-      // Named as OpenTelemetry's MCP conventions do; a client's `_meta.traceparent` is the parent.
-      return inSpan(`tools/call ${toolsByName.has(name) ? name : 'unknown'}`, { 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': toolsByName.has(name) ? name : 'unknown' }, async (span) => {
-        const result = await call();
-        if (result.isError) span?.setAttribute('error.type', 'tool_error');
-        return result;
-      }, { kind: SpanKind.SERVER, parent: contextFromCarrier(request.params._meta as Record<string, unknown> | undefined) });
-    });
+    server.setRequestHandler('tools/call', (request) => answerToolCall(holder, selection, requestId, request.params as ToolCallParams));
     server.setRequestHandler('resources/list', async () => ({ resources: [] }));
     server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: [REPORT_RESOURCE_TEMPLATE] }));
     server.setRequestHandler('resources/read', async (request) => {
@@ -235,6 +234,8 @@ export function createMcpHandler(deps: McpDeps) {
     const authInfo = { token: holder.token, clientId: holder.principal.clientId, scopes: [...holder.scopes], extra: { bound: { holder, selection, requestId } satisfies BoundRequest } };
     let answered: globalThis.Response;
     if (await isLegacyRequest(forSdk, parsedBody)) {
+      const direct = directToolCallOf(forSdk.headers, parsedBody);
+      if (direct) return new Response(resultResponseBody(direct.id, await answerToolCall(holder, selection, requestId, direct.params)), { status: 200, headers: { 'content-type': 'application/json' } });
       // 2025-era clients: the stateless idiom with JSON answers (the SDK's own legacy leg streams SSE, which costs more and buys nothing here).
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await buildServer(holder, selection, requestId).connect(transport);
