@@ -4,7 +4,7 @@
 // The data cache is off on both sides, so both compute; the ratio is the MCP layer's cost.
 // Targets (issue 24): each tool p50 ≤ 1.1× its endpoint; tools/list of all 68 p50 ≤ 5 ms.
 import { connectDatabase } from '../../src/db/client.js';
-import { alternate, benchApiFixtures, benchDatabase, mcpAccessToken, printTable, ratio, runBench, startService } from './harness.js';
+import { alternate, benchApiFixtures, benchDatabase, mcpAccessToken, printTable, ratio, runBench, socketClient, startService } from './harness.js';
 
 // Per case: 11 cases and 10 baselines make the run about 2½ minutes at the default.
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
@@ -18,23 +18,20 @@ runBench(async () => {
     // Every toolset and writes on, so that tools/list shows all 68.
     const token = await mcpAccessToken(database, service.baseUrl, workspace.id, '/mcp/x/all');
 
-    let id = 0;
-    const mcpCall = (method: string, params: Record<string, unknown>, path = '/mcp/x/all') => async () => {
-      const response = await fetch(`${service.baseUrl}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}`, 'mcp-protocol-version': '2025-06-18' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
-      });
-      // Read as bytes, as v1's answers are: parsing the body here would bill the load generator's
-      // JSON.parse to MCP, and so would searching the whole body (two scans of a 600 KB metrics
-      // answer). The SDK writes a result as `{"result":{…,"isError":true},"jsonrpc":"2.0","id":n}`.
-      const body = Buffer.from(await response.arrayBuffer());
-      return response.ok && body.subarray(0, 16).includes('{"result":') && !body.subarray(-64).includes('"isError":true');
+    const client = socketClient(service.baseUrl);
+    // Both sides send what a fetch-based client sends (MCP clients are; v1 then compresses large answers).
+    const common = { 'accept-encoding': 'gzip, deflate, br' };
+    const mcpCall = (method: string, params: Record<string, unknown>, path = '/mcp/x/all') => {
+      const request = client.prepare('POST', path, { ...common, authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' }, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }));
+      // The SDK writes a result as `{"result":{…,"isError":true},"jsonrpc":"2.0","id":n}`: the first and last bytes tell.
+      return async () => {
+        const { status, body } = await client.send(request);
+        return status === 200 && body.subarray(0, 16).includes('{"result":') && !body.subarray(-64).includes('"isError":true');
+      };
     };
-    const v1Call = (path: string) => async () => {
-      const response = await fetch(`${service.baseUrl}/api/v1${path}`, { headers: { authorization: `Bearer ${key.secret}` } });
-      await response.arrayBuffer();
-      return response.ok;
+    const v1Call = (path: string) => {
+      const request = client.prepare('GET', `/api/v1${path}`, { ...common, authorization: `Bearer ${key.secret}` });
+      return async () => (await client.send(request)).status === 200;
     };
 
     const answer = await database.prisma.aiAnswer.findFirstOrThrow({ where: { projectId: project.id }, orderBy: { id: 'asc' } });
@@ -78,6 +75,7 @@ runBench(async () => {
     console.log('MCP tool / its v1 endpoint (target p50 ≤ 1.1×):');
     for (const line of ratios) console.log(`  ${line}`);
     console.log(`tools/list of all 68, one client: p50 ${listAll!.p50.toFixed(2)} ms (target ≤ 5 ms); at concurrency 8: p50 ${listAllBusy!.p50.toFixed(2)} ms`);
+    client.close();
   } finally {
     await service.stop();
     await database.close();

@@ -2,7 +2,7 @@
 // is answered exactly as the SDK's own server answers it (status, content type, body bytes),
 // it takes only what it can answer so, and it really leaves the SDK's server out.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Server } from '@modelcontextprotocol/server';
+import { isLegacyRequest, Server } from '@modelcontextprotocol/server';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { seedWorkspace } from '../../src/demo/seed.js';
 import { createKeyedWorkspace } from '../support/app.js';
@@ -114,9 +114,12 @@ describe('directToolCallOf', () => {
   };
   const plain = toolCall(7, { name: 'list_clients', arguments: { limit: 1 }, _meta: { traceparent: 't' } });
 
-  it('takes one plain tools/call with the headers the transport requires', () => {
-    expect(directToolCallOf(headers(), plain)).toEqual({ id: 7, params: { name: 'list_clients', arguments: { limit: 1 }, _meta: { traceparent: 't' } } });
-    expect(directToolCallOf(headers({ 'content-type': 'application/json; charset=utf-8' }), toolCall('x', { name: 'whoami' }))).toEqual({ id: 'x', params: { name: 'whoami' } });
+  it('takes one plain tools/call with the headers the transport requires — a message the SDK classifies as 2025-era', async () => {
+    const taken: [Headers, unknown][] = [[headers(), plain], [headers({ 'content-type': 'application/json; charset=utf-8' }), toolCall('x', { name: 'whoami' })]];
+    expect(directToolCallOf(...taken[0]!)).toEqual({ id: 7, params: { name: 'list_clients', arguments: { limit: 1 }, _meta: { traceparent: 't' } } });
+    expect(directToolCallOf(...taken[1]!)).toEqual({ id: 'x', params: { name: 'whoami' } });
+    // The handler does not ask the SDK's era predicate first: what the direct path takes must be legacy by it.
+    for (const [given, body] of taken) expect(await isLegacyRequest(new Request('http://x/mcp', { method: 'POST', headers: given, body: JSON.stringify(body) }), body)).toBe(true);
   });
 
   it.each([
