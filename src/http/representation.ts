@@ -10,8 +10,28 @@ export const COMPRESSION_THRESHOLD_BYTES = 1024;
 
 export type ContentCoding = 'br' | 'gzip';
 
+/** A JSON body: ASCII text as it is, anything else as UTF-8 bytes. */
+export type JsonBody = string | Uint8Array<ArrayBuffer>;
+
+/**
+ * A JSON body, encoded at most once. Hashing, compressing and writing a string each encode it
+ * again, at ~5 ns a character once one character is outside Latin-1 (an em dash in a title), so
+ * such a body becomes bytes here (`Buffer.from`: a small one comes from Node's pool). An ASCII
+ * body stays a string: node:http writes it with the headers as one buffer, which bytes measured
+ * 4–6 % dearer for a small list (test/bench/README.md, "2026-11-24").
+ */
+export function jsonBody(value: unknown): JsonBody {
+  const text = JSON.stringify(value);
+  return Buffer.byteLength(text) === text.length ? text : (Buffer.from(text) as Buffer<ArrayBuffer>);
+}
+
+/** A body to keep (in a cache): bytes in a buffer of their own, as a pooled slice would keep its whole 8 KB pool alive. */
+export const keptBody = (body: JsonBody): JsonBody => (typeof body === 'string' ? body : new Uint8Array(body));
+
+const byteLength = (body: JsonBody) => (typeof body === 'string' ? body.length : body.byteLength);
+
 /** A strong validator of the identity body: the same bytes always give the same tag. */
-export function strongEtag(body: string): string {
+export function strongEtag(body: JsonBody): string {
   // The one-shot hash: no Hash object per response (hashing was 4–5 % of a list's CPU).
   return `"${hash('sha1', body, 'base64url')}"`;
 }
@@ -42,15 +62,15 @@ export function negotiateEncoding(acceptEncoding: string | null): ContentCoding 
   return best ?? null;
 }
 
-const compressors: Record<ContentCoding, (body: string) => Promise<Buffer>> = {
+const compressors: Record<ContentCoding, (body: JsonBody) => Promise<Buffer>> = {
   // Quality 4: most of brotli's gain at a fraction of its top setting's CPU, per request.
   br: (body) => promisify(brotliCompress)(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } }),
   gzip: (body) => promisify(gzip)(body, { level: 6 }),
 };
 
 /** A 200 JSON response with its ETag, compressed when the client accepts it and it pays. */
-export async function jsonRepresentation(request: Request, body: string, etag: string, headers: Record<string, string>): Promise<Response> {
-  const coding = Buffer.byteLength(body) >= COMPRESSION_THRESHOLD_BYTES ? negotiateEncoding(request.headers.get('accept-encoding')) : null;
+export async function jsonRepresentation(request: Request, body: JsonBody, etag: string, headers: Record<string, string>): Promise<Response> {
+  const coding = byteLength(body) >= COMPRESSION_THRESHOLD_BYTES ? negotiateEncoding(request.headers.get('accept-encoding')) : null;
   const common = { ...headers, ETag: etag, Vary: 'Accept-Encoding' };
   if (!coding) return new Response(body, { headers: common });
   const compressed = await compressors[coding](body);

@@ -9,7 +9,7 @@ import type { GraphQLContext } from '../graphql/context.js';
 import type { DataCache } from '../db/data-cache.js';
 import type { Principal } from '../auth/index.js';
 import type { Admitted } from '../auth/index.js';
-import { ifNoneMatchMatches, jsonRepresentation, strongEtag } from '../http/representation.js';
+import { ifNoneMatchMatches, jsonBody, jsonRepresentation, keptBody, strongEtag, type JsonBody } from '../http/representation.js';
 import { matchRoute, routeScopes } from './routes.js';
 import { validateParameters } from './parameters.js';
 import { BASE_PATH, v1Schema } from './v1-schema.js';
@@ -33,7 +33,7 @@ export interface RestDependencies {
 }
 
 interface FinishedBody {
-  body: string;
+  body: JsonBody;
   etag: string;
 }
 
@@ -62,7 +62,7 @@ export function createRestHandler(deps: RestDependencies) {
   let openApi: Promise<FinishedBody> | null = null;
   const openApiDocument = () =>
     (openApi ??= import('./sofa.js').then(({ v1OpenApiDocument }) => {
-      const body = JSON.stringify(v1OpenApiDocument(schema, deps.publicBaseUrl));
+      const body = keptBody(jsonBody(v1OpenApiDocument(schema, deps.publicBaseUrl)));
       return { body, etag: strongEtag(body) };
     }));
   const docsPage = apiReferencePage(`${BASE_PATH}/openapi.json`);
@@ -102,9 +102,10 @@ export function createRestHandler(deps: RestDependencies) {
       if (!finished) {
         const result = await operations.get(match.route)!.query(undefined, context, variables);
         if (result.errors?.length) throw result.errors;
-        const body = JSON.stringify(result.data![match.route.field]);
+        const body = jsonBody(result.data![match.route.field]);
         finished = { body, etag: strongEtag(body) };
-        if (cacheKey) deps.cache.set(cacheKey, finished, (body.length + finished.etag.length) * 2);
+        // A string is held as UTF-16 in memory.
+        if (cacheKey) deps.cache.set(cacheKey, { ...finished, body: keptBody(body) }, (typeof body === 'string' ? body.length * 2 : body.byteLength) + finished.etag.length * 2);
       }
       const { body, etag } = finished;
       // Revalidation, not storage: a client may keep the body and ask again with If-None-Match.

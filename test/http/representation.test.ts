@@ -1,11 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { ifNoneMatchMatches, negotiateEncoding, strongEtag } from '../../src/http/representation.js';
+import { ifNoneMatchMatches, jsonBody, negotiateEncoding, strongEtag } from '../../src/http/representation.js';
 
 describe('strong ETags', () => {
   it('are the same for the same body and differ for another', () => {
-    expect(strongEtag('{"a":1}')).toBe(strongEtag('{"a":1}'));
-    expect(strongEtag('{"a":1}')).not.toBe(strongEtag('{"a":2}'));
-    expect(strongEtag('x')).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    expect(strongEtag(jsonBody({ a: 1 }))).toBe(strongEtag(jsonBody({ a: 1 })));
+    expect(strongEtag(jsonBody({ a: 1 }))).not.toBe(strongEtag(jsonBody({ a: 2 })));
+    expect(strongEtag(jsonBody('x'))).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+  });
+});
+
+describe('jsonBody', () => {
+  it('is the JSON text, as it is when ASCII and as UTF-8 bytes otherwise, whatever its characters', () => {
+    for (const value of [{ title: 'Pine — Pricing', emoji: '🥖', quote: '"\\' }, { latin1: 'Café' }, 'plain', [1, null, true], { lone: '\ud800' }]) {
+      const body = jsonBody(value);
+      expect(typeof body === 'string' ? body : Buffer.from(body).toString('utf8')).toBe(JSON.stringify(value));
+      expect(typeof body === 'string').toBe(/^[\x00-\x7f]*$/.test(JSON.stringify(value)));
+    }
+  });
+
+  it('gives the same ETag for the same content either way (tags sent before bodies became bytes stay valid)', () => {
+    expect(strongEtag(jsonBody({ t: 'é — 🥖' }))).toBe(strongEtag(JSON.stringify({ t: 'é — 🥖' })));
+    expect(strongEtag(jsonBody({ t: 'ascii' }))).toBe(strongEtag(Buffer.from(JSON.stringify({ t: 'ascii' })) as Buffer<ArrayBuffer>));
   });
 });
 
