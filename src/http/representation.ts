@@ -30,6 +30,9 @@ export const keptBody = (body: JsonBody): JsonBody => (typeof body === 'string' 
 
 const byteLength = (body: JsonBody) => (typeof body === 'string' ? body.length : body.byteLength);
 
+/** What a kept body takes in memory: a string is held as UTF-16. */
+export const heldBytes = (body: JsonBody) => (typeof body === 'string' ? body.length * 2 : body.byteLength);
+
 /** A strong validator of the identity body: the same bytes always give the same tag. */
 export function strongEtag(body: JsonBody): string {
   // The one-shot hash: no Hash object per response (hashing was 4–5 % of a list's CPU).

@@ -19,16 +19,17 @@ export function structured(data: Record<string, unknown>): CallToolResult {
   return result;
 }
 
-const utf8 = new TextEncoder();
-const [HEAD, MIDDLE] = ['{"result":{"content":[{"type":"text","text":', '}],"structuredContent":'].map((part) => utf8.encode(part)) as [Uint8Array, Uint8Array];
+const [HEAD, MIDDLE] = [Buffer.from('{"result":{"content":[{"type":"text","text":'), Buffer.from('}],"structuredContent":')];
 
 /**
  * The JSON-RPC response the SDK's transport writes for `result`, as UTF-8. A structured result's
  * data is serialized once and the response assembled from encoded parts: one string of the whole
  * (a rope of two-byte strings as soon as any text is not Latin-1) cost 2.5× as much to encode.
+ * `Buffer.from` as for v1's bodies (http/representation.ts): 4.7 vs TextEncoder's 11.9 µs for one
+ * answer, equal for a page of fifty.
  */
-export function resultResponseBody(id: string | number, result: CallToolResult): Uint8Array<ArrayBuffer> {
-  if (!textIsStructuredContent.has(result)) return utf8.encode(JSON.stringify({ result, jsonrpc: '2.0', id }));
+export function resultResponseBody(id: string | number, result: CallToolResult): Buffer<ArrayBuffer> {
+  if (!textIsStructuredContent.has(result)) return Buffer.from(JSON.stringify({ result, jsonrpc: '2.0', id })) as Buffer<ArrayBuffer>;
   const text = (result.content[0] as { text: string }).text;
-  return Buffer.concat([HEAD, utf8.encode(JSON.stringify(text)), MIDDLE, utf8.encode(text), utf8.encode(`},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`)]);
+  return Buffer.concat([HEAD, Buffer.from(JSON.stringify(text)), MIDDLE, Buffer.from(text), Buffer.from(`},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`)]);
 }

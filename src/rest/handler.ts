@@ -9,7 +9,7 @@ import type { GraphQLContext } from '../graphql/context.js';
 import type { DataCache } from '../db/data-cache.js';
 import type { Principal } from '../auth/index.js';
 import type { Admitted } from '../auth/index.js';
-import { ifNoneMatchMatches, jsonBody, jsonRepresentation, keptBody, strongEtag, type JsonBody } from '../http/representation.js';
+import { heldBytes, ifNoneMatchMatches, jsonBody, jsonRepresentation, keptBody, strongEtag, type JsonBody } from '../http/representation.js';
 import { matchRoute, routeScopes } from './routes.js';
 import { validateParameters } from './parameters.js';
 import { BASE_PATH, v1Schema } from './v1-schema.js';
@@ -104,8 +104,7 @@ export function createRestHandler(deps: RestDependencies) {
         if (result.errors?.length) throw result.errors;
         const body = jsonBody(result.data![match.route.field]);
         finished = { body, etag: strongEtag(body) };
-        // A string is held as UTF-16 in memory.
-        if (cacheKey) deps.cache.set(cacheKey, { ...finished, body: keptBody(body) }, (typeof body === 'string' ? body.length * 2 : body.byteLength) + finished.etag.length * 2);
+        if (cacheKey) deps.cache.set(cacheKey, { ...finished, body: keptBody(body) }, heldBytes(body) + finished.etag.length * 2);
       }
       const { body, etag } = finished;
       // Revalidation, not storage: a client may keep the body and ask again with If-None-Match.

@@ -164,7 +164,7 @@ export interface RawAnswer {
  * A load generator's HTTP/1.1 client over keep-alive sockets, one per request in flight: the
  * request's bytes are built once and each answer is read by its Content-Length. fetch cost the
  * generator 200–450 µs per request on the same two cores as the service — more for a POST and a
- * larger answer, so it billed itself to MCP (test/bench/README.md, "the load generator").
+ * larger answer, so it billed itself to MCP (test/bench/README.md, "2026-11-24").
  */
 export function socketClient(baseUrl: string) {
   const { hostname, port } = new URL(baseUrl);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ifNoneMatchMatches, jsonBody, negotiateEncoding, strongEtag } from '../../src/http/representation.js';
+import { heldBytes, ifNoneMatchMatches, jsonBody, keptBody, negotiateEncoding, strongEtag } from '../../src/http/representation.js';
 
 describe('strong ETags', () => {
   it('are the same for the same body and differ for another', () => {
@@ -16,6 +16,16 @@ describe('jsonBody', () => {
       expect(typeof body === 'string' ? body : Buffer.from(body).toString('utf8')).toBe(JSON.stringify(value));
       expect(typeof body === 'string').toBe(/^[\x00-\x7f]*$/.test(JSON.stringify(value)));
     }
+  });
+
+  it('keeps a small byte body in a buffer of its own, not a slice that pins Node\'s shared pool', () => {
+    const body = jsonBody({ t: 'é' }) as Uint8Array<ArrayBuffer>;
+    expect(body.buffer.byteLength).toBeGreaterThan(body.byteLength);
+    const kept = keptBody(body) as Uint8Array<ArrayBuffer>;
+    expect(kept.buffer.byteLength).toBe(kept.byteLength);
+    expect(Buffer.from(kept)).toEqual(Buffer.from(body));
+    expect(heldBytes(kept)).toBe(body.byteLength);
+    expect(heldBytes(jsonBody({ t: 'a' }))).toBe(2 * JSON.stringify({ t: 'a' }).length);
   });
 
   it('gives the same ETag for the same content either way (tags sent before bodies became bytes stay valid)', () => {
