@@ -85,14 +85,14 @@ export const unavailable = () =>
 export const internalError = () =>
   new ApiError('internal_error', 'An unexpected error occurred. It has been logged with the request id.');
 
-/** Connection-level failures of pg/Prisma that mean "the database is not reachable right now". */
+/** Failures of pg/Prisma that mean "the database cannot answer right now": a lost or refused connection, or a statement it cancelled (57014, the pools' statement_timeout). */
 export function isDatabaseUnavailable(error: unknown): boolean {
   const seen = new Set<unknown>();
   let current: unknown = error;
   while (current && typeof current === 'object' && !seen.has(current)) {
     seen.add(current);
     const { code, message, name } = current as { code?: unknown; message?: unknown; name?: unknown };
-    if (typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|57P01|57P02|57P03|08\d{3}|P1001|P1017)$/.test(code)) {
+    if (typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|57014|57P01|57P02|57P03|08\d{3}|P1001|P1017)$/.test(code)) {
       return true;
     }
     if (typeof message === 'string' && /(Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Can't reach database|the database system is (starting up|shutting down)|Client has encountered a connection error)/i.test(message)) {
