@@ -2,5 +2,5 @@
 // not from the files behind it (composition roots and lazy loads excepted; test/layers.test.ts).
 export { assertClientOfWorkspace } from './ownership.js';
 export { clientRepository } from './repository.js';
-export type { ClientSummary } from './repository.js';
+export type { ClientRow } from './repository.js';
 export { archiveClient, createClient, renameClient } from './client-management.js';

@@ -2,8 +2,7 @@
 // times. Loaders whose keys carry arguments (a date range, a page) batch the keys that share
 // those arguments, so a page of 50 clients with the same preset still costs one statement.
 import DataLoader from 'dataloader';
-import type { Client } from '../db/generated/prisma/client.js';
-import type { ClientSummary } from '../clients/index.js';
+import type { ClientRow } from '../clients/index.js';
 import type { ListEnvelope } from '../db/per-parent.js';
 import type { DateRange } from '../dates/civil-date.js';
 import type { ReportRow, ReportSummaryRow } from '../reports/index.js';
@@ -76,8 +75,7 @@ interface LoaderEnv {
 }
 
 const makeLoaders = lazyRecord<LoaderEnv>()({
-  clientSummary: ({ repositories }) => new DataLoader<string, ClientSummary>((ids) => repositories.clients.summaries(ids)),
-  client: ({ repositories }) => new DataLoader<string, Client | null>((ids) => repositories.clients.byIds(ids)),
+  client: ({ repositories }) => new DataLoader<string, ClientRow | null>((ids) => repositories.clients.byIds(ids)),
   report: ({ repositories }) => new DataLoader<string, ReportRow | null>((ids) => repositories.reports.byIds(ids)),
   project: ({ repositories }) => new DataLoader<string, ProjectRow | null>((ids) => repositories.projects.byIds(ids)),
   scan: ({ repositories }) => new DataLoader<string, ScanRow | null>((ids) => repositories.scans.byIds(ids)),
