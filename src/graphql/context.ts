@@ -1,3 +1,5 @@
+import { RequestCache } from '@pothos/plugin-scope-auth';
+import type { CompiledQuery } from 'graphql-jit';
 import type { Config } from '../config/index.js';
 import type { WorkspaceScope } from '../db/workspace-scope.js';
 import type { Principal } from '../auth/index.js';
@@ -22,4 +24,24 @@ export function buildContext(input: Pick<GraphQLContext, 'requestId' | 'principa
   const { workspace, config } = input;
   const repositories = createRepositories(workspace);
   return { ...input, repositories, loaders: createLoaders(repositories, workspace, cache, config.LIST_ROW_CAP, config.METRICS_ROW_CAP), now: new Date() };
+}
+
+/**
+ * Lets go of what Pothos keeps beside a context once its execution is over. Pothos holds
+ * per-request state (scope-auth's evaluated scopes) in module-level WeakMaps keyed by the
+ * context, and V8's scavenger keeps the entry of a young key in an old WeakMap alive until the
+ * next full collection: under load every request's cache was promoted to the old generation
+ * (test/bench/README.md, "2026-11-24: what survived the scavenges").
+ */
+export function releaseContext(context: GraphQLContext): void {
+  RequestCache.clearForContext(context);
+}
+
+/** Runs a compiled operation (a v1 route, an MCP tool) and releases its context afterwards. */
+export async function runCompiled(compiled: CompiledQuery, context: GraphQLContext, variables: Record<string, unknown>) {
+  try {
+    return await compiled.query(undefined, context, variables);
+  } finally {
+    releaseContext(context);
+  }
 }

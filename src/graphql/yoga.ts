@@ -6,7 +6,7 @@ import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { getOperationAST, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { isDatabaseUnavailable, unavailable } from '../errors/index.js';
 import type { Admitted } from '../auth/index.js';
-import type { GraphQLContext } from './context.js';
+import { releaseContext, type GraphQLContext } from './context.js';
 import { bearerToken } from '../auth/index.js';
 import { graphiqlPage } from './graphiql.js';
 import { trace } from '@opentelemetry/api';
@@ -87,14 +87,16 @@ export function createGraphQLServer(deps: YogaDependencies) {
     },
     plugins: [
       { onRequestParse: (payload) => (deps.isCookieAuthenticated(payload.request) ? csrf.onRequestParse?.(payload) : undefined) },
-      // The request's span names the GraphQL operation it ran; metrics count and time it.
+      // The request's span names the GraphQL operation it ran; metrics count and time it; the
+      // context is released when the execution is done (graphql/context.ts).
       {
-        onExecute: ({ args }: { args: { document: DocumentNode; operationName?: string | null } }) => {
+        onExecute: ({ args }: { args: { document: DocumentNode; operationName?: string | null; contextValue: GraphQLContext } }) => {
           const name = getOperationAST(args.document, args.operationName)?.name?.value ?? 'anonymous';
           if (tracing.on) trace.getActiveSpan()?.setAttribute('graphql.operation.name', name);
           const started = performance.now();
           return {
             onExecuteDone: ({ result }: { result: unknown }) => {
+              releaseContext(args.contextValue);
               const failed = Boolean((result as { errors?: readonly unknown[] } | null)?.errors?.length);
               deps.metrics.graphqlOperation(knownOperations.has(name) ? name : 'other', failed ? 'error' : 'ok', (performance.now() - started) / 1000);
             },

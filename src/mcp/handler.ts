@@ -14,7 +14,7 @@ import { SCOPES, type Principal } from '../auth/index.js';
 import { ApiError, fromUsageError, toApiError, UsageError } from '../errors/index.js';
 import { errorResponse, jsonResponse, Response } from '../http/responses.js';
 import { BODY_LIMITS, bounded } from '../http/body.js';
-import type { GraphQLContext } from '../graphql/context.js';
+import { runCompiled, type GraphQLContext } from '../graphql/context.js';
 import type { AuthorizationServer } from './authorization-server.js';
 import { MCP_PLANS } from './oauth-accounts.js';
 import type { Metrics } from '../observability/metrics.js';
@@ -173,7 +173,7 @@ export function createMcpHandler(deps: McpDeps) {
     if (unknown.length) return toolError(new ApiError('invalid_parameter', `Unknown argument ${unknown.join(', ')}.`, { param: unknown[0]! }));
     try {
       if ('write' in tool) return structured(await tool.run({ ...deps.writes, principal: holder.principal }, args));
-      const result = await tool.compiled.query(undefined, deps.contextFor(holder.principal, requestId), args);
+      const result = await runCompiled(tool.compiled, deps.contextFor(holder.principal, requestId), args);
       if (result.errors?.length) {
         const known = toApiError(result.errors, (cause) => deps.logger.error({ err: cause, requestId, tool: name }, 'mcp tool failed'));
         // Variables of the wrong type are GraphQL validation errors without our code.

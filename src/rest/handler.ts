@@ -5,7 +5,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import { ApiError, toApiError } from '../errors/index.js';
 import { errorResponse, JSON_CONTENT_TYPE, Response, withoutBody } from '../http/responses.js';
-import type { GraphQLContext } from '../graphql/context.js';
+import { runCompiled, type GraphQLContext } from '../graphql/context.js';
 import type { DataCache } from '../db/data-cache.js';
 import type { Principal } from '../auth/index.js';
 import type { Admitted } from '../auth/index.js';
@@ -100,7 +100,7 @@ export function createRestHandler(deps: RestDependencies) {
       const cacheKey = version != null ? `body|${context.workspace.workspaceId}|${match.route.operationId}|${JSON.stringify(variables)}|${version}|${Math.floor(context.now.getTime() / TODAY_SLOT_MS)}` : null;
       let finished = cacheKey ? deps.cache.get<FinishedBody>(cacheKey) : undefined;
       if (!finished) {
-        const result = await operations.get(match.route)!.query(undefined, context, variables);
+        const result = await runCompiled(operations.get(match.route)!, context, variables);
         if (result.errors?.length) throw result.errors;
         const body = jsonBody(result.data![match.route.field]);
         finished = { body, etag: strongEtag(body) };
