@@ -43,7 +43,11 @@ function createPool(url: string, poolSize: number, statementTimeoutMs: number | 
     connectionString: url,
     max: poolSize,
     connectionTimeoutMillis: 2_000,
-    idleTimeoutMillis: 30_000,
+    // Connections stay open while idle (0: no idle timeout). pg-pool arms a timer on every
+    // release to close an idle connection; timers that outlive a scavenge or two (a quiet
+    // pool's) kept the service's short-lived ones and what they reached alive into the old
+    // generation (test/bench/README.md, "what survived the scavenges").
+    idleTimeoutMillis: 0,
     // A stuck statement is cancelled by the server (statement_timeout), and a server that
     // vanished is found by TCP keepalive. pg's own client-side query_timeout did the first job
     // at a price measured in test/bench/README.md ("the query timer"): with it every scavenge of

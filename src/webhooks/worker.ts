@@ -54,7 +54,8 @@ const MAX_LEASE_MARGIN_SECONDS = 10;
 
 export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   const { config, logger } = deps;
-  const pool = new pg.Pool({ connectionString: deps.databaseUrl, max: 6, application_name: 'signalboard-webhooks' });
+  // No idle timeout, like the API's pools (db/client.ts): an idle timer per release, outliving its scavenges, cost the API's requests in the same process.
+  const pool = new pg.Pool({ connectionString: deps.databaseUrl, max: 6, application_name: 'signalboard-webhooks', idleTimeoutMillis: 0 });
   pool.on('error', (error) => logger.warn({ err: error }, 'webhook worker pool error'));
   const policy = { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_TARGETS };
   const timeoutMs = config.WEBHOOK_TIMEOUT_SECONDS * 1000;

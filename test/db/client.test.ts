@@ -16,6 +16,19 @@ describe('the database pools', () => {
     expect((await database.streamPool.query('SHOW statement_timeout')).rows[0].statement_timeout).toBe('0');
   });
 
+  it('arm no timer for a query or a released connection', async () => {
+    // Timers that outlive a scavenge kept requests' garbage alive into the old generation (test/bench/README.md).
+    const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+    await database.pool.query('SELECT 1');
+    const before = timers();
+    const sleeping = database.pool.query('SELECT pg_sleep(0.05)');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // One timer: the test's own, just fired; none for the running query.
+    expect(timers()).toBe(before);
+    await sleeping;
+    expect(timers()).toBe(before);
+  });
+
   it('answer a cancelled statement as 503 with Retry-After, and the connection serves the next one', async () => {
     const client = await database.pool.connect();
     try {
