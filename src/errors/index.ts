@@ -108,7 +108,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 
 /**
  * The one error a caller sees for anything thrown or reported: an ApiError as it is (also
- * inside a GraphQL error), a lost database connection as 503, and everything else as a
+ * inside a GraphQL error), a lost database connection or a cancelled statement as 503, and everything else as a
  * generic 500 after `log` has recorded it. Accepts one error or an execution's error list.
  */
 export function toApiError(thrown: unknown, log: (error: unknown) => void): ApiError {
