@@ -43,15 +43,15 @@ function createPool(url: string, poolSize: number, statementTimeoutMs: number | 
     connectionString: url,
     max: poolSize,
     connectionTimeoutMillis: 2_000,
-    // Connections stay open while idle (0: no idle timeout). pg-pool arms a timer on every
-    // release to close an idle connection; timers that outlive a scavenge or two (a quiet
-    // pool's) kept the service's short-lived ones and what they reached alive into the old
-    // generation (test/bench/README.md, "what survived the scavenges").
+    // Connections stay open while idle (0: no idle timeout): pg-pool arms a timer on every
+    // release to close an idle connection, and with such timers (the webhook worker's quiet pool
+    // in the same process) every scavenge promoted ~8 MB of the requests' garbage (measured, not
+    // explained: test/bench/README.md, "what survived the scavenges").
     idleTimeoutMillis: 0,
     // A stuck statement is cancelled by the server (statement_timeout), and a server that
-    // vanished is found by TCP keepalive. pg's own client-side query_timeout did the first job
-    // at a price measured in test/bench/README.md ("the query timer"): with it every scavenge of
-    // the service kept 7–18 MB alive and paused 8–16 ms instead of under 1 ms.
+    // vanished is found by TCP keepalive. pg's own client-side query_timeout (a timer per query)
+    // did the first job at a price measured in the same section: with it every scavenge kept
+    // 7–18 MB alive and paused 8–16 ms instead of under 1 ms.
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
     // API queries are short index scans; starting parallel workers for them costs more

@@ -54,7 +54,7 @@ const MAX_LEASE_MARGIN_SECONDS = 10;
 
 export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   const { config, logger } = deps;
-  // No idle timeout, like the API's pools (db/client.ts): an idle timer per release, outliving its scavenges, cost the API's requests in the same process.
+  // No idle timeout, like the API's pools (db/client.ts): with an idle timer per release here, the API's requests in the same process promoted their garbage at every scavenge.
   const pool = new pg.Pool({ connectionString: deps.databaseUrl, max: 6, application_name: 'signalboard-webhooks', idleTimeoutMillis: 0 });
   pool.on('error', (error) => logger.warn({ err: error }, 'webhook worker pool error'));
   const policy = { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_TARGETS };
