@@ -14,15 +14,23 @@ export type ContentCoding = 'br' | 'gzip';
 export type JsonBody = string | Uint8Array<ArrayBuffer>;
 
 /**
+ * Above this many characters an ASCII body is written as bytes too: node:http joins a string body
+ * to the headers, and a stream copies a string of more than 16 KiB (its stack buffer) into a new
+ * allocation on every write — per request again for a cached body. Measured on a 178 KB metrics
+ * body: +25–40 % requests/s, large-object space 30–44 → 6 MB (test/bench/README.md, "2026-11-24").
+ */
+export const STRING_BODY_MAX_CHARS = 16 * 1024;
+
+/**
  * A JSON body, encoded at most once. Hashing, compressing and writing a string each encode it
  * again, at ~5 ns a character once one character is outside Latin-1 (an em dash in a title), so
- * such a body becomes bytes here (`Buffer.from`: a small one comes from Node's pool). An ASCII
- * body stays a string: node:http writes it with the headers as one buffer, which bytes measured
- * 4–6 % dearer for a small list (test/bench/README.md, "2026-11-24").
+ * such a body becomes bytes here (`Buffer.from`: a small one comes from Node's pool). A small
+ * ASCII body stays a string: node:http writes it with the headers as one buffer, which bytes
+ * measured 4–6 % dearer for a small list (test/bench/README.md, "2026-11-24").
  */
 export function jsonBody(value: unknown): JsonBody {
   const text = JSON.stringify(value);
-  return Buffer.byteLength(text) === text.length ? text : (Buffer.from(text) as Buffer<ArrayBuffer>);
+  return text.length <= STRING_BODY_MAX_CHARS && Buffer.byteLength(text) === text.length ? text : (Buffer.from(text) as Buffer<ArrayBuffer>);
 }
 
 /** A body to keep (in a cache): bytes in a buffer of their own, as a pooled slice would keep its whole 8 KB pool alive. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { heldBytes, ifNoneMatchMatches, jsonBody, keptBody, negotiateEncoding, strongEtag } from '../../src/http/representation.js';
+import { heldBytes, ifNoneMatchMatches, jsonBody, keptBody, negotiateEncoding, STRING_BODY_MAX_CHARS, strongEtag } from '../../src/http/representation.js';
 
 describe('strong ETags', () => {
   it('are the same for the same body and differ for another', () => {
@@ -10,12 +10,23 @@ describe('strong ETags', () => {
 });
 
 describe('jsonBody', () => {
-  it('is the JSON text, as it is when ASCII and as UTF-8 bytes otherwise, whatever its characters', () => {
+  it('is the JSON text, as it is when small and ASCII and as UTF-8 bytes otherwise, whatever its characters', () => {
     for (const value of [{ title: 'Pine — Pricing', emoji: '🥖', quote: '"\\' }, { latin1: 'Café' }, 'plain', [1, null, true], { lone: '\ud800' }]) {
       const body = jsonBody(value);
       expect(typeof body === 'string' ? body : Buffer.from(body).toString('utf8')).toBe(JSON.stringify(value));
       expect(typeof body === 'string').toBe(/^[\x00-\x7f]*$/.test(JSON.stringify(value)));
     }
+  });
+
+  it('is bytes, whatever its characters, above the size node:http would copy a string at on every write', () => {
+    const large = { items: Array.from({ length: 400 }, (_, index) => ({ id: `item_${index}`, name: 'plain ascii name' })) };
+    expect(JSON.stringify(large).length).toBeGreaterThan(STRING_BODY_MAX_CHARS);
+    const body = jsonBody(large);
+    expect(body).toBeInstanceOf(Uint8Array);
+    expect(Buffer.from(body as Uint8Array).toString('utf8')).toBe(JSON.stringify(large));
+    const atTheLimit = 'a'.repeat(STRING_BODY_MAX_CHARS - 2);
+    expect(jsonBody(atTheLimit)).toBe(JSON.stringify(atTheLimit));
+    expect(jsonBody(`${atTheLimit}a`)).toBeInstanceOf(Uint8Array);
   });
 
   it('keeps a small byte body in a buffer of its own, not a slice that pins Node\'s shared pool', () => {
