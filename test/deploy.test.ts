@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { imageNodeOptions } from './support/docker-image.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
@@ -45,6 +46,13 @@ describe('Dockerfile', () => {
     // Everything the compiled server reads at run time is in the image.
     expect(has(/^COPY graphql /)).toBe(true);
     expect(has(/^COPY prisma /)).toBe(true);
+  });
+
+  it('sets the heap policy the benchmarks measure, as one NODE_OPTIONS line the harness reads', () => {
+    expect(has(/^ENV NODE_OPTIONS=--max-semi-space-size=16$/)).toBe(true);
+    expect(imageNodeOptions(read('Dockerfile'))).toBe('--max-semi-space-size=16');
+    expect(imageNodeOptions('FROM node:24\nENV A=1 NODE_OPTIONS="--a --b" C=2\n')).toBe('--a --b');
+    expect(imageNodeOptions('FROM node:24\n# NODE_OPTIONS=--nope\n')).toBe('');
   });
 
   const engine = spawnSync('docker', ['info'], { stdio: 'ignore', timeout: 10_000 }).status === 0;

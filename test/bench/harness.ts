@@ -1,6 +1,7 @@
 // Shared pieces of the benchmarks: a persistent embedded PostgreSQL for bench data, server
 // processes, a closed-loop load generator with exact percentiles, and a table printer.
 import { freePort } from '../support/global-setup.js';
+import { imageNodeOptions } from '../support/docker-image.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import autocannon from 'autocannon';
@@ -51,7 +52,7 @@ export async function startService(env: Record<string, string>, nodeArgs: string
   return { ...handle, startMs: performance.now() - started };
 }
 
-/** Starts a Node process that prints a line with "port":<n> once it listens. */
+/** Starts a Node process that prints a line with "port":<n> once it listens, with the image's Node options. */
 export async function startProcess(args: string[], env: Record<string, string>, command: 'tsx' | 'node' = 'tsx'): Promise<ServerHandle> {
   // `node --import tsx` keeps the server in one process, so its pid is the one to measure.
   // Production requires PUBLIC_BASE_URL (the one origin): the port is chosen here so the two agree.
@@ -61,7 +62,7 @@ export async function startProcess(args: string[], env: Record<string, string>, 
   const child: ChildProcess = spawn(command === 'node' ? process.execPath : path.join(root, 'node_modules/.bin/tsx'), args, {
     cwd: root,
     // Production requires APP_SECRET_KEY; the benchmarks' own fixed one.
-    env: { ...process.env, HOST: '127.0.0.1', PORT: listenPort, PUBLIC_BASE_URL: `http://127.0.0.1:${listenPort}`, METRICS_PORT: metricsPort, SEED_DEMO: 'false', LOG_LEVEL: 'warn', NODE_ENV: 'production', APP_SECRET_KEY: BENCH_APP_SECRET_KEY, ...env },
+    env: { ...process.env, NODE_OPTIONS: imageNodeOptions(), HOST: '127.0.0.1', PORT: listenPort, PUBLIC_BASE_URL: `http://127.0.0.1:${listenPort}`, METRICS_PORT: metricsPort, SEED_DEMO: 'false', LOG_LEVEL: 'warn', NODE_ENV: 'production', APP_SECRET_KEY: BENCH_APP_SECRET_KEY, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let output = '';
