@@ -1,6 +1,7 @@
 // Starts one instance: configuration, database (embedded when DATABASE_URL is unset),
 // migrations, demo data on first start, then HTTP. SIGTERM/SIGINT drain and stop.
 import './config/node-version.js';
+import './config/v8-flags.js';
 import { configOrExit } from './config/index.js';
 import { startRuntime } from './runtime.js';
 import { createLogger } from './config/logger.js';

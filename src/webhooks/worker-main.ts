@@ -2,6 +2,7 @@
 // WEBHOOK_WORKER=false on those to keep delivery in dedicated processes). Its own composition
 // root: configuration, database, secret box, worker — nothing of the web app is loaded.
 import '../config/node-version.js';
+import '../config/v8-flags.js';
 import { configOrExit } from '../config/index.js';
 import { createLogger } from '../config/logger.js';
 import { startTracing, tracing } from '../observability/tracing.js';
