@@ -15,9 +15,9 @@ RUN npm run build
 
 FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=4000 METRICS_PORT=9464
-# V8 sizes its young generation to the machine (2 × 64 MiB on a large one) and lets the old one
-# grow late; 16 MiB semi-spaces held peak RSS at 50 connections ~100–250 MB lower at the same
-# v1 throughput (test/bench/README.md, "2026-11-24"). The benchmarks start services with this line.
+# V8 sizes its young generation to the machine (2 × 64 MiB on a large one); 16 MiB semi-spaces
+# held peak RSS at 50 connections ~200 MB lower with 5–23 % more v1 throughput in alternated runs
+# (test/bench/README.md, "2026-11-24"). The benchmarks start services with this line.
 ENV NODE_OPTIONS=--max-semi-space-size=16
 WORKDIR /app
 COPY package.json package-lock.json prisma.config.ts ./

@@ -10,7 +10,7 @@ export const COMPRESSION_THRESHOLD_BYTES = 1024;
 
 export type ContentCoding = 'br' | 'gzip';
 
-/** A JSON body: ASCII text as it is, anything else as UTF-8 bytes. */
+/** A JSON body: small ASCII text as it is, anything else as UTF-8 bytes. */
 export type JsonBody = string | Uint8Array<ArrayBuffer>;
 
 /**
