@@ -9,7 +9,7 @@ import { runCompiled, type GraphQLContext } from '../graphql/context.js';
 import type { DataCache } from '../db/data-cache.js';
 import type { Principal } from '../auth/index.js';
 import type { Admitted } from '../auth/index.js';
-import { heldBytes, ifNoneMatchMatches, jsonBody, jsonRepresentation, keptBody, strongEtag, type JsonBody } from '../http/representation.js';
+import { finishedBody, heldBytes, ifNoneMatchMatches, jsonBody, jsonRepresentation, keptBody, type FinishedBody } from '../http/representation.js';
 import { matchRoute, routeScopes } from './routes.js';
 import { validateParameters } from './parameters.js';
 import { BASE_PATH, v1Schema } from './v1-schema.js';
@@ -30,11 +30,6 @@ export interface RestDependencies {
   /** Where finished bodies of versioned routes are kept (the data cache's byte budget). */
   cache: DataCache;
   publicBaseUrl?: string;
-}
-
-interface FinishedBody {
-  body: JsonBody;
-  etag: string;
 }
 
 /**
@@ -62,8 +57,7 @@ export function createRestHandler(deps: RestDependencies) {
   let openApi: Promise<FinishedBody> | null = null;
   const openApiDocument = () =>
     (openApi ??= import('./sofa.js').then(({ v1OpenApiDocument }) => {
-      const body = keptBody(jsonBody(v1OpenApiDocument(schema, deps.publicBaseUrl)));
-      return { body, etag: strongEtag(body) };
+      return finishedBody(keptBody(jsonBody(v1OpenApiDocument(schema, deps.publicBaseUrl))));
     }));
   const docsPage = apiReferencePage(`${BASE_PATH}/openapi.json`);
 
@@ -71,9 +65,9 @@ export function createRestHandler(deps: RestDependencies) {
     const subPath = url.pathname.slice(BASE_PATH.length);
     if (subPath === '/openapi.json') {
       const caching = { 'Cache-Control': 'public, max-age=300' };
-      const { body, etag } = await openApiDocument();
-      if (ifNoneMatchMatches(request.headers.get('if-none-match'), etag)) return notModified(etag, caching);
-      return jsonRepresentation(request, body, etag, { ...caching, 'Content-Type': JSON_CONTENT_TYPE });
+      const document = await openApiDocument();
+      if (ifNoneMatchMatches(request.headers.get('if-none-match'), document.etag)) return notModified(document.etag, caching);
+      return jsonRepresentation(request, document, { ...caching, 'Content-Type': JSON_CONTENT_TYPE });
     }
     if (subPath === '/docs') return new Response(docsPage, { headers: { 'Content-Type': 'text/html; charset=utf-8', ...pageSecurityHeaders(API_REFERENCE_PAGE_POLICY) } });
     if (subPath === '/docs/scalar.js') return new Response(new Uint8Array(await scalarBundle()), { headers: { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=86400' } });
@@ -98,20 +92,24 @@ export function createRestHandler(deps: RestDependencies) {
       }
       const version = await VERSION_OF[match.route.field]?.(context, match.params);
       const cacheKey = version != null ? `body|${context.workspace.workspaceId}|${match.route.operationId}|${JSON.stringify(variables)}|${version}|${Math.floor(context.now.getTime() / TODAY_SLOT_MS)}` : null;
-      let finished = cacheKey ? deps.cache.get<FinishedBody>(cacheKey) : undefined;
+      let kept = cacheKey ? deps.cache.get<FinishedBody>(cacheKey) : undefined;
+      let finished = kept;
       if (!finished) {
         const result = await runCompiled(operations.get(match.route)!, context, variables);
         if (result.errors?.length) throw result.errors;
-        const body = jsonBody(result.data![match.route.field]);
-        finished = { body, etag: strongEtag(body) };
-        if (cacheKey) deps.cache.set(cacheKey, { ...finished, body: keptBody(body) }, heldBytes(body) + finished.etag.length * 2);
+        finished = finishedBody(jsonBody(result.data![match.route.field]));
+        // The kept copy shares `encodings`: what this request compresses is kept too.
+        kept = cacheKey ? { ...finished, body: keptBody(finished.body) } : undefined;
+        if (cacheKey && kept) deps.cache.set(cacheKey, kept, heldBytes(kept));
       }
-      const { body, etag } = finished;
       // Revalidation, not storage: a client may keep the body and ask again with If-None-Match.
       const caching = { 'Cache-Control': 'private, no-cache' };
       // An unchanged answer gives its token back, as GitHub does.
-      if (ifNoneMatchMatches(request.headers.get('if-none-match'), etag)) return notModified(etag, { ...caching, ...(await admitted.refund()) });
-      return jsonRepresentation(request, body, etag, { ...headers, ...caching, 'Content-Type': JSON_CONTENT_TYPE });
+      if (ifNoneMatchMatches(request.headers.get('if-none-match'), finished.etag)) return notModified(finished.etag, { ...caching, ...(await admitted.refund()) });
+      // A coding made of a kept body counts against the cache's byte budget: the entry is set again
+      // as a new object (sharing the encodings), since the cache re-measures only a changed value.
+      const recount = cacheKey && kept ? () => deps.cache.set(cacheKey, { ...kept }, heldBytes(kept)) : undefined;
+      return jsonRepresentation(request, finished, { ...headers, ...caching, 'Content-Type': JSON_CONTENT_TYPE }, recount);
     } catch (error) {
       return errorResponse(toApiError(error, (cause) => deps.logger.error({ err: cause, requestId }, 'request failed')), requestId, headers);
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { heldBytes, ifNoneMatchMatches, jsonBody, keptBody, negotiateEncoding, STRING_BODY_MAX_CHARS, strongEtag } from '../../src/http/representation.js';
+import { finishedBody, heldBytes, ifNoneMatchMatches, jsonBody, jsonRepresentation, keptBody, negotiateEncoding, STRING_BODY_MAX_CHARS, strongEtag } from '../../src/http/representation.js';
 
 describe('strong ETags', () => {
   it('are the same for the same body and differ for another', () => {
@@ -35,8 +35,17 @@ describe('jsonBody', () => {
     const kept = keptBody(body) as Uint8Array<ArrayBuffer>;
     expect(kept.buffer.byteLength).toBe(kept.byteLength);
     expect(Buffer.from(kept)).toEqual(Buffer.from(body));
-    expect(heldBytes(kept)).toBe(body.byteLength);
-    expect(heldBytes(jsonBody({ t: 'a' }))).toBe(2 * JSON.stringify({ t: 'a' }).length);
+  });
+
+  it('counts what a finished body holds: the body (a string as UTF-16), its ETag and each encoding', () => {
+    const encoded = keptBody(jsonBody({ t: 'é' })) as Uint8Array<ArrayBuffer>;
+    const bytes = finishedBody(encoded);
+    expect(heldBytes(bytes)).toBe(encoded.byteLength + bytes.etag.length * 2);
+    const text = finishedBody(jsonBody({ t: 'a' }));
+    expect(heldBytes(text)).toBe(2 * JSON.stringify({ t: 'a' }).length + text.etag.length * 2);
+    text.encodings.br = new Uint8Array(10);
+    text.encodings.gzip = new Uint8Array(7);
+    expect(heldBytes(text)).toBe(2 * JSON.stringify({ t: 'a' }).length + text.etag.length * 2 + 17);
   });
 
   it('gives the same ETag for the same content either way (tags sent before bodies became bytes stay valid)', () => {
@@ -78,5 +87,37 @@ describe('Accept-Encoding negotiation', () => {
     ['GZIP', 'gzip'],
   ])('%s → %s', (header, coding) => {
     expect(negotiateEncoding(header)).toBe(coding);
+  });
+});
+
+describe('jsonRepresentation', () => {
+  const request = (acceptEncoding: string) => new Request('http://test.local/x', { headers: { 'accept-encoding': acceptEncoding } });
+  const large = () => finishedBody(jsonBody({ rows: Array.from({ length: 200 }, (_, index) => ({ index, name: 'row' })) }));
+
+  it('makes a coding once, keeps it with the body and says so; later requests get the kept bytes', async () => {
+    const finished = large();
+    let told = 0;
+    const first = await jsonRepresentation(request('br'), finished, {}, () => told++);
+    const firstBytes = new Uint8Array(await first.arrayBuffer());
+    expect(first.headers.get('content-encoding')).toBe('br');
+    expect(told).toBe(1);
+    expect(finished.encodings.br).toEqual(firstBytes);
+    // A kept coding is what is sent, as it is: a marker put in its place comes back.
+    finished.encodings.br = new Uint8Array([1, 2, 3]);
+    const again = await jsonRepresentation(request('br'), finished, {}, () => told++);
+    expect(new Uint8Array(await again.arrayBuffer())).toEqual(new Uint8Array([1, 2, 3]));
+    expect(told).toBe(1);
+    await jsonRepresentation(request('gzip'), finished, {}, () => told++);
+    expect(told).toBe(2);
+    expect(Object.keys(finished.encodings).sort()).toEqual(['br', 'gzip']);
+  });
+
+  it('keeps nothing for identity or a body under the threshold', async () => {
+    const finished = large();
+    await jsonRepresentation(request('identity'), finished, {});
+    const small = finishedBody(jsonBody({ a: 1 }));
+    await jsonRepresentation(request('br'), small, {});
+    expect(finished.encodings).toEqual({});
+    expect(small.encodings).toEqual({});
   });
 });

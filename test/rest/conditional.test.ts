@@ -2,10 +2,22 @@
 // without a body that gives its rate-limit token back, brotli/gzip above the threshold.
 import { promisify } from 'node:util';
 import { brotliDecompress, gunzip } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { seedWorkspace } from '../../src/demo/seed.js';
 import { newId } from '../../src/db/ids.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
+
+// zlib as it is, with its compressions counted.
+const compressions = vi.hoisted(() => ({ br: 0, gzip: 0 }));
+vi.mock('node:zlib', async (importOriginal) => {
+  const zlib = await importOriginal<typeof import('node:zlib')>();
+  const counted = <F extends (...args: never[]) => unknown>(coding: keyof typeof compressions, compress: F) =>
+    ((...args: Parameters<F>) => {
+      compressions[coding]++;
+      return compress(...args);
+    }) as unknown as F;
+  return { ...zlib, brotliCompress: counted('br', zlib.brotliCompress), gzip: counted('gzip', zlib.gzip) };
+});
 
 let t: TestApp;
 beforeAll(async () => {
@@ -92,5 +104,28 @@ describe('compression', () => {
     const small = await t.get('/api/v1/clients', empty.key.secret, { headers: { 'accept-encoding': 'br' } });
     expect(small.headers.get('content-encoding')).toBeNull();
     expect(await json(small)).toEqual({ data: [], meta: { total: 0, truncated: false } });
+  });
+});
+
+describe('compression of kept bodies', () => {
+  it('compresses a cached body once per coding and counts its encodings in the cache\'s bytes', async () => {
+    const { workspace, key } = await createKeyedWorkspace(t.database);
+    await seedWorkspace(t.database.prisma, t.database.pool, { workspaceId: workspace.id, days: 20, clients: 1 });
+    const [report] = (await json(await t.get('/api/v1/reports', key.secret))).data;
+    const path = `/api/v1/reports/${report.id}/data?datePreset=last_30_days`;
+    const cacheBytes = async () => Number(/^signalboard_data_cache_bytes (\d+)$/m.exec(await t.app.metrics.text())![1]);
+    const poll = async (coding: string) => Buffer.from(await (await t.get(path, key.secret, { headers: { 'accept-encoding': coding } })).arrayBuffer());
+
+    await poll('identity');
+    const before = { ...compressions };
+    const bytesBefore = await cacheBytes();
+    const br = await poll('br');
+    for (let i = 0; i < 3; i++) expect(await poll('br')).toEqual(br);
+    expect(compressions.br - before.br).toBe(1);
+    expect(await cacheBytes()).toBe(bytesBefore + br.length);
+    const gzip = await poll('gzip');
+    expect(await poll('gzip')).toEqual(gzip);
+    expect(compressions.gzip - before.gzip).toBe(1);
+    expect(await cacheBytes()).toBe(bytesBefore + br.length + gzip.length);
   });
 });
