@@ -73,12 +73,17 @@ describe('ETag and If-None-Match', () => {
   });
 });
 
+/** A new workspace with 20 days of demo data, its key, and the v1 path of one report's data (above 1 KiB). */
+async function reportDataOfSeededWorkspace(datePreset: string) {
+  const { workspace, key } = await createKeyedWorkspace(t.database);
+  await seedWorkspace(t.database.prisma, t.database.pool, { workspaceId: workspace.id, days: 20, clients: 1 });
+  const [report] = (await json(await t.get('/api/v1/reports', key.secret))).data;
+  return { key, path: `/api/v1/reports/${report.id}/data?datePreset=${datePreset}` };
+}
+
 describe('compression', () => {
   it('sends brotli or gzip as accepted above 1 KiB, identical once decoded, and plain JSON below it', async () => {
-    const { workspace, key } = await createKeyedWorkspace(t.database);
-    await seedWorkspace(t.database.prisma, t.database.pool, { workspaceId: workspace.id, days: 20, clients: 1 });
-    const [report] = (await json(await t.get('/api/v1/reports', key.secret))).data;
-    const path = `/api/v1/reports/${report.id}/data?datePreset=last_7_days`;
+    const { key, path } = await reportDataOfSeededWorkspace('last_7_days');
     const plain = await t.get(path, key.secret);
     const text = await plain.text();
     expect(Buffer.byteLength(text)).toBeGreaterThan(1024);
@@ -109,10 +114,7 @@ describe('compression', () => {
 
 describe('compression of kept bodies', () => {
   it('compresses a cached body once per coding and counts its encodings in the cache\'s bytes', async () => {
-    const { workspace, key } = await createKeyedWorkspace(t.database);
-    await seedWorkspace(t.database.prisma, t.database.pool, { workspaceId: workspace.id, days: 20, clients: 1 });
-    const [report] = (await json(await t.get('/api/v1/reports', key.secret))).data;
-    const path = `/api/v1/reports/${report.id}/data?datePreset=last_30_days`;
+    const { key, path } = await reportDataOfSeededWorkspace('last_30_days');
     const cacheBytes = async () => Number(/^signalboard_data_cache_bytes (\d+)$/m.exec(await t.app.metrics.text())![1]);
     const poll = async (coding: string) => Buffer.from(await (await t.get(path, key.secret, { headers: { 'accept-encoding': coding } })).arrayBuffer());
 
