@@ -2,7 +2,7 @@
 // Accept-Encoding above a size threshold. Negotiation and validators are pure functions.
 import { hash } from 'node:crypto';
 import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
+import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
 import { Response } from './responses.js';
 
 /** Below this, compressing costs more than it saves. */
@@ -90,11 +90,26 @@ export function negotiateEncoding(acceptEncoding: string | null): ContentCoding 
   return best ?? null;
 }
 
-const compressors: Record<ContentCoding, (body: JsonBody) => Promise<Buffer>> = {
-  // Quality 4: most of brotli's gain at a fraction of its top setting's CPU, per request.
-  br: (body) => promisify(brotliCompress)(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } }),
-  gzip: (body) => promisify(gzip)(body, { level: 6 }),
+// Quality 4: most of brotli's gain at a fraction of its top setting's CPU, per request. The size
+// hint lets the encoder size its buffers to the body: polls of a 10 KB list accepting br peaked at
+// 238 MB RSS with it, 271 MB without (one run each, the same CPU per request).
+const brotliOptions = (body: JsonBody) => ({ params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: byteLength(body) } });
+const GZIP_OPTIONS = { level: 6 };
+
+/**
+ * Up to this size a body is compressed on the event loop: handing a 10 KB list to libuv's pool
+ * cost ~3× the CPU of compressing it in line (brotli 115 vs 40 µs, gzip 108 vs 31 µs, in a loop;
+ * in the service, /reports polled accepting br 304–345 → 262–264 µs of CPU per request), while a
+ * larger body is worth not holding the loop for (a few hundred µs and up).
+ */
+export const COMPRESS_IN_LINE_MAX_BYTES = 64 * 1024;
+
+const compressors: Record<ContentCoding, { inLine(body: JsonBody): Buffer; inPool(body: JsonBody): Promise<Buffer> }> = {
+  br: { inLine: (body) => brotliCompressSync(body, brotliOptions(body)), inPool: (body) => promisify(brotliCompress)(body, brotliOptions(body)) },
+  gzip: { inLine: (body) => gzipSync(body, GZIP_OPTIONS), inPool: (body) => promisify(gzip)(body, GZIP_OPTIONS) },
 };
+
+const compress = (coding: ContentCoding, body: JsonBody) => (byteLength(body) <= COMPRESS_IN_LINE_MAX_BYTES ? compressors[coding].inLine(body) : compressors[coding].inPool(body));
 
 /**
  * A 200 JSON response with its ETag, compressed when the client accepts it and it pays. A coding
@@ -108,7 +123,7 @@ export async function jsonRepresentation(request: Request, finished: FinishedBod
   let encoded = encodings[coding];
   if (!encoded) {
     // Bytes of its own (zlib's result may be a slice of a larger buffer), since it is kept.
-    encoded = new Uint8Array(await compressors[coding](body));
+    encoded = new Uint8Array(await compress(coding, body));
     encodings[coding] = encoded;
     onEncoded?.();
   }

@@ -1,5 +1,18 @@
-import { describe, expect, it } from 'vitest';
-import { finishedBody, heldBytes, ifNoneMatchMatches, jsonBody, jsonRepresentation, keptBody, negotiateEncoding, STRING_BODY_MAX_CHARS, strongEtag } from '../../src/http/representation.js';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { describe, expect, it, vi } from 'vitest';
+import { COMPRESS_IN_LINE_MAX_BYTES, finishedBody, heldBytes, ifNoneMatchMatches, jsonBody, jsonRepresentation, keptBody, negotiateEncoding, STRING_BODY_MAX_CHARS, strongEtag } from '../../src/http/representation.js';
+
+// zlib as it is, with the calls of each compressor counted.
+const calls = vi.hoisted(() => ({ brotliCompress: 0, brotliCompressSync: 0, gzip: 0, gzipSync: 0 }));
+vi.mock('node:zlib', async (importOriginal) => {
+  const zlib = await importOriginal<typeof import('node:zlib')>();
+  const counted = <F extends (...args: never[]) => unknown>(name: keyof typeof calls, compress: F) =>
+    ((...args: Parameters<F>) => {
+      calls[name]++;
+      return compress(...args);
+    }) as unknown as F;
+  return { ...zlib, brotliCompress: counted('brotliCompress', zlib.brotliCompress), brotliCompressSync: counted('brotliCompressSync', zlib.brotliCompressSync), gzip: counted('gzip', zlib.gzip), gzipSync: counted('gzipSync', zlib.gzipSync) };
+});
 
 describe('strong ETags', () => {
   it('are the same for the same body and differ for another', () => {
@@ -119,5 +132,25 @@ describe('jsonRepresentation', () => {
     await jsonRepresentation(request('br'), small, {});
     expect(finished.encodings).toEqual({});
     expect(small.encodings).toEqual({});
+  });
+});
+
+describe('compression', () => {
+  const request = (acceptEncoding: string) => new Request('http://test.local/x', { headers: { 'accept-encoding': acceptEncoding } });
+  // `{"text":""}` is 11 bytes.
+  const ofSize = (bytes: number) => finishedBody(jsonBody({ text: 'x'.repeat(bytes - 11) }));
+
+  it('compresses a body up to 64 KiB in line and a larger one in libuv\'s pool, both decoding to the body', async () => {
+    for (const [finished, inLine] of [[ofSize(COMPRESS_IN_LINE_MAX_BYTES), true], [ofSize(COMPRESS_IN_LINE_MAX_BYTES + 1), false]] as const) {
+      const before = { ...calls };
+      const text = typeof finished.body === 'string' ? finished.body : Buffer.from(finished.body).toString();
+      const br = Buffer.from(await (await jsonRepresentation(request('br'), finished, {})).arrayBuffer());
+      const gz = Buffer.from(await (await jsonRepresentation(request('gzip'), finished, {})).arrayBuffer());
+      expect(brotliDecompressSync(br).toString()).toBe(text);
+      expect(gunzipSync(gz).toString()).toBe(text);
+      expect({ brotliCompressSync: calls.brotliCompressSync - before.brotliCompressSync, brotliCompress: calls.brotliCompress - before.brotliCompress, gzipSync: calls.gzipSync - before.gzipSync, gzip: calls.gzip - before.gzip }).toEqual(
+        inLine ? { brotliCompressSync: 1, brotliCompress: 0, gzipSync: 1, gzip: 0 } : { brotliCompressSync: 0, brotliCompress: 1, gzipSync: 0, gzip: 1 },
+      );
+    }
   });
 });

@@ -16,7 +16,13 @@ vi.mock('node:zlib', async (importOriginal) => {
       compressions[coding]++;
       return compress(...args);
     }) as unknown as F;
-  return { ...zlib, brotliCompress: counted('br', zlib.brotliCompress), gzip: counted('gzip', zlib.gzip) };
+  return {
+    ...zlib,
+    brotliCompress: counted('br', zlib.brotliCompress),
+    brotliCompressSync: counted('br', zlib.brotliCompressSync),
+    gzip: counted('gzip', zlib.gzip),
+    gzipSync: counted('gzip', zlib.gzipSync),
+  };
 });
 
 let t: TestApp;
