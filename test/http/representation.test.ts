@@ -4,15 +4,7 @@ import { COMPRESS_IN_LINE_MAX_BYTES, finishedBody, heldBytes, ifNoneMatchMatches
 
 // zlib as it is, with the calls of each compressor counted.
 const calls = vi.hoisted(() => ({ brotliCompress: 0, brotliCompressSync: 0, gzip: 0, gzipSync: 0 }));
-vi.mock('node:zlib', async (importOriginal) => {
-  const zlib = await importOriginal<typeof import('node:zlib')>();
-  const counted = <F extends (...args: never[]) => unknown>(name: keyof typeof calls, compress: F) =>
-    ((...args: Parameters<F>) => {
-      calls[name]++;
-      return compress(...args);
-    }) as unknown as F;
-  return { ...zlib, brotliCompress: counted('brotliCompress', zlib.brotliCompress), brotliCompressSync: counted('brotliCompressSync', zlib.brotliCompressSync), gzip: counted('gzip', zlib.gzip), gzipSync: counted('gzipSync', zlib.gzipSync) };
-});
+vi.mock('node:zlib', async (importOriginal) => (await import('../support/counted-zlib.js')).countedZlib(await importOriginal(), calls));
 
 describe('strong ETags', () => {
   it('are the same for the same body and differ for another', () => {
