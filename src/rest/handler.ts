@@ -98,9 +98,11 @@ export function createRestHandler(deps: RestDependencies) {
         const result = await runCompiled(operations.get(match.route)!, context, variables);
         if (result.errors?.length) throw result.errors;
         finished = finishedBody(jsonBody(result.data![match.route.field]));
-        // The kept copy shares `encodings`: what this request compresses is kept too.
-        kept = cacheKey ? { ...finished, body: keptBody(finished.body) } : undefined;
-        if (cacheKey && kept) deps.cache.set(cacheKey, kept, heldBytes(kept));
+        if (cacheKey) {
+          // The kept copy shares `encodings`: what this request compresses is kept too.
+          kept = { ...finished, body: keptBody(finished.body) };
+          deps.cache.set(cacheKey, kept, heldBytes(kept));
+        }
       }
       // Revalidation, not storage: a client may keep the body and ask again with If-None-Match.
       const caching = { 'Cache-Control': 'private, no-cache' };
