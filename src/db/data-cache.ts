@@ -11,6 +11,13 @@ export interface DataCache {
   get<T extends object>(key: string): T | undefined;
   /** `bytes`, when the caller knows the entry's size, spares serialising it to measure it. */
   set(key: string, value: object, bytes?: number): void;
+  /**
+   * The value kept under `key`, or `compute()`'s, stored with `bytesOf` its size. Callers that
+   * miss together share one computation: the first burst of polls of an uncached metrics body
+   * (50 connections) otherwise computed it 50 times, holding 50 results at once (+17 MB of
+   * malloc'd memory that stays resident). Off with the cache: nothing is shared then.
+   */
+  getOrCompute<T extends object>(key: string, compute: () => Promise<T>, bytesOf?: (value: T) => number): Promise<T>;
   readonly size: number;
   readonly bytes: number;
   /** Lookups since start, for the metrics. */
@@ -19,22 +26,43 @@ export interface DataCache {
 }
 
 export function createDataCache(maxBytes: number): DataCache {
-  if (maxBytes === 0) return { get: () => undefined, set: () => {}, size: 0, bytes: 0, hits: 0, misses: 0 };
+  if (maxBytes === 0) return { get: () => undefined, set: () => {}, getOrCompute: (_key, compute) => compute(), size: 0, bytes: 0, hits: 0, misses: 0 };
   const cache = new LRUCache<string, object>({
     maxSize: maxBytes,
     // UTF-16 in memory: about two bytes per character of the JSON.
     sizeCalculation: (value) => Math.max(1, JSON.stringify(value).length * 2),
   });
+  const computing = new Map<string, Promise<object>>();
   let hits = 0;
   let misses = 0;
+  const get = <T extends object>(key: string) => {
+    const value = cache.get(key);
+    if (value === undefined) misses++;
+    else hits++;
+    return value as T | undefined;
+  };
+  const set = (key: string, value: object, bytes?: number) => void cache.set(key, value, bytes ? { size: bytes } : {});
   return {
-    get: (key) => {
-      const value = cache.get(key);
-      if (value === undefined) misses++;
-      else hits++;
-      return value as never;
+    get,
+    set,
+    getOrCompute<T extends object>(key: string, compute: () => Promise<T>, bytesOf?: (value: T) => number): Promise<T> {
+      const kept = get<T>(key);
+      if (kept) return Promise.resolve(kept);
+      let pending = computing.get(key) as Promise<T> | undefined;
+      if (!pending) {
+        pending = (async () => {
+          try {
+            const value = await compute();
+            set(key, value, bytesOf?.(value));
+            return value;
+          } finally {
+            computing.delete(key);
+          }
+        })();
+        computing.set(key, pending);
+      }
+      return pending;
     },
-    set: (key, value, bytes) => void cache.set(key, value, bytes ? { size: bytes } : {}),
     get size() {
       return cache.size;
     },

@@ -92,25 +92,20 @@ export function createRestHandler(deps: RestDependencies) {
       }
       const version = await VERSION_OF[match.route.field]?.(context, match.params);
       const cacheKey = version != null ? `body|${context.workspace.workspaceId}|${match.route.operationId}|${JSON.stringify(variables)}|${version}|${Math.floor(context.now.getTime() / TODAY_SLOT_MS)}` : null;
-      let kept = cacheKey ? deps.cache.get<FinishedBody>(cacheKey) : undefined;
-      let finished = kept;
-      if (!finished) {
+      const execute = async () => {
         const result = await runCompiled(operations.get(match.route)!, context, variables);
         if (result.errors?.length) throw result.errors;
-        finished = finishedBody(jsonBody(result.data![match.route.field]));
-        if (cacheKey) {
-          // The kept copy shares `encodings`: what this request compresses is kept too.
-          kept = { ...finished, body: keptBody(finished.body) };
-          deps.cache.set(cacheKey, kept, heldBytes(kept));
-        }
-      }
+        return jsonBody(result.data![match.route.field]);
+      };
+      // A kept body's `encodings` are filled by whichever request compresses it first.
+      const finished = cacheKey ? await deps.cache.getOrCompute(cacheKey, async () => finishedBody(keptBody(await execute())), heldBytes) : finishedBody(await execute());
       // Revalidation, not storage: a client may keep the body and ask again with If-None-Match.
       const caching = { 'Cache-Control': 'private, no-cache' };
       // An unchanged answer gives its token back, as GitHub does.
       if (ifNoneMatchMatches(request.headers.get('if-none-match'), finished.etag)) return notModified(finished.etag, { ...caching, ...(await admitted.refund()) });
       // A coding made of a kept body counts against the cache's byte budget: the entry is set again
       // as a new object (sharing the encodings), since the cache re-measures only a changed value.
-      const recount = cacheKey && kept ? () => deps.cache.set(cacheKey, { ...kept }, heldBytes(kept)) : undefined;
+      const recount = cacheKey ? () => deps.cache.set(cacheKey, { ...finished }, heldBytes(finished)) : undefined;
       return jsonRepresentation(request, finished, { ...headers, ...caching, 'Content-Type': JSON_CONTENT_TYPE }, recount);
     } catch (error) {
       return errorResponse(toApiError(error, (cause) => deps.logger.error({ err: cause, requestId }, 'request failed')), requestId, headers);

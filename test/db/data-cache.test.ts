@@ -17,6 +17,32 @@ describe('the data cache', () => {
     expect(cache.get('k99')).toEqual({ payload: 'x'.repeat(400), i: 99 });
     expect(cache.get('k0')).toBeUndefined();
   });
+
+  it('computes a missing value once for callers that ask together, keeps it, and computes again after a failure', async () => {
+    const cache = createDataCache(10_000);
+    const finishers: ((value: { n: number }) => void)[] = [];
+    const compute = () => new Promise<{ n: number }>((resolve) => finishers.push(resolve));
+    const together = Array.from({ length: 5 }, () => cache.getOrCompute('k', compute));
+    finishers.forEach((finish, index) => finish({ n: index }));
+    const values = await Promise.all(together);
+    const computations = finishers.length;
+    expect(computations).toBe(1);
+    for (const value of values) expect(value).toBe(values[0]);
+    expect(await cache.getOrCompute('k', compute)).toBe(values[0]);
+    expect(finishers).toHaveLength(1);
+
+    const failing = () => Promise.reject(new Error('query failed'));
+    await expect(Promise.all([cache.getOrCompute('f', failing), cache.getOrCompute('f', failing)])).rejects.toThrow('query failed');
+    expect(await cache.getOrCompute('f', async () => ({ n: 2 }))).toEqual({ n: 2 });
+    expect(cache.get('f')).toEqual({ n: 2 });
+  });
+
+  it('shares nothing when it is off: every caller computes', async () => {
+    const cache = createDataCache(0);
+    let computations = 0;
+    await Promise.all(Array.from({ length: 3 }, () => cache.getOrCompute('k', async () => ({ n: ++computations }))));
+    expect(computations).toBe(3);
+  });
 });
 
 const TOKEN = 'i'.repeat(40);
@@ -83,6 +109,29 @@ describe('two instances over one database', () => {
     };
     expect((await ingest(a, 'scans', [line])).status).toBe(200);
     expect(await runs(b)).toBe(before + 500);
+  });
+
+  it('computes metrics once for the polls that miss them together', async () => {
+    const seeded = async () => {
+      const { workspace, key } = await createKeyedWorkspace(a.database);
+      await seedWorkspace(a.database.prisma, a.database.pool, { workspaceId: workspace.id, days: 10, clients: 1 });
+      const project = await a.database.prisma.aiProject.findFirstOrThrow({ where: { workspaceId: workspace.id } });
+      return { key, path: `/api/v1/ai-visibility/projects/${project.id}/metrics` };
+    };
+    // What computing the metrics sends: everything but the key lookup and the per-request version probe.
+    const computing = (statements: string[]) => statements.filter((text) => !/api_keys|data_version/.test(text));
+    const alone = await seeded();
+    const once = computing(await statementsDuring(() => a.get(alone.path, alone.key.secret)));
+    expect(once.length).toBeGreaterThan(0);
+
+    const together = await seeded();
+    let responses: Response[] = [];
+    const statements = computing(await statementsDuring(async () => (responses = await Promise.all(Array.from({ length: 8 }, () => a.get(together.path, together.key.secret))))));
+    expect(statements).toHaveLength(once.length);
+    const bodies = await Promise.all(responses.map((response) => response.text()));
+    expect(responses.map((response) => response.status)).toEqual(Array(8).fill(200));
+    expect(new Set(responses.map((response) => response.headers.get('etag'))).size).toBe(1);
+    expect(new Set(bodies).size).toBe(1);
   });
 
   it('recomputes a report whose definition changed', async () => {
