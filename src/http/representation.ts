@@ -47,9 +47,15 @@ export interface FinishedBody {
    * brotli made a cached 178 KB metrics body 15× slower to serve than the identity one.
    */
   readonly encodings: Partial<Record<ContentCoding, Uint8Array<ArrayBuffer>>>;
+  /**
+   * Codings being made: requests that ask for one together wait for the same compression. The
+   * first burst of 50 polls accepting br otherwise compressed a 178 KB body 50 times at once in
+   * libuv's pool, each with its own encoder state (+13 MB resident afterwards).
+   */
+  readonly encoding: Partial<Record<ContentCoding, Promise<Uint8Array<ArrayBuffer>>>>;
 }
 
-export const finishedBody = (body: JsonBody): FinishedBody => ({ body, etag: strongEtag(body), encodings: {} });
+export const finishedBody = (body: JsonBody): FinishedBody => ({ body, etag: strongEtag(body), encodings: {}, encoding: {} });
 
 /** What a finished body takes in memory: the body (a string is held as UTF-16), its ETag and its encodings. */
 export function heldBytes({ body, etag, encodings }: FinishedBody): number {
@@ -120,12 +126,25 @@ export async function jsonRepresentation(request: Request, finished: FinishedBod
   const coding = byteLength(body) >= COMPRESSION_THRESHOLD_BYTES ? negotiateEncoding(request.headers.get('accept-encoding')) : null;
   const common = { ...headers, ETag: etag, Vary: 'Accept-Encoding' };
   if (!coding) return new Response(body, { headers: common });
-  let encoded = encodings[coding];
-  if (!encoded) {
-    // Bytes of its own (zlib's result may be a slice of a larger buffer), since it is kept.
-    encoded = new Uint8Array(await compress(coding, body));
-    encodings[coding] = encoded;
-    onEncoded?.();
-  }
+  const encoded = encodings[coding] ?? (await encodingOf(finished, coding, onEncoded));
   return new Response(encoded, { headers: { ...common, 'Content-Encoding': coding, ETag: etag.replace(/"$/, `-${coding}"`) } });
+}
+
+/** A coding of a kept body: made once, shared by the requests that ask while it is being made. */
+function encodingOf({ body, encodings, encoding }: FinishedBody, coding: ContentCoding, onEncoded?: () => void): Promise<Uint8Array<ArrayBuffer>> {
+  let pending = encoding[coding];
+  if (!pending) {
+    // Bytes of its own (zlib's result may be a slice of a larger buffer), since it is kept.
+    pending = (async () => new Uint8Array(await compress(coding, body)))();
+    encoding[coding] = pending;
+    pending.then(
+      (encoded) => {
+        encodings[coding] = encoded;
+        delete encoding[coding];
+        onEncoded?.();
+      },
+      () => delete encoding[coding],
+    );
+  }
+  return pending;
 }

@@ -145,4 +145,24 @@ describe('compression', () => {
       );
     }
   });
+
+  it('makes a coding once for requests that ask for it together, and again after a failed try', async () => {
+    const finished = ofSize(COMPRESS_IN_LINE_MAX_BYTES * 2);
+    const before = calls.brotliCompress;
+    let told = 0;
+    const bodies = await Promise.all(Array.from({ length: 8 }, async () => Buffer.from(await (await jsonRepresentation(request('br'), finished, {}, () => told++)).arrayBuffer())));
+    expect(calls.brotliCompress - before).toBe(1);
+    expect(told).toBe(1);
+    for (const body of bodies) expect(body).toEqual(bodies[0]);
+    expect(finished.encoding).toEqual({});
+
+    // A compression that fails is not kept: the next request tries again.
+    const failing = ofSize(COMPRESS_IN_LINE_MAX_BYTES * 2);
+    const brotliCompress = vi.spyOn(await import('node:zlib'), 'brotliCompress').mockImplementationOnce(((_body: unknown, _options: unknown, callback: (error: Error) => void) => callback(new Error('encoder failed'))) as never);
+    await expect(jsonRepresentation(request('br'), failing, {})).rejects.toThrow('encoder failed');
+    brotliCompress.mockRestore();
+    expect(failing.encoding).toEqual({});
+    const retried = Buffer.from(await (await jsonRepresentation(request('br'), failing, {})).arrayBuffer());
+    expect(brotliDecompressSync(retried).toString()).toBe(Buffer.from(failing.body as Uint8Array).toString());
+  });
 });
