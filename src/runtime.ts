@@ -22,7 +22,7 @@ export interface Runtime {
 
 export async function startRuntime(config: Config, logger = createLogger(config)): Promise<Runtime> {
   const db = await openDatabase(config);
-  const authenticator = createApiKeyAuthenticator(db.database.prisma);
+  const authenticator = createApiKeyAuthenticator(db.database.pool);
   // Until the app exists only the key cache listens; then the app takes every message (keys and MCP tokens).
   let onMessage = (target: string) => authenticator.invalidate(target);
   const onInvalidate = (target: string) => onMessage(target);

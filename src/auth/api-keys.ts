@@ -3,7 +3,7 @@
 // (PostgreSQL NOTIFY, or Redis when configured) and every instance drops its entry, so
 // the very next request re-reads the key and fails.
 import { LRUCache } from 'lru-cache';
-import type { PrismaClient } from '../db/generated/prisma/client.js';
+import type { SqlRunner } from '../db/sql-runner.js';
 import type { Plan } from '../db/generated/prisma/enums.js';
 import { ApiError } from '../errors/index.js';
 import { bearerToken, parseApiKey, secretMatches } from './api-key-format.js';
@@ -28,27 +28,33 @@ export interface ApiKeyAuthenticator {
 
 const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 
-export function createApiKeyAuthenticator(prisma: PrismaClient, options: { cacheTtlMs?: number } = {}): ApiKeyAuthenticator {
+/**
+ * The key and its workspace's plan and zone, by primary key. Plain SQL rather than Prisma: this
+ * is the one query on v1's path that Prisma served, and Prisma's first query instantiates its
+ * WebAssembly query compiler — 33 MB resident in a bare process, 20 MB in the service — which an
+ * instance serving only the API never needs otherwise (test/bench/README.md, "2026-11-24, evening").
+ */
+const KEY_LOOKUP = `SELECT k.id, k.workspace_id, k.secret_hash, k.scopes, k.expires_at, k.revoked_at, w.plan, w.timezone
+  FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id WHERE k.id = $1`;
+
+export function createApiKeyAuthenticator(sql: SqlRunner, options: { cacheTtlMs?: number } = {}): ApiKeyAuthenticator {
   const cache = new LRUCache<string, KeyRecord | 'missing'>({ max: 10_000, ttl: options.cacheTtlMs ?? 30_000 });
   const lastUsedWrites = new LRUCache<string, number>({ max: 10_000 });
 
   async function load(keyId: string): Promise<KeyRecord | null> {
     const cached = cache.get(keyId);
     if (cached) return cached === 'missing' ? null : cached;
-    const row = await prisma.apiKey.findUnique({
-      where: { id: keyId },
-      select: { id: true, workspaceId: true, secretHash: true, scopes: true, expiresAt: true, revokedAt: true, workspace: { select: { plan: true, timezone: true } } },
-    });
+    const row = (await sql.query(KEY_LOOKUP, [keyId])).rows[0];
     const record: KeyRecord | null = row
       ? {
           id: row.id,
-          workspaceId: row.workspaceId,
-          secretHash: row.secretHash,
-          scopes: row.scopes.filter((scope): scope is Scope => (SCOPES as readonly string[]).includes(scope)),
-          expiresAt: row.expiresAt,
-          revokedAt: row.revokedAt,
-          plan: row.workspace.plan,
-          timezone: row.workspace.timezone,
+          workspaceId: row.workspace_id,
+          secretHash: row.secret_hash,
+          scopes: (row.scopes as string[]).filter((scope): scope is Scope => (SCOPES as readonly string[]).includes(scope)),
+          expiresAt: row.expires_at,
+          revokedAt: row.revoked_at,
+          plan: row.plan,
+          timezone: row.timezone,
         }
       : null;
     cache.set(keyId, record ?? 'missing');
@@ -60,7 +66,7 @@ export function createApiKeyAuthenticator(prisma: PrismaClient, options: { cache
     const last = lastUsedWrites.get(keyId) ?? 0;
     if (now.getTime() - last < LAST_USED_WRITE_INTERVAL_MS) return;
     lastUsedWrites.set(keyId, now.getTime());
-    prisma.apiKey.update({ where: { id: keyId }, data: { lastUsedAt: now } }).catch(() => lastUsedWrites.delete(keyId));
+    sql.query('UPDATE api_keys SET last_used_at = $2 WHERE id = $1', [keyId, now]).catch(() => lastUsedWrites.delete(keyId));
   }
 
   return {

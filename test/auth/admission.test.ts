@@ -8,6 +8,7 @@ import { UsageError } from '../../src/errors/index.js';
 import { newId } from '../../src/db/ids.js';
 import { parseApiKey } from '../../src/auth/api-key-format.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
+import { statementsDuring } from '../support/sql-count.js';
 
 let t: TestApp;
 const notify = async (target: string) => t.authenticator.invalidate(target);
@@ -59,6 +60,23 @@ describe('authentication', () => {
     const { key } = await createKeyedWorkspace(t.database);
     await t.get('/api/v1/clients', key.secret);
     await expect.poll(async () => (await t.database.prisma.apiKey.findUniqueOrThrow({ where: { id: key.id } })).lastUsedAt).not.toBeNull();
+  });
+
+  it('serves v1 without a Prisma query: a key is looked up and its use recorded in plain SQL', async () => {
+    // Prisma's first query loads its WebAssembly query compiler (20–33 MB resident), which an
+    // instance serving only the API would otherwise carry for this one lookup.
+    const { workspace, key } = await createKeyedWorkspace(t.database);
+    await seedWorkspace(t.database.prisma, t.database.pool, { workspaceId: workspace.id, days: 3, clients: 1 });
+    const report = await t.database.prisma.report.findFirstOrThrow({ where: { workspaceId: workspace.id } });
+    const project = await t.database.prisma.aiProject.findFirstOrThrow({ where: { workspaceId: workspace.id } });
+    const paths = ['/api/v1/clients', '/api/v1/reports', `/api/v1/reports/${report.id}`, `/api/v1/reports/${report.id}/data`, '/api/v1/ai-visibility/projects', `/api/v1/ai-visibility/projects/${project.id}/metrics`];
+    const statements = await statementsDuring(async () => {
+      for (const path of paths) expect((await t.get(path, key.secret)).status, path).toBe(200);
+      await expect.poll(async () => (await t.database.pool.query('SELECT last_used_at FROM api_keys WHERE id = $1', [key.id])).rows[0].last_used_at).not.toBeNull();
+    });
+    expect(statements.filter((text) => /\bapi_keys\b/.test(text) && !text.startsWith('SELECT last_used_at'))).toHaveLength(2);
+    // Prisma's SQL names every table with its schema, quoted.
+    expect(statements.filter((text) => text.includes('"public".'))).toEqual([]);
   });
 });
 

@@ -31,7 +31,7 @@ export async function createTestApp(
   const url = options.url ?? (await createTestDatabase());
   const config = parseConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', NODE_ENV: 'test', APP_SECRET_KEY: TEST_APP_SECRET_KEY, ...env });
   const database = connectDatabase(url, 5, options.replicaUrl);
-  const authenticator = createApiKeyAuthenticator(database.prisma);
+  const authenticator = createApiKeyAuthenticator(database.pool);
   const box = createSecretBox(decodeKey(config.APP_SECRET_KEY!)!);
   const app = createApp({ config, database, authenticator, rateLimitStore: options.store ?? memoryRateLimitStore(), logger: options.logger ?? pino({ level: 'silent' }), box });
   return {
