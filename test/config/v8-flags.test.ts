@@ -1,5 +1,6 @@
 // The V8 settings the service applies to itself: a process that loads src/config/v8-flags.ts makes
-// no pretenuring decisions where the same allocations without it do; both entry points load it.
+// no pretenuring decisions and no Maglev compilations where the same code without it does; both
+// entry points load it.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -16,16 +17,38 @@ const LONG_LIVED_ALLOCATIONS = `
     if (keep.length > 400000) keep.length = 0;
   }`;
 
-function pretenuringDecisions(imports: string[]): string[] {
-  const run = spawnSync(process.execPath, ['--trace-pretenuring', '--trace-pretenuring-statistics', '--import', 'tsx', ...imports.flatMap((file) => ['--import', file]), '--input-type=module', '-e', LONG_LIVED_ALLOCATIONS], { cwd: root, encoding: 'utf8', timeout: 60_000 });
-  expect(run.status, run.stderr).toBe(0);
-  return run.stdout.split('\n').filter((line) => /=> (maybe )?tenure$/.test(line));
+// A function hot enough to be optimized: V8 tiers it up to Maglev first when Maglev is on.
+const HOT_FUNCTION = `
+  function hotLoopBody(x) { let s = 0; for (let i = 0; i < 100; i++) s += x * i; return s; }
+  let total = 0;
+  for (let i = 0; i < 200000; i++) total += hotLoopBody(i);`;
+
+/** The lines V8's tracing flags print while the script runs, with the given modules imported first. */
+function traced(flags: string[], imports: string[], script: string): string[] {
+  const run = (args: string[], code: string) => spawnSync(process.execPath, [...args, '--import', 'tsx', ...imports.flatMap((file) => ['--import', file]), '--input-type=module', '-e', code], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+  // Once untraced first, so tsx has the modules transformed and cached: a cold transform runs
+  // before the module sets its flags and made pretenuring decisions of its own.
+  expect(run([], '').status).toBe(0);
+  const traced = run(flags, script);
+  expect(traced.status, traced.stderr).toBe(0);
+  return traced.stdout.split('\n');
 }
+
+const pretenuringDecisions = (imports: string[]) => traced(['--trace-pretenuring', '--trace-pretenuring-statistics'], imports, LONG_LIVED_ALLOCATIONS).filter((line) => /=> (maybe )?tenure$/.test(line));
+// Only the script's function: the loader's own code may be compiled before the module sets flags.
+const optimizationTargets = (imports: string[]) => new Set(traced(['--trace-opt'], imports, HOT_FUNCTION).flatMap((line) => /^\[compiling method .*<JSFunction hotLoopBody .*\(target (\w+)\)/.exec(line)?.[1] ?? []));
 
 describe('V8 flags the service sets on itself', () => {
   it('turns allocation-site pretenuring off', () => {
     expect(pretenuringDecisions([]).length).toBeGreaterThan(0);
     expect(pretenuringDecisions(['./src/config/v8-flags.ts'])).toEqual([]);
+  }, 120_000);
+
+  it('turns Maglev off: hot code goes to TurboFan only', () => {
+    expect(optimizationTargets([]).has('MAGLEV')).toBe(true);
+    const targets = optimizationTargets(['./src/config/v8-flags.ts']);
+    expect(targets.has('MAGLEV')).toBe(false);
+    expect(targets.has('TURBOFAN_JS')).toBe(true);
   }, 120_000);
 
   it('is loaded by the server and the webhook worker', () => {
