@@ -41,9 +41,14 @@ export function createApiKeyAuthenticator(sql: SqlRunner, options: { cacheTtlMs?
   const cache = new LRUCache<string, KeyRecord | 'missing'>({ max: 10_000, ttl: options.cacheTtlMs ?? 30_000 });
   const lastUsedWrites = new LRUCache<string, number>({ max: 10_000 });
 
-  async function load(keyId: string): Promise<KeyRecord | null> {
-    const cached = cache.get(keyId);
-    if (cached) return cached === 'missing' ? null : cached;
+  // Lookups in flight, so that a burst on a key not cached yet sends one query. `invalidations`
+  // counts invalidations: a lookup that began before one may have read the row before a revocation
+  // committed, so it is neither kept nor shared with requests that arrive after it.
+  const loading = new Map<string, Promise<KeyRecord | null>>();
+  let invalidations = 0;
+
+  async function lookup(keyId: string): Promise<KeyRecord | null> {
+    const startedAt = invalidations;
     const row = (await sql.query(KEY_LOOKUP, [keyId])).rows[0];
     const record: KeyRecord | null = row
       ? {
@@ -57,8 +62,21 @@ export function createApiKeyAuthenticator(sql: SqlRunner, options: { cacheTtlMs?
           timezone: row.timezone,
         }
       : null;
-    cache.set(keyId, record ?? 'missing');
+    if (invalidations === startedAt) cache.set(keyId, record ?? 'missing');
     return record;
+  }
+
+  function load(keyId: string): Promise<KeyRecord | null> {
+    const cached = cache.get(keyId);
+    if (cached) return Promise.resolve(cached === 'missing' ? null : cached);
+    let pending = loading.get(keyId);
+    if (!pending) {
+      const started = lookup(keyId).finally(() => {
+        if (loading.get(keyId) === started) loading.delete(keyId);
+      });
+      loading.set(keyId, (pending = started));
+    }
+    return pending;
   }
 
   function touch(keyId: string, now: Date) {
@@ -90,6 +108,8 @@ export function createApiKeyAuthenticator(sql: SqlRunner, options: { cacheTtlMs?
       return { kind: 'api_key', credentialId: record.id, workspaceId: record.workspaceId, plan: record.plan, timezone: record.timezone, scopes: record.scopes };
     },
     invalidate(target) {
+      invalidations++;
+      loading.clear();
       if (target === '*') cache.clear();
       else if (target.startsWith('*:')) {
         const workspaceId = target.slice(2);
