@@ -4,6 +4,7 @@
 // the very next request re-reads the key and fails.
 import { LRUCache } from 'lru-cache';
 import type { SqlRunner } from '../db/sql-runner.js';
+import { invalidationCounter } from './invalidation.js';
 import type { Plan } from '../db/generated/prisma/enums.js';
 import { ApiError } from '../errors/index.js';
 import { bearerToken, parseApiKey, secretMatches } from './api-key-format.js';
@@ -41,14 +42,13 @@ export function createApiKeyAuthenticator(sql: SqlRunner, options: { cacheTtlMs?
   const cache = new LRUCache<string, KeyRecord | 'missing'>({ max: 10_000, ttl: options.cacheTtlMs ?? 30_000 });
   const lastUsedWrites = new LRUCache<string, number>({ max: 10_000 });
 
-  // Lookups in flight, so that a burst on a key not cached yet sends one query. `invalidations`
-  // counts invalidations: a lookup that began before one may have read the row before a revocation
-  // committed, so it is neither kept nor shared with requests that arrive after it.
+  // Lookups in flight, so that a burst on a key not cached yet sends one query. A lookup that began
+  // before an invalidation is neither kept nor shared with the requests that arrive after it.
   const loading = new Map<string, Promise<KeyRecord | null>>();
-  let invalidations = 0;
+  const invalidation = invalidationCounter();
 
   async function lookup(keyId: string): Promise<KeyRecord | null> {
-    const startedAt = invalidations;
+    const current = invalidation.begin();
     const row = (await sql.query(KEY_LOOKUP, [keyId])).rows[0];
     const record: KeyRecord | null = row
       ? {
@@ -62,7 +62,7 @@ export function createApiKeyAuthenticator(sql: SqlRunner, options: { cacheTtlMs?
           timezone: row.timezone,
         }
       : null;
-    if (invalidations === startedAt) cache.set(keyId, record ?? 'missing');
+    if (current()) cache.set(keyId, record ?? 'missing');
     return record;
   }
 
@@ -108,7 +108,7 @@ export function createApiKeyAuthenticator(sql: SqlRunner, options: { cacheTtlMs?
       return { kind: 'api_key', credentialId: record.id, workspaceId: record.workspaceId, plan: record.plan, timezone: record.timezone, scopes: record.scopes };
     },
     invalidate(target) {
-      invalidations++;
+      invalidation.invalidated();
       loading.clear();
       if (target === '*') cache.clear();
       else if (target.startsWith('*:')) {

@@ -4,5 +4,6 @@ export type { Admitted } from './admission.js';
 export { bucketPolicies } from './admission.js';
 export { bearerToken, KEY_PREFIX } from './api-key-format.js';
 export { createApiKey, listApiKeys, parseScopes, revokeApiKey } from './key-management.js';
+export { invalidationCounter } from './invalidation.js';
 export { SCOPES } from './principal.js';
 export type { Principal, Scope } from './principal.js';

@@ -5,6 +5,25 @@ import type { Redis } from 'ioredis';
 
 export const INVALIDATION_CHANNEL = 'signalboard_key_invalidation';
 
+/**
+ * Whether an invalidation arrived while a lookup ran. A lookup that read a key or token before its
+ * revocation committed must not store what it read after the revocation's message emptied the
+ * cache: the revoked credential would be accepted for the cache's whole TTL.
+ */
+export function invalidationCounter() {
+  let invalidations = 0;
+  return {
+    invalidated(): void {
+      invalidations++;
+    },
+    /** Called as a lookup begins; the function it returns says whether its result may still be kept. */
+    begin(): () => boolean {
+      const at = invalidations;
+      return () => invalidations === at;
+    },
+  };
+}
+
 export interface InvalidationBus {
   publish(target: string): Promise<void>;
   close(): Promise<void>;

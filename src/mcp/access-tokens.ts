@@ -9,6 +9,7 @@ import type { Plan, Role } from '../db/generated/prisma/enums.js';
 import { storedIdOf } from './oauth-adapter.js';
 import { parseAccountId } from './oauth-accounts.js';
 import { OAUTH_INVALIDATION_TARGET } from './connector.js';
+import { invalidationCounter } from '../auth/index.js';
 
 export interface TokenHolder {
   userId: string;
@@ -27,12 +28,18 @@ const TOKEN_CACHE_TTL_MS = 30_000;
 
 export function createAccessTokenVerifier(pool: pg.Pool, resource: () => string) {
   const verified = new LRUCache<string, TokenHolder & { expiresAtMs: number }>({ max: 10_000, ttl: TOKEN_CACHE_TTL_MS });
+  const invalidation = invalidationCounter();
+  const clear = () => {
+    invalidation.invalidated();
+    verified.clear();
+  };
   return {
     /** The holder of an access token for the MCP resource, or null (unknown, expired, revoked, another audience, no longer a member). */
     async verify(token: string): Promise<TokenHolder | null> {
       if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
       const cached = verified.get(token);
       if (cached && cached.expiresAtMs > Date.now()) return cached;
+      const current = invalidation.begin();
       const row = (await pool.query<{ payload: { aud?: string | string[]; accountId?: string; clientId?: string; scope?: string; exp?: number }; client_name: string | null; role: Role; plan: Plan; timezone: string; mcp_write_actions: boolean; email: string }>(
         `SELECT t.payload, c.payload->>'client_name' AS client_name, m.role, w.plan, w.timezone, w.mcp_write_actions, u.email
          FROM oauth_models t
@@ -50,15 +57,13 @@ export function createAccessTokenVerifier(pool: pg.Pool, resource: () => string)
       const clientId = row.payload.clientId;
       if (!account || !clientId) return null;
       const holder = { ...account, clientId, clientName: row.client_name ?? clientId, scopes: (row.payload.scope ?? '').split(' ').filter(Boolean), role: row.role, plan: row.plan, timezone: row.timezone, writeActions: row.mcp_write_actions, email: row.email };
-      verified.set(token, { ...holder, expiresAtMs: row.payload.exp ? row.payload.exp * 1000 : Date.now() + TOKEN_CACHE_TTL_MS });
+      if (current()) verified.set(token, { ...holder, expiresAtMs: row.payload.exp ? row.payload.exp * 1000 : Date.now() + TOKEN_CACHE_TTL_MS });
       return holder;
     },
-    clear() {
-      verified.clear();
-    },
+    clear,
     /** An invalidation message (local or from another instance): OAuth revocations, plan and workspace changes drop the cache. */
     invalidate(target: string) {
-      if (target === OAUTH_INVALIDATION_TARGET || target.startsWith('*')) verified.clear();
+      if (target === OAUTH_INVALIDATION_TARGET || target.startsWith('*')) clear();
     },
   };
 }
