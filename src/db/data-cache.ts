@@ -50,16 +50,15 @@ export function createDataCache(maxBytes: number): DataCache {
       if (kept) return Promise.resolve(kept);
       let pending = computing.get(key) as Promise<T> | undefined;
       if (!pending) {
-        pending = (async () => {
-          try {
-            const value = await compute();
-            set(key, value, bytesOf?.(value));
-            return value;
-          } finally {
-            computing.delete(key);
-          }
+        const started = (async () => {
+          const value = await compute();
+          set(key, value, bytesOf?.(value));
+          return value;
         })();
-        computing.set(key, pending);
+        computing.set(key, (pending = started));
+        // Settled either way, it leaves; registered after `set`, so a compute that throws at once is not kept.
+        const leave = () => void (computing.get(key) === started && computing.delete(key));
+        started.then(leave, leave);
       }
       return pending;
     },

@@ -35,6 +35,12 @@ describe('the data cache', () => {
     await expect(Promise.all([cache.getOrCompute('f', failing), cache.getOrCompute('f', failing)])).rejects.toThrow('query failed');
     expect(await cache.getOrCompute('f', async () => ({ n: 2 }))).toEqual({ n: 2 });
     expect(cache.get('f')).toEqual({ n: 2 });
+    // A computation that throws before it returns a promise is not left in flight either.
+    const throwing = (): Promise<{ n: number }> => {
+      throw new Error('bad input');
+    };
+    await expect(cache.getOrCompute('t', throwing)).rejects.toThrow('bad input');
+    expect(await cache.getOrCompute('t', async () => ({ n: 3 }))).toEqual({ n: 3 });
   });
 
   it('shares nothing when it is off: every caller computes', async () => {
