@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyedWorkspace, createTestApp, type TestApp } from '../support/app.js';
 import { routeTemplateOf } from '../../src/observability/route-templates.js';
 import { v1RouteTemplate } from '../../src/rest/routes.js';
+import { Counter, Histogram, Registry } from 'prom-client';
 import { createMetrics } from '../../src/observability/metrics.js';
 import { seedWorkspace } from '../../src/demo/seed.js';
 
@@ -16,6 +17,33 @@ describe('route templates', () => {
     expect(template('/oauth/interaction/abc')).toBe('/oauth/*');
     expect(template('/mcp')).toBe('/mcp');
     expect(template('/wp-login.php')).toBe('other');
+  });
+});
+
+describe('request metrics', () => {
+  it('are exposed exactly as prom-client\'s own counter and histogram would expose the same requests', async () => {
+    const requests: [string, string, number, number][] = [
+      ['/api/v1/clients', 'GET', 200, 0.0031],
+      ['/api/v1/clients', 'GET', 200, 0.001],
+      ['/api/v1/clients', 'GET', 304, 0.0004],
+      ['/api/v1/reports/{id}', 'HEAD', 404, 0.02],
+      ['other', 'BREW', 405, 12],
+      ['/api/v1/clients', 'GET', 200, 0.75],
+    ];
+    const metrics = createMetrics();
+    const registry = new Registry();
+    const buckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+    const counter = new Counter({ name: 'signalboard_http_requests_total', help: 'HTTP requests by route template, method and status.', labelNames: ['route', 'method', 'status'], registers: [registry] });
+    const histogram = new Histogram({ name: 'signalboard_http_request_duration_seconds', help: 'HTTP request latency by route template and method.', labelNames: ['route', 'method'], buckets, registers: [registry] });
+    for (const [route, method, status, seconds] of requests) {
+      metrics.observeRequest(route, method, status, seconds);
+      const verb = method === 'BREW' ? 'OTHER' : method;
+      counter.inc({ route, method: verb, status: String(status) });
+      histogram.observe({ route, method: verb }, seconds);
+    }
+    const families = (text: string) => text.split('\n').filter((line) => line.includes('signalboard_http_request')).join('\n');
+    expect(families(await metrics.text())).toBe(families(await registry.metrics()));
+    expect(families(await metrics.text())).toContain('signalboard_http_request_duration_seconds_bucket{le="0.005",route="/api/v1/clients",method="GET"} 3');
   });
 });
 
