@@ -36,7 +36,7 @@ export const ROW_EXPORTS: Readonly<Record<string, ExportBuilder>> = {
       statement: METRICS_ROWS,
       values: [[project.id], range.from, range.to, args.model ?? null, null],
       columns: ['date', 'model', 'locale', ...COUNTER_FIELDS, ...RATE_FIELDS, 'competitors'],
-      record: ({ parentId: _parentId, ...row }) => metricsRowOf(row) as unknown as Record<string, unknown>,
+      record: (row) => metricsRowOf(row) as unknown as Record<string, unknown>,
       filename: `metrics-${project.id}`,
     };
   },
