@@ -276,9 +276,9 @@ export interface Run {
   non2xx: number;
 }
 
-/** One autocannon run at 50 connections for half of `seconds`. */
-export async function loadRun(seconds: number, server: ServerHandle, path: string, headers: Record<string, string>, expectStatus = 200): Promise<Run> {
-  const result = await autocannon({ url: `${server.baseUrl}${path}`, connections: 50, duration: seconds / 2, headers });
+/** One autocannon run at 50 connections for half of `seconds`; `rate` caps the requests per second over all of them. */
+export async function loadRun(seconds: number, server: ServerHandle, path: string, headers: Record<string, string>, expectStatus = 200, rate?: number): Promise<Run> {
+  const result = await autocannon({ url: `${server.baseUrl}${path}`, connections: 50, duration: seconds / 2, headers, ...(rate ? { overallRate: rate } : {}) });
   const unexpected = expectStatus === 304 ? result.requests.total - (result.statusCodeStats?.['304']?.count ?? 0) : result.non2xx;
   return { requests: result.requests.total, seconds: result.duration, p50: result.latency.p50, p99: result.latency.p99, non2xx: unexpected + result.errors };
 }
