@@ -98,8 +98,6 @@ export function createMetrics(options: { enabled?: boolean } = {}) {
   };
 }
 
-// A group's gauges are filled by the collect() of the one registered first (prom-client
-// serialises in registration order, after each metric's own collect()).
 /** A latency histogram's series: a count per bucket (not cumulative), their sum and count. */
 interface LatencySeries {
   route: string;
@@ -116,7 +114,7 @@ interface LatencySeries {
  * 2 % of a cached v1 request, where the instrumentation's budget is 3 % (test/bench/README.md,
  * "2026-11-24, evening").
  */
-export function requestSeries() {
+function requestSeries() {
   const counts = new Map<string, { route: string; method: string; status: string; count: number; latency: LatencySeries }>();
   const latencies = new Map<string, LatencySeries>();
   return {
@@ -146,6 +144,7 @@ export function requestSeries() {
 }
 
 const REQUEST_LATENCY = 'signalboard_http_request_duration_seconds';
+const REQUEST_LATENCY_HELP = 'HTTP request latency by route template and method.';
 
 /**
  * The request latency histogram, read from `requestSeries` when scraped. The registry asks a
@@ -154,7 +153,7 @@ const REQUEST_LATENCY = 'signalboard_http_request_duration_seconds';
  */
 class RequestLatencyHistogram extends Histogram<'le' | 'route' | 'method'> {
   constructor(private readonly series: ReturnType<typeof requestSeries>) {
-    super({ name: REQUEST_LATENCY, help: 'HTTP request latency by route template and method.', labelNames: ['route', 'method'], buckets: LATENCY_BUCKETS, registers: [] });
+    super({ name: REQUEST_LATENCY, help: REQUEST_LATENCY_HELP, labelNames: ['route', 'method'], buckets: LATENCY_BUCKETS, registers: [] });
   }
 
   async getForPromString() {
@@ -172,10 +171,12 @@ class RequestLatencyHistogram extends Histogram<'le' | 'route' | 'method'> {
         { labels: {}, sharedLabels, value: count, metricName: `${REQUEST_LATENCY}_count` },
       );
     }
-    return { name: REQUEST_LATENCY, help: 'HTTP request latency by route template and method.', type: 'histogram', values, aggregator: 'sum' };
+    return { name: REQUEST_LATENCY, help: REQUEST_LATENCY_HELP, type: 'histogram', values, aggregator: 'sum' };
   }
 }
 
+// A group's gauges are filled by the collect() of the one registered first (prom-client
+// serialises in registration order, after each metric's own collect()).
 function watchDataCache(dataCache: NonNullable<MetricSources['dataCache']>, registers: Registry[]) {
   let cacheBytes: Gauge | undefined;
   let cacheEntries: Gauge | undefined;
