@@ -86,7 +86,13 @@ export function reportSumsSql(requests: readonly Pick<SumsRequest, 'parts' | 'ra
   return selects.join('\nUNION ALL\n');
 }
 
-const toSums = (row: Record<string, unknown>): Sums => Object.fromEntries(METRIC_COLUMNS.map((name) => [name, Number(row[name] ?? 0)]));
+// Once per row of the statement (a report's every bucket of every range): a plain loop, as
+// building from entries allocates an array per metric (see ai-visibility/metrics.ts, countersOf).
+function toSums(row: Record<string, unknown>): Sums {
+  const sums: Sums = {};
+  for (const name of METRIC_COLUMNS) sums[name] = Number(row[name] ?? 0);
+  return sums;
+}
 const emptySeries = (): SeriesSums => ({ total: {}, buckets: { day: new Map(), week: new Map(), month: new Map() } });
 const emptyTable = (): TableSums => ({ byValue: new Map(), total: {} });
 const emptySums = (parts: readonly Part[]) => parts.map((part) => (part.kind === 'series' ? emptySeries() : emptyTable()));
