@@ -5,6 +5,7 @@
 import { LRUCache } from 'lru-cache';
 import type { SqlRunner } from '../db/sql-runner.js';
 import { invalidationCounter } from './invalidation.js';
+import { singleFlight } from '../http/single-flight.js';
 import type { Plan } from '../db/generated/prisma/enums.js';
 import { ApiError } from '../errors/index.js';
 import { bearerToken, parseApiKey, secretMatches } from './api-key-format.js';
@@ -44,7 +45,7 @@ export function createApiKeyAuthenticator(sql: SqlRunner, options: { cacheTtlMs?
 
   // Lookups in flight, so that a burst on a key not cached yet sends one query. A lookup that began
   // before an invalidation is neither kept nor shared with the requests that arrive after it.
-  const loading = new Map<string, Promise<KeyRecord | null>>();
+  const loading = singleFlight<string, KeyRecord | null>();
   const invalidation = invalidationCounter();
 
   async function lookup(keyId: string): Promise<KeyRecord | null> {
@@ -69,14 +70,7 @@ export function createApiKeyAuthenticator(sql: SqlRunner, options: { cacheTtlMs?
   function load(keyId: string): Promise<KeyRecord | null> {
     const cached = cache.get(keyId);
     if (cached) return Promise.resolve(cached === 'missing' ? null : cached);
-    let pending = loading.get(keyId);
-    if (!pending) {
-      const started = lookup(keyId).finally(() => {
-        if (loading.get(keyId) === started) loading.delete(keyId);
-      });
-      loading.set(keyId, (pending = started));
-    }
-    return pending;
+    return loading.run(keyId, () => lookup(keyId));
   }
 
   function touch(keyId: string, now: Date) {
@@ -109,7 +103,7 @@ export function createApiKeyAuthenticator(sql: SqlRunner, options: { cacheTtlMs?
     },
     invalidate(target) {
       invalidation.invalidated();
-      loading.clear();
+      loading.forget();
       if (target === '*') cache.clear();
       else if (target.startsWith('*:')) {
         const workspaceId = target.slice(2);

@@ -6,6 +6,7 @@
 // a message between instances: after an ingest the next request asks under a new key, and the
 // stale entry ages out. Bounded in bytes (the JSON size of each entry), not only in entries.
 import { LRUCache } from 'lru-cache';
+import { singleFlight } from '../http/single-flight.js';
 
 export interface DataCache {
   get<T extends object>(key: string): T | undefined;
@@ -32,7 +33,7 @@ export function createDataCache(maxBytes: number): DataCache {
     // UTF-16 in memory: about two bytes per character of the JSON.
     sizeCalculation: (value) => Math.max(1, JSON.stringify(value).length * 2),
   });
-  const computing = new Map<string, Promise<object>>();
+  const computing = singleFlight<string, object>();
   let hits = 0;
   let misses = 0;
   const get = <T extends object>(key: string) => {
@@ -48,19 +49,11 @@ export function createDataCache(maxBytes: number): DataCache {
     getOrCompute<T extends object>(key: string, compute: () => Promise<T>, bytesOf?: (value: T) => number): Promise<T> {
       const kept = get<T>(key);
       if (kept) return Promise.resolve(kept);
-      let pending = computing.get(key) as Promise<T> | undefined;
-      if (!pending) {
-        const started = (async () => {
-          const value = await compute();
-          set(key, value, bytesOf?.(value));
-          return value;
-        })();
-        computing.set(key, (pending = started));
-        // Settled either way, it leaves; registered after `set`, so a compute that throws at once is not kept.
-        const leave = () => void (computing.get(key) === started && computing.delete(key));
-        started.then(leave, leave);
-      }
-      return pending;
+      return computing.run(key, async () => {
+        const value = await compute();
+        set(key, value, bytesOf?.(value));
+        return value;
+      }) as Promise<T>;
     },
     get size() {
       return cache.size;

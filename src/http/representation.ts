@@ -4,6 +4,7 @@ import { hash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
 import { Response } from './responses.js';
+import { singleFlight } from './single-flight.js';
 
 /** Below this, compressing costs more than it saves. */
 export const COMPRESSION_THRESHOLD_BYTES = 1024;
@@ -47,15 +48,9 @@ export interface FinishedBody {
    * brotli made a cached 178 KB metrics body 15× slower to serve than the identity one.
    */
   readonly encodings: Partial<Record<ContentCoding, Uint8Array<ArrayBuffer>>>;
-  /**
-   * Codings being made: requests that ask for one together wait for the same compression. The
-   * first burst of 50 polls accepting br otherwise compressed a 178 KB body 50 times at once in
-   * libuv's pool, each with its own encoder state (+13 MB resident afterwards).
-   */
-  readonly encoding: Partial<Record<ContentCoding, Promise<Uint8Array<ArrayBuffer>>>>;
 }
 
-export const finishedBody = (body: JsonBody): FinishedBody => ({ body, etag: strongEtag(body), encodings: {}, encoding: {} });
+export const finishedBody = (body: JsonBody): FinishedBody => ({ body, etag: strongEtag(body), encodings: {} });
 
 /** What a finished body takes in memory: the body (a string is held as UTF-16), its ETag and its encodings. */
 export function heldBytes({ body, etag, encodings }: FinishedBody): number {
@@ -130,21 +125,21 @@ export async function jsonRepresentation(request: Request, finished: FinishedBod
   return new Response(encoded, { headers: { ...common, 'Content-Encoding': coding, ETag: etag.replace(/"$/, `-${coding}"`) } });
 }
 
-/** A coding of a kept body: made once, shared by the requests that ask while it is being made. */
-function encodingOf({ body, encodings, encoding }: FinishedBody, coding: ContentCoding, onEncoded?: () => void): Promise<Uint8Array<ArrayBuffer>> {
-  let pending = encoding[coding];
-  if (!pending) {
+/**
+ * Codings being made, per coding by the body's `encodings` (which the cache's copies share):
+ * requests that ask for one together wait for the same compression. The first burst of 50 polls
+ * accepting br otherwise compressed a 178 KB body 50 times at once in libuv's pool, each with its
+ * own encoder state (+13 MB resident afterwards).
+ */
+const compressing = { br: singleFlight<FinishedBody['encodings'], Uint8Array<ArrayBuffer>>(), gzip: singleFlight<FinishedBody['encodings'], Uint8Array<ArrayBuffer>>() };
+
+/** A coding of a body, made once and kept with it. */
+function encodingOf({ body, encodings }: FinishedBody, coding: ContentCoding, onEncoded?: () => void): Promise<Uint8Array<ArrayBuffer>> {
+  return compressing[coding].run(encodings, async () => {
     // Bytes of its own (zlib's result may be a slice of a larger buffer), since it is kept.
-    pending = (async () => new Uint8Array(await compress(coding, body)))();
-    encoding[coding] = pending;
-    pending.then(
-      (encoded) => {
-        encodings[coding] = encoded;
-        delete encoding[coding];
-        onEncoded?.();
-      },
-      () => delete encoding[coding],
-    );
-  }
-  return pending;
+    const encoded = new Uint8Array(await compress(coding, body));
+    encodings[coding] = encoded;
+    onEncoded?.();
+    return encoded;
+  });
 }
