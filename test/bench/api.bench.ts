@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { connectDatabase } from '../../src/db/client.js';
 import { addDays } from '../../src/dates/civil-date.js';
-import { benchApiFixtures, benchDatabase, compareRuns as compare, loadRun, mergeRuns, startProcess, startService, runBench, type Run } from './harness.js';
+import { benchApiFixtures, benchDatabase, compareRuns as compare, loadRun, mergeRuns, startBaselineServer, startService, runBench, type Run } from './harness.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 /** Requests per second of the identity-vs-br poll comparison: below what either reaches flat out (~3 900 br, ~8 700 identity). */
@@ -27,7 +27,7 @@ async function main() {
   const ours = await startService(env);
   const idleRss = rssMb(ours.pid, 'VmRSS');
   const uncached = await startService({ ...env, DATA_CACHE_MAX_BYTES: '0' });
-  const baseline = await startProcess(['--import', 'tsx', 'test/bench/baseline-server.ts'], env, 'node');
+  const baseline = await startBaselineServer(env);
 
   const rows: Record<string, string | number>[] = [];
   const targets: { target: string; value: number; met: boolean }[] = [];

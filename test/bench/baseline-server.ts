@@ -1,9 +1,15 @@
-// The minimal baseline of bench:api: plain node:http + pg, the same key check (SHA-256 of the
-// secret, constant-time compare, cached like the service), the same SQL and the same JSON.
+// The minimal baseline of bench:api, bench:report and bench:ai: plain node:http + pg, the same
+// key check (SHA-256 of the secret, constant-time compare, cached like the service), the same SQL
+// and the same JSON; report data and AI metrics by the hand-written SQL of hand-sql.ts.
 import { createServer } from 'node:http';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import pg from 'pg';
+import { handAiMetrics, handReportData } from './hand-sql.js';
+import { resolveComparePreset, resolveDatePreset, type ComparePreset, type DatePreset } from '../../src/reports/date-presets.js';
+import { todayIn } from '../../src/dates/civil-date.js';
 
+// Dates as the service writes them ('YYYY-MM-DD'), as any server answering JSON would.
+pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 const keys = new Map<string, { workspaceId: string; hash: Buffer }>();
 
@@ -30,7 +36,8 @@ const server = createServer(async (req, res) => {
   try {
     const workspaceId = await authenticate(req.headers.authorization);
     if (!workspaceId) return send(res, 401, { error: { code: 'unauthenticated', message: 'no' } });
-    const url = req.url ?? '/';
+    const [url = '/', query] = (req.url ?? '/').split('?');
+    const search = new URLSearchParams(query);
     if (url === '/api/v1/clients') {
       const { rows } = await pool.query(
         `SELECT c.id, c.name, c.created_at AS "createdAt",
@@ -57,6 +64,20 @@ const server = createServer(async (req, res) => {
       const { rows } = await pool.query('SELECT id, name, client_id AS "clientId", created_at AS "createdAt", updated_at AS "updatedAt", definition FROM reports WHERE id = $1 AND workspace_id = $2 AND archived_at IS NULL', [report[1], workspaceId]);
       if (!rows[0]) return send(res, 404, { error: { code: 'not_found', message: 'No such report.' } });
       return send(res, 200, { data: rows[0], meta: {} });
+    }
+    const reportData = /^\/api\/v1\/reports\/(rep_[0-9A-Za-z]{20})\/data$/.exec(url);
+    if (reportData) {
+      const { rows } = await pool.query('SELECT id, client_id AS "clientId", definition FROM reports WHERE id = $1 AND workspace_id = $2 AND archived_at IS NULL', [reportData[1], workspaceId]);
+      if (!rows[0]) return send(res, 404, { error: { code: 'not_found', message: 'No such report.' } });
+      const { dateConfig } = rows[0].definition;
+      const range = resolveDatePreset((search.get('datePreset') ?? dateConfig.datePreset) as DatePreset, todayIn(dateConfig.timezone, new Date()));
+      return send(res, 200, await handReportData(pool, rows[0], range, resolveComparePreset((search.get('comparePreset') ?? dateConfig.comparePreset) as ComparePreset, range)));
+    }
+    const metrics = /^\/api\/v1\/ai-visibility\/projects\/(prj_[0-9A-Za-z]{20})\/metrics$/.exec(url);
+    if (metrics) {
+      const { rows } = await pool.query('SELECT id FROM ai_projects WHERE id = $1 AND workspace_id = $2 AND archived_at IS NULL', [metrics[1], workspaceId]);
+      if (!rows[0]) return send(res, 404, { error: { code: 'not_found', message: 'No such project.' } });
+      return send(res, 200, await handAiMetrics(pool, metrics[1]!, search.get('dateFrom')!, search.get('dateTo')!));
     }
     send(res, 404, { error: { code: 'not_found', message: 'No such path.' } });
   } catch {

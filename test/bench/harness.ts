@@ -52,6 +52,16 @@ export async function startService(env: Record<string, string>, nodeArgs: string
   return { ...handle, startMs: performance.now() - started };
 }
 
+/** The bare node:http + pg server (baseline-server.ts) the service is measured against. */
+export const startBaselineServer = (env: Record<string, string>) => startProcess(['--import', 'tsx', 'test/bench/baseline-server.ts'], env, 'node');
+
+/** A closed-loop task: one GET, its body read to the end; true on 200. */
+export const fetchCase = (url: string, headers: Record<string, string>) => async () => {
+  const response = await fetch(url, { headers });
+  await response.arrayBuffer();
+  return response.status === 200;
+};
+
 /** Starts a Node process that prints a line with "port":<n> once it listens, with the image's Node options. */
 export async function startProcess(args: string[], env: Record<string, string>, command: 'tsx' | 'node' = 'tsx'): Promise<ServerHandle> {
   // `node --import tsx` keeps the server in one process, so its pid is the one to measure.

@@ -1,0 +1,156 @@
+// The hand-written side of bench:report and bench:ai: straightforward SQL through pg and the
+// endpoint's exact JSON body assembled in place. The benches call it in their own process and
+// the bare server (baseline-server.ts) serves it over HTTP, so the service can be compared with
+// both. Only pure functions of the service are used (metric formulas, pooled rates, presets).
+import type pg from 'pg';
+import { catalog, metricValue, type ProviderId } from '../../src/reports/catalog.js';
+import { relativeChange } from '../../src/reports/engine.js';
+import type { ReportDefinition, Widget } from '../../src/reports/definition.js';
+import type { DateRange } from '../../src/dates/civil-date.js';
+import { competitorMetrics, ratesOf, type CompetitorCounters, type ScanCounters } from '../../src/ai-visibility/pooled-rates.js';
+
+type Row = Record<string, number>;
+
+const baseColumns = (provider: ProviderId) =>
+  Object.entries(catalog[provider].metrics)
+    .filter(([, m]) => m.kind === 'base')
+    .map(([name]) => name);
+
+/** The report's data as `GET /api/v1/reports/{id}/data` answers it: one query per widget and range. */
+export async function handReportData(pool: pg.Pool, report: { id: string; clientId: string; definition: ReportDefinition }, range: DateRange, compare: DateRange | null) {
+  const where = `client_id = $1 AND provider = $2::"Provider" AND date BETWEEN $3::date AND $4::date`;
+  const ranges = compare ? [range, compare] : [range];
+  const perRange = (sql: string, widget: Widget, extra: unknown[] = []) =>
+    Promise.all(ranges.map(async (r) => (await pool.query(sql, [report.clientId, widget.provider, r.from, r.to, ...extra])).rows as Row[]));
+  const widgets = await Promise.all(
+    report.definition.widgets.map(async (widget) => {
+      const provider = widget.provider as ProviderId;
+      const sums = baseColumns(provider).map((name) => `coalesce(sum(${name}), 0)::float8 AS ${name}`).join(', ');
+      const value = (row: Row | undefined, metric: string) => metricValue(provider, metric, row ?? {});
+      if (widget.type === 'kpi') {
+        const [current, previous] = await perRange(`SELECT ${sums} FROM metric_facts WHERE ${where} AND dimension = ''`, widget);
+        return widget.metrics.map((metric) => {
+          const kpi = value(current![0], metric);
+          const previousValue = previous ? value(previous[0], metric) : null;
+          return { widgetId: widget.id, metric, value: kpi, previousValue, change: relativeChange(kpi, previousValue) };
+        });
+      }
+      if (widget.type === 'table') {
+        const [current, previous] = await perRange(`SELECT dimension_value, ${sums} FROM metric_facts WHERE ${where} AND dimension = $5 GROUP BY dimension_value`, widget, [widget.dimension]);
+        const previousBy = new Map(previous?.map((row) => [row.dimension_value as unknown as string, row]));
+        const total = (rows: Row[]) => {
+          const summed: Row = {};
+          for (const row of rows) for (const name of baseColumns(provider)) summed[name] = (summed[name] ?? 0) + row[name]!;
+          return summed;
+        };
+        const valuesOf = (row: Row | undefined) => widget.metrics.map((m) => value(row, m));
+        const nulls = widget.metrics.map(() => null);
+        const rows = current!
+          .map((row) => ({ dimensionValue: row.dimension_value as unknown as string, values: valuesOf(row), previousValues: previous ? valuesOf(previousBy.get(row.dimension_value as unknown as string)) : nulls }))
+          .sort((a, b) => (b.values[0] ?? -Infinity) - (a.values[0] ?? -Infinity) || a.dimensionValue.localeCompare(b.dimensionValue))
+          .slice(0, widget.limit ?? 10);
+        return {
+          widgetId: widget.id,
+          dimension: widget.dimension,
+          columns: widget.metrics,
+          rows,
+          totals: { values: valuesOf(total(current!)), previousValues: previous ? valuesOf(total(previous)) : nulls },
+        };
+      }
+      const granularity = widget.granularity ?? 'day';
+      const [current, previous] = await perRange(
+        `SELECT date_trunc('${granularity}', date)::date::text AS bucket, ${sums} FROM metric_facts WHERE ${where} AND dimension = '' GROUP BY 1 ORDER BY 1`,
+        widget,
+      );
+      return {
+        widgetId: widget.id,
+        type: widget.type,
+        granularity,
+        series: widget.metrics.map((metric) => ({
+          metric,
+          points: current!.map((row, index) => ({ date: row.bucket, value: value(row, metric), previousValue: previous?.[index] ? value(previous[index], metric) : null })),
+        })),
+      };
+    }),
+  );
+  const ofType = (type: 'kpi' | 'chart' | 'table') => widgets.filter((_, index) => (type === 'chart' ? !['kpi', 'table'].includes(report.definition.widgets[index]!.type) : report.definition.widgets[index]!.type === type));
+  return {
+    data: {
+      reportId: report.id,
+      range,
+      compareRange: compare,
+      timezone: report.definition.dateConfig.timezone,
+      kpis: ofType('kpi').flat(),
+      charts: ofType('chart'),
+      tables: ofType('table'),
+    },
+    meta: {},
+  };
+}
+
+/** The metric rows returned at most, as the endpoint caps them. */
+export const METRICS_ROW_CAP = 1000;
+
+const COUNTERS = 'total_runs AS "totalRuns", visibility_count AS "visibilityCount", mention_count AS "mentionCount", total_mention_count AS "totalMentionCount", positioned_count AS "positionedCount", position_sum AS "positionSum", positive_count AS "positiveCount", neutral_count AS "neutralCount", negative_count AS "negativeCount"';
+const SUMS = ['total_runs', 'visibility_count', 'mention_count', 'total_mention_count', 'positioned_count', 'position_sum', 'positive_count', 'neutral_count', 'negative_count'];
+const camel = (column: string) => column.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
+
+/**
+ * A project's metrics as `GET /api/v1/ai-visibility/projects/{id}/metrics` answers them,
+ * competitors included: per row the scan's competitor counters with their rates, per locale the
+ * competitors pooled over the scans that report them (one statement reading only such scans).
+ */
+export async function handAiMetrics(pool: pg.Pool, projectId: string, from: string, to: string) {
+  const [rows, count, totals, competitorTotals] = await Promise.all([
+    pool.query(`SELECT date::text AS date, model, locale, ${COUNTERS}, competitors FROM scans WHERE project_id = $1 AND date BETWEEN $2 AND $3 ORDER BY date DESC, locale, model LIMIT ${METRICS_ROW_CAP}`, [projectId, from, to]),
+    pool.query('SELECT count(*)::int AS n FROM scans WHERE project_id = $1 AND date BETWEEN $2 AND $3', [projectId, from, to]),
+    pool.query(`SELECT locale, model, ${SUMS.map((c) => `sum(${c})::int AS "${camel(c)}"`).join(', ')} FROM scans WHERE project_id = $1 AND date BETWEEN $2 AND $3 GROUP BY locale, model ORDER BY locale, model`, [projectId, from, to]),
+    pool.query(
+      `SELECT s.locale, c.name, sum(c."visibilityCount")::float8 AS "visibilityCount", sum(c."mentionCount")::float8 AS "mentionCount", sum(c."positionedCount")::float8 AS "positionedCount",
+              sum(c."positionSum")::float8 AS "positionSum", sum(s.total_runs)::float8 AS "totalRuns", sum(s.total_mention_count)::float8 AS "totalMentionCount"
+       FROM scans s CROSS JOIN LATERAL jsonb_to_recordset(s.competitors) AS c(name text, "visibilityCount" bigint, "mentionCount" bigint, "positionedCount" bigint, "positionSum" bigint)
+       WHERE s.project_id = $1 AND s.competitors <> '[]'::jsonb AND s.date BETWEEN $2 AND $3 GROUP BY s.locale, c.name ORDER BY s.locale, c.name`,
+      [projectId, from, to],
+    ),
+  ]);
+  const byLocale = new Map<string, { locale: string; byModel: object[]; counters: ScanCounters }>();
+  for (const row of totals.rows) {
+    const entry = byLocale.get(row.locale) ?? { locale: row.locale as string, byModel: [] as object[], counters: Object.fromEntries(SUMS.map((c) => [camel(c), 0])) as unknown as ScanCounters };
+    for (const c of SUMS) (entry.counters as unknown as Record<string, number>)[camel(c)] += row[camel(c)];
+    const { locale: _locale, ...modelTotals } = row;
+    entry.byModel.push({ ...modelTotals, ...ratesOf(row as ScanCounters) });
+    byLocale.set(row.locale, entry);
+  }
+  return {
+    data: {
+      projectId,
+      range: { from, to },
+      rows: rows.rows.map(({ competitors, ...row }) => ({ ...row, ...ratesOf(row), competitors: (competitors as CompetitorCounters[]).map((competitor) => competitorMetrics(competitor, row.totalRuns, row.totalMentionCount)) })),
+      totals: [...byLocale.values()].map((entry) => ({
+        locale: entry.locale,
+        ...entry.counters,
+        ...ratesOf(entry.counters),
+        byModel: entry.byModel,
+        competitors: competitorTotals.rows
+          .filter((row) => row.locale === entry.locale)
+          .map(({ locale: _locale, totalRuns, totalMentionCount, ...competitor }) => competitorMetrics(competitor as CompetitorCounters, totalRuns, totalMentionCount)),
+      })),
+    },
+    meta: { total: count.rows[0].n, truncated: count.rows[0].n > rows.rows.length },
+  };
+}
+
+/**
+ * Where the service's body and the hand-written one differ: a path and both values, or null when
+ * they agree (numbers within a relative 1e-9: sums are added in another order).
+ */
+export function firstDifference(ours: unknown, hand: unknown, path = '$'): string | null {
+  if (typeof ours === 'number' && typeof hand === 'number') return Math.abs(ours - hand) <= 1e-9 * Math.max(1, Math.abs(hand)) ? null : `${path}: ${ours} vs ${hand}`;
+  if (ours === null || hand === null || typeof ours !== 'object' || typeof hand !== 'object') return ours === hand ? null : `${path}: ${JSON.stringify(ours)} vs ${JSON.stringify(hand)}`;
+  const keys = new Set([...Object.keys(ours), ...Object.keys(hand)]);
+  for (const key of keys) {
+    const difference = firstDifference((ours as Record<string, unknown>)[key], (hand as Record<string, unknown>)[key], `${path}.${key}`);
+    if (difference) return difference;
+  }
+  return null;
+}
