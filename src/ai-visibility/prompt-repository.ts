@@ -48,9 +48,9 @@ const ANSWER_COUNTERS = `count(*)::float8 AS "totalRuns", count(*) FILTER (WHERE
 // $2 prompt ids, $3..$6 the run filter.
 const TOTALS = tenantStatement<Record<string, any> & { parentId: string }>(
   null,
-  (workspace) => `SELECT a.prompt_id AS "parentId", a.locale, a.model, GROUPING(a.model) AS all_models, count(*)::int AS row_count, ${ANSWER_COUNTERS}
+  (workspace) => `SELECT a.prompt_id AS "parentId", a.locale, a.model, count(*)::int AS row_count, ${ANSWER_COUNTERS}
     FROM ai_answers a WHERE ${workspace('a')} AND a.prompt_id = ANY($2::text[]) AND ${runFilterSql('a')}
-    GROUP BY GROUPING SETS ((a.prompt_id, a.locale), (a.prompt_id, a.locale, a.model)) ORDER BY a.prompt_id, a.locale, a.model NULLS FIRST`,
+    GROUP BY a.prompt_id, a.locale, a.model ORDER BY a.prompt_id, a.locale, a.model`,
 );
 // A competitor named in a run: counted like the brand, over the runs and mentions of the runs that name it.
 const COMPETITOR_TOTALS = tenantStatement<Record<string, any> & { parentId: string }>(
