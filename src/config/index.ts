@@ -85,8 +85,14 @@ const configSchema = z.object({
   MAIL_FROM: z.string().default('Signalboard <no-reply@signalboard.localhost>'),
   /** OpenTelemetry: traces are exported over OTLP/HTTP to this endpoint; unset, no tracing. */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
-  OTEL_TRACES_SAMPLER: z.enum(['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio']).default('parentbased_always_on'),
-  OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).optional(),
+  /**
+   * Head sampling: by default a twentieth of the traces this service starts, and every request
+   * whose caller's traceparent is sampled. Tracing every request cost v1 16–30 % of its throughput
+   * (bench:observability, test/bench/README.md); OpenTelemetry's own default is parentbased_always_on.
+   */
+  OTEL_TRACES_SAMPLER: z.enum(['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio']).default('parentbased_traceidratio'),
+  /** The ratio of the traceidratio samplers (ignored by the others). */
+  OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).default(0.05),
   OTEL_SERVICE_NAME: z.string().min(1).default('signalboard'),
   /** Prometheus /metrics on this port only (0 = off). */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),

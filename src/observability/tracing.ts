@@ -5,14 +5,14 @@
 // tenant statement (its declared name, never values), one per outbound call (webhook attempts,
 // identity providers) with traceparent passed on, one per MCP tool call (joining the trace its
 // `_meta.traceparent` names).
-import { context, propagation, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
+import { context, propagation, SpanKind, SpanStatusCode, trace, TraceFlags, type Attributes, type Context, type Span } from '@opentelemetry/api';
 
 const TRACER = 'signalboard';
 
 export interface TracingConfig {
   OTEL_EXPORTER_OTLP_ENDPOINT?: string | undefined;
   OTEL_TRACES_SAMPLER: string;
-  OTEL_TRACES_SAMPLER_ARG?: number | undefined;
+  OTEL_TRACES_SAMPLER_ARG: number;
   OTEL_SERVICE_NAME: string;
 }
 
@@ -23,20 +23,38 @@ export const tracing = {
   shutdown: async () => {},
 };
 
+/**
+ * Head sampling, decided here before any span is made. The configured sampler names how often a
+ * trace starts (`always_on` 1, `always_off` 0, `traceidratio` its ratio) and whether a caller's
+ * traceparent decides for its request (the `parentbased_` names); the SDK then records what was
+ * decided (AlwaysOn). Deciding first is the point: a request left out makes no span, not even a
+ * non-recording one — at the default 5 %, making one per request and per statement cost v1 ~15 %
+ * of its throughput, now within the noise (bench:observability, test/bench/README.md).
+ */
+interface Sampling {
+  startRatio: number;
+  followsCaller: boolean;
+}
+let sampling: Sampling = { startRatio: 1, followsCaller: true };
+
+/** How a configured OTEL_TRACES_SAMPLER and its ratio sample. */
+export function samplingOf(sampler: string, ratio: number): Sampling {
+  const followsCaller = sampler.startsWith('parentbased_');
+  const root = followsCaller ? sampler.slice('parentbased_'.length) : sampler;
+  return { startRatio: root === 'always_on' ? 1 : root === 'always_off' ? 0 : ratio, followsCaller };
+}
+
 /** Starts the SDK when an endpoint is configured; once per process. */
 export async function startTracing(config: TracingConfig): Promise<void> {
   if (!config.OTEL_EXPORTER_OTLP_ENDPOINT || tracing.on) return;
-  const [{ NodeTracerProvider, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, AlwaysOnSampler, AlwaysOffSampler }, { OTLPTraceExporter }, { resourceFromAttributes }] = await Promise.all([
+  const [{ NodeTracerProvider, BatchSpanProcessor, AlwaysOnSampler }, { OTLPTraceExporter }, { resourceFromAttributes }] = await Promise.all([
     import('@opentelemetry/sdk-trace-node'),
     import('@opentelemetry/exporter-trace-otlp-http'),
     import('@opentelemetry/resources'),
   ]);
-  const ratio = config.OTEL_TRACES_SAMPLER_ARG ?? 1;
-  const root = { always_on: new AlwaysOnSampler(), always_off: new AlwaysOffSampler(), traceidratio: new TraceIdRatioBasedSampler(ratio) };
-  const name = config.OTEL_TRACES_SAMPLER;
-  const sampler = name.startsWith('parentbased_') ? new ParentBasedSampler({ root: root[name.slice('parentbased_'.length) as keyof typeof root] }) : root[name as keyof typeof root];
+  sampling = samplingOf(config.OTEL_TRACES_SAMPLER, config.OTEL_TRACES_SAMPLER_ARG);
   const exporter = new OTLPTraceExporter({ url: `${config.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/$/, '')}/v1/traces` });
-  const provider = new NodeTracerProvider({ sampler, resource: resourceFromAttributes({ 'service.name': config.OTEL_SERVICE_NAME }), spanProcessors: [new BatchSpanProcessor(exporter)] });
+  const provider = new NodeTracerProvider({ sampler: new AlwaysOnSampler(), resource: resourceFromAttributes({ 'service.name': config.OTEL_SERVICE_NAME }), spanProcessors: [new BatchSpanProcessor(exporter)] });
   provider.register();
   tracing.on = true;
   tracing.flush = () => provider.forceFlush();
@@ -45,10 +63,31 @@ export async function startTracing(config: TracingConfig): Promise<void> {
 
 const tracer = () => trace.getTracer(TRACER);
 
-/** Runs `work` in a span that ends with it (errors recorded); without tracing, just runs it. */
-export function inSpan<T>(name: string, attributes: Attributes, work: (span: Span | null) => Promise<T>, options: { kind?: SpanKind; parent?: Context } = {}): Promise<T> {
+const startsNow = () => sampling.startRatio >= 1 || Math.random() < sampling.startRatio;
+
+/**
+ * Whether a span under `parent` is recorded: a span of ours decides for its children; a caller's
+ * (remote) span decides when the sampler follows callers; otherwise a span that may start a
+ * trace draws, and one that may not (a statement, an outbound call outside any trace) is not made.
+ */
+function recorded(parent: Context, startsTrace: boolean): boolean {
+  const span = trace.getSpan(parent);
+  if (!span) return startsTrace && startsNow();
+  const { isRemote, traceFlags } = span.spanContext();
+  if (isRemote && !sampling.followsCaller) return startsNow();
+  return (traceFlags & TraceFlags.SAMPLED) !== 0;
+}
+
+/**
+ * Runs `work` in a span that ends with it (errors recorded); without tracing, or when the span is
+ * not recorded, just runs it — in the parent's context, so that what runs inside sees (and passes
+ * on) the decision. `startsTrace`: a request or a job, which may begin a trace of its own.
+ */
+export function inSpan<T>(name: string, attributes: Attributes, work: (span: Span | null) => Promise<T>, options: { kind?: SpanKind; parent?: Context; startsTrace?: boolean } = {}): Promise<T> {
   if (!tracing.on) return work(null);
-  return tracer().startActiveSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, attributes }, options.parent ?? context.active(), async (span) => {
+  const parent = options.parent ?? context.active();
+  if (!recorded(parent, options.startsTrace ?? false)) return parent === context.active() ? work(null) : context.with(parent, () => work(null));
+  return tracer().startActiveSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, attributes }, parent, async (span) => {
     try {
       return await work(span);
     } catch (error) {
@@ -85,7 +124,7 @@ export function inRequestSpan(request: Request, route: string, requestId: string
       span?.setAttribute('http.response.status_code', response.status);
       return response;
     },
-    { kind: SpanKind.SERVER, parent: incomingContext(request.headers) },
+    { kind: SpanKind.SERVER, parent: incomingContext(request.headers), startsTrace: true },
   );
 }
 

@@ -139,7 +139,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     const body = JSON.stringify({ type: delivery.type, timestamp: delivery.created_at.toISOString(), data: delivery.payload });
     let result: AttemptResult;
     try {
-      result = await inSpan('POST webhook', { 'signalboard.event_id': delivery.event_id, 'signalboard.attempt': delivery.attempt_count }, () => sender.send(delivery.url, webhookHeaders(signingSecrets(delivery), delivery.event_id, Math.floor(Date.now() / 1000), body), body), { kind: SpanKind.CLIENT });
+      result = await inSpan('POST webhook', { 'signalboard.event_id': delivery.event_id, 'signalboard.attempt': delivery.attempt_count }, () => sender.send(delivery.url, webhookHeaders(signingSecrets(delivery), delivery.event_id, Math.floor(Date.now() / 1000), body), body), { kind: SpanKind.CLIENT, startsTrace: true });
     } catch (error) {
       result = { status: null, latencyMs: 0, retryAfter: null, error: error instanceof Error ? error.message : String(error) };
     }

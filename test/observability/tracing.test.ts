@@ -46,7 +46,7 @@ beforeAll(async () => {
       });
     }),
   );
-  await startTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.baseUrl, OTEL_TRACES_SAMPLER: 'parentbased_always_on', OTEL_SERVICE_NAME: 'signalboard-test' });
+  await startTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.baseUrl, OTEL_TRACES_SAMPLER: 'parentbased_always_on', OTEL_TRACES_SAMPLER_ARG: 1, OTEL_SERVICE_NAME: 'signalboard-test' });
   t = await createTestApp();
 });
 afterAll(async () => {
@@ -59,10 +59,15 @@ describe('tracing', () => {
     const lines: string[] = [];
     const logger = createLogger({ LOG_LEVEL: 'info' }, new Writable({ write: (chunk, _encoding, done) => (lines.push(String(chunk)), done()) }));
     logger.info('outside');
-    const traceId = await inSpan('work', {}, async (span) => {
-      logger.info('inside');
-      return span!.spanContext().traceId;
-    });
+    const traceId = await inSpan(
+      'work',
+      {},
+      async (span) => {
+        logger.info('inside');
+        return span!.spanContext().traceId;
+      },
+      { startsTrace: true },
+    );
     expect(JSON.parse(lines[0]!).traceId).toBeUndefined();
     expect(JSON.parse(lines[1]!).traceId).toBe(traceId);
   });
@@ -72,10 +77,15 @@ describe('tracing', () => {
     const target = await listenOnLoopback(http.createServer((req, res) => ((traceparent = req.headers.traceparent as string | undefined), res.end('ok'))));
     try {
       const fetchOut = createOutboundFetch({ policy: { allowHttp: true, allowPrivate: true }, timeoutMs: 2_000, maxBytes: 1_024 });
-      const traceId = await inSpan('caller', {}, async (span) => {
-        await fetchOut(`${target.baseUrl}/discovery`);
-        return span!.spanContext().traceId;
-      });
+      const traceId = await inSpan(
+        'caller',
+        {},
+        async (span) => {
+          await fetchOut(`${target.baseUrl}/discovery`);
+          return span!.spanContext().traceId;
+        },
+        { startsTrace: true },
+      );
       expect(traceparent).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-01$`));
     } finally {
       await target.close();
