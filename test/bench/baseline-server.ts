@@ -10,7 +10,8 @@ import { todayIn } from '../../src/dates/civil-date.js';
 
 // Dates as the service writes them ('YYYY-MM-DD'), as any server answering JSON would.
 pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+// The service's session settings too (src/db/client.ts), so that plans are compared like for like.
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10, options: '-c max_parallel_workers_per_gather=0 -c jit=off' });
 const keys = new Map<string, { workspaceId: string; hash: Buffer }>();
 
 async function authenticate(header: string | undefined): Promise<string | null> {

@@ -59,7 +59,7 @@ export async function handReportData(pool: pg.Pool, report: { id: string; client
       }
       const granularity = widget.granularity ?? 'day';
       const [current, previous] = await perRange(
-        `SELECT date_trunc('${granularity}', date)::date::text AS bucket, ${sums} FROM metric_facts WHERE ${where} AND dimension = '' GROUP BY 1 ORDER BY 1`,
+        `SELECT date_trunc('${granularity}', date)::date AS bucket, ${sums} FROM metric_facts WHERE ${where} AND dimension = '' GROUP BY 1 ORDER BY 1`,
         widget,
       );
       return {
@@ -102,7 +102,7 @@ const camel = (column: string) => column.replace(/_(\w)/g, (_, c: string) => c.t
  */
 export async function handAiMetrics(pool: pg.Pool, projectId: string, from: string, to: string) {
   const [rows, count, totals, competitorTotals] = await Promise.all([
-    pool.query(`SELECT date::text AS date, model, locale, ${COUNTERS}, competitors FROM scans WHERE project_id = $1 AND date BETWEEN $2 AND $3 ORDER BY date DESC, locale, model LIMIT ${METRICS_ROW_CAP}`, [projectId, from, to]),
+    pool.query(`SELECT date, model, locale, ${COUNTERS}, competitors FROM scans WHERE project_id = $1 AND date BETWEEN $2 AND $3 ORDER BY date DESC, locale, model LIMIT ${METRICS_ROW_CAP}`, [projectId, from, to]),
     pool.query('SELECT count(*)::int AS n FROM scans WHERE project_id = $1 AND date BETWEEN $2 AND $3', [projectId, from, to]),
     pool.query(`SELECT locale, model, ${SUMS.map((c) => `sum(${c})::int AS "${camel(c)}"`).join(', ')} FROM scans WHERE project_id = $1 AND date BETWEEN $2 AND $3 GROUP BY locale, model ORDER BY locale, model`, [projectId, from, to]),
     pool.query(

@@ -1,11 +1,13 @@
 // Shared pieces of the benchmarks: a persistent embedded PostgreSQL for bench data, server
 // processes, a closed-loop load generator with exact percentiles, and a table printer.
 import { freePort } from '../support/global-setup.js';
+import { listenOnLoopback } from '../support/loopback.js';
+import { createServer } from 'node:http';
 import { imageNodeOptions } from '../support/docker-image.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import autocannon from 'autocannon';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embedded.js';
@@ -54,6 +56,24 @@ export async function startService(env: Record<string, string>, nodeArgs: string
 
 /** The bare node:http + pg server (baseline-server.ts) the service is measured against. */
 export const startBaselineServer = (env: Record<string, string>) => startProcess(['--import', 'tsx', 'test/bench/baseline-server.ts'], env, 'node');
+
+/**
+ * An OTLP/HTTP trace receiver on loopback, so a benchmark can run the service with tracing
+ * configured: it reads each export and counts its spans without decoding the JSON.
+ */
+export async function startOtlpReceiver() {
+  let spans = 0;
+  const server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+    req.on('end', () => {
+      spans += body.split('"spanId"').length - 1;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  const receiver = await listenOnLoopback(server);
+  return { url: receiver.baseUrl, spans: () => spans, close: receiver.close };
+}
 
 /** A closed-loop task: one GET, its body read to the end; true on 200. */
 export const fetchCase = (url: string, headers: Record<string, string>) => async () => {
@@ -277,6 +297,12 @@ export async function benchApiFixtures(database: Database) {
   const key = await createApiKey(database.prisma, { workspaceId: workspace.id, name: `bench ${Date.now()}`, actor: { email: null } });
   return { workspace, report, project, key };
 }
+
+/** User + system CPU of a process in milliseconds (clock ticks of 10 ms, Linux's USER_HZ). */
+export const cpuMs = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
 
 export interface Run {
   requests: number;
