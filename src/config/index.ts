@@ -86,13 +86,14 @@ const configSchema = z.object({
   /** OpenTelemetry: traces are exported over OTLP/HTTP to this endpoint; unset, no tracing. */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
   /**
-   * Head sampling: by default a twentieth of the traces this service starts, and every request
-   * whose caller's traceparent is sampled. Tracing every request cost v1 16–30 % of its throughput
-   * (bench:observability, test/bench/README.md); OpenTelemetry's own default is parentbased_always_on.
+   * Head sampling: by default one in a hundred of the traces this service starts (10 a second at
+   * 1 000 requests a second), and every request whose caller's traceparent is sampled. A traced
+   * request cost v1 ~30 % more CPU (bench:observability, test/bench/README.md), so at 5 % tracing
+   * alone took the 3 % budget of all instrumentation; OpenTelemetry's own default is parentbased_always_on.
    */
   OTEL_TRACES_SAMPLER: z.enum(['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio']).default('parentbased_traceidratio'),
   /** The ratio of the traceidratio samplers (ignored by the others). */
-  OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).default(0.05),
+  OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).default(0.01),
   OTEL_SERVICE_NAME: z.string().min(1).default('signalboard'),
   /** Prometheus /metrics on this port only (0 = off). */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),

@@ -28,7 +28,7 @@ export const tracing = {
  * trace starts (`always_on` 1, `always_off` 0, `traceidratio` its ratio) and whether a caller's
  * traceparent decides for its request (the `parentbased_` names); the SDK then records what was
  * decided (AlwaysOn). Deciding first is the point: a request left out makes no span, not even a
- * non-recording one — at the default 5 %, making one per request and per statement cost v1 ~15 %
+ * non-recording one — at 5 % sampling, making one per request and per statement cost v1 ~15 %
  * of its throughput, now within the noise (bench:observability, test/bench/README.md).
  */
 interface Sampling {

@@ -1,4 +1,4 @@
-// The default head sampling, against a real OTLP/HTTP endpoint: a twentieth of the requests that
+// The default head sampling, against a real OTLP/HTTP endpoint: one in a hundred of the requests that
 // start a trace are exported, and a caller's sampling decision (its traceparent's flags) is
 // followed either way, so a traced caller always gets the whole trace, and a request left out
 // leaves out its statements too.
@@ -30,8 +30,8 @@ beforeAll(async () => {
   );
   // Only the endpoint is configured: the sampler and its ratio are the configuration's defaults.
   await startTracing(parseConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.baseUrl, NODE_ENV: 'test' }));
-  // The agency plan's bucket (createKeyedWorkspace's default) holds the 440 requests below.
-  t = await createTestApp({ RATE_LIMIT_AGENCY: '1000/10' });
+  // The agency plan's bucket (createKeyedWorkspace's default) holds the 2 040 requests below.
+  t = await createTestApp({ RATE_LIMIT_AGENCY: '3000/10' });
 });
 afterAll(async () => {
   await t?.close();
@@ -39,13 +39,13 @@ afterAll(async () => {
 });
 
 describe('default trace sampling', () => {
-  it('exports about a twentieth of new traces and follows every caller\'s decision', async () => {
+  it('exports about one in a hundred new traces and follows every caller\'s decision', async () => {
     const { key } = await createKeyedWorkspace(t.database);
     const traceparent = (index: number, flags: '00' | '01') => `00-${index.toString(16).padStart(8, '0').repeat(4)}-00f067aa0ba902b7-${flags}`;
     for (let index = 1; index <= 20; index++) {
       for (const flags of ['01', '00'] as const) expect((await t.get('/api/v1/clients', key.secret, { headers: { traceparent: traceparent(flags === '01' ? index : 1000 + index, flags) } })).status).toBe(200);
     }
-    const unparented = 400;
+    const unparented = 2_000;
     for (let index = 0; index < unparented; index++) expect((await t.get('/api/v1/clients', key.secret)).status).toBe(200);
     await tracing.shutdown();
 
@@ -55,7 +55,7 @@ describe('default trace sampling', () => {
     expect(callerUnsampled.filter((id) => traceIds.includes(id))).toEqual([]);
     // A statement is traced exactly when its request is: never as a trace of its own.
     expect(new Set(statementTraceIds)).toEqual(new Set(traceIds));
-    // Binomial(400, 0.05): mean 20; outside 2–60 with a probability below 1e-9.
+    // Binomial(2 000, 0.01): mean 20; outside 2–60 with a probability below 1e-7.
     const started = traceIds.length - 20;
     expect(started).toBeGreaterThanOrEqual(2);
     expect(started).toBeLessThanOrEqual(60);
