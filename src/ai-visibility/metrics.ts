@@ -5,7 +5,7 @@ import type { WorkspaceScope } from '../db/workspace-scope.js';
 import { groupByParent, perParentSql } from '../db/per-parent.js';
 import { tenantStatement, type WorkspaceBinding } from '../db/tenant-sql.js';
 import { COUNTER_COLUMNS, COUNTER_SELECT } from './scan-columns.js';
-import { COMPETITOR_COUNTER_FIELDS, competitorMetrics, COUNTER_FIELDS, ratesOf, type CompetitorCounters, type CompetitorMetrics, type ScanCounters, type ScanRates } from './pooled-rates.js';
+import { COMPETITOR_COUNTER_FIELDS, competitorMetrics, COUNTER_FIELDS, ratesOf, sumCounters, type CompetitorCounters, type CompetitorMetrics, type ScanCounters, type ScanRates } from './pooled-rates.js';
 import type { DateRange } from '../dates/civil-date.js';
 import type { AiModel } from './models.js';
 
@@ -102,17 +102,6 @@ export function metricsRowOf(row: Record<string, any>): MetricsRow {
   return { date: row.date, model: row.model, locale: row.locale, ...counters, ...ratesOf(counters), competitors };
 }
 
-/** Counters added up field by field (exact: they are integers). */
-function addedUp(rows: readonly ScanCounters[]): ScanCounters {
-  const sums = {} as Record<(typeof COUNTER_FIELDS)[number], number>;
-  for (const field of COUNTER_FIELDS) {
-    let sum = 0;
-    for (const row of rows) sum += row[field];
-    sums[field] = sum;
-  }
-  return sums;
-}
-
 /**
  * Per-locale totals (byModel inside, competitors beside) from rows grouped by (locale, model)
  * and per-locale competitor sums. A locale's counters are its models' added up, its rates pooled
@@ -132,7 +121,7 @@ export function localeTotalsOf(modelRows: readonly Record<string, any>[], compet
       const counters = countersOf(row);
       return { model: row.model, ...counters, ...ratesOf(counters) };
     });
-    const counters = addedUp(byModel);
+    const counters = sumCounters(byModel);
     const competitors = competitorRows
       .filter((competitor) => competitor.locale === locale)
       .map((competitor) => competitorMetrics(competitorCountersOf(competitor), Number(competitor.totalRuns), Number(competitor.totalMentionCount)));
