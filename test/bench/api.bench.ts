@@ -99,7 +99,7 @@ async function main() {
   console.log(`\nAPI, 50 connections, ${SECONDS} s per case (2 alternated rounds after a warm-up)  (${new Date().toISOString().slice(0, 10)}, Node ${process.version})`);
   console.table(rows);
   const peak = rssMb(ours.pid, 'VmHWM');
-  console.log(`Spans exported by the services: ${receiver.spans().toLocaleString()}.`);
+  console.log(`Spans exported by the services: ${receiver.spans.length.toLocaleString()}.`);
   console.log(`RSS of the service: idle after start ${idleRss.toFixed(0)} MB, peak under load ${peak.toFixed(0)} MB; baseline peak ${rssMb(baseline.pid, 'VmHWM').toFixed(0)} MB. Start to ready on an existing database: ${(ours.startMs / 1000).toFixed(2)} s.`);
   targets.push({ target: 'peak RSS ≤ 200 MB', value: Math.round(peak), met: peak <= 200 });
   targets.push({ target: 'idle RSS ≤ 150 MB', value: Math.round(idleRss), met: idleRss <= 150 });

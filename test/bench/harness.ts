@@ -1,8 +1,7 @@
 // Shared pieces of the benchmarks: a persistent embedded PostgreSQL for bench data, server
 // processes, a closed-loop load generator with exact percentiles, and a table printer.
 import { freePort } from '../support/global-setup.js';
-import { listenOnLoopback } from '../support/loopback.js';
-import { createServer } from 'node:http';
+export { startOtlpReceiver } from '../support/otlp-receiver.js';
 import { imageNodeOptions } from '../support/docker-image.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
@@ -56,24 +55,6 @@ export async function startService(env: Record<string, string>, nodeArgs: string
 
 /** The bare node:http + pg server (baseline-server.ts) the service is measured against. */
 export const startBaselineServer = (env: Record<string, string>) => startProcess(['--import', 'tsx', 'test/bench/baseline-server.ts'], env, 'node');
-
-/**
- * An OTLP/HTTP trace receiver on loopback, so a benchmark can run the service with tracing
- * configured: it reads each export and counts its spans without decoding the JSON.
- */
-export async function startOtlpReceiver() {
-  let spans = 0;
-  const server = createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
-    req.on('end', () => {
-      spans += body.split('"spanId"').length - 1;
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  const receiver = await listenOnLoopback(server);
-  return { url: receiver.baseUrl, spans: () => spans, close: receiver.close };
-}
 
 /** A closed-loop task: one GET, its body read to the end; true on 200. */
 export const fetchCase = (url: string, headers: Record<string, string>) => async () => {

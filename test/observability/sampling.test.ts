@@ -2,34 +2,19 @@
 // start a trace are exported, and a caller's sampling decision (its traceparent's flags) is
 // followed either way, so a traced caller always gets the whole trace, and a request left out
 // leaves out its statements too.
-import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyedWorkspace, createTestApp, type TestApp } from '../support/app.js';
-import { listenOnLoopback } from '../support/loopback.js';
+import { hexId, startOtlpReceiver } from '../support/otlp-receiver.js';
 import { samplingOf, startTracing, tracing } from '../../src/observability/tracing.js';
 import { parseConfig } from '../../src/config/index.js';
 
-const traceIds: string[] = [];
-/** Trace ids of the SQL statements' spans. */
-const statementTraceIds: string[] = [];
-let receiver: Awaited<ReturnType<typeof listenOnLoopback>>;
+let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
 let t: TestApp;
-const hex = (id: string) => (/^[0-9a-f]+$/.test(id) ? id : Buffer.from(id, 'base64').toString('hex'));
 
 beforeAll(async () => {
-  receiver = await listenOnLoopback(
-    http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk) => (body += chunk));
-      req.on('end', () => {
-        const payload = JSON.parse(body) as { resourceSpans: { scopeSpans: { spans: { traceId: string; name: string }[] }[] }[] };
-        for (const resource of payload.resourceSpans) for (const scope of resource.scopeSpans) for (const span of scope.spans) (span.name.startsWith('GET ') ? traceIds : statementTraceIds).push(hex(span.traceId));
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-      });
-    }),
-  );
+  receiver = await startOtlpReceiver();
   // Only the endpoint is configured: the sampler and its ratio are the configuration's defaults.
-  await startTracing(parseConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.baseUrl, NODE_ENV: 'test' }));
+  await startTracing(parseConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, NODE_ENV: 'test' }));
   // The agency plan's bucket (createKeyedWorkspace's default) holds the 2 040 requests below.
   t = await createTestApp({ RATE_LIMIT_AGENCY: '3000/10' });
 });
@@ -48,6 +33,9 @@ describe('default trace sampling', () => {
     const unparented = 2_000;
     for (let index = 0; index < unparented; index++) expect((await t.get('/api/v1/clients', key.secret)).status).toBe(200);
     await tracing.shutdown();
+    // Trace ids of the requests' spans, and of the SQL statements' spans.
+    const traceIds = receiver.spans.filter((span) => span.name.startsWith('GET ')).map((span) => hexId(span.traceId));
+    const statementTraceIds = receiver.spans.filter((span) => span.name.startsWith('SELECT ')).map((span) => hexId(span.traceId));
 
     const callerSampled = Array.from({ length: 20 }, (_, index) => traceparent(index + 1, '01').slice(3, 35));
     const callerUnsampled = Array.from({ length: 20 }, (_, index) => traceparent(1000 + index + 1, '00').slice(3, 35));

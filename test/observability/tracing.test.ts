@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
 import { createKeyedWorkspace, createTestApp, type TestApp } from '../support/app.js';
 import { listenOnLoopback } from '../support/loopback.js';
+import { hexId, startOtlpReceiver, type OtlpSpan } from '../support/otlp-receiver.js';
 import { inSpan, startTracing, tracing } from '../../src/observability/tracing.js';
 import { createLogger } from '../../src/config/logger.js';
 import { createOutboundFetch } from '../../src/http/outbound-fetch.js';
@@ -14,39 +15,16 @@ import { listen } from '../support/listen.js';
 import { personWithPassword, signIn } from '../support/web.js';
 import { connectMcp, TestOAuthProvider } from '../support/mcp.js';
 
-interface OtlpSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  kind: number;
-  attributes: { key: string; value: { stringValue?: string; intValue?: string | number } }[];
-}
-
-const received: OtlpSpan[] = [];
-let receiver: Awaited<ReturnType<typeof listenOnLoopback>>;
+let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
 let t: TestApp;
-const hex = (id: string) => (/^[0-9a-f]+$/.test(id) ? id : Buffer.from(id, 'base64').toString('hex'));
 const attribute = (span: OtlpSpan, key: string) => {
   const value = span.attributes.find((entry) => entry.key === key)?.value;
   return value?.stringValue ?? (value?.intValue !== undefined ? Number(value.intValue) : undefined);
 };
 
 beforeAll(async () => {
-  receiver = await listenOnLoopback(
-    http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk) => (body += chunk));
-      req.on('end', () => {
-        if (req.url === '/v1/traces') {
-          const payload = JSON.parse(body) as { resourceSpans: { scopeSpans: { spans: OtlpSpan[] }[] }[] };
-          for (const resource of payload.resourceSpans) for (const scope of resource.scopeSpans) received.push(...scope.spans);
-        }
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-      });
-    }),
-  );
-  await startTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.baseUrl, OTEL_TRACES_SAMPLER: 'parentbased_always_on', OTEL_TRACES_SAMPLER_ARG: 1, OTEL_SERVICE_NAME: 'signalboard-test' });
+  receiver = await startOtlpReceiver();
+  await startTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_TRACES_SAMPLER: 'parentbased_always_on', OTEL_TRACES_SAMPLER_ARG: 1, OTEL_SERVICE_NAME: 'signalboard-test' });
   t = await createTestApp();
 });
 afterAll(async () => {
@@ -105,12 +83,12 @@ describe('tracing', () => {
       expect(result.isError).toBeFalsy();
       await client.close();
       await tracing.flush();
-      const tool = received.find((span) => span.name === 'tools/call whoami');
-      expect(tool, JSON.stringify(received.map((span) => span.name))).toBeDefined();
-      expect([hex(tool!.traceId), hex(tool!.parentSpanId!)]).toEqual([callerTrace, callerSpan]);
+      const tool = receiver.spans.find((span) => span.name === 'tools/call whoami');
+      expect(tool, JSON.stringify(receiver.spans.map((span) => span.name))).toBeDefined();
+      expect([hexId(tool!.traceId), hexId(tool!.parentSpanId!)]).toEqual([callerTrace, callerSpan]);
       expect(attribute(tool!, 'gen_ai.tool.name')).toBe('whoami');
       // Its SQL is in the caller's trace too, under the tool's span.
-      expect(received.some((span) => span.name.startsWith('SELECT ') && hex(span.parentSpanId ?? '') === hex(tool!.spanId))).toBe(true);
+      expect(receiver.spans.some((span) => span.name.startsWith('SELECT ') && hexId(span.parentSpanId ?? '') === hexId(tool!.spanId))).toBe(true);
     } finally {
       await served.close();
     }
@@ -126,18 +104,18 @@ describe('tracing', () => {
     const graphql = await t.app.fetch(new Request('http://test.local/graphql', { method: 'POST', headers: { authorization: `Bearer ${keyed.key.secret}`, 'content-type': 'application/json' }, body: JSON.stringify({ query: 'query WhoAmI { viewer { scopes } }' }) }));
     expect(graphql.status).toBe(200);
     await tracing.shutdown();
-    const graphqlSpan = received.find((span) => span.name === 'POST /graphql');
+    const graphqlSpan = receiver.spans.find((span) => span.name === 'POST /graphql');
     expect(graphqlSpan && attribute(graphqlSpan, 'graphql.operation.name')).toBe('WhoAmI');
-    const server = received.find((span) => span.name === 'GET /api/v1/clients');
-    expect(server, JSON.stringify(received.map((span) => span.name))).toBeDefined();
-    expect(hex(server!.traceId)).toBe(callerTrace);
-    expect(hex(server!.parentSpanId!)).toBe(callerSpan);
+    const server = receiver.spans.find((span) => span.name === 'GET /api/v1/clients');
+    expect(server, JSON.stringify(receiver.spans.map((span) => span.name))).toBeDefined();
+    expect(hexId(server!.traceId)).toBe(callerTrace);
+    expect(hexId(server!.parentSpanId!)).toBe(callerSpan);
     expect(attribute(server!, 'http.route')).toBe('/api/v1/clients');
     expect(attribute(server!, 'http.response.status_code')).toBe(200);
-    const sql = received.filter((span) => span.name.startsWith('SELECT ') && hex(span.traceId) === callerTrace);
+    const sql = receiver.spans.filter((span) => span.name.startsWith('SELECT ') && hexId(span.traceId) === callerTrace);
     expect(sql.map((span) => span.name)).toContain('SELECT clients.list');
     for (const span of sql) {
-      expect(hex(span.parentSpanId!)).toBe(hex(server!.spanId));
+      expect(hexId(span.parentSpanId!)).toBe(hexId(server!.spanId));
       expect(attribute(span, 'db.system.name')).toBe('postgresql');
       // Names only: no statement text or values travel.
       expect(JSON.stringify(span)).not.toContain(keyed.workspace.id);
