@@ -28,8 +28,9 @@ export const tracing = {
  * trace starts (`always_on` 1, `always_off` 0, `traceidratio` its ratio) and whether a caller's
  * traceparent decides for its request (the `parentbased_` names); the SDK then records what was
  * decided (AlwaysOn). Deciding first is the point: a request left out makes no span, not even a
- * non-recording one — at 5 % sampling, making one per request and per statement cost v1 ~15 %
- * of its throughput, now within the noise (bench:observability, test/bench/README.md).
+ * non-recording one — at 5 % through the SDK's sampler, making one per request and per statement
+ * cost v1 ~15 % of its throughput (test/bench/README.md, "2026-11-24, night"). Nothing is sent on
+ * for a request left out: a call it makes carries no traceparent, and the receiver decides.
  */
 interface Sampling {
   startRatio: number;
