@@ -5,6 +5,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from './generated/prisma/client.js';
 import { parseTimestamptz } from './timestamps.js';
 import { parseTextArray, TEXT_ARRAY_OID } from './text-arrays.js';
+import { API_SESSION_SETTINGS } from './session-settings.js';
 
 export type Db = PrismaClient;
 
@@ -54,11 +55,8 @@ function createPool(url: string, poolSize: number, statementTimeoutMs: number | 
     // 7–18 MB alive and paused 8–16 ms instead of under 1 ms.
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
-    // API queries are short index scans; starting parallel workers for them costs more
-    // than it saves, and under concurrency it starves the other requests. JIT compilation
-    // likewise costs milliseconds whenever a misestimate makes a small query look large
-    // (seen on the competitor totals before statistics caught up with a new column).
-    options: `-c max_parallel_workers_per_gather=0 -c jit=off${statementTimeoutMs ? ` -c statement_timeout=${statementTimeoutMs}` : ''}`,
+    // No parallel workers or JIT (session-settings.ts), and the statement timeout above.
+    options: `${API_SESSION_SETTINGS}${statementTimeoutMs ? ` -c statement_timeout=${statementTimeoutMs}` : ''}`,
   });
   // Idle clients that lose their server emit 'error'; the pool replaces them.
   pool.on('error', () => {});

@@ -7,11 +7,12 @@ import pg from 'pg';
 import { handAiMetrics, handReportData } from './hand-sql.js';
 import { resolveComparePreset, resolveDatePreset, type ComparePreset, type DatePreset } from '../../src/reports/date-presets.js';
 import { todayIn } from '../../src/dates/civil-date.js';
+import { API_SESSION_SETTINGS } from '../../src/db/session-settings.js';
 
 // Dates as the service writes them ('YYYY-MM-DD'), as any server answering JSON would.
 pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
-// The service's session settings too (src/db/client.ts), so that plans are compared like for like.
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10, options: '-c max_parallel_workers_per_gather=0 -c jit=off' });
+// The service's session settings too, so that plans are compared like for like.
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10, options: API_SESSION_SETTINGS });
 const keys = new Map<string, { workspaceId: string; hash: Buffer }>();
 
 async function authenticate(header: string | undefined): Promise<string | null> {

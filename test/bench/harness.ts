@@ -1,7 +1,6 @@
 // Shared pieces of the benchmarks: a persistent embedded PostgreSQL for bench data, server
 // processes, a closed-loop load generator with exact percentiles, and a table printer.
 import { freePort } from '../support/global-setup.js';
-export { startOtlpReceiver } from '../support/otlp-receiver.js';
 import { imageNodeOptions } from '../support/docker-image.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
@@ -18,6 +17,8 @@ import { createApiKey } from '../../src/auth/key-management.js';
 import { build, buildIsStale } from '../../scripts/start.mjs';
 import { hashPassword } from '../../src/sessions/passwords.js';
 import { connectMcp, TestOAuthProvider } from '../support/mcp.js';
+
+export { startOtlpReceiver } from '../support/otlp-receiver.js';
 
 export const root = path.resolve(import.meta.dirname, '../..');
 export const BENCH_APP_SECRET_KEY = Buffer.alloc(32, 42).toString('base64');
