@@ -1,13 +1,16 @@
 // The hand-written side of bench:report and bench:ai: straightforward SQL through pg and the
 // endpoint's exact JSON body assembled in place. The benches call it in their own process and
 // the bare server (baseline-server.ts) serves it over HTTP, so the service can be compared with
-// both. Only pure functions of the service are used (metric formulas, pooled rates, presets).
+// both. Only pure functions of the service are used (metric formulas, pooled rates, presets and
+// buckets) and its column names.
 import type pg from 'pg';
 import { catalog, metricValue, type ProviderId } from '../../src/reports/catalog.js';
 import { relativeChange } from '../../src/reports/engine.js';
 import type { ReportDefinition, Widget } from '../../src/reports/definition.js';
+import { bucketsOf } from '../../src/reports/date-presets.js';
 import type { DateRange } from '../../src/dates/civil-date.js';
-import { competitorMetrics, ratesOf, type CompetitorCounters, type ScanCounters } from '../../src/ai-visibility/pooled-rates.js';
+import { competitorMetrics, COUNTER_FIELDS, ratesOf, sumCounters, type CompetitorCounters, type ScanCounters } from '../../src/ai-visibility/pooled-rates.js';
+import { COUNTER_COLUMNS, COUNTER_SELECT } from '../../src/ai-visibility/scan-columns.js';
 
 type Row = Record<string, number>;
 
@@ -25,7 +28,8 @@ export async function handReportData(pool: pg.Pool, report: { id: string; client
   const widgets = await Promise.all(
     report.definition.widgets.map(async (widget) => {
       const provider = widget.provider as ProviderId;
-      const sums = baseColumns(provider).map((name) => `coalesce(sum(${name}), 0)::float8 AS ${name}`).join(', ');
+      const columns = baseColumns(provider);
+      const sums = columns.map((name) => `coalesce(sum(${name}), 0)::float8 AS ${name}`).join(', ');
       const value = (row: Row | undefined, metric: string) => metricValue(provider, metric, row ?? {});
       if (widget.type === 'kpi') {
         const [current, previous] = await perRange(`SELECT ${sums} FROM metric_facts WHERE ${where} AND dimension = ''`, widget);
@@ -40,7 +44,7 @@ export async function handReportData(pool: pg.Pool, report: { id: string; client
         const previousBy = new Map(previous?.map((row) => [row.dimension_value as unknown as string, row]));
         const total = (rows: Row[]) => {
           const summed: Row = {};
-          for (const row of rows) for (const name of baseColumns(provider)) summed[name] = (summed[name] ?? 0) + row[name]!;
+          for (const row of rows) for (const name of columns) summed[name] = (summed[name] ?? 0) + row[name]!;
           return summed;
         };
         const valuesOf = (row: Row | undefined) => widget.metrics.map((m) => value(row, m));
@@ -62,38 +66,36 @@ export async function handReportData(pool: pg.Pool, report: { id: string; client
         `SELECT date_trunc('${granularity}', date)::date AS bucket, ${sums} FROM metric_facts WHERE ${where} AND dimension = '' GROUP BY 1 ORDER BY 1`,
         widget,
       );
+      // Every bucket of the range, with or without facts (the days after the data's last one).
+      const byBucket = (rows: Row[]) => new Map(rows.map((row) => [row.bucket as unknown as string, row]));
+      const [currentBy, previousBy] = [byBucket(current!), byBucket(previous ?? [])];
+      const previousBuckets = compare ? bucketsOf(compare, granularity) : [];
       return {
         widgetId: widget.id,
         type: widget.type,
         granularity,
         series: widget.metrics.map((metric) => ({
           metric,
-          points: current!.map((row, index) => ({ date: row.bucket, value: value(row, metric), previousValue: previous?.[index] ? value(previous[index], metric) : null })),
+          points: bucketsOf(range, granularity).map((bucket, index) => ({
+            date: bucket,
+            value: value(currentBy.get(bucket), metric),
+            previousValue: previous && previousBuckets[index] ? value(previousBy.get(previousBuckets[index]!), metric) : null,
+          })),
         })),
       };
     }),
   );
-  const ofType = (type: 'kpi' | 'chart' | 'table') => widgets.filter((_, index) => (type === 'chart' ? !['kpi', 'table'].includes(report.definition.widgets[index]!.type) : report.definition.widgets[index]!.type === type));
-  return {
-    data: {
-      reportId: report.id,
-      range,
-      compareRange: compare,
-      timezone: report.definition.dateConfig.timezone,
-      kpis: ofType('kpi').flat(),
-      charts: ofType('chart'),
-      tables: ofType('table'),
-    },
-    meta: {},
-  };
+  const data = { reportId: report.id, range, compareRange: compare, timezone: report.definition.dateConfig.timezone, kpis: [] as unknown[], charts: [] as unknown[], tables: [] as unknown[] };
+  report.definition.widgets.forEach((widget, index) => {
+    if (widget.type === 'kpi') data.kpis.push(...(widgets[index] as unknown[]));
+    else if (widget.type === 'table') data.tables.push(widgets[index]);
+    else data.charts.push(widgets[index]);
+  });
+  return { data, meta: {} };
 }
 
-/** The metric rows returned at most, as the endpoint caps them. */
-export const METRICS_ROW_CAP = 1000;
-
-const COUNTERS = 'total_runs AS "totalRuns", visibility_count AS "visibilityCount", mention_count AS "mentionCount", total_mention_count AS "totalMentionCount", positioned_count AS "positionedCount", position_sum AS "positionSum", positive_count AS "positiveCount", neutral_count AS "neutralCount", negative_count AS "negativeCount"';
-const SUMS = ['total_runs', 'visibility_count', 'mention_count', 'total_mention_count', 'positioned_count', 'position_sum', 'positive_count', 'neutral_count', 'negative_count'];
-const camel = (column: string) => column.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
+/** The metric rows returned at most, as the endpoint caps them (METRICS_ROW_CAP's default). */
+const METRICS_ROW_CAP = 1000;
 
 /**
  * A project's metrics as `GET /api/v1/ai-visibility/projects/{id}/metrics` answers them,
@@ -102,9 +104,9 @@ const camel = (column: string) => column.replace(/_(\w)/g, (_, c: string) => c.t
  */
 export async function handAiMetrics(pool: pg.Pool, projectId: string, from: string, to: string) {
   const [rows, count, totals, competitorTotals] = await Promise.all([
-    pool.query(`SELECT date, model, locale, ${COUNTERS}, competitors FROM scans WHERE project_id = $1 AND date BETWEEN $2 AND $3 ORDER BY date DESC, locale, model LIMIT ${METRICS_ROW_CAP}`, [projectId, from, to]),
+    pool.query(`SELECT date, model, locale, ${COUNTER_SELECT}, competitors FROM scans WHERE project_id = $1 AND date BETWEEN $2 AND $3 ORDER BY date DESC, locale, model LIMIT ${METRICS_ROW_CAP}`, [projectId, from, to]),
     pool.query('SELECT count(*)::int AS n FROM scans WHERE project_id = $1 AND date BETWEEN $2 AND $3', [projectId, from, to]),
-    pool.query(`SELECT locale, model, ${SUMS.map((c) => `sum(${c})::int AS "${camel(c)}"`).join(', ')} FROM scans WHERE project_id = $1 AND date BETWEEN $2 AND $3 GROUP BY locale, model ORDER BY locale, model`, [projectId, from, to]),
+    pool.query(`SELECT locale, model, ${COUNTER_FIELDS.map((field) => `sum(${COUNTER_COLUMNS[field]})::int AS "${field}"`).join(', ')} FROM scans WHERE project_id = $1 AND date BETWEEN $2 AND $3 GROUP BY locale, model ORDER BY locale, model`, [projectId, from, to]),
     pool.query(
       `SELECT s.locale, c.name, sum(c."visibilityCount")::float8 AS "visibilityCount", sum(c."mentionCount")::float8 AS "mentionCount", sum(c."positionedCount")::float8 AS "positionedCount",
               sum(c."positionSum")::float8 AS "positionSum", sum(s.total_runs)::float8 AS "totalRuns", sum(s.total_mention_count)::float8 AS "totalMentionCount"
@@ -113,28 +115,28 @@ export async function handAiMetrics(pool: pg.Pool, projectId: string, from: stri
       [projectId, from, to],
     ),
   ]);
-  const byLocale = new Map<string, { locale: string; byModel: object[]; counters: ScanCounters }>();
-  for (const row of totals.rows) {
-    const entry = byLocale.get(row.locale) ?? { locale: row.locale as string, byModel: [] as object[], counters: Object.fromEntries(SUMS.map((c) => [camel(c), 0])) as unknown as ScanCounters };
-    for (const c of SUMS) (entry.counters as unknown as Record<string, number>)[camel(c)] += row[camel(c)];
-    const { locale: _locale, ...modelTotals } = row;
-    entry.byModel.push({ ...modelTotals, ...ratesOf(row as ScanCounters) });
-    byLocale.set(row.locale, entry);
+  const modelsByLocale = new Map<string, (ScanCounters & { model: string })[]>();
+  for (const { locale, ...model } of totals.rows) {
+    if (!modelsByLocale.has(locale)) modelsByLocale.set(locale, []);
+    modelsByLocale.get(locale)!.push(model);
   }
   return {
     data: {
       projectId,
       range: { from, to },
       rows: rows.rows.map(({ competitors, ...row }) => ({ ...row, ...ratesOf(row), competitors: (competitors as CompetitorCounters[]).map((competitor) => competitorMetrics(competitor, row.totalRuns, row.totalMentionCount)) })),
-      totals: [...byLocale.values()].map((entry) => ({
-        locale: entry.locale,
-        ...entry.counters,
-        ...ratesOf(entry.counters),
-        byModel: entry.byModel,
-        competitors: competitorTotals.rows
-          .filter((row) => row.locale === entry.locale)
-          .map(({ locale: _locale, totalRuns, totalMentionCount, ...competitor }) => competitorMetrics(competitor as CompetitorCounters, totalRuns, totalMentionCount)),
-      })),
+      totals: [...modelsByLocale].map(([locale, models]) => {
+        const counters = sumCounters(models);
+        return {
+          locale,
+          ...counters,
+          ...ratesOf(counters),
+          byModel: models.map((model) => ({ ...model, ...ratesOf(model) })),
+          competitors: competitorTotals.rows
+            .filter((row) => row.locale === locale)
+            .map(({ locale: _locale, totalRuns, totalMentionCount, ...competitor }) => competitorMetrics(competitor as CompetitorCounters, totalRuns, totalMentionCount)),
+        };
+      }),
     },
     meta: { total: count.rows[0].n, truncated: count.rows[0].n > rows.rows.length },
   };
