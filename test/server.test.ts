@@ -63,6 +63,9 @@ describe('SIGTERM', () => {
       }
     });
 
+    // The load is answered before the attempts start, so the scrape below sees it and SIGTERM
+    // still lands within the receiver's 1.5 s.
+    await waitFor(() => statuses.length >= 8, 'the load to be answered', 30_000);
     const client = await database.pool.connect();
     await client.query('BEGIN');
     await appendEvents(client, Array.from({ length: 4 }, (_, index) => ({ workspaceId: keyed.workspace.id, type: 'scan.completed' as const, data: { index } })));
