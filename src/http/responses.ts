@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { ApiError } from '../errors/index.js';
 // Responses are @whatwg-node/fetch's: the node:http adapter writes their string or byte body in
 // one write, where a native Response's body would be streamed (17 % of CPU went to writev).
@@ -8,7 +8,21 @@ export { Response };
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
-export const newRequestId = () => `req_${randomUUID().replace(/-/g, '')}`;
+// Request ids are 128 random bits in hex, cut from a pooled block of random bytes: a UUID made
+// and stripped of its dashes per request cost ~1.5 % of a v1 read.
+const ID_BYTES = 16;
+const POOL_IDS = 256;
+let idPool = randomBytes(ID_BYTES * POOL_IDS);
+let idOffset = 0;
+
+export function newRequestId(): string {
+  if (idOffset === idPool.length) {
+    idPool = randomBytes(ID_BYTES * POOL_IDS);
+    idOffset = 0;
+  }
+  idOffset += ID_BYTES;
+  return `req_${idPool.toString('hex', idOffset - ID_BYTES, idOffset)}`;
+}
 
 /** Honours a sane incoming X-Request-Id (from a load balancer); otherwise makes one. */
 export function requestIdOf(request: Request): string {

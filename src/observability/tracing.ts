@@ -101,8 +101,9 @@ export function inSpan<T>(name: string, attributes: Attributes, work: (span: Spa
   });
 }
 
-/** The context a caller's traceparent names (or the active one). */
-const incomingContext = (headers: Headers) => propagation.extract(context.active(), headers, { get: (carrier, key) => carrier.get(key) ?? undefined, keys: (carrier) => [...carrier.keys()] });
+/** The context a caller's traceparent names (or the active one, without asking the propagators). */
+const incomingContext = (headers: Headers) =>
+  headers.has('traceparent') ? propagation.extract(context.active(), headers, { get: (carrier, key) => carrier.get(key) ?? undefined, keys: (carrier) => [...carrier.keys()] }) : context.active();
 
 /**
  * The context named by a trace carrier that is not a header set: an MCP request's `_meta`

@@ -10,8 +10,8 @@ import type { DataCache } from '../db/data-cache.js';
 import type { Principal } from '../auth/index.js';
 import type { Admitted } from '../auth/index.js';
 import { finishedBody, heldBytes, ifNoneMatchMatches, jsonBody, jsonRepresentation, keptBody, type FinishedBody } from '../http/representation.js';
-import { matchRoute, routeScopes } from './routes.js';
-import { validateParameters } from './parameters.js';
+import { matchRoute, REST_ROUTES, routeScopes } from './routes.js';
+import { parameterValidator } from './parameters.js';
 import { BASE_PATH, v1Schema } from './v1-schema.js';
 import { compileRouteOperations } from './operations.js';
 import { API_REFERENCE_PAGE_POLICY, apiReferencePage, scalarBundle } from './docs.js';
@@ -52,6 +52,7 @@ export function createRestHandler(deps: RestDependencies) {
   const schema = v1Schema(deps.schema);
   const scopes = routeScopes(schema);
   const operations = compileRouteOperations(schema);
+  const parametersOf = new Map(REST_ROUTES.map((route) => [route, parameterValidator(schema.getQueryType()!.getFields()[route.field]!)]));
   // Built on its first request: SOFA and what it loads (about a fifth of the idle heap) serve
   // nothing else, and most instances are never asked for the document.
   let openApi: Promise<FinishedBody> | null = null;
@@ -80,8 +81,7 @@ export function createRestHandler(deps: RestDependencies) {
       if (!match) throw new ApiError('not_found', `No endpoint GET ${BASE_PATH}${subPath.slice(0, 200)}.`);
       const scope = scopes.get(match.route)!;
       if (!admitted.principal.scopes.includes(scope)) throw new ApiError('insufficient_scope', `This API key lacks the ${scope} scope.`);
-      const field = schema.getQueryType()!.getFields()[match.route.field]!;
-      const variables = validateParameters(field, match.params, url.searchParams);
+      const variables = parametersOf.get(match.route)!(match.params, url.searchParams);
       const context = deps.contextFor(admitted.principal, requestId);
       const exportOf = ROW_EXPORTS[match.route.field];
       const format = exportOf ? negotiateExport(request.headers.get('accept')) : null;

@@ -1,6 +1,6 @@
 // Query and path parameters are validated from the GraphQL argument declarations of the
 // route's field: the same enum or scalar that GraphQL coerces and OpenAPI documents.
-import { getNamedType, isEnumType, isNonNullType, isScalarType, type GraphQLField } from 'graphql';
+import { getNamedType, isEnumType, isNonNullType, isScalarType, type GraphQLArgument, type GraphQLField } from 'graphql';
 import { invalidParameter } from '../errors/index.js';
 
 const MAX_SHOWN = 64;
@@ -19,36 +19,49 @@ function fromQueryText(typeName: string, name: string, raw: string): string | nu
   return raw;
 }
 
-/** Returns the validated values of the field's arguments present in the request, typed as GraphQL variables. */
-export function validateParameters(
-  field: GraphQLField<unknown, unknown>,
-  pathParams: Record<string, string>,
-  query: URLSearchParams,
-): Record<string, string | number | boolean> {
-  const values: Record<string, string | number | boolean> = {};
-  for (const arg of field.args) {
-    const fromPath = pathParams[arg.name];
-    const fromQuery = query.getAll(arg.name);
-    if (fromQuery.length > 1) throw invalidParameter(arg.name, `${arg.name} may be given only once.`);
-    const raw = fromPath ?? fromQuery[0];
-    if (raw === undefined) {
-      if (isNonNullType(arg.type)) throw invalidParameter(arg.name, `${arg.name} is required.`);
-      continue;
-    }
-    const type = getNamedType(arg.type);
-    if (isEnumType(type)) {
-      const allowed = type.getValues().map((value) => value.name);
+type ParameterValue = string | number | boolean;
+
+/** How one argument's raw text is checked and typed; null for a type v1 does not take from text. */
+function checkOf(arg: GraphQLArgument): ((raw: string) => ParameterValue) | null {
+  const type = getNamedType(arg.type);
+  if (isEnumType(type)) {
+    const allowed = type.getValues().map((value) => value.name);
+    return (raw) => {
       if (!allowed.includes(raw)) throw invalidParameter(arg.name, `${arg.name} must be one of: ${allowed.join(', ')}; got ${shown(raw)}.`);
-      values[arg.name] = raw;
-    } else if (isScalarType(type)) {
-      const value = fromQueryText(type.name, arg.name, raw);
-      try {
-        type.parseValue(value);
-      } catch (error) {
-        throw invalidParameter(arg.name, `Invalid ${arg.name}: ${(error as Error).message}`);
-      }
-      values[arg.name] = value;
-    }
+      return raw;
+    };
   }
-  return values;
+  if (!isScalarType(type)) return null;
+  return (raw) => {
+    const value = fromQueryText(type.name, arg.name, raw);
+    try {
+      type.parseValue(value);
+    } catch (error) {
+      throw invalidParameter(arg.name, `Invalid ${arg.name}: ${(error as Error).message}`);
+    }
+    return value;
+  };
+}
+
+/**
+ * The validator of a route's parameters, made once per route from its field's arguments (their
+ * types looked up and enum values listed at start, not per request). It returns the validated
+ * values of the arguments present in the request, typed as GraphQL variables.
+ */
+export function parameterValidator(field: GraphQLField<unknown, unknown>): (pathParams: Record<string, string>, query: URLSearchParams) => Record<string, ParameterValue> {
+  const args = field.args.map((arg) => ({ name: arg.name, required: isNonNullType(arg.type), check: checkOf(arg) }));
+  return (pathParams, query) => {
+    const values: Record<string, ParameterValue> = {};
+    for (const { name, required, check } of args) {
+      const fromQuery = query.getAll(name);
+      if (fromQuery.length > 1) throw invalidParameter(name, `${name} may be given only once.`);
+      const raw = pathParams[name] ?? fromQuery[0];
+      if (raw === undefined) {
+        if (required) throw invalidParameter(name, `${name} is required.`);
+        continue;
+      }
+      if (check) values[name] = check(raw);
+    }
+    return values;
+  };
 }
