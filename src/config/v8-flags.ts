@@ -9,14 +9,17 @@ import { setFlagsFromString } from 'node:v8';
  * 1.2–1.4 ms instead of 0.6–0.7, three mark-compacts in 8 s instead of none, 5–10 % fewer
  * requests/s, and peak RSS swung 226–350 MB between runs (test/bench/README.md, "2026-11-24").
  *
- * Maglev (V8's mid-tier compiler) off. It compiles far more functions than TurboFan does, each in
- * zone memory malloc'd on V8's worker threads, which glibc keeps resident once freed: off, peak RSS
- * under the v1 lists was 17–35 MB lower (163–186 vs 185–208 MB, three A/B runs) at 0.97–1.04× the
- * requests/s, hot code still reaching TurboFan (test/bench/README.md, "2026-11-24, evening").
+ * Maglev (V8's mid-tier compiler) is left on. It was turned off on 2026-11-24 for memory (its
+ * compile zones, malloc'd on V8's worker threads, stay resident: peak RSS 17–35 MB higher) when it
+ * measured no faster. On 2026-11-25, on a slower machine, the service without it spent 27–44 % more
+ * CPU per /reports/{id} read and 18–31 % more per /clients page (builds side by side, alternated;
+ * /reports and /projects within ±6 %) and 24 % more instructions per /reports/{id} request
+ * (callgrind), while peak RSS with it stayed at 167–196 MB in five runs (test/bench/README.md,
+ * "2026-11-25").
  *
- * Neither flag is allowed in NODE_OPTIONS; both take effect set at run time. Heap sizes cannot be
+ * The flag is not allowed in NODE_OPTIONS; it takes effect set at run time. Heap sizes cannot be
  * set here (V8 reads them when it makes the heap): the image's NODE_OPTIONS sets the semi-space size.
  */
-const RUNTIME_V8_FLAGS = ['--no-allocation-site-pretenuring', '--no-maglev'] as const;
+const RUNTIME_V8_FLAGS = ['--no-allocation-site-pretenuring'] as const;
 
 for (const flag of RUNTIME_V8_FLAGS) setFlagsFromString(flag);

@@ -1,6 +1,6 @@
 // The V8 settings the service applies to itself: a process that loads src/config/v8-flags.ts makes
-// no pretenuring decisions and no Maglev compilations where the same code without it does; both
-// entry points load it.
+// no pretenuring decisions where the same code without it does, and still compiles hot code with
+// Maglev; both entry points load it.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -17,7 +17,7 @@ const LONG_LIVED_ALLOCATIONS = `
     if (keep.length > 400000) keep.length = 0;
   }`;
 
-// A function hot enough to be optimized: V8 tiers it up to Maglev first when Maglev is on.
+// A function hot enough to be optimized: V8 tiers it up to Maglev first, then TurboFan.
 const HOT_FUNCTION = `
   function hotLoopBody(x) { let s = 0; for (let i = 0; i < 100; i++) s += x * i; return s; }
   let total = 0;
@@ -44,10 +44,9 @@ describe('V8 flags the service sets on itself', () => {
     expect(pretenuringDecisions(['./src/config/v8-flags.ts'])).toEqual([]);
   }, 120_000);
 
-  it('turns Maglev off: hot code goes to TurboFan only', () => {
-    expect(optimizationTargets([]).has('MAGLEV')).toBe(true);
+  it('leaves Maglev on: hot code goes through it to TurboFan (without it a v1 read cost 27–44 % more CPU)', () => {
     const targets = optimizationTargets(['./src/config/v8-flags.ts']);
-    expect(targets.has('MAGLEV')).toBe(false);
+    expect(targets.has('MAGLEV')).toBe(true);
     expect(targets.has('TURBOFAN_JS')).toBe(true);
   }, 120_000);
 
