@@ -64,14 +64,18 @@ export const fetchCase = (url: string, headers: Record<string, string>) => async
   return response.status === 200;
 };
 
-/** Starts a Node process that prints a line with "port":<n> once it listens, with the image's Node options. */
-export async function startProcess(args: string[], env: Record<string, string>, command: 'tsx' | 'node' = 'tsx'): Promise<ServerHandle> {
+/**
+ * Starts a Node process that prints a line with "port":<n> once it listens, with the image's Node
+ * options. `launcher`: a program that runs Node in its own process (valgrind), so the pid stays the one to measure.
+ */
+export async function startProcess(args: string[], env: Record<string, string>, command: 'tsx' | 'node' = 'tsx', launcher: string[] = []): Promise<ServerHandle> {
   // `node --import tsx` keeps the server in one process, so its pid is the one to measure.
   // Production requires PUBLIC_BASE_URL (the one origin): the port is chosen here so the two agree.
   const listenPort = String(await freePort());
   // Metrics on, each service on a port of its own (benchmarks measure the service as it runs).
   const metricsPort = String(await freePort());
-  const child: ChildProcess = spawn(command === 'node' ? process.execPath : path.join(root, 'node_modules/.bin/tsx'), args, {
+  const program = command === 'node' ? process.execPath : path.join(root, 'node_modules/.bin/tsx');
+  const child: ChildProcess = spawn(launcher[0] ?? program, [...launcher.slice(1), ...(launcher.length ? [program] : []), ...args], {
     cwd: root,
     // Production requires APP_SECRET_KEY; the benchmarks' own fixed one.
     env: { ...process.env, NODE_OPTIONS: imageNodeOptions(), HOST: '127.0.0.1', PORT: listenPort, PUBLIC_BASE_URL: `http://127.0.0.1:${listenPort}`, METRICS_PORT: metricsPort, SEED_DEMO: 'false', LOG_LEVEL: 'warn', NODE_ENV: 'production', APP_SECRET_KEY: BENCH_APP_SECRET_KEY, ...env },

@@ -1,0 +1,92 @@
+// npm run bench:instructions — instructions per request of the service and of the bare server
+// (baseline-server.ts), counted by callgrind in the server process: a measure that holds still
+// on a noisy shared machine, where throughput and CPU time of identical runs differ by 10–30 %.
+// Each server runs under valgrind with counting off; after BENCH_WARM requests (so that V8 has
+// compiled the hot code) counting is switched on for BENCH_COUNTED requests and dumped. Kernel
+// time is not counted (both servers make the same system calls per request: 2 reads, 2 writevs);
+// everything in user space is — our JavaScript, V8's compilers and GC, OpenSSL, llhttp.
+// Needs valgrind (`apt-get install valgrind`). Slow: ~1–2 min per server and path.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { connectDatabase } from '../../src/db/client.js';
+import { build, buildIsStale } from '../../scripts/start.mjs';
+import { benchApiFixtures, benchDatabase, runBench, startProcess, type ServerHandle } from './harness.js';
+
+const WARM = Number(process.env.BENCH_WARM ?? 4_000);
+const COUNTED = Number(process.env.BENCH_COUNTED ?? 2_000);
+const IN_FLIGHT = 4;
+
+/** GETs `path` `count` times, IN_FLIGHT at a time on kept-alive connections; every answer must be 200. */
+async function load(server: ServerHandle, path: string, headers: Record<string, string>, count: number) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
+  const get = () =>
+    new Promise<void>((resolve, reject) =>
+      http
+        .get(`${server.baseUrl}${path}`, { agent, headers }, (response) => {
+          response.resume();
+          response.on('end', () => (response.statusCode === 200 ? resolve() : reject(new Error(`${path}: ${response.statusCode}`))));
+        })
+        .on('error', reject),
+    );
+  let started = 0;
+  await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
+    while (started++ < count) await get();
+  }));
+  agent.destroy();
+}
+
+/** The Ir total of the callgrind dump in `directory` (one dump: `callgrind_control -d`). */
+function dumpedInstructions(directory: string): number {
+  const dump = readdirSync(directory).find((file) => /\.\d+$/.test(file));
+  if (!dump) throw new Error(`no callgrind dump in ${directory}`);
+  return Number(/^summary: (\d+)/m.exec(readFileSync(path.join(directory, dump), 'utf8'))![1]);
+}
+
+async function instructionsPerRequest(args: string[], env: Record<string, string>, requestPath: string, headers: Record<string, string>): Promise<number> {
+  const directory = mkdtempSync(path.join(os.tmpdir(), 'bench-callgrind-'));
+  const server = await startProcess(args, env, 'node', ['valgrind', '-q', '--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${directory}/callgrind.out`]);
+  try {
+    await load(server, requestPath, headers, WARM);
+    // callgrind_control finds the process by a file named after $HOST, which the server's env sets.
+    const control = (...options: string[]) => execFileSync('callgrind_control', [...options, String(server.pid)], { env: { ...process.env, HOST: '127.0.0.1' }, stdio: 'ignore' });
+    control('-i', 'on');
+    await load(server, requestPath, headers, COUNTED);
+    control('-d');
+    return dumpedInstructions(directory) / COUNTED;
+  } finally {
+    await server.stop();
+  }
+}
+
+async function main() {
+  try {
+    execFileSync('valgrind', ['--version'], { stdio: 'ignore' });
+  } catch {
+    throw new Error('bench:instructions needs valgrind (apt-get install valgrind)');
+  }
+  if (buildIsStale()) build();
+  const embedded = await benchDatabase();
+  const database = connectDatabase(embedded.url, 2);
+  const { report, key } = await benchApiFixtures(database);
+  const headers = { authorization: `Bearer ${key.secret}` };
+  // The webhook worker's polling would be counted too; v1 is what is measured.
+  const env = { DATABASE_URL: embedded.url, RATE_LIMIT_SCALE: '100000000/100000000', WEBHOOK_WORKER: 'false' };
+  const rows: Record<string, string | number>[] = [];
+  for (const requestPath of [`/api/v1/reports/${report.id}`, '/api/v1/clients']) {
+    const bare = await instructionsPerRequest(['--import', 'tsx', 'test/bench/baseline-server.ts'], env, requestPath, headers);
+    const ours = await instructionsPerRequest(['dist/server.js'], env, requestPath, headers);
+    const template = requestPath.replace(report.id, '{id}');
+    rows.push({ path: template, server: 'ours (metrics on, no tracing)', 'instructions/request': Math.round(ours) });
+    rows.push({ path: template, server: 'bare', 'instructions/request': Math.round(bare) });
+    rows.push({ path: template, server: 'ratio ours/bare', 'instructions/request': Number((ours / bare).toFixed(2)) });
+  }
+  console.log(`\nInstructions per request in the server process (callgrind), ${WARM} warm then ${COUNTED} counted, ${IN_FLIGHT} in flight  (${new Date().toISOString().slice(0, 10)}, Node ${process.version})`);
+  console.table(rows);
+  await database.close();
+  await embedded.stop();
+}
+
+runBench(main);
