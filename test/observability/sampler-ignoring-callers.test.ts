@@ -2,23 +2,17 @@
 // says (OpenTelemetry's meaning of always_off, always_on and traceidratio): with always_off, a
 // request its caller traces exports nothing, and no statement starts a trace of its own.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKeyedWorkspace, createTestApp, type TestApp } from '../support/app.js';
-import { startOtlpReceiver } from '../support/otlp-receiver.js';
-import { startTracing, tracing } from '../../src/observability/tracing.js';
-import { parseConfig } from '../../src/config/index.js';
+import { createKeyedWorkspace, type TestApp } from '../support/app.js';
+import type { OtlpReceiver } from '../support/otlp-receiver.js';
+import { startTracedTestApp } from '../support/traced-app.js';
+import { tracing } from '../../src/observability/tracing.js';
 
-let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
+let receiver: OtlpReceiver;
 let t: TestApp;
+let close: () => Promise<void>;
 
-beforeAll(async () => {
-  receiver = await startOtlpReceiver();
-  await startTracing(parseConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_TRACES_SAMPLER: 'always_off', NODE_ENV: 'test' }));
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t?.close();
-  await receiver?.close();
-});
+beforeAll(async () => ({ receiver, app: t, close } = await startTracedTestApp({ OTEL_TRACES_SAMPLER: 'always_off' })));
+afterAll(() => close?.());
 
 describe('a sampler that ignores callers', () => {
   it('exports nothing for requests whose caller samples them', async () => {

@@ -3,25 +3,19 @@
 // followed either way, so a traced caller always gets the whole trace, and a request left out
 // leaves out its statements too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKeyedWorkspace, createTestApp, type TestApp } from '../support/app.js';
-import { hexId, startOtlpReceiver } from '../support/otlp-receiver.js';
-import { samplingOf, startTracing, tracing } from '../../src/observability/tracing.js';
-import { parseConfig } from '../../src/config/index.js';
+import { createKeyedWorkspace, type TestApp } from '../support/app.js';
+import { hexId, type OtlpReceiver } from '../support/otlp-receiver.js';
+import { startTracedTestApp } from '../support/traced-app.js';
+import { samplingOf, tracing } from '../../src/observability/tracing.js';
 
-let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
+let receiver: OtlpReceiver;
 let t: TestApp;
+let close: () => Promise<void>;
 
-beforeAll(async () => {
-  receiver = await startOtlpReceiver();
-  // Only the endpoint is configured: the sampler and its ratio are the configuration's defaults.
-  await startTracing(parseConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, NODE_ENV: 'test' }));
-  // The agency plan's bucket (createKeyedWorkspace's default) holds the 2 040 requests below.
-  t = await createTestApp({ RATE_LIMIT_AGENCY: '3000/10' });
-});
-afterAll(async () => {
-  await t?.close();
-  await receiver?.close();
-});
+// Only the endpoint is configured: the sampler and its ratio are the configuration's defaults.
+// The agency plan's bucket (createKeyedWorkspace's default) holds the 2 040 requests below.
+beforeAll(async () => ({ receiver, app: t, close } = await startTracedTestApp({}, { RATE_LIMIT_AGENCY: '3000/10' })));
+afterAll(() => close?.());
 
 describe('default trace sampling', () => {
   it('exports about one in a hundred new traces and follows every caller\'s decision', async () => {

@@ -1,36 +1,41 @@
 // Traces against a real OTLP/HTTP endpoint in the test (not a mock SDK): a v1 request carrying
 // a caller's traceparent yields a server span in that trace, with the route template, and one
-// child span per SQL statement named by its declaration (no values); log lines carry the trace.
+// child span per SQL statement named by its declaration (no values); log lines carry the trace;
+// a webhook attempt's trace reaches its receiver as traceparent.
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
-import { createKeyedWorkspace, createTestApp, type TestApp } from '../support/app.js';
+import { createKeyedWorkspace, type TestApp } from '../support/app.js';
 import { listenOnLoopback } from '../support/loopback.js';
-import { hexId, startOtlpReceiver, type OtlpSpan } from '../support/otlp-receiver.js';
-import { inSpan, startTracing, tracing } from '../../src/observability/tracing.js';
+import { hexId, type OtlpReceiver, type OtlpSpan } from '../support/otlp-receiver.js';
+import { startTracedTestApp } from '../support/traced-app.js';
+import { inSpan, tracing } from '../../src/observability/tracing.js';
 import { createLogger } from '../../src/config/logger.js';
 import { createOutboundFetch } from '../../src/http/outbound-fetch.js';
 import { seedWorkspace } from '../../src/demo/seed.js';
 import { listen } from '../support/listen.js';
 import { personWithPassword, signIn } from '../support/web.js';
 import { connectMcp, TestOAuthProvider } from '../support/mcp.js';
+import pino from 'pino';
+import { parseConfig } from '../../src/config/index.js';
+import { createSecretBox, decodeKey } from '../../src/secrets/secret-box.js';
+import { createEndpoint } from '../../src/webhooks/endpoints.js';
+import { appendEvents } from '../../src/webhooks/outbox.js';
+import { createDeliveryWorker } from '../../src/webhooks/worker.js';
+import { OPERATOR } from '../../src/workspaces/actor.js';
+import { TEST_APP_SECRET_KEY } from '../support/secrets.js';
+import { startReceiver, waitFor } from '../support/webhook-receiver.js';
 
-let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
+let receiver: OtlpReceiver;
 let t: TestApp;
+let close: () => Promise<void>;
 const attribute = (span: OtlpSpan, key: string) => {
   const value = span.attributes.find((entry) => entry.key === key)?.value;
   return value?.stringValue ?? (value?.intValue !== undefined ? Number(value.intValue) : undefined);
 };
 
-beforeAll(async () => {
-  receiver = await startOtlpReceiver();
-  await startTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_TRACES_SAMPLER: 'parentbased_always_on', OTEL_TRACES_SAMPLER_ARG: 1, OTEL_SERVICE_NAME: 'signalboard-test' });
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t?.close();
-  await receiver?.close();
-});
+beforeAll(async () => ({ receiver, app: t, close } = await startTracedTestApp({ OTEL_TRACES_SAMPLER: 'parentbased_always_on', OTEL_SERVICE_NAME: 'signalboard-test' })));
+afterAll(() => close?.());
 
 describe('tracing', () => {
   it('log lines written inside a span name its trace', async () => {
@@ -91,6 +96,37 @@ describe('tracing', () => {
       expect(receiver.spans.some((span) => span.name.startsWith('SELECT ') && hexId(span.parentSpanId ?? '') === hexId(tool!.spanId))).toBe(true);
     } finally {
       await served.close();
+    }
+  });
+
+  it('a webhook attempt starts a trace of its own and passes it to the receiver (traceparent of its client span)', async () => {
+    const keyed = await createKeyedWorkspace(t.database);
+    const box = createSecretBox(decodeKey(TEST_APP_SECRET_KEY)!);
+    const hook = await startReceiver();
+    const endpoint = await createEndpoint({ prisma: t.database.prisma, pool: t.database.pool, box, policy: { allowHttp: true, allowPrivate: true } }, { workspaceId: keyed.workspace.id, url: hook.url, eventTypes: ['scan.completed'], actor: OPERATOR });
+    hook.secrets = [endpoint.secret];
+    const config = parseConfig({ WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+    const worker = createDeliveryWorker({ databaseUrl: t.url, prisma: t.database.prisma, box, config, logger: pino({ level: 'silent' }) });
+    await worker.start();
+    try {
+      const client = await t.database.pool.connect();
+      await client.query('BEGIN');
+      await appendEvents(client, [{ workspaceId: keyed.workspace.id, type: 'scan.completed', data: { index: 1 } }]);
+      await client.query('COMMIT');
+      client.release();
+      const [delivery] = await waitFor(() => (hook.received.length ? hook.received : null), 'the delivery');
+      expect(delivery!.verifiedBy).toBe(0);
+      const [, traceId, spanId] = /^00-([0-9a-f]{32})-([0-9a-f]{16})-01$/.exec(delivery!.traceparent ?? '') ?? [];
+      expect(traceId, String(delivery!.traceparent)).toBeDefined();
+      await tracing.flush();
+      const attempt = receiver.spans.find((span) => span.name === 'POST webhook' && hexId(span.spanId) === spanId);
+      expect(attempt, JSON.stringify(receiver.spans.map((span) => span.name))).toBeDefined();
+      expect(hexId(attempt!.traceId)).toBe(traceId);
+      expect(attempt!.parentSpanId ? hexId(attempt!.parentSpanId) : '').toBe('');
+      expect(attribute(attempt!, 'signalboard.event_id')).toBe(delivery!.id);
+    } finally {
+      await worker.stop();
+      await hook.close();
     }
   });
 

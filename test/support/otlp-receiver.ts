@@ -30,5 +30,7 @@ export async function startOtlpReceiver() {
   return { url: receiver.baseUrl, spans, close: receiver.close };
 }
 
+export type OtlpReceiver = Awaited<ReturnType<typeof startOtlpReceiver>>;
+
 /** A trace or span id as hex (OTLP's JSON encoding may carry them as base64). */
 export const hexId = (id: string) => (/^[0-9a-f]+$/.test(id) ? id : Buffer.from(id, 'base64').toString('hex'));

@@ -14,6 +14,8 @@ export interface Received {
   verifiedBy: number | null;
   at: number;
   raw: { body: string; headers: Record<string, string> };
+  /** The W3C traceparent the delivery carried, if any. */
+  traceparent: string | null;
 }
 
 export type Answer = { status: number; headers?: Record<string, string>; delayMs?: number };
@@ -50,7 +52,7 @@ export async function startReceiver(answer: Receiver['answer'] = () => ({ status
         }
       });
       const parsed = JSON.parse(body) as { type: string; data: Record<string, unknown>; timestamp: string };
-      const entry: Received = { id: headers['webhook-id'], type: parsed.type, data: parsed.data, timestamp: parsed.timestamp, signature: headers['webhook-signature'], verifiedBy, at: Date.now(), raw: { body, headers } };
+      const entry: Received = { id: headers['webhook-id'], type: parsed.type, data: parsed.data, timestamp: parsed.timestamp, signature: headers['webhook-signature'], verifiedBy, at: Date.now(), raw: { body, headers }, traceparent: (request.headers.traceparent as string | undefined) ?? null };
       const index = receiver.received.push(entry) - 1;
       inFlightById.set(entry.id, (inFlightById.get(entry.id) ?? 0) + 1);
       inFlight++;
