@@ -8,34 +8,25 @@
 // Needs valgrind (`apt-get install valgrind`). Slow: ~1–2 min per server and path.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { connectDatabase } from '../../src/db/client.js';
 import { build, buildIsStale } from '../../scripts/start.mjs';
-import { benchApiFixtures, benchDatabase, runBench, startProcess, type ServerHandle } from './harness.js';
+import { benchApiFixtures, benchDatabase, fetchCase, runBench, startProcess, type ServerHandle } from './harness.js';
 
 const WARM = Number(process.env.BENCH_WARM ?? 4_000);
 const COUNTED = Number(process.env.BENCH_COUNTED ?? 2_000);
 const IN_FLIGHT = 4;
 
-/** GETs `path` `count` times, IN_FLIGHT at a time on kept-alive connections; every answer must be 200. */
+/** GETs `path` `count` times, IN_FLIGHT at a time; every answer must be 200. */
 async function load(server: ServerHandle, path: string, headers: Record<string, string>, count: number) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
-  const get = () =>
-    new Promise<void>((resolve, reject) =>
-      http
-        .get(`${server.baseUrl}${path}`, { agent, headers }, (response) => {
-          response.resume();
-          response.on('end', () => (response.statusCode === 200 ? resolve() : reject(new Error(`${path}: ${response.statusCode}`))));
-        })
-        .on('error', reject),
-    );
+  const get = fetchCase(`${server.baseUrl}${path}`, headers);
   let started = 0;
-  await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
-    while (started++ < count) await get();
-  }));
-  agent.destroy();
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async () => {
+      while (started++ < count) if (!(await get())) throw new Error(`${path}: not 200`);
+    }),
+  );
 }
 
 /** The Ir total of the callgrind dump in `directory` (one dump: `callgrind_control -d`). */
