@@ -118,12 +118,15 @@ describe('tracing', () => {
       expect(delivery!.verifiedBy).toBe(0);
       const [, traceId, spanId] = /^00-([0-9a-f]{32})-([0-9a-f]{16})-01$/.exec(delivery!.traceparent ?? '') ?? [];
       expect(traceId, String(delivery!.traceparent)).toBeDefined();
-      await tracing.flush();
-      const attempt = receiver.spans.find((span) => span.name === 'POST webhook' && hexId(span.spanId) === spanId);
-      expect(attempt, JSON.stringify(receiver.spans.map((span) => span.name))).toBeDefined();
-      expect(hexId(attempt!.traceId)).toBe(traceId);
-      expect(attempt!.parentSpanId ? hexId(attempt!.parentSpanId) : '').toBe('');
-      expect(attribute(attempt!, 'signalboard.event_id')).toBe(delivery!.id);
+      // The receiver answers before the attempt's span ends (it ends when the answer is read),
+      // so flush until the span has been exported.
+      const attempt = await waitFor(async () => {
+        await tracing.flush();
+        return receiver.spans.find((span) => span.name === 'POST webhook' && hexId(span.spanId) === spanId);
+      }, 'the attempt\'s span');
+      expect(hexId(attempt.traceId)).toBe(traceId);
+      expect(attempt.parentSpanId ? hexId(attempt.parentSpanId) : '').toBe('');
+      expect(attribute(attempt, 'signalboard.event_id')).toBe(delivery!.id);
     } finally {
       await worker.stop();
       await hook.close();
