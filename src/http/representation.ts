@@ -91,10 +91,19 @@ export function negotiateEncoding(acceptEncoding: string | null): ContentCoding 
   return best ?? null;
 }
 
-// Quality 4: most of brotli's gain at a fraction of its top setting's CPU, per request. The size
-// hint lets the encoder size its buffers to the body: polls of a 10 KB list accepting br peaked at
-// 238 MB RSS with it, 271 MB without (one run each, the same CPU per request).
-const brotliOptions = (body: JsonBody) => ({ params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: byteLength(body) } });
+/**
+ * Up to this size brotli runs at quality 1, above it at 4 (most of brotli's gain at a fraction of
+ * its top setting's CPU). On v1's own 2–10 KB bodies quality 4 took 84–156 µs a body and quality 1
+ * 20–70 µs, for 8–18 % more bytes — a few hundred bytes, while the uncompressed answer costs the
+ * service ~420 µs in all (test/bench/README.md, "2026-11-25, morning").
+ */
+export const BROTLI_FAST_MAX_BYTES = 16 * 1024;
+
+// The size hint lets the encoder size its buffers to the body: polls of a 10 KB list accepting br
+// peaked at 238 MB RSS with it, 271 MB without (one run each, the same CPU per request).
+const brotliOptions = (body: JsonBody) => ({
+  params: { [constants.BROTLI_PARAM_QUALITY]: byteLength(body) <= BROTLI_FAST_MAX_BYTES ? 1 : 4, [constants.BROTLI_PARAM_SIZE_HINT]: byteLength(body) },
+});
 const GZIP_OPTIONS = { level: 6 };
 
 /**

@@ -1,6 +1,6 @@
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync } from 'node:zlib';
 import { describe, expect, it, vi } from 'vitest';
-import { COMPRESS_IN_LINE_MAX_BYTES, finishedBody, heldBytes, ifNoneMatchMatches, jsonBody, jsonRepresentation, keptBody, negotiateEncoding, STRING_BODY_MAX_CHARS, strongEtag } from '../../src/http/representation.js';
+import { BROTLI_FAST_MAX_BYTES, COMPRESS_IN_LINE_MAX_BYTES, finishedBody, heldBytes, ifNoneMatchMatches, jsonBody, jsonRepresentation, keptBody, negotiateEncoding, STRING_BODY_MAX_CHARS, strongEtag } from '../../src/http/representation.js';
 
 // zlib as it is, with the calls of each compressor counted.
 const calls = vi.hoisted(() => ({ brotliCompress: 0, brotliCompressSync: 0, gzip: 0, gzipSync: 0 }));
@@ -143,6 +143,20 @@ describe('compression', () => {
       expect({ brotliCompressSync: calls.brotliCompressSync - before.brotliCompressSync, brotliCompress: calls.brotliCompress - before.brotliCompress, gzipSync: calls.gzipSync - before.gzipSync, gzip: calls.gzip - before.gzip }).toEqual(
         inLine ? { brotliCompressSync: 1, brotliCompress: 0, gzipSync: 1, gzip: 0 } : { brotliCompressSync: 0, brotliCompress: 1, gzipSync: 0, gzip: 1 },
       );
+    }
+  });
+
+  it('uses brotli quality 1 up to 16 KiB, where a request pays for its own compression, and quality 4 above', async () => {
+    const report = (index: number) => ({ id: `rep_${(index * 7919).toString(36)}`, name: `Report ${index} — ${(index * 104729).toString(36)}`, createdAt: new Date(Date.UTC(2026, 0, 1 + index)).toISOString() });
+    for (const count of [30, 300]) {
+      const finished = finishedBody(jsonBody({ data: Array.from({ length: count }, (_, index) => report(index)) }));
+      const bytes = Buffer.from(finished.body);
+      const quality = bytes.byteLength <= BROTLI_FAST_MAX_BYTES ? 1 : 4;
+      expect(bytes.byteLength <= BROTLI_FAST_MAX_BYTES).toBe(count === 30);
+      const at = (level: number) => brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: level, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength } });
+      const br = Buffer.from(await (await jsonRepresentation(request('br'), finished, {})).arrayBuffer());
+      expect(br.equals(at(quality))).toBe(true);
+      expect(br.equals(at(5 - quality))).toBe(false);
     }
   });
 
