@@ -34,8 +34,6 @@ export function jsonBody(value: unknown): JsonBody {
   return text.length <= STRING_BODY_MAX_CHARS && Buffer.byteLength(text) === text.length ? text : (Buffer.from(text) as Buffer<ArrayBuffer>);
 }
 
-/** A body to keep (in a cache): bytes in a buffer of their own, as a pooled slice would keep its whole 8 KB pool alive. */
-export const keptBody = (body: JsonBody): JsonBody => (typeof body === 'string' ? body : new Uint8Array(body));
 
 const byteLength = (body: JsonBody) => (typeof body === 'string' ? body.length : body.byteLength);
 
@@ -48,9 +46,15 @@ export interface FinishedBody {
    * brotli made a cached 178 KB metrics body 15× slower to serve than the identity one.
    */
   readonly encodings: Partial<Record<ContentCoding, Uint8Array<ArrayBuffer>>>;
+  /** Kept to be sent again (in a cache, or for the process's life), so each coding is made once for many answers. */
+  readonly kept: boolean;
 }
 
-export const finishedBody = (body: JsonBody): FinishedBody => ({ body, etag: strongEtag(body), encodings: {} });
+/** The body of one answer. */
+export const finishedBody = (body: JsonBody): FinishedBody => ({ body, etag: strongEtag(body), encodings: {}, kept: false });
+
+/** A body to keep: bytes in a buffer of their own, as a pooled slice would keep its whole 8 KB pool alive. */
+export const keptBody = (body: JsonBody): FinishedBody => ({ ...finishedBody(typeof body === 'string' ? body : new Uint8Array(body)), kept: true });
 
 /** What a finished body takes in memory: the body (a string is held as UTF-16), its ETag and its encodings. */
 export function heldBytes({ body, etag, encodings }: FinishedBody): number {
@@ -92,17 +96,20 @@ export function negotiateEncoding(acceptEncoding: string | null): ContentCoding 
 }
 
 /**
- * Up to this size brotli runs at quality 1, above it at 4 (most of brotli's gain at a fraction of
- * its top setting's CPU). On v1's own 2–10 KB bodies quality 4 took 84–156 µs a body and quality 1
- * 20–70 µs, for 8–18 % more bytes — a few hundred bytes, while the uncompressed answer costs the
- * service ~420 µs in all (test/bench/README.md, "2026-11-25, morning").
+ * An answer's own body up to this size is brotli-compressed at quality 1, since that answer alone
+ * pays for it: on v1's 2–10 KB bodies quality 4 took 84–156 µs and quality 1 20–70 µs, for 8–18 %
+ * more bytes (a few hundred), while the whole uncompressed answer costs the service ~420 µs
+ * (test/bench/README.md, "2026-11-25, morning"). Kept bodies and larger ones get quality 4: most
+ * of brotli's gain at a fraction of its top setting's CPU.
  */
 export const BROTLI_FAST_MAX_BYTES = 16 * 1024;
 
+const brotliQuality = ({ body, kept }: FinishedBody) => (!kept && byteLength(body) <= BROTLI_FAST_MAX_BYTES ? 1 : 4);
+
 // The size hint lets the encoder size its buffers to the body: polls of a 10 KB list accepting br
 // peaked at 238 MB RSS with it, 271 MB without (one run each, the same CPU per request).
-const brotliOptions = (body: JsonBody) => ({
-  params: { [constants.BROTLI_PARAM_QUALITY]: byteLength(body) <= BROTLI_FAST_MAX_BYTES ? 1 : 4, [constants.BROTLI_PARAM_SIZE_HINT]: byteLength(body) },
+const brotliOptions = (finished: FinishedBody) => ({
+  params: { [constants.BROTLI_PARAM_QUALITY]: brotliQuality(finished), [constants.BROTLI_PARAM_SIZE_HINT]: byteLength(finished.body) },
 });
 const GZIP_OPTIONS = { level: 6 };
 
@@ -114,12 +121,13 @@ const GZIP_OPTIONS = { level: 6 };
  */
 export const COMPRESS_IN_LINE_MAX_BYTES = 64 * 1024;
 
-const compressors: Record<ContentCoding, { inLine(body: JsonBody): Buffer; inPool(body: JsonBody): Promise<Buffer> }> = {
-  br: { inLine: (body) => brotliCompressSync(body, brotliOptions(body)), inPool: (body) => promisify(brotliCompress)(body, brotliOptions(body)) },
-  gzip: { inLine: (body) => gzipSync(body, GZIP_OPTIONS), inPool: (body) => promisify(gzip)(body, GZIP_OPTIONS) },
+const compressors: Record<ContentCoding, { inLine(finished: FinishedBody): Buffer; inPool(finished: FinishedBody): Promise<Buffer> }> = {
+  br: { inLine: (finished) => brotliCompressSync(finished.body, brotliOptions(finished)), inPool: (finished) => promisify(brotliCompress)(finished.body, brotliOptions(finished)) },
+  gzip: { inLine: ({ body }) => gzipSync(body, GZIP_OPTIONS), inPool: ({ body }) => promisify(gzip)(body, GZIP_OPTIONS) },
 };
 
-const compress = (coding: ContentCoding, body: JsonBody) => (byteLength(body) <= COMPRESS_IN_LINE_MAX_BYTES ? compressors[coding].inLine(body) : compressors[coding].inPool(body));
+const compress = (coding: ContentCoding, finished: FinishedBody) =>
+  byteLength(finished.body) <= COMPRESS_IN_LINE_MAX_BYTES ? compressors[coding].inLine(finished) : compressors[coding].inPool(finished);
 
 /**
  * A 200 JSON response with its ETag, compressed when the client accepts it and it pays. A coding
@@ -143,10 +151,11 @@ export async function jsonRepresentation(request: Request, finished: FinishedBod
 const compressing = { br: singleFlight<FinishedBody['encodings'], Uint8Array<ArrayBuffer>>(), gzip: singleFlight<FinishedBody['encodings'], Uint8Array<ArrayBuffer>>() };
 
 /** A coding of a body, made once and kept with it. */
-function encodingOf({ body, encodings }: FinishedBody, coding: ContentCoding, onEncoded?: () => void): Promise<Uint8Array<ArrayBuffer>> {
+function encodingOf(finished: FinishedBody, coding: ContentCoding, onEncoded?: () => void): Promise<Uint8Array<ArrayBuffer>> {
+  const { encodings } = finished;
   return compressing[coding].run(encodings, async () => {
     // Bytes of its own (zlib's result may be a slice of a larger buffer), since it is kept.
-    const encoded = new Uint8Array(await compress(coding, body));
+    const encoded = new Uint8Array(await compress(coding, finished));
     encodings[coding] = encoded;
     onEncoded?.();
     return encoded;

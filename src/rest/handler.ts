@@ -58,7 +58,7 @@ export function createRestHandler(deps: RestDependencies) {
   let openApi: Promise<FinishedBody> | null = null;
   const openApiDocument = () =>
     (openApi ??= import('./sofa.js').then(({ v1OpenApiDocument }) => {
-      return finishedBody(keptBody(jsonBody(v1OpenApiDocument(schema, deps.publicBaseUrl))));
+      return keptBody(jsonBody(v1OpenApiDocument(schema, deps.publicBaseUrl)));
     }));
   const docsPage = apiReferencePage(`${BASE_PATH}/openapi.json`);
 
@@ -98,7 +98,7 @@ export function createRestHandler(deps: RestDependencies) {
         return jsonBody(result.data![match.route.field]);
       };
       // A kept body's `encodings` are filled by whichever request compresses it first.
-      const finished = cacheKey ? await deps.cache.getOrCompute(cacheKey, async () => finishedBody(keptBody(await execute())), heldBytes) : finishedBody(await execute());
+      const finished = cacheKey ? await deps.cache.getOrCompute(cacheKey, async () => keptBody(await execute()), heldBytes) : finishedBody(await execute());
       // Revalidation, not storage: a client may keep the body and ask again with If-None-Match.
       const caching = { 'Cache-Control': 'private, no-cache' };
       // An unchanged answer gives its token back, as GitHub does.

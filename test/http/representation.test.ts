@@ -37,15 +37,14 @@ describe('jsonBody', () => {
   it('keeps a small byte body in a buffer of its own, not a slice that pins Node\'s shared pool', () => {
     const body = jsonBody({ t: 'é' }) as Uint8Array<ArrayBuffer>;
     expect(body.buffer.byteLength).toBeGreaterThan(body.byteLength);
-    const kept = keptBody(body) as Uint8Array<ArrayBuffer>;
+    const kept = keptBody(body).body as Uint8Array<ArrayBuffer>;
     expect(kept.buffer.byteLength).toBe(kept.byteLength);
     expect(Buffer.from(kept)).toEqual(Buffer.from(body));
   });
 
   it('counts what a finished body holds: the body (a string as UTF-16), its ETag and each encoding', () => {
-    const encoded = keptBody(jsonBody({ t: 'é' })) as Uint8Array<ArrayBuffer>;
-    const bytes = finishedBody(encoded);
-    expect(heldBytes(bytes)).toBe(encoded.byteLength + bytes.etag.length * 2);
+    const bytes = keptBody(jsonBody({ t: 'é' }));
+    expect(heldBytes(bytes)).toBe((bytes.body as Uint8Array).byteLength + bytes.etag.length * 2);
     const text = finishedBody(jsonBody({ t: 'a' }));
     expect(heldBytes(text)).toBe(2 * JSON.stringify({ t: 'a' }).length + text.etag.length * 2);
     text.encodings.br = new Uint8Array(10);
@@ -146,13 +145,13 @@ describe('compression', () => {
     }
   });
 
-  it('uses brotli quality 1 up to 16 KiB, where a request pays for its own compression, and quality 4 above', async () => {
+  it('uses brotli quality 1 for an answer\'s own body up to 16 KiB (it pays alone for it), and quality 4 for a larger or kept one', async () => {
     const report = (index: number) => ({ id: `rep_${(index * 7919).toString(36)}`, name: `Report ${index} — ${(index * 104729).toString(36)}`, createdAt: new Date(Date.UTC(2026, 0, 1 + index)).toISOString() });
-    for (const count of [30, 300]) {
-      const finished = finishedBody(jsonBody({ data: Array.from({ length: count }, (_, index) => report(index)) }));
+    const list = (count: number) => jsonBody({ data: Array.from({ length: count }, (_, index) => report(index)) });
+    expect(Buffer.from(list(30)).byteLength).toBeLessThanOrEqual(BROTLI_FAST_MAX_BYTES);
+    expect(Buffer.from(list(300)).byteLength).toBeGreaterThan(BROTLI_FAST_MAX_BYTES);
+    for (const [finished, quality] of [[finishedBody(list(30)), 1], [keptBody(list(30)), 4], [finishedBody(list(300)), 4]] as const) {
       const bytes = Buffer.from(finished.body);
-      const quality = bytes.byteLength <= BROTLI_FAST_MAX_BYTES ? 1 : 4;
-      expect(bytes.byteLength <= BROTLI_FAST_MAX_BYTES).toBe(count === 30);
       const at = (level: number) => brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: level, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength } });
       const br = Buffer.from(await (await jsonRepresentation(request('br'), finished, {})).arrayBuffer());
       expect(br.equals(at(quality))).toBe(true);
