@@ -44,9 +44,10 @@ export function workspaceScopes(pool: pg.Pool, streamPool: pg.Pool = pool): Work
   return (workspaceId) => ({
     workspaceId,
     async rows<Row extends pg.QueryResultRow>(statement: TenantStatement<Row>, values: readonly unknown[] = []) {
-      if (!tracing.on) return (await run(pool, statement, [workspaceId, ...values])).rows;
+      const bound = [workspaceId, ...values];
+      if (!tracing.on) return (await run(pool, statement, bound)).rows;
       // The span names the declared statement, never its values.
-      return inSpan(`SELECT ${statement.name ?? 'statement'}`, { 'db.system.name': 'postgresql', 'db.query.summary': statement.name ?? 'unnamed' }, async () => (await run(pool, statement, [workspaceId, ...values])).rows, { kind: SpanKind.CLIENT });
+      return inSpan(`SELECT ${statement.name ?? 'statement'}`, { 'db.system.name': 'postgresql', 'db.query.summary': statement.name ?? 'unnamed' }, async () => (await run(pool, statement, bound)).rows, { kind: SpanKind.CLIENT });
     },
     async cursor<Row extends pg.QueryResultRow>(statement: TenantStatement<Row>, values: readonly unknown[] = []): Promise<RowCursor<Row>> {
       const client = await streamPool.connect();

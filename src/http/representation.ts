@@ -34,7 +34,6 @@ export function jsonBody(value: unknown): JsonBody {
   return text.length <= STRING_BODY_MAX_CHARS && Buffer.byteLength(text) === text.length ? text : (Buffer.from(text) as Buffer<ArrayBuffer>);
 }
 
-
 const byteLength = (body: JsonBody) => (typeof body === 'string' ? body.length : body.byteLength);
 
 /** A body ready to be sent again: its ETag and each content coding made of it so far. */
@@ -50,11 +49,13 @@ export interface FinishedBody {
   readonly kept: boolean;
 }
 
+const newFinishedBody = (body: JsonBody, kept: boolean): FinishedBody => ({ body, etag: strongEtag(body), encodings: {}, kept });
+
 /** The body of one answer. */
-export const finishedBody = (body: JsonBody): FinishedBody => ({ body, etag: strongEtag(body), encodings: {}, kept: false });
+export const finishedBody = (body: JsonBody): FinishedBody => newFinishedBody(body, false);
 
 /** A body to keep: bytes in a buffer of their own, as a pooled slice would keep its whole 8 KB pool alive. */
-export const keptBody = (body: JsonBody): FinishedBody => ({ ...finishedBody(typeof body === 'string' ? body : new Uint8Array(body)), kept: true });
+export const keptBody = (body: JsonBody): FinishedBody => newFinishedBody(typeof body === 'string' ? body : new Uint8Array(body), true);
 
 /** What a finished body takes in memory: the body (a string is held as UTF-16), its ETag and its encodings. */
 export function heldBytes({ body, etag, encodings }: FinishedBody): number {

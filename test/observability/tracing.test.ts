@@ -18,12 +18,10 @@ import { personWithPassword, signIn } from '../support/web.js';
 import { connectMcp, TestOAuthProvider } from '../support/mcp.js';
 import pino from 'pino';
 import { parseConfig } from '../../src/config/index.js';
-import { createSecretBox, decodeKey } from '../../src/secrets/secret-box.js';
 import { createEndpoint } from '../../src/webhooks/endpoints.js';
 import { appendEvents } from '../../src/webhooks/outbox.js';
 import { createDeliveryWorker } from '../../src/webhooks/worker.js';
 import { OPERATOR } from '../../src/workspaces/actor.js';
-import { TEST_APP_SECRET_KEY } from '../support/secrets.js';
 import { startReceiver, waitFor } from '../support/webhook-receiver.js';
 
 let receiver: OtlpReceiver;
@@ -101,7 +99,7 @@ describe('tracing', () => {
 
   it('a webhook attempt starts a trace of its own and passes it to the receiver (traceparent of its client span)', async () => {
     const keyed = await createKeyedWorkspace(t.database);
-    const box = createSecretBox(decodeKey(TEST_APP_SECRET_KEY)!);
+    const { box } = t;
     const hook = await startReceiver();
     const endpoint = await createEndpoint({ prisma: t.database.prisma, pool: t.database.pool, box, policy: { allowHttp: true, allowPrivate: true } }, { workspaceId: keyed.workspace.id, url: hook.url, eventTypes: ['scan.completed'], actor: OPERATOR });
     hook.secrets = [endpoint.secret];
