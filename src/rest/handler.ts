@@ -35,10 +35,14 @@ export interface RestDependencies {
 /**
  * Routes whose answer depends only on their parameters, one row's data version and "today":
  * their finished body (and ETag) is cached, so a repeated poll or a 304 skips execution,
- * serialisation and hashing. The probe is one indexed lookup; a missing row falls through to
- * execution, which answers 404 as usual.
+ * serialisation and hashing. The probe is one indexed lookup (the same row and index the
+ * uncached read would use); a missing row falls through to execution, which answers 404 as
+ * usual. A report's definition is its row alone, and its data version moves with every edit
+ * (`updated_at`), so the definition is kept too; the version also moves with each ingest of
+ * the client's facts, which only costs the definition one recomputation.
  */
 const VERSION_OF: Partial<Record<string, (context: GraphQLContext, params: Record<string, string>) => Promise<string | null>>> = {
+  report: (context, params) => context.repositories.reports.dataVersionOf(params.id!),
   reportData: (context, params) => context.repositories.reports.dataVersionOf(params.id!),
   aiVisibilityMetrics: (context, params) => context.repositories.projects.dataVersionOf(params.id!),
 };

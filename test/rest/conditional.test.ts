@@ -74,6 +74,36 @@ async function reportDataOfSeededWorkspace(datePreset: string) {
   return { key, path: `/api/v1/reports/${report.id}/data?datePreset=${datePreset}` };
 }
 
+describe('kept definitions', () => {
+  const lookups = async (result: 'hit' | 'miss') => Number(new RegExp(`^signalboard_data_cache_lookups\\{result="${result}"\\} (\\d+)$`, 'm').exec(await t.app.metrics.text())![1]);
+
+  it('serves a report\'s definition from its kept body until the report is edited or archived, and never to another workspace', async () => {
+    const { workspace, key } = await createKeyedWorkspace(t.database);
+    await seedWorkspace(t.database.prisma, t.database.pool, { workspaceId: workspace.id, days: 1, clients: 1 });
+    const [report] = (await json(await t.get('/api/v1/reports', key.secret))).data;
+    const path = `/api/v1/reports/${report.id}`;
+
+    const first = await t.get(path, key.secret);
+    const body = await first.text();
+    const hits = await lookups('hit');
+    const again = await t.get(path, key.secret);
+    expect(await again.text()).toBe(body);
+    expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
+    expect(await lookups('hit')).toBe(hits + 1);
+
+    const stranger = await createKeyedWorkspace(t.database);
+    expect((await t.get(path, stranger.key.secret)).status).toBe(404);
+
+    await t.database.prisma.report.update({ where: { id: report.id }, data: { name: 'Renamed' } });
+    const renamed = await t.get(path, key.secret, { headers: { 'if-none-match': first.headers.get('etag')! } });
+    expect(renamed.status).toBe(200);
+    expect((await json(renamed)).data.name).toBe('Renamed');
+
+    await t.database.prisma.report.update({ where: { id: report.id }, data: { archivedAt: new Date() } });
+    expect((await t.get(path, key.secret)).status).toBe(404);
+  });
+});
+
 describe('compression', () => {
   it('sends brotli or gzip as accepted above 1 KiB, identical once decoded, and plain JSON below it', async () => {
     const { key, path } = await reportDataOfSeededWorkspace('last_7_days');
