@@ -1,5 +1,5 @@
 // Where bucket state lives: in process (one instance) or in Redis (shared by instances).
-import { inSpan, SpanKind, tracing } from '../observability/tracing.js';
+import { inRecordedTrace, inSpan, SpanKind } from '../observability/tracing.js';
 import { LRUCache } from 'lru-cache';
 import type { Redis } from 'ioredis';
 import { take, type BucketPolicy, type BucketState, type TakeResult } from './token-bucket.js';
@@ -50,7 +50,7 @@ export function redisRateLimitStore(redis: Redis): RateLimitStore {
   return {
     async take(key, policy, nowMs, cost = 1) {
       const evaluate = () => redis.eval(TAKE_SCRIPT, 1, `ratelimit:${key}`, policy.capacity, policy.refillPerSecond, nowMs, cost);
-      const reply = tracing.on ? await inSpan('EVAL ratelimit.take', { 'db.system.name': 'redis' }, evaluate, { kind: SpanKind.CLIENT }) : await evaluate();
+      const reply = inRecordedTrace() ? await inSpan('EVAL ratelimit.take', { 'db.system.name': 'redis' }, evaluate, { kind: SpanKind.CLIENT }) : await evaluate();
       const [allowed, tokens, updated] = reply as [number, string, string];
       // Recompute the derived fields (remaining, retry, reset) with the pure function, from the stored result.
       const state = { tokens: Number(tokens), updatedAtMs: Number(updated) };

@@ -8,7 +8,7 @@
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import type { TenantStatement } from './tenant-sql.js';
-import { inSpan, SpanKind, tracing } from '../observability/tracing.js';
+import { inRecordedTrace, inSpan, SpanKind } from '../observability/tracing.js';
 
 export interface WorkspaceScope {
   workspaceId: string;
@@ -45,7 +45,7 @@ export function workspaceScopes(pool: pg.Pool, streamPool: pg.Pool = pool): Work
     workspaceId,
     async rows<Row extends pg.QueryResultRow>(statement: TenantStatement<Row>, values: readonly unknown[] = []) {
       const bound = [workspaceId, ...values];
-      if (!tracing.on) return (await run(pool, statement, bound)).rows;
+      if (!inRecordedTrace()) return (await run(pool, statement, bound)).rows;
       // The span names the declared statement, never its values.
       return inSpan(`SELECT ${statement.name ?? 'statement'}`, { 'db.system.name': 'postgresql', 'db.query.summary': statement.name ?? 'unnamed' }, async () => (await run(pool, statement, bound)).rows, { kind: SpanKind.CLIENT });
     },

@@ -69,15 +69,22 @@ const startsNow = () => sampling.startRatio >= 1 || Math.random() < sampling.sta
 /**
  * Whether a span under `parent` is recorded: a span of ours decides for its children; a caller's
  * (remote) span decides when the sampler follows callers; otherwise a span that may start a
- * trace draws, and one that may not (a statement, an outbound call outside any trace) is not made.
+ * trace draws, and one that may not (a statement, an outbound call outside any trace of ours) is
+ * not made.
  */
 function recorded(parent: Context, startsTrace: boolean): boolean {
   const span = trace.getSpan(parent);
-  if (!span) return startsTrace && startsNow();
-  const { isRemote, traceFlags } = span.spanContext();
-  if (isRemote && !sampling.followsCaller) return startsNow();
-  return (traceFlags & TraceFlags.SAMPLED) !== 0;
+  const decides = span !== undefined && (sampling.followsCaller || !span.spanContext().isRemote);
+  if (!decides) return startsTrace && startsNow();
+  return (span.spanContext().traceFlags & TraceFlags.SAMPLED) !== 0;
 }
+
+/**
+ * Whether a span that cannot start a trace (a statement, a Redis call) would be recorded here: a
+ * hot path asks first and, for the 99 % of requests left out, builds no span name, attributes or
+ * closure (with tracing configured at 1 %, those made v1's cheapest read ~4 % dearer).
+ */
+export const inRecordedTrace = () => tracing.on && recorded(context.active(), false);
 
 /**
  * Runs `work` in a span that ends with it (errors recorded); without tracing, or when the span is
@@ -121,11 +128,14 @@ export function inRequestSpan(request: Request, route: string, requestId: string
   return inSpan(
     `${request.method} ${route}`,
     { 'http.request.method': request.method, 'http.route': route, 'signalboard.request_id': requestId },
-    async (span) => {
-      const response = await work();
-      span?.setAttribute('http.response.status_code', response.status);
-      return response;
-    },
+    // A request left out runs as it would without tracing: no async frame of ours around it.
+    (span) =>
+      span
+        ? work().then((response) => {
+            span.setAttribute('http.response.status_code', response.status);
+            return response;
+          })
+        : work(),
     { kind: SpanKind.SERVER, parent: incomingContext(request.headers), startsTrace: true },
   );
 }
