@@ -1,5 +1,6 @@
 // npm run bench:api — the v1 endpoints at 50 connections (autocannon), the service (compiled
-// build) against a minimal node:http + pg baseline in the same run, alternated; then report
+// build) against a minimal node:http + pg baseline in the same run, alternated (/reports/{id}
+// also executed every time, by a second instance with the data cache off); then report
 // data and metrics computed (a second instance with the data cache off) against repeated
 // identical polls (cache on), a poll accepting brotli, a 304 case, peak and idle RSS, and start-to-ready time.
 import { readFileSync } from 'node:fs';
@@ -49,6 +50,14 @@ async function main() {
     targets.push({ target: `${label}: throughput ≥ 0.85× baseline`, value: Number(throughput.toFixed(2)), met: throughput >= 0.85 });
     targets.push({ target: `${label}: p99 ≤ 1.5× baseline`, value: Number(p99.toFixed(2)), met: p99 <= 1.5 });
   }
+
+  // /reports/{id} answers from the report's kept body (behind its data-version probe); the same
+  // read executed every time (cache off) against the baseline, shown beside it, with no target.
+  const reportPath = `/api/v1/reports/${report.id}`;
+  const { a: computedReport, b: bareReport } = await compare(() => loadRun(SECONDS, uncached, reportPath, auth), () => loadRun(SECONDS, baseline, reportPath, auth));
+  row('GET /reports/{id}', 'ours, computed (cache off)', computedReport);
+  row('GET /reports/{id}', 'baseline', bareReport);
+  rows.push({ endpoint: 'GET /reports/{id}', server: 'ratio computed/baseline', 'req/s': Number((computedReport.rps / bareReport.rps).toFixed(2)), 'p50 ms': Number((computedReport.p50 / bareReport.p50).toFixed(2)), 'p99 ms': Number((computedReport.p99 / bareReport.p99).toFixed(2)), 'non-2xx': '' });
 
   // Report data and metrics: computed on every request vs repeated identical polls.
   const today = new Date().toISOString().slice(0, 10);
