@@ -82,7 +82,7 @@ function recorded(parent: Context, startsTrace: boolean): boolean {
 /**
  * Whether a span that cannot start a trace (a statement, a Redis call) would be recorded here: a
  * hot path asks first and, for the 99 % of requests left out, builds no span name, attributes or
- * closure (with tracing configured at 1 %, those made v1's cheapest read ~4 % dearer).
+ * closure (test/bench/README.md, "2026-11-25, on a faster machine").
  */
 export const inRecordedTrace = () => tracing.on && recorded(context.active(), false);
 
