@@ -133,7 +133,7 @@ export function contextFromCarrier(carrier: Record<string, unknown> | undefined)
 export function inRequestSpan(request: Request, route: string, requestId: string, work: () => Promise<Response>): Promise<Response> {
   if (!tracing.on) return work();
   const parent = incomingContext(request.headers);
-  // Decided before the span's name and attributes are made: 99 % of requests need neither.
+  // Decided before the span's name and attributes are made: a request left out needs neither.
   if (!recorded(parent, true)) return unrecorded(parent, work);
   const attributes = { 'http.request.method': request.method, 'http.route': route, 'signalboard.request_id': requestId };
   return recordedSpan(

@@ -41,9 +41,11 @@ export interface RestDependencies {
  * (`updated_at`), so the definition is kept too; the version also moves with each ingest of
  * the client's facts, which only costs the definition one recomputation.
  */
-const VERSION_OF: Partial<Record<string, (context: GraphQLContext, params: Record<string, string>) => Promise<string | null>>> = {
-  report: (context, params) => context.repositories.reports.dataVersionOf(params.id!),
-  reportData: (context, params) => context.repositories.reports.dataVersionOf(params.id!),
+type VersionProbe = (context: GraphQLContext, params: Record<string, string>) => Promise<string | null>;
+const reportVersion: VersionProbe = (context, params) => context.repositories.reports.dataVersionOf(params.id!);
+const VERSION_OF: Partial<Record<string, VersionProbe>> = {
+  report: reportVersion,
+  reportData: reportVersion,
   aiVisibilityMetrics: (context, params) => context.repositories.projects.dataVersionOf(params.id!),
 };
 

@@ -305,6 +305,14 @@ export async function loadRun(seconds: number, server: ServerHandle, path: strin
   return { requests: result.requests.total, seconds: result.duration, p50: result.latency.p50, p99: result.latency.p99, non2xx: unexpected + result.errors };
 }
 
+/**
+ * Load on a service before it is measured (`BENCH_WARMUP_SECONDS`, 20): V8 is still optimising
+ * the service's hot code after a few seconds (about 1 000 optimisations in the first 10 s of
+ * load, 8–13 in the third; test/bench/README.md, "2026-11-25, later").
+ */
+export const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 20);
+export const warmUp = (server: ServerHandle, path: string, headers: Record<string, string>) => loadRun(2 * WARMUP_SECONDS, server, path, headers);
+
 export const mergeRuns = (runs: Run[]) => ({
   rps: runs.reduce((s, r) => s + r.requests, 0) / runs.reduce((s, r) => s + r.seconds, 0),
   p50: Math.max(...runs.map((r) => r.p50)),

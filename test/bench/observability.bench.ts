@@ -3,31 +3,26 @@
 // exported to an OTLP receiver on loopback at the default sampling, OTEL_TRACES_SAMPLER unset),
 // on v1's two busiest reads at 50 connections; then every request traced (always_on), as what an
 // operator pays for that; and one scrape under load, to show the series it serves.
-// Four services measured flat out in alternated rounds after a warm-up round: all of it on, every
+// Four services measured flat out in alternated rounds after a warm-up of each: all of it on, every
 // request traced, and two identical uninstrumented services, whose spread is the run's own noise
 // (A/A) — on these shared two cores it has been larger than the 3 % being measured, so read a cost
 // beside it. Throughput is the figure; the service's CPU per request (from /proc) is shown too.
 // Target: ≤ 3 % for all of it on by default.
 import { connectDatabase } from '../../src/db/client.js';
 import { freePort } from '../support/global-setup.js';
-import { benchApiFixtures, benchDatabase, cpuMs, loadRun, runBench, startOtlpReceiver, startService, type ServerHandle } from './harness.js';
+import { benchApiFixtures, benchDatabase, cpuMs, loadRun, runBench, startOtlpReceiver, startService, warmUp, WARMUP_SECONDS, type ServerHandle } from './harness.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const ROUNDS = 3;
-// V8 is still optimising a service's hot code after a few seconds of load (about 1 000
-// optimisations in the first 10 s, 8–13 in the third; test/bench/README.md, "2026-11-25, later"),
-// and the instrumented service has more of it: each service is loaded this long before the rounds.
-const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 20);
 
-/** Requests per second and server CPU per request (µs) of each service, flat out, in alternated rounds after a warm-up of each. */
+/** Requests per second and server CPU per request (µs) of each service, flat out, in alternated rounds after a warm-up of each (the instrumented service has more code to optimise). */
 async function measure(services: ServerHandle[], path: string, headers: Record<string, string>) {
+  for (const service of services) await warmUp(service, path, headers);
   const spent = services.map(() => ({ cpu: 0, requests: 0, seconds: 0 }));
-  for (let round = 0; round <= ROUNDS; round++) {
+  for (let round = 0; round < ROUNDS; round++) {
     for (const [index, service] of services.entries()) {
       const before = cpuMs(service.pid);
-      // loadRun loads for half the seconds it is given.
-      const run = await loadRun(round === 0 ? 2 * WARMUP_SECONDS : SECONDS / ROUNDS, service, path, headers);
-      if (round === 0) continue;
+      const run = await loadRun(SECONDS / ROUNDS, service, path, headers);
       spent[index]!.cpu += cpuMs(service.pid) - before;
       spent[index]!.requests += run.requests;
       spent[index]!.seconds += run.seconds;

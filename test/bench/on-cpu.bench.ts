@@ -16,9 +16,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { connectDatabase } from '../../src/db/client.js';
 import { imageNodeOptions } from '../support/docker-image.js';
-import { benchApiFixtures, benchDatabase, loadRun, runBench, startBaselineServer, startOtlpReceiver, startService, type ServerHandle } from './harness.js';
+import { benchApiFixtures, benchDatabase, loadRun, runBench, startBaselineServer, startOtlpReceiver, startService, warmUp, WARMUP_SECONDS, type ServerHandle } from './harness.js';
 
-const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 20);
 const ROUNDS = 4;
 const ROUND_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const SAMPLES_PER_SECOND = 999;
@@ -61,7 +60,7 @@ const stopped = (perf: ChildProcess) => new Promise<void>((resolve) => { perf.on
 async function profile(servers: Record<'ours' | 'bare', ServerHandle>, requestPath: string, headers: Record<string, string>, directory: string) {
   const names = ['ours', 'bare'] as const;
   // loadRun loads for half the seconds it is given.
-  for (const name of names) await loadRun(2 * WARMUP_SECONDS, servers[name], requestPath, headers);
+  for (const name of names) await warmUp(servers[name], requestPath, headers);
   const files = { ours: path.join(directory, 'ours.data'), bare: path.join(directory, 'bare.data') };
   const recordings = names.map((name) => record(servers[name], files[name]));
   await new Promise((resolve) => setTimeout(resolve, 500));
