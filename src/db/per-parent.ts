@@ -26,6 +26,9 @@ export interface ParentTagged {
 }
 
 export function groupByParent<T extends ParentTagged>(parentIds: readonly string[], rows: readonly T[]): T[][] {
+  // One parent (a single read): compared, not hashed — each row's parentId is a fresh string, and
+  // hashing a thousand of them into a Map was ~0.1 ms of a 1 000-row metrics response.
+  if (parentIds.length === 1) return [rows.filter((row) => row.parentId === parentIds[0])];
   const byParent = new Map<string, T[]>(parentIds.map((id) => [id, []]));
   for (const row of rows) byParent.get(row.parentId)?.push(row);
   return parentIds.map((id) => byParent.get(id)!);
