@@ -1,11 +1,12 @@
 // MCP read tools, declared once: each is a GraphQL operation in graphql/operations/mcp/*.graphql
 // whose leading comment is the description written for a model. The input JSON Schema comes
 // from the operation's variables and the output schema from its selection, so nothing is
-// written twice; the operation is compiled with graphql-jit at start and run in-process against
+// written twice; the operation is compiled at start (graphql/compile.ts) and run in-process against
 // the same schema and context rules as /graphql and v1.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import type { CompiledQuery } from 'graphql-jit';
+import { compileOperation } from '../graphql/compile.js';
 import { ID_SCALARS } from '../graphql/scalars.js';
 import { idPrefixes } from '../db/ids.js';
 import {
@@ -202,8 +203,7 @@ export function loadOperationTools(schema: GraphQLSchema, dir = MCP_OPERATIONS_D
         // Unknown arguments are refused when called (handler.ts); saying so here would cost every tool's context.
         ...(required.length ? { required } : {}),
       };
-      const compiled = compileQuery(schema, document, operation.name.value);
-      if (!isCompiledQuery(compiled)) throw new Error(`graphql/operations/mcp/${file}: ${compiled.errors?.map((error) => error.message).join('; ')}`);
+      const compiled = compileOperation(schema, document, `graphql/operations/mcp/${file}`, operation.name.value);
       return {
         name: toSnakeCase(operation.name.value),
         title: toolTitle(operation.name.value),

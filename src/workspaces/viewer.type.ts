@@ -1,7 +1,7 @@
 import { builder } from '../graphql/builder.js';
 import { tenantStatement } from '../db/tenant-sql.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
-import { bucketPolicies, SCOPES } from '../auth/index.js';
+import { bucketPolicies, SCOPES, type Principal, type Scope } from '../auth/index.js';
 import type { Plan } from '../db/generated/prisma/enums.js';
 import { PLANS } from './service.js';
 import { searchWorkspace, type SearchHit } from './search.js';
@@ -17,8 +17,10 @@ interface WorkspaceShape {
 }
 
 const PlanEnum = builder.enumType('Plan', { values: PLANS });
-const ScopeEnum = builder.enumType('Scope', { values: Object.fromEntries(SCOPES.map((scope) => [scope.replace(':', '_').toUpperCase(), { value: scope }])) });
-const CredentialEnum = builder.enumType('CredentialKind', { values: { API_KEY: { value: 'api_key' }, SESSION: { value: 'session' }, OAUTH: { value: 'oauth', description: 'An MCP client with a grant a person consented to.' } } });
+// Each enum value is its own name (graphql/compile.ts): the resolvers below give the names.
+const scopeName = (scope: Scope) => scope.replace(':', '_').toUpperCase();
+const ScopeEnum = builder.enumType('Scope', { values: SCOPES.map(scopeName) });
+const CredentialEnum = builder.enumType('CredentialKind', { values: { API_KEY: {}, SESSION: {}, OAUTH: { description: 'An MCP client with a grant a person consented to.' } } });
 
 const WorkspaceType = builder.objectRef<WorkspaceShape>('Workspace').implement({
   description: 'The workspace the caller reads.',
@@ -56,8 +58,8 @@ const ViewerType = builder.objectRef<{ workspace: WorkspaceShape }>('Viewer').im
   description: 'Who is calling: the workspace, its plan and what the credential may read.',
   fields: (t) => ({
     workspace: t.expose('workspace', { type: WorkspaceType }),
-    credential: t.field({ type: CredentialEnum, resolve: (_viewer, _args, ctx) => ctx.principal.kind }),
-    scopes: t.field({ type: [ScopeEnum], resolve: (_viewer, _args, ctx) => [...ctx.principal.scopes] }),
+    credential: t.field({ type: CredentialEnum, resolve: (_viewer, _args, ctx) => ctx.principal.kind.toUpperCase() as Uppercase<Principal['kind']> }),
+    scopes: t.field({ type: [ScopeEnum], resolve: (_viewer, _args, ctx) => ctx.principal.scopes.map(scopeName) }),
     limits: t.field({
       type: LimitsType,
       resolve: (viewer, _args, ctx) => {

@@ -2,6 +2,7 @@
 // signs in (with the web-app session), gets consent, exchanges and refreshes tokens, and calls
 // every tool. Numbers equal v1; another workspace's ids are not found; bad tokens are 401 with
 // the metadata pointer; write tools appear only when an admin switches them on, and are audited.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -290,6 +291,15 @@ describe('read tools', () => {
       const result = await tool(name, args);
       expect(result.isError, `${name}: ${result.content[0]?.text?.slice(0, 200)}`).toBeFalsy();
       expect(result.structuredContent, name).toBeTruthy();
+      // Tools run without leaf serialization (src/graphql/compile.ts): the same operation through
+      // /graphql, which serializes every leaf, with the owner's session gives the same JSON text.
+      const operation = readFileSync(`graphql/operations/mcp/${name}.graphql`, 'utf8');
+      const graph = await json(await call(served.t.app, admin, 'POST', '/graphql', { query: operation, variables: args }));
+      expect(graph.errors, name).toBeUndefined();
+      // whoami names the credential, which is the one thing the two doors differ in.
+      if (name === 'whoami') expect([result.structuredContent!.viewer.credential, graph.data.viewer.credential]).toEqual(['OAUTH', 'SESSION']);
+      const sameDoor = (data: any) => (name === 'whoami' ? { ...data, viewer: { ...data.viewer, credential: null } } : data);
+      expect(JSON.stringify(sameDoor(result.structuredContent)), name).toBe(JSON.stringify(sameDoor(graph.data)));
     }
     // A webhook event of this workspace with its deliveries; another workspace's is not found.
     const event = await served.t.database.prisma.webhookEvent.create({ data: { id: 'evt_0000000000000000000M', workspaceId: mine.workspace.id, type: 'scan.completed', payload: { type: 'scan.completed', data: { scanId: 'scn_x' } } } });

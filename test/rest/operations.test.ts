@@ -1,14 +1,13 @@
-// v1 runs its routes' operations without leaf serialization (src/rest/operations.ts): what a
-// resolver gives leaves as it is. These tests hold it to what the graph's own executor answers
-// for the same operation — which passes every leaf through its scalar — on a seeded workspace,
-// and check the start-up guard against enums that stand for another value.
+// v1 runs its routes' operations without leaf serialization (src/graphql/compile.ts): what a
+// resolver gives leaves as it is. This holds every route to what /graphql's executor answers for
+// the same operation — which passes every leaf through its scalar — on a seeded workspace.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GraphQLEnumType, GraphQLObjectType, GraphQLSchema, GraphQLString, print } from 'graphql';
+import { print } from 'graphql';
 import { seedWorkspace } from '../../src/demo/seed.js';
 import { schema } from '../../src/graphql/schema.js';
 import { REST_ROUTES } from '../../src/rest/routes.js';
 import { v1Schema } from '../../src/rest/v1-schema.js';
-import { assertEnumsLeaveByName, routeOperation } from '../../src/rest/operations.js';
+import { routeOperation } from '../../src/rest/operations.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
 
 let t: TestApp;
@@ -63,23 +62,5 @@ describe('v1 routes without leaf serialization', () => {
       expect(JSON.stringify(served), route.path).toBe(JSON.stringify(graph.data[route.field]));
       expect(JSON.stringify(served).length, route.path).toBeGreaterThan(50);
     }
-  });
-});
-
-describe('the enum guard', () => {
-  const enumSchema = (enumType: GraphQLEnumType, reachable: boolean) =>
-    new GraphQLSchema({
-      query: new GraphQLObjectType({ name: 'Query', fields: { kind: { type: reachable ? enumType : GraphQLString } } }),
-      types: [enumType],
-    });
-  const renamed = new GraphQLEnumType({ name: 'Kind', values: { API_KEY: { value: 'api_key' } } });
-
-  it('refuses an enum v1 can return whose value stands for something else', () => {
-    expect(() => assertEnumsLeaveByName(enumSchema(renamed, true))).toThrow(/Kind: API_KEY stands for "api_key"/);
-  });
-
-  it('accepts enums that are their own names, and renamed ones v1 cannot reach', () => {
-    expect(() => assertEnumsLeaveByName(enumSchema(new GraphQLEnumType({ name: 'Kind', values: { API_KEY: {} } }), true))).not.toThrow();
-    expect(() => assertEnumsLeaveByName(enumSchema(renamed, false))).not.toThrow();
   });
 });
