@@ -1,5 +1,5 @@
 // npm run bench:ai — /api/v1/ai-visibility/projects/{id}/metrics for 365 days over HTTP at
-// concurrency 8, against hand-written pg (hand-sql.ts) that computes the same body — the same rows
+// concurrency 8 (each server warmed BENCH_WARMUP_SECONDS first), against hand-written pg (hand-sql.ts) that computes the same body — the same rows
 // (capped) and pooled per-locale/per-model totals with competitors — served by the bare node:http
 // server over HTTP (issue 23's ≤ 1.1×) and, as before, computed and serialised in this process.
 import pg from 'pg';
@@ -8,7 +8,7 @@ import { newId } from '../../src/db/ids.js';
 import { createApiKey } from '../../src/auth/key-management.js';
 import { AI_MODELS } from '../../src/ai-visibility/models.js';
 import { addDays } from '../../src/dates/civil-date.js';
-import { alternate, benchDatabase, fetchCase, printTable, ratio, runBench, startBaselineServer, startService } from './harness.js';
+import { alternate, benchDatabase, closedLoop, fetchCase, printTable, ratio, runBench, startBaselineServer, startService, WARMUP_SECONDS } from './harness.js';
 import { firstDifference, handAiMetrics } from './hand-sql.js';
 
 const LOCALES = ['en-US', 'en-GB', 'de-DE', 'fr-FR', 'es-ES', 'it-IT', 'nl-NL', 'pt-BR'];
@@ -53,6 +53,8 @@ async function main() {
   if (difference) throw new Error(`the endpoint and the hand-written SQL differ at ${difference}`);
   console.log(`${scans.toLocaleString()} scans in the project; ${served.meta.total.toLocaleString()} rows in the 365-day range, ${served.data.rows.length} returned; the endpoint's body and the hand-written one agree.`);
 
+  // Each server warmed alike first (WARMUP_SECONDS): "cold" is the data, not V8's code.
+  for (const baseUrl of [server.baseUrl, bare.baseUrl]) await closedLoop('warm-up', fetchCase(baseUrl + path, headers), { concurrency: 8, durationMs: WARMUP_SECONDS * 1000 });
   const results = await alternate(
     [
       { label: 'ours (HTTP)', task: fetchCase(server.baseUrl + path, headers) },
