@@ -69,8 +69,8 @@ const competitorCountersOf = (row: Record<string, unknown>): CompetitorCounters 
 });
 
 // Runs for every one of up to 1 000 rows of a response, so one literal: a loop over COUNTER_FIELDS
-// stored and loaded each field through a megamorphic keyed access, and building the object from
-// entries allocated an array per field (0.75 vs 0.28 ms for 1 000 rows).
+// loaded and stored each field through a megamorphic keyed access (metricsRowOf below has the
+// measurement); the types make a missing or extra counter a compile error.
 function countersOf(row: Record<string, unknown>): ScanCounters {
   return {
     totalRuns: Number(row.totalRuns),
