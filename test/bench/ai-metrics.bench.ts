@@ -1,7 +1,8 @@
 // npm run bench:ai — /api/v1/ai-visibility/projects/{id}/metrics for 365 days over HTTP at
-// concurrency 8 (each server warmed BENCH_WARMUP_SECONDS first), against hand-written pg (hand-sql.ts) that computes the same body — the same rows
-// (capped) and pooled per-locale/per-model totals with competitors — served by the bare node:http
-// server over HTTP (issue 23's ≤ 1.1×) and, as before, computed and serialised in this process.
+// concurrency 8 (each server warmed BENCH_WARMUP_SECONDS first), against hand-written pg
+// (hand-sql.ts) that computes the same body — the same rows (capped) and pooled per-locale/per-model
+// totals with competitors — served by the bare node:http server over HTTP (issue 23's ≤ 1.1×) and,
+// as before, computed and serialised in this process.
 import pg from 'pg';
 import { connectDatabase } from '../../src/db/client.js';
 import { newId } from '../../src/db/ids.js';
@@ -53,7 +54,7 @@ async function main() {
   if (difference) throw new Error(`the endpoint and the hand-written SQL differ at ${difference}`);
   console.log(`${scans.toLocaleString()} scans in the project; ${served.meta.total.toLocaleString()} rows in the 365-day range, ${served.data.rows.length} returned; the endpoint's body and the hand-written one agree.`);
 
-  // Each server warmed alike first (WARMUP_SECONDS): "cold" is the data, not V8's code.
+  // Each server warmed alike first: "cold" is the data (the cache is off), not V8's code.
   for (const baseUrl of [server.baseUrl, bare.baseUrl]) await closedLoop('warm-up', fetchCase(baseUrl + path, headers), { concurrency: 8, durationMs: WARMUP_SECONDS * 1000 });
   const results = await alternate(
     [
