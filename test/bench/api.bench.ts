@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { connectDatabase } from '../../src/db/client.js';
 import { addDays } from '../../src/dates/civil-date.js';
-import { benchApiFixtures, benchDatabase, compareRuns as compare, loadRun, mergeRuns, startBaselineServer, startOtlpReceiver, startService, runBench, cpuMs, type Run } from './harness.js';
+import { benchApiFixtures, benchDatabase, compareRuns as compare, loadRun, mergeRuns, startBaselineServer, startOtlpReceiver, startService, runBench, cpuMs, v1BenchCases, type Run } from './harness.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 /** Requests per second of the identity-vs-br poll comparison: below what either reaches flat out (~3 900 br, ~8 700 identity). */
@@ -36,12 +36,7 @@ async function main() {
     rows.push({ endpoint, server, 'req/s': Number((a.rps / b.rps).toFixed(2)), 'p50 ms': Number((a.p50 / b.p50).toFixed(2)), 'p99 ms': Number((a.p99 / b.p99).toFixed(2)), 'non-2xx': '' });
 
   // Lists and one report: the service against the bare baseline.
-  for (const [label, path] of [
-    ['GET /clients', '/api/v1/clients'],
-    ['GET /reports', '/api/v1/reports'],
-    ['GET /reports/{id}', `/api/v1/reports/${report.id}`],
-    ['GET /ai-visibility/projects', '/api/v1/ai-visibility/projects'],
-  ] as const) {
+  for (const [label, path] of v1BenchCases(report.id)) {
     const { a: o, b } = await compare(() => loadRun(SECONDS, ours, path, auth), () => loadRun(SECONDS, baseline, path, auth));
     row(label, 'ours', o);
     row(label, 'baseline', b);

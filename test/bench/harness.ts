@@ -266,6 +266,15 @@ export function runBench(main: () => Promise<void>) {
   });
 }
 
+/** The v1 endpoints bench:api measures against the bare server, in its order (bench:memory follows it). */
+export const v1BenchCases = (reportId: string) =>
+  [
+    ['GET /clients', '/api/v1/clients'],
+    ['GET /reports', '/api/v1/reports'],
+    ['GET /reports/{id}', `/api/v1/reports/${reportId}`],
+    ['GET /ai-visibility/projects', '/api/v1/ai-visibility/projects'],
+  ] as const;
+
 /** The workspace of the API throughput and soak benchmarks: 25 clients, seeded once. */
 export async function benchApiWorkspace(database: Database) {
   const existing = await database.prisma.workspace.findUnique({ where: { slug: 'bench-api' } });
