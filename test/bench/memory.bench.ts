@@ -9,7 +9,11 @@ import { connectDatabase } from '../../src/db/client.js';
 import { benchApiFixtures, benchDatabase, loadRun, runBench, startBaselineServer, startOtlpReceiver, startService, v1BenchCases, type ServerHandle } from './harness.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
-/** V8 maps its heap in pages of this size; no other anonymous mapping of the process has it. */
+/**
+ * V8 maps each page of its heap on its own, at this size (Node is built without pointer
+ * compression, so there is no reserved cage around them); malloc's arenas and V8's code range
+ * are larger mappings. Two pages the kernel merged would count as "other anonymous".
+ */
 const V8_PAGE_BYTES = 256 * 1024;
 /** Both servers run the Node that runs this script (startProcess). */
 const NODE_BINARY = realpathSync(process.execPath);
