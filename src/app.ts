@@ -8,7 +8,7 @@ import { workspaceScopes } from './db/workspace-scope.js';
 import { createDataCache } from './db/data-cache.js';
 import { schema } from './graphql/schema.js';
 import { buildContext } from './graphql/context.js';
-import { createGraphQLServer, type GraphQLExchange } from './graphql/yoga.js';
+import type { GraphQLExchange } from './graphql/yoga.js';
 import { GRAPHIQL_ASSETS_PATH, GRAPHIQL_PAGE_POLICY, graphiqlAsset } from './graphql/graphiql.js';
 import { pageSecurityHeaders } from './http/html.js';
 import { createAdmission } from './auth/admission.js';
@@ -166,15 +166,23 @@ export function createApp(deps: AppDependencies): App {
     cache: dataCache,
     ...(config.PUBLIC_BASE_URL ? { publicBaseUrl: config.PUBLIC_BASE_URL } : {}),
   });
-  const yoga = createGraphQLServer({
-    schema,
-    admit: admitGraphQL,
-    contextFor: (admitted, requestId) => contextFor(admitted.principal, requestId),
-    production: config.NODE_ENV === 'production',
-    publicOrigin,
-    metrics,
-    isCookieAuthenticated: (request) => !request.headers.has('authorization') && sessions.tokenOf(request) !== null,
-  });
+  // /graphql's server (Yoga, its plugins and executor: ~4.6 MB of heap) is loaded on its first
+  // request, like the MCP connector: an instance that serves only v1 never holds it, and every MB
+  // of live heap raises the old generation's limit by more than that (test/bench/README.md,
+  // "2026-11-25, fifth session").
+  const loadGraphQLServer = async () => {
+    const { createGraphQLServer } = await import('./graphql/yoga.js');
+    return createGraphQLServer({
+      schema,
+      admit: admitGraphQL,
+      contextFor: (admitted, requestId) => contextFor(admitted.principal, requestId),
+      production: config.NODE_ENV === 'production',
+      publicOrigin,
+      metrics,
+      isCookieAuthenticated: (request) => !request.headers.has('authorization') && sessions.tokenOf(request) !== null,
+    });
+  };
+  let graphqlServer: ReturnType<typeof loadGraphQLServer> | null = null;
   const ingest = createIngestHandler({ config, database, logger });
 
   const readiness = createReadiness([...databaseProbes(database.pool), ...(deps.readinessProbes ?? [])]);
@@ -205,7 +213,7 @@ export function createApp(deps: AppDependencies): App {
     if (path === '/graphql') {
       const graphqlRequest = await bounded(request, BODY_LIMITS.graphql);
       const exchange: GraphQLExchange = { requestId, responseHeaders: {} };
-      const response = await yoga.fetch(graphqlRequest, exchange);
+      const response = await (await (graphqlServer ??= loadGraphQLServer())).fetch(graphqlRequest, exchange);
       for (const [name, value] of Object.entries(exchange.responseHeaders)) response.headers.set(name, value);
       if (response.headers.get('content-type')?.startsWith('text/html')) for (const [name, value] of Object.entries(pageSecurityHeaders(GRAPHIQL_PAGE_POLICY))) response.headers.set(name, value);
       return response;

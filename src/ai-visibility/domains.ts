@@ -2,8 +2,16 @@
 // current upstream): blog.example.co.uk → example.co.uk. Private suffixes count, so two
 // sites on github.io are two domains. A host without a registrable domain (an IP address,
 // localhost) stands for itself.
-import { parse } from 'tldts';
+import { createRequire } from 'node:module';
+import type * as Tldts from 'tldts';
 import { UsageError } from '../errors/index.js';
+
+/**
+ * tldts and its suffix list (~1.1 MB of heap) are loaded by the first domain read, synchronously
+ * since its callers are: an instance that never reads cited sources never holds them.
+ */
+let tldts: typeof Tldts | null = null;
+const parse: typeof Tldts.parse = (url, options) => (tldts ??= createRequire(import.meta.url)('tldts') as typeof Tldts).parse(url, options);
 
 export function registrableDomain(url: string): string {
   const parsed = parse(url, { allowPrivateDomains: true });

@@ -10,7 +10,7 @@
 // account holds the address; otherwise the person links it once from a signed-in session, or an
 // owner of the workspace approves the link for a member. A session made this way stays in the
 // workspace whose provider made it.
-import * as oidc from 'openid-client';
+import type * as Oidc from 'openid-client';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { PrismaClient } from '../db/generated/prisma/client.js';
@@ -60,17 +60,22 @@ const FLOW_COOKIE = 'sb_sso';
 const refused = (message: string) => new ApiError('forbidden', `Single sign-on refused: ${message}`);
 const LINK_APPROVAL_TTL_MS = 7 * 86_400_000;
 
-export function createSso(deps: SsoDeps) {
-  const discovered = new Map<string, { config: oidc.Configuration; at: number; fingerprint: string }>();
+/** openid-client (with jose) is loaded by the first sign-in that needs it: most instances never hold it. */
+let openidClient: Promise<typeof Oidc> | null = null;
+const loadOpenidClient = () => (openidClient ??= import('openid-client'));
 
-  async function configurationFor(workspaceId: string): Promise<oidc.Configuration> {
+export function createSso(deps: SsoDeps) {
+  const discovered = new Map<string, { config: Oidc.Configuration; at: number; fingerprint: string }>();
+
+  async function configurationFor(workspaceId: string): Promise<Oidc.Configuration> {
     const connection = await deps.prisma.ssoConnection.findUnique({ where: { workspaceId } });
     if (!connection) throw refused('this workspace has no identity provider configured.');
     const fingerprint = `${connection.issuer}|${connection.clientId}|${connection.updatedAt.getTime()}`;
     const cached = discovered.get(workspaceId);
     if (cached && cached.fingerprint === fingerprint && Date.now() - cached.at < DISCOVERY_TTL_MS) return cached.config;
     const secret = deps.box.open(connection.clientSecret, clientSecretContext(workspaceId));
-    let config: oidc.Configuration;
+    const oidc = await loadOpenidClient();
+    let config: Oidc.Configuration;
     try {
       // enableNonRepudiationChecks: without it the library trusts the TLS channel of the token
       // endpoint and does not verify the ID token's signature (OIDC Core 3.1.3.7 allows that);
@@ -103,7 +108,7 @@ export function createSso(deps: SsoDeps) {
 
   async function redirectToProvider(target: { workspaceId: string; linkUserId?: string }, baseUrl: string, email: string): Promise<{ location: string; cookie: string }> {
     const workspaceId = target.workspaceId;
-    const config = await configurationFor(workspaceId);
+    const [config, oidc] = await Promise.all([configurationFor(workspaceId), loadOpenidClient()]);
     const verifier = oidc.randomPKCECodeVerifier();
     const flow: Flow = { ...target, state: oidc.randomState(), nonce: oidc.randomNonce(), verifier, redirectUri: `${baseUrl}${SSO_CALLBACK_PATH}`, expiresAt: Date.now() + FLOW_TTL_MS };
     const url = oidc.buildAuthorizationUrl(config, {
@@ -136,7 +141,8 @@ export function createSso(deps: SsoDeps) {
     // The library reads the code and state from this URL; the redirect URI must be the one sent.
     const current = new URL(flow.redirectUri);
     current.search = callbackUrl.search;
-    let claims: oidc.IDToken;
+    let claims: Oidc.IDToken;
+    const oidc = await loadOpenidClient();
     try {
       const tokens = await oidc.authorizationCodeGrant(config, current, { pkceCodeVerifier: flow.verifier, expectedState: flow.state, expectedNonce: flow.nonce, idTokenExpected: true });
       claims = tokens.claims()!;
