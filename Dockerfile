@@ -18,9 +18,10 @@ ENV NODE_ENV=production HOST=0.0.0.0 PORT=4000 METRICS_PORT=9464
 # V8 sizes its young generation to the machine (2 × 64 MiB on a large one); 16 MiB semi-spaces
 # held peak RSS at 50 connections ~200 MB lower with 5–23 % more v1 throughput in alternated runs
 # (test/bench/README.md, "2026-11-24"). Node starts 4 V8 worker threads (GC, compilers) whatever
-# the cores; 2, as this image's measured 2-core machine has, kept 11 MB fewer malloc arenas at the
-# same cold-path throughput (test/bench/README.md, "2026-11-25, fifth session"): raise it with the
-# container's CPUs. The benchmarks start services with this line.
+# the cores; 2, as this image's measured 2-core machine has, kept 11 MB fewer malloc arenas, cold
+# paths even in A/B at 50 connections but bench:ai 1.05–1.10× hand SQL against 1.01 with 4 (its
+# spread is ±0.1; test/bench/README.md, "2026-11-25, fifth session"): raise it with the container's
+# CPUs, or to 4 where the cold AI path matters more. The benchmarks start services with this line.
 ENV NODE_OPTIONS="--max-semi-space-size=16 --v8-pool-size=2"
 WORKDIR /app
 COPY package.json package-lock.json prisma.config.ts ./
