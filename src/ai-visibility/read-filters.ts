@@ -9,10 +9,12 @@ import type { SourceFilter, SourceGrouping } from './sources.js';
 
 export const DEFAULT_METRICS_DAYS = 30;
 
-/** dateFrom/dateTo default to the 30 days ending today (UTC); one bound alone keeps the other 30 days away. */
+/**
+ * dateTo defaults to today (UTC) and dateFrom to 29 days before dateTo, so no bound means the last
+ * 30 days and dateFrom alone means dateFrom through today (what "every answer since" expects).
+ */
 export function metricsRange(dateFrom: string | null | undefined, dateTo: string | null | undefined, now: Date): DateRange {
-  const today = now.toISOString().slice(0, 10);
-  const to = dateTo ?? (dateFrom ? addDays(dateFrom, DEFAULT_METRICS_DAYS - 1) : today);
+  const to = dateTo ?? now.toISOString().slice(0, 10);
   const from = dateFrom ?? addDays(to, -(DEFAULT_METRICS_DAYS - 1));
   if (from > to) throw invalidParameter('dateFrom', `dateFrom (${from}) must not be after dateTo (${to}).`);
   return { from, to };

@@ -118,6 +118,11 @@ describe('answers', () => {
     expect(JSON.parse(rows.find((row) => row[13] !== '[]')![13]!)[0]).toMatchObject({ title: 'T, "x"' });
   });
 
+  it('stream everything since dateFrom when dateTo is left out (dateTo defaults to today)', async () => {
+    const rows = parseCsv(await (await exported('/answers?dateFrom=2026-08-01', 'text/csv')).text());
+    expect(rows).toHaveLength(1 + 2500);
+  });
+
   it('apply the same filters as JSON', async () => {
     const mentioned = (await (await exported('/answers?dateFrom=2026-10-01&dateTo=2026-10-31&mentioned=true&locale=en-US', 'application/x-ndjson')).text()).trimEnd().split('\n');
     const total = (await json(await exported('/answers?dateFrom=2026-10-01&dateTo=2026-10-31&mentioned=true&locale=en-US', 'application/json'))).meta.total;
