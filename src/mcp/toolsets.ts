@@ -10,7 +10,7 @@ export type Toolset = (typeof TOOLSETS)[number];
 
 export const DEFAULT_TOOLSETS: readonly Toolset[] = ['core', 'clients', 'reports', 'report_data', 'visibility', 'signals'];
 
-/** The toolset of each tool of the catalogue that is built (../shared/spec/surfaces.md → MCP connector). */
+/** The toolset of each tool of the catalogue that is built (the catalogue in docs/mcp.md). */
 export const TOOLSET_OF: Readonly<Record<string, Toolset>> = {
   whoami: 'core',
   get_workspace: 'core',
