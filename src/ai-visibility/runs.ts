@@ -18,6 +18,12 @@ export interface RunCitation {
   title?: string | null | undefined;
 }
 
+/** A page the engine read before answering. */
+export interface RunRetrieval {
+  url: string;
+  title?: string | null | undefined;
+}
+
 export interface Run {
   prompt: string;
   topic?: string | null | undefined;
@@ -29,6 +35,9 @@ export interface Run {
   sentiment: Sentiment | null;
   competitors?: RunCompetitor[] | undefined;
   citations?: RunCitation[] | undefined;
+  /** The web searches the engine ran, in its order. */
+  searchQueries?: string[] | undefined;
+  retrieved?: RunRetrieval[] | undefined;
 }
 
 const SENTIMENT_COUNTER: Record<Sentiment, 'positiveCount' | 'neutralCount' | 'negativeCount'> = {
@@ -112,7 +121,8 @@ export function runProblems(run: Run, index: number): string[] {
 
 /**
  * A digest of the runs that does not depend on their order: a scan re-sent with its runs
- * shuffled is the same scan. Runs are keyed by prompt (one run per prompt in a scan).
+ * shuffled is the same scan. Runs are keyed by prompt (one run per prompt in a scan); a run's
+ * searches and pages read keep their order (the engine's).
  */
 export function runsDigest(runs: readonly Run[]): string {
   const canonical = [...runs]
@@ -128,6 +138,10 @@ export function runsDigest(runs: readonly Run[]): string {
       run.sentiment,
       (run.competitors ?? []).map((competitor) => [competitor.name, competitor.mentions, competitor.position]),
       (run.citations ?? []).map((citation) => [citation.url, citation.title ?? null]),
+      // Only when sent, so runs stored before these fields existed keep their digest.
+      ...(run.searchQueries?.length || run.retrieved?.length
+        ? [run.searchQueries ?? [], (run.retrieved ?? []).map((page) => [page.url, page.title ?? null])]
+        : []),
     ]);
   return createHash('sha256').update(JSON.stringify(canonical)).digest('base64url');
 }

@@ -44,17 +44,51 @@ export function sourceRow(sums: SourceSums, ownership: DomainOwnership): SourceR
   };
 }
 
-/** One scan's citations per domain: how often each is cited and by how many of its runs. */
-export function sourceTotalsOf(runs: readonly Run[]): Map<string, { citations: number; answersCiting: number }> {
-  const totals = new Map<string, { citations: number; answersCiting: number }>();
+/** One scan's figures for one domain (a row of ai_source_totals). */
+export interface DomainTotals {
+  citations: number;
+  answersCiting: number;
+  /** Runs that read a page of the domain, and of those, runs that cite none of it. */
+  retrievals: number;
+  retrievedNotCited: number;
+  /** Runs naming the brand that cite the domain. */
+  brandAnswers: number;
+  /** Citations and runs of runs naming a competitor but not the brand, and the competitors they name. */
+  gapCitations: number;
+  gapAnswers: number;
+  gapCompetitors: Set<string>;
+}
+
+const emptyTotals = (): DomainTotals => ({ citations: 0, answersCiting: 0, retrievals: 0, retrievedNotCited: 0, brandAnswers: 0, gapCitations: 0, gapAnswers: 0, gapCompetitors: new Set() });
+
+/** One scan's citations and pages read per domain: how often each is cited, read, and by which runs. */
+export function sourceTotalsOf(runs: readonly Run[]): Map<string, DomainTotals> {
+  const totals = new Map<string, DomainTotals>();
+  const of = (domain: string) => totals.get(domain) ?? totals.set(domain, emptyTotals()).get(domain)!;
   for (const run of runs) {
     const domains = (run.citations ?? []).map((citation) => registrableDomain(citation.url));
+    const citedDomains = new Set(domains);
+    const named = (run.competitors ?? []).filter((competitor) => competitor.mentions > 0).map((competitor) => competitor.name);
+    const gap = run.brandMentions === 0 && named.length > 0;
     for (const domain of domains) {
-      const current = totals.get(domain) ?? { citations: 0, answersCiting: 0 };
+      const current = of(domain);
       current.citations += 1;
-      totals.set(domain, current);
+      if (gap) current.gapCitations += 1;
     }
-    for (const domain of new Set(domains)) totals.get(domain)!.answersCiting += 1;
+    for (const domain of citedDomains) {
+      const current = of(domain);
+      current.answersCiting += 1;
+      if (run.brandMentions > 0) current.brandAnswers += 1;
+      if (gap) {
+        current.gapAnswers += 1;
+        for (const name of named) current.gapCompetitors.add(name);
+      }
+    }
+    for (const domain of new Set((run.retrieved ?? []).map((page) => registrableDomain(page.url)))) {
+      const current = of(domain);
+      current.retrievals += 1;
+      if (!citedDomains.has(domain)) current.retrievedNotCited += 1;
+    }
   }
   return totals;
 }

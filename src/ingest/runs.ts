@@ -1,8 +1,8 @@
-// A scan's runs as rows: prompts (created on first sight), answers, their citations and the
-// per-scan source totals that sources by domain read. Written in the ingest transaction,
+// A scan's runs as rows: prompts (created on first sight), answers, their citations, searches
+// and pages read, and the per-scan source totals that sources by domain read. Written in the ingest transaction,
 // column-wise through unnest() so thousands of runs cost a handful of statements.
 import type pg from 'pg';
-import { registrableDomain, sourceTotalsOf, type Run } from '../ai-visibility/index.js';
+import { distinctQueryKeys, normaliseUrl, registrableDomain, retrievedPages, sourceTotalsOf, type Run } from '../ai-visibility/index.js';
 import { newId } from '../db/ids.js';
 
 export interface StoredScan {
@@ -39,42 +39,70 @@ export async function writeRuns(client: pg.PoolClient | pg.Client, scans: readon
   if (!withRuns.length) return;
 
   const promptIds = await ensurePrompts(client, withRuns);
-  const answers = columnsOf(['id', 'workspace', 'project', 'scan', 'prompt', 'date', 'model', 'locale', 'text', 'brand', 'total', 'position', 'sentiment', 'competitors', 'citations'] as const);
+  const answers = columnsOf(['id', 'workspace', 'project', 'scan', 'prompt', 'date', 'model', 'locale', 'text', 'brand', 'total', 'position', 'sentiment', 'competitors', 'citations', 'searches', 'retrieved'] as const);
   const citations = columnsOf(['answer', 'position', 'workspace', 'project', 'prompt', 'date', 'model', 'locale', 'url', 'domain'] as const);
-  const sources = columnsOf(['scan', 'domain', 'workspace', 'project', 'date', 'model', 'locale', 'citations', 'answers'] as const);
+  const searches = columnsOf(['answer', 'query', 'workspace', 'project', 'prompt', 'date', 'model', 'locale', 'visible'] as const);
+  const retrievals = columnsOf(['answer', 'position', 'workspace', 'project', 'prompt', 'date', 'model', 'locale', 'url', 'domain', 'cited'] as const);
+  const sources = columnsOf(['scan', 'domain', 'workspace', 'project', 'date', 'model', 'locale', 'citations', 'answers', 'retrievals', 'notCited', 'brand', 'gapCitations', 'gapAnswers', 'gapCompetitors'] as const);
   for (const { scanId, workspaceId, scan } of withRuns) {
     for (const run of scan.runs!) {
       const answerId = newId('answer');
       const promptId = promptIds.get(`${scan.projectId}|${run.prompt}`)!;
       const cited = (run.citations ?? []).map((citation, index) => ({ position: index + 1, url: citation.url, domain: registrableDomain(citation.url), title: citation.title ?? null }));
-      pushRow(answers, [answerId, workspaceId, scan.projectId, scanId, promptId, scan.date, scan.model, scan.locale, run.answer, run.brandMentions, run.totalMentions, run.position, run.sentiment, JSON.stringify(run.competitors ?? []), JSON.stringify(cited)]);
+      const read = retrievedPages(run);
+      pushRow(answers, [answerId, workspaceId, scan.projectId, scanId, promptId, scan.date, scan.model, scan.locale, run.answer, run.brandMentions, run.totalMentions, run.position, run.sentiment, JSON.stringify(run.competitors ?? []), JSON.stringify(cited), JSON.stringify(run.searchQueries ?? []), JSON.stringify(read)]);
       for (const citation of cited) {
         pushRow(citations, [answerId, citation.position, workspaceId, scan.projectId, promptId, scan.date, scan.model, scan.locale, citation.url, citation.domain]);
       }
+      for (const query of distinctQueryKeys(run)) pushRow(searches, [answerId, query, workspaceId, scan.projectId, promptId, scan.date, scan.model, scan.locale, run.brandMentions > 0]);
+      read.forEach((page, index) => pushRow(retrievals, [answerId, index + 1, workspaceId, scan.projectId, promptId, scan.date, scan.model, scan.locale, normaliseUrl(page.url), page.domain, page.cited]));
     }
-    for (const [domain, totals] of sourceTotalsOf(scan.runs!)) pushRow(sources, [scanId, domain, workspaceId, scan.projectId, scan.date, scan.model, scan.locale, totals.citations, totals.answersCiting]);
+    for (const [domain, totals] of sourceTotalsOf(scan.runs!)) {
+      pushRow(sources, [scanId, domain, workspaceId, scan.projectId, scan.date, scan.model, scan.locale, totals.citations, totals.answersCiting, totals.retrievals, totals.retrievedNotCited, totals.brandAnswers, totals.gapCitations, totals.gapAnswers, JSON.stringify([...totals.gapCompetitors].sort())]);
+    }
   }
 
   await insertColumns(
     client,
-    (params) => `INSERT INTO ai_answers (id, workspace_id, project_id, scan_id, prompt_id, date, model, locale, text, brand_mentions, total_mentions, position, sentiment, competitors, citations)
-      SELECT id, workspace, project, scan, prompt, date, model, locale, text, brand, total, position, sentiment, competitors::jsonb, citations::jsonb
-      FROM unnest(${params}) AS u(id, workspace, project, scan, prompt, date, model, locale, text, brand, total, position, sentiment, competitors, citations)`,
+    (params) => `INSERT INTO ai_answers (id, workspace_id, project_id, scan_id, prompt_id, date, model, locale, text, brand_mentions, total_mentions, position, sentiment, competitors, citations, search_queries, retrieved)
+      SELECT id, workspace, project, scan, prompt, date, model, locale, text, brand, total, position, sentiment, competitors::jsonb, citations::jsonb, searches::jsonb, retrieved::jsonb
+      FROM unnest(${params}) AS u(id, workspace, project, scan, prompt, date, model, locale, text, brand, total, position, sentiment, competitors, citations, searches, retrieved)`,
     answers,
-    { id: 'text', workspace: 'text', project: 'text', scan: 'text', prompt: 'text', date: 'date', model: 'text', locale: 'text', text: 'text', brand: 'int', total: 'int', position: 'int', sentiment: 'text', competitors: 'text', citations: 'text' },
+    { id: 'text', workspace: 'text', project: 'text', scan: 'text', prompt: 'text', date: 'date', model: 'text', locale: 'text', text: 'text', brand: 'int', total: 'int', position: 'int', sentiment: 'text', competitors: 'text', citations: 'text', searches: 'text', retrieved: 'text' },
   );
+  const runColumns = { workspace: 'text', project: 'text', prompt: 'text', date: 'date', model: 'text', locale: 'text' };
   if (citations.answer.length) {
     await insertColumns(
       client,
       (params) => `INSERT INTO ai_citations (answer_id, position, workspace_id, project_id, prompt_id, date, model, locale, url, domain) SELECT * FROM unnest(${params})`,
       citations,
-      { answer: 'text', position: 'int', workspace: 'text', project: 'text', prompt: 'text', date: 'date', model: 'text', locale: 'text', url: 'text', domain: 'text' },
+      { answer: 'text', position: 'int', ...runColumns, url: 'text', domain: 'text' },
     );
+  }
+  if (searches.answer.length) {
     await insertColumns(
       client,
-      (params) => `INSERT INTO ai_source_totals (scan_id, domain, workspace_id, project_id, date, model, locale, citations, answers_citing) SELECT * FROM unnest(${params})`,
+      (params) => `INSERT INTO ai_search_queries (answer_id, query, workspace_id, project_id, prompt_id, date, model, locale, brand_visible) SELECT * FROM unnest(${params})`,
+      searches,
+      { answer: 'text', query: 'text', ...runColumns, visible: 'boolean' },
+    );
+  }
+  if (retrievals.answer.length) {
+    await insertColumns(
+      client,
+      (params) => `INSERT INTO ai_retrievals (answer_id, position, workspace_id, project_id, prompt_id, date, model, locale, url, domain, cited) SELECT * FROM unnest(${params})`,
+      retrievals,
+      { answer: 'text', position: 'int', ...runColumns, url: 'text', domain: 'text', cited: 'boolean' },
+    );
+  }
+  if (sources.scan.length) {
+    await insertColumns(
+      client,
+      (params) => `INSERT INTO ai_source_totals (scan_id, domain, workspace_id, project_id, date, model, locale, citations, answers_citing, retrievals, retrieved_not_cited, brand_answers, gap_citations, gap_answers, gap_competitors)
+        SELECT scan, domain, workspace, project, date, model, locale, citations, answers, retrievals, not_cited, brand, gap_citations, gap_answers, ARRAY(SELECT jsonb_array_elements_text(gap_competitors::jsonb))
+        FROM unnest(${params}) AS u(scan, domain, workspace, project, date, model, locale, citations, answers, retrievals, not_cited, brand, gap_citations, gap_answers, gap_competitors)`,
       sources,
-      { scan: 'text', domain: 'text', workspace: 'text', project: 'text', date: 'date', model: 'text', locale: 'text', citations: 'int', answers: 'int' },
+      { scan: 'text', domain: 'text', workspace: 'text', project: 'text', date: 'date', model: 'text', locale: 'text', citations: 'int', answers: 'int', retrievals: 'int', notCited: 'int', brand: 'int', gapCitations: 'int', gapAnswers: 'int', gapCompetitors: 'text' },
     );
   }
 }

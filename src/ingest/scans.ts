@@ -11,7 +11,7 @@ import { COMPETITOR_COUNTER_FIELDS, COUNTER_FIELDS, type CompetitorCounters, typ
 import { newId } from '../db/ids.js';
 import { COUNTER_COLUMNS } from '../ai-visibility/index.js';
 import { writeRuns } from './runs.js';
-import { describeIssues, type LineProblem, type ParsedLine } from './lines.js';
+import { describeIssues, unstorableText, type LineProblem, type ParsedLine } from './lines.js';
 import { recordSignals } from '../signals/index.js';
 import { appendEvents, type OutboxEvent } from '../webhooks/index.js';
 
@@ -34,7 +34,7 @@ export interface ProjectRules {
 
 const counter = z.number().int('must be an integer').nonnegative('must not be negative').max(2_000_000_000);
 
-export const RUN_LIMITS = { runsPerScan: 1000, answerCharacters: 100_000, citationsPerAnswer: 100, promptCharacters: 500, tagsPerPrompt: 20 } as const;
+export const RUN_LIMITS = { runsPerScan: 1000, answerCharacters: 100_000, citationsPerAnswer: 100, promptCharacters: 500, tagsPerPrompt: 20, searchQueriesPerRun: 50, searchQueryCharacters: 500, retrievedPerRun: 100 } as const;
 
 const position = z.number().int('must be an integer').min(1, 'positions start at 1').max(1000).nullable();
 
@@ -62,6 +62,11 @@ export const runSchema = z
     sentiment: z.enum(SENTIMENTS).nullable(),
     competitors: z.array(z.object({ name: z.string().min(1).max(200), mentions: counter, position }).strict()).max(50).optional(),
     citations: z.array(z.object({ url: httpUrl, title: z.string().max(500).nullable().optional() }).strict()).max(RUN_LIMITS.citationsPerAnswer).optional(),
+    searchQueries: z
+      .array(z.string().max(RUN_LIMITS.searchQueryCharacters).refine((query) => query.trim().length > 0, 'must not be blank'))
+      .max(RUN_LIMITS.searchQueriesPerRun)
+      .optional(),
+    retrieved: z.array(z.object({ url: httpUrl, title: z.string().max(500).nullable().optional() }).strict()).max(RUN_LIMITS.retrievedPerRun).optional(),
   })
   .strict();
 
@@ -142,6 +147,11 @@ export function validateScanLines(lines: readonly ParsedLine[], projects: Readon
   const problems: LineProblem[] = [];
   const seen = new Map<string, number>();
   for (const { line, value } of lines) {
+    const unstorable = unstorableText(value);
+    if (unstorable) {
+      problems.push({ line, message: unstorable });
+      continue;
+    }
     const parsed = lineSchema.safeParse(value);
     if (!parsed.success) {
       problems.push({ line, message: describeIssues(parsed.error) });

@@ -1,0 +1,36 @@
+// What a run read and searched before it answered. Pure: ingestion stores what these return,
+// so an answer's `cited` marks, the per-scan source totals and the aggregates agree.
+import { registrableDomain } from './domains.js';
+import type { Run } from './runs.js';
+
+/** A page as an answer shows it: `cited` when its normalised URL is among the answer's citations. */
+export interface RetrievedPage {
+  url: string;
+  domain: string;
+  title: string | null;
+  cited: boolean;
+}
+
+/**
+ * The URL compared between pages read and pages cited: the scheme and host lower-cased, the
+ * fragment dropped, as the WHATWG URL parser writes it (which also drops a default port and
+ * writes an empty path as "/"). Ingestion accepts only URLs that parse.
+ */
+export function normaliseUrl(url: string): string {
+  const parsed = new URL(url);
+  parsed.hash = '';
+  return parsed.href;
+}
+
+/** Search queries are compared trimmed and lower-cased. */
+export const searchQueryKey = (query: string): string => query.trim().toLowerCase();
+
+/** The run's pages read, in the engine's order, each marked cited or not. */
+export function retrievedPages(run: Pick<Run, 'citations' | 'retrieved'>): RetrievedPage[] {
+  if (!run.retrieved?.length) return [];
+  const cited = new Set((run.citations ?? []).map((citation) => normaliseUrl(citation.url)));
+  return run.retrieved.map((page) => ({ url: page.url, domain: registrableDomain(page.url), title: page.title ?? null, cited: cited.has(normaliseUrl(page.url)) }));
+}
+
+/** The run's distinct query keys, in the order first run. */
+export const distinctQueryKeys = (run: Pick<Run, 'searchQueries'>): string[] => [...new Set((run.searchQueries ?? []).map(searchQueryKey))];

@@ -1,0 +1,112 @@
+// Searches and pages read, through HTTP on real PostgreSQL: what ingestion accepts and refuses
+// (each refusal naming its line and field), re-sends that replace them, and the digest that
+// makes an identical re-send change nothing.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../src/db/ids.js';
+import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
+import { FIXTURE_SCANS, runOf } from './search-fixture.js';
+
+const TOKEN = 's'.repeat(40);
+let t: TestApp;
+let projectId: string;
+
+const line = (date: string, model: string, locale: string, runs: object[]) => ({ project: projectId, date, model, locale, runs });
+const ingest = async (lines: object[]) => {
+  const response = await t.app.fetch(new Request('http://test.local/internal/ingest/scans', { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: lines.map((entry) => JSON.stringify(entry)).join('\n') }));
+  return { status: response.status, body: await json(response) };
+};
+const storedOf = async (date: string) =>
+  (await t.database.pool.query(
+    `SELECT p.text, a.search_queries AS "searchQueries", a.retrieved,
+       (SELECT array_agg(q.query ORDER BY q.query) FROM ai_search_queries q WHERE q.answer_id = a.id) AS queries,
+       (SELECT array_agg(r.url || ' ' || r.cited ORDER BY r.position) FROM ai_retrievals r WHERE r.answer_id = a.id) AS pages
+     FROM ai_answers a JOIN ai_prompts p ON p.id = a.prompt_id WHERE a.project_id = $1 AND a.date = $2 AND a.locale = 'en-US' AND a.model = 'chatgpt' ORDER BY p.text`,
+    [projectId, date],
+  )).rows;
+
+beforeAll(async () => {
+  t = await createTestApp({ INGEST_TOKEN: TOKEN });
+  const { workspace } = await createKeyedWorkspace(t.database);
+  projectId = (await t.database.prisma.aiProject.create({
+    data: { id: newId('project'), workspaceId: workspace.id, name: 'CRM', brand: 'Acme', competitors: ['Globex', 'Initech'], models: ['chatgpt', 'gemini'], locales: ['en-US', 'de-DE'], domains: ['acme.com'] },
+  })).id;
+  const first = await ingest(FIXTURE_SCANS.map(([date, model, locale, runs]) => line(date, model, locale, runs)));
+  expect(first).toMatchObject({ status: 200, body: { data: { accepted: FIXTURE_SCANS.length, rejected: 0 } } });
+});
+afterAll(() => t.close());
+
+describe('ingesting searches and pages read', () => {
+  it('stores both in the engine\'s order on the answer, queries once per run (trimmed, lower-cased) and pages under their normalised URL, cited or not', async () => {
+    const [best, startups, pricing] = await storedOf('2026-11-01');
+    expect(best).toEqual({
+      text: 'best crm',
+      searchQueries: ['Best CRM 2026', 'crm reviews'],
+      retrieved: [
+        { url: 'https://ACME.com/pricing#top', domain: 'acme.com', title: 'Pricing', cited: true },
+        { url: 'https://acme.com/blog', domain: 'acme.com', title: null, cited: false },
+        { url: 'https://www.g2.com/crm', domain: 'g2.com', title: null, cited: false },
+      ],
+      queries: ['best crm 2026', 'crm reviews'],
+      pages: ['https://acme.com/pricing true', 'https://acme.com/blog false', 'https://www.g2.com/crm false'],
+    });
+    expect(startups).toMatchObject({ text: 'crm for startups', retrieved: [], queries: ['crm reviews'], pages: null });
+    expect(pricing).toMatchObject({ text: 'crm pricing', queries: ['best crm 2026', 'crm pricing'], pages: ['https://acme.com/pricing false', 'https://www.reddit.com/r/crm true'] });
+  });
+
+  it('keeps per scan and domain the runs that read it and those that read it without citing it', async () => {
+    const totals = await t.database.pool.query(
+      "SELECT domain, citations, retrievals, retrieved_not_cited FROM ai_source_totals WHERE project_id = $1 AND date = '2026-11-01' AND model = 'chatgpt' AND locale = 'en-US' ORDER BY domain",
+      [projectId],
+    );
+    expect(totals.rows).toEqual([
+      { domain: 'acme.com', citations: 1, retrievals: 2, retrieved_not_cited: 1 },
+      { domain: 'forbes.com', citations: 1, retrievals: 0, retrieved_not_cited: 0 },
+      { domain: 'g2.com', citations: 0, retrievals: 1, retrieved_not_cited: 1 },
+      { domain: 'globex.com', citations: 1, retrievals: 0, retrieved_not_cited: 0 },
+      { domain: 'reddit.com', citations: 1, retrievals: 1, retrieved_not_cited: 0 },
+    ]);
+  });
+
+  it('refuses searches and pages that break the limits, naming the line and the field, and writes nothing', async () => {
+    const before = (await t.database.pool.query('SELECT count(*)::int AS n FROM ai_search_queries')).rows[0].n;
+    const cases: [object, string][] = [
+      [runOf('q', false, { searchQueries: Array.from({ length: 51 }, (_, i) => `q${i}`) }), 'runs.0.searchQueries: Array must contain at most 50'],
+      [runOf('q', false, { searchQueries: ['x'.repeat(501)] }), 'runs.0.searchQueries.0: String must contain at most 500'],
+      [runOf('q', false, { searchQueries: ['   '] }), 'runs.0.searchQueries.0: must not be blank'],
+      [runOf('q', false, { searchQueries: ['a\u0000b'] }), 'runs[0].searchQueries[0]: text must be valid UTF-8 without NUL'],
+      [runOf('q', false, { searchQueries: ['\ud800'] }), 'runs[0].searchQueries[0]: text must be valid UTF-8'],
+      [runOf('q', false, { retrieved: Array.from({ length: 101 }, (_, i) => ({ url: `https://e${i}.com/` })) }), 'runs.0.retrieved: Array must contain at most 100'],
+      [runOf('q', false, { retrieved: [{ url: 'ftp://files.example.com/x' }] }), 'runs.0.retrieved.0.url: must be an http(s) URL'],
+      [runOf('q', false, { retrieved: [{ url: 'https://e.com/', title: 'x'.repeat(501) }] }), 'runs.0.retrieved.0.title'],
+      [runOf('q', false, { retrieved: [{ url: 'https://e.com/', extra: 1 } as never] }), "Unrecognized key(s) in object: 'extra'"],
+    ];
+    for (const [run, message] of cases) {
+      const { status, body } = await ingest([line('2026-11-05', 'chatgpt', 'en-US', [runOf('fine', false)]), line('2026-11-06', 'chatgpt', 'en-US', [run])]);
+      expect(status, message).toBe(400);
+      expect(body.error.lines, message).toEqual([{ line: 2, message: expect.stringContaining(message) }]);
+    }
+    expect((await t.database.pool.query('SELECT count(*)::int AS n FROM ai_search_queries')).rows[0].n).toBe(before);
+  });
+
+  it('accepts the limits exactly', async () => {
+    const full = runOf('full', false, { searchQueries: Array.from({ length: 50 }, (_, i) => `${'q'.repeat(497)}${String(i).padStart(3, '0')}`), retrieved: Array.from({ length: 100 }, (_, i) => ({ url: `https://e${i}.com/` })) });
+    expect((await ingest([line('2026-11-07', 'chatgpt', 'en-US', [full])])).body.data).toMatchObject({ accepted: 1 });
+    await t.database.pool.query("DELETE FROM scans WHERE project_id = $1 AND date = '2026-11-07'", [projectId]);
+  });
+
+  it('changes nothing on an identical re-send (runs shuffled); a re-send with other searches or pages replaces them, and their order counts', async () => {
+    const runs = FIXTURE_SCANS[0]![3];
+    const again = await ingest([line('2026-11-01', 'chatgpt', 'en-US', [runs[2]!, runs[0]!, runs[1]!])]);
+    expect(again.body.data).toMatchObject({ accepted: 0, replaced: 0, unchanged: 1 });
+
+    await ingest([line('2026-11-03', 'chatgpt', 'en-US', [runOf('best crm', true, { searchQueries: ['a', 'b'], retrieved: [{ url: 'https://acme.com/x' }] })])]);
+    const reordered = await ingest([line('2026-11-03', 'chatgpt', 'en-US', [runOf('best crm', true, { searchQueries: ['b', 'a'], retrieved: [{ url: 'https://acme.com/x' }] })])]);
+    expect(reordered.body.data).toMatchObject({ replaced: 1 });
+    const replaced = await ingest([line('2026-11-03', 'chatgpt', 'en-US', [runOf('best crm', true, { searchQueries: ['c'] })])]);
+    expect(replaced.body.data).toMatchObject({ replaced: 1 });
+    expect(await storedOf('2026-11-03')).toEqual([{ text: 'best crm', searchQueries: ['c'], retrieved: [], queries: ['c'], pages: null }]);
+    const totals = await t.database.pool.query("SELECT count(*)::int AS n FROM ai_source_totals WHERE project_id = $1 AND date = '2026-11-03'", [projectId]);
+    expect(totals.rows[0].n).toBe(0);
+    await t.database.pool.query("DELETE FROM scans WHERE project_id = $1 AND date = '2026-11-03'", [projectId]);
+  });
+});
