@@ -18,6 +18,7 @@ export type ErrorCode =
   | 'not_found'
   | 'conflict'
   | 'method_not_allowed'
+  | 'not_acceptable'
   | 'misdirected_request'
   | 'rate_limited'
   | 'internal_error'
@@ -39,6 +40,7 @@ const statusByCode: Record<ErrorCode, number> = {
   not_found: 404,
   conflict: 409,
   method_not_allowed: 405,
+  not_acceptable: 406,
   misdirected_request: 421,
   rate_limited: 429,
   internal_error: 500,

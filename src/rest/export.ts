@@ -25,27 +25,47 @@ export const ROWS_PER_TOKEN = 1_000;
  */
 export const EXPORT_BATCH_ROWS = 200;
 
+interface AcceptEntry {
+  type: string;
+  q: number;
+  order: number;
+}
+
+function acceptEntries(accept: string): AcceptEntry[] {
+  return accept.split(',').map((part, order) => {
+    const [type = '', ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((param) => param.trim()).find((param) => param.startsWith('q='));
+    const weight = q ? Number(q.slice(2)) : 1;
+    return { type: type.trim(), q: Number.isFinite(weight) ? weight : 0, order };
+  });
+}
+
+const jsonEntry = (entries: readonly AcceptEntry[]) => {
+  const weightOf = (type: string) => entries.find((entry) => entry.type === type) ?? null;
+  return weightOf('application/json') ?? weightOf('application/*') ?? weightOf('*/*');
+};
+
 /**
  * The representation the client prefers (RFC 9110 §12.5.1): CSV or NDJSON when it weighs one
  * of them above JSON; JSON (null) otherwise, so `*\/*` and browsers keep getting JSON.
  */
 export function negotiateExport(accept: string | null): ExportFormat | null {
   if (!accept) return null;
-  const weights: { type: string; q: number; order: number }[] = accept.split(',').map((part, order) => {
-    const [type = '', ...params] = part.trim().toLowerCase().split(';');
-    const q = params.map((param) => param.trim()).find((param) => param.startsWith('q='));
-    const weight = q ? Number(q.slice(2)) : 1;
-    return { type: type.trim(), q: Number.isFinite(weight) ? weight : 0, order };
-  });
-  const weightOf = (type: string) => weights.find((entry) => entry.type === type) ?? null;
-  const json = weightOf('application/json') ?? weightOf('application/*') ?? weightOf('*/*');
+  const entries = acceptEntries(accept);
+  const json = jsonEntry(entries);
   const best = (['csv', 'ndjson'] as const)
-    .map((format) => ({ format, entry: weightOf(EXPORT_MEDIA_TYPES[format]) }))
+    .map((format) => ({ format, entry: entries.find((entry) => entry.type === EXPORT_MEDIA_TYPES[format]) }))
     .filter((candidate) => candidate.entry && candidate.entry.q > 0)
     .sort((a, b) => b.entry!.q - a.entry!.q || a.entry!.order - b.entry!.order)[0];
   if (!best) return null;
   if (json && (json.q > best.entry!.q || (json.q === best.entry!.q && json.order < best.entry!.order && json.type === 'application/json'))) return null;
   return best.format;
+}
+
+/** Whether JSON is acceptable at all: no Accept header, or one naming JSON, `application/*` or `*\/*` with q above 0. */
+export function acceptsJson(accept: string | null): boolean {
+  if (!accept) return true;
+  return (jsonEntry(acceptEntries(accept))?.q ?? 0) > 0;
 }
 
 /** One CSV field (RFC 4180): quoted when it holds a comma, quote, CR or LF; nested values as JSON. */

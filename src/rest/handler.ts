@@ -1,5 +1,5 @@
 // /api/v1: checks in the contract's order (method → authentication → plan → rate limit →
-// scope → parameters → resource), then the route's compiled GraphQL operation runs with the
+// scope → media type → parameters → resource), then the route's compiled GraphQL operation runs with the
 // same context factory /graphql uses. Every failure leaves as the error envelope.
 import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
@@ -17,7 +17,7 @@ import { compileRouteOperations } from './operations.js';
 import { API_REFERENCE_PAGE_POLICY, apiReferencePage, scalarBundle } from './docs.js';
 import { pageSecurityHeaders } from '../http/html.js';
 import { ROW_EXPORTS, type ExportArgs } from '../ai-visibility/index.js';
-import { exportResponse, negotiateExport } from './export.js';
+import { acceptsJson, exportResponse, negotiateExport } from './export.js';
 
 export { BASE_PATH };
 
@@ -51,6 +51,12 @@ const VERSION_OF: Partial<Record<string, VersionProbe>> = {
 
 /** Every UTC offset in use is a multiple of 15 minutes, so "today" in any zone is constant within such a slot. */
 const TODAY_SLOT_MS = 15 * 60_000;
+
+/** Asking only for what an endpoint cannot send (`Accept: text/csv` where there is no export) is refused rather than answered in JSON. */
+const notAcceptable = (exportable: boolean) =>
+  new ApiError('not_acceptable', exportable
+    ? 'This endpoint answers application/json, text/csv or application/x-ndjson; the Accept header allows none of them.'
+    : 'This endpoint answers application/json only (the OpenAPI document lists the endpoints that also export CSV and NDJSON); send Accept: application/json.');
 
 const notModified = (etag: string, headers: Record<string, string>) => new Response(null, { status: 304, headers: { ...headers, ETag: etag, Vary: 'Accept-Encoding' } });
 
@@ -87,10 +93,12 @@ export function createRestHandler(deps: RestDependencies) {
       if (!match) throw new ApiError('not_found', `No endpoint GET ${BASE_PATH}${subPath.slice(0, 200)}.`);
       const scope = scopes.get(match.route)!;
       if (!admitted.principal.scopes.includes(scope)) throw new ApiError('insufficient_scope', `This API key lacks the ${scope} scope.`);
+      const exportOf = ROW_EXPORTS[match.route.field];
+      const accept = request.headers.get('accept');
+      const format = exportOf ? negotiateExport(accept) : null;
+      if (!format && !acceptsJson(accept)) throw notAcceptable(Boolean(exportOf));
       const variables = parametersOf.get(match.route)!(match.params, url.searchParams);
       const context = deps.contextFor(admitted.principal, requestId);
-      const exportOf = ROW_EXPORTS[match.route.field];
-      const format = exportOf ? negotiateExport(request.headers.get('accept')) : null;
       if (exportOf && format) {
         const project = await context.repositories.projects.find(String(variables.id));
         const rows = exportOf(context.workspace, project, variables as ExportArgs, context.now);

@@ -172,6 +172,21 @@ describe('errors, rate limit and disconnects', () => {
     expect((await json(bad)).error).toMatchObject({ code: 'invalid_parameter', param: 'mentioned' });
   });
 
+  it('answers 406 with the envelope when the Accept header allows nothing the endpoint sends', async () => {
+    for (const accept of ['text/csv', 'application/x-ndjson']) {
+      const refused = await exported('/prompts', accept);
+      expect(refused.status).toBe(406);
+      expect(refused.headers.get('content-type')).toContain('application/json');
+      expect((await json(refused)).error).toMatchObject({ code: 'not_acceptable', message: expect.stringContaining('application/json only') });
+    }
+    expect((await exported('/prompts', 'text/csv, application/json;q=0.5')).status).toBe(200);
+    expect((await exported('/prompts', 'text/csv, */*;q=0.1')).status).toBe(200);
+    expect((await exported('/answers', 'image/png')).status).toBe(406);
+    const csvOnly = await exported('/answers?dateFrom=2026-10-01&dateTo=2026-10-01', 'application/json;q=0, text/csv');
+    expect(csvOnly.headers.get('content-type')).toContain('text/csv');
+    await csvOnly.text();
+  });
+
   it('spends one token per 1 000 rows streamed', async () => {
     const total = () => [...taken.values()].reduce((sum, n) => sum + n, 0);
     const before = total();
