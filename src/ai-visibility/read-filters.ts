@@ -1,6 +1,6 @@
 // The arguments of AI-visibility reads turned into filters, checked once for every door: the
 // GraphQL resolvers (v1, the web app, MCP) and the streaming export call the same functions.
-import { addDays, type DateRange } from '../dates/civil-date.js';
+import { addDays, clampDate, type DateRange } from '../dates/civil-date.js';
 import { invalidParameter } from '../errors/index.js';
 import { normaliseDomain } from './domains.js';
 import type { AnswerFilter } from './answer-repository.js';
@@ -11,11 +11,12 @@ export const DEFAULT_METRICS_DAYS = 30;
 
 /**
  * dateTo defaults to today (UTC) and dateFrom to 29 days before dateTo, so no bound means the last
- * 30 days and dateFrom alone means dateFrom through today (what "every answer since" expects).
+ * 30 days and dateFrom alone means dateFrom through today (what "every answer since" expects);
+ * a default never goes before 0001-01-01.
  */
 export function metricsRange(dateFrom: string | null | undefined, dateTo: string | null | undefined, now: Date): DateRange {
   const to = dateTo ?? now.toISOString().slice(0, 10);
-  const from = dateFrom ?? addDays(to, -(DEFAULT_METRICS_DAYS - 1));
+  const from = dateFrom ?? clampDate(addDays(to, -(DEFAULT_METRICS_DAYS - 1)));
   if (from > to) throw invalidParameter('dateFrom', `dateFrom (${from}) must not be after dateTo (${to}).`);
   return { from, to };
 }

@@ -9,14 +9,47 @@ export interface DateRange {
 
 const DAY_MS = 86_400_000;
 
-export function isCivilDate(value: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-  const parsed = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === value;
+/**
+ * The dates the service takes and stores: years 0001–9999. PostgreSQL's date type refuses year
+ * 0 (its calendar goes from 1 BC to AD 1) and a negative year has no YYYY-MM-DD form; five-digit
+ * years have none either.
+ */
+export const EARLIEST_DATE: CivilDate = '0001-01-01';
+export const LATEST_DATE: CivilDate = '9999-12-31';
+export const DATE_RULE = `a date of the form YYYY-MM-DD from ${EARLIEST_DATE} to ${LATEST_DATE}`;
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const isLeapYear = (year: number) => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+
+/** Why `value` is not a date the service takes, or null: the one check every door (GraphQL, v1, MCP, ingest) uses. */
+export function civilDateProblem(value: string): string | null {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return `must be ${DATE_RULE}`;
+  const year = +value.slice(0, 4);
+  const month = +value.slice(5, 7);
+  const day = +value.slice(8, 10);
+  if (year < 1) return `must be ${DATE_RULE} (year 0000 does not exist)`;
+  if (month < 1 || month > 12 || day < 1 || day > (month === 2 && isLeapYear(year) ? 29 : DAYS_IN_MONTH[month - 1]!)) return `must be ${DATE_RULE}; ${value.slice(0, 10)} does not exist`;
+  return null;
 }
 
-const toUtc = (date: CivilDate) => Date.UTC(+date.slice(0, 4), +date.slice(5, 7) - 1, +date.slice(8, 10));
-const fromUtc = (ms: number): CivilDate => new Date(ms).toISOString().slice(0, 10);
+export const isCivilDate = (value: string): boolean => civilDateProblem(value) === null;
+
+/** A computed bound kept inside the dates the service takes (a default 29 days before 0001-01-15). */
+export const clampDate = (date: CivilDate): CivilDate => (date < EARLIEST_DATE ? EARLIEST_DATE : date > LATEST_DATE ? LATEST_DATE : date);
+
+// Date.UTC reads years 0–99 as 1900–1999; setUTCFullYear takes the year as it is.
+function toUtc(date: CivilDate): number {
+  const instant = new Date(0);
+  instant.setUTCFullYear(+date.slice(0, 4), +date.slice(5, 7) - 1, +date.slice(8, 10));
+  return instant.getTime();
+}
+/** Outside years 0000–9999 (only reachable by arithmetic) the string sorts outside the valid range and clampDate brings it back. */
+function fromUtc(ms: number): CivilDate {
+  const year = new Date(ms).getUTCFullYear();
+  if (year < 0) return '0000-00-00';
+  if (year > 9999) return '9999-99-99';
+  return new Date(ms).toISOString().slice(0, 10);
+}
 
 export function addDays(date: CivilDate, days: number): CivilDate {
   return fromUtc(toUtc(date) + days * DAY_MS);
@@ -30,8 +63,7 @@ export function daysBetweenInclusive(range: DateRange): number {
 export function addYears(date: CivilDate, years: number): CivilDate {
   const year = +date.slice(0, 4) + years;
   const monthDay = date.slice(5);
-  const candidate = `${String(year).padStart(4, '0')}-${monthDay}`;
-  return isCivilDate(candidate) ? candidate : `${String(year).padStart(4, '0')}-02-28`;
+  return `${String(year).padStart(4, '0')}-${monthDay === '02-29' && !isLeapYear(year) ? '02-28' : monthDay}`;
 }
 
 /** The civil date at `now` in an IANA time zone. */

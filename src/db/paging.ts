@@ -2,6 +2,7 @@
 // repository fetches first+1 rows after the cursor, so a page's cost does not grow with depth.
 // The GraphQL connection types over these live in graphql/connection.ts.
 import { invalidParameter } from '../errors/index.js';
+import { textProblem } from '../http/text-input.js';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
@@ -28,7 +29,7 @@ export const encodeCursor = (cursor: Cursor) => Buffer.from(JSON.stringify([curs
 export function decodeCursor(value: string, isSortValue: (sortValue: string) => boolean, param = 'after'): Cursor {
   try {
     const [sortValue, id] = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as unknown[];
-    if (typeof sortValue === 'string' && typeof id === 'string' && isSortValue(sortValue)) return { sortValue, id };
+    if (typeof sortValue === 'string' && typeof id === 'string' && isSortValue(sortValue) && !textProblem(id)) return { sortValue, id };
   } catch {
     // falls through to the refusal below
   }

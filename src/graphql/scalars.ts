@@ -1,7 +1,7 @@
 import { GraphQLError } from 'graphql';
 import { DateTimeResolver, JSONObjectResolver } from 'graphql-scalars';
 import { builder } from './builder.js';
-import { isCivilDate } from '../dates/civil-date.js';
+import { civilDateProblem } from '../dates/civil-date.js';
 import { isoInstant } from '../dates/instant.js';
 import { idPattern, isIdOf, type IdKind } from '../db/ids.js';
 
@@ -23,11 +23,12 @@ const expectString = (value: unknown, what: string): string => {
 };
 
 builder.scalarType('Date', {
-  description: 'A calendar date, YYYY-MM-DD.',
+  description: 'A calendar date, YYYY-MM-DD, from 0001-01-01 to 9999-12-31.',
   serialize: (value) => value,
   parseValue: (value) => {
     const date = expectString(value, 'a date');
-    if (!isCivilDate(date)) throw new GraphQLError(`"${date}" is not a date of the form YYYY-MM-DD.`);
+    const problem = civilDateProblem(date);
+    if (problem) throw new GraphQLError(`${JSON.stringify(date.slice(0, 64))} ${problem}.`);
     return date;
   },
 });

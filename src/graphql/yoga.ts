@@ -9,6 +9,7 @@ import type { Admitted } from '../auth/index.js';
 import { releaseContext, type GraphQLContext } from './context.js';
 import { bearerToken } from '../auth/index.js';
 import { graphiqlPage } from './graphiql.js';
+import { textArgumentError } from './text-arguments.js';
 import { trace } from '@opentelemetry/api';
 import { tracing } from '../observability/tracing.js';
 import { loadTrustedOperations, operationNames } from './trusted-operations.js';
@@ -88,9 +89,12 @@ export function createGraphQLServer(deps: YogaDependencies) {
     plugins: [
       { onRequestParse: (payload) => (deps.isCookieAuthenticated(payload.request) ? csrf.onRequestParse?.(payload) : undefined) },
       // The request's span names the GraphQL operation it ran; metrics count and time it; the
-      // context is released when the execution is done (graphql/context.ts).
+      // context is released when the execution is done (graphql/context.ts). Strings that break
+      // the text rule stop the execution first (graphql/text-arguments.ts).
       {
-        onExecute: ({ args }: { args: { document: DocumentNode; operationName?: string | null; contextValue: GraphQLContext } }) => {
+        onExecute: ({ args, setResultAndStopExecution }: { args: { document: DocumentNode; operationName?: string | null; contextValue: GraphQLContext; variableValues?: Readonly<Record<string, unknown>> | null }; setResultAndStopExecution: (result: { errors: readonly Error[] }) => void }) => {
+          const refused = textArgumentError(args.document, args.variableValues);
+          if (refused) setResultAndStopExecution({ errors: [refused] });
           const name = getOperationAST(args.document, args.operationName)?.name?.value ?? 'anonymous';
           if (tracing.on) trace.getActiveSpan()?.setAttribute('graphql.operation.name', name);
           const started = performance.now();

@@ -3,6 +3,7 @@
 // the error envelope, and the connection is closed so the rest of the body is never read.
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../errors/index.js';
+import { utf8Text } from './text-input.js';
 
 /** Byte limits of each door's bodies (documented in the README's security section). */
 export const BODY_LIMITS = {
@@ -19,7 +20,7 @@ const tooLarge = (limit: number) =>
 const declaredLength = (value: string | null | undefined) => (value && /^\d+$/.test(value) ? Number(value) : null);
 
 /** The body of a web-standard request, refused with 413 past `limit` bytes. */
-async function readBody(request: Request, limit: number): Promise<Uint8Array> {
+export async function readBody(request: Request, limit: number): Promise<Uint8Array> {
   if ((declaredLength(request.headers.get('content-length')) ?? 0) > limit) throw tooLarge(limit);
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
@@ -38,7 +39,8 @@ async function readBody(request: Request, limit: number): Promise<Uint8Array> {
   return Buffer.concat(chunks, received);
 }
 
-export const readBodyText = async (request: Request, limit: number) => Buffer.from(await readBody(request, limit)).toString('utf8');
+/** The body as text; bytes that are not UTF-8 are a 400 `invalid_body`, not U+FFFD. */
+export const readBodyText = async (request: Request, limit: number) => utf8Text(await readBody(request, limit));
 
 /** The same for node:http requests (the OAuth server's paths). */
 export async function readNodeBody(req: IncomingMessage, limit: number): Promise<Buffer> {

@@ -1,6 +1,8 @@
 // Bodies of the web app's POSTs: HTML forms (urlencoded) or JSON objects, small and flat.
 import { ApiError } from '../errors/index.js';
 import { BODY_LIMITS, readBodyText } from './body.js';
+import { checkedSearchParams, findTextProblem, TEXT_RULE } from './text-input.js';
+import { invalidParameter } from '../errors/index.js';
 
 export type FormFields = Record<string, string | string[] | boolean | number | null>;
 
@@ -15,10 +17,12 @@ export async function readForm(request: Request): Promise<{ fields: FormFields; 
       throw new ApiError('invalid_body', 'The body is not valid JSON.');
     }
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new ApiError('invalid_body', 'The body must be a JSON object.');
+    const refused = findTextProblem(parsed, '');
+    if (refused) throw invalidParameter(refused.path, `${refused.path} ${refused.problem}; ${TEXT_RULE}.`);
     return { fields: parsed as FormFields, json: true };
   }
   if (type.startsWith('application/x-www-form-urlencoded') || !type) {
-    const params = new URLSearchParams(text);
+    const params = checkedSearchParams(text);
     const fields: FormFields = {};
     for (const key of new Set(params.keys())) {
       const all = params.getAll(key);

@@ -7,7 +7,7 @@ import type { Database } from '../db/client.js';
 import { ApiError, toApiError } from '../errors/index.js';
 import { bearerToken } from '../auth/index.js';
 import { errorResponse, jsonResponse } from '../http/responses.js';
-import { readBodyText } from '../http/body.js';
+import { readBody } from '../http/body.js';
 import { ingest, type IngestKind } from './service.js';
 
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -23,8 +23,8 @@ export function createIngestHandler(deps: { config: Config; database: Database; 
     if (!token || !timingSafeEqual(digest(token), expected)) return errorResponse(new ApiError('unauthenticated', 'Send the ingest service token as a bearer token.'), requestId);
     const skipInvalid = url.searchParams.get('skipInvalid') === 'true';
     try {
-      const text = await readBodyText(request, MAX_BODY_BYTES);
-      const summary = await ingest(deps.database.pool, kind as IngestKind, text, { skipInvalid });
+      const body = await readBody(request, MAX_BODY_BYTES);
+      const summary = await ingest(deps.database.pool, kind as IngestKind, body, { skipInvalid });
       // Without skipInvalid, any bad line means nothing was written.
       if (summary.problems.length && !skipInvalid) {
         return jsonResponse({ error: { code: 'invalid_body', message: `${summary.rejected} line(s) are invalid; nothing was imported.`, requestId, lines: summary.problems.slice(0, 1000) } }, 400);

@@ -1,7 +1,10 @@
 // Ingest input: NDJSON (one object per line) or one JSON array. Every line is checked
-// before anything is written, so a bad file is reported whole and changes nothing.
+// before anything is written, so a bad file is reported whole and changes nothing. Text follows
+// the service's rule (http/text-input.ts): a line that is not UTF-8, or holds a string with NUL or
+// a lone surrogate, is a problem of that line naming the field.
 
 import type { z } from 'zod';
+import { findTextProblem, TEXT_RULE, utf8Text } from '../http/text-input.js';
 
 export interface LineProblem {
   line: number;
@@ -13,29 +16,70 @@ export interface ParsedLine {
   value: unknown;
 }
 
+const NEWLINE = 0x0a;
+
+/**
+ * The body as text. A line whose bytes are not UTF-8 is a problem of its own and is left out
+ * (as an empty line, so the numbers of the others hold); a newline byte never occurs inside a
+ * UTF-8 sequence, so lines can be cut before decoding.
+ */
+export function decodeIngestBody(bytes: Uint8Array): { text: string; problems: LineProblem[] } {
+  try {
+    return { text: utf8Text(bytes), problems: [] };
+  } catch {
+    const lines: string[] = [];
+    const problems: LineProblem[] = [];
+    let start = 0;
+    while (start <= bytes.length) {
+      const newline = bytes.indexOf(NEWLINE, start);
+      const end = newline === -1 ? bytes.length : newline;
+      try {
+        lines.push(utf8Text(bytes.subarray(start, end)));
+      } catch {
+        problems.push({ line: lines.length + 1, message: `the line is not valid UTF-8; ${TEXT_RULE}` });
+        lines.push('');
+      }
+      start = end + 1;
+    }
+    return { text: lines.join('\n'), problems };
+  }
+}
+
+/** A parsed line, or its problem when one of its strings breaks the text rule. */
+function checkedLine(line: number, value: unknown): ParsedLine | LineProblem {
+  const refused = findTextProblem(value, '');
+  return refused ? { line, message: `${refused.path || 'line'}: ${refused.problem}; ${TEXT_RULE}` } : { line, value };
+}
+
+function partitioned(results: (ParsedLine | LineProblem)[]): { lines: ParsedLine[]; problems: LineProblem[] } {
+  const lines: ParsedLine[] = [];
+  const problems: LineProblem[] = [];
+  for (const result of results) 'message' in result ? problems.push(result) : lines.push(result);
+  return { lines, problems };
+}
+
 export function parseIngestBody(text: string): { lines: ParsedLine[]; problems: LineProblem[] } {
   const trimmed = text.trimStart();
   if (trimmed.startsWith('[')) {
     try {
       const array = JSON.parse(trimmed) as unknown;
       if (!Array.isArray(array)) return { lines: [], problems: [{ line: 1, message: 'expected a JSON array' }] };
-      return { lines: array.map((value, index) => ({ line: index + 1, value })), problems: [] };
+      return partitioned(array.map((value, index) => checkedLine(index + 1, value)));
     } catch (error) {
       return { lines: [], problems: [{ line: 1, message: `invalid JSON: ${(error as Error).message}` }] };
     }
   }
-  const lines: ParsedLine[] = [];
-  const problems: LineProblem[] = [];
+  const results: (ParsedLine | LineProblem)[] = [];
   text.split('\n').forEach((raw, index) => {
     const source = raw.trim();
     if (!source) return;
     try {
-      lines.push({ line: index + 1, value: JSON.parse(source) });
+      results.push(checkedLine(index + 1, JSON.parse(source)));
     } catch (error) {
-      problems.push({ line: index + 1, message: `invalid JSON: ${(error as Error).message}` });
+      results.push({ line: index + 1, message: `invalid JSON: ${(error as Error).message}` });
     }
   });
-  return { lines, problems };
+  return partitioned(results);
 }
 
 export interface IngestSummary {

@@ -3,7 +3,7 @@
 import type pg from 'pg';
 import { z } from 'zod';
 import { baseMetricsOf, catalog, METRIC_COLUMNS, PROVIDERS, type ProviderId } from '../reports/index.js';
-import { isCivilDate } from '../dates/civil-date.js';
+import { DATE_RULE, isCivilDate } from '../dates/civil-date.js';
 import { describeIssues, type LineProblem, type ParsedLine } from './lines.js';
 
 export interface MetricFactInput {
@@ -19,7 +19,7 @@ const lineSchema = z
   .object({
     client: z.string().regex(/^cli_[0-9A-Za-z]{20}$/, 'client must be a client id (cli_…)'),
     provider: z.enum(PROVIDERS),
-    date: z.string().refine(isCivilDate, 'date must be YYYY-MM-DD and exist'),
+    date: z.string().refine(isCivilDate, `must be ${DATE_RULE}`),
     dimension: z
       .record(z.string(), z.string().min(1).max(500))
       .refine((value) => Object.keys(value).length === 1, 'dimension must have exactly one key')

@@ -5,7 +5,7 @@
 // rolled back.
 import type pg from 'pg';
 import { z } from 'zod';
-import { isCivilDate } from '../dates/civil-date.js';
+import { DATE_RULE, isCivilDate } from '../dates/civil-date.js';
 import { AI_MODELS, competitorCountersFromRuns, competitorDifferences, counterDifferences, countersFromRuns, runProblems, runsDigest, SENTIMENTS, type Run } from '../ai-visibility/index.js';
 import { COMPETITOR_COUNTER_FIELDS, COUNTER_FIELDS, type CompetitorCounters, type ScanCounters } from '../ai-visibility/index.js';
 import { newId } from '../db/ids.js';
@@ -73,7 +73,7 @@ export const runSchema = z
 const lineSchema = z
   .object({
     project: z.string().regex(/^prj_[0-9A-Za-z]{20}$/, 'project must be a project id (prj_…)'),
-    date: z.string().refine(isCivilDate, 'date must be YYYY-MM-DD and exist'),
+    date: z.string().refine(isCivilDate, `must be ${DATE_RULE}`),
     model: z.enum(AI_MODELS),
     locale: z.string().min(2).max(35),
     // Required without runs; with runs, optional and then checked against them.

@@ -1,7 +1,7 @@
 // The ingest use cases shared by the HTTP endpoint and the CLI: parse, validate every
 // line, and write all-or-nothing (or only the valid lines when skipInvalid is set).
 import type pg from 'pg';
-import { parseIngestBody, type IngestSummary, type LineProblem } from './lines.js';
+import { decodeIngestBody, parseIngestBody, type IngestSummary, type LineProblem } from './lines.js';
 import { existingClientIds, validateMetricLines, writeMetricFacts } from './metric-facts.js';
 import { projectRules, validateScanLines, writeScans } from './scans.js';
 
@@ -29,8 +29,11 @@ async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => 
 
 const sortProblems = (problems: LineProblem[]) => problems.sort((a, b) => a.line - b.line);
 
-export async function ingest(pool: pg.Pool, kind: IngestKind, text: string, options: IngestOptions = {}): Promise<IngestSummary> {
-  const { lines, problems: parseProblems } = parseIngestBody(text);
+export async function ingest(pool: pg.Pool, kind: IngestKind, body: Uint8Array | string, options: IngestOptions = {}): Promise<IngestSummary> {
+  const { text, problems: encodingProblems } = typeof body === 'string' ? { text: body, problems: [] } : decodeIngestBody(body);
+  const parsed = parseIngestBody(text);
+  const lines = parsed.lines;
+  const parseProblems = [...encodingProblems, ...parsed.problems];
   const ids = lines.map(({ value }) => String((value as Record<string, unknown> | null)?.[kind === 'metrics' ? 'client' : 'project'] ?? ''));
   let write: (client: pg.PoolClient) => Promise<{ inserted: number; replaced: number; unchanged?: number }>;
   let problems: LineProblem[];

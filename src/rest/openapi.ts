@@ -13,7 +13,7 @@ type JsonSchema = Record<string, unknown>;
 type OpenApiDocument = Record<string, any>;
 
 export const SCALAR_SCHEMAS: Record<string, JsonSchema> = {
-  Date: { type: 'string', format: 'date', description: 'A calendar date, YYYY-MM-DD.', examples: ['2026-11-01'] },
+  Date: { type: 'string', format: 'date', description: 'A calendar date, YYYY-MM-DD, from 0001-01-01 to 9999-12-31.', examples: ['2026-11-01'] },
   DateTime: { type: 'string', format: 'date-time' },
   JSONObject: { type: 'object', additionalProperties: true },
   ...Object.fromEntries(

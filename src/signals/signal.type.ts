@@ -9,7 +9,7 @@ import type { SignalRow } from './repository.js';
 import { RULE_SPECS, SIGNAL_KINDS, thresholdProblem, type SignalRule } from './rules.js';
 import { previewRule, type RulePreview } from './rule-preview.js';
 import { invalidParameter } from '../errors/index.js';
-import { addDays } from '../dates/civil-date.js';
+import { addDays, clampDate } from '../dates/civil-date.js';
 
 export const SignalType = builder.objectRef<SignalRow>('Signal').implement({
   description: 'A signal rule that fired on a scan: what changed, for which model and locale.',
@@ -117,7 +117,7 @@ builder.objectField(ProjectType, 'rulePreview', (t) =>
       const problem = thresholdProblem(args.kind, threshold);
       if (problem) throw invalidParameter('threshold', `${problem}.`);
       const to = args.dateTo ?? ctx.now.toISOString().slice(0, 10);
-      const from = args.dateFrom ?? addDays(to, -89);
+      const from = args.dateFrom ?? clampDate(addDays(to, -89));
       if (from > to) throw invalidParameter('dateFrom', `dateFrom (${from}) must not be after dateTo (${to}).`);
       return previewRule(ctx.workspace, project.id, { kind: args.kind, threshold }, { from, to });
     },

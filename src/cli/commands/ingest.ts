@@ -13,14 +13,14 @@ export function registerIngestCommands(program: Command) {
       .option('--skip-invalid', 'import the valid lines even when some are invalid')
       .option('--json')
       .action(async (file: string, options: { skipInvalid?: boolean } & JsonOption) => {
-        let text: string;
+        let body: Uint8Array;
         try {
-          text = await readFile(file, 'utf8');
+          body = await readFile(file);
         } catch (error) {
           throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
         }
         const bar = progressBar(`ingesting ${kind}`);
-        const summary = await ingest((await db()).pool, kind, text, { skipInvalid: options.skipInvalid ?? false, onProgress: bar.update });
+        const summary = await ingest((await db()).pool, kind, body, { skipInvalid: options.skipInvalid ?? false, onProgress: bar.update });
         bar.finish();
         const refused = summary.problems.length > 0 && !options.skipInvalid;
         output(

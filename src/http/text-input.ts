@@ -1,0 +1,96 @@
+// The text every door takes (query parameters, GraphQL strings, tool arguments, ingested fields)
+// is Unicode without NUL: PostgreSQL's text type refuses U+0000 (the statement fails), and a lone
+// UTF-16 surrogate (a JSON "\ud800") has no UTF-8 form, so the driver would store U+FFFD in its
+// place. Raw bytes are checked where they arrive: a percent-encoded query value and a body must
+// be valid UTF-8, where the platform would otherwise put U+FFFD in silently.
+import { invalidParameter, ApiError } from '../errors/index.js';
+
+export const TEXT_RULE = 'text must be valid UTF-8 without NUL (U+0000) characters';
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Why a string cannot be taken as text, or null. */
+export function textProblem(value: string): string | null {
+  if (value.includes('\0')) return 'contains a NUL character (U+0000)';
+  if (LONE_SURROGATE.test(value)) return 'is not valid Unicode (a lone surrogate)';
+  return null;
+}
+
+/** The value, or a 400 `invalid_parameter` naming `param`. */
+export function checkedText(param: string, value: string): string {
+  const problem = textProblem(value);
+  if (problem) throw invalidParameter(param, `${param} ${problem}; ${TEXT_RULE}.`);
+  return value;
+}
+
+export interface TextProblemAt {
+  /** Where the string is: `variables.filter.tags[2]`, `runs[0].answer`; a key's own problem ends in `{key}`. */
+  path: string;
+  problem: string;
+}
+
+const MAX_DEPTH = 64;
+
+/** The first string (object keys included) of a parsed JSON value that textProblem refuses, or null. */
+export function findTextProblem(value: unknown, path: string, depth = 0): TextProblemAt | null {
+  if (typeof value === 'string') {
+    const problem = textProblem(value);
+    return problem ? { path, problem } : null;
+  }
+  if (value === null || typeof value !== 'object' || depth > MAX_DEPTH) return null;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) {
+      const found = findTextProblem(value[index], `${path}[${index}]`, depth + 1);
+      if (found) return found;
+    }
+    return null;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    const at = path ? `${path}.${key}` : key;
+    const keyProblem = textProblem(key);
+    if (keyProblem) return { path: `${path ? `${path}.` : ''}{key}`, problem: keyProblem };
+    const found = findTextProblem(item, at, depth + 1);
+    if (found) return found;
+  }
+  return null;
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A body's bytes as text, or a 400 `invalid_body` when they are not UTF-8. */
+export function utf8Text(bytes: Uint8Array): string {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    throw new ApiError('invalid_body', 'The body is not valid UTF-8.');
+  }
+}
+
+/**
+ * A query string's parameters, refused with 400 `invalid_parameter` naming the first parameter
+ * whose name or value is not valid percent-encoded UTF-8 or holds NUL (URLSearchParams alone
+ * would turn bad bytes into U+FFFD and keep NUL).
+ */
+export function checkedSearchParams(search: string): URLSearchParams {
+  const params = new URLSearchParams(search);
+  // The URL parser percent-encodes control characters and non-ASCII: without a '%' all is ASCII text.
+  if (!search.includes('%')) return params;
+  for (const pair of search.replace(/^\?/, '').split('&')) {
+    const [rawName = '', ...rest] = pair.split('=');
+    const name = decodedOr(rawName);
+    const value = decodedOr(rest.join('='));
+    const shownName = name ?? rawName.slice(0, 64);
+    if (name === null || value === null) throw invalidParameter(shownName, `${shownName} is not valid percent-encoded UTF-8; ${TEXT_RULE}.`);
+    checkedText(name, name);
+    checkedText(name, value);
+  }
+  return params;
+}
+
+function decodedOr(raw: string): string | null {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' '));
+  } catch {
+    return null;
+  }
+}
