@@ -69,15 +69,17 @@ export function utf8Text(bytes: Uint8Array): string {
 /**
  * A query string's parameters, refused with 400 `invalid_parameter` naming the first parameter
  * whose name or value is not valid percent-encoded UTF-8 or holds NUL (URLSearchParams alone
- * would turn bad bytes into U+FFFD and keep NUL).
+ * would turn bad bytes into U+FFFD and keep NUL). With `isTaken`, only the parameters it names
+ * are checked: v1 ignores the others, whatever they hold.
  */
-export function checkedSearchParams(search: string): URLSearchParams {
+export function checkedSearchParams(search: string, isTaken: (name: string) => boolean = () => true): URLSearchParams {
   const params = new URLSearchParams(search);
   // The URL parser percent-encodes control characters and non-ASCII: without a '%' all is ASCII text.
   if (!search.includes('%')) return params;
   for (const pair of search.replace(/^\?/, '').split('&')) {
     const [rawName = '', ...rest] = pair.split('=');
     const name = decodedOr(rawName);
+    if (name === null ? !isTaken(rawName) : !isTaken(name)) continue;
     const value = decodedOr(rest.join('='));
     const shownName = name ?? rawName.slice(0, 64);
     if (name === null || value === null) throw invalidParameter(shownName, `${shownName} is not valid percent-encoded UTF-8; ${TEXT_RULE}.`);

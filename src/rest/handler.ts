@@ -16,7 +16,6 @@ import { BASE_PATH, v1Schema } from './v1-schema.js';
 import { compileRouteOperations } from './operations.js';
 import { API_REFERENCE_PAGE_POLICY, apiReferencePage, scalarBundle } from './docs.js';
 import { pageSecurityHeaders } from '../http/html.js';
-import { checkedSearchParams } from '../http/text-input.js';
 import { ROW_EXPORTS, type ExportArgs } from '../ai-visibility/index.js';
 import { acceptsJson, exportResponse, negotiateExport } from './export.js';
 
@@ -98,7 +97,7 @@ export function createRestHandler(deps: RestDependencies) {
       const accept = request.headers.get('accept');
       const format = exportOf ? negotiateExport(accept) : null;
       if (!format && !acceptsJson(accept)) throw notAcceptable(Boolean(exportOf));
-      const variables = parametersOf.get(match.route)!(match.params, checkedSearchParams(url.search));
+      const variables = parametersOf.get(match.route)!(match.params, url.search);
       const context = deps.contextFor(admitted.principal, requestId);
       if (exportOf && format) {
         const project = await context.repositories.projects.find(String(variables.id));

@@ -2,6 +2,7 @@
 // route's field: the same enum or scalar that GraphQL coerces and OpenAPI documents.
 import { getNamedType, isEnumType, isNonNullType, isScalarType, type GraphQLArgument, type GraphQLField } from 'graphql';
 import { invalidParameter } from '../errors/index.js';
+import { checkedSearchParams } from '../http/text-input.js';
 
 const MAX_SHOWN = 64;
 const shown = (value: string) => JSON.stringify(value.length > MAX_SHOWN ? `${value.slice(0, MAX_SHOWN)}…` : value);
@@ -46,11 +47,15 @@ function checkOf(arg: GraphQLArgument): ((raw: string) => ParameterValue) | null
 /**
  * The validator of a route's parameters, made once per route from its field's arguments (their
  * types looked up and enum values listed at start, not per request). It returns the validated
- * values of the arguments present in the request, typed as GraphQL variables.
+ * values of the arguments present in the request, typed as GraphQL variables. The query string's
+ * text is checked first (http/text-input.ts) for the parameters the route takes; others are ignored.
  */
-export function parameterValidator(field: GraphQLField<unknown, unknown>): (pathParams: Record<string, string>, query: URLSearchParams) => Record<string, ParameterValue> {
+export function parameterValidator(field: GraphQLField<unknown, unknown>): (pathParams: Record<string, string>, search: string) => Record<string, ParameterValue> {
   const args = field.args.map((arg) => ({ name: arg.name, required: isNonNullType(arg.type), check: checkOf(arg) }));
-  return (pathParams, query) => {
+  const taken = new Set(args.map((arg) => arg.name));
+  const isTaken = (name: string) => taken.has(name);
+  return (pathParams, search) => {
+    const query = checkedSearchParams(search, isTaken);
     const values: Record<string, ParameterValue> = {};
     for (const { name, required, check } of args) {
       const fromQuery = query.getAll(name);

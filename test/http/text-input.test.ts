@@ -54,6 +54,9 @@ describe('checkedSearchParams', () => {
       expect(error?.message).toMatch(/UTF-8/);
     }
     expect(checkedSearchParams('?a=%C3%A9+b').get('a')).toBe('é b');
+    // Parameters a route does not take are not checked (v1 ignores them).
+    expect(checkedSearchParams('?x=%00&%FF=%FF&a=1', (name) => name === 'a').get('a')).toBe('1');
+    expect(refusal(() => checkedSearchParams('?x=%00&a=%00', (name) => name === 'a'))).toMatchObject({ param: 'a' });
   });
 });
 
