@@ -8,7 +8,7 @@ import { invalidationCounter } from './invalidation.js';
 import { singleFlight } from '../http/single-flight.js';
 import type { Plan } from '../db/generated/prisma/enums.js';
 import { ApiError } from '../errors/index.js';
-import { bearerToken, parseApiKey, secretMatches } from './api-key-format.js';
+import { bearerChallenge, bearerToken, parseApiKey, secretMatches } from './api-key-format.js';
 import { API_PLANS, SCOPES, type Principal, type Scope } from './principal.js';
 
 export interface KeyRecord {
@@ -85,15 +85,17 @@ export function createApiKeyAuthenticator(sql: SqlRunner, options: { cacheTtlMs?
     async authenticate(authorization, now, requiredPlans = API_PLANS) {
       const token = bearerToken(authorization);
       if (!token) {
-        throw new ApiError('unauthenticated', authorization ? 'The Authorization header must be "Bearer <API key>".' : 'Send an API key as "Authorization: Bearer <API key>".');
+        const message = authorization ? 'The Authorization header must be "Bearer <API key>".' : 'Send an API key as "Authorization: Bearer <API key>".';
+        throw new ApiError('unauthenticated', message, { headers: bearerChallenge(authorization ? 'invalid_request' : undefined) });
       }
+      const refusedToken = { headers: bearerChallenge('invalid_token') };
       const parsed = parseApiKey(token);
-      if (!parsed) throw new ApiError('unauthenticated', 'The API key is malformed.');
+      if (!parsed) throw new ApiError('unauthenticated', 'The API key is malformed.', refusedToken);
       const record = await load(parsed.keyId);
-      if (!record || !secretMatches(parsed.secretPart, record.secretHash)) throw new ApiError('unauthenticated', 'The API key is not valid.');
-      if (record.revokedAt) throw new ApiError('api_key_revoked', 'This API key has been revoked.');
+      if (!record || !secretMatches(parsed.secretPart, record.secretHash)) throw new ApiError('unauthenticated', 'The API key is not valid.', refusedToken);
+      if (record.revokedAt) throw new ApiError('api_key_revoked', 'This API key has been revoked.', refusedToken);
       if (record.expiresAt && record.expiresAt.getTime() <= now.getTime()) {
-        throw new ApiError('api_key_expired', `This API key expired at ${record.expiresAt.toISOString()}.`);
+        throw new ApiError('api_key_expired', `This API key expired at ${record.expiresAt.toISOString()}.`, refusedToken);
       }
       if (!requiredPlans.includes(record.plan)) {
         throw new ApiError('plan_required', `The API needs the ${requiredPlans.join(', ')} plan; this workspace is on ${record.plan}.`);

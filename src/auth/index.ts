@@ -2,7 +2,7 @@
 // not from the files behind it (composition roots and lazy loads excepted; test/layers.test.ts).
 export type { Admitted } from './admission.js';
 export { bucketPolicies } from './admission.js';
-export { bearerToken, KEY_PREFIX } from './api-key-format.js';
+export { bearerChallenge, bearerToken, KEY_PREFIX } from './api-key-format.js';
 export { createApiKey, listApiKeys, parseScopes, revokeApiKey } from './key-management.js';
 export { invalidationCounter } from './invalidation.js';
 export { SCOPES } from './principal.js';

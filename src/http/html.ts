@@ -71,7 +71,7 @@ export interface PagePolicy {
   extra?: string[];
 }
 
-/** The headers every HTML page sends: a strict CSP without inline script, no framing, no sniffing, no referrer. */
+/** The headers every HTML page sends: a strict CSP without inline script, no framing, no referrer (nosniff is on every answer: http/node-server.ts). */
 export function pageSecurityHeaders(policy: PagePolicy = {}): Record<string, string> {
   const directives = [
     "default-src 'none'",
@@ -86,7 +86,6 @@ export function pageSecurityHeaders(policy: PagePolicy = {}): Record<string, str
   return {
     'Content-Security-Policy': directives.join('; '),
     'X-Frame-Options': 'DENY',
-    'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
   };
 }

@@ -15,6 +15,13 @@ const PARSER_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
 };
 const MALFORMED = { code: 'bad_request', message: 'The request is not valid HTTP.' } as const;
 
+/**
+ * Set on every answer of every door here, where they all leave (the app's, the OAuth server's,
+ * the parser's): a browser never guesses a type other than the declared one, so a JSON or CSV
+ * answer holding customer text cannot be run as HTML or script.
+ */
+export const NO_SNIFF = { name: 'X-Content-Type-Options', value: 'nosniff' } as const;
+
 /** The raw HTTP/1.1 response for an error the parser found, in the API's envelope. */
 export function parserErrorResponse(parserCode: string | undefined, requestId: string): string {
   const { code, message } = PARSER_ERRORS[parserCode ?? ''] ?? MALFORMED;
@@ -25,6 +32,7 @@ export function parserErrorResponse(parserCode: string | undefined, requestId: s
     `Content-Type: ${JSON_CONTENT_TYPE}`,
     `Content-Length: ${Buffer.byteLength(body)}`,
     `X-Request-Id: ${requestId}`,
+    `${NO_SNIFF.name}: ${NO_SNIFF.value}`,
     'Connection: close',
     '',
     body,
@@ -57,6 +65,7 @@ export function createNodeServer(app: App): Server {
     return app.fetch(request, { remoteAddress: req?.socket.remoteAddress, abort: (error) => res?.destroy(error) });
   });
   const server = createServer((req, res) => {
+    res.setHeader(NO_SNIFF.name, NO_SNIFF.value);
     // Every URL is built from Host; a missing or malformed one (`a b`, `[zz]`, `a/b`) is refused before anything else.
     if (!isValidHostHeader(req.headers.host)) {
       const body = JSON.stringify({ error: { code: 'bad_request', message: 'The Host header is missing or malformed.', requestId: newRequestId() } });

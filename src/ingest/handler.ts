@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
 import type { Database } from '../db/client.js';
 import { ApiError, toApiError } from '../errors/index.js';
-import { bearerToken } from '../auth/index.js';
+import { bearerChallenge, bearerToken } from '../auth/index.js';
 import { errorResponse, jsonResponse } from '../http/responses.js';
 import { readBody } from '../http/body.js';
 import { ingest, type IngestKind } from './service.js';
@@ -20,7 +20,7 @@ export function createIngestHandler(deps: { config: Config; database: Database; 
     if (!expected || (kind !== 'metrics' && kind !== 'scans')) return errorResponse(new ApiError('not_found', 'No such path.'), requestId);
     if (request.method !== 'POST') return errorResponse(new ApiError('method_not_allowed', 'Use POST.'), requestId, { Allow: 'POST' });
     const token = bearerToken(request.headers.get('authorization'));
-    if (!token || !timingSafeEqual(digest(token), expected)) return errorResponse(new ApiError('unauthenticated', 'Send the ingest service token as a bearer token.'), requestId);
+    if (!token || !timingSafeEqual(digest(token), expected)) return errorResponse(new ApiError('unauthenticated', 'Send the ingest service token as a bearer token.', { headers: bearerChallenge(token ? 'invalid_token' : undefined) }), requestId);
     const skipInvalid = url.searchParams.get('skipInvalid') === 'true';
     try {
       const body = await readBody(request, MAX_BODY_BYTES);

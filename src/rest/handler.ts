@@ -7,7 +7,7 @@ import { ApiError, toApiError } from '../errors/index.js';
 import { errorResponse, JSON_CONTENT_TYPE, Response, withoutBody } from '../http/responses.js';
 import { runCompiled, type GraphQLContext } from '../graphql/context.js';
 import type { DataCache } from '../db/data-cache.js';
-import type { Principal } from '../auth/index.js';
+import { bearerChallenge, type Principal } from '../auth/index.js';
 import type { Admitted } from '../auth/index.js';
 import { finishedBody, heldBytes, ifNoneMatchMatches, jsonBody, jsonRepresentation, keptBody, type FinishedBody } from '../http/representation.js';
 import { matchRoute, REST_ROUTES, routeScopes } from './routes.js';
@@ -92,7 +92,7 @@ export function createRestHandler(deps: RestDependencies) {
       const match = matchRoute(subPath);
       if (!match) throw new ApiError('not_found', `No endpoint GET ${BASE_PATH}${subPath.slice(0, 200)}.`);
       const scope = scopes.get(match.route)!;
-      if (!admitted.principal.scopes.includes(scope)) throw new ApiError('insufficient_scope', `This API key lacks the ${scope} scope.`);
+      if (!admitted.principal.scopes.includes(scope)) throw new ApiError('insufficient_scope', `This API key lacks the ${scope} scope.`, { headers: bearerChallenge('insufficient_scope', scope) });
       const exportOf = ROW_EXPORTS[match.route.field];
       const accept = request.headers.get('accept');
       const format = exportOf ? negotiateExport(accept) : null;

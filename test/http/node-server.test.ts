@@ -124,3 +124,17 @@ describe('bounded bodies', () => {
     }
   });
 });
+
+describe('X-Content-Type-Options', () => {
+  it('is nosniff on every answer of every door, the parser\'s and the Host check\'s included', async () => {
+    const paths = ['/api/v1/clients', '/api/v1/openapi.json', '/graphql?query=%7B__typename%7D', '/mcp', '/.well-known/oauth-authorization-server', '/oauth/token', '/app/login', '/healthz', '/internal/ingest/scans', '/nowhere'];
+    for (const path of paths) {
+      const response = await fetch(`${server.baseUrl}${path}`);
+      await response.arrayBuffer();
+      expect(response.headers.get('x-content-type-options'), `${path} → ${response.status}`).toBe('nosniff');
+    }
+    for (const payload of [`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 'GET /healthz HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n']) {
+      expect(parse(await raw(payload)).head).toMatch(/^X-Content-Type-Options: nosniff$/im);
+    }
+  });
+});
