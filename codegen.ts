@@ -20,6 +20,7 @@ const config: CodegenConfig = {
           ClientId: 'string',
           ReportId: 'string',
           ProjectId: 'string',
+          Scope: 'string',
         },
         enumsAsTypes: true,
       },

@@ -10,6 +10,7 @@ import type { Plan } from '../db/generated/prisma/enums.js';
 import { ApiError } from '../errors/index.js';
 import { bearerChallenge, bearerToken, parseApiKey, secretMatches } from './api-key-format.js';
 import { API_PLANS, SCOPES, type Principal, type Scope } from './principal.js';
+import { planList, planName } from '../workspaces/index.js';
 
 export interface KeyRecord {
   id: string;
@@ -98,7 +99,7 @@ export function createApiKeyAuthenticator(sql: SqlRunner, options: { cacheTtlMs?
         throw new ApiError('api_key_expired', `This API key expired at ${record.expiresAt.toISOString()}.`, refusedToken);
       }
       if (!requiredPlans.includes(record.plan)) {
-        throw new ApiError('plan_required', `The API needs the ${requiredPlans.join(', ')} plan; this workspace is on ${record.plan}.`);
+        throw new ApiError('plan_required', `The API needs the ${planList(requiredPlans, 'or')} plan; this workspace is on ${planName(record.plan)}.`);
       }
       touch(record.id, now);
       return { kind: 'api_key', credentialId: record.id, workspaceId: record.workspaceId, plan: record.plan, timezone: record.timezone, scopes: record.scopes };

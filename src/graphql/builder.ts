@@ -1,5 +1,5 @@
 import SchemaBuilder from '@pothos/core';
-import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
+import ScopeAuthPlugin, { type AuthFailure } from '@pothos/plugin-scope-auth';
 import type { Scope } from '../auth/index.js';
 import { ApiError } from '../errors/index.js';
 import type { GraphQLContext } from './context.js';
@@ -18,6 +18,7 @@ export const builder = new SchemaBuilder<{
     ProjectId: { Input: string; Output: string };
     PromptId: { Input: string; Output: string };
     AnswerId: { Input: string; Output: string };
+    Scope: { Input: Scope; Output: string };
   };
 }>({
   defaultFieldNullability: false,
@@ -27,11 +28,20 @@ export const builder = new SchemaBuilder<{
       scope: (scope: Scope) => ctx.principal.scopes.includes(scope),
       admin: ctx.principal.kind !== 'api_key' && ctx.principal.role !== 'member',
     }),
-    unauthorizedError: (_parent, context, _info, result) =>
-      context.principal.kind === 'api_key' || !/admin/.test(result.message)
-        ? new ApiError('insufficient_scope', `This API key lacks the scope this call needs. ${result.message}`)
-        : new ApiError('forbidden', 'Only owners and admins of the workspace may read this.'),
+    unauthorizedError: (_parent, context, _info, result) => {
+      const failed = failedChecks(result.failure);
+      if (context.principal.kind !== 'api_key' && failed.some((check) => check.scope === 'admin')) return new ApiError('forbidden', 'Only owners and admins of the workspace may read this.');
+      const scopes = failed.filter((check) => check.scope === 'scope').map((check) => String(check.parameter));
+      // Named as v1 names it ("lacks the reports:read scope"), so every door spells scopes alike.
+      return new ApiError('insufficient_scope', scopes.length ? `This API key lacks the ${scopes.join(' or ')} scope.` : `This API key lacks the scope this call needs. ${result.message}`);
+    },
   },
 });
+
+/** The scope checks that failed, wherever they sit in the failure's tree. */
+function failedChecks(failure: AuthFailure): { scope: string; parameter: unknown }[] {
+  if ('failures' in failure) return failure.failures.flatMap(failedChecks);
+  return 'scope' in failure && 'parameter' in failure ? [{ scope: failure.scope, parameter: failure.parameter }] : [];
+}
 
 builder.queryType({ description: 'Read-only access to one workspace: clients, reports and AI visibility.' });

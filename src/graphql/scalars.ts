@@ -4,6 +4,7 @@ import { builder } from './builder.js';
 import { civilDateProblem } from '../dates/civil-date.js';
 import { isoInstant } from '../dates/instant.js';
 import { idPattern, isIdOf, type IdKind } from '../db/ids.js';
+import { SCOPES, type Scope } from '../auth/index.js';
 
 // graphql-scalars' DateTime hands Date objects on to JSON.stringify, whose toJSON is the slowest
 // way to print them (see dates/instant.ts); ours serialises to the same string itself. Reading
@@ -47,3 +48,15 @@ for (const [name, kind] of Object.entries(ID_SCALARS)) {
     },
   });
 }
+
+// A scope is spelled the same on every door (v1 errors, key creation, MCP consent, settings): an
+// enum could not carry the colon, so GraphQL shows the same string as a checked scalar.
+builder.scalarType('Scope', {
+  description: `An API scope as written everywhere: ${SCOPES.join(', ')}.`,
+  serialize: (value) => value,
+  parseValue: (value) => {
+    const scope = expectString(value, 'a scope');
+    if (!SCOPES.includes(scope as Scope)) throw new GraphQLError(`"${scope.slice(0, 64)}" is not a scope (${SCOPES.join(', ')}).`);
+    return scope as Scope;
+  },
+});

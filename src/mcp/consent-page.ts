@@ -6,6 +6,8 @@
 // permissions for the chosen workspace.
 import { html, page, type SafeHtml } from '../http/html.js';
 import { CSRF_FIELD } from '../sessions/index.js';
+import type { Plan } from '../db/generated/prisma/enums.js';
+import { planList, planName } from '../workspaces/index.js';
 import type { Toolset } from './toolsets.js';
 
 /** What each toolset lets an app read, in a person's words. */
@@ -25,7 +27,7 @@ const TOOLSET_LABELS: Record<Toolset, string> = {
 export interface ConsentWorkspace {
   id: string;
   name: string;
-  plan: string;
+  plan: Plan;
   writeActions: boolean;
 }
 
@@ -45,12 +47,12 @@ export interface ConsentView {
   toolsets: readonly Toolset[];
   writesRequested: boolean;
   selectedWorkspaceId: string;
-  paidPlans: readonly string[];
+  paidPlans: readonly Plan[];
 }
 
 export function consentPage(view: ConsentView): SafeHtml {
   if (!view.workspaces.length) {
-    return page('Connect an app', html`<div class="login"><section><h1>Not available</h1><p>The MCP connector needs a paid plan (${view.paidPlans.join(', ')}); none of your workspaces has one.</p></section></div>`);
+    return page('Connect an app', html`<div class="login"><section><h1>Not available</h1><p>The MCP connector needs the ${planList(view.paidPlans, 'or')} plan; none of your workspaces is on one.</p></section></div>`);
   }
   const registered = view.registeredAt ? view.registeredAt.toISOString().slice(0, 10) : 'unknown';
   return page(
@@ -68,7 +70,7 @@ ${view.verifiedHost
 <tr><th>Signed in as</th><td>${view.email}</td></tr>
 </table>
 <form method="post" action="${view.action}"><input type="hidden" name="${CSRF_FIELD}" value="${view.csrfToken}">
-<label>Workspace <select name="workspace">${view.workspaces.map((workspace) => html`<option value="${workspace.id}"${workspace.id === view.selectedWorkspaceId ? html` selected` : ''}>${workspace.name} (${workspace.plan}) — ${workspace.writeActions ? 'read and write' : 'read only'}</option>`)}</select></label>
+<label>Workspace <select name="workspace">${view.workspaces.map((workspace) => html`<option value="${workspace.id}"${workspace.id === view.selectedWorkspaceId ? html` selected` : ''}>${workspace.name} (${planName(workspace.plan)}) — ${workspace.writeActions ? 'read and write' : 'read only'}</option>`)}</select></label>
 <fieldset><legend>It asks to read (untick what it should not see)</legend>
 ${view.toolsets.map((toolset) => html`<label class="check"><input type="checkbox" name="toolset" value="${toolset}" checked> <span>${TOOLSET_LABELS[toolset]}</span></label>`)}
 </fieldset>

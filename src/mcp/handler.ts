@@ -17,6 +17,7 @@ import { BODY_LIMITS, bounded } from '../http/body.js';
 import { runCompiled, type GraphQLContext } from '../graphql/context.js';
 import type { AuthorizationServer } from './authorization-server.js';
 import { MCP_PLANS } from './oauth-accounts.js';
+import { planList, planName } from '../workspaces/index.js';
 import type { Metrics } from '../observability/metrics.js';
 import { contextFromCarrier, inSpan, SpanKind, tracing } from '../observability/tracing.js';
 import { MCP_PATH } from './connector.js';
@@ -120,7 +121,7 @@ export function createMcpHandler(deps: McpDeps) {
     if (!token) return 'missing';
     const holder = await deps.authorizationServer.verifyAccessToken(token);
     if (!holder) return 'invalid';
-    if (!MCP_PLANS.includes(holder.plan)) return new ApiError('plan_required', `The MCP connector needs a paid plan (${MCP_PLANS.join(', ')}); this workspace is on ${holder.plan}.`);
+    if (!MCP_PLANS.includes(holder.plan)) return new ApiError('plan_required', `The MCP connector needs the ${planList(MCP_PLANS, 'or')} plan; this workspace is on ${planName(holder.plan)}.`);
     return {
       principal: { kind: 'oauth', credentialId: `${holder.clientId}:${holder.userId}`, workspaceId: holder.workspaceId, plan: holder.plan, timezone: holder.timezone, scopes: SCOPES, userId: holder.userId, email: holder.email, role: holder.role, clientId: holder.clientId, clientName: holder.clientName },
       token,

@@ -2,6 +2,8 @@
 // forms; members see the same page read-only. No script; every form carries the CSRF token.
 import { html, page, type SafeHtml } from '../http/html.js';
 import { SCOPES } from '../auth/index.js';
+import type { Plan } from '../db/generated/prisma/enums.js';
+import { planList, planName } from '../workspaces/index.js';
 import type { AuditView } from '../audit/index.js';
 import type { SessionView } from '../sessions/index.js';
 import { CSRF_FIELD } from '../sessions/index.js';
@@ -58,10 +60,10 @@ export function settingsPage(view: SettingsView): SafeHtml {
   const csrf = html`<input type="hidden" name="${CSRF_FIELD}" value="${session.csrfToken}">`;
   const post = (action: string, label: string, style = 'secondary', extra: SafeHtml | string = '') =>
     html`<form class="inline" method="post" action="/app/settings${action}">${csrf}${extra}<button type="submit" class="${style}">${label}</button></form>`;
-  const planNote = (what: string, plans: readonly string[]) =>
-    html`<p class="muted">${what} on the ${plans.join(', ')} plans; this workspace is on <strong>${session.plan}</strong>. Ask the workspace owner to upgrade.</p>`;
+  const planNote = (what: string, plans: readonly Plan[]) =>
+    html`<p class="muted">${what} on the ${planList(plans, 'and')} plans; this workspace is on <strong>${planName(session.plan)}</strong>. Ask the workspace owner to upgrade.</p>`;
 
-  const header = html`<header><span class="brand">Signalboard</span><span>${session.workspaceName} <span class="muted">(${session.plan})</span></span>
+  const header = html`<header><span class="brand">Signalboard</span><span>${session.workspaceName} <span class="muted">(${planName(session.plan)})</span></span>
 ${view.workspaces.length > 1 ? html`<form class="inline" method="post" action="/app/session/workspace">${csrf}<select name="workspace" aria-label="Workspace">${view.workspaces.map((workspace) => html`<option value="${workspace.slug}"${workspace.slug === session.workspaceSlug ? html` selected` : ''}>${workspace.name}</option>`)}</select> <button type="submit" class="secondary">Switch</button></form>` : ''}
 <span class="spacer"></span><span class="muted">${session.email} · ${session.role}</span>
 <form class="inline" method="post" action="/app/logout">${csrf}<button type="submit" class="secondary">Sign out</button></form></header>`;

@@ -9,6 +9,7 @@ import { newId } from '../db/ids.js';
 import type { SqlRunner } from '../db/sql-runner.js';
 import { UsageError } from '../errors/index.js';
 import type { Actor } from './actor.js';
+import { planList, planName } from './plans.js';
 
 export interface AdminCommandPolicy {
   /** What the actor is trying to do, in the words of a refusal: "manage webhooks". */
@@ -35,7 +36,7 @@ export async function authorizeActor(prisma: Pick<PrismaClient, 'membership' | '
   if (actor.workspaceId && actor.workspaceId !== workspaceId) throw new UsageError('not found in this workspace', 'not_found');
   if (policy.plans) {
     const workspace = await prisma.workspace.findUniqueOrThrow({ where: { id: workspaceId }, select: { plan: true, slug: true } });
-    if (!policy.plans.allowed.includes(workspace.plan)) throw new UsageError(`${policy.plans.feature} the ${policy.plans.allowed.join(', ')} plan; ${workspace.slug} is on ${workspace.plan}`, 'forbidden');
+    if (!policy.plans.allowed.includes(workspace.plan)) throw new UsageError(`${policy.plans.feature} the ${planList(policy.plans.allowed, 'or')} plan; ${workspace.slug} is on ${planName(workspace.plan)}`, 'forbidden');
   }
   if (!actor.email) return 'operator';
   const membership = await prisma.membership.findFirst({ where: { workspaceId, user: { email: actor.email } }, select: { role: true, userId: true } });

@@ -5,4 +5,5 @@ export { adminCommand, authorizeActor, sqlOf } from './admin-command.js';
 export type { AdminCommandPolicy } from './admin-command.js';
 export { generatePassword } from './members.js';
 export { createWorkspace } from './service.js';
+export { planList, planName } from './plans.js';
 export type { Notify } from './service.js';

@@ -49,7 +49,7 @@ const ApiKeyType = builder.objectRef<ApiKeyRow>('ApiKey').implement({
     id: t.exposeID('id'),
     prefix: t.string({ description: 'How the key starts (sgb_live_<id>), to recognise it.', resolve: (key) => `${KEY_PREFIX}${key.id}` }),
     name: t.exposeString('name'),
-    scopes: t.exposeStringList('scopes'),
+    scopes: t.expose('scopes', { type: ['Scope'] }),
     expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true }),
     revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true }),
     lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true, description: 'Written at most once a minute.' }),

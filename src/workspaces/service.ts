@@ -5,8 +5,7 @@ import { isTimeZone } from '../dates/civil-date.js';
 import { adminCommand } from './admin-command.js';
 import { OPERATOR } from './actor.js';
 import { UsageError } from '../errors/index.js';
-
-export const PLANS: readonly Plan[] = ['free', 'starter', 'pro', 'agency', 'scale'];
+import { PLANS } from './plans.js';
 
 export type Notify = (target: string) => Promise<void>;
 

@@ -1,9 +1,9 @@
 import { builder } from '../graphql/builder.js';
 import { tenantStatement } from '../db/tenant-sql.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
-import { bucketPolicies, SCOPES, type Principal, type Scope } from '../auth/index.js';
+import { bucketPolicies, type Principal } from '../auth/index.js';
 import type { Plan } from '../db/generated/prisma/enums.js';
-import { PLANS } from './service.js';
+import { PLANS } from './plans.js';
 import { searchWorkspace, type SearchHit } from './search.js';
 import { invalidParameter } from '../errors/index.js';
 
@@ -17,9 +17,6 @@ interface WorkspaceShape {
 }
 
 const PlanEnum = builder.enumType('Plan', { values: PLANS });
-// Each enum value is its own name (graphql/compile.ts): the resolvers below give the names.
-const scopeName = (scope: Scope) => scope.replace(':', '_').toUpperCase();
-const ScopeEnum = builder.enumType('Scope', { values: SCOPES.map(scopeName) });
 const CredentialEnum = builder.enumType('CredentialKind', { values: { API_KEY: {}, SESSION: {}, OAUTH: { description: 'An MCP client with a grant a person consented to.' } } });
 
 const WorkspaceType = builder.objectRef<WorkspaceShape>('Workspace').implement({
@@ -59,7 +56,7 @@ const ViewerType = builder.objectRef<{ workspace: WorkspaceShape }>('Viewer').im
   fields: (t) => ({
     workspace: t.expose('workspace', { type: WorkspaceType }),
     credential: t.field({ type: CredentialEnum, resolve: (_viewer, _args, ctx) => ctx.principal.kind.toUpperCase() as Uppercase<Principal['kind']> }),
-    scopes: t.field({ type: [ScopeEnum], resolve: (_viewer, _args, ctx) => ctx.principal.scopes.map(scopeName) }),
+    scopes: t.field({ type: ['Scope'], resolve: (_viewer, _args, ctx) => ctx.principal.scopes }),
     limits: t.field({
       type: LimitsType,
       resolve: (viewer, _args, ctx) => {

@@ -84,7 +84,9 @@ describe('plans and scopes', () => {
   it('refuses workspaces below pro with 403 plan_required, and follows a plan change at once', async () => {
     for (const plan of ['free', 'starter']) {
       const { key } = await createKeyedWorkspace(t.database, { plan });
-      expect(await errorOf(await t.get('/api/v1/clients', key.secret))).toEqual({ status: 403, code: 'plan_required' });
+      const refused = await t.get('/api/v1/clients', key.secret);
+      expect(refused.status).toBe(403);
+      expect((await json(refused)).error).toMatchObject({ code: 'plan_required', message: `The API needs the Pro, Agency or Scale plan; this workspace is on ${plan === 'free' ? 'Free' : 'Starter'}.` });
     }
     const { workspace, key } = await createKeyedWorkspace(t.database, { plan: 'pro' });
     expect((await t.get('/api/v1/clients', key.secret)).status).toBe(200);
@@ -99,7 +101,9 @@ describe('plans and scopes', () => {
       expect(await errorOf(await t.get(path, key.secret)), path).toEqual({ status: 403, code: 'insufficient_scope' });
     }
     const graphql = await t.app.fetch(new Request('http://test.local/graphql', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key.secret}` }, body: JSON.stringify({ query: '{ reports { meta { total } } }' }) }));
-    expect((await json(graphql)).errors[0].extensions.code).toBe('insufficient_scope');
+    const refused = (await json(graphql)).errors[0];
+    expect(refused.extensions.code).toBe('insufficient_scope');
+    expect(refused.message).toBe('This API key lacks the reports:read scope.');
   });
 
   it('checks in the contract\'s order: authentication, plan, scope, then parameters', async () => {

@@ -256,7 +256,7 @@ describe('viewer', () => {
     const body = await graphql(key.secret, operations, {}, 'Viewer');
     expect(body.data.viewer).toEqual({
       credential: 'API_KEY',
-      scopes: ['CLIENTS_READ', 'REPORTS_READ'],
+      scopes: ['clients:read', 'reports:read'],
       role: null,
       workspace: { id: workspace.id, slug: workspace.slug, name: workspace.slug, plan: 'agency', timezone: 'UTC' },
     });

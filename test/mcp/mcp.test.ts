@@ -512,7 +512,7 @@ describe('tokens', () => {
     try {
       const response = await mcpPost(accessToken());
       expect(response.status).toBe(403);
-      expect((await response.json()).error).toMatchObject({ code: 'plan_required', message: expect.stringContaining('paid plan') });
+      expect((await response.json()).error).toMatchObject({ code: 'plan_required', message: 'The MCP connector needs the Starter, Pro, Agency or Scale plan; this workspace is on Free.' });
     } finally {
       await setPlan(served.t.database.prisma, announce, mine.workspace.slug, 'agency');
     }

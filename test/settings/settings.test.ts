@@ -47,6 +47,11 @@ describe('settings', () => {
     expect((await json(refused)).error.code).toBe('api_key_revoked');
   });
 
+  it('GraphQL tells a signed-in member that admin-only fields are for owners and admins (forbidden), not a missing API-key scope', async () => {
+    const body = await json(await call(t.app, member, 'POST', '/graphql', { query: '{ members { email } }' }));
+    expect(body.errors[0]).toMatchObject({ message: 'Only owners and admins of the workspace may read this.', extensions: { code: 'forbidden' } });
+  });
+
   it('members read but every change is 403', async () => {
     expect((await call(t.app, member, 'GET', '/app/settings/api-keys')).status).toBe(200);
     expect((await call(t.app, member, 'GET', '/app/settings/audit-log')).status).toBe(200);
@@ -110,11 +115,11 @@ describe('settings', () => {
     await personWithPassword(t.database, { email: starter.ownerEmail });
     const auth = await signIn(t.app, starter.ownerEmail);
     const page = await (await t.app.fetch(new Request(`${ORIGIN}/app/settings`, { headers: { cookie: auth.cookie, accept: 'text/html' } }))).text();
-    expect(page).toContain('Webhooks are available on the pro, agency, scale plans; this workspace is on <strong>starter</strong>');
-    expect(page).toContain('Single sign-on is available on the pro, agency, scale plans; this workspace is on <strong>starter</strong>');
+    expect(page).toContain('Webhooks are available on the Pro, Agency and Scale plans; this workspace is on <strong>Starter</strong>');
+    expect(page).toContain('Single sign-on is available on the Pro, Agency and Scale plans; this workspace is on <strong>Starter</strong>');
     const refused = await call(t.app, auth, 'POST', '/app/settings/webhooks', { url: 'https://hooks.example.com/x' });
     expect(refused.status).toBe(403);
-    expect((await json(refused)).error.message).toMatch(/webhooks need the pro, agency, scale plan/);
+    expect((await json(refused)).error.message).toMatch(/webhooks need the Pro, Agency or Scale plan; .* is on Starter/);
   });
 
   it('the MCP write switch and the SSO provider are saved; the client secret is sealed and never returned', async () => {

@@ -43,7 +43,7 @@ describe('adminCommand', () => {
     await expect(rename({ email: admin.email }, 'x', { what: 'rename', ownerOnly: true })).rejects.toMatchObject({ reason: 'forbidden' });
     await expect(rename({ email: 'stranger@example.test' }, 'x')).rejects.toMatchObject({ reason: 'forbidden' });
     await expect(rename({ email: keyed.ownerEmail, workspaceId: 'ws_somewhereelse00000' }, 'x')).rejects.toMatchObject({ reason: 'not_found' });
-    await expect(rename({ email: keyed.ownerEmail }, 'x', { what: 'rename', plans: { allowed: ['pro'], feature: 'renaming needs' } })).rejects.toThrow(/renaming needs the pro plan; .* is on starter/);
+    await expect(rename({ email: keyed.ownerEmail }, 'x', { what: 'rename', plans: { allowed: ['pro'], feature: 'renaming needs' } })).rejects.toThrow(/renaming needs the Pro plan; .* is on Starter/);
     expect(await rename({ email: member.email }, 'By a member', { what: 'rename', members: true })).toBe('By a member');
     expect(await entries()).toHaveLength(2);
   });
