@@ -1,0 +1,87 @@
+// Every ```bash block of README.md and docs/ runs as written against a test instance seeded
+// with the demo data `npm start` seeds, with the variables the docs tell a reader to set:
+// BASE_URL, SIGNALBOARD_KEY (the demo key npm start prints) and INGEST_TOKEN. A file's blocks
+// run in order in one shell, as a reader would type them into one terminal, so ids a block
+// exports are there for the next. Conventions: docs/development.md, "Documentation that runs".
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { listen } from '../support/listen.js';
+import { seedDemoIfEmpty } from '../../src/demo/first-start.js';
+import { documentationFiles, fencedBlocks, REPOSITORY, runnableBlocks } from './markdown.js';
+
+const INGEST_TOKEN = 'docs-test-ingest-token-0123456789abcdef';
+
+let t: TestApp;
+let server: Awaited<ReturnType<typeof listen>>;
+let key: string;
+let workDir: string;
+
+beforeAll(async () => {
+  t = await createTestApp({ INGEST_TOKEN });
+  const demo = await seedDemoIfEmpty(t.database.prisma, t.database.pool);
+  key = demo!.secret;
+  server = await listen(t.app);
+  workDir = mkdtempSync(path.join(tmpdir(), 'signalboard-docs-'));
+}, 300_000);
+
+afterAll(async () => {
+  await server?.close();
+  await t?.close();
+  if (workDir) rmSync(workDir, { recursive: true, force: true });
+});
+
+/**
+ * One bash process for the file: each block sourced in turn; the first failing command stops it
+ * and names its block. Asynchronous: the instance answering the commands lives in this process.
+ */
+function runBlocks(file: string, blocks: ReturnType<typeof runnableBlocks>) {
+  const scripts = blocks.map((block, index) => {
+    const script = path.join(workDir, `${path.basename(file, '.md')}-${index}.sh`);
+    writeFileSync(script, `${block.code}\n`);
+    return { script, block };
+  });
+  const driver = [
+    'set -Eeuo pipefail',
+    `trap 'echo "docs-test: failed in ${file} at line $BLOCK_LINE (exit $?)" >&2' ERR`,
+    ...scripts.flatMap(({ script, block }) => [`BLOCK_LINE=${block.line}`, `echo "--- ${file}:${block.line}"`, `source ${JSON.stringify(script)}`]),
+  ].join('\n');
+  const child = spawn('bash', ['-c', driver], {
+    cwd: workDir,
+    timeout: 120_000,
+    env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? workDir, BASE_URL: server.baseUrl, SIGNALBOARD_KEY: key, INGEST_TOKEN },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+describe('commands in the documentation', () => {
+  for (const file of documentationFiles()) {
+    const text = readFileSync(path.join(REPOSITORY, file), 'utf8');
+    const blocks = runnableBlocks(text);
+    if (blocks.length === 0) continue;
+    it(`${file}: every bash block runs against a demo instance`, async () => {
+      const result = await runBlocks(file, blocks);
+      expect(result.status, `${result.stderr}\n${result.stdout.slice(-4000)}`).toBe(0);
+    }, 150_000);
+  }
+
+  it('gives every skipped block a reason and runs no shell block it cannot see', () => {
+    for (const file of documentationFiles()) {
+      for (const block of fencedBlocks(readFileSync(path.join(REPOSITORY, file), 'utf8'))) {
+        // A shell block under another name would silently escape the test.
+        expect(['sh', 'shell', 'console', 'zsh'], `${file}:${block.line} uses \`\`\`${block.info}; use bash (run) or text (not a command)`).not.toContain(block.info);
+        if (block.skip !== null) expect(block.skip.trim().length, `${file}:${block.line}`).toBeGreaterThan(0);
+      }
+    }
+  });
+});
