@@ -5,7 +5,7 @@ import { NodeInterface, registerNodeKind } from '../graphql/node.js';
 import { itemEnvelope } from '../graphql/envelope.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
 import { connectionType, pageArgFields } from '../graphql/connection.js';
-import { decodeCursor, encodeCursor, pageArgs } from '../db/paging.js';
+import { cursorBinding, decodeCursor, encodeCursor, pageArgs } from '../db/paging.js';
 import { isCivilDate } from '../dates/civil-date.js';
 import { ApiError } from '../errors/index.js';
 import type { GraphQLContext } from '../graphql/context.js';
@@ -98,7 +98,9 @@ builder.queryField('aiVisibilityAnswers', (t) =>
     resolve: async (_root, args, ctx) => {
       const filter = answerFilterOf(args, ctx.now);
       const limit = pageLimitOf(args.limit);
-      const after = args.cursor ? decodeCursor(args.cursor, isCivilDate, 'cursor') : null;
+      // The filters as sent (not the resolved range: a page read after midnight keeps its cursor); limit may change between pages.
+      const binding = cursorBinding(ctx.workspace.workspaceId, args.id, args.dateFrom ?? null, args.dateTo ?? null, filter.model, filter.locale, filter.promptId, filter.mentioned, filter.domain);
+      const after = args.cursor ? decodeCursor(args.cursor, isCivilDate, 'cursor', binding) : null;
       const project = await ctx.repositories.projects.find(args.id);
       const [rows, total] = await Promise.all([
         ctx.repositories.answers.page(project.id, filter, after && { date: after.sortValue, id: after.id }, limit + 1),
@@ -106,7 +108,7 @@ builder.queryField('aiVisibilityAnswers', (t) =>
       ]);
       const data = rows.slice(0, limit);
       const more = rows.length > limit;
-      return { data, meta: { total, truncated: more, nextCursor: more ? encodeCursor({ sortValue: data.at(-1)!.date, id: data.at(-1)!.id }) : null } };
+      return { data, meta: { total, truncated: more, nextCursor: more ? encodeCursor({ sortValue: data.at(-1)!.date, id: data.at(-1)!.id }, binding) : null } };
     },
   }),
 );

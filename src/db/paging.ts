@@ -1,6 +1,7 @@
 // Keyset pages: a cursor is the row's sort value and id, opaque to callers (base64url JSON); a
 // repository fetches first+1 rows after the cursor, so a page's cost does not grow with depth.
 // The GraphQL connection types over these live in graphql/connection.ts.
+import { createHash } from 'node:crypto';
 import { invalidParameter } from '../errors/index.js';
 import { textProblem } from '../http/text-input.js';
 
@@ -23,17 +24,31 @@ export interface Page<T> {
   hasNextPage: boolean;
 }
 
-export const encodeCursor = (cursor: Cursor) => Buffer.from(JSON.stringify([cursor.sortValue, cursor.id])).toString('base64url');
+/**
+ * What an endpoint's cursor is bound to: the workspace, the parent (a project) and the filters as
+ * the caller sent them. A cursor read under another binding would be a keyset position in some
+ * other list, silently skipping or repeating rows, so it is refused instead. A digest, not a
+ * secret: a position someone forges still reads only their own workspace's rows.
+ */
+export const cursorBinding = (...parts: unknown[]): string => createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 16);
 
-/** Reads a cursor; `isSortValue` checks its sort value is of the connection's kind (a date, a time). */
-export function decodeCursor(value: string, isSortValue: (sortValue: string) => boolean, param = 'after'): Cursor {
+export const encodeCursor = (cursor: Cursor, binding?: string) =>
+  Buffer.from(JSON.stringify(binding === undefined ? [cursor.sortValue, cursor.id] : [cursor.sortValue, cursor.id, binding])).toString('base64url');
+
+/** Reads a cursor; `isSortValue` checks its sort value is of the connection's kind (a date, a time), `binding` that it was made for this list. */
+export function decodeCursor(value: string, isSortValue: (sortValue: string) => boolean, param = 'after', binding?: string): Cursor {
+  let parts: unknown[] | null = null;
   try {
-    const [sortValue, id] = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as unknown[];
-    if (typeof sortValue === 'string' && typeof id === 'string' && isSortValue(sortValue) && !textProblem(id)) return { sortValue, id };
+    parts = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as unknown[];
   } catch {
-    // falls through to the refusal below
+    // refused below
   }
-  throw invalidParameter(param, `${param} is not a cursor returned by this ${param === 'after' ? 'connection' : 'endpoint'}.`);
+  const [sortValue, id, boundTo] = Array.isArray(parts) ? parts : [];
+  if (typeof sortValue !== 'string' || typeof id !== 'string' || !isSortValue(sortValue) || textProblem(id) !== null || parts!.length !== (binding === undefined ? 2 : 3)) {
+    throw invalidParameter(param, `${param} is not a cursor returned by this ${param === 'after' ? 'connection' : 'endpoint'}.`);
+  }
+  if (boundTo !== binding) throw invalidParameter(param, `${param} was returned for another workspace, project or set of filters; send the same filters as the request that returned it, or start again without ${param}.`);
+  return { sortValue, id };
 }
 
 export function pageArgs(first: number | null | undefined, after: string | null | undefined, isSortValue: (sortValue: string) => boolean): PageArgs {

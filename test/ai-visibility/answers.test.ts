@@ -259,6 +259,32 @@ describe('GET …/answers', () => {
   });
 });
 
+describe('answer cursors', () => {
+  const firstPage = async (query: string, project = projectId, apiKey = key) => (await json(await t.get(`/api/v1/ai-visibility/projects/${project}/answers?limit=1&${query}`, apiKey))).meta.nextCursor as string;
+  const refusal = async (path: string, apiKey = key) => {
+    const response = await t.get(path, apiKey);
+    return { status: response.status, error: (await json(response)).error };
+  };
+
+  it('are bound to their workspace, project and filters: any other is 400 invalid_parameter', async () => {
+    const base = 'dateFrom=2026-10-01&dateTo=2026-10-31';
+    const cursor = await firstPage(`${base}&domain=reddit.com`);
+    expect(cursor).toEqual(expect.any(String));
+    // The same filters (a domain spelled otherwise is the same filter) with another page size go on.
+    const next = await t.get(`/api/v1/ai-visibility/projects/${projectId}/answers?${base}&domain=WWW.Reddit.com&limit=5&cursor=${cursor}`, key);
+    expect(next.status).toBe(200);
+    const bound = { status: 400, error: expect.objectContaining({ code: 'invalid_parameter', param: 'cursor', message: expect.stringMatching(/another workspace, project or set of filters/) }) };
+    for (const query of [`${base}&cursor=${cursor}`, `${base}&domain=reddit.com&locale=en-US&cursor=${cursor}`, `dateFrom=2026-10-02&dateTo=2026-10-31&domain=reddit.com&cursor=${cursor}`]) {
+      expect(await refusal(`/api/v1/ai-visibility/projects/${projectId}/answers?${query}`), query).toEqual(bound);
+    }
+    expect(await refusal(`/api/v1/ai-visibility/projects/${otherProjectId}/answers?${base}&domain=reddit.com&cursor=${cursor}`)).toEqual(bound);
+    // Another workspace with a project of its own: the cursor is no keyset position there either.
+    const stranger = await createKeyedWorkspace(t.database);
+    const strangerProject = await t.database.prisma.aiProject.create({ data: { id: newId('project'), workspaceId: stranger.workspace.id, name: 'CRM', brand: 'Acme', models: ['chatgpt'], locales: ['en-US'] } });
+    expect(await refusal(`/api/v1/ai-visibility/projects/${strangerProject.id}/answers?${base}&domain=reddit.com&cursor=${cursor}`, stranger.key.secret)).toEqual(bound);
+  });
+});
+
 describe('GET …/answers/{answerId}', () => {
   it('returns one answer; another project\'s answer is 404 like a missing one; a malformed id is 400', async () => {
     const [first] = (await v1('/answers?dateFrom=2026-10-01&dateTo=2026-10-31&limit=1')).body.data;
