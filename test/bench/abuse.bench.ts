@@ -1,0 +1,250 @@
+// npm run bench:abuse — the tenant next door. Workspace B sends a steady trickle of v1, GraphQL,
+// MCP and CSV-export requests (within its plan's rate) while nothing else happens, then again while
+// workspace A does everything issue 39 found could take the service from the others: exports held
+// open by clients that stop reading, non-reading clients of the largest answers GraphQL would give,
+// MCP floods and JSON-RPC batches. B's p99 per door under abuse against its own quiet p99 in the same
+// run, every B request counted, and the service's resident set sampled throughout.
+// Targets (issue 39): B's p99 ≤ 2× quiet on every door, no B request fails, peak RSS ≤ 400 MB.
+import net from 'node:net';
+import { readFileSync } from 'node:fs';
+import { connectDatabase, type Database } from '../../src/db/client.js';
+import { newId } from '../../src/db/ids.js';
+import { seedWorkspace } from '../../src/demo/seed.js';
+import { createApiKey } from '../../src/auth/key-management.js';
+import { addDays } from '../../src/dates/civil-date.js';
+import { benchApiFixtures, benchDatabase, mcpAccessToken, runBench, socketClient, startService } from './harness.js';
+
+const QUIET_SECONDS = Number(process.env.BENCH_QUIET_SECONDS ?? 20);
+const ABUSE_SECONDS = Number(process.env.BENCH_ABUSE_SECONDS ?? 30);
+/** B's requests per door and second: four doors stay under the scale plan's sustained 10/s. */
+const B_RATE_PER_DOOR = 2;
+
+const rssMb = (pid: number, field: 'VmHWM' | 'VmRSS') => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+};
+
+/** The attacker's workspace: the same shape of data as B's, its own key. */
+async function abuserFixtures(database: Database) {
+  const slug = 'bench-abuse-a';
+  const workspace =
+    (await database.prisma.workspace.findUnique({ where: { slug } })) ??
+    (await (async () => {
+      const created = await database.prisma.workspace.create({ data: { id: newId('workspace'), slug, name: 'Bench abuser', plan: 'scale', timezone: 'UTC' } });
+      await seedWorkspace(database.prisma, database.pool, { workspaceId: created.id, days: 30, clients: 5, seed: 7 });
+      return created;
+    })());
+  // Long answers (40 000 characters, below ingest's 100 000): the largest answers a request can ask for.
+  await database.pool.query("UPDATE ai_answers SET text = left(repeat(text || ' ', 400), 40000) WHERE workspace_id = $1 AND length(text) < 40000", [workspace.id]);
+  const project = await database.prisma.aiProject.findFirstOrThrow({ where: { workspaceId: workspace.id } });
+  const answers = await database.prisma.aiAnswer.findMany({ where: { projectId: project.id }, select: { id: true }, orderBy: { id: 'asc' }, take: 100 });
+  const key = await createApiKey(database.prisma, { workspaceId: workspace.id, name: `abuse ${Date.now()}`, actor: { email: null } });
+  return { workspace, project, answerIds: answers.map((answer) => answer.id), key };
+}
+
+interface DoorSamples {
+  latencies: number[];
+  failures: number;
+  statuses: Map<number, number>;
+}
+
+/** One request per door every 1/B_RATE_PER_DOOR s (open loop: a slow answer does not slow the schedule). */
+async function trickle(doors: Record<string, () => Promise<number>>, seconds: number): Promise<Record<string, DoorSamples>> {
+  const results: Record<string, DoorSamples> = {};
+  const end = Date.now() + seconds * 1000;
+  const inFlight: Promise<void>[] = [];
+  for (const [door, call] of Object.entries(doors)) {
+    const samples: DoorSamples = (results[door] = { latencies: [], failures: 0, statuses: new Map() });
+    inFlight.push(
+      (async () => {
+        const pending: Promise<void>[] = [];
+        while (Date.now() < end) {
+          const t0 = performance.now();
+          pending.push(
+            call()
+              .catch(() => 0)
+              .then((status) => {
+                samples.latencies.push(performance.now() - t0);
+                samples.statuses.set(status, (samples.statuses.get(status) ?? 0) + 1);
+                if (status !== 200) samples.failures++;
+              }),
+          );
+          await sleep(1000 / B_RATE_PER_DOOR);
+        }
+        await Promise.all(pending);
+      })(),
+    );
+  }
+  await Promise.all(inFlight);
+  return results;
+}
+
+/**
+ * A client that sends its request, reads `readBytes` of the answer and then stops reading, keeping
+ * the socket open; when the server cuts it, it comes back. Counts how often it was cut.
+ */
+function stalledReaders(baseUrl: string, request: Buffer, count: number, readBytes: number) {
+  const { hostname, port } = new URL(baseUrl);
+  let stopped = false;
+  const stats = { opened: 0, cut: 0, firstLines: new Map<string, number>() };
+  const sockets = new Set<net.Socket>();
+  const open = () => {
+    if (stopped) return;
+    stats.opened++;
+    const socket = net.connect(Number(port), hostname);
+    sockets.add(socket);
+    let received = 0;
+    socket.on('data', (chunk: Buffer) => {
+      if (received === 0) {
+        const line = chunk.subarray(0, chunk.indexOf('\r\n')).toString('latin1');
+        stats.firstLines.set(line, (stats.firstLines.get(line) ?? 0) + 1);
+      }
+      received += chunk.length;
+      if (received >= readBytes) socket.pause();
+    });
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      sockets.delete(socket);
+      if (stopped) return;
+      stats.cut++;
+      // Come back after a breath, as a careless retry loop would.
+      setTimeout(open, 200);
+    });
+    socket.write(request);
+  };
+  for (let index = 0; index < count; index++) open();
+  return {
+    stats,
+    stop() {
+      stopped = true;
+      for (const socket of sockets) socket.destroy();
+    },
+  };
+}
+
+/** A closed loop from `concurrency` callers until stopped; counts answers by status. */
+function flood(call: () => Promise<number>, concurrency: number) {
+  let stopped = false;
+  const statuses = new Map<number, number>();
+  const loops = Array.from({ length: concurrency }, async () => {
+    while (!stopped) {
+      const status = await call().catch(() => 0);
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    }
+  });
+  return {
+    statuses,
+    async stop() {
+      stopped = true;
+      await Promise.all(loops);
+    },
+  };
+}
+
+const statusText = (statuses: Map<number | string, number>) =>
+  [...statuses.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .map(([status, count]) => `${status}×${count}`)
+    .join(' ');
+
+runBench(async () => {
+  const embedded = await benchDatabase();
+  const database = connectDatabase(embedded.url, 4);
+  const b = await benchApiFixtures(database);
+  const a = await abuserFixtures(database);
+  const service = await startService({ DATABASE_URL: embedded.url, WEBHOOK_WORKER: 'false' });
+  const rssSamples: number[] = [];
+  const sampler = setInterval(() => rssSamples.push(rssMb(service.pid, 'VmRSS')), 100);
+  try {
+    const tokenA = await mcpAccessToken(database, service.baseUrl, a.workspace.id, '/mcp/x/all');
+    const tokenB = await mcpAccessToken(database, service.baseUrl, b.workspace.id, '/mcp/x/all');
+    const client = socketClient(service.baseUrl);
+    const today = new Date().toISOString().slice(0, 10);
+    const week = `dateFrom=${addDays(today, -6)}&dateTo=${today}`;
+
+    const mcpHeaders = (token: string, version = '2025-06-18') => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': version });
+    const send = (request: Buffer) => async () => (await client.send(request)).status;
+    const bDoors = {
+      'v1 GET /clients': send(client.prepare('GET', '/api/v1/clients', { authorization: `Bearer ${b.key.secret}` })),
+      'GraphQL query': send(client.prepare('POST', '/graphql', { authorization: `Bearer ${b.key.secret}`, 'content-type': 'application/json' }, JSON.stringify({ query: `{ node(id: "${b.report.id}") { id } }` }))),
+      'MCP tools/call': send(client.prepare('POST', '/mcp/x/all', mcpHeaders(tokenB), JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_clients', arguments: {} } }))),
+      // Exports answer chunked: fetch reads them to the end.
+      'v1 CSV export (7 days of answers)': async () => {
+        const response = await fetch(`${service.baseUrl}/api/v1/ai-visibility/projects/${b.project.id}/answers?${week}`, { headers: { authorization: `Bearer ${b.key.secret}`, accept: 'text/csv' } });
+        await response.arrayBuffer();
+        return response.status;
+      },
+    };
+
+    // Warm both workspaces' paths so that the quiet phase measures a service V8 has optimised.
+    await trickle(bDoors, 5);
+    const quiet = await trickle(bDoors, QUIET_SECONDS);
+    const quietPeak = Math.max(...rssSamples);
+
+    // The abuses, all at once, from workspace A.
+    const host = new URL(service.baseUrl).host;
+    const rawRequest = (method: string, path: string, headers: Record<string, string>, body?: string) =>
+      Buffer.from([`${method} ${path} HTTP/1.1`, `Host: ${host}`, ...Object.entries(headers).map(([n, v]) => `${n}: ${v}`), ...(body !== undefined ? [`Content-Length: ${Buffer.byteLength(body)}`] : []), '', body ?? ''].join('\r\n'));
+    const heldExports = stalledReaders(service.baseUrl, rawRequest('GET', `/api/v1/ai-visibility/projects/${a.project.id}/answers?dateFrom=${addDays(today, -29)}&dateTo=${today}`, { authorization: `Bearer ${a.key.secret}`, accept: 'text/csv' }), 8, 300);
+    const ids = JSON.stringify(a.answerIds);
+    const aliases = Array.from({ length: 16 }, (_, index) => `a${index}: nodes(ids: ${ids}) { ... on AiVisibilityAnswer { text prompt citations { url title } } }`).join(' ');
+    const hugeGraphql = stalledReaders(service.baseUrl, rawRequest('POST', '/graphql', { authorization: `Bearer ${a.key.secret}`, 'content-type': 'application/json' }, JSON.stringify({ query: `{ ${aliases} }` })), 4, 0);
+    const answerCall = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_answer', arguments: { id: a.project.id, answerId: a.answerIds[id % a.answerIds.length] } } });
+    const mcpFlood = flood(send(client.prepare('POST', '/mcp/x/all', mcpHeaders(tokenA), JSON.stringify(answerCall(1)))), 8);
+    const batch = JSON.stringify(Array.from({ length: 100 }, (_, index) => answerCall(index + 1)));
+    const batchFlood = flood(send(client.prepare('POST', '/mcp/x/all', mcpHeaders(tokenA, '2025-03-26'), batch)), 2);
+    const batchNewEra = flood(send(client.prepare('POST', '/mcp/x/all', mcpHeaders(tokenA), batch)), 1);
+
+    const abused = await trickle(bDoors, ABUSE_SECONDS);
+    heldExports.stop();
+    hugeGraphql.stop();
+    await Promise.all([mcpFlood.stop(), batchFlood.stop(), batchNewEra.stop()]);
+    client.close();
+    const peakRss = Math.max(...rssSamples, rssMb(service.pid, 'VmHWM'));
+
+    const rows = Object.keys(bDoors).map((door) => {
+      const q = quiet[door]!;
+      const x = abused[door]!;
+      const ratio = percentile(x.latencies, 99) / percentile(q.latencies, 99);
+      return {
+        'B door': door,
+        'quiet p50 ms': percentile(q.latencies, 50).toFixed(1),
+        'quiet p99 ms': percentile(q.latencies, 99).toFixed(1),
+        'abused p50 ms': percentile(x.latencies, 50).toFixed(1),
+        'abused p99 ms': percentile(x.latencies, 99).toFixed(1),
+        'p99 ratio': Number(ratio.toFixed(2)),
+        'requests (quiet/abused)': `${q.latencies.length}/${x.latencies.length}`,
+        failures: q.failures + x.failures,
+      };
+    });
+    console.log(`\nbench:abuse — workspace B beside workspace A's abuse (${new Date().toISOString().slice(0, 10)}, quiet ${QUIET_SECONDS} s, abuse ${ABUSE_SECONDS} s)`);
+    console.table(rows);
+    console.log('\nWhat workspace A got');
+    console.table([
+      { abuse: 'held CSV exports (8 readers that stop after 300 B)', outcome: `${heldExports.stats.opened} opened, ${heldExports.stats.cut} cut by the server; first lines: ${statusText(heldExports.stats.firstLines)}` },
+      { abuse: 'non-reading clients of 16 × nodes(100 answers)', outcome: `${hugeGraphql.stats.opened} opened, ${hugeGraphql.stats.cut} cut; first lines: ${statusText(hugeGraphql.stats.firstLines)}` },
+      { abuse: 'MCP flood, 8 callers of get_answer', outcome: statusText(mcpFlood.statuses) },
+      { abuse: 'MCP batches of 100 get_answer (2025-03-26)', outcome: statusText(batchFlood.statuses) },
+      { abuse: 'MCP batches of 100 get_answer (2025-06-18)', outcome: statusText(batchNewEra.statuses) },
+    ]);
+    const worstRatio = Math.max(...rows.map((row) => row['p99 ratio']));
+    const failures = rows.reduce((sum, row) => sum + row.failures, 0);
+    console.table([
+      { target: "B's p99 under abuse ≤ 2× its quiet p99 (worst door)", value: worstRatio, met: worstRatio <= 2 },
+      { target: 'no B request fails', value: failures, met: failures === 0 },
+      { target: 'peak RSS ≤ 400 MB', value: Math.round(peakRss), met: peakRss <= 400 },
+      { target: '(peak RSS while quiet, for reference)', value: Math.round(quietPeak), met: '' },
+    ]);
+    for (const door of Object.keys(bDoors)) {
+      const bad = [...quiet[door]!.statuses, ...abused[door]!.statuses].filter(([status]) => status !== 200);
+      if (bad.length) console.log(`B ${door}: ${statusText(new Map(bad))}`);
+    }
+  } finally {
+    clearInterval(sampler);
+    await service.stop();
+    await database.close();
+    await embedded.stop();
+  }
+});
