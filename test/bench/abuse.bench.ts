@@ -36,10 +36,10 @@ async function abuserFixtures(database: Database) {
       await seedWorkspace(database.prisma, database.pool, { workspaceId: created.id, days: 30, clients: 5, seed: 7 });
       return created;
     })());
-  // Long answers (40 000 characters, below ingest's 100 000): the largest answers a request can ask for.
-  await database.pool.query("UPDATE ai_answers SET text = left(repeat(text || ' ', 400), 40000) WHERE workspace_id = $1 AND length(text) < 40000", [workspace.id]);
   const project = await database.prisma.aiProject.findFirstOrThrow({ where: { workspaceId: workspace.id } });
   const answers = await database.prisma.aiAnswer.findMany({ where: { projectId: project.id }, select: { id: true }, orderBy: { id: 'asc' }, take: 100 });
+  // The answers the attack asks for made long (40 000 characters, below ingest's 100 000): the largest a request can get.
+  await database.pool.query("UPDATE ai_answers SET text = left(repeat(text || ' ', 400), 40000) WHERE id = ANY($1) AND length(text) < 40000", [answers.map((answer) => answer.id)]);
   const key = await createApiKey(database.prisma, { workspaceId: workspace.id, name: `abuse ${Date.now()}`, actor: { email: null } });
   return { workspace, project, answerIds: answers.map((answer) => answer.id), key };
 }
