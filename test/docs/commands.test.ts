@@ -1,14 +1,15 @@
 // Every ```bash block of README.md and docs/ runs as written against a test instance seeded
 // with the demo data `npm start` seeds, with the variables the docs tell a reader to set:
-// BASE_URL, SIGNALBOARD_KEY (the demo key npm start prints) and INGEST_TOKEN. A file's blocks
-// run in order in one shell, as a reader would type them into one terminal, so ids a block
-// exports are there for the next. Conventions: docs/development.md, "Documentation that runs".
+// BASE_URL, SIGNALBOARD_KEY (the demo key npm start prints) and INGEST_TOKEN, and the CLI on
+// the instance's database (DATABASE_URL). A file's blocks run in order in one shell, as a reader
+// would type them into one terminal, so ids a block sets are there for the next. Conventions:
+// docs/development.md, "Documentation that runs".
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/app.js';
+import { TEST_APP_SECRET_KEY } from '../support/secrets.js';
 import { listen } from '../support/listen.js';
 import { seedDemoIfEmpty } from '../../src/demo/first-start.js';
 import { documentationFiles, fencedBlocks, REPOSITORY, runnableBlocks } from './markdown.js';
@@ -25,7 +26,9 @@ beforeAll(async () => {
   const demo = await seedDemoIfEmpty(t.database.prisma, t.database.pool);
   key = demo!.secret;
   server = await listen(t.app);
-  workDir = mkdtempSync(path.join(tmpdir(), 'signalboard-docs-'));
+  // Inside the repository (test/.tmp is ignored), so `npm run cli` finds the project as it does for a reader.
+  mkdirSync(path.join(REPOSITORY, 'test/.tmp'), { recursive: true });
+  workDir = mkdtempSync(path.join(REPOSITORY, 'test/.tmp/docs-'));
 }, 300_000);
 
 afterAll(async () => {
@@ -52,7 +55,15 @@ function runBlocks(file: string, blocks: ReturnType<typeof runnableBlocks>) {
   const child = spawn('bash', ['-c', driver], {
     cwd: workDir,
     timeout: 120_000,
-    env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? workDir, BASE_URL: server.baseUrl, SIGNALBOARD_KEY: key, INGEST_TOKEN },
+    env: {
+      PATH: process.env.PATH!,
+      HOME: process.env.HOME ?? workDir,
+      BASE_URL: server.baseUrl,
+      SIGNALBOARD_KEY: key,
+      INGEST_TOKEN,
+      DATABASE_URL: t.url,
+      APP_SECRET_KEY: TEST_APP_SECRET_KEY,
+    },
   });
   let stdout = '';
   let stderr = '';
