@@ -5,8 +5,8 @@ import type { Plan } from '../db/generated/prisma/enums.js';
 import type { Config } from '../config/index.js';
 import { ApiError, unavailable } from '../errors/index.js';
 import type { ApiKeyAuthenticator } from './api-keys.js';
-import type { RateLimitStore } from './rate-limit-store.js';
-import { rateLimitHeaders, type BucketPolicy } from './token-bucket.js';
+import type { BucketRef, RateLimitStore } from './rate-limit-store.js';
+import { rateLimitHeaders, retryAfterOf, type BucketPolicy, type TakeResult } from './token-bucket.js';
 import { SCOPES, type Principal } from './principal.js';
 import type { WebSessions } from '../sessions/index.js';
 
@@ -27,34 +27,70 @@ export function bucketPolicies(config: Config): Partial<Record<Plan, BucketPolic
   return { pro: config.RATE_LIMIT_PRO, agency: config.RATE_LIMIT_AGENCY, scale: config.RATE_LIMIT_SCALE };
 }
 
+/** A bucket a request spends from, with the name its RateLimit fields carry. */
+interface NamedBucket extends BucketRef {
+  name: 'burst' | 'workspace';
+}
+
+const unlimited = (principal: Principal): Admitted => ({ principal, headers: {}, refund: noRefund, spend: noSpend });
+
 export function createAdmission(deps: { authenticator: ApiKeyAuthenticator; store: RateLimitStore; config: Config; sessions?: WebSessions; onStoreError?: (error: unknown) => void }) {
   const policies = bucketPolicies(deps.config);
+  const factor = deps.config.RATE_LIMIT_WORKSPACE_FACTOR;
+
+  /**
+   * The credential's bucket and, for automation (API keys, MCP connections), the workspace's:
+   * however many keys or tokens a tenant holds, together they spend at most the workspace's
+   * share. A person's web-app session has its own bucket only, so a workspace's scripts never
+   * lock its people out of the product. Both keys carry the workspace as a Redis Cluster hash
+   * tag, so one script can take from both.
+   */
+  function bucketsOf(principal: Principal, policy: BucketPolicy): NamedBucket[] {
+    const tag = `{${principal.workspaceId}}`;
+    const credential: NamedBucket = { key: `${tag}:${principal.credentialId}`, policy, name: 'burst' };
+    if (principal.kind === 'session') return [credential];
+    return [credential, { key: `${tag}:workspace`, policy: { capacity: policy.capacity * factor, refillPerSecond: policy.refillPerSecond * factor }, name: 'workspace' }];
+  }
+
+  /** The RateLimit fields of the bucket that binds: the one that refused, else the one with the fewest tokens left. */
+  function headersOf(buckets: readonly NamedBucket[], results: readonly TakeResult[]) {
+    const binding = results.reduce((best, result, index) => (result.allowed ? result.remaining < results[best]!.remaining : result.retryAfterSeconds > results[best]!.retryAfterSeconds) ? index : best, 0);
+    const headers = rateLimitHeaders(buckets[binding]!.policy, results[binding]!, buckets[binding]!.name);
+    if (!results[0]!.allowed) headers['Retry-After'] = String(retryAfterOf(results));
+    return { headers, binding: buckets[binding]! };
+  }
 
   async function limit(principal: Principal, policy: BucketPolicy | undefined, now: Date): Promise<Admitted> {
-    if (!policy) return { principal, headers: {}, refund: noRefund, spend: noSpend };
-    let result;
+    if (!policy) return unlimited(principal);
+    const buckets = bucketsOf(principal, policy);
+    let results;
     try {
-      result = await deps.store.take(principal.credentialId, policy, now.getTime());
+      results = await deps.store.take(buckets, now.getTime());
     } catch (error) {
       deps.onStoreError?.(error);
       // Fail open: serve without a limit; fail closed: refuse until the store is back.
-      if (deps.config.RATE_LIMIT_FAIL_OPEN) return { principal, headers: {}, refund: noRefund, spend: noSpend };
+      if (deps.config.RATE_LIMIT_FAIL_OPEN) return unlimited(principal);
       throw unavailable();
     }
-    const headers = rateLimitHeaders(policy, result);
-    if (!result.allowed) {
-      const holder = principal.kind === 'api_key' ? 'this API key' : 'this session';
-      throw new ApiError('rate_limited', `Rate limit of ${holder} exceeded; retry in ${result.retryAfterSeconds} s.`, { headers });
+    const { headers, binding } = headersOf(buckets, results);
+    if (!results[0]!.allowed) {
+      const holder = binding.name === 'workspace' ? 'this workspace (shared by its API keys and MCP connections)' : principal.kind === 'api_key' ? 'this API key' : principal.kind === 'oauth' ? 'this MCP connection' : 'this session';
+      throw new ApiError('rate_limited', `Rate limit of ${holder} exceeded; retry in ${headers['Retry-After']} s.`, { headers });
     }
-    const refund = async () => rateLimitHeaders(policy, await deps.store.take(principal.credentialId, policy, Date.now(), -1));
+    const refund = async () => headersOf(buckets, await deps.store.take(buckets, Date.now(), -1)).headers;
     const spend = async () => {
       for (;;) {
-        const taken = await deps.store.take(principal.credentialId, policy, Date.now());
-        if (taken.allowed) return;
-        await sleep(taken.retryAfterSeconds * 1000);
+        const taken = await deps.store.take(buckets, Date.now());
+        if (taken[0]!.allowed) return;
+        await sleep(retryAfterOf(taken) * 1000);
       }
     };
     return { principal, headers, refund, spend };
+  }
+
+  /** A principal another door authenticated (an MCP connection's tool call): the same buckets as v1. */
+  function meter(principal: Principal): Promise<Admitted> {
+    return limit(principal, policies[principal.plan], new Date());
   }
 
   /** v1: an API key, always. */
@@ -88,7 +124,7 @@ export function createAdmission(deps: { authenticator: ApiKeyAuthenticator; stor
     return limit(principal, deps.config.RATE_LIMIT_SCALE, new Date());
   }
 
-  return { admit, admitGraphQL };
+  return { admit, admitGraphQL, meter };
 }
 
 export type Admission = ReturnType<typeof createAdmission>;

@@ -2,60 +2,71 @@
 import { inRecordedTrace, inSpan, SpanKind } from '../observability/tracing.js';
 import { LRUCache } from 'lru-cache';
 import type { Redis } from 'ioredis';
-import { take, type BucketPolicy, type BucketState, type TakeResult } from './token-bucket.js';
+import { resultOf, takeAll, type BucketPolicy, type BucketState, type TakeResult } from './token-bucket.js';
+
+export interface BucketRef {
+  key: string;
+  policy: BucketPolicy;
+}
 
 export interface RateLimitStore {
-  /** Takes `cost` tokens (default 1); a cost of -1 gives one back. */
-  take(key: string, policy: BucketPolicy, nowMs: number, cost?: number): Promise<TakeResult>;
+  /** Takes `cost` tokens (default 1) from every bucket or from none (token-bucket.ts takeAll); a cost of -1 gives one back to each. */
+  take(buckets: readonly BucketRef[], nowMs: number, cost?: number): Promise<TakeResult[]>;
 }
 
 export function memoryRateLimitStore(max = 100_000): RateLimitStore {
   const buckets = new LRUCache<string, BucketState>({ max });
   return {
-    async take(key, policy, nowMs, cost = 1) {
-      const result = take(policy, buckets.get(key), nowMs, cost);
-      buckets.set(key, result.state);
-      return result;
+    async take(refs, nowMs, cost = 1) {
+      const results = takeAll(refs.map(({ key, policy }) => ({ policy, state: buckets.get(key) })), nowMs, cost);
+      refs.forEach(({ key }, index) => buckets.set(key, results[index]!.state));
+      return results;
     },
   };
 }
 
-// The same arithmetic as token-bucket.ts take(), run atomically inside Redis.
+// The same arithmetic as token-bucket.ts takeAll(), run atomically inside Redis over KEYS, with
+// ARGV = now, cost, then capacity and rate per key.
 const TAKE_SCRIPT = `
-local capacity = tonumber(ARGV[1])
-local rate = tonumber(ARGV[2])
-local now = tonumber(ARGV[3])
-local cost = tonumber(ARGV[4])
-local state = redis.call('HMGET', KEYS[1], 'tokens', 'updated')
-local tokens = tonumber(state[1])
-local updated = tonumber(state[2])
-if tokens == nil then
-  tokens = capacity
-  updated = now
+local now = tonumber(ARGV[1])
+local cost = tonumber(ARGV[2])
+local allowed = 1
+local tokens, updated, capacity, rate = {}, {}, {}, {}
+for i, key in ipairs(KEYS) do
+  capacity[i] = tonumber(ARGV[1 + 2 * i])
+  rate[i] = tonumber(ARGV[2 + 2 * i])
+  local state = redis.call('HMGET', key, 'tokens', 'updated')
+  local t = tonumber(state[1])
+  local u = tonumber(state[2])
+  if t == nil then
+    t = capacity[i]
+    u = now
+  end
+  local elapsed = math.max(0, now - u) / 1000
+  tokens[i] = math.min(capacity[i], t + elapsed * rate[i])
+  updated[i] = math.max(now, u)
+  if tokens[i] < cost then allowed = 0 end
 end
-local elapsed = math.max(0, now - updated) / 1000
-tokens = math.min(capacity, tokens + elapsed * rate)
-updated = math.max(now, updated)
-local allowed = 0
-if tokens >= cost then
-  tokens = math.min(capacity, tokens - cost)
-  allowed = 1
+local reply = { allowed }
+for i, key in ipairs(KEYS) do
+  if allowed == 1 then tokens[i] = math.min(capacity[i], tokens[i] - cost) end
+  redis.call('HSET', key, 'tokens', tostring(tokens[i]), 'updated', tostring(updated[i]))
+  redis.call('PEXPIRE', key, math.ceil(capacity[i] / rate[i] * 1000) + 1000)
+  reply[#reply + 1] = tostring(tokens[i])
+  reply[#reply + 1] = tostring(updated[i])
 end
-redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'updated', tostring(updated))
-redis.call('PEXPIRE', KEYS[1], math.ceil(capacity / rate * 1000) + 1000)
-return { allowed, tostring(tokens), tostring(updated) }
+return reply
 `;
 
 export function redisRateLimitStore(redis: Redis): RateLimitStore {
   return {
-    async take(key, policy, nowMs, cost = 1) {
-      const evaluate = () => redis.eval(TAKE_SCRIPT, 1, `ratelimit:${key}`, policy.capacity, policy.refillPerSecond, nowMs, cost);
+    async take(refs, nowMs, cost = 1) {
+      const args = refs.flatMap(({ policy }) => [policy.capacity, policy.refillPerSecond]);
+      const evaluate = () => redis.eval(TAKE_SCRIPT, refs.length, ...refs.map(({ key }) => `ratelimit:${key}`), nowMs, cost, ...args);
       const reply = inRecordedTrace() ? await inSpan('EVAL ratelimit.take', { 'db.system.name': 'redis' }, evaluate, { kind: SpanKind.CLIENT }) : await evaluate();
-      const [allowed, tokens, updated] = reply as [number, string, string];
-      // Recompute the derived fields (remaining, retry, reset) with the pure function, from the stored result.
-      const state = { tokens: Number(tokens), updatedAtMs: Number(updated) };
-      const derived = take(policy, allowed === 1 ? { ...state, tokens: state.tokens + cost } : state, state.updatedAtMs, cost);
-      return { ...derived, allowed: allowed === 1, state };
+      const [allowed, ...states] = reply as [number, ...string[]];
+      // The derived fields (remaining, retry, reset) come from the pure function, from the stored states.
+      return refs.map(({ policy }, index) => resultOf(policy, { tokens: Number(states[2 * index]), updatedAtMs: Number(states[2 * index + 1]) }, allowed === 1, cost));
     },
   };
 }

@@ -49,6 +49,11 @@ const configSchema = z.object({
   RATE_LIMIT_PRO: bucketSpec.default('120/2'),
   RATE_LIMIT_AGENCY: bucketSpec.default('240/4'),
   RATE_LIMIT_SCALE: bucketSpec.default('600/10'),
+  /**
+   * Each workspace's own bucket, shared by all its API keys and MCP connections, is this many
+   * times its plan's bucket per key: more keys or tokens never buy a tenant more than this.
+   */
+  RATE_LIMIT_WORKSPACE_FACTOR: z.coerce.number().min(1).max(100).default(3),
   RATE_LIMIT_FAIL_OPEN: flag('false'),
   LIST_ROW_CAP: z.coerce.number().int().min(1).max(100_000).default(500),
   METRICS_ROW_CAP: z.coerce.number().int().min(1).max(100_000).default(1000),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rateLimitHeaders, take, type BucketState } from '../../src/auth/token-bucket.js';
+import { rateLimitHeaders, retryAfterOf, take, takeAll, type BucketState } from '../../src/auth/token-bucket.js';
 
 const policy = { capacity: 5, refillPerSecond: 2 };
 
@@ -56,5 +56,21 @@ describe('refunds', () => {
     expect(refunded.allowed).toBe(true);
     expect(refunded.remaining).toBe(5);
     expect(take(policy, refunded.state, 0, -1).remaining).toBe(5);
+  });
+});
+
+describe('several buckets (a key and its workspace)', () => {
+  const workspace = { capacity: 3, refillPerSecond: 0.5 };
+  it('take from every bucket or from none: a refusal by one spends nothing from the other', () => {
+    const first = takeAll([{ policy, state: undefined }, { policy: workspace, state: { tokens: 0.5, updatedAtMs: 0 } }], 0);
+    expect(first.map((result) => result.allowed)).toEqual([false, false]);
+    expect(first.map((result) => result.remaining)).toEqual([5, 0]);
+    // The workspace needs half a token at 0.5 per second: one second, which the refusal says;
+    // the key's bucket is not why, and says 0.
+    expect(first.map((result) => result.retryAfterSeconds)).toEqual([0, 1]);
+    expect(retryAfterOf(first)).toBe(1);
+    const later = takeAll(first.map((result, index) => ({ policy: [policy, workspace][index]!, state: result.state })), 1_000);
+    expect(later.map((result) => [result.allowed, result.remaining])).toEqual([[true, 4], [true, 0]]);
+    expect(retryAfterOf(later)).toBe(0);
   });
 });

@@ -43,10 +43,11 @@ const exported = (path: string, accept: string, apiKey = key) => t.get(`/api/v1/
 
 beforeAll(async () => {
   const store = memoryRateLimitStore();
-  const counting = { take: (bucket: string, policy: Parameters<typeof store.take>[1], nowMs: number, cost = 1) => {
-    if (cost > 0) taken.set(bucket, (taken.get(bucket) ?? 0) + cost);
+  const counting = { take: (buckets: Parameters<typeof store.take>[0], nowMs: number, cost = 1) => {
+    // Counted by the request's own bucket (the key's; the workspace's is spent alongside).
+    if (cost > 0) taken.set(buckets[0]!.key, (taken.get(buckets[0]!.key) ?? 0) + cost);
     if (++takes === failingTake) return Promise.reject(new Error('rate-limit store down'));
-    return store.take(bucket, policy, nowMs, cost);
+    return store.take(buckets, nowMs, cost);
   } };
   t = await createTestApp({ INGEST_TOKEN: TOKEN, METRICS_ROW_CAP: '2', LIST_ROW_CAP: '50' }, { store: counting });
   const keyed = await createKeyedWorkspace(t.database, { plan: 'scale' });
