@@ -97,7 +97,7 @@ export function createApp(deps: AppDependencies): App {
   const scopeOf = workspaceScopes(database.readPool, database.streamPool);
   const dataCache = createDataCache(config.DATA_CACHE_MAX_BYTES);
   const sessions = createWebSessions(config, database.pool);
-  const { admit, admitGraphQL } = createAdmission({
+  const { admit, admitGraphQL, meter } = createAdmission({
     authenticator: deps.authenticator,
     store: deps.rateLimitStore,
     config,
@@ -147,7 +147,7 @@ export function createApp(deps: AppDependencies): App {
         publicOrigin,
         addressOf: (req) => clientAddress(typeof req.headers['x-forwarded-for'] === 'string' ? req.headers['x-forwarded-for'] : null, req.socket.remoteAddress, config.TRUST_PROXY),
       });
-      return { authorizationServer, mcp: createMcpHandler({ schema, authorizationServer, writes: { prisma: database.prisma, pool: database.pool, webhooks: webhookDepsOf(config, { prisma: database.prisma, pool: database.pool, box: deps.box }) }, logger, contextFor, metrics, allowedOrigins: config.MCP_ALLOWED_ORIGINS }) };
+      return { authorizationServer, mcp: createMcpHandler({ schema, authorizationServer, writes: { prisma: database.prisma, pool: database.pool, webhooks: webhookDepsOf(config, { prisma: database.prisma, pool: database.pool, box: deps.box }) }, logger, contextFor, metrics, meter, allowedOrigins: config.MCP_ALLOWED_ORIGINS }) };
     })());
   // Nothing is cached before the connector is loaded.
   invalidateTokens = (target) =>

@@ -5,38 +5,33 @@
 // them — except the plainest 2025-era `tools/call`, which is answered without one, as the SDK
 // would (direct-tool-calls.ts). Bearer tokens come from our authorization server; without a valid
 // one the answer is 401 with the resource-metadata pointer.
-import { createMcpHandler as createSdkHandler, isLegacyRequest, ProtocolError, ProtocolErrorCode, Server, WebStandardStreamableHTTPServerTransport, type CallToolResult } from '@modelcontextprotocol/server';
+import { createMcpHandler as createSdkHandler, isLegacyRequest, ProtocolError, ProtocolErrorCode, Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import type { GraphQLSchema } from 'graphql';
-import type { Logger } from 'pino';
 import { bearerToken } from '../auth/index.js';
-import { SCOPES, type Principal } from '../auth/index.js';
-import { ApiError, fromUsageError, toApiError, UsageError } from '../errors/index.js';
+import { SCOPES, type Admitted, type Principal } from '../auth/index.js';
+import { ApiError } from '../errors/index.js';
 import { errorResponse, jsonResponse, Response } from '../http/responses.js';
 import { BODY_LIMITS, bounded } from '../http/body.js';
-import { runCompiled, type GraphQLContext } from '../graphql/context.js';
 import type { AuthorizationServer } from './authorization-server.js';
 import { MCP_PLANS } from './oauth-accounts.js';
 import { planList, planName } from '../workspaces/index.js';
-import type { Metrics } from '../observability/metrics.js';
-import { contextFromCarrier, inSpan, SpanKind, tracing } from '../observability/tracing.js';
 import { MCP_PATH } from './connector.js';
+import { batchRefusal, createCallLedger, refusedResponse } from './call-limits.js';
 import { directToolCallOf, type ToolCallParams } from './direct-tool-calls.js';
-import { resultResponseBody, structured, toolError } from './tool-results.js';
-import { loadOperationTools, type OperationTool } from './operation-tools.js';
+import { resultResponseBody } from './tool-results.js';
+import { createToolCalls, type BoundRequest, type Holder, type Tool, type ToolCallDeps } from './tool-calls.js';
+import { loadOperationTools } from './operation-tools.js';
 import { PROMPTS, renderPrompt } from './prompts.js';
 import { reportResource, REPORT_RESOURCE_TEMPLATE } from './resources.js';
 import { WRITE_TOOLS, type WriteTool } from './write-tools.js';
-import { consentOf, RESOURCE_SCOPES, scopesFor, selects, TOOLSET_OF, toolSelectionOf, withinConsent, type Consent, type ToolSelection } from './toolsets.js';
-import type { WriteDeps } from './write-tools.js';
+import { consentOf, RESOURCE_SCOPES, scopesFor, TOOLSET_OF, toolSelectionOf, type ToolSelection } from './toolsets.js';
 
-export interface McpDeps {
+export interface McpDeps extends ToolCallDeps {
   schema: GraphQLSchema;
   authorizationServer: AuthorizationServer;
-  writes: Omit<WriteDeps, 'principal'>;
-  logger: Logger;
-  contextFor(principal: Principal, requestId: string): GraphQLContext;
-  metrics: Pick<Metrics, 'toolCall'>;
+  /** Spends a call's token from the same buckets as v1 (the connection's and its workspace's); throws the refusal. */
+  meter(principal: Principal): Promise<Admitted>;
   /** Browser-based MCP clients' origins (MCP_ALLOWED_ORIGINS): CORS, bearer token only. */
   allowedOrigins: readonly string[];
 }
@@ -48,16 +43,19 @@ const CORS_EXPOSED_HEADERS = 'Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenti
 /** CORS for an allowed origin: no Allow-Credentials, so a browser never sends cookies along. */
 const corsHeaders = (origin: string): Record<string, string> => ({ 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': CORS_EXPOSED_HEADERS, Vary: 'Origin' });
 
-interface Holder {
-  principal: Extract<Principal, { kind: 'oauth' }>;
-  token: string;
-  scopes: readonly string[];
-  writeActions: boolean;
-  /** What the person allowed this token: it bounds every URL's selection. */
-  consent: Consent;
-}
-
 const INSTRUCTIONS = `Signalboard is a marketing reporting platform. Tools read one workspace's clients, reports and report data, and AI-visibility projects (how often AI assistants mention a brand and its competitors). Start with whoami and list_clients. Rates: visibility and shareOfVoice are 0..1, averagePosition 1 = first, sentiment -1..1, pooled per locale. Write tools exist only when the workspace's admin has switched write actions on.`;
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+const lenientUtf8 = new TextDecoder('utf-8');
+
+/** The body as text; bytes that are not UTF-8 are decoded as U+FFFD and said so, for the arguments' check. */
+function decodeBody(bytes: ArrayBuffer): { text: string; bodyWasUtf8: boolean } {
+  try {
+    return { text: strictUtf8.decode(bytes), bodyWasUtf8: true };
+  } catch {
+    return { text: lenientUtf8.decode(bytes), bodyWasUtf8: false };
+  }
+}
 
 const parseJson = (text: string): unknown => {
   try {
@@ -66,13 +64,6 @@ const parseJson = (text: string): unknown => {
     return undefined;
   }
 };
-
-/** What one request's server is bound to. */
-interface BoundRequest {
-  holder: Holder;
-  selection: ToolSelection;
-  requestId: string;
-}
 
 // 2026-07-28 list results may be cached by the client alone, briefly: the tool list changes when
 // an admin flips the write switch, and clients are told so (notifications/tools/list_changed).
@@ -97,12 +88,13 @@ export function createMcpHandler(deps: McpDeps) {
   const sdkHandler = createSdkHandler((context) => {
     const bound = (context.authInfo?.extra as { bound?: BoundRequest } | undefined)?.bound;
     if (!bound) throw new Error('an MCP request reached the SDK without its verified token');
-    return buildServer(bound.holder, bound.selection, bound.requestId);
+    return buildServer(bound);
   }, { legacy: 'reject', maxRequestBodySize: BODY_LIMITS.mcp, onerror: (error) => deps.logger.warn({ err: error }, 'mcp request refused') });
   const readTools = loadOperationTools(deps.schema);
-  const toolsByName = new Map<string, OperationTool | WriteTool>([...readTools, ...WRITE_TOOLS].map((tool) => [tool.name, tool]));
+  const toolsByName = new Map<string, Tool>([...readTools, ...WRITE_TOOLS].map((tool) => [tool.name, tool]));
   const homeless = [...toolsByName.keys()].filter((name) => !TOOLSET_OF[name]);
   if (homeless.length) throw new Error(`MCP tools without a toolset (mcp/toolsets.ts): ${homeless.join(', ')}`);
+  const { visibleTools, callTool, answerToolCall } = createToolCalls(deps, toolsByName);
 
   const metadataUrl = () => `${deps.authorizationServer.issuer()}/.well-known/oauth-protected-resource${MCP_PATH}`;
 
@@ -131,67 +123,10 @@ export function createMcpHandler(deps: McpDeps) {
     };
   }
 
-  /** The tools this connection shows: its toolsets and read-only choice within the token's consent, the person's role and the write switch. */
-  function visibleTools(holder: Holder, selection: ToolSelection) {
-    const allowed = withinConsent(selection, holder.consent);
-    return [...toolsByName.values()].filter((tool) => isVisible(holder, allowed, tool));
-  }
-
-  /** One tool's visibility, for a call (which need not build the whole list). `allowed` is the selection within the token's consent. */
-  function isVisible(holder: Holder, allowed: ToolSelection, tool: OperationTool | WriteTool) {
-    return selects(allowed, tool) && ('write' in tool ? holder.writeActions : !tool.adminOnly || holder.principal.role !== 'member');
-  }
-
-  /** A tool call, counted by tool (names outside the catalogue as "unknown") and outcome. */
-  async function callTool(holder: Holder, selection: ToolSelection, requestId: string, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-    const result = await runTool(holder, selection, requestId, name, args);
-    deps.metrics.toolCall(toolsByName.has(name) ? name : 'unknown', result.isError ? 'error' : 'ok');
-    return result;
-  }
-
-  /** A `tools/call`, whichever way it came (the SDK's server or the direct path), traced when tracing is on. */
-  function answerToolCall(holder: Holder, selection: ToolSelection, requestId: string, params: ToolCallParams): Promise<CallToolResult> {
-    const name = params.name;
-    const call = () => callTool(holder, selection, requestId, name, params.arguments ?? {});
-    if (!tracing.on) return call();
-    // Named as OpenTelemetry's MCP conventions do; a client's `_meta.traceparent` is the parent.
-    return inSpan(`tools/call ${toolsByName.has(name) ? name : 'unknown'}`, { 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': toolsByName.has(name) ? name : 'unknown' }, async (span) => {
-      const result = await call();
-      if (result.isError) span?.setAttribute('error.type', 'tool_error');
-      return result;
-    }, { kind: SpanKind.SERVER, parent: contextFromCarrier(params._meta) });
-  }
-
-  async function runTool(holder: Holder, selection: ToolSelection, requestId: string, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-    const tool = toolsByName.get(name);
-    if (!tool || !isVisible(holder, withinConsent(selection, holder.consent), tool)) {
-      const write = Boolean(tool && 'write' in tool);
-      // Why a write tool is missing: the workspace's switch, or this connection's consent.
-      const hidden = !write ? '' : holder.writeActions && !holder.consent.writes ? ' This connection was not allowed to make changes: reconnect the app and allow them.' : ' Write tools work only after an admin switches MCP write actions on in Settings.';
-      return toolError(new ApiError(write ? 'forbidden' : 'not_found', `No tool ${name} is available to you.${hidden}`));
-    }
-    const unknown = Object.keys(args).filter((key) => !(key in ((tool.inputSchema.properties as Record<string, unknown>) ?? {})));
-    if (unknown.length) return toolError(new ApiError('invalid_parameter', `Unknown argument ${unknown.join(', ')}.`, { param: unknown[0]! }));
-    try {
-      if ('write' in tool) return structured(await tool.run({ ...deps.writes, principal: holder.principal }, args));
-      const result = await runCompiled(tool.compiled, deps.contextFor(holder.principal, requestId), args);
-      if (result.errors?.length) {
-        const known = toApiError(result.errors, (cause) => deps.logger.error({ err: cause, requestId, tool: name }, 'mcp tool failed'));
-        // Variables of the wrong type are GraphQL validation errors without our code.
-        return toolError(known.code === 'internal_error' && result.errors.every((error) => !error.extensions?.code && /Variable|got invalid value/i.test(error.message)) ? new ApiError('invalid_parameter', result.errors[0]!.message) : known);
-      }
-      const data = result.data as Record<string, unknown>;
-      if (Object.values(data).some((value) => value === null)) return toolError(new ApiError('not_found', 'Nothing with that id in this workspace.'));
-      return structured(data);
-    } catch (error) {
-      return toolError(error instanceof UsageError ? fromUsageError(error, 'invalid_parameter') : toApiError(error, (cause) => deps.logger.error({ err: cause, requestId, tool: name }, 'mcp tool failed')));
-    }
-  }
-
-  function buildServer(holder: Holder, selection: ToolSelection, requestId: string): Server {
+  function buildServer(bound: BoundRequest): Server {
     const server = new Server({ name: 'signalboard', title: 'Signalboard', version: '1.0.0' }, { capabilities: { tools: { listChanged: true }, resources: {}, prompts: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator, cacheHints: CACHE_HINTS });
     server.setRequestHandler('tools/list', async () => ({
-      tools: visibleTools(holder, selection).map((tool) => ({
+      tools: visibleTools(bound).map((tool) => ({
         name: tool.name,
         title: tool.title,
         description: tool.description,
@@ -200,11 +135,11 @@ export function createMcpHandler(deps: McpDeps) {
         annotations: 'write' in tool ? writeAnnotations(tool) : READ_ANNOTATIONS,
       })),
     }));
-    server.setRequestHandler('tools/call', (request) => answerToolCall(holder, selection, requestId, request.params as ToolCallParams));
+    server.setRequestHandler('tools/call', (request) => answerToolCall(bound, request.params as ToolCallParams));
     server.setRequestHandler('resources/list', async () => ({ resources: [] }));
     server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: [REPORT_RESOURCE_TEMPLATE] }));
     server.setRequestHandler('resources/read', async (request) => {
-      const contents = await reportResource(request.params.uri, (id) => callTool(holder, { ...selection, toolsets: new Set([...selection.toolsets, 'reports']) }, requestId, 'get_report', { id }));
+      const contents = await reportResource(request.params.uri, (id) => callTool({ ...bound, selection: { ...bound.selection, toolsets: new Set([...bound.selection.toolsets, 'reports']) } }, 'get_report', { id }));
       if (!contents) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No resource ${request.params.uri} in this workspace.`);
       return { contents: [contents] };
     });
@@ -226,22 +161,30 @@ export function createMcpHandler(deps: McpDeps) {
     if (holder === 'invalid') return unauthorized(requestId, selection, { code: 'invalid_token', description: 'The access token is unknown, expired, revoked or for another resource.' });
     if (holder instanceof ApiError) return jsonResponse({ error: { code: holder.code, message: holder.message, requestId } }, holder.status);
     const request = await bounded(incoming, BODY_LIMITS.mcp);
-    const text = await request.text();
+    const { text, bodyWasUtf8 } = decodeBody(await request.arrayBuffer());
     // Parsed once for the era check and the serving; a body that is not JSON goes to the SDK as it is, which answers a parse error.
     const parsedBody = parseJson(text);
+    const refusedBatch = batchRefusal(request.headers, parsedBody);
+    if (refusedBatch) return refusedBatch;
+    const ledger = createCallLedger(() => deps.meter(holder.principal));
+    const bound: BoundRequest = { holder, selection, requestId, ledger, bodyWasUtf8 };
     // A call the direct path takes names a 2025 version and carries no envelope claim: the SDK's
     // era predicate would call it legacy, so it is not asked (its classification cost 15 µs).
     const direct = directToolCallOf(request.headers, parsedBody);
-    if (direct) return new Response(resultResponseBody(direct.id, await answerToolCall(holder, selection, requestId, direct.params)), { status: 200, headers: { 'content-type': 'application/json' } });
+    if (direct) {
+      const result = await answerToolCall(bound, direct.params);
+      if (ledger.refusal) return refusedResponse(direct.id, ledger.refusal);
+      return new Response(resultResponseBody(direct.id, result), { status: 200, headers: { 'content-type': 'application/json', ...ledger.headers } });
+    }
     // The SDK reads the parsed body and never the stream, so the request goes to it as it is; only
-    // a body that is not JSON is handed over again as text (a native Request per call cost 4 % of an MCP call's CPU).
-    const forSdk = parsedBody === undefined ? new Request(request.url, { method: 'POST', headers: request.headers, body: text, signal: request.signal }) : request;
-    const authInfo = { token: holder.token, clientId: holder.principal.clientId, scopes: [...holder.scopes], extra: { bound: { holder, selection, requestId } satisfies BoundRequest } };
+    // a body that is not JSON, or not UTF-8, is handed over again as text (a native Request per call cost 4 % of an MCP call's CPU).
+    const forSdk = parsedBody === undefined || !bodyWasUtf8 ? new Request(request.url, { method: 'POST', headers: request.headers, body: text, signal: request.signal }) : request;
+    const authInfo = { token: holder.token, clientId: holder.principal.clientId, scopes: [...holder.scopes], extra: { bound } };
     let answered: globalThis.Response;
     if (await isLegacyRequest(forSdk, parsedBody)) {
       // 2025-era clients: the stateless idiom with JSON answers (the SDK's own legacy leg streams SSE, which costs more and buys nothing here).
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-      await buildServer(holder, selection, requestId).connect(transport);
+      await buildServer(bound).connect(transport);
       answered = await transport.handleRequest(forSdk, { parsedBody, authInfo });
     } else {
       answered = await sdkHandler.fetch(forSdk, { parsedBody, authInfo });
@@ -251,7 +194,11 @@ export function createMcpHandler(deps: McpDeps) {
     // (our Response): one write. Not compressed: the answers are never cached and gzip of the
     // doubled JSON (text + structured) cost more than it saved.
     if (answered.headers.get('content-type')?.startsWith('text/event-stream')) return answered;
-    return new Response(answered.body ? await answered.arrayBuffer() : null, { status: answered.status, headers: answered.headers });
+    // One message whose call was refused is told so by HTTP too (inside a batch, its tool error says it).
+    if (ledger.refusal && !Array.isArray(parsedBody)) return refusedResponse((parsedBody as { id?: unknown }).id, ledger.refusal);
+    const response = new Response(answered.body ? await answered.arrayBuffer() : null, { status: answered.status, headers: answered.headers });
+    for (const [name, value] of Object.entries(ledger.headers)) response.headers.set(name, value);
+    return response;
   }
 
 

@@ -168,11 +168,12 @@ describe('toolsets', () => {
       expect(await namesWith('/mcp/x/all')).toEqual(inToolsets(['reports'], false));
       expect(await namesWith('/mcp/x/reports,answers')).toEqual(inToolsets(['reports'], false));
       expect(await namesWith('/mcp/x/answers')).toEqual([]);
-      const refused = await tool('list_answers', { id: ids.project }, connected);
-      expect(errorOf(refused).code).toBe('not_found');
+      // The URL selects answers but the consent left them out: the refusal says which, and what to do.
+      const refused = errorOf(await tool('list_answers', { id: ids.project }, connected));
+      expect([refused.code, refused.message]).toEqual(['forbidden', expect.stringContaining("consent does not include: reconnect the app and grant answers")]);
       // A write tool with the switch on but without a consent for changes says which of the two is missing.
       const noWrites = errorOf(await tool('create_report', { name: 'x', definition: { widgets: [], dateConfig: { datePreset: 'last_7_days', comparePreset: 'none' } } }, connected));
-      expect([noWrites.code, noWrites.message]).toEqual(['forbidden', expect.stringContaining('reconnect the app and allow them')]);
+      expect([noWrites.code, noWrites.message]).toEqual(['forbidden', expect.stringContaining('consent does not allow: reconnect the app and allow changes')]);
       const audit = await served.t.database.prisma.auditLogEntry.findFirstOrThrow({ where: { workspaceId: mine.workspace.id, action: 'mcp.client_authorized', details: { path: ['clientName'], equals: 'Narrowed app' } } });
       expect(audit.details).toMatchObject({ toolsets: ['reports'], writes: false });
       // The form cannot widen what the app asked for: forged fields for another toolset and for writes are ignored.
@@ -381,7 +382,7 @@ describe('members and write tools', () => {
     const definition = { widgets: [{ id: 'clicks', type: 'kpi', title: 'Clicks', provider: 'google_ads', metrics: ['clicks'] }], dateConfig: { datePreset: 'last_30_days', comparePreset: 'previous_period' } };
     const refused = await tool('create_report', { name: 'From MCP', definition });
     expect(errorOf(refused).code).toBe('forbidden');
-    expect(errorOf(refused).message).toContain('switches MCP write actions on');
+    expect(errorOf(refused).message).toContain('write actions are switched off for this workspace: ask an admin');
 
     expect((await call(served.t.app, admin, 'POST', '/app/settings/mcp', { writeActions: true })).status).toBe(200);
     const writeTools = (await client.listTools()).tools;

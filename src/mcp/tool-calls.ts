@@ -1,0 +1,106 @@
+// Running a tool for one connection: which tools it sees, whether it may call one (and if not,
+// the real reason), its arguments checked, its token spent, its answer or tool error. Every
+// `tools/call` comes here, whichever way it arrived (the SDK's server or the direct path), and
+// so do resource reads, so each is metered once.
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { Logger } from 'pino';
+import type { Principal } from '../auth/index.js';
+import { ApiError, fromUsageError, toApiError, UsageError } from '../errors/index.js';
+import { runCompiled, type GraphQLContext } from '../graphql/context.js';
+import type { Metrics } from '../observability/metrics.js';
+import { contextFromCarrier, inSpan, SpanKind, tracing } from '../observability/tracing.js';
+import type { CallLedger } from './call-limits.js';
+import type { ToolCallParams } from './direct-tool-calls.js';
+import type { OperationTool } from './operation-tools.js';
+import { argumentError } from './tool-arguments.js';
+import { toolRefusal } from './tool-access.js';
+import { structured, toolError } from './tool-results.js';
+import type { Consent, ToolSelection } from './toolsets.js';
+import type { WriteDeps, WriteTool } from './write-tools.js';
+
+export type Tool = OperationTool | WriteTool;
+
+export interface Holder {
+  principal: Extract<Principal, { kind: 'oauth' }>;
+  token: string;
+  scopes: readonly string[];
+  writeActions: boolean;
+  /** What the person allowed this token: it bounds every URL's selection. */
+  consent: Consent;
+}
+
+/** What one request's server is bound to. */
+export interface BoundRequest {
+  holder: Holder;
+  selection: ToolSelection;
+  requestId: string;
+  /** What this request's calls spent. */
+  ledger: CallLedger;
+  /** False when the body's bytes were not UTF-8 (the decoder repaired them). */
+  bodyWasUtf8: boolean;
+}
+
+export interface ToolCallDeps {
+  writes: Omit<WriteDeps, 'principal'>;
+  logger: Logger;
+  contextFor(principal: Principal, requestId: string): GraphQLContext;
+  metrics: Pick<Metrics, 'toolCall'>;
+}
+
+const accessOf = (bound: BoundRequest) => ({ selection: bound.selection, consent: bound.holder.consent, writeActions: bound.holder.writeActions, role: bound.holder.principal.role });
+const gated = (tool: Tool) => ('write' in tool ? { name: tool.name, write: true as const } : { name: tool.name, adminOnly: tool.adminOnly });
+
+export function createToolCalls(deps: ToolCallDeps, toolsByName: ReadonlyMap<string, Tool>) {
+  /** The tools this connection shows: its toolsets and read-only choice within the token's consent, the person's role and the write switch. */
+  function visibleTools(bound: BoundRequest) {
+    const access = accessOf(bound);
+    return [...toolsByName.values()].filter((tool) => !toolRefusal(gated(tool), access));
+  }
+
+  /** A tool call, counted by tool (names outside the catalogue as "unknown") and outcome. */
+  async function callTool(bound: BoundRequest, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+    const refused = await bound.ledger.admit();
+    const result = refused ? toolError(refused) : await runTool(bound, name, args);
+    deps.metrics.toolCall(toolsByName.has(name) ? name : 'unknown', result.isError ? 'error' : 'ok');
+    return result;
+  }
+
+  /** A `tools/call`, whichever way it came (the SDK's server or the direct path), traced when tracing is on. */
+  function answerToolCall(bound: BoundRequest, params: ToolCallParams): Promise<CallToolResult> {
+    const name = params.name;
+    const call = () => callTool(bound, name, params.arguments ?? {});
+    if (!tracing.on) return call();
+    // Named as OpenTelemetry's MCP conventions do; a client's `_meta.traceparent` is the parent.
+    return inSpan(`tools/call ${toolsByName.has(name) ? name : 'unknown'}`, { 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': toolsByName.has(name) ? name : 'unknown' }, async (span) => {
+      const result = await call();
+      if (result.isError) span?.setAttribute('error.type', 'tool_error');
+      return result;
+    }, { kind: SpanKind.SERVER, parent: contextFromCarrier(params._meta) });
+  }
+
+  async function runTool(bound: BoundRequest, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+    const tool = toolsByName.get(name);
+    if (!tool) return toolError(new ApiError('not_found', `No tool ${String(name).slice(0, 100)}.`));
+    const refusal = toolRefusal(gated(tool), accessOf(bound));
+    if (refusal) return toolError(refusal);
+    const invalid = argumentError(args, (tool.inputSchema.properties as Record<string, unknown> | undefined) ?? {}, bound.bodyWasUtf8);
+    if (invalid) return toolError(invalid);
+    const { holder, requestId } = bound;
+    try {
+      if ('write' in tool) return structured(await tool.run({ ...deps.writes, principal: holder.principal }, args));
+      const result = await runCompiled(tool.compiled, deps.contextFor(holder.principal, requestId), args);
+      if (result.errors?.length) {
+        const known = toApiError(result.errors, (cause) => deps.logger.error({ err: cause, requestId, tool: name }, 'mcp tool failed'));
+        // Variables of the wrong type are GraphQL validation errors without our code.
+        return toolError(known.code === 'internal_error' && result.errors.every((error) => !error.extensions?.code && /Variable|got invalid value/i.test(error.message)) ? new ApiError('invalid_parameter', result.errors[0]!.message) : known);
+      }
+      const data = result.data as Record<string, unknown>;
+      if (Object.values(data).some((value) => value === null)) return toolError(new ApiError('not_found', 'Nothing with that id in this workspace.'));
+      return structured(data);
+    } catch (error) {
+      return toolError(error instanceof UsageError ? fromUsageError(error, 'invalid_parameter') : toApiError(error, (cause) => deps.logger.error({ err: cause, requestId, tool: name }, 'mcp tool failed')));
+    }
+  }
+
+  return { visibleTools, callTool, answerToolCall };
+}
