@@ -13,6 +13,7 @@ import { SCOPES, type Admitted, type Principal } from '../auth/index.js';
 import { ApiError } from '../errors/index.js';
 import { errorResponse, jsonResponse, Response } from '../http/responses.js';
 import { BODY_LIMITS, bounded } from '../http/body.js';
+import { utf8Text } from '../http/text-input.js';
 import type { AuthorizationServer } from './authorization-server.js';
 import { MCP_PLANS } from './oauth-accounts.js';
 import { planList, planName } from '../workspaces/index.js';
@@ -45,15 +46,12 @@ const corsHeaders = (origin: string): Record<string, string> => ({ 'Access-Contr
 
 const INSTRUCTIONS = `Signalboard is a marketing reporting platform. Tools read one workspace's clients, reports and report data, and AI-visibility projects (how often AI assistants mention a brand and its competitors). Start with whoami and list_clients. Rates: visibility and shareOfVoice are 0..1, averagePosition 1 = first, sentiment -1..1, pooled per locale. Write tools exist only when the workspace's admin has switched write actions on.`;
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-const lenientUtf8 = new TextDecoder('utf-8');
-
-/** The body as text; bytes that are not UTF-8 are decoded as U+FFFD and said so, for the arguments' check. */
-function decodeBody(bytes: ArrayBuffer): { text: string; bodyWasUtf8: boolean } {
+/** The body as text under the service's text rule: bytes that are not UTF-8 are a JSON-RPC parse error (400), not U+FFFD in an argument. */
+function decodeBody(bytes: ArrayBuffer): string | Response {
   try {
-    return { text: strictUtf8.decode(bytes), bodyWasUtf8: true };
-  } catch {
-    return { text: lenientUtf8.decode(bytes), bodyWasUtf8: false };
+    return utf8Text(new Uint8Array(bytes));
+  } catch (error) {
+    return jsonResponse({ jsonrpc: '2.0', id: null, error: { code: -32700, message: `Parse error: ${(error as ApiError).message}` } }, 400);
   }
 }
 
@@ -161,13 +159,14 @@ export function createMcpHandler(deps: McpDeps) {
     if (holder === 'invalid') return unauthorized(requestId, selection, { code: 'invalid_token', description: 'The access token is unknown, expired, revoked or for another resource.' });
     if (holder instanceof ApiError) return jsonResponse({ error: { code: holder.code, message: holder.message, requestId } }, holder.status);
     const request = await bounded(incoming, BODY_LIMITS.mcp);
-    const { text, bodyWasUtf8 } = decodeBody(await request.arrayBuffer());
+    const text = decodeBody(await request.arrayBuffer());
+    if (typeof text !== 'string') return text;
     // Parsed once for the era check and the serving; a body that is not JSON goes to the SDK as it is, which answers a parse error.
     const parsedBody = parseJson(text);
     const refusedBatch = batchRefusal(request.headers, parsedBody);
     if (refusedBatch) return refusedBatch;
     const ledger = createCallLedger(() => deps.meter(holder.principal));
-    const bound: BoundRequest = { holder, selection, requestId, ledger, bodyWasUtf8 };
+    const bound: BoundRequest = { holder, selection, requestId, ledger };
     // A call the direct path takes names a 2025 version and carries no envelope claim: the SDK's
     // era predicate would call it legacy, so it is not asked (its classification cost 15 µs).
     const direct = directToolCallOf(request.headers, parsedBody);
@@ -177,8 +176,8 @@ export function createMcpHandler(deps: McpDeps) {
       return new Response(resultResponseBody(direct.id, result), { status: 200, headers: { 'content-type': 'application/json', ...ledger.headers } });
     }
     // The SDK reads the parsed body and never the stream, so the request goes to it as it is; only
-    // a body that is not JSON, or not UTF-8, is handed over again as text (a native Request per call cost 4 % of an MCP call's CPU).
-    const forSdk = parsedBody === undefined || !bodyWasUtf8 ? new Request(request.url, { method: 'POST', headers: request.headers, body: text, signal: request.signal }) : request;
+    // a body that is not JSON is handed over again as text (a native Request per call cost 4 % of an MCP call's CPU).
+    const forSdk = parsedBody === undefined ? new Request(request.url, { method: 'POST', headers: request.headers, body: text, signal: request.signal }) : request;
     const authInfo = { token: holder.token, clientId: holder.principal.clientId, scopes: [...holder.scopes], extra: { bound } };
     let answered: globalThis.Response;
     if (await isLegacyRequest(forSdk, parsedBody)) {

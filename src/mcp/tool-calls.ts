@@ -36,8 +36,6 @@ export interface BoundRequest {
   requestId: string;
   /** What this request's calls spent. */
   ledger: CallLedger;
-  /** False when the body's bytes were not UTF-8 (the decoder repaired them). */
-  bodyWasUtf8: boolean;
 }
 
 export interface ToolCallDeps {
@@ -83,7 +81,7 @@ export function createToolCalls(deps: ToolCallDeps, toolsByName: ReadonlyMap<str
     if (!tool) return toolError(new ApiError('not_found', `No tool ${String(name).slice(0, 100)}.`));
     const refusal = toolRefusal(gated(tool), accessOf(bound));
     if (refusal) return toolError(refusal);
-    const invalid = argumentError(args, (tool.inputSchema.properties as Record<string, unknown> | undefined) ?? {}, bound.bodyWasUtf8);
+    const invalid = argumentError(args, (tool.inputSchema.properties as Record<string, unknown> | undefined) ?? {});
     if (invalid) return toolError(invalid);
     const { holder, requestId } = bound;
     try {

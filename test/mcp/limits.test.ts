@@ -113,16 +113,19 @@ describe('batches', () => {
 });
 
 describe('arguments', () => {
-  it('with a NUL character, an unpaired surrogate or bytes that are not UTF-8 are argument errors naming the argument', async () => {
+  it('with a NUL character or a lone surrogate, at any depth, are argument errors naming the argument; a body that is not UTF-8 is a parse error', async () => {
     const { token } = await connected();
     const nul = errorOf(await resultOf(await post(token, toolCall(1, 'list_answers', { id: 'prj_0000000000000000000X', domain: 'reddit.com\u0000' }))));
     expect(nul).toMatchObject({ code: 'invalid_parameter', param: 'domain', message: expect.stringContaining('NUL') });
     const nested = errorOf(await resultOf(await post(token, toolCall(2, 'list_answers', { id: 'prj_0000000000000000000X', locale: 'en-US\ud800' }))));
-    expect(nested).toMatchObject({ code: 'invalid_parameter', param: 'locale', message: expect.stringContaining('unpaired surrogate') });
-    // 0xFF is never UTF-8: the body is decoded with U+FFFD in its place, and the argument refused.
-    const [before, after] = JSON.stringify(toolCall(3, 'list_answers', { id: 'prj_0000000000000000000X', domain: 'reddit.@com' })).split('@');
-    const broken = errorOf(await resultOf(await post(token, new Uint8Array(Buffer.concat([Buffer.from(before!), Buffer.from([0xff]), Buffer.from(after!)])))));
-    expect(broken).toMatchObject({ code: 'invalid_parameter', param: 'domain', message: expect.stringContaining('not valid UTF-8') });
+    expect(nested).toMatchObject({ code: 'invalid_parameter', param: 'locale', message: expect.stringContaining('lone surrogate') });
+    const deep = errorOf(await resultOf(await post(token, toolCall(3, 'query_metrics', { id: 'cli_0000000000000000000X', provider: 'google_ads', metrics: ['clicks', 'not\u0000clicks'], dimension: 'date' }))));
+    expect(deep).toMatchObject({ code: 'invalid_parameter', param: 'metrics', message: expect.stringContaining('"metrics[1]" contains a NUL') });
+    // 0xFF is never UTF-8: a body with it is not read as U+FFFD in an argument, but refused as a whole.
+    const [before, after] = JSON.stringify(toolCall(4, 'list_answers', { id: 'prj_0000000000000000000X', domain: 'reddit.@com' })).split('@');
+    const broken = await post(token, new Uint8Array(Buffer.concat([Buffer.from(before!), Buffer.from([0xff]), Buffer.from(after!)])));
+    expect(broken.status).toBe(400);
+    expect(await json(broken)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringContaining('not valid UTF-8') } });
   });
 
   it('an error about unknown arguments names the first ten and counts the rest, however many were sent', async () => {
