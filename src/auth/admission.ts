@@ -88,9 +88,13 @@ export function createAdmission(deps: { authenticator: ApiKeyAuthenticator; stor
     return { principal, headers, refund, spend };
   }
 
-  /** A principal another door authenticated (an MCP connection's tool call): the same buckets as v1. */
+  /**
+   * A principal another door authenticated (an MCP connection's tool call): the same buckets as
+   * v1. A plan without API access (`starter` has MCP) is metered at the smallest API plan's size,
+   * never left unlimited.
+   */
   function meter(principal: Principal): Promise<Admitted> {
-    return limit(principal, policies[principal.plan], new Date());
+    return limit(principal, policies[principal.plan] ?? deps.config.RATE_LIMIT_PRO, new Date());
   }
 
   /** v1: an API key, always. */

@@ -12,11 +12,12 @@ import { MCP_LIMITS } from '../../src/mcp/call-limits.js';
 // A bucket of 8 that refills one token in 50 s, and a workspace bucket of the same size, so that
 // one connection can empty its workspace's share.
 const BURST = 8;
-const served = useListeningApp({ RATE_LIMIT_AGENCY: `${BURST}/0.02`, RATE_LIMIT_WORKSPACE_FACTOR: '1' });
+// `starter` (MCP without API access) is metered at the `pro` size.
+const served = useListeningApp({ RATE_LIMIT_AGENCY: `${BURST}/0.02`, RATE_LIMIT_PRO: `${BURST}/0.02`, RATE_LIMIT_WORKSPACE_FACTOR: '1' });
 
 /** A fresh workspace (its own buckets) with an MCP token for every toolset, and its v1 key. */
-async function connected(browser: Partial<Browser> = {}) {
-  const keyed = await createKeyedWorkspace(served.t.database);
+async function connected(browser: Partial<Browser> = {}, plan = 'agency') {
+  const keyed = await createKeyedWorkspace(served.t.database, { plan });
   await personWithPassword(served.t.database, { email: keyed.ownerEmail });
   const owner = await signIn(served.t.app, keyed.ownerEmail);
   const provider = new TestOAuthProvider({ cookie: owner.cookie, workspaceId: keyed.workspace.id, ...browser });
@@ -76,6 +77,12 @@ describe('tool calls spend the buckets v1 spends', () => {
     expect(refused).toHaveLength(2);
     for (const error of refused) expect(error).toMatchObject({ code: 'rate_limited', message: expect.stringMatching(/retry in \d+ s/) });
     expect((await post(token, toolCall(20, 'whoami'))).status).toBe(429);
+  });
+
+  it('meters a plan without API access (starter) at the smallest API plan\'s size, never unlimited', async () => {
+    const { token } = await connected({}, 'starter');
+    for (let id = 1; id <= BURST; id++) expect((await post(token, toolCall(id, 'whoami'))).status).toBe(200);
+    expect((await post(token, toolCall(99, 'whoami'))).status).toBe(429);
   });
 
   it('spends one token per resource read too', async () => {
