@@ -84,6 +84,8 @@ export interface App {
   /** What /readyz reports; `drain()` on SIGTERM. */
   readiness: Readiness;
   metrics: Metrics;
+  /** A response whose client accepts no byte for this long is cut (RESPONSE_STALL_SECONDS; http/stall-watch.ts). */
+  responseStallSeconds: number;
   /** Paths served from node:http directly: the OAuth authorization server (oidc-provider is a Koa app). */
   node: { handles(path: string): boolean; handle(req: IncomingMessage, res: ServerResponse): Promise<void> };
 }
@@ -164,6 +166,7 @@ export function createApp(deps: AppDependencies): App {
     admit: (request) => admit(request),
     contextFor,
     cache: dataCache,
+    exportShares: { instance: config.EXPORT_POOL_SIZE, perWorkspace: config.EXPORTS_PER_WORKSPACE, perKey: config.EXPORTS_PER_KEY },
     ...(config.PUBLIC_BASE_URL ? { publicBaseUrl: config.PUBLIC_BASE_URL } : {}),
   });
   // /graphql's server (Yoga, its plugins and executor: ~4.6 MB of heap) is loaded on its first
@@ -228,6 +231,7 @@ export function createApp(deps: AppDependencies): App {
     publicOrigin,
     readiness,
     metrics,
+    responseStallSeconds: config.RESPONSE_STALL_SECONDS,
     node: { handles: isAuthorizationServerPath, handle: async (req, res) => (await loadConnector()).authorizationServer.handle(req, res) },
     invalidate: (target) => {
       deps.authenticator.invalidate(target);

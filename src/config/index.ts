@@ -25,6 +25,9 @@ const retrySchedule = z
   .transform((text) => text.split(',').map(Number))
   .refine((delays) => delays.length <= 50, 'at most 50 retries');
 
+/** The export pool's defaults (EXPORT_POOL_SIZE, EXPORT_IDLE_SECONDS); db/client.ts uses them when given no configuration. */
+export const EXPORT_POOL_DEFAULTS = { size: 4, idleSeconds: 60 } as const;
+
 const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   HOST: z.string().default('0.0.0.0'),
@@ -57,6 +60,19 @@ const configSchema = z.object({
   RATE_LIMIT_FAIL_OPEN: flag('false'),
   LIST_ROW_CAP: z.coerce.number().int().min(1).max(100_000).default(500),
   METRICS_ROW_CAP: z.coerce.number().int().min(1).max(100_000).default(1000),
+  /** Connections of the export pool: CSV/NDJSON exports streaming at once per instance. */
+  EXPORT_POOL_SIZE: z.coerce.number().int().min(2).max(100).default(EXPORT_POOL_DEFAULTS.size),
+  /** Exports one workspace may stream at once per instance; unset, half the pool. Below the pool, so another workspace always gets one. */
+  EXPORTS_PER_WORKSPACE: z.coerce.number().int().min(1).max(99).optional(),
+  /** Exports one API key may stream at once per instance; unset, half the workspace's share (at least 1). */
+  EXPORTS_PER_KEY: z.coerce.number().int().min(1).max(99).optional(),
+  /** A response whose client accepts no byte for this long is cut (its cursor closed, its connection freed). */
+  RESPONSE_STALL_SECONDS: z.coerce.number().positive().max(600).default(15),
+  /**
+   * PostgreSQL's backstop on the export pool (idle_in_transaction_session_timeout): an export
+   * transaction that fetches nothing for this long is ended by the server, whatever the process does.
+   */
+  EXPORT_IDLE_SECONDS: z.coerce.number().positive().max(3600).default(EXPORT_POOL_DEFAULTS.idleSeconds),
   /** Bytes of computed report data and metrics kept per instance (0 turns the cache off). */
   DATA_CACHE_MAX_BYTES: z.coerce.number().int().min(0).default(64 * 1024 * 1024),
   INGEST_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
@@ -119,7 +135,18 @@ const configSchema = z.object({
   .refine((config) => config.NODE_ENV !== 'production' || config.APP_SECRET_KEY, { path: ['APP_SECRET_KEY'], message: 'is required in production' })
   .refine((config) => config.NODE_ENV !== 'production' || config.PUBLIC_BASE_URL, { path: ['PUBLIC_BASE_URL'], message: 'is required in production (the OAuth issuer and every absolute link come from it)' })
   .refine((config) => !config.PUBLIC_BASE_URL || /^https?:\/\/[^/?#]+\/?$/.test(config.PUBLIC_BASE_URL), { path: ['PUBLIC_BASE_URL'], message: 'must be an origin such as https://signalboard.example.com (no path)' })
-  .transform(({ SEED_DEMO, ...config }) => ({ ...config, SEED_DEMO: SEED_DEMO === undefined ? config.NODE_ENV !== 'production' : SEED_DEMO === 'true' }));
+  .transform(({ SEED_DEMO, EXPORTS_PER_WORKSPACE, EXPORTS_PER_KEY, ...config }) => {
+    const perWorkspace = EXPORTS_PER_WORKSPACE ?? Math.floor(config.EXPORT_POOL_SIZE / 2);
+    return {
+      ...config,
+      SEED_DEMO: SEED_DEMO === undefined ? config.NODE_ENV !== 'production' : SEED_DEMO === 'true',
+      EXPORTS_PER_WORKSPACE: perWorkspace,
+      EXPORTS_PER_KEY: EXPORTS_PER_KEY ?? Math.max(1, Math.floor(perWorkspace / 2)),
+    };
+  })
+  .refine((config) => config.EXPORTS_PER_WORKSPACE < config.EXPORT_POOL_SIZE, { path: ['EXPORTS_PER_WORKSPACE'], message: 'must be below EXPORT_POOL_SIZE, so that another workspace always gets an export' })
+  .refine((config) => config.EXPORTS_PER_KEY <= config.EXPORTS_PER_WORKSPACE, { path: ['EXPORTS_PER_KEY'], message: 'must not exceed EXPORTS_PER_WORKSPACE' })
+  .refine((config) => config.EXPORT_IDLE_SECONDS > config.RESPONSE_STALL_SECONDS, { path: ['EXPORT_IDLE_SECONDS'], message: 'must exceed RESPONSE_STALL_SECONDS (it is the backstop behind the stall cut)' });
 
 export type Config = z.infer<typeof configSchema>;
 

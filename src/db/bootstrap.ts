@@ -1,7 +1,7 @@
 // Resolves the database: DATABASE_URL when set, otherwise an embedded PostgreSQL under
 // EMBEDDED_PG_DIR. Migrations are applied before anything uses it.
 import type { Config } from '../config/index.js';
-import { connectDatabase, type Database } from './client.js';
+import { connectDatabase, exportPoolOf, type Database } from './client.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded.js';
 import { migrate, type MigrationResult } from './migrate.js';
 
@@ -22,5 +22,5 @@ export async function openDatabase(config: Config): Promise<ResolvedDatabase> {
     await embedded?.stop();
     throw error;
   }
-  return { url, embedded, migrations, database: connectDatabase(url, config.DATABASE_POOL_SIZE, config.DATABASE_REPLICA_URL) };
+  return { url, embedded, migrations, database: connectDatabase(url, config.DATABASE_POOL_SIZE, config.DATABASE_REPLICA_URL, exportPoolOf(config)) };
 }

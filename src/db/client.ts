@@ -6,6 +6,7 @@ import { PrismaClient } from './generated/prisma/client.js';
 import { parseTimestamptz } from './timestamps.js';
 import { parseTextArray, TEXT_ARRAY_OID } from './text-arrays.js';
 import { API_SESSION_SETTINGS } from './session-settings.js';
+import { EXPORT_POOL_DEFAULTS, type Config } from '../config/index.js';
 
 export type Db = PrismaClient;
 
@@ -17,8 +18,8 @@ export interface Database {
   readPool: pg.Pool;
   /**
    * Server-side cursors of streaming exports, on the read database: connections of their own
-   * (an export holds one for as long as the client reads), without the per-query timeout (a
-   * cursor's query lasts the whole export), and few, so exports never starve the API's pool.
+   * (an export holds one for as long as the client reads), and few, so exports never starve the
+   * API's pool.
    */
   streamPool: pg.Pool;
   close(): Promise<void>;
@@ -33,13 +34,21 @@ pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, (value) => parseTimestampt
 const standardTextArray = pg.types.getTypeParser(TEXT_ARRAY_OID);
 pg.types.setTypeParser(TEXT_ARRAY_OID, (value) => parseTextArray(value) ?? standardTextArray(value));
 
-/** Exports streaming at once per instance; the next one waits up to 2 s for a connection, then gets 503. */
-export const STREAM_POOL_SIZE = 4;
-
 /** How long one statement of the API's pools may run before PostgreSQL cancels it. */
 export const STATEMENT_TIMEOUT_MS = 15_000;
 
-function createPool(url: string, poolSize: number, statementTimeoutMs: number | null = STATEMENT_TIMEOUT_MS): pg.Pool {
+/** The export pool: its size (EXPORT_POOL_SIZE) and PostgreSQL's bound on a stalled export transaction (EXPORT_IDLE_SECONDS). */
+export interface ExportPoolSettings {
+  size: number;
+  idleSeconds: number;
+}
+
+export const exportPoolOf = (config: Pick<Config, 'EXPORT_POOL_SIZE' | 'EXPORT_IDLE_SECONDS'>): ExportPoolSettings => ({ size: config.EXPORT_POOL_SIZE, idleSeconds: config.EXPORT_IDLE_SECONDS });
+
+/** How export connections show in pg_stat_activity. */
+export const EXPORT_APPLICATION_NAME = 'signalboard-export';
+
+function createPool(url: string, poolSize: number, extraSettings = ''): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
@@ -56,17 +65,20 @@ function createPool(url: string, poolSize: number, statementTimeoutMs: number | 
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
     // No parallel workers or JIT (session-settings.ts), and the statement timeout above.
-    options: `${API_SESSION_SETTINGS}${statementTimeoutMs ? ` -c statement_timeout=${statementTimeoutMs}` : ''}`,
+    options: `${API_SESSION_SETTINGS} -c statement_timeout=${STATEMENT_TIMEOUT_MS}${extraSettings}`,
   });
   // Idle clients that lose their server emit 'error'; the pool replaces them.
   pool.on('error', () => {});
   return pool;
 }
 
-export function connectDatabase(url: string, poolSize: number, replicaUrl?: string): Database {
+export function connectDatabase(url: string, poolSize: number, replicaUrl?: string, exportPool: ExportPoolSettings = EXPORT_POOL_DEFAULTS): Database {
   const pool = createPool(url, poolSize);
   const readPool = replicaUrl ? createPool(replicaUrl, poolSize) : pool;
-  const streamPool = createPool(replicaUrl ?? url, STREAM_POOL_SIZE, null);
+  // An export reads its cursor a FETCH at a time inside one transaction (workspace-scope.ts):
+  // each FETCH is one statement under the same timeout as the API's, and a transaction that
+  // stops fetching (a reader the process failed to cut) is ended by PostgreSQL itself.
+  const streamPool = createPool(replicaUrl ?? url, exportPool.size, ` -c idle_in_transaction_session_timeout=${exportPool.idleSeconds * 1000} -c application_name=${EXPORT_APPLICATION_NAME}`);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {
     prisma,

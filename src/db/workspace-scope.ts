@@ -6,7 +6,6 @@
 // (workspaces/admin-command.ts), which checks the actor's membership of the workspace it
 // changes and scopes every statement of the change by that workspace.
 import pg from 'pg';
-import Cursor from 'pg-cursor';
 import type { TenantStatement } from './tenant-sql.js';
 import { inRecordedTrace, inSpan, SpanKind } from '../observability/tracing.js';
 
@@ -24,6 +23,8 @@ export interface RowCursor<Row> {
   /** Closes the cursor (the query stops) and gives the connection back; safe to call twice. */
   close(): Promise<void>;
 }
+
+const CURSOR_NAME = 'export_rows';
 
 export type WorkspaceScopeFactory = (workspaceId: string) => WorkspaceScope;
 
@@ -51,36 +52,55 @@ export function workspaceScopes(pool: pg.Pool, streamPool: pg.Pool = pool): Work
     },
     async cursor<Row extends pg.QueryResultRow>(statement: TenantStatement<Row>, values: readonly unknown[] = []): Promise<RowCursor<Row>> {
       const client = await streamPool.connect();
-      const cursor = client.query(new Cursor<Row>(statement.text, [workspaceId, ...values]));
-      let closed = false;
+      // A checked-out client that loses its server (PostgreSQL ending a stalled export
+      // transaction, a network failure) emits 'error'; the pool listens only to idle ones.
+      let lost: Error | null = null;
+      const onLost = (error: Error) => void (lost = error);
+      client.on('error', onLost);
+      let released = false;
+      const release = (error?: Error) => {
+        if (released) return;
+        released = true;
+        client.removeListener('error', onLost);
+        client.release(error);
+      };
+      // An SQL cursor in a read-only transaction, not a protocol portal: between FETCHes the
+      // session is "idle in transaction", so each FETCH is a statement under statement_timeout
+      // and a reader that stops makes PostgreSQL end the session (the export pool's
+      // idle_in_transaction_session_timeout), where a suspended portal stays "active" for ever.
+      try {
+        await client.query('BEGIN READ ONLY');
+        await client.query(`DECLARE ${CURSOR_NAME} NO SCROLL CURSOR FOR ${statement.text}`, [workspaceId, ...values]);
+      } catch (error) {
+        release(error as Error);
+        throw error;
+      }
       let reading = false;
+      let closing = false;
       return {
         read: async (count) => {
           reading = true;
           try {
-            return await cursor.read(count);
+            return (await client.query<Row>(`FETCH ${Math.max(1, Math.floor(count))} FROM ${CURSOR_NAME}`)).rows;
           } catch (error) {
-            if (!closed) {
-              closed = true;
-              client.release(error as Error);
-            }
+            release(error as Error);
             throw error;
           } finally {
             reading = false;
           }
         },
         close: async () => {
-          if (closed) return;
-          closed = true;
+          if (released || closing) return;
+          closing = true;
           // Abandoned mid-read (the reader went away): drop the connection, which ends the
-          // query on the server at once; a cursor cannot be closed while a read is pending.
-          if (reading) return client.release(new Error('cursor abandoned while reading'));
+          // query on the server at once instead of waiting for the FETCH to finish.
+          if (reading || lost) return release(lost ?? new Error('cursor abandoned while reading'));
           try {
-            await cursor.close();
-            client.release();
+            await client.query('COMMIT');
+            release();
           } catch (error) {
-            // A connection whose cursor cannot be closed is not given back to the pool.
-            client.release(error as Error);
+            // A connection whose transaction cannot be ended is not given back to the pool.
+            release(error as Error);
           }
         },
       };

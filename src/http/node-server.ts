@@ -1,6 +1,7 @@
 // The node:http server around the app. Requests that Node's HTTP parser rejects never reach
 // the app (oversized headers, malformed request lines, a stalled request); they still get the
 // error envelope with a request id, as raw HTTP on the socket, and the connection closes.
+// Responses whose client stops reading are cut (stall-watch.ts).
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { createServerAdapter } from '@whatwg-node/server';
@@ -8,6 +9,7 @@ import type { App } from '../app.js';
 import { ApiError, type ErrorCode } from '../errors/index.js';
 import { JSON_CONTENT_TYPE, newRequestId } from './responses.js';
 import { isValidHostHeader } from './public-origin.js';
+import { watchStalls } from './stall-watch.js';
 
 const PARSER_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
   HPE_HEADER_OVERFLOW: { code: 'request_header_fields_too_large', message: 'The request headers are too large (16 KiB at most).' },
@@ -66,6 +68,7 @@ export function createNodeServer(app: App): Server {
   });
   const server = createServer((req, res) => {
     res.setHeader(NO_SNIFF.name, NO_SNIFF.value);
+    watch(res);
     // Every URL is built from Host; a missing or malformed one (`a b`, `[zz]`, `a/b`) is refused before anything else.
     if (!isValidHostHeader(req.headers.host)) {
       const body = JSON.stringify({ error: { code: 'bad_request', message: 'The Host header is missing or malformed.', requestId: newRequestId() } });
@@ -80,6 +83,7 @@ export function createNodeServer(app: App): Server {
       else res.destroy(error as Error);
     });
   });
+  const watch = watchStalls(server, app.responseStallSeconds * 1000, () => app.metrics.responseCut());
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   server.requestTimeout = 30_000;

@@ -45,6 +45,7 @@ export function createMetrics(options: { enabled?: boolean } = {}) {
   const toolCalls = new Counter({ name: 'signalboard_mcp_tool_calls_total', help: 'MCP tool calls by tool and outcome (ok, error).', labelNames: ['tool', 'outcome'], registers });
   const operations = new Counter({ name: 'signalboard_graphql_operations_total', help: 'GraphQL operations executed at /graphql, by operation (the web app\'s named operations; others are "other") and outcome.', labelNames: ['operation', 'outcome'], registers });
   const operationDuration = new Histogram({ name: 'signalboard_graphql_operation_duration_seconds', help: 'GraphQL execution time by operation.', labelNames: ['operation'], buckets: LATENCY_BUCKETS, registers });
+  const responsesCut = new Counter({ name: 'signalboard_http_responses_cut_total', help: 'Responses cut because their client accepted no byte for RESPONSE_STALL_SECONDS.', registers });
   const deliveries = new Counter({ name: 'signalboard_webhook_deliveries_total', help: 'Webhook delivery attempts by outcome.', labelNames: ['outcome'], registers });
 
   return {
@@ -62,6 +63,9 @@ export function createMetrics(options: { enabled?: boolean } = {}) {
     },
     webhookDelivery(outcome: 'succeeded' | 'retry' | 'failed' | 'gone') {
       deliveries.inc({ outcome });
+    },
+    responseCut() {
+      responsesCut.inc();
     },
     /** Gauges read at scrape time from their sources. */
     watch(sources: MetricSources) {
@@ -206,6 +210,7 @@ function disabledMetrics(registry: Registry) {
     toolCall: nothing as (tool: string, outcome: 'ok' | 'error') => void,
     graphqlOperation: nothing as (operation: string, outcome: 'ok' | 'error', seconds: number) => void,
     webhookDelivery: nothing as (outcome: 'succeeded' | 'retry' | 'failed' | 'gone') => void,
+    responseCut: nothing as () => void,
     watch: nothing as (sources: MetricSources) => void,
   };
 }

@@ -11,6 +11,7 @@ import type { RowCursor, WorkspaceScope } from '../db/workspace-scope.js';
 import type { RowExport } from '../ai-visibility/index.js';
 import { Response } from '../http/responses.js';
 import { ApiError } from '../errors/index.js';
+import type { ExportSlot, ExportSlots } from './export-slots.js';
 
 export type ExportFormat = 'csv' | 'ndjson';
 
@@ -68,10 +69,20 @@ export function acceptsJson(accept: string | null): boolean {
   return (jsonEntry(acceptEntries(accept))?.q ?? 0) > 0;
 }
 
-/** One CSV field (RFC 4180): quoted when it holds a comma, quote, CR or LF; nested values as JSON. */
+/**
+ * Text a spreadsheet would run as a formula (OWASP, "CSV Injection"): a cell beginning with `=`,
+ * `+`, `-`, `@`, TAB or CR. Answer texts are AI output and prompts customer input.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * One CSV field (RFC 4180): quoted when it holds a comma, quote, CR or LF; nested values as JSON.
+ * Text that would start a formula gets a leading `'` (OWASP), so a spreadsheet shows it as text;
+ * numbers are written as numbers (a negative one is not a formula). NDJSON keeps every value as it is.
+ */
 export function csvField(value: unknown): string {
   if (value === null || value === undefined) return '';
-  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  const text = typeof value === 'object' ? JSON.stringify(value) : typeof value === 'string' && FORMULA_START.test(value) ? `'${value}` : String(value);
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
@@ -79,6 +90,9 @@ export const csvLine = (values: readonly unknown[]) => `${values.map(csvField).j
 
 export interface ExportStreamOptions {
   scope: WorkspaceScope;
+  /** The fair shares of the export pool, and the key asking for one. */
+  slots: ExportSlots;
+  keyId: string;
   rows: RowExport;
   format: ExportFormat;
   /** Takes one rate-limit token, waiting while the bucket is empty. */
@@ -116,10 +130,23 @@ async function* exportChunks(cursor: RowCursor<Record<string, any>>, { rows, for
   }
 }
 
+/** Exports end at no time anyone can tell; a few seconds is when a retry has a fair chance. */
+export const EXPORT_RETRY_AFTER_SECONDS = 5;
+
+function takeSlot({ slots, scope, keyId }: ExportStreamOptions, headers: Record<string, string>): ExportSlot {
+  const slot = slots.take(scope.workspaceId, keyId);
+  if (typeof slot === 'object') return slot;
+  const retry = { headers: { ...headers, 'Retry-After': String(EXPORT_RETRY_AFTER_SECONDS) } };
+  if (slot === 'instance') throw new ApiError('unavailable', `Too many exports are streaming on this instance; retry in ${EXPORT_RETRY_AFTER_SECONDS} s.`, retry);
+  const [holder, share] = slot === 'key' ? ['This API key', slots.shares.perKey] : ['This workspace', slots.shares.perWorkspace];
+  throw new ApiError('rate_limited', `${holder} already streams ${share} export${share === 1 ? '' : 's'} at once, its limit; retry when one ends (in ${EXPORT_RETRY_AFTER_SECONDS} s, say).`, retry);
+}
+
 /**
- * A 200 whose body streams the export. The cursor is opened before answering, so a busy
- * instance answers 503 instead of a stream that breaks; it is closed when the body ends, fails
- * or is abandoned (a client that goes away), whichever comes first.
+ * A 200 whose body streams the export. A share of the export pool is taken and the cursor
+ * opened before answering, so a caller over its share gets 429 and a full instance 503 instead
+ * of a stream that breaks; both are given back when the body ends, fails or is abandoned (a
+ * client that goes away, or one cut for not reading: http/stall-watch.ts), whichever comes first.
  */
 export async function exportResponse(options: ExportStreamOptions, headers: Record<string, string>, method: string): Promise<Response> {
   const type = EXPORT_MEDIA_TYPES[options.format];
@@ -131,17 +158,21 @@ export async function exportResponse(options: ExportStreamOptions, headers: Reco
     Vary: 'Accept',
   };
   if (method === 'HEAD') return new Response(null, { headers: responseHeaders });
+  const slot = takeSlot(options, headers);
   let cursor: RowCursor<Record<string, any>>;
   try {
     cursor = await options.scope.cursor(options.rows.statement, options.rows.values);
   } catch (error) {
-    if (/timeout exceeded when trying to connect/.test((error as Error).message)) {
-      throw new ApiError('unavailable', 'Too many exports are streaming on this instance; retry in a few seconds.', { headers: { ...headers, 'Retry-After': '5' } });
-    }
+    slot.release();
     throw error;
   }
   const body = Readable.from(exportChunks(cursor, options), { objectMode: false, highWaterMark: 64 * 1024 });
-  body.once('close', () => void cursor.close());
+  // The share is given back with the body, so an export that follows at once is not refused; if
+  // its connection is still ending this one's transaction, the pool has it wait that moment.
+  body.once('close', () => {
+    slot.release();
+    void cursor.close();
+  });
   // Logged where it happened; the response is cut (abort) or, in memory, its reader sees it.
   body.on('error', () => {});
   return new Response(body as unknown as BodyInit, { headers: responseHeaders });

@@ -18,6 +18,7 @@ import { API_REFERENCE_PAGE_POLICY, apiReferencePage, scalarBundle } from './doc
 import { pageSecurityHeaders } from '../http/html.js';
 import { ROW_EXPORTS, type ExportArgs } from '../ai-visibility/index.js';
 import { acceptsJson, exportResponse, negotiateExport } from './export.js';
+import { createExportSlots, type ExportShares } from './export-slots.js';
 
 export { BASE_PATH };
 
@@ -29,6 +30,8 @@ export interface RestDependencies {
   contextFor(principal: Principal, requestId: string): GraphQLContext;
   /** Where finished bodies of versioned routes are kept (the data cache's byte budget). */
   cache: DataCache;
+  /** Exports streaming at once: per instance (the export pool), per workspace, per key. */
+  exportShares: ExportShares;
   publicBaseUrl?: string;
 }
 
@@ -73,6 +76,7 @@ export function createRestHandler(deps: RestDependencies) {
       return keptBody(jsonBody(v1OpenApiDocument(schema, deps.publicBaseUrl)));
     }));
   const docsPage = apiReferencePage(`${BASE_PATH}/openapi.json`);
+  const exportSlots = createExportSlots(deps.exportShares);
 
   async function handleGet(request: Request, url: URL, requestId: string, abort?: (error: Error) => void): Promise<Response> {
     const subPath = url.pathname.slice(BASE_PATH.length);
@@ -102,7 +106,7 @@ export function createRestHandler(deps: RestDependencies) {
       if (exportOf && format) {
         const project = await context.repositories.projects.find(String(variables.id));
         const rows = exportOf(context.workspace, project, variables as ExportArgs, context.now);
-        return await exportResponse({ scope: context.workspace, rows, format, spendToken: admitted.spend, logger: deps.logger, requestId, abort }, headers, request.method);
+        return await exportResponse({ scope: context.workspace, slots: exportSlots, keyId: admitted.principal.credentialId, rows, format, spendToken: admitted.spend, logger: deps.logger, requestId, abort }, headers, request.method);
       }
       const version = await VERSION_OF[match.route.field]?.(context, match.params);
       const cacheKey = version != null ? `body|${context.workspace.workspaceId}|${match.route.operationId}|${JSON.stringify(variables)}|${version}|${Math.floor(context.now.getTime() / TODAY_SLOT_MS)}` : null;

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { connectDatabase, STATEMENT_TIMEOUT_MS, type Database } from '../../src/db/client.js';
+import { EXPORT_POOL_DEFAULTS } from '../../src/config/index.js';
+import { connectDatabase, EXPORT_APPLICATION_NAME, STATEMENT_TIMEOUT_MS, type Database } from '../../src/db/client.js';
 import { toApiError } from '../../src/errors/index.js';
 import { createTestDatabase } from '../support/database.js';
 
@@ -11,10 +12,13 @@ describe('the database pools', () => {
   afterAll(() => database.close());
   afterEach(() => vi.restoreAllMocks());
 
-  it('have PostgreSQL cancel a statement of the API past the limit; streaming exports have none', async () => {
-    expect((await database.pool.query('SHOW statement_timeout')).rows[0].statement_timeout).toBe(`${STATEMENT_TIMEOUT_MS / 1000}s`);
-    expect((await database.readPool.query('SHOW statement_timeout')).rows[0].statement_timeout).toBe(`${STATEMENT_TIMEOUT_MS / 1000}s`);
-    expect((await database.streamPool.query('SHOW statement_timeout')).rows[0].statement_timeout).toBe('0');
+  it('have PostgreSQL cancel a statement past the limit, and end an export transaction that stops fetching', async () => {
+    for (const pool of [database.pool, database.readPool, database.streamPool]) {
+      expect((await pool.query('SHOW statement_timeout')).rows[0].statement_timeout).toBe(`${STATEMENT_TIMEOUT_MS / 1000}s`);
+    }
+    expect((await database.pool.query('SHOW idle_in_transaction_session_timeout')).rows[0].idle_in_transaction_session_timeout).toBe('0');
+    expect((await database.streamPool.query('SHOW idle_in_transaction_session_timeout')).rows[0].idle_in_transaction_session_timeout).toBe(`${EXPORT_POOL_DEFAULTS.idleSeconds / 60}min`);
+    expect((await database.streamPool.query('SHOW application_name')).rows[0].application_name).toBe(EXPORT_APPLICATION_NAME);
   });
 
   it('leave no timer armed while a statement runs or after its connection is released', async () => {

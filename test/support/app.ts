@@ -1,7 +1,7 @@
 // Builds the real app in memory against a real PostgreSQL; requests go through app.fetch.
 import pino from 'pino';
 import { parseConfig, type Config } from '../../src/config/index.js';
-import { connectDatabase, type Database } from '../../src/db/client.js';
+import { connectDatabase, exportPoolOf, type Database } from '../../src/db/client.js';
 import { createApp, type App } from '../../src/app.js';
 import { createApiKeyAuthenticator, type ApiKeyAuthenticator } from '../../src/auth/api-keys.js';
 import { memoryRateLimitStore, type RateLimitStore } from '../../src/auth/rate-limit-store.js';
@@ -30,7 +30,7 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const url = options.url ?? (await createTestDatabase());
   const config = parseConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', NODE_ENV: 'test', APP_SECRET_KEY: TEST_APP_SECRET_KEY, ...env });
-  const database = connectDatabase(url, 5, options.replicaUrl);
+  const database = connectDatabase(url, 5, options.replicaUrl, exportPoolOf(config));
   const authenticator = createApiKeyAuthenticator(database.pool);
   const box = createSecretBox(decodeKey(config.APP_SECRET_KEY!)!);
   const app = createApp({ config, database, authenticator, rateLimitStore: options.store ?? memoryRateLimitStore(), logger: options.logger ?? pino({ level: 'silent' }), box });
