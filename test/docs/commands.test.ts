@@ -1,6 +1,7 @@
 // Every ```bash block of README.md and docs/ runs as written against a test instance seeded
 // with the demo data `npm start` seeds, with the variables the docs tell a reader to set:
-// BASE_URL, SIGNALBOARD_KEY (the demo key npm start prints) and INGEST_TOKEN, and the CLI on
+// BASE_URL, SIGNALBOARD_KEY and SIGNALBOARD_OWNER_PASSWORD (the demo key and owner password
+// npm start prints) and INGEST_TOKEN, and the CLI on
 // the instance's database (DATABASE_URL). A file's blocks run in order in one shell, as a reader
 // would type them into one terminal, so ids a block sets are there for the next. Conventions:
 // docs/development.md, "Documentation that runs".
@@ -19,12 +20,14 @@ const INGEST_TOKEN = 'docs-test-ingest-token-0123456789abcdef';
 let t: TestApp;
 let server: Awaited<ReturnType<typeof listen>>;
 let key: string;
+let ownerPassword: string;
 let workDir: string;
 
 beforeAll(async () => {
   t = await createTestApp({ INGEST_TOKEN });
   const demo = await seedDemoIfEmpty(t.database.prisma, t.database.pool);
   key = demo!.secret;
+  ownerPassword = demo!.ownerPassword;
   server = await listen(t.app);
   // Inside the repository (test/.tmp is ignored), so `npm run cli` finds the project as it does for a reader.
   mkdirSync(path.join(REPOSITORY, 'test/.tmp'), { recursive: true });
@@ -60,6 +63,7 @@ function runBlocks(file: string, blocks: ReturnType<typeof runnableBlocks>) {
       HOME: process.env.HOME ?? workDir,
       BASE_URL: server.baseUrl,
       SIGNALBOARD_KEY: key,
+      SIGNALBOARD_OWNER_PASSWORD: ownerPassword,
       INGEST_TOKEN,
       DATABASE_URL: t.url,
       APP_SECRET_KEY: TEST_APP_SECRET_KEY,
