@@ -121,7 +121,7 @@ export function createApp(deps: AppDependencies): App {
     invalidateTokens(target);
     await (deps.notify ? deps.notify(target) : database.pool.query('SELECT pg_notify($1, $2)', [INVALIDATION_CHANNEL, target]));
   };
-  const sessionRoutes = createSessionHandler({ pool: database.pool, sessions, mail, publicOrigin, onSignedOut: (userId) => endAuthorizationSessions(database.pool, userId) });
+  const sessionRoutes = createSessionHandler({ pool: database.pool, sessions, mail, publicOrigin, onSignedOut: (userId) => endAuthorizationSessions(database.pool, userId), onBackgroundError: (error) => logger.error({ err: error }, 'password-reset mail failed') });
   const settingsRoutes = createSettingsHandler({ config, prisma: database.prisma, pool: database.pool, box: deps.box, sessions, notify, publicOrigin });
   const sso = createSso({
     prisma: database.prisma,

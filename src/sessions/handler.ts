@@ -12,7 +12,8 @@ import type { PublicOrigin } from '../http/public-origin.js';
 import { SETTINGS_PATH } from '../settings/index.js';
 import { clearedSessionCookie, sessionCookie } from './cookies.js';
 import { signIn } from './login.js';
-import { changePassword, requestPasswordReset, resetPassword } from './password-reset.js';
+import { changePassword, issuePasswordReset, resetMail, resetPassword } from './password-reset.js';
+import { afterAnswer } from '../http/after-answer.js';
 import { FORGOT_PASSWORD_PATH, LOGIN_PATH, LOGOUT_PATH, PASSWORD_PATH, RESET_PASSWORD_PATH, SESSION_PATH, SWITCH_WORKSPACE_PATH } from './paths.js';
 import { deleteSession, switchWorkspace, workspacesOf } from './session-store.js';
 import type { WebSessions } from './web-session.js';
@@ -78,6 +79,8 @@ export interface SessionHandlerDeps {
   publicOrigin: PublicOrigin;
   /** Ends what else the person is signed in to (the OAuth authorization server's session). */
   onSignedOut(userId: string): Promise<void>;
+  /** Records a failure of work done after the answer (a reset mail that could not be sent). */
+  onBackgroundError(error: unknown): void;
 }
 
 export function createSessionHandler(deps: SessionHandlerDeps) {
@@ -148,7 +151,9 @@ export function createSessionHandler(deps: SessionHandlerDeps) {
     sessions.assertSameOrigin(request);
     const { fields, json } = await readForm(request);
     const email = textField(fields, 'email', { required: true, max: 320 })!;
-    await requestPasswordReset({ pool, mail: deps.mail, origin: deps.publicOrigin.value }, { email, address });
+    // The same work for every address until the answer; the mail comes after it.
+    const link = await issuePasswordReset(pool, { email, address });
+    if (link) afterAnswer(() => deps.mail(resetMail(deps.publicOrigin.value, link)), deps.onBackgroundError);
     return json ? jsonResponse({ data: { sent: true } }, 202) : htmlResponse(forgotPage(true));
   }
 

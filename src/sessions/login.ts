@@ -1,9 +1,10 @@
 // Signing in with a password: the attempt is reserved against the throttle before the password
-// is even checked, unknown accounts cost the same argon2 time, "require SSO" is honoured, every
-// outcome is audited, and the session is always a new one.
+// is even checked, "require SSO" is honoured, every outcome is audited, and the session is always
+// a new one. A failure takes the same time for an unknown address as for a person: the same
+// statements run (against an id no one has) and the same argon2 verification (of a decoy hash).
 import type pg from 'pg';
 import { ApiError } from '../errors/index.js';
-import { recordPersonAudit } from '../audit/index.js';
+import { NO_PERSON, recordPersonAudit } from '../audit/index.js';
 import { clearAttempts, releaseAttempts, reserveAttempts } from '../db/attempt-counters.js';
 import { createSession } from './session-store.js';
 import { decoyHash, verifyPassword } from './passwords.js';
@@ -26,22 +27,23 @@ export async function signIn(pool: pg.Pool, input: SignInInput) {
   const account = states.get(keys.account)!;
   const verdict = throttleVerdict({ account, accountAddress: states.get(keys.accountAddress)!, address: states.get(keys.address)! }, new Date());
   const user = (await pool.query<{ id: string; password_hash: string | null }>('SELECT id, password_hash FROM users WHERE lower(email) = lower($1)', [input.email])).rows[0];
+  const userId = user?.id ?? NO_PERSON;
   if (!verdict.allowed) {
     await releaseAttempts(pool, [keys.account, keys.accountAddress, keys.address]);
     // The attempt that starts the lock is recorded once.
-    if (user && account.justExceeded) await recordPersonAudit(pool, { userId: user.id, action: 'session.account_locked', details: { address: input.address } });
+    if (account.justExceeded) await recordPersonAudit(pool, { userId, action: 'session.account_locked', details: { address: input.address } });
     throw new ApiError('rate_limited', `Too many failed sign-ins; try again in ${verdict.retryAfterSeconds} s.`, { headers: { 'Retry-After': String(verdict.retryAfterSeconds) } });
   }
 
   // Before the password is checked, so that the answer never tells whether it was right.
-  const ssoRequiredBy = user ? await workspaceRequiringSso(pool, user.id) : null;
+  const ssoRequiredBy = await workspaceRequiringSso(pool, userId);
   if (ssoRequiredBy) {
     await releaseAttempts(pool, [keys.account, keys.accountAddress, keys.address]);
     throw new ApiError('forbidden', `The workspace "${ssoRequiredBy}" requires single sign-on for your address: use "Continue with your company's sign-in".`);
   }
   const valid = await verifyPassword(user?.password_hash ?? (await decoyHash()), input.password);
   if (!user || !user.password_hash || !valid) {
-    if (user) await recordPersonAudit(pool, { userId: user.id, action: 'session.sign_in_failed', details: { address: input.address } });
+    await recordPersonAudit(pool, { userId, action: 'session.sign_in_failed', details: { address: input.address } });
     throw new ApiError('unauthenticated', 'Email or password is wrong.');
   }
   // A success is no failure: the account's counters start again, the address keeps only its failures.

@@ -1,13 +1,15 @@
 // Forgotten and changed passwords. A reset link carries a random token; only its SHA-256 is
 // stored, it works once (consumed in the same statement that checks it) and for 30 minutes.
-// Asking for a link always gets the same answer, whether or not the address has an account.
+// Asking for a link always gets the same answer, in the same time, whether or not the address
+// has an account: the same statements run for every address, and the mail goes after the answer
+// (sessions/handler.ts, with http/after-answer.ts).
 // A new password, by reset or change, ends every other session of the person.
 import { createHash, randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { ApiError } from '../errors/index.js';
-import { recordPersonAudit } from '../audit/index.js';
+import { NO_PERSON, recordPersonAudit } from '../audit/index.js';
 import { clearAttempts, reserveAttempts, type CounterPolicy } from '../db/attempt-counters.js';
-import type { Mailer } from '../mail/mailer.js';
+import type { Mail } from '../mail/mailer.js';
 import { RESET_PASSWORD_PATH } from './paths.js';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords.js';
 import { deleteOtherSessions } from './session-store.js';
@@ -20,25 +22,39 @@ const PER_CALLER: CounterPolicy = { limit: 20, windowMs: 3_600_000 };
 
 const digest = (token: string) => createHash('sha256').update(token).digest('hex');
 
-export async function requestPasswordReset(deps: { pool: pg.Pool; mail: Mailer; origin: string }, input: { email: string; address: string }): Promise<void> {
+export interface ResetLink {
+  to: string;
+  token: string;
+}
+
+/**
+ * Counts the request against the address's and the caller's limits and, when allowed, replaces the
+ * person's link with a new one (only the newest works). The same statements run for every address;
+ * null when nothing is to be mailed.
+ */
+export async function issuePasswordReset(pool: pg.Pool, input: { email: string; address: string }): Promise<ResetLink | null> {
   const email = input.email.trim().toLowerCase();
   const accountKey = `reset:account:${email}`;
   const callerKey = `reset:address:${input.address}`;
-  const counts = await reserveAttempts(deps.pool, [{ key: accountKey, policy: PER_ACCOUNT }, { key: callerKey, policy: PER_CALLER }]);
-  if (counts.get(accountKey)!.count > PER_ACCOUNT.limit || counts.get(callerKey)!.count > PER_CALLER.limit) return;
-  const user = (await deps.pool.query<{ id: string; email: string }>('SELECT id, email FROM users WHERE lower(email) = $1', [email])).rows[0];
-  if (!user) return;
+  const counts = await reserveAttempts(pool, [{ key: accountKey, policy: PER_ACCOUNT }, { key: callerKey, policy: PER_CALLER }]);
+  if (counts.get(accountKey)!.count > PER_ACCOUNT.limit || counts.get(callerKey)!.count > PER_CALLER.limit) return null;
   const token = randomBytes(32).toString('base64url');
-  // Only the newest link works.
-  await deps.pool.query('DELETE FROM password_resets WHERE user_id = $1 AND used_at IS NULL', [user.id]);
-  await deps.pool.query('INSERT INTO password_resets (id, user_id, expires_at) VALUES ($1, $2, $3)', [digest(token), user.id, new Date(Date.now() + RESET_TTL_MS)]);
-  await recordPersonAudit(deps.pool, { userId: user.id, action: 'password.reset_requested', details: { address: input.address } });
-  await deps.mail({
-    to: user.email,
-    subject: 'Reset your Signalboard password',
-    text: `Someone (hopefully you) asked to reset the password of ${user.email}.\n\nSet a new one within 30 minutes:\n${deps.origin}${RESET_PASSWORD_PATH}?token=${token}\n\nIf it was not you, ignore this mail: your password stays as it is.\n`,
-  });
+  const person = (await pool.query<{ id: string; email: string }>(
+    `WITH person AS (SELECT id, email FROM users WHERE lower(email) = $1),
+     older AS (DELETE FROM password_resets r USING person WHERE r.user_id = person.id AND r.used_at IS NULL),
+     link AS (INSERT INTO password_resets (id, user_id, expires_at) SELECT $2, person.id, $3 FROM person)
+     SELECT id, email FROM person`,
+    [email, digest(token), new Date(Date.now() + RESET_TTL_MS)],
+  )).rows[0];
+  await recordPersonAudit(pool, { userId: person?.id ?? NO_PERSON, action: 'password.reset_requested', details: { address: input.address } });
+  return person ? { to: person.email, token } : null;
 }
+
+export const resetMail = (origin: string, link: ResetLink): Mail => ({
+  to: link.to,
+  subject: 'Reset your Signalboard password',
+  text: `Someone (hopefully you) asked to reset the password of ${link.to}.\n\nSet a new one within 30 minutes:\n${origin}${RESET_PASSWORD_PATH}?token=${link.token}\n\nIf it was not you, ignore this mail: your password stays as it is.\n`,
+});
 
 /** Sets a new password with a reset token; the token is spent even if it is tried twice at once. */
 export async function resetPassword(pool: pg.Pool, input: { token: string; password: string }): Promise<{ userId: string }> {

@@ -6,8 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
 import { freePort } from '../support/global-setup.js';
 import { call, ORIGIN, PASSWORD, personWithPassword, signIn } from '../support/web.js';
+import { statementsDuring } from '../support/sql-count.js';
 
 const inbox: { to: string; text: string }[] = [];
+/** While set, the SMTP server takes messages but does not acknowledge them: a mail in flight. */
+let mailHeld: Promise<void> | null = null;
 let smtp: SMTPServer;
 let t: TestApp;
 let workspaceId: string;
@@ -21,8 +24,10 @@ beforeAll(async () => {
       let text = '';
       stream.on('data', (chunk: Buffer) => (text += chunk.toString()));
       stream.on('end', () => {
-        inbox.push({ to: session.envelope.rcptTo.map((address) => address.address).join(','), text });
-        callback();
+        void (mailHeld ?? Promise.resolve()).then(() => {
+          inbox.push({ to: session.envelope.rcptTo.map((address) => address.address).join(','), text });
+          callback();
+        });
       });
     },
   });
@@ -69,7 +74,9 @@ describe('forgot password', () => {
 
   it('a link expires after 30 minutes, and only the newest link works', async () => {
     const person = await personWithPassword(t.database, { email: `expiry-${Date.now()}@example.test`, workspaceId });
+    // Mail goes after the answer: each link is awaited so the inbox's order is the requests'.
     await post('/app/password/forgot', { email: person.email });
+    await expect.poll(() => inbox.filter((mail) => mail.to === person.email).length).toBe(1);
     await post('/app/password/forgot', { email: person.email });
     await expect.poll(() => inbox.filter((mail) => mail.to === person.email).length).toBe(2);
     const [first, second] = inbox.filter((mail) => mail.to === person.email).map((mail) => tokenIn(mail.text));
@@ -86,6 +93,37 @@ describe('forgot password', () => {
     expect((await call(t.app, mine, 'POST', '/app/password', { currentPassword: PASSWORD, password: 'a brand new password 42' })).status).toBe(200);
     expect((await call(t.app, mine, 'GET', '/app/session')).status).toBe(200);
     expect((await call(t.app, other, 'GET', '/app/session')).status).toBe(401);
+  });
+});
+
+describe('the same work for every address', () => {
+  // Statement texts with their parameters left out: the same list means the same work in the database.
+  const work = (request: () => Promise<Response>) => statementsDuring(async () => (await request()).arrayBuffer());
+
+  it('forgot-password runs the same statements for a person and an unknown address, and answers before the mail is sent', async () => {
+    const person = await personWithPassword(t.database, { email: `same-${Date.now()}@example.test`, workspaceId });
+    let release!: () => void;
+    mailHeld = new Promise((resolve) => (release = resolve));
+    try {
+      const known = await work(() => post('/app/password/forgot', { email: person.email }, '198.51.100.60'));
+      const unknown = await work(() => post('/app/password/forgot', { email: `nobody-${Date.now()}@example.test` }, '198.51.100.61'));
+      expect(known).toEqual(unknown);
+      expect(known.length).toBeGreaterThan(0);
+      // The answer came while the mail server still held the message.
+      expect(inbox.some((mail) => mail.to === person.email)).toBe(false);
+    } finally {
+      release();
+      mailHeld = null;
+    }
+    await expect.poll(() => inbox.some((mail) => mail.to === person.email)).toBe(true);
+  });
+
+  it('a failed sign-in runs the same statements for a person (wrong password) and an unknown address', async () => {
+    const person = await personWithPassword(t.database, { email: `login-${Date.now()}@example.test`, workspaceId });
+    const wrong = await work(() => post('/app/login', { email: person.email, password: 'not the password at all' }, '198.51.100.62'));
+    const unknown = await work(() => post('/app/login', { email: `nobody-${Date.now()}@example.test`, password: 'not the password at all' }, '198.51.100.63'));
+    expect(wrong).toEqual(unknown);
+    expect(wrong.some((text) => /INSERT INTO audit_log/.test(text))).toBe(true);
   });
 });
 

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { findWorkspace } from '../../workspaces/service.js';
 import { addMember, generatePassword } from '../../workspaces/members.js';
-import { requestPasswordReset } from '../../sessions/password-reset.js';
+import { issuePasswordReset, resetMail } from '../../sessions/password-reset.js';
 import { createMailer } from '../../mail/mailer.js';
 import { createLogger } from '../../config/logger.js';
 import { db, config, output, type JsonOption } from '../context.js';
@@ -23,7 +23,8 @@ export function registerUsersCommands(program: Command) {
       const { pool } = await db();
       const { PUBLIC_BASE_URL, PORT } = config();
       const origin = PUBLIC_BASE_URL ? new URL(PUBLIC_BASE_URL).origin : `http://localhost:${PORT}`;
-      await requestPasswordReset({ pool, mail: createMailer(config(), createLogger(config())), origin }, { email: options.email, address: 'cli' });
+      const link = await issuePasswordReset(pool, { email: options.email, address: 'cli' });
+      if (link) await createMailer(config(), createLogger(config()))(resetMail(origin, link));
       output(options, { email: options.email, requested: true }, `If ${options.email} has an account, a reset link is on its way (valid 30 minutes, once).`);
     });
   users
