@@ -274,7 +274,7 @@ describe('read tools', () => {
     expect((await tool('get_answer', { id: ids.project, answerId: answers.data[0].id })).structuredContent!.aiVisibilityAnswer.data.text).toBe(answers.data[0].text);
     const domains = (await tool('get_cited_domains', { id: ids.project })).structuredContent!.aiVisibilitySources.data.rows;
     const v1Sources = await v1(`/api/v1/ai-visibility/projects/${ids.project}/sources`);
-    expect(domains).toEqual(v1Sources.rows.map(({ url: _url, ...row }: any) => row));
+    expect(domains).toEqual(v1Sources.rows);
     expect(domains.some((row: any) => row.owned)).toBe(true);
   });
 
@@ -395,6 +395,8 @@ describe('members and write tools', () => {
     expect(annotations('create_report')).toMatchObject({ destructiveHint: false, idempotentHint: false });
     expect(annotations('archive_prompts')).toMatchObject({ destructiveHint: true, idempotentHint: true });
     expect(annotations('add_prompts')).toMatchObject({ destructiveHint: false, idempotentHint: true });
+    // Every write tool says what its result holds; the SDK's client checks each structuredContent below against it.
+    expect(writeTools.filter((t) => WRITE_TOOLS.some((w) => w.name === t.name) && t.outputSchema?.type !== 'object').map((t) => t.name)).toEqual([]);
 
     const created = await tool('create_report', { name: 'From MCP', clientId: ids.client, definition });
     expect(created.isError, created.content[0]?.text).toBeFalsy();
@@ -407,6 +409,8 @@ describe('members and write tools', () => {
     expect(errorOf(await tool('add_widget', { id: reportId, widget: { id: 'bad', type: 'kpi', title: 'Bad', provider: 'google_ads', metrics: ['sessions'] } })).code).toBe('invalid_parameter');
     expect((await tool('remove_widget', { id: reportId, widgetId: 'clicks' })).structuredContent!.report.definition.widgets.map((w: any) => w.id)).toEqual(['ctr']);
     expect(errorOf(await tool('remove_widget', { id: reportId, widgetId: 'nope' })).code).toBe('not_found');
+    expect((await tool('update_report', { id: reportId, name: 'From MCP, renamed' })).structuredContent!.report.name).toBe('From MCP, renamed');
+    expect((await tool('update_report', { id: reportId, name: 'From MCP' })).isError).toBeFalsy();
     const copy = await tool('duplicate_report', { id: reportId });
     expect(copy.structuredContent!.report).toMatchObject({ name: 'From MCP (copy)', clientId: ids.client });
     expect(copy.structuredContent!.report.definition.widgets.map((w: any) => w.id)).toEqual(['ctr']);
@@ -417,6 +421,7 @@ describe('members and write tools', () => {
     const project = await tool('create_ai_visibility_project', { name: 'MCP project', brand: 'Acme', models: ['chatgpt'], locales: ['en-US'], competitors: ['Globex'] });
     expect(project.isError, project.content[0]?.text).toBeFalsy();
     expect(errorOf(await tool('create_ai_visibility_project', { name: 'x', brand: 'y', models: ['chatgpt'], locales: ['not a locale'] })).code).toBe('invalid_parameter');
+    expect((await tool('update_ai_visibility_project', { id: project.structuredContent!.project.id, brand: 'Acme Inc' })).structuredContent!.project.brand).toBe('Acme Inc');
     const archivedProject = await tool('archive_ai_visibility_project', { id: project.structuredContent!.project.id });
     expect(archivedProject.structuredContent!.project.archivedAt).not.toBeNull();
     expect((await served.t.get(`/api/v1/ai-visibility/projects/${project.structuredContent!.project.id}/metrics`, mine.key.secret)).status).toBe(404);
@@ -464,6 +469,7 @@ describe('members and write tools', () => {
     expect(test).toMatchObject({ endpointId, type: 'signal.created' });
     const testDeliveries = await served.t.database.pool.query('SELECT endpoint_id FROM webhook_deliveries WHERE event_id = $1', [test.eventId]);
     expect(testDeliveries.rows).toEqual([{ endpoint_id: endpointId }]);
+    expect((await tool('replay_webhook_event', { eventId: test.eventId, endpointId })).structuredContent!.replay).toMatchObject({ eventId: test.eventId });
     expect((await tool('update_webhook_endpoint', { id: endpointId, enabled: false })).structuredContent!.endpoint.enabled).toBe(false);
     expect(errorOf(await tool('send_test_event', { id: endpointId })).code).toBe('conflict');
     expect(errorOf(await tool('update_webhook_endpoint', { id: ids.theirEndpoint, enabled: false })).code).toBe('not_found');
