@@ -30,6 +30,8 @@ COPY prisma ./prisma
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY graphql ./graphql
+# The views' sources: bundled by esbuild on their first request (src/views/bundles.ts).
+COPY web ./web
 USER node
 EXPOSE 4000 9464
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \

@@ -46,6 +46,8 @@ describe('Dockerfile', () => {
     // Everything the compiled server reads at run time is in the image.
     expect(has(/^COPY graphql /)).toBe(true);
     expect(has(/^COPY prisma /)).toBe(true);
+    // The views' sources, bundled on first use.
+    expect(has(/^COPY web /)).toBe(true);
   });
 
   it('sets the heap policy the benchmarks measure, as one NODE_OPTIONS line the harness reads', () => {

@@ -49,9 +49,9 @@ const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBLIC_BASE_URL: z.string().url().optional(),
   REDIS_URL: z.string().url().optional(),
-  RATE_LIMIT_PRO: bucketSpec.default('120/2'),
-  RATE_LIMIT_AGENCY: bucketSpec.default('240/4'),
-  RATE_LIMIT_SCALE: bucketSpec.default('600/10'),
+  RATE_LIMIT_PRO: bucketSpec.prefault('120/2'),
+  RATE_LIMIT_AGENCY: bucketSpec.prefault('240/4'),
+  RATE_LIMIT_SCALE: bucketSpec.prefault('600/10'),
   /**
    * Each workspace's own bucket, shared by all its API keys and MCP connections, is this many
    * times its plan's bucket per key: more keys or tokens never buy a tenant more than this.
@@ -86,7 +86,7 @@ const configSchema = z.object({
   WEBHOOK_WORKER: flag('true'),
   WEBHOOK_ALLOW_HTTP: flag('false'),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag('false'),
-  WEBHOOK_RETRY_SCHEDULE: retrySchedule.default(DEFAULT_RETRY_SCHEDULE),
+  WEBHOOK_RETRY_SCHEDULE: retrySchedule.prefault(DEFAULT_RETRY_SCHEDULE),
   WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().positive().max(60).default(15),
   /** Deliveries in flight per worker process, over all endpoints. */
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
@@ -128,7 +128,7 @@ const configSchema = z.object({
     .string()
     .transform((text) => text.split(',').map((origin) => origin.trim()).filter(Boolean))
     .refine((origins) => origins.every((origin) => /^https?:\/\/[^/?#\s]+$/.test(origin)), 'must be comma-separated origins such as https://app.example.com (no path)')
-    .default(''),
+    .prefault(''),
   /** Behind a reverse proxy: take the client address (sign-in throttling) from the last X-Forwarded-For entry. */
   TRUST_PROXY: flag('false'),
 })

@@ -23,6 +23,7 @@ import { directToolCallOf, type ToolCallParams } from './direct-tool-calls.js';
 import { resultResponseBody } from './tool-results.js';
 import { createToolCalls, type BoundRequest, type Holder, type Tool, type ToolCallDeps } from './tool-calls.js';
 import { loadOperationTools } from './operation-tools.js';
+import { APP_TOOLS, declaresViews, declaresViewsAtInitialize, readUiResource, toolUiMeta, UI_RESOURCE_LIST, VIEW_OPERATIONS_DIR, VIEWS_EXTENSION, VIEWS_SESSION_PREFIX, viewsSessionId } from './app-views.js';
 import { PROMPTS, renderPrompt } from './prompts.js';
 import { reportResource, REPORT_RESOURCE_TEMPLATE } from './resources.js';
 import { WRITE_TOOLS, type WriteTool } from './write-tools.js';
@@ -89,7 +90,11 @@ export function createMcpHandler(deps: McpDeps) {
     return buildServer(bound);
   }, { legacy: 'reject', maxRequestBodySize: BODY_LIMITS.mcp, onerror: (error) => deps.logger.warn({ err: error }, 'mcp request refused') });
   const readTools = loadOperationTools(deps.schema);
-  const toolsByName = new Map<string, Tool>([...readTools, ...WRITE_TOOLS].map((tool) => [tool.name, tool]));
+  // The views' own tools: listed only to clients with views, marked app-only (app-views.ts).
+  const viewTools = loadOperationTools(deps.schema, VIEW_OPERATIONS_DIR);
+  const unnamed = viewTools.filter((tool) => !(tool.name in APP_TOOLS)).map((tool) => tool.name);
+  if (unnamed.length) throw new Error(`view tools without their view (mcp/app-views.ts APP_TOOLS): ${unnamed.join(', ')}`);
+  const toolsByName = new Map<string, Tool>([...readTools, ...viewTools, ...WRITE_TOOLS].map((tool) => [tool.name, tool]));
   const homeless = [...toolsByName.keys()].filter((name) => !TOOLSET_OF[name]);
   if (homeless.length) throw new Error(`MCP tools without a toolset (mcp/toolsets.ts): ${homeless.join(', ')}`);
   const { visibleTools, callTool, answerToolCall } = createToolCalls(deps, toolsByName);
@@ -122,21 +127,27 @@ export function createMcpHandler(deps: McpDeps) {
   }
 
   function buildServer(bound: BoundRequest): Server {
-    const server = new Server({ name: 'signalboard', title: 'Signalboard', version: '1.0.0' }, { capabilities: { tools: { listChanged: true }, resources: {}, prompts: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator, cacheHints: CACHE_HINTS });
-    server.setRequestHandler('tools/list', async () => ({
-      tools: visibleTools(bound).map((tool) => ({
+    const server = new Server({ name: 'signalboard', title: 'Signalboard', version: '1.0.0' }, { capabilities: { tools: { listChanged: true }, resources: {}, prompts: {}, extensions: { [VIEWS_EXTENSION]: {} } }, instructions: INSTRUCTIONS, jsonSchemaValidator, cacheHints: CACHE_HINTS });
+    server.setRequestHandler('tools/list', async () => {
+      // 2026-07-28 requests carry the client's capabilities each; 2025-era ones said them at initialize.
+      const views = bound.views || declaresViews(server.getClientCapabilities());
+      return { tools: visibleTools(bound).filter((tool) => views || !(tool.name in APP_TOOLS)).map((tool) => ({
         name: tool.name,
         title: tool.title,
         description: tool.description,
         inputSchema: tool.inputSchema as never,
         ...('outputSchema' in tool && tool.outputSchema ? { outputSchema: tool.outputSchema as never } : {}),
         annotations: 'write' in tool ? writeAnnotations(tool) : READ_ANNOTATIONS,
-      })),
-    }));
+        ...(views ? toolUiMeta(tool.name) : {}),
+      })) };
+    });
     server.setRequestHandler('tools/call', (request) => answerToolCall(bound, request.params as ToolCallParams));
-    server.setRequestHandler('resources/list', async () => ({ resources: [] }));
+    // Listed for every client: hosts read views through resources/* on any endpoint (a failing one blanks the view).
+    server.setRequestHandler('resources/list', async () => ({ resources: UI_RESOURCE_LIST }));
     server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: [REPORT_RESOURCE_TEMPLATE] }));
     server.setRequestHandler('resources/read', async (request) => {
+      const view = await readUiResource(request.params.uri);
+      if (view) return { contents: [view] };
       const contents = await reportResource(request.params.uri, (id) => callTool({ ...bound, selection: { ...bound.selection, toolsets: new Set([...bound.selection.toolsets, 'reports']) } }, 'get_report', { id }));
       if (!contents) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No resource ${request.params.uri} in this workspace.`);
       return { contents: [contents] };
@@ -166,7 +177,8 @@ export function createMcpHandler(deps: McpDeps) {
     const refusedBatch = batchRefusal(request.headers, parsedBody);
     if (refusedBatch) return refusedBatch;
     const ledger = createCallLedger(() => deps.meter(holder.principal));
-    const bound: BoundRequest = { holder, selection, requestId, ledger };
+    const views = request.headers.get('mcp-session-id')?.startsWith(VIEWS_SESSION_PREFIX) ?? false;
+    const bound: BoundRequest = { holder, selection, requestId, ledger, views };
     // A call the direct path takes names a 2025 version and carries no envelope claim: the SDK's
     // era predicate would call it legacy, so it is not asked (its classification cost 15 µs).
     const direct = directToolCallOf(request.headers, parsedBody);
@@ -185,6 +197,7 @@ export function createMcpHandler(deps: McpDeps) {
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await buildServer(bound).connect(transport);
       answered = await transport.handleRequest(forSdk, { parsedBody, authInfo });
+      if (declaresViewsAtInitialize(parsedBody) && answered.ok) answered.headers.set('mcp-session-id', viewsSessionId());
     } else {
       answered = await sdkHandler.fetch(forSdk, { parsedBody, authInfo });
     }

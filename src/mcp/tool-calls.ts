@@ -36,6 +36,8 @@ export interface BoundRequest {
   requestId: string;
   /** What this request's calls spent. */
   ledger: CallLedger;
+  /** A 2025-era client that declared MCP Apps at initialize (its session id says so; app-views.ts). */
+  views: boolean;
 }
 
 export interface ToolCallDeps {

@@ -12,6 +12,7 @@ import { createKeyedWorkspace, json } from '../support/app.js';
 import { useListeningApp } from '../support/listen.js';
 import { call, personWithPassword, signIn } from '../support/web.js';
 import { DEFAULT_TOOLSETS, TOOLSET_OF, TOOLSETS } from '../../src/mcp/toolsets.js';
+import { APP_TOOLS } from '../../src/mcp/app-views.js';
 import { WRITE_TOOLS } from '../../src/mcp/write-tools.js';
 import { encode } from 'gpt-tokenizer';
 import { connectMcp, REDIRECT_URL, TestOAuthProvider } from '../support/mcp.js';
@@ -113,7 +114,7 @@ describe('toolsets', () => {
   };
   const names = async (path: string, headers: Record<string, string> = {}) => ((await listAt(path, headers)).body.result.tools as { name: string }[]).map((tool) => tool.name);
   const inToolsets = (toolsets: readonly string[], writes: boolean) =>
-    Object.entries(TOOLSET_OF).filter(([name, toolset]) => toolsets.includes(toolset) && (writes || !WRITE_TOOLS.some((tool) => tool.name === name))).map(([name]) => name).sort();
+    Object.entries(TOOLSET_OF).filter(([name, toolset]) => toolsets.includes(toolset) && !(name in APP_TOOLS) && (writes || !WRITE_TOOLS.some((tool) => tool.name === name))).map(([name]) => name).sort();
 
   it('the URL picks them: /mcp the default ones, /mcp/x/<list> and /mcp/x/all, …/readonly without writes; headers do the same', async () => {
     expect((await names('/mcp')).sort()).toEqual(inToolsets(DEFAULT_TOOLSETS, false));

@@ -111,9 +111,10 @@ export async function consent(url: URL, browser: Browser, onPage: (html: string)
 }
 
 /** Connects, going through the whole OAuth flow when the provider has no token yet. */
-export async function connectMcp(baseUrl: string, provider: TestOAuthProvider, path = '/mcp'): Promise<Client> {
+/** A 2025-era client; `capabilities` are what it declares at initialize (an MCP Apps host declares the extension). */
+export async function connectMcp(baseUrl: string, provider: TestOAuthProvider, path = '/mcp', capabilities: ConstructorParameters<typeof Client>[1] = {}): Promise<Client> {
   const url = new URL(`${baseUrl}${path}`);
-  const client = new Client({ name: 'signalboard-tests', version: '1.0.0' });
+  const client = new Client({ name: 'signalboard-tests', version: '1.0.0' }, capabilities);
   try {
     await client.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }));
     return client;
@@ -122,7 +123,7 @@ export async function connectMcp(baseUrl: string, provider: TestOAuthProvider, p
   }
   const transport = new StreamableHTTPClientTransport(url, { authProvider: provider });
   await transport.finishAuth(provider.code);
-  const connected = new Client({ name: 'signalboard-tests', version: '1.0.0' });
+  const connected = new Client({ name: 'signalboard-tests', version: '1.0.0' }, capabilities);
   await connected.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }));
   return connected;
 }

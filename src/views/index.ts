@@ -1,0 +1,2 @@
+// The front door of views/: what other features may use.
+export { selfContainedDocument, viewBundle, VIEWS, type ViewName } from './bundles.js';

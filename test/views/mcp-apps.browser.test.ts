@@ -1,0 +1,112 @@
+// The three views as MCP Apps in a real browser: a test host on the SDK's AppBridge renders each
+// ui:// resource from the running service with a real tool result (an MCP client with a real
+// token), the view's own actions call its app-only tool back through the host, and what is on
+// screen is v1's numbers — with no console error and no CSP violation.
+import { copyFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { createKeyedWorkspace, json } from '../support/app.js';
+import { useListeningApp } from '../support/listen.js';
+import { personWithPassword, signIn } from '../support/web.js';
+import { connectMcp, TestOAuthProvider } from '../support/mcp.js';
+import { chromiumAvailable, launchChromium, screenshotPath } from '../support/browser.js';
+import { showInAppsHost, type HostedView } from '../support/apps-host.js';
+import { seedWorkspace } from '../../src/demo/seed.js';
+
+const served = useListeningApp();
+const UI = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } };
+// Screenshots are kept out of the repository, for people to look at (scratch/ is ignored).
+const KEPT = path.resolve(import.meta.dirname, '../../scratch/views');
+let browser: Browser;
+let host: Client;
+let apiKey: string;
+let reportId: string;
+let projectId: string;
+
+const v1 = async (route: string) => json(await fetch(`${served.baseUrl}/api/v1${route}`, { headers: { authorization: `Bearer ${apiKey}` } }));
+const en = { number: new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 }), percent: new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 1 }) };
+
+async function show(uri: string, tool: string, args: Record<string, unknown>, options: { theme?: 'light' | 'dark'; width?: number } = {}): Promise<HostedView> {
+  const { contents } = await host.readResource({ uri });
+  const toolResult = await host.callTool({ name: tool, arguments: args });
+  return showInAppsHost(browser, { html: (contents[0] as { text: string }).text, toolInput: args, toolResult, callTool: (params) => host.callTool(params), ...options });
+}
+
+/** The whole page, and its first screen (what a person sees first, and what the docs show). */
+async function keep(hosted: HostedView, name: string) {
+  // The host sizes the frame from the view's (debounced) size notifications: wait for the last one.
+  await expect.poll(async () => (await hosted.view.evaluate(() => document.documentElement.scrollHeight)) === (await hosted.page.evaluate(() => document.querySelector('iframe')!.getBoundingClientRect().height)), { timeout: 10_000 }).toBe(true);
+  mkdirSync(KEPT, { recursive: true });
+  for (const [file, fullPage] of [[name, true], [name.replace('.png', '-top.png'), false]] as const) {
+    await hosted.page.screenshot({ path: screenshotPath(file), fullPage });
+    copyFileSync(screenshotPath(file), path.join(KEPT, file));
+  }
+}
+
+beforeAll(async () => {
+  if (!chromiumAvailable) return;
+  const keyed = await createKeyedWorkspace(served.t.database);
+  apiKey = keyed.key.secret;
+  await seedWorkspace(served.t.database.prisma, served.t.database.pool, { workspaceId: keyed.workspace.id, days: 40, clients: 1 });
+  await personWithPassword(served.t.database, { email: keyed.ownerEmail });
+  const owner = await signIn(served.t.app, keyed.ownerEmail);
+  host = await connectMcp(served.baseUrl, new TestOAuthProvider({ cookie: owner.cookie, workspaceId: keyed.workspace.id }), '/mcp/x/all', { capabilities: UI as never });
+  reportId = (await v1('/reports')).data[0].id;
+  projectId = (await v1('/ai-visibility/projects')).data[0].id;
+  browser = await launchChromium();
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await host?.close();
+});
+
+describe.skipIf(!chromiumAvailable)('the views as MCP Apps', () => {
+  it('AI visibility: v1\'s totals on screen; a range chosen in the view is read through the host', async () => {
+    const hosted = await show('ui://signalboard/visibility', 'get_ai_visibility_metrics', { id: projectId });
+    const metrics = (await v1(`/ai-visibility/projects/${projectId}/metrics`)).data;
+    const tile = (name: string) => hosted.view.locator('.kpi', { hasText: name }).locator('.value').first();
+    // One locale at a time: the one the view chose.
+    await hosted.view.locator('.kpi').first().waitFor({ timeout: 15_000 });
+    const locale = await hosted.view.locator('select[aria-label="Locale"]').inputValue();
+    const first = metrics.totals.find((row: { locale: string }) => row.locale === locale);
+    expect(await tile('Visibility').textContent()).toBe(en.percent.format(first.visibility));
+    expect(await tile('Share of voice').textContent()).toBe(en.percent.format(first.shareOfVoice));
+    expect(await hosted.view.locator('.plot canvas').count()).toBeGreaterThanOrEqual(3);
+    await keep(hosted, 'mcp-visibility.png');
+    await hosted.view.selectOption('select[aria-label="Range"]', '7');
+    await expect.poll(() => hosted.calls.length, { timeout: 15_000 }).toBe(2);
+    expect(hosted.calls.map((call) => call.name)).toEqual(['view_visibility', 'view_visibility']);
+    expect(hosted.calls[1]!.arguments).toMatchObject({ id: projectId, dateTo: metrics.range.to });
+    expect(hosted.problems).toEqual([]);
+    await hosted.page.close();
+  });
+
+  it('report: v1\'s KPIs on screen; the preset switched in the view; dark theme from the host', async () => {
+    const hosted = await show('ui://signalboard/report', 'get_report_data', { id: reportId }, { theme: 'dark' });
+    const data = (await v1(`/reports/${reportId}/data`)).data;
+    await expect.poll(() => hosted.view.locator('.kpi .value').allTextContents(), { timeout: 15_000 }).toEqual(data.kpis.map((kpi: { value: number }) => en.number.format(kpi.value)));
+    await keep(hosted, 'mcp-report-dark.png');
+    await hosted.view.selectOption('select[aria-label="Dates"]', 'last_7_days');
+    await expect.poll(() => hosted.calls.at(-1)?.arguments.datePreset, { timeout: 15_000 }).toBe('last_7_days');
+    const week = (await v1(`/reports/${reportId}/data?datePreset=last_7_days`)).data;
+    await expect.poll(() => hosted.view.locator('.kpi .value').allTextContents(), { timeout: 15_000 }).toEqual(week.kpis.map((kpi: { value: number }) => en.number.format(kpi.value)));
+    expect(hosted.problems).toEqual([]);
+    await hosted.page.close();
+  });
+
+  it('answers: v1\'s total, the next page through the host, mentions marked', async () => {
+    const hosted = await show('ui://signalboard/answers', 'list_answers', { id: projectId, limit: 5 }, { width: 390 });
+    const answers = await v1(`/ai-visibility/projects/${projectId}/answers?limit=20`);
+    await expect.poll(() => hosted.view.locator('p[role=status]').textContent(), { timeout: 15_000 }).toBe(`1–${Math.min(20, answers.meta.total)} of ${en.number.format(answers.meta.total)}`);
+    expect(await hosted.view.locator('article.answer').count()).toBe(Math.min(20, answers.data.length));
+    expect(await hosted.view.locator('mark.brand').count()).toBeGreaterThan(0);
+    await keep(hosted, 'mcp-answers-390.png');
+    await hosted.view.getByRole('button', { name: 'Older →' }).click();
+    await expect.poll(() => hosted.view.locator('p[role=status]').textContent(), { timeout: 15_000 }).toMatch(/^21–/);
+    expect(hosted.calls.at(-1)?.arguments.cursor).toBe(answers.meta.nextCursor);
+    expect(hosted.problems).toEqual([]);
+    await hosted.page.close();
+  });
+});

@@ -1,0 +1,2 @@
+// Style sheets are bundled by esbuild (src/views/bundles.ts); importing one yields nothing.
+declare module '*.css';

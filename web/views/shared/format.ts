@@ -1,0 +1,40 @@
+// Numbers and dates as the person's locale writes them (the host's locale, else the browser's).
+export interface Formats {
+  locale: string;
+  percent(value: number | null | undefined): string;
+  number(value: number | null | undefined): string;
+  /** A change: signed, as a percentage when `ratio` (a relative change), else as the number. */
+  change(value: number | null | undefined, ratio?: boolean): string;
+  day(date: string): string;
+  month(date: string): string;
+}
+
+const DASH = '–';
+
+export function formats(requested: string | undefined): Formats {
+  const locale = supported(requested) ?? supported(navigator.language) ?? 'en-US';
+  const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 });
+  const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 });
+  const signedPercent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1, signDisplay: 'exceptZero' });
+  const signedNumber = new Intl.NumberFormat(locale, { maximumFractionDigits: 2, signDisplay: 'exceptZero' });
+  const day = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' });
+  const month = new Intl.DateTimeFormat(locale, { month: 'short', year: 'numeric', timeZone: 'UTC' });
+  const missing = (value: number | null | undefined): value is null | undefined => value === null || value === undefined || !Number.isFinite(value);
+  return {
+    locale,
+    percent: (value) => (missing(value) ? DASH : percent.format(value)),
+    number: (value) => (missing(value) ? DASH : number.format(value)),
+    change: (value, ratio = true) => (missing(value) ? DASH : (ratio ? signedPercent : signedNumber).format(value)),
+    day: (date) => day.format(new Date(`${date.slice(0, 10)}T00:00:00Z`)),
+    month: (date) => month.format(new Date(`${date.slice(0, 10)}T00:00:00Z`)),
+  };
+}
+
+function supported(locale: string | undefined): string | undefined {
+  if (!locale) return undefined;
+  try {
+    return Intl.NumberFormat.supportedLocalesOf([locale])[0];
+  } catch {
+    return undefined;
+  }
+}

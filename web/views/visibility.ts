@@ -1,0 +1,120 @@
+// The AI-visibility view: a project's visibility and share of voice over time per model, one
+// locale at a time (each locale is its own market; they are never pooled together), the brand
+// against its competitors, sentiment, and the domains the answers cite.
+import './shared/theme.css';
+import { chart } from './shared/charts.js';
+import { h, table } from './shared/dom.js';
+import type { Formats } from './shared/format.js';
+import { startView, type Args } from './shared/host.js';
+import { at, rangeControl, text } from './shared/read.js';
+
+interface VisibilityArgs extends Args {
+  id: string;
+  dateFrom?: string;
+  dateTo?: string;
+  granularity?: 'day' | 'week' | 'month';
+}
+
+interface Rates { totalRuns: number; visibility: number | null; shareOfVoice: number | null; averagePosition: number | null; sentiment?: number | null }
+interface TrendPoint extends Rates { period: string; model: string; locale: string }
+interface LocaleTotals extends Rates {
+  locale: string; positiveCount: number; neutralCount: number; negativeCount: number;
+  byModel: (Rates & { model: string })[];
+  competitors: (Rates & { name: string })[];
+}
+interface SourceRow { locale: string; domain: string; citations: number; answersCiting: number; citationShare: number; answerShare: number; owned: boolean; competitor: string | null }
+interface VisibilityData {
+  node: {
+    id: string; name: string; brand: string; competitors: string[]; models: string[]; locales: string[];
+    trend: TrendPoint[];
+    metrics: { data: { range: { from: string; to: string }; totals: LocaleTotals[] } };
+    sources: { data: { rows: SourceRow[] } };
+  } | null;
+}
+
+let chosenLocale: string | undefined;
+
+startView<VisibilityArgs, VisibilityData>({
+  title: 'Signalboard AI visibility',
+  tool: 'view_visibility',
+  argsFrom(input, result) {
+    // get_ai_visibility_metrics (aiVisibilityMetrics.data) or get_visibility_trend (node).
+    const id = text(input.id) ?? text(at(result, 'aiVisibilityMetrics', 'data', 'projectId')) ?? text(at(result, 'node', 'id'));
+    if (!id) return null;
+    const dateFrom = text(input.dateFrom) ?? text(at(result, 'aiVisibilityMetrics', 'data', 'range', 'from'));
+    const dateTo = text(input.dateTo) ?? text(at(result, 'aiVisibilityMetrics', 'data', 'range', 'to'));
+    return { id, ...(dateFrom ? { dateFrom } : {}), ...(dateTo ? { dateTo } : {}) };
+  },
+  render(root, data, args, { formats: f, reload }) {
+    const project = data.node;
+    if (!project) return void root.append(h('p', { class: 'notice' }, 'No such project in this workspace.'));
+    const { range, totals } = project.metrics.data;
+    const locales = project.locales.length ? project.locales : totals.map((row) => row.locale);
+    const locale = chosenLocale && locales.includes(chosenLocale) ? chosenLocale : locales[0];
+    const pick = h('select', { 'aria-label': 'Locale', onchange: (event) => { chosenLocale = (event.target as HTMLSelectElement).value; reload(args); } }, locales.map((code) => h('option', { value: code, ...(code === locale ? { selected: true } : {}) }, code)));
+    root.append(
+      h('h1', {}, project.name),
+      h('p', { class: 'sub' }, `${project.brand} against ${project.competitors.join(', ') || 'no competitors'} · ${f.day(range.from)} – ${f.day(range.to)}`),
+      h('div', { class: 'controls' }, rangeControl(range, (from, to) => reload({ ...args, dateFrom: from, dateTo: to })), h('label', {}, 'Locale', pick)),
+    );
+    const total = totals.find((row) => row.locale === locale);
+    if (!locale || !total) return void root.append(h('p', { class: 'notice empty' }, 'No answers in this range.'));
+    root.append(
+      kpis(total, f),
+      trendCharts(project.trend.filter((point) => point.locale === locale), project.models, f),
+      h('h2', {}, 'Brand and competitors'),
+      competitorSection(project.brand, total, f),
+      h('h2', {}, 'By model'),
+      h('div', { class: 'scroll' }, table(`By model, ${locale}`, ['Model', 'Runs', 'Visibility', 'Share of voice', 'Avg. position', 'Sentiment'], total.byModel.map((row) => [row.model, f.number(row.totalRuns), f.percent(row.visibility), f.percent(row.shareOfVoice), f.number(row.averagePosition), f.number(row.sentiment ?? null)]))),
+      h('h2', {}, 'Sentiment'),
+      sentiment(total, f),
+      h('h2', {}, 'Cited sources'),
+      sources(project.sources.data.rows.filter((row) => row.locale === locale), locale, f),
+    );
+  },
+});
+
+function kpis(total: LocaleTotals, f: Formats) {
+  const tile = (name: string, value: string) => h('li', { class: 'kpi' }, h('div', { class: 'name' }, name), h('div', { class: 'value' }, value));
+  return h('ul', { class: 'kpis', 'aria-label': 'Totals' },
+    tile('Visibility', f.percent(total.visibility)),
+    tile('Share of voice', f.percent(total.shareOfVoice)),
+    tile('Avg. position', f.number(total.averagePosition)),
+    tile('Sentiment', f.number(total.sentiment ?? null)),
+    tile('Runs', f.number(total.totalRuns)));
+}
+
+function trendCharts(points: TrendPoint[], models: string[], f: Formats) {
+  const periods = [...new Set(points.map((point) => point.period))].sort();
+  const index = new Map(points.map((point) => [`${point.model} ${point.period}`, point]));
+  const shown = models.filter((model) => points.some((point) => point.model === model));
+  const seriesOf = (rate: 'visibility' | 'shareOfVoice') => shown.map((model) => ({ label: model, values: periods.map((period) => index.get(`${model} ${period}`)?.[rate] ?? null) }));
+  return h('div', { class: 'grid' },
+    chart({ title: 'Visibility by model', labels: periods, series: seriesOf('visibility'), format: f.percent, label: f.day }),
+    chart({ title: 'Share of voice by model', labels: periods, series: seriesOf('shareOfVoice'), format: f.percent, label: f.day }));
+}
+
+function competitorSection(brand: string, total: LocaleTotals, f: Formats) {
+  const rows = [{ name: brand, ...total }, ...total.competitors];
+  return h('div', { class: 'grid' },
+    chart({ title: 'Visibility: brand and competitors', labels: rows.map((row) => row.name), series: [{ label: 'Visibility', values: rows.map((row) => row.visibility) }], format: f.percent, bars: true }),
+    h('div', { class: 'scroll' }, table('Brand and competitors', ['Name', 'Visibility', 'Share of voice', 'Avg. position'], rows.map((row, position) => [position === 0 ? h('span', {}, row.name, h('span', { class: 'tag owned' }, 'brand')) : row.name, f.percent(row.visibility), f.percent(row.shareOfVoice), f.number(row.averagePosition)]))));
+}
+
+function sentiment(total: LocaleTotals, f: Formats) {
+  const counted = total.positiveCount + total.neutralCount + total.negativeCount;
+  const share = (count: number) => (counted ? f.percent(count / counted) : '–');
+  return h('div', { class: 'scroll' }, table('Sentiment of answers mentioning the brand', ['', 'Answers', 'Share'], [
+    ['Positive', f.number(total.positiveCount), share(total.positiveCount)],
+    ['Neutral', f.number(total.neutralCount), share(total.neutralCount)],
+    ['Negative', f.number(total.negativeCount), share(total.negativeCount)],
+  ]));
+}
+
+function sources(rows: SourceRow[], locale: string, f: Formats) {
+  if (!rows.length) return h('p', { class: 'notice empty' }, 'No citations in this range.');
+  return h('div', { class: 'scroll' }, table(`Most cited domains, ${locale}`, ['Domain', 'Citations', 'Share of citations', 'Answers citing', 'Share of answers'], rows.map((row) => [
+    h('span', {}, row.domain, row.owned ? h('span', { class: 'tag owned' }, 'owned') : null, row.competitor ? h('span', { class: 'tag competitor' }, row.competitor) : null),
+    f.number(row.citations), f.percent(row.citationShare), f.number(row.answersCiting), f.percent(row.answerShare),
+  ])));
+}
