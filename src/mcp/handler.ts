@@ -147,7 +147,12 @@ export function createMcpHandler(deps: McpDeps) {
     server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: [REPORT_RESOURCE_TEMPLATE] }));
     server.setRequestHandler('resources/read', async (request) => {
       const view = await readUiResource(request.params.uri);
-      if (view) return { contents: [view] };
+      if (view) {
+        // Metered like every read, though the document is the same for everyone.
+        const refused = await bound.ledger.admit();
+        if (refused) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, refused.message);
+        return { contents: [view] };
+      }
       const contents = await reportResource(request.params.uri, (id) => callTool({ ...bound, selection: { ...bound.selection, toolsets: new Set([...bound.selection.toolsets, 'reports']) } }, 'get_report', { id }));
       if (!contents) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No resource ${request.params.uri} in this workspace.`);
       return { contents: [contents] };

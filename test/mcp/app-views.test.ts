@@ -104,7 +104,7 @@ describe('MCP Apps', () => {
     try {
       const refused = await reportsOnly.callTool({ name: 'view_visibility', arguments: { id: projectId } });
       expect(refused.isError).toBe(true);
-      expect(JSON.stringify(refused.content)).toContain('not_found');
+      expect(JSON.stringify(refused.content)).toContain('consent does not include');
       expect((await reportsOnly.listTools()).tools.map((tool) => tool.name)).not.toContain('view_visibility');
     } finally {
       await reportsOnly.close();

@@ -85,11 +85,15 @@ describe('tool calls spend the buckets v1 spends', () => {
     expect((await post(token, toolCall(99, 'whoami'))).status).toBe(429);
   });
 
-  it('spends one token per resource read too', async () => {
+  it('spends one token per resource read too, and per view tool call and view document', async () => {
     const { token } = await connected();
     const read = (id: number) => post(token, { jsonrpc: '2.0', id, method: 'resources/read', params: { uri: 'signalboard://reports/rep_0000000000000000000X' } });
-    for (let id = 1; id <= BURST; id++) expect((await read(id)).status).toBe(200);
+    for (let id = 1; id <= BURST - 2; id++) expect((await read(id)).status).toBe(200);
+    // A view's app-only tool and its ui:// document spend like any call and read (MCP Apps).
+    expect((await post(token, toolCall(50, 'view_answers', { id: 'prj_0000000000000000000X' }))).status).toBe(200);
+    expect((await post(token, { jsonrpc: '2.0', id: 51, method: 'resources/read', params: { uri: 'ui://signalboard/answers' } })).status).toBe(200);
     expect((await read(99)).status).toBe(429);
+    expect((await post(token, { jsonrpc: '2.0', id: 100, method: 'resources/read', params: { uri: 'ui://signalboard/answers' } })).status).toBe(429);
   });
 });
 
