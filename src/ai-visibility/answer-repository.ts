@@ -4,6 +4,7 @@
 import type { AiModel } from './models.js';
 import type { WorkspaceScope } from '../db/workspace-scope.js';
 import { tenantStatement } from '../db/tenant-sql.js';
+import { storedSpellings } from './domains.js';
 import { groupByParent, inAskedOrder, perParentSql } from '../db/per-parent.js';
 import { runFilterSql, runFilterValues, type RunFilter } from './run-filter.js';
 import type { Sentiment } from './runs.js';
@@ -42,7 +43,7 @@ const COLUMNS = `a.id, a.project_id AS "projectId", a.prompt_id AS "promptId", p
 // $7 prompt, $8 mentioned, $9 cited domain.
 const MATCHES = `a.project_id = $2 AND ${runFilterSql('a')} AND ($7::text IS NULL OR a.prompt_id = $7)
   AND ($8::boolean IS NULL OR (a.brand_mentions > 0) = $8)
-  AND ($9::text IS NULL OR EXISTS (SELECT 1 FROM ai_citations c WHERE c.answer_id = a.id AND c.domain = $9))`;
+  AND ($9::text[] IS NULL OR EXISTS (SELECT 1 FROM ai_citations c WHERE c.answer_id = a.id AND c.domain = ANY($9::text[])))`;
 
 // Unnamed: planned for the values at hand, so a prompt filter uses the prompt index and an
 // absent one the project index (a generic plan cannot tell them apart).
@@ -71,7 +72,7 @@ const PAGES_OF_PROMPTS = tenantStatement<AnswerRow & { parentId: string }>('answ
 
 const BY_IDS = tenantStatement<AnswerRow>('answers.by-ids', (workspace) => `SELECT ${COLUMNS} FROM ai_answers a JOIN ai_prompts pr ON pr.id = a.prompt_id WHERE ${workspace('a')} AND a.id = ANY($2::text[])`);
 
-const filterValues = (projectId: string, filter: AnswerFilter) => [projectId, ...runFilterValues(filter), filter.promptId, filter.mentioned, filter.domain];
+const filterValues = (projectId: string, filter: AnswerFilter) => [projectId, ...runFilterValues(filter), filter.promptId, filter.mentioned, filter.domain === null ? null : storedSpellings(filter.domain)];
 
 export function answerRepository(scope: WorkspaceScope) {
   return {

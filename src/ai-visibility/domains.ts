@@ -1,8 +1,11 @@
 // Registrable domains of cited URLs, from the public suffix list (tldts ships it and is kept
 // current upstream): blog.example.co.uk → example.co.uk. Private suffixes count, so two
-// sites on github.io are two domains. A host without a registrable domain (an IP address,
-// localhost) stands for itself.
+// sites on github.io are two domains. An IP address stands for itself; any other host without a
+// registrable domain (a bare suffix such as co.uk, a single label such as localhost) is refused at
+// ingestion. One spelling per domain: the ASCII one (IDNA, punycode), as a URL parser writes the
+// host — `пример.рф` and `xn--e1afmkfd.xn--p1ai` are one domain, stored and reported as the latter.
 import { createRequire } from 'node:module';
+import { domainToUnicode } from 'node:url';
 import type * as Tldts from 'tldts';
 import { UsageError } from '../errors/index.js';
 
@@ -13,17 +16,38 @@ import { UsageError } from '../errors/index.js';
 let tldts: typeof Tldts | null = null;
 const parse: typeof Tldts.parse = (url, options) => (tldts ??= createRequire(import.meta.url)('tldts') as typeof Tldts).parse(url, options);
 
-export function registrableDomain(url: string): string {
-  const parsed = parse(url, { allowPrivateDomains: true });
-  return (parsed.domain ?? parsed.hostname ?? '').toLowerCase();
+/** The host of a URL as the URL parser writes it (lower-case, ASCII), or null for no URL. */
+function asciiHost(url: string): string | null {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return null;
+  }
 }
 
-/** A domain as an owner types it ("Example.com", "https://www.example.com/") → its registrable domain, or null. */
+/** The registrable domain of a URL, in ASCII; an IP address itself; '' when it has neither (ingestion refuses those). */
+export function registrableDomain(url: string): string {
+  const host = asciiHost(url);
+  if (!host) return '';
+  const parsed = parse(host, { allowPrivateDomains: true });
+  return (parsed.isIp ? parsed.hostname : parsed.domain) ?? '';
+}
+
+/** A domain as an owner or a filter types it ("Example.com", "https://www.пример.рф/") → its registrable domain in ASCII, or null. */
 export function normaliseDomain(input: string): string | null {
   const trimmed = input.trim();
   if (!trimmed || trimmed.length > 253) return null;
-  const parsed = parse(trimmed.includes('://') ? trimmed : `https://${trimmed}`, { allowPrivateDomains: true });
-  return parsed.domain ? parsed.domain.toLowerCase() : null;
+  const host = asciiHost(trimmed.includes('://') ? trimmed : `https://${trimmed}`);
+  return host ? parse(host, { allowPrivateDomains: true }).domain : null;
+}
+
+/**
+ * The spellings a stored row may hold for an ASCII domain: rows ingested before one spelling was
+ * chosen (2026-11-26) kept a Unicode host's Unicode form, so filters look for both.
+ */
+export function storedSpellings(domain: string): string[] {
+  const unicode = domainToUnicode(domain);
+  return unicode && unicode !== domain ? [domain, unicode] : [domain];
 }
 
 /** Is `domain` owned by the brand, and which competitor (if any) holds it. */
@@ -37,10 +61,13 @@ export interface CompetitorDomains {
   domains: string[];
 }
 
+// A project saved before one spelling was chosen may list a Unicode domain: read in both spellings.
+const spellingsOfOwned = (domains: readonly string[]) => domains.flatMap((domain) => storedSpellings(normaliseDomain(domain) ?? domain));
+
 export function domainOwnership(domains: readonly string[], competitorDomains: readonly CompetitorDomains[]): DomainOwnership {
   const competitorOf = new Map<string, string>();
-  for (const competitor of competitorDomains) for (const domain of competitor.domains) if (!competitorOf.has(domain)) competitorOf.set(domain, competitor.name);
-  return { owned: new Set(domains), competitorOf };
+  for (const competitor of competitorDomains) for (const domain of spellingsOfOwned(competitor.domains)) if (!competitorOf.has(domain)) competitorOf.set(domain, competitor.name);
+  return { owned: new Set(spellingsOfOwned(domains)), competitorOf };
 }
 
 /** The ownership marks of a project row (competitorDomains is stored as JSON). */

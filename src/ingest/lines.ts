@@ -94,25 +94,3 @@ export interface IngestSummary {
 /** One line's schema problems as one sentence: "field: problem; field: problem". */
 export const describeIssues = (error: z.ZodError): string =>
   error.issues.map((issue) => `${issue.path.join('.') || 'line'}: ${issue.message}`).join('; ');
-
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-/**
- * The first string in a line that PostgreSQL could not store (a NUL, or a lone surrogate from a
- * "\ud800" escape, which is not valid UTF-8), named by its path; null when every string is fine.
- */
-export function unstorableText(value: unknown, path = ''): string | null {
-  if (typeof value === 'string') return UNSTORABLE.test(value) ? `${path || 'line'}: text must be valid UTF-8 without NUL characters` : null;
-  if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index++) {
-      const problem = unstorableText(value[index], `${path}[${index}]`);
-      if (problem) return problem;
-    }
-  } else if (value !== null && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      const problem = unstorableText(item, path ? `${path}.${key}` : key);
-      if (problem) return problem;
-    }
-  }
-  return null;
-}

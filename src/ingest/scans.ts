@@ -6,12 +6,12 @@
 import type pg from 'pg';
 import { z } from 'zod';
 import { DATE_RULE, isCivilDate } from '../dates/civil-date.js';
-import { AI_MODELS, competitorCountersFromRuns, competitorDifferences, counterDifferences, countersFromRuns, runProblems, runsDigest, SENTIMENTS, type Run } from '../ai-visibility/index.js';
+import { AI_MODELS, registrableDomain, competitorCountersFromRuns, competitorDifferences, counterDifferences, countersFromRuns, runProblems, runsDigest, SENTIMENTS, type Run } from '../ai-visibility/index.js';
 import { COMPETITOR_COUNTER_FIELDS, COUNTER_FIELDS, type CompetitorCounters, type ScanCounters } from '../ai-visibility/index.js';
 import { newId } from '../db/ids.js';
 import { COUNTER_COLUMNS } from '../ai-visibility/index.js';
 import { writeRuns } from './runs.js';
-import { describeIssues, unstorableText, type LineProblem, type ParsedLine } from './lines.js';
+import { describeIssues, type LineProblem, type ParsedLine } from './lines.js';
 import { recordSignals } from '../signals/index.js';
 import { appendEvents, type OutboxEvent } from '../webhooks/index.js';
 
@@ -38,17 +38,26 @@ export const RUN_LIMITS = { runsPerScan: 1000, answerCharacters: 100_000, citati
 
 const position = z.number().int('must be an integer').min(1, 'positions start at 1').max(1000).nullable();
 
+/** Why a cited or retrieved URL cannot be stored: its source is its registrable domain, so a host without one (co.uk, localhost) has no source to count under. */
+function citedUrlProblem(value: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'must be an http(s) URL';
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) return 'must be an http(s) URL';
+  if (!registrableDomain(value)) return `host ${JSON.stringify(url.hostname.slice(0, 100))} has no registrable domain in the public suffix list and is no IP address`;
+  return null;
+}
+
 const httpUrl = z
   .string()
   .max(2048)
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
-    } catch {
-      return false;
-    }
-  }, 'must be an http(s) URL');
+  .superRefine((value, ctx) => {
+    const problem = citedUrlProblem(value);
+    if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+  });
 
 export const runSchema = z
   .object({
@@ -147,11 +156,6 @@ export function validateScanLines(lines: readonly ParsedLine[], projects: Readon
   const problems: LineProblem[] = [];
   const seen = new Map<string, number>();
   for (const { line, value } of lines) {
-    const unstorable = unstorableText(value);
-    if (unstorable) {
-      problems.push({ line, message: unstorable });
-      continue;
-    }
     const parsed = lineSchema.safeParse(value);
     if (!parsed.success) {
       problems.push({ line, message: describeIssues(parsed.error) });
