@@ -70,15 +70,15 @@ describe('ingesting searches and pages read', () => {
   it('refuses searches and pages that break the limits, naming the line and the field, and writes nothing', async () => {
     const before = (await t.database.pool.query('SELECT count(*)::int AS n FROM ai_search_queries')).rows[0].n;
     const cases: [object, string][] = [
-      [runOf('q', false, { searchQueries: Array.from({ length: 51 }, (_, i) => `q${i}`) }), 'runs.0.searchQueries: Array must contain at most 50'],
-      [runOf('q', false, { searchQueries: ['x'.repeat(501)] }), 'runs.0.searchQueries.0: String must contain at most 500'],
+      [runOf('q', false, { searchQueries: Array.from({ length: 51 }, (_, i) => `q${i}`) }), 'runs.0.searchQueries: Too big: expected array to have <=50 items'],
+      [runOf('q', false, { searchQueries: ['x'.repeat(501)] }), 'runs.0.searchQueries.0: Too big: expected string to have <=500 characters'],
       [runOf('q', false, { searchQueries: ['   '] }), 'runs.0.searchQueries.0: must not be blank'],
       [runOf('q', false, { searchQueries: ['a\u0000b'] }), 'runs[0].searchQueries[0]: contains a NUL character (U+0000)'],
       [runOf('q', false, { searchQueries: ['\ud800'] }), 'runs[0].searchQueries[0]: is not valid Unicode (a lone surrogate)'],
-      [runOf('q', false, { retrieved: Array.from({ length: 101 }, (_, i) => ({ url: `https://e${i}.com/` })) }), 'runs.0.retrieved: Array must contain at most 100'],
+      [runOf('q', false, { retrieved: Array.from({ length: 101 }, (_, i) => ({ url: `https://e${i}.com/` })) }), 'runs.0.retrieved: Too big: expected array to have <=100 items'],
       [runOf('q', false, { retrieved: [{ url: 'ftp://files.example.com/x' }] }), 'runs.0.retrieved.0.url: must be an http(s) URL'],
       [runOf('q', false, { retrieved: [{ url: 'https://e.com/', title: 'x'.repeat(501) }] }), 'runs.0.retrieved.0.title'],
-      [runOf('q', false, { retrieved: [{ url: 'https://e.com/', extra: 1 } as never] }), "Unrecognized key(s) in object: 'extra'"],
+      [runOf('q', false, { retrieved: [{ url: 'https://e.com/', extra: 1 } as never] }), 'Unrecognized key: "extra"'],
     ];
     for (const [run, message] of cases) {
       const { status, body } = await ingest([line('2026-11-05', 'chatgpt', 'en-US', [runOf('fine', false)]), line('2026-11-06', 'chatgpt', 'en-US', [run])]);
