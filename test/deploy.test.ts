@@ -1,5 +1,5 @@
 // The deployment files: the Dockerfile and the compose file are read and held to what the
-// README promises (multi-stage, Node 24, production dependencies only, an unprivileged user, a
+// docs/operating.md promises (multi-stage, Node 24, production dependencies only, an unprivileged user, a
 // health check; two API instances, a worker, PostgreSQL, Redis and Prometheus scraping the
 // metrics ports). Where a Docker engine answers, the image is built too.
 import { spawnSync } from 'node:child_process';

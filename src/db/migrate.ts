@@ -1,6 +1,6 @@
 // Applies prisma/migrations/*/migration.sql in name order, each once, under an advisory
 // lock so that several instances starting together do not race. The folder layout is
-// Prisma's, so new migrations come from `prisma migrate diff` (see README).
+// Prisma's, so new migrations come from `prisma migrate diff` (see docs/development.md).
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -5,7 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../errors/index.js';
 import { utf8Text } from './text-input.js';
 
-/** Byte limits of each door's bodies (documented in the README's security section). */
+/** Byte limits of each door's bodies (documented in docs/limits.md). */
 export const BODY_LIMITS = {
   /** Web-app forms and their JSON twins, OAuth endpoints (registration, token, consent). */
   form: 64 * 1024,

@@ -1,6 +1,6 @@
 // A field that only reads a property of its parent is exposed (`t.expose…`), never given a
 // one-line `resolve`: graphql-jit reads an exposed property in place but builds resolve info for
-// every resolver call (README, Decisions; test/bench/README.md measured it on every list).
+// every resolver call (docs/development.md, "Performance decisions"; test/bench/README.md measured it on every list).
 import { isObjectType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { schema } from '../../src/graphql/schema.js';
