@@ -8,6 +8,7 @@ import { storedSpellings } from './domains.js';
 import { groupByParent, inAskedOrder, perParentSql } from '../db/per-parent.js';
 import { runFilterSql, runFilterValues, type RunFilter } from './run-filter.js';
 import type { Sentiment } from './runs.js';
+import type { RetrievedPage } from './retrieval.js';
 
 export interface AnswerRow {
   id: string;
@@ -24,6 +25,9 @@ export interface AnswerRow {
   sentiment: Sentiment | null;
   competitors: { name: string; mentions: number; position: number | null }[];
   citations: { position: number; url: string; domain: string; title: string | null }[];
+  /** The web searches the engine ran, in its order. */
+  searchQueries: string[];
+  retrieved: RetrievedPage[];
 }
 
 export interface AnswerFilter extends RunFilter {
@@ -38,7 +42,8 @@ export interface AnswerCursor {
 }
 
 const COLUMNS = `a.id, a.project_id AS "projectId", a.prompt_id AS "promptId", pr.text AS prompt, a.date, a.model, a.locale, a.text,
-  a.brand_mentions AS "brandMentions", a.total_mentions AS "totalMentions", a.position, a.sentiment, a.competitors, a.citations`;
+  a.brand_mentions AS "brandMentions", a.total_mentions AS "totalMentions", a.position, a.sentiment, a.competitors, a.citations,
+  a.search_queries AS "searchQueries", a.retrieved`;
 
 // $7 prompt, $8 mentioned, $9 cited domain.
 const MATCHES = `a.project_id = $2 AND ${runFilterSql('a')} AND ($7::text IS NULL OR a.prompt_id = $7)

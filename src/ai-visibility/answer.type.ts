@@ -36,6 +36,16 @@ const CitationType = builder.objectRef<AnswerRow['citations'][number]>('AiVisibi
   }),
 });
 
+const RetrievedPageType = builder.objectRef<AnswerRow['retrieved'][number]>('AiVisibilityRetrievedPage').implement({
+  description: "A page the engine read before answering, in the engine's order.",
+  fields: (t) => ({
+    url: t.exposeString('url', { description: 'As the engine gave it.' }),
+    domain: t.exposeString('domain', { description: 'The registrable domain (public suffix list), lower-case.' }),
+    title: t.exposeString('title', { nullable: true }),
+    cited: t.exposeBoolean('cited', { description: "The answer cites the same URL (scheme and host lower-cased, fragment dropped); false: read, not cited." }),
+  }),
+});
+
 export const AnswerType = builder.objectRef<AnswerRow>('AiVisibilityAnswer').implement({
   description: 'One run: a prompt asked once to one model in one locale on one date, and what the model answered.',
   interfaces: [NodeInterface],
@@ -54,6 +64,8 @@ export const AnswerType = builder.objectRef<AnswerRow>('AiVisibilityAnswer').imp
     sentiment: t.expose('sentiment', { type: SentimentEnum, nullable: true }),
     competitors: t.expose('competitors', { type: [AnswerCompetitorType] }),
     citations: t.expose('citations', { type: [CitationType] }),
+    searchQueries: t.exposeStringList('searchQueries', { description: "The web searches the engine ran before answering, in its order; empty when none were reported." }),
+    retrieved: t.expose('retrieved', { type: [RetrievedPageType], description: 'The pages the engine read, each marked cited or not; empty when none were reported.' }),
   }),
 });
 

@@ -7,9 +7,10 @@ import { answerRepository } from './answer-repository.js';
 import { ownershipOf } from './domains.js';
 import { metricsRowOf, METRICS_ROWS } from './metrics.js';
 import { COUNTER_FIELDS } from './pooled-rates.js';
-import { answerFilterOf, metricsRange, sourceFilterOf, type AnswerArgs, type SourceArgs } from './read-filters.js';
+import { answerFilterOf, metricsRange, searchQueryFilterOf, sourceFilterOf, type AnswerArgs, type SourceArgs } from './read-filters.js';
 import { sourceRow, type SourceSums } from './source-shares.js';
 import { sourcesStatement, sourcesValues } from './sources.js';
+import { SEARCH_QUERIES, searchQueryRow, searchQueryValues, type SearchQuerySums } from './search-queries.js';
 import type { ProjectRow } from './project-repository.js';
 
 export interface RowExport {
@@ -45,7 +46,7 @@ export const ROW_EXPORTS: Readonly<Record<string, ExportBuilder>> = {
     return {
       statement: answers.pageStatement,
       values: answers.pageValues(project.id, answerFilterOf(args, now)),
-      columns: ['id', 'projectId', 'promptId', 'prompt', 'date', 'model', 'locale', 'text', 'brandMentions', 'totalMentions', 'position', 'sentiment', 'competitors', 'citations'],
+      columns: ['id', 'projectId', 'promptId', 'prompt', 'date', 'model', 'locale', 'text', 'brandMentions', 'totalMentions', 'position', 'sentiment', 'competitors', 'citations', 'searchQueries', 'retrieved'],
       record: (row) => row,
       filename: `answers-${project.id}`,
     };
@@ -55,8 +56,8 @@ export const ROW_EXPORTS: Readonly<Record<string, ExportBuilder>> = {
     const ownership = ownershipOf(project);
     return {
       statement: sourcesStatement(filter) as TenantStatement<Record<string, any>>,
-      values: sourcesValues(project.id, filter, null),
-      columns: ['locale', 'domain', ...(filter.groupBy === 'url' ? ['url'] : []), 'citations', 'answersCiting', 'citationShare', 'answerShare', 'owned', 'competitor'],
+      values: sourcesValues(project, filter, null),
+      columns: ['locale', 'domain', ...(filter.groupBy === 'url' ? ['url'] : []), 'citations', 'answersCiting', 'citationShare', 'answerShare', 'retrievals', 'retrievedNotCited', 'owned', 'competitor'],
       record: ({ total: _total, ...sums }) => {
         const row = sourceRow(sums as SourceSums, ownership);
         return { ...row, url: row.url ?? null };
@@ -64,4 +65,11 @@ export const ROW_EXPORTS: Readonly<Record<string, ExportBuilder>> = {
       filename: `sources-${project.id}`,
     };
   },
+  aiVisibilitySearchQueries: (_scope, project, args, now) => ({
+    statement: SEARCH_QUERIES as TenantStatement<Record<string, any>>,
+    values: searchQueryValues(project.id, searchQueryFilterOf(args, now), null),
+    columns: ['locale', 'query', 'runs', 'promptCount', 'visibilityCount', 'visibility'],
+    record: (row) => searchQueryRow(row as SearchQuerySums) as unknown as Record<string, unknown>,
+    filename: `search-queries-${project.id}`,
+  }),
 };

@@ -30,3 +30,5 @@ export type { ExportArgs, RowExport } from './exports.js';
 export type { ProjectRow } from './project-repository.js';
 export { addPrompts, listPrompts, PROMPT_LIMITS, setProjectDomains, setPromptsArchived, updatePrompts } from './prompt-management.js';
 export type { PromptInput, PromptView } from './prompt-management.js';
+export { querySearchQueries, searchQueriesOfPrompts } from './search-queries.js';
+export type { SearchQueryFilter, SearchQueryRow } from './search-queries.js';

@@ -6,6 +6,7 @@ import { normaliseDomain } from './domains.js';
 import type { AnswerFilter } from './answer-repository.js';
 import type { RunFilter } from './run-filter.js';
 import type { SourceFilter, SourceGrouping } from './sources.js';
+import type { SearchQueryFilter } from './search-queries.js';
 
 export const DEFAULT_METRICS_DAYS = 30;
 
@@ -62,6 +63,13 @@ export function pageLimitOf(limit: number | null | undefined): number {
 export interface SourceArgs extends RunFilterArgs {
   promptId?: string | null | undefined;
   groupBy?: SourceGrouping | null | undefined;
+  owned?: boolean | null | undefined;
 }
 
-export const sourceFilterOf = (args: SourceArgs, now: Date): SourceFilter => ({ ...runFilterOf(args, now), promptId: args.promptId ?? null, groupBy: args.groupBy ?? 'domain' });
+export const sourceFilterOf = (args: SourceArgs, now: Date): SourceFilter => ({ ...runFilterOf(args, now), promptId: args.promptId ?? null, groupBy: args.groupBy ?? 'domain', owned: args.owned ?? false });
+
+export interface SearchQueryArgs extends RunFilterArgs {
+  promptId?: string | null | undefined;
+}
+
+export const searchQueryFilterOf = (args: SearchQueryArgs, now: Date): SearchQueryFilter => ({ ...runFilterOf(args, now), promptId: args.promptId ?? null });

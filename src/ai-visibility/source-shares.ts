@@ -12,6 +12,8 @@ export interface SourceSums {
   url?: string;
   citations: number;
   answersCiting: number;
+  retrievals: number;
+  retrievedNotCited: number;
   /** Every citation of the locale in the filtered range. */
   localeCitations: number;
   /** Every run (answer) of the locale in the filtered range. */
@@ -26,6 +28,8 @@ export interface SourceRow {
   answersCiting: number;
   citationShare: number | null;
   answerShare: number | null;
+  retrievals: number;
+  retrievedNotCited: number;
   owned: boolean;
   competitor: string | null;
 }
@@ -39,6 +43,8 @@ export function sourceRow(sums: SourceSums, ownership: DomainOwnership): SourceR
     answersCiting: sums.answersCiting,
     citationShare: ratio(sums.citations, sums.localeCitations),
     answerShare: ratio(sums.answersCiting, sums.localeRuns),
+    retrievals: sums.retrievals,
+    retrievedNotCited: sums.retrievedNotCited,
     owned: ownership.owned.has(sums.domain),
     competitor: ownership.competitorOf.get(sums.domain) ?? null,
   };

@@ -14,33 +14,51 @@ export type SourceGrouping = (typeof SOURCE_GROUPINGS)[number];
 export interface SourceFilter extends RunFilter {
   promptId: string | null;
   groupBy: SourceGrouping;
+  /** Only the project's own domains. */
+  owned: boolean;
 }
 
 type SourceSumsRow = SourceSums & { total: number };
 
-// $2 project, $3..$6 run filter, $7 prompt or null, $8 rows per locale or null (all).
+// Pages read per locale and domain (or URL), by prompt or by URL: a run counts once; at the
+// domain level it read the domain "without citing it" when it cites no URL of the domain.
+function retrievalsSql(workspace: WorkspaceBinding, groupBy: SourceGrouping, byPrompt: boolean): string {
+  const notCited = groupBy === 'url' ? 'NOT r.cited' : 'NOT EXISTS (SELECT 1 FROM ai_citations x WHERE x.answer_id = r.answer_id AND x.domain = r.domain)';
+  return `SELECT r.locale, ${groupBy === 'url' ? 'r.domain, r.url' : 'r.domain'}, count(DISTINCT r.answer_id)::float8 AS retrievals,
+      count(DISTINCT r.answer_id) FILTER (WHERE ${notCited})::float8 AS retrieved_not_cited
+    FROM ai_retrievals r WHERE ${workspace('r')} AND r.project_id = $2 AND ${byPrompt ? 'r.prompt_id = $7' : '$7::text IS NULL'} AND ${runFilterSql('r')}
+    GROUP BY r.locale, ${groupBy === 'url' ? 'r.domain, r.url' : 'r.domain'}`;
+}
+
+// $2 project, $3..$6 run filter, $7 prompt or null, $8 rows per locale or null (all), $9 owned domains or null (all).
 function sourcesSql(workspace: WorkspaceBinding, groupBy: SourceGrouping, byPrompt: boolean): string {
   const runs = byPrompt
     ? `SELECT s.locale, count(*)::float8 AS n FROM ai_answers s WHERE ${workspace('s')} AND s.project_id = $2 AND s.prompt_id = $7 AND ${runFilterSql('s')} GROUP BY s.locale`
     : `SELECT s.locale, sum(s.answer_count)::float8 AS n FROM scans s WHERE ${workspace('s')} AND s.project_id = $2 AND $7::text IS NULL AND ${runFilterSql('s')} GROUP BY s.locale`;
   const key = groupBy === 'url' ? 'domain, url' : 'domain';
+  const keyColumns = key.split(', ');
   const grouped =
     groupBy === 'domain' && !byPrompt
-      ? `SELECT t.locale, t.domain, sum(t.citations)::float8 AS citations, sum(t.answers_citing)::float8 AS answers_citing
+      ? `SELECT t.locale, t.domain, sum(t.citations)::float8 AS citations, sum(t.answers_citing)::float8 AS answers_citing,
+           sum(t.retrievals)::float8 AS retrievals, sum(t.retrieved_not_cited)::float8 AS retrieved_not_cited
          FROM ai_source_totals t WHERE ${workspace('t')} AND t.project_id = $2 AND ${runFilterSql('t')} GROUP BY t.locale, t.domain`
-      : `SELECT c.locale, ${key}, count(*)::float8 AS citations, count(DISTINCT c.answer_id)::float8 AS answers_citing
-         FROM ai_citations c WHERE ${workspace('c')} AND c.project_id = $2 AND ${byPrompt ? 'c.prompt_id = $7' : '$7::text IS NULL'} AND ${runFilterSql('c')}
-         GROUP BY c.locale, ${key}`;
+      : `SELECT locale, ${keyColumns.map((column) => `coalesce(c.${column}, r.${column}) AS ${column}`).join(', ')},
+           coalesce(c.citations, 0) AS citations, coalesce(c.answers_citing, 0) AS answers_citing, coalesce(r.retrievals, 0) AS retrievals, coalesce(r.retrieved_not_cited, 0) AS retrieved_not_cited
+         FROM (SELECT c.locale, ${key}, count(*)::float8 AS citations, count(DISTINCT c.answer_id)::float8 AS answers_citing
+               FROM ai_citations c WHERE ${workspace('c')} AND c.project_id = $2 AND ${byPrompt ? 'c.prompt_id = $7' : '$7::text IS NULL'} AND ${runFilterSql('c')}
+               GROUP BY c.locale, ${key}) c
+         FULL JOIN (${retrievalsSql(workspace, groupBy, byPrompt)}) r USING (locale, ${key})`;
   return `WITH runs AS (${runs}), grouped AS (${grouped}),
     ranked AS (
       SELECT g.*, sum(g.citations) OVER (PARTITION BY g.locale) AS locale_citations,
         row_number() OVER (PARTITION BY g.locale ORDER BY g.citations DESC, ${key}) AS rank, count(*) OVER ()::int AS total
-      FROM grouped g)
+      FROM grouped g WHERE $9::text[] IS NULL OR g.domain = ANY($9::text[]))
     SELECT r.locale, r.domain${groupBy === 'url' ? ', r.url' : ''}, r.citations, r.answers_citing AS "answersCiting",
+      r.retrievals, r.retrieved_not_cited AS "retrievedNotCited",
       r.locale_citations AS "localeCitations", coalesce(runs.n, 0) AS "localeRuns", r.total
     FROM ranked r LEFT JOIN runs ON runs.locale = r.locale
     WHERE $8::int IS NULL OR r.rank <= $8
-    ORDER BY r.locale, r.citations DESC, ${key.split(', ').map((column) => `r.${column}`).join(', ')}`;
+    ORDER BY r.locale, r.citations DESC, ${keyColumns.map((column) => `r.${column}`).join(', ')}`;
 }
 
 // Unnamed: each is planned for its values (a prompt's citations or a project's totals).
@@ -52,10 +70,12 @@ const STATEMENTS: Record<`${SourceGrouping}|${boolean}`, TenantStatement<SourceS
 };
 
 export const sourcesStatement = (filter: SourceFilter) => STATEMENTS[`${filter.groupBy}|${filter.promptId !== null}`];
-export const sourcesValues = (projectId: string, filter: SourceFilter, perLocale: number | null) => [projectId, ...runFilterValues(filter), filter.promptId, perLocale];
+export const sourcesValues = (project: { id: string; domains: string[] }, filter: SourceFilter, perLocale: number | null) => [
+  project.id, ...runFilterValues(filter), filter.promptId, perLocale, filter.owned ? project.domains : null,
+];
 
 /** The `perLocale` most cited sources of each locale, and how many rows there are before that cap. */
-export async function querySources(scope: WorkspaceScope, projectId: string, filter: SourceFilter, perLocale: number): Promise<{ rows: SourceSums[]; total: number }> {
-  const rows = await scope.rows(sourcesStatement(filter), sourcesValues(projectId, filter, perLocale));
+export async function querySources(scope: WorkspaceScope, project: { id: string; domains: string[] }, filter: SourceFilter, perLocale: number): Promise<{ rows: SourceSums[]; total: number }> {
+  const rows = await scope.rows(sourcesStatement(filter), sourcesValues(project, filter, perLocale));
   return { rows: rows.map(({ total: _total, ...sums }) => sums), total: rows[0]?.total ?? 0 };
 }

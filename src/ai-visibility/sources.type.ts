@@ -16,7 +16,7 @@ import { querySources, SOURCE_GROUPINGS } from './sources.js';
 export const SourceGroupingEnum = builder.enumType('AiVisibilitySourceGrouping', { values: SOURCE_GROUPINGS });
 
 const SourceRowType = builder.objectRef<SourceRow>('AiVisibilitySource').implement({
-  description: 'A cited domain (or URL) in one locale over the range, pooled: sums first, one division, per locale.',
+  description: 'A cited or read domain (or URL) in one locale over the range, pooled: sums first, one division, per locale.',
   fields: (t) => ({
     locale: t.exposeString('locale'),
     domain: t.exposeString('domain'),
@@ -25,6 +25,8 @@ const SourceRowType = builder.objectRef<SourceRow>('AiVisibilitySource').impleme
     answersCiting: t.exposeInt('answersCiting', { description: 'Distinct answers citing it.' }),
     citationShare: t.exposeFloat('citationShare', { nullable: true, description: 'citations / all citations of the locale in the range.' }),
     answerShare: t.exposeFloat('answerShare', { nullable: true, description: 'answersCiting / runs of the locale in the range.' }),
+    retrievals: t.exposeInt('retrievals', { description: 'Runs that read it (a page of the domain, or this URL) before answering.' }),
+    retrievedNotCited: t.exposeInt('retrievedNotCited', { description: 'Of those runs, the ones that did not cite it.' }),
     owned: t.exposeBoolean('owned', { description: "The domain is one of the project's own domains." }),
     competitor: t.exposeString('competitor', { nullable: true, description: 'The competitor whose domains hold it, or null.' }),
   }),
@@ -55,6 +57,7 @@ const SourcesEnvelope = builder.objectRef<{ data: SourcesShape; meta: ListMetaSh
 const sourceArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => ({
   promptId: arg({ type: 'PromptId', required: false, description: 'Only citations in runs of this prompt.' }),
   groupBy: arg({ type: SourceGroupingEnum, required: false, description: 'domain (default) or url.' }),
+  owned: arg.boolean({ required: false, description: "true: only the project's own domains (default false: every source)." }),
   limit: arg.int({ required: false, description: `Rows per locale, 1–${MAX_PAGE_LIMIT} (default ${DEFAULT_PAGE_LIMIT}).` }),
   ...runFilterArgs(arg),
 });
@@ -62,7 +65,7 @@ const sourceArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => ({
 async function projectSources(project: { id: string; domains: string[]; competitorDomains: unknown }, args: SourceArgs & { limit?: number | null }, ctx: GraphQLContext) {
   const filter = sourceFilterOf(args, ctx.now);
   const limit = pageLimitOf(args.limit);
-  const { rows, total } = await querySources(ctx.workspace, project.id, filter, limit);
+  const { rows, total } = await querySources(ctx.workspace, project, filter, limit);
   const ownership = ownershipOf(project);
   return { data: { projectId: project.id, range: filter.range, rows: rows.map((sums) => sourceRow(sums, ownership)) }, meta: { total, truncated: total > rows.length } };
 }

@@ -13,6 +13,7 @@ import { writeScans, type ScanInput } from '../ingest/index.js';
 import { pick, seededRandom } from './random.js';
 import { competitorCountersFromRuns, countersFromRuns } from '../ai-visibility/index.js';
 import { demoDomainOf, demoPrompts, demoRuns } from './answers.js';
+import { addSearchesAndReads } from './searches.js';
 
 export interface SeedOptions {
   workspaceId: string;
@@ -209,6 +210,7 @@ export async function seedWorkspace(prisma: PrismaClient, pool: pg.Pool, options
         if (day < DEMO_ANSWER_DAYS) {
           // A recent scan asks every tracked prompt once; its counters are its runs' sums.
           const runs = demoRuns(prompts, brand, competitors, { ...profile, visibility: around(profile.visibility, 0.08) }, random);
+          addSearchesAndReads(runs, brand, competitors, profile !== steady, `${brand}|${date}|${profile.model}|${profile.locale}`);
           scans.push({ projectId: project.id, date, model: profile.model, locale: profile.locale, ...countersFromRuns(runs), competitors: competitorCountersFromRuns(runs), runs });
           continue;
         }

@@ -7,7 +7,7 @@ import type { ListEnvelope } from '../db/per-parent.js';
 import type { DateRange } from '../dates/civil-date.js';
 import type { ReportRow, ReportSummaryRow } from '../reports/index.js';
 import { computeReportData, type ReportData } from '../reports/index.js';
-import { queryProjectMetrics, type MetricsResult } from '../ai-visibility/index.js';
+import { queryProjectMetrics, searchQueriesOfPrompts, type MetricsResult, type SearchQueryRow } from '../ai-visibility/index.js';
 import { toPage, type Page, type PageArgs } from '../db/paging.js';
 import type { AnswerRow, LocaleTotals, ProjectRow, PromptRow, RunFilter, ScanFilter, ScanRow } from '../ai-visibility/index.js';
 import type { SignalFilter, SignalRow } from '../signals/index.js';
@@ -110,6 +110,11 @@ const makeLoaders = lazyRecord<LoaderEnv>()({
     (key) => JSON.stringify(key.filter),
     (key) => `${key.parentId}|${JSON.stringify(key.filter)}`,
     (keys) => repositories.prompts.totals(keys.map((key) => key.parentId), keys[0]!.filter),
+  ),
+  searchQueriesOfPrompt: ({ scope }) => groupedLoader<{ parentId: string; projectId: string; filter: RunFilter; perLocale: number }, SearchQueryRow[]>(
+    (key) => `${key.projectId}|${key.perLocale}|${JSON.stringify(key.filter)}`,
+    (key) => `${key.parentId}|${key.perLocale}|${JSON.stringify(key.filter)}`,
+    (keys) => searchQueriesOfPrompts(scope, keys[0]!.projectId, keys.map((key) => key.parentId), keys[0]!.filter, keys[0]!.perLocale),
   ),
   runsOfPrompt: ({ repositories }) => groupedLoader<PageKey<RunFilter>, Page<AnswerRow>>(pageGroup, pageCacheKey, async (keys) => {
     const { first, after, ...filter } = keys[0]!.args;

@@ -12,6 +12,8 @@ import '../ai-visibility/scan.type.js';
 import '../ai-visibility/prompt.type.js';
 import '../ai-visibility/answer.type.js';
 import '../ai-visibility/sources.type.js';
+import '../ai-visibility/search-queries.type.js';
+import '../ai-visibility/opportunities.type.js';
 import '../signals/signal.type.js';
 import '../workspaces/viewer.type.js';
 import '../workspaces/members.type.js';

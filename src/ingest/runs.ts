@@ -55,7 +55,14 @@ export async function writeRuns(client: pg.PoolClient | pg.Client, scans: readon
         pushRow(citations, [answerId, citation.position, workspaceId, scan.projectId, promptId, scan.date, scan.model, scan.locale, citation.url, citation.domain]);
       }
       for (const query of distinctQueryKeys(run)) pushRow(searches, [answerId, query, workspaceId, scan.projectId, promptId, scan.date, scan.model, scan.locale, run.brandMentions > 0]);
-      read.forEach((page, index) => pushRow(retrievals, [answerId, index + 1, workspaceId, scan.projectId, promptId, scan.date, scan.model, scan.locale, normaliseUrl(page.url), page.domain, page.cited]));
+      // Once per run and URL, at the position it was first read: "runs that read it" is a count.
+      const seen = new Set<string>();
+      read.forEach((page, index) => {
+        const url = normaliseUrl(page.url);
+        if (seen.has(url)) return;
+        seen.add(url);
+        pushRow(retrievals, [answerId, index + 1, workspaceId, scan.projectId, promptId, scan.date, scan.model, scan.locale, url, page.domain, page.cited]);
+      });
     }
     for (const [domain, totals] of sourceTotalsOf(scan.runs!)) {
       pushRow(sources, [scanId, domain, workspaceId, scan.projectId, scan.date, scan.model, scan.locale, totals.citations, totals.answersCiting, totals.retrievals, totals.retrievedNotCited, totals.brandAnswers, totals.gapCitations, totals.gapAnswers, JSON.stringify([...totals.gapCompetitors].sort())]);

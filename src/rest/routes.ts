@@ -32,6 +32,20 @@ export const REST_ROUTES: readonly RestRoute[] = [
   { path: '/ai-visibility/projects/:id/answers', field: 'aiVisibilityAnswers', operationId: 'listAiVisibilityAnswers', tag: 'AI visibility', summary: 'List answers (keyset pages)' },
   { path: '/ai-visibility/projects/:id/answers/:answerId', field: 'aiVisibilityAnswer', operationId: 'getAiVisibilityAnswer', tag: 'AI visibility', summary: 'Get one answer' },
   { path: '/ai-visibility/projects/:id/sources', field: 'aiVisibilitySources', operationId: 'getAiVisibilitySources', tag: 'AI visibility', summary: 'Get cited sources with shares' },
+  {
+    path: '/ai-visibility/projects/:id/search-queries',
+    field: 'aiVisibilitySearchQueries',
+    operationId: 'listAiVisibilitySearchQueries',
+    tag: 'AI visibility',
+    summary: 'List the web searches engines ran, with the brand visibility in their runs',
+  },
+  {
+    path: '/ai-visibility/projects/:id/opportunities',
+    field: 'aiVisibilityOpportunities',
+    operationId: 'getAiVisibilityOpportunities',
+    tag: 'AI visibility',
+    summary: 'Get ranked opportunities: prompts, sources and own pages',
+  },
 ];
 
 /** The scope each route's field declares; a route whose field declares none is a start-up error. */

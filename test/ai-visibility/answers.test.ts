@@ -339,11 +339,11 @@ describe('GET …/sources', () => {
     expect(body.data.range).toEqual({ from: '2026-10-01', to: '2026-10-02' });
     // en-US: 7 citations over 5 runs; de-DE: 1 over 1.
     expect(body.data.rows).toEqual([
-      { locale: 'de-DE', domain: 'wikipedia.org', citations: 1, answersCiting: 1, citationShare: 1, answerShare: 1, owned: false, competitor: null, url: null },
-      { locale: 'en-US', domain: 'acme.com', citations: 2, answersCiting: 2, citationShare: 2 / 7, answerShare: 2 / 5, owned: true, competitor: null, url: null },
-      { locale: 'en-US', domain: 'example.co.uk', citations: 2, answersCiting: 1, citationShare: 2 / 7, answerShare: 1 / 5, owned: false, competitor: null, url: null },
-      { locale: 'en-US', domain: 'reddit.com', citations: 2, answersCiting: 2, citationShare: 2 / 7, answerShare: 2 / 5, owned: false, competitor: null, url: null },
-      { locale: 'en-US', domain: 'globex.com', citations: 1, answersCiting: 1, citationShare: 1 / 7, answerShare: 1 / 5, owned: false, competitor: 'Globex', url: null },
+      { locale: 'de-DE', domain: 'wikipedia.org', citations: 1, answersCiting: 1, citationShare: 1, answerShare: 1, retrievals: 0, retrievedNotCited: 0, owned: false, competitor: null, url: null },
+      { locale: 'en-US', domain: 'acme.com', citations: 2, answersCiting: 2, citationShare: 2 / 7, answerShare: 2 / 5, retrievals: 0, retrievedNotCited: 0, owned: true, competitor: null, url: null },
+      { locale: 'en-US', domain: 'example.co.uk', citations: 2, answersCiting: 1, citationShare: 2 / 7, answerShare: 1 / 5, retrievals: 0, retrievedNotCited: 0, owned: false, competitor: null, url: null },
+      { locale: 'en-US', domain: 'reddit.com', citations: 2, answersCiting: 2, citationShare: 2 / 7, answerShare: 2 / 5, retrievals: 0, retrievedNotCited: 0, owned: false, competitor: null, url: null },
+      { locale: 'en-US', domain: 'globex.com', citations: 1, answersCiting: 1, citationShare: 1 / 7, answerShare: 1 / 5, retrievals: 0, retrievedNotCited: 0, owned: false, competitor: 'Globex', url: null },
     ]);
     expect(body.meta).toEqual({ total: 5, truncated: false });
   });

@@ -116,11 +116,11 @@ describe('source shares', () => {
         const ownership = { owned: new Set(['acme.com']), competitorOf: new Map([['globex.com', 'Globex']]) };
         for (const [domain, totals] of whole) {
           const added = { citations: (first.get(domain)?.citations ?? 0) + (second.get(domain)?.citations ?? 0), answersCiting: (first.get(domain)?.answersCiting ?? 0) + (second.get(domain)?.answersCiting ?? 0) };
-          expect(added).toEqual(totals);
+          expect(added).toEqual({ citations: totals.citations, answersCiting: totals.answersCiting });
           // The definition, straight from the runs: distinct answers citing the domain.
           const citing = allRuns.filter((run) => run.citations?.some((citation) => registrableDomain(citation.url) === domain)).length;
           expect(totals.answersCiting).toBe(citing);
-          const row = sourceRow({ locale: 'en-US', domain, ...added, localeCitations, localeRuns: allRuns.length }, ownership);
+          const row = sourceRow({ locale: 'en-US', domain, ...added, retrievals: 0, retrievedNotCited: 0, localeCitations, localeRuns: allRuns.length }, ownership);
           expect(row.citationShare).toBeCloseTo(totals.citations / localeCitations, 12);
           expect(row.answerShare).toBeCloseTo(citing / allRuns.length, 12);
           expect(row.owned).toBe(domain === 'acme.com');
@@ -131,7 +131,7 @@ describe('source shares', () => {
   });
 
   it('a zero denominator is null, never NaN', () => {
-    expect(sourceRow({ locale: 'en-US', domain: 'x.com', citations: 0, answersCiting: 0, localeCitations: 0, localeRuns: 0 }, { owned: new Set(), competitorOf: new Map() })).toMatchObject({ citationShare: null, answerShare: null });
+    expect(sourceRow({ locale: 'en-US', domain: 'x.com', citations: 0, answersCiting: 0, retrievals: 0, retrievedNotCited: 0, localeCitations: 0, localeRuns: 0 }, { owned: new Set(), competitorOf: new Map() })).toMatchObject({ citationShare: null, answerShare: null });
   });
 });
 

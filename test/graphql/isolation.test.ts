@@ -62,6 +62,8 @@ describe('root fields given another workspace\'s ids', () => {
     ['aiVisibilityPrompts', 'query($id: ProjectId!) { aiVisibilityPrompts(id: $id) { data { id } } }', (ids) => ({ id: ids.project[0] })],
     ['aiVisibilityAnswers', 'query($id: ProjectId!) { aiVisibilityAnswers(id: $id) { data { id } } }', (ids) => ({ id: ids.project[0] })],
     ['aiVisibilitySources', 'query($id: ProjectId!) { aiVisibilitySources(id: $id) { data { rows { domain } } } }', (ids) => ({ id: ids.project[0] })],
+    ['aiVisibilitySearchQueries', 'query($id: ProjectId!) { aiVisibilitySearchQueries(id: $id) { data { query } } }', (ids) => ({ id: ids.project[0] })],
+    ['aiVisibilityOpportunities', 'query($id: ProjectId!) { aiVisibilityOpportunities(id: $id) { data { prompts { promptId } } } }', (ids) => ({ id: ids.project[0] })],
     ['aiVisibilityAnswer', 'query($id: ProjectId!, $a: AnswerId!) { aiVisibilityAnswer(id: $id, answerId: $a) { data { id } } }', (ids) => ({ id: ids.project[0], a: ids.answer[0] })],
   ];
 
@@ -118,9 +120,9 @@ const WALK_ANSWERS = `{
   search(query: "visibility") { id }
   clients { data { metricsTable(provider: google_ads, metrics: [clicks], dimension: "campaign") { rows { dimensionValue } } topMovers(provider: google_ads, metric: clicks, dimension: "campaign") { dimensionValue } } }
   aiVisibilityProjects { data { id
-    prompts(dateFrom: "2000-01-01", dateTo: "2100-01-01") { data { id totals { locale totalRuns } metrics(dateFrom: "2000-01-01", dateTo: "2100-01-01") { locale } runs(first: 3, dateFrom: "2000-01-01", dateTo: "2100-01-01") { nodes { id promptId citations { domain } } } } }
+    prompts(dateFrom: "2000-01-01", dateTo: "2100-01-01") { data { id totals { locale totalRuns } metrics(dateFrom: "2000-01-01", dateTo: "2100-01-01") { locale } searchQueries(dateFrom: "2000-01-01", dateTo: "2100-01-01") { query } runs(first: 3, dateFrom: "2000-01-01", dateTo: "2100-01-01") { nodes { id promptId citations { domain } } } } }
     sources(dateFrom: "2000-01-01", dateTo: "2100-01-01") { data { rows { domain citations } } }
-    topics { topic prompts } tags { tag prompts } citationGaps(dateFrom: "2000-01-01", dateTo: "2100-01-01") { domain } trend(granularity: month) { period } rulePreview(kind: visibility_drop, dateFrom: "2000-01-01") { fired } } }
+    topics { topic prompts } tags { tag prompts } citationGaps(dateFrom: "2000-01-01", dateTo: "2100-01-01") { domain } opportunities(dateFrom: "2000-01-01", dateTo: "2100-01-01") { prompts { promptId } } trend(granularity: month) { period } rulePreview(kind: visibility_drop, dateFrom: "2000-01-01") { fired } } }
 }`;
 
 describe('the graph walked from the caller\'s own data', () => {

@@ -194,7 +194,7 @@ describe('GET /api/v1/openapi.json', () => {
     const text = await response.clone().text();
     const document = await json(response);
     expect(document.openapi).toMatch(/^3\.1\./);
-    expect(Object.keys(document.paths).sort()).toEqual(['/ai-visibility/projects', '/ai-visibility/projects/{id}/metrics', '/ai-visibility/projects/{id}/prompts', '/ai-visibility/projects/{id}/answers', '/ai-visibility/projects/{id}/answers/{answerId}', '/ai-visibility/projects/{id}/sources', '/clients', '/openapi.json', '/reports', '/reports/{id}', '/reports/{id}/data'].sort());
+    expect(Object.keys(document.paths).sort()).toEqual(['/ai-visibility/projects', '/ai-visibility/projects/{id}/metrics', '/ai-visibility/projects/{id}/prompts', '/ai-visibility/projects/{id}/answers', '/ai-visibility/projects/{id}/answers/{answerId}', '/ai-visibility/projects/{id}/sources', '/ai-visibility/projects/{id}/search-queries', '/ai-visibility/projects/{id}/opportunities', '/clients', '/openapi.json', '/reports', '/reports/{id}', '/reports/{id}/data'].sort());
     expect(text).not.toContain('"nullable"');
     expect(document.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
     const dataParams = document.paths['/reports/{id}/data'].get.parameters;

@@ -8,6 +8,7 @@ import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../supp
 import { listen } from '../support/listen.js';
 import { memoryRateLimitStore } from '../../src/auth/rate-limit-store.js';
 import { EXPORT_APPLICATION_NAME } from '../../src/db/client.js';
+import { parseCsv } from '../support/csv.js';
 
 const TOKEN = 'e'.repeat(40);
 const TRICKY = 'Acme, "the best"\nsecond line\r\nthird, with "quotes"';
@@ -20,26 +21,6 @@ let projectId: string;
 const taken = new Map<string, number>();
 let takes = 0;
 let failingTake = -1;
-
-/** A small RFC 4180 reader, to check the writer against. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let index = 0; index < text.length; index++) {
-    const char = text[index]!;
-    if (quoted) {
-      if (char === '"' && text[index + 1] === '"') (field += '"'), index++;
-      else if (char === '"') quoted = false;
-      else field += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ',') row.push(field), (field = '');
-    else if (char === '\r' && text[index + 1] === '\n') row.push(field), rows.push(row), (row = []), (field = ''), index++;
-    else field += char;
-  }
-  return rows;
-}
 
 const exported = (path: string, accept: string, apiKey = key) => t.get(`/api/v1/ai-visibility/projects/${projectId}${path}`, apiKey, { headers: { accept } });
 
@@ -125,7 +106,7 @@ describe('answers', () => {
     const response = await exported('/answers?dateFrom=2026-10-01&dateTo=2026-10-01&locale=en-US', 'text/csv');
     expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8; header=present');
     const [header, ...rows] = parseCsv(await response.text());
-    expect(header).toEqual(['id', 'projectId', 'promptId', 'prompt', 'date', 'model', 'locale', 'text', 'brandMentions', 'totalMentions', 'position', 'sentiment', 'competitors', 'citations']);
+    expect(header).toEqual(['id', 'projectId', 'promptId', 'prompt', 'date', 'model', 'locale', 'text', 'brandMentions', 'totalMentions', 'position', 'sentiment', 'competitors', 'citations', 'searchQueries', 'retrieved']);
     expect(rows).toHaveLength(500);
     const tricky = rows.find((row) => row[7] === TRICKY)!;
     expect(tricky).toBeDefined();
@@ -190,7 +171,7 @@ describe('metrics and sources', () => {
     const records = (await (await exported('/sources?dateFrom=2026-10-01&dateTo=2026-10-31&limit=1', 'application/x-ndjson')).text()).trimEnd().split('\n').map((line) => JSON.parse(line));
     expect(records).toEqual(page.data.rows);
     const byUrl = parseCsv(await (await exported('/sources?dateFrom=2026-10-01&dateTo=2026-10-31&groupBy=url', 'text/csv')).text());
-    expect(byUrl[0]).toEqual(['locale', 'domain', 'url', 'citations', 'answersCiting', 'citationShare', 'answerShare', 'owned', 'competitor']);
+    expect(byUrl[0]).toEqual(['locale', 'domain', 'url', 'citations', 'answersCiting', 'citationShare', 'answerShare', 'retrievals', 'retrievedNotCited', 'owned', 'competitor']);
   });
 });
 

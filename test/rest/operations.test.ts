@@ -46,6 +46,8 @@ describe('v1 routes without leaf serialization', () => {
       '/ai-visibility/projects/:id/answers': { id: ids.project, limit: 5 },
       '/ai-visibility/projects/:id/answers/:answerId': { id: ids.project, answerId: ids.answer },
       '/ai-visibility/projects/:id/sources': { id: ids.project },
+      '/ai-visibility/projects/:id/search-queries': { id: ids.project },
+      '/ai-visibility/projects/:id/opportunities': { id: ids.project },
     };
     const v1 = v1Schema(schema);
     expect(Object.keys(variablesOf).sort()).toEqual(REST_ROUTES.map((route) => route.path).sort());

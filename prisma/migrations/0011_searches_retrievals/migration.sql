@@ -25,9 +25,9 @@ CREATE TABLE "ai_search_queries" (
 CREATE INDEX "ai_search_queries_project_id_date_idx" ON "ai_search_queries"("project_id", "date") INCLUDE ("model", "locale", "query", "prompt_id", "brand_visible");
 ALTER TABLE "ai_search_queries" ADD CONSTRAINT "ai_search_queries_answer_id_fkey" FOREIGN KEY ("answer_id") REFERENCES "ai_answers"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
--- Each page a run read, under its normalised URL (scheme and host lower-cased, no fragment);
--- cited: the answer cites the same normalised URL. Read by domain (a project's own pages) and
--- by prompt, like the citations.
+-- Each page a run read, once per run under its normalised URL (scheme and host lower-cased, no
+-- fragment; position: where the run first read it); cited: the answer cites the same normalised
+-- URL. Read by domain (a project's own pages, covering: an index-only scan) and by prompt.
 CREATE TABLE "ai_retrievals" (
     "answer_id" TEXT NOT NULL,
     "position" INTEGER NOT NULL,
@@ -43,7 +43,7 @@ CREATE TABLE "ai_retrievals" (
 
     CONSTRAINT "ai_retrievals_pkey" PRIMARY KEY ("answer_id", "position")
 );
-CREATE INDEX "ai_retrievals_project_id_domain_date_idx" ON "ai_retrievals"("project_id", "domain", "date");
+CREATE INDEX "ai_retrievals_project_id_domain_date_idx" ON "ai_retrievals"("project_id", "domain", "date") INCLUDE ("model", "locale", "url", "cited");
 CREATE INDEX "ai_retrievals_prompt_id_date_idx" ON "ai_retrievals"("prompt_id", "date");
 ALTER TABLE "ai_retrievals" ADD CONSTRAINT "ai_retrievals_answer_id_fkey" FOREIGN KEY ("answer_id") REFERENCES "ai_answers"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 

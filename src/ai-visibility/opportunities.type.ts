@@ -1,0 +1,114 @@
+import type { ArgBuilder } from '@pothos/core';
+import { builder } from '../graphql/builder.js';
+import { itemEnvelope } from '../graphql/envelope.js';
+import { GRAPH_ONLY } from '../graphql/graph-only.js';
+import { DateRangeType } from '../reports/report-data.type.js';
+import type { DateRange } from '../dates/civil-date.js';
+import type { GraphQLContext } from '../graphql/context.js';
+import { invalidParameter } from '../errors/index.js';
+import { runFilterArgs } from './metrics.type.js';
+import { runFilterOf, type RunFilterArgs } from './read-filters.js';
+import { ProjectType } from './project.type.js';
+import { OPPORTUNITY_KINDS, queryOpportunities, type Opportunities, type OpportunityKind } from './opportunities.js';
+import type { PageOpportunity, PromptOpportunity, SourceOpportunity } from './opportunity-scores.js';
+
+export const MAX_OPPORTUNITIES = 100;
+export const DEFAULT_OPPORTUNITIES = 20;
+
+const OpportunityKindEnum = builder.enumType('AiVisibilityOpportunityKind', { values: OPPORTUNITY_KINDS });
+
+const BestCompetitorType = builder.objectRef<PromptOpportunity['bestCompetitor']>('AiVisibilityBestCompetitor').implement({
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    visibility: t.exposeFloat('visibility', { nullable: true, description: "Runs naming it / the prompt's runs in the locale." }),
+  }),
+});
+
+const PromptOpportunityType = builder.objectRef<PromptOpportunity>('AiVisibilityPromptOpportunity').implement({
+  description: 'A tracked prompt where a competitor is visible in more runs than the brand, in one locale: write or improve the content that answers it.',
+  fields: (t) => ({
+    locale: t.exposeString('locale'),
+    promptId: t.exposeString('promptId'),
+    prompt: t.exposeString('prompt'),
+    runs: t.exposeInt('runs', { description: "The prompt's runs in the locale over the range." }),
+    brandVisibility: t.exposeFloat('brandVisibility', { nullable: true, description: 'Runs naming the brand / runs.' }),
+    bestCompetitor: t.expose('bestCompetitor', { type: BestCompetitorType, description: 'The most visible competitor (ties by name).' }),
+    score: t.exposeFloat('score', { description: 'runs × (bestCompetitor.visibility − brandVisibility): the runs at stake.' }),
+  }),
+});
+
+const SourceOpportunityType = builder.objectRef<SourceOpportunity>('AiVisibilitySourceOpportunity').implement({
+  description: 'A site cited in answers that name a competitor and never in an answer that names the brand, in one locale: get the brand onto it.',
+  fields: (t) => ({
+    locale: t.exposeString('locale'),
+    domain: t.exposeString('domain'),
+    citations: t.exposeInt('citations', { description: 'Its citations in answers naming a competitor but not the brand.' }),
+    answers: t.exposeInt('answers', { description: 'Those answers.' }),
+    competitors: t.exposeStringList('competitors', { description: 'The competitors those answers name, in code-point order.' }),
+    competitor: t.exposeString('competitor', { nullable: true, description: 'The competitor whose domains hold it, or null.' }),
+    score: t.exposeFloat('score', { description: 'citations.' }),
+  }),
+});
+
+const PageOpportunityType = builder.objectRef<PageOpportunity>('AiVisibilityPageOpportunity').implement({
+  description: "One of the project's own pages the engines read and then did not cite, in one locale: make it worth citing.",
+  fields: (t) => ({
+    locale: t.exposeString('locale'),
+    url: t.exposeString('url', { description: 'Normalised: scheme and host lower-cased, no fragment.' }),
+    domain: t.exposeString('domain'),
+    retrievals: t.exposeInt('retrievals', { description: 'Runs that read it.' }),
+    retrievedNotCited: t.exposeInt('retrievedNotCited', { description: 'Of those, runs that did not cite it.' }),
+    citedRate: t.exposeFloat('citedRate', { nullable: true, description: '(retrievals − retrievedNotCited) / retrievals.' }),
+    score: t.exposeFloat('score', { description: 'retrievedNotCited.' }),
+  }),
+});
+
+type OpportunitiesShape = Opportunities & { projectId: string; range: DateRange };
+
+const OpportunitiesType = builder.objectRef<OpportunitiesShape>('AiVisibilityOpportunities').implement({
+  description: 'What to work on next, three lists; each per locale, by score descending, ties by the text (prompt, domain, URL) in code-point order.',
+  fields: (t) => ({
+    projectId: t.exposeString('projectId'),
+    range: t.expose('range', { type: DateRangeType }),
+    prompts: t.expose('prompts', { type: [PromptOpportunityType] }),
+    sources: t.expose('sources', { type: [SourceOpportunityType] }),
+    pages: t.expose('pages', { type: [PageOpportunityType] }),
+  }),
+});
+
+const OpportunitiesResult = itemEnvelope('AiVisibilityOpportunitiesResult', OpportunitiesType, "A project's ranked opportunities.");
+
+const opportunityArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => ({
+  kind: arg({ type: OpportunityKindEnum, required: false, description: 'Only this list (the others come back empty); default: all three.' }),
+  limit: arg.int({ required: false, description: `Items per list and locale, 1–${MAX_OPPORTUNITIES} (default ${DEFAULT_OPPORTUNITIES}).` }),
+  ...runFilterArgs(arg),
+});
+
+async function projectOpportunities(project: { id: string; domains: string[]; competitorDomains: unknown }, args: RunFilterArgs & { kind?: OpportunityKind | null; limit?: number | null }, ctx: GraphQLContext): Promise<OpportunitiesShape> {
+  const filter = runFilterOf(args, ctx.now);
+  const limit = args.limit ?? DEFAULT_OPPORTUNITIES;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_OPPORTUNITIES) throw invalidParameter('limit', `limit must be between 1 and ${MAX_OPPORTUNITIES}.`);
+  const lists = await queryOpportunities(ctx.workspace, project, filter, args.kind ? [args.kind] : OPPORTUNITY_KINDS, limit);
+  return { projectId: project.id, range: filter.range, ...lists };
+}
+
+builder.queryField('aiVisibilityOpportunities', (t) =>
+  t.field({
+    type: OpportunitiesResult,
+    description: 'What to work on next: prompts where competitors are visible and the brand is not, sources that cite competitors but never the brand, and own pages read but not cited; each ranked per locale by a documented score.',
+    authScopes: { scope: 'ai_visibility:read' },
+    args: { id: t.arg({ type: 'ProjectId', required: true }), ...opportunityArgs(t.arg) },
+    resolve: async (_root, args, ctx) => ({ data: await projectOpportunities(await ctx.repositories.projects.find(args.id), args, ctx), meta: {} }),
+  }),
+);
+
+builder.objectField(ProjectType, 'opportunities', (t) =>
+  t.field({
+    type: OpportunitiesType,
+    description: "This project's ranked opportunities, as aiVisibilityOpportunities returns them.",
+    authScopes: { scope: 'ai_visibility:read' },
+    extensions: GRAPH_ONLY,
+    args: opportunityArgs(t.arg),
+    resolve: (project, args, ctx) => projectOpportunities(project, args, ctx),
+  }),
+);
