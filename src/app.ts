@@ -29,6 +29,7 @@ import { createOutboundFetch } from './http/outbound-fetch.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { createReadiness, databaseProbes, readinessResponse, type Readiness, type ReadinessProbe } from './http/readiness.js';
 import { inRequestSpan } from './observability/tracing.js';
+import type { StallLimits } from './http/stall-watch.js';
 import { createMetrics, poolStats, type Metrics } from './observability/metrics.js';
 import { routeTemplateOf } from './observability/route-templates.js';
 import { v1RouteTemplate } from './rest/routes.js';
@@ -84,8 +85,8 @@ export interface App {
   /** What /readyz reports; `drain()` on SIGTERM. */
   readiness: Readiness;
   metrics: Metrics;
-  /** A response whose client accepts no byte for this long is cut (RESPONSE_STALL_SECONDS; http/stall-watch.ts). */
-  responseStallSeconds: number;
+  /** When a response whose client takes no bytes is cut (http/stall-watch.ts). */
+  responseLimits: StallLimits;
   /** Paths served from node:http directly: the OAuth authorization server (oidc-provider is a Koa app). */
   node: { handles(path: string): boolean; handle(req: IncomingMessage, res: ServerResponse): Promise<void> };
 }
@@ -231,7 +232,7 @@ export function createApp(deps: AppDependencies): App {
     publicOrigin,
     readiness,
     metrics,
-    responseStallSeconds: config.RESPONSE_STALL_SECONDS,
+    responseLimits: { stallMs: config.RESPONSE_STALL_SECONDS * 1000, unsentMaxBytes: config.RESPONSE_UNSENT_MAX_BYTES },
     node: { handles: isAuthorizationServerPath, handle: async (req, res) => (await loadConnector()).authorizationServer.handle(req, res) },
     invalidate: (target) => {
       deps.authenticator.invalidate(target);

@@ -26,7 +26,7 @@ const retrySchedule = z
   .refine((delays) => delays.length <= 50, 'at most 50 retries');
 
 /** The export pool's defaults (EXPORT_POOL_SIZE, EXPORT_IDLE_SECONDS); db/client.ts uses them when given no configuration. */
-export const EXPORT_POOL_DEFAULTS = { size: 4, idleSeconds: 60 } as const;
+export const EXPORT_POOL_DEFAULTS = { size: 8, idleSeconds: 60 } as const;
 
 const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -68,6 +68,8 @@ const configSchema = z.object({
   EXPORTS_PER_KEY: z.coerce.number().int().min(1).max(99).optional(),
   /** A response whose client accepts no byte for this long is cut (its cursor closed, its connection freed). */
   RESPONSE_STALL_SECONDS: z.coerce.number().positive().max(600).default(15),
+  /** Unsent bytes that responses whose clients stopped taking them may hold together per instance; past it the largest are cut. */
+  RESPONSE_UNSENT_MAX_BYTES: z.coerce.number().int().min(1024 * 1024).default(64 * 1024 * 1024),
   /**
    * PostgreSQL's backstop on the export pool (idle_in_transaction_session_timeout): an export
    * transaction that fetches nothing for this long is ended by the server, whatever the process does.

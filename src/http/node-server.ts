@@ -83,7 +83,7 @@ export function createNodeServer(app: App): Server {
       else res.destroy(error as Error);
     });
   });
-  const watch = watchStalls(server, app.responseStallSeconds * 1000, () => app.metrics.responseCut());
+  const watch = watchStalls(server, app.responseLimits, () => app.metrics.responseCut());
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   server.requestTimeout = 30_000;

@@ -4,7 +4,9 @@
 // string or byte body in one write and pipes a stream, which waits for 'drain'), so a
 // non-reading client holds at most one answer's bytes, or a streamed answer's buffers; this
 // watch bounds how long: a response with bytes waiting and none taken for `stallMs` is
-// destroyed, which closes its connection, and its body's 'close' frees the rest.
+// destroyed, which closes its connection, and its body's 'close' frees the rest. It bounds how
+// much too: when the responses that took nothing since the last sweep hold more than
+// `unsentMaxBytes` together, the largest are cut at once.
 //
 // One sweep per server on an unreferenced interval, not a timer per response (timers on the
 // request path cost every scavenge: test/bench/README.md, "what survived the scavenges").
@@ -28,11 +30,28 @@ function progressOf(socket: Socket): Pick<Progress, 'accepted' | 'queued'> {
   return { accepted: socket.bytesWritten - socket.writableLength, queued: handle?.writeQueueSize ?? 0 };
 }
 
+export interface StallLimits {
+  /** A response with bytes waiting and none taken for this long is cut (RESPONSE_STALL_SECONDS). */
+  stallMs: number;
+  /**
+   * Bytes all responses that took nothing since the last sweep may hold together
+   * (RESPONSE_UNSENT_MAX_BYTES): past it the largest are cut first, before their stall time.
+   */
+  unsentMaxBytes: number;
+}
+
 /** Watches every response of `server`; returns the function the request handler calls on each. */
-export function watchStalls(server: Server, stallMs: number, onCut: () => void = () => {}): (res: ServerResponse) => void {
+export function watchStalls(server: Server, { stallMs, unsentMaxBytes }: StallLimits, onCut: () => void = () => {}): (res: ServerResponse) => void {
   const watched = new Map<ServerResponse, Progress>();
+  const cut = (res: ServerResponse) => {
+    watched.delete(res);
+    onCut();
+    res.destroy();
+  };
   const sweep = () => {
     const now = performance.now();
+    const stalled: { res: ServerResponse; unsent: number }[] = [];
+    let unsentOfStalled = 0;
     for (const [res, last] of watched) {
       const socket = res.socket;
       if (!socket) continue;
@@ -46,11 +65,19 @@ export function watchStalls(server: Server, stallMs: number, onCut: () => void =
         Object.assign(last, current, { since: now });
         continue;
       }
-      if (now - last.since >= stallMs) {
-        watched.delete(res);
-        onCut();
-        res.destroy();
+      if (now - last.since >= stallMs) cut(res);
+      else {
+        stalled.push({ res, unsent: res.writableLength });
+        unsentOfStalled += res.writableLength;
       }
+    }
+    if (unsentOfStalled <= unsentMaxBytes) return;
+    // Many clients not reading at once: the largest holders go first, until the rest fit.
+    stalled.sort((a, b) => b.unsent - a.unsent);
+    for (const { res, unsent } of stalled) {
+      if (unsentOfStalled <= unsentMaxBytes) break;
+      cut(res);
+      unsentOfStalled -= unsent;
     }
   };
   const timer = setInterval(sweep, Math.min(1_000, stallMs / 4));

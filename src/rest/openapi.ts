@@ -197,7 +197,7 @@ export function buildOpenApiDocument(sofaDocument: OpenApiDocument, schema: Grap
     const success = operation.responses['200'];
     success.description = 'Success: `{ data, meta }`.';
     if (ROW_EXPORTS[route.field]) {
-      success.description += ' With `Accept: text/csv` or `Accept: application/x-ndjson`: every row of the filtered range, streamed (no cap, no limit, no envelope; one rate-limit token per 1 000 rows). A workspace and an API key stream only a few exports at once (per instance; 2 and 1 by default): one more is 429 with Retry-After.';
+      success.description += ' With `Accept: text/csv` or `Accept: application/x-ndjson`: every row of the filtered range, streamed (no cap, no limit, no envelope; one rate-limit token per 1 000 rows). A workspace and an API key stream only a few exports at once (per instance; 4 and 2 by default): one more is 429 with Retry-After.';
       success.content['text/csv'] = { schema: { type: 'string', description: "A header line, then one row per line (RFC 4180 quoting; nested values as JSON). A text cell beginning with =, +, -, @, TAB or CR gets a leading ' so spreadsheets show it as text instead of running it (OWASP, CSV injection); NDJSON carries every value untouched." } };
       success.content['application/x-ndjson'] = { schema: { type: 'string', description: 'One JSON object per line, each exactly a row of the JSON response (values untouched: the form for warehouses).' } };
     }

@@ -1,10 +1,12 @@
 // Fair shares of the export pool and clients that stop reading, through a listening server and
 // a real database: a workspace holding exports is refused past its share (429) while another
 // workspace's export streams; a full instance answers 503; a reader that takes no bytes is cut
-// and its PostgreSQL transaction ends; a big answer nobody reads is cut too.
+// and its PostgreSQL transaction ends; a big answer nobody reads is cut too, after the stall time
+// or at once when the unsent bytes of such clients pass the instance's budget.
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { newId } from '../../src/db/ids.js';
 import { createApiKey } from '../../src/auth/key-management.js';
 import { EXPORT_APPLICATION_NAME } from '../../src/db/client.js';
@@ -52,7 +54,7 @@ async function tenant(t: TestApp, keys: number, answers: number, text = TEXT): P
 
 /** Serves `env`'s app on loopback, keeping the server to count its connections. */
 async function serve(env: Record<string, string>) {
-  const t = await createTestApp({ INGEST_TOKEN: TOKEN, ...env }, { url });
+  const t = await createTestApp({ INGEST_TOKEN: TOKEN, EXPORT_POOL_SIZE: '4', ...env }, { url });
   const server = createNodeServer(t.app);
   const served = await listenOnLoopback(server);
   const connections = () => new Promise<number>((resolve, reject) => server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
@@ -153,6 +155,20 @@ describe('shares of the export pool (4 connections: 2 per workspace, 1 per key)'
     await expect.poll(() => openExports(server.t), { timeout: 10_000 }).toBe(0);
   });
 
+  it('reads rows of large answers about 1 MiB at a time, not 200 rows (8 MB) at a time', async () => {
+    const queries = vi.spyOn(pg.Client.prototype, 'query');
+    try {
+      const response = await fetch(`${server.baseUrl}${exportPath(big)}`, { headers: { authorization: `Bearer ${big.keys[0]}`, accept: 'application/x-ndjson' } });
+      expect((await response.text()).trimEnd().split('\n')).toHaveLength(BIG_ANSWERS);
+      const fetched = queries.mock.calls.map(([text]) => (typeof text === 'string' ? /^FETCH (\d+)/.exec(text)?.[1] : undefined)).filter(Boolean).map(Number);
+      expect(fetched.reduce((sum, rows) => sum + rows, 0)).toBeGreaterThanOrEqual(BIG_ANSWERS);
+      // 40 000-character answers: about 26 rows make 1 MiB.
+      expect(Math.max(...fetched)).toBeLessThanOrEqual(Math.ceil((1024 * 1024) / BIG_TEXT.length) + 1);
+    } finally {
+      queries.mockRestore();
+    }
+  });
+
   it('answers 503 with Retry-After when every export connection of the instance streams', async () => {
     const held = [
       await hold(server.baseUrl, a.keys[0]!, exportPath(a)),
@@ -198,28 +214,42 @@ describe('clients that stop reading (cut after 1 s without progress)', () => {
     }
   });
 
-  it('cuts the connection of a large JSON answer nobody reads', async () => {
-    const path = `/api/v1/ai-visibility/projects/${big.projectId}/answers?dateFrom=2026-10-01&dateTo=2026-10-31&limit=500`;
-    // Earlier tests' keep-alive connections go first: the only connection left is this one.
-    server.closeIdleConnections();
-    await expect.poll(server.connections, { timeout: 10_000 }).toBe(0);
-    const socket = connect(Number(new URL(server.baseUrl).port), '127.0.0.1');
-    await new Promise<void>((resolve) => socket.once('connect', resolve));
-    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-    socket.on('error', () => {});
-    socket.pause();
-    socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${big.keys[0]}\r\n\r\n`);
-    try {
-      await expect.poll(server.connections, { timeout: 10_000 }).toBe(0);
-      // Read what had reached the client: less than the whole answer, then the end.
-      let received = 0;
-      socket.on('data', (chunk: Buffer) => (received += chunk.length));
-      socket.resume();
-      await closed;
-      expect(received).toBeGreaterThan(0);
-      expect(received).toBeLessThan(BIG_ANSWERS * BIG_TEXT.length);
-    } finally {
-      socket.destroy();
-    }
-  });
+  it('cuts the connection of a large JSON answer nobody reads', () => unreadAnswerIsCut(server));
 });
+
+describe('clients that stop reading, many at once (the instance holds at most 1 MiB for them)', () => {
+  let server: Awaited<ReturnType<typeof serve>>;
+  beforeAll(async () => {
+    // No stall cut in this test's time: only the instance's budget of unsent bytes can cut.
+    server = await serve({ RESPONSE_STALL_SECONDS: '600', EXPORT_IDLE_SECONDS: '900', RESPONSE_UNSENT_MAX_BYTES: String(1024 * 1024) });
+  });
+  afterAll(() => server.close());
+
+  it('cuts a large answer nobody reads once the unsent bytes pass the budget, before its stall time', () => unreadAnswerIsCut(server));
+});
+
+/** A 16 MB JSON answer requested on a raw socket that is never read: the server must close the connection. */
+async function unreadAnswerIsCut(server: Awaited<ReturnType<typeof serve>>) {
+  const path = `/api/v1/ai-visibility/projects/${big.projectId}/answers?dateFrom=2026-10-01&dateTo=2026-10-31&limit=500`;
+  // Earlier tests' keep-alive connections go first: the only connection left is this one.
+  server.closeIdleConnections();
+  await expect.poll(server.connections, { timeout: 10_000 }).toBe(0);
+  const socket = connect(Number(new URL(server.baseUrl).port), '127.0.0.1');
+  await new Promise<void>((resolve) => socket.once('connect', resolve));
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  socket.on('error', () => {});
+  socket.pause();
+  socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${big.keys[0]}\r\n\r\n`);
+  try {
+    await expect.poll(server.connections, { timeout: 10_000 }).toBe(0);
+    // Read what had reached the client: less than the whole answer, then the end.
+    let received = 0;
+    socket.on('data', (chunk: Buffer) => (received += chunk.length));
+    socket.resume();
+    await closed;
+    expect(received).toBeGreaterThan(0);
+    expect(received).toBeLessThan(BIG_ANSWERS * BIG_TEXT.length);
+  } finally {
+    socket.destroy();
+  }
+}
