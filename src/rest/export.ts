@@ -109,12 +109,18 @@ export interface ExportStreamOptions {
   abort?: ((error: Error) => void) | undefined;
 }
 
+/** Rows of the next read, given the rows and bytes streamed so far. */
+export function nextBatchRows(streamed: number, bytes: number): number {
+  if (!streamed || !bytes) return EXPORT_BATCH_ROWS / 10;
+  return Math.max(1, Math.min(EXPORT_BATCH_ROWS, Math.floor((EXPORT_BATCH_BYTES * streamed) / bytes)));
+}
+
 async function* exportChunks(cursor: RowCursor<Record<string, any>>, { rows, format, spendToken, logger, requestId, abort }: ExportStreamOptions): AsyncGenerator<string> {
   try {
     if (format === 'csv') yield csvLine(rows.columns);
     let bytes = 0;
     for (let streamed = 0; ; ) {
-      const batchRows = await cursor.read(streamed ? Math.max(1, Math.min(EXPORT_BATCH_ROWS, Math.floor((EXPORT_BATCH_BYTES * streamed) / bytes))) : EXPORT_BATCH_ROWS / 10);
+      const batchRows = await cursor.read(nextBatchRows(streamed, bytes));
       if (!batchRows.length) return;
       // The request's own token paid for the first thousand rows; each further thousand takes one.
       const thousandsBeyondFirst = (rows: number) => Math.max(0, Math.ceil(rows / ROWS_PER_TOKEN) - 1);
@@ -139,7 +145,7 @@ async function* exportChunks(cursor: RowCursor<Record<string, any>>, { rows, for
 }
 
 /** Exports end at no time anyone can tell; a few seconds is when a retry has a fair chance. */
-export const EXPORT_RETRY_AFTER_SECONDS = 5;
+const EXPORT_RETRY_AFTER_SECONDS = 5;
 
 function takeSlot({ slots, scope, keyId }: ExportStreamOptions, headers: Record<string, string>): ExportSlot {
   const slot = slots.take(scope.workspaceId, keyId);
@@ -147,7 +153,7 @@ function takeSlot({ slots, scope, keyId }: ExportStreamOptions, headers: Record<
   const retry = { headers: { ...headers, 'Retry-After': String(EXPORT_RETRY_AFTER_SECONDS) } };
   if (slot === 'instance') throw new ApiError('unavailable', `Too many exports are streaming on this instance; retry in ${EXPORT_RETRY_AFTER_SECONDS} s.`, retry);
   const [holder, share] = slot === 'key' ? ['This API key', slots.shares.perKey] : ['This workspace', slots.shares.perWorkspace];
-  throw new ApiError('rate_limited', `${holder} already streams ${share} export${share === 1 ? '' : 's'} at once, its limit; retry when one ends (in ${EXPORT_RETRY_AFTER_SECONDS} s, say).`, retry);
+  throw new ApiError('rate_limited', `${holder} already streams ${share} export${share === 1 ? '' : 's'} at once (its limit); retry when one ends.`, retry);
 }
 
 /**

@@ -3,7 +3,7 @@
 // byte as the usual envelope, and a client that goes away stops the query.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { newId } from '../../src/db/ids.js';
-import { csvField, negotiateExport } from '../../src/rest/export.js';
+import { csvField, EXPORT_BATCH_ROWS, negotiateExport, nextBatchRows } from '../../src/rest/export.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
 import { listen } from '../support/listen.js';
 import { memoryRateLimitStore } from '../../src/auth/rate-limit-store.js';
@@ -73,6 +73,13 @@ describe('negotiation and quoting', () => {
     expect(csvField(null)).toBe('');
     expect(csvField([{ a: 1 }])).toBe('"[{""a"":1}]"');
     expect(csvField(0.25)).toBe('0.25');
+  });
+
+  it('sizes each cursor read to about 1 MiB from the bytes per row so far, between 1 and 200 rows', () => {
+    expect(nextBatchRows(0, 0)).toBe(EXPORT_BATCH_ROWS / 10);
+    expect(nextBatchRows(20, 20 * 100)).toBe(EXPORT_BATCH_ROWS);
+    expect(nextBatchRows(20, 20 * 40_000)).toBe(26);
+    expect(nextBatchRows(1, 5 * 1024 * 1024)).toBe(1);
   });
 
   it('neutralises text a spreadsheet would run as a formula with a leading quote (OWASP), numbers stay numbers', () => {
