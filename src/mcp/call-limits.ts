@@ -1,34 +1,11 @@
 // What one HTTP request to /mcp may spend. Every tool call (and resource read) spends a token
 // of the same buckets as a v1 request — the connection's own and its workspace's — so an MCP
-// client gets no more of the service than an API key does; a JSON-RPC batch (2025-03-26 only)
-// spends one per call and is bounded in messages. A refused single call is an HTTP 429 with
-// Retry-After; a call refused inside a batch is a tool error saying when to retry, beside its
-// neighbours' answers.
+// client gets no more of the service than an API key does; a JSON-RPC batch (messages.ts) spends
+// one per call. A refused single call is an HTTP 429 with Retry-After; a call refused inside a
+// batch is a tool error saying when to retry, beside its neighbours' answers.
 import type { Admitted } from '../auth/index.js';
 import { ApiError } from '../errors/index.js';
 import { jsonResponse } from '../http/responses.js';
-
-export const MCP_LIMITS = {
-  /** JSON-RPC messages in one batch. */
-  batchMessages: 20,
-} as const;
-
-/** The protocol revisions whose Streamable HTTP POST may carry a JSON-RPC batch: 2025-06-18 removed them. */
-export const BATCHING_REVISIONS: readonly string[] = ['2025-03-26'];
-// Streamable HTTP: a request without MCP-Protocol-Version is taken as 2025-03-26.
-const REVISION_WITHOUT_HEADER = '2025-03-26';
-
-/** A message the transport cannot accept: 400 with a JSON-RPC error and no id, as the spec allows. */
-const invalidRequest = (message: string) => jsonResponse({ jsonrpc: '2.0', id: null, error: { code: -32600, message } }, 400);
-
-/** The refusal of a batch its revision does not have, or too large; null for anything else. */
-export function batchRefusal(headers: Headers, body: unknown): ReturnType<typeof jsonResponse> | null {
-  if (!Array.isArray(body)) return null;
-  const revision = headers.get('mcp-protocol-version') ?? REVISION_WITHOUT_HEADER;
-  if (!BATCHING_REVISIONS.includes(revision)) return invalidRequest(`Invalid Request: JSON-RPC batches are not part of MCP ${revision.slice(0, 40)} (only ${BATCHING_REVISIONS.join(', ')}); send one message per POST.`);
-  if (body.length > MCP_LIMITS.batchMessages) return invalidRequest(`Invalid Request: a batch holds at most ${MCP_LIMITS.batchMessages} messages; this one has ${body.length}.`);
-  return null;
-}
 
 /** What the calls of one HTTP request spent: their admission and the last RateLimit fields. */
 export interface CallLedger {

@@ -13,12 +13,12 @@ import { SCOPES, type Admitted, type Principal } from '../auth/index.js';
 import { ApiError } from '../errors/index.js';
 import { errorResponse, jsonResponse, Response } from '../http/responses.js';
 import { BODY_LIMITS, bounded } from '../http/body.js';
-import { utf8Text } from '../http/text-input.js';
 import type { AuthorizationServer } from './authorization-server.js';
 import { MCP_PLANS } from './oauth-accounts.js';
 import { planList, planName } from '../workspaces/index.js';
 import { MCP_PATH } from './connector.js';
-import { batchRefusal, createCallLedger, refusedResponse } from './call-limits.js';
+import { createCallLedger, refusedResponse } from './call-limits.js';
+import { readMessage } from './messages.js';
 import { directToolCallOf, type ToolCallParams } from './direct-tool-calls.js';
 import { resultResponseBody } from './tool-results.js';
 import { createToolCalls, type BoundRequest, type Holder, type Tool, type ToolCallDeps } from './tool-calls.js';
@@ -46,23 +46,6 @@ const CORS_EXPOSED_HEADERS = 'Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenti
 const corsHeaders = (origin: string): Record<string, string> => ({ 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': CORS_EXPOSED_HEADERS, Vary: 'Origin' });
 
 const INSTRUCTIONS = `Signalboard is a marketing reporting platform. Tools read one workspace's clients, reports and report data, and AI-visibility projects (how often AI assistants mention a brand and its competitors). Start with whoami and list_clients. Rates: visibility and shareOfVoice are 0..1, averagePosition 1 = first, sentiment -1..1, pooled per locale. Write tools exist only when the workspace's admin has switched write actions on.`;
-
-/** The body as text under the service's text rule: bytes that are not UTF-8 are a JSON-RPC parse error (400), not U+FFFD in an argument. */
-function decodeBody(bytes: ArrayBuffer): string | Response {
-  try {
-    return utf8Text(new Uint8Array(bytes));
-  } catch (error) {
-    return jsonResponse({ jsonrpc: '2.0', id: null, error: { code: -32700, message: `Parse error: ${(error as ApiError).message}` } }, 400);
-  }
-}
-
-const parseJson = (text: string): unknown => {
-  try {
-    return text ? JSON.parse(text) : undefined;
-  } catch {
-    return undefined;
-  }
-};
 
 // 2026-07-28 list results may be cached by the client alone, briefly: the tool list changes when
 // an admin flips the write switch, and clients are told so (notifications/tools/list_changed).
@@ -175,12 +158,10 @@ export function createMcpHandler(deps: McpDeps) {
     if (holder === 'invalid') return unauthorized(requestId, selection, { code: 'invalid_token', description: 'The access token is unknown, expired, revoked or for another resource.' });
     if (holder instanceof ApiError) return jsonResponse({ error: { code: holder.code, message: holder.message, requestId } }, holder.status);
     const request = await bounded(incoming, BODY_LIMITS.mcp);
-    const text = decodeBody(await request.arrayBuffer());
-    if (typeof text !== 'string') return text;
-    // Parsed once for the era check and the serving; a body that is not JSON goes to the SDK as it is, which answers a parse error.
-    const parsedBody = parseJson(text);
-    const refusedBatch = batchRefusal(request.headers, parsedBody);
-    if (refusedBatch) return refusedBatch;
+    // Read and parsed once for the era check and the serving.
+    const message = readMessage(await request.arrayBuffer(), request.headers);
+    if (message instanceof Response) return message;
+    const { text, parsedBody } = message;
     const ledger = createCallLedger(() => deps.meter(holder.principal));
     const views = request.headers.get('mcp-session-id')?.startsWith(VIEWS_SESSION_PREFIX) ?? false;
     const bound: BoundRequest = { holder, selection, requestId, ledger, views };

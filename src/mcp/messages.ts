@@ -1,0 +1,54 @@
+// What a POST to /mcp carries, read once for every path that serves it: the body as text under
+// the service's text rule, parsed, and refused as a whole where the transport says so — bytes
+// that are not UTF-8, and a JSON-RPC batch outside the one revision that had them, or too large.
+import type { ApiError } from '../errors/index.js';
+import { jsonResponse } from '../http/responses.js';
+import { utf8Text } from '../http/text-input.js';
+
+export const MCP_LIMITS = {
+  /** JSON-RPC messages in one batch. */
+  batchMessages: 20,
+} as const;
+
+/** The protocol revisions whose Streamable HTTP POST may carry a JSON-RPC batch: 2025-06-18 removed them. */
+export const BATCHING_REVISIONS: readonly string[] = ['2025-03-26'];
+// Streamable HTTP: a request without MCP-Protocol-Version is taken as 2025-03-26.
+const REVISION_WITHOUT_HEADER = '2025-03-26';
+
+/** A message the transport cannot accept: 400 with a JSON-RPC error and no id, as the spec allows. */
+const invalidRequest = (message: string) => jsonResponse({ jsonrpc: '2.0', id: null, error: { code: -32600, message } }, 400);
+
+/** The refusal of a batch its revision does not have, or too large; null for anything else. */
+function batchRefusal(headers: Headers, body: unknown): ReturnType<typeof jsonResponse> | null {
+  if (!Array.isArray(body)) return null;
+  const revision = headers.get('mcp-protocol-version') ?? REVISION_WITHOUT_HEADER;
+  if (!BATCHING_REVISIONS.includes(revision)) return invalidRequest(`Invalid Request: JSON-RPC batches are not part of MCP ${revision.slice(0, 40)} (only ${BATCHING_REVISIONS.join(', ')}); send one message per POST.`);
+  if (body.length > MCP_LIMITS.batchMessages) return invalidRequest(`Invalid Request: a batch holds at most ${MCP_LIMITS.batchMessages} messages; this one has ${body.length}.`);
+  return null;
+}
+
+/** A message the transport cannot parse: 400 with a JSON-RPC parse error. */
+const parseError = (message: string) => jsonResponse({ jsonrpc: '2.0', id: null, error: { code: -32700, message: `Parse error: ${message}` } }, 400);
+
+const parseJson = (text: string): unknown => {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * The body as text and parsed (undefined when it is not JSON: the SDK answers that itself), or
+ * the refusal: bytes that are not UTF-8 (never U+FFFD silently in an argument), a batch refused.
+ */
+export function readMessage(bytes: ArrayBuffer, headers: Headers): { text: string; parsedBody: unknown } | ReturnType<typeof jsonResponse> {
+  let text: string;
+  try {
+    text = utf8Text(new Uint8Array(bytes));
+  } catch (error) {
+    return parseError((error as ApiError).message);
+  }
+  const parsedBody = parseJson(text);
+  return batchRefusal(headers, parsedBody) ?? { text, parsedBody };
+}
