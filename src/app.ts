@@ -39,6 +39,7 @@ import { clientAddress } from './http/client-address.js';
 import { identityProviderPolicy } from './sso/connections.js';
 import { endAuthorizationSessions } from './mcp/oauth-adapter.js';
 import { createSettingsHandler } from './settings/handler.js';
+import { createViewPagesHandler } from './views/handler.js';
 import { createSso } from './sso/oidc.js';
 import { createSsoHandler } from './sso/handler.js';
 import { fromUsageError, toApiError, UsageError } from './errors/index.js';
@@ -124,6 +125,7 @@ export function createApp(deps: AppDependencies): App {
   };
   const sessionRoutes = createSessionHandler({ pool: database.pool, sessions, mail, publicOrigin, onSignedOut: (userId) => endAuthorizationSessions(database.pool, userId), onBackgroundError: (error) => logger.error({ err: error }, 'password-reset mail failed') });
   const settingsRoutes = createSettingsHandler({ config, prisma: database.prisma, pool: database.pool, box: deps.box, sessions, notify, publicOrigin });
+  const viewPages = createViewPagesHandler({ pool: database.readPool, sessions });
   const sso = createSso({
     prisma: database.prisma,
     pool: database.pool,
@@ -191,11 +193,11 @@ export function createApp(deps: AppDependencies): App {
 
   const readiness = createReadiness([...databaseProbes(database.pool), ...(deps.readinessProbes ?? [])]);
 
-  /** The web app's pages and their JSON twins: sign-in, single sign-on, settings. */
+  /** The web app's pages and their JSON twins: sign-in, single sign-on, settings, the views. */
   async function web(request: Request, url: URL, requestId: string, address: string): Promise<Response> {
     try {
       if (url.pathname === '/app' || url.pathname === '/app/') return new Response(null, { status: 303, headers: { Location: SETTINGS_PATH } });
-      const response = (await sessionRoutes(request, url.pathname, address)) ?? (await ssoRoutes(request, url)) ?? (await settingsRoutes(request, url.pathname));
+      const response = (await sessionRoutes(request, url.pathname, address)) ?? (await ssoRoutes(request, url)) ?? (await settingsRoutes(request, url.pathname)) ?? (await viewPages(request, url.pathname));
       return response ?? webErrorResponse(request, new ApiError('not_found', 'No such page.'), requestId);
     } catch (error) {
       const apiError = error instanceof UsageError ? fromUsageError(error) : toApiError(error, (cause) => logger.error({ err: cause, requestId }, 'web request failed'));

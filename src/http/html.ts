@@ -52,13 +52,15 @@ button.danger { border-color:var(--danger); background:#fff; color:var(--danger)
 .badge { display:inline-block; padding:0 6px; border-radius:10px; font-size:12px; border:1px solid var(--line); }
 .badge.on { border-color:var(--ok); color:var(--ok); } .badge.off { border-color:var(--danger); color:var(--danger); }
 .login { max-width:380px; margin:80px auto; }
+.views-menu { position:relative; } .views-menu summary { cursor:pointer; color:var(--accent); }
+.views-menu ul { position:absolute; z-index:2; margin:6px 0 0; padding:8px 14px; list-style:none; background:#fff; border:1px solid var(--line); border-radius:6px; min-width:260px; max-width:90vw; }
 .login form { display:flex; flex-direction:column; gap:10px; }
 `;
 
 export function page(title: string, body: SafeHtml, options: { header?: SafeHtml } = {}): SafeHtml {
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} · Signalboard</title><style>${new SafeHtml(STYLE)}</style></head>
+<title>${title} · Signalboard</title><link rel="icon" href="data:,"><style>${new SafeHtml(STYLE)}</style></head>
 <body>${options.header ?? ''}<main>${body}</main></body></html>`;
 }
 

@@ -18,6 +18,8 @@ import { listDomains } from '../sso/index.js';
 import { SSO_CALLBACK_PATH } from '../sso/index.js';
 import { MCP_PATH } from '../mcp/index.js';
 import { listEndpoints, WEBHOOK_PLANS } from '../webhooks/index.js';
+import { viewLinks } from '../views/index.js';
+import { workspaceScopes } from '../db/workspace-scope.js';
 import { settingsPage, type Notice } from './page.js';
 import { settingsActions, settingsWebhookDeps, type SettingsCall, type SettingsDeps } from './actions.js';
 
@@ -27,12 +29,13 @@ export function createSettingsHandler(deps: SettingsDeps) {
   const { prisma, pool } = deps;
   const webhooks = settingsWebhookDeps(deps);
   const actions = settingsActions(deps);
+  const scopeOf = workspaceScopes(pool);
 
   async function renderPage(session: SessionView, request: Request, notice: Notice | null, status = 200): Promise<Response> {
     const id = session.workspaceId;
     const canUseWebhooks = WEBHOOK_PLANS.includes(session.plan);
     const canUseSso = SSO_PLANS.includes(session.plan);
-    const [keys, endpoints, connection, domains, writeActions, audit, workspaces, connectedApps, requireSso] = await Promise.all([
+    const [keys, endpoints, connection, domains, writeActions, audit, workspaces, connectedApps, requireSso, views] = await Promise.all([
       listApiKeys(prisma, id),
       canUseWebhooks ? listEndpoints(webhooks, id) : Promise.resolve([]),
       canUseSso ? getConnection(prisma, id) : Promise.resolve(null),
@@ -42,9 +45,10 @@ export function createSettingsHandler(deps: SettingsDeps) {
       workspacesOf(pool, session),
       listGrants(pool, id),
       requiresSso(prisma, id),
+      viewLinks(scopeOf(id)),
     ]);
     return htmlResponse(
-      settingsPage({ session, notice, keys, endpoints, connection, domains, writeActions, audit, workspaces, connectedApps, canUseWebhooks, canUseSso, requireSso, redirectUri: `${deps.publicOrigin.value}${SSO_CALLBACK_PATH}`, mcpUrl: `${deps.publicOrigin.value}${MCP_PATH}` }),
+      settingsPage({ session, views, notice, keys, endpoints, connection, domains, writeActions, audit, workspaces, connectedApps, canUseWebhooks, canUseSso, requireSso, redirectUri: `${deps.publicOrigin.value}${SSO_CALLBACK_PATH}`, mcpUrl: `${deps.publicOrigin.value}${MCP_PATH}` }),
       status,
     );
   }

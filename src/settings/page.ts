@@ -14,6 +14,7 @@ import type { EndpointView } from '../webhooks/index.js';
 import { WEBHOOK_PLANS } from '../webhooks/index.js';
 import { EVENT_TYPES } from '../webhooks/index.js';
 import type { GrantView } from '../mcp/index.js';
+import { viewsMenu, type ViewLinks } from '../views/index.js';
 
 export type Notice = { kind: 'ok' | 'error'; title: string } | { kind: 'secret'; title: string; secret: string };
 
@@ -30,6 +31,8 @@ interface KeyRow {
 
 export interface SettingsView {
   session: SessionView;
+  /** The workspace's reports and projects, for the header's menu of views. */
+  views: ViewLinks;
   notice: Notice | null;
   keys: KeyRow[];
   endpoints: EndpointView[];
@@ -63,7 +66,7 @@ export function settingsPage(view: SettingsView): SafeHtml {
   const planNote = (what: string, plans: readonly Plan[]) =>
     html`<p class="muted">${what} on the ${planList(plans, 'and')} plans; this workspace is on <strong>${planName(session.plan)}</strong>. Ask the workspace owner to upgrade.</p>`;
 
-  const header = html`<header><span class="brand">Signalboard</span><span>${session.workspaceName} <span class="muted">(${planName(session.plan)})</span></span>
+  const header = html`<header><span class="brand">Signalboard</span><span>${session.workspaceName} <span class="muted">(${planName(session.plan)})</span></span>${viewsMenu(view.views)}
 ${view.workspaces.length > 1 ? html`<form class="inline" method="post" action="/app/session/workspace">${csrf}<select name="workspace" aria-label="Workspace">${view.workspaces.map((workspace) => html`<option value="${workspace.slug}"${workspace.slug === session.workspaceSlug ? html` selected` : ''}>${workspace.name}</option>`)}</select> <button type="submit" class="secondary">Switch</button></form>` : ''}
 <span class="spacer"></span><span class="muted">${session.email} · ${session.role}</span>
 <form class="inline" method="post" action="/app/logout">${csrf}<button type="submit" class="secondary">Sign out</button></form></header>`;

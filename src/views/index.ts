@@ -1,2 +1,3 @@
 // The front door of views/: what other features may use.
 export { selfContainedDocument, viewBundle, VIEWS, type ViewName } from './bundles.js';
+export { viewLinks, viewsMenu, type ViewLinks } from './links.js';

@@ -81,7 +81,7 @@ function chartsOf(data: ChartData, title: string, compared: boolean, f: Formats)
       ...(compared ? [{ label: 'comparison period', values: line.points.map((point) => point.previousValue), dashed: true }] : []),
     ];
     const caption = data.series.length > 1 ? `${title} · ${words(line.metric)}` : title;
-    return chart({ title: caption, labels: line.points.map((point) => point.date), series, format: f.number, label: data.granularity === 'month' ? f.month : f.day, bars: data.type === 'bar_chart' });
+    return chart({ title: caption, labels: line.points.map((point) => point.date), series, format: f.number, label: data.granularity === 'month' ? f.month : f.day, tick: data.granularity === 'month' ? f.month : f.shortDay, bars: data.type === 'bar_chart' });
   });
 }
 

@@ -90,8 +90,8 @@ function trendCharts(points: TrendPoint[], models: string[], f: Formats) {
   const shown = models.filter((model) => points.some((point) => point.model === model));
   const seriesOf = (rate: 'visibility' | 'shareOfVoice') => shown.map((model) => ({ label: model, values: periods.map((period) => index.get(`${model} ${period}`)?.[rate] ?? null) }));
   return h('div', { class: 'grid' },
-    chart({ title: 'Visibility by model', labels: periods, series: seriesOf('visibility'), format: f.percent, label: f.day }),
-    chart({ title: 'Share of voice by model', labels: periods, series: seriesOf('shareOfVoice'), format: f.percent, label: f.day }));
+    chart({ title: 'Visibility by model', labels: periods, series: seriesOf('visibility'), format: f.percent, label: f.day, tick: f.shortDay }),
+    chart({ title: 'Share of voice by model', labels: periods, series: seriesOf('shareOfVoice'), format: f.percent, label: f.day, tick: f.shortDay }));
 }
 
 function competitorSection(brand: string, total: LocaleTotals, f: Formats) {

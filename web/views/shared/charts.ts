@@ -21,8 +21,9 @@ interface ChartOptions {
   labels: string[];
   series: Series[];
   format(value: number | null): string;
-  /** How a label is written on the axis and in the table. */
+  /** How a label is written in the table (and on the axis, unless `tick` says otherwise). */
   label?(label: string): string;
+  tick?(label: string): string;
   bars?: boolean;
   height?: number;
 }
@@ -39,6 +40,7 @@ function themeColor(name: string): string {
 export function chart(options: ChartOptions): HTMLElement {
   const { title, labels, series, format, bars = false, height = 220 } = options;
   const label = options.label ?? ((text: string) => text);
+  const tick = options.tick ?? label;
   const plot = h('div', { class: 'plot', role: 'img', 'aria-label': `${title}: chart; its numbers are in the table below.` });
   const figure = h('figure', { class: 'chart' },
     h('figcaption', {}, title),
@@ -55,9 +57,9 @@ export function chart(options: ChartOptions): HTMLElement {
       legend: { show: false },
       cursor: { drag: { x: false, y: false } },
       // Bars start at zero, or their lengths would lie.
-      scales: { x: { time: false }, ...(bars ? { y: { range: (_chart: uPlot, _min: number, max: number): uPlot.Range.MinMax => [0, max > 0 ? max * 1.05 : 1] } } : {}) },
+      scales: { x: { time: false, ...(bars ? { range: (_chart: uPlot, min: number, max: number): uPlot.Range.MinMax => [min - 0.5, max + 0.5] } : {}) }, ...(bars ? { y: { range: (_chart: uPlot, _min: number, max: number): uPlot.Range.MinMax => [0, max > 0 ? max * 1.05 : 1] } } : {}) },
       axes: [
-        { ...axis, values: (_chart, ticks) => ticks.map((tick) => (Number.isInteger(tick) && labels[tick] !== undefined ? label(labels[tick]!) : '')), space: bars ? 30 : 70 },
+        { ...axis, values: (_chart, ticks) => ticks.map((at) => (Number.isInteger(at) && labels[at] !== undefined ? tick(labels[at]!) : '')), space: 60 },
         { ...axis, size: 56, values: (_chart, ticks) => ticks.map((tick) => format(tick)) },
       ],
       series: [{}, ...series.map((line, index) => ({

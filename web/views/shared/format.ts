@@ -6,6 +6,8 @@ export interface Formats {
   /** A change: signed, as a percentage when `ratio` (a relative change), else as the number. */
   change(value: number | null | undefined, ratio?: boolean): string;
   day(date: string): string;
+  /** A day without its year, for chart axes. */
+  shortDay(date: string): string;
   month(date: string): string;
 }
 
@@ -19,6 +21,7 @@ export function formats(requested: string | undefined): Formats {
   const signedNumber = new Intl.NumberFormat(locale, { maximumFractionDigits: 2, signDisplay: 'exceptZero' });
   const day = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' });
   const month = new Intl.DateTimeFormat(locale, { month: 'short', year: 'numeric', timeZone: 'UTC' });
+  const shortDay = new Intl.DateTimeFormat(locale, { month: 'short', day: 'numeric', timeZone: 'UTC' });
   const missing = (value: number | null | undefined): value is null | undefined => value === null || value === undefined || !Number.isFinite(value);
   return {
     locale,
@@ -26,6 +29,7 @@ export function formats(requested: string | undefined): Formats {
     number: (value) => (missing(value) ? DASH : number.format(value)),
     change: (value, ratio = true) => (missing(value) ? DASH : (ratio ? signedPercent : signedNumber).format(value)),
     day: (date) => day.format(new Date(`${date.slice(0, 10)}T00:00:00Z`)),
+    shortDay: (date) => shortDay.format(new Date(`${date.slice(0, 10)}T00:00:00Z`)),
     month: (date) => month.format(new Date(`${date.slice(0, 10)}T00:00:00Z`)),
   };
 }

@@ -80,7 +80,7 @@ export function startView<A extends Args, D>(view: ViewDefinition<A, D>): void {
     }
   }
 
-  const page = document.body.dataset.page;
+  const page = root().dataset.page;
   if (page) {
     // The web app's page: no inline script, so what to show comes as data attributes.
     const config = JSON.parse(page) as PageConfig;

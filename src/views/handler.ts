@@ -1,0 +1,72 @@
+// The web app's view pages: /app/reports/{id}, /app/ai-visibility/{projectId} and
+// /app/ai-visibility/{projectId}/answers, for a signed-in person in their session's workspace,
+// and the views' script and style sheet under /app/assets/views/. A page is a shell: the view's
+// script (the same one an MCP App runs) reads its data from /graphql with the view's trusted
+// operation, with the session's cookie; what to show comes as a data attribute, since the CSP
+// allows no inline script.
+import type pg from 'pg';
+import { ApiError } from '../errors/index.js';
+import { html, htmlResponse, wantsHtml } from '../http/html.js';
+import { Response } from '../http/responses.js';
+import { workspaceScopes } from '../db/workspace-scope.js';
+import { loadTrustedOperations } from '../graphql/trusted-operations.js';
+import { LOGIN_PATH, type WebSessions } from '../sessions/index.js';
+import { SETTINGS_PATH } from '../settings/index.js';
+import { viewBundle, type ViewName } from './bundles.js';
+import { viewLinks, viewsMenu } from './links.js';
+import { VIEW_ASSETS_PATH } from './paths.js';
+
+export interface ViewPagesDeps {
+  pool: pg.Pool;
+  sessions: WebSessions;
+}
+
+// Which view a path shows, with the operation it reads and the argument the path names.
+const PAGES: { pattern: RegExp; view: ViewName; operation: string; title: string }[] = [
+  { pattern: /^\/app\/reports\/([^/]+)$/, view: 'report', operation: 'ViewReport', title: 'Report' },
+  { pattern: /^\/app\/ai-visibility\/([^/]+)$/, view: 'visibility', operation: 'ViewVisibility', title: 'AI visibility' },
+  { pattern: /^\/app\/ai-visibility\/([^/]+)\/answers$/, view: 'answers', operation: 'ViewAnswers', title: 'Answers' },
+];
+
+// The views' scripts fetch /graphql and nothing else; styles include uPlot's inline ones (CSSOM).
+const VIEW_PAGE_POLICY = { scripts: ["'self'"], extra: ["connect-src 'self'"] };
+
+export function createViewPagesHandler(deps: ViewPagesDeps) {
+  const scopeOf = workspaceScopes(deps.pool);
+  let operations: Map<string, string> | null = null;
+  /** The trusted operation's id (sha256), by operation name. */
+  const operationId = (name: string) => {
+    operations ??= new Map([...loadTrustedOperations()].map(([hash, text]) => [/^query (\w+)/.exec(text)?.[1] ?? '', hash]));
+    return operations.get(name)!;
+  };
+
+  async function asset(file: string): Promise<Response | null> {
+    const match = /^(report|visibility|answers)\.(js|css)$/.exec(file);
+    if (!match) return null;
+    const bundle = await viewBundle(match[1] as ViewName);
+    // The same build serves every page of this process; a new build is a new process.
+    return new Response(match[2] === 'js' ? bundle.js : bundle.css, { headers: { 'Content-Type': match[2] === 'js' ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' } });
+  }
+
+  return async function handleViewPages(request: Request, path: string): Promise<Response | null> {
+    if (path.startsWith(VIEW_ASSETS_PATH)) return request.method === 'GET' ? asset(path.slice(VIEW_ASSETS_PATH.length)) : null;
+    const page = PAGES.map((candidate) => ({ ...candidate, match: candidate.pattern.exec(path) })).find((candidate) => candidate.match);
+    if (!page) return null;
+    if (request.method !== 'GET') throw new ApiError('method_not_allowed', 'View pages are read with GET.');
+    const session = await deps.sessions.read(request);
+    if (!session) {
+      if (wantsHtml(request)) return new Response(null, { status: 303, headers: { Location: LOGIN_PATH, 'Cache-Control': 'no-store' } });
+      throw new ApiError('unauthenticated', 'Sign in first (POST /app/login).');
+    }
+    const id = decodeURIComponent(page.match![1]!);
+    const links = await viewLinks(scopeOf(session.workspaceId));
+    const config = JSON.stringify({ operation: operationId(page.operation), args: { id } });
+    return htmlResponse(html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${page.title} · Signalboard</title><link rel="icon" href="data:,"><link rel="stylesheet" href="${VIEW_ASSETS_PATH}${page.view}.css"></head>
+<body><header class="app-header"><a class="brand" href="${SETTINGS_PATH}">Signalboard</a><span>${session.workspaceName}</span>${viewsMenu(links)}<a href="${SETTINGS_PATH}">Settings</a></header>
+<div id="view" data-page="${config}"></div><script src="${VIEW_ASSETS_PATH}${page.view}.js" defer></script></body></html>`, 200, {}, VIEW_PAGE_POLICY);
+  };
+}
+
+
