@@ -22,9 +22,25 @@ export function config(): Config {
   return state.config;
 }
 
-/** The database, opened (and migrated) on first use. */
+/** The database a command uses, in one line for stderr (never the password). */
+export function databaseLine(resolved: Pick<ResolvedDatabase, 'url' | 'embedded'>, settings: Pick<Config, 'EMBEDDED_PG_DIR' | 'EMBEDDED_PG_PORT'>): string {
+  if (!resolved.embedded) {
+    const url = new URL(resolved.url);
+    return `database: ${url.protocol}//${url.username ? `${url.username}@` : ''}${url.host}${url.pathname} (DATABASE_URL)`;
+  }
+  const { port, shared } = resolved.embedded;
+  const where = `embedded PostgreSQL in ${settings.EMBEDDED_PG_DIR} on 127.0.0.1:${port}`;
+  if (!shared) return `database: ${where} (started for this command; no server runs it)`;
+  // The server was started with another EMBEDDED_PG_PORT: the CLI found its port in the data directory.
+  return `database: ${where} (the running server's${port === settings.EMBEDDED_PG_PORT ? '' : `; EMBEDDED_PG_PORT here says ${settings.EMBEDDED_PG_PORT}`})`;
+}
+
+/** The database, opened (and migrated) on first use; which one goes to stderr. */
 export async function opened(): Promise<ResolvedDatabase> {
-  state.opened ??= await openDatabase(config());
+  if (!state.opened) {
+    state.opened = await openDatabase(config());
+    process.stderr.write(`${databaseLine(state.opened, config())}\n`);
+  }
   return state.opened;
 }
 

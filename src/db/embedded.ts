@@ -1,5 +1,5 @@
 // The embedded PostgreSQL used when DATABASE_URL is unset (npm start, tests).
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { userInfo } from 'node:os';
 import pg from 'pg';
@@ -42,6 +42,10 @@ export function releaseSignals(): void {
 
 export interface EmbeddedDatabase {
   url: string;
+  /** The port it listens on: EMBEDDED_PG_PORT, or the port of the cluster another process already runs from the same directory. */
+  port: number;
+  /** Another process (the server) runs the cluster; this one only connects. */
+  shared: boolean;
   stop(): Promise<void>;
 }
 
@@ -68,12 +72,23 @@ async function reachable(url: string): Promise<boolean> {
   }
 }
 
+/** The port in a running cluster's postmaster.pid (its fourth line), or null. */
+function runningPort(dataDir: string): number | null {
+  const pidFile = path.join(dataDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return null;
+  const port = Number(readFileSync(pidFile, 'utf8').split('\n')[3]);
+  return Number.isInteger(port) && port > 0 ? port : null;
+}
+
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
   const dataDir = path.resolve(options.dataDir);
   const database = options.database ?? 'signalboard';
-  const url = `postgresql://${USER}:${PASSWORD}@127.0.0.1:${options.port}/${database}`;
-  // Another process (the server, while the CLI runs) may already run this cluster: share it.
-  if (existsSync(path.join(dataDir, 'postmaster.pid')) && (await reachable(url))) return { url, stop: async () => {} };
+  const urlAt = (port: number) => `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+  // Another process (the server, while the CLI runs) may already run this cluster, on the port it
+  // was started with, whatever EMBEDDED_PG_PORT says here: share it.
+  const running = runningPort(dataDir);
+  if (running !== null && (await reachable(urlAt(running)))) return { url: urlAt(running), port: running, shared: true, stop: async () => {} };
+  const url = urlAt(options.port);
   const quiet = () => {};
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
@@ -103,5 +118,5 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   } finally {
     await admin.end();
   }
-  return { url, stop: () => server.stop() };
+  return { url, port: options.port, shared: false, stop: () => server.stop() };
 }

@@ -50,10 +50,13 @@ export async function issuePasswordReset(pool: pg.Pool, input: { email: string; 
   return person ? { to: person.email, token } : null;
 }
 
+/** Where the person sets a new password with the link's token. */
+export const resetUrl = (origin: string, link: ResetLink) => `${origin}${RESET_PASSWORD_PATH}?token=${link.token}`;
+
 export const resetMail = (origin: string, link: ResetLink): Mail => ({
   to: link.to,
   subject: 'Reset your Signalboard password',
-  text: `Someone (hopefully you) asked to reset the password of ${link.to}.\n\nSet a new one within 30 minutes:\n${origin}${RESET_PASSWORD_PATH}?token=${link.token}\n\nIf it was not you, ignore this mail: your password stays as it is.\n`,
+  text: `Someone (hopefully you) asked to reset the password of ${link.to}.\n\nSet a new one within 30 minutes:\n${resetUrl(origin, link)}\n\nIf it was not you, ignore this mail: your password stays as it is.\n`,
 });
 
 /** Sets a new password with a reset token; the token is spent even if it is tried twice at once. */

@@ -26,7 +26,7 @@ export const BENCH_APP_SECRET_KEY = Buffer.alloc(32, 42).toString('base64');
 export async function benchDatabase(): Promise<EmbeddedDatabase> {
   if (process.env.BENCH_DATABASE_URL) {
     await migrate(process.env.BENCH_DATABASE_URL);
-    return { url: process.env.BENCH_DATABASE_URL, stop: async () => {} };
+    return { url: process.env.BENCH_DATABASE_URL, port: Number(new URL(process.env.BENCH_DATABASE_URL).port || 5432), shared: true, stop: async () => {} };
   }
   mkdirSync(path.join(root, '.data'), { recursive: true });
   const database = await startEmbeddedPostgres({ dataDir: path.join(root, '.data/bench-postgres'), port: 54339, database: 'bench' });

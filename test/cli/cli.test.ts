@@ -9,6 +9,8 @@ import { TEST_APP_SECRET_KEY } from '../support/secrets.js';
 import { connectDatabase, type Database } from '../../src/db/client.js';
 import { newId } from '../../src/db/ids.js';
 import { verifyPassword } from '../../src/sessions/passwords.js';
+import { resetPassword } from '../../src/sessions/password-reset.js';
+import { databaseLine } from '../../src/cli/context.js';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
@@ -75,8 +77,10 @@ describe('operator CLI', () => {
     ]) {
       const result = await cli(...args);
       expect(result.code, args.join(' ')).not.toBe(0);
-      expect(result.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
-      expect(result.stderr).toMatch(/^error: /);
+      // At most the line naming the database (once opened), then the one-line error.
+      const lines = result.stderr.trim().split('\n').filter((line) => !line.startsWith('database: '));
+      expect(lines, args.join(' ')).toHaveLength(1);
+      expect(lines[0]).toMatch(/^error: /);
     }
   }, 60_000);
 
@@ -146,12 +150,22 @@ describe('operator CLI', () => {
     expect((await cli('workspaces', 'require-sso', 'acme', 'maybe')).code).toBe(2);
     expect((await cli('workspaces', 'require-sso', 'acme', 'off')).code).toBe(0);
 
-    const reset = await cli('users', 'reset-password', '--email', 'bo@acme.test', '--json');
+    // No SMTP_URL: the link is printed for the operator to pass on, pointing at PORT.
+    const reset = await cliWith({ PORT: '4555', SMTP_URL: '' }, 'users', 'reset-password', '--email', 'bo@acme.test', '--json');
     expect(reset.code, reset.stderr).toBe(0);
+    const printed = JSON.parse(reset.stdout);
+    expect(printed).toMatchObject({ email: 'bo@acme.test', sent: false, link: expect.stringMatching(/^http:\/\/localhost:4555\/app\/password\/reset\?token=[\w-]{43}$/) });
+    expect(reset.stderr).toContain('warning: no server answers on http://localhost:4555');
     const bo = await database.prisma.user.findUniqueOrThrow({ where: { email: 'bo@acme.test' } });
     expect(await database.prisma.passwordReset.count({ where: { userId: bo.id, usedAt: null } })).toBe(1);
+    await resetPassword(database.pool, { token: new URL(printed.link).searchParams.get('token')!, password: 'a brand new passphrase 42' });
+    expect(await database.prisma.passwordReset.count({ where: { userId: bo.id, usedAt: null } })).toBe(0);
+    const human = await cliWith({ SMTP_URL: '', PUBLIC_BASE_URL: 'https://signalboard.example.com' }, 'users', 'reset-password', '--email', 'bo@acme.test');
+    expect(human.stdout).toMatch(/^SMTP_URL is not set, so no mail was sent\. Pass this link to bo@acme\.test \(valid 30 minutes, once\):\nhttps:\/\/signalboard\.example\.com\/app\/password\/reset\?token=/);
+    expect(human.stderr).not.toContain('warning');
+    expect(JSON.parse((await cli('users', 'reset-password', '--email', 'nobody@acme.test', '--json')).stdout)).toMatchObject({ sent: false, link: null });
     const actions = (await database.prisma.auditLogEntry.findMany({ where: { workspace: { slug: 'acme' }, action: { in: ['sso.require_set', 'password.reset_requested'] } } })).map((entry) => entry.action);
-    expect(actions.sort()).toEqual(['password.reset_requested', 'sso.require_set', 'sso.require_set']);
+    expect(actions.sort()).toEqual(['password.reset_requested', 'password.reset_requested', 'sso.require_set', 'sso.require_set']);
   }, 60_000);
 
   it('lists signal rules with their defaults and sets one', async () => {
@@ -217,6 +231,24 @@ describe('operator CLI', () => {
     const skipped = await cli('ingest', 'metrics', path.join(dir, 'facts.ndjson'), '--skip-invalid', '--json');
     expect(JSON.parse(skipped.stdout)).toMatchObject({ accepted: 1, rejected: 1 });
   }, 60_000);
+});
+
+describe('the database the CLI uses', () => {
+  it('is named on stderr, without its password', async () => {
+    const listed = await cli('keys', 'list', '--workspace', 'acme', '--json');
+    const database = new URL(url);
+    expect(listed.stderr.trim()).toBe(`database: postgresql://${database.username}@${database.host}${database.pathname} (DATABASE_URL)`);
+    expect(listed.stderr).not.toContain(`:${database.password}@`);
+    JSON.parse(listed.stdout);
+  }, 30_000);
+
+  it('says whether it started the embedded cluster or shares the server\'s, and on which port', () => {
+    const settings = { EMBEDDED_PG_DIR: '.data/postgres', EMBEDDED_PG_PORT: 54329 };
+    const embedded = (port: number, shared: boolean) => ({ url: `postgresql://signalboard:signalboard@127.0.0.1:${port}/signalboard`, embedded: { url: '', port, shared, stop: async () => {} } });
+    expect(databaseLine(embedded(54329, false), settings)).toBe('database: embedded PostgreSQL in .data/postgres on 127.0.0.1:54329 (started for this command; no server runs it)');
+    expect(databaseLine(embedded(54329, true), settings)).toBe("database: embedded PostgreSQL in .data/postgres on 127.0.0.1:54329 (the running server's)");
+    expect(databaseLine(embedded(55432, true), settings)).toBe("database: embedded PostgreSQL in .data/postgres on 127.0.0.1:55432 (the running server's; EMBEDDED_PG_PORT here says 54329)");
+  });
 });
 
 describe('server start-up', () => {

@@ -1,6 +1,10 @@
 import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startEmbeddedPostgres } from '../../src/db/embedded.js';
+import { freePort } from '../support/global-setup.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -12,4 +16,21 @@ describe('embedded PostgreSQL module', () => {
     expect(result.stderr).toBe('');
     expect(result.status).toBe(3);
   });
+
+  // The CLI beside a server started with another EMBEDDED_PG_PORT: it connects to the server's
+  // cluster (the port is in postmaster.pid) instead of failing to start a second one on its data.
+  it('shares a cluster already running from the same directory, on the port it runs on', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'signalboard-shared-pg-'));
+    chmodSync(dir, 0o755);
+    const [serverPort, otherPort] = [await freePort(), await freePort()];
+    const running = await startEmbeddedPostgres({ dataDir: path.join(dir, 'data'), port: serverPort, database: 'shared', persistent: false });
+    try {
+      expect(running).toMatchObject({ port: serverPort, shared: false });
+      const joined = await startEmbeddedPostgres({ dataDir: path.join(dir, 'data'), port: otherPort, database: 'shared' });
+      expect(joined).toMatchObject({ port: serverPort, shared: true, url: running.url });
+    } finally {
+      await running.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -1,10 +1,16 @@
 import type { Command } from 'commander';
 import { findWorkspace } from '../../workspaces/service.js';
 import { addMember, generatePassword } from '../../workspaces/members.js';
-import { issuePasswordReset, resetMail } from '../../sessions/password-reset.js';
+import { issuePasswordReset, resetMail, resetUrl } from '../../sessions/password-reset.js';
 import { createMailer } from '../../mail/mailer.js';
 import { createLogger } from '../../config/logger.js';
 import { db, config, output, type JsonOption } from '../context.js';
+
+/** The link points at origin (PORT without PUBLIC_BASE_URL): say so when no server answers there. */
+async function warnWithoutServer(origin: string) {
+  const answers = await fetch(`${origin}/healthz`, { signal: AbortSignal.timeout(1_000) }).then((response) => response.ok, () => false);
+  if (!answers) process.stderr.write(`warning: no server answers on ${origin} (PORT=${new URL(origin).port}); the link points there. Run the CLI with the server's PORT, or set PUBLIC_BASE_URL.\n`);
+}
 
 export function registerUsersCommands(program: Command) {
   async function readStdin(): Promise<string> {
@@ -16,16 +22,27 @@ export function registerUsersCommands(program: Command) {
   const users = program.command('users').description('People who sign in to the web app');
   users
     .command('reset-password')
-    .description('sends the person a single-use reset link (logged instead when SMTP_URL is unset outside production)')
+    .description('mails the person a single-use reset link; without SMTP_URL it prints the link for you to pass on')
     .requiredOption('--email <email>')
     .option('--json')
     .action(async (options: { email: string } & JsonOption) => {
       const { pool } = await db();
-      const { PUBLIC_BASE_URL, PORT } = config();
+      const { PUBLIC_BASE_URL, PORT, SMTP_URL } = config();
       const origin = PUBLIC_BASE_URL ? new URL(PUBLIC_BASE_URL).origin : `http://localhost:${PORT}`;
+      if (!PUBLIC_BASE_URL) await warnWithoutServer(origin);
       const link = await issuePasswordReset(pool, { email: options.email, address: 'cli' });
-      if (link) await createMailer(config(), createLogger(config()))(resetMail(origin, link));
-      output(options, { email: options.email, requested: true }, `If ${options.email} has an account, a reset link is on its way (valid 30 minutes, once).`);
+      if (!link) {
+        output(options, { email: options.email, requested: true, sent: false, link: null }, `No link made: no account has ${options.email}, or it reached the hourly limit of reset links.`);
+        return;
+      }
+      // The operator runs this with the database's keys in hand: without a mail server the link is theirs to pass on.
+      if (!SMTP_URL) {
+        const url = resetUrl(origin, link);
+        output(options, { email: link.to, requested: true, sent: false, link: url }, `SMTP_URL is not set, so no mail was sent. Pass this link to ${link.to} (valid 30 minutes, once):\n${url}`);
+        return;
+      }
+      await createMailer(config(), createLogger(config()))(resetMail(origin, link));
+      output(options, { email: link.to, requested: true, sent: true, link: null }, `A reset link was mailed to ${link.to} (valid 30 minutes, once).`);
     });
   users
     .command('create')
