@@ -4,7 +4,7 @@ import './config/node-version.js';
 import './config/v8-flags.js';
 import { configOrExit } from './config/index.js';
 import { startRuntime } from './runtime.js';
-import { createLogger } from './config/logger.js';
+import { createLogger, routeConsole } from './config/logger.js';
 import { DEMO_OWNER_EMAIL, seedDemoIfEmpty } from './demo/first-start.js';
 import { createNodeServer } from './http/node-server.js';
 import { releaseSignals } from './db/embedded.js';
@@ -14,6 +14,7 @@ import { startTracing, tracing } from './observability/tracing.js';
 async function main() {
   const config = configOrExit(process.env);
   const logger = createLogger(config);
+  routeConsole(logger);
   await startTracing(config);
   const runtime = await startRuntime(config, logger);
   const demo = config.SEED_DEMO ? await seedDemoIfEmpty(runtime.db.database.prisma, runtime.db.database.pool) : null;
@@ -53,7 +54,8 @@ async function main() {
       `  password: ${demo.ownerPassword}   (shown once)`,
     );
   }
-  process.stdout.write(`${lines.join('\n')}\n\n`);
+  // For the person at the terminal, not the log: stdout carries JSON lines only (and the demo secrets stay out of it).
+  process.stderr.write(`${lines.join('\n')}\n\n`);
 
   // Draining: /readyz answers 503 at once; for a fifth of the grace period (at most 5 s) the
   // instance keeps accepting, so a load balancer that polls readiness moves traffic away first;

@@ -113,3 +113,23 @@ describe('SIGTERM', () => {
     expect(server.output()).toMatch(/"msg":"stopped"/);
   }, 60_000);
 });
+
+describe('stdout', () => {
+  // Log collectors read stdout as JSON lines: oidc-provider prints its notices and warnings with
+  // console.* (a raw "already parsed request body detected" line on the first OAuth POST), and
+  // the start-up banner with the demo secrets is for the terminal (stderr).
+  it('is JSON lines only, the OAuth server\'s warnings included', async () => {
+    const server = await startServerProcess({ DATABASE_URL: url });
+    try {
+      const token = await fetch(`${server.baseUrl}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=authorization_code&code=nope&client_id=nobody' });
+      expect(token.status).toBeGreaterThanOrEqual(400);
+      await fetch(`${server.baseUrl}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'token=nope&client_id=nobody' });
+    } finally {
+      await server.stop();
+    }
+    const lines = server.stdout().split('\n').filter(Boolean);
+    expect(lines.length).toBeGreaterThan(2);
+    expect(lines.filter((line) => { try { JSON.parse(line); return false; } catch { return true; } })).toEqual([]);
+    expect(lines.map((line) => JSON.parse(line)).filter((entry) => entry.source === 'console').map((entry) => entry.msg)).toEqual([expect.stringContaining('oidc-provider WARNING: already parsed request body detected')]);
+  }, 60_000);
+});

@@ -106,7 +106,8 @@ export async function createOAuthProvider(deps: OAuthProviderDeps): Promise<Prov
           },
           cacheDuration: CLIENT_METADATA_CACHE_SECONDS,
         },
-        revocation: { enabled: true },
+        // A client revokes its own tokens only (oidc-provider's default, said here so it need not announce it).
+        revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
         userinfo: { enabled: false },
         resourceIndicators: {
           enabled: true,
@@ -125,7 +126,7 @@ export async function createOAuthProvider(deps: OAuthProviderDeps): Promise<Prov
       pkce: { required: () => true },
       issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
       rotateRefreshToken: true,
-      ttl: { AccessToken: ACCESS_TOKEN_TTL_SECONDS, AuthorizationCode: 60, RefreshToken: 30 * 86_400, Grant: 365 * 86_400, Interaction: 3_600, Session: 14 * 86_400 },
+      ttl: { AccessToken: ACCESS_TOKEN_TTL_SECONDS, AuthorizationCode: 60, IdToken: 3_600, RefreshToken: 30 * 86_400, Grant: 365 * 86_400, Interaction: 3_600, Session: 14 * 86_400 },
       interactions: { url: (_ctx: KoaContextWithOIDC, interaction) => `${INTERACTION_PREFIX}${interaction.uid}` },
       findAccount: async (_ctx, accountId) => ((await membershipExists(accountId)) ? { accountId, claims: async () => ({ sub: accountId }) } : undefined),
       renderError: async (ctx, out) => {

@@ -4,7 +4,7 @@
 import '../config/node-version.js';
 import '../config/v8-flags.js';
 import { configOrExit } from '../config/index.js';
-import { createLogger } from '../config/logger.js';
+import { createLogger, routeConsole } from '../config/logger.js';
 import { startTracing, tracing } from '../observability/tracing.js';
 import { openDatabase } from '../db/bootstrap.js';
 import { releaseSignals } from '../db/embedded.js';
@@ -17,6 +17,7 @@ import { serveMetrics } from '../observability/metrics-server.js';
 async function main() {
   const config = configOrExit(process.env);
   const logger = createLogger(config);
+  routeConsole(logger);
   await startTracing(config);
   const db = await openDatabase(config);
   // The worker's own /metrics (METRICS_PORT): deliveries by outcome, the outbox, its pool, the process.

@@ -12,6 +12,8 @@ export interface ServerProcess {
   child: ChildProcess;
   /** Everything the process printed so far. */
   output(): string;
+  /** What it printed on stdout alone. */
+  stdout(): string;
 }
 
 function stopProcess(child: ChildProcess): Promise<void> {
@@ -35,10 +37,12 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  let stdout = '';
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
     child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
+      stdout += chunk.toString();
       const match = /"port":(\d+)[^\n]*"msg":"listening"/.exec(output);
       if (match) {
         clearTimeout(timer);
@@ -48,7 +52,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
   });
-  return { baseUrl: `http://127.0.0.1:${port}`, stop: () => stopProcess(child), child, output: () => output };
+  return { baseUrl: `http://127.0.0.1:${port}`, stop: () => stopProcess(child), child, output: () => output, stdout: () => stdout };
 }
 
 /** Whether redis-server is installed; in CI (CI=true) its absence fails the run instead of skipping. */
