@@ -62,6 +62,12 @@ describe('MCP Apps', () => {
     expect(modelTools(tools).map((tool) => tool.name)).toEqual(before.map((tool) => tool.name));
     // What a host puts in the model's context: the tools it may call, with their metadata.
     expect(encode(JSON.stringify(modelTools(tools))).length).toBeLessThanOrEqual(24_000);
+    const defaults = await connectMcp(served.baseUrl, provider, '/mcp', { capabilities: UI as never });
+    try {
+      expect(encode(JSON.stringify(modelTools((await defaults.listTools()).tools as Listed[]))).length).toBeLessThanOrEqual(8_000);
+    } finally {
+      await defaults.close();
+    }
   });
 
   it('a 2026-07-28 host declares it on each request and gets the same', async () => {

@@ -39,10 +39,13 @@ async function keep(hosted: HostedView, name: string) {
   // The host sizes the frame from the view's (debounced) size notifications: wait for the last one.
   await expect.poll(async () => (await hosted.view.evaluate(() => document.documentElement.scrollHeight)) === (await hosted.page.evaluate(() => document.querySelector('iframe')!.getBoundingClientRect().height)), { timeout: 10_000 }).toBe(true);
   mkdirSync(KEPT, { recursive: true });
-  for (const [file, fullPage] of [[name, true], [name.replace('.png', '-top.png'), false]] as const) {
-    await hosted.page.screenshot({ path: screenshotPath(file), fullPage });
-    copyFileSync(screenshotPath(file), path.join(KEPT, file));
-  }
+  await hosted.page.screenshot({ path: screenshotPath(name.replace('.png', '-top.png')) });
+  copyFileSync(screenshotPath(name.replace('.png', '-top.png')), path.join(KEPT, name.replace('.png', '-top.png')));
+  // Chromium's full-page capture leaves a grown iframe blank: the viewport is grown to it instead.
+  const { width } = hosted.page.viewportSize()!;
+  await hosted.page.setViewportSize({ width, height: Math.ceil(await hosted.page.evaluate(() => document.querySelector('iframe')!.getBoundingClientRect().height)) });
+  await hosted.page.screenshot({ path: screenshotPath(name) });
+  copyFileSync(screenshotPath(name), path.join(KEPT, name));
 }
 
 beforeAll(async () => {
