@@ -4,14 +4,16 @@ import { createRequire } from 'node:module';
 // The API reference page: Scalar's standalone bundle, served from node_modules by
 // /api/v1/docs/scalar.js rather than a CDN, and configured to show only what works offline
 // and belongs to this product: no hosted fonts, no "Ask AI" agent (it calls Scalar's
-// servers), no toolbar (Share, Deploy, Configure), no developer tools, no telemetry.
+// servers), no developer tools (Share, Deploy, Configure; `showToolbar` is its deprecated name),
+// no telemetry, and no client-library snippets (the box held an empty Shell/Curl tab; the API
+// guide carries curl examples).
 export const SCALAR_CONFIGURATION = {
   withDefaultFonts: false,
   agent: { disabled: true },
-  showToolbar: 'never',
   showDeveloperTools: 'never',
   telemetry: false,
   hideDarkModeToggle: true,
+  hiddenClients: true,
 } as const;
 
 /** What the reference page may load and run: the bundle and the OpenAPI document from here, nothing inline. */

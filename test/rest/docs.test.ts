@@ -28,6 +28,8 @@ describe.skipIf(!chromiumAvailable)('/api/v1/docs', () => {
     try {
       const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
       const offOrigin = await blockOffOrigin(page, served.baseUrl);
+      const messages: string[] = [];
+      page.on('console', (message) => messages.push(`${message.type()}: ${message.text()}`));
       await page.goto(`${served.baseUrl}/api/v1/docs`, { waitUntil: 'load' });
       await page.waitForFunction(() => document.body.textContent?.includes('List clients'), undefined, { timeout: 30_000 });
       await page.waitForTimeout(1_000);
@@ -39,6 +41,9 @@ describe.skipIf(!chromiumAvailable)('/api/v1/docs', () => {
       expect(offOrigin).toEqual([]);
       // The server shown is this one, not a fixed localhost:4000.
       expect(text).not.toContain('localhost:4000');
+      // No deprecated option, and no "Client libraries" box (it offered only an empty Shell/Curl tab).
+      expect(messages.filter((message) => /deprecated/i.test(message))).toEqual([]);
+      expect(text).not.toMatch(/Client Libraries/i);
     } finally {
       await browser.close();
     }
