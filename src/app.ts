@@ -185,6 +185,7 @@ export function createApp(deps: AppDependencies): App {
       production: config.NODE_ENV === 'production',
       publicOrigin,
       metrics,
+      logger,
       isCookieAuthenticated: (request) => !request.headers.has('authorization') && sessions.tokenOf(request) !== null,
     });
   };

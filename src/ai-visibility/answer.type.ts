@@ -4,7 +4,8 @@ import { AiModelEnum } from '../graphql/enums.js';
 import { NodeInterface, registerNodeKind } from '../graphql/node.js';
 import { itemEnvelope } from '../graphql/envelope.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
-import { connectionType, pageArgFields } from '../graphql/connection.js';
+import { connectionType, pageArgFields, pageCost } from '../graphql/connection.js';
+import { ANSWER_TEXT_COST, COUNTED_BY_PARENT, sizedList } from '../graphql/cost.js';
 import { cursorBinding, decodeCursor, encodeCursor, pageArgs } from '../db/paging.js';
 import { isCivilDate } from '../dates/civil-date.js';
 import { ApiError } from '../errors/index.js';
@@ -57,7 +58,7 @@ export const AnswerType = builder.objectRef<AnswerRow>('AiVisibilityAnswer').imp
     date: t.expose('date', { type: 'Date' }),
     model: t.expose('model', { type: AiModelEnum }),
     locale: t.exposeString('locale'),
-    text: t.exposeString('text', { description: "The model's answer." }),
+    text: t.exposeString('text', { description: "The model's answer.", complexity: ANSWER_TEXT_COST }),
     brandMentions: t.exposeInt('brandMentions'),
     totalMentions: t.exposeInt('totalMentions', { description: 'Mentions of all tracked brands.' }),
     position: t.exposeInt('position', { nullable: true, description: '1-based rank of the brand among the brands the answer lists, or null.' }),
@@ -87,7 +88,7 @@ const AnswerListMeta = builder.objectRef<AnswerListShape['meta']>('AiVisibilityA
 const AnswerList = builder.objectRef<AnswerListShape>('AiVisibilityAnswerList').implement({
   description: "A page of a project's answers, newest first (date, then id).",
   fields: (t) => ({
-    data: t.expose('data', { type: [AnswerType] }),
+    data: t.expose('data', { type: [AnswerType], complexity: COUNTED_BY_PARENT }),
     meta: t.expose('meta', { type: AnswerListMeta }),
   }),
 });
@@ -107,6 +108,7 @@ builder.queryField('aiVisibilityAnswers', (t) =>
     description: "A project's answers, newest first, in keyset pages: follow meta.nextCursor until it is null.",
     authScopes: { scope: 'ai_visibility:read' },
     args: { id: t.arg({ type: 'ProjectId', required: true }), ...answerArgs(t.arg) },
+    complexity: (args) => sizedList(args.limit, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT),
     resolve: async (_root, args, ctx) => {
       const filter = answerFilterOf(args, ctx.now);
       const limit = pageLimitOf(args.limit);
@@ -151,6 +153,7 @@ builder.objectField(PromptType, 'runs', (t) =>
     authScopes: { scope: 'ai_visibility:read' },
     extensions: GRAPH_ONLY,
     args: { ...pageArgFields(t.arg), ...runFilterArgs(t.arg) },
+    complexity: pageCost,
     resolve: (prompt, args, ctx) => ctx.loaders.runsOfPrompt.load({ parentId: prompt.id, args: { ...pageArgs(args.first, args.after, isCivilDate), ...runFilterOf(args, ctx.now) } }),
   }),
 );

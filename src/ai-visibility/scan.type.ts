@@ -1,7 +1,7 @@
 import { builder } from '../graphql/builder.js';
 import { AiModelEnum } from '../graphql/enums.js';
 import { NodeInterface, registerNodeKind } from '../graphql/node.js';
-import { connectionType, pageArgFields } from '../graphql/connection.js';
+import { connectionType, pageArgFields, pageCost } from '../graphql/connection.js';
 import { pageArgs } from '../db/paging.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
 import { isCivilDate } from '../dates/civil-date.js';
@@ -40,6 +40,7 @@ builder.objectField(ProjectType, 'scans', (t) =>
       model: t.arg({ type: AiModelEnum, required: false }),
       locale: t.arg.string({ required: false }),
     },
+    complexity: pageCost,
     resolve: (project, args, ctx) =>
       ctx.loaders.scansOfProject.load({
         parentId: project.id,

@@ -2,6 +2,7 @@ import type { ArgBuilder } from '@pothos/core';
 import { builder } from '../graphql/builder.js';
 import { ListMeta, type ListMetaShape } from '../graphql/envelope.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
+import { sizedList } from '../graphql/cost.js';
 import { DateRangeType } from '../reports/report-data.type.js';
 import type { DateRange } from '../dates/civil-date.js';
 import type { GraphQLContext } from '../graphql/context.js';
@@ -62,6 +63,9 @@ const sourceArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => ({
   ...runFilterArgs(arg),
 });
 
+/** `limit` rows per locale: the rows' selection counted `limit` times, and again per locale by the list's default. */
+const sourcesCost = (args: { limit?: number | null }) => sizedList(args.limit, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT);
+
 async function projectSources(project: { id: string; domains: string[]; competitorDomains: unknown }, args: SourceArgs & { limit?: number | null }, ctx: GraphQLContext) {
   const filter = sourceFilterOf(args, ctx.now);
   const limit = pageLimitOf(args.limit);
@@ -76,6 +80,7 @@ builder.queryField('aiVisibilitySources', (t) =>
     description: 'Who the assistants cite: per locale, each domain (or URL) with its citation and answer shares.',
     authScopes: { scope: 'ai_visibility:read' },
     args: { id: t.arg({ type: 'ProjectId', required: true }), ...sourceArgs(t.arg) },
+    complexity: sourcesCost,
     resolve: async (_root, args, ctx) => {
       const project = await ctx.repositories.projects.find(args.id);
       return projectSources(project, args, ctx);
@@ -90,6 +95,7 @@ builder.objectField(ProjectType, 'sources', (t) =>
     authScopes: { scope: 'ai_visibility:read' },
     extensions: GRAPH_ONLY,
     args: sourceArgs(t.arg),
+    complexity: sourcesCost,
     resolve: (project, args, ctx) => projectSources(project, args, ctx),
   }),
 );
@@ -114,6 +120,7 @@ builder.objectField(ProjectType, 'citationGaps', (t) =>
     authScopes: { scope: 'ai_visibility:read' },
     extensions: GRAPH_ONLY,
     args: { limit: t.arg.int({ required: false, description: `Rows per locale, 1–${MAX_PAGE_LIMIT} (default 20).` }), ...runFilterArgs(t.arg) },
+    complexity: (args) => sizedList(args.limit, 20, MAX_PAGE_LIMIT),
     resolve: async (project, args, ctx) => {
       const ownership = ownershipOf(project);
       const rows = await queryCitationGaps(ctx.workspace, project.id, runFilterOf(args, ctx.now), pageLimitOf(args.limit ?? 20));

@@ -1,4 +1,5 @@
 // The audit log in the graph, for owners and admins: who changed what, newest first.
+import { sizedList } from '../graphql/cost.js';
 import { builder } from '../graphql/builder.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
 import { AUDIT_LOG, type AuditView } from './audit-log.js';
@@ -22,6 +23,7 @@ builder.queryField('auditLog', (t) =>
     authScopes: { admin: true },
     extensions: GRAPH_ONLY,
     args: { first: t.arg.int({ required: false, defaultValue: 50 }) },
+    complexity: (args) => sizedList(args.first, 50, 500),
     resolve: (_root, args, ctx) =>
       ctx.workspace.rows(AUDIT_LOG, [Math.min(Math.max(args.first ?? 50, 1), 500)]),
   }),

@@ -75,6 +75,14 @@ const configSchema = z.object({
    * transaction that fetches nothing for this long is ended by the server, whatever the process does.
    */
   EXPORT_IDLE_SECONDS: z.coerce.number().positive().max(3600).default(EXPORT_POOL_DEFAULTS.idleSeconds),
+  /**
+   * The most a /graphql query may cost before it runs (graphql/cost.ts): each field 1, each list's
+   * selection counted at its requested size or its cap. v1 and MCP run fixed operations whose
+   * sizes their own parameter checks bound (docs/limits.md, "Answers").
+   */
+  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(200_000),
+  /** The most one JSON answer of /graphql, v1 or an MCP tool may hold (exports stream and are not counted). */
+  RESPONSE_MAX_BYTES: z.coerce.number().int().min(1024).default(16 * 1024 * 1024),
   /** Bytes of computed report data and metrics kept per instance (0 turns the cache off). */
   DATA_CACHE_MAX_BYTES: z.coerce.number().int().min(0).default(64 * 1024 * 1024),
   INGEST_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),

@@ -7,6 +7,8 @@ export type ErrorCode =
   | 'bad_request'
   | 'invalid_body'
   | 'payload_too_large'
+  | 'query_too_complex'
+  | 'response_too_large'
   | 'request_timeout'
   | 'request_header_fields_too_large'
   | 'unauthenticated'
@@ -29,6 +31,8 @@ const statusByCode: Record<ErrorCode, number> = {
   bad_request: 400,
   invalid_body: 400,
   payload_too_large: 413,
+  query_too_complex: 400,
+  response_too_large: 400,
   request_timeout: 408,
   request_header_fields_too_large: 431,
   unauthenticated: 401,

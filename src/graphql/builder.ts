@@ -1,8 +1,10 @@
 import SchemaBuilder from '@pothos/core';
 import ScopeAuthPlugin, { type AuthFailure } from '@pothos/plugin-scope-auth';
+import ComplexityPlugin from '@pothos/plugin-complexity';
 import type { Scope } from '../auth/index.js';
 import { ApiError } from '../errors/index.js';
 import type { GraphQLContext } from './context.js';
+import { DEFAULT_LIST_SIZE } from './cost.js';
 
 export const builder = new SchemaBuilder<{
   Context: GraphQLContext;
@@ -22,7 +24,10 @@ export const builder = new SchemaBuilder<{
   };
 }>({
   defaultFieldNullability: false,
-  plugins: [ScopeAuthPlugin],
+  plugins: [ScopeAuthPlugin, ComplexityPlugin],
+  // Fields declare their cost here; the doors compute it before running (graphql/cost.ts), so
+  // the plugin's own per-resolver check (a per-context cache) stays off.
+  complexity: { disabled: true, defaultComplexity: 1, defaultListMultiplier: DEFAULT_LIST_SIZE },
   scopeAuth: {
     authScopes: async (ctx) => ({
       scope: (scope: Scope) => ctx.principal.scopes.includes(scope),

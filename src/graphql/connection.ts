@@ -3,8 +3,12 @@
 import type { ArgBuilder, ObjectRef } from '@pothos/core';
 import { builder } from './builder.js';
 import { DEFAULT_PAGE_SIZE, encodeCursor, MAX_PAGE_SIZE, type Cursor, type Page } from '../db/paging.js';
+import { COUNTED_BY_PARENT, sizedList } from './cost.js';
 
 type GraphQLTypes = typeof builder.$inferSchemaTypes;
+
+/** The cost of a connection field: its page counted `first` times (its edges and nodes count once each). */
+export const pageCost = (args: { first?: number | null }) => sizedList(args.first, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
 
 /** The `first` and `after` arguments of every connection field. */
 export const pageArgFields = (arg: ArgBuilder<GraphQLTypes>) => ({
@@ -29,8 +33,8 @@ export function connectionType<T>(name: string, node: ObjectRef<GraphQLTypes, T,
   return builder.objectRef<Page<T>>(`${name}Connection`).implement({
     description: `${name}s, newest first.`,
     fields: (t) => ({
-      edges: t.expose('rows', { type: [EdgeType] }),
-      nodes: t.expose('rows', { type: [node] }),
+      edges: t.expose('rows', { type: [EdgeType], complexity: COUNTED_BY_PARENT }),
+      nodes: t.expose('rows', { type: [node], complexity: COUNTED_BY_PARENT }),
       pageInfo: t.field({
         type: PageInfoType,
         resolve: (page) => ({ hasNextPage: page.hasNextPage, endCursor: page.rows.length ? encodeCursor(cursorOf(page.rows.at(-1)!)) : null }),

@@ -3,6 +3,7 @@
 // MCP all see the same shape, and OpenAPI documents it from the executing schema.
 import type { ObjectRef } from '@pothos/core';
 import { builder } from './builder.js';
+import type { GraphQLContext } from './context.js';
 import type { ListEnvelope, ListMetaShape } from '../db/per-parent.js';
 
 export type { ListEnvelope, ListMetaShape };
@@ -21,7 +22,8 @@ export function listEnvelope<T>(name: string, item: ObjectRef<GraphQLTypes, T, a
   return builder.objectRef<ListEnvelope<T>>(name).implement({
     description,
     fields: (t) => ({
-      data: t.expose('data', { type: [item] }),
+      // Every such list is cut at the instance's row cap (cappedList below).
+      data: t.expose('data', { type: [item], complexity: (_args: unknown, ctx: GraphQLContext) => ({ field: 1, multiplier: ctx.config.LIST_ROW_CAP }) }),
       meta: t.expose('meta', { type: ListMeta }),
     }),
   });

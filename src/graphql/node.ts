@@ -7,6 +7,7 @@ import { idPrefixes, isIdOf, type IdKind } from '../db/ids.js';
 import { ApiError } from '../errors/index.js';
 import { builder } from './builder.js';
 import { GRAPH_ONLY } from './graph-only.js';
+import { sizedList } from './cost.js';
 import type { GraphQLContext } from './context.js';
 
 export interface NodeShape {
@@ -59,6 +60,7 @@ builder.queryFields((t) => ({
     extensions: GRAPH_ONLY,
     description: `Objects by id, in the order asked (at most ${MAX_NODES}); null where this workspace has none.`,
     args: { ids: t.arg.idList({ required: true }) },
+    complexity: (args) => sizedList(args.ids.length, 0, MAX_NODES),
     resolve: (_root, args, ctx) => {
       if (args.ids.length > MAX_NODES) throw new ApiError('invalid_parameter', `nodes takes at most ${MAX_NODES} ids.`, { param: 'ids' });
       return Promise.all(args.ids.map((id) => loadNode(ctx, String(id))));

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Kind, parse, visit, type DefinitionNode, type FragmentDefinitionNode } from 'graphql';
+import { getOperationAST, Kind, parse, visit, type DefinitionNode, type DocumentNode, type FragmentDefinitionNode } from 'graphql';
 import { printExecutableGraphQLDocument } from '@graphql-tools/documents';
 
 export const OPERATIONS_DIR = fileURLToPath(new URL('../../graphql/operations/', import.meta.url));
@@ -49,6 +49,13 @@ export function loadTrustedOperations(dir = OPERATIONS_DIR): Map<string, string>
       return [createHash('sha256').update(text).digest('hex'), text];
     }),
   );
+}
+
+/** Whether the operation `operationName` of `document`, sent by hash or as text, is one of the manifest's. */
+export function isTrustedOperation(manifestTexts: ReadonlySet<string>, document: DocumentNode, operationName: string | null | undefined): boolean {
+  const operation = getOperationAST(document, operationName);
+  const own = operationDocuments(document.definitions).find((candidate) => candidate.definitions[0] === operation);
+  return own !== undefined && manifestTexts.has(printExecutableGraphQLDocument(own));
 }
 
 /** The names of the operations in a manifest (the web app's own). */

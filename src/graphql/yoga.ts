@@ -1,10 +1,14 @@
 // /graphql for the web app and GraphiQL: the same schema, context and admission as v1.
-import { createYoga, maskError } from 'graphql-yoga';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createYoga } from 'graphql-yoga';
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
-import { getOperationAST, type DocumentNode, type GraphQLSchema } from 'graphql';
-import { isDatabaseUnavailable, unavailable } from '../errors/index.js';
+import { getOperationAST, GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import type { Logger } from 'pino';
+import { toApiError } from '../errors/index.js';
+import { pathOverSize, responseTooLarge } from '../http/response-size.js';
+import { defaultSizesCost, operationCost, queryTooComplex } from './cost.js';
 import type { Admitted } from '../auth/index.js';
 import { releaseContext, type GraphQLContext } from './context.js';
 import { bearerToken } from '../auth/index.js';
@@ -12,7 +16,7 @@ import { graphiqlPage } from './graphiql.js';
 import { textArgumentError } from './text-arguments.js';
 import { trace } from '@opentelemetry/api';
 import { tracing } from '../observability/tracing.js';
-import { loadTrustedOperations, operationNames } from './trusted-operations.js';
+import { isTrustedOperation, loadTrustedOperations, operationNames } from './trusted-operations.js';
 import type { Metrics } from '../observability/metrics.js';
 
 export interface YogaDependencies {
@@ -25,23 +29,27 @@ export interface YogaDependencies {
   /** The service's origin: the only one allowed to call with credentials (cookies). */
   publicOrigin: { readonly value: string };
   metrics: Pick<Metrics, 'graphqlOperation'>;
+  logger: Logger;
 }
 
 const DEFAULT_QUERY = `# The graph behind /api/v1.
 # Paste your API key under Headers, then run.
 {
   viewer { workspace { name plan } scopes }
-  clients {
-    data {
-      id name
-      reports { data { id name } }
-      aiVisibilityProjects { data { id name metrics { data { totals { locale visibility shareOfVoice } } } } }
-    }
-  }
+  clients { data { id name reportCount } }
+  aiVisibilityProjects { data { id name clientId metrics { data { totals { locale visibility shareOfVoice } } } } }
 }
 `;
 
 const isApiKeyRequest = (request: Request) => bearerToken(request.headers.get('authorization')) !== null;
+
+interface ExecuteArgs {
+  schema: GraphQLSchema;
+  document: DocumentNode;
+  operationName?: string | null;
+  variableValues?: Record<string, unknown> | null;
+  contextValue: GraphQLContext;
+}
 
 /** What travels with one /graphql request beside it: its id in, the admission's headers (rate limit) out. */
 export interface GraphQLExchange {
@@ -49,14 +57,28 @@ export interface GraphQLExchange {
   responseHeaders: Record<string, string>;
 }
 
+/** An error of our own making (an ApiError, also inside a located error; a validation error): it leaves as it is, with its path. */
+const isOwnError = (error: unknown): boolean => error instanceof GraphQLError && (!error.originalError || isOwnError(error.originalError));
+
 export function createGraphQLServer(deps: YogaDependencies) {
+  // The request's exchange while Yoga handles it: its error masking is told the error, not the request.
+  const exchanges = new AsyncLocalStorage<GraphQLExchange>();
   const trusted = loadTrustedOperations();
   // Metrics name the web app's own operations; any other name a caller invents is "other".
   const knownOperations = operationNames(trusted);
+  const trustedTexts = new Set(trusted.values());
+  /** query_too_complex when the operation costs more than the limit and is not a trusted operation within its own default sizes (graphql/cost.ts). */
+  const costRefusal = (args: ExecuteArgs) => {
+    const limit = args.contextValue.config.GRAPHQL_MAX_COST;
+    const cost = operationCost(args.schema, args.document, args.operationName, args.variableValues, args.contextValue);
+    if (cost <= limit) return null;
+    const trustedWithin = isTrustedOperation(trustedTexts, args.document, args.operationName) && cost <= defaultSizesCost(args.schema, args.document, args.operationName, args.variableValues, args.contextValue);
+    return trustedWithin ? null : queryTooComplex(cost, limit);
+  };
   // Yoga's CSRF prevention (a GET or a form-encoded POST must carry x-graphql-yoga-csrf, so a
   // browser preflights it), for cookie-authenticated requests only: API keys are not ambient.
   const csrf = useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf'] });
-  return createYoga<GraphQLExchange, GraphQLContext>({
+  const yoga = createYoga<GraphQLExchange, GraphQLContext>({
     schema: deps.schema,
     graphqlEndpoint: '/graphql',
     graphiql: {
@@ -80,28 +102,33 @@ export function createGraphQLServer(deps: YogaDependencies) {
       Object.assign(responseHeaders, admitted.headers);
       return deps.contextFor(admitted, requestId);
     },
+    // Anything else — a resolver's bug, a result that could not be serialized — is mapped as every
+    // door maps it (a lost database 503, else a logged 500). Yoga's own logging is off.
     maskedErrors: {
-      maskError: (error, message, isDev) => {
-        const original = (error as { originalError?: unknown }).originalError ?? error;
-        return isDatabaseUnavailable(original) ? unavailable() : maskError(error, message, isDev && !deps.production);
-      },
+      maskError: (error) =>
+        isOwnError(error) ? (error as GraphQLError) : toApiError(error, (cause) => deps.logger.error({ err: cause, requestId: exchanges.getStore()?.requestId }, 'graphql request failed')),
     },
     plugins: [
       { onRequestParse: (payload) => (deps.isCookieAuthenticated(payload.request) ? csrf.onRequestParse?.(payload) : undefined) },
       // The request's span names the GraphQL operation it ran; metrics count and time it; the
-      // context is released when the execution is done (graphql/context.ts). Strings that break
-      // the text rule stop the execution first (graphql/text-arguments.ts).
+      // context is released when the execution is done (graphql/context.ts). Before it runs,
+      // strings that break the text rule (graphql/text-arguments.ts) and a cost over the limit,
+      // counted with its variables (graphql/cost.ts), stop it; after, its answer is held to the
+      // byte cap (http/response-size.ts).
       {
-        onExecute: ({ args, setResultAndStopExecution }: { args: { document: DocumentNode; operationName?: string | null; contextValue: GraphQLContext; variableValues?: Readonly<Record<string, unknown>> | null }; setResultAndStopExecution: (result: { errors: readonly Error[] }) => void }) => {
-          const refused = textArgumentError(args.document, args.variableValues);
+        onExecute: ({ args, setResultAndStopExecution }: { args: ExecuteArgs; setResultAndStopExecution(result: ExecutionResult): void }) => {
+          const { config } = args.contextValue;
+          const refused = textArgumentError(args.document, args.variableValues) ?? costRefusal(args);
           if (refused) setResultAndStopExecution({ errors: [refused] });
           const name = getOperationAST(args.document, args.operationName)?.name?.value ?? 'anonymous';
           if (tracing.on) trace.getActiveSpan()?.setAttribute('graphql.operation.name', name);
           const started = performance.now();
           return {
-            onExecuteDone: ({ result }: { result: unknown }) => {
+            onExecuteDone: ({ result, setResult }: { result: unknown; setResult(result: ExecutionResult): void }) => {
               releaseContext(args.contextValue);
-              const failed = Boolean((result as { errors?: readonly unknown[] } | null)?.errors?.length);
+              const over = pathOverSize(result, config.RESPONSE_MAX_BYTES);
+              if (over !== null) setResult({ data: null, errors: [responseTooLarge(config.RESPONSE_MAX_BYTES, over.replace(/^data\./, ''))] });
+              const failed = over !== null || Boolean((result as { errors?: readonly unknown[] } | null)?.errors?.length);
               deps.metrics.graphqlOperation(knownOperations.has(name) ? name : 'other', failed ? 'error' : 'ok', (performance.now() - started) / 1000);
             },
           };
@@ -115,9 +142,10 @@ export function createGraphQLServer(deps: YogaDependencies) {
       }),
       EnvelopArmorPlugin({
         // A client page (client → reports → data → charts → series → points → value, inline
-        // fragment included) is 9 deep; the cost limit bounds what depth alone does not.
+        // fragment included) is 9 deep; the cost limit (above, with the variables) bounds what
+        // depth alone does not. Armor's own cost limit read only the document.
         maxDepth: { n: 10 },
-        costLimit: { maxCost: 5000 },
+        costLimit: { enabled: false },
         maxAliases: { n: 15 },
         maxDirectives: { n: 10 },
         maxTokens: { n: 2000 },
@@ -125,4 +153,5 @@ export function createGraphQLServer(deps: YogaDependencies) {
       }),
     ],
   });
+  return { fetch: (request: Request, exchange: GraphQLExchange) => exchanges.run(exchange, () => yoga.fetch(request, exchange)) };
 }

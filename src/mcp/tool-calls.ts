@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { Principal } from '../auth/index.js';
 import { ApiError, fromUsageError, toApiError, UsageError } from '../errors/index.js';
 import { runCompiled, type GraphQLContext } from '../graphql/context.js';
+import { assertResponseSize } from '../http/response-size.js';
 import type { Metrics } from '../observability/metrics.js';
 import { contextFromCarrier, inSpan, SpanKind, tracing } from '../observability/tracing.js';
 import type { CallLedger } from './call-limits.js';
@@ -88,7 +89,8 @@ export function createToolCalls(deps: ToolCallDeps, toolsByName: ReadonlyMap<str
     const { holder, requestId } = bound;
     try {
       if ('write' in tool) return structured(await tool.run({ ...deps.writes, principal: holder.principal }, args));
-      const result = await runCompiled(tool.compiled, deps.contextFor(holder.principal, requestId), args);
+      const context = deps.contextFor(holder.principal, requestId);
+      const result = await runCompiled(tool.compiled, context, args);
       if (result.errors?.length) {
         const known = toApiError(result.errors, (cause) => deps.logger.error({ err: cause, requestId, tool: name }, 'mcp tool failed'));
         // Variables of the wrong type are GraphQL validation errors without our code.
@@ -96,6 +98,7 @@ export function createToolCalls(deps: ToolCallDeps, toolsByName: ReadonlyMap<str
       }
       const data = result.data as Record<string, unknown>;
       if (Object.values(data).some((value) => value === null)) return toolError(new ApiError('not_found', 'Nothing with that id in this workspace.'));
+      assertResponseSize(data, context.config.RESPONSE_MAX_BYTES);
       return structured(data);
     } catch (error) {
       return toolError(error instanceof UsageError ? fromUsageError(error, 'invalid_parameter') : toApiError(error, (cause) => deps.logger.error({ err: cause, requestId, tool: name }, 'mcp tool failed')));

@@ -1,6 +1,7 @@
 // A client's data asked directly (no report needed): metrics by one dimension, and the
 // dimension values that moved most between two periods. The report engine answers both.
 import type { ArgBuilder } from '@pothos/core';
+import { sizedList } from '../graphql/cost.js';
 import { builder } from '../graphql/builder.js';
 import { ComparePresetEnum, DatePresetEnum, MetricEnum, ProviderEnum } from '../graphql/enums.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
@@ -53,6 +54,7 @@ builder.objectField(ClientType, 'metricsTable', (t) =>
     authScopes: { scope: 'reports:read' },
     extensions: GRAPH_ONLY,
     args: { metrics: t.arg({ type: [MetricEnum], required: true }), ...questionArgs(t.arg) },
+    complexity: (args) => sizedList(args.limit, 20, 100),
     resolve: (client, args, ctx) => answerTable(client.id, args.metrics, args, ctx, limitOf(args.limit, 20)),
   }),
 );
@@ -75,6 +77,7 @@ builder.objectField(ClientType, 'topMovers', (t) =>
     authScopes: { scope: 'reports:read' },
     extensions: GRAPH_ONLY,
     args: { metric: t.arg({ type: MetricEnum, required: true }), ...questionArgs(t.arg) },
+    complexity: (args) => sizedList(args.limit, 10, 100),
     resolve: async (client, args, ctx) => topMovers((await answerTable(client.id, [args.metric], args, ctx, 100)).rows, limitOf(args.limit, 10)),
   }),
 );

@@ -16,6 +16,7 @@ import { BASE_PATH, v1Schema } from './v1-schema.js';
 import { compileRouteOperations } from './operations.js';
 import { API_REFERENCE_PAGE_POLICY, apiReferencePage, scalarBundle } from './docs.js';
 import { pageSecurityHeaders } from '../http/html.js';
+import { assertResponseSize } from '../http/response-size.js';
 import { ROW_EXPORTS, type ExportArgs } from '../ai-visibility/index.js';
 import { acceptsJson, exportResponse, negotiateExport } from './export.js';
 import { createExportSlots, type ExportShares } from './export-slots.js';
@@ -113,7 +114,9 @@ export function createRestHandler(deps: RestDependencies) {
       const execute = async () => {
         const result = await runCompiled(operations.get(match.route)!, context, variables);
         if (result.errors?.length) throw result.errors;
-        return jsonBody(result.data![match.route.field]);
+        const data = result.data![match.route.field];
+        assertResponseSize(data, context.config.RESPONSE_MAX_BYTES);
+        return jsonBody(data);
       };
       // A kept body's `encodings` are filled by whichever request compresses it first.
       const finished = cacheKey ? await deps.cache.getOrCompute(cacheKey, async () => keptBody(await execute()), heldBytes) : finishedBody(await execute());

@@ -22,7 +22,7 @@ export const SCALAR_SCHEMAS: Record<string, JsonSchema> = {
 };
 
 const ERROR_RESPONSES: Record<string, { description: string; codes: string[] }> = {
-  '400': { description: 'A parameter is malformed or not allowed; error.param names it.', codes: ['invalid_parameter'] },
+  '400': { description: 'A parameter is malformed or not allowed (error.param names it), or the answer would pass the response byte cap (response_too_large: ask for a smaller page).', codes: ['invalid_parameter', 'response_too_large'] },
   '401': { description: 'No valid API key: missing, malformed, unknown, revoked or expired.', codes: ['unauthenticated', 'api_key_revoked', 'api_key_expired'] },
   '403': { description: 'The plan or the key\'s scopes do not allow the call.', codes: ['plan_required', 'insufficient_scope'] },
   '404': { description: 'No such path or resource in this workspace.', codes: ['not_found'] },

@@ -1,7 +1,7 @@
 import { builder } from '../graphql/builder.js';
 import { AiModelEnum } from '../graphql/enums.js';
 import { NodeInterface, registerNodeKind } from '../graphql/node.js';
-import { connectionType, pageArgFields } from '../graphql/connection.js';
+import { connectionType, pageArgFields, pageCost } from '../graphql/connection.js';
 import { pageArgs } from '../db/paging.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
 import { ProjectType } from '../ai-visibility/project.type.js';
@@ -45,6 +45,7 @@ builder.objectField(ProjectType, 'signals', (t) =>
       dateTo: t.arg({ type: 'Date', required: false, description: 'Last UTC day of createdAt (inclusive).' }),
       kind: t.arg.string({ required: false }),
     },
+    complexity: pageCost,
     resolve: (project, args, ctx) =>
       ctx.loaders.signalsOfProject.load({
         parentId: project.id,

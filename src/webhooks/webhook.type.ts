@@ -1,5 +1,6 @@
 // Webhook endpoints and their attempts in the graph, for owners and admins (the web app, MCP).
 // Secrets are never part of it.
+import { sizedList } from '../graphql/cost.js';
 import { builder } from '../graphql/builder.js';
 import { tenantStatement } from '../db/tenant-sql.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
@@ -67,6 +68,7 @@ builder.queryField('webhookAttempts', (t) =>
     authScopes: { admin: true },
     extensions: GRAPH_ONLY,
     args: { endpointId: t.arg.id({ required: true }), first: t.arg.int({ required: false, defaultValue: 50 }) },
+    complexity: (args) => sizedList(args.first, 50, 500),
     resolve: (_root, args, ctx) =>
       ctx.workspace.rows(ATTEMPTS, [String(args.endpointId), Math.min(Math.max(args.first ?? 50, 1), 500)]),
   }),

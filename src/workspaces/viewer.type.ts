@@ -1,3 +1,4 @@
+import { sizedList } from '../graphql/cost.js';
 import { builder } from '../graphql/builder.js';
 import { tenantStatement } from '../db/tenant-sql.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
@@ -102,6 +103,8 @@ builder.queryField('search', (t) =>
       query: t.arg.string({ required: true, description: '2–100 characters, matched literally.' }),
       limit: t.arg.int({ required: false, description: 'Hits per kind, 1–50 (default 10).' }),
     },
+    // Up to `limit` hits of each of the four kinds.
+    complexity: (args) => ({ field: 1, multiplier: 4 * sizedList(args.limit, 10, 50).multiplier }),
     resolve: async (_root, args, ctx) => {
       const query = args.query.trim();
       if (query.length < 2 || query.length > 100) throw invalidParameter('query', 'query has 2–100 characters.');

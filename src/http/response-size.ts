@@ -1,0 +1,54 @@
+// The cap on one JSON answer, checked on the value before it is serialized: a small request can
+// select a huge answer (the same long texts under many aliases), and the serialized string — and
+// its copy as a body — is what took the memory (a 4 KB request answered 282 MB, issue 39). The
+// result tree itself shares its strings with the rows the loaders read, so it stays small.
+import { ApiError } from '../errors/index.js';
+
+// What a number, a boolean or null adds to the JSON text: an upper bound is not needed, the
+// strings are what make an answer large.
+const SCALAR_CHARS = 8;
+
+/**
+ * Where `value`, serialized as JSON, passes `maxChars` characters: the path to the value at which
+ * the count ran over (e.g. `nodes.3.runs.nodes.17.text`), or null when it fits. Counts characters
+ * (a byte each for ASCII, up to three for other text) and stops at the first value over, so
+ * measuring a huge answer costs no more than measuring the cap.
+ */
+export function pathOverSize(value: unknown, maxChars: number): string | null {
+  // The path is built only on the way out of a value that ran over.
+  const path: (string | number)[] = [];
+  let left = maxChars;
+  const fits = (node: unknown): boolean => {
+    if (typeof node === 'string') return (left -= node.length + 2) >= 0;
+    if (node === null || typeof node !== 'object') return (left -= SCALAR_CHARS) >= 0;
+    if (Array.isArray(node)) {
+      left -= 2 + node.length;
+      for (let index = 0; index < node.length; index++) {
+        if (!fits(node[index])) return path.push(index), false;
+      }
+    } else {
+      left -= 2;
+      for (const key in node) {
+        left -= key.length + 4;
+        if (!fits((node as Record<string, unknown>)[key])) return path.push(key), false;
+      }
+    }
+    return left >= 0;
+  };
+  return fits(value) ? null : path.reverse().join('.');
+}
+
+const megabytes = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+
+/** The refusal of an answer over the cap, naming where it ran over and what to narrow. */
+export const responseTooLarge = (maxBytes: number, at: string) =>
+  new ApiError(
+    'response_too_large',
+    `The answer would exceed ${megabytes(maxBytes)} (reached at ${at || 'its first value'}). Ask for less: fewer items (first, limit, the ids of nodes), fewer aliases, or leave out long fields such as an answer's text and read them one at a time.`,
+  );
+
+/** Throws response_too_large when `value` would serialize to more than `maxBytes`. */
+export function assertResponseSize(value: unknown, maxBytes: number): void {
+  const at = pathOverSize(value, maxBytes);
+  if (at !== null) throw responseTooLarge(maxBytes, at);
+}

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { pathOverSize } from '../../src/http/response-size.js';
+
+describe('pathOverSize', () => {
+  it('is null while the JSON text fits (a scalar counts as 8 characters, and each object or array one separator more)', () => {
+    const value = { data: [{ id: 'a', text: 'x'.repeat(100), n: 12345678, none: null }] };
+    expect(pathOverSize(value, JSON.stringify(value).length + 8)).toBeNull();
+  });
+
+  it('never counts less than the JSON text of strings, arrays and keys', () => {
+    const value = { items: Array.from({ length: 50 }, (_, i) => ({ key: `value ${i}`, list: ['a', 'b'] })) };
+    expect(pathOverSize(value, JSON.stringify(value).length - 1)).not.toBeNull();
+  });
+
+  it('names the path of the value at which the count ran over', () => {
+    const value = { first: { text: 'short' }, copies: [{ text: 'x'.repeat(10) }, { text: 'y'.repeat(1000) }] };
+    expect(pathOverSize(value, 200)).toBe('copies.1.text');
+  });
+
+  it('counts a string shared by many places once per place, as serialization does', () => {
+    const text = 'z'.repeat(1000);
+    const value = Array.from({ length: 20 }, () => ({ text }));
+    expect(pathOverSize(value, 10_000)).toBe('9.text');
+  });
+});
