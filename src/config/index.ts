@@ -80,7 +80,7 @@ const configSchema = z.object({
    * selection counted at its requested size or its cap. v1 and MCP run fixed operations whose
    * sizes their own parameter checks bound (docs/limits.md, "Answers").
    */
-  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(200_000),
+  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(2_000_000),
   /** The most one JSON answer of /graphql, v1 or an MCP tool may hold (exports stream and are not counted). */
   RESPONSE_MAX_BYTES: z.coerce.number().int().min(1024).default(16 * 1024 * 1024),
   /** Bytes of computed report data and metrics kept per instance (0 turns the cache off). */

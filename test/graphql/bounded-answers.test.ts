@@ -9,6 +9,8 @@ import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../supp
 
 // Small enough that a page of demo answers passes it, large enough for everything else here.
 const RESPONSE_MAX_BYTES = 64 * 1024;
+// Half the default, so that each case below sits clearly on one side of it.
+const GRAPHQL_MAX_COST = 1_000_000;
 
 const logged: Record<string, unknown>[] = [];
 const logger = pino({ level: 'error' }, new Writable({ write: (chunk, _encoding, done) => (logged.push(JSON.parse(String(chunk))), done()) }));
@@ -18,7 +20,7 @@ let key: string;
 let projectIds: string[];
 
 beforeAll(async () => {
-  t = await createTestApp({ RESPONSE_MAX_BYTES: String(RESPONSE_MAX_BYTES) }, { logger });
+  t = await createTestApp({ RESPONSE_MAX_BYTES: String(RESPONSE_MAX_BYTES), GRAPHQL_MAX_COST: String(GRAPHQL_MAX_COST) }, { logger });
   const keyed = await createKeyedWorkspace(t.database);
   key = keyed.key.secret;
   await seedWorkspace(t.database.prisma, t.database.pool, { workspaceId: keyed.workspace.id, days: 10, clients: 1 });
@@ -36,8 +38,9 @@ async function graphql(query: string, variables: Record<string, unknown> = {}) {
 const costOf = (message: string) => Number(/costs (\d+)/.exec(message)?.[1]);
 
 describe('the cost limit', () => {
-  // Each prompt of the project (counted at the 500-row cap) with its n latest answers and their text.
-  const RUNS = (first: string) => `node(id: $project) { ... on AiVisibilityProject { prompts { data { runs(first: ${first}) { nodes { id text } } } } } }`;
+  // Each prompt of the project (counted at the 500-row cap) with its n latest answers, their text and citations.
+  const ANSWER = 'id text prompt date model locale brandMentions citations { url domain title position }';
+  const RUNS = (first: string) => `node(id: $project) { ... on AiVisibilityProject { prompts { data { runs(first: ${first}) { nodes { ${ANSWER} } } } } } }`;
 
   it('counts sizes given as variables as it counts literals', async () => {
     const literal = await graphql(`query($project: ID!) { ${RUNS('100')} }`, { project: projectIds[0] });
@@ -54,17 +57,19 @@ describe('the cost limit', () => {
   });
 
   it("counts a project's prompts at their cap of 500", async () => {
-    // No size anywhere: the prompts' per-locale metrics (each with its models and competitors) are
+    // No size anywhere: each prompt's pooled rates per locale, per model and per competitor are
     // cheap for one prompt and over the limit for 500 of them.
-    const query = `query($project: ID!) { node(id: $project) { ... on AiVisibilityProject { prompts { data { id metrics { locale byModel { model visibility shareOfVoice } competitors { name visibility shareOfVoice } } } } } } }`;
+    const rates = 'totalRuns visibility shareOfVoice averagePosition mentionCount visibilityCount totalMentionCount positionSum';
+    const perLocale = `locale ${rates} byModel { model ${rates} } competitors { name ${rates} }`;
+    const query = `query($project: ID!) { node(id: $project) { ... on AiVisibilityProject { prompts { data { id totals { ${perLocale} } metrics { ${perLocale} } } } } } }`;
     const { status, body } = await graphql(query, { project: projectIds[0] });
     expect(status).toBe(400);
     expect(body.errors[0].extensions.code).toBe('query_too_complex');
-    expect(costOf(body.errors[0].message)).toBeGreaterThan(500 * 600);
+    expect(costOf(body.errors[0].message)).toBeGreaterThan(GRAPHQL_MAX_COST);
   });
 
   it('counts nodes(ids) by the number of ids', async () => {
-    const query = `query($ids: [ID!]!) { nodes(ids: $ids) { ... on AiVisibilityProject { prompts { data { id text runs(first: 1) { nodes { id text } } } } } } }`;
+    const query = `query($ids: [ID!]!) { nodes(ids: $ids) { ... on AiVisibilityProject { prompts { data { runs(first: 2) { nodes { id text prompt date model locale brandMentions citations { url domain title position } } } } } } } }`;
     const one = await graphql(query, { ids: [projectIds[0]] });
     expect(one.body.errors).toBeUndefined();
     const many = await graphql(query, { ids: Array.from({ length: 30 }, () => projectIds[0]) });
