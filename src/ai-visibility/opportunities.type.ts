@@ -2,6 +2,7 @@ import type { ArgBuilder } from '@pothos/core';
 import { builder } from '../graphql/builder.js';
 import { itemEnvelope } from '../graphql/envelope.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
+import { sizedList } from '../graphql/cost.js';
 import { DateRangeType } from '../reports/report-data.type.js';
 import type { DateRange } from '../dates/civil-date.js';
 import type { GraphQLContext } from '../graphql/context.js';
@@ -84,6 +85,9 @@ const opportunityArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => (
   ...runFilterArgs(arg),
 });
 
+/** `limit` items per list and locale (the lists' default counts the locales). */
+const opportunitiesCost = (args: { limit?: number | null }) => sizedList(args.limit, DEFAULT_OPPORTUNITIES, MAX_OPPORTUNITIES);
+
 async function projectOpportunities(project: { id: string; domains: string[]; competitorDomains: unknown }, args: RunFilterArgs & { kind?: OpportunityKind | null; limit?: number | null }, ctx: GraphQLContext): Promise<OpportunitiesShape> {
   const filter = runFilterOf(args, ctx.now);
   const limit = args.limit ?? DEFAULT_OPPORTUNITIES;
@@ -98,6 +102,7 @@ builder.queryField('aiVisibilityOpportunities', (t) =>
     description: 'What to work on next: prompts where competitors are visible and the brand is not, sources that cite competitors but never the brand, and own pages read but not cited; each ranked per locale by a documented score.',
     authScopes: { scope: 'ai_visibility:read' },
     args: { id: t.arg({ type: 'ProjectId', required: true }), ...opportunityArgs(t.arg) },
+    complexity: opportunitiesCost,
     resolve: async (_root, args, ctx) => ({ data: await projectOpportunities(await ctx.repositories.projects.find(args.id), args, ctx), meta: {} }),
   }),
 );
@@ -109,6 +114,7 @@ builder.objectField(ProjectType, 'opportunities', (t) =>
     authScopes: { scope: 'ai_visibility:read' },
     extensions: GRAPH_ONLY,
     args: opportunityArgs(t.arg),
+    complexity: opportunitiesCost,
     resolve: (project, args, ctx) => projectOpportunities(project, args, ctx),
   }),
 );

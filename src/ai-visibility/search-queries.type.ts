@@ -1,6 +1,7 @@
 import { builder } from '../graphql/builder.js';
 import { ListMeta, type ListMetaShape } from '../graphql/envelope.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
+import { sizedList } from '../graphql/cost.js';
 import { runFilterArgs } from './metrics.type.js';
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, pageLimitOf, runFilterOf, searchQueryFilterOf } from './read-filters.js';
 import { PromptType } from './prompt.type.js';
@@ -26,6 +27,8 @@ const SearchQueriesResult = builder.objectRef<{ data: SearchQueryRow[]; meta: Li
 });
 
 const limitArg = (arg: Parameters<typeof runFilterArgs>[0]) => arg.int({ required: false, description: `Rows per locale, 1–${MAX_PAGE_LIMIT} (default ${DEFAULT_PAGE_LIMIT}).` });
+/** `limit` rows per locale (the list's default counts the locales). */
+const searchQueriesCost = (args: { limit?: number | null }) => sizedList(args.limit, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT);
 
 builder.queryField('aiVisibilitySearchQueries', (t) =>
   t.field({
@@ -38,6 +41,7 @@ builder.queryField('aiVisibilitySearchQueries', (t) =>
       limit: limitArg(t.arg),
       ...runFilterArgs(t.arg),
     },
+    complexity: searchQueriesCost,
     resolve: async (_root, args, ctx) => {
       const filter = searchQueryFilterOf(args, ctx.now);
       const limit = pageLimitOf(args.limit);
@@ -55,6 +59,7 @@ builder.objectField(PromptType, 'searchQueries', (t) =>
     authScopes: { scope: 'ai_visibility:read' },
     extensions: GRAPH_ONLY,
     args: { limit: limitArg(t.arg), ...runFilterArgs(t.arg) },
+    complexity: searchQueriesCost,
     resolve: (prompt, args, ctx) =>
       ctx.loaders.searchQueriesOfPrompt.load({ parentId: prompt.id, projectId: prompt.projectId, filter: runFilterOf(args, ctx.now), perLocale: pageLimitOf(args.limit) }),
   }),

@@ -38,13 +38,13 @@ export function pathOverSize(value: unknown, maxChars: number): string | null {
   return fits(value) ? null : path.reverse().join('.');
 }
 
-const megabytes = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+const sizeOf = (bytes: number) => (bytes < 1024 * 1024 ? `${Math.round(bytes / 1024)} KB` : `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`);
 
 /** The refusal of an answer over the cap, naming where it ran over and what to narrow. */
 export const responseTooLarge = (maxBytes: number, at: string) =>
   new ApiError(
     'response_too_large',
-    `The answer would exceed ${megabytes(maxBytes)} (reached at ${at || 'its first value'}). Ask for less: fewer items (first, limit, the ids of nodes), fewer aliases, or leave out long fields such as an answer's text and read them one at a time.`,
+    `The answer would exceed ${sizeOf(maxBytes)} (reached at ${at || 'its first value'}). Ask for less: fewer items (first, limit, the ids of nodes), fewer aliases, or leave out long fields such as an answer's text and read them one at a time.`,
   );
 
 /** Throws response_too_large when `value` would serialize to more than `maxBytes`. */

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedWorkspace } from '../../src/demo/seed.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
 
-// Small enough that a page of demo answers passes it, large enough for everything else here.
-const RESPONSE_MAX_BYTES = 64 * 1024;
+// Above every demo answer asked for here; the byte tests make some answers' texts long.
+const RESPONSE_MAX_BYTES = 1024 * 1024;
 // Half the default, so that each case below sits clearly on one side of it.
 const GRAPHQL_MAX_COST = 1_000_000;
 
@@ -90,8 +90,10 @@ describe('the cost limit', () => {
 
 describe('the response byte cap', () => {
   it('refuses a /graphql answer over the cap with response_too_large, naming where it ran over', async () => {
-    const answers = await t.database.pool.query<{ id: string }>('SELECT id FROM ai_answers WHERE project_id = $1 LIMIT 100', [projectIds[0]]);
+    // Ten answers of 30 KB: once each they fit, four times over they do not.
+    const answers = await t.database.pool.query<{ id: string }>('SELECT id FROM ai_answers WHERE project_id = $1 ORDER BY id LIMIT 10', [projectIds[0]]);
     const ids = answers.rows.map((row) => row.id);
+    await t.database.pool.query('UPDATE ai_answers SET text = repeat($2, 2500) WHERE id = ANY($1)', [ids, 'long answer ']);
     const aliases = Array.from({ length: 4 }, (_, index) => `copy${index}: nodes(ids: $ids) { ... on AiVisibilityAnswer { id text } }`).join(' ');
     const { status, body } = await graphql(`query($ids: [ID!]!) { ${aliases} }`, { ids });
     expect(status).toBe(400);
@@ -100,12 +102,12 @@ describe('the response byte cap', () => {
     expect(body.errors[0].extensions.code).toBe('response_too_large');
     expect(body.errors[0].message).toMatch(/at copy\d\.\d+\.(text|id)/);
     // The same answers once each fit.
-    const once = await graphql(`query($ids: [ID!]!) { nodes(ids: $ids) { ... on AiVisibilityAnswer { id } } }`, { ids });
+    const once = await graphql(`query($ids: [ID!]!) { nodes(ids: $ids) { ... on AiVisibilityAnswer { id text } } }`, { ids });
     expect(once.body.errors).toBeUndefined();
   });
 
   it('refuses a v1 answer over the cap with response_too_large in the error envelope', async () => {
-    const { rows: [answer] } = await t.database.pool.query<{ id: string; text: string }>('SELECT id, text FROM ai_answers WHERE project_id = $1 LIMIT 1', [projectIds[0]]);
+    const { rows: [answer] } = await t.database.pool.query<{ id: string; text: string }>('SELECT id, text FROM ai_answers WHERE project_id = $1 ORDER BY id DESC LIMIT 1', [projectIds[0]]);
     const path = `/api/v1/ai-visibility/projects/${projectIds[0]}/answers/${answer!.id}`;
     expect((await t.get(path, key)).status).toBe(200);
     await t.database.pool.query('UPDATE ai_answers SET text = repeat($2, $3) WHERE id = $1', [answer!.id, 'long answer ', RESPONSE_MAX_BYTES / 8]);
