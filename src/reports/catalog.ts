@@ -107,6 +107,12 @@ export function baseMetricsOf(provider: ProviderId): string[] {
     .map(([name]) => name);
 }
 
+/** The base metrics a metric is computed from. */
+export function inputsOf(provider: ProviderId, name: string): string[] {
+  const metric = catalog[provider].metrics[name]!;
+  return metric.kind === 'base' ? [name] : [metric.numerator, metric.denominator];
+}
+
 /** A metric's value from summed base parts; a ratio with a zero or missing denominator is null. */
 export function metricValue(provider: ProviderId, name: string, sums: Record<string, number | null | undefined>): number | null {
   const metric = catalog[provider].metrics[name]!;

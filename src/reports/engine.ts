@@ -3,7 +3,7 @@
 // and range (the total plus every bucket grain its charts need) and one "table" part per
 // provider, dimension and range; all parts of a report go to PostgreSQL as one statement.
 import type { WorkspaceScope } from '../db/workspace-scope.js';
-import { metricValue, type ProviderId } from './catalog.js';
+import { inputsOf, metricValue, type ProviderId } from './catalog.js';
 import { queryReportSums, type Part, type SeriesSums, type Sums, type TableSums } from './report-sums.js';
 import type { DateRange } from '../dates/civil-date.js';
 import { bucketsOf, type Granularity } from './date-presets.js';
@@ -57,11 +57,20 @@ export const relativeChange = (value: number | null, previous: number | null): n
 const valueOf = (provider: ProviderId, metric: string, sums: Sums | undefined): number | null =>
   metricValue(provider, metric, sums ?? {});
 
+/**
+ * A comparison value: null when the comparison period (or its bucket, or its dimension value)
+ * has no facts for a metric's inputs — there is nothing to compare with, which 0 would misstate
+ * (a previous year before the data starts is not a year of zero sessions). A period with some
+ * days of data sums those days. The asked range itself counts what it has: nothing recorded is 0.
+ */
+const previousValueOf = (provider: ProviderId, metric: string, sums: Sums | undefined): number | null =>
+  sums && inputsOf(provider, metric).every((input) => input in sums) ? metricValue(provider, metric, sums) : null;
+
 export function assembleKpis(widget: Widget, current: SeriesSums, previous: SeriesSums | null): Kpi[] {
   const provider = widget.provider as ProviderId;
   return widget.metrics.map((metric) => {
     const value = valueOf(provider, metric, current.total);
-    const previousValue = previous ? valueOf(provider, metric, previous.total) : null;
+    const previousValue = previous ? previousValueOf(provider, metric, previous.total) : null;
     return { widgetId: widget.id, metric, value, previousValue, change: relativeChange(value, previousValue) };
   });
 }
@@ -82,7 +91,7 @@ export function assembleChart(widget: Widget, range: DateRange, compareRange: Da
         return {
           date: bucket,
           value: valueOf(provider, metric, current.buckets[granularity].get(bucket)),
-          previousValue: previous && previousBucket ? valueOf(provider, metric, previous.buckets[granularity].get(previousBucket)) : null,
+          previousValue: previous && previousBucket ? previousValueOf(provider, metric, previous.buckets[granularity].get(previousBucket)) : null,
         };
       }),
     })),
@@ -98,6 +107,7 @@ export function assembleTable(widget: Widget, current: TableSums, previous: Tabl
     .sort((a, b) => (b.rank ?? -Infinity) - (a.rank ?? -Infinity) || a.dimensionValue.localeCompare(b.dimensionValue))
     .slice(0, widget.limit ?? 10);
   const valuesOf = (sums: Sums | undefined) => widget.metrics.map((metric) => valueOf(provider, metric, sums));
+  const previousValuesOf = (sums: Sums | undefined) => widget.metrics.map((metric) => previousValueOf(provider, metric, sums));
   const nullValues = widget.metrics.map(() => null);
   return {
     widgetId: widget.id,
@@ -106,9 +116,9 @@ export function assembleTable(widget: Widget, current: TableSums, previous: Tabl
     rows: ranked.map(({ dimensionValue, sums }) => ({
       dimensionValue,
       values: valuesOf(sums),
-      previousValues: previous ? valuesOf(previous.byValue.get(dimensionValue)) : nullValues,
+      previousValues: previous ? previousValuesOf(previous.byValue.get(dimensionValue)) : nullValues,
     })),
-    totals: { values: valuesOf(current.total), previousValues: previous ? valuesOf(previous.total) : nullValues },
+    totals: { values: valuesOf(current.total), previousValues: previous ? previousValuesOf(previous.total) : nullValues },
   };
 }
 

@@ -22,7 +22,7 @@ const KpiType = builder.objectRef<Kpi>('Kpi').implement({
     widgetId: t.exposeString('widgetId'),
     metric: t.expose('metric', { type: MetricEnum }),
     value: t.exposeFloat('value', { nullable: true }),
-    previousValue: t.exposeFloat('previousValue', { nullable: true }),
+    previousValue: t.exposeFloat('previousValue', { nullable: true, description: 'Null when the compared period has no data for this metric (not 0).' }),
     change: t.exposeFloat('change', { nullable: true, description: 'Relative change against previousValue; null when that is 0 or null.' }),
   }),
 });
@@ -31,7 +31,7 @@ const ChartPointType = builder.objectRef<ChartPoint>('ChartPoint').implement({
   fields: (t) => ({
     date: t.expose('date', { type: 'Date', description: 'First day of the bucket.' }),
     value: t.exposeFloat('value', { nullable: true }),
-    previousValue: t.exposeFloat('previousValue', { nullable: true }),
+    previousValue: t.exposeFloat('previousValue', { nullable: true, description: 'Null when the compared period has no data for this metric (not 0).' }),
   }),
 });
 
@@ -55,14 +55,14 @@ const TableRowType = builder.objectRef<TableRow>('TableRow').implement({
   fields: (t) => ({
     dimensionValue: t.exposeString('dimensionValue'),
     values: t.exposeFloatList('values', { nullable: { list: false, items: true } }),
-    previousValues: t.exposeFloatList('previousValues', { nullable: { list: false, items: true } }),
+    previousValues: t.exposeFloatList('previousValues', { nullable: { list: false, items: true }, description: 'Per column; null where the compared period has no data for that metric (not 0).' }),
   }),
 });
 
 const TableTotalsType = builder.objectRef<Table['totals']>('TableTotals').implement({
   fields: (t) => ({
     values: t.exposeFloatList('values', { nullable: { list: false, items: true } }),
-    previousValues: t.exposeFloatList('previousValues', { nullable: { list: false, items: true } }),
+    previousValues: t.exposeFloatList('previousValues', { nullable: { list: false, items: true }, description: 'Per column; null where the compared period has no data for that metric (not 0).' }),
   }),
 });
 

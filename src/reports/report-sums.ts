@@ -8,6 +8,7 @@ import type { DateRange } from '../dates/civil-date.js';
 import { METRIC_COLUMNS, type ProviderId } from './catalog.js';
 import type { Granularity } from './date-presets.js';
 
+/** Summed base metrics; a metric the range has no facts for is absent (SQL's sum over no rows is null). */
 export type Sums = Record<string, number>;
 
 /** Summed base metrics of one provider over one range: the total and per bucket per grain. */
@@ -29,7 +30,7 @@ const GRAIN_SQL: Record<Granularity, string> = {
 };
 
 const literal = (value: string) => `'${value.replace(/'/g, "''")}'`;
-const SUM_COLUMNS = METRIC_COLUMNS.map((column) => `coalesce(sum(${column}), 0)::float8 AS ${column}`).join(', ');
+const SUM_COLUMNS = METRIC_COLUMNS.map((column) => `sum(${column})::float8 AS ${column}`).join(', ');
 
 export interface SeriesPart {
   kind: 'series';
@@ -90,7 +91,7 @@ export function reportSumsSql(requests: readonly Pick<SumsRequest, 'parts' | 'ra
 // building from entries allocates an array per metric (see ai-visibility/metrics.ts, countersOf).
 function toSums(row: Record<string, unknown>): Sums {
   const sums: Sums = {};
-  for (const name of METRIC_COLUMNS) sums[name] = Number(row[name] ?? 0);
+  for (const name of METRIC_COLUMNS) if (row[name] != null) sums[name] = Number(row[name]);
   return sums;
 }
 const emptySeries = (): SeriesSums => ({ total: {}, buckets: { day: new Map(), week: new Map(), month: new Map() } });
