@@ -5,7 +5,10 @@
 //   sources over 90 days (p50 ≤ 150 ms)       vs the plain GROUP BY over the citations
 //   an answers page at depth 0 / ½ / end (p50 ≤ 20 ms) vs the same keyset SELECT + JSON
 //   exporting every answer as NDJSON (≥ 50 000 rows/s, server RSS growth ≤ 50 MB) vs pg-cursor in-process
+//   search queries over 90 days (p50 ≤ 150 ms) vs the plain GROUP BY with a distinct count
+//   opportunities over 90 days (p50 ≤ 200 ms)   vs plain GROUP BYs over answers, citations and pages read
 //   ingesting runs over HTTP (≥ 5 000 runs/s) vs one unnest INSERT per table of the same rows
+// Every run carries 4 searches and 6 pages read (issue 42), generated and ingested alike.
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import { readFileSync } from 'node:fs';
@@ -14,6 +17,7 @@ import { newId } from '../../src/db/ids.js';
 import { createApiKey } from '../../src/auth/key-management.js';
 import { addDays } from '../../src/dates/civil-date.js';
 import { alternate, benchDatabase, printTable, runBench, startService, type LoadResult } from './harness.js';
+import { generateSearchesAndReads, opportunitiesBaseline, searchQueriesBaseline } from './searches.js';
 
 const DURATION_MS = Number(process.env.BENCH_SECONDS ?? 10) * 1000;
 const DAYS = 365;
@@ -85,13 +89,7 @@ async function generate(pool: pg.Pool, prisma: ReturnType<typeof connectDatabase
      FROM ai_answers a, jsonb_array_elements(a.citations) AS c WHERE a.project_id = $1`,
     [project.id],
   );
-  await pool.query(
-    `INSERT INTO ai_source_totals (scan_id, domain, workspace_id, project_id, date, model, locale, citations, answers_citing)
-     SELECT a.scan_id, c.domain, a.workspace_id, a.project_id, a.date, a.model, a.locale, count(*), count(DISTINCT a.id)
-     FROM ai_citations c JOIN ai_answers a ON a.id = c.answer_id WHERE a.project_id = $1
-     GROUP BY a.scan_id, c.domain, a.workspace_id, a.project_id, a.date, a.model, a.locale`,
-    [project.id],
-  );
+  await generateSearchesAndReads(pool, project.id, DOMAINS);
   // The scans' counters are their runs' sums, as ingestion would have derived them.
   await pool.query(
     `UPDATE scans s SET total_runs = x.runs, visibility_count = x.visible, mention_count = x.mentions, total_mention_count = x.total, positioned_count = x.positioned, position_sum = x.position_sum,
@@ -103,7 +101,7 @@ async function generate(pool: pg.Pool, prisma: ReturnType<typeof connectDatabase
      WHERE s.id = x.scan_id`,
     [project.id],
   );
-  await pool.query('VACUUM ANALYZE ai_prompts, scans, ai_answers, ai_citations, ai_source_totals');
+  await pool.query('VACUUM ANALYZE ai_prompts, scans, ai_answers, ai_citations, ai_source_totals, ai_search_queries, ai_retrievals');
   return { workspace, project };
 }
 
@@ -165,6 +163,26 @@ async function main() {
   printTable(`Sources, 90 days (${served.data.rows.length} rows; the endpoint and the baseline agree)`, sources);
   summary.push({ measure: 'sources 90 days p50', ours: `${sources[0]!.p50.toFixed(1)} ms`, baseline: `${sources[1]!.p50.toFixed(1)} ms`, target: '≤ 150 ms', met: sources[0]!.p50 <= 150 });
 
+  // Search queries and opportunities over 90 days, one client (latency, as the answer pages).
+  const queries = await (await fetch(`${base}/search-queries?dateFrom=${from}&dateTo=${to}&limit=500`, { headers })).json();
+  const plainQueries = JSON.parse(await searchQueriesBaseline(pool, project.id, from, to));
+  for (const row of queries.data) {
+    const plain = plainQueries.find((candidate: { locale: string; query: string }) => candidate.locale === row.locale && candidate.query === row.query);
+    if (!plain || plain.runs !== row.runs || plain.promptCount !== row.promptCount || plain.visibilityCount !== row.visibilityCount) throw new Error(`search queries differ at ${row.locale} ${row.query}`);
+  }
+  const whyResults = await alternate(
+    [
+      { label: 'search queries 90 days (HTTP)', task: () => get(`${base}/search-queries?dateFrom=${from}&dateTo=${to}`) },
+      { label: 'plain GROUP BY + distinct count + JSON', task: async () => (await searchQueriesBaseline(pool, project.id, from, to)).length > 0 },
+      { label: 'opportunities 90 days (HTTP)', task: () => get(`${base}/opportunities?dateFrom=${from}&dateTo=${to}`) },
+      { label: 'plain GROUP BYs over answers, citations, pages + JSON', task: async () => (await opportunitiesBaseline(pool, project.id, ['acme.com'], from, to)).length > 0 },
+    ],
+    { concurrency: 1, durationMs: DURATION_MS },
+  );
+  printTable(`Search queries (${plainQueries.length} rows) and opportunities, 90 days, one client`, whyResults);
+  summary.push({ measure: 'search queries 90 days p50', ours: `${whyResults[0]!.p50.toFixed(1)} ms`, baseline: `${whyResults[1]!.p50.toFixed(1)} ms`, target: '≤ 150 ms', met: whyResults[0]!.p50 <= 150 });
+  summary.push({ measure: 'opportunities 90 days p50', ours: `${whyResults[2]!.p50.toFixed(1)} ms`, baseline: `${whyResults[3]!.p50.toFixed(1)} ms`, target: '≤ 200 ms', met: whyResults[2]!.p50 <= 200 });
+
   // Answer pages at depth 0, the middle and the end of a year.
   const yearFrom = addDays(to, -(DAYS - 1));
   const total = counts.answers;
@@ -217,6 +235,8 @@ async function main() {
     prompt: `Which CRM is best for use case ${index}?`, answer: `For most teams, Acme and Globex are the usual choices (${seed}/${index}). ${'They differ in price, support, integrations and reporting; '.repeat(4)}`,
     brandMentions: index % 2, totalMentions: 2, position: index % 2 ? 1 : null, sentiment: index % 2 ? 'positive' : null, competitors: [{ name: 'Globex', mentions: 1, position: 2 }],
     citations: Array.from({ length: index % 6 }, (_, k) => ({ url: `https://www.${DOMAINS[(index + k) % DOMAINS.length]}/page/${k}`, title: 'A page' })),
+    searchQueries: Array.from({ length: 4 }, (_, k) => `best crm for use case ${(index + k * 57) % 460}`),
+    retrieved: Array.from({ length: 6 }, (_, k) => ({ url: `https://www.${DOMAINS[(index + k) % DOMAINS.length]}/page/${k}`, title: 'A page' })),
   }));
   const lines = Array.from({ length: 40 }, (_, index) => ({ project: scratch.id, date: addDays(to, -index), model: MODELS[index % MODELS.length], locale: LOCALES[index % LOCALES.length], runs: runsOf(index) }));
   const body = lines.map((line) => JSON.stringify(line)).join('\n');
