@@ -2,7 +2,7 @@
 // model and locale. Pure: the ingest transaction loads both scans and stores what fires.
 import { ratesOf, ratio, type CompetitorCounters, type ScanCounters } from '../ai-visibility/index.js';
 
-export const SIGNAL_KINDS = ['visibility_drop', 'share_of_voice_overtaken', 'average_position_worse', 'sentiment_negative', 'owned_citation_share_drop'] as const;
+export const SIGNAL_KINDS = ['visibility_drop', 'share_of_voice_overtaken', 'average_position_worse', 'sentiment_negative', 'owned_citation_share_drop', 'competitor_only_prompt'] as const;
 export type SignalKind = (typeof SIGNAL_KINDS)[number];
 
 interface RuleSpec {
@@ -19,6 +19,7 @@ export const RULE_SPECS: Record<SignalKind, RuleSpec> = {
   average_position_worse: { defaultThreshold: 1, meaning: 'the average position grew (worsened) by at least this much', min: 0.01, max: 100 },
   sentiment_negative: { defaultThreshold: 0, meaning: 'net sentiment (-1..1) crossed from at or above this value to below it', min: -1, max: 1 },
   owned_citation_share_drop: { defaultThreshold: 10, meaning: "the share of citations pointing at the project's own domains fell by at least this many percentage points", min: 0.01, max: 100 },
+  competitor_only_prompt: { defaultThreshold: 1, meaning: "on a prompt whose answer does not name the brand, at least this many competitors are named that the previous scan's answer to it did not name", min: 1, max: 50 },
 };
 
 export interface SignalRule {
@@ -40,9 +41,19 @@ export function thresholdProblem(kind: SignalKind, threshold: number): string | 
   return null;
 }
 
+/** One prompt's run in a scan: whether it names the brand, and the competitors it names. */
+export interface PromptVisibility {
+  promptId: string;
+  prompt: string;
+  brandVisible: boolean;
+  competitorsVisible: readonly string[];
+}
+
 export interface ScanForRules extends ScanCounters {
   id: string;
   competitors: readonly CompetitorCounters[];
+  /** Its runs, one per prompt (empty for a counters-only scan). */
+  prompts: readonly PromptVisibility[];
   /** Citations in the scan's runs, and those pointing at the project's own domains. */
   citationCount: number;
   ownedCitationCount: number;
@@ -51,7 +62,7 @@ export interface ScanForRules extends ScanCounters {
 export interface FiredSignal {
   kind: SignalKind;
   details: {
-    metric: 'visibility' | 'shareOfVoice' | 'averagePosition' | 'sentiment' | 'ownedCitationShare';
+    metric: 'visibility' | 'shareOfVoice' | 'averagePosition' | 'sentiment' | 'ownedCitationShare' | 'competitorsNamed';
     before: number;
     after: number;
     threshold: number;
@@ -59,6 +70,10 @@ export interface FiredSignal {
     competitor?: string;
     brandBefore?: number | null;
     brandAfter?: number | null;
+    /** competitor_only_prompt: the prompt, and the competitors its answer names now and did not before. */
+    promptId?: string;
+    prompt?: string;
+    competitors?: string[];
   };
 }
 
@@ -99,6 +114,9 @@ export function evaluateRules(previous: ScanForRules, current: ScanForRules, rul
         }
         break;
       }
+      case 'competitor_only_prompt':
+        fired.push(...competitorOnlyPrompts(previous, current, threshold));
+        break;
       case 'share_of_voice_overtaken':
         for (const competitor of current.competitors) {
           const earlier = previous.competitors.find((candidate) => candidate.name === competitor.name);
@@ -118,4 +136,29 @@ export function evaluateRules(previous: ScanForRules, current: ScanForRules, rul
     }
   }
   return fired;
+}
+
+/**
+ * Prompts whose answer in this scan names no brand of ours but competitors its answer in the
+ * previous scan did not name (at least `threshold` of them), one signal each; before/after count
+ * the competitors named, brandBefore/brandAfter whether the brand was (1) or is (0) named.
+ * A prompt the previous scan did not ask fires nothing: there is nothing to compare.
+ */
+function competitorOnlyPrompts(previous: ScanForRules, current: ScanForRules, threshold: number): FiredSignal[] {
+  const before = new Map(previous.prompts.map((prompt) => [prompt.promptId, prompt]));
+  const fired: FiredSignal[] = [];
+  for (const now of current.prompts) {
+    const then = before.get(now.promptId);
+    if (!then || now.brandVisible) continue;
+    const appeared = now.competitorsVisible.filter((name) => !then.competitorsVisible.includes(name)).sort();
+    if (appeared.length < threshold) continue;
+    fired.push({
+      kind: 'competitor_only_prompt',
+      details: {
+        metric: 'competitorsNamed', promptId: now.promptId, prompt: now.prompt, competitors: appeared, before: then.competitorsVisible.length, after: now.competitorsVisible.length,
+        brandBefore: then.brandVisible ? 1 : 0, brandAfter: 0, threshold, previousScanId: previous.id,
+      },
+    });
+  }
+  return fired.sort((a, b) => (a.details.prompt! < b.details.prompt! ? -1 : a.details.prompt! > b.details.prompt! ? 1 : 0));
 }

@@ -10,6 +10,11 @@ const counters = (alias: string, prefix: string) => COUNTER_FIELDS.map((field) =
 // Owned by the project's domains as they are now: a scan's per-domain citation totals.
 const ownedCitations = (alias: string) => `(SELECT coalesce(sum(t.citations), 0)::int FROM ai_source_totals t WHERE t.scan_id = ${alias}.id AND t.domain = ANY(project.domains))`;
 
+// Each run of a scan: [prompt id, text, brand named, competitors named] (competitor_only_prompt).
+const promptsOf = (alias: string) => `(SELECT coalesce(jsonb_agg(jsonb_build_array(a.prompt_id, pr.text, a.brand_mentions > 0,
+    (SELECT coalesce(jsonb_agg(e->>'name'), '[]'::jsonb) FROM jsonb_array_elements(a.competitors) e WHERE (e->>'mentions')::int > 0))), '[]'::jsonb)
+  FROM ai_answers a JOIN ai_prompts pr ON pr.id = a.prompt_id WHERE a.scan_id = ${alias}.id)`;
+
 export interface PairRow {
   [column: string]: unknown;
 }
@@ -21,14 +26,15 @@ export function scanFrom(row: PairRow, prefix: string, id: string): ScanForRules
     competitors: (row[`${prefix}competitors`] as ScanForRules['competitors']) ?? [],
     citationCount: Number(row[`${prefix}citation_count`]),
     ownedCitationCount: Number(row[`${prefix}owned_citations`]),
+    prompts: ((row[`${prefix}prompts`] as [string, string, boolean, string[]][] | undefined) ?? []).map(([promptId, prompt, brandVisible, competitorsVisible]) => ({ promptId, prompt, brandVisible, competitorsVisible })),
   };
 }
 
 /** The pairs of the scans `where` selects (alias `s`), each row carrying both sides' counters. */
 export const scanPairsSql = (where: string) => `SELECT s.id, s.workspace_id, s.project_id, to_char(s.date, 'YYYY-MM-DD') AS date, s.model, s.locale, ${counters('s', 'current_')}, s.competitors AS current_competitors,
-       s.citation_count AS current_citation_count, ${ownedCitations('s')} AS current_owned_citations,
+       s.citation_count AS current_citation_count, ${ownedCitations('s')} AS current_owned_citations, ${promptsOf('s')} AS current_prompts,
        p.id AS previous_id, ${counters('p', 'previous_')}, p.competitors AS previous_competitors,
-       p.citation_count AS previous_citation_count, ${ownedCitations('p')} AS previous_owned_citations
+       p.citation_count AS previous_citation_count, ${ownedCitations('p')} AS previous_owned_citations, ${promptsOf('p')} AS previous_prompts
   FROM scans s
   JOIN ai_projects project ON project.id = s.project_id
   JOIN LATERAL (

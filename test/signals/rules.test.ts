@@ -15,6 +15,7 @@ const scan = (id: string, overrides: Partial<ScanForRules> = {}): ScanForRules =
   competitors: [],
   citationCount: 40,
   ownedCitationCount: 10,
+  prompts: [],
   ...overrides,
 });
 
@@ -29,6 +30,7 @@ describe('signal rules', () => {
       { kind: 'average_position_worse', threshold: 1, enabled: true },
       { kind: 'sentiment_negative', threshold: 0, enabled: true },
       { kind: 'owned_citation_share_drop', threshold: 10, enabled: true },
+      { kind: 'competitor_only_prompt', threshold: 1, enabled: true },
     ]);
     expect(effectiveRules([{ kind: 'visibility_drop', threshold: 5, enabled: false }])[0]).toEqual({ kind: 'visibility_drop', threshold: 5, enabled: false });
   });
@@ -92,6 +94,19 @@ describe('signal rules', () => {
     expect(thresholdProblem('visibility_drop', Number.NaN)).not.toBeNull();
     expect(thresholdProblem('sentiment_negative', -0.5)).toBeNull();
     expect(thresholdProblem('sentiment_negative', 2)).not.toBeNull();
-    expect(Object.keys(RULE_SPECS)).toHaveLength(5);
+    expect(Object.keys(RULE_SPECS)).toHaveLength(6);
+  });
+
+  it('competitor_only_prompt fires per prompt whose answer names competitors it did not name before while the brand goes unnamed, in prompt order', () => {
+    const run = (promptId: string, brandVisible: boolean, ...competitorsVisible: string[]) => ({ promptId, prompt: `about ${promptId}`, brandVisible, competitorsVisible });
+    const before = scan('a', { prompts: [run('p1', true, 'Globex'), run('p2', false), run('p3', false, 'Globex'), run('p4', true)] });
+    const after = scan('b', { prompts: [run('p1', false, 'Globex', 'Initech'), run('p2', false, 'Initech', 'Globex'), run('p3', false, 'Globex'), run('p4', true, 'Globex'), run('p5', false, 'Globex')] });
+    const rule = [{ kind: 'competitor_only_prompt' as const, threshold: 1, enabled: true }];
+    expect(evaluateRules(before, after, rule)).toEqual([
+      { kind: 'competitor_only_prompt', details: { metric: 'competitorsNamed', promptId: 'p1', prompt: 'about p1', competitors: ['Initech'], before: 1, after: 2, brandBefore: 1, brandAfter: 0, threshold: 1, previousScanId: 'a' } },
+      { kind: 'competitor_only_prompt', details: { metric: 'competitorsNamed', promptId: 'p2', prompt: 'about p2', competitors: ['Globex', 'Initech'], before: 0, after: 2, brandBefore: 0, brandAfter: 0, threshold: 1, previousScanId: 'a' } },
+    ]);
+    // p3: no competitor is new; p4: the brand is named; p5: nothing to compare with. At 2, only p2.
+    expect(evaluateRules(before, after, [{ ...rule[0]!, threshold: 2 }]).map((signal) => signal.details.promptId)).toEqual(['p2']);
   });
 });

@@ -53,6 +53,24 @@ describe('rule preview', () => {
 });
 
 describe('signal rules on ingestion', () => {
+  it('competitor_only_prompt fires per prompt where a competitor is newly named and the brand is not, with its signal.created payload', async () => {
+    const { id } = await project();
+    const run = (prompt: string, brand: boolean, globex: boolean) => ({
+      prompt, answer: 'a', brandMentions: brand ? 1 : 0, totalMentions: (brand ? 1 : 0) + (globex ? 1 : 0), position: brand ? 1 : null, sentiment: null,
+      competitors: globex ? [{ name: 'Globex', mentions: 1, position: null }] : [],
+    });
+    const runsScan = (date: string, runs: object[]) => ({ project: id, date, model: 'chatgpt', locale: 'en-US', runs });
+    // "best crm": Acme named, then only Globex; "crm pricing": Globex both days (nothing new); "crm reviews": Acme both days.
+    await ingest([runsScan('2026-10-01', [run('best crm', true, false), run('crm pricing', false, true), run('crm reviews', true, false)])]);
+    await ingest([runsScan('2026-10-02', [run('best crm', false, true), run('crm pricing', false, true), run('crm reviews', true, true)])]);
+    const events = await t.database.pool.query("SELECT payload FROM webhook_events WHERE type = 'signal.created' AND payload->>'projectId' = $1 AND payload->>'kind' = 'competitor_only_prompt'", [id]);
+    const promptId = (await t.database.prisma.aiPrompt.findFirstOrThrow({ where: { projectId: id, text: 'best crm' } })).id;
+    expect(events.rows.map((row) => row.payload)).toEqual([{
+      signalId: expect.stringMatching(/^sig_/), kind: 'competitor_only_prompt', projectId: id, scanId: expect.stringMatching(/^scn_/), date: '2026-10-02', model: 'chatgpt', locale: 'en-US',
+      metric: 'competitorsNamed', promptId, prompt: 'best crm', competitors: ['Globex'], before: 0, after: 1, brandBefore: 1, brandAfter: 0, threshold: 1, previousScanId: expect.stringMatching(/^scn_/),
+    }]);
+  });
+
   it('owned_citation_share_drop fires when fewer of the runs\' citations point at the project\'s own domains, with signal.created in the outbox', async () => {
     const { id } = await project();
     await t.database.prisma.aiProject.update({ where: { id }, data: { domains: ['acme.com'] } });
@@ -98,6 +116,7 @@ describe('signal rules on ingestion', () => {
       { kind: 'average_position_worse', threshold: 1, enabled: true, defaultThreshold: 1 },
       { kind: 'sentiment_negative', threshold: 0, enabled: false, defaultThreshold: 0 },
       { kind: 'owned_citation_share_drop', threshold: 10, enabled: true, defaultThreshold: 10 },
+      { kind: 'competitor_only_prompt', threshold: 1, enabled: true, defaultThreshold: 1 },
     ]);
     await ingest([scan('2026-10-03', { visibilityCount: 5, positionedCount: 5, positionSum: 20 })]);
     body = await graphql(SIGNALS, { id });
