@@ -177,6 +177,8 @@ export async function seedWorkspace(prisma: PrismaClient, pool: pg.Pool, options
       data: {
         id: newId('project'), workspaceId: workspace.id, clientId: client.id, name: `${client.name} AI visibility`, brand, competitors, models, locales,
         domains: [demoDomainOf(brand)], competitorDomains: competitors.map((name) => ({ name, domains: [demoDomainOf(name)] })),
+        // The demo's answers name competitors by coin flip: per-prompt news would fire on every scan.
+        signalRules: { create: { workspaceId: workspace.id, kind: 'competitor_only_prompt', threshold: 1, enabled: false } },
       },
     });
     const prompts = demoPrompts(brand, competitors, CATEGORIES[client.name.split(' ').at(-1)!] ?? 'service');

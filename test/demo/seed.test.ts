@@ -45,7 +45,7 @@ describe('demo seed', () => {
       expect((await call(empty.app, auth, 'GET', '/app/session')).status).toBe(200);
       expect((await empty.get('/api/v1/clients', demo.secret)).status).toBe(200);
       const kinds = (await empty.database.pool.query<{ kind: string }>('SELECT DISTINCT kind FROM signals ORDER BY kind')).rows.map((row) => row.kind);
-      expect(kinds).toEqual(['average_position_worse', 'competitor_only_prompt', 'owned_citation_share_drop', 'share_of_voice_overtaken', 'visibility_drop']);
+      expect(kinds).toEqual(['average_position_worse', 'owned_citation_share_drop', 'share_of_voice_overtaken', 'visibility_drop']);
       expect(await seedDemoIfEmpty(empty.database.prisma, empty.database.pool)).toBeNull();
     } finally {
       await empty.close();
