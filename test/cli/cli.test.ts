@@ -171,8 +171,9 @@ describe('operator CLI', () => {
   it('lists signal rules with their defaults and sets one', async () => {
     const project = await database.prisma.aiProject.findFirstOrThrow({ where: { workspace: { slug: 'acme' } } });
     const rules = JSON.parse((await cli('signals', 'rules', '--project', project.id, '--json')).stdout);
+    // The seed stores competitor_only_prompt switched off (demo answers name competitors by coin flip).
     expect(rules.map((rule: { kind: string; threshold: number; isDefault: boolean }) => [rule.kind, rule.threshold, rule.isDefault])).toEqual([
-      ['visibility_drop', 10, true], ['share_of_voice_overtaken', 0, true], ['average_position_worse', 1, true], ['sentiment_negative', 0, true], ['owned_citation_share_drop', 10, true],
+      ['visibility_drop', 10, true], ['share_of_voice_overtaken', 0, true], ['average_position_worse', 1, true], ['sentiment_negative', 0, true], ['owned_citation_share_drop', 10, true], ['competitor_only_prompt', 1, false],
     ]);
     const set = JSON.parse((await cli('signals', 'set-rule', '--project', project.id, '--kind', 'visibility_drop', '--threshold', '5', '--disabled', '--json')).stdout);
     expect(set).toMatchObject({ kind: 'visibility_drop', threshold: 5, enabled: false, isDefault: false, defaultThreshold: 10 });
