@@ -123,7 +123,7 @@ export function createApp(deps: AppDependencies): App {
     invalidateTokens(target);
     await (deps.notify ? deps.notify(target) : database.pool.query('SELECT pg_notify($1, $2)', [INVALIDATION_CHANNEL, target]));
   };
-  const sessionRoutes = createSessionHandler({ pool: database.pool, sessions, mail, publicOrigin, onSignedOut: (userId) => endAuthorizationSessions(database.pool, userId), onBackgroundError: (error) => logger.error({ err: error }, 'password-reset mail failed') });
+  const sessionRoutes = createSessionHandler({ pool: database.pool, sessions, mail, publicOrigin, onSignedOut: (userId) => endAuthorizationSessions(database.pool, userId), onBackgroundError: (error) => logger.error({ err: error }, 'work after a sign-in or password-reset answer failed') });
   const settingsRoutes = createSettingsHandler({ config, prisma: database.prisma, pool: database.pool, box: deps.box, sessions, notify, publicOrigin });
   const viewPages = createViewPagesHandler({ pool: database.readPool, sessions });
   const sso = createSso({

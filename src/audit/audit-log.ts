@@ -41,17 +41,10 @@ export function listAuditLog(pool: pg.Pool, workspaceId: string, limit = 100): P
   return workspaceScopes(pool)(workspaceId).rows(AUDIT_LOG, [limit]);
 }
 
-/**
- * The person of an address without an account: no membership has this user id, so an event about
- * them records nothing, yet costs what an event about a person costs (sign-in and reset answers
- * take the same time for every address).
- */
-export const NO_PERSON = '';
-
 /** An event about a person rather than a workspace (sign-ins, locks): recorded in each workspace they belong to (or one), so its admins see it. */
 export async function recordPersonAudit(db: Pick<pg.Pool, 'query'>, entry: { userId: string; action: string; details?: Record<string, unknown>; onlyWorkspaceId?: string }): Promise<void> {
   const workspaces = (await db.query<{ workspace_id: string }>('SELECT workspace_id FROM memberships WHERE user_id = $1 AND ($2::text IS NULL OR workspace_id = $2)', [entry.userId, entry.onlyWorkspaceId ?? null])).rows;
-  // Written even with no workspace (nothing is inserted): see NO_PERSON.
+  if (!workspaces.length) return;
   await db.query(
     `INSERT INTO audit_log (id, workspace_id, actor, action, target, details)
      SELECT id, workspace_id, $3, $4, $3, $5::jsonb FROM unnest($1::text[], $2::text[]) AS e(id, workspace_id)`,

@@ -12,7 +12,7 @@ import type { PublicOrigin } from '../http/public-origin.js';
 import { SETTINGS_PATH } from '../settings/index.js';
 import { clearedSessionCookie, sessionCookie } from './cookies.js';
 import { signIn } from './login.js';
-import { changePassword, issuePasswordReset, resetMail, resetPassword } from './password-reset.js';
+import { changePassword, issueResetLink, reservePasswordReset, resetMail, resetPassword } from './password-reset.js';
 import { afterAnswer } from '../http/after-answer.js';
 import { FORGOT_PASSWORD_PATH, LOGIN_PATH, LOGOUT_PATH, PASSWORD_PATH, RESET_PASSWORD_PATH, SESSION_PATH, SWITCH_WORKSPACE_PATH } from './paths.js';
 import { deleteSession, switchWorkspace, workspacesOf } from './session-store.js';
@@ -79,7 +79,7 @@ export interface SessionHandlerDeps {
   publicOrigin: PublicOrigin;
   /** Ends what else the person is signed in to (the OAuth authorization server's session). */
   onSignedOut(userId: string): Promise<void>;
-  /** Records a failure of work done after the answer (a reset mail that could not be sent). */
+  /** Records a failure of work done after the answer (a failed sign-in's audit entry, a reset link and its mail). */
   onBackgroundError(error: unknown): void;
 }
 
@@ -97,7 +97,7 @@ export function createSessionHandler(deps: SessionHandlerDeps) {
     if (previous) await deleteSession(pool, previous);
     try {
       if (!email || !password) throw new ApiError('invalid_body', 'Send email and password.');
-      const started = await signIn(pool, { email, password, address, workspaceSlug: textField(fields, 'workspace') });
+      const started = await signIn(pool, { email, password, address, workspaceSlug: textField(fields, 'workspace') }, (work) => afterAnswer(work, deps.onBackgroundError));
       const headers = { 'Set-Cookie': cookieFor(started.token, started.expiresAt) };
       return json ? jsonResponse({ data: { signedIn: true, expiresAt: started.expiresAt.toISOString() } }, 200, { ...headers, 'Cache-Control': 'no-store' }) : redirect(safeNext(textField(fields, 'next')) ?? SETTINGS_PATH, headers);
     } catch (error) {
@@ -151,9 +151,13 @@ export function createSessionHandler(deps: SessionHandlerDeps) {
     sessions.assertSameOrigin(request);
     const { fields, json } = await readForm(request);
     const email = textField(fields, 'email', { required: true, max: 320 })!;
-    // The same work for every address until the answer; the mail comes after it.
-    const link = await issuePasswordReset(pool, { email, address });
-    if (link) afterAnswer(() => deps.mail(resetMail(deps.publicOrigin.value, link)), deps.onBackgroundError);
+    // The same work for every address until the answer; the lookup, the link and the mail come after it.
+    if (await reservePasswordReset(pool, { email, address })) {
+      afterAnswer(async () => {
+        const link = await issueResetLink(pool, { email, address });
+        if (link) await deps.mail(resetMail(deps.publicOrigin.value, link));
+      }, deps.onBackgroundError);
+    }
     return json ? jsonResponse({ data: { sent: true } }, 202) : htmlResponse(forgotPage(true));
   }
 

@@ -1,13 +1,14 @@
 // Forgotten and changed passwords. A reset link carries a random token; only its SHA-256 is
 // stored, it works once (consumed in the same statement that checks it) and for 30 minutes.
 // Asking for a link always gets the same answer, in the same time, whether or not the address
-// has an account: the same statements run for every address, and the mail goes after the answer
-// (sessions/handler.ts, with http/after-answer.ts).
+// has an account: the request only counts it against the limits (the same work for every
+// address); the lookup, the link and the mail come after the answer (sessions/handler.ts, with
+// http/after-answer.ts), so neither a person's writes nor the mail server show in its timing.
 // A new password, by reset or change, ends every other session of the person.
 import { createHash, randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { ApiError } from '../errors/index.js';
-import { NO_PERSON, recordPersonAudit } from '../audit/index.js';
+import { recordPersonAudit } from '../audit/index.js';
 import { clearAttempts, reserveAttempts, type CounterPolicy } from '../db/attempt-counters.js';
 import type { Mail } from '../mail/mailer.js';
 import { RESET_PASSWORD_PATH } from './paths.js';
@@ -27,27 +28,27 @@ export interface ResetLink {
   token: string;
 }
 
-/**
- * Counts the request against the address's and the caller's limits and, when allowed, replaces the
- * person's link with a new one (only the newest works). The same statements run for every address;
- * null when nothing is to be mailed.
- */
-export async function issuePasswordReset(pool: pg.Pool, input: { email: string; address: string }): Promise<ResetLink | null> {
-  const email = input.email.trim().toLowerCase();
-  const accountKey = `reset:account:${email}`;
+/** Counts the request against the address's and the caller's limits; true when a link may be sent. The same work for every address. */
+export async function reservePasswordReset(pool: pg.Pool, input: { email: string; address: string }): Promise<boolean> {
+  const accountKey = `reset:account:${input.email.trim().toLowerCase()}`;
   const callerKey = `reset:address:${input.address}`;
   const counts = await reserveAttempts(pool, [{ key: accountKey, policy: PER_ACCOUNT }, { key: callerKey, policy: PER_CALLER }]);
-  if (counts.get(accountKey)!.count > PER_ACCOUNT.limit || counts.get(callerKey)!.count > PER_CALLER.limit) return null;
+  return counts.get(accountKey)!.count <= PER_ACCOUNT.limit && counts.get(callerKey)!.count <= PER_CALLER.limit;
+}
+
+/** Replaces the person's link with a new one (only the newest works) and audits it; null when the address has no account. */
+export async function issueResetLink(pool: pg.Pool, input: { email: string; address: string }): Promise<ResetLink | null> {
   const token = randomBytes(32).toString('base64url');
   const person = (await pool.query<{ id: string; email: string }>(
     `WITH person AS (SELECT id, email FROM users WHERE lower(email) = $1),
      older AS (DELETE FROM password_resets r USING person WHERE r.user_id = person.id AND r.used_at IS NULL),
      link AS (INSERT INTO password_resets (id, user_id, expires_at) SELECT $2, person.id, $3 FROM person)
      SELECT id, email FROM person`,
-    [email, digest(token), new Date(Date.now() + RESET_TTL_MS)],
+    [input.email.trim().toLowerCase(), digest(token), new Date(Date.now() + RESET_TTL_MS)],
   )).rows[0];
-  await recordPersonAudit(pool, { userId: person?.id ?? NO_PERSON, action: 'password.reset_requested', details: { address: input.address } });
-  return person ? { to: person.email, token } : null;
+  if (!person) return null;
+  await recordPersonAudit(pool, { userId: person.id, action: 'password.reset_requested', details: { address: input.address } });
+  return { to: person.email, token };
 }
 
 /** Where the person sets a new password with the link's token. */

@@ -97,10 +97,20 @@ describe('forgot password', () => {
 });
 
 describe('the same work for every address', () => {
-  // Statement texts with their parameters left out: the same list means the same work in the database.
-  const work = (request: () => Promise<Response>) => statementsDuring(async () => (await request()).arrayBuffer());
+  // Statement texts with their parameters left out: the same list means the same work in the
+  // database. Work after an answer starts on setImmediate and runs on the primary pool; it is let
+  // finish before the next request's statements are collected.
+  const settled = async () => {
+    await new Promise((resolve) => setImmediate(resolve));
+    await expect.poll(() => t.database.pool.totalCount - t.database.pool.idleCount).toBe(0);
+  };
+  const work = async (request: () => Promise<Response>) => {
+    const statements = await statementsDuring(async () => (await request()).arrayBuffer());
+    await settled();
+    return statements;
+  };
 
-  it('forgot-password runs the same statements for a person and an unknown address, and answers before the mail is sent', async () => {
+  it('forgot-password runs the same statements for a person and an unknown address, and answers before the link and the mail', async () => {
     const person = await personWithPassword(t.database, { email: `same-${Date.now()}@example.test`, workspaceId });
     let release!: () => void;
     mailHeld = new Promise((resolve) => (release = resolve));
@@ -123,7 +133,8 @@ describe('the same work for every address', () => {
     const wrong = await work(() => post('/app/login', { email: person.email, password: 'not the password at all' }, '198.51.100.62'));
     const unknown = await work(() => post('/app/login', { email: `nobody-${Date.now()}@example.test`, password: 'not the password at all' }, '198.51.100.63'));
     expect(wrong).toEqual(unknown);
-    expect(wrong.some((text) => /INSERT INTO audit_log/.test(text))).toBe(true);
+    // The person's failure is audited all the same, after the answer.
+    await expect.poll(async () => t.database.prisma.auditLogEntry.count({ where: { actor: person.id, action: 'session.sign_in_failed' } })).toBe(1);
   });
 });
 

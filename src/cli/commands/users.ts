@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { findWorkspace } from '../../workspaces/service.js';
 import { addMember, generatePassword } from '../../workspaces/members.js';
-import { issuePasswordReset, resetMail, resetUrl } from '../../sessions/password-reset.js';
+import { issueResetLink, reservePasswordReset, resetMail, resetUrl } from '../../sessions/password-reset.js';
 import { createMailer } from '../../mail/mailer.js';
 import { createLogger } from '../../config/logger.js';
 import { db, config, output, type JsonOption } from '../context.js';
@@ -30,7 +30,8 @@ export function registerUsersCommands(program: Command) {
       const { PUBLIC_BASE_URL, PORT, SMTP_URL } = config();
       const origin = PUBLIC_BASE_URL ? new URL(PUBLIC_BASE_URL).origin : `http://localhost:${PORT}`;
       if (!PUBLIC_BASE_URL) await warnWithoutServer(origin);
-      const link = await issuePasswordReset(pool, { email: options.email, address: 'cli' });
+      const request = { email: options.email, address: 'cli' };
+      const link = (await reservePasswordReset(pool, request)) ? await issueResetLink(pool, request) : null;
       if (!link) {
         output(options, { email: options.email, requested: true, sent: false, link: null }, `No link made: no account has ${options.email}, or it reached the hourly limit of reset links.`);
         return;
