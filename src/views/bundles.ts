@@ -5,7 +5,6 @@
 // inline: its host allows no outside connection); the web pages, whose CSP allows no inline
 // script, load the same script and sheet as files.
 import path from 'node:path';
-import { build } from 'esbuild';
 
 export const VIEWS = ['report', 'visibility', 'answers'] as const;
 export type ViewName = (typeof VIEWS)[number];
@@ -20,6 +19,8 @@ export interface ViewBundle {
 const bundles = new Map<ViewName, Promise<ViewBundle>>();
 
 async function buildView(view: ViewName): Promise<ViewBundle> {
+  // esbuild is loaded with the first view: instances that never show one never hold it.
+  const { build } = await import('esbuild');
   const result = await build({
     entryPoints: [path.join(VIEW_SOURCES_DIR, `${view}.ts`)],
     bundle: true,

@@ -99,6 +99,23 @@ describe.skipIf(!chromiumAvailable)('the views as MCP Apps', () => {
     await hosted.page.close();
   });
 
+  it('a replayed result of an older shape still shows its project; a result it cannot read says so', async () => {
+    const { contents } = await host.readResource({ uri: 'ui://signalboard/visibility' });
+    const html = (contents[0] as { text: string }).text;
+    // No arguments, and a result with only the id and range where the data used to be.
+    const metrics = (await v1(`/ai-visibility/projects/${projectId}/metrics`)).data;
+    const older = { content: [{ type: 'text', text: '{}' }], structuredContent: { aiVisibilityMetrics: { data: { projectId, range: metrics.range } } } };
+    const replayed = await showInAppsHost(browser, { html, toolInput: {}, toolResult: older, callTool: (params) => host.callTool(params) });
+    await replayed.view.locator('.kpi').first().waitFor({ timeout: 15_000 });
+    expect(replayed.calls[0]).toMatchObject({ name: 'view_visibility', arguments: { id: projectId, dateFrom: metrics.range.from, dateTo: metrics.range.to } });
+    expect(replayed.problems).toEqual([]);
+    await replayed.page.close();
+    const unknown = await showInAppsHost(browser, { html, toolInput: {}, toolResult: { content: [{ type: 'text', text: 'hello' }], structuredContent: { something: 'else' } }, callTool: (params) => host.callTool(params) });
+    await expect.poll(() => unknown.view.locator('.notice').textContent(), { timeout: 15_000 }).toBe('Nothing to show for this result.');
+    expect(unknown.calls).toEqual([]);
+    await unknown.page.close();
+  });
+
   it('answers: v1\'s total, the next page through the host, mentions marked', async () => {
     const hosted = await show('ui://signalboard/answers', 'list_answers', { id: projectId, limit: 5 }, { width: 390 });
     const answers = await v1(`/ai-visibility/projects/${projectId}/answers?limit=20`);
