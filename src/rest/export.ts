@@ -147,8 +147,8 @@ async function* exportChunks(cursor: RowCursor<Record<string, any>>, { rows, for
 /** Exports end at no time anyone can tell; a few seconds is when a retry has a fair chance. */
 const EXPORT_RETRY_AFTER_SECONDS = 5;
 
-function takeSlot({ slots, scope, keyId }: ExportStreamOptions, headers: Record<string, string>): ExportSlot {
-  const slot = slots.take(scope.workspaceId, keyId);
+async function takeSlot({ slots, scope, keyId }: ExportStreamOptions, headers: Record<string, string>): Promise<ExportSlot> {
+  const slot = await slots.take(scope.workspaceId, keyId);
   if (typeof slot === 'object') return slot;
   const retry = { headers: { ...headers, 'Retry-After': String(EXPORT_RETRY_AFTER_SECONDS) } };
   if (slot === 'instance') throw new ApiError('unavailable', `Too many exports are streaming on this instance; retry in ${EXPORT_RETRY_AFTER_SECONDS} s.`, retry);
@@ -172,7 +172,7 @@ export async function exportResponse(options: ExportStreamOptions, headers: Reco
     Vary: 'Accept',
   };
   if (method === 'HEAD') return new Response(null, { headers: responseHeaders });
-  const slot = takeSlot(options, headers);
+  const slot = await takeSlot(options, headers);
   let cursor: RowCursor<Record<string, any>>;
   try {
     cursor = await options.scope.cursor(options.rows.statement, options.rows.values);

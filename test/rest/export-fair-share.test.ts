@@ -155,6 +155,18 @@ describe('shares of the export pool (4 connections: 2 per workspace, 1 per key)'
     await expect.poll(() => openExports(server.t), { timeout: 10_000 }).toBe(0);
   });
 
+  it('has an export over its share wait a moment for one to free instead of refusing it at once', async () => {
+    const held = await hold(server.baseUrl, a.keys[0]!, exportPath(a));
+    expect(held.status).toBe(200);
+    const next = fetch(`${server.baseUrl}${exportPath(a)}`, { headers: { authorization: `Bearer ${a.keys[0]}`, accept: 'application/x-ndjson' } });
+    // Give the second request time to reach its (taken) share, then free it.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    held.release();
+    const response = await next;
+    expect(response.status).toBe(200);
+    expect((await response.text()).trimEnd().split('\n')).toHaveLength(ANSWERS);
+  });
+
   it('reads rows of large answers about 1 MiB at a time, not 200 rows (8 MB) at a time', async () => {
     const queries = vi.spyOn(pg.Client.prototype, 'query');
     try {
