@@ -11,6 +11,7 @@ import { ProjectType } from './project.type.js';
 import { type LocaleTotals, type MetricsRow, type ModelTotals } from './metrics.js';
 import type { CompetitorMetrics, ScanCounters, ScanRates } from './pooled-rates.js';
 import { metricsRange, runFilterOf } from './read-filters.js';
+import { compareLocales, RATE_FIELDS, type LocaleComparison, type PeriodRates } from './period-comparison.js';
 import { queryTrend, TREND_GRANULARITIES, type TrendPoint } from './trend.js';
 
 type CountersAndRates = ScanCounters & ScanRates;
@@ -147,16 +148,6 @@ builder.objectField(ProjectType, 'metrics', (t) =>
   }),
 );
 
-interface PeriodRates {
-  totalRuns: number;
-  visibility: number | null;
-  shareOfVoice: number | null;
-  averagePosition: number | null;
-  sentiment: number | null;
-}
-
-const RATE_FIELDS = ['visibility', 'shareOfVoice', 'averagePosition', 'sentiment'] as const;
-
 const PeriodRatesType = builder.objectRef<PeriodRates>('AiVisibilityPeriodRates').implement({
   description: 'Pooled rates of one locale over one period.',
   fields: (t) => ({
@@ -173,13 +164,6 @@ const RateDeltaType = builder.objectRef<Record<(typeof RATE_FIELDS)[number], num
   fields: (t) => Object.fromEntries(RATE_FIELDS.map((field) => [field, t.exposeFloat(field, { nullable: true })])) as never,
 });
 
-interface LocaleComparison {
-  locale: string;
-  current: PeriodRates | null;
-  previous: PeriodRates | null;
-  delta: Record<(typeof RATE_FIELDS)[number], number | null>;
-}
-
 const LocaleComparisonType = builder.objectRef<LocaleComparison>('AiVisibilityLocaleComparison').implement({
   fields: (t) => ({
     locale: t.exposeString('locale'),
@@ -188,20 +172,6 @@ const LocaleComparisonType = builder.objectRef<LocaleComparison>('AiVisibilityLo
     delta: t.expose('delta', { type: RateDeltaType }),
   }),
 });
-
-const ratesOfTotals = (totals: LocaleTotals | undefined): PeriodRates | null =>
-  totals ? { totalRuns: totals.totalRuns, visibility: totals.visibility, shareOfVoice: totals.shareOfVoice, averagePosition: totals.averagePosition, sentiment: totals.sentiment } : null;
-
-/** Two periods side by side per locale, each pooled on its own, with the differences. */
-export function compareLocales(current: readonly LocaleTotals[], previous: readonly LocaleTotals[]): LocaleComparison[] {
-  const locales = [...new Set([...current, ...previous].map((totals) => totals.locale))].sort();
-  return locales.map((locale) => {
-    const now = ratesOfTotals(current.find((totals) => totals.locale === locale));
-    const before = ratesOfTotals(previous.find((totals) => totals.locale === locale));
-    const delta = Object.fromEntries(RATE_FIELDS.map((field) => [field, now?.[field] != null && before?.[field] != null ? now[field]! - before[field]! : null])) as LocaleComparison['delta'];
-    return { locale, current: now, previous: before, delta };
-  });
-}
 
 builder.objectField(ProjectType, 'periodComparison', (t) =>
   t.field({
