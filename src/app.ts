@@ -152,7 +152,7 @@ export function createApp(deps: AppDependencies): App {
         publicOrigin,
         addressOf: (req) => clientAddress(typeof req.headers['x-forwarded-for'] === 'string' ? req.headers['x-forwarded-for'] : null, req.socket.remoteAddress, config.TRUST_PROXY),
       });
-      return { authorizationServer, mcp: createMcpHandler({ schema, authorizationServer, writes: { prisma: database.prisma, pool: database.pool, webhooks: webhookDepsOf(config, { prisma: database.prisma, pool: database.pool, box: deps.box }) }, logger, contextFor, metrics, meter, allowedOrigins: config.MCP_ALLOWED_ORIGINS }) };
+      return { authorizationServer, mcp: createMcpHandler({ schema, authorizationServer, writes: { prisma: database.prisma, pool: database.pool, webhooks: webhookDepsOf(config, { prisma: database.prisma, pool: database.pool, box: deps.box }) }, logger, contextFor, metrics, meter, allowedOrigins: config.MCP_ALLOWED_ORIGINS, maxResponseBytes: config.RESPONSE_MAX_BYTES }) };
     })());
   // Nothing is cached before the connector is loaded.
   invalidateTokens = (target) =>

@@ -36,6 +36,8 @@ export interface McpDeps extends ToolCallDeps {
   meter(principal: Principal): Promise<Admitted>;
   /** Browser-based MCP clients' origins (MCP_ALLOWED_ORIGINS): CORS, bearer token only. */
   allowedOrigins: readonly string[];
+  /** The cap on one JSON answer (RESPONSE_MAX_BYTES), which a batch's results share. */
+  maxResponseBytes: number;
 }
 
 // What a browser-based MCP client sends and must read (the SDK's headers; the challenge).
@@ -162,7 +164,7 @@ export function createMcpHandler(deps: McpDeps) {
     const message = readMessage(await request.arrayBuffer(), request.headers);
     if (message instanceof Response) return message;
     const { text, parsedBody } = message;
-    const ledger = createCallLedger(() => deps.meter(holder.principal));
+    const ledger = createCallLedger(() => deps.meter(holder.principal), Array.isArray(parsedBody) ? deps.maxResponseBytes : null);
     const views = request.headers.get('mcp-session-id')?.startsWith(VIEWS_SESSION_PREFIX) ?? false;
     const bound: BoundRequest = { holder, selection, requestId, ledger, views };
     // A call the direct path takes names a 2025 version and carries no envelope claim: the SDK's

@@ -61,7 +61,7 @@ export function createToolCalls(deps: ToolCallDeps, toolsByName: ReadonlyMap<str
   /** A tool call, counted by tool (names outside the catalogue as "unknown") and outcome. */
   async function callTool(bound: BoundRequest, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
     const refused = await bound.ledger.admit();
-    const result = refused ? toolError(refused) : await runTool(bound, name, args);
+    const result = refused ? toolError(refused) : bound.ledger.bounded(await runTool(bound, name, args));
     deps.metrics.toolCall(toolsByName.has(name) ? name : 'unknown', result.isError ? 'error' : 'ok');
     return result;
   }
@@ -98,7 +98,8 @@ export function createToolCalls(deps: ToolCallDeps, toolsByName: ReadonlyMap<str
       }
       const data = result.data as Record<string, unknown>;
       if (Object.values(data).some((value) => value === null)) return toolError(new ApiError('not_found', 'Nothing with that id in this workspace.'));
-      assertResponseSize(data, context.config.RESPONSE_MAX_BYTES);
+      // Checked before it is serialized; the answer carries the data twice (structuredContent and its text).
+      assertResponseSize(data, context.config.RESPONSE_MAX_BYTES / 2);
       return structured(data);
     } catch (error) {
       return toolError(error instanceof UsageError ? fromUsageError(error, 'invalid_parameter') : toApiError(error, (cause) => deps.logger.error({ err: cause, requestId, tool: name }, 'mcp tool failed')));

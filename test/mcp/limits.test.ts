@@ -12,8 +12,12 @@ import { MCP_LIMITS } from '../../src/mcp/messages.js';
 // A bucket of 8 that refills one token in 50 s, and a workspace bucket of the same size, so that
 // one connection can empty its workspace's share.
 const BURST = 8;
-// `starter` (MCP without API access) is metered at the `pro` size.
-const served = useListeningApp({ RATE_LIMIT_AGENCY: `${BURST}/0.02`, RATE_LIMIT_PRO: `${BURST}/0.02`, RATE_LIMIT_WORKSPACE_FACTOR: '1' });
+// `starter` (MCP without API access) is metered at the `pro` size. Answers of at most 2 KiB: a
+// few whoami results fill a batch.
+const MAX_ANSWER = 2048;
+const served = useListeningApp({ RATE_LIMIT_AGENCY: `${BURST}/0.02`, RATE_LIMIT_PRO: `${BURST}/0.02`, RATE_LIMIT_WORKSPACE_FACTOR: '1', RESPONSE_MAX_BYTES: String(MAX_ANSWER) });
+
+let registered: TestOAuthProvider['client'];
 
 /** A fresh workspace (its own buckets) with an MCP token for every toolset, and its v1 key. */
 async function connected(browser: Partial<Browser> = {}, plan = 'agency') {
@@ -21,7 +25,10 @@ async function connected(browser: Partial<Browser> = {}, plan = 'agency') {
   await personWithPassword(served.t.database, { email: keyed.ownerEmail });
   const owner = await signIn(served.t.app, keyed.ownerEmail);
   const provider = new TestOAuthProvider({ cookie: owner.cookie, workspaceId: keyed.workspace.id, ...browser });
+  // One registered app for every connection: registrations are limited per address.
+  provider.client = registered;
   await (await connectMcp(served.baseUrl, provider, '/mcp/x/all')).close();
+  registered ??= provider.client;
   return { token: provider.saved!.access_token, key: keyed.key.secret, owner };
 }
 
@@ -64,16 +71,18 @@ describe('tool calls spend the buckets v1 spends', () => {
 
   it('a 2025-03-26 batch spends one token per call; calls past the bucket are tool errors saying when to retry', async () => {
     const { token } = await connected();
-    const batch = (first: number) => Array.from({ length: 5 }, (_, index) => toolCall(first + index, 'whoami'));
+    // Small answers (not found), so that the batch's byte cap stays out of the way.
+    const batch = (first: number) => Array.from({ length: 5 }, (_, index) => toolCall(first + index, 'get_client', { id: 'cli_0000000000000000000X' }));
+    const codes = async (response: Response) => ((await json(response)) as { result: ToolResult }[]).map((answer) => errorOf(answer.result).code);
     const first = await post(token, batch(1), '2025-03-26');
     expect(first.status).toBe(200);
-    expect(((await json(first)) as { result: ToolResult }[]).every((answer) => !answer.result.isError)).toBe(true);
+    expect(await codes(first)).toEqual(Array(5).fill('not_found'));
     const second = await post(token, batch(10), '2025-03-26');
     expect(second.status).toBe(200);
     const results = ((await json(second)) as { result: ToolResult }[]).map((answer) => answer.result);
     // 8 tokens: 5 + 3 answered, 2 refused.
-    expect(results.filter((result) => !result.isError)).toHaveLength(BURST - 5);
-    const refused = results.filter((result) => result.isError).map(errorOf);
+    expect(results.map(errorOf).filter((error) => error.code === 'not_found')).toHaveLength(BURST - 5);
+    const refused = results.map(errorOf).filter((error) => error.code !== 'not_found');
     expect(refused).toHaveLength(2);
     for (const error of refused) expect(error).toMatchObject({ code: 'rate_limited', message: expect.stringMatching(/retry in \d+ s/) });
     expect((await post(token, toolCall(20, 'whoami'))).status).toBe(429);
@@ -111,6 +120,21 @@ describe('batches', () => {
       expect(accepted.status, String(revision)).toBe(200);
       expect(((await json(accepted)) as { id: number }[]).map((answer) => answer.id).sort()).toEqual([1, 2]);
     }
+  });
+
+  it('share the cap on one answer: calls past it are tool errors response_too_large, the others answered', async () => {
+    const { token } = await connected();
+    const single = (await (await post(token, toolCall(1, 'whoami'))).text()).length;
+    const calls = BURST - 1;
+    expect(calls * single).toBeGreaterThan(MAX_ANSWER + 2 * single);
+    const answered = await post(token, Array.from({ length: calls }, (_, index) => toolCall(10 + index, 'whoami')), '2025-03-26');
+    const text = await answered.text();
+    expect(text.length).toBeLessThan(MAX_ANSWER + calls * 400);
+    const results = (JSON.parse(text) as { result: ToolResult }[]).map((answer) => answer.result);
+    expect(results.filter((result) => !result.isError).length).toBeGreaterThan(0);
+    const refused = results.filter((result) => result.isError).map(errorOf);
+    expect(refused.length).toBeGreaterThanOrEqual(2);
+    for (const error of refused) expect(error).toMatchObject({ code: 'response_too_large', message: expect.stringContaining('Send fewer calls per batch') });
   });
 
   it(`hold at most ${MCP_LIMITS.batchMessages} messages`, async () => {
