@@ -5,6 +5,7 @@
 // under /graphql/assets/, loaded from the package once, when first asked for.
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { introspectionFromSchema, type GraphQLSchema, type IntrospectionQuery } from 'graphql';
 import type { GraphiQLOptions } from 'graphql-yoga';
 import { Response } from '../http/responses.js';
 
@@ -63,7 +64,16 @@ export const GRAPHIQL_PAGE_POLICY = { scripts: ["'self'"], extra: ["connect-src 
 // Inline JSON inside <script> must not be able to close the element.
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
-export function graphiqlPage(options: GraphiQLOptions): string {
+// Computed once per schema; GraphiQL takes an introspection result as its `schema` and then
+// does not introspect by itself.
+const introspections = new WeakMap<GraphQLSchema, IntrospectionQuery>();
+const introspectionOf = (schema: GraphQLSchema) => {
+  let introspection = introspections.get(schema);
+  if (!introspection) introspections.set(schema, (introspection = introspectionFromSchema(schema, { schemaDescription: true, inputValueDeprecation: true })));
+  return introspection;
+};
+
+export function graphiqlPage(options: GraphiQLOptions, schema: GraphQLSchema): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -75,7 +85,7 @@ export function graphiqlPage(options: GraphiQLOptions): string {
 <body id="body" class="no-focus-outline">
 <noscript>GraphiQL needs JavaScript.</noscript>
 <div id="root"></div>
-<script type="application/json" id="graphiql-options">${scriptJson(options)}</script>
+<script type="application/json" id="graphiql-options">${scriptJson({ ...options, schema: introspectionOf(schema) })}</script>
 <script src="${GRAPHIQL_ASSETS_PATH}boot.js"></script>
 <script src="${GRAPHIQL_ASSETS_PATH}graphiql.js"></script>
 </body>

@@ -33,7 +33,11 @@ export interface YogaDependencies {
 }
 
 const DEFAULT_QUERY = `# The graph behind /api/v1.
-# Paste your API key under Headers, then run.
+# Paste your API key in the Headers tab below:
+#   {"Authorization": "Bearer sgb_live_…"}
+# then run. \`npm start\` prints a demo key;
+# Settings → API keys makes more. Signed in to
+# the web app here, your session works too.
 {
   viewer { workspace { name plan } scopes }
   clients { data { id name reportCount } }
@@ -84,10 +88,11 @@ export function createGraphQLServer(deps: YogaDependencies) {
     graphiql: {
       title: 'Signalboard GraphQL',
       defaultQuery: DEFAULT_QUERY,
-      // Paste an API key here; GraphiQL sends these headers with every request.
-      headers: JSON.stringify({ Authorization: 'Bearer <your API key>' }, null, 2),
     },
-    renderGraphiQL: graphiqlPage,
+    // The page carries the schema (public, as graphql/schema.graphql and the OpenAPI document
+    // are), so the Docs pane and completion work before a key is pasted and nothing is sent
+    // on open: a request without a key would only fill the result pane with a 401.
+    renderGraphiQL: (options) => graphiqlPage(options, deps.schema),
     landingPage: false,
     // Cookies only from our own pages; any other site may call with an API key (no credentials),
     // so Yoga's default of reflecting any Origin with credentials is replaced.
