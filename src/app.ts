@@ -34,7 +34,6 @@ import { createMetrics, poolStats, type Metrics } from './observability/metrics.
 import { routeTemplateOf } from './observability/route-templates.js';
 import { v1RouteTemplate } from './rest/routes.js';
 import { webhookBacklog } from './webhooks/outbox.js';
-import { webhookDepsOf } from './webhooks/endpoints.js';
 import { clientAddress } from './http/client-address.js';
 import { identityProviderPolicy } from './sso/connections.js';
 import { endAuthorizationSessions } from './mcp/oauth-adapter.js';
@@ -46,8 +45,7 @@ import { fromUsageError, toApiError, UsageError } from './errors/index.js';
 import { INVALIDATION_CHANNEL } from './auth/invalidation.js';
 import { Response } from './http/responses.js';
 import { isAuthorizationServerPath, MCP_PATH, PROTECTED_RESOURCE_PATHS } from './mcp/connector.js';
-import type { AuthorizationServer } from './mcp/authorization-server.js';
-import type { createMcpHandler } from './mcp/handler.js';
+import { createConnectorLoader } from './mcp/connector-loader.js';
 
 export interface AppDependencies {
   config: Config;
@@ -116,11 +114,13 @@ export function createApp(deps: AppDependencies): App {
     dataCache: () => ({ hits: dataCache.hits, misses: dataCache.misses, bytes: dataCache.bytes, entries: dataCache.size }),
     webhookBacklog: () => webhookBacklog(database.pool),
   });
-  // Set below: the MCP token cache listens to the same messages as the API-key cache.
-  let invalidateTokens: (target: string) => void = () => {};
+  const contextFor = (principal: Principal, requestId: string) =>
+    buildContext({ requestId, principal, workspace: scopeOf(principal.workspaceId), config }, dataCache);
+  // The MCP token cache listens to the same messages as the API-key cache.
+  const connector = createConnectorLoader({ config, database, box: deps.box, sessions, logger, notify: (target) => notify(target), publicOrigin, contextFor, metrics, meter });
   const notify = async (target: string) => {
     deps.authenticator.invalidate(target);
-    invalidateTokens(target);
+    connector.invalidate(target);
     await (deps.notify ? deps.notify(target) : database.pool.query('SELECT pg_notify($1, $2)', [INVALIDATION_CHANNEL, target]));
   };
   const sessionRoutes = createSessionHandler({ pool: database.pool, sessions, mail, publicOrigin, onSignedOut: (userId) => endAuthorizationSessions(database.pool, userId), onBackgroundError: (error) => logger.error({ err: error }, 'work after a sign-in or password-reset answer failed') });
@@ -136,32 +136,6 @@ export function createApp(deps: AppDependencies): App {
     logger,
   });
   const ssoRoutes = createSsoHandler({ sso, pool: database.pool, sessions, cookiePolicy: sessions.cookiePolicy, publicOrigin });
-  // The MCP connector is loaded on its first request (see mcp/connector.ts).
-  let connector: Promise<{ authorizationServer: AuthorizationServer; mcp: ReturnType<typeof createMcpHandler> }> | null = null;
-  const loadConnector = () =>
-    (connector ??= (async () => {
-      const [{ createAuthorizationServer }, { createMcpHandler }] = await Promise.all([import('./mcp/authorization-server.js'), import('./mcp/handler.js')]);
-      const authorizationServer = createAuthorizationServer({
-        config,
-        pool: database.pool,
-        prisma: database.prisma,
-        box: deps.box,
-        sessions,
-        logger,
-        notify,
-        publicOrigin,
-        addressOf: (req) => clientAddress(typeof req.headers['x-forwarded-for'] === 'string' ? req.headers['x-forwarded-for'] : null, req.socket.remoteAddress, config.TRUST_PROXY),
-      });
-      return { authorizationServer, mcp: createMcpHandler({ schema, authorizationServer, writes: { prisma: database.prisma, pool: database.pool, webhooks: webhookDepsOf(config, { prisma: database.prisma, pool: database.pool, box: deps.box }) }, logger, contextFor, metrics, meter, allowedOrigins: config.MCP_ALLOWED_ORIGINS, maxResponseBytes: config.RESPONSE_MAX_BYTES }) };
-    })());
-  // Nothing is cached before the connector is loaded.
-  invalidateTokens = (target) =>
-    void connector?.then(({ authorizationServer, mcp }) => {
-      authorizationServer.invalidate(target);
-      mcp.invalidate(target);
-    });
-  const contextFor = (principal: Principal, requestId: string) =>
-    buildContext({ requestId, principal, workspace: scopeOf(principal.workspaceId), config }, dataCache);
 
   const rest = createRestHandler({
     schema,
@@ -212,7 +186,7 @@ export function createApp(deps: AppDependencies): App {
     if (path === MCP_PATH || path.startsWith(`${MCP_PATH}/`) || PROTECTED_RESOURCE_PATHS.includes(path)) {
       // Absolute URLs live here (the resource, the issuer): only requests addressed to this service.
       publicOrigin.assertAddressed(request.headers.get('host') ?? url.host, request.headers.get('x-forwarded-host'));
-      const { mcp } = await loadConnector();
+      const { mcp } = await connector.load();
       return PROTECTED_RESOURCE_PATHS.includes(path) ? mcp.metadata() : mcp.handle(request, requestId, path.slice(MCP_PATH.length));
     }
     if (path === BASE_PATH || path.startsWith(`${BASE_PATH}/`)) return rest(request, url, requestId, connection);
@@ -236,10 +210,10 @@ export function createApp(deps: AppDependencies): App {
     readiness,
     metrics,
     responseLimits: { stallMs: config.RESPONSE_STALL_SECONDS * 1000, unsentMaxBytes: config.RESPONSE_UNSENT_MAX_BYTES },
-    node: { handles: isAuthorizationServerPath, handle: async (req, res) => (await loadConnector()).authorizationServer.handle(req, res) },
+    node: { handles: isAuthorizationServerPath, handle: async (req, res) => (await connector.load()).authorizationServer.handle(req, res) },
     invalidate: (target) => {
       deps.authenticator.invalidate(target);
-      invalidateTokens(target);
+      connector.invalidate(target);
     },
     async fetch(request, connection = {}) {
       const started = performance.now();

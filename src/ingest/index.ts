@@ -3,4 +3,4 @@
 export { writeMetricFacts } from './metric-facts.js';
 export type { MetricFactInput } from './metric-facts.js';
 export { writeScans } from './scans.js';
-export type { ScanInput } from './scans.js';
+export type { ScanInput } from './scan-lines.js';

@@ -3,7 +3,8 @@
 import type pg from 'pg';
 import { decodeIngestBody, parseIngestBody, type IngestSummary, type LineProblem } from './lines.js';
 import { existingClientIds, validateMetricLines, writeMetricFacts } from './metric-facts.js';
-import { projectRules, validateScanLines, writeScans } from './scans.js';
+import { validateScanLines } from './scan-lines.js';
+import { projectRules, writeScans } from './scans.js';
 
 export type IngestKind = 'metrics' | 'scans';
 

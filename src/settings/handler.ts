@@ -21,9 +21,11 @@ import { listEndpoints, WEBHOOK_PLANS } from '../webhooks/index.js';
 import { viewLinks } from '../views/index.js';
 import { workspaceScopes } from '../db/workspace-scope.js';
 import { settingsPage, type Notice } from './page.js';
-import { settingsActions, settingsWebhookDeps, type SettingsCall, type SettingsDeps } from './actions.js';
+import { settingsActions } from './actions.js';
+import { settingsWebhookDeps } from './webhook-actions.js';
+import type { SettingsCall, SettingsDeps } from './action.js';
 
-export type { SettingsDeps } from './actions.js';
+export type { SettingsDeps } from './action.js';
 
 export function createSettingsHandler(deps: SettingsDeps) {
   const { prisma, pool } = deps;

@@ -11,7 +11,8 @@ import { createEndpoint, replayEvent, replayFailed, revealSecret, rotateSecret, 
 import { appendEvents } from '../../src/webhooks/outbox.js';
 import { createSender } from '../../src/webhooks/sender.js';
 import { createDeliveryWorker, type DeliveryWorker } from '../../src/webhooks/worker.js';
-import { projectRules, validateScanLines, writeScans } from '../../src/ingest/scans.js';
+import { validateScanLines } from '../../src/ingest/scan-lines.js';
+import { projectRules, writeScans } from '../../src/ingest/scans.js';
 import { parseIngestBody } from '../../src/ingest/lines.js';
 import { OPERATOR } from '../../src/workspaces/actor.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';

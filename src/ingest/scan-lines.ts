@@ -1,0 +1,172 @@
+// What one line of a scan file may hold and why it cannot be stored: the schema, the counters'
+// cross-field rules, and the counters derived from a line's runs. Pure: scans.ts writes what
+// passes.
+import { z } from 'zod';
+import { DATE_RULE, isCivilDate } from '../dates/civil-date.js';
+import { AI_MODELS, registrableDomain, competitorCountersFromRuns, competitorDifferences, counterDifferences, countersFromRuns, runProblems, SENTIMENTS, type Run } from '../ai-visibility/index.js';
+import { COMPETITOR_COUNTER_FIELDS, COUNTER_FIELDS, type CompetitorCounters, type ScanCounters } from '../ai-visibility/index.js';
+import { describeIssues, type LineProblem, type ParsedLine } from './lines.js';
+export interface ScanInput extends ScanCounters {
+  projectId: string;
+  date: string;
+  model: string;
+  locale: string;
+  competitors?: CompetitorCounters[];
+  /** The runs the counters were derived from; absent for a counters-only scan. */
+  runs?: Run[];
+}
+
+export interface ProjectRules {
+  workspaceId: string;
+  models: readonly string[];
+  locales: readonly string[];
+  competitors: readonly string[];
+}
+
+const counter = z.number().int('must be an integer').nonnegative('must not be negative').max(2_000_000_000);
+
+export const RUN_LIMITS = { runsPerScan: 1000, answerCharacters: 100_000, citationsPerAnswer: 100, promptCharacters: 500, tagsPerPrompt: 20, searchQueriesPerRun: 50, searchQueryCharacters: 500, retrievedPerRun: 100 } as const;
+
+const position = z.number().int('must be an integer').min(1, 'positions start at 1').max(1000).nullable();
+
+/** Why a cited or retrieved URL cannot be stored: its source is its registrable domain, so a host without one (co.uk, localhost) has no source to count under. */
+function citedUrlProblem(value: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'must be an http(s) URL';
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) return 'must be an http(s) URL';
+  if (!registrableDomain(value)) return `host ${JSON.stringify(url.hostname.slice(0, 100))} has no registrable domain in the public suffix list and is no IP address`;
+  return null;
+}
+
+const httpUrl = z
+  .string()
+  .max(2048)
+  .superRefine((value, ctx) => {
+    const problem = citedUrlProblem(value);
+    if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+  });
+
+export const runSchema = z
+  .object({
+    prompt: z.string().trim().min(1).max(RUN_LIMITS.promptCharacters),
+    topic: z.string().trim().min(1).max(100).nullable().optional(),
+    tags: z.array(z.string().trim().min(1).max(50)).max(RUN_LIMITS.tagsPerPrompt).optional(),
+    answer: z.string().max(RUN_LIMITS.answerCharacters),
+    brandMentions: counter,
+    totalMentions: counter,
+    position,
+    sentiment: z.enum(SENTIMENTS).nullable(),
+    competitors: z.array(z.object({ name: z.string().min(1).max(200), mentions: counter, position }).strict()).max(50).optional(),
+    citations: z.array(z.object({ url: httpUrl, title: z.string().max(500).nullable().optional() }).strict()).max(RUN_LIMITS.citationsPerAnswer).optional(),
+    searchQueries: z
+      .array(z.string().max(RUN_LIMITS.searchQueryCharacters).refine((query) => query.trim().length > 0, 'must not be blank'))
+      .max(RUN_LIMITS.searchQueriesPerRun)
+      .optional(),
+    retrieved: z.array(z.object({ url: httpUrl, title: z.string().max(500).nullable().optional() }).strict()).max(RUN_LIMITS.retrievedPerRun).optional(),
+  })
+  .strict();
+
+const lineSchema = z
+  .object({
+    project: z.string().regex(/^prj_[0-9A-Za-z]{20}$/, 'project must be a project id (prj_…)'),
+    date: z.string().refine(isCivilDate, `must be ${DATE_RULE}`),
+    model: z.enum(AI_MODELS),
+    locale: z.string().min(2).max(35),
+    // Required without runs; with runs, optional and then checked against them.
+    ...Object.fromEntries(COUNTER_FIELDS.map((field) => [field, counter.optional()])),
+    competitors: z
+      .array(z.object({ name: z.string().min(1).max(200), ...Object.fromEntries(COMPETITOR_COUNTER_FIELDS.map((field) => [field, counter])) }).strict())
+      .max(50)
+      .optional(),
+    runs: z.array(runSchema).max(RUN_LIMITS.runsPerScan).optional(),
+  })
+  .strict();
+
+type ScanLine = z.infer<typeof lineSchema> & Partial<ScanCounters>;
+
+/** The counters and competitors a line stands for, or why it cannot: derived from its runs when it has them. */
+function scanCountersOf(line: ScanLine): { counters: ScanCounters; competitors: CompetitorCounters[]; problems: string[] } {
+  const sentCompetitors = (line.competitors ?? []) as CompetitorCounters[];
+  if (!line.runs) {
+    const missing = COUNTER_FIELDS.filter((field) => line[field] === undefined);
+    const counters = Object.fromEntries(COUNTER_FIELDS.map((field) => [field, line[field] ?? 0])) as unknown as ScanCounters;
+    return { counters, competitors: sentCompetitors, problems: missing.length ? [`${missing.join(', ')} required (or send runs)`] : [] };
+  }
+  const runs = line.runs as Run[];
+  const problems = runs.flatMap((run, index) => runProblems(run, index));
+  const seen = new Map<string, number>();
+  runs.forEach((run, index) => {
+    if (seen.has(run.prompt)) problems.push(`runs[${index}]: the prompt of runs[${seen.get(run.prompt)}] again (one run per prompt in a scan)`);
+    seen.set(run.prompt, index);
+  });
+  const counters = countersFromRuns(runs);
+  const competitors = competitorCountersFromRuns(runs);
+  problems.push(...counterDifferences(line, counters));
+  if (line.competitors) problems.push(...competitorDifferences(sentCompetitors, competitors));
+  return { counters, competitors, problems };
+}
+
+/** The same bounds for each competitor as for the brand, against the scan's runs and mentions. */
+export function competitorProblems(scan: ScanCounters, competitors: readonly CompetitorCounters[], tracked: readonly string[]): string[] {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  for (const competitor of competitors) {
+    const label = `competitor ${competitor.name}`;
+    if (!tracked.includes(competitor.name)) problems.push(`${label} is not tracked by the project (tracked: ${tracked.join(', ') || 'none'})`);
+    if (seen.has(competitor.name)) problems.push(`${label} is given twice`);
+    seen.add(competitor.name);
+    if (competitor.visibilityCount > scan.totalRuns) problems.push(`${label}: visibilityCount must be ≤ totalRuns`);
+    if (competitor.mentionCount > scan.totalMentionCount) problems.push(`${label}: mentionCount must be ≤ totalMentionCount`);
+    if (competitor.positionedCount > competitor.visibilityCount) problems.push(`${label}: positionedCount must be ≤ visibilityCount`);
+    if (competitor.positionedCount > 0 && competitor.positionSum < competitor.positionedCount) problems.push(`${label}: positionSum must be ≥ positionedCount (positions start at 1)`);
+  }
+  const mentions = scan.mentionCount + competitors.reduce((sum, competitor) => sum + competitor.mentionCount, 0);
+  if (competitors.length && mentions > scan.totalMentionCount) problems.push('mentionCount of the brand and its competitors together must be ≤ totalMentionCount');
+  return problems;
+}
+
+/** The cross-field rules of the contract's counters. */
+export function counterProblems(scan: ScanCounters): string[] {
+  const problems: string[] = [];
+  if (scan.visibilityCount > scan.totalRuns) problems.push('visibilityCount must be ≤ totalRuns');
+  if (scan.mentionCount > scan.totalMentionCount) problems.push('mentionCount must be ≤ totalMentionCount');
+  if (scan.positionedCount > scan.visibilityCount) problems.push('positionedCount must be ≤ visibilityCount');
+  if (scan.positiveCount + scan.neutralCount + scan.negativeCount > scan.mentionCount) {
+    problems.push('positiveCount + neutralCount + negativeCount must be ≤ mentionCount');
+  }
+  if (scan.positionedCount > 0 && scan.positionSum < scan.positionedCount) problems.push('positionSum must be ≥ positionedCount (positions start at 1)');
+  return problems;
+}
+
+export function validateScanLines(lines: readonly ParsedLine[], projects: ReadonlyMap<string, ProjectRules>): { scans: ScanInput[]; problems: LineProblem[] } {
+  const scans: ScanInput[] = [];
+  const problems: LineProblem[] = [];
+  const seen = new Map<string, number>();
+  for (const { line, value } of lines) {
+    const parsed = lineSchema.safeParse(value);
+    if (!parsed.success) {
+      problems.push({ line, message: describeIssues(parsed.error) });
+      continue;
+    }
+    const { project, date, model, locale } = parsed.data;
+    const { counters: rest, competitors, problems: derivationProblems } = scanCountersOf(parsed.data as ScanLine);
+    const lineProblems = [...derivationProblems, ...counterProblems(rest)];
+    const rules = projects.get(project);
+    if (!rules) lineProblems.push(`unknown project ${project}`);
+    else {
+      if (!rules.models.includes(model)) lineProblems.push(`model ${model} is not tracked by the project (tracked: ${rules.models.join(', ')})`);
+      if (!rules.locales.includes(locale)) lineProblems.push(`locale ${locale} is not tracked by the project (tracked: ${rules.locales.join(', ')})`);
+      lineProblems.push(...competitorProblems(rest, competitors, rules.competitors));
+    }
+    const key = `${project}|${date}|${model}|${locale}`;
+    if (seen.has(key)) lineProblems.push(`same scan as line ${seen.get(key)}`);
+    seen.set(key, line);
+    if (lineProblems.length) problems.push({ line, message: lineProblems.join('; ') });
+    else scans.push({ projectId: project, date, model, locale, ...rest, competitors, ...(parsed.data.runs ? { runs: parsed.data.runs as Run[] } : {}) });
+  }
+  return { scans, problems };
+}

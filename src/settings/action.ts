@@ -1,0 +1,42 @@
+// What a settings action is: one declaration serves its JSON twin (`/app/settings/…`) and the
+// page's form post, over the same admin commands as the CLI and the MCP tools.
+import type pg from 'pg';
+import type { Config } from '../config/index.js';
+import type { PrismaClient } from '../db/generated/prisma/client.js';
+import type { FormFields } from '../http/forms.js';
+import type { PublicOrigin } from '../http/public-origin.js';
+import type { SecretBox } from '../secrets/secret-box.js';
+import type { SessionView, WebSessions } from '../sessions/index.js';
+import type { Actor, Notify } from '../workspaces/index.js';
+import type { Notice } from './page.js';
+
+export interface SettingsDeps {
+  config: Config;
+  prisma: PrismaClient;
+  pool: pg.Pool;
+  box: SecretBox;
+  sessions: WebSessions;
+  notify: Notify;
+  /** The service's one origin: redirect URIs and links shown on the page. */
+  publicOrigin: PublicOrigin;
+}
+
+export interface SettingsCall {
+  session: SessionView;
+  actor: Actor;
+  fields: FormFields;
+  params: string[];
+  request: Request;
+}
+
+export interface SettingsAction {
+  method: 'GET' | 'POST';
+  path: RegExp;
+  /** The JSON twin's data, and what the page shows after a form post. */
+  run(call: SettingsCall): Promise<{ data: unknown; notice?: Notice }>;
+}
+
+/** An id in an action's path (captured as a param). */
+export const ID = '([A-Za-z0-9_]{1,64})';
+
+export const workspaceOf = (call: SettingsCall) => call.session.workspaceId;

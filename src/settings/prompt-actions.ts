@@ -1,0 +1,61 @@
+// Settings actions for an AI-visibility project's prompts and domains.
+import { ApiError } from '../errors/index.js';
+import { listField, textField, type FormFields } from '../http/forms.js';
+import { addPrompts, listPrompts, parseCompetitorDomains, setProjectDomains, setPromptsArchived, updatePrompts } from '../ai-visibility/index.js';
+import { ID, type SettingsAction, type SettingsCall, type SettingsDeps } from './action.js';
+
+/** One entry per line of a text area, or the items of a JSON list (prompt texts may hold commas). */
+function linesField(fields: FormFields, name: string): string[] {
+  const value = fields[name];
+  const lines = Array.isArray(value) ? value.map(String) : typeof value === 'string' ? value.split(/\r?\n/) : [];
+  return lines.map((line) => line.trim()).filter(Boolean);
+}
+
+export function promptActions(deps: SettingsDeps): SettingsAction[] {
+  const { prisma } = deps;
+  return [
+    {
+      method: 'GET',
+      path: new RegExp(`^/projects/${ID}/prompts$`),
+      run: async (call) => ({ data: await listPrompts(prisma, { projectId: call.params[0]!, actor: call.actor, includeArchived: new URL(call.request.url).searchParams.get('includeArchived') === 'true' }) }),
+    },
+    {
+      method: 'POST',
+      path: new RegExp(`^/projects/${ID}/prompts$`),
+      run: async (call) => {
+        const topic = textField(call.fields, 'topic', { max: 100 });
+        const tags = listField(call.fields, 'tags') ?? undefined;
+        const texts = linesField(call.fields, 'texts');
+        if (!texts.length) throw new ApiError('invalid_parameter', 'texts is required: one prompt per line (or a JSON list).', { param: 'texts' });
+        const result = await addPrompts(prisma, { projectId: call.params[0]!, prompts: texts.map((text) => ({ text, topic, tags })), actor: call.actor });
+        return { data: result, notice: { kind: 'ok', title: `${result.added.length} prompt(s) added${result.existing.length ? `; ${result.existing.length} already tracked` : ''}.` } };
+      },
+    },
+    ...(['archive', 'restore'] as const).map((verb) => ({
+      method: 'POST' as const,
+      path: new RegExp(`^/prompts/${verb}$`),
+      run: async (call: SettingsCall) => {
+        const prompts = await setPromptsArchived(prisma, { promptIds: listField(call.fields, 'promptIds') ?? [], archived: verb === 'archive', actor: call.actor });
+        return { data: prompts, notice: { kind: 'ok' as const, title: `${prompts.length} prompt(s) ${verb}d.` } };
+      },
+    })),
+    {
+      method: 'POST',
+      path: /^\/prompts\/update$/,
+      run: async (call) => {
+        const topic = call.fields.topic === undefined ? undefined : textField(call.fields, 'topic', { max: 100 });
+        const prompts = await updatePrompts(prisma, { promptIds: listField(call.fields, 'promptIds') ?? [], topic, tags: call.fields.tags === undefined ? undefined : (listField(call.fields, 'tags') ?? []), actor: call.actor });
+        return { data: prompts, notice: { kind: 'ok', title: `${prompts.length} prompt(s) updated.` } };
+      },
+    },
+    {
+      method: 'POST',
+      path: new RegExp(`^/projects/${ID}/domains$`),
+      run: async (call) => {
+        const competitorDomains = call.fields.competitors === undefined ? undefined : linesField(call.fields, 'competitors').map(parseCompetitorDomains);
+        const result = await setProjectDomains(prisma, { projectId: call.params[0]!, domains: listField(call.fields, 'domains') ?? [], competitorDomains, actor: call.actor });
+        return { data: result, notice: { kind: 'ok', title: `Domains of ${result.projectId} saved.` } };
+      },
+    },
+  ];
+}
