@@ -55,6 +55,9 @@ button.danger { border-color:var(--danger); background:#fff; color:var(--danger)
 .views-menu { position:relative; } .views-menu summary { cursor:pointer; color:var(--accent); }
 .views-menu ul { position:absolute; z-index:2; margin:6px 0 0; padding:8px 14px; list-style:none; background:#fff; border:1px solid var(--line); border-radius:6px; min-width:260px; max-width:90vw; }
 .login form { display:flex; flex-direction:column; gap:10px; }
+/* A card's details table holds values the page does not choose (client ids that are URLs, long
+   hosts and emails): it keeps to the card's width and breaks them rather than running out. */
+.login table { table-layout:fixed; } .login th { width:38%; } .login td { overflow-wrap:anywhere; }
 `;
 
 export function page(title: string, body: SafeHtml, options: { header?: SafeHtml } = {}): SafeHtml {
