@@ -1,14 +1,18 @@
-// Demo prompts and answers: tracked prompts with topics and tags, and for each recent scan one
-// run per prompt — an answer text that names the brands it mentions in their order, a
-// sentiment, and 0–6 citations from a plausible mix of the brand's, competitors' and the
-// web's usual sources. Seeded, like the rest of the demo.
-import type { Run, RunCitation } from '../ai-visibility/index.js';
-import { pick } from './random.js';
+// Demo prompts and answers: tracked prompts with topics and tags, and for each scan one run per
+// prompt — an answer text that names exactly the brands its counts say (each as often as its
+// mentions), a sentiment, and 0–6 distinct citations from a plausible mix of the brand's,
+// competitors' and the web's usual sources. Seeded, like the rest of the demo.
+import type { Run, RunCitation, Sentiment } from '../ai-visibility/index.js';
+import { pick, shuffled } from './random.js';
 
 export interface DemoPrompt {
   text: string;
   topic: string;
   tags: string[];
+  /** The prompt asks about the brand by name ("Is Bluebird worth it?"). */
+  namesBrand: boolean;
+  /** The competitor the prompt names ("Bluebird vs Fabrikam"): its answer names it too. */
+  competitor: string | null;
 }
 
 const PROMPT_TEMPLATES: readonly [topic: string, tags: string[], text: string][] = [
@@ -32,12 +36,20 @@ const PROMPT_TEMPLATES: readonly [topic: string, tags: string[], text: string][]
 
 export function demoPrompts(brand: string, competitors: readonly string[], category: string): DemoPrompt[] {
   const article = /^[aeiou]/i.test(category) ? 'an' : 'a';
-  return PROMPT_TEMPLATES.map(([topic, tags, text], index) => ({
-    topic,
-    tags,
-    text: text.replaceAll('{brand}', brand).replaceAll('{competitor}', competitors[index % competitors.length]!).replaceAll('a {category}', `${article} ${category}`).replaceAll('{category}', category),
-  }));
+  return PROMPT_TEMPLATES.map(([topic, tags, text], index) => {
+    const competitor = text.includes('{competitor}') ? competitors[index % competitors.length]! : null;
+    return {
+      topic,
+      tags,
+      namesBrand: text.includes('{brand}'),
+      competitor,
+      text: text.replaceAll('{brand}', brand).replaceAll('{competitor}', competitor ?? '').replaceAll('a {category}', `${article} ${category}`).replaceAll('{category}', category),
+    };
+  });
 }
+
+/** Brands the answers name besides the project's own and its competitors (counted in totalMentions only). */
+export const DEMO_OTHER_BRANDS = ['Initech', 'Umbrella Works', 'Vandelay'];
 
 const WEB_SOURCES: readonly [domainUrl: string, title: string][] = [
   ['https://www.reddit.com/r/smallbusiness/comments/', 'r/smallbusiness discussion'],
@@ -50,6 +62,15 @@ const WEB_SOURCES: readonly [domainUrl: string, title: string][] = [
   ['https://www.bbc.co.uk/news/business-', 'BBC News'],
   ['https://medium.com/@analyst/', 'Medium'],
 ];
+// More pages than an answer has citations (at most 6), so an answer can always cite a new one.
+const OWN_PAGES: readonly [path: string, title: string][] = [
+  ['pricing', 'Pricing'], ['blog/guide', 'Guide'], ['reviews', 'Customer stories'], ['compare', 'Comparison'], ['about', 'About us'], ['faq', 'FAQ'], ['blog/how-to-choose', 'How to choose'],
+];
+const SENTIMENT_TEXT: Record<Sentiment, string> = {
+  positive: 'is often praised for its service and value',
+  negative: 'gets mixed reviews, with some complaints about support',
+  neutral: 'is a solid, well-known option',
+};
 
 export interface RunProfile {
   visibility: number;
@@ -62,7 +83,8 @@ export interface RunProfile {
 }
 
 function ownCitation(brand: string, random: () => number): RunCitation {
-  return { url: `https://www.${demoDomainOf(brand)}/${pick(random, ['pricing', 'blog/guide', 'reviews', 'compare'])}`, title: `${brand} — ${pick(random, ['Pricing', 'Guide', 'Customer stories'])}` };
+  const [path, title] = pick(random, OWN_PAGES);
+  return { url: `https://www.${demoDomainOf(brand)}/${path}`, title: `${brand} — ${title}` };
 }
 
 /** A competitor's page about a quarter of the time, otherwise the web's usual sources. */
@@ -75,54 +97,69 @@ function otherCitation(competitors: readonly string[], random: () => number): Ru
   return { url: `${prefix}${Math.floor(random() * 40)}`, title };
 }
 
+/** Draws until the answer has not cited the page yet: an answer lists each source once. */
+function distinctCitation(draw: () => RunCitation, cited: Set<string>): RunCitation {
+  let citation = draw();
+  while (cited.has(citation.url)) citation = draw();
+  cited.add(citation.url);
+  return citation;
+}
+
 const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '');
 export const demoDomainOf = (name: string) => `${slug(name)}.com`;
 
 /**
  * One run per prompt for a scan whose brand and competitors behave as `profile` says. How many
  * runs mention the brand, and with which sentiment, follow the profile exactly (which runs is
- * random): with a few dozen prompts, coin flips per run would make every day's rates jump and
- * fire signals on noise, where the demo's signals should be its news.
+ * random, prompts that ask about the brand by name first in line): with a few dozen prompts,
+ * coin flips per run would make every day's rates jump and fire signals on noise, where the
+ * demo's signals should be its news.
  */
 export function demoRuns(prompts: readonly DemoPrompt[], brand: string, competitors: readonly string[], profile: RunProfile, random: () => number): Run[] {
-  const order = prompts.map((_, index) => ({ index, key: random() })).sort((a, b) => a.key - b.key).map((entry) => entry.index);
+  const order = prompts.map((prompt, index) => ({ index, key: random() - (prompt.namesBrand ? 1 : 0) })).sort((a, b) => a.key - b.key).map((entry) => entry.index);
   const mentionedCount = Math.min(prompts.length, Math.round(prompts.length * profile.visibility));
   const positive = Math.round(mentionedCount * profile.positive);
   const negative = Math.min(mentionedCount - positive, Math.round(mentionedCount * profile.negative));
+  const sentiments = shuffled(random, Array.from({ length: mentionedCount }, (_, rank): Sentiment => (rank < positive ? 'positive' : rank < positive + negative ? 'negative' : 'neutral')));
   const runs = new Array<Run>(prompts.length);
   order.forEach((promptIndex, rank) => {
-    const sentiment = rank >= mentionedCount ? null : rank < positive ? 'positive' : rank < positive + negative ? 'negative' : 'neutral';
-    runs[promptIndex] = demoRun(prompts[promptIndex]!, brand, competitors, profile, random, rank < mentionedCount, sentiment);
+    runs[promptIndex] = demoRun(prompts[promptIndex]!, brand, competitors, profile, random, sentiments[rank] ?? null);
   });
   // The same for owned citations: exactly the profile's share of the scan's citations (the first
   // ones in a random order) point at the brand's site, the rest elsewhere.
-  const citations = runs.flatMap((run) => run.citations ?? []);
-  const owned = Math.round(citations.length * profile.ownedCitationShare);
-  citations
-    .map((citation) => ({ citation, key: random() }))
-    .sort((a, b) => a.key - b.key)
-    .forEach(({ citation }, index) => Object.assign(citation, index < owned ? ownCitation(brand, random) : otherCitation(competitors, random)));
+  const slots = runs.flatMap((run) => (run.citations ?? []).map((_, index) => ({ citations: run.citations!, index })));
+  const owned = Math.round(slots.length * profile.ownedCitationShare);
+  const citedBy = new Map<RunCitation[], Set<string>>(runs.map((run) => [run.citations!, new Set()]));
+  shuffled(random, slots).forEach(({ citations, index }, rank) => {
+    citations[index] = distinctCitation(() => (rank < owned ? ownCitation(brand, random) : otherCitation(competitors, random)), citedBy.get(citations)!);
+  });
   return runs;
 }
 
-function demoRun(prompt: DemoPrompt, brand: string, competitors: readonly string[], profile: RunProfile, random: () => number, mentioned: boolean, sentiment: Run['sentiment']): Run {
-  const named = competitors.filter((_, index) => random() < Math.min(0.9, profile.competitorShares[index]! * 3));
+/** A run that mentions the brand when it has a sentiment about it. */
+function demoRun(prompt: DemoPrompt, brand: string, competitors: readonly string[], profile: RunProfile, random: () => number, sentiment: Sentiment | null): Run {
+  const mentioned = sentiment !== null;
+  const named = competitors.filter((name, index) => name === prompt.competitor || random() < Math.min(0.9, profile.competitorShares[index]! * 3));
   // Brands in the order the answer lists them: the brand's place follows its usual position.
   const listed = [...named];
   if (mentioned) listed.splice(Math.min(listed.length, Math.max(0, Math.round(profile.position - 1 + (random() - 0.5) * 2))), 0, brand);
   const ranked = random() < 0.85;
-  const brandMentions = mentioned ? 1 + (random() < 0.35 ? 1 : 0) : 0;
-  const competitorEntries = named.map((name) => ({ name, mentions: 1 + (random() < 0.25 ? 1 : 0), position: ranked ? listed.indexOf(name) + 1 : null }));
-  const otherBrands = random() < 0.3 ? 1 : 0;
-  const totalMentions = brandMentions + competitorEntries.reduce((sum, entry) => sum + entry.mentions, 0) + otherBrands;
+  // Each sentence that names a brand is one of its mentions: the counts are the text's.
+  const saysMore = mentioned && (sentiment !== 'neutral' || random() < 0.5);
+  const highlighted = named.length && random() < 0.75 ? pick(random, named) : null;
+  const otherBrand = random() < 0.3 ? pick(random, DEMO_OTHER_BRANDS) : null;
+  const brandMentions = mentioned ? (saysMore ? 2 : 1) : 0;
+  const competitorEntries = named.map((name) => ({ name, mentions: name === highlighted ? 2 : 1, position: ranked ? listed.indexOf(name) + 1 : null }));
+  const totalMentions = brandMentions + competitorEntries.reduce((sum, entry) => sum + entry.mentions, 0) + (otherBrand ? 1 : 0);
 
   // Placeholders: demoRuns decides which point at the brand.
   const citations: RunCitation[] = Array.from({ length: Math.floor(random() * 7) }, () => ({ url: '' }));
 
   const sentences = [
     listed.length ? `Popular choices include ${listed.join(', ')}.` : 'There is no single best option; it depends on your needs.',
-    mentioned ? `${brand} ${sentiment === 'positive' ? 'is often praised for its service and value' : sentiment === 'negative' ? 'gets mixed reviews, with some complaints about support' : 'is a solid, well-known option'}.` : '',
-    named.length ? `${named[0]} stands out for "${pick(random, ['price', 'range', 'speed', 'reliability'])}", according to recent reviews.` : '',
+    saysMore ? `${brand} ${SENTIMENT_TEXT[sentiment!]}.` : '',
+    highlighted ? `${highlighted} stands out for its ${pick(random, ['price', 'range', 'speed', 'reliability'])}, according to recent reviews.` : '',
+    otherBrand ? `Smaller names such as ${otherBrand} come up too.` : '',
     citations.length ? 'Sources are listed below.' : '',
   ];
   return {

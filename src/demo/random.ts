@@ -11,3 +11,7 @@ export function seededRandom(seed: number): () => number {
 }
 
 export const pick = <T>(random: () => number, items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+
+/** The items in a seeded random order. */
+export const shuffled = <T>(random: () => number, items: readonly T[]): T[] =>
+  items.map((item) => ({ item, key: random() })).sort((a, b) => a.key - b.key).map((entry) => entry.item);

@@ -37,8 +37,12 @@ const CATEGORIES: Record<string, string> = {
   Outdoor: 'outdoor gear shop', Analytics: 'analytics tool', Coffee: 'coffee roaster', Solar: 'solar installer', Travel: 'travel agency', Dental: 'dental clinic',
   Fitness: 'gym', Bakery: 'bakery', Legal: 'law firm', Homes: 'home builder', Cosmetics: 'cosmetics brand', Gear: 'outdoor gear shop',
 };
-/** Scans of this many most recent days carry their runs (answers and citations); older ones only counters. */
-export const DEMO_ANSWER_DAYS = 14;
+/**
+ * Projects scan daily for this many most recent days and weekly before, every scan with its
+ * answers: daily answers over the whole range would make the first `npm start` several times
+ * slower (about a million rows of answers, citations, searches and pages read).
+ */
+const DAILY_SCAN_DAYS = 14;
 const LOCALES = ['en-US', 'de-DE', 'fr-FR', 'en-GB'];
 const MODELS = ['chatgpt', 'gemini', 'perplexity', 'claude', 'google_ai_overviews'];
 
@@ -191,8 +195,6 @@ export async function seedWorkspace(prisma: PrismaClient, pool: pg.Pool, options
         locale,
         visibility: 0.3 + random() * 0.4,
         ownedCitationShare: 0.18 + random() * 0.1,
-        mentionsPerVisible: 1.2 + random() * 0.6,
-        brandShare: 0.25 + random() * 0.2,
         position: 1.5 + random() * 2,
         positive: 0.3 + random() * 0.3,
         negative: 0.05 + random() * 0.1,
@@ -201,43 +203,19 @@ export async function seedWorkspace(prisma: PrismaClient, pool: pg.Pool, options
     );
     const around = (level: number, spread: number) => Math.max(0, level + (random() - 0.5) * spread);
     for (let day = 0; day < scanDays; day++) {
+      if (day >= DAILY_SCAN_DAYS && day % 7 !== 0) continue;
       const date = addDays(endDate, -day);
       for (const steady of series) {
         // The newest scan of each project's first series is the demo's news: visibility falls,
         // the position worsens, the first competitor overtakes the brand and fewer citations point at
         // the brand's site — signals fire.
         const profile = day === 0 && steady === series[0]
-          ? { ...steady, visibility: steady.visibility - 0.2, position: steady.position + 1.5, brandShare: 0.15, ownedCitationShare: steady.ownedCitationShare - 0.15, competitorShares: [0.5, ...steady.competitorShares.slice(1).map(() => 0.05)] }
+          ? { ...steady, visibility: steady.visibility - 0.2, position: steady.position + 1.5, ownedCitationShare: steady.ownedCitationShare - 0.15, competitorShares: [0.5, ...steady.competitorShares.slice(1).map(() => 0.05)] }
           : steady;
-        if (day < DEMO_ANSWER_DAYS) {
-          // A recent scan asks every tracked prompt once; its counters are its runs' sums.
-          const runs = demoRuns(prompts, brand, competitors, { ...profile, visibility: around(profile.visibility, 0.08) }, random);
-          addSearchesAndReads(runs, brand, competitors, profile !== steady, `${brand}|${date}|${profile.model}|${profile.locale}`);
-          scans.push({ projectId: project.id, date, model: profile.model, locale: profile.locale, ...countersFromRuns(runs), competitors: competitorCountersFromRuns(runs), runs });
-          continue;
-        }
-        const totalRuns = 40 + Math.floor(random() * 11);
-        const visibilityCount = Math.min(totalRuns, Math.round(totalRuns * around(profile.visibility, 0.08)));
-        const mentionCount = Math.round(visibilityCount * around(profile.mentionsPerVisible, 0.2));
-        const positiveCount = Math.min(mentionCount, Math.round(mentionCount * around(profile.positive, 0.08)));
-        const negativeCount = Math.min(mentionCount - positiveCount, Math.round(mentionCount * around(profile.negative, 0.04)));
-        const neutralCount = mentionCount - positiveCount - negativeCount;
-        const positionedCount = Math.floor(visibilityCount * (0.8 + random() * 0.2));
-        const totalMentionCount = Math.max(mentionCount + 1, Math.round(mentionCount / around(profile.brandShare, 0.04)));
-        // The other brands' mentions, split among the competitors (never more than there are).
-        let otherMentions = totalMentionCount - mentionCount;
-        const competitorCounters = competitors.map((name, index) => {
-          const competitorMentions = Math.min(otherMentions, Math.round(totalMentionCount * around(profile.competitorShares[index]!, 0.04)));
-          otherMentions -= competitorMentions;
-          const competitorVisibility = Math.min(totalRuns, competitorMentions);
-          const competitorPositioned = Math.floor(competitorVisibility * (0.5 + random() * 0.5));
-          return { name, visibilityCount: competitorVisibility, mentionCount: competitorMentions, positionedCount: competitorPositioned, positionSum: Math.max(competitorPositioned, Math.round(competitorPositioned * around(profile.position + 0.5, 0.4))) };
-        });
-        scans.push({
-          projectId: project.id, date, model: profile.model, locale: profile.locale, totalRuns, visibilityCount, mentionCount, totalMentionCount,
-          positionedCount, positionSum: Math.max(positionedCount, Math.round(positionedCount * around(profile.position, 0.4))),
-          positiveCount, neutralCount, negativeCount, competitors: competitorCounters,
-        });
+        // A scan asks every tracked prompt once; its counters are its runs' sums.
+        const runs = demoRuns(prompts, brand, competitors, { ...profile, visibility: around(profile.visibility, 0.08) }, random);
+        addSearchesAndReads(runs, brand, competitors, profile !== steady, `${brand}|${date}|${profile.model}|${profile.locale}`);
+        scans.push({ projectId: project.id, date, model: profile.model, locale: profile.locale, ...countersFromRuns(runs), competitors: competitorCountersFromRuns(runs), runs });
       }
     }
   }
