@@ -38,11 +38,25 @@ const RATE_LIMIT_HEADERS = {
   'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' },
 };
 
-/** Adds "null" to a property schema whose GraphQL field is nullable. */
-function allowNull(schema: JsonSchema): JsonSchema {
-  if (typeof schema.$ref === 'string') return { anyOf: [{ $ref: schema.$ref }, { type: 'null' }], ...(schema.description ? { description: schema.description } : {}) };
+/** A type list with "null" added to `type` (a single type or a list of them). */
+const withNull = (type: unknown) => (Array.isArray(type) ? [...new Set([...type, 'null'])] : [type, 'null']);
+
+/**
+ * Adds "null" to a property schema whose GraphQL field is nullable. A reference becomes
+ * `anyOf: [ref, null]` and also names its types: JSON Schema does not need them, but Scalar's
+ * reference page flags a schema without `type` as a document validation error.
+ */
+function allowNull(schema: JsonSchema, schemas: Record<string, JsonSchema>): JsonSchema {
+  if (typeof schema.$ref === 'string') {
+    const target = schemas[schema.$ref.slice(schema.$ref.lastIndexOf('/') + 1)];
+    return {
+      ...(target?.type ? { type: withNull(target.type) } : {}),
+      anyOf: [{ $ref: schema.$ref }, { type: 'null' }],
+      ...(schema.description ? { description: schema.description } : {}),
+    };
+  }
   const type = schema.type;
-  const next: JsonSchema = { ...schema, type: Array.isArray(type) ? [...new Set([...type, 'null'])] : [type, 'null'] };
+  const next: JsonSchema = { ...schema, type: withNull(type) };
   if (Array.isArray(schema.enum)) next.enum = [...schema.enum, null];
   return next;
 }
@@ -59,9 +73,9 @@ function applyGraphQLNullability(schemas: Record<string, JsonSchema>, schema: Gr
       const fieldType: GraphQLOutputType = field.type;
       const inner = getNullableType(fieldType);
       if (isListType(inner) && !isNonNullType(inner.ofType) && property.items) {
-        property = { ...property, items: allowNull(property.items as JsonSchema) };
+        property = { ...property, items: allowNull(property.items as JsonSchema, schemas) };
       }
-      if (!isNonNullType(fieldType)) property = allowNull(property);
+      if (!isNonNullType(fieldType)) property = allowNull(property, schemas);
       properties[fieldName] = property;
     }
     component.required = Object.keys(properties);

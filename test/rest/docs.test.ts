@@ -44,6 +44,8 @@ describe.skipIf(!chromiumAvailable)('/api/v1/docs', () => {
       // No deprecated option, and no "Client libraries" box (it offered only an empty Shell/Curl tab).
       expect(messages.filter((message) => /deprecated/i.test(message))).toEqual([]);
       expect(text).not.toMatch(/Client Libraries/i);
+      // The document is valid as Scalar reads it (OpenAPI 3.1 with JSON Schema 2020-12): it logs none.
+      expect(messages.filter((message) => /validation/i.test(message))).toEqual([]);
     } finally {
       await browser.close();
     }
