@@ -21,6 +21,7 @@ describe.skipIf(!chromiumAvailable)('GraphiQL', () => {
       });
       await page.goto(`${served.baseUrl}/graphql`, { waitUntil: 'load' });
       await page.waitForSelector('.graphiql-container .monaco-editor', { timeout: 30_000 });
+      await page.screenshot({ path: screenshotPath('graphiql-open.png') });
       await page.click('[aria-label="Show Documentation Explorer"]');
       await page.waitForSelector('.graphiql-doc-explorer-root-type', { timeout: 30_000 });
       await page.screenshot({ path: screenshotPath('graphiql-no-key.png') });
