@@ -58,6 +58,14 @@ button.danger { border-color:var(--danger); background:#fff; color:var(--danger)
 /* A card's details table holds values the page does not choose (client ids that are URLs, long
    hosts and emails): it keeps to the card's width and breaks them rather than running out. */
 .login table { table-layout:fixed; } .login th { width:38%; } .login td { overflow-wrap:anywhere; }
+input, select { max-width:100%; } code { overflow-wrap:anywhere; } main > section td code { overflow-wrap:normal; white-space:nowrap; }
+/* A phone (390 px): the header wraps, and a settings table scrolls inside its card, not the page. */
+@media (max-width: 640px) {
+  header { flex-wrap:wrap; gap:8px 12px; padding:10px 12px; }
+  main { margin:12px auto; padding:0 10px; }
+  section { padding:12px; }
+  main > section table { display:block; overflow-x:auto; }
+}
 `;
 
 export function page(title: string, body: SafeHtml, options: { header?: SafeHtml } = {}): SafeHtml {

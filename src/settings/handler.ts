@@ -20,7 +20,7 @@ import { MCP_PATH } from '../mcp/index.js';
 import { listEndpoints, WEBHOOK_PLANS } from '../webhooks/index.js';
 import { viewLinks } from '../views/index.js';
 import { workspaceScopes } from '../db/workspace-scope.js';
-import { settingsPage, type Notice } from './page.js';
+import { settingsPage, type Notice, type SettingsView } from './page.js';
 import { settingsActions } from './actions.js';
 import { settingsWebhookDeps } from './webhook-actions.js';
 import type { SettingsCall, SettingsDeps } from './action.js';
@@ -33,7 +33,7 @@ export function createSettingsHandler(deps: SettingsDeps) {
   const actions = settingsActions(deps);
   const scopeOf = workspaceScopes(pool);
 
-  async function renderPage(session: SessionView, request: Request, notice: Notice | null, status = 200): Promise<Response> {
+  async function renderPage(session: SessionView, request: Request, notice: Notice | null, status = 200, submitted: SettingsView['submitted'] = null): Promise<Response> {
     const id = session.workspaceId;
     const canUseWebhooks = WEBHOOK_PLANS.includes(session.plan);
     const canUseSso = SSO_PLANS.includes(session.plan);
@@ -50,7 +50,7 @@ export function createSettingsHandler(deps: SettingsDeps) {
       viewLinks(scopeOf(id)),
     ]);
     return htmlResponse(
-      settingsPage({ session, views, notice, keys, endpoints, connection, domains, writeActions, audit, workspaces, connectedApps, canUseWebhooks, canUseSso, requireSso, redirectUri: `${deps.publicOrigin.value}${SSO_CALLBACK_PATH}`, mcpUrl: `${deps.publicOrigin.value}${MCP_PATH}` }),
+      settingsPage({ session, views, notice, submitted, keys, endpoints, connection, domains, writeActions, audit, workspaces, connectedApps, canUseWebhooks, canUseSso, requireSso, redirectUri: `${deps.publicOrigin.value}${SSO_CALLBACK_PATH}`, mcpUrl: `${deps.publicOrigin.value}${MCP_PATH}` }),
       status,
     );
   }
@@ -84,7 +84,7 @@ export function createSettingsHandler(deps: SettingsDeps) {
       return html && action.method === 'POST' ? renderPage(session, request, result.notice ?? null) : jsonResponse({ data: result.data }, 200, { 'Cache-Control': 'no-store' });
     } catch (error) {
       const apiError = error instanceof UsageError ? fromUsageError(error) : error;
-      if (html && action.method === 'POST' && apiError instanceof ApiError) return renderPage(session, request, { kind: 'error', title: apiError.message }, apiError.status);
+      if (html && action.method === 'POST' && apiError instanceof ApiError) return renderPage(session, request, { kind: 'error', title: apiError.message }, apiError.status, { action: rest, fields });
       throw apiError;
     }
   };

@@ -3,6 +3,7 @@
 import { html, page, type SafeHtml } from '../http/html.js';
 import { SCOPES } from '../auth/index.js';
 import type { Plan } from '../db/generated/prisma/enums.js';
+import type { FormFields } from '../http/forms.js';
 import { planList, planName } from '../workspaces/index.js';
 import type { AuditView } from '../audit/index.js';
 import type { SessionView } from '../sessions/index.js';
@@ -34,6 +35,8 @@ export interface SettingsView {
   /** The workspace's reports and projects, for the header's menu of views. */
   views: ViewLinks;
   notice: Notice | null;
+  /** The form that failed (its action path and fields), shown again with what was typed. */
+  submitted: { action: string; fields: FormFields } | null;
   keys: KeyRow[];
   endpoints: EndpointView[];
   connection: ConnectionView | null;
@@ -63,6 +66,16 @@ export function settingsPage(view: SettingsView): SafeHtml {
   const csrf = html`<input type="hidden" name="${CSRF_FIELD}" value="${session.csrfToken}">`;
   const post = (action: string, label: string, style = 'secondary', extra: SafeHtml | string = '') =>
     html`<form class="inline" method="post" action="/app/settings${action}">${csrf}${extra}<button type="submit" class="${style}">${label}</button></form>`;
+  // A failed form keeps what was typed; password and client-secret fields are never filled in.
+  const typed = (action: string, name: string, fallback = '') => {
+    const value = view.submitted?.action === action ? view.submitted.fields[name] : undefined;
+    return typeof value === 'string' ? value : fallback;
+  };
+  const checked = (action: string, name: string, value: string) => {
+    if (view.submitted?.action !== action) return html` checked`;
+    const chosen = view.submitted.fields[name];
+    return (Array.isArray(chosen) ? chosen.includes(value) : chosen === value) ? html` checked` : '';
+  };
   const planNote = (what: string, plans: readonly Plan[]) =>
     html`<p class="muted">${what} on the ${planList(plans, 'and')} plans; this workspace is on <strong>${planName(session.plan)}</strong>. Ask the workspace owner to upgrade.</p>`;
 
@@ -83,9 +96,9 @@ ${view.keys.length ? view.keys.map((key) => html`<tr><td>${key.name}</td><td><co
 <td>${admin && !key.revokedAt ? post(`/api-keys/${key.id}/revoke`, 'Revoke', 'danger') : ''}</td></tr>`) : html`<tr><td colspan="8" class="muted">No API keys yet.</td></tr>`}
 </tbody></table>
 ${admin ? html`<form class="row" method="post" action="/app/settings/api-keys">${csrf}
-<label>Name <input name="name" required maxlength="100" placeholder="Warehouse sync"></label>
-${SCOPES.map((scope) => html`<label><span><input type="checkbox" name="scopes" value="${scope}" checked> ${scope}</span></label>`)}
-<label>Expires (optional) <input type="date" name="expiresAt"></label>
+<label>Name <input name="name" required maxlength="100" placeholder="Warehouse sync" value="${typed('/api-keys', 'name')}"></label>
+${SCOPES.map((scope) => html`<label><span><input type="checkbox" name="scopes" value="${scope}"${checked('/api-keys', 'scopes', scope)}> ${scope}</span></label>`)}
+<label>Expires (optional) <input type="date" name="expiresAt" value="${typed('/api-keys', 'expiresAt')}"></label>
 <button type="submit">Create key</button></form>` : ''}
 </section>`;
 
@@ -97,12 +110,12 @@ ${view.endpoints.length ? view.endpoints.map((endpoint) => html`<tr><td><code>${
 <td>${admin ? html`${post(`/webhooks/${endpoint.id}/secret`, 'Reveal secret')} ${post(`/webhooks/${endpoint.id}/rotate-secret`, 'Rotate secret')} ${post(`/webhooks/${endpoint.id}/${endpoint.enabled ? 'disable' : 'enable'}`, endpoint.enabled ? 'Disable' : 'Enable', endpoint.enabled ? 'danger' : 'secondary')} <a href="/app/settings/webhooks/${endpoint.id}/attempts">Attempts</a>` : ''}</td></tr>`) : html`<tr><td colspan="5" class="muted">No endpoints yet.</td></tr>`}
 </tbody></table>
 ${admin ? html`<form class="row" method="post" action="/app/settings/webhooks">${csrf}
-<label>URL <input type="url" name="url" required placeholder="https://hooks.example.com/signalboard" size="40"></label>
-${EVENT_TYPES.map((type) => html`<label><span><input type="checkbox" name="eventTypes" value="${type}" checked> ${type}</span></label>`)}
-<label>Description <input name="description" maxlength="500"></label>
+<label>URL <input type="url" name="url" required placeholder="https://hooks.example.com/signalboard" size="40" value="${typed('/webhooks', 'url')}"></label>
+${EVENT_TYPES.map((type) => html`<label><span><input type="checkbox" name="eventTypes" value="${type}"${checked('/webhooks', 'eventTypes', type)}> ${type}</span></label>`)}
+<label>Description <input name="description" maxlength="500" value="${typed('/webhooks', 'description')}"></label>
 <button type="submit">Add endpoint</button></form>
-<form class="row" method="post" action="/app/settings/webhooks/replay">${csrf}<label>Replay event <input name="eventId" required placeholder="evt_…"></label><button type="submit" class="secondary">Replay</button></form>
-<form class="row" method="post" action="/app/settings/webhooks/replay-failed">${csrf}<label>Replay failed deliveries since <input type="date" name="since" required></label><button type="submit" class="secondary">Replay failed</button></form>` : ''}`}
+<form class="row" method="post" action="/app/settings/webhooks/replay">${csrf}<label>Replay event <input name="eventId" required placeholder="evt_…" value="${typed('/webhooks/replay', 'eventId')}"></label><button type="submit" class="secondary">Replay</button></form>
+<form class="row" method="post" action="/app/settings/webhooks/replay-failed">${csrf}<label>Replay failed deliveries since <input type="date" name="since" required value="${typed('/webhooks/replay-failed', 'since')}"></label><button type="submit" class="secondary">Replay failed</button></form>` : ''}`}
 </section>`;
 
   const sso = html`<section id="sso"><h2>Single sign-on</h2>
@@ -110,8 +123,8 @@ ${!view.canUseSso ? planNote('Single sign-on is available', SSO_PLANS) : html`
 <p class="muted">OpenID Connect. Register this redirect URI with your identity provider: <code>${view.redirectUri}</code></p>
 ${view.connection ? html`<p>Provider: <code>${view.connection.issuer}</code>, client <code>${view.connection.clientId}</code> <span class="muted">(updated ${day(view.connection.updatedAt)})</span></p>` : html`<p class="muted">No identity provider configured.</p>`}
 ${admin ? html`<form class="row" method="post" action="/app/settings/sso">${csrf}
-<label>Issuer <input type="url" name="issuer" required value="${view.connection?.issuer ?? ''}" size="32"></label>
-<label>Client id <input name="clientId" required value="${view.connection?.clientId ?? ''}"></label>
+<label>Issuer <input type="url" name="issuer" required value="${typed('/sso', 'issuer', view.connection?.issuer)}" size="32"></label>
+<label>Client id <input name="clientId" required value="${typed('/sso', 'clientId', view.connection?.clientId)}"></label>
 <label>Client secret <input type="password" name="clientSecret" autocomplete="off" placeholder="${view.connection ? 'unchanged' : ''}"></label>
 <button type="submit">Save provider</button></form>` : ''}
 <h2 style="margin-top:16px">Domains</h2>
@@ -119,12 +132,12 @@ ${admin ? html`<form class="row" method="post" action="/app/settings/sso">${csrf
 ${view.domains.length ? view.domains.map((domain) => html`<tr><td>${domain.domain}</td><td>${domain.verified ? html`<span class="badge on">verified</span>` : html`<span class="badge off">unverified</span>`}</td>
 <td><code>${domain.txtName}</code><br><code>${domain.txtValue}</code></td><td>${admin && !domain.verified ? post(`/sso/domains/${domain.id}/verify`, 'Verify now') : ''}</td></tr>`) : html`<tr><td colspan="4" class="muted">No domains claimed.</td></tr>`}
 </tbody></table>
-${admin ? html`<form class="row" method="post" action="/app/settings/sso/domains">${csrf}<label>Domain <input name="domain" required placeholder="example.com"></label><button type="submit">Claim domain</button></form>` : ''}
+${admin ? html`<form class="row" method="post" action="/app/settings/sso/domains">${csrf}<label>Domain <input name="domain" required placeholder="example.com" value="${typed('/sso/domains', 'domain')}"></label><button type="submit">Claim domain</button></form>` : ''}
 <h2 style="margin-top:16px">Sign-in policy</h2>
 <p>Single sign-on is <strong>${view.requireSso ? 'required' : 'optional'}</strong> for members whose address is in a verified domain. Owners always keep their password, the way in when the identity provider fails.</p>
 ${admin ? html`<form class="row" method="post" action="/app/settings/sso/require">${csrf}<input type="hidden" name="requireSso" value="${view.requireSso ? 'false' : 'true'}"><button type="submit" class="secondary">${view.requireSso ? 'Make SSO optional' : 'Require SSO'}</button></form>` : ''}
 ${session.role === 'owner' ? html`<p class="muted">A member who already has an account links it to the company sign-in once: they do it themselves below, or you approve it here for their next company sign-in (7 days).</p>
-<form class="row" method="post" action="/app/settings/sso/link-approvals">${csrf}<label>Member's email <input type="email" name="email" required></label><button type="submit" class="secondary">Approve link</button></form>` : ''}
+<form class="row" method="post" action="/app/settings/sso/link-approvals">${csrf}<label>Member's email <input type="email" name="email" required value="${typed('/sso/link-approvals', 'email')}"></label><button type="submit" class="secondary">Approve link</button></form>` : ''}
 ${view.connection && !session.ssoWorkspaceId ? html`<form class="row" method="post" action="/app/sso/link">${csrf}<button type="submit" class="secondary">Link company sign-in to my account</button></form>` : ''}`}
 </section>`;
 
