@@ -47,6 +47,9 @@ import { Response } from './http/responses.js';
 import { isAuthorizationServerPath, MCP_PATH, PROTECTED_RESOURCE_PATHS } from './mcp/connector.js';
 import { createConnectorLoader } from './mcp/connector-loader.js';
 
+/** nginx's status for a request whose client closed the connection before the answer: kept apart from 5xx in logs and metrics. */
+const CLIENT_CLOSED_REQUEST = 499;
+
 export interface AppDependencies {
   config: Config;
   database: Database;
@@ -226,6 +229,8 @@ export function createApp(deps: AppDependencies): App {
         response = await inRequestSpan(request, template, requestId, () => route(request, url, requestId, address, connection));
       } catch (error) {
         if (error instanceof ApiError) response = errorResponse(error, requestId);
+        // The client went away (or was cut for not reading): nobody reads this answer, and it is no server error.
+        else if (request.signal.aborted) response = new Response(null, { status: CLIENT_CLOSED_REQUEST });
         else {
           logger.error({ err: error, requestId }, 'unhandled error');
           response = errorResponse(internalError(), requestId);

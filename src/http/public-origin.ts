@@ -14,7 +14,8 @@ export interface PublicOrigin {
 
 // RFC 3986 host (reg-name of letters, digits, dots and dashes, or an IP literal) and an optional port.
 const HOST_HEADER = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;
-export const isValidHostHeader = (host: string | null | undefined): host is string => typeof host === 'string' && HOST_HEADER.test(host);
+// The URL check catches what the pattern lets through and URL parsing refuses (a port over 65535).
+export const isValidHostHeader = (host: string | null | undefined): host is string => typeof host === 'string' && HOST_HEADER.test(host) && URL.canParse(`http://${host}/`);
 
 export function createPublicOrigin(configured: string | undefined, fallbackPort: number, trustProxy: boolean): PublicOrigin {
   let origin = configured ? new URL(configured).origin : `http://localhost:${fallbackPort}`;
