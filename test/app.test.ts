@@ -39,3 +39,11 @@ describe('a client that closes its connection before the answer', () => {
     expect(logged.filter((line) => line.level >= 50)).toEqual([]);
   });
 });
+
+describe('ingestion on an instance without INGEST_TOKEN', () => {
+  it('is a 404 that says why, so an operator is not left guessing', async () => {
+    const response = await t.app.fetch(new Request('http://test.local/internal/ingest/scans', { method: 'POST', body: '{}' }));
+    expect(response.status).toBe(404);
+    expect((await response.json()).error.message).toMatch(/INGEST_TOKEN/);
+  });
+});

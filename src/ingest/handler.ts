@@ -17,7 +17,9 @@ export function createIngestHandler(deps: { config: Config; database: Database; 
   const expected = deps.config.INGEST_TOKEN ? digest(deps.config.INGEST_TOKEN) : null;
   return async function handleIngest(request: Request, url: URL, requestId: string): Promise<Response> {
     const kind = url.pathname.slice('/internal/ingest/'.length);
-    if (!expected || (kind !== 'metrics' && kind !== 'scans')) return errorResponse(new ApiError('not_found', 'No such path.'), requestId);
+    if (kind !== 'metrics' && kind !== 'scans') return errorResponse(new ApiError('not_found', 'No such path.'), requestId);
+    // Still a 404 (nothing here answers), but one that tells an operator why.
+    if (!expected) return errorResponse(new ApiError('not_found', 'Ingestion is switched off on this instance: start it with INGEST_TOKEN set.'), requestId);
     if (request.method !== 'POST') return errorResponse(new ApiError('method_not_allowed', 'Use POST.'), requestId, { Allow: 'POST' });
     const token = bearerToken(request.headers.get('authorization'));
     if (!token || !timingSafeEqual(digest(token), expected)) return errorResponse(new ApiError('unauthenticated', 'Send the ingest service token as a bearer token.', { headers: bearerChallenge(token ? 'invalid_token' : undefined) }), requestId);

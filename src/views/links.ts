@@ -23,6 +23,6 @@ export function viewsMenu({ reports, projects }: ViewLinks): SafeHtml {
   if (!reports.length && !projects.length) return html``;
   return html`<details class="views-menu"><summary>Views</summary><ul>
 ${reports.map((report) => html`<li><a href="${reportPagePath(report.id)}">${report.name}</a></li>`)}
-${projects.map((project) => html`<li><a href="${visibilityPagePath(project.id)}">${project.name}: AI visibility</a> · <a href="${answersPagePath(project.id)}">answers</a></li>`)}
+${projects.map((project) => html`<li><a href="${visibilityPagePath(project.id)}">${project.name}</a> · <a href="${answersPagePath(project.id)}">answers</a></li>`)}
 </ul></details>`;
 }
