@@ -25,7 +25,6 @@ import { createSessionHandler } from './sessions/handler.js';
 import { SETTINGS_PATH } from './settings/paths.js';
 import { createPublicOrigin, type PublicOrigin } from './http/public-origin.js';
 import { BODY_LIMITS, bounded, closesAfterUnreadBody } from './http/body.js';
-import { createOutboundFetch } from './http/outbound-fetch.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { createReadiness, databaseProbes, readinessResponse, type Readiness, type ReadinessProbe } from './http/readiness.js';
 import { inRequestSpan } from './observability/tracing.js';
@@ -35,7 +34,7 @@ import { routeTemplateOf } from './observability/route-templates.js';
 import { v1RouteTemplate } from './rest/routes.js';
 import { webhookBacklog } from './webhooks/outbox.js';
 import { clientAddress } from './http/client-address.js';
-import { identityProviderPolicy } from './sso/connections.js';
+import { identityProviderFetch } from './sso/connections.js';
 import { endAuthorizationSessions } from './mcp/oauth-adapter.js';
 import { createSettingsHandler } from './settings/handler.js';
 import { createViewPagesHandler } from './views/handler.js';
@@ -93,10 +92,6 @@ export interface App {
   node: { handles(path: string): boolean; handle(req: IncomingMessage, res: ServerResponse): Promise<void> };
 }
 
-// Calls to identity providers: a slow or huge answer must not hold a request or the memory.
-const OUTBOUND_TIMEOUT_MS = 5_000;
-const OUTBOUND_MAX_BYTES = 256 * 1024;
-
 export function createApp(deps: AppDependencies): App {
   const { config, database, logger } = deps;
   const scopeOf = workspaceScopes(database.readPool, database.streamPool);
@@ -135,7 +130,7 @@ export function createApp(deps: AppDependencies): App {
     box: deps.box,
     cookiePolicy: sessions.cookiePolicy,
     allowHttpIssuers: config.OIDC_ALLOW_HTTP_ISSUERS,
-    fetch: createOutboundFetch({ policy: identityProviderPolicy(config), timeoutMs: OUTBOUND_TIMEOUT_MS, maxBytes: OUTBOUND_MAX_BYTES }),
+    fetch: identityProviderFetch(config),
     logger,
   });
   const ssoRoutes = createSsoHandler({ sso, pool: database.pool, sessions, cookiePolicy: sessions.cookiePolicy, publicOrigin });

@@ -7,6 +7,7 @@ import type { SecretBox } from '../secrets/secret-box.js';
 import type { Actor } from '../workspaces/index.js';
 import { adminCommand, type AdminCommandPolicy } from '../workspaces/index.js';
 import { urlRefusal, type TargetPolicy } from '../http/outbound-guard.js';
+import { createOutboundFetch } from '../http/outbound-fetch.js';
 
 /** Where identity providers may live: https on 443 at public addresses (tests and local development widen it). */
 export const identityProviderPolicy = (config: { OIDC_ALLOW_HTTP_ISSUERS: boolean; OUTBOUND_ALLOW_PRIVATE_TARGETS: boolean }): TargetPolicy => ({
@@ -14,6 +15,14 @@ export const identityProviderPolicy = (config: { OIDC_ALLOW_HTTP_ISSUERS: boolea
   allowPrivate: config.OUTBOUND_ALLOW_PRIVATE_TARGETS,
   ports: [443],
 });
+
+// Calls to identity providers: a slow or huge answer must not hold a request or the memory.
+const IDENTITY_PROVIDER_TIMEOUT_MS = 5_000;
+const IDENTITY_PROVIDER_MAX_BYTES = 256 * 1024;
+
+/** Every call to an identity provider (discovery, keys, tokens) goes through the outbound guard under its policy. */
+export const identityProviderFetch = (config: Parameters<typeof identityProviderPolicy>[0]) =>
+  createOutboundFetch({ policy: identityProviderPolicy(config), timeoutMs: IDENTITY_PROVIDER_TIMEOUT_MS, maxBytes: IDENTITY_PROVIDER_MAX_BYTES });
 
 export const SSO_PLANS: readonly Plan[] = ['pro', 'agency', 'scale'];
 
