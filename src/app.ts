@@ -12,6 +12,7 @@ import type { GraphQLExchange } from './graphql/yoga.js';
 import { GRAPHIQL_ASSETS_PATH, GRAPHIQL_PAGE_POLICY, graphiqlAsset } from './graphql/graphiql.js';
 import { pageSecurityHeaders } from './http/html.js';
 import { createAdmission } from './auth/admission.js';
+import { createWorkspaceConcurrency } from './auth/workspace-concurrency.js';
 import type { ApiKeyAuthenticator } from './auth/api-keys.js';
 import type { RateLimitStore } from './auth/rate-limit-store.js';
 import { BASE_PATH, createRestHandler } from './rest/handler.js';
@@ -75,6 +76,8 @@ export interface Connection {
    * sent (the client sees a response cut short, never a complete-looking one or a hang).
    */
   abort?: ((error: Error) => void) | undefined;
+  /** Settles once the response was sent or its client went away; in memory (absent), the Response's return stands for it. */
+  ended?: Promise<void> | undefined;
 }
 
 export interface App {
@@ -97,11 +100,13 @@ export function createApp(deps: AppDependencies): App {
   const scopeOf = workspaceScopes(database.readPool, database.streamPool);
   const dataCache = createDataCache(config.DATA_CACHE_MAX_BYTES);
   const sessions = createWebSessions(config, database.pool);
+  const concurrency = createWorkspaceConcurrency(config.WORKSPACE_MAX_CONCURRENT_REQUESTS);
   const { admit, admitGraphQL, meter } = createAdmission({
     authenticator: deps.authenticator,
     store: deps.rateLimitStore,
     config,
     sessions,
+    concurrency,
     onStoreError: (error) => logger.error({ err: error }, 'rate-limit store failed'),
   });
   const publicOrigin = createPublicOrigin(config.PUBLIC_BASE_URL, config.PORT, config.TRUST_PROXY);
@@ -219,9 +224,10 @@ export function createApp(deps: AppDependencies): App {
       const url = new URL(request.url);
       const template = routeTemplateOf(url.pathname, v1RouteTemplate);
       let response: Response;
+      const tracked = concurrency.track(async () => inRequestSpan(request, template, requestId, () => route(request, url, requestId, clientAddress(request.headers.get('x-forwarded-for'), connection.remoteAddress, config.TRUST_PROXY), connection)));
+      void (connection.ended ?? tracked.result.catch(() => {})).then(tracked.release);
       try {
-        const address = clientAddress(request.headers.get('x-forwarded-for'), connection.remoteAddress, config.TRUST_PROXY);
-        response = await inRequestSpan(request, template, requestId, () => route(request, url, requestId, address, connection));
+        response = await tracked.result;
       } catch (error) {
         if (error instanceof ApiError) response = errorResponse(error, requestId);
         // The client went away (or was cut for not reading): nobody reads this answer, and it is no server error.

@@ -9,6 +9,7 @@ import type { BucketRef, RateLimitStore } from './rate-limit-store.js';
 import { rateLimitHeaders, retryAfterOf, type BucketPolicy, type TakeResult } from './token-bucket.js';
 import { SCOPES, type Principal } from './principal.js';
 import type { WebSessions } from '../sessions/index.js';
+import { CONCURRENCY_RETRY_AFTER_SECONDS, type WorkspaceConcurrency } from './workspace-concurrency.js';
 
 export interface Admitted {
   principal: Principal;
@@ -34,7 +35,7 @@ interface NamedBucket extends BucketRef {
 
 const unlimited = (principal: Principal): Admitted => ({ principal, headers: {}, refund: noRefund, spend: noSpend });
 
-export function createAdmission(deps: { authenticator: ApiKeyAuthenticator; store: RateLimitStore; config: Config; sessions?: WebSessions; onStoreError?: (error: unknown) => void }) {
+export function createAdmission(deps: { authenticator: ApiKeyAuthenticator; store: RateLimitStore; config: Config; sessions?: WebSessions; concurrency: WorkspaceConcurrency; onStoreError?: (error: unknown) => void }) {
   const policies = bucketPolicies(deps.config);
   const factor = deps.config.RATE_LIMIT_WORKSPACE_FACTOR;
 
@@ -61,6 +62,11 @@ export function createAdmission(deps: { authenticator: ApiKeyAuthenticator; stor
   }
 
   async function limit(principal: Principal, policy: BucketPolicy | undefined, now: Date): Promise<Admitted> {
+    // Before the bucket: a request refused for concurrency spends no token.
+    if (!deps.concurrency.enter(principal.workspaceId)) {
+      const max = deps.concurrency.maxPerWorkspace;
+      throw new ApiError('rate_limited', `This workspace already has ${max} request${max === 1 ? '' : 's'} in flight (its limit of concurrent requests); retry in ${CONCURRENCY_RETRY_AFTER_SECONDS} s.`, { headers: { 'Retry-After': String(CONCURRENCY_RETRY_AFTER_SECONDS) } });
+    }
     if (!policy) return unlimited(principal);
     const buckets = bucketsOf(principal, policy);
     let results;

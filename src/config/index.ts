@@ -57,6 +57,8 @@ const configSchema = z.object({
    * times its plan's bucket per key: more keys or tokens never buy a tenant more than this.
    */
   RATE_LIMIT_WORKSPACE_FACTOR: z.coerce.number().min(1).max(100).default(3),
+  /** Requests of one workspace (all its keys, sessions and MCP connections) running at once per instance; one more is 429. */
+  WORKSPACE_MAX_CONCURRENT_REQUESTS: z.coerce.number().int().min(1).max(1000).default(8),
   RATE_LIMIT_FAIL_OPEN: flag('false'),
   LIST_ROW_CAP: z.coerce.number().int().min(1).max(100_000).default(500),
   METRICS_ROW_CAP: z.coerce.number().int().min(1).max(100_000).default(1000),

@@ -65,7 +65,9 @@ export function createNodeServer(app: App): Server {
   // The node adapter passes the IncomingMessage as `req`: its socket gives the client address.
   const adapter = createServerAdapter((request: Request, context) => {
     const { req, res } = context as { req?: IncomingMessage; res?: ServerResponse };
-    return app.fetch(request, { remoteAddress: req?.socket.remoteAddress, abort: (error) => res?.destroy(error) });
+    // 'close' comes once per response: after its last byte was handed over, or when the client went away.
+    const ended = res && new Promise<void>((resolve) => res.once('close', () => resolve()));
+    return app.fetch(request, { remoteAddress: req?.socket.remoteAddress, abort: (error) => res?.destroy(error), ended });
   });
   // Node enforces requestTimeout only when it checks its connections (every 30 s by default), so a
   // stalled request was answered 408 after 30-60 s; checked every 2 s it is 30-32 s, as documented.
