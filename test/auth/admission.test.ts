@@ -14,7 +14,8 @@ let t: TestApp;
 const notify = async (target: string) => t.authenticator.invalidate(target);
 
 beforeAll(async () => {
-  t = await createTestApp({ RATE_LIMIT_SCALE: '30/1' });
+  // Bursts here test the token bucket; the cap on requests in flight (its own test: workspace-concurrency.test.ts) stays out of their way.
+  t = await createTestApp({ RATE_LIMIT_SCALE: '30/1', WORKSPACE_MAX_CONCURRENT_REQUESTS: '1000' });
 });
 afterAll(() => t.close());
 

@@ -55,7 +55,7 @@ describe.skipIf(!redisAvailable())('two instances sharing Redis', () => {
   let redis: Awaited<ReturnType<typeof startRedis>>;
   beforeAll(async () => {
     redis = await startRedis();
-    const env = { DATABASE_URL: url, REDIS_URL: redis.url, RATE_LIMIT_AGENCY: '40/1' };
+    const env = { DATABASE_URL: url, REDIS_URL: redis.url, RATE_LIMIT_AGENCY: '40/1', WORKSPACE_MAX_CONCURRENT_REQUESTS: '1000' };
     servers = await Promise.all([startServerProcess(env), startServerProcess(env)]);
   }, 60_000);
   afterAll(async () => {
