@@ -42,7 +42,7 @@ async function main() {
   const database = connectDatabase(embedded.url, 10);
   const { workspace, project, scans } = await prepare(database.pool, database.prisma);
   const key = await createApiKey(database.prisma, { workspaceId: workspace.id, name: `bench ${Date.now()}`, actor: { email: null } });
-  const env = { DATABASE_URL: embedded.url, RATE_LIMIT_SCALE: '1000000/1000000', DATA_CACHE_MAX_BYTES: '0' };
+  const env = { DATABASE_URL: embedded.url, RATE_LIMIT_SCALE: '1000000/1000000', WORKSPACE_MAX_CONCURRENT_REQUESTS: '1000', DATA_CACHE_MAX_BYTES: '0' };
   const [server, bare] = await Promise.all([startService(env), startBaselineServer(env)]);
   const to = addDays(new Date().toISOString().slice(0, 10), -1);
   const from = addDays(to, -364);

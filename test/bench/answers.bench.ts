@@ -134,7 +134,7 @@ async function main() {
   const counts = (await pool.query('SELECT (SELECT count(*) FROM ai_answers WHERE project_id = $1)::int AS answers, (SELECT count(*) FROM ai_citations WHERE project_id = $1)::int AS citations', [project.id])).rows[0];
   console.log(`${counts.answers.toLocaleString()} answers and ${counts.citations.toLocaleString()} citations in the project.`);
   const key = await createApiKey(database.prisma, { workspaceId: workspace.id, name: `bench ${Date.now()}`, actor: { email: null } });
-  const server = await startService({ DATABASE_URL: embedded.url, RATE_LIMIT_SCALE: '1000000/1000000', DATA_CACHE_MAX_BYTES: '0', INGEST_TOKEN: 'b'.repeat(40) });
+  const server = await startService({ DATABASE_URL: embedded.url, RATE_LIMIT_SCALE: '1000000/1000000', WORKSPACE_MAX_CONCURRENT_REQUESTS: '1000', DATA_CACHE_MAX_BYTES: '0', INGEST_TOKEN: 'b'.repeat(40) });
   const headers = { authorization: `Bearer ${key.secret}` };
   const base = `${server.baseUrl}/api/v1/ai-visibility/projects/${project.id}`;
   const to = addDays(new Date().toISOString().slice(0, 10), -1);

@@ -21,7 +21,7 @@ async function main() {
   const auth = { authorization: `Bearer ${key.secret}` };
   // All of it on: metrics (each service's own port) and traces exported at the default sampling.
   const receiver = await startOtlpReceiver();
-  const env = { DATABASE_URL: embedded.url, RATE_LIMIT_SCALE: '100000000/100000000', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url };
+  const env = { DATABASE_URL: embedded.url, RATE_LIMIT_SCALE: '100000000/100000000', WORKSPACE_MAX_CONCURRENT_REQUESTS: '1000', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url };
   const ours = await startService(env);
   const idleRss = rssMb(ours.pid, 'VmRSS');
   const uncached = await startService({ ...env, DATA_CACHE_MAX_BYTES: '0' });

@@ -66,7 +66,7 @@ async function main() {
   // 1.9 KB report per request (1.9 M instructions instead of 0.84 M) where the bare server never does.
   const headers = { authorization: `Bearer ${key.secret}`, 'accept-encoding': 'identity' };
   // The webhook worker's polling would be counted too; v1 is what is measured.
-  const env = { DATABASE_URL: embedded.url, RATE_LIMIT_SCALE: '100000000/100000000', WEBHOOK_WORKER: 'false' };
+  const env = { DATABASE_URL: embedded.url, RATE_LIMIT_SCALE: '100000000/100000000', WORKSPACE_MAX_CONCURRENT_REQUESTS: '1000', WEBHOOK_WORKER: 'false' };
   const rows: Record<string, string | number>[] = [];
   for (const requestPath of [`/api/v1/reports/${report.id}`, '/api/v1/clients']) {
     const bare = await instructionsPerRequest(['--import', 'tsx', 'test/bench/baseline-server.ts'], env, requestPath, headers);

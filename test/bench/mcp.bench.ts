@@ -13,7 +13,7 @@ runBench(async () => {
   const embedded = await benchDatabase();
   const database = connectDatabase(embedded.url, 4);
   const { workspace, report, project, key } = await benchApiFixtures(database);
-  const service = await startService({ DATABASE_URL: embedded.url, RATE_LIMIT_SCALE: '100000000/100000000', DATA_CACHE_MAX_BYTES: '0', WEBHOOK_WORKER: 'false' });
+  const service = await startService({ DATABASE_URL: embedded.url, RATE_LIMIT_SCALE: '100000000/100000000', WORKSPACE_MAX_CONCURRENT_REQUESTS: '1000', DATA_CACHE_MAX_BYTES: '0', WEBHOOK_WORKER: 'false' });
   try {
     // Every toolset and writes on, so that tools/list shows all 68.
     const token = await mcpAccessToken(database, service.baseUrl, workspace.id, '/mcp/x/all');

@@ -47,7 +47,7 @@ async function main() {
   const auth = { authorization: `Bearer ${key.secret}` };
   // As bench:api runs it: metrics on, traces exported at the default sampling.
   const receiver = await startOtlpReceiver();
-  const env = { DATABASE_URL: embedded.url, RATE_LIMIT_SCALE: '100000000/100000000', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url };
+  const env = { DATABASE_URL: embedded.url, RATE_LIMIT_SCALE: '100000000/100000000', WORKSPACE_MAX_CONCURRENT_REQUESTS: '1000', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url };
   const servers: Record<string, ServerHandle> = { ours: await startService(env), baseline: await startBaselineServer(env) };
 
   const rows: Record<string, string | number>[] = [];

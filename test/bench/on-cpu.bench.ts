@@ -94,7 +94,7 @@ runBench(async () => {
   const { report, key } = await benchApiFixtures(database);
   const headers = { authorization: `Bearer ${key.secret}` };
   const receiver = await startOtlpReceiver();
-  const env = { DATABASE_URL: embedded.url, RATE_LIMIT_SCALE: '100000000/100000000', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, NODE_OPTIONS: `${imageNodeOptions()} --perf-basic-prof` };
+  const env = { DATABASE_URL: embedded.url, RATE_LIMIT_SCALE: '100000000/100000000', WORKSPACE_MAX_CONCURRENT_REQUESTS: '1000', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, NODE_OPTIONS: `${imageNodeOptions()} --perf-basic-prof` };
   const servers = { ours: await startService(env), bare: await startBaselineServer(env) };
   const directory = mkdtempSync(path.join(os.tmpdir(), 'bench-on-cpu-'));
   try {

@@ -17,7 +17,7 @@ async function main() {
   const report = await database.prisma.report.findFirstOrThrow({ where: { workspaceId: workspace.id } });
   const project = await database.prisma.aiProject.findFirstOrThrow({ where: { workspaceId: workspace.id } });
   const keys = await Promise.all(Array.from({ length: 5 }, (_, i) => createApiKey(database.prisma, { workspaceId: workspace.id, name: `soak ${i} ${Date.now()}`, actor: { email: null } })));
-  const server = await startService({ DATABASE_URL: embedded.url, RATE_LIMIT_SCALE: '100000000/100000000' });
+  const server = await startService({ DATABASE_URL: embedded.url, RATE_LIMIT_SCALE: '100000000/100000000', WORKSPACE_MAX_CONCURRENT_REQUESTS: '1000' });
   const paths = ['/api/v1/clients', '/api/v1/reports', `/api/v1/reports/${report.id}`, `/api/v1/reports/${report.id}/data?datePreset=last_28_days`, '/api/v1/ai-visibility/projects', `/api/v1/ai-visibility/projects/${project.id}/metrics`];
   let next = 0;
   const options = {
