@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/db/ids.js';
 import { createKeyedWorkspace, createTestApp, type TestApp } from '../support/app.js';
 import { listen } from '../support/listen.js';
+import { personWithPassword, signIn } from '../support/web.js';
+import { connectMcp, TestOAuthProvider } from '../support/mcp.js';
 
 const TOKEN = 'c'.repeat(40);
 /** Far more than socket buffers take (12 MB), so an export that is not read stays open. */
@@ -17,7 +19,7 @@ const TEXT = 'x'.repeat(4_000);
 let t: TestApp;
 let baseUrl: string;
 let closeServer: () => Promise<void>;
-let a: { key: string; projectId: string };
+let a: { key: string; projectId: string; workspaceId: string; ownerEmail: string };
 let b: { key: string };
 
 beforeAll(async () => {
@@ -33,7 +35,7 @@ beforeAll(async () => {
   }));
   const ingested = await t.app.fetch(new Request('http://test.local/internal/ingest/scans', { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: lines.map((line) => JSON.stringify(line)).join('\n') }));
   expect(ingested.status).toBe(200);
-  a = { key: keyed.key.secret, projectId: project.id };
+  a = { key: keyed.key.secret, projectId: project.id, workspaceId: keyed.workspace.id, ownerEmail: keyed.ownerEmail };
   b = { key: (await createKeyedWorkspace(t.database, { plan: 'scale' })).key.secret };
   const served = await listen(t.app);
   baseUrl = served.baseUrl;
@@ -106,4 +108,24 @@ describe('requests in flight per workspace (2 here)', () => {
     }
     await expect.poll(async () => (await clients(a.key)).status, { timeout: 10_000 }).toBe(200);
   });
+});
+
+describe('the MCP door', () => {
+  it('refuses a tool call of the workspace past its cap, and serves it once the held requests end', async () => {
+    await personWithPassword(t.database, { email: a.ownerEmail });
+    const admin = await signIn(t.app, a.ownerEmail);
+    const client = await connectMcp(baseUrl, new TestOAuthProvider({ cookie: admin.cookie, workspaceId: a.workspaceId }));
+    try {
+      const held = [await holdExport(), await holdExport()];
+      try {
+        expect(held.map((each) => each.status)).toEqual([200, 200]);
+        await expect(client.callTool({ name: 'list_clients', arguments: {} })).rejects.toThrow(/in flight/);
+      } finally {
+        for (const each of held) each.leave();
+      }
+      await expect.poll(async () => (await client.callTool({ name: 'list_clients', arguments: {} }).then((result) => !result.isError, () => false)), { timeout: 10_000 }).toBe(true);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
 });
