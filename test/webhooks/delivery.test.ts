@@ -280,7 +280,7 @@ describe('targets and endpoints', () => {
 
   it('are for pro plans and above, owners and admins only; secrets are stored sealed', async () => {
     const starter = await createKeyedWorkspace(t.database, { plan: 'starter' });
-    await expect(createEndpoint(deps, { workspaceId: starter.workspace.id, url: 'https://hooks.example.com/', eventTypes: ['scan.completed'], actor: OPERATOR })).rejects.toThrow(/needs the Pro, Agency or Scale plan/);
+    await expect(createEndpoint(deps, { workspaceId: starter.workspace.id, url: 'https://hooks.example.com/', eventTypes: ['scan.completed'], actor: OPERATOR })).rejects.toThrow(/need the Pro, Agency or Scale plan/);
     const keyed = await createKeyedWorkspace(t.database);
     const member = await t.database.prisma.user.create({ data: { id: newId('user'), email: `member-${keyed.workspace.slug}@example.test`, name: 'M' } });
     await t.database.prisma.membership.create({ data: { id: newId('membership'), workspaceId: keyed.workspace.id, userId: member.id, role: 'member' } });
