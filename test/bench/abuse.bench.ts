@@ -20,6 +20,8 @@ const ABUSE_SECONDS = Number(process.env.BENCH_ABUSE_SECONDS ?? 30);
 const B_RATE_PER_DOOR = 2;
 
 const rssMb = (pid: number, field: 'VmHWM' | 'VmRSS') => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+/** Where the run is, on stderr: the table stays alone on stdout. */
+const progress = (step: string) => console.error(`[bench:abuse ${new Date().toISOString().slice(11, 19)}] ${step}`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** No call of the bench may hang it: a request unanswered after this counts as failed (status 0). */
 const CALL_TIMEOUT_MS = 30_000;
@@ -166,6 +168,7 @@ runBench(async () => {
   const rssSamples: number[] = [];
   const sampler = setInterval(() => rssSamples.push(rssMb(service.pid, 'VmRSS')), 100);
   try {
+    progress('fixtures ready, service started; MCP tokens through OAuth');
     const tokenA = await mcpAccessToken(database, service.baseUrl, a.workspace.id, '/mcp/x/all');
     const tokenB = await mcpAccessToken(database, service.baseUrl, b.workspace.id, '/mcp/x/all');
     const client = socketClient(service.baseUrl);
@@ -187,7 +190,9 @@ runBench(async () => {
     };
 
     // Warm both workspaces' paths so that the quiet phase measures a service V8 has optimised.
+    progress('warming up');
     await trickle(bDoors, 5);
+    progress(`quiet phase (${QUIET_SECONDS} s)`);
     const quiet = await trickle(bDoors, QUIET_SECONDS);
     const quietPeak = Math.max(...rssSamples);
 
@@ -210,7 +215,9 @@ runBench(async () => {
       const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
       return Number(/^signalboard_http_responses_cut_total(?:\{[^}]*\})? (\d+)/m.exec(text)?.[1] ?? 0);
     };
+    progress(`abuse phase (${ABUSE_SECONDS} s)`);
     const abused = await trickle(bDoors, ABUSE_SECONDS);
+    progress('stopping the abuse');
     heldExports.stop();
     hugeGraphql.stop();
     await Promise.all([mcpFlood.stop(), batchFlood.stop(), batchNewEra.stop()]);

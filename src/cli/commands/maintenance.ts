@@ -4,8 +4,10 @@ import { opened, config, output, type JsonOption } from '../context.js';
 
 export function registerMaintenanceCommands(program: Command) {
   program
-      .command('db')
+    .command('db')
+    .description('database maintenance')
     .command('migrate')
+    .description('apply the migrations this version has and the database lacks')
     .option('--json')
     .action(async (options: JsonOption) => {
       const result = (await opened()).migrations;
@@ -13,8 +15,10 @@ export function registerMaintenanceCommands(program: Command) {
     });
 
   program
-      .command('schema')
+    .command('schema')
+    .description('the GraphQL schema')
     .command('print')
+    .description('print the SDL (npm run schema:print writes graphql/schema.graphql)')
     .option('--out <file>')
     .action(async (options: { out?: string }) => {
       const { printedSchema } = await import('../../graphql/schema.js');
@@ -24,8 +28,10 @@ export function registerMaintenanceCommands(program: Command) {
     });
 
   program
-      .command('openapi')
+    .command('openapi')
+    .description('the v1 OpenAPI 3.1 document')
     .command('print')
+    .description('print the document /api/v1/openapi.json serves')
     .option('--out <file>')
     .option('--base-url <url>', 'public base URL for servers[0]')
     .action(async (options: { out?: string; baseUrl?: string }) => {

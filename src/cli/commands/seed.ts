@@ -7,7 +7,8 @@ import { db, output, type JsonOption } from '../context.js';
 
 export function registerSeedCommands(program: Command) {
   program
-      .command('seed')
+    .command('seed')
+    .description("fill a workspace with demo clients, reports, facts and AI-visibility scans")
     .requiredOption('--workspace <slug>')
     .option('--days <n>', 'days of provider facts', '430')
     .option('--clients <n>', 'number of clients', '6')
