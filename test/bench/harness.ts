@@ -79,15 +79,19 @@ export async function startProcess(args: string[], env: Record<string, string>, 
     cwd: root,
     // Production requires APP_SECRET_KEY; the benchmarks' own fixed one.
     env: { ...process.env, NODE_OPTIONS: imageNodeOptions(), HOST: '127.0.0.1', PORT: listenPort, PUBLIC_BASE_URL: `http://127.0.0.1:${listenPort}`, METRICS_PORT: metricsPort, SEED_DEMO: 'false', LOG_LEVEL: 'warn', NODE_ENV: 'production', APP_SECRET_KEY: BENCH_APP_SECRET_KEY, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  // The start-up banner goes to stderr (stdout is JSON log lines only, and at LOG_LEVEL=warn none says it listens).
+  child.stderr!.on('data', (chunk: Buffer) => process.stderr.write(chunk));
   const port = await new Promise<number>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
+    const onOutput = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /listening on http:\/\/[^:]+:(\d+)|"port":(\d+)/.exec(output);
       if (match) resolve(Number(match[1] ?? match[2]));
-    });
+    };
+    child.stdout!.on('data', onOutput);
+    child.stderr!.on('data', onOutput);
     child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${output}`)));
   });
   child.stdout!.resume();
