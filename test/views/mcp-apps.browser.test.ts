@@ -7,13 +7,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { createKeyedWorkspace, json } from '../support/app.js';
 import { useListeningApp } from '../support/listen.js';
-import { personWithPassword, signIn } from '../support/web.js';
 import { connectMcp, TestOAuthProvider } from '../support/mcp.js';
 import { chromiumAvailable, launchChromium, screenshotPath } from '../support/browser.js';
 import { showInAppsHost, type HostedView } from '../support/apps-host.js';
-import { seedWorkspace } from '../../src/demo/seed.js';
+import { en, seededViewsWorkspace, v1Get } from '../support/views.js';
 
 const served = useListeningApp();
 const UI = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } };
@@ -25,8 +23,7 @@ let apiKey: string;
 let reportId: string;
 let projectId: string;
 
-const v1 = async (route: string) => json(await fetch(`${served.baseUrl}/api/v1${route}`, { headers: { authorization: `Bearer ${apiKey}` } }));
-const en = { number: new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 }), percent: new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 1 }) };
+const v1 = (route: string) => v1Get(served.baseUrl, route, apiKey);
 
 async function show(uri: string, tool: string, args: Record<string, unknown>, options: { theme?: 'light' | 'dark'; width?: number } = {}): Promise<HostedView> {
   const { contents } = await host.readResource({ uri });
@@ -50,14 +47,9 @@ async function keep(hosted: HostedView, name: string) {
 
 beforeAll(async () => {
   if (!chromiumAvailable) return;
-  const keyed = await createKeyedWorkspace(served.t.database);
-  apiKey = keyed.key.secret;
-  await seedWorkspace(served.t.database.prisma, served.t.database.pool, { workspaceId: keyed.workspace.id, days: 40, clients: 1 });
-  await personWithPassword(served.t.database, { email: keyed.ownerEmail });
-  const owner = await signIn(served.t.app, keyed.ownerEmail);
-  host = await connectMcp(served.baseUrl, new TestOAuthProvider({ cookie: owner.cookie, workspaceId: keyed.workspace.id }), '/mcp/x/all', { capabilities: UI as never });
-  reportId = (await v1('/reports')).data[0].id;
-  projectId = (await v1('/ai-visibility/projects')).data[0].id;
+  const seeded = await seededViewsWorkspace(served);
+  ({ apiKey, reportId, projectId } = seeded);
+  host = await connectMcp(served.baseUrl, new TestOAuthProvider({ cookie: seeded.cookie, workspaceId: seeded.workspaceId }), '/mcp/x/all', { capabilities: UI as never });
   browser = await launchChromium();
 }, 120_000);
 afterAll(async () => {

@@ -5,15 +5,14 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { createKeyedWorkspace, json } from '../support/app.js';
+import { createKeyedWorkspace } from '../support/app.js';
+import { en, seededViewsWorkspace, v1Get } from '../support/views.js';
 import { useListeningApp } from '../support/listen.js';
-import { personWithPassword, signIn } from '../support/web.js';
 import { chromiumAvailable, launchChromium, screenshotPath } from '../support/browser.js';
 import { seedWorkspace } from '../../src/demo/seed.js';
 
 const served = useListeningApp();
 const KEPT = path.resolve(import.meta.dirname, '../../scratch/views');
-const en = { number: new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 }), percent: new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 1 }) };
 let browser: Browser;
 let apiKey: string;
 let cookie: string;
@@ -21,7 +20,7 @@ let reportId: string;
 let projectId: string;
 let otherReportId: string;
 
-const v1 = async (route: string, key = apiKey) => json(await fetch(`${served.baseUrl}/api/v1${route}`, { headers: { authorization: `Bearer ${key}` } }));
+const v1 = (route: string, key = apiKey) => v1Get(served.baseUrl, route, key);
 
 /** A page of the signed-in person, recording console errors, page errors and CSP violations. */
 async function signedInPage(width = 1100): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
@@ -51,13 +50,7 @@ async function keep(page: Page, name: string) {
 
 beforeAll(async () => {
   if (!chromiumAvailable) return;
-  const keyed = await createKeyedWorkspace(served.t.database);
-  apiKey = keyed.key.secret;
-  await seedWorkspace(served.t.database.prisma, served.t.database.pool, { workspaceId: keyed.workspace.id, days: 40, clients: 1 });
-  await personWithPassword(served.t.database, { email: keyed.ownerEmail });
-  cookie = (await signIn(served.t.app, keyed.ownerEmail)).cookie;
-  reportId = (await v1('/reports')).data[0].id;
-  projectId = (await v1('/ai-visibility/projects')).data[0].id;
+  ({ apiKey, cookie, reportId, projectId } = await seededViewsWorkspace(served));
   const other = await createKeyedWorkspace(served.t.database);
   await seedWorkspace(served.t.database.prisma, served.t.database.pool, { workspaceId: other.workspace.id, days: 3, clients: 1 });
   otherReportId = (await v1('/reports', other.key.secret)).data[0].id;

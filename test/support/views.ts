@@ -1,0 +1,21 @@
+// The workspace both views browser tests read: an owner signed in, 40 days of demo data on one
+// client, and the ids of its first report and AI-visibility project as v1 lists them.
+import { seedWorkspace } from '../../src/demo/seed.js';
+import { createKeyedWorkspace, json, type TestApp } from './app.js';
+import { personWithPassword, signIn } from './web.js';
+
+/** A v1 GET with an API key, its JSON body. */
+export const v1Get = async (baseUrl: string, route: string, key: string) => json(await fetch(`${baseUrl}/api/v1${route}`, { headers: { authorization: `Bearer ${key}` } }));
+
+export async function seededViewsWorkspace(served: { t: TestApp; baseUrl: string }) {
+  const keyed = await createKeyedWorkspace(served.t.database);
+  await seedWorkspace(served.t.database.prisma, served.t.database.pool, { workspaceId: keyed.workspace.id, days: 40, clients: 1 });
+  await personWithPassword(served.t.database, { email: keyed.ownerEmail });
+  const { cookie } = await signIn(served.t.app, keyed.ownerEmail);
+  const reportId: string = (await v1Get(served.baseUrl, '/reports', keyed.key.secret)).data[0].id;
+  const projectId: string = (await v1Get(served.baseUrl, '/ai-visibility/projects', keyed.key.secret)).data[0].id;
+  return { workspaceId: keyed.workspace.id, apiKey: keyed.key.secret, cookie, reportId, projectId };
+}
+
+/** How the views write numbers for an en-US person: what the tests expect on screen. */
+export const en = { number: new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 }), percent: new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 1 }) };
