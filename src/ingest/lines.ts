@@ -92,5 +92,41 @@ export interface IngestSummary {
 }
 
 /** One line's schema problems as one sentence: "field: problem; field: problem". */
-export const describeIssues = (error: z.ZodError): string =>
+const describeIssues = (error: z.ZodError): string =>
   error.issues.map((issue) => `${issue.path.join('.') || 'line'}: ${issue.message}`).join('; ');
+
+/** What a line that passed its schema says: its identity in the file, what breaks its own rules, and the record it stands for. */
+export interface CheckedLine<Accepted> {
+  key: string;
+  problems: string[];
+  record: Accepted;
+}
+
+/**
+ * Every line through its schema, then its own rules (`check`); a line is accepted when both pass
+ * and no earlier line has the same key (`kind` names it in the problem: "same scan as line 3").
+ * All of a line's problems are reported together, in one sentence.
+ */
+export function validateLines<Data, Accepted>(
+  lines: readonly ParsedLine[],
+  schema: z.ZodType<Data>,
+  kind: string,
+  check: (data: Data) => CheckedLine<Accepted>,
+): { accepted: Accepted[]; problems: LineProblem[] } {
+  const accepted: Accepted[] = [];
+  const problems: LineProblem[] = [];
+  const seen = new Map<string, number>();
+  for (const { line, value } of lines) {
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) {
+      problems.push({ line, message: describeIssues(parsed.error) });
+      continue;
+    }
+    const { key, problems: lineProblems, record } = check(parsed.data);
+    if (seen.has(key)) lineProblems.push(`same ${kind} as line ${seen.get(key)}`);
+    seen.set(key, line);
+    if (lineProblems.length) problems.push({ line, message: lineProblems.join('; ') });
+    else accepted.push(record);
+  }
+  return { accepted, problems };
+}

@@ -4,7 +4,7 @@ import type pg from 'pg';
 import { z } from 'zod';
 import { baseMetricsOf, catalog, METRIC_COLUMNS, PROVIDERS, type ProviderId } from '../reports/index.js';
 import { DATE_RULE, isCivilDate } from '../dates/civil-date.js';
-import { describeIssues, type LineProblem, type ParsedLine } from './lines.js';
+import { validateLines, type LineProblem, type ParsedLine } from './lines.js';
 
 export interface MetricFactInput {
   clientId: string;
@@ -29,16 +29,7 @@ const lineSchema = z
   .strict();
 
 export function validateMetricLines(lines: readonly ParsedLine[], knownClients: ReadonlySet<string>): { facts: MetricFactInput[]; problems: LineProblem[] } {
-  const facts: MetricFactInput[] = [];
-  const problems: LineProblem[] = [];
-  const seen = new Map<string, number>();
-  for (const { line, value } of lines) {
-    const parsed = lineSchema.safeParse(value);
-    if (!parsed.success) {
-      problems.push({ line, message: describeIssues(parsed.error) });
-      continue;
-    }
-    const { client, provider, date, dimension, metrics } = parsed.data;
+  const { accepted, problems } = validateLines(lines, lineSchema, 'fact', ({ client, provider, date, dimension, metrics }) => {
     const [dimensionName, dimensionValue] = dimension ? Object.entries(dimension)[0]! : ['', ''];
     const lineProblems: string[] = [];
     if (!knownClients.has(client)) lineProblems.push(`unknown client ${client}`);
@@ -49,13 +40,13 @@ export function validateMetricLines(lines: readonly ParsedLine[], knownClients: 
     const unknown = Object.keys(metrics).filter((name) => !allowed.includes(name));
     if (unknown.length) lineProblems.push(`${provider} has no base metric ${unknown.join(', ')} (allowed: ${allowed.join(', ')})`);
     if (Object.keys(metrics).length === 0) lineProblems.push('metrics is empty');
-    const key = `${client}|${provider}|${date}|${dimensionName}|${dimensionValue}`;
-    if (seen.has(key)) lineProblems.push(`same fact as line ${seen.get(key)}`);
-    seen.set(key, line);
-    if (lineProblems.length) problems.push({ line, message: lineProblems.join('; ') });
-    else facts.push({ clientId: client, provider, date, dimension: dimensionName, dimensionValue, metrics });
-  }
-  return { facts, problems };
+    return {
+      key: `${client}|${provider}|${date}|${dimensionName}|${dimensionValue}`,
+      problems: lineProblems,
+      record: { clientId: client, provider, date, dimension: dimensionName, dimensionValue, metrics },
+    };
+  });
+  return { facts: accepted, problems };
 }
 
 const BATCH_SIZE = 1_000;

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { DATE_RULE, isCivilDate } from '../dates/civil-date.js';
 import { AI_MODELS, registrableDomain, competitorCountersFromRuns, competitorDifferences, counterDifferences, countersFromRuns, runProblems, SENTIMENTS, type Run } from '../ai-visibility/index.js';
 import { COMPETITOR_COUNTER_FIELDS, COUNTER_FIELDS, type CompetitorCounters, type ScanCounters } from '../ai-visibility/index.js';
-import { describeIssues, type LineProblem, type ParsedLine } from './lines.js';
+import { validateLines, type LineProblem, type ParsedLine } from './lines.js';
 export interface ScanInput extends ScanCounters {
   projectId: string;
   date: string;
@@ -143,17 +143,9 @@ export function counterProblems(scan: ScanCounters): string[] {
 }
 
 export function validateScanLines(lines: readonly ParsedLine[], projects: ReadonlyMap<string, ProjectRules>): { scans: ScanInput[]; problems: LineProblem[] } {
-  const scans: ScanInput[] = [];
-  const problems: LineProblem[] = [];
-  const seen = new Map<string, number>();
-  for (const { line, value } of lines) {
-    const parsed = lineSchema.safeParse(value);
-    if (!parsed.success) {
-      problems.push({ line, message: describeIssues(parsed.error) });
-      continue;
-    }
-    const { project, date, model, locale } = parsed.data;
-    const { counters: rest, competitors, problems: derivationProblems } = scanCountersOf(parsed.data as ScanLine);
+  const { accepted, problems } = validateLines(lines, lineSchema, 'scan', (line) => {
+    const { project, date, model, locale } = line;
+    const { counters: rest, competitors, problems: derivationProblems } = scanCountersOf(line as ScanLine);
     const lineProblems = [...derivationProblems, ...counterProblems(rest)];
     const rules = projects.get(project);
     if (!rules) lineProblems.push(`unknown project ${project}`);
@@ -162,11 +154,11 @@ export function validateScanLines(lines: readonly ParsedLine[], projects: Readon
       if (!rules.locales.includes(locale)) lineProblems.push(`locale ${locale} is not tracked by the project (tracked: ${rules.locales.join(', ')})`);
       lineProblems.push(...competitorProblems(rest, competitors, rules.competitors));
     }
-    const key = `${project}|${date}|${model}|${locale}`;
-    if (seen.has(key)) lineProblems.push(`same scan as line ${seen.get(key)}`);
-    seen.set(key, line);
-    if (lineProblems.length) problems.push({ line, message: lineProblems.join('; ') });
-    else scans.push({ projectId: project, date, model, locale, ...rest, competitors, ...(parsed.data.runs ? { runs: parsed.data.runs as Run[] } : {}) });
-  }
-  return { scans, problems };
+    return {
+      key: `${project}|${date}|${model}|${locale}`,
+      problems: lineProblems,
+      record: { projectId: project, date, model, locale, ...rest, competitors, ...(line.runs ? { runs: line.runs as Run[] } : {}) },
+    };
+  });
+  return { scans: accepted, problems };
 }
