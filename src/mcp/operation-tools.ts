@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { CompiledQuery } from 'graphql-jit';
 import { compileOperation } from '../graphql/compile.js';
+import { operationFileDocument } from '../graphql/operation-files.js';
 import { ID_SCALARS } from '../graphql/scalars.js';
 import { idPrefixes } from '../db/ids.js';
 import {
@@ -22,9 +23,11 @@ import {
   isScalarType,
   isSpecifiedScalarType,
   Kind,
-  parse,
   typeFromAST,
   validate,
+  visit,
+  type DocumentNode,
+  type FragmentDefinitionNode,
   type GraphQLInputType,
   type GraphQLOutputType,
   type GraphQLSchema,
@@ -159,10 +162,22 @@ function selectionSchema(parent: GraphQLObjectType, selection: SelectionSetNode,
       const on = node.typeCondition ? schema.getType(node.typeCondition.name.value) : parent;
       Object.assign(properties, (selectionSchema(on as GraphQLObjectType, node.selectionSet, schema, depth).properties as Record<string, JsonSchema>) ?? {});
     } else {
-      throw new Error('named fragments are not used in MCP operations');
+      throw new Error(`...${node.name.value}: named fragments are spelled out before a schema is derived`);
     }
   }
   return { type: 'object', properties };
+}
+
+/** The operation of a document with each named fragment spelled out in place, as an inline fragment on its type (the output schema is the same either way). */
+function spelledOut(document: DocumentNode): OperationDefinitionNode {
+  const fragments = new Map(document.definitions.filter((definition): definition is FragmentDefinitionNode => definition.kind === Kind.FRAGMENT_DEFINITION).map((fragment) => [fragment.name.value, fragment]));
+  const operation = document.definitions.find((definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION)!;
+  return visit(operation, {
+    FragmentSpread(spread) {
+      const fragment = fragments.get(spread.name.value)!;
+      return { kind: Kind.INLINE_FRAGMENT, typeCondition: fragment.typeCondition, directives: spread.directives, selectionSet: fragment.selectionSet };
+    },
+  });
 }
 
 const toSnakeCase = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
@@ -183,11 +198,11 @@ export function loadOperationTools(schema: GraphQLSchema, dir = MCP_OPERATIONS_D
     .sort()
     .map((file) => {
       const source = readFileSync(path.join(dir, file), 'utf8');
-      const document = parse(source);
+      const document = operationFileDocument(path.join(dir, file));
       const errors = validate(schema, document);
       if (errors.length) throw new Error(`graphql/operations/mcp/${file}: ${errors.map((error) => error.message).join('; ')}`);
-      const operation = document.definitions.find((definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION);
-      if (!operation?.name) throw new Error(`graphql/operations/mcp/${file}: one named operation expected`);
+      const operation = spelledOut(document);
+      if (!operation.name) throw new Error(`graphql/operations/mcp/${file}: one named operation expected`);
       const description = leadingComment(source);
       if (!description) throw new Error(`graphql/operations/mcp/${file}: start with a # comment describing the tool for a model`);
       const variables = operation.variableDefinitions ?? [];

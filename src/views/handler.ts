@@ -36,7 +36,7 @@ export function createViewPagesHandler(deps: ViewPagesDeps) {
   let operations: Map<string, string> | null = null;
   /** The trusted operation's id (sha256), by operation name. */
   const operationId = (name: string) => {
-    operations ??= new Map([...loadTrustedOperations()].map(([hash, text]) => [/^query (\w+)/.exec(text)?.[1] ?? '', hash]));
+    operations ??= new Map([...loadTrustedOperations()].map(([hash, text]) => [/\bquery (\w+)/.exec(text)?.[1] ?? '', hash]));
     return operations.get(name)!;
   };
 

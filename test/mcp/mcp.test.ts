@@ -2,7 +2,8 @@
 // signs in (with the web-app session), gets consent, exchanges and refreshes tokens, and calls
 // every tool. Numbers equal v1; another workspace's ids are not found; bad tokens are 401 with
 // the metadata pointer; write tools appear only when an admin switches them on, and are audited.
-import { readFileSync } from 'node:fs';
+import { print } from 'graphql';
+import { operationFileDocument } from '../../src/graphql/operation-files.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -295,7 +296,7 @@ describe('read tools', () => {
       expect(result.structuredContent, name).toBeTruthy();
       // Tools run without leaf serialization (src/graphql/compile.ts): the same operation through
       // /graphql, which serializes every leaf, with the owner's session gives the same JSON text.
-      const operation = readFileSync(`graphql/operations/mcp/${name}.graphql`, 'utf8');
+      const operation = print(operationFileDocument(`graphql/operations/mcp/${name}.graphql`));
       const graph = await json(await call(served.t.app, admin, 'POST', '/graphql', { query: operation, variables: args }));
       expect(graph.errors, name).toBeUndefined();
       // whoami names the credential, which is the one thing the two doors differ in.
