@@ -1,6 +1,7 @@
 // The workspace both views browser tests read: an owner signed in, 40 days of demo data on one
 // client, and the ids of its first report and AI-visibility project as v1 lists them.
 import { seedWorkspace } from '../../src/demo/seed.js';
+import { catalog, type ProviderId } from '../../src/reports/index.js';
 import { createKeyedWorkspace, json, type TestApp } from './app.js';
 import { personWithPassword, signIn } from './web.js';
 
@@ -19,3 +20,11 @@ export async function seededViewsWorkspace(served: { t: TestApp; baseUrl: string
 
 /** How the views write numbers for an en-US person: what the tests expect on screen. */
 export const en = { number: new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 }), percent: new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 1 }) };
+
+/** The report's KPI values as its view writes them for an en-US person: each in its metric's unit, a rate (0..1) as a percentage. */
+export function kpiTexts(widgets: { id: string; provider: string }[], kpis: { widgetId: string; metric: string; value: number | null }[]): string[] {
+  return kpis.map((kpi) => {
+    const provider = widgets.find((widget) => widget.id === kpi.widgetId)!.provider as ProviderId;
+    return kpi.value === null ? '–' : (catalog[provider].metrics[kpi.metric]!.unit === 'percent' ? en.percent : en.number).format(kpi.value);
+  });
+}

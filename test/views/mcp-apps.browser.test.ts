@@ -11,7 +11,7 @@ import { useListeningApp } from '../support/listen.js';
 import { connectMcp, TestOAuthProvider } from '../support/mcp.js';
 import { chromiumAvailable, launchChromium, screenshotPath } from '../support/browser.js';
 import { showInAppsHost, type HostedView } from '../support/apps-host.js';
-import { en, seededViewsWorkspace, v1Get } from '../support/views.js';
+import { en, kpiTexts, seededViewsWorkspace, v1Get } from '../support/views.js';
 
 const served = useListeningApp();
 const UI = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } };
@@ -81,12 +81,15 @@ describe.skipIf(!chromiumAvailable)('the views as MCP Apps', () => {
   it('report: v1\'s KPIs on screen; the preset switched in the view; dark theme from the host', async () => {
     const hosted = await show('ui://signalboard/report', 'get_report_data', { id: reportId }, { theme: 'dark' });
     const data = (await v1(`/reports/${reportId}/data`)).data;
-    await expect.poll(() => hosted.view.locator('.kpi .value').allTextContents(), { timeout: 15_000 }).toEqual(data.kpis.map((kpi: { value: number }) => en.number.format(kpi.value)));
+    const { widgets } = (await v1(`/reports/${reportId}`)).data.definition;
+    await expect.poll(() => hosted.view.locator('.kpi .value').allTextContents(), { timeout: 15_000 }).toEqual(kpiTexts(widgets, data.kpis));
+    // Rates read as percentages (0.03 is 3%), as on the web page.
+    expect((await hosted.view.locator('.kpi .value').allTextContents()).some((text) => text.endsWith('%'))).toBe(true);
     await keep(hosted, 'mcp-report-dark.png');
     await hosted.view.selectOption('select[aria-label="Dates"]', 'last_7_days');
     await expect.poll(() => hosted.calls.at(-1)?.arguments.datePreset, { timeout: 15_000 }).toBe('last_7_days');
     const week = (await v1(`/reports/${reportId}/data?datePreset=last_7_days`)).data;
-    await expect.poll(() => hosted.view.locator('.kpi .value').allTextContents(), { timeout: 15_000 }).toEqual(week.kpis.map((kpi: { value: number }) => en.number.format(kpi.value)));
+    await expect.poll(() => hosted.view.locator('.kpi .value').allTextContents(), { timeout: 15_000 }).toEqual(kpiTexts(widgets, week.kpis));
     expect(hosted.problems).toEqual([]);
     await hosted.page.close();
   });

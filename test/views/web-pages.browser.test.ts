@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createKeyedWorkspace } from '../support/app.js';
-import { en, seededViewsWorkspace, v1Get } from '../support/views.js';
+import { en, kpiTexts, seededViewsWorkspace, v1Get } from '../support/views.js';
 import { useListeningApp } from '../support/listen.js';
 import { chromiumAvailable, launchChromium, screenshotPath } from '../support/browser.js';
 import { seedWorkspace } from '../../src/demo/seed.js';
@@ -78,7 +78,10 @@ describe('the view pages', () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
     const data = (await v1(`/reports/${reportId}/data`)).data;
-    await expect.poll(() => page.locator('.kpi .value').allTextContents(), { timeout: 15_000 }).toEqual(data.kpis.map((kpi: { value: number }) => en.number.format(kpi.value)));
+    const { widgets } = (await v1(`/reports/${reportId}`)).data.definition;
+    await expect.poll(() => page.locator('.kpi .value').allTextContents(), { timeout: 15_000 }).toEqual(kpiTexts(widgets, data.kpis));
+    // Rates read as percentages (0.03 is 3%), as in the MCP App.
+    expect((await page.locator('.kpi .value').allTextContents()).some((text) => text.endsWith('%'))).toBe(true);
     await keep(page, 'web-report.png');
     await page.selectOption('select[aria-label="Compare with"]', 'none');
     await expect.poll(() => page.locator('.sub').first().textContent(), { timeout: 15_000 }).not.toContain('compared with');

@@ -14,14 +14,18 @@ interface ReportArgs extends Args {
   comparePreset?: string;
 }
 
-interface Widget { id: string; type: string; title: string; metrics: string[]; dimension: string | null }
+interface Widget { id: string; type: string; title: string; provider: string; metrics: string[]; dimension: string | null }
 interface Kpi { widgetId: string; metric: string; value: number | null; previousValue: number | null; change: number | null }
 interface ChartData { widgetId: string; type: string; granularity: string | null; series: { metric: string; points: { date: string; value: number | null; previousValue: number | null }[] }[] }
 interface TableData { widgetId: string; dimension: string; columns: string[]; rows: { dimensionValue: string; values: (number | null)[]; previousValues: (number | null)[] | null }[]; totals: { values: (number | null)[]; previousValues: (number | null)[] | null } }
 interface ReportData {
   report: { data: { id: string; name: string; definition: { widgets: Widget[]; dateConfig: { datePreset: string; comparePreset: string; timezone: string } } } | null } | null;
   reportData: { data: { reportId: string; range: { from: string; to: string }; compareRange: { from: string; to: string } | null; kpis: Kpi[]; charts: ChartData[]; tables: TableData[] } | null } | null;
+  metricCatalog: { providers: { id: string; metrics: { id: string; unit: string }[] }[] };
 }
+
+/** How a widget's metric is written: in its unit, so a rate of 0.03 reads 3 %. */
+type MetricFormat = (widgetId: string, metric: string) => (value: number | null | undefined) => string;
 
 const PRESETS = ['today', 'yesterday', 'last_7_days', 'last_14_days', 'last_28_days', 'last_30_days', 'last_90_days', 'last_365_days', 'this_week', 'last_week', 'this_month', 'last_month', 'this_quarter', 'last_quarter', 'this_year', 'last_year'];
 const COMPARISONS = ['none', 'previous_period', 'previous_year'];
@@ -43,6 +47,9 @@ startView<ReportArgs, ReportData>({
     if (!report || !numbers) return void root.append(h('p', { class: 'notice' }, 'No such report in this workspace.'));
     const { dateConfig, widgets } = report.definition;
     const titleOf = new Map(widgets.map((widget) => [widget.id, widget.title]));
+    const providerOf = new Map(widgets.map((widget) => [widget.id, widget.provider]));
+    const units = new Map(data.metricCatalog.providers.flatMap((provider) => provider.metrics.map((metric) => [`${provider.id}.${metric.id}`, metric.unit])));
+    const formatOf: MetricFormat = (widgetId, metric) => f.ofUnit(units.get(`${providerOf.get(widgetId)}.${metric}`));
     const select = (label: string, values: string[], chosen: string, choose: (value: string) => void) =>
       h('label', {}, label, h('select', { 'aria-label': label, onchange: (event) => choose((event.target as HTMLSelectElement).value) }, values.map((value) => h('option', { value, ...(value === chosen ? { selected: true } : {}) }, words(value)))));
     const compared = numbers.compareRange;
@@ -53,9 +60,9 @@ startView<ReportArgs, ReportData>({
         select('Dates', PRESETS, args.datePreset ?? dateConfig.datePreset, (datePreset) => reload({ ...args, datePreset })),
         select('Compare with', COMPARISONS, args.comparePreset ?? dateConfig.comparePreset, (comparePreset) => reload({ ...args, comparePreset }))),
     );
-    if (numbers.kpis.length) root.append(h('ul', { class: 'kpis', 'aria-label': 'KPIs' }, numbers.kpis.map((kpi) => kpiTile(kpi, titleOf.get(kpi.widgetId), f))));
-    if (numbers.charts.length) root.append(h('div', { class: 'grid' }, numbers.charts.flatMap((data) => chartsOf(data, titleOf.get(data.widgetId) ?? data.widgetId, Boolean(compared), f))));
-    for (const data of numbers.tables) root.append(h('div', { class: 'scroll' }, tableOf(data, titleOf.get(data.widgetId) ?? data.widgetId, f)));
+    if (numbers.kpis.length) root.append(h('ul', { class: 'kpis', 'aria-label': 'KPIs' }, numbers.kpis.map((kpi) => kpiTile(kpi, titleOf.get(kpi.widgetId), formatOf(kpi.widgetId, kpi.metric), f))));
+    if (numbers.charts.length) root.append(h('div', { class: 'grid' }, numbers.charts.flatMap((data) => chartsOf(data, titleOf.get(data.widgetId) ?? data.widgetId, Boolean(compared), formatOf, f))));
+    for (const data of numbers.tables) root.append(h('div', { class: 'scroll' }, tableOf(data, titleOf.get(data.widgetId) ?? data.widgetId, formatOf, f)));
   },
 });
 
@@ -65,32 +72,34 @@ function delta(change: number | null, f: Formats) {
   return h('span', { class: `delta ${change > 0 ? 'up' : change < 0 ? 'down' : ''}` }, `${arrow} ${f.change(change)}`);
 }
 
-function kpiTile(kpi: Kpi, title: string | undefined, f: Formats) {
+function kpiTile(kpi: Kpi, title: string | undefined, format: (value: number | null) => string, f: Formats) {
   return h('li', { class: 'kpi' },
     h('div', { class: 'name' }, title && title !== kpi.metric ? `${title} · ${words(kpi.metric)}` : words(kpi.metric)),
-    h('div', { class: 'value' }, f.number(kpi.value)),
+    h('div', { class: 'value' }, format(kpi.value)),
     delta(kpi.change, f),
-    kpi.previousValue !== null ? h('span', { class: 'delta' }, ` (was ${f.number(kpi.previousValue)})`) : null);
+    kpi.previousValue !== null ? h('span', { class: 'delta' }, ` (was ${format(kpi.previousValue)})`) : null);
 }
 
 /** One chart per metric (metrics of a widget differ in scale: cost and ROAS), the comparison period dashed beside it. */
-function chartsOf(data: ChartData, title: string, compared: boolean, f: Formats) {
+function chartsOf(data: ChartData, title: string, compared: boolean, formatOf: MetricFormat, f: Formats) {
   return data.series.map((line) => {
     const series: Series[] = [
       { label: words(line.metric), values: line.points.map((point) => point.value) },
       ...(compared ? [{ label: 'comparison period', values: line.points.map((point) => point.previousValue), dashed: true }] : []),
     ];
     const caption = data.series.length > 1 ? `${title} · ${words(line.metric)}` : title;
-    return chart({ title: caption, labels: line.points.map((point) => point.date), series, format: f.number, label: data.granularity === 'month' ? f.month : f.day, tick: data.granularity === 'month' ? f.month : f.shortDay, bars: data.type === 'bar_chart' });
+    return chart({ title: caption, labels: line.points.map((point) => point.date), series, format: formatOf(data.widgetId, line.metric), label: data.granularity === 'month' ? f.month : f.day, tick: data.granularity === 'month' ? f.month : f.shortDay, bars: data.type === 'bar_chart' });
   });
 }
 
-function tableOf(data: TableData, title: string, f: Formats) {
-  const cell = (value: number | null, previous: number | null | undefined) => {
-    if (previous === undefined || previous === null || value === null || previous === 0) return f.number(value);
-    return h('span', {}, f.number(value), ' ', delta((value - previous) / Math.abs(previous), f));
+function tableOf(data: TableData, title: string, formatOf: MetricFormat, f: Formats) {
+  const formats = data.columns.map((metric) => formatOf(data.widgetId, metric));
+  const cell = (value: number | null, previous: number | null | undefined, column: number) => {
+    const format = formats[column]!;
+    if (previous === undefined || previous === null || value === null || previous === 0) return format(value);
+    return h('span', {}, format(value), ' ', delta((value - previous) / Math.abs(previous), f));
   };
-  const rows = data.rows.map((row) => [row.dimensionValue, ...row.values.map((value, index) => cell(value, row.previousValues?.[index]))]);
-  rows.push(['Total', ...data.totals.values.map((value, index) => cell(value, data.totals.previousValues?.[index]))]);
+  const rows = data.rows.map((row) => [row.dimensionValue, ...row.values.map((value, index) => cell(value, row.previousValues?.[index], index))]);
+  rows.push(['Total', ...data.totals.values.map((value, index) => cell(value, data.totals.previousValues?.[index], index))]);
   return table(title, [words(data.dimension), ...data.columns.map(words)], rows);
 }

@@ -9,6 +9,8 @@ export interface Formats {
   /** A day without its year, for chart axes. */
   shortDay(date: string): string;
   month(date: string): string;
+  /** How a metric of this unit (the catalogue's) is written: percent (0..1) as a percentage, the others as numbers. */
+  ofUnit(unit: string | undefined): (value: number | null | undefined) => string;
 }
 
 const DASH = '–';
@@ -23,14 +25,17 @@ export function formats(requested: string | undefined): Formats {
   const month = new Intl.DateTimeFormat(locale, { month: 'short', year: 'numeric', timeZone: 'UTC' });
   const shortDay = new Intl.DateTimeFormat(locale, { month: 'short', day: 'numeric', timeZone: 'UTC' });
   const missing = (value: number | null | undefined): value is null | undefined => value === null || value === undefined || !Number.isFinite(value);
+  const asPercent = (value: number | null | undefined) => (missing(value) ? DASH : percent.format(value));
+  const asNumber = (value: number | null | undefined) => (missing(value) ? DASH : number.format(value));
   return {
     locale,
-    percent: (value) => (missing(value) ? DASH : percent.format(value)),
-    number: (value) => (missing(value) ? DASH : number.format(value)),
+    percent: asPercent,
+    number: asNumber,
     change: (value, ratio = true) => (missing(value) ? DASH : (ratio ? signedPercent : signedNumber).format(value)),
     day: (date) => day.format(new Date(`${date.slice(0, 10)}T00:00:00Z`)),
     shortDay: (date) => shortDay.format(new Date(`${date.slice(0, 10)}T00:00:00Z`)),
     month: (date) => month.format(new Date(`${date.slice(0, 10)}T00:00:00Z`)),
+    ofUnit: (unit) => (unit === 'percent' ? asPercent : asNumber),
   };
 }
 
