@@ -91,6 +91,8 @@ export interface App {
   metrics: Metrics;
   /** When a response whose client takes no bytes is cut (http/stall-watch.ts). */
   responseLimits: StallLimits;
+  /** How long a whole request may take to arrive (REQUEST_TIMEOUT_SECONDS); the node server answers 408 past it. */
+  requestTimeoutMs: number;
   /** Paths served from node:http directly: the OAuth authorization server (oidc-provider is a Koa app). */
   node: { handles(path: string): boolean; handle(req: IncomingMessage, res: ServerResponse): Promise<void> };
 }
@@ -213,6 +215,7 @@ export function createApp(deps: AppDependencies): App {
     readiness,
     metrics,
     responseLimits: { stallMs: config.RESPONSE_STALL_SECONDS * 1000, unsentMaxBytes: config.RESPONSE_UNSENT_MAX_BYTES },
+    requestTimeoutMs: config.REQUEST_TIMEOUT_SECONDS * 1000,
     node: { handles: isAuthorizationServerPath, handle: async (req, res) => (await connector.load()).authorizationServer.handle(req, res) },
     invalidate: (target) => {
       deps.authenticator.invalidate(target);

@@ -68,6 +68,11 @@ const configSchema = z.object({
   EXPORTS_PER_WORKSPACE: z.coerce.number().int().min(1).max(99).optional(),
   /** Exports one API key may stream at once per instance; unset, half the workspace's share (at least 1). */
   EXPORTS_PER_KEY: z.coerce.number().int().min(1).max(99).optional(),
+  /**
+   * A request whose headers and body have not all arrived this long after it began is answered
+   * 408 and its connection closed (Node's requestTimeout, checked every 2 s: 408 within 2 s more).
+   */
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
   /** A response whose client accepts no byte for this long is cut (its cursor closed, its connection freed). */
   RESPONSE_STALL_SECONDS: z.coerce.number().positive().max(600).default(15),
   /** Unsent bytes that responses whose clients stopped taking them may hold together per instance; past it the largest are cut. */

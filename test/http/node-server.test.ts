@@ -138,3 +138,44 @@ describe('X-Content-Type-Options', () => {
     }
   });
 });
+
+describe('a request that never completes', () => {
+  const slow = useListeningApp({ REQUEST_TIMEOUT_SECONDS: '2' });
+
+  /** Sends `head` (and nothing more); resolves with what came back once the server closed the connection. */
+  function stall(head: (host: string) => string): Promise<string> {
+    const { hostname, port } = new URL(slow.baseUrl);
+    return new Promise((resolve, reject) => {
+      let answer = '';
+      const socket = connect(Number(port), hostname, () => socket.write(head(`${hostname}:${port}`)));
+      socket.on('data', (chunk) => (answer += chunk.toString()));
+      socket.on('close', () => resolve(answer));
+      socket.on('error', reject);
+      // A bound for a loaded machine, far below the default 30 s: only REQUEST_TIMEOUT_SECONDS answers in time.
+      setTimeout(() => {
+        socket.destroy();
+        reject(new Error(`no answer: ${answer}`));
+      }, 20_000).unref();
+    });
+  }
+
+  const expectTimeoutAnswer = (answer: ReturnType<typeof parse>) => {
+    expect(answer.status).toBe(408);
+    expect(answer.head).toMatch(/^Connection: close$/im);
+    expect(answer.body.error).toEqual({ code: 'request_timeout', message: 'The request was not received in time.', requestId: expect.stringMatching(/^req_/) });
+    expect(answer.head).toContain(`X-Request-Id: ${answer.body.error.requestId}`);
+  };
+
+  // Doors that read their body: GraphQL (Yoga), a form (sign-in), the OAuth server (node:http, Koa).
+  it.each([['/graphql', 'application/json'], ['/app/login', 'application/x-www-form-urlencoded'], ['/oauth/token', 'application/x-www-form-urlencoded']])(
+    'a body to %s that stops short is answered 408 with the envelope once REQUEST_TIMEOUT_SECONDS pass, and the connection closed',
+    async (path, contentType) => {
+      expectTimeoutAnswer(parse(await stall((host) => `POST ${path} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: ${contentType}\r\nContent-Length: 100\r\n\r\n{"query":`)));
+    },
+    30_000,
+  );
+
+  it('headers that stop short are answered the same way', async () => {
+    expectTimeoutAnswer(parse(await stall((host) => `GET /api/v1/clients HTTP/1.1\r\nHost: ${host}\r\nAccept: appl`)));
+  }, 30_000);
+});
