@@ -4,31 +4,45 @@
 import type pg from 'pg';
 
 /**
- * Each run ran 4 distinct queries from a vocabulary shared across prompts (so queries recur and
- * several prompts run the same one) and read 6 pages: its cited pages first (cited), then pages of
- * the usual domains it did not cite. The per-scan source totals are written from both, with the
- * brand and competitor-only columns, as ingestion writes them.
+ * The answer's `search_queries` JSON (an expression over the prompt `p`): 4 distinct queries from a
+ * vocabulary shared across prompts, so queries recur and several prompts run the same one.
  */
-export async function generateSearchesAndReads(pool: pg.Pool, projectId: string, domains: readonly string[]): Promise<void> {
+export const SEARCH_QUERIES_JSON = `(SELECT jsonb_agg('best crm for use case ' || ((substring(p.text from 'case (\\d+)')::int + k * 57) % 460) || CASE WHEN random() < 0.3 THEN ' 2026' ELSE '' END ORDER BY k)
+  FROM generate_series(1, 4) AS k)`;
+
+/**
+ * The answer's `retrieved` JSON (an expression over its citations `c.citations` and roll `r.roll`):
+ * 6 pages read in order, its cited pages first (marked cited), then pages of the usual domains it
+ * did not cite. A run may read the same URL twice, as engines do; the JSON keeps both reads.
+ */
+export const retrievedJson = (domains: readonly string[]) => `(SELECT jsonb_agg(jsonb_build_object('url', page.url, 'domain', page.domain, 'title', NULL, 'cited', page.cited) ORDER BY k)
+  FROM generate_series(1, 6) AS k,
+    LATERAL (SELECT (ARRAY[${domains.map((domain) => `'${domain}'`).join(',')}])[1 + floor(power(random(), 2) * ${domains.length})::int + 0 * k] AS domain) d,
+    LATERAL (SELECT CASE WHEN k <= jsonb_array_length(c.citations) THEN c.citations->(k - 1)->>'url' ELSE 'https://www.' || d.domain || '/read/' || (k * 7 + (r.roll * 1000)::int) % 40 END AS url,
+                    CASE WHEN k <= jsonb_array_length(c.citations) THEN c.citations->(k - 1)->>'domain' ELSE d.domain END AS domain,
+                    k <= jsonb_array_length(c.citations) AS cited) page)`;
+
+/**
+ * The rows aggregation reads, derived from the answers' JSON as ingestion derives them: one per run
+ * and distinct query; one per run and distinct URL read, at the position first read. The per-scan
+ * source totals are written from the citations and those pages, with the brand and
+ * competitor-only columns, as ingestion writes them.
+ */
+export async function generateSearchesAndReads(pool: pg.Pool, projectId: string): Promise<void> {
   await pool.query(
     `INSERT INTO ai_search_queries (answer_id, query, workspace_id, project_id, prompt_id, date, model, locale, brand_visible)
-     SELECT a.id, 'best crm for use case ' || ((substring(p.text from 'case (\\d+)')::int + k * 57) % 460) || CASE WHEN random() < 0.3 THEN ' 2026' ELSE '' END,
-       a.workspace_id, a.project_id, a.prompt_id, a.date, a.model, a.locale, a.brand_mentions > 0
-     FROM ai_answers a JOIN ai_prompts p ON p.id = a.prompt_id, generate_series(1, 4) AS k
+     SELECT a.id, lower(btrim(q.query)), a.workspace_id, a.project_id, a.prompt_id, a.date, a.model, a.locale, a.brand_mentions > 0
+     FROM ai_answers a, jsonb_array_elements_text(a.search_queries) AS q(query)
      WHERE a.project_id = $1
      ON CONFLICT DO NOTHING`,
     [projectId],
   );
   await pool.query(
     `INSERT INTO ai_retrievals (answer_id, position, workspace_id, project_id, prompt_id, date, model, locale, url, domain, cited)
-     SELECT DISTINCT ON (a.id, page.url) a.id, k, a.workspace_id, a.project_id, a.prompt_id, a.date, a.model, a.locale, page.url, page.domain, page.cited
-     FROM ai_answers a, generate_series(1, 6) AS k,
-       LATERAL (SELECT (ARRAY[${domains.map((domain) => `'${domain}'`).join(',')}])[1 + floor(power(random(), 2) * ${domains.length})::int + 0 * k] AS domain) d,
-       LATERAL (SELECT CASE WHEN k <= jsonb_array_length(a.citations) THEN a.citations->(k - 1)->>'url' ELSE 'https://www.' || d.domain || '/read/' || (k * 7 + length(a.id)) % 40 END AS url,
-                       CASE WHEN k <= jsonb_array_length(a.citations) THEN a.citations->(k - 1)->>'domain' ELSE d.domain END AS domain,
-                       k <= jsonb_array_length(a.citations) AS cited) page
+     SELECT DISTINCT ON (a.id, e.page->>'url') a.id, e.k, a.workspace_id, a.project_id, a.prompt_id, a.date, a.model, a.locale, e.page->>'url', e.page->>'domain', (e.page->>'cited')::boolean
+     FROM ai_answers a, jsonb_array_elements(a.retrieved) WITH ORDINALITY AS e(page, k)
      WHERE a.project_id = $1
-     ORDER BY a.id, page.url, k`,
+     ORDER BY a.id, e.page->>'url', e.k`,
     [projectId],
   );
   await pool.query(
