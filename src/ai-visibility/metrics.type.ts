@@ -8,6 +8,7 @@ import type { GraphQLContext } from '../graphql/context.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
 import { periodComparisonArgs } from '../graphql/period-args.js';
 import { ProjectType } from './project.type.js';
+import { projectRead } from './project-read.type.js';
 import { type LocaleTotals, type MetricsRow, type ModelTotals } from './metrics.js';
 import type { CompetitorMetrics, ScanCounters, ScanRates } from './pooled-rates.js';
 import { metricsRange, runFilterOf } from './read-filters.js';
@@ -122,31 +123,18 @@ async function projectMetrics(project: { id: string }, range: DateRange, model: 
   };
 }
 
-builder.queryField('aiVisibilityMetrics', (t) =>
-  t.field({
-    type: MetricsEnvelope,
-    description: 'Snapshot metrics of a project: rows per (date, model, locale) and pooled totals per locale.',
-    authScopes: { scope: 'ai_visibility:read' },
-    args: { id: t.arg({ type: 'ProjectId', required: true }), ...metricsArgs(t.arg) },
-    resolve: async (_root, args, ctx) => {
-      // Parameters before the resource: a bad range is 400 whether or not the project exists.
-      const range = metricsRange(args.dateFrom, args.dateTo, ctx.now);
-      const project = await ctx.repositories.projects.find(args.id);
-      return projectMetrics(project, range, args.model, ctx);
-    },
-  }),
-);
-
-builder.objectField(ProjectType, 'metrics', (t) =>
-  t.field({
-    type: MetricsEnvelope,
-    description: 'This project\'s snapshot metrics, as aiVisibilityMetrics returns them.',
-    authScopes: { scope: 'ai_visibility:read' },
-    extensions: GRAPH_ONLY,
-    args: metricsArgs(t.arg),
-    resolve: (project, args, ctx) => projectMetrics(project, metricsRange(args.dateFrom, args.dateTo, ctx.now), args.model, ctx),
-  }),
-);
+projectRead({
+  root: 'aiVisibilityMetrics',
+  field: 'metrics',
+  description: 'Snapshot metrics of a project: rows per (date, model, locale) and pooled totals per locale.',
+  what: 'snapshot metrics',
+  type: MetricsEnvelope,
+  args: metricsArgs,
+  read: (args: { dateFrom?: string | null; dateTo?: string | null; model?: string | null }, ctx) => {
+    const range = metricsRange(args.dateFrom, args.dateTo, ctx.now);
+    return (project) => projectMetrics(project, range, args.model, ctx);
+  },
+});
 
 const PeriodRatesType = builder.objectRef<PeriodRates>('AiVisibilityPeriodRates').implement({
   description: 'Pooled rates of one locale over one period.',

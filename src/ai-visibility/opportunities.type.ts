@@ -1,15 +1,13 @@
 import type { ArgBuilder } from '@pothos/core';
 import { builder } from '../graphql/builder.js';
 import { itemEnvelope } from '../graphql/envelope.js';
-import { GRAPH_ONLY } from '../graphql/graph-only.js';
 import { sizedList } from '../graphql/cost.js';
 import { DateRangeType } from '../reports/report-data.type.js';
 import type { DateRange } from '../dates/civil-date.js';
-import type { GraphQLContext } from '../graphql/context.js';
-import { invalidParameter } from '../errors/index.js';
+import { limitWithin } from '../errors/index.js';
 import { runFilterArgs } from './metrics.type.js';
 import { runFilterOf, type RunFilterArgs } from './read-filters.js';
-import { ProjectType } from './project.type.js';
+import { projectRead } from './project-read.type.js';
 import { OPPORTUNITY_KINDS, queryOpportunities, type Opportunities, type OpportunityKind } from './opportunities.js';
 import type { PageOpportunity, PromptOpportunity, SourceOpportunity } from './opportunity-scores.js';
 
@@ -88,33 +86,18 @@ const opportunityArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => (
 /** `limit` items per list and locale (the lists' default counts the locales). */
 const opportunitiesCost = (args: { limit?: number | null }) => sizedList(args.limit, DEFAULT_OPPORTUNITIES, MAX_OPPORTUNITIES);
 
-async function projectOpportunities(project: { id: string; domains: string[]; competitorDomains: unknown }, args: RunFilterArgs & { kind?: OpportunityKind | null; limit?: number | null }, ctx: GraphQLContext): Promise<OpportunitiesShape> {
-  const filter = runFilterOf(args, ctx.now);
-  const limit = args.limit ?? DEFAULT_OPPORTUNITIES;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_OPPORTUNITIES) throw invalidParameter('limit', `limit must be between 1 and ${MAX_OPPORTUNITIES}.`);
-  const lists = await queryOpportunities(ctx.workspace, project, filter, args.kind ? [args.kind] : OPPORTUNITY_KINDS, limit);
-  return { projectId: project.id, range: filter.range, ...lists };
-}
-
-builder.queryField('aiVisibilityOpportunities', (t) =>
-  t.field({
-    type: OpportunitiesResult,
-    description: 'What to work on next: prompts where competitors are visible and the brand is not, sources that cite competitors but never the brand, and own pages read but not cited; each ranked per locale by a documented score.',
-    authScopes: { scope: 'ai_visibility:read' },
-    args: { id: t.arg({ type: 'ProjectId', required: true }), ...opportunityArgs(t.arg) },
-    complexity: opportunitiesCost,
-    resolve: async (_root, args, ctx) => ({ data: await projectOpportunities(await ctx.repositories.projects.find(args.id), args, ctx), meta: {} }),
-  }),
-);
-
-builder.objectField(ProjectType, 'opportunities', (t) =>
-  t.field({
-    type: OpportunitiesType,
-    description: "This project's ranked opportunities, as aiVisibilityOpportunities returns them.",
-    authScopes: { scope: 'ai_visibility:read' },
-    extensions: GRAPH_ONLY,
-    args: opportunityArgs(t.arg),
-    complexity: opportunitiesCost,
-    resolve: (project, args, ctx) => projectOpportunities(project, args, ctx),
-  }),
-);
+projectRead({
+  root: 'aiVisibilityOpportunities',
+  field: 'opportunities',
+  description: 'What to work on next: prompts where competitors are visible and the brand is not, sources that cite competitors but never the brand, and own pages read but not cited; each ranked per locale by a documented score.',
+  what: 'ranked opportunities',
+  type: OpportunitiesType,
+  rootItemType: OpportunitiesResult,
+  args: opportunityArgs,
+  complexity: opportunitiesCost,
+  read: (args: RunFilterArgs & { kind?: OpportunityKind | null; limit?: number | null }, ctx) => {
+    const filter = runFilterOf(args, ctx.now);
+    const limit = limitWithin(args.limit, DEFAULT_OPPORTUNITIES, MAX_OPPORTUNITIES);
+    return async (project): Promise<OpportunitiesShape> => ({ projectId: project.id, range: filter.range, ...(await queryOpportunities(ctx.workspace, project, filter, args.kind ? [args.kind] : OPPORTUNITY_KINDS, limit)) });
+  },
+});

@@ -1,6 +1,5 @@
 import type { ArgBuilder } from '@pothos/core';
 import { builder } from '../graphql/builder.js';
-import type { GraphQLContext } from '../graphql/context.js';
 import { NodeInterface, registerNodeKind } from '../graphql/node.js';
 import { cappedList, listEnvelope } from '../graphql/envelope.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
@@ -8,6 +7,7 @@ import { invalidParameter } from '../errors/index.js';
 import { LocaleTotalsType, runFilterArgs } from './metrics.type.js';
 import { metricsRange, runFilterOf, type RunFilterArgs } from './read-filters.js';
 import { ProjectType } from './project.type.js';
+import { projectRead } from './project-read.type.js';
 import type { PromptFilter, PromptRow } from './prompt-repository.js';
 import type { RunFilter } from './run-filter.js';
 
@@ -56,40 +56,26 @@ const promptFilterOf = (args: { topic?: string | null; tag?: string | null; incl
   return { topic: args.topic ?? null, tag: args.tag ?? null, includeArchived: args.includeArchived ?? false };
 };
 
-async function listPrompts(projectId: string, args: Parameters<typeof promptFilterOf>[0] & RunFilterArgs, ctx: GraphQLContext) {
-  const filter = runFilterOf(args, ctx.now);
-  const prompts = promptFilterOf(args);
-  const list = await cappedList(
-    ctx.config.LIST_ROW_CAP,
-    (take) => ctx.repositories.prompts.list(projectId, prompts, take),
-    () => ctx.repositories.prompts.count(projectId, prompts),
-  );
-  return { ...list, data: list.data.map((prompt) => ({ ...prompt, filter })) };
-}
-
-builder.queryField('aiVisibilityPrompts', (t) =>
-  t.field({
-    type: PromptList,
-    description: "A project's tracked prompts, oldest first, each with its totals per locale over the range.",
-    authScopes: { scope: 'ai_visibility:read' },
-    args: { id: t.arg({ type: 'ProjectId', required: true }), ...promptArgs(t.arg) },
-    resolve: async (_root, args, ctx) => {
-      const project = await ctx.repositories.projects.find(args.id);
-      return listPrompts(project.id, args, ctx);
-    },
-  }),
-);
-
-builder.objectField(ProjectType, 'prompts', (t) =>
-  t.field({
-    type: PromptList,
-    description: "This project's prompts, as aiVisibilityPrompts returns them.",
-    authScopes: { scope: 'ai_visibility:read' },
-    extensions: GRAPH_ONLY,
-    args: promptArgs(t.arg),
-    resolve: (project, args, ctx) => listPrompts(project.id, args, ctx),
-  }),
-);
+projectRead({
+  root: 'aiVisibilityPrompts',
+  field: 'prompts',
+  description: "A project's tracked prompts, oldest first, each with its totals per locale over the range.",
+  what: 'prompts',
+  type: PromptList,
+  args: promptArgs,
+  read: (args: Parameters<typeof promptFilterOf>[0] & RunFilterArgs, ctx) => {
+    const filter = runFilterOf(args, ctx.now);
+    const prompts = promptFilterOf(args);
+    return async (project) => {
+      const list = await cappedList(
+        ctx.config.LIST_ROW_CAP,
+        (take) => ctx.repositories.prompts.list(project.id, prompts, take),
+        () => ctx.repositories.prompts.count(project.id, prompts),
+      );
+      return { ...list, data: list.data.map((prompt) => ({ ...prompt, filter })) };
+    };
+  },
+});
 
 /** A topic or a tag of the tracked prompts, with how many prompts carry it. */
 function promptLabelField(name: 'topics' | 'tags', key: 'topic' | 'tag', what: string) {

@@ -5,12 +5,12 @@ import { GRAPH_ONLY } from '../graphql/graph-only.js';
 import { sizedList } from '../graphql/cost.js';
 import { DateRangeType } from '../reports/report-data.type.js';
 import type { DateRange } from '../dates/civil-date.js';
-import type { GraphQLContext } from '../graphql/context.js';
 import { ownershipOf } from './domains.js';
 import { runFilterArgs } from './metrics.type.js';
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, pageLimitOf, runFilterOf, sourceFilterOf, type SourceArgs } from './read-filters.js';
 import { queryCitationGaps, type CitationGapRow } from './citation-gaps.js';
 import { ProjectType } from './project.type.js';
+import { projectRead } from './project-read.type.js';
 import { sourceRow, type SourceRow } from './source-shares.js';
 import { querySources, SOURCE_GROUPINGS } from './sources.js';
 
@@ -66,39 +66,24 @@ const sourceArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => ({
 /** `limit` rows per locale: the rows' selection counted `limit` times, and again per locale by the list's default. */
 const sourcesCost = (args: { limit?: number | null }) => sizedList(args.limit, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT);
 
-async function projectSources(project: { id: string; domains: string[]; competitorDomains: unknown }, args: SourceArgs & { limit?: number | null }, ctx: GraphQLContext) {
-  const filter = sourceFilterOf(args, ctx.now);
-  const limit = pageLimitOf(args.limit);
-  const { rows, total } = await querySources(ctx.workspace, project, filter, limit);
-  const ownership = ownershipOf(project);
-  return { data: { projectId: project.id, range: filter.range, rows: rows.map((sums) => sourceRow(sums, ownership)) }, meta: { total, truncated: total > rows.length } };
-}
-
-builder.queryField('aiVisibilitySources', (t) =>
-  t.field({
-    type: SourcesEnvelope,
-    description: 'Who the assistants cite: per locale, each domain (or URL) with its citation and answer shares.',
-    authScopes: { scope: 'ai_visibility:read' },
-    args: { id: t.arg({ type: 'ProjectId', required: true }), ...sourceArgs(t.arg) },
-    complexity: sourcesCost,
-    resolve: async (_root, args, ctx) => {
-      const project = await ctx.repositories.projects.find(args.id);
-      return projectSources(project, args, ctx);
-    },
-  }),
-);
-
-builder.objectField(ProjectType, 'sources', (t) =>
-  t.field({
-    type: SourcesEnvelope,
-    description: "This project's cited sources, as aiVisibilitySources returns them.",
-    authScopes: { scope: 'ai_visibility:read' },
-    extensions: GRAPH_ONLY,
-    args: sourceArgs(t.arg),
-    complexity: sourcesCost,
-    resolve: (project, args, ctx) => projectSources(project, args, ctx),
-  }),
-);
+projectRead({
+  root: 'aiVisibilitySources',
+  field: 'sources',
+  description: 'Who the assistants cite: per locale, each domain (or URL) with its citation and answer shares.',
+  what: 'cited sources',
+  type: SourcesEnvelope,
+  args: sourceArgs,
+  complexity: sourcesCost,
+  read: (args: SourceArgs & { limit?: number | null }, ctx) => {
+    const filter = sourceFilterOf(args, ctx.now);
+    const limit = pageLimitOf(args.limit);
+    return async (project) => {
+      const { rows, total } = await querySources(ctx.workspace, project, filter, limit);
+      const ownership = ownershipOf(project);
+      return { data: { projectId: project.id, range: filter.range, rows: rows.map((sums) => sourceRow(sums, ownership)) }, meta: { total, truncated: total > rows.length } };
+    };
+  },
+});
 
 const CitationGapType = builder.objectRef<CitationGapRow & { owned: boolean; competitor: string | null }>('AiVisibilityCitationGap').implement({
   description: 'A site cited in answers that name a competitor but not the brand, in one locale over the range.',
