@@ -1,7 +1,7 @@
 // The arguments of AI-visibility reads turned into filters, checked once for every door: the
 // GraphQL resolvers (v1, the web app, MCP) and the streaming export call the same functions.
 import { addDays, clampDate, type DateRange } from '../dates/civil-date.js';
-import { invalidParameter } from '../errors/index.js';
+import { invalidParameter, limitWithin } from '../errors/index.js';
 import { normaliseDomain } from './domains.js';
 import type { AnswerFilter } from './answer-repository.js';
 import type { RunFilter } from './run-filter.js';
@@ -54,11 +54,7 @@ export const MAX_PAGE_LIMIT = 500;
 export const DEFAULT_PAGE_LIMIT = 100;
 
 /** `limit` of answers (per page) and sources (per locale): 1–500, default 100. */
-export function pageLimitOf(limit: number | null | undefined): number {
-  const value = limit ?? DEFAULT_PAGE_LIMIT;
-  if (!Number.isInteger(value) || value < 1 || value > MAX_PAGE_LIMIT) throw invalidParameter('limit', `limit must be between 1 and ${MAX_PAGE_LIMIT}.`);
-  return value;
-}
+export const pageLimitOf = (limit: number | null | undefined): number => limitWithin(limit, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT);
 
 export interface SourceArgs extends RunFilterArgs {
   promptId?: string | null | undefined;

@@ -81,6 +81,13 @@ export class ApiError extends GraphQLError {
 export const invalidParameter = (param: string, message: string) =>
   new ApiError('invalid_parameter', message, { param });
 
+/** A `limit` argument: its default when absent, else a whole number from 1 to `max` (400 naming `limit` otherwise). */
+export function limitWithin(limit: number | null | undefined, fallback: number, max: number): number {
+  const value = limit ?? fallback;
+  if (!Number.isInteger(value) || value < 1 || value > max) throw invalidParameter('limit', `limit must be between 1 and ${max}.`);
+  return value;
+}
+
 export const notFound = (what = 'resource') => new ApiError('not_found', `No such ${what}.`);
 
 export const unavailable = () =>

@@ -6,7 +6,7 @@ import { bucketPolicies, type Principal } from '../auth/index.js';
 import type { Plan } from '../db/generated/prisma/enums.js';
 import { PLANS } from './plans.js';
 import { searchWorkspace, type SearchHit } from './search.js';
-import { invalidParameter } from '../errors/index.js';
+import { invalidParameter, limitWithin } from '../errors/index.js';
 
 interface WorkspaceShape {
   id: string;
@@ -108,8 +108,7 @@ builder.queryField('search', (t) =>
     resolve: async (_root, args, ctx) => {
       const query = args.query.trim();
       if (query.length < 2 || query.length > 100) throw invalidParameter('query', 'query has 2–100 characters.');
-      const limit = args.limit ?? 10;
-      if (!Number.isInteger(limit) || limit < 1 || limit > 50) throw invalidParameter('limit', 'limit must be between 1 and 50.');
+      const limit = limitWithin(args.limit, 10, 50);
       // Each kind is shown only to a credential that may read it.
       const readable = { client: 'clients:read', report: 'reports:read', project: 'ai_visibility:read', prompt: 'ai_visibility:read' } as const;
       return (await searchWorkspace(ctx.workspace, query, limit)).filter((hit) => ctx.principal.scopes.includes(readable[hit.kind]));
