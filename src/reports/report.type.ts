@@ -1,3 +1,4 @@
+import type { ObjectFieldBuilder } from '@pothos/core';
 import type { ReportRow } from './repository.js';
 import { builder } from '../graphql/builder.js';
 import { ComparePresetEnum, DatePresetEnum, GranularityEnum, MetricEnum, ProviderEnum, WidgetTypeEnum } from '../graphql/enums.js';
@@ -39,26 +40,25 @@ const DefinitionType = builder.objectRef<ReportDefinition>('ReportDefinition').i
   }),
 });
 
+/** What a report and its summary both show. */
+const summaryFields = (t: ObjectFieldBuilder<typeof builder.$inferSchemaTypes, ReportSummaryRow>) => ({
+  id: t.exposeID('id'),
+  name: t.exposeString('name'),
+  clientId: t.exposeString('clientId', { nullable: true }),
+  createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+});
+
 export const ReportSummaryType = builder.objectRef<ReportSummaryRow>('ReportSummary').implement({
   description: 'A report of the workspace, without its definition.',
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    name: t.exposeString('name'),
-    clientId: t.exposeString('clientId', { nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-  }),
+  fields: summaryFields,
 });
 
 export const ReportType = builder.objectRef<ReportRow>('Report').implement({
   description: 'A report with its definition: widgets and date configuration.',
   interfaces: [NodeInterface],
   fields: (t) => ({
-    id: t.exposeID('id'),
-    name: t.exposeString('name'),
-    clientId: t.exposeString('clientId', { nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    ...summaryFields(t),
     definition: t.expose('definition', { type: DefinitionType }),
   }),
 });
