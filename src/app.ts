@@ -30,6 +30,7 @@ import { createMailer, type Mailer } from './mail/mailer.js';
 import { createReadiness, databaseProbes, readinessResponse, type Readiness, type ReadinessProbe } from './http/readiness.js';
 import { inRequestSpan } from './observability/tracing.js';
 import type { StallLimits } from './http/stall-watch.js';
+import type { Connection } from './http/connection.js';
 import { createMetrics, poolStats, type Metrics } from './observability/metrics.js';
 import { routeTemplateOf } from './observability/route-templates.js';
 import { v1RouteTemplate } from './rest/routes.js';
@@ -66,18 +67,6 @@ export interface AppDependencies {
   metrics?: Metrics;
   /** Dependencies beyond the database that readiness checks (Redis, when configured). */
   readinessProbes?: ReadinessProbe[];
-}
-
-/** What the HTTP server knows about the connection beside the request. */
-export interface Connection {
-  remoteAddress?: string | undefined;
-  /**
-   * Cuts the connection: the one signal left when a streamed body fails after its headers were
-   * sent (the client sees a response cut short, never a complete-looking one or a hang).
-   */
-  abort?: ((error: Error) => void) | undefined;
-  /** Settles once the response was sent or its client went away; in memory (absent), the Response's return stands for it. */
-  ended?: Promise<void> | undefined;
 }
 
 export interface App {
@@ -214,7 +203,7 @@ export function createApp(deps: AppDependencies): App {
     publicOrigin,
     readiness,
     metrics,
-    responseLimits: { stallMs: config.RESPONSE_STALL_SECONDS * 1000, unsentMaxBytes: config.RESPONSE_UNSENT_MAX_BYTES },
+    responseLimits: { stallMs: config.RESPONSE_STALL_SECONDS * 1000, unsentMaxBytes: config.RESPONSE_UNSENT_MAX_BYTES, unsentWorkspaceMaxBytes: Math.min(config.RESPONSE_UNSENT_WORKSPACE_MAX_BYTES, config.RESPONSE_UNSENT_MAX_BYTES) },
     requestTimeoutMs: config.REQUEST_TIMEOUT_SECONDS * 1000,
     node: { handles: isAuthorizationServerPath, handle: async (req, res) => (await connector.load()).authorizationServer.handle(req, res) },
     invalidate: (target) => {
@@ -231,6 +220,8 @@ export function createApp(deps: AppDependencies): App {
       void (connection.ended ?? tracked.result.catch(() => {})).then(tracked.release);
       try {
         response = await tracked.result;
+        const workspaceId = tracked.workspaceId();
+        if (workspaceId) connection.attribute?.(workspaceId);
       } catch (error) {
         if (error instanceof ApiError) response = errorResponse(error, requestId);
         // The client went away (or was cut for not reading): nobody reads this answer, and it is no server error.

@@ -31,9 +31,9 @@ export function createWorkspaceConcurrency(maxPerWorkspace: number) {
   return {
     maxPerWorkspace,
     /** Handles one request in its own share; `release` gives the share back (once, however often called). */
-    track<T>(handle: () => Promise<T>): { result: Promise<T>; release(): void } {
+    track<T>(handle: () => Promise<T>): { result: Promise<T>; release(): void; workspaceId(): string | null } {
       const share: RequestShare = { workspaceId: null, released: false };
-      return { result: current.run(share, handle), release: () => release(share) };
+      return { result: current.run(share, handle), release: () => release(share), workspaceId: () => share.workspaceId };
     },
     /**
      * Counts the running request against `workspaceId`; false when the workspace already has its

@@ -77,6 +77,8 @@ const configSchema = z.object({
   RESPONSE_STALL_SECONDS: z.coerce.number().positive().max(600).default(15),
   /** Unsent bytes that responses whose clients stopped taking them may hold together per instance; past it the largest are cut. */
   RESPONSE_UNSENT_MAX_BYTES: z.coerce.number().int().min(1024 * 1024).default(64 * 1024 * 1024),
+  /** The same bound for one workspace's responses (at most the instance's): half of it by default, so one tenant cannot hold it all. */
+  RESPONSE_UNSENT_WORKSPACE_MAX_BYTES: z.coerce.number().int().min(1024 * 1024).default(32 * 1024 * 1024),
   /**
    * PostgreSQL's backstop on the export pool (idle_in_transaction_session_timeout): an export
    * transaction that fetches nothing for this long is ended by the server, whatever the process does.

@@ -67,14 +67,14 @@ export function createNodeServer(app: App): Server {
     const { req, res } = context as { req?: IncomingMessage; res?: ServerResponse };
     // 'close' comes once per response: after its last byte was handed over, or when the client went away.
     const ended = res && new Promise<void>((resolve) => res.once('close', () => resolve()));
-    return app.fetch(request, { remoteAddress: req?.socket.remoteAddress, abort: (error) => res?.destroy(error), ended });
+    return app.fetch(request, { remoteAddress: req?.socket.remoteAddress, abort: (error) => res?.destroy(error), ended, attribute: (workspaceId) => res && stalls.attribute(res, workspaceId) });
   });
   // Node enforces requestTimeout only when it checks its connections (every 30 s by default), so a
   // stalled request was answered 408 after 30-60 s; checked every 2 s it is the timeout plus at
   // most 2 s (30-32 s by default), as documented.
   const server = createServer({ connectionsCheckingInterval: CONNECTIONS_CHECK_MS }, (req, res) => {
     res.setHeader(NO_SNIFF.name, NO_SNIFF.value);
-    watch(res);
+    stalls.watch(res);
     // Every URL is built from Host; a missing or malformed one (`a b`, `[zz]`, `a/b`) is refused before anything else.
     if (!isValidHostHeader(req.headers.host)) {
       const body = JSON.stringify({ error: { code: 'bad_request', message: 'The Host header is missing or malformed.', requestId: newRequestId() } });
@@ -89,7 +89,7 @@ export function createNodeServer(app: App): Server {
       else res.destroy(error as Error);
     });
   });
-  const watch = watchStalls(server, app.responseLimits, () => app.metrics.responseCut());
+  const stalls = watchStalls(server, app.responseLimits, () => app.metrics.responseCut());
   server.keepAliveTimeout = 65_000;
   // The headers share the whole request's bound. Node swaps the two timeouts when headersTimeout
   // is the larger: at 66 s (the old keep-alive advice, moot since Node 18 checks only requests in

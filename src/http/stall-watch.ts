@@ -5,8 +5,10 @@
 // non-reading client holds at most one answer's bytes, or a streamed answer's buffers; this
 // watch bounds how long: a response with bytes waiting and none taken for `stallMs` is
 // destroyed, which closes its connection, and its body's 'close' frees the rest. It bounds how
-// much too: when the responses that took nothing since the last sweep hold more than
-// `unsentMaxBytes` together, the largest are cut at once.
+// much too, per workspace and per instance: when one workspace's responses that took nothing
+// since the last sweep hold more than `unsentWorkspaceMaxBytes`, its largest are cut at once; when
+// all of them hold more than `unsentMaxBytes`, the workspace holding the most loses its largest
+// first, so one tenant's non-reading clients cannot get another's slow reader cut.
 //
 // One sweep per server on an unreferenced interval, not a timer per response (timers on the
 // request path cost every scavenge: test/bench/README.md, "what survived the scavenges").
@@ -38,11 +40,59 @@ export interface StallLimits {
    * (RESPONSE_UNSENT_MAX_BYTES): past it the largest are cut first, before their stall time.
    */
   unsentMaxBytes: number;
+  /** The same bound for one workspace's responses (RESPONSE_UNSENT_WORKSPACE_MAX_BYTES). */
+  unsentWorkspaceMaxBytes: number;
 }
 
-/** Watches every response of `server`; returns the function the request handler calls on each. */
-export function watchStalls(server: Server, { stallMs, unsentMaxBytes }: StallLimits, onCut: () => void = () => {}): (res: ServerResponse) => void {
+export interface StalledResponse<T> {
+  response: T;
+  /** Whose answer it is; null before admission (pages, refusals): then it counts alone. */
+  workspaceId: string | null;
+  unsent: number;
+}
+
+/**
+ * The stalled responses to cut so that each workspace holds at most `unsentWorkspaceMaxBytes` and
+ * all together at most `unsentMaxBytes`: a workspace over its own bound loses its largest first;
+ * over the instance's, the workspace holding the most loses its largest, until the rest fit.
+ */
+export function responsesToCut<T>(stalled: readonly StalledResponse<T>[], { unsentMaxBytes, unsentWorkspaceMaxBytes }: Omit<StallLimits, 'stallMs'>): T[] {
+  const holders = new Map<unknown, { held: number; largestFirst: StalledResponse<T>[] }>();
+  for (const entry of stalled) {
+    // A response nobody was admitted for is a holder of its own.
+    const holderKey = entry.workspaceId ?? entry;
+    const holder = holders.get(holderKey) ?? { held: 0, largestFirst: [] };
+    holder.held += entry.unsent;
+    holder.largestFirst.push(entry);
+    holders.set(holderKey, holder);
+  }
+  const cut: T[] = [];
+  const cutLargest = (holder: { held: number; largestFirst: StalledResponse<T>[] }) => {
+    const largest = holder.largestFirst.shift()!;
+    holder.held -= largest.unsent;
+    cut.push(largest.response);
+    return largest.unsent;
+  };
+  let total = 0;
+  for (const holder of holders.values()) {
+    holder.largestFirst.sort((a, b) => b.unsent - a.unsent);
+    while (holder.held > unsentWorkspaceMaxBytes) cutLargest(holder);
+    total += holder.held;
+  }
+  while (total > unsentMaxBytes) {
+    const most = [...holders.values()].reduce((a, b) => (b.held > a.held ? b : a));
+    total -= cutLargest(most);
+  }
+  return cut;
+}
+
+/**
+ * Watches every response of `server`: the request handler calls `watch` on each, and `attribute`
+ * once its workspace is known.
+ */
+export function watchStalls(server: Server, { stallMs, ...budgets }: StallLimits, onCut: () => void = () => {}) {
   const watched = new Map<ServerResponse, Progress>();
+  const owners = new WeakMap<ServerResponse, string>();
   const cut = (res: ServerResponse) => {
     watched.delete(res);
     onCut();
@@ -50,8 +100,7 @@ export function watchStalls(server: Server, { stallMs, unsentMaxBytes }: StallLi
   };
   const sweep = () => {
     const now = performance.now();
-    const stalled: { res: ServerResponse; unsent: number }[] = [];
-    let unsentOfStalled = 0;
+    const stalled: StalledResponse<ServerResponse>[] = [];
     for (const [res, last] of watched) {
       const socket = res.socket;
       if (!socket) continue;
@@ -66,25 +115,20 @@ export function watchStalls(server: Server, { stallMs, unsentMaxBytes }: StallLi
         continue;
       }
       if (now - last.since >= stallMs) cut(res);
-      else {
-        stalled.push({ res, unsent: res.writableLength });
-        unsentOfStalled += res.writableLength;
-      }
+      else stalled.push({ response: res, workspaceId: owners.get(res) ?? null, unsent: res.writableLength });
     }
-    if (unsentOfStalled <= unsentMaxBytes) return;
-    // Many clients not reading at once: the largest holders go first, until the rest fit.
-    stalled.sort((a, b) => b.unsent - a.unsent);
-    for (const { res, unsent } of stalled) {
-      if (unsentOfStalled <= unsentMaxBytes) break;
-      cut(res);
-      unsentOfStalled -= unsent;
-    }
+    for (const res of responsesToCut(stalled, budgets)) cut(res);
   };
   const timer = setInterval(sweep, Math.min(1_000, stallMs / 4));
   timer.unref();
   server.once('close', () => clearInterval(timer));
-  return (res) => {
-    watched.set(res, { accepted: -1, queued: -1, since: performance.now() });
-    res.once('close', () => watched.delete(res));
+  return {
+    watch(res: ServerResponse) {
+      watched.set(res, { accepted: -1, queued: -1, since: performance.now() });
+      res.once('close', () => watched.delete(res));
+    },
+    attribute(res: ServerResponse, workspaceId: string) {
+      owners.set(res, workspaceId);
+    },
   };
 }

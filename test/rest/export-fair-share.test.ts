@@ -240,6 +240,39 @@ describe('clients that stop reading, many at once (the instance holds at most 1 
   it('cuts a large answer nobody reads once the unsent bytes pass the budget, before its stall time', () => unreadAnswerIsCut(server));
 });
 
+describe("one workspace's clients that stop reading (it holds at most 24 MiB of the instance's 512)", () => {
+  let server: Awaited<ReturnType<typeof serve>>;
+  beforeAll(async () => {
+    server = await serve({ RESPONSE_STALL_SECONDS: '600', EXPORT_IDLE_SECONDS: '900', RESPONSE_UNSENT_MAX_BYTES: String(512 * 1024 * 1024), RESPONSE_UNSENT_WORKSPACE_MAX_BYTES: String(24 * 1024 * 1024) });
+  });
+  afterAll(() => server.close());
+
+  it('cuts one of two unread 16 MB answers of the same workspace, though each alone fits, and keeps the other', async () => {
+    server.closeIdleConnections();
+    await expect.poll(server.connections, { timeout: 10_000 }).toBe(0);
+    const path = `/api/v1/ai-visibility/projects/${big.projectId}/answers?dateFrom=2026-10-01&dateTo=2026-10-31&limit=500`;
+    const sockets = await Promise.all(
+      [0, 1].map(async () => {
+        const socket = connect(Number(new URL(server.baseUrl).port), '127.0.0.1');
+        await new Promise<void>((resolve) => socket.once('connect', resolve));
+        socket.on('error', () => {});
+        socket.pause();
+        socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${big.keys[0]}\r\n\r\n`);
+        return socket;
+      }),
+    );
+    try {
+      await expect.poll(server.connections, { timeout: 10_000 }).toBe(2);
+      // The workspace's two answers together pass its bound: the sweep cuts one.
+      await expect.poll(server.connections, { timeout: 15_000 }).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      expect(await server.connections()).toBe(1);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+    }
+  });
+});
+
 /** A 16 MB JSON answer requested on a raw socket that is never read: the server must close the connection. */
 async function unreadAnswerIsCut(server: Awaited<ReturnType<typeof serve>>) {
   const path = `/api/v1/ai-visibility/projects/${big.projectId}/answers?dateFrom=2026-10-01&dateTo=2026-10-31&limit=500`;
