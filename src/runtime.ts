@@ -6,7 +6,7 @@ import type { Config } from './config/index.js';
 import { openDatabase, type ResolvedDatabase } from './db/bootstrap.js';
 import { createApiKeyAuthenticator } from './auth/api-keys.js';
 import { listenPostgres, listenRedis, type InvalidationBus } from './auth/invalidation.js';
-import { memoryRateLimitStore, redisRateLimitStore } from './auth/rate-limit-store.js';
+import { memoryRateLimitStore, redisRateLimitStore, rememberingRefusals } from './auth/rate-limit-store.js';
 import { createApp, type App } from './app.js';
 import { resolveSecretBox } from './secrets/app-secret-key.js';
 import { createDeliveryWorker } from './webhooks/worker.js';
@@ -40,7 +40,7 @@ export async function startRuntime(config: Config, logger = createLogger(config)
     await Promise.all([commands.connect(), subscriber.connect()]);
     // After a Redis outage, messages may have been missed: forget cached keys.
     subscriber.on('ready', () => onInvalidate('*'));
-    rateLimitStore = redisRateLimitStore(commands);
+    rateLimitStore = rememberingRefusals(redisRateLimitStore(commands));
     readinessProbes.push({ name: 'redis', check: async () => (await commands.ping()) === 'PONG' });
     invalidation = await listenRedis(subscriber, commands, onInvalidate);
     closers.push(() => commands.quit().catch(() => {}));

@@ -2,7 +2,7 @@
 import { inRecordedTrace, inSpan, SpanKind } from '../observability/tracing.js';
 import { LRUCache } from 'lru-cache';
 import type { Redis } from 'ioredis';
-import { resultOf, takeAll, type BucketPolicy, type BucketState, type TakeResult } from './token-bucket.js';
+import { refill, resultOf, takeAll, type BucketPolicy, type BucketState, type TakeResult } from './token-bucket.js';
 
 export interface BucketRef {
   key: string;
@@ -67,6 +67,31 @@ export function redisRateLimitStore(redis: Redis): RateLimitStore {
       const [allowed, ...states] = reply as [number, ...string[]];
       // The derived fields (remaining, retry, reset) come from the pure function, from the stored states.
       return refs.map(({ policy }, index) => resultOf(policy, { tokens: Number(states[2 * index]), updatedAtMs: Number(states[2 * index + 1]) }, allowed === 1, cost));
+    },
+  };
+}
+
+/**
+ * In front of a shared store (Redis): remembers a refusal, and refuses the same buckets here until
+ * the one that refused could hold the tokens again. No other instance can add tokens before then
+ * (they only take; a refund gives one back, and clears the memory here), so the answer is the one
+ * the store would give, and a workspace flooding while refused costs the shared store one command
+ * per wait, not one per request: Redis stays free for the tenants that are not flooding.
+ */
+export function rememberingRefusals(store: RateLimitStore, max = 10_000): RateLimitStore {
+  const refused = new LRUCache<string, { states: BucketState[]; untilMs: number }>({ max });
+  return {
+    async take(refs, nowMs, cost = 1) {
+      const key = refs.map((ref) => ref.key).join('\n');
+      const remembered = cost > 0 ? refused.get(key) : undefined;
+      if (remembered && nowMs < remembered.untilMs) return refs.map(({ policy }, index) => resultOf(policy, refill(policy, remembered.states[index]!, nowMs), false, cost));
+      const results = await store.take(refs, nowMs, cost);
+      if (results.every((result) => result.allowed)) refused.delete(key);
+      else {
+        const waitMs = Math.max(...refs.map(({ policy }, index) => (Math.max(0, cost - results[index]!.state.tokens) / policy.refillPerSecond) * 1000));
+        refused.set(key, { states: results.map((result) => result.state), untilMs: nowMs + waitMs });
+      }
+      return results;
     },
   };
 }
