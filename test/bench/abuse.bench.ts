@@ -16,13 +16,13 @@ import { seedWorkspace } from '../../src/demo/seed.js';
 import { createApiKey } from '../../src/auth/key-management.js';
 import { addDays } from '../../src/dates/civil-date.js';
 import type { AttackOutcome, AttackPlan } from './abuse-attacker.js';
-import { benchApiFixtures, benchDatabase, mcpAccessToken, runBench, socketClient, startService } from './harness.js';
+import { benchApiFixtures, benchDatabase, mcpAccessToken, residentParts, runBench, socketClient, startService } from './harness.js';
 
-// A p99 needs a few hundred samples per door: at 5 a second, 60 s of abuse gives 300.
-const QUIET_SECONDS = Number(process.env.BENCH_QUIET_SECONDS ?? 30);
-const ABUSE_SECONDS = Number(process.env.BENCH_ABUSE_SECONDS ?? 60);
+// A p99 needs a few hundred samples per door: at 3 a second, 100 s of abuse gives 300.
+const QUIET_SECONDS = Number(process.env.BENCH_QUIET_SECONDS ?? 40);
+const ABUSE_SECONDS = Number(process.env.BENCH_ABUSE_SECONDS ?? 100);
 /** B's requests per door and second: each door has its own key or token, under the scale plan's sustained 10/s, and all four under the workspace's 30/s. */
-const B_RATE_PER_DOOR = 5;
+const B_RATE_PER_DOOR = 3;
 /** BENCH_ABUSES: which of A's abuses run (comma-separated; all by default), to tell what costs B. */
 const ABUSES = new Set((process.env.BENCH_ABUSES ?? 'exports,graphql,flood,batches').split(','));
 /**
@@ -196,6 +196,9 @@ runBench(async () => {
     const duringAbuse = await scrape();
     const eventLoopDelayMaxMs = 1000 * duringAbuse('signalboard_nodejs_eventloop_lag_max_seconds');
     const eventLoopDelayP99Ms = 1000 * duringAbuse('signalboard_nodejs_eventloop_lag_p99_seconds');
+    const mb = (name: string) => Math.round(duringAbuse(name) / 1024 / 1024);
+    const parts = Object.entries(residentParts(service.pid)).map(([part, size]) => `${part} ${size}`).join(', ');
+    const heapText = `V8 heap ${mb('signalboard_nodejs_heap_size_used_bytes')} MB used of ${mb('signalboard_nodejs_heap_size_total_bytes')}, external ${mb('signalboard_nodejs_external_memory_bytes')}; resident MB: ${parts}`;
     attacker.send('stop');
     const outcome = (await fromAttacker()) as AttackOutcome;
     const stalledText = (name: string) => (outcome.stalled[name] ? `${outcome.stalled[name].opened} opened; first lines: ${statusText(new Map(outcome.stalled[name].firstLines))}` : 'not run');
@@ -225,6 +228,7 @@ runBench(async () => {
       { abuse: HELD_EXPORTS, outcome: stalledText(HELD_EXPORTS) },
       { abuse: HUGE_GRAPHQL, outcome: stalledText(HUGE_GRAPHQL) },
       { abuse: 'responses the service cut for not reading', outcome: String(await responsesCut()) },
+      { abuse: "service's memory as the abuse ends", outcome: heapText },
       { abuse: "service's event-loop delay during the abuse (p99 / max)", outcome: `${eventLoopDelayP99Ms.toFixed(1)} / ${eventLoopDelayMaxMs.toFixed(1)} ms` },
       { abuse: MCP_FLOOD, outcome: floodText(MCP_FLOOD) },
       { abuse: OLD_ERA_BATCHES, outcome: floodText(OLD_ERA_BATCHES) },

@@ -5,7 +5,7 @@ import { imageNodeOptions } from '../support/docker-image.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import autocannon from 'autocannon';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embedded.js';
@@ -29,7 +29,8 @@ export async function benchDatabase(): Promise<EmbeddedDatabase> {
     return { url: process.env.BENCH_DATABASE_URL, port: Number(new URL(process.env.BENCH_DATABASE_URL).port || 5432), shared: true, stop: async () => {} };
   }
   mkdirSync(path.join(root, '.data'), { recursive: true });
-  const database = await startEmbeddedPostgres({ dataDir: path.join(root, '.data/bench-postgres'), port: 54339, database: 'bench' });
+  // BENCH_PG_PORT: another checkout's benchmark database may hold the default port.
+  const database = await startEmbeddedPostgres({ dataDir: path.join(root, '.data/bench-postgres'), port: Number(process.env.BENCH_PG_PORT ?? 54339), database: 'bench' });
   await migrate(database.url);
   return database;
 }
@@ -363,4 +364,35 @@ export async function mcpAccessToken(database: Database, baseUrl: string, worksp
   const provider = new TestOAuthProvider({ cookie, workspaceId }, 'Benchmark');
   await (await connectMcp(baseUrl, provider, path)).close();
   return provider.saved!.access_token;
+}
+
+/**
+ * V8 maps each page of its heap on its own, at this size (Node is built without pointer
+ * compression, so there is no reserved cage around them); malloc's arenas and V8's code range
+ * are larger mappings. Two pages the kernel merged would count as "other anonymous".
+ */
+const V8_PAGE_BYTES = 256 * 1024;
+/** Both servers run the Node that runs this script (startProcess). */
+const NODE_BINARY = realpathSync(process.execPath);
+
+const mbOfKb = (kb: number) => Math.round(kb / 1024);
+
+/** The resident set by part, in MB, with the high-water mark the kernel keeps (VmHWM). */
+export function residentParts(pid: number) {
+  const parts = { 'node binary': 0, 'V8 heap pages': 0, 'malloc main heap': 0, 'other anonymous': 0, files: 0 };
+  let part: keyof typeof parts = 'files';
+  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    const mapping = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (mapping) {
+      const [, start, end, name] = mapping as unknown as [string, string, string, string];
+      const bytes = parseInt(end, 16) - parseInt(start, 16);
+      part = name === '' ? (bytes === V8_PAGE_BYTES ? 'V8 heap pages' : 'other anonymous') : name === '[heap]' ? 'malloc main heap' : name === NODE_BINARY ? 'node binary' : name.startsWith('[') ? 'other anonymous' : 'files';
+      continue;
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss) parts[part] += Number(rss[1]);
+  }
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const field = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)![1]);
+  return { 'peak (VmHWM)': mbOfKb(field('VmHWM')), RSS: mbOfKb(field('VmRSS')), ...Object.fromEntries(Object.entries(parts).map(([name, kb]) => [name, mbOfKb(kb)])) };
 }

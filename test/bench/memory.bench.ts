@@ -4,42 +4,10 @@
 // the Node binary's pages, V8's heap pages, glibc's main heap, the other anonymous mappings
 // (malloc's per-thread arenas, V8's code range, stacks) and other files. For the peak RSS target
 // (≤ 200 MB): it shows which load moves which part, in ~3 minutes instead of bench:api's 14.
-import { readFileSync, realpathSync } from 'node:fs';
 import { connectDatabase } from '../../src/db/client.js';
-import { benchApiFixtures, benchDatabase, loadRun, runBench, startBaselineServer, startOtlpReceiver, startService, v1BenchCases, type ServerHandle } from './harness.js';
+import { benchApiFixtures, benchDatabase, loadRun, residentParts, runBench, startBaselineServer, startOtlpReceiver, startService, v1BenchCases, type ServerHandle } from './harness.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
-/**
- * V8 maps each page of its heap on its own, at this size (Node is built without pointer
- * compression, so there is no reserved cage around them); malloc's arenas and V8's code range
- * are larger mappings. Two pages the kernel merged would count as "other anonymous".
- */
-const V8_PAGE_BYTES = 256 * 1024;
-/** Both servers run the Node that runs this script (startProcess). */
-const NODE_BINARY = realpathSync(process.execPath);
-
-const mb = (kb: number) => Math.round(kb / 1024);
-
-/** The resident set by part, in MB, with the high-water mark the kernel keeps (VmHWM). */
-function residentParts(pid: number) {
-  const parts = { 'node binary': 0, 'V8 heap pages': 0, 'malloc main heap': 0, 'other anonymous': 0, files: 0 };
-  let part: keyof typeof parts = 'files';
-  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
-    const mapping = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
-    if (mapping) {
-      const [, start, end, name] = mapping as unknown as [string, string, string, string];
-      const bytes = parseInt(end, 16) - parseInt(start, 16);
-      part = name === '' ? (bytes === V8_PAGE_BYTES ? 'V8 heap pages' : 'other anonymous') : name === '[heap]' ? 'malloc main heap' : name === NODE_BINARY ? 'node binary' : name.startsWith('[') ? 'other anonymous' : 'files';
-      continue;
-    }
-    const rss = /^Rss:\s+(\d+) kB/.exec(line);
-    if (rss) parts[part] += Number(rss[1]);
-  }
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const field = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)![1]);
-  return { 'peak (VmHWM)': mb(field('VmHWM')), RSS: mb(field('VmRSS')), ...Object.fromEntries(Object.entries(parts).map(([name, kb]) => [name, mb(kb)])) };
-}
-
 async function main() {
   const embedded = await benchDatabase();
   const database = connectDatabase(embedded.url, 4);
