@@ -5,6 +5,7 @@
 import type pg from 'pg';
 import type { PrismaClient } from '../db/generated/prisma/client.js';
 import { newId } from '../db/ids.js';
+import { inTransaction } from '../db/transaction.js';
 import { catalog, PROVIDERS, type ProviderId } from '../reports/index.js';
 import { addDays } from '../dates/civil-date.js';
 import type { ReportDefinition } from '../reports/index.js';
@@ -220,19 +221,16 @@ export async function seedWorkspace(prisma: PrismaClient, pool: pg.Pool, options
     }
   }
 
+  // Facts and scans touch no common row: two transactions side by side, so PostgreSQL writes
+  // both while this process builds the next statement (the first start waits on this).
   const total = facts.length + scans.length;
-  const connection = await pool.connect();
-  try {
-    await connection.query('BEGIN');
-    await writeMetricFacts(connection, facts, (done) => options.onProgress?.(done, total));
-    await writeScans(connection, scans, projects, (done) => options.onProgress?.(facts.length + done, total), { recordEvents: false });
-    await connection.query('COMMIT');
-  } catch (error) {
-    await connection.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    connection.release();
-  }
+  let factsDone = 0;
+  let scansDone = 0;
+  const progress = () => options.onProgress?.(factsDone + scansDone, total);
+  await Promise.all([
+    inTransaction(pool, (connection) => writeMetricFacts(connection, facts, (done) => { factsDone = done; progress(); })),
+    inTransaction(pool, (connection) => writeScans(connection, scans, projects, (done) => { scansDone = done; progress(); }, { recordEvents: false })),
+  ]);
   return { clients: clients.length, reports: reports.length, projects: projects.size, facts: facts.length, scans: scans.length };
 }
 

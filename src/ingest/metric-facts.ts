@@ -1,10 +1,11 @@
 // Provider metric facts: validated against the catalog, written idempotently (a re-sent
-// fact replaces the stored one) in multi-row upserts inside one transaction.
+// fact replaces the stored one) column-wise (columns.ts) inside one transaction.
 import type pg from 'pg';
 import { z } from 'zod';
 import { baseMetricsOf, catalog, METRIC_COLUMNS, PROVIDERS, type ProviderId } from '../reports/index.js';
 import { DATE_RULE, isCivilDate } from '../dates/civil-date.js';
 import { validateLines, type LineProblem, type ParsedLine } from './lines.js';
+import { columnsOf, insertColumns, pushRow } from './columns.js';
 
 export interface MetricFactInput {
   clientId: string;
@@ -49,36 +50,25 @@ export function validateMetricLines(lines: readonly ParsedLine[], knownClients: 
   return { facts: accepted, problems };
 }
 
-const BATCH_SIZE = 1_000;
-
 /** Upserts facts and bumps their clients' data versions; returns how many were new and how many replaced one. */
 export async function writeMetricFacts(client: pg.PoolClient | pg.Client, facts: readonly MetricFactInput[], onProgress?: (done: number) => void) {
-  let inserted = 0;
-  let replaced = 0;
-  const columns = ['client_id', 'provider', 'date', 'dimension', 'dimension_value', ...METRIC_COLUMNS];
-  for (let start = 0; start < facts.length; start += BATCH_SIZE) {
-    const batch = facts.slice(start, start + BATCH_SIZE);
-    const values: unknown[] = [];
-    const rows = batch.map((fact) => {
-      const row = [fact.clientId, fact.provider, fact.date, fact.dimension, fact.dimensionValue, ...METRIC_COLUMNS.map((name) => fact.metrics[name] ?? null)];
-      const placeholders = row.map((value) => `$${values.push(value)}`);
-      placeholders[1] += '::"Provider"';
-      placeholders[2] += '::date';
-      return `(${placeholders.join(', ')})`;
-    });
-    const result = await client.query<{ inserted: boolean }>(
-      `INSERT INTO metric_facts (${columns.join(', ')}) VALUES ${rows.join(', ')}
-       ON CONFLICT (client_id, provider, dimension, date, dimension_value)
-       DO UPDATE SET ${METRIC_COLUMNS.map((name) => `${name} = EXCLUDED.${name}`).join(', ')}
-       RETURNING (xmax = 0) AS inserted`,
-      values,
-    );
-    for (const row of result.rows) row.inserted ? inserted++ : replaced++;
-    onProgress?.(start + batch.length);
-  }
+  const columns = columnsOf(['client', 'provider', 'date', 'dimension', 'value', ...METRIC_COLUMNS]);
+  for (const fact of facts) pushRow(columns, [fact.clientId, fact.provider, fact.date, fact.dimension, fact.dimensionValue, ...METRIC_COLUMNS.map((name) => fact.metrics[name] ?? null)]);
+  const rows = await insertColumns<{ inserted: boolean }>(
+    client,
+    (params) => `INSERT INTO metric_facts (client_id, provider, date, dimension, dimension_value, ${METRIC_COLUMNS.join(', ')})
+      SELECT * FROM unnest(${params})
+      ON CONFLICT (client_id, provider, dimension, date, dimension_value)
+      DO UPDATE SET ${METRIC_COLUMNS.map((name) => `${name} = EXCLUDED.${name}`).join(', ')}
+      RETURNING (xmax = 0) AS inserted`,
+    columns,
+    { client: 'text', provider: '"Provider"', date: 'date', dimension: 'text', value: 'text', ...Object.fromEntries(METRIC_COLUMNS.map((name) => [name, 'float8'])) },
+    onProgress,
+  );
+  const inserted = rows.filter((row) => row.inserted).length;
   // In the same transaction: cached report data of these clients is stale from the commit on.
   await client.query('UPDATE clients SET data_version = data_version + 1 WHERE id = ANY($1::text[])', [[...new Set(facts.map((fact) => fact.clientId))]]);
-  return { inserted, replaced };
+  return { inserted, replaced: rows.length - inserted };
 }
 
 export async function existingClientIds(pool: pg.Pool, ids: readonly string[]): Promise<Set<string>> {

@@ -1,9 +1,10 @@
 // A scan's runs as rows: prompts (created on first sight), answers, their citations, searches
 // and pages read, and the per-scan source totals that sources by domain read. Written in the ingest transaction,
-// column-wise through unnest() so thousands of runs cost a handful of statements.
+// column-wise (columns.ts) so thousands of runs cost a handful of statements.
 import type pg from 'pg';
 import { distinctQueryKeys, normaliseUrl, registrableDomain, retrievedPages, sourceTotalsOf, type Run } from '../ai-visibility/index.js';
 import { newId } from '../db/ids.js';
+import { columnsOf, insertColumns, pushRow, ROWS_PER_STATEMENT } from './columns.js';
 
 export interface StoredScan {
   scanId: string;
@@ -12,22 +13,6 @@ export interface StoredScan {
   inserted: boolean;
   scan: { projectId: string; date: string; model: string; locale: string; runs?: Run[] | undefined };
 }
-
-/** Rows per statement: each column travels as one array parameter. */
-const CHUNK = 5_000;
-
-type Columns = Record<string, unknown[]>;
-
-async function insertColumns(client: pg.PoolClient | pg.Client, sql: (params: string) => string, columns: Columns, types: Record<string, string>) {
-  const names = Object.keys(columns);
-  const length = columns[names[0]!]!.length;
-  for (let start = 0; start < length; start += CHUNK) {
-    const params = names.map((name, index) => `$${index + 1}::${types[name]}[]`).join(', ');
-    await client.query(sql(params), names.map((name) => columns[name]!.slice(start, start + CHUNK)));
-  }
-}
-
-const columnsOf = <K extends string>(names: readonly K[]): Record<K, unknown[]> => Object.fromEntries(names.map((name) => [name, []])) as unknown as Record<K, unknown[]>;
 
 export async function writeRuns(client: pg.PoolClient | pg.Client, scans: readonly StoredScan[]): Promise<void> {
   const replaced = scans.filter((stored) => !stored.inserted).map((stored) => stored.scanId);
@@ -114,9 +99,6 @@ export async function writeRuns(client: pg.PoolClient | pg.Client, scans: readon
   }
 }
 
-function pushRow(columns: Columns, values: readonly unknown[]) {
-  Object.values(columns).forEach((column, index) => column.push(values[index]));
-}
 
 /**
  * Prompt ids by `project|text`; a text the project does not track yet becomes a prompt with its
@@ -144,8 +126,8 @@ async function ensurePrompts(client: pg.PoolClient | pg.Client, scans: readonly 
     { id: 'text', workspace: 'text', project: 'text', text: 'text', topic: 'text', tags: 'text' },
   );
   const ids = new Map<string, string>();
-  for (let start = 0; start < entries.length; start += CHUNK) {
-    const chunk = entries.slice(start, start + CHUNK);
+  for (let start = 0; start < entries.length; start += ROWS_PER_STATEMENT) {
+    const chunk = entries.slice(start, start + ROWS_PER_STATEMENT);
     const result = await client.query<{ id: string; project_id: string; text: string }>(
       'SELECT p.id, p.project_id, p.text FROM ai_prompts p JOIN unnest($1::text[], $2::text[]) AS w(project, text) ON p.project_id = w.project AND p.text = w.text',
       [chunk.map((entry) => entry.project), chunk.map((entry) => entry.text)],

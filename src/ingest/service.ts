@@ -1,6 +1,7 @@
 // The ingest use cases shared by the HTTP endpoint and the CLI: parse, validate every
 // line, and write all-or-nothing (or only the valid lines when skipInvalid is set).
 import type pg from 'pg';
+import { inTransaction } from '../db/transaction.js';
 import { decodeIngestBody, parseIngestBody, type IngestSummary, type LineProblem } from './lines.js';
 import { existingClientIds, validateMetricLines, writeMetricFacts } from './metric-facts.js';
 import { validateScanLines } from './scan-lines.js';
@@ -11,21 +12,6 @@ export type IngestKind = 'metrics' | 'scans';
 export interface IngestOptions {
   skipInvalid?: boolean;
   onProgress?: (done: number, total: number) => void;
-}
-
-async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
 }
 
 const sortProblems = (problems: LineProblem[]) => problems.sort((a, b) => a.line - b.line);
