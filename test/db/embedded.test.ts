@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -30,6 +30,41 @@ describe('embedded PostgreSQL module', () => {
       expect(joined).toMatchObject({ port: serverPort, shared: true, url: running.url });
     } finally {
       await running.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  // Ctrl-C in a terminal signals the whole foreground process group. The database must outlive
+  // the signal until its owner stops it last: a server drains requests and webhook attempts first.
+  it('keeps answering after Ctrl-C reaches its owner\'s process group, until the owner stops it', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'signalboard-ctrl-c-pg-'));
+    chmodSync(dir, 0o755);
+    const owner = `
+      const { startEmbeddedPostgres, releaseSignals } = await import('./src/db/embedded.ts');
+      const pg = (await import('pg')).default;
+      const db = await startEmbeddedPostgres({ dataDir: process.env.PG_DIR, port: Number(process.env.PG_PORT), database: 'ctrl_c', persistent: false });
+      releaseSignals();
+      process.on('SIGINT', async () => {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        const client = new pg.Client({ connectionString: db.url });
+        const outcome = await client.connect().then(() => client.query('SELECT 1')).then(() => 'answered', (error) => 'failed: ' + (error.code ?? error.message));
+        await client.end().catch(() => {});
+        await db.stop();
+        console.log(outcome);
+        process.exit(0);
+      });
+      console.log('ready');`;
+    // detached: the owner leads a process group of its own, as a shell's foreground job does.
+    const child = spawn(process.execPath, ['--import', 'tsx', '-e', owner], { cwd: root, detached: true, env: { ...process.env, PG_DIR: path.join(dir, 'data'), PG_PORT: String(await freePort()) } });
+    try {
+      let output = '';
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      await new Promise<void>((resolve) => child.stdout.on('data', (chunk: Buffer) => { output += chunk; if (output.includes('ready')) resolve(); }));
+      process.kill(-child.pid!, 'SIGINT');
+      await exited;
+      expect(output.trim().split('\n').at(-1)).toBe('answered');
+    } finally {
+      if (child.exitCode === null) process.kill(-child.pid!, 'SIGKILL');
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
