@@ -64,13 +64,21 @@ export class ApiError extends GraphQLError {
 
   constructor(code: ErrorCode, message: string, options: ApiErrorOptions = {}) {
     const status = statusByCode[code];
-    super(message, {
-      extensions: {
-        code,
-        ...(options.param ? { param: options.param } : {}),
-        http: { status, ...(options.headers ? { headers: options.headers } : {}) },
-      },
-    });
+    // An ApiError is an answer, not a fault: its stack is never read (a 500's cause is logged with
+    // its own), and capturing one was half the cost of a refusal — a flood of 429s paid it each time.
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      super(message, {
+        extensions: {
+          code,
+          ...(options.param ? { param: options.param } : {}),
+          http: { status, ...(options.headers ? { headers: options.headers } : {}) },
+        },
+      });
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit;
+    }
     this.code = code;
     this.status = status;
     this.param = options.param;
