@@ -34,3 +34,26 @@ export function retrievedPages(run: Pick<Run, 'citations' | 'retrieved'>): Retri
 
 /** The run's distinct query keys, in the order first run. */
 export const distinctQueryKeys = (run: Pick<Run, 'searchQueries'>): string[] => [...new Set((run.searchQueries ?? []).map(searchQueryKey))];
+
+/** Bytes of query keys a stored part starts within (migration 0013 applies the same rule). */
+const QUERY_PART_BYTES = 512;
+/** Each key's share of a part beyond its bytes: the array's per-element overhead, counted as PostgreSQL stores it. */
+const QUERY_KEY_OVERHEAD = 8;
+
+/**
+ * A run's distinct query keys as stored: in code-point order, cut into parts that each fit the
+ * covering index's entry. A key goes to part ⌊(bytes of the keys before it, 8 more each) / 512⌋;
+ * parts come out in that order (their numbers may skip).
+ */
+export function queryKeyParts(keys: readonly string[]): { part: number; queries: string[] }[] {
+  const ordered = keys.map((key) => Buffer.from(key)).sort(Buffer.compare);
+  const parts: { part: number; queries: string[] }[] = [];
+  let before = 0;
+  for (const bytes of ordered) {
+    const part = Math.floor(before / QUERY_PART_BYTES);
+    if (parts.at(-1)?.part !== part) parts.push({ part, queries: [] });
+    parts.at(-1)!.queries.push(bytes.toString());
+    before += bytes.length + QUERY_KEY_OVERHEAD;
+  }
+  return parts;
+}

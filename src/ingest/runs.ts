@@ -2,7 +2,7 @@
 // and pages read, and the per-scan source totals that sources by domain read. Written in the ingest transaction,
 // column-wise (columns.ts) so thousands of runs cost a handful of statements.
 import type pg from 'pg';
-import { distinctQueryKeys, normaliseUrl, registrableDomain, retrievedPages, sourceTotalsOf, type Run } from '../ai-visibility/index.js';
+import { distinctQueryKeys, normaliseUrl, queryKeyParts, registrableDomain, retrievedPages, sourceTotalsOf, type Run } from '../ai-visibility/index.js';
 import { newId } from '../db/ids.js';
 import { columnsOf, insertColumns, pushRow, ROWS_PER_STATEMENT } from './columns.js';
 
@@ -26,7 +26,7 @@ export async function writeRuns(client: pg.PoolClient | pg.Client, scans: readon
   const promptIds = await ensurePrompts(client, withRuns);
   const answers = columnsOf(['id', 'workspace', 'project', 'scan', 'prompt', 'date', 'model', 'locale', 'text', 'brand', 'total', 'position', 'sentiment', 'competitors', 'citations', 'searches', 'retrieved'] as const);
   const citations = columnsOf(['answer', 'position', 'workspace', 'project', 'prompt', 'date', 'model', 'locale', 'url', 'domain'] as const);
-  const searches = columnsOf(['answer', 'query', 'workspace', 'project', 'prompt', 'date', 'model', 'locale', 'visible'] as const);
+  const searches = columnsOf(['answer', 'part', 'workspace', 'project', 'prompt', 'date', 'model', 'locale', 'visible', 'queries'] as const);
   const retrievals = columnsOf(['answer', 'position', 'workspace', 'project', 'prompt', 'date', 'model', 'locale', 'url', 'domain', 'cited'] as const);
   const sources = columnsOf(['scan', 'domain', 'workspace', 'project', 'date', 'model', 'locale', 'citations', 'answers', 'retrievals', 'notCited', 'brand', 'gapCitations', 'gapAnswers', 'gapCompetitors'] as const);
   for (const { scanId, workspaceId, scan } of withRuns) {
@@ -39,7 +39,9 @@ export async function writeRuns(client: pg.PoolClient | pg.Client, scans: readon
       for (const citation of cited) {
         pushRow(citations, [answerId, citation.position, workspaceId, scan.projectId, promptId, scan.date, scan.model, scan.locale, citation.url, citation.domain]);
       }
-      for (const query of distinctQueryKeys(run)) pushRow(searches, [answerId, query, workspaceId, scan.projectId, promptId, scan.date, scan.model, scan.locale, run.brandMentions > 0]);
+      for (const { part, queries } of queryKeyParts(distinctQueryKeys(run))) {
+        pushRow(searches, [answerId, part, workspaceId, scan.projectId, promptId, scan.date, scan.model, scan.locale, run.brandMentions > 0, JSON.stringify(queries)]);
+      }
       // Once per run and URL, at the position it was first read: "runs that read it" is a count.
       const seen = new Set<string>();
       read.forEach((page, index) => {
@@ -74,9 +76,11 @@ export async function writeRuns(client: pg.PoolClient | pg.Client, scans: readon
   if (searches.answer.length) {
     await insertColumns(
       client,
-      (params) => `INSERT INTO ai_search_queries (answer_id, query, workspace_id, project_id, prompt_id, date, model, locale, brand_visible) SELECT * FROM unnest(${params})`,
+      (params) => `INSERT INTO ai_search_query_sets (answer_id, part, workspace_id, project_id, prompt_id, date, model, locale, brand_visible, queries)
+        SELECT answer, part, workspace, project, prompt, date, model, locale, visible, ARRAY(SELECT jsonb_array_elements_text(queries::jsonb))
+        FROM unnest(${params}) AS u(answer, part, workspace, project, prompt, date, model, locale, visible, queries)`,
       searches,
-      { answer: 'text', query: 'text', ...runColumns, visible: 'boolean' },
+      { answer: 'text', part: 'int', ...runColumns, visible: 'boolean', queries: 'text' },
     );
   }
   if (retrievals.answer.length) {

@@ -18,7 +18,7 @@ const ingest = async (lines: object[]) => {
 const storedOf = async (date: string) =>
   (await t.database.pool.query(
     `SELECT p.text, a.search_queries AS "searchQueries", a.retrieved,
-       (SELECT array_agg(q.query ORDER BY q.query) FROM ai_search_queries q WHERE q.answer_id = a.id) AS queries,
+       (SELECT array_agg(q.query ORDER BY q.query) FROM ai_search_query_sets s, unnest(s.queries) AS q(query) WHERE s.answer_id = a.id) AS queries,
        (SELECT array_agg(r.url || ' ' || r.cited ORDER BY r.position) FROM ai_retrievals r WHERE r.answer_id = a.id) AS pages
      FROM ai_answers a JOIN ai_prompts p ON p.id = a.prompt_id WHERE a.project_id = $1 AND a.date = $2 AND a.locale = 'en-US' AND a.model = 'chatgpt' ORDER BY p.text`,
     [projectId, date],
@@ -68,7 +68,7 @@ describe('ingesting searches and pages read', () => {
   });
 
   it('refuses searches and pages that break the limits, naming the line and the field, and writes nothing', async () => {
-    const before = (await t.database.pool.query('SELECT count(*)::int AS n FROM ai_search_queries')).rows[0].n;
+    const before = (await t.database.pool.query('SELECT count(*)::int AS n FROM ai_search_query_sets')).rows[0].n;
     const cases: [object, string][] = [
       [runOf('q', false, { searchQueries: Array.from({ length: 51 }, (_, i) => `q${i}`) }), 'runs.0.searchQueries: Too big: expected array to have <=50 items'],
       [runOf('q', false, { searchQueries: ['x'.repeat(501)] }), 'runs.0.searchQueries.0: Too big: expected string to have <=500 characters'],
@@ -85,12 +85,17 @@ describe('ingesting searches and pages read', () => {
       expect(status, message).toBe(400);
       expect(body.error.lines, message).toEqual([{ line: 2, message: expect.stringContaining(message) }]);
     }
-    expect((await t.database.pool.query('SELECT count(*)::int AS n FROM ai_search_queries')).rows[0].n).toBe(before);
+    expect((await t.database.pool.query('SELECT count(*)::int AS n FROM ai_search_query_sets')).rows[0].n).toBe(before);
   });
 
-  it('accepts the limits exactly', async () => {
-    const full = runOf('full', false, { searchQueries: Array.from({ length: 50 }, (_, i) => `${'q'.repeat(497)}${String(i).padStart(3, '0')}`), retrieved: Array.from({ length: 100 }, (_, i) => ({ url: `https://e${i}.com/` })) });
+  it('accepts the limits exactly, 50 queries of 500 three-byte characters stored in parts that fit the covering index', async () => {
+    const full = runOf('full', false, { searchQueries: Array.from({ length: 50 }, (_, i) => `${'€'.repeat(497)}${String(i).padStart(3, '0')}`), retrieved: Array.from({ length: 100 }, (_, i) => ({ url: `https://e${i}.com/` })) });
     expect((await ingest([line('2026-11-07', 'chatgpt', 'en-US', [full])])).body.data).toMatchObject({ accepted: 1 });
+    const stored = await t.database.pool.query(
+      "SELECT count(DISTINCT s.part)::int AS parts, count(*)::int AS queries FROM ai_search_query_sets s, unnest(s.queries) WHERE s.project_id = $1 AND s.date = '2026-11-07'",
+      [projectId],
+    );
+    expect(stored.rows[0]).toEqual({ parts: 50, queries: 50 });
     await t.database.pool.query("DELETE FROM scans WHERE project_id = $1 AND date = '2026-11-07'", [projectId]);
   });
 

@@ -24,17 +24,16 @@ export const retrievedJson = (domains: readonly string[]) => `(SELECT jsonb_agg(
 
 /**
  * The rows aggregation reads, derived from the answers' JSON as ingestion derives them: one per run
- * and distinct query; one per run and distinct URL read, at the position first read. The per-scan
+ * with its distinct query keys (4 short keys: one part); one per run and distinct URL read, at the position first read. The per-scan
  * source totals are written from the citations and those pages, with the brand and
  * competitor-only columns, as ingestion writes them.
  */
 export async function generateSearchesAndReads(pool: pg.Pool, projectId: string): Promise<void> {
   await pool.query(
-    `INSERT INTO ai_search_queries (answer_id, query, workspace_id, project_id, prompt_id, date, model, locale, brand_visible)
-     SELECT a.id, lower(btrim(q.query)), a.workspace_id, a.project_id, a.prompt_id, a.date, a.model, a.locale, a.brand_mentions > 0
-     FROM ai_answers a, jsonb_array_elements_text(a.search_queries) AS q(query)
-     WHERE a.project_id = $1
-     ON CONFLICT DO NOTHING`,
+    `INSERT INTO ai_search_query_sets (answer_id, part, workspace_id, project_id, prompt_id, date, model, locale, brand_visible, queries)
+     SELECT a.id, 0, a.workspace_id, a.project_id, a.prompt_id, a.date, a.model, a.locale, a.brand_mentions > 0, k.queries
+     FROM ai_answers a, LATERAL (SELECT array_agg(DISTINCT lower(btrim(q)) ORDER BY lower(btrim(q)) COLLATE "C") AS queries FROM jsonb_array_elements_text(a.search_queries) AS q) k
+     WHERE a.project_id = $1 AND k.queries IS NOT NULL`,
     [projectId],
   );
   await pool.query(
@@ -62,11 +61,11 @@ export async function generateSearchesAndReads(pool: pg.Pool, projectId: string)
   );
 }
 
-/** The plain way: group the range's query rows with a distinct count, divide, order. */
+/** The plain way: expand the range's query keys, group them with a distinct count, divide, order. */
 export async function searchQueriesBaseline(pool: pg.Pool, projectId: string, from: string, to: string): Promise<string> {
   const { rows } = await pool.query(
     `SELECT locale, query, count(*)::int AS runs, count(DISTINCT prompt_id)::int AS "promptCount", (count(*) FILTER (WHERE brand_visible))::int AS "visibilityCount"
-     FROM ai_search_queries WHERE project_id = $1 AND date BETWEEN $2 AND $3 GROUP BY locale, query ORDER BY locale, runs DESC, query COLLATE "C"`,
+     FROM ai_search_query_sets, unnest(queries) AS query WHERE project_id = $1 AND date BETWEEN $2 AND $3 GROUP BY locale, query ORDER BY locale, runs DESC, query COLLATE "C"`,
     [projectId, from, to],
   );
   return JSON.stringify(rows.map((row) => ({ ...row, visibility: row.visibilityCount / row.runs })));
