@@ -38,7 +38,10 @@ function stalledReaders(baseUrl: string, request: Buffer, count: number, readByt
     let received = 0;
     socket.on('data', (chunk: Buffer) => {
       if (received === 0) {
-        const line = chunk.subarray(0, chunk.indexOf('\r\n')).toString('latin1');
+        // The status line, and the error code where the answer is one (GraphQL errors come with 200).
+        const head = chunk.subarray(0, 4096).toString('latin1');
+        const code = /"code":"([a-z_]+)"/.exec(head)?.[1];
+        const line = `${head.slice(0, head.indexOf('\r\n'))}${code ? ` (${code})` : ''}`;
         stats.firstLines.set(line, (stats.firstLines.get(line) ?? 0) + 1);
       }
       received += chunk.length;
