@@ -10,6 +10,7 @@ import { RULE_SPECS, SIGNAL_KINDS, thresholdProblem, type SignalRule } from './r
 import { previewRule, type RulePreview } from './rule-preview.js';
 import { invalidParameter } from '../errors/index.js';
 import { addDays, clampDate } from '../dates/civil-date.js';
+import { isInstant } from '../dates/instant.js';
 
 export const SignalType = builder.objectRef<SignalRow>('Signal').implement({
   description: 'A signal rule that fired on a scan: what changed, for which model and locale.',
@@ -31,8 +32,6 @@ registerNodeKind('signal', { typeName: 'Signal', scope: 'ai_visibility:read', lo
 
 const SignalConnection = connectionType('Signal', SignalType, (signal) => ({ sortValue: signal.createdAt.toISOString(), id: signal.id }));
 
-const isTimestamp = (value: string) => !Number.isNaN(Date.parse(value));
-
 builder.objectField(ProjectType, 'signals', (t) =>
   t.field({
     type: SignalConnection,
@@ -49,7 +48,7 @@ builder.objectField(ProjectType, 'signals', (t) =>
     resolve: (project, args, ctx) =>
       ctx.loaders.signalsOfProject.load({
         parentId: project.id,
-        args: { ...pageArgs(args.first, args.after, isTimestamp), dateFrom: args.dateFrom ?? null, dateTo: args.dateTo ?? null, kind: args.kind ?? null },
+        args: { ...pageArgs(args.first, args.after, isInstant), dateFrom: args.dateFrom ?? null, dateTo: args.dateTo ?? null, kind: args.kind ?? null },
       }),
   }),
 );

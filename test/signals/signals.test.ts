@@ -52,6 +52,20 @@ describe('rule preview', () => {
   });
 });
 
+describe('signals cursor', () => {
+  it('refuses a forged sort value PostgreSQL would not take as a timestamp with invalid_parameter on after, not a 500', async () => {
+    const { id } = await project();
+    const query = 'query($id: ID!, $after: String) { node(id: $id) { ... on AiVisibilityProject { signals(after: $after) { nodes { id } } } } }';
+    for (const sortValue of ['0', '1', '99999', '+275760-09-13T00:00:00.000Z', 'Tue, 01 Jan 0000 00:00:00 GMT']) {
+      const after = Buffer.from(JSON.stringify([sortValue, 'sig_forged'])).toString('base64url');
+      const body = await graphql(query, { id, after });
+      expect(body.errors?.[0]?.extensions, sortValue).toMatchObject({ code: 'invalid_parameter', param: 'after' });
+    }
+    const genuine = Buffer.from(JSON.stringify(['2026-10-01T12:00:00.000Z', 'sig_forged'])).toString('base64url');
+    expect((await graphql(query, { id, after: genuine })).errors).toBeUndefined();
+  });
+});
+
 describe('signal rules on ingestion', () => {
   it('competitor_only_prompt fires per prompt where a competitor is newly named and the brand is not, with its signal.created payload', async () => {
     const { id } = await project();
