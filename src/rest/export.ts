@@ -76,10 +76,13 @@ export function acceptsJson(accept: string | null): boolean {
 }
 
 /**
- * Text a spreadsheet would run as a formula (OWASP, "CSV Injection"): a cell beginning with `=`,
- * `+`, `-`, `@`, TAB or CR. Answer texts are AI output and prompts customer input.
+ * Text a spreadsheet would run as a formula (OWASP, "CSV Injection"): a cell beginning with TAB,
+ * CR or LF, or with `=`, `+`, `-`, `@` or their full-width forms (`＝＋－＠`, which Excel and
+ * Sheets read as the ASCII ones on East Asian input) after any run of white space (NBSP,
+ * U+3000 and the BOM included: spreadsheets trim them before looking for a formula).
+ * Answer texts are AI output and prompts customer input.
  */
-const FORMULA_START = /^[=+\-@\t\r]/;
+const FORMULA_START = /^(?:[\t\r\n]|\s*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20])/u;
 
 /**
  * One CSV field (RFC 4180): quoted when it holds a comma, quote, CR or LF; nested values as JSON.
