@@ -24,38 +24,66 @@ export async function writeRuns(client: pg.PoolClient | pg.Client, scans: readon
   if (!withRuns.length) return;
 
   const promptIds = await ensurePrompts(client, withRuns);
-  const answers = columnsOf(['id', 'workspace', 'project', 'scan', 'prompt', 'date', 'model', 'locale', 'text', 'brand', 'total', 'position', 'sentiment', 'competitors', 'citations', 'searches', 'retrieved'] as const);
-  const citations = columnsOf(['answer', 'position', 'workspace', 'project', 'prompt', 'date', 'model', 'locale', 'url', 'domain'] as const);
-  const searches = columnsOf(['answer', 'part', 'workspace', 'project', 'prompt', 'date', 'model', 'locale', 'visible', 'queries'] as const);
-  const retrievals = columnsOf(['answer', 'position', 'workspace', 'project', 'prompt', 'date', 'model', 'locale', 'url', 'domain', 'cited'] as const);
-  const sources = columnsOf(['scan', 'domain', 'workspace', 'project', 'date', 'model', 'locale', 'citations', 'answers', 'retrievals', 'notCited', 'brand', 'gapCitations', 'gapAnswers', 'gapCompetitors'] as const);
-  for (const { scanId, workspaceId, scan } of withRuns) {
-    for (const run of scan.runs!) {
-      const answerId = newId('answer');
-      const promptId = promptIds.get(`${scan.projectId}|${run.prompt}`)!;
-      const cited = (run.citations ?? []).map((citation, index) => ({ position: index + 1, url: citation.url, domain: registrableDomain(citation.url), title: citation.title ?? null }));
-      const read = retrievedPages(run);
-      pushRow(answers, [answerId, workspaceId, scan.projectId, scanId, promptId, scan.date, scan.model, scan.locale, run.answer, run.brandMentions, run.totalMentions, run.position, run.sentiment, JSON.stringify(run.competitors ?? []), JSON.stringify(cited), JSON.stringify(run.searchQueries ?? []), JSON.stringify(read)]);
-      for (const citation of cited) {
-        pushRow(citations, [answerId, citation.position, workspaceId, scan.projectId, promptId, scan.date, scan.model, scan.locale, citation.url, citation.domain]);
-      }
-      for (const { part, queries } of queryKeyParts(distinctQueryKeys(run))) {
-        pushRow(searches, [answerId, part, workspaceId, scan.projectId, promptId, scan.date, scan.model, scan.locale, run.brandMentions > 0, JSON.stringify(queries)]);
-      }
-      // Once per run and URL, at the position it was first read: "runs that read it" is a count.
-      const seen = new Set<string>();
-      read.forEach((page, index) => {
-        const url = normaliseUrl(page.url);
-        if (seen.has(url)) return;
-        seen.add(url);
-        pushRow(retrievals, [answerId, index + 1, workspaceId, scan.projectId, promptId, scan.date, scan.model, scan.locale, url, page.domain, page.cited]);
-      });
-    }
-    for (const [domain, totals] of sourceTotalsOf(scan.runs!)) {
-      pushRow(sources, [scanId, domain, workspaceId, scan.projectId, scan.date, scan.model, scan.locale, totals.citations, totals.answersCiting, totals.retrievals, totals.retrievedNotCited, totals.brandAnswers, totals.gapCitations, totals.gapAnswers, JSON.stringify([...totals.gapCompetitors].sort())]);
-    }
+  // A statement's worth of runs is built, then written while the next is built: the rows' URL
+  // parsing and JSON cost about as much as PostgreSQL's first INSERT of the group, and a yield
+  // after each scan lets the queued statements go out meanwhile. Groups are written in order, so
+  // a group's answers exist before its citations, searches and pages read.
+  let rows = emptyRows();
+  let written: Promise<void> = Promise.resolve();
+  const flush = () => {
+    const group = rows;
+    rows = emptyRows();
+    written = written.then(() => insertRows(client, group));
+    // Seen when awaited below; until then a failure must not count as unhandled.
+    written.catch(() => {});
+  };
+  for (const stored of withRuns) {
+    if (rows.answers.id.length && rows.answers.id.length + stored.scan.runs!.length > ROWS_PER_STATEMENT) flush();
+    pushScanRows(rows, stored, promptIds);
+    await new Promise(setImmediate);
   }
+  flush();
+  await written;
+}
 
+type RunRows = ReturnType<typeof emptyRows>;
+
+const emptyRows = () => ({
+  answers: columnsOf(['id', 'workspace', 'project', 'scan', 'prompt', 'date', 'model', 'locale', 'text', 'brand', 'total', 'position', 'sentiment', 'competitors', 'citations', 'searches', 'retrieved'] as const),
+  citations: columnsOf(['answer', 'position', 'workspace', 'project', 'prompt', 'date', 'model', 'locale', 'url', 'domain'] as const),
+  searches: columnsOf(['answer', 'part', 'workspace', 'project', 'prompt', 'date', 'model', 'locale', 'visible', 'queries'] as const),
+  retrievals: columnsOf(['answer', 'position', 'workspace', 'project', 'prompt', 'date', 'model', 'locale', 'url', 'domain', 'cited'] as const),
+  sources: columnsOf(['scan', 'domain', 'workspace', 'project', 'date', 'model', 'locale', 'citations', 'answers', 'retrievals', 'notCited', 'brand', 'gapCitations', 'gapAnswers', 'gapCompetitors'] as const),
+});
+
+function pushScanRows({ answers, citations, searches, retrievals, sources }: RunRows, { scanId, workspaceId, scan }: StoredScan, promptIds: ReadonlyMap<string, string>) {
+  for (const run of scan.runs!) {
+    const answerId = newId('answer');
+    const promptId = promptIds.get(`${scan.projectId}|${run.prompt}`)!;
+    const cited = (run.citations ?? []).map((citation, index) => ({ position: index + 1, url: citation.url, domain: registrableDomain(citation.url), title: citation.title ?? null }));
+    const read = retrievedPages(run);
+    pushRow(answers, [answerId, workspaceId, scan.projectId, scanId, promptId, scan.date, scan.model, scan.locale, run.answer, run.brandMentions, run.totalMentions, run.position, run.sentiment, JSON.stringify(run.competitors ?? []), JSON.stringify(cited), JSON.stringify(run.searchQueries ?? []), JSON.stringify(read)]);
+    for (const citation of cited) {
+      pushRow(citations, [answerId, citation.position, workspaceId, scan.projectId, promptId, scan.date, scan.model, scan.locale, citation.url, citation.domain]);
+    }
+    for (const { part, queries } of queryKeyParts(distinctQueryKeys(run))) {
+      pushRow(searches, [answerId, part, workspaceId, scan.projectId, promptId, scan.date, scan.model, scan.locale, run.brandMentions > 0, JSON.stringify(queries)]);
+    }
+    // Once per run and URL, at the position it was first read: "runs that read it" is a count.
+    const seen = new Set<string>();
+    read.forEach((page, index) => {
+      const url = normaliseUrl(page.url);
+      if (seen.has(url)) return;
+      seen.add(url);
+      pushRow(retrievals, [answerId, index + 1, workspaceId, scan.projectId, promptId, scan.date, scan.model, scan.locale, url, page.domain, page.cited]);
+    });
+  }
+  for (const [domain, totals] of sourceTotalsOf(scan.runs!)) {
+    pushRow(sources, [scanId, domain, workspaceId, scan.projectId, scan.date, scan.model, scan.locale, totals.citations, totals.answersCiting, totals.retrievals, totals.retrievedNotCited, totals.brandAnswers, totals.gapCitations, totals.gapAnswers, JSON.stringify([...totals.gapCompetitors].sort())]);
+  }
+}
+
+async function insertRows(client: pg.PoolClient | pg.Client, { answers, citations, searches, retrievals, sources }: RunRows): Promise<void> {
   await insertColumns(
     client,
     (params) => `INSERT INTO ai_answers (id, workspace_id, project_id, scan_id, prompt_id, date, model, locale, text, brand_mentions, total_mentions, position, sentiment, competitors, citations, search_queries, retrieved)

@@ -88,6 +88,23 @@ describe('ingesting searches and pages read', () => {
     expect((await t.database.pool.query('SELECT count(*)::int AS n FROM ai_search_query_sets')).rows[0].n).toBe(before);
   });
 
+  it('stores every run of a file larger than one statement (written a group at a time while the next is built), each with its searches and pages', async () => {
+    const dates = ['2026-10-01', '2026-10-02', '2026-10-03', '2026-10-04', '2026-10-05', '2026-10-06'];
+    const runs = (day: number) => Array.from({ length: 1000 }, (_, i) => runOf(`bulk ${i}`, i % 2 === 0, { searchQueries: [`query ${day} ${i}`], retrieved: [{ url: `https://site${i % 7}.com/${day}` }] }));
+    const written = await ingest(dates.map((date, day) => line(date, 'chatgpt', 'en-US', runs(day))));
+    expect(written).toMatchObject({ status: 200, body: { data: { accepted: 6, rejected: 0 } } });
+    const counts = await t.database.pool.query(
+      `SELECT count(*)::int AS answers, count(DISTINCT a.date)::int AS dates,
+         (SELECT count(*)::int FROM ai_search_query_sets q, unnest(q.queries) WHERE q.project_id = $1 AND q.date = ANY($2::date[])) AS queries,
+         (SELECT count(*)::int FROM ai_retrievals r WHERE r.project_id = $1 AND r.date = ANY($2::date[])) AS pages,
+         (SELECT sum(t.retrievals)::int FROM ai_source_totals t WHERE t.project_id = $1 AND t.date = ANY($2::date[])) AS retrievals
+       FROM ai_answers a WHERE a.project_id = $1 AND a.date = ANY($2::date[])`,
+      [projectId, dates],
+    );
+    expect(counts.rows[0]).toEqual({ answers: 6000, dates: 6, queries: 6000, pages: 6000, retrievals: 6000 });
+    await t.database.pool.query('DELETE FROM scans WHERE project_id = $1 AND date = ANY($2::date[])', [projectId, dates]);
+  });
+
   it('accepts the limits exactly, 50 queries of 500 three-byte characters stored in parts that fit the covering index', async () => {
     const full = runOf('full', false, { searchQueries: Array.from({ length: 50 }, (_, i) => `${'€'.repeat(497)}${String(i).padStart(3, '0')}`), retrieved: Array.from({ length: 100 }, (_, i) => ({ url: `https://e${i}.com/` })) });
     expect((await ingest([line('2026-11-07', 'chatgpt', 'en-US', [full])])).body.data).toMatchObject({ accepted: 1 });
