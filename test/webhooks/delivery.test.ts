@@ -171,7 +171,8 @@ describe('attempts', () => {
     const row = await t.database.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
     expect(row.disabledReason).toMatch(/410/);
     expect(receiver.received).toHaveLength(1);
-    const audit = await t.database.prisma.auditLogEntry.findFirst({ where: { workspaceId: keyed.workspace.id, action: 'webhook_endpoint.disabled' } });
+    // The worker writes the audit entry after disabling the endpoint.
+    const audit = await waitFor(() => t.database.prisma.auditLogEntry.findFirst({ where: { workspaceId: keyed.workspace.id, action: 'webhook_endpoint.disabled' } }), 'the audit entry');
     expect(audit).toMatchObject({ actor: 'system', target: endpoint.id });
   });
 
