@@ -111,6 +111,8 @@ const configSchema = z.object({
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
   /** Deliveries in flight to one endpoint, over all workers: one slow endpoint holds at most this many slots. */
   WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
+  /** Deliveries in flight for one workspace, over all workers: well below WEBHOOK_CONCURRENCY, so another workspace always finds a free slot. */
+  WEBHOOK_WORKSPACE_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(16),
   WEBHOOK_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(30),
   /** host:port of the DNS server used to verify single sign-on domains (default: the system's). */
   DNS_RESOLVER: z

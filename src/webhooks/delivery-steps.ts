@@ -3,8 +3,8 @@
 // - fan-out: undispatched events are claimed with FOR UPDATE SKIP LOCKED and turned into one
 //   delivery per subscribed endpoint, in one statement;
 // - claim: due deliveries are leased (status 'delivering', locked_until) under a short
-//   transaction-scoped advisory lock, so the per-endpoint in-flight bound holds over all
-//   workers and no delivery is claimed twice;
+//   transaction-scoped advisory lock, so the per-endpoint and per-workspace in-flight bounds
+//   hold over all workers and no delivery is claimed twice; workspaces take turns;
 // - reclaim: a worker that died mid-attempt leaves a lease that expires after the attempt
 //   timeout; the delivery is recorded as interrupted and sent again with the same id;
 // - record: the outcome is written only while the lease is still ours (attempt_count fences);
@@ -70,18 +70,27 @@ export async function reclaimExpiredLeases(pool: pg.Pool, leaseSeconds: number):
   );
 }
 
-/** Leases up to `limit` due deliveries, at most `perEndpoint` in flight per endpoint over all workers. */
-export async function claimDue(pool: pg.Pool, options: { limit: number; perEndpoint: number; leaseSeconds: number }): Promise<Claimed[]> {
+/**
+ * Leases up to `limit` due deliveries, at most `perEndpoint` in flight per endpoint and `perWorkspace`
+ * per workspace over all workers, taken round-robin: every workspace's earliest due delivery before
+ * any workspace's second, so one workspace's backlog (or stalling receivers) cannot take every slot.
+ */
+export async function claimDue(pool: pg.Pool, options: { limit: number; perEndpoint: number; perWorkspace: number; leaseSeconds: number }): Promise<Claimed[]> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
     await client.query('SELECT pg_advisory_xact_lock($1)', [CLAIM_LOCK_KEY]);
     const result = await client.query<Claimed>(
-      `WITH busy AS (
-         SELECT endpoint_id, count(*) AS n FROM webhook_deliveries WHERE status = 'delivering' GROUP BY endpoint_id
-       ), candidates AS (
-         SELECT due.id, due.next_attempt_at FROM webhook_endpoints ep
-         LEFT JOIN busy ON busy.endpoint_id = ep.id
+      `WITH leased AS (
+         SELECT d.endpoint_id, ep.workspace_id FROM webhook_deliveries d JOIN webhook_endpoints ep ON ep.id = d.endpoint_id
+         WHERE d.status = 'delivering'
+       ), busy_endpoint AS (
+         SELECT endpoint_id, count(*) AS n FROM leased GROUP BY endpoint_id
+       ), busy_workspace AS (
+         SELECT workspace_id, count(*) AS n FROM leased GROUP BY workspace_id
+       ), due AS (
+         SELECT due.id, due.next_attempt_at, ep.workspace_id FROM webhook_endpoints ep
+         LEFT JOIN busy_endpoint busy ON busy.endpoint_id = ep.id
          CROSS JOIN LATERAL (
            SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
            WHERE d.endpoint_id = ep.id AND d.status = 'pending' AND d.next_attempt_at <= now()
@@ -92,7 +101,13 @@ export async function claimDue(pool: pg.Pool, options: { limit: number; perEndpo
          WHERE ep.enabled
            -- A workspace whose plan no longer includes webhooks gets no more deliveries (they wait, in case it comes back).
            AND EXISTS (SELECT 1 FROM workspaces w WHERE w.id = ep.workspace_id AND w.plan::text = ANY($4::text[]))
-         ORDER BY due.next_attempt_at
+       ), turns AS (
+         SELECT due.id, due.next_attempt_at, coalesce(busy.n, 0) AS busy,
+                row_number() OVER (PARTITION BY due.workspace_id ORDER BY due.next_attempt_at) AS turn
+         FROM due LEFT JOIN busy_workspace busy ON busy.workspace_id = due.workspace_id
+       ), candidates AS (
+         SELECT id FROM turns WHERE busy + turn <= $5
+         ORDER BY turn, next_attempt_at
          LIMIT $1
        )
        UPDATE webhook_deliveries d
@@ -100,7 +115,7 @@ export async function claimDue(pool: pg.Pool, options: { limit: number; perEndpo
        FROM candidates c, webhook_events e, webhook_endpoints ep
        WHERE d.id = c.id AND d.status = 'pending' AND e.id = d.event_id AND ep.id = d.endpoint_id
        RETURNING d.id, d.event_id, d.endpoint_id, ep.workspace_id, d.attempt_count, e.type, e.payload, e.created_at, ep.url, ep.secret, ep.previous_secret, ep.previous_secret_expires_at`,
-      [options.limit, options.perEndpoint, options.leaseSeconds, WEBHOOK_PLANS],
+      [options.limit, options.perEndpoint, options.leaseSeconds, WEBHOOK_PLANS, options.perWorkspace],
     );
     await client.query('COMMIT');
     return result.rows;

@@ -23,6 +23,7 @@ export type WorkerConfig = Pick<
   | 'WEBHOOK_TIMEOUT_SECONDS'
   | 'WEBHOOK_CONCURRENCY'
   | 'WEBHOOK_ENDPOINT_CONCURRENCY'
+  | 'WEBHOOK_WORKSPACE_CONCURRENCY'
   | 'WEBHOOK_RETENTION_DAYS'
 >;
 
@@ -107,7 +108,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     const free = config.WEBHOOK_CONCURRENCY - inFlight.size;
     dueLeft = false;
     if (free > 0 && !stopping) {
-      const claimed = await claimDue(pool, { limit: free, perEndpoint: config.WEBHOOK_ENDPOINT_CONCURRENCY, leaseSeconds });
+      const claimed = await claimDue(pool, { limit: free, perEndpoint: config.WEBHOOK_ENDPOINT_CONCURRENCY, perWorkspace: config.WEBHOOK_WORKSPACE_CONCURRENCY, leaseSeconds });
       // A full claim may have left due deliveries behind; a partial one left none we could take.
       dueLeft = claimed.length === free;
       for (const delivery of claimed) {

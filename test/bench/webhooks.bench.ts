@@ -97,7 +97,7 @@ async function startWorker(url: string): Promise<ChildProcess> {
   if (buildIsStale()) build();
   const child = spawn(process.execPath, ['dist/webhooks/worker-main.js'], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: url, APP_SECRET_KEY: BENCH_APP_SECRET_KEY, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_ENDPOINT_CONCURRENCY: String(ENDPOINT_CONCURRENCY), LOG_LEVEL: 'info', NODE_ENV: 'production' },
+    env: { ...process.env, DATABASE_URL: url, APP_SECRET_KEY: BENCH_APP_SECRET_KEY, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_ENDPOINT_CONCURRENCY: String(ENDPOINT_CONCURRENCY), WEBHOOK_WORKSPACE_CONCURRENCY: String(3 * ENDPOINT_CONCURRENCY), LOG_LEVEL: 'info', NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve, reject) => {

@@ -248,6 +248,32 @@ describe('attempts', () => {
     expect(slow.receiver.maxConcurrent).toBeLessThanOrEqual(config.WEBHOOK_ENDPOINT_CONCURRENCY);
     expect(fast.received.every((r) => r.verifiedBy === 0)).toBe(true);
   });
+
+  it('a workspace whose receivers never answer holds at most its share of the slots: another workspace is delivered meanwhile', async () => {
+    const stall: Receiver['answer'] = () => ({ status: 200, delayMs: config.WEBHOOK_TIMEOUT_SECONDS * 3000 });
+    const stalled = await setup(stall, { eventTypes: ['scan.completed'] });
+    // Enough endpoints (each its own receiver, as the sender pools sockets per origin) for the backlog
+    // to take every slot of the worker if nothing bounded a workspace.
+    const endpointIds = [stalled.endpoint.id];
+    while (endpointIds.length * config.WEBHOOK_ENDPOINT_CONCURRENCY < config.WEBHOOK_CONCURRENCY) {
+      const receiver = await startReceiver(stall);
+      receivers.push(receiver);
+      endpointIds.push((await createEndpoint(deps, { workspaceId: stalled.keyed.workspace.id, url: receiver.url, eventTypes: ['scan.completed'], actor: OPERATOR })).id);
+    }
+    const stalledUrls = new Set((await t.database.prisma.webhookEndpoint.findMany({ where: { id: { in: endpointIds } } })).map((endpoint) => endpoint.url));
+    const stalledReceived = () => receivers.filter((receiver) => stalledUrls.has(receiver.url)).reduce((sum, receiver) => sum + receiver.received.length, 0);
+    await ingest(Array.from({ length: config.WEBHOOK_ENDPOINT_CONCURRENCY + 2 }, (_, day) => stalled.scan(`2026-08-${String(day + 1).padStart(2, '0')}`)));
+    await waitFor(() => stalledReceived() >= config.WEBHOOK_WORKSPACE_CONCURRENCY, "the stalled workspace's share");
+
+    const other = await setup();
+    await ingest([other.scan('2026-10-01')]);
+    await waitFor(() => other.receiver.received.length >= 1, "the other workspace's delivery");
+    // It arrived while every attempt of the stalled workspace was still open (none has an outcome yet).
+    const attempts = await t.database.pool.query('SELECT count(*)::int AS n FROM webhook_attempts WHERE endpoint_id = ANY($1)', [endpointIds]);
+    expect(attempts.rows[0].n).toBe(0);
+    expect(stalledReceived()).toBe(config.WEBHOOK_WORKSPACE_CONCURRENCY);
+    for (const id of endpointIds) await setEnabled(deps, id, false, OPERATOR);
+  });
 });
 
 describe('targets and endpoints', () => {
