@@ -1,6 +1,6 @@
 // /graphql for the web app and GraphiQL: the same schema, context and admission as v1.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createYoga } from 'graphql-yoga';
+import { createYoga, type Plugin } from 'graphql-yoga';
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
@@ -14,6 +14,7 @@ import { releaseContext, type GraphQLContext } from './context.js';
 import { bearerToken } from '../auth/index.js';
 import { graphiqlPage } from './graphiql.js';
 import { textArgumentError } from './text-arguments.js';
+import { parseWithinNesting } from './document-nesting.js';
 import { trace } from '@opentelemetry/api';
 import { tracing } from '../observability/tracing.js';
 import { isTrustedOperation, loadTrustedOperations, operationNames } from './trusted-operations.js';
@@ -156,6 +157,8 @@ export function createGraphQLServer(deps: YogaDependencies) {
         maxTokens: { n: 2000 },
         blockFieldSuggestion: { enabled: deps.production },
       }),
+      // After the armor: its token-counting parser is the one that overflowed (graphql/document-nesting.ts).
+      { onParse: ({ parseFn, setParseFn }) => setParseFn(parseWithinNesting(parseFn)) } satisfies Plugin,
     ],
   });
   return { fetch: (request: Request, exchange: GraphQLExchange) => exchanges.run(exchange, () => yoga.fetch(request, exchange)) };
