@@ -13,6 +13,7 @@ import { GRAPHIQL_ASSETS_PATH, GRAPHIQL_PAGE_POLICY, graphiqlAsset } from './gra
 import { pageSecurityHeaders } from './http/html.js';
 import { createAdmission } from './auth/admission.js';
 import { createWorkspaceConcurrency } from './auth/workspace-concurrency.js';
+import { createStatementShares } from './db/statement-shares.js';
 import type { ApiKeyAuthenticator } from './auth/api-keys.js';
 import type { RateLimitStore } from './auth/rate-limit-store.js';
 import { BASE_PATH, createRestHandler } from './rest/handler.js';
@@ -88,7 +89,7 @@ export interface App {
 
 export function createApp(deps: AppDependencies): App {
   const { config, database, logger } = deps;
-  const scopeOf = workspaceScopes(database.readPool, database.streamPool);
+  const scopeOf = workspaceScopes(database.readPool, database.streamPool, createStatementShares(config.DATABASE_STATEMENTS_PER_WORKSPACE));
   const dataCache = createDataCache(config.DATA_CACHE_MAX_BYTES);
   const sessions = createWebSessions(config, database.pool);
   const concurrency = createWorkspaceConcurrency(config.WORKSPACE_MAX_CONCURRENT_REQUESTS);

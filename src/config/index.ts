@@ -44,6 +44,8 @@ const configSchema = z.object({
     .refine((url) => /^postgres(ql)?:\/\//.test(url), 'must be a postgres:// or postgresql:// URL')
     .optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** Statements one workspace may run at once on the read pool; unset, half of DATABASE_POOL_SIZE. Below the pool, so another workspace always gets a connection. */
+  DATABASE_STATEMENTS_PER_WORKSPACE: z.coerce.number().int().min(1).max(200).optional(),
   EMBEDDED_PG_DIR: z.string().default('.data/postgres'),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(0).max(65535).default(54329),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -156,15 +158,17 @@ const configSchema = z.object({
   .refine((config) => config.NODE_ENV !== 'production' || config.APP_SECRET_KEY, { path: ['APP_SECRET_KEY'], message: 'is required in production' })
   .refine((config) => config.NODE_ENV !== 'production' || config.PUBLIC_BASE_URL, { path: ['PUBLIC_BASE_URL'], message: 'is required in production (the OAuth issuer and every absolute link come from it)' })
   .refine((config) => !config.PUBLIC_BASE_URL || /^https?:\/\/[^/?#]+\/?$/.test(config.PUBLIC_BASE_URL), { path: ['PUBLIC_BASE_URL'], message: 'must be an origin such as https://signalboard.example.com (no path)' })
-  .transform(({ SEED_DEMO, EXPORTS_PER_WORKSPACE, EXPORTS_PER_KEY, ...config }) => {
+  .transform(({ SEED_DEMO, EXPORTS_PER_WORKSPACE, EXPORTS_PER_KEY, DATABASE_STATEMENTS_PER_WORKSPACE, ...config }) => {
     const perWorkspace = EXPORTS_PER_WORKSPACE ?? Math.floor(config.EXPORT_POOL_SIZE / 2);
     return {
       ...config,
+      DATABASE_STATEMENTS_PER_WORKSPACE: DATABASE_STATEMENTS_PER_WORKSPACE ?? Math.max(1, Math.floor(config.DATABASE_POOL_SIZE / 2)),
       SEED_DEMO: SEED_DEMO === undefined ? config.NODE_ENV !== 'production' : SEED_DEMO === 'true',
       EXPORTS_PER_WORKSPACE: perWorkspace,
       EXPORTS_PER_KEY: EXPORTS_PER_KEY ?? Math.max(1, Math.floor(perWorkspace / 2)),
     };
   })
+  .refine((config) => config.DATABASE_POOL_SIZE === 1 || config.DATABASE_STATEMENTS_PER_WORKSPACE < config.DATABASE_POOL_SIZE, { path: ['DATABASE_STATEMENTS_PER_WORKSPACE'], message: 'must be below DATABASE_POOL_SIZE, so that another workspace always gets a connection' })
   .refine((config) => config.EXPORTS_PER_WORKSPACE < config.EXPORT_POOL_SIZE, { path: ['EXPORTS_PER_WORKSPACE'], message: 'must be below EXPORT_POOL_SIZE, so that another workspace always gets an export' })
   .refine((config) => config.EXPORTS_PER_KEY <= config.EXPORTS_PER_WORKSPACE, { path: ['EXPORTS_PER_KEY'], message: 'must not exceed EXPORTS_PER_WORKSPACE' })
   .refine((config) => config.EXPORT_IDLE_SECONDS > config.RESPONSE_STALL_SECONDS, { path: ['EXPORT_IDLE_SECONDS'], message: 'must exceed RESPONSE_STALL_SECONDS (it is the backstop behind the stall cut)' });

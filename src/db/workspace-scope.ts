@@ -8,6 +8,7 @@
 import pg from 'pg';
 import type { TenantStatement } from './tenant-sql.js';
 import { inRecordedTrace, inSpan, SpanKind } from '../observability/tracing.js';
+import type { StatementShares } from './statement-shares.js';
 
 export interface WorkspaceScope {
   workspaceId: string;
@@ -40,15 +41,20 @@ function run<Row extends pg.QueryResultRow>(pool: pg.Pool, statement: TenantStat
   return pool.query(query) as unknown as Promise<pg.QueryResult<Row>>;
 }
 
-/** Scopes over `pool` (the read pool: a replica when configured); cursors on `streamPool`. */
-export function workspaceScopes(pool: pg.Pool, streamPool: pg.Pool = pool): WorkspaceScopeFactory {
+/**
+ * Scopes over `pool` (the read pool: a replica when configured); cursors on `streamPool`. With
+ * `shares`, each workspace runs at most its share of statements on `pool` at once.
+ */
+export function workspaceScopes(pool: pg.Pool, streamPool: pg.Pool = pool, shares?: StatementShares): WorkspaceScopeFactory {
   return (workspaceId) => ({
     workspaceId,
     async rows<Row extends pg.QueryResultRow>(statement: TenantStatement<Row>, values: readonly unknown[] = []) {
       const bound = [workspaceId, ...values];
-      if (!inRecordedTrace()) return (await run(pool, statement, bound)).rows;
+      const execute = async () => (await run(pool, statement, bound)).rows;
+      const shared = shares ? () => shares.run(workspaceId, execute) : execute;
+      if (!inRecordedTrace()) return shared();
       // The span names the declared statement, never its values.
-      return inSpan(`SELECT ${statement.name ?? 'statement'}`, { 'db.system.name': 'postgresql', 'db.query.summary': statement.name ?? 'unnamed' }, async () => (await run(pool, statement, bound)).rows, { kind: SpanKind.CLIENT });
+      return inSpan(`SELECT ${statement.name ?? 'statement'}`, { 'db.system.name': 'postgresql', 'db.query.summary': statement.name ?? 'unnamed' }, shared, { kind: SpanKind.CLIENT });
     },
     async cursor<Row extends pg.QueryResultRow>(statement: TenantStatement<Row>, values: readonly unknown[] = []): Promise<RowCursor<Row>> {
       const client = await streamPool.connect();
