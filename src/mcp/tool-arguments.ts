@@ -28,3 +28,19 @@ export function argumentError(args: Record<string, unknown>, declared: Readonly<
   if (!found) return null;
   return new ApiError('invalid_parameter', `Argument ${quoted(found.path)} ${found.problem}; ${TEXT_RULE}.`, { param: found.path.split(/[.[]/)[0]! });
 }
+
+const VARIABLE_ERROR = /^Variable "\$(\w+)"/;
+
+/**
+ * The caller's mistake in errors from running a read tool's operation, or null: every error is
+ * an argument GraphQL could not take as its variable (wrong type, missing). The compiled
+ * operation's message says only "Expected type Date"; the scalar's own reason (the allowed
+ * range) is its originalError's, and is worded as v1 words it: `Invalid dateFrom: …`.
+ */
+export function variableArgumentError(errors: readonly { message: string; extensions?: Record<string, unknown>; originalError?: Error | null }[]): ApiError | null {
+  if (!errors.length || !errors.every((error) => !error.extensions?.code && VARIABLE_ERROR.test(error.message))) return null;
+  const [first] = errors;
+  const name = VARIABLE_ERROR.exec(first!.message)![1]!;
+  const reason = first!.originalError?.message;
+  return new ApiError('invalid_parameter', reason ? `Invalid ${name}: ${reason}` : first!.message, { param: name });
+}

@@ -13,7 +13,7 @@ import { contextFromCarrier, inSpan, SpanKind, tracing } from '../observability/
 import type { CallLedger } from './call-limits.js';
 import type { ToolCallParams } from './direct-tool-calls.js';
 import type { OperationTool } from './operation-tools.js';
-import { argumentError } from './tool-arguments.js';
+import { argumentError, variableArgumentError } from './tool-arguments.js';
 import { toolRefusal } from './tool-access.js';
 import { structured, toolError } from './tool-results.js';
 import type { Consent, ToolSelection } from './toolsets.js';
@@ -92,9 +92,8 @@ export function createToolCalls(deps: ToolCallDeps, toolsByName: ReadonlyMap<str
       const context = deps.contextFor(holder.principal, requestId);
       const result = await runCompiled(tool.compiled, context, args);
       if (result.errors?.length) {
-        const known = toApiError(result.errors, (cause) => deps.logger.error({ err: cause, requestId, tool: name }, 'mcp tool failed'));
-        // Variables of the wrong type are GraphQL validation errors without our code.
-        return toolError(known.code === 'internal_error' && result.errors.every((error) => !error.extensions?.code && /Variable|got invalid value/i.test(error.message)) ? new ApiError('invalid_parameter', result.errors[0]!.message) : known);
+        // Arguments of the wrong type are the caller's mistake, told to them and not logged as a fault.
+        return toolError(variableArgumentError(result.errors) ?? toApiError(result.errors, (cause) => deps.logger.error({ err: cause, requestId, tool: name }, 'mcp tool failed')));
       }
       const data = result.data as Record<string, unknown>;
       if (Object.values(data).some((value) => value === null)) return toolError(new ApiError('not_found', 'Nothing with that id in this workspace.'));
