@@ -8,18 +8,35 @@ import { ApiError } from '../errors/index.js';
 // strings are what make an answer large.
 const SCALAR_CHARS = 8;
 
+// What JSON writes escaped: the quote, the backslash and the control characters.
+const ESCAPED = /["\\\u0000-\u001f]/;
+const NOT_ESCAPED = /[^"\\\u0000-\u001f]/g;
+// Escaped in two bytes (\" \\ \b \f \n \r \t); every other control character takes six (\u0001).
+const SHORT_ESCAPES = '"\\\b\f\n\r\t';
+
 /**
- * Where `value`, serialized as JSON, passes `maxChars` characters: the path to the value at which
- * the count ran over (e.g. `nodes.3.runs.nodes.17.text`), or null when it fits. Counts characters
- * (a byte each for ASCII, up to three for other text) and stops at the first value over, so
- * measuring a huge answer costs no more than measuring the cap.
+ * The bytes `text` takes in a JSON answer, quotes included: UTF-8 (up to three bytes a
+ * character) and escapes counted, without building the escaped text. A text of control
+ * characters is six times its length: counting characters let an answer pass the cap six times over.
  */
-export function pathOverSize(value: unknown, maxChars: number): string | null {
+export function jsonStringBytes(text: string): number {
+  let bytes = Buffer.byteLength(text, 'utf8') + 2;
+  if (!ESCAPED.test(text)) return bytes;
+  for (const char of text.replace(NOT_ESCAPED, '')) bytes += SHORT_ESCAPES.includes(char) ? 1 : 5;
+  return bytes;
+}
+
+/**
+ * Where `value`, serialized as JSON, passes `maxBytes` bytes: the path to the value at which
+ * the count ran over (e.g. `nodes.3.runs.nodes.17.text`), or null when it fits. Stops at the
+ * first value over, so measuring a huge answer costs no more than measuring the cap.
+ */
+export function pathOverSize(value: unknown, maxBytes: number): string | null {
   // The path is built only on the way out of a value that ran over.
   const path: (string | number)[] = [];
-  let left = maxChars;
+  let left = maxBytes;
   const fits = (node: unknown): boolean => {
-    if (typeof node === 'string') return (left -= node.length + 2) >= 0;
+    if (typeof node === 'string') return (left -= jsonStringBytes(node)) >= 0;
     if (node === null || typeof node !== 'object') return (left -= SCALAR_CHARS) >= 0;
     if (Array.isArray(node)) {
       left -= 2 + node.length;

@@ -1,7 +1,21 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { pathOverSize } from '../../src/http/response-size.js';
+import { jsonStringBytes, pathOverSize } from '../../src/http/response-size.js';
+
+describe('jsonStringBytes', () => {
+  it('is the UTF-8 length of the JSON text of any string, escapes and quotes included', () => {
+    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (text) => jsonStringBytes(text) === Buffer.byteLength(JSON.stringify(text))), { numRuns: 2_000 });
+    fc.assert(fc.property(fc.string({ unit: fc.constantFrom('\u0001', '"', '\\', '\n', 'é', '€', 'a'), maxLength: 200 }), (text) => jsonStringBytes(text) === Buffer.byteLength(JSON.stringify(text))));
+  });
+});
 
 describe('pathOverSize', () => {
+  it('counts a text of control characters as the six bytes each JSON writes (\\u0001), not one', () => {
+    const value = { text: '\u0001'.repeat(1_000) };
+    expect(pathOverSize(value, 2_000)).toBe('text');
+    expect(pathOverSize(value, JSON.stringify(value).length + 8)).toBeNull();
+  });
+
   it('is null while the JSON text fits (a scalar counts as 8 characters, and each object or array one separator more)', () => {
     const value = { data: [{ id: 'a', text: 'x'.repeat(100), n: 12345678, none: null }] };
     expect(pathOverSize(value, JSON.stringify(value).length + 8)).toBeNull();
