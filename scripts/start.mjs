@@ -32,9 +32,21 @@ export function build() {
   return Date.now() - started;
 }
 
-// `--build` (npm run build) builds and stops; `--worker` (npm run worker) starts the webhook
-// delivery worker instead of the server; otherwise build when stale, then start the server.
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+// `--build` (npm run build) builds and stops; `--prebuild` (npm's postinstall) builds when the
+// sources and the compiler are there (not in the image's dependency layers), so that the first
+// `npm start` only starts, and never fails the install (npm start builds again and shows why);
+// `--worker` (npm run worker) starts the webhook delivery worker instead of the server;
+// otherwise build when stale, then start the server.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href && process.argv.includes('--prebuild')) {
+  if (existsSync(path.join(root, 'src')) && existsSync(path.join(root, 'node_modules/typescript')) && buildIsStale()) {
+    process.stdout.write('Building dist/ for npm start … ');
+    try {
+      process.stdout.write(`done in ${(build() / 1000).toFixed(1)} s\n`);
+    } catch (error) {
+      process.stdout.write(`skipped (${error.message}); npm start will build it\n`);
+    }
+  }
+} else if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const buildOnly = process.argv.includes('--build');
   if (buildOnly || buildIsStale()) {
     process.stdout.write('Building dist/ … ');

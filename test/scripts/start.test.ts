@@ -1,6 +1,6 @@
 // `npm start` runs the compiled server, building it first when the build is missing or stale.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -56,5 +56,16 @@ describe('npm start', () => {
     } finally {
       child.kill('SIGTERM');
     }
+  }, 90_000);
+
+  it("is built by npm's postinstall when the sources and the compiler are there, so the first start only starts", () => {
+    expect(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.postinstall).toMatch(/scripts\/start\.mjs --prebuild/);
+    rmSync(path.join(root, 'dist/.build-stamp'), { force: true });
+    const prebuild = spawnSync(process.execPath, ['scripts/start.mjs', '--prebuild'], { cwd: root, encoding: 'utf8' });
+    expect(prebuild.status).toBe(0);
+    expect(prebuild.stdout).toMatch(/Building dist\/ for npm start … done/);
+    expect(buildIsStale()).toBe(false);
+    // Built already: nothing to do.
+    expect(spawnSync(process.execPath, ['scripts/start.mjs', '--prebuild'], { cwd: root, encoding: 'utf8' }).stdout).toBe('');
   }, 90_000);
 });
