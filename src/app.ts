@@ -83,6 +83,8 @@ export interface App {
   responseLimits: StallLimits;
   /** How long a whole request may take to arrive (REQUEST_TIMEOUT_SECONDS); the node server answers 408 past it. */
   requestTimeoutMs: number;
+  /** How long a connection answered 429 is not read again (http/refusal-pause.ts). */
+  refusedConnectionPauseMs: number;
   /** Paths served from node:http directly: the OAuth authorization server (oidc-provider is a Koa app). */
   node: { handles(path: string): boolean; handle(req: IncomingMessage, res: ServerResponse): Promise<void> };
 }
@@ -206,6 +208,7 @@ export function createApp(deps: AppDependencies): App {
     metrics,
     responseLimits: { stallMs: config.RESPONSE_STALL_SECONDS * 1000, unsentMaxBytes: config.RESPONSE_UNSENT_MAX_BYTES, unsentWorkspaceMaxBytes: Math.min(config.RESPONSE_UNSENT_WORKSPACE_MAX_BYTES, config.RESPONSE_UNSENT_MAX_BYTES) },
     requestTimeoutMs: config.REQUEST_TIMEOUT_SECONDS * 1000,
+    refusedConnectionPauseMs: config.REFUSED_CONNECTION_PAUSE_MS,
     node: { handles: isAuthorizationServerPath, handle: async (req, res) => (await connector.load()).authorizationServer.handle(req, res) },
     invalidate: (target) => {
       deps.authenticator.invalidate(target);

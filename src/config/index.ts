@@ -75,6 +75,8 @@ const configSchema = z.object({
    * 408 and its connection closed (Node's requestTimeout, checked every 2 s: 408 within 2 s more).
    */
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
+  /** After a 429 with Retry-After, its connection is not read again for that long, at most this (0: never paused). */
+  REFUSED_CONNECTION_PAUSE_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
   /** A response whose client accepts no byte for this long is cut (its cursor closed, its connection freed). */
   RESPONSE_STALL_SECONDS: z.coerce.number().positive().max(600).default(15),
   /** Unsent bytes that responses whose clients stopped taking them may hold together per instance; past it the largest are cut. */

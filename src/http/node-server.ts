@@ -10,6 +10,7 @@ import { ApiError, type ErrorCode } from '../errors/index.js';
 import { JSON_CONTENT_TYPE, newRequestId } from './responses.js';
 import { isValidHostHeader } from './public-origin.js';
 import { watchStalls } from './stall-watch.js';
+import { createRefusalPause } from './refusal-pause.js';
 
 const PARSER_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
   HPE_HEADER_OVERFLOW: { code: 'request_header_fields_too_large', message: 'The request headers are too large (16 KiB at most).' },
@@ -82,6 +83,7 @@ export function createNodeServer(app: App): Server {
     }
     res.once('finish', () => {
       if (!req.complete) discardRestOfBody(req);
+      else refusals.afterResponse(res, req.socket);
     });
     if (!app.node.handles((req.url ?? '/').split('?')[0]!)) return void adapter(req, res);
     app.node.handle(req, res).catch((error: unknown) => {
@@ -89,6 +91,7 @@ export function createNodeServer(app: App): Server {
       else res.destroy(error as Error);
     });
   });
+  const refusals = createRefusalPause(app.refusedConnectionPauseMs);
   const stalls = watchStalls(server, app.responseLimits, () => app.metrics.responseCut());
   server.keepAliveTimeout = 65_000;
   // The headers share the whole request's bound. Node swaps the two timeouts when headersTimeout
