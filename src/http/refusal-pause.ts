@@ -16,7 +16,8 @@ export function createRefusalPause(maxPauseMs: number) {
   const resumeDue = () => {
     const now = performance.now();
     for (const [socket, resumeAt] of paused) {
-      if (resumeAt > now) continue;
+      // A socket that closed meanwhile is forgotten here: no listener is added to it per pause.
+      if (resumeAt > now && !socket.destroyed) continue;
       paused.delete(socket);
       if (!socket.destroyed) socket.resume();
     }
@@ -33,7 +34,6 @@ export function createRefusalPause(maxPauseMs: number) {
       if (!(retryAfterSeconds > 0)) return;
       socket.pause();
       paused.set(socket, performance.now() + Math.min(retryAfterSeconds * 1000, maxPauseMs));
-      socket.once('close', () => paused.delete(socket));
       sweep ??= setInterval(resumeDue, SWEEP_MS).unref();
     },
   };
