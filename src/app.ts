@@ -14,6 +14,7 @@ import { pageSecurityHeaders } from './http/html.js';
 import { createAdmission } from './auth/admission.js';
 import { createWorkspaceConcurrency } from './auth/workspace-concurrency.js';
 import { createStatementShares } from './db/statement-shares.js';
+import { createFailedAuthThrottle } from './auth/failed-auth-throttle.js';
 import type { ApiKeyAuthenticator } from './auth/api-keys.js';
 import type { RateLimitStore } from './auth/rate-limit-store.js';
 import { BASE_PATH, createRestHandler } from './rest/handler.js';
@@ -95,14 +96,9 @@ export function createApp(deps: AppDependencies): App {
   const dataCache = createDataCache(config.DATA_CACHE_MAX_BYTES);
   const sessions = createWebSessions(config, database.pool);
   const concurrency = createWorkspaceConcurrency(config.WORKSPACE_MAX_CONCURRENT_REQUESTS);
-  const { admit, admitGraphQL, meter } = createAdmission({
-    authenticator: deps.authenticator,
-    store: deps.rateLimitStore,
-    config,
-    sessions,
-    concurrency,
-    onStoreError: (error) => logger.error({ err: error }, 'rate-limit store failed'),
-  });
+  const failedAuth = createFailedAuthThrottle(config.AUTH_FAILURES_PER_ADDRESS);
+  const onStoreError = (error: unknown) => logger.error({ err: error }, 'rate-limit store failed');
+  const { admit, admitGraphQL, meter } = createAdmission({ authenticator: deps.authenticator, store: deps.rateLimitStore, config, sessions, concurrency, onStoreError });
   const publicOrigin = createPublicOrigin(config.PUBLIC_BASE_URL, config.PORT, config.TRUST_PROXY);
   const mail = deps.mail ?? createMailer(config, logger);
   const metrics = deps.metrics ?? createMetrics({ enabled: config.METRICS_PORT !== 0 });
@@ -220,7 +216,8 @@ export function createApp(deps: AppDependencies): App {
       const url = new URL(request.url);
       const template = routeTemplateOf(url.pathname, v1RouteTemplate);
       let response: Response;
-      const tracked = concurrency.track(async () => inRequestSpan(request, template, requestId, () => route(request, url, requestId, clientAddress(request.headers.get('x-forwarded-for'), connection.remoteAddress, config.TRUST_PROXY), connection)));
+      const address = clientAddress(request.headers.get('x-forwarded-for'), connection.remoteAddress, config.TRUST_PROXY);
+      const tracked = concurrency.track(async () => inRequestSpan(request, template, requestId, () => route(request, url, requestId, address, connection)));
       void (connection.ended ?? tracked.result.catch(() => {})).then(tracked.release);
       try {
         response = await tracked.result;
@@ -235,6 +232,7 @@ export function createApp(deps: AppDependencies): App {
           response = errorResponse(internalError(), requestId);
         }
       }
+      response = failedAuth.answer(response, address, requestId);
       response.headers.set('X-Request-Id', requestId);
       // An answer given without reading a chunked or large body (a 401, a 405) closes the
       // connection rather than reading the rest to keep it (see http/node-server.ts).

@@ -54,6 +54,8 @@ const configSchema = z.object({
   RATE_LIMIT_PRO: bucketSpec.prefault('120/2'),
   RATE_LIMIT_AGENCY: bucketSpec.prefault('240/4'),
   RATE_LIMIT_SCALE: bucketSpec.prefault('600/10'),
+  /** Answers of 401 one client address may get (a bucket, "<burst>/<per second>"); past it, 429 with Retry-After. */
+  AUTH_FAILURES_PER_ADDRESS: bucketSpec.prefault('100/2'),
   /**
    * Each workspace's own bucket, shared by all its API keys and MCP connections, is this many
    * times its plan's bucket per key: more keys or tokens never buy a tenant more than this.
