@@ -15,7 +15,8 @@ let projectId: string;
 
 beforeAll(async () => {
   // The graphql-http audit fires its requests of one workspace at once: no limit of the workspace's is under test here.
-  t = await createTestApp({ RATE_LIMIT_AGENCY: '1000000/1000000', WORKSPACE_MAX_CONCURRENT_REQUESTS: '1000' });
+  // Hundreds of wrong Authorization headers from one address: its failed-authentication bucket stays out of the way.
+  t = await createTestApp({ RATE_LIMIT_AGENCY: '1000000/1000000', WORKSPACE_MAX_CONCURRENT_REQUESTS: '1000', AUTH_FAILURES_PER_ADDRESS: '1000000/1000000' });
   const keyed = await createKeyedWorkspace(t.database);
   key = keyed.key.secret;
   await seedWorkspace(t.database.prisma, t.database.pool, { workspaceId: keyed.workspace.id, days: 3, clients: 1 });
