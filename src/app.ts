@@ -184,6 +184,8 @@ export function createApp(deps: AppDependencies): App {
     }
     if (path === BASE_PATH || path.startsWith(`${BASE_PATH}/`)) return rest(request, url, requestId, connection);
     if (path.startsWith(GRAPHIQL_ASSETS_PATH)) return (await graphiqlAsset(path.slice(GRAPHIQL_ASSETS_PATH.length))) ?? errorResponse(new ApiError('not_found', 'No such asset.'), requestId);
+    // Browsers ask every origin for /favicon.ico (the API reference and the web pages name none).
+    if (path === '/favicon.ico') return (await graphiqlAsset('favicon.ico'))!;
     if (path === '/graphql') {
       const graphqlRequest = await bounded(request, BODY_LIMITS.graphql);
       const exchange: GraphQLExchange = { requestId, responseHeaders: {} };

@@ -47,3 +47,12 @@ describe('ingestion on an instance without INGEST_TOKEN', () => {
     expect((await response.json()).error.message).toMatch(/INGEST_TOKEN/);
   });
 });
+
+describe('/favicon.ico', () => {
+  it('is the service icon, which browsers ask every origin for', async () => {
+    const response = await t.app.fetch(new Request('http://test.local/favicon.ico'));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('image/x-icon');
+    expect((await response.arrayBuffer()).byteLength).toBeGreaterThan(0);
+  });
+});
