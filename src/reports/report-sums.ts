@@ -30,7 +30,9 @@ const GRAIN_SQL: Record<Granularity, string> = {
 };
 
 const literal = (value: string) => `'${value.replace(/'/g, "''")}'`;
-const SUM_COLUMNS = METRIC_COLUMNS.map((column) => `sum(${column})::float8 AS ${column}`).join(', ');
+// Summed as numeric: exact, so the same facts give the same total whatever order a plan reads them
+// in (float8 sums of one report's facts differed in the last digit between two statements' plans).
+const SUM_COLUMNS = METRIC_COLUMNS.map((column) => `sum(${column}::numeric)::float8 AS ${column}`).join(', ');
 
 export interface SeriesPart {
   kind: 'series';
