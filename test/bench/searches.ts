@@ -32,7 +32,7 @@ export async function generateSearchesAndReads(pool: pg.Pool, projectId: string)
   await pool.query(
     `INSERT INTO ai_search_query_sets (answer_id, part, workspace_id, project_id, prompt_id, date, model, locale, brand_visible, queries)
      SELECT a.id, 0, a.workspace_id, a.project_id, a.prompt_id, a.date, a.model, a.locale, a.brand_mentions > 0, k.queries
-     FROM ai_answers a, LATERAL (SELECT array_agg(DISTINCT lower(btrim(q)) ORDER BY lower(btrim(q)) COLLATE "C") AS queries FROM jsonb_array_elements_text(a.search_queries) AS q) k
+     FROM ai_answers a, LATERAL (SELECT array_agg(DISTINCT lower(btrim(q)) COLLATE "C" ORDER BY lower(btrim(q)) COLLATE "C") AS queries FROM jsonb_array_elements_text(a.search_queries) AS q) k
      WHERE a.project_id = $1 AND k.queries IS NOT NULL`,
     [projectId],
   );
