@@ -1,10 +1,11 @@
 // Failed authentications per client address. Every other limit is keyed by a credential; a
 // caller without a valid one (a wrong key, a guessed token) had none, and 100 connections sending
 // bad keys got 4 224 answers of 401 a second while other tenants' requests queued behind them.
-// Each 401 spends a token of its address's bucket; past it the address is answered 429 with
-// Retry-After (whose connection the node server then stops reading for that long). A valid key
-// or token never spends from it, so people sharing an address with a broken script are not
-// locked out.
+// Each 401 to a request that presented a credential spends a token of its address's bucket; past
+// it the address is answered 429 with Retry-After (whose connection the node server then stops
+// reading for that long). A valid key or token never spends from it, so people sharing an address
+// with a broken script are not locked out; nor does a request without one (an MCP client's first,
+// credential-less call is how it discovers where to get a token: many share a host's address).
 import { LRUCache } from 'lru-cache';
 import { ApiError } from '../errors/index.js';
 import { errorResponse } from '../http/responses.js';
@@ -14,8 +15,8 @@ export function createFailedAuthThrottle(policy: BucketPolicy, maxAddresses = 10
   const buckets = new LRUCache<string, BucketState>({ max: maxAddresses });
   return {
     /** The answer to send: `response` itself, or 429 once its address has failed authentication too often. */
-    answer(response: ReturnType<typeof errorResponse>, address: string, requestId: string): ReturnType<typeof errorResponse> {
-      if (response.status !== 401) return response;
+    answer(request: Request, response: ReturnType<typeof errorResponse>, address: string, requestId: string): ReturnType<typeof errorResponse> {
+      if (response.status !== 401 || !request.headers.has('authorization')) return response;
       const result = take(policy, buckets.get(address), Date.now());
       buckets.set(address, result.state);
       if (result.allowed) return response;

@@ -20,6 +20,8 @@ describe('an address sending wrong keys', () => {
       // The same on the other doors, and never for a valid key.
       expect((await call('/graphql?query=%7B__typename%7D', wrong)).status).toBe(429);
       expect((await call('/api/v1/clients', `Bearer ${key.secret}`)).status).toBe(200);
+      // A request without a credential (an MCP client discovering the authorization server) is never throttled.
+      expect((await t.app.fetch(new Request('http://test.local/api/v1/clients'), { remoteAddress: '203.0.113.7' })).status).toBe(401);
       // Another address has its own bucket.
       expect((await t.app.fetch(new Request('http://test.local/api/v1/clients', { headers: { authorization: wrong } }), { remoteAddress: '203.0.113.8' })).status).toBe(401);
     } finally {
