@@ -234,7 +234,7 @@ export function createApp(deps: AppDependencies): App {
           response = errorResponse(internalError(), requestId);
         }
       }
-      response = failedAuth.answer(request, response, address, requestId);
+      response = await failedAuth.answer(request, response, address, requestId);
       response.headers.set('X-Request-Id', requestId);
       // An answer given without reading a chunked or large body (a 401, a 405) closes the
       // connection rather than reading the rest to keep it (see http/node-server.ts).

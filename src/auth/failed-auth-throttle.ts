@@ -6,21 +6,21 @@
 // reading for that long). A valid key or token never spends from it, so people sharing an address
 // with a broken script are not locked out; nor does a request without one (an MCP client's first,
 // credential-less call is how it discovers where to get a token: many share a host's address).
-import { LRUCache } from 'lru-cache';
 import { ApiError } from '../errors/index.js';
 import { errorResponse } from '../http/responses.js';
-import { take, type BucketPolicy, type BucketState } from './token-bucket.js';
+import { memoryRateLimitStore } from './rate-limit-store.js';
+import type { BucketPolicy } from './token-bucket.js';
 
 export function createFailedAuthThrottle(policy: BucketPolicy, maxAddresses = 10_000) {
-  const buckets = new LRUCache<string, BucketState>({ max: maxAddresses });
+  // Per instance, in memory: the buckets of the API's rate limits, keyed by address.
+  const buckets = memoryRateLimitStore(maxAddresses);
   return {
     /** The answer to send: `response` itself, or 429 once its address has failed authentication too often. */
-    answer(request: Request, response: ReturnType<typeof errorResponse>, address: string, requestId: string): ReturnType<typeof errorResponse> {
+    async answer(request: Request, response: ReturnType<typeof errorResponse>, address: string, requestId: string): Promise<ReturnType<typeof errorResponse>> {
       if (response.status !== 401 || !request.headers.has('authorization')) return response;
-      const result = take(policy, buckets.get(address), Date.now());
-      buckets.set(address, result.state);
-      if (result.allowed) return response;
-      const retryAfter = String(result.retryAfterSeconds);
+      const [result] = await buckets.take([{ key: address, policy }], Date.now());
+      if (result!.allowed) return response;
+      const retryAfter = String(result!.retryAfterSeconds);
       return errorResponse(new ApiError('rate_limited', `Too many failed authentications from this address; retry in ${retryAfter} s with a valid key or token.`, { headers: { 'Retry-After': retryAfter } }), requestId);
     },
   };

@@ -26,17 +26,13 @@ export function jsonStringBytes(text: string): number {
   return bytes;
 }
 
-/**
- * Where `value`, serialized as JSON, passes `maxBytes` bytes: the path to the value at which
- * the count ran over (e.g. `nodes.3.runs.nodes.17.text`), or null when it fits. Stops at the
- * first value over, so measuring a huge answer costs no more than measuring the cap.
- */
-export function pathOverSize(value: unknown, maxBytes: number): string | null {
+/** Where `value` passes `max` by `stringSize` (JSON's punctuation and scalars counted as below). */
+function pathOver(value: unknown, max: number, stringSize: (text: string) => number): string | null {
   // The path is built only on the way out of a value that ran over.
   const path: (string | number)[] = [];
-  let left = maxBytes;
+  let left = max;
   const fits = (node: unknown): boolean => {
-    if (typeof node === 'string') return (left -= jsonStringBytes(node)) >= 0;
+    if (typeof node === 'string') return (left -= stringSize(node)) >= 0;
     if (node === null || typeof node !== 'object') return (left -= SCALAR_CHARS) >= 0;
     if (Array.isArray(node)) {
       left -= 2 + node.length;
@@ -53,6 +49,22 @@ export function pathOverSize(value: unknown, maxBytes: number): string | null {
     return left >= 0;
   };
   return fits(value) ? null : path.reverse().join('.');
+}
+
+/** JSON writes no character in more than six bytes (\u0001; UTF-8 at most three per UTF-16 unit). */
+const MAX_BYTES_PER_CHAR = 6;
+const charsWithQuotes = (text: string) => text.length + 2;
+
+/**
+ * Where `value`, serialized as JSON, passes `maxBytes` bytes: the path to the value at which
+ * the count ran over (e.g. `nodes.3.runs.nodes.17.text`), or null when it fits. Stops at the
+ * first value over, so measuring a huge answer costs no more than measuring the cap. Most answers
+ * fit even at six bytes a character, which counting characters shows at once; only the others
+ * have their bytes counted (exactly, which cost a JSON.stringify's time on every answer).
+ */
+export function pathOverSize(value: unknown, maxBytes: number): string | null {
+  if (pathOver(value, Math.floor(maxBytes / MAX_BYTES_PER_CHAR), charsWithQuotes) === null) return null;
+  return pathOver(value, maxBytes, jsonStringBytes);
 }
 
 const sizeOf = (bytes: number) => (bytes < 1024 * 1024 ? `${Math.round(bytes / 1024)} KB` : `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`);
