@@ -12,7 +12,7 @@ export { scanRepository } from './scans-repository.js';
 export type { ScanFilter, ScanRow } from './scans-repository.js';
 export { competitorCountersFromRuns, competitorDifferences, counterDifferences, countersFromRuns, runProblems, runsDigest, SENTIMENTS } from './runs.js';
 export type { Run, RunCitation, RunCompetitor, RunRetrieval, Sentiment } from './runs.js';
-export { distinctQueryKeys, normaliseUrl, queryKeyParts, retrievedPages, searchQueryKey } from './retrieval.js';
+export { distinctQueryKeys, normaliseUrl, orderedQueryKeys, pageTotalsOf, pagesReadOf, querySetId, retrievedPages, searchQueryKey, type PageRead } from './retrieval.js';
 export type { RetrievedPage } from './retrieval.js';
 export { domainOwnership, normaliseDomain, parseCompetitorDomains, registrableDomain } from './domains.js';
 export type { CompetitorDomains, DomainOwnership } from './domains.js';

@@ -1,6 +1,6 @@
 // The three opportunity lists' sums, per locale over a date range (model and locale filters as
 // every read): prompts from the answers, sources from the per-scan source totals, the project's
-// own pages from the pages read. Scoring and ranking are pure (opportunity-scores.ts).
+// own pages from the per-scan page totals. Scoring and ranking are pure (opportunity-scores.ts).
 import type { WorkspaceScope } from '../db/workspace-scope.js';
 import { tenantStatement } from '../db/tenant-sql.js';
 import { ownershipOf } from './domains.js';
@@ -51,12 +51,12 @@ const SOURCE_GAPS = tenantStatement<SourceGapSums>(
     GROUP BY g.locale, g.domain, g.citations, g.answers`,
 );
 
-// The project's own pages ($7: its domains) read in the range; a run reads a URL once.
+// The project's own pages ($7: its domains) read in the range, from the per-scan page totals.
 const OWNED_PAGES = tenantStatement<PageSums>(
   null,
-  (workspace) => `SELECT r.locale, r.url, r.domain, count(*)::int AS retrievals, (count(*) FILTER (WHERE NOT r.cited))::int AS "retrievedNotCited"
-    FROM ai_retrievals r WHERE ${workspace('r')} AND r.project_id = $2 AND r.domain = ANY($7::text[]) AND ${runFilterSql('r')}
-    GROUP BY r.locale, r.url, r.domain`,
+  (workspace) => `SELECT t.locale, t.url, t.domain, sum(t.retrievals)::int AS retrievals, sum(t.retrieved_not_cited)::int AS "retrievedNotCited"
+    FROM ai_page_totals t WHERE ${workspace('t')} AND t.project_id = $2 AND t.domain = ANY($7::text[]) AND ${runFilterSql('t')}
+    GROUP BY t.locale, t.url, t.domain`,
 );
 
 export interface Opportunities {

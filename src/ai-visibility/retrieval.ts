@@ -1,5 +1,6 @@
 // What a run read and searched before it answered. Pure: ingestion stores what these return,
 // so an answer's `cited` marks, the per-scan source totals and the aggregates agree.
+import { createHash } from 'node:crypto';
 import { registrableDomain } from './domains.js';
 import type { Run } from './runs.js';
 
@@ -35,25 +36,57 @@ export function retrievedPages(run: Pick<Run, 'citations' | 'retrieved'>): Retri
 /** The run's distinct query keys, in the order first run. */
 export const distinctQueryKeys = (run: Pick<Run, 'searchQueries'>): string[] => [...new Set((run.searchQueries ?? []).map(searchQueryKey))];
 
-/** Bytes of query keys a stored part starts within (migration 0013 applies the same rule). */
-const QUERY_PART_BYTES = 512;
-/** Each key's share of a part beyond its bytes: the array's per-element overhead, counted as PostgreSQL stores it. */
-const QUERY_KEY_OVERHEAD = 8;
-
 /**
- * A run's distinct query keys as stored: in code-point order, cut into parts that each fit the
- * covering index's entry. A key goes to part ⌊(bytes of the keys before it, 8 more each) / 512⌋;
- * parts come out in that order (their numbers may skip).
+ * The id a run's set of query keys is stored under (one dictionary row per project and set, see
+ * migration 0014, which computes the same in SQL): the first 16 bytes of SHA-256 over the keys in
+ * code-point order, each written as "<UTF-8 bytes>:<key>", as a uuid. No set id for no keys.
  */
-export function queryKeyParts(keys: readonly string[]): { part: number; queries: string[] }[] {
+export function querySetId(keys: readonly string[]): string | null {
+  if (!keys.length) return null;
   const ordered = keys.map((key) => Buffer.from(key)).sort(Buffer.compare);
-  const parts: { part: number; queries: string[] }[] = [];
-  let before = 0;
-  for (const bytes of ordered) {
-    const part = Math.floor(before / QUERY_PART_BYTES);
-    if (parts.at(-1)?.part !== part) parts.push({ part, queries: [] });
-    parts.at(-1)!.queries.push(bytes.toString());
-    before += bytes.length + QUERY_KEY_OVERHEAD;
+  const hash = createHash('sha256');
+  for (const bytes of ordered) hash.update(`${bytes.length}:`).update(bytes);
+  const hex = hash.digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** A run's query keys in code-point order, as its dictionary row keeps them. */
+export const orderedQueryKeys = (keys: readonly string[]): string[] => keys.map((key) => Buffer.from(key)).sort(Buffer.compare).map((bytes) => bytes.toString());
+
+/** A page a run read, once per normalised URL, at the place first read: "runs that read it" is a count. */
+export interface PageRead {
+  url: string;
+  domain: string;
+  cited: boolean;
+}
+
+/** The run's distinct pages read under their normalised URLs, in the order first read. */
+export function pagesReadOf(read: readonly RetrievedPage[]): PageRead[] {
+  const pages = new Map<string, PageRead>();
+  for (const page of read) {
+    const url = normaliseUrl(page.url);
+    if (!pages.has(url)) pages.set(url, { url, domain: page.domain, cited: page.cited });
   }
-  return parts;
+  return [...pages.values()];
+}
+
+/** One scan's figures for one page (a row of ai_page_totals). */
+export interface PageTotals {
+  domain: string;
+  /** Runs that read it, and of those, runs that did not cite it. */
+  retrievals: number;
+  retrievedNotCited: number;
+}
+
+/** One scan's pages read per normalised URL, from each run's distinct pages. */
+export function pageTotalsOf(runsPages: Iterable<readonly PageRead[]>): Map<string, PageTotals> {
+  const totals = new Map<string, PageTotals>();
+  for (const pages of runsPages) {
+    for (const page of pages) {
+      const current = totals.get(page.url) ?? totals.set(page.url, { domain: page.domain, retrievals: 0, retrievedNotCited: 0 }).get(page.url)!;
+      current.retrievals += 1;
+      if (!page.cited) current.retrievedNotCited += 1;
+    }
+  }
+  return totals;
 }

@@ -1,10 +1,10 @@
 // The web searches engines ran for a project's prompts: one row per locale × query (trimmed,
 // lower-cased), with the runs that ran it, the prompts they belong to and the brand's
-// visibility in those runs, pooled per locale. Read from the runs' key sets (migration 0013,
-// covering index): runs of a prompt and locale with the same set are counted once, then each
-// distinct set is expanded (993 600 query rows → 248 400 sets → 10 997 distinct over 90 days of
-// the bench set), then prompts are counted per query, so no distinct count sorts the range. The
-// same statement without a limit feeds the streaming export.
+// visibility in those runs, pooled per locale. The range's runs are counted per prompt, locale and
+// query set from a narrow partial index of the answers (migration 0014: 248 400 runs → 10 997
+// (prompt, locale, set) groups over 90 days of the bench set), each distinct set is expanded once
+// from the project's dictionary, then prompts are counted per query, so no distinct count sorts
+// the range. The same statement without a limit feeds the streaming export.
 import type { WorkspaceScope } from '../db/workspace-scope.js';
 import { tenantStatement, type WorkspaceBinding } from '../db/tenant-sql.js';
 import { groupByParent } from '../db/per-parent.js';
@@ -28,18 +28,20 @@ export interface SearchQueryRow extends SearchQuerySums {
   visibility: number | null;
 }
 
-/** The range's runs counted per prompt, locale and key set (a part of one: see queryKeyParts), `prompts` narrowing the prompts. */
-const KEY_SETS = (workspace: WorkspaceBinding, prompts: string) => `SELECT s.prompt_id, s.locale, s.queries, count(*) AS runs, count(*) FILTER (WHERE s.brand_visible) AS visible
-  FROM ai_search_query_sets s
-  WHERE ${workspace('s')} AND s.project_id = $2 AND ${runFilterSql('s')} AND ${prompts}
-  GROUP BY s.prompt_id, s.locale, s.queries`;
+/** The range's runs counted per prompt, locale and query set, then each set's keys: `prompts` narrows the prompts. */
+const KEY_SETS = (workspace: WorkspaceBinding, prompts: string) => `SELECT s.prompt_id, s.locale, k.queries, s.runs, s.visible
+  FROM (SELECT a.prompt_id, a.locale, a.query_set, count(*) AS runs, count(*) FILTER (WHERE a.brand_mentions > 0) AS visible
+        FROM ai_answers a
+        WHERE ${workspace('a')} AND a.project_id = $2 AND a.query_set IS NOT NULL AND ${runFilterSql('a')} AND ${prompts}
+        GROUP BY a.prompt_id, a.locale, a.query_set) s
+  JOIN ai_query_sets k ON ${workspace('k')} AND k.project_id = $2 AND k.id = s.query_set`;
 
 // $2 project, $3..$6 run filter, $7 prompt or null, $8 rows per locale or null (all).
 export const SEARCH_QUERIES = tenantStatement<SearchQuerySums & { total: number }>(
   null,
   (workspace) => `WITH per_prompt AS (
       SELECT s.locale, q.query, s.prompt_id, sum(s.runs) AS runs, sum(s.visible) AS visible
-      FROM (${KEY_SETS(workspace, '($7::text IS NULL OR s.prompt_id = $7)')}) s CROSS JOIN LATERAL unnest(s.queries) AS q(query)
+      FROM (${KEY_SETS(workspace, '($7::text IS NULL OR a.prompt_id = $7)')}) s CROSS JOIN LATERAL unnest(s.queries) AS q(query)
       GROUP BY s.locale, q.query, s.prompt_id),
     grouped AS (
       SELECT locale, query, sum(runs)::int AS runs, count(*)::int AS "promptCount", sum(visible)::int AS "visibilityCount"
@@ -56,7 +58,7 @@ const OF_PROMPTS = tenantStatement<SearchQuerySums & { parentId: string }>(
   'search-queries.of-prompts',
   (workspace) => `WITH grouped AS (
       SELECT s.prompt_id, s.locale, q.query, sum(s.runs)::int AS runs, 1 AS "promptCount", sum(s.visible)::int AS "visibilityCount"
-      FROM (${KEY_SETS(workspace, 's.prompt_id = ANY($7::text[])')}) s CROSS JOIN LATERAL unnest(s.queries) AS q(query)
+      FROM (${KEY_SETS(workspace, 'a.prompt_id = ANY($7::text[])')}) s CROSS JOIN LATERAL unnest(s.queries) AS q(query)
       GROUP BY s.prompt_id, s.locale, q.query),
     ranked AS (SELECT g.*, row_number() OVER (PARTITION BY g.prompt_id, g.locale ORDER BY g.runs DESC, g.query COLLATE "C") AS rank FROM grouped g)
     SELECT prompt_id AS "parentId", locale, query, runs, "promptCount", "visibilityCount" FROM ranked

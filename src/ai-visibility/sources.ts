@@ -1,7 +1,7 @@
 // Who the assistants cite: one row per locale × domain (or URL) with citation and answer
 // shares. By domain without a prompt filter, the per-scan totals kept at ingestion are summed
 // (ai_source_totals: a 90-day range reads thousands of rows, not millions of citations); by
-// prompt or by URL, the citations themselves. Each locale is its own population. The same
+// prompt or by URL, the citations themselves, beside the pages read. Each locale is its own population. The same
 // statement without a limit feeds the streaming export.
 import type { WorkspaceScope } from '../db/workspace-scope.js';
 import { tenantStatement, type TenantStatement, type WorkspaceBinding } from '../db/tenant-sql.js';
@@ -20,14 +20,22 @@ export interface SourceFilter extends RunFilter {
 
 type SourceSumsRow = SourceSums & { total: number };
 
-// Pages read per locale and domain (or URL), by prompt or by URL: a run counts once; at the
-// domain level it read the domain "without citing it" when it cites no URL of the domain.
+// Pages read per locale and domain (or URL): a run counts once. By prompt, from its runs' distinct
+// pages (ai_answers.pages_read), where at the domain level a run read the domain "without citing
+// it" when it cites no URL of the domain; for the whole project by URL, from the per-scan page
+// totals (by domain, the source totals carry them).
 function retrievalsSql(workspace: WorkspaceBinding, groupBy: SourceGrouping, byPrompt: boolean): string {
-  const notCited = groupBy === 'url' ? 'NOT r.cited' : 'NOT EXISTS (SELECT 1 FROM ai_citations x WHERE x.answer_id = r.answer_id AND x.domain = r.domain)';
-  return `SELECT r.locale, ${groupBy === 'url' ? 'r.domain, r.url' : 'r.domain'}, count(DISTINCT r.answer_id)::float8 AS retrievals,
-      count(DISTINCT r.answer_id) FILTER (WHERE ${notCited})::float8 AS retrieved_not_cited
-    FROM ai_retrievals r WHERE ${workspace('r')} AND r.project_id = $2 AND ${byPrompt ? 'r.prompt_id = $7' : '$7::text IS NULL'} AND ${runFilterSql('r')}
-    GROUP BY r.locale, ${groupBy === 'url' ? 'r.domain, r.url' : 'r.domain'}`;
+  const key = groupBy === 'url' ? 'domain, url' : 'domain';
+  if (!byPrompt) {
+    return `SELECT t.locale, ${key}, sum(t.retrievals)::float8 AS retrievals, sum(t.retrieved_not_cited)::float8 AS retrieved_not_cited
+      FROM ai_page_totals t WHERE ${workspace('t')} AND t.project_id = $2 AND $7::text IS NULL AND ${runFilterSql('t')}
+      GROUP BY t.locale, ${key}`;
+  }
+  const notCited = groupBy === 'url' ? 'NOT p.cited' : `NOT a.citations @> jsonb_build_array(jsonb_build_object('domain', p.domain))`;
+  return `SELECT a.locale, ${key}, count(DISTINCT a.id)::float8 AS retrievals, count(DISTINCT a.id) FILTER (WHERE ${notCited})::float8 AS retrieved_not_cited
+    FROM ai_answers a CROSS JOIN LATERAL jsonb_to_recordset(a.pages_read) AS p(url text, domain text, cited boolean)
+    WHERE ${workspace('a')} AND a.project_id = $2 AND a.prompt_id = $7 AND ${runFilterSql('a')}
+    GROUP BY a.locale, ${key}`;
 }
 
 // $2 project, $3..$6 run filter, $7 prompt or null, $8 rows per locale or null (all), $9 owned domains or null (all).

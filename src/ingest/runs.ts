@@ -1,8 +1,9 @@
-// A scan's runs as rows: prompts (created on first sight), answers, their citations, searches
-// and pages read, and the per-scan source totals that sources by domain read. Written in the ingest transaction,
+// A scan's runs as rows: prompts (created on first sight), answers (with their query set's id and
+// distinct pages read), their citations, the query sets not stored yet, and the per-scan totals
+// per domain and per page that sources and opportunities read. Written in the ingest transaction,
 // column-wise (columns.ts) so thousands of runs cost a handful of statements.
 import type pg from 'pg';
-import { distinctQueryKeys, normaliseUrl, queryKeyParts, registrableDomain, retrievedPages, sourceTotalsOf, type Run } from '../ai-visibility/index.js';
+import { distinctQueryKeys, orderedQueryKeys, pageTotalsOf, pagesReadOf, querySetId, registrableDomain, retrievedPages, sourceTotalsOf, type PageRead, type Run } from '../ai-visibility/index.js';
 import { newId } from '../db/ids.js';
 import { columnsOf, insertColumns, pushRow, ROWS_PER_STATEMENT } from './columns.js';
 
@@ -18,6 +19,7 @@ export async function writeRuns(client: pg.PoolClient | pg.Client, scans: readon
   const replaced = scans.filter((stored) => !stored.inserted).map((stored) => stored.scanId);
   if (replaced.length) {
     await client.query('DELETE FROM ai_source_totals WHERE scan_id = ANY($1::text[])', [replaced]);
+    await client.query('DELETE FROM ai_page_totals WHERE scan_id = ANY($1::text[])', [replaced]);
     await client.query('DELETE FROM ai_answers WHERE scan_id = ANY($1::text[])', [replaced]);
   }
   const withRuns = scans.filter((stored) => stored.scan.runs?.length);
@@ -29,6 +31,8 @@ export async function writeRuns(client: pg.PoolClient | pg.Client, scans: readon
   // after each scan lets the queued statements go out meanwhile. Groups are written in order, so
   // a group's answers exist before its citations, searches and pages read.
   let rows = emptyRows();
+  // Sets already queued in this ingestion: each is written once.
+  const setsSeen = new Set<string>();
   let written: Promise<void> = Promise.resolve();
   const flush = () => {
     const group = rows;
@@ -39,7 +43,7 @@ export async function writeRuns(client: pg.PoolClient | pg.Client, scans: readon
   };
   for (const stored of withRuns) {
     if (rows.answers.id.length && rows.answers.id.length + stored.scan.runs!.length > ROWS_PER_STATEMENT) flush();
-    pushScanRows(rows, stored, promptIds);
+    pushScanRows(rows, stored, promptIds, setsSeen);
     await new Promise(setImmediate);
   }
   flush();
@@ -49,48 +53,61 @@ export async function writeRuns(client: pg.PoolClient | pg.Client, scans: readon
 type RunRows = ReturnType<typeof emptyRows>;
 
 const emptyRows = () => ({
-  answers: columnsOf(['id', 'workspace', 'project', 'scan', 'prompt', 'date', 'model', 'locale', 'text', 'brand', 'total', 'position', 'sentiment', 'competitors', 'citations', 'searches', 'retrieved'] as const),
+  answers: columnsOf(['id', 'workspace', 'project', 'scan', 'prompt', 'date', 'model', 'locale', 'text', 'brand', 'total', 'position', 'sentiment', 'competitors', 'citations', 'searches', 'retrieved', 'querySet', 'pagesRead'] as const),
   citations: columnsOf(['answer', 'position', 'workspace', 'project', 'prompt', 'date', 'model', 'locale', 'url', 'domain'] as const),
-  searches: columnsOf(['answer', 'part', 'workspace', 'project', 'prompt', 'date', 'model', 'locale', 'visible', 'queries'] as const),
-  retrievals: columnsOf(['answer', 'position', 'workspace', 'project', 'prompt', 'date', 'model', 'locale', 'url', 'domain', 'cited'] as const),
+  querySets: columnsOf(['project', 'id', 'workspace', 'queries'] as const),
+  pages: columnsOf(['scan', 'url', 'workspace', 'project', 'date', 'model', 'locale', 'domain', 'retrievals', 'notCited'] as const),
   sources: columnsOf(['scan', 'domain', 'workspace', 'project', 'date', 'model', 'locale', 'citations', 'answers', 'retrievals', 'notCited', 'brand', 'gapCitations', 'gapAnswers', 'gapCompetitors'] as const),
 });
 
-function pushScanRows({ answers, citations, searches, retrievals, sources }: RunRows, { scanId, workspaceId, scan }: StoredScan, promptIds: ReadonlyMap<string, string>) {
+function pushScanRows({ answers, citations, querySets, pages, sources }: RunRows, { scanId, workspaceId, scan }: StoredScan, promptIds: ReadonlyMap<string, string>, setsSeen: Set<string>) {
+  const runsPages: PageRead[][] = [];
   for (const run of scan.runs!) {
     const answerId = newId('answer');
     const promptId = promptIds.get(`${scan.projectId}|${run.prompt}`)!;
     const cited = (run.citations ?? []).map((citation, index) => ({ position: index + 1, url: citation.url, domain: registrableDomain(citation.url), title: citation.title ?? null }));
     const read = retrievedPages(run);
-    pushRow(answers, [answerId, workspaceId, scan.projectId, scanId, promptId, scan.date, scan.model, scan.locale, run.answer, run.brandMentions, run.totalMentions, run.position, run.sentiment, JSON.stringify(run.competitors ?? []), JSON.stringify(cited), JSON.stringify(run.searchQueries ?? []), JSON.stringify(read)]);
+    const pagesRead = pagesReadOf(read);
+    runsPages.push(pagesRead);
+    const keys = distinctQueryKeys(run);
+    const setId = querySetId(keys);
+    if (setId && !setsSeen.has(`${scan.projectId}|${setId}`)) {
+      setsSeen.add(`${scan.projectId}|${setId}`);
+      pushRow(querySets, [scan.projectId, setId, workspaceId, JSON.stringify(orderedQueryKeys(keys))]);
+    }
+    pushRow(answers, [answerId, workspaceId, scan.projectId, scanId, promptId, scan.date, scan.model, scan.locale, run.answer, run.brandMentions, run.totalMentions, run.position, run.sentiment, JSON.stringify(run.competitors ?? []), JSON.stringify(cited), JSON.stringify(run.searchQueries ?? []), JSON.stringify(read), setId, JSON.stringify(pagesRead)]);
     for (const citation of cited) {
       pushRow(citations, [answerId, citation.position, workspaceId, scan.projectId, promptId, scan.date, scan.model, scan.locale, citation.url, citation.domain]);
     }
-    for (const { part, queries } of queryKeyParts(distinctQueryKeys(run))) {
-      pushRow(searches, [answerId, part, workspaceId, scan.projectId, promptId, scan.date, scan.model, scan.locale, run.brandMentions > 0, JSON.stringify(queries)]);
-    }
-    // Once per run and URL, at the position it was first read: "runs that read it" is a count.
-    const seen = new Set<string>();
-    read.forEach((page, index) => {
-      const url = normaliseUrl(page.url);
-      if (seen.has(url)) return;
-      seen.add(url);
-      pushRow(retrievals, [answerId, index + 1, workspaceId, scan.projectId, promptId, scan.date, scan.model, scan.locale, url, page.domain, page.cited]);
-    });
+  }
+  for (const [url, totals] of pageTotalsOf(runsPages)) {
+    pushRow(pages, [scanId, url, workspaceId, scan.projectId, scan.date, scan.model, scan.locale, totals.domain, totals.retrievals, totals.retrievedNotCited]);
   }
   for (const [domain, totals] of sourceTotalsOf(scan.runs!)) {
     pushRow(sources, [scanId, domain, workspaceId, scan.projectId, scan.date, scan.model, scan.locale, totals.citations, totals.answersCiting, totals.retrievals, totals.retrievedNotCited, totals.brandAnswers, totals.gapCitations, totals.gapAnswers, JSON.stringify([...totals.gapCompetitors].sort())]);
   }
 }
 
-async function insertRows(client: pg.PoolClient | pg.Client, { answers, citations, searches, retrievals, sources }: RunRows): Promise<void> {
+async function insertRows(client: pg.PoolClient | pg.Client, { answers, citations, querySets, pages, sources }: RunRows): Promise<void> {
+  if (querySets.id.length) {
+    // In id order, so two ingestions adding the same sets wait on each other instead of deadlocking.
+    await insertColumns(
+      client,
+      (params) => `INSERT INTO ai_query_sets (project_id, id, workspace_id, queries)
+        SELECT project, id, workspace, ARRAY(SELECT jsonb_array_elements_text(queries::jsonb))
+        FROM unnest(${params}) AS u(project, id, workspace, queries) ORDER BY project, id
+        ON CONFLICT (project_id, id) DO NOTHING`,
+      querySets,
+      { project: 'text', id: 'uuid', workspace: 'text', queries: 'text' },
+    );
+  }
   await insertColumns(
     client,
-    (params) => `INSERT INTO ai_answers (id, workspace_id, project_id, scan_id, prompt_id, date, model, locale, text, brand_mentions, total_mentions, position, sentiment, competitors, citations, search_queries, retrieved)
-      SELECT id, workspace, project, scan, prompt, date, model, locale, text, brand, total, position, sentiment, competitors::jsonb, citations::jsonb, searches::jsonb, retrieved::jsonb
-      FROM unnest(${params}) AS u(id, workspace, project, scan, prompt, date, model, locale, text, brand, total, position, sentiment, competitors, citations, searches, retrieved)`,
+    (params) => `INSERT INTO ai_answers (id, workspace_id, project_id, scan_id, prompt_id, date, model, locale, text, brand_mentions, total_mentions, position, sentiment, competitors, citations, search_queries, retrieved, query_set, pages_read)
+      SELECT id, workspace, project, scan, prompt, date, model, locale, text, brand, total, position, sentiment, competitors::jsonb, citations::jsonb, searches::jsonb, retrieved::jsonb, query_set, pages_read::jsonb
+      FROM unnest(${params}) AS u(id, workspace, project, scan, prompt, date, model, locale, text, brand, total, position, sentiment, competitors, citations, searches, retrieved, query_set, pages_read)`,
     answers,
-    { id: 'text', workspace: 'text', project: 'text', scan: 'text', prompt: 'text', date: 'date', model: 'text', locale: 'text', text: 'text', brand: 'int', total: 'int', position: 'int', sentiment: 'text', competitors: 'text', citations: 'text', searches: 'text', retrieved: 'text' },
+    { id: 'text', workspace: 'text', project: 'text', scan: 'text', prompt: 'text', date: 'date', model: 'text', locale: 'text', text: 'text', brand: 'int', total: 'int', position: 'int', sentiment: 'text', competitors: 'text', citations: 'text', searches: 'text', retrieved: 'text', querySet: 'uuid', pagesRead: 'text' },
   );
   const runColumns = { workspace: 'text', project: 'text', prompt: 'text', date: 'date', model: 'text', locale: 'text' };
   if (citations.answer.length) {
@@ -101,22 +118,12 @@ async function insertRows(client: pg.PoolClient | pg.Client, { answers, citation
       { answer: 'text', position: 'int', ...runColumns, url: 'text', domain: 'text' },
     );
   }
-  if (searches.answer.length) {
+  if (pages.scan.length) {
     await insertColumns(
       client,
-      (params) => `INSERT INTO ai_search_query_sets (answer_id, part, workspace_id, project_id, prompt_id, date, model, locale, brand_visible, queries)
-        SELECT answer, part, workspace, project, prompt, date, model, locale, visible, ARRAY(SELECT jsonb_array_elements_text(queries::jsonb))
-        FROM unnest(${params}) AS u(answer, part, workspace, project, prompt, date, model, locale, visible, queries)`,
-      searches,
-      { answer: 'text', part: 'int', ...runColumns, visible: 'boolean', queries: 'text' },
-    );
-  }
-  if (retrievals.answer.length) {
-    await insertColumns(
-      client,
-      (params) => `INSERT INTO ai_retrievals (answer_id, position, workspace_id, project_id, prompt_id, date, model, locale, url, domain, cited) SELECT * FROM unnest(${params})`,
-      retrievals,
-      { answer: 'text', position: 'int', ...runColumns, url: 'text', domain: 'text', cited: 'boolean' },
+      (params) => `INSERT INTO ai_page_totals (scan_id, url, workspace_id, project_id, date, model, locale, domain, retrievals, retrieved_not_cited) SELECT * FROM unnest(${params})`,
+      pages,
+      { scan: 'text', url: 'text', ...runColumns, domain: 'text', retrievals: 'int', notCited: 'int' },
     );
   }
   if (sources.scan.length) {

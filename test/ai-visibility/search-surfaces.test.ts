@@ -158,6 +158,11 @@ describe('answers and sources carry what was read', () => {
     ]);
     const byPrompt = (await v1(`/sources?${FIXTURE_RANGE}&locale=en-US&owned=true&promptId=${promptIds['best crm']}`)).body;
     expect(byPrompt.data.rows.map((row: Record<string, unknown>) => [row.domain, row.citations, row.retrievals, row.retrievedNotCited])).toEqual([['acme.com', 1, 2, 1]]);
+    // Its two runs read acme.com/pricing (the first as ACME.com/pricing#top, and cited it); the first also read the blog.
+    const byPromptAndUrl = (await v1(`/sources?${FIXTURE_RANGE}&locale=en-US&owned=true&groupBy=url&promptId=${promptIds['best crm']}`)).body;
+    expect(byPromptAndUrl.data.rows.map((row: Record<string, unknown>) => [row.url, row.citations, row.retrievals, row.retrievedNotCited])).toEqual([
+      ['https://acme.com/pricing', 1, 2, 1], ['https://acme.com/blog', 0, 1, 1],
+    ]);
     const viaMcp = await tool('get_cited_urls', { id: projectId, dateFrom: '2026-11-01', dateTo: '2026-11-02', owned: true });
     expect(viaMcp.aiVisibilitySources.data.rows).toEqual(byUrl.data.rows);
     const [header, ...rows] = parseCsv((await v1(`/sources?${FIXTURE_RANGE}&owned=true`, 'text/csv')).body as string);

@@ -18,8 +18,8 @@ const ingest = async (lines: object[]) => {
 const storedOf = async (date: string) =>
   (await t.database.pool.query(
     `SELECT p.text, a.search_queries AS "searchQueries", a.retrieved,
-       (SELECT array_agg(q.query ORDER BY q.query) FROM ai_search_query_sets s, unnest(s.queries) AS q(query) WHERE s.answer_id = a.id) AS queries,
-       (SELECT array_agg(r.url || ' ' || r.cited ORDER BY r.position) FROM ai_retrievals r WHERE r.answer_id = a.id) AS pages
+       (SELECT k.queries FROM ai_query_sets k WHERE k.project_id = a.project_id AND k.id = a.query_set) AS queries,
+       (SELECT array_agg((r->>'url') || ' ' || (r->>'cited') ORDER BY n) FROM jsonb_array_elements(a.pages_read) WITH ORDINALITY AS e(r, n)) AS pages
      FROM ai_answers a JOIN ai_prompts p ON p.id = a.prompt_id WHERE a.project_id = $1 AND a.date = $2 AND a.locale = 'en-US' AND a.model = 'chatgpt' ORDER BY p.text`,
     [projectId, date],
   )).rows;
@@ -68,7 +68,8 @@ describe('ingesting searches and pages read', () => {
   });
 
   it('refuses searches and pages that break the limits, naming the line and the field, and writes nothing', async () => {
-    const before = (await t.database.pool.query('SELECT count(*)::int AS n FROM ai_search_query_sets')).rows[0].n;
+    const count = async () => (await t.database.pool.query('SELECT (SELECT count(*) FROM ai_query_sets) + (SELECT count(*) FROM ai_answers) + (SELECT count(*) FROM ai_page_totals) AS n')).rows[0].n;
+    const before = await count();
     const cases: [object, string][] = [
       [runOf('q', false, { searchQueries: Array.from({ length: 51 }, (_, i) => `q${i}`) }), 'runs.0.searchQueries: Too big: expected array to have <=50 items'],
       [runOf('q', false, { searchQueries: ['x'.repeat(501)] }), 'runs.0.searchQueries.0: Too big: expected string to have <=500 characters'],
@@ -85,7 +86,7 @@ describe('ingesting searches and pages read', () => {
       expect(status, message).toBe(400);
       expect(body.error.lines, message).toEqual([{ line: 2, message: expect.stringContaining(message) }]);
     }
-    expect((await t.database.pool.query('SELECT count(*)::int AS n FROM ai_search_query_sets')).rows[0].n).toBe(before);
+    expect(await count()).toBe(before);
   });
 
   it('stores every run of a file larger than one statement (written a group at a time while the next is built), each with its searches and pages', async () => {
@@ -95,24 +96,28 @@ describe('ingesting searches and pages read', () => {
     expect(written).toMatchObject({ status: 200, body: { data: { accepted: 6, rejected: 0 } } });
     const counts = await t.database.pool.query(
       `SELECT count(*)::int AS answers, count(DISTINCT a.date)::int AS dates,
-         (SELECT count(*)::int FROM ai_search_query_sets q, unnest(q.queries) WHERE q.project_id = $1 AND q.date = ANY($2::date[])) AS queries,
-         (SELECT count(*)::int FROM ai_retrievals r WHERE r.project_id = $1 AND r.date = ANY($2::date[])) AS pages,
+         sum((SELECT cardinality(k.queries) FROM ai_query_sets k WHERE k.project_id = a.project_id AND k.id = a.query_set))::int AS queries,
+         sum(jsonb_array_length(a.pages_read))::int AS pages,
+         (SELECT sum(p.retrievals)::int FROM ai_page_totals p WHERE p.project_id = $1 AND p.date = ANY($2::date[])) AS "pageRetrievals",
          (SELECT sum(t.retrievals)::int FROM ai_source_totals t WHERE t.project_id = $1 AND t.date = ANY($2::date[])) AS retrievals
        FROM ai_answers a WHERE a.project_id = $1 AND a.date = ANY($2::date[])`,
       [projectId, dates],
     );
-    expect(counts.rows[0]).toEqual({ answers: 6000, dates: 6, queries: 6000, pages: 6000, retrievals: 6000 });
+    expect(counts.rows[0]).toEqual({ answers: 6000, dates: 6, queries: 6000, pages: 6000, pageRetrievals: 6000, retrievals: 6000 });
     await t.database.pool.query('DELETE FROM scans WHERE project_id = $1 AND date = ANY($2::date[])', [projectId, dates]);
   });
 
-  it('accepts the limits exactly, 50 queries of 500 three-byte characters stored in parts that fit the covering index', async () => {
+  it('accepts the limits exactly, 50 queries of 500 three-byte characters in one set, under the id migration 0014 computes in SQL', async () => {
     const full = runOf('full', false, { searchQueries: Array.from({ length: 50 }, (_, i) => `${'€'.repeat(497)}${String(i).padStart(3, '0')}`), retrieved: Array.from({ length: 100 }, (_, i) => ({ url: `https://e${i}.com/` })) });
     expect((await ingest([line('2026-11-07', 'chatgpt', 'en-US', [full])])).body.data).toMatchObject({ accepted: 1 });
     const stored = await t.database.pool.query(
-      "SELECT count(DISTINCT s.part)::int AS parts, count(*)::int AS queries FROM ai_search_query_sets s, unnest(s.queries) WHERE s.project_id = $1 AND s.date = '2026-11-07'",
+      `SELECT cardinality(k.queries) AS queries, jsonb_array_length(a.pages_read) AS pages, k.id = (
+         SELECT encode(substring(sha256(convert_to(string_agg(octet_length(q)::text || ':' || q, '' ORDER BY q COLLATE "C"), 'UTF8')) FROM 1 FOR 16), 'hex')::uuid
+         FROM unnest(k.queries) AS q) AS "sameId"
+       FROM ai_answers a JOIN ai_query_sets k ON k.project_id = a.project_id AND k.id = a.query_set WHERE a.project_id = $1 AND a.date = '2026-11-07'`,
       [projectId],
     );
-    expect(stored.rows[0]).toEqual({ parts: 50, queries: 50 });
+    expect(stored.rows).toEqual([{ queries: 50, pages: 100, sameId: true }]);
     await t.database.pool.query("DELETE FROM scans WHERE project_id = $1 AND date = '2026-11-07'", [projectId]);
   });
 
@@ -127,8 +132,11 @@ describe('ingesting searches and pages read', () => {
     const replaced = await ingest([line('2026-11-03', 'chatgpt', 'en-US', [runOf('best crm', true, { searchQueries: ['c'] })])]);
     expect(replaced.body.data).toMatchObject({ replaced: 1 });
     expect(await storedOf('2026-11-03')).toEqual([{ text: 'best crm', searchQueries: ['c'], retrieved: [], queries: ['c'], pages: null }]);
-    const totals = await t.database.pool.query("SELECT count(*)::int AS n FROM ai_source_totals WHERE project_id = $1 AND date = '2026-11-03'", [projectId]);
-    expect(totals.rows[0].n).toBe(0);
+    const totals = await t.database.pool.query(
+      "SELECT (SELECT count(*)::int FROM ai_source_totals WHERE project_id = $1 AND date = '2026-11-03') AS domains, (SELECT count(*)::int FROM ai_page_totals WHERE project_id = $1 AND date = '2026-11-03') AS pages",
+      [projectId],
+    );
+    expect(totals.rows[0]).toEqual({ domains: 0, pages: 0 });
     await t.database.pool.query("DELETE FROM scans WHERE project_id = $1 AND date = '2026-11-03'", [projectId]);
   });
 });

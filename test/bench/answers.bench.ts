@@ -108,7 +108,7 @@ async function generate(pool: pg.Pool, prisma: ReturnType<typeof connectDatabase
      WHERE s.id = x.scan_id`,
     [project.id],
   );
-  await pool.query('VACUUM ANALYZE ai_prompts, scans, ai_answers, ai_citations, ai_source_totals, ai_search_query_sets, ai_retrievals');
+  await pool.query('VACUUM ANALYZE ai_prompts, scans, ai_answers, ai_citations, ai_source_totals, ai_query_sets, ai_page_totals');
   return { workspace, project };
 }
 

@@ -23,25 +23,34 @@ export const retrievedJson = (domains: readonly string[]) => `(SELECT jsonb_agg(
                     k <= jsonb_array_length(c.citations) AS cited) page)`;
 
 /**
- * The rows aggregation reads, derived from the answers' JSON as ingestion derives them: one per run
- * with its distinct query keys (4 short keys: one part); one per run and distinct URL read, at the position first read. The per-scan
- * source totals are written from the citations and those pages, with the brand and
- * competitor-only columns, as ingestion writes them.
+ * What aggregation reads, derived from the answers' JSON as ingestion derives it: each answer's
+ * query set id and distinct pages read, the project's query-set dictionary, the per-scan page
+ * totals, and the per-scan source totals with the brand and competitor-only columns.
  */
 export async function generateSearchesAndReads(pool: pg.Pool, projectId: string): Promise<void> {
   await pool.query(
-    `INSERT INTO ai_search_query_sets (answer_id, part, workspace_id, project_id, prompt_id, date, model, locale, brand_visible, queries)
-     SELECT a.id, 0, a.workspace_id, a.project_id, a.prompt_id, a.date, a.model, a.locale, a.brand_mentions > 0, k.queries
-     FROM ai_answers a, LATERAL (SELECT array_agg(DISTINCT lower(btrim(q)) COLLATE "C" ORDER BY lower(btrim(q)) COLLATE "C") AS queries FROM jsonb_array_elements_text(a.search_queries) AS q) k
-     WHERE a.project_id = $1 AND k.queries IS NOT NULL`,
+    `UPDATE ai_answers a SET query_set = k.id, pages_read = coalesce(p.pages, '[]')
+     FROM ai_answers x
+       CROSS JOIN LATERAL (SELECT ${QUERY_SET_ID('x')} AS id) k
+       CROSS JOIN LATERAL (SELECT jsonb_agg(jsonb_build_object('url', d.url, 'domain', d.domain, 'cited', d.cited) ORDER BY d.k) AS pages
+         FROM (SELECT DISTINCT ON (e.page->>'url') e.page->>'url' AS url, e.page->>'domain' AS domain, (e.page->>'cited')::boolean AS cited, e.k
+               FROM jsonb_array_elements(x.retrieved) WITH ORDINALITY AS e(page, k) ORDER BY e.page->>'url', e.k) d) p
+     WHERE x.project_id = $1 AND a.id = x.id`,
     [projectId],
   );
   await pool.query(
-    `INSERT INTO ai_retrievals (answer_id, position, workspace_id, project_id, prompt_id, date, model, locale, url, domain, cited)
-     SELECT DISTINCT ON (a.id, e.page->>'url') a.id, e.k, a.workspace_id, a.project_id, a.prompt_id, a.date, a.model, a.locale, e.page->>'url', e.page->>'domain', (e.page->>'cited')::boolean
-     FROM ai_answers a, jsonb_array_elements(a.retrieved) WITH ORDINALITY AS e(page, k)
+    `INSERT INTO ai_query_sets (project_id, id, workspace_id, queries)
+     SELECT DISTINCT ON (a.query_set) a.project_id, a.query_set, a.workspace_id,
+       ARRAY(SELECT DISTINCT lower(btrim(q)) COLLATE "C" FROM jsonb_array_elements_text(a.search_queries) AS q ORDER BY 1)
+     FROM ai_answers a WHERE a.project_id = $1 AND a.query_set IS NOT NULL ORDER BY a.query_set`,
+    [projectId],
+  );
+  await pool.query(
+    `INSERT INTO ai_page_totals (scan_id, url, workspace_id, project_id, date, model, locale, domain, retrievals, retrieved_not_cited)
+     SELECT a.scan_id, r.url, a.workspace_id, a.project_id, a.date, a.model, a.locale, min(r.domain), count(*), count(*) FILTER (WHERE NOT r.cited)
+     FROM ai_answers a CROSS JOIN LATERAL jsonb_to_recordset(a.pages_read) AS r(url text, domain text, cited boolean)
      WHERE a.project_id = $1
-     ORDER BY a.id, e.page->>'url', e.k`,
+     GROUP BY a.scan_id, r.url, a.workspace_id, a.project_id, a.date, a.model, a.locale`,
     [projectId],
   );
   await pool.query(
@@ -53,7 +62,7 @@ export async function generateSearchesAndReads(pool: pg.Pool, projectId: string)
        CASE WHEN count(*) FILTER (WHERE x.citations > 0 AND a.brand_mentions = 0) > 0 THEN ARRAY['Globex'] ELSE '{}' END
      FROM (SELECT answer_id, domain, sum(c)::int AS citations, bool_or(r) AS read
            FROM (SELECT answer_id, domain, 1 AS c, false AS r FROM ai_citations WHERE project_id = $1
-                 UNION ALL SELECT answer_id, domain, 0, true FROM ai_retrievals WHERE project_id = $1) u
+                 UNION ALL SELECT a.id, p.domain, 0, true FROM ai_answers a, jsonb_to_recordset(a.pages_read) AS p(domain text) WHERE a.project_id = $1) u
            GROUP BY answer_id, domain) x
      JOIN ai_answers a ON a.id = x.answer_id
      GROUP BY a.scan_id, x.domain, a.workspace_id, a.project_id, a.date, a.model, a.locale`,
@@ -61,11 +70,16 @@ export async function generateSearchesAndReads(pool: pg.Pool, projectId: string)
   );
 }
 
+/** An answer's query set id in SQL, from its search_queries JSON (migration 0014's rule). */
+const QUERY_SET_ID = (alias: string) => `(SELECT encode(substring(sha256(convert_to(string_agg(octet_length(q)::text || ':' || q, '' ORDER BY q COLLATE "C"), 'UTF8')) FROM 1 FOR 16), 'hex')::uuid
+  FROM (SELECT DISTINCT lower(btrim(q)) AS q FROM jsonb_array_elements_text(${alias}.search_queries) AS q) keys)`;
+
 /** The plain way: expand the range's query keys, group them with a distinct count, divide, order. */
 export async function searchQueriesBaseline(pool: pg.Pool, projectId: string, from: string, to: string): Promise<string> {
   const { rows } = await pool.query(
-    `SELECT locale, query, count(*)::int AS runs, count(DISTINCT prompt_id)::int AS "promptCount", (count(*) FILTER (WHERE brand_visible))::int AS "visibilityCount"
-     FROM ai_search_query_sets, unnest(queries) AS query WHERE project_id = $1 AND date BETWEEN $2 AND $3 GROUP BY locale, query ORDER BY locale, runs DESC, query COLLATE "C"`,
+    `SELECT a.locale, query, count(*)::int AS runs, count(DISTINCT a.prompt_id)::int AS "promptCount", (count(*) FILTER (WHERE a.brand_mentions > 0))::int AS "visibilityCount"
+     FROM ai_answers a JOIN ai_query_sets k ON k.project_id = a.project_id AND k.id = a.query_set, unnest(k.queries) AS query
+     WHERE a.project_id = $1 AND a.date BETWEEN $2 AND $3 GROUP BY a.locale, query ORDER BY a.locale, runs DESC, query COLLATE "C"`,
     [projectId, from, to],
   );
   return JSON.stringify(rows.map((row) => ({ ...row, visibility: row.visibilityCount / row.runs })));
@@ -89,9 +103,10 @@ export async function opportunitiesBaseline(pool: pg.Pool, projectId: string, ow
       [projectId, from, to],
     ),
     pool.query(
-      `SELECT locale, url, count(*) AS retrievals, count(*) FILTER (WHERE NOT cited) AS not_cited
-       FROM ai_retrievals WHERE project_id = $1 AND domain = ANY($4) AND date BETWEEN $2 AND $3 GROUP BY locale, url HAVING count(*) FILTER (WHERE NOT cited) > 0
-       ORDER BY locale, not_cited DESC, url COLLATE "C"`,
+      `SELECT a.locale, r.url, count(*) AS retrievals, count(*) FILTER (WHERE NOT r.cited) AS not_cited
+       FROM ai_answers a, jsonb_to_recordset(a.pages_read) AS r(url text, domain text, cited boolean)
+       WHERE a.project_id = $1 AND r.domain = ANY($4) AND a.date BETWEEN $2 AND $3 GROUP BY a.locale, r.url HAVING count(*) FILTER (WHERE NOT r.cited) > 0
+       ORDER BY a.locale, not_cited DESC, r.url COLLATE "C"`,
       [projectId, from, to, ownedDomains],
     ),
   ]);

@@ -97,8 +97,8 @@ describe('the first-start demo', () => {
   it('keeps its news: on the day visibility drops, the brand features page is read and never cited', async () => {
     const read = (
       await rows<{ brand: string; url: string; cited: boolean }>(
-        `SELECT p.brand, r.url, r.cited FROM ai_retrievals r JOIN ai_projects p ON p.id = r.project_id
-         WHERE r.date = (SELECT max(date) FROM scans) AND r.url LIKE '%/features'`,
+        `SELECT p.brand, r.url, r.cited FROM ai_answers a JOIN ai_projects p ON p.id = a.project_id, jsonb_to_recordset(a.pages_read) AS r(url text, cited boolean)
+         WHERE a.date = (SELECT max(date) FROM scans) AND r.url LIKE '%/features'`,
       )
     ).filter((row) => row.url === demoFeaturesPageOf(row.brand));
     expect(read.length).toBeGreaterThan(0);
