@@ -1,6 +1,5 @@
 // What a run read and searched before it answered. Pure: ingestion stores what these return,
 // so an answer's `cited` marks, the per-scan source totals and the aggregates agree.
-import { createHash } from 'node:crypto';
 import { registrableDomain } from './domains.js';
 import type { Run } from './runs.js';
 
@@ -35,23 +34,6 @@ export function retrievedPages(run: Pick<Run, 'citations' | 'retrieved'>): Retri
 
 /** The run's distinct query keys, in the order first run. */
 export const distinctQueryKeys = (run: Pick<Run, 'searchQueries'>): string[] => [...new Set((run.searchQueries ?? []).map(searchQueryKey))];
-
-/**
- * The id a run's set of query keys is stored under (one dictionary row per project and set, see
- * migration 0014, which computes the same in SQL): the first 16 bytes of SHA-256 over the keys in
- * code-point order, each written as "<UTF-8 bytes>:<key>", as a uuid. No set id for no keys.
- */
-export function querySetId(keys: readonly string[]): string | null {
-  if (!keys.length) return null;
-  const ordered = keys.map((key) => Buffer.from(key)).sort(Buffer.compare);
-  const hash = createHash('sha256');
-  for (const bytes of ordered) hash.update(`${bytes.length}:`).update(bytes);
-  const hex = hash.digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
-}
-
-/** A run's query keys in code-point order, as its dictionary row keeps them. */
-export const orderedQueryKeys = (keys: readonly string[]): string[] => keys.map((key) => Buffer.from(key)).sort(Buffer.compare).map((bytes) => bytes.toString());
 
 /** A page a run read, once per normalised URL, at the place first read: "runs that read it" is a count. */
 export interface PageRead {

@@ -1,10 +1,9 @@
 // The web searches engines ran for a project's prompts: one row per locale × query (trimmed,
 // lower-cased), with the runs that ran it, the prompts they belong to and the brand's
 // visibility in those runs, pooled per locale. The range's runs are counted per prompt, locale and
-// query set from a narrow partial index of the answers (migration 0014: 248 400 runs → 10 997
-// (prompt, locale, set) groups over 90 days of the bench set), each distinct set is expanded once
-// from the project's dictionary, then prompts are counted per query, so no distinct count sorts
-// the range. The same statement without a limit feeds the streaming export.
+// query set from a narrow index of the answers (string-sets.ts; 248 400 runs → 10 997 (prompt,
+// locale, set) groups over 90 days of the bench set), each distinct set is expanded once, then
+// prompts are counted per query, so no distinct count sorts the range. The same statement without a limit feeds the streaming export.
 import type { WorkspaceScope } from '../db/workspace-scope.js';
 import { tenantStatement, type WorkspaceBinding } from '../db/tenant-sql.js';
 import { groupByParent } from '../db/per-parent.js';
@@ -29,12 +28,12 @@ export interface SearchQueryRow extends SearchQuerySums {
 }
 
 /** The range's runs counted per prompt, locale and query set, then each set's keys: `prompts` narrows the prompts. */
-const KEY_SETS = (workspace: WorkspaceBinding, prompts: string) => `SELECT s.prompt_id, s.locale, k.queries, s.runs, s.visible
+const KEY_SETS = (workspace: WorkspaceBinding, prompts: string) => `SELECT s.prompt_id, s.locale, k.members AS queries, s.runs, s.visible
   FROM (SELECT a.prompt_id, a.locale, a.query_set, count(*) AS runs, count(*) FILTER (WHERE a.brand_mentions > 0) AS visible
         FROM ai_answers a
         WHERE ${workspace('a')} AND a.project_id = $2 AND a.query_set IS NOT NULL AND ${runFilterSql('a')} AND ${prompts}
         GROUP BY a.prompt_id, a.locale, a.query_set) s
-  JOIN ai_query_sets k ON ${workspace('k')} AND k.project_id = $2 AND k.id = s.query_set`;
+  JOIN ai_string_sets k ON ${workspace('k')} AND k.project_id = $2 AND k.id = s.query_set`;
 
 // $2 project, $3..$6 run filter, $7 prompt or null, $8 rows per locale or null (all).
 export const SEARCH_QUERIES = tenantStatement<SearchQuerySums & { total: number }>(

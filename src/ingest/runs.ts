@@ -1,9 +1,9 @@
-// A scan's runs as rows: prompts (created on first sight), answers (with their query set's id and
-// distinct pages read), their citations, the query sets not stored yet, and the per-scan totals
-// per domain and per page that sources and opportunities read. Written in the ingest transaction,
+// A scan's runs as rows: prompts (created on first sight), answers (with the ids of their query
+// set and named-competitor set, and their distinct pages read), their citations, the sets not
+// stored yet, and the per-scan totals per domain and per page that sources and opportunities read. Written in the ingest transaction,
 // column-wise (columns.ts) so thousands of runs cost a handful of statements.
 import type pg from 'pg';
-import { distinctQueryKeys, orderedQueryKeys, pageTotalsOf, pagesReadOf, querySetId, registrableDomain, retrievedPages, sourceTotalsOf, type PageRead, type Run } from '../ai-visibility/index.js';
+import { distinctQueryKeys, orderedMembers, pageTotalsOf, pagesReadOf, registrableDomain, retrievedPages, sourceTotalsOf, stringSetId, type PageRead, type Run } from '../ai-visibility/index.js';
 import { newId } from '../db/ids.js';
 import { columnsOf, insertColumns, pushRow, ROWS_PER_STATEMENT } from './columns.js';
 
@@ -53,14 +53,14 @@ export async function writeRuns(client: pg.PoolClient | pg.Client, scans: readon
 type RunRows = ReturnType<typeof emptyRows>;
 
 const emptyRows = () => ({
-  answers: columnsOf(['id', 'workspace', 'project', 'scan', 'prompt', 'date', 'model', 'locale', 'text', 'brand', 'total', 'position', 'sentiment', 'competitors', 'citations', 'searches', 'retrieved', 'querySet', 'pagesRead'] as const),
+  answers: columnsOf(['id', 'workspace', 'project', 'scan', 'prompt', 'date', 'model', 'locale', 'text', 'brand', 'total', 'position', 'sentiment', 'competitors', 'citations', 'searches', 'retrieved', 'querySet', 'competitorSet', 'pagesRead'] as const),
   citations: columnsOf(['answer', 'position', 'workspace', 'project', 'prompt', 'date', 'model', 'locale', 'url', 'domain'] as const),
-  querySets: columnsOf(['project', 'id', 'workspace', 'queries'] as const),
+  sets: columnsOf(['project', 'id', 'workspace', 'members'] as const),
   pages: columnsOf(['scan', 'url', 'workspace', 'project', 'date', 'model', 'locale', 'domain', 'retrievals', 'notCited'] as const),
   sources: columnsOf(['scan', 'domain', 'workspace', 'project', 'date', 'model', 'locale', 'citations', 'answers', 'retrievals', 'notCited', 'brand', 'gapCitations', 'gapAnswers', 'gapCompetitors'] as const),
 });
 
-function pushScanRows({ answers, citations, querySets, pages, sources }: RunRows, { scanId, workspaceId, scan }: StoredScan, promptIds: ReadonlyMap<string, string>, setsSeen: Set<string>) {
+function pushScanRows({ answers, citations, sets, pages, sources }: RunRows, { scanId, workspaceId, scan }: StoredScan, promptIds: ReadonlyMap<string, string>, setsSeen: Set<string>) {
   const runsPages: PageRead[][] = [];
   for (const run of scan.runs!) {
     const answerId = newId('answer');
@@ -69,13 +69,15 @@ function pushScanRows({ answers, citations, querySets, pages, sources }: RunRows
     const read = retrievedPages(run);
     const pagesRead = pagesReadOf(read);
     runsPages.push(pagesRead);
-    const keys = distinctQueryKeys(run);
-    const setId = querySetId(keys);
-    if (setId && !setsSeen.has(`${scan.projectId}|${setId}`)) {
-      setsSeen.add(`${scan.projectId}|${setId}`);
-      pushRow(querySets, [scan.projectId, setId, workspaceId, JSON.stringify(orderedQueryKeys(keys))]);
-    }
-    pushRow(answers, [answerId, workspaceId, scan.projectId, scanId, promptId, scan.date, scan.model, scan.locale, run.answer, run.brandMentions, run.totalMentions, run.position, run.sentiment, JSON.stringify(run.competitors ?? []), JSON.stringify(cited), JSON.stringify(run.searchQueries ?? []), JSON.stringify(read), setId, JSON.stringify(pagesRead)]);
+    const [querySet, competitorSet] = [distinctQueryKeys(run), (run.competitors ?? []).filter((competitor) => competitor.mentions > 0).map((competitor) => competitor.name)].map((members) => {
+      const id = stringSetId(members);
+      if (id && !setsSeen.has(`${scan.projectId}|${id}`)) {
+        setsSeen.add(`${scan.projectId}|${id}`);
+        pushRow(sets, [scan.projectId, id, workspaceId, JSON.stringify(orderedMembers(members))]);
+      }
+      return id;
+    });
+    pushRow(answers, [answerId, workspaceId, scan.projectId, scanId, promptId, scan.date, scan.model, scan.locale, run.answer, run.brandMentions, run.totalMentions, run.position, run.sentiment, JSON.stringify(run.competitors ?? []), JSON.stringify(cited), JSON.stringify(run.searchQueries ?? []), JSON.stringify(read), querySet, competitorSet, JSON.stringify(pagesRead)]);
     for (const citation of cited) {
       pushRow(citations, [answerId, citation.position, workspaceId, scan.projectId, promptId, scan.date, scan.model, scan.locale, citation.url, citation.domain]);
     }
@@ -88,26 +90,26 @@ function pushScanRows({ answers, citations, querySets, pages, sources }: RunRows
   }
 }
 
-async function insertRows(client: pg.PoolClient | pg.Client, { answers, citations, querySets, pages, sources }: RunRows): Promise<void> {
-  if (querySets.id.length) {
+async function insertRows(client: pg.PoolClient | pg.Client, { answers, citations, sets, pages, sources }: RunRows): Promise<void> {
+  if (sets.id.length) {
     // In id order, so two ingestions adding the same sets wait on each other instead of deadlocking.
     await insertColumns(
       client,
-      (params) => `INSERT INTO ai_query_sets (project_id, id, workspace_id, queries)
-        SELECT project, id, workspace, ARRAY(SELECT jsonb_array_elements_text(queries::jsonb))
-        FROM unnest(${params}) AS u(project, id, workspace, queries) ORDER BY project, id
+      (params) => `INSERT INTO ai_string_sets (project_id, id, workspace_id, members)
+        SELECT project, id, workspace, ARRAY(SELECT jsonb_array_elements_text(members::jsonb))
+        FROM unnest(${params}) AS u(project, id, workspace, members) ORDER BY project, id
         ON CONFLICT (project_id, id) DO NOTHING`,
-      querySets,
-      { project: 'text', id: 'uuid', workspace: 'text', queries: 'text' },
+      sets,
+      { project: 'text', id: 'uuid', workspace: 'text', members: 'text' },
     );
   }
   await insertColumns(
     client,
-    (params) => `INSERT INTO ai_answers (id, workspace_id, project_id, scan_id, prompt_id, date, model, locale, text, brand_mentions, total_mentions, position, sentiment, competitors, citations, search_queries, retrieved, query_set, pages_read)
-      SELECT id, workspace, project, scan, prompt, date, model, locale, text, brand, total, position, sentiment, competitors::jsonb, citations::jsonb, searches::jsonb, retrieved::jsonb, query_set, pages_read::jsonb
-      FROM unnest(${params}) AS u(id, workspace, project, scan, prompt, date, model, locale, text, brand, total, position, sentiment, competitors, citations, searches, retrieved, query_set, pages_read)`,
+    (params) => `INSERT INTO ai_answers (id, workspace_id, project_id, scan_id, prompt_id, date, model, locale, text, brand_mentions, total_mentions, position, sentiment, competitors, citations, search_queries, retrieved, query_set, competitor_set, pages_read)
+      SELECT id, workspace, project, scan, prompt, date, model, locale, text, brand, total, position, sentiment, competitors::jsonb, citations::jsonb, searches::jsonb, retrieved::jsonb, query_set, competitor_set, pages_read::jsonb
+      FROM unnest(${params}) AS u(id, workspace, project, scan, prompt, date, model, locale, text, brand, total, position, sentiment, competitors, citations, searches, retrieved, query_set, competitor_set, pages_read)`,
     answers,
-    { id: 'text', workspace: 'text', project: 'text', scan: 'text', prompt: 'text', date: 'date', model: 'text', locale: 'text', text: 'text', brand: 'int', total: 'int', position: 'int', sentiment: 'text', competitors: 'text', citations: 'text', searches: 'text', retrieved: 'text', querySet: 'uuid', pagesRead: 'text' },
+    { id: 'text', workspace: 'text', project: 'text', scan: 'text', prompt: 'text', date: 'date', model: 'text', locale: 'text', text: 'text', brand: 'int', total: 'int', position: 'int', sentiment: 'text', competitors: 'text', citations: 'text', searches: 'text', retrieved: 'text', querySet: 'uuid', competitorSet: 'uuid', pagesRead: 'text' },
   );
   const runColumns = { workspace: 'text', project: 'text', prompt: 'text', date: 'date', model: 'text', locale: 'text' };
   if (citations.answer.length) {

@@ -18,7 +18,7 @@ const ingest = async (lines: object[]) => {
 const storedOf = async (date: string) =>
   (await t.database.pool.query(
     `SELECT p.text, a.search_queries AS "searchQueries", a.retrieved,
-       (SELECT k.queries FROM ai_query_sets k WHERE k.project_id = a.project_id AND k.id = a.query_set) AS queries,
+       (SELECT k.members FROM ai_string_sets k WHERE k.project_id = a.project_id AND k.id = a.query_set) AS queries,
        (SELECT array_agg((r->>'url') || ' ' || (r->>'cited') ORDER BY n) FROM jsonb_array_elements(a.pages_read) WITH ORDINALITY AS e(r, n)) AS pages
      FROM ai_answers a JOIN ai_prompts p ON p.id = a.prompt_id WHERE a.project_id = $1 AND a.date = $2 AND a.locale = 'en-US' AND a.model = 'chatgpt' ORDER BY p.text`,
     [projectId, date],
@@ -68,7 +68,7 @@ describe('ingesting searches and pages read', () => {
   });
 
   it('refuses searches and pages that break the limits, naming the line and the field, and writes nothing', async () => {
-    const count = async () => (await t.database.pool.query('SELECT (SELECT count(*) FROM ai_query_sets) + (SELECT count(*) FROM ai_answers) + (SELECT count(*) FROM ai_page_totals) AS n')).rows[0].n;
+    const count = async () => (await t.database.pool.query('SELECT (SELECT count(*) FROM ai_string_sets) + (SELECT count(*) FROM ai_answers) + (SELECT count(*) FROM ai_page_totals) AS n')).rows[0].n;
     const before = await count();
     const cases: [object, string][] = [
       [runOf('q', false, { searchQueries: Array.from({ length: 51 }, (_, i) => `q${i}`) }), 'runs.0.searchQueries: Too big: expected array to have <=50 items'],
@@ -96,7 +96,7 @@ describe('ingesting searches and pages read', () => {
     expect(written).toMatchObject({ status: 200, body: { data: { accepted: 6, rejected: 0 } } });
     const counts = await t.database.pool.query(
       `SELECT count(*)::int AS answers, count(DISTINCT a.date)::int AS dates,
-         sum((SELECT cardinality(k.queries) FROM ai_query_sets k WHERE k.project_id = a.project_id AND k.id = a.query_set))::int AS queries,
+         sum((SELECT cardinality(k.members) FROM ai_string_sets k WHERE k.project_id = a.project_id AND k.id = a.query_set))::int AS queries,
          sum(jsonb_array_length(a.pages_read))::int AS pages,
          (SELECT sum(p.retrievals)::int FROM ai_page_totals p WHERE p.project_id = $1 AND p.date = ANY($2::date[])) AS "pageRetrievals",
          (SELECT sum(t.retrievals)::int FROM ai_source_totals t WHERE t.project_id = $1 AND t.date = ANY($2::date[])) AS retrievals
@@ -111,14 +111,30 @@ describe('ingesting searches and pages read', () => {
     const full = runOf('full', false, { searchQueries: Array.from({ length: 50 }, (_, i) => `${'€'.repeat(497)}${String(i).padStart(3, '0')}`), retrieved: Array.from({ length: 100 }, (_, i) => ({ url: `https://e${i}.com/` })) });
     expect((await ingest([line('2026-11-07', 'chatgpt', 'en-US', [full])])).body.data).toMatchObject({ accepted: 1 });
     const stored = await t.database.pool.query(
-      `SELECT cardinality(k.queries) AS queries, jsonb_array_length(a.pages_read) AS pages, k.id = (
+      `SELECT cardinality(k.members) AS queries, jsonb_array_length(a.pages_read) AS pages, k.id = (
          SELECT encode(substring(sha256(convert_to(string_agg(octet_length(q)::text || ':' || q, '' ORDER BY q COLLATE "C"), 'UTF8')) FROM 1 FOR 16), 'hex')::uuid
-         FROM unnest(k.queries) AS q) AS "sameId"
-       FROM ai_answers a JOIN ai_query_sets k ON k.project_id = a.project_id AND k.id = a.query_set WHERE a.project_id = $1 AND a.date = '2026-11-07'`,
+         FROM unnest(k.members) AS q) AS "sameId"
+       FROM ai_answers a JOIN ai_string_sets k ON k.project_id = a.project_id AND k.id = a.query_set WHERE a.project_id = $1 AND a.date = '2026-11-07'`,
       [projectId],
     );
     expect(stored.rows).toEqual([{ queries: 50, pages: 100, sameId: true }]);
     await t.database.pool.query("DELETE FROM scans WHERE project_id = $1 AND date = '2026-11-07'", [projectId]);
+  });
+
+  it('stores each run\'s named competitors as a set under the id migration 0014 computes from the competitors\' JSON, none for a run naming none', async () => {
+    const sets = await t.database.pool.query(
+      `SELECT p.text, k.members, a.competitor_set = (
+         SELECT encode(substring(sha256(convert_to(string_agg(octet_length(n)::text || ':' || n, '' ORDER BY n COLLATE "C"), 'UTF8')) FROM 1 FOR 16), 'hex')::uuid
+         FROM (SELECT DISTINCT e->>'name' AS n FROM jsonb_array_elements(a.competitors) AS e WHERE (e->>'mentions')::int > 0) named) AS "sameId"
+       FROM ai_answers a JOIN ai_prompts p ON p.id = a.prompt_id LEFT JOIN ai_string_sets k ON k.project_id = a.project_id AND k.id = a.competitor_set
+       WHERE a.project_id = $1 AND a.date = '2026-11-01' AND a.model = 'chatgpt' AND a.locale = 'en-US' ORDER BY p.text`,
+      [projectId],
+    );
+    expect(sets.rows).toEqual([
+      { text: 'best crm', members: ['Globex'], sameId: true },
+      { text: 'crm for startups', members: null, sameId: null },
+      { text: 'crm pricing', members: ['Globex', 'Initech'], sameId: true },
+    ]);
   });
 
   it('changes nothing on an identical re-send (runs shuffled); a re-send with other searches or pages replaces them, and their order counts', async () => {

@@ -24,25 +24,27 @@ export const retrievedJson = (domains: readonly string[]) => `(SELECT jsonb_agg(
 
 /**
  * What aggregation reads, derived from the answers' JSON as ingestion derives it: each answer's
- * query set id and distinct pages read, the project's query-set dictionary, the per-scan page
+ * query-set and competitor-set ids and distinct pages read, the project's sets, the per-scan page
  * totals, and the per-scan source totals with the brand and competitor-only columns.
  */
 export async function generateSearchesAndReads(pool: pg.Pool, projectId: string): Promise<void> {
   await pool.query(
-    `UPDATE ai_answers a SET query_set = k.id, pages_read = coalesce(p.pages, '[]')
+    `UPDATE ai_answers a SET query_set = k.id, competitor_set = c.id, pages_read = coalesce(p.pages, '[]')
      FROM ai_answers x
-       CROSS JOIN LATERAL (SELECT ${QUERY_SET_ID('x')} AS id) k
+       CROSS JOIN LATERAL (SELECT ${SET_ID(QUERY_KEYS('x'))} AS id) k
+       CROSS JOIN LATERAL (SELECT ${SET_ID(COMPETITORS_NAMED('x'))} AS id) c
        CROSS JOIN LATERAL (SELECT jsonb_agg(jsonb_build_object('url', d.url, 'domain', d.domain, 'cited', d.cited) ORDER BY d.k) AS pages
          FROM (SELECT DISTINCT ON (e.page->>'url') e.page->>'url' AS url, e.page->>'domain' AS domain, (e.page->>'cited')::boolean AS cited, e.k
                FROM jsonb_array_elements(x.retrieved) WITH ORDINALITY AS e(page, k) ORDER BY e.page->>'url', e.k) d) p
      WHERE x.project_id = $1 AND a.id = x.id`,
     [projectId],
   );
+  const members = `(SELECT * FROM ${QUERY_KEYS('a')} AS k WHERE s.kind = 'q' UNION ALL SELECT * FROM ${COMPETITORS_NAMED('a')} AS c WHERE s.kind = 'c') AS u(m)`;
   await pool.query(
-    `INSERT INTO ai_query_sets (project_id, id, workspace_id, queries)
-     SELECT DISTINCT ON (a.query_set) a.project_id, a.query_set, a.workspace_id,
-       ARRAY(SELECT DISTINCT lower(btrim(q)) COLLATE "C" FROM jsonb_array_elements_text(a.search_queries) AS q ORDER BY 1)
-     FROM ai_answers a WHERE a.project_id = $1 AND a.query_set IS NOT NULL ORDER BY a.query_set`,
+    `INSERT INTO ai_string_sets (project_id, id, workspace_id, members)
+     SELECT DISTINCT ON (s.id) a.project_id, s.id, a.workspace_id, ARRAY(SELECT m FROM ${members} ORDER BY m COLLATE "C")
+     FROM ai_answers a CROSS JOIN LATERAL (VALUES (a.query_set, 'q'), (a.competitor_set, 'c')) AS s(id, kind)
+     WHERE a.project_id = $1 AND s.id IS NOT NULL ORDER BY s.id`,
     [projectId],
   );
   await pool.query(
@@ -70,15 +72,18 @@ export async function generateSearchesAndReads(pool: pg.Pool, projectId: string)
   );
 }
 
-/** An answer's query set id in SQL, from its search_queries JSON (migration 0014's rule). */
-const QUERY_SET_ID = (alias: string) => `(SELECT encode(substring(sha256(convert_to(string_agg(octet_length(q)::text || ':' || q, '' ORDER BY q COLLATE "C"), 'UTF8')) FROM 1 FOR 16), 'hex')::uuid
-  FROM (SELECT DISTINCT lower(btrim(q)) AS q FROM jsonb_array_elements_text(${alias}.search_queries) AS q) keys)`;
+/** An answer's distinct query keys and competitors named, as a one-column relation `(m)`. */
+const QUERY_KEYS = (alias: string) => `(SELECT DISTINCT lower(btrim(q)) FROM jsonb_array_elements_text(${alias}.search_queries) AS q)`;
+const COMPETITORS_NAMED = (alias: string) => `(SELECT DISTINCT e->>'name' FROM jsonb_array_elements(${alias}.competitors) AS e WHERE (e->>'mentions')::int > 0)`;
+/** A set's id in SQL (migration 0014's rule). */
+const SET_ID = (members: string) => `(SELECT encode(substring(sha256(convert_to(string_agg(octet_length(m)::text || ':' || m, '' ORDER BY m COLLATE "C"), 'UTF8')) FROM 1 FOR 16), 'hex')::uuid
+  FROM ${members} AS s(m))`;
 
 /** The plain way: expand the range's query keys, group them with a distinct count, divide, order. */
 export async function searchQueriesBaseline(pool: pg.Pool, projectId: string, from: string, to: string): Promise<string> {
   const { rows } = await pool.query(
     `SELECT a.locale, query, count(*)::int AS runs, count(DISTINCT a.prompt_id)::int AS "promptCount", (count(*) FILTER (WHERE a.brand_mentions > 0))::int AS "visibilityCount"
-     FROM ai_answers a JOIN ai_query_sets k ON k.project_id = a.project_id AND k.id = a.query_set, unnest(k.queries) AS query
+     FROM ai_answers a JOIN ai_string_sets k ON k.project_id = a.project_id AND k.id = a.query_set, unnest(k.members) AS query
      WHERE a.project_id = $1 AND a.date BETWEEN $2 AND $3 GROUP BY a.locale, query ORDER BY a.locale, runs DESC, query COLLATE "C"`,
     [projectId, from, to],
   );
