@@ -23,6 +23,14 @@ export function checkedText(param: string, value: string): string {
   return value;
 }
 
+/**
+ * Whether JSON text may parse to a value holding a string (or key) that textProblem refuses.
+ * JSON refuses raw control characters, so a NUL can only come from a \u escape, and a lone
+ * surrogate either from an escape or from the text itself: text without both parses to clean
+ * strings, and the walk over the parsed value (most of a large ingest line's checking) is skipped.
+ */
+export const jsonMayHoldBadText = (json: string): boolean => json.includes('\\u') || LONE_SURROGATE.test(json);
+
 export interface TextProblemAt {
   /** Where the string is: `variables.filter.tags[2]`, `runs[0].answer`; a key's own problem ends in `{key}`. */
   path: string;

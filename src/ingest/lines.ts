@@ -4,7 +4,7 @@
 // a lone surrogate, is a problem of that line naming the field.
 
 import type { z } from 'zod';
-import { findTextProblem, TEXT_RULE, utf8Text } from '../http/text-input.js';
+import { findTextProblem, jsonMayHoldBadText, TEXT_RULE, utf8Text } from '../http/text-input.js';
 
 export interface LineProblem {
   line: number;
@@ -45,9 +45,9 @@ export function decodeIngestBody(bytes: Uint8Array): { text: string; problems: L
   }
 }
 
-/** A parsed line, or its problem when one of its strings breaks the text rule. */
-function checkedLine(line: number, value: unknown): ParsedLine | LineProblem {
-  const refused = findTextProblem(value, '');
+/** A parsed line, or its problem when one of its strings breaks the text rule (looked for only where its text may hold one). */
+function checkedLine(line: number, value: unknown, mayHoldBadText: boolean): ParsedLine | LineProblem {
+  const refused = mayHoldBadText ? findTextProblem(value, '') : null;
   return refused ? { line, message: `${refused.path || 'line'}: ${refused.problem}; ${TEXT_RULE}` } : { line, value };
 }
 
@@ -64,7 +64,8 @@ export function parseIngestBody(text: string): { lines: ParsedLine[]; problems: 
     try {
       const array = JSON.parse(trimmed) as unknown;
       if (!Array.isArray(array)) return { lines: [], problems: [{ line: 1, message: 'expected a JSON array' }] };
-      return partitioned(array.map((value, index) => checkedLine(index + 1, value)));
+      const mayHoldBadText = jsonMayHoldBadText(trimmed);
+      return partitioned(array.map((value, index) => checkedLine(index + 1, value, mayHoldBadText)));
     } catch (error) {
       return { lines: [], problems: [{ line: 1, message: `invalid JSON: ${(error as Error).message}` }] };
     }
@@ -74,7 +75,7 @@ export function parseIngestBody(text: string): { lines: ParsedLine[]; problems: 
     const source = raw.trim();
     if (!source) return;
     try {
-      results.push(checkedLine(index + 1, JSON.parse(source)));
+      results.push(checkedLine(index + 1, JSON.parse(source), jsonMayHoldBadText(source)));
     } catch (error) {
       results.push({ line: index + 1, message: `invalid JSON: ${(error as Error).message}` });
     }

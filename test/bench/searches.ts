@@ -39,6 +39,8 @@ export async function generateSearchesAndReads(pool: pg.Pool, projectId: string)
      WHERE x.project_id = $1 AND a.id = x.id`,
     [projectId],
   );
+  // The UPDATE left a dead entry per answer in each index: compact them as ingestion would have written them.
+  await pool.query('REINDEX TABLE ai_answers');
   const members = `(SELECT * FROM ${QUERY_KEYS('a')} AS k WHERE s.kind = 'q' UNION ALL SELECT * FROM ${COMPETITORS_NAMED('a')} AS c WHERE s.kind = 'c') AS u(m)`;
   await pool.query(
     `INSERT INTO ai_string_sets (project_id, id, workspace_id, members)

@@ -1,7 +1,7 @@
 // The service's text rule (no NUL, well-formed Unicode, UTF-8 bytes), as properties.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkedSearchParams, findTextProblem, textProblem, utf8Text } from '../../src/http/text-input.js';
+import { checkedSearchParams, findTextProblem, jsonMayHoldBadText, textProblem, utf8Text } from '../../src/http/text-input.js';
 import { ApiError } from '../../src/errors/index.js';
 
 const wellFormed = (value: string) => (value as unknown as { isWellFormed(): boolean }).isWellFormed();
@@ -31,6 +31,24 @@ describe('findTextProblem', () => {
     expect(findTextProblem({ a: { ['k\0']: 1 } }, '')).toEqual({ path: 'a.{key}', problem: expect.stringMatching(/NUL/) });
     expect(findTextProblem({ tags: ['x', '\uDC00'] }, 'variables')).toEqual({ path: 'variables.tags[1]', problem: expect.stringMatching(/surrogate/) });
     expect(findTextProblem({ n: 1, b: true, z: null, s: 'fine 😀' }, '')).toBeNull();
+  });
+});
+
+describe('jsonMayHoldBadText', () => {
+  it('never clears JSON text whose parsed value findTextProblem refuses', () => {
+    fc.assert(fc.property(fc.jsonValue({ maxDepth: 3 }), fc.string({ unit: 'binary', maxLength: 8 }), (value, odd) => {
+      // Any JSON text: as JSON.stringify writes it (escapes) and with the odd string raw in it.
+      for (const json of [JSON.stringify({ value, odd }), `{"odd":"${odd.replace(/["\\\u0000-\u001f]/g, '')}"}`]) {
+        if (!jsonMayHoldBadText(json)) expect(findTextProblem(JSON.parse(json), '')).toBeNull();
+      }
+    }));
+  });
+
+  it('clears plain text and flags escapes and raw lone surrogates', () => {
+    expect(jsonMayHoldBadText('{"a":"Acme – café 😀","b":[1,2]}')).toBe(false);
+    expect(jsonMayHoldBadText('{"a":"x\\u0000"}')).toBe(true);
+    expect(jsonMayHoldBadText('{"a":"\\ud800"}')).toBe(true);
+    expect(jsonMayHoldBadText('{"a":"\ud800"}')).toBe(true);
   });
 });
 
