@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { domainToUnicode } from 'node:url';
 import type * as Tldts from 'tldts';
 import { UsageError } from '../errors/index.js';
+import { urlFacts } from './url-facts.js';
 
 /**
  * tldts and its suffix list (~1.1 MB of heap) are loaded by the first domain read, synchronously
@@ -17,13 +18,7 @@ let tldts: typeof Tldts | null = null;
 const parse: typeof Tldts.parse = (url, options) => (tldts ??= createRequire(import.meta.url)('tldts') as typeof Tldts).parse(url, options);
 
 /** The host of a URL as the URL parser writes it (lower-case, ASCII), or null for no URL. */
-function asciiHost(url: string): string | null {
-  try {
-    return new URL(url).hostname;
-  } catch {
-    return null;
-  }
-}
+const asciiHost = (url: string): string | null => urlFacts(url)?.hostname ?? null;
 
 /**
  * Registrable domains by host, as looked up lately: ingestion asks for each cited or read URL's

@@ -1,6 +1,7 @@
 // What a run read and searched before it answered. Pure: ingestion stores what these return,
 // so an answer's `cited` marks, the per-scan source totals and the aggregates agree.
 import { registrableDomain } from './domains.js';
+import { urlFacts } from './url-facts.js';
 import type { Run } from './runs.js';
 
 /** A page as an answer shows it: `cited` when its normalised URL is among the answer's citations. */
@@ -11,15 +12,11 @@ export interface RetrievedPage {
   cited: boolean;
 }
 
-/**
- * The URL compared between pages read and pages cited: the scheme and host lower-cased, the
- * fragment dropped, as the WHATWG URL parser writes it (which also drops a default port and
- * writes an empty path as "/"). Ingestion accepts only URLs that parse.
- */
+/** The URL compared between pages read and pages cited (url-facts.ts); ingestion accepts only URLs that parse. */
 export function normaliseUrl(url: string): string {
-  const parsed = new URL(url);
-  parsed.hash = '';
-  return parsed.href;
+  const facts = urlFacts(url);
+  if (!facts) throw new TypeError('not a URL');
+  return facts.normalised;
 }
 
 /** Search queries are compared trimmed and lower-cased. */

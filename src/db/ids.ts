@@ -1,6 +1,6 @@
 // Public identifiers: a type prefix plus 20 base62 characters (Stripe-style), so a
 // malformed id can be refused with 400 before any lookup, and ids say what they are.
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 export const idPrefixes = {
   workspace: 'ws',
@@ -28,7 +28,7 @@ export type IdKind = keyof typeof idPrefixes;
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const ID_BODY_LENGTH = 20;
 
-export function base62(length: number, nextByte: () => number = randomByteSource()): string {
+export function base62(length: number, nextByte: () => number = nextRandomByte): string {
   let out = '';
   while (out.length < length) {
     const byte = nextByte();
@@ -38,16 +38,17 @@ export function base62(length: number, nextByte: () => number = randomByteSource
   return out;
 }
 
-function randomByteSource(): () => number {
-  let pool = randomBytes(64);
-  let index = 0;
-  return () => {
-    if (index === pool.length) {
-      pool = randomBytes(64);
-      index = 0;
-    }
-    return pool[index++]!;
-  };
+// Ids draw from one pool of random bytes refilled 4 KiB at a time: a randomBytes call per id
+// (~5 µs) was 50 ms of an ingest of 9 200 runs.
+const randomPool = Buffer.alloc(4096);
+let randomIndex = randomPool.length;
+
+function nextRandomByte(): number {
+  if (randomIndex === randomPool.length) {
+    randomFillSync(randomPool);
+    randomIndex = 0;
+  }
+  return randomPool[randomIndex++]!;
 }
 
 export function newId(kind: IdKind, nextByte?: () => number): string {

@@ -56,8 +56,8 @@ export async function writeMetricFacts(client: pg.PoolClient | pg.Client, facts:
   for (const fact of facts) pushRow(columns, [fact.clientId, fact.provider, fact.date, fact.dimension, fact.dimensionValue, ...METRIC_COLUMNS.map((name) => fact.metrics[name] ?? null)]);
   const rows = await insertColumns<{ inserted: boolean }>(
     client,
-    (params) => `INSERT INTO metric_facts (client_id, provider, date, dimension, dimension_value, ${METRIC_COLUMNS.join(', ')})
-      SELECT * FROM unnest(${params})
+    (rows) => `INSERT INTO metric_facts (client_id, provider, date, dimension, dimension_value, ${METRIC_COLUMNS.join(', ')})
+      SELECT * FROM ${rows}
       ON CONFLICT (client_id, provider, dimension, date, dimension_value)
       DO UPDATE SET ${METRIC_COLUMNS.map((name) => `${name} = EXCLUDED.${name}`).join(', ')}
       RETURNING (xmax = 0) AS inserted`,

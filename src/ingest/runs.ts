@@ -73,11 +73,11 @@ function pushScanRows({ answers, citations, sets, pages, sources }: RunRows, { s
       const id = stringSetId(members);
       if (id && !setsSeen.has(`${scan.projectId}|${id}`)) {
         setsSeen.add(`${scan.projectId}|${id}`);
-        pushRow(sets, [scan.projectId, id, workspaceId, JSON.stringify(orderedMembers(members))]);
+        pushRow(sets, [scan.projectId, id, workspaceId, orderedMembers(members)]);
       }
       return id;
     });
-    pushRow(answers, [answerId, workspaceId, scan.projectId, scanId, promptId, scan.date, scan.model, scan.locale, run.answer, run.brandMentions, run.totalMentions, run.position, run.sentiment, JSON.stringify(run.competitors ?? []), JSON.stringify(cited), JSON.stringify(run.searchQueries ?? []), JSON.stringify(read), querySet, competitorSet, JSON.stringify(pagesRead)]);
+    pushRow(answers, [answerId, workspaceId, scan.projectId, scanId, promptId, scan.date, scan.model, scan.locale, run.answer, run.brandMentions, run.totalMentions, run.position, run.sentiment, run.competitors ?? [], cited, run.searchQueries ?? [], read, querySet, competitorSet, pagesRead]);
     for (const citation of cited) {
       pushRow(citations, [answerId, citation.position, workspaceId, scan.projectId, promptId, scan.date, scan.model, scan.locale, citation.url, citation.domain]);
     }
@@ -86,7 +86,7 @@ function pushScanRows({ answers, citations, sets, pages, sources }: RunRows, { s
     pushRow(pages, [scanId, url, workspaceId, scan.projectId, scan.date, scan.model, scan.locale, totals.domain, totals.retrievals, totals.retrievedNotCited]);
   }
   for (const [domain, totals] of sourceTotalsOf(scan.runs!)) {
-    pushRow(sources, [scanId, domain, workspaceId, scan.projectId, scan.date, scan.model, scan.locale, totals.citations, totals.answersCiting, totals.retrievals, totals.retrievedNotCited, totals.brandAnswers, totals.gapCitations, totals.gapAnswers, JSON.stringify([...totals.gapCompetitors].sort())]);
+    pushRow(sources, [scanId, domain, workspaceId, scan.projectId, scan.date, scan.model, scan.locale, totals.citations, totals.answersCiting, totals.retrievals, totals.retrievedNotCited, totals.brandAnswers, totals.gapCitations, totals.gapAnswers, [...totals.gapCompetitors].sort()]);
   }
 }
 
@@ -95,27 +95,26 @@ async function insertRows(client: pg.PoolClient | pg.Client, { answers, citation
     // In id order, so two ingestions adding the same sets wait on each other instead of deadlocking.
     await insertColumns(
       client,
-      (params) => `INSERT INTO ai_string_sets (project_id, id, workspace_id, members)
-        SELECT project, id, workspace, ARRAY(SELECT jsonb_array_elements_text(members::jsonb))
-        FROM unnest(${params}) AS u(project, id, workspace, members) ORDER BY project, id
+      (rows) => `INSERT INTO ai_string_sets (project_id, id, workspace_id, members)
+        SELECT project, id, workspace, ARRAY(SELECT jsonb_array_elements_text(members))
+        FROM ${rows} AS u(project, id, workspace, members) ORDER BY project, id
         ON CONFLICT (project_id, id) DO NOTHING`,
       sets,
-      { project: 'text', id: 'uuid', workspace: 'text', members: 'text' },
+      { project: 'text', id: 'uuid', workspace: 'text', members: 'jsonb' },
     );
   }
   await insertColumns(
     client,
-    (params) => `INSERT INTO ai_answers (id, workspace_id, project_id, scan_id, prompt_id, date, model, locale, text, brand_mentions, total_mentions, position, sentiment, competitors, citations, search_queries, retrieved, query_set, competitor_set, pages_read)
-      SELECT id, workspace, project, scan, prompt, date, model, locale, text, brand, total, position, sentiment, competitors::jsonb, citations::jsonb, searches::jsonb, retrieved::jsonb, query_set, competitor_set, pages_read::jsonb
-      FROM unnest(${params}) AS u(id, workspace, project, scan, prompt, date, model, locale, text, brand, total, position, sentiment, competitors, citations, searches, retrieved, query_set, competitor_set, pages_read)`,
+    (rows) => `INSERT INTO ai_answers (id, workspace_id, project_id, scan_id, prompt_id, date, model, locale, text, brand_mentions, total_mentions, position, sentiment, competitors, citations, search_queries, retrieved, query_set, competitor_set, pages_read)
+      SELECT * FROM ${rows}`,
     answers,
-    { id: 'text', workspace: 'text', project: 'text', scan: 'text', prompt: 'text', date: 'date', model: 'text', locale: 'text', text: 'text', brand: 'int', total: 'int', position: 'int', sentiment: 'text', competitors: 'text', citations: 'text', searches: 'text', retrieved: 'text', querySet: 'uuid', competitorSet: 'uuid', pagesRead: 'text' },
+    { id: 'text', workspace: 'text', project: 'text', scan: 'text', prompt: 'text', date: 'date', model: 'text', locale: 'text', text: 'text', brand: 'int', total: 'int', position: 'int', sentiment: 'text', competitors: 'jsonb', citations: 'jsonb', searches: 'jsonb', retrieved: 'jsonb', querySet: 'uuid', competitorSet: 'uuid', pagesRead: 'jsonb' },
   );
   const runColumns = { workspace: 'text', project: 'text', prompt: 'text', date: 'date', model: 'text', locale: 'text' };
   if (citations.answer.length) {
     await insertColumns(
       client,
-      (params) => `INSERT INTO ai_citations (answer_id, position, workspace_id, project_id, prompt_id, date, model, locale, url, domain) SELECT * FROM unnest(${params})`,
+      (rows) => `INSERT INTO ai_citations (answer_id, position, workspace_id, project_id, prompt_id, date, model, locale, url, domain) SELECT * FROM ${rows}`,
       citations,
       { answer: 'text', position: 'int', ...runColumns, url: 'text', domain: 'text' },
     );
@@ -123,7 +122,7 @@ async function insertRows(client: pg.PoolClient | pg.Client, { answers, citation
   if (pages.scan.length) {
     await insertColumns(
       client,
-      (params) => `INSERT INTO ai_page_totals (scan_id, url, workspace_id, project_id, date, model, locale, domain, retrievals, retrieved_not_cited) SELECT * FROM unnest(${params})`,
+      (rows) => `INSERT INTO ai_page_totals (scan_id, url, workspace_id, project_id, date, model, locale, domain, retrievals, retrieved_not_cited) SELECT * FROM ${rows}`,
       pages,
       { scan: 'text', url: 'text', ...runColumns, domain: 'text', retrievals: 'int', notCited: 'int' },
     );
@@ -131,11 +130,11 @@ async function insertRows(client: pg.PoolClient | pg.Client, { answers, citation
   if (sources.scan.length) {
     await insertColumns(
       client,
-      (params) => `INSERT INTO ai_source_totals (scan_id, domain, workspace_id, project_id, date, model, locale, citations, answers_citing, retrievals, retrieved_not_cited, brand_answers, gap_citations, gap_answers, gap_competitors)
-        SELECT scan, domain, workspace, project, date, model, locale, citations, answers, retrievals, not_cited, brand, gap_citations, gap_answers, ARRAY(SELECT jsonb_array_elements_text(gap_competitors::jsonb))
-        FROM unnest(${params}) AS u(scan, domain, workspace, project, date, model, locale, citations, answers, retrievals, not_cited, brand, gap_citations, gap_answers, gap_competitors)`,
+      (rows) => `INSERT INTO ai_source_totals (scan_id, domain, workspace_id, project_id, date, model, locale, citations, answers_citing, retrievals, retrieved_not_cited, brand_answers, gap_citations, gap_answers, gap_competitors)
+        SELECT scan, domain, workspace, project, date, model, locale, citations, answers, retrievals, not_cited, brand, gap_citations, gap_answers, ARRAY(SELECT jsonb_array_elements_text(gap_competitors))
+        FROM ${rows} AS u(scan, domain, workspace, project, date, model, locale, citations, answers, retrievals, not_cited, brand, gap_citations, gap_answers, gap_competitors)`,
       sources,
-      { scan: 'text', domain: 'text', workspace: 'text', project: 'text', date: 'date', model: 'text', locale: 'text', citations: 'int', answers: 'int', retrievals: 'int', notCited: 'int', brand: 'int', gapCitations: 'int', gapAnswers: 'int', gapCompetitors: 'text' },
+      { scan: 'text', domain: 'text', workspace: 'text', project: 'text', date: 'date', model: 'text', locale: 'text', citations: 'int', answers: 'int', retrievals: 'int', notCited: 'int', brand: 'int', gapCitations: 'int', gapAnswers: 'int', gapCompetitors: 'jsonb' },
     );
   }
 }
@@ -156,15 +155,15 @@ async function ensurePrompts(client: pg.PoolClient | pg.Client, scans: readonly 
   }
   const entries = [...wanted.values()];
   const columns = columnsOf(['id', 'workspace', 'project', 'text', 'topic', 'tags'] as const);
-  for (const entry of entries) pushRow(columns, [newId('prompt'), entry.workspace, entry.project, entry.text, entry.topic, JSON.stringify(entry.tags)]);
+  for (const entry of entries) pushRow(columns, [newId('prompt'), entry.workspace, entry.project, entry.text, entry.topic, entry.tags]);
   await insertColumns(
     client,
-    (params) => `INSERT INTO ai_prompts (id, workspace_id, project_id, text, topic, tags, created_at)
-      SELECT id, workspace, project, text, topic, ARRAY(SELECT jsonb_array_elements_text(tags::jsonb)), now() + n * interval '1 millisecond'
-      FROM unnest(${params}) WITH ORDINALITY AS u(id, workspace, project, text, topic, tags, n)
+    (rows) => `INSERT INTO ai_prompts (id, workspace_id, project_id, text, topic, tags, created_at)
+      SELECT id, workspace, project, text, topic, ARRAY(SELECT jsonb_array_elements_text(tags)), now() + n * interval '1 millisecond'
+      FROM ${rows} WITH ORDINALITY AS u(id, workspace, project, text, topic, tags, n)
       ON CONFLICT (project_id, text) DO NOTHING`,
     columns,
-    { id: 'text', workspace: 'text', project: 'text', text: 'text', topic: 'text', tags: 'text' },
+    { id: 'text', workspace: 'text', project: 'text', text: 'text', topic: 'text', tags: 'jsonb' },
   );
   const ids = new Map<string, string>();
   for (let start = 0; start < entries.length; start += ROWS_PER_STATEMENT) {

@@ -3,7 +3,7 @@
 // passes.
 import { z } from 'zod';
 import { DATE_RULE, isCivilDate } from '../dates/civil-date.js';
-import { AI_MODELS, registrableDomain, competitorCountersFromRuns, competitorDifferences, counterDifferences, countersFromRuns, runProblems, SENTIMENTS, type Run } from '../ai-visibility/index.js';
+import { AI_MODELS, registrableDomain, urlFacts, competitorCountersFromRuns, competitorDifferences, counterDifferences, countersFromRuns, runProblems, SENTIMENTS, type Run } from '../ai-visibility/index.js';
 import { COMPETITOR_COUNTER_FIELDS, COUNTER_FIELDS, type CompetitorCounters, type ScanCounters } from '../ai-visibility/index.js';
 import { validateLines, type LineProblem, type ParsedLine } from './lines.js';
 export interface ScanInput extends ScanCounters {
@@ -31,13 +31,8 @@ const position = z.number().int('must be an integer').min(1, 'positions start at
 
 /** Why a cited or retrieved URL cannot be stored: its source is its registrable domain, so a host without one (co.uk, localhost) has no source to count under. */
 function citedUrlProblem(value: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return 'must be an http(s) URL';
-  }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) return 'must be an http(s) URL';
+  const url = urlFacts(value);
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) return 'must be an http(s) URL';
   if (!registrableDomain(value)) return `host ${JSON.stringify(url.hostname.slice(0, 100))} has no registrable domain in the public suffix list and is no IP address`;
   return null;
 }

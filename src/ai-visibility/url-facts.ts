@@ -1,0 +1,42 @@
+// What reads and ingestion ask of a cited or read URL, parsed once. An ingest file repeats its
+// URLs thousands of times, and each occurrence was parsed up to eight times (its check, its
+// domain, its normalised form, the per-scan totals). Remembered by the URL's text; bounded by
+// the characters held (URLs are at most 2 048), full, it starts again.
+
+export interface UrlFacts {
+  protocol: string;
+  /** As the URL parser writes it: lower-case, ASCII (IDNA). */
+  hostname: string;
+  /**
+   * The URL compared between pages read and pages cited: the scheme and host lower-cased, the
+   * fragment dropped, as the WHATWG URL parser writes it (which also drops a default port and
+   * writes an empty path as "/").
+   */
+  normalised: string;
+}
+
+const REMEMBERED_CHARACTERS = 1_000_000;
+const remembered = new Map<string, UrlFacts | null>();
+let rememberedCharacters = 0;
+
+/** The URL's facts, or null when it does not parse. */
+export function urlFacts(url: string): UrlFacts | null {
+  const known = remembered.get(url);
+  if (known !== undefined) return known;
+  let facts: UrlFacts | null = null;
+  try {
+    const parsed = new URL(url);
+    const { protocol, hostname } = parsed;
+    parsed.hash = '';
+    facts = { protocol, hostname, normalised: parsed.href };
+  } catch {
+    // Not a URL: remembered as such.
+  }
+  if (rememberedCharacters + url.length > REMEMBERED_CHARACTERS) {
+    remembered.clear();
+    rememberedCharacters = 0;
+  }
+  remembered.set(url, facts);
+  rememberedCharacters += url.length;
+  return facts;
+}
