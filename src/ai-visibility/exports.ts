@@ -3,7 +3,7 @@
 // exactly the row the JSON answer would hold. The filters are the resolvers' own.
 import type { WorkspaceScope } from '../db/workspace-scope.js';
 import type { TenantStatement } from '../db/tenant-sql.js';
-import { answerRepository } from './answer-repository.js';
+import { ANSWER_JSON_TEXT_KEYS, answerRepository } from './answer-repository.js';
 import { ownershipOf } from './domains.js';
 import { metricsRowOf, METRICS_ROWS } from './metrics.js';
 import { COUNTER_FIELDS } from './pooled-rates.js';
@@ -18,6 +18,11 @@ export interface RowExport {
   values: unknown[];
   /** CSV columns, in order; nested values are written as JSON. */
   columns: readonly string[];
+  /**
+   * Keys of the record that hold JSON as PostgreSQL prints it (a column selected `::text`),
+   * written as they are: the same JSON values as the JSON answer's, spaced `", "` and `": "`.
+   */
+  jsonText?: readonly string[];
   record(row: Record<string, any>): Record<string, unknown>;
   /** A name for the file (Content-Disposition). */
   filename: string;
@@ -44,9 +49,10 @@ export const ROW_EXPORTS: Readonly<Record<string, ExportBuilder>> = {
   aiVisibilityAnswers: (scope, project, args, now) => {
     const answers = answerRepository(scope);
     return {
-      statement: answers.pageStatement,
+      statement: answers.exportStatement as TenantStatement<Record<string, any>>,
       values: answers.pageValues(project.id, answerFilterOf(args, now)),
-      columns: ['id', 'projectId', 'promptId', 'prompt', 'date', 'model', 'locale', 'text', 'brandMentions', 'totalMentions', 'position', 'sentiment', 'competitors', 'citations', 'searchQueries', 'retrieved'],
+      columns: ['id', 'projectId', 'promptId', 'prompt', 'date', 'model', 'locale', 'text', 'brandMentions', 'totalMentions', 'position', 'sentiment', ...ANSWER_JSON_TEXT_KEYS],
+      jsonText: ANSWER_JSON_TEXT_KEYS,
       record: (row) => row,
       filename: `answers-${project.id}`,
     };

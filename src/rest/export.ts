@@ -97,6 +97,22 @@ export function csvField(value: unknown): string {
 
 export const csvLine = (values: readonly unknown[]) => `${values.map(csvField).join(',')}\r\n`;
 
+/**
+ * Writes a record as one NDJSON line. The record's `jsonText` keys hold JSON text already
+ * (RowExport.jsonText): the other keys are serialised and those members follow them as they are.
+ */
+export function ndjsonLineWriter(jsonText: readonly string[] = []): (record: Record<string, unknown>) => string {
+  if (!jsonText.length) return (record) => `${JSON.stringify(record)}\n`;
+  const names = jsonText.map((key) => `${JSON.stringify(key)}:`);
+  const left = Object.fromEntries(jsonText.map((key) => [key, undefined]));
+  return (record) => {
+    const others = JSON.stringify({ ...record, ...left });
+    let line = others === '{}' ? '{' : `${others.slice(0, -1)},`;
+    for (let index = 0; index < jsonText.length; index++) line += `${index ? ',' : ''}${names[index]}${(record[jsonText[index]!] as string | null) ?? 'null'}`;
+    return `${line}}\n`;
+  };
+}
+
 export interface ExportStreamOptions {
   scope: WorkspaceScope;
   /** The fair shares of the export pool, and the key asking for one. */
@@ -119,12 +135,18 @@ export function nextBatchRows(streamed: number, bytes: number): number {
 }
 
 async function* exportChunks(cursor: RowCursor<Record<string, any>>, { rows, format, spendToken, logger, requestId, abort }: ExportStreamOptions): AsyncGenerator<string> {
+  const ndjsonLine = ndjsonLineWriter(rows.jsonText);
   try {
     if (format === 'csv') yield csvLine(rows.columns);
     let bytes = 0;
+    let nextRead = cursor.read(nextBatchRows(0, 0));
     for (let streamed = 0; ; ) {
-      const batchRows = await cursor.read(nextBatchRows(streamed, bytes));
+      const batchRows = await nextRead;
       if (!batchRows.length) return;
+      // PostgreSQL produces the next rows while these are written (one read ahead, sized from
+      // the rows written so far). An export cut short leaves it to the cursor's close.
+      nextRead = cursor.read(nextBatchRows(streamed, bytes));
+      nextRead.catch(() => {});
       // The request's own token paid for the first thousand rows; each further thousand takes one.
       const thousandsBeyondFirst = (rows: number) => Math.max(0, Math.ceil(rows / ROWS_PER_TOKEN) - 1);
       const tokensDue = thousandsBeyondFirst(streamed + batchRows.length) - thousandsBeyondFirst(streamed);
@@ -133,7 +155,7 @@ async function* exportChunks(cursor: RowCursor<Record<string, any>>, { rows, for
       let chunk = '';
       for (const row of batchRows) {
         const record = rows.record(row);
-        chunk += format === 'csv' ? csvLine(rows.columns.map((column) => record[column])) : `${JSON.stringify(record)}\n`;
+        chunk += format === 'csv' ? csvLine(rows.columns.map((column) => record[column])) : ndjsonLine(record);
       }
       bytes += chunk.length;
       yield chunk;

@@ -3,7 +3,7 @@
 // byte as the usual envelope, and a client that goes away stops the query.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { newId } from '../../src/db/ids.js';
-import { csvField, EXPORT_BATCH_ROWS, negotiateExport, nextBatchRows } from '../../src/rest/export.js';
+import { csvField, EXPORT_BATCH_ROWS, ndjsonLineWriter, negotiateExport, nextBatchRows } from '../../src/rest/export.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
 import { listen } from '../support/listen.js';
 import { memoryRateLimitStore } from '../../src/auth/rate-limit-store.js';
@@ -46,11 +46,17 @@ beforeAll(async () => {
       prompt: index === 1 ? FORMULAS[0]! : `prompt ${index}`, answer: day === 0 && index === 0 ? TRICKY : (day === 0 && FORMULAS[index - 1]) || `answer ${day}/${index}`, brandMentions: index % 3 === 0 ? 1 : 0, totalMentions: 2,
       position: index % 3 === 0 ? 1 : null, sentiment: index % 3 === 0 ? 'positive' : null,
       citations: index % 2 ? [{ url: `https://site${index % 7}.example.com/${index}`, title: 'T, "x"' }] : [],
+      // Nested text JSON must escape, and characters PostgreSQL and JSON.stringify could write differently.
+      ...(index % 5 === 0 ? {
+        competitors: [{ name: 'Globex', mentions: 1, position: 2 }],
+        searchQueries: [`acme vs "globex", ${index}`, 'back\\slash / ünïcödé ✓ 😀 \u2028 tab\tend'],
+        retrieved: [{ url: `https://site${index % 7}.example.com/${index}`, title: 'T, "x"\nline two' }, { url: 'https://read.example.org/a?b=1&c=%22', title: null }],
+      } : {}),
     })),
   }));
   lines.push({ project: projectId, date: '2026-10-01', model: 'chatgpt', locale: 'de-DE', runs: lines[0]!.runs.slice(0, 500) });
   const response = await t.app.fetch(new Request('http://test.local/internal/ingest/scans', { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: lines.map((line) => JSON.stringify(line)).join('\n') }));
-  expect(response.status).toBe(200);
+  expect(response.status, await response.clone().text()).toBe(200);
 });
 afterAll(() => t.close());
 
@@ -74,6 +80,13 @@ describe('negotiation and quoting', () => {
     expect(csvField(null)).toBe('');
     expect(csvField([{ a: 1 }])).toBe('"[{""a"":1}]"');
     expect(csvField(0.25)).toBe('0.25');
+  });
+
+  it('writes an NDJSON line from the other keys and the JSON text of the nested ones, appended as it is', () => {
+    expect(ndjsonLineWriter()({ a: 1, b: [2] })).toBe('{"a":1,"b":[2]}\n');
+    const line = ndjsonLineWriter(['b', 'c']);
+    expect(line({ b: '[1, {"x": "y"}]', a: 'q"', c: null })).toBe('{"a":"q\\"","b":[1, {"x": "y"}],"c":null}\n');
+    expect(line({ b: '{}', c: '[]' })).toBe('{"b":{},"c":[]}\n');
   });
 
   it('sizes each cursor read to about 1 MiB from the bytes per row so far, between 1 and 200 rows', () => {
@@ -122,8 +135,26 @@ describe('answers', () => {
     const tricky = rows.find((row) => row[7] === TRICKY)!;
     expect(tricky).toBeDefined();
     const asJson = (await json(await t.get(`/api/v1/ai-visibility/projects/${projectId}/answers/${tricky[0]}`, key))).data;
-    expect(tricky).toEqual(header!.map((column) => csvField(asJson[column]) === '' ? '' : typeof asJson[column] === 'object' ? JSON.stringify(asJson[column]) : String(asJson[column])));
+    // Nested values are JSON as stored (spacing may differ): equal once parsed.
+    const nested = (value: unknown) => value !== null && typeof value === 'object';
+    expect(tricky.map((cell, index) => nested(asJson[header![index]!]) ? JSON.parse(cell) : cell)).toEqual(header!.map((column) => csvField(asJson[column]) === '' ? '' : nested(asJson[column]) ? asJson[column] : String(asJson[column])));
     expect(JSON.parse(rows.find((row) => row[13] !== '[]')![13]!)[0]).toMatchObject({ title: 'T, "x"' });
+  });
+
+  it('write nested values in CSV cells and NDJSON lines as JSON that parses to what JSON answers', async () => {
+    const path = '/answers?dateFrom=2026-10-02&dateTo=2026-10-02';
+    const [header, ...rows] = parseCsv(await (await exported(path, 'text/csv')).text());
+    const records = (await (await exported(path, 'application/x-ndjson')).text()).trimEnd().split('\n').map((line) => JSON.parse(line));
+    const page = (await json(await exported(`${path}&limit=500`, 'application/json'))).data;
+    expect(records).toEqual(page);
+    const nested = ['competitors', 'citations', 'searchQueries', 'retrieved'];
+    const full = page.filter((answer: Record<string, unknown[]>) => nested.every((column) => answer[column]!.length > 0));
+    expect(full.length).toBeGreaterThan(10);
+    for (const answer of full) {
+      const row = rows.find((cells) => cells[0] === answer.id)!;
+      for (const column of nested) expect(JSON.parse(row[header!.indexOf(column)]!)).toEqual(answer[column]);
+    }
+    expect(full[0].searchQueries[1]).toBe('back\\slash / ünïcödé ✓ 😀 \u2028 tab\tend');
   });
 
   it('stream everything since dateFrom when dateTo is left out (dateTo defaults to today)', async () => {
