@@ -24,8 +24,20 @@ export interface PromptOpportunity {
   score: number;
 }
 
-/** Code-point order, the tie-break of every list (PostgreSQL's "C" collation agrees). */
-const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+/**
+ * Code-point order, the tie-break of every list (PostgreSQL's "C" collation agrees). `<` compares
+ * UTF-16 units, where a character past U+FFFF (a surrogate pair, D800–DFFF) sorts before
+ * U+E000–U+FFFF: those units are ranked as the code points they stand for.
+ */
+const codePointRank = (unit: number) => (unit >= 0xd800 && unit <= 0xdfff ? unit + 0x2000 : unit >= 0xe000 ? unit - 0x800 : unit);
+function byText(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let index = 0; index < length; index++) {
+    const [x, y] = [a.charCodeAt(index), b.charCodeAt(index)];
+    if (x !== y) return codePointRank(x) - codePointRank(y);
+  }
+  return a.length - b.length;
+}
 
 /**
  * score = runs × (best competitor's visibility − the brand's visibility), both over the same

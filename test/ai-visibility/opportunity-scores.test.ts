@@ -52,4 +52,11 @@ describe('ranking', () => {
     expect(rankPerLocale(items, (item) => item.text, 10).map((item) => `${item.locale} ${item.text}`)).toEqual(['de-DE y', 'de-DE z', 'en-US c', 'en-US B', 'en-US a', 'en-US b']);
     expect(rankPerLocale(items, (item) => item.text, 1).map((item) => `${item.locale} ${item.text}`)).toEqual(['de-DE y', 'en-US c']);
   });
+
+  it('puts characters past U+FFFF after U+E000–U+FFFF, as code points (and PostgreSQL\'s "C") order them, not UTF-16 units', () => {
+    const items = ['\u{1F600} emoji', '\uFF21 wide', '\uD7FF', 'z'].map((text) => ({ locale: 'en-US', score: 1, text }));
+    expect(rankPerLocale(items, (item) => item.text, 10).map((item) => item.text)).toEqual(['z', '\uD7FF', '\uFF21 wide', '\u{1F600} emoji']);
+    const best = promptOpportunity(prompt({ brandVisible: 0, competitors: [{ name: '\u{1F600} emoji', visible: 2 }, { name: '\uFF21 wide', visible: 2 }] }));
+    expect(best!.bestCompetitor.name).toBe('\uFF21 wide');
+  });
 });

@@ -14,6 +14,7 @@ import { EXPECTED_OPPORTUNITIES, EXPECTED_PROMPT_OPPORTUNITIES_CHATGPT_EN, EXPEC
 
 const served = useListeningApp();
 let key: string;
+let workspaceId: string;
 let projectId: string;
 let promptIds: Record<string, string>;
 let client: Client;
@@ -33,6 +34,7 @@ beforeAll(async () => {
   const db = served.t.database;
   const keyed = await createKeyedWorkspace(db);
   key = keyed.key.secret;
+  workspaceId = keyed.workspace.id;
   projectId = (await db.prisma.aiProject.create({
     data: {
       id: newId('project'), workspaceId: keyed.workspace.id, name: 'CRM', brand: 'Acme', competitors: ['Globex', 'Initech'], models: ['chatgpt', 'gemini'], locales: ['en-US', 'de-DE'],
@@ -106,6 +108,20 @@ describe('opportunities', () => {
     const { body } = await v1(`/opportunities?${FIXTURE_RANGE}&limit=1`);
     const { prompts, sources, pages } = expected();
     expect(body.data).toMatchObject({ prompts: [prompts[0], prompts[2]], sources: [sources[0], sources[3]], pages: [pages[0], pages[1]] });
+  });
+
+  it('breaks ties by code point past U+FFFF too: a prompt or competitor with an emoji comes after one in full-width letters', async () => {
+    const db = served.t.database;
+    const other = (await db.prisma.aiProject.create({
+      data: { id: newId('project'), workspaceId, name: 'Wide', brand: 'Acme', competitors: ['\u{1F600} emoji', '\uFF21 wide'], models: ['chatgpt'], locales: ['en-US'] },
+    })).id;
+    const both = [{ name: '\u{1F600} emoji', mentions: 1, position: 1 }, { name: '\uFF21 wide', mentions: 1, position: 2 }];
+    const runs = ['\u{1F600} prompt', '\uFF21 prompt'].map((prompt) => ({ prompt, answer: 'no brand', brandMentions: 0, totalMentions: 2, position: null, sentiment: null, competitors: both }));
+    expect(await ingest(db.pool, 'scans', JSON.stringify({ project: other, date: '2026-11-01', model: 'chatgpt', locale: 'en-US', runs }))).toMatchObject({ accepted: 1 });
+    const response = await served.t.get(`/api/v1/ai-visibility/projects/${other}/opportunities?${FIXTURE_RANGE}&kind=prompts`, key);
+    expect((await json(response)).data.prompts.map((item: { prompt: string; bestCompetitor: { name: string } }) => [item.prompt, item.bestCompetitor.name])).toEqual([
+      ['\uFF21 prompt', '\uFF21 wide'], ['\u{1F600} prompt', '\uFF21 wide'],
+    ]);
   });
 
   it('refuses a bad kind or limit with 400 naming the parameter', async () => {
