@@ -35,6 +35,10 @@ export async function writeScans(
 ) {
   // Everything a scan is: an identical re-send (runs in any order) matches on all of it and changes nothing.
   const storedColumns = [...COUNTER_FIELDS.map((field) => COUNTER_COLUMNS[field]), 'competitors', 'answer_count', 'citation_count', 'runs_digest'];
+  // Two ingestions of one project take its scans' rows (and prompts, sets) in their files' orders
+  // and could deadlock, which PostgreSQL ends by failing one (a 500): each first locks its
+  // projects in id order, as its closing data_version UPDATE would, and they follow each other.
+  await client.query('SELECT 1 FROM ai_projects WHERE id = ANY($1::text[]) ORDER BY id FOR NO KEY UPDATE', [[...new Set(scans.map((scan) => scan.projectId))]]);
   const stored: { id: string; inserted: boolean }[] = [];
   const events: OutboxEvent[] = [];
   for (let start = 0; start < scans.length; start += BATCH_SIZE) {
