@@ -25,7 +25,7 @@ export interface ProjectRules {
 
 const counter = z.number().int('must be an integer').nonnegative('must not be negative').max(2_000_000_000);
 
-export const RUN_LIMITS = { runsPerScan: 1000, answerCharacters: 100_000, citationsPerAnswer: 100, promptCharacters: 500, tagsPerPrompt: 20, searchQueriesPerRun: 50, searchQueryCharacters: 500, retrievedPerRun: 100 } as const;
+export const RUN_LIMITS = { runsPerScan: 1000, answerCharacters: 100_000, citationsPerAnswer: 100, promptCharacters: 500, tagsPerPrompt: 20, searchQueriesPerRun: 50, searchQueryCharacters: 500, retrievedPerRun: 100, urlCharacters: 2048 } as const;
 
 const position = z.number().int('must be an integer').min(1, 'positions start at 1').max(1000).nullable();
 
@@ -39,9 +39,11 @@ function citedUrlProblem(value: string): string | null {
 
 const httpUrl = z
   .string()
-  .max(2048)
+  .max(RUN_LIMITS.urlCharacters)
   .superRefine((value, ctx) => {
-    const problem = citedUrlProblem(value);
+    // Zod runs this past a failed max too: a longer value (a body may hold one of 60 MB) is not
+    // parsed, nor remembered by url-facts.ts, whose bound counts on URLs of this length.
+    const problem = value.length > RUN_LIMITS.urlCharacters ? null : citedUrlProblem(value);
     if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
   });
 

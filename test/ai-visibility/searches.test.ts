@@ -89,6 +89,13 @@ describe('ingesting searches and pages read', () => {
     expect(await count()).toBe(before);
   });
 
+  it('refuses a URL over 2 048 characters for its length alone, without parsing it', async () => {
+    const long = `https://localhost/${'\u20ac'.repeat(3000)}`;
+    const { status, body } = await ingest([line('2026-11-06', 'chatgpt', 'en-US', [runOf('q', false, { retrieved: [{ url: long }], citations: [{ url: long }] })])]);
+    expect(status).toBe(400);
+    expect(body.error.lines).toEqual([{ line: 1, message: 'runs.0.citations.0.url: Too big: expected string to have <=2048 characters; runs.0.retrieved.0.url: Too big: expected string to have <=2048 characters' }]);
+  });
+
   it('stores every run of a file larger than one statement (written a group at a time while the next is built), each with its searches and pages', async () => {
     const dates = ['2026-10-01', '2026-10-02', '2026-10-03', '2026-10-04', '2026-10-05', '2026-10-06'];
     const runs = (day: number) => Array.from({ length: 1000 }, (_, i) => runOf(`bulk ${i}`, i % 2 === 0, { searchQueries: [`query ${day} ${i}`], retrieved: [{ url: `https://site${i % 7}.com/${day}` }] }));
