@@ -3,7 +3,7 @@
 // stored yet, and the per-scan totals per domain and per page that sources and opportunities read. Written in the ingest transaction,
 // column-wise (columns.ts) so thousands of runs cost a handful of statements.
 import type pg from 'pg';
-import { distinctQueryKeys, orderedMembers, pageTotalsOf, pagesReadOf, registrableDomain, retrievedPages, sourceTotalsOf, stringSetId, type PageRead, type Run } from '../ai-visibility/index.js';
+import { distinctQueryKeys, normaliseUrl, orderedMembers, pageTotalsOf, pagesReadOf, registrableDomain, retrievedPages, sourceTotalsOf, stringSetId, type PageRead, type Run } from '../ai-visibility/index.js';
 import { newId } from '../db/ids.js';
 import { columnsOf, insertColumns, pushRow, ROWS_PER_STATEMENT } from './columns.js';
 
@@ -78,8 +78,9 @@ function pushScanRows({ answers, citations, sets, pages, sources }: RunRows, { s
       return id;
     });
     pushRow(answers, [answerId, workspaceId, scan.projectId, scanId, promptId, scan.date, scan.model, scan.locale, run.answer, run.brandMentions, run.totalMentions, run.position, run.sentiment, run.competitors ?? [], cited, run.searchQueries ?? [], read, querySet, competitorSet, pagesRead]);
+    // Under its normalised URL, as pages read are: sources by URL join the two on it.
     for (const citation of cited) {
-      pushRow(citations, [answerId, citation.position, workspaceId, scan.projectId, promptId, scan.date, scan.model, scan.locale, citation.url, citation.domain]);
+      pushRow(citations, [answerId, citation.position, workspaceId, scan.projectId, promptId, scan.date, scan.model, scan.locale, normaliseUrl(citation.url), citation.domain]);
     }
   }
   for (const [url, totals] of pageTotalsOf(runsPages)) {

@@ -141,6 +141,20 @@ describe('opportunities', () => {
 });
 
 describe('answers and sources carry what was read', () => {
+  it('sources by URL count a page cited and read under one normalised URL (scheme and host lower-cased, fragment dropped)', async () => {
+    const db = served.t.database;
+    const other = (await db.prisma.aiProject.create({ data: { id: newId('project'), workspaceId, name: 'Pages', brand: 'Acme', models: ['chatgpt'], locales: ['en-US'] } })).id;
+    const run = {
+      prompt: 'p', answer: 'a', brandMentions: 0, totalMentions: 0, position: null, sentiment: null,
+      citations: [{ url: 'https://Acme.com' }, { url: 'HTTPS://ACME.com/x#top' }], retrieved: [{ url: 'https://acme.com' }, { url: 'https://acme.com/x' }, { url: 'https://acme.com/y' }],
+    };
+    expect(await ingest(db.pool, 'scans', JSON.stringify({ project: other, date: '2026-11-01', model: 'chatgpt', locale: 'en-US', runs: [run] }))).toMatchObject({ accepted: 1 });
+    const response = await served.t.get(`/api/v1/ai-visibility/projects/${other}/sources?${FIXTURE_RANGE}&groupBy=url`, key);
+    expect((await json(response)).data.rows.map((row: Record<string, unknown>) => [row.url, row.citations, row.retrievals, row.retrievedNotCited])).toEqual([
+      ['https://acme.com/', 1, 1, 0], ['https://acme.com/x', 1, 1, 0], ['https://acme.com/y', 0, 1, 1],
+    ]);
+  });
+
   it('an answer has its searches in order and each page read marked cited or not, on v1, in its export and on MCP', async () => {
     const { body } = await v1(`/answers?${FIXTURE_RANGE}&promptId=${promptIds['best crm']}&model=chatgpt&locale=en-US`);
     const first = body.data.find((answer: { date: string }) => answer.date === '2026-11-01');
