@@ -33,6 +33,9 @@ const position = z.number().int('must be an integer').min(1, 'positions start at
 function citedUrlProblem(value: string): string | null {
   const url = urlFacts(value);
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) return 'must be an http(s) URL';
+  // Stored and indexed normalised (sources by URL, pages read), where non-ASCII is percent-encoded
+  // up to nine times longer: past PostgreSQL's index entry size (2 704 bytes) the write failed.
+  if (url.normalised.length > RUN_LIMITS.urlCharacters) return `must be at most ${RUN_LIMITS.urlCharacters} characters once normalised (non-ASCII percent-encoded: ${url.normalised.length})`;
   if (!registrableDomain(value)) return `host ${JSON.stringify(url.hostname.slice(0, 100))} has no registrable domain in the public suffix list and is no IP address`;
   return null;
 }

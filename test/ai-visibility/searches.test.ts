@@ -78,6 +78,8 @@ describe('ingesting searches and pages read', () => {
       [runOf('q', false, { searchQueries: ['\ud800'] }), 'runs[0].searchQueries[0]: is not valid Unicode (a lone surrogate)'],
       [runOf('q', false, { retrieved: Array.from({ length: 101 }, (_, i) => ({ url: `https://e${i}.com/` })) }), 'runs.0.retrieved: Too big: expected array to have <=100 items'],
       [runOf('q', false, { retrieved: [{ url: 'ftp://files.example.com/x' }] }), 'runs.0.retrieved.0.url: must be an http(s) URL'],
+      // 1 000 Chinese characters (varied, so PostgreSQL cannot compress them) are 9 000 once percent-encoded.
+      [runOf('q', false, { retrieved: [{ url: `https://e.com/${Array.from({ length: 1000 }, (_, i) => String.fromCharCode(0x4e00 + ((i * 7919) % 20000))).join('')}` }] }), 'runs.0.retrieved.0.url: must be at most 2048 characters once normalised (non-ASCII percent-encoded: 9014)'],
       [runOf('q', false, { retrieved: [{ url: 'https://e.com/', title: 'x'.repeat(501) }] }), 'runs.0.retrieved.0.title'],
       [runOf('q', false, { retrieved: [{ url: 'https://e.com/', extra: 1 } as never] }), 'Unrecognized key: "extra"'],
     ];
