@@ -70,13 +70,13 @@ export interface CompetitorDomains {
   domains: string[];
 }
 
-// A project saved before one spelling was chosen may list a Unicode domain: read in both spellings.
-const spellingsOfOwned = (domains: readonly string[]) => domains.flatMap((domain) => storedSpellings(normaliseDomain(domain) ?? domain));
+/** A project's (or competitor's) domains in every spelling a row may hold: one saved before one spelling was chosen may list a Unicode domain. */
+export const ownedSpellings = (domains: readonly string[]) => domains.flatMap((domain) => storedSpellings(normaliseDomain(domain) ?? domain));
 
 export function domainOwnership(domains: readonly string[], competitorDomains: readonly CompetitorDomains[]): DomainOwnership {
   const competitorOf = new Map<string, string>();
-  for (const competitor of competitorDomains) for (const domain of spellingsOfOwned(competitor.domains)) if (!competitorOf.has(domain)) competitorOf.set(domain, competitor.name);
-  return { owned: new Set(spellingsOfOwned(domains)), competitorOf };
+  for (const competitor of competitorDomains) for (const domain of ownedSpellings(competitor.domains)) if (!competitorOf.has(domain)) competitorOf.set(domain, competitor.name);
+  return { owned: new Set(ownedSpellings(domains)), competitorOf };
 }
 
 /** The ownership marks of a project row (competitorDomains is stored as JSON). */

@@ -7,6 +7,7 @@ import type { WorkspaceScope } from '../db/workspace-scope.js';
 import { tenantStatement, type TenantStatement, type WorkspaceBinding } from '../db/tenant-sql.js';
 import { runFilterSql, runFilterValues, type RunFilter } from './run-filter.js';
 import type { SourceSums } from './source-shares.js';
+import { ownedSpellings } from './domains.js';
 
 export const SOURCE_GROUPINGS = ['domain', 'url'] as const;
 export type SourceGrouping = (typeof SOURCE_GROUPINGS)[number];
@@ -79,7 +80,7 @@ const STATEMENTS: Record<`${SourceGrouping}|${boolean}`, TenantStatement<SourceS
 
 export const sourcesStatement = (filter: SourceFilter) => STATEMENTS[`${filter.groupBy}|${filter.promptId !== null}`];
 export const sourcesValues = (project: { id: string; domains: string[] }, filter: SourceFilter, perLocale: number | null) => [
-  project.id, ...runFilterValues(filter), filter.promptId, perLocale, filter.owned ? project.domains : null,
+  project.id, ...runFilterValues(filter), filter.promptId, perLocale, filter.owned ? ownedSpellings(project.domains) : null,
 ];
 
 /** The `perLocale` most cited sources of each locale, and how many rows there are before that cap. */

@@ -68,6 +68,21 @@ describe('one source per registrable domain', () => {
     expect((await v1(`/answers?${range}&domain=${ASCII}`)).data).toHaveLength(2);
   });
 
+  it('keeps the brand\'s pages and sources under owned=true whichever spelling the project lists or a row holds', async () => {
+    const read = { ...run('three', []), retrieved: [{ url: 'https://пример.рф/p' }] };
+    expect((await ingest([{ project: projectId, date: '2026-10-04', model: 'chatgpt', locale: 'ru-RU', runs: [read] }])).status).toBe(200);
+    const range4 = 'dateFrom=2026-10-01&dateTo=2026-10-04';
+    expect((await v1(`/sources?${range4}&owned=true`)).data.rows).toEqual([expect.objectContaining({ domain: ASCII, citations: 2, retrievals: 1, owned: true })]);
+    expect((await v1(`/sources?${range4}&owned=true&groupBy=url`)).data.rows.map((row: { url: string }) => row.url)).toContain(`https://${ASCII}/p`);
+    const ownedPages = async () => (await v1(`/opportunities?${range4}&kind=pages`)).data.pages;
+    expect(await ownedPages()).toEqual([expect.objectContaining({ url: `https://${ASCII}/p`, retrievedNotCited: 1 })]);
+    // A page total in the Unicode spelling, as migration 0014 carried over a page read before the choice, while the project lists ASCII.
+    await t.database.pool.query("UPDATE ai_page_totals SET domain = 'пример.рф' WHERE project_id = $1", [projectId]);
+    await t.database.pool.query('UPDATE ai_projects SET domains = $2 WHERE id = $1', [projectId, [ASCII]]);
+    expect(await ownedPages()).toEqual([expect.objectContaining({ url: `https://${ASCII}/p`, retrievedNotCited: 1 })]);
+    await t.database.pool.query("UPDATE ai_projects SET domains = '{пример.рф}' WHERE id = $1", [projectId]);
+  });
+
   it('refuses at ingestion a host without a registrable domain, naming the line and the field', async () => {
     const response = await ingest([
       { project: projectId, date: '2026-10-02', model: 'chatgpt', locale: 'ru-RU', runs: [run('one', ['https://example.com/'])] },
