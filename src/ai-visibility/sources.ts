@@ -46,6 +46,8 @@ function sourcesSql(workspace: WorkspaceBinding, groupBy: SourceGrouping, byProm
     : `SELECT s.locale, sum(s.answer_count)::float8 AS n FROM scans s WHERE ${workspace('s')} AND s.project_id = $2 AND $7::text IS NULL AND ${runFilterSql('s')} GROUP BY s.locale`;
   const key = groupBy === 'url' ? 'domain, url' : 'domain';
   const keyColumns = key.split(', ');
+  // Ties in code-point order whatever the database's collation (a managed PostgreSQL's en-US puts "a" before "B").
+  const inCodePointOrder = (alias: string) => keyColumns.map((column) => `${alias}.${column} COLLATE "C"`).join(', ');
   const grouped =
     groupBy === 'domain' && !byPrompt
       ? `SELECT t.locale, t.domain, sum(t.citations)::float8 AS citations, sum(t.answers_citing)::float8 AS answers_citing,
@@ -60,14 +62,14 @@ function sourcesSql(workspace: WorkspaceBinding, groupBy: SourceGrouping, byProm
   return `WITH runs AS (${runs}), grouped AS (${grouped}),
     ranked AS (
       SELECT g.*, sum(g.citations) OVER (PARTITION BY g.locale) AS locale_citations,
-        row_number() OVER (PARTITION BY g.locale ORDER BY g.citations DESC, ${key}) AS rank, count(*) OVER ()::int AS total
+        row_number() OVER (PARTITION BY g.locale ORDER BY g.citations DESC, ${inCodePointOrder('g')}) AS rank, count(*) OVER ()::int AS total
       FROM grouped g WHERE $9::text[] IS NULL OR g.domain = ANY($9::text[]))
     SELECT r.locale, r.domain${groupBy === 'url' ? ', r.url' : ''}, r.citations, r.answers_citing AS "answersCiting",
       r.retrievals, r.retrieved_not_cited AS "retrievedNotCited",
       r.locale_citations AS "localeCitations", coalesce(runs.n, 0) AS "localeRuns", r.total
     FROM ranked r LEFT JOIN runs ON runs.locale = r.locale
     WHERE $8::int IS NULL OR r.rank <= $8
-    ORDER BY r.locale, r.citations DESC, ${keyColumns.map((column) => `r.${column}`).join(', ')}`;
+    ORDER BY r.locale COLLATE "C", r.citations DESC, ${inCodePointOrder('r')}`;
 }
 
 // Unnamed: each is planned for its values (a prompt's citations or a project's totals).
