@@ -37,6 +37,8 @@ export function registrableDomain(url: string): string {
   if (known !== undefined) return known;
   const parsed = parse(host, { allowPrivateDomains: true });
   const domain = (parsed.isIp ? parsed.hostname : parsed.domain) ?? '';
+  // A longer host is no DNS name (and is refused at ingestion): not remembered, so the bound holds.
+  if (host.length > 253) return domain;
   if (domainsByHost.size >= DOMAINS_BY_HOST_ENTRIES) domainsByHost.clear();
   domainsByHost.set(host, domain);
   return domain;

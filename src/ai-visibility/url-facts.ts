@@ -1,7 +1,7 @@
 // What reads and ingestion ask of a cited or read URL, parsed once. An ingest file repeats its
 // URLs thousands of times, and each occurrence was parsed up to eight times (its check, its
 // domain, its normalised form, the per-scan totals). Remembered by the URL's text; bounded by
-// the characters held (URLs are at most 2 048), full, it starts again.
+// the characters held (the URLs and their normalised forms); full, it starts again.
 
 export interface UrlFacts {
   protocol: string;
@@ -32,11 +32,13 @@ export function urlFacts(url: string): UrlFacts | null {
   } catch {
     // Not a URL: remembered as such.
   }
-  if (rememberedCharacters + url.length > REMEMBERED_CHARACTERS) {
+  // The normalised form counts too: percent-encoding makes it up to nine times the URL.
+  const characters = url.length + (facts?.normalised.length ?? 0);
+  if (rememberedCharacters + characters > REMEMBERED_CHARACTERS) {
     remembered.clear();
     rememberedCharacters = 0;
   }
   remembered.set(url, facts);
-  rememberedCharacters += url.length;
+  rememberedCharacters += characters;
   return facts;
 }

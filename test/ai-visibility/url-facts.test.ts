@@ -15,4 +15,11 @@ describe('urlFacts', () => {
     expect(urlFacts('https://acme.com/a#b')).toEqual({ protocol: 'https:', hostname: 'acme.com', normalised: 'https://acme.com/a' });
     expect(urlFacts(`https://e5.com/${'x'.repeat(2000)}`)).toMatchObject({ hostname: 'e5.com' });
   });
+
+  it('counts the normalised forms in its bound: percent-encoding makes them up to nine times the URL', () => {
+    const first = urlFacts('https://acme.com/remembered');
+    // 120 URLs of 1 000 characters (120 000 as sent) whose normalised forms hold ~1 080 000.
+    for (let index = 0; index < 120; index++) urlFacts(`https://e${index}.com/${'中'.repeat(1000)}`);
+    expect(urlFacts('https://acme.com/remembered')).not.toBe(first);
+  });
 });
