@@ -60,10 +60,11 @@ function sourcesSql(workspace: WorkspaceBinding, groupBy: SourceGrouping, byProm
                GROUP BY c.locale, ${key}) c
          FULL JOIN (${retrievalsSql(workspace, groupBy, byPrompt)}) r USING (locale, ${key})`;
   return `WITH runs AS (${runs}), grouped AS (${grouped}),
+    -- A share is of all the locale's citations, also where owned=true keeps only the project's own rows.
+    shared AS (SELECT g.*, sum(g.citations) OVER (PARTITION BY g.locale) AS locale_citations FROM grouped g),
     ranked AS (
-      SELECT g.*, sum(g.citations) OVER (PARTITION BY g.locale) AS locale_citations,
-        row_number() OVER (PARTITION BY g.locale ORDER BY g.citations DESC, ${inCodePointOrder('g')}) AS rank, count(*) OVER ()::int AS total
-      FROM grouped g WHERE $9::text[] IS NULL OR g.domain = ANY($9::text[]))
+      SELECT g.*, row_number() OVER (PARTITION BY g.locale ORDER BY g.citations DESC, ${inCodePointOrder('g')}) AS rank, count(*) OVER ()::int AS total
+      FROM shared g WHERE $9::text[] IS NULL OR g.domain = ANY($9::text[]))
     SELECT r.locale, r.domain${groupBy === 'url' ? ', r.url' : ''}, r.citations, r.answers_citing AS "answersCiting",
       r.retrievals, r.retrieved_not_cited AS "retrievedNotCited",
       r.locale_citations AS "localeCitations", coalesce(runs.n, 0) AS "localeRuns", r.total

@@ -182,6 +182,10 @@ describe('answers and sources carry what was read', () => {
       ['de-DE', 'acme.com', 0, 2, 2, true], ['en-US', 'acme.com', 1, 3, 2, true],
     ]);
     expect(owned.meta).toEqual({ total: 2, truncated: false });
+    // Shares stay shares of all the locale's citations (acme.com: 1 of en-US's 5).
+    const acme = body.data.rows.find((row: Record<string, unknown>) => row.domain === 'acme.com');
+    expect(owned.data.rows[1]).toMatchObject({ citationShare: 0.2, answerShare: acme.answerShare });
+    expect(acme.citationShare).toBe(0.2);
     const byUrl = (await v1(`/sources?${FIXTURE_RANGE}&owned=true&groupBy=url`)).body;
     expect(byUrl.data.rows.map((row: Record<string, unknown>) => [row.locale, row.url, row.citations, row.retrievals, row.retrievedNotCited])).toEqual([
       ['de-DE', 'https://acme.com/de', 0, 2, 2], ['en-US', 'https://acme.com/pricing', 1, 3, 2], ['en-US', 'https://acme.com/blog', 0, 1, 1],
