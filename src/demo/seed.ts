@@ -215,7 +215,7 @@ export async function seedWorkspace(prisma: PrismaClient, pool: pg.Pool, options
           : steady;
         // A scan asks every tracked prompt once; its counters are its runs' sums.
         const runs = demoRuns(prompts, brand, competitors, { ...profile, visibility: around(profile.visibility, 0.08) }, random);
-        addSearchesAndReads(runs, brand, competitors, profile !== steady, `${brand}|${date}|${profile.model}|${profile.locale}`);
+        addSearchesAndReads(runs, brand, competitors, { news: profile !== steady, newsDay: day === 0 }, `${brand}|${date}|${profile.model}|${profile.locale}`);
         scans.push({ projectId: project.id, date, model: profile.model, locale: profile.locale, ...countersFromRuns(runs), competitors: competitorCountersFromRuns(runs), runs });
       }
     }

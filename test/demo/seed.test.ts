@@ -103,5 +103,18 @@ describe('the first-start demo', () => {
     ).filter((row) => row.url === demoFeaturesPageOf(row.brand));
     expect(read.length).toBeGreaterThan(0);
     expect(read.filter((row) => row.cited)).toEqual([]);
+    // Before that day, runs naming the brand cite it.
+    const citedBefore = await rows<{ n: number }>(
+      `SELECT count(*)::int AS n FROM ai_citations c JOIN ai_projects p ON p.id = c.project_id WHERE c.date < (SELECT max(date) FROM scans) AND c.url = 'https://www.' || lower(regexp_replace(p.brand, '[^A-Za-z0-9]', '', 'g')) || '.com/features'`,
+    );
+    expect(citedBefore[0]!.n).toBeGreaterThan(0);
+  });
+
+  it('has a source cited only by answers that name a competitor and leave the brand out, for the sources opportunity', async () => {
+    const gaps = await rows<{ domain: string; gap: number; brand: number }>(
+      `SELECT domain, sum(gap_answers)::int AS gap, sum(brand_answers)::int AS brand FROM ai_source_totals WHERE domain = 'trustradius.com' GROUP BY domain`,
+    );
+    expect(gaps).toEqual([{ domain: 'trustradius.com', gap: expect.any(Number), brand: 0 }]);
+    expect(gaps[0]!.gap).toBeGreaterThan(10);
   });
 });
