@@ -16,7 +16,7 @@ export { distinctQueryKeys, normaliseUrl, pageTotalsOf, pagesReadOf, retrievedPa
 export { orderedMembers, stringSetId } from './string-sets.js';
 export { urlFacts } from './url-facts.js';
 export type { RetrievedPage } from './retrieval.js';
-export { domainOwnership, normaliseDomain, parseCompetitorDomains, registrableDomain } from './domains.js';
+export { domainOwnership, normaliseDomain, ownedSpellings, parseCompetitorDomains, registrableDomain } from './domains.js';
 export type { CompetitorDomains, DomainOwnership } from './domains.js';
 export { sourceRow, sourceTotalsOf } from './source-shares.js';
 export type { SourceRow, SourceSums } from './source-shares.js';

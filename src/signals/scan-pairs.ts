@@ -1,14 +1,19 @@
 // Each scan with the previous scan (by date) of its project, model and locale, as the signal
 // rules compare them: at ingestion (the scans just stored) and in a rule preview (a project's
 // scans over a range). One SELECT, built here for both.
-import { COUNTER_FIELDS } from '../ai-visibility/index.js';
+import { COUNTER_FIELDS, ownedSpellings } from '../ai-visibility/index.js';
 import { COUNTER_COLUMNS } from '../ai-visibility/index.js';
 import type { ScanForRules } from './rules.js';
 
 const counters = (alias: string, prefix: string) => COUNTER_FIELDS.map((field) => `${alias}.${COUNTER_COLUMNS[field]} AS "${prefix}${field}"`).join(', ');
 
-// Owned by the project's domains as they are now: a scan's per-domain citation totals.
-const ownedCitations = (alias: string) => `(SELECT coalesce(sum(t.citations), 0)::int FROM ai_source_totals t WHERE t.scan_id = ${alias}.id AND t.domain = ANY(project.domains))`;
+// A scan's citations per domain ({ domain: citations }), counted as owned in JavaScript against the
+// project's domains as they are now, in every spelling (a project saved before one spelling was
+// chosen may list a Unicode domain; rows hold the ASCII one).
+const citationsByDomain = (alias: string) => `(SELECT coalesce(jsonb_object_agg(t.domain, t.citations), '{}'::jsonb) FROM ai_source_totals t WHERE t.scan_id = ${alias}.id AND t.citations > 0)`;
+
+const ownedCitationCount = (byDomain: Record<string, number>, owned: ReadonlySet<string>) =>
+  Object.entries(byDomain).reduce((sum, [domain, citations]) => sum + (owned.has(domain) ? citations : 0), 0);
 
 // Each run of a scan: [prompt id, text, brand named, competitors named] (competitor_only_prompt).
 const promptsOf = (alias: string) => `(SELECT coalesce(jsonb_agg(jsonb_build_array(a.prompt_id, pr.text, a.brand_mentions > 0,
@@ -20,21 +25,23 @@ export interface PairRow {
 }
 
 export function scanFrom(row: PairRow, prefix: string, id: string): ScanForRules {
+  const owned = new Set(ownedSpellings(row.project_domains as string[]));
   return {
     id,
     ...(Object.fromEntries(COUNTER_FIELDS.map((field) => [field, row[`${prefix}${field}`] as number])) as unknown as Omit<ScanForRules, 'id' | 'competitors'>),
     competitors: (row[`${prefix}competitors`] as ScanForRules['competitors']) ?? [],
     citationCount: Number(row[`${prefix}citation_count`]),
-    ownedCitationCount: Number(row[`${prefix}owned_citations`]),
+    ownedCitationCount: ownedCitationCount(row[`${prefix}citations_by_domain`] as Record<string, number>, owned),
     prompts: ((row[`${prefix}prompts`] as [string, string, boolean, string[]][] | undefined) ?? []).map(([promptId, prompt, brandVisible, competitorsVisible]) => ({ promptId, prompt, brandVisible, competitorsVisible })),
   };
 }
 
 /** The pairs of the scans `where` selects (alias `s`), each row carrying both sides' counters. */
-export const scanPairsSql = (where: string) => `SELECT s.id, s.workspace_id, s.project_id, to_char(s.date, 'YYYY-MM-DD') AS date, s.model, s.locale, ${counters('s', 'current_')}, s.competitors AS current_competitors,
-       s.citation_count AS current_citation_count, ${ownedCitations('s')} AS current_owned_citations, ${promptsOf('s')} AS current_prompts,
+export const scanPairsSql = (where: string) => `SELECT s.id, s.workspace_id, s.project_id, to_char(s.date, 'YYYY-MM-DD') AS date, s.model, s.locale, project.domains AS project_domains,
+       ${counters('s', 'current_')}, s.competitors AS current_competitors,
+       s.citation_count AS current_citation_count, ${citationsByDomain('s')} AS current_citations_by_domain, ${promptsOf('s')} AS current_prompts,
        p.id AS previous_id, ${counters('p', 'previous_')}, p.competitors AS previous_competitors,
-       p.citation_count AS previous_citation_count, ${ownedCitations('p')} AS previous_owned_citations, ${promptsOf('p')} AS previous_prompts
+       p.citation_count AS previous_citation_count, ${citationsByDomain('p')} AS previous_citations_by_domain, ${promptsOf('p')} AS previous_prompts
   FROM scans s
   JOIN ai_projects project ON project.id = s.project_id
   JOIN LATERAL (

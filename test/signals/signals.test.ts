@@ -101,6 +101,19 @@ describe('signal rules on ingestion', () => {
     expect(events.rows.map((row) => [row.payload.kind, row.payload.date])).toEqual([['owned_citation_share_drop', '2026-10-02']]);
   });
 
+  it('owned_citation_share_drop counts the brand\'s domain in either spelling: a project saved with a Unicode domain, its citations stored in ASCII', async () => {
+    const { id } = await project();
+    // Written as a project saved before one spelling was chosen (the admin commands now store the ASCII one).
+    await t.database.pool.query("UPDATE ai_projects SET domains = ARRAY['пример.рф'] WHERE id = $1", [id]);
+    const cite = (...urls: string[]) => ({ prompt: 'p', answer: 'a', brandMentions: 0, totalMentions: 0, position: null, sentiment: null, citations: urls.map((url) => ({ url })) });
+    const runsScan = (date: string, ...urls: string[]) => ({ project: id, date, model: 'chatgpt', locale: 'en-US', runs: [cite(...urls)] });
+    await ingest([runsScan('2026-10-01', 'https://пример.рф/a', 'https://www.xn--e1afmkfd.xn--p1ai/b', 'https://reddit.com/x', 'https://g2.com/y'), runsScan('2026-10-02', 'https://пример.рф/', 'https://reddit.com/x', 'https://reddit.com/z', 'https://g2.com/y')]);
+    const body = await graphql(SIGNALS, { id });
+    expect(body.data.node.signals.nodes).toEqual([
+      { kind: 'owned_citation_share_drop', model: 'chatgpt', locale: 'en-US', scanId: expect.stringMatching(/^scn_/), details: { metric: 'ownedCitationShare', before: 0.5, after: 0.25, threshold: 10, previousScanId: expect.stringMatching(/^scn_/) } },
+    ]);
+  });
+
   it('compare each scan with the previous scan of the same model and locale, even within one file and out of order', async () => {
     const { id, scan } = await project();
     await ingest([
