@@ -1,21 +1,25 @@
-// What the metrics, answers and sources endpoints stream when asked for CSV or NDJSON: every
-// row of the filtered range (no cap, no limit), read through a database cursor, each record
-// exactly the row the JSON answer would hold. The filters are the resolvers' own.
+// What the metrics, answers, sources, search-queries and opportunities endpoints stream when
+// asked for CSV or NDJSON: every row of the filtered range (no cap, no limit), each record exactly
+// the row the JSON answer would hold. Rows are read through a database cursor, except the
+// opportunities, which are ranked in JavaScript from a few aggregate rows: computed, then
+// streamed, one row per item with its list's `kind`. The filters are the resolvers' own.
 import type { WorkspaceScope } from '../db/workspace-scope.js';
 import type { TenantStatement } from '../db/tenant-sql.js';
 import { ANSWER_JSON_TEXT_KEYS, answerRepository } from './answer-repository.js';
 import { ownershipOf } from './domains.js';
 import { metricsRowOf, METRICS_ROWS } from './metrics.js';
 import { COUNTER_FIELDS } from './pooled-rates.js';
-import { answerFilterOf, metricsRange, searchQueryFilterOf, sourceFilterOf, type AnswerArgs, type SourceArgs } from './read-filters.js';
+import { answerFilterOf, metricsRange, runFilterOf, searchQueryFilterOf, sourceFilterOf, type AnswerArgs, type SourceArgs } from './read-filters.js';
+import { OPPORTUNITY_KINDS, queryOpportunities, type OpportunityKind } from './opportunities.js';
 import { sourceRow, type SourceSums } from './source-shares.js';
 import { sourcesStatement, sourcesValues } from './sources.js';
 import { SEARCH_QUERIES, searchQueryRow, searchQueryValues, type SearchQuerySums } from './search-queries.js';
 import type { ProjectRow } from './project-repository.js';
 
-export interface RowExport {
-  statement: TenantStatement<Record<string, any>>;
-  values: unknown[];
+/** Where an export's rows come from: a statement read through a cursor, or rows computed in memory. */
+export type RowSource = { statement: TenantStatement<Record<string, any>>; values: unknown[] } | { computed(): Promise<Record<string, any>[]> };
+
+export type RowExport = RowSource & {
   /** CSV columns, in order; nested values are written as JSON. */
   columns: readonly string[];
   /**
@@ -26,9 +30,12 @@ export interface RowExport {
   record(row: Record<string, any>): Record<string, unknown>;
   /** A name for the file (Content-Disposition). */
   filename: string;
-}
+};
 
-export type ExportArgs = AnswerArgs & SourceArgs;
+export type ExportArgs = AnswerArgs & SourceArgs & { kind?: OpportunityKind | null };
+
+/** Every figure of the three opportunity lists, in the JSON items' order; an item leaves the others empty. */
+const OPPORTUNITY_COLUMNS = ['kind', 'locale', 'score', 'promptId', 'prompt', 'runs', 'brandVisibility', 'bestCompetitor', 'domain', 'citations', 'answers', 'competitors', 'competitor', 'url', 'retrievals', 'retrievedNotCited', 'citedRate'] as const;
 
 type ExportBuilder = (scope: WorkspaceScope, project: ProjectRow, args: ExportArgs, now: Date) => RowExport;
 
@@ -71,6 +78,15 @@ export const ROW_EXPORTS: Readonly<Record<string, ExportBuilder>> = {
       filename: `sources-${project.id}`,
     };
   },
+  aiVisibilityOpportunities: (scope, project, args, now) => ({
+    computed: async () => {
+      const lists = await queryOpportunities(scope, project, runFilterOf(args, now), args.kind ? [args.kind] : OPPORTUNITY_KINDS, Infinity);
+      return OPPORTUNITY_KINDS.flatMap((kind) => lists[kind].map((item) => ({ kind, ...item })));
+    },
+    columns: OPPORTUNITY_COLUMNS,
+    record: (row) => row,
+    filename: `opportunities-${project.id}`,
+  }),
   aiVisibilitySearchQueries: (_scope, project, args, now) => ({
     statement: SEARCH_QUERIES as TenantStatement<Record<string, any>>,
     values: searchQueryValues(project.id, searchQueryFilterOf(args, now), null),

@@ -193,6 +193,17 @@ async function takeSlot({ slots, scope, keyId }: ExportStreamOptions, headers: R
   throw new ApiError('rate_limited', `${holder} already streams ${share} export${share === 1 ? '' : 's'} at once (its limit); retry when one ends.`, retry);
 }
 
+/** Rows already computed, read as a cursor reads them. */
+function rowsCursor<Row>(rows: Row[]): RowCursor<Row> {
+  let next = 0;
+  return {
+    read: async (count) => rows.slice(next, (next += count)),
+    close: async () => {
+      next = rows.length;
+    },
+  };
+}
+
 /**
  * A 200 whose body streams the export. A share of the export pool is taken and the cursor
  * opened before answering, so a caller over its share gets 429 and a full instance 503 instead
@@ -212,7 +223,7 @@ export async function exportResponse(options: ExportStreamOptions, headers: Reco
   const slot = await takeSlot(options, headers);
   let cursor: RowCursor<Record<string, any>>;
   try {
-    cursor = await options.scope.cursor(options.rows.statement, options.rows.values);
+    cursor = 'computed' in options.rows ? rowsCursor(await options.rows.computed()) : await options.scope.cursor(options.rows.statement, options.rows.values);
   } catch (error) {
     slot.release();
     throw error;

@@ -98,6 +98,18 @@ describe('opportunities', () => {
     expect(body).toEqual({ data: { projectId, range: { from: '2026-11-01', to: '2026-11-02' }, ...expected() }, meta: {} });
   });
 
+  it('exports every item of the three lists as CSV and NDJSON, one row per item with its list\'s kind, in the JSON order, whatever the limit', async () => {
+    const { prompts, sources, pages } = expected();
+    const items = [...prompts.map((item) => ({ kind: 'prompts', ...item })), ...sources.map((item) => ({ kind: 'sources', ...item })), ...pages.map((item) => ({ kind: 'pages', ...item }))];
+    const ndjson = (await v1(`/opportunities?${FIXTURE_RANGE}&limit=1`, 'application/x-ndjson')).body as string;
+    expect(ndjson.trim().split('\n').map((line) => JSON.parse(line))).toEqual(items);
+    const [header, ...rows] = parseCsv((await v1(`/opportunities?${FIXTURE_RANGE}&kind=pages`, 'text/csv')).body as string);
+    expect(header).toEqual(['kind', 'locale', 'score', 'promptId', 'prompt', 'runs', 'brandVisibility', 'bestCompetitor', 'domain', 'citations', 'answers', 'competitors', 'competitor', 'url', 'retrievals', 'retrievedNotCited', 'citedRate']);
+    expect(rows.map((row) => [row[0], row[1], row[2], row[13], row[14], row[15]])).toEqual(pages.map((page) => ['pages', page.locale, String(page.score), page.url, String(page.retrievals), String(page.retrievedNotCited)]));
+    const prompt = parseCsv((await v1(`/opportunities?${FIXTURE_RANGE}&kind=prompts`, 'text/csv')).body as string)[1]!;
+    expect(JSON.parse(prompt[7]!)).toEqual(prompts[0]!.bestCompetitor);
+  });
+
   it('pools per locale over the filtered runs: model and locale filters change the figures, not the rules', async () => {
     const { body } = await v1(`/opportunities?${FIXTURE_RANGE}&model=chatgpt&locale=en-US&kind=prompts`);
     expect(body.data).toMatchObject({ prompts: withIds(EXPECTED_PROMPT_OPPORTUNITIES_CHATGPT_EN), sources: [], pages: [] });
