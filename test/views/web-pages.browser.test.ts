@@ -97,6 +97,12 @@ describe('the view pages', () => {
     const totals = (await v1(`/ai-visibility/projects/${projectId}/metrics`)).data.totals.find((row: { locale: string }) => row.locale === locale);
     expect(await page.locator('.kpi', { hasText: 'Visibility' }).locator('.value').textContent()).toBe(en.percent.format(totals.visibility));
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // Why: pages read beside the citations, and v1's opportunities for the locale shown.
+    await expect.poll(() => page.locator('th', { hasText: 'Runs that read it' }).count()).toBeGreaterThan(0);
+    const opportunities = (await v1(`/ai-visibility/projects/${projectId}/opportunities?limit=5&locale=${locale}`)).data;
+    for (const item of opportunities.pages) expect(await page.locator('table', { hasText: 'Own pages read but not cited' }).locator('th', { hasText: item.url }).count()).toBe(1);
+    for (const item of opportunities.sources) expect(await page.locator('table', { hasText: 'Sites citing competitors' }).locator('th', { hasText: item.domain }).count()).toBe(1);
+    expect(opportunities.pages.length + opportunities.sources.length).toBeGreaterThan(0);
     await keep(page, 'web-visibility-390.png');
     expect(problems).toEqual([]);
     await context.close();
@@ -107,6 +113,12 @@ describe('the view pages', () => {
     await page.goto(`${served.baseUrl}/app/ai-visibility/${projectId}/answers`);
     const answers = await v1(`/ai-visibility/projects/${projectId}/answers?limit=20`);
     await expect.poll(() => page.locator('p[role=status]').textContent(), { timeout: 15_000 }).toBe(`1–${Math.min(20, answers.meta.total)} of ${en.number.format(answers.meta.total)}`);
+    // Why: each answer's searches and pages read, as v1 has them.
+    const first = answers.data[0];
+    const card = page.locator('article.answer').first();
+    if (first.searchQueries.length) expect(await card.locator('.meta', { hasText: 'Searched:' }).textContent()).toBe(`Searched: ${first.searchQueries.map((query: string) => `“${query}”`).join(' · ')}`);
+    expect(await card.locator('ul[aria-label="Pages read"] li').count()).toBe(first.retrieved.length);
+    expect(await card.locator('ul[aria-label="Pages read"] li.uncited').count()).toBe(first.retrieved.filter((item: { cited: boolean }) => !item.cited).length);
     await keep(page, 'web-answers.png');
     const prompt = (await v1(`/ai-visibility/projects/${projectId}/prompts`)).data[0];
     await page.getByRole('button', { name: prompt.text }).click();

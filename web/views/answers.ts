@@ -1,5 +1,6 @@
 // The answers view: a project's prompts with their totals per locale, and the models' answers
-// page by page, newest first, the brand's and competitors' mentions marked and citations listed.
+// page by page, newest first, the brand's and competitors' mentions marked, citations listed, and
+// why: the searches each ran and the pages it read, those it did not cite marked.
 import './shared/theme.css';
 import { h } from './shared/dom.js';
 import type { Formats } from './shared/format.js';
@@ -20,6 +21,8 @@ interface Answer {
   brandMentions: number; totalMentions: number; position: number | null; sentiment: number | null;
   competitors: { name: string; mentions: number; position: number | null }[];
   citations: { position: number; url: string; domain: string; title: string | null }[];
+  searchQueries: string[];
+  retrieved: { url: string; domain: string; title: string | null; cited: boolean }[];
 }
 interface AnswersData {
   aiVisibilityProjects: { data: { id: string; name: string; brand: string; competitors: string[] }[] };
@@ -103,5 +106,9 @@ function answerCard(answer: Answer, prompt: string | undefined, project: Answers
     prompt ? h('div', { class: 'meta' }, `Prompt: ${prompt}`) : null,
     h('p', {}, marked(answer.text, project?.brand, project?.competitors ?? [])),
     h('div', { class: 'meta' }, `Mentions: ${mentions.join(', ')}`),
-    answer.citations.length ? h('ol', { 'aria-label': 'Citations' }, answer.citations.map((citation) => h('li', {}, citation.title ? `${citation.title} — ` : '', citation.url))) : null);
+    answer.citations.length ? h('ol', { 'aria-label': 'Citations' }, answer.citations.map((citation) => h('li', {}, citation.title ? `${citation.title} — ` : '', citation.url))) : null,
+    answer.searchQueries.length ? h('div', { class: 'meta' }, `Searched: ${answer.searchQueries.map((query) => `“${query}”`).join(' · ')}`) : null,
+    answer.retrieved.length
+      ? h('ul', { 'aria-label': 'Pages read' }, answer.retrieved.map((page) => h('li', { class: page.cited ? 'cited' : 'uncited' }, page.cited ? 'Read and cited: ' : 'Read, not cited: ', page.title ? `${page.title} — ` : '', page.url)))
+      : null);
 }

@@ -22,13 +22,19 @@ interface LocaleTotals extends Rates {
   byModel: (Rates & { model: string })[];
   competitors: (Rates & { name: string })[];
 }
-interface SourceRow { locale: string; domain: string; citations: number; answersCiting: number; citationShare: number; answerShare: number; owned: boolean; competitor: string | null }
+interface SourceRow { locale: string; domain: string; citations: number; answersCiting: number; citationShare: number; answerShare: number; retrievals: number; retrievedNotCited: number; owned: boolean; competitor: string | null }
+interface Opportunities {
+  prompts: { locale: string; prompt: string; runs: number; brandVisibility: number | null; bestCompetitor: { name: string; visibility: number }; score: number }[];
+  sources: { locale: string; domain: string; citations: number; answers: number; competitors: string[]; score: number }[];
+  pages: { locale: string; url: string; retrievals: number; retrievedNotCited: number; score: number }[];
+}
 interface VisibilityData {
   node: {
     id: string; name: string; brand: string; competitors: string[]; models: string[]; locales: string[];
     trend: TrendPoint[];
     metrics: { data: { range: { from: string; to: string }; totals: LocaleTotals[] } };
     sources: { data: { rows: SourceRow[] } };
+    opportunities: Opportunities;
   } | null;
 }
 
@@ -70,6 +76,8 @@ startView<VisibilityArgs, VisibilityData>({
       sentiment(total, f),
       h('h2', {}, 'Cited sources'),
       sources(project.sources.data.rows.filter((row) => row.locale === locale), locale, f),
+      h('h2', {}, 'What to do next'),
+      opportunities(project.opportunities, locale, f),
     );
   },
 });
@@ -113,8 +121,20 @@ function sentiment(total: LocaleTotals, f: Formats) {
 
 function sources(rows: SourceRow[], locale: string, f: Formats) {
   if (!rows.length) return h('p', { class: 'notice empty' }, 'No citations in this range.');
-  return h('div', { class: 'scroll' }, table(`Most cited domains, ${locale}`, ['Domain', 'Citations', 'Share of citations', 'Answers citing', 'Share of answers'], rows.map((row) => [
+  return h('div', { class: 'scroll' }, table(`Most cited domains, ${locale}`, ['Domain', 'Citations', 'Share of citations', 'Answers citing', 'Share of answers', 'Runs that read it', 'Read, not cited'], rows.map((row) => [
     h('span', {}, row.domain, row.owned ? h('span', { class: 'tag owned' }, 'owned') : null, row.competitor ? h('span', { class: 'tag competitor' }, row.competitor) : null),
-    f.number(row.citations), f.percent(row.citationShare), f.number(row.answersCiting), f.percent(row.answerShare),
+    f.number(row.citations), f.percent(row.citationShare), f.number(row.answersCiting), f.percent(row.answerShare), f.number(row.retrievals), f.number(row.retrievedNotCited),
   ])));
+}
+
+/** The opportunity lists of one locale, each with the figures behind its score. */
+function opportunities(lists: Opportunities, locale: string, f: Formats) {
+  const prompts = lists.prompts.filter((item) => item.locale === locale);
+  const sites = lists.sources.filter((item) => item.locale === locale);
+  const pages = lists.pages.filter((item) => item.locale === locale);
+  if (!prompts.length && !sites.length && !pages.length) return h('p', { class: 'notice empty' }, 'No opportunities in this range.');
+  return h('div', { class: 'scroll' },
+    prompts.length ? table('Prompts where a competitor is visible and the brand is not (runs at stake)', ['Prompt', 'Runs', 'Brand', 'Best competitor', 'Runs at stake'], prompts.map((item) => [item.prompt, f.number(item.runs), f.percent(item.brandVisibility), `${item.bestCompetitor.name} ${f.percent(item.bestCompetitor.visibility)}`, f.number(item.score)])) : null,
+    sites.length ? table('Sites citing competitors but never the brand', ['Domain', 'Citations', 'Answers', 'Competitors named'], sites.map((item) => [item.domain, f.number(item.citations), f.number(item.answers), item.competitors.join(', ')])) : null,
+    pages.length ? table('Own pages read but not cited', ['Page', 'Runs that read it', 'Read, not cited'], pages.map((item) => [item.url, f.number(item.retrievals), f.number(item.retrievedNotCited)])) : null);
 }
