@@ -10,7 +10,7 @@ export { projectRepository } from './project-repository.js';
 export { COUNTER_COLUMNS } from './scan-columns.js';
 export { scanRepository } from './scans-repository.js';
 export type { ScanFilter, ScanRow } from './scans-repository.js';
-export { competitorCountersFromRuns, competitorDifferences, counterDifferences, countersFromRuns, runProblems, runsDigest, SENTIMENTS } from './runs.js';
+export { competitorCountersFromRuns, competitorsNamed, competitorDifferences, counterDifferences, countersFromRuns, runProblems, runsDigest, SENTIMENTS } from './runs.js';
 export type { Run, RunCitation, RunCompetitor, RunRetrieval, Sentiment } from './runs.js';
 export { distinctQueryKeys, normaliseUrl, pageTotalsOf, pagesReadOf, retrievedPages, searchQueryKey, type PageRead } from './retrieval.js';
 export { orderedMembers, stringSetId } from './string-sets.js';

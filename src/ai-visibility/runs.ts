@@ -47,6 +47,9 @@ const SENTIMENT_COUNTER: Record<Sentiment, 'positiveCount' | 'neutralCount' | 'n
 };
 
 /** The scan's counters as the contract defines them over its runs. */
+/** The competitors a run names (mentioned at least once), in its order. */
+export const competitorsNamed = (run: Pick<Run, 'competitors'>): string[] => (run.competitors ?? []).filter((competitor) => competitor.mentions > 0).map((competitor) => competitor.name);
+
 export function countersFromRuns(runs: readonly Run[]): ScanCounters {
   const counters = Object.fromEntries(COUNTER_FIELDS.map((field) => [field, 0])) as unknown as ScanCounters;
   for (const run of runs) {

@@ -3,7 +3,7 @@
 // range any way they like and check that the parts pool to the whole.
 import { ratio } from './pooled-rates.js';
 import { registrableDomain, type DomainOwnership } from './domains.js';
-import type { Run } from './runs.js';
+import { competitorsNamed, type Run } from './runs.js';
 
 /** Sums of one locale × domain (or URL) over a range, with the locale's own sums over the same range. */
 export interface SourceSums {
@@ -74,7 +74,7 @@ export function sourceTotalsOf(runs: readonly Run[]): Map<string, DomainTotals> 
   for (const run of runs) {
     const domains = (run.citations ?? []).map((citation) => registrableDomain(citation.url));
     const citedDomains = new Set(domains);
-    const named = (run.competitors ?? []).filter((competitor) => competitor.mentions > 0).map((competitor) => competitor.name);
+    const named = competitorsNamed(run);
     const gap = run.brandMentions === 0 && named.length > 0;
     for (const domain of domains) {
       const current = of(domain);

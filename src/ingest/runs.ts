@@ -3,7 +3,7 @@
 // stored yet, and the per-scan totals per domain and per page that sources and opportunities read. Written in the ingest transaction,
 // column-wise (columns.ts) so thousands of runs cost a handful of statements.
 import type pg from 'pg';
-import { distinctQueryKeys, normaliseUrl, orderedMembers, pageTotalsOf, pagesReadOf, registrableDomain, retrievedPages, sourceTotalsOf, stringSetId, type PageRead, type Run } from '../ai-visibility/index.js';
+import { competitorsNamed, distinctQueryKeys, normaliseUrl, orderedMembers, pageTotalsOf, pagesReadOf, registrableDomain, retrievedPages, sourceTotalsOf, stringSetId, type PageRead, type Run } from '../ai-visibility/index.js';
 import { newId } from '../db/ids.js';
 import { columnsOf, insertColumns, pushRow, ROWS_PER_STATEMENT } from './columns.js';
 
@@ -62,6 +62,15 @@ const emptyRows = () => ({
 
 function pushScanRows({ answers, citations, sets, pages, sources }: RunRows, { scanId, workspaceId, scan }: StoredScan, promptIds: ReadonlyMap<string, string>, setsSeen: Set<string>) {
   const runsPages: PageRead[][] = [];
+  // A set's id; a set not queued yet in this ingestion becomes a row (written before its answers' group ends).
+  const setIdOf = (members: string[]) => {
+    const id = stringSetId(members);
+    if (id && !setsSeen.has(`${scan.projectId}|${id}`)) {
+      setsSeen.add(`${scan.projectId}|${id}`);
+      pushRow(sets, [scan.projectId, id, workspaceId, orderedMembers(members)]);
+    }
+    return id;
+  };
   for (const run of scan.runs!) {
     const answerId = newId('answer');
     const promptId = promptIds.get(`${scan.projectId}|${run.prompt}`)!;
@@ -69,14 +78,8 @@ function pushScanRows({ answers, citations, sets, pages, sources }: RunRows, { s
     const read = retrievedPages(run);
     const pagesRead = pagesReadOf(read);
     runsPages.push(pagesRead);
-    const [querySet, competitorSet] = [distinctQueryKeys(run), (run.competitors ?? []).filter((competitor) => competitor.mentions > 0).map((competitor) => competitor.name)].map((members) => {
-      const id = stringSetId(members);
-      if (id && !setsSeen.has(`${scan.projectId}|${id}`)) {
-        setsSeen.add(`${scan.projectId}|${id}`);
-        pushRow(sets, [scan.projectId, id, workspaceId, orderedMembers(members)]);
-      }
-      return id;
-    });
+    const querySet = setIdOf(distinctQueryKeys(run));
+    const competitorSet = setIdOf(competitorsNamed(run));
     pushRow(answers, [answerId, workspaceId, scan.projectId, scanId, promptId, scan.date, scan.model, scan.locale, run.answer, run.brandMentions, run.totalMentions, run.position, run.sentiment, run.competitors ?? [], cited, run.searchQueries ?? [], read, querySet, competitorSet, pagesRead]);
     // Under its normalised URL, as pages read are: sources by URL join the two on it.
     for (const citation of cited) {
