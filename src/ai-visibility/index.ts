@@ -14,6 +14,7 @@ export { competitorCountersFromRuns, competitorsNamed, competitorDifferences, co
 export type { Run, RunCitation, RunCompetitor, RunRetrieval, Sentiment } from './runs.js';
 export { distinctQueryKeys, normaliseUrl, pageTotalsOf, pagesReadOf, retrievedPages, searchQueryKey, type PageRead } from './retrieval.js';
 export { orderedMembers, stringSetId } from './string-sets.js';
+export { byCodePoint } from './code-point-order.js';
 export { urlFacts } from './url-facts.js';
 export type { RetrievedPage } from './retrieval.js';
 export { domainOwnership, normaliseDomain, ownedSpellings, parseCompetitorDomains, registrableDomain } from './domains.js';

@@ -3,6 +3,7 @@
 // Every rate is pooled (sums first, one division, per locale); a zero denominator is null.
 import { ratio } from './pooled-rates.js';
 import type { DomainOwnership } from './domains.js';
+import { byCodePoint } from './code-point-order.js';
 
 /** A prompt's runs in one locale, the brand's visible runs and each competitor's. */
 export interface PromptGapSums {
@@ -25,27 +26,12 @@ export interface PromptOpportunity {
 }
 
 /**
- * Code-point order, the tie-break of every list (PostgreSQL's "C" collation agrees). `<` compares
- * UTF-16 units, where a character past U+FFFF (a surrogate pair, D800–DFFF) sorts before
- * U+E000–U+FFFF: those units are ranked as the code points they stand for.
- */
-const codePointRank = (unit: number) => (unit >= 0xd800 && unit <= 0xdfff ? unit + 0x2000 : unit >= 0xe000 ? unit - 0x800 : unit);
-function byText(a: string, b: string): number {
-  const length = Math.min(a.length, b.length);
-  for (let index = 0; index < length; index++) {
-    const [x, y] = [a.charCodeAt(index), b.charCodeAt(index)];
-    if (x !== y) return codePointRank(x) - codePointRank(y);
-  }
-  return a.length - b.length;
-}
-
-/**
  * score = runs × (best competitor's visibility − the brand's visibility), both over the same
  * runs, which is the best competitor's visible runs minus the brand's: the runs at stake. Null
  * when no competitor is ahead. The best competitor is the most visible one, ties by name.
  */
 export function promptOpportunity(sums: PromptGapSums): PromptOpportunity | null {
-  const best = [...sums.competitors].sort((a, b) => b.visible - a.visible || byText(a.name, b.name))[0];
+  const best = [...sums.competitors].sort((a, b) => b.visible - a.visible || byCodePoint(a.name, b.name))[0];
   if (!best || best.visible <= sums.brandVisible) return null;
   return {
     locale: sums.locale,
@@ -106,7 +92,7 @@ export function pageOpportunity(sums: PageSums): PageOpportunity | null {
  * code-point order; at most `perLocale` of each locale.
  */
 export function rankPerLocale<T extends { locale: string; score: number }>(items: readonly T[], textOf: (item: T) => string, perLocale: number): T[] {
-  const sorted = [...items].sort((a, b) => byText(a.locale, b.locale) || b.score - a.score || byText(textOf(a), textOf(b)));
+  const sorted = [...items].sort((a, b) => byCodePoint(a.locale, b.locale) || b.score - a.score || byCodePoint(textOf(a), textOf(b)));
   const kept = new Map<string, number>();
   return sorted.filter((item) => {
     const count = kept.get(item.locale) ?? 0;

@@ -1,6 +1,6 @@
 // Signal rules: what counts as news between a scan and the previous scan of the same project,
 // model and locale. Pure: the ingest transaction loads both scans and stores what fires.
-import { ratesOf, ratio, type CompetitorCounters, type ScanCounters } from '../ai-visibility/index.js';
+import { byCodePoint, ratesOf, ratio, type CompetitorCounters, type ScanCounters } from '../ai-visibility/index.js';
 
 export const SIGNAL_KINDS = ['visibility_drop', 'share_of_voice_overtaken', 'average_position_worse', 'sentiment_negative', 'owned_citation_share_drop', 'competitor_only_prompt'] as const;
 export type SignalKind = (typeof SIGNAL_KINDS)[number];
@@ -150,7 +150,7 @@ function competitorOnlyPrompts(previous: ScanForRules, current: ScanForRules, th
   for (const now of current.prompts) {
     const then = before.get(now.promptId);
     if (!then || now.brandVisible) continue;
-    const appeared = now.competitorsVisible.filter((name) => !then.competitorsVisible.includes(name)).sort();
+    const appeared = now.competitorsVisible.filter((name) => !then.competitorsVisible.includes(name)).sort(byCodePoint);
     if (appeared.length < threshold) continue;
     fired.push({
       kind: 'competitor_only_prompt',

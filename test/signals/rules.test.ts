@@ -109,4 +109,10 @@ describe('signal rules', () => {
     // p3: no competitor is new; p4: the brand is named; p5: nothing to compare with. At 2, only p2.
     expect(evaluateRules(before, after, [{ ...rule[0]!, threshold: 2 }]).map((signal) => signal.details.promptId)).toEqual(['p2']);
   });
+
+  it('competitor_only_prompt lists the new competitors in code-point order, past U+FFFF too', () => {
+    const run = (brandVisible: boolean, ...competitorsVisible: string[]) => ({ promptId: 'p', prompt: 'about p', brandVisible, competitorsVisible });
+    const fired = evaluateRules(scan('a', { prompts: [run(false)] }), scan('b', { prompts: [run(false, '\u{1F600} emoji', '\uFF21 wide', 'Globex')] }), [{ kind: 'competitor_only_prompt', threshold: 1, enabled: true }]);
+    expect(fired[0]!.details.competitors).toEqual(['Globex', '\uFF21 wide', '\u{1F600} emoji']);
+  });
 });
