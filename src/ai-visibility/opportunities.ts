@@ -3,7 +3,7 @@
 // own pages from the per-scan page totals. Scoring and ranking are pure (opportunity-scores.ts).
 import type { WorkspaceScope } from '../db/workspace-scope.js';
 import { tenantStatement } from '../db/tenant-sql.js';
-import { ownedSpellings, ownershipOf } from './domains.js';
+import { ownershipOf } from './domains.js';
 import { pageOpportunity, promptOpportunity, rankPerLocale, sourceOpportunity, type PageOpportunity, type PageSums, type PromptGapSums, type PromptOpportunity, type SourceGapSums, type SourceOpportunity } from './opportunity-scores.js';
 import { runFilterSql, runFilterValues, type RunFilter } from './run-filter.js';
 
@@ -72,7 +72,7 @@ export async function queryOpportunities(scope: WorkspaceScope, project: Project
   const [prompts, sources, pages] = await Promise.all([
     kinds.includes('prompts') ? scope.rows(PROMPT_GAPS, values) : [],
     kinds.includes('sources') ? scope.rows(SOURCE_GAPS, values) : [],
-    kinds.includes('pages') && project.domains.length ? scope.rows(OWNED_PAGES, [...values, ownedSpellings(project.domains)]) : [],
+    kinds.includes('pages') && project.domains.length ? scope.rows(OWNED_PAGES, [...values, [...ownership.owned]]) : [],
   ]);
   return {
     prompts: rankPerLocale(prompts.map(promptOpportunity).filter((item) => item !== null), (item) => item.prompt, perLocale),

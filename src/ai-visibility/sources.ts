@@ -1,8 +1,8 @@
 // Who the assistants cite: one row per locale × domain (or URL) with citation and answer
 // shares. By domain without a prompt filter, the per-scan totals kept at ingestion are summed
 // (ai_source_totals: a 90-day range reads thousands of rows, not millions of citations); by
-// prompt or by URL, the citations themselves, beside the pages read. Each locale is its own population. The same
-// statement without a limit feeds the streaming export.
+// prompt or by URL, the citations themselves, beside the pages read. Each locale is its own
+// population. The same statement without a limit feeds the streaming export.
 import type { WorkspaceScope } from '../db/workspace-scope.js';
 import { tenantStatement, type TenantStatement, type WorkspaceBinding } from '../db/tenant-sql.js';
 import { runFilterSql, runFilterValues, type RunFilter } from './run-filter.js';

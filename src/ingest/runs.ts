@@ -1,7 +1,8 @@
 // A scan's runs as rows: prompts (created on first sight), answers (with the ids of their query
 // set and named-competitor set, and their distinct pages read), their citations, the sets not
-// stored yet, and the per-scan totals per domain and per page that sources and opportunities read. Written in the ingest transaction,
-// column-wise (columns.ts) so thousands of runs cost a handful of statements.
+// stored yet, and the per-scan totals per domain and per page that sources and opportunities
+// read. Written in the ingest transaction, column-wise (columns.ts) so thousands of runs cost a
+// handful of statements.
 import type pg from 'pg';
 import { competitorsNamed, distinctQueryKeys, normaliseUrl, orderedMembers, pageTotalsOf, pagesReadOf, registrableDomain, retrievedPages, sourceTotalsOf, stringSetId, type PageRead, type Run } from '../ai-visibility/index.js';
 import { newId } from '../db/ids.js';

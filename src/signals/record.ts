@@ -5,7 +5,7 @@ import type pg from 'pg';
 import { newId } from '../db/ids.js';
 import type { OutboxEvent } from '../webhooks/index.js';
 import { effectiveRules, evaluateRules, isSignalKind, type SignalRule } from './rules.js';
-import { scanFrom, scanPairsSql, type PairRow } from './scan-pairs.js';
+import { scanPairOf, scanPairsSql, type PairRow } from './scan-pairs.js';
 
 const CHUNK = 500;
 
@@ -37,7 +37,8 @@ export async function recordSignals(client: pg.PoolClient | pg.Client, scanIds: 
     const values: unknown[] = [];
     const rows: string[] = [];
     for (const row of pairs.rows) {
-      const fired = evaluateRules(scanFrom(row, 'previous_', row.previous_id as string), scanFrom(row, 'current_', row.id as string), rules.get(row.project_id as string)!);
+      const { previous, current } = scanPairOf(row);
+      const fired = evaluateRules(previous, current, rules.get(row.project_id as string)!);
       for (const signal of fired) {
         const id = newId('signal');
         const placeholders = [id, row.workspace_id, row.project_id, row.id, signal.kind, row.model, row.locale, JSON.stringify(signal.details)].map((value) => `$${values.push(value)}`);

@@ -3,7 +3,7 @@
 import type { WorkspaceScope } from '../db/workspace-scope.js';
 import { tenantStatement } from '../db/tenant-sql.js';
 import { evaluateRules, type FiredSignal, type SignalKind } from './rules.js';
-import { scanFrom, scanPairsSql, type PairRow } from './scan-pairs.js';
+import { scanPairOf, scanPairsSql, type PairRow } from './scan-pairs.js';
 
 export interface RulePreview {
   kind: SignalKind;
@@ -23,7 +23,8 @@ export async function previewRule(scope: WorkspaceScope, projectId: string, rule
   const firings: RulePreview['firings'] = [];
   let fired = 0;
   for (const row of pairs) {
-    const signals = evaluateRules(scanFrom(row, 'previous_', row.previous_id as string), scanFrom(row, 'current_', row.id as string), [{ ...rule, enabled: true }]);
+    const { previous, current } = scanPairOf(row);
+    const signals = evaluateRules(previous, current, [{ ...rule, enabled: true }]);
     fired += signals.length;
     for (const signal of signals) if (firings.length < 50) firings.push({ date: row.date as string, model: row.model as string, locale: row.locale as string, ...signal.details });
   }

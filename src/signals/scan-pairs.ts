@@ -24,8 +24,7 @@ export interface PairRow {
   [column: string]: unknown;
 }
 
-export function scanFrom(row: PairRow, prefix: string, id: string): ScanForRules {
-  const owned = new Set(ownedSpellings(row.project_domains as string[]));
+function scanFrom(row: PairRow, prefix: string, id: string, owned: ReadonlySet<string>): ScanForRules {
   return {
     id,
     ...(Object.fromEntries(COUNTER_FIELDS.map((field) => [field, row[`${prefix}${field}`] as number])) as unknown as Omit<ScanForRules, 'id' | 'competitors'>),
@@ -34,6 +33,12 @@ export function scanFrom(row: PairRow, prefix: string, id: string): ScanForRules
     ownedCitationCount: ownedCitationCount(row[`${prefix}citations_by_domain`] as Record<string, number>, owned),
     prompts: ((row[`${prefix}prompts`] as [string, string, boolean, string[]][] | undefined) ?? []).map(([promptId, prompt, brandVisible, competitorsVisible]) => ({ promptId, prompt, brandVisible, competitorsVisible })),
   };
+}
+
+/** A row's two scans as the rules compare them, the project's own domains spelled out once for both. */
+export function scanPairOf(row: PairRow): { previous: ScanForRules; current: ScanForRules } {
+  const owned = new Set(ownedSpellings(row.project_domains as string[]));
+  return { previous: scanFrom(row, 'previous_', row.previous_id as string, owned), current: scanFrom(row, 'current_', row.id as string, owned) };
 }
 
 /** The pairs of the scans `where` selects (alias `s`), each row carrying both sides' counters. */
