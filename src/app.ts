@@ -137,7 +137,7 @@ export function createApp(deps: AppDependencies): App {
     contextFor,
     cache: dataCache,
     exportShares: { instance: config.EXPORT_POOL_SIZE, perWorkspace: config.EXPORTS_PER_WORKSPACE, perKey: config.EXPORTS_PER_KEY },
-    ...(config.PUBLIC_BASE_URL ? { publicBaseUrl: config.PUBLIC_BASE_URL } : {}),
+    originOf: (request) => publicOrigin.addressedOrigin(request),
   });
   // /graphql's server (Yoga, its plugins and executor: ~4.6 MB of heap) is loaded on its first
   // request, like the MCP connector: an instance that serves only v1 never holds it, and every MB

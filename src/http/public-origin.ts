@@ -10,7 +10,16 @@ export interface PublicOrigin {
   listeningOn(origin: string): void;
   /** Refuses a request addressed to another host (421), for the doors whose URLs are absolute (OAuth, /mcp). */
   assertAddressed(hostHeader: string | null | undefined, forwardedHost?: string | null): void;
+  /**
+   * The origin a request was addressed to, for documents that name the server they came from:
+   * PUBLIC_BASE_URL's whenever it is set (no Host is ever reflected then); otherwise the Host and
+   * scheme it came with (X-Forwarded-Host and -Proto only behind a trusted proxy), and the
+   * service's origin for a malformed one.
+   */
+  addressedOrigin(request: Request): string;
 }
+
+const firstOf = (header: string | null) => header?.split(',')[0]!.trim().toLowerCase() || null;
 
 // RFC 3986 host (reg-name of letters, digits, dots and dashes, or an IP literal) and an optional port.
 const HOST_HEADER = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;
@@ -34,6 +43,14 @@ export function createPublicOrigin(configured: string | undefined, fallbackPort:
       if (!isValidHostHeader(given)) throw new ApiError('bad_request', 'The Host header is missing or malformed.');
       // URL parsing drops a default port (":443" on https), as browsers do.
       if (new URL(`${new URL(origin).protocol}//${given}`).host !== host) throw new ApiError('misdirected_request', `This server answers for ${origin} only.`);
+    },
+    addressedOrigin(request) {
+      if (configured) return origin;
+      const url = new URL(request.url);
+      const given = (trustProxy && firstOf(request.headers.get('x-forwarded-host'))) || (request.headers.get('host') ?? url.host).toLowerCase();
+      const forwardedProto = trustProxy ? firstOf(request.headers.get('x-forwarded-proto')) : null;
+      const protocol = forwardedProto === 'https' || forwardedProto === 'http' ? `${forwardedProto}:` : url.protocol;
+      return isValidHostHeader(given) ? new URL(`${protocol}//${given}`).origin : origin;
     },
   };
 }

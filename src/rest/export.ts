@@ -1,6 +1,6 @@
-// Streaming export of v1 collections: `Accept: text/csv` or `application/x-ndjson` on the
-// metrics, answers and sources endpoints gives every row of the filtered range, read from a
-// database cursor a batch at a time. The response is a Node stream that pulls the next batch
+// Streaming export of v1 collections: the export routes (`/answers.csv`, `/answers.ndjson`, …;
+// routes.ts) and `Accept: text/csv` or `application/x-ndjson` on their JSON twins give every row
+// of the filtered range, read from a database cursor a batch at a time. The response is a Node stream that pulls the next batch
 // only when the socket has taken the last one (back-pressure), and a client that goes away
 // destroys it, which closes the cursor and stops the query. Each 1 000 rows streamed spend one
 // rate-limit token; with the bucket empty, the stream waits for the next token rather than
@@ -80,6 +80,14 @@ export function negotiateExport(accept: string | null): ExportFormat | null {
 export function acceptsJson(accept: string | null): boolean {
   if (!accept) return true;
   return (jsonEntry(acceptEntries(accept))?.q ?? 0) > 0;
+}
+
+/** Whether a media type is acceptable: no Accept header, or one naming it, its `type/*` or `*\/*` with q above 0. */
+export function acceptsMediaType(accept: string | null, mediaType: string): boolean {
+  if (!accept) return true;
+  const entries = acceptEntries(accept);
+  const entry = [mediaType, `${mediaType.split('/')[0]}/*`, '*/*'].map((type) => entries.find((candidate) => candidate.type === type)).find(Boolean);
+  return (entry?.q ?? 0) > 0;
 }
 
 /**

@@ -9,8 +9,8 @@ import { runCompiled, type GraphQLContext } from '../graphql/context.js';
 import type { DataCache } from '../db/data-cache.js';
 import { bearerChallenge, type Principal } from '../auth/index.js';
 import type { Admitted } from '../auth/index.js';
-import { finishedBody, heldBytes, ifNoneMatchMatches, jsonBody, jsonRepresentation, keptBody, type FinishedBody } from '../http/representation.js';
-import { matchRoute, REST_ROUTES, routeScopes } from './routes.js';
+import { finishedBody, heldBytes, ifNoneMatchMatches, jsonBody, jsonRepresentation, keptBody } from '../http/representation.js';
+import { matchRoute, PAGING_ARGUMENTS, routeScopes, V1_ROUTES, type RestRoute } from './routes.js';
 import { parameterValidator } from './parameters.js';
 import { BASE_PATH, v1Schema } from './v1-schema.js';
 import { compileRouteOperations } from './operations.js';
@@ -18,7 +18,8 @@ import { API_REFERENCE_PAGE_POLICY, apiReferencePage, scalarBundle } from './doc
 import { pageSecurityHeaders } from '../http/html.js';
 import { assertResponseSize } from '../http/response-size.js';
 import { ROW_EXPORTS, type ExportArgs } from '../ai-visibility/index.js';
-import { acceptsJson, exportResponse, negotiateExport } from './export.js';
+import { acceptsJson, acceptsMediaType, EXPORT_MEDIA_TYPES, exportResponse, negotiateExport } from './export.js';
+import { createApiDocuments, type ApiDocumentKind } from './api-documents.js';
 import { createExportSlots, type ExportShares } from './export-slots.js';
 
 export { BASE_PATH };
@@ -33,7 +34,8 @@ export interface RestDependencies {
   cache: DataCache;
   /** Exports streaming at once: per instance (the export pool), per workspace, per key. */
   exportShares: ExportShares;
-  publicBaseUrl?: string;
+  /** The origin a request was addressed to (PUBLIC_BASE_URL's when set): the documents' server. */
+  originOf(request: Request): string;
 }
 
 /**
@@ -61,6 +63,15 @@ const notAcceptable = (exportable: boolean) =>
   new ApiError('not_acceptable', exportable
     ? 'This endpoint answers application/json, text/csv or application/x-ndjson; the Accept header allows none of them.'
     : 'This endpoint answers application/json only (the OpenAPI document lists the endpoints that also export CSV and NDJSON); send Accept: application/json.');
+const notAcceptableExport = (type: string) => new ApiError('not_acceptable', `This endpoint answers ${type} only; the Accept header does not allow it.`);
+
+const DOCUMENTS: Record<string, ApiDocumentKind> = { '/openapi.json': 'openapi', '/swagger.json': 'swagger' };
+
+/** An export route validates its JSON twin's filters; paging arguments are unknown there, so ignored. */
+const validatorOf = (route: RestRoute, schema: GraphQLSchema) => {
+  const field = schema.getQueryType()!.getFields()[route.field]!;
+  return parameterValidator(route.format ? { ...field, args: field.args.filter((arg) => !PAGING_ARGUMENTS.includes(arg.name)) } : field);
+};
 
 const notModified = (etag: string, headers: Record<string, string>) => new Response(null, { status: 304, headers: { ...headers, ETag: etag, Vary: 'Accept-Encoding' } });
 
@@ -68,22 +79,17 @@ export function createRestHandler(deps: RestDependencies) {
   const schema = v1Schema(deps.schema);
   const scopes = routeScopes(schema);
   const operations = compileRouteOperations(schema);
-  const parametersOf = new Map(REST_ROUTES.map((route) => [route, parameterValidator(schema.getQueryType()!.getFields()[route.field]!)]));
-  // Built on its first request: SOFA and what it loads (about a fifth of the idle heap) serve
-  // nothing else, and most instances are never asked for the document.
-  let openApi: Promise<FinishedBody> | null = null;
-  const openApiDocument = () =>
-    (openApi ??= import('./sofa.js').then(({ v1OpenApiDocument }) => {
-      return keptBody(jsonBody(v1OpenApiDocument(schema, deps.publicBaseUrl)));
-    }));
+  const parametersOf = new Map(V1_ROUTES.map((route) => [route, validatorOf(route, schema)]));
+  const documents = createApiDocuments(schema);
   const docsPage = apiReferencePage(`${BASE_PATH}/openapi.json`);
   const exportSlots = createExportSlots(deps.exportShares);
 
   async function handleGet(request: Request, url: URL, requestId: string, abort?: (error: Error) => void): Promise<Response> {
     const subPath = url.pathname.slice(BASE_PATH.length);
-    if (subPath === '/openapi.json') {
+    const documentKind = DOCUMENTS[subPath];
+    if (documentKind) {
       const caching = { 'Cache-Control': 'public, max-age=300' };
-      const document = await openApiDocument();
+      const document = await documents.body(documentKind, deps.originOf(request));
       if (ifNoneMatchMatches(request.headers.get('if-none-match'), document.etag)) return notModified(document.etag, caching);
       return jsonRepresentation(request, document, { ...caching, 'Content-Type': JSON_CONTENT_TYPE });
     }
@@ -100,7 +106,9 @@ export function createRestHandler(deps: RestDependencies) {
       if (!admitted.principal.scopes.includes(scope)) throw new ApiError('insufficient_scope', `This API key lacks the ${scope} scope.`, { headers: bearerChallenge('insufficient_scope', scope) });
       const exportOf = ROW_EXPORTS[match.route.field];
       const accept = request.headers.get('accept');
-      const format = exportOf ? negotiateExport(accept) : null;
+      // An export route answers its one format; a JSON route also streams for `Accept: text/csv` (kept for its callers).
+      const format = match.route.format ?? (exportOf ? negotiateExport(accept) : null);
+      if (match.route.format && !acceptsMediaType(accept, EXPORT_MEDIA_TYPES[match.route.format])) throw notAcceptableExport(EXPORT_MEDIA_TYPES[match.route.format]);
       if (!format && !acceptsJson(accept)) throw notAcceptable(Boolean(exportOf));
       const variables = parametersOf.get(match.route)!(match.params, url.search);
       const context = deps.contextFor(admitted.principal, requestId);

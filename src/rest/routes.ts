@@ -1,5 +1,7 @@
 import type { GraphQLSchema } from 'graphql';
 import type { Scope } from '../auth/index.js';
+import { ROW_EXPORTS } from '../ai-visibility/index.js';
+import { EXPORT_MEDIA_TYPES, type ExportFormat } from './export.js';
 
 /**
  * The v1 surface, each endpoint declared once: its exact path, the GraphQL query field it
@@ -13,6 +15,8 @@ export interface RestRoute {
   operationId: string;
   tag: string;
   summary: string;
+  /** Set on an export route: the one format it streams (its JSON twin is the route without the suffix). */
+  format?: ExportFormat;
 }
 
 export const REST_ROUTES: readonly RestRoute[] = [
@@ -48,10 +52,36 @@ export const REST_ROUTES: readonly RestRoute[] = [
   },
 ];
 
+/** Arguments of a JSON route that an export does not take: it streams every row. */
+export const PAGING_ARGUMENTS: readonly string[] = ['limit', 'cursor'];
+
+/**
+ * One export route per format for each route whose field has an entry in ROW_EXPORTS: its path
+ * with the format as suffix of the last segment (`/answers.csv`, a segment no id can match since
+ * ids are compared against the literal), the same field, filters and scope, one media type.
+ */
+export const EXPORT_ROUTES: readonly RestRoute[] = REST_ROUTES.filter((route) => ROW_EXPORTS[route.field]).flatMap((route) =>
+  (Object.keys(EXPORT_MEDIA_TYPES) as ExportFormat[]).map((format) => {
+    const rows = route.path.slice(route.path.lastIndexOf('/') + 1).replace(/-/g, ' ');
+    const upper = format.toUpperCase();
+    return {
+      path: `${route.path}.${format}`,
+      field: route.field,
+      operationId: `export${route.operationId.replace(/^[a-z]+/, '')}${upper[0]}${format.slice(1)}`,
+      tag: route.tag,
+      summary: `Export every row of ${rows} as ${upper}`,
+      format,
+    };
+  }),
+);
+
+/** Every route v1 answers: the JSON routes, then the exports. */
+export const V1_ROUTES: readonly RestRoute[] = [...REST_ROUTES, ...EXPORT_ROUTES];
+
 /** The scope each route's field declares; a route whose field declares none is a start-up error. */
 export function routeScopes(schema: GraphQLSchema): ReadonlyMap<RestRoute, Scope> {
   return new Map(
-    REST_ROUTES.map((route) => {
+    V1_ROUTES.map((route) => {
       const field = schema.getQueryType()?.getFields()[route.field];
       const scope = (field?.extensions.pothosOptions as { authScopes?: { scope?: Scope } } | undefined)?.authScopes?.scope;
       if (!scope) throw new Error(`v1 route ${route.path}: query field ${route.field} declares no scope`);
@@ -66,7 +96,7 @@ export interface RouteMatch {
 }
 
 // Each route's path split once: a request compares segments, never re-splitting the table.
-const PATTERNS = REST_ROUTES.map((route) => ({
+const PATTERNS = V1_ROUTES.map((route) => ({
   route,
   segments: route.path.split('/').slice(1),
   template: route.path.replace(/:(\w+)/g, '{$1}'),

@@ -29,14 +29,20 @@ export function registerMaintenanceCommands(program: Command) {
 
   program
     .command('openapi')
-    .description('the v1 OpenAPI 3.1 document')
+    .description('the v1 OpenAPI 3.1 document (or its Swagger 2.0 twin)')
     .command('print')
-    .description('print the document /api/v1/openapi.json serves')
+    .description('print the document /api/v1/openapi.json serves (--swagger: /api/v1/swagger.json)')
     .option('--out <file>')
-    .option('--base-url <url>', 'public base URL for servers[0]')
-    .action(async (options: { out?: string; baseUrl?: string }) => {
-      const [{ schema }, { v1OpenApiDocument }, { v1Schema }] = await Promise.all([import('../../graphql/schema.js'), import('../../rest/sofa.js'), import('../../rest/v1-schema.js')]);
-      const text = `${JSON.stringify(v1OpenApiDocument(v1Schema(schema), options.baseUrl ?? config().PUBLIC_BASE_URL), null, 2)}\n`;
+    .option('--base-url <url>', 'the origin the document names as its server (default: PUBLIC_BASE_URL, else http://localhost:PORT)')
+    .option('--swagger', 'the Swagger 2.0 document')
+    .action(async (options: { out?: string; baseUrl?: string; swagger?: boolean }) => {
+      const [{ schema }, { v1OpenApiDocument }, { v1Schema }, { forOrigin }, { toSwagger2 }] = await Promise.all([
+        import('../../graphql/schema.js'), import('../../rest/sofa.js'), import('../../rest/v1-schema.js'), import('../../rest/openapi.js'), import('../../rest/swagger.js'),
+      ]);
+      const { PUBLIC_BASE_URL, PORT } = config();
+      const origin = new URL(options.baseUrl ?? PUBLIC_BASE_URL ?? `http://localhost:${PORT}`).origin;
+      const document = forOrigin(v1OpenApiDocument(v1Schema(schema)), origin);
+      const text = `${JSON.stringify(options.swagger ? toSwagger2(document, origin) : document, null, 2)}\n`;
       if (options.out) await writeFile(options.out, text);
       else process.stdout.write(text);
     });
