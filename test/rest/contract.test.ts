@@ -203,12 +203,13 @@ describe('GET /api/v1/openapi.json', () => {
     const text = await response.clone().text();
     const document = await json(response);
     expect(document.openapi).toMatch(/^3\.1\./);
-    expect(Object.keys(document.paths).sort()).toEqual(['/ai-visibility/projects', '/ai-visibility/projects/{id}/metrics', '/ai-visibility/projects/{id}/prompts', '/ai-visibility/projects/{id}/answers', '/ai-visibility/projects/{id}/answers/{answerId}', '/ai-visibility/projects/{id}/sources', '/ai-visibility/projects/{id}/search-queries', '/ai-visibility/projects/{id}/opportunities', '/clients', '/openapi.json', '/reports', '/reports/{id}', '/reports/{id}/data'].sort());
+    const data = ['/ai-visibility/projects', '/ai-visibility/projects/{id}/metrics', '/ai-visibility/projects/{id}/prompts', '/ai-visibility/projects/{id}/answers', '/ai-visibility/projects/{id}/answers/{answerId}', '/ai-visibility/projects/{id}/sources', '/ai-visibility/projects/{id}/search-queries', '/ai-visibility/projects/{id}/opportunities', '/clients', '/reports', '/reports/{id}', '/reports/{id}/data'];
+    const exports = ['metrics', 'answers', 'sources', 'search-queries', 'opportunities'].flatMap((name) => ['csv', 'ndjson'].map((format) => `/ai-visibility/projects/{id}/${name}.${format}`));
+    expect(Object.keys(document.paths).sort()).toEqual([...data, ...exports].sort());
     expect(text).not.toContain('"nullable"');
     expect(document.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
     const dataParams = document.paths['/reports/{id}/data'].get.parameters;
-    const datePreset = dataParams.find((p: { name: string }) => p.name === 'datePreset');
-    expect(document.components.schemas[datePreset.schema.$ref.split('/').pop()].enum).toContain('last_90_days');
+    expect(dataParams.find((p: { name: string }) => p.name === 'datePreset').schema.enum).toContain('last_90_days');
   });
 });
 

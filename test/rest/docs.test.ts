@@ -2,23 +2,8 @@
 // nothing that needs a third party (no "Ask AI", no Deploy/Share toolbar). A screenshot is
 // kept in test/.tmp/api-docs.png for a person to look at.
 import { describe, expect, it } from 'vitest';
-import { createTestApp, json } from '../support/app.js';
 import { useListeningApp } from '../support/listen.js';
 import { blockOffOrigin, chromiumAvailable, launchChromium, screenshotPath } from '../support/browser.js';
-
-describe('the OpenAPI servers entry', () => {
-  it('is relative without PUBLIC_BASE_URL and follows it when set', async () => {
-    const plain = await createTestApp();
-    const configured = await createTestApp({ PUBLIC_BASE_URL: 'https://api.example.test' });
-    try {
-      expect((await json(await plain.get('/api/v1/openapi.json'))).servers[0].url).toBe('/api/v1');
-      expect((await json(await configured.get('/api/v1/openapi.json'))).servers[0].url).toBe('https://api.example.test/api/v1');
-    } finally {
-      await plain.close();
-      await configured.close();
-    }
-  });
-});
 
 describe.skipIf(!chromiumAvailable)('/api/v1/docs', () => {
   const served = useListeningApp();

@@ -1,6 +1,7 @@
-// The published document must satisfy the tools API users point at it: Redocly's
-// recommended ruleset, and openapi-typescript producing types that compile against an
-// openapi-fetch client which then calls every endpoint of a running server.
+// The published documents must satisfy the tools API users point at them: Redocly's
+// recommended ruleset for the 3.1 and the 2.0 document, and openapi-typescript producing types
+// that compile against a plain openapi-fetch client (no media type chosen) which types every data
+// operation's answer as JSON, never `| string`, and then calls every endpoint of a running server.
 import { execFile } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,8 +20,11 @@ const CLIENT = `
 import createClient from 'openapi-fetch';
 import type { paths } from './v1.js';
 
-// JSON is one of the media types the export endpoints declare: the client picks it.
-const client = createClient<paths, 'application/json'>({ baseUrl: process.env.BASE_URL + '/api/v1', headers: { Authorization: 'Bearer ' + process.env.API_KEY } });
+// The plain client: each data operation declares JSON only, so its data is the JSON type.
+const client = createClient<paths>({ baseUrl: process.env.BASE_URL + '/api/v1', headers: { Authorization: 'Bearer ' + process.env.API_KEY } });
+// Compiles only when a data operation's answer cannot be a string.
+type NotText<T> = string extends T ? false : true;
+const json = <T,>(data: T, ok: NotText<T>) => ok;
 const statuses: Record<string, number> = {};
 const clients = await client.GET('/clients');
 statuses.clients = clients.response.status;
@@ -52,9 +56,19 @@ const citedDomain: string | undefined = answer.data?.data.citations[0]?.domain;
 const sources = await client.GET('/ai-visibility/projects/{id}/sources', { params: { path: { id: projectId }, query: { groupBy: 'url', limit: 5 } } });
 statuses.sources = sources.response.status;
 const owned: boolean | undefined = sources.data?.data.rows[0]?.owned;
+const searchQueries = await client.GET('/ai-visibility/projects/{id}/search-queries', { params: { path: { id: projectId }, query: { limit: 5 } } });
+statuses.searchQueries = searchQueries.response.status;
+const opportunities = await client.GET('/ai-visibility/projects/{id}/opportunities', { params: { path: { id: projectId }, query: { kind: 'pages' } } });
+statuses.opportunities = opportunities.response.status;
+json(clients.data, true); json(reports.data, true); json(report.data, true); json(data.data, true); json(projects.data, true); json(metrics.data, true);
+json(prompts.data, true); json(answers.data, true); json(answer.data, true); json(sources.data, true); json(searchQueries.data, true); json(opportunities.data, true);
+// An export is an operation of its own: its answer is text, read as such.
+const csv = await client.GET('/ai-visibility/projects/{id}/answers.csv', { params: { path: { id: projectId }, query: { model: 'chatgpt' } }, parseAs: 'text' });
+statuses.answersCsv = csv.response.status;
+const csvHeader = typeof csv.data === 'string' ? csv.data.split('\\r\\n')[0]!.split(',')[0] : null;
 const missing = await client.GET('/reports/{id}', { params: { path: { id: 'rep_AAAAAAAAAAAAAAAAAAAA' } } });
 const code: string | undefined = missing.error?.error.code;
-console.log(JSON.stringify({ statuses, widgets, kpi: typeof kpi, truncated: typeof truncated, code, nextCursor: typeof nextCursor, citedDomain: typeof citedDomain, owned: typeof owned }));
+console.log(JSON.stringify({ statuses, widgets, kpi: typeof kpi, truncated: typeof truncated, code, nextCursor: typeof nextCursor, citedDomain: typeof citedDomain, owned: typeof owned, csvHeader }));
 `;
 
 let t: TestApp;
@@ -70,6 +84,7 @@ beforeAll(async () => {
   mkdirSync(dir, { recursive: true });
   const document = await (await fetch(`${server.baseUrl}/api/v1/openapi.json`)).text();
   writeFileSync(path.join(dir, 'openapi.json'), document);
+  writeFileSync(path.join(dir, 'swagger.json'), await (await fetch(`${server.baseUrl}/api/v1/swagger.json`)).text());
 });
 
 afterAll(async () => {
@@ -79,8 +94,8 @@ afterAll(async () => {
 });
 
 describe('the OpenAPI document with real tools', () => {
-  it('passes redocly lint with the recommended rules and no errors', async () => {
-    const { stdout, stderr } = await run(bin('redocly'), ['lint', '--extends=recommended', '--format=json', path.join(dir, 'openapi.json')], { cwd: dir });
+  it.each(['openapi.json', 'swagger.json'])('%s passes redocly lint with the recommended rules and no errors', async (file) => {
+    const { stdout, stderr } = await run(bin('redocly'), ['lint', '--extends=recommended', '--format=json', path.join(dir, file)], { cwd: dir });
     const report = JSON.parse(stdout) as { totals: { errors: number } };
     expect(report.totals.errors, stderr).toBe(0);
   }, 60_000);
@@ -93,7 +108,7 @@ describe('the OpenAPI document with real tools', () => {
     });
     const { stdout } = await run(bin('tsx'), [path.join(dir, 'client.mts')], { env: { ...process.env, BASE_URL: server.baseUrl, API_KEY: key } });
     expect(JSON.parse(stdout)).toEqual({
-      statuses: { clients: 200, reports: 200, report: 200, reportData: 200, projects: 200, metrics: 200, prompts: 200, answers: 200, answer: 200, sources: 200 },
+      statuses: { clients: 200, reports: 200, report: 200, reportData: 200, projects: 200, metrics: 200, prompts: 200, answers: 200, answer: 200, sources: 200, searchQueries: 200, opportunities: 200, answersCsv: 200 },
       widgets: expect.any(Number),
       kpi: 'number',
       truncated: 'boolean',
@@ -101,6 +116,7 @@ describe('the OpenAPI document with real tools', () => {
       nextCursor: 'string',
       citedDomain: expect.stringMatching(/string|undefined/),
       owned: 'boolean',
+      csvHeader: 'id',
     });
   }, 60_000);
 });

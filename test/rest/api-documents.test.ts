@@ -1,0 +1,78 @@
+// The two v1 documents as served: each names the origin it was fetched from (PUBLIC_BASE_URL's
+// whenever set; a forwarded host only behind a trusted proxy), with its own ETag; the Swagger 2.0
+// twin describes the same operations and parameters; and every example the documents carry is a
+// request the server accepts.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
+
+let plain: TestApp;
+let key: string;
+
+const fetchDocument = (t: TestApp, path: string, headers: Record<string, string> = {}) => t.get(`/api/v1/${path}`, undefined, { headers });
+
+beforeAll(async () => {
+  plain = await createTestApp({ PORT: '4321' });
+  key = (await createKeyedWorkspace(plain.database)).key.secret;
+});
+afterAll(() => plain.close());
+
+describe('the server a document names', () => {
+  it('is the origin the request came to, in both documents, each with its own ETag', async () => {
+    const tunnel = await fetchDocument(plain, 'openapi.json', { host: 'api.tunnel.example:8443' });
+    const local = await fetchDocument(plain, 'openapi.json', { host: '127.0.0.1:4321' });
+    expect((await json(tunnel.clone())).servers).toEqual([{ url: 'http://api.tunnel.example:8443/api/v1', description: 'This server' }]);
+    expect((await json(local.clone())).servers[0].url).toBe('http://127.0.0.1:4321/api/v1');
+    expect(tunnel.headers.get('etag')).not.toBe(local.headers.get('etag'));
+    const again = await fetchDocument(plain, 'openapi.json', { host: 'api.tunnel.example:8443', 'if-none-match': tunnel.headers.get('etag')! });
+    expect(again.status).toBe(304);
+    expect((await fetchDocument(plain, 'openapi.json', { host: '127.0.0.1:4321', 'if-none-match': tunnel.headers.get('etag')! })).status).toBe(200);
+    const swagger = await json(await fetchDocument(plain, 'swagger.json', { host: 'api.tunnel.example:8443' }));
+    expect(swagger).toMatchObject({ swagger: '2.0', host: 'api.tunnel.example:8443', basePath: '/api/v1', schemes: ['http'] });
+  });
+
+  it('takes X-Forwarded-Host and -Proto only behind a trusted proxy', async () => {
+    const forwarded = { host: 'internal:8080', 'x-forwarded-host': 'api.example.org', 'x-forwarded-proto': 'https' };
+    expect((await json(await fetchDocument(plain, 'openapi.json', forwarded))).servers[0].url).toBe('http://internal:8080/api/v1');
+    const proxied = await createTestApp({ TRUST_PROXY: 'true' });
+    try {
+      expect((await json(await fetchDocument(proxied, 'openapi.json', forwarded))).servers[0].url).toBe('https://api.example.org/api/v1');
+      expect(await json(await fetchDocument(proxied, 'swagger.json', forwarded))).toMatchObject({ host: 'api.example.org', schemes: ['https'] });
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it('is PUBLIC_BASE_URL whenever it is set, whatever the Host says', async () => {
+    const configured = await createTestApp({ PUBLIC_BASE_URL: 'https://api.example.test', TRUST_PROXY: 'true' });
+    try {
+      for (const headers of [{ host: 'evil.example' }, { host: 'api.example.test', 'x-forwarded-host': 'evil.example' }]) {
+        expect((await json(await fetchDocument(configured, 'openapi.json', headers))).servers[0].url).toBe('https://api.example.test/api/v1');
+        expect(await json(await fetchDocument(configured, 'swagger.json', headers))).toMatchObject({ host: 'api.example.test', schemes: ['https'] });
+      }
+    } finally {
+      await configured.close();
+    }
+  });
+
+  it('falls back to the service origin for a malformed Host, never reflecting it', async () => {
+    for (const host of ['a b', 'evil.example/x', '[zz]']) {
+      const document = await json(await fetchDocument(plain, 'openapi.json', { host }));
+      expect(document.servers[0].url, host).toBe('http://localhost:4321/api/v1');
+    }
+  });
+});
+
+describe('examples', () => {
+  it('are requests the server accepts: every operation with every example is no 400', async () => {
+    const document = await json(await fetchDocument(plain, 'openapi.json'));
+    for (const [template, { get: operation }] of Object.entries<any>(document.paths)) {
+      const parameters: any[] = operation.parameters ?? [];
+      const path = template.replace(/\{(\w+)\}/g, (_match, name: string) => parameters.find((parameter) => parameter.name === name).example);
+      const query = new URLSearchParams(parameters.filter((parameter) => parameter.in === 'query' && parameter.example !== undefined).map((parameter) => [parameter.name, String(parameter.example)]));
+      const response = await plain.get(`/api/v1${path}?${query}`, key);
+      // Invented ids are well-formed: the parameters pass (checked first), the resource is unknown.
+      expect([200, 404], `${operation.operationId}: ${await response.clone().text()}`).toContain(response.status);
+      await response.body?.cancel();
+    }
+  });
+});
