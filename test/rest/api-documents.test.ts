@@ -76,3 +76,19 @@ describe('examples', () => {
     }
   });
 });
+
+describe('documents kept per origin', () => {
+  it('are built once per origin and kind, and a flood of origins evicts instead of growing', async () => {
+    const { createApiDocuments, DOCUMENT_ORIGINS_KEPT } = await import('../../src/rest/api-documents.js');
+    const { schema } = await import('../../src/graphql/schema.js');
+    const { v1Schema } = await import('../../src/rest/v1-schema.js');
+    const documents = createApiDocuments(v1Schema(schema));
+    const first = await documents.body('openapi', 'http://a.example');
+    expect(await documents.body('openapi', 'http://a.example')).toBe(first);
+    expect(await documents.body('swagger', 'http://a.example')).not.toBe(first);
+    for (let index = 0; index < DOCUMENT_ORIGINS_KEPT * 2; index++) await documents.body('openapi', `http://flood-${index}.example`);
+    const rebuilt = await documents.body('openapi', 'http://a.example');
+    expect(rebuilt).not.toBe(first);
+    expect(rebuilt.etag).toBe(first.etag);
+  });
+});
