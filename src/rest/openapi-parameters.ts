@@ -47,10 +47,12 @@ export const LISTING_OPERATIONS: readonly string[] = Object.values(LISTED_BY);
 
 /**
  * Examples of text and date arguments by name: values the server accepts (a well-formed locale,
- * a domain, a topic and tag of the demo data, a date range in order). An argument with none
- * (`cursor`: only a previous page's value is valid) is left without an example.
+ * a domain, a topic and tag of the demo data, a date range in order). Only a previous page's
+ * cursor is valid, so its example is empty, which reads as absent: the first page. (Postman's
+ * "Example" parameter generation sends each example; without one it would send a made-up text.)
  */
 const TEXT_EXAMPLES: Record<string, string> = {
+  cursor: '',
   dateFrom: '2026-11-01',
   dateTo: '2026-11-07',
   locale: 'en-US',

@@ -81,8 +81,8 @@ describe('parameters', () => {
     addFormats.default(ajv);
     for (const parameter of parameters) {
       const where = `${parameter.operation} ${parameter.name}`;
-      // A cursor is valid only as a previous page's; an integer's example is its default or minimum.
-      const derivable = parameter.name !== 'cursor' && (parameter.schema.type !== 'integer' || parameter.schema.minimum !== undefined);
+      // An integer's example is its default or minimum (the arguments gain bounds with v1's integer rules).
+      const derivable = parameter.schema.type !== 'integer' || parameter.schema.minimum !== undefined;
       if (derivable) expect(parameter.example, where).toBeDefined();
       for (const value of [parameter.example, parameter.schema.default].filter((value) => value !== undefined)) expect(ajv.validate(parameter.schema, value), `${where}: ${value}`).toBe(true);
     }
@@ -120,6 +120,7 @@ describe('a parameter written from its GraphQL argument', () => {
           kind: { type: Kind, defaultValue: 'SECOND' },
           archived: { type: GraphQLBoolean, defaultValue: false },
           cursor: { type: GraphQLString },
+          other: { type: GraphQLString },
         },
       },
     },
@@ -132,10 +133,11 @@ describe('a parameter written from its GraphQL argument', () => {
     expect(byName.size!.schema).toEqual({ type: 'integer', minimum: 1, maximum: 9, default: 5 });
     expect(byName.kind).toMatchObject({ schema: { type: 'string', enum: ['first', 'second'], default: 'second' }, example: 'second' });
     expect(byName.archived).toMatchObject({ schema: { type: 'boolean', default: false }, example: false });
-    expect(byName.cursor).not.toHaveProperty('example');
+    expect(byName.cursor).toMatchObject({ schema: { type: 'string' }, example: '' });
+    expect(byName.other).not.toHaveProperty('example');
   });
 
   it('leaves paging out of an export', () => {
-    expect(routeParameters({ ...route, path: '/things.csv', format: 'csv' }, field).map((parameter) => parameter.name)).toEqual(['size', 'kind', 'archived']);
+    expect(routeParameters({ ...route, path: '/things.csv', format: 'csv' }, field).map((parameter) => parameter.name)).toEqual(['size', 'kind', 'archived', 'other']);
   });
 });
