@@ -45,7 +45,7 @@ describe('the server a document names', () => {
   it('is PUBLIC_BASE_URL whenever it is set, whatever the Host says', async () => {
     const configured = await createTestApp({ PUBLIC_BASE_URL: 'https://api.example.test', TRUST_PROXY: 'true' });
     try {
-      for (const headers of [{ host: 'evil.example' }, { host: 'api.example.test', 'x-forwarded-host': 'evil.example' }]) {
+      for (const headers of [{ host: 'evil.example' }, { host: 'api.example.test', 'x-forwarded-host': 'evil.example' }] as Record<string, string>[]) {
         expect((await json(await fetchDocument(configured, 'openapi.json', headers))).servers[0].url).toBe('https://api.example.test/api/v1');
         expect(await json(await fetchDocument(configured, 'swagger.json', headers))).toMatchObject({ host: 'api.example.test', schemes: ['https'] });
       }
