@@ -5,8 +5,8 @@ import { EXPORT_MEDIA_TYPES, type ExportFormat } from './export.js';
 
 /**
  * The v1 surface, each endpoint declared once: its exact path, the GraphQL query field it
- * runs, its OpenAPI operation id, tag and summary. SOFA's routes and the OpenAPI operations
- * are derived from this table; the scope a route needs is the one its field declares
+ * runs, its OpenAPI operation id, tag and summary. SOFA's routes, the export routes and the
+ * OpenAPI operations are derived from this table; the scope a route needs is the one its field declares
  * (`authScopes`), so v1, /graphql and MCP cannot disagree about it.
  */
 export interface RestRoute {
