@@ -2,6 +2,9 @@
 // whenever set; a forwarded host only behind a trusted proxy), with its own ETag; the Swagger 2.0
 // twin describes the same operations and parameters; and every example the documents carry is a
 // request the server accepts.
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
 
@@ -91,4 +94,16 @@ describe('documents kept per origin', () => {
     expect(rebuilt).not.toBe(first);
     expect(rebuilt.etag).toBe(first.etag);
   });
+});
+
+describe('npm run cli -- openapi print', () => {
+  it('prints either document as served at the origin given, without a server', async () => {
+    const root = path.resolve(import.meta.dirname, '../..');
+    const print = async (...args: string[]) =>
+      JSON.parse((await promisify(execFile)(path.join(root, 'node_modules/.bin/tsx'), ['src/cli/index.ts', 'openapi', 'print', ...args], { cwd: root })).stdout);
+    const [openapi, swagger] = await Promise.all([print('--base-url', 'https://api.example.test'), print('--swagger', '--base-url', 'https://api.example.test')]);
+    expect(openapi.servers[0].url).toBe('https://api.example.test/api/v1');
+    expect(swagger).toMatchObject({ swagger: '2.0', host: 'api.example.test', schemes: ['https'] });
+    expect(Object.keys(swagger.paths)).toEqual(Object.keys(openapi.paths));
+  }, 60_000);
 });

@@ -2,6 +2,9 @@ import type { Command } from 'commander';
 import { writeFile } from 'node:fs/promises';
 import { opened, config, output, type JsonOption } from '../context.js';
 
+/** Written before the CLI exits: a large write to a pipe is otherwise cut at exit. */
+const printed = (text: string) => new Promise<void>((resolve, reject) => process.stdout.write(text, (error) => (error ? reject(error) : resolve())));
+
 export function registerMaintenanceCommands(program: Command) {
   program
     .command('db')
@@ -24,7 +27,7 @@ export function registerMaintenanceCommands(program: Command) {
       const { printedSchema } = await import('../../graphql/schema.js');
       const sdl = `${printedSchema()}\n`;
       if (options.out) await writeFile(options.out, sdl);
-      else process.stdout.write(sdl);
+      else await printed(sdl);
     });
 
   program
@@ -44,7 +47,7 @@ export function registerMaintenanceCommands(program: Command) {
       const document = forOrigin(v1OpenApiDocument(v1Schema(schema)), origin);
       const text = `${JSON.stringify(options.swagger ? toSwagger2(document, origin) : document, null, 2)}\n`;
       if (options.out) await writeFile(options.out, text);
-      else process.stdout.write(text);
+      else await printed(text);
     });
 
 }
