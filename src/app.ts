@@ -38,6 +38,7 @@ import { routeTemplateOf } from './observability/route-templates.js';
 import { v1RouteTemplate } from './rest/routes.js';
 import { webhookBacklog } from './webhooks/outbox.js';
 import { clientAddress } from './http/client-address.js';
+import { decodePath } from './http/request-path.js';
 import { identityProviderFetch } from './sso/connections.js';
 import { endAuthorizationSessions } from './mcp/oauth-adapter.js';
 import { createSettingsHandler } from './settings/handler.js';
@@ -175,6 +176,8 @@ export function createApp(deps: AppDependencies): App {
 
   async function route(request: Request, url: URL, requestId: string, address: string, connection: Connection): Promise<Response> {
     const path = url.pathname;
+    // Every door below reads a well-formed path: a malformed one is refused here, once (http/request-path.ts).
+    decodePath(path);
     if (path === '/app' || path.startsWith('/app/')) return web(request, url, requestId, address);
     if (path === MCP_PATH || path.startsWith(`${MCP_PATH}/`) || PROTECTED_RESOURCE_PATHS.includes(path)) {
       // Absolute URLs live here (the resource, the issuer): only requests addressed to this service.

@@ -9,6 +9,7 @@ import type { App } from '../app.js';
 import { ApiError, type ErrorCode } from '../errors/index.js';
 import { JSON_CONTENT_TYPE, newRequestId } from './responses.js';
 import { isValidHostHeader } from './public-origin.js';
+import { isOriginForm } from './request-path.js';
 import { watchStalls } from './stall-watch.js';
 import { createRefusalPause } from './refusal-pause.js';
 
@@ -73,12 +74,15 @@ export function createNodeServer(app: App): Server {
   // Node enforces requestTimeout only when it checks its connections (every 30 s by default), so a
   // stalled request was answered 408 after 30-60 s; checked every 2 s it is the timeout plus at
   // most 2 s (30-32 s by default), as documented.
-  const server = createServer({ connectionsCheckingInterval: CONNECTIONS_CHECK_MS }, (req, res) => {
+  // A request without Host is refused below with the envelope (Node's own check answers an empty 400).
+  const server = createServer({ connectionsCheckingInterval: CONNECTIONS_CHECK_MS, requireHostHeader: false }, (req, res) => {
     res.setHeader(NO_SNIFF.name, NO_SNIFF.value);
     stalls.watch(res);
-    // Every URL is built from Host; a missing or malformed one (`a b`, `[zz]`, `a/b`) is refused before anything else.
-    if (!isValidHostHeader(req.headers.host)) {
-      const body = JSON.stringify({ error: { code: 'bad_request', message: 'The Host header is missing or malformed.', requestId: newRequestId() } });
+    // Every URL is built from Host and the path; a missing or malformed Host (`a b`, `[zz]`, `a/b`) and
+    // a target that is no path (`*`, `http://[`: the adapter's URL would throw) are refused before anything else.
+    const refusal = !isValidHostHeader(req.headers.host) ? 'The Host header is missing or malformed.' : !isOriginForm(req.url) ? 'The request target must be a path beginning with /.' : null;
+    if (refusal) {
+      const body = JSON.stringify({ error: { code: 'bad_request', message: refusal, requestId: newRequestId() } });
       return void res.writeHead(400, { 'Content-Type': JSON_CONTENT_TYPE, 'Content-Length': Buffer.byteLength(body), Connection: 'close' }).end(body);
     }
     res.once('finish', () => {

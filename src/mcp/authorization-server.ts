@@ -16,6 +16,7 @@ import { BODY_LIMITS, readNodeBody } from '../http/body.js';
 import type { PublicOrigin } from '../http/public-origin.js';
 import { ApiError } from '../errors/index.js';
 import { JSON_CONTENT_TYPE, newRequestId } from '../http/responses.js';
+import { decodePath } from '../http/request-path.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import type { WebSessions } from '../sessions/index.js';
 import { reserveAttempts, type CounterPolicy } from '../db/attempt-counters.js';
@@ -108,6 +109,8 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps) {
     async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
       try {
         deps.publicOrigin.assertAddressed(req.headers.host, typeof req.headers['x-forwarded-host'] === 'string' ? req.headers['x-forwarded-host'] : null);
+        // The same refusal of a malformed path as the app's doors (the provider's router would answer it its own way).
+        decodePath(new URL(req.url!, issuer()).pathname);
         // Bodies are read here, within the one limit; the provider takes the bytes from req.body.
         if (req.method === 'POST') (req as IncomingMessage & { body?: Buffer }).body = await readNodeBody(req, BODY_LIMITS.form);
       } catch (error) {

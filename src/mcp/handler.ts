@@ -229,7 +229,8 @@ export function createMcpHandler(deps: McpDeps) {
       try {
         selection = toolSelectionOf(subPath, incoming.headers);
       } catch (error) {
-        return errorResponse(error as ApiError, requestId);
+        if (error instanceof ApiError) return errorResponse(error, requestId);
+        throw error;
       }
       if (!selection) return errorResponse(new ApiError('not_found', 'No such MCP URL: use /mcp, /mcp/readonly or /mcp/x/<toolset>[,<toolset>…][/readonly].'), requestId);
       const origin = incoming.headers.get('origin');

@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
 import type { PrismaClient } from '../db/generated/prisma/client.js';
 import { html, page, pageSecurityHeaders } from '../http/html.js';
+import { newRequestId } from '../http/responses.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { recordAudit } from '../audit/index.js';
 import { postgresAdapter } from './oauth-adapter.js';
@@ -136,6 +137,13 @@ export async function createOAuthProvider(deps: OAuthProviderDeps): Promise<Prov
       },
     });
     provider.proxy = config.TRUST_PROXY;
+    // A path the provider does not serve gets the 404 envelope of every other door, not Koa's plain text.
+    provider.use(async (ctx, next) => {
+      await next();
+      if (ctx.status !== 404 || ctx.body != null) return;
+      ctx.body = { error: { code: 'not_found', message: 'No such OAuth path.', requestId: newRequestId() } };
+      ctx.status = 404;
+    });
     provider.on('access_token.destroyed', deps.onRevocation);
     provider.on('grant.revoked', (ctx: KoaContextWithOIDC, grantId: string) => {
       deps.onRevocation();

@@ -3,6 +3,7 @@
 // `…/readonly`; or `X-MCP-Toolsets` and `X-MCP-Readonly: true`. What a token sees depends only
 // on these, its consent and the workspace's write switch, never on earlier requests. Pure.
 import { ApiError } from '../errors/index.js';
+import { decodePath } from '../http/request-path.js';
 import { MCP_SCOPE } from './oauth-accounts.js';
 
 export const TOOLSETS = ['core', 'clients', 'reports', 'report_data', 'visibility', 'prompts', 'answers', 'signals', 'webhooks', 'admin'] as const;
@@ -108,7 +109,7 @@ function parseToolsets(list: string, source: string): Set<Toolset> {
 export function toolSelectionOf(subPath: string, headers: Headers): ToolSelection | null {
   const match = /^(?:\/x\/([^/]+))?(\/readonly)?\/?$/.exec(subPath);
   if (!match) return null;
-  let toolsets = match[1] ? parseToolsets(decodeURIComponent(match[1]), 'the URL') : new Set(DEFAULT_TOOLSETS);
+  let toolsets = match[1] ? parseToolsets(decodePath(match[1]), 'the URL') : new Set(DEFAULT_TOOLSETS);
   const header = headers.get('x-mcp-toolsets');
   if (header !== null) toolsets = parseToolsets(header, 'X-MCP-Toolsets');
   const readonly = Boolean(match[2]) || headers.get('x-mcp-readonly')?.trim().toLowerCase() === 'true';

@@ -2,6 +2,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { Scope } from '../auth/index.js';
 import { ROW_EXPORTS } from '../ai-visibility/index.js';
 import { EXPORT_MEDIA_TYPES, type ExportFormat } from './export.js';
+import { decodePath } from '../http/request-path.js';
 
 /**
  * The v1 surface, each endpoint declared once: its exact path, the GraphQL query field it
@@ -102,14 +103,6 @@ const PATTERNS = V1_ROUTES.map((route) => ({
   template: route.path.replace(/:(\w+)/g, '{$1}'),
 }));
 
-const decodedSegment = (segment: string) => {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-};
-
 function matchPattern(subPath: string): { pattern: (typeof PATTERNS)[number]; segments: string[] } | null {
   const segments = subPath.split('/').slice(1);
   for (const pattern of PATTERNS) {
@@ -131,7 +124,7 @@ export function matchRoute(subPath: string): RouteMatch | null {
   if (!matched) return null;
   const params: Record<string, string> = {};
   matched.pattern.segments.forEach((expected, index) => {
-    if (expected.startsWith(':')) params[expected.slice(1)] = decodedSegment(matched.segments[index]!);
+    if (expected.startsWith(':')) params[expected.slice(1)] = decodePath(matched.segments[index]!);
   });
   return { route: matched.pattern.route, params };
 }

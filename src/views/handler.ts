@@ -8,6 +8,7 @@ import type pg from 'pg';
 import { ApiError } from '../errors/index.js';
 import { html, htmlResponse, wantsHtml } from '../http/html.js';
 import { Response } from '../http/responses.js';
+import { decodePath } from '../http/request-path.js';
 import { workspaceScopes } from '../db/workspace-scope.js';
 import { loadTrustedOperations } from '../graphql/trusted-operations.js';
 import { LOGIN_PATH, type WebSessions } from '../sessions/index.js';
@@ -58,7 +59,7 @@ export function createViewPagesHandler(deps: ViewPagesDeps) {
       if (wantsHtml(request)) return new Response(null, { status: 303, headers: { Location: LOGIN_PATH, 'Cache-Control': 'no-store' } });
       throw new ApiError('unauthenticated', 'Sign in first (POST /app/login).');
     }
-    const id = decodeURIComponent(page.match![1]!);
+    const id = decodePath(page.match![1]!);
     const links = await viewLinks(scopeOf(session.workspaceId));
     const config = JSON.stringify({ operation: operationId(page.operation), args: { id } });
     return htmlResponse(html`<!doctype html>
