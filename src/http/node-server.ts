@@ -73,14 +73,17 @@ export function createNodeServer(app: App): Server {
   });
   // Node enforces requestTimeout only when it checks its connections (every 30 s by default), so a
   // stalled request was answered 408 after 30-60 s; checked every 2 s it is the timeout plus at
-  // most 2 s (30-32 s by default), as documented.
-  // A request without Host is refused below with the envelope (Node's own check answers an empty 400).
-  const server = createServer({ connectionsCheckingInterval: CONNECTIONS_CHECK_MS, requireHostHeader: false }, (req, res) => {
+  // most 2 s (30-32 s by default), as documented. A request without Host is refused below with
+  // the envelope (Node's own check answers an empty 400).
+  const options = { connectionsCheckingInterval: CONNECTIONS_CHECK_MS, requireHostHeader: false };
+  const server = createServer(options, (req, res) => {
     res.setHeader(NO_SNIFF.name, NO_SNIFF.value);
     stalls.watch(res);
-    // Every URL is built from Host and the path; a missing or malformed Host (`a b`, `[zz]`, `a/b`) and
-    // a target that is no path (`*`, `http://[`: the adapter's URL would throw) are refused before anything else.
-    const refusal = !isValidHostHeader(req.headers.host) ? 'The Host header is missing or malformed.' : !isOriginForm(req.url) ? 'The request target must be a path beginning with /.' : null;
+    // Every URL is built from Host and the path; a missing or malformed Host (`a b`, `[zz]`, `a/b`)
+    // and a target that is no path (`*`, `http://[`: the adapter's URL would throw) are refused first.
+    const refusal = !isValidHostHeader(req.headers.host) ? 'The Host header is missing or malformed.'
+      : !isOriginForm(req.url) ? 'The request target must be a path beginning with /.'
+        : null;
     if (refusal) {
       const body = JSON.stringify({ error: { code: 'bad_request', message: refusal, requestId: newRequestId() } });
       return void res.writeHead(400, { 'Content-Type': JSON_CONTENT_TYPE, 'Content-Length': Buffer.byteLength(body), Connection: 'close' }).end(body);

@@ -26,6 +26,8 @@ export function decodePath(raw: string): string {
  * Whether a request target is a path (RFC 9112's origin-form), the only form we serve: not `*` and
  * not an absolute URL, which a server behind no proxy is never sent and the adapter cannot build.
  */
-export const isOriginForm = (target: string | undefined): target is string => target !== undefined && target.startsWith('/') && URL.canParse(target, 'http://h');
+export const isOriginForm = (target: string | undefined): target is string =>
+  target !== undefined && target.startsWith('/') && URL.canParse(target, 'http://h');
 
-const malformed = () => new ApiError('bad_request', 'The path is not valid percent-encoded UTF-8, or holds a control character.');
+const malformed = () =>
+  new ApiError('bad_request', 'The path is not valid percent-encoded UTF-8, or holds a control character.');

@@ -26,7 +26,8 @@ interface Answer { status: number; contentType: string; body: string }
 function raw(requestLine: string, headers: string[]): Promise<Answer> {
   const { hostname, port } = new URL(server.baseUrl);
   return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.write(`${requestLine}\r\n${[...headers, 'Content-Length: 0', 'Connection: close'].join('\r\n')}\r\n\r\n`));
+    const head = [requestLine, ...headers, 'Content-Length: 0', 'Connection: close'].join('\r\n');
+    const socket = connect(Number(port), hostname, () => socket.write(`${head}\r\n\r\n`));
     const chunks: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('error', reject);
@@ -34,7 +35,8 @@ function raw(requestLine: string, headers: string[]): Promise<Answer> {
       const text = Buffer.concat(chunks).toString();
       const [head = '', ...rest] = text.split('\r\n\r\n');
       let body = rest.join('\r\n\r\n');
-      if (/^transfer-encoding: chunked/im.test(head)) body = body.split('\r\n').filter((_, index) => index % 2 === 1).join('');
+      const chunked = /^transfer-encoding: chunked/im.test(head);
+      if (chunked) body = body.split('\r\n').filter((_, index) => index % 2 === 1).join('');
       resolve({ status: Number(head.split(' ')[1]), contentType: /^content-type: (.*)$/im.exec(head)?.[1] ?? '', body });
     });
   });
@@ -52,7 +54,8 @@ const send = (method: string, target: string, credential: Credential = 'none', h
 const expectEnvelope = (answer: Answer, statuses: number[]) => {
   expect(statuses, `${answer.status} ${answer.body.slice(0, 300)}`).toContain(answer.status);
   expect(answer.contentType).toMatch(/^application\/json/);
-  expect(JSON.parse(answer.body).error).toMatchObject({ code: expect.any(String), message: expect.any(String), requestId: expect.stringMatching(/^req_/) });
+  const envelope = { code: expect.any(String), message: expect.any(String), requestId: expect.stringMatching(/^req_/) };
+  expect(JSON.parse(answer.body).error).toMatchObject(envelope);
 };
 
 const MALFORMED = ['%E0%A4%A', '%FF', '%00', '%0A', '%7F', '%', '%zz'];
@@ -86,14 +89,14 @@ describe('a malformed path', () => {
     for (const segment of MALFORMED) expectEnvelope(await send(method, path(segment), credential), [400]);
   });
 
-  it('is refused before the view page decodes it (500 before) and before /mcp reads its toolsets (200 before)', async () => {
+  it('is refused before a view page decodes it (500 before) and before /mcp reads it (200 before)', async () => {
     const page = await send('GET', '/app/reports/%E0%A4%A', 'session');
     expectEnvelope(page, [400]);
     expect(JSON.parse(page.body).error.code).toBe('bad_request');
     expectEnvelope(await send('POST', '/mcp/x/%FF'), [400]);
   });
 
-  it('leaves well-formed escapes alone: an escaped id is still looked up (404), an unknown OAuth path has the envelope', async () => {
+  it('leaves well-formed escapes alone (an escaped id is looked up: 404); an unknown OAuth path has the envelope', async () => {
     expectEnvelope(await send('GET', '/api/v1/reports/rep_%41aaaaaaaaaaaaaaaaaaa', 'key'), [404]);
     expectEnvelope(await send('GET', '/oauth/nothing-here'), [404]);
     expectEnvelope(await send('GET', '/mcp/%C3%A9'), [404]);
@@ -101,16 +104,18 @@ describe('a malformed path', () => {
 });
 
 describe('a request target or Host that is no path or host', () => {
-  it.each(['*', 'http://[/oauth/token', `${'http://x'}/api/v1/clients`, 'api/v1/clients'])('refuses the target %s with 400 and the envelope (500 before)', async (target) => {
+  const TARGETS = ['*', 'http://[/oauth/token', 'http://x/api/v1/clients', 'api/v1/clients'];
+  it.each(TARGETS)('refuses the target %s with 400 and the envelope (500 before)', async (target) => {
     expectEnvelope(await send('GET', target, 'key'), [400]);
   });
 
-  it.each(['a b', '[zz]', '127.0.0.1:99999', 'a/b', ''])('refuses Host "%s" with 400 and the envelope at the MCP and page doors', async (host) => {
+  const HOSTS = ['a b', '[zz]', '127.0.0.1:99999', 'a/b', ''];
+  it.each(HOSTS)('refuses Host "%s" with 400 and the envelope at the MCP and page doors', async (host) => {
     expectEnvelope(await send('POST', '/mcp', 'none', host), [400]);
     expectEnvelope(await send('GET', '/app/reports/%FF', 'session', host), [400]);
   });
 
-  it('answers a long path within the header limit with 404, and one past it with 431, both with the envelope', async () => {
+  it('answers a long path within the header limit 404, one past it 431, both with the envelope', async () => {
     expectEnvelope(await send('GET', `/api/v1/${'a'.repeat(12_000)}`, 'key'), [404]);
     expectEnvelope(await send('GET', `/app/reports/${'%FF'.repeat(4_000)}`, 'session'), [400]);
     expectEnvelope(await send('GET', `/api/v1/${'a'.repeat(20_000)}`, 'key'), [431]);
@@ -120,7 +125,8 @@ describe('a request target or Host that is no path or host', () => {
 describe('decodePath', () => {
   it('decodes UTF-8 escapes and refuses broken ones and control characters with bad_request', () => {
     expect(decodePath('caf%C3%A9%20%2F')).toBe('café /');
-    for (const broken of MALFORMED) expect(() => decodePath(`x${broken}`)).toThrow(expect.objectContaining({ code: 'bad_request', status: 400 }));
+    const refusal = expect.objectContaining({ code: 'bad_request', status: 400 });
+    for (const broken of MALFORMED) expect(() => decodePath(`x${broken}`)).toThrow(refusal);
     expect(() => decodePath('a\u0000b')).toThrow(expect.objectContaining({ code: 'bad_request' }));
   });
 
