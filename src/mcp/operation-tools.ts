@@ -10,6 +10,7 @@ import { compileOperation } from '../graphql/compile.js';
 import { operationFileDocument } from '../graphql/operation-files.js';
 import { ID_SCALARS } from '../graphql/scalars.js';
 import { idPrefixes } from '../db/ids.js';
+import { grantedSections, isGrantVariable, type GrantedSection } from './granted-sections.js';
 import {
   GraphQLInputObjectType,
   GraphQLObjectType,
@@ -57,6 +58,8 @@ export interface OperationTool {
   /** Admin-only tools are listed for owners and admins only. */
   adminOnly: boolean;
   compiled: CompiledQuery;
+  /** Sections of another toolset's data, read only within the token's consent (granted-sections.ts). */
+  sections: GrantedSection[];
 }
 
 const SCALAR_SCHEMAS: Record<string, JsonSchema> = {
@@ -192,6 +195,12 @@ function leadingComment(source: string): string {
   return lines.join(' ').replace(/\s+/g, ' ').trim();
 }
 
+/** An answer that may leave sections out says which, with the toolset each needs. */
+const withWithheld = (schema: JsonSchema, sections: readonly GrantedSection[]): JsonSchema => {
+  if (!sections.length) return schema;
+  return { ...schema, properties: { ...(schema.properties as object), withheld: { type: 'object' } } };
+};
+
 export function loadOperationTools(schema: GraphQLSchema, dir = MCP_OPERATIONS_DIR): OperationTool[] {
   return readdirSync(dir)
     .filter((file) => file.endsWith('.graphql'))
@@ -205,7 +214,8 @@ export function loadOperationTools(schema: GraphQLSchema, dir = MCP_OPERATIONS_D
       if (!operation.name) throw new Error(`graphql/operations/mcp/${file}: one named operation expected`);
       const description = leadingComment(source);
       if (!description) throw new Error(`graphql/operations/mcp/${file}: start with a # comment describing the tool for a model`);
-      const variables = operation.variableDefinitions ?? [];
+      const variables = (operation.variableDefinitions ?? []).filter((variable) => !isGrantVariable(variable));
+      const sections = grantedSections(operation, `graphql/operations/${path.basename(dir)}/${file}`);
       const required = variables.filter((variable) => variable.type.kind === Kind.NON_NULL_TYPE && !variable.defaultValue).map((variable) => variable.variable.name.value);
       const inputSchema: JsonSchema = {
         type: 'object',
@@ -224,9 +234,10 @@ export function loadOperationTools(schema: GraphQLSchema, dir = MCP_OPERATIONS_D
         title: toolTitle(operation.name.value),
         description,
         inputSchema,
-        outputSchema: selectionSchema(schema.getQueryType()!, operation.selectionSet, schema),
+        outputSchema: withWithheld(selectionSchema(schema.getQueryType()!, operation.selectionSet, schema), sections),
         adminOnly: /\bAdmin only\b/i.test(description),
         compiled,
+        sections,
       };
     });
 }

@@ -2,7 +2,7 @@
 // to do about it: the URL's selection, the person's consent, the workspace's write switch and
 // the person's role are four different doors with four different keys. Pure.
 import { ApiError } from '../errors/index.js';
-import { TOOLSET_OF, type Consent, type ToolSelection } from './toolsets.js';
+import { ALSO_NEEDS, TOOLSET_OF, type Consent, type ToolSelection } from './toolsets.js';
 
 export interface ToolAccess {
   /** What this request's URL (and X-MCP-* headers) selects. */
@@ -29,6 +29,11 @@ export function toolRefusal(tool: GatedTool, access: ToolAccess): ApiError | nul
   }
   if (!consent.toolsets.has(toolset)) {
     return new ApiError('forbidden', `Tool ${tool.name} belongs to the toolset ${toolset}, which this connection's consent does not include: reconnect the app and grant ${toolset}.`);
+  }
+  const needed = ALSO_NEEDS[tool.name]?.find((other) => !consent.toolsets.has(other));
+  if (needed) {
+    const why = `Tool ${tool.name} also shows data of the toolset ${needed}, which this connection's consent does not include`;
+    return new ApiError('forbidden', `${why}: reconnect the app and grant ${needed}.`);
   }
   if (tool.write) {
     if (selection.readonly) return new ApiError('forbidden', `Tool ${tool.name} makes changes and this connection's URL is read-only (/readonly or X-MCP-Readonly): connect without it.`);

@@ -15,6 +15,7 @@ import type { ToolCallParams } from './direct-tool-calls.js';
 import type { OperationTool } from './operation-tools.js';
 import { argumentError, variableArgumentError } from './tool-arguments.js';
 import { toolRefusal } from './tool-access.js';
+import { grantVariables, withheldSections } from './granted-sections.js';
 import { structured, toolError } from './tool-results.js';
 import type { Consent, ToolSelection } from './toolsets.js';
 import type { WriteDeps, WriteTool } from './write-tools.js';
@@ -90,7 +91,8 @@ export function createToolCalls(deps: ToolCallDeps, toolsByName: ReadonlyMap<str
     try {
       if ('write' in tool) return structured(await tool.run({ ...deps.writes, principal: holder.principal }, args));
       const context = deps.contextFor(holder.principal, requestId);
-      const result = await runCompiled(tool.compiled, context, args);
+      const variables = tool.sections.length ? { ...args, ...grantVariables(tool.sections, holder.consent) } : args;
+      const result = await runCompiled(tool.compiled, context, variables);
       if (result.errors?.length) {
         // Arguments of the wrong type are the caller's mistake, told to them and not logged as a fault.
         return toolError(variableArgumentError(result.errors) ?? toApiError(result.errors, (cause) => deps.logger.error({ err: cause, requestId, tool: name }, 'mcp tool failed')));
@@ -99,7 +101,8 @@ export function createToolCalls(deps: ToolCallDeps, toolsByName: ReadonlyMap<str
       if (Object.values(data).some((value) => value === null)) return toolError(new ApiError('not_found', 'Nothing with that id in this workspace.'));
       // Checked before it is serialized; the answer carries the data twice (structuredContent and its text).
       assertResponseSize(data, context.config.RESPONSE_MAX_BYTES / 2);
-      return structured(data);
+      const withheld = withheldSections(tool.sections, holder.consent);
+      return structured(withheld ? { ...data, withheld } : data);
     } catch (error) {
       return toolError(error instanceof UsageError ? fromUsageError(error, 'invalid_parameter') : toApiError(error, (cause) => deps.logger.error({ err: cause, requestId, tool: name }, 'mcp tool failed')));
     }

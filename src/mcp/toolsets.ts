@@ -86,6 +86,14 @@ export const TOOLSET_OF: Readonly<Record<string, Toolset>> = {
   list_connected_apps: 'admin',
 };
 
+/**
+ * Tools that show another toolset's data they cannot be drawn without: refused unless the consent
+ * includes it too. The report view lays out a report's definition (its name, widgets, titles and
+ * units: get_report's data). Sections a view can leave out are marked in its operation instead
+ * (granted-sections.ts).
+ */
+export const ALSO_NEEDS: Readonly<Record<string, readonly Toolset[]>> = { view_report: ['reports'] };
+
 export interface ToolSelection {
   toolsets: ReadonlySet<Toolset>;
   readonly: boolean;

@@ -66,3 +66,16 @@ export async function showInAppsHost(browser: Browser, options: ShowOptions): Pr
   await view.evaluate(() => document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`)));
   return { page, view, problems, calls };
 }
+
+/**
+ * Waits until the host has sized the frame to the view (from its debounced size notifications),
+ * then grows the page's viewport to the frame: Chromium's full-page capture leaves a grown iframe blank.
+ */
+export async function growToView(hosted: HostedView): Promise<void> {
+  const frameHeight = () => hosted.page.evaluate(() => document.querySelector('iframe')!.getBoundingClientRect().height);
+  for (let tries = 0; tries < 200; tries++) {
+    if ((await hosted.view.evaluate(() => document.documentElement.scrollHeight)) === (await frameHeight())) break;
+    await hosted.page.waitForTimeout(50);
+  }
+  await hosted.page.setViewportSize({ width: hosted.page.viewportSize()!.width, height: Math.ceil(await frameHeight()) });
+}

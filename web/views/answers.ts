@@ -5,7 +5,7 @@ import './shared/theme.css';
 import { h } from './shared/dom.js';
 import type { Formats } from './shared/format.js';
 import { startView, type Args } from './shared/host.js';
-import { rangeControl, text } from './shared/read.js';
+import { rangeControl, text, withheldNotice, type Withheld } from './shared/read.js';
 
 interface AnswersArgs extends Args {
   id: string;
@@ -17,17 +17,21 @@ interface AnswersArgs extends Args {
 
 interface Totals { locale: string; totalRuns: number; visibility: number | null; shareOfVoice: number | null; averagePosition: number | null; sentiment: number | null }
 interface Answer {
-  id: string; promptId: string; date: string; model: string; locale: string; text: string;
+  id: string; promptId: string; prompt: string; date: string; model: string; locale: string; text: string;
   brandMentions: number; totalMentions: number; position: number | null; sentiment: number | null;
   competitors: { name: string; mentions: number; position: number | null }[];
   citations: { position: number; url: string; domain: string; title: string | null }[];
   searchQueries: string[];
   retrieved: { url: string; domain: string; title: string | null; cited: boolean }[];
 }
+interface Project { id: string; name: string; brand: string; competitors: string[] }
+interface Prompt { id: string; text: string; topic: string | null; totals: Totals[] }
 interface AnswersData {
-  aiVisibilityProjects: { data: { id: string; name: string; brand: string; competitors: string[] }[] };
-  aiVisibilityPrompts: { data: { id: string; text: string; topic: string | null; totals: Totals[] }[] };
+  // Left out when the MCP token's consent does not include visibility, or prompts (named in `withheld`).
+  aiVisibilityProjects?: { data: Project[] };
+  aiVisibilityPrompts?: { data: Prompt[] };
   aiVisibilityAnswers: { data: Answer[]; meta: { total: number; nextCursor: string | null } };
+  withheld?: Withheld;
 }
 
 // The cursors of the pages before this one (keyset paging only goes forward).
@@ -45,10 +49,13 @@ startView<AnswersArgs, AnswersData>({
     return { id, ...(promptId ? { promptId } : {}), ...(dateFrom ? { dateFrom } : {}), ...(dateTo ? { dateTo } : {}) };
   },
   render(root, data, args, { formats: f, reload }) {
-    const project = data.aiVisibilityProjects.data.find((candidate) => candidate.id === args.id);
-    const prompts = data.aiVisibilityPrompts.data;
+    const project = data.aiVisibilityProjects?.data.find((candidate) => candidate.id === args.id);
+    const prompts = data.aiVisibilityPrompts?.data;
     const answers = data.aiVisibilityAnswers;
-    const promptText = new Map(prompts.map((prompt) => [prompt.id, prompt.text]));
+    const promptText = new Map<string, string>([
+      ...answers.data.map((answer): [string, string] => [answer.promptId, answer.prompt]),
+      ...(prompts ?? []).map((prompt): [string, string] => [prompt.id, prompt.text]),
+    ]);
     // The tool's default range: the 30 days up to today (UTC).
     const to = args.dateTo ?? new Date().toISOString().slice(0, 10);
     const range = { from: args.dateFrom ?? new Date(Date.parse(`${to}T00:00:00Z`) - 29 * 86_400_000).toISOString().slice(0, 10), to };
@@ -59,13 +66,15 @@ startView<AnswersArgs, AnswersData>({
     };
     root.append(
       h('h1', {}, project ? `${project.name}: answers` : 'Answers'),
-      h('p', { class: 'sub' }, project ? `${project.brand} and ${project.competitors.join(', ') || 'no competitors'}` : ''),
+      data.aiVisibilityProjects
+        ? h('p', { class: 'sub' }, project ? `${project.brand} and ${project.competitors.join(', ') || 'no competitors'}` : '')
+        : withheldNotice('The project\u2019s brand and competitors (which mark the mentions)', data.withheld?.aiVisibilityProjects),
       h('div', { class: 'controls' }, rangeControl(range, (dateFrom, dateTo) => restart({ ...withoutCursor, dateFrom, dateTo }))),
       h('h2', {}, 'Prompts'),
-      promptTable(prompts, args, f, (promptId) => {
+      prompts ? promptTable(prompts, args, f, (promptId) => {
         const { promptId: _previous, ...others } = withoutCursor;
         restart({ ...others, ...(promptId ? { promptId } : {}) });
-      }),
+      }) : withheldNotice('The prompts with their totals', data.withheld?.aiVisibilityPrompts),
       h('h2', {}, args.promptId ? `Answers to “${promptText.get(args.promptId) ?? args.promptId}”` : 'Answers'),
     );
     const position = earlier.length * (answers.data.length || 1);
@@ -77,7 +86,7 @@ startView<AnswersArgs, AnswersData>({
   },
 });
 
-function promptTable(prompts: AnswersData['aiVisibilityPrompts']['data'], args: AnswersArgs, f: Formats, choose: (promptId: string | null) => void) {
+function promptTable(prompts: Prompt[], args: AnswersArgs, f: Formats, choose: (promptId: string | null) => void) {
   // Each prompt spans the row above its locales' totals, so that a narrow screen keeps it readable.
   const head = ['Locale', 'Runs', 'Visibility', 'Share of voice', 'Avg. position'];
   return h('div', { class: 'scroll prompts' }, h('table', {},
@@ -99,7 +108,7 @@ function marked(text: string, brand: string | undefined, competitors: string[]):
   return text.split(pattern).map((part, index) => (index % 2 ? h('mark', { class: kinds.get(part.toLowerCase()) ?? 'competitor' }, part) : part));
 }
 
-function answerCard(answer: Answer, prompt: string | undefined, project: AnswersData['aiVisibilityProjects']['data'][number] | undefined, f: Formats) {
+function answerCard(answer: Answer, prompt: string | undefined, project: Project | undefined, f: Formats) {
   const mentions = [`${project?.brand ?? 'Brand'} ${f.number(answer.brandMentions)}×`, ...answer.competitors.filter((competitor) => competitor.mentions).map((competitor) => `${competitor.name} ${f.number(competitor.mentions)}×`)];
   return h('article', { class: 'answer' },
     h('div', { class: 'meta' }, `${f.day(answer.date)} · ${answer.model} · ${answer.locale}`, answer.position !== null ? ` · position ${f.number(answer.position)}` : '', answer.sentiment !== null ? ` · sentiment ${f.number(answer.sentiment)}` : ''),

@@ -6,7 +6,7 @@ import { chart } from './shared/charts.js';
 import { h, table } from './shared/dom.js';
 import type { Formats } from './shared/format.js';
 import { startView, type Args } from './shared/host.js';
-import { at, rangeControl, text } from './shared/read.js';
+import { at, rangeControl, text, withheldNotice, type Withheld } from './shared/read.js';
 
 interface VisibilityArgs extends Args {
   id: string;
@@ -33,9 +33,11 @@ interface VisibilityData {
     id: string; name: string; brand: string; competitors: string[]; models: string[]; locales: string[];
     trend: TrendPoint[];
     metrics: { data: { range: { from: string; to: string }; totals: LocaleTotals[] } };
-    sources: { data: { rows: SourceRow[] } };
-    opportunities: Opportunities;
+    // Left out when the MCP token's consent does not include answers (named in `withheld`).
+    sources?: { data: { rows: SourceRow[] } };
+    opportunities?: Opportunities;
   } | null;
+  withheld?: Withheld;
 }
 
 let chosenLocale: string | undefined;
@@ -75,9 +77,13 @@ startView<VisibilityArgs, VisibilityData>({
       h('h2', {}, 'Sentiment'),
       sentiment(total, f),
       h('h2', {}, 'Cited sources'),
-      sources(project.sources.data.rows.filter((row) => row.locale === locale), locale, f),
+      project.sources
+        ? sources(project.sources.data.rows.filter((row) => row.locale === locale), locale, f)
+        : withheldNotice('Cited sources', data.withheld?.['node.sources']),
       h('h2', {}, 'What to do next'),
-      opportunities(project.opportunities, locale, f),
+      project.opportunities
+        ? opportunities(project.opportunities, locale, f)
+        : withheldNotice('Opportunities', data.withheld?.['node.opportunities']),
     );
   },
 });

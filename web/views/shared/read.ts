@@ -9,6 +9,20 @@ export function at(value: unknown, ...path: string[]): unknown {
 
 export const text = (value: unknown): string | undefined => (typeof value === 'string' && value ? value : undefined);
 
+/**
+ * What an MCP answer left out because the token's consent does not cover it: each section's path
+ * and the toolset it needs.
+ */
+export type Withheld = Record<string, string> | undefined;
+
+/** Said where a section the answer left out would be, naming the toolset that would show it. */
+export function withheldNotice(what: string, toolset: string | undefined): HTMLElement {
+  const why = toolset
+    ? `this connection was not granted the ${toolset} toolset; reconnect the app and grant it to see them`
+    : 'this connection was not granted them';
+  return h('p', { class: 'notice withheld' }, `${what} are not shown: ${why}.`);
+}
+
 const RANGES = [7, 30, 90, 365];
 const DAY = 86_400_000;
 const iso = (time: number) => new Date(time).toISOString().slice(0, 10);

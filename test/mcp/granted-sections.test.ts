@@ -1,0 +1,35 @@
+// The sections of a view's operation that show another toolset's data: found where they are
+// marked, declared the one way that lets the web app's pages read everything, and set per call
+// from the consent. Pure.
+import { describe, expect, it } from 'vitest';
+import { parse, type OperationDefinitionNode } from 'graphql';
+import { grantedSections, grantVariables, withheldSections } from '../../src/mcp/granted-sections.js';
+import { consentOf } from '../../src/mcp/toolsets.js';
+
+const operation = (text: string) => parse(text).definitions[0] as OperationDefinitionNode;
+
+describe('granted sections', () => {
+  it('are the fields marked @include(if: $grants<Toolset>), by their place in the answer (aliases, fragments)', () => {
+    const sections = grantedSections(operation(`query Q($id: ID!, $grantsAnswers: Boolean = true, $grantsReportData: Boolean = true) {
+      node(id: $id) { ... on AiVisibilityProject { id cited: sources @include(if: $grantsAnswers) { data { rows { domain } } } } }
+      reportData(id: $id) @include(if: $grantsReportData) { data { reportId } }
+      other @include(if: $id) { x }
+    }`), 'test');
+    expect(sections).toEqual([
+      { path: 'node.cited', toolset: 'answers', variable: 'grantsAnswers' },
+      { path: 'reportData', toolset: 'report_data', variable: 'grantsReportData' },
+    ]);
+    const visibilityOnly = consentOf(['mcp', 'mcp:visibility', 'mcp:report_data']);
+    expect(grantVariables(sections, visibilityOnly)).toEqual({ grantsAnswers: false, grantsReportData: true });
+    expect(withheldSections(sections, visibilityOnly)).toEqual({ 'node.cited': 'answers' });
+    expect(withheldSections(sections, consentOf(['mcp', 'mcp:answers', 'mcp:report_data']))).toBeNull();
+  });
+
+  it('stop the start when a grant is declared otherwise than Boolean = true, names no toolset, or marks nothing', () => {
+    expect(() => grantedSections(operation('query Q($grantsAnswers: Boolean) { a @include(if: $grantsAnswers) }'), 'q.graphql')).toThrow(/q.graphql: declare \$grantsAnswers: Boolean = true/);
+    expect(() => grantedSections(operation('query Q($grantsAnswers: Boolean! = true) { a @include(if: $grantsAnswers) }'), 'q')).toThrow(/Boolean = true/);
+    expect(() => grantedSections(operation('query Q($grantsAnswers: Boolean = false) { a @include(if: $grantsAnswers) }'), 'q')).toThrow(/Boolean = true/);
+    expect(() => grantedSections(operation('query Q($grantsEverything: Boolean = true) { a @include(if: $grantsEverything) }'), 'q')).toThrow(/names no toolset/);
+    expect(() => grantedSections(operation('query Q($grantsAnswers: Boolean = true) { a @skip(if: $grantsAnswers) }'), 'q')).toThrow(/marks no section/);
+  });
+});
