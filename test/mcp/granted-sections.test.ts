@@ -26,10 +26,13 @@ describe('granted sections', () => {
   });
 
   it('stop the start when a grant is declared otherwise than Boolean = true, names no toolset, or marks nothing', () => {
-    expect(() => grantedSections(operation('query Q($grantsAnswers: Boolean) { a @include(if: $grantsAnswers) }'), 'q.graphql')).toThrow(/q.graphql: declare \$grantsAnswers: Boolean = true/);
-    expect(() => grantedSections(operation('query Q($grantsAnswers: Boolean! = true) { a @include(if: $grantsAnswers) }'), 'q')).toThrow(/Boolean = true/);
-    expect(() => grantedSections(operation('query Q($grantsAnswers: Boolean = false) { a @include(if: $grantsAnswers) }'), 'q')).toThrow(/Boolean = true/);
-    expect(() => grantedSections(operation('query Q($grantsEverything: Boolean = true) { a @include(if: $grantsEverything) }'), 'q')).toThrow(/names no toolset/);
-    expect(() => grantedSections(operation('query Q($grantsAnswers: Boolean = true) { a @skip(if: $grantsAnswers) }'), 'q')).toThrow(/marks no section/);
+    const loading = (variable: string, directive = 'include') => () =>
+      grantedSections(operation(`query Q(${variable}) { a @${directive}(if: ${variable.split(':')[0]}) }`), 'q.graphql');
+    expect(loading('$grantsAnswers: Boolean')).toThrow(/q.graphql: declare \$grantsAnswers: Boolean = true/);
+    expect(loading('$grantsAnswers: Boolean! = true')).toThrow(/Boolean = true/);
+    expect(loading('$grantsAnswers: Boolean = false')).toThrow(/Boolean = true/);
+    expect(loading('$grantsEverything: Boolean = true')).toThrow(/names no toolset/);
+    expect(loading('$grantsAnswers: Boolean = true', 'skip')).toThrow(/marks no section/);
+    expect(loading('$grantsAnswers: Boolean = true')()).toEqual([{ path: 'a', toolset: 'answers', variable: 'grantsAnswers' }]);
   });
 });

@@ -10,6 +10,7 @@ import { createKeyedWorkspace, json } from '../support/app.js';
 import { useListeningApp } from '../support/listen.js';
 import { personWithPassword, signIn } from '../support/web.js';
 import { connectMcp, TestOAuthProvider } from '../support/mcp.js';
+import { v1Get } from '../support/views.js';
 import { seedWorkspace } from '../../src/demo/seed.js';
 import { TOOLSETS } from '../../src/mcp/toolsets.js';
 
@@ -28,9 +29,21 @@ interface ViewExpectation {
 
 // Written out here rather than read from the source: this is the rule the tools must keep.
 const VIEWS: Record<string, ViewExpectation> = {
-  view_report: { own: 'report_data', needs: ['reports'], sections: {}, always: ['report', 'reportData', 'metricCatalog'] },
-  view_visibility: { own: 'visibility', needs: [], sections: { 'node.sources': 'answers', 'node.opportunities': 'answers' }, always: ['node.trend', 'node.metrics'] },
-  view_answers: { own: 'answers', needs: [], sections: { aiVisibilityProjects: 'visibility', aiVisibilityPrompts: 'prompts' }, always: ['aiVisibilityAnswers'] },
+  view_report: {
+    own: 'report_data', needs: ['reports'], sections: {}, always: ['report', 'reportData', 'metricCatalog'],
+  },
+  view_visibility: {
+    own: 'visibility',
+    needs: [],
+    sections: { 'node.sources': 'answers', 'node.opportunities': 'answers' },
+    always: ['node.trend', 'node.metrics'],
+  },
+  view_answers: {
+    own: 'answers',
+    needs: [],
+    sections: { aiVisibilityProjects: 'visibility', aiVisibilityPrompts: 'prompts' },
+    always: ['aiVisibilityAnswers'],
+  },
 };
 
 const ids = { report: '', project: '' };
@@ -43,7 +56,7 @@ beforeAll(async () => {
   await seedWorkspace(served.t.database.prisma, served.t.database.pool, { workspaceId: keyed.workspace.id, days: 10, clients: 1 });
   await personWithPassword(served.t.database, { email: keyed.ownerEmail });
   owner = { cookie: (await signIn(served.t.app, keyed.ownerEmail)).cookie, workspaceId: keyed.workspace.id };
-  const v1 = async (route: string) => json(await fetch(`${served.baseUrl}/api/v1${route}`, { headers: { authorization: `Bearer ${keyed.key.secret}` } }));
+  const v1 = (route: string) => v1Get(served.baseUrl, route, keyed.key.secret);
   ids.report = (await v1('/reports')).data[0].id;
   ids.project = (await v1('/ai-visibility/projects')).data[0].id;
 }, 60_000);
@@ -64,16 +77,25 @@ async function tokenFor(toolsets: string[]): Promise<string> {
 
 interface ToolResult { isError?: boolean; content: { text: string }[]; structuredContent?: Record<string, unknown> }
 
-async function callView(token: string, name: string): Promise<ToolResult> {
-  const args = name === 'view_report' ? { id: ids.report } : { id: ids.project };
+/** One JSON-RPC request to /mcp/x/all with `token`; its result. */
+async function mcp(token: string, method: string, params: Record<string, unknown>) {
   const response = await fetch(`${served.baseUrl}/mcp/x/all`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}`, 'mcp-protocol-version': '2025-06-18' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${token}`,
+      'mcp-protocol-version': '2025-06-18',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
   expect(response.status).toBe(200);
-  return (await json(response)).result as ToolResult;
+  return (await json(response)).result;
 }
+
+const callView = (token: string, name: string, extra: Record<string, unknown> = {}): Promise<ToolResult> =>
+  mcp(token, 'tools/call', { name, arguments: { id: name === 'view_report' ? ids.report : ids.project, ...extra } });
+const errorOf = (result: ToolResult) => JSON.parse(result.content[0]!.text).error;
 
 const has = (data: Record<string, unknown>, path: string) => {
   const keys = path.split('.');
@@ -90,14 +112,16 @@ describe('every toolset × view tool', () => {
       const missing = view.needs.find((toolset) => !consent.has(toolset));
       if (missing) {
         expect(result.isError, `${name} with ${[...consent]}`).toBe(true);
-        expect(JSON.parse(result.content[0]!.text).error).toMatchObject({ code: 'forbidden', message: expect.stringContaining(`toolset ${missing}`) });
+        expect(errorOf(result)).toMatchObject({ code: 'forbidden', message: expect.stringContaining(`toolset ${missing}`) });
         continue;
       }
       expect(result.isError, `${name} with ${[...consent]}: ${result.content[0]?.text.slice(0, 200)}`).toBeFalsy();
       const data = result.structuredContent!;
       for (const path of view.always) expect(has(data, path), `${name} ${path}`).toBe(true);
       const withheld = Object.fromEntries(Object.entries(view.sections).filter(([, toolset]) => !consent.has(toolset)));
-      for (const [path, toolset] of Object.entries(view.sections)) expect(has(data, path), `${name} with ${[...consent]}: ${path}`).toBe(consent.has(toolset));
+      for (const [path, toolset] of Object.entries(view.sections)) {
+        expect(has(data, path), `${name} with ${[...consent]}: ${path}`).toBe(consent.has(toolset));
+      }
       if (Object.keys(withheld).length) expect(data.withheld).toEqual(withheld);
       else expect(data).not.toHaveProperty('withheld');
       // The text a client without structured content reads is the same answer.
@@ -110,32 +134,21 @@ describe('every toolset × view tool', () => {
     for (const [name, view] of Object.entries(VIEWS)) {
       const result = await callView(token, name);
       expect(result.isError).toBe(true);
-      expect(JSON.parse(result.content[0]!.text).error.message).toContain(`toolset ${view.own}, which this connection's consent does not include`);
+      expect(errorOf(result).message).toContain(`toolset ${view.own}, which this connection's consent does not include`);
     }
   });
 
   it('takes no grant from the caller: an argument named like one is refused', async () => {
-    const token = await tokenFor(['visibility']);
-    const response = await fetch(`${served.baseUrl}/mcp/x/all`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}`, 'mcp-protocol-version': '2025-06-18' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'view_visibility', arguments: { id: ids.project, grantsAnswers: true } } }),
-    });
-    const result = (await json(response)).result as ToolResult;
+    const result = await callView(await tokenFor(['visibility']), 'view_visibility', { grantsAnswers: true });
     expect(result.isError).toBe(true);
-    expect(JSON.parse(result.content[0]!.text).error).toMatchObject({ code: 'invalid_parameter', param: 'grantsAnswers' });
+    expect(errorOf(result)).toMatchObject({ code: 'invalid_parameter', param: 'grantsAnswers' });
   });
 
   it('the views\' documents (resources/read) hold no workspace data, whatever the consent', async () => {
     const token = await tokenFor(['visibility']);
     const project = (await callView(token, 'view_visibility')).structuredContent!.node as { name: string; brand: string };
     for (const uri of ['ui://signalboard/report', 'ui://signalboard/visibility', 'ui://signalboard/answers']) {
-      const response = await fetch(`${served.baseUrl}/mcp/x/all`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}`, 'mcp-protocol-version': '2025-06-18' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri } }),
-      });
-      const text = (await json(response)).result.contents[0].text as string;
+      const text = (await mcp(token, 'resources/read', { uri })).contents[0].text as string;
       expect(text).toMatch(/^<!doctype html>/);
       expect(text).not.toContain(project.name);
       expect(text).not.toContain(ids.project);
