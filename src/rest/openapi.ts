@@ -27,7 +27,12 @@ export const SCALAR_SCHEMAS: Record<string, JsonSchema> = {
 };
 
 const ERROR_RESPONSES: Record<string, { description: string; codes: string[] }> = {
-  '400': { description: 'A parameter is malformed or not allowed (error.param names it), or the answer would pass the response byte cap (response_too_large: ask for a smaller page).', codes: ['invalid_parameter', 'response_too_large'] },
+  '400': {
+    description:
+      'A parameter is malformed or not allowed (error.param names it), the path itself is malformed (bad_request), ' +
+      'or the answer would pass the response byte cap (response_too_large: ask for a smaller page).',
+    codes: ['invalid_parameter', 'bad_request', 'response_too_large'],
+  },
   '401': { description: 'No valid API key: missing, malformed, unknown, revoked or expired.', codes: ['unauthenticated', 'api_key_revoked', 'api_key_expired'] },
   '403': { description: 'The plan or the key\'s scopes do not allow the call.', codes: ['plan_required', 'insufficient_scope'] },
   '404': { description: 'No such path or resource in this workspace.', codes: ['not_found'] },
@@ -52,7 +57,7 @@ const API_DESCRIPTION =
   'when `Accept-Encoding` allows. Exports: the operations whose path ends in `.csv` or `.ndjson` stream every row of the filtered range.';
 
 const EXPORT_BODIES: Record<NonNullable<RestRoute['format']>, string> = {
-  csv: "A header line, then one row per line (RFC 4180 quoting; nested values as JSON). A text cell beginning with =, +, -, @, TAB or CR gets a leading ' so spreadsheets show it as text instead of running it (OWASP, CSV injection); NDJSON carries every value untouched.",
+  csv: "A header line, then one row per line (RFC 4180 quoting; nested values as JSON). A text cell beginning with =, +, -, @, TAB or CR (after any invisible characters) gets a leading ' so spreadsheets show it as text instead of running it (OWASP, CSV injection); NDJSON carries every value untouched.",
   ndjson: 'One JSON object per line, each exactly a row of the JSON response (values untouched: the form for warehouses).',
 };
 
