@@ -5,6 +5,8 @@ import { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/
 
 interface HostWindow {
   hostCallTool(params: unknown): Promise<never>;
+  /** Every size the view asked for, in order. */
+  sizeChanges: { width?: number; height?: number }[];
   showView(toolInput: Record<string, unknown>, toolResult: never, hostContext: Record<string, unknown>): Promise<void>;
 }
 
@@ -17,7 +19,9 @@ interface HostWindow {
   document.body.append(frame);
   const bridge = new AppBridge(null, { name: 'signalboard-test-host', version: '1.0.0' }, { serverTools: {}, logging: {} }, { hostContext: hostContext as never });
   bridge.oncalltool = (params) => (window as unknown as HostWindow).hostCallTool(params);
-  bridge.onsizechange = ({ height }) => {
+  (window as unknown as HostWindow).sizeChanges = [];
+  bridge.onsizechange = ({ width, height }) => {
+    (window as unknown as HostWindow).sizeChanges.push({ width, height });
     if (height) frame.style.height = `${height}px`;
   };
   bridge.oninitialized = () => {

@@ -21,6 +21,8 @@ export interface HostedView {
   problems: string[];
   /** Every tool the view called through the host, with its arguments. */
   calls: { name: string; arguments: Record<string, unknown> }[];
+  /** Every size the view asked its host for (ui/notifications/size-changed), in order. */
+  sizeChanges(): Promise<{ width?: number; height?: number }[]>;
 }
 
 export interface ShowOptions {
@@ -31,6 +33,8 @@ export interface ShowOptions {
   theme?: 'light' | 'dark';
   locale?: string;
   width?: number;
+  /** What the host tells the view of the frame it shows it in (hostContext.containerDimensions). */
+  containerDimensions?: { width?: number; maxWidth?: number; height?: number; maxHeight?: number };
 }
 
 export async function showInAppsHost(browser: Browser, options: ShowOptions): Promise<HostedView> {
@@ -55,7 +59,7 @@ export async function showInAppsHost(browser: Browser, options: ShowOptions): Pr
     return options.callTool(params);
   });
   await page.goto(`${ORIGIN}/`);
-  await page.evaluate(([input, result, context]) => (window as unknown as { showView(a: unknown, b: unknown, c: unknown): Promise<void> }).showView(input, result, context), [options.toolInput, options.toolResult, { theme: options.theme ?? 'light', locale: options.locale ?? 'en-US', platform: 'web', displayMode: 'inline' }] as const);
+  await page.evaluate(([input, result, context]) => (window as unknown as { showView(a: unknown, b: unknown, c: unknown): Promise<void> }).showView(input, result, context), [options.toolInput, options.toolResult, { theme: options.theme ?? 'light', locale: options.locale ?? 'en-US', platform: 'web', displayMode: 'inline', ...(options.containerDimensions ? { containerDimensions: options.containerDimensions } : {}) }] as const);
   let view = page.frames().find((frame) => frame.url().endsWith('/view'));
   for (let tries = 0; !view && tries < 100; tries++) {
     await page.waitForTimeout(50);
@@ -64,7 +68,8 @@ export async function showInAppsHost(browser: Browser, options: ShowOptions): Pr
   if (!view) throw new Error('the view never loaded in the test host');
   // CSP violations are reported inside the view as events; they also reach the console, but not all of them.
   await view.evaluate(() => document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`)));
-  return { page, view, problems, calls };
+  const sizeChanges = () => page.evaluate(() => (window as unknown as { sizeChanges: { width?: number; height?: number }[] }).sizeChanges);
+  return { page, view, problems, calls, sizeChanges };
 }
 
 /**

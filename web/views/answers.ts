@@ -2,9 +2,10 @@
 // page by page, newest first, the brand's and competitors' mentions marked, citations listed, and
 // why: the searches each ran and the pages it read, those it did not cite marked.
 import './shared/theme.css';
-import { h } from './shared/dom.js';
+import { bdi, clipped, h, names } from './shared/dom.js';
 import type { Formats } from './shared/format.js';
 import { startView, type Args } from './shared/host.js';
+import { findMentions, MARKS_PER_ANSWER, type Mention } from './shared/mentions.js';
 import { rangeControl, text, withheldNotice, type Withheld } from './shared/read.js';
 
 interface AnswersArgs extends Args {
@@ -65,9 +66,9 @@ startView<AnswersArgs, AnswersData>({
       reload(next);
     };
     root.append(
-      h('h1', {}, project ? `${project.name}: answers` : 'Answers'),
+      h('h1', {}, project ? [bdi(project.name), ': answers'] : 'Answers'),
       data.aiVisibilityProjects
-        ? h('p', { class: 'sub' }, project ? `${project.brand} and ${project.competitors.join(', ') || 'no competitors'}` : '')
+        ? h('p', { class: 'sub' }, project ? [bdi(project.brand), ' and ', ...(project.competitors.length ? names(project.competitors) : ['no competitors'])] : '')
         : withheldNotice('The project\u2019s brand and competitors (which mark the mentions)', data.withheld?.aiVisibilityProjects),
       h('div', { class: 'controls' }, rangeControl(range, (dateFrom, dateTo) => restart({ ...withoutCursor, dateFrom, dateTo }))),
       h('h2', {}, 'Prompts'),
@@ -75,7 +76,7 @@ startView<AnswersArgs, AnswersData>({
         const { promptId: _previous, ...others } = withoutCursor;
         restart({ ...others, ...(promptId ? { promptId } : {}) });
       }) : withheldNotice('The prompts with their totals', data.withheld?.aiVisibilityPrompts),
-      h('h2', {}, args.promptId ? `Answers to “${promptText.get(args.promptId) ?? args.promptId}”` : 'Answers'),
+      h('h2', {}, args.promptId ? ['Answers to “', bdi(promptText.get(args.promptId) ?? args.promptId), '”'] : 'Answers'),
     );
     const position = earlier.length * (answers.data.length || 1);
     root.append(h('p', { class: 'sub', role: 'status' }, answers.data.length ? `${f.number(position + 1)}–${f.number(position + answers.data.length)} of ${f.number(answers.meta.total)}` : 'No answers in this range.'));
@@ -97,27 +98,43 @@ function promptTable(prompts: Prompt[], args: AnswersArgs, f: Formats, choose: (
       prompt.totals.map((totals) => h('tr', {}, h('th', { scope: 'row' }, totals.locale), h('td', {}, f.number(totals.totalRuns)), h('td', {}, f.percent(totals.visibility)), h('td', {}, f.percent(totals.shareOfVoice)), h('td', {}, f.number(totals.averagePosition))))))));
 }
 
-const escape = (name: string) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** The answer's text with each brand and competitor mention marked (text nodes only). */
-function marked(text: string, brand: string | undefined, competitors: string[]): (string | Node)[] {
-  const names = [brand, ...competitors].filter((name): name is string => Boolean(name));
-  if (!names.length) return [text];
-  const kinds = new Map(names.map((name) => [name.toLowerCase(), name === brand ? 'brand' : 'competitor']));
-  const pattern = new RegExp(`(${names.sort((a, b) => b.length - a.length).map(escape).join('|')})`, 'gi');
-  return text.split(pattern).map((part, index) => (index % 2 ? h('mark', { class: kinds.get(part.toLowerCase()) ?? 'competitor' }, part) : part));
+/** The answer's text with the mentions found in it marked (text nodes only). */
+function marked(text: string, mentions: Mention[]): (string | Node)[] {
+  const parts: (string | Node)[] = [];
+  let at = 0;
+  for (const { start, end, kind } of mentions) {
+    parts.push(text.slice(at, start), h('mark', { class: kind }, text.slice(start, end)));
+    at = end;
+  }
+  parts.push(text.slice(at));
+  return parts;
 }
 
+// Every name, title, URL and query is someone else's text: each is isolated (bdi) from the rest.
 function answerCard(answer: Answer, prompt: string | undefined, project: Project | undefined, f: Formats) {
-  const mentions = [`${project?.brand ?? 'Brand'} ${f.number(answer.brandMentions)}×`, ...answer.competitors.filter((competitor) => competitor.mentions).map((competitor) => `${competitor.name} ${f.number(competitor.mentions)}×`)];
+  const counted = (name: string, count: number) => [bdi(name), ` ${f.number(count)}×`];
+  const mentions = [
+    counted(project?.brand ?? 'Brand', answer.brandMentions),
+    ...answer.competitors.filter((competitor) => competitor.mentions).map((competitor) => counted(competitor.name, competitor.mentions)),
+  ];
+  const found = findMentions(answer.text, project?.brand, project?.competitors ?? []);
+  const titled = (title: string | null, url: string) => [title ? clipped(title) : '', title ? ' — ' : '', clipped(url)];
   return h('article', { class: 'answer' },
-    h('div', { class: 'meta' }, `${f.day(answer.date)} · ${answer.model} · ${answer.locale}`, answer.position !== null ? ` · position ${f.number(answer.position)}` : '', answer.sentiment !== null ? ` · sentiment ${f.number(answer.sentiment)}` : ''),
-    prompt ? h('div', { class: 'meta' }, `Prompt: ${prompt}`) : null,
-    h('p', {}, marked(answer.text, project?.brand, project?.competitors ?? [])),
-    h('div', { class: 'meta' }, `Mentions: ${mentions.join(', ')}`),
-    answer.citations.length ? h('ol', { 'aria-label': 'Citations' }, answer.citations.map((citation) => h('li', {}, citation.title ? `${citation.title} — ` : '', citation.url))) : null,
-    answer.searchQueries.length ? h('div', { class: 'meta' }, `Searched: ${answer.searchQueries.map((query) => `“${query}”`).join(' · ')}`) : null,
+    h('div', { class: 'meta' }, `${f.day(answer.date)} · `, bdi(answer.model), ' · ', bdi(answer.locale),
+      answer.position !== null ? ` · position ${f.number(answer.position)}` : '',
+      answer.sentiment !== null ? ` · sentiment ${f.number(answer.sentiment)}` : ''),
+    prompt ? h('div', { class: 'meta' }, 'Prompt: ', bdi(prompt)) : null,
+    // A long answer scrolls in its own box (focusable, so that a keyboard scrolls it too).
+    h('p', { class: 'text', tabindex: 0 }, marked(answer.text, found.mentions)),
+    h('div', { class: 'meta' }, 'Mentions: ', mentions.flatMap((parts, index) => (index ? [', ', ...parts] : parts)),
+      found.capped ? ` (the first ${f.number(MARKS_PER_ANSWER)} marked in the text)` : ''),
+    answer.citations.length
+      ? h('ol', { 'aria-label': 'Citations' }, answer.citations.map((citation) => h('li', {}, titled(citation.title, citation.url))))
+      : null,
+    answer.searchQueries.length
+      ? h('div', { class: 'meta' }, 'Searched: ', answer.searchQueries.flatMap((query, index) => [index ? ' · ' : '', '“', bdi(query), '”']))
+      : null,
     answer.retrieved.length
-      ? h('ul', { 'aria-label': 'Pages read' }, answer.retrieved.map((page) => h('li', { class: page.cited ? 'cited' : 'uncited' }, page.cited ? 'Read and cited: ' : 'Read, not cited: ', page.title ? `${page.title} — ` : '', page.url)))
+      ? h('ul', { 'aria-label': 'Pages read' }, answer.retrieved.map((page) => h('li', { class: page.cited ? 'cited' : 'uncited' }, page.cited ? 'Read and cited: ' : 'Read, not cited: ', titled(page.title, page.url))))
       : null);
 }

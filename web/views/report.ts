@@ -3,7 +3,7 @@
 // comparison switchable from inside the view.
 import './shared/theme.css';
 import { chart, type Series } from './shared/charts.js';
-import { h, table } from './shared/dom.js';
+import { bdi, h, table } from './shared/dom.js';
 import type { Formats } from './shared/format.js';
 import { startView, type Args } from './shared/host.js';
 import { at, text } from './shared/read.js';
@@ -73,8 +73,10 @@ function delta(change: number | null, f: Formats) {
 }
 
 function kpiTile(kpi: Kpi, title: string | undefined, format: (value: number | null) => string, f: Formats) {
+  const metric = words(kpi.metric);
+  const named = title && title !== kpi.metric ? title : null;
   return h('li', { class: 'kpi' },
-    h('div', { class: 'name' }, title && title !== kpi.metric ? `${title} · ${words(kpi.metric)}` : words(kpi.metric)),
+    h('div', { class: 'name', title: named ? `${named} · ${metric}` : metric }, named ? [bdi(named), ` · ${metric}`] : metric),
     h('div', { class: 'value' }, format(kpi.value)),
     delta(kpi.change, f),
     kpi.previousValue !== null ? h('span', { class: 'delta' }, ` (was ${format(kpi.previousValue)})`) : null);
@@ -87,8 +89,7 @@ function chartsOf(data: ChartData, title: string, compared: boolean, formatOf: M
       { label: words(line.metric), values: line.points.map((point) => point.value) },
       ...(compared ? [{ label: 'comparison period', values: line.points.map((point) => point.previousValue), dashed: true }] : []),
     ];
-    const caption = data.series.length > 1 ? `${title} · ${words(line.metric)}` : title;
-    return chart({ title: caption, labels: line.points.map((point) => point.date), series, format: formatOf(data.widgetId, line.metric), label: data.granularity === 'month' ? f.month : f.day, tick: data.granularity === 'month' ? f.month : f.shortDay, bars: data.type === 'bar_chart' });
+    return chart({ title, ...(data.series.length > 1 ? { detail: words(line.metric) } : {}), labels: line.points.map((point) => point.date), series, format: formatOf(data.widgetId, line.metric), label: data.granularity === 'month' ? f.month : f.day, tick: data.granularity === 'month' ? f.month : f.shortDay, bars: data.type === 'bar_chart' });
   });
 }
 
@@ -101,5 +102,5 @@ function tableOf(data: TableData, title: string, formatOf: MetricFormat, f: Form
   };
   const rows = data.rows.map((row) => [row.dimensionValue, ...row.values.map((value, index) => cell(value, row.previousValues?.[index], index))]);
   rows.push(['Total', ...data.totals.values.map((value, index) => cell(value, data.totals.previousValues?.[index], index))]);
-  return table(title, [words(data.dimension), ...data.columns.map(words)], rows);
+  return table(bdi(title), [words(data.dimension), ...data.columns.map(words)], rows);
 }

@@ -3,7 +3,7 @@
 // against its competitors, sentiment, and the domains the answers cite.
 import './shared/theme.css';
 import { chart } from './shared/charts.js';
-import { h, table } from './shared/dom.js';
+import { bdi, clipped, h, names, table } from './shared/dom.js';
 import type { Formats } from './shared/format.js';
 import { startView, type Args } from './shared/host.js';
 import { at, rangeControl, text, withheldNotice, type Withheld } from './shared/read.js';
@@ -62,7 +62,7 @@ startView<VisibilityArgs, VisibilityData>({
     const pick = h('select', { 'aria-label': 'Locale', onchange: (event) => { chosenLocale = (event.target as HTMLSelectElement).value; reload(args); } }, locales.map((code) => h('option', { value: code, ...(code === locale ? { selected: true } : {}) }, code)));
     root.append(
       h('h1', {}, project.name),
-      h('p', { class: 'sub' }, `${project.brand} against ${project.competitors.join(', ') || 'no competitors'} · ${f.day(range.from)} – ${f.day(range.to)}`),
+      h('p', { class: 'sub' }, bdi(project.brand), ' against ', project.competitors.length ? names(project.competitors) : 'no competitors', ` · ${f.day(range.from)} – ${f.day(range.to)}`),
       h('div', { class: 'controls' }, rangeControl(range, (from, to) => reload({ ...args, dateFrom: from, dateTo: to })), h('label', {}, 'Locale', pick)),
     );
     const total = totals.find((row) => row.locale === locale);
@@ -112,7 +112,7 @@ function competitorSection(brand: string, total: LocaleTotals, f: Formats) {
   const rows = [{ name: brand, ...total }, ...total.competitors];
   return h('div', { class: 'grid' },
     chart({ title: 'Visibility: brand and competitors', labels: rows.map((row) => row.name), series: [{ label: 'Visibility', values: rows.map((row) => row.visibility) }], format: f.percent, bars: true }),
-    h('div', { class: 'scroll' }, table('Brand and competitors', ['Name', 'Visibility', 'Share of voice', 'Avg. position'], rows.map((row, position) => [position === 0 ? h('span', {}, row.name, h('span', { class: 'tag owned' }, 'brand')) : row.name, f.percent(row.visibility), f.percent(row.shareOfVoice), f.number(row.averagePosition)]))));
+    h('div', { class: 'scroll' }, table('Brand and competitors', ['Name', 'Visibility', 'Share of voice', 'Avg. position'], rows.map((row, position) => [position === 0 ? h('span', {}, bdi(row.name), h('span', { class: 'tag owned' }, 'brand')) : row.name, f.percent(row.visibility), f.percent(row.shareOfVoice), f.number(row.averagePosition)]))));
 }
 
 function sentiment(total: LocaleTotals, f: Formats) {
@@ -128,7 +128,7 @@ function sentiment(total: LocaleTotals, f: Formats) {
 function sources(rows: SourceRow[], locale: string, f: Formats) {
   if (!rows.length) return h('p', { class: 'notice empty' }, 'No citations in this range.');
   return h('div', { class: 'scroll' }, table(`Most cited domains, ${locale}`, ['Domain', 'Citations', 'Share of citations', 'Answers citing', 'Share of answers', 'Runs that read it', 'Read, not cited'], rows.map((row) => [
-    h('span', {}, row.domain, row.owned ? h('span', { class: 'tag owned' }, 'owned') : null, row.competitor ? h('span', { class: 'tag competitor' }, row.competitor) : null),
+    h('span', {}, bdi(row.domain), row.owned ? h('span', { class: 'tag owned' }, 'owned') : null, row.competitor ? h('span', { class: 'tag competitor' }, bdi(row.competitor)) : null),
     f.number(row.citations), f.percent(row.citationShare), f.number(row.answersCiting), f.percent(row.answerShare), f.number(row.retrievals), f.number(row.retrievedNotCited),
   ])));
 }
@@ -140,7 +140,7 @@ function opportunities(lists: Opportunities, locale: string, f: Formats) {
   const pages = lists.pages.filter((item) => item.locale === locale);
   if (!prompts.length && !sites.length && !pages.length) return h('p', { class: 'notice empty' }, 'No opportunities in this range.');
   return h('div', { class: 'scroll' },
-    prompts.length ? table('Prompts where a competitor is visible and the brand is not (runs at stake)', ['Prompt', 'Runs', 'Brand', 'Best competitor', 'Runs at stake'], prompts.map((item) => [item.prompt, f.number(item.runs), f.percent(item.brandVisibility), `${item.bestCompetitor.name} ${f.percent(item.bestCompetitor.visibility)}`, f.number(item.score)])) : null,
-    sites.length ? table('Sites citing competitors but never the brand', ['Domain', 'Citations', 'Answers', 'Competitors named'], sites.map((item) => [item.domain, f.number(item.citations), f.number(item.answers), item.competitors.join(', ')])) : null,
-    pages.length ? table('Own pages read but not cited', ['Page', 'Runs that read it', 'Read, not cited'], pages.map((item) => [item.url, f.number(item.retrievals), f.number(item.retrievedNotCited)])) : null);
+    prompts.length ? table('Prompts where a competitor is visible and the brand is not (runs at stake)', ['Prompt', 'Runs', 'Brand', 'Best competitor', 'Runs at stake'], prompts.map((item) => [item.prompt, f.number(item.runs), f.percent(item.brandVisibility), h('span', {}, bdi(item.bestCompetitor.name), ` ${f.percent(item.bestCompetitor.visibility)}`), f.number(item.score)])) : null,
+    sites.length ? table('Sites citing competitors but never the brand', ['Domain', 'Citations', 'Answers', 'Competitors named'], sites.map((item) => [item.domain, f.number(item.citations), f.number(item.answers), h('span', {}, names(item.competitors))])) : null,
+    pages.length ? table('Own pages read but not cited', ['Page', 'Runs that read it', 'Read, not cited'], pages.map((item) => [clipped(item.url), f.number(item.retrievals), f.number(item.retrievedNotCited)])) : null);
 }

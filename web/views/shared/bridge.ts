@@ -5,8 +5,17 @@
 // result, host context, tool calls, size changes and teardown.
 export const APPS_PROTOCOL_VERSION = '2026-01-26';
 
+/** The frame the host shows the view in: a fixed size or a most it will grow to, per axis. */
+export interface ContainerDimensions {
+  width?: number;
+  maxWidth?: number;
+  height?: number;
+  maxHeight?: number;
+}
+
 export interface HostContext {
   theme?: 'light' | 'dark';
+  containerDimensions?: ContainerDimensions;
   locale?: string;
   timeZone?: string;
   styles?: { variables?: Record<string, string | undefined> };
@@ -33,8 +42,25 @@ export interface BridgeHandlers {
   hostContext(context: HostContext): void;
 }
 
+/**
+ * The size a view asks its host for: never wider than the frame it has (its own viewport, or
+ * what the host says it can give), never taller than the host can show. A page wider than its
+ * frame scrolls inside it; asking for its full width would ask the host for what it cannot show.
+ */
+export function requestedSize(contentHeight: number, viewportWidth: number, container: ContainerDimensions = {}) {
+  const within = (value: number, ...limits: (number | undefined)[]) => {
+    const known = limits.filter((limit): limit is number => typeof limit === 'number' && limit > 0);
+    return Math.ceil(Math.min(value, ...known));
+  };
+  return {
+    width: within(viewportWidth, container.width, container.maxWidth),
+    height: within(contentHeight, container.height, container.maxHeight),
+  };
+}
+
 export class AppBridge {
   private nextId = 1;
+  private container: ContainerDimensions = {};
   private readonly pending = new Map<number | string, { resolve(result: Record<string, unknown>): void; reject(error: Error): void }>();
 
   constructor(private readonly handlers: BridgeHandlers) {
@@ -72,15 +98,21 @@ export class AppBridge {
     }
     if (message.method === 'ui/notifications/tool-input') this.handlers.toolInput((params.arguments as Record<string, unknown>) ?? {});
     else if (message.method === 'ui/notifications/tool-result') this.handlers.toolResult(params as ToolResult);
-    else if (message.method === 'ui/notifications/host-context-changed') this.handlers.hostContext(params as HostContext);
+    else if (message.method === 'ui/notifications/host-context-changed') {
+      const context = params as HostContext;
+      if (context.containerDimensions) this.container = context.containerDimensions;
+      this.handlers.hostContext(context);
+    }
   }
 
   /** The handshake; resolves with the host's context. */
   async connect(name: string): Promise<HostContext> {
     const result = await this.request('ui/initialize', { appInfo: { name, version: '1.0.0' }, appCapabilities: {}, protocolVersion: APPS_PROTOCOL_VERSION });
+    const context = (result.hostContext as HostContext) ?? {};
+    this.container = context.containerDimensions ?? {};
     this.post({ jsonrpc: '2.0', method: 'ui/notifications/initialized', params: {} });
     this.reportSize();
-    return (result.hostContext as HostContext) ?? {};
+    return context;
   }
 
   callTool(name: string, args: Record<string, unknown>): Promise<ToolResult> {
@@ -94,7 +126,7 @@ export class AppBridge {
     new ResizeObserver(() => {
       clearTimeout(timer);
       timer = setTimeout(() => {
-        const size = { width: Math.ceil(document.documentElement.scrollWidth), height: Math.ceil(document.documentElement.scrollHeight) };
+        const size = requestedSize(document.documentElement.scrollHeight, window.innerWidth, this.container);
         if (`${size.width}x${size.height}` === last) return;
         last = `${size.width}x${size.height}`;
         this.post({ jsonrpc: '2.0', method: 'ui/notifications/size-changed', params: size });

@@ -4,7 +4,7 @@
 // distinguishable with the common colour-vision deficiencies.
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { h, table } from './dom.js';
+import { bdi, clip, h, table } from './dom.js';
 
 export const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#F0E442', '#999999'];
 
@@ -16,7 +16,10 @@ export interface Series {
 }
 
 interface ChartOptions {
+  /** The chart's name (a widget's title: anyone's text, shown isolated and clamped). */
   title: string;
+  /** What of it the chart shows (a metric), written after the title. */
+  detail?: string;
   /** Labels of the x positions (days, or names for bars). */
   labels: string[];
   series: Series[];
@@ -36,17 +39,22 @@ function themeColor(name: string): string {
   return color;
 }
 
+// On the canvas a label cannot wrap: a long one is cut (the table beside the chart has it whole).
+const TICK_CHARACTERS = 24;
+
 /** A line (or bar) chart with its data table; it follows its container's width. */
 export function chart(options: ChartOptions): HTMLElement {
-  const { title, labels, series, format, bars = false, height = 220 } = options;
+  const { title, detail, labels, series, format, bars = false, height = 220 } = options;
   const label = options.label ?? ((text: string) => text);
   const tick = options.tick ?? label;
-  const plot = h('div', { class: 'plot', role: 'img', 'aria-label': `${title}: chart; its numbers are in the table below.` });
+  const name = detail ? `${title} · ${detail}` : title;
+  const caption = () => h('span', {}, bdi(title), detail ? ` · ${detail}` : '');
+  const plot = h('div', { class: 'plot', role: 'img', 'aria-label': `${name}: chart; its numbers are in the table below.` });
   const figure = h('figure', { class: 'chart' },
-    h('figcaption', {}, title),
+    h('figcaption', { title: name }, caption()),
     h('ul', { class: 'legend' }, series.map((line, index) => h('li', {}, h('span', { class: `swatch${line.dashed ? ' dashed' : ''}`, style: `--swatch:${PALETTE[index % PALETTE.length]}` }), line.label))),
     plot,
-    h('details', {}, h('summary', {}, 'Table'), table(title, ['', ...series.map((line) => line.label)], labels.map((text, row) => [label(text), ...series.map((line) => format(line.values[row] ?? null))]))),
+    h('details', {}, h('summary', {}, 'Table'), table(caption(), ['', ...series.map((line) => line.label)], labels.map((text, row) => [label(text), ...series.map((line) => format(line.values[row] ?? null))]))),
   );
   const axis = { stroke: themeColor('--text-secondary'), grid: { stroke: themeColor('--line'), width: 1 }, ticks: { stroke: themeColor('--line'), width: 1 } };
   const xs = labels.map((_, index) => index);
@@ -59,7 +67,7 @@ export function chart(options: ChartOptions): HTMLElement {
       // Bars start at zero, or their lengths would lie.
       scales: { x: { time: false, ...(bars ? { range: (_chart: uPlot, min: number, max: number): uPlot.Range.MinMax => [min - 0.5, max + 0.5] } : {}) }, ...(bars ? { y: { range: (_chart: uPlot, _min: number, max: number): uPlot.Range.MinMax => [0, max > 0 ? max * 1.05 : 1] } } : {}) },
       axes: [
-        { ...axis, values: (_chart, ticks) => ticks.map((at) => (Number.isInteger(at) && labels[at] !== undefined ? tick(labels[at]!) : '')), space: 60 },
+        { ...axis, values: (_chart, ticks) => ticks.map((at) => (Number.isInteger(at) && labels[at] !== undefined ? clip(tick(labels[at]!), TICK_CHARACTERS) : '')), space: 60 },
         { ...axis, size: 56, values: (_chart, ticks) => ticks.map((tick) => format(tick)) },
       ],
       series: [{}, ...series.map((line, index) => ({
