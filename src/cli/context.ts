@@ -47,9 +47,11 @@ export async function opened(): Promise<ResolvedDatabase> {
 export const db = async () => (await opened()).database;
 
 export async function closeDatabase() {
-  if (!state.opened) return;
-  await state.opened.database.close();
-  await state.opened.embedded?.stop();
+  const { opened } = state;
+  if (!opened) return;
+  state.opened = null;
+  await opened.database.close();
+  await opened.embedded?.stop();
 }
 
 export async function webhookDeps(): Promise<WebhookDeps> {

@@ -42,9 +42,16 @@ describe('authentication', () => {
 
   it('stops accepting a key once its expiry passes between two requests', async () => {
     const { workspace, ownerEmail } = await createKeyedWorkspace(t.database);
-    const key = await createApiKey(t.database.prisma, { workspaceId: workspace.id, name: 'short-lived', expiresAt: new Date(Date.now() + 1_500), actor: { email: ownerEmail } });
+    const expiresAt = new Date(Date.now() + 3_600_000);
+    const key = await createApiKey(t.database.prisma, { workspaceId: workspace.id, name: 'short-lived', expiresAt, actor: { email: ownerEmail } });
+    // The first request leaves the key in the authenticator's cache; each request hands it its own `now`.
     expect((await t.get('/api/v1/clients', key.secret)).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 1_600));
+    const authorization = `Bearer ${key.secret}`;
+    await expect(t.authenticator.authenticate(authorization, new Date(expiresAt.getTime() - 1))).resolves.toMatchObject({ workspaceId: workspace.id });
+    await expect(t.authenticator.authenticate(authorization, expiresAt)).rejects.toMatchObject({ code: 'api_key_expired' });
+    // Through HTTP: the stored expiry moved into the past is the request's answer.
+    await t.database.pool.query("UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = $1", [key.id]);
+    t.authenticator.invalidate(key.id);
     expect(await errorOf(await t.get('/api/v1/clients', key.secret))).toEqual({ status: 401, code: 'api_key_expired' });
   });
 

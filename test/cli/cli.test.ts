@@ -1,4 +1,6 @@
-// The operator CLI as an operator runs it: a separate process against the real database.
+// The operator CLI against the real database: each command in this process (runCli, what the
+// executable runs), and as an operator runs it, a separate process, where exit codes, stdin and
+// start-up are the point.
 import { execFile, spawn } from 'node:child_process';
 import { writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -11,18 +13,50 @@ import { newId } from '../../src/db/ids.js';
 import { verifyPassword } from '../../src/sessions/passwords.js';
 import { resetPassword } from '../../src/sessions/password-reset.js';
 import { databaseLine } from '../../src/cli/context.js';
+import { runCli } from '../../src/cli/program.js';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
 const dir = path.join(root, 'test/.tmp', `cli-${process.pid}`);
+// A command that has not exited in a minute hangs, however loaded the machine; a test that
+// starts processes gets room for a few such minutes (its own limit only catches other hangs).
+const HANG = 60_000;
+const WITH_PROCESSES = 3 * HANG;
 let url: string;
 let database: Database;
 
+interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
 const cli = (...args: string[]) => cliWith({}, ...args);
 
-async function cliWith(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+/** One command run in this process, its output captured as the executable would print it. */
+async function cliWith(env: Record<string, string>, ...args: string[]): Promise<Outcome> {
+  const output = { stdout: '', stderr: '' };
+  const streams = { stdout: process.stdout, stderr: process.stderr } as const;
+  const writes = { stdout: process.stdout.write, stderr: process.stderr.write };
+  for (const name of ['stdout', 'stderr'] as const) {
+    streams[name].write = ((chunk: string | Uint8Array) => {
+      output[name] += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
+      return true;
+    }) as typeof process.stdout.write;
+  }
   try {
-    const { stdout, stderr } = await run(path.join(root, 'node_modules/.bin/tsx'), ['src/cli/index.ts', ...args], { cwd: root, env: { ...process.env, DATABASE_URL: url, APP_SECRET_KEY: TEST_APP_SECRET_KEY, ...env } });
+    const code = await runCli(['node', 'signalboard', ...args], { ...process.env, DATABASE_URL: url, APP_SECRET_KEY: TEST_APP_SECRET_KEY, ...env });
+    return { code, ...output };
+  } finally {
+    streams.stdout.write = writes.stdout;
+    streams.stderr.write = writes.stderr;
+  }
+}
+
+/** One command as an operator runs it (`npm run cli`): its own process. */
+async function spawned(...args: string[]): Promise<Outcome> {
+  try {
+    const { stdout, stderr } = await run(path.join(root, 'node_modules/.bin/tsx'), ['src/cli/index.ts', ...args], { cwd: root, timeout: HANG, env: { ...process.env, DATABASE_URL: url, APP_SECRET_KEY: TEST_APP_SECRET_KEY } });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failure = error as { code: number; stdout: string; stderr: string };
@@ -42,7 +76,7 @@ afterAll(async () => {
 
 describe('operator CLI', () => {
   it('creates a workspace, seeds it, creates, lists and revokes keys, all with --json', async () => {
-    const created = await cli('workspaces', 'create', 'acme', '--plan', 'pro', '--timezone', 'Europe/Berlin', '--json');
+    const created = await spawned('workspaces', 'create', 'acme', '--plan', 'pro', '--timezone', 'Europe/Berlin', '--json');
     expect(created.code).toBe(0);
     expect(JSON.parse(created.stdout)).toMatchObject({ slug: 'acme', plan: 'pro', timezone: 'Europe/Berlin' });
 
@@ -58,11 +92,12 @@ describe('operator CLI', () => {
 
     expect(JSON.parse((await cli('keys', 'revoke', key.id, '--json')).stdout)).toMatchObject({ id: key.id, revokedAt: expect.any(String) });
     expect(JSON.parse((await cli('workspaces', 'set-plan', 'acme', 'scale', '--json')).stdout)).toEqual({ slug: 'acme', plan: 'scale' });
-  }, 60_000);
+  }, WITH_PROCESSES);
 
   it('refuses bad input with a non-zero exit and a one-line error', async () => {
+    const first = ['workspaces', 'create', 'Bad Slug', '--plan', 'pro'];
     for (const args of [
-      ['workspaces', 'create', 'Bad Slug', '--plan', 'pro'],
+      first,
       ['workspaces', 'create', 'x2', '--plan', 'platinum'],
       ['workspaces', 'set-plan', 'nope', 'pro'],
       ['keys', 'create', '--workspace', 'acme', '--name', 'x', '--scopes', 'admin:write'],
@@ -75,14 +110,15 @@ describe('operator CLI', () => {
       ['signals', 'set-rule', '--project', 'prj_00000000000000000000', '--kind', 'mood_swing', '--threshold', '1'],
       ['signals', 'set-rule', '--project', 'prj_00000000000000000000', '--kind', 'visibility_drop', '--threshold', 'ten'],
     ]) {
-      const result = await cli(...args);
+      // The first as its own process too: the exit status and stderr are the executable's.
+      const result = await (args === first ? spawned : cli)(...args);
       expect(result.code, args.join(' ')).not.toBe(0);
       // At most the line naming the database (once opened), then the one-line error.
       const lines = result.stderr.trim().split('\n').filter((line) => !line.startsWith('database: '));
       expect(lines, args.join(' ')).toHaveLength(1);
       expect(lines[0]).toMatch(/^error: /);
     }
-  }, 60_000);
+  }, WITH_PROCESSES);
 
   it('lets only owners and admins manage keys (--as)', async () => {
     const workspace = await database.prisma.workspace.findUniqueOrThrow({ where: { slug: 'acme' } });
@@ -91,7 +127,7 @@ describe('operator CLI', () => {
     const refused = await cli('keys', 'create', '--workspace', 'acme', '--name', 'x', '--as', 'member@acme.test');
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain('only owners and admins');
-  }, 30_000);
+  });
 
   it('manages webhook endpoints: create (secret shown), list without secrets, reveal, rotate, disable, enable, attempts, replays; all audited', async () => {
     const allowLoopback = { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' };
@@ -112,11 +148,11 @@ describe('operator CLI', () => {
     expect(actions).toEqual(['webhook_endpoint.created', 'webhook_endpoint.disabled', 'webhook_endpoint.enabled', 'webhook_endpoint.secret_revealed', 'webhook_endpoint.secret_rotated']);
     const stored = await database.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: created.id } });
     expect(JSON.stringify(stored)).not.toContain(rotated.secret.slice(6));
-  }, 60_000);
+  });
 
   it('creates users: a password from stdin (argon2id stored) or one generated and shown once; members join other workspaces', async () => {
     const fromStdin = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
-      const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['src/cli/index.ts', 'users', 'create', '--email', 'Ann@Acme.test', '--name', 'Ann', '--workspace', 'acme', '--role', 'admin', '--password-stdin', '--json'], { cwd: root, env: { ...process.env, DATABASE_URL: url, APP_SECRET_KEY: TEST_APP_SECRET_KEY } });
+      const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['src/cli/index.ts', 'users', 'create', '--email', 'Ann@Acme.test', '--name', 'Ann', '--workspace', 'acme', '--role', 'admin', '--password-stdin', '--json'], { cwd: root, timeout: HANG, env: { ...process.env, DATABASE_URL: url, APP_SECRET_KEY: TEST_APP_SECRET_KEY } });
       let stdout = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
       child.on('exit', (code) => resolve({ code, stdout }));
@@ -135,12 +171,12 @@ describe('operator CLI', () => {
     expect(again.code).not.toBe(0);
     expect(again.stderr).toContain('already a member');
     const short = await new Promise<number | null>((resolve) => {
-      const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['src/cli/index.ts', 'users', 'create', '--email', 'cy@acme.test', '--name', 'Cy', '--workspace', 'acme', '--role', 'member', '--password-stdin'], { cwd: root, env: { ...process.env, DATABASE_URL: url, APP_SECRET_KEY: TEST_APP_SECRET_KEY } });
+      const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['src/cli/index.ts', 'users', 'create', '--email', 'cy@acme.test', '--name', 'Cy', '--workspace', 'acme', '--role', 'member', '--password-stdin'], { cwd: root, timeout: HANG, env: { ...process.env, DATABASE_URL: url, APP_SECRET_KEY: TEST_APP_SECRET_KEY } });
       child.on('exit', resolve);
       child.stdin.end('short');
     });
     expect(short).not.toBe(0);
-  }, 60_000);
+  }, WITH_PROCESSES);
 
   it('requires SSO for a workspace and sends a reset link, both audited', async () => {
     const on = await cli('workspaces', 'require-sso', 'acme', 'on', '--json');
@@ -166,7 +202,7 @@ describe('operator CLI', () => {
     expect(JSON.parse((await cli('users', 'reset-password', '--email', 'nobody@acme.test', '--json')).stdout)).toMatchObject({ sent: false, link: null });
     const actions = (await database.prisma.auditLogEntry.findMany({ where: { workspace: { slug: 'acme' }, action: { in: ['sso.require_set', 'password.reset_requested'] } } })).map((entry) => entry.action);
     expect(actions.sort()).toEqual(['password.reset_requested', 'password.reset_requested', 'sso.require_set', 'sso.require_set']);
-  }, 60_000);
+  });
 
   it('lists signal rules with their defaults and sets one', async () => {
     const project = await database.prisma.aiProject.findFirstOrThrow({ where: { workspace: { slug: 'acme' } } });
@@ -179,7 +215,7 @@ describe('operator CLI', () => {
     expect(set).toMatchObject({ kind: 'visibility_drop', threshold: 5, enabled: false, isDefault: false, defaultThreshold: 10 });
     const human = await cli('signals', 'rules', '--project', project.id);
     expect(human.stdout).toMatch(/visibility_drop\s+off\s+threshold 5/);
-  }, 30_000);
+  });
 
   it('manages prompts and project domains, audited, and ingests scans with runs all-or-nothing', async () => {
     const project = await database.prisma.aiProject.findFirstOrThrow({ where: { workspace: { slug: 'acme' } } });
@@ -212,7 +248,7 @@ describe('operator CLI', () => {
     const skipped = await cli('ingest', 'scans', path.join(dir, 'runs.ndjson'), '--skip-invalid', '--json');
     expect(JSON.parse(skipped.stdout)).toMatchObject({ accepted: 1, rejected: 1 });
     expect((await database.pool.query("SELECT text FROM ai_answers WHERE project_id = $1 AND date = '2020-01-01'", [project.id])).rows).toEqual([{ text: 'Acme, of course.' }]);
-  }, 60_000);
+  });
 
   it('validates report definitions and ingests NDJSON all-or-nothing', async () => {
     const client = await database.prisma.client.findFirstOrThrow({ where: { workspace: { slug: 'acme' } } });
@@ -231,7 +267,7 @@ describe('operator CLI', () => {
     expect(JSON.parse(refused.stdout)).toMatchObject({ accepted: 0, rejected: 1, problems: [{ line: 2 }] });
     const skipped = await cli('ingest', 'metrics', path.join(dir, 'facts.ndjson'), '--skip-invalid', '--json');
     expect(JSON.parse(skipped.stdout)).toMatchObject({ accepted: 1, rejected: 1 });
-  }, 60_000);
+  });
 });
 
 describe('the database the CLI uses', () => {
@@ -241,7 +277,7 @@ describe('the database the CLI uses', () => {
     expect(listed.stderr.trim()).toBe(`database: postgresql://${database.username}@${database.host}${database.pathname} (DATABASE_URL)`);
     expect(listed.stderr).not.toContain(`:${database.password}@`);
     JSON.parse(listed.stdout);
-  }, 30_000);
+  });
 
   it('says whether it started the embedded cluster or shares the server\'s, and on which port', () => {
     const settings = { EMBEDDED_PG_DIR: '.data/postgres', EMBEDDED_PG_PORT: 54329 };
@@ -254,8 +290,8 @@ describe('the database the CLI uses', () => {
 
 describe('server start-up', () => {
   it('refuses bad configuration with a message naming the variable', async () => {
-    const result = await run(path.join(root, 'node_modules/.bin/tsx'), ['src/server.ts'], { cwd: root, env: { ...process.env, PORT: 'eighty', DATABASE_URL: url } }).catch((error) => error);
+    const result = await run(path.join(root, 'node_modules/.bin/tsx'), ['src/server.ts'], { cwd: root, timeout: HANG, env: { ...process.env, PORT: 'eighty', DATABASE_URL: url } }).catch((error) => error);
     expect(result.code).toBe(78);
     expect(result.stderr).toContain('PORT');
-  }, 30_000);
+  }, WITH_PROCESSES);
 });

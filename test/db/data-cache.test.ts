@@ -93,7 +93,9 @@ describe('two instances over one database', () => {
 
   it('do the same for AI-visibility metrics', async () => {
     const { workspace, key } = await createKeyedWorkspace(a.database);
-    await seedWorkspace(a.database.prisma, a.database.pool, { workspaceId: workspace.id, days: 10, clients: 1 });
+    // The seed's last day, named here: "yesterday" read again later would be another day after midnight (UTC).
+    const day = addDays(new Date().toISOString().slice(0, 10), -1);
+    await seedWorkspace(a.database.prisma, a.database.pool, { workspaceId: workspace.id, days: 10, clients: 1, endDate: day });
     const project = await a.database.prisma.aiProject.findFirstOrThrow({ where: { workspaceId: workspace.id } });
     const path = `/api/v1/ai-visibility/projects/${project.id}/metrics`;
     const runs = async (app: TestApp) => (await json(await app.get(path, key.secret))).data.totals.find((t: { locale: string }) => t.locale === project.locales[0]).totalRuns as number;
@@ -105,7 +107,6 @@ describe('two instances over one database', () => {
     expect(statements).toHaveLength(1);
     expect(statements[0]).toContain('data_version');
 
-    const day = addDays(new Date().toISOString().slice(0, 10), -1);
     const existing = await a.database.pool.query('SELECT total_runs, visibility_count, mention_count, total_mention_count, positioned_count, position_sum, positive_count, neutral_count, negative_count FROM scans WHERE project_id = $1 AND date = $2 AND model = $3 AND locale = $4', [project.id, day, project.models[0], project.locales[0]]);
     const row = existing.rows[0];
     const line = {

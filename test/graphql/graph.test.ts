@@ -29,9 +29,9 @@ async function graphql(key: string, query: string, variables: Record<string, unk
   return json(response);
 }
 
-async function seededWorkspace(clients: number) {
+async function seededWorkspace(clients: number, days = 45) {
   const keyed = await createKeyedWorkspace(t.database, { timezone: 'Europe/Berlin' });
-  await seedWorkspace(t.database.prisma, t.database.pool, { workspaceId: keyed.workspace.id, days: 45, clients });
+  await seedWorkspace(t.database.prisma, t.database.pool, { workspaceId: keyed.workspace.id, days, clients });
   const projects = await t.database.prisma.aiProject.findMany({ where: { workspaceId: keyed.workspace.id } });
   // Exactly three signals per project, a minute apart, so ordering and paging can be checked
   // (in place of the ones the seed's rules fired on its random scans).
@@ -106,9 +106,11 @@ describe('a client page in one request', () => {
 });
 
 describe('statements per request', () => {
-  it('stay the same for 2 and for 12 clients with reports, report data, projects, metrics, scans and signals', async () => {
+  it('stay the same for 2 and for 6 clients with reports, report data, projects, metrics, scans and signals', async () => {
+    // What is counted is statements, not rows: a few days of data (the operation reads the last 7) and
+    // three times the clients and projects show it as well as more would, at a fraction of the seeding.
     const count = async (clients: number) => {
-      const { key } = await seededWorkspace(clients);
+      const { key } = await seededWorkspace(clients, 10);
       await graphql(key.secret, '{ viewer { scopes } }'); // warm the key cache
       let body: any;
       const statements = await statementsDuring(async () => {
@@ -123,8 +125,8 @@ describe('statements per request', () => {
       return statements.length;
     };
     const few = await count(2);
-    const many = await count(12);
-    console.info(`ClientsOverview: ${few} statements for 2 clients, ${many} for 12`);
+    const many = await count(6);
+    console.info(`ClientsOverview: ${few} statements for 2 clients, ${many} for 6`);
     expect(many).toBe(few);
     expect(many).toBeLessThanOrEqual(12);
   });
