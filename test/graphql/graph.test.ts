@@ -29,6 +29,7 @@ async function graphql(key: string, query: string, variables: Record<string, unk
   return json(response);
 }
 
+/** Days of data: 45 where a test compares periods with v1; the others need a few days (of scans) only. */
 async function seededWorkspace(clients: number, days = 45) {
   const keyed = await createKeyedWorkspace(t.database, { timezone: 'Europe/Berlin' });
   await seedWorkspace(t.database.prisma, t.database.pool, { workspaceId: keyed.workspace.id, days, clients });
@@ -169,8 +170,8 @@ describe('prompts → runs → citations', () => {
 
 describe('node and nodes', () => {
   it('dispatch on the id prefix and give null for unknown, malformed and foreign ids', async () => {
-    const mine = await seededWorkspace(1);
-    const theirs = await seededWorkspace(1);
+    const mine = await seededWorkspace(1, 3);
+    const theirs = await seededWorkspace(1, 3);
     const [myClient] = await t.database.prisma.client.findMany({ where: { workspaceId: mine.workspace.id } });
     const [myReport] = await t.database.prisma.report.findMany({ where: { workspaceId: mine.workspace.id } });
     const [myScan] = await t.database.prisma.scan.findMany({ where: { workspaceId: mine.workspace.id }, take: 1 });
@@ -204,7 +205,7 @@ describe('node and nodes', () => {
 
 describe('connections', () => {
   it('page through scans newest first without gaps or repeats, with date and model filters', async () => {
-    const { key, projects } = await seededWorkspace(1);
+    const { key, projects } = await seededWorkspace(1, 10);
     const query = `query($id: ID!, $after: String, $from: Date) { node(id: $id) { ... on AiVisibilityProject {
       scans(first: 7, after: $after, dateFrom: $from, model: chatgpt) { pageInfo { hasNextPage endCursor } edges { cursor node { id date model } } } } } }`;
     const from = addDays(today, -5);
@@ -228,7 +229,7 @@ describe('connections', () => {
   });
 
   it('filter signals by kind and by UTC day of createdAt', async () => {
-    const { key, projects } = await seededWorkspace(1);
+    const { key, projects } = await seededWorkspace(1, 3);
     const query = 'query($id: ID!, $kind: String, $from: Date, $to: Date) { node(id: $id) { ... on AiVisibilityProject { signals(kind: $kind, dateFrom: $from, dateTo: $to) { nodes { kind createdAt } } } } }';
     const signals = async (variables: Record<string, unknown>) => (await graphql(key.secret, query, { id: projects[0]!.id, ...variables })).data.node.signals.nodes as { kind: string; createdAt: string }[];
     expect((await signals({ kind: 'sentiment_negative' })).map((s) => s.kind)).toEqual(['sentiment_negative']);
@@ -242,7 +243,7 @@ describe('connections', () => {
   });
 
   it('refuses a forged cursor and a page size out of range with invalid_parameter', async () => {
-    const { key, projects } = await seededWorkspace(1);
+    const { key, projects } = await seededWorkspace(1, 3);
     const query = 'query($id: ID!, $after: String, $first: Int) { node(id: $id) { ... on AiVisibilityProject { signals(first: $first, after: $after) { nodes { id } } } } }';
     const forged = Buffer.from(JSON.stringify(['not a time', 'sig_x'])).toString('base64url');
     for (const variables of [{ after: forged }, { after: 'garbage!' }, { first: 0 }, { first: 101 }]) {
