@@ -31,6 +31,8 @@ interface Outcome {
   stderr: string;
 }
 
+const TSX = path.join(root, 'node_modules/.bin/tsx');
+const cliEnv = () => ({ ...process.env, DATABASE_URL: url, APP_SECRET_KEY: TEST_APP_SECRET_KEY });
 const cli = (...args: string[]) => cliWith({}, ...args);
 
 /** One command run in this process, its output captured as the executable would print it. */
@@ -45,7 +47,7 @@ async function cliWith(env: Record<string, string>, ...args: string[]): Promise<
     }) as typeof process.stdout.write;
   }
   try {
-    const code = await runCli(['node', 'signalboard', ...args], { ...process.env, DATABASE_URL: url, APP_SECRET_KEY: TEST_APP_SECRET_KEY, ...env });
+    const code = await runCli(['node', 'signalboard', ...args], { ...cliEnv(), ...env });
     return { code, ...output };
   } finally {
     streams.stdout.write = writes.stdout;
@@ -56,7 +58,7 @@ async function cliWith(env: Record<string, string>, ...args: string[]): Promise<
 /** One command as an operator runs it (`npm run cli`): its own process. */
 async function spawned(...args: string[]): Promise<Outcome> {
   try {
-    const { stdout, stderr } = await run(path.join(root, 'node_modules/.bin/tsx'), ['src/cli/index.ts', ...args], { cwd: root, timeout: HANG, env: { ...process.env, DATABASE_URL: url, APP_SECRET_KEY: TEST_APP_SECRET_KEY } });
+    const { stdout, stderr } = await run(TSX, ['src/cli/index.ts', ...args], { cwd: root, timeout: HANG, env: cliEnv() });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failure = error as { code: number; stdout: string; stderr: string };

@@ -33,8 +33,10 @@ async function show(view: ViewName, tool: string, data: unknown): Promise<Hosted
 
 /** A picture for people to look at, once the host has sized the frame as the view last asked. */
 async function snap(hosted: HostedView, name: string) {
-  const frameHeight = () => hosted.page.evaluate(() => Math.round(document.querySelector('iframe')!.getBoundingClientRect().height));
-  const wanted = async () => Math.min(await hosted.view.evaluate(() => document.documentElement.scrollHeight), container.maxHeight);
+  const frameHeight = () =>
+    hosted.page.evaluate(() => Math.round(document.querySelector('iframe')!.getBoundingClientRect().height));
+  const wanted = async () =>
+    Math.min(await hosted.view.evaluate(() => document.documentElement.scrollHeight), container.maxHeight);
   await expect.poll(async () => (await wanted()) === (await frameHeight()), { timeout: 10_000 }).toBe(true);
   // Chromium's full-page capture leaves a grown iframe blank: the viewport is grown to it instead.
   await hosted.page.setViewportSize({ width: WIDTH, height: await frameHeight() });
@@ -80,7 +82,9 @@ describe.skipIf(!chromiumAvailable)('the views with hostile text', () => {
   it('answers: a 100 000-character word wraps, marks are bounded per answer, names keep their order', async () => {
     const hosted = await show('answers', 'view_answers', answersData);
     await expect.poll(() => hosted.view.locator('p[role=status]').textContent(), { timeout: 30_000 }).toBe('1–5 of 5');
-    const marks = await hosted.view.locator('article.answer').evaluateAll((cards) => cards.map((card) => card.querySelectorAll('mark').length));
+    const marks = await hosted.view
+      .locator('article.answer')
+      .evaluateAll((cards) => cards.map((card) => card.querySelectorAll('mark').length));
     await snap(hosted, 'hostile-answers.png');
     expect.soft(marks).toEqual([0, MARKS_PER_ANSWER, MARKS_PER_ANSWER, MARKS_PER_ANSWER, MARKS_PER_ANSWER]);
     // Whole words only: the brand "A" is marked as a word, never as the a in "banana".
@@ -104,10 +108,14 @@ describe.skipIf(!chromiumAvailable)('the views with hostile text', () => {
     await hosted.view.locator('.kpi').first().waitFor({ timeout: 30_000 });
     await expect.poll(() => hosted.view.locator('.plot canvas').count(), { timeout: 10_000 }).toBe(3);
     await snap(hosted, 'hostile-report.png');
+    // No two boxes overlap, and no box's text runs past its edge or its bottom.
     const spills = await hosted.view.locator('figure.chart, .kpi').evaluateAll((boxes) => {
       const rects = boxes.map((box) => box.getBoundingClientRect());
-      const overlapping = rects.flatMap((a, i) => rects.slice(i + 1).filter((b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom).map(() => i));
-      const overflowing = boxes.filter((box) => box.scrollWidth > box.clientWidth || [...box.querySelectorAll('figcaption, .name')].some((text) => text.scrollWidth > text.clientWidth || text.getBoundingClientRect().bottom > box.getBoundingClientRect().bottom));
+      const meet = (a: DOMRect, b: DOMRect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+      const overlapping = rects.flatMap((a, i) => rects.slice(i + 1).filter((b) => meet(a, b)));
+      const spillsOut = (box: Element) => [...box.querySelectorAll('figcaption, .name')].some((text) =>
+        text.scrollWidth > text.clientWidth || text.getBoundingClientRect().bottom > box.getBoundingClientRect().bottom);
+      const overflowing = boxes.filter((box) => box.scrollWidth > box.clientWidth || spillsOut(box));
       return { overlapping: overlapping.length, overflowing: overflowing.length };
     });
     expect.soft(spills).toEqual({ overlapping: 0, overflowing: 0 });

@@ -68,7 +68,9 @@ startView<AnswersArgs, AnswersData>({
     root.append(
       h('h1', {}, project ? [bdi(project.name), ': answers'] : 'Answers'),
       data.aiVisibilityProjects
-        ? h('p', { class: 'sub' }, project ? [bdi(project.brand), ' and ', ...(project.competitors.length ? names(project.competitors) : ['no competitors'])] : '')
+        ? h('p', { class: 'sub' }, project
+          ? [bdi(project.brand), ' and ', ...(project.competitors.length ? names(project.competitors) : ['no competitors'])]
+          : '')
         : withheldNotice('The project\u2019s brand and competitors (which mark the mentions)', data.withheld?.aiVisibilityProjects),
       h('div', { class: 'controls' }, rangeControl(range, (dateFrom, dateTo) => restart({ ...withoutCursor, dateFrom, dateTo }))),
       h('h2', {}, 'Prompts'),
@@ -115,10 +117,13 @@ function answerCard(answer: Answer, prompt: string | undefined, project: Project
   const counted = (name: string, count: number) => [bdi(name), ` ${f.number(count)}×`];
   const mentions = [
     counted(project?.brand ?? 'Brand', answer.brandMentions),
-    ...answer.competitors.filter((competitor) => competitor.mentions).map((competitor) => counted(competitor.name, competitor.mentions)),
+    ...answer.competitors
+      .filter((competitor) => competitor.mentions)
+      .map((competitor) => counted(competitor.name, competitor.mentions)),
   ];
   const found = findMentions(answer.text, project?.brand, project?.competitors ?? []);
-  const titled = (title: string | null, url: string) => [title ? clipped(title) : '', title ? ' — ' : '', clipped(url)];
+  const titled = (title: string | null, url: string) =>
+    [title ? clipped(title) : '', title ? ' — ' : '', clipped(url)];
   return h('article', { class: 'answer' },
     h('div', { class: 'meta' }, `${f.day(answer.date)} · `, bdi(answer.model), ' · ', bdi(answer.locale),
       answer.position !== null ? ` · position ${f.number(answer.position)}` : '',
@@ -129,12 +134,15 @@ function answerCard(answer: Answer, prompt: string | undefined, project: Project
     h('div', { class: 'meta' }, 'Mentions: ', mentions.flatMap((parts, index) => (index ? [', ', ...parts] : parts)),
       found.capped ? ` (the first ${f.number(MARKS_PER_ANSWER)} marked in the text)` : ''),
     answer.citations.length
-      ? h('ol', { 'aria-label': 'Citations' }, answer.citations.map((citation) => h('li', {}, titled(citation.title, citation.url))))
+      ? h('ol', { 'aria-label': 'Citations' },
+        answer.citations.map((citation) => h('li', {}, titled(citation.title, citation.url))))
       : null,
     answer.searchQueries.length
-      ? h('div', { class: 'meta' }, 'Searched: ', answer.searchQueries.flatMap((query, index) => [index ? ' · ' : '', '“', bdi(query), '”']))
+      ? h('div', { class: 'meta' }, 'Searched: ',
+        answer.searchQueries.flatMap((query, index) => [index ? ' · ' : '', '“', bdi(query), '”']))
       : null,
     answer.retrieved.length
-      ? h('ul', { 'aria-label': 'Pages read' }, answer.retrieved.map((page) => h('li', { class: page.cited ? 'cited' : 'uncited' }, page.cited ? 'Read and cited: ' : 'Read, not cited: ', titled(page.title, page.url))))
+      ? h('ul', { 'aria-label': 'Pages read' }, answer.retrieved.map((page) =>
+        h('li', { class: page.cited ? 'cited' : 'uncited' }, page.cited ? 'Read and cited: ' : 'Read, not cited: ', titled(page.title, page.url))))
       : null);
 }

@@ -35,7 +35,8 @@ export function clipped(text: string, max = 200): HTMLElement {
 }
 
 /** Names in a line, each isolated from the others. */
-export const names = (list: string[], separator = ', '): (string | Node)[] => list.flatMap((name, index) => (index ? [separator, bdi(name)] : [bdi(name)]));
+export const names = (list: string[], separator = ', '): (string | Node)[] =>
+  list.flatMap((name, index) => (index ? [separator, bdi(name)] : [bdi(name)]));
 
 /** A table: a caption, a header row and rows of cells (the first cell of a row is its header). */
 export function table(caption: string | Node, head: string[], rows: (string | Node)[][], className = ''): HTMLTableElement {

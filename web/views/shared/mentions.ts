@@ -23,7 +23,8 @@ export function findMentions(
   competitors: string[],
   cap = MARKS_PER_ANSWER,
 ): { mentions: Mention[]; capped: boolean } {
-  const names = [...new Set([brand, ...competitors].map((name) => name?.trim()).filter((name): name is string => Boolean(name)))];
+  const trimmed = [brand, ...competitors].map((name) => name?.trim());
+  const names = [...new Set(trimmed.filter((name): name is string => Boolean(name)))];
   if (!names.length || cap <= 0) return { mentions: [], capped: false };
   const brandKey = brand?.trim().toLowerCase();
   const alternatives = names.sort((a, b) => b.length - a.length).map(escape).join('|');
