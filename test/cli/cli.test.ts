@@ -41,8 +41,10 @@ async function cliWith(env: Record<string, string>, ...args: string[]): Promise<
   const streams = { stdout: process.stdout, stderr: process.stderr } as const;
   const writes = { stdout: process.stdout.write, stderr: process.stderr.write };
   for (const name of ['stdout', 'stderr'] as const) {
-    streams[name].write = ((chunk: string | Uint8Array) => {
+    streams[name].write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
       output[name] += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
+      // A command may wait for its write to be flushed (write's callback, after an encoding or not).
+      (rest.find((argument) => typeof argument === 'function') as (() => void) | undefined)?.();
       return true;
     }) as typeof process.stdout.write;
   }
