@@ -7,66 +7,24 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../support/database.js';
-import { TEST_APP_SECRET_KEY } from '../support/secrets.js';
+import { cliEnv, HANG, REPOSITORY_ROOT, runInProcess, runSpawned, TSX } from '../support/cli.js';
 import { connectDatabase, type Database } from '../../src/db/client.js';
 import { newId } from '../../src/db/ids.js';
 import { verifyPassword } from '../../src/sessions/passwords.js';
 import { resetPassword } from '../../src/sessions/password-reset.js';
 import { databaseLine } from '../../src/cli/context.js';
-import { runCli } from '../../src/cli/program.js';
 
 const run = promisify(execFile);
-const root = path.resolve(import.meta.dirname, '../..');
+const root = REPOSITORY_ROOT;
 const dir = path.join(root, 'test/.tmp', `cli-${process.pid}`);
-// A command that has not exited in a minute hangs, however loaded the machine; a test that
-// starts processes gets room for a few such minutes (its own limit only catches other hangs).
-const HANG = 60_000;
+// A test that starts processes gets room for a few HANGs (its own limit only catches other hangs).
 const WITH_PROCESSES = 3 * HANG;
 let url: string;
 let database: Database;
 
-interface Outcome {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-const TSX = path.join(root, 'node_modules/.bin/tsx');
-const cliEnv = () => ({ ...process.env, DATABASE_URL: url, APP_SECRET_KEY: TEST_APP_SECRET_KEY });
 const cli = (...args: string[]) => cliWith({}, ...args);
-
-/** One command run in this process, its output captured as the executable would print it. */
-async function cliWith(env: Record<string, string>, ...args: string[]): Promise<Outcome> {
-  const output = { stdout: '', stderr: '' };
-  const streams = { stdout: process.stdout, stderr: process.stderr } as const;
-  const writes = { stdout: process.stdout.write, stderr: process.stderr.write };
-  for (const name of ['stdout', 'stderr'] as const) {
-    streams[name].write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
-      output[name] += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
-      // A command may wait for its write to be flushed (write's callback, after an encoding or not).
-      (rest.find((argument) => typeof argument === 'function') as (() => void) | undefined)?.();
-      return true;
-    }) as typeof process.stdout.write;
-  }
-  try {
-    const code = await runCli(['node', 'signalboard', ...args], { ...cliEnv(), ...env });
-    return { code, ...output };
-  } finally {
-    streams.stdout.write = writes.stdout;
-    streams.stderr.write = writes.stderr;
-  }
-}
-
-/** One command as an operator runs it (`npm run cli`): its own process. */
-async function spawned(...args: string[]): Promise<Outcome> {
-  try {
-    const { stdout, stderr } = await run(TSX, ['src/cli/index.ts', ...args], { cwd: root, timeout: HANG, env: cliEnv() });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failure = error as { code: number; stdout: string; stderr: string };
-    return { code: failure.code, stdout: failure.stdout, stderr: failure.stderr };
-  }
-}
+const cliWith = (env: Record<string, string>, ...args: string[]) => runInProcess({ ...cliEnv(url), ...env }, args);
+const spawned = (...args: string[]) => runSpawned(cliEnv(url), args);
 
 beforeAll(async () => {
   url = await createTestDatabase();
@@ -156,7 +114,7 @@ describe('operator CLI', () => {
 
   it('creates users: a password from stdin (argon2id stored) or one generated and shown once; members join other workspaces', async () => {
     const fromStdin = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
-      const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['src/cli/index.ts', 'users', 'create', '--email', 'Ann@Acme.test', '--name', 'Ann', '--workspace', 'acme', '--role', 'admin', '--password-stdin', '--json'], { cwd: root, timeout: HANG, env: { ...process.env, DATABASE_URL: url, APP_SECRET_KEY: TEST_APP_SECRET_KEY } });
+      const child = spawn(TSX, ['src/cli/index.ts', 'users', 'create', '--email', 'Ann@Acme.test', '--name', 'Ann', '--workspace', 'acme', '--role', 'admin', '--password-stdin', '--json'], { cwd: root, timeout: HANG, env: cliEnv(url) });
       let stdout = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
       child.on('exit', (code) => resolve({ code, stdout }));
@@ -175,7 +133,7 @@ describe('operator CLI', () => {
     expect(again.code).not.toBe(0);
     expect(again.stderr).toContain('already a member');
     const short = await new Promise<number | null>((resolve) => {
-      const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['src/cli/index.ts', 'users', 'create', '--email', 'cy@acme.test', '--name', 'Cy', '--workspace', 'acme', '--role', 'member', '--password-stdin'], { cwd: root, timeout: HANG, env: { ...process.env, DATABASE_URL: url, APP_SECRET_KEY: TEST_APP_SECRET_KEY } });
+      const child = spawn(TSX, ['src/cli/index.ts', 'users', 'create', '--email', 'cy@acme.test', '--name', 'Cy', '--workspace', 'acme', '--role', 'member', '--password-stdin'], { cwd: root, timeout: HANG, env: cliEnv(url) });
       child.on('exit', resolve);
       child.stdin.end('short');
     });
@@ -294,7 +252,7 @@ describe('the database the CLI uses', () => {
 
 describe('server start-up', () => {
   it('refuses bad configuration with a message naming the variable', async () => {
-    const result = await run(path.join(root, 'node_modules/.bin/tsx'), ['src/server.ts'], { cwd: root, timeout: HANG, env: { ...process.env, PORT: 'eighty', DATABASE_URL: url } }).catch((error) => error);
+    const result = await run(TSX, ['src/server.ts'], { cwd: root, timeout: HANG, env: { ...process.env, PORT: 'eighty', DATABASE_URL: url } }).catch((error) => error);
     expect(result.code).toBe(78);
     expect(result.stderr).toContain('PORT');
   }, WITH_PROCESSES);
