@@ -96,7 +96,7 @@ export function createApp(deps: AppDependencies): App {
   const scopeOf = workspaceScopes(database.readPool, database.streamPool, createStatementShares(config.DATABASE_STATEMENTS_PER_WORKSPACE));
   const dataCache = createDataCache(config.DATA_CACHE_MAX_BYTES);
   const sessions = createWebSessions(config, database.pool);
-  const concurrency = createWorkspaceConcurrency(config.WORKSPACE_MAX_CONCURRENT_REQUESTS);
+  const concurrency = createWorkspaceConcurrency({ perWorkspace: config.WORKSPACE_MAX_CONCURRENT_REQUESTS, maxWaiting: config.WORKSPACE_MAX_WAITING_REQUESTS, maxWaitMs: config.WORKSPACE_MAX_WAIT_MS });
   const failedAuth = createFailedAuthThrottle(config.AUTH_FAILURES_PER_ADDRESS);
   const onStoreError = (error: unknown) => logger.error({ err: error }, 'rate-limit store failed');
   const { admit, admitGraphQL, meter } = createAdmission({ authenticator: deps.authenticator, store: deps.rateLimitStore, config, sessions, concurrency, onStoreError });
@@ -107,6 +107,7 @@ export function createApp(deps: AppDependencies): App {
     pools: () => ({ primary: poolStats(database.pool), read: poolStats(database.readPool), stream: poolStats(database.streamPool) }),
     dataCache: () => ({ hits: dataCache.hits, misses: dataCache.misses, bytes: dataCache.bytes, entries: dataCache.size }),
     webhookBacklog: () => webhookBacklog(database.pool),
+    requests: () => concurrency.totals(),
   });
   const contextFor = (principal: Principal, requestId: string) =>
     buildContext({ requestId, principal, workspace: scopeOf(principal.workspaceId), config }, dataCache);

@@ -9,7 +9,7 @@ import type { BucketRef, RateLimitStore } from './rate-limit-store.js';
 import { rateLimitHeaders, retryAfterOf, type BucketPolicy, type TakeResult } from './token-bucket.js';
 import { SCOPES, type Principal } from './principal.js';
 import type { WebSessions } from '../sessions/index.js';
-import { CONCURRENCY_RETRY_AFTER_SECONDS, type WorkspaceConcurrency } from './workspace-concurrency.js';
+import { CONCURRENCY_RETRY_AFTER_SECONDS, type Lane, type WorkspaceConcurrency } from './workspace-concurrency.js';
 
 export interface Admitted {
   principal: Principal;
@@ -61,12 +61,33 @@ export function createAdmission(deps: { authenticator: ApiKeyAuthenticator; stor
     return { headers, binding: buckets[binding]! };
   }
 
+  /** The 429 of a request the cap on requests in flight refuses (`waited`: after its wait in line). */
+  function busy(lane: Lane, waited: boolean) {
+    const { perWorkspace: max, maxWaiting, maxWaitMs } = deps.concurrency.limits;
+    const who = lane === 'people' ? "this workspace's web-app sessions" : 'this workspace';
+    const inFlight = `${max} request${max === 1 ? '' : 's'} in flight`;
+    const what = waited ? `This request waited ${maxWaitMs / 1000} s while ${who} had ${inFlight}` : `Too many requests at once for ${who}: ${inFlight} and ${maxWaiting} waiting`;
+    const retry = CONCURRENCY_RETRY_AFTER_SECONDS;
+    return new ApiError('rate_limited', `${what} (its limit of concurrent requests); retry in ${retry} s.`, { headers: { 'Retry-After': String(retry) } });
+  }
+
+  /**
+   * The request's place among its workspace's requests in flight, then its tokens. A request
+   * refused because its lane's line is full spends no token; one that waits takes its token
+   * while it waits, and gets it back if its wait runs out. A request with a free share awaits
+   * nothing here.
+   */
   async function limit(principal: Principal, policy: BucketPolicy | undefined, now: Date): Promise<Admitted> {
-    // Before the bucket: a request refused for concurrency spends no token.
-    if (!deps.concurrency.enter(principal.workspaceId)) {
-      const max = deps.concurrency.maxPerWorkspace;
-      throw new ApiError('rate_limited', `This workspace already has ${max} request${max === 1 ? '' : 's'} in flight (its limit of concurrent requests); retry in ${CONCURRENCY_RETRY_AFTER_SECONDS} s.`, { headers: { 'Retry-After': String(CONCURRENCY_RETRY_AFTER_SECONDS) } });
-    }
+    const lane: Lane = principal.kind === 'session' ? 'people' : 'automation';
+    const place = deps.concurrency.enter(principal.workspaceId, lane);
+    if (place === false) throw busy(lane, false);
+    const admitted = await spendTokens(principal, policy, now);
+    if (place === true || (await place)) return admitted;
+    await admitted.refund().catch((error: unknown) => deps.onStoreError?.(error));
+    throw busy(lane, true);
+  }
+
+  async function spendTokens(principal: Principal, policy: BucketPolicy | undefined, now: Date): Promise<Admitted> {
     if (!policy) return unlimited(principal);
     const buckets = bucketsOf(principal, policy);
     let results;

@@ -61,8 +61,15 @@ const configSchema = z.object({
    * times its plan's bucket per key: more keys or tokens never buy a tenant more than this.
    */
   RATE_LIMIT_WORKSPACE_FACTOR: z.coerce.number().min(1).max(100).default(3),
-  /** Requests of one workspace (all its keys, sessions and MCP connections) running at once per instance; one more is 429. */
+  /**
+   * Requests of one workspace running at once per instance, in each of its two lanes: its API keys
+   * and MCP connections together, and its people's web-app sessions together. More wait in line.
+   */
   WORKSPACE_MAX_CONCURRENT_REQUESTS: z.coerce.number().int().min(1).max(1000).default(8),
+  /** Requests of one workspace that may wait per lane and instance; one more is 429 at once (0: none wait). */
+  WORKSPACE_MAX_WAITING_REQUESTS: z.coerce.number().int().min(0).max(10_000).default(256),
+  /** How long a waiting request may wait for a share before it is 429 (checked every 0.1 s). */
+  WORKSPACE_MAX_WAIT_MS: z.coerce.number().int().min(1).max(60_000).default(10_000),
   RATE_LIMIT_FAIL_OPEN: flag('false'),
   LIST_ROW_CAP: z.coerce.number().int().min(1).max(100_000).default(500),
   METRICS_ROW_CAP: z.coerce.number().int().min(1).max(100_000).default(1000),

@@ -3,7 +3,9 @@
 // side by side (a GraphQL query's aliases, an MCP batch): fifteen aliases of a heavy read held
 // the whole pool, and another workspace's statements waited past the pool's connection timeout
 // (503). Past its share, a workspace's statements wait in a queue of its own, never in the
-// pool's, so the pool always has connections for the other tenants.
+// pool's, so the pool always has connections for the other tenants. The queue has no bound of its
+// own: its statements belong to requests already admitted.
+import { createKeyedShares } from '../http/keyed-shares.js';
 
 export interface StatementShares {
   /** The statements one workspace may run at once (DATABASE_STATEMENTS_PER_WORKSPACE). */
@@ -13,21 +15,16 @@ export interface StatementShares {
 }
 
 export function createStatementShares(perWorkspace: number): StatementShares {
-  const shares = new Map<string, { running: number; waiting: (() => void)[] }>();
+  const shares = createKeyedShares({ perKey: perWorkspace });
   return {
     perWorkspace,
     async run(workspaceId, statement) {
-      let share = shares.get(workspaceId);
-      if (!share) shares.set(workspaceId, (share = { running: 0, waiting: [] }));
-      if (share.running < perWorkspace) share.running++;
-      else await new Promise<void>((resolve) => share!.waiting.push(resolve));
+      const share = shares.take(workspaceId);
+      if (share.granted !== true) await share.granted;
       try {
         return await statement();
       } finally {
-        // A waiting statement takes the share over as it is; the last one out forgets the workspace.
-        const next = share.waiting.shift();
-        if (next) next();
-        else if (--share.running === 0) shares.delete(workspaceId);
+        share.release();
       }
     },
   };

@@ -19,6 +19,8 @@ export interface MetricSources {
   /** The API instances' data cache (the worker has none). */
   dataCache?(): { hits: number; misses: number; bytes: number; entries: number };
   webhookBacklog(): Promise<{ undispatched: number; pending: number; oldestPendingSeconds: number }>;
+  /** The API instances' requests in flight and waiting for a workspace's share, by lane (the worker has none). */
+  requests?(): Record<string, { holding: number; waiting: number }>;
 }
 
 /** A pg pool's counts, as the pool gauge reads them. */
@@ -83,6 +85,7 @@ export function createMetrics(options: { enabled?: boolean } = {}) {
         },
       });
       if (sources.dataCache) watchDataCache(sources.dataCache, registers);
+      if (sources.requests) watchRequestShares(sources.requests, registers);
       let pending: Gauge | undefined;
       let oldest: Gauge | undefined;
       new Gauge({
@@ -199,6 +202,21 @@ function watchDataCache(dataCache: NonNullable<MetricSources['dataCache']>, regi
   });
   cacheBytes = new Gauge({ name: 'signalboard_data_cache_bytes', help: 'Bytes held by the data cache.', registers });
   cacheEntries = new Gauge({ name: 'signalboard_data_cache_entries', help: 'Entries held by the data cache.', registers });
+}
+
+function watchRequestShares(requests: NonNullable<MetricSources['requests']>, registers: Registry[]) {
+  new Gauge({
+    name: 'signalboard_workspace_requests',
+    help: "Requests holding a workspace's share of requests in flight, and requests waiting for one, by lane (automation, people).",
+    labelNames: ['lane', 'state'],
+    registers,
+    collect() {
+      for (const [lane, counts] of Object.entries(requests())) {
+        this.set({ lane, state: 'in_flight' }, counts.holding);
+        this.set({ lane, state: 'waiting' }, counts.waiting);
+      }
+    },
+  });
 }
 
 function disabledMetrics(registry: Registry) {
