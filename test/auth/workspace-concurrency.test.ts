@@ -1,6 +1,7 @@
 // The per-workspace cap on requests in flight, through a listening server and a real database:
-// a workspace whose requests are held open (exports whose clients stopped reading) is refused
-// its next request with 429 and Retry-After on every door, while another workspace is served;
+// a workspace whose requests are held open (exports whose clients stopped reading), with no room
+// to wait (its waiting line: workspace-queue.test.ts), is refused its next request with 429 and
+// Retry-After on every door, while another workspace is served;
 // once the held requests end (their clients went away) the workspace is admitted again, and
 // requests that fail give their share back too.
 import { request as httpRequest } from 'node:http';
@@ -23,8 +24,8 @@ let a: { key: string; projectId: string; workspaceId: string; ownerEmail: string
 let b: { key: string };
 
 beforeAll(async () => {
-  // Two requests per workspace; two exports per key, so exports alone never refuse here.
-  t = await createTestApp({ INGEST_TOKEN: TOKEN, WORKSPACE_MAX_CONCURRENT_REQUESTS: '2', EXPORT_POOL_SIZE: '4', EXPORTS_PER_WORKSPACE: '3', EXPORTS_PER_KEY: '3', RESPONSE_STALL_SECONDS: '600', EXPORT_IDLE_SECONDS: '900' });
+  // Two requests per workspace and none waiting; two exports per key, so exports alone never refuse here.
+  t = await createTestApp({ INGEST_TOKEN: TOKEN, WORKSPACE_MAX_CONCURRENT_REQUESTS: '2', WORKSPACE_MAX_WAITING_REQUESTS: '0', EXPORT_POOL_SIZE: '4', EXPORTS_PER_WORKSPACE: '3', EXPORTS_PER_KEY: '3', RESPONSE_STALL_SECONDS: '600', EXPORT_IDLE_SECONDS: '900' });
   const keyed = await createKeyedWorkspace(t.database, { plan: 'scale' });
   const project = await t.database.prisma.aiProject.create({
     data: { id: newId('project'), workspaceId: keyed.workspace.id, name: 'Held', brand: 'Acme', competitors: [], models: ['chatgpt'], locales: ['en-US'], domains: ['acme.com'] },
@@ -73,7 +74,7 @@ describe('requests in flight per workspace (2 here)', () => {
       const refused = await clients(a.key);
       expect(refused.status).toBe(429);
       expect(refused.headers.get('retry-after')).toBe('1');
-      expect((await refused.json()).error).toMatchObject({ code: 'rate_limited', message: expect.stringContaining('2 requests in flight'), requestId: expect.any(String) });
+      expect((await refused.json()).error).toMatchObject({ code: 'rate_limited', message: expect.stringContaining('2 requests in flight and 0 waiting'), requestId: expect.any(String) });
       const refusedGraphQL = await graphql(a.key);
       expect(refusedGraphQL.status).toBe(429);
       expect(refusedGraphQL.headers.get('retry-after')).toBe('1');
