@@ -66,9 +66,12 @@ export function createAdmission(deps: { authenticator: ApiKeyAuthenticator; stor
     const { perWorkspace: max, maxWaiting, maxWaitMs } = deps.concurrency.limits;
     const who = lane === 'people' ? "this workspace's web-app sessions" : 'this workspace';
     const inFlight = `${max} request${max === 1 ? '' : 's'} in flight`;
-    const what = waited ? `This request waited ${maxWaitMs / 1000} s while ${who} had ${inFlight}` : `Too many requests at once for ${who}: ${inFlight} and ${maxWaiting} waiting`;
+    const what = waited
+      ? `This request waited ${maxWaitMs / 1000} s while ${who} had ${inFlight}`
+      : `Too many requests at once for ${who}: ${inFlight} and ${maxWaiting} waiting`;
     const retry = CONCURRENCY_RETRY_AFTER_SECONDS;
-    return new ApiError('rate_limited', `${what} (its limit of concurrent requests); retry in ${retry} s.`, { headers: { 'Retry-After': String(retry) } });
+    const message = `${what} (its limit of concurrent requests); retry in ${retry} s.`;
+    return new ApiError('rate_limited', message, { headers: { 'Retry-After': String(retry) } });
   }
 
   /**

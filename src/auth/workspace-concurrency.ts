@@ -26,7 +26,6 @@ export interface ConcurrencyLimits {
   maxWaiting: number;
   /** How long one may wait (WORKSPACE_MAX_WAIT_MS). */
   maxWaitMs: number;
-  now?: () => number;
 }
 
 interface RequestShare {
@@ -36,8 +35,8 @@ interface RequestShare {
 }
 
 export function createWorkspaceConcurrency(limits: ConcurrencyLimits) {
-  const options = { perKey: limits.perWorkspace, maxWaiting: limits.maxWaiting, maxWaitMs: limits.maxWaitMs, ...(limits.now ? { now: limits.now } : {}) };
-  const lanes = { automation: createKeyedShares(options), people: createKeyedShares(options) };
+  const lane = () => createKeyedShares({ perKey: limits.perWorkspace, maxWaiting: limits.maxWaiting, maxWaitMs: limits.maxWaitMs });
+  const lanes = { automation: lane(), people: lane() };
   // The share of the request being handled, found by admission wherever the door runs it.
   const current = new AsyncLocalStorage<RequestShare>();
 

@@ -42,7 +42,8 @@ beforeAll(async () => {
   const setup = await createTestApp({}, { url });
   try {
     const keyed = await createKeyedWorkspace(setup.database, { plan: 'agency' });
-    const holder = await createApiKey(setup.database.prisma, { workspaceId: keyed.workspace.id, name: 'holder', actor: { email: keyed.ownerEmail } });
+    const actor = { email: keyed.ownerEmail };
+    const holder = await createApiKey(setup.database.prisma, { workspaceId: keyed.workspace.id, name: 'holder', actor });
     a = { workspaceId: keyed.workspace.id, holder, key: keyed.key.secret, ownerEmail: keyed.ownerEmail };
     b = { key: (await createKeyedWorkspace(setup.database, { plan: 'agency' })).key.secret };
     await personWithPassword(setup.database, { email: a.ownerEmail });
@@ -64,7 +65,8 @@ function useApp(env: Record<string, string>) {
 
 /** The app's gauge of requests in a lane ('in_flight' or 'waiting'), over every workspace. */
 async function gauge(t: TestApp, lane: 'automation' | 'people', state: 'in_flight' | 'waiting') {
-  const line = (await t.app.metrics.text()).split('\n').find((each) => each.startsWith(`signalboard_workspace_requests{lane="${lane}",state="${state}"}`));
+  const series = `signalboard_workspace_requests{lane="${lane}",state="${state}"}`;
+  const line = (await t.app.metrics.text()).split('\n').find((each) => each.startsWith(series));
   return Number(line?.split(' ')[1] ?? NaN);
 }
 
@@ -92,7 +94,8 @@ describe('a burst within the bucket (a line of 256, as by default)', () => {
     const served = await listen(s.t.app);
     try {
       const release = await holdShares(s);
-      const burst = Array.from({ length: 20 }, () => fetch(`${served.baseUrl}/api/v1/clients`, { headers: { authorization: `Bearer ${a.key}` } }));
+      const send = () => fetch(`${served.baseUrl}/api/v1/clients`, { headers: { authorization: `Bearer ${a.key}` } });
+      const burst = Array.from({ length: 20 }, send);
       await expect.poll(() => gauge(s.t, 'automation', 'waiting')).toBe(20);
       await release();
       expect(await statusesOf(burst)).toEqual(Array(20).fill(200));
@@ -129,15 +132,21 @@ describe('a line of 3 with a long wait', () => {
     const release = await saturate();
     // Answered while the shares are still held: they never waited for one.
     const flood = await Promise.all(Array.from({ length: 10 }, () => clients(s.t, a.key)));
-    expect(flood.map((response) => [response.status, response.headers.get('retry-after')])).toEqual(Array(10).fill([429, '1']));
-    expect((await flood[0]!.json()).error).toMatchObject({ code: 'rate_limited', message: 'Too many requests at once for this workspace: 2 requests in flight and 3 waiting (its limit of concurrent requests); retry in 1 s.' });
+    const answers = flood.map((response) => [response.status, response.headers.get('retry-after')]);
+    expect(answers).toEqual(Array(10).fill([429, '1']));
+    expect((await flood[0]!.json()).error).toMatchObject({
+      code: 'rate_limited',
+      message: 'Too many requests at once for this workspace: 2 requests in flight and 3 waiting (its limit of concurrent requests); retry in 1 s.',
+    });
     await release();
   });
 
   it("answers the workspace's people (a web-app session on /graphql) while its API jobs fill their lane", async () => {
     const release = await saturate();
     const { cookie } = await signIn(s.t.app, a.ownerEmail);
-    const page = await s.t.app.fetch(new Request(`${ORIGIN}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ query: '{ clients { data { id } } }' }) }));
+    const body = JSON.stringify({ query: '{ clients { data { id } } }' });
+    const headers = { 'content-type': 'application/json', cookie };
+    const page = await s.t.app.fetch(new Request(`${ORIGIN}/graphql`, { method: 'POST', headers, body }));
     expect(page.status).toBe(200);
     expect((await page.json()).errors).toBeUndefined();
     await release();
@@ -154,7 +163,8 @@ describe('a line of 3 with a long wait', () => {
     try {
       const release = await holdShares(s);
       const gone = new AbortController();
-      const leaving = fetch(`${served.baseUrl}/api/v1/clients`, { headers: { authorization: `Bearer ${a.key}` }, signal: gone.signal }).catch(() => null);
+      const headers = { authorization: `Bearer ${a.key}` };
+      const leaving = fetch(`${served.baseUrl}/api/v1/clients`, { headers, signal: gone.signal }).catch(() => null);
       await expect.poll(() => gauge(s.t, 'automation', 'waiting')).toBe(1);
       const waiting = [clients(s.t, a.key), clients(s.t, a.key)];
       await expect.poll(() => gauge(s.t, 'automation', 'waiting')).toBe(3);
@@ -179,7 +189,9 @@ describe('a wait bound of 1 ms', () => {
     const release = await holdShares(s);
     const refused = await clients(s.t, a.key);
     expect([refused.status, refused.headers.get('retry-after')]).toEqual([429, '1']);
-    expect((await refused.json()).error.message).toBe('This request waited 0.001 s while this workspace had 2 requests in flight (its limit of concurrent requests); retry in 1 s.');
+    expect((await refused.json()).error.message).toBe(
+      'This request waited 0.001 s while this workspace had 2 requests in flight (its limit of concurrent requests); retry in 1 s.',
+    );
     await release();
     // The key's bucket (240, next to no refill) lost only this request's token.
     expect((await clients(s.t, a.key)).headers.get('ratelimit')).toMatch(/^"burst";r=239;/);
