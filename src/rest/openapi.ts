@@ -37,7 +37,12 @@ const ERROR_RESPONSES: Record<string, { description: string; codes: string[] }> 
   '403': { description: 'The plan or the key\'s scopes do not allow the call.', codes: ['plan_required', 'insufficient_scope'] },
   '404': { description: 'No such path or resource in this workspace.', codes: ['not_found'] },
   '406': { description: 'The Accept header allows none of the operation\'s media types (JSON, or the one format of an export).', codes: ['not_acceptable'] },
-  '429': { description: 'The key\'s or the workspace\'s rate limit is exhausted, or the workspace already has its most requests in flight (8 per instance by default); retry after Retry-After seconds.', codes: ['rate_limited'] },
+  '429': {
+    description:
+      'The key\'s or the workspace\'s rate limit is exhausted, or the workspace\'s waiting line is full or a request ' +
+      'waited in it too long (8 in flight and 256 waiting per instance by default, 10 s at most); retry after Retry-After seconds.',
+    codes: ['rate_limited'],
+  },
   '500': { description: 'Unexpected server error; the message is generic and the request id is logged.', codes: ['internal_error'] },
   '503': { description: 'The database is unreachable; retry after Retry-After seconds.', codes: ['unavailable'] },
 };
