@@ -5,7 +5,7 @@ import { NodeInterface, registerNodeKind } from '../graphql/node.js';
 import { itemEnvelope } from '../graphql/envelope.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
 import { connectionType, pageArgFields, pageCost } from '../graphql/connection.js';
-import { ANSWER_TEXT_COST, COUNTED_BY_PARENT, sizedList } from '../graphql/cost.js';
+import { ANSWER_TEXT_COST, bounded, COUNTED_BY_PARENT, sizedList } from '../graphql/cost.js';
 import { cursorBinding, decodeCursor, encodeCursor, pageArgs } from '../db/paging.js';
 import { isCivilDate } from '../dates/civil-date.js';
 import { ApiError } from '../errors/index.js';
@@ -15,6 +15,8 @@ import { answerFilterOf, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, pageLimitOf, runFil
 import { PromptType } from './prompt.type.js';
 import { SENTIMENTS } from './runs.js';
 import type { AnswerRow } from './answer-repository.js';
+import { RUN_LIMITS } from '../ingest/index.js';
+import { PER_COMPETITOR } from './read-costs.js';
 
 export const SentimentEnum = builder.enumType('AiVisibilitySentiment', { values: SENTIMENTS });
 
@@ -63,10 +65,14 @@ export const AnswerType = builder.objectRef<AnswerRow>('AiVisibilityAnswer').imp
     totalMentions: t.exposeInt('totalMentions', { description: 'Mentions of all tracked brands.' }),
     position: t.exposeInt('position', { nullable: true, description: '1-based rank of the brand among the brands the answer lists, or null.' }),
     sentiment: t.expose('sentiment', { type: SentimentEnum, nullable: true }),
-    competitors: t.expose('competitors', { type: [AnswerCompetitorType] }),
-    citations: t.expose('citations', { type: [CitationType] }),
+    competitors: t.expose('competitors', { type: [AnswerCompetitorType], complexity: PER_COMPETITOR }),
+    citations: t.expose('citations', { type: [CitationType], complexity: bounded(RUN_LIMITS.citationsPerAnswer) }),
     searchQueries: t.exposeStringList('searchQueries', { description: "The web searches the engine ran before answering, in its order; empty when none were reported." }),
-    retrieved: t.expose('retrieved', { type: [RetrievedPageType], description: 'The pages the engine read, each marked cited or not; empty when none were reported.' }),
+    retrieved: t.expose('retrieved', {
+      type: [RetrievedPageType],
+      description: 'The pages the engine read, each marked cited or not; empty when none were reported.',
+      complexity: bounded(RUN_LIMITS.retrievedPerRun),
+    }),
   }),
 });
 

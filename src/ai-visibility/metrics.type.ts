@@ -14,6 +14,7 @@ import type { CompetitorMetrics, ScanCounters, ScanRates } from './pooled-rates.
 import { metricsRange, runFilterOf } from './read-filters.js';
 import { compareLocales, RATE_FIELDS, type LocaleComparison, type PeriodRates } from './period-comparison.js';
 import { queryTrend, TREND_GRANULARITIES, type TrendPoint } from './trend.js';
+import { PER_COMPETITOR, PER_LOCALE, PER_MODEL, trendCost } from './read-costs.js';
 
 type CountersAndRates = ScanCounters & ScanRates;
 
@@ -61,7 +62,7 @@ const MetricsRowType = builder.objectRef<MetricsRow>('AiVisibilityMetricsRow').i
     model: t.expose('model', { type: AiModelEnum }),
     locale: t.exposeString('locale'),
     ...countersAndRates(t as unknown as CountersFieldBuilder),
-    competitors: t.expose('competitors', { type: [CompetitorType], description: 'Tracked competitors reported in this scan.' }),
+    competitors: t.expose('competitors', { type: [CompetitorType], description: 'Tracked competitors reported in this scan.', complexity: PER_COMPETITOR }),
   }),
 });
 
@@ -74,8 +75,8 @@ export const LocaleTotalsType = builder.objectRef<LocaleTotals>('AiVisibilityLoc
   fields: (t) => ({
     locale: t.exposeString('locale'),
     ...countersAndRates(t as unknown as CountersFieldBuilder),
-    byModel: t.expose('byModel', { type: [ModelTotalsType] }),
-    competitors: t.expose('competitors', { type: [CompetitorType], description: 'Each competitor pooled over the scans of this locale that report it.' }),
+    byModel: t.expose('byModel', { type: [ModelTotalsType], complexity: PER_MODEL }),
+    competitors: t.expose('competitors', { type: [CompetitorType], description: 'Each competitor pooled over the scans of this locale that report it.', complexity: PER_COMPETITOR }),
   }),
 });
 
@@ -90,8 +91,8 @@ const MetricsType = builder.objectRef<MetricsShape>('AiVisibilityMetrics').imple
   fields: (t) => ({
     projectId: t.exposeString('projectId'),
     range: t.expose('range', { type: DateRangeType }),
-    rows: t.expose('rows', { type: [MetricsRowType], description: 'Most recent first, capped; see meta.' }),
-    totals: t.expose('totals', { type: [LocaleTotalsType] }),
+    rows: t.expose('rows', { type: [MetricsRowType], description: 'Most recent first, capped; see meta.', complexity: (_args: unknown, ctx: GraphQLContext) => ({ field: 1, multiplier: ctx.config.METRICS_ROW_CAP }) }),
+    totals: t.expose('totals', { type: [LocaleTotalsType], complexity: PER_LOCALE }),
   }),
 });
 
@@ -166,6 +167,7 @@ builder.objectField(ProjectType, 'periodComparison', (t) =>
     type: [LocaleComparisonType],
     description: 'Two date ranges side by side per locale (each pooled on its own), with deltas.',
     authScopes: { scope: 'ai_visibility:read' },
+    complexity: PER_LOCALE,
     extensions: GRAPH_ONLY,
     args: {
       ...periodComparisonArgs(t.arg),
@@ -205,6 +207,7 @@ builder.objectField(ProjectType, 'trend', (t) =>
     authScopes: { scope: 'ai_visibility:read' },
     extensions: GRAPH_ONLY,
     args: { granularity: t.arg({ type: TrendGranularityEnum, required: false, description: 'day (default), week or month.' }), ...runFilterArgs(t.arg) },
+    complexity: (args, ctx) => trendCost(args, ctx.now),
     resolve: (project, args, ctx) => queryTrend(ctx.workspace, project.id, runFilterOf(args, ctx.now), args.granularity ?? 'day'),
   }),
 );

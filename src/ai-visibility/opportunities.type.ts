@@ -1,7 +1,7 @@
 import type { ArgBuilder } from '@pothos/core';
 import { builder } from '../graphql/builder.js';
 import { itemEnvelope } from '../graphql/envelope.js';
-import { sizedList } from '../graphql/cost.js';
+import { COUNTED_BY_PARENT } from '../graphql/cost.js';
 import { DateRangeType } from '../reports/report-data.type.js';
 import type { DateRange } from '../dates/civil-date.js';
 import { limitWithin } from '../errors/index.js';
@@ -10,6 +10,7 @@ import { runFilterOf, type RunFilterArgs } from './read-filters.js';
 import { projectRead } from './project-read.type.js';
 import { OPPORTUNITY_KINDS, queryOpportunities, type Opportunities, type OpportunityKind } from './opportunities.js';
 import type { PageOpportunity, PromptOpportunity, SourceOpportunity } from './opportunity-scores.js';
+import { limitPerLocale } from './read-costs.js';
 
 export const MAX_OPPORTUNITIES = 100;
 export const DEFAULT_OPPORTUNITIES = 20;
@@ -69,9 +70,9 @@ const OpportunitiesType = builder.objectRef<OpportunitiesShape>('AiVisibilityOpp
   fields: (t) => ({
     projectId: t.exposeString('projectId'),
     range: t.expose('range', { type: DateRangeType }),
-    prompts: t.expose('prompts', { type: [PromptOpportunityType] }),
-    sources: t.expose('sources', { type: [SourceOpportunityType] }),
-    pages: t.expose('pages', { type: [PageOpportunityType] }),
+    prompts: t.expose('prompts', { type: [PromptOpportunityType], complexity: COUNTED_BY_PARENT }),
+    sources: t.expose('sources', { type: [SourceOpportunityType], complexity: COUNTED_BY_PARENT }),
+    pages: t.expose('pages', { type: [PageOpportunityType], complexity: COUNTED_BY_PARENT }),
   }),
 });
 
@@ -83,8 +84,8 @@ const opportunityArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => (
   ...runFilterArgs(arg),
 });
 
-/** `limit` items per list and locale (the lists' default counts the locales). */
-const opportunitiesCost = (args: { limit?: number | null }) => sizedList(args.limit, DEFAULT_OPPORTUNITIES, MAX_OPPORTUNITIES);
+/** `limit` items per list and locale: the answer counted that many times, each list once more. */
+const opportunitiesCost = limitPerLocale(DEFAULT_OPPORTUNITIES, MAX_OPPORTUNITIES);
 
 projectRead({
   root: 'aiVisibilityOpportunities',

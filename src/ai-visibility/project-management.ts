@@ -19,6 +19,13 @@ export interface ProjectFields {
 
 const LOCALE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 
+/**
+ * The most locales and competitors a project tracks, and the most its stored scans may span
+ * (removing one and adding another keeps the old one's data): every list a read returns per locale
+ * or per competitor is counted at these in the GraphQL cost (read-costs.ts).
+ */
+export const PROJECT_LIMITS = { locales: 50, competitors: 50 } as const;
+
 function checked(fields: ProjectFields): ProjectFields {
   const text = (value: string | undefined, what: string) => {
     if (value === undefined) return undefined;
@@ -36,11 +43,11 @@ function checked(fields: ProjectFields): ProjectFields {
   const unknownModels = models?.filter((model) => !(AI_MODELS as readonly string[]).includes(model)) ?? [];
   if (unknownModels.length) throw new UsageError(`unknown model ${unknownModels.join(', ')}; models: ${AI_MODELS.join(', ')}`);
   if (models && !models.length) throw new UsageError('a project tracks at least one model');
-  const locales = unique(fields.locales, 'locales', 50);
+  const locales = unique(fields.locales, 'locales', PROJECT_LIMITS.locales);
   const badLocales = locales?.filter((locale) => !LOCALE.test(locale)) ?? [];
   if (badLocales.length) throw new UsageError(`not a locale: ${badLocales.join(', ')} (e.g. en-US)`);
   if (locales && !locales.length) throw new UsageError('a project tracks at least one locale');
-  const competitors = unique(fields.competitors, 'competitors', 50);
+  const competitors = unique(fields.competitors, 'competitors', PROJECT_LIMITS.competitors);
   if (competitors?.some((name) => name.length > 200)) throw new UsageError('a competitor name has at most 200 characters');
   return { name: text(fields.name, 'a project name'), brand: text(fields.brand, 'a brand'), clientId: fields.clientId, competitors, models, locales };
 }
@@ -63,6 +70,26 @@ export function createProject(prisma: PrismaClient, input: { workspaceId: string
   });
 }
 
+type Transaction = Parameters<Parameters<typeof adminCommand>[3]>[0]['tx'];
+
+/** Refuses new locales or competitors that would make the project's data span more than PROJECT_LIMITS. */
+async function assertDataSpanWithin(tx: Transaction, projectId: string, fields: ProjectFields) {
+  if (!fields.locales && !fields.competitors) return;
+  const [stored] = await tx.$queryRawUnsafe<{ locales: string[]; competitors: string[] }[]>(
+    `SELECT ARRAY(SELECT DISTINCT locale FROM scans WHERE project_id = $1) AS locales,
+       ARRAY(SELECT DISTINCT c->>'name' FROM scans s CROSS JOIN LATERAL jsonb_array_elements(s.competitors) AS c
+             WHERE s.project_id = $1 AND s.competitors <> '[]'::jsonb) AS competitors`,
+    projectId,
+  );
+  for (const what of ['locales', 'competitors'] as const) {
+    const asked = fields[what];
+    if (!asked) continue;
+    const span = new Set([...stored![what], ...asked]).size;
+    const max = PROJECT_LIMITS[what];
+    if (span > max) throw new UsageError(`a project's data spans at most ${max} ${what}: its scans hold ${stored![what].length}, with these ${span}`);
+  }
+}
+
 export function updateProject(prisma: PrismaClient, input: { workspaceId: string; projectId: string; fields: ProjectFields; actor: Actor }) {
   if (!isIdOf('project', input.projectId)) throw new UsageError(`${input.projectId} is not a project id (prj_…)`);
   const fields = checked(input.fields);
@@ -70,6 +97,7 @@ export function updateProject(prisma: PrismaClient, input: { workspaceId: string
     const existing = await tx.aiProject.findFirst({ where: { id: input.projectId, workspaceId: input.workspaceId, archivedAt: null } });
     if (!existing) throw new UsageError(`no AI-visibility project ${input.projectId} in this workspace`, 'not_found');
     await assertClientOfWorkspace(tx, input.workspaceId, fields.clientId);
+    await assertDataSpanWithin(tx, existing.id, fields);
     const project = await tx.aiProject.update({ where: { id: existing.id }, data: defined(fields) as never });
     await audit('ai_project.updated', project.id, { fields: Object.keys(defined(input.fields)) });
     return project;

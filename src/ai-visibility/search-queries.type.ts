@@ -1,11 +1,12 @@
 import { builder } from '../graphql/builder.js';
 import { ListMeta, type ListMetaShape } from '../graphql/envelope.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
-import { sizedList } from '../graphql/cost.js';
+import { COUNTED_BY_PARENT } from '../graphql/cost.js';
 import { runFilterArgs } from './metrics.type.js';
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, pageLimitOf, runFilterOf, searchQueryFilterOf } from './read-filters.js';
 import { PromptType } from './prompt.type.js';
 import { querySearchQueries, type SearchQueryRow } from './search-queries.js';
+import { limitPerLocale } from './read-costs.js';
 
 const SearchQueryType = builder.objectRef<SearchQueryRow>('AiVisibilitySearchQuery').implement({
   description: 'A web search the engines ran before answering, in one locale over the range, pooled: sums first, one division, per locale.',
@@ -21,14 +22,14 @@ const SearchQueryType = builder.objectRef<SearchQueryRow>('AiVisibilitySearchQue
 
 const SearchQueriesResult = builder.objectRef<{ data: SearchQueryRow[]; meta: ListMetaShape }>('AiVisibilitySearchQueriesResult').implement({
   fields: (t) => ({
-    data: t.expose('data', { type: [SearchQueryType], description: 'By locale, then runs descending, then query (by code point); at most `limit` per locale.' }),
+    data: t.expose('data', { type: [SearchQueryType], description: 'By locale, then runs descending, then query (by code point); at most `limit` per locale.', complexity: COUNTED_BY_PARENT }),
     meta: t.expose('meta', { type: ListMeta, description: 'total: rows of every locale before the per-locale limit.' }),
   }),
 });
 
 const limitArg = (arg: Parameters<typeof runFilterArgs>[0]) => arg.int({ required: false, description: `Rows per locale, 1–${MAX_PAGE_LIMIT} (default ${DEFAULT_PAGE_LIMIT}).` });
-/** `limit` rows per locale (the list's default counts the locales). */
-const searchQueriesCost = (args: { limit?: number | null }) => sizedList(args.limit, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT);
+/** `limit` rows per locale: the root field's answer counted that many times, its `data` once more. */
+const searchQueriesCost = limitPerLocale(DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT);
 
 builder.queryField('aiVisibilitySearchQueries', (t) =>
   t.field({

@@ -2,7 +2,7 @@ import type { ArgBuilder } from '@pothos/core';
 import { builder } from '../graphql/builder.js';
 import { ListMeta, type ListMetaShape } from '../graphql/envelope.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
-import { sizedList } from '../graphql/cost.js';
+import { COUNTED_BY_PARENT } from '../graphql/cost.js';
 import { DateRangeType } from '../reports/report-data.type.js';
 import type { DateRange } from '../dates/civil-date.js';
 import { ownershipOf } from './domains.js';
@@ -13,6 +13,7 @@ import { ProjectType } from './project.type.js';
 import { projectRead } from './project-read.type.js';
 import { sourceRow, type SourceRow } from './source-shares.js';
 import { querySources, SOURCE_GROUPINGS } from './sources.js';
+import { limitPerLocale } from './read-costs.js';
 
 export const SourceGroupingEnum = builder.enumType('AiVisibilitySourceGrouping', { values: SOURCE_GROUPINGS });
 
@@ -43,7 +44,7 @@ const SourcesType = builder.objectRef<SourcesShape>('AiVisibilitySources').imple
   fields: (t) => ({
     projectId: t.exposeString('projectId'),
     range: t.expose('range', { type: DateRangeType }),
-    rows: t.expose('rows', { type: [SourceRowType], description: 'By locale, then citations descending, then domain; at most `limit` per locale.' }),
+    rows: t.expose('rows', { type: [SourceRowType], description: 'By locale, then citations descending, then domain; at most `limit` per locale.', complexity: COUNTED_BY_PARENT }),
   }),
 });
 
@@ -63,8 +64,8 @@ const sourceArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => ({
   ...runFilterArgs(arg),
 });
 
-/** `limit` rows per locale: the rows' selection counted `limit` times, and again per locale by the list's default. */
-const sourcesCost = (args: { limit?: number | null }) => sizedList(args.limit, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT);
+/** `limit` rows per locale: the answer counted that many times, its `rows` once more. */
+const sourcesCost = limitPerLocale(DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT);
 
 projectRead({
   root: 'aiVisibilitySources',
@@ -105,7 +106,7 @@ builder.objectField(ProjectType, 'citationGaps', (t) =>
     authScopes: { scope: 'ai_visibility:read' },
     extensions: GRAPH_ONLY,
     args: { limit: t.arg.int({ required: false, description: `Rows per locale, 1–${MAX_PAGE_LIMIT} (default 20).` }), ...runFilterArgs(t.arg) },
-    complexity: (args) => sizedList(args.limit, 20, MAX_PAGE_LIMIT),
+    complexity: limitPerLocale(20, MAX_PAGE_LIMIT),
     resolve: async (project, args, ctx) => {
       const ownership = ownershipOf(project);
       const rows = await queryCitationGaps(ctx.workspace, project.id, runFilterOf(args, ctx.now), pageLimitOf(args.limit ?? 20));

@@ -9,7 +9,12 @@ import { getOperationAST, GraphQLError, Kind, type DocumentNode, type GraphQLSch
 import { ApiError } from '../errors/index.js';
 import type { GraphQLContext } from './context.js';
 
-/** Lists not otherwise declared (citations of an answer, competitors, chart points): a guess of their usual size. */
+/**
+ * Lists that declare nothing: the catalog's own lists and a key's scopes, all shorter. Every list
+ * whose length depends on data declares the most rows its statement can return (`bounded`,
+ * `sizedList`), multiplied out where rows come per locale or per model
+ * (test/graphql/cost-counts-rows.test.ts runs random queries and compares).
+ */
 export const DEFAULT_LIST_SIZE = 10;
 
 /**
@@ -20,6 +25,9 @@ export const ANSWER_TEXT_COST = 20;
 
 /** A list of `requested` items (or `fallback` when not asked), never counted above `cap`: the resolver refuses more itself, naming the argument. */
 export const sizedList = (requested: number | null | undefined, fallback: number, cap: number) => ({ field: 1, multiplier: Math.max(0, Math.min(requested ?? fallback, cap)) });
+
+/** A list of at most `rows` items, whatever the arguments. */
+export const bounded = (rows: number) => ({ field: 1, multiplier: rows });
 
 /** A list whose items were already counted where its size was asked (a connection's nodes, a page's data). */
 export const COUNTED_BY_PARENT = { field: 1, multiplier: 1 } as const;

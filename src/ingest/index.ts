@@ -3,4 +3,5 @@
 export { writeMetricFacts } from './metric-facts.js';
 export type { MetricFactInput } from './metric-facts.js';
 export { writeScans } from './scans.js';
+export { RUN_LIMITS } from './scan-lines.js';
 export type { ScanInput } from './scan-lines.js';

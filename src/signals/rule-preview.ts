@@ -11,9 +11,11 @@ export interface RulePreview {
   /** Scans in the range that had a previous scan to compare with. */
   scansCompared: number;
   fired: number;
-  /** The most recent firings first, at most 50. */
+  /** The most recent firings first, at most MAX_PREVIEW_FIRINGS. */
   firings: (FiredSignal['details'] & { date: string; model: string; locale: string })[];
 }
+
+export const MAX_PREVIEW_FIRINGS = 50;
 
 // $2 project, $3/$4 range.
 const PAIRS = tenantStatement<PairRow>(null, (workspace) => `${scanPairsSql(`${workspace('s')} AND s.project_id = $2 AND s.date BETWEEN $3::date AND $4::date`)} ORDER BY s.date DESC, s.model, s.locale`);
@@ -26,7 +28,7 @@ export async function previewRule(scope: WorkspaceScope, projectId: string, rule
     const { previous, current } = scanPairOf(row);
     const signals = evaluateRules(previous, current, [{ ...rule, enabled: true }]);
     fired += signals.length;
-    for (const signal of signals) if (firings.length < 50) firings.push({ date: row.date as string, model: row.model as string, locale: row.locale as string, ...signal.details });
+    for (const signal of signals) if (firings.length < MAX_PREVIEW_FIRINGS) firings.push({ date: row.date as string, model: row.model as string, locale: row.locale as string, ...signal.details });
   }
   return { ...rule, scansCompared: pairs.length, fired, firings };
 }

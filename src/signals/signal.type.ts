@@ -7,7 +7,8 @@ import { GRAPH_ONLY } from '../graphql/graph-only.js';
 import { ProjectType } from '../ai-visibility/project.type.js';
 import type { SignalRow } from './repository.js';
 import { RULE_SPECS, SIGNAL_KINDS, thresholdProblem, type SignalRule } from './rules.js';
-import { previewRule, type RulePreview } from './rule-preview.js';
+import { MAX_PREVIEW_FIRINGS, previewRule, type RulePreview } from './rule-preview.js';
+import { bounded } from '../graphql/cost.js';
 import { invalidParameter } from '../errors/index.js';
 import { addDays, clampDate } from '../dates/civil-date.js';
 import { isInstant } from '../dates/instant.js';
@@ -96,7 +97,7 @@ const RulePreviewType = builder.objectRef<RulePreview>('SignalRulePreview').impl
     threshold: t.exposeFloat('threshold'),
     scansCompared: t.exposeInt('scansCompared', { description: 'Scans in the range that had a previous scan of their model and locale.' }),
     fired: t.exposeInt('fired'),
-    firings: t.expose('firings', { type: [RuleFiringType], description: 'The most recent first, at most 50.' }),
+    firings: t.expose('firings', { type: [RuleFiringType], description: `The most recent first, at most ${MAX_PREVIEW_FIRINGS}.`, complexity: bounded(MAX_PREVIEW_FIRINGS) }),
   }),
 });
 
