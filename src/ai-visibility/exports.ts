@@ -9,7 +9,7 @@ import { ANSWER_JSON_TEXT_KEYS, answerRepository } from './answer-repository.js'
 import { ownershipOf } from './domains.js';
 import { metricsRowOf, METRICS_ROWS } from './metrics.js';
 import { COUNTER_FIELDS } from './pooled-rates.js';
-import { answerFilterOf, metricsRange, runFilterOf, searchQueryFilterOf, sourceFilterOf, type AnswerArgs, type SourceArgs } from './read-filters.js';
+import { answerFilterOf, metricsRange, runFilterOf, SCAN_RANGE, searchQueryFilterOf, sourceFilterOf, type AnswerArgs, type SourceArgs } from './read-filters.js';
 import { OPPORTUNITY_KINDS, queryOpportunities, type OpportunityKind } from './opportunities.js';
 import { sourceRow, type SourceSums } from './source-shares.js';
 import { sourcesStatement, sourcesValues } from './sources.js';
@@ -44,7 +44,7 @@ const RATE_FIELDS = ['visibility', 'shareOfVoice', 'averagePosition', 'sentiment
 /** By the GraphQL query field of the v1 route that offers the export. */
 export const ROW_EXPORTS: Readonly<Record<string, ExportBuilder>> = {
   aiVisibilityMetrics: (_scope, project, args, now) => {
-    const range = metricsRange(args.dateFrom, args.dateTo, now);
+    const range = metricsRange(args.dateFrom, args.dateTo, now, SCAN_RANGE);
     return {
       statement: METRICS_ROWS,
       values: [[project.id], range.from, range.to, args.model ?? null, null],

@@ -28,6 +28,7 @@ export type { AnswerCursor, AnswerFilter, AnswerRow } from './answer-repository.
 export { promptRepository } from './prompt-repository.js';
 export type { PromptFilter, PromptRow } from './prompt-repository.js';
 export type { RunFilter } from './run-filter.js';
+export { metricsRange, rangeRuleText, SCAN_RANGE } from './read-filters.js';
 export { ROW_EXPORTS } from './exports.js';
 export type { ExportArgs, RowExport } from './exports.js';
 export type { ProjectRow } from './project-repository.js';

@@ -11,7 +11,7 @@ import { ProjectType } from './project.type.js';
 import { projectRead } from './project-read.type.js';
 import { type LocaleTotals, type MetricsRow, type ModelTotals } from './metrics.js';
 import type { CompetitorMetrics, ScanCounters, ScanRates } from './pooled-rates.js';
-import { metricsRange, runFilterOf } from './read-filters.js';
+import { metricsRange, rangeRuleText, RUN_RANGE, runFilterOf, SCAN_RANGE, type RangeRule } from './read-filters.js';
 import { compareLocales, RATE_FIELDS, type LocaleComparison, type PeriodRates } from './period-comparison.js';
 import { queryTrend, TREND_GRANULARITIES, type TrendPoint } from './trend.js';
 import { PER_COMPETITOR, PER_LOCALE, PER_MODEL, trendCost } from './read-costs.js';
@@ -103,15 +103,15 @@ const MetricsEnvelope = builder.objectRef<{ data: MetricsShape; meta: ListMetaSh
   }),
 });
 
-const metricsArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => ({
+const metricsArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>, rule: RangeRule) => ({
   model: arg({ type: AiModelEnum, required: false, description: 'Only this model.' }),
-  dateFrom: arg({ type: 'Date', required: false, description: 'First day (inclusive); default: 29 days before dateTo.' }),
+  dateFrom: arg({ type: 'Date', required: false, description: `First day (inclusive); default: ${rule.defaultDays - 1} days before dateTo. ${rangeRuleText(rule)}` }),
   dateTo: arg({ type: 'Date', required: false, description: 'Last day (inclusive); default: today (UTC).' }),
 });
 
 /** The filter of prompt, answer and source reads: the metrics arguments and a locale. */
 export const runFilterArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => ({
-  ...metricsArgs(arg),
+  ...metricsArgs(arg, RUN_RANGE),
   locale: arg.string({ required: false, description: 'Only this locale (BCP 47, e.g. en-US).' }),
 });
 
@@ -130,9 +130,9 @@ projectRead({
   description: 'Snapshot metrics of a project: rows per (date, model, locale) and pooled totals per locale.',
   what: 'snapshot metrics',
   type: MetricsEnvelope,
-  args: metricsArgs,
+  args: (arg) => metricsArgs(arg, SCAN_RANGE),
   read: (args: { dateFrom?: string | null; dateTo?: string | null; model?: string | null }, ctx) => {
-    const range = metricsRange(args.dateFrom, args.dateTo, ctx.now);
+    const range = metricsRange(args.dateFrom, args.dateTo, ctx.now, SCAN_RANGE);
     return (project) => projectMetrics(project, range, args.model, ctx);
   },
 });
@@ -176,8 +176,8 @@ builder.objectField(ProjectType, 'periodComparison', (t) =>
     resolve: async (project, args, ctx) => {
       const model = args.model ?? null;
       const [current, previous] = await Promise.all([
-        ctx.loaders.metrics.load({ project, range: metricsRange(args.currentFrom, args.currentTo, ctx.now), model }),
-        ctx.loaders.metrics.load({ project, range: metricsRange(args.previousFrom, args.previousTo, ctx.now), model }),
+        ctx.loaders.metrics.load({ project, range: metricsRange(args.currentFrom, args.currentTo, ctx.now, SCAN_RANGE), model }),
+        ctx.loaders.metrics.load({ project, range: metricsRange(args.previousFrom, args.previousTo, ctx.now, SCAN_RANGE), model }),
       ]);
       return compareLocales(current.totals, previous.totals);
     },

@@ -1,6 +1,6 @@
 // The arguments of AI-visibility reads turned into filters, checked once for every door: the
 // GraphQL resolvers (v1, the web app, MCP) and the streaming export call the same functions.
-import { addDays, clampDate, type DateRange } from '../dates/civil-date.js';
+import { addDays, clampDate, daysBetweenInclusive, type DateRange } from '../dates/civil-date.js';
 import { invalidParameter, limitWithin } from '../errors/index.js';
 import { normaliseDomain } from './domains.js';
 import type { AnswerFilter } from './answer-repository.js';
@@ -8,19 +8,38 @@ import type { RunFilter } from './run-filter.js';
 import type { SourceFilter, SourceGrouping } from './sources.js';
 import type { SearchQueryFilter } from './search-queries.js';
 
-export const DEFAULT_METRICS_DAYS = 30;
+/** The range a read takes: its length when dateFrom is left out, and the widest it accepts. */
+export interface RangeRule {
+  defaultDays: number;
+  maxDays: number;
+}
 
 /**
- * dateTo defaults to today (UTC) and dateFrom to 29 days before dateTo, so no bound means the last
- * 30 days and dateFrom alone means dateFrom through today (what "every answer since" expects);
- * a default never goes before 0001-01-01.
+ * Reads of runs (answers, prompts' totals, sources, search queries, opportunities, citation gaps,
+ * trends): their work grows with the runs of the range, so a range is at most 400 days, a year
+ * and a month to compare it with (measured: test/bench/README.md, "wide ranges").
  */
-export function metricsRange(dateFrom: string | null | undefined, dateTo: string | null | undefined, now: Date): DateRange {
+export const RUN_RANGE: RangeRule = { defaultDays: 30, maxDays: 400 };
+/** Reads of scans (metrics, period comparisons, rule previews): one row per day, model and locale, at most three years. */
+export const SCAN_RANGE: RangeRule = { defaultDays: 30, maxDays: 3 * 366 };
+
+/**
+ * dateTo defaults to today (UTC) and dateFrom to `defaultDays` − 1 days before dateTo, so no bound
+ * means the last 30 days and dateFrom alone means dateFrom through today (what "every answer
+ * since" expects); a default never goes before 0001-01-01. A range wider than the read's
+ * `maxDays` is refused, naming dateFrom.
+ */
+export function metricsRange(dateFrom: string | null | undefined, dateTo: string | null | undefined, now: Date, rule: RangeRule = RUN_RANGE): DateRange {
   const to = dateTo ?? now.toISOString().slice(0, 10);
-  const from = dateFrom ?? clampDate(addDays(to, -(DEFAULT_METRICS_DAYS - 1)));
+  const from = dateFrom ?? clampDate(addDays(to, -(rule.defaultDays - 1)));
   if (from > to) throw invalidParameter('dateFrom', `dateFrom (${from}) must not be after dateTo (${to}).`);
+  const days = daysBetweenInclusive({ from, to });
+  if (days > rule.maxDays) throw invalidParameter('dateFrom', `dateFrom (${from}) to dateTo (${to}) spans ${days} days; this read spans at most ${rule.maxDays}: ask for a shorter range.`);
   return { from, to };
 }
+
+/** What a range argument's description says of its rule (the OpenAPI document carries it). */
+export const rangeRuleText = (rule: RangeRule) => `dateFrom to dateTo spans at most ${rule.maxDays} days (wider: invalid_parameter).`;
 
 export interface RunFilterArgs {
   dateFrom?: string | null | undefined;

@@ -10,7 +10,7 @@ import { RULE_SPECS, SIGNAL_KINDS, thresholdProblem, type SignalRule } from './r
 import { MAX_PREVIEW_FIRINGS, previewRule, type RulePreview } from './rule-preview.js';
 import { bounded } from '../graphql/cost.js';
 import { invalidParameter } from '../errors/index.js';
-import { addDays, clampDate } from '../dates/civil-date.js';
+import { metricsRange, rangeRuleText, SCAN_RANGE } from '../ai-visibility/index.js';
 import { isInstant } from '../dates/instant.js';
 
 export const SignalType = builder.objectRef<SignalRow>('Signal').implement({
@@ -101,6 +101,9 @@ const RulePreviewType = builder.objectRef<RulePreview>('SignalRulePreview').impl
   }),
 });
 
+/** A preview reads scan pairs: the scans' rule, over the last 90 days unless told. */
+const PREVIEW_RANGE = { ...SCAN_RANGE, defaultDays: 90 };
+
 builder.objectField(ProjectType, 'rulePreview', (t) =>
   t.field({
     type: RulePreviewType,
@@ -110,17 +113,14 @@ builder.objectField(ProjectType, 'rulePreview', (t) =>
     args: {
       kind: t.arg({ type: SignalKindEnum, required: true }),
       threshold: t.arg.float({ required: false, description: "Default: the kind's default threshold." }),
-      dateFrom: t.arg({ type: 'Date', required: false }),
-      dateTo: t.arg({ type: 'Date', required: false }),
+      dateFrom: t.arg({ type: 'Date', required: false, description: `First day (inclusive); default: 89 days before dateTo. ${rangeRuleText(PREVIEW_RANGE)}` }),
+      dateTo: t.arg({ type: 'Date', required: false, description: 'Last day (inclusive); default: today (UTC).' }),
     },
     resolve: (project, args, ctx) => {
       const threshold = args.threshold ?? RULE_SPECS[args.kind].defaultThreshold;
       const problem = thresholdProblem(args.kind, threshold);
       if (problem) throw invalidParameter('threshold', `${problem}.`);
-      const to = args.dateTo ?? ctx.now.toISOString().slice(0, 10);
-      const from = args.dateFrom ?? clampDate(addDays(to, -89));
-      if (from > to) throw invalidParameter('dateFrom', `dateFrom (${from}) must not be after dateTo (${to}).`);
-      return previewRule(ctx.workspace, project.id, { kind: args.kind, threshold }, { from, to });
+      return previewRule(ctx.workspace, project.id, { kind: args.kind, threshold }, metricsRange(args.dateFrom, args.dateTo, ctx.now, PREVIEW_RANGE));
     },
   }),
 );

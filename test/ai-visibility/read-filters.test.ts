@@ -1,7 +1,7 @@
 // The default range of every AI-visibility read: dateTo is today unless given, dateFrom 29 days
 // before dateTo unless given — the rule the OpenAPI argument descriptions state.
 import { describe, expect, it } from 'vitest';
-import { metricsRange } from '../../src/ai-visibility/read-filters.js';
+import { metricsRange, RUN_RANGE, SCAN_RANGE } from '../../src/ai-visibility/read-filters.js';
 
 const now = new Date('2026-11-25T22:00:00Z');
 
@@ -20,5 +20,15 @@ describe('metricsRange', () => {
 
   it('dateFrom after today without dateTo is a reversed range', () => {
     expect(() => metricsRange('2026-12-01', null, now)).toThrow(/must not be after dateTo/);
+  });
+
+  it("refuses a range wider than the read's rule, naming dateFrom and the cap", () => {
+    // Runs: 400 days. 2025-10-22 through 2026-11-25 is 400 days, one day more is refused.
+    expect(metricsRange('2025-10-22', null, now)).toEqual({ from: '2025-10-22', to: '2026-11-25' });
+    expect(() => metricsRange('2025-10-21', null, now)).toThrow(expect.objectContaining({ code: 'invalid_parameter', param: 'dateFrom', message: expect.stringMatching(/spans 401 days; this read spans at most 400/) }));
+    expect(() => metricsRange('0001-01-01', '9999-12-31', now, RUN_RANGE)).toThrow(/at most 400/);
+    // Scans: three years.
+    expect(metricsRange('2023-11-24', null, now, SCAN_RANGE)).toEqual({ from: '2023-11-24', to: '2026-11-25' });
+    expect(() => metricsRange('2023-11-23', '2026-11-25', now, SCAN_RANGE)).toThrow(/at most 1098/);
   });
 });
