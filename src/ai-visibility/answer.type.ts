@@ -16,7 +16,7 @@ import { PromptType } from './prompt.type.js';
 import { SENTIMENTS } from './runs.js';
 import type { AnswerRow } from './answer-repository.js';
 import { RUN_LIMITS } from '../ingest/index.js';
-import { PER_COMPETITOR } from './read-costs.js';
+import { MAX_ROWS } from './read-rows.js';
 
 export const SentimentEnum = builder.enumType('AiVisibilitySentiment', { values: SENTIMENTS });
 
@@ -65,7 +65,7 @@ export const AnswerType = builder.objectRef<AnswerRow>('AiVisibilityAnswer').imp
     totalMentions: t.exposeInt('totalMentions', { description: 'Mentions of all tracked brands.' }),
     position: t.exposeInt('position', { nullable: true, description: '1-based rank of the brand among the brands the answer lists, or null.' }),
     sentiment: t.expose('sentiment', { type: SentimentEnum, nullable: true }),
-    competitors: t.expose('competitors', { type: [AnswerCompetitorType], complexity: PER_COMPETITOR }),
+    competitors: t.expose('competitors', { type: [AnswerCompetitorType], complexity: bounded(MAX_ROWS.competitors) }),
     citations: t.expose('citations', { type: [CitationType], complexity: bounded(RUN_LIMITS.citationsPerAnswer) }),
     searchQueries: t.exposeStringList('searchQueries', { description: "The web searches the engine ran before answering, in its order; empty when none were reported." }),
     retrieved: t.expose('retrieved', {

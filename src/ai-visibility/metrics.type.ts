@@ -14,7 +14,8 @@ import type { CompetitorMetrics, ScanCounters, ScanRates } from './pooled-rates.
 import { metricsRange, rangeRuleText, RUN_RANGE, runFilterOf, SCAN_RANGE, type RangeRule } from './read-filters.js';
 import { compareLocales, RATE_FIELDS, type LocaleComparison, type PeriodRates } from './period-comparison.js';
 import { queryTrend, TREND_GRANULARITIES, type TrendPoint } from './trend.js';
-import { PER_COMPETITOR, PER_LOCALE, PER_MODEL, trendCost } from './read-costs.js';
+import { bounded } from '../graphql/cost.js';
+import { MAX_ROWS, trendPoints } from './read-rows.js';
 
 type CountersAndRates = ScanCounters & ScanRates;
 
@@ -62,7 +63,7 @@ const MetricsRowType = builder.objectRef<MetricsRow>('AiVisibilityMetricsRow').i
     model: t.expose('model', { type: AiModelEnum }),
     locale: t.exposeString('locale'),
     ...countersAndRates(t as unknown as CountersFieldBuilder),
-    competitors: t.expose('competitors', { type: [CompetitorType], description: 'Tracked competitors reported in this scan.', complexity: PER_COMPETITOR }),
+    competitors: t.expose('competitors', { type: [CompetitorType], description: 'Tracked competitors reported in this scan.', complexity: bounded(MAX_ROWS.competitors) }),
   }),
 });
 
@@ -75,8 +76,8 @@ export const LocaleTotalsType = builder.objectRef<LocaleTotals>('AiVisibilityLoc
   fields: (t) => ({
     locale: t.exposeString('locale'),
     ...countersAndRates(t as unknown as CountersFieldBuilder),
-    byModel: t.expose('byModel', { type: [ModelTotalsType], complexity: PER_MODEL }),
-    competitors: t.expose('competitors', { type: [CompetitorType], description: 'Each competitor pooled over the scans of this locale that report it.', complexity: PER_COMPETITOR }),
+    byModel: t.expose('byModel', { type: [ModelTotalsType], complexity: bounded(MAX_ROWS.models) }),
+    competitors: t.expose('competitors', { type: [CompetitorType], description: 'Each competitor pooled over the scans of this locale that report it.', complexity: bounded(MAX_ROWS.competitors) }),
   }),
 });
 
@@ -92,7 +93,7 @@ const MetricsType = builder.objectRef<MetricsShape>('AiVisibilityMetrics').imple
     projectId: t.exposeString('projectId'),
     range: t.expose('range', { type: DateRangeType }),
     rows: t.expose('rows', { type: [MetricsRowType], description: 'Most recent first, capped; see meta.', complexity: (_args: unknown, ctx: GraphQLContext) => ({ field: 1, multiplier: ctx.config.METRICS_ROW_CAP }) }),
-    totals: t.expose('totals', { type: [LocaleTotalsType], complexity: PER_LOCALE }),
+    totals: t.expose('totals', { type: [LocaleTotalsType], complexity: bounded(MAX_ROWS.locales) }),
   }),
 });
 
@@ -167,7 +168,7 @@ builder.objectField(ProjectType, 'periodComparison', (t) =>
     type: [LocaleComparisonType],
     description: 'Two date ranges side by side per locale (each pooled on its own), with deltas.',
     authScopes: { scope: 'ai_visibility:read' },
-    complexity: PER_LOCALE,
+    complexity: bounded(MAX_ROWS.locales),
     extensions: GRAPH_ONLY,
     args: {
       ...periodComparisonArgs(t.arg),
@@ -207,7 +208,7 @@ builder.objectField(ProjectType, 'trend', (t) =>
     authScopes: { scope: 'ai_visibility:read' },
     extensions: GRAPH_ONLY,
     args: { granularity: t.arg({ type: TrendGranularityEnum, required: false, description: 'day (default), week or month.' }), ...runFilterArgs(t.arg) },
-    complexity: (args, ctx) => trendCost(args, ctx.now),
+    complexity: (args, ctx) => bounded(trendPoints(args, ctx.now)),
     resolve: (project, args, ctx) => queryTrend(ctx.workspace, project.id, runFilterOf(args, ctx.now), args.granularity ?? 'day'),
   }),
 );

@@ -1,7 +1,7 @@
 import type { ArgBuilder } from '@pothos/core';
 import { builder } from '../graphql/builder.js';
 import { itemEnvelope } from '../graphql/envelope.js';
-import { COUNTED_BY_PARENT } from '../graphql/cost.js';
+import { COUNTED_BY_PARENT, sizedList } from '../graphql/cost.js';
 import { DateRangeType } from '../reports/report-data.type.js';
 import type { DateRange } from '../dates/civil-date.js';
 import { limitWithin } from '../errors/index.js';
@@ -10,7 +10,7 @@ import { runFilterOf, type RunFilterArgs } from './read-filters.js';
 import { projectRead } from './project-read.type.js';
 import { OPPORTUNITY_KINDS, queryOpportunities, type Opportunities, type OpportunityKind } from './opportunities.js';
 import type { PageOpportunity, PromptOpportunity, SourceOpportunity } from './opportunity-scores.js';
-import { limitPerLocale } from './read-costs.js';
+import { localesOf } from './read-rows.js';
 
 export const MAX_OPPORTUNITIES = 100;
 export const DEFAULT_OPPORTUNITIES = 20;
@@ -85,7 +85,7 @@ const opportunityArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => (
 });
 
 /** `limit` items per list and locale: the answer counted that many times, each list once more. */
-const opportunitiesCost = limitPerLocale(DEFAULT_OPPORTUNITIES, MAX_OPPORTUNITIES);
+const opportunitiesCost = (args: { limit?: number | null; locale?: string | null }) => sizedList(args.limit, DEFAULT_OPPORTUNITIES, MAX_OPPORTUNITIES, localesOf(args));
 
 projectRead({
   root: 'aiVisibilityOpportunities',

@@ -22,7 +22,7 @@ const LOCALE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 /**
  * The most locales and competitors a project tracks, and the most its stored scans may span
  * (removing one and adding another keeps the old one's data): every list a read returns per locale
- * or per competitor is counted at these in the GraphQL cost (read-costs.ts).
+ * or per competitor is counted at these in the GraphQL cost (read-rows.ts).
  */
 export const PROJECT_LIMITS = { locales: 50, competitors: 50 } as const;
 

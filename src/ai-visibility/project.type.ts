@@ -6,7 +6,8 @@ import { GRAPH_ONLY } from '../graphql/graph-only.js';
 import { ClientType } from '../clients/client.type.js';
 import type { ProjectRow } from './project-repository.js';
 import type { CompetitorDomains } from './domains.js';
-import { PER_COMPETITOR } from './read-costs.js';
+import { bounded } from '../graphql/cost.js';
+import { MAX_ROWS } from './read-rows.js';
 
 const CompetitorDomainsType = builder.objectRef<CompetitorDomains>('AiVisibilityCompetitorDomains').implement({
   description: "A tracked competitor's own domains: its citations are marked as that competitor's.",
@@ -25,7 +26,7 @@ export const ProjectType = builder.objectRef<ProjectRow>('AiVisibilityProject').
     models: t.expose('models', { type: [AiModelEnum] }),
     locales: t.exposeStringList('locales', { description: 'BCP 47 tags; each is its own population.' }),
     domains: t.exposeStringList('domains', { description: "The brand's own registrable domains: citations of these are owned." }),
-    competitorDomains: t.expose('competitorDomains', { type: [CompetitorDomainsType], complexity: PER_COMPETITOR }),
+    competitorDomains: t.expose('competitorDomains', { type: [CompetitorDomainsType], complexity: bounded(MAX_ROWS.competitors) }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     client: t.field({
       type: ClientType,

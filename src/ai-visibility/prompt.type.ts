@@ -8,7 +8,8 @@ import { LocaleTotalsType, runFilterArgs } from './metrics.type.js';
 import { metricsRange, runFilterOf, type RunFilterArgs } from './read-filters.js';
 import { ProjectType } from './project.type.js';
 import { projectRead } from './project-read.type.js';
-import { PER_LOCALE, perLocaleOf } from './read-costs.js';
+import { bounded } from '../graphql/cost.js';
+import { localesOf, MAX_ROWS } from './read-rows.js';
 import type { PromptFilter, PromptRow } from './prompt-repository.js';
 import type { RunFilter } from './run-filter.js';
 
@@ -29,7 +30,7 @@ export const PromptType = builder.objectRef<ListedPrompt>('AiVisibilityPrompt').
     totals: t.field({
       type: [LocaleTotalsType],
       description: "Per locale: the metrics endpoint's counters and rates pooled over this prompt's runs in the range the prompts were read for (default: the last 30 days).",
-      complexity: PER_LOCALE,
+      complexity: bounded(MAX_ROWS.locales),
       resolve: (prompt, _args, ctx) => ctx.loaders.promptTotals.load({ parentId: prompt.id, filter: prompt.filter }),
     }),
   }),
@@ -105,7 +106,7 @@ builder.objectField(PromptType, 'metrics', (t) =>
     authScopes: { scope: 'ai_visibility:read' },
     extensions: GRAPH_ONLY,
     args: runFilterArgs(t.arg),
-    complexity: perLocaleOf,
+    complexity: (args) => bounded(localesOf(args)),
     resolve: (prompt, args, ctx) => ctx.loaders.promptTotals.load({ parentId: prompt.id, filter: runFilterOf(args, ctx.now) }),
   }),
 );

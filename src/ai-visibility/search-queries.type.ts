@@ -1,12 +1,12 @@
 import { builder } from '../graphql/builder.js';
 import { ListMeta, type ListMetaShape } from '../graphql/envelope.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
-import { COUNTED_BY_PARENT } from '../graphql/cost.js';
+import { COUNTED_BY_PARENT, sizedList } from '../graphql/cost.js';
 import { runFilterArgs } from './metrics.type.js';
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, pageLimitOf, runFilterOf, searchQueryFilterOf } from './read-filters.js';
 import { PromptType } from './prompt.type.js';
 import { querySearchQueries, type SearchQueryRow } from './search-queries.js';
-import { limitPerLocale } from './read-costs.js';
+import { localesOf } from './read-rows.js';
 
 const SearchQueryType = builder.objectRef<SearchQueryRow>('AiVisibilitySearchQuery').implement({
   description: 'A web search the engines ran before answering, in one locale over the range, pooled: sums first, one division, per locale.',
@@ -29,7 +29,7 @@ const SearchQueriesResult = builder.objectRef<{ data: SearchQueryRow[]; meta: Li
 
 const limitArg = (arg: Parameters<typeof runFilterArgs>[0]) => arg.int({ required: false, description: `Rows per locale, 1–${MAX_PAGE_LIMIT} (default ${DEFAULT_PAGE_LIMIT}).` });
 /** `limit` rows per locale: the root field's answer counted that many times, its `data` once more. */
-const searchQueriesCost = limitPerLocale(DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT);
+const searchQueriesCost = (args: { limit?: number | null; locale?: string | null }) => sizedList(args.limit, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, localesOf(args));
 
 builder.queryField('aiVisibilitySearchQueries', (t) =>
   t.field({

@@ -2,7 +2,7 @@ import type { ArgBuilder } from '@pothos/core';
 import { builder } from '../graphql/builder.js';
 import { ListMeta, type ListMetaShape } from '../graphql/envelope.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
-import { COUNTED_BY_PARENT } from '../graphql/cost.js';
+import { COUNTED_BY_PARENT, sizedList } from '../graphql/cost.js';
 import { DateRangeType } from '../reports/report-data.type.js';
 import type { DateRange } from '../dates/civil-date.js';
 import { ownershipOf } from './domains.js';
@@ -13,7 +13,7 @@ import { ProjectType } from './project.type.js';
 import { projectRead } from './project-read.type.js';
 import { sourceRow, type SourceRow } from './source-shares.js';
 import { querySources, SOURCE_GROUPINGS } from './sources.js';
-import { limitPerLocale } from './read-costs.js';
+import { localesOf } from './read-rows.js';
 
 export const SourceGroupingEnum = builder.enumType('AiVisibilitySourceGrouping', { values: SOURCE_GROUPINGS });
 
@@ -65,7 +65,7 @@ const sourceArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => ({
 });
 
 /** `limit` rows per locale: the answer counted that many times, its `rows` once more. */
-const sourcesCost = limitPerLocale(DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT);
+const sourcesCost = (args: { limit?: number | null; locale?: string | null }) => sizedList(args.limit, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, localesOf(args));
 
 projectRead({
   root: 'aiVisibilitySources',
@@ -106,7 +106,7 @@ builder.objectField(ProjectType, 'citationGaps', (t) =>
     authScopes: { scope: 'ai_visibility:read' },
     extensions: GRAPH_ONLY,
     args: { limit: t.arg.int({ required: false, description: `Rows per locale, 1–${MAX_PAGE_LIMIT} (default 20).` }), ...runFilterArgs(t.arg) },
-    complexity: limitPerLocale(20, MAX_PAGE_LIMIT),
+    complexity: (args) => sizedList(args.limit, 20, MAX_PAGE_LIMIT, localesOf(args)),
     resolve: async (project, args, ctx) => {
       const ownership = ownershipOf(project);
       const rows = await queryCitationGaps(ctx.workspace, project.id, runFilterOf(args, ctx.now), pageLimitOf(args.limit ?? 20));

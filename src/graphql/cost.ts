@@ -23,8 +23,12 @@ export const DEFAULT_LIST_SIZE = 10;
  */
 export const ANSWER_TEXT_COST = 20;
 
-/** A list of `requested` items (or `fallback` when not asked), never counted above `cap`: the resolver refuses more itself, naming the argument. */
-export const sizedList = (requested: number | null | undefined, fallback: number, cap: number) => ({ field: 1, multiplier: Math.max(0, Math.min(requested ?? fallback, cap)) });
+/**
+ * A list of `requested` items (or `fallback` when not asked), never counted above `cap`: the
+ * resolver refuses more itself, naming the argument; `per` times that when the size is per
+ * locale (a project's search queries: `limit` per locale).
+ */
+export const sizedList = (requested: number | null | undefined, fallback: number, cap: number, per = 1) => ({ field: 1, multiplier: Math.max(0, Math.min(requested ?? fallback, cap)) * per });
 
 /** A list of at most `rows` items, whatever the arguments. */
 export const bounded = (rows: number) => ({ field: 1, multiplier: rows });
