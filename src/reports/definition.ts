@@ -6,6 +6,8 @@ import { COMPARE_PRESETS, DATE_PRESETS } from './date-presets.js';
 
 export const WIDGET_TYPES = ['kpi', 'line_chart', 'bar_chart', 'table'] as const;
 export const GRANULARITIES = ['day', 'week', 'month'] as const;
+/** What one report can hold: widgets, metrics per widget, rows per table widget. */
+export const DEFINITION_LIMITS = { widgets: 50, metricsPerWidget: 10, tableRows: 100 } as const;
 
 const widgetSchema = z
   .object({
@@ -13,10 +15,10 @@ const widgetSchema = z
     type: z.enum(WIDGET_TYPES),
     title: z.string().min(1).max(200),
     provider: z.enum(PROVIDERS),
-    metrics: z.array(z.string()).min(1).max(10),
+    metrics: z.array(z.string()).min(1).max(DEFINITION_LIMITS.metricsPerWidget),
     dimension: z.string().optional(),
     granularity: z.enum(GRANULARITIES).optional(),
-    limit: z.number().int().min(1).max(100).optional(),
+    limit: z.number().int().min(1).max(DEFINITION_LIMITS.tableRows).optional(),
   })
   .strict()
   .superRefine((widget, ctx) => {
@@ -44,7 +46,7 @@ const widgetSchema = z
 
 export const reportDefinitionSchema = z
   .object({
-    widgets: z.array(widgetSchema).max(50),
+    widgets: z.array(widgetSchema).max(DEFINITION_LIMITS.widgets),
     dateConfig: z
       .object({
         datePreset: z.enum(DATE_PRESETS),

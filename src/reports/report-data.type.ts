@@ -11,6 +11,13 @@ import type { GraphQLContext } from '../graphql/context.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
 import { periodComparisonArgs } from '../graphql/period-args.js';
 import { ReportSummaryType, ReportType } from './report.type.js';
+import { DEFINITION_LIMITS } from './definition.js';
+import { bounded } from '../graphql/cost.js';
+
+/** The widest explicit range a report reads (a preset's is at most a year). */
+const MAX_REPORT_DAYS = 3 * 366;
+/** KPIs: one per metric of each KPI widget. */
+const KPI_ROWS = bounded(DEFINITION_LIMITS.widgets * DEFINITION_LIMITS.metricsPerWidget);
 
 export const DateRangeType = builder.objectRef<DateRange>('DateRange').implement({
   description: 'An inclusive range of calendar dates.',
@@ -38,7 +45,7 @@ const ChartPointType = builder.objectRef<ChartPoint>('ChartPoint').implement({
 const ChartSeriesType = builder.objectRef<Chart['series'][number]>('ChartSeries').implement({
   fields: (t) => ({
     metric: t.expose('metric', { type: MetricEnum }),
-    points: t.expose('points', { type: [ChartPointType] }),
+    points: t.expose('points', { type: [ChartPointType], description: 'One per day, week or month of the range.', complexity: bounded(MAX_REPORT_DAYS) }),
   }),
 });
 
@@ -47,7 +54,7 @@ const ChartType = builder.objectRef<Chart>('Chart').implement({
     widgetId: t.exposeString('widgetId'),
     type: t.expose('type', { type: WidgetTypeEnum }),
     granularity: t.expose('granularity', { type: GranularityEnum }),
-    series: t.expose('series', { type: [ChartSeriesType] }),
+    series: t.expose('series', { type: [ChartSeriesType], complexity: bounded(DEFINITION_LIMITS.metricsPerWidget) }),
   }),
 });
 
@@ -71,7 +78,7 @@ export const TableType = builder.objectRef<Table>('Table').implement({
     widgetId: t.exposeString('widgetId'),
     dimension: t.exposeString('dimension'),
     columns: t.expose('columns', { type: [MetricEnum], description: 'The metrics, in the order of values.' }),
-    rows: t.expose('rows', { type: [TableRowType] }),
+    rows: t.expose('rows', { type: [TableRowType], complexity: bounded(DEFINITION_LIMITS.tableRows) }),
     totals: t.expose('totals', { type: TableTotalsType }),
   }),
 });
@@ -90,9 +97,9 @@ const ReportDataType = builder.objectRef<ReportDataShape>('ReportData').implemen
     range: t.expose('range', { type: DateRangeType }),
     compareRange: t.expose('compareRange', { type: DateRangeType, nullable: true }),
     timezone: t.exposeString('timezone'),
-    kpis: t.expose('kpis', { type: [KpiType] }),
-    charts: t.expose('charts', { type: [ChartType] }),
-    tables: t.expose('tables', { type: [TableType] }),
+    kpis: t.expose('kpis', { type: [KpiType], complexity: KPI_ROWS }),
+    charts: t.expose('charts', { type: [ChartType], complexity: bounded(DEFINITION_LIMITS.widgets) }),
+    tables: t.expose('tables', { type: [TableType], complexity: bounded(DEFINITION_LIMITS.widgets) }),
   }),
 });
 
@@ -155,7 +162,7 @@ async function reportDataOver(report: ReportRow, range: DateRange, compareRange:
 
 function explicitRange(from: string, to: string, param: string): DateRange {
   if (from > to) throw invalidParameter(param, `${param}: the first day (${from}) is after the last (${to}).`);
-  if (daysBetweenInclusive({ from, to }) > 3 * 366) throw invalidParameter(param, `${param}: at most three years.`);
+  if (daysBetweenInclusive({ from, to }) > MAX_REPORT_DAYS) throw invalidParameter(param, `${param}: at most three years.`);
   return { from, to };
 }
 
@@ -188,6 +195,7 @@ builder.objectField(ReportType, 'kpiSummary', (t) =>
     authScopes: { scope: 'reports:read' },
     extensions: GRAPH_ONLY,
     args: presetArgs(t.arg),
+    complexity: KPI_ROWS,
     resolve: async (report, args, ctx) => (await reportData(report, args.datePreset, args.comparePreset, ctx)).kpis,
   }),
 );

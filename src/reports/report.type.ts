@@ -6,7 +6,8 @@ import { cappedList, emptyMeta, itemEnvelope, listEnvelope } from '../graphql/en
 import { NodeInterface, registerNodeKind } from '../graphql/node.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
 import { ClientType } from '../clients/client.type.js';
-import type { ReportDefinition, Widget } from './definition.js';
+import { DEFINITION_LIMITS, type ReportDefinition, type Widget } from './definition.js';
+import { bounded } from '../graphql/cost.js';
 import type { ReportSummaryRow } from './repository.js';
 
 // Fields read straight off the parsed definition are exposed, not resolved: graphql-jit reads an
@@ -35,7 +36,7 @@ const DateConfigType = builder.objectRef<ReportDefinition['dateConfig']>('DateCo
 
 const DefinitionType = builder.objectRef<ReportDefinition>('ReportDefinition').implement({
   fields: (t) => ({
-    widgets: t.expose('widgets', { type: [WidgetType] }),
+    widgets: t.expose('widgets', { type: [WidgetType], complexity: bounded(DEFINITION_LIMITS.widgets) }),
     dateConfig: t.expose('dateConfig', { type: DateConfigType }),
   }),
 });
