@@ -1,8 +1,8 @@
 // What a query costs before it runs, computed by @pothos/plugin-complexity from the fields'
 // declared costs and the operation's coerced variables — so `first: $n` with n = 100 costs what
 // `first: 100` costs. Each field costs 1 (an answer's text more); a list's selection counts as
-// many times as the list can hold: its requested size (first, limit, the ids of nodes), or its cap
-// when the list takes no size. graphql-armor's cost limit, which this replaces, read only the
+// many times as its statement can return rows: its requested size (first, limit, the ids of
+// nodes) times the locales or models it returns them for, or its cap when the list takes no size. graphql-armor's cost limit, which this replaces, read only the
 // document: sizes in variables and the 500-row lists (a project's prompts) counted once.
 import { complexityFromQuery } from '@pothos/plugin-complexity';
 import { getOperationAST, GraphQLError, Kind, type DocumentNode, type GraphQLSchema } from 'graphql';
@@ -68,5 +68,5 @@ export function defaultSizesCost(schema: GraphQLSchema, document: DocumentNode, 
 export const queryTooComplex = (cost: number, limit: number) =>
   new ApiError(
     'query_too_complex',
-    `This query costs ${cost} and the limit is ${limit}. Every list counts at its requested size (first, limit, the ids of nodes) or at its cap when it takes none (a project's prompts: up to 500), times the fields under it. Ask for fewer items or fewer fields, or page.`,
+    `This query costs ${cost} and the limit is ${limit}. Every list counts at its requested size (first, limit, the ids of nodes) or at its cap when it takes none (a project's prompts: up to 500), times 50 locales where its rows come per locale (unless locale names one), times the fields under it. Ask for fewer items, one locale or fewer fields, or page.`,
   );
