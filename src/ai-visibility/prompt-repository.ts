@@ -31,11 +31,11 @@ const COUNT = tenantStatement<{ n: number }>('prompts.count', (workspace) => `SE
 const BY_IDS = tenantStatement<PromptRow>('prompts.by-ids', (workspace) => `SELECT ${COLUMNS} FROM ai_prompts WHERE ${workspace()} AND id = ANY($2::text[])`);
 const TOPICS = tenantStatement<{ topic: string; prompts: number }>(
   'prompts.topics',
-  (workspace) => `SELECT topic, count(*)::int AS prompts FROM ai_prompts WHERE ${workspace()} AND project_id = $2 AND topic IS NOT NULL AND archived_at IS NULL GROUP BY topic ORDER BY topic`,
+  (workspace) => `SELECT topic, count(*)::int AS prompts FROM ai_prompts WHERE ${workspace()} AND project_id = $2 AND topic IS NOT NULL AND archived_at IS NULL GROUP BY topic ORDER BY topic LIMIT $3`,
 );
 const TAGS = tenantStatement<{ tag: string; prompts: number }>(
   'prompts.tags',
-  (workspace) => `SELECT tag, count(*)::int AS prompts FROM ai_prompts, unnest(tags) AS tag WHERE ${workspace()} AND project_id = $2 AND archived_at IS NULL GROUP BY tag ORDER BY tag`,
+  (workspace) => `SELECT tag, count(*)::int AS prompts FROM ai_prompts, unnest(tags) AS tag WHERE ${workspace()} AND project_id = $2 AND archived_at IS NULL GROUP BY tag ORDER BY tag LIMIT $3`,
 );
 
 // The metric contract's counters over answers: a run "mentions the brand" when brandMentions > 0.
@@ -70,8 +70,9 @@ export function promptRepository(scope: WorkspaceScope) {
     list: (projectId: string, filter: PromptFilter, take: number) => scope.rows(LIST, [projectId, filter.topic, filter.tag, filter.includeArchived, take]),
     count: async (projectId: string, filter: PromptFilter) => (await scope.rows(COUNT, [projectId, filter.topic, filter.tag, filter.includeArchived]))[0]!.n,
     byIds: async (ids: readonly string[]): Promise<(PromptRow | null)[]> => inAskedOrder(ids, await scope.rows(BY_IDS, [ids])),
-    topics: (projectId: string) => scope.rows(TOPICS, [projectId]),
-    tags: (projectId: string) => scope.rows(TAGS, [projectId]),
+    /** The first `take` topics (and tags below), alphabetically. */
+    topics: (projectId: string, take: number) => scope.rows(TOPICS, [projectId, take]),
+    tags: (projectId: string, take: number) => scope.rows(TAGS, [projectId, take]),
     /** Each prompt's totals per locale over the filtered runs, in two statements whatever their number. */
     totals: async (promptIds: readonly string[], filter: RunFilter): Promise<LocaleTotals[][]> => {
       const values = [promptIds, ...runFilterValues(filter)];

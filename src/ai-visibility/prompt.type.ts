@@ -88,10 +88,11 @@ function promptLabelField(name: 'topics' | 'tags', key: 'topic' | 'tag', what: s
   builder.objectField(ProjectType, name, (t) =>
     t.field({
       type: [LabelType],
-      description: `The ${what} of this project's tracked prompts, alphabetically, with how many prompts carry each.`,
+      description: `The ${what} of this project's tracked prompts, alphabetically, with how many prompts carry each; the first LIST_ROW_CAP (500).`,
       authScopes: { scope: 'ai_visibility:read' },
       extensions: GRAPH_ONLY,
-      resolve: (project, _args, ctx) => (name === 'topics' ? ctx.repositories.prompts.topics(project.id) : ctx.repositories.prompts.tags(project.id)),
+      complexity: (_args, ctx) => bounded(ctx.config.LIST_ROW_CAP),
+      resolve: (project, _args, ctx) => ctx.repositories.prompts[name](project.id, ctx.config.LIST_ROW_CAP),
     }),
   );
 }

@@ -2,7 +2,7 @@
 // run through /graphql on a project with many locales and every model, each answer's values
 // counted (an object's fields, a list's items) and compared with the estimate the cost limit
 // uses. Every list of the fixture holds more than the old default of 10 where its rows allow
-// (12 locales, 12 competitors, citations, searches and pages a run), so a list counted at a guess
+// (12 locales, 12 competitors, citations, searches and pages a run, 36 tags), so a list counted at a guess
 // or without its locales is found.
 import fc from 'fast-check';
 import { getNamedType, isEnumType, isLeafType, isNonNullType, isObjectType, parse, type GraphQLField, type GraphQLObjectType } from 'graphql';
@@ -28,6 +28,8 @@ let ids: Record<string, string>;
 
 const runOf = (prompt: string, locale: string, seed: number) => ({
   prompt,
+  topic: prompt,
+  tags: Array.from({ length: 12 }, (_, index) => `${prompt} ${index}`),
   answer: `On ${prompt}: Acme.`,
   brandMentions: seed % 2,
   totalMentions: (seed % 2) + COMPETITORS.length,
