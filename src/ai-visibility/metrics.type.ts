@@ -111,8 +111,8 @@ const metricsArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>, rule: Ra
 });
 
 /** The filter of prompt, answer and source reads: the metrics arguments and a locale. */
-export const runFilterArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => ({
-  ...metricsArgs(arg, RUN_RANGE),
+export const runFilterArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>, rule: RangeRule = RUN_RANGE) => ({
+  ...metricsArgs(arg, rule),
   locale: arg.string({ required: false, description: 'Only this locale (BCP 47, e.g. en-US).' }),
 });
 

@@ -5,7 +5,7 @@ import { cappedList, listEnvelope } from '../graphql/envelope.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
 import { invalidParameter } from '../errors/index.js';
 import { LocaleTotalsType, runFilterArgs } from './metrics.type.js';
-import { metricsRange, runFilterOf, type RunFilterArgs } from './read-filters.js';
+import { metricsRange, PROMPTS_RANGE, runFilterOf, type RunFilterArgs } from './read-filters.js';
 import { ProjectType } from './project.type.js';
 import { projectRead } from './project-read.type.js';
 import { bounded } from '../graphql/cost.js';
@@ -51,7 +51,7 @@ const promptArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => ({
   topic: arg.string({ required: false, description: 'Only prompts with this topic.' }),
   tag: arg.string({ required: false, description: 'Only prompts with this tag.' }),
   includeArchived: arg.boolean({ required: false, description: 'Archived prompts too (default false).' }),
-  ...runFilterArgs(arg),
+  ...runFilterArgs(arg, PROMPTS_RANGE),
 });
 
 const promptFilterOf = (args: { topic?: string | null; tag?: string | null; includeArchived?: boolean | null }): PromptFilter => {
@@ -67,7 +67,7 @@ projectRead({
   type: PromptList,
   args: promptArgs,
   read: (args: Parameters<typeof promptFilterOf>[0] & RunFilterArgs, ctx) => {
-    const filter = runFilterOf(args, ctx.now);
+    const filter = runFilterOf(args, ctx.now, PROMPTS_RANGE);
     const prompts = promptFilterOf(args);
     return async (project) => {
       const list = await cappedList(

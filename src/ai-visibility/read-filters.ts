@@ -15,11 +15,15 @@ export interface RangeRule {
 }
 
 /**
- * Reads of runs (answers, prompts' totals, sources, search queries, opportunities, citation gaps,
- * trends): their work grows with the runs of the range, so a range is at most 400 days, a year
- * and a month to compare it with (measured: test/bench/README.md, "wide ranges").
+ * Reads of runs (answers, sources, search queries, opportunities, citation gaps, trends): their
+ * work grows with the runs of the range, so a range is at most 400 days, a year and a month to
+ * compare it with. Two reads do more per run and take less (test/bench/README.md, "Widest
+ * ranges", measured each on a year of a million answers): the prompts list pools every prompt's
+ * runs per locale, answers by domain count the matching citations.
  */
 export const RUN_RANGE: RangeRule = { defaultDays: 30, maxDays: 400 };
+export const PROMPTS_RANGE: RangeRule = { defaultDays: 30, maxDays: 60 };
+export const DOMAIN_RANGE: RangeRule = { defaultDays: 30, maxDays: 90 };
 /** Reads of scans (metrics, period comparisons, rule previews): one row per day, model and locale, at most three years. */
 export const SCAN_RANGE: RangeRule = { defaultDays: 30, maxDays: 3 * 366 };
 
@@ -48,9 +52,9 @@ export interface RunFilterArgs {
   locale?: string | null | undefined;
 }
 
-export function runFilterOf(args: RunFilterArgs, now: Date): RunFilter {
+export function runFilterOf(args: RunFilterArgs, now: Date, rule: RangeRule = RUN_RANGE): RunFilter {
   if ((args.locale?.length ?? 0) > 35) throw invalidParameter('locale', 'locale is a BCP 47 tag such as en-US.');
-  return { range: metricsRange(args.dateFrom, args.dateTo, now), model: args.model ?? null, locale: args.locale ?? null };
+  return { range: metricsRange(args.dateFrom, args.dateTo, now, rule), model: args.model ?? null, locale: args.locale ?? null };
 }
 
 export interface AnswerArgs extends RunFilterArgs {
@@ -66,7 +70,7 @@ export function answerFilterOf(args: AnswerArgs, now: Date): AnswerFilter {
     domain = normaliseDomain(args.domain);
     if (!domain) throw invalidParameter('domain', 'domain must be a domain name such as reddit.com.');
   }
-  return { ...runFilterOf(args, now), promptId: args.promptId ?? null, mentioned: args.mentioned ?? null, domain };
+  return { ...runFilterOf(args, now, domain ? DOMAIN_RANGE : RUN_RANGE), promptId: args.promptId ?? null, mentioned: args.mentioned ?? null, domain };
 }
 
 export const MAX_PAGE_LIMIT = 500;

@@ -32,18 +32,23 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const RUN_READS = ['answers', 'prompts', 'sources', 'search-queries', 'opportunities'];
+const RUN_READS = ['answers', 'sources', 'search-queries', 'opportunities'];
+const CAPS: [string, number, RegExp][] = [
+  ...RUN_READS.map((read): [string, number, RegExp] => [read, 400, /this read spans at most 400/]),
+  ['prompts', 60, /this read spans at most 60/],
+  ['answers?domain=reddit.com', 90, /this read spans at most 90/],
+];
 
 describe('v1 date ranges', () => {
-  it.each(RUN_READS)('%s: 400 days answered, 401 refused with invalid_parameter naming dateFrom and the cap', async (read) => {
-    const path = (from: string, to: string) => `/api/v1/ai-visibility/projects/${projectId}/${read}?dateFrom=${from}&dateTo=${to}`;
-    expect((await t.get(path(addDays(today, -399), today), key)).status).toBe(200);
-    for (const [from, to] of [[addDays(today, -400), today], ['0001-01-01', '9999-12-31']] as const) {
+  it.each(CAPS)('%s: %i days answered, one more refused with invalid_parameter naming dateFrom and the cap', async (read, days, message) => {
+    const path = (from: string, to: string) => `/api/v1/ai-visibility/projects/${projectId}/${read}${read.includes('?') ? '&' : '?'}dateFrom=${from}&dateTo=${to}`;
+    expect((await t.get(path(addDays(today, -(days - 1)), today), key)).status).toBe(200);
+    for (const [from, to] of [[addDays(today, -days), today], ['0001-01-01', '9999-12-31']] as const) {
       const response = await t.get(path(from, to), key);
       expect(response.status).toBe(400);
       const { error } = await json(response);
       expect(error).toMatchObject({ code: 'invalid_parameter', param: 'dateFrom' });
-      expect(error.message).toMatch(/this read spans at most 400/);
+      expect(error.message).toMatch(message);
     }
   });
 
@@ -65,9 +70,11 @@ describe('v1 date ranges', () => {
 
   it('states each cap in the OpenAPI description of dateFrom', async () => {
     const document = await json(await t.get('/api/v1/openapi.json', key));
-    const dateFromOf = (path: string) => document.paths[`/ai-visibility/projects/{id}/${path}`].get.parameters.find((parameter: { name: string }) => parameter.name === 'dateFrom').description;
-    for (const read of RUN_READS) expect(dateFromOf(read)).toMatch(/spans at most 400 days/);
-    expect(dateFromOf('metrics')).toMatch(/spans at most 1098 days/);
+    const parameterOf = (path: string, name = 'dateFrom') => document.paths[`/ai-visibility/projects/{id}/${path}`].get.parameters.find((parameter: { name: string }) => parameter.name === name).description;
+    for (const read of RUN_READS) expect(parameterOf(read)).toMatch(/spans at most 400 days/);
+    expect(parameterOf('prompts')).toMatch(/spans at most 60 days/);
+    expect(parameterOf('answers', 'domain')).toMatch(/With domain, dateFrom to dateTo spans at most 90 days/);
+    expect(parameterOf('metrics')).toMatch(/spans at most 1098 days/);
   });
 });
 
