@@ -116,14 +116,16 @@ const WALK = `{
   aiVisibilityProjects { data { id client { id } scans(first: 5) { edges { node { id } } } signals { edges { node { id } } } } }
   viewer { workspace { id } }
 }`;
+// Every day of the seed's 40, inside the narrowest range rule (the prompts list: 60 days).
+const SINCE = new Date(Date.now() - 55 * 86_400_000).toISOString().slice(0, 10);
 // The prompts → runs → citations side, on its own (the two together exceed the cost limit).
 const WALK_ANSWERS = `{
   search(query: "visibility") { id }
   clients { data { metricsTable(provider: google_ads, metrics: [clicks], dimension: "campaign") { rows { dimensionValue } } topMovers(provider: google_ads, metric: clicks, dimension: "campaign") { dimensionValue } } }
   aiVisibilityProjects { data { id
-    prompts(dateFrom: "2000-01-01", dateTo: "2100-01-01") { data { id totals { locale totalRuns } metrics(dateFrom: "2000-01-01", dateTo: "2100-01-01") { locale } searchQueries(dateFrom: "2000-01-01", dateTo: "2100-01-01") { query } runs(first: 3, dateFrom: "2000-01-01", dateTo: "2100-01-01") { nodes { id promptId citations { domain } } } } }
-    sources(dateFrom: "2000-01-01", dateTo: "2100-01-01") { data { rows { domain citations } } }
-    topics { topic prompts } tags { tag prompts } citationGaps(dateFrom: "2000-01-01", dateTo: "2100-01-01") { domain } opportunities(dateFrom: "2000-01-01", dateTo: "2100-01-01") { prompts { promptId } } trend(granularity: month) { period } rulePreview(kind: visibility_drop, dateFrom: "2000-01-01") { fired } } }
+    prompts(dateFrom: "${SINCE}") { data { id totals { locale totalRuns } metrics(dateFrom: "${SINCE}") { locale } searchQueries(dateFrom: "${SINCE}") { query } runs(first: 3, dateFrom: "${SINCE}") { nodes { id promptId citations { domain } } } } }
+    sources(dateFrom: "${SINCE}") { data { rows { domain citations } } }
+    topics { topic prompts } tags { tag prompts } citationGaps(dateFrom: "${SINCE}") { domain } opportunities(dateFrom: "${SINCE}") { prompts { promptId } } trend(granularity: month) { period } rulePreview(kind: visibility_drop, dateFrom: "${SINCE}") { fired } } }
 }`;
 
 describe('the graph walked from the caller\'s own data', () => {
