@@ -67,6 +67,9 @@ describe('MCP read tools that mirror v1', () => {
     const p = () => `/api/v1/ai-visibility/projects/${ids.project}`;
     const range = { dateFrom: '2026-01-01', dateTo: '2026-12-31' };
     const query = new URLSearchParams(range).toString();
+    // The prompts list reads at most 60 days: the 60 ending today.
+    const promptRange = { dateFrom: new Date(Date.now() - 59 * 86_400_000).toISOString().slice(0, 10) };
+    const promptQuery = new URLSearchParams(promptRange).toString();
     const cases: Record<string, [Record<string, unknown>, string]> = {
       list_clients: [{}, '/api/v1/clients'],
       list_reports: [{ clientId: ids.client }, `/api/v1/reports?clientId=${ids.client}`],
@@ -74,7 +77,7 @@ describe('MCP read tools that mirror v1', () => {
       get_report_data: [{ id: ids.report, datePreset: 'last_7_days', comparePreset: 'previous_period' }, `/api/v1/reports/${ids.report}/data?datePreset=last_7_days&comparePreset=previous_period`],
       list_ai_visibility_projects: [{}, '/api/v1/ai-visibility/projects'],
       get_ai_visibility_metrics: [{ id: ids.project, ...range }, `${p()}/metrics?${query}`],
-      list_prompts: [{ id: ids.project, ...range }, `${p()}/prompts?${query}`],
+      list_prompts: [{ id: ids.project, ...promptRange }, `${p()}/prompts?${promptQuery}`],
       list_answers: [{ id: ids.project, ...range, limit: 20 }, `${p()}/answers?${query}&limit=20`],
       get_answer: [{ id: ids.project, answerId: ids.answer }, `${p()}/answers/${ids.answer}`],
       get_cited_domains: [{ id: ids.project, ...range }, `${p()}/sources?${query}`],
