@@ -20,7 +20,7 @@ import { urlRefusal, type TargetPolicy } from '../http/outbound-guard.js';
 export const WEBHOOK_PLANS: readonly Plan[] = ['pro', 'agency', 'scale'];
 /** How long a rotated-out secret keeps signing beside the new one. */
 export const ROTATION_GRACE_HOURS = 24;
-const MAX_ENDPOINTS_PER_WORKSPACE = 20;
+export const MAX_ENDPOINTS_PER_WORKSPACE = 20;
 
 export interface WebhookDeps {
   prisma: PrismaClient;

@@ -1,10 +1,10 @@
 // Webhook endpoints and their attempts in the graph, for owners and admins (the web app, MCP).
 // Secrets are never part of it.
-import { sizedList } from '../graphql/cost.js';
+import { bounded, sizedList } from '../graphql/cost.js';
 import { builder } from '../graphql/builder.js';
 import { tenantStatement } from '../db/tenant-sql.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
-import { ATTEMPTS, type AttemptView } from './endpoints.js';
+import { ATTEMPTS, MAX_ENDPOINTS_PER_WORKSPACE, type AttemptView } from './endpoints.js';
 
 interface EndpointRow {
   id: string;
@@ -55,6 +55,7 @@ builder.queryField('webhookEndpoints', (t) =>
     type: [WebhookEndpointType],
     description: 'The workspace\'s webhook endpoints (owners and admins).',
     authScopes: { admin: true },
+    complexity: bounded(MAX_ENDPOINTS_PER_WORKSPACE),
     extensions: GRAPH_ONLY,
     resolve: (_root, _args, ctx) =>
       ctx.workspace.rows(ENDPOINTS),
@@ -110,7 +111,7 @@ const WebhookEventType = builder.objectRef<EventRow>('WebhookEvent').implement({
     type: t.exposeString('type'),
     payload: t.expose('payload', { type: 'JSONObject', description: 'The body receivers get (type, timestamp, data).' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    deliveries: t.expose('deliveries', { type: [DeliveryType], description: 'One per endpoint that receives it.' }),
+    deliveries: t.expose('deliveries', { type: [DeliveryType], description: 'One per endpoint that receives it.', complexity: bounded(MAX_ENDPOINTS_PER_WORKSPACE) }),
   }),
 });
 
