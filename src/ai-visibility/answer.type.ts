@@ -102,7 +102,10 @@ const AnswerList = builder.objectRef<AnswerListShape>('AiVisibilityAnswerList').
 const answerArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => ({
   promptId: arg({ type: 'PromptId', required: false, description: 'Only runs of this prompt.' }),
   mentioned: arg.boolean({ required: false, description: 'true: only answers that mention the brand; false: only those that do not.' }),
-  domain: arg.string({ required: false, description: `Only answers citing this registrable domain (e.g. reddit.com). With domain, ${rangeRuleText(DOMAIN_RANGE)}` }),
+  domain: arg.string({
+    required: false,
+    description: `Only answers citing this registrable domain (e.g. reddit.com). With domain, ${rangeRuleText(DOMAIN_RANGE)}`,
+  }),
   limit: arg.int({ required: false, description: `Answers per page, 1–${MAX_PAGE_LIMIT} (default ${DEFAULT_PAGE_LIMIT}).` }),
   cursor: arg.string({ required: false, description: 'meta.nextCursor of the previous page.' }),
   ...runFilterArgs(arg),

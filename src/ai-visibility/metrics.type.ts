@@ -63,7 +63,11 @@ const MetricsRowType = builder.objectRef<MetricsRow>('AiVisibilityMetricsRow').i
     model: t.expose('model', { type: AiModelEnum }),
     locale: t.exposeString('locale'),
     ...countersAndRates(t as unknown as CountersFieldBuilder),
-    competitors: t.expose('competitors', { type: [CompetitorType], description: 'Tracked competitors reported in this scan.', complexity: bounded(MAX_ROWS.competitors) }),
+    competitors: t.expose('competitors', {
+      type: [CompetitorType],
+      description: 'Tracked competitors reported in this scan.',
+      complexity: bounded(MAX_ROWS.competitors),
+    }),
   }),
 });
 
@@ -77,7 +81,11 @@ export const LocaleTotalsType = builder.objectRef<LocaleTotals>('AiVisibilityLoc
     locale: t.exposeString('locale'),
     ...countersAndRates(t as unknown as CountersFieldBuilder),
     byModel: t.expose('byModel', { type: [ModelTotalsType], complexity: bounded(MAX_ROWS.models) }),
-    competitors: t.expose('competitors', { type: [CompetitorType], description: 'Each competitor pooled over the scans of this locale that report it.', complexity: bounded(MAX_ROWS.competitors) }),
+    competitors: t.expose('competitors', {
+      type: [CompetitorType],
+      description: 'Each competitor pooled over the scans of this locale that report it.',
+      complexity: bounded(MAX_ROWS.competitors),
+    }),
   }),
 });
 
@@ -92,7 +100,11 @@ const MetricsType = builder.objectRef<MetricsShape>('AiVisibilityMetrics').imple
   fields: (t) => ({
     projectId: t.exposeString('projectId'),
     range: t.expose('range', { type: DateRangeType }),
-    rows: t.expose('rows', { type: [MetricsRowType], description: 'Most recent first, capped; see meta.', complexity: (_args: unknown, ctx: GraphQLContext) => ({ field: 1, multiplier: ctx.config.METRICS_ROW_CAP }) }),
+    rows: t.expose('rows', {
+      type: [MetricsRowType],
+      description: 'Most recent first, capped; see meta.',
+      complexity: (_args: unknown, ctx: GraphQLContext) => bounded(ctx.config.METRICS_ROW_CAP),
+    }),
     totals: t.expose('totals', { type: [LocaleTotalsType], complexity: bounded(MAX_ROWS.locales) }),
   }),
 });
@@ -106,7 +118,11 @@ const MetricsEnvelope = builder.objectRef<{ data: MetricsShape; meta: ListMetaSh
 
 const metricsArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>, rule: RangeRule) => ({
   model: arg({ type: AiModelEnum, required: false, description: 'Only this model.' }),
-  dateFrom: arg({ type: 'Date', required: false, description: `First day (inclusive); default: ${rule.defaultDays - 1} days before dateTo. ${rangeRuleText(rule)}` }),
+  dateFrom: arg({
+    type: 'Date',
+    required: false,
+    description: `First day (inclusive); default: ${rule.defaultDays - 1} days before dateTo. ${rangeRuleText(rule)}`,
+  }),
   dateTo: arg({ type: 'Date', required: false, description: 'Last day (inclusive); default: today (UTC).' }),
 });
 

@@ -85,7 +85,8 @@ const opportunityArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => (
 });
 
 /** `limit` items per list and locale: the answer counted that many times, each list once more. */
-const opportunitiesCost = (args: { limit?: number | null; locale?: string | null }) => sizedList(args.limit, DEFAULT_OPPORTUNITIES, MAX_OPPORTUNITIES, localesOf(args));
+const opportunitiesCost = (args: { limit?: number | null; locale?: string | null }) =>
+  sizedList(args.limit, DEFAULT_OPPORTUNITIES, MAX_OPPORTUNITIES, localesOf(args));
 
 projectRead({
   root: 'aiVisibilityOpportunities',

@@ -38,7 +38,9 @@ export function metricsRange(dateFrom: string | null | undefined, dateTo: string
   const from = dateFrom ?? clampDate(addDays(to, -(rule.defaultDays - 1)));
   if (from > to) throw invalidParameter('dateFrom', `dateFrom (${from}) must not be after dateTo (${to}).`);
   const days = daysBetweenInclusive({ from, to });
-  if (days > rule.maxDays) throw invalidParameter('dateFrom', `dateFrom (${from}) to dateTo (${to}) spans ${days} days; this read spans at most ${rule.maxDays}: ask for a shorter range.`);
+  if (days > rule.maxDays) {
+    throw invalidParameter('dateFrom', `dateFrom (${from}) to dateTo (${to}) spans ${days} days; this read spans at most ${rule.maxDays}: ask for a shorter range.`);
+  }
   return { from, to };
 }
 

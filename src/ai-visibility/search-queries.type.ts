@@ -22,14 +22,19 @@ const SearchQueryType = builder.objectRef<SearchQueryRow>('AiVisibilitySearchQue
 
 const SearchQueriesResult = builder.objectRef<{ data: SearchQueryRow[]; meta: ListMetaShape }>('AiVisibilitySearchQueriesResult').implement({
   fields: (t) => ({
-    data: t.expose('data', { type: [SearchQueryType], description: 'By locale, then runs descending, then query (by code point); at most `limit` per locale.', complexity: COUNTED_BY_PARENT }),
+    data: t.expose('data', {
+      type: [SearchQueryType],
+      description: 'By locale, then runs descending, then query (by code point); at most `limit` per locale.',
+      complexity: COUNTED_BY_PARENT,
+    }),
     meta: t.expose('meta', { type: ListMeta, description: 'total: rows of every locale before the per-locale limit.' }),
   }),
 });
 
 const limitArg = (arg: Parameters<typeof runFilterArgs>[0]) => arg.int({ required: false, description: `Rows per locale, 1–${MAX_PAGE_LIMIT} (default ${DEFAULT_PAGE_LIMIT}).` });
 /** `limit` rows per locale: the root field's answer counted that many times, its `data` once more. */
-const searchQueriesCost = (args: { limit?: number | null; locale?: string | null }) => sizedList(args.limit, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, localesOf(args));
+const searchQueriesCost = (args: { limit?: number | null; locale?: string | null }) =>
+  sizedList(args.limit, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, localesOf(args));
 
 builder.queryField('aiVisibilitySearchQueries', (t) =>
   t.field({

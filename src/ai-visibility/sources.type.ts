@@ -44,7 +44,11 @@ const SourcesType = builder.objectRef<SourcesShape>('AiVisibilitySources').imple
   fields: (t) => ({
     projectId: t.exposeString('projectId'),
     range: t.expose('range', { type: DateRangeType }),
-    rows: t.expose('rows', { type: [SourceRowType], description: 'By locale, then citations descending, then domain; at most `limit` per locale.', complexity: COUNTED_BY_PARENT }),
+    rows: t.expose('rows', {
+      type: [SourceRowType],
+      description: 'By locale, then citations descending, then domain; at most `limit` per locale.',
+      complexity: COUNTED_BY_PARENT,
+    }),
   }),
 });
 
@@ -65,7 +69,8 @@ const sourceArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => ({
 });
 
 /** `limit` rows per locale: the answer counted that many times, its `rows` once more. */
-const sourcesCost = (args: { limit?: number | null; locale?: string | null }) => sizedList(args.limit, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, localesOf(args));
+const sourcesCost = (args: { limit?: number | null; locale?: string | null }) =>
+  sizedList(args.limit, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, localesOf(args));
 
 projectRead({
   root: 'aiVisibilitySources',

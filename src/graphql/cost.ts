@@ -2,8 +2,9 @@
 // declared costs and the operation's coerced variables — so `first: $n` with n = 100 costs what
 // `first: 100` costs. Each field costs 1 (an answer's text more); a list's selection counts as
 // many times as its statement can return rows: its requested size (first, limit, the ids of
-// nodes) times the locales or models it returns them for, or its cap when the list takes no size. graphql-armor's cost limit, which this replaces, read only the
-// document: sizes in variables and the 500-row lists (a project's prompts) counted once.
+// nodes) times the locales or models it returns them for, or its cap when the list takes no
+// size. graphql-armor's cost limit, which this replaces, read only the document: sizes in
+// variables and the 500-row lists (a project's prompts) counted once.
 import { complexityFromQuery } from '@pothos/plugin-complexity';
 import { getOperationAST, GraphQLError, Kind, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { ApiError } from '../errors/index.js';
@@ -23,15 +24,16 @@ export const DEFAULT_LIST_SIZE = 10;
  */
 export const ANSWER_TEXT_COST = 20;
 
+/** A list of at most `rows` items, whatever the arguments. */
+export const bounded = (rows: number) => ({ field: 1, multiplier: rows });
+
 /**
  * A list of `requested` items (or `fallback` when not asked), never counted above `cap`: the
  * resolver refuses more itself, naming the argument; `per` times that when the size is per
  * locale (a project's search queries: `limit` per locale).
  */
-export const sizedList = (requested: number | null | undefined, fallback: number, cap: number, per = 1) => ({ field: 1, multiplier: Math.max(0, Math.min(requested ?? fallback, cap)) * per });
-
-/** A list of at most `rows` items, whatever the arguments. */
-export const bounded = (rows: number) => ({ field: 1, multiplier: rows });
+export const sizedList = (requested: number | null | undefined, fallback: number, cap: number, per = 1) =>
+  bounded(Math.max(0, Math.min(requested ?? fallback, cap)) * per);
 
 /** A list whose items were already counted where its size was asked (a connection's nodes, a page's data). */
 export const COUNTED_BY_PARENT = { field: 1, multiplier: 1 } as const;

@@ -97,7 +97,11 @@ const RulePreviewType = builder.objectRef<RulePreview>('SignalRulePreview').impl
     threshold: t.exposeFloat('threshold'),
     scansCompared: t.exposeInt('scansCompared', { description: 'Scans in the range that had a previous scan of their model and locale.' }),
     fired: t.exposeInt('fired'),
-    firings: t.expose('firings', { type: [RuleFiringType], description: `The most recent first, at most ${MAX_PREVIEW_FIRINGS}.`, complexity: bounded(MAX_PREVIEW_FIRINGS) }),
+    firings: t.expose('firings', {
+      type: [RuleFiringType],
+      description: `The most recent first, at most ${MAX_PREVIEW_FIRINGS}.`,
+      complexity: bounded(MAX_PREVIEW_FIRINGS),
+    }),
   }),
 });
 
@@ -113,7 +117,11 @@ builder.objectField(ProjectType, 'rulePreview', (t) =>
     args: {
       kind: t.arg({ type: SignalKindEnum, required: true }),
       threshold: t.arg.float({ required: false, description: "Default: the kind's default threshold." }),
-      dateFrom: t.arg({ type: 'Date', required: false, description: `First day (inclusive); default: 89 days before dateTo. ${rangeRuleText(PREVIEW_RANGE)}` }),
+      dateFrom: t.arg({
+        type: 'Date',
+        required: false,
+        description: `First day (inclusive); default: 89 days before dateTo. ${rangeRuleText(PREVIEW_RANGE)}`,
+      }),
       dateTo: t.arg({ type: 'Date', required: false, description: 'Last day (inclusive); default: today (UTC).' }),
     },
     resolve: (project, args, ctx) => {

@@ -111,7 +111,11 @@ const WebhookEventType = builder.objectRef<EventRow>('WebhookEvent').implement({
     type: t.exposeString('type'),
     payload: t.expose('payload', { type: 'JSONObject', description: 'The body receivers get (type, timestamp, data).' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    deliveries: t.expose('deliveries', { type: [DeliveryType], description: 'One per endpoint that receives it.', complexity: bounded(MAX_ENDPOINTS_PER_WORKSPACE) }),
+    deliveries: t.expose('deliveries', {
+      type: [DeliveryType],
+      description: 'One per endpoint that receives it.',
+      complexity: bounded(MAX_ENDPOINTS_PER_WORKSPACE),
+    }),
   }),
 });
 
