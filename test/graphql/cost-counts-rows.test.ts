@@ -146,5 +146,9 @@ describe('the cost estimate', () => {
     const body = await graphql(query, { id: ids.AiVisibilityPrompt });
     expect(body.data.node.searchQueries).toHaveLength(LOCALES.length * 3);
     expect(operationCost(schema, parse(query), null, { id: ids.AiVisibilityPrompt }, context)).toBeGreaterThanOrEqual(valuesIn(body.data));
+    // The query, a project's prompts each with 100 searches (it cost about 160 000 and read
+    // 1.5 million rows on 50 locales), is now over the default limit: refused before it runs.
+    const projectWide = 'query($id: ID!) { node(id: $id) { ... on AiVisibilityProject { prompts { data { searchQueries(limit: 100) { locale query runs promptCount visibilityCount visibility } } } } } }';
+    expect(operationCost(schema, parse(projectWide), null, { id: projectId }, context)).toBeGreaterThan(parseConfig({}).GRAPHQL_MAX_COST);
   });
 });
