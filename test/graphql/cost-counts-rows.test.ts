@@ -65,7 +65,7 @@ async function graphql(query: string, variables: Record<string, unknown>) {
 }
 afterAll(() => t.close());
 
-// ---- random queries over the schema, from the project down ----------------------------------
+// ---- random queries over the schema, from a project, a prompt or an answer down --------------
 
 const FOLLOWED = /^(AiVisibility|ListMeta$|DateRange$|PageInfo$|SignalRule)/;
 
@@ -119,7 +119,7 @@ const queryArb = fc.constantFrom('AiVisibilityProject', 'AiVisibilityPrompt', 'A
   selectionArb(schema.getType(typeName) as GraphQLObjectType, 4)!.map((selection) => ({ typeName, query: `query($id: ID!) { node(id: $id) { ... on ${typeName} { ${selection} } } }` })),
 );
 
-/** The values an answer holds: each field of each object, the items of lists. */
+/** The values an answer holds: each field of each object, each item of a list of objects (a list of scalars is one value: one column). */
 function valuesIn(value: unknown): number {
   if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + valuesIn(item), 0);
   if (value === null || typeof value !== 'object') return 0;
