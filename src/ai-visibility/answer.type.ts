@@ -5,13 +5,14 @@ import { NodeInterface, registerNodeKind } from '../graphql/node.js';
 import { itemEnvelope } from '../graphql/envelope.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
 import { connectionType, pageArgFields, pageCost } from '../graphql/connection.js';
-import { ANSWER_TEXT_COST, bounded, COUNTED_BY_PARENT, sizedList } from '../graphql/cost.js';
+import { ANSWER_TEXT_COST, bounded, COUNTED_BY_PARENT } from '../graphql/cost.js';
 import { cursorBinding, decodeCursor, encodeCursor, pageArgs } from '../db/paging.js';
 import { isCivilDate } from '../dates/civil-date.js';
-import { ApiError } from '../errors/index.js';
+import { ApiError, withinBounds } from '../errors/index.js';
+import { boundedIntArg, boundedListCost } from '../graphql/bounded-int.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import { runFilterArgs } from './metrics.type.js';
-import { answerFilterOf, DEFAULT_PAGE_LIMIT, DOMAIN_RANGE, MAX_PAGE_LIMIT, pageLimitOf, rangeRuleText, runFilterOf } from './read-filters.js';
+import { answerFilterOf, ANSWERS_LIMIT, DOMAIN_RANGE, rangeRuleText, runFilterOf } from './read-filters.js';
 import { PromptType } from './prompt.type.js';
 import { SENTIMENTS } from './runs.js';
 import type { AnswerRow } from './answer-repository.js';
@@ -101,12 +102,15 @@ const AnswerList = builder.objectRef<AnswerListShape>('AiVisibilityAnswerList').
 
 const answerArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => ({
   promptId: arg({ type: 'PromptId', required: false, description: 'Only runs of this prompt.' }),
-  mentioned: arg.boolean({ required: false, description: 'true: only answers that mention the brand; false: only those that do not.' }),
+  mentioned: arg.boolean({
+    required: false,
+    description: 'true: only answers that mention the brand; false: only those that do not; leave it out for every answer.',
+  }),
   domain: arg.string({
     required: false,
     description: `Only answers citing this registrable domain (e.g. reddit.com). With domain, ${rangeRuleText(DOMAIN_RANGE)}`,
   }),
-  limit: arg.int({ required: false, description: `Answers per page, 1–${MAX_PAGE_LIMIT} (default ${DEFAULT_PAGE_LIMIT}).` }),
+  limit: boundedIntArg(arg, ANSWERS_LIMIT, 'Answers per page'),
   cursor: arg.string({ required: false, description: 'meta.nextCursor of the previous page.' }),
   ...runFilterArgs(arg),
 });
@@ -117,10 +121,10 @@ builder.queryField('aiVisibilityAnswers', (t) =>
     description: "A project's answers, newest first, in keyset pages: follow meta.nextCursor until it is null.",
     authScopes: { scope: 'ai_visibility:read' },
     args: { id: t.arg({ type: 'ProjectId', required: true }), ...answerArgs(t.arg) },
-    complexity: (args) => sizedList(args.limit, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT),
+    complexity: (args) => boundedListCost(args.limit, ANSWERS_LIMIT),
     resolve: async (_root, args, ctx) => {
       const filter = answerFilterOf(args, ctx.now);
-      const limit = pageLimitOf(args.limit);
+      const limit = withinBounds(args.limit, ANSWERS_LIMIT);
       // The filters as sent (not the resolved range: a page read after midnight keeps its cursor); limit may change between pages.
       const binding = cursorBinding(ctx.workspace.workspaceId, args.id, args.dateFrom ?? null, args.dateTo ?? null, filter.model, filter.locale, filter.promptId, filter.mentioned, filter.domain);
       const after = args.cursor ? decodeCursor(args.cursor, isCivilDate, 'cursor', binding) : null;

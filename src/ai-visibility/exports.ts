@@ -9,8 +9,8 @@ import { ANSWER_JSON_TEXT_KEYS, answerRepository } from './answer-repository.js'
 import { ownershipOf } from './domains.js';
 import { metricsRowOf, METRICS_ROWS } from './metrics.js';
 import { COUNTER_FIELDS } from './pooled-rates.js';
-import { answerFilterOf, metricsRange, runFilterOf, SCAN_RANGE, searchQueryFilterOf, sourceFilterOf, type AnswerArgs, type SourceArgs } from './read-filters.js';
-import { OPPORTUNITY_KINDS, queryOpportunities, type OpportunityKind } from './opportunities.js';
+import { answerFilterOf, runFilterOf, SCAN_RANGE, searchQueryFilterOf, sourceFilterOf, type AnswerArgs, type SourceArgs } from './read-filters.js';
+import { OPPORTUNITY_KINDS, opportunityKindsOf, queryOpportunities, type OpportunityKindChoice } from './opportunities.js';
 import { sourceRow, type SourceSums } from './source-shares.js';
 import { sourcesStatement, sourcesValues } from './sources.js';
 import { SEARCH_QUERIES, searchQueryRow, searchQueryValues, type SearchQuerySums } from './search-queries.js';
@@ -32,7 +32,7 @@ export type RowExport = RowSource & {
   filename: string;
 };
 
-export type ExportArgs = AnswerArgs & SourceArgs & { kind?: OpportunityKind | null };
+export type ExportArgs = AnswerArgs & SourceArgs & { kind?: OpportunityKindChoice | null };
 
 /** Every figure of the three opportunity lists, in the JSON items' order; an item leaves the others empty. */
 const OPPORTUNITY_COLUMNS = ['kind', 'locale', 'score', 'promptId', 'prompt', 'runs', 'brandVisibility', 'bestCompetitor', 'domain', 'citations', 'answers', 'competitors', 'competitor', 'url', 'retrievals', 'retrievedNotCited', 'citedRate'] as const;
@@ -44,10 +44,10 @@ const RATE_FIELDS = ['visibility', 'shareOfVoice', 'averagePosition', 'sentiment
 /** By the GraphQL query field of the v1 route that offers the export. */
 export const ROW_EXPORTS: Readonly<Record<string, ExportBuilder>> = {
   aiVisibilityMetrics: (_scope, project, args, now) => {
-    const range = metricsRange(args.dateFrom, args.dateTo, now, SCAN_RANGE);
+    const filter = runFilterOf(args, now, SCAN_RANGE);
     return {
       statement: METRICS_ROWS,
-      values: [[project.id], range.from, range.to, args.model ?? null, null],
+      values: [[project.id], filter.range.from, filter.range.to, filter.model, filter.locale, null],
       columns: ['date', 'model', 'locale', ...COUNTER_FIELDS, ...RATE_FIELDS, 'competitors'],
       record: (row) => metricsRowOf(row) as unknown as Record<string, unknown>,
       filename: `metrics-${project.id}`,
@@ -80,7 +80,7 @@ export const ROW_EXPORTS: Readonly<Record<string, ExportBuilder>> = {
   },
   aiVisibilityOpportunities: (scope, project, args, now) => ({
     computed: async () => {
-      const lists = await queryOpportunities(scope, project, runFilterOf(args, now), args.kind ? [args.kind] : OPPORTUNITY_KINDS, Infinity);
+      const lists = await queryOpportunities(scope, project, runFilterOf(args, now), opportunityKindsOf(args.kind), Infinity);
       return OPPORTUNITY_KINDS.flatMap((kind) => lists[kind].map((item) => ({ kind, ...item })));
     },
     columns: OPPORTUNITY_COLUMNS,

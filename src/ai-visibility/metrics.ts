@@ -6,7 +6,7 @@ import { groupByParent, perParentSql } from '../db/per-parent.js';
 import { tenantStatement, type WorkspaceBinding } from '../db/tenant-sql.js';
 import { COUNTER_COLUMNS, COUNTER_SELECT } from './scan-columns.js';
 import { COMPETITOR_COUNTER_FIELDS, competitorMetrics, COUNTER_FIELDS, ratesOf, sumCounters, type CompetitorCounters, type CompetitorMetrics, type ScanCounters, type ScanRates } from './pooled-rates.js';
-import type { DateRange } from '../dates/civil-date.js';
+import { localeMatchesSql, type RunFilter } from './run-filter.js';
 import type { AiModel } from './models.js';
 
 export interface MetricsRow extends ScanCounters, ScanRates {
@@ -34,13 +34,15 @@ export interface MetricsResult {
 }
 
 const counterSums = COUNTER_FIELDS.map((field) => `sum(${COUNTER_COLUMNS[field]})::float8 AS "${field}"`).join(', ');
-// $1 workspace, $2 project ids, $3/$4 range, $5 model or null (and $6 the rows per project, null for all).
-const filter = (workspace: WorkspaceBinding) => `${workspace()} AND date BETWEEN $3::date AND $4::date AND ($5::text IS NULL OR model = $5)`;
+// $1 workspace, $2 project ids, $3/$4 range, $5 model or null, $6 locale or null (and $7 the rows
+// per project, null for all).
+const scanFilterSql = (workspace: WorkspaceBinding) =>
+  `${workspace()} AND date BETWEEN $3::date AND $4::date AND ($5::text IS NULL OR model = $5) AND ${localeMatchesSql('locale', '$6')}`;
 
 export const METRICS_ROWS = tenantStatement<Record<string, any> & { parentId: string; competitors: CompetitorCounters[] }>('ai-metrics-rows', (workspace) =>
   perParentSql(`
      SELECT date, model, locale, ${COUNTER_SELECT}, competitors FROM scans
-     WHERE project_id = p.id AND ${filter(workspace)} ORDER BY date DESC, locale, model LIMIT $6`),
+     WHERE project_id = p.id AND ${scanFilterSql(workspace)} ORDER BY date DESC, locale, model LIMIT $7`),
 );
 // Unnamed, so it is planned for the ids at hand: a prepared statement's generic plan for
 // `project_id = ANY($2)` misjudged the rows and cost 25 % of the endpoint's latency. Grouped by
@@ -49,7 +51,7 @@ export const METRICS_ROWS = tenantStatement<Record<string, any> & { parentId: st
 const TOTALS = tenantStatement<Record<string, any> & { parentId: string }>(
   null,
   (workspace) => `SELECT project_id AS "parentId", locale, model, count(*)::int AS row_count, ${counterSums}
-    FROM scans WHERE project_id = ANY($2::text[]) AND ${filter(workspace)}
+    FROM scans WHERE project_id = ANY($2::text[]) AND ${scanFilterSql(workspace)}
     GROUP BY project_id, locale, model ORDER BY project_id, locale, model`,
 );
 // Σ of each competitor's counters and Σ of the runs and mentions of the same scans, per locale.
@@ -59,7 +61,7 @@ const COMPETITOR_TOTALS = tenantStatement<Record<string, any> & { parentId: stri
      ${COMPETITOR_COUNTER_FIELDS.map((field) => `sum(c."${field}")::float8 AS "${field}"`).join(', ')},
      sum(s.total_runs)::float8 AS "totalRuns", sum(s.total_mention_count)::float8 AS "totalMentionCount"
    FROM scans s CROSS JOIN LATERAL jsonb_to_recordset(s.competitors) AS c(name text, ${COMPETITOR_COUNTER_FIELDS.map((field) => `"${field}" bigint`).join(', ')})
-   WHERE s.project_id = ANY($2::text[]) AND s.competitors <> '[]'::jsonb AND ${filter(workspace)}
+   WHERE s.project_id = ANY($2::text[]) AND s.competitors <> '[]'::jsonb AND ${scanFilterSql(workspace)}
    GROUP BY s.project_id, s.locale, c.name ORDER BY s.project_id, s.locale, c.name`,
 );
 
@@ -90,8 +92,13 @@ function countersOf(row: Record<string, unknown>): ScanCounters {
  * most recent rows of each project (capped per project), the pooled totals of each, and the
  * pooled totals of their competitors (read only from scans that carry competitor counters).
  */
-export async function queryProjectMetrics(scope: WorkspaceScope, projectIds: readonly string[], range: DateRange, model: string | null, cap: number): Promise<MetricsResult[]> {
-  const values = [projectIds, range.from, range.to, model];
+export async function queryProjectMetrics(
+  scope: WorkspaceScope,
+  projectIds: readonly string[],
+  filter: RunFilter,
+  cap: number,
+): Promise<MetricsResult[]> {
+  const values = [projectIds, filter.range.from, filter.range.to, filter.model, filter.locale];
   const [rows, totalsRows, competitorRows] = await Promise.all([scope.rows(METRICS_ROWS, [...values, cap]), scope.rows(TOTALS, values), scope.rows(COMPETITOR_TOTALS, values)]);
 
   const rowsByProject = groupByParent(projectIds, rows);

@@ -4,6 +4,8 @@ import { AiModelEnum } from '../graphql/enums.js';
 import { ListMeta, type ListMetaShape } from '../graphql/envelope.js';
 import { DateRangeType } from '../reports/report-data.type.js';
 import type { DateRange } from '../dates/civil-date.js';
+import { withinBounds } from '../errors/index.js';
+import { boundedIntArg } from '../graphql/bounded-int.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
 import { periodComparisonArgs } from '../graphql/period-args.js';
@@ -11,7 +13,9 @@ import { ProjectType } from './project.type.js';
 import { projectRead } from './project-read.type.js';
 import { type LocaleTotals, type MetricsRow, type ModelTotals } from './metrics.js';
 import type { CompetitorMetrics, ScanCounters, ScanRates } from './pooled-rates.js';
-import { metricsRange, rangeRuleText, RUN_RANGE, runFilterOf, SCAN_RANGE, type RangeRule } from './read-filters.js';
+import { METRICS_ROWS_LIMIT, metricsRange, rangeRuleText, RUN_RANGE, runFilterOf, SCAN_RANGE, type RangeRule, type RunFilterArgs } from './read-filters.js';
+import type { RunFilter } from './run-filter.js';
+import { LOCALE_PATTERN, MAX_LOCALE_LENGTH } from './locales.js';
 import { compareLocales, RATE_FIELDS, type LocaleComparison, type PeriodRates } from './period-comparison.js';
 import { queryTrend, TREND_GRANULARITIES, type TrendPoint } from './trend.js';
 import { bounded } from '../graphql/cost.js';
@@ -116,27 +120,37 @@ const MetricsEnvelope = builder.objectRef<{ data: MetricsShape; meta: ListMetaSh
   }),
 });
 
-const metricsArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>, rule: RangeRule) => ({
-  model: arg({ type: AiModelEnum, required: false, description: 'Only this model.' }),
+/** The filter of every AI-visibility read: a date range (within the read's rule), a model and a locale. */
+export const runFilterArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>, rule: RangeRule = RUN_RANGE) => ({
+  // No default: leaving the model or locale out means every one (documented, since a form that
+  // sends an enum's first value for an unset field would filter silently).
+  model: arg({ type: AiModelEnum, required: false, description: 'Only this model; leave it out for every model.' }),
   dateFrom: arg({
     type: 'Date',
     required: false,
     description: `First day (inclusive); default: ${rule.defaultDays - 1} days before dateTo. ${rangeRuleText(rule)}`,
   }),
   dateTo: arg({ type: 'Date', required: false, description: 'Last day (inclusive); default: today (UTC).' }),
+  locale: arg.string({
+    required: false,
+    // What the server checks (ai-visibility/locales.ts), for the OpenAPI document to state.
+    extensions: { pattern: LOCALE_PATTERN, maxLength: MAX_LOCALE_LENGTH },
+    description:
+      'Only this locale: a BCP 47 tag such as en-US, in any case (en-us is en-US); leave it out for every locale. ' +
+      'A tag the project does not track gives an empty answer; a malformed one is refused.',
+  }),
 });
 
-/** The filter of prompt, answer and source reads: the metrics arguments and a locale. */
-export const runFilterArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>, rule: RangeRule = RUN_RANGE) => ({
-  ...metricsArgs(arg, rule),
-  locale: arg.string({ required: false, description: 'Only this locale (BCP 47, e.g. en-US).' }),
+const metricsArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => ({
+  ...runFilterArgs(arg, SCAN_RANGE),
+  limit: boundedIntArg(arg, METRICS_ROWS_LIMIT, 'Rows, most recent first (meta.total counts them all; totals cover every row)'),
 });
 
-/** A project's metrics; projects asked together with the same arguments share two statements. */
-async function projectMetrics(project: { id: string }, range: DateRange, model: string | null | undefined, ctx: GraphQLContext) {
-  const result = await ctx.loaders.metrics.load({ project, range, model: model ?? null });
+/** A project's metrics; projects asked together with the same arguments share three statements. */
+async function projectMetrics(project: { id: string }, filter: RunFilter, rows: number, ctx: GraphQLContext) {
+  const result = await ctx.loaders.metrics.load({ project, filter, rows });
   return {
-    data: { projectId: project.id, range, rows: result.rows, totals: result.totals },
+    data: { projectId: project.id, range: filter.range, rows: result.rows, totals: result.totals },
     meta: { total: result.total, truncated: result.total > result.rows.length },
   };
 }
@@ -147,10 +161,11 @@ projectRead({
   description: 'Snapshot metrics of a project: rows per (date, model, locale) and pooled totals per locale.',
   what: 'snapshot metrics',
   type: MetricsEnvelope,
-  args: (arg) => metricsArgs(arg, SCAN_RANGE),
-  read: (args: { dateFrom?: string | null; dateTo?: string | null; model?: string | null }, ctx) => {
-    const range = metricsRange(args.dateFrom, args.dateTo, ctx.now, SCAN_RANGE);
-    return (project) => projectMetrics(project, range, args.model, ctx);
+  args: metricsArgs,
+  read: (args: RunFilterArgs & { limit?: number | null }, ctx) => {
+    const filter = runFilterOf(args, ctx.now, SCAN_RANGE);
+    const rows = withinBounds(args.limit, METRICS_ROWS_LIMIT);
+    return (project) => projectMetrics(project, filter, rows, ctx);
   },
 });
 
@@ -191,10 +206,14 @@ builder.objectField(ProjectType, 'periodComparison', (t) =>
       model: t.arg({ type: AiModelEnum, required: false }),
     },
     resolve: async (project, args, ctx) => {
-      const model = args.model ?? null;
+      const filterOf = (range: DateRange): RunFilter => ({ range, model: args.model ?? null, locale: null });
+      // Totals only: the rows read are the default page's, so the same metrics asked alongside share the read.
+      const rows = METRICS_ROWS_LIMIT.default;
+      const totalsOf = (from: string, to: string) =>
+        ctx.loaders.metrics.load({ project, filter: filterOf(metricsRange(from, to, ctx.now, SCAN_RANGE)), rows });
       const [current, previous] = await Promise.all([
-        ctx.loaders.metrics.load({ project, range: metricsRange(args.currentFrom, args.currentTo, ctx.now, SCAN_RANGE), model }),
-        ctx.loaders.metrics.load({ project, range: metricsRange(args.previousFrom, args.previousTo, ctx.now, SCAN_RANGE), model }),
+        totalsOf(args.currentFrom, args.currentTo),
+        totalsOf(args.previousFrom, args.previousTo),
       ]);
       return compareLocales(current.totals, previous.totals);
     },

@@ -9,6 +9,15 @@ import { runFilterSql, runFilterValues, type RunFilter } from './run-filter.js';
 
 export const OPPORTUNITY_KINDS = ['prompts', 'sources', 'pages'] as const;
 export type OpportunityKind = (typeof OPPORTUNITY_KINDS)[number];
+/**
+ * What a caller's `kind` may say: one list, or `all` (the default). An explicit `all` rather than
+ * "leave it out": form-based clients send the first value of an enum that declares no default.
+ */
+export const OPPORTUNITY_KIND_CHOICES = ['all', ...OPPORTUNITY_KINDS] as const;
+export type OpportunityKindChoice = (typeof OPPORTUNITY_KIND_CHOICES)[number];
+
+export const opportunityKindsOf = (kind: OpportunityKindChoice | null | undefined): readonly OpportunityKind[] =>
+  !kind || kind === 'all' ? OPPORTUNITY_KINDS : [kind];
 
 // Tracked prompts where some competitor was visible in more runs than the brand. The range's
 // runs are counted per prompt, locale and set of competitors named (string-sets.ts), from the

@@ -1,21 +1,20 @@
 import type { ArgBuilder } from '@pothos/core';
 import { builder } from '../graphql/builder.js';
 import { itemEnvelope } from '../graphql/envelope.js';
-import { COUNTED_BY_PARENT, sizedList } from '../graphql/cost.js';
+import { COUNTED_BY_PARENT } from '../graphql/cost.js';
 import { DateRangeType } from '../reports/report-data.type.js';
 import type { DateRange } from '../dates/civil-date.js';
-import { limitWithin } from '../errors/index.js';
+import { withinBounds } from '../errors/index.js';
+import { boundedIntArg, boundedListCost } from '../graphql/bounded-int.js';
 import { runFilterArgs } from './metrics.type.js';
-import { runFilterOf, type RunFilterArgs } from './read-filters.js';
+import { OPPORTUNITIES_LIMIT, runFilterOf, type RunFilterArgs } from './read-filters.js';
 import { projectRead } from './project-read.type.js';
-import { OPPORTUNITY_KINDS, queryOpportunities, type Opportunities, type OpportunityKind } from './opportunities.js';
+import { OPPORTUNITY_KIND_CHOICES, opportunityKindsOf, queryOpportunities } from './opportunities.js';
+import type { Opportunities, OpportunityKindChoice } from './opportunities.js';
 import type { PageOpportunity, PromptOpportunity, SourceOpportunity } from './opportunity-scores.js';
 import { localesOf } from './read-rows.js';
 
-export const MAX_OPPORTUNITIES = 100;
-export const DEFAULT_OPPORTUNITIES = 20;
-
-const OpportunityKindEnum = builder.enumType('AiVisibilityOpportunityKind', { values: OPPORTUNITY_KINDS });
+const OpportunityKindEnum = builder.enumType('AiVisibilityOpportunityKind', { values: OPPORTUNITY_KIND_CHOICES });
 
 const BestCompetitorType = builder.objectRef<PromptOpportunity['bestCompetitor']>('AiVisibilityBestCompetitor').implement({
   fields: (t) => ({
@@ -79,14 +78,18 @@ const OpportunitiesType = builder.objectRef<OpportunitiesShape>('AiVisibilityOpp
 const OpportunitiesResult = itemEnvelope('AiVisibilityOpportunitiesResult', OpportunitiesType, "A project's ranked opportunities.");
 
 const opportunityArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => ({
-  kind: arg({ type: OpportunityKindEnum, required: false, description: 'Only this list (the others come back empty); default: all three.' }),
-  limit: arg.int({ required: false, description: `Items per list and locale, 1–${MAX_OPPORTUNITIES} (default ${DEFAULT_OPPORTUNITIES}).` }),
+  kind: arg({
+    type: OpportunityKindEnum,
+    required: false,
+    defaultValue: 'all',
+    description: 'all (default): the three lists; or only this list (the others come back empty).',
+  }),
+  limit: boundedIntArg(arg, OPPORTUNITIES_LIMIT, 'Items per list and locale'),
   ...runFilterArgs(arg),
 });
 
 /** `limit` items per list and locale: the answer counted that many times, each list once more. */
-const opportunitiesCost = (args: { limit?: number | null; locale?: string | null }) =>
-  sizedList(args.limit, DEFAULT_OPPORTUNITIES, MAX_OPPORTUNITIES, localesOf(args));
+const opportunitiesCost = (args: { limit?: number | null; locale?: string | null }) => boundedListCost(args.limit, OPPORTUNITIES_LIMIT, localesOf(args));
 
 projectRead({
   root: 'aiVisibilityOpportunities',
@@ -97,9 +100,14 @@ projectRead({
   rootItemType: OpportunitiesResult,
   args: opportunityArgs,
   complexity: opportunitiesCost,
-  read: (args: RunFilterArgs & { kind?: OpportunityKind | null; limit?: number | null }, ctx) => {
+  read: (args: RunFilterArgs & { kind?: OpportunityKindChoice | null; limit?: number | null }, ctx) => {
     const filter = runFilterOf(args, ctx.now);
-    const limit = limitWithin(args.limit, DEFAULT_OPPORTUNITIES, MAX_OPPORTUNITIES);
-    return async (project): Promise<OpportunitiesShape> => ({ projectId: project.id, range: filter.range, ...(await queryOpportunities(ctx.workspace, project, filter, args.kind ? [args.kind] : OPPORTUNITY_KINDS, limit)) });
+    const limit = withinBounds(args.limit, OPPORTUNITIES_LIMIT);
+    const kinds = opportunityKindsOf(args.kind);
+    return async (project): Promise<OpportunitiesShape> => ({
+      projectId: project.id,
+      range: filter.range,
+      ...(await queryOpportunities(ctx.workspace, project, filter, kinds, limit)),
+    });
   },
 });

@@ -7,6 +7,7 @@ import type { Actor } from '../workspaces/index.js';
 import { adminCommand, type AdminCommandPolicy } from '../workspaces/index.js';
 import { assertClientOfWorkspace } from '../clients/index.js';
 import { AI_MODELS } from './models.js';
+import { canonicalLocale } from './locales.js';
 
 export interface ProjectFields {
   name?: string | undefined;
@@ -16,8 +17,6 @@ export interface ProjectFields {
   models?: string[] | undefined;
   locales?: string[] | undefined;
 }
-
-const LOCALE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 
 /**
  * The most locales and competitors a project tracks, and the most its stored scans may span
@@ -43,8 +42,9 @@ function checked(fields: ProjectFields): ProjectFields {
   const unknownModels = models?.filter((model) => !(AI_MODELS as readonly string[]).includes(model)) ?? [];
   if (unknownModels.length) throw new UsageError(`unknown model ${unknownModels.join(', ')}; models: ${AI_MODELS.join(', ')}`);
   if (models && !models.length) throw new UsageError('a project tracks at least one model');
-  const locales = unique(fields.locales, 'locales', PROJECT_LIMITS.locales);
-  const badLocales = locales?.filter((locale) => !LOCALE.test(locale)) ?? [];
+  // Stored in canonical case, so a project's locales read as every filter and answer spells them.
+  const locales = unique(fields.locales?.map((locale) => canonicalLocale(locale.trim()) ?? locale), 'locales', PROJECT_LIMITS.locales);
+  const badLocales = locales?.filter((locale) => canonicalLocale(locale) !== locale) ?? [];
   if (badLocales.length) throw new UsageError(`not a locale: ${badLocales.join(', ')} (e.g. en-US)`);
   if (locales && !locales.length) throw new UsageError('a project tracks at least one locale');
   const competitors = unique(fields.competitors, 'competitors', PROJECT_LIMITS.competitors);

@@ -26,7 +26,12 @@ export interface PromptFilter {
 const COLUMNS = 'id, project_id AS "projectId", text, topic, tags, created_at AS "createdAt", archived_at AS "archivedAt"';
 const MATCHES = '($3::text IS NULL OR topic = $3) AND ($4::text IS NULL OR $4 = ANY(tags)) AND ($5::boolean OR archived_at IS NULL)';
 
-const LIST = tenantStatement<PromptRow>('prompts.list', (workspace) => `SELECT ${COLUMNS} FROM ai_prompts WHERE ${workspace()} AND project_id = $2 AND ${MATCHES} ORDER BY created_at, id LIMIT $6`);
+// A keyset page, oldest first: $6 the rows, $7/$8 the last row's created_at and id (null from the start).
+const LIST = tenantStatement<PromptRow>(
+  'prompts.list',
+  (workspace) => `SELECT ${COLUMNS} FROM ai_prompts WHERE ${workspace()} AND project_id = $2 AND ${MATCHES}
+    AND ($7::timestamptz IS NULL OR (created_at, id) > ($7::timestamptz, $8::text)) ORDER BY created_at, id LIMIT $6`,
+);
 const COUNT = tenantStatement<{ n: number }>('prompts.count', (workspace) => `SELECT count(*)::int AS n FROM ai_prompts WHERE ${workspace()} AND project_id = $2 AND ${MATCHES}`);
 const BY_IDS = tenantStatement<PromptRow>('prompts.by-ids', (workspace) => `SELECT ${COLUMNS} FROM ai_prompts WHERE ${workspace()} AND id = ANY($2::text[])`);
 const TOPICS = tenantStatement<{ topic: string; prompts: number }>(
@@ -67,7 +72,9 @@ const COMPETITOR_TOTALS = tenantStatement<Record<string, any> & { parentId: stri
 
 export function promptRepository(scope: WorkspaceScope) {
   return {
-    list: (projectId: string, filter: PromptFilter, take: number) => scope.rows(LIST, [projectId, filter.topic, filter.tag, filter.includeArchived, take]),
+    /** Up to `take` prompts after `after` (created_at as written, and id), oldest first. */
+    list: (projectId: string, filter: PromptFilter, after: { createdAt: string; id: string } | null, take: number) =>
+      scope.rows(LIST, [projectId, filter.topic, filter.tag, filter.includeArchived, take, after?.createdAt ?? null, after?.id ?? null]),
     count: async (projectId: string, filter: PromptFilter) => (await scope.rows(COUNT, [projectId, filter.topic, filter.tag, filter.includeArchived]))[0]!.n,
     byIds: async (ids: readonly string[]): Promise<(PromptRow | null)[]> => inAskedOrder(ids, await scope.rows(BY_IDS, [ids])),
     /** The first `take` topics (and tags below), alphabetically. */

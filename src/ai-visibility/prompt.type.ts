@@ -1,11 +1,14 @@
 import type { ArgBuilder } from '@pothos/core';
 import { builder } from '../graphql/builder.js';
 import { NodeInterface, registerNodeKind } from '../graphql/node.js';
-import { cappedList, listEnvelope } from '../graphql/envelope.js';
+import { COUNTED_BY_PARENT } from '../graphql/cost.js';
+import { cursorBinding, decodeCursor, encodeCursor } from '../db/paging.js';
+import { isInstant, isoInstant } from '../dates/instant.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
-import { invalidParameter } from '../errors/index.js';
+import { invalidParameter, withinBounds } from '../errors/index.js';
+import { boundedIntArg, boundedListCost } from '../graphql/bounded-int.js';
 import { LocaleTotalsType, runFilterArgs } from './metrics.type.js';
-import { metricsRange, PROMPTS_RANGE, runFilterOf, type RunFilterArgs } from './read-filters.js';
+import { metricsRange, PROMPTS_LIMIT, PROMPTS_RANGE, runFilterOf, type RunFilterArgs } from './read-filters.js';
 import { ProjectType } from './project.type.js';
 import { projectRead } from './project-read.type.js';
 import { bounded } from '../graphql/cost.js';
@@ -45,16 +48,49 @@ registerNodeKind('prompt', {
   },
 });
 
-const PromptList = listEnvelope('AiVisibilityPromptList', PromptType, "A project's prompts, oldest first.");
+interface PromptListShape {
+  data: ListedPrompt[];
+  meta: { total: number; truncated: boolean; nextCursor: string | null };
+}
+
+const PromptListMeta = builder.objectRef<PromptListShape['meta']>('AiVisibilityPromptListMeta').implement({
+  fields: (t) => ({
+    total: t.exposeInt('total', { description: 'Prompts that match, over every page.' }),
+    truncated: t.exposeBoolean('truncated', { description: 'True when more prompts follow this page.' }),
+    nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as cursor for the next page; null on the last page.' }),
+  }),
+});
+
+const PromptList = builder.objectRef<PromptListShape>('AiVisibilityPromptList').implement({
+  description: "A page of a project's prompts, oldest first (creation time, then id).",
+  fields: (t) => ({
+    data: t.expose('data', { type: [PromptType], complexity: COUNTED_BY_PARENT }),
+    meta: t.expose('meta', { type: PromptListMeta }),
+  }),
+});
 
 const promptArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => ({
   topic: arg.string({ required: false, description: 'Only prompts with this topic.' }),
   tag: arg.string({ required: false, description: 'Only prompts with this tag.' }),
-  includeArchived: arg.boolean({ required: false, description: 'Archived prompts too (default false).' }),
+  includeArchived: arg.boolean({
+    required: false,
+    defaultValue: false,
+    description: 'true: archived prompts too; false (default): tracked prompts only.',
+  }),
+  limit: boundedIntArg(arg, PROMPTS_LIMIT, 'Prompts per page, oldest first (meta.total counts them all)'),
+  cursor: arg.string({ required: false, description: 'meta.nextCursor of the previous page.' }),
   ...runFilterArgs(arg, PROMPTS_RANGE),
 });
 
-const promptFilterOf = (args: { topic?: string | null; tag?: string | null; includeArchived?: boolean | null }): PromptFilter => {
+type PromptListArgs = RunFilterArgs & {
+  topic?: string | null;
+  tag?: string | null;
+  includeArchived?: boolean | null;
+  limit?: number | null;
+  cursor?: string | null;
+};
+
+const promptFilterOf = (args: PromptListArgs): PromptFilter => {
   for (const name of ['topic', 'tag'] as const) if ((args[name]?.length ?? 0) > 100) throw invalidParameter(name, `${name} has at most 100 characters.`);
   return { topic: args.topic ?? null, tag: args.tag ?? null, includeArchived: args.includeArchived ?? false };
 };
@@ -66,16 +102,22 @@ projectRead({
   what: 'prompts',
   type: PromptList,
   args: promptArgs,
-  read: (args: Parameters<typeof promptFilterOf>[0] & RunFilterArgs, ctx) => {
+  complexity: (args) => boundedListCost(args.limit, PROMPTS_LIMIT),
+  read: (args: PromptListArgs, ctx) => {
     const filter = runFilterOf(args, ctx.now, PROMPTS_RANGE);
     const prompts = promptFilterOf(args);
+    const limit = Math.min(withinBounds(args.limit, PROMPTS_LIMIT), ctx.config.LIST_ROW_CAP);
     return async (project) => {
-      const list = await cappedList(
-        ctx.config.LIST_ROW_CAP,
-        (take) => ctx.repositories.prompts.list(project.id, prompts, take),
-        () => ctx.repositories.prompts.count(project.id, prompts),
-      );
-      return { ...list, data: list.data.map((prompt) => ({ ...prompt, filter })) };
+      // Which prompts are listed depends on these filters only; the range, model and locale shape their totals.
+      const binding = cursorBinding(ctx.workspace.workspaceId, project.id, 'prompts', prompts.topic, prompts.tag, prompts.includeArchived);
+      const cursor = args.cursor ? decodeCursor(args.cursor, isInstant, 'cursor', binding) : null;
+      const rows = await ctx.repositories.prompts.list(project.id, prompts, cursor && { createdAt: cursor.sortValue, id: cursor.id }, limit + 1);
+      const data = rows.slice(0, limit);
+      const more = rows.length > limit;
+      const total = !cursor && !more ? data.length : await ctx.repositories.prompts.count(project.id, prompts);
+      const last = data.at(-1);
+      const nextCursor = more && last ? encodeCursor({ sortValue: isoInstant(last.createdAt), id: last.id }, binding) : null;
+      return { data: data.map((prompt) => ({ ...prompt, filter })), meta: { total, truncated: more, nextCursor } };
     };
   },
 });

@@ -1,8 +1,9 @@
 // The arguments of AI-visibility reads turned into filters, checked once for every door: the
 // GraphQL resolvers (v1, the web app, MCP) and the streaming export call the same functions.
 import { addDays, clampDate, daysBetweenInclusive, type DateRange } from '../dates/civil-date.js';
-import { invalidParameter, limitWithin } from '../errors/index.js';
+import { intBounds, invalidParameter } from '../errors/index.js';
 import { normaliseDomain } from './domains.js';
+import { canonicalLocale, LOCALE_RULE } from './locales.js';
 import type { AnswerFilter } from './answer-repository.js';
 import type { RunFilter } from './run-filter.js';
 import type { SourceFilter, SourceGrouping } from './sources.js';
@@ -54,9 +55,17 @@ export interface RunFilterArgs {
   locale?: string | null | undefined;
 }
 
+/** A locale filter in canonical case, or null for none; a malformed tag is a 400 naming `locale`. */
+export function localeFilterOf(locale: string | null | undefined): string | null {
+  if (locale == null) return null;
+  const canonical = canonicalLocale(locale);
+  if (!canonical) throw invalidParameter('locale', `locale must be ${LOCALE_RULE}.`);
+  return canonical;
+}
+
 export function runFilterOf(args: RunFilterArgs, now: Date, rule: RangeRule = RUN_RANGE): RunFilter {
-  if ((args.locale?.length ?? 0) > 35) throw invalidParameter('locale', 'locale is a BCP 47 tag such as en-US.');
-  return { range: metricsRange(args.dateFrom, args.dateTo, now, rule), model: args.model ?? null, locale: args.locale ?? null };
+  const locale = localeFilterOf(args.locale);
+  return { range: metricsRange(args.dateFrom, args.dateTo, now, rule), model: args.model ?? null, locale };
 }
 
 export interface AnswerArgs extends RunFilterArgs {
@@ -75,11 +84,21 @@ export function answerFilterOf(args: AnswerArgs, now: Date): AnswerFilter {
   return { ...runFilterOf(args, now, domain ? DOMAIN_RANGE : RUN_RANGE), promptId: args.promptId ?? null, mentioned: args.mentioned ?? null, domain };
 }
 
-export const MAX_PAGE_LIMIT = 500;
-export const DEFAULT_PAGE_LIMIT = 100;
-
-/** `limit` of answers (per page) and sources (per locale): 1–500, default 100. */
-export const pageLimitOf = (limit: number | null | undefined): number => limitWithin(limit, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT);
+// Each `limit` a read takes, declared once (graphql/bounded-int.ts). The defaults keep an answer
+// with default arguments under 100 000 characters on the demo data, the tool limit of AI
+// assistants (test/rest/default-sizes.test.ts); a caller that wants more asks for it.
+/** Answers per page: an answer carries its text, citations and pages read. */
+export const ANSWERS_LIMIT = intBounds(1, 500, 20);
+/** Rows per locale of the sources and search-queries lists. */
+export const ROWS_PER_LOCALE_LIMIT = intBounds(1, 500, 100);
+/** Sites per locale of a project's citation gaps (graph only). */
+export const CITATION_GAPS_LIMIT = intBounds(1, 500, 20);
+/** Items per list and locale of the opportunities. */
+export const OPPORTUNITIES_LIMIT = intBounds(1, 100, 20);
+/** Metrics rows (date × model × locale), most recent first; the instance's METRICS_ROW_CAP still applies. */
+export const METRICS_ROWS_LIMIT = intBounds(1, 1000, 50);
+/** Prompts, oldest first: each carries its totals per locale and model; the instance's LIST_ROW_CAP still applies. */
+export const PROMPTS_LIMIT = intBounds(1, 500, 10);
 
 export interface SourceArgs extends RunFilterArgs {
   promptId?: string | null | undefined;

@@ -8,6 +8,7 @@ import { isCivilDate } from '../dates/civil-date.js';
 import { countersAndRates, type CountersFieldBuilder } from './metrics.type.js';
 import { ProjectType } from './project.type.js';
 import type { ScanRow } from './scans-repository.js';
+import { localeFilterOf } from './read-filters.js';
 
 export const ScanType = builder.objectRef<ScanRow>('AiVisibilityScan').implement({
   description: 'One scan: a project × model × locale × date with its counters.',
@@ -38,7 +39,10 @@ builder.objectField(ProjectType, 'scans', (t) =>
       dateFrom: t.arg({ type: 'Date', required: false }),
       dateTo: t.arg({ type: 'Date', required: false }),
       model: t.arg({ type: AiModelEnum, required: false }),
-      locale: t.arg.string({ required: false }),
+      locale: t.arg.string({
+        required: false,
+        description: 'Only this locale (a BCP 47 tag, any case); leave it out for every locale.',
+      }),
     },
     complexity: pageCost,
     resolve: (project, args, ctx) =>
@@ -49,7 +53,7 @@ builder.objectField(ProjectType, 'scans', (t) =>
           dateFrom: args.dateFrom ?? null,
           dateTo: args.dateTo ?? null,
           model: args.model ?? null,
-          locale: args.locale ?? null,
+          locale: localeFilterOf(args.locale),
         },
       }),
   }),

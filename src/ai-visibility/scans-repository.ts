@@ -5,6 +5,7 @@ import { toPage, type Page, type PageArgs } from '../db/paging.js';
 import { tenantStatement } from '../db/tenant-sql.js';
 import { ratesOf, type ScanCounters, type ScanRates } from './pooled-rates.js';
 import { COUNTER_SELECT } from './scan-columns.js';
+import { localeMatchesSql } from './run-filter.js';
 
 export interface ScanRow extends ScanCounters, ScanRates {
   id: string;
@@ -32,7 +33,7 @@ const PAGES = tenantStatement<ScanRow & { parentId: string }>('scans.pages', (wo
      SELECT ${COLUMNS} FROM scans
      WHERE ${workspace()} AND project_id = p.id
        AND ($3::date IS NULL OR date >= $3::date) AND ($4::date IS NULL OR date <= $4::date)
-       AND ($5::text IS NULL OR model = $5) AND ($6::text IS NULL OR locale = $6)
+       AND ($5::text IS NULL OR model = $5) AND ${localeMatchesSql('locale', '$6')}
        AND ($7::date IS NULL OR (date, id) < ($7::date, $8::text))
      ORDER BY date DESC, id DESC LIMIT $9`),
 );

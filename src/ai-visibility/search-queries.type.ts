@@ -1,9 +1,11 @@
 import { builder } from '../graphql/builder.js';
 import { ListMeta, type ListMetaShape } from '../graphql/envelope.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
-import { COUNTED_BY_PARENT, sizedList } from '../graphql/cost.js';
+import { COUNTED_BY_PARENT } from '../graphql/cost.js';
 import { runFilterArgs } from './metrics.type.js';
-import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, pageLimitOf, runFilterOf, searchQueryFilterOf } from './read-filters.js';
+import { ROWS_PER_LOCALE_LIMIT, runFilterOf, searchQueryFilterOf } from './read-filters.js';
+import { boundedIntArg, boundedListCost } from '../graphql/bounded-int.js';
+import { withinBounds } from '../errors/index.js';
 import { PromptType } from './prompt.type.js';
 import { querySearchQueries, type SearchQueryRow } from './search-queries.js';
 import { localesOf } from './read-rows.js';
@@ -31,10 +33,9 @@ const SearchQueriesResult = builder.objectRef<{ data: SearchQueryRow[]; meta: Li
   }),
 });
 
-const limitArg = (arg: Parameters<typeof runFilterArgs>[0]) => arg.int({ required: false, description: `Rows per locale, 1–${MAX_PAGE_LIMIT} (default ${DEFAULT_PAGE_LIMIT}).` });
+const limitArg = (arg: Parameters<typeof runFilterArgs>[0]) => boundedIntArg(arg, ROWS_PER_LOCALE_LIMIT, 'Rows per locale');
 /** `limit` rows per locale: the root field's answer counted that many times, its `data` once more. */
-const searchQueriesCost = (args: { limit?: number | null; locale?: string | null }) =>
-  sizedList(args.limit, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, localesOf(args));
+const searchQueriesCost = (args: { limit?: number | null; locale?: string | null }) => boundedListCost(args.limit, ROWS_PER_LOCALE_LIMIT, localesOf(args));
 
 builder.queryField('aiVisibilitySearchQueries', (t) =>
   t.field({
@@ -50,7 +51,7 @@ builder.queryField('aiVisibilitySearchQueries', (t) =>
     complexity: searchQueriesCost,
     resolve: async (_root, args, ctx) => {
       const filter = searchQueryFilterOf(args, ctx.now);
-      const limit = pageLimitOf(args.limit);
+      const limit = withinBounds(args.limit, ROWS_PER_LOCALE_LIMIT);
       const project = await ctx.repositories.projects.find(args.id);
       const { rows, total } = await querySearchQueries(ctx.workspace, project.id, filter, limit);
       return { data: rows, meta: { total, truncated: total > rows.length } };
@@ -67,6 +68,8 @@ builder.objectField(PromptType, 'searchQueries', (t) =>
     args: { limit: limitArg(t.arg), ...runFilterArgs(t.arg) },
     complexity: searchQueriesCost,
     resolve: (prompt, args, ctx) =>
-      ctx.loaders.searchQueriesOfPrompt.load({ parentId: prompt.id, projectId: prompt.projectId, filter: runFilterOf(args, ctx.now), perLocale: pageLimitOf(args.limit) }),
+      ctx.loaders.searchQueriesOfPrompt.load({ parentId: prompt.id, projectId: prompt.projectId, filter: runFilterOf(args, ctx.now),
+        perLocale: withinBounds(args.limit, ROWS_PER_LOCALE_LIMIT),
+      }),
   }),
 );

@@ -2,12 +2,14 @@ import type { ArgBuilder } from '@pothos/core';
 import { builder } from '../graphql/builder.js';
 import { ListMeta, type ListMetaShape } from '../graphql/envelope.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
-import { COUNTED_BY_PARENT, sizedList } from '../graphql/cost.js';
+import { COUNTED_BY_PARENT } from '../graphql/cost.js';
+import { boundedIntArg, boundedListCost } from '../graphql/bounded-int.js';
+import { withinBounds } from '../errors/index.js';
 import { DateRangeType } from '../reports/report-data.type.js';
 import type { DateRange } from '../dates/civil-date.js';
 import { ownershipOf } from './domains.js';
 import { runFilterArgs } from './metrics.type.js';
-import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, pageLimitOf, runFilterOf, sourceFilterOf, type SourceArgs } from './read-filters.js';
+import { CITATION_GAPS_LIMIT, ROWS_PER_LOCALE_LIMIT, runFilterOf, sourceFilterOf, type SourceArgs } from './read-filters.js';
 import { queryCitationGaps, type CitationGapRow } from './citation-gaps.js';
 import { ProjectType } from './project.type.js';
 import { projectRead } from './project-read.type.js';
@@ -62,15 +64,18 @@ const SourcesEnvelope = builder.objectRef<{ data: SourcesShape; meta: ListMetaSh
 
 const sourceArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => ({
   promptId: arg({ type: 'PromptId', required: false, description: 'Only citations in runs of this prompt.' }),
-  groupBy: arg({ type: SourceGroupingEnum, required: false, description: 'domain (default) or url.' }),
-  owned: arg.boolean({ required: false, description: "true: only the project's own domains (default false: every source)." }),
-  limit: arg.int({ required: false, description: `Rows per locale, 1–${MAX_PAGE_LIMIT} (default ${DEFAULT_PAGE_LIMIT}).` }),
+  groupBy: arg({ type: SourceGroupingEnum, required: false, defaultValue: 'domain', description: 'One row per domain (default) or per URL.' }),
+  owned: arg.boolean({
+    required: false,
+    defaultValue: false,
+    description: "true: only the project's own domains; false (default): every source.",
+  }),
+  limit: boundedIntArg(arg, ROWS_PER_LOCALE_LIMIT, 'Rows per locale'),
   ...runFilterArgs(arg),
 });
 
 /** `limit` rows per locale: the answer counted that many times, its `rows` once more. */
-const sourcesCost = (args: { limit?: number | null; locale?: string | null }) =>
-  sizedList(args.limit, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, localesOf(args));
+const sourcesCost = (args: { limit?: number | null; locale?: string | null }) => boundedListCost(args.limit, ROWS_PER_LOCALE_LIMIT, localesOf(args));
 
 projectRead({
   root: 'aiVisibilitySources',
@@ -82,7 +87,7 @@ projectRead({
   complexity: sourcesCost,
   read: (args: SourceArgs & { limit?: number | null }, ctx) => {
     const filter = sourceFilterOf(args, ctx.now);
-    const limit = pageLimitOf(args.limit);
+    const limit = withinBounds(args.limit, ROWS_PER_LOCALE_LIMIT);
     return async (project) => {
       const { rows, total } = await querySources(ctx.workspace, project, filter, limit);
       const ownership = ownershipOf(project);
@@ -110,11 +115,12 @@ builder.objectField(ProjectType, 'citationGaps', (t) =>
     description: 'Per locale, the sites most cited in answers that name a competitor but not the brand.',
     authScopes: { scope: 'ai_visibility:read' },
     extensions: GRAPH_ONLY,
-    args: { limit: t.arg.int({ required: false, description: `Rows per locale, 1–${MAX_PAGE_LIMIT} (default 20).` }), ...runFilterArgs(t.arg) },
-    complexity: (args) => sizedList(args.limit, 20, MAX_PAGE_LIMIT, localesOf(args)),
+    args: { limit: boundedIntArg(t.arg, CITATION_GAPS_LIMIT, 'Rows per locale'), ...runFilterArgs(t.arg) },
+    complexity: (args) => boundedListCost(args.limit, CITATION_GAPS_LIMIT, localesOf(args)),
     resolve: async (project, args, ctx) => {
       const ownership = ownershipOf(project);
-      const rows = await queryCitationGaps(ctx.workspace, project.id, runFilterOf(args, ctx.now), pageLimitOf(args.limit ?? 20));
+      const limit = withinBounds(args.limit, CITATION_GAPS_LIMIT);
+      const rows = await queryCitationGaps(ctx.workspace, project.id, runFilterOf(args, ctx.now), limit);
       return rows.map((row) => ({ ...row, owned: ownership.owned.has(row.domain), competitor: ownership.competitorOf.get(row.domain) ?? null }));
     },
   }),

@@ -2,11 +2,11 @@
 // repository fetches first+1 rows after the cursor, so a page's cost does not grow with depth.
 // The GraphQL connection types over these live in graphql/connection.ts.
 import { createHash } from 'node:crypto';
-import { invalidParameter } from '../errors/index.js';
+import { intBounds, invalidParameter, withinBounds } from '../errors/index.js';
 import { textProblem } from '../http/text-input.js';
 
-export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
+/** `first` of every connection. */
+export const PAGE_SIZE = intBounds(1, 100, 20);
 
 export interface Cursor {
   sortValue: string;
@@ -52,9 +52,7 @@ export function decodeCursor(value: string, isSortValue: (sortValue: string) => 
 }
 
 export function pageArgs(first: number | null | undefined, after: string | null | undefined, isSortValue: (sortValue: string) => boolean): PageArgs {
-  const size = first ?? DEFAULT_PAGE_SIZE;
-  if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) throw invalidParameter('first', `first must be between 1 and ${MAX_PAGE_SIZE}.`);
-  return { first: size, after: after ? decodeCursor(after, isSortValue) : null };
+  return { first: withinBounds(first, PAGE_SIZE, 'first'), after: after ? decodeCursor(after, isSortValue) : null };
 }
 
 /** Splits the first+1 rows a repository fetched into the page and whether more follow. */

@@ -89,11 +89,27 @@ export class ApiError extends GraphQLError {
 export const invalidParameter = (param: string, message: string) =>
   new ApiError('invalid_parameter', message, { param });
 
-/** A `limit` argument: its default when absent, else a whole number from 1 to `max` (400 naming `limit` otherwise). */
-export function limitWithin(limit: number | null | undefined, fallback: number, max: number): number {
-  const value = limit ?? fallback;
-  if (!Number.isInteger(value) || value < 1 || value > max) throw invalidParameter('limit', `limit must be between 1 and ${max}.`);
-  return value;
+/**
+ * The bounds of an integer argument, declared once: the GraphQL argument carries them
+ * (graphql/bounded-int.ts: its default and `extensions.bounds`, which the OpenAPI document
+ * reads) and `withinBounds` checks a value against the same object.
+ */
+export interface IntBounds {
+  readonly minimum: number;
+  readonly maximum: number;
+  readonly default: number;
+}
+
+export const intBounds = (minimum: number, maximum: number, fallback: number): IntBounds =>
+  Object.freeze({ minimum, maximum, default: fallback });
+
+/** The argument's default when absent, else a whole number within its bounds (400 naming `param` otherwise). */
+export function withinBounds(value: number | null | undefined, bounds: IntBounds, param = 'limit'): number {
+  const chosen = value ?? bounds.default;
+  if (!Number.isInteger(chosen) || chosen < bounds.minimum || chosen > bounds.maximum) {
+    throw invalidParameter(param, `${param} must be a whole number from ${bounds.minimum} to ${bounds.maximum}.`);
+  }
+  return chosen;
 }
 
 export const notFound = (what = 'resource') => new ApiError('not_found', `No such ${what}.`);

@@ -2,17 +2,18 @@
 // keyset pages of db/paging.ts.
 import type { ArgBuilder, ObjectRef } from '@pothos/core';
 import { builder } from './builder.js';
-import { DEFAULT_PAGE_SIZE, encodeCursor, MAX_PAGE_SIZE, type Cursor, type Page } from '../db/paging.js';
-import { COUNTED_BY_PARENT, sizedList } from './cost.js';
+import { encodeCursor, PAGE_SIZE, type Cursor, type Page } from '../db/paging.js';
+import { COUNTED_BY_PARENT } from './cost.js';
+import { boundedIntArg, boundedListCost } from './bounded-int.js';
 
 type GraphQLTypes = typeof builder.$inferSchemaTypes;
 
 /** The cost of a connection field: its page counted `first` times (its edges and nodes count once each). */
-export const pageCost = (args: { first?: number | null }) => sizedList(args.first, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+export const pageCost = (args: { first?: number | null }) => boundedListCost(args.first, PAGE_SIZE);
 
 /** The `first` and `after` arguments of every connection field. */
 export const pageArgFields = (arg: ArgBuilder<GraphQLTypes>) => ({
-  first: arg.int({ required: false, description: `Page size, 1–${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}).` }),
+  first: boundedIntArg(arg, PAGE_SIZE, 'Page size'),
   after: arg.string({ required: false, description: 'endCursor of the previous page.' }),
 });
 

@@ -26,8 +26,9 @@ export interface ReportDataKey {
 export interface MetricsKey {
   /** A project row (it carries its data version). */
   project: { id: string };
-  range: DateRange;
-  model: string | null;
+  filter: RunFilter;
+  /** Rows asked for (most recent first); the instance's METRICS_ROW_CAP applies on top. */
+  rows: number;
 }
 
 export interface PageKey<F> {
@@ -62,6 +63,8 @@ const reportDataCacheKey = ({ report, range, compareRange }: ReportDataKey) =>
   `report|${report.workspaceId}|${report.id}|${report.updatedAt.getTime()}|v${dataVersionOf(report)}|${rangeKey(range)}|${rangeKey(compareRange)}`;
 
 const rangeKey = (range: DateRange | null) => (range ? `${range.from}..${range.to}` : '-');
+const metricsGroup = ({ filter, rows }: MetricsKey, cap: number) =>
+  `${rangeKey(filter.range)}|${filter.model}|${filter.locale}|${Math.min(rows, cap)}`;
 const pageGroup = (key: PageKey<object>) => JSON.stringify(key.args);
 const pageCacheKey = (key: PageKey<object>) => `${key.parentId}|${JSON.stringify(key.args)}`;
 
@@ -94,14 +97,14 @@ const makeLoaders = lazyRecord<LoaderEnv>()({
     { cacheKeyFn: (key) => `${key.report.id}|${rangeKey(key.range)}|${rangeKey(key.compareRange)}` },
   ),
   metrics: ({ scope, cache, metricsCap }) => groupedLoader<MetricsKey, MetricsResult>(
-    (key) => `${rangeKey(key.range)}|${key.model}`,
-    (key) => `${key.project.id}|${rangeKey(key.range)}|${key.model}`,
+    (key) => metricsGroup(key, metricsCap),
+    (key) => `${key.project.id}|${metricsGroup(key, metricsCap)}`,
     (keys) =>
       cachedBatch(
         cache,
         keys,
-        (key) => `metrics|${scope.workspaceId}|${key.project.id}|v${dataVersionOf(key.project)}|${rangeKey(key.range)}|${key.model}|${metricsCap}`,
-        (misses) => queryProjectMetrics(scope, misses.map((key) => key.project.id), misses[0]!.range, misses[0]!.model, metricsCap),
+        (key) => `metrics|${scope.workspaceId}|${key.project.id}|v${dataVersionOf(key.project)}|${metricsGroup(key, metricsCap)}`,
+        (misses) => queryProjectMetrics(scope, misses.map((key) => key.project.id), misses[0]!.filter, Math.min(misses[0]!.rows, metricsCap)),
       ),
   ),
   prompt: ({ repositories }) => new DataLoader<string, PromptRow | null>((ids) => repositories.prompts.byIds(ids)),

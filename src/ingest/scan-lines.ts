@@ -144,7 +144,10 @@ export function counterProblems(scan: ScanCounters): string[] {
 
 export function validateScanLines(lines: readonly ParsedLine[], projects: ReadonlyMap<string, ProjectRules>): { scans: ScanInput[]; problems: LineProblem[] } {
   const { accepted, problems } = validateLines(lines, lineSchema, 'scan', (line) => {
-    const { project, date, model, locale } = line;
+    const { project, date, model } = line;
+    // Locales compare without regard to case (BCP 47): a scan is stored under the project's spelling.
+    const spelled = line.locale.toLowerCase();
+    const locale = projects.get(project)?.locales.find((tracked) => tracked.toLowerCase() === spelled) ?? line.locale;
     const { counters: rest, competitors, problems: derivationProblems } = scanCountersOf(line as ScanLine);
     const lineProblems = [...derivationProblems, ...counterProblems(rest)];
     const rules = projects.get(project);

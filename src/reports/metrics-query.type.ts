@@ -1,12 +1,12 @@
 // A client's data asked directly (no report needed): metrics by one dimension, and the
 // dimension values that moved most between two periods. The report engine answers both.
 import type { ArgBuilder } from '@pothos/core';
-import { sizedList } from '../graphql/cost.js';
+import { boundedIntArg, boundedListCost } from '../graphql/bounded-int.js';
 import { builder } from '../graphql/builder.js';
 import { ComparePresetEnum, DatePresetEnum, MetricEnum, ProviderEnum } from '../graphql/enums.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
 import type { GraphQLContext } from '../graphql/context.js';
-import { invalidParameter } from '../errors/index.js';
+import { intBounds, withinBounds, type IntBounds } from '../errors/index.js';
 import { todayIn } from '../dates/civil-date.js';
 import { ClientType } from '../clients/client.type.js';
 import { resolveComparePreset, resolveDatePreset, type ComparePreset, type DatePreset } from './date-presets.js';
@@ -14,12 +14,16 @@ import { computeReportData } from './engine.js';
 import { questionDefinition, topMovers, type Mover } from './metrics-query.js';
 import { TableType } from './report-data.type.js';
 
-const questionArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => ({
+/** Rows of a metrics table, and movers of the 100 largest rows. */
+const TABLE_ROWS = intBounds(1, 100, 20);
+const MOVERS = intBounds(1, 100, 10);
+
+const questionArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>, limit: IntBounds) => ({
   provider: arg({ type: ProviderEnum, required: true }),
   dimension: arg.string({ required: true, description: 'A dimension of the provider (describe_metrics lists them), e.g. campaign or country.' }),
   datePreset: arg({ type: DatePresetEnum, required: false, description: 'Default: last_30_days.' }),
   comparePreset: arg({ type: ComparePresetEnum, required: false, description: 'Default: previous_period.' }),
-  limit: arg.int({ required: false, description: 'Rows, 1–100 (default 20).' }),
+  limit: boundedIntArg(arg, limit, 'Rows'),
 });
 
 interface Question {
@@ -41,21 +45,15 @@ async function answerTable(clientId: string, metrics: string[], question: Questi
   return data!.tables[0]!;
 }
 
-const limitOf = (limit: number | null | undefined, fallback: number) => {
-  const value = limit ?? fallback;
-  if (!Number.isInteger(value) || value < 1 || value > 100) throw invalidParameter('limit', 'limit must be between 1 and 100.');
-  return value;
-};
-
 builder.objectField(ClientType, 'metricsTable', (t) =>
   t.field({
     type: TableType,
     description: "This client's metrics by one dimension for a period, with the comparison period: what a report's table widget would show.",
     authScopes: { scope: 'reports:read' },
     extensions: GRAPH_ONLY,
-    args: { metrics: t.arg({ type: [MetricEnum], required: true }), ...questionArgs(t.arg) },
-    complexity: (args) => sizedList(args.limit, 20, 100),
-    resolve: (client, args, ctx) => answerTable(client.id, args.metrics, args, ctx, limitOf(args.limit, 20)),
+    args: { metrics: t.arg({ type: [MetricEnum], required: true }), ...questionArgs(t.arg, TABLE_ROWS) },
+    complexity: (args) => boundedListCost(args.limit, TABLE_ROWS),
+    resolve: (client, args, ctx) => answerTable(client.id, args.metrics, args, ctx, withinBounds(args.limit, TABLE_ROWS)),
   }),
 );
 
@@ -76,8 +74,8 @@ builder.objectField(ClientType, 'topMovers', (t) =>
     description: "The dimension values whose metric changed most (by absolute difference) between the period and the comparison period, among the 100 largest.",
     authScopes: { scope: 'reports:read' },
     extensions: GRAPH_ONLY,
-    args: { metric: t.arg({ type: MetricEnum, required: true }), ...questionArgs(t.arg) },
-    complexity: (args) => sizedList(args.limit, 10, 100),
-    resolve: async (client, args, ctx) => topMovers((await answerTable(client.id, [args.metric], args, ctx, 100)).rows, limitOf(args.limit, 10)),
+    args: { metric: t.arg({ type: MetricEnum, required: true }), ...questionArgs(t.arg, MOVERS) },
+    complexity: (args) => boundedListCost(args.limit, MOVERS),
+    resolve: async (client, args, ctx) => topMovers((await answerTable(client.id, [args.metric], args, ctx, 100)).rows, withinBounds(args.limit, MOVERS)),
   }),
 );

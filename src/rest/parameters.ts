@@ -49,6 +49,8 @@ function checkOf(arg: GraphQLArgument): ((raw: string) => ParameterValue) | null
  * types looked up and enum values listed at start, not per request). It returns the validated
  * values of the arguments present in the request, typed as GraphQL variables. The query string's
  * text is checked first (http/text-input.ts) for the parameters the route takes; others are ignored.
+ * An empty value (`?limit=&model=`) is no value: form-based tools send every unset field that way,
+ * and it reads as the parameter left out (its default, or no filter).
  */
 export function parameterValidator(field: GraphQLField<unknown, unknown>): (pathParams: Record<string, string>, search: string) => Record<string, ParameterValue> {
   const args = field.args.map((arg) => ({ name: arg.name, required: isNonNullType(arg.type), check: checkOf(arg) }));
@@ -58,7 +60,7 @@ export function parameterValidator(field: GraphQLField<unknown, unknown>): (path
     const query = checkedSearchParams(search, isTaken);
     const values: Record<string, ParameterValue> = {};
     for (const { name, required, check } of args) {
-      const fromQuery = query.getAll(name);
+      const fromQuery = query.getAll(name).filter((value) => value !== '');
       if (fromQuery.length > 1) throw invalidParameter(name, `${name} may be given only once.`);
       const raw = pathParams[name] ?? fromQuery[0];
       if (raw === undefined) {

@@ -1,4 +1,3 @@
-import { sizedList } from '../graphql/cost.js';
 import { builder } from '../graphql/builder.js';
 import { tenantStatement } from '../db/tenant-sql.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
@@ -6,7 +5,8 @@ import { bucketPolicies, type Principal } from '../auth/index.js';
 import type { Plan } from '../db/generated/prisma/enums.js';
 import { PLANS } from './plans.js';
 import { searchWorkspace, type SearchHit } from './search.js';
-import { invalidParameter, limitWithin } from '../errors/index.js';
+import { intBounds, invalidParameter, withinBounds } from '../errors/index.js';
+import { boundedIntArg, boundedListCost } from '../graphql/bounded-int.js';
 
 interface WorkspaceShape {
   id: string;
@@ -94,6 +94,9 @@ const SearchHitType = builder.objectRef<SearchHit>('SearchHit').implement({
   }),
 });
 
+/** Hits of each kind a search returns. */
+const SEARCH_HITS_LIMIT = intBounds(1, 50, 10);
+
 builder.queryField('search', (t) =>
   t.field({
     type: [SearchHitType],
@@ -101,14 +104,14 @@ builder.queryField('search', (t) =>
     extensions: GRAPH_ONLY,
     args: {
       query: t.arg.string({ required: true, description: '2–100 characters, matched literally.' }),
-      limit: t.arg.int({ required: false, description: 'Hits per kind, 1–50 (default 10).' }),
+      limit: boundedIntArg(t.arg, SEARCH_HITS_LIMIT, 'Hits per kind'),
     },
     // Up to `limit` hits of each of the four kinds.
-    complexity: (args) => ({ field: 1, multiplier: 4 * sizedList(args.limit, 10, 50).multiplier }),
+    complexity: (args) => ({ field: 1, multiplier: 4 * boundedListCost(args.limit, SEARCH_HITS_LIMIT).multiplier }),
     resolve: async (_root, args, ctx) => {
       const query = args.query.trim();
       if (query.length < 2 || query.length > 100) throw invalidParameter('query', 'query has 2–100 characters.');
-      const limit = limitWithin(args.limit, 10, 50);
+      const limit = withinBounds(args.limit, SEARCH_HITS_LIMIT);
       // Each kind is shown only to a credential that may read it.
       const readable = { client: 'clients:read', report: 'reports:read', project: 'ai_visibility:read', prompt: 'ai_visibility:read' } as const;
       return (await searchWorkspace(ctx.workspace, query, limit)).filter((hit) => ctx.principal.scopes.includes(readable[hit.kind]));

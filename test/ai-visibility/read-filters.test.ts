@@ -2,6 +2,7 @@
 // before dateTo unless given — the rule the OpenAPI argument descriptions state.
 import { describe, expect, it } from 'vitest';
 import { metricsRange, RUN_RANGE, SCAN_RANGE } from '../../src/ai-visibility/read-filters.js';
+import { intBounds, withinBounds } from '../../src/errors/index.js';
 
 const now = new Date('2026-11-25T22:00:00Z');
 
@@ -30,5 +31,22 @@ describe('metricsRange', () => {
     // Scans: three years.
     expect(metricsRange('2023-11-24', null, now, SCAN_RANGE)).toEqual({ from: '2023-11-24', to: '2026-11-25' });
     expect(() => metricsRange('2023-11-23', '2026-11-25', now, SCAN_RANGE)).toThrow(/at most 1098/);
+  });
+});
+
+describe('withinBounds', () => {
+  const bounds = intBounds(1, 500, 20);
+
+  it('gives the declared default for an absent value and takes any whole number within the bounds', () => {
+    expect(withinBounds(undefined, bounds)).toBe(20);
+    expect(withinBounds(null, bounds)).toBe(20);
+    expect(withinBounds(1, bounds)).toBe(1);
+    expect(withinBounds(500, bounds)).toBe(500);
+  });
+
+  it('refuses anything else with a 400 naming the parameter and the bounds', () => {
+    for (const value of [0, 501, -1, 2.5]) {
+      expect(() => withinBounds(value, bounds, 'first')).toThrow(expect.objectContaining({ param: 'first', message: 'first must be a whole number from 1 to 500.' }));
+    }
   });
 });

@@ -40,7 +40,7 @@ const costOf = (message: string) => Number(/costs (\d+)/.exec(message)?.[1]);
 describe('the cost limit', () => {
   // Each prompt of the project (counted at the 500-row cap) with its n latest answers, their text and citations.
   const ANSWER = 'id text prompt date model locale brandMentions citations { url domain title position }';
-  const RUNS = (first: string) => `node(id: $project) { ... on AiVisibilityProject { prompts { data { runs(first: ${first}) { nodes { ${ANSWER} } } } } } }`;
+  const RUNS = (first: string) => `node(id: $project) { ... on AiVisibilityProject { prompts(limit: 500) { data { runs(first: ${first}) { nodes { ${ANSWER} } } } } } }`;
 
   it('counts sizes given as variables as it counts literals', async () => {
     const literal = await graphql(`query($project: ID!) { ${RUNS('100')} }`, { project: projectIds[0] });
@@ -56,20 +56,21 @@ describe('the cost limit', () => {
     expect(small.body.data.node.prompts.data.length).toBeGreaterThan(0);
   });
 
-  it("counts a project's prompts at their cap of 500", async () => {
-    // No size anywhere: each prompt's pooled rates per locale, per model and per competitor are
-    // cheap for one prompt and over the limit for 500 of them.
+  it("counts a project's prompts by their limit: the default page is admitted, 500 of them are not", async () => {
+    // Each prompt's pooled rates per locale, per model and per competitor are cheap for a page of
+    // prompts and over the limit for 500 of them.
     const rates = 'totalRuns visibility shareOfVoice averagePosition mentionCount visibilityCount totalMentionCount positionSum';
     const perLocale = `locale ${rates} byModel { model ${rates} } competitors { name ${rates} }`;
-    const query = `query($project: ID!) { node(id: $project) { ... on AiVisibilityProject { prompts { data { id totals { ${perLocale} } metrics { ${perLocale} } } } } } }`;
-    const { status, body } = await graphql(query, { project: projectIds[0] });
+    const query = (args: string) => `query($project: ID!) { node(id: $project) { ... on AiVisibilityProject { prompts${args} { data { id totals { ${perLocale} } metrics { ${perLocale} } } } } } }`;
+    expect((await graphql(query(''), { project: projectIds[0] })).body.errors).toBeUndefined();
+    const { status, body } = await graphql(query('(limit: 500)'), { project: projectIds[0] });
     expect(status).toBe(400);
     expect(body.errors[0].extensions.code).toBe('query_too_complex');
     expect(costOf(body.errors[0].message)).toBeGreaterThan(GRAPHQL_MAX_COST);
   });
 
   it('counts nodes(ids) by the number of ids', async () => {
-    const query = `query($ids: [ID!]!) { nodes(ids: $ids) { ... on AiVisibilityProject { prompts { data { runs(first: 2) { nodes { id text prompt date model locale brandMentions citations { url domain title position } } } } } } } }`;
+    const query = `query($ids: [ID!]!) { nodes(ids: $ids) { ... on AiVisibilityProject { prompts(limit: 500) { data { runs(first: 2) { nodes { id text prompt date model locale brandMentions citations { url domain title position } } } } } } } }`;
     const one = await graphql(query, { ids: [projectIds[0]] });
     expect(one.body.errors).toBeUndefined();
     const many = await graphql(query, { ids: Array.from({ length: 30 }, () => projectIds[0]) });

@@ -161,7 +161,7 @@ describe('prompts → runs → citations', () => {
     expect(many.statements).toBe(few.statements);
     expect(many.statements).toBeLessThanOrEqual(8);
     // The same numbers as v1.
-    const v1 = await json(await t.get(`/api/v1/ai-visibility/projects/${many.project}/prompts`, many.key));
+    const v1 = await json(await t.get(`/api/v1/ai-visibility/projects/${many.project}/prompts?limit=500`, many.key));
     expect(many.body.data.node.prompts.data.map((p: any) => p.totals.map((x: any) => x.visibility))).toEqual(v1.data.map((p: any) => p.totals.map((x: any) => x.visibility)));
     const sources = await json(await t.get(`/api/v1/ai-visibility/projects/${many.project}/sources?limit=20`, many.key));
     expect(many.body.data.node.sources.data.rows).toEqual(sources.data.rows.map(({ url: _url, ...row }: any) => row));

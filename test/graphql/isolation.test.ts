@@ -123,7 +123,7 @@ const WALK_ANSWERS = `{
   search(query: "visibility") { id }
   clients { data { metricsTable(provider: google_ads, metrics: [clicks], dimension: "campaign") { rows { dimensionValue } } topMovers(provider: google_ads, metric: clicks, dimension: "campaign") { dimensionValue } } }
   aiVisibilityProjects { data { id
-    prompts(dateFrom: "${SINCE}") { data { id totals { locale totalRuns } metrics(dateFrom: "${SINCE}") { locale } searchQueries(dateFrom: "${SINCE}") { query } runs(first: 3, dateFrom: "${SINCE}") { nodes { id promptId citations { domain } } } } }
+    prompts(dateFrom: "${SINCE}", limit: 500) { data { id totals { locale totalRuns } metrics(dateFrom: "${SINCE}") { locale } searchQueries(dateFrom: "${SINCE}") { query } runs(first: 3, dateFrom: "${SINCE}") { nodes { id promptId citations { domain } } } } }
     sources(dateFrom: "${SINCE}") { data { rows { domain citations } } }
     topics { topic prompts } tags { tag prompts } citationGaps(dateFrom: "${SINCE}") { domain } opportunities(dateFrom: "${SINCE}") { prompts { promptId } } trend(granularity: month) { period } rulePreview(kind: visibility_drop, dateFrom: "${SINCE}") { fired } } }
 }`;

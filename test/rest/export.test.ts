@@ -191,10 +191,13 @@ describe('answers', () => {
 });
 
 describe('caps', () => {
-  it('prompts are capped at the list cap and say so; answers never return more than their limit', async () => {
+  it('prompts are cut at their limit and at the list cap, and say so; answers never return more than their limit', async () => {
     const prompts = await json(await exported('/prompts', 'application/json'));
-    expect(prompts.data).toHaveLength(50);
-    expect(prompts.meta).toEqual({ total: 500, truncated: true });
+    expect(prompts.data).toHaveLength(10);
+    expect(prompts.meta).toEqual({ total: 500, truncated: true, nextCursor: expect.any(String) });
+    const capped = await json(await exported('/prompts?limit=500', 'application/json'));
+    expect(capped.data).toHaveLength(50);
+    expect(capped.meta).toEqual({ total: 500, truncated: true, nextCursor: expect.any(String) });
     const page = await json(await exported('/answers?dateFrom=2026-10-01&dateTo=2026-10-31&limit=500', 'application/json'));
     expect(page.data).toHaveLength(500);
     expect(page.meta).toMatchObject({ total: 2500, truncated: true, nextCursor: expect.any(String) });
