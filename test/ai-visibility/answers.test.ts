@@ -155,7 +155,7 @@ describe('GET …/prompts', () => {
     const { status, body } = await v1('/prompts?dateFrom=2026-10-01&dateTo=2026-10-02');
     expect(status).toBe(200);
     expect(body.data.map((p: { text: string }) => p.text)).toEqual(['best crm', 'crm pricing', 'crm reviews']);
-    expect(body.meta).toEqual({ total: 3, truncated: false });
+    expect(body.meta).toEqual({ total: 3, truncated: false, nextCursor: null });
     const best = body.data[0];
     expect(best).toMatchObject({ id: expect.stringMatching(/^pmt_/), projectId, topic: 'recommendations', tags: ['funnel', 'top'], archivedAt: null });
     const enUS = best.totals.find((x: { locale: string }) => x.locale === 'en-US');

@@ -81,7 +81,8 @@ describe('v1 date ranges', () => {
 describe("a project's data span", () => {
   it('refuses locales that would make its scans span more than 50, and accepts a swap within it', async () => {
     const actor = { email: ownerEmail };
-    const others = Array.from({ length: 49 }, (_, index) => `xx-${String(index).padStart(2, '0')}`);
+    // Well-formed tags (a language and a three-digit region), stored as written.
+    const others = Array.from({ length: 49 }, (_, index) => `xx-${String(index).padStart(3, '0')}`);
     // The scans hold en-US and de-DE: 49 new ones and en-US reach 51 with de-DE's data.
     await expect(updateProject(t.database.prisma, { workspaceId, projectId, fields: { locales: ['en-US', ...others] }, actor })).rejects.toThrow(/spans at most 50 locales: its scans hold 2, with these 51/);
     await expect(updateProject(t.database.prisma, { workspaceId, projectId, fields: { locales: ['en-US', ...others.slice(1)] }, actor })).resolves.toMatchObject({ locales: ['en-US', ...others.slice(1)] });

@@ -147,8 +147,9 @@ describe('the cost estimate', () => {
     expect(body.data.node.searchQueries).toHaveLength(LOCALES.length * 3);
     expect(operationCost(schema, parse(query), null, { id: ids.AiVisibilityPrompt }, context)).toBeGreaterThanOrEqual(valuesIn(body.data));
     // The query, a project's prompts each with 100 searches (it cost about 160 000 and read
-    // 1.5 million rows on 50 locales), is now over the default limit: refused before it runs.
-    const projectWide = 'query($id: ID!) { node(id: $id) { ... on AiVisibilityProject { prompts { data { searchQueries(limit: 100) { locale query runs promptCount visibilityCount visibility } } } } } }';
+    // 1.5 million rows on 50 locales), is now over the default limit: refused before it runs. It read
+    // every prompt; a page of prompts is 10 by default now, so it asks for all 500.
+    const projectWide = 'query($id: ID!) { node(id: $id) { ... on AiVisibilityProject { prompts(limit: 500) { data { searchQueries(limit: 100) { locale query runs promptCount visibilityCount visibility } } } } } }';
     expect(operationCost(schema, parse(projectWide), null, { id: projectId }, context)).toBeGreaterThan(parseConfig({}).GRAPHQL_MAX_COST);
   });
 });
