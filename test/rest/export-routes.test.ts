@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedWorkspace } from '../../src/demo/seed.js';
 import { newId } from '../../src/db/ids.js';
+import { addDays } from '../../src/dates/civil-date.js';
 import { EXPORT_ROUTES } from '../../src/rest/routes.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
 
@@ -11,7 +12,8 @@ let t: TestApp;
 let key: string;
 let project: string;
 const MEDIA_TYPES = { csv: 'text/csv', ndjson: 'application/x-ndjson' } as const;
-const DAYS = 'dateFrom=2020-01-01';
+// The seed's days, inside every read's range rule (the prompts' 60 days being the narrowest).
+const DAYS = `dateFrom=${addDays(new Date().toISOString().slice(0, 10), -29)}`;
 
 beforeAll(async () => {
   t = await createTestApp({ EXPORTS_PER_KEY: '1' });
