@@ -94,8 +94,11 @@ function schemaOf(arg: GraphQLArgument): JsonSchema {
       return { type: 'boolean' };
     case 'Date':
       return { type: 'string', format: 'date' };
-    default:
-      return { type: 'string' };
+    default: {
+      // A text argument may declare its form (`locale`: a BCP 47 pattern and length) on its extensions.
+      const { pattern, maxLength } = (arg.extensions ?? {}) as { pattern?: string; maxLength?: number };
+      return { type: 'string', ...(pattern ? { pattern } : {}), ...(maxLength ? { maxLength } : {}) };
+    }
   }
 }
 

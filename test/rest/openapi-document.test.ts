@@ -98,11 +98,24 @@ describe('parameters', () => {
     }
   });
 
-  // The GraphQL arguments gain `extensions.bounds` in the same change as v1's integer rules; until then there is nothing to carry.
-  const boundsDeclared = parameters.some((parameter) => parameter.schema.type === 'integer' && parameter.schema.maximum !== undefined);
-  it.skipIf(!boundsDeclared)('declare minimum, maximum and default on every integer', () => {
+  it('declare minimum, maximum and default on every integer', () => {
     for (const parameter of parameters.filter((candidate) => candidate.schema.type === 'integer')) {
-      expect(parameter.schema, `${parameter.operation} ${parameter.name}`).toEqual({ type: 'integer', minimum: expect.any(Number), maximum: expect.any(Number), default: expect.any(Number) });
+      expect(parameter.schema, `${parameter.operation} ${parameter.name}`).toEqual({
+        type: 'integer',
+        minimum: expect.any(Number),
+        maximum: expect.any(Number),
+        default: expect.any(Number),
+      });
+    }
+  });
+
+  it('give locale the form the server checks (a BCP 47 pattern, matched in any case)', () => {
+    const locales = parameters.filter((parameter) => parameter.name === 'locale');
+    expect(locales.length).toBeGreaterThan(5);
+    for (const parameter of locales) {
+      const pattern = new RegExp(parameter.schema.pattern as string);
+      expect(['en-US', 'en-us', 'de', 'zh-Hant-TW'].every((tag) => pattern.test(tag)), parameter.operation).toBe(true);
+      expect(['english', 'en_US', 'xx-'].some((tag) => pattern.test(tag)), parameter.operation).toBe(false);
     }
   });
 });
