@@ -108,6 +108,8 @@ const configSchema = z.object({
   /** Bytes of computed report data and metrics kept per instance (0 turns the cache off). */
   DATA_CACHE_MAX_BYTES: z.coerce.number().int().min(0).default(64 * 1024 * 1024),
   INGEST_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Ingests (POST /internal/ingest/*) running at once per instance; one more is 429. Each holds the records of its valid lines. */
+  INGEST_MAX_CONCURRENT: z.coerce.number().int().min(1).max(64).default(2),
   /** Demo data on an empty database; unset means on in development and test, off in production. */
   SEED_DEMO: z.enum(['true', 'false']).optional(),
   /** 32 bytes (64 hex characters or base64) sealing stored webhook and OIDC client secrets. */

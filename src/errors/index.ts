@@ -51,6 +51,16 @@ const statusByCode: Record<ErrorCode, number> = {
   unavailable: 503,
 };
 
+/** The most characters of an error's message and of its param: whatever a caller sent, an error stays a few words. */
+export const ERROR_TEXT_LIMITS = { message: 1000, param: 200 } as const;
+
+/** `text` cut to at most `max` characters, ending in "…" when cut (never between a surrogate pair's halves). */
+export function clippedText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const end = /[\uD800-\uDBFF]/.test(text[max - 2] ?? '') ? max - 2 : max - 1;
+  return `${text.slice(0, end)}…`;
+}
+
 export interface ApiErrorOptions {
   param?: string;
   headers?: Record<string, string>;
@@ -62,8 +72,12 @@ export class ApiError extends GraphQLError {
   readonly param: string | undefined;
   readonly headers: Record<string, string>;
 
-  constructor(code: ErrorCode, message: string, options: ApiErrorOptions = {}) {
+  constructor(code: ErrorCode, rawMessage: string, options: ApiErrorOptions = {}) {
     const status = statusByCode[code];
+    // Messages and params may quote what the caller sent (a name, a value): clipped here, every
+    // door's envelope (v1, GraphQL's extensions, MCP's tool results) is bounded at once.
+    const message = clippedText(rawMessage, ERROR_TEXT_LIMITS.message);
+    const param = options.param === undefined ? undefined : clippedText(options.param, ERROR_TEXT_LIMITS.param);
     // An ApiError is an answer, not a fault: its stack is never read (a 500's cause is logged with
     // its own), and capturing one was half the cost of a refusal — a flood of 429s paid it each time.
     const stackTraceLimit = Error.stackTraceLimit;
@@ -72,7 +86,7 @@ export class ApiError extends GraphQLError {
       super(message, {
         extensions: {
           code,
-          ...(options.param ? { param: options.param } : {}),
+          ...(param ? { param } : {}),
           http: { status, ...(options.headers ? { headers: options.headers } : {}) },
         },
       });
@@ -81,7 +95,7 @@ export class ApiError extends GraphQLError {
     }
     this.code = code;
     this.status = status;
-    this.param = options.param;
+    this.param = param;
     this.headers = options.headers ?? {};
   }
 }

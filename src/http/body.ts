@@ -19,22 +19,37 @@ const tooLarge = (limit: number) =>
 
 const declaredLength = (value: string | null | undefined) => (value && /^\d+$/.test(value) ? Number(value) : null);
 
+/**
+ * The body of a web-standard request as it arrives, chunk by chunk, refused with 413 past
+ * `limit` bytes (counted as they come: nothing past the limit is read or kept).
+ */
+export async function* bodyChunks(request: Request, limit: number): AsyncGenerator<Uint8Array> {
+  if ((declaredLength(request.headers.get('content-length')) ?? 0) > limit) throw tooLarge(limit);
+  if (!request.body) return;
+  const reader = request.body.getReader();
+  let received = 0;
+  let finished = false;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return void (finished = true);
+      received += value.byteLength;
+      if (received > limit) throw tooLarge(limit);
+      yield value;
+    }
+  } finally {
+    // Past the limit, or a consumer that stopped early: the rest of the body is not read.
+    if (!finished) void reader.cancel().catch(() => {});
+  }
+}
+
 /** The body of a web-standard request, refused with 413 past `limit` bytes. */
 export async function readBody(request: Request, limit: number): Promise<Uint8Array> {
-  if ((declaredLength(request.headers.get('content-length')) ?? 0) > limit) throw tooLarge(limit);
-  if (!request.body) return new Uint8Array(0);
-  const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let received = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    received += value.byteLength;
-    if (received > limit) {
-      void reader.cancel().catch(() => {});
-      throw tooLarge(limit);
-    }
-    chunks.push(value);
+  for await (const chunk of bodyChunks(request, limit)) {
+    received += chunk.byteLength;
+    chunks.push(chunk);
   }
   return Buffer.concat(chunks, received);
 }

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { ApiError } from '../errors/index.js';
+import { clippedText, type ApiError } from '../errors/index.js';
 // Responses are @whatwg-node/fetch's: the node:http adapter writes their string or byte body in
 // one write, where a native Response's body would be streamed (17 % of CPU went to writev).
 import { Response } from '@whatwg-node/fetch';
 
-export { Response };
+export { Response, clippedText };
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
@@ -34,12 +34,23 @@ export function jsonResponse(body: unknown, status = 200, headers: Record<string
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': JSON_CONTENT_TYPE, ...headers } });
 }
 
-export function errorResponse(error: ApiError, requestId: string, headers: Record<string, string> = {}): Response {
-  return jsonResponse(
-    { error: { code: error.code, message: error.message, ...(error.param ? { param: error.param } : {}), requestId } },
-    error.status,
-    { ...headers, ...error.headers },
-  );
+/**
+ * The most an error answer's body may hold, whatever the input: an error names what was wrong
+ * in a few words and the first problems of a body, never echoes the body (a 0.8 MB ingest got a
+ * 23 MB 400). An ApiError's message and param are clipped when it is made (errors/index.ts).
+ */
+export const ERROR_BODY_MAX_BYTES = 64 * 1024;
+
+/**
+ * The error envelope, `{ error: { code, message, param?, requestId, ...details } }`. `details`
+ * (an ingest's problem lines) goes only while the body stays within ERROR_BODY_MAX_BYTES;
+ * past it the answer carries the code and message alone.
+ */
+export function errorResponse(error: ApiError, requestId: string, headers: Record<string, string> = {}, details?: Record<string, unknown>): Response {
+  const envelope = { code: error.code, message: error.message, ...(error.param ? { param: error.param } : {}), requestId };
+  let body = JSON.stringify({ error: details ? { ...envelope, ...details } : envelope });
+  if (details && Buffer.byteLength(body) > ERROR_BODY_MAX_BYTES) body = JSON.stringify({ error: envelope });
+  return new Response(body, { status: error.status, headers: { 'Content-Type': JSON_CONTENT_TYPE, ...headers, ...error.headers } });
 }
 
 /** A HEAD answer is the GET answer without its body. */

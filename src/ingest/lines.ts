@@ -1,10 +1,13 @@
-// Ingest input: NDJSON (one object per line) or one JSON array. Every line is checked
-// before anything is written, so a bad file is reported whole and changes nothing. Text follows
-// the service's rule (http/text-input.ts): a line that is not UTF-8, or holds a string with NUL or
-// a lone surrogate, is a problem of that line naming the field.
+// Ingest input, line by line: NDJSON (one object per line) or one JSON array, cut and parsed by
+// body-items.ts. Every line is checked before anything is written, so a bad file changes nothing,
+// and its problems are reported in bounded space: the first ones, each in a bounded sentence, and a
+// count of the rest (a body of 20 million bad lines kept every problem and took the process down).
+// Text follows the service's rule (http/text-input.ts): a line that is not UTF-8, or holds a string
+// with NUL or a lone surrogate, is a problem of that line naming the field.
 
-import type { z } from 'zod';
-import { findTextProblem, jsonMayHoldBadText, TEXT_RULE, utf8Text } from '../http/text-input.js';
+import { z } from 'zod';
+import { jsonStringBytes } from '../http/response-size.js';
+import { clippedText } from '../http/responses.js';
 
 export interface LineProblem {
   line: number;
@@ -16,73 +19,75 @@ export interface ParsedLine {
   value: unknown;
 }
 
-const NEWLINE = 0x0a;
+/** What one answer reports of a body's problems; the rest are counted. */
+export const REPORTED_PROBLEMS = {
+  count: 1000,
+  /** Their JSON together, so an error answer with them stays within ERROR_BODY_MAX_BYTES. */
+  bytes: 48 * 1024,
+  messageCharacters: 500,
+  /** Of one problem's field path (a key may be any length). */
+  pathCharacters: 100,
+} as const;
+
+/** A body's problems in line order: the first ones kept (up to REPORTED_PROBLEMS), all of them counted. */
+export class ProblemList {
+  readonly reported: LineProblem[] = [];
+  count = 0;
+  private bytes = 0;
+  private full = false;
+
+  add(problem: LineProblem) {
+    this.count++;
+    if (this.full) return;
+    const message = clippedText(problem.message, REPORTED_PROBLEMS.messageCharacters);
+    // {"line":n,"message":"…"}, and the comma before it.
+    const size = jsonStringBytes(message) + 32;
+    if (this.reported.length === REPORTED_PROBLEMS.count || this.bytes + size > REPORTED_PROBLEMS.bytes) {
+      this.full = true;
+      return;
+    }
+    this.bytes += size;
+    this.reported.push({ line: problem.line, message });
+  }
+
+  /** Problems counted but not reported. */
+  get omitted() {
+    return this.count - this.reported.length;
+  }
+}
+
+/** Issues described in one sentence; past the first few, a line with many says how many more. */
+const ISSUES_DESCRIBED = 10;
 
 /**
- * The body as text. A line whose bytes are not UTF-8 is a problem of its own and is left out
- * (as an empty line, so the numbers of the others hold); a newline byte never occurs inside a
- * UTF-8 sequence, so lines can be cut before decoding.
+ * An array whose items are checked one at a time, stopping at the third bad one: a line of a
+ * million numbers where objects belong made a million issues (and a 185 MB answer). The length is
+ * checked first, so a long array costs one issue.
  */
-export function decodeIngestBody(bytes: Uint8Array): { text: string; problems: LineProblem[] } {
-  try {
-    return { text: utf8Text(bytes), problems: [] };
-  } catch {
-    const lines: string[] = [];
-    const problems: LineProblem[] = [];
-    let start = 0;
-    while (start <= bytes.length) {
-      const newline = bytes.indexOf(NEWLINE, start);
-      const end = newline === -1 ? bytes.length : newline;
-      try {
-        lines.push(utf8Text(bytes.subarray(start, end)));
-      } catch {
-        problems.push({ line: lines.length + 1, message: `the line is not valid UTF-8; ${TEXT_RULE}` });
-        lines.push('');
+export const checkedArray = <Item extends z.ZodType>(item: Item, max: number) =>
+  z
+    .array(z.unknown())
+    .max(max)
+    .transform((items, context) => {
+      const checked: z.output<Item>[] = [];
+      let bad = 0;
+      for (let index = 0; index < items.length && bad < 3; index++) {
+        const parsed = item.safeParse(items[index]);
+        if (parsed.success) checked.push(parsed.data);
+        else {
+          bad++;
+          for (const issue of parsed.error.issues) context.issues.push({ code: 'custom', message: issue.message, path: [index, ...issue.path], input: items[index] });
+        }
       }
-      start = end + 1;
-    }
-    return { text: lines.join('\n'), problems };
-  }
-}
+      return bad ? z.NEVER : checked;
+    });
 
-/** A parsed line, or its problem when one of its strings breaks the text rule (looked for only where its text may hold one). */
-function checkedLine(line: number, value: unknown, mayHoldBadText: boolean): ParsedLine | LineProblem {
-  const refused = mayHoldBadText ? findTextProblem(value, '') : null;
-  return refused ? { line, message: `${refused.path || 'line'}: ${refused.problem}; ${TEXT_RULE}` } : { line, value };
-}
-
-function partitioned(results: (ParsedLine | LineProblem)[]): { lines: ParsedLine[]; problems: LineProblem[] } {
-  const lines: ParsedLine[] = [];
-  const problems: LineProblem[] = [];
-  for (const result of results) 'message' in result ? problems.push(result) : lines.push(result);
-  return { lines, problems };
-}
-
-export function parseIngestBody(text: string): { lines: ParsedLine[]; problems: LineProblem[] } {
-  const trimmed = text.trimStart();
-  if (trimmed.startsWith('[')) {
-    try {
-      const array = JSON.parse(trimmed) as unknown;
-      if (!Array.isArray(array)) return { lines: [], problems: [{ line: 1, message: 'expected a JSON array' }] };
-      const mayHoldBadText = jsonMayHoldBadText(trimmed);
-      return partitioned(array.map((value, index) => checkedLine(index + 1, value, mayHoldBadText)));
-    } catch (error) {
-      return { lines: [], problems: [{ line: 1, message: `invalid JSON: ${(error as Error).message}` }] };
-    }
-  }
-  const results: (ParsedLine | LineProblem)[] = [];
-  text.split('\n').forEach((raw, index) => {
-    const source = raw.trim();
-    if (!source) return;
-    try {
-      results.push(checkedLine(index + 1, JSON.parse(source), jsonMayHoldBadText(source)));
-    } catch (error) {
-      results.push({ line: index + 1, message: `invalid JSON: ${(error as Error).message}` });
-    }
-  });
-  return partitioned(results);
-}
-
+/** A record of at most `max` keys, whose values are checked only then (each bad value is an issue). */
+export const checkedRecord = <Value extends z.ZodType>(value: Value, max: number, message = `must have at most ${max} keys`) =>
+  z
+    .record(z.string(), z.unknown())
+    .refine((record) => Object.keys(record).length <= max, message)
+    .pipe(z.record(z.string(), value));
 export interface IngestSummary {
   accepted: number;
   replaced: number;
@@ -93,8 +98,13 @@ export interface IngestSummary {
 }
 
 /** One line's schema problems as one sentence: "field: problem; field: problem". */
-const describeIssues = (error: z.ZodError): string =>
-  error.issues.map((issue) => `${issue.path.join('.') || 'line'}: ${issue.message}`).join('; ');
+function describeIssues(error: z.ZodError): string {
+  const described = error.issues
+    .slice(0, ISSUES_DESCRIBED)
+    .map((issue) => `${clippedText(issue.path.join('.'), REPORTED_PROBLEMS.pathCharacters) || 'line'}: ${issue.message}`);
+  const more = error.issues.length - described.length;
+  return described.join('; ') + (more ? `; ${more} more` : '');
+}
 
 /** What a line that passed its schema says: its identity in the file, what breaks its own rules, and the record it stands for. */
 export interface CheckedLine<Accepted> {
@@ -106,17 +116,18 @@ export interface CheckedLine<Accepted> {
 /**
  * Every line through its schema, then its own rules (`check`); a line is accepted when both pass
  * and no earlier line has the same key (`kind` names it in the problem: "same scan as line 3").
- * All of a line's problems are reported together, in one sentence.
+ * All of a line's problems are reported together, in one sentence. A body is validated a slice
+ * at a time: `seen` holds the keys of the slices before.
  */
 export function validateLines<Data, Accepted>(
   lines: readonly ParsedLine[],
   schema: z.ZodType<Data>,
   kind: string,
   check: (data: Data) => CheckedLine<Accepted>,
+  seen = new Map<string, number>(),
 ): { accepted: Accepted[]; problems: LineProblem[] } {
   const accepted: Accepted[] = [];
   const problems: LineProblem[] = [];
-  const seen = new Map<string, number>();
   for (const { line, value } of lines) {
     const parsed = schema.safeParse(value);
     if (!parsed.success) {

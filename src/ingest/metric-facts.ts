@@ -4,7 +4,7 @@ import type pg from 'pg';
 import { z } from 'zod';
 import { baseMetricsOf, catalog, METRIC_COLUMNS, PROVIDERS, type ProviderId } from '../reports/index.js';
 import { DATE_RULE, isCivilDate } from '../dates/civil-date.js';
-import { validateLines, type LineProblem, type ParsedLine } from './lines.js';
+import { checkedRecord, validateLines, type LineProblem, type ParsedLine } from './lines.js';
 import { columnsOf, insertColumns, pushRow } from './columns.js';
 
 export interface MetricFactInput {
@@ -21,15 +21,15 @@ const lineSchema = z
     client: z.string().regex(/^cli_[0-9A-Za-z]{20}$/, 'client must be a client id (cli_…)'),
     provider: z.enum(PROVIDERS),
     date: z.string().refine(isCivilDate, `must be ${DATE_RULE}`),
-    dimension: z
-      .record(z.string(), z.string().min(1).max(500))
+    dimension: checkedRecord(z.string().min(1).max(500), 1, 'dimension must have exactly one key')
       .refine((value) => Object.keys(value).length === 1, 'dimension must have exactly one key')
       .optional(),
-    metrics: z.record(z.string(), z.number().finite().nonnegative()),
+    // More keys than there are base metrics at all is refused before the values are checked.
+    metrics: checkedRecord(z.number().finite().nonnegative(), METRIC_COLUMNS.length),
   })
   .strict();
 
-export function validateMetricLines(lines: readonly ParsedLine[], knownClients: ReadonlySet<string>): { facts: MetricFactInput[]; problems: LineProblem[] } {
+export function validateMetricLines(lines: readonly ParsedLine[], knownClients: ReadonlySet<string>, seen?: Map<string, number>): { facts: MetricFactInput[]; problems: LineProblem[] } {
   const { accepted, problems } = validateLines(lines, lineSchema, 'fact', ({ client, provider, date, dimension, metrics }) => {
     const [dimensionName, dimensionValue] = dimension ? Object.entries(dimension)[0]! : ['', ''];
     const lineProblems: string[] = [];
@@ -46,7 +46,7 @@ export function validateMetricLines(lines: readonly ParsedLine[], knownClients: 
       problems: lineProblems,
       record: { clientId: client, provider, date, dimension: dimensionName, dimensionValue, metrics },
     };
-  });
+  }, seen);
   return { facts: accepted, problems };
 }
 

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { DATE_RULE, isCivilDate } from '../dates/civil-date.js';
 import { AI_MODELS, registrableDomain, urlFacts, competitorCountersFromRuns, competitorDifferences, counterDifferences, countersFromRuns, runProblems, SENTIMENTS, type Run } from '../ai-visibility/index.js';
 import { COMPETITOR_COUNTER_FIELDS, COUNTER_FIELDS, type CompetitorCounters, type ScanCounters } from '../ai-visibility/index.js';
-import { validateLines, type LineProblem, type ParsedLine } from './lines.js';
+import { checkedArray, validateLines, type LineProblem, type ParsedLine } from './lines.js';
 export interface ScanInput extends ScanCounters {
   projectId: string;
   date: string;
@@ -54,19 +54,19 @@ export const runSchema = z
   .object({
     prompt: z.string().trim().min(1).max(RUN_LIMITS.promptCharacters),
     topic: z.string().trim().min(1).max(100).nullable().optional(),
-    tags: z.array(z.string().trim().min(1).max(50)).max(RUN_LIMITS.tagsPerPrompt).optional(),
+    tags: checkedArray(z.string().trim().min(1).max(50), RUN_LIMITS.tagsPerPrompt).optional(),
     answer: z.string().max(RUN_LIMITS.answerCharacters),
     brandMentions: counter,
     totalMentions: counter,
     position,
     sentiment: z.enum(SENTIMENTS).nullable(),
-    competitors: z.array(z.object({ name: z.string().min(1).max(200), mentions: counter, position }).strict()).max(50).optional(),
-    citations: z.array(z.object({ url: httpUrl, title: z.string().max(500).nullable().optional() }).strict()).max(RUN_LIMITS.citationsPerAnswer).optional(),
-    searchQueries: z
-      .array(z.string().max(RUN_LIMITS.searchQueryCharacters).refine((query) => query.trim().length > 0, 'must not be blank'))
-      .max(RUN_LIMITS.searchQueriesPerRun)
-      .optional(),
-    retrieved: z.array(z.object({ url: httpUrl, title: z.string().max(500).nullable().optional() }).strict()).max(RUN_LIMITS.retrievedPerRun).optional(),
+    competitors: checkedArray(z.object({ name: z.string().min(1).max(200), mentions: counter, position }).strict(), 50).optional(),
+    citations: checkedArray(z.object({ url: httpUrl, title: z.string().max(500).nullable().optional() }).strict(), RUN_LIMITS.citationsPerAnswer).optional(),
+    searchQueries: checkedArray(
+      z.string().max(RUN_LIMITS.searchQueryCharacters).refine((query) => query.trim().length > 0, 'must not be blank'),
+      RUN_LIMITS.searchQueriesPerRun,
+    ).optional(),
+    retrieved: checkedArray(z.object({ url: httpUrl, title: z.string().max(500).nullable().optional() }).strict(), RUN_LIMITS.retrievedPerRun).optional(),
   })
   .strict();
 
@@ -78,11 +78,11 @@ const lineSchema = z
     locale: z.string().min(2).max(35),
     // Required without runs; with runs, optional and then checked against them.
     ...Object.fromEntries(COUNTER_FIELDS.map((field) => [field, counter.optional()])),
-    competitors: z
-      .array(z.object({ name: z.string().min(1).max(200), ...Object.fromEntries(COMPETITOR_COUNTER_FIELDS.map((field) => [field, counter])) }).strict())
-      .max(50)
-      .optional(),
-    runs: z.array(runSchema).max(RUN_LIMITS.runsPerScan).optional(),
+    competitors: checkedArray(
+      z.object({ name: z.string().min(1).max(200), ...Object.fromEntries(COMPETITOR_COUNTER_FIELDS.map((field) => [field, counter])) }).strict(),
+      50,
+    ).optional(),
+    runs: checkedArray(runSchema, RUN_LIMITS.runsPerScan).optional(),
   })
   .strict();
 
@@ -142,7 +142,11 @@ export function counterProblems(scan: ScanCounters): string[] {
   return problems;
 }
 
-export function validateScanLines(lines: readonly ParsedLine[], projects: ReadonlyMap<string, ProjectRules>): { scans: ScanInput[]; problems: LineProblem[] } {
+export function validateScanLines(
+  lines: readonly ParsedLine[],
+  projects: ReadonlyMap<string, ProjectRules>,
+  seen?: Map<string, number>,
+): { scans: ScanInput[]; problems: LineProblem[] } {
   const { accepted, problems } = validateLines(lines, lineSchema, 'scan', (line) => {
     const { project, date, model } = line;
     // Locales compare without regard to case (BCP 47): a scan is stored under the project's spelling.
@@ -162,6 +166,6 @@ export function validateScanLines(lines: readonly ParsedLine[], projects: Readon
       problems: lineProblems,
       record: { projectId: project, date, model, locale, ...rest, competitors, ...(line.runs ? { runs: line.runs as Run[] } : {}) },
     };
-  });
+  }, seen);
   return { scans: accepted, problems };
 }

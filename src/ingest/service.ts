@@ -1,10 +1,14 @@
-// The ingest use cases shared by the HTTP endpoint and the CLI: parse, validate every
-// line, and write all-or-nothing (or only the valid lines when skipInvalid is set).
+// The ingest use cases shared by the HTTP endpoint and the CLI: read the body a slice at a time,
+// validate each slice as it comes, and write all-or-nothing (or only the valid lines when
+// skipInvalid is set). What an ingest holds is bounded by what it may write: the records of its
+// valid lines (none once a line failed without skipInvalid), their keys, the projects or clients
+// they name, and the first problems (lines.ts) — never every line or every problem.
 import type pg from 'pg';
 import { inTransaction } from '../db/transaction.js';
-import { decodeIngestBody, parseIngestBody, type IngestSummary, type LineProblem } from './lines.js';
-import { existingClientIds, validateMetricLines, writeMetricFacts } from './metric-facts.js';
-import { validateScanLines } from './scan-lines.js';
+import { bodySlices, type BodyItem } from './body-items.js';
+import { ProblemList, type IngestSummary, type LineProblem, type ParsedLine } from './lines.js';
+import { existingClientIds, validateMetricLines, writeMetricFacts, type MetricFactInput } from './metric-facts.js';
+import { validateScanLines, type ProjectRules, type ScanInput } from './scan-lines.js';
 import { projectRules, writeScans } from './scans.js';
 
 export type IngestKind = 'metrics' | 'scans';
@@ -14,31 +18,106 @@ export interface IngestOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
-const sortProblems = (problems: LineProblem[]) => problems.sort((a, b) => a.line - b.line);
+/** The body: whole (the CLI's file, a text), or as it arrives (a request's chunks). */
+export type IngestBody = Uint8Array | string | AsyncIterable<Uint8Array>;
 
-export async function ingest(pool: pg.Pool, kind: IngestKind, body: Uint8Array | string, options: IngestOptions = {}): Promise<IngestSummary> {
-  const { text, problems: encodingProblems } = typeof body === 'string' ? { text: body, problems: [] } : decodeIngestBody(body);
-  const parsed = parseIngestBody(text);
-  const lines = parsed.lines;
-  const parseProblems = [...encodingProblems, ...parsed.problems];
-  const ids = lines.map(({ value }) => String((value as Record<string, unknown> | null)?.[kind === 'metrics' ? 'client' : 'project'] ?? ''));
-  let write: (client: pg.PoolClient) => Promise<{ inserted: number; replaced: number; unchanged?: number }>;
-  let problems: LineProblem[];
-  let valid: number;
-  if (kind === 'metrics') {
-    const validated = validateMetricLines(lines, await existingClientIds(pool, ids));
-    problems = [...parseProblems, ...validated.problems];
-    valid = validated.facts.length;
-    write = (client) => writeMetricFacts(client, validated.facts, (done) => options.onProgress?.(done, valid));
-  } else {
-    const rules = await projectRules(pool, ids);
-    const validated = validateScanLines(lines, rules);
-    problems = [...parseProblems, ...validated.problems];
-    valid = validated.scans.length;
-    write = (client) => writeScans(client, validated.scans, rules, (done) => options.onProgress?.(done, valid));
+const chunksOf = (body: IngestBody) => (typeof body === 'string' ? [Buffer.from(body)] : body instanceof Uint8Array ? [body] : body);
+
+export interface IngestResult extends IngestSummary {
+  /** Problems counted in `rejected` but not listed in `problems`. */
+  omitted: number;
+}
+
+/** An id worth looking up: ids are short, and a line naming a longer one fails its schema anyway. */
+const idsOf = (lines: readonly ParsedLine[], field: string, isKnown: (id: string) => boolean): string[] => {
+  const ids: string[] = [];
+  for (const { value } of lines) {
+    const id = (value as Record<string, unknown> | null)?.[field];
+    if (typeof id === 'string' && id.length <= 64 && !isKnown(id)) ids.push(id);
   }
-  sortProblems(problems);
-  if (problems.length && !options.skipInvalid) return { accepted: 0, replaced: 0, rejected: problems.length, problems };
-  const written = valid ? await inTransaction(pool, write) : { inserted: 0, replaced: 0, ...(kind === 'scans' ? { unchanged: 0 } : {}) };
-  return { accepted: written.inserted, replaced: written.replaced, ...(written.unchanged === undefined ? {} : { unchanged: written.unchanged }), rejected: problems.length, problems };
+  return ids;
+};
+
+interface Written {
+  inserted: number;
+  replaced: number;
+  unchanged?: number;
+}
+
+/**
+ * A body's validation a slice at a time, keeping the records to write — until `discard`, after
+ * which nothing will be written and only problems are counted.
+ */
+function collecting<Accepted>(
+  validateSlice: (lines: ParsedLine[], seen: Map<string, number>) => Promise<{ accepted: Accepted[]; problems: LineProblem[] }>,
+  writeAll: (client: pg.PoolClient, records: Accepted[], onProgress: (done: number) => void) => Promise<Written>,
+) {
+  const seen = new Map<string, number>();
+  let records: Accepted[] | null = [];
+  return {
+    async validate(lines: ParsedLine[]): Promise<LineProblem[]> {
+      const { accepted, problems } = await validateSlice(lines, seen);
+      if (records) for (const record of accepted) records.push(record);
+      return problems;
+    },
+    discard: () => void (records = null),
+    get records() {
+      return records;
+    },
+    write: (client: pg.PoolClient, onProgress: (done: number) => void) => writeAll(client, records ?? [], onProgress),
+  };
+}
+
+/**
+ * One kind's validation, with what it looked up for the slices before: the projects (or clients)
+ * found so far are kept, ids not found are not (a body of a million made-up ids would otherwise
+ * keep a million entries).
+ */
+function validationOf(pool: pg.Pool, kind: IngestKind) {
+  if (kind === 'metrics') {
+    const known = new Set<string>();
+    return collecting<MetricFactInput>(
+      async (lines, seen) => {
+        const unknown = idsOf(lines, 'client', (id) => known.has(id));
+        if (unknown.length) for (const id of await existingClientIds(pool, unknown)) known.add(id);
+        const { facts, problems } = validateMetricLines(lines, known, seen);
+        return { accepted: facts, problems };
+      },
+      writeMetricFacts,
+    );
+  }
+  const rules = new Map<string, ProjectRules>();
+  return collecting<ScanInput>(
+    async (lines, seen) => {
+      const unknown = idsOf(lines, 'project', (id) => rules.has(id));
+      if (unknown.length) for (const [id, found] of await projectRules(pool, unknown)) rules.set(id, found);
+      const { scans, problems } = validateScanLines(lines, rules, seen);
+      return { accepted: scans, problems };
+    },
+    (client, scans, onProgress) => writeScans(client, scans, rules, onProgress),
+  );
+}
+
+const byLine = (a: LineProblem, b: LineProblem) => a.line - b.line;
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export async function ingest(pool: pg.Pool, kind: IngestKind, body: IngestBody, options: IngestOptions = {}): Promise<IngestResult> {
+  const validation = validationOf(pool, kind);
+  const problems = new ProblemList();
+  for await (const slice of bodySlices(chunksOf(body))) {
+    const lines = slice.filter((item): item is ParsedLine => 'value' in item);
+    const sliceProblems = slice.filter((item: BodyItem): item is LineProblem => 'message' in item);
+    if (lines.length) sliceProblems.push(...(await validation.validate(lines)));
+    for (const problem of sliceProblems.sort(byLine)) problems.add(problem);
+    if (problems.count && !options.skipInvalid) validation.discard();
+    // Between slices, other requests run: a large body is many short turns, not one long one.
+    await yieldToEventLoop();
+  }
+  const summary = { rejected: problems.count, problems: problems.reported, omitted: problems.omitted };
+  const valid = validation.records?.length;
+  if (valid === undefined) return { accepted: 0, replaced: 0, ...summary };
+  const written: Written = valid
+    ? await inTransaction(pool, (client) => validation.write(client, (done) => options.onProgress?.(done, valid)))
+    : { inserted: 0, replaced: 0, ...(kind === 'scans' ? { unchanged: 0 } : {}) };
+  return { accepted: written.inserted, replaced: written.replaced, ...(written.unchanged === undefined ? {} : { unchanged: written.unchanged }), ...summary };
 }

@@ -13,7 +13,6 @@ import { createSender } from '../../src/webhooks/sender.js';
 import { createDeliveryWorker, type DeliveryWorker } from '../../src/webhooks/worker.js';
 import { validateScanLines } from '../../src/ingest/scan-lines.js';
 import { projectRules, writeScans } from '../../src/ingest/scans.js';
-import { parseIngestBody } from '../../src/ingest/lines.js';
 import { OPERATOR } from '../../src/workspaces/actor.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
 import { TEST_APP_SECRET_KEY } from '../support/secrets.js';
@@ -104,7 +103,7 @@ describe('events from ingestion', () => {
 
   it('a rolled-back ingest leaves no event', async () => {
     const { keyed, project, receiver } = await setup();
-    const { lines } = parseIngestBody(JSON.stringify([{ project: project.id, date: '2026-10-05', model: 'chatgpt', locale: 'en-US', ...counters }]));
+    const lines = [{ line: 1, value: { project: project.id, date: '2026-10-05', model: 'chatgpt', locale: 'en-US', ...counters } }];
     const rules = await projectRules(t.database.pool, [project.id]);
     const client = await t.database.pool.connect();
     await client.query('BEGIN');
