@@ -15,6 +15,7 @@ import { bearerToken } from '../auth/index.js';
 import { graphiqlPage } from './graphiql.js';
 import { textArgumentError } from './text-arguments.js';
 import { parseWithinNesting } from './document-nesting.js';
+import { boundedErrors } from './bounded-errors.js';
 import { trace } from '@opentelemetry/api';
 import { tracing } from '../observability/tracing.js';
 import { isTrustedOperation, loadTrustedOperations, operationNames } from './trusted-operations.js';
@@ -159,6 +160,14 @@ export function createGraphQLServer(deps: YogaDependencies) {
       }),
       // After the armor: its token-counting parser is the one that overflowed (graphql/document-nesting.ts).
       { onParse: ({ parseFn, setParseFn }) => setParseFn(parseWithinNesting(parseFn)) } satisfies Plugin,
+      // Whatever failed — parsing, validation, variables, execution — its errors are small (graphql/bounded-errors.ts).
+      {
+        onResultProcess: ({ result, setResult }) => {
+          if (Array.isArray(result) || !result || Symbol.asyncIterator in result || !result.errors?.length) return;
+          const errors = boundedErrors(result.errors);
+          if (errors !== result.errors) setResult({ ...result, errors });
+        },
+      } satisfies Plugin,
     ],
   });
   return { fetch: (request: Request, exchange: GraphQLExchange) => exchanges.run(exchange, () => yoga.fetch(request, exchange)) };
