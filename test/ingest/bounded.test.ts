@@ -1,0 +1,63 @@
+// Issue 48: one ingest request took the service down — every parsed line and every problem kept,
+// synchronously. Through HTTP: a body of junk lines answers with its first problems and a count,
+// other requests are answered while it is validated, and ingests beyond the instance's limit are
+// refused before their bodies are read.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_BODY_MAX_BYTES } from '../../src/http/responses.js';
+import { REPORTED_PROBLEMS } from '../../src/ingest/lines.js';
+import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
+
+const TOKEN = 'b'.repeat(40);
+let t: TestApp;
+let key: string;
+
+beforeAll(async () => {
+  t = await createTestApp({ INGEST_TOKEN: TOKEN, INGEST_MAX_CONCURRENT: '1' });
+  key = (await createKeyedWorkspace(t.database)).key.secret;
+});
+afterAll(() => t.close());
+
+const ingest = (body: BodyInit, kind = 'scans') =>
+  t.app.fetch(new Request(`http://test.local/internal/ingest/${kind}`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body, duplex: 'half' } as RequestInit));
+
+describe('a body of junk lines', () => {
+  it.each(['scans', 'metrics'])('%s: answers its first problems and counts them all, in a small answer', async (kind) => {
+    const response = await ingest('{}\n'.repeat(100_000), kind);
+    const text = await response.text();
+    expect(response.status).toBe(400);
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(ERROR_BODY_MAX_BYTES);
+    const { error } = JSON.parse(text);
+    expect(error.lines.length).toBeGreaterThan(0);
+    expect(error.lines.length).toBeLessThanOrEqual(REPORTED_PROBLEMS.count);
+    expect(error.lines[0].line).toBe(1);
+    expect(error.omitted).toBe(100_000 - error.lines.length);
+    expect(error.message).toBe(`100000 line(s) are invalid; the first ${error.lines.length} are listed; nothing was imported.`);
+  });
+
+  it('lets another request be answered while it is validated', async () => {
+    const order: string[] = [];
+    // One chunk: without turns between its slices, it would be validated in one go.
+    const junk = ingest(Buffer.from('{}\n'.repeat(300_000))).then((response) => (order.push('ingest'), response));
+    const other = t.get('/api/v1/clients', key).then((response) => (order.push('other'), response));
+    const [ingested, answered] = await Promise.all([junk, other]);
+    expect(ingested.status).toBe(400);
+    expect(answered.status).toBe(200);
+    expect(order).toEqual(['other', 'ingest']);
+  });
+});
+
+describe('ingests at once', () => {
+  it('past INGEST_MAX_CONCURRENT, one more is 429 with Retry-After before its body is read', async () => {
+    let send!: ReadableStreamDefaultController<Uint8Array>;
+    const held = new ReadableStream<Uint8Array>({ start: (controller) => void (send = controller) });
+    const first = ingest(held);
+    send.enqueue(Buffer.from('{}\n'));
+    const refused = await ingest('{}');
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('2');
+    expect((await json(refused)).error.code).toBe('rate_limited');
+    send.close();
+    expect((await first).status).toBe(400);
+    expect((await ingest('{}')).status).toBe(400);
+  });
+});
