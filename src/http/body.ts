@@ -43,6 +43,40 @@ export async function* bodyChunks(request: Request, limit: number): AsyncGenerat
   }
 }
 
+/**
+ * `chunks` read as fast as they arrive, handed on as fast as the consumer takes them: a consumer
+ * slower than the network (ingest validating a body as it comes) does not hold the body back, so
+ * the request's clock (REQUEST_TIMEOUT_SECONDS, until the body has arrived) measures the network
+ * alone. What is queued is bounded by the body's limit; a failure (413) is thrown at the next take.
+ */
+export async function* readAhead(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const queue: (Uint8Array | undefined)[] = [];
+  let next = 0;
+  let done = false;
+  let failure: { error: unknown } | null = null;
+  let wake = () => {};
+  void (async () => {
+    try {
+      for await (const chunk of chunks) (queue.push(chunk), wake());
+    } catch (error) {
+      failure = { error };
+    } finally {
+      done = true;
+      wake();
+    }
+  })();
+  for (;;) {
+    if (failure) throw (failure as { error: unknown }).error;
+    if (next < queue.length) {
+      const chunk = queue[next]!;
+      // Taken chunks are let go of at once: only what waits is held.
+      queue[next++] = undefined;
+      yield chunk;
+    } else if (done) return;
+    else await new Promise<void>((resolve) => (wake = resolve));
+  }
+}
+
 /** The body of a web-standard request, refused with 413 past `limit` bytes. */
 export async function readBody(request: Request, limit: number): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];

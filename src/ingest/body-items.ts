@@ -7,7 +7,7 @@ import { findTextProblem, jsonMayHoldBadText, TEXT_RULE, utf8Text } from '../htt
 import type { LineProblem, ParsedLine } from './lines.js';
 
 /** Input cut at once; a chunk (the CLI reads a whole file as one) is fed in pieces of this size. */
-const PIECE_BYTES = 16 * 1024;
+const PIECE_BYTES = 4 * 1024;
 
 const NEWLINE = 0x0a;
 const QUOTE = 0x22;

@@ -9,7 +9,7 @@ import type { Database } from '../db/client.js';
 import { ApiError, toApiError } from '../errors/index.js';
 import { bearerChallenge, bearerToken } from '../auth/index.js';
 import { errorResponse, jsonResponse } from '../http/responses.js';
-import { bodyChunks } from '../http/body.js';
+import { bodyChunks, readAhead } from '../http/body.js';
 import { ingest, type IngestKind } from './service.js';
 
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -34,7 +34,7 @@ export function createIngestHandler(deps: { config: Config; database: Database; 
     const skipInvalid = url.searchParams.get('skipInvalid') === 'true';
     running++;
     try {
-      const summary = await ingest(deps.database.pool, kind as IngestKind, bodyChunks(request, MAX_BODY_BYTES), { skipInvalid });
+      const summary = await ingest(deps.database.pool, kind as IngestKind, readAhead(bodyChunks(request, MAX_BODY_BYTES)), { skipInvalid });
       const { omitted, ...data } = summary;
       // Without skipInvalid, any bad line means nothing was written.
       if (summary.rejected && !skipInvalid) {

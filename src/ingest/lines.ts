@@ -59,28 +59,35 @@ export class ProblemList {
 /** Issues described in one sentence; past the first few, a line with many says how many more. */
 const ISSUES_DESCRIBED = 10;
 
+const typeName = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
+
 /**
  * An array whose items are checked one at a time, stopping at the third bad one: a line of a
  * million numbers where objects belong made a million issues (and a 185 MB answer). The length is
- * checked first, so a long array costs one issue.
+ * checked first, so a long array costs one issue; the messages are zod's own.
  */
 export const checkedArray = <Item extends z.ZodType>(item: Item, max: number) =>
-  z
-    .array(z.unknown())
-    .max(max)
-    .transform((items, context) => {
-      const checked: z.output<Item>[] = [];
-      let bad = 0;
-      for (let index = 0; index < items.length && bad < 3; index++) {
-        const parsed = item.safeParse(items[index]);
-        if (parsed.success) checked.push(parsed.data);
-        else {
-          bad++;
-          for (const issue of parsed.error.issues) context.issues.push({ code: 'custom', message: issue.message, path: [index, ...issue.path], input: items[index] });
-        }
+  z.unknown().transform((items, context) => {
+    if (!Array.isArray(items)) {
+      context.issues.push({ code: 'invalid_type', expected: 'array', input: items, message: `Invalid input: expected array, received ${typeName(items)}` });
+      return z.NEVER;
+    }
+    if (items.length > max) {
+      context.issues.push({ code: 'too_big', origin: 'array', maximum: max, inclusive: true, input: items, message: `Too big: expected array to have <=${max} items` });
+      return z.NEVER;
+    }
+    const checked: z.output<Item>[] = [];
+    let bad = 0;
+    for (let index = 0; index < items.length && bad < 3; index++) {
+      const parsed = item.safeParse(items[index]);
+      if (parsed.success) checked.push(parsed.data);
+      else {
+        bad++;
+        for (const issue of parsed.error.issues) context.issues.push({ code: 'custom', message: issue.message, path: [index, ...issue.path], input: items[index] });
       }
-      return bad ? z.NEVER : checked;
-    });
+    }
+    return bad ? z.NEVER : checked;
+  });
 
 /** A record of at most `max` keys, whose values are checked only then (each bad value is an issue). */
 export const checkedRecord = <Value extends z.ZodType>(value: Value, max: number, message = `must have at most ${max} keys`) =>
