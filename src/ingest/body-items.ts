@@ -19,7 +19,8 @@ const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
 const isSpace = (byte: number) => byte === 0x20 || byte === NEWLINE || byte === 0x0d || byte === 0x09;
 
-type Emit = (bytes: Uint8Array, line: number) => void;
+/** An item's bytes, or its text when it was decoded with others. */
+type Emit = (item: Uint8Array | string, line: number) => void;
 type Fail = (line: number, message: string) => void;
 
 /** The bytes of an item that began in earlier chunks and ends in this one. */
@@ -51,12 +52,24 @@ class LineCutter {
     this.line = firstLine;
   }
   push(chunk: Uint8Array, emit: Emit, _fail: Fail) {
-    let start = 0;
-    for (let end = chunk.indexOf(NEWLINE); end !== -1; end = chunk.indexOf(NEWLINE, start)) {
-      emit(this.pending.take(chunk.subarray(start, end)), this.line++);
-      start = end + 1;
-    }
-    this.pending.keep(chunk.subarray(start));
+    const first = chunk.indexOf(NEWLINE);
+    if (first === -1) return this.pending.keep(chunk);
+    emit(this.pending.take(chunk.subarray(0, first)), this.line++);
+    const last = chunk.lastIndexOf(NEWLINE);
+    // The whole lines between are decoded at once: a newline byte never occurs inside a UTF-8
+    // sequence, so the text splits where the bytes do (a view and a decoding per short line were
+    // most of a body of them). Bytes that are not UTF-8 are decoded line by line to tell which.
+    const whole = chunk.subarray(first + 1, last);
+    const text = last > first ? decodedOrNull(whole) : '';
+    if (text === null) {
+      let start = 0;
+      for (let end = whole.indexOf(NEWLINE); end !== -1; end = whole.indexOf(NEWLINE, start)) {
+        emit(whole.subarray(start, end), this.line++);
+        start = end + 1;
+      }
+      emit(whole.subarray(start), this.line++);
+    } else if (last > first) for (const line of text.split('\n')) emit(line, this.line++);
+    this.pending.keep(chunk.subarray(last + 1));
   }
   end(emit: Emit, _fail: Fail) {
     if (!this.pending.empty) emit(this.pending.take(new Uint8Array(0)), this.line);
@@ -70,7 +83,7 @@ class LineCutter {
  */
 class ArrayCutter {
   private pending = new Pending();
-  private state: 'element?' | 'element' | 'after' | 'closed' | 'failed' = 'element?';
+  private state: 'element?' | 'element' | 'closed' | 'failed' = 'element?';
   private depth = 0;
   private inString = false;
   private escaped = false;
@@ -120,14 +133,19 @@ class ArrayCutter {
   }
 }
 
-/** One item as a value, or its problem; null for a blank NDJSON line. */
-function parsedItem(bytes: Uint8Array, line: number): ParsedLine | LineProblem | null {
-  let source: string;
+const decodedOrNull = (bytes: Uint8Array): string | null => {
   try {
-    source = utf8Text(bytes).trim();
+    return utf8Text(bytes);
   } catch {
-    return { line, message: `the line is not valid UTF-8; ${TEXT_RULE}` };
+    return null;
   }
+};
+
+/** One item as a value, or its problem; null for a blank NDJSON line. */
+function parsedItem(item: Uint8Array | string, line: number): ParsedLine | LineProblem | null {
+  const text = typeof item === 'string' ? item : decodedOrNull(item);
+  if (text === null) return { line, message: `the line is not valid UTF-8; ${TEXT_RULE}` };
+  const source = text.trim();
   if (!source) return null;
   let value: unknown;
   try {
@@ -148,9 +166,9 @@ export type BodyItem = ParsedLine | LineProblem;
  */
 export async function* bodySlices(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): AsyncGenerator<BodyItem[]> {
   let slice: BodyItem[] = [];
-  const emit: Emit = (bytes, line) => {
-    const item = parsedItem(bytes, line);
-    if (item) slice.push(item);
+  const emit: Emit = (item, line) => {
+    const parsed = parsedItem(item, line);
+    if (parsed) slice.push(parsed);
   };
   const fail: Fail = (line, message) => slice.push({ line, message });
   let cutter: LineCutter | ArrayCutter | null = null;

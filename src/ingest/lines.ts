@@ -50,6 +50,11 @@ export class ProblemList {
     this.reported.push({ line: problem.line, message });
   }
 
+  /** Whether no more problems will be reported (they are only counted). */
+  get isFull() {
+    return this.full;
+  }
+
   /** Problems counted but not reported. */
   get omitted() {
     return this.count - this.reported.length;
@@ -120,25 +125,40 @@ export interface CheckedLine<Accepted> {
   record: Accepted;
 }
 
+/** What the slices of a body before this one leave to it. */
+export interface BodyState {
+  /** Keys of the lines accepted so far, with their line numbers. */
+  seen: Map<string, number>;
+  /**
+   * Whether problems are still worth a sentence: once the reported ones are full, a line that
+   * fails its schema is only counted (zod builds its error only when asked, and describing an
+   * empty object's refusal was most of the time a body of them took).
+   */
+  describing: boolean;
+}
+
+const UNDESCRIBED = '';
+
 /**
  * Every line through its schema, then its own rules (`check`); a line is accepted when both pass
  * and no earlier line has the same key (`kind` names it in the problem: "same scan as line 3").
  * All of a line's problems are reported together, in one sentence. A body is validated a slice
- * at a time: `seen` holds the keys of the slices before.
+ * at a time (`body`).
  */
 export function validateLines<Data, Accepted>(
   lines: readonly ParsedLine[],
   schema: z.ZodType<Data>,
   kind: string,
   check: (data: Data) => CheckedLine<Accepted>,
-  seen = new Map<string, number>(),
+  body: BodyState = { seen: new Map(), describing: true },
 ): { accepted: Accepted[]; problems: LineProblem[] } {
+  const { seen } = body;
   const accepted: Accepted[] = [];
   const problems: LineProblem[] = [];
   for (const { line, value } of lines) {
     const parsed = schema.safeParse(value);
     if (!parsed.success) {
-      problems.push({ line, message: describeIssues(parsed.error) });
+      problems.push({ line, message: body.describing ? describeIssues(parsed.error) : UNDESCRIBED });
       continue;
     }
     const { key, problems: lineProblems, record } = check(parsed.data);

@@ -4,7 +4,7 @@ import type pg from 'pg';
 import { z } from 'zod';
 import { baseMetricsOf, catalog, METRIC_COLUMNS, PROVIDERS, type ProviderId } from '../reports/index.js';
 import { DATE_RULE, isCivilDate } from '../dates/civil-date.js';
-import { checkedRecord, validateLines, type LineProblem, type ParsedLine } from './lines.js';
+import { checkedRecord, validateLines, type BodyState, type LineProblem, type ParsedLine } from './lines.js';
 import { columnsOf, insertColumns, pushRow } from './columns.js';
 
 export interface MetricFactInput {
@@ -29,7 +29,7 @@ const lineSchema = z
   })
   .strict();
 
-export function validateMetricLines(lines: readonly ParsedLine[], knownClients: ReadonlySet<string>, seen?: Map<string, number>): { facts: MetricFactInput[]; problems: LineProblem[] } {
+export function validateMetricLines(lines: readonly ParsedLine[], knownClients: ReadonlySet<string>, body?: BodyState): { facts: MetricFactInput[]; problems: LineProblem[] } {
   const { accepted, problems } = validateLines(lines, lineSchema, 'fact', ({ client, provider, date, dimension, metrics }) => {
     const [dimensionName, dimensionValue] = dimension ? Object.entries(dimension)[0]! : ['', ''];
     const lineProblems: string[] = [];
@@ -46,7 +46,7 @@ export function validateMetricLines(lines: readonly ParsedLine[], knownClients: 
       problems: lineProblems,
       record: { clientId: client, provider, date, dimension: dimensionName, dimensionValue, metrics },
     };
-  }, seen);
+  }, body);
   return { facts: accepted, problems };
 }
 

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { DATE_RULE, isCivilDate } from '../dates/civil-date.js';
 import { AI_MODELS, registrableDomain, urlFacts, competitorCountersFromRuns, competitorDifferences, counterDifferences, countersFromRuns, runProblems, SENTIMENTS, type Run } from '../ai-visibility/index.js';
 import { COMPETITOR_COUNTER_FIELDS, COUNTER_FIELDS, type CompetitorCounters, type ScanCounters } from '../ai-visibility/index.js';
-import { checkedArray, validateLines, type LineProblem, type ParsedLine } from './lines.js';
+import { checkedArray, validateLines, type BodyState, type LineProblem, type ParsedLine } from './lines.js';
 export interface ScanInput extends ScanCounters {
   projectId: string;
   date: string;
@@ -145,7 +145,7 @@ export function counterProblems(scan: ScanCounters): string[] {
 export function validateScanLines(
   lines: readonly ParsedLine[],
   projects: ReadonlyMap<string, ProjectRules>,
-  seen?: Map<string, number>,
+  body?: BodyState,
 ): { scans: ScanInput[]; problems: LineProblem[] } {
   const { accepted, problems } = validateLines(lines, lineSchema, 'scan', (line) => {
     const { project, date, model } = line;
@@ -166,6 +166,6 @@ export function validateScanLines(
       problems: lineProblems,
       record: { projectId: project, date, model, locale, ...rest, competitors, ...(line.runs ? { runs: line.runs as Run[] } : {}) },
     };
-  }, seen);
+  }, body);
   return { scans: accepted, problems };
 }

@@ -6,7 +6,7 @@
 import type pg from 'pg';
 import { inTransaction } from '../db/transaction.js';
 import { bodySlices, type BodyItem } from './body-items.js';
-import { ProblemList, type IngestSummary, type LineProblem, type ParsedLine } from './lines.js';
+import { ProblemList, type BodyState, type IngestSummary, type LineProblem, type ParsedLine } from './lines.js';
 import { existingClientIds, validateMetricLines, writeMetricFacts, type MetricFactInput } from './metric-facts.js';
 import { validateScanLines, type ProjectRules, type ScanInput } from './scan-lines.js';
 import { projectRules, writeScans } from './scans.js';
@@ -49,14 +49,15 @@ interface Written {
  * which nothing will be written and only problems are counted.
  */
 function collecting<Accepted>(
-  validateSlice: (lines: ParsedLine[], seen: Map<string, number>) => Promise<{ accepted: Accepted[]; problems: LineProblem[] }>,
+  validateSlice: (lines: ParsedLine[], body: BodyState) => Promise<{ accepted: Accepted[]; problems: LineProblem[] }>,
   writeAll: (client: pg.PoolClient, records: Accepted[], onProgress: (done: number) => void) => Promise<Written>,
 ) {
-  const seen = new Map<string, number>();
+  const body: BodyState = { seen: new Map(), describing: true };
   let records: Accepted[] | null = [];
   return {
-    async validate(lines: ParsedLine[]): Promise<LineProblem[]> {
-      const { accepted, problems } = await validateSlice(lines, seen);
+    async validate(lines: ParsedLine[], describing: boolean): Promise<LineProblem[]> {
+      body.describing = describing;
+      const { accepted, problems } = await validateSlice(lines, body);
       if (records) for (const record of accepted) records.push(record);
       return problems;
     },
@@ -77,10 +78,10 @@ function validationOf(pool: pg.Pool, kind: IngestKind) {
   if (kind === 'metrics') {
     const known = new Set<string>();
     return collecting<MetricFactInput>(
-      async (lines, seen) => {
+      async (lines, body) => {
         const unknown = idsOf(lines, 'client', (id) => known.has(id));
         if (unknown.length) for (const id of await existingClientIds(pool, unknown)) known.add(id);
-        const { facts, problems } = validateMetricLines(lines, known, seen);
+        const { facts, problems } = validateMetricLines(lines, known, body);
         return { accepted: facts, problems };
       },
       writeMetricFacts,
@@ -88,10 +89,10 @@ function validationOf(pool: pg.Pool, kind: IngestKind) {
   }
   const rules = new Map<string, ProjectRules>();
   return collecting<ScanInput>(
-    async (lines, seen) => {
+    async (lines, body) => {
       const unknown = idsOf(lines, 'project', (id) => rules.has(id));
       if (unknown.length) for (const [id, found] of await projectRules(pool, unknown)) rules.set(id, found);
-      const { scans, problems } = validateScanLines(lines, rules, seen);
+      const { scans, problems } = validateScanLines(lines, rules, body);
       return { accepted: scans, problems };
     },
     (client, scans, onProgress) => writeScans(client, scans, rules, onProgress),
@@ -107,7 +108,7 @@ export async function ingest(pool: pg.Pool, kind: IngestKind, body: IngestBody, 
   for await (const slice of bodySlices(chunksOf(body))) {
     const lines = slice.filter((item): item is ParsedLine => 'value' in item);
     const sliceProblems = slice.filter((item: BodyItem): item is LineProblem => 'message' in item);
-    if (lines.length) sliceProblems.push(...(await validation.validate(lines)));
+    if (lines.length) sliceProblems.push(...(await validation.validate(lines, !problems.isFull)));
     for (const problem of sliceProblems.sort(byLine)) problems.add(problem);
     if (problems.count && !options.skipInvalid) validation.discard();
     // Between slices, other requests run: a large body is many short turns, not one long one.

@@ -1,10 +1,11 @@
 // An ingest body is cut into items as it arrives, whatever the chunks' boundaries, in slices a
 // piece of input at a time; its problems are kept in bounded space (the first ones, clipped) and
-// counted; a schema's arrays stop at their third bad item.
+// counted (past the reported ones, without a sentence); a schema's arrays stop at their third bad item.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { bodySlices, type BodyItem } from '../../src/ingest/body-items.js';
 import { checkedArray, ProblemList, REPORTED_PROBLEMS } from '../../src/ingest/lines.js';
+import { validateMetricLines } from '../../src/ingest/metric-facts.js';
 
 const bytes = (text: string) => Buffer.from(text);
 async function itemsOf(chunks: Uint8Array[]) {
@@ -103,5 +104,15 @@ describe('an array checked item by item', () => {
   });
   it('gives the items as their schema parses them', () => {
     expect(schema.parse({ runs: [{ a: 1 }, { a: 2 }] })).toEqual({ runs: [{ a: 1 }, { a: 2 }] });
+  });
+});
+
+describe('lines past the reported problems', () => {
+  it('are counted without a sentence once the problems are full, and still refused', () => {
+    const lines = [{ line: 1, value: {} }, { line: 2, value: { metrics: 1 } }];
+    const described = validateMetricLines(lines, new Set(), { seen: new Map(), describing: true }).problems;
+    expect(described.map((problem) => problem.message)).toEqual([expect.stringMatching(/^client: /), expect.stringMatching(/^client: /)]);
+    const counted = validateMetricLines(lines, new Set(), { seen: new Map(), describing: false }).problems;
+    expect(counted).toEqual([{ line: 1, message: '' }, { line: 2, message: '' }]);
   });
 });
