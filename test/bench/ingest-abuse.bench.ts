@@ -5,6 +5,7 @@
 // good path, 40 scans × 230 runs over HTTP (bench:answers' ingest body) into an empty project.
 // BENCH_INGEST_MB, BENCH_NUMBERS_MB: the body sizes in MB (default 3,18,36,63 and 0.81,6.5,63).
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
 import { connectDatabase } from '../../src/db/client.js';
 import { newId } from '../../src/db/ids.js';
 import { createWorkspace } from '../../src/workspaces/index.js';
@@ -12,6 +13,15 @@ import { benchDatabase, runBench, startService } from './harness.js';
 
 const TOKEN = 'i'.repeat(40);
 const sizes = (name: string, fallback: string) => (process.env[name] ?? fallback).split(',').map(Number);
+/** POST over node:http: fetch gives up waiting for an answer's headers after 300 s. */
+const postBody = (url: string, body: Uint8Array) =>
+  new Promise<{ status: number; answer: Buffer }>((resolve, reject) => {
+    const request = http.request(url, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-length': body.byteLength } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk)).on('end', () => resolve({ status: response.statusCode!, answer: Buffer.concat(chunks) })).on('error', reject);
+    });
+    request.on('error', reject).end(body);
+  });
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
 runBench(async () => {
@@ -37,13 +47,12 @@ runBench(async () => {
       }
     })();
     const started = performance.now();
-    const response = await fetch(`${server.baseUrl}/internal/ingest/scans`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body });
-    const answer = await response.arrayBuffer();
+    const { status, answer } = await postBody(`${server.baseUrl}/internal/ingest/scans`, body);
     const seconds = (performance.now() - started) / 1000;
     probing = false;
     await probe;
     clearInterval(sampler);
-    rows.push({ body: label, MB: (body.length / 1e6).toFixed(2), status: response.status, 'answer KB': (answer.byteLength / 1024).toFixed(1), s: seconds.toFixed(1), 'MB/s': (body.length / 1e6 / seconds).toFixed(2), 'RSS before': before.toFixed(0), 'RSS peak': peak.toFixed(0), 'worst /healthz ms': worstProbeMs.toFixed(0) });
+    rows.push({ body: label, MB: (body.length / 1e6).toFixed(2), status, 'answer KB': (answer.byteLength / 1024).toFixed(1), s: seconds.toFixed(1), 'MB/s': (body.length / 1e6 / seconds).toFixed(2), 'RSS before': before.toFixed(0), 'RSS peak': peak.toFixed(0), 'worst /healthz ms': worstProbeMs.toFixed(0) });
     console.log(rows.at(-1));
   };
 
