@@ -28,15 +28,34 @@ export interface IngestResult extends IngestSummary {
   omitted: number;
 }
 
-/** An id worth looking up: ids are short, and a line naming a longer one fails its schema anyway. */
-const idsOf = (lines: readonly ParsedLine[], field: string, isKnown: (id: string) => boolean): string[] => {
-  const ids: string[] = [];
-  for (const { value } of lines) {
-    const id = (value as Record<string, unknown> | null)?.[field];
-    if (typeof id === 'string' && id.length <= 64 && !isKnown(id)) ids.push(id);
-  }
-  return ids;
-};
+/** Ids not found that are remembered, so a body naming one on every line does not look it up in every slice. */
+const NOT_FOUND_REMEMBERED = 1000;
+
+/**
+ * The ids of a slice's lines still to look up, and a way to remember the ones not found (up to
+ * NOT_FOUND_REMEMBERED: a body of a million made-up ids would otherwise keep a million entries).
+ * Ids are short: a line naming a longer one fails its schema anyway.
+ */
+function lookups(field: string, isFound: (id: string) => boolean) {
+  const notFound = new Set<string>();
+  return {
+    toLookUp(lines: readonly ParsedLine[]): string[] {
+      const ids = new Set<string>();
+      for (const { value } of lines) {
+        const id = (value as Record<string, unknown> | null)?.[field];
+        if (typeof id === 'string' && id.length <= 64 && !isFound(id) && !notFound.has(id)) ids.add(id);
+      }
+      return [...ids];
+    },
+    lookedUp(ids: readonly string[]) {
+      for (const id of ids) {
+        if (isFound(id)) continue;
+        if (notFound.size === NOT_FOUND_REMEMBERED) notFound.clear();
+        notFound.add(id);
+      }
+    },
+  };
+}
 
 interface Written {
   inserted: number;
@@ -69,18 +88,16 @@ function collecting<Accepted>(
   };
 }
 
-/**
- * One kind's validation, with what it looked up for the slices before: the projects (or clients)
- * found so far are kept, ids not found are not (a body of a million made-up ids would otherwise
- * keep a million entries).
- */
+/** One kind's validation, with the projects (or clients) found for the slices before. */
 function validationOf(pool: pg.Pool, kind: IngestKind) {
   if (kind === 'metrics') {
     const known = new Set<string>();
+    const clients = lookups('client', (id) => known.has(id));
     return collecting<MetricFactInput>(
       async (lines, body) => {
-        const unknown = idsOf(lines, 'client', (id) => known.has(id));
-        if (unknown.length) for (const id of await existingClientIds(pool, unknown)) known.add(id);
+        const ids = clients.toLookUp(lines);
+        if (ids.length) for (const id of await existingClientIds(pool, ids)) known.add(id);
+        clients.lookedUp(ids);
         const { facts, problems } = validateMetricLines(lines, known, body);
         return { accepted: facts, problems };
       },
@@ -88,10 +105,12 @@ function validationOf(pool: pg.Pool, kind: IngestKind) {
     );
   }
   const rules = new Map<string, ProjectRules>();
+  const projects = lookups('project', (id) => rules.has(id));
   return collecting<ScanInput>(
     async (lines, body) => {
-      const unknown = idsOf(lines, 'project', (id) => rules.has(id));
-      if (unknown.length) for (const [id, found] of await projectRules(pool, unknown)) rules.set(id, found);
+      const ids = projects.toLookUp(lines);
+      if (ids.length) for (const [id, found] of await projectRules(pool, ids)) rules.set(id, found);
+      projects.lookedUp(ids);
       const { scans, problems } = validateScanLines(lines, rules, body);
       return { accepted: scans, problems };
     },
