@@ -1,6 +1,7 @@
 // npm run bench:ingest-abuse — issue 48's ingest bodies against the built service: bodies of `{}`
 // lines and lines whose arrays hold numbers where objects belong, up to the 64 MiB limit, each
-// timed with the server's resident set sampled throughout, the size of its answer, and the worst
+// timed (wall and the server's CPU: on a loaded machine the CPU is what the body costs) with the
+// server's resident set sampled throughout, the size of its answer, and the worst
 // wait of a /healthz probe sent every 50 ms meanwhile (the event loop's responsiveness); then the
 // good path, 40 scans × 230 runs over HTTP (bench:answers' ingest body) into an empty project.
 // BENCH_INGEST_MB, BENCH_NUMBERS_MB: the body sizes in MB (default 3,18,36,63 and 0.81,6.5,63).
@@ -9,7 +10,7 @@ import http from 'node:http';
 import { connectDatabase } from '../../src/db/client.js';
 import { newId } from '../../src/db/ids.js';
 import { createWorkspace } from '../../src/workspaces/index.js';
-import { benchDatabase, runBench, startService } from './harness.js';
+import { benchDatabase, cpuMs, runBench, startService } from './harness.js';
 
 const TOKEN = 'i'.repeat(40);
 const sizes = (name: string, fallback: string) => (process.env[name] ?? fallback).split(',').map(Number);
@@ -47,12 +48,13 @@ runBench(async () => {
       }
     })();
     const started = performance.now();
+    const cpuBefore = cpuMs(server.pid);
     const { status, answer } = await postBody(`${server.baseUrl}/internal/ingest/scans`, body);
     const seconds = (performance.now() - started) / 1000;
     probing = false;
     await probe;
     clearInterval(sampler);
-    rows.push({ body: label, MB: (body.length / 1e6).toFixed(2), status, 'answer KB': (answer.byteLength / 1024).toFixed(1), s: seconds.toFixed(1), 'MB/s': (body.length / 1e6 / seconds).toFixed(2), 'RSS before': before.toFixed(0), 'RSS peak': peak.toFixed(0), 'worst /healthz ms': worstProbeMs.toFixed(0) });
+    rows.push({ body: label, MB: (body.length / 1e6).toFixed(2), status, 'answer KB': (answer.byteLength / 1024).toFixed(1), s: seconds.toFixed(1), 'server CPU s': ((cpuMs(server.pid) - cpuBefore) / 1000).toFixed(1), 'RSS before': before.toFixed(0), 'RSS peak': peak.toFixed(0), 'worst /healthz ms': worstProbeMs.toFixed(0) });
     console.log(rows.at(-1));
   };
 
