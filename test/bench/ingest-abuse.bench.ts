@@ -74,16 +74,19 @@ runBench(async () => {
     retrieved: Array.from({ length: 6 }, (_, k) => ({ url: `https://www.${domains[(index + k) % domains.length]}/page/${k}`, title: 'A page' })),
   }));
   const rates: number[] = [];
+  const cpuSeconds: number[] = [];
   for (let round = 0; round < 3; round++) {
     const scratch = await database.prisma.aiProject.create({ data: { id: newId('project'), workspaceId: workspace.id, name: `Good ${round}`, brand: 'Acme', competitors: ['Globex'], models: ['chatgpt'], locales: ['en-US'] } });
     const body = Array.from({ length: 40 }, (_, index) => JSON.stringify({ project: scratch.id, date: new Date(Date.UTC(2026, 0, 1 + index)).toISOString().slice(0, 10), model: 'chatgpt', locale: 'en-US', runs: runsOf(index + round * 40) })).join('\n');
     const started = performance.now();
+    const cpuBefore = cpuMs(server.pid);
     const response = await fetch(`${server.baseUrl}/internal/ingest/scans`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body });
     if (response.status !== 200) throw new Error(`good ingest failed: ${await response.text()}`);
     rates.push((40 * 230) / ((performance.now() - started) / 1000));
+    cpuSeconds.push((cpuMs(server.pid) - cpuBefore) / 1000);
   }
   console.table(rows);
-  console.log(`Good path, 9 200 runs over HTTP into an empty project: ${rates.map(Math.round).join(', ')} runs/s (median ${Math.round(rates.sort((a, b) => a - b)[1]!)})`);
+  console.log(`Good path, 9 200 runs over HTTP into an empty project: ${rates.map(Math.round).join(', ')} runs/s (median ${Math.round(rates.sort((a, b) => a - b)[1]!)}); server CPU ${cpuSeconds.map((cpu) => cpu.toFixed(2)).join(', ')} s`);
   await server.stop();
   await database.close();
   await embedded.stop();
