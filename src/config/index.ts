@@ -108,8 +108,10 @@ const configSchema = z.object({
   /** Bytes of computed report data and metrics kept per instance (0 turns the cache off). */
   DATA_CACHE_MAX_BYTES: z.coerce.number().int().min(0).default(64 * 1024 * 1024),
   INGEST_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
-  /** Ingests (POST /internal/ingest/*) running at once per instance; one more is 429. Each holds the records of its valid lines. */
-  INGEST_MAX_CONCURRENT: z.coerce.number().int().min(1).max(64).default(2),
+  /** Ingests (POST /internal/ingest/*) running at once per instance; one more is 429. Each holds its body while it is checked (≤ 64 MiB) and the records of its valid lines. */
+  INGEST_MAX_CONCURRENT: z.coerce.number().int().min(1).max(64).default(4),
+  /** Of those, ingests naming one workspace's projects or clients; unset, half the instance's. Below it, so another workspace always gets one. */
+  INGEST_MAX_CONCURRENT_PER_WORKSPACE: z.coerce.number().int().min(1).max(63).optional(),
   /** Demo data on an empty database; unset means on in development and test, off in production. */
   SEED_DEMO: z.enum(['true', 'false']).optional(),
   /** 32 bytes (64 hex characters or base64) sealing stored webhook and OIDC client secrets. */
@@ -171,7 +173,7 @@ const configSchema = z.object({
   .refine((config) => config.NODE_ENV !== 'production' || config.APP_SECRET_KEY, { path: ['APP_SECRET_KEY'], message: 'is required in production' })
   .refine((config) => config.NODE_ENV !== 'production' || config.PUBLIC_BASE_URL, { path: ['PUBLIC_BASE_URL'], message: 'is required in production (the OAuth issuer and every absolute link come from it)' })
   .refine((config) => !config.PUBLIC_BASE_URL || /^https?:\/\/[^/?#]+\/?$/.test(config.PUBLIC_BASE_URL), { path: ['PUBLIC_BASE_URL'], message: 'must be an origin such as https://signalboard.example.com (no path)' })
-  .transform(({ SEED_DEMO, EXPORTS_PER_WORKSPACE, EXPORTS_PER_KEY, DATABASE_STATEMENTS_PER_WORKSPACE, ...config }) => {
+  .transform(({ SEED_DEMO, EXPORTS_PER_WORKSPACE, EXPORTS_PER_KEY, DATABASE_STATEMENTS_PER_WORKSPACE, INGEST_MAX_CONCURRENT_PER_WORKSPACE, ...config }) => {
     const perWorkspace = EXPORTS_PER_WORKSPACE ?? Math.floor(config.EXPORT_POOL_SIZE / 2);
     return {
       ...config,
@@ -179,10 +181,12 @@ const configSchema = z.object({
       SEED_DEMO: SEED_DEMO === undefined ? config.NODE_ENV !== 'production' : SEED_DEMO === 'true',
       EXPORTS_PER_WORKSPACE: perWorkspace,
       EXPORTS_PER_KEY: EXPORTS_PER_KEY ?? Math.max(1, Math.floor(perWorkspace / 2)),
+      INGEST_MAX_CONCURRENT_PER_WORKSPACE: INGEST_MAX_CONCURRENT_PER_WORKSPACE ?? Math.max(1, Math.floor(config.INGEST_MAX_CONCURRENT / 2)),
     };
   })
   .refine((config) => config.DATABASE_POOL_SIZE === 1 || config.DATABASE_STATEMENTS_PER_WORKSPACE < config.DATABASE_POOL_SIZE, { path: ['DATABASE_STATEMENTS_PER_WORKSPACE'], message: 'must be below DATABASE_POOL_SIZE, so that another workspace always gets a connection' })
   .refine((config) => config.EXPORTS_PER_WORKSPACE < config.EXPORT_POOL_SIZE, { path: ['EXPORTS_PER_WORKSPACE'], message: 'must be below EXPORT_POOL_SIZE, so that another workspace always gets an export' })
+  .refine((config) => config.INGEST_MAX_CONCURRENT === 1 || config.INGEST_MAX_CONCURRENT_PER_WORKSPACE < config.INGEST_MAX_CONCURRENT, { path: ['INGEST_MAX_CONCURRENT_PER_WORKSPACE'], message: 'must be below INGEST_MAX_CONCURRENT, so that another workspace always gets one' })
   .refine((config) => config.EXPORTS_PER_KEY <= config.EXPORTS_PER_WORKSPACE, { path: ['EXPORTS_PER_KEY'], message: 'must not exceed EXPORTS_PER_WORKSPACE' })
   .refine((config) => config.EXPORT_IDLE_SECONDS > config.RESPONSE_STALL_SECONDS, { path: ['EXPORT_IDLE_SECONDS'], message: 'must exceed RESPONSE_STALL_SECONDS (it is the backstop behind the stall cut)' });
 

@@ -1,7 +1,7 @@
 // POST /internal/ingest/{metrics,scans} for the platform's collectors, behind a service
 // token (INGEST_TOKEN). Without a configured token the endpoint does not exist. The body is
-// validated as it arrives (service.ts); INGEST_MAX_CONCURRENT ingests run at once per instance,
-// one more is refused before its body is read (each holds the records of its valid lines).
+// validated as it arrives (service.ts), within the instance's and each workspace's share of
+// ingests at once (shares.ts).
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
@@ -11,14 +11,14 @@ import { bearerChallenge, bearerToken } from '../auth/index.js';
 import { errorResponse, jsonResponse } from '../http/responses.js';
 import { bodyChunks, readAhead } from '../http/body.js';
 import { ingest, type IngestKind } from './service.js';
+import { createIngestShares } from './shares.js';
 
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
-const RETRY_AFTER_SECONDS = 2;
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
 export function createIngestHandler(deps: { config: Config; database: Database; logger: Logger }) {
   const expected = deps.config.INGEST_TOKEN ? digest(deps.config.INGEST_TOKEN) : null;
-  let running = 0;
+  const shares = createIngestShares({ instance: deps.config.INGEST_MAX_CONCURRENT, perWorkspace: deps.config.INGEST_MAX_CONCURRENT_PER_WORKSPACE });
   return async function handleIngest(request: Request, url: URL, requestId: string): Promise<Response> {
     const kind = url.pathname.slice('/internal/ingest/'.length);
     if (kind !== 'metrics' && kind !== 'scans') return errorResponse(new ApiError('not_found', 'No such path.'), requestId);
@@ -27,14 +27,11 @@ export function createIngestHandler(deps: { config: Config; database: Database; 
     if (request.method !== 'POST') return errorResponse(new ApiError('method_not_allowed', 'Use POST.'), requestId, { Allow: 'POST' });
     const token = bearerToken(request.headers.get('authorization'));
     if (!token || !timingSafeEqual(digest(token), expected)) return errorResponse(new ApiError('unauthenticated', 'Send the ingest service token as a bearer token.', { headers: bearerChallenge(token ? 'invalid_token' : undefined) }), requestId);
-    if (running >= deps.config.INGEST_MAX_CONCURRENT) {
-      const busy = `This instance already runs ${running} ingest${running === 1 ? '' : 's'} (its limit); retry in ${RETRY_AFTER_SECONDS} s.`;
-      return errorResponse(new ApiError('rate_limited', busy, { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } }), requestId);
-    }
     const skipInvalid = url.searchParams.get('skipInvalid') === 'true';
-    running++;
+    const slot = shares.take();
+    if (slot instanceof ApiError) return errorResponse(slot, requestId);
     try {
-      const summary = await ingest(deps.database.pool, kind as IngestKind, readAhead(bodyChunks(request, MAX_BODY_BYTES)), { skipInvalid });
+      const summary = await ingest(deps.database.pool, kind as IngestKind, readAhead(bodyChunks(request, MAX_BODY_BYTES)), { skipInvalid, onWorkspace: slot.join });
       const { omitted, ...data } = summary;
       // Without skipInvalid, any bad line means nothing was written.
       if (summary.rejected && !skipInvalid) {
@@ -46,7 +43,7 @@ export function createIngestHandler(deps: { config: Config; database: Database; 
     } catch (error) {
       return errorResponse(toApiError(error, (cause) => deps.logger.error({ err: cause, requestId }, 'ingest failed')), requestId);
     } finally {
-      running--;
+      slot.release();
     }
   };
 }

@@ -29,7 +29,7 @@ const lineSchema = z
   })
   .strict();
 
-export function validateMetricLines(lines: readonly ParsedLine[], knownClients: ReadonlySet<string>, body?: BodyState): { facts: MetricFactInput[]; problems: LineProblem[] } {
+export function validateMetricLines(lines: readonly ParsedLine[], knownClients: { has(id: string): boolean }, body?: BodyState): { facts: MetricFactInput[]; problems: LineProblem[] } {
   const { accepted, problems } = validateLines(lines, lineSchema, 'fact', ({ client, provider, date, dimension, metrics }) => {
     const [dimensionName, dimensionValue] = dimension ? Object.entries(dimension)[0]! : ['', ''];
     const lineProblems: string[] = [];
@@ -71,7 +71,8 @@ export async function writeMetricFacts(client: pg.PoolClient | pg.Client, facts:
   return { inserted, replaced: rows.length - inserted };
 }
 
-export async function existingClientIds(pool: pg.Pool, ids: readonly string[]): Promise<Set<string>> {
-  const result = await pool.query<{ id: string }>('SELECT id FROM clients WHERE id = ANY($1::text[])', [[...new Set(ids)]]);
-  return new Set(result.rows.map((row) => row.id));
+/** The clients of `ids` that exist, with their workspaces. */
+export async function existingClients(pool: pg.Pool, ids: readonly string[]): Promise<Map<string, string>> {
+  const result = await pool.query<{ id: string; workspace_id: string }>('SELECT id, workspace_id FROM clients WHERE id = ANY($1::text[])', [[...new Set(ids)]]);
+  return new Map(result.rows.map((row) => [row.id, row.workspace_id]));
 }

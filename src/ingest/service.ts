@@ -7,7 +7,7 @@ import type pg from 'pg';
 import { inTransaction } from '../db/transaction.js';
 import { bodySlices, type BodyItem } from './body-items.js';
 import { ProblemList, type BodyState, type IngestSummary, type LineProblem, type ParsedLine } from './lines.js';
-import { existingClientIds, validateMetricLines, writeMetricFacts, type MetricFactInput } from './metric-facts.js';
+import { existingClients, validateMetricLines, writeMetricFacts, type MetricFactInput } from './metric-facts.js';
 import { validateScanLines, type ProjectRules, type ScanInput } from './scan-lines.js';
 import { projectRules, writeScans } from './scans.js';
 
@@ -15,6 +15,8 @@ export type IngestKind = 'metrics' | 'scans';
 
 export interface IngestOptions {
   skipInvalid?: boolean;
+  /** Called with the workspace of each project or client the body names, when it is first found; may throw to stop the ingest. */
+  onWorkspace?: (workspaceId: string) => void;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -89,14 +91,14 @@ function collecting<Accepted>(
 }
 
 /** One kind's validation, with the projects (or clients) found for the slices before. */
-function validationOf(pool: pg.Pool, kind: IngestKind) {
+function validationOf(pool: pg.Pool, kind: IngestKind, onWorkspace: (workspaceId: string) => void = () => {}) {
   if (kind === 'metrics') {
-    const known = new Set<string>();
+    const known = new Map<string, string>();
     const clients = lookups('client', (id) => known.has(id));
     return collecting<MetricFactInput>(
       async (lines, body) => {
         const ids = clients.toLookUp(lines);
-        if (ids.length) for (const id of await existingClientIds(pool, ids)) known.add(id);
+        if (ids.length) for (const [id, workspaceId] of await existingClients(pool, ids)) (known.set(id, workspaceId), onWorkspace(workspaceId));
         clients.lookedUp(ids);
         const { facts, problems } = validateMetricLines(lines, known, body);
         return { accepted: facts, problems };
@@ -109,7 +111,7 @@ function validationOf(pool: pg.Pool, kind: IngestKind) {
   return collecting<ScanInput>(
     async (lines, body) => {
       const ids = projects.toLookUp(lines);
-      if (ids.length) for (const [id, found] of await projectRules(pool, ids)) rules.set(id, found);
+      if (ids.length) for (const [id, found] of await projectRules(pool, ids)) (rules.set(id, found), onWorkspace(found.workspaceId));
       projects.lookedUp(ids);
       const { scans, problems } = validateScanLines(lines, rules, body);
       return { accepted: scans, problems };
@@ -122,7 +124,7 @@ const byLine = (a: LineProblem, b: LineProblem) => a.line - b.line;
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export async function ingest(pool: pg.Pool, kind: IngestKind, body: IngestBody, options: IngestOptions = {}): Promise<IngestResult> {
-  const validation = validationOf(pool, kind);
+  const validation = validationOf(pool, kind, options.onWorkspace);
   const problems = new ProblemList();
   for await (const slice of bodySlices(chunksOf(body))) {
     const lines = slice.filter((item): item is ParsedLine => 'value' in item);
