@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { clippedText, type ApiError } from '../errors/index.js';
+import type { ApiError } from '../errors/index.js';
 // Responses are @whatwg-node/fetch's: the node:http adapter writes their string or byte body in
 // one write, where a native Response's body would be streamed (17 % of CPU went to writev).
 import { Response } from '@whatwg-node/fetch';
 
-export { Response, clippedText };
+export { Response };
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 

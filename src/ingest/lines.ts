@@ -7,7 +7,7 @@
 
 import { z } from 'zod';
 import { jsonStringBytes } from '../http/response-size.js';
-import { clippedText } from '../http/responses.js';
+import { clippedText } from '../errors/index.js';
 
 export interface LineProblem {
   line: number;

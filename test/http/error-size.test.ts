@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { newId } from '../../src/db/ids.js';
 import { ERROR_BODY_MAX_BYTES, errorResponse } from '../../src/http/responses.js';
-import { ApiError, ERROR_TEXT_LIMITS } from '../../src/errors/index.js';
+import { ApiError, clippedText, ERROR_TEXT_LIMITS } from '../../src/errors/index.js';
 import { createKeyedWorkspace, createTestApp, type TestApp } from '../support/app.js';
 import { listen } from '../support/listen.js';
 import { personWithPassword, signIn } from '../support/web.js';
@@ -57,6 +57,11 @@ describe('the error envelope', () => {
     expect(error.param).toHaveLength(ERROR_TEXT_LIMITS.param);
     const body = await smallBody(errorResponse(error, 'req_1', {}, { lines: Array.from({ length: 10_000 }, (_, line) => ({ line, message: 'y'.repeat(100) })) }));
     expect(body.error).toEqual({ code: 'invalid_parameter', message: expect.stringMatching(/^x+…$/), param: expect.stringMatching(/^p+…$/), requestId: 'req_1' });
+  });
+
+  it('never cuts between the halves of a surrogate pair', () => {
+    expect(clippedText(`${'a'.repeat(8)}😀b`, 10)).toBe(`${'a'.repeat(8)}…`);
+    expect(clippedText(`${'a'.repeat(7)}😀bc`, 10)).toBe(`${'a'.repeat(7)}😀…`);
   });
 });
 
