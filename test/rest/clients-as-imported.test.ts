@@ -1,7 +1,8 @@
 // Issue 47: v1 in the tools people point at it, each used as docs/clients.md says — the document
 // fetched from a listening demo instance, imported as it is, with nothing set but the key. Postman
-// (openapi-to-postmanv2, run by newman), ChatGPT GPT Actions' import limits, and form-based tools
-// (n8n, Retool, Power Automate) that send an unset field as `name=`.
+// (openapi-to-postmanv2, run by newman), ChatGPT GPT Actions' import limits, form-based tools
+// (n8n, Retool, Power Automate) that send an unset field as `name=`, and the TypeScript client of
+// docs/clients.md (openapi-typescript + the plain `createClient<paths>()` of openapi-fetch).
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { seedDemoIfEmpty } from '../../src/demo/first-start.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { listen } from '../support/listen.js';
 import { concretePaths, isDataOperation, operationsOf, type Operation } from '../support/openapi-operations.js';
+import { fencedBlocks } from '../docs/markdown.js';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
@@ -136,5 +138,24 @@ describe('form-based tools: a field left empty is sent as name=', () => {
       }
     }
     expect(differing).toEqual([]);
+  }, 120_000);
+});
+
+describe('a TypeScript client generated with openapi-typescript, called through openapi-fetch', () => {
+  it('compiles and runs the example of docs/clients.md: every answer without the brand, page by page, and an export as text', async () => {
+    const examples = fencedBlocks(readFileSync(path.join(root, 'docs/clients.md'), 'utf8')).filter((block) => block.info === 'ts');
+    expect(examples, 'docs/clients.md has one TypeScript example').toHaveLength(1);
+    writeFileSync(path.join(dir, 'example.mts'), examples[0]!.code);
+    // The command docs/clients.md gives, on the URL a reader would use.
+    await run(bin('openapi-typescript'), [`${server.baseUrl}/api/v1/openapi.json`, '-o', path.join(dir, 'signalboard-v1.ts')]);
+    const flags = ['--noEmit', '--strict', '--skipLibCheck', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext'];
+    await run(bin('tsc'), [...flags, path.join(dir, 'example.mts')]).catch((error: { stdout: string }) => {
+      throw new Error(`the example does not compile:\n${error.stdout}`);
+    });
+    const { stdout } = await run(bin('tsx'), [path.join(dir, 'example.mts')], { env: { ...process.env, BASE_URL: server.baseUrl, SIGNALBOARD_KEY: key } });
+    const projectId = (await listIds('/ai-visibility/projects'))[0]!;
+    const unnamed = (await (await get(`/ai-visibility/projects/${projectId}/answers?mentioned=false&limit=1`)).json()) as { meta: { total: number } };
+    expect(unnamed.meta.total).toBeGreaterThan(500);
+    expect(stdout.trim()).toMatch(new RegExp(`^${unnamed.meta.total} answers without the brand; sources\\.csv: [1-9]\\d* characters$`));
   }, 120_000);
 });
