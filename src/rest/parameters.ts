@@ -45,12 +45,18 @@ function checkOf(arg: GraphQLArgument): ((raw: string) => ParameterValue) | null
 }
 
 /**
+ * No value: empty (`?limit=&model=`, how form-based tools send every unset field) or an importer's
+ * unfilled placeholder (`<date>`, `<string>`, `<boolean>`: what Postman's default import writes
+ * into each optional field the document gives no default, a date range or a filter having none).
+ */
+const NOT_GIVEN = /^(?:|<[A-Za-z-]+>)$/;
+
+/**
  * The validator of a route's parameters, made once per route from its field's arguments (their
  * types looked up and enum values listed at start, not per request). It returns the validated
  * values of the arguments present in the request, typed as GraphQL variables. The query string's
  * text is checked first (http/text-input.ts) for the parameters the route takes; others are ignored.
- * An empty value (`?limit=&model=`) is no value: form-based tools send every unset field that way,
- * and it reads as the parameter left out (its default, or no filter).
+ * A value that is no value (NOT_GIVEN) reads as the parameter left out (its default, or no filter).
  */
 export function parameterValidator(field: GraphQLField<unknown, unknown>): (pathParams: Record<string, string>, search: string) => Record<string, ParameterValue> {
   const args = field.args.map((arg) => ({ name: arg.name, required: isNonNullType(arg.type), check: checkOf(arg) }));
@@ -60,7 +66,7 @@ export function parameterValidator(field: GraphQLField<unknown, unknown>): (path
     const query = checkedSearchParams(search, isTaken);
     const values: Record<string, ParameterValue> = {};
     for (const { name, required, check } of args) {
-      const fromQuery = query.getAll(name).filter((value) => value !== '');
+      const fromQuery = query.getAll(name).filter((value) => !NOT_GIVEN.test(value));
       if (fromQuery.length > 1) throw invalidParameter(name, `${name} may be given only once.`);
       const raw = pathParams[name] ?? fromQuery[0];
       if (raw === undefined) {
