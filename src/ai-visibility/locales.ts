@@ -9,15 +9,19 @@ const ALPHA = '[A-Za-z]';
 const ALNUM = '[A-Za-z0-9]';
 /**
  * RFC 5646's langtag as a regular expression without flags (so the OpenAPI document can state it
- * as the parameter's `pattern`), letters of either case spelled out.
+ * as the parameter's `pattern`), letters of either case spelled out. Every repetition is bounded
+ * so that no match is longer than MAX_LOCALE_LENGTH: importers fill a field from its pattern
+ * (Postman's default import does) and cut the text at `maxLength`, and a cut tag ends in `-`.
+ * The bounds (two variants, one extension of four subtags, two private-use subtags) are above any
+ * locale a project tracks.
  */
 export const LOCALE_PATTERN = [
-  `^${ALPHA}{2,3}(?:-${ALPHA}{3}){0,3}`, // language, extended language subtags
-  `(?:-${ALPHA}{4})?`, // script
-  `(?:-(?:${ALPHA}{2}|[0-9]{3}))?`, // region
-  `(?:-(?:${ALNUM}{5,8}|[0-9]${ALNUM}{3}))*`, // variants
-  `(?:-[0-9A-WY-Za-wy-z](?:-${ALNUM}{2,8})+)*`, // extensions
-  `(?:-[xX](?:-${ALNUM}{1,8})+)?$`, // private use
+  `^${ALPHA}{2,3}(?:-${ALPHA}{3}){0,3}`, // language, extended language subtags: 15
+  `(?:-${ALPHA}{4})?`, // script: 5
+  `(?:-(?:${ALPHA}{2}|[0-9]{3}))?`, // region: 4
+  `(?:-(?:${ALNUM}{5,8}|[0-9]${ALNUM}{3})){0,2}`, // variants: 18
+  `(?:-[0-9A-WY-Za-wy-z](?:-${ALNUM}{2,8}){1,4})?`, // an extension: 38
+  `(?:-[xX](?:-${ALNUM}{1,8}){1,2})?$`, // private use: 20
 ].join('');
 const LANGTAG = new RegExp(LOCALE_PATTERN);
 

@@ -1,7 +1,7 @@
 // Locales are BCP 47 tags checked for form and compared without regard to case: one function
 // decides both for every door (filters, exports, project locales).
 import { describe, expect, it } from 'vitest';
-import { canonicalLocale } from '../../src/ai-visibility/locales.js';
+import { canonicalLocale, LOCALE_PATTERN, MAX_LOCALE_LENGTH } from '../../src/ai-visibility/locales.js';
 import { localeFilterOf, runFilterOf } from '../../src/ai-visibility/read-filters.js';
 import { ApiError } from '../../src/errors/index.js';
 
@@ -25,6 +25,18 @@ describe('canonicalLocale', () => {
       expect(canonicalLocale(tag), tag).toBeNull();
     }
     expect(canonicalLocale(`en-${'a'.repeat(8)}-`.repeat(20))).toBeNull();
+  });
+
+  // Importers fill a field from its pattern and cut it at maxLength (Postman: 6 in 20 imports sent
+  // a cut tag ending in "-"); a pattern with no match past the length leaves nothing to cut.
+  it('states a pattern whose longest match fits MAX_LOCALE_LENGTH', () => {
+    expect(LOCALE_PATTERN).not.toMatch(/[*+]/);
+    const longest = 'abc-abc-abc-abc-Abcd-419-abcdefgh-abcdefgh-u-abcdefgh-abcdefgh-abcdefgh-abcdefgh-x-abcdefgh-abcdefgh';
+    expect(longest).toHaveLength(MAX_LOCALE_LENGTH);
+    expect(new RegExp(LOCALE_PATTERN).test(longest)).toBe(true);
+    for (const longer of [`${longest}-a`, longest.replace('-u-', '-abcdefgh-u-'), longest.replace('-x-', '-t-ab-x-')]) {
+      expect(new RegExp(LOCALE_PATTERN).test(longer), longer).toBe(false);
+    }
   });
 });
 
