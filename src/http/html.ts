@@ -53,18 +53,27 @@ button.danger { border-color:var(--danger); background:#fff; color:var(--danger)
 .badge.on { border-color:var(--ok); color:var(--ok); } .badge.off { border-color:var(--danger); color:var(--danger); }
 .login { max-width:380px; margin:80px auto; }
 .views-menu { position:relative; } .views-menu summary { cursor:pointer; color:var(--accent); }
-.views-menu ul { position:absolute; z-index:2; margin:6px 0 0; padding:8px 14px; list-style:none; background:#fff; border:1px solid var(--line); border-radius:6px; min-width:260px; max-width:90vw; }
+.views-menu ul { position:absolute; z-index:2; margin:6px 0 0; padding:8px 14px; list-style:none; background:#fff; border:1px solid var(--line); border-radius:6px; min-width:260px; max-width:min(90vw, 420px); max-height:70vh; overflow-y:auto; }
 .login form { display:flex; flex-direction:column; gap:10px; }
 /* A card's details table holds values the page does not choose (client ids that are URLs, long
    hosts and emails): it keeps to the card's width and breaks them rather than running out. */
 .login table { table-layout:fixed; } .login th { width:38%; } .login td { overflow-wrap:anywhere; }
 input, select { max-width:100%; } code { overflow-wrap:anywhere; } main > section td code { overflow-wrap:normal; white-space:nowrap; }
-/* A phone (390 px): the header wraps, and a settings table scrolls inside its card, not the page. */
+/* A phone (390 px): the header wraps and the Views menu opens under it across the screen; each
+   row of a settings table is a card whose cells name their column, so no column hides off-screen. */
 @media (max-width: 640px) {
-  header { flex-wrap:wrap; gap:8px 12px; padding:10px 12px; }
+  header { position:relative; flex-wrap:wrap; gap:8px 12px; padding:10px 12px; }
+  header .views-menu { position:static; } header .views-menu ul { left:8px; right:8px; min-width:0; max-width:none; }
   main { margin:12px auto; padding:0 10px; }
   section { padding:12px; }
-  main > section table { display:block; overflow-x:auto; }
+  table.list, table.list tbody, table.list tr, table.list td { display:block; }
+  table.list thead { display:none; }
+  table.list tr { border:1px solid var(--line); border-radius:6px; padding:6px 10px; margin-bottom:8px; }
+  table.list td { position:relative; border:0; padding:3px 0 3px 8em; overflow-wrap:anywhere; }
+  table.list td::before { content:attr(data-label); position:absolute; left:0; width:7.5em; color:var(--muted); font-size:13px; }
+  table.list td:empty { display:none; } table.list td[colspan] { display:block; }
+  table.list td[colspan] { padding-left:0; } table.list td[colspan]::before { content:none; }
+  main > section table.list td code { white-space:normal; overflow-wrap:anywhere; }
 }
 `;
 

@@ -60,6 +60,20 @@ function keyStatus(key: KeyRow): SafeHtml {
   return html`<span class="badge on">active</span>`;
 }
 
+type Cell = SafeHtml | string;
+
+/**
+ * A settings table, its key columns (name, status) first and its actions last. On a phone each
+ * row is a card whose cells name their column (http/html.ts), so nothing hides to the right.
+ */
+function listTable(head: string[], rows: Cell[][], empty: Cell): SafeHtml {
+  const label = (index: number) => head[index] || 'Actions';
+  return html`<table class="list"><thead><tr>${head.map((name) => html`<th>${name}</th>`)}</tr></thead><tbody>
+${rows.length ? rows.map((row) => html`<tr>${row.map((cell, index) => html`<td data-label="${label(index)}">${cell}</td>`)}</tr>
+`) : html`<tr><td colspan="${head.length}" class="muted">${empty}</td></tr>`}
+</tbody></table>`;
+}
+
 export function settingsPage(view: SettingsView): SafeHtml {
   const { session } = view;
   const admin = session.role !== 'member';
@@ -91,10 +105,8 @@ ${view.workspaces.length > 1 ? html`<form class="inline" method="post" action="/
     : '';
 
   const keys = html`<section id="api-keys"><h2>API keys</h2>
-<table><thead><tr><th>Name</th><th>Key id</th><th>Scopes</th><th>Created</th><th>Last used</th><th>Expires</th><th>Status</th><th></th></tr></thead><tbody>
-${view.keys.length ? view.keys.map((key) => html`<tr><td>${key.name}</td><td><code>${key.id}</code></td><td>${key.scopes.join(', ')}</td><td>${day(key.createdAt)}</td><td>${day(key.lastUsedAt)}</td><td>${day(key.expiresAt)}</td><td>${keyStatus(key)}</td>
-<td>${admin && !key.revokedAt ? post(`/api-keys/${key.id}/revoke`, 'Revoke', 'danger') : ''}</td></tr>`) : html`<tr><td colspan="8" class="muted">No API keys yet.</td></tr>`}
-</tbody></table>
+${listTable(['Name', 'Status', 'Key id', 'Scopes', 'Created', 'Last used', 'Expires', ''], view.keys.map((key) => [key.name, keyStatus(key), html`<code>${key.id}</code>`, key.scopes.join(', '), day(key.createdAt), day(key.lastUsedAt), day(key.expiresAt),
+  admin && !key.revokedAt ? post(`/api-keys/${key.id}/revoke`, 'Revoke', 'danger') : '']), 'No API keys yet.')}
 ${admin ? html`<form class="row" method="post" action="/app/settings/api-keys">${csrf}
 <label>Name <input name="name" required maxlength="100" placeholder="Warehouse sync" value="${typed('/api-keys', 'name')}"></label>
 ${SCOPES.map((scope) => html`<label><span><input type="checkbox" name="scopes" value="${scope}"${checked('/api-keys', 'scopes', scope)}> ${scope}</span></label>`)}
@@ -104,11 +116,9 @@ ${SCOPES.map((scope) => html`<label><span><input type="checkbox" name="scopes" v
 
   const webhooks = html`<section id="webhooks"><h2>Webhooks</h2>
 ${!view.canUseWebhooks ? planNote('Webhooks are available', WEBHOOK_PLANS) : html`
-<table><thead><tr><th>URL</th><th>Events</th><th>Status</th><th>Created</th><th></th></tr></thead><tbody>
-${view.endpoints.length ? view.endpoints.map((endpoint) => html`<tr><td><code>${endpoint.url}</code>${endpoint.description ? html`<div class="muted">${endpoint.description}</div>` : ''}</td><td>${endpoint.eventTypes.join(', ')}</td>
-<td>${endpoint.enabled ? html`<span class="badge on">enabled</span>` : html`<span class="badge off">disabled</span><div class="muted">${endpoint.disabledReason ?? ''}</div>`}</td><td>${day(endpoint.createdAt)}</td>
-<td>${admin ? html`${post(`/webhooks/${endpoint.id}/secret`, 'Reveal secret')} ${post(`/webhooks/${endpoint.id}/rotate-secret`, 'Rotate secret')} ${post(`/webhooks/${endpoint.id}/${endpoint.enabled ? 'disable' : 'enable'}`, endpoint.enabled ? 'Disable' : 'Enable', endpoint.enabled ? 'danger' : 'secondary')} <a href="/app/settings/webhooks/${endpoint.id}/attempts">Attempts</a>` : ''}</td></tr>`) : html`<tr><td colspan="5" class="muted">No endpoints yet.</td></tr>`}
-</tbody></table>
+${listTable(['URL', 'Status', 'Events', 'Created', ''], view.endpoints.map((endpoint) => [html`<code>${endpoint.url}</code>${endpoint.description ? html`<div class="muted">${endpoint.description}</div>` : ''}`,
+  endpoint.enabled ? html`<span class="badge on">enabled</span>` : html`<span class="badge off">disabled</span><div class="muted">${endpoint.disabledReason ?? ''}</div>`, endpoint.eventTypes.join(', '), day(endpoint.createdAt),
+  admin ? html`${post(`/webhooks/${endpoint.id}/secret`, 'Reveal secret')} ${post(`/webhooks/${endpoint.id}/rotate-secret`, 'Rotate secret')} ${post(`/webhooks/${endpoint.id}/${endpoint.enabled ? 'disable' : 'enable'}`, endpoint.enabled ? 'Disable' : 'Enable', endpoint.enabled ? 'danger' : 'secondary')} <a href="/app/settings/webhooks/${endpoint.id}/attempts">Attempts</a>` : '']), 'No endpoints yet.')}
 ${admin ? html`<form class="row" method="post" action="/app/settings/webhooks">${csrf}
 <label>URL <input type="url" name="url" required placeholder="https://hooks.example.com/signalboard" size="40" value="${typed('/webhooks', 'url')}"></label>
 ${EVENT_TYPES.map((type) => html`<label><span><input type="checkbox" name="eventTypes" value="${type}"${checked('/webhooks', 'eventTypes', type)}> ${type}</span></label>`)}
@@ -128,10 +138,8 @@ ${admin ? html`<form class="row" method="post" action="/app/settings/sso">${csrf
 <label>Client secret <input type="password" name="clientSecret" autocomplete="off" placeholder="${view.connection ? 'unchanged' : ''}"></label>
 <button type="submit">Save provider</button></form>` : ''}
 <h2 style="margin-top:16px">Domains</h2>
-<table><thead><tr><th>Domain</th><th>Status</th><th>TXT record to publish</th><th></th></tr></thead><tbody>
-${view.domains.length ? view.domains.map((domain) => html`<tr><td>${domain.domain}</td><td>${domain.verified ? html`<span class="badge on">verified</span>` : html`<span class="badge off">unverified</span>`}</td>
-<td><code>${domain.txtName}</code><br><code>${domain.txtValue}</code></td><td>${admin && !domain.verified ? post(`/sso/domains/${domain.id}/verify`, 'Verify now') : ''}</td></tr>`) : html`<tr><td colspan="4" class="muted">No domains claimed.</td></tr>`}
-</tbody></table>
+${listTable(['Domain', 'Status', 'TXT record to publish', ''], view.domains.map((domain) => [domain.domain, domain.verified ? html`<span class="badge on">verified</span>` : html`<span class="badge off">unverified</span>`,
+  html`<code>${domain.txtName}</code><br><code>${domain.txtValue}</code>`, admin && !domain.verified ? post(`/sso/domains/${domain.id}/verify`, 'Verify now') : '']), 'No domains claimed.')}
 ${admin ? html`<form class="row" method="post" action="/app/settings/sso/domains">${csrf}<label>Domain <input name="domain" required placeholder="example.com" value="${typed('/sso/domains', 'domain')}"></label><button type="submit">Claim domain</button></form>` : ''}
 <h2 style="margin-top:16px">Sign-in policy</h2>
 <p>Single sign-on is <strong>${view.requireSso ? 'required' : 'optional'}</strong> for members whose address is in a verified domain. Owners always keep their password, the way in when the identity provider fails.</p>
@@ -152,15 +160,12 @@ ${view.connection && !session.ssoWorkspaceId ? html`<form class="row" method="po
 <p>Write actions for AI assistants are <strong>${view.writeActions ? 'on' : 'off'}</strong>. While off, assistants can only read.</p>
 ${admin ? html`<form class="row" method="post" action="/app/settings/mcp">${csrf}<input type="hidden" name="writeActions" value="${view.writeActions ? 'false' : 'true'}"><button type="submit" class="${view.writeActions ? 'danger' : 'secondary'}">${view.writeActions ? 'Turn write actions off' : 'Turn write actions on'}</button></form>` : ''}
 <h2 style="margin-top:16px">Connected apps</h2>
-<table><thead><tr><th>App</th><th>Connected by</th><th>Since</th><th></th></tr></thead><tbody>
-${view.connectedApps.length ? view.connectedApps.map((app) => html`<tr><td>${app.clientName}</td><td>${app.userEmail ?? '—'}</td><td>${day(app.createdAt)}</td><td>${admin ? post(`/mcp/grants/${app.id}/revoke`, 'Disconnect', 'danger') : ''}</td></tr>`) : html`<tr><td colspan="4" class="muted">No AI assistant is connected. Point one at <code>${view.mcpUrl}</code>.</td></tr>`}
-</tbody></table>
+${listTable(['App', 'Connected by', 'Since', ''], view.connectedApps.map((app) => [app.clientName, app.userEmail ?? '—', day(app.createdAt), admin ? post(`/mcp/grants/${app.id}/revoke`, 'Disconnect', 'danger') : '']),
+  html`No AI assistant is connected. Point one at <code>${view.mcpUrl}</code>.`)}
 </section>`;
 
   const audit = html`<section id="audit-log"><h2>Audit log</h2>
-<table><thead><tr><th>Time</th><th>Actor</th><th>Action</th><th>Target</th></tr></thead><tbody>
-${view.audit.length ? view.audit.map((entry) => html`<tr><td>${day(entry.createdAt)}</td><td>${entry.actorEmail ?? entry.actor}</td><td><code>${entry.action}</code></td><td><code>${entry.target}</code></td></tr>`) : html`<tr><td colspan="4" class="muted">Nothing yet.</td></tr>`}
-</tbody></table></section>`;
+${listTable(['Time', 'Action', 'Actor', 'Target'], view.audit.map((entry) => [day(entry.createdAt), html`<code>${entry.action}</code>`, entry.actorEmail ?? entry.actor, html`<code>${entry.target}</code>`]), 'Nothing yet.')}</section>`;
 
   return page(
     'Settings',

@@ -36,3 +36,10 @@ export async function blockOffOrigin(page: Page, baseUrl: string): Promise<strin
   });
   return offOrigin;
 }
+
+/** Kept for a person to look at under scratch/ (ignored by git), the whole page unless told. */
+export async function keepScreenshot(page: Page, name: string, fullPage = true): Promise<void> {
+  const file = path.resolve(import.meta.dirname, '../../scratch', name);
+  mkdirSync(path.dirname(file), { recursive: true });
+  await page.screenshot({ path: file, fullPage });
+}
