@@ -12,10 +12,10 @@ export async function seededViewsWorkspace(served: { t: TestApp; baseUrl: string
   const keyed = await createKeyedWorkspace(served.t.database);
   await seedWorkspace(served.t.database.prisma, served.t.database.pool, { workspaceId: keyed.workspace.id, days: 40, clients: 1 });
   await personWithPassword(served.t.database, { email: keyed.ownerEmail });
-  const { cookie } = await signIn(served.t.app, keyed.ownerEmail);
+  const { cookie, csrf } = await signIn(served.t.app, keyed.ownerEmail);
   const reportId: string = (await v1Get(served.baseUrl, '/reports', keyed.key.secret)).data[0].id;
   const projectId: string = (await v1Get(served.baseUrl, '/ai-visibility/projects', keyed.key.secret)).data[0].id;
-  return { workspaceId: keyed.workspace.id, apiKey: keyed.key.secret, cookie, reportId, projectId };
+  return { workspaceId: keyed.workspace.id, apiKey: keyed.key.secret, cookie, csrf, reportId, projectId };
 }
 
 /** How the views write numbers for an en-US person: what the tests expect on screen. */

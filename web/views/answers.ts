@@ -14,6 +14,8 @@ interface AnswersArgs extends Args {
   dateFrom?: string;
   dateTo?: string;
   cursor?: string;
+  /** The cursors of the pages before this one, the first page's empty (keyset paging only goes forward). */
+  before?: string[];
 }
 
 interface Totals { locale: string; totalRuns: number; visibility: number | null; shareOfVoice: number | null; averagePosition: number | null; sentiment: number | null }
@@ -35,8 +37,8 @@ interface AnswersData {
   withheld?: Withheld;
 }
 
-// The cursors of the pages before this one (keyset paging only goes forward).
-const earlier: (string | undefined)[] = [];
+// Set when the person chose a prompt or a page: the next drawing brings its answers into view.
+let toAnswers = false;
 
 startView<AnswersArgs, AnswersData>({
   title: 'Signalboard answers',
@@ -47,8 +49,11 @@ startView<AnswersArgs, AnswersData>({
     const promptId = text(input.promptId);
     const dateFrom = text(input.dateFrom);
     const dateTo = text(input.dateTo);
-    return { id, ...(promptId ? { promptId } : {}), ...(dateFrom ? { dateFrom } : {}), ...(dateTo ? { dateTo } : {}) };
+    const cursor = text(input.cursor);
+    const before = [input.before ?? []].flat().filter((item): item is string => typeof item === 'string');
+    return { id, ...(promptId ? { promptId } : {}), ...(dateFrom ? { dateFrom } : {}), ...(dateTo ? { dateTo } : {}), ...(cursor ? { cursor } : {}), ...(cursor && before.length ? { before } : {}) };
   },
+  local: ['before'],
   render(root, data, args, { formats: f, reload }) {
     const project = data.aiVisibilityProjects?.data.find((candidate) => candidate.id === args.id);
     const prompts = data.aiVisibilityPrompts?.data;
@@ -60,11 +65,12 @@ startView<AnswersArgs, AnswersData>({
     // The tool's default range: the 30 days up to today (UTC).
     const to = args.dateTo ?? new Date().toISOString().slice(0, 10);
     const range = { from: args.dateFrom ?? new Date(Date.parse(`${to}T00:00:00Z`) - 29 * 86_400_000).toISOString().slice(0, 10), to };
-    const { cursor: _cursor, ...withoutCursor } = args;
-    const restart = (next: AnswersArgs) => {
-      earlier.length = 0;
+    const { cursor: _cursor, before: earlier = [], ...withoutCursor } = args;
+    const go = (next: AnswersArgs) => {
+      toAnswers = true;
       reload(next);
     };
+    const heading = h('h2', { id: 'answers', tabindex: -1 }, args.promptId ? ['Answers to “', bdi(promptText.get(args.promptId) ?? args.promptId), '”'] : 'Answers');
     root.append(
       h('h1', {}, project ? [bdi(project.name), ': answers'] : 'Answers'),
       data.aiVisibilityProjects
@@ -72,20 +78,28 @@ startView<AnswersArgs, AnswersData>({
           ? [bdi(project.brand), ' and ', ...(project.competitors.length ? names(project.competitors) : ['no competitors'])]
           : '')
         : withheldNotice('The project\u2019s brand and competitors (which mark the mentions)', data.withheld?.aiVisibilityProjects),
-      h('div', { class: 'controls' }, rangeControl(range, (dateFrom, dateTo) => restart({ ...withoutCursor, dateFrom, dateTo }))),
+      h('div', { class: 'controls' }, rangeControl(range, (dateFrom, dateTo) => reload({ ...withoutCursor, dateFrom, dateTo }))),
       h('h2', {}, 'Prompts'),
       prompts ? promptTable(prompts, args, f, (promptId) => {
         const { promptId: _previous, ...others } = withoutCursor;
-        restart({ ...others, ...(promptId ? { promptId } : {}) });
+        go({ ...others, ...(promptId ? { promptId } : {}) });
       }) : withheldNotice('The prompts with their totals', data.withheld?.aiVisibilityPrompts),
-      h('h2', {}, args.promptId ? ['Answers to “', bdi(promptText.get(args.promptId) ?? args.promptId), '”'] : 'Answers'),
+      heading,
     );
     const position = earlier.length * (answers.data.length || 1);
     root.append(h('p', { class: 'sub', role: 'status' }, answers.data.length ? `${f.number(position + 1)}–${f.number(position + answers.data.length)} of ${f.number(answers.meta.total)}` : 'No answers in this range.'));
     for (const answer of answers.data) root.append(answerCard(answer, promptText.get(answer.promptId), project, f));
     root.append(h('div', { class: 'controls' },
-      h('button', { type: 'button', ...(earlier.length ? {} : { disabled: true }), onclick: () => { const cursor = earlier.pop(); reload({ ...withoutCursor, ...(cursor ? { cursor } : {}) }); } }, '← Newer'),
-      h('button', { type: 'button', ...(answers.meta.nextCursor ? {} : { disabled: true }), onclick: () => { earlier.push(args.cursor); reload({ ...args, cursor: answers.meta.nextCursor! }); } }, 'Older →')));
+      h('button', { type: 'button', ...(earlier.length ? {} : { disabled: true }), onclick: () => { const cursor = earlier.at(-1); go({ ...withoutCursor, ...(cursor ? { cursor, before: earlier.slice(0, -1) } : {}) }); } }, '← Newer'),
+      h('button', { type: 'button', ...(answers.meta.nextCursor ? {} : { disabled: true }), onclick: () => go({ ...withoutCursor, cursor: answers.meta.nextCursor!, before: [...earlier, args.cursor ?? ''] }) }, 'Older →')));
+    if (toAnswers) {
+      // The list starts far below the prompts: scrolled to, and the keyboard's focus moved there.
+      toAnswers = false;
+      requestAnimationFrame(() => {
+        heading.scrollIntoView({ block: 'start' });
+        heading.focus({ preventScroll: true });
+      });
+    }
   },
 });
 

@@ -13,6 +13,8 @@ interface VisibilityArgs extends Args {
   dateFrom?: string;
   dateTo?: string;
   granularity?: 'day' | 'week' | 'month';
+  /** The locale shown (each is its own market), among those the data hold. */
+  locale?: string;
 }
 
 interface Rates { totalRuns: number; visibility: number | null; shareOfVoice: number | null; averagePosition: number | null; sentiment?: number | null }
@@ -40,8 +42,6 @@ interface VisibilityData {
   withheld?: Withheld;
 }
 
-let chosenLocale: string | undefined;
-
 startView<VisibilityArgs, VisibilityData>({
   title: 'Signalboard AI visibility',
   tool: 'view_visibility',
@@ -51,15 +51,18 @@ startView<VisibilityArgs, VisibilityData>({
     if (!id) return null;
     const dateFrom = text(input.dateFrom) ?? text(at(result, 'aiVisibilityMetrics', 'data', 'range', 'from'));
     const dateTo = text(input.dateTo) ?? text(at(result, 'aiVisibilityMetrics', 'data', 'range', 'to'));
-    return { id, ...(dateFrom ? { dateFrom } : {}), ...(dateTo ? { dateTo } : {}) };
+    const locale = text(input.locale);
+    return { id, ...(dateFrom ? { dateFrom } : {}), ...(dateTo ? { dateTo } : {}), ...(locale ? { locale } : {}) };
   },
+  // The data hold every locale; the one shown is chosen among them.
+  local: ['locale'],
   render(root, data, args, { formats: f, reload }) {
     const project = data.node;
     if (!project) return void root.append(h('p', { class: 'notice' }, 'No such project in this workspace.'));
     const { range, totals } = project.metrics.data;
     const locales = project.locales.length ? project.locales : totals.map((row) => row.locale);
-    const locale = chosenLocale && locales.includes(chosenLocale) ? chosenLocale : locales[0];
-    const pick = h('select', { 'aria-label': 'Locale', onchange: (event) => { chosenLocale = (event.target as HTMLSelectElement).value; reload(args); } }, locales.map((code) => h('option', { value: code, ...(code === locale ? { selected: true } : {}) }, code)));
+    const locale = args.locale && locales.includes(args.locale) ? args.locale : locales[0];
+    const pick = h('select', { 'aria-label': 'Locale', onchange: (event) => reload({ ...args, locale: (event.target as HTMLSelectElement).value }) }, locales.map((code) => h('option', { value: code, ...(code === locale ? { selected: true } : {}) }, code)));
     root.append(
       h('h1', {}, project.name),
       h('p', { class: 'sub' }, bdi(project.brand), ' against ', project.competitors.length ? names(project.competitors) : 'no competitors', ` · ${f.day(range.from)} – ${f.day(range.to)}`),

@@ -4,14 +4,16 @@
 // by the page and reads the same operation from /graphql as a trusted (persisted) operation.
 // Either way the data has one shape: the GraphQL operation's `data`.
 import { AppBridge, type HostContext, type ToolResult } from './bridge.js';
+import { argsOfQuery, dataArgs, queryOf, sameData } from './address.js';
 import { h } from './dom.js';
 import { formats, type Formats } from './format.js';
+import { cueScrollers } from './scroll.js';
 
 export type Args = Record<string, unknown>;
 
 export interface ViewApi<A extends Args> {
   formats: Formats;
-  /** Show the view again for other arguments (a preset, a range, a page). */
+  /** Show the view again for other arguments (a preset, a range, a page, a locale). */
   reload(args: A): void;
 }
 
@@ -24,6 +26,11 @@ export interface ViewDefinition<A extends Args, D> {
    * results, so any shape this view ever had is read; null when neither names anything.
    */
   argsFrom(input: Args, result: Record<string, unknown> | undefined): A | null;
+  /**
+   * Arguments the view keeps to itself (a locale chosen among those read, the cursors of the
+   * pages before this one): never sent to its tool, and changing them only draws the view again.
+   */
+  local?: readonly string[];
   render(root: HTMLElement, data: D, args: A, api: ViewApi<A>): void;
 }
 
@@ -58,24 +65,38 @@ export function startView<A extends Args, D>(view: ViewDefinition<A, D>): void {
   let load: (args: A) => Promise<D>;
   let locale: string | undefined;
   let shown: { data: D; args: A } | null = null;
+  // Where a web page writes down what it shows (nothing in an MCP App).
+  let remember = (_args: A) => {};
+  const local = view.local ?? [];
 
   const draw = () => {
     if (!shown) return;
-    const api: ViewApi<A> = { formats: formats(locale), reload: (args) => void show(args) };
+    const api: ViewApi<A> = { formats: formats(locale), reload: (args) => { remember(args); void show(args); } };
     const container = root();
+    // Drawn anew, the control the keyboard was on keeps the focus (found by its label).
+    const focused = container.contains(document.activeElement) ? document.activeElement?.getAttribute('aria-label') : null;
     container.replaceChildren();
     view.render(container, shown.data, shown.args, api);
+    cueScrollers(container);
+    if (focused) container.querySelector<HTMLElement>(`[aria-label="${CSS.escape(focused)}"]`)?.focus();
   };
 
   async function show(args: A) {
+    if (shown && sameData(shown.args, args, local)) {
+      shown = { data: shown.data, args };
+      return draw();
+    }
     if (!shown) message('Loading…', 'loading');
+    // Until the data arrive the controls wait: a second choice made on the old drawing would undo the first.
+    root().inert = true;
     document.documentElement.setAttribute('aria-busy', 'true');
     try {
-      shown = { data: await load(args), args };
+      shown = { data: await load(dataArgs(args, local) as A), args };
       draw();
     } catch (error) {
       message((error as Error).message || 'The data could not be read.', 'error');
     } finally {
+      root().inert = false;
       document.documentElement.removeAttribute('aria-busy');
     }
   }
@@ -83,9 +104,19 @@ export function startView<A extends Args, D>(view: ViewDefinition<A, D>): void {
   const page = root().dataset.page;
   if (page) {
     // The web app's page: no inline script, so what to show comes as data attributes.
+    // What it shows is the page's address too: read back on load and on Back and Forward.
     const config = JSON.parse(page) as PageConfig;
     load = (args) => readGraphQL(config.operation, args) as Promise<D>;
-    void show(config.args as A);
+    const fromAddress = () => view.argsFrom({ ...argsOfQuery(location.search), ...config.args }, undefined) ?? (config.args as A);
+    const write = (args: A, how: 'pushState' | 'replaceState') => {
+      const address = `${location.pathname}${queryOf(args, config.args)}`;
+      if (address !== `${location.pathname}${location.search}`) history[how](null, '', address);
+    };
+    remember = (args) => write(args, 'pushState');
+    addEventListener('popstate', () => void show(fromAddress()));
+    const first = fromAddress();
+    write(first, 'replaceState');
+    void show(first);
     return;
   }
 

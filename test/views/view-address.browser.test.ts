@@ -1,0 +1,113 @@
+// A view's state is its web page's address: a preset, a comparison, a locale, a prompt and a page
+// chosen in the page are in the query string, and the page loaded again (or sent to someone)
+// shows the same; choosing a prompt brings its answers into view with the keyboard's focus.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { seededViewsWorkspace } from '../support/views.js';
+import { useListeningApp } from '../support/listen.js';
+import { chromiumAvailable, launchChromium } from '../support/browser.js';
+
+const served = useListeningApp();
+let browser: Browser;
+let seeded: Awaited<ReturnType<typeof seededViewsWorkspace>>;
+
+beforeAll(async () => {
+  if (!chromiumAvailable) return;
+  seeded = await seededViewsWorkspace(served);
+  browser = await launchChromium();
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function signedIn(path: string, ready: string): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const [name, value] = [seeded.cookie.slice(0, seeded.cookie.indexOf('=')), seeded.cookie.slice(seeded.cookie.indexOf('=') + 1)];
+  await context.addCookies([{ name, value, url: served.baseUrl }]);
+  const page = await context.newPage();
+  await page.goto(`${served.baseUrl}${path}`);
+  await page.locator(ready).first().waitFor({ timeout: 20_000 });
+  return page;
+}
+
+/** What the page shows, read the same way before and after a reload. */
+const shown = (page: Page) => page.evaluate(() => ({
+  selects: [...document.querySelectorAll('#view select')].map((select) => (select as HTMLSelectElement).value),
+  sub: document.querySelector('#view .sub')?.textContent,
+  status: document.querySelector('#view p[role=status]')?.textContent,
+  pressed: document.querySelector('#view [aria-pressed=true]')?.textContent ?? null,
+  kpis: [...document.querySelectorAll('#view .kpi .value')].map((value) => value.textContent),
+}));
+
+/** The data asked for have arrived and are drawn (the controls wait until then). */
+const settled = (page: Page) => expect.poll(() => page.evaluate(() => document.documentElement.hasAttribute('aria-busy')), { timeout: 15_000 }).toBe(false);
+
+async function reloaded(page: Page, ready: string) {
+  await page.reload();
+  await page.locator(ready).first().waitFor({ timeout: 20_000 });
+  await settled(page);
+}
+
+describe.skipIf(!chromiumAvailable)('a view\'s address', () => {
+  it('report: the preset and the comparison chosen are in the address and survive a reload', async () => {
+    const page = await signedIn(`/app/reports/${seeded.reportId}`, '.kpi');
+    await page.selectOption('select[aria-label="Dates"]', 'last_7_days');
+    await expect.poll(() => page.evaluate(() => location.search)).toBe('?datePreset=last_7_days');
+    await settled(page);
+    await page.selectOption('select[aria-label="Compare with"]', 'previous_year');
+    await expect.poll(() => page.locator('.sub').first().textContent()).toContain('2025');
+    expect(new URL(page.url()).search).toBe('?datePreset=last_7_days&comparePreset=previous_year');
+    const before = await shown(page);
+    await reloaded(page, '.kpi');
+    expect(await shown(page)).toEqual(before);
+    // Back goes to the state before the last choice.
+    await page.goBack();
+    await expect.poll(() => page.locator('select[aria-label="Compare with"]').inputValue()).not.toBe('previous_year');
+    expect(new URL(page.url()).search).toBe('?datePreset=last_7_days');
+    await page.context().close();
+  });
+
+  it('AI visibility: the locale and the range chosen survive a reload', async () => {
+    const page = await signedIn(`/app/ai-visibility/${seeded.projectId}`, '.kpi');
+    const locales = await page.locator('select[aria-label="Locale"] option').evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+    expect(locales.length).toBeGreaterThan(1);
+    await page.selectOption('select[aria-label="Locale"]', locales[1]!);
+    const thirtyDays = await page.locator('.sub').first().textContent();
+    await page.selectOption('select[aria-label="Range"]', '7');
+    await expect.poll(() => page.locator('.sub').first().textContent()).not.toBe(thirtyDays);
+    expect(new URL(page.url()).searchParams.get('locale')).toBe(locales[1]);
+    expect(new URL(page.url()).searchParams.get('dateFrom')).toMatch(/^\d{4}-\d\d-\d\d$/);
+    const before = await shown(page);
+    expect(before.selects).toContain(locales[1]);
+    await reloaded(page, '.kpi');
+    expect(await shown(page)).toEqual(before);
+    await page.context().close();
+  });
+
+  it('answers: a page and a prompt survive a reload; choosing a prompt brings its answers into view, focused', async () => {
+    const page = await signedIn(`/app/ai-visibility/${seeded.projectId}/answers`, 'article.answer');
+    await page.getByRole('button', { name: 'Older →' }).click();
+    await expect.poll(() => page.locator('p[role=status]').textContent()).toMatch(/^21–40 of/);
+    expect(new URL(page.url()).searchParams.get('cursor')).toBeTruthy();
+    await reloaded(page, 'article.answer');
+    expect(await page.locator('p[role=status]').textContent()).toMatch(/^21–40 of/);
+    await page.getByRole('button', { name: '← Newer' }).click();
+    await expect.poll(() => page.locator('p[role=status]').textContent()).toMatch(/^1–20 of/);
+    expect(new URL(page.url()).search).toBe('');
+
+    await page.evaluate(() => scrollTo(0, 0));
+    const prompt = page.locator('.prompts button').nth(1);
+    const text = await prompt.textContent();
+    await prompt.click();
+    await expect.poll(() => page.locator('#answers').textContent()).toBe(`Answers to “${text}”`);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('answers');
+    const heading = (await page.locator('#answers').boundingBox())!;
+    expect(heading.y).toBeGreaterThanOrEqual(-1);
+    expect(heading.y).toBeLessThan(844 / 2);
+    expect(new URL(page.url()).searchParams.get('promptId')).toMatch(/./);
+    const before = await shown(page);
+    await reloaded(page, 'article.answer');
+    expect(await shown(page)).toEqual(before);
+    await page.context().close();
+  });
+});
