@@ -121,6 +121,9 @@ describe.skipIf(!chromiumAvailable)('the views as MCP Apps', () => {
     await hosted.view.getByRole('button', { name: 'Older →' }).click();
     await expect.poll(() => hosted.view.locator('p[role=status]').textContent(), { timeout: 15_000 }).toMatch(/^21–/);
     expect(hosted.calls.at(-1)?.arguments.cursor).toBe(answers.meta.nextCursor);
+    // The cursors of earlier pages are the view's own, and an MCP App keeps its state out of any address.
+    expect(hosted.calls.at(-1)?.arguments).not.toHaveProperty('before');
+    expect(await hosted.view.locator('body').evaluate(() => location.search)).toBe('');
     expect(hosted.problems).toEqual([]);
     await hosted.page.close();
   });
