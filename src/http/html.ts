@@ -58,7 +58,7 @@ button.danger { border-color:var(--danger); background:#fff; color:var(--danger)
 /* A card's details table holds values the page does not choose (client ids that are URLs, long
    hosts and emails): it keeps to the card's width and breaks them rather than running out. */
 .login table { table-layout:fixed; } .login th { width:38%; } .login td { overflow-wrap:anywhere; }
-input, select { max-width:100%; } code { overflow-wrap:anywhere; } main > section td code { overflow-wrap:normal; white-space:nowrap; }
+input, select { max-width:100%; } code { overflow-wrap:anywhere; } main > section td code { overflow-wrap:normal; white-space:nowrap; } main > section td code.wrap { white-space:normal; overflow-wrap:anywhere; }
 /* A phone (390 px): the header wraps and the Views menu opens under it across the screen; each
    row of a settings table is a card whose cells name their column, so no column hides off-screen. */
 @media (max-width: 640px) {

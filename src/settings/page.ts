@@ -116,7 +116,7 @@ ${SCOPES.map((scope) => html`<label><span><input type="checkbox" name="scopes" v
 
   const webhooks = html`<section id="webhooks"><h2>Webhooks</h2>
 ${!view.canUseWebhooks ? planNote('Webhooks are available', WEBHOOK_PLANS) : html`
-${listTable(['URL', 'Status', 'Events', 'Created', ''], view.endpoints.map((endpoint) => [html`<code>${endpoint.url}</code>${endpoint.description ? html`<div class="muted">${endpoint.description}</div>` : ''}`,
+${listTable(['URL', 'Status', 'Events', 'Created', ''], view.endpoints.map((endpoint) => [html`<code class="wrap">${endpoint.url}</code>${endpoint.description ? html`<div class="muted">${endpoint.description}</div>` : ''}`,
   endpoint.enabled ? html`<span class="badge on">enabled</span>` : html`<span class="badge off">disabled</span><div class="muted">${endpoint.disabledReason ?? ''}</div>`, endpoint.eventTypes.join(', '), day(endpoint.createdAt),
   admin ? html`${post(`/webhooks/${endpoint.id}/secret`, 'Reveal secret')} ${post(`/webhooks/${endpoint.id}/rotate-secret`, 'Rotate secret')} ${post(`/webhooks/${endpoint.id}/${endpoint.enabled ? 'disable' : 'enable'}`, endpoint.enabled ? 'Disable' : 'Enable', endpoint.enabled ? 'danger' : 'secondary')} <a href="/app/settings/webhooks/${endpoint.id}/attempts">Attempts</a>` : '']), 'No endpoints yet.')}
 ${admin ? html`<form class="row" method="post" action="/app/settings/webhooks">${csrf}
@@ -139,7 +139,7 @@ ${admin ? html`<form class="row" method="post" action="/app/settings/sso">${csrf
 <button type="submit">Save provider</button></form>` : ''}
 <h2 style="margin-top:16px">Domains</h2>
 ${listTable(['Domain', 'Status', 'TXT record to publish', ''], view.domains.map((domain) => [domain.domain, domain.verified ? html`<span class="badge on">verified</span>` : html`<span class="badge off">unverified</span>`,
-  html`<code>${domain.txtName}</code><br><code>${domain.txtValue}</code>`, admin && !domain.verified ? post(`/sso/domains/${domain.id}/verify`, 'Verify now') : '']), 'No domains claimed.')}
+  html`<code class="wrap">${domain.txtName}</code><br><code class="wrap">${domain.txtValue}</code>`, admin && !domain.verified ? post(`/sso/domains/${domain.id}/verify`, 'Verify now') : '']), 'No domains claimed.')}
 ${admin ? html`<form class="row" method="post" action="/app/settings/sso/domains">${csrf}<label>Domain <input name="domain" required placeholder="example.com" value="${typed('/sso/domains', 'domain')}"></label><button type="submit">Claim domain</button></form>` : ''}
 <h2 style="margin-top:16px">Sign-in policy</h2>
 <p>Single sign-on is <strong>${view.requireSso ? 'required' : 'optional'}</strong> for members whose address is in a verified domain. Owners always keep their password, the way in when the identity provider fails.</p>
