@@ -68,9 +68,11 @@ type Cell = SafeHtml | string;
  */
 function listTable(head: string[], rows: Cell[][], empty: Cell): SafeHtml {
   const label = (index: number) => head[index] || 'Actions';
+  const body = rows.length
+    ? rows.map((row) => html`<tr>${row.map((cell, index) => html`<td data-label="${label(index)}">${cell}</td>`)}</tr>\n`)
+    : html`<tr><td colspan="${head.length}" class="muted">${empty}</td></tr>`;
   return html`<table class="list"><thead><tr>${head.map((name) => html`<th>${name}</th>`)}</tr></thead><tbody>
-${rows.length ? rows.map((row) => html`<tr>${row.map((cell, index) => html`<td data-label="${label(index)}">${cell}</td>`)}</tr>
-`) : html`<tr><td colspan="${head.length}" class="muted">${empty}</td></tr>`}
+${body}
 </tbody></table>`;
 }
 
@@ -105,8 +107,11 @@ ${view.workspaces.length > 1 ? html`<form class="inline" method="post" action="/
     : '';
 
   const keys = html`<section id="api-keys"><h2>API keys</h2>
-${listTable(['Name', 'Status', 'Key id', 'Scopes', 'Created', 'Last used', 'Expires', ''], view.keys.map((key) => [key.name, keyStatus(key), html`<code>${key.id}</code>`, key.scopes.join(', '), day(key.createdAt), day(key.lastUsedAt), day(key.expiresAt),
-  admin && !key.revokedAt ? post(`/api-keys/${key.id}/revoke`, 'Revoke', 'danger') : '']), 'No API keys yet.')}
+${listTable(['Name', 'Status', 'Key id', 'Scopes', 'Created', 'Last used', 'Expires', ''], view.keys.map((key) => [
+  key.name, keyStatus(key), html`<code>${key.id}</code>`, key.scopes.join(', '),
+  day(key.createdAt), day(key.lastUsedAt), day(key.expiresAt),
+  admin && !key.revokedAt ? post(`/api-keys/${key.id}/revoke`, 'Revoke', 'danger') : '',
+]), 'No API keys yet.')}
 ${admin ? html`<form class="row" method="post" action="/app/settings/api-keys">${csrf}
 <label>Name <input name="name" required maxlength="100" placeholder="Warehouse sync" value="${typed('/api-keys', 'name')}"></label>
 ${SCOPES.map((scope) => html`<label><span><input type="checkbox" name="scopes" value="${scope}"${checked('/api-keys', 'scopes', scope)}> ${scope}</span></label>`)}
@@ -116,9 +121,16 @@ ${SCOPES.map((scope) => html`<label><span><input type="checkbox" name="scopes" v
 
   const webhooks = html`<section id="webhooks"><h2>Webhooks</h2>
 ${!view.canUseWebhooks ? planNote('Webhooks are available', WEBHOOK_PLANS) : html`
-${listTable(['URL', 'Status', 'Events', 'Created', ''], view.endpoints.map((endpoint) => [html`<code class="wrap">${endpoint.url}</code>${endpoint.description ? html`<div class="muted">${endpoint.description}</div>` : ''}`,
-  endpoint.enabled ? html`<span class="badge on">enabled</span>` : html`<span class="badge off">disabled</span><div class="muted">${endpoint.disabledReason ?? ''}</div>`, endpoint.eventTypes.join(', '), day(endpoint.createdAt),
-  admin ? html`${post(`/webhooks/${endpoint.id}/secret`, 'Reveal secret')} ${post(`/webhooks/${endpoint.id}/rotate-secret`, 'Rotate secret')} ${post(`/webhooks/${endpoint.id}/${endpoint.enabled ? 'disable' : 'enable'}`, endpoint.enabled ? 'Disable' : 'Enable', endpoint.enabled ? 'danger' : 'secondary')} <a href="/app/settings/webhooks/${endpoint.id}/attempts">Attempts</a>` : '']), 'No endpoints yet.')}
+${listTable(['URL', 'Status', 'Events', 'Created', ''], view.endpoints.map((endpoint) => [
+  html`<code class="wrap">${endpoint.url}</code>${endpoint.description ? html`<div class="muted">${endpoint.description}</div>` : ''}`,
+  endpoint.enabled
+    ? html`<span class="badge on">enabled</span>`
+    : html`<span class="badge off">disabled</span><div class="muted">${endpoint.disabledReason ?? ''}</div>`,
+  endpoint.eventTypes.join(', '), day(endpoint.createdAt),
+  admin ? html`${post(`/webhooks/${endpoint.id}/secret`, 'Reveal secret')} ${post(`/webhooks/${endpoint.id}/rotate-secret`, 'Rotate secret')}
+${post(`/webhooks/${endpoint.id}/${endpoint.enabled ? 'disable' : 'enable'}`, endpoint.enabled ? 'Disable' : 'Enable', endpoint.enabled ? 'danger' : 'secondary')}
+<a href="/app/settings/webhooks/${endpoint.id}/attempts">Attempts</a>` : '',
+]), 'No endpoints yet.')}
 ${admin ? html`<form class="row" method="post" action="/app/settings/webhooks">${csrf}
 <label>URL <input type="url" name="url" required placeholder="https://hooks.example.com/signalboard" size="40" value="${typed('/webhooks', 'url')}"></label>
 ${EVENT_TYPES.map((type) => html`<label><span><input type="checkbox" name="eventTypes" value="${type}"${checked('/webhooks', 'eventTypes', type)}> ${type}</span></label>`)}
@@ -138,8 +150,12 @@ ${admin ? html`<form class="row" method="post" action="/app/settings/sso">${csrf
 <label>Client secret <input type="password" name="clientSecret" autocomplete="off" placeholder="${view.connection ? 'unchanged' : ''}"></label>
 <button type="submit">Save provider</button></form>` : ''}
 <h2 style="margin-top:16px">Domains</h2>
-${listTable(['Domain', 'Status', 'TXT record to publish', ''], view.domains.map((domain) => [domain.domain, domain.verified ? html`<span class="badge on">verified</span>` : html`<span class="badge off">unverified</span>`,
-  html`<code class="wrap">${domain.txtName}</code><br><code class="wrap">${domain.txtValue}</code>`, admin && !domain.verified ? post(`/sso/domains/${domain.id}/verify`, 'Verify now') : '']), 'No domains claimed.')}
+${listTable(['Domain', 'Status', 'TXT record to publish', ''], view.domains.map((domain) => [
+  domain.domain,
+  domain.verified ? html`<span class="badge on">verified</span>` : html`<span class="badge off">unverified</span>`,
+  html`<code class="wrap">${domain.txtName}</code><br><code class="wrap">${domain.txtValue}</code>`,
+  admin && !domain.verified ? post(`/sso/domains/${domain.id}/verify`, 'Verify now') : '',
+]), 'No domains claimed.')}
 ${admin ? html`<form class="row" method="post" action="/app/settings/sso/domains">${csrf}<label>Domain <input name="domain" required placeholder="example.com" value="${typed('/sso/domains', 'domain')}"></label><button type="submit">Claim domain</button></form>` : ''}
 <h2 style="margin-top:16px">Sign-in policy</h2>
 <p>Single sign-on is <strong>${view.requireSso ? 'required' : 'optional'}</strong> for members whose address is in a verified domain. Owners always keep their password, the way in when the identity provider fails.</p>
@@ -160,12 +176,16 @@ ${view.connection && !session.ssoWorkspaceId ? html`<form class="row" method="po
 <p>Write actions for AI assistants are <strong>${view.writeActions ? 'on' : 'off'}</strong>. While off, assistants can only read.</p>
 ${admin ? html`<form class="row" method="post" action="/app/settings/mcp">${csrf}<input type="hidden" name="writeActions" value="${view.writeActions ? 'false' : 'true'}"><button type="submit" class="${view.writeActions ? 'danger' : 'secondary'}">${view.writeActions ? 'Turn write actions off' : 'Turn write actions on'}</button></form>` : ''}
 <h2 style="margin-top:16px">Connected apps</h2>
-${listTable(['App', 'Connected by', 'Since', ''], view.connectedApps.map((app) => [app.clientName, app.userEmail ?? '—', day(app.createdAt), admin ? post(`/mcp/grants/${app.id}/revoke`, 'Disconnect', 'danger') : '']),
-  html`No AI assistant is connected. Point one at <code>${view.mcpUrl}</code>.`)}
+${listTable(['App', 'Connected by', 'Since', ''], view.connectedApps.map((app) => [
+  app.clientName, app.userEmail ?? '—', day(app.createdAt),
+  admin ? post(`/mcp/grants/${app.id}/revoke`, 'Disconnect', 'danger') : '',
+]), html`No AI assistant is connected. Point one at <code>${view.mcpUrl}</code>.`)}
 </section>`;
 
   const audit = html`<section id="audit-log"><h2>Audit log</h2>
-${listTable(['Time', 'Action', 'Actor', 'Target'], view.audit.map((entry) => [day(entry.createdAt), html`<code>${entry.action}</code>`, entry.actorEmail ?? entry.actor, html`<code>${entry.target}</code>`]), 'Nothing yet.')}</section>`;
+${listTable(['Time', 'Action', 'Actor', 'Target'], view.audit.map((entry) => [
+  day(entry.createdAt), html`<code>${entry.action}</code>`, entry.actorEmail ?? entry.actor, html`<code>${entry.target}</code>`,
+]), 'Nothing yet.')}</section>`;
 
   return page(
     'Settings',

@@ -20,7 +20,8 @@ export function elementsOutside(page: Page): Promise<Outside[]> {
     const describe = (element: Element) => {
       const parts: string[] = [];
       for (let node: Element | null = element; node && node !== document.body && parts.length < 4; node = node.parentElement) {
-        parts.unshift(node.tagName.toLowerCase() + (node.id ? `#${node.id}` : '') + (node.classList.length ? `.${[...node.classList].join('.')}` : ''));
+        const classes = node.classList.length ? `.${[...node.classList].join('.')}` : '';
+        parts.unshift(node.tagName.toLowerCase() + (node.id ? `#${node.id}` : '') + classes);
       }
       return `${parts.join(' > ')} “${(element.textContent ?? '').trim().slice(0, 40)}”`;
     };

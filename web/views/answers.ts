@@ -51,7 +51,8 @@ startView<AnswersArgs, AnswersData>({
     const dateTo = text(input.dateTo);
     const cursor = text(input.cursor);
     const before = [input.before ?? []].flat().filter((item): item is string => typeof item === 'string');
-    return { id, ...(promptId ? { promptId } : {}), ...(dateFrom ? { dateFrom } : {}), ...(dateTo ? { dateTo } : {}), ...(cursor ? { cursor } : {}), ...(cursor && before.length ? { before } : {}) };
+    return { id, ...(promptId ? { promptId } : {}), ...(dateFrom ? { dateFrom } : {}), ...(dateTo ? { dateTo } : {}),
+      ...(cursor ? { cursor } : {}), ...(cursor && before.length ? { before } : {}) };
   },
   local: ['before'],
   render(root, data, args, { formats: f, reload }) {
@@ -70,7 +71,8 @@ startView<AnswersArgs, AnswersData>({
       toAnswers = true;
       reload(next);
     };
-    const heading = h('h2', { id: 'answers', tabindex: -1 }, args.promptId ? ['Answers to “', bdi(promptText.get(args.promptId) ?? args.promptId), '”'] : 'Answers');
+    const heading = h('h2', { id: 'answers', tabindex: -1 },
+      args.promptId ? ['Answers to “', bdi(promptText.get(args.promptId) ?? args.promptId), '”'] : 'Answers');
     root.append(
       h('h1', {}, project ? [bdi(project.name), ': answers'] : 'Answers'),
       data.aiVisibilityProjects
@@ -90,8 +92,12 @@ startView<AnswersArgs, AnswersData>({
     root.append(h('p', { class: 'sub', role: 'status' }, answers.data.length ? `${f.number(position + 1)}–${f.number(position + answers.data.length)} of ${f.number(answers.meta.total)}` : 'No answers in this range.'));
     for (const answer of answers.data) root.append(answerCard(answer, promptText.get(answer.promptId), project, f));
     root.append(h('div', { class: 'controls' },
-      h('button', { type: 'button', ...(earlier.length ? {} : { disabled: true }), onclick: () => { const cursor = earlier.at(-1); go({ ...withoutCursor, ...(cursor ? { cursor, before: earlier.slice(0, -1) } : {}) }); } }, '← Newer'),
-      h('button', { type: 'button', ...(answers.meta.nextCursor ? {} : { disabled: true }), onclick: () => go({ ...withoutCursor, cursor: answers.meta.nextCursor!, before: [...earlier, args.cursor ?? ''] }) }, 'Older →')));
+      h('button', { type: 'button', ...(earlier.length ? {} : { disabled: true }), onclick: () => {
+        const cursor = earlier.at(-1);
+        go({ ...withoutCursor, ...(cursor ? { cursor, before: earlier.slice(0, -1) } : {}) });
+      } }, '← Newer'),
+      h('button', { type: 'button', ...(answers.meta.nextCursor ? {} : { disabled: true }),
+        onclick: () => go({ ...withoutCursor, cursor: answers.meta.nextCursor!, before: [...earlier, args.cursor ?? ''] }) }, 'Older →')));
     if (toAnswers) {
       // The list starts far below the prompts: scrolled to, and the keyboard's focus moved there.
       toAnswers = false;

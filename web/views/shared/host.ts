@@ -74,7 +74,8 @@ export function startView<A extends Args, D>(view: ViewDefinition<A, D>): void {
     const api: ViewApi<A> = { formats: formats(locale), reload: (args) => { remember(args); void show(args); } };
     const container = root();
     // Drawn anew, the control the keyboard was on keeps the focus (found by its label).
-    const focused = container.contains(document.activeElement) ? document.activeElement?.getAttribute('aria-label') : null;
+    const active = document.activeElement;
+    const focused = active && container.contains(active) ? active.getAttribute('aria-label') : null;
     container.replaceChildren();
     view.render(container, shown.data, shown.args, api);
     cueScrollers(container);
@@ -107,7 +108,8 @@ export function startView<A extends Args, D>(view: ViewDefinition<A, D>): void {
     // What it shows is the page's address too: read back on load and on Back and Forward.
     const config = JSON.parse(page) as PageConfig;
     load = (args) => readGraphQL(config.operation, args) as Promise<D>;
-    const fromAddress = () => view.argsFrom({ ...argsOfQuery(location.search), ...config.args }, undefined) ?? (config.args as A);
+    const fromAddress = () =>
+      view.argsFrom({ ...argsOfQuery(location.search), ...config.args }, undefined) ?? (config.args as A);
     const write = (args: A, how: 'pushState' | 'replaceState') => {
       const address = `${location.pathname}${queryOf(args, config.args)}`;
       if (address !== `${location.pathname}${location.search}`) history[how](null, '', address);

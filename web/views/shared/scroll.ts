@@ -9,7 +9,8 @@ let watching: ResizeObserver | undefined;
 /** Shows a box's hint only while the box is wider inside than outside. */
 function measure(scroller: Element) {
   const hint = scroller.previousElementSibling;
-  if (hint instanceof HTMLElement && hint.classList.contains('scroll-hint')) hint.hidden = scroller.scrollWidth <= scroller.clientWidth + 1;
+  if (!(hint instanceof HTMLElement) || !hint.classList.contains('scroll-hint')) return;
+  hint.hidden = scroller.scrollWidth <= scroller.clientWidth + 1;
 }
 
 /** Puts every table of `root` in a `.scroll` box (one may hold several) and gives each box its cues. */
