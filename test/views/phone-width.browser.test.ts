@@ -1,4 +1,5 @@
-// Every page a person opens in the web app, at 390 px (a phone) and 1366 px: nothing reaches past
+// Every page a person opens in the web app (sign-in and password reset, settings, an assistant's
+// consent, the three views), at 390 px (a phone) and 1366 px: nothing reaches past
 // the screen but a table in a box that scrolls sideways and says so, with its caption whole, and
 // the header's Views menu open within the screen. GraphiQL and the API reference are left out:
 // they are third-party apps (GraphiQL, Scalar) with their own layouts, not pages we draw.
@@ -24,7 +25,13 @@ beforeAll(async () => {
   await call(served.t.app, auth, 'POST', '/app/settings/api-keys', { name: 'Warehouse sync for the reporting team', scopes: ['clients:read', 'reports:read'] });
   await call(served.t.app, auth, 'POST', '/app/settings/webhooks', { url: 'https://hooks.example.com/signalboard/a-rather-long-path/for-the-endpoint', eventTypes: ['signal.created'], description: 'ops' });
   await call(served.t.app, auth, 'POST', '/app/settings/sso/domains', { domain: 'northwind-outdoor-example.com' });
+  // The consent page an assistant's connection opens (OAuth), as a signed-in person sees it.
+  const client = await (await fetch(`${served.baseUrl}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client_name: 'Claude', redirect_uris: ['http://127.0.0.1:1/callback'], token_endpoint_auth_method: 'none' }) })).json();
+  const authorize = new URLSearchParams({ client_id: client.client_id, response_type: 'code', redirect_uri: 'http://127.0.0.1:1/callback',
+    scope: 'mcp offline_access', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' });
   pages = [
+    { name: 'consent', path: `/oauth/authorize?${authorize}`, signedIn: true, ready: 'text=Not verified by Signalboard' },
     { name: 'sign-in', path: '/app/login', signedIn: false },
     { name: 'forgot-password', path: '/app/forgot-password', signedIn: false },
     { name: 'reset-password', path: '/app/reset-password?token=x', signedIn: false },
