@@ -17,7 +17,6 @@ export interface OpenApiParameter {
   required: boolean;
   description: string;
   schema: JsonSchema;
-  example?: unknown;
 }
 
 /** What an integer argument declares of its range: `extensions.bounds` on the GraphQL argument. */
@@ -131,14 +130,16 @@ export function routeParameters(route: RestRoute, field: GraphQLField<unknown, u
     const schema = schemaOf(arg);
     const fallback = defaultOf(arg);
     if (fallback !== undefined) schema.default = fallback;
+    // On the schema (3.1's `examples`), not the parameter: the n8n node generator sends a parameter's
+    // `example` as the field's value, filtering every answer; Postman's Example mode reads either.
     const example = exampleOf(arg, schema);
+    if (example !== undefined) schema.examples = [example];
     return {
       name: arg.name,
       in: path ? 'path' : 'query',
       required: path || isNonNullType(arg.type),
       description: descriptionOf(arg),
       schema,
-      ...(example !== undefined ? { example } : {}),
     };
   });
 }

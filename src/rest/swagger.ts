@@ -65,9 +65,12 @@ export function schemaTo2(schema: JsonSchema): JsonSchema {
   return out;
 }
 
+/** A query or path parameter has no `example` in 2.0: its schema's first example becomes `x-example`. */
 function parameterTo2(parameter: JsonSchema): JsonSchema {
-  const { schema, example, ...rest } = parameter;
-  return { ...rest, ...schemaTo2(schema), ...(example !== undefined ? { 'x-example': example } : {}) };
+  const { schema, ...rest } = parameter;
+  const { examples, ...shape } = schema as JsonSchema;
+  const example = Array.isArray(examples) ? examples[0] : undefined;
+  return { ...rest, ...schemaTo2(shape), ...(example !== undefined ? { 'x-example': example } : {}) };
 }
 
 function headersTo2(headers: Record<string, JsonSchema> | undefined, document: OpenApiDocument): Record<string, JsonSchema> | undefined {

@@ -70,8 +70,8 @@ describe('examples', () => {
     const document = await json(await fetchDocument(plain, 'openapi.json'));
     for (const [template, { get: operation }] of Object.entries<any>(document.paths)) {
       const parameters: any[] = operation.parameters ?? [];
-      const path = template.replace(/\{(\w+)\}/g, (_match, name: string) => parameters.find((parameter) => parameter.name === name).example);
-      const query = new URLSearchParams(parameters.filter((parameter) => parameter.in === 'query' && parameter.example !== undefined).map((parameter) => [parameter.name, String(parameter.example)]));
+      const path = template.replace(/\{(\w+)\}/g, (_match, name: string) => parameters.find((parameter) => parameter.name === name).schema.examples[0]);
+      const query = new URLSearchParams(parameters.filter((parameter) => parameter.in === 'query' && parameter.schema.examples).map((parameter) => [parameter.name, String(parameter.schema.examples[0])]));
       const response = await plain.get(`/api/v1${path}?${query}`, key);
       // Invented ids are well-formed: the parameters pass (checked first), the resource is unknown.
       expect([200, 404], `${operation.operationId}: ${await response.clone().text()}`).toContain(response.status);

@@ -83,8 +83,9 @@ describe('parameters', () => {
       const where = `${parameter.operation} ${parameter.name}`;
       // An integer's example is its default or minimum (the arguments gain bounds with v1's integer rules).
       const derivable = parameter.schema.type !== 'integer' || parameter.schema.minimum !== undefined;
-      if (derivable) expect(parameter.example, where).toBeDefined();
-      for (const value of [parameter.example, parameter.schema.default].filter((value) => value !== undefined)) expect(ajv.validate(parameter.schema, value), `${where}: ${value}`).toBe(true);
+      if (derivable) expect(parameter.schema.examples, where).toHaveLength(1);
+      expect(parameter, where).not.toHaveProperty('example');
+      for (const value of [parameter.schema.examples?.[0], parameter.schema.default].filter((value) => value !== undefined)) expect(ajv.validate(parameter.schema, value), `${where}: ${value}`).toBe(true);
     }
   });
 
@@ -94,7 +95,11 @@ describe('parameters', () => {
       const route = [...REST_ROUTES, ...EXPORT_ROUTES].find((candidate) => candidate.operationId === parameter.operation)!;
       const arg = fields[route.field]!.args.find((candidate) => candidate.name === parameter.name)!;
       const bounds = (arg.extensions as { bounds?: Record<string, number> }).bounds ?? {};
-      expect(parameter.schema, `${parameter.operation} ${parameter.name}`).toEqual({ type: 'integer', ...bounds, ...(arg.defaultValue != null ? { default: arg.defaultValue } : {}) });
+      expect(parameter.schema, `${parameter.operation} ${parameter.name}`).toEqual({
+        type: 'integer',
+        ...bounds,
+        ...(arg.defaultValue != null ? { default: arg.defaultValue, examples: [arg.defaultValue] } : {}),
+      });
     }
   });
 
@@ -105,6 +110,7 @@ describe('parameters', () => {
         minimum: expect.any(Number),
         maximum: expect.any(Number),
         default: expect.any(Number),
+        examples: [parameter.schema.default],
       });
     }
   });
@@ -142,12 +148,12 @@ describe('a parameter written from its GraphQL argument', () => {
 
   it('carries bounds, the default (GraphQL defaultValue first, an enum by name) and an example the schema allows', () => {
     const byName = Object.fromEntries(routeParameters(route, field).map((parameter) => [parameter.name, parameter]));
-    expect(byName.limit).toEqual({ name: 'limit', in: 'query', required: false, description: 'Things per page.', schema: { type: 'integer', minimum: 1, maximum: 50, default: 20 }, example: 20 });
-    expect(byName.size!.schema).toEqual({ type: 'integer', minimum: 1, maximum: 9, default: 5 });
-    expect(byName.kind).toMatchObject({ schema: { type: 'string', enum: ['first', 'second'], default: 'second' }, example: 'second' });
-    expect(byName.archived).toMatchObject({ schema: { type: 'boolean', default: false }, example: false });
-    expect(byName.cursor).toMatchObject({ schema: { type: 'string' }, example: '' });
-    expect(byName.other).not.toHaveProperty('example');
+    expect(byName.limit).toEqual({ name: 'limit', in: 'query', required: false, description: 'Things per page.', schema: { type: 'integer', minimum: 1, maximum: 50, default: 20, examples: [20] } });
+    expect(byName.size!.schema).toEqual({ type: 'integer', minimum: 1, maximum: 9, default: 5, examples: [5] });
+    expect(byName.kind).toMatchObject({ schema: { type: 'string', enum: ['first', 'second'], default: 'second', examples: ['second'] } });
+    expect(byName.archived).toMatchObject({ schema: { type: 'boolean', default: false, examples: [false] } });
+    expect(byName.cursor).toMatchObject({ schema: { type: 'string', examples: [''] } });
+    expect(byName.other!.schema).not.toHaveProperty('examples');
   });
 
   it('leaves paging out of an export', () => {

@@ -30,7 +30,7 @@ describe('the Swagger 2.0 document', () => {
       ({ name, in: where, required, description, type, format, pattern, enum: values, minimum, maximum, default: fallback });
     expect(of(swagger.paths, flat)).toEqual(of(openapi.paths, fromSchema));
     for (const [path, { get }] of Object.entries<any>(swagger.paths)) {
-      for (const parameter of get.parameters ?? []) expect(parameter['x-example'], `${path} ${parameter.name}`).toEqual(openapi.paths[path].get.parameters.find((p: any) => p.name === parameter.name).example);
+      for (const parameter of get.parameters ?? []) expect(parameter['x-example'], `${path} ${parameter.name}`).toEqual(openapi.paths[path].get.parameters.find((p: any) => p.name === parameter.name).schema.examples?.[0]);
     }
   });
 
