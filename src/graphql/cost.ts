@@ -6,7 +6,7 @@
 // size. graphql-armor's cost limit, which this replaces, read only the document: sizes in
 // variables and the 500-row lists (a project's prompts) counted once.
 import { complexityFromQuery } from '@pothos/plugin-complexity';
-import { getOperationAST, GraphQLError, Kind, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { getOperationAST, getVariableValues, GraphQLError, Kind, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { ApiError } from '../errors/index.js';
 import type { GraphQLContext } from './context.js';
 
@@ -38,10 +38,18 @@ export const sizedList = (requested: number | null | undefined, fallback: number
 /** A list whose items were already counted where its size was asked (a connection's nodes, a page's data). */
 export const COUNTED_BY_PARENT = { field: 1, multiplier: 1 } as const;
 
+/** graphql-js execution's own cap on variable coercion errors (maxCoercionErrors). */
+export const VARIABLE_ERRORS_CAP = 50;
+
 /** The cost of running `document` (its operation `operationName`) with `variables`. */
 export function operationCost(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown> | null | undefined, context: GraphQLContext): number {
   const operation = getOperationAST(document, operationName);
   if (!operation) return 0;
+  // Variables that do not coerce cost nothing: the execution refuses them, naming the variable. The
+  // check stops at the execution's own error cap: the library coerces without one, and a list of
+  // 90 000 bad items made as many errors, holding the event loop for seconds.
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {}, { maxErrors: VARIABLE_ERRORS_CAP });
+  if (coerced.errors) return 0;
   // The library takes a document's first operation: hand it the one that runs, with its fragments.
   const fragments = document.definitions.filter((definition) => definition.kind === Kind.FRAGMENT_DEFINITION);
   try {
