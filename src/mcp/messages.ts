@@ -8,6 +8,8 @@ import { utf8Text } from '../http/text-input.js';
 export const MCP_LIMITS = {
   /** JSON-RPC messages in one batch. */
   batchMessages: 20,
+  /** Characters of a string JSON-RPC id: every answer echoes it, errors included (kept small). */
+  idCharacters: 256,
 } as const;
 
 /** The protocol revisions whose Streamable HTTP POST may carry a JSON-RPC batch: 2025-06-18 removed them. */
@@ -83,5 +85,10 @@ export function readMessage(bytes: ArrayBuffer, headers: Headers): { text: strin
   } catch (error) {
     return parseError((error as ApiError).message);
   }
-  return { text, parsedBody: parseJson(text) };
+  const parsedBody = parseJson(text);
+  const messages = Array.isArray(parsedBody) ? parsedBody : [parsedBody];
+  if (messages.some((message) => typeof (message as { id?: unknown } | null)?.id === 'string' && (message as { id: string }).id.length > MCP_LIMITS.idCharacters)) {
+    return invalidRequest(`Invalid Request: a JSON-RPC id is at most ${MCP_LIMITS.idCharacters} characters.`);
+  }
+  return { text, parsedBody };
 }

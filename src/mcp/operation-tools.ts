@@ -11,6 +11,7 @@ import { operationFileDocument } from '../graphql/operation-files.js';
 import { ID_SCALARS } from '../graphql/scalars.js';
 import { idPrefixes } from '../db/ids.js';
 import { grantedSections, isGrantVariable, type GrantedSection } from './granted-sections.js';
+import { MAX_LIST_ITEMS } from './tool-arguments.js';
 import {
   GraphQLInputObjectType,
   GraphQLObjectType,
@@ -106,7 +107,7 @@ export const ENUM_PATTERNS: Record<string, string> = {
 /** JSON Schema of a GraphQL input type (without the outer non-null). */
 export function inputTypeSchema(type: GraphQLInputType): JsonSchema {
   if (isNonNullType(type)) return inputTypeSchema(type.ofType);
-  if (isListType(type)) return { type: 'array', items: inputTypeSchema(type.ofType) };
+  if (isListType(type)) return { type: 'array', items: inputTypeSchema(type.ofType), maxItems: MAX_LIST_ITEMS };
   if (isEnumType(type) && ENUM_PATTERNS[type.name]) return { type: 'string', pattern: ENUM_PATTERNS[type.name] };
   if (isEnumType(type)) {
     const values = type.getValues().map((value) => value.name);

@@ -17,6 +17,24 @@ export function listNames(names: readonly string[]): string {
   return names.length > LISTED_ARGUMENT_NAMES ? `${shown} and ${names.length - LISTED_ARGUMENT_NAMES} more` : shown;
 }
 
+/**
+ * Items a list argument may hold (the longest a tool takes is a report's metrics, a few dozen). A
+ * longer list is refused before GraphQL coerces it: coercion makes an error per bad item, with no
+ * cap in the compiled operation, and 90 000 of them held the event loop for seconds.
+ */
+export const MAX_LIST_ITEMS = 100;
+
+/** The path of the first list longer than MAX_LIST_ITEMS in `value`, or null. */
+function longListAt(value: unknown, path: string): string | null {
+  if (value === null || typeof value !== 'object') return null;
+  if (Array.isArray(value) && value.length > MAX_LIST_ITEMS) return path;
+  for (const [key, item] of Object.entries(value)) {
+    const found = longListAt(item, Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key);
+    if (found) return found;
+  }
+  return null;
+}
+
 /** The argument error for `args` against the names `declared`, or null. */
 export function argumentError(args: Record<string, unknown>, declared: Readonly<Record<string, unknown>>): ApiError | null {
   const unknown = Object.keys(args).filter((name) => !Object.hasOwn(declared, name));
@@ -24,6 +42,8 @@ export function argumentError(args: Record<string, unknown>, declared: Readonly<
     const known = Object.keys(declared);
     return new ApiError('invalid_parameter', `Unknown argument${unknown.length > 1 ? 's' : ''} ${listNames(unknown)}; this tool takes ${known.length ? listNames(known) : 'no arguments'}.`, { param: unknown[0]!.slice(0, QUOTED_NAME_CHARACTERS) });
   }
+  const long = longListAt(args, '');
+  if (long) return new ApiError('invalid_parameter', `Argument ${quoted(long)} lists more than ${MAX_LIST_ITEMS} items.`, { param: long.split(/[.[]/)[0]! });
   const found = findTextProblem(args, '');
   if (!found) return null;
   return new ApiError('invalid_parameter', `Argument ${quoted(found.path)} ${found.problem}; ${TEXT_RULE}.`, { param: found.path.split(/[.[]/)[0]! });

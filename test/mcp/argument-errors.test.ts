@@ -9,6 +9,7 @@ import { createKeyedWorkspace, createTestApp, type TestApp } from '../support/ap
 import { listen } from '../support/listen.js';
 import { personWithPassword, signIn } from '../support/web.js';
 import { connectMcp, TestOAuthProvider } from '../support/mcp.js';
+import { MAX_LIST_ITEMS } from '../../src/mcp/tool-arguments.js';
 
 const logLines: { level: number; err?: { stack?: string } }[] = [];
 let t: TestApp;
@@ -47,6 +48,18 @@ describe('tool arguments of the wrong type', () => {
     expect(await errorOf('query_metrics', { id: ids.client, provider: 5, metrics: 'x', dimension: 3 })).toMatchObject({ code: 'invalid_parameter', param: 'provider' });
     expect(logLines.length).toBeGreaterThan(0);
     expect(logLines.filter((line) => line.level >= 50 || line.err?.stack)).toEqual([]);
+  });
+
+  it('a list argument past its item cap is refused before GraphQL coerces a single item', async () => {
+    const metrics = new Array(MAX_LIST_ITEMS * 900).fill(null);
+    expect(await errorOf('query_metrics', { id: ids.client, provider: 'ga4', metrics })).toEqual({
+      code: 'invalid_parameter',
+      param: 'metrics',
+      message: `Argument "metrics" lists more than ${MAX_LIST_ITEMS} items.`,
+    });
+    const tools = await client.listTools();
+    const schema = tools.tools.find((tool) => tool.name === 'query_metrics')!.inputSchema as { properties: Record<string, { maxItems?: number }> };
+    expect(schema.properties.metrics!.maxItems).toBe(MAX_LIST_ITEMS);
   });
 
   it('a date out of range names the field and the range, in v1\'s words', async () => {
