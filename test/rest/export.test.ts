@@ -3,7 +3,8 @@
 // byte as the usual envelope, and a client that goes away stops the query.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { newId } from '../../src/db/ids.js';
-import { csvField, EXPORT_BATCH_ROWS, ndjsonLineWriter, negotiateExport, nextBatchRows } from '../../src/rest/export.js';
+import { EXPORT_BATCH_ROWS, ndjsonLineWriter, negotiateExport, nextBatchRows } from '../../src/rest/export.js';
+import { csvField } from '../../src/rest/csv.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
 import { listen } from '../support/listen.js';
 import { memoryRateLimitStore } from '../../src/auth/rate-limit-store.js';
