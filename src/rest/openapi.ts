@@ -94,7 +94,7 @@ function exportOperation(route: RestRoute, schema: GraphQLSchema): OpenApiDocume
     summary: route.summary,
     description:
       `Every row ${twin.operationId} would list, over the same filters, streamed (no cap, no limit, no envelope). ` +
-      'One rate-limit token per 1 000 rows; a workspace and a key stream only a few exports at once (then 429 with Retry-After).',
+      'The request spends one rate-limit token, and each 1 000 rows beyond the first 1 000 one more; a workspace and a key stream only a few exports at once (then 429 with Retry-After).',
     tags: [route.tag],
     parameters: routeParameters(route, schema.getQueryType()!.getFields()[route.field]!),
     responses: {
