@@ -1,8 +1,10 @@
 // Demo prompts and answers: tracked prompts with topics and tags, and for each scan one run per
-// prompt — an answer text that names exactly the brands its counts say (each as often as its
-// mentions), a sentiment, and 0–6 distinct citations from a plausible mix of the brand's,
-// competitors' and the web's usual sources. Seeded, like the rest of the demo.
+// prompt — an answer text in the locale's language that names exactly the brands its counts say
+// (each as often as its mentions), a sentiment, and 0–6 distinct citations from a plausible mix
+// of the brand's, competitors' and the web's usual sources. Seeded, like the rest of the demo.
 import type { Run, RunCitation, Sentiment } from '../ai-visibility/index.js';
+import { answerText } from './answer-texts.js';
+import type { Market } from './markets.js';
 import { pick, shuffled } from './random.js';
 
 export interface DemoPrompt {
@@ -48,9 +50,6 @@ export function demoPrompts(brand: string, competitors: readonly string[], categ
   });
 }
 
-/** Brands the answers name besides the project's own and its competitors (counted in totalMentions only). */
-export const DEMO_OTHER_BRANDS = ['Initech', 'Umbrella Works', 'Vandelay'];
-
 const WEB_SOURCES: readonly [domainUrl: string, title: string][] = [
   ['https://www.reddit.com/r/smallbusiness/comments/', 'r/smallbusiness discussion'],
   ['https://en.wikipedia.org/wiki/', 'Wikipedia'],
@@ -66,11 +65,13 @@ const WEB_SOURCES: readonly [domainUrl: string, title: string][] = [
 const OWN_PAGES: readonly [path: string, title: string][] = [
   ['pricing', 'Pricing'], ['blog/guide', 'Guide'], ['reviews', 'Customer stories'], ['compare', 'Comparison'], ['about', 'About us'], ['faq', 'FAQ'], ['blog/how-to-choose', 'How to choose'],
 ];
-const SENTIMENT_TEXT: Record<Sentiment, string> = {
-  positive: 'is often praised for its service and value',
-  negative: 'gets mixed reviews, with some complaints about support',
-  neutral: 'is a solid, well-known option',
-};
+
+/** Where and in what words a scan's answers are written; `random` draws only their wording. */
+export interface AnswerVoice {
+  market: Market;
+  locale: string;
+  random: () => number;
+}
 
 export interface RunProfile {
   visibility: number;
@@ -115,7 +116,7 @@ export const demoDomainOf = (name: string) => `${slug(name)}.com`;
  * coin flips per run would make every day's rates jump and fire signals on noise, where the
  * demo's signals should be its news.
  */
-export function demoRuns(prompts: readonly DemoPrompt[], brand: string, competitors: readonly string[], profile: RunProfile, random: () => number): Run[] {
+export function demoRuns(prompts: readonly DemoPrompt[], brand: string, competitors: readonly string[], profile: RunProfile, random: () => number, voice: AnswerVoice): Run[] {
   const order = prompts.map((prompt, index) => ({ index, key: random() - (prompt.namesBrand ? 1 : 0) })).sort((a, b) => a.key - b.key).map((entry) => entry.index);
   const mentionedCount = Math.min(prompts.length, Math.round(prompts.length * profile.visibility));
   const positive = Math.round(mentionedCount * profile.positive);
@@ -123,7 +124,7 @@ export function demoRuns(prompts: readonly DemoPrompt[], brand: string, competit
   const sentiments = shuffled(random, Array.from({ length: mentionedCount }, (_, rank): Sentiment => (rank < positive ? 'positive' : rank < positive + negative ? 'negative' : 'neutral')));
   const runs = new Array<Run>(prompts.length);
   order.forEach((promptIndex, rank) => {
-    runs[promptIndex] = demoRun(prompts[promptIndex]!, brand, competitors, profile, random, sentiments[rank] ?? null);
+    runs[promptIndex] = demoRun(prompts[promptIndex]!, brand, competitors, profile, random, voice, sentiments[rank] ?? null);
   });
   // The same for owned citations: exactly the profile's share of the scan's citations (the first
   // ones in a random order) point at the brand's site, the rest elsewhere.
@@ -137,7 +138,7 @@ export function demoRuns(prompts: readonly DemoPrompt[], brand: string, competit
 }
 
 /** A run that mentions the brand when it has a sentiment about it. */
-function demoRun(prompt: DemoPrompt, brand: string, competitors: readonly string[], profile: RunProfile, random: () => number, sentiment: Sentiment | null): Run {
+function demoRun(prompt: DemoPrompt, brand: string, competitors: readonly string[], profile: RunProfile, random: () => number, voice: AnswerVoice, sentiment: Sentiment | null): Run {
   const mentioned = sentiment !== null;
   const named = competitors.filter((name, index) => name === prompt.competitor || random() < Math.min(0.9, profile.competitorShares[index]! * 3));
   // Brands in the order the answer lists them: the brand's place follows its usual position.
@@ -147,7 +148,7 @@ function demoRun(prompt: DemoPrompt, brand: string, competitors: readonly string
   // Each sentence that names a brand is one of its mentions: the counts are the text's.
   const saysMore = mentioned && (sentiment !== 'neutral' || random() < 0.5);
   const highlighted = named.length && random() < 0.75 ? pick(random, named) : null;
-  const otherBrand = random() < 0.3 ? pick(random, DEMO_OTHER_BRANDS) : null;
+  const otherBrand = random() < 0.3 ? pick(random, voice.market.others) : null;
   const brandMentions = mentioned ? (saysMore ? 2 : 1) : 0;
   const competitorEntries = named.map((name) => ({ name, mentions: name === highlighted ? 2 : 1, position: ranked ? listed.indexOf(name) + 1 : null }));
   const totalMentions = brandMentions + competitorEntries.reduce((sum, entry) => sum + entry.mentions, 0) + (otherBrand ? 1 : 0);
@@ -155,18 +156,21 @@ function demoRun(prompt: DemoPrompt, brand: string, competitors: readonly string
   // Placeholders: demoRuns decides which point at the brand.
   const citations: RunCitation[] = Array.from({ length: Math.floor(random() * 7) }, () => ({ url: '' }));
 
-  const sentences = [
-    listed.length ? `Popular choices include ${listed.join(', ')}.` : 'There is no single best option; it depends on your needs.',
-    saysMore ? `${brand} ${SENTIMENT_TEXT[sentiment!]}.` : '',
-    highlighted ? `${highlighted} stands out for its ${pick(random, ['price', 'range', 'speed', 'reliability'])}, according to recent reviews.` : '',
-    otherBrand ? `Smaller names such as ${otherBrand} come up too.` : '',
-    citations.length ? 'Sources are listed below.' : '',
-  ];
+  // Which of the market's four criteria the highlighted competitor stands out for.
+  const criterion = highlighted ? Math.floor(random() * 4) : 0;
+  const answer = answerText(voice.market, voice.locale, {
+    topic: prompt.topic,
+    listed,
+    saysMore: saysMore ? { brand, sentiment: sentiment! } : null,
+    highlighted: highlighted ? { name: highlighted, criterion } : null,
+    other: otherBrand,
+    cites: citations.length > 0,
+  }, voice.random);
   return {
     prompt: prompt.text,
     topic: prompt.topic,
     tags: prompt.tags,
-    answer: sentences.filter(Boolean).join(' '),
+    answer,
     brandMentions,
     totalMentions,
     position: mentioned && ranked ? listed.indexOf(brand) + 1 : null,

@@ -8,7 +8,7 @@
 // A PRNG of its own keeps the rest of the demo's numbers where they were.
 import type { Run } from '../ai-visibility/index.js';
 import { demoDomainOf } from './answers.js';
-import { pick, seededRandom } from './random.js';
+import { pick, seededRandomFor } from './random.js';
 
 const READ_NOT_CITED = ['https://www.reddit.com/r/smallbusiness/', 'https://www.g2.com/compare/', 'https://www.capterra.com/reviews/', 'https://www.youtube.com/results?search_query='];
 
@@ -26,7 +26,7 @@ export const demoFeaturesPageOf = (brand: string) => `https://www.${demoDomainOf
 /** `seedKey` names the scan: its own PRNG, so the rest of the demo draws the numbers it always drew. */
 /** `news`: this scan is the news; `newsDay`: it is of the news's day, when no run cites the features page. */
 export function addSearchesAndReads(runs: Run[], brand: string, competitors: readonly string[], { news, newsDay }: { news: boolean; newsDay: boolean }, seedKey: string): void {
-  const random = seededRandom([...seedKey].reduce((hash, char) => Math.imul(hash ^ char.charCodeAt(0), 16777619), 2166136261));
+  const random = seededRandomFor(seedKey);
   for (const run of runs) {
     run.searchQueries = searchesOf(run.prompt, brand, competitors).slice(0, 2 + Math.floor(random() * 3));
     const uncited = Array.from({ length: Math.floor(random() * 3) }, () => ({ url: `${pick(random, READ_NOT_CITED)}${Math.floor(random() * 20)}` }));

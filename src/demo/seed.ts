@@ -11,10 +11,12 @@ import { addDays } from '../dates/civil-date.js';
 import type { ReportDefinition } from '../reports/index.js';
 import { writeMetricFacts, type MetricFactInput } from '../ingest/index.js';
 import { writeScans, type ScanInput } from '../ingest/index.js';
-import { pick, seededRandom } from './random.js';
+import { pick, seededRandom, seededRandomFor } from './random.js';
 import { competitorCountersFromRuns, countersFromRuns } from '../ai-visibility/index.js';
 import { demoDomainOf, demoPrompts, demoRuns } from './answers.js';
 import { addSearchesAndReads } from './searches.js';
+import { marketOf } from './markets.js';
+import { clientMix, dayShares, DIMENSION_VALUES, splitAcross } from './mixes.js';
 
 export interface SeedOptions {
   workspaceId: string;
@@ -27,17 +29,6 @@ export interface SeedOptions {
 }
 
 const CLIENT_NAMES = ['Northwind Outdoor', 'Acme Analytics', 'Bluebird Coffee', 'Helios Solar', 'Kite & Key Travel', 'Lumen Dental', 'Orbit Fitness', 'Pine Street Bakery', 'Quarry Legal', 'Riverstone Homes', 'Sable Cosmetics', 'Tundra Gear'];
-const DIMENSION_VALUES: Record<string, readonly string[]> = {
-  campaign: ['Brand', 'Generic search', 'Retargeting', 'Prospecting', 'Shopping'],
-  channel: ['Organic Search', 'Paid Search', 'Direct', 'Referral', 'Social', 'Email'],
-  device: ['desktop', 'mobile', 'tablet'],
-  country: ['US', 'DE', 'GB', 'FR', 'NL'],
-};
-// What each demo client sells, for its prompts ("best coffee roaster for …").
-const CATEGORIES: Record<string, string> = {
-  Outdoor: 'outdoor gear shop', Analytics: 'analytics tool', Coffee: 'coffee roaster', Solar: 'solar installer', Travel: 'travel agency', Dental: 'dental clinic',
-  Fitness: 'gym', Bakery: 'bakery', Legal: 'law firm', Homes: 'home builder', Cosmetics: 'cosmetics brand', Gear: 'outdoor gear shop',
-};
 /**
  * Projects scan daily for this many most recent days and weekly before, every scan with its
  * answers: daily answers over the whole range would make the first `npm start` several times
@@ -80,16 +71,6 @@ function dailyMetrics(provider: ProviderId, scale: number, random: () => number)
   }
 }
 
-function splitAcross(metrics: Record<string, number>, shares: number[]): Record<string, number>[] {
-  return shares.map((share) => Object.fromEntries(Object.entries(metrics).map(([name, value]) => [name, Number((value * share).toFixed(2))])));
-}
-
-function shares(random: () => number, count: number): number[] {
-  const weights = Array.from({ length: count }, () => 0.2 + random());
-  const sum = weights.reduce((a, b) => a + b, 0);
-  return weights.map((weight) => weight / sum);
-}
-
 const WIDGETS_BY_PROVIDER: Record<ProviderId, (clientIndex: number) => ReportDefinition['widgets']> = {
   google_analytics: () => [
     { id: 'ga-kpis', type: 'kpi', title: 'Traffic', provider: 'google_analytics', metrics: ['sessions', 'engagement_rate', 'conversions', 'conversion_rate'] },
@@ -114,7 +95,8 @@ const WIDGETS_BY_PROVIDER: Record<ProviderId, (clientIndex: number) => ReportDef
 };
 
 export async function seedWorkspace(prisma: PrismaClient, pool: pg.Pool, options: SeedOptions) {
-  const random = seededRandom(options.seed ?? 42);
+  const seed = options.seed ?? 42;
+  const random = seededRandom(seed);
   const days = options.days ?? 430;
   const clientCount = options.clients ?? 6;
   const endDate = options.endDate ?? addDays(new Date().toISOString().slice(0, 10), -1);
@@ -132,18 +114,21 @@ export async function seedWorkspace(prisma: PrismaClient, pool: pg.Pool, options
     for (const provider of providers) {
       await prisma.providerConnection.create({ data: { id: newId('connection'), workspaceId: workspace.id, clientId: client.id, provider, externalAccountId: `${provider}-${1000 + index}` } });
       const scale = 0.5 + random() * 2;
+      // The client's own mixes come from a PRNG of their own: the day totals stay what they were.
+      const mixRandom = seededRandomFor(`${seed}|${name}|${provider}`);
+      const mixes = catalog[provider].dimensions.map((dimension) => clientMix(marketOf(name), provider, dimension, mixRandom));
       for (let day = 0; day < days; day++) {
         const date = addDays(startDate, day);
         const weekday = new Date(`${date}T00:00:00Z`).getUTCDay();
         const rhythm = (weekday === 0 || weekday === 6 ? 0.75 : 1.05) * (1 + day / days / 2);
         const total = dailyMetrics(provider, scale * rhythm, random);
         facts.push({ clientId: client.id, provider, date, dimension: '', dimensionValue: '', metrics: total });
-        for (const dimension of catalog[provider].dimensions) {
+        catalog[provider].dimensions.forEach((dimension, dimensionIndex) => {
           const values = DIMENSION_VALUES[dimension]!;
-          splitAcross(total, shares(random, values.length)).forEach((metrics, valueIndex) =>
+          splitAcross(provider, dimension, total, dayShares(mixes[dimensionIndex]!, random)).forEach((metrics, valueIndex) =>
             facts.push({ clientId: client.id, provider, date, dimension, dimensionValue: values[valueIndex]!, metrics }),
           );
-        }
+        });
       }
     }
   }
@@ -177,7 +162,8 @@ export async function seedWorkspace(prisma: PrismaClient, pool: pg.Pool, options
     const locales = LOCALES.slice(0, 2 + Math.floor(random() * 2));
     const models = MODELS.slice(0, 3 + Math.floor(random() * 3));
     const brand = client.name.split(' ')[0]!;
-    const competitors = ['Contoso', 'Fabrikam', 'Globex'];
+    const market = marketOf(client.name);
+    const competitors = [...market.competitors];
     const project = await prisma.aiProject.create({
       data: {
         id: newId('project'), workspaceId: workspace.id, clientId: client.id, name: `${client.name} AI visibility`, brand, competitors, models, locales,
@@ -186,7 +172,7 @@ export async function seedWorkspace(prisma: PrismaClient, pool: pg.Pool, options
         signalRules: { create: { workspaceId: workspace.id, kind: 'competitor_only_prompt', threshold: 1, enabled: false } },
       },
     });
-    const prompts = demoPrompts(brand, competitors, CATEGORIES[client.name.split(' ').at(-1)!] ?? 'service');
+    const prompts = demoPrompts(brand, competitors, market.category);
     projects.set(project.id, { workspaceId: workspace.id, models, locales, competitors });
     // Each model × locale series has its own level, and days vary around it: like real scans,
     // where a signal rule firing is news rather than daily noise.
@@ -214,8 +200,10 @@ export async function seedWorkspace(prisma: PrismaClient, pool: pg.Pool, options
           ? { ...steady, visibility: steady.visibility - 0.2, position: steady.position + 1.5, ownedCitationShare: steady.ownedCitationShare - 0.15, competitorShares: [0.5, ...steady.competitorShares.slice(1).map(() => 0.05)] }
           : steady;
         // A scan asks every tracked prompt once; its counters are its runs' sums.
-        const runs = demoRuns(prompts, brand, competitors, { ...profile, visibility: around(profile.visibility, 0.08) }, random);
-        addSearchesAndReads(runs, brand, competitors, { news: profile !== steady, newsDay: day === 0 }, `${brand}|${date}|${profile.model}|${profile.locale}`);
+        const scanKey = `${brand}|${date}|${profile.model}|${profile.locale}`;
+        const voice = { market, locale: profile.locale, random: seededRandomFor(`${seed}|${scanKey}|words`) };
+        const runs = demoRuns(prompts, brand, competitors, { ...profile, visibility: around(profile.visibility, 0.08) }, random, voice);
+        addSearchesAndReads(runs, brand, competitors, { news: profile !== steady, newsDay: day === 0 }, scanKey);
         scans.push({ projectId: project.id, date, model: profile.model, locale: profile.locale, ...countersFromRuns(runs), competitors: competitorCountersFromRuns(runs), runs });
       }
     }

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedWorkspace } from '../../src/demo/seed.js';
 import { DEMO_OWNER_EMAIL, seedDemoIfEmpty } from '../../src/demo/first-start.js';
-import { DEMO_OTHER_BRANDS } from '../../src/demo/answers.js';
+import { marketOf } from '../../src/demo/markets.js';
+import { apportion } from '../../src/demo/mixes.js';
+import { catalog, PROVIDERS } from '../../src/reports/index.js';
 import { demoFeaturesPageOf } from '../../src/demo/searches.js';
 import { createTestDatabase } from '../support/database.js';
 import { call, signIn } from '../support/web.js';
@@ -70,14 +72,14 @@ describe('the first-start demo', () => {
   });
 
   it('answers name exactly the brands their counts say, and the competitor their prompt asks about', async () => {
-    const answers = await rows<{ text: string; prompt: string; brand_mentions: number; total_mentions: number; competitors: { name: string; mentions: number }[]; brand: string; names: string[] }>(
-      `SELECT a.text, pr.text AS prompt, a.brand_mentions, a.total_mentions, a.competitors, p.brand, p.competitors AS names
+    const answers = await rows<{ text: string; prompt: string; brand_mentions: number; total_mentions: number; competitors: { name: string; mentions: number }[]; brand: string; names: string[]; project: string }>(
+      `SELECT a.text, pr.text AS prompt, a.brand_mentions, a.total_mentions, a.competitors, p.brand, p.competitors AS names, p.name AS project
        FROM ai_answers a JOIN ai_projects p ON p.id = a.project_id JOIN ai_prompts pr ON pr.id = a.prompt_id`,
     );
     const occurrences = (text: string, name: string) => text.split(new RegExp(`\\b${name}\\b`)).length - 1;
     const wrong = answers.filter((answer) => {
       const competitorMentions = answer.names.map((name) => answer.competitors.find((entry) => entry.name === name)?.mentions ?? 0);
-      const others = DEMO_OTHER_BRANDS.reduce((sum, name) => sum + occurrences(answer.text, name), 0);
+      const others = marketOf(answer.project.replace(/ AI visibility$/, '')).others.reduce((sum, name) => sum + occurrences(answer.text, name), 0);
       return (
         occurrences(answer.text, answer.brand) !== answer.brand_mentions ||
         answer.names.some((name, index) => occurrences(answer.text, name) !== competitorMentions[index]) ||
@@ -116,5 +118,90 @@ describe('the first-start demo', () => {
     );
     expect(gaps).toEqual([{ domain: 'trustradius.com', gap: expect.any(Number), brand: 0 }]);
     expect(gaps[0]!.gap).toBeGreaterThan(10);
+  });
+  // What a marketer would not believe: fractions of a visit, six channels at a sixth each, the same
+  // competitors for a coffee roaster and a software tool, English answers in Germany, one sentence
+  // over and over.
+  it('counts whole visits, clicks and conversions, and its splits add up to the day exactly', async () => {
+    const counts = [...new Set(PROVIDERS.flatMap((provider) => Object.values(catalog[provider].metrics).flatMap((metric) => (metric.kind === 'base' && metric.unit === 'count' ? [metric.column] : []))))];
+    const money = ['cost', 'conversion_value'];
+    const [fractions] = await rows<Record<string, number>>(
+      `SELECT ${[...counts.map((column) => `count(*) FILTER (WHERE ${column} <> trunc(${column}))::int AS ${column}`), ...money.map((column) => `count(*) FILTER (WHERE abs(${column} * 100 - round(${column} * 100)) > 1e-6)::int AS ${column}`)].join(', ')} FROM metric_facts`,
+    );
+    expect(fractions).toEqual(Object.fromEntries([...counts, ...money].map((column) => [column, 0])));
+    const unequal = await rows(
+      `SELECT t.client_id, t.provider, t.date, s.dimension FROM metric_facts t
+       JOIN (SELECT client_id, provider, date, dimension, ${counts.map((column) => `sum(${column}) AS ${column}`).join(', ')} FROM metric_facts WHERE dimension <> '' GROUP BY 1, 2, 3, 4) s
+         ON s.client_id = t.client_id AND s.provider = t.provider AND s.date = t.date
+       WHERE t.dimension = '' AND (${counts.map((column) => `t.${column} IS DISTINCT FROM s.${column}`).join(' OR ')}) LIMIT 3`,
+    );
+    expect(unequal).toEqual([]);
+  });
+
+  it('gives each client its own channel mix, led by organic search, with email small', async () => {
+    const channels = await rows<{ client: string; channel: string; share: number }>(
+      `SELECT c.name AS client, f.dimension_value AS channel, (sum(f.sessions) / sum(sum(f.sessions)) OVER (PARTITION BY c.name))::float AS share
+       FROM metric_facts f JOIN clients c ON c.id = f.client_id WHERE f.dimension = 'channel' GROUP BY 1, 2 ORDER BY 1, 2`,
+    );
+    const mixes = new Map<string, typeof channels>();
+    for (const row of channels) mixes.set(row.client, [...(mixes.get(row.client) ?? []), row]);
+    expect(mixes.size).toBeGreaterThan(3);
+    for (const [client, mix] of mixes) {
+      const share = (channel: string) => mix.find((row) => row.channel === channel)!.share;
+      const shares = mix.map((row) => row.share);
+      expect(Math.max(...shares), client).toBe(share('Organic Search'));
+      expect(share('Email'), client).toBeLessThan(0.12);
+      expect(Math.max(...shares) / Math.min(...shares), client).toBeGreaterThan(3);
+    }
+    const list = [...mixes.values()];
+    for (const [index, mix] of list.entries()) {
+      for (const other of list.slice(index + 1)) {
+        expect(Math.max(...mix.map((row, channel) => Math.abs(row.share - other[channel]!.share)))).toBeGreaterThan(0.02);
+      }
+    }
+  });
+
+  it("names competitors of each project's own market, and no two projects share them", async () => {
+    const projects = await rows<{ name: string; competitors: string[]; named: string[] }>(
+      `SELECT p.name, p.competitors, array(SELECT DISTINCT c->>'name' FROM ai_answers a, jsonb_array_elements(a.competitors) c WHERE a.project_id = p.id ORDER BY 1) AS named
+       FROM ai_projects p ORDER BY p.name`,
+    );
+    expect(projects.length).toBeGreaterThan(1);
+    const all = projects.flatMap((project) => project.competitors);
+    expect(new Set(all).size).toBe(all.length);
+    for (const project of projects) expect(project.named, project.name).toEqual([...project.competitors].sort());
+  });
+
+  it("writes every answer in its locale's language", async () => {
+    const STOP_WORDS: Record<string, readonly string[]> = {
+      en: ['the', 'and', 'is', 'are', 'for', 'to', 'of', 'with', 'its', 'you', 'your', 'or'],
+      de: ['und', 'die', 'der', 'das', 'ist', 'sind', 'mit', 'für', 'bei', 'von', 'wird', 'werden', 'den', 'auf', 'es', 'oder'],
+      fr: ['les', 'des', 'et', 'est', 'pour', 'sur', 'le', 'la', 'de', 'une', 'vous', 'sont', 'souvent', 'ou'],
+    };
+    const languageOf = (text: string) => {
+      const words = text.toLowerCase().split(/[^\p{L}]+/u);
+      const hits = Object.entries(STOP_WORDS).map(([language, stop]) => [language, words.filter((word) => stop.includes(word)).length] as const);
+      const [best, count] = hits.reduce((a, b) => (b[1] > a[1] ? b : a));
+      return count > 0 && hits.filter((hit) => hit[1] === count).length === 1 ? best : 'unknown';
+    };
+    const answers = await rows<{ locale: string; text: string }>('SELECT locale, text FROM ai_answers');
+    expect(new Set(answers.map((answer) => answer.locale))).toEqual(new Set(['en-US', 'de-DE', 'fr-FR']));
+    const wrong = answers.filter((answer) => languageOf(answer.text) !== answer.locale.slice(0, 2));
+    expect(wrong.slice(0, 3)).toEqual([]);
+  });
+
+  it('varies its answers: no text is more than 1 % of a locale’s answers', async () => {
+    const [top] = await rows<{ locale: string; text: string; share: number }>(
+      `SELECT locale, text, (count(*) / sum(count(*)) OVER (PARTITION BY locale))::float AS share FROM ai_answers GROUP BY 1, 2 ORDER BY 3 DESC LIMIT 1`,
+    );
+    expect(top!.share, top!.text).toBeLessThan(0.01);
+  });
+});
+
+describe('apportion', () => {
+  it('splits a whole total into whole parts that add up to it, closest to the weights', () => {
+    expect(apportion(10, [1, 1, 1])).toEqual([4, 3, 3]);
+    expect(apportion(7, [0.5, 0.3, 0.2])).toEqual([4, 2, 1]);
+    expect(apportion(0, [1, 2])).toEqual([0, 0]);
   });
 });
