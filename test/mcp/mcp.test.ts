@@ -441,8 +441,9 @@ describe('members and write tools', () => {
     expect((await tool('archive_prompts', { promptIds: [promptId] })).structuredContent!.prompts[0].archivedAt).not.toBeNull();
     expect((await tool('restore_prompts', { promptIds: [promptId] })).structuredContent!.prompts[0].archivedAt).toBeNull();
     expect(errorOf(await tool('archive_prompts', { promptIds: [(await served.t.database.prisma.aiPrompt.findFirstOrThrow({ where: { workspaceId: theirs.workspace.id } })).id] })).code).toBe('not_found');
-    const domains = await tool('set_project_domains', { projectId: ids.project, domains: ['https://www.Acme.co.uk/'], competitorDomains: [{ name: 'Globex', domains: ['globex.example'] }] });
-    expect(domains.structuredContent!.project).toMatchObject({ domains: ['acme.co.uk'], competitorDomains: [{ name: 'Globex', domains: ['globex.example'] }] });
+    const [rival] = (await served.t.database.prisma.aiProject.findUniqueOrThrow({ where: { id: ids.project } })).competitors;
+    const domains = await tool('set_project_domains', { projectId: ids.project, domains: ['https://www.Acme.co.uk/'], competitorDomains: [{ name: rival, domains: ['rival.example'] }] });
+    expect(domains.structuredContent!.project).toMatchObject({ domains: ['acme.co.uk'], competitorDomains: [{ name: rival, domains: ['rival.example'] }] });
     expect(errorOf(await tool('set_project_domains', { projectId: ids.project, domains: ['not a domain'] })).code).toBe('invalid_parameter');
 
     // Clients: created, renamed, archived — gone from v1 and the graph, their reports kept.
