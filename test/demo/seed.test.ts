@@ -38,7 +38,8 @@ describe('demo seed', () => {
     expect(first.facts.length).toBeGreaterThan(100);
     expect(first.scans.length).toBeGreaterThan(10);
     expect(second).toEqual(first);
-  });
+    // Two seedings of 20 days: ~2 s each on a quiet machine, 15+ s beside another suite. The limit only catches a hang.
+  }, 120_000);
 });
 
 // The demo a new user meets on the first start, read as a careful reader would.
