@@ -3,10 +3,18 @@
 // Base metrics are summable columns of metric_facts; derived metrics are ratios of them.
 
 export type MetricUnit = 'count' | 'currency' | 'percent' | 'decimal';
+/**
+ * Which way a metric is good: `higher` (sessions, ROAS), `lower` (CPC, average position: 1 is
+ * first) or `neutral` (cost: more spend is a budget decision, neither good nor bad). Every view
+ * colours and words a change by this, never by its sign alone.
+ */
+export type MetricDirection = 'higher' | 'lower' | 'neutral';
+export const METRIC_DIRECTIONS = ['higher', 'lower', 'neutral'] as const satisfies readonly MetricDirection[];
 
 export interface BaseMetric {
   kind: 'base';
   unit: MetricUnit;
+  direction: MetricDirection;
   /** Column of metric_facts holding the daily amount. */
   column: string;
 }
@@ -14,6 +22,7 @@ export interface BaseMetric {
 export interface DerivedMetric {
   kind: 'derived';
   unit: MetricUnit;
+  direction: MetricDirection;
   numerator: string;
   denominator: string;
   multiplier?: number;
@@ -27,10 +36,11 @@ export interface ProviderDefinition {
   dimensions: readonly string[];
 }
 
-const base = (unit: MetricUnit, column: string): BaseMetric => ({ kind: 'base', unit, column });
-const derived = (unit: MetricUnit, numerator: string, denominator: string, multiplier?: number): DerivedMetric => ({
+const base = (unit: MetricUnit, direction: MetricDirection, column: string): BaseMetric => ({ kind: 'base', unit, direction, column });
+const derived = (unit: MetricUnit, direction: MetricDirection, numerator: string, denominator: string, multiplier?: number): DerivedMetric => ({
   kind: 'derived',
   unit,
+  direction,
   numerator,
   denominator,
   ...(multiplier ? { multiplier } : {}),
@@ -43,57 +53,57 @@ export const catalog: Record<ProviderId, ProviderDefinition> = {
   google_analytics: {
     label: 'Google Analytics',
     metrics: {
-      sessions: base('count', 'sessions'),
-      engaged_sessions: base('count', 'engaged_sessions'),
-      users: base('count', 'users'),
-      new_users: base('count', 'new_users'),
-      conversions: base('count', 'conversions'),
-      conversion_value: base('currency', 'conversion_value'),
-      engagement_rate: derived('percent', 'engaged_sessions', 'sessions'),
-      conversion_rate: derived('percent', 'conversions', 'sessions'),
+      sessions: base('count', 'higher', 'sessions'),
+      engaged_sessions: base('count', 'higher', 'engaged_sessions'),
+      users: base('count', 'higher', 'users'),
+      new_users: base('count', 'higher', 'new_users'),
+      conversions: base('count', 'higher', 'conversions'),
+      conversion_value: base('currency', 'higher', 'conversion_value'),
+      engagement_rate: derived('percent', 'higher', 'engaged_sessions', 'sessions'),
+      conversion_rate: derived('percent', 'higher', 'conversions', 'sessions'),
     },
     dimensions: ['channel', 'device', 'country'],
   },
   google_ads: {
     label: 'Google Ads',
     metrics: {
-      clicks: base('count', 'clicks'),
-      impressions: base('count', 'impressions'),
-      cost: base('currency', 'cost'),
-      conversions: base('count', 'conversions'),
-      conversion_value: base('currency', 'conversion_value'),
-      ctr: derived('percent', 'clicks', 'impressions'),
-      cpc: derived('currency', 'cost', 'clicks'),
-      cpa: derived('currency', 'cost', 'conversions'),
-      roas: derived('decimal', 'conversion_value', 'cost'),
-      conversion_rate: derived('percent', 'conversions', 'clicks'),
+      clicks: base('count', 'higher', 'clicks'),
+      impressions: base('count', 'higher', 'impressions'),
+      cost: base('currency', 'neutral', 'cost'),
+      conversions: base('count', 'higher', 'conversions'),
+      conversion_value: base('currency', 'higher', 'conversion_value'),
+      ctr: derived('percent', 'higher', 'clicks', 'impressions'),
+      cpc: derived('currency', 'lower', 'cost', 'clicks'),
+      cpa: derived('currency', 'lower', 'cost', 'conversions'),
+      roas: derived('decimal', 'higher', 'conversion_value', 'cost'),
+      conversion_rate: derived('percent', 'higher', 'conversions', 'clicks'),
     },
     dimensions: ['campaign', 'device', 'country'],
   },
   meta_ads: {
     label: 'Meta Ads',
     metrics: {
-      clicks: base('count', 'clicks'),
-      impressions: base('count', 'impressions'),
-      reach: base('count', 'reach'),
-      cost: base('currency', 'cost'),
-      conversions: base('count', 'conversions'),
-      conversion_value: base('currency', 'conversion_value'),
-      ctr: derived('percent', 'clicks', 'impressions'),
-      cpc: derived('currency', 'cost', 'clicks'),
-      cpm: derived('currency', 'cost', 'impressions', 1000),
-      roas: derived('decimal', 'conversion_value', 'cost'),
+      clicks: base('count', 'higher', 'clicks'),
+      impressions: base('count', 'higher', 'impressions'),
+      reach: base('count', 'higher', 'reach'),
+      cost: base('currency', 'neutral', 'cost'),
+      conversions: base('count', 'higher', 'conversions'),
+      conversion_value: base('currency', 'higher', 'conversion_value'),
+      ctr: derived('percent', 'higher', 'clicks', 'impressions'),
+      cpc: derived('currency', 'lower', 'cost', 'clicks'),
+      cpm: derived('currency', 'lower', 'cost', 'impressions', 1000),
+      roas: derived('decimal', 'higher', 'conversion_value', 'cost'),
     },
     dimensions: ['campaign', 'device', 'country'],
   },
   google_search_console: {
     label: 'Google Search Console',
     metrics: {
-      clicks: base('count', 'clicks'),
-      impressions: base('count', 'impressions'),
-      position_weighted: base('decimal', 'position_weighted'),
-      ctr: derived('percent', 'clicks', 'impressions'),
-      average_position: derived('decimal', 'position_weighted', 'impressions'),
+      clicks: base('count', 'higher', 'clicks'),
+      impressions: base('count', 'higher', 'impressions'),
+      position_weighted: base('decimal', 'neutral', 'position_weighted'),
+      ctr: derived('percent', 'higher', 'clicks', 'impressions'),
+      average_position: derived('decimal', 'lower', 'position_weighted', 'impressions'),
     },
     dimensions: ['country', 'device'],
   },

@@ -4,21 +4,28 @@
 import { builder } from '../graphql/builder.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
 import { AI_MODELS } from '../ai-visibility/index.js';
-import { catalog, PROVIDERS, type ProviderId } from './catalog.js';
+import { catalog, METRIC_DIRECTIONS, PROVIDERS, type MetricDirection, type ProviderId } from './catalog.js';
 import { COMPARE_PRESETS, DATE_PRESETS } from './date-presets.js';
 
 interface MetricShape {
   id: string;
   unit: string;
   kind: 'base' | 'derived';
+  direction: MetricDirection;
   formula: string | null;
 }
+
+const MetricDirectionEnum = builder.enumType('MetricDirection', {
+  description: 'Which way a change is good: higher, lower (a cost per click, a position: 1 is first) or neutral (spend).',
+  values: METRIC_DIRECTIONS,
+});
 
 const MetricInfo = builder.objectRef<MetricShape>('CatalogMetric').implement({
   fields: (t) => ({
     id: t.exposeString('id'),
     unit: t.exposeString('unit', { description: 'count, currency, percent (0..1) or decimal.' }),
     kind: t.exposeString('kind', { description: 'base: summed per day; derived: a ratio of base metrics over the whole range.' }),
+    direction: t.expose('direction', { type: MetricDirectionEnum }),
     formula: t.exposeString('formula', { nullable: true }),
   }),
 });
@@ -34,6 +41,7 @@ const ProviderInfo = builder.objectRef<ProviderId>('CatalogProvider').implement(
           id: metric,
           unit: definition.unit,
           kind: definition.kind,
+          direction: definition.direction,
           formula: definition.kind === 'derived' ? `${definition.numerator} / ${definition.denominator}${definition.multiplier ? ` × ${definition.multiplier}` : ''}` : null,
         })),
     }),
@@ -41,15 +49,15 @@ const ProviderInfo = builder.objectRef<ProviderId>('CatalogProvider').implement(
   }),
 });
 
-const AI_RATES = [
-  { id: 'visibility', meaning: 'visibilityCount / totalRuns: share of runs in which the brand appears (0..1)' },
-  { id: 'shareOfVoice', meaning: 'mentionCount / totalMentionCount: the brand\'s share of all brand mentions (0..1)' },
-  { id: 'averagePosition', meaning: 'positionSum / positionedCount: 1 = named first' },
-  { id: 'sentiment', meaning: '(positive − negative) / classified mentions (−1..1)' },
+const AI_RATES: { id: string; meaning: string; direction: MetricDirection }[] = [
+  { id: 'visibility', meaning: 'visibilityCount / totalRuns: share of runs in which the brand appears (0..1)', direction: 'higher' },
+  { id: 'shareOfVoice', meaning: 'mentionCount / totalMentionCount: the brand\'s share of all brand mentions (0..1)', direction: 'higher' },
+  { id: 'averagePosition', meaning: 'positionSum / positionedCount: 1 = named first', direction: 'lower' },
+  { id: 'sentiment', meaning: '(positive − negative) / classified mentions (−1..1)', direction: 'higher' },
 ];
 
-const AiRateInfo = builder.objectRef<{ id: string; meaning: string }>('CatalogAiRate').implement({
-  fields: (t) => ({ id: t.exposeString('id'), meaning: t.exposeString('meaning') }),
+const AiRateInfo = builder.objectRef<(typeof AI_RATES)[number]>('CatalogAiRate').implement({
+  fields: (t) => ({ id: t.exposeString('id'), meaning: t.exposeString('meaning'), direction: t.expose('direction', { type: MetricDirectionEnum }) }),
 });
 
 const CatalogType = builder.objectRef<object>('MetricCatalog').implement({

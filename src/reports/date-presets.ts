@@ -95,13 +95,25 @@ export function bucketStart(date: CivilDate, granularity: Granularity): CivilDat
   return date;
 }
 
+const nextBucket = (start: CivilDate, granularity: Granularity): CivilDate =>
+  granularity === 'month' ? addMonths(start, 1) : addDays(start, granularity === 'week' ? 7 : 1);
+
+/** How many days of the bucket starting at `start` lie in the range, and whether that is fewer than it has (a week or month the range cuts). */
+export function bucketCoverage(start: CivilDate, granularity: Granularity, range: DateRange): { daysInRange: number; partial: boolean } {
+  const end = addDays(nextBucket(start, granularity), -1);
+  const from = start > range.from ? start : range.from;
+  const to = end < range.to ? end : range.to;
+  const daysInRange = from > to ? 0 : daysBetweenInclusive({ from, to });
+  return { daysInRange, partial: daysInRange < daysBetweenInclusive({ from: start, to: end }) };
+}
+
 /** Every bucket start of a range, in order, including buckets with no data. */
 export function bucketsOf(range: DateRange, granularity: Granularity): CivilDate[] {
   const buckets: CivilDate[] = [];
   let cursor = bucketStart(range.from, granularity);
   while (cursor <= range.to) {
     buckets.push(cursor);
-    cursor = granularity === 'month' ? addMonths(cursor, 1) : addDays(cursor, granularity === 'week' ? 7 : 1);
+    cursor = nextBucket(cursor, granularity);
   }
   return buckets;
 }

@@ -5,8 +5,8 @@
 import type { WorkspaceScope } from '../db/workspace-scope.js';
 import { inputsOf, metricValue, type ProviderId } from './catalog.js';
 import { queryReportSums, type Part, type SeriesSums, type Sums, type TableSums } from './report-sums.js';
-import type { DateRange } from '../dates/civil-date.js';
-import { bucketsOf, type Granularity } from './date-presets.js';
+import { daysBetweenInclusive, type DateRange } from '../dates/civil-date.js';
+import { bucketCoverage, bucketsOf, type Granularity } from './date-presets.js';
 import type { ReportDefinition, Widget } from './definition.js';
 
 
@@ -22,6 +22,9 @@ export interface ChartPoint {
   date: string;
   value: number | null;
   previousValue: number | null;
+  /** Days of the bucket inside the range; fewer than the bucket has when the range cuts it (`partial`). */
+  daysInRange: number;
+  partial: boolean;
 }
 
 export interface Chart {
@@ -45,7 +48,16 @@ export interface Table {
   totals: { values: (number | null)[]; previousValues: (number | null)[] };
 }
 
+/** How much of a range has data: the days with facts of the report's least covered data source. */
+export interface Coverage {
+  days: number;
+  daysWithData: number;
+}
+
 export interface ReportData {
+  coverage: Coverage;
+  /** Null without a comparison. */
+  compareCoverage: Coverage | null;
   kpis: Kpi[];
   charts: Chart[];
   tables: Table[];
@@ -92,6 +104,7 @@ export function assembleChart(widget: Widget, range: DateRange, compareRange: Da
           date: bucket,
           value: valueOf(provider, metric, current.buckets[granularity].get(bucket)),
           previousValue: previous && previousBucket ? previousValueOf(provider, metric, previous.buckets[granularity].get(previousBucket)) : null,
+          ...bucketCoverage(bucket, granularity, range),
         };
       }),
     })),
@@ -163,9 +176,24 @@ function planReport({ definition, range, compareRange }: ReportDataInput): Repor
   return { parts, partIndex, ranges };
 }
 
+/**
+ * The coverage of one of the report's ranges: the fewest days with data among its parts over
+ * that range, so that a report reading two providers is called partial when either one is.
+ */
+function coverageOf(plan: ReportPlan, sums: readonly (SeriesSums | TableSums)[], rangeIndex: number): Coverage {
+  const counts = plan.parts.flatMap((part, index) => (part.rangeIndex === rangeIndex ? [sums[index]?.daysWithData ?? 0] : []));
+  return { days: daysBetweenInclusive(plan.ranges[rangeIndex]!), daysWithData: counts.length ? Math.min(...counts) : 0 };
+}
+
 function assembleReport({ definition, range, compareRange }: ReportDataInput, plan: ReportPlan, sums: readonly (SeriesSums | TableSums)[]): ReportData {
   const part = <T>(key: string) => sums[plan.partIndex.get(key)!] as T;
-  const data: ReportData = { kpis: [], charts: [], tables: [] };
+  const data: ReportData = {
+    coverage: coverageOf(plan, sums, 0),
+    compareCoverage: compareRange ? coverageOf(plan, sums, 1) : null,
+    kpis: [],
+    charts: [],
+    tables: [],
+  };
   for (const widget of definition.widgets) {
     if (widget.type === 'table') {
       const key = `${widget.provider}|${widget.dimension}`;

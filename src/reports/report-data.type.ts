@@ -4,7 +4,7 @@ import { ComparePresetEnum, DatePresetEnum, GranularityEnum, MetricEnum, WidgetT
 import { emptyMeta, itemEnvelope } from '../graphql/envelope.js';
 import { daysBetweenInclusive, todayIn, type DateRange } from '../dates/civil-date.js';
 import { resolveComparePreset, resolveDatePreset, type ComparePreset, type DatePreset } from './date-presets.js';
-import type { Chart, ChartPoint, Kpi, ReportData, Table, TableRow } from './engine.js';
+import type { Chart, ChartPoint, Coverage, Kpi, ReportData, Table, TableRow } from './engine.js';
 import type { ReportRow } from './repository.js';
 import { invalidParameter, notFound } from '../errors/index.js';
 import type { GraphQLContext } from '../graphql/context.js';
@@ -39,6 +39,20 @@ const ChartPointType = builder.objectRef<ChartPoint>('ChartPoint').implement({
     date: t.expose('date', { type: 'Date', description: 'First day of the bucket.' }),
     value: t.exposeFloat('value', { nullable: true }),
     previousValue: t.exposeFloat('previousValue', { nullable: true, description: 'Null when the compared period has no data for this metric (not 0).' }),
+    daysInRange: t.exposeInt('daysInRange', { description: 'Days of the bucket inside the range (a week has 7, a month its own).' }),
+    partial: t.exposeBoolean('partial', { description: 'True when the range cuts the bucket (a first or last week or month with fewer days): its sum covers daysInRange days only.' }),
+  }),
+});
+
+type CoveredRange = DateRange & Coverage;
+
+const ReportRangeType = builder.objectRef<CoveredRange>('ReportRange').implement({
+  description: 'A report\'s range (inclusive) with how much of it has data: the days with facts of the report\'s least covered source.',
+  fields: (t) => ({
+    from: t.expose('from', { type: 'Date' }),
+    to: t.expose('to', { type: 'Date' }),
+    days: t.exposeInt('days', { description: 'Days in the range.' }),
+    daysWithData: t.exposeInt('daysWithData', { description: 'Days with facts; fewer than days: sums and changes cover part of the range.' }),
   }),
 });
 
@@ -94,8 +108,13 @@ const ReportDataType = builder.objectRef<ReportDataShape>('ReportData').implemen
   description: 'The live assembled content of a report.',
   fields: (t) => ({
     reportId: t.exposeString('reportId'),
-    range: t.expose('range', { type: DateRangeType }),
-    compareRange: t.expose('compareRange', { type: DateRangeType, nullable: true }),
+    range: t.field({ type: ReportRangeType, resolve: (data): CoveredRange => ({ ...data.range, ...data.coverage }) }),
+    compareRange: t.field({
+      type: ReportRangeType,
+      nullable: true,
+      description: 'Null without a comparison. A change against a range with few days of data is not like for like.',
+      resolve: (data): CoveredRange | null => (data.compareRange && data.compareCoverage ? { ...data.compareRange, ...data.compareCoverage } : null),
+    }),
     timezone: t.exposeString('timezone'),
     kpis: t.expose('kpis', { type: [KpiType], complexity: KPI_ROWS }),
     charts: t.expose('charts', { type: [ChartType], complexity: bounded(DEFINITION_LIMITS.widgets) }),

@@ -14,6 +14,8 @@ export type Sums = Record<string, number>;
 /** Summed base metrics of one provider over one range: the total and per bucket per grain. */
 export interface SeriesSums {
   total: Sums;
+  /** Days of the range with any fact of the provider. */
+  daysWithData: number;
   buckets: Record<Granularity, Map<string, Sums>>;
 }
 
@@ -21,6 +23,8 @@ export interface SeriesSums {
 export interface TableSums {
   byValue: Map<string, Sums>;
   total: Sums;
+  /** Days of the range with any fact of the provider by this dimension. */
+  daysWithData: number;
 }
 
 const GRAIN_SQL: Record<Granularity, string> = {
@@ -32,7 +36,8 @@ const GRAIN_SQL: Record<Granularity, string> = {
 const literal = (value: string) => `'${value.replace(/'/g, "''")}'`;
 // Summed as numeric: exact, so the same facts give the same total whatever order a plan reads them
 // in (float8 sums of one report's facts differed in the last digit between two statements' plans).
-const SUM_COLUMNS = METRIC_COLUMNS.map((column) => `sum(${column}::numeric)::float8 AS ${column}`).join(', ');
+// With the days that have facts (read on the total row: how much of the range has data at all).
+const SUM_COLUMNS = [...METRIC_COLUMNS.map((column) => `sum(${column}::numeric)::float8 AS ${column}`), 'count(DISTINCT date)::int AS days_with_data'].join(', ');
 
 export interface SeriesPart {
   kind: 'series';
@@ -96,8 +101,8 @@ function toSums(row: Record<string, unknown>): Sums {
   for (const name of METRIC_COLUMNS) if (row[name] != null) sums[name] = Number(row[name]);
   return sums;
 }
-const emptySeries = (): SeriesSums => ({ total: {}, buckets: { day: new Map(), week: new Map(), month: new Map() } });
-const emptyTable = (): TableSums => ({ byValue: new Map(), total: {} });
+const emptySeries = (): SeriesSums => ({ total: {}, daysWithData: 0, buckets: { day: new Map(), week: new Map(), month: new Map() } });
+const emptyTable = (): TableSums => ({ byValue: new Map(), total: {}, daysWithData: 0 });
 const emptySums = (parts: readonly Part[]) => parts.map((part) => (part.kind === 'series' ? emptySeries() : emptyTable()));
 
 /** The sums of every part of every request, in one round trip. */
@@ -118,11 +123,11 @@ export async function queryReportSums(scope: WorkspaceScope, requests: readonly 
     const target = resultsOfAsked[row.request]![row.part]!;
     if (part.kind === 'table') {
       const table = target as TableSums;
-      if (row.key === null) table.total = toSums(row);
+      if (row.key === null) [table.total, table.daysWithData] = [toSums(row), row.days_with_data];
       else table.byValue.set(row.key, toSums(row));
     } else {
       const series = target as SeriesSums;
-      if (row.key === null) series.total = toSums(row);
+      if (row.key === null) [series.total, series.daysWithData] = [toSums(row), row.days_with_data];
       else {
         const separator = row.key.indexOf(':');
         series.buckets[row.key.slice(0, separator) as Granularity].set(row.key.slice(separator + 1), toSums(row));

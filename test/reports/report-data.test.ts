@@ -24,6 +24,12 @@ let clientId: string;
 const facts: Fact[] = [];
 const today = new Date().toISOString().slice(0, 10);
 const CAMPAIGNS = ['Brand', 'Generic', 'Retargeting', 'Shopping'];
+/** Every day of an inclusive range. */
+const daysIn = ({ from, to }: { from: string; to: string }) => {
+  const days: string[] = [];
+  for (let day = from; day <= to; day = addDays(day, 1)) days.push(day);
+  return days;
+};
 
 beforeAll(async () => {
   t = await createTestApp({ INGEST_TOKEN: 'x'.repeat(40) });
@@ -95,8 +101,13 @@ describe.each<[DatePreset, 'previous_period' | 'previous_year' | 'none']>([
     const { data } = await json(response);
     const range = resolveDatePreset(preset, today);
     const previous = resolveComparePreset(compare, range);
-    expect(data.range).toEqual(range);
-    expect(data.compareRange).toEqual(previous);
+    // Each range with its coverage: the facts' days inside it (none today, so this_month is partial).
+    const covered = (of: { from: string; to: string }) => ({
+      ...of, days: daysIn(of).length, daysWithData: new Set(facts.filter((f) => f.date >= of.from && f.date <= of.to).map((f) => f.date)).size,
+    });
+    expect(data.range).toEqual(covered(range));
+    expect(data.compareRange).toEqual(previous ? covered(previous) : null);
+    if (preset === 'this_month') expect(data.range.daysWithData).toBe(data.range.days - 1);
     // Every widget is there, so the loops below check something.
     expect(data.kpis.map((kpi: { metric: string }) => kpi.metric)).toEqual(['clicks', 'impressions', 'ctr', 'cpc']);
     expect(data.charts.map((chart: { widgetId: string }) => chart.widgetId)).toEqual(['daily', 'weekly', 'monthly']);
@@ -119,6 +130,10 @@ describe.each<[DatePreset, 'previous_period' | 'previous_year' | 'none']>([
         for (const point of series.points) {
           const inBucket = facts.filter((f) => f.campaign === null && f.date >= range.from && f.date <= range.to && bucketStart(f.date, granularity) === point.date);
           close(point.value, metric(series.metric, sum(inBucket)), `${chart.widgetId} ${series.metric} ${point.date}`);
+          // A bucket the range cuts says so, with the days it has in the range.
+          const inRange = daysIn(range).filter((day) => bucketStart(day, granularity) === point.date).length;
+          const whole = daysIn({ from: point.date, to: addDays(point.date, 31) }).filter((day) => bucketStart(day, granularity) === point.date).length;
+          expect({ daysInRange: point.daysInRange, partial: point.partial }).toEqual({ daysInRange: inRange, partial: inRange < whole });
         }
         const firstBucket = series.points[0].date;
         expect(firstBucket <= range.from).toBe(true);
@@ -154,7 +169,7 @@ describe('ratios', () => {
     expect(Math.abs(ctr - meanOfDaily)).toBeGreaterThan(1e-6);
     const daily = data.charts.find((c: { widgetId: string }) => c.widgetId === 'daily').series.find((s: { metric: string }) => s.metric === 'ctr');
     const zeroDay = facts.find((f) => f.campaign === null && f.impressions === 0 && f.date >= range.from && f.date <= range.to)!;
-    expect(daily.points.find((p: { date: string }) => p.date === zeroDay.date)).toEqual({ date: zeroDay.date, value: null, previousValue: null });
+    expect(daily.points.find((p: { date: string }) => p.date === zeroDay.date)).toEqual({ date: zeroDay.date, value: null, previousValue: null, daysInRange: 1, partial: false });
   });
 });
 
