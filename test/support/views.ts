@@ -21,10 +21,21 @@ export async function seededViewsWorkspace(served: { t: TestApp; baseUrl: string
 /** How the views write numbers for an en-US person: what the tests expect on screen. */
 export const en = { number: new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 }), percent: new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 1 }) };
 
-/** The report's KPI values as its view writes them for an en-US person: each in its metric's unit, a rate (0..1) as a percentage. */
+/**
+ * A metric's figure as every view writes it for an en-US person, by the catalogue's unit: a count
+ * whole, money with its two decimals, a rate (0..1) as a percentage to one decimal, another
+ * decimal to at most two (restated here, not imported, so that a change to the views' rule shows).
+ */
+const BY_UNIT: Record<string, Intl.NumberFormat> = {
+  count: new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 }),
+  currency: new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
+  percent: en.percent,
+  decimal: en.number,
+};
+export const figure = (provider: string, metric: string, value: number | null) =>
+  value === null ? '–' : BY_UNIT[catalog[provider as ProviderId].metrics[metric]!.unit]!.format(value);
+
+/** The report's KPI values as its view writes them for an en-US person. */
 export function kpiTexts(widgets: { id: string; provider: string }[], kpis: { widgetId: string; metric: string; value: number | null }[]): string[] {
-  return kpis.map((kpi) => {
-    const provider = widgets.find((widget) => widget.id === kpi.widgetId)!.provider as ProviderId;
-    return kpi.value === null ? '–' : (catalog[provider].metrics[kpi.metric]!.unit === 'percent' ? en.percent : en.number).format(kpi.value);
-  });
+  return kpis.map((kpi) => figure(widgets.find((widget) => widget.id === kpi.widgetId)!.provider, kpi.metric, kpi.value));
 }

@@ -21,7 +21,9 @@ interface AnswersArgs extends Args {
 interface Totals { locale: string; totalRuns: number; visibility: number | null; shareOfVoice: number | null; averagePosition: number | null; sentiment: number | null }
 interface Answer {
   id: string; promptId: string; prompt: string; date: string; model: string; locale: string; text: string;
-  brandMentions: number; totalMentions: number; position: number | null; sentiment: number | null;
+  brandMentions: number; totalMentions: number; position: number | null;
+  /** The classification of the answer's tone towards the brand, as the API gives it; null when not classified. */
+  sentiment: 'positive' | 'neutral' | 'negative' | null;
   competitors: { name: string; mentions: number; position: number | null }[];
   citations: { position: number; url: string; domain: string; title: string | null }[];
   searchQueries: string[];
@@ -147,7 +149,7 @@ function answerCard(answer: Answer, prompt: string | undefined, project: Project
   return h('article', { class: 'answer' },
     h('div', { class: 'meta' }, `${f.day(answer.date)} · `, bdi(answer.model), ' · ', bdi(answer.locale),
       answer.position !== null ? ` · position ${f.number(answer.position)}` : '',
-      answer.sentiment !== null ? ` · sentiment ${f.number(answer.sentiment)}` : ''),
+      answer.sentiment !== null ? ` · sentiment ${answer.sentiment}` : ''),
     prompt ? h('div', { class: 'meta' }, 'Prompt: ', bdi(prompt)) : null,
     // A long answer scrolls in its own box (focusable, so that a keyboard scrolls it too).
     h('p', { class: 'text', tabindex: 0 }, marked(answer.text, found.mentions)),

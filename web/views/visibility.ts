@@ -105,10 +105,12 @@ function trendCharts(points: TrendPoint[], models: string[], f: Formats) {
   const periods = [...new Set(points.map((point) => point.period))].sort();
   const index = new Map(points.map((point) => [`${point.model} ${point.period}`, point]));
   const shown = models.filter((model) => points.some((point) => point.model === model));
+  // Periods may be weeks, then days: the axis is time, so each sits at its own date.
+  const dates = { day: f.shortDay, month: f.month };
   const seriesOf = (rate: 'visibility' | 'shareOfVoice') => shown.map((model) => ({ label: model, values: periods.map((period) => index.get(`${model} ${period}`)?.[rate] ?? null) }));
   return h('div', { class: 'grid' },
-    chart({ title: 'Visibility by model', labels: periods, series: seriesOf('visibility'), format: f.percent, label: f.day, tick: f.shortDay }),
-    chart({ title: 'Share of voice by model', labels: periods, series: seriesOf('shareOfVoice'), format: f.percent, label: f.day, tick: f.shortDay }));
+    chart({ title: 'Visibility by model', labels: periods, dates, series: seriesOf('visibility'), format: f.percent, label: f.day }),
+    chart({ title: 'Share of voice by model', labels: periods, dates, series: seriesOf('shareOfVoice'), format: f.percent, label: f.day }));
 }
 
 function competitorSection(brand: string, total: LocaleTotals, f: Formats) {

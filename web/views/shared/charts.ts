@@ -20,8 +20,20 @@ interface ChartOptions {
   title: string;
   /** What of it the chart shows (a metric), written after the title. */
   detail?: string;
-  /** Labels of the x positions (days, or names for bars). */
+  /** Labels of the x positions: names for bars, or days (ISO dates) when `dates` says how to write them. */
   labels: string[];
+  /**
+   * The labels are days: the x axis is time (a week's point sits seven days from the next, a
+   * day's one day), ticks at whole days, weeks or months written with `day` or `month`.
+   */
+  dates?: {
+    day(date: string): string;
+    month(date: string): string;
+    /** Weeks or months: ticks on the points' own dates (as many as fit), written with `tick`. */
+    atPoints?: boolean;
+  };
+  /** Per x position, why its figure covers part of its bucket ("3 of 7 days"), or null: drawn lighter and noted. */
+  partial?: (string | null)[];
   series: Series[];
   format(value: number | null): string;
   /** How a label is written in the table (and on the axis, unless `tick` says otherwise). */
@@ -41,12 +53,28 @@ function themeColor(name: string): string {
 
 // On the canvas a label cannot wrap: a long one is cut (the table beside the chart has it whole).
 const TICK_CHARACTERS = 24;
+const TICK_SPACE = 64;
+const DAY = 86_400;
+const MONTH = 30 * DAY;
+// Tick steps of a time axis: whole days, weeks, months (uPlot aligns month steps to the 1st) or years.
+const TIME_STEPS = [DAY, 2 * DAY, 7 * DAY, 14 * DAY, MONTH, 2 * MONTH, 3 * MONTH, 6 * MONTH, 365 * DAY];
+const epochSeconds = (date: string) => Date.parse(`${date.slice(0, 10)}T00:00:00Z`) / 1000;
+const isoDay = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
+/** A partial bucket's colour: the series' own, faded (lighter, still its hue). */
+const faded = (color: string) => `${color}66`;
 
 /** A line (or bar) chart with its data table; it follows its container's width. */
 export function chart(options: ChartOptions): HTMLElement {
-  const { title, detail, labels, series, format, bars = false, height = 220 } = options;
+  const { title, detail, labels, dates, series, format, bars = false, height = 220 } = options;
+  const partial = options.partial ?? [];
   const label = options.label ?? ((text: string) => text);
   const tick = options.tick ?? label;
+  const rowLabel = (text: string, row: number) => (partial[row] ? `${label(text)} (partial: ${partial[row]})` : label(text));
+  const cut = labels.flatMap((text, row) => (partial[row] ? [`${label(text)} (${partial[row]})`] : []));
+  const partialNote = cut.length
+    ? h('p', { class: 'note partial' }, `Partial${bars ? ' (lighter bars)' : ''}: ${cut.join(', ')}. `,
+      'The range cuts these periods: their figures cover those days only.')
+    : null;
   const name = detail ? `${title} · ${detail}` : title;
   const caption = () => h('span', {}, bdi(title), detail ? ` · ${detail}` : '');
   const plot = h('div', { class: 'plot', role: 'img', 'aria-label': `${name}: chart; its numbers are in the table below.` });
@@ -54,31 +82,62 @@ export function chart(options: ChartOptions): HTMLElement {
     h('figcaption', { title: name }, caption()),
     h('ul', { class: 'legend' }, series.map((line, index) => h('li', {}, h('span', { class: `swatch${line.dashed ? ' dashed' : ''}`, style: `--swatch:${PALETTE[index % PALETTE.length]}` }), line.label))),
     plot,
-    h('details', {}, h('summary', {}, 'Table'), table(caption(), ['', ...series.map((line) => line.label)], labels.map((text, row) => [label(text), ...series.map((line) => format(line.values[row] ?? null))]))),
+    partialNote,
+    h('details', {}, h('summary', {}, 'Table'), table(caption(), ['', ...series.map((line) => line.label)], labels.map((text, row) => [rowLabel(text, row), ...series.map((line) => format(line.values[row] ?? null))]))),
   );
   const axis = { stroke: themeColor('--text-secondary'), grid: { stroke: themeColor('--line'), width: 1 }, ticks: { stroke: themeColor('--line'), width: 1 } };
-  const xs = labels.map((_, index) => index);
+  const xs = dates ? labels.map(epochSeconds) : labels.map((_, index) => index);
+  // Half the narrowest step either side, so that the first and last bars are whole.
+  const gaps = xs.slice(1).map((x, index) => x - xs[index]!);
+  const pad = (gaps.length ? Math.min(...gaps) : dates ? DAY : 1) / 2;
+  // Ticks on the points: every k-th, k as small as leaves each tick TICK_SPACE pixels.
+  const pointTicks = (plotted: uPlot) => {
+    const every = Math.max(1, Math.ceil((xs.length * TICK_SPACE) / Math.max(1, plotted.bbox.width / uPlot.pxRatio)));
+    return xs.filter((_, index) => index % every === 0);
+  };
+  const xAxis: uPlot.Axis = dates?.atPoints
+    ? { ...axis, space: TICK_SPACE, splits: pointTicks, values: (_chart, ticks) => ticks.map((at) => tick(isoDay(at))) }
+    : dates
+    ? {
+      ...axis, space: TICK_SPACE, incrs: TIME_STEPS,
+      values: (_chart, ticks, _axis, _space, step) => ticks.map((at) => (step >= 28 * DAY ? dates.month : dates.day)(isoDay(at))),
+    }
+    : {
+      ...axis, space: TICK_SPACE,
+      values: (_chart, ticks) => ticks.map((at) => (Number.isInteger(at) && labels[at] !== undefined ? clip(tick(labels[at]!), TICK_CHARACTERS) : '')),
+    };
+  // A bar chart draws its first series twice: whole buckets in full colour, partial ones faded.
+  const [first, ...others] = series;
+  const drawnSeries = bars && first
+    ? [
+      { ...first, values: first.values.map((value, row) => (partial[row] ? null : value)), faded: false },
+      { ...first, values: first.values.map((value, row) => (partial[row] ? value : null)), faded: true },
+      ...others.map((line) => ({ ...line, faded: false })),
+    ]
+    : series.map((line) => ({ ...line, faded: false }));
   const build = (width: number) =>
     new uPlot({
       width,
       height,
       legend: { show: false },
       cursor: { drag: { x: false, y: false } },
+      ...(dates ? { tzDate: (seconds: number) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC') } : {}),
       // Bars start at zero, or their lengths would lie.
-      scales: { x: { time: false, ...(bars ? { range: (_chart: uPlot, min: number, max: number): uPlot.Range.MinMax => [min - 0.5, max + 0.5] } : {}) }, ...(bars ? { y: { range: (_chart: uPlot, _min: number, max: number): uPlot.Range.MinMax => [0, max > 0 ? max * 1.05 : 1] } } : {}) },
-      axes: [
-        { ...axis, values: (_chart, ticks) => ticks.map((at) => (Number.isInteger(at) && labels[at] !== undefined ? clip(tick(labels[at]!), TICK_CHARACTERS) : '')), space: 60 },
-        { ...axis, size: 56, values: (_chart, ticks) => ticks.map((tick) => format(tick)) },
-      ],
-      series: [{}, ...series.map((line, index) => ({
-        label: line.label,
-        stroke: PALETTE[index % PALETTE.length],
-        width: 2,
-        ...(line.dashed ? { dash: [6, 4] } : {}),
-        // In a bar chart only the first series is bars; the others (a comparison) are lines over them.
-        ...(bars && index === 0 ? { fill: PALETTE[0], paths: uPlot.paths.bars!({ size: [0.6, 48] }), points: { show: false } } : { points: { show: !line.dashed && labels.length <= 31, size: 4 } }),
-      }))],
-    }, [xs, ...series.map((line) => line.values)] as uPlot.AlignedData, plot);
+      scales: { x: { time: Boolean(dates), ...(bars ? { range: (_chart: uPlot, min: number, max: number): uPlot.Range.MinMax => [min - pad, max + pad] } : {}) }, ...(bars ? { y: { range: (_chart: uPlot, _min: number, max: number): uPlot.Range.MinMax => [0, max > 0 ? max * 1.05 : 1] } } : {}) },
+      axes: [xAxis, { ...axis, size: 56, values: (_chart, ticks) => ticks.map((tick) => format(tick)) }],
+      series: [{}, ...drawnSeries.map((line, index) => {
+        // The faded copy of the bars keeps the bars' colour; the series after it keep theirs.
+        const colour = PALETTE[(bars && index > 0 ? index - 1 : index) % PALETTE.length]!;
+        return {
+          label: line.label,
+          stroke: colour,
+          width: 2,
+          ...(line.dashed ? { dash: [6, 4] } : {}),
+          // In a bar chart only the first series is bars; the others (a comparison) are lines over them.
+          ...(bars && index < 2 ? { fill: line.faded ? faded(colour) : colour, paths: uPlot.paths.bars!({ size: [0.6, 48] }), points: { show: false } } : { points: { show: !line.dashed && labels.length <= 31, size: 4 } }),
+        };
+      })],
+    }, [xs, ...drawnSeries.map((line) => line.values)] as uPlot.AlignedData, plot);
   let drawn: uPlot | null = null;
   new ResizeObserver(([entry]) => {
     const width = Math.floor(entry!.contentRect.width);

@@ -1,0 +1,154 @@
+// Every figure a view shows is v1's figure, in its meaning: the numbers read off the three web
+// pages against v1's JSON for the same report or project, rounded by the one rule of the views
+// (support/views.ts restates it); a change coloured and worded by its metric's direction from
+// the catalogue; the coverage of a compared period and the partial weeks said on the page.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { en, figure, seededViewsWorkspace, v1Get } from '../support/views.js';
+import { useListeningApp } from '../support/listen.js';
+import { chromiumAvailable, launchChromium } from '../support/browser.js';
+import { catalog, type ProviderId } from '../../src/reports/index.js';
+
+const served = useListeningApp();
+let browser: Browser;
+let apiKey: string;
+let cookie: string;
+let reportId: string;
+let projectId: string;
+
+const v1 = (route: string) => v1Get(served.baseUrl, route, apiKey);
+
+interface Kpi { widgetId: string; metric: string; value: number | null; change: number | null }
+interface Coverage { days: number; daysWithData: number }
+
+async function page(path: string): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+  const [name, value] = [cookie.slice(0, cookie.indexOf('=')), cookie.slice(cookie.indexOf('=') + 1)];
+  await context.addCookies([{ name, value, url: served.baseUrl }]);
+  const opened = await context.newPage();
+  await opened.goto(`${served.baseUrl}${path}`);
+  return opened;
+}
+
+/** The report page showing v1's data for these presets (chosen in its own controls). */
+async function reportAt(datePreset: string, comparePreset: string) {
+  const data = (await v1(`/reports/${reportId}/data?datePreset=${datePreset}&comparePreset=${comparePreset}`)).data;
+  const { widgets } = (await v1(`/reports/${reportId}`)).data.definition as { widgets: { id: string; provider: string }[] };
+  const view = await page(`/app/reports/${reportId}`);
+  await view.locator('.kpi').first().waitFor({ timeout: 15_000 });
+  // Each choice re-renders the page; the next is made in the page it rendered (its dates shown).
+  const day = (date: string) => new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
+  const span = (range: { from: string; to: string }) => `${day(range.from)} – ${day(range.to)}`;
+  await view.selectOption('select[aria-label="Dates"]', datePreset);
+  await expect.poll(() => view.locator('.sub').first().textContent(), { timeout: 15_000 }).toMatch(new RegExp(`^${span(data.range)}`));
+  await view.selectOption('select[aria-label="Compare with"]', comparePreset);
+  await expect.poll(() => view.locator('.sub').first().textContent(), { timeout: 15_000 }).toBe(`${span(data.range)} · compared with ${span(data.compareRange)}`);
+  const providerOf = (widgetId: string) => widgets.find((widget) => widget.id === widgetId)!.provider;
+  const expected = (data.kpis as Kpi[]).map((kpi) => figure(providerOf(kpi.widgetId), kpi.metric, kpi.value));
+  await expect.poll(() => view.locator('.kpi .value').allTextContents(), { timeout: 15_000 }).toEqual(expected);
+  return { data, providerOf, view };
+}
+
+/** What the catalogue says a change of this sign is: better, worse, or neither. */
+function verdict(provider: string, metric: string, change: number | null): string | null {
+  const { direction } = catalog[provider as ProviderId].metrics[metric]!;
+  if (change === null || change === 0 || direction === 'neutral') return null;
+  return (change > 0) === (direction === 'higher') ? 'better' : 'worse';
+}
+
+beforeAll(async () => {
+  if (!chromiumAvailable) return;
+  ({ apiKey, cookie, reportId, projectId } = await seededViewsWorkspace(served));
+  browser = await launchChromium();
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe.skipIf(!chromiumAvailable)('the figures on the pages', () => {
+  it('report: KPIs and table totals are v1\'s, rounded alike; each change is judged by its metric\'s direction, in words', async () => {
+    const { data, providerOf, view } = await reportAt('last_7_days', 'previous_period');
+    // The compared week lies inside the seeded 40 days: a like-for-like comparison.
+    expect(data.compareRange).toMatchObject({ days: 7, daysWithData: 7 });
+    expect(await view.locator('.notice.coverage').count()).toBe(0);
+    const kpis = data.kpis as Kpi[];
+    const judged = kpis.map((kpi) => verdict(providerOf(kpi.widgetId), kpi.metric, kpi.change));
+    // The demo report holds a metric of each direction with a change: cpc or cpm (lower is better), cost (neutral).
+    expect(kpis.some((kpi, index) => judged[index] && catalog[providerOf(kpi.widgetId) as ProviderId].metrics[kpi.metric]!.direction === 'lower')).toBe(true);
+    expect(kpis.some((kpi) => kpi.metric === 'cost' && kpi.change)).toBe(true);
+    const shown = await view.locator('.kpi').evaluateAll((tiles) => tiles.map((tile) => {
+      const delta = tile.querySelector('.delta')!;
+      return { classes: [...delta.classList].filter((name) => name !== 'delta'), label: delta.getAttribute('aria-label') };
+    }));
+    expect(shown).toHaveLength(kpis.length);
+    shown.forEach(({ classes, label }, index) => {
+      const word = judged[index];
+      expect(classes).toEqual(word ? [word] : []);
+      // Not colour alone: the word is in the text a screen reader speaks.
+      if (word) expect(label).toContain(word);
+      else expect(label).not.toMatch(/better|worse/);
+    });
+    for (const [index, table] of (data.tables as { widgetId: string; columns: string[]; totals: { values: (number | null)[] } }[]).entries()) {
+      const cells = await view.locator('.scroll > table').nth(index).locator('tbody tr:last-child td').allTextContents();
+      const figures = table.totals.values.map((value, column) => figure(providerOf(table.widgetId), table.columns[column]!, value));
+      expect(cells.map((cell, column) => cell.slice(0, figures[column]!.length))).toEqual(figures);
+    }
+    await view.context().close();
+  });
+
+  it('report: a compared period with data for part of its days says so, and its changes are not called better or worse', async () => {
+    const { data, view } = await reportAt('last_30_days', 'previous_period');
+    const coverage = data.compareRange as Coverage;
+    // The seed's 40 days cover the last third of the previous 30.
+    expect(coverage.days).toBe(30);
+    expect(coverage.daysWithData).toBeGreaterThan(0);
+    expect(coverage.daysWithData).toBeLessThan(30);
+    expect(await view.locator('.notice.coverage').textContent()).toContain(`The compared period has data for ${coverage.daysWithData} of 30 days`);
+    expect(await view.locator('.delta.better, .delta.worse').count()).toBe(0);
+    const labels = await view.locator('.kpi .delta[aria-label]').evaluateAll((deltas) => deltas.map((delta) => delta.getAttribute('aria-label')));
+    expect(labels.filter((label) => label !== 'no change to show').every((label) => label!.endsWith('partial data'))).toBe(true);
+    // Weekly bars: the weeks the range cuts are v1's partial points, named under the chart and in its table.
+    const charts = data.charts as { series: { points: { date: string; partial: boolean; daysInRange: number }[] }[] }[];
+    const series = charts.flatMap((chart) => chart.series);
+    const figures = view.locator('figure.chart');
+    expect(await figures.count()).toBe(series.length);
+    for (const [index, line] of series.entries()) {
+      const cut = line.points.filter((point) => point.partial);
+      const rows = await figures.nth(index).locator('details tr').allTextContents();
+      expect(rows.filter((row) => row.includes('(partial:')).length).toBe(cut.length);
+      expect(await figures.nth(index).locator('.note.partial').count()).toBe(cut.length ? 1 : 0);
+    }
+    expect(series.some((line) => line.points.some((point) => point.partial))).toBe(true);
+    await view.context().close();
+  });
+
+  it('AI visibility: every tile and by-model figure is v1\'s for the locale shown', async () => {
+    const view = await page(`/app/ai-visibility/${projectId}`);
+    await view.locator('.kpi').first().waitFor({ timeout: 15_000 });
+    const locale = await view.locator('select[aria-label="Locale"]').inputValue();
+    const totals = (await v1(`/ai-visibility/projects/${projectId}/metrics`)).data.totals.find((row: { locale: string }) => row.locale === locale);
+    const rate = (value: number | null) => (value === null ? '–' : en.percent.format(value));
+    const decimal = (value: number | null) => (value === null ? '–' : en.number.format(value));
+    expect(await view.locator('.kpi .value').allTextContents()).toEqual([
+      rate(totals.visibility), rate(totals.shareOfVoice), decimal(totals.averagePosition), decimal(totals.sentiment), en.number.format(totals.totalRuns),
+    ]);
+    const rows = await view.locator('table').filter({ has: view.locator('caption', { hasText: /^By model,/ }) }).locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((cell) => cell.textContent)));
+    expect(rows).toEqual(totals.byModel.map((row: { model: string; totalRuns: number; visibility: number | null; shareOfVoice: number | null; averagePosition: number | null; sentiment: number | null }) =>
+      [row.model, en.number.format(row.totalRuns), rate(row.visibility), rate(row.shareOfVoice), decimal(row.averagePosition), decimal(row.sentiment)]));
+    await view.context().close();
+  });
+
+  it('answers: each answer\'s sentiment and position are v1\'s, sentiment as its word', async () => {
+    const view = await page(`/app/ai-visibility/${projectId}/answers`);
+    await view.locator('article.answer').first().waitFor({ timeout: 15_000 });
+    const answers = (await v1(`/ai-visibility/projects/${projectId}/answers?limit=20`)).data as { sentiment: string | null; position: number | null }[];
+    const metas = await view.locator('article.answer > .meta:first-child').allTextContents();
+    expect(metas).toHaveLength(answers.length);
+    expect(answers.some((answer) => answer.sentiment !== null)).toBe(true);
+    metas.forEach((meta, index) => {
+      const { sentiment, position } = answers[index]!;
+      expect(meta.endsWith([position !== null ? ` · position ${en.number.format(position)}` : '', sentiment !== null ? ` · sentiment ${sentiment}` : ''].join(''))).toBe(true);
+    });
+    await view.context().close();
+  });
+});
