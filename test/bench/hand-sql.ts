@@ -7,8 +7,8 @@ import type pg from 'pg';
 import { catalog, metricValue, type ProviderId } from '../../src/reports/catalog.js';
 import { relativeChange } from '../../src/reports/engine.js';
 import type { ReportDefinition, Widget } from '../../src/reports/definition.js';
-import { bucketsOf } from '../../src/reports/date-presets.js';
-import type { DateRange } from '../../src/dates/civil-date.js';
+import { bucketCoverage, bucketsOf } from '../../src/reports/date-presets.js';
+import { daysBetweenInclusive, type DateRange } from '../../src/dates/civil-date.js';
 import { competitorMetrics, COUNTER_FIELDS, ratesOf, sumCounters, type CompetitorCounters, type ScanCounters } from '../../src/ai-visibility/pooled-rates.js';
 import { COUNTER_COLUMNS, COUNTER_SELECT } from '../../src/ai-visibility/scan-columns.js';
 
@@ -80,12 +80,24 @@ export async function handReportData(pool: pg.Pool, report: { id: string; client
             date: bucket,
             value: value(currentBy.get(bucket), metric),
             previousValue: previous && previousBuckets[index] ? value(previousBy.get(previousBuckets[index]!), metric) : null,
+            ...bucketCoverage(bucket, granularity, range),
           })),
         })),
       };
     }),
   );
-  const data = { reportId: report.id, range, compareRange: compare, timezone: report.definition.dateConfig.timezone, kpis: [] as unknown[], charts: [] as unknown[], tables: [] as unknown[] };
+  // Days with facts per source the report reads (a provider's totals, or one of its table
+  // dimensions); a range's coverage is the least covered source's.
+  const sources = [...new Set(report.definition.widgets.map((widget) => `${widget.provider}|${widget.type === 'table' ? widget.dimension : ''}`))];
+  const covered = async (r: DateRange) => {
+    const { rows } = await pool.query(
+      `SELECT provider::text || '|' || dimension AS source, count(DISTINCT date)::int AS days FROM metric_facts
+       WHERE client_id = $1 AND date BETWEEN $2::date AND $3::date GROUP BY provider, dimension`, [report.clientId, r.from, r.to]);
+    const days = new Map(rows.map((row) => [row.source as string, row.days as number]));
+    return { ...r, days: daysBetweenInclusive(r), daysWithData: Math.min(...sources.map((source) => days.get(source) ?? 0)) };
+  };
+  const [coveredRange, coveredCompare] = await Promise.all([covered(range), compare ? covered(compare) : null]);
+  const data = { reportId: report.id, range: coveredRange, compareRange: coveredCompare, timezone: report.definition.dateConfig.timezone, kpis: [] as unknown[], charts: [] as unknown[], tables: [] as unknown[] };
   report.definition.widgets.forEach((widget, index) => {
     if (widget.type === 'kpi') data.kpis.push(...(widgets[index] as unknown[]));
     else if (widget.type === 'table') data.tables.push(widgets[index]);
