@@ -323,6 +323,9 @@ describe('read tools', () => {
     expect(JSON.stringify(apps)).not.toContain(theirs.ownerEmail);
     const catalog = (await tool('describe_metrics')).structuredContent!.metricCatalog;
     expect(catalog.providers.map((p: any) => p.id)).toContain('google_ads');
+    // Which way each metric is good, for an assistant to say "better" or "worse" as the views do.
+    const ads = catalog.providers.find((p: any) => p.id === 'google_ads').metrics;
+    expect(Object.fromEntries(ads.filter((m: any) => ['cpc', 'cost', 'roas'].includes(m.id)).map((m: any) => [m.id, m.direction]))).toEqual({ cpc: 'lower', cost: 'neutral', roas: 'higher' });
     const comparison = (await tool('compare_ai_visibility_periods', { id: ids.project, currentFrom: '2026-11-01', currentTo: '2026-11-30', previousFrom: '2026-10-01', previousTo: '2026-10-31' })).structuredContent!.node.periodComparison;
     const compared = comparison.filter((locale: any) => locale.current && locale.previous);
     expect(compared.length).toBeGreaterThan(0);
