@@ -31,7 +31,7 @@ interface ReportData {
 }
 
 /** A widget's metric as the catalogue declares it: written in its unit (a rate of 0.03 reads 3 %), judged by its direction. */
-interface MetricMeaning { format: (value: number | null | undefined) => string; direction: Direction }
+interface MetricMeaning { format: (value: number | null | undefined) => string; axis: (value: number | null | undefined) => string; direction: Direction }
 type MeaningOf = (widgetId: string, metric: string) => MetricMeaning;
 /** How a change is shown: coloured and worded by the metric's direction unless the compared period is partly empty. */
 interface Changes { f: Formats; judged: boolean }
@@ -60,7 +60,9 @@ startView<ReportArgs, ReportData>({
     const declared = new Map(data.metricCatalog.providers.flatMap((provider) => provider.metrics.map((metric) => [`${provider.id}.${metric.id}`, metric])));
     const meaningOf: MeaningOf = (widgetId, metric) => {
       const entry = declared.get(`${providerOf.get(widgetId)}.${metric}`);
-      return { format: f.ofUnit(entry?.unit), direction: entry?.direction ?? 'neutral' };
+      const format = f.ofUnit(entry?.unit);
+      // An axis tick is a round number: money's cents there would only widen it.
+      return { format, axis: entry?.unit === 'currency' ? f.number : format, direction: entry?.direction ?? 'neutral' };
     };
     const select = (label: string, values: string[], chosen: string, choose: (value: string) => void) =>
       h('label', {}, label, h('select', { 'aria-label': label, onchange: (event) => choose((event.target as HTMLSelectElement).value) }, values.map((value) => h('option', { value, ...(value === chosen ? { selected: true } : {}) }, words(value)))));
@@ -105,6 +107,7 @@ function chartsOf(data: ChartData, title: string, compared: boolean, meaningOf: 
   // A week's or month's point sits at its first day; the axis marks those days.
   const dates = { day: f.shortDay, month: f.month, atPoints: data.granularity !== 'day' };
   return data.series.map((line) => {
+    const meaning = meaningOf(data.widgetId, line.metric);
     const series: Series[] = [
       { label: words(line.metric), values: line.points.map((point) => point.value) },
       ...(compared ? [{ label: 'comparison period', values: line.points.map((point) => point.previousValue), dashed: true }] : []),
@@ -113,7 +116,7 @@ function chartsOf(data: ChartData, title: string, compared: boolean, meaningOf: 
       title, ...(data.series.length > 1 ? { detail: words(line.metric) } : {}),
       labels: line.points.map((point) => point.date), dates,
       partial: line.points.map((point) => (point.partial ? `${f.number(point.daysInRange)} ${point.daysInRange === 1 ? 'day' : 'days'} in the range` : null)),
-      series, format: meaningOf(data.widgetId, line.metric).format, label: data.granularity === 'month' ? f.month : f.day,
+      series, format: meaning.format, axisFormat: meaning.axis, label: data.granularity === 'month' ? f.month : f.day,
       tick: data.granularity === 'month' ? f.month : f.shortDay, bars: data.type === 'bar_chart',
     });
   });

@@ -36,6 +36,8 @@ interface ChartOptions {
   partial?: (string | null)[];
   series: Series[];
   format(value: number | null): string;
+  /** How the value axis writes its ticks (default: `format`); money's axis drops the cents. */
+  axisFormat?(value: number | null): string;
   /** How a label is written in the table (and on the axis, unless `tick` says otherwise). */
   label?(label: string): string;
   tick?(label: string): string;
@@ -124,7 +126,7 @@ export function chart(options: ChartOptions): HTMLElement {
       ...(dates ? { tzDate: (seconds: number) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC') } : {}),
       // Bars start at zero, or their lengths would lie.
       scales: { x: { time: Boolean(dates), ...(bars ? { range: (_chart: uPlot, min: number, max: number): uPlot.Range.MinMax => [min - pad, max + pad] } : {}) }, ...(bars ? { y: { range: (_chart: uPlot, _min: number, max: number): uPlot.Range.MinMax => [0, max > 0 ? max * 1.05 : 1] } } : {}) },
-      axes: [xAxis, { ...axis, size: 56, values: (_chart, ticks) => ticks.map((tick) => format(tick)) }],
+      axes: [xAxis, { ...axis, size: 56, values: (_chart, ticks) => ticks.map(options.axisFormat ?? format) }],
       series: [{}, ...drawnSeries.map((line, index) => {
         // The faded copy of the bars keeps the bars' colour; the series after it keep theirs.
         const colour = PALETTE[(bars && index > 0 ? index - 1 : index) % PALETTE.length]!;
