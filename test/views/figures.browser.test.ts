@@ -88,10 +88,13 @@ describe.skipIf(!chromiumAvailable)('the figures on the pages', () => {
       if (word) expect(label).toContain(word);
       else expect(label).not.toMatch(/better|worse/);
     });
-    for (const [index, table] of (data.tables as { widgetId: string; columns: string[]; totals: { values: (number | null)[] } }[]).entries()) {
-      const cells = await view.locator('.scroll > table').nth(index).locator('tbody tr:last-child td').allTextContents();
-      const figures = table.totals.values.map((value, column) => figure(providerOf(table.widgetId), table.columns[column]!, value));
-      expect(cells.map((cell, column) => cell.slice(0, figures[column]!.length))).toEqual(figures);
+    // Every row and the total of every table: each cell starts with v1's figure (its change follows).
+    type TableData = { widgetId: string; columns: string[]; rows: { dimensionValue: string; values: (number | null)[] }[]; totals: { values: (number | null)[] } };
+    for (const [index, table] of (data.tables as TableData[]).entries()) {
+      const shownRows = await view.locator('.scroll > table').nth(index).locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((cell) => cell.textContent!)));
+      const expectedRows = [...table.rows, { dimensionValue: 'Total', values: table.totals.values }].map((row) =>
+        [row.dimensionValue, ...row.values.map((value, column) => figure(providerOf(table.widgetId), table.columns[column]!, value))]);
+      expect(shownRows.map((cells, row) => cells.map((cell, column) => cell.slice(0, expectedRows[row]?.[column]?.length)))).toEqual(expectedRows);
     }
     await view.context().close();
   });
