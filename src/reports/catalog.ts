@@ -36,8 +36,11 @@ export interface ProviderDefinition {
   dimensions: readonly string[];
 }
 
-const base = (unit: MetricUnit, direction: MetricDirection, column: string): BaseMetric => ({ kind: 'base', unit, direction, column });
-const derived = (unit: MetricUnit, direction: MetricDirection, numerator: string, denominator: string, multiplier?: number): DerivedMetric => ({
+const base = (unit: MetricUnit, direction: MetricDirection, column: string): BaseMetric =>
+  ({ kind: 'base', unit, direction, column });
+const derived = (
+  unit: MetricUnit, direction: MetricDirection, numerator: string, denominator: string, multiplier?: number,
+): DerivedMetric => ({
   kind: 'derived',
   unit,
   direction,

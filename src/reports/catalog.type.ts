@@ -50,14 +50,21 @@ const ProviderInfo = builder.objectRef<ProviderId>('CatalogProvider').implement(
 });
 
 const AI_RATES: { id: string; meaning: string; direction: MetricDirection }[] = [
-  { id: 'visibility', meaning: 'visibilityCount / totalRuns: share of runs in which the brand appears (0..1)', direction: 'higher' },
-  { id: 'shareOfVoice', meaning: 'mentionCount / totalMentionCount: the brand\'s share of all brand mentions (0..1)', direction: 'higher' },
+  { id: 'visibility', direction: 'higher', meaning: 'visibilityCount / totalRuns: share of runs in which the brand appears (0..1)' },
+  {
+    id: 'shareOfVoice', direction: 'higher',
+    meaning: 'mentionCount / totalMentionCount: the brand\'s share of all brand mentions (0..1)',
+  },
   { id: 'averagePosition', meaning: 'positionSum / positionedCount: 1 = named first', direction: 'lower' },
   { id: 'sentiment', meaning: '(positive − negative) / classified mentions (−1..1)', direction: 'higher' },
 ];
 
 const AiRateInfo = builder.objectRef<(typeof AI_RATES)[number]>('CatalogAiRate').implement({
-  fields: (t) => ({ id: t.exposeString('id'), meaning: t.exposeString('meaning'), direction: t.expose('direction', { type: MetricDirectionEnum }) }),
+  fields: (t) => ({
+    id: t.exposeString('id'),
+    meaning: t.exposeString('meaning'),
+    direction: t.expose('direction', { type: MetricDirectionEnum }),
+  }),
 });
 
 const CatalogType = builder.objectRef<object>('MetricCatalog').implement({

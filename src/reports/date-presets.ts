@@ -98,7 +98,10 @@ export function bucketStart(date: CivilDate, granularity: Granularity): CivilDat
 const nextBucket = (start: CivilDate, granularity: Granularity): CivilDate =>
   granularity === 'month' ? addMonths(start, 1) : addDays(start, granularity === 'week' ? 7 : 1);
 
-/** How many days of the bucket starting at `start` lie in the range, and whether that is fewer than it has (a week or month the range cuts). */
+/**
+ * How many days of the bucket starting at `start` lie in the range, and whether that is fewer
+ * than it has (a week or month the range cuts).
+ */
 export function bucketCoverage(start: CivilDate, granularity: Granularity, range: DateRange): { daysInRange: number; partial: boolean } {
   const end = addDays(nextBucket(start, granularity), -1);
   const from = start > range.from ? start : range.from;

@@ -181,7 +181,8 @@ function planReport({ definition, range, compareRange }: ReportDataInput): Repor
  * that range, so that a report reading two providers is called partial when either one is.
  */
 function coverageOf(plan: ReportPlan, sums: readonly (SeriesSums | TableSums)[], rangeIndex: number): Coverage {
-  const counts = plan.parts.flatMap((part, index) => (part.rangeIndex === rangeIndex ? [sums[index]?.daysWithData ?? 0] : []));
+  const counts = plan.parts.flatMap((part, index) =>
+    (part.rangeIndex === rangeIndex ? [sums[index]?.daysWithData ?? 0] : []));
   return { days: daysBetweenInclusive(plan.ranges[rangeIndex]!), daysWithData: counts.length ? Math.min(...counts) : 0 };
 }
 

@@ -40,7 +40,9 @@ const ChartPointType = builder.objectRef<ChartPoint>('ChartPoint').implement({
     value: t.exposeFloat('value', { nullable: true }),
     previousValue: t.exposeFloat('previousValue', { nullable: true, description: 'Null when the compared period has no data for this metric (not 0).' }),
     daysInRange: t.exposeInt('daysInRange', { description: 'Days of the bucket inside the range (a week has 7, a month its own).' }),
-    partial: t.exposeBoolean('partial', { description: 'True when the range cuts the bucket (a first or last week or month with fewer days): its sum covers daysInRange days only.' }),
+    partial: t.exposeBoolean('partial', {
+      description: 'True when the range cuts the bucket (a first or last week or month with fewer days): its sum covers daysInRange days only.',
+    }),
   }),
 });
 
@@ -113,7 +115,8 @@ const ReportDataType = builder.objectRef<ReportDataShape>('ReportData').implemen
       type: ReportRangeType,
       nullable: true,
       description: 'Null without a comparison. A change against a range with few days of data is not like for like.',
-      resolve: (data): CoveredRange | null => (data.compareRange && data.compareCoverage ? { ...data.compareRange, ...data.compareCoverage } : null),
+      resolve: (data): CoveredRange | null =>
+        (data.compareRange && data.compareCoverage ? { ...data.compareRange, ...data.compareCoverage } : null),
     }),
     timezone: t.exposeString('timezone'),
     kpis: t.expose('kpis', { type: [KpiType], complexity: KPI_ROWS }),

@@ -37,7 +37,10 @@ const literal = (value: string) => `'${value.replace(/'/g, "''")}'`;
 // Summed as numeric: exact, so the same facts give the same total whatever order a plan reads them
 // in (float8 sums of one report's facts differed in the last digit between two statements' plans).
 // With the days that have facts (read on the total row: how much of the range has data at all).
-const SUM_COLUMNS = [...METRIC_COLUMNS.map((column) => `sum(${column}::numeric)::float8 AS ${column}`), 'count(DISTINCT date)::int AS days_with_data'].join(', ');
+const SUM_COLUMNS = [
+  ...METRIC_COLUMNS.map((column) => `sum(${column}::numeric)::float8 AS ${column}`),
+  'count(DISTINCT date)::int AS days_with_data',
+].join(', ');
 
 export interface SeriesPart {
   kind: 'series';
@@ -101,7 +104,8 @@ function toSums(row: Record<string, unknown>): Sums {
   for (const name of METRIC_COLUMNS) if (row[name] != null) sums[name] = Number(row[name]);
   return sums;
 }
-const emptySeries = (): SeriesSums => ({ total: {}, daysWithData: 0, buckets: { day: new Map(), week: new Map(), month: new Map() } });
+const emptySeries = (): SeriesSums =>
+  ({ total: {}, daysWithData: 0, buckets: { day: new Map(), week: new Map(), month: new Map() } });
 const emptyTable = (): TableSums => ({ byValue: new Map(), total: {}, daysWithData: 0 });
 const emptySums = (parts: readonly Part[]) => parts.map((part) => (part.kind === 'series' ? emptySeries() : emptyTable()));
 

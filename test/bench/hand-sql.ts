@@ -88,7 +88,8 @@ export async function handReportData(pool: pg.Pool, report: { id: string; client
   );
   // Days with facts per source the report reads (a provider's totals, or one of its table
   // dimensions); a range's coverage is the least covered source's.
-  const sources = [...new Set(report.definition.widgets.map((widget) => `${widget.provider}|${widget.type === 'table' ? widget.dimension : ''}`))];
+  const sourceOf = (widget: Widget) => `${widget.provider}|${widget.type === 'table' ? widget.dimension : ''}`;
+  const sources = [...new Set(report.definition.widgets.map(sourceOf))];
   const covered = async (r: DateRange) => {
     const { rows } = await pool.query(
       `SELECT provider::text || '|' || dimension AS source, count(DISTINCT date)::int AS days FROM metric_facts

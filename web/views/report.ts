@@ -31,7 +31,8 @@ interface ReportData {
 }
 
 /** A widget's metric as the catalogue declares it: written in its unit (a rate of 0.03 reads 3 %), judged by its direction. */
-interface MetricMeaning { format: (value: number | null | undefined) => string; axis: (value: number | null | undefined) => string; direction: Direction }
+type Written = (value: number | null | undefined) => string;
+interface MetricMeaning { format: Written; axis: Written; direction: Direction }
 type MeaningOf = (widgetId: string, metric: string) => MetricMeaning;
 /** How a change is shown: coloured and worded by the metric's direction unless the compared period is partly empty. */
 interface Changes { f: Formats; judged: boolean }
@@ -57,7 +58,8 @@ startView<ReportArgs, ReportData>({
     const { dateConfig, widgets } = report.definition;
     const titleOf = new Map(widgets.map((widget) => [widget.id, widget.title]));
     const providerOf = new Map(widgets.map((widget) => [widget.id, widget.provider]));
-    const declared = new Map(data.metricCatalog.providers.flatMap((provider) => provider.metrics.map((metric) => [`${provider.id}.${metric.id}`, metric])));
+    const declared = new Map(data.metricCatalog.providers.flatMap((provider) =>
+      provider.metrics.map((metric) => [`${provider.id}.${metric.id}`, metric])));
     const meaningOf: MeaningOf = (widgetId, metric) => {
       const entry = declared.get(`${providerOf.get(widgetId)}.${metric}`);
       const format = f.ofUnit(entry?.unit);
@@ -115,7 +117,8 @@ function chartsOf(data: ChartData, title: string, compared: boolean, meaningOf: 
     return chart({
       title, ...(data.series.length > 1 ? { detail: words(line.metric) } : {}),
       labels: line.points.map((point) => point.date), dates,
-      partial: line.points.map((point) => (point.partial ? `${f.number(point.daysInRange)} ${point.daysInRange === 1 ? 'day' : 'days'} in the range` : null)),
+      partial: line.points.map((point) =>
+        (point.partial ? `${f.number(point.daysInRange)} ${point.daysInRange === 1 ? 'day' : 'days'} in the range` : null)),
       series, format: meaning.format, axisFormat: meaning.axis, label: data.granularity === 'month' ? f.month : f.day,
       tick: data.granularity === 'month' ? f.month : f.shortDay, bars: data.type === 'bar_chart',
     });

@@ -8,7 +8,7 @@ import type { Formats } from './format.js';
 export type Direction = 'higher' | 'lower' | 'neutral';
 export type Verdict = 'better' | 'worse' | null;
 
-/** Whether a change of this sign is good for a metric of this direction; null when neither (no change, or a neutral metric). */
+/** Whether a change of this sign is good for a metric of this direction; null when neither (none, or a neutral metric). */
 export function verdict(change: number, direction: Direction): Verdict {
   if (change === 0 || direction === 'neutral') return null;
   return (change > 0) === (direction === 'higher') ? 'better' : 'worse';
@@ -25,7 +25,8 @@ export function change(value: number | null, direction: Direction, f: Formats, j
   const moved = value > 0 ? 'up' : value < 0 ? 'down' : 'unchanged';
   const said = judged ? verdict(value, direction) : null;
   const word = judged ? said : 'partial data';
-  const label = [moved === 'unchanged' ? moved : `${moved} ${f.percent(Math.abs(value))}`, word].filter(Boolean).join(', ');
+  const how = moved === 'unchanged' ? moved : `${moved} ${f.percent(Math.abs(value))}`;
+  const label = [how, word].filter(Boolean).join(', ');
   return h('span', { class: `delta${said ? ` ${said}` : ''}`, 'aria-label': label },
     `${arrow} ${f.change(value)}`.trim(), word ? h('span', { class: 'verdict' }, ` ${word}`) : null);
 }

@@ -39,9 +39,13 @@ export function formats(requested: string | undefined): Formats {
   const asNumber = (value: number | null | undefined) => (missing(value) ? DASH : number.format(value));
   const count = new Intl.NumberFormat(locale, { maximumFractionDigits: UNIT_DIGITS.count });
   // Money keeps its cents (0.80, not 0.8).
-  const money = new Intl.NumberFormat(locale, { minimumFractionDigits: UNIT_DIGITS.currency, maximumFractionDigits: UNIT_DIGITS.currency });
-  const through = (format: Intl.NumberFormat) => (value: number | null | undefined) => (missing(value) ? DASH : format.format(value));
-  const byUnit: Record<string, (value: number | null | undefined) => string> = { count: through(count), currency: through(money), percent: asPercent };
+  const cents = UNIT_DIGITS.currency;
+  const money = new Intl.NumberFormat(locale, { minimumFractionDigits: cents, maximumFractionDigits: cents });
+  const through = (format: Intl.NumberFormat) => (value: number | null | undefined) =>
+    (missing(value) ? DASH : format.format(value));
+  const byUnit: Record<string, (value: number | null | undefined) => string> = {
+    count: through(count), currency: through(money), percent: asPercent,
+  };
   return {
     locale,
     percent: asPercent,
