@@ -123,7 +123,8 @@ export function chart(options: ChartOptions): HTMLElement {
       height,
       legend: { show: false },
       cursor: { drag: { x: false, y: false } },
-      ...(dates ? { tzDate: (seconds: number) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC') } : {}),
+      // Dated ticks are centred on their day: room on the right keeps the last one whole ("Nov 2026").
+      ...(dates ? { tzDate: (seconds: number) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC'), padding: [null, 36, null, null] as uPlot.Padding } : {}),
       // Bars start at zero, or their lengths would lie.
       scales: { x: { time: Boolean(dates), ...(bars ? { range: (_chart: uPlot, min: number, max: number): uPlot.Range.MinMax => [min - pad, max + pad] } : {}) }, ...(bars ? { y: { range: (_chart: uPlot, _min: number, max: number): uPlot.Range.MinMax => [0, max > 0 ? max * 1.05 : 1] } } : {}) },
       axes: [xAxis, { ...axis, size: 56, values: (_chart, ticks) => ticks.map(options.axisFormat ?? format) }],
