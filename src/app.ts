@@ -9,7 +9,7 @@ import { createDataCache } from './db/data-cache.js';
 import { schema } from './graphql/schema.js';
 import { buildContext } from './graphql/context.js';
 import type { GraphQLExchange } from './graphql/yoga.js';
-import { GRAPHIQL_ASSETS_PATH, GRAPHIQL_PAGE_POLICY, graphiqlAsset } from './graphql/graphiql.js';
+import { favicon, GRAPHIQL_ASSETS_PATH, GRAPHIQL_PAGE_POLICY, graphiqlAsset } from './graphql/graphiql.js';
 import { pageSecurityHeaders } from './http/html.js';
 import { createAdmission } from './auth/admission.js';
 import { createWorkspaceConcurrency } from './auth/workspace-concurrency.js';
@@ -43,6 +43,7 @@ import { identityProviderFetch } from './sso/connections.js';
 import { endAuthorizationSessions } from './mcp/oauth-adapter.js';
 import { createSettingsHandler } from './settings/handler.js';
 import { createViewPagesHandler } from './views/handler.js';
+import { homeResponse } from './home/handler.js';
 import { createSso } from './sso/oidc.js';
 import { createSsoHandler } from './sso/handler.js';
 import { fromUsageError, toApiError, UsageError } from './errors/index.js';
@@ -187,9 +188,9 @@ export function createApp(deps: AppDependencies): App {
       return PROTECTED_RESOURCE_PATHS.includes(path) ? mcp.metadata() : mcp.handle(request, requestId, path.slice(MCP_PATH.length));
     }
     if (path === BASE_PATH || path.startsWith(`${BASE_PATH}/`)) return rest(request, url, requestId, connection);
-    if (path.startsWith(GRAPHIQL_ASSETS_PATH)) return (await graphiqlAsset(path.slice(GRAPHIQL_ASSETS_PATH.length))) ?? errorResponse(new ApiError('not_found', 'No such asset.'), requestId);
+    if (path.startsWith(GRAPHIQL_ASSETS_PATH)) return (await graphiqlAsset(request, path.slice(GRAPHIQL_ASSETS_PATH.length))) ?? errorResponse(new ApiError('not_found', 'No such asset.'), requestId);
     // Browsers ask every origin for /favicon.ico (the API reference and the web pages name none).
-    if (path === '/favicon.ico') return (await graphiqlAsset('favicon.ico'))!;
+    if (path === '/favicon.ico') return favicon();
     if (path === '/graphql') {
       const graphqlRequest = await bounded(request, BODY_LIMITS.graphql);
       const exchange: GraphQLExchange = { requestId, responseHeaders: {} };
@@ -199,6 +200,7 @@ export function createApp(deps: AppDependencies): App {
       return response;
     }
     if (path.startsWith('/internal/ingest/')) return ingest(request, url, requestId);
+    if (path === '/') return homeResponse(request, BASE_PATH);
     if (path === '/healthz') return jsonResponse({ status: 'ok' });
     if (path === '/readyz') return readinessResponse(await readiness.report(), requestId);
     return errorResponse(new ApiError('not_found', 'No such path.'), requestId);

@@ -1,13 +1,14 @@
 // GraphiQL that works offline. Yoga's default page loads GraphiQL from a public CDN, which
 // these machines and many company networks cannot reach; @graphql-yoga/render-graphiql ships
 // the same build inside the package. Its renderer inlines ~9 MB into every page, so the page
-// here is small and the bundle, stylesheet and editor workers are served as cacheable assets
-// under /graphql/assets/, loaded from the package once, when first asked for.
+// here is small and the bundle, stylesheet and editor workers are served as immutable, compressed
+// assets under /graphql/assets/, loaded from the package once, when first asked for.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { introspectionFromSchema, type GraphQLSchema, type IntrospectionQuery } from 'graphql';
 import type { GraphiQLOptions } from 'graphql-yoga';
 import { Response } from '../http/responses.js';
+import { createAssetShelf, type AssetShelf } from '../http/static-assets.js';
 
 export const GRAPHIQL_ASSETS_PATH = '/graphql/assets/';
 
@@ -30,32 +31,42 @@ const loadBundle = () => {
 };
 
 const JS = 'text/javascript; charset=utf-8';
-// The page carries no inline script (its CSP allows only our own files): this starts GraphiQL
-// with the options the page holds as inert JSON.
-const BOOT = `self.MonacoEnvironment = {
+const faviconBytes = (b: Bundle) => new Uint8Array(Buffer.from(b.favicon.slice(b.favicon.indexOf(',') + 1), 'base64'));
+const fromBundle = (type: string, body: (b: Bundle) => string | Uint8Array) => async () => ({ type, body: body(await loadBundle()) });
+
+// Under content-hashed names (http/static-assets.ts): the page names the hashed files, and the
+// boot script names the hashed workers.
+const shelf: AssetShelf = createAssetShelf(GRAPHIQL_ASSETS_PATH, {
+  // The page carries no inline script (its CSP allows only our own files): this starts GraphiQL
+  // with the options the page holds as inert JSON.
+  'boot.js': async () => {
+    const workers = { json: await shelf.href('json.worker.js'), graphql: await shelf.href('graphql.worker.js'), editor: await shelf.href('editor.worker.js') };
+    return {
+      type: JS,
+      body: `self.MonacoEnvironment = {
   globalAPI: false,
-  getWorkerUrl: (_moduleId, label) => '${GRAPHIQL_ASSETS_PATH}' + ({ json: 'json', graphql: 'graphql' }[label] ?? 'editor') + '.worker.js',
+  getWorkerUrl: (_moduleId, label) => (${JSON.stringify(workers)})[label === 'json' || label === 'graphql' ? label : 'editor'],
 };
 addEventListener('DOMContentLoaded', () => {
   YogaGraphiQL.renderYogaGraphiQL(document.querySelector('#root'), JSON.parse(document.getElementById('graphiql-options').textContent));
 });
-`;
-const ASSETS: Record<string, { type: string; body: (b: Bundle) => string | Uint8Array<ArrayBuffer> }> = {
-  'boot.js': { type: JS, body: () => BOOT },
-  'graphiql.js': { type: JS, body: (b) => b.js },
-  'graphiql.css': { type: 'text/css; charset=utf-8', body: (b) => b.css },
-  'favicon.ico': { type: 'image/x-icon', body: (b) => new Uint8Array(Buffer.from(b.favicon.slice(b.favicon.indexOf(',') + 1), 'base64')) },
-  'editor.worker.js': { type: JS, body: (b) => b.editorWorkerService },
-  'json.worker.js': { type: JS, body: (b) => b.jsonWorker },
-  'graphql.worker.js': { type: JS, body: (b) => b.graphqlWorker },
-};
+`,
+    };
+  },
+  'graphiql.js': fromBundle(JS, (b) => b.js),
+  'graphiql.css': fromBundle('text/css; charset=utf-8', (b) => b.css),
+  'favicon.ico': fromBundle('image/x-icon', faviconBytes),
+  'editor.worker.js': fromBundle(JS, (b) => b.editorWorkerService),
+  'json.worker.js': fromBundle(JS, (b) => b.jsonWorker),
+  'graphql.worker.js': fromBundle(JS, (b) => b.graphqlWorker),
+});
 
-/** A GraphiQL asset by its name under GRAPHIQL_ASSETS_PATH, or null. */
-export async function graphiqlAsset(name: string): Promise<Response | null> {
-  const asset = ASSETS[name];
-  if (!asset) return null;
-  const body = asset.body(await loadBundle());
-  return new Response(body, { headers: { 'Content-Type': asset.type, 'Cache-Control': 'public, max-age=86400' } });
+/** A GraphiQL asset by its hashed file name under GRAPHIQL_ASSETS_PATH, or null. */
+export const graphiqlAsset = (request: Request, fileName: string): Promise<Response | null> => shelf.serve(request, fileName);
+
+/** GraphiQL's icon at /favicon.ico, which browsers ask every origin for: a fixed name, so kept a day, not a year. */
+export async function favicon(): Promise<Response> {
+  return new Response(faviconBytes(await loadBundle()), { headers: { 'Content-Type': 'image/x-icon', 'Cache-Control': 'public, max-age=86400' } });
 }
 
 /** What the GraphiQL page may load and run: our own files, workers and calls, nothing inline. */
@@ -73,21 +84,22 @@ const introspectionOf = (schema: GraphQLSchema) => {
   return introspection;
 };
 
-export function graphiqlPage(options: GraphiQLOptions, schema: GraphQLSchema): string {
+export async function graphiqlPage(options: GraphiQLOptions, schema: GraphQLSchema): Promise<string> {
+  const [favicon, css, boot, js] = await Promise.all(['favicon.ico', 'graphiql.css', 'boot.js', 'graphiql.js'].map((name) => shelf.href(name)));
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <title>${options.title ?? 'GraphiQL'}</title>
-<link rel="icon" href="${GRAPHIQL_ASSETS_PATH}favicon.ico">
-<link rel="stylesheet" href="${GRAPHIQL_ASSETS_PATH}graphiql.css">
+<link rel="icon" href="${favicon}">
+<link rel="stylesheet" href="${css}">
 </head>
 <body id="body" class="no-focus-outline">
 <noscript>GraphiQL needs JavaScript.</noscript>
 <div id="root"></div>
 <script type="application/json" id="graphiql-options">${scriptJson({ ...options, schema: introspectionOf(schema) })}</script>
-<script src="${GRAPHIQL_ASSETS_PATH}boot.js"></script>
-<script src="${GRAPHIQL_ASSETS_PATH}graphiql.js"></script>
+<script src="${boot}"></script>
+<script src="${js}"></script>
 </body>
 </html>`;
 }

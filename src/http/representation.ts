@@ -1,5 +1,5 @@
-// How a JSON body leaves: a strong ETag for conditional requests and gzip/brotli per
-// Accept-Encoding above a size threshold. Negotiation and validators are pure functions.
+// How a body leaves (a JSON answer, a static asset): a strong ETag for conditional requests and
+// gzip/brotli per Accept-Encoding above a size threshold. Negotiation and validators are pure functions.
 import { hash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
@@ -131,10 +131,10 @@ const compress = (coding: ContentCoding, finished: FinishedBody) =>
   byteLength(finished.body) <= COMPRESS_IN_LINE_MAX_BYTES ? compressors[coding].inLine(finished) : compressors[coding].inPool(finished);
 
 /**
- * A 200 JSON response with its ETag, compressed when the client accepts it and it pays. A coding
+ * A 200 response with its ETag (`headers` name its type), compressed when the client accepts it and it pays. A coding
  * not made before is added to `finished.encodings`, and `onEncoded` is told (to count it).
  */
-export async function jsonRepresentation(request: Request, finished: FinishedBody, headers: Record<string, string>, onEncoded?: () => void): Promise<Response> {
+export async function representation(request: Request, finished: FinishedBody, headers: Record<string, string>, onEncoded?: () => void): Promise<Response> {
   const { body, etag, encodings } = finished;
   const coding = byteLength(body) >= COMPRESSION_THRESHOLD_BYTES ? negotiateEncoding(request.headers.get('accept-encoding')) : null;
   const common = { ...headers, ETag: etag, Vary: 'Accept-Encoding' };

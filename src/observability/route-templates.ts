@@ -1,6 +1,7 @@
 // The route label of a request path: a template from a fixed set, never the raw path (ids and
 // typos would grow the metrics without bound).
 const EXACT = new Set([
+  '/',
   '/graphql',
   '/mcp',
   '/healthz',

@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { createAssetShelf } from '../http/static-assets.js';
 
-// The API reference page: Scalar's standalone bundle, served from node_modules by
-// /api/v1/docs/scalar.js rather than a CDN, and configured to show only what works offline
+// The API reference page: Scalar's standalone bundle, served from node_modules under
+// /api/v1/docs/ (a content-hashed, compressed asset: http/static-assets.ts) rather than a CDN, and configured to show only what works offline
 // and belongs to this product: no hosted fonts, no "Ask AI" agent (it calls Scalar's
 // servers), no developer tools (Share, Deploy, Configure; `showToolbar` is its deprecated name),
 // no telemetry, and no client-library snippets (the box held an empty Shell/Curl tab; the API
@@ -21,20 +22,22 @@ export const API_REFERENCE_PAGE_POLICY = { scripts: ["'self'"], extra: ["connect
 
 const attribute = (value: unknown) => JSON.stringify(value).replace(/&/g, '&amp;').replace(/'/g, '&#39;');
 
-export function apiReferencePage(openApiUrl: string): string {
+const DOCS_ASSETS_PATH = '/api/v1/docs/';
+
+const shelf = createAssetShelf(DOCS_ASSETS_PATH, {
+  'scalar.js': async () => ({ type: 'text/javascript; charset=utf-8', body: await readFile(createRequire(import.meta.url).resolve('@scalar/api-reference/browser/standalone.js')) }),
+});
+
+/** Scalar's bundle by its hashed file name under /api/v1/docs/, or null. */
+export const docsAsset = (request: Request, fileName: string) => shelf.serve(request, fileName);
+
+export async function apiReferencePage(openApiUrl: string): Promise<string> {
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><title>Signalboard API v1 reference</title><meta name="viewport" content="width=device-width, initial-scale=1"></head>
 <body>
 <script id="api-reference" data-url="${openApiUrl}" data-configuration='${attribute(SCALAR_CONFIGURATION)}'></script>
-<script src="/api/v1/docs/scalar.js"></script>
+<script src="${await shelf.href('scalar.js')}"></script>
 </body>
 </html>`;
-}
-
-let bundle: Promise<Buffer> | undefined;
-
-export function scalarBundle(): Promise<Buffer> {
-  bundle ??= readFile(createRequire(import.meta.url).resolve('@scalar/api-reference/browser/standalone.js'));
-  return bundle;
 }

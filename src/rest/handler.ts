@@ -9,12 +9,12 @@ import { runCompiled, type GraphQLContext } from '../graphql/context.js';
 import type { DataCache } from '../db/data-cache.js';
 import { bearerChallenge, type Principal } from '../auth/index.js';
 import type { Admitted } from '../auth/index.js';
-import { finishedBody, heldBytes, ifNoneMatchMatches, jsonBody, jsonRepresentation, keptBody } from '../http/representation.js';
+import { finishedBody, heldBytes, ifNoneMatchMatches, jsonBody, representation, keptBody } from '../http/representation.js';
 import { matchRoute, PAGING_ARGUMENTS, routeScopes, V1_ROUTES, type RestRoute } from './routes.js';
 import { parameterValidator } from './parameters.js';
 import { BASE_PATH, v1Schema } from './v1-schema.js';
 import { compileRouteOperations } from './operations.js';
-import { API_REFERENCE_PAGE_POLICY, apiReferencePage, scalarBundle } from './docs.js';
+import { API_REFERENCE_PAGE_POLICY, apiReferencePage, docsAsset } from './docs.js';
 import { pageSecurityHeaders } from '../http/html.js';
 import { assertResponseSize } from '../http/response-size.js';
 import { ROW_EXPORTS, type ExportArgs } from '../ai-visibility/index.js';
@@ -81,7 +81,6 @@ export function createRestHandler(deps: RestDependencies) {
   const operations = compileRouteOperations(schema);
   const parametersOf = new Map(V1_ROUTES.map((route) => [route, validatorOf(route, schema)]));
   const documents = createApiDocuments(schema);
-  const docsPage = apiReferencePage(`${BASE_PATH}/openapi.json`);
   const exportSlots = createExportSlots(deps.exportShares);
 
   async function handleGet(request: Request, url: URL, requestId: string, abort?: (error: Error) => void): Promise<Response> {
@@ -91,10 +90,17 @@ export function createRestHandler(deps: RestDependencies) {
       const caching = { 'Cache-Control': 'public, max-age=300' };
       const document = await documents.body(documentKind, deps.originOf(request));
       if (ifNoneMatchMatches(request.headers.get('if-none-match'), document.etag)) return notModified(document.etag, caching);
-      return jsonRepresentation(request, document, { ...caching, 'Content-Type': JSON_CONTENT_TYPE });
+      return representation(request, document, { ...caching, 'Content-Type': JSON_CONTENT_TYPE });
     }
-    if (subPath === '/docs') return new Response(docsPage, { headers: { 'Content-Type': 'text/html; charset=utf-8', ...pageSecurityHeaders(API_REFERENCE_PAGE_POLICY) } });
-    if (subPath === '/docs/scalar.js') return new Response(new Uint8Array(await scalarBundle()), { headers: { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'public, max-age=86400' } });
+    if (subPath === '/docs') {
+      // No cache: the page names the bundle's current hash.
+      const page = await apiReferencePage(`${BASE_PATH}/openapi.json`);
+      return new Response(page, { headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache', ...pageSecurityHeaders(API_REFERENCE_PAGE_POLICY) } });
+    }
+    if (subPath.startsWith('/docs/')) {
+      const asset = await docsAsset(request, subPath.slice('/docs/'.length));
+      if (asset) return asset;
+    }
 
     let headers: Record<string, string> = {};
     try {
@@ -135,7 +141,7 @@ export function createRestHandler(deps: RestDependencies) {
       // A coding made of a kept body counts against the cache's byte budget: the entry is set again
       // as a new object (sharing the encodings), since the cache re-measures only a changed value.
       const recount = cacheKey ? () => deps.cache.set(cacheKey, { ...finished }, heldBytes(finished)) : undefined;
-      return jsonRepresentation(request, finished, { ...headers, ...caching, 'Content-Type': JSON_CONTENT_TYPE }, recount);
+      return representation(request, finished, { ...headers, ...caching, 'Content-Type': JSON_CONTENT_TYPE }, recount);
     } catch (error) {
       return errorResponse(toApiError(error, (cause) => deps.logger.error({ err: cause, requestId }, 'request failed')), requestId, headers);
     }

@@ -13,14 +13,23 @@ import { workspaceScopes } from '../db/workspace-scope.js';
 import { loadTrustedOperations } from '../graphql/trusted-operations.js';
 import { LOGIN_PATH, type WebSessions } from '../sessions/index.js';
 import { SETTINGS_PATH } from '../settings/index.js';
-import { viewBundle, type ViewName } from './bundles.js';
+import { viewBundle, VIEWS, type ViewName } from './bundles.js';
+import { createAssetShelf } from '../http/static-assets.js';
 import { viewLinks, viewsMenu } from './links.js';
+import { reportRepository } from '../reports/index.js';
+import { projectRepository } from '../ai-visibility/index.js';
 import { VIEW_ASSETS_PATH } from './paths.js';
 
 export interface ViewPagesDeps {
   pool: pg.Pool;
   sessions: WebSessions;
 }
+
+// Each view's script and style sheet under content-hashed names: the page names this build's files.
+const viewAssets = createAssetShelf(VIEW_ASSETS_PATH, Object.fromEntries(VIEWS.flatMap((view) => [
+  [`${view}.js`, async () => ({ type: 'text/javascript; charset=utf-8', body: (await viewBundle(view)).js })],
+  [`${view}.css`, async () => ({ type: 'text/css; charset=utf-8', body: (await viewBundle(view)).css })],
+])));
 
 // Which view a path shows, with the operation it reads and the argument the path names.
 const PAGES: { pattern: RegExp; view: ViewName; operation: string; title: string }[] = [
@@ -41,16 +50,8 @@ export function createViewPagesHandler(deps: ViewPagesDeps) {
     return operations.get(name)!;
   };
 
-  async function asset(file: string): Promise<Response | null> {
-    const match = /^(report|visibility|answers)\.(js|css)$/.exec(file);
-    if (!match) return null;
-    const bundle = await viewBundle(match[1] as ViewName);
-    // The same build serves every page of this process; a new build is a new process.
-    return new Response(match[2] === 'js' ? bundle.js : bundle.css, { headers: { 'Content-Type': match[2] === 'js' ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' } });
-  }
-
   return async function handleViewPages(request: Request, path: string): Promise<Response | null> {
-    if (path.startsWith(VIEW_ASSETS_PATH)) return request.method === 'GET' ? asset(path.slice(VIEW_ASSETS_PATH.length)) : null;
+    if (path.startsWith(VIEW_ASSETS_PATH)) return request.method === 'GET' ? viewAssets.serve(request, path.slice(VIEW_ASSETS_PATH.length)) : null;
     const page = PAGES.map((candidate) => ({ ...candidate, match: candidate.pattern.exec(path) })).find((candidate) => candidate.match);
     if (!page) return null;
     if (request.method !== 'GET') throw new ApiError('method_not_allowed', 'View pages are read with GET.');
@@ -60,13 +61,16 @@ export function createViewPagesHandler(deps: ViewPagesDeps) {
       throw new ApiError('unauthenticated', 'Sign in first (POST /app/login).');
     }
     const id = decodePath(page.match![1]!);
-    const links = await viewLinks(scopeOf(session.workspaceId));
+    const scope = scopeOf(session.workspaceId);
+    // An id that is not the workspace's is a 404 page (find throws not_found), not a shell that says so.
+    const [links] = await Promise.all([viewLinks(scope), page.view === 'report' ? reportRepository(scope).find(id) : projectRepository(scope).find(id)]);
     const config = JSON.stringify({ operation: operationId(page.operation), args: { id } });
+    const [css, js] = await Promise.all([viewAssets.href(`${page.view}.css`), viewAssets.href(`${page.view}.js`)]);
     return htmlResponse(html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${page.title} · Signalboard</title><link rel="icon" href="data:,"><link rel="stylesheet" href="${VIEW_ASSETS_PATH}${page.view}.css"></head>
+<title>${page.title} · Signalboard</title><link rel="icon" href="data:,"><link rel="stylesheet" href="${css}"></head>
 <body><header class="app-header"><a class="brand" href="${SETTINGS_PATH}">Signalboard</a><span>${session.workspaceName}</span>${viewsMenu(links)}<a href="${SETTINGS_PATH}">Settings</a></header>
-<div id="view" data-page="${config}"></div><script src="${VIEW_ASSETS_PATH}${page.view}.js" defer></script></body></html>`, 200, {}, VIEW_PAGE_POLICY);
+<div id="view" data-page="${config}"></div><script src="${js}" defer></script></body></html>`, 200, {}, VIEW_PAGE_POLICY);
   };
 }
 

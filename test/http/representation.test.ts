@@ -1,6 +1,6 @@
 import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync } from 'node:zlib';
 import { describe, expect, it, vi } from 'vitest';
-import { BROTLI_FAST_MAX_BYTES, COMPRESS_IN_LINE_MAX_BYTES, finishedBody, heldBytes, ifNoneMatchMatches, jsonBody, jsonRepresentation, keptBody, negotiateEncoding, STRING_BODY_MAX_CHARS, strongEtag } from '../../src/http/representation.js';
+import { BROTLI_FAST_MAX_BYTES, COMPRESS_IN_LINE_MAX_BYTES, finishedBody, heldBytes, ifNoneMatchMatches, jsonBody, representation, keptBody, negotiateEncoding, STRING_BODY_MAX_CHARS, strongEtag } from '../../src/http/representation.js';
 
 // zlib as it is, with the calls of each compressor counted.
 const calls = vi.hoisted(() => ({ brotliCompress: 0, brotliCompressSync: 0, gzip: 0, gzipSync: 0 }));
@@ -94,33 +94,33 @@ describe('Accept-Encoding negotiation', () => {
   });
 });
 
-describe('jsonRepresentation', () => {
+describe('representation', () => {
   const request = (acceptEncoding: string) => new Request('http://test.local/x', { headers: { 'accept-encoding': acceptEncoding } });
   const large = () => finishedBody(jsonBody({ rows: Array.from({ length: 200 }, (_, index) => ({ index, name: 'row' })) }));
 
   it('makes a coding once, keeps it with the body and says so; later requests get the kept bytes', async () => {
     const finished = large();
     let told = 0;
-    const first = await jsonRepresentation(request('br'), finished, {}, () => told++);
+    const first = await representation(request('br'), finished, {}, () => told++);
     const firstBytes = new Uint8Array(await first.arrayBuffer());
     expect(first.headers.get('content-encoding')).toBe('br');
     expect(told).toBe(1);
     expect(finished.encodings.br).toEqual(firstBytes);
     // A kept coding is what is sent, as it is: a marker put in its place comes back.
     finished.encodings.br = new Uint8Array([1, 2, 3]);
-    const again = await jsonRepresentation(request('br'), finished, {}, () => told++);
+    const again = await representation(request('br'), finished, {}, () => told++);
     expect(new Uint8Array(await again.arrayBuffer())).toEqual(new Uint8Array([1, 2, 3]));
     expect(told).toBe(1);
-    await jsonRepresentation(request('gzip'), finished, {}, () => told++);
+    await representation(request('gzip'), finished, {}, () => told++);
     expect(told).toBe(2);
     expect(Object.keys(finished.encodings).sort()).toEqual(['br', 'gzip']);
   });
 
   it('keeps nothing for identity or a body under the threshold', async () => {
     const finished = large();
-    await jsonRepresentation(request('identity'), finished, {});
+    await representation(request('identity'), finished, {});
     const small = finishedBody(jsonBody({ a: 1 }));
-    await jsonRepresentation(request('br'), small, {});
+    await representation(request('br'), small, {});
     expect(finished.encodings).toEqual({});
     expect(small.encodings).toEqual({});
   });
@@ -135,8 +135,8 @@ describe('compression', () => {
     for (const [finished, inLine] of [[ofSize(COMPRESS_IN_LINE_MAX_BYTES), true], [ofSize(COMPRESS_IN_LINE_MAX_BYTES + 1), false]] as const) {
       const before = { ...calls };
       const text = typeof finished.body === 'string' ? finished.body : Buffer.from(finished.body).toString();
-      const br = Buffer.from(await (await jsonRepresentation(request('br'), finished, {})).arrayBuffer());
-      const gz = Buffer.from(await (await jsonRepresentation(request('gzip'), finished, {})).arrayBuffer());
+      const br = Buffer.from(await (await representation(request('br'), finished, {})).arrayBuffer());
+      const gz = Buffer.from(await (await representation(request('gzip'), finished, {})).arrayBuffer());
       expect(brotliDecompressSync(br).toString()).toBe(text);
       expect(gunzipSync(gz).toString()).toBe(text);
       expect({ brotliCompressSync: calls.brotliCompressSync - before.brotliCompressSync, brotliCompress: calls.brotliCompress - before.brotliCompress, gzipSync: calls.gzipSync - before.gzipSync, gzip: calls.gzip - before.gzip }).toEqual(
@@ -153,7 +153,7 @@ describe('compression', () => {
     for (const [finished, quality] of [[finishedBody(list(30)), 1], [keptBody(list(30)), 4], [finishedBody(list(300)), 4]] as const) {
       const bytes = Buffer.from(finished.body);
       const at = (level: number) => brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: level, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength } });
-      const br = Buffer.from(await (await jsonRepresentation(request('br'), finished, {})).arrayBuffer());
+      const br = Buffer.from(await (await representation(request('br'), finished, {})).arrayBuffer());
       expect(br.equals(at(quality))).toBe(true);
       expect(br.equals(at(5 - quality))).toBe(false);
     }
@@ -163,22 +163,22 @@ describe('compression', () => {
     const finished = ofSize(COMPRESS_IN_LINE_MAX_BYTES * 2);
     const before = calls.brotliCompress;
     let told = 0;
-    const bodies = await Promise.all(Array.from({ length: 8 }, async () => Buffer.from(await (await jsonRepresentation(request('br'), finished, {}, () => told++)).arrayBuffer())));
+    const bodies = await Promise.all(Array.from({ length: 8 }, async () => Buffer.from(await (await representation(request('br'), finished, {}, () => told++)).arrayBuffer())));
     expect(calls.brotliCompress - before).toBe(1);
     expect(told).toBe(1);
     for (const body of bodies) expect(body).toEqual(bodies[0]);
     // Made, it is kept: a later request compresses nothing.
     expect(finished.encodings.br).toEqual(new Uint8Array(bodies[0]!));
-    await jsonRepresentation(request('br'), finished, {});
+    await representation(request('br'), finished, {});
     expect(calls.brotliCompress - before).toBe(1);
 
     // A compression that fails is not kept: the next request tries again.
     const failing = ofSize(COMPRESS_IN_LINE_MAX_BYTES * 2);
     const brotliCompress = vi.spyOn(await import('node:zlib'), 'brotliCompress').mockImplementationOnce(((_body: unknown, _options: unknown, callback: (error: Error) => void) => callback(new Error('encoder failed'))) as never);
-    await expect(jsonRepresentation(request('br'), failing, {})).rejects.toThrow('encoder failed');
+    await expect(representation(request('br'), failing, {})).rejects.toThrow('encoder failed');
     brotliCompress.mockRestore();
     expect(failing.encodings.br).toBeUndefined();
-    const retried = Buffer.from(await (await jsonRepresentation(request('br'), failing, {})).arrayBuffer());
+    const retried = Buffer.from(await (await representation(request('br'), failing, {})).arrayBuffer());
     expect(brotliDecompressSync(retried).toString()).toBe(Buffer.from(failing.body as Uint8Array).toString());
   });
 });

@@ -1,0 +1,57 @@
+// `GET /`: where someone who only knows the address starts. A browser gets a small page in the
+// sign-in page's style; any other client gets the same doors as JSON, so neither meets a 404.
+import { ApiError } from '../errors/index.js';
+import { html, htmlResponse, page, wantsHtml } from '../http/html.js';
+import { jsonResponse } from '../http/responses.js';
+import { MCP_PATH } from '../mcp/index.js';
+import { LOGIN_PATH } from '../sessions/index.js';
+
+export interface Door {
+  /** What the door is, stable for clients that look one up. */
+  rel: string;
+  title: string;
+  /** A path on this origin. */
+  href: string;
+  /** What a GET there answers. */
+  type: string;
+  description: string;
+}
+
+/** The service's doors; `apiBasePath` is REST v1's prefix. */
+export function doorsOf(apiBasePath: string): Door[] {
+  return [
+    { rel: 'sign-in', title: 'Sign in', href: LOGIN_PATH, type: 'text/html', description: 'Settings, API keys, webhooks and the views: reports, AI visibility, answers.' },
+    { rel: 'api-reference', title: 'API reference', href: `${apiBasePath}/docs`, type: 'text/html', description: 'REST API v1, every operation with its parameters and answers.' },
+    { rel: 'openapi', title: 'OpenAPI document', href: `${apiBasePath}/openapi.json`, type: 'application/json', description: 'REST API v1 as OpenAPI 3.1, for client generators.' },
+    { rel: 'graphiql', title: 'GraphiQL', href: '/graphql', type: 'text/html', description: 'The GraphQL API in the browser, with its schema and docs.' },
+    { rel: 'graphql', title: 'GraphQL endpoint', href: '/graphql', type: 'application/graphql-response+json', description: 'POST a query with an API key.' },
+    { rel: 'mcp', title: 'MCP connector', href: MCP_PATH, type: 'text/event-stream', description: 'Connect an AI assistant (Streamable HTTP, OAuth or an API key).' },
+  ];
+}
+
+function homePage(doors: Door[]) {
+  const [signIn, ...developer] = doors.filter((door) => door.rel !== 'graphql' && door.rel !== 'mcp');
+  const mcp = doors.find((door) => door.rel === 'mcp')!;
+  return page(
+    'Home',
+    html`<div class="login"><section>
+<h1>Signalboard</h1>
+<p>Marketing reports and AI-assistant visibility for your clients, in one workspace.</p>
+<form method="get" action="${signIn!.href}"><button type="submit">${signIn!.title}</button></form>
+<p class="muted">${signIn!.description}</p>
+</section><section>
+<h2>For developers</h2>
+<ul class="doors">${developer.map((door) => html`<li><a href="${door.href}">${door.title}</a> <span class="muted">${door.description}</span></li>`)}
+<li>${mcp.title}: <code>${mcp.href}</code> <span class="muted">${mcp.description}</span></li></ul>
+<p class="muted">The guides (API, GraphQL, MCP, webhooks, views) ship with the project in <code>docs/</code>.</p>
+</section></div>`,
+  );
+}
+
+/** The answer to `GET /`: HTML for a browser, the list of doors as JSON for anyone else. */
+export function homeResponse(request: Request, apiBasePath: string) {
+  if (request.method !== 'GET' && request.method !== 'HEAD') throw new ApiError('method_not_allowed', 'The home page is read with GET.', { headers: { Allow: 'GET, HEAD' } });
+  const doors = doorsOf(apiBasePath);
+  const vary = { Vary: 'Accept', 'Cache-Control': 'no-cache' };
+  return wantsHtml(request) ? htmlResponse(homePage(doors), 200, vary) : jsonResponse({ name: 'Signalboard', doors }, 200, vary);
+}
