@@ -97,10 +97,7 @@ export function createRestHandler(deps: RestDependencies) {
       const page = await apiReferencePage(`${BASE_PATH}/openapi.json`);
       return new Response(page, { headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache', ...pageSecurityHeaders(API_REFERENCE_PAGE_POLICY) } });
     }
-    if (subPath.startsWith('/docs/')) {
-      const asset = await docsAsset(request, subPath.slice('/docs/'.length));
-      if (asset) return asset;
-    }
+    if (subPath.startsWith('/docs/')) return (await docsAsset(request, subPath.slice('/docs/'.length))) ?? errorResponse(new ApiError('not_found', 'No such file of the API reference.'), requestId);
 
     let headers: Record<string, string> = {};
     try {
