@@ -114,6 +114,8 @@ export interface ExportStreamOptions {
   keyId: string;
   rows: RowExport;
   format: ExportFormat;
+  /** A CSV starts with a UTF-8 byte-order mark (`?bom=true`, routes.ts BOM_ARGUMENT). */
+  bom?: boolean;
   /** Takes one rate-limit token, waiting while the bucket is empty. */
   spendToken(): Promise<void>;
   logger: Logger;
@@ -128,10 +130,10 @@ export function nextBatchRows(streamed: number, bytes: number): number {
   return Math.max(1, Math.min(EXPORT_BATCH_ROWS, Math.floor((EXPORT_BATCH_BYTES * streamed) / bytes)));
 }
 
-async function* exportChunks(cursor: RowCursor<Record<string, any>>, { rows, format, spendToken, logger, requestId, abort }: ExportStreamOptions): AsyncGenerator<string> {
+async function* exportChunks(cursor: RowCursor<Record<string, any>>, { rows, format, bom, spendToken, logger, requestId, abort }: ExportStreamOptions): AsyncGenerator<string> {
   const ndjsonLine = ndjsonLineWriter(rows.jsonText);
   try {
-    if (format === 'csv') yield csvLine(rows.columns);
+    if (format === 'csv') yield `${bom ? '\uFEFF' : ''}${csvLine(rows.columns)}`;
     let bytes = 0;
     let nextRead = cursor.read(nextBatchRows(0, 0));
     for (let streamed = 0; ; ) {

@@ -10,7 +10,7 @@ import type { DataCache } from '../db/data-cache.js';
 import { bearerChallenge, type Principal } from '../auth/index.js';
 import type { Admitted } from '../auth/index.js';
 import { finishedBody, heldBytes, ifNoneMatchMatches, jsonBody, representation, keptBody } from '../http/representation.js';
-import { matchRoute, PAGING_ARGUMENTS, routeScopes, V1_ROUTES, type RestRoute } from './routes.js';
+import { matchRoute, routeArguments, routeScopes, V1_ROUTES, type RestRoute } from './routes.js';
 import { parameterValidator } from './parameters.js';
 import { BASE_PATH, v1Schema } from './v1-schema.js';
 import { compileRouteOperations } from './operations.js';
@@ -70,7 +70,7 @@ const DOCUMENTS: Record<string, ApiDocumentKind> = { '/openapi.json': 'openapi',
 /** An export route validates its JSON twin's filters; paging arguments are unknown there, so ignored. */
 const validatorOf = (route: RestRoute, schema: GraphQLSchema) => {
   const field = schema.getQueryType()!.getFields()[route.field]!;
-  return parameterValidator(route.format ? { ...field, args: field.args.filter((arg) => !PAGING_ARGUMENTS.includes(arg.name)) } : field);
+  return parameterValidator({ ...field, args: routeArguments(route, field) });
 };
 
 const notModified = (etag: string, headers: Record<string, string>) => new Response(null, { status: 304, headers: { ...headers, ETag: etag, Vary: 'Accept-Encoding' } });
@@ -117,8 +117,9 @@ export function createRestHandler(deps: RestDependencies) {
       const context = deps.contextFor(admitted.principal, requestId);
       if (exportOf && format) {
         const project = await context.repositories.projects.find(String(variables.id));
-        const rows = exportOf(context.workspace, project, variables as ExportArgs, context.now);
-        return await exportResponse({ scope: context.workspace, slots: exportSlots, keyId: admitted.principal.credentialId, rows, format, spendToken: admitted.spend, logger: deps.logger, requestId, abort }, headers, request.method);
+        const { bom, ...filters } = variables;
+        const rows = exportOf(context.workspace, project, filters as ExportArgs, context.now);
+        return await exportResponse({ scope: context.workspace, slots: exportSlots, keyId: admitted.principal.credentialId, rows, format, bom: bom === true, spendToken: admitted.spend, logger: deps.logger, requestId, abort }, headers, request.method);
       }
       const version = await VERSION_OF[match.route.field]?.(context, match.params);
       const cacheKey = version != null ? `body|${context.workspace.workspaceId}|${match.route.operationId}|${JSON.stringify(variables)}|${version}|${Math.floor(context.now.getTime() / TODAY_SLOT_MS)}` : null;

@@ -7,7 +7,7 @@
 import { getNamedType, isEnumType, isNonNullType, isScalarType, type GraphQLArgument, type GraphQLField } from 'graphql';
 import { idPrefixes, idPattern } from '../db/ids.js';
 import { ID_SCALARS } from '../graphql/scalars.js';
-import { PAGING_ARGUMENTS, type RestRoute } from './routes.js';
+import { routeArguments, type RestRoute } from './routes.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -123,7 +123,7 @@ function descriptionOf(arg: GraphQLArgument): string {
 /** The parameters of a route: its path's, in path order, then its field's other arguments in their declared order. */
 export function routeParameters(route: RestRoute, field: GraphQLField<unknown, unknown>): OpenApiParameter[] {
   const inPath = [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1]!);
-  const args = field.args.filter((arg) => !(route.format && PAGING_ARGUMENTS.includes(arg.name)));
+  const args = routeArguments(route, field);
   const ordered = [...inPath.map((name) => args.find((arg) => arg.name === name)!), ...args.filter((arg) => !inPath.includes(arg.name))];
   return ordered.map((arg) => {
     const path = inPath.includes(arg.name);

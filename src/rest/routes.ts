@@ -1,4 +1,4 @@
-import type { GraphQLSchema } from 'graphql';
+import { GraphQLBoolean, type GraphQLArgument, type GraphQLField, type GraphQLSchema } from 'graphql';
 import type { Scope } from '../auth/index.js';
 import { ROW_EXPORTS } from '../ai-visibility/index.js';
 import { EXPORT_MEDIA_TYPES, type ExportFormat } from './export.js';
@@ -55,6 +55,27 @@ export const REST_ROUTES: readonly RestRoute[] = [
 
 /** Arguments of a JSON route that an export does not take: it streams every row. */
 export const PAGING_ARGUMENTS: readonly string[] = ['limit', 'cursor'];
+
+/**
+ * The CSV exports' own parameter, declared as a GraphQL argument is, so the validator and the
+ * OpenAPI document read it like the field's: Excel reads a CSV without a byte-order mark as the
+ * machine's legacy code page ("â€”" for an em dash), while scripts want no mark before the header.
+ */
+export const BOM_ARGUMENT: GraphQLArgument = {
+  name: 'bom',
+  description: 'Start the file with a UTF-8 byte-order mark (EF BB BF) so that spreadsheets such as Excel read it as UTF-8. Off by default: most CSV readers take the mark as part of the first column\'s name.',
+  type: GraphQLBoolean,
+  defaultValue: false,
+  deprecationReason: undefined,
+  extensions: {},
+  astNode: undefined,
+};
+
+/** The arguments a route takes: its field's, less paging on an export, and `bom` on a CSV export. */
+export function routeArguments(route: RestRoute, field: GraphQLField<unknown, unknown>): GraphQLArgument[] {
+  const args = field.args.filter((arg) => !(route.format && PAGING_ARGUMENTS.includes(arg.name)));
+  return route.format === 'csv' ? [...args, BOM_ARGUMENT] : args;
+}
 
 /**
  * One export route per format for each route whose field has an entry in ROW_EXPORTS: its path

@@ -203,6 +203,14 @@ describe('everything else under /api/v1', () => {
 });
 
 describe('GET /api/v1/openapi.json', () => {
+  it('declares bom on the CSV exports only: a boolean, off by default', async () => {
+    const document = await json(await t.get('/api/v1/openapi.json'));
+    for (const [path, item] of Object.entries<any>(document.paths)) {
+      const bom = (item.get.parameters ?? []).find((parameter: { name: string }) => parameter.name === 'bom');
+      if (path.endsWith('.csv')) expect(bom, path).toMatchObject({ in: 'query', required: false, schema: { type: 'boolean', default: false } });
+      else expect(bom, path).toBeUndefined();
+    }
+  });
   it('is an OpenAPI 3.1 document of every path, without 3.0-only keywords', async () => {
     const response = await t.get('/api/v1/openapi.json');
     const text = await response.clone().text();

@@ -53,6 +53,21 @@ describe('export operations', () => {
     expect((await json(bad)).error).toMatchObject({ code: 'invalid_parameter', param: 'mentioned' });
   });
 
+  it('start a CSV with a UTF-8 byte-order mark only when asked (?bom=true), for spreadsheets', async () => {
+    const bytes = async (query: string) => Buffer.from(await (await get(`/answers.csv?${DAYS}${query}`)).arrayBuffer());
+    const plain = await bytes('');
+    const marked = await bytes('&bom=true');
+    expect(plain.subarray(0, 3).equals(Buffer.from([0xef, 0xbb, 0xbf]))).toBe(false);
+    expect(marked.subarray(0, 3).equals(Buffer.from([0xef, 0xbb, 0xbf]))).toBe(true);
+    expect(marked.subarray(3).equals(plain)).toBe(true);
+    expect((await bytes('&bom=false')).equals(plain)).toBe(true);
+    const bad = await get('/answers.csv?bom=yes');
+    expect(bad.status).toBe(400);
+    expect((await json(bad)).error).toMatchObject({ code: 'invalid_parameter', param: 'bom' });
+    // NDJSON is for programs: it takes no mark (the parameter is not one of its own, so ignored).
+    expect((await (await get(`/answers.ndjson?${DAYS}&bom=true`)).text()).startsWith('{')).toBe(true);
+  });
+
   it('refuse an Accept that excludes their media type (406), and take text/* or */*', async () => {
     for (const accept of ['application/json', 'text/csv;q=0, application/json']) {
       const refused = await get('/answers.csv', { accept });
