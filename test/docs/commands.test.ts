@@ -37,6 +37,7 @@ function runBlocks(file: string, blocks: ReturnType<typeof runnableBlocks>) {
     'set -Eeuo pipefail',
     `trap 'echo "docs-test: failed in ${file} at line $BLOCK_LINE (exit $?)" >&2' ERR`,
     ...scripts.flatMap(({ script, block }) => [`BLOCK_LINE=${block.line}`, `echo "--- ${file}:${block.line}"`, `source ${JSON.stringify(script)}`]),
+    `echo "--- ${file}: end"`,
   ].join('\n');
   const child = spawn('bash', ['-c', driver], {
     cwd: workDir,
@@ -95,6 +96,11 @@ describe.runIf(jqAvailable())('commands in the documentation', () => {
     it(`${file}: every bash block runs against a demo instance`, async () => {
       const result = await runBlocks(file, blocks);
       expect(result.status, `${result.stderr}\n${result.stdout.slice(-4000)}`).toBe(0);
+      // What a reader's terminal shows: each block's output ends its last line (a JSON answer
+      // without a newline runs into the prompt or the next command's output), and no two JSON
+      // documents share a line.
+      expect(result.stdout.match(/[^\n]--- \S+\.md:(?:\d+| end)/g) ?? [], 'a block\'s output that does not end with a newline').toEqual([]);
+      expect(result.stdout.split('\n').filter((line) => /[}\]]\{"/.test(line)), 'JSON documents glued on one line').toEqual([]);
     }, 150_000);
   }
 });
