@@ -84,6 +84,13 @@ const introspectionOf = (schema: GraphQLSchema) => {
   return introspection;
 };
 
+/**
+ * The page says what is coming before GraphiQL's 5 MB script has run (seconds on a busy machine):
+ * its style sheet is linked after that line, which it does not hold back, and the scripts are
+ * deferred, so the line paints as soon as the HTML is read; React replaces it.
+ */
+export const LOADING_STYLE = '.page-loading { font: 15px/1.5 system-ui, sans-serif; color: #5b6475; margin: 24px; }';
+
 export async function graphiqlPage(options: GraphiQLOptions, schema: GraphQLSchema): Promise<string> {
   const [favicon, css, boot, js] = await Promise.all(['favicon.ico', 'graphiql.css', 'boot.js', 'graphiql.js'].map((name) => shelf.href(name)));
   return `<!doctype html>
@@ -92,14 +99,15 @@ export async function graphiqlPage(options: GraphiQLOptions, schema: GraphQLSche
 <meta charset="utf-8">
 <title>${options.title ?? 'GraphiQL'}</title>
 <link rel="icon" href="${favicon}">
-<link rel="stylesheet" href="${css}">
+<style>${LOADING_STYLE}</style>
 </head>
 <body id="body" class="no-focus-outline">
 <noscript>GraphiQL needs JavaScript.</noscript>
-<div id="root"></div>
+<div id="root"><p class="page-loading">Loading GraphiQL…</p></div>
+<link rel="stylesheet" href="${css}">
 <script type="application/json" id="graphiql-options">${scriptJson({ ...options, schema: introspectionOf(schema) })}</script>
-<script src="${boot}"></script>
-<script src="${js}"></script>
+<script src="${boot}" defer></script>
+<script src="${js}" defer></script>
 </body>
 </html>`;
 }

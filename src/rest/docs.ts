@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createAssetShelf } from '../http/static-assets.js';
+import { LOADING_STYLE } from '../graphql/graphiql.js';
 
 // The API reference page: Scalar's standalone bundle, served from node_modules under
 // /api/v1/docs/ (a content-hashed, compressed asset: http/static-assets.ts) rather than a CDN, and configured to show only what works offline
@@ -31,13 +32,17 @@ const shelf = createAssetShelf(DOCS_ASSETS_PATH, {
 /** Scalar's bundle by its hashed file name under /api/v1/docs/, or null. */
 export const docsAsset = (request: Request, fileName: string) => shelf.serve(request, fileName);
 
+// A line to paint while Scalar's 3.6 MB script loads and runs (GraphiQL's page does the same),
+// hidden once Scalar's app is in the page.
 export async function apiReferencePage(openApiUrl: string): Promise<string> {
   return `<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><title>Signalboard API v1 reference</title><meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<head><meta charset="utf-8"><title>Signalboard API v1 reference</title><meta name="viewport" content="width=device-width, initial-scale=1">
+<style>${LOADING_STYLE} body:has(.scalar-app) .page-loading { display: none; }</style></head>
 <body>
+<p class="page-loading">Loading the API reference…</p>
 <script id="api-reference" data-url="${openApiUrl}" data-configuration='${attribute(SCALAR_CONFIGURATION)}'></script>
-<script src="${await shelf.href('scalar.js')}"></script>
+<script src="${await shelf.href('scalar.js')}" defer></script>
 </body>
 </html>`;
 }
