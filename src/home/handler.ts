@@ -41,8 +41,8 @@ function homePage(doors: Door[]) {
 <p class="muted">${signIn!.description}</p>
 </section><section>
 <h2>For developers</h2>
-<ul class="doors">${developer.map((door) => html`<li><a href="${door.href}">${door.title}</a> <span class="muted">${door.description}</span></li>`)}
-<li>${mcp.title}: <code>${mcp.href}</code> <span class="muted">${mcp.description}</span></li></ul>
+<ul class="doors">${developer.map((door) => html`<li><a href="${door.href}">${door.title}</a> — <span class="muted">${door.description}</span></li>`)}
+<li>${mcp.title}: <code>${mcp.href}</code> — <span class="muted">${mcp.description}</span></li></ul>
 <p class="muted">The guides (API, GraphQL, MCP, webhooks, views) ship with the project in <code>docs/</code>.</p>
 </section></div>`,
   );
