@@ -36,11 +36,12 @@ describe('operations', () => {
     }
   });
 
-  it('exports take the filters of their JSON twin, without limit or cursor', () => {
+  it('exports take the filters of their JSON twin, without limit or cursor, and a CSV export bom', () => {
     for (const route of EXPORT_ROUTES) {
       const twin = REST_ROUTES.find((candidate) => candidate.field === route.field)!;
       const names = (path: string) => document.paths[path.replace(/:(\w+)/g, '{$1}')].get.parameters.map((parameter: any) => parameter.name);
-      expect(names(route.path), route.path).toEqual(names(twin.path).filter((name: string) => name !== 'limit' && name !== 'cursor'));
+      const filters = names(twin.path).filter((name: string) => name !== 'limit' && name !== 'cursor');
+      expect(names(route.path), route.path).toEqual(route.format === 'csv' ? [...filters, 'bom'] : filters);
     }
   });
 
@@ -156,7 +157,8 @@ describe('a parameter written from its GraphQL argument', () => {
     expect(byName.other!.schema).not.toHaveProperty('examples');
   });
 
-  it('leaves paging out of an export', () => {
-    expect(routeParameters({ ...route, path: '/things.csv', format: 'csv' }, field).map((parameter) => parameter.name)).toEqual(['size', 'kind', 'archived', 'other']);
+  it('leaves paging out of an export, and gives a CSV export bom', () => {
+    expect(routeParameters({ ...route, path: '/things.ndjson', format: 'ndjson' }, field).map((parameter) => parameter.name)).toEqual(['size', 'kind', 'archived', 'other']);
+    expect(routeParameters({ ...route, path: '/things.csv', format: 'csv' }, field).map((parameter) => parameter.name)).toEqual(['size', 'kind', 'archived', 'other', 'bom']);
   });
 });
