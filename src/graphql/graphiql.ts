@@ -32,7 +32,10 @@ const loadBundle = () => {
 
 const JS = 'text/javascript; charset=utf-8';
 const faviconBytes = (b: Bundle) => new Uint8Array(Buffer.from(b.favicon.slice(b.favicon.indexOf(',') + 1), 'base64'));
-const fromBundle = (type: string, body: (b: Bundle) => string | Uint8Array) => async () => ({ type, body: body(await loadBundle()) });
+const fromBundle = (type: string, body: (b: Bundle) => string | Uint8Array) => async () => ({
+  type,
+  body: body(await loadBundle()),
+});
 
 // Under content-hashed names (http/static-assets.ts): the page names the hashed files, and the
 // boot script names the hashed workers.
@@ -40,12 +43,14 @@ const shelf: AssetShelf = createAssetShelf(GRAPHIQL_ASSETS_PATH, {
   // The page carries no inline script (its CSP allows only our own files): this starts GraphiQL
   // with the options the page holds as inert JSON.
   'boot.js': async () => {
-    const workers = { json: await shelf.href('json.worker.js'), graphql: await shelf.href('graphql.worker.js'), editor: await shelf.href('editor.worker.js') };
+    const [json, graphql, editor] = await Promise.all(['json', 'graphql', 'editor'].map((name) => shelf.href(`${name}.worker.js`)));
+    const workers = { json, graphql, editor };
     return {
       type: JS,
       body: `self.MonacoEnvironment = {
   globalAPI: false,
-  getWorkerUrl: (_moduleId, label) => (${JSON.stringify(workers)})[label === 'json' || label === 'graphql' ? label : 'editor'],
+  getWorkerUrl: (_moduleId, label) =>
+    (${JSON.stringify(workers)})[label === 'json' || label === 'graphql' ? label : 'editor'],
 };
 addEventListener('DOMContentLoaded', () => {
   YogaGraphiQL.renderYogaGraphiQL(document.querySelector('#root'), JSON.parse(document.getElementById('graphiql-options').textContent));
@@ -62,11 +67,13 @@ addEventListener('DOMContentLoaded', () => {
 });
 
 /** A GraphiQL asset by its hashed file name under GRAPHIQL_ASSETS_PATH, or null. */
-export const graphiqlAsset = (request: Request, fileName: string): Promise<Response | null> => shelf.serve(request, fileName);
+export const graphiqlAsset = (request: Request, fileName: string): Promise<Response | null> =>
+  shelf.serve(request, fileName);
 
 /** GraphiQL's icon at /favicon.ico, which browsers ask every origin for: a fixed name, so kept a day, not a year. */
 export async function favicon(): Promise<Response> {
-  return new Response(faviconBytes(await loadBundle()), { headers: { 'Content-Type': 'image/x-icon', 'Cache-Control': 'public, max-age=86400' } });
+  const headers = { 'Content-Type': 'image/x-icon', 'Cache-Control': 'public, max-age=86400' };
+  return new Response(faviconBytes(await loadBundle()), { headers });
 }
 
 /** What the GraphiQL page may load and run: our own files, workers and calls, nothing inline. */
@@ -92,7 +99,8 @@ const introspectionOf = (schema: GraphQLSchema) => {
 export const LOADING_STYLE = '.page-loading { font: 15px/1.5 system-ui, sans-serif; color: #5b6475; margin: 24px; }';
 
 export async function graphiqlPage(options: GraphiQLOptions, schema: GraphQLSchema): Promise<string> {
-  const [favicon, css, boot, js] = await Promise.all(['favicon.ico', 'graphiql.css', 'boot.js', 'graphiql.js'].map((name) => shelf.href(name)));
+  const names = ['favicon.ico', 'graphiql.css', 'boot.js', 'graphiql.js'];
+  const [favicon, css, boot, js] = await Promise.all(names.map((name) => shelf.href(name)));
   return `<!doctype html>
 <html lang="en">
 <head>

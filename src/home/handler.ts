@@ -19,13 +19,21 @@ export interface Door {
 
 /** The service's doors; `apiBasePath` is REST v1's prefix. */
 export function doorsOf(apiBasePath: string): Door[] {
+  const door = (rel: string, title: string, href: string, type: string, description: string): Door =>
+    ({ rel, title, href, type, description });
   return [
-    { rel: 'sign-in', title: 'Sign in', href: LOGIN_PATH, type: 'text/html', description: 'Settings, API keys, webhooks and the views: reports, AI visibility, answers.' },
-    { rel: 'api-reference', title: 'API reference', href: `${apiBasePath}/docs`, type: 'text/html', description: 'REST API v1, every operation with its parameters and answers.' },
-    { rel: 'openapi', title: 'OpenAPI document', href: `${apiBasePath}/openapi.json`, type: 'application/json', description: 'REST API v1 as OpenAPI 3.1, for client generators.' },
-    { rel: 'graphiql', title: 'GraphiQL', href: '/graphql', type: 'text/html', description: 'The GraphQL API in the browser, with its schema and docs.' },
-    { rel: 'graphql', title: 'GraphQL endpoint', href: '/graphql', type: 'application/graphql-response+json', description: 'POST a query with an API key.' },
-    { rel: 'mcp', title: 'MCP connector', href: MCP_PATH, type: 'text/event-stream', description: 'Connect an AI assistant (Streamable HTTP, OAuth or an API key).' },
+    door('sign-in', 'Sign in', LOGIN_PATH, 'text/html',
+      'Settings, API keys, webhooks and the views: reports, AI visibility, answers.'),
+    door('api-reference', 'API reference', `${apiBasePath}/docs`, 'text/html',
+      'REST API v1, every operation with its parameters and answers.'),
+    door('openapi', 'OpenAPI document', `${apiBasePath}/openapi.json`, 'application/json',
+      'REST API v1 as OpenAPI 3.1, for client generators.'),
+    door('graphiql', 'GraphiQL', '/graphql', 'text/html',
+      'The GraphQL API in the browser, with its schema and docs.'),
+    door('graphql', 'GraphQL endpoint', '/graphql', 'application/graphql-response+json',
+      'POST a query with an API key.'),
+    door('mcp', 'MCP connector', MCP_PATH, 'text/event-stream',
+      'Connect an AI assistant (Streamable HTTP, OAuth or an API key).'),
   ];
 }
 
@@ -41,7 +49,9 @@ function homePage(doors: Door[]) {
 <p class="muted">${signIn!.description}</p>
 </section><section>
 <h2>For developers</h2>
-<ul class="doors">${developer.map((door) => html`<li><a href="${door.href}">${door.title}</a> — <span class="muted">${door.description}</span></li>`)}
+<ul class="doors">${developer.map(
+      (door) => html`<li><a href="${door.href}">${door.title}</a> — <span class="muted">${door.description}</span></li>`,
+    )}
 <li>${mcp.title}: <code>${mcp.href}</code> — <span class="muted">${mcp.description}</span></li></ul>
 <p class="muted">The guides (API, GraphQL, MCP, webhooks, views) ship with the project in <code>docs/</code>.</p>
 </section></div>`,
@@ -50,8 +60,11 @@ function homePage(doors: Door[]) {
 
 /** The answer to `GET /`: HTML for a browser, the list of doors as JSON for anyone else. */
 export function homeResponse(request: Request, apiBasePath: string) {
-  if (request.method !== 'GET' && request.method !== 'HEAD') throw new ApiError('method_not_allowed', 'The home page is read with GET.', { headers: { Allow: 'GET, HEAD' } });
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    throw new ApiError('method_not_allowed', 'The home page is read with GET.', { headers: { Allow: 'GET, HEAD' } });
+  }
   const doors = doorsOf(apiBasePath);
   const vary = { Vary: 'Accept', 'Cache-Control': 'no-cache' };
-  return wantsHtml(request) ? htmlResponse(homePage(doors), 200, vary) : jsonResponse({ name: 'Signalboard', doors }, 200, vary);
+  if (wantsHtml(request)) return htmlResponse(homePage(doors), 200, vary);
+  return jsonResponse({ name: 'Signalboard', doors }, 200, vary);
 }

@@ -38,7 +38,8 @@ export function logicalName(fileName: string): string | null {
 
 export function staticAsset(name: string, { type, body }: AssetSource): StaticAsset {
   // Bytes once: a large string would be encoded again for every identity answer.
-  const finished = keptBody(typeof body === 'string' ? (Buffer.from(body) as Buffer<ArrayBuffer>) : new Uint8Array(body));
+  const bytes = typeof body === 'string' ? (Buffer.from(body) as Buffer<ArrayBuffer>) : new Uint8Array(body);
+  const finished = keptBody(bytes);
   return { fileName: contentHashedName(name, finished.etag), type, finished };
 }
 

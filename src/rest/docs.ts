@@ -26,7 +26,10 @@ const attribute = (value: unknown) => JSON.stringify(value).replace(/&/g, '&amp;
 const DOCS_ASSETS_PATH = '/api/v1/docs/';
 
 const shelf = createAssetShelf(DOCS_ASSETS_PATH, {
-  'scalar.js': async () => ({ type: 'text/javascript; charset=utf-8', body: await readFile(createRequire(import.meta.url).resolve('@scalar/api-reference/browser/standalone.js')) }),
+  'scalar.js': async () => ({
+    type: 'text/javascript; charset=utf-8',
+    body: await readFile(createRequire(import.meta.url).resolve('@scalar/api-reference/browser/standalone.js')),
+  }),
 });
 
 /** Scalar's bundle by its hashed file name under /api/v1/docs/, or null. */

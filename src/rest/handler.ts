@@ -95,9 +95,13 @@ export function createRestHandler(deps: RestDependencies) {
     if (subPath === '/docs') {
       // No cache: the page names the bundle's current hash.
       const page = await apiReferencePage(`${BASE_PATH}/openapi.json`);
-      return new Response(page, { headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache', ...pageSecurityHeaders(API_REFERENCE_PAGE_POLICY) } });
+      const pageHeaders = { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' };
+      return new Response(page, { headers: { ...pageHeaders, ...pageSecurityHeaders(API_REFERENCE_PAGE_POLICY) } });
     }
-    if (subPath.startsWith('/docs/')) return (await docsAsset(request, subPath.slice('/docs/'.length))) ?? errorResponse(new ApiError('not_found', 'No such file of the API reference.'), requestId);
+    if (subPath.startsWith('/docs/')) {
+      const asset = await docsAsset(request, subPath.slice('/docs/'.length));
+      return asset ?? errorResponse(new ApiError('not_found', 'No such file of the API reference.'), requestId);
+    }
 
     let headers: Record<string, string> = {};
     try {

@@ -63,7 +63,9 @@ export const PAGING_ARGUMENTS: readonly string[] = ['limit', 'cursor'];
  */
 export const BOM_ARGUMENT: GraphQLArgument = {
   name: 'bom',
-  description: 'Start the file with a UTF-8 byte-order mark (EF BB BF) so that spreadsheets such as Excel read it as UTF-8. Off by default: most CSV readers take the mark as part of the first column\'s name.',
+  description:
+    'Start the file with a UTF-8 byte-order mark (EF BB BF) so that spreadsheets such as Excel read it as UTF-8. ' +
+    "Off by default: most CSV readers take the mark as part of the first column's name.",
   type: GraphQLBoolean,
   defaultValue: false,
   deprecationReason: undefined,

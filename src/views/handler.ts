@@ -51,7 +51,9 @@ export function createViewPagesHandler(deps: ViewPagesDeps) {
   };
 
   return async function handleViewPages(request: Request, path: string): Promise<Response | null> {
-    if (path.startsWith(VIEW_ASSETS_PATH)) return request.method === 'GET' ? viewAssets.serve(request, path.slice(VIEW_ASSETS_PATH.length)) : null;
+    if (path.startsWith(VIEW_ASSETS_PATH)) {
+      return request.method === 'GET' ? viewAssets.serve(request, path.slice(VIEW_ASSETS_PATH.length)) : null;
+    }
     const page = PAGES.map((candidate) => ({ ...candidate, match: candidate.pattern.exec(path) })).find((candidate) => candidate.match);
     if (!page) return null;
     if (request.method !== 'GET') throw new ApiError('method_not_allowed', 'View pages are read with GET.');
@@ -63,7 +65,8 @@ export function createViewPagesHandler(deps: ViewPagesDeps) {
     const id = decodePath(page.match![1]!);
     const scope = scopeOf(session.workspaceId);
     // An id that is not the workspace's is a 404 page (find throws not_found), not a shell that says so.
-    const [links] = await Promise.all([viewLinks(scope), page.view === 'report' ? reportRepository(scope).find(id) : projectRepository(scope).find(id)]);
+    const shown = page.view === 'report' ? reportRepository(scope).find(id) : projectRepository(scope).find(id);
+    const [links] = await Promise.all([viewLinks(scope), shown]);
     const config = JSON.stringify({ operation: operationId(page.operation), args: { id } });
     const [css, js] = await Promise.all([viewAssets.href(`${page.view}.css`), viewAssets.href(`${page.view}.js`)]);
     return htmlResponse(html`<!doctype html>
