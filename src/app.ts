@@ -19,8 +19,8 @@ import type { ApiKeyAuthenticator } from './auth/api-keys.js';
 import type { RateLimitStore } from './auth/rate-limit-store.js';
 import { BASE_PATH, createRestHandler } from './rest/handler.js';
 import { createIngestHandler } from './ingest/handler.js';
-import { ApiError, internalError } from './errors/index.js';
-import { errorResponse, jsonResponse, requestIdOf } from './http/responses.js';
+import { ApiError, fromUsageError, internalError, toApiError, UsageError } from './errors/index.js';
+import { errorResponse, jsonResponse, requestIdOf, Response } from './http/responses.js';
 import type { Principal } from './auth/principal.js';
 import type { SecretBox } from './secrets/secret-box.js';
 import { createWebSessions, webErrorResponse } from './sessions/web-session.js';
@@ -46,9 +46,7 @@ import { createViewPagesHandler } from './views/handler.js';
 import { homeResponse } from './home/handler.js';
 import { createSso } from './sso/oidc.js';
 import { createSsoHandler } from './sso/handler.js';
-import { fromUsageError, toApiError, UsageError } from './errors/index.js';
 import { INVALIDATION_CHANNEL } from './auth/invalidation.js';
-import { Response } from './http/responses.js';
 import { isAuthorizationServerPath, MCP_PATH, PROTECTED_RESOURCE_PATHS } from './mcp/connector.js';
 import { createConnectorLoader } from './mcp/connector-loader.js';
 
@@ -134,10 +132,8 @@ export function createApp(deps: AppDependencies): App {
   const ssoRoutes = createSsoHandler({ sso, pool: database.pool, sessions, cookiePolicy: sessions.cookiePolicy, publicOrigin });
 
   const rest = createRestHandler({
-    schema,
-    logger,
+    schema, logger, contextFor,
     admit: (request) => admit(request),
-    contextFor,
     cache: dataCache,
     exportShares: { instance: config.EXPORT_POOL_SIZE, perWorkspace: config.EXPORTS_PER_WORKSPACE, perKey: config.EXPORTS_PER_KEY },
     originOf: (request) => publicOrigin.addressedOrigin(request),
