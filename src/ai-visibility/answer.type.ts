@@ -2,10 +2,10 @@ import type { ArgBuilder } from '@pothos/core';
 import { builder } from '../graphql/builder.js';
 import { AiModelEnum } from '../graphql/enums.js';
 import { NodeInterface, registerNodeKind } from '../graphql/node.js';
-import { itemEnvelope } from '../graphql/envelope.js';
+import { itemEnvelope, keysetPage } from '../graphql/envelope.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
 import { connectionType, pageArgFields, pageCost } from '../graphql/connection.js';
-import { ANSWER_TEXT_COST, bounded, COUNTED_BY_PARENT } from '../graphql/cost.js';
+import { ANSWER_TEXT_COST, bounded } from '../graphql/cost.js';
 import { cursorBinding, decodeCursor, encodeCursor, pageArgs } from '../db/paging.js';
 import { isCivilDate } from '../dates/civil-date.js';
 import { ApiError, withinBounds } from '../errors/index.js';
@@ -79,26 +79,7 @@ export const AnswerType = builder.objectRef<AnswerRow>('AiVisibilityAnswer').imp
 
 registerNodeKind('answer', { typeName: 'AiVisibilityAnswer', scope: 'ai_visibility:read', load: (ctx, id) => ctx.loaders.answer.load(id) });
 
-interface AnswerListShape {
-  data: AnswerRow[];
-  meta: { total: number; truncated: boolean; nextCursor: string | null };
-}
-
-const AnswerListMeta = builder.objectRef<AnswerListShape['meta']>('AiVisibilityAnswerListMeta').implement({
-  fields: (t) => ({
-    total: t.exposeInt('total', { description: 'Answers that match, over every page.' }),
-    truncated: t.exposeBoolean('truncated', { description: 'True when more answers follow this page.' }),
-    nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as cursor for the next page; null on the last page.' }),
-  }),
-});
-
-const AnswerList = builder.objectRef<AnswerListShape>('AiVisibilityAnswerList').implement({
-  description: "A page of a project's answers, newest first (date, then id).",
-  fields: (t) => ({
-    data: t.expose('data', { type: [AnswerType], complexity: COUNTED_BY_PARENT }),
-    meta: t.expose('meta', { type: AnswerListMeta }),
-  }),
-});
+const AnswerList = keysetPage('AiVisibilityAnswerList', AnswerType, 'answers', "A page of a project's answers, newest first (date, then id).");
 
 const answerArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => ({
   promptId: arg({ type: 'PromptId', required: false, description: 'Only runs of this prompt.' }),

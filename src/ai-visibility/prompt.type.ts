@@ -1,7 +1,7 @@
 import type { ArgBuilder } from '@pothos/core';
 import { builder } from '../graphql/builder.js';
 import { NodeInterface, registerNodeKind } from '../graphql/node.js';
-import { COUNTED_BY_PARENT } from '../graphql/cost.js';
+import { keysetPage } from '../graphql/envelope.js';
 import { cursorBinding, decodeCursor, encodeCursor } from '../db/paging.js';
 import { isInstant, isoInstant } from '../dates/instant.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
@@ -48,26 +48,7 @@ registerNodeKind('prompt', {
   },
 });
 
-interface PromptListShape {
-  data: ListedPrompt[];
-  meta: { total: number; truncated: boolean; nextCursor: string | null };
-}
-
-const PromptListMeta = builder.objectRef<PromptListShape['meta']>('AiVisibilityPromptListMeta').implement({
-  fields: (t) => ({
-    total: t.exposeInt('total', { description: 'Prompts that match, over every page.' }),
-    truncated: t.exposeBoolean('truncated', { description: 'True when more prompts follow this page.' }),
-    nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as cursor for the next page; null on the last page.' }),
-  }),
-});
-
-const PromptList = builder.objectRef<PromptListShape>('AiVisibilityPromptList').implement({
-  description: "A page of a project's prompts, oldest first (creation time, then id).",
-  fields: (t) => ({
-    data: t.expose('data', { type: [PromptType], complexity: COUNTED_BY_PARENT }),
-    meta: t.expose('meta', { type: PromptListMeta }),
-  }),
-});
+const PromptList = keysetPage('AiVisibilityPromptList', PromptType, 'prompts', "A page of a project's prompts, oldest first (creation time, then id).");
 
 const promptArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => ({
   topic: arg.string({ required: false, description: 'Only prompts with this topic.' }),

@@ -5,6 +5,7 @@ import type { ObjectRef } from '@pothos/core';
 import { builder } from './builder.js';
 import type { GraphQLContext } from './context.js';
 import type { ListEnvelope, ListMetaShape } from '../db/per-parent.js';
+import { COUNTED_BY_PARENT } from './cost.js';
 
 export type { ListEnvelope, ListMetaShape };
 
@@ -25,6 +26,32 @@ export function listEnvelope<T>(name: string, item: ObjectRef<GraphQLTypes, T, a
       // Every such list is cut at the instance's row cap (cappedList below).
       data: t.expose('data', { type: [item], complexity: (_args: unknown, ctx: GraphQLContext) => ({ field: 1, multiplier: ctx.config.LIST_ROW_CAP }) }),
       meta: t.expose('meta', { type: ListMeta }),
+    }),
+  });
+}
+
+export interface KeysetPage<T> {
+  data: T[];
+  meta: { total: number; truncated: boolean; nextCursor: string | null };
+}
+
+/**
+ * A keyset page of `plural` (answers, prompts): `{ data, meta: { total, truncated, nextCursor } }`,
+ * its items counted where the page's size was asked. `name` names the page and, with Meta, its meta.
+ */
+export function keysetPage<T>(name: string, item: ObjectRef<GraphQLTypes, T, any>, plural: string, description: string) {
+  const meta = builder.objectRef<KeysetPage<T>['meta']>(`${name}Meta`).implement({
+    fields: (t) => ({
+      total: t.exposeInt('total', { description: `${plural[0]!.toUpperCase()}${plural.slice(1)} that match, over every page.` }),
+      truncated: t.exposeBoolean('truncated', { description: `True when more ${plural} follow this page.` }),
+      nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as cursor for the next page; null on the last page.' }),
+    }),
+  });
+  return builder.objectRef<KeysetPage<T>>(name).implement({
+    description,
+    fields: (t) => ({
+      data: t.expose('data', { type: [item], complexity: COUNTED_BY_PARENT }),
+      meta: t.expose('meta', { type: meta }),
     }),
   });
 }
