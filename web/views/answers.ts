@@ -5,6 +5,7 @@ import './shared/theme.css';
 import { bdi, clipped, h, names } from './shared/dom.js';
 import type { Formats } from './shared/format.js';
 import { startView, type Args } from './shared/host.js';
+import { ANSWERS_WIDEST_RANGE_DAYS } from './shared/ranges.js';
 import { findMentions, MARKS_PER_ANSWER, type Mention } from './shared/mentions.js';
 import { rangeControl, text, withheldNotice, type Withheld } from './shared/read.js';
 
@@ -82,7 +83,7 @@ startView<AnswersArgs, AnswersData>({
           ? [bdi(project.brand), ' and ', ...(project.competitors.length ? names(project.competitors) : ['no competitors'])]
           : '')
         : withheldNotice('The project\u2019s brand and competitors (which mark the mentions)', data.withheld?.aiVisibilityProjects),
-      h('div', { class: 'controls' }, rangeControl(range, (dateFrom, dateTo) => reload({ ...withoutCursor, dateFrom, dateTo }))),
+      h('div', { class: 'controls' }, rangeControl(range, (dateFrom, dateTo) => reload({ ...withoutCursor, dateFrom, dateTo }), ANSWERS_WIDEST_RANGE_DAYS)),
       h('h2', {}, 'Prompts'),
       prompts ? promptTable(prompts, args, f, (promptId) => {
         const { promptId: _previous, ...others } = withoutCursor;

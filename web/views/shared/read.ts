@@ -1,6 +1,7 @@
 // Reading what a host hands over (a saved result may be of any shape this view ever had), and
 // the range control every view shares.
 import { h } from './dom.js';
+import { rangeChoices } from './ranges.js';
 
 /** The value at a path of nested objects, or undefined. */
 export function at(value: unknown, ...path: string[]): unknown {
@@ -23,15 +24,14 @@ export function withheldNotice(what: string, toolset: string | undefined): HTMLE
   return h('p', { class: 'notice withheld' }, `${what} are not shown: ${why}.`);
 }
 
-const RANGES = [7, 30, 90, 365];
 const DAY = 86_400_000;
 const iso = (time: number) => new Date(time).toISOString().slice(0, 10);
 
 /** A select of ranges ending on the shown range's last day. */
-export function rangeControl(range: { from: string; to: string }, choose: (from: string, to: string) => void): HTMLElement {
+export function rangeControl(range: { from: string; to: string }, choose: (from: string, to: string) => void, widest?: number): HTMLElement {
   const end = Date.parse(`${range.to}T00:00:00Z`);
   const days = Math.round((end - Date.parse(`${range.from}T00:00:00Z`)) / DAY) + 1;
-  const options = RANGES.includes(days) ? RANGES : [...RANGES, days].sort((a, b) => a - b);
+  const options = rangeChoices(days, widest);
   return h('label', {}, 'Range',
     h('select', { 'aria-label': 'Range', onchange: (event) => { const count = Number((event.target as HTMLSelectElement).value); choose(iso(end - (count - 1) * DAY), range.to); } },
       options.map((count) => h('option', { value: count, ...(count === days ? { selected: true } : {}) }, `${count} days`))));
