@@ -52,7 +52,7 @@ button.danger { border-color:var(--danger); background:#fff; color:var(--danger)
 .badge { display:inline-block; padding:0 6px; border-radius:10px; font-size:12px; border:1px solid var(--line); }
 .badge.on { border-color:var(--ok); color:var(--ok); } .badge.off { border-color:var(--danger); color:var(--danger); }
 .login { max-width:380px; margin:80px auto; }
-.views-menu { position:relative; } .views-menu summary { cursor:pointer; color:var(--accent); }
+.views-menu { position:relative; } .views-menu li { overflow-wrap:anywhere; } .views-menu summary { cursor:pointer; color:var(--accent); }
 .views-menu ul { position:absolute; z-index:2; margin:6px 0 0; padding:8px 14px; list-style:none; background:#fff; border:1px solid var(--line); border-radius:6px; min-width:260px; max-width:min(90vw, 420px); max-height:70vh; overflow-y:auto; }
 .login form { display:flex; flex-direction:column; gap:10px; }
 /* A card's details table holds values the page does not choose (client ids that are URLs, long
