@@ -55,7 +55,7 @@ export function operationCost(schema: GraphQLSchema, document: DocumentNode, ope
   try {
     return complexityFromQuery({ kind: Kind.DOCUMENT, definitions: [operation, ...fragments] }, { schema, ctx: context, variables: variables ?? {} }).complexity;
   } catch (error) {
-    // Variables that do not coerce: the execution refuses them, naming the variable.
+    // What the library still cannot take (an argument it coerces itself): the execution refuses it, naming it.
     if (error instanceof GraphQLError && !(error instanceof ApiError)) return 0;
     throw error;
   }
