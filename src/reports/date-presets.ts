@@ -25,6 +25,9 @@ export type DatePreset = (typeof DATE_PRESETS)[number];
 export const COMPARE_PRESETS = ['none', 'previous_period', 'previous_year'] as const;
 export type ComparePreset = (typeof COMPARE_PRESETS)[number];
 
+/** The widest explicit range a report reads (a preset's is at most a year). */
+export const MAX_REPORT_DAYS = 3 * 366;
+
 const trailingDays: Partial<Record<DatePreset, number>> = {
   last_7_days: 7,
   last_14_days: 14,

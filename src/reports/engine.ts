@@ -18,13 +18,21 @@ export interface Kpi {
   change: number | null;
 }
 
-export interface ChartPoint {
+/** A bucket of a range: its first day, how much of it the range holds and how much of that has data. */
+export interface BucketSpan {
   date: string;
-  value: number | null;
-  previousValue: number | null;
   /** Days of the bucket inside the range; fewer than the bucket has when the range cuts it (`partial`). */
   daysInRange: number;
   partial: boolean;
+  /** Days of those with facts (of the widget's provider): 0 is no data, not a bucket of zeros. */
+  daysWithData: number;
+}
+
+export interface ChartPoint extends BucketSpan {
+  value: number | null;
+  previousValue: number | null;
+  /** The compared range's bucket at the same position; null without a comparison or past its last bucket. */
+  compareBucket: BucketSpan | null;
 }
 
 export interface Chart {
@@ -90,23 +98,30 @@ export function assembleKpis(widget: Widget, current: SeriesSums, previous: Seri
 export function assembleChart(widget: Widget, range: DateRange, compareRange: DateRange | null, current: SeriesSums, previous: SeriesSums | null): Chart {
   const provider = widget.provider as ProviderId;
   const granularity = widget.granularity ?? 'day';
-  const buckets = bucketsOf(range, granularity);
   const previousBuckets = compareRange ? bucketsOf(compareRange, granularity) : [];
+  const spanOf = (bucket: string, of: DateRange, sums: SeriesSums | null) => {
+    const summed = sums?.buckets[granularity].get(bucket);
+    const span = { date: bucket, ...bucketCoverage(bucket, granularity, of), daysWithData: summed?.daysWithData ?? 0 };
+    return { span, sums: summed?.sums };
+  };
+  // Buckets pair by position: the first week of the range with the first of the compared range.
+  const pairs = bucketsOf(range, granularity).map((bucket, index) => {
+    const previousBucket = previousBuckets[index];
+    const before = compareRange && previousBucket ? spanOf(previousBucket, compareRange, previous) : null;
+    return { now: spanOf(bucket, range, current), before };
+  });
   return {
     widgetId: widget.id,
     type: widget.type,
     granularity,
     series: widget.metrics.map((metric) => ({
       metric,
-      points: buckets.map((bucket, index) => {
-        const previousBucket = previousBuckets[index];
-        return {
-          date: bucket,
-          value: valueOf(provider, metric, current.buckets[granularity].get(bucket)),
-          previousValue: previous && previousBucket ? previousValueOf(provider, metric, previous.buckets[granularity].get(previousBucket)) : null,
-          ...bucketCoverage(bucket, granularity, range),
-        };
-      }),
+      points: pairs.map(({ now, before }) => ({
+        ...now.span,
+        value: valueOf(provider, metric, now.sums),
+        previousValue: before ? previousValueOf(provider, metric, before.sums) : null,
+        compareBucket: before?.span ?? null,
+      })),
     })),
   };
 }

@@ -1,10 +1,11 @@
 import type { ArgBuilder } from '@pothos/core';
 import { builder } from '../graphql/builder.js';
-import { ComparePresetEnum, DatePresetEnum, GranularityEnum, MetricEnum, WidgetTypeEnum } from '../graphql/enums.js';
+import { ComparePresetEnum, DatePresetEnum, MetricEnum } from '../graphql/enums.js';
 import { emptyMeta, itemEnvelope } from '../graphql/envelope.js';
 import { daysBetweenInclusive, todayIn, type DateRange } from '../dates/civil-date.js';
-import { resolveComparePreset, resolveDatePreset, type ComparePreset, type DatePreset } from './date-presets.js';
-import type { Chart, ChartPoint, Coverage, Kpi, ReportData, Table, TableRow } from './engine.js';
+import { MAX_REPORT_DAYS, resolveComparePreset, resolveDatePreset, type ComparePreset, type DatePreset } from './date-presets.js';
+import type { Coverage, Kpi, ReportData, Table, TableRow } from './engine.js';
+import { ChartType } from './chart.type.js';
 import type { ReportRow } from './repository.js';
 import { invalidParameter, notFound } from '../errors/index.js';
 import type { GraphQLContext } from '../graphql/context.js';
@@ -14,8 +15,6 @@ import { ReportSummaryType, ReportType } from './report.type.js';
 import { DEFINITION_LIMITS } from './definition.js';
 import { bounded } from '../graphql/cost.js';
 
-/** The widest explicit range a report reads (a preset's is at most a year). */
-const MAX_REPORT_DAYS = 3 * 366;
 /** KPIs: one per metric of each KPI widget. */
 const KPI_ROWS = bounded(DEFINITION_LIMITS.widgets * DEFINITION_LIMITS.metricsPerWidget);
 
@@ -34,18 +33,6 @@ const KpiType = builder.objectRef<Kpi>('Kpi').implement({
   }),
 });
 
-const ChartPointType = builder.objectRef<ChartPoint>('ChartPoint').implement({
-  fields: (t) => ({
-    date: t.expose('date', { type: 'Date', description: 'First day of the bucket.' }),
-    value: t.exposeFloat('value', { nullable: true }),
-    previousValue: t.exposeFloat('previousValue', { nullable: true, description: 'Null when the compared period has no data for this metric (not 0).' }),
-    daysInRange: t.exposeInt('daysInRange', { description: 'Days of the bucket inside the range (a week has 7, a month its own).' }),
-    partial: t.exposeBoolean('partial', {
-      description: 'True when the range cuts the bucket (a first or last week or month with fewer days): its sum covers daysInRange days only.',
-    }),
-  }),
-});
-
 type CoveredRange = DateRange & Coverage;
 
 const ReportRangeType = builder.objectRef<CoveredRange>('ReportRange').implement({
@@ -55,22 +42,6 @@ const ReportRangeType = builder.objectRef<CoveredRange>('ReportRange').implement
     to: t.expose('to', { type: 'Date' }),
     days: t.exposeInt('days', { description: 'Days in the range.' }),
     daysWithData: t.exposeInt('daysWithData', { description: 'Days with facts; fewer than days: sums and changes cover part of the range.' }),
-  }),
-});
-
-const ChartSeriesType = builder.objectRef<Chart['series'][number]>('ChartSeries').implement({
-  fields: (t) => ({
-    metric: t.expose('metric', { type: MetricEnum }),
-    points: t.expose('points', { type: [ChartPointType], description: 'One per day, week or month of the range.', complexity: bounded(MAX_REPORT_DAYS) }),
-  }),
-});
-
-const ChartType = builder.objectRef<Chart>('Chart').implement({
-  fields: (t) => ({
-    widgetId: t.exposeString('widgetId'),
-    type: t.expose('type', { type: WidgetTypeEnum }),
-    granularity: t.expose('granularity', { type: GranularityEnum }),
-    series: t.expose('series', { type: [ChartSeriesType], complexity: bounded(DEFINITION_LIMITS.metricsPerWidget) }),
   }),
 });
 

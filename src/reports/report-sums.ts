@@ -11,12 +11,18 @@ import type { Granularity } from './date-presets.js';
 /** Summed base metrics; a metric the range has no facts for is absent (SQL's sum over no rows is null). */
 export type Sums = Record<string, number>;
 
+/** One bucket's (a day's, week's or month's) sums, with how many of its days have facts. */
+export interface BucketSums {
+  sums: Sums;
+  daysWithData: number;
+}
+
 /** Summed base metrics of one provider over one range: the total and per bucket per grain. */
 export interface SeriesSums {
   total: Sums;
   /** Days of the range with any fact of the provider. */
   daysWithData: number;
-  buckets: Record<Granularity, Map<string, Sums>>;
+  buckets: Record<Granularity, Map<string, BucketSums>>;
 }
 
 /** Summed base metrics per dimension value, plus the total over all values. */
@@ -36,7 +42,8 @@ const GRAIN_SQL: Record<Granularity, string> = {
 const literal = (value: string) => `'${value.replace(/'/g, "''")}'`;
 // Summed as numeric: exact, so the same facts give the same total whatever order a plan reads them
 // in (float8 sums of one report's facts differed in the last digit between two statements' plans).
-// With the days that have facts (read on the total row: how much of the range has data at all).
+// With the days that have facts (on the total row: how much of the range has data at all; on a
+// bucket's row: how much of that week or month).
 const SUM_COLUMNS = [
   ...METRIC_COLUMNS.map((column) => `sum(${column}::numeric)::float8 AS ${column}`),
   'count(DISTINCT date)::int AS days_with_data',
@@ -134,7 +141,8 @@ export async function queryReportSums(scope: WorkspaceScope, requests: readonly 
       if (row.key === null) [series.total, series.daysWithData] = [toSums(row), row.days_with_data];
       else {
         const separator = row.key.indexOf(':');
-        series.buckets[row.key.slice(0, separator) as Granularity].set(row.key.slice(separator + 1), toSums(row));
+        const bucket = { sums: toSums(row), daysWithData: row.days_with_data };
+        series.buckets[row.key.slice(0, separator) as Granularity].set(row.key.slice(separator + 1), bucket);
       }
     }
   }

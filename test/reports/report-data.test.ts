@@ -126,15 +126,25 @@ describe.each<[DatePreset, 'previous_period' | 'previous_year' | 'none']>([
 
     for (const chart of data.charts) {
       const granularity = chart.granularity as Granularity;
+      // A bucket the range cuts says so, with the days it has in the range and how many of them have data.
+      const spanOf = (start: string, of: { from: string; to: string }) => {
+        const inRange = daysIn(of).filter((day) => bucketStart(day, granularity) === start);
+        const whole = daysIn({ from: start, to: addDays(start, 31) }).filter((day) => bucketStart(day, granularity) === start).length;
+        const withData = new Set(facts.filter((f) => inRange.includes(f.date)).map((f) => f.date)).size;
+        return { date: start, daysInRange: inRange.length, partial: inRange.length < whole, daysWithData: withData };
+      };
+      const comparedBuckets = previous ? bucketsOf(previous, granularity) : [];
       for (const series of chart.series) {
-        for (const point of series.points) {
+        for (const [index, point] of series.points.entries()) {
           const inBucket = facts.filter((f) => f.campaign === null && f.date >= range.from && f.date <= range.to && bucketStart(f.date, granularity) === point.date);
           close(point.value, metric(series.metric, sum(inBucket)), `${chart.widgetId} ${series.metric} ${point.date}`);
-          // A bucket the range cuts says so, with the days it has in the range.
-          const inRange = daysIn(range).filter((day) => bucketStart(day, granularity) === point.date).length;
-          const whole = daysIn({ from: point.date, to: addDays(point.date, 31) }).filter((day) => bucketStart(day, granularity) === point.date).length;
-          expect({ daysInRange: point.daysInRange, partial: point.partial }).toEqual({ daysInRange: inRange, partial: inRange < whole });
+          const { date, daysInRange, partial, daysWithData, compareBucket } = point;
+          // Paired by position with the compared range's bucket, which has its own days.
+          const compared = previous && comparedBuckets[index] ? spanOf(comparedBuckets[index]!, previous) : null;
+          expect({ date, daysInRange, partial, daysWithData, compareBucket }).toEqual({ ...spanOf(point.date, range), compareBucket: compared });
         }
+        // Today has no facts: this month's last day is a gap (no data), not a day of zeros.
+        if (preset === 'this_month' && granularity === 'day') expect(series.points.at(-1).daysWithData).toBe(0);
         const firstBucket = series.points[0].date;
         expect(firstBucket <= range.from).toBe(true);
       }
@@ -169,7 +179,8 @@ describe('ratios', () => {
     expect(Math.abs(ctr - meanOfDaily)).toBeGreaterThan(1e-6);
     const daily = data.charts.find((c: { widgetId: string }) => c.widgetId === 'daily').series.find((s: { metric: string }) => s.metric === 'ctr');
     const zeroDay = facts.find((f) => f.campaign === null && f.impressions === 0 && f.date >= range.from && f.date <= range.to)!;
-    expect(daily.points.find((p: { date: string }) => p.date === zeroDay.date)).toEqual({ date: zeroDay.date, value: null, previousValue: null, daysInRange: 1, partial: false });
+    expect(daily.points.find((p: { date: string }) => p.date === zeroDay.date))
+      .toEqual({ date: zeroDay.date, value: null, previousValue: null, daysInRange: 1, partial: false, daysWithData: 1, compareBucket: null });
   });
 });
 
