@@ -22,15 +22,15 @@ export async function seededViewsWorkspace(served: { t: TestApp; baseUrl: string
 export const en = { number: new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 }), percent: new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 1 }) };
 
 /**
- * A metric's figure as every view writes it for an en-US person, by the catalogue's unit: a count
- * whole, money with its two decimals, a rate (0..1) as a percentage to one decimal, another
- * decimal to at most two (restated here, not imported, so that a change to the views' rule shows).
+ * A metric's figure as every view writes it for an en-US person, by the catalogue's unit, always
+ * to the same places: a count whole, money with its two decimals, a rate (0..1) as a percentage
+ * to one decimal, another decimal to two (restated here, not imported, so that a change to the
+ * views' rule shows).
  */
+const fixed = (digits: number, style: 'decimal' | 'percent' = 'decimal') =>
+  new Intl.NumberFormat('en-US', { style, minimumFractionDigits: digits, maximumFractionDigits: digits });
 const BY_UNIT: Record<string, Intl.NumberFormat> = {
-  count: new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 }),
-  currency: new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
-  percent: en.percent,
-  decimal: en.number,
+  count: fixed(0), currency: fixed(2), percent: fixed(1, 'percent'), decimal: fixed(2),
 };
 export const figure = (provider: string, metric: string, value: number | null) =>
   value === null ? '–' : BY_UNIT[catalog[provider as ProviderId].metrics[metric]!.unit]!.format(value);

@@ -49,12 +49,29 @@ async function reportAt(datePreset: string, comparePreset: string) {
   return { data, providerOf, view };
 }
 
-/** What the catalogue says a change of this sign is: better, worse, or neither. */
+/** A change as the views write it for an en-US person: one decimal of a percentage, always. */
+const changeText = new Intl.NumberFormat('en-US', {
+  style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1,
+});
+
+/** What the catalogue says a change of this sign is: better, worse, or neither (none that reads 0.0 %). */
 function verdict(provider: string, metric: string, change: number | null): string | null {
   const { direction } = catalog[provider as ProviderId].metrics[metric]!;
-  if (change === null || change === 0 || direction === 'neutral') return null;
+  if (change === null || changeText.format(Math.abs(change)) === '0.0%' || direction === 'neutral') return null;
   return (change > 0) === (direction === 'higher') ? 'better' : 'worse';
 }
+
+type Span = { date: string; daysInRange: number; partial: boolean; daysWithData: number };
+type Points = (Span & { value: number | null; compareBucket: Span | null })[];
+/** What a screen reader says of each KPI's change; whether every change it can say is marked "partial data". */
+const changeLabels = (view: Page) =>
+  view.locator('.kpi .delta[aria-label]').evaluateAll((deltas) =>
+     deltas.map((delta) => delta.getAttribute('aria-label')!));
+const allPartial = (labels: string[]) =>
+  labels.filter((label) => label !== 'no change to show').every((label) => label.endsWith('partial data'));
+
+/** A bucket the views name under a chart: cut by the range, or with days without data. */
+const lacking = (span: Span) => span.partial || span.daysWithData < span.daysInRange;
 
 beforeAll(async () => {
   if (!chromiumAvailable) return;
@@ -68,7 +85,8 @@ afterAll(async () => {
 describe.skipIf(!chromiumAvailable)('the figures on the pages', () => {
   it('report: KPIs and table totals are v1\'s, rounded alike; each change is judged by its metric\'s direction, in words', async () => {
     const { data, providerOf, view } = await reportAt('last_7_days', 'previous_period');
-    // The compared week lies inside the seeded 40 days: a like-for-like comparison.
+    // Both weeks lie inside the seeded 40 days: a like-for-like comparison.
+    expect(data.range).toMatchObject({ days: 7, daysWithData: 7 });
     expect(data.compareRange).toMatchObject({ days: 7, daysWithData: 7 });
     expect(await view.locator('.notice.coverage').count()).toBe(0);
     const kpis = data.kpis as Kpi[];
@@ -88,6 +106,11 @@ describe.skipIf(!chromiumAvailable)('the figures on the pages', () => {
       if (word) expect(label).toContain(word);
       else expect(label).not.toMatch(/better|worse/);
     });
+    // Each table names its source (the demo's "Devices" is Meta Ads'), whatever its title says.
+    const captions = await view.locator('table:not(figure table) caption').allTextContents();
+    const sources = (data.tables as { widgetId: string }[])
+      .map((table) => catalog[providerOf(table.widgetId) as ProviderId].label);
+    expect(captions.map((caption, index) => caption.includes(sources[index]!))).toEqual(sources.map(() => true));
     // Every row and the total of every table (not the charts' own): each cell starts with v1's figure (its change follows).
     type TableData = { widgetId: string; columns: string[]; rows: { dimensionValue: string; values: (number | null)[] }[]; totals: { values: (number | null)[] } };
     for (const [index, table] of (data.tables as TableData[]).entries()) {
@@ -108,20 +131,66 @@ describe.skipIf(!chromiumAvailable)('the figures on the pages', () => {
     expect(coverage.daysWithData).toBeLessThan(30);
     expect(await view.locator('.notice.coverage').textContent()).toContain(`The compared period has data for ${coverage.daysWithData} of 30 days`);
     expect(await view.locator('.delta.better, .delta.worse').count()).toBe(0);
-    const labels = await view.locator('.kpi .delta[aria-label]').evaluateAll((deltas) => deltas.map((delta) => delta.getAttribute('aria-label')));
-    expect(labels.filter((label) => label !== 'no change to show').every((label) => label!.endsWith('partial data'))).toBe(true);
-    // Weekly bars: the weeks the range cuts are v1's partial points, named under the chart and in its table.
-    const charts = data.charts as { series: { points: { date: string; partial: boolean; daysInRange: number }[] }[] }[];
-    const series = charts.flatMap((chart) => chart.series);
+    const labels = await changeLabels(view);
+    expect(allPartial(labels)).toBe(true);
+    // Weekly bars: the weeks the range cuts are v1's partial points, named under the chart and in its table,
+    // each with the compared week it is set against; so is a whole week set against a cut one.
+    const charts = data.charts as { granularity: string; series: { points: Points }[] }[];
     const figures = view.locator('figure.chart');
-    expect(await figures.count()).toBe(series.length);
-    for (const [index, line] of series.entries()) {
-      const cut = line.points.filter((point) => point.partial);
-      const rows = await figures.nth(index).locator('details tr').allTextContents();
-      expect(rows.filter((row) => row.includes('(partial:')).length).toBe(cut.length);
-      expect(await figures.nth(index).locator('.note.partial').count()).toBe(cut.length ? 1 : 0);
+    expect(await figures.count()).toBe(charts.flatMap((chart) => chart.series).length);
+    let index = 0;
+    let named = 0;
+    for (const chart of charts) {
+      const written = new Intl.DateTimeFormat('en-US', chart.granularity === 'month'
+        ? { month: 'short', year: 'numeric', timeZone: 'UTC' } : { dateStyle: 'medium', timeZone: 'UTC' });
+      const label = (date: string) => written.format(new Date(`${date}T00:00:00Z`));
+      for (const line of chart.series) {
+        const figure = figures.nth(index++);
+        const cut = line.points.filter(lacking);
+        const rows = await figure.locator('details tr').allTextContents();
+        expect(rows.filter((row) => row.includes('(partial:')).length).toBe(cut.length);
+        const comparedLacking = (before: Span | null) => before !== null && before.daysWithData > 0 && lacking(before);
+        const against = line.points.filter((point) => lacking(point) || comparedLacking(point.compareBucket));
+        const note = figure.locator('.note.partial');
+        expect(await note.count()).toBe(against.length ? 1 : 0);
+        // Only the first few are named under the chart; the rest are in its table.
+        for (const point of against.slice(0, 6)) {
+          const before = point.compareBucket;
+          expect(await note.textContent()).toContain(`${label(point.date)}${lacking(point) ? ' (' : ''}`);
+          const compared = before ? ` compared with ${label(before.date)} (` : ' compared with no ';
+          expect(await note.textContent()).toContain(compared);
+          if (comparedLacking(before)) named++;
+        }
+      }
     }
-    expect(series.some((line) => line.points.some((point) => point.partial))).toBe(true);
+    // The demo's weekly widgets start a range of 30 days in a cut week, set against a cut week of the compared range.
+    expect(named).toBeGreaterThan(0);
+    await view.context().close();
+  });
+
+  it('report: a current period with a day without data is not judged either; that day is no point at 0', async () => {
+    // The seed's last day is yesterday: today has no data, yesterday has all of it.
+    const { data, view } = await reportAt('today', 'previous_period');
+    expect(data.range).toMatchObject({ days: 1, daysWithData: 0 });
+    expect(data.compareRange).toMatchObject({ days: 1, daysWithData: 1 });
+    const notice = await view.locator('.notice.coverage').textContent();
+    expect(notice).toContain('The current period has data for 0 of 1 day.');
+    expect(await view.locator('.delta.better, .delta.worse').count()).toBe(0);
+    const labels = await changeLabels(view);
+    expect(allPartial(labels)).toBe(true);
+    expect(labels.some((label) => label.startsWith('down 100%'))).toBe(true);
+    // Each chart is one day, week or month: its figures as bars, the day without data written "–", not 0.
+    const charts = data.charts as { series: { metric: string; points: Points }[] }[];
+    const figures = view.locator('figure.chart');
+    expect(await figures.locator('canvas').count()).toBe(0);
+    let index = 0;
+    for (const line of charts.flatMap((chart) => chart.series)) {
+      const [point] = line.points;
+      expect(point).toMatchObject({ daysWithData: 0 });
+      const cells = await figures.nth(index++).locator('details tbody tr td').allTextContents();
+      expect(cells[0]).toBe('–');
+    }
+    expect(charts.some((chart) => chart.series.some((line) => line.points[0]!.value === 0))).toBe(true);
     await view.context().close();
   });
 

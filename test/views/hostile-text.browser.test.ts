@@ -103,7 +103,7 @@ describe.skipIf(!chromiumAvailable)('the views with hostile text', () => {
     await hosted.page.close();
   });
 
-  it('report: a 150-character title stays within its chart, a title with an override reorders no metric', async () => {
+  it('report: a 150-character title stays in its chart, hides no KPI metric; an override reorders none', async () => {
     const hosted = await show('report', 'view_report', reportData);
     await hosted.view.locator('.kpi').first().waitFor({ timeout: 30_000 });
     await expect.poll(() => hosted.view.locator('.plot canvas').count(), { timeout: 10_000 }).toBe(3);
@@ -119,6 +119,15 @@ describe.skipIf(!chromiumAvailable)('the views with hostile text', () => {
       return { overlapping: overlapping.length, overflowing: overflowing.length };
     });
     expect.soft(spills).toEqual({ overlapping: 0, overflowing: 0 });
+    // A KPI's metric is named first: a title of 150 characters, clamped after it, hides none of it.
+    const metricsHidden = await hosted.view.locator('.kpi .name').evaluateAll((names) => names.filter((name) => {
+      const metric = document.createRange();
+      metric.selectNodeContents(name.firstChild!);
+      const hidden = metric.getBoundingClientRect().bottom > name.getBoundingClientRect().bottom;
+      return hidden || name.firstChild!.textContent === '';
+    }).map((name) => name.textContent));
+    expect.soft(await hosted.view.locator('.kpi .name').count()).toBe(2);
+    expect.soft(metricsHidden).toEqual([]);
     expect.soft(await reversedNames(hosted.view)).toEqual([]);
     await expectFits(hosted);
     await hosted.page.close();

@@ -69,9 +69,14 @@ export const visibilityData = {
 };
 
 const provider = 'google_analytics';
-const points = days.map((date, index) => ({ date, value: 100 + index, previousValue: null }));
+const points = days.map((date, index) =>
+  ({ date, value: 100 + index, previousValue: null,
+    daysInRange: 1, partial: false, daysWithData: 1, compareBucket: null }));
 
-/** A KPI titled with U+202E inside, a chart with a 150-character title beside another, a table row of one long word. */
+/**
+ * A KPI titled with U+202E inside, another with a 150-character title, a chart with that title
+ * beside another, a table row of one long word.
+ */
 export const reportData = {
   report: {
     data: {
@@ -79,6 +84,7 @@ export const reportData = {
       definition: {
         widgets: [
           { id: 'w1', type: 'kpi', title: `Evil${RLO}widget`, provider, metrics: ['sessions'], dimension: null },
+          { id: 'w5', type: 'kpi', title: LONG_TITLE, provider, metrics: ['users'], dimension: null },
           { id: 'w2', type: 'line_chart', title: LONG_TITLE, provider, metrics: ['sessions', 'users'], dimension: null },
           { id: 'w3', type: 'line_chart', title: 'Next chart', provider, metrics: ['users'], dimension: null },
           { id: 'w4', type: 'table', title: `Evil${RLO}table`, provider, metrics: ['sessions'], dimension: 'campaign' },
@@ -89,8 +95,11 @@ export const reportData = {
   },
   reportData: {
     data: {
-      reportId: 'rep_hostile', range, compareRange: null,
-      kpis: [{ widgetId: 'w1', metric: 'sessions', value: 10, previousValue: null, change: null }],
+      reportId: 'rep_hostile', range: { ...range, days: 30, daysWithData: 30 }, compareRange: null,
+      kpis: [
+        { widgetId: 'w1', metric: 'sessions', value: 10, previousValue: null, change: null },
+        { widgetId: 'w5', metric: 'users', value: 8, previousValue: null, change: null },
+      ],
       charts: [
         { widgetId: 'w2', type: 'line_chart', granularity: 'day', series: ['sessions', 'users'].map((metric) => ({ metric, points })) },
         { widgetId: 'w3', type: 'line_chart', granularity: 'day', series: [{ metric: 'users', points }] },
@@ -102,5 +111,10 @@ export const reportData = {
       }],
     },
   },
-  metricCatalog: { providers: [{ id: provider, metrics: [{ id: 'sessions', unit: 'count' }, { id: 'users', unit: 'count' }] }] },
+  metricCatalog: {
+    providers: [{
+      id: provider, label: 'Google Analytics',
+      metrics: [{ id: 'sessions', unit: 'count' }, { id: 'users', unit: 'count' }],
+    }],
+  },
 };

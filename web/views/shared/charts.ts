@@ -32,8 +32,13 @@ interface ChartOptions {
     /** Weeks or months: ticks on the points' own dates (as many as fit), written with `tick`. */
     atPoints?: boolean;
   };
-  /** Per x position, why its figure covers part of its bucket ("3 of 7 days"), or null: drawn lighter and noted. */
+  /**
+   * Per x position, why its figure is not a whole bucket's ("3 days in the range", "no data"), or
+   * null: drawn lighter (bars), noted under the chart and in its table.
+   */
   partial?: (string | null)[];
+  /** Per x position, what its comparison figure covers when that is worth saying (either side partial), or null. */
+  against?: (string | null)[];
   series: Series[];
   format(value: number | null): string;
   /** How the value axis writes its ticks (default: `format`); money's axis drops the cents. */
@@ -65,28 +70,79 @@ const isoDay = (seconds: number) => new Date(seconds * 1000).toISOString().slice
 /** A partial bucket's colour: the series' own, faded (lighter, still its hue). */
 const faded = (color: string) => `${color}66`;
 
-/** A line (or bar) chart with its data table; it follows its container's width. */
+// The partial periods a chart names under it; more are in its table.
+const NOTED = 6;
+
+/** Under a chart: its positions whose figures cover part of their bucket, each with what it is compared with. */
+function partialNote(noted: string[], lighter: boolean): HTMLElement | null {
+  if (!noted.length) return null;
+  return h('p', { class: 'note partial' },
+    `Partial periods${lighter ? ' (lighter bars)' : ''}: ${noted.slice(0, NOTED).join('; ')}`,
+    noted.length > NOTED ? `; ${noted.length - NOTED} more in the table. ` : '. ',
+    'A figure covers its days with data only; a period without data is left out, not drawn as 0.');
+}
+
+const legend = (series: Series[]) => h('ul', { class: 'legend' }, series.map((line, index) => h('li', {},
+  h('span', { class: `swatch${line.dashed ? ' dashed' : ''}`, style: `--swatch:${PALETTE[index % PALETTE.length]}` }),
+  line.label)));
+
+/** A line (or bar) chart with its data table; it follows its container's width. One x position is drawn as bars. */
 export function chart(options: ChartOptions): HTMLElement {
-  const { title, detail, labels, dates, series, format, bars = false, height = 220 } = options;
+  const { title, detail, labels, series, format } = options;
   const partial = options.partial ?? [];
+  const against = options.against ?? [];
   const label = options.label ?? ((text: string) => text);
-  const tick = options.tick ?? label;
-  const rowLabel = (text: string, row: number) => (partial[row] ? `${label(text)} (partial: ${partial[row]})` : label(text));
-  const cut = labels.flatMap((text, row) => (partial[row] ? [`${label(text)} (${partial[row]})`] : []));
-  const partialNote = cut.length
-    ? h('p', { class: 'note partial' }, `Partial${bars ? ' (lighter bars)' : ''}: ${cut.join(', ')}. `,
-      'The range cuts these periods: their figures cover those days only.')
-    : null;
+  const compared = (row: number) => (against[row] ? ` compared with ${against[row]}` : '');
+  const named = (text: string, row: number, prefix: string) =>
+    `${label(text)}${partial[row] ? ` (${prefix}${partial[row]})` : ''}${compared(row)}`;
+  const noted = labels.flatMap((text, row) => (partial[row] || against[row] ? [named(text, row, '')] : []));
   const name = detail ? `${title} · ${detail}` : title;
   const caption = () => h('span', {}, bdi(title), detail ? ` · ${detail}` : '');
   const plot = h('div', { class: 'plot', role: 'img', 'aria-label': `${name}: chart; its numbers are in the table below.` });
+  const rows = labels.map((text, row) =>
+    [named(text, row, 'partial: '), ...series.map((line) => format(line.values[row] ?? null))]);
   const figure = h('figure', { class: 'chart' },
     h('figcaption', { title: name }, caption()),
-    h('ul', { class: 'legend' }, series.map((line, index) => h('li', {}, h('span', { class: `swatch${line.dashed ? ' dashed' : ''}`, style: `--swatch:${PALETTE[index % PALETTE.length]}` }), line.label))),
+    // One position names each bar beside it: no legend.
+    labels.length === 1 ? null : legend(series),
     plot,
-    partialNote,
-    h('details', {}, h('summary', {}, 'Table'), table(caption(), ['', ...series.map((line) => line.label)], labels.map((text, row) => [rowLabel(text, row), ...series.map((line) => format(line.values[row] ?? null))]))),
+    partialNote(noted, Boolean(options.bars) && partial.some(Boolean)),
+    h('details', {}, h('summary', {}, 'Table'), table(caption(), ['', ...series.map((line) => line.label)], rows)),
   );
+  if (labels.length === 1) plot.append(onePosition(label(labels[0]!), series, format, Boolean(partial[0])));
+  else draw(plot, options);
+  return figure;
+}
+
+/**
+ * One x position (a range of one day, week or month): its figures as bars one under another,
+ * each from zero with its value written beside it, where uPlot would draw a lone dot.
+ */
+function onePosition(name: string, series: Series[], format: ChartOptions['format'], partial: boolean): HTMLElement {
+  const values = series.map((line) => line.values[0] ?? null);
+  const top = Math.max(0, ...values.map((value) => value ?? 0));
+  const grid = 'display:grid;grid-template-columns:1fr auto;gap:2px 8px;align-items:center;padding:8px 0';
+  const box = h('div', { style: grid },
+    h('span', { style: 'grid-column:1/-1;font-weight:600' }, name));
+  series.forEach((line, index) => {
+    const colour = PALETTE[index % PALETTE.length]!;
+    const value = values[index] ?? null;
+    const width = value !== null && top > 0 ? Math.max(0, value / top) * 100 : 0;
+    const fill = line.dashed ? `border:2px dashed ${colour}` : `background:${partial ? faded(colour) : colour}`;
+    box.append(
+      h('span', { style: 'grid-column:1/-1;margin-top:6px;color:var(--text-secondary);font-size:12px' }, line.label),
+      h('span', {}, h('span', { style: `display:block;box-sizing:border-box;height:18px;width:${width}%;${fill}` })),
+      h('span', { style: 'font-variant-numeric:tabular-nums' }, format(value)));
+  });
+  return box;
+}
+
+/** The chart drawn by uPlot into `plot`, at its width, drawn again as that changes. */
+function draw(plot: HTMLElement, options: ChartOptions) {
+  const { labels, dates, series, format, bars = false, height = 220 } = options;
+  const partial = options.partial ?? [];
+  const label = options.label ?? ((text: string) => text);
+  const tick = options.tick ?? label;
   const axis = { stroke: themeColor('--text-secondary'), grid: { stroke: themeColor('--line'), width: 1 }, ticks: { stroke: themeColor('--line'), width: 1 } };
   const xs = dates ? labels.map(epochSeconds) : labels.map((_, index) => index);
   // Half the narrowest step either side, so that the first and last bars are whole.
@@ -148,5 +204,4 @@ export function chart(options: ChartOptions): HTMLElement {
     if (!drawn) drawn = build(width);
     else drawn.setSize({ width, height });
   }).observe(plot);
-  return figure;
 }

@@ -3,33 +3,48 @@ export interface Formats {
   locale: string;
   percent(value: number | null | undefined): string;
   number(value: number | null | undefined): string;
-  /** A change: signed, as a percentage when `ratio` (a relative change), else as the number. */
+  /** A change: signed, as a percentage to CHANGE_DIGITS places when `ratio` (a relative change), else as the number. */
   change(value: number | null | undefined, ratio?: boolean): string;
+  /** A number of days, singular or plural ("1 day", "27 days"). */
+  days(count: number): string;
   day(date: string): string;
   /** A day without its year, for chart axes. */
   shortDay(date: string): string;
   month(date: string): string;
   /**
-   * How a metric of this unit (the catalogue's) is written, rounded by UNIT_DIGITS: a count whole,
-   * a percent (0..1) as a percentage, money to two places (always), other decimals to at most two.
+   * How a metric of this unit (the catalogue's) is written, to exactly UNIT_DIGITS places: a count
+   * whole, a percent (0..1) as a percentage to one, money and other decimals to two.
    */
   ofUnit(unit: string | undefined): (value: number | null | undefined) => string;
 }
 
 /**
  * The one rounding rule for a metric's figure: how many fraction digits its unit shows (a
- * percent's of the percentage). The API's values are exact; every tile, chart and table — and a
- * table's total beside a KPI — writes them through this, so one value reads the same everywhere.
+ * percent's of the percentage), always that many, so that a column or a row of tiles reads
+ * alike (2.10 above 2.08, not 2.1). The API's values are exact; every tile, chart and table —
+ * and a table's total beside a KPI — writes them through this, so one value reads the same everywhere.
  */
 export const UNIT_DIGITS: Record<string, number> = { count: 0, percent: 1, currency: 2, decimal: 2 };
 
+/** A relative change's places as a percentage: one, for every change ("+3.0%" beside "-12.4%"). */
+export const CHANGE_DIGITS = 1;
+
+/** Whether a relative change reads 0 at CHANGE_DIGITS places: no change, neither better nor worse. */
+export const readsAsNoChange = (ratio: number): boolean => Math.abs(ratio) < 0.5 * 10 ** -(CHANGE_DIGITS + 2);
+
 const DASH = '–';
+/** Exactly `digits` places (of a percentage when `percent`). */
+const places = (digits: number, percent = false): Intl.NumberFormatOptions =>
+  ({ ...(percent ? { style: 'percent' } : {}), minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 export function formats(requested: string | undefined): Formats {
   const locale = supported(requested) ?? supported(navigator.language) ?? 'en-US';
   const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: UNIT_DIGITS.percent });
   const number = new Intl.NumberFormat(locale, { maximumFractionDigits: UNIT_DIGITS.decimal });
-  const signedPercent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1, signDisplay: 'exceptZero' });
+  const fixed = (digits: number, percent = false) => new Intl.NumberFormat(locale, places(digits, percent));
+  const signedPercent = new Intl.NumberFormat(locale, {
+    ...places(CHANGE_DIGITS, true), signDisplay: 'exceptZero',
+  });
   const signedNumber = new Intl.NumberFormat(locale, { maximumFractionDigits: 2, signDisplay: 'exceptZero' });
   const day = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' });
   const month = new Intl.DateTimeFormat(locale, { month: 'short', year: 'numeric', timeZone: 'UTC' });
@@ -37,20 +52,16 @@ export function formats(requested: string | undefined): Formats {
   const missing = (value: number | null | undefined): value is null | undefined => value === null || value === undefined || !Number.isFinite(value);
   const asPercent = (value: number | null | undefined) => (missing(value) ? DASH : percent.format(value));
   const asNumber = (value: number | null | undefined) => (missing(value) ? DASH : number.format(value));
-  const count = new Intl.NumberFormat(locale, { maximumFractionDigits: UNIT_DIGITS.count });
-  // Money keeps its cents (0.80, not 0.8).
-  const cents = UNIT_DIGITS.currency;
-  const money = new Intl.NumberFormat(locale, { minimumFractionDigits: cents, maximumFractionDigits: cents });
   const through = (format: Intl.NumberFormat) => (value: number | null | undefined) =>
     (missing(value) ? DASH : format.format(value));
-  const byUnit: Record<string, (value: number | null | undefined) => string> = {
-    count: through(count), currency: through(money), percent: asPercent,
-  };
+  const byUnit: Record<string, (value: number | null | undefined) => string> = Object.fromEntries(
+    Object.entries(UNIT_DIGITS).map(([unit, digits]) => [unit, through(fixed(digits, unit === 'percent'))]));
   return {
     locale,
     percent: asPercent,
     number: asNumber,
     change: (value, ratio = true) => (missing(value) ? DASH : (ratio ? signedPercent : signedNumber).format(value)),
+    days: (count) => `${number.format(count)} ${count === 1 ? 'day' : 'days'}`,
     day: (date) => day.format(new Date(`${date.slice(0, 10)}T00:00:00Z`)),
     shortDay: (date) => shortDay.format(new Date(`${date.slice(0, 10)}T00:00:00Z`)),
     month: (date) => month.format(new Date(`${date.slice(0, 10)}T00:00:00Z`)),
