@@ -8,22 +8,21 @@ import { DEFINITION_LIMITS } from './definition.js';
 import { MAX_REPORT_DAYS } from './date-presets.js';
 import type { BucketSpan, Chart, ChartPoint } from './engine.js';
 
+type BucketFieldBuilder = ObjectFieldBuilder<typeof builder.$inferSchemaTypes, BucketSpan>;
+
 /** A bucket's fields, alike on a chart point and on the compared bucket it is paired with. */
-const bucketFields = <Shape extends BucketSpan>(t: ObjectFieldBuilder<typeof builder.$inferSchemaTypes, Shape>) => ({
-  date: t.field({ type: 'Date', description: 'First day of the bucket.', resolve: (bucket) => bucket.date }),
-  daysInRange: t.int({
+const bucketFields = (t: BucketFieldBuilder) => ({
+  date: t.expose('date', { type: 'Date', description: 'First day of the bucket.' }),
+  daysInRange: t.exposeInt('daysInRange', {
     description: 'Days of the bucket inside the range (a week has 7, a month its own).',
-    resolve: (bucket) => bucket.daysInRange,
   }),
-  partial: t.boolean({
+  partial: t.exposeBoolean('partial', {
     description: 'True when the range cuts the bucket (a first or last week or month with fewer days): '
       + 'its sum covers daysInRange days only.',
-    resolve: (bucket) => bucket.partial,
   }),
-  daysWithData: t.int({
+  daysWithData: t.exposeInt('daysWithData', {
     description: 'Days of daysInRange with facts of the widget\'s source. 0 is no data (a gap, not a bucket of '
       + 'zeros, although value reads 0 for a count); fewer than daysInRange, the sum covers those days only.',
-    resolve: (bucket) => bucket.daysWithData,
   }),
 });
 
@@ -34,7 +33,8 @@ const ChartBucketType = builder.objectRef<BucketSpan>('ChartBucket').implement({
 
 const ChartPointType = builder.objectRef<ChartPoint>('ChartPoint').implement({
   fields: (t) => ({
-    ...bucketFields(t),
+    // A chart point is a bucket (ChartPoint extends BucketSpan): the same fields read the same properties.
+    ...bucketFields(t as unknown as BucketFieldBuilder),
     value: t.exposeFloat('value', { nullable: true }),
     previousValue: t.exposeFloat('previousValue', {
       nullable: true,
