@@ -1,7 +1,8 @@
 // The three views hold any text: shown as MCP Apps in a real browser with hostile names, titles
 // and answers (hostile-text.fixtures.ts), nothing is wider than the frame, no title spills over
 // the next chart, a right-to-left override in one name reorders no other text, an answer marks
-// a bounded number of mentions, and the view never asks its host for more than the host can show.
+// a bounded number of mentions and shows a very long one cut (its whole a click away), and the
+// view never asks its host for more than the host can show.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Frame } from 'playwright-core';
 import { selfContainedDocument, type ViewName } from '../../src/views/index.js';
@@ -79,9 +80,13 @@ async function expectFits(hosted: HostedView) {
 }
 
 describe.skipIf(!chromiumAvailable)('the views with hostile text', () => {
-  it('answers: a 100 000-character word wraps, marks are bounded per answer, names keep their order', async () => {
+  it('answers: a 100 000-character word is cut, whole on request; marks bounded; names in order', async () => {
     const hosted = await show('answers', 'view_answers', answersData);
     await expect.poll(() => hosted.view.locator('p[role=status]').textContent(), { timeout: 30_000 }).toBe('1–5 of 5');
+    // Laid out whole, such a word costs the browser up to a second at each drawing: a few screens are shown.
+    const texts = () => hosted.view.locator('article.answer p.text')
+      .evaluateAll((boxes) => boxes.map((box) => box.textContent!.length));
+    expect.soft(await texts()).toEqual([4_000, 4_000, 4_000, 4_000, 4_000]);
     const marks = await hosted.view
       .locator('article.answer')
       .evaluateAll((cards) => cards.map((card) => card.querySelectorAll('mark').length));
@@ -91,6 +96,12 @@ describe.skipIf(!chromiumAvailable)('the views with hostile text', () => {
     expect.soft(new Set(await hosted.view.locator('mark').allTextContents())).toEqual(new Set(['A', 'a']));
     expect.soft(await reversedNames(hosted.view)).toEqual([]);
     await expectFits(hosted);
+    const whole = hosted.view.getByRole('button', { name: 'Show the whole answer (100,000 characters)' });
+    expect(await hosted.view.getByRole('button', { name: /^Show the whole answer/ }).count()).toBe(5);
+    await whole.click();
+    expect.soft((await texts())[0]).toBe(100_000);
+    expect.soft(await hosted.view.evaluate(() => document.activeElement?.matches('p.text'))).toBe(true);
+    expect.soft(await hosted.view.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(WIDTH);
     await hosted.page.close();
   });
 

@@ -2,7 +2,7 @@
 // page by page, newest first, the brand's and competitors' mentions marked, citations listed, and
 // why: the searches each ran and the pages it read, those it did not cite marked.
 import './shared/theme.css';
-import { bdi, clipped, h, names } from './shared/dom.js';
+import { bdi, clip, clipped, h, names } from './shared/dom.js';
 import type { Formats } from './shared/format.js';
 import { startView, type Args } from './shared/host.js';
 import { ANSWERS_WIDEST_RANGE_DAYS } from './shared/ranges.js';
@@ -39,6 +39,13 @@ interface AnswersData {
   aiVisibilityAnswers: { data: Answer[]; meta: { total: number; nextCursor: string | null } };
   withheld?: Withheld;
 }
+
+/**
+ * Characters of an answer shown until the person asks for the whole: a few screens of its box.
+ * Laying out text costs with its length, most when it has no space to break at: 100 000
+ * characters of one word can take the browser a second or more, at every drawing.
+ */
+const SHOWN_CHARACTERS = 4_000;
 
 // Set when the person chose a prompt or a page: the next drawing brings its answers into view.
 let toAnswers = false;
@@ -135,6 +142,22 @@ function marked(text: string, mentions: Mention[]): (string | Node)[] {
   return parts;
 }
 
+/** The answer's text, a very long one cut, with a button that shows it whole. */
+function answerText(text: string, mentions: Mention[], f: Formats): HTMLElement[] {
+  const shown = clip(text, SHOWN_CHARACTERS);
+  // The cut text is the answer's own up to its ellipsis: the marks within it keep their places.
+  const within = shown === text ? mentions : mentions.filter((mention) => mention.end < shown.length);
+  // A long answer scrolls in its own box (focusable, so that a keyboard scrolls it too).
+  const box = h('p', { class: 'text', tabindex: 0 }, marked(shown, within));
+  if (shown === text) return [box];
+  const whole = h('button', { type: 'button', class: 'whole', onclick: () => {
+    box.replaceChildren(...marked(text, mentions));
+    whole.remove();
+    box.focus();
+  } }, `Show the whole answer (${f.number(Array.from(text).length)} characters)`);
+  return [box, whole];
+}
+
 // Every name, title, URL and query is someone else's text: each is isolated (bdi) from the rest.
 function answerCard(answer: Answer, prompt: string | undefined, project: Project | undefined, f: Formats) {
   const counted = (name: string, count: number) => [bdi(name), ` ${f.number(count)}×`];
@@ -152,8 +175,7 @@ function answerCard(answer: Answer, prompt: string | undefined, project: Project
       answer.position !== null ? ` · position ${f.number(answer.position)}` : '',
       answer.sentiment !== null ? ` · sentiment ${answer.sentiment}` : ''),
     prompt ? h('div', { class: 'meta' }, 'Prompt: ', bdi(prompt)) : null,
-    // A long answer scrolls in its own box (focusable, so that a keyboard scrolls it too).
-    h('p', { class: 'text', tabindex: 0 }, marked(answer.text, found.mentions)),
+    ...answerText(answer.text, found.mentions, f),
     h('div', { class: 'meta' }, 'Mentions: ', mentions.flatMap((parts, index) => (index ? [', ', ...parts] : parts)),
       found.capped ? ` (the first ${f.number(MARKS_PER_ANSWER)} marked in the text)` : ''),
     answer.citations.length

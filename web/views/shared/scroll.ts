@@ -6,7 +6,11 @@ import { h } from './dom.js';
 
 let watching: ResizeObserver | undefined;
 
-/** Shows a box's hint only while the box is wider inside than outside. */
+/**
+ * Shows a box's hint only while the box is wider inside than outside. Read when the observer
+ * reports the box's size, after the browser has laid the page out: a read while drawing would lay
+ * the whole page out there and then, once per box.
+ */
 function measure(scroller: Element) {
   const hint = scroller.previousElementSibling;
   if (!(hint instanceof HTMLElement) || !hint.classList.contains('scroll-hint')) return;
@@ -31,7 +35,7 @@ export function cueScrollers(root: HTMLElement): void {
     scroller.setAttribute('role', 'region');
     scroller.setAttribute('aria-label', captions.map((caption) => caption.textContent).join(' · ') || 'Table');
     scroller.before(h('p', { class: 'scroll-hint', 'aria-hidden': 'true', hidden: true }, 'scroll →'));
-    measure(scroller);
+    // Observing reports the box's first size too, which measures it.
     watching.observe(scroller);
   }
 }
