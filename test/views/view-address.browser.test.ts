@@ -1,9 +1,11 @@
 // A view's state is its web page's address: a preset, a comparison, a locale, a prompt and a page
 // chosen in the page are in the query string, and the page loaded again (or sent to someone)
-// shows the same; choosing a prompt brings its answers into view with the keyboard's focus.
+// shows the same; choosing a prompt brings its answers into view with the keyboard's focus. An
+// address asking for what cannot be shown (a preset that does not exist, a range too wide, a
+// locale without data) shows the rest, saying so.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { seededViewsWorkspace } from '../support/views.js';
+import { seededViewsWorkspace, v1Get } from '../support/views.js';
 import { useListeningApp } from '../support/listen.js';
 import { chromiumAvailable, launchChromium } from '../support/browser.js';
 
@@ -110,4 +112,32 @@ describe.skipIf(!chromiumAvailable)('a view\'s address', () => {
     expect(await shown(page)).toEqual(before);
     await page.context().close();
   });
+
+  it('an address asking for what cannot be shown: the rest, the controls, a notice, a corrected address', async () => {
+    const notice = (page: Page) => page.locator('#view .notice.fallback').textContent();
+    const report = await signedIn(`/app/reports/${seeded.reportId}?datePreset=bogus&comparePreset=none`, '.kpi');
+    expect(await notice(report))
+      .toBe('The address asked for datePreset “bogus”, which this view cannot show: it shows its default instead.');
+    expect(await report.locator('select[aria-label="Dates"]').count()).toBe(1);
+    expect(new URL(report.url()).search).toBe('?comparePreset=none');
+    // A choice made there draws without the notice.
+    await report.selectOption('select[aria-label="Dates"]', 'last_7_days');
+    await expect.poll(() => report.locator('#view .notice.fallback').count()).toBe(0);
+    await report.context().close();
+
+    const answersPath = `/app/ai-visibility/${seeded.projectId}/answers`;
+    const prompts = await v1Get(served.baseUrl, `/ai-visibility/projects/${seeded.projectId}/prompts`, seeded.apiKey);
+    const promptId: string = prompts.data[1].id;
+    const answers = await signedIn(`${answersPath}?promptId=${promptId}&dateFrom=2020-01-01`, 'article.answer');
+    expect(await notice(answers)).toContain('dateFrom “2020-01-01”');
+    expect(await answers.locator('select[aria-label="Range"]').inputValue()).toBe('30');
+    expect(Object.fromEntries(new URL(answers.url()).searchParams)).toEqual({ promptId });
+    await answers.context().close();
+
+    const visibility = await signedIn(`/app/ai-visibility/${seeded.projectId}?locale=xx-XX`, '.kpi');
+    expect(await notice(visibility)).toContain('locale “xx-XX”');
+    expect(new URL(visibility.url()).search).toBe('');
+    await visibility.context().close();
+  });
 });
+

@@ -30,6 +30,7 @@ interface Opportunities {
   sources: { locale: string; domain: string; citations: number; answers: number; competitors: string[]; score: number }[];
   pages: { locale: string; url: string; retrievals: number; retrievedNotCited: number; score: number }[];
 }
+type Project = NonNullable<VisibilityData['node']>;
 interface VisibilityData {
   node: {
     id: string; name: string; brand: string; competitors: string[]; models: string[]; locales: string[];
@@ -56,11 +57,17 @@ startView<VisibilityArgs, VisibilityData>({
   },
   // The data hold every locale; the one shown is chosen among them.
   local: ['locale'],
+  shownArgs(data, args) {
+    // A locale the data do not hold is drawn as their first.
+    if (!args.locale || !data.node || localesOf(data.node).includes(args.locale)) return args;
+    const { locale: _unknown, ...others } = args;
+    return others;
+  },
   render(root, data, args, { formats: f, reload }) {
     const project = data.node;
     if (!project) return void root.append(h('p', { class: 'notice' }, 'No such project in this workspace.'));
     const { range, totals } = project.metrics.data;
-    const locales = project.locales.length ? project.locales : totals.map((row) => row.locale);
+    const locales = localesOf(project);
     const locale = args.locale && locales.includes(args.locale) ? args.locale : locales[0];
     const pick = h('select', { 'aria-label': 'Locale', onchange: (event) => reload({ ...args, locale: (event.target as HTMLSelectElement).value }) }, locales.map((code) => h('option', { value: code, ...(code === locale ? { selected: true } : {}) }, code)));
     root.append(
@@ -90,6 +97,10 @@ startView<VisibilityArgs, VisibilityData>({
     );
   },
 });
+
+/** The locales a project's data may be shown in: its own, else those its totals hold. */
+const localesOf = (project: Project): string[] =>
+  project.locales.length ? project.locales : project.metrics.data.totals.map((row) => row.locale);
 
 function kpis(total: LocaleTotals, f: Formats) {
   const tile = (name: string, value: string) => h('li', { class: 'kpi' }, h('div', { class: 'name' }, name), h('div', { class: 'value' }, value));

@@ -4,8 +4,8 @@
 // by the page and reads the same operation from /graphql as a trusted (persisted) operation.
 // Either way the data has one shape: the GraphQL operation's `data`.
 import { AppBridge, type HostContext, type ToolResult } from './bridge.js';
-import { argsOfQuery, dataArgs, queryOf, sameData } from './address.js';
-import { h } from './dom.js';
+import { argsOfQuery, dataArgs, differing, queryOf, refusedArguments, sameData, withoutRefused } from './address.js';
+import { bdi, clip, h } from './dom.js';
 import { formats, type Formats } from './format.js';
 import { cueScrollers } from './scroll.js';
 
@@ -31,6 +31,11 @@ export interface ViewDefinition<A extends Args, D> {
    * pages before this one): never sent to its tool, and changing them only draws the view again.
    */
   local?: readonly string[];
+  /**
+   * The arguments as the view draws these data: without one it replaced (a locale the data do
+   * not hold, drawn as their first). A web page's address is corrected to them, and says so.
+   */
+  shownArgs?(data: D, args: A): A;
   render(root: HTMLElement, data: D, args: A, api: ViewApi<A>): void;
 }
 
@@ -45,6 +50,13 @@ function message(text: string, kind: 'empty' | 'error' | 'loading') {
   root().replaceChildren(h('p', { class: `notice ${kind}`, role: kind === 'error' ? 'alert' : 'status' }, text));
 }
 
+/** The server refused the arguments asked (a 400), naming those it could. */
+class Refusal extends Error {
+  constructor(message: string, readonly refused: string[]) {
+    super(message);
+  }
+}
+
 async function readGraphQL(operation: string, variables: Args): Promise<unknown> {
   const response = await fetch('/graphql', {
     method: 'POST',
@@ -52,9 +64,20 @@ async function readGraphQL(operation: string, variables: Args): Promise<unknown>
     headers: { 'content-type': 'application/json', accept: 'application/json' },
     body: JSON.stringify({ variables, extensions: { persistedQuery: { version: 1, sha256Hash: operation } } }),
   });
-  const body = (await response.json()) as { data?: unknown; errors?: { message: string }[] };
-  if (body.errors?.length) throw new Error(body.errors[0]!.message);
+  const body = (await response.json()) as { data?: unknown; errors?: { message: string; extensions?: Args }[] };
+  if (body.errors?.length) {
+    const text = body.errors[0]!.message;
+    throw response.status === 400 ? new Refusal(text, refusedArguments(body.errors)) : new Error(text);
+  }
   return body.data;
+}
+
+/** Said above a view drawn without what its address asked for; each value is the address's text, isolated. */
+function fallbackNotice(dropped: Args): HTMLElement {
+  const asked = Object.entries(dropped).flatMap(([key, value], index) =>
+    [index ? ', ' : '', `${key} “`, bdi(clip([value].flat().join(', '), 60)), '”']);
+  return h('p', { class: 'notice fallback', role: 'status' },
+    'The address asked for ', asked, ', which this view cannot show: it shows its default instead.');
 }
 
 function applyTheme(theme: HostContext['theme']) {
@@ -62,11 +85,17 @@ function applyTheme(theme: HostContext['theme']) {
 }
 
 export function startView<A extends Args, D>(view: ViewDefinition<A, D>): void {
+  const page = root().dataset.page;
   let load: (args: A) => Promise<D>;
   let locale: string | undefined;
   let shown: { data: D; args: A } | null = null;
-  // Where a web page writes down what it shows (nothing in an MCP App).
+  // Where a web page writes down what it shows, and what it shows instead of what its address
+  // asked for and the server refused (nothing in an MCP App, which has no address).
   let remember = (_args: A) => {};
+  let correct = (_args: A) => {};
+  let rescue = (_args: A, _refused: string[]): { args: A; dropped: Args } | null => null;
+  // Above the view while it shows something other than what its address asked for.
+  let notice: HTMLElement | null = null;
   const local = view.local ?? [];
 
   const draw = () => {
@@ -78,22 +107,48 @@ export function startView<A extends Args, D>(view: ViewDefinition<A, D>): void {
     const focused = active && container.contains(active) ? active.getAttribute('aria-label') : null;
     container.replaceChildren();
     view.render(container, shown.data, shown.args, api);
+    if (notice) container.prepend(notice);
     cueScrollers(container);
     if (focused) container.querySelector<HTMLElement>(`[aria-label="${CSS.escape(focused)}"]`)?.focus();
   };
 
-  async function show(args: A) {
-    if (shown && sameData(shown.args, args, local)) {
-      shown = { data: shown.data, args };
-      return draw();
+  /** The data for `args`, or for what is left of them once each argument the server refuses is left out. */
+  async function read(args: A): Promise<{ data: D; args: A; dropped: Args }> {
+    const dropped: Args = {};
+    for (let asked = args; ;) {
+      try {
+        return { data: await load(dataArgs(asked, local) as A), args: asked, dropped };
+      } catch (error) {
+        const instead = error instanceof Refusal ? rescue(asked, error.refused) : null;
+        if (!instead) throw error;
+        Object.assign(dropped, instead.dropped);
+        asked = instead.args;
+      }
     }
+  }
+
+  /** Draws the data for the arguments as the view shows them, saying what of those asked it left out. */
+  function settle(data: D, args: A, dropped: Args) {
+    const drawn = view.shownArgs?.(data, args) ?? args;
+    const left = { ...dropped, ...differing(args, drawn) };
+    shown = { data, args: drawn };
+    if (Object.keys(left).length && page) {
+      notice = fallbackNotice(left);
+      correct(drawn);
+    }
+    draw();
+  }
+
+  async function show(args: A) {
+    notice = null;
+    if (shown && sameData(shown.args, args, local)) return settle(shown.data, args, {});
     if (!shown) message('Loading…', 'loading');
     // Until the data arrive the controls wait: a second choice made on the old drawing would undo the first.
     root().inert = true;
     document.documentElement.setAttribute('aria-busy', 'true');
     try {
-      shown = { data: await load(dataArgs(args, local) as A), args };
-      draw();
+      const found = await read(args);
+      settle(found.data, found.args, found.dropped);
     } catch (error) {
       message((error as Error).message || 'The data could not be read.', 'error');
     } finally {
@@ -102,7 +157,6 @@ export function startView<A extends Args, D>(view: ViewDefinition<A, D>): void {
     }
   }
 
-  const page = root().dataset.page;
   if (page) {
     // The web app's page: no inline script, so what to show comes as data attributes.
     // What it shows is the page's address too: read back on load and on Back and Forward.
@@ -115,6 +169,14 @@ export function startView<A extends Args, D>(view: ViewDefinition<A, D>): void {
       if (address !== `${location.pathname}${location.search}`) history[how](null, '', address);
     };
     remember = (args) => write(args, 'pushState');
+    correct = (args) => write(args, 'replaceState');
+    // What the server refuses is left out (the view's own arguments and the page's id are kept):
+    // the page shows what is left, its controls with it, rather than only the refusal.
+    rescue = (args, refused) => {
+      const { args: left, dropped } = withoutRefused(args, refused, [...Object.keys(config.args), ...local]);
+      if (!Object.keys(dropped).length) return null;
+      return { args: view.argsFrom({ ...left, ...config.args }, undefined) ?? (config.args as A), dropped };
+    };
     addEventListener('popstate', () => void show(fromAddress()));
     const first = fromAddress();
     write(first, 'replaceState');
