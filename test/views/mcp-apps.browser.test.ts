@@ -123,6 +123,7 @@ describe.skipIf(!chromiumAvailable)('the views as MCP Apps', () => {
     expect(hosted.calls.at(-1)?.arguments.cursor).toBe(answers.meta.nextCursor);
     // The cursors of earlier pages are the view's own, and an MCP App keeps its state out of any address.
     expect(hosted.calls.at(-1)?.arguments).not.toHaveProperty('before');
+    expect(hosted.calls.at(-1)?.arguments).not.toHaveProperty('page');
     expect(await hosted.view.locator('body').evaluate(() => location.search)).toBe('');
     expect(hosted.problems).toEqual([]);
     await hosted.page.close();

@@ -1,8 +1,8 @@
 // A view's state is its web page's address: a preset, a comparison, a locale, a prompt and a page
 // chosen in the page are in the query string, and the page loaded again (or sent to someone)
-// shows the same; choosing a prompt brings its answers into view with the keyboard's focus. An
-// address asking for what cannot be shown (a preset that does not exist, a range too wide, a
-// locale without data) shows the rest, saying so.
+// shows the same; choosing a prompt brings its answers into view with the keyboard's focus. The
+// address stays short however many pages are turned, and one asking for what cannot be shown (a
+// preset that does not exist, a range too wide, a locale without data) shows the rest, saying so.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { seededViewsWorkspace, v1Get } from '../support/views.js';
@@ -110,6 +110,33 @@ describe.skipIf(!chromiumAvailable)('a view\'s address', () => {
     const before = await shown(page);
     await reloaded(page, 'article.answer');
     expect(await shown(page)).toEqual(before);
+    await page.context().close();
+  });
+
+  it('answers: 14 pages turned keep 10 cursors in the address and the place in the list, and turn back', async () => {
+    const page = await signedIn(`/app/ai-visibility/${seeded.projectId}/answers`, 'article.answer');
+    const older = page.getByRole('button', { name: 'Older →' });
+    const firstShown = () => page.locator('p[role=status]').textContent().then((text) => Number(text!.split('–')[0]));
+    for (let turned = 1; turned <= 14; turned++) {
+      await older.click();
+      await expect.poll(firstShown).toBe(turned * 20 + 1);
+      await settled(page);
+    }
+    const address = new URL(page.url());
+    expect(address.searchParams.getAll('before')).toHaveLength(10);
+    expect(address.searchParams.get('page')).toBe('15');
+    expect(address.search.length).toBeLessThan(1_500);
+    await reloaded(page, 'article.answer');
+    expect(await page.locator('p[role=status]').textContent()).toMatch(/^281–300 of/);
+    for (let back = 14; back >= 5; back--) {
+      await page.getByRole('button', { name: '← Newer' }).click();
+      await expect.poll(firstShown).toBe((back - 1) * 20 + 1);
+      await settled(page);
+    }
+    // The cursors of the pages before were not kept: the way back is to the first page, and it says so.
+    await page.getByRole('button', { name: '← Newest' }).click();
+    await expect.poll(() => page.locator('p[role=status]').textContent()).toMatch(/^1–20 of/);
+    expect(new URL(page.url()).search).toBe('');
     await page.context().close();
   });
 

@@ -6,6 +6,7 @@ import { bdi, clip, clipped, h, names } from './shared/dom.js';
 import type { Formats } from './shared/format.js';
 import { startView, type Args } from './shared/host.js';
 import { ANSWERS_WIDEST_RANGE_DAYS } from './shared/ranges.js';
+import { newer, older, pageNumber, PAGES_KEPT, type PageState } from './shared/pages.js';
 import { findMentions, MARKS_PER_ANSWER, type Mention } from './shared/mentions.js';
 import { rangeControl, text, withheldNotice, type Withheld } from './shared/read.js';
 
@@ -15,8 +16,10 @@ interface AnswersArgs extends Args {
   dateFrom?: string;
   dateTo?: string;
   cursor?: string;
-  /** The cursors of the pages before this one, the first page's empty (keyset paging only goes forward). */
+  /** The cursors of the nearest pages before this one (shared/pages.ts). */
   before?: string[];
+  /** This page's number, from 1. */
+  page?: number;
 }
 
 interface Totals { locale: string; totalRuns: number; visibility: number | null; shareOfVoice: number | null; averagePosition: number | null; sentiment: number | null }
@@ -47,6 +50,9 @@ interface AnswersData {
  */
 const SHOWN_CHARACTERS = 4_000;
 
+/** Answers on a page: the view's operation's default `limit` (graphql/operations/views/view_answers.graphql). */
+const PAGE_SIZE = 20;
+
 // Set when the person chose a prompt or a page: the next drawing brings its answers into view.
 let toAnswers = false;
 
@@ -61,10 +67,12 @@ startView<AnswersArgs, AnswersData>({
     const dateTo = text(input.dateTo);
     const cursor = text(input.cursor);
     const before = [input.before ?? []].flat().filter((item): item is string => typeof item === 'string');
+    // An address may hold more cursors than the view keeps: the page's number counts them all.
+    const page = pageNumber({ cursor, before, page: Number(input.page) });
     return { id, ...(promptId ? { promptId } : {}), ...(dateFrom ? { dateFrom } : {}), ...(dateTo ? { dateTo } : {}),
-      ...(cursor ? { cursor } : {}), ...(cursor && before.length ? { before } : {}) };
+      ...(cursor ? { cursor, page } : {}), ...(cursor && before.length ? { before: before.slice(-PAGES_KEPT) } : {}) };
   },
-  local: ['before'],
+  local: ['before', 'page'],
   render(root, data, args, { formats: f, reload }) {
     const project = data.aiVisibilityProjects?.data.find((candidate) => candidate.id === args.id);
     const prompts = data.aiVisibilityPrompts?.data;
@@ -76,7 +84,7 @@ startView<AnswersArgs, AnswersData>({
     // The tool's default range: the 30 days up to today (UTC).
     const to = args.dateTo ?? new Date().toISOString().slice(0, 10);
     const range = { from: args.dateFrom ?? new Date(Date.parse(`${to}T00:00:00Z`) - 29 * 86_400_000).toISOString().slice(0, 10), to };
-    const { cursor: _cursor, before: earlier = [], ...withoutCursor } = args;
+    const { cursor: _cursor, before: _before, page: _page, ...withoutCursor } = args;
     const go = (next: AnswersArgs) => {
       toAnswers = true;
       reload(next);
@@ -98,16 +106,15 @@ startView<AnswersArgs, AnswersData>({
       }) : withheldNotice('The prompts with their totals', data.withheld?.aiVisibilityPrompts),
       heading,
     );
-    const position = earlier.length * (answers.data.length || 1);
-    root.append(h('p', { class: 'sub', role: 'status' }, answers.data.length ? `${f.number(position + 1)}–${f.number(position + answers.data.length)} of ${f.number(answers.meta.total)}` : 'No answers in this range.'));
+    // A page number edited in the address places the page no further than the list's end.
+    const last = Math.max(0, answers.meta.total - answers.data.length);
+    const position = Math.min((pageNumber(args) - 1) * PAGE_SIZE, last);
+    root.append(h('p', { class: 'sub', role: 'status' }, answers.data.length
+      ? `${f.number(position + 1)}–${f.number(position + answers.data.length)} of ${f.number(answers.meta.total)}`
+      : 'No answers in this range.'));
     for (const answer of answers.data) root.append(answerCard(answer, promptText.get(answer.promptId), project, f));
     root.append(h('div', { class: 'controls' },
-      h('button', { type: 'button', ...(earlier.length ? {} : { disabled: true }), onclick: () => {
-        const cursor = earlier.at(-1);
-        go({ ...withoutCursor, ...(cursor ? { cursor, before: earlier.slice(0, -1) } : {}) });
-      } }, '← Newer'),
-      h('button', { type: 'button', ...(answers.meta.nextCursor ? {} : { disabled: true }),
-        onclick: () => go({ ...withoutCursor, cursor: answers.meta.nextCursor!, before: [...earlier, args.cursor ?? ''] }) }, 'Older →')));
+      pageButtons(args, answers.meta.nextCursor, (state) => go({ ...withoutCursor, ...state }))));
     if (toAnswers) {
       // The list starts far below the prompts: scrolled to, and the keyboard's focus moved there.
       toAnswers = false;
@@ -118,6 +125,17 @@ startView<AnswersArgs, AnswersData>({
     }
   },
 });
+
+/** "← Newer" ("← Newest" where the pages between were forgotten) and "Older →". */
+function pageButtons(shown: PageState, next: string | null, turn: (state: PageState) => void): HTMLElement[] {
+  const back = newer(shown);
+  return [
+    h('button', { type: 'button', ...(back ? {} : { disabled: true }),
+      onclick: () => back && turn(back.state) }, back?.skips ? '← Newest' : '← Newer'),
+    h('button', { type: 'button', ...(next ? {} : { disabled: true }),
+      onclick: () => next && turn(older(shown, next)) }, 'Older →'),
+  ];
+}
 
 function promptTable(prompts: Prompt[], args: AnswersArgs, f: Formats, choose: (promptId: string | null) => void) {
   // Each prompt spans the row above its locales' totals, so that a narrow screen keeps it readable.
