@@ -1,8 +1,9 @@
 // The three views hold any text: shown as MCP Apps in a real browser with hostile names, titles
 // and answers (hostile-text.fixtures.ts), nothing is wider than the frame, no title spills over
 // the next chart, a right-to-left override in one name reorders no other text, an answer marks
-// a bounded number of mentions and shows a very long one cut (its whole a click away), and the
-// view never asks its host for more than the host can show.
+// a bounded number of mentions and shows a very long one cut (its whole a click away), the names
+// of the brand and its competitors never overlap, and the view never asks its host for more than
+// the host can show.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Frame } from 'playwright-core';
 import { selfContainedDocument, type ViewName } from '../../src/views/index.js';
@@ -68,6 +69,22 @@ const reversedNames = (view: Frame) =>
     return reversed;
   }, INNOCENT);
 
+/** The names and values beside the brand's and competitors' bars that overlap another, or run past their box. */
+const overlappingBarLabels = (view: Frame) =>
+  view.locator('.bar-list').evaluate((list) => {
+    const labels = [...list.querySelectorAll('.bar-name, .bar-value')];
+    const box = list.getBoundingClientRect();
+    const meet = (a: DOMRect, b: DOMRect) =>
+      a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    const rects = labels.map((label) => label.getBoundingClientRect());
+    return labels.flatMap((label, index) => {
+      const rect = rects[index]!;
+      const over = rects.some((other, at) => at !== index && meet(rect, other));
+      const out = rect.left < box.left - 1 || rect.right > box.right + 1 || label.scrollWidth > label.clientWidth + 1;
+      return over || out ? [label.textContent!.slice(0, 40)] : [];
+    });
+  });
+
 /** The frame holds its page: nothing scrolls sideways, and every size asked of the host fits what it offered. */
 async function expectFits(hosted: HostedView) {
   expect.soft(await hosted.view.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(WIDTH);
@@ -105,12 +122,16 @@ describe.skipIf(!chromiumAvailable)('the views with hostile text', () => {
     await hosted.page.close();
   });
 
-  it('AI visibility: long names wrap, the override in one competitor reorders no other', async () => {
+  it('AI visibility: long names wrap, never over one another; an override in one name reorders no other', async () => {
     const hosted = await show('visibility', 'view_visibility', visibilityData);
     await hosted.view.locator('.kpi').first().waitFor({ timeout: 30_000 });
+    expect.soft(await overlappingBarLabels(hosted.view)).toEqual([]);
     await snap(hosted, 'hostile-visibility.png');
     expect.soft(await reversedNames(hosted.view)).toEqual([]);
     await expectFits(hosted);
+    await hosted.page.setViewportSize({ width: 1366, height: 900 });
+    await expect.poll(() => hosted.view.evaluate(() => innerWidth)).toBe(1366);
+    expect.soft(await overlappingBarLabels(hosted.view)).toEqual([]);
     await hosted.page.close();
   });
 

@@ -1,7 +1,8 @@
 // What the views are handed when the names, titles and answers are hostile: one unbroken
 // 100 000-character answer, a 150-character title without a space, U+202E (right-to-left
-// override) inside one competitor's name, and a one-letter brand over long answers. Each view's
-// data has the shape of its GraphQL operation's `data`.
+// override) inside one competitor's name, and a one-letter brand over long answers; among the
+// AI-visibility view's competitors, long names too. Each view's data has the shape of its GraphQL
+// operation's `data`.
 export const RLO = '\u202E';
 export const EVIL = `Evil${RLO}corp`;
 /** Names whose letters must read left to right wherever they appear. */
@@ -38,9 +39,12 @@ export const answersData = {
 
 const days = ['2026-11-18', '2026-11-19', '2026-11-20'];
 
+/** Competitors of the AI-visibility view besides the others: a long name of words, and one long word. */
+const LONG_NAMES = ['Contoso Mountain and Trail Supplies International Trading Company', LONG_TITLE];
+
 export const visibilityData = {
   node: {
-    ...project, models: ['chatgpt', 'gemini'], locales: ['en-US'],
+    ...project, competitors: [...competitors, ...LONG_NAMES], models: ['chatgpt', 'gemini'], locales: ['en-US'],
     trend: days.flatMap((period) => ['chatgpt', 'gemini'].map((model) => ({ period, model, locale: 'en-US', ...rates }))),
     metrics: {
       data: {
@@ -48,7 +52,7 @@ export const visibilityData = {
         totals: [{
           locale: 'en-US', ...rates, positiveCount: 2, neutralCount: 2, negativeCount: 1,
           byModel: [{ model: 'chatgpt', ...rates }],
-          competitors: competitors.map((name) => ({ name, ...rates })),
+          competitors: [...competitors, ...LONG_NAMES].map((name) => ({ name, ...rates })),
         }],
       },
     },

@@ -68,7 +68,9 @@ describe.skipIf(!chromiumAvailable)('the views as MCP Apps', () => {
     const first = metrics.totals.find((row: { locale: string }) => row.locale === locale);
     expect(await tile('Visibility').textContent()).toBe(en.percent.format(first.visibility));
     expect(await tile('Share of voice').textContent()).toBe(en.percent.format(first.shareOfVoice));
-    expect(await hosted.view.locator('.plot canvas').count()).toBeGreaterThanOrEqual(3);
+    // Two charts over time, and a bar for the brand and each competitor.
+    expect(await hosted.view.locator('.plot canvas').count()).toBe(2);
+    expect(await hosted.view.locator('.bar-list li').count()).toBe(1 + first.competitors.length);
     await keep(hosted, 'mcp-visibility.png');
     await hosted.view.selectOption('select[aria-label="Range"]', '7');
     await expect.poll(() => hosted.calls.length, { timeout: 15_000 }).toBe(2);

@@ -2,7 +2,7 @@
 // locale at a time (each locale is its own market; they are never pooled together), the brand
 // against its competitors, sentiment, and the domains the answers cite.
 import './shared/theme.css';
-import { chart } from './shared/charts.js';
+import { chart, PALETTE } from './shared/charts.js';
 import { bdi, clipped, h, names, table } from './shared/dom.js';
 import type { Formats } from './shared/format.js';
 import { startView, type Args } from './shared/host.js';
@@ -127,8 +127,27 @@ function trendCharts(points: TrendPoint[], models: string[], f: Formats) {
 function competitorSection(brand: string, total: LocaleTotals, f: Formats) {
   const rows = [{ name: brand, ...total }, ...total.competitors];
   return h('div', { class: 'grid' },
-    chart({ title: 'Visibility: brand and competitors', labels: rows.map((row) => row.name), series: [{ label: 'Visibility', values: rows.map((row) => row.visibility) }], format: f.percent, bars: true }),
+    visibilityBars(rows, f),
     h('div', { class: 'scroll' }, table('Brand and competitors', ['Name', 'Visibility', 'Share of voice', 'Avg. position'], rows.map((row, position) => [position === 0 ? h('span', {}, bdi(row.name), h('span', { class: 'tag owned' }, 'brand')) : row.name, f.percent(row.visibility), f.percent(row.shareOfVoice), f.number(row.averagePosition)]))));
+}
+
+/**
+ * The brand's and each competitor's visibility as bars across the box, each with its name whole
+ * above it: names are anyone's text and may be long, which a chart's axis could only cut or
+ * overlap. A bar's track is the whole (100 %), so that its length is the rate itself.
+ */
+function visibilityBars(rows: { name: string; visibility: number | null }[], f: Formats) {
+  return h('figure', { class: 'chart bars' },
+    h('figcaption', {}, 'Visibility: brand and competitors'),
+    h('ul', { class: 'bar-list' }, rows.map((row, index) => {
+      const bar = h('span', { class: 'bar' });
+      bar.style.width = `${Math.min(1, Math.max(0, row.visibility ?? 0)) * 100}%`;
+      bar.style.background = PALETTE[0]!;
+      return h('li', {},
+        h('span', { class: 'bar-name' }, bdi(row.name), index ? null : h('span', { class: 'tag owned' }, 'brand')),
+        h('span', { class: 'bar-value' }, f.percent(row.visibility)),
+        h('span', { class: 'bar-track', 'aria-hidden': 'true' }, bar));
+    })));
 }
 
 function sentiment(total: LocaleTotals, f: Formats) {
