@@ -1,7 +1,8 @@
 // Every figure a view shows is v1's figure, in its meaning: the numbers read off the three web
 // pages against v1's JSON for the same report or project, rounded by the one rule of the views
 // (support/views.ts restates it); a change coloured and worded by its metric's direction from
-// the catalogue; the coverage of a compared period and the partial weeks said on the page.
+// the catalogue; the coverage of a compared period (and of an AI-visibility range) and the partial
+// weeks said on the page.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { en, figure, seededViewsWorkspace, v1Get } from '../support/views.js';
@@ -207,6 +208,24 @@ describe.skipIf(!chromiumAvailable)('the figures on the pages', () => {
     const rows = await view.locator('table').filter({ has: view.locator('caption', { hasText: /^By model,/ }) }).locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((cell) => cell.textContent)));
     expect(rows).toEqual(totals.byModel.map((row: { model: string; totalRuns: number; visibility: number | null; shareOfVoice: number | null; averagePosition: number | null; sentiment: number | null }) =>
       [row.model, en.number.format(row.totalRuns), rate(row.visibility), rate(row.shareOfVoice), decimal(row.averagePosition), decimal(row.sentiment)]));
+    await view.context().close();
+  });
+
+  it('AI visibility: over 365 days, the days with data are said, as many as v1\'s rows hold', async () => {
+    const view = await page(`/app/ai-visibility/${projectId}`);
+    await view.locator('.kpi').first().waitFor({ timeout: 15_000 });
+    await view.selectOption('select[aria-label="Range"]', '365');
+    const locale = await view.locator('select[aria-label="Locale"]').inputValue();
+    await expect.poll(() => new URL(view.url()).searchParams.get('dateFrom')).toMatch(/^\d{4}-/);
+    const range = new URL(view.url()).searchParams;
+    const query = `dateFrom=${range.get('dateFrom')}&dateTo=${range.get('dateTo')}&locale=${locale}&limit=1000`;
+    const metrics = await v1(`/ai-visibility/projects/${projectId}/metrics?${query}`);
+    expect(metrics.meta.truncated).toBe(false);
+    const days = new Set((metrics.data.rows as { date: string }[]).map((row) => row.date)).size;
+    expect(days).toBeGreaterThan(0);
+    expect(days).toBeLessThan(365);
+    await expect.poll(() => view.locator('.notice.coverage').textContent(), { timeout: 15_000 }).toBe(
+      `This range has data for ${days} of 365 days (those scanned in ${locale}): its figures cover those days only.`);
     await view.context().close();
   });
 

@@ -6,7 +6,7 @@ import { chart, PALETTE } from './shared/charts.js';
 import { bdi, clipped, h, names, table } from './shared/dom.js';
 import type { Formats } from './shared/format.js';
 import { startView, type Args } from './shared/host.js';
-import { at, rangeControl, text, withheldNotice, type Withheld } from './shared/read.js';
+import { at, coverageNotice, daysIn, rangeControl, text, withheldNotice, type Withheld } from './shared/read.js';
 
 interface VisibilityArgs extends Args {
   id: string;
@@ -77,9 +77,15 @@ startView<VisibilityArgs, VisibilityData>({
     );
     const total = totals.find((row) => row.locale === locale);
     if (!locale || !total) return void root.append(h('p', { class: 'notice empty' }, 'No answers in this range.'));
+    const trend = project.trend.filter((point) => point.locale === locale);
+    // The trend is read per day (the view asks for no other granularity): its periods are the days with scans.
+    const coverage = { days: daysIn(range), daysWithData: new Set(trend.map((point) => point.period)).size };
     root.append(
+      coverage.daysWithData < coverage.days
+        ? coverageNotice('This range', coverage, f, ` (those scanned in ${locale}): its figures cover those days only`)
+        : '',
       kpis(total, f),
-      trendCharts(project.trend.filter((point) => point.locale === locale), project.models, f),
+      trendCharts(trend, project.models, f),
       h('h2', {}, 'Brand and competitors'),
       competitorSection(project.brand, total, f),
       h('h2', {}, 'By model'),

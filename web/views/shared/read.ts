@@ -1,6 +1,7 @@
 // Reading what a host hands over (a saved result may be of any shape this view ever had), and
-// the range control every view shares.
+// what every view says of its range: the control that changes it, and how much of it has data.
 import { h } from './dom.js';
+import type { Formats } from './format.js';
 import { rangeChoices } from './ranges.js';
 
 /** The value at a path of nested objects, or undefined. */
@@ -26,11 +27,25 @@ export function withheldNotice(what: string, toolset: string | undefined): HTMLE
 
 const DAY = 86_400_000;
 const iso = (time: number) => new Date(time).toISOString().slice(0, 10);
+const time = (date: string) => Date.parse(`${date}T00:00:00Z`);
+
+/** The days of a range, both ends included. */
+export const daysIn = (range: { from: string; to: string }): number =>
+  Math.round((time(range.to) - time(range.from)) / DAY) + 1;
+
+/** A range's days, and how many of them have data. */
+export interface Coverage { days: number; daysWithData: number }
+
+/** Said when a range has data for only some of its days: how many, and what follows from it. */
+export function coverageNotice(what: string, coverage: Coverage, f: Formats, consequence: string): HTMLElement {
+  return h('p', { class: 'notice coverage', role: 'note' },
+    `${what} has data for ${f.number(coverage.daysWithData)} of ${f.number(coverage.days)} day${coverage.days === 1 ? '' : 's'}${consequence}.`);
+}
 
 /** A select of ranges ending on the shown range's last day. */
 export function rangeControl(range: { from: string; to: string }, choose: (from: string, to: string) => void, widest?: number): HTMLElement {
-  const end = Date.parse(`${range.to}T00:00:00Z`);
-  const days = Math.round((end - Date.parse(`${range.from}T00:00:00Z`)) / DAY) + 1;
+  const end = time(range.to);
+  const days = daysIn(range);
   const options = rangeChoices(days, widest);
   return h('label', {}, 'Range',
     h('select', { 'aria-label': 'Range', onchange: (event) => { const count = Number((event.target as HTMLSelectElement).value); choose(iso(end - (count - 1) * DAY), range.to); } },
