@@ -8,7 +8,7 @@ import { errors } from 'oidc-provider';
 import type { PrismaClient } from '../db/generated/prisma/client.js';
 import { pageSecurityHeaders } from '../http/html.js';
 import { recordAudit } from '../audit/index.js';
-import { LOGIN_PATH } from '../sessions/index.js';
+import { signInLocation } from '../sessions/index.js';
 import { workspacesOf } from '../sessions/index.js';
 import type { WebSessions } from '../sessions/index.js';
 import { consentPage } from './consent-page.js';
@@ -44,7 +44,7 @@ export function createConsent(deps: ConsentDeps) {
     const details = await provider.interactionDetails(req, res);
     const session = await deps.sessions.read(request);
     if (!session) {
-      res.writeHead(303, { Location: `${LOGIN_PATH}?next=${encodeURIComponent(url.pathname)}`, 'Cache-Control': 'no-store' }).end();
+      res.writeHead(303, { Location: signInLocation(url), 'Cache-Control': 'no-store' }).end();
       return;
     }
     const client = await provider.Client.find(String(details.params.client_id));

@@ -16,11 +16,8 @@ import { changePassword, issueResetLink, reservePasswordReset, resetMail, resetP
 import { afterAnswer } from '../http/after-answer.js';
 import { FORGOT_PASSWORD_PATH, LOGIN_PATH, LOGOUT_PATH, PASSWORD_PATH, RESET_PASSWORD_PATH, SESSION_PATH, SWITCH_WORKSPACE_PATH } from './paths.js';
 import { deleteSession, switchWorkspace, workspacesOf } from './session-store.js';
+import { returnPath } from './return-path.js';
 import type { WebSessions } from './web-session.js';
-
-// Where a sign-in may continue: our own pages and the OAuth consent of the MCP connector, never another site.
-const SAFE_NEXT = /^\/(app\/|oauth\/interaction\/)[A-Za-z0-9/_-]*$/;
-export const safeNext = (next: string | null | undefined) => (next && SAFE_NEXT.test(next) ? next : null);
 
 export function loginPage(options: { error?: string; email?: string; next?: string | null } = {}): SafeHtml {
   return page(
@@ -38,6 +35,7 @@ ${options.error ? html`<div class="notice error" role="alert">${options.error}</
 </section><section>
 <h2>Single sign-on</h2>
 <form method="get" action="/app/sso/start">
+  ${options.next ? html`<input type="hidden" name="next" value="${options.next}">` : ''}
   <label>Work email <input type="email" name="email" required></label>
   <button type="submit" class="secondary">Continue with your company's sign-in</button>
 </form>
@@ -92,6 +90,7 @@ export function createSessionHandler(deps: SessionHandlerDeps) {
     const { fields, json } = await readForm(request);
     const email = textField(fields, 'email', { max: 320 }) ?? '';
     const password = typeof fields.password === 'string' ? fields.password : '';
+    const next = returnPath(fields.next);
     // Whatever session the browser came with is ended: the one after sign-in is always new (no fixation).
     const previous = sessions.tokenOf(request);
     if (previous) await deleteSession(pool, previous);
@@ -99,10 +98,10 @@ export function createSessionHandler(deps: SessionHandlerDeps) {
       if (!email || !password) throw new ApiError('invalid_body', 'Send email and password.');
       const started = await signIn(pool, { email, password, address, workspaceSlug: textField(fields, 'workspace') }, (work) => afterAnswer(work, deps.onBackgroundError));
       const headers = { 'Set-Cookie': cookieFor(started.token, started.expiresAt) };
-      return json ? jsonResponse({ data: { signedIn: true, expiresAt: started.expiresAt.toISOString() } }, 200, { ...headers, 'Cache-Control': 'no-store' }) : redirect(safeNext(textField(fields, 'next')) ?? SETTINGS_PATH, headers);
+      return json ? jsonResponse({ data: { signedIn: true, expiresAt: started.expiresAt.toISOString() } }, 200, { ...headers, 'Cache-Control': 'no-store' }) : redirect(next ?? SETTINGS_PATH, headers);
     } catch (error) {
       if (json || !(error instanceof ApiError)) throw error;
-      return htmlResponse(loginPage({ error: error.message, email, next: safeNext(textField(fields, 'next')) }), error.status, error.headers);
+      return htmlResponse(loginPage({ error: error.message, email, next }), error.status, error.headers);
     }
   }
 
@@ -182,7 +181,7 @@ export function createSessionHandler(deps: SessionHandlerDeps) {
   }
 
   const routes: Record<string, Partial<Record<string, (request: Request, address: string) => Promise<Response>>>> = {
-    [LOGIN_PATH]: { GET: async (request) => htmlResponse(loginPage({ next: safeNext(new URL(request.url).searchParams.get('next')) })), POST: login },
+    [LOGIN_PATH]: { GET: async (request) => htmlResponse(loginPage({ next: returnPath(new URL(request.url).searchParams.get('next')) })), POST: login },
     [LOGOUT_PATH]: { POST: logout },
     [SESSION_PATH]: { GET: current },
     [SWITCH_WORKSPACE_PATH]: { POST: chooseWorkspace },

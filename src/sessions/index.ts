@@ -5,6 +5,7 @@ export type { CookiePolicy } from './cookies.js';
 export { startSession } from './login.js';
 export { hashPassword, passwordProblem } from './passwords.js';
 export { LOGIN_PATH } from './paths.js';
+export { returnPath, signInLocation, signInRedirect } from './return-path.js';
 export { deleteSession, workspacesOf } from './session-store.js';
 export type { SessionView } from './session-store.js';
 export { CSRF_FIELD } from './web-session.js';

@@ -5,12 +5,12 @@
 import { ApiError, UsageError, fromUsageError } from '../errors/index.js';
 import { readForm, type FormFields } from '../http/forms.js';
 import { htmlResponse, wantsHtml } from '../http/html.js';
-import { jsonResponse, Response } from '../http/responses.js';
+import { jsonResponse } from '../http/responses.js';
 import { listAuditLog } from '../audit/index.js';
 import { listApiKeys } from '../auth/index.js';
 import { mcpWriteActions } from '../mcp/index.js';
 import { listGrants } from '../mcp/index.js';
-import { LOGIN_PATH } from '../sessions/index.js';
+import { signInRedirect } from '../sessions/index.js';
 import { SETTINGS_PATH } from './paths.js';
 import { workspacesOf, type SessionView } from '../sessions/index.js';
 import { getConnection, requiresSso, SSO_PLANS } from '../sso/index.js';
@@ -60,7 +60,7 @@ export function createSettingsHandler(deps: SettingsDeps) {
     const html = wantsHtml(request);
     const session = await deps.sessions.read(request);
     if (!session) {
-      if (html && request.method === 'GET') return new Response(null, { status: 303, headers: { Location: LOGIN_PATH, 'Cache-Control': 'no-store' } });
+      if (html && request.method === 'GET') return signInRedirect(request);
       throw new ApiError('unauthenticated', 'Sign in first (POST /app/login).');
     }
     if (path === SETTINGS_PATH) {

@@ -37,6 +37,8 @@ interface Flow {
   workspaceId: string;
   /** Set when a signed-in person links their company sign-in to their account. */
   linkUserId?: string;
+  /** The page the sign-in returns to (sessions' returnPath, checked again at the end). */
+  returnTo?: string;
   state: string;
   nonce: string;
   verifier: string;
@@ -94,11 +96,11 @@ export function createSso(deps: SsoDeps) {
   }
 
   /** The redirect to the identity provider of the workspace that verified the address's domain. */
-  async function start(email: string, baseUrl: string): Promise<{ location: string; cookie: string }> {
+  async function start(email: string, baseUrl: string, returnTo: string | null = null): Promise<{ location: string; cookie: string }> {
     if (!emailDomain(email)) throw new ApiError('invalid_parameter', 'Give your work email address.', { param: 'email' });
     const workspaceId = await workspaceForEmail(deps.pool, email);
     if (!workspaceId) throw refused(`no workspace has verified the domain of ${email}. Sign in with your password, or ask an admin to set up single sign-on.`);
-    return redirectToProvider({ workspaceId }, baseUrl, email);
+    return redirectToProvider({ workspaceId, ...(returnTo ? { returnTo } : {}) }, baseUrl, email);
   }
 
   /** The same redirect for a signed-in person linking their company sign-in (their current workspace's provider). */
@@ -106,7 +108,7 @@ export function createSso(deps: SsoDeps) {
     return redirectToProvider({ workspaceId: session.workspaceId, linkUserId: session.userId }, baseUrl, session.email);
   }
 
-  async function redirectToProvider(target: { workspaceId: string; linkUserId?: string }, baseUrl: string, email: string): Promise<{ location: string; cookie: string }> {
+  async function redirectToProvider(target: Pick<Flow, 'workspaceId' | 'linkUserId' | 'returnTo'>, baseUrl: string, email: string): Promise<{ location: string; cookie: string }> {
     const workspaceId = target.workspaceId;
     const [config, oidc] = await Promise.all([configurationFor(workspaceId), loadOpenidClient()]);
     const verifier = oidc.randomPKCECodeVerifier();
@@ -125,7 +127,7 @@ export function createSso(deps: SsoDeps) {
   }
 
   /** Finishes the flow: a session for a verified address of a verified domain, joining as member the first time. */
-  async function finish(request: Request, callbackUrl: URL): Promise<{ token: string; expiresAt: Date; clearCookie: string }> {
+  async function finish(request: Request, callbackUrl: URL): Promise<{ token: string; expiresAt: Date; clearCookie: string; returnTo: string | null }> {
     const clearCookie = cookie(deps.cookiePolicy, FLOW_COOKIE, '', 0);
     const sealed = readCookie(request.headers.get('cookie'), cookieName(deps.cookiePolicy, FLOW_COOKIE));
     let flow: Flow;
@@ -164,7 +166,7 @@ export function createSso(deps: SsoDeps) {
       : await identify(flow.workspaceId, { issuer, subject, email, name: typeof claims.name === 'string' ? claims.name : email.split('@')[0]! });
     const session = await startSession(deps.pool, userId, null, { ssoWorkspaceId: flow.workspaceId });
     await recordPersonAudit(deps.pool, { userId, action: 'session.signed_in', details: { method: 'sso', issuer }, onlyWorkspaceId: flow.workspaceId });
-    return { ...session, clearCookie };
+    return { ...session, clearCookie, returnTo: flow.returnTo ?? null };
   }
 
   interface Identity {

@@ -7,11 +7,10 @@
 import type pg from 'pg';
 import { ApiError } from '../errors/index.js';
 import { html, htmlResponse, wantsHtml } from '../http/html.js';
-import { Response } from '../http/responses.js';
 import { decodePath } from '../http/request-path.js';
 import { workspaceScopes } from '../db/workspace-scope.js';
 import { loadTrustedOperations } from '../graphql/trusted-operations.js';
-import { LOGIN_PATH, type WebSessions } from '../sessions/index.js';
+import { signInRedirect, type WebSessions } from '../sessions/index.js';
 import { SETTINGS_PATH } from '../settings/index.js';
 import { viewBundle, VIEWS, type ViewName } from './bundles.js';
 import { createAssetShelf } from '../http/static-assets.js';
@@ -59,7 +58,7 @@ export function createViewPagesHandler(deps: ViewPagesDeps) {
     if (request.method !== 'GET') throw new ApiError('method_not_allowed', 'View pages are read with GET.');
     const session = await deps.sessions.read(request);
     if (!session) {
-      if (wantsHtml(request)) return new Response(null, { status: 303, headers: { Location: LOGIN_PATH, 'Cache-Control': 'no-store' } });
+      if (wantsHtml(request)) return signInRedirect(request);
       throw new ApiError('unauthenticated', 'Sign in first (POST /app/login).');
     }
     const id = decodePath(page.match![1]!);

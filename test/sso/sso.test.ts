@@ -193,6 +193,18 @@ describe('signing in with the company identity provider', () => {
     expect(await t.database.prisma.membership.count({ where: { workspaceId: acme.workspace.id, user: { email: 'alice@acme.test' } } })).toBe(1);
   });
 
+  it('returns to the page that sent the person to sign in (the form\'s `next`), never to another site', async () => {
+    nextAccount = 'alice';
+    const viaSso = (next: string) => browse(`${app.baseUrl}/app/sso/start?email=alice%40acme.test&next=${encodeURIComponent(next)}`);
+    const shared = '/app/reports/rep_x?preset=last_7_days&compare=previous_year';
+    expect((await viaSso(shared)).response.headers.get('location')).toBe(shared);
+    for (const hostile of ['//evil.example/app/', '/\\evil.example', 'https://evil.example/app/', '/%2F%2Fevil.example', '/app/\r\nx']) {
+      const result = await viaSso(hostile);
+      expect(result.response.status, hostile).toBe(303);
+      expect(result.response.headers.get('location'), hostile).toBe('/app/settings');
+    }
+  });
+
   it('an SSO sign-in is audited in the workspace whose provider vouched for it, and only there', async () => {
     nextAccount = 'alice';
     await signInWithSso('alice@acme.test');

@@ -1,0 +1,100 @@
+// A shared link opened while signed out: the sign-in keeps where it came from and returns there,
+// with the link's query, and never to another site however the address is dressed up.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
+import { ORIGIN, PASSWORD, personWithPassword, sessionCookieOf } from '../support/web.js';
+import { seedWorkspace } from '../../src/demo/seed.js';
+
+let t: TestApp;
+let email = '';
+let reportId = '';
+beforeAll(async () => {
+  t = await createTestApp();
+  const keyed = await createKeyedWorkspace(t.database);
+  await seedWorkspace(t.database.prisma, t.database.pool, { workspaceId: keyed.workspace.id, days: 3, clients: 1 });
+  await personWithPassword(t.database, { email: keyed.ownerEmail });
+  email = keyed.ownerEmail;
+  reportId = (await json(await t.get('/api/v1/reports', keyed.key.secret))).data[0].id;
+}, 120_000);
+afterAll(() => t?.close());
+
+const BROWSER = 'text/html,application/xhtml+xml,*/*;q=0.8';
+
+/** The sign-in form as a browser posts it, with whatever `next` the page held. */
+const postForm = (next: string | null, password = PASSWORD) => {
+  const form = new URLSearchParams({ email, password });
+  if (next !== null) form.set('next', next);
+  return t.app.fetch(new Request(`${ORIGIN}/app/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN, accept: BROWSER }, body: form }));
+};
+const hiddenNexts = (page: string) => [...page.matchAll(/<input type="hidden" name="next" value="([^"]*)">/g)].map((match) => match[1]!.replaceAll('&amp;', '&'));
+
+describe('signing in from a shared link', () => {
+  it('goes to sign-in with the link as `next`, and lands back on it, query and all', async () => {
+    const shared = `/app/reports/${reportId}?preset=last_7_days&compare=previous_year&page=2`;
+    const bounced = await t.get(shared, undefined, { headers: { accept: BROWSER } });
+    expect(bounced.status).toBe(303);
+    const location = new URL(bounced.headers.get('location')!, ORIGIN);
+    expect(location.pathname).toBe('/app/login');
+    expect(location.searchParams.get('next')).toBe(shared);
+
+    // Both ways in carry it: the password form and single sign-on.
+    const page = await (await t.get(`${location.pathname}${location.search}`, undefined, { headers: { accept: BROWSER } })).text();
+    expect(hiddenNexts(page)).toEqual([shared, shared]);
+
+    const signedIn = await postForm(shared);
+    expect(signedIn.status).toBe(303);
+    expect(signedIn.headers.get('location')).toBe(shared);
+    const view = await t.get(shared, undefined, { headers: { accept: BROWSER, cookie: sessionCookieOf(signedIn)! } });
+    expect(view.status).toBe(200);
+  });
+
+  it('keeps `next` through a failed attempt', async () => {
+    const shared = `/app/reports/${reportId}?preset=last_30_days`;
+    const failed = await postForm(shared, 'not the password at all');
+    expect(failed.status).toBe(401);
+    expect(hiddenNexts(await failed.text())).toEqual([shared, shared]);
+  });
+
+  it('without `next` lands on settings, as before', async () => {
+    expect((await postForm(null)).headers.get('location')).toBe('/app/settings');
+  });
+
+  it('refuses every address that is not a page of ours, and lands on settings instead', async () => {
+    const hostile = [
+      '//evil.example/app/',
+      '/\\evil.example/app/',
+      '/\\/evil.example',
+      'https://evil.example/app/settings',
+      'http:/evil.example/app/',
+      'javascript:alert(1)',
+      '/%2F%2Fevil.example/app/',
+      '/%5Cevil.example/app/',
+      '/%2f/evil.example',
+      '%2F%2Fevil.example',
+      '/app/\r\nSet-Cookie: x=1',
+      '/app/%0d%0aLocation:%20https://evil.example',
+      '/app/\tx',
+      '/app/../oauth/token',
+      '/app/%2e%2e/api/v1/keys',
+      '/api/v1/clients',
+      '/graphql?query={viewer{scopes}}',
+      '/app/reports/x?q=ü',
+      `/app/reports/${'a'.repeat(2100)}`,
+      '',
+      ' /app/settings',
+    ];
+    for (const next of hostile) {
+      const response = await postForm(next);
+      expect(response.status, JSON.stringify(next)).toBe(303);
+      expect(response.headers.get('location'), JSON.stringify(next)).toBe('/app/settings');
+      const page = await t.app.fetch(new Request(`${ORIGIN}/app/login?next=${encodeURIComponent(next)}`, { headers: { accept: BROWSER } }));
+      expect(hiddenNexts(await page.text()), JSON.stringify(next)).toEqual([]);
+    }
+  });
+
+  it('a link too long to carry still reaches sign-in, without a return', async () => {
+    const bounced = await t.get(`/app/reports/${reportId}?filter=${'x'.repeat(2100)}`, undefined, { headers: { accept: BROWSER } });
+    expect(bounced.status).toBe(303);
+    expect(bounced.headers.get('location')).toBe('/app/login');
+  });
+});
