@@ -1,5 +1,6 @@
 // Server-rendered pages of the web app (sign-in, settings): plain HTML and a little CSS, no
 // front-end build. Every interpolated value goes through `html` escaping.
+import { prefersHtml } from './negotiation.js';
 import { Response } from './responses.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -119,9 +120,9 @@ export function htmlResponse(body: SafeHtml, status = 200, headers: Record<strin
   });
 }
 
-/** Browsers navigating or posting forms want HTML; API clients asking for JSON get the error envelope. */
+/** Browsers navigating (HTML preferred, by q-value) or posting forms want HTML; API clients get JSON. */
 export const wantsHtml = (request: Request) => {
   const type = request.headers.get('content-type') ?? '';
   if (type.startsWith('application/json')) return false;
-  return (request.headers.get('accept') ?? '').includes('text/html') || type.startsWith('application/x-www-form-urlencoded');
+  return type.startsWith('application/x-www-form-urlencoded') || prefersHtml(request.headers.get('accept'));
 };

@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
 import { Response } from './responses.js';
 import { singleFlight } from './single-flight.js';
+import { qualityValues } from './negotiation.js';
 
 /** Below this, compressing costs more than it saves. */
 export const COMPRESSION_THRESHOLD_BYTES = 1024;
@@ -83,14 +84,7 @@ export function ifNoneMatchMatches(header: string | null, etag: string): boolean
 
 /** The preferred coding the client accepts (q > 0): brotli before gzip at equal weight. */
 export function negotiateEncoding(acceptEncoding: string | null): ContentCoding | null {
-  if (!acceptEncoding) return null;
-  const weights = new Map<string, number>();
-  for (const part of acceptEncoding.split(',')) {
-    const [name = '', ...params] = part.trim().toLowerCase().split(';');
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    const weight = q ? Number(q.slice(2)) : 1;
-    weights.set(name.trim(), Number.isFinite(weight) ? weight : 0);
-  }
+  const weights = qualityValues(acceptEncoding);
   const weightOf = (coding: ContentCoding) => weights.get(coding) ?? weights.get('*') ?? 0;
   const best = (['br', 'gzip'] as const).filter((coding) => weightOf(coding) > 0).sort((a, b) => weightOf(b) - weightOf(a))[0];
   return best ?? null;

@@ -39,6 +39,28 @@ describe('GET /', () => {
     expect(text).toContain('href="/graphql"');
   });
 
+  it('gives HTML only to a client that prefers it, by q-value (q=0 is "not acceptable")', async () => {
+    const cases: [accept: string | null, type: 'html' | 'json'][] = [
+      ['text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8', 'html'],
+      ['TEXT/HTML', 'html'],
+      ['application/json;q=0.5, text/html', 'html'],
+      ['text/*, application/json;q=0.9', 'html'],
+      ['*/*', 'json'],
+      ['application/json', 'json'],
+      [null, 'json'],
+      ['text/html;q=0, application/json', 'json'],
+      ['text/html; q=0', 'json'],
+      ['text/html;q=0.4, application/json;q=0.9', 'json'],
+      ['text/html, application/json', 'json'],
+      ['text/html;q=0, */*', 'json'],
+    ];
+    for (const [accept, type] of cases) {
+      const response = await t.app.fetch(new Request('http://test.local/', { headers: accept === null ? {} : { accept } }));
+      expect(response.status, String(accept)).toBe(200);
+      expect(response.headers.get('content-type'), String(accept)).toMatch(type === 'html' ? /^text\/html/ : /^application\/json/);
+    }
+  });
+
   it('is read, not written: POST is 405 with Allow', async () => {
     const response = await t.get('/', undefined, { method: 'POST', headers: { accept: 'application/json' } });
     expect(response.status).toBe(405);
