@@ -8,7 +8,8 @@ import path from 'node:path';
 import { introspectionFromSchema, type GraphQLSchema, type IntrospectionQuery } from 'graphql';
 import type { GraphiQLOptions } from 'graphql-yoga';
 import { Response } from '../http/responses.js';
-import { createAssetShelf, type AssetShelf } from '../http/static-assets.js';
+import { createAssetShelf, keptResponse, type AssetShelf } from '../http/static-assets.js';
+import { keptBody, type FinishedBody } from '../http/representation.js';
 
 export const GRAPHIQL_ASSETS_PATH = '/graphql/assets/';
 
@@ -82,14 +83,9 @@ export const GRAPHIQL_PAGE_POLICY = { scripts: ["'self'"], extra: ["connect-src 
 // Inline JSON inside <script> must not be able to close the element.
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
-// Computed once per schema; GraphiQL takes an introspection result as its `schema` and then
-// does not introspect by itself.
-const introspections = new WeakMap<GraphQLSchema, IntrospectionQuery>();
-const introspectionOf = (schema: GraphQLSchema) => {
-  let introspection = introspections.get(schema);
-  if (!introspection) introspections.set(schema, (introspection = introspectionFromSchema(schema, { schemaDescription: true, inputValueDeprecation: true })));
-  return introspection;
-};
+// GraphiQL takes an introspection result as its `schema` and then does not introspect by itself.
+const introspectionOf = (schema: GraphQLSchema): IntrospectionQuery =>
+  introspectionFromSchema(schema, { schemaDescription: true, inputValueDeprecation: true });
 
 /**
  * The page says what is coming before GraphiQL's 5 MB script has run (seconds on a busy machine):
@@ -98,7 +94,7 @@ const introspectionOf = (schema: GraphQLSchema) => {
  */
 export const LOADING_STYLE = '.page-loading { font: 15px/1.5 system-ui, sans-serif; color: #5b6475; margin: 24px; }';
 
-export async function graphiqlPage(options: GraphiQLOptions, schema: GraphQLSchema): Promise<string> {
+async function graphiqlPage(options: GraphiQLOptions, schema: GraphQLSchema): Promise<string> {
   const names = ['favicon.ico', 'graphiql.css', 'boot.js', 'graphiql.js'];
   const [favicon, css, boot, js] = await Promise.all(names.map((name) => shelf.href(name)));
   return `<!doctype html>
@@ -118,4 +114,19 @@ export async function graphiqlPage(options: GraphiQLOptions, schema: GraphQLSche
 <script src="${js}" defer></script>
 </body>
 </html>`;
+}
+
+// The page (its schema inlined, ~240 KB) is made once per schema and kept with its compressed
+// codings, so each open costs a lookup: brotli makes it ~25 KB.
+const pages = new WeakMap<GraphQLSchema, Promise<FinishedBody>>();
+
+/** GraphiQL's page for a browser; `Vary: Accept`, as /graphql answers JSON to everyone else. */
+export async function graphiqlPageResponse(request: Request, options: GraphiQLOptions, schema: GraphQLSchema): Promise<Response> {
+  let page = pages.get(schema);
+  if (!page) {
+    page = graphiqlPage(options, schema).then((text) => keptBody(Buffer.from(text) as Buffer<ArrayBuffer>));
+    page.catch(() => pages.delete(schema));
+    pages.set(schema, page);
+  }
+  return keptResponse(request, await page, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache', Vary: 'Accept' });
 }

@@ -12,7 +12,8 @@ import { defaultSizesCost, operationCost, queryTooComplex } from './cost.js';
 import type { Admitted } from '../auth/index.js';
 import { releaseContext, type GraphQLContext } from './context.js';
 import { bearerToken } from '../auth/index.js';
-import { graphiqlPage } from './graphiql.js';
+import { graphiqlPageResponse } from './graphiql.js';
+import { wantsHtml } from '../http/html.js';
 import { textArgumentError } from './text-arguments.js';
 import { parseWithinNesting } from './document-nesting.js';
 import { boundedErrors } from './bounded-errors.js';
@@ -46,6 +47,8 @@ const DEFAULT_QUERY = `# The graph behind /api/v1.
   aiVisibilityProjects { data { id name clientId metrics { data { totals { locale visibility shareOfVoice } } } } }
 }
 `;
+
+const GRAPHIQL_OPTIONS = { title: 'Signalboard GraphQL', defaultQuery: DEFAULT_QUERY };
 
 const isApiKeyRequest = (request: Request) => bearerToken(request.headers.get('authorization')) !== null;
 
@@ -87,14 +90,8 @@ export function createGraphQLServer(deps: YogaDependencies) {
   const yoga = createYoga<GraphQLExchange, GraphQLContext>({
     schema: deps.schema,
     graphqlEndpoint: '/graphql',
-    graphiql: {
-      title: 'Signalboard GraphQL',
-      defaultQuery: DEFAULT_QUERY,
-    },
-    // The page carries the schema (public, as graphql/schema.graphql and the OpenAPI document
-    // are), so the Docs pane and completion work before a key is pasted and nothing is sent
-    // on open: a request without a key would only fill the result pane with a 401.
-    renderGraphiQL: (options) => graphiqlPage(options, deps.schema),
+    // GraphiQL is served beside Yoga (below): Yoga's page would be made and sent uncompressed per request.
+    graphiql: false,
     landingPage: false,
     // Cookies only from our own pages; any other site may call with an API key (no credentials),
     // so Yoga's default of reflecting any Origin with credentials is replaced.
@@ -170,5 +167,13 @@ export function createGraphQLServer(deps: YogaDependencies) {
       } satisfies Plugin,
     ],
   });
-  return { fetch: (request: Request, exchange: GraphQLExchange) => exchanges.run(exchange, () => yoga.fetch(request, exchange)) };
+  return {
+    fetch: (request: Request, exchange: GraphQLExchange) =>
+      // A browser opening /graphql gets GraphiQL; the page carries the schema (public, as
+      // graphql/schema.graphql and the OpenAPI document are), so the Docs pane and completion
+      // work before a key is pasted and nothing is sent on open: without a key that is a 401.
+      request.method === 'GET' && wantsHtml(request)
+        ? graphiqlPageResponse(request, GRAPHIQL_OPTIONS, deps.schema)
+        : exchanges.run(exchange, () => yoga.fetch(request, exchange)),
+  };
 }

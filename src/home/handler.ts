@@ -1,8 +1,10 @@
 // `GET /`: where someone who only knows the address starts. A browser gets a small page in the
 // sign-in page's style; any other client gets the same doors as JSON, so neither meets a 404.
 import { ApiError } from '../errors/index.js';
-import { html, htmlResponse, page, wantsHtml } from '../http/html.js';
+import { html, page, pageSecurityHeaders, wantsHtml } from '../http/html.js';
+import { keptBody, type FinishedBody } from '../http/representation.js';
 import { jsonResponse } from '../http/responses.js';
+import { keptResponse } from '../http/static-assets.js';
 import { MCP_PATH } from '../mcp/index.js';
 import { LOGIN_PATH } from '../sessions/index.js';
 
@@ -58,6 +60,14 @@ function homePage(doors: Door[]) {
   );
 }
 
+// The page is the same for every request: made once per API prefix and kept with its compressed codings.
+const pages = new Map<string, FinishedBody>();
+const pageOf = (apiBasePath: string, doors: Door[]) => {
+  let page = pages.get(apiBasePath);
+  if (!page) pages.set(apiBasePath, (page = keptBody(Buffer.from(homePage(doors).value) as Buffer<ArrayBuffer>)));
+  return page;
+};
+
 /** The answer to `GET /`: HTML for a browser, the list of doors as JSON for anyone else. */
 export function homeResponse(request: Request, apiBasePath: string) {
   if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -65,6 +75,6 @@ export function homeResponse(request: Request, apiBasePath: string) {
   }
   const doors = doorsOf(apiBasePath);
   const vary = { Vary: 'Accept', 'Cache-Control': 'no-cache' };
-  if (wantsHtml(request)) return htmlResponse(homePage(doors), 200, vary);
-  return jsonResponse({ name: 'Signalboard', doors }, 200, vary);
+  if (!wantsHtml(request)) return jsonResponse({ name: 'Signalboard', doors }, 200, vary);
+  return keptResponse(request, pageOf(apiBasePath, doors), { 'Content-Type': 'text/html; charset=utf-8', ...pageSecurityHeaders(), ...vary });
 }

@@ -124,6 +124,9 @@ const compressors: Record<ContentCoding, { inLine(finished: FinishedBody): Buffe
 const compress = (coding: ContentCoding, finished: FinishedBody) =>
   byteLength(finished.body) <= COMPRESS_IN_LINE_MAX_BYTES ? compressors[coding].inLine(finished) : compressors[coding].inPool(finished);
 
+/** A Vary that adds Accept-Encoding to what the answer varies on already (`Accept` for a page that has a JSON twin). */
+export const varyOnEncoding = (vary?: string) => (vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding');
+
 /**
  * A 200 response with its ETag (`headers` name its type), compressed when the client accepts it and it pays. A coding
  * not made before is added to `finished.encodings`, and `onEncoded` is told (to count it).
@@ -131,7 +134,7 @@ const compress = (coding: ContentCoding, finished: FinishedBody) =>
 export async function representation(request: Request, finished: FinishedBody, headers: Record<string, string>, onEncoded?: () => void): Promise<Response> {
   const { body, etag, encodings } = finished;
   const coding = byteLength(body) >= COMPRESSION_THRESHOLD_BYTES ? negotiateEncoding(request.headers.get('accept-encoding')) : null;
-  const common = { ...headers, ETag: etag, Vary: 'Accept-Encoding' };
+  const common = { ...headers, ETag: etag, Vary: varyOnEncoding(headers.Vary) };
   if (!coding) return new Response(body, { headers: common });
   const encoded = encodings[coding] ?? (await encodingOf(finished, coding, onEncoded));
   return new Response(encoded, { headers: { ...common, 'Content-Encoding': coding, ETag: etag.replace(/"$/, `-${coding}"`) } });

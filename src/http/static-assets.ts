@@ -3,7 +3,7 @@
 // year without asking again, and new content is a new name. The bytes go out as every kept body
 // does (representation.ts): brotli or gzip per Accept-Encoding, each coding made once on first use
 // and kept with the asset, never per request.
-import { ifNoneMatchMatches, keptBody, representation, type FinishedBody } from './representation.js';
+import { ifNoneMatchMatches, keptBody, representation, varyOnEncoding, type FinishedBody } from './representation.js';
 import { Response } from './responses.js';
 
 export const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
@@ -43,14 +43,20 @@ export function staticAsset(name: string, { type, body }: AssetSource): StaticAs
   return { fileName: contentHashedName(name, finished.etag), type, finished };
 }
 
-/** The answer for an asset: immutable, compressed when the client accepts it. */
-export async function assetResponse(request: Request, { type, finished }: StaticAsset): Promise<Response> {
-  const headers = { 'Content-Type': type, 'Cache-Control': IMMUTABLE_CACHE_CONTROL };
+/**
+ * The answer for a body kept for the process's life (an asset, a page made once): 304 when the
+ * client holds it, else the body, compressed when the client accepts it.
+ */
+export async function keptResponse(request: Request, finished: FinishedBody, headers: Record<string, string>): Promise<Response> {
   if (ifNoneMatchMatches(request.headers.get('if-none-match'), finished.etag)) {
-    return new Response(null, { status: 304, headers: { ...headers, ETag: finished.etag, Vary: 'Accept-Encoding' } });
+    return new Response(null, { status: 304, headers: { ...headers, ETag: finished.etag, Vary: varyOnEncoding(headers.Vary) } });
   }
   return representation(request, finished, headers);
 }
+
+/** The answer for an asset: immutable, compressed when the client accepts it. */
+export const assetResponse = (request: Request, { type, finished }: StaticAsset): Promise<Response> =>
+  keptResponse(request, finished, { 'Content-Type': type, 'Cache-Control': IMMUTABLE_CACHE_CONTROL });
 
 export interface AssetShelf {
   /** The path a page names for a logical name (`graphiql.js` → `/graphql/assets/graphiql.<hash>.js`). */
