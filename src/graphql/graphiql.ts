@@ -121,12 +121,13 @@ async function graphiqlPage(options: GraphiQLOptions, schema: GraphQLSchema): Pr
 const pages = new WeakMap<GraphQLSchema, Promise<FinishedBody>>();
 
 /** GraphiQL's page for a browser; `Vary: Accept`, as /graphql answers JSON to everyone else. */
-export async function graphiqlPageResponse(request: Request, options: GraphiQLOptions, schema: GraphQLSchema): Promise<Response> {
+export async function graphiqlPageResponse(request: Request, options: GraphiQLOptions, schema: GraphQLSchema) {
   let page = pages.get(schema);
   if (!page) {
     page = graphiqlPage(options, schema).then((text) => keptBody(Buffer.from(text) as Buffer<ArrayBuffer>));
     page.catch(() => pages.delete(schema));
     pages.set(schema, page);
   }
-  return keptResponse(request, await page, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache', Vary: 'Accept' });
+  const headers = { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache', Vary: 'Accept' };
+  return keptResponse(request, await page, headers);
 }

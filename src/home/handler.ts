@@ -76,5 +76,6 @@ export function homeResponse(request: Request, apiBasePath: string) {
   const doors = doorsOf(apiBasePath);
   const vary = { Vary: 'Accept', 'Cache-Control': 'no-cache' };
   if (!wantsHtml(request)) return jsonResponse({ name: 'Signalboard', doors }, 200, vary);
-  return keptResponse(request, pageOf(apiBasePath, doors), { 'Content-Type': 'text/html; charset=utf-8', ...pageSecurityHeaders(), ...vary });
+  const headers = { 'Content-Type': 'text/html; charset=utf-8', ...pageSecurityHeaders(), ...vary };
+  return keptResponse(request, pageOf(apiBasePath, doors), headers);
 }

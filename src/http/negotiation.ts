@@ -10,7 +10,8 @@ export function qualityValues(header: string | null): Map<string, number> {
     const q = params.map((param) => param.trim()).find((param) => param.startsWith('q='));
     const weight = q ? Number(q.slice(2)) : 1;
     // A value listed twice keeps its higher weight.
-    weights.set(name.trim(), Math.max(weights.get(name.trim()) ?? 0, Number.isFinite(weight) ? Math.min(1, Math.max(0, weight)) : 0));
+    const bounded = Number.isFinite(weight) ? Math.min(1, Math.max(0, weight)) : 0;
+    weights.set(name.trim(), Math.max(weights.get(name.trim()) ?? 0, bounded));
   }
   return weights;
 }

@@ -47,9 +47,10 @@ export function staticAsset(name: string, { type, body }: AssetSource): StaticAs
  * The answer for a body kept for the process's life (an asset, a page made once): 304 when the
  * client holds it, else the body, compressed when the client accepts it.
  */
-export async function keptResponse(request: Request, finished: FinishedBody, headers: Record<string, string>): Promise<Response> {
+export async function keptResponse(request: Request, finished: FinishedBody, headers: Record<string, string>) {
   if (ifNoneMatchMatches(request.headers.get('if-none-match'), finished.etag)) {
-    return new Response(null, { status: 304, headers: { ...headers, ETag: finished.etag, Vary: varyOnEncoding(headers.Vary) } });
+    const validators = { ETag: finished.etag, Vary: varyOnEncoding(headers.Vary) };
+    return new Response(null, { status: 304, headers: { ...headers, ...validators } });
   }
   return representation(request, finished, headers);
 }

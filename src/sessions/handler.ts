@@ -98,7 +98,9 @@ export function createSessionHandler(deps: SessionHandlerDeps) {
       if (!email || !password) throw new ApiError('invalid_body', 'Send email and password.');
       const started = await signIn(pool, { email, password, address, workspaceSlug: textField(fields, 'workspace') }, (work) => afterAnswer(work, deps.onBackgroundError));
       const headers = { 'Set-Cookie': cookieFor(started.token, started.expiresAt) };
-      return json ? jsonResponse({ data: { signedIn: true, expiresAt: started.expiresAt.toISOString() } }, 200, { ...headers, 'Cache-Control': 'no-store' }) : redirect(next ?? SETTINGS_PATH, headers);
+      if (!json) return redirect(next ?? SETTINGS_PATH, headers);
+      const signedIn = { signedIn: true, expiresAt: started.expiresAt.toISOString() };
+      return jsonResponse({ data: signedIn }, 200, { ...headers, 'Cache-Control': 'no-store' });
     } catch (error) {
       if (json || !(error instanceof ApiError)) throw error;
       return htmlResponse(loginPage({ error: error.message, email, next }), error.status, error.headers);
@@ -181,7 +183,11 @@ export function createSessionHandler(deps: SessionHandlerDeps) {
   }
 
   const routes: Record<string, Partial<Record<string, (request: Request, address: string) => Promise<Response>>>> = {
-    [LOGIN_PATH]: { GET: async (request) => htmlResponse(loginPage({ next: returnPath(new URL(request.url).searchParams.get('next')) })), POST: login },
+    [LOGIN_PATH]: {
+      GET: async (request) =>
+        htmlResponse(loginPage({ next: returnPath(new URL(request.url).searchParams.get('next')) })),
+      POST: login,
+    },
     [LOGOUT_PATH]: { POST: logout },
     [SESSION_PATH]: { GET: current },
     [SWITCH_WORKSPACE_PATH]: { POST: chooseWorkspace },

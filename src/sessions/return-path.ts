@@ -28,7 +28,8 @@ function decodedStaysHere(path: string): boolean {
 /** `raw` as a path to send the person back to, or null when it is not one of ours. */
 export function returnPath(raw: unknown): string | null {
   if (typeof raw !== 'string' || raw.length > MAX_RETURN_PATH_CHARS) return null;
-  if (!ONE_LEADING_SLASH.test(raw) || !PRINTABLE_ASCII.test(raw) || raw.includes('\\') || !decodedStaysHere(raw)) return null;
+  if (!ONE_LEADING_SLASH.test(raw) || !PRINTABLE_ASCII.test(raw) || raw.includes('\\')) return null;
+  if (!decodedStaysHere(raw)) return null;
   const url = new URL(raw, PARSE_BASE);
   if (url.origin !== PARSE_BASE) return null;
   // The prefix is checked on the path as the browser will resolve it (`/app/../x` is `/x`), and dot segments
@@ -44,5 +45,7 @@ export function signInLocation(url: URL): string {
 }
 
 /** A page's answer to a browser that is not signed in: to the sign-in page, and back here after it. */
-export const signInRedirect = (request: Request) =>
-  new Response(null, { status: 303, headers: { Location: signInLocation(new URL(request.url)), 'Cache-Control': 'no-store' } });
+export function signInRedirect(request: Request) {
+  const headers = { Location: signInLocation(new URL(request.url)), 'Cache-Control': 'no-store' };
+  return new Response(null, { status: 303, headers });
+}

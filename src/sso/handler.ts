@@ -31,14 +31,16 @@ export function createSsoHandler(deps: { sso: ReturnType<typeof createSso>; pool
       if (request.headers.get('sec-fetch-site') === 'cross-site') throw new ApiError('forbidden', 'Start single sign-on from the sign-in page.');
       const email = url.searchParams.get('email');
       if (!email) throw new ApiError('invalid_parameter', 'Give your work email address.', { param: 'email' });
-      const { location, cookie } = await deps.sso.start(email, deps.publicOrigin.value, returnPath(url.searchParams.get('next')));
+      const returnTo = returnPath(url.searchParams.get('next'));
+      const { location, cookie } = await deps.sso.start(email, deps.publicOrigin.value, returnTo);
       return redirect(location, cookie);
     }
     const finished = await deps.sso.finish(request, url);
     // As with passwords: a session the browser came with is ended, the new one is fresh.
     const previous = deps.sessions.tokenOf(request);
     if (previous) await deleteSession(deps.pool, previous);
-    const headers = new Headers({ Location: returnPath(finished.returnTo) ?? SETTINGS_PATH, 'Cache-Control': 'no-store' });
+    const location = returnPath(finished.returnTo) ?? SETTINGS_PATH;
+    const headers = new Headers({ Location: location, 'Cache-Control': 'no-store' });
     headers.append('Set-Cookie', finished.clearCookie);
     headers.append('Set-Cookie', sessionCookie(deps.cookiePolicy, finished.token, (finished.expiresAt.getTime() - Date.now()) / 1000));
     return new Response(null, { status: 303, headers });

@@ -96,7 +96,7 @@ export function createSso(deps: SsoDeps) {
   }
 
   /** The redirect to the identity provider of the workspace that verified the address's domain. */
-  async function start(email: string, baseUrl: string, returnTo: string | null = null): Promise<{ location: string; cookie: string }> {
+  async function start(email: string, baseUrl: string, returnTo: string | null = null) {
     if (!emailDomain(email)) throw new ApiError('invalid_parameter', 'Give your work email address.', { param: 'email' });
     const workspaceId = await workspaceForEmail(deps.pool, email);
     if (!workspaceId) throw refused(`no workspace has verified the domain of ${email}. Sign in with your password, or ask an admin to set up single sign-on.`);
@@ -108,7 +108,8 @@ export function createSso(deps: SsoDeps) {
     return redirectToProvider({ workspaceId: session.workspaceId, linkUserId: session.userId }, baseUrl, session.email);
   }
 
-  async function redirectToProvider(target: Pick<Flow, 'workspaceId' | 'linkUserId' | 'returnTo'>, baseUrl: string, email: string): Promise<{ location: string; cookie: string }> {
+  type Target = Pick<Flow, 'workspaceId' | 'linkUserId' | 'returnTo'>;
+  async function redirectToProvider(target: Target, baseUrl: string, email: string) {
     const workspaceId = target.workspaceId;
     const [config, oidc] = await Promise.all([configurationFor(workspaceId), loadOpenidClient()]);
     const verifier = oidc.randomPKCECodeVerifier();
@@ -126,8 +127,11 @@ export function createSso(deps: SsoDeps) {
     return { location: url.href, cookie: cookie(deps.cookiePolicy, FLOW_COOKIE, deps.box.seal(JSON.stringify(flow), FLOW_CONTEXT), FLOW_TTL_MS / 1000) };
   }
 
-  /** Finishes the flow: a session for a verified address of a verified domain, joining as member the first time. */
-  async function finish(request: Request, callbackUrl: URL): Promise<{ token: string; expiresAt: Date; clearCookie: string; returnTo: string | null }> {
+  /**
+   * Finishes the flow: a session for a verified address of a verified domain, joining as member the
+   * first time; `returnTo` is the page the sign-in was started from, if any.
+   */
+  async function finish(request: Request, callbackUrl: URL) {
     const clearCookie = cookie(deps.cookiePolicy, FLOW_COOKIE, '', 0);
     const sealed = readCookie(request.headers.get('cookie'), cookieName(deps.cookiePolicy, FLOW_COOKIE));
     let flow: Flow;

@@ -55,9 +55,11 @@ describe('GET /', () => {
       ['text/html;q=0, */*', 'json'],
     ];
     for (const [accept, type] of cases) {
-      const response = await t.app.fetch(new Request('http://test.local/', { headers: accept === null ? {} : { accept } }));
+      const headers: Record<string, string> = accept === null ? {} : { accept };
+      const response = await t.app.fetch(new Request('http://test.local/', { headers }));
       expect(response.status, String(accept)).toBe(200);
-      expect(response.headers.get('content-type'), String(accept)).toMatch(type === 'html' ? /^text\/html/ : /^application\/json/);
+      const expected = type === 'html' ? /^text\/html/ : /^application\/json/;
+      expect(response.headers.get('content-type'), String(accept)).toMatch(expected);
     }
   });
 

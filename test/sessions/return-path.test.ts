@@ -24,21 +24,25 @@ const BROWSER = 'text/html,application/xhtml+xml,*/*;q=0.8';
 const postForm = (next: string | null, password = PASSWORD) => {
   const form = new URLSearchParams({ email, password });
   if (next !== null) form.set('next', next);
-  return t.app.fetch(new Request(`${ORIGIN}/app/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN, accept: BROWSER }, body: form }));
+  const headers = { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN, accept: BROWSER };
+  return t.app.fetch(new Request(`${ORIGIN}/app/login`, { method: 'POST', headers, body: form }));
 };
-const hiddenNexts = (page: string) => [...page.matchAll(/<input type="hidden" name="next" value="([^"]*)">/g)].map((match) => match[1]!.replaceAll('&amp;', '&'));
+const HIDDEN_NEXT = /<input type="hidden" name="next" value="([^"]*)">/g;
+const hiddenNexts = (page: string) =>
+  [...page.matchAll(HIDDEN_NEXT)].map((match) => match[1]!.replaceAll('&amp;', '&'));
+const browse = (path: string) => t.get(path, undefined, { headers: { accept: BROWSER } });
 
 describe('signing in from a shared link', () => {
   it('goes to sign-in with the link as `next`, and lands back on it, query and all', async () => {
     const shared = `/app/reports/${reportId}?preset=last_7_days&compare=previous_year&page=2`;
-    const bounced = await t.get(shared, undefined, { headers: { accept: BROWSER } });
+    const bounced = await browse(shared);
     expect(bounced.status).toBe(303);
     const location = new URL(bounced.headers.get('location')!, ORIGIN);
     expect(location.pathname).toBe('/app/login');
     expect(location.searchParams.get('next')).toBe(shared);
 
     // Both ways in carry it: the password form and single sign-on.
-    const page = await (await t.get(`${location.pathname}${location.search}`, undefined, { headers: { accept: BROWSER } })).text();
+    const page = await (await browse(`${location.pathname}${location.search}`)).text();
     expect(hiddenNexts(page)).toEqual([shared, shared]);
 
     const signedIn = await postForm(shared);
@@ -87,13 +91,13 @@ describe('signing in from a shared link', () => {
       const response = await postForm(next);
       expect(response.status, JSON.stringify(next)).toBe(303);
       expect(response.headers.get('location'), JSON.stringify(next)).toBe('/app/settings');
-      const page = await t.app.fetch(new Request(`${ORIGIN}/app/login?next=${encodeURIComponent(next)}`, { headers: { accept: BROWSER } }));
+      const page = await browse(`/app/login?next=${encodeURIComponent(next)}`);
       expect(hiddenNexts(await page.text()), JSON.stringify(next)).toEqual([]);
     }
   });
 
   it('a link too long to carry still reaches sign-in, without a return', async () => {
-    const bounced = await t.get(`/app/reports/${reportId}?filter=${'x'.repeat(2100)}`, undefined, { headers: { accept: BROWSER } });
+    const bounced = await browse(`/app/reports/${reportId}?filter=${'x'.repeat(2100)}`);
     expect(bounced.status).toBe(303);
     expect(bounced.headers.get('location')).toBe('/app/login');
   });
