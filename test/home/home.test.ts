@@ -2,7 +2,7 @@
 // pages answer 404 for an id that is not the workspace's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
-import { personWithPassword, signIn } from '../support/web.js';
+import { seededOwner, signIn } from '../support/web.js';
 import { seedWorkspace } from '../../src/demo/seed.js';
 
 let t: TestApp;
@@ -77,11 +77,9 @@ describe('view pages of an id that is not the workspace\'s', () => {
   let projectId = '';
   let otherReportId = '';
   beforeAll(async () => {
-    const keyed = await createKeyedWorkspace(t.database);
-    await seedWorkspace(t.database.prisma, t.database.pool, { workspaceId: keyed.workspace.id, days: 3, clients: 1 });
-    await personWithPassword(t.database, { email: keyed.ownerEmail });
+    const keyed = await seededOwner(t);
     cookie = (await signIn(t.app, keyed.ownerEmail)).cookie;
-    reportId = (await json(await t.get('/api/v1/reports', keyed.key.secret))).data[0].id;
+    reportId = keyed.reportId;
     projectId = (await json(await t.get('/api/v1/ai-visibility/projects', keyed.key.secret))).data[0].id;
     const other = await createKeyedWorkspace(t.database);
     await seedWorkspace(t.database.prisma, t.database.pool, { workspaceId: other.workspace.id, days: 3, clients: 1 });

@@ -3,9 +3,8 @@
 // the compressed bytes are the file's bytes.
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
-import { personWithPassword, signIn } from '../support/web.js';
-import { seedWorkspace } from '../../src/demo/seed.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { seededOwner, signIn } from '../support/web.js';
 import { createAssetShelf, IMMUTABLE_CACHE_CONTROL, logicalName, staticAsset } from '../../src/http/static-assets.js';
 
 describe('content-hashed names', () => {
@@ -43,11 +42,9 @@ let cookie = '';
 let reportId = '';
 beforeAll(async () => {
   t = await createTestApp();
-  const keyed = await createKeyedWorkspace(t.database);
-  await seedWorkspace(t.database.prisma, t.database.pool, { workspaceId: keyed.workspace.id, days: 3, clients: 1 });
-  await personWithPassword(t.database, { email: keyed.ownerEmail });
-  cookie = (await signIn(t.app, keyed.ownerEmail)).cookie;
-  reportId = (await json(await t.get('/api/v1/reports', keyed.key.secret))).data[0].id;
+  const owner = await seededOwner(t);
+  reportId = owner.reportId;
+  cookie = (await signIn(t.app, owner.ownerEmail)).cookie;
 }, 120_000);
 afterAll(() => t?.close());
 

@@ -1,20 +1,15 @@
 // A shared link opened while signed out: the sign-in keeps where it came from and returns there,
 // with the link's query, and never to another site however the address is dressed up.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
-import { ORIGIN, PASSWORD, personWithPassword, sessionCookieOf } from '../support/web.js';
-import { seedWorkspace } from '../../src/demo/seed.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { ORIGIN, PASSWORD, seededOwner, sessionCookieOf } from '../support/web.js';
 
 let t: TestApp;
 let email = '';
 let reportId = '';
 beforeAll(async () => {
   t = await createTestApp();
-  const keyed = await createKeyedWorkspace(t.database);
-  await seedWorkspace(t.database.prisma, t.database.pool, { workspaceId: keyed.workspace.id, days: 3, clients: 1 });
-  await personWithPassword(t.database, { email: keyed.ownerEmail });
-  email = keyed.ownerEmail;
-  reportId = (await json(await t.get('/api/v1/reports', keyed.key.secret))).data[0].id;
+  ({ ownerEmail: email, reportId } = await seededOwner(t));
 }, 120_000);
 afterAll(() => t?.close());
 

@@ -3,6 +3,8 @@ import type { Database } from '../../src/db/client.js';
 import type { App } from '../../src/app.js';
 import { newId } from '../../src/db/ids.js';
 import { hashPassword } from '../../src/sessions/passwords.js';
+import { seedWorkspace } from '../../src/demo/seed.js';
+import { createKeyedWorkspace, json, type TestApp } from './app.js';
 
 export const PASSWORD = 'correct horse battery staple';
 export const ORIGIN = 'http://test.local';
@@ -41,4 +43,13 @@ export function call(app: App, auth: { cookie: string; csrf: string }, method: '
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     }),
   );
+}
+
+/** A workspace with three days of demo data on one client, its owner able to sign in, and its first report's id. */
+export async function seededOwner(t: TestApp) {
+  const keyed = await createKeyedWorkspace(t.database);
+  await seedWorkspace(t.database.prisma, t.database.pool, { workspaceId: keyed.workspace.id, days: 3, clients: 1 });
+  await personWithPassword(t.database, { email: keyed.ownerEmail });
+  const reportId: string = (await json(await t.get('/api/v1/reports', keyed.key.secret))).data[0].id;
+  return { ...keyed, reportId };
 }
