@@ -4,6 +4,7 @@
 // of the brand's, competitors' and the web's usual sources. Seeded, like the rest of the demo.
 import type { Run, RunCitation, Sentiment } from '../ai-visibility/index.js';
 import { answerText } from './answer-texts.js';
+import { ownCitation, otherCitation } from './citations.js';
 import type { Market } from './markets.js';
 import { pick, shuffled } from './random.js';
 
@@ -50,22 +51,6 @@ export function demoPrompts(brand: string, competitors: readonly string[], categ
   });
 }
 
-const WEB_SOURCES: readonly [domainUrl: string, title: string][] = [
-  ['https://www.reddit.com/r/smallbusiness/comments/', 'r/smallbusiness discussion'],
-  ['https://en.wikipedia.org/wiki/', 'Wikipedia'],
-  ['https://www.youtube.com/watch?v=', 'Video review'],
-  ['https://www.g2.com/categories/', 'G2 category ranking'],
-  ['https://www.trustpilot.com/review/', 'Trustpilot reviews'],
-  ['https://www.forbes.com/advisor/', 'Forbes Advisor'],
-  ['https://www.nytimes.com/wirecutter/reviews/', 'Wirecutter'],
-  ['https://www.bbc.co.uk/news/business-', 'BBC News'],
-  ['https://medium.com/@analyst/', 'Medium'],
-];
-// More pages than an answer has citations (at most 6), so an answer can always cite a new one.
-const OWN_PAGES: readonly [path: string, title: string][] = [
-  ['pricing', 'Pricing'], ['blog/guide', 'Guide'], ['reviews', 'Customer stories'], ['compare', 'Comparison'], ['about', 'About us'], ['faq', 'FAQ'], ['blog/how-to-choose', 'How to choose'],
-];
-
 /** Where and in what words a scan's answers are written; `random` draws only their wording. */
 export interface AnswerVoice {
   market: Market;
@@ -83,21 +68,6 @@ export interface RunProfile {
   competitorShares: readonly number[];
 }
 
-function ownCitation(brand: string, random: () => number): RunCitation {
-  const [path, title] = pick(random, OWN_PAGES);
-  return { url: `https://www.${demoDomainOf(brand)}/${path}`, title: `${brand} — ${title}` };
-}
-
-/** A competitor's page about a quarter of the time, otherwise the web's usual sources. */
-function otherCitation(competitors: readonly string[], random: () => number): RunCitation {
-  if (competitors.length && random() < 0.27) {
-    const competitor = pick(random, competitors);
-    return { url: `https://${pick(random, ['www', 'blog', 'help'])}.${demoDomainOf(competitor)}/${pick(random, ['features', 'vs', 'pricing'])}`, title: `${competitor} ${pick(random, ['features', 'comparison', 'pricing'])}` };
-  }
-  const [prefix, title] = pick(random, WEB_SOURCES);
-  return { url: `${prefix}${Math.floor(random() * 40)}`, title };
-}
-
 /** Draws until the answer has not cited the page yet: an answer lists each source once. */
 function distinctCitation(draw: () => RunCitation, cited: Set<string>): RunCitation {
   let citation = draw();
@@ -105,9 +75,6 @@ function distinctCitation(draw: () => RunCitation, cited: Set<string>): RunCitat
   cited.add(citation.url);
   return citation;
 }
-
-const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '');
-export const demoDomainOf = (name: string) => `${slug(name)}.com`;
 
 /**
  * One run per prompt for a scan whose brand and competitors behave as `profile` says. How many
@@ -132,7 +99,9 @@ export function demoRuns(prompts: readonly DemoPrompt[], brand: string, competit
   const owned = Math.round(slots.length * profile.ownedCitationShare);
   const citedBy = new Map<RunCitation[], Set<string>>(runs.map((run) => [run.citations!, new Set()]));
   shuffled(random, slots).forEach(({ citations, index }, rank) => {
-    citations[index] = distinctCitation(() => (rank < owned ? ownCitation(brand, random) : otherCitation(competitors, random)), citedBy.get(citations)!);
+    const draw = () =>
+      (rank < owned ? ownCitation(brand, random) : otherCitation(brand, voice.market, competitors, random));
+    citations[index] = distinctCitation(draw, citedBy.get(citations)!);
   });
   return runs;
 }

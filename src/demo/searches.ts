@@ -7,7 +7,7 @@
 // a competitor and leave the brand out: the sources opportunity (get the brand listed there).
 // A PRNG of its own keeps the rest of the demo's numbers where they were.
 import type { Run } from '../ai-visibility/index.js';
-import { demoDomainOf } from './answers.js';
+import { demoDomainOf } from './citations.js';
 import { pick, seededRandomFor } from './random.js';
 
 const READ_NOT_CITED = ['https://www.reddit.com/r/smallbusiness/', 'https://www.g2.com/compare/', 'https://www.capterra.com/reviews/', 'https://www.youtube.com/results?search_query='];
@@ -38,7 +38,7 @@ export function addSearchesAndReads(runs: Run[], brand: string, competitors: rea
     const named = (run.competitors ?? []).filter((competitor) => competitor.mentions > 0);
     if (run.brandMentions === 0 && named.length && random() < 0.3) {
       const competitor = pick(random, named).name;
-      citations.push({ url: demoGapSourceOf(competitor), title: `${competitor} reviews` });
+      citations.push({ url: demoGapSourceOf(competitor), title: `${competitor} Reviews | TrustRadius` });
     }
     run.retrieved = [
       ...(readsBrandPage ? [{ url: demoFeaturesPageOf(brand), title: `${brand} features` }] : []),

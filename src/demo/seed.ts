@@ -6,17 +6,18 @@ import type pg from 'pg';
 import type { PrismaClient } from '../db/generated/prisma/client.js';
 import { newId } from '../db/ids.js';
 import { inTransaction } from '../db/transaction.js';
-import { catalog, PROVIDERS, type ProviderId } from '../reports/index.js';
+import { PROVIDERS, type ProviderId } from '../reports/index.js';
 import { addDays } from '../dates/civil-date.js';
 import type { ReportDefinition } from '../reports/index.js';
 import { writeMetricFacts, type MetricFactInput } from '../ingest/index.js';
 import { writeScans, type ScanInput } from '../ingest/index.js';
 import { pick, seededRandom, seededRandomFor } from './random.js';
 import { competitorCountersFromRuns, countersFromRuns } from '../ai-visibility/index.js';
-import { demoDomainOf, demoPrompts, demoRuns } from './answers.js';
+import { demoPrompts, demoRuns } from './answers.js';
+import { demoDomainOf } from './citations.js';
 import { addSearchesAndReads } from './searches.js';
 import { marketOf } from './markets.js';
-import { clientMix, dayShares, DIMENSION_VALUES, splitAcross } from './mixes.js';
+import { clientFacts } from './facts.js';
 
 export interface SeedOptions {
   workspaceId: string;
@@ -37,39 +38,6 @@ const CLIENT_NAMES = ['Northwind Outdoor', 'Acme Analytics', 'Bluebird Coffee', 
 const DAILY_SCAN_DAYS = 14;
 const LOCALES = ['en-US', 'de-DE', 'fr-FR', 'en-GB'];
 const MODELS = ['chatgpt', 'gemini', 'perplexity', 'claude', 'google_ai_overviews'];
-
-/** One day's base metrics of a provider, with a weekly rhythm and slow growth. */
-function dailyMetrics(provider: ProviderId, scale: number, random: () => number): Record<string, number> {
-  const noise = () => 0.75 + random() * 0.5;
-  const round = (value: number, digits = 0) => Number(value.toFixed(digits));
-  switch (provider) {
-    case 'google_analytics': {
-      const sessions = Math.round(800 * scale * noise());
-      const conversions = Math.round(sessions * 0.025 * noise());
-      return { sessions, engaged_sessions: Math.round(sessions * 0.62 * noise()), users: Math.round(sessions * 0.8), new_users: Math.round(sessions * 0.45 * noise()), conversions, conversion_value: round(conversions * 58 * noise(), 2) };
-    }
-    case 'google_ads':
-    case 'meta_ads': {
-      const impressions = Math.round(12_000 * scale * noise());
-      // Some days a campaign is paused: zero impressions must not break ratios.
-      if (random() < 0.02) return { impressions: 0, clicks: 0, cost: 0, conversions: 0, conversion_value: 0, ...(provider === 'meta_ads' ? { reach: 0 } : {}) };
-      const clicks = Math.round(impressions * (provider === 'google_ads' ? 0.045 : 0.012) * noise());
-      const conversions = Math.round(clicks * 0.04 * noise());
-      return {
-        impressions,
-        clicks,
-        cost: round(clicks * (provider === 'google_ads' ? 1.35 : 0.8) * noise(), 2),
-        conversions,
-        conversion_value: round(conversions * 72 * noise(), 2),
-        ...(provider === 'meta_ads' ? { reach: Math.round(impressions * 0.7) } : {}),
-      };
-    }
-    case 'google_search_console': {
-      const impressions = Math.round(9_000 * scale * noise());
-      return { impressions, clicks: Math.round(impressions * 0.031 * noise()), position_weighted: round(impressions * (6 + random() * 10), 1) };
-    }
-  }
-}
 
 const WIDGETS_BY_PROVIDER: Record<ProviderId, (clientIndex: number) => ReportDefinition['widgets']> = {
   google_analytics: () => [
@@ -113,24 +81,9 @@ export async function seedWorkspace(prisma: PrismaClient, pool: pg.Pool, options
     clients.push({ id: client.id, name, providers });
     for (const provider of providers) {
       await prisma.providerConnection.create({ data: { id: newId('connection'), workspaceId: workspace.id, clientId: client.id, provider, externalAccountId: `${provider}-${1000 + index}` } });
-      const scale = 0.5 + random() * 2;
-      // The client's own mixes come from a PRNG of their own: the day totals stay what they were.
-      const mixRandom = seededRandomFor(`${seed}|${name}|${provider}`);
-      const mixes = catalog[provider].dimensions.map((dimension) => clientMix(marketOf(name), provider, dimension, mixRandom));
-      for (let day = 0; day < days; day++) {
-        const date = addDays(startDate, day);
-        const weekday = new Date(`${date}T00:00:00Z`).getUTCDay();
-        const rhythm = (weekday === 0 || weekday === 6 ? 0.75 : 1.05) * (1 + day / days / 2);
-        const total = dailyMetrics(provider, scale * rhythm, random);
-        facts.push({ clientId: client.id, provider, date, dimension: '', dimensionValue: '', metrics: total });
-        catalog[provider].dimensions.forEach((dimension, dimensionIndex) => {
-          const values = DIMENSION_VALUES[dimension]!;
-          splitAcross(provider, dimension, total, dayShares(mixes[dimensionIndex]!, random)).forEach((metrics, valueIndex) =>
-            facts.push({ clientId: client.id, provider, date, dimension, dimensionValue: values[valueIndex]!, metrics }),
-          );
-        });
-      }
     }
+    const clientDays = clientFacts({ seed, clientId: client.id, name, providers, startDate, days }, random);
+    for (const fact of clientDays) facts.push(fact);
   }
 
   const reports = [];

@@ -191,6 +191,80 @@ describe('the first-start demo', () => {
     expect(wrong.slice(0, 3)).toEqual([]);
   });
 
+  // What a marketer would not believe either: every client paying the same per click, Google Ads
+  // counting three times the visits Analytics saw, a pricing page titled "features".
+  it('gives each client its own cost per click and return on ad spend', async () => {
+    const paid = await rows<{ client: string; provider: string; cpc: number; roas: number }>(
+      `SELECT c.name AS client, f.provider, (sum(f.cost) / sum(f.clicks))::float AS cpc,
+              (sum(f.conversion_value) / sum(f.cost))::float AS roas
+       FROM metric_facts f JOIN clients c ON c.id = f.client_id
+       WHERE f.dimension = '' AND f.provider IN ('google_ads', 'meta_ads') GROUP BY 1, 2`,
+    );
+    for (const provider of ['google_ads', 'meta_ads']) {
+      const clients = paid.filter((row) => row.provider === provider);
+      expect(clients.length, provider).toBeGreaterThan(1);
+      const spread = (values: number[]) => Math.max(...values) / Math.min(...values);
+      expect(spread(clients.map((row) => row.cpc)), provider).toBeGreaterThan(1.5);
+      expect(spread(clients.map((row) => row.roas)), provider).toBeGreaterThan(1.3);
+      for (const row of clients) {
+        expect(row.cpc, `${row.client} ${provider}`).toBeGreaterThan(0.3);
+        expect(row.cpc, `${row.client} ${provider}`).toBeLessThan(8);
+        expect(row.roas, `${row.client} ${provider}`).toBeGreaterThan(0.8);
+        expect(row.roas, `${row.client} ${provider}`).toBeLessThan(8);
+      }
+    }
+  });
+
+  it("counts clicks in the ratio a provider's clicks have to the sessions of their channel", async () => {
+    const days = await rows<{ client: string; provider: string; date: string; clicks: number; sessions: number }>(
+      `SELECT c.name AS client, p.provider, p.date::text, p.clicks::int, s.sessions::int
+       FROM metric_facts p JOIN clients c ON c.id = p.client_id
+       JOIN metric_facts s ON s.client_id = p.client_id AND s.date = p.date
+         AND s.provider = 'google_analytics' AND s.dimension = 'channel'
+         AND s.dimension_value = CASE p.provider
+           WHEN 'google_ads' THEN 'Paid Search' WHEN 'meta_ads' THEN 'Social' ELSE 'Organic Search' END
+       WHERE p.dimension = '' AND p.provider IN ('google_ads', 'meta_ads', 'google_search_console')`,
+    );
+    const RATIOS: Record<string, [number, number]> = {
+      google_ads: [1.05, 1.3],
+      meta_ads: [1.1, 1.8],
+      google_search_console: [0.6, 0.95],
+    };
+    const totals = new Map<string, { clicks: number; sessions: number }>();
+    for (const day of days) {
+      const key = `${day.client} ${day.provider}`;
+      const total = totals.get(key) ?? { clicks: 0, sessions: 0 };
+      totals.set(key, { clicks: total.clicks + day.clicks, sessions: total.sessions + day.sessions });
+    }
+    expect([...totals.keys()].filter((key) => key.endsWith('google_ads')).length).toBeGreaterThan(1);
+    for (const [key, { clicks, sessions }] of totals) {
+      const [low, high] = RATIOS[key.split(' ').at(-1)!]!;
+      expect(clicks / sessions, key).toBeGreaterThanOrEqual(low);
+      expect(clicks / sessions, key).toBeLessThanOrEqual(high);
+    }
+    // Every day an ad brings at least the visits Analytics saw from it; a paused day, a trickle.
+    const ads = days.filter((day) => day.provider === 'google_ads');
+    expect(ads.filter((day) => day.clicks > 0 && day.clicks < day.sessions).slice(0, 3)).toEqual([]);
+    for (const paused of ads.filter((day) => day.clicks === 0)) {
+      const clientDays = ads.filter((day) => day.client === paused.client).length;
+      const usual = totals.get(`${paused.client} google_ads`)!.sessions / clientDays;
+      expect(paused.sessions, `${paused.client} ${paused.date}`).toBeLessThan(usual * 0.4);
+    }
+  });
+
+  it('cites pages under titles that say what their address is', async () => {
+    const pages = await rows<{ url: string; title: string }>(
+      `SELECT DISTINCT page->>'url' AS url, page->>'title' AS title
+       FROM ai_answers a, jsonb_array_elements(a.citations || a.retrieved) page WHERE page->>'title' IS NOT NULL`,
+    );
+    expect(pages.length).toBeGreaterThan(100);
+    expect(pages.filter(({ url, title }) => !titleFitsAddress(url, title)).slice(0, 5)).toEqual([]);
+    // A page has one title, whichever answer cites it.
+    const titles = new Map<string, string[]>();
+    for (const { url, title } of pages) titles.set(url, [...(titles.get(url) ?? []), title]);
+    expect([...titles].filter(([, named]) => named.length > 1).slice(0, 3)).toEqual([]);
+  });
+
   it('varies its answers: no text is more than 1 % of a locale’s answers', async () => {
     const [top] = await rows<{ locale: string; text: string; share: number }>(
       `SELECT locale, text, (count(*) / sum(count(*)) OVER (PARTITION BY locale))::float AS share FROM ai_answers GROUP BY 1, 2 ORDER BY 3 DESC LIMIT 1`,
@@ -198,6 +272,27 @@ describe('the first-start demo', () => {
     expect(top!.share, top!.text).toBeLessThan(0.01);
   });
 });
+
+/**
+ * A title fits its address when it names the site (a label of the host, or a section of the path such
+ * as r/smallbusiness) and says what the page is: every word of the address's last part is in it, and
+ * a last part without words is an opaque id (8 characters or more), not a counter like /wiki/17.
+ */
+function titleFitsAddress(url: string, title: string): boolean {
+  const squash = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '');
+  const words = (text: string) =>
+    text.toLowerCase().split(/[^a-z0-9]+/).filter((word) => word.length >= 3 && !/\d/.test(word));
+  const { hostname, pathname } = new URL(url);
+  const said = squash(title);
+  const segments = pathname.split('/').filter(Boolean);
+  const last = segments.at(-1) ?? '';
+  const generic = ['www', 'blog', 'help', 'com', 'org', 'net', 'co', 'uk'];
+  const labels = hostname.split('.').filter((label) => !generic.includes(label));
+  const site = [...labels, ...segments.slice(0, -1).flatMap(words)];
+  const page = words(last);
+  const namesSite = site.some((word) => said.includes(squash(word)));
+  return namesSite && page.every((word) => said.includes(word)) && (page.length > 0 || last.length >= 8 || !last);
+}
 
 describe('apportion', () => {
   it('splits a whole total into whole parts that add up to it, closest to the weights', () => {
