@@ -24,10 +24,10 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('settings', () => {
-  it('send a signed-out browser to the sign-in page and a signed-out JSON client a 401', async () => {
+  it('send a signed-out browser to the sign-in page (and back after it) and a signed-out JSON client a 401', async () => {
     const page = await t.app.fetch(new Request(`${ORIGIN}/app/settings`, { headers: { accept: 'text/html' } }));
     expect(page.status).toBe(303);
-    expect(page.headers.get('location')).toBe('/app/login');
+    expect(page.headers.get('location')).toBe('/app/login?next=%2Fapp%2Fsettings');
     expect((await t.app.fetch(new Request(`${ORIGIN}/app/settings/api-keys`))).status).toBe(401);
   });
 

@@ -61,10 +61,10 @@ afterAll(async () => {
 });
 
 describe('the view pages', () => {
-  it('send a visitor without a session to sign in, and serve no page for a POST', async () => {
+  it('send a visitor without a session to sign in (and back after it), and serve no page for a POST', async () => {
     const anonymous = await fetch(`${served.baseUrl}/app/reports/rep_x`, { headers: { accept: 'text/html' }, redirect: 'manual' });
     expect(anonymous.status).toBe(303);
-    expect(anonymous.headers.get('location')).toBe('/app/login');
+    expect(anonymous.headers.get('location')).toBe('/app/login?next=%2Fapp%2Freports%2Frep_x');
     const api = await fetch(`${served.baseUrl}/app/ai-visibility/prj_x`, { headers: { accept: 'application/json' } });
     expect(api.status).toBe(401);
   });
