@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { connectDatabase } from '../../src/db/client.js';
 import { addDays } from '../../src/dates/civil-date.js';
+import { benchAgainstBare, profileAgainstLoad } from './api-bare.js';
 import { benchApiFixtures, benchDatabase, compareRuns as compare, loadRun, mergeRuns, startBaselineServer, startOtlpReceiver, startService, runBench, cpuMs, v1BenchCases, type Run } from './harness.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
@@ -118,4 +119,7 @@ async function main() {
   await embedded.stop();
 }
 
-runBench(main);
+// BENCH_MODE=bare: the engine against the tuned bare server with the shares lifted (api-bare.ts);
+// BENCH_MODE=profile: the service's CPU profile under the same loads.
+const MODES: Record<string, () => Promise<void>> = { bare: benchAgainstBare, profile: profileAgainstLoad };
+runBench(MODES[process.env.BENCH_MODE ?? ''] ?? main);

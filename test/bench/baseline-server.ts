@@ -1,6 +1,9 @@
 // The minimal baseline of bench:api, bench:report and bench:ai: plain node:http + pg, the same
 // key check (SHA-256 of the secret, constant-time compare, cached like the service), the same SQL
-// and the same JSON; report data and AI metrics by the hand-written SQL of hand-sql.ts.
+// and the same JSON; report data and AI metrics by the hand-written SQL of hand-sql.ts. Tuned as a
+// careful hand-written server is: every statement prepared once per connection (named), the
+// service's session settings (no JIT, no parallel workers), BASELINE_POOL_SIZE connections (set it
+// to the load's connection count for a connection per load connection).
 import { createServer } from 'node:http';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import pg from 'pg';
@@ -12,7 +15,14 @@ import { API_SESSION_SETTINGS } from '../../src/db/session-settings.js';
 // Dates as the service writes them ('YYYY-MM-DD'), as any server answering JSON would.
 pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
 // The service's session settings too, so that plans are compared like for like.
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10, options: API_SESSION_SETTINGS });
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.BASELINE_POOL_SIZE ?? 10), options: API_SESSION_SETTINGS });
+const statementNames = new Map<string, string>();
+const unnamedQuery = pool.query.bind(pool) as (config: pg.QueryConfig) => Promise<pg.QueryResult>;
+pool.query = ((text: string, values?: unknown[]) => {
+  let name = statementNames.get(text);
+  if (!name) statementNames.set(text, (name = `baseline_${statementNames.size}`));
+  return unnamedQuery({ name, text, values });
+}) as typeof pool.query;
 const keys = new Map<string, { workspaceId: string; hash: Buffer }>();
 
 async function authenticate(header: string | undefined): Promise<string | null> {

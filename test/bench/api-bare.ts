@@ -1,0 +1,163 @@
+// BENCH_MODE=bare npm run bench:api — the engine's own cost: the service (compiled build) against the
+// tuned bare server (baseline-server.ts: named statements, no JIT, no parallel workers, a connection per
+// load connection) on the same database, 20 connections, alternated rounds. The per-workspace shares are
+// lifted (WORKSPACE_MAX_CONCURRENT_REQUESTS=1000, DATABASE_STATEMENTS_PER_WORKSPACE=9), so their
+// bookkeeping runs on every request but never makes one wait. "Cached" is the service as configured;
+// "cold" a second instance with its data cache off (DATA_CACHE_MAX_BYTES=0).
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { connectDatabase } from '../../src/db/client.js';
+import { addDays } from '../../src/dates/civil-date.js';
+import { benchApiFixtures, benchDatabase, cpuMs, startBaselineServer, startService, type ServerHandle } from './harness.js';
+import { firstDifference } from './hand-sql.js';
+import { topFrames } from './cpu-profile.js';
+
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const ROUND_SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const TARGETS = { cached: 1.0, cold: 0.95, p99: 1.2 };
+
+interface Round {
+  rps: number;
+  p99: number;
+  /** CPU the server's process spent per request, in µs. */
+  serverUs: number;
+  /** CPU PostgreSQL's processes spent per request, in µs. */
+  databaseUs: number;
+}
+
+/** CPU of every PostgreSQL process on the machine (the benchmark's database is the only busy one). */
+function databaseCpuMs() {
+  let total = 0;
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') total += cpuMs(Number(pid));
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return total;
+}
+
+async function load(server: ServerHandle, path: string, headers: Record<string, string>, seconds: number): Promise<Round> {
+  const [server0, database0] = [cpuMs(server.pid), databaseCpuMs()];
+  const result = await autocannon({ url: server.baseUrl + path, connections: CONNECTIONS, duration: seconds, headers });
+  if (result.non2xx + result.errors > 0) throw new Error(`${path}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  const perRequest = (ms: number) => Math.round((ms * 1000) / result.requests.total);
+  return {
+    rps: result.requests.total / result.duration,
+    p99: result.latency.p99,
+    serverUs: perRequest(cpuMs(server.pid) - server0),
+    databaseUs: perRequest(databaseCpuMs() - database0),
+  };
+}
+
+const range = (values: number[]) => `${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}`;
+const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+
+const casesOf = (reportId: string, projectId: string, today: string) =>
+  [
+    ['GET /clients', '/api/v1/clients'],
+    ['GET /reports/{id}', `/api/v1/reports/${reportId}`],
+    ['GET /reports/{id}/data', `/api/v1/reports/${reportId}/data`],
+    ['metrics, 30 days', `/api/v1/ai-visibility/projects/${projectId}/metrics?dateFrom=${addDays(today, -29)}&dateTo=${today}&limit=1000`],
+  ] as const;
+
+async function setUp() {
+  const embedded = await benchDatabase();
+  const database = connectDatabase(embedded.url, 2);
+  const { report, project, key } = await benchApiFixtures(database);
+  const env = {
+    DATABASE_URL: embedded.url,
+    RATE_LIMIT_SCALE: '100000000/100000000',
+    WORKSPACE_MAX_CONCURRENT_REQUESTS: '1000',
+    DATABASE_STATEMENTS_PER_WORKSPACE: '9',
+  };
+  const today = new Date().toISOString().slice(0, 10);
+  const tearDown = async () => {
+    await database.close();
+    await embedded.stop();
+  };
+  return { env, today, cases: casesOf(report.id, project.id, today), headers: { authorization: `Bearer ${key.secret}` }, tearDown };
+}
+
+/**
+ * BENCH_PROFILE=1: each case loaded on a service started with `--cpu-prof` (cached, then cold),
+ * for a warm-up and ROUNDS rounds' time, and its profile's top self-time frames printed.
+ */
+export async function profileAgainstLoad() {
+  const { env, cases, headers, tearDown } = await setUp();
+  const only = process.env.BENCH_CASE;
+  for (const [label, path_] of cases.filter(([label]) => !only || label === only)) {
+    for (const mode of ['cached', 'cold'] as const) {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-profile-'));
+      const server = await startService(mode === 'cold' ? { ...env, DATA_CACHE_MAX_BYTES: '0' } : env, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+      await load(server, path_, headers, ROUND_SECONDS);
+      const measured = await load(server, path_, headers, ROUND_SECONDS * ROUNDS);
+      await server.stop();
+      const { functions, files } = topFrames(dir);
+      console.log(`\n${label}, ${mode}: ${Math.round(measured.rps)} req/s, p99 ${measured.p99} ms; profile in ${dir}`);
+      console.table(functions);
+      console.table(files);
+    }
+  }
+  await tearDown();
+}
+
+export async function benchAgainstBare() {
+  const { env, today, cases, headers, tearDown } = await setUp();
+  const servers = {
+    cached: await startService(env),
+    cold: await startService({ ...env, DATA_CACHE_MAX_BYTES: '0' }),
+    bare: await startBaselineServer({ ...env, BASELINE_POOL_SIZE: String(CONNECTIONS) }),
+  };
+
+  // The same work on both sides: the bodies agree before anything is timed.
+  for (const [label, path] of cases) {
+    const [ours, bare] = await Promise.all([servers.cold, servers.bare].map(async (server) => (await fetch(server.baseUrl + path, { headers })).json()));
+    const difference = firstDifference(ours, bare);
+    if (difference) console.warn(`${label}: the service and the bare server differ at ${difference}`);
+  }
+
+  const rows: Record<string, string | number>[] = [];
+  const targets: { target: string; value: string; met: boolean }[] = [];
+  for (const [label, path] of cases) {
+    for (const mode of ['cached', 'cold'] as const) {
+      const ours = servers[mode];
+      await load(ours, path, headers, ROUND_SECONDS);
+      await load(servers.bare, path, headers, ROUND_SECONDS);
+      const throughput: number[] = [];
+      const p99: number[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        // Alternated, and each round's order swapped, so a drift of the machine falls on both.
+        const [a, b] = round % 2 === 0 ? [ours, servers.bare] : [servers.bare, ours];
+        const first = await load(a, path, headers, ROUND_SECONDS);
+        const second = await load(b, path, headers, ROUND_SECONDS);
+        const [o, bare] = a === ours ? [first, second] : [second, first];
+        throughput.push(o.rps / bare.rps);
+        p99.push(o.p99 / Math.max(bare.p99, 1));
+        rows.push({
+          endpoint: label,
+          mode,
+          round,
+          'ours req/s': Math.round(o.rps),
+          'bare req/s': Math.round(bare.rps),
+          'ours p99': o.p99,
+          'bare p99': bare.p99,
+          'ours µs/req (node, pg)': `${o.serverUs}, ${o.databaseUs}`,
+          'bare µs/req (node, pg)': `${bare.serverUs}, ${bare.databaseUs}`,
+        });
+      }
+      const floor = TARGETS[mode];
+      targets.push({ target: `${label}, ${mode}: throughput ≥ ${floor}× bare (mean; rounds)`, value: `${mean(throughput).toFixed(2)} (${range(throughput)})`, met: mean(throughput) >= floor });
+      targets.push({ target: `${label}, ${mode}: p99 ≤ ${TARGETS.p99}× bare (mean; rounds)`, value: `${mean(p99).toFixed(2)} (${range(p99)})`, met: mean(p99) <= TARGETS.p99 });
+    }
+  }
+  console.log(`\nv1 against the tuned bare server: ${CONNECTIONS} connections, ${ROUNDS} alternated rounds of ${ROUND_SECONDS} s (${today}, Node ${process.version})`);
+  console.table(rows);
+  console.table(targets);
+  await Promise.all(Object.values(servers).map((server) => server.stop()));
+  await tearDown();
+}
