@@ -18,7 +18,6 @@ const LIST = tenantStatement<ProjectRow>(
 );
 const COUNT = tenantStatement<{ n: number }>('projects.count', (workspace) => `SELECT count(*)::int AS n FROM ai_projects WHERE ${workspace()} AND archived_at IS NULL AND ($2::text IS NULL OR client_id = $2)`);
 const FIND = tenantStatement<ProjectRow>('projects.find', (workspace) => `SELECT ${COLUMNS} FROM ai_projects WHERE ${workspace()} AND archived_at IS NULL AND id = $2`);
-const DATA_VERSION = tenantStatement<{ version: string }>('projects.data-version', (workspace) => `SELECT data_version::text AS version FROM ai_projects WHERE ${workspace()} AND archived_at IS NULL AND id = $2`);
 const BY_IDS = tenantStatement<ProjectRow>('projects.by-ids', (workspace) => `SELECT ${COLUMNS} FROM ai_projects WHERE ${workspace()} AND archived_at IS NULL AND id = ANY($2::text[])`);
 const BY_CLIENTS = tenantStatement<ProjectRow & { parentId: string; total: number }>('projects.by-clients', (workspace) =>
   perParentSql(`
@@ -28,4 +27,4 @@ const BY_CLIENTS = tenantStatement<ProjectRow & { parentId: string; total: numbe
 
 /** Live projects of the workspace (see db/client-owned-repository.ts for what each read gives). */
 export const projectRepository = (scope: WorkspaceScope) =>
-  clientOwnedRepository<ProjectRow, ProjectRow>(scope, { list: LIST, count: COUNT, find: FIND, dataVersion: DATA_VERSION, byIds: BY_IDS, byClients: BY_CLIENTS }, 'AI-visibility project');
+  clientOwnedRepository<ProjectRow, ProjectRow>(scope, { list: LIST, count: COUNT, find: FIND, versionOf: (row) => row.dataVersion, byIds: BY_IDS, byClients: BY_CLIENTS }, 'AI-visibility project');

@@ -1,7 +1,9 @@
 // The reads every kind of row a client owns needs (reports, AI-visibility projects): a capped
 // list (optionally of one client) with its count, one by id or 404, its data version, many by
 // id in the order asked, and each client's capped list in one statement. Each kind declares
-// its statements (with their workspace binding); this gives them one shape.
+// its statements (with their workspace binding); this gives them one shape. A repository lives
+// for one request, so a row read by id is read once: v1's version probe and the resolver after it
+// share one statement, as a hand-written handler reads its row once.
 import { notFound } from '../errors/index.js';
 import { cappedByParent, inAskedOrder, type ListEnvelope } from './per-parent.js';
 import type { TenantStatement } from './tenant-sql.js';
@@ -14,8 +16,8 @@ export interface ClientOwnedStatements<Row extends { id: string }, Summary exten
   count: TenantStatement<{ n: number }>;
   /** $2 id. */
   find: TenantStatement<Row>;
-  /** $2 id. */
-  dataVersion: TenantStatement<{ version: string }>;
+  /** What the data computed from a row depends on (its edits, its facts' ingests). */
+  versionOf(row: Row): string;
   /** $2 ids. */
   byIds: TenantStatement<Row>;
   /** $2 client ids (per-parent), $3 cap per client. */
@@ -23,17 +25,27 @@ export interface ClientOwnedStatements<Row extends { id: string }, Summary exten
 }
 
 export function clientOwnedRepository<Row extends { id: string }, Summary extends { id: string }>(scope: WorkspaceScope, statements: ClientOwnedStatements<Row, Summary>, what: string) {
+  let found: Map<string, Promise<Row | undefined>> | undefined;
+  const byId = (id: string) => {
+    found ??= new Map();
+    let row = found.get(id);
+    if (!row) found.set(id, (row = scope.rows(statements.find, [id]).then((rows) => rows[0])));
+    return row;
+  };
   return {
     list: (clientId: string | null, take: number) => scope.rows(statements.list, [clientId, take]),
     count: async (clientId: string | null) => (await scope.rows(statements.count, [clientId]))[0]!.n,
     /** One of the workspace's, or 404. */
     find: async (id: string): Promise<Row> => {
-      const [row] = await scope.rows(statements.find, [id]);
+      const row = await byId(id);
       if (!row) throw notFound(what);
       return row;
     },
     /** What its computed data depends on (bumped by ingests and edits); null if there is no such row. */
-    dataVersionOf: async (id: string): Promise<string | null> => (await scope.rows(statements.dataVersion, [id]))[0]?.version ?? null,
+    dataVersionOf: async (id: string): Promise<string | null> => {
+      const row = await byId(id);
+      return row ? statements.versionOf(row) : null;
+    },
     /** By id, in the order asked; null where there is none. */
     byIds: async (ids: readonly string[]): Promise<(Row | null)[]> => inAskedOrder(ids, await scope.rows(statements.byIds, [ids])),
     /** Each client's, newest first, capped per client, in one statement. */

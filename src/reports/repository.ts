@@ -22,10 +22,6 @@ const LIST = tenantStatement<ReportSummaryRow>(
 );
 const COUNT = tenantStatement<{ n: number }>('reports.count', (workspace) => `SELECT count(*)::int AS n FROM reports WHERE ${live(workspace)} AND ($2::text IS NULL OR client_id = $2)`);
 const FIND = tenantStatement<ReportRow>('reports.find', (workspace) => `SELECT ${COLUMNS} FROM reports WHERE ${live(workspace)} AND id = $2`);
-const DATA_VERSION = tenantStatement<{ version: string }>(
-  'reports.data-version',
-  (workspace) => `SELECT (extract(epoch FROM updated_at) * 1000)::bigint::text || '.' || ${CLIENT_DATA_VERSION} AS version FROM reports WHERE ${live(workspace)} AND id = $2`,
-);
 const BY_IDS = tenantStatement<ReportRow>('reports.by-ids', (workspace) => `SELECT ${COLUMNS} FROM reports WHERE ${live(workspace)} AND id = ANY($2::text[])`);
 const BY_CLIENTS = tenantStatement<ReportSummaryRow & { parentId: string; total: number }>('reports.by-clients', (workspace) =>
   perParentSql(`
@@ -35,4 +31,4 @@ const BY_CLIENTS = tenantStatement<ReportSummaryRow & { parentId: string; total:
 
 /** Live reports of the workspace (see db/client-owned-repository.ts for what each read gives). */
 export const reportRepository = (scope: WorkspaceScope) =>
-  clientOwnedRepository<ReportRow, ReportSummaryRow>(scope, { list: LIST, count: COUNT, find: FIND, dataVersion: DATA_VERSION, byIds: BY_IDS, byClients: BY_CLIENTS }, 'report');
+  clientOwnedRepository<ReportRow, ReportSummaryRow>(scope, { list: LIST, count: COUNT, find: FIND, versionOf: (row) => `${row.updatedAt.getTime()}.${row.dataVersion}`, byIds: BY_IDS, byClients: BY_CLIENTS }, 'report');
