@@ -80,17 +80,19 @@ async function setUp() {
     await database.close();
     await embedded.stop();
   };
-  return { env, today, cases: casesOf(report.id, project.id, today), headers: { authorization: `Bearer ${key.secret}` }, tearDown };
+  // BENCH_CASE: one case by its label.
+  const only = process.env.BENCH_CASE;
+  const cases = casesOf(report.id, project.id, today).filter(([label]) => !only || label === only);
+  return { env, today, cases, headers: { authorization: `Bearer ${key.secret}` }, tearDown };
 }
 
 /**
- * BENCH_PROFILE=1: each case loaded on a service started with `--cpu-prof` (cached, then cold),
+ * BENCH_MODE=profile: each case loaded on a service started with `--cpu-prof` (cached, then cold),
  * for a warm-up and ROUNDS rounds' time, and its profile's top self-time frames printed.
  */
 export async function profileAgainstLoad() {
   const { env, cases, headers, tearDown } = await setUp();
-  const only = process.env.BENCH_CASE;
-  for (const [label, path_] of cases.filter(([label]) => !only || label === only)) {
+  for (const [label, path_] of cases) {
     for (const mode of ['cached', 'cold'] as const) {
       const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-profile-'));
       const server = await startService(mode === 'cold' ? { ...env, DATA_CACHE_MAX_BYTES: '0' } : env, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
