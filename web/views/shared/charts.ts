@@ -4,7 +4,7 @@
 // distinguishable with the common colour-vision deficiencies.
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { bdi, clip, h, table } from './dom.js';
+import { bdi, h, table } from './dom.js';
 
 export const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#F0E442', '#999999'];
 
@@ -20,13 +20,13 @@ interface ChartOptions {
   title: string;
   /** What of it the chart shows (a metric), written after the title. */
   detail?: string;
-  /** Labels of the x positions: names for bars, or days (ISO dates) when `dates` says how to write them. */
+  /** The x positions: days (ISO dates), written as `dates` says. */
   labels: string[];
   /**
-   * The labels are days: the x axis is time (a week's point sits seven days from the next, a
-   * day's one day), ticks at whole days, weeks or months written with `day` or `month`.
+   * The x axis is time (a week's point sits seven days from the next, a day's one day), ticks at
+   * whole days, weeks or months written with `day` or `month`.
    */
-  dates?: {
+  dates: {
     day(date: string): string;
     month(date: string): string;
     /** Weeks or months: ticks on the points' own dates (as many as fit), written with `tick`. */
@@ -58,8 +58,6 @@ function themeColor(name: string): string {
   return color;
 }
 
-// On the canvas a label cannot wrap: a long one is cut (the table beside the chart has it whole).
-const TICK_CHARACTERS = 24;
 const TICK_SPACE = 64;
 const DAY = 86_400;
 const MONTH = 30 * DAY;
@@ -144,25 +142,20 @@ function draw(plot: HTMLElement, options: ChartOptions) {
   const label = options.label ?? ((text: string) => text);
   const tick = options.tick ?? label;
   const axis = { stroke: themeColor('--text-secondary'), grid: { stroke: themeColor('--line'), width: 1 }, ticks: { stroke: themeColor('--line'), width: 1 } };
-  const xs = dates ? labels.map(epochSeconds) : labels.map((_, index) => index);
+  const xs = labels.map(epochSeconds);
   // Half the narrowest step either side, so that the first and last bars are whole.
   const gaps = xs.slice(1).map((x, index) => x - xs[index]!);
-  const pad = (gaps.length ? Math.min(...gaps) : dates ? DAY : 1) / 2;
+  const pad = (gaps.length ? Math.min(...gaps) : DAY) / 2;
   // Ticks on the points: every k-th, k as small as leaves each tick TICK_SPACE pixels.
   const pointTicks = (plotted: uPlot) => {
     const every = Math.max(1, Math.ceil((xs.length * TICK_SPACE) / Math.max(1, plotted.bbox.width / uPlot.pxRatio)));
     return xs.filter((_, index) => index % every === 0);
   };
-  const xAxis: uPlot.Axis = dates?.atPoints
+  const xAxis: uPlot.Axis = dates.atPoints
     ? { ...axis, space: TICK_SPACE, splits: pointTicks, values: (_chart, ticks) => ticks.map((at) => tick(isoDay(at))) }
-    : dates
-    ? {
+    : {
       ...axis, space: TICK_SPACE, incrs: TIME_STEPS,
       values: (_chart, ticks, _axis, _space, step) => ticks.map((at) => (step >= 28 * DAY ? dates.month : dates.day)(isoDay(at))),
-    }
-    : {
-      ...axis, space: TICK_SPACE,
-      values: (_chart, ticks) => ticks.map((at) => (Number.isInteger(at) && labels[at] !== undefined ? clip(tick(labels[at]!), TICK_CHARACTERS) : '')),
     };
   // A bar chart draws its first series twice: whole buckets in full colour, partial ones faded.
   const [first, ...others] = series;
@@ -180,9 +173,10 @@ function draw(plot: HTMLElement, options: ChartOptions) {
       legend: { show: false },
       cursor: { drag: { x: false, y: false } },
       // Dated ticks are centred on their day: room on the right keeps the last one whole ("Nov 2026").
-      ...(dates ? { tzDate: (seconds: number) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC'), padding: [null, 36, null, null] as uPlot.Padding } : {}),
+      tzDate: (seconds: number) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC'),
+      padding: [null, 36, null, null] as uPlot.Padding,
       // Bars start at zero, or their lengths would lie.
-      scales: { x: { time: Boolean(dates), ...(bars ? { range: (_chart: uPlot, min: number, max: number): uPlot.Range.MinMax => [min - pad, max + pad] } : {}) }, ...(bars ? { y: { range: (_chart: uPlot, _min: number, max: number): uPlot.Range.MinMax => [0, max > 0 ? max * 1.05 : 1] } } : {}) },
+      scales: { x: { time: true, ...(bars ? { range: (_chart: uPlot, min: number, max: number): uPlot.Range.MinMax => [min - pad, max + pad] } : {}) }, ...(bars ? { y: { range: (_chart: uPlot, _min: number, max: number): uPlot.Range.MinMax => [0, max > 0 ? max * 1.05 : 1] } } : {}) },
       axes: [xAxis, { ...axis, size: 56, values: (_chart, ticks) => ticks.map(options.axisFormat ?? format) }],
       series: [{}, ...drawnSeries.map((line, index) => {
         // The faded copy of the bars keeps the bars' colour; the series after it keep theirs.
