@@ -19,7 +19,11 @@ export async function seededViewsWorkspace(served: { t: TestApp; baseUrl: string
 }
 
 /** How the views write numbers for an en-US person: what the tests expect on screen. */
-export const en = { number: new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 }), percent: new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 1 }) };
+export const en = {
+  number: new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 }),
+  percent: new Intl.NumberFormat('en-US', { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+  decimal: new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
+};
 
 /**
  * A metric's figure as every view writes it for an en-US person, by the catalogue's unit, always

@@ -179,7 +179,7 @@ describe.skipIf(!chromiumAvailable)('the figures on the pages', () => {
     expect(await view.locator('.delta.better, .delta.worse').count()).toBe(0);
     const labels = await changeLabels(view);
     expect(allPartial(labels)).toBe(true);
-    expect(labels.some((label) => label.startsWith('down 100%'))).toBe(true);
+    expect(labels.some((label) => label.startsWith('down 100.0%'))).toBe(true);
     // Each chart is one day, week or month: its figures as bars, the day without data written "–", not 0.
     const charts = data.charts as { series: { metric: string; points: Points }[] }[];
     const figures = view.locator('figure.chart');
@@ -201,7 +201,7 @@ describe.skipIf(!chromiumAvailable)('the figures on the pages', () => {
     const locale = await view.locator('select[aria-label="Locale"]').inputValue();
     const totals = (await v1(`/ai-visibility/projects/${projectId}/metrics`)).data.totals.find((row: { locale: string }) => row.locale === locale);
     const rate = (value: number | null) => (value === null ? '–' : en.percent.format(value));
-    const decimal = (value: number | null) => (value === null ? '–' : en.number.format(value));
+    const decimal = (value: number | null) => (value === null ? '–' : en.decimal.format(value));
     expect(await view.locator('.kpi .value').allTextContents()).toEqual([
       rate(totals.visibility), rate(totals.shareOfVoice), decimal(totals.averagePosition), decimal(totals.sentiment), en.number.format(totals.totalRuns),
     ]);

@@ -17,6 +17,9 @@ interface VisibilityArgs extends Args {
   locale?: string;
 }
 
+/** The sentiment score's name with its scale: a bare 0.36 says nothing without it. */
+const SENTIMENT_SCALE = 'Sentiment (−1 to +1)';
+
 interface Rates { totalRuns: number; visibility: number | null; shareOfVoice: number | null; averagePosition: number | null; sentiment?: number | null }
 interface TrendPoint extends Rates { period: string; model: string; locale: string }
 interface LocaleTotals extends Rates {
@@ -89,7 +92,7 @@ startView<VisibilityArgs, VisibilityData>({
       h('h2', {}, 'Brand and competitors'),
       competitorSection(project.brand, total, f),
       h('h2', {}, 'By model'),
-      h('div', { class: 'scroll' }, table(`By model, ${locale}`, ['Model', 'Runs', 'Visibility', 'Share of voice', 'Avg. position', 'Sentiment'], total.byModel.map((row) => [row.model, f.number(row.totalRuns), f.percent(row.visibility), f.percent(row.shareOfVoice), f.number(row.averagePosition), f.number(row.sentiment ?? null)]))),
+      h('div', { class: 'scroll' }, table(`By model, ${locale}`, ['Model', 'Runs', 'Visibility', 'Share of voice', 'Avg. position', SENTIMENT_SCALE], total.byModel.map((row) => [row.model, f.number(row.totalRuns), f.percent(row.visibility), f.percent(row.shareOfVoice), f.decimal(row.averagePosition), f.decimal(row.sentiment ?? null)]))),
       h('h2', {}, 'Sentiment'),
       sentiment(total, f),
       h('h2', {}, 'Cited sources'),
@@ -113,8 +116,8 @@ function kpis(total: LocaleTotals, f: Formats) {
   return h('ul', { class: 'kpis', 'aria-label': 'Totals' },
     tile('Visibility', f.percent(total.visibility)),
     tile('Share of voice', f.percent(total.shareOfVoice)),
-    tile('Avg. position', f.number(total.averagePosition)),
-    tile('Sentiment', f.number(total.sentiment ?? null)),
+    tile('Avg. position', f.decimal(total.averagePosition)),
+    tile(SENTIMENT_SCALE, f.decimal(total.sentiment ?? null)),
     tile('Runs', f.number(total.totalRuns)));
 }
 
@@ -134,7 +137,7 @@ function competitorSection(brand: string, total: LocaleTotals, f: Formats) {
   const rows = [{ name: brand, ...total }, ...total.competitors];
   return h('div', { class: 'grid' },
     visibilityBars(rows, f),
-    h('div', { class: 'scroll' }, table('Brand and competitors', ['Name', 'Visibility', 'Share of voice', 'Avg. position'], rows.map((row, position) => [position === 0 ? h('span', {}, bdi(row.name), h('span', { class: 'tag owned' }, 'brand')) : row.name, f.percent(row.visibility), f.percent(row.shareOfVoice), f.number(row.averagePosition)]))));
+    h('div', { class: 'scroll' }, table('Brand and competitors', ['Name', 'Visibility', 'Share of voice', 'Avg. position'], rows.map((row, position) => [position === 0 ? h('span', {}, bdi(row.name), h('span', { class: 'tag owned' }, 'brand')) : row.name, f.percent(row.visibility), f.percent(row.shareOfVoice), f.decimal(row.averagePosition)]))));
 }
 
 /**

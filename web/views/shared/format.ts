@@ -1,7 +1,10 @@
 // Numbers and dates as the person's locale writes them (the host's locale, else the browser's).
 export interface Formats {
   locale: string;
+  /** A rate (0..1) as a percentage to UNIT_DIGITS.percent places, always that many. */
   percent(value: number | null | undefined): string;
+  /** A decimal figure (an average position, a sentiment score) to UNIT_DIGITS.decimal places, always that many. */
+  decimal(value: number | null | undefined): string;
   number(value: number | null | undefined): string;
   /** A change: signed, as a percentage to CHANGE_DIGITS places when `ratio` (a relative change), else as the number. */
   change(value: number | null | undefined, ratio?: boolean): string;
@@ -39,7 +42,6 @@ const places = (digits: number, percent = false): Intl.NumberFormatOptions =>
 
 export function formats(requested: string | undefined): Formats {
   const locale = supported(requested) ?? supported(navigator.language) ?? 'en-US';
-  const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: UNIT_DIGITS.percent });
   const number = new Intl.NumberFormat(locale, { maximumFractionDigits: UNIT_DIGITS.decimal });
   const fixed = (digits: number, percent = false) => new Intl.NumberFormat(locale, places(digits, percent));
   const signedPercent = new Intl.NumberFormat(locale, {
@@ -50,7 +52,6 @@ export function formats(requested: string | undefined): Formats {
   const month = new Intl.DateTimeFormat(locale, { month: 'short', year: 'numeric', timeZone: 'UTC' });
   const shortDay = new Intl.DateTimeFormat(locale, { month: 'short', day: 'numeric', timeZone: 'UTC' });
   const missing = (value: number | null | undefined): value is null | undefined => value === null || value === undefined || !Number.isFinite(value);
-  const asPercent = (value: number | null | undefined) => (missing(value) ? DASH : percent.format(value));
   const asNumber = (value: number | null | undefined) => (missing(value) ? DASH : number.format(value));
   const through = (format: Intl.NumberFormat) => (value: number | null | undefined) =>
     (missing(value) ? DASH : format.format(value));
@@ -58,7 +59,8 @@ export function formats(requested: string | undefined): Formats {
     Object.entries(UNIT_DIGITS).map(([unit, digits]) => [unit, through(fixed(digits, unit === 'percent'))]));
   return {
     locale,
-    percent: asPercent,
+    percent: byUnit.percent!,
+    decimal: byUnit.decimal!,
     number: asNumber,
     change: (value, ratio = true) => (missing(value) ? DASH : (ratio ? signedPercent : signedNumber).format(value)),
     days: (count) => `${number.format(count)} ${count === 1 ? 'day' : 'days'}`,
