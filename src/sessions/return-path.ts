@@ -1,13 +1,18 @@
 // Where a sign-in continues: the page that sent the person to sign in (a shared view's link with
 // its range and filters), carried as `next` through the sign-in form and single sign-on. Only a
-// path of our own pages and the OAuth consent of the MCP connector is taken, never another site:
-// anything else is dropped and the sign-in lands on the default page.
+// page a person reads (settings, the views) and the OAuth consent of the MCP connector is taken,
+// never another site nor a step of signing in: `next=/app/sso/start?…` would have started another
+// identity's sign-in from this origin right after the person's own, past the check that refuses
+// one started by another site (login CSRF). Anything else is dropped and the sign-in lands on the default page.
 import { Response } from '../http/responses.js';
 import { LOGIN_PATH } from './paths.js';
 
 /** Longer than any view's address; a longer one is dropped rather than carried through forms and cookies. */
 const MAX_RETURN_PATH_CHARS = 2000;
-const ALLOWED_PREFIXES = ['/app/', '/oauth/interaction/'];
+/** The pages a person is sent to sign in from: settings, the view pages, the MCP connector's consent. */
+const RETURN_PAGES = ['/app/settings', '/app/reports/', '/app/ai-visibility/', '/oauth/interaction/'];
+const isReturnPage = (pathname: string) =>
+  RETURN_PAGES.some((page) => (page.endsWith('/') ? pathname.startsWith(page) : pathname === page));
 const PARSE_BASE = 'http://return.invalid';
 
 // `//host` and `/\host` are other hosts to a browser; visible ASCII only, so no CR/LF, space or raw non-ASCII.
@@ -34,7 +39,7 @@ export function returnPath(raw: unknown): string | null {
   if (url.origin !== PARSE_BASE) return null;
   // The prefix is checked on the path as the browser will resolve it (`/app/../x` is `/x`), and dot segments
   // spelled out in percent-encoding are refused rather than guessed at.
-  if (!ALLOWED_PREFIXES.some((prefix) => url.pathname.startsWith(prefix)) || /%2e/i.test(url.pathname)) return null;
+  if (!isReturnPage(url.pathname) || /%2e/i.test(url.pathname)) return null;
   return `${url.pathname}${url.search}`;
 }
 

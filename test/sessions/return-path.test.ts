@@ -81,6 +81,14 @@ describe('signing in from a shared link', () => {
       `/app/reports/${'a'.repeat(2100)}`,
       '',
       ' /app/settings',
+      // Steps of signing in are no pages to return to: another identity's sign-in started from
+      // this origin (login CSRF), a sign-out, the sign-in form again.
+      '/app/sso/start?email=x%40evil-corp.test&next=%2Fapp%2Fsettings',
+      '/app/sso/callback?code=x&state=y',
+      '/app/logout',
+      '/app/login?next=%2Fapp%2Fsettings',
+      '/app/session',
+      '/app/settings/api-keys',
     ];
     for (const next of hostile) {
       const response = await postForm(next);
@@ -88,6 +96,12 @@ describe('signing in from a shared link', () => {
       expect(response.headers.get('location'), JSON.stringify(next)).toBe('/app/settings');
       const page = await browse(`/app/login?next=${encodeURIComponent(next)}`);
       expect(hiddenNexts(await page.text()), JSON.stringify(next)).toEqual([]);
+    }
+  });
+
+  it('takes every kind of page a person is sent to sign in from', async () => {
+    for (const page of ['/app/settings', `/app/reports/${reportId}`, '/app/ai-visibility/prj_x', '/app/ai-visibility/prj_x/answers?page=2', '/oauth/interaction/abc']) {
+      expect((await postForm(page)).headers.get('location'), page).toBe(page);
     }
   });
 
