@@ -4,6 +4,7 @@ import type pg from 'pg';
 import { ApiError } from '../errors/index.js';
 import type { PublicOrigin } from '../http/public-origin.js';
 import { Response } from '../http/responses.js';
+import { html, htmlResponse, page } from '../http/html.js';
 import { sessionCookie, type CookiePolicy } from '../sessions/index.js';
 import { deleteSession, returnPath } from '../sessions/index.js';
 import { SETTINGS_PATH } from '../settings/index.js';
@@ -13,7 +14,19 @@ import { SSO_CALLBACK_PATH, type createSso } from './oidc.js';
 export const SSO_START_PATH = '/app/sso/start';
 export const SSO_LINK_PATH = '/app/sso/link';
 
-const redirect = (location: string, cookie: string) => new Response(null, { status: 302, headers: { Location: location, 'Set-Cookie': cookie, 'Cache-Control': 'no-store' } });
+/**
+ * On to the identity provider by a page that navigates there itself (Refresh, and a link to
+ * follow by hand), not by a redirect: the sign-in and settings pages let their forms go to this
+ * origin only (CSP form-action 'self'), browsers hold a form's redirects to that too, and the
+ * provider's origin is not known when those pages are made — a 302 there was blocked in Chromium.
+ */
+const toProvider = (location: string, cookie: string) =>
+  htmlResponse(
+    page('Continuing to your company sign-in', html`<section class="login"><h1>Continuing to your company sign-in</h1>
+<p>If nothing happens, <a href="${location}">continue to your company's sign-in</a>.</p></section>`),
+    200,
+    { Refresh: `0; url=${location}`, 'Set-Cookie': cookie },
+  );
 
 export function createSsoHandler(deps: { sso: ReturnType<typeof createSso>; pool: pg.Pool; sessions: WebSessions; cookiePolicy: CookiePolicy; publicOrigin: PublicOrigin }) {
   return async function handleSso(request: Request, url: URL): Promise<Response | null> {
@@ -21,7 +34,7 @@ export function createSsoHandler(deps: { sso: ReturnType<typeof createSso>; pool
       if (request.method !== 'POST') throw new ApiError('method_not_allowed', 'Use POST.');
       const { session } = await deps.sessions.signedInChange(request);
       const { location, cookie } = await deps.sso.startLink(session, deps.publicOrigin.value);
-      return redirect(location, cookie);
+      return toProvider(location, cookie);
     }
     if (url.pathname !== SSO_START_PATH && url.pathname !== SSO_CALLBACK_PATH) return null;
     if (request.method !== 'GET') throw new ApiError('method_not_allowed', 'Use GET.');
@@ -33,7 +46,7 @@ export function createSsoHandler(deps: { sso: ReturnType<typeof createSso>; pool
       if (!email) throw new ApiError('invalid_parameter', 'Give your work email address.', { param: 'email' });
       const returnTo = returnPath(url.searchParams.get('next'));
       const { location, cookie } = await deps.sso.start(email, deps.publicOrigin.value, returnTo);
-      return redirect(location, cookie);
+      return toProvider(location, cookie);
     }
     const finished = await deps.sso.finish(request, url);
     // As with passwords: a session the browser came with is ended, the new one is fresh.

@@ -10,6 +10,7 @@ import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../supp
 import { listen } from '../support/listen.js';
 import { freePort } from '../support/global-setup.js';
 import { call, personWithPassword, signIn } from '../support/web.js';
+import { chromiumAvailable, launchChromium } from '../support/browser.js';
 
 const CLIENT_ID = 'signalboard';
 const CLIENT_SECRET = 'client-secret-for-tests-0123456789';
@@ -91,8 +92,10 @@ async function browse(url: string, options: { rewrite?: (url: URL) => URL; cooki
       cookies.set(pair!.slice(0, index), pair!.slice(index + 1));
     }
     jar.set(current.origin, cookies);
-    const location = response.headers.get('location');
-    if (response.status >= 300 && response.status < 400 && location && !(current.pathname === '/app/sso/callback')) {
+    // The hand-off to the provider is a page that navigates on by its Refresh header, as a browser follows it.
+    const refresh = /^0;\s*url=(.+)$/.exec(response.headers.get('refresh') ?? '')?.[1];
+    const location = response.headers.get('location') ?? refresh;
+    if (((response.status >= 300 && response.status < 400) || refresh) && location && !(current.pathname === '/app/sso/callback')) {
       current = new URL(location, current);
       continue;
     }
@@ -204,6 +207,25 @@ describe('signing in with the company identity provider', () => {
       const result = await viaSso(next);
       expect(result.response.status, next).toBe(303);
       expect(result.response.headers.get('location'), next).toBe('/app/settings');
+    }
+  });
+
+  it.skipIf(!chromiumAvailable)('signs in from the sign-in page\'s form in a browser and lands on the shared page (form-action \'self\' holds)', async () => {
+    nextAccount = 'alice';
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      const blocked: string[] = [];
+      page.on('console', (message) => message.text().includes('form-action') && blocked.push(message.text()));
+      const shared = '/app/reports/rep_x?datePreset=last_7_days';
+      await page.goto(`${app.baseUrl}/app/login?next=${encodeURIComponent(shared)}`);
+      await page.fill('input[name="email"][type="email"]:not([autocomplete])', 'alice@acme.test');
+      await page.click('text=Continue with your company\'s sign-in');
+      await page.waitForURL((url) => url.pathname === '/app/reports/rep_x', { timeout: 15_000 });
+      expect(new URL(page.url()).search).toBe('?datePreset=last_7_days');
+      expect(blocked).toEqual([]);
+    } finally {
+      await browser.close();
     }
   });
 
@@ -325,9 +347,10 @@ describe('identity binding (issuer, subject), never an email match', () => {
     // Self-link: signed in with the password, "link company sign-in" runs the provider's flow for her own address.
     const auth = await signIn(t.app, 'carol@acme.test');
     const linkStart = await fetch(`${app.baseUrl}/app/sso/link`, { method: 'POST', redirect: 'manual', headers: { cookie: auth.cookie, origin: app.baseUrl, 'x-csrf-token': auth.csrf, 'content-type': 'application/json' }, body: '{}' });
-    expect(linkStart.status).toBe(302);
+    expect(linkStart.status).toBe(200);
     const flowCookie = linkStart.headers.getSetCookie().find((header) => header.startsWith('sb_sso='))!.split(';')[0]!;
-    const linked = await browse(linkStart.headers.get('location')!, { cookies: { sb_sso: flowCookie.slice('sb_sso='.length) } });
+    const toProvider = /^0; url=(.+)$/.exec(linkStart.headers.get('refresh')!)![1]!;
+    const linked = await browse(toProvider, { cookies: { sb_sso: flowCookie.slice('sb_sso='.length) } });
     expect(linked.response.status).toBe(303);
     expect(await t.database.prisma.userIdentity.count({ where: { userId: carol.id } })).toBe(1);
     expect((await sessionData((await signInWithSso('carol@acme.test')).session!)).data.user.email).toBe('carol@acme.test');
