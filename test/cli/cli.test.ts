@@ -132,6 +132,15 @@ describe('operator CLI', () => {
     const again = await cli('users', 'create', '--email', 'bo@acme.test', '--name', 'Bo', '--workspace', 'acme', '--role', 'member');
     expect(again.code).not.toBe(0);
     expect(again.stderr).toContain('already a member');
+    // Joining another workspace: the existing account as it is, its password neither replaced nor shown.
+    const before = (await database.prisma.user.findUniqueOrThrow({ where: { email: 'bo@acme.test' } })).passwordHash;
+    expect((await cli('workspaces', 'create', 'beta', '--plan', 'pro')).code).toBe(0);
+    const joined = await cli('users', 'create', '--email', 'bo@acme.test', '--name', 'Bo', '--workspace', 'beta', '--role', 'member', '--json');
+    expect(joined.code, joined.stderr).toBe(0);
+    expect(JSON.parse(joined.stdout)).toMatchObject({ email: 'bo@acme.test', existingAccount: true });
+    expect(JSON.parse(joined.stdout).password).toBeUndefined();
+    expect((await database.prisma.user.findUniqueOrThrow({ where: { email: 'bo@acme.test' } })).passwordHash).toBe(before);
+    expect(await verifyPassword(before!, generated.password)).toBe(true);
     const short = await new Promise<number | null>((resolve) => {
       const child = spawn(TSX, ['src/cli/index.ts', 'users', 'create', '--email', 'cy@acme.test', '--name', 'Cy', '--workspace', 'acme', '--role', 'member', '--password-stdin'], { cwd: root, timeout: HANG, env: cliEnv(url) });
       child.on('exit', resolve);

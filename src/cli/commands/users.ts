@@ -58,8 +58,12 @@ export function registerUsersCommands(program: Command) {
       const { prisma } = await db();
       const workspace = await findWorkspace(prisma, options.workspace);
       const member = await addMember(prisma, { workspaceId: workspace.id, email: options.email, name: options.name, role: options.role, password });
-      const shown = options.passwordStdin ? {} : { password };
-      output(options, { ...member, ...shown }, `Added ${member.email} to ${workspace.slug} as ${member.role}.${options.passwordStdin ? '' : ` Password (shown once): ${password}`}`);
+      // A password is shown only when it is the new account's: an existing person keeps their own.
+      const shown = options.passwordStdin || member.existingAccount ? {} : { password };
+      const told = member.existingAccount
+        ? ' An existing account: its password is unchanged.'
+        : options.passwordStdin ? '' : ` Password (shown once): ${password}`;
+      output(options, { ...member, ...shown }, `Added ${member.email} to ${workspace.slug} as ${member.role}.${told}`);
     });
 
 }
