@@ -36,4 +36,40 @@ describe('pathOverSize', () => {
     const value = Array.from({ length: 20 }, () => ({ text }));
     expect(pathOverSize(value, 10_000)).toBe('9.text');
   });
+
+  it('answers as the count written out step by step: checked after each scalar and at each container\'s end', () => {
+    // The count as a list of steps in the order JSON writes them: what each step adds, and the
+    // path checked after it (none for brackets and keys, which the next value's check covers).
+    type Step = { adds: number; checked: string | null };
+    const textSize = (text: string, exact: boolean) =>
+      exact ? Buffer.byteLength(JSON.stringify(text)) : text.length + 2;
+    const stepsOf = (value: unknown, exact: boolean, path: string[] = []): Step[] => {
+      const at = path.join('.');
+      if (typeof value === 'string') return [{ adds: textSize(value, exact), checked: at }];
+      if (value === null || typeof value !== 'object') return [{ adds: 8, checked: at }];
+      const isArray = Array.isArray(value);
+      const entries = isArray ? value.map((item, index) => [String(index), item] as const) : Object.entries(value);
+      const inside = entries.flatMap(([key, child]) => [
+        ...(isArray ? [] : [{ adds: key.length + 4, checked: null }]),
+        ...stepsOf(child, exact, [...path, key]),
+      ]);
+      return [{ adds: isArray ? 2 + value.length : 2, checked: null }, ...inside, { adds: 0, checked: at }];
+    };
+    const firstOver = (value: unknown, budget: number, exact: boolean) => {
+      let count = 0;
+      for (const { adds, checked } of stepsOf(value, exact)) {
+        if ((count += adds) > budget && checked !== null) return checked;
+      }
+      return null;
+    };
+    const expected = (value: unknown, maxBytes: number) =>
+      firstOver(value, Math.floor(maxBytes / 6), false) === null ? null : firstOver(value, maxBytes, true);
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), fc.double({ min: 0, max: 1.2, noNaN: true }), (value, share) => {
+        const maxBytes = Math.floor(share * Buffer.byteLength(JSON.stringify(value) ?? ''));
+        expect(pathOverSize(value, maxBytes)).toBe(expected(value, maxBytes));
+      }),
+      { numRuns: 3_000 },
+    );
+  });
 });
