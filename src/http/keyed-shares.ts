@@ -5,10 +5,16 @@
 // refused at once) and in wait (a waiter past it is refused): one sweep every SWEEP_MS expires the
 // waits of every line, and runs only while someone waits — no timer per waiter. Every step is
 // constant time (a waiter whose caller goes away leaves from the middle of its line); a taker that
-// finds a free share pays one map lookup and one small object.
+// finds a free share pays one map lookup and one small object with no closure of its own. A key's
+// line outlives its last holder, so that its next taker finds it: the lines of idle keys are
+// dropped together once there are more than IDLE_LINES_KEPT, which bounds them at constant cost
+// per take.
 
 /** How often waits are checked against their bound: a waiter is refused within this after it. */
 export const SWEEP_MS = 100;
+
+/** Lines of keys nobody holds or waits for, kept for their next taker. */
+export const IDLE_LINES_KEPT = 1024;
 
 export interface KeyedSharesOptions {
   perKey: number;
@@ -52,6 +58,7 @@ export function createKeyedShares(options: KeyedSharesOptions) {
   const lines = new Map<string, Line>();
   const waitingLines = new Set<Line>();
   const totals = { holding: 0, waiting: 0 };
+  let idleLines = 0;
   let sweep: NodeJS.Timeout | null = null;
 
   function leave(line: Line, waiter: Waiter) {
@@ -64,14 +71,20 @@ export function createKeyedShares(options: KeyedSharesOptions) {
   }
 
   /** A holder is done: its share passes to the head of the line as it is, or the key frees one. */
-  function giveBack(key: string, line: Line) {
+  function giveBack(line: Line) {
     const next = line.head;
     if (next) {
       leave(line, next);
       return next.settle(true);
     }
     totals.holding--;
-    if (--line.holders === 0) lines.delete(key);
+    // No waiter, so a line nobody holds is idle.
+    if (--line.holders === 0 && ++idleLines > IDLE_LINES_KEPT) dropIdleLines();
+  }
+
+  function dropIdleLines() {
+    for (const [key, line] of lines) if (line.holders === 0) lines.delete(key);
+    idleLines = 0;
   }
 
   function expireWaits() {
@@ -90,19 +103,22 @@ export function createKeyedShares(options: KeyedSharesOptions) {
     }
   }
 
-  function held(key: string, line: Line): Share {
-    let holding = true;
-    return {
-      granted: true,
-      release() {
-        if (!holding) return;
-        holding = false;
-        giveBack(key, line);
-      },
-    };
+  // A share held at once: its release is the class's, not a closure made for each taker.
+  class Held implements Share {
+    readonly granted = true;
+    #line: Line | null;
+    constructor(line: Line) {
+      this.#line = line;
+    }
+    release() {
+      const line = this.#line;
+      if (!line) return;
+      this.#line = null;
+      giveBack(line);
+    }
   }
 
-  function wait(key: string, line: Line): Share {
+  function wait(line: Line): Share {
     // 'waiting' → 'held' (the share passed to it) or 'gone' (refused, or released while waiting).
     let state: 'waiting' | 'held' | 'gone' = 'waiting';
     const waiter: Waiter = { prev: line.tail, next: null, deadline: now() + maxWaitMs, settle: () => {} };
@@ -126,7 +142,7 @@ export function createKeyedShares(options: KeyedSharesOptions) {
           waiter.settle(false);
         } else if (state === 'held') {
           state = 'gone';
-          giveBack(key, line);
+          giveBack(line);
         }
       },
     };
@@ -138,16 +154,21 @@ export function createKeyedShares(options: KeyedSharesOptions) {
     take(key: string): Share {
       let line = lines.get(key);
       if (!line) lines.set(key, (line = { holders: 0, waiting: 0, head: null, tail: null }));
+      else if (line.holders === 0) idleLines--;
       if (line.holders < perKey) {
         line.holders++;
         totals.holding++;
-        return held(key, line);
+        return new Held(line);
       }
-      return line.waiting < maxWaiting ? wait(key, line) : REFUSED;
+      return line.waiting < maxWaiting ? wait(line) : REFUSED;
     },
     /** Shares held and takers waiting, over every key. */
     totals(): Readonly<{ holding: number; waiting: number }> {
       return totals;
+    },
+    /** Keys with a line: held, waited for, or idle and kept. */
+    keys(): number {
+      return lines.size;
     },
   };
 }

@@ -1,8 +1,8 @@
 // The shares with a waiting line per key: first come first served within a key, keys apart, the
 // line bounded in length and in wait (one sweep, on an injected clock here), a waiter released
-// from the middle of its line, and no timer while nobody waits.
+// from the middle of its line, no timer while nobody waits, and idle keys' lines kept only so many.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createKeyedShares, SWEEP_MS } from '../../src/http/keyed-shares.js';
+import { createKeyedShares, IDLE_LINES_KEPT, SWEEP_MS } from '../../src/http/keyed-shares.js';
 
 let clock = 0;
 const now = () => clock;
@@ -84,5 +84,21 @@ describe('keyed shares', () => {
     middle!.release();
     expect(shares.totals()).toEqual({ holding: 0, waiting: 0 });
     expect(shares.take('a').granted).toBe(true);
+  });
+
+  it("keeps idle keys' lines for their next taker; past IDLE_LINES_KEPT drops them, never a busy one", async () => {
+    const shares = createKeyedShares({ perKey: 1, now });
+    const held = shares.take('busy');
+    const waiter = shares.take('busy');
+    shares.take('a').release();
+    expect(shares.keys()).toBe(2);
+    for (let key = 1; key < IDLE_LINES_KEPT; key++) shares.take(`idle ${key}`).release();
+    expect(shares.keys()).toBe(1 + IDLE_LINES_KEPT);
+    shares.take('one more').release();
+    expect(shares.keys()).toBe(1);
+    held.release();
+    expect(await waiter.granted).toBe(true);
+    expect(shares.take('busy').granted).toBeInstanceOf(Promise);
+    expect(shares.totals()).toEqual({ holding: 1, waiting: 1 });
   });
 });
