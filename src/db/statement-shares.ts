@@ -5,7 +5,7 @@
 // (503). Past its share, a workspace's statements wait in a queue of its own, never in the
 // pool's, so the pool always has connections for the other tenants. The queue has no bound of its
 // own: its statements belong to requests already admitted.
-import { createKeyedShares } from '../http/keyed-shares.js';
+import { createKeyedShares, type Share } from '../http/keyed-shares.js';
 
 export interface StatementShares {
   /** The statements one workspace may run at once (DATABASE_STATEMENTS_PER_WORKSPACE). */
@@ -18,14 +18,36 @@ export function createStatementShares(perWorkspace: number): StatementShares {
   const shares = createKeyedShares({ perKey: perWorkspace });
   return {
     perWorkspace,
-    async run(workspaceId, statement) {
+    run(workspaceId, statement) {
       const share = shares.take(workspaceId);
-      if (share.granted !== true) await share.granted;
-      try {
-        return await statement();
-      } finally {
-        share.release();
-      }
+      return share.granted === true ? runHeld(share, statement) : runAfterWait(share, statement);
     },
   };
+}
+
+/**
+ * Runs `statement` in a share held already, giving it back once the statement settled. Chained
+ * on the statement's promise, not awaited in an async function: a statement with a free share
+ * (nearly all of them) costs one `then` more than the statement alone.
+ */
+function runHeld<T>(share: Share, statement: () => Promise<T>): Promise<T> {
+  let running: Promise<T>;
+  try {
+    running = statement();
+  } catch (error) {
+    share.release();
+    return Promise.reject(error);
+  }
+  return running.then(
+    (value) => (share.release(), value),
+    (error: unknown) => {
+      share.release();
+      throw error;
+    },
+  );
+}
+
+async function runAfterWait<T>(share: Share, statement: () => Promise<T>): Promise<T> {
+  await share.granted;
+  return runHeld(share, statement);
 }
