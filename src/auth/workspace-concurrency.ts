@@ -28,30 +28,36 @@ export interface ConcurrencyLimits {
   maxWaitMs: number;
 }
 
-interface RequestShare {
-  workspaceId: string | null;
-  share: Share | null;
-  released: boolean;
+/** One request's place: its lane's share once admission counted it, given back once. */
+class RequestShare<T> {
+  workspace: string | null = null;
+  share: Share | null = null;
+  released = false;
+  result!: Promise<T>;
+  /** A property, not a method: app.ts passes it on as a callback. */
+  readonly release = () => {
+    if (this.released) return;
+    this.released = true;
+    this.share?.release();
+  };
+  workspaceId(): string | null {
+    return this.workspace;
+  }
 }
 
 export function createWorkspaceConcurrency(limits: ConcurrencyLimits) {
   const lane = () => createKeyedShares({ perKey: limits.perWorkspace, maxWaiting: limits.maxWaiting, maxWaitMs: limits.maxWaitMs });
   const lanes = { automation: lane(), people: lane() };
   // The share of the request being handled, found by admission wherever the door runs it.
-  const current = new AsyncLocalStorage<RequestShare>();
-
-  function release(request: RequestShare) {
-    if (request.released) return;
-    request.released = true;
-    request.share?.release();
-  }
+  const current = new AsyncLocalStorage<RequestShare<unknown>>();
 
   return {
     limits,
     /** Handles one request in its own share; `release` gives the share back (once, however often called). */
     track<T>(handle: () => Promise<T>): { result: Promise<T>; release(): void; workspaceId(): string | null } {
-      const request: RequestShare = { workspaceId: null, share: null, released: false };
-      return { result: current.run(request, handle), release: () => release(request), workspaceId: () => request.workspaceId };
+      const request = new RequestShare<T>();
+      request.result = current.run(request, handle);
+      return request;
     },
     /**
      * Counts the running request against `workspaceId`'s lane: `true` at once while the lane has
@@ -67,7 +73,7 @@ export function createWorkspaceConcurrency(limits: ConcurrencyLimits) {
       const share = lanes[lane].take(workspaceId);
       if (share.granted === false) return false;
       request.share = share;
-      request.workspaceId = workspaceId;
+      request.workspace = workspaceId;
       return share.granted;
     },
     /** Requests running and waiting per lane, over every workspace (the metrics' gauges). */
