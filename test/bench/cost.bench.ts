@@ -88,7 +88,7 @@ function allocatedSince(profiler: GCProfiler, usedBefore: number): number {
  * CPU µs and bytes per call of `run`, five times over. CPU time (the process's, collector threads
  * included), not elapsed: on a shared machine the elapsed time also counts the others' turns.
  */
-async function step(label: string, run: () => unknown, { rounds = 50_000, awaited = false } = {}): Promise<void> {
+async function step(label: string, run: () => unknown, { rounds = 100_000, awaited = false } = {}): Promise<void> {
   const loop = async (count: number) => {
     if (awaited) for (let i = 0; i < count; i++) await run();
     else for (let i = 0; i < count; i++) run();
@@ -163,7 +163,8 @@ const metricsBody = {
 };
 
 // The stall watch and the refusal pause read a few fields of a response and of its socket; an
-// emitter emitting 'close' stands for a response that was sent.
+// emitter emitting 'close' stands for a response that was sent, and is cleared to stand for the
+// next one (each request has a response of its own).
 const server = new EventEmitter() as Server;
 const stalls = watchStalls(server, { stallMs: 15_000, unsentMaxBytes: 64 << 20, unsentWorkspaceMaxBytes: 32 << 20 });
 const response = new EventEmitter() as ServerResponse;
@@ -191,8 +192,9 @@ await step('stall watch: watch + attribute + close', () => {
   stalls.watch(response);
   stalls.attribute(response, 'ws_bench');
   response.emit('close');
-});
-await step('refusal pause: afterResponse (200)', () => refusals.afterResponse(answered, socket));
+  response.removeAllListeners('close');
+}, { rounds: 300_000 });
+await step('refusal pause: afterResponse (200)', () => refusals.afterResponse(answered, socket), { rounds: 300_000 });
 server.emit('close');
 
 const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
