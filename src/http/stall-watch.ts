@@ -22,6 +22,8 @@ interface Progress {
   queued: number;
   /** When the response last moved, or last had nothing waiting (ms, performance.now()). */
   since: number;
+  /** Whose answer it is, once known. */
+  owner: string | null;
 }
 
 /** The socket's write progress; any change counts as the client taking bytes. */
@@ -92,7 +94,10 @@ export function responsesToCut<T>(stalled: readonly StalledResponse<T>[], { unse
  */
 export function watchStalls(server: Server, { stallMs, ...budgets }: StallLimits, onCut: () => void = () => {}) {
   const watched = new Map<ServerResponse, Progress>();
-  const owners = new WeakMap<ServerResponse, string>();
+  // One listener for every response ('close' comes once each): no closure or once-wrapper per response.
+  function forget(this: ServerResponse) {
+    watched.delete(this);
+  }
   const cut = (res: ServerResponse) => {
     watched.delete(res);
     onCut();
@@ -115,7 +120,7 @@ export function watchStalls(server: Server, { stallMs, ...budgets }: StallLimits
         continue;
       }
       if (now - last.since >= stallMs) cut(res);
-      else stalled.push({ response: res, workspaceId: owners.get(res) ?? null, unsent: res.writableLength });
+      else stalled.push({ response: res, workspaceId: last.owner, unsent: res.writableLength });
     }
     for (const res of responsesToCut(stalled, budgets)) cut(res);
   };
@@ -124,11 +129,13 @@ export function watchStalls(server: Server, { stallMs, ...budgets }: StallLimits
   server.once('close', () => clearInterval(timer));
   return {
     watch(res: ServerResponse) {
-      watched.set(res, { accepted: -1, queued: -1, since: performance.now() });
-      res.once('close', () => watched.delete(res));
+      watched.set(res, { accepted: -1, queued: -1, since: performance.now(), owner: null });
+      res.on('close', forget);
     },
     attribute(res: ServerResponse, workspaceId: string) {
-      owners.set(res, workspaceId);
+      // A response no longer watched has closed: nothing of it is left to cut.
+      const progress = watched.get(res);
+      if (progress) progress.owner = workspaceId;
     },
   };
 }
