@@ -78,14 +78,19 @@ export function createAdmission(deps: { authenticator: ApiKeyAuthenticator; stor
    * The request's place among its workspace's requests in flight, then its tokens. A request
    * refused because its lane's line is full spends no token; one that waits takes its token
    * while it waits, and gets it back if its wait runs out. A request with a free share awaits
-   * nothing here.
+   * nothing here: its tokens' promise is the answer, with no async step of its own around it.
    */
-  async function limit(principal: Principal, policy: BucketPolicy | undefined, now: Date): Promise<Admitted> {
+  function limit(principal: Principal, policy: BucketPolicy | undefined, now: Date): Promise<Admitted> {
     const lane: Lane = principal.kind === 'session' ? 'people' : 'automation';
     const place = deps.concurrency.enter(principal.workspaceId, lane);
-    if (place === false) throw busy(lane, false);
-    const admitted = await spendTokens(principal, policy, now);
-    if (place === true || (await place)) return admitted;
+    if (place === false) return Promise.reject(busy(lane, false));
+    const admitted = spendTokens(principal, policy, now);
+    return place === true ? admitted : afterWaiting(lane, place, admitted);
+  }
+
+  async function afterWaiting(lane: Lane, place: Promise<boolean>, tokens: Promise<Admitted>): Promise<Admitted> {
+    const admitted = await tokens;
+    if (await place) return admitted;
     await admitted.refund().catch((error: unknown) => deps.onStoreError?.(error));
     throw busy(lane, true);
   }
