@@ -68,8 +68,8 @@ describe.skipIf(!chromiumAvailable)('the views as MCP Apps', () => {
     const first = metrics.totals.find((row: { locale: string }) => row.locale === locale);
     expect(await tile('Visibility').textContent()).toBe(en.percent.format(first.visibility));
     expect(await tile('Share of voice').textContent()).toBe(en.percent.format(first.shareOfVoice));
-    // Two charts over time, and a bar for the brand and each competitor.
-    expect(await hosted.view.locator('.plot canvas').count()).toBe(2);
+    // Three charts over time (visibility, share of voice, average position), a bar for the brand and each competitor.
+    expect(await hosted.view.locator('.plot canvas').count()).toBe(3);
     expect(await hosted.view.locator('.bar-list li').count()).toBe(1 + first.competitors.length);
     await keep(hosted, 'mcp-visibility.png');
     await hosted.view.selectOption('select[aria-label="Range"]', '7');

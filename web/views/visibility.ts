@@ -127,10 +127,15 @@ function trendCharts(points: TrendPoint[], models: string[], f: Formats) {
   const shown = models.filter((model) => points.some((point) => point.model === model));
   // Periods may be weeks, then days: the axis is time, so each sits at its own date.
   const dates = { day: f.shortDay, month: f.month };
-  const seriesOf = (rate: 'visibility' | 'shareOfVoice') => shown.map((model) => ({ label: model, values: periods.map((period) => index.get(`${model} ${period}`)?.[rate] ?? null) }));
+  const seriesOf = (rate: 'visibility' | 'shareOfVoice' | 'averagePosition') => shown.map((model) =>
+    ({ label: model, values: periods.map((period) => index.get(`${model} ${period}`)?.[rate] ?? null) }));
   return h('div', { class: 'grid' },
     chart({ title: 'Visibility by model', labels: periods, dates, series: seriesOf('visibility'), format: f.percent, label: f.day }),
-    chart({ title: 'Share of voice by model', labels: periods, dates, series: seriesOf('shareOfVoice'), format: f.percent, label: f.day }));
+    chart({ title: 'Share of voice by model', labels: periods, dates, series: seriesOf('shareOfVoice'),
+      format: f.percent, label: f.day }),
+    // A position is a rank (1 is named first): drawn with 1 at the top, so that worse goes down.
+    chart({ title: 'Avg. position by model', labels: periods, dates, series: seriesOf('averagePosition'),
+      format: f.decimal, axisFormat: f.number, label: f.day, ranked: true }));
 }
 
 function competitorSection(brand: string, total: LocaleTotals, f: Formats) {

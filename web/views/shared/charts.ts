@@ -5,6 +5,7 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { bdi, h, table } from './dom.js';
+import { drawnAs } from './drawn.js';
 
 export const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#F0E442', '#999999'];
 
@@ -34,7 +35,8 @@ interface ChartOptions {
   };
   /**
    * Per x position, why its figure is not a whole bucket's ("3 days in the range", "no data"), or
-   * null: drawn lighter (bars), noted under the chart and in its table.
+   * null: drawn lighter (a faded bar; a line faded and dashed into and out of it, its point
+   * hollow), noted under the chart and in its table.
    */
   partial?: (string | null)[];
   /** Per x position, what its comparison figure covers when that is worth saying (either side partial), or null. */
@@ -47,6 +49,8 @@ interface ChartOptions {
   label?(label: string): string;
   tick?(label: string): string;
   bars?: boolean;
+  /** The values are ranks (an average position): 1, the best, at the top, so that worse goes down. */
+  ranked?: boolean;
   height?: number;
 }
 
@@ -67,15 +71,16 @@ const epochSeconds = (date: string) => Date.parse(`${date.slice(0, 10)}T00:00:00
 const isoDay = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
 /** A partial bucket's colour: the series' own, faded (lighter, still its hue). */
 const faded = (color: string) => `${color}66`;
+type Range = uPlot.Range.MinMax;
 
 // The partial periods a chart names under it; more are in its table.
 const NOTED = 6;
 
 /** Under a chart: its positions whose figures cover part of their bucket, each with what it is compared with. */
-function partialNote(noted: string[], lighter: boolean): HTMLElement | null {
+function partialNote(noted: string[], drawn: string): HTMLElement | null {
   if (!noted.length) return null;
   return h('p', { class: 'note partial' },
-    `Partial periods${lighter ? ' (lighter bars)' : ''}: ${noted.slice(0, NOTED).join('; ')}`,
+    `Partial periods${drawn}: ${noted.slice(0, NOTED).join('; ')}`,
     noted.length > NOTED ? `; ${noted.length - NOTED} more in the table. ` : '. ',
     'A figure covers its days with data only; a period without data is left out, not drawn as 0.');
 }
@@ -94,8 +99,9 @@ export function chart(options: ChartOptions): HTMLElement {
   const named = (text: string, row: number, prefix: string) =>
     `${label(text)}${partial[row] ? ` (${prefix}${partial[row]})` : ''}${compared(row)}`;
   const noted = labels.flatMap((text, row) => (partial[row] || against[row] ? [named(text, row, '')] : []));
-  const name = detail ? `${title} · ${detail}` : title;
-  const caption = () => h('span', {}, bdi(title), detail ? ` · ${detail}` : '');
+  const ranked = options.ranked ? ' · 1 (best) at the top' : '';
+  const name = `${detail ? `${title} · ${detail}` : title}${ranked}`;
+  const caption = () => h('span', {}, bdi(title), detail ? ` · ${detail}` : '', ranked);
   const plot = h('div', { class: 'plot', role: 'img', 'aria-label': `${name}: chart; its numbers are in the table below.` });
   const rows = labels.map((text, row) =>
     [named(text, row, 'partial: '), ...series.map((line) => format(line.values[row] ?? null))]);
@@ -104,7 +110,8 @@ export function chart(options: ChartOptions): HTMLElement {
     // One position names each bar beside it: no legend.
     labels.length === 1 ? null : legend(series),
     plot,
-    partialNote(noted, Boolean(options.bars) && partial.some(Boolean)),
+    partialNote(noted, !partial.some(Boolean) || labels.length === 1 ? ''
+      : options.bars ? ' (lighter bars)' : ' (drawn lighter: a faded dashed line to a hollow point)'),
     h('details', {}, h('summary', {}, 'Table'), table(caption(), ['', ...series.map((line) => line.label)], rows)),
   );
   if (labels.length === 1) plot.append(onePosition(label(labels[0]!), series, format, Boolean(partial[0])));
@@ -157,15 +164,12 @@ function draw(plot: HTMLElement, options: ChartOptions) {
       ...axis, space: TICK_SPACE, incrs: TIME_STEPS,
       values: (_chart, ticks, _axis, _space, step) => ticks.map((at) => (step >= 28 * DAY ? dates.month : dates.day)(isoDay(at))),
     };
-  // A bar chart draws its first series twice: whole buckets in full colour, partial ones faded.
-  const [first, ...others] = series;
-  const drawnSeries = bars && first
-    ? [
-      { ...first, values: first.values.map((value, row) => (partial[row] ? null : value)), faded: false },
-      { ...first, values: first.values.map((value, row) => (partial[row] ? value : null)), faded: true },
-      ...others.map((line) => ({ ...line, faded: false })),
-    ]
-    : series.map((line) => ({ ...line, faded: false }));
+  const drawnSeries = drawnAs(series, partial, bars);
+  const partialRows = partial.flatMap((why, row) => (why ? [row] : []));
+  const hollow = themeColor('--bg');
+  const barPaths = uPlot.paths.bars!({ size: [0.6, 48] });
+  const padded = (_chart: uPlot, min: number, max: number): Range => [min - pad, max + pad];
+  const fromZero = (_chart: uPlot, _min: number, max: number): Range => [0, max > 0 ? max * 1.05 : 1];
   const build = (width: number) =>
     new uPlot({
       width,
@@ -176,18 +180,25 @@ function draw(plot: HTMLElement, options: ChartOptions) {
       tzDate: (seconds: number) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC'),
       padding: [null, 36, null, null] as uPlot.Padding,
       // Bars start at zero, or their lengths would lie.
-      scales: { x: { time: true, ...(bars ? { range: (_chart: uPlot, min: number, max: number): uPlot.Range.MinMax => [min - pad, max + pad] } : {}) }, ...(bars ? { y: { range: (_chart: uPlot, _min: number, max: number): uPlot.Range.MinMax => [0, max > 0 ? max * 1.05 : 1] } } : {}) },
+      scales: {
+        x: { time: true, ...(bars ? { range: padded } : {}) },
+        ...(bars ? { y: { range: fromZero } } : {}),
+        ...(options.ranked ? { y: { dir: -1 as const } } : {}),
+      },
       axes: [xAxis, { ...axis, size: 56, values: (_chart, ticks) => ticks.map(options.axisFormat ?? format) }],
-      series: [{}, ...drawnSeries.map((line, index) => {
-        // The faded copy of the bars keeps the bars' colour; the series after it keep theirs.
-        const colour = PALETTE[(bars && index > 0 ? index - 1 : index) % PALETTE.length]!;
+      series: [{}, ...drawnSeries.map(({ shade, look, ...line }) => {
+        const colour = PALETTE[shade % PALETTE.length]!;
         return {
           label: line.label,
-          stroke: colour,
+          stroke: look === 'cut' ? faded(colour) : colour,
           width: 2,
-          ...(line.dashed ? { dash: [6, 4] } : {}),
+          ...(line.dashed ? { dash: [6, 4] } : look === 'cut' ? { dash: [3, 3] } : {}),
           // In a bar chart only the first series is bars; the others (a comparison) are lines over them.
-          ...(bars && index < 2 ? { fill: line.faded ? faded(colour) : colour, paths: uPlot.paths.bars!({ size: [0.6, 48] }), points: { show: false } } : { points: { show: !line.dashed && labels.length <= 31, size: 4 } }),
+          ...(look === 'bar' || look === 'faded bar'
+            ? { fill: look === 'bar' ? colour : faded(colour), paths: barPaths, points: { show: false } }
+            : look === 'cut'
+              ? { points: { show: true, size: 7, width: 2, fill: hollow, stroke: colour, filter: partialRows } }
+              : { points: { show: !line.dashed && labels.length <= 31, size: 4 } }),
         };
       })],
     }, [xs, ...drawnSeries.map((line) => line.values)] as uPlot.AlignedData, plot);
