@@ -53,8 +53,10 @@ const SHOWN_CHARACTERS = 4_000;
 /** Answers on a page: the view's operation's default `limit` (graphql/operations/views/view_answers.graphql). */
 const PAGE_SIZE = 20;
 
-// Set when the person chose a prompt or a page: the next drawing brings its answers into view.
+// Set when the person chose a prompt or a page: the next drawing brings its answers into view. An
+// address naming a prompt (a link sent to someone) does the same at the first drawing, once.
 let toAnswers = false;
+let drawn = false;
 
 startView<AnswersArgs, AnswersData>({
   title: 'Signalboard answers',
@@ -115,6 +117,8 @@ startView<AnswersArgs, AnswersData>({
     for (const answer of answers.data) root.append(answerCard(answer, promptText.get(answer.promptId), project, f));
     root.append(h('div', { class: 'controls' },
       pageButtons(args, answers.meta.nextCursor, (state) => go({ ...withoutCursor, ...state }))));
+    if (!drawn && args.promptId) toAnswers = true;
+    drawn = true;
     if (toAnswers) {
       // The list starts far below the prompts: scrolled to, and the keyboard's focus moved there.
       toAnswers = false;
