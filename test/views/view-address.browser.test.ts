@@ -1,8 +1,9 @@
 // A view's state is its web page's address: a preset, a comparison, a locale, a prompt and a page
 // chosen in the page are in the query string, and the page loaded again (or sent to someone)
-// shows the same; choosing a prompt brings its answers into view with the keyboard's focus. The
-// address stays short however many pages are turned, and one asking for what cannot be shown (a
-// preset that does not exist, a range too wide, a locale without data) shows the rest, saying so.
+// shows the same; choosing a prompt (or opening an address naming one) brings its answers into
+// view with the keyboard's focus. The address stays short however many pages are turned, and one
+// asking for what cannot be shown (a preset that does not exist, a range too wide, a locale
+// without data) shows the rest, saying so.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { seededViewsWorkspace, v1Get } from '../support/views.js';
@@ -42,6 +43,9 @@ const shown = (page: Page) => page.evaluate(() => ({
 }));
 
 /** The data asked for have arrived and are drawn (the controls wait until then). */
+const day = (date: string) => new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' })
+  .format(new Date(`${date}T00:00:00Z`));
+
 const settled = (page: Page) => expect.poll(() => page.evaluate(() => document.documentElement.hasAttribute('aria-busy')), { timeout: 15_000 }).toBe(false);
 
 async function reloaded(page: Page, ready: string) {
@@ -113,6 +117,19 @@ describe.skipIf(!chromiumAvailable)('a view\'s address', () => {
     await page.context().close();
   });
 
+  it('an address naming a prompt opens at its answers, focused', async () => {
+    const prompts = await v1Get(served.baseUrl, `/ai-visibility/projects/${seeded.projectId}/prompts`, seeded.apiKey);
+    const height = 844;
+    const page = await signedIn(`/app/ai-visibility/${seeded.projectId}/answers?promptId=${prompts.data[1].id}`,
+      'article.answer');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('answers');
+    const heading = (await page.locator('#answers').boundingBox())!;
+    expect(heading.y).toBeGreaterThanOrEqual(-1);
+    expect(heading.y).toBeLessThan(height / 2);
+    expect(await page.evaluate(() => scrollY)).toBeGreaterThan(500);
+    await page.context().close();
+  });
+
   it('answers: 14 pages turned keep 10 cursors in the address and the place in the list, and turn back', async () => {
     const page = await signedIn(`/app/ai-visibility/${seeded.projectId}/answers`, 'article.answer');
     const older = page.getByRole('button', { name: 'Older →' });
@@ -168,3 +185,50 @@ describe.skipIf(!chromiumAvailable)('a view\'s address', () => {
   });
 });
 
+// What a new user met (issue 49's trial): a period without any data shown as 0 and -100 %; a
+// one-day range's bucket named by its week's first day; partial buckets drawn on line charts like
+// any other point; average positions drawn with a worse position higher.
+describe.skipIf(!chromiumAvailable)('periods and ranks in the views', () => {
+  it('report over a period without data: "–", "no data yet" (tiles, totals), the compared value kept', async () => {
+    const query = 'datePreset=today&comparePreset=previous_period';
+    const { data } = await v1Get(served.baseUrl, `/reports/${seeded.reportId}/data?${query}`, seeded.apiKey);
+    expect(data.range.daysWithData).toBe(0);
+    const page = await signedIn(`/app/reports/${seeded.reportId}?${query}`, '.kpi');
+    const tiles = await page.locator('.kpi').evaluateAll((kpis) => kpis.map((kpi) => ({
+      value: kpi.querySelector('.value')!.textContent, text: kpi.textContent!,
+    })));
+    expect(tiles.length).toBeGreaterThan(0);
+    for (const tile of tiles) {
+      expect(tile.value, tile.text).toBe('–');
+      expect(tile.text).toContain('no data yet');
+      expect(tile.text).not.toMatch(/-100|partial data/);
+    }
+    expect(await page.locator('.notice.coverage').textContent()).toContain('Its figures read "no data yet", not 0');
+    // A tile whose compared period has a figure keeps it.
+    expect(tiles.filter((tile) => tile.text.includes('(was ')).length).toBeGreaterThan(0);
+    const totals = await page.locator('tr:has(th:text-is("Total")) td').allTextContents();
+    expect(totals.length).toBeGreaterThan(0);
+    for (const total of totals) expect(total).toMatch(/^– no data yet/);
+    // A one-day range's bucket, and the one it is compared with, are named by their days, in every chart.
+    const notes = await page.locator('.note.partial').allTextContents();
+    expect(notes.length).toBeGreaterThan(2);
+    const named = `Partial periods: ${day(data.range.from)} (no data) compared with ${day(data.compareRange.from)}. `;
+    for (const note of notes) expect(note.slice(0, named.length)).toBe(named);
+    await page.context().close();
+  });
+
+  it('a line chart draws its partial buckets lighter, and says how', async () => {
+    const page = await signedIn(`/app/reports/${seeded.reportId}?datePreset=last_90_days&comparePreset=none`, '.kpi');
+    const month = page.locator('figure.chart', { hasText: 'Meta by month' }).first();
+    await expect.poll(() => month.locator('.note.partial').textContent())
+      .toMatch(/^Partial periods \(drawn lighter: a faded dashed line to a hollow point\): /);
+    await page.context().close();
+  });
+
+  it('average position is drawn with 1 at the top, and says so', async () => {
+    const page = await signedIn(`/app/ai-visibility/${seeded.projectId}`, '.kpi');
+    await expect.poll(() => page.locator('figure.chart figcaption').allTextContents())
+      .toContain('Avg. position by model · 1 (best) at the top');
+    await page.context().close();
+  });
+});

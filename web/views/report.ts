@@ -42,10 +42,13 @@ const laterBy = (date: string, days: number) =>
 
 /** A widget's metric as the catalogue declares it: written in its unit (a rate of 0.03 reads 3 %), judged by its direction. */
 type Written = (value: number | null | undefined) => string;
-interface MetricMeaning { format: Written; axis: Written; direction: Direction }
+interface MetricMeaning { format: Written; axis: Written; direction: Direction; ranked: boolean }
 type MeaningOf = (widgetId: string, metric: string) => MetricMeaning;
-/** How a change is shown: by the metric's direction, unless `unlike` says why the periods are not like for like. */
-interface Changes { f: Formats; unlike: string | null }
+/**
+ * How a change is shown: by the metric's direction, unless `unlike` says why the periods are not
+ * like for like; `empty` when the current period has no data at all (its figures are not 0 yet).
+ */
+interface Changes { f: Formats; unlike: string | null; empty: boolean }
 
 const PRESETS = ['today', 'yesterday', 'last_7_days', 'last_14_days', 'last_28_days', 'last_30_days', 'last_90_days', 'last_365_days', 'this_week', 'last_week', 'this_month', 'last_month', 'this_quarter', 'last_quarter', 'this_year', 'last_year'];
 const COMPARISONS = ['none', 'previous_period', 'previous_year'];
@@ -75,7 +78,9 @@ startView<ReportArgs, ReportData>({
       const format = f.ofUnit(entry?.unit);
       // An axis tick is a round number: money's cents or a ratio's fixed places there would only widen it.
       const axis = entry?.unit === 'percent' ? f.percent : entry?.unit === 'count' ? format : f.number;
-      return { format, axis, direction: entry?.direction ?? 'neutral' };
+      const direction = entry?.direction ?? 'neutral';
+      // A rank (1 is first) is drawn with 1 at the top: a worse position goes down the chart.
+      return { format, axis, direction, ranked: direction === 'lower' && metric.endsWith('position') };
     };
     const sourceOf = (widgetId: string) => {
       const provider = providerOf.get(widgetId) ?? '';
@@ -86,7 +91,8 @@ startView<ReportArgs, ReportData>({
       h('label', {}, label, h('select', { 'aria-label': label, onchange: (event) => choose((event.target as HTMLSelectElement).value) }, values.map((value) => h('option', { value, ...(value === chosen ? { selected: true } : {}) }, words(value)))));
     const compared = numbers.compareRange;
     const missing = missingData(numbers.range, compared, f);
-    const changes: Changes = { f, unlike: compared && missing.length ? missing.join(' and ') : null };
+    const empty = numbers.range.daysWithData === 0;
+    const changes: Changes = { f, unlike: compared && missing.length ? missing.join(' and ') : null, empty };
     root.append(
       h('h1', {}, report.name),
       h('p', { class: 'sub' }, `${f.day(numbers.range.from)} – ${f.day(numbers.range.to)}`, compared ? ` · compared with ${f.day(compared.from)} – ${f.day(compared.to)}` : ''),
@@ -94,7 +100,7 @@ startView<ReportArgs, ReportData>({
         select('Dates', PRESETS, args.datePreset ?? dateConfig.datePreset, (datePreset) => reload({ ...args, datePreset })),
         select('Compare with', COMPARISONS, args.comparePreset ?? dateConfig.comparePreset, (comparePreset) => reload({ ...args, comparePreset }))),
     );
-    if (missing.length) root.append(coverageNotice(missing, Boolean(compared)));
+    if (missing.length) root.append(coverageNotice(missing, Boolean(compared), empty));
     if (numbers.kpis.length) root.append(h('ul', { class: 'kpis', 'aria-label': 'KPIs' }, numbers.kpis.map((kpi) => kpiTile(kpi, titleOf.get(kpi.widgetId), meaningOf(kpi.widgetId, kpi.metric), changes))));
     const ranges = { current: numbers.range, compared };
     const charts = numbers.charts.flatMap((data) => chartsOf(data, titled(data.widgetId), ranges, meaningOf, f));
@@ -107,24 +113,28 @@ startView<ReportArgs, ReportData>({
 });
 
 /** Which periods lack data ("the current period has data for 0 of 1 day"), and what that does to the changes. */
-function coverageNotice(missing: string[], compared: boolean) {
+function coverageNotice(missing: string[], compared: boolean, empty: boolean) {
   const sentences = missing.map((phrase) => `${phrase[0]!.toUpperCase()}${phrase.slice(1)}.`);
-  const consequence = ' The periods are not like for like: changes are marked "partial data", '
-    + 'not called better or worse.';
-  return h('p', { class: 'notice coverage', role: 'note' }, sentences.join(' '), compared ? consequence : '');
+  const consequence = empty ? ' Its figures read "no data yet", not 0, and no change is shown.'
+    : compared ? ' The periods are not like for like: changes are marked "partial data", not called better or worse.'
+      : '';
+  return h('p', { class: 'notice coverage', role: 'note' }, sentences.join(' '), consequence);
 }
 
 /** A KPI: its metric's name first (always in view), the widget's title after it (clamped when long). */
-function kpiTile(kpi: Kpi, title: string | undefined, { format, direction }: MetricMeaning, { f, unlike }: Changes) {
+function kpiTile(kpi: Kpi, title: string | undefined, { format, direction }: MetricMeaning, changes: Changes) {
   const metric = words(kpi.metric);
   const named = title && title !== kpi.metric ? title : null;
   return h('li', { class: 'kpi' },
     h('div', { class: 'name', title: named ? `${metric} · ${named}` : metric },
       metric, named ? [' · ', bdi(named)] : null),
-    h('div', { class: 'value' }, format(kpi.value)),
-    delta(kpi.change, direction, f, unlike),
+    h('div', { class: 'value' }, changes.empty ? '–' : format(kpi.value)),
+    changes.empty ? noDataYet() : delta(kpi.change, direction, changes.f, changes.unlike),
     kpi.previousValue !== null ? h('span', { class: 'delta' }, ` (was ${format(kpi.previousValue)})`) : null);
 }
+
+/** In place of a figure and its change over a period without any data: its sums would read 0, its change -100 %. */
+const noDataYet = () => h('span', { class: 'delta', title: 'The period has no data yet.' }, 'no data yet');
 
 /**
  * One chart per metric (metrics of a widget differ in scale: cost and ROAS), the comparison
@@ -138,26 +148,35 @@ function chartsOf(data: ChartData, title: string, ranges: Ranges, meaningOf: Mea
   const dates = { day: f.shortDay, month: f.month, atPoints: grain !== 'day' };
   const points = data.series[0]?.points ?? [];
   const lacking = (span: Span) => span.partial || span.daysWithData < span.daysInRange;
+  // A bucket the range holds one day of is that day, named by it rather than by its week's or month's first day.
+  const nameOf = (span: Span, range: { from: string }) =>
+    (span.daysInRange === 1 ? f.day(span.date < range.from ? range.from : span.date) : label(span.date));
   // A cut bucket is told by the days it holds: a month's 7 days here and 7 there are not the same days.
   const told = (span: Span, range: { from: string }) => {
+    if (span.daysWithData === 0) return 'no data';
+    if (span.daysInRange === 1) return `1 day of its ${grain}`;
     const from = span.date < range.from ? range.from : span.date;
-    const last = laterBy(from, span.daysInRange - 1);
-    const days = span.daysInRange > 1 ? `${f.shortDay(from)} – ${f.shortDay(last)}` : f.shortDay(from);
-    return span.daysWithData === 0 ? 'no data' : [
+    const days = `${f.shortDay(from)} – ${f.shortDay(laterBy(from, span.daysInRange - 1))}`;
+    return [
       span.partial ? `${days}, ${f.days(span.daysInRange)}` : `whole ${grain}`,
       span.daysWithData < span.daysInRange ? `${f.number(span.daysWithData)} with data` : null,
     ].filter(Boolean).join(', ');
   };
   // Named: a bucket lacking days, with what it is compared with, and a compared bucket lacking some
-  // (one with none is a gap in the dashed line, the period's coverage said above the KPIs).
+  // (one with none is a gap in the dashed line, the period's coverage said above the KPIs); a day
+  // with data compared with a day with data is named by itself.
   const against = points.map(({ compareBucket: before, ...point }) => {
     const { compared } = ranges;
     if (!compared || !(lacking(point) || (before && before.daysWithData > 0 && lacking(before)))) return null;
-    return before ? `${label(before.date)} (${told(before, compared)})` : `no ${grain} of the compared period`;
+    if (!before) return `no ${grain} of the compared period`;
+    return before.daysInRange === 1 && point.daysInRange === 1 && before.daysWithData > 0
+      ? nameOf(before, compared) : `${nameOf(before, compared)} (${told(before, compared)})`;
   });
+  const names = new Map(points.map((point) => [point.date, nameOf(point, ranges.current)]));
   // A range of one bucket is drawn as bars one under another: the comparison's says which bucket it is.
   const one = points.length === 1 && points[0]!.compareBucket;
-  const comparison = one ? `comparison period (${label(one.date)})` : 'comparison period';
+  const comparison = one
+    ? `comparison period (${nameOf(one, ranges.compared ?? ranges.current)})` : 'comparison period';
   return data.series.map((line) => {
     const meaning = meaningOf(data.widgetId, line.metric);
     const series: Series[] = [
@@ -171,17 +190,22 @@ function chartsOf(data: ChartData, title: string, ranges: Ranges, meaningOf: Mea
       title, ...(data.series.length > 1 ? { detail: words(line.metric) } : {}),
       labels: line.points.map((point) => point.date), dates,
       partial: points.map((point) => (lacking(point) ? told(point, ranges.current) : null)), against,
-      series, format: meaning.format, axisFormat: meaning.axis, label,
+      series, format: meaning.format, axisFormat: meaning.axis, label: (date) => names.get(date) ?? label(date),
+      ranked: meaning.ranked,
       tick: grain === 'month' ? f.month : f.shortDay, bars: data.type === 'bar_chart',
     });
   });
 }
 
 /** A table named with its source ("Devices · Meta Ads"): a dimension's values read alike in every source. */
-function tableOf(data: TableData, title: string, source: string, meaningOf: MeaningOf, { f, unlike }: Changes) {
+function tableOf(data: TableData, title: string, source: string, meaningOf: MeaningOf, { f, unlike, empty }: Changes) {
   const meanings = data.columns.map((metric) => meaningOf(data.widgetId, metric));
   const cell = (value: number | null, previous: number | null | undefined, column: number) => {
     const { format, direction } = meanings[column]!;
+    if (empty) {
+      const was = previous === undefined || previous === null ? '' : ` (was ${format(previous)})`;
+      return h('span', {}, '– ', noDataYet(), was);
+    }
     if (previous === undefined || previous === null || value === null || previous === 0) return format(value);
     return h('span', {}, format(value), ' ', delta((value - previous) / Math.abs(previous), direction, f, unlike));
   };
