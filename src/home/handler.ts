@@ -7,6 +7,7 @@ import { jsonResponse } from '../http/responses.js';
 import { keptResponse } from '../http/static-assets.js';
 import { MCP_PATH } from '../mcp/index.js';
 import { LOGIN_PATH } from '../sessions/index.js';
+import { SETTINGS_PATH } from '../settings/index.js';
 
 export interface Door {
   /** What the door is, stable for clients that look one up. */
@@ -39,16 +40,23 @@ export function doorsOf(apiBasePath: string): Door[] {
   ];
 }
 
-function homePage(doors: Door[]) {
+/** Where a signed-in person goes instead of signing in again. */
+const SIGNED_IN = {
+  title: 'Settings', href: SETTINGS_PATH,
+  description: 'You are signed in: your workspace\u2019s settings, API keys, webhooks and views.',
+};
+
+function homePage(doors: Door[], signedIn: boolean) {
   const [signIn, ...developer] = doors.filter((door) => door.rel !== 'graphql' && door.rel !== 'mcp');
   const mcp = doors.find((door) => door.rel === 'mcp')!;
+  const start = signedIn ? SIGNED_IN : signIn!;
   return page(
     'Home',
     html`<div class="login"><section>
 <h1>Signalboard</h1>
 <p>Marketing reports and AI-assistant visibility for your clients, in one workspace.</p>
-<form method="get" action="${signIn!.href}"><button type="submit">${signIn!.title}</button></form>
-<p class="muted">${signIn!.description}</p>
+<form method="get" action="${start.href}"><button type="submit">${start.title}</button></form>
+<p class="muted">${start.description}</p>
 </section><section>
 <h2>For developers</h2>
 <ul class="doors">${developer.map(
@@ -60,22 +68,31 @@ function homePage(doors: Door[]) {
   );
 }
 
-// The page is the same for every request: made once per API prefix and kept with its compressed codings.
+// The page is one of two for every request (signed in or not): each made once per API prefix and
+// kept with its compressed codings.
 const pages = new Map<string, FinishedBody>();
-const pageOf = (apiBasePath: string, doors: Door[]) => {
-  let page = pages.get(apiBasePath);
-  if (!page) pages.set(apiBasePath, (page = keptBody(Buffer.from(homePage(doors).value) as Buffer<ArrayBuffer>)));
+const pageOf = (apiBasePath: string, doors: Door[], signedIn: boolean) => {
+  const key = `${apiBasePath} ${signedIn}`;
+  let page = pages.get(key);
+  if (!page) pages.set(key, (page = keptBody(Buffer.from(homePage(doors, signedIn).value) as Buffer<ArrayBuffer>)));
   return page;
 };
 
-/** The answer to `GET /`: HTML for a browser, the list of doors as JSON for anyone else. */
-export function homeResponse(request: Request, apiBasePath: string) {
+/**
+ * The answer to `GET /`: HTML for a browser, the list of doors as JSON for anyone else.
+ * `signedIn` is whether the request carries a session cookie: told without reading the session,
+ * so that `/` stays cheap (a stale cookie leads to Settings, which asks to sign in).
+ */
+export function homeResponse(request: Request, apiBasePath: string, signedIn = false) {
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     throw new ApiError('method_not_allowed', 'The home page is read with GET.', { headers: { Allow: 'GET, HEAD' } });
   }
   const doors = doorsOf(apiBasePath);
   const vary = { Vary: 'Accept', 'Cache-Control': 'no-cache' };
   if (!wantsHtml(request)) return jsonResponse({ name: 'Signalboard', doors }, 200, vary);
-  const headers = { 'Content-Type': 'text/html; charset=utf-8', ...pageSecurityHeaders(), ...vary };
-  return keptResponse(request, pageOf(apiBasePath, doors), headers);
+  // The page differs by the session cookie; the JSON does not.
+  const headers = {
+    'Content-Type': 'text/html; charset=utf-8', ...pageSecurityHeaders(), ...vary, Vary: 'Accept, Cookie',
+  };
+  return keptResponse(request, pageOf(apiBasePath, doors, signedIn), headers);
 }

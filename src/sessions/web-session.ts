@@ -80,10 +80,17 @@ function sameText(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-/** An error for a web-app request: a small page for browsers, the envelope for API clients. */
-export function webErrorResponse(request: Request, error: ApiError, requestId: string): Response {
+/**
+ * An error for a web-app request: a small page for browsers, the envelope for API clients. The
+ * page offers a way on by `signedIn` (the request carries a session cookie): the settings, or
+ * signing in.
+ */
+export function webErrorResponse(request: Request, error: ApiError, requestId: string, signedIn = false): Response {
   if (!wantsHtml(request)) return errorResponse(error, requestId);
-  const body = html`<section><h1>${error.status === 403 ? 'Not allowed' : error.status === 404 ? 'Not found' : 'That did not work'}</h1>
-<p>${error.message}</p><p><a href="/app/settings">Back to settings</a> · <a href="/app/login">Sign in</a></p><p class="muted">Request ${requestId}</p></section>`;
+  const title = error.status === 403 ? 'Not allowed' : error.status === 404 ? 'Not found' : 'That did not work';
+  const onward = signedIn && error.status !== 401
+    ? html`<a href="/app/settings">Back to settings</a>` : html`<a href="/app/login">Sign in</a>`;
+  const body = html`<section><h1>${title}</h1>
+<p>${error.message}</p><p>${onward} · <a href="/">Home</a></p><p class="muted">Request ${requestId}</p></section>`;
   return htmlResponse(page('Error', body), error.status, error.headers);
 }

@@ -96,4 +96,25 @@ describe('view pages of an id that is not the workspace\'s', () => {
       expect(await response.text(), path).toMatch(/Not found[\s\S]*No such/);
     }
   });
+
+  it('offers a signed-in person their settings, not "Sign in", on / and on a 404 page; the same JSON', async () => {
+    const home = await page('/');
+    expect(home.headers.get('vary')).toMatch(/Cookie/);
+    const text = await home.text();
+    expect(text).toContain('action="/app/settings"');
+    expect(text).not.toContain('Sign in');
+    const missing = await page('/app/reports/rep_AAAAAAAAAAAAAAAAAAAA');
+    expect(missing.status).toBe(404);
+    const notFound = await missing.text();
+    expect(notFound).toContain('href="/app/settings"');
+    expect(notFound).not.toContain('Sign in');
+    // Signed out, the same pages offer signing in.
+    const signedOut = async (path: string) =>
+      (await t.get(path, undefined, { headers: { accept: 'text/html' } })).text();
+    expect(await signedOut('/')).toContain('action="/app/login"');
+    expect(await signedOut('/app/nope')).toContain('Sign in');
+    const doors = async (headers: Record<string, string>) =>
+      json(await t.get('/', undefined, { headers: { accept: 'application/json', ...headers } }));
+    expect(await doors({ cookie })).toEqual(await doors({}));
+  });
 });
