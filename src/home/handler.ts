@@ -90,9 +90,7 @@ export function homeResponse(request: Request, apiBasePath: string, signedIn = f
   const doors = doorsOf(apiBasePath);
   const vary = { Vary: 'Accept', 'Cache-Control': 'no-cache' };
   if (!wantsHtml(request)) return jsonResponse({ name: 'Signalboard', doors }, 200, vary);
-  // The page differs by the session cookie; the JSON does not.
-  const headers = {
-    'Content-Type': 'text/html; charset=utf-8', ...pageSecurityHeaders(), ...vary, Vary: 'Accept, Cookie',
-  };
+  // The page differs by the session cookie; no-cache with an ETag per page keeps a cache from serving the other.
+  const headers = { 'Content-Type': 'text/html; charset=utf-8', ...pageSecurityHeaders(), ...vary };
   return keptResponse(request, pageOf(apiBasePath, doors, signedIn), headers);
 }
