@@ -4,13 +4,13 @@
 // lifted (WORKSPACE_MAX_CONCURRENT_REQUESTS=1000, DATABASE_STATEMENTS_PER_WORKSPACE=9), so their
 // bookkeeping runs on every request but never makes one wait. "Cached" is the service as configured;
 // "cold" a second instance with its data cache off (DATA_CACHE_MAX_BYTES=0).
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { connectDatabase } from '../../src/db/client.js';
 import { addDays } from '../../src/dates/civil-date.js';
-import { benchApiFixtures, benchDatabase, cpuMs, startBaselineServer, startService, type ServerHandle } from './harness.js';
+import { benchApiFixtures, benchDatabase, cpuMs, root, startBaselineServer, startService, type ServerHandle } from './harness.js';
 import { firstDifference } from './hand-sql.js';
 import { topFrames } from './cpu-profile.js';
 
@@ -28,12 +28,17 @@ interface Round {
   databaseUs: number;
 }
 
-/** CPU of every PostgreSQL process on the machine (the benchmark's database is the only busy one). */
-function databaseCpuMs() {
+/**
+ * CPU of the benchmark database's processes: its postmaster (postmaster.pid's first line) and the
+ * backends it forked. Other PostgreSQL servers on the machine (a test suite's) are not counted.
+ */
+function databaseCpuMs(postmaster: number | null) {
+  if (postmaster === null) return 0;
   let total = 0;
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     try {
-      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') total += cpuMs(Number(pid));
+      const parent = Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+      if (Number(pid) === postmaster || parent === postmaster) total += cpuMs(Number(pid));
     } catch {
       // The process ended between the listing and the read.
     }
@@ -41,8 +46,10 @@ function databaseCpuMs() {
   return total;
 }
 
+let postmasterPid: number | null = null;
+
 async function load(server: ServerHandle, path: string, headers: Record<string, string>, seconds: number): Promise<Round> {
-  const [server0, database0] = [cpuMs(server.pid), databaseCpuMs()];
+  const [server0, database0] = [cpuMs(server.pid), databaseCpuMs(postmasterPid)];
   const result = await autocannon({ url: server.baseUrl + path, connections: CONNECTIONS, duration: seconds, headers });
   if (result.non2xx + result.errors > 0) throw new Error(`${path}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   const perRequest = (ms: number) => Math.round((ms * 1000) / result.requests.total);
@@ -50,7 +57,7 @@ async function load(server: ServerHandle, path: string, headers: Record<string, 
     rps: result.requests.total / result.duration,
     p99: result.latency.p99,
     serverUs: perRequest(cpuMs(server.pid) - server0),
-    databaseUs: perRequest(databaseCpuMs() - database0),
+    databaseUs: perRequest(databaseCpuMs(postmasterPid) - database0),
   };
 }
 
@@ -67,6 +74,8 @@ const casesOf = (reportId: string, projectId: string, today: string) =>
 
 async function setUp() {
   const embedded = await benchDatabase();
+  const pidFile = path.join(root, '.data/bench-postgres/postmaster.pid');
+  postmasterPid = process.env.BENCH_DATABASE_URL || !existsSync(pidFile) ? null : Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
   const database = connectDatabase(embedded.url, 2);
   const { report, project, key } = await benchApiFixtures(database);
   const env = {
