@@ -23,6 +23,8 @@ interface Phrasebook {
   sentiment: Record<Sentiment, readonly Named[]>;
   highlight: readonly ((name: string, criterion: string) => string)[];
   other: readonly ((name: string) => string)[];
+  /** Before the list of an answer about alternatives: the brand to replace, named once. */
+  replacing: readonly ((name: string) => string)[];
   sources: readonly string[];
 }
 
@@ -73,6 +75,10 @@ const PHRASES: Record<Language, Phrasebook> = {
       (name, criterion) => `For buyers who care most about ${criterion}, ${name} is the one to look at.`,
     ],
     other: [(name) => `Smaller names such as ${name} come up too.`, (name) => `${name} is a smaller alternative worth a look.`],
+    replacing: [
+      (name) => `If ${name} is not the right fit, there are good alternatives.`,
+      (name) => `Plenty of buyers move away from ${name}; here is what they pick instead.`,
+    ],
     sources: ['Sources are listed below.', 'See the sources below for details.'],
   },
   de: {
@@ -121,6 +127,10 @@ const PHRASES: Record<Language, Phrasebook> = {
       (name, criterion) => `Wem es vor allem auf ${criterion} ankommt, ist mit ${name} gut beraten.`,
     ],
     other: [(name) => `Auch kleinere Anbieter wie ${name} werden genannt.`, (name) => `${name} ist eine kleinere Alternative, die einen Blick wert ist.`],
+    replacing: [
+      (name) => `Wenn ${name} nicht passt, gibt es gute Alternativen.`,
+      (name) => `Wer von ${name} wechseln möchte, hat mehrere Möglichkeiten.`,
+    ],
     sources: ['Die Quellen sind unten aufgeführt.', 'Details finden Sie in den Quellen unten.'],
   },
   fr: {
@@ -169,6 +179,10 @@ const PHRASES: Record<Language, Phrasebook> = {
       (name, criterion) => `Si vous privilégiez ${criterion}, ${name} est un bon choix.`,
     ],
     other: [(name) => `Des acteurs plus petits comme ${name} sont aussi cités.`, (name) => `${name} est une alternative plus modeste à considérer.`],
+    replacing: [
+      (name) => `Si ${name} ne vous convient pas, il existe de bonnes alternatives.`,
+      (name) => `Pour remplacer ${name}, plusieurs options sont souvent citées.`,
+    ],
     sources: ['Les sources sont indiquées ci-dessous.', 'Voir les sources ci-dessous pour plus de détails.'],
   },
 };
@@ -181,6 +195,8 @@ export interface AnswerFacts {
   saysMore: { brand: string; sentiment: Sentiment } | null;
   /** A competitor the answer singles out, for one of the market's criteria (its index). */
   highlighted: { name: string; criterion: number } | null;
+  /** The competitor the prompt asks alternatives to: named, never among the recommendations. */
+  replaced: string | null;
   other: string | null;
   cites: boolean;
 }
@@ -195,7 +211,9 @@ export function answerText(market: Market, locale: string, facts: AnswerFacts, r
   const { listed } = facts;
   const list = listed.length > 1 ? `${listed.slice(0, -1).join(', ')} ${phrases.and} ${listed.at(-1)}` : listed[0];
   const sentences = [
-    intro && random() < 0.5 ? intro(criteria, plural) : '',
+    facts.replaced
+      ? pick(random, phrases.replacing)(facts.replaced)
+      : intro && random() < 0.5 ? intro(criteria, plural) : '',
     listed.length > 1 ? pick(random, phrases.many)(list!, plural) : list ? pick(random, phrases.one)(list) : pick(random, phrases.none)(criteria, plural),
     facts.saysMore ? pick(random, phrases.sentiment[facts.saysMore.sentiment])(facts.saysMore.brand, criteria.slice(3)) : '',
     facts.highlighted ? pick(random, phrases.highlight)(facts.highlighted.name, market.criteria[language][facts.highlighted.criterion]!) : '',

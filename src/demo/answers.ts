@@ -6,47 +6,27 @@ import type { Run, RunCitation, Sentiment } from '../ai-visibility/index.js';
 import { answerText } from './answer-texts.js';
 import { ownCitation, otherCitation } from './citations.js';
 import type { Market } from './markets.js';
+import { promptTemplates, type DemoPrompt } from './prompts.js';
 import { pick, shuffled } from './random.js';
 
-export interface DemoPrompt {
-  text: string;
-  topic: string;
-  tags: string[];
-  /** The prompt asks about the brand by name ("Is Bluebird worth it?"). */
-  namesBrand: boolean;
-  /** The competitor the prompt names ("Bluebird vs Fabrikam"): its answer names it too. */
-  competitor: string | null;
-}
+export type { DemoPrompt };
 
-const PROMPT_TEMPLATES: readonly [topic: string, tags: string[], text: string][] = [
-  ['recommendations', ['top-of-funnel'], 'What is the best {category} for a small business?'],
-  ['recommendations', ['top-of-funnel'], 'Which {category} do experts recommend in 2026?'],
-  ['recommendations', ['top-of-funnel', 'budget'], 'What is a good {category} on a budget?'],
-  ['recommendations', ['top-of-funnel'], 'Top 5 {category} brands right now'],
-  ['comparisons', ['mid-funnel'], '{brand} vs {competitor}: which is better?'],
-  ['comparisons', ['mid-funnel'], 'Alternatives to {competitor}'],
-  ['comparisons', ['mid-funnel'], 'How does {brand} compare with other {category} providers?'],
-  ['comparisons', ['mid-funnel', 'budget'], 'Cheapest {category} compared'],
-  ['reviews', ['bottom-of-funnel'], 'Is {brand} worth it?'],
-  ['reviews', ['bottom-of-funnel'], '{brand} reviews and complaints'],
-  ['reviews', ['bottom-of-funnel'], 'What do customers say about {brand}?'],
-  ['how-to', ['support'], 'How do I choose a {category}?'],
-  ['how-to', ['support'], 'What should I look for in a {category}?'],
-  ['how-to', ['support', 'budget'], 'How much does a {category} cost?'],
-  ['local', ['top-of-funnel', 'local'], 'Best {category} near me'],
-  ['local', ['local'], 'Is there a {category} that delivers to my city?'],
-];
-
-export function demoPrompts(brand: string, competitors: readonly string[], category: string): DemoPrompt[] {
-  const article = /^[aeiou]/i.test(category) ? 'an' : 'a';
-  return PROMPT_TEMPLATES.map(([topic, tags, text], index) => {
-    const competitor = text.includes('{competitor}') ? competitors[index % competitors.length]! : null;
+/** The market's prompts with its names filled in; a prompt naming a competitor takes them in turn. */
+export function demoPrompts(brand: string, competitors: readonly string[], market: Market): DemoPrompt[] {
+  let turn = 0;
+  return promptTemplates(market).map(([topic, tags, text]) => {
+    const competitor = text.includes('{competitor}') ? competitors[turn++ % competitors.length]! : null;
+    const filled = text.replaceAll('{brand}', brand).replaceAll('{competitor}', competitor ?? '');
     return {
       topic,
-      tags,
+      tags: [...tags],
       namesBrand: text.includes('{brand}'),
       competitor,
-      text: text.replaceAll('{brand}', brand).replaceAll('{competitor}', competitor ?? '').replaceAll('a {category}', `${article} ${category}`).replaceAll('{category}', category),
+      alternativesTo: text.startsWith('Alternatives to {competitor}'),
+      text: filled
+        .replaceAll('{category}', market.category)
+        .replaceAll('{plural}', market.plural.en)
+        .replaceAll('{city}', market.city ?? ''),
     };
   });
 }
@@ -100,7 +80,7 @@ export function demoRuns(prompts: readonly DemoPrompt[], brand: string, competit
   const citedBy = new Map<RunCitation[], Set<string>>(runs.map((run) => [run.citations!, new Set()]));
   shuffled(random, slots).forEach(({ citations, index }, rank) => {
     const draw = () =>
-      (rank < owned ? ownCitation(brand, random) : otherCitation(brand, voice.market, competitors, random));
+      (rank < owned ? ownCitation(brand, random) : otherCitation(brand, voice, competitors, random));
     citations[index] = distinctCitation(draw, citedBy.get(citations)!);
   });
   return runs;
@@ -111,15 +91,22 @@ function demoRun(prompt: DemoPrompt, brand: string, competitors: readonly string
   const mentioned = sentiment !== null;
   const named = competitors.filter((name, index) => name === prompt.competitor || random() < Math.min(0.9, profile.competitorShares[index]! * 3));
   // Brands in the order the answer lists them: the brand's place follows its usual position.
-  const listed = [...named];
+  // An answer about alternatives to a competitor names it once, as the one to replace, and lists others.
+  const replaced = prompt.alternativesTo ? prompt.competitor : null;
+  const listed = named.filter((name) => name !== replaced);
   if (mentioned) listed.splice(Math.min(listed.length, Math.max(0, Math.round(profile.position - 1 + (random() - 0.5) * 2))), 0, brand);
   const ranked = random() < 0.85;
   // Each sentence that names a brand is one of its mentions: the counts are the text's.
   const saysMore = mentioned && (sentiment !== 'neutral' || random() < 0.5);
-  const highlighted = named.length && random() < 0.75 ? pick(random, named) : null;
+  const rivals = listed.filter((name) => name !== brand);
+  const highlighted = rivals.length && random() < 0.75 ? pick(random, rivals) : null;
   const otherBrand = random() < 0.3 ? pick(random, voice.market.others) : null;
   const brandMentions = mentioned ? (saysMore ? 2 : 1) : 0;
-  const competitorEntries = named.map((name) => ({ name, mentions: name === highlighted ? 2 : 1, position: ranked ? listed.indexOf(name) + 1 : null }));
+  const competitorEntries = named.map((name) => ({
+    name,
+    mentions: name === highlighted ? 2 : 1,
+    position: ranked && name !== replaced ? listed.indexOf(name) + 1 : null,
+  }));
   const totalMentions = brandMentions + competitorEntries.reduce((sum, entry) => sum + entry.mentions, 0) + (otherBrand ? 1 : 0);
 
   // Placeholders: demoRuns decides which point at the brand.
@@ -132,6 +119,7 @@ function demoRun(prompt: DemoPrompt, brand: string, competitors: readonly string
     listed,
     saysMore: saysMore ? { brand, sentiment: sentiment! } : null,
     highlighted: highlighted ? { name: highlighted, criterion } : null,
+    replaced,
     other: otherBrand,
     cites: citations.length > 0,
   }, voice.random);

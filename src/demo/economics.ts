@@ -49,6 +49,16 @@ export interface Economics {
   searchCtr: number;
   /** The client's usual average position in Google Search. */
   searchPosition: number;
+  /** What rounding left over, by provider: a small client's 0.3 conversions a day add up to one every few days. */
+  carried: Partial<Record<ProviderId, number>>;
+}
+
+/** `value` in whole units, carrying the fraction to the provider's next day. */
+function carriedOver(economics: Economics, provider: ProviderId, value: number): number {
+  const total = value + (economics.carried[provider] ?? 0);
+  const whole = Math.floor(total);
+  economics.carried[provider] = total - whole;
+  return whole;
 }
 
 /** A client's economics, from a PRNG of its own (the shared one keeps drawing what it always drew). */
@@ -71,6 +81,7 @@ export function economicsOf(market: Market, random: () => number): Economics {
     },
     searchCtr: within([0.018, 0.052], random),
     searchPosition: within([3.5, 14], random),
+    carried: {},
   };
 }
 
@@ -95,7 +106,7 @@ export function dailyMetrics(
   switch (provider) {
     case 'google_analytics': {
       const sessions = Math.round(800 * scale * noise());
-      const conversions = Math.round(sessions * economics.conversionRate * noise());
+      const conversions = carriedOver(economics, provider, sessions * economics.conversionRate * noise());
       return {
         sessions,
         engaged_sessions: Math.round(sessions * 0.62 * noise()),
@@ -118,7 +129,7 @@ export function dailyMetrics(
       // Never fewer clicks than the sessions they bring.
       const clicks = Math.max(sessions, Math.round(sessions * economics.clicksPerSession[provider] * wobble(0.04)));
       const impressions = Math.round(clicks / ctrToday);
-      const conversions = Math.round(clicks * conversionRate * noise());
+      const conversions = carriedOver(economics, provider, clicks * conversionRate * noise());
       return {
         impressions,
         clicks,

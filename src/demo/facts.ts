@@ -7,8 +7,10 @@ import { catalog, type ProviderId } from '../reports/index.js';
 import type { MetricFactInput } from '../ingest/index.js';
 import { dailyMetrics, economicsOf } from './economics.js';
 import { marketOf } from './markets.js';
-import { clientMix, dayShares, DIMENSION_VALUES, splitAcross } from './mixes.js';
+import type { Market } from './markets.js';
+import { CHANNEL_VALUES, clientMix, dayShares, splitAcross, valuesOf } from './mixes.js';
 import { seededRandomFor } from './random.js';
+import { seasonOf, SIZE, trendOf, weekdayOf } from './seasons.js';
 
 export interface ClientFactsInput {
   seed: number;
@@ -19,6 +21,9 @@ export interface ClientFactsInput {
   startDate: string;
   days: number;
 }
+
+/** The campaigns every client once had: each day's campaign shares draw this many numbers. */
+const CAMPAIGN_DRAWS = 5;
 
 /** What is left of Paid Search's share on a day Google Ads was paused. */
 const PAUSED_PAID_SEARCH = 0.15;
@@ -32,26 +37,27 @@ interface Day {
 
 const CHANNEL = catalog.google_analytics.dimensions.indexOf('channel');
 
-function dayFacts(clientId: string, provider: ProviderId, { date, total, shares }: Day): MetricFactInput[] {
+function dayFacts(market: Market, clientId: string, provider: ProviderId, day: Day): MetricFactInput[] {
+  const { date, total, shares } = day;
   return [
     { clientId, provider, date, dimension: '', dimensionValue: '', metrics: total },
-    ...catalog[provider].dimensions.flatMap((dimension, index) =>
-      splitAcross(provider, dimension, total, shares[index]!).map((metrics, valueIndex) => {
-        const dimensionValue = DIMENSION_VALUES[dimension]![valueIndex]!;
-        return { clientId, provider, date, dimension, dimensionValue, metrics };
-      }),
-    ),
+    ...catalog[provider].dimensions.flatMap((dimension, index) => {
+      const values = valuesOf(market, provider, dimension);
+      return splitAcross(market, provider, dimension, total, shares[index]!).map((metrics, valueIndex) => {
+        return { clientId, provider, date, dimension, dimensionValue: values[valueIndex]!, metrics };
+      });
+    }),
   ];
 }
 
 /** The day's Analytics sessions by channel, as its split writes them. */
-function channelSessions({ total, shares }: Day): Record<string, number> {
-  const split = splitAcross('google_analytics', 'channel', total, shares[CHANNEL]!);
-  return Object.fromEntries(DIMENSION_VALUES.channel!.map((channel, index) => [channel, split[index]!.sessions!]));
+function channelSessions(market: Market, { total, shares }: Day): Record<string, number> {
+  const split = splitAcross(market, 'google_analytics', 'channel', total, shares[CHANNEL]!);
+  return Object.fromEntries(CHANNEL_VALUES.map((channel, index) => [channel, split[index]!.sessions!]));
 }
 
 function withPaidSearchPaused(shares: number[][]): number[][] {
-  const paid = DIMENSION_VALUES.channel!.indexOf('Paid Search');
+  const paid = CHANNEL_VALUES.indexOf('Paid Search');
   const channel = shares[CHANNEL]!.map((share, index) => (index === paid ? share * PAUSED_PAID_SEARCH : share));
   const sum = channel.reduce((a, b) => a + b, 0);
   return shares.map((split, index) => (index === CHANNEL ? channel.map((share) => share / sum) : split));
@@ -65,29 +71,36 @@ export function clientFacts(input: ClientFactsInput, random: () => number): Metr
   const analytics: Day[] = [];
   const channels: Record<string, number>[] = [];
   const pausedAds = new Set<number>();
+  // Its size, growth and the phase of its trend's bend, from a PRNG of its own.
+  const own = seededRandomFor(`${input.seed}|${input.name}|trend`);
+  const [small, large] = SIZE[market.kind];
+  const size = small + own() * (large - small);
+  const yearly = -0.1 + own() * 0.5;
+  const bend = own();
   for (const provider of input.providers) {
-    const scale = 0.5 + random() * 2;
+    const scale = (0.5 + random() * 2) * size;
     // The client's own mixes come from a PRNG of their own: the day totals stay what they were.
     const mixRandom = seededRandomFor(`${input.seed}|${input.name}|${provider}`);
     const mixes = catalog[provider].dimensions.map((dimension) => clientMix(market, provider, dimension, mixRandom));
+    const draws = catalog[provider].dimensions.map((dimension) => (dimension === 'campaign' ? CAMPAIGN_DRAWS : 0));
     for (let index = 0; index < input.days; index++) {
       const date = addDays(input.startDate, index);
-      const weekday = new Date(`${date}T00:00:00Z`).getUTCDay();
-      const rhythm = (weekday === 0 || weekday === 6 ? 0.75 : 1.05) * (1 + index / input.days / 2);
+      const rhythm = weekdayOf(market, date) * seasonOf(market, date) * trendOf(index, yearly, bend);
       const total = dailyMetrics(provider, scale * rhythm, random, economics, channels[index] ?? {});
-      const day = { date, total, shares: mixes.map((mix) => dayShares(mix, random)) };
+      const shares = mixes.map((mix, dimension) => dayShares(mix, random, draws[dimension]));
+      const day = { date, total, shares };
       if (provider === 'google_analytics') {
         analytics.push(day);
-        channels.push(channelSessions(day));
+        channels.push(channelSessions(market, day));
         continue;
       }
       if (provider === 'google_ads' && total.impressions === 0) pausedAds.add(index);
-      facts.push(...dayFacts(input.clientId, provider, day));
+      facts.push(...dayFacts(market, input.clientId, provider, day));
     }
   }
   analytics.forEach((day, index) => {
     const shown = pausedAds.has(index) ? { ...day, shares: withPaidSearchPaused(day.shares) } : day;
-    facts.push(...dayFacts(input.clientId, 'google_analytics', shown));
+    facts.push(...dayFacts(market, input.clientId, 'google_analytics', shown));
   });
   return facts;
 }

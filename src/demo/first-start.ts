@@ -18,7 +18,7 @@ export async function seedDemoIfEmpty(prisma: PrismaClient, pool: pg.Pool): Prom
   const ownerPassword = generatePassword();
   const owner = await prisma.user.create({ data: { id: newId('user'), email: DEMO_OWNER_EMAIL, name: 'Demo Owner', passwordHash: await hashPassword(ownerPassword) } });
   await prisma.membership.create({ data: { id: newId('membership'), workspaceId: workspace.id, userId: owner.id, role: 'owner' } });
-  const summary = await seedWorkspace(prisma, pool, { workspaceId: workspace.id });
+  const summary = await seedWorkspace(prisma, pool, { workspaceId: workspace.id, reportTimeZones: 'market' });
   const key = await createApiKey(prisma, { workspaceId: workspace.id, name: 'Demo key', actor: { email: DEMO_OWNER_EMAIL } });
   return { secret: key.secret, ownerPassword, summary };
 }

@@ -22,6 +22,10 @@ export interface Market {
   others: readonly string[];
   kind: BusinessKind;
   home: (typeof COUNTRIES)[number];
+  /** A shop that sends its goods by post (a travel agency sells trips). */
+  ships?: true;
+  /** Where a local firm works: its prompts ask for firms there. */
+  city?: string;
 }
 
 const OUTDOOR: Market = {
@@ -35,6 +39,7 @@ const OUTDOOR: Market = {
   competitors: ['Ridgeline Supply', 'Basecamp Outfitters', 'Alpenglow Gear'],
   others: ['Trailhead Co', 'Cairn Mountain Sports', 'Switchback Store'],
   kind: 'shop',
+  ships: true,
   home: 'US',
 };
 
@@ -66,6 +71,7 @@ export const MARKETS: Record<string, Market> = {
     competitors: ['Copper Kettle Roasters', 'Ember & Oak Coffee', 'Highgrove Roastery'],
     others: ['Little Fox Coffee', 'Morning Harbor', 'Stonemill Beans'],
     kind: 'shop',
+    ships: true,
     home: 'DE',
   },
   Solar: {
@@ -79,6 +85,7 @@ export const MARKETS: Record<string, Market> = {
     competitors: ['Brightpath Solar', 'Sunvale Energy', 'Greenridge Power'],
     others: ['Daybreak Renewables', 'Clearsky Installers', 'Amber Grid'],
     kind: 'local',
+    city: 'Hamburg',
     home: 'DE',
   },
   Travel: {
@@ -105,6 +112,7 @@ export const MARKETS: Record<string, Market> = {
     competitors: ['Brightsmile Dental', 'Oakwood Dentistry', 'Pearl Street Dental'],
     others: ['Harbourside Dental', 'Riverside Smiles', 'Maple Dental Studio'],
     kind: 'local',
+    city: 'Leeds',
     home: 'GB',
   },
   Fitness: {
@@ -118,6 +126,7 @@ export const MARKETS: Record<string, Market> = {
     competitors: ['Ironclad Gym', 'Pulse Athletic Club', 'Northside Fitness'],
     others: ['Flexzone', 'Core Collective', 'Summit Strength'],
     kind: 'local',
+    city: 'Denver',
     home: 'US',
   },
   Bakery: {
@@ -131,6 +140,7 @@ export const MARKETS: Record<string, Market> = {
     competitors: ['Golden Crust Bakery', 'Flour & Fig', 'Old Mill Bakehouse'],
     others: ['Sunrise Patisserie', 'Crumb Corner', 'Hearthstone Breads'],
     kind: 'local',
+    city: 'Portland',
     home: 'US',
   },
   Legal: {
@@ -144,6 +154,7 @@ export const MARKETS: Record<string, Market> = {
     competitors: ['Whitfield & Grant', 'Marlow Legal', 'Ashcombe Partners'],
     others: ['Hale & Borden', 'Carver Law Group', 'Linden Solicitors'],
     kind: 'local',
+    city: 'Bristol',
     home: 'GB',
   },
   Homes: {
@@ -157,6 +168,7 @@ export const MARKETS: Record<string, Market> = {
     competitors: ['Oakridge Homes', 'Harborview Builders', 'Stonegate Residences'],
     others: ['Cedarline Homes', 'Millbrook Builders', 'Westvale Homes'],
     kind: 'local',
+    city: 'Austin',
     home: 'US',
   },
   Cosmetics: {
@@ -170,6 +182,7 @@ export const MARKETS: Record<string, Market> = {
     competitors: ['Lumiere Skin', 'Velvet Moss Beauty', 'Aurelia Cosmetics'],
     others: ['Petal Theory', 'Glow & Grace', 'Silk Season'],
     kind: 'shop',
+    ships: true,
     home: 'FR',
   },
 };
@@ -183,4 +196,22 @@ export function marketOf(clientName: string): Market {
 export function languageOf(locale: string): Language {
   const language = locale.split('-')[0]!.toLowerCase();
   return language === 'de' || language === 'fr' ? language : 'en';
+}
+
+const HOME_ZONES: Record<Market['home'], string> = {
+  US: 'America/New_York',
+  DE: 'Europe/Berlin',
+  GB: 'Europe/London',
+  FR: 'Europe/Paris',
+  NL: 'Europe/Amsterdam',
+};
+const CITY_ZONES: Record<string, string> = {
+  Denver: 'America/Denver',
+  Portland: 'America/Los_Angeles',
+  Austin: 'America/Chicago',
+};
+
+/** Where a client's day begins and ends: its city's time zone, else its home country's. */
+export function timeZoneOf(market: Market): string {
+  return (market.city && CITY_ZONES[market.city]) || HOME_ZONES[market.home];
 }

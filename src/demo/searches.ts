@@ -7,15 +7,48 @@
 // a competitor and leave the brand out: the sources opportunity (get the brand listed there).
 // A PRNG of its own keeps the rest of the demo's numbers where they were.
 import type { Run } from '../ai-visibility/index.js';
-import { demoDomainOf } from './citations.js';
+import { demoDomainOf, webCitation } from './citations.js';
+import { languageOf, type Market } from './markets.js';
 import { pick, seededRandomFor } from './random.js';
 
-const READ_NOT_CITED = ['https://www.reddit.com/r/smallbusiness/', 'https://www.g2.com/compare/', 'https://www.capterra.com/reviews/', 'https://www.youtube.com/results?search_query='];
-
-const searchesOf = (prompt: string, brand: string, competitors: readonly string[]): string[] => {
-  const base = prompt.replace(/\?$/, '').toLowerCase();
-  return [base, base.includes('2026') ? `${base} comparison` : `${base} 2026`, `${base} reddit`, competitors.length ? `${brand} vs ${competitors[0]}`.toLowerCase() : `${brand} reviews`.toLowerCase()];
+type Words = (brand: string, plural: string) => string[];
+/** What a German or French speaker types, by the prompt's topic: the prompts are English, the searches are not. */
+const QUERIES: Record<'de' | 'fr', Record<string, Words>> = {
+  de: {
+    recommendations: (_, p) => [`beste ${p} 2026`, `${p} empfehlung`],
+    comparisons: (b, p) => [`${p} vergleich`, `${b} alternativen`],
+    reviews: (b) => [`${b} erfahrungen`, `${b} bewertungen`],
+    'how-to': (_, p) => [`${p} worauf achten`, `${p} ratgeber`],
+    local: (_, p) => [`${p} in der nähe`, `${p} öffnungszeiten`],
+    pricing: (b, p) => [`${p} preise`, `${b} kosten`],
+    delivery: (b) => [`${b} lieferzeit`, `${b} versandkosten`],
+  },
+  fr: {
+    recommendations: (_, p) => [`meilleurs ${p} 2026`, `${p} avis`],
+    comparisons: (b, p) => [`comparatif ${p}`, `${b} alternatives`],
+    reviews: (b) => [`avis ${b}`, `${b} avis clients`],
+    'how-to': (_, p) => [`comment choisir ${p}`, `${p} conseils`],
+    local: (_, p) => [`${p} près de chez moi`, `${p} horaires`],
+    pricing: (b, p) => [`prix ${p}`, `${b} tarifs`],
+    delivery: (b) => [`${b} délai de livraison`, `${b} frais de port`],
+  },
 };
+
+/** The run's searches in its locale's language; the last compares the brand with its first competitor. */
+function searchesOf(run: Run, brand: string, competitors: readonly string[], market: Market, locale: string): string[] {
+  const versus = (competitors.length ? `${brand} vs ${competitors[0]}` : `${brand} reviews`).toLowerCase();
+  const language = languageOf(locale);
+  if (language === 'en') {
+    const base = run.prompt.replace(/\?$/, '').toLowerCase();
+    return [base, base.includes('2026') ? `${base} comparison` : `${base} 2026`, `${base} reddit`, versus];
+  }
+  const plural = market.plural[language].toLowerCase();
+  const words = QUERIES[language][run.topic ?? ''] ?? QUERIES[language].recommendations!;
+  const [first, second] = words(brand.toLowerCase(), plural);
+  // A criterion of the market, the same for a prompt every day.
+  const criterion = market.criteria[language][run.prompt.length % 4]!.toLowerCase();
+  return [first!, `${plural} ${criterion.replace(/^(l'|la |le |les )/, '')}`, second!, versus];
+}
 
 /** The review site the demo's engines cite only in answers that name a competitor and not the brand. */
 export const demoGapSourceOf = (competitor: string) => `https://www.trustradius.com/products/${demoDomainOf(competitor).replace(/\.com$/, '')}/reviews`;
@@ -25,11 +58,18 @@ export const demoFeaturesPageOf = (brand: string) => `https://www.${demoDomainOf
 
 /** `seedKey` names the scan: its own PRNG, so the rest of the demo draws the numbers it always drew. */
 /** `news`: this scan is the news; `newsDay`: it is of the news's day, when no run cites the features page. */
-export function addSearchesAndReads(runs: Run[], brand: string, competitors: readonly string[], { news, newsDay }: { news: boolean; newsDay: boolean }, seedKey: string): void {
+export function addSearchesAndReads(
+  runs: Run[],
+  brand: string,
+  competitors: readonly string[],
+  { news, newsDay }: { news: boolean; newsDay: boolean },
+  seedKey: string,
+  { market, locale }: { market: Market; locale: string },
+): void {
   const random = seededRandomFor(seedKey);
   for (const run of runs) {
-    run.searchQueries = searchesOf(run.prompt, brand, competitors).slice(0, 2 + Math.floor(random() * 3));
-    const uncited = Array.from({ length: Math.floor(random() * 3) }, () => ({ url: `${pick(random, READ_NOT_CITED)}${Math.floor(random() * 20)}` }));
+    run.searchQueries = searchesOf(run, brand, competitors, market, locale).slice(0, 2 + Math.floor(random() * 3));
+    const uncited = Array.from({ length: Math.floor(random() * 3) }, () => webCitation(market, locale, random));
     const readsBrandPage = news ? run.brandMentions === 0 : random() < 0.08;
     const citations = (run.citations ??= []);
     if (readsBrandPage && !newsDay && run.brandMentions > 0 && !citations.some((citation) => citation.url === demoFeaturesPageOf(brand))) {
@@ -40,10 +80,9 @@ export function addSearchesAndReads(runs: Run[], brand: string, competitors: rea
       const competitor = pick(random, named).name;
       citations.push({ url: demoGapSourceOf(competitor), title: `${competitor} Reviews | TrustRadius` });
     }
-    run.retrieved = [
-      ...(readsBrandPage ? [{ url: demoFeaturesPageOf(brand), title: `${brand} features` }] : []),
-      ...(run.citations ?? []).map((citation) => ({ url: citation.url, title: citation.title ?? null })),
-      ...uncited,
-    ];
+    // Each page once, with its title: a page read twice is one page read.
+    const featuresPage = { url: demoFeaturesPageOf(brand), title: `${brand} features` };
+    const read = [...(readsBrandPage ? [featuresPage] : []), ...citations, ...uncited];
+    run.retrieved = [...new Map(read.map((page) => [page.url, { url: page.url, title: page.title ?? null }])).values()];
   }
 }

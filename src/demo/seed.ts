@@ -16,7 +16,7 @@ import { competitorCountersFromRuns, countersFromRuns } from '../ai-visibility/i
 import { demoPrompts, demoRuns } from './answers.js';
 import { demoDomainOf } from './citations.js';
 import { addSearchesAndReads } from './searches.js';
-import { marketOf } from './markets.js';
+import { marketOf, timeZoneOf } from './markets.js';
 import { clientFacts } from './facts.js';
 
 export interface SeedOptions {
@@ -27,6 +27,11 @@ export interface SeedOptions {
   /** Last day with data; default yesterday (UTC). */
   endDate?: string;
   onProgress?: (done: number, total: number) => void;
+  /**
+   * 'market': each client's reports in its market's time zone (a US client's days end in New York),
+   * as an agency's are. By default the workspace's zone, which a test's expectations can rely on.
+   */
+  reportTimeZones?: 'workspace' | 'market';
 }
 
 const CLIENT_NAMES = ['Northwind Outdoor', 'Acme Analytics', 'Bluebird Coffee', 'Helios Solar', 'Kite & Key Travel', 'Lumen Dental', 'Orbit Fitness', 'Pine Street Bakery', 'Quarry Legal', 'Riverstone Homes', 'Sable Cosmetics', 'Tundra Gear'];
@@ -91,7 +96,11 @@ export async function seedWorkspace(prisma: PrismaClient, pool: pg.Pool, options
     const widgets = client.providers.flatMap((provider) => WIDGETS_BY_PROVIDER[provider](index));
     const definition: ReportDefinition = {
       widgets,
-      dateConfig: { datePreset: pick(random, ['last_30_days', 'last_28_days', 'last_90_days', 'this_month'] as const), comparePreset: pick(random, ['previous_period', 'previous_year'] as const), timezone: workspace.timezone },
+      dateConfig: {
+        datePreset: pick(random, ['last_30_days', 'last_28_days', 'last_90_days', 'this_month'] as const),
+        comparePreset: pick(random, ['previous_period', 'previous_year'] as const),
+      timezone: options.reportTimeZones === 'market' ? timeZoneOf(marketOf(client.name)) : workspace.timezone,
+    },
     };
     for (const [variant, name] of [['overview', 'Monthly overview'], ['detail', 'Channel detail']] as const) {
       const report = await prisma.report.create({
@@ -125,7 +134,7 @@ export async function seedWorkspace(prisma: PrismaClient, pool: pg.Pool, options
         signalRules: { create: { workspaceId: workspace.id, kind: 'competitor_only_prompt', threshold: 1, enabled: false } },
       },
     });
-    const prompts = demoPrompts(brand, competitors, market.category);
+    const prompts = demoPrompts(brand, competitors, market);
     projects.set(project.id, { workspaceId: workspace.id, models, locales, competitors });
     // Each model × locale series has its own level, and days vary around it: like real scans,
     // where a signal rule firing is news rather than daily noise.
@@ -142,6 +151,19 @@ export async function seedWorkspace(prisma: PrismaClient, pool: pg.Pool, options
       })),
     );
     const around = (level: number, spread: number) => Math.max(0, level + (random() - 0.5) * spread);
+    // Each series drifts over the months and swings a little (from a PRNG of its own); the newest day is its level.
+    const drift = seededRandomFor(`${seed}|${brand}|drift`);
+    const drifts = series.map(() => ({
+      trend: (drift() - 0.5) * 0.24,
+      swing: drift() * 2 * Math.PI,
+      moves: (drift() - 0.5) * 1.2,
+    }));
+    const drifted = (steady: (typeof series)[number], day: number) => {
+      const { trend, swing, moves } = drifts[series.indexOf(steady)]!;
+      const wave = 0.025 * (Math.sin(day / 11 + swing) - Math.sin(swing));
+      const visibility = Math.max(0.05, steady.visibility + (trend * day) / scanDays + wave);
+      return { ...steady, visibility, position: steady.position + (moves * day) / scanDays };
+    };
     for (let day = 0; day < scanDays; day++) {
       if (day >= DAILY_SCAN_DAYS && day % 7 !== 0) continue;
       const date = addDays(endDate, -day);
@@ -149,14 +171,15 @@ export async function seedWorkspace(prisma: PrismaClient, pool: pg.Pool, options
         // The newest scan of each project's first series is the demo's news: visibility falls,
         // the position worsens, the first competitor overtakes the brand and fewer citations point at
         // the brand's site — signals fire.
-        const profile = day === 0 && steady === series[0]
+        const news = day === 0 && steady === series[0];
+        const profile = news
           ? { ...steady, visibility: steady.visibility - 0.2, position: steady.position + 1.5, ownedCitationShare: steady.ownedCitationShare - 0.15, competitorShares: [0.5, ...steady.competitorShares.slice(1).map(() => 0.05)] }
-          : steady;
+          : drifted(steady, day);
         // A scan asks every tracked prompt once; its counters are its runs' sums.
         const scanKey = `${brand}|${date}|${profile.model}|${profile.locale}`;
         const voice = { market, locale: profile.locale, random: seededRandomFor(`${seed}|${scanKey}|words`) };
         const runs = demoRuns(prompts, brand, competitors, { ...profile, visibility: around(profile.visibility, 0.08) }, random, voice);
-        addSearchesAndReads(runs, brand, competitors, { news: profile !== steady, newsDay: day === 0 }, scanKey);
+        addSearchesAndReads(runs, brand, competitors, { news, newsDay: day === 0 }, scanKey, voice);
         scans.push({ projectId: project.id, date, model: profile.model, locale: profile.locale, ...countersFromRuns(runs), competitors: competitorCountersFromRuns(runs), runs });
       }
     }

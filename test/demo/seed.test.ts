@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedWorkspace } from '../../src/demo/seed.js';
 import { DEMO_OWNER_EMAIL, seedDemoIfEmpty } from '../../src/demo/first-start.js';
-import { marketOf } from '../../src/demo/markets.js';
+import { MARKETS, marketOf, timeZoneOf } from '../../src/demo/markets.js';
+import { demoPrompts } from '../../src/demo/answers.js';
 import { apportion } from '../../src/demo/mixes.js';
 import { catalog, PROVIDERS } from '../../src/reports/index.js';
 import { demoFeaturesPageOf } from '../../src/demo/searches.js';
@@ -265,6 +266,138 @@ describe('the first-start demo', () => {
     expect([...titles].filter(([, named]) => named.length > 1).slice(0, 3)).toEqual([]);
   });
 
+  // A trial found the demo templated: the same prompts and sites for a roaster and a SaaS, Shopping
+  // campaigns for a dentist, every client growing in the same straight line.
+  it('answers "Alternatives to X" with others: X is named, never ranked among them', async () => {
+    const answers = await rows<{ prompt: string; competitors: { name: string; mentions: number; position: number | null }[] }>(
+      `SELECT pr.text AS prompt, a.competitors FROM ai_answers a JOIN ai_prompts pr ON pr.id = a.prompt_id WHERE pr.text LIKE 'Alternatives to %'`,
+    );
+    expect(answers.length).toBeGreaterThan(50);
+    const wrong = answers.filter(({ prompt, competitors }) => {
+      const asked = competitors.find((entry) => entry.name === prompt.replace('Alternatives to ', ''));
+      return !asked || asked.position !== null || asked.mentions !== 1;
+    });
+    expect(wrong.slice(0, 3)).toEqual([]);
+  });
+
+  it('cites sites of its market and locale, each page once per answer and read pages with titles', async () => {
+    const pages = await rows<{ project: string; locale: string; url: string; title: string | null; answer: string }>(
+      `SELECT p.name AS project, a.locale, r.url, r.title, a.id AS answer
+       FROM ai_answers a JOIN ai_projects p ON p.id = a.project_id, jsonb_to_recordset(a.citations || a.retrieved) AS r(url text, title text)`,
+    );
+    const own = new Set((await rows<{ d: string }>(`SELECT unnest(domains) AS d FROM ai_projects`)).map((row) => row.d));
+    // A site: its domain, and a subreddit on reddit.com (r/Coffee is not r/analytics).
+    const host = (url: string) => {
+      const { hostname, pathname } = new URL(url);
+      const domain = hostname.replace(/^(www|blog|help|forums?)\./, '');
+      return domain === 'reddit.com' ? `${domain}/${pathname.split('/')[2]}` : domain;
+    };
+    const web = (project: string, locale?: string) =>
+      new Set(pages.filter((page) => page.project === project && (!locale || page.locale === locale)).map((page) => host(page.url))
+        .filter((domain) => !own.has(domain) && !marketOf(project.replace(/ AI visibility$/, '')).competitors.some((name) => domain.startsWith(name.toLowerCase().replace(/[^a-z0-9]/g, '')))));
+    const projects = [...new Set(pages.map((page) => page.project))];
+    for (const [index, project] of projects.entries()) {
+      for (const other of projects.slice(index + 1)) {
+        // In English: German and French answers share their language's sites.
+        const mine = web(project, 'en-US');
+        const shared = [...mine].filter((domain) => web(other, 'en-US').has(domain));
+        expect(shared.length / mine.size, `${project} and ${other} share ${shared}`).toBeLessThan(0.5);
+      }
+      expect([...web(project, 'de-DE')].some((domain) => domain.endsWith('.de') || domain.endsWith('.net')), project).toBe(true);
+      expect([...web(project, 'en-US')].filter((domain) => /\.(de|fr)$/.test(domain)), project).toEqual([]);
+    }
+    expect([...web(projects[0]!, 'fr-FR'), ...web(projects[1]!, 'fr-FR'), ...web(projects[2]!, 'fr-FR')].some((domain) => domain.endsWith('.fr'))).toBe(true);
+    // No page numbered like a placeholder (/compare/16, ?search_query=3), none untitled, none twice in an answer.
+    expect(pages.filter((page) => /\/\d{1,2}\/?$|search_query=/.test(page.url)).slice(0, 3)).toEqual([]);
+    expect(pages.filter((page) => !page.title).slice(0, 3)).toEqual([]);
+    const read = await rows(`SELECT a.id, r.url FROM ai_answers a, jsonb_to_recordset(a.retrieved) AS r(url text) GROUP BY 1, 2 HAVING count(*) > 1 LIMIT 3`);
+    expect(read).toEqual([]);
+  });
+
+  it('searches in the language of the answer', async () => {
+    const queries = await rows<{ locale: string; query: string }>(
+      `SELECT DISTINCT a.locale, q AS query FROM ai_answers a, jsonb_array_elements_text(a.search_queries) q WHERE a.locale IN ('de-DE', 'fr-FR')`,
+    );
+    expect(queries.length).toBeGreaterThan(20);
+    const english = /\b(best|what|which|how|the|for|does|is|near)\b/;
+    expect(queries.filter(({ query }) => english.test(query)).slice(0, 5)).toEqual([]);
+  });
+
+  it('runs the campaigns of its kind of business, and clicks and costs differ by country and device', async () => {
+    const campaigns = await rows<{ client: string; provider: string; names: string[] }>(
+      `SELECT c.name AS client, f.provider, array_agg(DISTINCT f.dimension_value) AS names
+       FROM metric_facts f JOIN clients c ON c.id = f.client_id WHERE f.dimension = 'campaign' GROUP BY 1, 2`,
+    );
+    expect(campaigns.length).toBeGreaterThan(2);
+    for (const { client, provider, names } of campaigns) {
+      const kind = marketOf(client).kind;
+      expect(names.includes('Shopping') || names.includes('Catalogue sales'), client).toBe(kind === 'shop');
+      if (provider === 'meta_ads') expect(names.filter((name) => ['Brand', 'Generic search'].includes(name)), client).toEqual([]);
+    }
+    expect(new Set(campaigns.filter((row) => row.provider === 'google_ads').map((row) => row.names.join())).size).toBeGreaterThan(1);
+    const ratios = await rows<{ client: string; dimension: string; ctr: number[]; cpc: number[] }>(
+      `SELECT c.name AS client, f.dimension, array_agg((sum_clicks / nullif(sum_impressions, 0))::float) AS ctr, array_agg((sum_cost / nullif(sum_clicks, 0))::float) AS cpc
+       FROM (SELECT client_id, dimension, dimension_value, sum(clicks) AS sum_clicks, sum(impressions) AS sum_impressions, sum(cost) AS sum_cost
+             FROM metric_facts WHERE provider = 'google_ads' AND dimension IN ('country', 'device') GROUP BY 1, 2, 3) f
+       JOIN clients c ON c.id = f.client_id GROUP BY 1, 2`,
+    );
+    const spread = (values: number[]) => Math.max(...values) / Math.min(...values);
+    for (const row of ratios) {
+      if (row.dimension === 'country') expect(spread(row.ctr), `${row.client} CTR by country`).toBeGreaterThan(1.1);
+      if (row.dimension === 'device') expect(spread(row.cpc), `${row.client} CPC by device`).toBeGreaterThan(1.15);
+    }
+  });
+
+  it('sizes clients by their kind, and each grows at its own pace with its seasons', async () => {
+    const months = await rows<{ client: string; month: string; sessions: number; cost: number | null }>(
+      `SELECT c.name AS client, to_char(f.date, 'YYYY-MM') AS month,
+              (sum(f.sessions) FILTER (WHERE f.provider = 'google_analytics'))::float AS sessions,
+              (sum(f.cost) FILTER (WHERE f.provider = 'google_ads'))::float AS cost
+       FROM metric_facts f JOIN clients c ON c.id = f.client_id
+       WHERE f.dimension = '' GROUP BY 1, 2 ORDER BY 1, 2`,
+    );
+    const byClient = new Map<string, typeof months>();
+    for (const row of months) byClient.set(row.client, [...(byClient.get(row.client) ?? []), row]);
+    // Full months only: the first and last are cut by the range.
+    const full = [...byClient].map(([client, list]) => [client, list.slice(1, -1)] as const);
+    const typical = (list: readonly { sessions: number }[]) => list.reduce((sum, row) => sum + row.sessions, 0) / list.length;
+    const local = full.filter(([client]) => marketOf(client).kind === 'local');
+    const software = full.filter(([client]) => marketOf(client).kind === 'software');
+    expect(local.length && software.length).toBeGreaterThan(0);
+    for (const [client, list] of local) {
+      for (const [other, theirs] of software) expect(typical(list), `${client} < ${other}`).toBeLessThan(typical(theirs));
+      expect(Math.max(...list.map((row) => row.cost ?? 0)), `${client} ad spend a month`).toBeLessThan(15_000);
+    }
+    // A year's growth, month against the same month a year before: some grow fast, some shrink.
+    const growth = full.map(([, list]) => list[12]!.sessions / list[0]!.sessions);
+    expect(Math.max(...growth) - Math.min(...growth), `${growth}`).toBeGreaterThan(0.2);
+    for (const [client, list] of full) {
+      // Seasons: some month falls well below the one before.
+      expect(list.some((row, index) => index > 0 && row.sessions < list[index - 1]!.sessions * 0.93), client).toBe(true);
+    }
+  });
+
+  it('lets AI visibility drift over the months', async () => {
+    const series = await rows<{ old: number; recent: number }>(
+      `SELECT avg(visibility_count::float / total_runs) FILTER (WHERE date < (SELECT max(date) FROM scans) - 84) AS old,
+              avg(visibility_count::float / total_runs) FILTER (WHERE date BETWEEN (SELECT max(date) FROM scans) - 30 AND (SELECT max(date) FROM scans) - 1) AS recent
+       FROM scans GROUP BY project_id, model, locale`,
+    );
+    expect(series.length).toBeGreaterThan(6);
+    expect(series.filter((row) => Math.abs(row.recent - row.old) > 0.04).length).toBeGreaterThan(series.length / 3);
+  });
+
+  it("writes each client's reports in its market's time zone; the workspace keeps its own", async () => {
+    const reports = await rows<{ client: string; timezone: string; workspace: string }>(
+      `SELECT c.name AS client, r.definition->'dateConfig'->>'timezone' AS timezone, w.timezone AS workspace
+       FROM reports r JOIN clients c ON c.id = r.client_id JOIN workspaces w ON w.id = r.workspace_id`,
+    );
+    expect(reports.length).toBeGreaterThan(5);
+    for (const report of reports) expect(report.timezone, report.client).toBe(timeZoneOf(marketOf(report.client)));
+    expect(new Set(reports.map((report) => report.timezone)).size).toBeGreaterThan(2);
+    expect(new Set(reports.map((report) => report.workspace))).toEqual(new Set(['Europe/Berlin']));
+  });
+
   it('varies its answers: no text is more than 1 % of a locale’s answers', async () => {
     const [top] = await rows<{ locale: string; text: string; share: number }>(
       `SELECT locale, text, (count(*) / sum(count(*)) OVER (PARTITION BY locale))::float AS share FROM ai_answers GROUP BY 1, 2 ORDER BY 3 DESC LIMIT 1`,
@@ -279,9 +412,11 @@ describe('the first-start demo', () => {
  * a last part without words is an opaque id (8 characters or more), not a counter like /wiki/17.
  */
 function titleFitsAddress(url: string, title: string): boolean {
-  const squash = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '');
+  // Accents dropped on both sides: "Kaffeeröstereien" is kaffeerostereien in an address.
+  const plain = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+  const squash = (text: string) => plain(text).replace(/[^a-z0-9]+/g, '');
   const words = (text: string) =>
-    text.toLowerCase().split(/[^a-z0-9]+/).filter((word) => word.length >= 3 && !/\d/.test(word));
+    plain(text).split(/[^a-z0-9]+/).filter((word) => word.length >= 3 && !/\d/.test(word));
   const { hostname, pathname } = new URL(url);
   const said = squash(title);
   const segments = pathname.split('/').filter(Boolean);
@@ -293,6 +428,33 @@ function titleFitsAddress(url: string, title: string): boolean {
   const namesSite = site.some((word) => said.includes(squash(word)));
   return namesSite && page.every((word) => said.includes(word)) && (page.length > 0 || last.length >= 8 || !last);
 }
+
+describe('demo prompts', () => {
+  const markets = Object.values(MARKETS).filter((market, index, all) => all.indexOf(market) === index);
+  const promptsOf = (market: (typeof markets)[number]) =>
+    demoPrompts('Brand', market.competitors, market).map((prompt) => prompt.text.replaceAll(new RegExp(market.competitors.join('|'), 'g'), 'X'));
+
+  it('asks what a person would ask about the kind of business: near me only of a local firm, delivery only of a shop that ships', () => {
+    for (const market of markets) {
+      const prompts = demoPrompts('Brand', market.competitors, market);
+      const local = prompts.filter((prompt) => prompt.topic === 'local' || /near me|my city|\{/.test(prompt.text));
+      expect(local.length > 0, market.category).toBe(market.kind === 'local');
+      expect(prompts.some((prompt) => /deliver|\bship\b/.test(prompt.text)), market.category).toBe(Boolean(market.ships));
+      expect(prompts.some((prompt) => prompt.tags.includes('budget')), market.category).toBe(true);
+      // No "How much does a coffee roaster cost?", no "small business" for what people buy for themselves.
+      expect(prompts.filter((prompt) => /how much does an? /i.test(prompt.text) && prompt.text.includes(market.category)), market.category).toEqual([]);
+      expect(prompts.filter((prompt) => /small business/.test(prompt.text)), market.category).toEqual([]);
+    }
+  });
+
+  it('gives each market mostly prompts of its own', () => {
+    for (const market of markets) {
+      const others = new Set(markets.filter((other) => other !== market).flatMap(promptsOf));
+      const own = promptsOf(market).filter((text) => !others.has(text));
+      expect(own.length / promptsOf(market).length, market.category).toBeGreaterThan(0.5);
+    }
+  });
+});
 
 describe('apportion', () => {
   it('splits a whole total into whole parts that add up to it, closest to the weights', () => {
