@@ -24,7 +24,8 @@ export function ownCitation(brand: string, random: () => number): RunCitation {
 
 /** A competitor's page by subdomain and page kind: its path and its title. */
 type PageOf = (name: string, brand: string) => [path: string, title: string];
-const COMPETITOR_PAGES: Record<string, Record<string, PageOf>> = {
+/** A software company's site: features, a help center, billing. */
+const SOFTWARE_PAGES: Record<string, Record<string, PageOf>> = {
   www: {
     features: (name) => ['features', `Features — ${name}`],
     vs: (name, brand) => [`vs-${squashed(brand)}`, `${name} vs ${brand}`],
@@ -41,11 +42,30 @@ const COMPETITOR_PAGES: Record<string, Record<string, PageOf>> = {
     pricing: (name) => ['billing', `Billing — ${name} Help Center`],
   },
 };
+/** A shop's or a local firm's: what it is, its prices, its FAQ. */
+const BUSINESS_PAGES: Record<string, Record<string, PageOf>> = {
+  www: {
+    features: (name) => ['about', `About us — ${name}`],
+    vs: (name, brand) => [`vs-${squashed(brand)}`, `${name} vs ${brand}`],
+    pricing: (name) => ['prices', `Prices — ${name}`],
+  },
+  blog: {
+    features: (name) => ['news', `News — the ${name} blog`],
+    vs: (name) => [`why-${squashed(name)}`, `Why ${name} — the ${name} blog`],
+    pricing: (name) => ['what-things-cost', `What things cost — the ${name} blog`],
+  },
+  help: {
+    features: (name) => ['faq', `FAQ — ${name} Help Centre`],
+    vs: (name) => [`switching-to-${squashed(name)}`, `Switching to ${name} — Help Centre`],
+    pricing: (name) => ['contact', `Contact — ${name} Help Centre`],
+  },
+};
 
-function competitorCitation(brand: string, competitors: readonly string[], random: () => number): RunCitation {
+function competitorCitation(brand: string, market: Market, competitors: readonly string[], random: () => number) {
   const competitor = pick(random, competitors);
   const host = pick(random, ['www', 'blog', 'help'] as const);
-  const [path, title] = COMPETITOR_PAGES[host]![pick(random, ['features', 'vs', 'pricing'])]!(competitor, brand);
+  const pages = market.kind === 'software' ? SOFTWARE_PAGES : BUSINESS_PAGES;
+  const [path, title] = pages[host]![pick(random, ['features', 'vs', 'pricing'])]!(competitor, brand);
   // Once the title's wording, this draw stays: the stream reads on from the same place. A page has one title.
   random();
   return { url: `https://${host}.${demoDomainOf(competitor)}/${path}`, title };
@@ -58,7 +78,7 @@ export function otherCitation(
   competitors: readonly string[],
   random: () => number,
 ): RunCitation {
-  if (competitors.length && random() < 0.27) return competitorCitation(brand, competitors, random);
+  if (competitors.length && random() < 0.27) return competitorCitation(brand, voice.market, competitors, random);
   return webCitation(voice.market, voice.locale, random);
 }
 

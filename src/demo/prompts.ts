@@ -62,6 +62,7 @@ const BY_MARKET: Record<string, readonly PromptTemplate[]> = {
     ['recommendations', ['top-of-funnel'], 'Where to buy a good rain jacket online?'],
     ['how-to', ['support'], 'How should hiking boots fit?'],
     ['reviews', ['bottom-of-funnel'], 'Does {brand} have a good return policy?'],
+    ['recommendations', ['top-of-funnel'], 'Best lightweight backpack for a week in the Alps'],
   ],
   'analytics tool': [
     ['recommendations', ['top-of-funnel'], 'Best Google Analytics alternative for privacy'],

@@ -310,6 +310,9 @@ describe('the first-start demo', () => {
     // No page numbered like a placeholder (/compare/16, ?search_query=3), none untitled, none twice in an answer.
     expect(pages.filter((page) => /\/\d{1,2}\/?$|search_query=/.test(page.url)).slice(0, 3)).toEqual([]);
     expect(pages.filter((page) => !page.title).slice(0, 3)).toEqual([]);
+    // A roaster's or an outdoor shop's rivals have no "Features" page or "Help Center": software has.
+    const softwarePages = pages.filter((page) => marketOf(page.project.replace(/ AI visibility$/, '')).kind !== 'software' && /Help Center|Features —|Billing/.test(page.title ?? ''));
+    expect(softwarePages.slice(0, 3)).toEqual([]);
     const read = await rows(`SELECT a.id, r.url FROM ai_answers a, jsonb_to_recordset(a.retrieved) AS r(url text) GROUP BY 1, 2 HAVING count(*) > 1 LIMIT 3`);
     expect(read).toEqual([]);
   });
