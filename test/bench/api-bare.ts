@@ -28,22 +28,28 @@ interface Round {
   databaseUs: number;
 }
 
+/** utime, stime, cutime and cstime of a process, in clock ticks (/proc/<pid>/stat). */
+const times = (pid: string) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ').slice(11, 15).map(Number);
+
 /**
- * CPU of the benchmark database's processes: its postmaster (postmaster.pid's first line) and the
- * backends it forked. Other PostgreSQL servers on the machine (a test suite's) are not counted.
+ * CPU of the benchmark database's processes, in ms: its postmaster (postmaster.pid's first line),
+ * the backends it forked, and those that ended (an autovacuum worker's time moves to the
+ * postmaster's children's time as it exits). Other PostgreSQL servers on the machine are not counted.
  */
 function databaseCpuMs(postmaster: number | null) {
   if (postmaster === null) return 0;
-  let total = 0;
+  let ticks = 0;
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     try {
       const parent = Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
-      if (Number(pid) === postmaster || parent === postmaster) total += cpuMs(Number(pid));
+      const [user, system, children, childrenSystem] = times(pid);
+      if (Number(pid) === postmaster) ticks += user! + system! + children! + childrenSystem!;
+      else if (parent === postmaster) ticks += user! + system!;
     } catch {
       // The process ended between the listing and the read.
     }
   }
-  return total;
+  return ticks * 10;
 }
 
 let postmasterPid: number | null = null;
