@@ -3,29 +3,37 @@
 // id in the order asked, and each client's capped list in one statement. Each kind declares
 // its statements (with their workspace binding); this gives them one shape. A repository lives
 // for one request, so a row read by id is read once: v1's version probe and the resolver after it
-// share one statement, as a hand-written handler reads its row once.
+// share one statement, as a hand-written handler reads its row once. The probe of a kept answer
+// reads what the row's version needs and parses nothing else (a report's definition stays text).
 import { notFound } from '../errors/index.js';
 import { cappedByParent, inAskedOrder, type ListEnvelope } from './per-parent.js';
 import type { TenantStatement } from './tenant-sql.js';
 import type { WorkspaceScope } from './workspace-scope.js';
 
-export interface ClientOwnedStatements<Row extends { id: string }, Summary extends { id: string }> {
+export interface ClientOwnedStatements<Row extends { id: string }, Summary extends { id: string }, Found extends { id: string } = Row> {
   /** $2 client id or null, $3 how many. */
   list: TenantStatement<Summary>;
   /** $2 client id or null. */
   count: TenantStatement<{ n: number }>;
-  /** $2 id. */
-  find: TenantStatement<Row>;
+  /** $2 id: the row as read, before `rowOf` (a column may come as text, to be parsed only when asked). */
+  find: TenantStatement<Found>;
+  /** The row as its readers take it. */
+  rowOf(found: Found): Row;
   /** What the data computed from a row depends on (its edits, its facts' ingests). */
-  versionOf(row: Row): string;
+  versionOf(found: Found): string;
   /** $2 ids. */
   byIds: TenantStatement<Row>;
   /** $2 client ids (per-parent), $3 cap per client. */
   byClients: TenantStatement<Summary & { parentId: string; total: number }>;
 }
 
-export function clientOwnedRepository<Row extends { id: string }, Summary extends { id: string }>(scope: WorkspaceScope, statements: ClientOwnedStatements<Row, Summary>, what: string) {
-  let found: Map<string, Promise<Row | undefined>> | undefined;
+export function clientOwnedRepository<Row extends { id: string }, Summary extends { id: string }, Found extends { id: string } = Row>(
+  scope: WorkspaceScope,
+  statements: ClientOwnedStatements<Row, Summary, Found>,
+  what: string,
+) {
+  let found: Map<string, Promise<Found | undefined>> | undefined;
+  let finished: Map<string, Row> | undefined;
   const byId = (id: string) => {
     found ??= new Map();
     let row = found.get(id);
@@ -37,8 +45,11 @@ export function clientOwnedRepository<Row extends { id: string }, Summary extend
     count: async (clientId: string | null) => (await scope.rows(statements.count, [clientId]))[0]!.n,
     /** One of the workspace's, or 404. */
     find: async (id: string): Promise<Row> => {
-      const row = await byId(id);
-      if (!row) throw notFound(what);
+      const stored = await byId(id);
+      if (!stored) throw notFound(what);
+      finished ??= new Map();
+      let row = finished.get(id);
+      if (!row) finished.set(id, (row = statements.rowOf(stored)));
       return row;
     },
     /** What its computed data depends on (bumped by ingests and edits); null if there is no such row. */

@@ -10,10 +10,13 @@ const SUMMARY_COLUMNS = 'id, workspace_id AS "workspaceId", client_id AS "client
 // The client's data version, bumped by each ingest of its facts (part of the cache keys).
 const CLIENT_DATA_VERSION = 'coalesce((SELECT c.data_version FROM clients c WHERE c.id = reports.client_id), 0)::text';
 const COLUMNS = `${SUMMARY_COLUMNS}, definition, archived_at AS "archivedAt", ${CLIENT_DATA_VERSION} AS "dataVersion"`;
+// One by id, its definition as text: v1's version probe reads this row, and a kept answer needs no definition parsed.
+const FOUND_COLUMNS = `${SUMMARY_COLUMNS}, definition::text AS definition, archived_at AS "archivedAt", ${CLIENT_DATA_VERSION} AS "dataVersion"`;
 
 export type ReportSummaryRow = Pick<Report, 'id' | 'workspaceId' | 'clientId' | 'name' | 'createdAt' | 'updatedAt'>;
 // The definition column as the report commands write it (validated by reports/definition.ts).
 export type ReportRow = Omit<Report, 'definition'> & { definition: ReportDefinition; dataVersion: string };
+type FoundReport = Omit<ReportRow, 'definition'> & { definition: string };
 const live = (workspace: WorkspaceBinding) => `${workspace()} AND archived_at IS NULL`;
 
 const LIST = tenantStatement<ReportSummaryRow>(
@@ -21,7 +24,7 @@ const LIST = tenantStatement<ReportSummaryRow>(
   (workspace) => `SELECT ${SUMMARY_COLUMNS} FROM reports WHERE ${live(workspace)} AND ($2::text IS NULL OR client_id = $2) ORDER BY created_at DESC, id DESC LIMIT $3`,
 );
 const COUNT = tenantStatement<{ n: number }>('reports.count', (workspace) => `SELECT count(*)::int AS n FROM reports WHERE ${live(workspace)} AND ($2::text IS NULL OR client_id = $2)`);
-const FIND = tenantStatement<ReportRow>('reports.find', (workspace) => `SELECT ${COLUMNS} FROM reports WHERE ${live(workspace)} AND id = $2`);
+const FIND = tenantStatement<FoundReport>('reports.find', (workspace) => `SELECT ${FOUND_COLUMNS} FROM reports WHERE ${live(workspace)} AND id = $2`);
 const BY_IDS = tenantStatement<ReportRow>('reports.by-ids', (workspace) => `SELECT ${COLUMNS} FROM reports WHERE ${live(workspace)} AND id = ANY($2::text[])`);
 const BY_CLIENTS = tenantStatement<ReportSummaryRow & { parentId: string; total: number }>('reports.by-clients', (workspace) =>
   perParentSql(`
@@ -31,4 +34,16 @@ const BY_CLIENTS = tenantStatement<ReportSummaryRow & { parentId: string; total:
 
 /** Live reports of the workspace (see db/client-owned-repository.ts for what each read gives). */
 export const reportRepository = (scope: WorkspaceScope) =>
-  clientOwnedRepository<ReportRow, ReportSummaryRow>(scope, { list: LIST, count: COUNT, find: FIND, versionOf: (row) => `${row.updatedAt.getTime()}.${row.dataVersion}`, byIds: BY_IDS, byClients: BY_CLIENTS }, 'report');
+  clientOwnedRepository<ReportRow, ReportSummaryRow, FoundReport>(
+    scope,
+    {
+      list: LIST,
+      count: COUNT,
+      find: FIND,
+      rowOf: (found) => ({ ...found, definition: JSON.parse(found.definition) as ReportDefinition }),
+      versionOf: (found) => `${found.updatedAt.getTime()}.${found.dataVersion}`,
+      byIds: BY_IDS,
+      byClients: BY_CLIENTS,
+    },
+    'report',
+  );
