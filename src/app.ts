@@ -160,17 +160,15 @@ export function createApp(deps: AppDependencies): App {
 
   const readiness = createReadiness([...databaseProbes(database.pool), ...(deps.readinessProbes ?? [])]);
 
-  const signedIn = (request: Request) => sessions.tokenOf(request) !== null;
   /** The web app's pages and their JSON twins: sign-in, single sign-on, settings, the views. */
   async function web(request: Request, url: URL, requestId: string, address: string): Promise<Response> {
     try {
       if (url.pathname === '/app' || url.pathname === '/app/') return new Response(null, { status: 303, headers: { Location: SETTINGS_PATH } });
       const response = (await sessionRoutes(request, url.pathname, address)) ?? (await ssoRoutes(request, url)) ?? (await settingsRoutes(request, url.pathname)) ?? (await viewPages(request, url.pathname));
-      const notFound = new ApiError('not_found', 'No such page.');
-      return response ?? webErrorResponse(request, notFound, requestId, signedIn(request));
+      return response ?? webErrorResponse(request, new ApiError('not_found', 'No such page.'), requestId, sessions.carriesSession(request));
     } catch (error) {
       const apiError = error instanceof UsageError ? fromUsageError(error) : toApiError(error, (cause) => logger.error({ err: cause, requestId }, 'web request failed'));
-      return webErrorResponse(request, apiError, requestId, signedIn(request));
+      return webErrorResponse(request, apiError, requestId, sessions.carriesSession(request));
     }
   }
 
@@ -198,7 +196,7 @@ export function createApp(deps: AppDependencies): App {
       return response;
     }
     if (path.startsWith('/internal/ingest/')) return ingest(request, url, requestId);
-    if (path === '/') return homeResponse(request, BASE_PATH, sessions.tokenOf(request) !== null);
+    if (path === '/') return homeResponse(request, BASE_PATH, sessions.carriesSession(request));
     if (path === '/healthz') return jsonResponse({ status: 'ok' });
     if (path === '/readyz') return readinessResponse(await readiness.report(), requestId);
     return errorResponse(new ApiError('not_found', 'No such path.'), requestId);

@@ -16,6 +16,8 @@ export const CSRF_HEADER = 'x-csrf-token';
 export interface WebSessions {
   cookiePolicy: CookiePolicy;
   tokenOf(request: Request): string | null;
+  /** Whether the browser sends a session cookie (not read from the database): enough to choose what a page offers. */
+  carriesSession(request: Request): boolean;
   read(request: Request): Promise<SessionView | null>;
   /** A change must come from our own pages: a foreign Origin (or Referer) is refused. */
   assertSameOrigin(request: Request): void;
@@ -33,6 +35,7 @@ export function createWebSessions(config: Config, pool: pg.Pool): WebSessions {
   const sessions: WebSessions = {
     cookiePolicy,
     tokenOf,
+    carriesSession: (request) => tokenOf(request) !== null,
     async read(request) {
       const token = tokenOf(request);
       return token ? findSession(pool, token) : null;
