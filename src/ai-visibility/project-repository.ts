@@ -27,4 +27,9 @@ const BY_CLIENTS = tenantStatement<ProjectRow & { parentId: string; total: numbe
 
 /** Live projects of the workspace (see db/client-owned-repository.ts for what each read gives). */
 export const projectRepository = (scope: WorkspaceScope) =>
-  clientOwnedRepository<ProjectRow, ProjectRow>(scope, { list: LIST, count: COUNT, find: FIND, rowOf: (row) => row, versionOf: (row) => row.dataVersion, byIds: BY_IDS, byClients: BY_CLIENTS }, 'AI-visibility project');
+  clientOwnedRepository<ProjectRow, ProjectRow>(
+    scope,
+    { list: LIST, count: COUNT, find: FIND, byIds: BY_IDS, byClients: BY_CLIENTS,
+      rowOf: (row) => row, versionOf: (row) => row.dataVersion },
+    'AI-visibility project',
+  );

@@ -10,7 +10,13 @@ import { cappedByParent, inAskedOrder, type ListEnvelope } from './per-parent.js
 import type { TenantStatement } from './tenant-sql.js';
 import type { WorkspaceScope } from './workspace-scope.js';
 
-export interface ClientOwnedStatements<Row extends { id: string }, Summary extends { id: string }, Found extends { id: string } = Row> {
+type Identified = { id: string };
+
+export interface ClientOwnedStatements<
+  Row extends Identified,
+  Summary extends Identified,
+  Found extends Identified = Row,
+> {
   /** $2 client id or null, $3 how many. */
   list: TenantStatement<Summary>;
   /** $2 client id or null. */
@@ -27,7 +33,11 @@ export interface ClientOwnedStatements<Row extends { id: string }, Summary exten
   byClients: TenantStatement<Summary & { parentId: string; total: number }>;
 }
 
-export function clientOwnedRepository<Row extends { id: string }, Summary extends { id: string }, Found extends { id: string } = Row>(
+export function clientOwnedRepository<
+  Row extends Identified,
+  Summary extends Identified,
+  Found extends Identified = Row,
+>(
   scope: WorkspaceScope,
   statements: ClientOwnedStatements<Row, Summary, Found>,
   what: string,

@@ -3,7 +3,9 @@ import { builder } from '../graphql/builder.js';
 import { ComparePresetEnum, DatePresetEnum, MetricEnum } from '../graphql/enums.js';
 import { emptyMeta, itemEnvelope } from '../graphql/envelope.js';
 import { daysBetweenInclusive, todayIn, type DateRange } from '../dates/civil-date.js';
-import { MAX_REPORT_DAYS, resolveComparePreset, resolveDatePreset, type ComparePreset, type DatePreset } from './date-presets.js';
+import {
+  MAX_REPORT_DAYS, resolveComparePreset, resolveDatePreset, type ComparePreset, type DatePreset,
+} from './date-presets.js';
 import type { Coverage, Kpi, ReportData, Table, TableRow } from './engine.js';
 import { ChartType } from './chart.type.js';
 import type { ReportRow } from './repository.js';

@@ -34,9 +34,12 @@ export async function addMember(prisma: PrismaClient, input: { workspaceId: stri
     }
     // A person who already has an account joins with it as it is: adding them to another
     // workspace never replaces the password they sign in with (they reset it themselves).
-    const user = existing ?? (await tx.user.create({ data: { id: newId('user'), email, name, passwordHash: passwordHash ?? null } }));
+    const user = existing
+      ?? (await tx.user.create({ data: { id: newId('user'), email, name, passwordHash: passwordHash ?? null } }));
     await tx.membership.create({ data: { id: newId('membership'), workspaceId: input.workspaceId, userId: user.id, role: input.role as Role } });
     await audit('member.added', user.id, { email, role: input.role });
-    return { id: user.id, email: user.email, name: user.name, role: input.role as Role, hasPassword: Boolean(user.passwordHash), existingAccount: Boolean(existing) };
+    const role = input.role as Role;
+    const hasPassword = Boolean(user.passwordHash);
+    return { id: user.id, email: user.email, name: user.name, role, hasPassword, existingAccount: Boolean(existing) };
   });
 }

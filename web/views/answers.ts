@@ -149,7 +149,12 @@ function promptTable(prompts: Prompt[], args: AnswersArgs, f: Formats, choose: (
     h('thead', {}, h('tr', {}, head.map((cell) => h('th', { scope: 'col' }, cell)))),
     prompts.map((prompt) => h('tbody', { class: prompt.id === args.promptId ? 'selected' : '' },
       h('tr', {}, h('th', { scope: 'rowgroup', colspan: head.length, class: 'prompt' }, h('button', { type: 'button', 'aria-pressed': String(prompt.id === args.promptId), onclick: () => choose(prompt.id === args.promptId ? null : prompt.id) }, prompt.text))),
-      prompt.totals.map((totals) => h('tr', {}, h('th', { scope: 'row' }, totals.locale), h('td', {}, f.number(totals.totalRuns)), h('td', {}, f.percent(totals.visibility)), h('td', {}, f.percent(totals.shareOfVoice)), h('td', {}, f.decimal(totals.averagePosition))))))));
+      prompt.totals.map((totals) => h('tr', {},
+        h('th', { scope: 'row' }, totals.locale),
+        h('td', {}, f.number(totals.totalRuns)),
+        h('td', {}, f.percent(totals.visibility)),
+        h('td', {}, f.percent(totals.shareOfVoice)),
+        h('td', {}, f.decimal(totals.averagePosition))))))));
 }
 
 /** The answer's text with the mentions found in it marked (text nodes only). */

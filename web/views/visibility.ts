@@ -92,7 +92,13 @@ startView<VisibilityArgs, VisibilityData>({
       h('h2', {}, 'Brand and competitors'),
       competitorSection(project.brand, total, f),
       h('h2', {}, 'By model'),
-      h('div', { class: 'scroll' }, table(`By model, ${locale}`, ['Model', 'Runs', 'Visibility', 'Share of voice', 'Avg. position', SENTIMENT_SCALE], total.byModel.map((row) => [row.model, f.number(row.totalRuns), f.percent(row.visibility), f.percent(row.shareOfVoice), f.decimal(row.averagePosition), f.decimal(row.sentiment ?? null)]))),
+      h('div', { class: 'scroll' }, table(
+        `By model, ${locale}`,
+        ['Model', 'Runs', 'Visibility', 'Share of voice', 'Avg. position', SENTIMENT_SCALE],
+        total.byModel.map((row) => [
+          row.model, f.number(row.totalRuns), f.percent(row.visibility), f.percent(row.shareOfVoice),
+          f.decimal(row.averagePosition), f.decimal(row.sentiment ?? null),
+        ]))),
       h('h2', {}, 'Sentiment'),
       sentiment(total, f),
       h('h2', {}, 'Cited sources'),
@@ -142,7 +148,12 @@ function competitorSection(brand: string, total: LocaleTotals, f: Formats) {
   const rows = [{ name: brand, ...total }, ...total.competitors];
   return h('div', { class: 'grid' },
     visibilityBars(rows, f),
-    h('div', { class: 'scroll' }, table('Brand and competitors', ['Name', 'Visibility', 'Share of voice', 'Avg. position'], rows.map((row, position) => [position === 0 ? h('span', {}, bdi(row.name), h('span', { class: 'tag owned' }, 'brand')) : row.name, f.percent(row.visibility), f.percent(row.shareOfVoice), f.decimal(row.averagePosition)]))));
+    h('div', { class: 'scroll' }, table('Brand and competitors',
+      ['Name', 'Visibility', 'Share of voice', 'Avg. position'],
+      rows.map((row, position) => [
+        position === 0 ? h('span', {}, bdi(row.name), h('span', { class: 'tag owned' }, 'brand')) : row.name,
+        f.percent(row.visibility), f.percent(row.shareOfVoice), f.decimal(row.averagePosition),
+      ]))));
 }
 
 /**

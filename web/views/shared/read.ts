@@ -39,7 +39,7 @@ export interface Coverage { days: number; daysWithData: number }
 /** Said when a range has data for only some of its days: how many, and what follows from it. */
 export function coverageNotice(what: string, coverage: Coverage, f: Formats, consequence: string): HTMLElement {
   return h('p', { class: 'notice coverage', role: 'note' },
-    `${what} has data for ${f.number(coverage.daysWithData)} of ${f.number(coverage.days)} day${coverage.days === 1 ? '' : 's'}${consequence}.`);
+    `${what} has data for ${f.number(coverage.daysWithData)} of ${f.days(coverage.days)}${consequence}.`);
 }
 
 /** A select of ranges ending on the shown range's last day. */
