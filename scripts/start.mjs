@@ -26,7 +26,11 @@ export function buildIsStale(sources = SOURCES.map((entry) => path.join(root, en
 
 export function build() {
   const started = Date.now();
-  const result = spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+  const result = spawnSync(
+    process.execPath,
+    [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json')],
+    { stdio: 'inherit' },
+  );
   if (result.status !== 0) throw new Error('the TypeScript build failed (see above)');
   writeFileSync(BUILD_STAMP, new Date().toISOString());
   return Date.now() - started;

@@ -29,7 +29,13 @@ import { SETTINGS_PATH } from './settings/paths.js';
 import { createPublicOrigin, type PublicOrigin } from './http/public-origin.js';
 import { BODY_LIMITS, bounded, closesAfterUnreadBody } from './http/body.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
-import { createReadiness, databaseProbes, readinessResponse, type Readiness, type ReadinessProbe } from './http/readiness.js';
+import {
+  createReadiness,
+  databaseProbes,
+  readinessResponse,
+  type Readiness,
+  type ReadinessProbe,
+} from './http/readiness.js';
 import { inRequestSpan } from './observability/tracing.js';
 import type { StallLimits } from './http/stall-watch.js';
 import type { Connection } from './http/connection.js';
@@ -92,33 +98,85 @@ export interface App {
 
 export function createApp(deps: AppDependencies): App {
   const { config, database, logger } = deps;
-  const scopeOf = workspaceScopes(database.readPool, database.streamPool, createStatementShares(config.DATABASE_STATEMENTS_PER_WORKSPACE));
+  const scopeOf = workspaceScopes(
+    database.readPool,
+    database.streamPool,
+    createStatementShares(config.DATABASE_STATEMENTS_PER_WORKSPACE),
+  );
   const dataCache = createDataCache(config.DATA_CACHE_MAX_BYTES);
   const sessions = createWebSessions(config, database.pool);
-  const concurrency = createWorkspaceConcurrency({ perWorkspace: config.WORKSPACE_MAX_CONCURRENT_REQUESTS, maxWaiting: config.WORKSPACE_MAX_WAITING_REQUESTS, maxWaitMs: config.WORKSPACE_MAX_WAIT_MS });
+  const concurrency = createWorkspaceConcurrency({
+    perWorkspace: config.WORKSPACE_MAX_CONCURRENT_REQUESTS,
+    maxWaiting: config.WORKSPACE_MAX_WAITING_REQUESTS,
+    maxWaitMs: config.WORKSPACE_MAX_WAIT_MS,
+  });
   const failedAuth = createFailedAuthThrottle(config.AUTH_FAILURES_PER_ADDRESS);
   const onStoreError = (error: unknown) => logger.error({ err: error }, 'rate-limit store failed');
-  const { admit, admitGraphQL, meter } = createAdmission({ authenticator: deps.authenticator, store: deps.rateLimitStore, config, sessions, concurrency, onStoreError });
+  const { admit, admitGraphQL, meter } = createAdmission({
+    authenticator: deps.authenticator,
+    store: deps.rateLimitStore,
+    config,
+    sessions,
+    concurrency,
+    onStoreError,
+  });
   const publicOrigin = createPublicOrigin(config.PUBLIC_BASE_URL, config.PORT, config.TRUST_PROXY);
   const mail = deps.mail ?? createMailer(config, logger);
   const metrics = deps.metrics ?? createMetrics({ enabled: config.METRICS_PORT !== 0 });
   metrics.watch({
-    pools: () => ({ primary: poolStats(database.pool), read: poolStats(database.readPool), stream: poolStats(database.streamPool) }),
-    dataCache: () => ({ hits: dataCache.hits, misses: dataCache.misses, bytes: dataCache.bytes, entries: dataCache.size }),
+    pools: () => ({
+      primary: poolStats(database.pool),
+      read: poolStats(database.readPool),
+      stream: poolStats(database.streamPool),
+    }),
+    dataCache: () => ({
+      hits: dataCache.hits,
+      misses: dataCache.misses,
+      bytes: dataCache.bytes,
+      entries: dataCache.size,
+    }),
     webhookBacklog: () => webhookBacklog(database.pool),
     requests: () => concurrency.totals(),
   });
   const contextFor = (principal: Principal, requestId: string) =>
     buildContext({ requestId, principal, workspace: scopeOf(principal.workspaceId), config }, dataCache);
   // The MCP token cache listens to the same messages as the API-key cache.
-  const connector = createConnectorLoader({ config, database, box: deps.box, sessions, logger, notify: (target) => notify(target), publicOrigin, contextFor, metrics, meter });
+  const connector = createConnectorLoader({
+    config,
+    database,
+    box: deps.box,
+    sessions,
+    logger,
+    notify: (target) => notify(target),
+    publicOrigin,
+    contextFor,
+    metrics,
+    meter,
+  });
   const notify = async (target: string) => {
     deps.authenticator.invalidate(target);
     connector.invalidate(target);
-    await (deps.notify ? deps.notify(target) : database.pool.query('SELECT pg_notify($1, $2)', [INVALIDATION_CHANNEL, target]));
+    await (deps.notify
+      ? deps.notify(target)
+      : database.pool.query('SELECT pg_notify($1, $2)', [INVALIDATION_CHANNEL, target]));
   };
-  const sessionRoutes = createSessionHandler({ pool: database.pool, sessions, mail, publicOrigin, onSignedOut: (userId) => endAuthorizationSessions(database.pool, userId), onBackgroundError: (error) => logger.error({ err: error }, 'work after a sign-in or password-reset answer failed') });
-  const settingsRoutes = createSettingsHandler({ config, prisma: database.prisma, pool: database.pool, box: deps.box, sessions, notify, publicOrigin });
+  const sessionRoutes = createSessionHandler({
+    pool: database.pool,
+    sessions,
+    mail,
+    publicOrigin,
+    onSignedOut: (userId) => endAuthorizationSessions(database.pool, userId),
+    onBackgroundError: (error) => logger.error({ err: error }, 'work after a sign-in or password-reset answer failed'),
+  });
+  const settingsRoutes = createSettingsHandler({
+    config,
+    prisma: database.prisma,
+    pool: database.pool,
+    box: deps.box,
+    sessions,
+    notify,
+    publicOrigin,
+  });
   const viewPages = createViewPagesHandler({ pool: database.readPool, sessions });
   const sso = createSso({
     prisma: database.prisma,
@@ -129,13 +187,25 @@ export function createApp(deps: AppDependencies): App {
     fetch: identityProviderFetch(config),
     logger,
   });
-  const ssoRoutes = createSsoHandler({ sso, pool: database.pool, sessions, cookiePolicy: sessions.cookiePolicy, publicOrigin });
+  const ssoRoutes = createSsoHandler({
+    sso,
+    pool: database.pool,
+    sessions,
+    cookiePolicy: sessions.cookiePolicy,
+    publicOrigin,
+  });
 
   const rest = createRestHandler({
-    schema, logger, contextFor,
+    schema,
+    logger,
+    contextFor,
     admit: (request) => admit(request),
     cache: dataCache,
-    exportShares: { instance: config.EXPORT_POOL_SIZE, perWorkspace: config.EXPORTS_PER_WORKSPACE, perKey: config.EXPORTS_PER_KEY },
+    exportShares: {
+      instance: config.EXPORT_POOL_SIZE,
+      perWorkspace: config.EXPORTS_PER_WORKSPACE,
+      perKey: config.EXPORTS_PER_KEY,
+    },
     originOf: (request) => publicOrigin.addressedOrigin(request),
   });
   // /graphql's server (Yoga, its plugins and executor: ~4.6 MB of heap) is loaded on its first
@@ -163,16 +233,38 @@ export function createApp(deps: AppDependencies): App {
   /** The web app's pages and their JSON twins: sign-in, single sign-on, settings, the views. */
   async function web(request: Request, url: URL, requestId: string, address: string): Promise<Response> {
     try {
-      if (url.pathname === '/app' || url.pathname === '/app/') return new Response(null, { status: 303, headers: { Location: SETTINGS_PATH } });
-      const response = (await sessionRoutes(request, url.pathname, address)) ?? (await ssoRoutes(request, url)) ?? (await settingsRoutes(request, url.pathname)) ?? (await viewPages(request, url.pathname));
-      return response ?? webErrorResponse(request, new ApiError('not_found', 'No such page.'), requestId, sessions.carriesSession(request));
+      if (url.pathname === '/app' || url.pathname === '/app/')
+        return new Response(null, { status: 303, headers: { Location: SETTINGS_PATH } });
+      const response =
+        (await sessionRoutes(request, url.pathname, address)) ??
+        (await ssoRoutes(request, url)) ??
+        (await settingsRoutes(request, url.pathname)) ??
+        (await viewPages(request, url.pathname));
+      return (
+        response ??
+        webErrorResponse(
+          request,
+          new ApiError('not_found', 'No such page.'),
+          requestId,
+          sessions.carriesSession(request),
+        )
+      );
     } catch (error) {
-      const apiError = error instanceof UsageError ? fromUsageError(error) : toApiError(error, (cause) => logger.error({ err: cause, requestId }, 'web request failed'));
+      const apiError =
+        error instanceof UsageError
+          ? fromUsageError(error)
+          : toApiError(error, (cause) => logger.error({ err: cause, requestId }, 'web request failed'));
       return webErrorResponse(request, apiError, requestId, sessions.carriesSession(request));
     }
   }
 
-  async function route(request: Request, url: URL, requestId: string, address: string, connection: Connection): Promise<Response> {
+  async function route(
+    request: Request,
+    url: URL,
+    requestId: string,
+    address: string,
+    connection: Connection,
+  ): Promise<Response> {
     const path = url.pathname;
     // Every door below reads a well-formed path: a malformed one is refused here, once (http/request-path.ts).
     decodePath(path);
@@ -181,10 +273,16 @@ export function createApp(deps: AppDependencies): App {
       // Absolute URLs live here (the resource, the issuer): only requests addressed to this service.
       publicOrigin.assertAddressed(request.headers.get('host') ?? url.host, request.headers.get('x-forwarded-host'));
       const { mcp } = await connector.load();
-      return PROTECTED_RESOURCE_PATHS.includes(path) ? mcp.metadata() : mcp.handle(request, requestId, path.slice(MCP_PATH.length));
+      return PROTECTED_RESOURCE_PATHS.includes(path)
+        ? mcp.metadata()
+        : mcp.handle(request, requestId, path.slice(MCP_PATH.length));
     }
     if (path === BASE_PATH || path.startsWith(`${BASE_PATH}/`)) return rest(request, url, requestId, connection);
-    if (path.startsWith(GRAPHIQL_ASSETS_PATH)) return (await graphiqlAsset(request, path.slice(GRAPHIQL_ASSETS_PATH.length))) ?? errorResponse(new ApiError('not_found', 'No such asset.'), requestId);
+    if (path.startsWith(GRAPHIQL_ASSETS_PATH))
+      return (
+        (await graphiqlAsset(request, path.slice(GRAPHIQL_ASSETS_PATH.length))) ??
+        errorResponse(new ApiError('not_found', 'No such asset.'), requestId)
+      );
     // Browsers ask every origin for /favicon.ico (the API reference and the web pages name none).
     if (path === '/favicon.ico') return favicon();
     if (path === '/graphql') {
@@ -192,7 +290,9 @@ export function createApp(deps: AppDependencies): App {
       const exchange: GraphQLExchange = { requestId, responseHeaders: {} };
       const response = await (await (graphqlServer ??= loadGraphQLServer())).fetch(graphqlRequest, exchange);
       for (const [name, value] of Object.entries(exchange.responseHeaders)) response.headers.set(name, value);
-      if (response.headers.get('content-type')?.startsWith('text/html')) for (const [name, value] of Object.entries(pageSecurityHeaders(GRAPHIQL_PAGE_POLICY))) response.headers.set(name, value);
+      if (response.headers.get('content-type')?.startsWith('text/html'))
+        for (const [name, value] of Object.entries(pageSecurityHeaders(GRAPHIQL_PAGE_POLICY)))
+          response.headers.set(name, value);
       return response;
     }
     if (path.startsWith('/internal/ingest/')) return ingest(request, url, requestId);
@@ -206,10 +306,17 @@ export function createApp(deps: AppDependencies): App {
     publicOrigin,
     readiness,
     metrics,
-    responseLimits: { stallMs: config.RESPONSE_STALL_SECONDS * 1000, unsentMaxBytes: config.RESPONSE_UNSENT_MAX_BYTES, unsentWorkspaceMaxBytes: Math.min(config.RESPONSE_UNSENT_WORKSPACE_MAX_BYTES, config.RESPONSE_UNSENT_MAX_BYTES) },
+    responseLimits: {
+      stallMs: config.RESPONSE_STALL_SECONDS * 1000,
+      unsentMaxBytes: config.RESPONSE_UNSENT_MAX_BYTES,
+      unsentWorkspaceMaxBytes: Math.min(config.RESPONSE_UNSENT_WORKSPACE_MAX_BYTES, config.RESPONSE_UNSENT_MAX_BYTES),
+    },
     requestTimeoutMs: config.REQUEST_TIMEOUT_SECONDS * 1000,
     refusedConnectionPauseMs: config.REFUSED_CONNECTION_PAUSE_MS,
-    node: { handles: isAuthorizationServerPath, handle: async (req, res) => (await connector.load()).authorizationServer.handle(req, res) },
+    node: {
+      handles: isAuthorizationServerPath,
+      handle: async (req, res) => (await connector.load()).authorizationServer.handle(req, res),
+    },
     invalidate: (target) => {
       deps.authenticator.invalidate(target);
       connector.invalidate(target);
@@ -220,8 +327,14 @@ export function createApp(deps: AppDependencies): App {
       const url = new URL(request.url);
       const template = routeTemplateOf(url.pathname, v1RouteTemplate);
       let response: Response;
-      const address = clientAddress(request.headers.get('x-forwarded-for'), connection.remoteAddress, config.TRUST_PROXY);
-      const tracked = concurrency.track(async () => inRequestSpan(request, template, requestId, () => route(request, url, requestId, address, connection)));
+      const address = clientAddress(
+        request.headers.get('x-forwarded-for'),
+        connection.remoteAddress,
+        config.TRUST_PROXY,
+      );
+      const tracked = concurrency.track(async () =>
+        inRequestSpan(request, template, requestId, () => route(request, url, requestId, address, connection)),
+      );
       void (connection.ended ?? tracked.result.catch(() => {})).then(tracked.release);
       try {
         response = await tracked.result;
@@ -243,7 +356,16 @@ export function createApp(deps: AppDependencies): App {
       if (closesAfterUnreadBody(request)) response.headers.set('Connection', 'close');
       const seconds = (performance.now() - started) / 1000;
       metrics.observeRequest(template, request.method, response.status, seconds);
-      logger.info({ requestId, method: request.method, path: url.pathname, status: response.status, ms: Math.round(seconds * 1000) }, 'request');
+      logger.info(
+        {
+          requestId,
+          method: request.method,
+          path: url.pathname,
+          status: response.status,
+          ms: Math.round(seconds * 1000),
+        },
+        'request',
+      );
       return response;
     },
   };

@@ -33,10 +33,16 @@ export async function startRuntime(config: Config, logger = createLogger(config)
   const readinessProbes: ReadinessProbe[] = [];
   if (config.REDIS_URL) {
     const { Redis } = await import('ioredis');
-    const redisOptions = { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000, lazyConnect: true };
+    const redisOptions = {
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      connectTimeout: 2_000,
+      lazyConnect: true,
+    };
     const commands = new Redis(config.REDIS_URL, redisOptions);
     const subscriber = new Redis(config.REDIS_URL, { ...redisOptions, enableOfflineQueue: true });
-    for (const client of [commands, subscriber]) client.on('error', (error) => logger.warn({ err: error }, 'redis error'));
+    for (const client of [commands, subscriber])
+      client.on('error', (error) => logger.warn({ err: error }, 'redis error'));
     await Promise.all([commands.connect(), subscriber.connect()]);
     // After a Redis outage, messages may have been missed: forget cached keys.
     subscriber.on('ready', () => onInvalidate('*'));
@@ -49,10 +55,26 @@ export async function startRuntime(config: Config, logger = createLogger(config)
   }
 
   const box = resolveSecretBox(config, (message) => logger.warn(message));
-  const app = createApp({ config, database: db.database, authenticator, rateLimitStore, logger, box, notify: (target) => invalidation.publish(target), readinessProbes });
+  const app = createApp({
+    config,
+    database: db.database,
+    authenticator,
+    rateLimitStore,
+    logger,
+    box,
+    notify: (target) => invalidation.publish(target),
+    readinessProbes,
+  });
   onMessage = (target) => app.invalidate(target);
   if (config.WEBHOOK_WORKER) {
-    const worker = createDeliveryWorker({ databaseUrl: db.url, prisma: db.database.prisma, box, config, logger, onOutcome: (outcome) => app.metrics.webhookDelivery(outcome) });
+    const worker = createDeliveryWorker({
+      databaseUrl: db.url,
+      prisma: db.database.prisma,
+      box,
+      config,
+      logger,
+      onOutcome: (outcome) => app.metrics.webhookDelivery(outcome),
+    });
     await worker.start();
     // Before the database closes: attempts in flight finish and are recorded.
     closers.unshift(() => worker.stop());

@@ -24,11 +24,17 @@ async function main() {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   // Without PUBLIC_BASE_URL (development) the listening address is the service's one origin.
-  const listeningHost = ['0.0.0.0', '::', ''].includes(config.HOST) ? 'localhost' : config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
+  const listeningHost = ['0.0.0.0', '::', ''].includes(config.HOST)
+    ? 'localhost'
+    : config.HOST.includes(':')
+      ? `[${config.HOST}]`
+      : config.HOST;
   runtime.app.publicOrigin.listeningOn(`http://${listeningHost}:${port}`);
   const base = runtime.app.publicOrigin.value;
   logger.info({ port, database: runtime.db.embedded ? 'embedded' : 'external' }, 'listening');
-  const metricsServer = config.METRICS_PORT ? await serveMetrics(runtime.app.metrics, { port: config.METRICS_PORT, host: config.HOST }, logger) : null;
+  const metricsServer = config.METRICS_PORT
+    ? await serveMetrics(runtime.app.metrics, { port: config.METRICS_PORT, host: config.HOST }, logger)
+    : null;
 
   const lines = [
     '',

@@ -8,7 +8,10 @@ import { createKeyedWorkspace, createTestApp, type TestApp } from './support/app
 import { listen } from './support/listen.js';
 
 const logged: { level: number; msg: string; status?: number; path?: string }[] = [];
-const logger = pino({ level: 'info' }, new Writable({ write: (chunk, _encoding, done) => (logged.push(JSON.parse(String(chunk))), done()) }));
+const logger = pino(
+  { level: 'info' },
+  new Writable({ write: (chunk, _encoding, done) => (logged.push(JSON.parse(String(chunk))), done()) }),
+);
 
 let t: TestApp;
 let server: Awaited<ReturnType<typeof listen>>;
@@ -30,10 +33,14 @@ describe('a client that closes its connection before the answer', () => {
     // Half a body, then the client goes away: the app's read of the body fails with the abort.
     const socket = net.connect(Number(port), hostname);
     await new Promise((resolve) => socket.once('connect', resolve));
-    socket.write(`POST /graphql HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"query":"{ __typename`);
+    socket.write(
+      `POST /graphql HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"query":"{ __typename`,
+    );
     await new Promise((resolve) => setTimeout(resolve, 200));
     socket.destroy();
-    await expect.poll(() => logged.find((line) => line.msg === 'request' && line.path === '/graphql'), { timeout: 10_000 }).toBeTruthy();
+    await expect
+      .poll(() => logged.find((line) => line.msg === 'request' && line.path === '/graphql'), { timeout: 10_000 })
+      .toBeTruthy();
     const request = logged.find((line) => line.msg === 'request' && line.path === '/graphql')!;
     expect(request.status).toBe(499);
     expect(logged.filter((line) => line.level >= 50)).toEqual([]);
@@ -42,7 +49,9 @@ describe('a client that closes its connection before the answer', () => {
 
 describe('ingestion on an instance without INGEST_TOKEN', () => {
   it('is a 404 that says why, so an operator is not left guessing', async () => {
-    const response = await t.app.fetch(new Request('http://test.local/internal/ingest/scans', { method: 'POST', body: '{}' }));
+    const response = await t.app.fetch(
+      new Request('http://test.local/internal/ingest/scans', { method: 'POST', body: '{}' }),
+    );
     expect(response.status).toBe(404);
     expect((await response.json()).error.message).toMatch(/INGEST_TOKEN/);
   });

@@ -14,7 +14,11 @@ const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
 
 /** Dockerfile instructions (continuation lines joined, comments dropped), per stage. */
 function dockerStages(text: string) {
-  const instructions = text.replace(/\\\n/g, ' ').split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#'));
+  const instructions = text
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#'));
   const stages: { from: string; instructions: string[] }[] = [];
   for (const line of instructions) {
     const [keyword] = line.split(/\s+/);
@@ -58,23 +62,43 @@ describe('Dockerfile', () => {
   });
 
   const engine = spawnSync('docker', ['info'], { stdio: 'ignore', timeout: 10_000 }).status === 0;
-  it.skipIf(!engine)('builds where a Docker engine answers', () => {
-    const build = spawnSync('docker', ['build', '-q', '-t', 'signalboard:test', root], { encoding: 'utf8', timeout: 600_000 });
-    expect(build.status, build.stderr).toBe(0);
-  }, 700_000);
+  it.skipIf(!engine)(
+    'builds where a Docker engine answers',
+    () => {
+      const build = spawnSync('docker', ['build', '-q', '-t', 'signalboard:test', root], {
+        encoding: 'utf8',
+        timeout: 600_000,
+      });
+      expect(build.status, build.stderr).toBe(0);
+    },
+    700_000,
+  );
 });
 
 describe('compose.yaml', () => {
   // Compose applies YAML merge keys (<<: *anchor), as the yaml package does when asked.
   const compose = parse(read('compose.yaml'), { merge: true }) as { services: Record<string, any> };
-  const prometheus = parse(read('deploy/prometheus.yml')) as { scrape_configs: { static_configs: { targets: string[] }[] }[] };
+  const prometheus = parse(read('deploy/prometheus.yml')) as {
+    scrape_configs: { static_configs: { targets: string[] }[] }[];
+  };
 
   it('runs PostgreSQL, Redis, two API instances, a dedicated worker and Prometheus', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['api-1', 'api-2', 'postgres', 'prometheus', 'redis', 'worker']);
+    expect(Object.keys(compose.services).sort()).toEqual([
+      'api-1',
+      'api-2',
+      'postgres',
+      'prometheus',
+      'redis',
+      'worker',
+    ]);
     for (const name of ['api-1', 'api-2']) {
       const api = compose.services[name];
       expect(api.build).toBe('.');
-      expect(api.environment).toMatchObject({ REDIS_URL: expect.stringMatching(/^redis:\/\//), DATABASE_URL: expect.stringMatching(/^postgres:\/\//), WEBHOOK_WORKER: 'false' });
+      expect(api.environment).toMatchObject({
+        REDIS_URL: expect.stringMatching(/^redis:\/\//),
+        DATABASE_URL: expect.stringMatching(/^postgres:\/\//),
+        WEBHOOK_WORKER: 'false',
+      });
       expect(api.environment.APP_SECRET_KEY).toMatch(/APP_SECRET_KEY/);
     }
     expect(compose.services.worker.command).toEqual(['node', 'dist/webhooks/worker-main.js']);

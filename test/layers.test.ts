@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { cycles, importGraph } from './support/import-graph.js';
 
 const KERNEL = /^(config|db|errors|dates|secrets|http|mail|observability)\//;
-const DOORS = /^(rest|mcp|settings|cli)\/|^(app|server|runtime)\.ts$|^graphql\/(yoga|graphiql)\.ts$|^http\/node-server\.ts$|\/handler\.ts$|^webhooks\/worker-main\.ts$/;
+const DOORS =
+  /^(rest|mcp|settings|cli)\/|^(app|server|runtime)\.ts$|^graphql\/(yoga|graphiql)\.ts$|^http\/node-server\.ts$|\/handler\.ts$|^webhooks\/worker-main\.ts$/;
 const GRAPHQL = /^graphql\/|\.type\.ts$/;
 const LAYERS = ['kernel', 'feature', 'graphql', 'door'] as const;
 
@@ -14,13 +15,25 @@ export const layerOf = (file: string) => (DOORS.test(file) ? 3 : KERNEL.test(fil
 export function upwardImports(graph: Map<string, string[]>): string[] {
   const found: string[] = [];
   for (const [from, targets] of graph) {
-    for (const to of targets) if (layerOf(to) > layerOf(from)) found.push(`${from} (${LAYERS[layerOf(from)]}) → ${to} (${LAYERS[layerOf(to)]})`);
+    for (const to of targets)
+      if (layerOf(to) > layerOf(from))
+        found.push(`${from} (${LAYERS[layerOf(from)]}) → ${to} (${LAYERS[layerOf(to)]})`);
   }
   return found;
 }
 
 // Folders whose files anyone may import directly: the kernel, and the GraphQL layer's own folder.
-const OPEN_FOLDERS = new Set(['config', 'db', 'errors', 'dates', 'secrets', 'http', 'mail', 'observability', 'graphql']);
+const OPEN_FOLDERS = new Set([
+  'config',
+  'db',
+  'errors',
+  'dates',
+  'secrets',
+  'http',
+  'mail',
+  'observability',
+  'graphql',
+]);
 // Composition roots wire the features together (and load some lazily); schema.ts registers every type file.
 const ROOTS = /^(app|server|runtime)\.ts$|^cli\/|^webhooks\/worker-main\.ts$|^graphql\/schema\.ts$/;
 const folderOf = (file: string) => (file.includes('/') ? file.split('/')[0]! : null);
@@ -32,7 +45,14 @@ export function frontDoorBypasses(graph: Map<string, string[]>): string[] {
     if (ROOTS.test(from)) continue;
     for (const to of targets) {
       const folder = folderOf(to);
-      if (!folder || folder === folderOf(from) || OPEN_FOLDERS.has(folder) || to.endsWith('.type.ts') || to === `${folder}/index.ts`) continue;
+      if (
+        !folder ||
+        folder === folderOf(from) ||
+        OPEN_FOLDERS.has(folder) ||
+        to.endsWith('.type.ts') ||
+        to === `${folder}/index.ts`
+      )
+        continue;
       found.push(`${from} → ${to}`);
     }
   }
@@ -44,7 +64,9 @@ describe('the import graph of src/', () => {
 
   it('is read from the files (a sanity check that the reader sees the imports)', () => {
     expect(graph.size).toBeGreaterThan(100);
-    expect(graph.get('app.ts')).toEqual(expect.arrayContaining(['graphql/schema.ts', 'rest/handler.ts', 'db/client.ts']));
+    expect(graph.get('app.ts')).toEqual(
+      expect.arrayContaining(['graphql/schema.ts', 'rest/handler.ts', 'db/client.ts']),
+    );
   });
 
   it('has no cycle', () => {
@@ -55,7 +77,7 @@ describe('the import graph of src/', () => {
     expect(upwardImports(graph)).toEqual([]);
   });
 
-  it('features meet only at their front doors: another feature\'s files are reached through its index.ts', () => {
+  it("features meet only at their front doors: another feature's files are reached through its index.ts", () => {
     expect(frontDoorBypasses(graph)).toEqual([]);
   });
 
@@ -79,7 +101,12 @@ describe('the import graph of src/', () => {
       ['rest/handler.ts', []],
     ]);
     expect(cycles(broken)).toEqual([['db/per-parent.ts', 'graphql/envelope.ts']]);
-    expect(upwardImports(broken)).toEqual(['db/per-parent.ts (kernel) → graphql/envelope.ts (graphql)', 'reports/repository.ts (feature) → rest/handler.ts (door)']);
-    expect(frontDoorBypasses(new Map([['sso/oidc.ts', ['sessions/login.ts', 'sessions/index.ts', 'db/ids.ts']]]))).toEqual(['sso/oidc.ts → sessions/login.ts']);
+    expect(upwardImports(broken)).toEqual([
+      'db/per-parent.ts (kernel) → graphql/envelope.ts (graphql)',
+      'reports/repository.ts (feature) → rest/handler.ts (door)',
+    ]);
+    expect(
+      frontDoorBypasses(new Map([['sso/oidc.ts', ['sessions/login.ts', 'sessions/index.ts', 'db/ids.ts']]])),
+    ).toEqual(['sso/oidc.ts → sessions/login.ts']);
   });
 });

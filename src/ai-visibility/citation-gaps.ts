@@ -29,4 +29,5 @@ const GAPS = tenantStatement<CitationGapRow>(
     WHERE rank <= $7 ORDER BY locale, answers DESC, domain`,
 );
 
-export const queryCitationGaps = (scope: WorkspaceScope, projectId: string, filter: RunFilter, perLocale: number) => scope.rows(GAPS, [projectId, ...runFilterValues(filter), perLocale]);
+export const queryCitationGaps = (scope: WorkspaceScope, projectId: string, filter: RunFilter, perLocale: number) =>
+  scope.rows(GAPS, [projectId, ...runFilterValues(filter), perLocale]);

@@ -4,7 +4,8 @@
  * U+FFFF (a surrogate pair, D800–DFFF) sorts before U+E000–U+FFFF: those units are ranked as the
  * code points they stand for.
  */
-const codePointRank = (unit: number) => (unit >= 0xd800 && unit <= 0xdfff ? unit + 0x2000 : unit >= 0xe000 ? unit - 0x800 : unit);
+const codePointRank = (unit: number) =>
+  unit >= 0xd800 && unit <= 0xdfff ? unit + 0x2000 : unit >= 0xe000 ? unit - 0x800 : unit;
 
 export function byCodePoint(a: string, b: string): number {
   const length = Math.min(a.length, b.length);

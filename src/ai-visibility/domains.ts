@@ -15,7 +15,8 @@ import { urlFacts } from './url-facts.js';
  * since its callers are: an instance that never reads cited sources never holds them.
  */
 let tldts: typeof Tldts | null = null;
-const parse: typeof Tldts.parse = (url, options) => (tldts ??= createRequire(import.meta.url)('tldts') as typeof Tldts).parse(url, options);
+const parse: typeof Tldts.parse = (url, options) =>
+  (tldts ??= createRequire(import.meta.url)('tldts') as typeof Tldts).parse(url, options);
 
 /** The host of a URL as the URL parser writes it (lower-case, ASCII), or null for no URL. */
 const asciiHost = (url: string): string | null => urlFacts(url)?.hostname ?? null;
@@ -73,20 +74,37 @@ export interface CompetitorDomains {
 }
 
 /** A project's (or competitor's) domains in every spelling a row may hold: one saved before one spelling was chosen may list a Unicode domain. */
-export const ownedSpellings = (domains: readonly string[]) => domains.flatMap((domain) => storedSpellings(normaliseDomain(domain) ?? domain));
+export const ownedSpellings = (domains: readonly string[]) =>
+  domains.flatMap((domain) => storedSpellings(normaliseDomain(domain) ?? domain));
 
-export function domainOwnership(domains: readonly string[], competitorDomains: readonly CompetitorDomains[]): DomainOwnership {
+export function domainOwnership(
+  domains: readonly string[],
+  competitorDomains: readonly CompetitorDomains[],
+): DomainOwnership {
   const competitorOf = new Map<string, string>();
-  for (const competitor of competitorDomains) for (const domain of ownedSpellings(competitor.domains)) if (!competitorOf.has(domain)) competitorOf.set(domain, competitor.name);
+  for (const competitor of competitorDomains)
+    for (const domain of ownedSpellings(competitor.domains))
+      if (!competitorOf.has(domain)) competitorOf.set(domain, competitor.name);
   return { owned: new Set(ownedSpellings(domains)), competitorOf };
 }
 
 /** The ownership marks of a project row (competitorDomains is stored as JSON). */
-export const ownershipOf = (project: { domains: string[]; competitorDomains: unknown }) => domainOwnership(project.domains, project.competitorDomains as CompetitorDomains[]);
+export const ownershipOf = (project: { domains: string[]; competitorDomains: unknown }) =>
+  domainOwnership(project.domains, project.competitorDomains as CompetitorDomains[]);
 
 /** "Globex=globex.com,globex.de" (the CLI's --competitor, a settings line): a competitor's name and domains. */
 export function parseCompetitorDomains(entry: string): CompetitorDomains {
   const separator = entry.indexOf('=');
-  if (separator < 1) throw new UsageError(`a competitor's domains are written "Name=domain.com,other.com"; got ${JSON.stringify(entry.slice(0, 100))}`);
-  return { name: entry.slice(0, separator).trim(), domains: entry.slice(separator + 1).split(',').map((domain) => domain.trim()).filter(Boolean) };
+  if (separator < 1)
+    throw new UsageError(
+      `a competitor's domains are written "Name=domain.com,other.com"; got ${JSON.stringify(entry.slice(0, 100))}`,
+    );
+  return {
+    name: entry.slice(0, separator).trim(),
+    domains: entry
+      .slice(separator + 1)
+      .split(',')
+      .map((domain) => domain.trim())
+      .filter(Boolean),
+  };
 }

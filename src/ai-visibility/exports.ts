@@ -9,15 +9,30 @@ import { ANSWER_JSON_TEXT_KEYS, answerRepository } from './answer-repository.js'
 import { ownershipOf } from './domains.js';
 import { metricsRowOf, METRICS_ROWS } from './metrics.js';
 import { COUNTER_FIELDS } from './pooled-rates.js';
-import { answerFilterOf, runFilterOf, SCAN_RANGE, searchQueryFilterOf, sourceFilterOf, type AnswerArgs, type SourceArgs } from './read-filters.js';
-import { OPPORTUNITY_KINDS, opportunityKindsOf, queryOpportunities, type OpportunityKindChoice } from './opportunities.js';
+import {
+  answerFilterOf,
+  runFilterOf,
+  SCAN_RANGE,
+  searchQueryFilterOf,
+  sourceFilterOf,
+  type AnswerArgs,
+  type SourceArgs,
+} from './read-filters.js';
+import {
+  OPPORTUNITY_KINDS,
+  opportunityKindsOf,
+  queryOpportunities,
+  type OpportunityKindChoice,
+} from './opportunities.js';
 import { sourceRow, type SourceSums } from './source-shares.js';
 import { sourcesStatement, sourcesValues } from './sources.js';
 import { SEARCH_QUERIES, searchQueryRow, searchQueryValues, type SearchQuerySums } from './search-queries.js';
 import type { ProjectRow } from './project-repository.js';
 
 /** Where an export's rows come from: a statement read through a cursor, or rows computed in memory. */
-export type RowSource = { statement: TenantStatement<Record<string, any>>; values: unknown[] } | { computed(): Promise<Record<string, any>[]> };
+export type RowSource =
+  | { statement: TenantStatement<Record<string, any>>; values: unknown[] }
+  | { computed(): Promise<Record<string, any>[]> };
 
 export type RowExport = RowSource & {
   /** CSV columns, in order; nested values are written as JSON. */
@@ -35,7 +50,25 @@ export type RowExport = RowSource & {
 export type ExportArgs = AnswerArgs & SourceArgs & { kind?: OpportunityKindChoice | null };
 
 /** Every figure of the three opportunity lists, in the JSON items' order; an item leaves the others empty. */
-const OPPORTUNITY_COLUMNS = ['kind', 'locale', 'score', 'promptId', 'prompt', 'runs', 'brandVisibility', 'bestCompetitor', 'domain', 'citations', 'answers', 'competitors', 'competitor', 'url', 'retrievals', 'retrievedNotCited', 'citedRate'] as const;
+const OPPORTUNITY_COLUMNS = [
+  'kind',
+  'locale',
+  'score',
+  'promptId',
+  'prompt',
+  'runs',
+  'brandVisibility',
+  'bestCompetitor',
+  'domain',
+  'citations',
+  'answers',
+  'competitors',
+  'competitor',
+  'url',
+  'retrievals',
+  'retrievedNotCited',
+  'citedRate',
+] as const;
 
 type ExportBuilder = (scope: WorkspaceScope, project: ProjectRow, args: ExportArgs, now: Date) => RowExport;
 
@@ -58,7 +91,21 @@ export const ROW_EXPORTS: Readonly<Record<string, ExportBuilder>> = {
     return {
       statement: answers.exportStatement as TenantStatement<Record<string, any>>,
       values: answers.pageValues(project.id, answerFilterOf(args, now)),
-      columns: ['id', 'projectId', 'promptId', 'prompt', 'date', 'model', 'locale', 'text', 'brandMentions', 'totalMentions', 'position', 'sentiment', ...ANSWER_JSON_TEXT_KEYS],
+      columns: [
+        'id',
+        'projectId',
+        'promptId',
+        'prompt',
+        'date',
+        'model',
+        'locale',
+        'text',
+        'brandMentions',
+        'totalMentions',
+        'position',
+        'sentiment',
+        ...ANSWER_JSON_TEXT_KEYS,
+      ],
       jsonText: ANSWER_JSON_TEXT_KEYS,
       record: (row) => row,
       filename: `answers-${project.id}`,
@@ -70,7 +117,19 @@ export const ROW_EXPORTS: Readonly<Record<string, ExportBuilder>> = {
     return {
       statement: sourcesStatement(filter) as TenantStatement<Record<string, any>>,
       values: sourcesValues(project, filter, null),
-      columns: ['locale', 'domain', ...(filter.groupBy === 'url' ? ['url'] : []), 'citations', 'answersCiting', 'citationShare', 'answerShare', 'retrievals', 'retrievedNotCited', 'owned', 'competitor'],
+      columns: [
+        'locale',
+        'domain',
+        ...(filter.groupBy === 'url' ? ['url'] : []),
+        'citations',
+        'answersCiting',
+        'citationShare',
+        'answerShare',
+        'retrievals',
+        'retrievedNotCited',
+        'owned',
+        'competitor',
+      ],
       record: ({ total: _total, ...sums }) => {
         const row = sourceRow(sums as SourceSums, ownership);
         return { ...row, url: row.url ?? null };
@@ -80,7 +139,13 @@ export const ROW_EXPORTS: Readonly<Record<string, ExportBuilder>> = {
   },
   aiVisibilityOpportunities: (scope, project, args, now) => ({
     computed: async () => {
-      const lists = await queryOpportunities(scope, project, runFilterOf(args, now), opportunityKindsOf(args.kind), Infinity);
+      const lists = await queryOpportunities(
+        scope,
+        project,
+        runFilterOf(args, now),
+        opportunityKindsOf(args.kind),
+        Infinity,
+      );
       return OPPORTUNITY_KINDS.flatMap((kind) => lists[kind].map((item) => ({ kind, ...item })));
     },
     columns: OPPORTUNITY_COLUMNS,

@@ -10,14 +10,37 @@ export { projectRepository } from './project-repository.js';
 export { COUNTER_COLUMNS } from './scan-columns.js';
 export { scanRepository } from './scans-repository.js';
 export type { ScanFilter, ScanRow } from './scans-repository.js';
-export { competitorCountersFromRuns, competitorsNamed, competitorDifferences, counterDifferences, countersFromRuns, runProblems, runsDigest, SENTIMENTS } from './runs.js';
+export {
+  competitorCountersFromRuns,
+  competitorsNamed,
+  competitorDifferences,
+  counterDifferences,
+  countersFromRuns,
+  runProblems,
+  runsDigest,
+  SENTIMENTS,
+} from './runs.js';
 export type { Run, RunCitation, RunCompetitor, RunRetrieval, Sentiment } from './runs.js';
-export { distinctQueryKeys, normaliseUrl, pageTotalsOf, pagesReadOf, retrievedPages, searchQueryKey, type PageRead } from './retrieval.js';
+export {
+  distinctQueryKeys,
+  normaliseUrl,
+  pageTotalsOf,
+  pagesReadOf,
+  retrievedPages,
+  searchQueryKey,
+  type PageRead,
+} from './retrieval.js';
 export { orderedMembers, stringSetId } from './string-sets.js';
 export { byCodePoint } from './code-point-order.js';
 export { urlFacts } from './url-facts.js';
 export type { RetrievedPage } from './retrieval.js';
-export { domainOwnership, normaliseDomain, ownedSpellings, parseCompetitorDomains, registrableDomain } from './domains.js';
+export {
+  domainOwnership,
+  normaliseDomain,
+  ownedSpellings,
+  parseCompetitorDomains,
+  registrableDomain,
+} from './domains.js';
 export type { CompetitorDomains, DomainOwnership } from './domains.js';
 export { sourceRow, sourceTotalsOf } from './source-shares.js';
 export type { SourceRow, SourceSums } from './source-shares.js';
@@ -32,7 +55,14 @@ export { metricsRange, rangeRuleText, SCAN_RANGE } from './read-filters.js';
 export { ROW_EXPORTS } from './exports.js';
 export type { ExportArgs, RowExport } from './exports.js';
 export type { ProjectRow } from './project-repository.js';
-export { addPrompts, listPrompts, PROMPT_LIMITS, setProjectDomains, setPromptsArchived, updatePrompts } from './prompt-management.js';
+export {
+  addPrompts,
+  listPrompts,
+  PROMPT_LIMITS,
+  setProjectDomains,
+  setPromptsArchived,
+  updatePrompts,
+} from './prompt-management.js';
 export type { PromptInput, PromptView } from './prompt-management.js';
 export { querySearchQueries, searchQueriesOfPrompts } from './search-queries.js';
 export type { SearchQueryFilter, SearchQueryRow } from './search-queries.js';

@@ -5,7 +5,17 @@ import type { WorkspaceScope } from '../db/workspace-scope.js';
 import { groupByParent, perParentSql } from '../db/per-parent.js';
 import { tenantStatement, type WorkspaceBinding } from '../db/tenant-sql.js';
 import { COUNTER_COLUMNS, COUNTER_SELECT } from './scan-columns.js';
-import { COMPETITOR_COUNTER_FIELDS, competitorMetrics, COUNTER_FIELDS, ratesOf, sumCounters, type CompetitorCounters, type CompetitorMetrics, type ScanCounters, type ScanRates } from './pooled-rates.js';
+import {
+  COMPETITOR_COUNTER_FIELDS,
+  competitorMetrics,
+  COUNTER_FIELDS,
+  ratesOf,
+  sumCounters,
+  type CompetitorCounters,
+  type CompetitorMetrics,
+  type ScanCounters,
+  type ScanRates,
+} from './pooled-rates.js';
 import { localeMatchesSql, type RunFilter } from './run-filter.js';
 import type { AiModel } from './models.js';
 
@@ -39,7 +49,9 @@ const counterSums = COUNTER_FIELDS.map((field) => `sum(${COUNTER_COLUMNS[field]}
 const scanFilterSql = (workspace: WorkspaceBinding) =>
   `${workspace()} AND date BETWEEN $3::date AND $4::date AND ($5::text IS NULL OR model = $5) AND ${localeMatchesSql('locale', '$6')}`;
 
-export const METRICS_ROWS = tenantStatement<Record<string, any> & { parentId: string; competitors: CompetitorCounters[] }>('ai-metrics-rows', (workspace) =>
+export const METRICS_ROWS = tenantStatement<
+  Record<string, any> & { parentId: string; competitors: CompetitorCounters[] }
+>('ai-metrics-rows', (workspace) =>
   perParentSql(`
      SELECT date, model, locale, ${COUNTER_SELECT}, competitors FROM scans
      WHERE project_id = p.id AND ${scanFilterSql(workspace)} ORDER BY date DESC, locale, model LIMIT $7`),
@@ -67,7 +79,10 @@ const COMPETITOR_TOTALS = tenantStatement<Record<string, any> & { parentId: stri
 
 const competitorCountersOf = (row: Record<string, unknown>): CompetitorCounters => ({
   name: String(row.name),
-  ...(Object.fromEntries(COMPETITOR_COUNTER_FIELDS.map((field) => [field, Number(row[field])])) as Omit<CompetitorCounters, 'name'>),
+  ...(Object.fromEntries(COMPETITOR_COUNTER_FIELDS.map((field) => [field, Number(row[field])])) as Omit<
+    CompetitorCounters,
+    'name'
+  >),
 });
 
 // Runs for every one of up to 1 000 rows of a response, so one literal: a loop over COUNTER_FIELDS
@@ -99,7 +114,11 @@ export async function queryProjectMetrics(
   cap: number,
 ): Promise<MetricsResult[]> {
   const values = [projectIds, filter.range.from, filter.range.to, filter.model, filter.locale];
-  const [rows, totalsRows, competitorRows] = await Promise.all([scope.rows(METRICS_ROWS, [...values, cap]), scope.rows(TOTALS, values), scope.rows(COMPETITOR_TOTALS, values)]);
+  const [rows, totalsRows, competitorRows] = await Promise.all([
+    scope.rows(METRICS_ROWS, [...values, cap]),
+    scope.rows(TOTALS, values),
+    scope.rows(COMPETITOR_TOTALS, values),
+  ]);
 
   const rowsByProject = groupByParent(projectIds, rows);
   const competitorsByProject = groupByParent(projectIds, competitorRows);
@@ -135,7 +154,9 @@ export function metricsRowOf(row: Record<string, any>): MetricsRow {
     shareOfVoice: rates.shareOfVoice,
     averagePosition: rates.averagePosition,
     sentiment: rates.sentiment,
-    competitors: (row.competitors as CompetitorCounters[]).map((competitor) => competitorMetrics(competitor, counters.totalRuns, counters.totalMentionCount)),
+    competitors: (row.competitors as CompetitorCounters[]).map((competitor) =>
+      competitorMetrics(competitor, counters.totalRuns, counters.totalMentionCount),
+    ),
   };
 }
 
@@ -144,7 +165,10 @@ export function metricsRowOf(row: Record<string, any>): MetricsRow {
  * and per-locale competitor sums. A locale's counters are its models' added up, its rates pooled
  * from those sums; `total` counts the rows the grouped rows stand for.
  */
-export function localeTotalsOf(modelRows: readonly Record<string, any>[], competitorRows: readonly Record<string, any>[]): { totals: LocaleTotals[]; total: number } {
+export function localeTotalsOf(
+  modelRows: readonly Record<string, any>[],
+  competitorRows: readonly Record<string, any>[],
+): { totals: LocaleTotals[]; total: number } {
   const rowsByLocale = new Map<string, Record<string, any>[]>();
   let total = 0;
   for (const row of modelRows) {
@@ -161,7 +185,13 @@ export function localeTotalsOf(modelRows: readonly Record<string, any>[], compet
     const counters = sumCounters(byModel);
     const competitors = competitorRows
       .filter((competitor) => competitor.locale === locale)
-      .map((competitor) => competitorMetrics(competitorCountersOf(competitor), Number(competitor.totalRuns), Number(competitor.totalMentionCount)));
+      .map((competitor) =>
+        competitorMetrics(
+          competitorCountersOf(competitor),
+          Number(competitor.totalRuns),
+          Number(competitor.totalMentionCount),
+        ),
+      );
     return { locale, ...counters, ...ratesOf(counters), byModel, competitors };
   });
   return { totals, total };

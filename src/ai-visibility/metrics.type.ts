@@ -13,7 +13,16 @@ import { ProjectType } from './project.type.js';
 import { projectRead } from './project-read.type.js';
 import { type LocaleTotals, type MetricsRow, type ModelTotals } from './metrics.js';
 import type { CompetitorMetrics, ScanCounters, ScanRates } from './pooled-rates.js';
-import { METRICS_ROWS_LIMIT, metricsRange, rangeRuleText, RUN_RANGE, runFilterOf, SCAN_RANGE, type RangeRule, type RunFilterArgs } from './read-filters.js';
+import {
+  METRICS_ROWS_LIMIT,
+  metricsRange,
+  rangeRuleText,
+  RUN_RANGE,
+  runFilterOf,
+  SCAN_RANGE,
+  type RangeRule,
+  type RunFilterArgs,
+} from './read-filters.js';
 import type { RunFilter } from './run-filter.js';
 import { LOCALE_PATTERN, MAX_LOCALE_LENGTH } from './locales.js';
 import { compareLocales, RATE_FIELDS, type LocaleComparison, type PeriodRates } from './period-comparison.js';
@@ -23,7 +32,10 @@ import { MAX_ROWS, trendPoints } from './read-rows.js';
 
 type CountersAndRates = ScanCounters & ScanRates;
 
-export type CountersFieldBuilder = PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$inferSchemaTypes, CountersAndRates>;
+export type CountersFieldBuilder = PothosSchemaTypes.ObjectFieldBuilder<
+  typeof builder.$inferSchemaTypes,
+  CountersAndRates
+>;
 
 /** Counter and rate fields shared by rows, per-model totals and per-locale totals. */
 export const countersAndRates = (t: CountersFieldBuilder) => ({
@@ -39,7 +51,10 @@ export const countersAndRates = (t: CountersFieldBuilder) => ({
   visibility: t.exposeFloat('visibility', { nullable: true, description: 'visibilityCount / totalRuns.' }),
   shareOfVoice: t.exposeFloat('shareOfVoice', { nullable: true, description: 'mentionCount / totalMentionCount.' }),
   averagePosition: t.exposeFloat('averagePosition', { nullable: true, description: 'positionSum / positionedCount.' }),
-  sentiment: t.exposeFloat('sentiment', { nullable: true, description: '(positive - negative) / (positive + neutral + negative), in -1..1.' }),
+  sentiment: t.exposeFloat('sentiment', {
+    nullable: true,
+    description: '(positive - negative) / (positive + neutral + negative), in -1..1.',
+  }),
 });
 
 const CompetitorType = builder.objectRef<CompetitorMetrics>('AiVisibilityCompetitor').implement({
@@ -51,10 +66,15 @@ const CompetitorType = builder.objectRef<CompetitorMetrics>('AiVisibilityCompeti
     positionedCount: t.exposeInt('positionedCount'),
     positionSum: t.exposeInt('positionSum'),
     totalRuns: t.exposeInt('totalRuns', { description: 'Runs of the scans that report this competitor.' }),
-    totalMentionCount: t.exposeInt('totalMentionCount', { description: 'Mentions of all tracked brands in those scans.' }),
+    totalMentionCount: t.exposeInt('totalMentionCount', {
+      description: 'Mentions of all tracked brands in those scans.',
+    }),
     visibility: t.exposeFloat('visibility', { nullable: true, description: 'visibilityCount / totalRuns.' }),
     shareOfVoice: t.exposeFloat('shareOfVoice', { nullable: true, description: 'mentionCount / totalMentionCount.' }),
-    averagePosition: t.exposeFloat('averagePosition', { nullable: true, description: 'positionSum / positionedCount.' }),
+    averagePosition: t.exposeFloat('averagePosition', {
+      nullable: true,
+      description: 'positionSum / positionedCount.',
+    }),
   }),
 });
 
@@ -76,7 +96,10 @@ const MetricsRowType = builder.objectRef<MetricsRow>('AiVisibilityMetricsRow').i
 });
 
 const ModelTotalsType = builder.objectRef<ModelTotals>('AiVisibilityModelTotals').implement({
-  fields: (t) => ({ model: t.expose('model', { type: AiModelEnum }), ...countersAndRates(t as unknown as CountersFieldBuilder) }),
+  fields: (t) => ({
+    model: t.expose('model', { type: AiModelEnum }),
+    ...countersAndRates(t as unknown as CountersFieldBuilder),
+  }),
 });
 
 export const LocaleTotalsType = builder.objectRef<LocaleTotals>('AiVisibilityLocaleTotals').implement({
@@ -113,12 +136,14 @@ const MetricsType = builder.objectRef<MetricsShape>('AiVisibilityMetrics').imple
   }),
 });
 
-const MetricsEnvelope = builder.objectRef<{ data: MetricsShape; meta: ListMetaShape }>('AiVisibilityMetricsResult').implement({
-  fields: (t) => ({
-    data: t.expose('data', { type: MetricsType }),
-    meta: t.expose('meta', { type: ListMeta, description: 'total and truncated describe rows.' }),
-  }),
-});
+const MetricsEnvelope = builder
+  .objectRef<{ data: MetricsShape; meta: ListMetaShape }>('AiVisibilityMetricsResult')
+  .implement({
+    fields: (t) => ({
+      data: t.expose('data', { type: MetricsType }),
+      meta: t.expose('meta', { type: ListMeta, description: 'total and truncated describe rows.' }),
+    }),
+  });
 
 /** The filter of every AI-visibility read: a date range (within the read's rule), a model and a locale. */
 export const runFilterArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>, rule: RangeRule = RUN_RANGE) => ({
@@ -143,7 +168,11 @@ export const runFilterArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>,
 
 const metricsArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => ({
   ...runFilterArgs(arg, SCAN_RANGE),
-  limit: boundedIntArg(arg, METRICS_ROWS_LIMIT, 'Rows, most recent first (meta.total counts them all; totals cover every row)'),
+  limit: boundedIntArg(
+    arg,
+    METRICS_ROWS_LIMIT,
+    'Rows, most recent first (meta.total counts them all; totals cover every row)',
+  ),
 });
 
 /** A project's metrics; projects asked together with the same arguments share three statements. */
@@ -180,10 +209,14 @@ const PeriodRatesType = builder.objectRef<PeriodRates>('AiVisibilityPeriodRates'
   }),
 });
 
-const RateDeltaType = builder.objectRef<Record<(typeof RATE_FIELDS)[number], number | null>>('AiVisibilityRateDelta').implement({
-  description: 'Current minus previous, in the rates\' own units (0..1 for visibility and share of voice); null when either side has no data.',
-  fields: (t) => Object.fromEntries(RATE_FIELDS.map((field) => [field, t.exposeFloat(field, { nullable: true })])) as never,
-});
+const RateDeltaType = builder
+  .objectRef<Record<(typeof RATE_FIELDS)[number], number | null>>('AiVisibilityRateDelta')
+  .implement({
+    description:
+      "Current minus previous, in the rates' own units (0..1 for visibility and share of voice); null when either side has no data.",
+    fields: (t) =>
+      Object.fromEntries(RATE_FIELDS.map((field) => [field, t.exposeFloat(field, { nullable: true })])) as never,
+  });
 
 const LocaleComparisonType = builder.objectRef<LocaleComparison>('AiVisibilityLocaleComparison').implement({
   fields: (t) => ({
@@ -242,8 +275,12 @@ builder.objectField(ProjectType, 'trend', (t) =>
     description: 'Rates per day, week or month, per model and locale, each period pooled on its own.',
     authScopes: { scope: 'ai_visibility:read' },
     extensions: GRAPH_ONLY,
-    args: { granularity: t.arg({ type: TrendGranularityEnum, required: false, description: 'day (default), week or month.' }), ...runFilterArgs(t.arg) },
+    args: {
+      granularity: t.arg({ type: TrendGranularityEnum, required: false, description: 'day (default), week or month.' }),
+      ...runFilterArgs(t.arg),
+    },
     complexity: (args, ctx) => bounded(trendPoints(args, ctx.now)),
-    resolve: (project, args, ctx) => queryTrend(ctx.workspace, project.id, runFilterOf(args, ctx.now), args.granularity ?? 'day'),
+    resolve: (project, args, ctx) =>
+      queryTrend(ctx.workspace, project.id, runFilterOf(args, ctx.now), args.granularity ?? 'day'),
   }),
 );

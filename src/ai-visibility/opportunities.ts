@@ -4,7 +4,18 @@
 import type { WorkspaceScope } from '../db/workspace-scope.js';
 import { tenantStatement } from '../db/tenant-sql.js';
 import { ownershipOf } from './domains.js';
-import { pageOpportunity, promptOpportunity, rankPerLocale, sourceOpportunity, type PageOpportunity, type PageSums, type PromptGapSums, type PromptOpportunity, type SourceGapSums, type SourceOpportunity } from './opportunity-scores.js';
+import {
+  pageOpportunity,
+  promptOpportunity,
+  rankPerLocale,
+  sourceOpportunity,
+  type PageOpportunity,
+  type PageSums,
+  type PromptGapSums,
+  type PromptOpportunity,
+  type SourceGapSums,
+  type SourceOpportunity,
+} from './opportunity-scores.js';
 import { runFilterSql, runFilterValues, type RunFilter } from './run-filter.js';
 
 export const OPPORTUNITY_KINDS = ['prompts', 'sources', 'pages'] as const;
@@ -61,7 +72,9 @@ const SOURCE_GAPS = tenantStatement<SourceGapSums>(
 // The project's own pages ($7: its domains) read in the range, from the per-scan page totals.
 const OWNED_PAGES = tenantStatement<PageSums>(
   null,
-  (workspace) => `SELECT t.locale, t.url, t.domain, sum(t.retrievals)::int AS retrievals, sum(t.retrieved_not_cited)::int AS "retrievedNotCited"
+  (
+    workspace,
+  ) => `SELECT t.locale, t.url, t.domain, sum(t.retrievals)::int AS retrievals, sum(t.retrieved_not_cited)::int AS "retrievedNotCited"
     FROM ai_page_totals t WHERE ${workspace('t')} AND t.project_id = $2 AND t.domain = ANY($7::text[]) AND ${runFilterSql('t')}
     GROUP BY t.locale, t.url, t.domain`,
 );
@@ -75,7 +88,13 @@ export interface Opportunities {
 type ProjectForOpportunities = { id: string; domains: string[]; competitorDomains: unknown };
 
 /** The asked kinds, each ranked per locale and cut to `perLocale`; a kind not asked is an empty list. */
-export async function queryOpportunities(scope: WorkspaceScope, project: ProjectForOpportunities, filter: RunFilter, kinds: readonly OpportunityKind[], perLocale: number): Promise<Opportunities> {
+export async function queryOpportunities(
+  scope: WorkspaceScope,
+  project: ProjectForOpportunities,
+  filter: RunFilter,
+  kinds: readonly OpportunityKind[],
+  perLocale: number,
+): Promise<Opportunities> {
   const values = [project.id, ...runFilterValues(filter)];
   const ownership = ownershipOf(project);
   const [prompts, sources, pages] = await Promise.all([
@@ -84,8 +103,20 @@ export async function queryOpportunities(scope: WorkspaceScope, project: Project
     kinds.includes('pages') && project.domains.length ? scope.rows(OWNED_PAGES, [...values, [...ownership.owned]]) : [],
   ]);
   return {
-    prompts: rankPerLocale(prompts.map(promptOpportunity).filter((item) => item !== null), (item) => item.prompt, perLocale),
-    sources: rankPerLocale(sources.map((sums) => sourceOpportunity(sums, ownership)), (item) => item.domain, perLocale),
-    pages: rankPerLocale(pages.map(pageOpportunity).filter((item) => item !== null), (item) => item.url, perLocale),
+    prompts: rankPerLocale(
+      prompts.map(promptOpportunity).filter((item) => item !== null),
+      (item) => item.prompt,
+      perLocale,
+    ),
+    sources: rankPerLocale(
+      sources.map((sums) => sourceOpportunity(sums, ownership)),
+      (item) => item.domain,
+      perLocale,
+    ),
+    pages: rankPerLocale(
+      pages.map(pageOpportunity).filter((item) => item !== null),
+      (item) => item.url,
+      perLocale,
+    ),
   };
 }

@@ -84,15 +84,25 @@ export interface PageOpportunity extends PageSums {
 /** citedRate = (retrievals − retrievedNotCited) / retrievals; score = retrievedNotCited; null when never read without a citation. */
 export function pageOpportunity(sums: PageSums): PageOpportunity | null {
   if (sums.retrievedNotCited <= 0) return null;
-  return { ...sums, citedRate: ratio(sums.retrievals - sums.retrievedNotCited, sums.retrievals), score: sums.retrievedNotCited };
+  return {
+    ...sums,
+    citedRate: ratio(sums.retrievals - sums.retrievedNotCited, sums.retrievals),
+    score: sums.retrievedNotCited,
+  };
 }
 
 /**
  * Ordered by locale, then score descending, then the item's text (prompt, domain or URL) in
  * code-point order; at most `perLocale` of each locale.
  */
-export function rankPerLocale<T extends { locale: string; score: number }>(items: readonly T[], textOf: (item: T) => string, perLocale: number): T[] {
-  const sorted = [...items].sort((a, b) => byCodePoint(a.locale, b.locale) || b.score - a.score || byCodePoint(textOf(a), textOf(b)));
+export function rankPerLocale<T extends { locale: string; score: number }>(
+  items: readonly T[],
+  textOf: (item: T) => string,
+  perLocale: number,
+): T[] {
+  const sorted = [...items].sort(
+    (a, b) => byCodePoint(a.locale, b.locale) || b.score - a.score || byCodePoint(textOf(a), textOf(b)),
+  );
   const kept = new Map<string, number>();
   return sorted.filter((item) => {
     const count = kept.get(item.locale) ?? 0;

@@ -63,7 +63,12 @@ export interface CompetitorCounters {
   positionSum: number;
 }
 
-export const COMPETITOR_COUNTER_FIELDS = ['visibilityCount', 'mentionCount', 'positionedCount', 'positionSum'] as const satisfies readonly (keyof CompetitorCounters)[];
+export const COMPETITOR_COUNTER_FIELDS = [
+  'visibilityCount',
+  'mentionCount',
+  'positionedCount',
+  'positionSum',
+] as const satisfies readonly (keyof CompetitorCounters)[];
 
 /** A competitor's counters with the runs and mentions of the same scans, and its pooled rates. */
 export interface CompetitorMetrics extends CompetitorCounters {
@@ -75,7 +80,11 @@ export interface CompetitorMetrics extends CompetitorCounters {
 }
 
 /** Rates of a competitor, pooled like the brand's: its counts over the runs and mentions of the scans that report it. */
-export function competitorMetrics(counters: CompetitorCounters, totalRuns: number, totalMentionCount: number): CompetitorMetrics {
+export function competitorMetrics(
+  counters: CompetitorCounters,
+  totalRuns: number,
+  totalMentionCount: number,
+): CompetitorMetrics {
   // Field by field, not spread: it runs for each competitor of up to 1 000 metrics rows.
   return {
     name: counters.name,

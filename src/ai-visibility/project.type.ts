@@ -25,8 +25,13 @@ export const ProjectType = builder.objectRef<ProjectRow>('AiVisibilityProject').
     competitors: t.exposeStringList('competitors'),
     models: t.expose('models', { type: [AiModelEnum] }),
     locales: t.exposeStringList('locales', { description: 'BCP 47 tags; each is its own population.' }),
-    domains: t.exposeStringList('domains', { description: "The brand's own registrable domains: citations of these are owned." }),
-    competitorDomains: t.expose('competitorDomains', { type: [CompetitorDomainsType], complexity: bounded(MAX_ROWS.competitors) }),
+    domains: t.exposeStringList('domains', {
+      description: "The brand's own registrable domains: citations of these are owned.",
+    }),
+    competitorDomains: t.expose('competitorDomains', {
+      type: [CompetitorDomainsType],
+      complexity: bounded(MAX_ROWS.competitors),
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     client: t.field({
       type: ClientType,
@@ -39,14 +44,22 @@ export const ProjectType = builder.objectRef<ProjectRow>('AiVisibilityProject').
   }),
 });
 
-registerNodeKind('project', { typeName: 'AiVisibilityProject', scope: 'ai_visibility:read', load: (ctx, id) => ctx.loaders.project.load(id) });
+registerNodeKind('project', {
+  typeName: 'AiVisibilityProject',
+  scope: 'ai_visibility:read',
+  load: (ctx, id) => ctx.loaders.project.load(id),
+});
 
-const ProjectList = listEnvelope('AiVisibilityProjectList', ProjectType, 'The workspace\'s AI-visibility projects, newest first.');
+const ProjectList = listEnvelope(
+  'AiVisibilityProjectList',
+  ProjectType,
+  "The workspace's AI-visibility projects, newest first.",
+);
 
 builder.queryField('aiVisibilityProjects', (t) =>
   t.field({
     type: ProjectList,
-    description: 'The workspace\'s AI-visibility projects, newest first.',
+    description: "The workspace's AI-visibility projects, newest first.",
     authScopes: { scope: 'ai_visibility:read' },
     args: { clientId: t.arg({ type: 'ClientId', required: false, description: 'Only projects of this client.' }) },
     resolve: (_root, args, ctx) =>
@@ -61,7 +74,7 @@ builder.queryField('aiVisibilityProjects', (t) =>
 builder.objectField(ClientType, 'aiVisibilityProjects', (t) =>
   t.field({
     type: ProjectList,
-    description: 'This client\'s AI-visibility projects, newest first, capped like the projects list.',
+    description: "This client's AI-visibility projects, newest first, capped like the projects list.",
     authScopes: { scope: 'ai_visibility:read' },
     extensions: GRAPH_ONLY,
     resolve: (client, _args, ctx) => ctx.loaders.projectsOfClient.load(client.id),

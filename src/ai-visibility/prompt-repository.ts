@@ -23,8 +23,10 @@ export interface PromptFilter {
   includeArchived: boolean;
 }
 
-const COLUMNS = 'id, project_id AS "projectId", text, topic, tags, created_at AS "createdAt", archived_at AS "archivedAt"';
-const MATCHES = '($3::text IS NULL OR topic = $3) AND ($4::text IS NULL OR $4 = ANY(tags)) AND ($5::boolean OR archived_at IS NULL)';
+const COLUMNS =
+  'id, project_id AS "projectId", text, topic, tags, created_at AS "createdAt", archived_at AS "archivedAt"';
+const MATCHES =
+  '($3::text IS NULL OR topic = $3) AND ($4::text IS NULL OR $4 = ANY(tags)) AND ($5::boolean OR archived_at IS NULL)';
 
 // A keyset page, oldest first: $6 the rows, $7/$8 the last row's created_at and id (null from the start).
 const LIST = tenantStatement<PromptRow>(
@@ -32,15 +34,23 @@ const LIST = tenantStatement<PromptRow>(
   (workspace) => `SELECT ${COLUMNS} FROM ai_prompts WHERE ${workspace()} AND project_id = $2 AND ${MATCHES}
     AND ($7::timestamptz IS NULL OR (created_at, id) > ($7::timestamptz, $8::text)) ORDER BY created_at, id LIMIT $6`,
 );
-const COUNT = tenantStatement<{ n: number }>('prompts.count', (workspace) => `SELECT count(*)::int AS n FROM ai_prompts WHERE ${workspace()} AND project_id = $2 AND ${MATCHES}`);
-const BY_IDS = tenantStatement<PromptRow>('prompts.by-ids', (workspace) => `SELECT ${COLUMNS} FROM ai_prompts WHERE ${workspace()} AND id = ANY($2::text[])`);
+const COUNT = tenantStatement<{ n: number }>(
+  'prompts.count',
+  (workspace) => `SELECT count(*)::int AS n FROM ai_prompts WHERE ${workspace()} AND project_id = $2 AND ${MATCHES}`,
+);
+const BY_IDS = tenantStatement<PromptRow>(
+  'prompts.by-ids',
+  (workspace) => `SELECT ${COLUMNS} FROM ai_prompts WHERE ${workspace()} AND id = ANY($2::text[])`,
+);
 const TOPICS = tenantStatement<{ topic: string; prompts: number }>(
   'prompts.topics',
-  (workspace) => `SELECT topic, count(*)::int AS prompts FROM ai_prompts WHERE ${workspace()} AND project_id = $2 AND topic IS NOT NULL AND archived_at IS NULL GROUP BY topic ORDER BY topic LIMIT $3`,
+  (workspace) =>
+    `SELECT topic, count(*)::int AS prompts FROM ai_prompts WHERE ${workspace()} AND project_id = $2 AND topic IS NOT NULL AND archived_at IS NULL GROUP BY topic ORDER BY topic LIMIT $3`,
 );
 const TAGS = tenantStatement<{ tag: string; prompts: number }>(
   'prompts.tags',
-  (workspace) => `SELECT tag, count(*)::int AS prompts FROM ai_prompts, unnest(tags) AS tag WHERE ${workspace()} AND project_id = $2 AND archived_at IS NULL GROUP BY tag ORDER BY tag LIMIT $3`,
+  (workspace) =>
+    `SELECT tag, count(*)::int AS prompts FROM ai_prompts, unnest(tags) AS tag WHERE ${workspace()} AND project_id = $2 AND archived_at IS NULL GROUP BY tag ORDER BY tag LIMIT $3`,
 );
 
 // The metric contract's counters over answers: a run "mentions the brand" when brandMentions > 0.
@@ -74,16 +84,29 @@ export function promptRepository(scope: WorkspaceScope) {
   return {
     /** Up to `take` prompts after `after` (created_at as written, and id), oldest first. */
     list: (projectId: string, filter: PromptFilter, after: { createdAt: string; id: string } | null, take: number) =>
-      scope.rows(LIST, [projectId, filter.topic, filter.tag, filter.includeArchived, take, after?.createdAt ?? null, after?.id ?? null]),
-    count: async (projectId: string, filter: PromptFilter) => (await scope.rows(COUNT, [projectId, filter.topic, filter.tag, filter.includeArchived]))[0]!.n,
-    byIds: async (ids: readonly string[]): Promise<(PromptRow | null)[]> => inAskedOrder(ids, await scope.rows(BY_IDS, [ids])),
+      scope.rows(LIST, [
+        projectId,
+        filter.topic,
+        filter.tag,
+        filter.includeArchived,
+        take,
+        after?.createdAt ?? null,
+        after?.id ?? null,
+      ]),
+    count: async (projectId: string, filter: PromptFilter) =>
+      (await scope.rows(COUNT, [projectId, filter.topic, filter.tag, filter.includeArchived]))[0]!.n,
+    byIds: async (ids: readonly string[]): Promise<(PromptRow | null)[]> =>
+      inAskedOrder(ids, await scope.rows(BY_IDS, [ids])),
     /** The first `take` topics (and tags below), alphabetically. */
     topics: (projectId: string, take: number) => scope.rows(TOPICS, [projectId, take]),
     tags: (projectId: string, take: number) => scope.rows(TAGS, [projectId, take]),
     /** Each prompt's totals per locale over the filtered runs, in two statements whatever their number. */
     totals: async (promptIds: readonly string[], filter: RunFilter): Promise<LocaleTotals[][]> => {
       const values = [promptIds, ...runFilterValues(filter)];
-      const [grouped, competitors] = await Promise.all([scope.rows(TOTALS, values), scope.rows(COMPETITOR_TOTALS, values)]);
+      const [grouped, competitors] = await Promise.all([
+        scope.rows(TOTALS, values),
+        scope.rows(COMPETITOR_TOTALS, values),
+      ]);
       const competitorsOf = groupByParent(promptIds, competitors);
       return groupByParent(promptIds, grouped).map((rows, index) => localeTotalsOf(rows, competitorsOf[index]!).totals);
     },

@@ -29,10 +29,15 @@ export const PromptType = builder.objectRef<ListedPrompt>('AiVisibilityPrompt').
     topic: t.exposeString('topic', { nullable: true }),
     tags: t.exposeStringList('tags'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    archivedAt: t.expose('archivedAt', { type: 'DateTime', nullable: true, description: 'Null while the prompt is tracked.' }),
+    archivedAt: t.expose('archivedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'Null while the prompt is tracked.',
+    }),
     totals: t.field({
       type: [LocaleTotalsType],
-      description: "Per locale: the metrics endpoint's counters and rates pooled over this prompt's runs in the range the prompts were read for (default: the last 30 days).",
+      description:
+        "Per locale: the metrics endpoint's counters and rates pooled over this prompt's runs in the range the prompts were read for (default: the last 30 days).",
       complexity: bounded(MAX_ROWS.locales),
       resolve: (prompt, _args, ctx) => ctx.loaders.promptTotals.load({ parentId: prompt.id, filter: prompt.filter }),
     }),
@@ -48,7 +53,12 @@ registerNodeKind('prompt', {
   },
 });
 
-const PromptList = keysetPage('AiVisibilityPromptList', PromptType, 'prompts', "A page of a project's prompts, oldest first (creation time, then id).");
+const PromptList = keysetPage(
+  'AiVisibilityPromptList',
+  PromptType,
+  'prompts',
+  "A page of a project's prompts, oldest first (creation time, then id).",
+);
 
 const promptArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => ({
   topic: arg.string({ required: false, description: 'Only prompts with this topic.' }),
@@ -72,7 +82,8 @@ type PromptListArgs = RunFilterArgs & {
 };
 
 const promptFilterOf = (args: PromptListArgs): PromptFilter => {
-  for (const name of ['topic', 'tag'] as const) if ((args[name]?.length ?? 0) > 100) throw invalidParameter(name, `${name} has at most 100 characters.`);
+  for (const name of ['topic', 'tag'] as const)
+    if ((args[name]?.length ?? 0) > 100) throw invalidParameter(name, `${name} has at most 100 characters.`);
   return { topic: args.topic ?? null, tag: args.tag ?? null, includeArchived: args.includeArchived ?? false };
 };
 
@@ -90,14 +101,27 @@ projectRead({
     const limit = Math.min(withinBounds(args.limit, PROMPTS_LIMIT), ctx.config.LIST_ROW_CAP);
     return async (project) => {
       // Which prompts are listed depends on these filters only; the range, model and locale shape their totals.
-      const binding = cursorBinding(ctx.workspace.workspaceId, project.id, 'prompts', prompts.topic, prompts.tag, prompts.includeArchived);
+      const binding = cursorBinding(
+        ctx.workspace.workspaceId,
+        project.id,
+        'prompts',
+        prompts.topic,
+        prompts.tag,
+        prompts.includeArchived,
+      );
       const cursor = args.cursor ? decodeCursor(args.cursor, isInstant, 'cursor', binding) : null;
-      const rows = await ctx.repositories.prompts.list(project.id, prompts, cursor && { createdAt: cursor.sortValue, id: cursor.id }, limit + 1);
+      const rows = await ctx.repositories.prompts.list(
+        project.id,
+        prompts,
+        cursor && { createdAt: cursor.sortValue, id: cursor.id },
+        limit + 1,
+      );
       const data = rows.slice(0, limit);
       const more = rows.length > limit;
       const total = !cursor && !more ? data.length : await ctx.repositories.prompts.count(project.id, prompts);
       const last = data.at(-1);
-      const nextCursor = more && last ? encodeCursor({ sortValue: isoInstant(last.createdAt), id: last.id }, binding) : null;
+      const nextCursor =
+        more && last ? encodeCursor({ sortValue: isoInstant(last.createdAt), id: last.id }, binding) : null;
       return { data: data.map((prompt) => ({ ...prompt, filter })), meta: { total, truncated: more, nextCursor } };
     };
   },
@@ -105,9 +129,14 @@ projectRead({
 
 /** A topic or a tag of the tracked prompts, with how many prompts carry it. */
 function promptLabelField(name: 'topics' | 'tags', key: 'topic' | 'tag', what: string) {
-  const LabelType = builder.objectRef<Record<string, string | number>>(key === 'topic' ? 'AiVisibilityTopic' : 'AiVisibilityTag').implement({
-    fields: (t) => ({ [key]: t.string({ resolve: (row) => String(row[key]) }), prompts: t.int({ description: `Tracked prompts with this ${key}.`, resolve: (row) => Number(row.prompts) }) }),
-  });
+  const LabelType = builder
+    .objectRef<Record<string, string | number>>(key === 'topic' ? 'AiVisibilityTopic' : 'AiVisibilityTag')
+    .implement({
+      fields: (t) => ({
+        [key]: t.string({ resolve: (row) => String(row[key]) }),
+        prompts: t.int({ description: `Tracked prompts with this ${key}.`, resolve: (row) => Number(row.prompts) }),
+      }),
+    });
   builder.objectField(ProjectType, name, (t) =>
     t.field({
       type: [LabelType],
@@ -126,11 +155,13 @@ promptLabelField('tags', 'tag', 'tags');
 builder.objectField(PromptType, 'metrics', (t) =>
   t.field({
     type: [LocaleTotalsType],
-    description: "This prompt's counters and rates per locale (byModel and competitors inside), pooled over its runs in a range (default: the last 30 days).",
+    description:
+      "This prompt's counters and rates per locale (byModel and competitors inside), pooled over its runs in a range (default: the last 30 days).",
     authScopes: { scope: 'ai_visibility:read' },
     extensions: GRAPH_ONLY,
     args: runFilterArgs(t.arg),
     complexity: (args) => bounded(localesOf(args)),
-    resolve: (prompt, args, ctx) => ctx.loaders.promptTotals.load({ parentId: prompt.id, filter: runFilterOf(args, ctx.now) }),
+    resolve: (prompt, args, ctx) =>
+      ctx.loaders.promptTotals.load({ parentId: prompt.id, filter: runFilterOf(args, ctx.now) }),
   }),
 );

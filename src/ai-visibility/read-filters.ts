@@ -34,19 +34,28 @@ export const SCAN_RANGE: RangeRule = { defaultDays: 30, maxDays: 3 * 366 };
  * since" expects); a default never goes before 0001-01-01. A range wider than the read's
  * `maxDays` is refused, naming dateFrom.
  */
-export function metricsRange(dateFrom: string | null | undefined, dateTo: string | null | undefined, now: Date, rule: RangeRule = RUN_RANGE): DateRange {
+export function metricsRange(
+  dateFrom: string | null | undefined,
+  dateTo: string | null | undefined,
+  now: Date,
+  rule: RangeRule = RUN_RANGE,
+): DateRange {
   const to = dateTo ?? now.toISOString().slice(0, 10);
   const from = dateFrom ?? clampDate(addDays(to, -(rule.defaultDays - 1)));
   if (from > to) throw invalidParameter('dateFrom', `dateFrom (${from}) must not be after dateTo (${to}).`);
   const days = daysBetweenInclusive({ from, to });
   if (days > rule.maxDays) {
-    throw invalidParameter('dateFrom', `dateFrom (${from}) to dateTo (${to}) spans ${days} days; this read spans at most ${rule.maxDays}: ask for a shorter range.`);
+    throw invalidParameter(
+      'dateFrom',
+      `dateFrom (${from}) to dateTo (${to}) spans ${days} days; this read spans at most ${rule.maxDays}: ask for a shorter range.`,
+    );
   }
   return { from, to };
 }
 
 /** What a range argument's description says of its rule (the OpenAPI document carries it). */
-export const rangeRuleText = (rule: RangeRule) => `dateFrom to dateTo spans at most ${rule.maxDays} days (wider: invalid_parameter).`;
+export const rangeRuleText = (rule: RangeRule) =>
+  `dateFrom to dateTo spans at most ${rule.maxDays} days (wider: invalid_parameter).`;
 
 export interface RunFilterArgs {
   dateFrom?: string | null | undefined;
@@ -81,7 +90,12 @@ export function answerFilterOf(args: AnswerArgs, now: Date): AnswerFilter {
     domain = normaliseDomain(args.domain);
     if (!domain) throw invalidParameter('domain', 'domain must be a domain name such as reddit.com.');
   }
-  return { ...runFilterOf(args, now, domain ? DOMAIN_RANGE : RUN_RANGE), promptId: args.promptId ?? null, mentioned: args.mentioned ?? null, domain };
+  return {
+    ...runFilterOf(args, now, domain ? DOMAIN_RANGE : RUN_RANGE),
+    promptId: args.promptId ?? null,
+    mentioned: args.mentioned ?? null,
+    domain,
+  };
 }
 
 // Each `limit` a read takes, declared once (graphql/bounded-int.ts). The defaults keep an answer
@@ -106,10 +120,18 @@ export interface SourceArgs extends RunFilterArgs {
   owned?: boolean | null | undefined;
 }
 
-export const sourceFilterOf = (args: SourceArgs, now: Date): SourceFilter => ({ ...runFilterOf(args, now), promptId: args.promptId ?? null, groupBy: args.groupBy ?? 'domain', owned: args.owned ?? false });
+export const sourceFilterOf = (args: SourceArgs, now: Date): SourceFilter => ({
+  ...runFilterOf(args, now),
+  promptId: args.promptId ?? null,
+  groupBy: args.groupBy ?? 'domain',
+  owned: args.owned ?? false,
+});
 
 export interface SearchQueryArgs extends RunFilterArgs {
   promptId?: string | null | undefined;
 }
 
-export const searchQueryFilterOf = (args: SearchQueryArgs, now: Date): SearchQueryFilter => ({ ...runFilterOf(args, now), promptId: args.promptId ?? null });
+export const searchQueryFilterOf = (args: SearchQueryArgs, now: Date): SearchQueryFilter => ({
+  ...runFilterOf(args, now),
+  promptId: args.promptId ?? null,
+});

@@ -8,7 +8,11 @@ import { PROJECT_LIMITS } from './project-management.js';
 import { metricsRange, type RunFilterArgs } from './read-filters.js';
 import type { TrendGranularity } from './trend.js';
 
-export const MAX_ROWS = { locales: PROJECT_LIMITS.locales, models: AI_MODELS.length, competitors: PROJECT_LIMITS.competitors } as const;
+export const MAX_ROWS = {
+  locales: PROJECT_LIMITS.locales,
+  models: AI_MODELS.length,
+  competitors: PROJECT_LIMITS.competitors,
+} as const;
 
 /** Locales a read returns rows for: one when `locale` names it. */
 export const localesOf = (args: { locale?: string | null | undefined }) => (args.locale ? 1 : MAX_ROWS.locales);
@@ -18,7 +22,10 @@ const modelsOf = (args: { model?: string | null | undefined }) => (args.model ? 
  * A trend's points: one per period of the range, model and locale. An unreadable range counts
  * none here; the resolver refuses it, naming the argument.
  */
-export function trendPoints(args: RunFilterArgs & { granularity?: TrendGranularity | null | undefined }, now: Date): number {
+export function trendPoints(
+  args: RunFilterArgs & { granularity?: TrendGranularity | null | undefined },
+  now: Date,
+): number {
   let days: number;
   try {
     days = daysBetweenInclusive(metricsRange(args.dateFrom, args.dateTo, now));
@@ -26,6 +33,11 @@ export function trendPoints(args: RunFilterArgs & { granularity?: TrendGranulari
     return 0;
   }
   // A week or a month cut by the range's ends adds one period at each end.
-  const periods = args.granularity === 'week' ? Math.ceil(days / 7) + 1 : args.granularity === 'month' ? Math.ceil(days / 28) + 1 : days;
+  const periods =
+    args.granularity === 'week'
+      ? Math.ceil(days / 7) + 1
+      : args.granularity === 'month'
+        ? Math.ceil(days / 28) + 1
+        : days;
   return periods * modelsOf(args) * localesOf(args);
 }

@@ -26,11 +26,18 @@ export const searchQueryKey = (query: string): string => query.trim().toLowerCas
 export function retrievedPages(run: Pick<Run, 'citations' | 'retrieved'>): RetrievedPage[] {
   if (!run.retrieved?.length) return [];
   const cited = new Set((run.citations ?? []).map((citation) => normaliseUrl(citation.url)));
-  return run.retrieved.map((page) => ({ url: page.url, domain: registrableDomain(page.url), title: page.title ?? null, cited: cited.has(normaliseUrl(page.url)) }));
+  return run.retrieved.map((page) => ({
+    url: page.url,
+    domain: registrableDomain(page.url),
+    title: page.title ?? null,
+    cited: cited.has(normaliseUrl(page.url)),
+  }));
 }
 
 /** The run's distinct query keys, in the order first run. */
-export const distinctQueryKeys = (run: Pick<Run, 'searchQueries'>): string[] => [...new Set((run.searchQueries ?? []).map(searchQueryKey))];
+export const distinctQueryKeys = (run: Pick<Run, 'searchQueries'>): string[] => [
+  ...new Set((run.searchQueries ?? []).map(searchQueryKey)),
+];
 
 /** A page a run read, once per normalised URL, at the place first read: "runs that read it" is a count. */
 export interface PageRead {
@@ -62,7 +69,9 @@ export function pageTotalsOf(runsPages: Iterable<readonly PageRead[]>): Map<stri
   const totals = new Map<string, PageTotals>();
   for (const pages of runsPages) {
     for (const page of pages) {
-      const current = totals.get(page.url) ?? totals.set(page.url, { domain: page.domain, retrievals: 0, retrievedNotCited: 0 }).get(page.url)!;
+      const current =
+        totals.get(page.url) ??
+        totals.set(page.url, { domain: page.domain, retrievals: 0, retrievedNotCited: 0 }).get(page.url)!;
       current.retrievals += 1;
       if (!page.cited) current.retrievedNotCited += 1;
     }

@@ -2,7 +2,12 @@
 // scan's counters and its competitors' counters here, and checks counters sent beside runs
 // against them; the metrics endpoint pools the stored sums, so both agree by construction.
 import { createHash } from 'node:crypto';
-import { COMPETITOR_COUNTER_FIELDS, COUNTER_FIELDS, type CompetitorCounters, type ScanCounters } from './pooled-rates.js';
+import {
+  COMPETITOR_COUNTER_FIELDS,
+  COUNTER_FIELDS,
+  type CompetitorCounters,
+  type ScanCounters,
+} from './pooled-rates.js';
 
 export const SENTIMENTS = ['positive', 'neutral', 'negative'] as const;
 export type Sentiment = (typeof SENTIMENTS)[number];
@@ -48,7 +53,8 @@ const SENTIMENT_COUNTER: Record<Sentiment, 'positiveCount' | 'neutralCount' | 'n
 
 /** The scan's counters as the contract defines them over its runs. */
 /** The competitors a run names (mentioned at least once), in its order. */
-export const competitorsNamed = (run: Pick<Run, 'competitors'>): string[] => (run.competitors ?? []).filter((competitor) => competitor.mentions > 0).map((competitor) => competitor.name);
+export const competitorsNamed = (run: Pick<Run, 'competitors'>): string[] =>
+  (run.competitors ?? []).filter((competitor) => competitor.mentions > 0).map((competitor) => competitor.name);
 
 export function countersFromRuns(runs: readonly Run[]): ScanCounters {
   const counters = Object.fromEntries(COUNTER_FIELDS.map((field) => [field, 0])) as unknown as ScanCounters;
@@ -71,7 +77,13 @@ export function competitorCountersFromRuns(runs: readonly Run[]): CompetitorCoun
   const byName = new Map<string, CompetitorCounters>();
   for (const run of runs) {
     for (const entry of run.competitors ?? []) {
-      const counters = byName.get(entry.name) ?? { name: entry.name, visibilityCount: 0, mentionCount: 0, positionedCount: 0, positionSum: 0 };
+      const counters = byName.get(entry.name) ?? {
+        name: entry.name,
+        visibilityCount: 0,
+        mentionCount: 0,
+        positionedCount: 0,
+        positionSum: 0,
+      };
       if (entry.mentions > 0) counters.visibilityCount += 1;
       counters.mentionCount += entry.mentions;
       if (entry.position !== null) {
@@ -86,21 +98,28 @@ export function competitorCountersFromRuns(runs: readonly Run[]): CompetitorCoun
 
 /** "totalRuns: sent 10, the runs give 12" for every counter sent that disagrees with the runs. */
 export function counterDifferences(sent: Partial<ScanCounters>, derived: ScanCounters): string[] {
-  return COUNTER_FIELDS.filter((field) => sent[field] !== undefined && sent[field] !== derived[field]).map((field) => `${field}: sent ${sent[field]}, the runs give ${derived[field]}`);
+  return COUNTER_FIELDS.filter((field) => sent[field] !== undefined && sent[field] !== derived[field]).map(
+    (field) => `${field}: sent ${sent[field]}, the runs give ${derived[field]}`,
+  );
 }
 
 /** The same for competitors: a competitor sent with counters must match its runs' entries exactly. */
-export function competitorDifferences(sent: readonly CompetitorCounters[], derived: readonly CompetitorCounters[]): string[] {
+export function competitorDifferences(
+  sent: readonly CompetitorCounters[],
+  derived: readonly CompetitorCounters[],
+): string[] {
   const problems: string[] = [];
   for (const competitor of sent) {
     const fromRuns = derived.find((candidate) => candidate.name === competitor.name);
     for (const field of COMPETITOR_COUNTER_FIELDS) {
       const given = fromRuns?.[field] ?? 0;
-      if (competitor[field] !== given) problems.push(`competitor ${competitor.name} ${field}: sent ${competitor[field]}, the runs give ${given}`);
+      if (competitor[field] !== given)
+        problems.push(`competitor ${competitor.name} ${field}: sent ${competitor[field]}, the runs give ${given}`);
     }
   }
   for (const competitor of derived) {
-    if (!sent.some((candidate) => candidate.name === competitor.name)) problems.push(`competitor ${competitor.name} appears in the runs but not in competitors`);
+    if (!sent.some((candidate) => candidate.name === competitor.name))
+      problems.push(`competitor ${competitor.name} appears in the runs but not in competitors`);
   }
   return problems;
 }
@@ -109,15 +128,19 @@ export function competitorDifferences(sent: readonly CompetitorCounters[], deriv
 export function runProblems(run: Run, index: number): string[] {
   const label = `runs[${index}]`;
   const problems: string[] = [];
-  if (run.brandMentions === 0 && run.position !== null) problems.push(`${label}: position must be null when brandMentions is 0`);
-  if (run.brandMentions === 0 && run.sentiment !== null) problems.push(`${label}: sentiment must be null when brandMentions is 0`);
+  if (run.brandMentions === 0 && run.position !== null)
+    problems.push(`${label}: position must be null when brandMentions is 0`);
+  if (run.brandMentions === 0 && run.sentiment !== null)
+    problems.push(`${label}: sentiment must be null when brandMentions is 0`);
   const competitorMentions = (run.competitors ?? []).reduce((sum, competitor) => sum + competitor.mentions, 0);
-  if (run.brandMentions + competitorMentions > run.totalMentions) problems.push(`${label}: brandMentions and competitor mentions together must be ≤ totalMentions`);
+  if (run.brandMentions + competitorMentions > run.totalMentions)
+    problems.push(`${label}: brandMentions and competitor mentions together must be ≤ totalMentions`);
   const names = new Set<string>();
   for (const competitor of run.competitors ?? []) {
     if (names.has(competitor.name)) problems.push(`${label}: competitor ${competitor.name} is given twice`);
     names.add(competitor.name);
-    if (competitor.mentions === 0 && competitor.position !== null) problems.push(`${label}: competitor ${competitor.name} has a position but no mentions`);
+    if (competitor.mentions === 0 && competitor.position !== null)
+      problems.push(`${label}: competitor ${competitor.name} has a position but no mentions`);
   }
   return problems;
 }

@@ -24,14 +24,18 @@ export const ScanType = builder.objectRef<ScanRow>('AiVisibilityScan').implement
   }),
 });
 
-registerNodeKind('scan', { typeName: 'AiVisibilityScan', scope: 'ai_visibility:read', load: (ctx, id) => ctx.loaders.scan.load(id) });
+registerNodeKind('scan', {
+  typeName: 'AiVisibilityScan',
+  scope: 'ai_visibility:read',
+  load: (ctx, id) => ctx.loaders.scan.load(id),
+});
 
 const ScanConnection = connectionType('AiVisibilityScan', ScanType, (scan) => ({ sortValue: scan.date, id: scan.id }));
 
 builder.objectField(ProjectType, 'scans', (t) =>
   t.field({
     type: ScanConnection,
-    description: 'This project\'s scans, newest first (by date).',
+    description: "This project's scans, newest first (by date).",
     authScopes: { scope: 'ai_visibility:read' },
     extensions: GRAPH_ONLY,
     args: {

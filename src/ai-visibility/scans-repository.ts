@@ -27,7 +27,10 @@ const COLUMNS = `id, project_id AS "projectId", date, model, locale, completed_a
 
 const withRates = <T extends ScanCounters>(row: T) => ({ ...row, ...ratesOf(row) });
 
-const BY_IDS = tenantStatement<ScanRow>('scans.by-ids', (workspace) => `SELECT ${COLUMNS} FROM scans WHERE ${workspace()} AND id = ANY($2::text[])`);
+const BY_IDS = tenantStatement<ScanRow>(
+  'scans.by-ids',
+  (workspace) => `SELECT ${COLUMNS} FROM scans WHERE ${workspace()} AND id = ANY($2::text[])`,
+);
 const PAGES = tenantStatement<ScanRow & { parentId: string }>('scans.pages', (workspace) =>
   perParentSql(`
      SELECT ${COLUMNS} FROM scans
@@ -40,10 +43,20 @@ const PAGES = tenantStatement<ScanRow & { parentId: string }>('scans.pages', (wo
 
 export function scanRepository(scope: WorkspaceScope) {
   return {
-    byIds: async (ids: readonly string[]): Promise<(ScanRow | null)[]> => inAskedOrder(ids, (await scope.rows(BY_IDS, [ids])).map(withRates)),
+    byIds: async (ids: readonly string[]): Promise<(ScanRow | null)[]> =>
+      inAskedOrder(ids, (await scope.rows(BY_IDS, [ids])).map(withRates)),
     /** One page of each project's scans, newest first (date, then id), in one statement. */
     pages: async (projectIds: readonly string[], args: PageArgs & ScanFilter): Promise<Page<ScanRow>[]> => {
-      const rows = await scope.rows(PAGES, [projectIds, args.dateFrom, args.dateTo, args.model, args.locale, args.after?.sortValue ?? null, args.after?.id ?? null, args.first + 1]);
+      const rows = await scope.rows(PAGES, [
+        projectIds,
+        args.dateFrom,
+        args.dateTo,
+        args.model,
+        args.locale,
+        args.after?.sortValue ?? null,
+        args.after?.id ?? null,
+        args.first + 1,
+      ]);
       return groupByParent(projectIds, rows).map((page) => toPage(page.map(withRates), args.first));
     },
   };

@@ -28,7 +28,10 @@ export interface SearchQueryRow extends SearchQuerySums {
 }
 
 /** The range's runs counted per prompt, locale and query set, then each set's keys: `prompts` narrows the prompts. */
-const KEY_SETS = (workspace: WorkspaceBinding, prompts: string) => `SELECT s.prompt_id, s.locale, k.members AS queries, s.runs, s.visible
+const KEY_SETS = (
+  workspace: WorkspaceBinding,
+  prompts: string,
+) => `SELECT s.prompt_id, s.locale, k.members AS queries, s.runs, s.visible
   FROM (SELECT a.prompt_id, a.locale, a.query_set, count(*) AS runs, count(*) FILTER (WHERE a.brand_mentions > 0) AS visible
         FROM ai_answers a
         WHERE ${workspace('a')} AND a.project_id = $2 AND a.query_set IS NOT NULL AND ${runFilterSql('a')} AND ${prompts}
@@ -65,20 +68,47 @@ const OF_PROMPTS = tenantStatement<SearchQuerySums & { parentId: string }>(
     ORDER BY prompt_id, locale COLLATE "C", runs DESC, query COLLATE "C"`,
 );
 
-export const searchQueryValues = (projectId: string, filter: SearchQueryFilter, perLocale: number | null) => [projectId, ...runFilterValues(filter), filter.promptId, perLocale];
+export const searchQueryValues = (projectId: string, filter: SearchQueryFilter, perLocale: number | null) => [
+  projectId,
+  ...runFilterValues(filter),
+  filter.promptId,
+  perLocale,
+];
 
-export const searchQueryRow = ({ locale, query, runs, promptCount, visibilityCount }: SearchQuerySums): SearchQueryRow => ({
-  locale, query, runs, promptCount, visibilityCount, visibility: ratio(visibilityCount, runs),
+export const searchQueryRow = ({
+  locale,
+  query,
+  runs,
+  promptCount,
+  visibilityCount,
+}: SearchQuerySums): SearchQueryRow => ({
+  locale,
+  query,
+  runs,
+  promptCount,
+  visibilityCount,
+  visibility: ratio(visibilityCount, runs),
 });
 
 /** Each prompt's `perLocale` most run queries per locale, in one statement whatever their number. */
-export async function searchQueriesOfPrompts(scope: WorkspaceScope, projectId: string, promptIds: readonly string[], filter: RunFilter, perLocale: number): Promise<SearchQueryRow[][]> {
+export async function searchQueriesOfPrompts(
+  scope: WorkspaceScope,
+  projectId: string,
+  promptIds: readonly string[],
+  filter: RunFilter,
+  perLocale: number,
+): Promise<SearchQueryRow[][]> {
   const rows = await scope.rows(OF_PROMPTS, [projectId, ...runFilterValues(filter), promptIds, perLocale]);
   return groupByParent(promptIds, rows).map((group) => group.map(searchQueryRow));
 }
 
 /** The `perLocale` most run queries of each locale, and how many rows there are before that cap. */
-export async function querySearchQueries(scope: WorkspaceScope, projectId: string, filter: SearchQueryFilter, perLocale: number): Promise<{ rows: SearchQueryRow[]; total: number }> {
+export async function querySearchQueries(
+  scope: WorkspaceScope,
+  projectId: string,
+  filter: SearchQueryFilter,
+  perLocale: number,
+): Promise<{ rows: SearchQueryRow[]; total: number }> {
   const rows = await scope.rows(SEARCH_QUERIES, searchQueryValues(projectId, filter, perLocale));
   return { rows: rows.map(searchQueryRow), total: rows[0]?.total ?? 0 };
 }

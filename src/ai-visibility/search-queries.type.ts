@@ -11,7 +11,8 @@ import { querySearchQueries, type SearchQueryRow } from './search-queries.js';
 import { localesOf } from './read-rows.js';
 
 const SearchQueryType = builder.objectRef<SearchQueryRow>('AiVisibilitySearchQuery').implement({
-  description: 'A web search the engines ran before answering, in one locale over the range, pooled: sums first, one division, per locale.',
+  description:
+    'A web search the engines ran before answering, in one locale over the range, pooled: sums first, one division, per locale.',
   fields: (t) => ({
     locale: t.exposeString('locale'),
     query: t.exposeString('query', { description: 'The query trimmed and lower-cased (how queries are compared).' }),
@@ -22,25 +23,33 @@ const SearchQueryType = builder.objectRef<SearchQueryRow>('AiVisibilitySearchQue
   }),
 });
 
-const SearchQueriesResult = builder.objectRef<{ data: SearchQueryRow[]; meta: ListMetaShape }>('AiVisibilitySearchQueriesResult').implement({
-  fields: (t) => ({
-    data: t.expose('data', {
-      type: [SearchQueryType],
-      description: 'By locale, then runs descending, then query (by code point); at most `limit` per locale.',
-      complexity: COUNTED_BY_PARENT,
+const SearchQueriesResult = builder
+  .objectRef<{ data: SearchQueryRow[]; meta: ListMetaShape }>('AiVisibilitySearchQueriesResult')
+  .implement({
+    fields: (t) => ({
+      data: t.expose('data', {
+        type: [SearchQueryType],
+        description: 'By locale, then runs descending, then query (by code point); at most `limit` per locale.',
+        complexity: COUNTED_BY_PARENT,
+      }),
+      meta: t.expose('meta', {
+        type: ListMeta,
+        description: 'total: rows of every locale before the per-locale limit.',
+      }),
     }),
-    meta: t.expose('meta', { type: ListMeta, description: 'total: rows of every locale before the per-locale limit.' }),
-  }),
-});
+  });
 
-const limitArg = (arg: Parameters<typeof runFilterArgs>[0]) => boundedIntArg(arg, ROWS_PER_LOCALE_LIMIT, 'Rows per locale');
+const limitArg = (arg: Parameters<typeof runFilterArgs>[0]) =>
+  boundedIntArg(arg, ROWS_PER_LOCALE_LIMIT, 'Rows per locale');
 /** `limit` rows per locale: the root field's answer counted that many times, its `data` once more. */
-const searchQueriesCost = (args: { limit?: number | null; locale?: string | null }) => boundedListCost(args.limit, ROWS_PER_LOCALE_LIMIT, localesOf(args));
+const searchQueriesCost = (args: { limit?: number | null; locale?: string | null }) =>
+  boundedListCost(args.limit, ROWS_PER_LOCALE_LIMIT, localesOf(args));
 
 builder.queryField('aiVisibilitySearchQueries', (t) =>
   t.field({
     type: SearchQueriesResult,
-    description: "The web searches the engines ran for the project's prompts: per locale, each query with the runs that ran it, their prompts and the brand's visibility in them.",
+    description:
+      "The web searches the engines ran for the project's prompts: per locale, each query with the runs that ran it, their prompts and the brand's visibility in them.",
     authScopes: { scope: 'ai_visibility:read' },
     args: {
       id: t.arg({ type: 'ProjectId', required: true }),
@@ -62,13 +71,17 @@ builder.queryField('aiVisibilitySearchQueries', (t) =>
 builder.objectField(PromptType, 'searchQueries', (t) =>
   t.field({
     type: [SearchQueryType],
-    description: "The web searches the engines ran for this prompt, per locale, most run first, with the brand's visibility in those runs (default: the last 30 days).",
+    description:
+      "The web searches the engines ran for this prompt, per locale, most run first, with the brand's visibility in those runs (default: the last 30 days).",
     authScopes: { scope: 'ai_visibility:read' },
     extensions: GRAPH_ONLY,
     args: { limit: limitArg(t.arg), ...runFilterArgs(t.arg) },
     complexity: searchQueriesCost,
     resolve: (prompt, args, ctx) =>
-      ctx.loaders.searchQueriesOfPrompt.load({ parentId: prompt.id, projectId: prompt.projectId, filter: runFilterOf(args, ctx.now),
+      ctx.loaders.searchQueriesOfPrompt.load({
+        parentId: prompt.id,
+        projectId: prompt.projectId,
+        filter: runFilterOf(args, ctx.now),
         perLocale: withinBounds(args.limit, ROWS_PER_LOCALE_LIMIT),
       }),
   }),

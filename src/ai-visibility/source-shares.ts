@@ -65,7 +65,16 @@ export interface DomainTotals {
   gapCompetitors: Set<string>;
 }
 
-const emptyTotals = (): DomainTotals => ({ citations: 0, answersCiting: 0, retrievals: 0, retrievedNotCited: 0, brandAnswers: 0, gapCitations: 0, gapAnswers: 0, gapCompetitors: new Set() });
+const emptyTotals = (): DomainTotals => ({
+  citations: 0,
+  answersCiting: 0,
+  retrievals: 0,
+  retrievedNotCited: 0,
+  brandAnswers: 0,
+  gapCitations: 0,
+  gapAnswers: 0,
+  gapCompetitors: new Set(),
+});
 
 /** One scan's citations and pages read per domain: how often each is cited, read, and by which runs. */
 export function sourceTotalsOf(runs: readonly Run[]): Map<string, DomainTotals> {

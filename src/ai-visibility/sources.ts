@@ -32,7 +32,8 @@ function retrievalsSql(workspace: WorkspaceBinding, groupBy: SourceGrouping, byP
       FROM ai_page_totals t WHERE ${workspace('t')} AND t.project_id = $2 AND $7::text IS NULL AND ${runFilterSql('t')}
       GROUP BY t.locale, ${key}`;
   }
-  const notCited = groupBy === 'url' ? 'NOT p.cited' : `NOT a.citations @> jsonb_build_array(jsonb_build_object('domain', p.domain))`;
+  const notCited =
+    groupBy === 'url' ? 'NOT p.cited' : `NOT a.citations @> jsonb_build_array(jsonb_build_object('domain', p.domain))`;
   return `SELECT a.locale, ${key}, count(DISTINCT a.id)::float8 AS retrievals, count(DISTINCT a.id) FILTER (WHERE ${notCited})::float8 AS retrieved_not_cited
     FROM ai_answers a CROSS JOIN LATERAL jsonb_to_recordset(a.pages_read) AS p(url text, domain text, cited boolean)
     WHERE ${workspace('a')} AND a.project_id = $2 AND a.prompt_id = $7 AND ${runFilterSql('a')}
@@ -82,12 +83,25 @@ const STATEMENTS: Record<`${SourceGrouping}|${boolean}`, TenantStatement<SourceS
 };
 
 export const sourcesStatement = (filter: SourceFilter) => STATEMENTS[`${filter.groupBy}|${filter.promptId !== null}`];
-export const sourcesValues = (project: { id: string; domains: string[] }, filter: SourceFilter, perLocale: number | null) => [
-  project.id, ...runFilterValues(filter), filter.promptId, perLocale, filter.owned ? ownedSpellings(project.domains) : null,
+export const sourcesValues = (
+  project: { id: string; domains: string[] },
+  filter: SourceFilter,
+  perLocale: number | null,
+) => [
+  project.id,
+  ...runFilterValues(filter),
+  filter.promptId,
+  perLocale,
+  filter.owned ? ownedSpellings(project.domains) : null,
 ];
 
 /** The `perLocale` most cited sources of each locale, and how many rows there are before that cap. */
-export async function querySources(scope: WorkspaceScope, project: { id: string; domains: string[] }, filter: SourceFilter, perLocale: number): Promise<{ rows: SourceSums[]; total: number }> {
+export async function querySources(
+  scope: WorkspaceScope,
+  project: { id: string; domains: string[] },
+  filter: SourceFilter,
+  perLocale: number,
+): Promise<{ rows: SourceSums[]; total: number }> {
   const rows = await scope.rows(sourcesStatement(filter), sourcesValues(project, filter, perLocale));
   return { rows: rows.map(({ total: _total, ...sums }) => sums), total: rows[0]?.total ?? 0 };
 }

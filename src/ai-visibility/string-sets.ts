@@ -8,7 +8,10 @@ import { createHash } from 'node:crypto';
 
 /** Members in code-point order (UTF-8 bytes, not UTF-16 units), as the set's row keeps them. */
 export const orderedMembers = (members: Iterable<string>): string[] =>
-  [...new Set(members)].map((member) => Buffer.from(member)).sort(Buffer.compare).map((bytes) => bytes.toString());
+  [...new Set(members)]
+    .map((member) => Buffer.from(member))
+    .sort(Buffer.compare)
+    .map((bytes) => bytes.toString());
 
 /**
  * The id a set is stored under (migration 0014 computes the same in SQL): the first 16 bytes of

@@ -27,7 +27,18 @@ const TREND = tenantStatement<ScanCounters & { period: string; model: AiModel; l
     GROUP BY 1, s.model, s.locale ORDER BY s.locale, s.model, 1`,
 );
 
-export async function queryTrend(scope: WorkspaceScope, projectId: string, filter: RunFilter, granularity: TrendGranularity): Promise<TrendPoint[]> {
+export async function queryTrend(
+  scope: WorkspaceScope,
+  projectId: string,
+  filter: RunFilter,
+  granularity: TrendGranularity,
+): Promise<TrendPoint[]> {
   const rows = await scope.rows(TREND, [projectId, ...runFilterValues(filter), granularity]);
-  return rows.map(({ period, model, locale, ...counters }) => ({ period, model, locale, totalRuns: counters.totalRuns, ...ratesOf(counters) }));
+  return rows.map(({ period, model, locale, ...counters }) => ({
+    period,
+    model,
+    locale,
+    totalRuns: counters.totalRuns,
+    ...ratesOf(counters),
+  }));
 }

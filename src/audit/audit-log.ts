@@ -16,7 +16,16 @@ export interface AuditEntry {
 type AuditWriter = Pick<PrismaClient, 'auditLogEntry'>;
 
 export async function recordAudit(prisma: AuditWriter, entry: AuditEntry): Promise<void> {
-  await prisma.auditLogEntry.create({ data: { id: newId('audit'), workspaceId: entry.workspaceId, actor: entry.actor, action: entry.action, target: entry.target, details: (entry.details ?? {}) as object } });
+  await prisma.auditLogEntry.create({
+    data: {
+      id: newId('audit'),
+      workspaceId: entry.workspaceId,
+      actor: entry.actor,
+      action: entry.action,
+      target: entry.target,
+      details: (entry.details ?? {}) as object,
+    },
+  });
 }
 
 export interface AuditView {
@@ -32,7 +41,9 @@ export interface AuditView {
 /** The newest entries of the workspace with the acting person's email where the actor is a user; $2 = how many. */
 export const AUDIT_LOG = tenantStatement<AuditView>(
   'audit.list',
-  (workspace) => `SELECT a.id, a.actor, u.email AS "actorEmail", a.action, a.target, a.details, a.created_at AS "createdAt"
+  (
+    workspace,
+  ) => `SELECT a.id, a.actor, u.email AS "actorEmail", a.action, a.target, a.details, a.created_at AS "createdAt"
     FROM audit_log a LEFT JOIN users u ON u.id = a.actor
     WHERE ${workspace('a')} ORDER BY a.created_at DESC, a.id DESC LIMIT $2`,
 );
@@ -42,12 +53,26 @@ export function listAuditLog(pool: pg.Pool, workspaceId: string, limit = 100): P
 }
 
 /** An event about a person rather than a workspace (sign-ins, locks): recorded in each workspace they belong to (or one), so its admins see it. */
-export async function recordPersonAudit(db: Pick<pg.Pool, 'query'>, entry: { userId: string; action: string; details?: Record<string, unknown>; onlyWorkspaceId?: string }): Promise<void> {
-  const workspaces = (await db.query<{ workspace_id: string }>('SELECT workspace_id FROM memberships WHERE user_id = $1 AND ($2::text IS NULL OR workspace_id = $2)', [entry.userId, entry.onlyWorkspaceId ?? null])).rows;
+export async function recordPersonAudit(
+  db: Pick<pg.Pool, 'query'>,
+  entry: { userId: string; action: string; details?: Record<string, unknown>; onlyWorkspaceId?: string },
+): Promise<void> {
+  const workspaces = (
+    await db.query<{ workspace_id: string }>(
+      'SELECT workspace_id FROM memberships WHERE user_id = $1 AND ($2::text IS NULL OR workspace_id = $2)',
+      [entry.userId, entry.onlyWorkspaceId ?? null],
+    )
+  ).rows;
   if (!workspaces.length) return;
   await db.query(
     `INSERT INTO audit_log (id, workspace_id, actor, action, target, details)
      SELECT id, workspace_id, $3, $4, $3, $5::jsonb FROM unnest($1::text[], $2::text[]) AS e(id, workspace_id)`,
-    [workspaces.map(() => newId('audit')), workspaces.map((row) => row.workspace_id), entry.userId, entry.action, JSON.stringify(entry.details ?? {})],
+    [
+      workspaces.map(() => newId('audit')),
+      workspaces.map((row) => row.workspace_id),
+      entry.userId,
+      entry.action,
+      JSON.stringify(entry.details ?? {}),
+    ],
   );
 }

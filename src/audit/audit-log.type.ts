@@ -7,7 +7,9 @@ import { AUDIT_LOG, type AuditView } from './audit-log.js';
 const AuditEntryType = builder.objectRef<AuditView>('AuditEntry').implement({
   fields: (t) => ({
     id: t.exposeID('id'),
-    actor: t.exposeString('actor', { description: 'A user id, "operator" (the CLI) or "system" (the webhook worker).' }),
+    actor: t.exposeString('actor', {
+      description: 'A user id, "operator" (the CLI) or "system" (the webhook worker).',
+    }),
     actorEmail: t.exposeString('actorEmail', { nullable: true }),
     action: t.exposeString('action'),
     target: t.exposeString('target'),
@@ -24,7 +26,6 @@ builder.queryField('auditLog', (t) =>
     extensions: GRAPH_ONLY,
     args: { first: t.arg.int({ required: false, defaultValue: 50 }) },
     complexity: (args) => sizedList(args.first, 50, 500),
-    resolve: (_root, args, ctx) =>
-      ctx.workspace.rows(AUDIT_LOG, [Math.min(Math.max(args.first ?? 50, 1), 500)]),
+    resolve: (_root, args, ctx) => ctx.workspace.rows(AUDIT_LOG, [Math.min(Math.max(args.first ?? 50, 1), 500)]),
   }),
 );

@@ -35,7 +35,14 @@ interface NamedBucket extends BucketRef {
 
 const unlimited = (principal: Principal): Admitted => ({ principal, headers: {}, refund: noRefund, spend: noSpend });
 
-export function createAdmission(deps: { authenticator: ApiKeyAuthenticator; store: RateLimitStore; config: Config; sessions?: WebSessions; concurrency: WorkspaceConcurrency; onStoreError?: (error: unknown) => void }) {
+export function createAdmission(deps: {
+  authenticator: ApiKeyAuthenticator;
+  store: RateLimitStore;
+  config: Config;
+  sessions?: WebSessions;
+  concurrency: WorkspaceConcurrency;
+  onStoreError?: (error: unknown) => void;
+}) {
   const policies = bucketPolicies(deps.config);
   const factor = deps.config.RATE_LIMIT_WORKSPACE_FACTOR;
 
@@ -50,12 +57,29 @@ export function createAdmission(deps: { authenticator: ApiKeyAuthenticator; stor
     const tag = `{${principal.workspaceId}}`;
     const credential: NamedBucket = { key: `${tag}:${principal.credentialId}`, policy, name: 'burst' };
     if (principal.kind === 'session') return [credential];
-    return [credential, { key: `${tag}:workspace`, policy: { capacity: policy.capacity * factor, refillPerSecond: policy.refillPerSecond * factor }, name: 'workspace' }];
+    return [
+      credential,
+      {
+        key: `${tag}:workspace`,
+        policy: { capacity: policy.capacity * factor, refillPerSecond: policy.refillPerSecond * factor },
+        name: 'workspace',
+      },
+    ];
   }
 
   /** The RateLimit fields of the bucket that binds: the one that refused, else the one with the fewest tokens left. */
   function headersOf(buckets: readonly NamedBucket[], results: readonly TakeResult[]) {
-    const binding = results.reduce((best, result, index) => (result.allowed ? result.remaining < results[best]!.remaining : result.retryAfterSeconds > results[best]!.retryAfterSeconds) ? index : best, 0);
+    const binding = results.reduce(
+      (best, result, index) =>
+        (
+          result.allowed
+            ? result.remaining < results[best]!.remaining
+            : result.retryAfterSeconds > results[best]!.retryAfterSeconds
+        )
+          ? index
+          : best,
+      0,
+    );
     const headers = rateLimitHeaders(buckets[binding]!.policy, results[binding]!, buckets[binding]!.name);
     if (!results[0]!.allowed) headers['Retry-After'] = String(retryAfterOf(results));
     return { headers, binding: buckets[binding]! };
@@ -109,8 +133,17 @@ export function createAdmission(deps: { authenticator: ApiKeyAuthenticator; stor
     }
     const { headers, binding } = headersOf(buckets, results);
     if (!results[0]!.allowed) {
-      const holder = binding.name === 'workspace' ? 'this workspace (shared by its API keys and MCP connections)' : principal.kind === 'api_key' ? 'this API key' : principal.kind === 'oauth' ? 'this MCP connection' : 'this session';
-      throw new ApiError('rate_limited', `Rate limit of ${holder} exceeded; retry in ${headers['Retry-After']} s.`, { headers });
+      const holder =
+        binding.name === 'workspace'
+          ? 'this workspace (shared by its API keys and MCP connections)'
+          : principal.kind === 'api_key'
+            ? 'this API key'
+            : principal.kind === 'oauth'
+              ? 'this MCP connection'
+              : 'this session';
+      throw new ApiError('rate_limited', `Rate limit of ${holder} exceeded; retry in ${headers['Retry-After']} s.`, {
+        headers,
+      });
     }
     const refund = async () => headersOf(buckets, await deps.store.take(buckets, Date.now(), -1)).headers;
     const spend = async () => {

@@ -38,8 +38,13 @@ export function secretMatches(secretPart: string, storedHash: Uint8Array): boole
  * RFC 6750's challenge for a refused bearer credential: the scheme to use, and with `error` why
  * this request's one failed (none when it sent no credential at all, as §3.1 asks).
  */
-export function bearerChallenge(error?: 'invalid_request' | 'invalid_token' | 'insufficient_scope', scope?: string): Record<string, string> {
-  return { 'WWW-Authenticate': `Bearer realm="signalboard"${error ? `, error="${error}"` : ''}${scope ? `, scope="${scope}"` : ''}` };
+export function bearerChallenge(
+  error?: 'invalid_request' | 'invalid_token' | 'insufficient_scope',
+  scope?: string,
+): Record<string, string> {
+  return {
+    'WWW-Authenticate': `Bearer realm="signalboard"${error ? `, error="${error}"` : ''}${scope ? `, scope="${scope}"` : ''}`,
+  };
 }
 
 export function bearerToken(header: string | null): string | null {

@@ -57,7 +57,9 @@ export function createApiKeyAuthenticator(sql: SqlRunner, options: { cacheTtlMs?
           id: row.id,
           workspaceId: row.workspace_id,
           secretHash: row.secret_hash,
-          scopes: (row.scopes as string[]).filter((scope): scope is Scope => (SCOPES as readonly string[]).includes(scope)),
+          scopes: (row.scopes as string[]).filter((scope): scope is Scope =>
+            (SCOPES as readonly string[]).includes(scope),
+          ),
           expiresAt: row.expires_at,
           revokedAt: row.revoked_at,
           plan: row.plan,
@@ -79,30 +81,51 @@ export function createApiKeyAuthenticator(sql: SqlRunner, options: { cacheTtlMs?
     const last = lastUsedWrites.get(keyId) ?? 0;
     if (now.getTime() - last < LAST_USED_WRITE_INTERVAL_MS) return;
     lastUsedWrites.set(keyId, now.getTime());
-    sql.query('UPDATE api_keys SET last_used_at = $2 WHERE id = $1', [keyId, now]).catch(() => lastUsedWrites.delete(keyId));
+    sql
+      .query('UPDATE api_keys SET last_used_at = $2 WHERE id = $1', [keyId, now])
+      .catch(() => lastUsedWrites.delete(keyId));
   }
 
   return {
     async authenticate(authorization, now, requiredPlans = API_PLANS) {
       const token = bearerToken(authorization);
       if (!token) {
-        const message = authorization ? 'The Authorization header must be "Bearer <API key>".' : 'Send an API key as "Authorization: Bearer <API key>".';
-        throw new ApiError('unauthenticated', message, { headers: bearerChallenge(authorization ? 'invalid_request' : undefined) });
+        const message = authorization
+          ? 'The Authorization header must be "Bearer <API key>".'
+          : 'Send an API key as "Authorization: Bearer <API key>".';
+        throw new ApiError('unauthenticated', message, {
+          headers: bearerChallenge(authorization ? 'invalid_request' : undefined),
+        });
       }
       const refusedToken = { headers: bearerChallenge('invalid_token') };
       const parsed = parseApiKey(token);
       if (!parsed) throw new ApiError('unauthenticated', 'The API key is malformed.', refusedToken);
       const record = await load(parsed.keyId);
-      if (!record || !secretMatches(parsed.secretPart, record.secretHash)) throw new ApiError('unauthenticated', 'The API key is not valid.', refusedToken);
+      if (!record || !secretMatches(parsed.secretPart, record.secretHash))
+        throw new ApiError('unauthenticated', 'The API key is not valid.', refusedToken);
       if (record.revokedAt) throw new ApiError('api_key_revoked', 'This API key has been revoked.', refusedToken);
       if (record.expiresAt && record.expiresAt.getTime() <= now.getTime()) {
-        throw new ApiError('api_key_expired', `This API key expired at ${record.expiresAt.toISOString()}.`, refusedToken);
+        throw new ApiError(
+          'api_key_expired',
+          `This API key expired at ${record.expiresAt.toISOString()}.`,
+          refusedToken,
+        );
       }
       if (!requiredPlans.includes(record.plan)) {
-        throw new ApiError('plan_required', `The API needs the ${planList(requiredPlans, 'or')} plan; this workspace is on ${planName(record.plan)}.`);
+        throw new ApiError(
+          'plan_required',
+          `The API needs the ${planList(requiredPlans, 'or')} plan; this workspace is on ${planName(record.plan)}.`,
+        );
       }
       touch(record.id, now);
-      return { kind: 'api_key', credentialId: record.id, workspaceId: record.workspaceId, plan: record.plan, timezone: record.timezone, scopes: record.scopes };
+      return {
+        kind: 'api_key',
+        credentialId: record.id,
+        workspaceId: record.workspaceId,
+        plan: record.plan,
+        timezone: record.timezone,
+        scopes: record.scopes,
+      };
     },
     invalidate(target) {
       invalidation.invalidated();
@@ -110,7 +133,8 @@ export function createApiKeyAuthenticator(sql: SqlRunner, options: { cacheTtlMs?
       if (target === '*') cache.clear();
       else if (target.startsWith('*:')) {
         const workspaceId = target.slice(2);
-        for (const [keyId, record] of cache.entries()) if (record !== 'missing' && record.workspaceId === workspaceId) cache.delete(keyId);
+        for (const [keyId, record] of cache.entries())
+          if (record !== 'missing' && record.workspaceId === workspaceId) cache.delete(keyId);
       } else {
         cache.delete(target);
       }

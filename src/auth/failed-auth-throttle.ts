@@ -16,12 +16,24 @@ export function createFailedAuthThrottle(policy: BucketPolicy, maxAddresses = 10
   const buckets = memoryRateLimitStore(maxAddresses);
   return {
     /** The answer to send: `response` itself, or 429 once its address has failed authentication too often. */
-    async answer(request: Request, response: ReturnType<typeof errorResponse>, address: string, requestId: string): Promise<ReturnType<typeof errorResponse>> {
+    async answer(
+      request: Request,
+      response: ReturnType<typeof errorResponse>,
+      address: string,
+      requestId: string,
+    ): Promise<ReturnType<typeof errorResponse>> {
       if (response.status !== 401 || !request.headers.has('authorization')) return response;
       const [result] = await buckets.take([{ key: address, policy }], Date.now());
       if (result!.allowed) return response;
       const retryAfter = String(result!.retryAfterSeconds);
-      return errorResponse(new ApiError('rate_limited', `Too many failed authentications from this address; retry in ${retryAfter} s with a valid key or token.`, { headers: { 'Retry-After': retryAfter } }), requestId);
+      return errorResponse(
+        new ApiError(
+          'rate_limited',
+          `Too many failed authentications from this address; retry in ${retryAfter} s with a valid key or token.`,
+          { headers: { 'Retry-After': retryAfter } },
+        ),
+        requestId,
+      );
     },
   };
 }

@@ -30,7 +30,11 @@ export interface InvalidationBus {
 }
 
 /** Listens on PostgreSQL; reconnects after the database comes back, dropping every cached key then. */
-export async function listenPostgres(databaseUrl: string, onMessage: (target: string) => void, onReconnect: () => void): Promise<InvalidationBus> {
+export async function listenPostgres(
+  databaseUrl: string,
+  onMessage: (target: string) => void,
+  onReconnect: () => void,
+): Promise<InvalidationBus> {
   let client: pg.Client | null = null;
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
@@ -79,7 +83,11 @@ export async function listenPostgres(databaseUrl: string, onMessage: (target: st
   };
 }
 
-export async function listenRedis(subscriber: Redis, publisher: Redis, onMessage: (target: string) => void): Promise<InvalidationBus> {
+export async function listenRedis(
+  subscriber: Redis,
+  publisher: Redis,
+  onMessage: (target: string) => void,
+): Promise<InvalidationBus> {
   await subscriber.subscribe(INVALIDATION_CHANNEL);
   subscriber.on('message', (_channel, message) => onMessage(message));
   return {

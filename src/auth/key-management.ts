@@ -13,9 +13,17 @@ const KEYS: AdminCommandPolicy = { what: 'create or revoke API keys' };
 
 export function parseScopes(list: string | undefined): Scope[] {
   if (!list) return [...SCOPES];
-  const scopes = [...new Set(list.split(',').map((scope) => scope.trim()).filter(Boolean))];
+  const scopes = [
+    ...new Set(
+      list
+        .split(',')
+        .map((scope) => scope.trim())
+        .filter(Boolean),
+    ),
+  ];
   const unknown = scopes.filter((scope) => !(SCOPES as readonly string[]).includes(scope));
-  if (unknown.length || scopes.length === 0) throw new UsageError(`unknown scope ${unknown.join(', ') || '(none)'}; allowed: ${SCOPES.join(', ')}`);
+  if (unknown.length || scopes.length === 0)
+    throw new UsageError(`unknown scope ${unknown.join(', ') || '(none)'}; allowed: ${SCOPES.join(', ')}`);
   return scopes as Scope[];
 }
 
@@ -25,16 +33,31 @@ export async function createApiKey(
 ) {
   const name = input.name.trim();
   if (!name || name.length > 100) throw new UsageError('a key needs a name of 1-100 characters');
-  if (input.expiresAt && Number.isNaN(input.expiresAt.getTime())) throw new UsageError('expiry must be an ISO 8601 date-time');
+  if (input.expiresAt && Number.isNaN(input.expiresAt.getTime()))
+    throw new UsageError('expiry must be an ISO 8601 date-time');
   if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) throw new UsageError('expiry must be in the future');
   return adminCommand(prisma, input, KEYS, async ({ tx, actorId, audit }) => {
     const generated = generateApiKey();
     const scopes = input.scopes ?? [...SCOPES];
     const key = await tx.apiKey.create({
-      data: { id: generated.keyId, workspaceId: input.workspaceId, name, secretHash: new Uint8Array(generated.secretHash), scopes, expiresAt: input.expiresAt ?? null, createdById: actorId === 'operator' ? null : actorId },
+      data: {
+        id: generated.keyId,
+        workspaceId: input.workspaceId,
+        name,
+        secretHash: new Uint8Array(generated.secretHash),
+        scopes,
+        expiresAt: input.expiresAt ?? null,
+        createdById: actorId === 'operator' ? null : actorId,
+      },
     });
     await audit('api_key.created', key.id, { name, scopes });
-    return { id: key.id, name: key.name, secret: generated.secret, scopes, expiresAt: key.expiresAt?.toISOString() ?? null };
+    return {
+      id: key.id,
+      name: key.name,
+      secret: generated.secret,
+      scopes,
+      expiresAt: key.expiresAt?.toISOString() ?? null,
+    };
   });
 }
 

@@ -19,4 +19,11 @@ export type Principal =
   | (PrincipalBase & { kind: 'api_key' })
   | (PrincipalBase & { kind: 'session'; userId: string; email: string; role: Role })
   /** An MCP client acting for a person in one workspace, with the OAuth grant they consented to. */
-  | (PrincipalBase & { kind: 'oauth'; userId: string; email: string; role: Role; clientId: string; clientName: string });
+  | (PrincipalBase & {
+      kind: 'oauth';
+      userId: string;
+      email: string;
+      role: Role;
+      clientId: string;
+      clientName: string;
+    });

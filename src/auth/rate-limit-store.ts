@@ -18,7 +18,11 @@ export function memoryRateLimitStore(max = 100_000): RateLimitStore {
   const buckets = new LRUCache<string, BucketState>({ max });
   return {
     async take(refs, nowMs, cost = 1) {
-      const results = takeAll(refs.map(({ key, policy }) => ({ policy, state: buckets.get(key) })), nowMs, cost);
+      const results = takeAll(
+        refs.map(({ key, policy }) => ({ policy, state: buckets.get(key) })),
+        nowMs,
+        cost,
+      );
       refs.forEach(({ key }, index) => buckets.set(key, results[index]!.state));
       return results;
     },
@@ -62,11 +66,21 @@ export function redisRateLimitStore(redis: Redis): RateLimitStore {
   return {
     async take(refs, nowMs, cost = 1) {
       const args = refs.flatMap(({ policy }) => [policy.capacity, policy.refillPerSecond]);
-      const evaluate = () => redis.eval(TAKE_SCRIPT, refs.length, ...refs.map(({ key }) => `ratelimit:${key}`), nowMs, cost, ...args);
-      const reply = inRecordedTrace() ? await inSpan('EVAL ratelimit.take', { 'db.system.name': 'redis' }, evaluate, { kind: SpanKind.CLIENT }) : await evaluate();
+      const evaluate = () =>
+        redis.eval(TAKE_SCRIPT, refs.length, ...refs.map(({ key }) => `ratelimit:${key}`), nowMs, cost, ...args);
+      const reply = inRecordedTrace()
+        ? await inSpan('EVAL ratelimit.take', { 'db.system.name': 'redis' }, evaluate, { kind: SpanKind.CLIENT })
+        : await evaluate();
       const [allowed, ...states] = reply as [number, ...string[]];
       // The derived fields (remaining, retry, reset) come from the pure function, from the stored states.
-      return refs.map(({ policy }, index) => resultOf(policy, { tokens: Number(states[2 * index]), updatedAtMs: Number(states[2 * index + 1]) }, allowed === 1, cost));
+      return refs.map(({ policy }, index) =>
+        resultOf(
+          policy,
+          { tokens: Number(states[2 * index]), updatedAtMs: Number(states[2 * index + 1]) },
+          allowed === 1,
+          cost,
+        ),
+      );
     },
   };
 }
@@ -84,11 +98,18 @@ export function rememberingRefusals(store: RateLimitStore, max = 10_000): RateLi
     async take(refs, nowMs, cost = 1) {
       const key = refs.map((ref) => ref.key).join('\n');
       const remembered = cost > 0 ? refused.get(key) : undefined;
-      if (remembered && nowMs < remembered.untilMs) return refs.map(({ policy }, index) => resultOf(policy, refill(policy, remembered.states[index]!, nowMs), false, cost));
+      if (remembered && nowMs < remembered.untilMs)
+        return refs.map(({ policy }, index) =>
+          resultOf(policy, refill(policy, remembered.states[index]!, nowMs), false, cost),
+        );
       const results = await store.take(refs, nowMs, cost);
       if (results.every((result) => result.allowed)) refused.delete(key);
       else {
-        const waitMs = Math.max(...refs.map(({ policy }, index) => (Math.max(0, cost - results[index]!.state.tokens) / policy.refillPerSecond) * 1000));
+        const waitMs = Math.max(
+          ...refs.map(
+            ({ policy }, index) => (Math.max(0, cost - results[index]!.state.tokens) / policy.refillPerSecond) * 1000,
+          ),
+        );
         refused.set(key, { states: results.map((result) => result.state), untilMs: nowMs + waitMs });
       }
       return results;

@@ -38,7 +38,12 @@ export function refill(policy: BucketPolicy, state: BucketState, nowMs: number):
 export function take(policy: BucketPolicy, previous: BucketState | undefined, nowMs: number, cost = 1): TakeResult {
   const current = previous ? refill(policy, previous, nowMs) : fullBucket(policy, nowMs);
   const allowed = current.tokens >= cost;
-  return resultOf(policy, allowed ? { ...current, tokens: Math.min(policy.capacity, current.tokens - cost) } : current, allowed, cost);
+  return resultOf(
+    policy,
+    allowed ? { ...current, tokens: Math.min(policy.capacity, current.tokens - cost) } : current,
+    allowed,
+    cost,
+  );
 }
 
 /** What a caller is told about a bucket in `state` (after the take, or untouched when refused). */
@@ -58,14 +63,21 @@ export function resultOf(policy: BucketPolicy, state: BucketState, allowed: bool
  * Takes `cost` from every bucket or from none: a request passes only when each of its buckets
  * (its credential's, its workspace's) has the tokens, and a refused request spends nothing.
  */
-export function takeAll(buckets: readonly { policy: BucketPolicy; state: BucketState | undefined }[], nowMs: number, cost = 1): TakeResult[] {
+export function takeAll(
+  buckets: readonly { policy: BucketPolicy; state: BucketState | undefined }[],
+  nowMs: number,
+  cost = 1,
+): TakeResult[] {
   const each = buckets.map(({ policy, state }) => take(policy, state, nowMs, cost));
   if (each.every((result) => result.allowed)) return each;
-  return buckets.map(({ policy, state }) => resultOf(policy, state ? refill(policy, state, nowMs) : fullBucket(policy, nowMs), false, cost));
+  return buckets.map(({ policy, state }) =>
+    resultOf(policy, state ? refill(policy, state, nowMs) : fullBucket(policy, nowMs), false, cost),
+  );
 }
 
 /** The refusal's wait: until every bucket has the tokens again. */
-export const retryAfterOf = (results: readonly TakeResult[]) => Math.max(0, ...results.map((result) => result.retryAfterSeconds));
+export const retryAfterOf = (results: readonly TakeResult[]) =>
+  Math.max(0, ...results.map((result) => result.retryAfterSeconds));
 
 /** IETF draft-ietf-httpapi-ratelimit-headers fields. */
 export function rateLimitHeaders(policy: BucketPolicy, result: TakeResult, name = 'burst'): Record<string, string> {

@@ -46,7 +46,8 @@ class RequestShare<T> {
 }
 
 export function createWorkspaceConcurrency(limits: ConcurrencyLimits) {
-  const lane = () => createKeyedShares({ perKey: limits.perWorkspace, maxWaiting: limits.maxWaiting, maxWaitMs: limits.maxWaitMs });
+  const lane = () =>
+    createKeyedShares({ perKey: limits.perWorkspace, maxWaiting: limits.maxWaiting, maxWaitMs: limits.maxWaitMs });
   const lanes = { automation: lane(), people: lane() };
   // The share of the request being handled, found by admission wherever the door runs it.
   const current = new AsyncLocalStorage<RequestShare<unknown>>();

@@ -23,7 +23,10 @@ export function config(): Config {
 }
 
 /** The database a command uses, in one line for stderr (never the password). */
-export function databaseLine(resolved: Pick<ResolvedDatabase, 'url' | 'embedded'>, settings: Pick<Config, 'EMBEDDED_PG_DIR' | 'EMBEDDED_PG_PORT'>): string {
+export function databaseLine(
+  resolved: Pick<ResolvedDatabase, 'url' | 'embedded'>,
+  settings: Pick<Config, 'EMBEDDED_PG_DIR' | 'EMBEDDED_PG_PORT'>,
+): string {
   if (!resolved.embedded) {
     const url = new URL(resolved.url);
     return `database: ${url.protocol}//${url.username ? `${url.username}@` : ''}${url.host}${url.pathname} (DATABASE_URL)`;

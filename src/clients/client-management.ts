@@ -13,7 +13,12 @@ function validName(name: string): string {
   return trimmed;
 }
 
-const view = (client: { id: string; name: string; createdAt: Date; archivedAt: Date | null }) => ({ id: client.id, name: client.name, createdAt: client.createdAt.toISOString(), archivedAt: client.archivedAt?.toISOString() ?? null });
+const view = (client: { id: string; name: string; createdAt: Date; archivedAt: Date | null }) => ({
+  id: client.id,
+  name: client.name,
+  createdAt: client.createdAt.toISOString(),
+  archivedAt: client.archivedAt?.toISOString() ?? null,
+});
 
 export function createClient(prisma: PrismaClient, input: { workspaceId: string; name: string; actor: Actor }) {
   const name = validName(input.name);
@@ -31,7 +36,10 @@ async function liveClient(tx: Pick<PrismaClient, 'client'>, workspaceId: string,
   return client;
 }
 
-export function renameClient(prisma: PrismaClient, input: { workspaceId: string; clientId: string; name: string; actor: Actor }) {
+export function renameClient(
+  prisma: PrismaClient,
+  input: { workspaceId: string; clientId: string; name: string; actor: Actor },
+) {
   const name = validName(input.name);
   return adminCommand(prisma, input, CLIENTS, async ({ tx, audit }) => {
     const client = await liveClient(tx, input.workspaceId, input.clientId);

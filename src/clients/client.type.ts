@@ -10,22 +10,33 @@ export const ClientType = builder.objectRef<ClientRow>('Client').implement({
   fields: (t) => ({
     id: t.exposeID('id'),
     name: t.exposeString('name'),
-    connectedProviders: t.expose('connectedProviders', { type: [ProviderEnum], description: 'Providers connected for this client.' }),
+    connectedProviders: t.expose('connectedProviders', {
+      type: [ProviderEnum],
+      description: 'Providers connected for this client.',
+    }),
     reportCount: t.exposeInt('reportCount', { description: 'Reports tied to this client, archived ones excluded.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
 
-registerNodeKind('client', { typeName: 'Client', scope: 'clients:read', load: (ctx, id) => ctx.loaders.client.load(id) });
+registerNodeKind('client', {
+  typeName: 'Client',
+  scope: 'clients:read',
+  load: (ctx, id) => ctx.loaders.client.load(id),
+});
 
-const ClientList = listEnvelope('ClientList', ClientType, 'The workspace\'s clients, newest first.');
+const ClientList = listEnvelope('ClientList', ClientType, "The workspace's clients, newest first.");
 
 builder.queryField('clients', (t) =>
   t.field({
     type: ClientList,
-    description: 'The workspace\'s clients with connected providers and report counts, newest first.',
+    description: "The workspace's clients with connected providers and report counts, newest first.",
     authScopes: { scope: 'clients:read' },
     resolve: (_root, _args, ctx) =>
-      cappedList(ctx.config.LIST_ROW_CAP, (take) => ctx.repositories.clients.list(take), () => ctx.repositories.clients.count()),
+      cappedList(
+        ctx.config.LIST_ROW_CAP,
+        (take) => ctx.repositories.clients.list(take),
+        () => ctx.repositories.clients.count(),
+      ),
   }),
 );

@@ -28,167 +28,250 @@ const retrySchedule = z
 /** The export pool's defaults (EXPORT_POOL_SIZE, EXPORT_IDLE_SECONDS); db/client.ts uses them when given no configuration. */
 export const EXPORT_POOL_DEFAULTS = { size: 8, idleSeconds: 60 } as const;
 
-const configSchema = z.object({
-  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
-  HOST: z.string().default('0.0.0.0'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
-  DATABASE_URL: z
-    .string()
-    .url()
-    .refine((url) => /^postgres(ql)?:\/\//.test(url), 'must be a postgres:// or postgresql:// URL')
-    .optional(),
-  /** Optional read replica for the heavy read paths (lists, report data, metrics). */
-  DATABASE_REPLICA_URL: z
-    .string()
-    .url()
-    .refine((url) => /^postgres(ql)?:\/\//.test(url), 'must be a postgres:// or postgresql:// URL')
-    .optional(),
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
-  /** Statements one workspace may run at once on the read pool; unset, half of DATABASE_POOL_SIZE. Below the pool, so another workspace always gets a connection. */
-  DATABASE_STATEMENTS_PER_WORKSPACE: z.coerce.number().int().min(1).max(200).optional(),
-  EMBEDDED_PG_DIR: z.string().default('.data/postgres'),
-  EMBEDDED_PG_PORT: z.coerce.number().int().min(0).max(65535).default(54329),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  PUBLIC_BASE_URL: z.string().url().optional(),
-  REDIS_URL: z.string().url().optional(),
-  RATE_LIMIT_PRO: bucketSpec.prefault('120/2'),
-  RATE_LIMIT_AGENCY: bucketSpec.prefault('240/4'),
-  RATE_LIMIT_SCALE: bucketSpec.prefault('600/10'),
-  /** Answers of 401 one client address may get (a bucket, "<burst>/<per second>"); past it, 429 with Retry-After. */
-  AUTH_FAILURES_PER_ADDRESS: bucketSpec.prefault('100/2'),
-  /**
-   * Each workspace's own bucket, shared by all its API keys and MCP connections, is this many
-   * times its plan's bucket per key: more keys or tokens never buy a tenant more than this.
-   */
-  RATE_LIMIT_WORKSPACE_FACTOR: z.coerce.number().min(1).max(100).default(3),
-  /**
-   * Requests of one workspace running at once per instance, in each of its two lanes: its API keys
-   * and MCP connections together, and its people's web-app sessions together. More wait in line.
-   */
-  WORKSPACE_MAX_CONCURRENT_REQUESTS: z.coerce.number().int().min(1).max(1000).default(8),
-  /** Requests of one workspace that may wait per lane and instance; one more is 429 at once (0: none wait). */
-  WORKSPACE_MAX_WAITING_REQUESTS: z.coerce.number().int().min(0).max(10_000).default(256),
-  /** How long a waiting request may wait for a share before it is 429 (checked every 0.1 s). */
-  WORKSPACE_MAX_WAIT_MS: z.coerce.number().int().min(1).max(60_000).default(10_000),
-  RATE_LIMIT_FAIL_OPEN: flag('false'),
-  LIST_ROW_CAP: z.coerce.number().int().min(1).max(100_000).default(500),
-  METRICS_ROW_CAP: z.coerce.number().int().min(1).max(100_000).default(1000),
-  /** Connections of the export pool: CSV/NDJSON exports streaming at once per instance. */
-  EXPORT_POOL_SIZE: z.coerce.number().int().min(2).max(100).default(EXPORT_POOL_DEFAULTS.size),
-  /** Exports one workspace may stream at once per instance; unset, half the pool. Below the pool, so another workspace always gets one. */
-  EXPORTS_PER_WORKSPACE: z.coerce.number().int().min(1).max(99).optional(),
-  /** Exports one API key may stream at once per instance; unset, half the workspace's share (at least 1). */
-  EXPORTS_PER_KEY: z.coerce.number().int().min(1).max(99).optional(),
-  /**
-   * A request whose headers and body have not all arrived this long after it began is answered
-   * 408 and its connection closed (Node's requestTimeout, checked every 2 s: 408 within 2 s more).
-   */
-  REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
-  /** After a 429 with Retry-After, its connection is not read again for that long, at most this (0: never paused). */
-  REFUSED_CONNECTION_PAUSE_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
-  /** A response whose client accepts no byte for this long is cut (its cursor closed, its connection freed). */
-  RESPONSE_STALL_SECONDS: z.coerce.number().positive().max(600).default(15),
-  /** Unsent bytes that responses whose clients stopped taking them may hold together per instance; past it the largest are cut. */
-  RESPONSE_UNSENT_MAX_BYTES: z.coerce.number().int().min(1024 * 1024).default(64 * 1024 * 1024),
-  /** The same bound for one workspace's responses (at most the instance's): half of it by default, so one tenant cannot hold it all. */
-  RESPONSE_UNSENT_WORKSPACE_MAX_BYTES: z.coerce.number().int().min(1024 * 1024).default(32 * 1024 * 1024),
-  /**
-   * PostgreSQL's backstop on the export pool (idle_in_transaction_session_timeout): an export
-   * transaction that fetches nothing for this long is ended by the server, whatever the process does.
-   */
-  EXPORT_IDLE_SECONDS: z.coerce.number().positive().max(3600).default(EXPORT_POOL_DEFAULTS.idleSeconds),
-  /**
-   * The most a /graphql query may cost before it runs (graphql/cost.ts): each field 1, each list's
-   * selection counted at its requested size or its cap. v1 and MCP run fixed operations whose
-   * sizes their own parameter checks bound (docs/limits.md, "Answers").
-   */
-  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(2_000_000),
-  /** The most one JSON answer of /graphql, v1 or an MCP tool may hold (exports stream and are not counted). */
-  RESPONSE_MAX_BYTES: z.coerce.number().int().min(1024).default(16 * 1024 * 1024),
-  /** Bytes of computed report data and metrics kept per instance (0 turns the cache off). */
-  DATA_CACHE_MAX_BYTES: z.coerce.number().int().min(0).default(64 * 1024 * 1024),
-  INGEST_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
-  /** Ingests (POST /internal/ingest/*) running at once per instance; one more is 429. Each holds its body while it is checked (≤ 64 MiB) and the records of its valid lines. */
-  INGEST_MAX_CONCURRENT: z.coerce.number().int().min(1).max(64).default(4),
-  /** Of those, ingests naming one workspace's projects or clients; unset, half the instance's. Below it, so another workspace always gets one. */
-  INGEST_MAX_CONCURRENT_PER_WORKSPACE: z.coerce.number().int().min(1).max(63).optional(),
-  /** Demo data on an empty database; unset means on in development and test, off in production. */
-  SEED_DEMO: z.enum(['true', 'false']).optional(),
-  /** 32 bytes (64 hex characters or base64) sealing stored webhook and OIDC client secrets. */
-  APP_SECRET_KEY: z
-    .string()
-    .refine((text) => decodeKey(text) !== null, 'must be 32 bytes as 64 hex characters or base64 (e.g. `openssl rand -base64 32`)')
-    .optional(),
-  WEBHOOK_WORKER: flag('true'),
-  WEBHOOK_ALLOW_HTTP: flag('false'),
-  WEBHOOK_ALLOW_PRIVATE_TARGETS: flag('false'),
-  WEBHOOK_RETRY_SCHEDULE: retrySchedule.prefault(DEFAULT_RETRY_SCHEDULE),
-  WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().positive().max(60).default(15),
-  /** Deliveries in flight per worker process, over all endpoints. */
-  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
-  /** Deliveries in flight to one endpoint, over all workers: one slow endpoint holds at most this many slots. */
-  WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
-  /** Deliveries in flight for one workspace, over all workers: well below WEBHOOK_CONCURRENCY, so another workspace always finds a free slot. */
-  WEBHOOK_WORKSPACE_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(16),
-  WEBHOOK_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(30),
-  /** host:port of the DNS server used to verify single sign-on domains (default: the system's). */
-  DNS_RESOLVER: z
-    .string()
-    .regex(/^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/, 'expected host:port, e.g. 1.1.1.1:53')
-    .optional(),
-  OIDC_ALLOW_HTTP_ISSUERS: flag('false'),
-  /** Identity providers and client metadata documents on private, loopback or non-443 addresses (tests only). */
-  OUTBOUND_ALLOW_PRIVATE_TARGETS: flag('false'),
-  /** smtp:// or smtps:// server for password-reset mail; unset, development logs the link instead. */
-  SMTP_URL: z.string().url().refine((url) => /^smtps?:\/\//.test(url), 'must be an smtp:// or smtps:// URL').optional(),
-  MAIL_FROM: z.string().default('Signalboard <no-reply@signalboard.localhost>'),
-  /** OpenTelemetry: traces are exported over OTLP/HTTP to this endpoint; unset, no tracing. */
-  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
-  /**
-   * Head sampling: by default one in a hundred of the traces this service starts (10 a second at
-   * 1 000 requests a second), and every request whose caller's traceparent is sampled. A traced
-   * request cost v1 ~30 % more CPU (bench:observability, test/bench/README.md), so at 5 % tracing
-   * alone took the 3 % budget of all instrumentation; OpenTelemetry's own default is parentbased_always_on.
-   */
-  OTEL_TRACES_SAMPLER: z.enum(['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio']).default('parentbased_traceidratio'),
-  /** The ratio of the traceidratio samplers (ignored by the others). */
-  OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).default(0.01),
-  OTEL_SERVICE_NAME: z.string().min(1).default('signalboard'),
-  /** Prometheus /metrics on this port only (0 = off). */
-  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
-  /** On SIGTERM: not ready at once, in-flight requests and webhook attempts finish within this time, then exit 0. */
-  SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(25),
-  /**
-   * Origins of browser-based MCP clients allowed to call /mcp (comma-separated, e.g.
-   * https://inspector.example.com): CORS with the bearer token only, never credentials (cookies).
-   */
-  MCP_ALLOWED_ORIGINS: z
-    .string()
-    .transform((text) => text.split(',').map((origin) => origin.trim()).filter(Boolean))
-    .refine((origins) => origins.every((origin) => /^https?:\/\/[^/?#\s]+$/.test(origin)), 'must be comma-separated origins such as https://app.example.com (no path)')
-    .prefault(''),
-  /** Behind a reverse proxy: take the client address (sign-in throttling) from the last X-Forwarded-For entry. */
-  TRUST_PROXY: flag('false'),
-})
-  .refine((config) => config.NODE_ENV !== 'production' || config.APP_SECRET_KEY, { path: ['APP_SECRET_KEY'], message: 'is required in production' })
-  .refine((config) => config.NODE_ENV !== 'production' || config.PUBLIC_BASE_URL, { path: ['PUBLIC_BASE_URL'], message: 'is required in production (the OAuth issuer and every absolute link come from it)' })
-  .refine((config) => !config.PUBLIC_BASE_URL || /^https?:\/\/[^/?#]+\/?$/.test(config.PUBLIC_BASE_URL), { path: ['PUBLIC_BASE_URL'], message: 'must be an origin such as https://signalboard.example.com (no path)' })
-  .transform(({ SEED_DEMO, EXPORTS_PER_WORKSPACE, EXPORTS_PER_KEY, DATABASE_STATEMENTS_PER_WORKSPACE, INGEST_MAX_CONCURRENT_PER_WORKSPACE, ...config }) => {
-    const perWorkspace = EXPORTS_PER_WORKSPACE ?? Math.floor(config.EXPORT_POOL_SIZE / 2);
-    return {
-      ...config,
-      DATABASE_STATEMENTS_PER_WORKSPACE: DATABASE_STATEMENTS_PER_WORKSPACE ?? Math.max(1, Math.floor(config.DATABASE_POOL_SIZE / 2)),
-      SEED_DEMO: SEED_DEMO === undefined ? config.NODE_ENV !== 'production' : SEED_DEMO === 'true',
-      EXPORTS_PER_WORKSPACE: perWorkspace,
-      EXPORTS_PER_KEY: EXPORTS_PER_KEY ?? Math.max(1, Math.floor(perWorkspace / 2)),
-      INGEST_MAX_CONCURRENT_PER_WORKSPACE: INGEST_MAX_CONCURRENT_PER_WORKSPACE ?? Math.max(1, Math.floor(config.INGEST_MAX_CONCURRENT / 2)),
-    };
+const configSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+    HOST: z.string().default('0.0.0.0'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+    DATABASE_URL: z
+      .string()
+      .url()
+      .refine((url) => /^postgres(ql)?:\/\//.test(url), 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+    /** Optional read replica for the heavy read paths (lists, report data, metrics). */
+    DATABASE_REPLICA_URL: z
+      .string()
+      .url()
+      .refine((url) => /^postgres(ql)?:\/\//.test(url), 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+    /** Statements one workspace may run at once on the read pool; unset, half of DATABASE_POOL_SIZE. Below the pool, so another workspace always gets a connection. */
+    DATABASE_STATEMENTS_PER_WORKSPACE: z.coerce.number().int().min(1).max(200).optional(),
+    EMBEDDED_PG_DIR: z.string().default('.data/postgres'),
+    EMBEDDED_PG_PORT: z.coerce.number().int().min(0).max(65535).default(54329),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    PUBLIC_BASE_URL: z.string().url().optional(),
+    REDIS_URL: z.string().url().optional(),
+    RATE_LIMIT_PRO: bucketSpec.prefault('120/2'),
+    RATE_LIMIT_AGENCY: bucketSpec.prefault('240/4'),
+    RATE_LIMIT_SCALE: bucketSpec.prefault('600/10'),
+    /** Answers of 401 one client address may get (a bucket, "<burst>/<per second>"); past it, 429 with Retry-After. */
+    AUTH_FAILURES_PER_ADDRESS: bucketSpec.prefault('100/2'),
+    /**
+     * Each workspace's own bucket, shared by all its API keys and MCP connections, is this many
+     * times its plan's bucket per key: more keys or tokens never buy a tenant more than this.
+     */
+    RATE_LIMIT_WORKSPACE_FACTOR: z.coerce.number().min(1).max(100).default(3),
+    /**
+     * Requests of one workspace running at once per instance, in each of its two lanes: its API keys
+     * and MCP connections together, and its people's web-app sessions together. More wait in line.
+     */
+    WORKSPACE_MAX_CONCURRENT_REQUESTS: z.coerce.number().int().min(1).max(1000).default(8),
+    /** Requests of one workspace that may wait per lane and instance; one more is 429 at once (0: none wait). */
+    WORKSPACE_MAX_WAITING_REQUESTS: z.coerce.number().int().min(0).max(10_000).default(256),
+    /** How long a waiting request may wait for a share before it is 429 (checked every 0.1 s). */
+    WORKSPACE_MAX_WAIT_MS: z.coerce.number().int().min(1).max(60_000).default(10_000),
+    RATE_LIMIT_FAIL_OPEN: flag('false'),
+    LIST_ROW_CAP: z.coerce.number().int().min(1).max(100_000).default(500),
+    METRICS_ROW_CAP: z.coerce.number().int().min(1).max(100_000).default(1000),
+    /** Connections of the export pool: CSV/NDJSON exports streaming at once per instance. */
+    EXPORT_POOL_SIZE: z.coerce.number().int().min(2).max(100).default(EXPORT_POOL_DEFAULTS.size),
+    /** Exports one workspace may stream at once per instance; unset, half the pool. Below the pool, so another workspace always gets one. */
+    EXPORTS_PER_WORKSPACE: z.coerce.number().int().min(1).max(99).optional(),
+    /** Exports one API key may stream at once per instance; unset, half the workspace's share (at least 1). */
+    EXPORTS_PER_KEY: z.coerce.number().int().min(1).max(99).optional(),
+    /**
+     * A request whose headers and body have not all arrived this long after it began is answered
+     * 408 and its connection closed (Node's requestTimeout, checked every 2 s: 408 within 2 s more).
+     */
+    REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
+    /** After a 429 with Retry-After, its connection is not read again for that long, at most this (0: never paused). */
+    REFUSED_CONNECTION_PAUSE_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
+    /** A response whose client accepts no byte for this long is cut (its cursor closed, its connection freed). */
+    RESPONSE_STALL_SECONDS: z.coerce.number().positive().max(600).default(15),
+    /** Unsent bytes that responses whose clients stopped taking them may hold together per instance; past it the largest are cut. */
+    RESPONSE_UNSENT_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024 * 1024)
+      .default(64 * 1024 * 1024),
+    /** The same bound for one workspace's responses (at most the instance's): half of it by default, so one tenant cannot hold it all. */
+    RESPONSE_UNSENT_WORKSPACE_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024 * 1024)
+      .default(32 * 1024 * 1024),
+    /**
+     * PostgreSQL's backstop on the export pool (idle_in_transaction_session_timeout): an export
+     * transaction that fetches nothing for this long is ended by the server, whatever the process does.
+     */
+    EXPORT_IDLE_SECONDS: z.coerce.number().positive().max(3600).default(EXPORT_POOL_DEFAULTS.idleSeconds),
+    /**
+     * The most a /graphql query may cost before it runs (graphql/cost.ts): each field 1, each list's
+     * selection counted at its requested size or its cap. v1 and MCP run fixed operations whose
+     * sizes their own parameter checks bound (docs/limits.md, "Answers").
+     */
+    GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(2_000_000),
+    /** The most one JSON answer of /graphql, v1 or an MCP tool may hold (exports stream and are not counted). */
+    RESPONSE_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .default(16 * 1024 * 1024),
+    /** Bytes of computed report data and metrics kept per instance (0 turns the cache off). */
+    DATA_CACHE_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(64 * 1024 * 1024),
+    INGEST_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
+    /** Ingests (POST /internal/ingest/*) running at once per instance; one more is 429. Each holds its body while it is checked (≤ 64 MiB) and the records of its valid lines. */
+    INGEST_MAX_CONCURRENT: z.coerce.number().int().min(1).max(64).default(4),
+    /** Of those, ingests naming one workspace's projects or clients; unset, half the instance's. Below it, so another workspace always gets one. */
+    INGEST_MAX_CONCURRENT_PER_WORKSPACE: z.coerce.number().int().min(1).max(63).optional(),
+    /** Demo data on an empty database; unset means on in development and test, off in production. */
+    SEED_DEMO: z.enum(['true', 'false']).optional(),
+    /** 32 bytes (64 hex characters or base64) sealing stored webhook and OIDC client secrets. */
+    APP_SECRET_KEY: z
+      .string()
+      .refine(
+        (text) => decodeKey(text) !== null,
+        'must be 32 bytes as 64 hex characters or base64 (e.g. `openssl rand -base64 32`)',
+      )
+      .optional(),
+    WEBHOOK_WORKER: flag('true'),
+    WEBHOOK_ALLOW_HTTP: flag('false'),
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: flag('false'),
+    WEBHOOK_RETRY_SCHEDULE: retrySchedule.prefault(DEFAULT_RETRY_SCHEDULE),
+    WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().positive().max(60).default(15),
+    /** Deliveries in flight per worker process, over all endpoints. */
+    WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
+    /** Deliveries in flight to one endpoint, over all workers: one slow endpoint holds at most this many slots. */
+    WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
+    /** Deliveries in flight for one workspace, over all workers: well below WEBHOOK_CONCURRENCY, so another workspace always finds a free slot. */
+    WEBHOOK_WORKSPACE_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(16),
+    WEBHOOK_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(30),
+    /** host:port of the DNS server used to verify single sign-on domains (default: the system's). */
+    DNS_RESOLVER: z
+      .string()
+      .regex(/^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/, 'expected host:port, e.g. 1.1.1.1:53')
+      .optional(),
+    OIDC_ALLOW_HTTP_ISSUERS: flag('false'),
+    /** Identity providers and client metadata documents on private, loopback or non-443 addresses (tests only). */
+    OUTBOUND_ALLOW_PRIVATE_TARGETS: flag('false'),
+    /** smtp:// or smtps:// server for password-reset mail; unset, development logs the link instead. */
+    SMTP_URL: z
+      .string()
+      .url()
+      .refine((url) => /^smtps?:\/\//.test(url), 'must be an smtp:// or smtps:// URL')
+      .optional(),
+    MAIL_FROM: z.string().default('Signalboard <no-reply@signalboard.localhost>'),
+    /** OpenTelemetry: traces are exported over OTLP/HTTP to this endpoint; unset, no tracing. */
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+    /**
+     * Head sampling: by default one in a hundred of the traces this service starts (10 a second at
+     * 1 000 requests a second), and every request whose caller's traceparent is sampled. A traced
+     * request cost v1 ~30 % more CPU (bench:observability, test/bench/README.md), so at 5 % tracing
+     * alone took the 3 % budget of all instrumentation; OpenTelemetry's own default is parentbased_always_on.
+     */
+    OTEL_TRACES_SAMPLER: z
+      .enum([
+        'always_on',
+        'always_off',
+        'traceidratio',
+        'parentbased_always_on',
+        'parentbased_always_off',
+        'parentbased_traceidratio',
+      ])
+      .default('parentbased_traceidratio'),
+    /** The ratio of the traceidratio samplers (ignored by the others). */
+    OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).default(0.01),
+    OTEL_SERVICE_NAME: z.string().min(1).default('signalboard'),
+    /** Prometheus /metrics on this port only (0 = off). */
+    METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+    /** On SIGTERM: not ready at once, in-flight requests and webhook attempts finish within this time, then exit 0. */
+    SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(25),
+    /**
+     * Origins of browser-based MCP clients allowed to call /mcp (comma-separated, e.g.
+     * https://inspector.example.com): CORS with the bearer token only, never credentials (cookies).
+     */
+    MCP_ALLOWED_ORIGINS: z
+      .string()
+      .transform((text) =>
+        text
+          .split(',')
+          .map((origin) => origin.trim())
+          .filter(Boolean),
+      )
+      .refine(
+        (origins) => origins.every((origin) => /^https?:\/\/[^/?#\s]+$/.test(origin)),
+        'must be comma-separated origins such as https://app.example.com (no path)',
+      )
+      .prefault(''),
+    /** Behind a reverse proxy: take the client address (sign-in throttling) from the last X-Forwarded-For entry. */
+    TRUST_PROXY: flag('false'),
   })
-  .refine((config) => config.DATABASE_POOL_SIZE === 1 || config.DATABASE_STATEMENTS_PER_WORKSPACE < config.DATABASE_POOL_SIZE, { path: ['DATABASE_STATEMENTS_PER_WORKSPACE'], message: 'must be below DATABASE_POOL_SIZE, so that another workspace always gets a connection' })
-  .refine((config) => config.EXPORTS_PER_WORKSPACE < config.EXPORT_POOL_SIZE, { path: ['EXPORTS_PER_WORKSPACE'], message: 'must be below EXPORT_POOL_SIZE, so that another workspace always gets an export' })
-  .refine((config) => config.INGEST_MAX_CONCURRENT === 1 || config.INGEST_MAX_CONCURRENT_PER_WORKSPACE < config.INGEST_MAX_CONCURRENT, { path: ['INGEST_MAX_CONCURRENT_PER_WORKSPACE'], message: 'must be below INGEST_MAX_CONCURRENT, so that another workspace always gets one' })
-  .refine((config) => config.EXPORTS_PER_KEY <= config.EXPORTS_PER_WORKSPACE, { path: ['EXPORTS_PER_KEY'], message: 'must not exceed EXPORTS_PER_WORKSPACE' })
-  .refine((config) => config.EXPORT_IDLE_SECONDS > config.RESPONSE_STALL_SECONDS, { path: ['EXPORT_IDLE_SECONDS'], message: 'must exceed RESPONSE_STALL_SECONDS (it is the backstop behind the stall cut)' });
+  .refine((config) => config.NODE_ENV !== 'production' || config.APP_SECRET_KEY, {
+    path: ['APP_SECRET_KEY'],
+    message: 'is required in production',
+  })
+  .refine((config) => config.NODE_ENV !== 'production' || config.PUBLIC_BASE_URL, {
+    path: ['PUBLIC_BASE_URL'],
+    message: 'is required in production (the OAuth issuer and every absolute link come from it)',
+  })
+  .refine((config) => !config.PUBLIC_BASE_URL || /^https?:\/\/[^/?#]+\/?$/.test(config.PUBLIC_BASE_URL), {
+    path: ['PUBLIC_BASE_URL'],
+    message: 'must be an origin such as https://signalboard.example.com (no path)',
+  })
+  .transform(
+    ({
+      SEED_DEMO,
+      EXPORTS_PER_WORKSPACE,
+      EXPORTS_PER_KEY,
+      DATABASE_STATEMENTS_PER_WORKSPACE,
+      INGEST_MAX_CONCURRENT_PER_WORKSPACE,
+      ...config
+    }) => {
+      const perWorkspace = EXPORTS_PER_WORKSPACE ?? Math.floor(config.EXPORT_POOL_SIZE / 2);
+      return {
+        ...config,
+        DATABASE_STATEMENTS_PER_WORKSPACE:
+          DATABASE_STATEMENTS_PER_WORKSPACE ?? Math.max(1, Math.floor(config.DATABASE_POOL_SIZE / 2)),
+        SEED_DEMO: SEED_DEMO === undefined ? config.NODE_ENV !== 'production' : SEED_DEMO === 'true',
+        EXPORTS_PER_WORKSPACE: perWorkspace,
+        EXPORTS_PER_KEY: EXPORTS_PER_KEY ?? Math.max(1, Math.floor(perWorkspace / 2)),
+        INGEST_MAX_CONCURRENT_PER_WORKSPACE:
+          INGEST_MAX_CONCURRENT_PER_WORKSPACE ?? Math.max(1, Math.floor(config.INGEST_MAX_CONCURRENT / 2)),
+      };
+    },
+  )
+  .refine(
+    (config) => config.DATABASE_POOL_SIZE === 1 || config.DATABASE_STATEMENTS_PER_WORKSPACE < config.DATABASE_POOL_SIZE,
+    {
+      path: ['DATABASE_STATEMENTS_PER_WORKSPACE'],
+      message: 'must be below DATABASE_POOL_SIZE, so that another workspace always gets a connection',
+    },
+  )
+  .refine((config) => config.EXPORTS_PER_WORKSPACE < config.EXPORT_POOL_SIZE, {
+    path: ['EXPORTS_PER_WORKSPACE'],
+    message: 'must be below EXPORT_POOL_SIZE, so that another workspace always gets an export',
+  })
+  .refine(
+    (config) =>
+      config.INGEST_MAX_CONCURRENT === 1 || config.INGEST_MAX_CONCURRENT_PER_WORKSPACE < config.INGEST_MAX_CONCURRENT,
+    {
+      path: ['INGEST_MAX_CONCURRENT_PER_WORKSPACE'],
+      message: 'must be below INGEST_MAX_CONCURRENT, so that another workspace always gets one',
+    },
+  )
+  .refine((config) => config.EXPORTS_PER_KEY <= config.EXPORTS_PER_WORKSPACE, {
+    path: ['EXPORTS_PER_KEY'],
+    message: 'must not exceed EXPORTS_PER_WORKSPACE',
+  })
+  .refine((config) => config.EXPORT_IDLE_SECONDS > config.RESPONSE_STALL_SECONDS, {
+    path: ['EXPORT_IDLE_SECONDS'],
+    message: 'must exceed RESPONSE_STALL_SECONDS (it is the backstop behind the stall cut)',
+  });
 
 export type Config = z.infer<typeof configSchema>;
 

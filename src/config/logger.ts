@@ -27,6 +27,7 @@ const ANSI_CODES = /\x1b\[[0-9;]*m/g;
  */
 export function routeConsole(logger: Logger): void {
   for (const [method, level] of Object.entries(CONSOLE_LEVELS)) {
-    console[method as keyof typeof CONSOLE_LEVELS] = (...args: unknown[]) => logger[level]({ source: 'console' }, format(...args).replace(ANSI_CODES, ''));
+    console[method as keyof typeof CONSOLE_LEVELS] = (...args: unknown[]) =>
+      logger[level]({ source: 'console' }, format(...args).replace(ANSI_CODES, ''));
   }
 }

@@ -28,14 +28,16 @@ export function civilDateProblem(value: string): string | null {
   const month = +value.slice(5, 7);
   const day = +value.slice(8, 10);
   if (year < 1) return `must be ${DATE_RULE} (year 0000 does not exist)`;
-  if (month < 1 || month > 12 || day < 1 || day > (month === 2 && isLeapYear(year) ? 29 : DAYS_IN_MONTH[month - 1]!)) return `must be ${DATE_RULE}; ${value.slice(0, 10)} does not exist`;
+  if (month < 1 || month > 12 || day < 1 || day > (month === 2 && isLeapYear(year) ? 29 : DAYS_IN_MONTH[month - 1]!))
+    return `must be ${DATE_RULE}; ${value.slice(0, 10)} does not exist`;
   return null;
 }
 
 export const isCivilDate = (value: string): boolean => civilDateProblem(value) === null;
 
 /** A computed bound kept inside the dates the service takes (a default 29 days before 0001-01-15). */
-export const clampDate = (date: CivilDate): CivilDate => (date < EARLIEST_DATE ? EARLIEST_DATE : date > LATEST_DATE ? LATEST_DATE : date);
+export const clampDate = (date: CivilDate): CivilDate =>
+  date < EARLIEST_DATE ? EARLIEST_DATE : date > LATEST_DATE ? LATEST_DATE : date;
 
 // Date.UTC reads years 0–99 as 1900–1999; setUTCFullYear takes the year as it is.
 function toUtc(date: CivilDate): number {

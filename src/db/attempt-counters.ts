@@ -22,9 +22,18 @@ export interface CounterState {
 type Queryable = Pick<pg.Pool, 'query'>;
 
 /** Counts one attempt for each key; a key whose window has passed starts a new one. */
-export async function reserveAttempts(db: Queryable, entries: readonly { key: string; policy: CounterPolicy }[]): Promise<Map<string, CounterState>> {
+export async function reserveAttempts(
+  db: Queryable,
+  entries: readonly { key: string; policy: CounterPolicy }[],
+): Promise<Map<string, CounterState>> {
   maybeSweep(db);
-  const result = await db.query<{ key: string; count: number; window_ends_at: Date; exceeded_at: Date | null; just_exceeded: boolean }>(
+  const result = await db.query<{
+    key: string;
+    count: number;
+    window_ends_at: Date;
+    exceeded_at: Date | null;
+    just_exceeded: boolean;
+  }>(
     `INSERT INTO attempt_counters AS c (key, count, limit_count, window_ends_at, exceeded_at)
      SELECT k.key, 1, k.lim, now() + make_interval(secs => k.secs), CASE WHEN k.lim < 1 THEN now() END
      FROM unnest($1::text[], $2::int[], $3::float8[]) AS k(key, lim, secs)
@@ -37,9 +46,23 @@ export async function reserveAttempts(db: Queryable, entries: readonly { key: st
          WHEN c.exceeded_at IS NULL AND c.count + 1 > EXCLUDED.limit_count THEN now()
          ELSE c.exceeded_at END
      RETURNING key, count, window_ends_at, exceeded_at, coalesce(exceeded_at = now(), false) AS just_exceeded`,
-    [entries.map((entry) => entry.key), entries.map((entry) => entry.policy.limit), entries.map((entry) => entry.policy.windowMs / 1000)],
+    [
+      entries.map((entry) => entry.key),
+      entries.map((entry) => entry.policy.limit),
+      entries.map((entry) => entry.policy.windowMs / 1000),
+    ],
   );
-  return new Map(result.rows.map((row) => [row.key, { count: row.count, windowEndsAt: row.window_ends_at, exceededAt: row.exceeded_at, justExceeded: row.just_exceeded }]));
+  return new Map(
+    result.rows.map((row) => [
+      row.key,
+      {
+        count: row.count,
+        windowEndsAt: row.window_ends_at,
+        exceededAt: row.exceeded_at,
+        justExceeded: row.just_exceeded,
+      },
+    ]),
+  );
 }
 
 /** Gives back reservations that were refused without doing the work, so that only real attempts count. */

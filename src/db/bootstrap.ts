@@ -13,7 +13,9 @@ export interface ResolvedDatabase {
 }
 
 export async function openDatabase(config: Config): Promise<ResolvedDatabase> {
-  const embedded = config.DATABASE_URL ? null : await startEmbeddedPostgres({ dataDir: config.EMBEDDED_PG_DIR, port: config.EMBEDDED_PG_PORT });
+  const embedded = config.DATABASE_URL
+    ? null
+    : await startEmbeddedPostgres({ dataDir: config.EMBEDDED_PG_DIR, port: config.EMBEDDED_PG_PORT });
   const url = config.DATABASE_URL ?? embedded!.url;
   let migrations: MigrationResult;
   try {
@@ -22,5 +24,10 @@ export async function openDatabase(config: Config): Promise<ResolvedDatabase> {
     await embedded?.stop();
     throw error;
   }
-  return { url, embedded, migrations, database: connectDatabase(url, config.DATABASE_POOL_SIZE, config.DATABASE_REPLICA_URL, exportPoolOf(config)) };
+  return {
+    url,
+    embedded,
+    migrations,
+    database: connectDatabase(url, config.DATABASE_POOL_SIZE, config.DATABASE_REPLICA_URL, exportPoolOf(config)),
+  };
 }

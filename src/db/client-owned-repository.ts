@@ -37,11 +37,7 @@ export function clientOwnedRepository<
   Row extends Identified,
   Summary extends Identified,
   Found extends Identified = Row,
->(
-  scope: WorkspaceScope,
-  statements: ClientOwnedStatements<Row, Summary, Found>,
-  what: string,
-) {
+>(scope: WorkspaceScope, statements: ClientOwnedStatements<Row, Summary, Found>, what: string) {
   let found: Map<string, Promise<Found | undefined>> | undefined;
   let finished: Map<string, Row> | undefined;
   const byId = (id: string) => {
@@ -68,8 +64,10 @@ export function clientOwnedRepository<
       return row ? statements.versionOf(row) : null;
     },
     /** By id, in the order asked; null where there is none. */
-    byIds: async (ids: readonly string[]): Promise<(Row | null)[]> => inAskedOrder(ids, await scope.rows(statements.byIds, [ids])),
+    byIds: async (ids: readonly string[]): Promise<(Row | null)[]> =>
+      inAskedOrder(ids, await scope.rows(statements.byIds, [ids])),
     /** Each client's, newest first, capped per client, in one statement. */
-    byClients: async (clientIds: readonly string[], cap: number): Promise<ListEnvelope<Summary>[]> => cappedByParent(clientIds, await scope.rows(statements.byClients, [clientIds, cap])),
+    byClients: async (clientIds: readonly string[], cap: number): Promise<ListEnvelope<Summary>[]> =>
+      cappedByParent(clientIds, await scope.rows(statements.byClients, [clientIds, cap])),
   };
 }

@@ -43,7 +43,10 @@ export interface ExportPoolSettings {
   idleSeconds: number;
 }
 
-export const exportPoolOf = (config: Pick<Config, 'EXPORT_POOL_SIZE' | 'EXPORT_IDLE_SECONDS'>): ExportPoolSettings => ({ size: config.EXPORT_POOL_SIZE, idleSeconds: config.EXPORT_IDLE_SECONDS });
+export const exportPoolOf = (config: Pick<Config, 'EXPORT_POOL_SIZE' | 'EXPORT_IDLE_SECONDS'>): ExportPoolSettings => ({
+  size: config.EXPORT_POOL_SIZE,
+  idleSeconds: config.EXPORT_IDLE_SECONDS,
+});
 
 /** How export connections show in pg_stat_activity. */
 export const EXPORT_APPLICATION_NAME = 'signalboard-export';
@@ -72,13 +75,22 @@ function createPool(url: string, poolSize: number, extraSettings = ''): pg.Pool 
   return pool;
 }
 
-export function connectDatabase(url: string, poolSize: number, replicaUrl?: string, exportPool: ExportPoolSettings = EXPORT_POOL_DEFAULTS): Database {
+export function connectDatabase(
+  url: string,
+  poolSize: number,
+  replicaUrl?: string,
+  exportPool: ExportPoolSettings = EXPORT_POOL_DEFAULTS,
+): Database {
   const pool = createPool(url, poolSize);
   const readPool = replicaUrl ? createPool(replicaUrl, poolSize) : pool;
   // An export reads its cursor a FETCH at a time inside one transaction (workspace-scope.ts):
   // each FETCH is one statement under the same timeout as the API's, and a transaction that
   // stops fetching (a reader the process failed to cut) is ended by PostgreSQL itself.
-  const streamPool = createPool(replicaUrl ?? url, exportPool.size, ` -c idle_in_transaction_session_timeout=${exportPool.idleSeconds * 1000} -c application_name=${EXPORT_APPLICATION_NAME}`);
+  const streamPool = createPool(
+    replicaUrl ?? url,
+    exportPool.size,
+    ` -c idle_in_transaction_session_timeout=${exportPool.idleSeconds * 1000} -c application_name=${EXPORT_APPLICATION_NAME}`,
+  );
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {
     prisma,

@@ -27,7 +27,16 @@ export interface DataCache {
 }
 
 export function createDataCache(maxBytes: number): DataCache {
-  if (maxBytes === 0) return { get: () => undefined, set: () => {}, getOrCompute: (_key, compute) => compute(), size: 0, bytes: 0, hits: 0, misses: 0 };
+  if (maxBytes === 0)
+    return {
+      get: () => undefined,
+      set: () => {},
+      getOrCompute: (_key, compute) => compute(),
+      size: 0,
+      bytes: 0,
+      hits: 0,
+      misses: 0,
+    };
   const cache = new LRUCache<string, object>({
     maxSize: maxBytes,
     // UTF-16 in memory: about two bytes per character of the JSON.
@@ -74,7 +83,12 @@ export function createDataCache(maxBytes: number): DataCache {
  * Loads what `keys` ask for, from the cache where it holds them; the misses are computed
  * together in one call (one batch, one statement) and stored.
  */
-export async function cachedBatch<K, V extends object>(cache: DataCache, keys: readonly K[], cacheKeyOf: (key: K) => string, computeMisses: (misses: K[]) => Promise<V[]>): Promise<V[]> {
+export async function cachedBatch<K, V extends object>(
+  cache: DataCache,
+  keys: readonly K[],
+  cacheKeyOf: (key: K) => string,
+  computeMisses: (misses: K[]) => Promise<V[]>,
+): Promise<V[]> {
   const cacheKeys = keys.map(cacheKeyOf);
   const results = cacheKeys.map((cacheKey) => cache.get<V>(cacheKey));
   const missing = results.flatMap((result, index) => (result ? [] : [index]));
@@ -94,6 +108,7 @@ export async function cachedBatch<K, V extends object>(cache: DataCache, keys: r
  */
 export function dataVersionOf(row: object): string {
   const version = (row as { dataVersion?: unknown }).dataVersion;
-  if (typeof version !== 'string') throw new Error('a report or project row without its dataVersion reached the data cache');
+  if (typeof version !== 'string')
+    throw new Error('a report or project row without its dataVersion reached the data cache');
   return version;
 }

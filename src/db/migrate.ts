@@ -59,7 +59,9 @@ export async function migrate(databaseUrl: string): Promise<MigrationResult> {
 }
 
 /** Whether every migration of this build is applied (readiness: an instance newer than its database is not ready). */
-export async function migrationsApplied(pool: { query(text: string): Promise<{ rows: { name: string }[] }> }): Promise<boolean> {
+export async function migrationsApplied(pool: {
+  query(text: string): Promise<{ rows: { name: string }[] }>;
+}): Promise<boolean> {
   const applied = new Set((await pool.query('SELECT name FROM schema_migrations')).rows.map((row) => row.name));
   return listMigrations().every((migration) => applied.has(migration.name));
 }

@@ -30,13 +30,21 @@ export interface Page<T> {
  * other list, silently skipping or repeating rows, so it is refused instead. A digest, not a
  * secret: a position someone forges still reads only their own workspace's rows.
  */
-export const cursorBinding = (...parts: unknown[]): string => createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 16);
+export const cursorBinding = (...parts: unknown[]): string =>
+  createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 16);
 
 export const encodeCursor = (cursor: Cursor, binding?: string) =>
-  Buffer.from(JSON.stringify(binding === undefined ? [cursor.sortValue, cursor.id] : [cursor.sortValue, cursor.id, binding])).toString('base64url');
+  Buffer.from(
+    JSON.stringify(binding === undefined ? [cursor.sortValue, cursor.id] : [cursor.sortValue, cursor.id, binding]),
+  ).toString('base64url');
 
 /** Reads a cursor; `isSortValue` checks its sort value is of the connection's kind (a date, a time), `binding` that it was made for this list. */
-export function decodeCursor(value: string, isSortValue: (sortValue: string) => boolean, param = 'after', binding?: string): Cursor {
+export function decodeCursor(
+  value: string,
+  isSortValue: (sortValue: string) => boolean,
+  param = 'after',
+  binding?: string,
+): Cursor {
   let parts: unknown[] | null = null;
   try {
     parts = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as unknown[];
@@ -44,16 +52,36 @@ export function decodeCursor(value: string, isSortValue: (sortValue: string) => 
     // refused below
   }
   const [sortValue, id, boundTo] = Array.isArray(parts) ? parts : [];
-  if (typeof sortValue !== 'string' || typeof id !== 'string' || !isSortValue(sortValue) || textProblem(id) !== null || parts!.length !== (binding === undefined ? 2 : 3)) {
-    throw invalidParameter(param, `${param} is not a cursor returned by this ${param === 'after' ? 'connection' : 'endpoint'}.`);
+  if (
+    typeof sortValue !== 'string' ||
+    typeof id !== 'string' ||
+    !isSortValue(sortValue) ||
+    textProblem(id) !== null ||
+    parts!.length !== (binding === undefined ? 2 : 3)
+  ) {
+    throw invalidParameter(
+      param,
+      `${param} is not a cursor returned by this ${param === 'after' ? 'connection' : 'endpoint'}.`,
+    );
   }
-  if (boundTo !== binding) throw invalidParameter(param, `${param} was returned for another workspace, project or set of filters; send the same filters as the request that returned it, or start again without ${param}.`);
+  if (boundTo !== binding)
+    throw invalidParameter(
+      param,
+      `${param} was returned for another workspace, project or set of filters; send the same filters as the request that returned it, or start again without ${param}.`,
+    );
   return { sortValue, id };
 }
 
-export function pageArgs(first: number | null | undefined, after: string | null | undefined, isSortValue: (sortValue: string) => boolean): PageArgs {
+export function pageArgs(
+  first: number | null | undefined,
+  after: string | null | undefined,
+  isSortValue: (sortValue: string) => boolean,
+): PageArgs {
   return { first: withinBounds(first, PAGE_SIZE, 'first'), after: after ? decodeCursor(after, isSortValue) : null };
 }
 
 /** Splits the first+1 rows a repository fetched into the page and whether more follow. */
-export const toPage = <T>(rows: T[], first: number): Page<T> => ({ rows: rows.slice(0, first), hasNextPage: rows.length > first });
+export const toPage = <T>(rows: T[], first: number): Page<T> => ({
+  rows: rows.slice(0, first),
+  hasNextPage: rows.length > first,
+});

@@ -19,7 +19,8 @@ export interface ListEnvelope<T> {
  * (typically with its own ORDER BY … LIMIT); $2 is the array of parent ids. Each row comes
  * back tagged with its `parentId`.
  */
-export const perParentSql = (inner: string) => `SELECT p.id AS "parentId", x.* FROM unnest($2::text[]) AS p(id) CROSS JOIN LATERAL (${inner}) x`;
+export const perParentSql = (inner: string) =>
+  `SELECT p.id AS "parentId", x.* FROM unnest($2::text[]) AS p(id) CROSS JOIN LATERAL (${inner}) x`;
 
 export interface ParentTagged {
   parentId: string;
@@ -35,7 +36,10 @@ export function groupByParent<T extends ParentTagged>(parentIds: readonly string
 }
 
 /** Rows of a capped relation carry `total`, the parent's count before the cap (a window count). */
-export function cappedByParent<T extends ParentTagged & { total: number }>(parentIds: readonly string[], rows: readonly T[]): ListEnvelope<T>[] {
+export function cappedByParent<T extends ParentTagged & { total: number }>(
+  parentIds: readonly string[],
+  rows: readonly T[],
+): ListEnvelope<T>[] {
   return groupByParent(parentIds, rows).map((data) => {
     const total = data[0]?.total ?? 0;
     return { data, meta: { total, truncated: total > data.length } };

@@ -29,7 +29,10 @@ export class UnboundStatement extends Error {}
  * Declares a statement; `build` must use the workspace binding it is handed. `name` may be
  * derived from the text (statements whose text is built per call).
  */
-export function tenantStatement<Row>(nameOrNaming: string | null | ((text: string) => string | null), build: (workspace: WorkspaceBinding) => string): TenantStatement<Row> {
+export function tenantStatement<Row>(
+  nameOrNaming: string | null | ((text: string) => string | null),
+  build: (workspace: WorkspaceBinding) => string,
+): TenantStatement<Row> {
   let bound = false;
   const text = build((alias) => {
     bound = true;
@@ -38,7 +41,8 @@ export function tenantStatement<Row>(nameOrNaming: string | null | ((text: strin
   const name = typeof nameOrNaming === 'function' ? nameOrNaming(text) : nameOrNaming;
   if (!bound) throw new UnboundStatement(`statement ${name ?? text.slice(0, 60)} is not bound to the workspace`);
   if (name !== null) {
-    if ((textByName.get(name) ?? text) !== text) throw new UnboundStatement(`statement ${name} is declared twice with different texts`);
+    if ((textByName.get(name) ?? text) !== text)
+      throw new UnboundStatement(`statement ${name} is declared twice with different texts`);
     textByName.set(name, text);
   }
   return { name, text };

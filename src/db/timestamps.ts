@@ -6,7 +6,13 @@
 
 const digit = (text: string, at: number) => text.charCodeAt(at) - 48;
 const twoDigits = (text: string, at: number) => digit(text, at) * 10 + digit(text, at + 1);
-const SEPARATORS: readonly [number, number][] = [[4, 45], [7, 45], [10, 32], [13, 58], [16, 58]]; // - - ' ' : :
+const SEPARATORS: readonly [number, number][] = [
+  [4, 45],
+  [7, 45],
+  [10, 32],
+  [13, 58],
+  [16, 58],
+]; // - - ' ' : :
 const DIGITS: readonly number[] = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18];
 
 /** The instant, or null when the text is not 'YYYY-MM-DD HH:MM:SS[.ffffff]±HH[:MM]' (the caller's parser then reads it). */
@@ -20,7 +26,8 @@ export function parseTimestamptz(text: string): Date | null {
   if (text.charCodeAt(at) === 46) {
     // Microseconds truncate to milliseconds, as Date and postgres-date do.
     let scale = 100;
-    for (at++; at < length && isDigit(text, at); at++, scale /= 10) if (scale >= 1) milliseconds += digit(text, at) * scale;
+    for (at++; at < length && isDigit(text, at); at++, scale /= 10)
+      if (scale >= 1) milliseconds += digit(text, at) * scale;
   }
   const sign = text.charCodeAt(at);
   if ((sign !== 43 && sign !== 45) || !isDigit(text, at + 1) || !isDigit(text, at + 2)) return null;
@@ -35,7 +42,15 @@ export function parseTimestamptz(text: string): Date | null {
   const year = digit(text, 0) * 1000 + digit(text, 1) * 100 + twoDigits(text, 2);
   // Date.UTC reads years 0–99 as 1900–1999.
   if (year < 100) return null;
-  const local = Date.UTC(year, twoDigits(text, 5) - 1, twoDigits(text, 8), twoDigits(text, 11), twoDigits(text, 14), twoDigits(text, 17), milliseconds);
+  const local = Date.UTC(
+    year,
+    twoDigits(text, 5) - 1,
+    twoDigits(text, 8),
+    twoDigits(text, 11),
+    twoDigits(text, 14),
+    twoDigits(text, 17),
+    milliseconds,
+  );
   return new Date(local - (sign === 45 ? -offsetMinutes : offsetMinutes) * 60_000);
 }
 

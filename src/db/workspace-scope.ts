@@ -15,7 +15,10 @@ export interface WorkspaceScope {
   /** Runs a declared statement with the bound workspace as $1 and `values` as $2…. */
   rows<Row extends pg.QueryResultRow>(statement: TenantStatement<Row>, values?: readonly unknown[]): Promise<Row[]>;
   /** The same, read through a server-side cursor on a connection of its own: for results too large to hold. */
-  cursor<Row extends pg.QueryResultRow>(statement: TenantStatement<Row>, values?: readonly unknown[]): Promise<RowCursor<Row>>;
+  cursor<Row extends pg.QueryResultRow>(
+    statement: TenantStatement<Row>,
+    values?: readonly unknown[],
+  ): Promise<RowCursor<Row>>;
 }
 
 export interface RowCursor<Row> {
@@ -35,7 +38,11 @@ export type WorkspaceScopeFactory = (workspaceId: string) => WorkspaceScope;
  * 2.5–3.8 µs a query, against 0.12–0.16 µs for a Query made from text. The pool hands a Query
  * (a submittable) to a client like a config and resolves with its result.
  */
-function run<Row extends pg.QueryResultRow>(pool: pg.Pool, statement: TenantStatement<Row>, values: unknown[]): Promise<pg.QueryResult<Row>> {
+function run<Row extends pg.QueryResultRow>(
+  pool: pg.Pool,
+  statement: TenantStatement<Row>,
+  values: unknown[],
+): Promise<pg.QueryResult<Row>> {
   const query: pg.Query & { name?: string } = new pg.Query(statement.text, values);
   if (statement.name) query.name = statement.name;
   return pool.query(query) as unknown as Promise<pg.QueryResult<Row>>;
@@ -45,7 +52,11 @@ function run<Row extends pg.QueryResultRow>(pool: pg.Pool, statement: TenantStat
  * Scopes over `pool` (the read pool: a replica when configured); cursors on `streamPool`. With
  * `shares`, each workspace runs at most its share of statements on `pool` at once.
  */
-export function workspaceScopes(pool: pg.Pool, streamPool: pg.Pool = pool, shares?: StatementShares): WorkspaceScopeFactory {
+export function workspaceScopes(
+  pool: pg.Pool,
+  streamPool: pg.Pool = pool,
+  shares?: StatementShares,
+): WorkspaceScopeFactory {
   return (workspaceId) => ({
     workspaceId,
     async rows<Row extends pg.QueryResultRow>(statement: TenantStatement<Row>, values: readonly unknown[] = []) {
@@ -54,9 +65,17 @@ export function workspaceScopes(pool: pg.Pool, streamPool: pg.Pool = pool, share
       const shared = shares ? () => shares.run(workspaceId, execute) : execute;
       if (!inRecordedTrace()) return shared();
       // The span names the declared statement, never its values.
-      return inSpan(`SELECT ${statement.name ?? 'statement'}`, { 'db.system.name': 'postgresql', 'db.query.summary': statement.name ?? 'unnamed' }, shared, { kind: SpanKind.CLIENT });
+      return inSpan(
+        `SELECT ${statement.name ?? 'statement'}`,
+        { 'db.system.name': 'postgresql', 'db.query.summary': statement.name ?? 'unnamed' },
+        shared,
+        { kind: SpanKind.CLIENT },
+      );
     },
-    async cursor<Row extends pg.QueryResultRow>(statement: TenantStatement<Row>, values: readonly unknown[] = []): Promise<RowCursor<Row>> {
+    async cursor<Row extends pg.QueryResultRow>(
+      statement: TenantStatement<Row>,
+      values: readonly unknown[] = [],
+    ): Promise<RowCursor<Row>> {
       const client = await streamPool.connect();
       // A checked-out client that loses its server (PostgreSQL ending a stalled export
       // transaction, a network failure) emits 'error'; the pool listens only to idle ones.

@@ -74,7 +74,10 @@ const PHRASES: Record<Language, Phrasebook> = {
       (name, criterion) => `Reviewers single out ${name} for its ${criterion}.`,
       (name, criterion) => `For buyers who care most about ${criterion}, ${name} is the one to look at.`,
     ],
-    other: [(name) => `Smaller names such as ${name} come up too.`, (name) => `${name} is a smaller alternative worth a look.`],
+    other: [
+      (name) => `Smaller names such as ${name} come up too.`,
+      (name) => `${name} is a smaller alternative worth a look.`,
+    ],
     replacing: [
       (name) => `If ${name} is not the right fit, there are good alternatives.`,
       (name) => `Plenty of buyers move away from ${name}; here is what they pick instead.`,
@@ -126,7 +129,10 @@ const PHRASES: Record<Language, Phrasebook> = {
       (name, criterion) => `Tester heben bei ${name} besonders das Thema ${criterion} hervor.`,
       (name, criterion) => `Wem es vor allem auf ${criterion} ankommt, ist mit ${name} gut beraten.`,
     ],
-    other: [(name) => `Auch kleinere Anbieter wie ${name} werden genannt.`, (name) => `${name} ist eine kleinere Alternative, die einen Blick wert ist.`],
+    other: [
+      (name) => `Auch kleinere Anbieter wie ${name} werden genannt.`,
+      (name) => `${name} ist eine kleinere Alternative, die einen Blick wert ist.`,
+    ],
     replacing: [
       (name) => `Wenn ${name} nicht passt, gibt es gute Alternativen.`,
       (name) => `Wer von ${name} wechseln möchte, hat mehrere Möglichkeiten.`,
@@ -178,7 +184,10 @@ const PHRASES: Record<Language, Phrasebook> = {
       (name, criterion) => `Les testeurs saluent ${name} pour ${criterion}.`,
       (name, criterion) => `Si vous privilégiez ${criterion}, ${name} est un bon choix.`,
     ],
-    other: [(name) => `Des acteurs plus petits comme ${name} sont aussi cités.`, (name) => `${name} est une alternative plus modeste à considérer.`],
+    other: [
+      (name) => `Des acteurs plus petits comme ${name} sont aussi cités.`,
+      (name) => `${name} est une alternative plus modeste à considérer.`,
+    ],
     replacing: [
       (name) => `Si ${name} ne vous convient pas, il existe de bonnes alternatives.`,
       (name) => `Pour remplacer ${name}, plusieurs options sont souvent citées.`,
@@ -213,10 +222,20 @@ export function answerText(market: Market, locale: string, facts: AnswerFacts, r
   const sentences = [
     facts.replaced
       ? pick(random, phrases.replacing)(facts.replaced)
-      : intro && random() < 0.5 ? intro(criteria, plural) : '',
-    listed.length > 1 ? pick(random, phrases.many)(list!, plural) : list ? pick(random, phrases.one)(list) : pick(random, phrases.none)(criteria, plural),
-    facts.saysMore ? pick(random, phrases.sentiment[facts.saysMore.sentiment])(facts.saysMore.brand, criteria.slice(3)) : '',
-    facts.highlighted ? pick(random, phrases.highlight)(facts.highlighted.name, market.criteria[language][facts.highlighted.criterion]!) : '',
+      : intro && random() < 0.5
+        ? intro(criteria, plural)
+        : '',
+    listed.length > 1
+      ? pick(random, phrases.many)(list!, plural)
+      : list
+        ? pick(random, phrases.one)(list)
+        : pick(random, phrases.none)(criteria, plural),
+    facts.saysMore
+      ? pick(random, phrases.sentiment[facts.saysMore.sentiment])(facts.saysMore.brand, criteria.slice(3))
+      : '',
+    facts.highlighted
+      ? pick(random, phrases.highlight)(facts.highlighted.name, market.criteria[language][facts.highlighted.criterion]!)
+      : '',
     facts.other ? pick(random, phrases.other)(facts.other) : '',
     facts.cites ? pick(random, phrases.sources) : '',
   ];

@@ -63,15 +63,38 @@ function distinctCitation(draw: () => RunCitation, cited: Set<string>): RunCitat
  * coin flips per run would make every day's rates jump and fire signals on noise, where the
  * demo's signals should be its news.
  */
-export function demoRuns(prompts: readonly DemoPrompt[], brand: string, competitors: readonly string[], profile: RunProfile, random: () => number, voice: AnswerVoice): Run[] {
-  const order = prompts.map((prompt, index) => ({ index, key: random() - (prompt.namesBrand ? 1 : 0) })).sort((a, b) => a.key - b.key).map((entry) => entry.index);
+export function demoRuns(
+  prompts: readonly DemoPrompt[],
+  brand: string,
+  competitors: readonly string[],
+  profile: RunProfile,
+  random: () => number,
+  voice: AnswerVoice,
+): Run[] {
+  const order = prompts
+    .map((prompt, index) => ({ index, key: random() - (prompt.namesBrand ? 1 : 0) }))
+    .sort((a, b) => a.key - b.key)
+    .map((entry) => entry.index);
   const mentionedCount = Math.min(prompts.length, Math.round(prompts.length * profile.visibility));
   const positive = Math.round(mentionedCount * profile.positive);
   const negative = Math.min(mentionedCount - positive, Math.round(mentionedCount * profile.negative));
-  const sentiments = shuffled(random, Array.from({ length: mentionedCount }, (_, rank): Sentiment => (rank < positive ? 'positive' : rank < positive + negative ? 'negative' : 'neutral')));
+  const sentiments = shuffled(
+    random,
+    Array.from({ length: mentionedCount }, (_, rank): Sentiment =>
+      rank < positive ? 'positive' : rank < positive + negative ? 'negative' : 'neutral',
+    ),
+  );
   const runs = new Array<Run>(prompts.length);
   order.forEach((promptIndex, rank) => {
-    runs[promptIndex] = demoRun(prompts[promptIndex]!, brand, competitors, profile, random, voice, sentiments[rank] ?? null);
+    runs[promptIndex] = demoRun(
+      prompts[promptIndex]!,
+      brand,
+      competitors,
+      profile,
+      random,
+      voice,
+      sentiments[rank] ?? null,
+    );
   });
   // The same for owned citations: exactly the profile's share of the scan's citations (the first
   // ones in a random order) point at the brand's site, the rest elsewhere.
@@ -79,22 +102,36 @@ export function demoRuns(prompts: readonly DemoPrompt[], brand: string, competit
   const owned = Math.round(slots.length * profile.ownedCitationShare);
   const citedBy = new Map<RunCitation[], Set<string>>(runs.map((run) => [run.citations!, new Set()]));
   shuffled(random, slots).forEach(({ citations, index }, rank) => {
-    const draw = () =>
-      (rank < owned ? ownCitation(brand, random) : otherCitation(brand, voice, competitors, random));
+    const draw = () => (rank < owned ? ownCitation(brand, random) : otherCitation(brand, voice, competitors, random));
     citations[index] = distinctCitation(draw, citedBy.get(citations)!);
   });
   return runs;
 }
 
 /** A run that mentions the brand when it has a sentiment about it. */
-function demoRun(prompt: DemoPrompt, brand: string, competitors: readonly string[], profile: RunProfile, random: () => number, voice: AnswerVoice, sentiment: Sentiment | null): Run {
+function demoRun(
+  prompt: DemoPrompt,
+  brand: string,
+  competitors: readonly string[],
+  profile: RunProfile,
+  random: () => number,
+  voice: AnswerVoice,
+  sentiment: Sentiment | null,
+): Run {
   const mentioned = sentiment !== null;
-  const named = competitors.filter((name, index) => name === prompt.competitor || random() < Math.min(0.9, profile.competitorShares[index]! * 3));
+  const named = competitors.filter(
+    (name, index) => name === prompt.competitor || random() < Math.min(0.9, profile.competitorShares[index]! * 3),
+  );
   // Brands in the order the answer lists them: the brand's place follows its usual position.
   // An answer about alternatives to a competitor names it once, as the one to replace, and lists others.
   const replaced = prompt.alternativesTo ? prompt.competitor : null;
   const listed = named.filter((name) => name !== replaced);
-  if (mentioned) listed.splice(Math.min(listed.length, Math.max(0, Math.round(profile.position - 1 + (random() - 0.5) * 2))), 0, brand);
+  if (mentioned)
+    listed.splice(
+      Math.min(listed.length, Math.max(0, Math.round(profile.position - 1 + (random() - 0.5) * 2))),
+      0,
+      brand,
+    );
   const ranked = random() < 0.85;
   // Each sentence that names a brand is one of its mentions: the counts are the text's.
   const saysMore = mentioned && (sentiment !== 'neutral' || random() < 0.5);
@@ -107,22 +144,28 @@ function demoRun(prompt: DemoPrompt, brand: string, competitors: readonly string
     mentions: name === highlighted ? 2 : 1,
     position: ranked && name !== replaced ? listed.indexOf(name) + 1 : null,
   }));
-  const totalMentions = brandMentions + competitorEntries.reduce((sum, entry) => sum + entry.mentions, 0) + (otherBrand ? 1 : 0);
+  const totalMentions =
+    brandMentions + competitorEntries.reduce((sum, entry) => sum + entry.mentions, 0) + (otherBrand ? 1 : 0);
 
   // Placeholders: demoRuns decides which point at the brand.
   const citations: RunCitation[] = Array.from({ length: Math.floor(random() * 7) }, () => ({ url: '' }));
 
   // Which of the market's four criteria the highlighted competitor stands out for.
   const criterion = highlighted ? Math.floor(random() * 4) : 0;
-  const answer = answerText(voice.market, voice.locale, {
-    topic: prompt.topic,
-    listed,
-    saysMore: saysMore ? { brand, sentiment: sentiment! } : null,
-    highlighted: highlighted ? { name: highlighted, criterion } : null,
-    replaced,
-    other: otherBrand,
-    cites: citations.length > 0,
-  }, voice.random);
+  const answer = answerText(
+    voice.market,
+    voice.locale,
+    {
+      topic: prompt.topic,
+      listed,
+      saysMore: saysMore ? { brand, sentiment: sentiment! } : null,
+      highlighted: highlighted ? { name: highlighted, criterion } : null,
+      replaced,
+      other: otherBrand,
+      cites: citations.length > 0,
+    },
+    voice.random,
+  );
   return {
     prompt: prompt.text,
     topic: prompt.topic,

@@ -13,8 +13,13 @@ export const demoDomainOf = (name: string) => `${squashed(name)}.com`;
 // More pages than an answer has citations (at most 6), so an answer can always cite a new one.
 // The features page is not among them: on the news's day no answer cites it (searches.ts).
 const OWN_PAGES: readonly [path: string, title: string][] = [
-  ['pricing', 'Pricing'], ['blog/buying-guide', 'Buying guide'], ['customer-stories', 'Customer stories'],
-  ['comparison', 'Comparison'], ['about', 'About us'], ['faq', 'FAQ'], ['blog/how-to-choose', 'How to choose'],
+  ['pricing', 'Pricing'],
+  ['blog/buying-guide', 'Buying guide'],
+  ['customer-stories', 'Customer stories'],
+  ['comparison', 'Comparison'],
+  ['about', 'About us'],
+  ['faq', 'FAQ'],
+  ['blog/how-to-choose', 'How to choose'],
 ];
 
 export function ownCitation(brand: string, random: () => number): RunCitation {

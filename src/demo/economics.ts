@@ -121,7 +121,7 @@ export function dailyMetrics(
       const { cpc, ctr, conversionRate } = economics.ads[provider];
       const ctrToday = ctr * wobble(0.15);
       const reach = (impressions: number): Record<string, number> =>
-        (provider === 'meta_ads' ? { reach: Math.round(impressions * 0.7) } : {});
+        provider === 'meta_ads' ? { reach: Math.round(impressions * 0.7) } : {};
       // Some days a campaign is paused: zero impressions must not break ratios.
       const paused = random() < 0.02;
       if (paused) return { impressions: 0, clicks: 0, cost: 0, conversions: 0, conversion_value: 0, ...reach(0) };

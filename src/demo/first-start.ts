@@ -12,13 +12,34 @@ import { generatePassword } from '../workspaces/index.js';
 export const DEMO_SLUG = 'demo';
 export const DEMO_OWNER_EMAIL = 'owner@demo.signalboard.example';
 
-export async function seedDemoIfEmpty(prisma: PrismaClient, pool: pg.Pool): Promise<{ secret: string; ownerPassword: string; summary: Awaited<ReturnType<typeof seedWorkspace>> } | null> {
+export async function seedDemoIfEmpty(
+  prisma: PrismaClient,
+  pool: pg.Pool,
+): Promise<{ secret: string; ownerPassword: string; summary: Awaited<ReturnType<typeof seedWorkspace>> } | null> {
   if ((await prisma.workspace.count()) > 0) return null;
-  const workspace = await createWorkspace(prisma, { slug: DEMO_SLUG, plan: 'agency', name: 'Demo Agency', timezone: 'Europe/Berlin' });
+  const workspace = await createWorkspace(prisma, {
+    slug: DEMO_SLUG,
+    plan: 'agency',
+    name: 'Demo Agency',
+    timezone: 'Europe/Berlin',
+  });
   const ownerPassword = generatePassword();
-  const owner = await prisma.user.create({ data: { id: newId('user'), email: DEMO_OWNER_EMAIL, name: 'Demo Owner', passwordHash: await hashPassword(ownerPassword) } });
-  await prisma.membership.create({ data: { id: newId('membership'), workspaceId: workspace.id, userId: owner.id, role: 'owner' } });
+  const owner = await prisma.user.create({
+    data: {
+      id: newId('user'),
+      email: DEMO_OWNER_EMAIL,
+      name: 'Demo Owner',
+      passwordHash: await hashPassword(ownerPassword),
+    },
+  });
+  await prisma.membership.create({
+    data: { id: newId('membership'), workspaceId: workspace.id, userId: owner.id, role: 'owner' },
+  });
   const summary = await seedWorkspace(prisma, pool, { workspaceId: workspace.id, reportTimeZones: 'market' });
-  const key = await createApiKey(prisma, { workspaceId: workspace.id, name: 'Demo key', actor: { email: DEMO_OWNER_EMAIL } });
+  const key = await createApiKey(prisma, {
+    workspaceId: workspace.id,
+    name: 'Demo key',
+    actor: { email: DEMO_OWNER_EMAIL },
+  });
   return { secret: key.secret, ownerPassword, summary };
 }

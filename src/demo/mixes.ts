@@ -74,7 +74,11 @@ export function valuesOf(market: Market, provider: ProviderId, dimension: string
   return dimension === 'campaign' ? campaignsOf(market, provider).map(([name]) => name) : FIXED_VALUES[dimension]!;
 }
 
-const CHANNELS: Record<BusinessKind, Weights> = { shop: [36, 18, 20, 6, 12, 8], software: [42, 14, 22, 12, 5, 5], local: [48, 16, 24, 6, 4, 2] };
+const CHANNELS: Record<BusinessKind, Weights> = {
+  shop: [36, 18, 20, 6, 12, 8],
+  software: [42, 14, 22, 12, 5, 5],
+  local: [48, 16, 24, 6, 4, 2],
+};
 const DEVICES: Record<BusinessKind, Weights> = { shop: [34, 60, 6], software: [68, 29, 3], local: [30, 64, 6] };
 /** Outside its home country a business's visitors come roughly by market size. */
 const ABROAD = [40, 20, 20, 12, 8];
@@ -129,7 +133,9 @@ function baseWeights(market: Market, provider: ProviderId, dimension: string): W
     default: {
       const home = COUNTRIES.indexOf(market.home);
       const abroad = ABROAD.reduce((sum, weight, index) => sum + (index === home ? 0 : weight), 0);
-      return ABROAD.map((weight, index) => (index === home ? AT_HOME[market.kind] : ((1 - AT_HOME[market.kind]) * weight) / abroad));
+      return ABROAD.map((weight, index) =>
+        index === home ? AT_HOME[market.kind] : ((1 - AT_HOME[market.kind]) * weight) / abroad,
+      );
     }
   }
 }
@@ -157,7 +163,9 @@ export function apportion(total: number, weights: readonly number[]): number[] {
   const exact = weights.map((weight) => (sum > 0 ? (total * weight) / sum : 0));
   const parts = exact.map(Math.floor);
   let left = total - parts.reduce((a, b) => a + b, 0);
-  const byRemainder = exact.map((value, index) => ({ index, remainder: value - parts[index]! })).sort((a, b) => b.remainder - a.remainder || a.index - b.index);
+  const byRemainder = exact
+    .map((value, index) => ({ index, remainder: value - parts[index]! }))
+    .sort((a, b) => b.remainder - a.remainder || a.index - b.index);
   for (const { index } of byRemainder) {
     if (left <= 0) break;
     parts[index]! += 1;

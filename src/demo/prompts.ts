@@ -29,9 +29,7 @@ const BY_NAME: readonly PromptTemplate[] = [
 ];
 
 const BY_KIND: Record<BusinessKind, readonly PromptTemplate[]> = {
-  shop: [
-    ['recommendations', ['top-of-funnel'], 'Which {plural} do people recommend in 2026?'],
-  ],
+  shop: [['recommendations', ['top-of-funnel'], 'Which {plural} do people recommend in 2026?']],
   software: [
     ['recommendations', ['top-of-funnel'], 'Which {plural} do teams recommend in 2026?'],
     ['pricing', ['bottom-of-funnel', 'budget'], 'Does {brand} have a free plan?'],

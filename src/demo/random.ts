@@ -18,4 +18,7 @@ export const pick = <T>(random: () => number, items: readonly T[]): T => items[M
 
 /** The items in a seeded random order. */
 export const shuffled = <T>(random: () => number, items: readonly T[]): T[] =>
-  items.map((item) => ({ item, key: random() })).sort((a, b) => a.key - b.key).map((entry) => entry.item);
+  items
+    .map((item) => ({ item, key: random() }))
+    .sort((a, b) => a.key - b.key)
+    .map((entry) => entry.item);

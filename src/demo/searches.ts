@@ -51,7 +51,8 @@ function searchesOf(run: Run, brand: string, competitors: readonly string[], mar
 }
 
 /** The review site the demo's engines cite only in answers that name a competitor and not the brand. */
-export const demoGapSourceOf = (competitor: string) => `https://www.trustradius.com/products/${demoDomainOf(competitor).replace(/\.com$/, '')}/reviews`;
+export const demoGapSourceOf = (competitor: string) =>
+  `https://www.trustradius.com/products/${demoDomainOf(competitor).replace(/\.com$/, '')}/reviews`;
 
 /** The brand's page the engines read on the news day without citing it. */
 export const demoFeaturesPageOf = (brand: string) => `https://www.${demoDomainOf(brand)}/features`;
@@ -72,7 +73,12 @@ export function addSearchesAndReads(
     const uncited = Array.from({ length: Math.floor(random() * 3) }, () => webCitation(market, locale, random));
     const readsBrandPage = news ? run.brandMentions === 0 : random() < 0.08;
     const citations = (run.citations ??= []);
-    if (readsBrandPage && !newsDay && run.brandMentions > 0 && !citations.some((citation) => citation.url === demoFeaturesPageOf(brand))) {
+    if (
+      readsBrandPage &&
+      !newsDay &&
+      run.brandMentions > 0 &&
+      !citations.some((citation) => citation.url === demoFeaturesPageOf(brand))
+    ) {
       citations.push({ url: demoFeaturesPageOf(brand), title: `${brand} features` });
     }
     const named = (run.competitors ?? []).filter((competitor) => competitor.mentions > 0);

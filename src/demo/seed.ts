@@ -34,7 +34,20 @@ export interface SeedOptions {
   reportTimeZones?: 'workspace' | 'market';
 }
 
-const CLIENT_NAMES = ['Northwind Outdoor', 'Acme Analytics', 'Bluebird Coffee', 'Helios Solar', 'Kite & Key Travel', 'Lumen Dental', 'Orbit Fitness', 'Pine Street Bakery', 'Quarry Legal', 'Riverstone Homes', 'Sable Cosmetics', 'Tundra Gear'];
+const CLIENT_NAMES = [
+  'Northwind Outdoor',
+  'Acme Analytics',
+  'Bluebird Coffee',
+  'Helios Solar',
+  'Kite & Key Travel',
+  'Lumen Dental',
+  'Orbit Fitness',
+  'Pine Street Bakery',
+  'Quarry Legal',
+  'Riverstone Homes',
+  'Sable Cosmetics',
+  'Tundra Gear',
+];
 /**
  * Projects scan daily for this many most recent days and weekly before, every scan with its
  * answers: daily answers over the whole range would make the first `npm start` several times
@@ -46,24 +59,100 @@ const MODELS = ['chatgpt', 'gemini', 'perplexity', 'claude', 'google_ai_overview
 
 const WIDGETS_BY_PROVIDER: Record<ProviderId, (clientIndex: number) => ReportDefinition['widgets']> = {
   google_analytics: () => [
-    { id: 'ga-kpis', type: 'kpi', title: 'Traffic', provider: 'google_analytics', metrics: ['sessions', 'engagement_rate', 'conversions', 'conversion_rate'] },
-    { id: 'ga-sessions', type: 'line_chart', title: 'Sessions over time', provider: 'google_analytics', metrics: ['sessions', 'engaged_sessions'], granularity: 'day' },
-    { id: 'ga-channels', type: 'table', title: 'Channels', provider: 'google_analytics', metrics: ['sessions', 'engagement_rate', 'conversions'], dimension: 'channel', limit: 10 },
+    {
+      id: 'ga-kpis',
+      type: 'kpi',
+      title: 'Traffic',
+      provider: 'google_analytics',
+      metrics: ['sessions', 'engagement_rate', 'conversions', 'conversion_rate'],
+    },
+    {
+      id: 'ga-sessions',
+      type: 'line_chart',
+      title: 'Sessions over time',
+      provider: 'google_analytics',
+      metrics: ['sessions', 'engaged_sessions'],
+      granularity: 'day',
+    },
+    {
+      id: 'ga-channels',
+      type: 'table',
+      title: 'Channels',
+      provider: 'google_analytics',
+      metrics: ['sessions', 'engagement_rate', 'conversions'],
+      dimension: 'channel',
+      limit: 10,
+    },
   ],
   google_ads: () => [
-    { id: 'ads-kpis', type: 'kpi', title: 'Google Ads', provider: 'google_ads', metrics: ['cost', 'clicks', 'ctr', 'cpc', 'roas'] },
-    { id: 'ads-cost', type: 'bar_chart', title: 'Spend by week', provider: 'google_ads', metrics: ['cost', 'conversions'], granularity: 'week' },
-    { id: 'ads-campaigns', type: 'table', title: 'Campaigns', provider: 'google_ads', metrics: ['cost', 'clicks', 'ctr', 'roas'], dimension: 'campaign', limit: 5 },
+    {
+      id: 'ads-kpis',
+      type: 'kpi',
+      title: 'Google Ads',
+      provider: 'google_ads',
+      metrics: ['cost', 'clicks', 'ctr', 'cpc', 'roas'],
+    },
+    {
+      id: 'ads-cost',
+      type: 'bar_chart',
+      title: 'Spend by week',
+      provider: 'google_ads',
+      metrics: ['cost', 'conversions'],
+      granularity: 'week',
+    },
+    {
+      id: 'ads-campaigns',
+      type: 'table',
+      title: 'Campaigns',
+      provider: 'google_ads',
+      metrics: ['cost', 'clicks', 'ctr', 'roas'],
+      dimension: 'campaign',
+      limit: 5,
+    },
   ],
   meta_ads: () => [
     { id: 'meta-kpis', type: 'kpi', title: 'Meta Ads', provider: 'meta_ads', metrics: ['cost', 'reach', 'cpm', 'ctr'] },
-    { id: 'meta-monthly', type: 'line_chart', title: 'Meta by month', provider: 'meta_ads', metrics: ['cost', 'roas'], granularity: 'month' },
-    { id: 'meta-devices', type: 'table', title: 'Devices', provider: 'meta_ads', metrics: ['clicks', 'cpc'], dimension: 'device' },
+    {
+      id: 'meta-monthly',
+      type: 'line_chart',
+      title: 'Meta by month',
+      provider: 'meta_ads',
+      metrics: ['cost', 'roas'],
+      granularity: 'month',
+    },
+    {
+      id: 'meta-devices',
+      type: 'table',
+      title: 'Devices',
+      provider: 'meta_ads',
+      metrics: ['clicks', 'cpc'],
+      dimension: 'device',
+    },
   ],
   google_search_console: () => [
-    { id: 'gsc-kpis', type: 'kpi', title: 'Search', provider: 'google_search_console', metrics: ['clicks', 'impressions', 'ctr', 'average_position'] },
-    { id: 'gsc-clicks', type: 'line_chart', title: 'Search clicks', provider: 'google_search_console', metrics: ['clicks', 'average_position'], granularity: 'week' },
-    { id: 'gsc-countries', type: 'table', title: 'Countries', provider: 'google_search_console', metrics: ['clicks', 'impressions', 'ctr'], dimension: 'country' },
+    {
+      id: 'gsc-kpis',
+      type: 'kpi',
+      title: 'Search',
+      provider: 'google_search_console',
+      metrics: ['clicks', 'impressions', 'ctr', 'average_position'],
+    },
+    {
+      id: 'gsc-clicks',
+      type: 'line_chart',
+      title: 'Search clicks',
+      provider: 'google_search_console',
+      metrics: ['clicks', 'average_position'],
+      granularity: 'week',
+    },
+    {
+      id: 'gsc-countries',
+      type: 'table',
+      title: 'Countries',
+      provider: 'google_search_console',
+      metrics: ['clicks', 'impressions', 'ctr'],
+      dimension: 'country',
+    },
   ],
 };
 
@@ -80,12 +169,29 @@ export async function seedWorkspace(prisma: PrismaClient, pool: pg.Pool, options
   const facts: MetricFactInput[] = [];
   const clients: { id: string; name: string; providers: ProviderId[] }[] = [];
   for (let index = 0; index < clientCount; index++) {
-    const name = CLIENT_NAMES[index % CLIENT_NAMES.length]! + (index >= CLIENT_NAMES.length ? ` ${Math.floor(index / CLIENT_NAMES.length) + 1}` : '');
+    const name =
+      CLIENT_NAMES[index % CLIENT_NAMES.length]! +
+      (index >= CLIENT_NAMES.length ? ` ${Math.floor(index / CLIENT_NAMES.length) + 1}` : '');
     const providers = PROVIDERS.filter((_, providerIndex) => providerIndex === 0 || random() < 0.7);
-    const client = await prisma.client.create({ data: { id: newId('client'), workspaceId: workspace.id, name, createdAt: new Date(baseTime - (clientCount - index) * 86_400_000 * 7) } });
+    const client = await prisma.client.create({
+      data: {
+        id: newId('client'),
+        workspaceId: workspace.id,
+        name,
+        createdAt: new Date(baseTime - (clientCount - index) * 86_400_000 * 7),
+      },
+    });
     clients.push({ id: client.id, name, providers });
     for (const provider of providers) {
-      await prisma.providerConnection.create({ data: { id: newId('connection'), workspaceId: workspace.id, clientId: client.id, provider, externalAccountId: `${provider}-${1000 + index}` } });
+      await prisma.providerConnection.create({
+        data: {
+          id: newId('connection'),
+          workspaceId: workspace.id,
+          clientId: client.id,
+          provider,
+          externalAccountId: `${provider}-${1000 + index}`,
+        },
+      });
     }
     const clientDays = clientFacts({ seed, clientId: client.id, name, providers, startDate, days }, random);
     for (const fact of clientDays) facts.push(fact);
@@ -99,18 +205,25 @@ export async function seedWorkspace(prisma: PrismaClient, pool: pg.Pool, options
       dateConfig: {
         datePreset: pick(random, ['last_30_days', 'last_28_days', 'last_90_days', 'this_month'] as const),
         comparePreset: pick(random, ['previous_period', 'previous_year'] as const),
-      timezone: options.reportTimeZones === 'market' ? timeZoneOf(marketOf(client.name)) : workspace.timezone,
-    },
+        timezone: options.reportTimeZones === 'market' ? timeZoneOf(marketOf(client.name)) : workspace.timezone,
+      },
     };
-    for (const [variant, name] of [['overview', 'Monthly overview'], ['detail', 'Channel detail']] as const) {
+    for (const [variant, name] of [
+      ['overview', 'Monthly overview'],
+      ['detail', 'Channel detail'],
+    ] as const) {
       const report = await prisma.report.create({
         data: {
           id: newId('report'),
           workspaceId: workspace.id,
           clientId: client.id,
           name: `${client.name} — ${name}`,
-          definition: (variant === 'overview' ? definition : { ...definition, widgets: widgets.filter((w) => w.type !== 'kpi') }) as object,
-          createdAt: new Date(baseTime - (clients.length - index) * 86_400_000 * 3 - (variant === 'detail' ? 3_600_000 : 0)),
+          definition: (variant === 'overview'
+            ? definition
+            : { ...definition, widgets: widgets.filter((w) => w.type !== 'kpi') }) as object,
+          createdAt: new Date(
+            baseTime - (clients.length - index) * 86_400_000 * 3 - (variant === 'detail' ? 3_600_000 : 0),
+          ),
         },
       });
       reports.push(report.id);
@@ -118,7 +231,10 @@ export async function seedWorkspace(prisma: PrismaClient, pool: pg.Pool, options
   }
 
   const scans: ScanInput[] = [];
-  const projects = new Map<string, { workspaceId: string; models: string[]; locales: string[]; competitors: string[] }>();
+  const projects = new Map<
+    string,
+    { workspaceId: string; models: string[]; locales: string[]; competitors: string[] }
+  >();
   const scanDays = Math.min(days, 120);
   for (const client of clients.slice(0, Math.max(1, Math.ceil(clients.length / 2)))) {
     const locales = LOCALES.slice(0, 2 + Math.floor(random() * 2));
@@ -128,10 +244,20 @@ export async function seedWorkspace(prisma: PrismaClient, pool: pg.Pool, options
     const competitors = [...market.competitors];
     const project = await prisma.aiProject.create({
       data: {
-        id: newId('project'), workspaceId: workspace.id, clientId: client.id, name: `${client.name} AI visibility`, brand, competitors, models, locales,
-        domains: [demoDomainOf(brand)], competitorDomains: competitors.map((name) => ({ name, domains: [demoDomainOf(name)] })),
+        id: newId('project'),
+        workspaceId: workspace.id,
+        clientId: client.id,
+        name: `${client.name} AI visibility`,
+        brand,
+        competitors,
+        models,
+        locales,
+        domains: [demoDomainOf(brand)],
+        competitorDomains: competitors.map((name) => ({ name, domains: [demoDomainOf(name)] })),
         // The demo's answers name competitors by coin flip: per-prompt news would fire on every scan.
-        signalRules: { create: { workspaceId: workspace.id, kind: 'competitor_only_prompt', threshold: 1, enabled: false } },
+        signalRules: {
+          create: { workspaceId: workspace.id, kind: 'competitor_only_prompt', threshold: 1, enabled: false },
+        },
       },
     });
     const prompts = demoPrompts(brand, competitors, market);
@@ -173,14 +299,35 @@ export async function seedWorkspace(prisma: PrismaClient, pool: pg.Pool, options
         // the brand's site — signals fire.
         const news = day === 0 && steady === series[0];
         const profile = news
-          ? { ...steady, visibility: steady.visibility - 0.2, position: steady.position + 1.5, ownedCitationShare: steady.ownedCitationShare - 0.15, competitorShares: [0.5, ...steady.competitorShares.slice(1).map(() => 0.05)] }
+          ? {
+              ...steady,
+              visibility: steady.visibility - 0.2,
+              position: steady.position + 1.5,
+              ownedCitationShare: steady.ownedCitationShare - 0.15,
+              competitorShares: [0.5, ...steady.competitorShares.slice(1).map(() => 0.05)],
+            }
           : drifted(steady, day);
         // A scan asks every tracked prompt once; its counters are its runs' sums.
         const scanKey = `${brand}|${date}|${profile.model}|${profile.locale}`;
         const voice = { market, locale: profile.locale, random: seededRandomFor(`${seed}|${scanKey}|words`) };
-        const runs = demoRuns(prompts, brand, competitors, { ...profile, visibility: around(profile.visibility, 0.08) }, random, voice);
+        const runs = demoRuns(
+          prompts,
+          brand,
+          competitors,
+          { ...profile, visibility: around(profile.visibility, 0.08) },
+          random,
+          voice,
+        );
         addSearchesAndReads(runs, brand, competitors, { news, newsDay: day === 0 }, scanKey, voice);
-        scans.push({ projectId: project.id, date, model: profile.model, locale: profile.locale, ...countersFromRuns(runs), competitors: competitorCountersFromRuns(runs), runs });
+        scans.push({
+          projectId: project.id,
+          date,
+          model: profile.model,
+          locale: profile.locale,
+          ...countersFromRuns(runs),
+          competitors: competitorCountersFromRuns(runs),
+          runs,
+        });
       }
     }
   }
@@ -192,9 +339,30 @@ export async function seedWorkspace(prisma: PrismaClient, pool: pg.Pool, options
   let scansDone = 0;
   const progress = () => options.onProgress?.(factsDone + scansDone, total);
   await Promise.all([
-    inTransaction(pool, (connection) => writeMetricFacts(connection, facts, (done) => { factsDone = done; progress(); })),
-    inTransaction(pool, (connection) => writeScans(connection, scans, projects, (done) => { scansDone = done; progress(); }, { recordEvents: false })),
+    inTransaction(pool, (connection) =>
+      writeMetricFacts(connection, facts, (done) => {
+        factsDone = done;
+        progress();
+      }),
+    ),
+    inTransaction(pool, (connection) =>
+      writeScans(
+        connection,
+        scans,
+        projects,
+        (done) => {
+          scansDone = done;
+          progress();
+        },
+        { recordEvents: false },
+      ),
+    ),
   ]);
-  return { clients: clients.length, reports: reports.length, projects: projects.size, facts: facts.length, scans: scans.length };
+  return {
+    clients: clients.length,
+    reports: reports.length,
+    projects: projects.size,
+    facts: facts.length,
+    scans: scans.length,
+  };
 }
-

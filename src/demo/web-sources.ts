@@ -10,7 +10,12 @@ import { seededRandomFor } from './random.js';
 
 /** Lower case, accents dropped (ö → o), anything else a dash: an address's words. */
 export const slugOf = (text: string) =>
-  text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  text
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 export const squashed = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '');
 const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 const withArticle = (noun: string) => `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
@@ -73,28 +78,35 @@ const productOf = (market: Market, n: number) => products(market)[n % 6]!;
 type Address = (slug: string, n: number) => string;
 
 /** An article of a site: a headline in the site's language under `address(slug, n)`. */
-const article = (language: Language, site: string, address: Address): Page => (market, n) => {
-  const all = headlines(market, language);
-  const headline = all[n % all.length]!;
-  return { url: address(slugOf(headline), n % all.length), title: `${headline} | ${site}` };
-};
-const thread = (language: Language, site: string, address: (slug: string, id: string) => string): Page =>
+const article =
+  (language: Language, site: string, address: Address): Page =>
+  (market, n) => {
+    const all = headlines(market, language);
+    const headline = all[n % all.length]!;
+    return { url: address(slugOf(headline), n % all.length), title: `${headline} | ${site}` };
+  };
+const thread =
+  (language: Language, site: string, address: (slug: string, id: string) => string): Page =>
   (market, n) => {
     const all = questions(market, language);
     const question = all[n % all.length]!;
     const id = idOf(`${market.category}|${site}`, n, 7);
     return { url: address(slugOf(question), id), title: `${question}? | ${site}` };
   };
-const subreddit = (sub: string): Page => (market, n) => {
-  const question = questions(market, 'en')[n % 4]!;
-  const id = idOf(`${market.category}|${sub}`, n, 7);
-  const url = `https://www.reddit.com/r/${sub}/comments/${id}/${slugOf(question)}/`;
-  return { url, title: `${question}? : r/${sub}` };
-};
-const reviews = (site: string, address: Address): Page => (market, n) => {
-  const product = productOf(market, n);
-  return { url: address(slugOf(product), n % 6), title: `${product} Reviews | ${site}` };
-};
+const subreddit =
+  (sub: string): Page =>
+  (market, n) => {
+    const question = questions(market, 'en')[n % 4]!;
+    const id = idOf(`${market.category}|${sub}`, n, 7);
+    const url = `https://www.reddit.com/r/${sub}/comments/${id}/${slugOf(question)}/`;
+    return { url, title: `${question}? : r/${sub}` };
+  };
+const reviews =
+  (site: string, address: Address): Page =>
+  (market, n) => {
+    const product = productOf(market, n);
+    return { url: address(slugOf(product), n % 6), title: `${product} Reviews | ${site}` };
+  };
 
 const guide = (host: string, site: string, section: string) =>
   article('en', site, (slug) => `https://www.${host}/${section}/${slug}`);

@@ -143,13 +143,25 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   while (current && typeof current === 'object' && !seen.has(current)) {
     seen.add(current);
     const { code, message, name } = current as { code?: unknown; message?: unknown; name?: unknown };
-    if (typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|57014|57P01|57P02|57P03|08\d{3}|P1001|P1017)$/.test(code)) {
+    if (
+      typeof code === 'string' &&
+      /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|57014|57P01|57P02|57P03|08\d{3}|P1001|P1017)$/.test(code)
+    ) {
       return true;
     }
-    if (typeof message === 'string' && /(Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Can't reach database|the database system is (starting up|shutting down)|Client has encountered a connection error)/i.test(message)) {
+    if (
+      typeof message === 'string' &&
+      /(Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Can't reach database|the database system is (starting up|shutting down)|Client has encountered a connection error)/i.test(
+        message,
+      )
+    ) {
       return true;
     }
-    if (name === 'DriverAdapterError' && typeof (current as { cause?: { kind?: string } }).cause?.kind === 'string' && /Connection|Closed|Socket/i.test((current as { cause: { kind: string } }).cause.kind)) {
+    if (
+      name === 'DriverAdapterError' &&
+      typeof (current as { cause?: { kind?: string } }).cause?.kind === 'string' &&
+      /Connection|Closed|Socket/i.test((current as { cause: { kind: string } }).cause.kind)
+    ) {
       return true;
     }
     current = (current as { cause?: unknown }).cause ?? (current as { originalError?: unknown }).originalError;
@@ -182,7 +194,12 @@ export class UsageError extends Error {
   }
 }
 
-const USAGE_ERROR_CODES: Record<UsageError['reason'], ErrorCode> = { invalid: 'invalid_body', forbidden: 'forbidden', not_found: 'not_found', conflict: 'conflict' };
+const USAGE_ERROR_CODES: Record<UsageError['reason'], ErrorCode> = {
+  invalid: 'invalid_body',
+  forbidden: 'forbidden',
+  not_found: 'not_found',
+  conflict: 'conflict',
+};
 
 /** A use case's refusal as the API error a caller sees; bad input is a body for HTTP forms, a parameter for tool arguments. */
 export const fromUsageError = (error: UsageError, invalid: 'invalid_body' | 'invalid_parameter' = 'invalid_body') =>

@@ -32,7 +32,11 @@ export function boundedErrors(errors: readonly GraphQLError[]): readonly GraphQL
     left -= jsonStringBytes(bounded.message) + ERROR_OVERHEAD_BYTES;
     if (left < 0) {
       const more = errors.length - kept.length;
-      kept.push(new GraphQLError(`${more} more error${more === 1 ? '' : 's'} not listed.`, { extensions: kept[0]?.extensions ?? {} }));
+      kept.push(
+        new GraphQLError(`${more} more error${more === 1 ? '' : 's'} not listed.`, {
+          extensions: kept[0]?.extensions ?? {},
+        }),
+      );
       return kept;
     }
     kept.push(bounded);

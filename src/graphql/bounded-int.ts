@@ -16,7 +16,11 @@ export const boundedListCost = (value: number | null | undefined, bounds: IntBou
   sizedList(value, bounds.default, bounds.maximum, per);
 
 /** An optional Int argument taking its default from `bounds`; `description` says what it counts ("Answers per page"). */
-export const boundedIntArg = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>, bounds: IntBounds, description: string) =>
+export const boundedIntArg = (
+  arg: ArgBuilder<typeof builder.$inferSchemaTypes>,
+  bounds: IntBounds,
+  description: string,
+) =>
   arg.int({
     required: false,
     defaultValue: bounds.default,

@@ -35,10 +35,16 @@ export const builder = new SchemaBuilder<{
     }),
     unauthorizedError: (_parent, context, _info, result) => {
       const failed = failedChecks(result.failure);
-      if (context.principal.kind !== 'api_key' && failed.some((check) => check.scope === 'admin')) return new ApiError('forbidden', 'Only owners and admins of the workspace may read this.');
+      if (context.principal.kind !== 'api_key' && failed.some((check) => check.scope === 'admin'))
+        return new ApiError('forbidden', 'Only owners and admins of the workspace may read this.');
       const scopes = failed.filter((check) => check.scope === 'scope').map((check) => String(check.parameter));
       // Named as v1 names it ("lacks the reports:read scope"), so every door spells scopes alike.
-      return new ApiError('insufficient_scope', scopes.length ? `This API key lacks the ${scopes.join(' or ')} scope.` : `This API key lacks the scope this call needs. ${result.message}`);
+      return new ApiError(
+        'insufficient_scope',
+        scopes.length
+          ? `This API key lacks the ${scopes.join(' or ')} scope.`
+          : `This API key lacks the scope this call needs. ${result.message}`,
+      );
     },
   },
 });

@@ -18,13 +18,19 @@ const COMPILE_OPTIONS = { disableLeafSerialization: true } as const;
 const checkedSchemas = new WeakSet<GraphQLSchema>();
 
 /** Compiles one operation of `document`; `where` names it in the error that stops the start. */
-export function compileOperation(schema: GraphQLSchema, document: DocumentNode, where: string, operationName?: string): CompiledQuery {
+export function compileOperation(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  where: string,
+  operationName?: string,
+): CompiledQuery {
   if (!checkedSchemas.has(schema)) {
     assertEnumsLeaveByName(schema);
     checkedSchemas.add(schema);
   }
   const compiled = compileQuery(schema, document, operationName, COMPILE_OPTIONS);
-  if (!isCompiledQuery(compiled)) throw new Error(`${where}: ${compiled.errors?.map((error) => error.message).join('; ')}`);
+  if (!isCompiledQuery(compiled))
+    throw new Error(`${where}: ${compiled.errors?.map((error) => error.message).join('; ')}`);
   return compiled;
 }
 
@@ -33,6 +39,9 @@ export function assertEnumsLeaveByName(schema: GraphQLSchema): void {
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isEnumType(type) || type.name.startsWith('__')) continue;
     const renamed = type.getValues().filter((value) => value.value !== value.name);
-    if (renamed.length) throw new Error(`enum ${type.name}: ${renamed.map((value) => `${value.name} stands for ${JSON.stringify(value.value)}`).join(', ')}; compiled operations leave enum values as given, so each must be its own name`);
+    if (renamed.length)
+      throw new Error(
+        `enum ${type.name}: ${renamed.map((value) => `${value.name} stands for ${JSON.stringify(value.value)}`).join(', ')}; compiled operations leave enum values as given, so each must be its own name`,
+      );
   }
 }

@@ -38,7 +38,10 @@ export function connectionType<T>(name: string, node: ObjectRef<GraphQLTypes, T,
       nodes: t.expose('rows', { type: [node], complexity: COUNTED_BY_PARENT }),
       pageInfo: t.field({
         type: PageInfoType,
-        resolve: (page) => ({ hasNextPage: page.hasNextPage, endCursor: page.rows.length ? encodeCursor(cursorOf(page.rows.at(-1)!)) : null }),
+        resolve: (page) => ({
+          hasNextPage: page.hasNextPage,
+          endCursor: page.rows.length ? encodeCursor(cursorOf(page.rows.at(-1)!)) : null,
+        }),
       }),
     }),
   });

@@ -20,10 +20,18 @@ export interface GraphQLContext {
   now: Date;
 }
 
-export function buildContext(input: Pick<GraphQLContext, 'requestId' | 'principal' | 'workspace' | 'config'>, cache: DataCache): GraphQLContext {
+export function buildContext(
+  input: Pick<GraphQLContext, 'requestId' | 'principal' | 'workspace' | 'config'>,
+  cache: DataCache,
+): GraphQLContext {
   const { workspace, config } = input;
   const repositories = createRepositories(workspace);
-  return { ...input, repositories, loaders: createLoaders(repositories, workspace, cache, config.LIST_ROW_CAP, config.METRICS_ROW_CAP), now: new Date() };
+  return {
+    ...input,
+    repositories,
+    loaders: createLoaders(repositories, workspace, cache, config.LIST_ROW_CAP, config.METRICS_ROW_CAP),
+    now: new Date(),
+  };
 }
 
 /**
@@ -38,7 +46,11 @@ export function releaseContext(context: GraphQLContext): void {
 }
 
 /** Runs a compiled operation (a v1 route, an MCP tool) and releases its context afterwards. */
-export async function runCompiled(compiled: CompiledQuery, context: GraphQLContext, variables: Record<string, unknown>) {
+export async function runCompiled(
+  compiled: CompiledQuery,
+  context: GraphQLContext,
+  variables: Record<string, unknown>,
+) {
   try {
     return await compiled.query(undefined, context, variables);
   } finally {

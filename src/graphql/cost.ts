@@ -42,18 +42,29 @@ export const COUNTED_BY_PARENT = { field: 1, multiplier: 1 } as const;
 export const VARIABLE_ERRORS_CAP = 50;
 
 /** The cost of running `document` (its operation `operationName`) with `variables`. */
-export function operationCost(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown> | null | undefined, context: GraphQLContext): number {
+export function operationCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  variables: Record<string, unknown> | null | undefined,
+  context: GraphQLContext,
+): number {
   const operation = getOperationAST(document, operationName);
   if (!operation) return 0;
   // Variables that do not coerce cost nothing: the execution refuses them, naming the variable. The
   // check stops at the execution's own error cap: the library coerces without one, and a list of
   // 90 000 bad items made as many errors, holding the event loop for seconds.
-  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {}, { maxErrors: VARIABLE_ERRORS_CAP });
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {}, {
+    maxErrors: VARIABLE_ERRORS_CAP,
+  });
   if (coerced.errors) return 0;
   // The library takes a document's first operation: hand it the one that runs, with its fragments.
   const fragments = document.definitions.filter((definition) => definition.kind === Kind.FRAGMENT_DEFINITION);
   try {
-    return complexityFromQuery({ kind: Kind.DOCUMENT, definitions: [operation, ...fragments] }, { schema, ctx: context, variables: variables ?? {} }).complexity;
+    return complexityFromQuery(
+      { kind: Kind.DOCUMENT, definitions: [operation, ...fragments] },
+      { schema, ctx: context, variables: variables ?? {} },
+    ).complexity;
   } catch (error) {
     // What the library still cannot take (an argument it coerces itself): the execution refuses it, naming it.
     if (error instanceof GraphQLError && !(error instanceof ApiError)) return 0;
@@ -67,9 +78,19 @@ export function operationCost(schema: GraphQLSchema, document: DocumentNode, ope
  * reports under the clients) whose product, counted at the caps, passes any useful limit; asking
  * one for more than its defaults (ProjectAnswers with answersPerPrompt: 100) is held to the limit.
  */
-export function defaultSizesCost(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown> | null | undefined, context: GraphQLContext): number {
+export function defaultSizesCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  variables: Record<string, unknown> | null | undefined,
+  context: GraphQLContext,
+): number {
   const operation = getOperationAST(document, operationName);
-  const sizes = new Set(operation?.variableDefinitions?.filter((definition) => definition.type.kind === Kind.NAMED_TYPE && definition.type.name.value === 'Int').map((definition) => definition.variable.name.value));
+  const sizes = new Set(
+    operation?.variableDefinitions
+      ?.filter((definition) => definition.type.kind === Kind.NAMED_TYPE && definition.type.name.value === 'Int')
+      .map((definition) => definition.variable.name.value),
+  );
   const withDefaults = Object.fromEntries(Object.entries(variables ?? {}).filter(([name]) => !sizes.has(name)));
   return operationCost(schema, document, operationName, withDefaults, context);
 }

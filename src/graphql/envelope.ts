@@ -24,7 +24,10 @@ export function listEnvelope<T>(name: string, item: ObjectRef<GraphQLTypes, T, a
     description,
     fields: (t) => ({
       // Every such list is cut at the instance's row cap (cappedList below).
-      data: t.expose('data', { type: [item], complexity: (_args: unknown, ctx: GraphQLContext) => ({ field: 1, multiplier: ctx.config.LIST_ROW_CAP }) }),
+      data: t.expose('data', {
+        type: [item],
+        complexity: (_args: unknown, ctx: GraphQLContext) => ({ field: 1, multiplier: ctx.config.LIST_ROW_CAP }),
+      }),
       meta: t.expose('meta', { type: ListMeta }),
     }),
   });
@@ -39,12 +42,22 @@ export interface KeysetPage<T> {
  * A keyset page of `plural` (answers, prompts): `{ data, meta: { total, truncated, nextCursor } }`,
  * its items counted where the page's size was asked. `name` names the page and, with Meta, its meta.
  */
-export function keysetPage<T>(name: string, item: ObjectRef<GraphQLTypes, T, any>, plural: string, description: string) {
+export function keysetPage<T>(
+  name: string,
+  item: ObjectRef<GraphQLTypes, T, any>,
+  plural: string,
+  description: string,
+) {
   const meta = builder.objectRef<KeysetPage<T>['meta']>(`${name}Meta`).implement({
     fields: (t) => ({
-      total: t.exposeInt('total', { description: `${plural[0]!.toUpperCase()}${plural.slice(1)} that match, over every page.` }),
+      total: t.exposeInt('total', {
+        description: `${plural[0]!.toUpperCase()}${plural.slice(1)} that match, over every page.`,
+      }),
       truncated: t.exposeBoolean('truncated', { description: `True when more ${plural} follow this page.` }),
-      nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as cursor for the next page; null on the last page.' }),
+      nextCursor: t.exposeString('nextCursor', {
+        nullable: true,
+        description: 'Pass as cursor for the next page; null on the last page.',
+      }),
     }),
   });
   return builder.objectRef<KeysetPage<T>>(name).implement({
@@ -71,12 +84,15 @@ export function itemEnvelope<T>(name: string, item: ObjectRef<GraphQLTypes, T, a
   });
 }
 
-
 /**
  * Runs a capped, most-recent-first list query and its meta. The count query runs only
  * when the cap was reached, since fewer rows than the cap means nothing was cut.
  */
-export async function cappedList<T>(cap: number, rows: (take: number) => Promise<T[]>, count: () => Promise<number>): Promise<ListEnvelope<T>> {
+export async function cappedList<T>(
+  cap: number,
+  rows: (take: number) => Promise<T[]>,
+  count: () => Promise<number>,
+): Promise<ListEnvelope<T>> {
   const data = await rows(cap);
   const total = data.length < cap ? data.length : await count();
   return { data, meta: { total, truncated: total > data.length } };

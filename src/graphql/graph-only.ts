@@ -4,4 +4,5 @@
 // (rest/v1-schema.ts) and keeps its exact shape.
 export const GRAPH_ONLY = { graphOnly: true } as const;
 
-export const isGraphOnly = (extensions: Readonly<Record<string, unknown>> | null | undefined) => extensions?.graphOnly === true;
+export const isGraphOnly = (extensions: Readonly<Record<string, unknown>> | null | undefined) =>
+  extensions?.graphOnly === true;

@@ -27,7 +27,9 @@ interface Bundle {
 let bundle: Promise<Bundle> | undefined;
 const loadBundle = () => {
   const require = createRequire(import.meta.url);
-  bundle ??= Promise.resolve(require(path.join(path.dirname(require.resolve('@graphql-yoga/render-graphiql')), 'graphiql.js')) as Bundle);
+  bundle ??= Promise.resolve(
+    require(path.join(path.dirname(require.resolve('@graphql-yoga/render-graphiql')), 'graphiql.js')) as Bundle,
+  );
   return bundle;
 };
 
@@ -44,7 +46,9 @@ const shelf: AssetShelf = createAssetShelf(GRAPHIQL_ASSETS_PATH, {
   // The page carries no inline script (its CSP allows only our own files): this starts GraphiQL
   // with the options the page holds as inert JSON.
   'boot.js': async () => {
-    const [json, graphql, editor] = await Promise.all(['json', 'graphql', 'editor'].map((name) => shelf.href(`${name}.worker.js`)));
+    const [json, graphql, editor] = await Promise.all(
+      ['json', 'graphql', 'editor'].map((name) => shelf.href(`${name}.worker.js`)),
+    );
     const workers = { json, graphql, editor };
     return {
       type: JS,
@@ -78,7 +82,10 @@ export async function favicon(): Promise<Response> {
 }
 
 /** What the GraphiQL page may load and run: our own files, workers and calls, nothing inline. */
-export const GRAPHIQL_PAGE_POLICY = { scripts: ["'self'"], extra: ["connect-src 'self'", "worker-src 'self'", "font-src 'self' data:"] };
+export const GRAPHIQL_PAGE_POLICY = {
+  scripts: ["'self'"],
+  extra: ["connect-src 'self'", "worker-src 'self'", "font-src 'self' data:"],
+};
 
 // Inline JSON inside <script> must not be able to close the element.
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');

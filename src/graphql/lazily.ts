@@ -10,7 +10,9 @@
  */
 export const lazyRecord =
   <Env>() =>
-  <T extends Record<string, (env: Env) => unknown>>(factories: T): ((env: Env) => { readonly [K in keyof T]: ReturnType<T[K]> }) => {
+  <T extends Record<string, (env: Env) => unknown>>(
+    factories: T,
+  ): ((env: Env) => { readonly [K in keyof T]: ReturnType<T[K]> }) => {
     class Lazy {
       readonly made = new Map<string, unknown>();
       constructor(readonly env: Env) {}

@@ -7,9 +7,22 @@ import type { ListEnvelope } from '../db/per-parent.js';
 import type { DateRange } from '../dates/civil-date.js';
 import type { ReportRow, ReportSummaryRow } from '../reports/index.js';
 import { computeReportData, type ReportData } from '../reports/index.js';
-import { queryProjectMetrics, searchQueriesOfPrompts, type MetricsResult, type SearchQueryRow } from '../ai-visibility/index.js';
+import {
+  queryProjectMetrics,
+  searchQueriesOfPrompts,
+  type MetricsResult,
+  type SearchQueryRow,
+} from '../ai-visibility/index.js';
 import { toPage, type Page, type PageArgs } from '../db/paging.js';
-import type { AnswerRow, LocaleTotals, ProjectRow, PromptRow, RunFilter, ScanFilter, ScanRow } from '../ai-visibility/index.js';
+import type {
+  AnswerRow,
+  LocaleTotals,
+  ProjectRow,
+  PromptRow,
+  RunFilter,
+  ScanFilter,
+  ScanRow,
+} from '../ai-visibility/index.js';
 import type { SignalFilter, SignalRow } from '../signals/index.js';
 import type { SignalRule } from '../signals/index.js';
 import type { Repositories } from './repositories.js';
@@ -37,7 +50,11 @@ export interface PageKey<F> {
 }
 
 /** A DataLoader that batches keys sharing `groupOf(key)` and loads each group with one call. */
-function groupedLoader<K, V>(groupOf: (key: K) => string, cacheKeyOf: (key: K) => string, loadGroup: (keys: K[]) => Promise<V[]>) {
+function groupedLoader<K, V>(
+  groupOf: (key: K) => string,
+  cacheKeyOf: (key: K) => string,
+  loadGroup: (keys: K[]) => Promise<V[]>,
+) {
   return new DataLoader<K, V, string>(
     async (keys) => {
       const groups = new Map<string, number[]>();
@@ -83,56 +100,106 @@ const makeLoaders = lazyRecord<LoaderEnv>()({
   project: ({ repositories }) => new DataLoader<string, ProjectRow | null>((ids) => repositories.projects.byIds(ids)),
   scan: ({ repositories }) => new DataLoader<string, ScanRow | null>((ids) => repositories.scans.byIds(ids)),
   signal: ({ repositories }) => new DataLoader<string, SignalRow | null>((ids) => repositories.signals.byIds(ids)),
-  signalRulesOfProject: ({ repositories }) => new DataLoader<string, SignalRule[]>((ids) => repositories.signals.rulesOf(ids)),
-  reportsOfClient: ({ repositories, listCap }) => new DataLoader<string, ListEnvelope<ReportSummaryRow>>((ids) => repositories.reports.byClients(ids, listCap)),
-  projectsOfClient: ({ repositories, listCap }) => new DataLoader<string, ListEnvelope<ProjectRow>>((ids) => repositories.projects.byClients(ids, listCap)),
-  reportData: ({ scope, cache }) => new DataLoader<ReportDataKey, ReportData, string>(
-    (keys) =>
-      cachedBatch(cache, keys, reportDataCacheKey, (misses) =>
-        computeReportData(
-          scope,
-          misses.map(({ report, range, compareRange }) => ({ clientId: report.clientId, definition: report.definition, range, compareRange })),
+  signalRulesOfProject: ({ repositories }) =>
+    new DataLoader<string, SignalRule[]>((ids) => repositories.signals.rulesOf(ids)),
+  reportsOfClient: ({ repositories, listCap }) =>
+    new DataLoader<string, ListEnvelope<ReportSummaryRow>>((ids) => repositories.reports.byClients(ids, listCap)),
+  projectsOfClient: ({ repositories, listCap }) =>
+    new DataLoader<string, ListEnvelope<ProjectRow>>((ids) => repositories.projects.byClients(ids, listCap)),
+  reportData: ({ scope, cache }) =>
+    new DataLoader<ReportDataKey, ReportData, string>(
+      (keys) =>
+        cachedBatch(cache, keys, reportDataCacheKey, (misses) =>
+          computeReportData(
+            scope,
+            misses.map(({ report, range, compareRange }) => ({
+              clientId: report.clientId,
+              definition: report.definition,
+              range,
+              compareRange,
+            })),
+          ),
         ),
-      ),
-    { cacheKeyFn: (key) => `${key.report.id}|${rangeKey(key.range)}|${rangeKey(key.compareRange)}` },
-  ),
-  metrics: ({ scope, cache, metricsCap }) => groupedLoader<MetricsKey, MetricsResult>(
-    (key) => metricsGroup(key, metricsCap),
-    (key) => `${key.project.id}|${metricsGroup(key, metricsCap)}`,
-    (keys) =>
-      cachedBatch(
-        cache,
-        keys,
-        (key) => `metrics|${scope.workspaceId}|${key.project.id}|v${dataVersionOf(key.project)}|${metricsGroup(key, metricsCap)}`,
-        (misses) => queryProjectMetrics(scope, misses.map((key) => key.project.id), misses[0]!.filter, Math.min(misses[0]!.rows, metricsCap)),
-      ),
-  ),
+      { cacheKeyFn: (key) => `${key.report.id}|${rangeKey(key.range)}|${rangeKey(key.compareRange)}` },
+    ),
+  metrics: ({ scope, cache, metricsCap }) =>
+    groupedLoader<MetricsKey, MetricsResult>(
+      (key) => metricsGroup(key, metricsCap),
+      (key) => `${key.project.id}|${metricsGroup(key, metricsCap)}`,
+      (keys) =>
+        cachedBatch(
+          cache,
+          keys,
+          (key) =>
+            `metrics|${scope.workspaceId}|${key.project.id}|v${dataVersionOf(key.project)}|${metricsGroup(key, metricsCap)}`,
+          (misses) =>
+            queryProjectMetrics(
+              scope,
+              misses.map((key) => key.project.id),
+              misses[0]!.filter,
+              Math.min(misses[0]!.rows, metricsCap),
+            ),
+        ),
+    ),
   prompt: ({ repositories }) => new DataLoader<string, PromptRow | null>((ids) => repositories.prompts.byIds(ids)),
   answer: ({ repositories }) => new DataLoader<string, AnswerRow | null>((ids) => repositories.answers.byIds(ids)),
-  promptTotals: ({ repositories }) => groupedLoader<{ parentId: string; filter: RunFilter }, LocaleTotals[]>(
-    (key) => JSON.stringify(key.filter),
-    (key) => `${key.parentId}|${JSON.stringify(key.filter)}`,
-    (keys) => repositories.prompts.totals(keys.map((key) => key.parentId), keys[0]!.filter),
-  ),
-  searchQueriesOfPrompt: ({ scope }) => groupedLoader<{ parentId: string; projectId: string; filter: RunFilter; perLocale: number }, SearchQueryRow[]>(
-    (key) => `${key.projectId}|${key.perLocale}|${JSON.stringify(key.filter)}`,
-    (key) => `${key.parentId}|${key.perLocale}|${JSON.stringify(key.filter)}`,
-    (keys) => searchQueriesOfPrompts(scope, keys[0]!.projectId, keys.map((key) => key.parentId), keys[0]!.filter, keys[0]!.perLocale),
-  ),
-  runsOfPrompt: ({ repositories }) => groupedLoader<PageKey<RunFilter>, Page<AnswerRow>>(pageGroup, pageCacheKey, async (keys) => {
-    const { first, after, ...filter } = keys[0]!.args;
-    const pages = await repositories.answers.pagesOfPrompts(keys.map((key) => key.parentId), filter, after && { date: after.sortValue, id: after.id }, first + 1);
-    return pages.map((rows) => toPage(rows, first));
-  }),
-  scansOfProject: ({ repositories }) => groupedLoader<PageKey<ScanFilter>, Page<ScanRow>>(pageGroup, pageCacheKey, (keys) =>
-    repositories.scans.pages(keys.map((key) => key.parentId), keys[0]!.args),
-  ),
-  signalsOfProject: ({ repositories }) => groupedLoader<PageKey<SignalFilter>, Page<SignalRow>>(pageGroup, pageCacheKey, (keys) =>
-    repositories.signals.pages(keys.map((key) => key.parentId), keys[0]!.args),
-  ),
+  promptTotals: ({ repositories }) =>
+    groupedLoader<{ parentId: string; filter: RunFilter }, LocaleTotals[]>(
+      (key) => JSON.stringify(key.filter),
+      (key) => `${key.parentId}|${JSON.stringify(key.filter)}`,
+      (keys) =>
+        repositories.prompts.totals(
+          keys.map((key) => key.parentId),
+          keys[0]!.filter,
+        ),
+    ),
+  searchQueriesOfPrompt: ({ scope }) =>
+    groupedLoader<{ parentId: string; projectId: string; filter: RunFilter; perLocale: number }, SearchQueryRow[]>(
+      (key) => `${key.projectId}|${key.perLocale}|${JSON.stringify(key.filter)}`,
+      (key) => `${key.parentId}|${key.perLocale}|${JSON.stringify(key.filter)}`,
+      (keys) =>
+        searchQueriesOfPrompts(
+          scope,
+          keys[0]!.projectId,
+          keys.map((key) => key.parentId),
+          keys[0]!.filter,
+          keys[0]!.perLocale,
+        ),
+    ),
+  runsOfPrompt: ({ repositories }) =>
+    groupedLoader<PageKey<RunFilter>, Page<AnswerRow>>(pageGroup, pageCacheKey, async (keys) => {
+      const { first, after, ...filter } = keys[0]!.args;
+      const pages = await repositories.answers.pagesOfPrompts(
+        keys.map((key) => key.parentId),
+        filter,
+        after && { date: after.sortValue, id: after.id },
+        first + 1,
+      );
+      return pages.map((rows) => toPage(rows, first));
+    }),
+  scansOfProject: ({ repositories }) =>
+    groupedLoader<PageKey<ScanFilter>, Page<ScanRow>>(pageGroup, pageCacheKey, (keys) =>
+      repositories.scans.pages(
+        keys.map((key) => key.parentId),
+        keys[0]!.args,
+      ),
+    ),
+  signalsOfProject: ({ repositories }) =>
+    groupedLoader<PageKey<SignalFilter>, Page<SignalRow>>(pageGroup, pageCacheKey, (keys) =>
+      repositories.signals.pages(
+        keys.map((key) => key.parentId),
+        keys[0]!.args,
+      ),
+    ),
 });
 
-export function createLoaders(repositories: Repositories, scope: WorkspaceScope, cache: DataCache, listCap: number, metricsCap: number) {
+export function createLoaders(
+  repositories: Repositories,
+  scope: WorkspaceScope,
+  cache: DataCache,
+  listCap: number,
+  metricsCap: number,
+) {
   return makeLoaders({ repositories, scope, cache, listCap, metricsCap });
 }
 

@@ -39,7 +39,8 @@ async function loadNode(ctx: GraphQLContext, id: string): Promise<NodeShape | nu
   const kind = kindOf(id);
   if (!kind) return null;
   const nodeKind = nodeKinds.get(kind)!;
-  if (!ctx.principal.scopes.includes(nodeKind.scope)) throw new ApiError('insufficient_scope', `Reading ${id.slice(0, 64)} needs the ${nodeKind.scope} scope.`);
+  if (!ctx.principal.scopes.includes(nodeKind.scope))
+    throw new ApiError('insufficient_scope', `Reading ${id.slice(0, 64)} needs the ${nodeKind.scope} scope.`);
   return nodeKind.load(ctx, id);
 }
 
@@ -62,7 +63,8 @@ builder.queryFields((t) => ({
     args: { ids: t.arg.idList({ required: true }) },
     complexity: (args) => sizedList(args.ids.length, 0, MAX_NODES),
     resolve: (_root, args, ctx) => {
-      if (args.ids.length > MAX_NODES) throw new ApiError('invalid_parameter', `nodes takes at most ${MAX_NODES} ids.`, { param: 'ids' });
+      if (args.ids.length > MAX_NODES)
+        throw new ApiError('invalid_parameter', `nodes takes at most ${MAX_NODES} ids.`, { param: 'ids' });
       return Promise.all(args.ids.map((id) => loadNode(ctx, String(id))));
     },
   }),

@@ -5,7 +5,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Kind, parse, visit, type DefinitionNode, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+import {
+  Kind,
+  parse,
+  visit,
+  type DefinitionNode,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type OperationDefinitionNode,
+} from 'graphql';
 
 export const OPERATIONS_DIR = fileURLToPath(new URL('../../graphql/operations/', import.meta.url));
 
@@ -23,13 +31,19 @@ let shared: readonly FragmentDefinitionNode[] | undefined;
 
 /** The shared fragments (graphql/operations/fragments). */
 function sharedFragments(): readonly FragmentDefinitionNode[] {
-  shared ??= graphqlFiles(FRAGMENTS_DIR).flatMap((file) => parse(readFileSync(file, 'utf8')).definitions.filter((definition) => definition.kind === Kind.FRAGMENT_DEFINITION));
+  shared ??= graphqlFiles(FRAGMENTS_DIR).flatMap((file) =>
+    parse(readFileSync(file, 'utf8')).definitions.filter((definition) => definition.kind === Kind.FRAGMENT_DEFINITION),
+  );
   return shared;
 }
 
 /** Each operation of these definitions as its own document, with the fragments among them it spreads (and those they spread): what a client sends. */
 export function operationDocuments(definitions: readonly DefinitionNode[]): DocumentNode[] {
-  const fragments = new Map(definitions.filter((definition): definition is FragmentDefinitionNode => definition.kind === Kind.FRAGMENT_DEFINITION).map((fragment) => [fragment.name.value, fragment]));
+  const fragments = new Map(
+    definitions
+      .filter((definition): definition is FragmentDefinitionNode => definition.kind === Kind.FRAGMENT_DEFINITION)
+      .map((fragment) => [fragment.name.value, fragment]),
+  );
   return definitions
     .filter((definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION)
     .map((operation) => {

@@ -12,7 +12,8 @@ import { SCOPES, type Scope } from '../auth/index.js';
 builder.addScalarType('DateTime', DateTimeResolver, {
   serialize: (value) => {
     const date = value instanceof Date ? value : DateTimeResolver.serialize(value);
-    if (!(date instanceof Date) || Number.isNaN(date.getTime())) throw new GraphQLError('DateTime cannot represent an invalid date.');
+    if (!(date instanceof Date) || Number.isNaN(date.getTime()))
+      throw new GraphQLError('DateTime cannot represent an invalid date.');
     return isoInstant(date);
   },
 });
@@ -35,7 +36,13 @@ builder.scalarType('Date', {
 });
 
 /** Custom scalars for ids, so a malformed id is refused while parsing arguments. */
-export const ID_SCALARS = { ClientId: 'client', ReportId: 'report', ProjectId: 'project', PromptId: 'prompt', AnswerId: 'answer' } as const satisfies Record<string, IdKind>;
+export const ID_SCALARS = {
+  ClientId: 'client',
+  ReportId: 'report',
+  ProjectId: 'project',
+  PromptId: 'prompt',
+  AnswerId: 'answer',
+} as const satisfies Record<string, IdKind>;
 
 for (const [name, kind] of Object.entries(ID_SCALARS)) {
   builder.scalarType(name as keyof typeof ID_SCALARS, {
@@ -43,7 +50,8 @@ for (const [name, kind] of Object.entries(ID_SCALARS)) {
     serialize: (value) => value,
     parseValue: (value) => {
       const id = expectString(value, `a ${kind} id`);
-      if (!isIdOf(kind, id)) throw new GraphQLError(`"${id.slice(0, 64)}" is not a ${kind} id (expected ${idPattern(kind)}).`);
+      if (!isIdOf(kind, id))
+        throw new GraphQLError(`"${id.slice(0, 64)}" is not a ${kind} id (expected ${idPattern(kind)}).`);
       return id;
     },
   });
@@ -56,7 +64,8 @@ builder.scalarType('Scope', {
   serialize: (value) => value,
   parseValue: (value) => {
     const scope = expectString(value, 'a scope');
-    if (!SCOPES.includes(scope as Scope)) throw new GraphQLError(`"${scope.slice(0, 64)}" is not a scope (${SCOPES.join(', ')}).`);
+    if (!SCOPES.includes(scope as Scope))
+      throw new GraphQLError(`"${scope.slice(0, 64)}" is not a scope (${SCOPES.join(', ')}).`);
     return scope as Scope;
   },
 });

@@ -6,7 +6,10 @@ import { invalidParameter, type ApiError } from '../errors/index.js';
 import { findTextProblem, textProblem, TEXT_RULE } from '../http/text-input.js';
 
 /** The 400 `invalid_parameter` for the first refused string, naming its argument or variable, or null. */
-export function textArgumentError(document: DocumentNode, variables: Readonly<Record<string, unknown>> | null | undefined): ApiError | null {
+export function textArgumentError(
+  document: DocumentNode,
+  variables: Readonly<Record<string, unknown>> | null | undefined,
+): ApiError | null {
   let refused: { param: string; problem: string } | null = null;
   const argumentNames: string[] = [];
   visit(document, {

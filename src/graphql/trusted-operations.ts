@@ -20,7 +20,11 @@ export function loadTrustedOperations(dir = OPERATIONS_DIR): Map<string, string>
 }
 
 /** Whether the operation `operationName` of `document`, sent by hash or as text, is one of the manifest's. */
-export function isTrustedOperation(manifestTexts: ReadonlySet<string>, document: DocumentNode, operationName: string | null | undefined): boolean {
+export function isTrustedOperation(
+  manifestTexts: ReadonlySet<string>,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+): boolean {
   const operation = getOperationAST(document, operationName);
   const own = operationDocuments(document.definitions).find((candidate) => candidate.definitions[0] === operation);
   return own !== undefined && manifestTexts.has(printExecutableGraphQLDocument(own));
@@ -28,5 +32,9 @@ export function isTrustedOperation(manifestTexts: ReadonlySet<string>, document:
 
 /** The names of the operations in a manifest (the web app's own). */
 export function operationNames(manifest: ReadonlyMap<string, string>): ReadonlySet<string> {
-  return new Set([...manifest.values()].flatMap((text) => [...text.matchAll(/\b(?:query|mutation|subscription)\s+([A-Za-z_][A-Za-z0-9_]*)/g)].map((match) => match[1]!)));
+  return new Set(
+    [...manifest.values()].flatMap((text) =>
+      [...text.matchAll(/\b(?:query|mutation|subscription)\s+([A-Za-z_][A-Za-z0-9_]*)/g)].map((match) => match[1]!),
+    ),
+  );
 }

@@ -67,7 +67,8 @@ export interface GraphQLExchange {
 }
 
 /** An error of our own making (an ApiError, also inside a located error; a validation error): it leaves as it is, with its path. */
-const isOwnError = (error: unknown): boolean => error instanceof GraphQLError && (!error.originalError || isOwnError(error.originalError));
+const isOwnError = (error: unknown): boolean =>
+  error instanceof GraphQLError && (!error.originalError || isOwnError(error.originalError));
 
 export function createGraphQLServer(deps: YogaDependencies) {
   // The request's exchange while Yoga handles it: its error masking is told the error, not the request.
@@ -81,7 +82,9 @@ export function createGraphQLServer(deps: YogaDependencies) {
     const limit = args.contextValue.config.GRAPHQL_MAX_COST;
     const cost = operationCost(args.schema, args.document, args.operationName, args.variableValues, args.contextValue);
     if (cost <= limit) return null;
-    const trustedWithin = isTrustedOperation(trustedTexts, args.document, args.operationName) && cost <= defaultSizesCost(args.schema, args.document, args.operationName, args.variableValues, args.contextValue);
+    const trustedWithin =
+      isTrustedOperation(trustedTexts, args.document, args.operationName) &&
+      cost <= defaultSizesCost(args.schema, args.document, args.operationName, args.variableValues, args.contextValue);
     return trustedWithin ? null : queryTooComplex(cost, limit);
   };
   // Yoga's CSRF prevention (a GET or a form-encoded POST must carry x-graphql-yoga-csrf, so a
@@ -110,17 +113,30 @@ export function createGraphQLServer(deps: YogaDependencies) {
     // door maps it (a lost database 503, else a logged 500). Yoga's own logging is off.
     maskedErrors: {
       maskError: (error) =>
-        isOwnError(error) ? (error as GraphQLError) : toApiError(error, (cause) => deps.logger.error({ err: cause, requestId: exchanges.getStore()?.requestId }, 'graphql request failed')),
+        isOwnError(error)
+          ? (error as GraphQLError)
+          : toApiError(error, (cause) =>
+              deps.logger.error({ err: cause, requestId: exchanges.getStore()?.requestId }, 'graphql request failed'),
+            ),
     },
     plugins: [
-      { onRequestParse: (payload) => (deps.isCookieAuthenticated(payload.request) ? csrf.onRequestParse?.(payload) : undefined) },
+      {
+        onRequestParse: (payload) =>
+          deps.isCookieAuthenticated(payload.request) ? csrf.onRequestParse?.(payload) : undefined,
+      },
       // The request's span names the GraphQL operation it ran; metrics count and time it; the
       // context is released when the execution is done (graphql/context.ts). Before it runs,
       // strings that break the text rule (graphql/text-arguments.ts) and a cost over the limit,
       // counted with its variables (graphql/cost.ts), stop it; after, its answer is held to the
       // byte cap (http/response-size.ts).
       {
-        onExecute: ({ args, setResultAndStopExecution }: { args: ExecuteArgs; setResultAndStopExecution(result: ExecutionResult): void }) => {
+        onExecute: ({
+          args,
+          setResultAndStopExecution,
+        }: {
+          args: ExecuteArgs;
+          setResultAndStopExecution(result: ExecutionResult): void;
+        }) => {
           const { config } = args.contextValue;
           const refused = textArgumentError(args.document, args.variableValues) ?? costRefusal(args);
           if (refused) setResultAndStopExecution({ errors: [refused] });
@@ -131,9 +147,18 @@ export function createGraphQLServer(deps: YogaDependencies) {
             onExecuteDone: ({ result, setResult }: { result: unknown; setResult(result: ExecutionResult): void }) => {
               releaseContext(args.contextValue);
               const over = pathOverSize(result, config.RESPONSE_MAX_BYTES);
-              if (over !== null) setResult({ data: null, errors: [responseTooLarge(config.RESPONSE_MAX_BYTES, over.replace(/^data\./, ''))] });
-              const failed = over !== null || Boolean((result as { errors?: readonly unknown[] } | null)?.errors?.length);
-              deps.metrics.graphqlOperation(knownOperations.has(name) ? name : 'other', failed ? 'error' : 'ok', (performance.now() - started) / 1000);
+              if (over !== null)
+                setResult({
+                  data: null,
+                  errors: [responseTooLarge(config.RESPONSE_MAX_BYTES, over.replace(/^data\./, ''))],
+                });
+              const failed =
+                over !== null || Boolean((result as { errors?: readonly unknown[] } | null)?.errors?.length);
+              deps.metrics.graphqlOperation(
+                knownOperations.has(name) ? name : 'other',
+                failed ? 'error' : 'ok',
+                (performance.now() - started) / 1000,
+              );
             },
           };
         },

@@ -22,27 +22,57 @@ export interface Door {
 
 /** The service's doors; `apiBasePath` is REST v1's prefix. */
 export function doorsOf(apiBasePath: string): Door[] {
-  const door = (rel: string, title: string, href: string, type: string, description: string): Door =>
-    ({ rel, title, href, type, description });
+  const door = (rel: string, title: string, href: string, type: string, description: string): Door => ({
+    rel,
+    title,
+    href,
+    type,
+    description,
+  });
   return [
-    door('sign-in', 'Sign in', LOGIN_PATH, 'text/html',
-      'Settings, API keys, webhooks and the views: reports, AI visibility, answers.'),
-    door('api-reference', 'API reference', `${apiBasePath}/docs`, 'text/html',
-      'REST API v1, every operation with its parameters and answers.'),
-    door('openapi', 'OpenAPI document', `${apiBasePath}/openapi.json`, 'application/json',
-      'REST API v1 as OpenAPI 3.1, for client generators.'),
-    door('graphiql', 'GraphiQL', '/graphql', 'text/html',
-      'The GraphQL API in the browser, with its schema and docs.'),
-    door('graphql', 'GraphQL endpoint', '/graphql', 'application/graphql-response+json',
-      'POST a query with an API key.'),
-    door('mcp', 'MCP connector', MCP_PATH, 'text/event-stream',
-      'Connect an AI assistant (Streamable HTTP, OAuth or an API key).'),
+    door(
+      'sign-in',
+      'Sign in',
+      LOGIN_PATH,
+      'text/html',
+      'Settings, API keys, webhooks and the views: reports, AI visibility, answers.',
+    ),
+    door(
+      'api-reference',
+      'API reference',
+      `${apiBasePath}/docs`,
+      'text/html',
+      'REST API v1, every operation with its parameters and answers.',
+    ),
+    door(
+      'openapi',
+      'OpenAPI document',
+      `${apiBasePath}/openapi.json`,
+      'application/json',
+      'REST API v1 as OpenAPI 3.1, for client generators.',
+    ),
+    door('graphiql', 'GraphiQL', '/graphql', 'text/html', 'The GraphQL API in the browser, with its schema and docs.'),
+    door(
+      'graphql',
+      'GraphQL endpoint',
+      '/graphql',
+      'application/graphql-response+json',
+      'POST a query with an API key.',
+    ),
+    door(
+      'mcp',
+      'MCP connector',
+      MCP_PATH,
+      'text/event-stream',
+      'Connect an AI assistant (Streamable HTTP, OAuth or an API key).',
+    ),
   ];
 }
 
 /** Where a signed-in person goes instead of signing in again. */
 const SIGNED_IN = {
-  title: 'Settings', href: SETTINGS_PATH,
+  title: 'Settings',
+  href: SETTINGS_PATH,
   description: 'You are signed in: your workspace\u2019s settings, API keys, webhooks and views.',
 };
 
@@ -52,19 +82,27 @@ function homePage(doors: Door[], signedIn: boolean) {
   const start = signedIn ? SIGNED_IN : signIn!;
   return page(
     'Home',
-    html`<div class="login"><section>
-<h1>Signalboard</h1>
-<p>Marketing reports and AI-assistant visibility for your clients, in one workspace.</p>
-<form method="get" action="${start.href}"><button type="submit">${start.title}</button></form>
-<p class="muted">${start.description}</p>
-</section><section>
-<h2>For developers</h2>
-<ul class="doors">${developer.map(
-      (door) => html`<li><a href="${door.href}">${door.title}</a> — <span class="muted">${door.description}</span></li>`,
-    )}
-<li>${mcp.title}: <code>${mcp.href}</code> — <span class="muted">${mcp.description}</span></li></ul>
-<p class="muted">The guides (API, GraphQL, MCP, webhooks, views) ship with the project in <code>docs/</code>.</p>
-</section></div>`,
+    html`<div class="login">
+      <section>
+        <h1>Signalboard</h1>
+        <p>Marketing reports and AI-assistant visibility for your clients, in one workspace.</p>
+        <form method="get" action="${start.href}"><button type="submit">${start.title}</button></form>
+        <p class="muted">${start.description}</p>
+      </section>
+      <section>
+        <h2>For developers</h2>
+        <ul class="doors">
+          ${developer.map(
+            (door) =>
+              html`<li><a href="${door.href}">${door.title}</a> — <span class="muted">${door.description}</span></li>`,
+          )}
+          <li>${mcp.title}: <code>${mcp.href}</code> — <span class="muted">${mcp.description}</span></li>
+        </ul>
+        <p class="muted">
+          The guides (API, GraphQL, MCP, webhooks, views) ship with the project in <code>docs/</code>.
+        </p>
+      </section>
+    </div>`,
   );
 }
 

@@ -15,7 +15,9 @@ export const BODY_LIMITS = {
 } as const;
 
 const tooLarge = (limit: number) =>
-  new ApiError('payload_too_large', `Request bodies here are limited to ${limit} bytes.`, { headers: { Connection: 'close' } });
+  new ApiError('payload_too_large', `Request bodies here are limited to ${limit} bytes.`, {
+    headers: { Connection: 'close' },
+  });
 
 const declaredLength = (value: string | null | undefined) => (value && /^\d+$/.test(value) ? Number(value) : null);
 
@@ -129,5 +131,10 @@ export async function bounded(request: Request, limit: number): Promise<Request>
   }
   if (!request.body) return request;
   const body = await readBody(request, limit);
-  return new Request(request.url, { method: request.method, headers: request.headers, body: body.byteLength ? (body as Uint8Array<ArrayBuffer>) : null, signal: request.signal });
+  return new Request(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body: body.byteLength ? (body as Uint8Array<ArrayBuffer>) : null,
+    signal: request.signal,
+  });
 }

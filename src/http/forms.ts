@@ -16,7 +16,8 @@ export async function readForm(request: Request): Promise<{ fields: FormFields; 
     } catch {
       throw new ApiError('invalid_body', 'The body is not valid JSON.');
     }
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new ApiError('invalid_body', 'The body must be a JSON object.');
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+      throw new ApiError('invalid_body', 'The body must be a JSON object.');
     const refused = findTextProblem(parsed, '');
     if (refused) throw invalidParameter(refused.path, `${refused.path} ${refused.problem}; ${TEXT_RULE}.`);
     return { fields: parsed as FormFields, json: true };
@@ -34,14 +35,19 @@ export async function readForm(request: Request): Promise<{ fields: FormFields; 
 }
 
 /** A text field, trimmed; absent or blank is null. Arrays and objects are refused. */
-export function textField(fields: FormFields, name: string, options: { required?: boolean; max?: number } = {}): string | null {
+export function textField(
+  fields: FormFields,
+  name: string,
+  options: { required?: boolean; max?: number } = {},
+): string | null {
   const value = fields[name];
   if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
     if (options.required) throw new ApiError('invalid_parameter', `${name} is required.`, { param: name });
     return null;
   }
   if (typeof value !== 'string') throw new ApiError('invalid_parameter', `${name} must be text.`, { param: name });
-  if (value.length > (options.max ?? 2000)) throw new ApiError('invalid_parameter', `${name} is too long.`, { param: name });
+  if (value.length > (options.max ?? 2000))
+    throw new ApiError('invalid_parameter', `${name} is too long.`, { param: name });
   return value.trim();
 }
 
@@ -50,7 +56,11 @@ export function listField(fields: FormFields, name: string): string[] | null {
   const value = fields[name];
   if (value === undefined || value === null || value === '') return null;
   if (Array.isArray(value)) return value.map(String);
-  if (typeof value === 'string') return value.split(',').map((item) => item.trim()).filter(Boolean);
+  if (typeof value === 'string')
+    return value
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean);
   throw new ApiError('invalid_parameter', `${name} must be a list.`, { param: name });
 }
 

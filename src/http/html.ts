@@ -17,7 +17,11 @@ export class SafeHtml {
 export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeHtml {
   let out = strings[0]!;
   values.forEach((value, index) => {
-    const rendered = Array.isArray(value) ? value.map((item) => (item instanceof SafeHtml ? item.value : escapeHtml(item))).join('') : value instanceof SafeHtml ? value.value : escapeHtml(value);
+    const rendered = Array.isArray(value)
+      ? value.map((item) => (item instanceof SafeHtml ? item.value : escapeHtml(item))).join('')
+      : value instanceof SafeHtml
+        ? value.value
+        : escapeHtml(value);
     out += rendered + strings[index + 1]!;
   });
   return new SafeHtml(out);
@@ -80,9 +84,21 @@ input, select { max-width:100%; } code { overflow-wrap:anywhere; } main > sectio
 
 export function page(title: string, body: SafeHtml, options: { header?: SafeHtml } = {}): SafeHtml {
   return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} · Signalboard</title><link rel="icon" href="data:,"><style>${new SafeHtml(STYLE)}</style></head>
-<body>${options.header ?? ''}<main>${body}</main></body></html>`;
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${title} · Signalboard</title>
+        <link rel="icon" href="data:," />
+        <style>
+          ${new SafeHtml(STYLE)}
+        </style>
+      </head>
+      <body>
+        ${options.header ?? ''}
+        <main>${body}</main>
+      </body>
+    </html>`;
 }
 
 export interface PagePolicy {
@@ -101,7 +117,7 @@ export function pageSecurityHeaders(policy: PagePolicy = {}): Record<string, str
     `script-src ${policy.scripts?.length ? policy.scripts.join(' ') : "'none'"}`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data:",
-    `form-action ${['\'self\'', ...(policy.formAction ?? [])].join(' ')}`,
+    `form-action ${["'self'", ...(policy.formAction ?? [])].join(' ')}`,
     "frame-ancestors 'none'",
     "base-uri 'none'",
     ...(policy.extra ?? []),
@@ -113,10 +129,20 @@ export function pageSecurityHeaders(policy: PagePolicy = {}): Record<string, str
   };
 }
 
-export function htmlResponse(body: SafeHtml, status = 200, headers: Record<string, string> = {}, policy: PagePolicy = {}): Response {
+export function htmlResponse(
+  body: SafeHtml,
+  status = 200,
+  headers: Record<string, string> = {},
+  policy: PagePolicy = {},
+): Response {
   return new Response(body.value, {
     status,
-    headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', ...pageSecurityHeaders(policy), ...headers },
+    headers: {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': 'no-store',
+      ...pageSecurityHeaders(policy),
+      ...headers,
+    },
   });
 }
 

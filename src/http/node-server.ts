@@ -14,7 +14,10 @@ import { watchStalls } from './stall-watch.js';
 import { createRefusalPause } from './refusal-pause.js';
 
 const PARSER_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
-  HPE_HEADER_OVERFLOW: { code: 'request_header_fields_too_large', message: 'The request headers are too large (16 KiB at most).' },
+  HPE_HEADER_OVERFLOW: {
+    code: 'request_header_fields_too_large',
+    message: 'The request headers are too large (16 KiB at most).',
+  },
   ERR_HTTP_REQUEST_TIMEOUT: { code: 'request_timeout', message: 'The request was not received in time.' },
 };
 const MALFORMED = { code: 'bad_request', message: 'The request is not valid HTTP.' } as const;
@@ -69,7 +72,12 @@ export function createNodeServer(app: App): Server {
     const { req, res } = context as { req?: IncomingMessage; res?: ServerResponse };
     // 'close' comes once per response: after its last byte was handed over, or when the client went away.
     const ended = res && new Promise<void>((resolve) => res.once('close', () => resolve()));
-    return app.fetch(request, { remoteAddress: req?.socket.remoteAddress, abort: (error) => res?.destroy(error), ended, attribute: (workspaceId) => res && stalls.attribute(res, workspaceId) });
+    return app.fetch(request, {
+      remoteAddress: req?.socket.remoteAddress,
+      abort: (error) => res?.destroy(error),
+      ended,
+      attribute: (workspaceId) => res && stalls.attribute(res, workspaceId),
+    });
   });
   // Node enforces requestTimeout only when it checks its connections (every 30 s by default), so a
   // stalled request was answered 408 after 30-60 s; checked every 2 s it is the timeout plus at
@@ -81,12 +89,20 @@ export function createNodeServer(app: App): Server {
     stalls.watch(res);
     // Every URL is built from Host and the path; a missing or malformed Host (`a b`, `[zz]`, `a/b`)
     // and a target that is no path (`*`, `http://[`: the adapter's URL would throw) are refused first.
-    const refusal = !isValidHostHeader(req.headers.host) ? 'The Host header is missing or malformed.'
-      : !isOriginForm(req.url) ? 'The request target must be a path beginning with /.'
+    const refusal = !isValidHostHeader(req.headers.host)
+      ? 'The Host header is missing or malformed.'
+      : !isOriginForm(req.url)
+        ? 'The request target must be a path beginning with /.'
         : null;
     if (refusal) {
       const body = JSON.stringify({ error: { code: 'bad_request', message: refusal, requestId: newRequestId() } });
-      return void res.writeHead(400, { 'Content-Type': JSON_CONTENT_TYPE, 'Content-Length': Buffer.byteLength(body), Connection: 'close' }).end(body);
+      return void res
+        .writeHead(400, {
+          'Content-Type': JSON_CONTENT_TYPE,
+          'Content-Length': Buffer.byteLength(body),
+          Connection: 'close',
+        })
+        .end(body);
     }
     res.once('finish', () => {
       if (!req.complete) discardRestOfBody(req);
@@ -94,7 +110,14 @@ export function createNodeServer(app: App): Server {
     });
     if (!app.node.handles((req.url ?? '/').split('?')[0]!)) return void adapter(req, res);
     app.node.handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) res.writeHead(500, { 'Content-Type': JSON_CONTENT_TYPE }).end(JSON.stringify({ error: { code: 'internal_error', message: 'An unexpected error occurred.', requestId: newRequestId() } }));
+      if (!res.headersSent)
+        res
+          .writeHead(500, { 'Content-Type': JSON_CONTENT_TYPE })
+          .end(
+            JSON.stringify({
+              error: { code: 'internal_error', message: 'An unexpected error occurred.', requestId: newRequestId() },
+            }),
+          );
       else res.destroy(error as Error);
     });
   });

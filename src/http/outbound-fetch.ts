@@ -23,11 +23,22 @@ export interface OutboundOptions {
   maxBytes: number;
 }
 
-export type OutboundFetch = (url: string | URL, init?: { method?: string; headers?: HeadersInit; body?: string | URLSearchParams | null; signal?: AbortSignal | null }) => Promise<Response>;
+export type OutboundFetch = (
+  url: string | URL,
+  init?: {
+    method?: string;
+    headers?: HeadersInit;
+    body?: string | URLSearchParams | null;
+    signal?: AbortSignal | null;
+  },
+) => Promise<Response>;
 
 export function createOutboundFetch(options: OutboundOptions): OutboundFetch {
   const lookup = guardedLookup(options.policy);
-  return (input, init = {}) => inSpan(`${init.method ?? 'GET'} outbound`, { 'server.address': safeHost(String(input)) }, () => send(input, init), { kind: SpanKind.CLIENT });
+  return (input, init = {}) =>
+    inSpan(`${init.method ?? 'GET'} outbound`, { 'server.address': safeHost(String(input)) }, () => send(input, init), {
+      kind: SpanKind.CLIENT,
+    });
 
   function send(input: string | URL, init: Parameters<OutboundFetch>[1] = {}): Promise<Response> {
     const url = String(input);
@@ -49,29 +60,42 @@ export function createOutboundFetch(options: OutboundOptions): OutboundFetch {
         response?.destroy();
         request.destroy();
       };
-      const request = transport.request(target, { method: init.method ?? 'GET', headers, lookup: lookup as never, timeout: options.timeoutMs }, (answer) => {
-        response = answer;
-        const chunks: Buffer[] = [];
-        let received = 0;
-        answer.on('data', (chunk: Buffer) => {
-          received += chunk.length;
-          if (received > options.maxBytes) return fail(new OutboundError(`the answer from ${target.host} is larger than ${options.maxBytes} bytes`));
-          chunks.push(chunk);
-        });
-        answer.on('end', () => {
-          clearTimeout(deadline);
-          const responseHeaders = new Headers();
-          for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined) responseHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
-          const status = answer.statusCode ?? 502;
-          resolve(new Response([101, 204, 205, 304].includes(status) ? null : Buffer.concat(chunks), { status, headers: responseHeaders }));
-        });
-        answer.on('error', (error) => fail(new OutboundError(`${target.host}: ${error.message}`)));
-      });
+      const request = transport.request(
+        target,
+        { method: init.method ?? 'GET', headers, lookup: lookup as never, timeout: options.timeoutMs },
+        (answer) => {
+          response = answer;
+          const chunks: Buffer[] = [];
+          let received = 0;
+          answer.on('data', (chunk: Buffer) => {
+            received += chunk.length;
+            if (received > options.maxBytes)
+              return fail(new OutboundError(`the answer from ${target.host} is larger than ${options.maxBytes} bytes`));
+            chunks.push(chunk);
+          });
+          answer.on('end', () => {
+            clearTimeout(deadline);
+            const responseHeaders = new Headers();
+            for (const [name, value] of Object.entries(answer.headers))
+              if (value !== undefined) responseHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
+            const status = answer.statusCode ?? 502;
+            resolve(
+              new Response([101, 204, 205, 304].includes(status) ? null : Buffer.concat(chunks), {
+                status,
+                headers: responseHeaders,
+              }),
+            );
+          });
+          answer.on('error', (error) => fail(new OutboundError(`${target.host}: ${error.message}`)));
+        },
+      );
       const late = () => fail(new OutboundError(`${target.host} did not answer within ${options.timeoutMs} ms`));
       // The socket timeout covers idle gaps; this covers a peer that trickles bytes forever.
       const deadline = setTimeout(late, options.timeoutMs);
       request.on('timeout', late);
-      request.on('error', (error) => fail(error instanceof OutboundError ? error : new OutboundError(`${target.host}: ${error.message}`)));
+      request.on('error', (error) =>
+        fail(error instanceof OutboundError ? error : new OutboundError(`${target.host}: ${error.message}`)),
+      );
       init.signal?.addEventListener('abort', () => fail(new OutboundError('aborted')), { once: true });
       request.end(body ?? undefined);
     });

@@ -25,7 +25,10 @@ export function addressRefusal(address: string, policy: Pick<TargetPolicy, 'allo
   const parsed = ipaddr.process(address);
   // IPv4-compatible IPv6 (::127.0.0.1, written ::7f00:1 by URL parsers) is deprecated and
   // routes to the embedded IPv4 address on some stacks: never public.
-  const range = parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).parts.slice(0, 6).every((part) => part === 0) ? 'ipv4Compatible' : parsed.range();
+  const range =
+    parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).parts.slice(0, 6).every((part) => part === 0)
+      ? 'ipv4Compatible'
+      : parsed.range();
   if (range === 'unicast') return null;
   if (NEVER.has(range) || !policy.allowPrivate) return `${address} is a ${range} address`;
   return null;
@@ -42,17 +45,23 @@ export function urlRefusal(text: string, policy: TargetPolicy): string | null {
   } catch {
     return 'not an absolute URL';
   }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowHttp)) return policy.allowHttp ? 'the URL must use https or http' : 'the URL must use https';
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowHttp))
+    return policy.allowHttp ? 'the URL must use https or http' : 'the URL must use https';
   if (url.username || url.password) return 'the URL must not carry credentials';
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   if (policy.ports && !policy.allowPrivate && !policy.ports.includes(port)) return `port ${port} is not allowed`;
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (net.isIP(host)) return addressRefusal(host, policy);
-  if (!policy.allowPrivate && (host === 'localhost' || host.endsWith('.localhost'))) return `${host} is a loopback name`;
+  if (!policy.allowPrivate && (host === 'localhost' || host.endsWith('.localhost')))
+    return `${host} is a loopback name`;
   return null;
 }
 
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
+type LookupCallback = (
+  error: NodeJS.ErrnoException | null,
+  address: string | dns.LookupAddress[],
+  family?: number,
+) => void;
 
 /** A dns.lookup for http.request that fails the connection when any resolved address is refused. */
 export function guardedLookup(policy: Pick<TargetPolicy, 'allowPrivate'>) {
@@ -61,7 +70,11 @@ export function guardedLookup(policy: Pick<TargetPolicy, 'allowPrivate'>) {
       if (error) return callback(error, '');
       for (const { address } of addresses) {
         const refusal = addressRefusal(address, policy);
-        if (refusal) return callback(Object.assign(new TargetRefused(`${hostname} resolves to ${refusal}`), { code: 'ETARGETREFUSED' }), '');
+        if (refusal)
+          return callback(
+            Object.assign(new TargetRefused(`${hostname} resolves to ${refusal}`), { code: 'ETARGETREFUSED' }),
+            '',
+          );
       }
       if (options.all) return callback(null, addresses);
       callback(null, addresses[0]!.address, addresses[0]!.family);

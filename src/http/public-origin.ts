@@ -24,9 +24,14 @@ const firstOf = (header: string | null) => header?.split(',')[0]!.trim().toLower
 // RFC 3986 host (reg-name of letters, digits, dots and dashes, or an IP literal) and an optional port.
 const HOST_HEADER = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;
 // The URL check catches what the pattern lets through and URL parsing refuses (a port over 65535).
-export const isValidHostHeader = (host: string | null | undefined): host is string => typeof host === 'string' && HOST_HEADER.test(host) && URL.canParse(`http://${host}/`);
+export const isValidHostHeader = (host: string | null | undefined): host is string =>
+  typeof host === 'string' && HOST_HEADER.test(host) && URL.canParse(`http://${host}/`);
 
-export function createPublicOrigin(configured: string | undefined, fallbackPort: number, trustProxy: boolean): PublicOrigin {
+export function createPublicOrigin(
+  configured: string | undefined,
+  fallbackPort: number,
+  trustProxy: boolean,
+): PublicOrigin {
   let origin = configured ? new URL(configured).origin : `http://localhost:${fallbackPort}`;
   let host = new URL(origin).host.toLowerCase();
   return {
@@ -42,12 +47,15 @@ export function createPublicOrigin(configured: string | undefined, fallbackPort:
       const given = (trustProxy && forwardedHost ? forwardedHost.split(',')[0]!.trim() : hostHeader)?.toLowerCase();
       if (!isValidHostHeader(given)) throw new ApiError('bad_request', 'The Host header is missing or malformed.');
       // URL parsing drops a default port (":443" on https), as browsers do.
-      if (new URL(`${new URL(origin).protocol}//${given}`).host !== host) throw new ApiError('misdirected_request', `This server answers for ${origin} only.`);
+      if (new URL(`${new URL(origin).protocol}//${given}`).host !== host)
+        throw new ApiError('misdirected_request', `This server answers for ${origin} only.`);
     },
     addressedOrigin(request) {
       if (configured) return origin;
       const url = new URL(request.url);
-      const given = (trustProxy && firstOf(request.headers.get('x-forwarded-host'))) || (request.headers.get('host') ?? url.host).toLowerCase();
+      const given =
+        (trustProxy && firstOf(request.headers.get('x-forwarded-host'))) ||
+        (request.headers.get('host') ?? url.host).toLowerCase();
       const forwardedProto = trustProxy ? firstOf(request.headers.get('x-forwarded-proto')) : null;
       const protocol = forwardedProto === 'https' || forwardedProto === 'http' ? `${forwardedProto}:` : url.protocol;
       return isValidHostHeader(given) ? new URL(`${protocol}//${given}`).origin : origin;

@@ -24,7 +24,10 @@ const PROBE_TIMEOUT_MS = 2_000;
 export function createReadiness(probes: readonly ReadinessProbe[]) {
   let draining = false;
   const withTimeout = (probe: ReadinessProbe) =>
-    Promise.race([probe.check().catch(() => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), PROBE_TIMEOUT_MS).unref())]);
+    Promise.race([
+      probe.check().catch(() => false),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), PROBE_TIMEOUT_MS).unref()),
+    ]);
   return {
     /** From now on the instance reports itself not ready (SIGTERM). */
     drain() {
@@ -32,7 +35,9 @@ export function createReadiness(probes: readonly ReadinessProbe[]) {
     },
     async report(): Promise<ReadinessReport> {
       const results = await Promise.all(probes.map(withTimeout));
-      const checks = Object.fromEntries(probes.map((probe, index) => [probe.name, results[index] ? 'ok' : 'down'])) as Record<string, 'ok' | 'down'>;
+      const checks = Object.fromEntries(
+        probes.map((probe, index) => [probe.name, results[index] ? 'ok' : 'down']),
+      ) as Record<string, 'ok' | 'down'>;
       return { ready: !draining && results.every(Boolean), draining, checks };
     },
   };
@@ -51,8 +56,19 @@ export function databaseProbes(pool: pg.Pool): ReadinessProbe[] {
 
 /** /readyz's answer: 200 with the checks, or 503 naming what is down (or that the instance is draining). */
 export function readinessResponse(report: ReadinessReport, requestId: string): Response {
-  if (report.ready) return jsonResponse({ status: 'ready', checks: report.checks }, 200, { 'Cache-Control': 'no-store' });
-  const down = Object.entries(report.checks).filter(([, state]) => state === 'down').map(([name]) => name);
+  if (report.ready)
+    return jsonResponse({ status: 'ready', checks: report.checks }, 200, { 'Cache-Control': 'no-store' });
+  const down = Object.entries(report.checks)
+    .filter(([, state]) => state === 'down')
+    .map(([name]) => name);
   const message = report.draining ? 'This instance is shutting down.' : `Not ready: ${down.join(', ')} not answering.`;
-  return jsonResponse({ status: report.draining ? 'draining' : 'not_ready', checks: report.checks, error: { code: 'unavailable', message, requestId } }, 503, { 'Retry-After': '2', 'Cache-Control': 'no-store' });
+  return jsonResponse(
+    {
+      status: report.draining ? 'draining' : 'not_ready',
+      checks: report.checks,
+      error: { code: 'unavailable', message, requestId },
+    },
+    503,
+    { 'Retry-After': '2', 'Cache-Control': 'no-store' },
+  );
 }

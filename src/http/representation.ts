@@ -32,7 +32,9 @@ export const STRING_BODY_MAX_CHARS = 16 * 1024;
  */
 export function jsonBody(value: unknown): JsonBody {
   const text = JSON.stringify(value);
-  return text.length <= STRING_BODY_MAX_CHARS && Buffer.byteLength(text) === text.length ? text : (Buffer.from(text) as Buffer<ArrayBuffer>);
+  return text.length <= STRING_BODY_MAX_CHARS && Buffer.byteLength(text) === text.length
+    ? text
+    : (Buffer.from(text) as Buffer<ArrayBuffer>);
 }
 
 const byteLength = (body: JsonBody) => (typeof body === 'string' ? body.length : body.byteLength);
@@ -50,13 +52,19 @@ export interface FinishedBody {
   readonly kept: boolean;
 }
 
-const newFinishedBody = (body: JsonBody, kept: boolean): FinishedBody => ({ body, etag: strongEtag(body), encodings: {}, kept });
+const newFinishedBody = (body: JsonBody, kept: boolean): FinishedBody => ({
+  body,
+  etag: strongEtag(body),
+  encodings: {},
+  kept,
+});
 
 /** The body of one answer. */
 export const finishedBody = (body: JsonBody): FinishedBody => newFinishedBody(body, false);
 
 /** A body to keep: bytes in a buffer of their own, as a pooled slice would keep its whole 8 KB pool alive. */
-export const keptBody = (body: JsonBody): FinishedBody => newFinishedBody(typeof body === 'string' ? body : new Uint8Array(body), true);
+export const keptBody = (body: JsonBody): FinishedBody =>
+  newFinishedBody(typeof body === 'string' ? body : new Uint8Array(body), true);
 
 /** What a finished body takes in memory: the body (a string is held as UTF-16), its ETag and its encodings. */
 export function heldBytes({ body, etag, encodings }: FinishedBody): number {
@@ -78,7 +86,11 @@ export function strongEtag(body: JsonBody): string {
 export function ifNoneMatchMatches(header: string | null, etag: string): boolean {
   if (!header) return false;
   if (header.trim() === '*') return true;
-  const opaque = (tag: string) => tag.trim().replace(/^W\//, '').replace(/-(br|gzip)"$/, '"');
+  const opaque = (tag: string) =>
+    tag
+      .trim()
+      .replace(/^W\//, '')
+      .replace(/-(br|gzip)"$/, '"');
   return header.split(',').some((tag) => opaque(tag) === etag);
 }
 
@@ -86,7 +98,9 @@ export function ifNoneMatchMatches(header: string | null, etag: string): boolean
 export function negotiateEncoding(acceptEncoding: string | null): ContentCoding | null {
   const weights = qualityValues(acceptEncoding);
   const weightOf = (coding: ContentCoding) => weights.get(coding) ?? weights.get('*') ?? 0;
-  const best = (['br', 'gzip'] as const).filter((coding) => weightOf(coding) > 0).sort((a, b) => weightOf(b) - weightOf(a))[0];
+  const best = (['br', 'gzip'] as const)
+    .filter((coding) => weightOf(coding) > 0)
+    .sort((a, b) => weightOf(b) - weightOf(a))[0];
   return best ?? null;
 }
 
@@ -104,7 +118,10 @@ const brotliQuality = ({ body, kept }: FinishedBody) => (!kept && byteLength(bod
 // The size hint lets the encoder size its buffers to the body: polls of a 10 KB list accepting br
 // peaked at 238 MB RSS with it, 271 MB without (one run each, the same CPU per request).
 const brotliOptions = (finished: FinishedBody) => ({
-  params: { [constants.BROTLI_PARAM_QUALITY]: brotliQuality(finished), [constants.BROTLI_PARAM_SIZE_HINT]: byteLength(finished.body) },
+  params: {
+    [constants.BROTLI_PARAM_QUALITY]: brotliQuality(finished),
+    [constants.BROTLI_PARAM_SIZE_HINT]: byteLength(finished.body),
+  },
 });
 const GZIP_OPTIONS = { level: 6 };
 
@@ -116,13 +133,24 @@ const GZIP_OPTIONS = { level: 6 };
  */
 export const COMPRESS_IN_LINE_MAX_BYTES = 64 * 1024;
 
-const compressors: Record<ContentCoding, { inLine(finished: FinishedBody): Buffer; inPool(finished: FinishedBody): Promise<Buffer> }> = {
-  br: { inLine: (finished) => brotliCompressSync(finished.body, brotliOptions(finished)), inPool: (finished) => promisify(brotliCompress)(finished.body, brotliOptions(finished)) },
-  gzip: { inLine: ({ body }) => gzipSync(body, GZIP_OPTIONS), inPool: ({ body }) => promisify(gzip)(body, GZIP_OPTIONS) },
+const compressors: Record<
+  ContentCoding,
+  { inLine(finished: FinishedBody): Buffer; inPool(finished: FinishedBody): Promise<Buffer> }
+> = {
+  br: {
+    inLine: (finished) => brotliCompressSync(finished.body, brotliOptions(finished)),
+    inPool: (finished) => promisify(brotliCompress)(finished.body, brotliOptions(finished)),
+  },
+  gzip: {
+    inLine: ({ body }) => gzipSync(body, GZIP_OPTIONS),
+    inPool: ({ body }) => promisify(gzip)(body, GZIP_OPTIONS),
+  },
 };
 
 const compress = (coding: ContentCoding, finished: FinishedBody) =>
-  byteLength(finished.body) <= COMPRESS_IN_LINE_MAX_BYTES ? compressors[coding].inLine(finished) : compressors[coding].inPool(finished);
+  byteLength(finished.body) <= COMPRESS_IN_LINE_MAX_BYTES
+    ? compressors[coding].inLine(finished)
+    : compressors[coding].inPool(finished);
 
 /** A Vary that adds Accept-Encoding to what the answer varies on already (`Accept` for a page that has a JSON twin). */
 export const varyOnEncoding = (vary?: string) => (vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding');
@@ -131,13 +159,21 @@ export const varyOnEncoding = (vary?: string) => (vary ? `${vary}, Accept-Encodi
  * A 200 response with its ETag (`headers` name its type), compressed when the client accepts it and it pays. A coding
  * not made before is added to `finished.encodings`, and `onEncoded` is told (to count it).
  */
-export async function representation(request: Request, finished: FinishedBody, headers: Record<string, string>, onEncoded?: () => void): Promise<Response> {
+export async function representation(
+  request: Request,
+  finished: FinishedBody,
+  headers: Record<string, string>,
+  onEncoded?: () => void,
+): Promise<Response> {
   const { body, etag, encodings } = finished;
-  const coding = byteLength(body) >= COMPRESSION_THRESHOLD_BYTES ? negotiateEncoding(request.headers.get('accept-encoding')) : null;
+  const coding =
+    byteLength(body) >= COMPRESSION_THRESHOLD_BYTES ? negotiateEncoding(request.headers.get('accept-encoding')) : null;
   const common = { ...headers, ETag: etag, Vary: varyOnEncoding(headers.Vary) };
   if (!coding) return new Response(body, { headers: common });
   const encoded = encodings[coding] ?? (await encodingOf(finished, coding, onEncoded));
-  return new Response(encoded, { headers: { ...common, 'Content-Encoding': coding, ETag: etag.replace(/"$/, `-${coding}"`) } });
+  return new Response(encoded, {
+    headers: { ...common, 'Content-Encoding': coding, ETag: etag.replace(/"$/, `-${coding}"`) },
+  });
 }
 
 /**
@@ -146,10 +182,17 @@ export async function representation(request: Request, finished: FinishedBody, h
  * accepting br otherwise compressed a 178 KB body 50 times at once in libuv's pool, each with its
  * own encoder state (+13 MB resident afterwards).
  */
-const compressing = { br: singleFlight<FinishedBody['encodings'], Uint8Array<ArrayBuffer>>(), gzip: singleFlight<FinishedBody['encodings'], Uint8Array<ArrayBuffer>>() };
+const compressing = {
+  br: singleFlight<FinishedBody['encodings'], Uint8Array<ArrayBuffer>>(),
+  gzip: singleFlight<FinishedBody['encodings'], Uint8Array<ArrayBuffer>>(),
+};
 
 /** A coding of a body, made once and kept with it. */
-function encodingOf(finished: FinishedBody, coding: ContentCoding, onEncoded?: () => void): Promise<Uint8Array<ArrayBuffer>> {
+function encodingOf(
+  finished: FinishedBody,
+  coding: ContentCoding,
+  onEncoded?: () => void,
+): Promise<Uint8Array<ArrayBuffer>> {
   const { encodings } = finished;
   return compressing[coding].run(encodings, async () => {
     // Bytes of its own (zlib's result may be a slice of a larger buffer), since it is kept.

@@ -45,14 +45,14 @@ function leftAfterNode(node: object, left: number, exact: boolean, path: (string
     left -= 2 + node.length;
     for (let index = 0; index < node.length; index++) {
       left = leftAfter(node[index], left, exact, path);
-      if (left < 0) return path.push(index), left;
+      if (left < 0) return (path.push(index), left);
     }
     return left;
   }
   left -= 2;
   for (const key in node) {
     left = leftAfter((node as Record<string, unknown>)[key], left - key.length - 4, exact, path);
-    if (left < 0) return path.push(key), left;
+    if (left < 0) return (path.push(key), left);
   }
   return left;
 }
@@ -73,7 +73,8 @@ export function pathOverSize(value: unknown, maxBytes: number): string | null {
   return leftAfter(value, maxBytes, true, path) >= 0 ? null : path.reverse().join('.');
 }
 
-const sizeOf = (bytes: number) => (bytes < 1024 * 1024 ? `${Math.round(bytes / 1024)} KB` : `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`);
+const sizeOf = (bytes: number) =>
+  bytes < 1024 * 1024 ? `${Math.round(bytes / 1024)} KB` : `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
 
 /** The refusal of an answer over the cap, naming where it ran over and what to narrow. */
 export const responseTooLarge = (maxBytes: number, at: string) =>

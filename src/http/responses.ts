@@ -46,11 +46,24 @@ export const ERROR_BODY_MAX_BYTES = 64 * 1024;
  * (an ingest's problem lines) goes only while the body stays within ERROR_BODY_MAX_BYTES;
  * past it the answer carries the code and message alone.
  */
-export function errorResponse(error: ApiError, requestId: string, headers: Record<string, string> = {}, details?: Record<string, unknown>): Response {
-  const envelope = { code: error.code, message: error.message, ...(error.param ? { param: error.param } : {}), requestId };
+export function errorResponse(
+  error: ApiError,
+  requestId: string,
+  headers: Record<string, string> = {},
+  details?: Record<string, unknown>,
+): Response {
+  const envelope = {
+    code: error.code,
+    message: error.message,
+    ...(error.param ? { param: error.param } : {}),
+    requestId,
+  };
   let body = JSON.stringify({ error: details ? { ...envelope, ...details } : envelope });
   if (details && Buffer.byteLength(body) > ERROR_BODY_MAX_BYTES) body = JSON.stringify({ error: envelope });
-  return new Response(body, { status: error.status, headers: { 'Content-Type': JSON_CONTENT_TYPE, ...headers, ...error.headers } });
+  return new Response(body, {
+    status: error.status,
+    headers: { 'Content-Type': JSON_CONTENT_TYPE, ...headers, ...error.headers },
+  });
 }
 
 /** A HEAD answer is the GET answer without its body. */

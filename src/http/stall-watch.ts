@@ -58,7 +58,10 @@ export interface StalledResponse<T> {
  * all together at most `unsentMaxBytes`: a workspace over its own bound loses its largest first;
  * over the instance's, the workspace holding the most loses its largest, until the rest fit.
  */
-export function responsesToCut<T>(stalled: readonly StalledResponse<T>[], { unsentMaxBytes, unsentWorkspaceMaxBytes }: Omit<StallLimits, 'stallMs'>): T[] {
+export function responsesToCut<T>(
+  stalled: readonly StalledResponse<T>[],
+  { unsentMaxBytes, unsentWorkspaceMaxBytes }: Omit<StallLimits, 'stallMs'>,
+): T[] {
   const holders = new Map<unknown, { held: number; largestFirst: StalledResponse<T>[] }>();
   for (const entry of stalled) {
     // A response nobody was admitted for is a holder of its own.

@@ -90,7 +90,8 @@ export function checkedSearchParams(search: string, isTaken: (name: string) => b
     if (name === null ? !isTaken(rawName) : !isTaken(name)) continue;
     const value = decodedOr(rest.join('='));
     const shownName = name ?? rawName.slice(0, 64);
-    if (name === null || value === null) throw invalidParameter(shownName, `${shownName} is not valid percent-encoded UTF-8; ${TEXT_RULE}.`);
+    if (name === null || value === null)
+      throw invalidParameter(shownName, `${shownName} is not valid percent-encoded UTF-8; ${TEXT_RULE}.`);
     checkedText(name, name);
     checkedText(name, value);
   }

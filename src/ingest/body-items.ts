@@ -110,7 +110,8 @@ class ArrayCutter {
       } else if (isSpace(byte) || this.state === 'failed') continue;
       else if (this.state === 'element?') {
         if (byte === CLOSE_ARRAY && !this.afterComma) this.state = 'closed';
-        else if (byte === COMMA || byte === CLOSE_ARRAY) this.failAt(fail, `invalid JSON: a value is missing before '${String.fromCharCode(byte)}'`);
+        else if (byte === COMMA || byte === CLOSE_ARRAY)
+          this.failAt(fail, `invalid JSON: a value is missing before '${String.fromCharCode(byte)}'`);
         else {
           this.state = 'element';
           start = at;
@@ -129,7 +130,8 @@ class ArrayCutter {
   }
 
   end(_emit: Emit, fail: Fail) {
-    if (this.state === 'element' || this.state === 'element?') fail(this.index, 'invalid JSON: the array is not closed');
+    if (this.state === 'element' || this.state === 'element?')
+      fail(this.index, 'invalid JSON: the array is not closed');
   }
 }
 
@@ -164,7 +166,9 @@ export type BodyItem = ParsedLine | LineProblem;
  * The items of a body, in order, a slice at a time (every slice holds at least one item).
  * Leading whitespace decides nothing: the first other byte '[' makes the body one JSON array.
  */
-export async function* bodySlices(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): AsyncGenerator<BodyItem[]> {
+export async function* bodySlices(
+  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+): AsyncGenerator<BodyItem[]> {
   let slice: BodyItem[] = [];
   const emit: Emit = (item, line) => {
     const parsed = parsedItem(item, line);

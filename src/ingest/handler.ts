@@ -18,30 +18,56 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
 
 export function createIngestHandler(deps: { config: Config; database: Database; logger: Logger }) {
   const expected = deps.config.INGEST_TOKEN ? digest(deps.config.INGEST_TOKEN) : null;
-  const shares = createIngestShares({ instance: deps.config.INGEST_MAX_CONCURRENT, perWorkspace: deps.config.INGEST_MAX_CONCURRENT_PER_WORKSPACE });
+  const shares = createIngestShares({
+    instance: deps.config.INGEST_MAX_CONCURRENT,
+    perWorkspace: deps.config.INGEST_MAX_CONCURRENT_PER_WORKSPACE,
+  });
   return async function handleIngest(request: Request, url: URL, requestId: string): Promise<Response> {
     const kind = url.pathname.slice('/internal/ingest/'.length);
-    if (kind !== 'metrics' && kind !== 'scans') return errorResponse(new ApiError('not_found', 'No such path.'), requestId);
+    if (kind !== 'metrics' && kind !== 'scans')
+      return errorResponse(new ApiError('not_found', 'No such path.'), requestId);
     // Still a 404 (nothing here answers), but one that tells an operator why.
-    if (!expected) return errorResponse(new ApiError('not_found', 'Ingestion is switched off on this instance: start it with INGEST_TOKEN set.'), requestId);
-    if (request.method !== 'POST') return errorResponse(new ApiError('method_not_allowed', 'Use POST.'), requestId, { Allow: 'POST' });
+    if (!expected)
+      return errorResponse(
+        new ApiError('not_found', 'Ingestion is switched off on this instance: start it with INGEST_TOKEN set.'),
+        requestId,
+      );
+    if (request.method !== 'POST')
+      return errorResponse(new ApiError('method_not_allowed', 'Use POST.'), requestId, { Allow: 'POST' });
     const token = bearerToken(request.headers.get('authorization'));
-    if (!token || !timingSafeEqual(digest(token), expected)) return errorResponse(new ApiError('unauthenticated', 'Send the ingest service token as a bearer token.', { headers: bearerChallenge(token ? 'invalid_token' : undefined) }), requestId);
+    if (!token || !timingSafeEqual(digest(token), expected))
+      return errorResponse(
+        new ApiError('unauthenticated', 'Send the ingest service token as a bearer token.', {
+          headers: bearerChallenge(token ? 'invalid_token' : undefined),
+        }),
+        requestId,
+      );
     const skipInvalid = url.searchParams.get('skipInvalid') === 'true';
     const slot = shares.take();
     if (slot instanceof ApiError) return errorResponse(slot, requestId);
     try {
-      const summary = await ingest(deps.database.pool, kind as IngestKind, readAhead(bodyChunks(request, MAX_BODY_BYTES)), { skipInvalid, onWorkspace: slot.join });
+      const summary = await ingest(
+        deps.database.pool,
+        kind as IngestKind,
+        readAhead(bodyChunks(request, MAX_BODY_BYTES)),
+        { skipInvalid, onWorkspace: slot.join },
+      );
       const { omitted, ...data } = summary;
       // Without skipInvalid, any bad line means nothing was written.
       if (summary.rejected && !skipInvalid) {
         const listed = omitted ? `; the first ${summary.problems.length} are listed` : '';
-        const refusal = new ApiError('invalid_body', `${summary.rejected} line(s) are invalid${listed}; nothing was imported.`);
+        const refusal = new ApiError(
+          'invalid_body',
+          `${summary.rejected} line(s) are invalid${listed}; nothing was imported.`,
+        );
         return errorResponse(refusal, requestId, {}, { lines: summary.problems, omitted });
       }
       return jsonResponse({ data, meta: {} });
     } catch (error) {
-      return errorResponse(toApiError(error, (cause) => deps.logger.error({ err: cause, requestId }, 'ingest failed')), requestId);
+      return errorResponse(
+        toApiError(error, (cause) => deps.logger.error({ err: cause, requestId }, 'ingest failed')),
+        requestId,
+      );
     } finally {
       slot.release();
     }

@@ -74,11 +74,23 @@ const typeName = (value: unknown) => (value === null ? 'null' : Array.isArray(va
 export const checkedArray = <Item extends z.ZodType>(item: Item, max: number) =>
   z.unknown().transform((items, context) => {
     if (!Array.isArray(items)) {
-      context.issues.push({ code: 'invalid_type', expected: 'array', input: items, message: `Invalid input: expected array, received ${typeName(items)}` });
+      context.issues.push({
+        code: 'invalid_type',
+        expected: 'array',
+        input: items,
+        message: `Invalid input: expected array, received ${typeName(items)}`,
+      });
       return z.NEVER;
     }
     if (items.length > max) {
-      context.issues.push({ code: 'too_big', origin: 'array', maximum: max, inclusive: true, input: items, message: `Too big: expected array to have <=${max} items` });
+      context.issues.push({
+        code: 'too_big',
+        origin: 'array',
+        maximum: max,
+        inclusive: true,
+        input: items,
+        message: `Too big: expected array to have <=${max} items`,
+      });
       return z.NEVER;
     }
     const checked: z.output<Item>[] = [];
@@ -88,14 +100,24 @@ export const checkedArray = <Item extends z.ZodType>(item: Item, max: number) =>
       if (parsed.success) checked.push(parsed.data);
       else {
         bad++;
-        for (const issue of parsed.error.issues) context.issues.push({ code: 'custom', message: issue.message, path: [index, ...issue.path], input: items[index] });
+        for (const issue of parsed.error.issues)
+          context.issues.push({
+            code: 'custom',
+            message: issue.message,
+            path: [index, ...issue.path],
+            input: items[index],
+          });
       }
     }
     return bad ? z.NEVER : checked;
   });
 
 /** A record of at most `max` keys, whose values are checked only then (each bad value is an issue). */
-export const checkedRecord = <Value extends z.ZodType>(value: Value, max: number, message = `must have at most ${max} keys`) =>
+export const checkedRecord = <Value extends z.ZodType>(
+  value: Value,
+  max: number,
+  message = `must have at most ${max} keys`,
+) =>
   z
     .record(z.string(), z.unknown())
     .refine((record) => Object.keys(record).length <= max, message)
@@ -113,7 +135,9 @@ export interface IngestSummary {
 function describeIssues(error: z.ZodError): string {
   const described = error.issues
     .slice(0, ISSUES_DESCRIBED)
-    .map((issue) => `${clippedText(issue.path.join('.'), REPORTED_PROBLEMS.pathCharacters) || 'line'}: ${issue.message}`);
+    .map(
+      (issue) => `${clippedText(issue.path.join('.'), REPORTED_PROBLEMS.pathCharacters) || 'line'}: ${issue.message}`,
+    );
   const more = error.issues.length - described.length;
   return described.join('; ') + (more ? `; ${more} more` : '');
 }

@@ -29,50 +29,89 @@ const lineSchema = z
   })
   .strict();
 
-export function validateMetricLines(lines: readonly ParsedLine[], knownClients: { has(id: string): boolean }, body?: BodyState): { facts: MetricFactInput[]; problems: LineProblem[] } {
-  const { accepted, problems } = validateLines(lines, lineSchema, 'fact', ({ client, provider, date, dimension, metrics }) => {
-    const [dimensionName, dimensionValue] = dimension ? Object.entries(dimension)[0]! : ['', ''];
-    const lineProblems: string[] = [];
-    if (!knownClients.has(client)) lineProblems.push(`unknown client ${client}`);
-    if (dimensionName && !catalog[provider].dimensions.includes(dimensionName)) {
-      lineProblems.push(`${provider} has no dimension "${dimensionName}" (allowed: ${catalog[provider].dimensions.join(', ')})`);
-    }
-    const allowed = baseMetricsOf(provider);
-    const unknown = Object.keys(metrics).filter((name) => !allowed.includes(name));
-    if (unknown.length) lineProblems.push(`${provider} has no base metric ${unknown.join(', ')} (allowed: ${allowed.join(', ')})`);
-    if (Object.keys(metrics).length === 0) lineProblems.push('metrics is empty');
-    return {
-      key: `${client}|${provider}|${date}|${dimensionName}|${dimensionValue}`,
-      problems: lineProblems,
-      record: { clientId: client, provider, date, dimension: dimensionName, dimensionValue, metrics },
-    };
-  }, body);
+export function validateMetricLines(
+  lines: readonly ParsedLine[],
+  knownClients: { has(id: string): boolean },
+  body?: BodyState,
+): { facts: MetricFactInput[]; problems: LineProblem[] } {
+  const { accepted, problems } = validateLines(
+    lines,
+    lineSchema,
+    'fact',
+    ({ client, provider, date, dimension, metrics }) => {
+      const [dimensionName, dimensionValue] = dimension ? Object.entries(dimension)[0]! : ['', ''];
+      const lineProblems: string[] = [];
+      if (!knownClients.has(client)) lineProblems.push(`unknown client ${client}`);
+      if (dimensionName && !catalog[provider].dimensions.includes(dimensionName)) {
+        lineProblems.push(
+          `${provider} has no dimension "${dimensionName}" (allowed: ${catalog[provider].dimensions.join(', ')})`,
+        );
+      }
+      const allowed = baseMetricsOf(provider);
+      const unknown = Object.keys(metrics).filter((name) => !allowed.includes(name));
+      if (unknown.length)
+        lineProblems.push(`${provider} has no base metric ${unknown.join(', ')} (allowed: ${allowed.join(', ')})`);
+      if (Object.keys(metrics).length === 0) lineProblems.push('metrics is empty');
+      return {
+        key: `${client}|${provider}|${date}|${dimensionName}|${dimensionValue}`,
+        problems: lineProblems,
+        record: { clientId: client, provider, date, dimension: dimensionName, dimensionValue, metrics },
+      };
+    },
+    body,
+  );
   return { facts: accepted, problems };
 }
 
 /** Upserts facts and bumps their clients' data versions; returns how many were new and how many replaced one. */
-export async function writeMetricFacts(client: pg.PoolClient | pg.Client, facts: readonly MetricFactInput[], onProgress?: (done: number) => void) {
+export async function writeMetricFacts(
+  client: pg.PoolClient | pg.Client,
+  facts: readonly MetricFactInput[],
+  onProgress?: (done: number) => void,
+) {
   const columns = columnsOf(['client', 'provider', 'date', 'dimension', 'value', ...METRIC_COLUMNS]);
-  for (const fact of facts) pushRow(columns, [fact.clientId, fact.provider, fact.date, fact.dimension, fact.dimensionValue, ...METRIC_COLUMNS.map((name) => fact.metrics[name] ?? null)]);
+  for (const fact of facts)
+    pushRow(columns, [
+      fact.clientId,
+      fact.provider,
+      fact.date,
+      fact.dimension,
+      fact.dimensionValue,
+      ...METRIC_COLUMNS.map((name) => fact.metrics[name] ?? null),
+    ]);
   const rows = await insertColumns<{ inserted: boolean }>(
     client,
-    (rows) => `INSERT INTO metric_facts (client_id, provider, date, dimension, dimension_value, ${METRIC_COLUMNS.join(', ')})
+    (
+      rows,
+    ) => `INSERT INTO metric_facts (client_id, provider, date, dimension, dimension_value, ${METRIC_COLUMNS.join(', ')})
       SELECT * FROM ${rows}
       ON CONFLICT (client_id, provider, dimension, date, dimension_value)
       DO UPDATE SET ${METRIC_COLUMNS.map((name) => `${name} = EXCLUDED.${name}`).join(', ')}
       RETURNING (xmax = 0) AS inserted`,
     columns,
-    { client: 'text', provider: '"Provider"', date: 'date', dimension: 'text', value: 'text', ...Object.fromEntries(METRIC_COLUMNS.map((name) => [name, 'float8'])) },
+    {
+      client: 'text',
+      provider: '"Provider"',
+      date: 'date',
+      dimension: 'text',
+      value: 'text',
+      ...Object.fromEntries(METRIC_COLUMNS.map((name) => [name, 'float8'])),
+    },
     onProgress,
   );
   const inserted = rows.filter((row) => row.inserted).length;
   // In the same transaction: cached report data of these clients is stale from the commit on.
-  await client.query('UPDATE clients SET data_version = data_version + 1 WHERE id = ANY($1::text[])', [[...new Set(facts.map((fact) => fact.clientId))]]);
+  await client.query('UPDATE clients SET data_version = data_version + 1 WHERE id = ANY($1::text[])', [
+    [...new Set(facts.map((fact) => fact.clientId))],
+  ]);
   return { inserted, replaced: rows.length - inserted };
 }
 
 /** The clients of `ids` that exist, with their workspaces. */
 export async function existingClients(pool: pg.Pool, ids: readonly string[]): Promise<Map<string, string>> {
-  const result = await pool.query<{ id: string; workspace_id: string }>('SELECT id, workspace_id FROM clients WHERE id = ANY($1::text[])', [[...new Set(ids)]]);
+  const result = await pool.query<{ id: string; workspace_id: string }>(
+    'SELECT id, workspace_id FROM clients WHERE id = ANY($1::text[])',
+    [[...new Set(ids)]],
+  );
   return new Map(result.rows.map((row) => [row.id, row.workspace_id]));
 }

@@ -4,7 +4,20 @@
 // read. Written in the ingest transaction, column-wise (columns.ts) so thousands of runs cost a
 // handful of statements.
 import type pg from 'pg';
-import { competitorsNamed, distinctQueryKeys, normaliseUrl, orderedMembers, pageTotalsOf, pagesReadOf, registrableDomain, retrievedPages, sourceTotalsOf, stringSetId, type PageRead, type Run } from '../ai-visibility/index.js';
+import {
+  competitorsNamed,
+  distinctQueryKeys,
+  normaliseUrl,
+  orderedMembers,
+  pageTotalsOf,
+  pagesReadOf,
+  registrableDomain,
+  retrievedPages,
+  sourceTotalsOf,
+  stringSetId,
+  type PageRead,
+  type Run,
+} from '../ai-visibility/index.js';
 import { newId } from '../db/ids.js';
 import { columnsOf, insertColumns, pushRow, ROWS_PER_STATEMENT } from './columns.js';
 
@@ -54,14 +67,78 @@ export async function writeRuns(client: pg.PoolClient | pg.Client, scans: readon
 type RunRows = ReturnType<typeof emptyRows>;
 
 const emptyRows = () => ({
-  answers: columnsOf(['id', 'workspace', 'project', 'scan', 'prompt', 'date', 'model', 'locale', 'text', 'brand', 'total', 'position', 'sentiment', 'competitors', 'citations', 'searches', 'retrieved', 'querySet', 'competitorSet', 'pagesRead'] as const),
-  citations: columnsOf(['answer', 'position', 'workspace', 'project', 'prompt', 'date', 'model', 'locale', 'url', 'domain'] as const),
+  answers: columnsOf([
+    'id',
+    'workspace',
+    'project',
+    'scan',
+    'prompt',
+    'date',
+    'model',
+    'locale',
+    'text',
+    'brand',
+    'total',
+    'position',
+    'sentiment',
+    'competitors',
+    'citations',
+    'searches',
+    'retrieved',
+    'querySet',
+    'competitorSet',
+    'pagesRead',
+  ] as const),
+  citations: columnsOf([
+    'answer',
+    'position',
+    'workspace',
+    'project',
+    'prompt',
+    'date',
+    'model',
+    'locale',
+    'url',
+    'domain',
+  ] as const),
   sets: columnsOf(['project', 'id', 'workspace', 'members'] as const),
-  pages: columnsOf(['scan', 'url', 'workspace', 'project', 'date', 'model', 'locale', 'domain', 'retrievals', 'notCited'] as const),
-  sources: columnsOf(['scan', 'domain', 'workspace', 'project', 'date', 'model', 'locale', 'citations', 'answers', 'retrievals', 'notCited', 'brand', 'gapCitations', 'gapAnswers', 'gapCompetitors'] as const),
+  pages: columnsOf([
+    'scan',
+    'url',
+    'workspace',
+    'project',
+    'date',
+    'model',
+    'locale',
+    'domain',
+    'retrievals',
+    'notCited',
+  ] as const),
+  sources: columnsOf([
+    'scan',
+    'domain',
+    'workspace',
+    'project',
+    'date',
+    'model',
+    'locale',
+    'citations',
+    'answers',
+    'retrievals',
+    'notCited',
+    'brand',
+    'gapCitations',
+    'gapAnswers',
+    'gapCompetitors',
+  ] as const),
 });
 
-function pushScanRows({ answers, citations, sets, pages, sources }: RunRows, { scanId, workspaceId, scan }: StoredScan, promptIds: ReadonlyMap<string, string>, setsSeen: Set<string>) {
+function pushScanRows(
+  { answers, citations, sets, pages, sources }: RunRows,
+  { scanId, workspaceId, scan }: StoredScan,
+  promptIds: ReadonlyMap<string, string>,
+  setsSeen: Set<string>,
+) {
   const runsPages: PageRead[][] = [];
   // A set's id; a set not queued yet in this ingestion becomes a row (written before its answers' group ends).
   const setIdOf = (members: string[]) => {
@@ -75,27 +152,94 @@ function pushScanRows({ answers, citations, sets, pages, sources }: RunRows, { s
   for (const run of scan.runs!) {
     const answerId = newId('answer');
     const promptId = promptIds.get(`${scan.projectId}|${run.prompt}`)!;
-    const cited = (run.citations ?? []).map((citation, index) => ({ position: index + 1, url: citation.url, domain: registrableDomain(citation.url), title: citation.title ?? null }));
+    const cited = (run.citations ?? []).map((citation, index) => ({
+      position: index + 1,
+      url: citation.url,
+      domain: registrableDomain(citation.url),
+      title: citation.title ?? null,
+    }));
     const read = retrievedPages(run);
     const pagesRead = pagesReadOf(read);
     runsPages.push(pagesRead);
     const querySet = setIdOf(distinctQueryKeys(run));
     const competitorSet = setIdOf(competitorsNamed(run));
-    pushRow(answers, [answerId, workspaceId, scan.projectId, scanId, promptId, scan.date, scan.model, scan.locale, run.answer, run.brandMentions, run.totalMentions, run.position, run.sentiment, run.competitors ?? [], cited, run.searchQueries ?? [], read, querySet, competitorSet, pagesRead]);
+    pushRow(answers, [
+      answerId,
+      workspaceId,
+      scan.projectId,
+      scanId,
+      promptId,
+      scan.date,
+      scan.model,
+      scan.locale,
+      run.answer,
+      run.brandMentions,
+      run.totalMentions,
+      run.position,
+      run.sentiment,
+      run.competitors ?? [],
+      cited,
+      run.searchQueries ?? [],
+      read,
+      querySet,
+      competitorSet,
+      pagesRead,
+    ]);
     // Under its normalised URL, as pages read are: sources by URL join the two on it.
     for (const citation of cited) {
-      pushRow(citations, [answerId, citation.position, workspaceId, scan.projectId, promptId, scan.date, scan.model, scan.locale, normaliseUrl(citation.url), citation.domain]);
+      pushRow(citations, [
+        answerId,
+        citation.position,
+        workspaceId,
+        scan.projectId,
+        promptId,
+        scan.date,
+        scan.model,
+        scan.locale,
+        normaliseUrl(citation.url),
+        citation.domain,
+      ]);
     }
   }
   for (const [url, totals] of pageTotalsOf(runsPages)) {
-    pushRow(pages, [scanId, url, workspaceId, scan.projectId, scan.date, scan.model, scan.locale, totals.domain, totals.retrievals, totals.retrievedNotCited]);
+    pushRow(pages, [
+      scanId,
+      url,
+      workspaceId,
+      scan.projectId,
+      scan.date,
+      scan.model,
+      scan.locale,
+      totals.domain,
+      totals.retrievals,
+      totals.retrievedNotCited,
+    ]);
   }
   for (const [domain, totals] of sourceTotalsOf(scan.runs!)) {
-    pushRow(sources, [scanId, domain, workspaceId, scan.projectId, scan.date, scan.model, scan.locale, totals.citations, totals.answersCiting, totals.retrievals, totals.retrievedNotCited, totals.brandAnswers, totals.gapCitations, totals.gapAnswers, [...totals.gapCompetitors].sort()]);
+    pushRow(sources, [
+      scanId,
+      domain,
+      workspaceId,
+      scan.projectId,
+      scan.date,
+      scan.model,
+      scan.locale,
+      totals.citations,
+      totals.answersCiting,
+      totals.retrievals,
+      totals.retrievedNotCited,
+      totals.brandAnswers,
+      totals.gapCitations,
+      totals.gapAnswers,
+      [...totals.gapCompetitors].sort(),
+    ]);
   }
 }
 
-async function insertRows(client: pg.PoolClient | pg.Client, { answers, citations, sets, pages, sources }: RunRows): Promise<void> {
+async function insertRows(
+  client: pg.PoolClient | pg.Client,
+  { answers, citations, sets, pages, sources }: RunRows,
+): Promise<void> {
   if (sets.id.length) {
     // In id order, so two ingestions adding the same sets wait on each other instead of deadlocking.
     await insertColumns(
@@ -110,16 +254,47 @@ async function insertRows(client: pg.PoolClient | pg.Client, { answers, citation
   }
   await insertColumns(
     client,
-    (rows) => `INSERT INTO ai_answers (id, workspace_id, project_id, scan_id, prompt_id, date, model, locale, text, brand_mentions, total_mentions, position, sentiment, competitors, citations, search_queries, retrieved, query_set, competitor_set, pages_read)
+    (
+      rows,
+    ) => `INSERT INTO ai_answers (id, workspace_id, project_id, scan_id, prompt_id, date, model, locale, text, brand_mentions, total_mentions, position, sentiment, competitors, citations, search_queries, retrieved, query_set, competitor_set, pages_read)
       SELECT * FROM ${rows}`,
     answers,
-    { id: 'text', workspace: 'text', project: 'text', scan: 'text', prompt: 'text', date: 'date', model: 'text', locale: 'text', text: 'text', brand: 'int', total: 'int', position: 'int', sentiment: 'text', competitors: 'jsonb', citations: 'jsonb', searches: 'jsonb', retrieved: 'jsonb', querySet: 'uuid', competitorSet: 'uuid', pagesRead: 'jsonb' },
+    {
+      id: 'text',
+      workspace: 'text',
+      project: 'text',
+      scan: 'text',
+      prompt: 'text',
+      date: 'date',
+      model: 'text',
+      locale: 'text',
+      text: 'text',
+      brand: 'int',
+      total: 'int',
+      position: 'int',
+      sentiment: 'text',
+      competitors: 'jsonb',
+      citations: 'jsonb',
+      searches: 'jsonb',
+      retrieved: 'jsonb',
+      querySet: 'uuid',
+      competitorSet: 'uuid',
+      pagesRead: 'jsonb',
+    },
   );
-  const runColumns = { workspace: 'text', project: 'text', prompt: 'text', date: 'date', model: 'text', locale: 'text' };
+  const runColumns = {
+    workspace: 'text',
+    project: 'text',
+    prompt: 'text',
+    date: 'date',
+    model: 'text',
+    locale: 'text',
+  };
   if (citations.answer.length) {
     await insertColumns(
       client,
-      (rows) => `INSERT INTO ai_citations (answer_id, position, workspace_id, project_id, prompt_id, date, model, locale, url, domain) SELECT * FROM ${rows}`,
+      (rows) =>
+        `INSERT INTO ai_citations (answer_id, position, workspace_id, project_id, prompt_id, date, model, locale, url, domain) SELECT * FROM ${rows}`,
       citations,
       { answer: 'text', position: 'int', ...runColumns, url: 'text', domain: 'text' },
     );
@@ -127,7 +302,8 @@ async function insertRows(client: pg.PoolClient | pg.Client, { answers, citation
   if (pages.scan.length) {
     await insertColumns(
       client,
-      (rows) => `INSERT INTO ai_page_totals (scan_id, url, workspace_id, project_id, date, model, locale, domain, retrievals, retrieved_not_cited) SELECT * FROM ${rows}`,
+      (rows) =>
+        `INSERT INTO ai_page_totals (scan_id, url, workspace_id, project_id, date, model, locale, domain, retrievals, retrieved_not_cited) SELECT * FROM ${rows}`,
       pages,
       { scan: 'text', url: 'text', ...runColumns, domain: 'text', retrievals: 'int', notCited: 'int' },
     );
@@ -135,32 +311,63 @@ async function insertRows(client: pg.PoolClient | pg.Client, { answers, citation
   if (sources.scan.length) {
     await insertColumns(
       client,
-      (rows) => `INSERT INTO ai_source_totals (scan_id, domain, workspace_id, project_id, date, model, locale, citations, answers_citing, retrievals, retrieved_not_cited, brand_answers, gap_citations, gap_answers, gap_competitors)
+      (
+        rows,
+      ) => `INSERT INTO ai_source_totals (scan_id, domain, workspace_id, project_id, date, model, locale, citations, answers_citing, retrievals, retrieved_not_cited, brand_answers, gap_citations, gap_answers, gap_competitors)
         SELECT scan, domain, workspace, project, date, model, locale, citations, answers, retrievals, not_cited, brand, gap_citations, gap_answers, ARRAY(SELECT jsonb_array_elements_text(gap_competitors))
         FROM ${rows} AS u(scan, domain, workspace, project, date, model, locale, citations, answers, retrievals, not_cited, brand, gap_citations, gap_answers, gap_competitors)`,
       sources,
-      { scan: 'text', domain: 'text', workspace: 'text', project: 'text', date: 'date', model: 'text', locale: 'text', citations: 'int', answers: 'int', retrievals: 'int', notCited: 'int', brand: 'int', gapCitations: 'int', gapAnswers: 'int', gapCompetitors: 'jsonb' },
+      {
+        scan: 'text',
+        domain: 'text',
+        workspace: 'text',
+        project: 'text',
+        date: 'date',
+        model: 'text',
+        locale: 'text',
+        citations: 'int',
+        answers: 'int',
+        retrievals: 'int',
+        notCited: 'int',
+        brand: 'int',
+        gapCitations: 'int',
+        gapAnswers: 'int',
+        gapCompetitors: 'jsonb',
+      },
     );
   }
 }
-
 
 /**
  * Prompt ids by `project|text`; a text the project does not track yet becomes a prompt with its
  * first run's topic and tags. Prompts first seen together are created a millisecond apart, in
  * the order they were seen, so "oldest first" is the order of the file.
  */
-async function ensurePrompts(client: pg.PoolClient | pg.Client, scans: readonly StoredScan[]): Promise<Map<string, string>> {
-  const wanted = new Map<string, { workspace: string; project: string; text: string; topic: string | null; tags: string[] }>();
+async function ensurePrompts(
+  client: pg.PoolClient | pg.Client,
+  scans: readonly StoredScan[],
+): Promise<Map<string, string>> {
+  const wanted = new Map<
+    string,
+    { workspace: string; project: string; text: string; topic: string | null; tags: string[] }
+  >();
   for (const { workspaceId, scan } of scans) {
     for (const run of scan.runs as Run[]) {
       const key = `${scan.projectId}|${run.prompt}`;
-      if (!wanted.has(key)) wanted.set(key, { workspace: workspaceId, project: scan.projectId, text: run.prompt, topic: run.topic ?? null, tags: [...new Set(run.tags ?? [])] });
+      if (!wanted.has(key))
+        wanted.set(key, {
+          workspace: workspaceId,
+          project: scan.projectId,
+          text: run.prompt,
+          topic: run.topic ?? null,
+          tags: [...new Set(run.tags ?? [])],
+        });
     }
   }
   const entries = [...wanted.values()];
   const columns = columnsOf(['id', 'workspace', 'project', 'text', 'topic', 'tags'] as const);
-  for (const entry of entries) pushRow(columns, [newId('prompt'), entry.workspace, entry.project, entry.text, entry.topic, entry.tags]);
+  for (const entry of entries)
+    pushRow(columns, [newId('prompt'), entry.workspace, entry.project, entry.text, entry.topic, entry.tags]);
   await insertColumns(
     client,
     (rows) => `INSERT INTO ai_prompts (id, workspace_id, project_id, text, topic, tags, created_at)

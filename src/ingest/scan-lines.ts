@@ -3,8 +3,24 @@
 // passes.
 import { z } from 'zod';
 import { DATE_RULE, isCivilDate } from '../dates/civil-date.js';
-import { AI_MODELS, registrableDomain, urlFacts, competitorCountersFromRuns, competitorDifferences, counterDifferences, countersFromRuns, runProblems, SENTIMENTS, type Run } from '../ai-visibility/index.js';
-import { COMPETITOR_COUNTER_FIELDS, COUNTER_FIELDS, type CompetitorCounters, type ScanCounters } from '../ai-visibility/index.js';
+import {
+  AI_MODELS,
+  registrableDomain,
+  urlFacts,
+  competitorCountersFromRuns,
+  competitorDifferences,
+  counterDifferences,
+  countersFromRuns,
+  runProblems,
+  SENTIMENTS,
+  type Run,
+} from '../ai-visibility/index.js';
+import {
+  COMPETITOR_COUNTER_FIELDS,
+  COUNTER_FIELDS,
+  type CompetitorCounters,
+  type ScanCounters,
+} from '../ai-visibility/index.js';
 import { checkedArray, validateLines, type BodyState, type LineProblem, type ParsedLine } from './lines.js';
 export interface ScanInput extends ScanCounters {
   projectId: string;
@@ -25,7 +41,17 @@ export interface ProjectRules {
 
 const counter = z.number().int('must be an integer').nonnegative('must not be negative').max(2_000_000_000);
 
-export const RUN_LIMITS = { runsPerScan: 1000, answerCharacters: 100_000, citationsPerAnswer: 100, promptCharacters: 500, tagsPerPrompt: 20, searchQueriesPerRun: 50, searchQueryCharacters: 500, retrievedPerRun: 100, urlCharacters: 2048 } as const;
+export const RUN_LIMITS = {
+  runsPerScan: 1000,
+  answerCharacters: 100_000,
+  citationsPerAnswer: 100,
+  promptCharacters: 500,
+  tagsPerPrompt: 20,
+  searchQueriesPerRun: 50,
+  searchQueryCharacters: 500,
+  retrievedPerRun: 100,
+  urlCharacters: 2048,
+} as const;
 
 const position = z.number().int('must be an integer').min(1, 'positions start at 1').max(1000).nullable();
 
@@ -35,8 +61,10 @@ function citedUrlProblem(value: string): string | null {
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) return 'must be an http(s) URL';
   // Stored and indexed normalised (sources by URL, pages read), where non-ASCII is percent-encoded
   // up to nine times longer: past PostgreSQL's index entry size (2 704 bytes) the write failed.
-  if (url.normalised.length > RUN_LIMITS.urlCharacters) return `must be at most ${RUN_LIMITS.urlCharacters} characters once normalised (non-ASCII percent-encoded: ${url.normalised.length})`;
-  if (!registrableDomain(value)) return `host ${JSON.stringify(url.hostname.slice(0, 100))} has no registrable domain in the public suffix list and is no IP address`;
+  if (url.normalised.length > RUN_LIMITS.urlCharacters)
+    return `must be at most ${RUN_LIMITS.urlCharacters} characters once normalised (non-ASCII percent-encoded: ${url.normalised.length})`;
+  if (!registrableDomain(value))
+    return `host ${JSON.stringify(url.hostname.slice(0, 100))} has no registrable domain in the public suffix list and is no IP address`;
   return null;
 }
 
@@ -60,13 +88,25 @@ export const runSchema = z
     totalMentions: counter,
     position,
     sentiment: z.enum(SENTIMENTS).nullable(),
-    competitors: checkedArray(z.object({ name: z.string().min(1).max(200), mentions: counter, position }).strict(), 50).optional(),
-    citations: checkedArray(z.object({ url: httpUrl, title: z.string().max(500).nullable().optional() }).strict(), RUN_LIMITS.citationsPerAnswer).optional(),
+    competitors: checkedArray(
+      z.object({ name: z.string().min(1).max(200), mentions: counter, position }).strict(),
+      50,
+    ).optional(),
+    citations: checkedArray(
+      z.object({ url: httpUrl, title: z.string().max(500).nullable().optional() }).strict(),
+      RUN_LIMITS.citationsPerAnswer,
+    ).optional(),
     searchQueries: checkedArray(
-      z.string().max(RUN_LIMITS.searchQueryCharacters).refine((query) => query.trim().length > 0, 'must not be blank'),
+      z
+        .string()
+        .max(RUN_LIMITS.searchQueryCharacters)
+        .refine((query) => query.trim().length > 0, 'must not be blank'),
       RUN_LIMITS.searchQueriesPerRun,
     ).optional(),
-    retrieved: checkedArray(z.object({ url: httpUrl, title: z.string().max(500).nullable().optional() }).strict(), RUN_LIMITS.retrievedPerRun).optional(),
+    retrieved: checkedArray(
+      z.object({ url: httpUrl, title: z.string().max(500).nullable().optional() }).strict(),
+      RUN_LIMITS.retrievedPerRun,
+    ).optional(),
   })
   .strict();
 
@@ -79,7 +119,12 @@ const lineSchema = z
     // Required without runs; with runs, optional and then checked against them.
     ...Object.fromEntries(COUNTER_FIELDS.map((field) => [field, counter.optional()])),
     competitors: checkedArray(
-      z.object({ name: z.string().min(1).max(200), ...Object.fromEntries(COMPETITOR_COUNTER_FIELDS.map((field) => [field, counter])) }).strict(),
+      z
+        .object({
+          name: z.string().min(1).max(200),
+          ...Object.fromEntries(COMPETITOR_COUNTER_FIELDS.map((field) => [field, counter])),
+        })
+        .strict(),
       50,
     ).optional(),
     runs: checkedArray(runSchema, RUN_LIMITS.runsPerScan).optional(),
@@ -89,18 +134,29 @@ const lineSchema = z
 type ScanLine = z.infer<typeof lineSchema> & Partial<ScanCounters>;
 
 /** The counters and competitors a line stands for, or why it cannot: derived from its runs when it has them. */
-function scanCountersOf(line: ScanLine): { counters: ScanCounters; competitors: CompetitorCounters[]; problems: string[] } {
+function scanCountersOf(line: ScanLine): {
+  counters: ScanCounters;
+  competitors: CompetitorCounters[];
+  problems: string[];
+} {
   const sentCompetitors = (line.competitors ?? []) as CompetitorCounters[];
   if (!line.runs) {
     const missing = COUNTER_FIELDS.filter((field) => line[field] === undefined);
-    const counters = Object.fromEntries(COUNTER_FIELDS.map((field) => [field, line[field] ?? 0])) as unknown as ScanCounters;
-    return { counters, competitors: sentCompetitors, problems: missing.length ? [`${missing.join(', ')} required (or send runs)`] : [] };
+    const counters = Object.fromEntries(
+      COUNTER_FIELDS.map((field) => [field, line[field] ?? 0]),
+    ) as unknown as ScanCounters;
+    return {
+      counters,
+      competitors: sentCompetitors,
+      problems: missing.length ? [`${missing.join(', ')} required (or send runs)`] : [],
+    };
   }
   const runs = line.runs as Run[];
   const problems = runs.flatMap((run, index) => runProblems(run, index));
   const seen = new Map<string, number>();
   runs.forEach((run, index) => {
-    if (seen.has(run.prompt)) problems.push(`runs[${index}]: the prompt of runs[${seen.get(run.prompt)}] again (one run per prompt in a scan)`);
+    if (seen.has(run.prompt))
+      problems.push(`runs[${index}]: the prompt of runs[${seen.get(run.prompt)}] again (one run per prompt in a scan)`);
     seen.set(run.prompt, index);
   });
   const counters = countersFromRuns(runs);
@@ -111,21 +167,30 @@ function scanCountersOf(line: ScanLine): { counters: ScanCounters; competitors: 
 }
 
 /** The same bounds for each competitor as for the brand, against the scan's runs and mentions. */
-export function competitorProblems(scan: ScanCounters, competitors: readonly CompetitorCounters[], tracked: readonly string[]): string[] {
+export function competitorProblems(
+  scan: ScanCounters,
+  competitors: readonly CompetitorCounters[],
+  tracked: readonly string[],
+): string[] {
   const problems: string[] = [];
   const seen = new Set<string>();
   for (const competitor of competitors) {
     const label = `competitor ${competitor.name}`;
-    if (!tracked.includes(competitor.name)) problems.push(`${label} is not tracked by the project (tracked: ${tracked.join(', ') || 'none'})`);
+    if (!tracked.includes(competitor.name))
+      problems.push(`${label} is not tracked by the project (tracked: ${tracked.join(', ') || 'none'})`);
     if (seen.has(competitor.name)) problems.push(`${label} is given twice`);
     seen.add(competitor.name);
     if (competitor.visibilityCount > scan.totalRuns) problems.push(`${label}: visibilityCount must be ≤ totalRuns`);
-    if (competitor.mentionCount > scan.totalMentionCount) problems.push(`${label}: mentionCount must be ≤ totalMentionCount`);
-    if (competitor.positionedCount > competitor.visibilityCount) problems.push(`${label}: positionedCount must be ≤ visibilityCount`);
-    if (competitor.positionedCount > 0 && competitor.positionSum < competitor.positionedCount) problems.push(`${label}: positionSum must be ≥ positionedCount (positions start at 1)`);
+    if (competitor.mentionCount > scan.totalMentionCount)
+      problems.push(`${label}: mentionCount must be ≤ totalMentionCount`);
+    if (competitor.positionedCount > competitor.visibilityCount)
+      problems.push(`${label}: positionedCount must be ≤ visibilityCount`);
+    if (competitor.positionedCount > 0 && competitor.positionSum < competitor.positionedCount)
+      problems.push(`${label}: positionSum must be ≥ positionedCount (positions start at 1)`);
   }
   const mentions = scan.mentionCount + competitors.reduce((sum, competitor) => sum + competitor.mentionCount, 0);
-  if (competitors.length && mentions > scan.totalMentionCount) problems.push('mentionCount of the brand and its competitors together must be ≤ totalMentionCount');
+  if (competitors.length && mentions > scan.totalMentionCount)
+    problems.push('mentionCount of the brand and its competitors together must be ≤ totalMentionCount');
   return problems;
 }
 
@@ -138,7 +203,8 @@ export function counterProblems(scan: ScanCounters): string[] {
   if (scan.positiveCount + scan.neutralCount + scan.negativeCount > scan.mentionCount) {
     problems.push('positiveCount + neutralCount + negativeCount must be ≤ mentionCount');
   }
-  if (scan.positionedCount > 0 && scan.positionSum < scan.positionedCount) problems.push('positionSum must be ≥ positionedCount (positions start at 1)');
+  if (scan.positionedCount > 0 && scan.positionSum < scan.positionedCount)
+    problems.push('positionSum must be ≥ positionedCount (positions start at 1)');
   return problems;
 }
 
@@ -147,25 +213,41 @@ export function validateScanLines(
   projects: ReadonlyMap<string, ProjectRules>,
   body?: BodyState,
 ): { scans: ScanInput[]; problems: LineProblem[] } {
-  const { accepted, problems } = validateLines(lines, lineSchema, 'scan', (line) => {
-    const { project, date, model } = line;
-    // Locales compare without regard to case (BCP 47): a scan is stored under the project's spelling.
-    const spelled = line.locale.toLowerCase();
-    const locale = projects.get(project)?.locales.find((tracked) => tracked.toLowerCase() === spelled) ?? line.locale;
-    const { counters: rest, competitors, problems: derivationProblems } = scanCountersOf(line as ScanLine);
-    const lineProblems = [...derivationProblems, ...counterProblems(rest)];
-    const rules = projects.get(project);
-    if (!rules) lineProblems.push(`unknown project ${project}`);
-    else {
-      if (!rules.models.includes(model)) lineProblems.push(`model ${model} is not tracked by the project (tracked: ${rules.models.join(', ')})`);
-      if (!rules.locales.includes(locale)) lineProblems.push(`locale ${locale} is not tracked by the project (tracked: ${rules.locales.join(', ')})`);
-      lineProblems.push(...competitorProblems(rest, competitors, rules.competitors));
-    }
-    return {
-      key: `${project}|${date}|${model}|${locale}`,
-      problems: lineProblems,
-      record: { projectId: project, date, model, locale, ...rest, competitors, ...(line.runs ? { runs: line.runs as Run[] } : {}) },
-    };
-  }, body);
+  const { accepted, problems } = validateLines(
+    lines,
+    lineSchema,
+    'scan',
+    (line) => {
+      const { project, date, model } = line;
+      // Locales compare without regard to case (BCP 47): a scan is stored under the project's spelling.
+      const spelled = line.locale.toLowerCase();
+      const locale = projects.get(project)?.locales.find((tracked) => tracked.toLowerCase() === spelled) ?? line.locale;
+      const { counters: rest, competitors, problems: derivationProblems } = scanCountersOf(line as ScanLine);
+      const lineProblems = [...derivationProblems, ...counterProblems(rest)];
+      const rules = projects.get(project);
+      if (!rules) lineProblems.push(`unknown project ${project}`);
+      else {
+        if (!rules.models.includes(model))
+          lineProblems.push(`model ${model} is not tracked by the project (tracked: ${rules.models.join(', ')})`);
+        if (!rules.locales.includes(locale))
+          lineProblems.push(`locale ${locale} is not tracked by the project (tracked: ${rules.locales.join(', ')})`);
+        lineProblems.push(...competitorProblems(rest, competitors, rules.competitors));
+      }
+      return {
+        key: `${project}|${date}|${model}|${locale}`,
+        problems: lineProblems,
+        record: {
+          projectId: project,
+          date,
+          model,
+          locale,
+          ...rest,
+          competitors,
+          ...(line.runs ? { runs: line.runs as Run[] } : {}),
+        },
+      };
+    },
+    body,
+  );
   return { scans: accepted, problems };
 }

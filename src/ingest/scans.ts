@@ -12,11 +12,22 @@ import { recordSignals } from '../signals/index.js';
 import { appendEvents, type OutboxEvent } from '../webhooks/index.js';
 
 export async function projectRules(pool: pg.Pool, ids: readonly string[]): Promise<Map<string, ProjectRules>> {
-  const result = await pool.query<{ id: string; workspace_id: string; models: string[]; locales: string[]; competitors: string[] }>(
+  const result = await pool.query<{
+    id: string;
+    workspace_id: string;
+    models: string[];
+    locales: string[];
+    competitors: string[];
+  }>(
     'SELECT id, workspace_id, models, locales, competitors FROM ai_projects WHERE id = ANY($1::text[]) AND archived_at IS NULL',
     [[...new Set(ids)]],
   );
-  return new Map(result.rows.map((row) => [row.id, { workspaceId: row.workspace_id, models: row.models, locales: row.locales, competitors: row.competitors }]));
+  return new Map(
+    result.rows.map((row) => [
+      row.id,
+      { workspaceId: row.workspace_id, models: row.models, locales: row.locales, competitors: row.competitors },
+    ]),
+  );
 }
 
 const BATCH_SIZE = 500;
@@ -34,11 +45,19 @@ export async function writeScans(
   options: { recordEvents?: boolean } = {},
 ) {
   // Everything a scan is: an identical re-send (runs in any order) matches on all of it and changes nothing.
-  const storedColumns = [...COUNTER_FIELDS.map((field) => COUNTER_COLUMNS[field]), 'competitors', 'answer_count', 'citation_count', 'runs_digest'];
+  const storedColumns = [
+    ...COUNTER_FIELDS.map((field) => COUNTER_COLUMNS[field]),
+    'competitors',
+    'answer_count',
+    'citation_count',
+    'runs_digest',
+  ];
   // Two ingestions of one project take its scans' rows (and prompts, sets) in their files' orders
   // and could deadlock, which PostgreSQL ends by failing one (a 500): each first locks its
   // projects in id order, as its closing data_version UPDATE would, and they follow each other.
-  await client.query('SELECT 1 FROM ai_projects WHERE id = ANY($1::text[]) ORDER BY id FOR NO KEY UPDATE', [[...new Set(scans.map((scan) => scan.projectId))]]);
+  await client.query('SELECT 1 FROM ai_projects WHERE id = ANY($1::text[]) ORDER BY id FOR NO KEY UPDATE', [
+    [...new Set(scans.map((scan) => scan.projectId))],
+  ]);
   const stored: { id: string; inserted: boolean }[] = [];
   const events: OutboxEvent[] = [];
   for (let start = 0; start < scans.length; start += BATCH_SIZE) {
@@ -49,9 +68,17 @@ export async function writeScans(
       byKey.set(`${scan.projectId}|${scan.date}|${scan.model}|${scan.locale}`, scan);
       const citationCount = scan.runs?.reduce((sum, run) => sum + (run.citations?.length ?? 0), 0) ?? 0;
       const row = [
-        newId('scan'), projects.get(scan.projectId)!.workspaceId, scan.projectId, scan.date, scan.model, scan.locale,
-        ...COUNTER_FIELDS.map((field) => scan[field]), JSON.stringify(scan.competitors ?? []),
-        scan.runs?.length ?? 0, citationCount, scan.runs ? runsDigest(scan.runs) : null,
+        newId('scan'),
+        projects.get(scan.projectId)!.workspaceId,
+        scan.projectId,
+        scan.date,
+        scan.model,
+        scan.locale,
+        ...COUNTER_FIELDS.map((field) => scan[field]),
+        JSON.stringify(scan.competitors ?? []),
+        scan.runs?.length ?? 0,
+        citationCount,
+        scan.runs ? runsDigest(scan.runs) : null,
       ];
       const placeholders = row.map((value) => `$${values.push(value)}`);
       placeholders[3] += '::date';
@@ -60,7 +87,17 @@ export async function writeScans(
       return `(${placeholders.join(', ')}, now())`;
     });
     // The WHERE makes an identical re-ingest a no-op: the row is not returned, so nothing fires.
-    const result = await client.query<{ id: string; workspace_id: string; project_id: string; date: string; model: string; locale: string; inserted: boolean; answer_count: number; citation_count: number }>(
+    const result = await client.query<{
+      id: string;
+      workspace_id: string;
+      project_id: string;
+      date: string;
+      model: string;
+      locale: string;
+      inserted: boolean;
+      answer_count: number;
+      citation_count: number;
+    }>(
       `INSERT INTO scans AS s (id, workspace_id, project_id, date, model, locale, ${storedColumns.join(', ')}, completed_at)
        VALUES ${rows.join(', ')}
        ON CONFLICT (project_id, date, model, locale)
@@ -72,24 +109,50 @@ export async function writeScans(
     // A changed scan's runs are replaced whole: the new ones, or none for a counters-only line.
     await writeRuns(
       client,
-      result.rows.map((row) => ({ scanId: row.id, workspaceId: row.workspace_id, inserted: row.inserted, scan: byKey.get(`${row.project_id}|${row.date}|${row.model}|${row.locale}`)! })),
+      result.rows.map((row) => ({
+        scanId: row.id,
+        workspaceId: row.workspace_id,
+        inserted: row.inserted,
+        scan: byKey.get(`${row.project_id}|${row.date}|${row.model}|${row.locale}`)!,
+      })),
     );
     for (const row of result.rows) {
       stored.push({ id: row.id, inserted: row.inserted });
       events.push({
         workspaceId: row.workspace_id,
         type: 'scan.completed',
-        data: { scanId: row.id, projectId: row.project_id, date: row.date, model: row.model, locale: row.locale, runCount: row.answer_count, citationCount: row.citation_count },
+        data: {
+          scanId: row.id,
+          projectId: row.project_id,
+          date: row.date,
+          model: row.model,
+          locale: row.locale,
+          runCount: row.answer_count,
+          citationCount: row.citation_count,
+        },
       });
     }
     onProgress?.(start + batch.length);
   }
   // After every batch is stored, so a scan's predecessor is found even when it came later in the file.
-  events.push(...(await recordSignals(client, stored.map((scan) => scan.id), stored.filter((scan) => !scan.inserted).map((scan) => scan.id))));
+  events.push(
+    ...(await recordSignals(
+      client,
+      stored.map((scan) => scan.id),
+      stored.filter((scan) => !scan.inserted).map((scan) => scan.id),
+    )),
+  );
   if (options.recordEvents !== false) await appendEvents(client, events);
   // In the same transaction: cached metrics of these projects are stale from the commit on.
-  const changedProjects = [...new Set(events.filter((event) => event.type === 'scan.completed').map((event) => event.data.projectId as string))];
-  if (changedProjects.length) await client.query('UPDATE ai_projects SET data_version = data_version + 1 WHERE id = ANY($1::text[])', [changedProjects]);
+  const changedProjects = [
+    ...new Set(
+      events.filter((event) => event.type === 'scan.completed').map((event) => event.data.projectId as string),
+    ),
+  ];
+  if (changedProjects.length)
+    await client.query('UPDATE ai_projects SET data_version = data_version + 1 WHERE id = ANY($1::text[])', [
+      changedProjects,
+    ]);
   const inserted = stored.filter((scan) => scan.inserted).length;
   return { inserted, replaced: stored.length - inserted, unchanged: scans.length - stored.length };
 }

@@ -23,7 +23,8 @@ export interface IngestOptions {
 /** The body: whole (the CLI's file, a text), or as it arrives (a request's chunks). */
 export type IngestBody = Uint8Array | string | AsyncIterable<Uint8Array>;
 
-const chunksOf = (body: IngestBody) => (typeof body === 'string' ? [Buffer.from(body)] : body instanceof Uint8Array ? [body] : body);
+const chunksOf = (body: IngestBody) =>
+  typeof body === 'string' ? [Buffer.from(body)] : body instanceof Uint8Array ? [body] : body;
 
 export interface IngestResult extends IngestSummary {
   /** Problems counted in `rejected` but not listed in `problems`. */
@@ -95,23 +96,23 @@ function validationOf(pool: pg.Pool, kind: IngestKind, onWorkspace: (workspaceId
   if (kind === 'metrics') {
     const known = new Map<string, string>();
     const clients = lookups('client', (id) => known.has(id));
-    return collecting<MetricFactInput>(
-      async (lines, body) => {
-        const ids = clients.toLookUp(lines);
-        if (ids.length) for (const [id, workspaceId] of await existingClients(pool, ids)) (known.set(id, workspaceId), onWorkspace(workspaceId));
-        clients.lookedUp(ids);
-        const { facts, problems } = validateMetricLines(lines, known, body);
-        return { accepted: facts, problems };
-      },
-      writeMetricFacts,
-    );
+    return collecting<MetricFactInput>(async (lines, body) => {
+      const ids = clients.toLookUp(lines);
+      if (ids.length)
+        for (const [id, workspaceId] of await existingClients(pool, ids))
+          (known.set(id, workspaceId), onWorkspace(workspaceId));
+      clients.lookedUp(ids);
+      const { facts, problems } = validateMetricLines(lines, known, body);
+      return { accepted: facts, problems };
+    }, writeMetricFacts);
   }
   const rules = new Map<string, ProjectRules>();
   const projects = lookups('project', (id) => rules.has(id));
   return collecting<ScanInput>(
     async (lines, body) => {
       const ids = projects.toLookUp(lines);
-      if (ids.length) for (const [id, found] of await projectRules(pool, ids)) (rules.set(id, found), onWorkspace(found.workspaceId));
+      if (ids.length)
+        for (const [id, found] of await projectRules(pool, ids)) (rules.set(id, found), onWorkspace(found.workspaceId));
       projects.lookedUp(ids);
       const { scans, problems } = validateScanLines(lines, rules, body);
       return { accepted: scans, problems };
@@ -123,7 +124,12 @@ function validationOf(pool: pg.Pool, kind: IngestKind, onWorkspace: (workspaceId
 const byLine = (a: LineProblem, b: LineProblem) => a.line - b.line;
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-export async function ingest(pool: pg.Pool, kind: IngestKind, body: IngestBody, options: IngestOptions = {}): Promise<IngestResult> {
+export async function ingest(
+  pool: pg.Pool,
+  kind: IngestKind,
+  body: IngestBody,
+  options: IngestOptions = {},
+): Promise<IngestResult> {
   const validation = validationOf(pool, kind, options.onWorkspace);
   const problems = new ProblemList();
   for await (const slice of bodySlices(chunksOf(body))) {
@@ -141,5 +147,10 @@ export async function ingest(pool: pg.Pool, kind: IngestKind, body: IngestBody, 
   const written: Written = valid
     ? await inTransaction(pool, (client) => validation.write(client, (done) => options.onProgress?.(done, valid)))
     : { inserted: 0, replaced: 0, ...(kind === 'scans' ? { unchanged: 0 } : {}) };
-  return { accepted: written.inserted, replaced: written.replaced, ...(written.unchanged === undefined ? {} : { unchanged: written.unchanged }), ...summary };
+  return {
+    accepted: written.inserted,
+    replaced: written.replaced,
+    ...(written.unchanged === undefined ? {} : { unchanged: written.unchanged }),
+    ...summary,
+  };
 }

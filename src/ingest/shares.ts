@@ -9,9 +9,13 @@ import { ApiError } from '../errors/index.js';
 export const INGEST_RETRY_AFTER_SECONDS = 2;
 
 const busy = (holder: string, running: number) =>
-  new ApiError('rate_limited', `${holder} already runs ${running} ingest${running === 1 ? '' : 's'} (its limit); retry in ${INGEST_RETRY_AFTER_SECONDS} s.`, {
-    headers: { 'Retry-After': String(INGEST_RETRY_AFTER_SECONDS) },
-  });
+  new ApiError(
+    'rate_limited',
+    `${holder} already runs ${running} ingest${running === 1 ? '' : 's'} (its limit); retry in ${INGEST_RETRY_AFTER_SECONDS} s.`,
+    {
+      headers: { 'Retry-After': String(INGEST_RETRY_AFTER_SECONDS) },
+    },
+  );
 
 export interface IngestSlot {
   /** Counts the ingest against `workspaceId`'s share (once per workspace), or throws 429 past it. */

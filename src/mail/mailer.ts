@@ -13,14 +13,20 @@ export interface Mail {
 
 export type Mailer = (mail: Mail) => Promise<void>;
 
-export function createMailer(config: { SMTP_URL?: string | undefined; MAIL_FROM: string; NODE_ENV: string }, logger: Logger): Mailer {
+export function createMailer(
+  config: { SMTP_URL?: string | undefined; MAIL_FROM: string; NODE_ENV: string },
+  logger: Logger,
+): Mailer {
   if (!config.SMTP_URL) {
     return async (mail) => {
       if (config.NODE_ENV === 'production') {
         logger.error({ to: mail.to, subject: mail.subject }, 'mail not sent: SMTP_URL is not configured');
         return;
       }
-      logger.warn({ to: mail.to, subject: mail.subject, text: mail.text }, 'SMTP_URL is not set: the mail is logged instead of sent');
+      logger.warn(
+        { to: mail.to, subject: mail.subject, text: mail.text },
+        'SMTP_URL is not set: the mail is logged instead of sent',
+      );
     };
   }
   // nodemailer loads on the first mail: an instance keeps none of it until someone resets a password.

@@ -27,7 +27,10 @@ export interface TokenHolder {
 const TOKEN_CACHE_TTL_MS = 30_000;
 
 export function createAccessTokenVerifier(pool: pg.Pool, resource: () => string) {
-  const verified = new LRUCache<string, TokenHolder & { expiresAtMs: number }>({ max: 10_000, ttl: TOKEN_CACHE_TTL_MS });
+  const verified = new LRUCache<string, TokenHolder & { expiresAtMs: number }>({
+    max: 10_000,
+    ttl: TOKEN_CACHE_TTL_MS,
+  });
   const invalidation = invalidationCounter();
   const clear = () => {
     invalidation.invalidated();
@@ -40,24 +43,48 @@ export function createAccessTokenVerifier(pool: pg.Pool, resource: () => string)
       const cached = verified.get(token);
       if (cached && cached.expiresAtMs > Date.now()) return cached;
       const current = invalidation.begin();
-      const row = (await pool.query<{ payload: { aud?: string | string[]; accountId?: string; clientId?: string; scope?: string; exp?: number }; client_name: string | null; role: Role; plan: Plan; timezone: string; mcp_write_actions: boolean; email: string }>(
-        `SELECT t.payload, c.payload->>'client_name' AS client_name, m.role, w.plan, w.timezone, w.mcp_write_actions, u.email
+      const row = (
+        await pool.query<{
+          payload: { aud?: string | string[]; accountId?: string; clientId?: string; scope?: string; exp?: number };
+          client_name: string | null;
+          role: Role;
+          plan: Plan;
+          timezone: string;
+          mcp_write_actions: boolean;
+          email: string;
+        }>(
+          `SELECT t.payload, c.payload->>'client_name' AS client_name, m.role, w.plan, w.timezone, w.mcp_write_actions, u.email
          FROM oauth_models t
          JOIN memberships m ON m.user_id = split_part(t.payload->>'accountId', '.', 1) AND m.workspace_id = split_part(t.payload->>'accountId', '.', 2)
          JOIN workspaces w ON w.id = m.workspace_id
          JOIN users u ON u.id = m.user_id
          LEFT JOIN oauth_models c ON c.model = 'Client' AND c.id = t.payload->>'clientId'
          WHERE t.model = 'AccessToken' AND t.id = $1 AND (t.expires_at IS NULL OR t.expires_at > now())`,
-        [storedIdOf('AccessToken', token)],
-      )).rows[0];
+          [storedIdOf('AccessToken', token)],
+        )
+      ).rows[0];
       if (!row || (row.payload.exp !== undefined && row.payload.exp * 1000 <= Date.now())) return null;
       const audience = row.payload.aud;
       if (audience !== resource() && !(Array.isArray(audience) && audience.includes(resource()))) return null;
       const account = parseAccountId(row.payload.accountId ?? '');
       const clientId = row.payload.clientId;
       if (!account || !clientId) return null;
-      const holder = { ...account, clientId, clientName: row.client_name ?? clientId, scopes: (row.payload.scope ?? '').split(' ').filter(Boolean), role: row.role, plan: row.plan, timezone: row.timezone, writeActions: row.mcp_write_actions, email: row.email };
-      if (current()) verified.set(token, { ...holder, expiresAtMs: row.payload.exp ? row.payload.exp * 1000 : Date.now() + TOKEN_CACHE_TTL_MS });
+      const holder = {
+        ...account,
+        clientId,
+        clientName: row.client_name ?? clientId,
+        scopes: (row.payload.scope ?? '').split(' ').filter(Boolean),
+        role: row.role,
+        plan: row.plan,
+        timezone: row.timezone,
+        writeActions: row.mcp_write_actions,
+        email: row.email,
+      };
+      if (current())
+        verified.set(token, {
+          ...holder,
+          expiresAtMs: row.payload.exp ? row.payload.exp * 1000 : Date.now() + TOKEN_CACHE_TTL_MS,
+        });
       return holder;
     },
     clear,

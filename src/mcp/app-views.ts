@@ -5,7 +5,12 @@
 // app-only tools in tools/list; any other sees the list it always saw. App-only tools are
 // called like any tool: the token's consent and the URL's toolsets bound them.
 import path from 'node:path';
-import { EXTENSION_ID, getUiCapability, RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
+import {
+  EXTENSION_ID,
+  getUiCapability,
+  RESOURCE_MIME_TYPE,
+  RESOURCE_URI_META_KEY,
+} from '@modelcontextprotocol/ext-apps/server';
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import { selfContainedDocument, type ViewName } from '../views/index.js';
 
@@ -22,15 +27,39 @@ interface UiResource {
 }
 
 export const UI_RESOURCES: readonly UiResource[] = [
-  { uri: 'ui://signalboard/report', name: 'report-view', title: 'Report', description: 'A report\'s KPIs with period deltas, charts and tables; preset and comparison switchable.', view: 'report' },
-  { uri: 'ui://signalboard/visibility', name: 'visibility-view', title: 'AI visibility', description: 'Visibility and share of voice over time per locale and model, brand against competitors, sentiment and cited sources.', view: 'visibility' },
-  { uri: 'ui://signalboard/answers', name: 'answers-view', title: 'Answers', description: 'Prompts with their totals, and the models\' answers page by page with mentions highlighted and citations.', view: 'answers' },
+  {
+    uri: 'ui://signalboard/report',
+    name: 'report-view',
+    title: 'Report',
+    description: "A report's KPIs with period deltas, charts and tables; preset and comparison switchable.",
+    view: 'report',
+  },
+  {
+    uri: 'ui://signalboard/visibility',
+    name: 'visibility-view',
+    title: 'AI visibility',
+    description:
+      'Visibility and share of voice over time per locale and model, brand against competitors, sentiment and cited sources.',
+    view: 'visibility',
+  },
+  {
+    uri: 'ui://signalboard/answers',
+    name: 'answers-view',
+    title: 'Answers',
+    description:
+      "Prompts with their totals, and the models' answers page by page with mentions highlighted and citations.",
+    view: 'answers',
+  },
 ];
 
 const [REPORT, VISIBILITY, ANSWERS] = UI_RESOURCES.map((resource) => resource.uri) as [string, string, string];
 
 /** The views' own tools (app only: one per operation in graphql/operations/views) and the view each serves. */
-export const APP_TOOLS: Readonly<Record<string, string>> = { view_report: REPORT, view_visibility: VISIBILITY, view_answers: ANSWERS };
+export const APP_TOOLS: Readonly<Record<string, string>> = {
+  view_report: REPORT,
+  view_visibility: VISIBILITY,
+  view_answers: ANSWERS,
+};
 
 /** The view each tool's result is shown in. */
 const VIEW_OF_TOOL: Readonly<Record<string, string>> = {
@@ -42,7 +71,8 @@ const VIEW_OF_TOOL: Readonly<Record<string, string>> = {
 };
 
 /** Whether a client's capabilities declare MCP Apps with HTML views. */
-export const declaresViews = (capabilities: ClientCapabilities | undefined): boolean => Boolean(getUiCapability(capabilities)?.mimeTypes?.includes(RESOURCE_MIME_TYPE));
+export const declaresViews = (capabilities: ClientCapabilities | undefined): boolean =>
+  Boolean(getUiCapability(capabilities)?.mimeTypes?.includes(RESOURCE_MIME_TYPE));
 
 /**
  * 2025-era clients declare their capabilities once, at `initialize`, and this server keeps no
@@ -63,10 +93,21 @@ export const declaresViewsAtInitialize = (body: unknown): boolean => {
 export function toolUiMeta(name: string): { _meta?: Record<string, unknown> } {
   const resourceUri = VIEW_OF_TOOL[name];
   if (!resourceUri) return {};
-  return { _meta: { ui: { resourceUri, ...(name in APP_TOOLS ? { visibility: ['app'] } : {}) }, [RESOURCE_URI_META_KEY]: resourceUri } };
+  return {
+    _meta: {
+      ui: { resourceUri, ...(name in APP_TOOLS ? { visibility: ['app'] } : {}) },
+      [RESOURCE_URI_META_KEY]: resourceUri,
+    },
+  };
 }
 
-export const UI_RESOURCE_LIST = UI_RESOURCES.map(({ uri, name, title, description }) => ({ uri, name, title, description, mimeType: RESOURCE_MIME_TYPE }));
+export const UI_RESOURCE_LIST = UI_RESOURCES.map(({ uri, name, title, description }) => ({
+  uri,
+  name,
+  title,
+  description,
+  mimeType: RESOURCE_MIME_TYPE,
+}));
 
 /** A view's HTML: one self-contained document that may connect nowhere (an empty CSP allow-list). */
 export async function readUiResource(uri: string) {

@@ -63,13 +63,23 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps) {
       resource: resource(),
       onRevocation: () => {
         tokens.clear();
-        void deps.notify(OAUTH_INVALIDATION_TARGET).catch((error) => deps.logger.error({ err: error }, 'announcing an OAuth revocation failed'));
+        void deps
+          .notify(OAUTH_INVALIDATION_TARGET)
+          .catch((error) => deps.logger.error({ err: error }, 'announcing an OAuth revocation failed'));
       },
     });
 
   /** OAuth-style JSON errors for the endpoints clients call (RFC 6749 §5.2, RFC 7591 §3.2.2). */
-  function oauthError(res: ServerResponse, status: number, error: string, description: string, headers: Record<string, string> = {}) {
-    res.writeHead(status, { 'Content-Type': JSON_CONTENT_TYPE, 'Cache-Control': 'no-store', ...headers }).end(JSON.stringify({ error, error_description: description }));
+  function oauthError(
+    res: ServerResponse,
+    status: number,
+    error: string,
+    description: string,
+    headers: Record<string, string> = {},
+  ) {
+    res
+      .writeHead(status, { 'Content-Type': JSON_CONTENT_TYPE, 'Cache-Control': 'no-store', ...headers })
+      .end(JSON.stringify({ error, error_description: description }));
   }
 
   /** Registration limits (client-registration.ts) and a per-address rate; true when the request may go on to the provider. */
@@ -86,19 +96,29 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps) {
       oauthError(res, 400, refusal.error, refusal.description);
       return false;
     }
-    (req as IncomingMessage & { body: Buffer }).body = Buffer.from(JSON.stringify(registrableMetadata(metadata as Record<string, unknown>)));
+    (req as IncomingMessage & { body: Buffer }).body = Buffer.from(
+      JSON.stringify(registrableMetadata(metadata as Record<string, unknown>)),
+    );
     const key = `oauth:register:${deps.addressOf(req)}`;
     const counted = (await reserveAttempts(pool, [{ key, policy: REGISTRATION_POLICY }])).get(key)!;
     if (counted.count > REGISTRATION_POLICY.limit) {
       const wait = Math.max(1, Math.ceil((counted.windowEndsAt.getTime() - Date.now()) / 1000));
-      oauthError(res, 429, 'rate_limited', `at most ${REGISTRATION_POLICY.limit} registrations an hour from one address`, { 'Retry-After': String(wait) });
+      oauthError(
+        res,
+        429,
+        'rate_limited',
+        `at most ${REGISTRATION_POLICY.limit} registrations an hour from one address`,
+        { 'Retry-After': String(wait) },
+      );
       return false;
     }
     return true;
   }
 
   function envelope(res: ServerResponse, error: ApiError) {
-    res.writeHead(error.status, { 'Content-Type': JSON_CONTENT_TYPE, 'Cache-Control': 'no-store', ...error.headers }).end(JSON.stringify({ error: { code: error.code, message: error.message, requestId: newRequestId() } }));
+    res
+      .writeHead(error.status, { 'Content-Type': JSON_CONTENT_TYPE, 'Cache-Control': 'no-store', ...error.headers })
+      .end(JSON.stringify({ error: { code: error.code, message: error.message, requestId: newRequestId() } }));
   }
 
   return {
@@ -108,17 +128,26 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps) {
     handles: isAuthorizationServerPath,
     async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
       try {
-        deps.publicOrigin.assertAddressed(req.headers.host, typeof req.headers['x-forwarded-host'] === 'string' ? req.headers['x-forwarded-host'] : null);
+        deps.publicOrigin.assertAddressed(
+          req.headers.host,
+          typeof req.headers['x-forwarded-host'] === 'string' ? req.headers['x-forwarded-host'] : null,
+        );
         // The same refusal of a malformed path as the app's doors (the provider's router would answer it its own way).
         decodePath(new URL(req.url!, issuer()).pathname);
         // Bodies are read here, within the one limit; the provider takes the bytes from req.body.
-        if (req.method === 'POST') (req as IncomingMessage & { body?: Buffer }).body = await readNodeBody(req, BODY_LIMITS.form);
+        if (req.method === 'POST')
+          (req as IncomingMessage & { body?: Buffer }).body = await readNodeBody(req, BODY_LIMITS.form);
       } catch (error) {
         if (error instanceof ApiError) return envelope(res, error);
         throw error;
       }
       const path = new URL(req.url!, issuer()).pathname;
-      if (path === '/oauth/register' && req.method === 'POST' && !(await admitRegistration(req, res, (req as IncomingMessage & { body: Buffer }).body))) return;
+      if (
+        path === '/oauth/register' &&
+        req.method === 'POST' &&
+        !(await admitRegistration(req, res, (req as IncomingMessage & { body: Buffer }).body))
+      )
+        return;
       const current = await (provider ??= build());
       if (path.startsWith(INTERACTION_PREFIX)) {
         try {
@@ -126,13 +155,28 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps) {
         } catch (error) {
           if (res.headersSent) return;
           const status = (error as { status?: number }).status ?? 400;
-          res.writeHead(status < 500 ? status : 400, { 'Content-Type': 'text/html; charset=utf-8', ...pageSecurityHeaders() }).end(page('Authorization error', html`<section><h1>That did not work</h1><p>${(error as Error).message}</p></section>`).value);
+          res
+            .writeHead(status < 500 ? status : 400, {
+              'Content-Type': 'text/html; charset=utf-8',
+              ...pageSecurityHeaders(),
+            })
+            .end(
+              page(
+                'Authorization error',
+                html`<section>
+                  <h1>That did not work</h1>
+                  <p>${(error as Error).message}</p>
+                </section>`,
+              ).value,
+            );
         }
         return;
       }
       if (path === '/oauth/token' && Date.now() - lastSweep > SWEEP_EVERY_MS) {
         lastSweep = Date.now();
-        void sweepExpired(pool).catch((error) => deps.logger.warn({ err: error }, 'sweeping expired OAuth rows failed'));
+        void sweepExpired(pool).catch((error) =>
+          deps.logger.warn({ err: error }, 'sweeping expired OAuth rows failed'),
+        );
       }
       // A request without `scope` gets the default one (RFC 6749 §3.3): without it the provider
       // granted nothing and answered access_denied to clients that send none. A plain `mcp` is

@@ -43,7 +43,12 @@ export function createCallLedger(meter: () => Promise<Admitted>, batchMaxChars: 
         left -= size;
         return result;
       }
-      return toolError(new ApiError('response_too_large', `This batch's answers would exceed ${Math.round(batchMaxChars / 1024 / 102.4) / 10} MB together; this call was left out. Send fewer calls per batch, or ask each for less.`));
+      return toolError(
+        new ApiError(
+          'response_too_large',
+          `This batch's answers would exceed ${Math.round(batchMaxChars / 1024 / 102.4) / 10} MB together; this call was left out. Send fewer calls per batch, or ask each for less.`,
+        ),
+      );
     },
     async admit() {
       try {
@@ -71,5 +76,20 @@ export function createCallLedger(meter: () => Promise<Admitted>, batchMaxChars: 
  */
 export function refusedResponse(id: unknown, refusal: ApiError): ReturnType<typeof jsonResponse> {
   const validId = typeof id === 'string' || typeof id === 'number' ? id : null;
-  return jsonResponse({ jsonrpc: '2.0', id: validId, error: { code: -32000, message: refusal.message, data: { code: refusal.code, ...(refusal.headers['Retry-After'] ? { retryAfterSeconds: Number(refusal.headers['Retry-After']) } : {}) } } }, refusal.status, refusal.headers);
+  return jsonResponse(
+    {
+      jsonrpc: '2.0',
+      id: validId,
+      error: {
+        code: -32000,
+        message: refusal.message,
+        data: {
+          code: refusal.code,
+          ...(refusal.headers['Retry-After'] ? { retryAfterSeconds: Number(refusal.headers['Retry-After']) } : {}),
+        },
+      },
+    },
+    refusal.status,
+    refusal.headers,
+  );
 }

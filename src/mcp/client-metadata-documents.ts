@@ -42,7 +42,9 @@ export function clientMetadataProblem(client: Pick<Client, 'metadata'>): string 
 /** The host a client's id URL names, when it was identified by a metadata document (what the consent page can vouch for). */
 export const verifiedClientHost = (client: Pick<Client, 'clientId'> | undefined): string | null =>
   // oidc-provider marks such clients with a property its types do not declare.
-  client && (client as { clientIdMetadataDocument?: boolean }).clientIdMetadataDocument === true ? new URL(client.clientId).host : null;
+  client && (client as { clientIdMetadataDocument?: boolean }).clientIdMetadataDocument === true
+    ? new URL(client.clientId).host
+    : null;
 
 /** How long a fetched answer (or failure) is replayed: long enough for one authorization request. */
 const REMEMBER_FETCH_MS = 30_000;
@@ -67,7 +69,11 @@ export function rememberingFetch(fetch: OutboundFetch) {
       const url = String(input);
       let answer = answers.get(url);
       if (!answer) {
-        answer = fetch(url, init).then(async (response) => ({ status: response.status, headers: [...response.headers], body: new Uint8Array(await response.arrayBuffer()) }));
+        answer = fetch(url, init).then(async (response) => ({
+          status: response.status,
+          headers: [...response.headers],
+          body: new Uint8Array(await response.arrayBuffer()),
+        }));
         answer.catch(() => {});
         answers.set(url, answer);
       }

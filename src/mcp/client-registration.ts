@@ -15,10 +15,14 @@ export interface RegistrationProblem {
   description: string;
 }
 
-const problem = (error: RegistrationProblem['error'], description: string): RegistrationProblem => ({ error, description });
+const problem = (error: RegistrationProblem['error'], description: string): RegistrationProblem => ({
+  error,
+  description,
+});
 
 export function redirectUriProblem(uri: unknown): string | null {
-  if (typeof uri !== 'string' || uri.length > MAX_URI_LENGTH) return `redirect URIs are strings of at most ${MAX_URI_LENGTH} characters`;
+  if (typeof uri !== 'string' || uri.length > MAX_URI_LENGTH)
+    return `redirect URIs are strings of at most ${MAX_URI_LENGTH} characters`;
   let url: URL;
   try {
     url = new URL(uri);
@@ -34,25 +38,42 @@ export function redirectUriProblem(uri: unknown): string | null {
 
 /** Why this registration request is refused, or null. */
 export function registrationProblem(metadata: unknown): RegistrationProblem | null {
-  if (!metadata || typeof metadata !== 'object' || Array.isArray(metadata)) return problem('invalid_client_metadata', 'the body must be a JSON object');
+  if (!metadata || typeof metadata !== 'object' || Array.isArray(metadata))
+    return problem('invalid_client_metadata', 'the body must be a JSON object');
   const body = metadata as Record<string, unknown>;
   const uris = body.redirect_uris;
-  if (!Array.isArray(uris) || uris.length === 0) return problem('invalid_redirect_uri', 'redirect_uris must list at least one URI');
-  if (uris.length > MAX_REDIRECT_URIS) return problem('invalid_redirect_uri', `at most ${MAX_REDIRECT_URIS} redirect URIs`);
+  if (!Array.isArray(uris) || uris.length === 0)
+    return problem('invalid_redirect_uri', 'redirect_uris must list at least one URI');
+  if (uris.length > MAX_REDIRECT_URIS)
+    return problem('invalid_redirect_uri', `at most ${MAX_REDIRECT_URIS} redirect URIs`);
   for (const uri of uris) {
     const refusal = redirectUriProblem(uri);
     if (refusal) return problem('invalid_redirect_uri', refusal);
   }
-  if (body.client_name !== undefined && (typeof body.client_name !== 'string' || body.client_name.length > MAX_CLIENT_NAME_LENGTH)) {
+  if (
+    body.client_name !== undefined &&
+    (typeof body.client_name !== 'string' || body.client_name.length > MAX_CLIENT_NAME_LENGTH)
+  ) {
     return problem('invalid_client_metadata', `client_name has at most ${MAX_CLIENT_NAME_LENGTH} characters`);
   }
-  for (const [field, allowed] of [['response_types', new Set(['code'])], ['grant_types', ALLOWED_GRANTS]] as const) {
+  for (const [field, allowed] of [
+    ['response_types', new Set(['code'])],
+    ['grant_types', ALLOWED_GRANTS],
+  ] as const) {
     const values = body[field];
     if (values === undefined) continue;
-    if (!Array.isArray(values) || values.some((value) => !allowed.has(value as never))) return problem('invalid_client_metadata', `${field} may only be ${[...allowed].join(', ')} (the code flow with PKCE)`);
+    if (!Array.isArray(values) || values.some((value) => !allowed.has(value as never)))
+      return problem(
+        'invalid_client_metadata',
+        `${field} may only be ${[...allowed].join(', ')} (the code flow with PKCE)`,
+      );
   }
   for (const field of ['client_uri', 'logo_uri', 'policy_uri', 'tos_uri']) {
-    if (body[field] !== undefined && (typeof body[field] !== 'string' || (body[field] as string).length > MAX_URI_LENGTH)) return problem('invalid_client_metadata', `${field} has at most ${MAX_URI_LENGTH} characters`);
+    if (
+      body[field] !== undefined &&
+      (typeof body[field] !== 'string' || (body[field] as string).length > MAX_URI_LENGTH)
+    )
+      return problem('invalid_client_metadata', `${field} has at most ${MAX_URI_LENGTH} characters`);
   }
   return null;
 }

@@ -21,7 +21,10 @@ export function createConnectorLoader(deps: ConnectorDeps): ConnectorLoader {
   let connector: ReturnType<ConnectorLoader['load']> | null = null;
   const load = () =>
     (connector ??= (async () => {
-      const [{ createAuthorizationServer }, { createMcpHandler }] = await Promise.all([import('./authorization-server.js'), import('./handler.js')]);
+      const [{ createAuthorizationServer }, { createMcpHandler }] = await Promise.all([
+        import('./authorization-server.js'),
+        import('./handler.js'),
+      ]);
       const authorizationServer = createAuthorizationServer({
         config,
         pool: database.pool,
@@ -31,10 +34,32 @@ export function createConnectorLoader(deps: ConnectorDeps): ConnectorLoader {
         logger,
         notify: deps.notify,
         publicOrigin: deps.publicOrigin,
-        addressOf: (req) => clientAddress(typeof req.headers['x-forwarded-for'] === 'string' ? req.headers['x-forwarded-for'] : null, req.socket.remoteAddress, config.TRUST_PROXY),
+        addressOf: (req) =>
+          clientAddress(
+            typeof req.headers['x-forwarded-for'] === 'string' ? req.headers['x-forwarded-for'] : null,
+            req.socket.remoteAddress,
+            config.TRUST_PROXY,
+          ),
       });
-      const writes = { prisma: database.prisma, pool: database.pool, webhooks: webhookDepsOf(config, { prisma: database.prisma, pool: database.pool, box }) };
-      return { authorizationServer, mcp: createMcpHandler({ schema, authorizationServer, writes, logger, contextFor: deps.contextFor, metrics: deps.metrics, meter: deps.meter, allowedOrigins: config.MCP_ALLOWED_ORIGINS, maxResponseBytes: config.RESPONSE_MAX_BYTES }) };
+      const writes = {
+        prisma: database.prisma,
+        pool: database.pool,
+        webhooks: webhookDepsOf(config, { prisma: database.prisma, pool: database.pool, box }),
+      };
+      return {
+        authorizationServer,
+        mcp: createMcpHandler({
+          schema,
+          authorizationServer,
+          writes,
+          logger,
+          contextFor: deps.contextFor,
+          metrics: deps.metrics,
+          meter: deps.meter,
+          allowedOrigins: config.MCP_ALLOWED_ORIGINS,
+          maxResponseBytes: config.RESPONSE_MAX_BYTES,
+        }),
+      };
     })());
   return {
     load,

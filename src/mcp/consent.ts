@@ -58,7 +58,12 @@ export function createConsent(deps: ConsentDeps) {
       const form = new URLSearchParams((req as IncomingMessage & { body?: Buffer }).body?.toString('utf8') ?? '');
       deps.sessions.assertCsrf(session, request, Object.fromEntries(form));
       if (form.get('decision') !== 'allow') {
-        await provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The person declined.' }, { mergeWithLastSubmission: false });
+        await provider.interactionFinished(
+          req,
+          res,
+          { error: 'access_denied', error_description: 'The person declined.' },
+          { mergeWithLastSubmission: false },
+        );
         return;
       }
       const workspace = workspaces.find((candidate) => candidate.id === form.get('workspace'));
@@ -78,8 +83,19 @@ export function createConsent(deps: ConsentDeps) {
       const oidcScopes = requested.filter((scope) => GRANTABLE_SCOPES.includes(scope));
       if (oidcScopes.length) grant.addOIDCScope(oidcScopes.join(' '));
       const grantId = await grant.save();
-      await recordAudit(deps.prisma, { workspaceId: workspace.id, actor: session.userId, action: 'mcp.client_authorized', target: String(details.params.client_id), details: { clientName, grantId, toolsets, writes } });
-      await provider.interactionFinished(req, res, { login: { accountId }, consent: { grantId } }, { mergeWithLastSubmission: false });
+      await recordAudit(deps.prisma, {
+        workspaceId: workspace.id,
+        actor: session.userId,
+        action: 'mcp.client_authorized',
+        target: String(details.params.client_id),
+        details: { clientName, grantId, toolsets, writes },
+      });
+      await provider.interactionFinished(
+        req,
+        res,
+        { login: { accountId }, consent: { grantId } },
+        { mergeWithLastSubmission: false },
+      );
       return;
     }
 
@@ -102,13 +118,20 @@ export function createConsent(deps: ConsentDeps) {
       paidPlans: MCP_PLANS,
     });
     // The form posts here, and the answer redirects to the client: both must be allowed form targets.
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', ...pageSecurityHeaders({ formAction: [redirectUri.origin] }) });
+    res.writeHead(200, {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': 'no-store',
+      ...pageSecurityHeaders({ formAction: [redirectUri.origin] }),
+    });
     res.end(body.value);
   }
 
   async function consentWorkspaces(session: { userId: string; ssoWorkspaceId: string | null }) {
     const workspaces = (await workspacesOf(pool, session)).filter((workspace) => MCP_PLANS.includes(workspace.plan));
-    const switches = await pool.query<{ id: string; mcp_write_actions: boolean }>('SELECT id, mcp_write_actions FROM workspaces WHERE id = ANY($1::text[])', [workspaces.map((workspace) => workspace.id)]);
+    const switches = await pool.query<{ id: string; mcp_write_actions: boolean }>(
+      'SELECT id, mcp_write_actions FROM workspaces WHERE id = ANY($1::text[])',
+      [workspaces.map((workspace) => workspace.id)],
+    );
     const writes = new Map(switches.rows.map((row) => [row.id, row.mcp_write_actions]));
     return workspaces.map((workspace) => ({ ...workspace, writeActions: writes.get(workspace.id) ?? false }));
   }

@@ -20,9 +20,11 @@ export interface ToolCallParams {
   _meta?: Record<string, unknown>;
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const only = (object: Record<string, unknown>, keys: readonly string[]) => Object.keys(object).every((key) => keys.includes(key));
+const only = (object: Record<string, unknown>, keys: readonly string[]) =>
+  Object.keys(object).every((key) => keys.includes(key));
 
 // `_meta` keys whose meaning is ours alone (trace context) or nothing here (we send no progress).
 const PLAIN_META_KEYS = ['progressToken', 'traceparent', 'tracestate'] as const;
@@ -32,11 +34,28 @@ export function directToolCallOf(headers: Headers, body: unknown): DirectToolCal
   const version = headers.get('mcp-protocol-version');
   if (version === null || !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return null;
   const accept = headers.get('accept');
-  if (!accept?.includes('application/json') || !accept.includes('text/event-stream') || !isJsonContentType(headers.get('content-type'))) return null;
-  if (!isPlainObject(body) || !only(body, ['jsonrpc', 'id', 'method', 'params']) || body.jsonrpc !== '2.0' || body.method !== 'tools/call') return null;
+  if (
+    !accept?.includes('application/json') ||
+    !accept.includes('text/event-stream') ||
+    !isJsonContentType(headers.get('content-type'))
+  )
+    return null;
+  if (
+    !isPlainObject(body) ||
+    !only(body, ['jsonrpc', 'id', 'method', 'params']) ||
+    body.jsonrpc !== '2.0' ||
+    body.method !== 'tools/call'
+  )
+    return null;
   const { id, params } = body;
-  if (!(typeof id === 'string' || Number.isSafeInteger(id)) || !isPlainObject(params) || !only(params, ['name', 'arguments', '_meta'])) return null;
-  if (typeof params.name !== 'string' || (params.arguments !== undefined && !isPlainObject(params.arguments))) return null;
+  if (
+    !(typeof id === 'string' || Number.isSafeInteger(id)) ||
+    !isPlainObject(params) ||
+    !only(params, ['name', 'arguments', '_meta'])
+  )
+    return null;
+  if (typeof params.name !== 'string' || (params.arguments !== undefined && !isPlainObject(params.arguments)))
+    return null;
   if (params._meta !== undefined && !(isPlainObject(params._meta) && only(params._meta, PLAIN_META_KEYS))) return null;
   return { id: id as string | number, params: params as unknown as ToolCallParams };
 }

@@ -20,7 +20,9 @@ const GRANT_VARIABLE = /^grants([A-Z][A-Za-z]*)$/;
 export const isGrantVariable = (variable: VariableDefinitionNode) => GRANT_VARIABLE.test(variable.variable.name.value);
 
 function toolsetOf(variable: string, where: string): Toolset {
-  const name = GRANT_VARIABLE.exec(variable)![1]!.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase();
+  const name = GRANT_VARIABLE.exec(variable)![1]!
+    .replace(/([a-z])([A-Z])/g, '$1_$2')
+    .toLowerCase();
   if (!(TOOLSETS as readonly string[]).includes(name)) {
     throw new Error(`${where}: $${variable} names no toolset (${TOOLSETS.join(', ')})`);
   }
@@ -50,8 +52,13 @@ export function grantedSections(operation: OperationDefinitionNode, where: strin
   for (const variable of (operation.variableDefinitions ?? []).filter(isGrantVariable)) {
     const name = variable.variable.name.value;
     const { type, defaultValue } = variable;
-    const declared = type.kind === Kind.NAMED_TYPE && type.name.value === 'Boolean' && defaultValue?.kind === Kind.BOOLEAN && defaultValue.value;
-    if (!declared) throw new Error(`${where}: declare $${name}: Boolean = true (the web app's pages read every section)`);
+    const declared =
+      type.kind === Kind.NAMED_TYPE &&
+      type.name.value === 'Boolean' &&
+      defaultValue?.kind === Kind.BOOLEAN &&
+      defaultValue.value;
+    if (!declared)
+      throw new Error(`${where}: declare $${name}: Boolean = true (the web app's pages read every section)`);
     if (!sections.some((section) => section.variable === name)) {
       throw new Error(`${where}: $${name} marks no section with @include(if: $${name})`);
     }

@@ -20,13 +20,21 @@ export interface GrantView {
 const GRANTS_OF_WORKSPACE = `SELECT id, client_id AS "clientId", client_name AS "clientName", user_email AS "userEmail", created_at AS "createdAt" FROM mcp_grants WHERE workspace_id = $1`;
 
 export async function listGrants(pool: pg.Pool, workspaceId: string): Promise<GrantView[]> {
-  const result = await pool.query<GrantView & { createdAt: Date | null }>(`${GRANTS_OF_WORKSPACE} ORDER BY created_at DESC NULLS LAST`, [workspaceId]);
+  const result = await pool.query<GrantView & { createdAt: Date | null }>(
+    `${GRANTS_OF_WORKSPACE} ORDER BY created_at DESC NULLS LAST`,
+    [workspaceId],
+  );
   return result.rows.map((row) => ({ ...row, createdAt: row.createdAt?.toISOString() ?? null }));
 }
 
-export async function revokeGrant(deps: { pool: pg.Pool; prisma: PrismaClient; notify(target: string): Promise<void> }, input: { workspaceId: string; grantId: string; actor: Actor }) {
+export async function revokeGrant(
+  deps: { pool: pg.Pool; prisma: PrismaClient; notify(target: string): Promise<void> },
+  input: { workspaceId: string; grantId: string; actor: Actor },
+) {
   await adminCommand(deps.prisma, input, { what: 'disconnect MCP clients' }, async ({ tx, audit }) => {
-    const grant = (await tx.$queryRawUnsafe<GrantView[]>(`${GRANTS_OF_WORKSPACE} AND id = $2`, input.workspaceId, input.grantId))[0];
+    const grant = (
+      await tx.$queryRawUnsafe<GrantView[]>(`${GRANTS_OF_WORKSPACE} AND id = $2`, input.workspaceId, input.grantId)
+    )[0];
     if (!grant) throw new UsageError(`no connected app ${input.grantId} in this workspace`, 'not_found');
     await tx.$executeRaw`DELETE FROM oauth_models WHERE grant_id = ${input.grantId} OR (model = 'Grant' AND id = ${input.grantId})`;
     await audit('mcp.client_disconnected', grant.clientId, { clientName: grant.clientName, grantId: input.grantId });

@@ -18,7 +18,8 @@ export const BATCHING_REVISIONS: readonly string[] = ['2025-03-26'];
 const REVISION_WITHOUT_HEADER = '2025-03-26';
 
 /** A message the transport cannot accept: 400 with a JSON-RPC error and no id, as the spec allows. */
-const invalidRequest = (message: string) => jsonResponse({ jsonrpc: '2.0', id: null, error: { code: -32600, message } }, 400);
+const invalidRequest = (message: string) =>
+  jsonResponse({ jsonrpc: '2.0', id: null, error: { code: -32600, message } }, 400);
 
 const OPEN_BRACKET = 0x5b;
 const isJsonWhitespace = (byte: number) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
@@ -55,13 +56,20 @@ export function batchLength(bytes: Uint8Array): number | null {
 function batchRefusal(headers: Headers, length: number | null): ReturnType<typeof jsonResponse> | null {
   if (length === null) return null;
   const revision = headers.get('mcp-protocol-version') ?? REVISION_WITHOUT_HEADER;
-  if (!BATCHING_REVISIONS.includes(revision)) return invalidRequest(`Invalid Request: JSON-RPC batches are not part of MCP ${revision.slice(0, 40)} (only ${BATCHING_REVISIONS.join(', ')}); send one message per POST.`);
-  if (length > MCP_LIMITS.batchMessages) return invalidRequest(`Invalid Request: a batch holds at most ${MCP_LIMITS.batchMessages} messages; this one has ${length}.`);
+  if (!BATCHING_REVISIONS.includes(revision))
+    return invalidRequest(
+      `Invalid Request: JSON-RPC batches are not part of MCP ${revision.slice(0, 40)} (only ${BATCHING_REVISIONS.join(', ')}); send one message per POST.`,
+    );
+  if (length > MCP_LIMITS.batchMessages)
+    return invalidRequest(
+      `Invalid Request: a batch holds at most ${MCP_LIMITS.batchMessages} messages; this one has ${length}.`,
+    );
   return null;
 }
 
 /** A message the transport cannot parse: 400 with a JSON-RPC parse error. */
-const parseError = (message: string) => jsonResponse({ jsonrpc: '2.0', id: null, error: { code: -32700, message: `Parse error: ${message}` } }, 400);
+const parseError = (message: string) =>
+  jsonResponse({ jsonrpc: '2.0', id: null, error: { code: -32700, message: `Parse error: ${message}` } }, 400);
 
 const parseJson = (text: string): unknown => {
   try {
@@ -75,7 +83,10 @@ const parseJson = (text: string): unknown => {
  * The body as text and parsed (undefined when it is not JSON: the SDK answers that itself), or
  * the refusal: bytes that are not UTF-8 (never U+FFFD silently in an argument), a batch refused.
  */
-export function readMessage(bytes: ArrayBuffer, headers: Headers): { text: string; parsedBody: unknown } | ReturnType<typeof jsonResponse> {
+export function readMessage(
+  bytes: ArrayBuffer,
+  headers: Headers,
+): { text: string; parsedBody: unknown } | ReturnType<typeof jsonResponse> {
   const view = new Uint8Array(bytes);
   const refused = batchRefusal(headers, batchLength(view));
   if (refused) return refused;
@@ -87,7 +98,13 @@ export function readMessage(bytes: ArrayBuffer, headers: Headers): { text: strin
   }
   const parsedBody = parseJson(text);
   const messages = Array.isArray(parsedBody) ? parsedBody : [parsedBody];
-  if (messages.some((message) => typeof (message as { id?: unknown } | null)?.id === 'string' && (message as { id: string }).id.length > MCP_LIMITS.idCharacters)) {
+  if (
+    messages.some(
+      (message) =>
+        typeof (message as { id?: unknown } | null)?.id === 'string' &&
+        (message as { id: string }).id.length > MCP_LIMITS.idCharacters,
+    )
+  ) {
     return invalidRequest(`Invalid Request: a JSON-RPC id is at most ${MCP_LIMITS.idCharacters} characters.`);
   }
   return { text, parsedBody };

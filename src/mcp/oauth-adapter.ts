@@ -29,7 +29,8 @@ const HASHED_MODELS = new Set([
 ]);
 export const UNUSED_CLIENT_TTL_SECONDS = 30 * 86_400;
 
-export const storedIdOf = (model: string, id: string) => (HASHED_MODELS.has(model) ? createHash('sha256').update(id).digest('base64url') : id);
+export const storedIdOf = (model: string, id: string) =>
+  HASHED_MODELS.has(model) ? createHash('sha256').update(id).digest('base64url') : id;
 
 interface StoredPayload extends AdapterPayload {
   sealed?: string;
@@ -52,7 +53,8 @@ export function postgresAdapter(pool: pg.Pool, box: SecretBox) {
 
   /** The payload as the provider wrote it; `id` is the looked-up value, null when found by uid (then no jti comes back). */
   function fromStored(model: string, storedId: string, id: string | null, stored: StoredPayload): AdapterPayload {
-    if (stored.sealed !== undefined) return JSON.parse(box.open(stored.sealed, context(model, storedId))) as AdapterPayload;
+    if (stored.sealed !== undefined)
+      return JSON.parse(box.open(stored.sealed, context(model, storedId))) as AdapterPayload;
     const { client_secret_sealed: sealedSecret, ...payload } = stored;
     if (sealedSecret !== undefined) payload.client_secret = box.open(sealedSecret, context(model, storedId));
     return HASHED_MODELS.has(model) && id !== null ? { ...payload, jti: id } : payload;
@@ -67,15 +69,30 @@ export function postgresAdapter(pool: pg.Pool, box: SecretBox) {
         `INSERT INTO oauth_models (model, id, payload, grant_id, user_code, uid, expires_at)
          VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $7::int IS NULL THEN NULL ELSE now() + make_interval(secs => $7::int) END)
          ON CONFLICT (model, id) DO UPDATE SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id, user_code = EXCLUDED.user_code, uid = EXCLUDED.uid, expires_at = EXCLUDED.expires_at`,
-        [this.model, storedIdOf(this.model, id), JSON.stringify(toStored(this.model, storedIdOf(this.model, id), payload)), payload.grantId ?? null, payload.userCode ?? null, this.model === 'Interaction' ? null : (payload.uid ?? null), lifetime],
+        [
+          this.model,
+          storedIdOf(this.model, id),
+          JSON.stringify(toStored(this.model, storedIdOf(this.model, id), payload)),
+          payload.grantId ?? null,
+          payload.userCode ?? null,
+          this.model === 'Interaction' ? null : (payload.uid ?? null),
+          lifetime,
+        ],
       );
       // A client in use stays registered: its clock restarts with every grant and refresh.
       if ((this.model === 'Grant' || this.model === 'RefreshToken') && payload.clientId) {
-        await pool.query("UPDATE oauth_models SET expires_at = now() + make_interval(secs => $2::int) WHERE model = 'Client' AND id = $1", [payload.clientId, UNUSED_CLIENT_TTL_SECONDS]);
+        await pool.query(
+          "UPDATE oauth_models SET expires_at = now() + make_interval(secs => $2::int) WHERE model = 'Client' AND id = $1",
+          [payload.clientId, UNUSED_CLIENT_TTL_SECONDS],
+        );
       }
     }
 
-    private async findWhere(column: 'id' | 'uid' | 'user_code', value: string, id: string | null): Promise<AdapterPayload | undefined> {
+    private async findWhere(
+      column: 'id' | 'uid' | 'user_code',
+      value: string,
+      id: string | null,
+    ): Promise<AdapterPayload | undefined> {
       const result = await pool.query<{ id: string; payload: StoredPayload; consumed_at: Date | null }>(
         `SELECT id, payload, consumed_at FROM oauth_models WHERE model = $1 AND ${column} = $2 AND (expires_at IS NULL OR expires_at > now())`,
         [this.model, value],
@@ -99,11 +116,17 @@ export function postgresAdapter(pool: pg.Pool, box: SecretBox) {
     }
 
     async consume(id: string) {
-      await pool.query('UPDATE oauth_models SET consumed_at = now() WHERE model = $1 AND id = $2', [this.model, storedIdOf(this.model, id)]);
+      await pool.query('UPDATE oauth_models SET consumed_at = now() WHERE model = $1 AND id = $2', [
+        this.model,
+        storedIdOf(this.model, id),
+      ]);
     }
 
     async destroy(id: string) {
-      await pool.query('DELETE FROM oauth_models WHERE model = $1 AND id = $2', [this.model, storedIdOf(this.model, id)]);
+      await pool.query('DELETE FROM oauth_models WHERE model = $1 AND id = $2', [
+        this.model,
+        storedIdOf(this.model, id),
+      ]);
     }
 
     async revokeByGrantId(grantId: string) {
@@ -118,5 +141,8 @@ export async function sweepExpired(pool: pg.Pool): Promise<number> {
 
 /** Signing out of the web app signs the person out of the authorization server too: the next /authorize asks again. */
 export async function endAuthorizationSessions(pool: Pick<pg.Pool, 'query'>, userId: string): Promise<void> {
-  await pool.query("DELETE FROM oauth_models WHERE model = 'Session' AND split_part(payload->>'accountId', '.', 1) = $1", [userId]);
+  await pool.query(
+    "DELETE FROM oauth_models WHERE model = 'Session' AND split_part(payload->>'accountId', '.', 1) = $1",
+    [userId],
+  );
 }

@@ -19,7 +19,17 @@ import { GRANTABLE_SCOPES, parseAccountId } from './oauth-accounts.js';
 import { INTERACTION_PREFIX } from './consent.js';
 import { RESOURCE_SCOPES } from './toolsets.js';
 import { createOutboundFetch } from '../http/outbound-fetch.js';
-import { CLIENT_METADATA_CACHE_SECONDS, CLIENT_METADATA_FETCH_POLICY, CLIENT_METADATA_MAX_BYTES, CLIENT_METADATA_TIMEOUT_MS, clientMetadataFetchKey, clientMetadataPolicy, clientMetadataProblem, mayFetchClientMetadata, rememberingFetch } from './client-metadata-documents.js';
+import {
+  CLIENT_METADATA_CACHE_SECONDS,
+  CLIENT_METADATA_FETCH_POLICY,
+  CLIENT_METADATA_MAX_BYTES,
+  CLIENT_METADATA_TIMEOUT_MS,
+  clientMetadataFetchKey,
+  clientMetadataPolicy,
+  clientMetadataProblem,
+  mayFetchClientMetadata,
+  rememberingFetch,
+} from './client-metadata-documents.js';
 import { reserveAttempts } from '../db/attempt-counters.js';
 
 const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
@@ -42,27 +52,46 @@ export interface OAuthProviderDeps {
 export async function createOAuthProvider(deps: OAuthProviderDeps): Promise<Provider> {
   const { config, pool } = deps;
   async function signingKey(): Promise<Record<string, unknown>> {
-    const existing = await pool.query<{ sealed_jwk: string }>('SELECT sealed_jwk FROM oauth_signing_keys WHERE id = $1', [SIGNING_KEY_ID]);
+    const existing = await pool.query<{ sealed_jwk: string }>(
+      'SELECT sealed_jwk FROM oauth_signing_keys WHERE id = $1',
+      [SIGNING_KEY_ID],
+    );
     if (!existing.rows[0]) {
       const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
       const jwk = { ...privateKey.export({ format: 'jwk' }), kid: SIGNING_KEY_ID, alg: 'RS256', use: 'sig' };
-      await pool.query('INSERT INTO oauth_signing_keys (id, sealed_jwk) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING', [SIGNING_KEY_ID, deps.box.seal(JSON.stringify(jwk), `oauth_signing_key:${SIGNING_KEY_ID}`)]);
+      await pool.query('INSERT INTO oauth_signing_keys (id, sealed_jwk) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING', [
+        SIGNING_KEY_ID,
+        deps.box.seal(JSON.stringify(jwk), `oauth_signing_key:${SIGNING_KEY_ID}`),
+      ]);
     }
-    const row = (await pool.query<{ sealed_jwk: string }>('SELECT sealed_jwk FROM oauth_signing_keys WHERE id = $1', [SIGNING_KEY_ID])).rows[0]!;
+    const row = (
+      await pool.query<{ sealed_jwk: string }>('SELECT sealed_jwk FROM oauth_signing_keys WHERE id = $1', [
+        SIGNING_KEY_ID,
+      ])
+    ).rows[0]!;
     return JSON.parse(deps.box.open(row.sealed_jwk, `oauth_signing_key:${SIGNING_KEY_ID}`)) as Record<string, unknown>;
   }
 
   async function membershipExists(accountId: string): Promise<boolean> {
     const account = parseAccountId(accountId);
     if (!account) return false;
-    const result = await pool.query('SELECT 1 FROM memberships WHERE user_id = $1 AND workspace_id = $2', [account.userId, account.workspaceId]);
+    const result = await pool.query('SELECT 1 FROM memberships WHERE user_id = $1 AND workspace_id = $2', [
+      account.userId,
+      account.workspaceId,
+    ]);
     return result.rowCount === 1;
   }
 
   async function build(): Promise<Provider> {
     const resourceIndicator = deps.resource;
     const outboundPolicy = clientMetadataPolicy(config);
-    const documents = rememberingFetch(createOutboundFetch({ policy: outboundPolicy, timeoutMs: CLIENT_METADATA_TIMEOUT_MS, maxBytes: CLIENT_METADATA_MAX_BYTES }));
+    const documents = rememberingFetch(
+      createOutboundFetch({
+        policy: outboundPolicy,
+        timeoutMs: CLIENT_METADATA_TIMEOUT_MS,
+        maxBytes: CLIENT_METADATA_MAX_BYTES,
+      }),
+    );
     const provider = new Provider(deps.issuer, {
       adapter: postgresAdapter(pool, deps.box),
       jwks: { keys: [(await signingKey()) as never] },
@@ -115,25 +144,52 @@ export async function createOAuthProvider(deps: OAuthProviderDeps): Promise<Prov
           defaultResource: () => resourceIndicator,
           useGrantedResource: () => true,
           getResourceServerInfo: (_ctx, indicator) => {
-            if (indicator !== resourceIndicator) throw new errors.InvalidTarget(`the only resource here is ${resourceIndicator}`);
-            return { scope: RESOURCE_SCOPES.join(' '), audience: resourceIndicator, accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS, accessTokenFormat: 'opaque' };
+            if (indicator !== resourceIndicator)
+              throw new errors.InvalidTarget(`the only resource here is ${resourceIndicator}`);
+            return {
+              scope: RESOURCE_SCOPES.join(' '),
+              audience: resourceIndicator,
+              accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS,
+              accessTokenFormat: 'opaque',
+            };
           },
         },
       },
       // OAuth 2.1: the code flow only; implicit and hybrid response types are neither offered nor registrable.
       responseTypes: ['code'],
-      fetch: (url, options) => documents.fetch(url instanceof Request ? url.url : url, options as Parameters<typeof documents.fetch>[1]),
-      clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', id_token_signed_response_alg: 'RS256' },
+      fetch: (url, options) =>
+        documents.fetch(url instanceof Request ? url.url : url, options as Parameters<typeof documents.fetch>[1]),
+      clientDefaults: {
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+        id_token_signed_response_alg: 'RS256',
+      },
       pkce: { required: () => true },
       issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
       rotateRefreshToken: true,
-      ttl: { AccessToken: ACCESS_TOKEN_TTL_SECONDS, AuthorizationCode: 60, IdToken: 3_600, RefreshToken: 30 * 86_400, Grant: 365 * 86_400, Interaction: 3_600, Session: 14 * 86_400 },
+      ttl: {
+        AccessToken: ACCESS_TOKEN_TTL_SECONDS,
+        AuthorizationCode: 60,
+        IdToken: 3_600,
+        RefreshToken: 30 * 86_400,
+        Grant: 365 * 86_400,
+        Interaction: 3_600,
+        Session: 14 * 86_400,
+      },
       interactions: { url: (_ctx: KoaContextWithOIDC, interaction) => `${INTERACTION_PREFIX}${interaction.uid}` },
-      findAccount: async (_ctx, accountId) => ((await membershipExists(accountId)) ? { accountId, claims: async () => ({ sub: accountId }) } : undefined),
+      findAccount: async (_ctx, accountId) =>
+        (await membershipExists(accountId)) ? { accountId, claims: async () => ({ sub: accountId }) } : undefined,
       renderError: async (ctx, out) => {
         ctx.type = 'html';
         ctx.set(pageSecurityHeaders());
-        ctx.body = page('Authorization error', html`<section><h1>That did not work</h1><p><code>${out.error}</code>: ${out.error_description ?? ''}</p></section>`).value;
+        ctx.body = page(
+          'Authorization error',
+          html`<section>
+            <h1>That did not work</h1>
+            <p><code>${out.error}</code>: ${out.error_description ?? ''}</p>
+          </section>`,
+        ).value;
       },
     });
     provider.proxy = config.TRUST_PROXY;
@@ -150,7 +206,13 @@ export async function createOAuthProvider(deps: OAuthProviderDeps): Promise<Prov
       const token = ctx.oidc?.entities.RefreshToken ?? ctx.oidc?.entities.AccessToken;
       const account = parseAccountId(String(token?.accountId ?? ''));
       if (!account) return;
-      void recordAudit(deps.prisma, { workspaceId: account.workspaceId, actor: account.userId, action: 'mcp.grant_revoked', target: String(token?.clientId ?? ''), details: { grantId, via: ctx.path } }).catch((error: unknown) => deps.logger.error({ err: error }, 'auditing a grant revocation failed'));
+      void recordAudit(deps.prisma, {
+        workspaceId: account.workspaceId,
+        actor: account.userId,
+        action: 'mcp.grant_revoked',
+        target: String(token?.clientId ?? ''),
+        details: { grantId, via: ctx.path },
+      }).catch((error: unknown) => deps.logger.error({ err: error }, 'auditing a grant revocation failed'));
     });
     provider.on('server_error', (_ctx, error) => deps.logger.error({ err: error }, 'oauth server error'));
     return provider;

@@ -38,12 +38,21 @@ import {
 } from 'graphql';
 
 // Words a title spells its own way: "GetAiVisibilityMetrics" is "Get AI-visibility metrics".
-const TITLE_WORDS: [RegExp, string][] = [[/\bai visibility\b/g, 'AI-visibility'], [/\burls\b/g, 'URLs'], [/\burl\b/g, 'URL'], [/\bapi\b/g, 'API'], [/\bkpi\b/g, 'KPI']];
+const TITLE_WORDS: [RegExp, string][] = [
+  [/\bai visibility\b/g, 'AI-visibility'],
+  [/\burls\b/g, 'URLs'],
+  [/\burl\b/g, 'URL'],
+  [/\bapi\b/g, 'API'],
+  [/\bkpi\b/g, 'KPI'],
+];
 
 /** A tool's title from its operation's name, in sentence case. */
 export function toolTitle(operationName: string): string {
   const [first = '', ...rest] = operationName.replace(/([a-z])([A-Z])/g, '$1 $2').split(' ');
-  return TITLE_WORDS.reduce((title, [word, spelled]) => title.replace(word, spelled), [first, ...rest.map((word) => word.toLowerCase())].join(' '));
+  return TITLE_WORDS.reduce(
+    (title, [word, spelled]) => title.replace(word, spelled),
+    [first, ...rest.map((word) => word.toLowerCase())].join(' '),
+  );
 }
 
 export const MCP_OPERATIONS_DIR = path.resolve(import.meta.dirname, '../../graphql/operations/mcp');
@@ -78,7 +87,9 @@ const SCALAR_SCHEMAS: Record<string, JsonSchema> = {
 // Typed ids (ClientId, ReportId, …) are strings of a pattern: said once, as their prefix (the whole
 // pattern cost ~8 tokens more per id argument on every tools/list; a malformed id is still refused
 // by the scalar when the tool runs).
-const ID_PATTERNS: Record<string, string> = Object.fromEntries(Object.entries(ID_SCALARS).map(([name, kind]) => [name, `^${idPrefixes[kind]}_`]));
+const ID_PATTERNS: Record<string, string> = Object.fromEntries(
+  Object.entries(ID_SCALARS).map(([name, kind]) => [name, `^${idPrefixes[kind]}_`]),
+);
 
 function scalarSchema(type: GraphQLScalarType): JsonSchema {
   if (ID_PATTERNS[type.name]) return { type: 'string', pattern: ID_PATTERNS[type.name] };
@@ -97,7 +108,13 @@ function scalarSchema(type: GraphQLScalarType): JsonSchema {
 const LONGEST_LISTED_ENUM = 12;
 
 const nullable = (schema: JsonSchema): JsonSchema =>
-  typeof schema.type !== 'string' ? schema : { ...schema, type: [schema.type, 'null'], ...(Array.isArray(schema.enum) ? { enum: [...schema.enum, null] } : {}) };
+  typeof schema.type !== 'string'
+    ? schema
+    : {
+        ...schema,
+        type: [schema.type, 'null'],
+        ...(Array.isArray(schema.enum) ? { enum: [...schema.enum, null] } : {}),
+      };
 
 /** Input enums said as a pattern: the date presets (16 values, ~55 tokens listed) in every report tool. Tested against the enum's values. */
 export const ENUM_PATTERNS: Record<string, string> = {
@@ -112,15 +129,23 @@ export function inputTypeSchema(type: GraphQLInputType): JsonSchema {
   if (isEnumType(type)) {
     const values = type.getValues().map((value) => value.name);
     // A long list (every metric of every provider) costs more context than it helps: the catalogue tool names them.
-    if (values.length > LONGEST_LISTED_ENUM) return { type: 'string', description: `A ${type.name.toLowerCase()} id; describe_metrics lists them.` };
+    if (values.length > LONGEST_LISTED_ENUM)
+      return { type: 'string', description: `A ${type.name.toLowerCase()} id; describe_metrics lists them.` };
     return { type: 'string', enum: values, ...(type.description ? { description: type.description } : {}) };
   }
   if (isInputObjectType(type)) {
     const fields = Object.values((type as GraphQLInputObjectType).getFields());
     return {
       type: 'object',
-      properties: Object.fromEntries(fields.map((field) => [field.name, { ...inputTypeSchema(field.type), ...(field.description ? { description: field.description } : {}) }])),
-      required: fields.filter((field) => isNonNullType(field.type) && field.defaultValue === undefined).map((field) => field.name),
+      properties: Object.fromEntries(
+        fields.map((field) => [
+          field.name,
+          { ...inputTypeSchema(field.type), ...(field.description ? { description: field.description } : {}) },
+        ]),
+      ),
+      required: fields
+        .filter((field) => isNonNullType(field.type) && field.defaultValue === undefined)
+        .map((field) => field.name),
       additionalProperties: false,
     };
   }
@@ -134,12 +159,22 @@ export function inputTypeSchema(type: GraphQLInputType): JsonSchema {
 // toolsets ~900 tokens of the 8 000 budget.
 const OUTPUT_SCHEMA_DEPTH = 2;
 
-function outputSchema(type: GraphQLOutputType, selection: SelectionSetNode | undefined, schema: GraphQLSchema, depth = 0): JsonSchema {
+function outputSchema(
+  type: GraphQLOutputType,
+  selection: SelectionSetNode | undefined,
+  schema: GraphQLSchema,
+  depth = 0,
+): JsonSchema {
   if (isNonNullType(type)) return nonNullOutputSchema(type.ofType, selection, schema, depth);
   return nullable(nonNullOutputSchema(type, selection, schema, depth));
 }
 
-function nonNullOutputSchema(type: GraphQLOutputType, selection: SelectionSetNode | undefined, schema: GraphQLSchema, depth: number): JsonSchema {
+function nonNullOutputSchema(
+  type: GraphQLOutputType,
+  selection: SelectionSetNode | undefined,
+  schema: GraphQLSchema,
+  depth: number,
+): JsonSchema {
   if (isNonNullType(type)) return nonNullOutputSchema(type.ofType, selection, schema, depth);
   if (isListType(type)) return { type: 'array', items: outputSchema(type.ofType, selection, schema, depth) };
   // An enum's values are listed where a model chooses them (the inputs); an output just says string.
@@ -149,7 +184,12 @@ function nonNullOutputSchema(type: GraphQLOutputType, selection: SelectionSetNod
   return selectionSchema(type as GraphQLObjectType, selection!, schema, depth + 1);
 }
 
-function selectionSchema(parent: GraphQLObjectType, selection: SelectionSetNode, schema: GraphQLSchema, depth = 0): JsonSchema {
+function selectionSchema(
+  parent: GraphQLObjectType,
+  selection: SelectionSetNode,
+  schema: GraphQLSchema,
+  depth = 0,
+): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   for (const node of selection.selections) {
     if (node.kind === Kind.FIELD) {
@@ -157,14 +197,22 @@ function selectionSchema(parent: GraphQLObjectType, selection: SelectionSetNode,
         properties[node.alias?.value ?? '__typename'] = { type: 'string' };
         continue;
       }
-      const fields = (isObjectType(parent) || isAbstractType(parent) ? parent.getFields() : {}) as ReturnType<GraphQLObjectType['getFields']>;
+      const fields = (isObjectType(parent) || isAbstractType(parent) ? parent.getFields() : {}) as ReturnType<
+        GraphQLObjectType['getFields']
+      >;
       const field = fields[node.name.value];
       if (!field) throw new Error(`${parent.name} has no field ${node.name.value}`);
       properties[node.alias?.value ?? node.name.value] = outputSchema(field.type, node.selectionSet, schema, depth);
     } else if (node.kind === Kind.INLINE_FRAGMENT) {
       // A fragment on a concrete type (node(id) { ... on Report { … } }): its fields, absent for other types.
       const on = node.typeCondition ? schema.getType(node.typeCondition.name.value) : parent;
-      Object.assign(properties, (selectionSchema(on as GraphQLObjectType, node.selectionSet, schema, depth).properties as Record<string, JsonSchema>) ?? {});
+      Object.assign(
+        properties,
+        (selectionSchema(on as GraphQLObjectType, node.selectionSet, schema, depth).properties as Record<
+          string,
+          JsonSchema
+        >) ?? {},
+      );
     } else {
       throw new Error(`...${node.name.value}: named fragments are spelled out before a schema is derived`);
     }
@@ -174,12 +222,23 @@ function selectionSchema(parent: GraphQLObjectType, selection: SelectionSetNode,
 
 /** The operation of a document with each named fragment spelled out in place, as an inline fragment on its type (the output schema is the same either way). */
 function spelledOut(document: DocumentNode): OperationDefinitionNode {
-  const fragments = new Map(document.definitions.filter((definition): definition is FragmentDefinitionNode => definition.kind === Kind.FRAGMENT_DEFINITION).map((fragment) => [fragment.name.value, fragment]));
-  const operation = document.definitions.find((definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION)!;
+  const fragments = new Map(
+    document.definitions
+      .filter((definition): definition is FragmentDefinitionNode => definition.kind === Kind.FRAGMENT_DEFINITION)
+      .map((fragment) => [fragment.name.value, fragment]),
+  );
+  const operation = document.definitions.find(
+    (definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION,
+  )!;
   return visit(operation, {
     FragmentSpread(spread) {
       const fragment = fragments.get(spread.name.value)!;
-      return { kind: Kind.INLINE_FRAGMENT, typeCondition: fragment.typeCondition, directives: spread.directives, selectionSet: fragment.selectionSet };
+      return {
+        kind: Kind.INLINE_FRAGMENT,
+        typeCondition: fragment.typeCondition,
+        directives: spread.directives,
+        selectionSet: fragment.selectionSet,
+      };
     },
   });
 }
@@ -210,14 +269,18 @@ export function loadOperationTools(schema: GraphQLSchema, dir = MCP_OPERATIONS_D
       const source = readFileSync(path.join(dir, file), 'utf8');
       const document = operationFileDocument(path.join(dir, file));
       const errors = validate(schema, document);
-      if (errors.length) throw new Error(`graphql/operations/mcp/${file}: ${errors.map((error) => error.message).join('; ')}`);
+      if (errors.length)
+        throw new Error(`graphql/operations/mcp/${file}: ${errors.map((error) => error.message).join('; ')}`);
       const operation = spelledOut(document);
       if (!operation.name) throw new Error(`graphql/operations/mcp/${file}: one named operation expected`);
       const description = leadingComment(source);
-      if (!description) throw new Error(`graphql/operations/mcp/${file}: start with a # comment describing the tool for a model`);
+      if (!description)
+        throw new Error(`graphql/operations/mcp/${file}: start with a # comment describing the tool for a model`);
       const variables = (operation.variableDefinitions ?? []).filter((variable) => !isGrantVariable(variable));
       const sections = grantedSections(operation, `graphql/operations/${path.basename(dir)}/${file}`);
-      const required = variables.filter((variable) => variable.type.kind === Kind.NON_NULL_TYPE && !variable.defaultValue).map((variable) => variable.variable.name.value);
+      const required = variables
+        .filter((variable) => variable.type.kind === Kind.NON_NULL_TYPE && !variable.defaultValue)
+        .map((variable) => variable.variable.name.value);
       const inputSchema: JsonSchema = {
         type: 'object',
         properties: Object.fromEntries(

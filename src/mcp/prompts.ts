@@ -24,7 +24,13 @@ export const PROMPTS = [
 export function renderPrompt(name: string, args: Record<string, string>) {
   const prompt = PROMPTS.find((candidate) => candidate.name === name);
   if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No prompt ${name}.`);
-  const missing = prompt.arguments.filter((argument) => argument.required && !args[argument.name]).map((argument) => argument.name);
-  if (missing.length) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Missing argument ${missing.join(', ')}.`);
-  return { description: prompt.description, messages: [{ role: 'user' as const, content: { type: 'text' as const, text: prompt.render(args) } }] };
+  const missing = prompt.arguments
+    .filter((argument) => argument.required && !args[argument.name])
+    .map((argument) => argument.name);
+  if (missing.length)
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Missing argument ${missing.join(', ')}.`);
+  return {
+    description: prompt.description,
+    messages: [{ role: 'user' as const, content: { type: 'text' as const, text: prompt.render(args) } }],
+  };
 }

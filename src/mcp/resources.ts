@@ -8,7 +8,8 @@ export const REPORT_RESOURCE_TEMPLATE = {
   uriTemplate: `${REPORT_URI_PREFIX}{id}`,
   name: 'report',
   title: 'Report definition',
-  description: 'A report of this workspace by id (rep_…): its widgets and date configuration. list_reports gives the ids.',
+  description:
+    'A report of this workspace by id (rep_…): its widgets and date configuration. list_reports gives the ids.',
   mimeType: 'application/json',
 };
 

@@ -25,10 +25,16 @@ export function toolRefusal(tool: GatedTool, access: ToolAccess): ApiError | nul
   const toolset = TOOLSET_OF[tool.name]!;
   const { selection, consent } = access;
   if (!selection.toolsets.has(toolset)) {
-    return new ApiError('not_found', `Tool ${tool.name} belongs to the toolset ${toolset}, which this connection's URL does not select: connect to /mcp/x/${toolset} (or list it in X-MCP-Toolsets).`);
+    return new ApiError(
+      'not_found',
+      `Tool ${tool.name} belongs to the toolset ${toolset}, which this connection's URL does not select: connect to /mcp/x/${toolset} (or list it in X-MCP-Toolsets).`,
+    );
   }
   if (!consent.toolsets.has(toolset)) {
-    return new ApiError('forbidden', `Tool ${tool.name} belongs to the toolset ${toolset}, which this connection's consent does not include: reconnect the app and grant ${toolset}.`);
+    return new ApiError(
+      'forbidden',
+      `Tool ${tool.name} belongs to the toolset ${toolset}, which this connection's consent does not include: reconnect the app and grant ${toolset}.`,
+    );
   }
   const needed = ALSO_NEEDS[tool.name]?.find((other) => !consent.toolsets.has(other));
   if (needed) {
@@ -36,12 +42,25 @@ export function toolRefusal(tool: GatedTool, access: ToolAccess): ApiError | nul
     return new ApiError('forbidden', `${why}: reconnect the app and grant ${needed}.`);
   }
   if (tool.write) {
-    if (selection.readonly) return new ApiError('forbidden', `Tool ${tool.name} makes changes and this connection's URL is read-only (/readonly or X-MCP-Readonly): connect without it.`);
-    if (!consent.writes) return new ApiError('forbidden', `Tool ${tool.name} makes changes, which this connection's consent does not allow: reconnect the app and allow changes.`);
-    if (!access.writeActions) return new ApiError('forbidden', `Tool ${tool.name} makes changes, and write actions are switched off for this workspace: ask an admin to switch MCP write actions on in Settings.`);
+    if (selection.readonly)
+      return new ApiError(
+        'forbidden',
+        `Tool ${tool.name} makes changes and this connection's URL is read-only (/readonly or X-MCP-Readonly): connect without it.`,
+      );
+    if (!consent.writes)
+      return new ApiError(
+        'forbidden',
+        `Tool ${tool.name} makes changes, which this connection's consent does not allow: reconnect the app and allow changes.`,
+      );
+    if (!access.writeActions)
+      return new ApiError(
+        'forbidden',
+        `Tool ${tool.name} makes changes, and write actions are switched off for this workspace: ask an admin to switch MCP write actions on in Settings.`,
+      );
     return null;
   }
   // Not found, as the tool is not listed for members at all.
-  if (tool.adminOnly && access.role === 'member') return new ApiError('not_found', `Tool ${tool.name} is for owners and admins of the workspace.`);
+  if (tool.adminOnly && access.role === 'member')
+    return new ApiError('not_found', `Tool ${tool.name} is for owners and admins of the workspace.`);
   return null;
 }

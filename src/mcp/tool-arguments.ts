@@ -9,7 +9,8 @@ export const LISTED_ARGUMENT_NAMES = 10;
 /** Characters of a name an error quotes. */
 const QUOTED_NAME_CHARACTERS = 64;
 
-const quoted = (name: string) => JSON.stringify(name.length > QUOTED_NAME_CHARACTERS ? `${name.slice(0, QUOTED_NAME_CHARACTERS)}…` : name);
+const quoted = (name: string) =>
+  JSON.stringify(name.length > QUOTED_NAME_CHARACTERS ? `${name.slice(0, QUOTED_NAME_CHARACTERS)}…` : name);
 
 /** `"a", "b", "c"`, or the first ten and `and 58 more`. */
 export function listNames(names: readonly string[]): string {
@@ -36,17 +37,29 @@ function longListAt(value: unknown, path: string): string | null {
 }
 
 /** The argument error for `args` against the names `declared`, or null. */
-export function argumentError(args: Record<string, unknown>, declared: Readonly<Record<string, unknown>>): ApiError | null {
+export function argumentError(
+  args: Record<string, unknown>,
+  declared: Readonly<Record<string, unknown>>,
+): ApiError | null {
   const unknown = Object.keys(args).filter((name) => !Object.hasOwn(declared, name));
   if (unknown.length) {
     const known = Object.keys(declared);
-    return new ApiError('invalid_parameter', `Unknown argument${unknown.length > 1 ? 's' : ''} ${listNames(unknown)}; this tool takes ${known.length ? listNames(known) : 'no arguments'}.`, { param: unknown[0]!.slice(0, QUOTED_NAME_CHARACTERS) });
+    return new ApiError(
+      'invalid_parameter',
+      `Unknown argument${unknown.length > 1 ? 's' : ''} ${listNames(unknown)}; this tool takes ${known.length ? listNames(known) : 'no arguments'}.`,
+      { param: unknown[0]!.slice(0, QUOTED_NAME_CHARACTERS) },
+    );
   }
   const long = longListAt(args, '');
-  if (long) return new ApiError('invalid_parameter', `Argument ${quoted(long)} lists more than ${MAX_LIST_ITEMS} items.`, { param: long.split(/[.[]/)[0]! });
+  if (long)
+    return new ApiError('invalid_parameter', `Argument ${quoted(long)} lists more than ${MAX_LIST_ITEMS} items.`, {
+      param: long.split(/[.[]/)[0]!,
+    });
   const found = findTextProblem(args, '');
   if (!found) return null;
-  return new ApiError('invalid_parameter', `Argument ${quoted(found.path)} ${found.problem}; ${TEXT_RULE}.`, { param: found.path.split(/[.[]/)[0]! });
+  return new ApiError('invalid_parameter', `Argument ${quoted(found.path)} ${found.problem}; ${TEXT_RULE}.`, {
+    param: found.path.split(/[.[]/)[0]!,
+  });
 }
 
 const VARIABLE_ERROR = /^Variable "\$(\w+)"/;
@@ -57,8 +70,11 @@ const VARIABLE_ERROR = /^Variable "\$(\w+)"/;
  * operation's message says only "Expected type Date"; the scalar's own reason (the allowed
  * range) is its originalError's, and is worded as v1 words it: `Invalid dateFrom: …`.
  */
-export function variableArgumentError(errors: readonly { message: string; extensions?: Record<string, unknown>; originalError?: Error | null }[]): ApiError | null {
-  if (!errors.length || !errors.every((error) => !error.extensions?.code && VARIABLE_ERROR.test(error.message))) return null;
+export function variableArgumentError(
+  errors: readonly { message: string; extensions?: Record<string, unknown>; originalError?: Error | null }[],
+): ApiError | null {
+  if (!errors.length || !errors.every((error) => !error.extensions?.code && VARIABLE_ERROR.test(error.message)))
+    return null;
   const [first] = errors;
   const name = VARIABLE_ERROR.exec(first!.message)![1]!;
   const reason = first!.originalError?.message;

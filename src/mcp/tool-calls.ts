@@ -49,8 +49,14 @@ export interface ToolCallDeps {
   metrics: Pick<Metrics, 'toolCall'>;
 }
 
-const accessOf = (bound: BoundRequest) => ({ selection: bound.selection, consent: bound.holder.consent, writeActions: bound.holder.writeActions, role: bound.holder.principal.role });
-const gated = (tool: Tool) => ('write' in tool ? { name: tool.name, write: true as const } : { name: tool.name, adminOnly: tool.adminOnly });
+const accessOf = (bound: BoundRequest) => ({
+  selection: bound.selection,
+  consent: bound.holder.consent,
+  writeActions: bound.holder.writeActions,
+  role: bound.holder.principal.role,
+});
+const gated = (tool: Tool) =>
+  'write' in tool ? { name: tool.name, write: true as const } : { name: tool.name, adminOnly: tool.adminOnly };
 
 export function createToolCalls(deps: ToolCallDeps, toolsByName: ReadonlyMap<string, Tool>) {
   /** The tools this connection shows: its toolsets and read-only choice within the token's consent, the person's role and the write switch. */
@@ -73,11 +79,16 @@ export function createToolCalls(deps: ToolCallDeps, toolsByName: ReadonlyMap<str
     const call = () => callTool(bound, name, params.arguments ?? {});
     if (!tracing.on) return call();
     // Named as OpenTelemetry's MCP conventions do; a client's `_meta.traceparent` is the parent.
-    return inSpan(`tools/call ${toolsByName.has(name) ? name : 'unknown'}`, { 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': toolsByName.has(name) ? name : 'unknown' }, async (span) => {
-      const result = await call();
-      if (result.isError) span?.setAttribute('error.type', 'tool_error');
-      return result;
-    }, { kind: SpanKind.SERVER, parent: contextFromCarrier(params._meta) });
+    return inSpan(
+      `tools/call ${toolsByName.has(name) ? name : 'unknown'}`,
+      { 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': toolsByName.has(name) ? name : 'unknown' },
+      async (span) => {
+        const result = await call();
+        if (result.isError) span?.setAttribute('error.type', 'tool_error');
+        return result;
+      },
+      { kind: SpanKind.SERVER, parent: contextFromCarrier(params._meta) },
+    );
   }
 
   async function runTool(bound: BoundRequest, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
@@ -95,16 +106,26 @@ export function createToolCalls(deps: ToolCallDeps, toolsByName: ReadonlyMap<str
       const result = await runCompiled(tool.compiled, context, variables);
       if (result.errors?.length) {
         // Arguments of the wrong type are the caller's mistake, told to them and not logged as a fault.
-        return toolError(variableArgumentError(result.errors) ?? toApiError(result.errors, (cause) => deps.logger.error({ err: cause, requestId, tool: name }, 'mcp tool failed')));
+        return toolError(
+          variableArgumentError(result.errors) ??
+            toApiError(result.errors, (cause) =>
+              deps.logger.error({ err: cause, requestId, tool: name }, 'mcp tool failed'),
+            ),
+        );
       }
       const data = result.data as Record<string, unknown>;
-      if (Object.values(data).some((value) => value === null)) return toolError(new ApiError('not_found', 'Nothing with that id in this workspace.'));
+      if (Object.values(data).some((value) => value === null))
+        return toolError(new ApiError('not_found', 'Nothing with that id in this workspace.'));
       // Checked before it is serialized; the answer carries the data twice (structuredContent and its text).
       assertResponseSize(data, context.config.RESPONSE_MAX_BYTES / 2);
       const withheld = withheldSections(tool.sections, holder.consent);
       return structured(withheld ? { ...data, withheld } : data);
     } catch (error) {
-      return toolError(error instanceof UsageError ? fromUsageError(error, 'invalid_parameter') : toApiError(error, (cause) => deps.logger.error({ err: cause, requestId, tool: name }, 'mcp tool failed')));
+      return toolError(
+        error instanceof UsageError
+          ? fromUsageError(error, 'invalid_parameter')
+          : toApiError(error, (cause) => deps.logger.error({ err: cause, requestId, tool: name }, 'mcp tool failed')),
+      );
     }
   }
 

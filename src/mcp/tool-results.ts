@@ -6,7 +6,17 @@ import type { ApiError } from '../errors/index.js';
 
 /** A tool's failure with the API's error code, as the model sees it. */
 export function toolError(error: ApiError): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify({ error: { code: error.code, message: error.message, ...(error.param ? { param: error.param } : {}) } }) }], isError: true };
+  return {
+    content: [
+      {
+        type: 'text',
+        text: JSON.stringify({
+          error: { code: error.code, message: error.message, ...(error.param ? { param: error.param } : {}) },
+        }),
+      },
+    ],
+    isError: true,
+  };
 }
 
 // Results whose one text block is their structured content serialized (the spec's SHOULD, for
@@ -19,7 +29,10 @@ export function structured(data: Record<string, unknown>): CallToolResult {
   return result;
 }
 
-const [HEAD, MIDDLE] = [Buffer.from('{"result":{"content":[{"type":"text","text":'), Buffer.from('}],"structuredContent":')];
+const [HEAD, MIDDLE] = [
+  Buffer.from('{"result":{"content":[{"type":"text","text":'),
+  Buffer.from('}],"structuredContent":'),
+];
 
 /**
  * The JSON-RPC response the SDK's transport writes for `result`, as UTF-8. A structured result's
@@ -29,7 +42,14 @@ const [HEAD, MIDDLE] = [Buffer.from('{"result":{"content":[{"type":"text","text"
  * answer, equal for a page of fifty.
  */
 export function resultResponseBody(id: string | number, result: CallToolResult): Buffer<ArrayBuffer> {
-  if (!textIsStructuredContent.has(result)) return Buffer.from(JSON.stringify({ result, jsonrpc: '2.0', id })) as Buffer<ArrayBuffer>;
+  if (!textIsStructuredContent.has(result))
+    return Buffer.from(JSON.stringify({ result, jsonrpc: '2.0', id })) as Buffer<ArrayBuffer>;
   const text = (result.content[0] as { text: string }).text;
-  return Buffer.concat([HEAD, Buffer.from(JSON.stringify(text)), MIDDLE, Buffer.from(text), Buffer.from(`},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`)]);
+  return Buffer.concat([
+    HEAD,
+    Buffer.from(JSON.stringify(text)),
+    MIDDLE,
+    Buffer.from(text),
+    Buffer.from(`},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`),
+  ]);
 }

@@ -6,10 +6,28 @@ import { ApiError } from '../errors/index.js';
 import { decodePath } from '../http/request-path.js';
 import { MCP_SCOPE } from './oauth-accounts.js';
 
-export const TOOLSETS = ['core', 'clients', 'reports', 'report_data', 'visibility', 'prompts', 'answers', 'signals', 'webhooks', 'admin'] as const;
+export const TOOLSETS = [
+  'core',
+  'clients',
+  'reports',
+  'report_data',
+  'visibility',
+  'prompts',
+  'answers',
+  'signals',
+  'webhooks',
+  'admin',
+] as const;
 export type Toolset = (typeof TOOLSETS)[number];
 
-export const DEFAULT_TOOLSETS: readonly Toolset[] = ['core', 'clients', 'reports', 'report_data', 'visibility', 'signals'];
+export const DEFAULT_TOOLSETS: readonly Toolset[] = [
+  'core',
+  'clients',
+  'reports',
+  'report_data',
+  'visibility',
+  'signals',
+];
 
 /** The toolset of each tool of the catalogue that is built (the catalogue in docs/mcp.md). */
 export const TOOLSET_OF: Readonly<Record<string, Toolset>> = {
@@ -102,10 +120,17 @@ export interface ToolSelection {
 const isToolset = (name: string): name is Toolset => (TOOLSETS as readonly string[]).includes(name);
 
 function parseToolsets(list: string, source: string): Set<Toolset> {
-  const names = list.split(',').map((name) => name.trim()).filter(Boolean);
+  const names = list
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   if (names.includes('all')) return new Set(TOOLSETS);
   const unknown = names.filter((name) => !isToolset(name));
-  if (unknown.length || !names.length) throw new ApiError('invalid_parameter', `${source}: unknown toolset ${unknown.join(', ') || '(none)'}; toolsets: ${TOOLSETS.join(', ')}, or all.`);
+  if (unknown.length || !names.length)
+    throw new ApiError(
+      'invalid_parameter',
+      `${source}: unknown toolset ${unknown.join(', ') || '(none)'}; toolsets: ${TOOLSETS.join(', ')}, or all.`,
+    );
   return new Set(names as Toolset[]);
 }
 
@@ -137,7 +162,11 @@ export const toolsetScope = (toolset: Toolset) => `${MCP_SCOPE}:${toolset}`;
 export const RESOURCE_SCOPES: readonly string[] = [MCP_SCOPE, ...TOOLSETS.map(toolsetScope), WRITE_SCOPE];
 
 /** The scopes a selection needs (what its 401 asks for). */
-export const scopesFor = (selection: ToolSelection): string[] => [MCP_SCOPE, ...TOOLSETS.filter((toolset) => selection.toolsets.has(toolset)).map(toolsetScope), ...(selection.readonly ? [] : [WRITE_SCOPE])];
+export const scopesFor = (selection: ToolSelection): string[] => [
+  MCP_SCOPE,
+  ...TOOLSETS.filter((toolset) => selection.toolsets.has(toolset)).map(toolsetScope),
+  ...(selection.readonly ? [] : [WRITE_SCOPE]),
+];
 
 export interface Consent {
   toolsets: ReadonlySet<Toolset>;
@@ -151,7 +180,10 @@ const namesToolsets = (scopes: readonly string[]) => scopes.some(isResourceOnlyS
 /** What scopes grant. A plain `mcp` (tokens from before toolsets) means what it meant then: the default toolsets, writes included. */
 export function consentOf(scopes: readonly string[]): Consent {
   if (!namesToolsets(scopes)) return { toolsets: new Set(DEFAULT_TOOLSETS), writes: scopes.includes(MCP_SCOPE) };
-  return { toolsets: new Set(TOOLSETS.filter((toolset) => scopes.includes(toolsetScope(toolset)))), writes: scopes.includes(WRITE_SCOPE) };
+  return {
+    toolsets: new Set(TOOLSETS.filter((toolset) => scopes.includes(toolsetScope(toolset)))),
+    writes: scopes.includes(WRITE_SCOPE),
+  };
 }
 
 /** An authorization request's plain `mcp`, spelled out as the scopes it stands for, so that the consent can narrow them. */

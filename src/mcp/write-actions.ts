@@ -5,11 +5,16 @@ import { adminCommand } from '../workspaces/index.js';
 import type { Notify } from '../workspaces/index.js';
 
 export async function mcpWriteActions(prisma: PrismaClient, workspaceId: string): Promise<boolean> {
-  return (await prisma.workspace.findUniqueOrThrow({ where: { id: workspaceId }, select: { mcpWriteActions: true } })).mcpWriteActions;
+  return (await prisma.workspace.findUniqueOrThrow({ where: { id: workspaceId }, select: { mcpWriteActions: true } }))
+    .mcpWriteActions;
 }
 
 /** Changes the switch and tells every instance, whose cached MCP tokens carry it. */
-export async function setMcpWriteActions(prisma: PrismaClient, notify: Notify, input: { workspaceId: string; enabled: boolean; actor: Actor }): Promise<{ writeActions: boolean }> {
+export async function setMcpWriteActions(
+  prisma: PrismaClient,
+  notify: Notify,
+  input: { workspaceId: string; enabled: boolean; actor: Actor },
+): Promise<{ writeActions: boolean }> {
   await adminCommand(prisma, input, { what: 'change MCP write actions' }, async ({ tx, audit }) => {
     await tx.workspace.update({ where: { id: input.workspaceId }, data: { mcpWriteActions: input.enabled } });
     await audit(input.enabled ? 'mcp.write_actions_enabled' : 'mcp.write_actions_disabled', input.workspaceId);

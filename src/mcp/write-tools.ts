@@ -12,4 +12,11 @@ import { WEBHOOK_WRITE_TOOLS } from './write-tools/webhooks.js';
 
 export type { WriteDeps, WriteTool } from './write-tools/declare.js';
 
-export const WRITE_TOOLS: readonly WriteTool[] = [...CLIENT_WRITE_TOOLS, ...REPORT_WRITE_TOOLS, ...VISIBILITY_WRITE_TOOLS, ...PROMPT_WRITE_TOOLS, ...WEBHOOK_WRITE_TOOLS, ...SIGNAL_WRITE_TOOLS];
+export const WRITE_TOOLS: readonly WriteTool[] = [
+  ...CLIENT_WRITE_TOOLS,
+  ...REPORT_WRITE_TOOLS,
+  ...VISIBILITY_WRITE_TOOLS,
+  ...PROMPT_WRITE_TOOLS,
+  ...WEBHOOK_WRITE_TOOLS,
+  ...SIGNAL_WRITE_TOOLS,
+];

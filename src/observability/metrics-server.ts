@@ -5,7 +5,11 @@ import { createServer, type Server } from 'node:http';
 import type { Logger } from 'pino';
 import type { Metrics } from './metrics.js';
 
-export function serveMetrics(metrics: Pick<Metrics, 'text' | 'contentType'>, where: { port: number; host: string }, logger: Logger): Promise<Server | null> {
+export function serveMetrics(
+  metrics: Pick<Metrics, 'text' | 'contentType'>,
+  where: { port: number; host: string },
+  logger: Logger,
+): Promise<Server | null> {
   const server = createServer((req, res) => {
     if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') return void res.writeHead(404).end();
     metrics.text().then(
@@ -23,7 +27,10 @@ export function serveMetrics(metrics: Pick<Metrics, 'text' | 'contentType'>, whe
     });
     server.listen(where.port, where.host, () => {
       const address = server.address();
-      logger.info({ metricsPort: typeof address === 'object' && address ? address.port : where.port }, 'metrics listening');
+      logger.info(
+        { metricsPort: typeof address === 'object' && address ? address.port : where.port },
+        'metrics listening',
+      );
       resolve(server);
     });
   });

@@ -24,7 +24,11 @@ export interface MetricSources {
 }
 
 /** A pg pool's counts, as the pool gauge reads them. */
-export const poolStats = (pool: { totalCount: number; idleCount: number; waitingCount: number }): PoolStats => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+export const poolStats = (pool: { totalCount: number; idleCount: number; waitingCount: number }): PoolStats => ({
+  total: pool.totalCount,
+  idle: pool.idleCount,
+  waiting: pool.waitingCount,
+});
 
 /** The instance's metrics; with `enabled: false` (METRICS_PORT=0) they record nothing and cost nothing. */
 export function createMetrics(options: { enabled?: boolean } = {}) {
@@ -44,11 +48,36 @@ export function createMetrics(options: { enabled?: boolean } = {}) {
     },
   });
   registry.registerMetric(new RequestLatencyHistogram(requests));
-  const toolCalls = new Counter({ name: 'signalboard_mcp_tool_calls_total', help: 'MCP tool calls by tool and outcome (ok, error).', labelNames: ['tool', 'outcome'], registers });
-  const operations = new Counter({ name: 'signalboard_graphql_operations_total', help: 'GraphQL operations executed at /graphql, by operation (the web app\'s named operations; others are "other") and outcome.', labelNames: ['operation', 'outcome'], registers });
-  const operationDuration = new Histogram({ name: 'signalboard_graphql_operation_duration_seconds', help: 'GraphQL execution time by operation.', labelNames: ['operation'], buckets: LATENCY_BUCKETS, registers });
-  const responsesCut = new Counter({ name: 'signalboard_http_responses_cut_total', help: 'Responses cut because their client accepted no byte for RESPONSE_STALL_SECONDS.', registers });
-  const deliveries = new Counter({ name: 'signalboard_webhook_deliveries_total', help: 'Webhook delivery attempts by outcome.', labelNames: ['outcome'], registers });
+  const toolCalls = new Counter({
+    name: 'signalboard_mcp_tool_calls_total',
+    help: 'MCP tool calls by tool and outcome (ok, error).',
+    labelNames: ['tool', 'outcome'],
+    registers,
+  });
+  const operations = new Counter({
+    name: 'signalboard_graphql_operations_total',
+    help: 'GraphQL operations executed at /graphql, by operation (the web app\'s named operations; others are "other") and outcome.',
+    labelNames: ['operation', 'outcome'],
+    registers,
+  });
+  const operationDuration = new Histogram({
+    name: 'signalboard_graphql_operation_duration_seconds',
+    help: 'GraphQL execution time by operation.',
+    labelNames: ['operation'],
+    buckets: LATENCY_BUCKETS,
+    registers,
+  });
+  const responsesCut = new Counter({
+    name: 'signalboard_http_responses_cut_total',
+    help: 'Responses cut because their client accepted no byte for RESPONSE_STALL_SECONDS.',
+    registers,
+  });
+  const deliveries = new Counter({
+    name: 'signalboard_webhook_deliveries_total',
+    help: 'Webhook delivery attempts by outcome.',
+    labelNames: ['outcome'],
+    registers,
+  });
 
   return {
     contentType: registry.contentType,
@@ -99,8 +128,16 @@ export function createMetrics(options: { enabled?: boolean } = {}) {
           oldest!.set(backlog.oldestPendingSeconds);
         },
       });
-      pending = new Gauge({ name: 'signalboard_webhook_deliveries_pending', help: 'Webhook deliveries waiting for an attempt.', registers });
-      oldest = new Gauge({ name: 'signalboard_webhook_oldest_pending_seconds', help: 'Age of the oldest due webhook delivery (0 when none is due).', registers });
+      pending = new Gauge({
+        name: 'signalboard_webhook_deliveries_pending',
+        help: 'Webhook deliveries waiting for an attempt.',
+        registers,
+      });
+      oldest = new Gauge({
+        name: 'signalboard_webhook_oldest_pending_seconds',
+        help: 'Age of the oldest due webhook delivery (0 when none is due).',
+        registers,
+      });
     },
   };
 }
@@ -122,7 +159,10 @@ interface LatencySeries {
  * "2026-11-24, evening").
  */
 function requestSeries() {
-  const counts = new Map<string, { route: string; method: string; status: string; count: number; latency: LatencySeries }>();
+  const counts = new Map<
+    string,
+    { route: string; method: string; status: string; count: number; latency: LatencySeries }
+  >();
   const latencies = new Map<string, LatencySeries>();
   return {
     record(route: string, method: string, status: number, seconds: number) {
@@ -131,7 +171,11 @@ function requestSeries() {
       if (!series) {
         const latencyKey = `${method} ${route}`;
         let latency = latencies.get(latencyKey);
-        if (!latency) latencies.set(latencyKey, (latency = { route, method, perBucket: LATENCY_BUCKETS.map(() => 0), sum: 0, count: 0 }));
+        if (!latency)
+          latencies.set(
+            latencyKey,
+            (latency = { route, method, perBucket: LATENCY_BUCKETS.map(() => 0), sum: 0, count: 0 }),
+          );
         counts.set(key, (series = { route, method, status: String(status), count: 0, latency }));
       }
       series.count++;
@@ -160,11 +204,22 @@ const REQUEST_LATENCY_HELP = 'HTTP request latency by route template and method.
  */
 class RequestLatencyHistogram extends Histogram<'le' | 'route' | 'method'> {
   constructor(private readonly series: ReturnType<typeof requestSeries>) {
-    super({ name: REQUEST_LATENCY, help: REQUEST_LATENCY_HELP, labelNames: ['route', 'method'], buckets: LATENCY_BUCKETS, registers: [] });
+    super({
+      name: REQUEST_LATENCY,
+      help: REQUEST_LATENCY_HELP,
+      labelNames: ['route', 'method'],
+      buckets: LATENCY_BUCKETS,
+      registers: [],
+    });
   }
 
   async getForPromString() {
-    const values: { labels: { le?: number | string }; sharedLabels: { route: string; method: string }; value: number; metricName: string }[] = [];
+    const values: {
+      labels: { le?: number | string };
+      sharedLabels: { route: string; method: string };
+      value: number;
+      metricName: string;
+    }[] = [];
     for (const { route, method, perBucket, sum, count } of this.series.latencies()) {
       const sharedLabels = { route, method };
       let cumulative = 0;
@@ -201,7 +256,11 @@ function watchDataCache(dataCache: NonNullable<MetricSources['dataCache']>, regi
     },
   });
   cacheBytes = new Gauge({ name: 'signalboard_data_cache_bytes', help: 'Bytes held by the data cache.', registers });
-  cacheEntries = new Gauge({ name: 'signalboard_data_cache_entries', help: 'Entries held by the data cache.', registers });
+  cacheEntries = new Gauge({
+    name: 'signalboard_data_cache_entries',
+    help: 'Entries held by the data cache.',
+    registers,
+  });
 }
 
 function watchRequestShares(requests: NonNullable<MetricSources['requests']>, registers: Registry[]) {

@@ -5,7 +5,17 @@
 // tenant statement (its declared name, never values), one per outbound call (webhook attempts,
 // identity providers) with traceparent passed on, one per MCP tool call (joining the trace its
 // `_meta.traceparent` names).
-import { context, propagation, SpanKind, SpanStatusCode, trace, TraceFlags, type Attributes, type Context, type Span } from '@opentelemetry/api';
+import {
+  context,
+  propagation,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  TraceFlags,
+  type Attributes,
+  type Context,
+  type Span,
+} from '@opentelemetry/api';
 
 const TRACER = 'signalboard';
 
@@ -48,14 +58,22 @@ export function samplingOf(sampler: string, ratio: number): Sampling {
 /** Starts the SDK when an endpoint is configured; once per process. */
 export async function startTracing(config: TracingConfig): Promise<void> {
   if (!config.OTEL_EXPORTER_OTLP_ENDPOINT || tracing.on) return;
-  const [{ NodeTracerProvider, BatchSpanProcessor, AlwaysOnSampler }, { OTLPTraceExporter }, { resourceFromAttributes }] = await Promise.all([
+  const [
+    { NodeTracerProvider, BatchSpanProcessor, AlwaysOnSampler },
+    { OTLPTraceExporter },
+    { resourceFromAttributes },
+  ] = await Promise.all([
     import('@opentelemetry/sdk-trace-node'),
     import('@opentelemetry/exporter-trace-otlp-http'),
     import('@opentelemetry/resources'),
   ]);
   sampling = samplingOf(config.OTEL_TRACES_SAMPLER, config.OTEL_TRACES_SAMPLER_ARG);
   const exporter = new OTLPTraceExporter({ url: `${config.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/$/, '')}/v1/traces` });
-  const provider = new NodeTracerProvider({ sampler: new AlwaysOnSampler(), resource: resourceFromAttributes({ 'service.name': config.OTEL_SERVICE_NAME }), spanProcessors: [new BatchSpanProcessor(exporter)] });
+  const provider = new NodeTracerProvider({
+    sampler: new AlwaysOnSampler(),
+    resource: resourceFromAttributes({ 'service.name': config.OTEL_SERVICE_NAME }),
+    spanProcessors: [new BatchSpanProcessor(exporter)],
+  });
   provider.register();
   tracing.on = true;
   tracing.flush = () => provider.forceFlush();
@@ -91,7 +109,12 @@ export const inRecordedTrace = () => tracing.on && recorded(context.active(), fa
  * not recorded, just runs it — in the parent's context, so that what runs inside sees (and passes
  * on) the decision. `startsTrace`: a request or a job, which may begin a trace of its own.
  */
-export function inSpan<T>(name: string, attributes: Attributes, work: (span: Span | null) => Promise<T>, options: { kind?: SpanKind; parent?: Context; startsTrace?: boolean } = {}): Promise<T> {
+export function inSpan<T>(
+  name: string,
+  attributes: Attributes,
+  work: (span: Span | null) => Promise<T>,
+  options: { kind?: SpanKind; parent?: Context; startsTrace?: boolean } = {},
+): Promise<T> {
   if (!tracing.on) return work(null);
   const parent = options.parent ?? context.active();
   if (!recorded(parent, options.startsTrace ?? false)) return unrecorded(parent, () => work(null));
@@ -99,9 +122,16 @@ export function inSpan<T>(name: string, attributes: Attributes, work: (span: Spa
 }
 
 /** Work left out of the trace, in `parent`'s context so that what it calls sees the decision. */
-const unrecorded = <T>(parent: Context, work: () => Promise<T>): Promise<T> => (parent === context.active() ? work() : context.with(parent, work));
+const unrecorded = <T>(parent: Context, work: () => Promise<T>): Promise<T> =>
+  parent === context.active() ? work() : context.with(parent, work);
 
-function recordedSpan<T>(name: string, attributes: Attributes, work: (span: Span) => Promise<T>, kind: SpanKind, parent: Context): Promise<T> {
+function recordedSpan<T>(
+  name: string,
+  attributes: Attributes,
+  work: (span: Span) => Promise<T>,
+  kind: SpanKind,
+  parent: Context,
+): Promise<T> {
   return tracer().startActiveSpan(name, { kind, attributes }, parent, async (span) => {
     try {
       return await work(span);
@@ -117,7 +147,12 @@ function recordedSpan<T>(name: string, attributes: Attributes, work: (span: Span
 
 /** The context a caller's traceparent names (or the active one, without asking the propagators). */
 const incomingContext = (headers: Headers) =>
-  headers.has('traceparent') ? propagation.extract(context.active(), headers, { get: (carrier, key) => carrier.get(key) ?? undefined, keys: (carrier) => [...carrier.keys()] }) : context.active();
+  headers.has('traceparent')
+    ? propagation.extract(context.active(), headers, {
+        get: (carrier, key) => carrier.get(key) ?? undefined,
+        keys: (carrier) => [...carrier.keys()],
+      })
+    : context.active();
 
 /**
  * The context named by a trace carrier that is not a header set: an MCP request's `_meta`
@@ -126,16 +161,28 @@ const incomingContext = (headers: Headers) =>
  */
 export function contextFromCarrier(carrier: Record<string, unknown> | undefined): Context {
   if (!tracing.on || typeof carrier?.traceparent !== 'string') return context.active();
-  return propagation.extract(context.active(), carrier, { get: (values, key) => (typeof values[key] === 'string' ? (values[key] as string) : undefined), keys: (values) => Object.keys(values) });
+  return propagation.extract(context.active(), carrier, {
+    get: (values, key) => (typeof values[key] === 'string' ? (values[key] as string) : undefined),
+    keys: (values) => Object.keys(values),
+  });
 }
 
 /** The server span of one request, a child of the caller's traceparent when it sends one. */
-export function inRequestSpan(request: Request, route: string, requestId: string, work: () => Promise<Response>): Promise<Response> {
+export function inRequestSpan(
+  request: Request,
+  route: string,
+  requestId: string,
+  work: () => Promise<Response>,
+): Promise<Response> {
   if (!tracing.on) return work();
   const parent = incomingContext(request.headers);
   // Decided before the span's name and attributes are made: a request left out needs neither.
   if (!recorded(parent, true)) return unrecorded(parent, work);
-  const attributes = { 'http.request.method': request.method, 'http.route': route, 'signalboard.request_id': requestId };
+  const attributes = {
+    'http.request.method': request.method,
+    'http.route': route,
+    'signalboard.request_id': requestId,
+  };
   return recordedSpan(
     `${request.method} ${route}`,
     attributes,

@@ -36,10 +36,18 @@ export interface ProviderDefinition {
   dimensions: readonly string[];
 }
 
-const base = (unit: MetricUnit, direction: MetricDirection, column: string): BaseMetric =>
-  ({ kind: 'base', unit, direction, column });
+const base = (unit: MetricUnit, direction: MetricDirection, column: string): BaseMetric => ({
+  kind: 'base',
+  unit,
+  direction,
+  column,
+});
 const derived = (
-  unit: MetricUnit, direction: MetricDirection, numerator: string, denominator: string, multiplier?: number,
+  unit: MetricUnit,
+  direction: MetricDirection,
+  numerator: string,
+  denominator: string,
+  multiplier?: number,
 ): DerivedMetric => ({
   kind: 'derived',
   unit,
@@ -112,7 +120,9 @@ export const catalog: Record<ProviderId, ProviderDefinition> = {
   },
 };
 
-export const ALL_METRIC_NAMES = [...new Set(PROVIDERS.flatMap((provider) => Object.keys(catalog[provider].metrics)))].sort();
+export const ALL_METRIC_NAMES = [
+  ...new Set(PROVIDERS.flatMap((provider) => Object.keys(catalog[provider].metrics))),
+].sort();
 
 export function baseMetricsOf(provider: ProviderId): string[] {
   return Object.entries(catalog[provider].metrics)
@@ -127,7 +137,11 @@ export function inputsOf(provider: ProviderId, name: string): string[] {
 }
 
 /** A metric's value from summed base parts; a ratio with a zero or missing denominator is null. */
-export function metricValue(provider: ProviderId, name: string, sums: Record<string, number | null | undefined>): number | null {
+export function metricValue(
+  provider: ProviderId,
+  name: string,
+  sums: Record<string, number | null | undefined>,
+): number | null {
   const metric = catalog[provider].metrics[name]!;
   if (metric.kind === 'base') return sums[name] ?? 0;
   const numerator = sums[metric.numerator] ?? 0;

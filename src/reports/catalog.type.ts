@@ -16,7 +16,8 @@ interface MetricShape {
 }
 
 const MetricDirectionEnum = builder.enumType('MetricDirection', {
-  description: 'Which way a change is good: higher, lower (a cost per click, a position: 1 is first) or neutral (spend).',
+  description:
+    'Which way a change is good: higher, lower (a cost per click, a position: 1 is first) or neutral (spend).',
   values: METRIC_DIRECTIONS,
 });
 
@@ -24,7 +25,9 @@ const MetricInfo = builder.objectRef<MetricShape>('CatalogMetric').implement({
   fields: (t) => ({
     id: t.exposeString('id'),
     unit: t.exposeString('unit', { description: 'count, currency, percent (0..1) or decimal.' }),
-    kind: t.exposeString('kind', { description: 'base: summed per day; derived: a ratio of base metrics over the whole range.' }),
+    kind: t.exposeString('kind', {
+      description: 'base: summed per day; derived: a ratio of base metrics over the whole range.',
+    }),
     direction: t.expose('direction', { type: MetricDirectionEnum }),
     formula: t.exposeString('formula', { nullable: true }),
   }),
@@ -42,7 +45,10 @@ const ProviderInfo = builder.objectRef<ProviderId>('CatalogProvider').implement(
           unit: definition.unit,
           kind: definition.kind,
           direction: definition.direction,
-          formula: definition.kind === 'derived' ? `${definition.numerator} / ${definition.denominator}${definition.multiplier ? ` × ${definition.multiplier}` : ''}` : null,
+          formula:
+            definition.kind === 'derived'
+              ? `${definition.numerator} / ${definition.denominator}${definition.multiplier ? ` × ${definition.multiplier}` : ''}`
+              : null,
         })),
     }),
     dimensions: t.stringList({ resolve: (id) => [...catalog[id].dimensions] }),
@@ -50,10 +56,15 @@ const ProviderInfo = builder.objectRef<ProviderId>('CatalogProvider').implement(
 });
 
 const AI_RATES: { id: string; meaning: string; direction: MetricDirection }[] = [
-  { id: 'visibility', direction: 'higher', meaning: 'visibilityCount / totalRuns: share of runs in which the brand appears (0..1)' },
   {
-    id: 'shareOfVoice', direction: 'higher',
-    meaning: 'mentionCount / totalMentionCount: the brand\'s share of all brand mentions (0..1)',
+    id: 'visibility',
+    direction: 'higher',
+    meaning: 'visibilityCount / totalRuns: share of runs in which the brand appears (0..1)',
+  },
+  {
+    id: 'shareOfVoice',
+    direction: 'higher',
+    meaning: "mentionCount / totalMentionCount: the brand's share of all brand mentions (0..1)",
   },
   { id: 'averagePosition', meaning: 'positionSum / positionedCount: 1 = named first', direction: 'lower' },
   { id: 'sentiment', meaning: '(positive − negative) / classified mentions (−1..1)', direction: 'higher' },
@@ -74,8 +85,19 @@ const CatalogType = builder.objectRef<object>('MetricCatalog').implement({
     datePresets: t.stringList({ resolve: () => [...DATE_PRESETS] }),
     comparePresets: t.stringList({ resolve: () => [...COMPARE_PRESETS] }),
     aiModels: t.stringList({ resolve: () => [...AI_MODELS] }),
-    aiRates: t.field({ type: [AiRateInfo], description: 'Pooled per locale: sums of counts over sums of runs, never means of rates.', resolve: () => AI_RATES }),
+    aiRates: t.field({
+      type: [AiRateInfo],
+      description: 'Pooled per locale: sums of counts over sums of runs, never means of rates.',
+      resolve: () => AI_RATES,
+    }),
   }),
 });
 
-builder.queryField('metricCatalog', (t) => t.field({ type: CatalogType, description: 'Providers, metrics, dimensions, units and presets.', extensions: GRAPH_ONLY, resolve: () => ({}) }));
+builder.queryField('metricCatalog', (t) =>
+  t.field({
+    type: CatalogType,
+    description: 'Providers, metrics, dimensions, units and presets.',
+    extensions: GRAPH_ONLY,
+    resolve: () => ({}),
+  }),
+);

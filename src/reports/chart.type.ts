@@ -17,17 +17,19 @@ const bucketFields = (t: BucketFieldBuilder) => ({
     description: 'Days of the bucket inside the range (a week has 7, a month its own).',
   }),
   partial: t.exposeBoolean('partial', {
-    description: 'True when the range cuts the bucket (a first or last week or month with fewer days): '
-      + 'its sum covers daysInRange days only.',
+    description:
+      'True when the range cuts the bucket (a first or last week or month with fewer days): ' +
+      'its sum covers daysInRange days only.',
   }),
   daysWithData: t.exposeInt('daysWithData', {
-    description: 'Days of daysInRange with facts of the widget\'s source. 0 is no data (a gap, not a bucket of '
-      + 'zeros, although value reads 0 for a count); fewer than daysInRange, the sum covers those days only.',
+    description:
+      "Days of daysInRange with facts of the widget's source. 0 is no data (a gap, not a bucket of " +
+      'zeros, although value reads 0 for a count); fewer than daysInRange, the sum covers those days only.',
   }),
 });
 
 const ChartBucketType = builder.objectRef<BucketSpan>('ChartBucket').implement({
-  description: 'The compared range\'s bucket a chart point is compared with.',
+  description: "The compared range's bucket a chart point is compared with.",
   fields: bucketFields,
 });
 
@@ -43,9 +45,10 @@ const ChartPointType = builder.objectRef<ChartPoint>('ChartPoint').implement({
     compareBucket: t.expose('compareBucket', {
       type: ChartBucketType,
       nullable: true,
-      description: 'The compared range\'s bucket at the same position (first with first), with its own days: '
-        + 'a partial week may be compared with a whole one. Null without a comparison, or past the compared '
-        + 'range\'s last bucket.',
+      description:
+        "The compared range's bucket at the same position (first with first), with its own days: " +
+        'a partial week may be compared with a whole one. Null without a comparison, or past the compared ' +
+        "range's last bucket.",
     }),
   }),
 });

@@ -1,6 +1,17 @@
 // The date presets of the contract: ranges resolved from a report's "today" in its time
 // zone, compare ranges, and the buckets of a chart.
-import { addDays, addMonths, addYears, daysBetweenInclusive, startOfMonth, startOfQuarter, startOfWeek, startOfYear, type CivilDate, type DateRange } from '../dates/civil-date.js';
+import {
+  addDays,
+  addMonths,
+  addYears,
+  daysBetweenInclusive,
+  startOfMonth,
+  startOfQuarter,
+  startOfWeek,
+  startOfYear,
+  type CivilDate,
+  type DateRange,
+} from '../dates/civil-date.js';
 
 export const DATE_PRESETS = [
   'today',
@@ -105,7 +116,11 @@ const nextBucket = (start: CivilDate, granularity: Granularity): CivilDate =>
  * How many days of the bucket starting at `start` lie in the range, and whether that is fewer
  * than it has (a week or month the range cuts).
  */
-export function bucketCoverage(start: CivilDate, granularity: Granularity, range: DateRange): { daysInRange: number; partial: boolean } {
+export function bucketCoverage(
+  start: CivilDate,
+  granularity: Granularity,
+  range: DateRange,
+): { daysInRange: number; partial: boolean } {
   const end = addDays(nextBucket(start, granularity), -1);
   const from = start > range.from ? start : range.from;
   const to = end < range.to ? end : range.to;

@@ -59,7 +59,12 @@ export const reportDefinitionSchema = z
   .superRefine((definition, ctx) => {
     const seen = new Set<string>();
     definition.widgets.forEach((widget, index) => {
-      if (seen.has(widget.id)) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['widgets', index, 'id'], message: `duplicate widget id "${widget.id}"` });
+      if (seen.has(widget.id))
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          path: ['widgets', index, 'id'],
+          message: `duplicate widget id "${widget.id}"`,
+        });
       seen.add(widget.id);
     });
   });

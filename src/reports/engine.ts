@@ -9,7 +9,6 @@ import { daysBetweenInclusive, type DateRange } from '../dates/civil-date.js';
 import { bucketCoverage, bucketsOf, type Granularity } from './date-presets.js';
 import type { ReportDefinition, Widget } from './definition.js';
 
-
 export interface Kpi {
   widgetId: string;
   metric: string;
@@ -95,7 +94,13 @@ export function assembleKpis(widget: Widget, current: SeriesSums, previous: Seri
   });
 }
 
-export function assembleChart(widget: Widget, range: DateRange, compareRange: DateRange | null, current: SeriesSums, previous: SeriesSums | null): Chart {
+export function assembleChart(
+  widget: Widget,
+  range: DateRange,
+  compareRange: DateRange | null,
+  current: SeriesSums,
+  previous: SeriesSums | null,
+): Chart {
   const provider = widget.provider as ProviderId;
   const granularity = widget.granularity ?? 'day';
   const previousBuckets = compareRange ? bucketsOf(compareRange, granularity) : [];
@@ -135,7 +140,8 @@ export function assembleTable(widget: Widget, current: TableSums, previous: Tabl
     .sort((a, b) => (b.rank ?? -Infinity) - (a.rank ?? -Infinity) || a.dimensionValue.localeCompare(b.dimensionValue))
     .slice(0, widget.limit ?? 10);
   const valuesOf = (sums: Sums | undefined) => widget.metrics.map((metric) => valueOf(provider, metric, sums));
-  const previousValuesOf = (sums: Sums | undefined) => widget.metrics.map((metric) => previousValueOf(provider, metric, sums));
+  const previousValuesOf = (sums: Sums | undefined) =>
+    widget.metrics.map((metric) => previousValueOf(provider, metric, sums));
   const nullValues = widget.metrics.map(() => null);
   return {
     widgetId: widget.id,
@@ -146,7 +152,10 @@ export function assembleTable(widget: Widget, current: TableSums, previous: Tabl
       values: valuesOf(sums),
       previousValues: previous ? previousValuesOf(previous.byValue.get(dimensionValue)) : nullValues,
     })),
-    totals: { values: valuesOf(current.total), previousValues: previous ? previousValuesOf(previous.total) : nullValues },
+    totals: {
+      values: valuesOf(current.total),
+      previousValues: previous ? previousValuesOf(previous.total) : nullValues,
+    },
   };
 }
 
@@ -182,10 +191,17 @@ function planReport({ definition, range, compareRange }: ReportDataInput): Repor
   const partIndex = new Map<string, number>();
   ranges.forEach((_, rangeIndex) => {
     for (const [provider, grains] of grainsByProvider) {
-      partIndex.set(`${provider}|${rangeIndex}`, parts.push({ kind: 'series', provider, rangeIndex, grains: [...grains].sort() }) - 1);
+      partIndex.set(
+        `${provider}|${rangeIndex}`,
+        parts.push({ kind: 'series', provider, rangeIndex, grains: [...grains].sort() }) - 1,
+      );
     }
     for (const [provider, dimensions] of dimensionsByProvider) {
-      for (const dimension of dimensions) partIndex.set(`${provider}|${dimension}|${rangeIndex}`, parts.push({ kind: 'table', provider, rangeIndex, dimension }) - 1);
+      for (const dimension of dimensions)
+        partIndex.set(
+          `${provider}|${dimension}|${rangeIndex}`,
+          parts.push({ kind: 'table', provider, rangeIndex, dimension }) - 1,
+        );
     }
   });
   return { parts, partIndex, ranges };
@@ -197,11 +213,19 @@ function planReport({ definition, range, compareRange }: ReportDataInput): Repor
  */
 function coverageOf(plan: ReportPlan, sums: readonly (SeriesSums | TableSums)[], rangeIndex: number): Coverage {
   const counts = plan.parts.flatMap((part, index) =>
-    (part.rangeIndex === rangeIndex ? [sums[index]?.daysWithData ?? 0] : []));
-  return { days: daysBetweenInclusive(plan.ranges[rangeIndex]!), daysWithData: counts.length ? Math.min(...counts) : 0 };
+    part.rangeIndex === rangeIndex ? [sums[index]?.daysWithData ?? 0] : [],
+  );
+  return {
+    days: daysBetweenInclusive(plan.ranges[rangeIndex]!),
+    daysWithData: counts.length ? Math.min(...counts) : 0,
+  };
 }
 
-function assembleReport({ definition, range, compareRange }: ReportDataInput, plan: ReportPlan, sums: readonly (SeriesSums | TableSums)[]): ReportData {
+function assembleReport(
+  { definition, range, compareRange }: ReportDataInput,
+  plan: ReportPlan,
+  sums: readonly (SeriesSums | TableSums)[],
+): ReportData {
   const part = <T>(key: string) => sums[plan.partIndex.get(key)!] as T;
   const data: ReportData = {
     coverage: coverageOf(plan, sums, 0),
@@ -213,7 +237,9 @@ function assembleReport({ definition, range, compareRange }: ReportDataInput, pl
   for (const widget of definition.widgets) {
     if (widget.type === 'table') {
       const key = `${widget.provider}|${widget.dimension}`;
-      data.tables.push(assembleTable(widget, part<TableSums>(`${key}|0`), compareRange ? part<TableSums>(`${key}|1`) : null));
+      data.tables.push(
+        assembleTable(widget, part<TableSums>(`${key}|0`), compareRange ? part<TableSums>(`${key}|1`) : null),
+      );
       continue;
     }
     const current = part<SeriesSums>(`${widget.provider}|0`);
@@ -225,10 +251,17 @@ function assembleReport({ definition, range, compareRange }: ReportDataInput, pl
 }
 
 /** The live data of several reports, with one aggregation statement for all of them. */
-export async function computeReportData(scope: WorkspaceScope, inputs: readonly ReportDataInput[]): Promise<ReportData[]> {
+export async function computeReportData(
+  scope: WorkspaceScope,
+  inputs: readonly ReportDataInput[],
+): Promise<ReportData[]> {
   const plans = inputs.map(planReport);
   // A report without a client has no data source: its parts stay empty.
-  const requests = inputs.map((input, index) => ({ clientId: input.clientId ?? '', parts: input.clientId ? plans[index]!.parts : [], ranges: plans[index]!.ranges }));
+  const requests = inputs.map((input, index) => ({
+    clientId: input.clientId ?? '',
+    parts: input.clientId ? plans[index]!.parts : [],
+    ranges: plans[index]!.ranges,
+  }));
   const sums = await queryReportSums(scope, requests);
   return inputs.map((input, index) => assembleReport(input, plans[index]!, sums[index]!));
 }

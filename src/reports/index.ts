@@ -7,6 +7,14 @@ export { GRANULARITIES, WIDGET_TYPES } from './definition.js';
 export type { ReportDefinition } from './definition.js';
 export { computeReportData } from './engine.js';
 export type { ReportData } from './engine.js';
-export { archiveReport, createReport, updateReport, updateReportWidgets, addWidget, duplicateReport, removeWidget } from './report-management.js';
+export {
+  archiveReport,
+  createReport,
+  updateReport,
+  updateReportWidgets,
+  addWidget,
+  duplicateReport,
+  removeWidget,
+} from './report-management.js';
 export { reportRepository } from './repository.js';
 export type { ReportRow, ReportSummaryRow } from './repository.js';

@@ -18,10 +18,21 @@ export interface MetricsQuestion {
 /** The definition of a one-table report answering the question; a bad provider, metric or dimension is named. */
 export function questionDefinition(question: MetricsQuestion): ReportDefinition {
   const parsed = reportDefinitionSchema.safeParse({
-    widgets: [{ id: 'query', type: 'table', title: 'query', provider: question.provider, metrics: question.metrics, dimension: question.dimension, limit: question.limit }],
+    widgets: [
+      {
+        id: 'query',
+        type: 'table',
+        title: 'query',
+        provider: question.provider,
+        metrics: question.metrics,
+        dimension: question.dimension,
+        limit: question.limit,
+      },
+    ],
     dateConfig: { datePreset: question.datePreset, comparePreset: question.comparePreset, timezone: question.timezone },
   });
-  if (!parsed.success) throw invalidParameter('metrics', `Not a query of this catalog: ${formatZodIssues(parsed.error)}`);
+  if (!parsed.success)
+    throw invalidParameter('metrics', `Not a query of this catalog: ${formatZodIssues(parsed.error)}`);
   return parsed.data;
 }
 
@@ -42,7 +53,13 @@ export function topMovers(rows: readonly TableRow[], limit: number): Mover[] {
       const value = row.values[0] ?? null;
       const previousValue = row.previousValues?.[0] ?? null;
       const delta = value !== null && previousValue !== null ? value - previousValue : null;
-      return { dimensionValue: row.dimensionValue, value, previousValue, delta, change: delta !== null && previousValue ? delta / Math.abs(previousValue) : null };
+      return {
+        dimensionValue: row.dimensionValue,
+        value,
+        previousValue,
+        delta,
+        change: delta !== null && previousValue ? delta / Math.abs(previousValue) : null,
+      };
     })
     .filter((mover) => mover.delta !== null && mover.delta !== 0)
     .sort((a, b) => Math.abs(b.delta!) - Math.abs(a.delta!) || a.dimensionValue.localeCompare(b.dimensionValue))

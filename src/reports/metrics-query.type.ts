@@ -20,7 +20,10 @@ const MOVERS = intBounds(1, 100, 10);
 
 const questionArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>, limit: IntBounds) => ({
   provider: arg({ type: ProviderEnum, required: true }),
-  dimension: arg.string({ required: true, description: 'A dimension of the provider (describe_metrics lists them), e.g. campaign or country.' }),
+  dimension: arg.string({
+    required: true,
+    description: 'A dimension of the provider (describe_metrics lists them), e.g. campaign or country.',
+  }),
   datePreset: arg({ type: DatePresetEnum, required: false, description: 'Default: last_30_days.' }),
   comparePreset: arg({ type: ComparePresetEnum, required: false, description: 'Default: previous_period.' }),
   limit: boundedIntArg(arg, limit, 'Rows'),
@@ -35,10 +38,24 @@ interface Question {
 }
 
 /** The one-table report of a question about a client, computed now (in the workspace's time zone). */
-async function answerTable(clientId: string, metrics: string[], question: Question, ctx: GraphQLContext, limit: number) {
+async function answerTable(
+  clientId: string,
+  metrics: string[],
+  question: Question,
+  ctx: GraphQLContext,
+  limit: number,
+) {
   const datePreset = question.datePreset ?? 'last_30_days';
   const comparePreset = question.comparePreset ?? 'previous_period';
-  const definition = questionDefinition({ provider: question.provider, metrics, dimension: question.dimension, limit, datePreset, comparePreset, timezone: ctx.principal.timezone });
+  const definition = questionDefinition({
+    provider: question.provider,
+    metrics,
+    dimension: question.dimension,
+    limit,
+    datePreset,
+    comparePreset,
+    timezone: ctx.principal.timezone,
+  });
   const range = resolveDatePreset(datePreset, todayIn(ctx.principal.timezone, ctx.now));
   const compareRange = resolveComparePreset(comparePreset, range);
   const [data] = await computeReportData(ctx.workspace, [{ clientId, definition, range, compareRange }]);
@@ -48,12 +65,14 @@ async function answerTable(clientId: string, metrics: string[], question: Questi
 builder.objectField(ClientType, 'metricsTable', (t) =>
   t.field({
     type: TableType,
-    description: "This client's metrics by one dimension for a period, with the comparison period: what a report's table widget would show.",
+    description:
+      "This client's metrics by one dimension for a period, with the comparison period: what a report's table widget would show.",
     authScopes: { scope: 'reports:read' },
     extensions: GRAPH_ONLY,
     args: { metrics: t.arg({ type: [MetricEnum], required: true }), ...questionArgs(t.arg, TABLE_ROWS) },
     complexity: (args) => boundedListCost(args.limit, TABLE_ROWS),
-    resolve: (client, args, ctx) => answerTable(client.id, args.metrics, args, ctx, withinBounds(args.limit, TABLE_ROWS)),
+    resolve: (client, args, ctx) =>
+      answerTable(client.id, args.metrics, args, ctx, withinBounds(args.limit, TABLE_ROWS)),
   }),
 );
 
@@ -64,18 +83,23 @@ const MoverType = builder.objectRef<Mover>('Mover').implement({
     value: t.exposeFloat('value', { nullable: true }),
     previousValue: t.exposeFloat('previousValue', { nullable: true }),
     delta: t.exposeFloat('delta', { nullable: true, description: 'value − previousValue.' }),
-    change: t.exposeFloat('change', { nullable: true, description: 'Relative change; null when the previous value is 0.' }),
+    change: t.exposeFloat('change', {
+      nullable: true,
+      description: 'Relative change; null when the previous value is 0.',
+    }),
   }),
 });
 
 builder.objectField(ClientType, 'topMovers', (t) =>
   t.field({
     type: [MoverType],
-    description: "The dimension values whose metric changed most (by absolute difference) between the period and the comparison period, among the 100 largest.",
+    description:
+      'The dimension values whose metric changed most (by absolute difference) between the period and the comparison period, among the 100 largest.',
     authScopes: { scope: 'reports:read' },
     extensions: GRAPH_ONLY,
     args: { metric: t.arg({ type: MetricEnum, required: true }), ...questionArgs(t.arg, MOVERS) },
     complexity: (args) => boundedListCost(args.limit, MOVERS),
-    resolve: async (client, args, ctx) => topMovers((await answerTable(client.id, [args.metric], args, ctx, 100)).rows, withinBounds(args.limit, MOVERS)),
+    resolve: async (client, args, ctx) =>
+      topMovers((await answerTable(client.id, [args.metric], args, ctx, 100)).rows, withinBounds(args.limit, MOVERS)),
   }),
 );

@@ -4,7 +4,11 @@ import { ComparePresetEnum, DatePresetEnum, MetricEnum } from '../graphql/enums.
 import { emptyMeta, itemEnvelope } from '../graphql/envelope.js';
 import { daysBetweenInclusive, todayIn, type DateRange } from '../dates/civil-date.js';
 import {
-  MAX_REPORT_DAYS, resolveComparePreset, resolveDatePreset, type ComparePreset, type DatePreset,
+  MAX_REPORT_DAYS,
+  resolveComparePreset,
+  resolveDatePreset,
+  type ComparePreset,
+  type DatePreset,
 } from './date-presets.js';
 import type { Coverage, Kpi, ReportData, Table, TableRow } from './engine.js';
 import { ChartType } from './chart.type.js';
@@ -30,20 +34,29 @@ const KpiType = builder.objectRef<Kpi>('Kpi').implement({
     widgetId: t.exposeString('widgetId'),
     metric: t.expose('metric', { type: MetricEnum }),
     value: t.exposeFloat('value', { nullable: true }),
-    previousValue: t.exposeFloat('previousValue', { nullable: true, description: 'Null when the compared period has no data for this metric (not 0).' }),
-    change: t.exposeFloat('change', { nullable: true, description: 'Relative change against previousValue; null when that is 0 or null.' }),
+    previousValue: t.exposeFloat('previousValue', {
+      nullable: true,
+      description: 'Null when the compared period has no data for this metric (not 0).',
+    }),
+    change: t.exposeFloat('change', {
+      nullable: true,
+      description: 'Relative change against previousValue; null when that is 0 or null.',
+    }),
   }),
 });
 
 type CoveredRange = DateRange & Coverage;
 
 const ReportRangeType = builder.objectRef<CoveredRange>('ReportRange').implement({
-  description: 'A report\'s range (inclusive) with how much of it has data: the days with facts of the report\'s least covered source.',
+  description:
+    "A report's range (inclusive) with how much of it has data: the days with facts of the report's least covered source.",
   fields: (t) => ({
     from: t.expose('from', { type: 'Date' }),
     to: t.expose('to', { type: 'Date' }),
     days: t.exposeInt('days', { description: 'Days in the range.' }),
-    daysWithData: t.exposeInt('daysWithData', { description: 'Days with facts; fewer than days: sums and changes cover part of the range.' }),
+    daysWithData: t.exposeInt('daysWithData', {
+      description: 'Days with facts; fewer than days: sums and changes cover part of the range.',
+    }),
   }),
 });
 
@@ -51,14 +64,20 @@ const TableRowType = builder.objectRef<TableRow>('TableRow').implement({
   fields: (t) => ({
     dimensionValue: t.exposeString('dimensionValue'),
     values: t.exposeFloatList('values', { nullable: { list: false, items: true } }),
-    previousValues: t.exposeFloatList('previousValues', { nullable: { list: false, items: true }, description: 'Per column; null where the compared period has no data for that metric (not 0).' }),
+    previousValues: t.exposeFloatList('previousValues', {
+      nullable: { list: false, items: true },
+      description: 'Per column; null where the compared period has no data for that metric (not 0).',
+    }),
   }),
 });
 
 const TableTotalsType = builder.objectRef<Table['totals']>('TableTotals').implement({
   fields: (t) => ({
     values: t.exposeFloatList('values', { nullable: { list: false, items: true } }),
-    previousValues: t.exposeFloatList('previousValues', { nullable: { list: false, items: true }, description: 'Per column; null where the compared period has no data for that metric (not 0).' }),
+    previousValues: t.exposeFloatList('previousValues', {
+      nullable: { list: false, items: true },
+      description: 'Per column; null where the compared period has no data for that metric (not 0).',
+    }),
   }),
 });
 
@@ -89,7 +108,7 @@ const ReportDataType = builder.objectRef<ReportDataShape>('ReportData').implemen
       nullable: true,
       description: 'Null without a comparison. A change against a range with few days of data is not like for like.',
       resolve: (data): CoveredRange | null =>
-        (data.compareRange && data.compareCoverage ? { ...data.compareRange, ...data.compareCoverage } : null),
+        data.compareRange && data.compareCoverage ? { ...data.compareRange, ...data.compareCoverage } : null,
     }),
     timezone: t.exposeString('timezone'),
     kpis: t.expose('kpis', { type: [KpiType], complexity: KPI_ROWS }),
@@ -98,10 +117,15 @@ const ReportDataType = builder.objectRef<ReportDataShape>('ReportData').implemen
   }),
 });
 
-const ReportDataItem = itemEnvelope('ReportDataItem', ReportDataType, 'A report\'s live data.');
+const ReportDataItem = itemEnvelope('ReportDataItem', ReportDataType, "A report's live data.");
 
 /** A report's data for the given presets (default: its dateConfig), resolved in its time zone. */
-async function reportData(report: ReportRow, datePreset: DatePreset | null | undefined, comparePreset: ComparePreset | null | undefined, ctx: GraphQLContext): Promise<ReportDataShape> {
+async function reportData(
+  report: ReportRow,
+  datePreset: DatePreset | null | undefined,
+  comparePreset: ComparePreset | null | undefined,
+  ctx: GraphQLContext,
+): Promise<ReportDataShape> {
   const { dateConfig } = report.definition;
   const range = resolveDatePreset(datePreset ?? dateConfig.datePreset, todayIn(dateConfig.timezone, ctx.now));
   const compareRange = resolveComparePreset(comparePreset ?? dateConfig.comparePreset, range);
@@ -112,12 +136,20 @@ async function reportData(report: ReportRow, datePreset: DatePreset | null | und
 builder.queryField('reportData', (t) =>
   t.field({
     type: ReportDataItem,
-    description: 'A report\'s live assembled data: KPIs, charts and tables. Presets default to the report\'s dateConfig.',
+    description: "A report's live assembled data: KPIs, charts and tables. Presets default to the report's dateConfig.",
     authScopes: { scope: 'reports:read' },
     args: {
       id: t.arg({ type: 'ReportId', required: true }),
-      datePreset: t.arg({ type: DatePresetEnum, required: false, description: 'Range to report on; default: the report\'s dateConfig.datePreset.' }),
-      comparePreset: t.arg({ type: ComparePresetEnum, required: false, description: 'Range to compare with; default: the report\'s dateConfig.comparePreset.' }),
+      datePreset: t.arg({
+        type: DatePresetEnum,
+        required: false,
+        description: "Range to report on; default: the report's dateConfig.datePreset.",
+      }),
+      comparePreset: t.arg({
+        type: ComparePresetEnum,
+        required: false,
+        description: "Range to compare with; default: the report's dateConfig.comparePreset.",
+      }),
     },
     resolve: async (_root, args, ctx) => ({
       data: await reportData(await ctx.repositories.reports.find(args.id), args.datePreset, args.comparePreset, ctx),
@@ -130,12 +162,20 @@ for (const variant of [ReportSummaryType, ReportType]) {
   builder.objectField(variant, 'data', (t) =>
     t.field({
       type: ReportDataType,
-      description: 'This report\'s live data; reports asked together share one aggregation statement.',
+      description: "This report's live data; reports asked together share one aggregation statement.",
       authScopes: { scope: 'reports:read' },
       extensions: GRAPH_ONLY,
       args: {
-        datePreset: t.arg({ type: DatePresetEnum, required: false, description: 'Default: the report\'s dateConfig.datePreset.' }),
-        comparePreset: t.arg({ type: ComparePresetEnum, required: false, description: 'Default: the report\'s dateConfig.comparePreset.' }),
+        datePreset: t.arg({
+          type: DatePresetEnum,
+          required: false,
+          description: "Default: the report's dateConfig.datePreset.",
+        }),
+        comparePreset: t.arg({
+          type: ComparePresetEnum,
+          required: false,
+          description: "Default: the report's dateConfig.comparePreset.",
+        }),
       },
       // Summaries carry no definition; the full row comes from the request's report loader
       // (one statement for every report of the page, none when node() loaded it already).
@@ -149,7 +189,12 @@ for (const variant of [ReportSummaryType, ReportType]) {
 }
 
 /** The data of a report over two explicit ranges (a comparison the presets cannot name). */
-async function reportDataOver(report: ReportRow, range: DateRange, compareRange: DateRange | null, ctx: GraphQLContext): Promise<ReportDataShape> {
+async function reportDataOver(
+  report: ReportRow,
+  range: DateRange,
+  compareRange: DateRange | null,
+  ctx: GraphQLContext,
+): Promise<ReportDataShape> {
   const { dateConfig } = report.definition;
   const data = await ctx.loaders.reportData.load({ report, range, compareRange });
   return { reportId: report.id, range, compareRange, timezone: dateConfig.timezone, ...data };
@@ -157,13 +202,22 @@ async function reportDataOver(report: ReportRow, range: DateRange, compareRange:
 
 function explicitRange(from: string, to: string, param: string): DateRange {
   if (from > to) throw invalidParameter(param, `${param}: the first day (${from}) is after the last (${to}).`);
-  if (daysBetweenInclusive({ from, to }) > MAX_REPORT_DAYS) throw invalidParameter(param, `${param}: at most three years.`);
+  if (daysBetweenInclusive({ from, to }) > MAX_REPORT_DAYS)
+    throw invalidParameter(param, `${param}: at most three years.`);
   return { from, to };
 }
 
 const presetArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => ({
-  datePreset: arg({ type: DatePresetEnum, required: false, description: "Default: the report's dateConfig.datePreset." }),
-  comparePreset: arg({ type: ComparePresetEnum, required: false, description: "Default: the report's dateConfig.comparePreset." }),
+  datePreset: arg({
+    type: DatePresetEnum,
+    required: false,
+    description: "Default: the report's dateConfig.datePreset.",
+  }),
+  comparePreset: arg({
+    type: ComparePresetEnum,
+    required: false,
+    description: "Default: the report's dateConfig.comparePreset.",
+  }),
 });
 
 builder.objectField(ReportType, 'widgetData', (t) =>
@@ -175,9 +229,14 @@ builder.objectField(ReportType, 'widgetData', (t) =>
     args: { widgetId: t.arg.string({ required: true }), ...presetArgs(t.arg) },
     resolve: async (report, args, ctx) => {
       const widgets = report.definition.widgets;
-      if (!widgets.some((widget) => widget.id === args.widgetId)) throw invalidParameter('widgetId', `No widget ${args.widgetId.slice(0, 64)} in this report; widgets: ${widgets.map((widget) => widget.id).join(', ')}.`);
+      if (!widgets.some((widget) => widget.id === args.widgetId))
+        throw invalidParameter(
+          'widgetId',
+          `No widget ${args.widgetId.slice(0, 64)} in this report; widgets: ${widgets.map((widget) => widget.id).join(', ')}.`,
+        );
       const data = await reportData(report, args.datePreset, args.comparePreset, ctx);
-      const mine = <T extends { widgetId: string }>(items: T[]) => items.filter((item) => item.widgetId === args.widgetId);
+      const mine = <T extends { widgetId: string }>(items: T[]) =>
+        items.filter((item) => item.widgetId === args.widgetId);
       return { ...data, kpis: mine(data.kpis), charts: mine(data.charts), tables: mine(data.tables) };
     },
   }),
@@ -198,12 +257,19 @@ builder.objectField(ReportType, 'kpiSummary', (t) =>
 builder.objectField(ReportType, 'periodComparison', (t) =>
   t.field({
     type: ReportDataType,
-    description: 'This report over a range you choose, compared with another range you choose (e.g. two campaigns, or this month vs the same month last year).',
+    description:
+      'This report over a range you choose, compared with another range you choose (e.g. two campaigns, or this month vs the same month last year).',
     authScopes: { scope: 'reports:read' },
     extensions: GRAPH_ONLY,
     args: {
       ...periodComparisonArgs(t.arg),
     },
-    resolve: (report, args, ctx) => reportDataOver(report, explicitRange(args.currentFrom, args.currentTo, 'currentFrom'), explicitRange(args.previousFrom, args.previousTo, 'previousFrom'), ctx),
+    resolve: (report, args, ctx) =>
+      reportDataOver(
+        report,
+        explicitRange(args.currentFrom, args.currentTo, 'currentFrom'),
+        explicitRange(args.previousFrom, args.previousTo, 'previousFrom'),
+        ctx,
+      ),
   }),
 );

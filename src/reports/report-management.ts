@@ -23,7 +23,6 @@ export function validDefinition(raw: unknown, workspaceTimezone: string): Report
   return parsed.data;
 }
 
-
 async function liveReport(prisma: Db, workspaceId: string, reportId: string) {
   if (!isIdOf('report', reportId)) throw new UsageError(`${reportId} is not a report id (rep_…)`);
   const report = await prisma.report.findFirst({ where: { id: reportId, workspaceId, archivedAt: null } });
@@ -31,7 +30,14 @@ async function liveReport(prisma: Db, workspaceId: string, reportId: string) {
   return report;
 }
 
-const view = (report: { id: string; name: string; clientId: string | null; definition: unknown; updatedAt: Date; archivedAt: Date | null }) => ({
+const view = (report: {
+  id: string;
+  name: string;
+  clientId: string | null;
+  definition: unknown;
+  updatedAt: Date;
+  archivedAt: Date | null;
+}) => ({
   id: report.id,
   name: report.name,
   clientId: report.clientId,
@@ -46,12 +52,23 @@ function validName(name: string): string {
   return trimmed;
 }
 
-export function createReport(prisma: PrismaClient, input: { workspaceId: string; clientId: string | null; name: string; definition: unknown; actor: Actor }) {
+export function createReport(
+  prisma: PrismaClient,
+  input: { workspaceId: string; clientId: string | null; name: string; definition: unknown; actor: Actor },
+) {
   return adminCommand(prisma, input, REPORTS, async ({ tx, audit }) => {
     const workspace = await tx.workspace.findUniqueOrThrow({ where: { id: input.workspaceId } });
     const definition = validDefinition(input.definition, workspace.timezone);
     await assertClientOfWorkspace(tx, input.workspaceId, input.clientId);
-    const report = await tx.report.create({ data: { id: newId('report'), workspaceId: input.workspaceId, clientId: input.clientId, name: validName(input.name), definition: definition as object } });
+    const report = await tx.report.create({
+      data: {
+        id: newId('report'),
+        workspaceId: input.workspaceId,
+        clientId: input.clientId,
+        name: validName(input.name),
+        definition: definition as object,
+      },
+    });
     await audit('report.created', report.id, { name: report.name });
     return view(report);
   });
@@ -73,7 +90,12 @@ export function updateReport(prisma: PrismaClient, input: ReportChange) {
   });
 }
 
-async function applyChange(tx: Db, reportId: string, input: ReportChange, audit: (action: string, target: string, details?: Record<string, unknown>) => Promise<void>) {
+async function applyChange(
+  tx: Db,
+  reportId: string,
+  input: ReportChange,
+  audit: (action: string, target: string, details?: Record<string, unknown>) => Promise<void>,
+) {
   const workspace = await tx.workspace.findUniqueOrThrow({ where: { id: input.workspaceId } });
   if (input.clientId !== undefined) await assertClientOfWorkspace(tx, input.workspaceId, input.clientId);
   const updated = await tx.report.update({
@@ -81,15 +103,22 @@ async function applyChange(tx: Db, reportId: string, input: ReportChange, audit:
     data: {
       ...(input.name !== undefined ? { name: validName(input.name) } : {}),
       ...(input.clientId !== undefined ? { clientId: input.clientId } : {}),
-      ...(input.definition !== undefined ? { definition: validDefinition(input.definition, workspace.timezone) as object } : {}),
+      ...(input.definition !== undefined
+        ? { definition: validDefinition(input.definition, workspace.timezone) as object }
+        : {}),
     },
   });
-  await audit('report.updated', reportId, { fields: (['name', 'clientId', 'definition'] as const).filter((key) => input[key] !== undefined) });
+  await audit('report.updated', reportId, {
+    fields: (['name', 'clientId', 'definition'] as const).filter((key) => input[key] !== undefined),
+  });
   return view(updated);
 }
 
 /** Replaces the widgets, keeping the date configuration. */
-export function updateReportWidgets(prisma: PrismaClient, input: { workspaceId: string; reportId: string; widgets: unknown; actor: Actor }) {
+export function updateReportWidgets(
+  prisma: PrismaClient,
+  input: { workspaceId: string; reportId: string; widgets: unknown; actor: Actor },
+) {
   return adminCommand(prisma, input, REPORTS, async ({ tx, audit }) => {
     const report = await liveReport(tx, input.workspaceId, input.reportId);
     const definition = report.definition as ReportDefinition;
@@ -98,7 +127,10 @@ export function updateReportWidgets(prisma: PrismaClient, input: { workspaceId: 
 }
 
 /** Adds one widget at the end (or at `position`, 0-based), validated with the whole definition. */
-export function addWidget(prisma: PrismaClient, input: { workspaceId: string; reportId: string; widget: unknown; position?: number | undefined; actor: Actor }) {
+export function addWidget(
+  prisma: PrismaClient,
+  input: { workspaceId: string; reportId: string; widget: unknown; position?: number | undefined; actor: Actor },
+) {
   return adminCommand(prisma, input, REPORTS, async ({ tx, audit }) => {
     const report = await liveReport(tx, input.workspaceId, input.reportId);
     const definition = report.definition as ReportDefinition;
@@ -109,21 +141,45 @@ export function addWidget(prisma: PrismaClient, input: { workspaceId: string; re
 }
 
 /** Removes one widget by its id; an unknown id is named. */
-export function removeWidget(prisma: PrismaClient, input: { workspaceId: string; reportId: string; widgetId: string; actor: Actor }) {
+export function removeWidget(
+  prisma: PrismaClient,
+  input: { workspaceId: string; reportId: string; widgetId: string; actor: Actor },
+) {
   return adminCommand(prisma, input, REPORTS, async ({ tx, audit }) => {
     const report = await liveReport(tx, input.workspaceId, input.reportId);
     const definition = report.definition as ReportDefinition;
-    if (!definition.widgets.some((widget) => widget.id === input.widgetId)) throw new UsageError(`report ${report.id} has no widget ${input.widgetId} (widgets: ${definition.widgets.map((widget) => widget.id).join(', ')})`, 'not_found');
-    return applyChange(tx, report.id, { ...input, definition: { ...definition, widgets: definition.widgets.filter((widget) => widget.id !== input.widgetId) } }, audit);
+    if (!definition.widgets.some((widget) => widget.id === input.widgetId))
+      throw new UsageError(
+        `report ${report.id} has no widget ${input.widgetId} (widgets: ${definition.widgets.map((widget) => widget.id).join(', ')})`,
+        'not_found',
+      );
+    return applyChange(
+      tx,
+      report.id,
+      {
+        ...input,
+        definition: { ...definition, widgets: definition.widgets.filter((widget) => widget.id !== input.widgetId) },
+      },
+      audit,
+    );
   });
 }
 
 /** A copy of a report (same client and definition) under a new name. */
-export function duplicateReport(prisma: PrismaClient, input: { workspaceId: string; reportId: string; name?: string | undefined; actor: Actor }) {
+export function duplicateReport(
+  prisma: PrismaClient,
+  input: { workspaceId: string; reportId: string; name?: string | undefined; actor: Actor },
+) {
   return adminCommand(prisma, input, REPORTS, async ({ tx, audit }) => {
     const source = await liveReport(tx, input.workspaceId, input.reportId);
     const copy = await tx.report.create({
-      data: { id: newId('report'), workspaceId: input.workspaceId, clientId: source.clientId, name: validName(input.name ?? `${source.name} (copy)`.slice(0, 200)), definition: source.definition as object },
+      data: {
+        id: newId('report'),
+        workspaceId: input.workspaceId,
+        clientId: source.clientId,
+        name: validName(input.name ?? `${source.name} (copy)`.slice(0, 200)),
+        definition: source.definition as object,
+      },
     });
     await audit('report.created', copy.id, { name: copy.name, duplicateOf: source.id });
     return view(copy);

@@ -79,7 +79,10 @@ export interface SumsRequest {
  * it, so facts are only ever read for a client of the caller's workspace. Then, per request,
  * its client id and its ranges' bounds.
  */
-export function reportSumsSql(requests: readonly Pick<SumsRequest, 'parts' | 'ranges'>[], workspace: WorkspaceBinding): string {
+export function reportSumsSql(
+  requests: readonly Pick<SumsRequest, 'parts' | 'ranges'>[],
+  workspace: WorkspaceBinding,
+): string {
   const selects: string[] = [];
   let param = 2;
   requests.forEach((request, requestIndex) => {
@@ -96,7 +99,9 @@ export function reportSumsSql(requests: readonly Pick<SumsRequest, 'parts' | 'ra
         return;
       }
       const grains = part.grains.map((grain) => GRAIN_SQL[grain]);
-      const grainOf = part.grains.map((grain) => `WHEN GROUPING(${GRAIN_SQL[grain]}) = 0 THEN '${grain}:' || (${GRAIN_SQL[grain]})::date::text`).join(' ');
+      const grainOf = part.grains
+        .map((grain) => `WHEN GROUPING(${GRAIN_SQL[grain]}) = 0 THEN '${grain}:' || (${GRAIN_SQL[grain]})::date::text`)
+        .join(' ');
       selects.push(`SELECT ${tag}, ${grains.length ? `CASE ${grainOf} END` : 'NULL'} AS key, ${SUM_COLUMNS} FROM metric_facts
         WHERE ${where} AND dimension = '' GROUP BY GROUPING SETS (()${grains.map((grain) => `, (${grain})`).join('')})`);
     });
@@ -111,23 +116,37 @@ function toSums(row: Record<string, unknown>): Sums {
   for (const name of METRIC_COLUMNS) if (row[name] != null) sums[name] = Number(row[name]);
   return sums;
 }
-const emptySeries = (): SeriesSums =>
-  ({ total: {}, daysWithData: 0, buckets: { day: new Map(), week: new Map(), month: new Map() } });
+const emptySeries = (): SeriesSums => ({
+  total: {},
+  daysWithData: 0,
+  buckets: { day: new Map(), week: new Map(), month: new Map() },
+});
 const emptyTable = (): TableSums => ({ byValue: new Map(), total: {}, daysWithData: 0 });
-const emptySums = (parts: readonly Part[]) => parts.map((part) => (part.kind === 'series' ? emptySeries() : emptyTable()));
+const emptySums = (parts: readonly Part[]) =>
+  parts.map((part) => (part.kind === 'series' ? emptySeries() : emptyTable()));
 
 /** The sums of every part of every request, in one round trip. */
-export async function queryReportSums(scope: WorkspaceScope, requests: readonly SumsRequest[]): Promise<(SeriesSums | TableSums)[][]> {
+export async function queryReportSums(
+  scope: WorkspaceScope,
+  requests: readonly SumsRequest[],
+): Promise<(SeriesSums | TableSums)[][]> {
   const results = requests.map((request) => emptySums(request.parts));
   const asked = requests.filter((request) => request.parts.length > 0);
   if (asked.length === 0) return results;
-  const values = asked.flatMap((request) => [request.clientId, ...request.ranges.flatMap((range) => [range.from, range.to])]);
+  const values = asked.flatMap((request) => [
+    request.clientId,
+    ...request.ranges.flatMap((range) => [range.from, range.to]),
+  ]);
   // Planning a report's statement costs about a third of executing it; a single report's
   // statement is named (parsed and planned once per connection). Its text depends only on
   // the report's shape (providers, grains, dimensions), so the number of names stays small.
   // Batches of several reports are too varied to keep prepared.
-  const named = (text: string) => (asked.length === 1 ? `report:${createHash('sha1').update(text).digest('base64url')}` : null);
-  const rows = await scope.rows(tenantStatement<Record<string, any>>(named, (workspace) => reportSumsSql(asked, workspace)), values);
+  const named = (text: string) =>
+    asked.length === 1 ? `report:${createHash('sha1').update(text).digest('base64url')}` : null;
+  const rows = await scope.rows(
+    tenantStatement<Record<string, any>>(named, (workspace) => reportSumsSql(asked, workspace)),
+    values,
+  );
   const resultsOfAsked = asked.map((request) => results[requests.indexOf(request)]!);
   for (const row of rows) {
     const part = asked[row.request]!.parts[row.part]!;

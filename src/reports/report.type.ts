@@ -1,7 +1,14 @@
 import type { ObjectFieldBuilder } from '@pothos/core';
 import type { ReportRow } from './repository.js';
 import { builder } from '../graphql/builder.js';
-import { ComparePresetEnum, DatePresetEnum, GranularityEnum, MetricEnum, ProviderEnum, WidgetTypeEnum } from '../graphql/enums.js';
+import {
+  ComparePresetEnum,
+  DatePresetEnum,
+  GranularityEnum,
+  MetricEnum,
+  ProviderEnum,
+  WidgetTypeEnum,
+} from '../graphql/enums.js';
 import { cappedList, emptyMeta, itemEnvelope, listEnvelope } from '../graphql/envelope.js';
 import { NodeInterface, registerNodeKind } from '../graphql/node.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
@@ -64,15 +71,19 @@ export const ReportType = builder.objectRef<ReportRow>('Report').implement({
   }),
 });
 
-registerNodeKind('report', { typeName: 'Report', scope: 'reports:read', load: (ctx, id) => ctx.loaders.report.load(id) });
+registerNodeKind('report', {
+  typeName: 'Report',
+  scope: 'reports:read',
+  load: (ctx, id) => ctx.loaders.report.load(id),
+});
 
-export const ReportList = listEnvelope('ReportList', ReportSummaryType, 'The workspace\'s reports, newest first.');
+export const ReportList = listEnvelope('ReportList', ReportSummaryType, "The workspace's reports, newest first.");
 const ReportItem = itemEnvelope('ReportItem', ReportType, 'One report.');
 
 builder.queryFields((t) => ({
   reports: t.field({
     type: ReportList,
-    description: 'The workspace\'s reports, newest first; their ids are used by report and reportData.',
+    description: "The workspace's reports, newest first; their ids are used by report and reportData.",
     authScopes: { scope: 'reports:read' },
     args: { clientId: t.arg({ type: 'ClientId', required: false, description: 'Only reports of this client.' }) },
     resolve: (_root, args, ctx) =>
@@ -84,7 +95,7 @@ builder.queryFields((t) => ({
   }),
   report: t.field({
     type: ReportItem,
-    description: 'One report\'s definition: widgets and date configuration.',
+    description: "One report's definition: widgets and date configuration.",
     authScopes: { scope: 'reports:read' },
     args: { id: t.arg({ type: 'ReportId', required: true }) },
     resolve: async (_root, args, ctx) => ({ data: await ctx.repositories.reports.find(args.id), meta: emptyMeta() }),
@@ -95,7 +106,7 @@ builder.queryFields((t) => ({
 builder.objectField(ClientType, 'reports', (t) =>
   t.field({
     type: ReportList,
-    description: 'This client\'s reports, newest first, capped like the reports list.',
+    description: "This client's reports, newest first, capped like the reports list.",
     authScopes: { scope: 'reports:read' },
     extensions: GRAPH_ONLY,
     resolve: (client, _args, ctx) => ctx.loaders.reportsOfClient.load(client.id),

@@ -6,13 +6,15 @@ import { clientOwnedRepository } from '../db/client-owned-repository.js';
 import { tenantStatement, type WorkspaceBinding } from '../db/tenant-sql.js';
 
 // Lists read the summary only: parsing every report's definition cost /reports 4× its time.
-const SUMMARY_COLUMNS = 'id, workspace_id AS "workspaceId", client_id AS "clientId", name, created_at AS "createdAt", updated_at AS "updatedAt"';
+const SUMMARY_COLUMNS =
+  'id, workspace_id AS "workspaceId", client_id AS "clientId", name, created_at AS "createdAt", updated_at AS "updatedAt"';
 // The client's data version, bumped by each ingest of its facts (part of the cache keys).
 const CLIENT_DATA_VERSION = 'coalesce((SELECT c.data_version FROM clients c WHERE c.id = reports.client_id), 0)::text';
 const COLUMNS = `${SUMMARY_COLUMNS}, definition, archived_at AS "archivedAt", ${CLIENT_DATA_VERSION} AS "dataVersion"`;
 // One by id, its definition as text: v1's version probe reads this row, and a kept answer needs no definition parsed.
-const FOUND_COLUMNS = `${SUMMARY_COLUMNS}, definition::text AS definition, archived_at AS "archivedAt", `
-  + `${CLIENT_DATA_VERSION} AS "dataVersion"`;
+const FOUND_COLUMNS =
+  `${SUMMARY_COLUMNS}, definition::text AS definition, archived_at AS "archivedAt", ` +
+  `${CLIENT_DATA_VERSION} AS "dataVersion"`;
 
 export type ReportSummaryRow = Pick<Report, 'id' | 'workspaceId' | 'clientId' | 'name' | 'createdAt' | 'updatedAt'>;
 // The definition column as the report commands write it (validated by reports/definition.ts).
@@ -22,16 +24,26 @@ const live = (workspace: WorkspaceBinding) => `${workspace()} AND archived_at IS
 
 const LIST = tenantStatement<ReportSummaryRow>(
   'reports.list',
-  (workspace) => `SELECT ${SUMMARY_COLUMNS} FROM reports WHERE ${live(workspace)} AND ($2::text IS NULL OR client_id = $2) ORDER BY created_at DESC, id DESC LIMIT $3`,
+  (workspace) =>
+    `SELECT ${SUMMARY_COLUMNS} FROM reports WHERE ${live(workspace)} AND ($2::text IS NULL OR client_id = $2) ORDER BY created_at DESC, id DESC LIMIT $3`,
 );
-const COUNT = tenantStatement<{ n: number }>('reports.count', (workspace) => `SELECT count(*)::int AS n FROM reports WHERE ${live(workspace)} AND ($2::text IS NULL OR client_id = $2)`);
+const COUNT = tenantStatement<{ n: number }>(
+  'reports.count',
+  (workspace) =>
+    `SELECT count(*)::int AS n FROM reports WHERE ${live(workspace)} AND ($2::text IS NULL OR client_id = $2)`,
+);
 const FIND = tenantStatement<FoundReport>(
   'reports.find',
   (workspace) => `SELECT ${FOUND_COLUMNS} FROM reports WHERE ${live(workspace)} AND id = $2`,
 );
-const BY_IDS = tenantStatement<ReportRow>('reports.by-ids', (workspace) => `SELECT ${COLUMNS} FROM reports WHERE ${live(workspace)} AND id = ANY($2::text[])`);
-const BY_CLIENTS = tenantStatement<ReportSummaryRow & { parentId: string; total: number }>('reports.by-clients', (workspace) =>
-  perParentSql(`
+const BY_IDS = tenantStatement<ReportRow>(
+  'reports.by-ids',
+  (workspace) => `SELECT ${COLUMNS} FROM reports WHERE ${live(workspace)} AND id = ANY($2::text[])`,
+);
+const BY_CLIENTS = tenantStatement<ReportSummaryRow & { parentId: string; total: number }>(
+  'reports.by-clients',
+  (workspace) =>
+    perParentSql(`
      SELECT ${SUMMARY_COLUMNS}, count(*) OVER ()::int AS total FROM reports
      WHERE ${live(workspace)} AND client_id = p.id ORDER BY created_at DESC, id DESC LIMIT $3`),
 );

@@ -14,13 +14,19 @@ export type ApiDocumentKind = 'openapi' | 'swagger';
 export const DOCUMENT_ORIGINS_KEPT = 16;
 
 export function createApiDocuments(schema: GraphQLSchema) {
-  let base: Promise<{ document: Record<string, any>; forOrigin: typeof import('./openapi.js').forOrigin; toSwagger2: typeof import('./swagger.js').toSwagger2 }> | null = null;
+  let base: Promise<{
+    document: Record<string, any>;
+    forOrigin: typeof import('./openapi.js').forOrigin;
+    toSwagger2: typeof import('./swagger.js').toSwagger2;
+  }> | null = null;
   const load = () =>
-    (base ??= Promise.all([import('./sofa.js'), import('./openapi.js'), import('./swagger.js')]).then(([sofa, openapi, swagger]) => ({
-      document: sofa.v1OpenApiDocument(schema),
-      forOrigin: openapi.forOrigin,
-      toSwagger2: swagger.toSwagger2,
-    })));
+    (base ??= Promise.all([import('./sofa.js'), import('./openapi.js'), import('./swagger.js')]).then(
+      ([sofa, openapi, swagger]) => ({
+        document: sofa.v1OpenApiDocument(schema),
+        forOrigin: openapi.forOrigin,
+        toSwagger2: swagger.toSwagger2,
+      }),
+    ));
   const bodies = new LRUCache<string, Promise<FinishedBody>>({ max: DOCUMENT_ORIGINS_KEPT * 2 });
   return {
     /** The finished body of a document as served at `origin`. */

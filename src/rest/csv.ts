@@ -19,7 +19,12 @@ const FORMULA_START = /^(?:[\t\r\n]|[\s\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Poi
  */
 export function csvField(value: unknown): string {
   if (value === null || value === undefined) return '';
-  const text = typeof value === 'object' ? JSON.stringify(value) : typeof value === 'string' && FORMULA_START.test(value) ? `'${value}` : String(value);
+  const text =
+    typeof value === 'object'
+      ? JSON.stringify(value)
+      : typeof value === 'string' && FORMULA_START.test(value)
+        ? `'${value}`
+        : String(value);
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

@@ -19,7 +19,10 @@ export const SCALAR_CONFIGURATION = {
 } as const;
 
 /** What the reference page may load and run: the bundle and the OpenAPI document from here, nothing inline. */
-export const API_REFERENCE_PAGE_POLICY = { scripts: ["'self'"], extra: ["connect-src 'self'", "font-src 'self' data:", "worker-src 'self' blob:"] };
+export const API_REFERENCE_PAGE_POLICY = {
+  scripts: ["'self'"],
+  extra: ["connect-src 'self'", "font-src 'self' data:", "worker-src 'self' blob:"],
+};
 
 const attribute = (value: unknown) => JSON.stringify(value).replace(/&/g, '&amp;').replace(/'/g, '&#39;');
 

@@ -73,7 +73,12 @@ export function negotiateExport(accept: string | null): ExportFormat | null {
     .filter((candidate) => candidate.entry && candidate.entry.q > 0)
     .sort((a, b) => b.entry!.q - a.entry!.q || a.entry!.order - b.entry!.order)[0];
   if (!best) return null;
-  if (json && (json.q > best.entry!.q || (json.q === best.entry!.q && json.order < best.entry!.order && json.type === 'application/json'))) return null;
+  if (
+    json &&
+    (json.q > best.entry!.q ||
+      (json.q === best.entry!.q && json.order < best.entry!.order && json.type === 'application/json'))
+  )
+    return null;
   return best.format;
 }
 
@@ -87,7 +92,9 @@ export function acceptsJson(accept: string | null): boolean {
 export function acceptsMediaType(accept: string | null, mediaType: string): boolean {
   if (!accept) return true;
   const entries = acceptEntries(accept);
-  const entry = [mediaType, `${mediaType.split('/')[0]}/*`, '*/*'].map((type) => entries.find((candidate) => candidate.type === type)).find(Boolean);
+  const entry = [mediaType, `${mediaType.split('/')[0]}/*`, '*/*']
+    .map((type) => entries.find((candidate) => candidate.type === type))
+    .find(Boolean);
   return (entry?.q ?? 0) > 0;
 }
 
@@ -102,7 +109,8 @@ export function ndjsonLineWriter(jsonText: readonly string[] = []): (record: Rec
   return (record) => {
     const others = JSON.stringify({ ...record, ...left });
     let line = others === '{}' ? '{' : `${others.slice(0, -1)},`;
-    for (let index = 0; index < jsonText.length; index++) line += `${index ? ',' : ''}${names[index]}${(record[jsonText[index]!] as string | null) ?? 'null'}`;
+    for (let index = 0; index < jsonText.length; index++)
+      line += `${index ? ',' : ''}${names[index]}${(record[jsonText[index]!] as string | null) ?? 'null'}`;
     return `${line}}\n`;
   };
 }
@@ -130,13 +138,16 @@ export function nextBatchRows(streamed: number, bytes: number): number {
   return Math.max(1, Math.min(EXPORT_BATCH_ROWS, Math.floor((EXPORT_BATCH_BYTES * streamed) / bytes)));
 }
 
-async function* exportChunks(cursor: RowCursor<Record<string, any>>, { rows, format, bom, spendToken, logger, requestId, abort }: ExportStreamOptions): AsyncGenerator<string> {
+async function* exportChunks(
+  cursor: RowCursor<Record<string, any>>,
+  { rows, format, bom, spendToken, logger, requestId, abort }: ExportStreamOptions,
+): AsyncGenerator<string> {
   const ndjsonLine = ndjsonLineWriter(rows.jsonText);
   try {
     if (format === 'csv') yield `${bom ? '\uFEFF' : ''}${csvLine(rows.columns)}`;
     let bytes = 0;
     let nextRead = cursor.read(nextBatchRows(0, 0));
-    for (let streamed = 0; ; ) {
+    for (let streamed = 0; ;) {
       const batchRows = await nextRead;
       if (!batchRows.length) return;
       // PostgreSQL produces the next rows while these are written (one read ahead, sized from
@@ -173,13 +184,26 @@ async function* exportChunks(cursor: RowCursor<Record<string, any>>, { rows, for
 /** Exports end at no time anyone can tell; a few seconds is when a retry has a fair chance. */
 const EXPORT_RETRY_AFTER_SECONDS = 5;
 
-async function takeSlot({ slots, scope, keyId }: ExportStreamOptions, headers: Record<string, string>): Promise<ExportSlot> {
+async function takeSlot(
+  { slots, scope, keyId }: ExportStreamOptions,
+  headers: Record<string, string>,
+): Promise<ExportSlot> {
   const slot = await slots.take(scope.workspaceId, keyId);
   if (typeof slot === 'object') return slot;
   const retry = { headers: { ...headers, 'Retry-After': String(EXPORT_RETRY_AFTER_SECONDS) } };
-  if (slot === 'instance') throw new ApiError('unavailable', `Too many exports are streaming on this instance; retry in ${EXPORT_RETRY_AFTER_SECONDS} s.`, retry);
-  const [holder, share] = slot === 'key' ? ['This API key', slots.shares.perKey] : ['This workspace', slots.shares.perWorkspace];
-  throw new ApiError('rate_limited', `${holder} already streams ${share} export${share === 1 ? '' : 's'} at once (its limit); retry when one ends.`, retry);
+  if (slot === 'instance')
+    throw new ApiError(
+      'unavailable',
+      `Too many exports are streaming on this instance; retry in ${EXPORT_RETRY_AFTER_SECONDS} s.`,
+      retry,
+    );
+  const [holder, share] =
+    slot === 'key' ? ['This API key', slots.shares.perKey] : ['This workspace', slots.shares.perWorkspace];
+  throw new ApiError(
+    'rate_limited',
+    `${holder} already streams ${share} export${share === 1 ? '' : 's'} at once (its limit); retry when one ends.`,
+    retry,
+  );
 }
 
 /** Rows already computed, read as a cursor reads them. */
@@ -199,7 +223,11 @@ function rowsCursor<Row>(rows: Row[]): RowCursor<Row> {
  * of a stream that breaks; both are given back when the body ends, fails or is abandoned (a
  * client that goes away, or one cut for not reading: http/stall-watch.ts), whichever comes first.
  */
-export async function exportResponse(options: ExportStreamOptions, headers: Record<string, string>, method: string): Promise<Response> {
+export async function exportResponse(
+  options: ExportStreamOptions,
+  headers: Record<string, string>,
+  method: string,
+): Promise<Response> {
   const type = EXPORT_MEDIA_TYPES[options.format];
   const responseHeaders = {
     ...headers,
@@ -212,7 +240,10 @@ export async function exportResponse(options: ExportStreamOptions, headers: Reco
   const slot = await takeSlot(options, headers);
   let cursor: RowCursor<Record<string, any>>;
   try {
-    cursor = 'computed' in options.rows ? rowsCursor(await options.rows.computed()) : await options.scope.cursor(options.rows.statement, options.rows.values);
+    cursor =
+      'computed' in options.rows
+        ? rowsCursor(await options.rows.computed())
+        : await options.scope.cursor(options.rows.statement, options.rows.values);
   } catch (error) {
     slot.release();
     throw error;

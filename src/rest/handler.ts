@@ -9,7 +9,14 @@ import { runCompiled, type GraphQLContext } from '../graphql/context.js';
 import type { DataCache } from '../db/data-cache.js';
 import { bearerChallenge, type Principal } from '../auth/index.js';
 import type { Admitted } from '../auth/index.js';
-import { finishedBody, heldBytes, ifNoneMatchMatches, jsonBody, representation, keptBody } from '../http/representation.js';
+import {
+  finishedBody,
+  heldBytes,
+  ifNoneMatchMatches,
+  jsonBody,
+  representation,
+  keptBody,
+} from '../http/representation.js';
 import { matchRoute, routeArguments, routeScopes, V1_ROUTES, type RestRoute } from './routes.js';
 import { parameterValidator } from './parameters.js';
 import { BASE_PATH, v1Schema } from './v1-schema.js';
@@ -60,10 +67,14 @@ const TODAY_SLOT_MS = 15 * 60_000;
 
 /** Asking only for what an endpoint cannot send (`Accept: text/csv` where there is no export) is refused rather than answered in JSON. */
 const notAcceptable = (exportable: boolean) =>
-  new ApiError('not_acceptable', exportable
-    ? 'This endpoint answers application/json, text/csv or application/x-ndjson; the Accept header allows none of them.'
-    : 'This endpoint answers application/json only (the OpenAPI document lists the endpoints that also export CSV and NDJSON); send Accept: application/json.');
-const notAcceptableExport = (type: string) => new ApiError('not_acceptable', `This endpoint answers ${type} only; the Accept header does not allow it.`);
+  new ApiError(
+    'not_acceptable',
+    exportable
+      ? 'This endpoint answers application/json, text/csv or application/x-ndjson; the Accept header allows none of them.'
+      : 'This endpoint answers application/json only (the OpenAPI document lists the endpoints that also export CSV and NDJSON); send Accept: application/json.',
+  );
+const notAcceptableExport = (type: string) =>
+  new ApiError('not_acceptable', `This endpoint answers ${type} only; the Accept header does not allow it.`);
 
 const DOCUMENTS: Record<string, ApiDocumentKind> = { '/openapi.json': 'openapi', '/swagger.json': 'swagger' };
 
@@ -73,7 +84,8 @@ const validatorOf = (route: RestRoute, schema: GraphQLSchema) => {
   return parameterValidator({ ...field, args: routeArguments(route, field) });
 };
 
-const notModified = (etag: string, headers: Record<string, string>) => new Response(null, { status: 304, headers: { ...headers, ETag: etag, Vary: 'Accept-Encoding' } });
+const notModified = (etag: string, headers: Record<string, string>) =>
+  new Response(null, { status: 304, headers: { ...headers, ETag: etag, Vary: 'Accept-Encoding' } });
 
 export function createRestHandler(deps: RestDependencies) {
   const schema = v1Schema(deps.schema);
@@ -83,13 +95,19 @@ export function createRestHandler(deps: RestDependencies) {
   const documents = createApiDocuments(schema);
   const exportSlots = createExportSlots(deps.exportShares);
 
-  async function handleGet(request: Request, url: URL, requestId: string, abort?: (error: Error) => void): Promise<Response> {
+  async function handleGet(
+    request: Request,
+    url: URL,
+    requestId: string,
+    abort?: (error: Error) => void,
+  ): Promise<Response> {
     const subPath = url.pathname.slice(BASE_PATH.length);
     const documentKind = DOCUMENTS[subPath];
     if (documentKind) {
       const caching = { 'Cache-Control': 'public, max-age=300' };
       const document = await documents.body(documentKind, deps.originOf(request));
-      if (ifNoneMatchMatches(request.headers.get('if-none-match'), document.etag)) return notModified(document.etag, caching);
+      if (ifNoneMatchMatches(request.headers.get('if-none-match'), document.etag))
+        return notModified(document.etag, caching);
       return representation(request, document, { ...caching, 'Content-Type': JSON_CONTENT_TYPE });
     }
     if (subPath === '/docs') {
@@ -110,12 +128,16 @@ export function createRestHandler(deps: RestDependencies) {
       const match = matchRoute(subPath);
       if (!match) throw new ApiError('not_found', `No endpoint GET ${BASE_PATH}${subPath.slice(0, 200)}.`);
       const scope = scopes.get(match.route)!;
-      if (!admitted.principal.scopes.includes(scope)) throw new ApiError('insufficient_scope', `This API key lacks the ${scope} scope.`, { headers: bearerChallenge('insufficient_scope', scope) });
+      if (!admitted.principal.scopes.includes(scope))
+        throw new ApiError('insufficient_scope', `This API key lacks the ${scope} scope.`, {
+          headers: bearerChallenge('insufficient_scope', scope),
+        });
       const exportOf = ROW_EXPORTS[match.route.field];
       const accept = request.headers.get('accept');
       // An export route answers its one format; a JSON route also streams for `Accept: text/csv` (kept for its callers).
       const format = match.route.format ?? (exportOf ? negotiateExport(accept) : null);
-      if (match.route.format && !acceptsMediaType(accept, EXPORT_MEDIA_TYPES[match.route.format])) throw notAcceptableExport(EXPORT_MEDIA_TYPES[match.route.format]);
+      if (match.route.format && !acceptsMediaType(accept, EXPORT_MEDIA_TYPES[match.route.format]))
+        throw notAcceptableExport(EXPORT_MEDIA_TYPES[match.route.format]);
       if (!format && !acceptsJson(accept)) throw notAcceptable(Boolean(exportOf));
       const variables = parametersOf.get(match.route)!(match.params, url.search);
       const context = deps.contextFor(admitted.principal, requestId);
@@ -123,10 +145,28 @@ export function createRestHandler(deps: RestDependencies) {
         const project = await context.repositories.projects.find(String(variables.id));
         const { bom, ...filters } = variables;
         const rows = exportOf(context.workspace, project, filters as ExportArgs, context.now);
-        return await exportResponse({ scope: context.workspace, slots: exportSlots, keyId: admitted.principal.credentialId, rows, format, bom: bom === true, spendToken: admitted.spend, logger: deps.logger, requestId, abort }, headers, request.method);
+        return await exportResponse(
+          {
+            scope: context.workspace,
+            slots: exportSlots,
+            keyId: admitted.principal.credentialId,
+            rows,
+            format,
+            bom: bom === true,
+            spendToken: admitted.spend,
+            logger: deps.logger,
+            requestId,
+            abort,
+          },
+          headers,
+          request.method,
+        );
       }
       const version = await VERSION_OF[match.route.field]?.(context, match.params);
-      const cacheKey = version != null ? `body|${context.workspace.workspaceId}|${match.route.operationId}|${JSON.stringify(variables)}|${version}|${Math.floor(context.now.getTime() / TODAY_SLOT_MS)}` : null;
+      const cacheKey =
+        version != null
+          ? `body|${context.workspace.workspaceId}|${match.route.operationId}|${JSON.stringify(variables)}|${version}|${Math.floor(context.now.getTime() / TODAY_SLOT_MS)}`
+          : null;
       const execute = async () => {
         const result = await runCompiled(operations.get(match.route)!, context, variables);
         if (result.errors?.length) throw result.errors;
@@ -135,23 +175,39 @@ export function createRestHandler(deps: RestDependencies) {
         return jsonBody(data);
       };
       // A kept body's `encodings` are filled by whichever request compresses it first.
-      const finished = cacheKey ? await deps.cache.getOrCompute(cacheKey, async () => keptBody(await execute()), heldBytes) : finishedBody(await execute());
+      const finished = cacheKey
+        ? await deps.cache.getOrCompute(cacheKey, async () => keptBody(await execute()), heldBytes)
+        : finishedBody(await execute());
       // Revalidation, not storage: a client may keep the body and ask again with If-None-Match.
       const caching = { 'Cache-Control': 'private, no-cache' };
       // An unchanged answer gives its token back, as GitHub does.
-      if (ifNoneMatchMatches(request.headers.get('if-none-match'), finished.etag)) return notModified(finished.etag, { ...caching, ...(await admitted.refund()) });
+      if (ifNoneMatchMatches(request.headers.get('if-none-match'), finished.etag))
+        return notModified(finished.etag, { ...caching, ...(await admitted.refund()) });
       // A coding made of a kept body counts against the cache's byte budget: the entry is set again
       // as a new object (sharing the encodings), since the cache re-measures only a changed value.
       const recount = cacheKey ? () => deps.cache.set(cacheKey, { ...finished }, heldBytes(finished)) : undefined;
       return representation(request, finished, { ...headers, ...caching, 'Content-Type': JSON_CONTENT_TYPE }, recount);
     } catch (error) {
-      return errorResponse(toApiError(error, (cause) => deps.logger.error({ err: cause, requestId }, 'request failed')), requestId, headers);
+      return errorResponse(
+        toApiError(error, (cause) => deps.logger.error({ err: cause, requestId }, 'request failed')),
+        requestId,
+        headers,
+      );
     }
   }
 
-  return async function handleRest(request: Request, url: URL, requestId: string, connection: { abort?: ((error: Error) => void) | undefined } = {}): Promise<Response> {
+  return async function handleRest(
+    request: Request,
+    url: URL,
+    requestId: string,
+    connection: { abort?: ((error: Error) => void) | undefined } = {},
+  ): Promise<Response> {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return errorResponse(new ApiError('method_not_allowed', `${BASE_PATH} is read-only; use GET or HEAD.`), requestId, { Allow: 'GET, HEAD' });
+      return errorResponse(
+        new ApiError('method_not_allowed', `${BASE_PATH} is read-only; use GET or HEAD.`),
+        requestId,
+        { Allow: 'GET, HEAD' },
+      );
     }
     const response = await handleGet(request, url, requestId, connection.abort);
     return request.method === 'HEAD' ? withoutBody(response) : response;

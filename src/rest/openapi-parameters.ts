@@ -4,7 +4,14 @@
 // defaults (the argument's `extensions.bounds` and GraphQL `defaultValue`), patterns of ids, and
 // an example the server accepts, so a tool that fills each field with its example or default
 // sends a valid request.
-import { getNamedType, isEnumType, isNonNullType, isScalarType, type GraphQLArgument, type GraphQLField } from 'graphql';
+import {
+  getNamedType,
+  isEnumType,
+  isNonNullType,
+  isScalarType,
+  type GraphQLArgument,
+  type GraphQLField,
+} from 'graphql';
 import { idPrefixes, idPattern } from '../db/ids.js';
 import { ID_SCALARS } from '../graphql/scalars.js';
 import { routeArguments, type RestRoute } from './routes.js';
@@ -66,13 +73,15 @@ const CROSS_PARAMETER_RULES: Record<string, string> = {
   dateTo: 'Must not be before dateFrom.',
 };
 
-const boundsOf = (arg: GraphQLArgument): ArgumentBounds => (arg.extensions as { bounds?: ArgumentBounds } | undefined)?.bounds ?? {};
+const boundsOf = (arg: GraphQLArgument): ArgumentBounds =>
+  (arg.extensions as { bounds?: ArgumentBounds } | undefined)?.bounds ?? {};
 
 /** The external value of an argument's GraphQL default (an enum's name, not its internal value). */
 function defaultOf(arg: GraphQLArgument): unknown {
   if (arg.defaultValue === undefined || arg.defaultValue === null) return boundsOf(arg).default;
   const type = getNamedType(arg.type);
-  if (isEnumType(type)) return type.getValues().find((value) => value.value === arg.defaultValue)?.name ?? arg.defaultValue;
+  if (isEnumType(type))
+    return type.getValues().find((value) => value.value === arg.defaultValue)?.name ?? arg.defaultValue;
   return arg.defaultValue;
 }
 
@@ -85,7 +94,11 @@ function schemaOf(arg: GraphQLArgument): JsonSchema {
   switch (type.name) {
     case 'Int': {
       const { minimum, maximum } = boundsOf(arg);
-      return { type: 'integer', ...(minimum !== undefined ? { minimum } : {}), ...(maximum !== undefined ? { maximum } : {}) };
+      return {
+        type: 'integer',
+        ...(minimum !== undefined ? { minimum } : {}),
+        ...(maximum !== undefined ? { maximum } : {}),
+      };
     }
     case 'Float':
       return { type: 'number' };
@@ -124,7 +137,10 @@ function descriptionOf(arg: GraphQLArgument): string {
 export function routeParameters(route: RestRoute, field: GraphQLField<unknown, unknown>): OpenApiParameter[] {
   const inPath = [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1]!);
   const args = routeArguments(route, field);
-  const ordered = [...inPath.map((name) => args.find((arg) => arg.name === name)!), ...args.filter((arg) => !inPath.includes(arg.name))];
+  const ordered = [
+    ...inPath.map((name) => args.find((arg) => arg.name === name)!),
+    ...args.filter((arg) => !inPath.includes(arg.name)),
+  ];
   return ordered.map((arg) => {
     const path = inPath.includes(arg.name);
     const schema = schemaOf(arg);

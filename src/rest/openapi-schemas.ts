@@ -1,7 +1,14 @@
 // How the component schemas SOFA derives are completed from the GraphQL types: nullability
 // (JSON Schema 2020-12 `type` lists, no 3.0 `nullable`), `required`, no narrow float formats, and
 // no schema nothing refers to.
-import { getNullableType, isListType, isNonNullType, isObjectType, type GraphQLSchema, type GraphQLOutputType } from 'graphql';
+import {
+  getNullableType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  type GraphQLSchema,
+  type GraphQLOutputType,
+} from 'graphql';
 
 type JsonSchema = Record<string, unknown>;
 type OpenApiDocument = Record<string, any>;

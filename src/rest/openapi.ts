@@ -18,11 +18,19 @@ type JsonSchema = Record<string, unknown>;
 type OpenApiDocument = Record<string, any>;
 
 export const SCALAR_SCHEMAS: Record<string, JsonSchema> = {
-  Date: { type: 'string', format: 'date', description: 'A calendar date, YYYY-MM-DD, from 0001-01-01 to 9999-12-31.', examples: ['2026-11-01'] },
+  Date: {
+    type: 'string',
+    format: 'date',
+    description: 'A calendar date, YYYY-MM-DD, from 0001-01-01 to 9999-12-31.',
+    examples: ['2026-11-01'],
+  },
   DateTime: { type: 'string', format: 'date-time' },
   JSONObject: { type: 'object', additionalProperties: true },
   ...Object.fromEntries(
-    Object.entries(ID_SCALARS).map(([name, kind]) => [name, { type: 'string', pattern: idPattern(kind), description: `A ${kind} id.` }]),
+    Object.entries(ID_SCALARS).map(([name, kind]) => [
+      name,
+      { type: 'string', pattern: idPattern(kind), description: `A ${kind} id.` },
+    ]),
   ),
 };
 
@@ -33,17 +41,29 @@ const ERROR_RESPONSES: Record<string, { description: string; codes: string[] }> 
       'or the answer would pass the response byte cap (response_too_large: ask for a smaller page).',
     codes: ['invalid_parameter', 'bad_request', 'response_too_large'],
   },
-  '401': { description: 'No valid API key: missing, malformed, unknown, revoked or expired.', codes: ['unauthenticated', 'api_key_revoked', 'api_key_expired'] },
-  '403': { description: 'The plan or the key\'s scopes do not allow the call.', codes: ['plan_required', 'insufficient_scope'] },
+  '401': {
+    description: 'No valid API key: missing, malformed, unknown, revoked or expired.',
+    codes: ['unauthenticated', 'api_key_revoked', 'api_key_expired'],
+  },
+  '403': {
+    description: "The plan or the key's scopes do not allow the call.",
+    codes: ['plan_required', 'insufficient_scope'],
+  },
   '404': { description: 'No such path or resource in this workspace.', codes: ['not_found'] },
-  '406': { description: 'The Accept header allows none of the operation\'s media types (JSON, or the one format of an export).', codes: ['not_acceptable'] },
+  '406': {
+    description: "The Accept header allows none of the operation's media types (JSON, or the one format of an export).",
+    codes: ['not_acceptable'],
+  },
   '429': {
     description:
-      'The key\'s or the workspace\'s rate limit is exhausted, or the workspace\'s waiting line is full or a request ' +
+      "The key's or the workspace's rate limit is exhausted, or the workspace's waiting line is full or a request " +
       'waited in it too long (8 in flight and 256 waiting per instance by default, 10 s at most); retry after Retry-After seconds.',
     codes: ['rate_limited'],
   },
-  '500': { description: 'Unexpected server error; the message is generic and the request id is logged.', codes: ['internal_error'] },
+  '500': {
+    description: 'Unexpected server error; the message is generic and the request id is logged.',
+    codes: ['internal_error'],
+  },
   '503': { description: 'The database is unreachable; retry after Retry-After seconds.', codes: ['unavailable'] },
 };
 
@@ -63,10 +83,12 @@ const API_DESCRIPTION =
 
 const EXPORT_BODIES: Record<NonNullable<RestRoute['format']>, string> = {
   csv: "A header line, then one row per line (RFC 4180 quoting; nested values as JSON). A text cell beginning with =, +, -, @, TAB or CR (after any invisible characters) gets a leading ' so spreadsheets show it as text instead of running it (OWASP, CSV injection); NDJSON carries every value untouched.",
-  ndjson: 'One JSON object per line, each exactly a row of the JSON response (values untouched: the form for warehouses).',
+  ndjson:
+    'One JSON object per line, each exactly a row of the JSON response (values untouched: the form for warehouses).',
 };
 
-const errorRefs = (statuses: readonly string[]) => Object.fromEntries(statuses.map((status) => [status, { $ref: `#/components/responses/Error${status}` }]));
+const errorRefs = (statuses: readonly string[]) =>
+  Object.fromEntries(statuses.map((status) => [status, { $ref: `#/components/responses/Error${status}` }]));
 
 function jsonOperation(route: RestRoute, sofaOperation: OpenApiDocument, schema: GraphQLSchema): OpenApiDocument {
   const field = schema.getQueryType()!.getFields()[route.field]!;
@@ -79,8 +101,15 @@ function jsonOperation(route: RestRoute, sofaOperation: OpenApiDocument, schema:
     tags: [route.tag],
     ...(parameters.length ? { parameters } : {}),
     responses: {
-      '200': { description: 'Success: `{ data, meta }`.', headers: { ...RATE_LIMIT_HEADERS, ETag: { $ref: '#/components/headers/ETag' } }, content: success.content },
-      '304': { description: 'Not modified: the If-None-Match ETag still matches; no body, no rate-limit token spent.', headers: { ...RATE_LIMIT_HEADERS, ETag: { $ref: '#/components/headers/ETag' } } },
+      '200': {
+        description: 'Success: `{ data, meta }`.',
+        headers: { ...RATE_LIMIT_HEADERS, ETag: { $ref: '#/components/headers/ETag' } },
+        content: success.content,
+      },
+      '304': {
+        description: 'Not modified: the If-None-Match ETag still matches; no body, no rate-limit token spent.',
+        headers: { ...RATE_LIMIT_HEADERS, ETag: { $ref: '#/components/headers/ETag' } },
+      },
       ...errorRefs(Object.keys(ERROR_RESPONSES).filter((status) => status !== '400' || parameters.length)),
     },
   };
@@ -129,20 +158,37 @@ export function buildOpenApiDocument(sofaDocument: OpenApiDocument, schema: Grap
       contact: { name: 'Signalboard API support', email: 'api@signalboard.example' },
     },
     servers: [],
-    tags: [...new Set(V1_ROUTES.map((route) => route.tag))].map((name) => ({ name, description: `${name} endpoints.` })),
+    tags: [...new Set(V1_ROUTES.map((route) => route.tag))].map((name) => ({
+      name,
+      description: `${name} endpoints.`,
+    })),
     security: [{ apiKey: [] }],
     paths: {},
     components: upgraded.components,
   };
   document.components.securitySchemes = {
-    apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'sgb_live_<key_id>.<secret>', description: 'An API key of one workspace.' },
+    apiKey: {
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'sgb_live_<key_id>.<secret>',
+      description: 'An API key of one workspace.',
+    },
   };
   document.components.headers = {
     'X-Request-Id': { description: 'Identifies the request in the server logs.', schema: { type: 'string' } },
-    RateLimit: { description: 'Remaining tokens and seconds until the bucket is full: "burst";r=<remaining>;t=<seconds>.', schema: { type: 'string' } },
-    'RateLimit-Policy': { description: 'The key\'s bucket: "burst";q=<capacity>;w=<seconds to refill>.', schema: { type: 'string' } },
+    RateLimit: {
+      description: 'Remaining tokens and seconds until the bucket is full: "burst";r=<remaining>;t=<seconds>.',
+      schema: { type: 'string' },
+    },
+    'RateLimit-Policy': {
+      description: 'The key\'s bucket: "burst";q=<capacity>;w=<seconds to refill>.',
+      schema: { type: 'string' },
+    },
     'Retry-After': { description: 'Whole seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
-    ETag: { description: 'Strong validator of the body; send it as If-None-Match to revalidate.', schema: { type: 'string' } },
+    ETag: {
+      description: 'Strong validator of the body; send it as If-None-Match to revalidate.',
+      schema: { type: 'string' },
+    },
     'Content-Disposition': { description: 'attachment, with a file name for the export.', schema: { type: 'string' } },
   };
   document.components.schemas.Error = {
@@ -169,7 +215,9 @@ export function buildOpenApiDocument(sofaDocument: OpenApiDocument, schema: Grap
         description: `${description} Codes: ${codes.join(', ')}.`,
         headers: {
           'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
-          ...(status === '429' || status === '503' ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : {}),
+          ...(status === '429' || status === '503'
+            ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } }
+            : {}),
         },
         content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
       },

@@ -12,11 +12,23 @@ import { REST_ROUTES, type RestRoute } from './routes.js';
 export const SOFA_DEPTH_LIMIT = 1;
 
 export function compileRouteOperations(schema: GraphQLSchema): ReadonlyMap<RestRoute, CompiledQuery> {
-  return new Map(REST_ROUTES.map((route) => [route, compileOperation(schema, routeOperation(schema, route), `v1 route ${route.path}`)]));
+  return new Map(
+    REST_ROUTES.map((route) => [
+      route,
+      compileOperation(schema, routeOperation(schema, route), `v1 route ${route.path}`),
+    ]),
+  );
 }
 
 /** The document a route runs: every field of its types, as SOFA derives it. */
 export function routeOperation(schema: GraphQLSchema, route: RestRoute): DocumentNode {
-  const operation = buildOperationNodeForField({ schema, kind: OperationTypeNode.QUERY, field: route.field, models: [], ignore: [], circularReferenceDepth: SOFA_DEPTH_LIMIT });
+  const operation = buildOperationNodeForField({
+    schema,
+    kind: OperationTypeNode.QUERY,
+    field: route.field,
+    models: [],
+    ignore: [],
+    circularReferenceDepth: SOFA_DEPTH_LIMIT,
+  });
   return { kind: Kind.DOCUMENT, definitions: [operation] };
 }

@@ -1,6 +1,13 @@
 // Query and path parameters are validated from the GraphQL argument declarations of the
 // route's field: the same enum or scalar that GraphQL coerces and OpenAPI documents.
-import { getNamedType, isEnumType, isNonNullType, isScalarType, type GraphQLArgument, type GraphQLField } from 'graphql';
+import {
+  getNamedType,
+  isEnumType,
+  isNonNullType,
+  isScalarType,
+  type GraphQLArgument,
+  type GraphQLField,
+} from 'graphql';
 import { invalidParameter } from '../errors/index.js';
 import { checkedSearchParams } from '../http/text-input.js';
 
@@ -14,7 +21,8 @@ function fromQueryText(typeName: string, name: string, raw: string): string | nu
     return Number(raw);
   }
   if (typeName === 'Boolean') {
-    if (raw !== 'true' && raw !== 'false') throw invalidParameter(name, `${name} must be true or false; got ${shown(raw)}.`);
+    if (raw !== 'true' && raw !== 'false')
+      throw invalidParameter(name, `${name} must be true or false; got ${shown(raw)}.`);
     return raw === 'true';
   }
   return raw;
@@ -28,7 +36,8 @@ function checkOf(arg: GraphQLArgument): ((raw: string) => ParameterValue) | null
   if (isEnumType(type)) {
     const allowed = type.getValues().map((value) => value.name);
     return (raw) => {
-      if (!allowed.includes(raw)) throw invalidParameter(arg.name, `${arg.name} must be one of: ${allowed.join(', ')}; got ${shown(raw)}.`);
+      if (!allowed.includes(raw))
+        throw invalidParameter(arg.name, `${arg.name} must be one of: ${allowed.join(', ')}; got ${shown(raw)}.`);
       return raw;
     };
   }
@@ -58,7 +67,9 @@ const NOT_GIVEN = /^(?:|<[A-Za-z-]+>)$/;
  * text is checked first (http/text-input.ts) for the parameters the route takes; others are ignored.
  * A value that is no value (NOT_GIVEN) reads as the parameter left out (its default, or no filter).
  */
-export function parameterValidator(field: GraphQLField<unknown, unknown>): (pathParams: Record<string, string>, search: string) => Record<string, ParameterValue> {
+export function parameterValidator(
+  field: GraphQLField<unknown, unknown>,
+): (pathParams: Record<string, string>, search: string) => Record<string, ParameterValue> {
   const args = field.args.map((arg) => ({ name: arg.name, required: isNonNullType(arg.type), check: checkOf(arg) }));
   const taken = new Set(args.map((arg) => arg.name));
   const isTaken = (name: string) => taken.has(name);

@@ -23,9 +23,27 @@ export interface RestRoute {
 export const REST_ROUTES: readonly RestRoute[] = [
   { path: '/clients', field: 'clients', operationId: 'listClients', tag: 'Clients', summary: 'List clients' },
   { path: '/reports', field: 'reports', operationId: 'listReports', tag: 'Reports', summary: 'List reports' },
-  { path: '/reports/:id', field: 'report', operationId: 'getReport', tag: 'Reports', summary: 'Get a report definition' },
-  { path: '/reports/:id/data', field: 'reportData', operationId: 'getReportData', tag: 'Reports', summary: 'Get live report data' },
-  { path: '/ai-visibility/projects', field: 'aiVisibilityProjects', operationId: 'listAiVisibilityProjects', tag: 'AI visibility', summary: 'List AI-visibility projects' },
+  {
+    path: '/reports/:id',
+    field: 'report',
+    operationId: 'getReport',
+    tag: 'Reports',
+    summary: 'Get a report definition',
+  },
+  {
+    path: '/reports/:id/data',
+    field: 'reportData',
+    operationId: 'getReportData',
+    tag: 'Reports',
+    summary: 'Get live report data',
+  },
+  {
+    path: '/ai-visibility/projects',
+    field: 'aiVisibilityProjects',
+    operationId: 'listAiVisibilityProjects',
+    tag: 'AI visibility',
+    summary: 'List AI-visibility projects',
+  },
   {
     path: '/ai-visibility/projects/:id/metrics',
     field: 'aiVisibilityMetrics',
@@ -33,10 +51,34 @@ export const REST_ROUTES: readonly RestRoute[] = [
     tag: 'AI visibility',
     summary: 'Get AI-visibility snapshot metrics',
   },
-  { path: '/ai-visibility/projects/:id/prompts', field: 'aiVisibilityPrompts', operationId: 'listAiVisibilityPrompts', tag: 'AI visibility', summary: 'List tracked prompts with pooled totals' },
-  { path: '/ai-visibility/projects/:id/answers', field: 'aiVisibilityAnswers', operationId: 'listAiVisibilityAnswers', tag: 'AI visibility', summary: 'List answers (keyset pages)' },
-  { path: '/ai-visibility/projects/:id/answers/:answerId', field: 'aiVisibilityAnswer', operationId: 'getAiVisibilityAnswer', tag: 'AI visibility', summary: 'Get one answer' },
-  { path: '/ai-visibility/projects/:id/sources', field: 'aiVisibilitySources', operationId: 'getAiVisibilitySources', tag: 'AI visibility', summary: 'Get cited sources with shares' },
+  {
+    path: '/ai-visibility/projects/:id/prompts',
+    field: 'aiVisibilityPrompts',
+    operationId: 'listAiVisibilityPrompts',
+    tag: 'AI visibility',
+    summary: 'List tracked prompts with pooled totals',
+  },
+  {
+    path: '/ai-visibility/projects/:id/answers',
+    field: 'aiVisibilityAnswers',
+    operationId: 'listAiVisibilityAnswers',
+    tag: 'AI visibility',
+    summary: 'List answers (keyset pages)',
+  },
+  {
+    path: '/ai-visibility/projects/:id/answers/:answerId',
+    field: 'aiVisibilityAnswer',
+    operationId: 'getAiVisibilityAnswer',
+    tag: 'AI visibility',
+    summary: 'Get one answer',
+  },
+  {
+    path: '/ai-visibility/projects/:id/sources',
+    field: 'aiVisibilitySources',
+    operationId: 'getAiVisibilitySources',
+    tag: 'AI visibility',
+    summary: 'Get cited sources with shares',
+  },
   {
     path: '/ai-visibility/projects/:id/search-queries',
     field: 'aiVisibilitySearchQueries',
@@ -84,19 +126,20 @@ export function routeArguments(route: RestRoute, field: GraphQLField<unknown, un
  * with the format as suffix of the last segment (`/answers.csv`, a segment no id can match since
  * ids are compared against the literal), the same field, filters and scope, one media type.
  */
-export const EXPORT_ROUTES: readonly RestRoute[] = REST_ROUTES.filter((route) => ROW_EXPORTS[route.field]).flatMap((route) =>
-  (Object.keys(EXPORT_MEDIA_TYPES) as ExportFormat[]).map((format) => {
-    const rows = route.path.slice(route.path.lastIndexOf('/') + 1).replace(/-/g, ' ');
-    const upper = format.toUpperCase();
-    return {
-      path: `${route.path}.${format}`,
-      field: route.field,
-      operationId: `export${route.operationId.replace(/^[a-z]+/, '')}${upper[0]}${format.slice(1)}`,
-      tag: route.tag,
-      summary: `Export every row of ${rows} as ${upper}`,
-      format,
-    };
-  }),
+export const EXPORT_ROUTES: readonly RestRoute[] = REST_ROUTES.filter((route) => ROW_EXPORTS[route.field]).flatMap(
+  (route) =>
+    (Object.keys(EXPORT_MEDIA_TYPES) as ExportFormat[]).map((format) => {
+      const rows = route.path.slice(route.path.lastIndexOf('/') + 1).replace(/-/g, ' ');
+      const upper = format.toUpperCase();
+      return {
+        path: `${route.path}.${format}`,
+        field: route.field,
+        operationId: `export${route.operationId.replace(/^[a-z]+/, '')}${upper[0]}${format.slice(1)}`,
+        tag: route.tag,
+        summary: `Export every row of ${rows} as ${upper}`,
+        format,
+      };
+    }),
 );
 
 /** Every route v1 answers: the JSON routes, then the exports. */
@@ -107,7 +150,8 @@ export function routeScopes(schema: GraphQLSchema): ReadonlyMap<RestRoute, Scope
   return new Map(
     V1_ROUTES.map((route) => {
       const field = schema.getQueryType()?.getFields()[route.field];
-      const scope = (field?.extensions.pothosOptions as { authScopes?: { scope?: Scope } } | undefined)?.authScopes?.scope;
+      const scope = (field?.extensions.pothosOptions as { authScopes?: { scope?: Scope } } | undefined)?.authScopes
+        ?.scope;
       if (!scope) throw new Error(`v1 route ${route.path}: query field ${route.field} declares no scope`);
       return [route, scope];
     }),

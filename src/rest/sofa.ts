@@ -13,7 +13,12 @@ export function v1OpenApiDocument(v1: GraphQLSchema) {
     basePath: BASE_PATH,
     schema: v1,
     depthLimit: SOFA_DEPTH_LIMIT,
-    routes: Object.fromEntries(REST_ROUTES.map((route) => [`Query.${route.field}`, { method: 'GET', path: route.path, tags: [route.tag], description: route.summary }])),
+    routes: Object.fromEntries(
+      REST_ROUTES.map((route) => [
+        `Query.${route.field}`,
+        { method: 'GET', path: route.path, tags: [route.tag], description: route.summary },
+      ]),
+    ),
     customScalars: SCALAR_SCHEMAS,
   });
   return buildOpenApiDocument(sofa.openAPIDocument as Record<string, any>, v1);

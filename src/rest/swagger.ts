@@ -49,7 +49,9 @@ export function schemaTo2(schema: JsonSchema): JsonSchema {
         out.enum = [value];
         break;
       case 'properties':
-        out.properties = Object.fromEntries(Object.entries(value as Record<string, JsonSchema>).map(([name, property]) => [name, schemaTo2(property)]));
+        out.properties = Object.fromEntries(
+          Object.entries(value as Record<string, JsonSchema>).map(([name, property]) => [name, schemaTo2(property)]),
+        );
         break;
       case 'items':
         out.items = schemaTo2(value);
@@ -73,11 +75,16 @@ function parameterTo2(parameter: JsonSchema): JsonSchema {
   return { ...rest, ...schemaTo2(shape), ...(example !== undefined ? { 'x-example': example } : {}) };
 }
 
-function headersTo2(headers: Record<string, JsonSchema> | undefined, document: OpenApiDocument): Record<string, JsonSchema> | undefined {
+function headersTo2(
+  headers: Record<string, JsonSchema> | undefined,
+  document: OpenApiDocument,
+): Record<string, JsonSchema> | undefined {
   if (!headers) return undefined;
   return Object.fromEntries(
     Object.entries(headers).map(([name, header]) => {
-      const resolved = header.$ref ? document.components.headers[header.$ref.slice(header.$ref.lastIndexOf('/') + 1)] : header;
+      const resolved = header.$ref
+        ? document.components.headers[header.$ref.slice(header.$ref.lastIndexOf('/') + 1)]
+        : header;
       return [name, { description: resolved.description, ...schemaTo2(resolved.schema) }];
     }),
   );
@@ -87,7 +94,11 @@ function responseTo2(response: JsonSchema, document: OpenApiDocument): JsonSchem
   if (response.$ref) return { $ref: response.$ref.replace('#/components/responses/', '#/responses/') };
   const [content] = Object.values((response.content ?? {}) as Record<string, { schema: JsonSchema }>);
   const headers = headersTo2(response.headers, document);
-  return { description: response.description, ...(content ? { schema: schemaTo2(content.schema) } : {}), ...(headers ? { headers } : {}) };
+  return {
+    description: response.description,
+    ...(content ? { schema: schemaTo2(content.schema) } : {}),
+    ...(headers ? { headers } : {}),
+  };
 }
 
 function operationTo2(operation: OpenApiDocument, document: OpenApiDocument): OpenApiDocument {
@@ -97,7 +108,12 @@ function operationTo2(operation: OpenApiDocument, document: OpenApiDocument): Op
     ...rest,
     ...(mediaType !== JSON_MEDIA_TYPE ? { produces: [mediaType, JSON_MEDIA_TYPE] } : {}),
     ...(parameters ? { parameters: parameters.map(parameterTo2) } : {}),
-    responses: Object.fromEntries(Object.entries(responses as Record<string, JsonSchema>).map(([status, response]) => [status, responseTo2(response, document)])),
+    responses: Object.fromEntries(
+      Object.entries(responses as Record<string, JsonSchema>).map(([status, response]) => [
+        status,
+        responseTo2(response, document),
+      ]),
+    ),
   };
 }
 
@@ -115,10 +131,30 @@ export function toSwagger2(document: OpenApiDocument, origin: string): OpenApiDo
     tags: document.tags,
     security: [{ apiKey: [] }],
     securityDefinitions: {
-      apiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Bearer sgb_live_…: the word Bearer, a space, then an API key of one workspace.' },
+      apiKey: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'Authorization',
+        description: 'Bearer sgb_live_…: the word Bearer, a space, then an API key of one workspace.',
+      },
     },
-    paths: Object.fromEntries(Object.entries(document.paths as Record<string, { get: OpenApiDocument }>).map(([path, item]) => [path, { get: operationTo2(item.get, document) }])),
-    definitions: Object.fromEntries(Object.entries(document.components.schemas as Record<string, JsonSchema>).map(([name, schema]) => [name, schemaTo2(schema)])),
-    responses: Object.fromEntries(Object.entries(document.components.responses as Record<string, JsonSchema>).map(([name, response]) => [name, responseTo2(response, document)])),
+    paths: Object.fromEntries(
+      Object.entries(document.paths as Record<string, { get: OpenApiDocument }>).map(([path, item]) => [
+        path,
+        { get: operationTo2(item.get, document) },
+      ]),
+    ),
+    definitions: Object.fromEntries(
+      Object.entries(document.components.schemas as Record<string, JsonSchema>).map(([name, schema]) => [
+        name,
+        schemaTo2(schema),
+      ]),
+    ),
+    responses: Object.fromEntries(
+      Object.entries(document.components.responses as Record<string, JsonSchema>).map(([name, response]) => [
+        name,
+        responseTo2(response, document),
+      ]),
+    ),
   };
 }

@@ -34,14 +34,20 @@ export function createSecretBox(key: Buffer): SecretBox {
       const cipher = createCipheriv('aes-256-gcm', key, iv);
       cipher.setAAD(Buffer.from(context));
       const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-      return [VERSION, iv.toString('base64'), cipher.getAuthTag().toString('base64'), ciphertext.toString('base64')].join(':');
+      return [
+        VERSION,
+        iv.toString('base64'),
+        cipher.getAuthTag().toString('base64'),
+        ciphertext.toString('base64'),
+      ].join(':');
     },
     derive(purpose) {
       return createHmac('sha256', key).update(`signalboard:${purpose}`).digest();
     },
     open(sealed, context) {
       const [version, iv, tag, ciphertext] = sealed.split(':');
-      if (version !== VERSION || !iv || !tag || ciphertext === undefined) throw new SecretBoxError('not a sealed secret');
+      if (version !== VERSION || !iv || !tag || ciphertext === undefined)
+        throw new SecretBoxError('not a sealed secret');
       try {
         const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64'));
         decipher.setAAD(Buffer.from(context));
@@ -49,7 +55,9 @@ export function createSecretBox(key: Buffer): SecretBox {
         return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64')), decipher.final()]).toString('utf8');
       } catch {
         // Deliberately vague: neither the key nor the value belongs in a log line.
-        throw new SecretBoxError('a stored secret cannot be opened: APP_SECRET_KEY differs from the one that sealed it');
+        throw new SecretBoxError(
+          'a stored secret cannot be opened: APP_SECRET_KEY differs from the one that sealed it',
+        );
       }
     },
   };

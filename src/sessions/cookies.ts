@@ -8,12 +8,20 @@ export interface CookiePolicy {
 export const cookieName = (policy: CookiePolicy, base: string) => (policy.secure ? `__Host-${base}` : base);
 
 export function cookie(policy: CookiePolicy, base: string, value: string, maxAgeSeconds: number): string {
-  return [`${cookieName(policy, base)}=${value}`, 'Path=/', 'HttpOnly', 'SameSite=Lax', `Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}`, ...(policy.secure ? ['Secure'] : [])].join('; ');
+  return [
+    `${cookieName(policy, base)}=${value}`,
+    'Path=/',
+    'HttpOnly',
+    'SameSite=Lax',
+    `Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}`,
+    ...(policy.secure ? ['Secure'] : []),
+  ].join('; ');
 }
 
 const SESSION = 'sb_session';
 export const sessionCookieName = (policy: CookiePolicy) => cookieName(policy, SESSION);
-export const sessionCookie = (policy: CookiePolicy, token: string, maxAgeSeconds: number) => cookie(policy, SESSION, token, maxAgeSeconds);
+export const sessionCookie = (policy: CookiePolicy, token: string, maxAgeSeconds: number) =>
+  cookie(policy, SESSION, token, maxAgeSeconds);
 export const clearedSessionCookie = (policy: CookiePolicy) => sessionCookie(policy, '', 0);
 
 export function readCookie(header: string | null, name: string): string | null {

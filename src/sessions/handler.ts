@@ -14,7 +14,15 @@ import { clearedSessionCookie, sessionCookie } from './cookies.js';
 import { signIn } from './login.js';
 import { changePassword, issueResetLink, reservePasswordReset, resetMail, resetPassword } from './password-reset.js';
 import { afterAnswer } from '../http/after-answer.js';
-import { FORGOT_PASSWORD_PATH, LOGIN_PATH, LOGOUT_PATH, PASSWORD_PATH, RESET_PASSWORD_PATH, SESSION_PATH, SWITCH_WORKSPACE_PATH } from './paths.js';
+import {
+  FORGOT_PASSWORD_PATH,
+  LOGIN_PATH,
+  LOGOUT_PATH,
+  PASSWORD_PATH,
+  RESET_PASSWORD_PATH,
+  SESSION_PATH,
+  SWITCH_WORKSPACE_PATH,
+} from './paths.js';
 import { deleteSession, switchWorkspace, workspacesOf } from './session-store.js';
 import { returnPath } from './return-path.js';
 import type { WebSessions } from './web-session.js';
@@ -22,53 +30,71 @@ import type { WebSessions } from './web-session.js';
 export function loginPage(options: { error?: string; email?: string; next?: string | null } = {}): SafeHtml {
   return page(
     'Sign in',
-    html`<div class="login"><section>
-<h1>Sign in to Signalboard</h1>
-${options.error ? html`<div class="notice error" role="alert">${options.error}</div>` : ''}
-<form method="post" action="${LOGIN_PATH}">
-  ${options.next ? html`<input type="hidden" name="next" value="${options.next}">` : ''}
-  <label>Email <input type="email" name="email" autocomplete="username" required value="${options.email ?? ''}"></label>
-  <label>Password <input type="password" name="password" autocomplete="current-password" required></label>
-  <button type="submit">Sign in</button>
-</form>
-<p><a href="${FORGOT_PASSWORD_PATH}">Forgot your password?</a></p>
-</section><section>
-<h2>Single sign-on</h2>
-<form method="get" action="/app/sso/start">
-  ${options.next ? html`<input type="hidden" name="next" value="${options.next}">` : ''}
-  <label>Work email <input type="email" name="email" required></label>
-  <button type="submit" class="secondary">Continue with your company's sign-in</button>
-</form>
-</section></div>`,
+    html`<div class="login">
+      <section>
+        <h1>Sign in to Signalboard</h1>
+        ${options.error ? html`<div class="notice error" role="alert">${options.error}</div>` : ''}
+        <form method="post" action="${LOGIN_PATH}">
+          ${options.next ? html`<input type="hidden" name="next" value="${options.next}" />` : ''}
+          <label
+            >Email <input type="email" name="email" autocomplete="username" required value="${options.email ?? ''}"
+          /></label>
+          <label>Password <input type="password" name="password" autocomplete="current-password" required /></label>
+          <button type="submit">Sign in</button>
+        </form>
+        <p><a href="${FORGOT_PASSWORD_PATH}">Forgot your password?</a></p>
+      </section>
+      <section>
+        <h2>Single sign-on</h2>
+        <form method="get" action="/app/sso/start">
+          ${options.next ? html`<input type="hidden" name="next" value="${options.next}" />` : ''}
+          <label>Work email <input type="email" name="email" required /></label>
+          <button type="submit" class="secondary">Continue with your company's sign-in</button>
+        </form>
+      </section>
+    </div>`,
   );
 }
 
 function forgotPage(sent: boolean): SafeHtml {
   return page(
     'Forgot password',
-    html`<div class="login"><section><h1>Forgot your password?</h1>
-${sent ? html`<div class="notice ok" role="status">If an account has that address, a link to set a new password is on its way. It works once, for 30 minutes.</div>` : ''}
-<form method="post" action="${FORGOT_PASSWORD_PATH}">
-  <label>Email <input type="email" name="email" autocomplete="username" required></label>
-  <button type="submit">Send me a link</button>
-</form><p><a href="${LOGIN_PATH}">Back to sign-in</a></p></section></div>`,
+    html`<div class="login">
+      <section>
+        <h1>Forgot your password?</h1>
+        ${sent ? html`<div class="notice ok" role="status">If an account has that address, a link to set a new password is on its way. It works once, for 30 minutes.</div>` : ''}
+        <form method="post" action="${FORGOT_PASSWORD_PATH}">
+          <label>Email <input type="email" name="email" autocomplete="username" required /></label>
+          <button type="submit">Send me a link</button>
+        </form>
+        <p><a href="${LOGIN_PATH}">Back to sign-in</a></p>
+      </section>
+    </div>`,
   );
 }
 
 function resetPage(token: string, error?: string): SafeHtml {
   return page(
     'Set a new password',
-    html`<div class="login"><section><h1>Set a new password</h1>
-${error ? html`<div class="notice error" role="alert">${error}</div>` : ''}
-<form method="post" action="${RESET_PASSWORD_PATH}">
-  <input type="hidden" name="token" value="${token}">
-  <label>New password (12 characters or more) <input type="password" name="password" autocomplete="new-password" minlength="12" required></label>
-  <button type="submit">Set password</button>
-</form></section></div>`,
+    html`<div class="login">
+      <section>
+        <h1>Set a new password</h1>
+        ${error ? html`<div class="notice error" role="alert">${error}</div>` : ''}
+        <form method="post" action="${RESET_PASSWORD_PATH}">
+          <input type="hidden" name="token" value="${token}" />
+          <label
+            >New password (12 characters or more)
+            <input type="password" name="password" autocomplete="new-password" minlength="12" required
+          /></label>
+          <button type="submit">Set password</button>
+        </form>
+      </section>
+    </div>`,
   );
 }
 
-const redirect = (location: string, headers: Record<string, string> = {}) => new Response(null, { status: 303, headers: { Location: location, 'Cache-Control': 'no-store', ...headers } });
+const redirect = (location: string, headers: Record<string, string> = {}) =>
+  new Response(null, { status: 303, headers: { Location: location, 'Cache-Control': 'no-store', ...headers } });
 
 export interface SessionHandlerDeps {
   pool: pg.Pool;
@@ -83,7 +109,8 @@ export interface SessionHandlerDeps {
 
 export function createSessionHandler(deps: SessionHandlerDeps) {
   const { pool, sessions } = deps;
-  const cookieFor = (token: string, expiresAt: Date) => sessionCookie(sessions.cookiePolicy, token, (expiresAt.getTime() - Date.now()) / 1000);
+  const cookieFor = (token: string, expiresAt: Date) =>
+    sessionCookie(sessions.cookiePolicy, token, (expiresAt.getTime() - Date.now()) / 1000);
 
   async function login(request: Request, address: string): Promise<Response> {
     sessions.assertSameOrigin(request);
@@ -96,7 +123,11 @@ export function createSessionHandler(deps: SessionHandlerDeps) {
     if (previous) await deleteSession(pool, previous);
     try {
       if (!email || !password) throw new ApiError('invalid_body', 'Send email and password.');
-      const started = await signIn(pool, { email, password, address, workspaceSlug: textField(fields, 'workspace') }, (work) => afterAnswer(work, deps.onBackgroundError));
+      const started = await signIn(
+        pool,
+        { email, password, address, workspaceSlug: textField(fields, 'workspace') },
+        (work) => afterAnswer(work, deps.onBackgroundError),
+      );
       const headers = { 'Set-Cookie': cookieFor(started.token, started.expiresAt) };
       if (!json) return redirect(next ?? SETTINGS_PATH, headers);
       const signedIn = { signedIn: true, expiresAt: started.expiresAt.toISOString() };
@@ -142,9 +173,18 @@ export function createSessionHandler(deps: SessionHandlerDeps) {
     const { session, fields, json } = await sessions.signedInChange(request);
     const slug = textField(fields, 'workspace', { required: true })!;
     if (!(await switchWorkspace(pool, session.id, session.userId, slug))) {
-      throw new ApiError('not_found', session.ssoWorkspaceId ? `You signed in with "${session.workspaceSlug}"'s single sign-on: sign in again to use another workspace.` : `You are not a member of a workspace "${slug}".`);
+      throw new ApiError(
+        'not_found',
+        session.ssoWorkspaceId
+          ? `You signed in with "${session.workspaceSlug}"'s single sign-on: sign in again to use another workspace.`
+          : `You are not a member of a workspace "${slug}".`,
+      );
     }
-    await recordPersonAudit(pool, { userId: session.userId, action: 'session.workspace_switched', details: { from: session.workspaceSlug, to: slug } });
+    await recordPersonAudit(pool, {
+      userId: session.userId,
+      action: 'session.workspace_switched',
+      details: { from: session.workspaceSlug, to: slug },
+    });
     return json ? jsonResponse({ data: { workspace: slug } }) : redirect(SETTINGS_PATH);
   }
 
@@ -193,14 +233,20 @@ export function createSessionHandler(deps: SessionHandlerDeps) {
     [SWITCH_WORKSPACE_PATH]: { POST: chooseWorkspace },
     [PASSWORD_PATH]: { POST: change },
     [FORGOT_PASSWORD_PATH]: { GET: async () => htmlResponse(forgotPage(false)), POST: forgot },
-    [RESET_PASSWORD_PATH]: { GET: async (request) => htmlResponse(resetPage(new URL(request.url).searchParams.get('token') ?? '')), POST: reset },
+    [RESET_PASSWORD_PATH]: {
+      GET: async (request) => htmlResponse(resetPage(new URL(request.url).searchParams.get('token') ?? '')),
+      POST: reset,
+    },
   };
 
   return async function handleSession(request: Request, path: string, address: string): Promise<Response | null> {
     const methods = routes[path];
     if (!methods) return null;
     const run = methods[request.method];
-    if (!run) throw new ApiError('method_not_allowed', `${request.method} is not allowed here.`, { headers: { Allow: Object.keys(methods).join(', ') } });
+    if (!run)
+      throw new ApiError('method_not_allowed', `${request.method} is not allowed here.`, {
+        headers: { Allow: Object.keys(methods).join(', ') },
+      });
     return run(request, address);
   };
 }

@@ -30,32 +30,63 @@ export async function signIn(pool: pg.Pool, input: SignInInput, later: (work: ()
     { key: keys.address, policy: ADDRESS_POLICY },
   ]);
   const account = states.get(keys.account)!;
-  const verdict = throttleVerdict({ account, accountAddress: states.get(keys.accountAddress)!, address: states.get(keys.address)! }, new Date());
-  const user = (await pool.query<{ id: string; password_hash: string | null }>('SELECT id, password_hash FROM users WHERE lower(email) = lower($1)', [input.email])).rows[0];
+  const verdict = throttleVerdict(
+    { account, accountAddress: states.get(keys.accountAddress)!, address: states.get(keys.address)! },
+    new Date(),
+  );
+  const user = (
+    await pool.query<{ id: string; password_hash: string | null }>(
+      'SELECT id, password_hash FROM users WHERE lower(email) = lower($1)',
+      [input.email],
+    )
+  ).rows[0];
   const userId = user?.id ?? NO_PERSON;
   if (!verdict.allowed) {
     await releaseAttempts(pool, [keys.account, keys.accountAddress, keys.address]);
     // The attempt that starts the lock is recorded once.
-    if (user && account.justExceeded) later(() => recordPersonAudit(pool, { userId: user.id, action: 'session.account_locked', details: { address: input.address } }));
-    throw new ApiError('rate_limited', `Too many failed sign-ins; try again in ${verdict.retryAfterSeconds} s.`, { headers: { 'Retry-After': String(verdict.retryAfterSeconds) } });
+    if (user && account.justExceeded)
+      later(() =>
+        recordPersonAudit(pool, {
+          userId: user.id,
+          action: 'session.account_locked',
+          details: { address: input.address },
+        }),
+      );
+    throw new ApiError('rate_limited', `Too many failed sign-ins; try again in ${verdict.retryAfterSeconds} s.`, {
+      headers: { 'Retry-After': String(verdict.retryAfterSeconds) },
+    });
   }
 
   // Before the password is checked, so that the answer never tells whether it was right.
   const ssoRequiredBy = await workspaceRequiringSso(pool, userId);
   if (ssoRequiredBy) {
     await releaseAttempts(pool, [keys.account, keys.accountAddress, keys.address]);
-    throw new ApiError('forbidden', `The workspace "${ssoRequiredBy}" requires single sign-on for your address: use "Continue with your company's sign-in".`);
+    throw new ApiError(
+      'forbidden',
+      `The workspace "${ssoRequiredBy}" requires single sign-on for your address: use "Continue with your company's sign-in".`,
+    );
   }
   const valid = await verifyPassword(user?.password_hash ?? (await decoyHash()), input.password);
   if (!user || !user.password_hash || !valid) {
-    if (user) later(() => recordPersonAudit(pool, { userId: user.id, action: 'session.sign_in_failed', details: { address: input.address } }));
+    if (user)
+      later(() =>
+        recordPersonAudit(pool, {
+          userId: user.id,
+          action: 'session.sign_in_failed',
+          details: { address: input.address },
+        }),
+      );
     throw new ApiError('unauthenticated', 'Email or password is wrong.');
   }
   // A success is no failure: the account's counters start again, the address keeps only its failures.
   await clearAttempts(pool, [keys.account, keys.accountAddress]);
   await releaseAttempts(pool, [keys.address]);
   const session = await startSession(pool, user.id, input.workspaceSlug ?? null);
-  await recordPersonAudit(pool, { userId: user.id, action: 'session.signed_in', details: { method: 'password', address: input.address } });
+  await recordPersonAudit(pool, {
+    userId: user.id,
+    action: 'session.signed_in',
+    details: { method: 'password', address: input.address },
+  });
   return session;
 }
 
@@ -80,14 +111,25 @@ async function workspaceRequiringSso(pool: pg.Pool, userId: string): Promise<str
  * A new session in the asked-for workspace (or the person's first), after any kind of sign-in.
  * Through a workspace's identity provider the session is bound to that workspace for good.
  */
-export async function startSession(pool: pg.Pool, userId: string, workspaceSlug: string | null, options: { ssoWorkspaceId?: string } = {}) {
-  const memberships = (await pool.query<{ workspace_id: string; slug: string }>(
-    'SELECT m.workspace_id, w.slug FROM memberships m JOIN workspaces w ON w.id = m.workspace_id WHERE m.user_id = $1 ORDER BY m.created_at, w.slug',
-    [userId],
-  )).rows;
+export async function startSession(
+  pool: pg.Pool,
+  userId: string,
+  workspaceSlug: string | null,
+  options: { ssoWorkspaceId?: string } = {},
+) {
+  const memberships = (
+    await pool.query<{ workspace_id: string; slug: string }>(
+      'SELECT m.workspace_id, w.slug FROM memberships m JOIN workspaces w ON w.id = m.workspace_id WHERE m.user_id = $1 ORDER BY m.created_at, w.slug',
+      [userId],
+    )
+  ).rows;
   const chosen = options.ssoWorkspaceId
     ? memberships.find((membership) => membership.workspace_id === options.ssoWorkspaceId)
     : ((workspaceSlug ? memberships.find((membership) => membership.slug === workspaceSlug) : null) ?? memberships[0]);
   if (!chosen) throw new ApiError('forbidden', 'This account is not a member of any workspace.');
-  return createSession(pool, { userId, workspaceId: chosen.workspace_id, ssoWorkspaceId: options.ssoWorkspaceId ?? null });
+  return createSession(pool, {
+    userId,
+    workspaceId: chosen.workspace_id,
+    ssoWorkspaceId: options.ssoWorkspaceId ?? null,
+  });
 }

@@ -32,22 +32,34 @@ export interface ResetLink {
 export async function reservePasswordReset(pool: pg.Pool, input: { email: string; address: string }): Promise<boolean> {
   const accountKey = `reset:account:${input.email.trim().toLowerCase()}`;
   const callerKey = `reset:address:${input.address}`;
-  const counts = await reserveAttempts(pool, [{ key: accountKey, policy: PER_ACCOUNT }, { key: callerKey, policy: PER_CALLER }]);
+  const counts = await reserveAttempts(pool, [
+    { key: accountKey, policy: PER_ACCOUNT },
+    { key: callerKey, policy: PER_CALLER },
+  ]);
   return counts.get(accountKey)!.count <= PER_ACCOUNT.limit && counts.get(callerKey)!.count <= PER_CALLER.limit;
 }
 
 /** Replaces the person's link with a new one (only the newest works) and audits it; null when the address has no account. */
-export async function issueResetLink(pool: pg.Pool, input: { email: string; address: string }): Promise<ResetLink | null> {
+export async function issueResetLink(
+  pool: pg.Pool,
+  input: { email: string; address: string },
+): Promise<ResetLink | null> {
   const token = randomBytes(32).toString('base64url');
-  const person = (await pool.query<{ id: string; email: string }>(
-    `WITH person AS (SELECT id, email FROM users WHERE lower(email) = $1),
+  const person = (
+    await pool.query<{ id: string; email: string }>(
+      `WITH person AS (SELECT id, email FROM users WHERE lower(email) = $1),
      older AS (DELETE FROM password_resets r USING person WHERE r.user_id = person.id AND r.used_at IS NULL),
      link AS (INSERT INTO password_resets (id, user_id, expires_at) SELECT $2, person.id, $3 FROM person)
      SELECT id, email FROM person`,
-    [input.email.trim().toLowerCase(), digest(token), new Date(Date.now() + RESET_TTL_MS)],
-  )).rows[0];
+      [input.email.trim().toLowerCase(), digest(token), new Date(Date.now() + RESET_TTL_MS)],
+    )
+  ).rows[0];
   if (!person) return null;
-  await recordPersonAudit(pool, { userId: person.id, action: 'password.reset_requested', details: { address: input.address } });
+  await recordPersonAudit(pool, {
+    userId: person.id,
+    action: 'password.reset_requested',
+    details: { address: input.address },
+  });
   return { to: person.email, token };
 }
 
@@ -61,16 +73,23 @@ export const resetMail = (origin: string, link: ResetLink): Mail => ({
 });
 
 /** Sets a new password with a reset token; the token is spent even if it is tried twice at once. */
-export async function resetPassword(pool: pg.Pool, input: { token: string; password: string }): Promise<{ userId: string }> {
+export async function resetPassword(
+  pool: pg.Pool,
+  input: { token: string; password: string },
+): Promise<{ userId: string }> {
   const problem = passwordProblem(input.password);
-  if (problem) throw new ApiError('invalid_parameter', `The new password is refused: ${problem}.`, { param: 'password' });
+  if (problem)
+    throw new ApiError('invalid_parameter', `The new password is refused: ${problem}.`, { param: 'password' });
   const spent = await pool.query<{ user_id: string; email: string }>(
     `UPDATE password_resets r SET used_at = now() FROM users u
      WHERE r.id = $1 AND r.used_at IS NULL AND r.expires_at > now() AND u.id = r.user_id RETURNING r.user_id, u.email`,
     [digest(input.token)],
   );
   const row = spent.rows[0];
-  if (!row) throw new ApiError('invalid_parameter', 'This reset link is unknown, used or expired; ask for a new one.', { param: 'token' });
+  if (!row)
+    throw new ApiError('invalid_parameter', 'This reset link is unknown, used or expired; ask for a new one.', {
+      param: 'token',
+    });
   await setPassword(pool, row.user_id, input.password, null);
   // Whoever locked the account out no longer keeps its owner out.
   await clearAttempts(pool, [accountKeyOf(row.email)]);
@@ -78,11 +97,21 @@ export async function resetPassword(pool: pg.Pool, input: { token: string; passw
   return { userId: row.user_id };
 }
 
-export async function changePassword(pool: pg.Pool, session: { id: string; userId: string }, input: { current: string; password: string }): Promise<void> {
-  const stored = (await pool.query<{ password_hash: string | null }>('SELECT password_hash FROM users WHERE id = $1', [session.userId])).rows[0];
-  if (!stored?.password_hash || !(await verifyPassword(stored.password_hash, input.current))) throw new ApiError('forbidden', 'The current password is wrong.');
+export async function changePassword(
+  pool: pg.Pool,
+  session: { id: string; userId: string },
+  input: { current: string; password: string },
+): Promise<void> {
+  const stored = (
+    await pool.query<{ password_hash: string | null }>('SELECT password_hash FROM users WHERE id = $1', [
+      session.userId,
+    ])
+  ).rows[0];
+  if (!stored?.password_hash || !(await verifyPassword(stored.password_hash, input.current)))
+    throw new ApiError('forbidden', 'The current password is wrong.');
   const problem = passwordProblem(input.password);
-  if (problem) throw new ApiError('invalid_parameter', `The new password is refused: ${problem}.`, { param: 'password' });
+  if (problem)
+    throw new ApiError('invalid_parameter', `The new password is refused: ${problem}.`, { param: 'password' });
   await setPassword(pool, session.userId, input.password, session.id);
   await recordPersonAudit(pool, { userId: session.userId, action: 'password.changed' });
 }

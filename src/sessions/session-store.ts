@@ -29,17 +29,23 @@ export interface SessionView {
 
 export const sessionIdOf = (token: string) => createHash('sha256').update(token).digest('hex');
 
-export async function createSession(pool: pg.Pool, input: { userId: string; workspaceId: string; ssoWorkspaceId?: string | null }): Promise<{ token: string; expiresAt: Date }> {
+export async function createSession(
+  pool: pg.Pool,
+  input: { userId: string; workspaceId: string; ssoWorkspaceId?: string | null },
+): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + SESSION_MAX_MS);
-  await pool.query('INSERT INTO sessions (id, user_id, workspace_id, expires_at, csrf_token, sso_workspace_id) VALUES ($1, $2, $3, $4, $5, $6)', [
-    sessionIdOf(token),
-    input.userId,
-    input.workspaceId,
-    expiresAt,
-    randomBytes(24).toString('base64url'),
-    input.ssoWorkspaceId ?? null,
-  ]);
+  await pool.query(
+    'INSERT INTO sessions (id, user_id, workspace_id, expires_at, csrf_token, sso_workspace_id) VALUES ($1, $2, $3, $4, $5, $6)',
+    [
+      sessionIdOf(token),
+      input.userId,
+      input.workspaceId,
+      expiresAt,
+      randomBytes(24).toString('base64url'),
+      input.ssoWorkspaceId ?? null,
+    ],
+  );
   return { token, expiresAt };
 }
 
@@ -62,7 +68,8 @@ export async function findSession(pool: pg.Pool, token: string, now = new Date()
     await pool.query('DELETE FROM sessions WHERE id = $1', [row.id]);
     return null;
   }
-  if (now.getTime() - row.lastSeenAt.getTime() > TOUCH_EVERY_MS) await pool.query('UPDATE sessions SET last_seen_at = $2 WHERE id = $1', [row.id, now]);
+  if (now.getTime() - row.lastSeenAt.getTime() > TOUCH_EVERY_MS)
+    await pool.query('UPDATE sessions SET last_seen_at = $2 WHERE id = $1', [row.id, now]);
   const { lastSeenAt: _lastSeenAt, ...session } = row;
   return session;
 }
@@ -73,14 +80,22 @@ export async function deleteSession(pool: pg.Pool, token: string): Promise<void>
 
 /** Every other session of a person ends (password changed or reset). */
 export async function deleteOtherSessions(pool: pg.Pool, userId: string, keepSessionId: string | null): Promise<void> {
-  await pool.query('DELETE FROM sessions WHERE user_id = $1 AND ($2::text IS NULL OR id <> $2)', [userId, keepSessionId]);
+  await pool.query('DELETE FROM sessions WHERE user_id = $1 AND ($2::text IS NULL OR id <> $2)', [
+    userId,
+    keepSessionId,
+  ]);
 }
 
 /**
  * Makes another workspace of the same person active; false when they are not a member of it,
  * or when the session came through a workspace's identity provider and the target is another one.
  */
-export async function switchWorkspace(pool: pg.Pool, sessionId: string, userId: string, slug: string): Promise<boolean> {
+export async function switchWorkspace(
+  pool: pg.Pool,
+  sessionId: string,
+  userId: string,
+  slug: string,
+): Promise<boolean> {
   const result = await pool.query(
     `UPDATE sessions s SET workspace_id = w.id
      FROM workspaces w JOIN memberships m ON m.workspace_id = w.id AND m.user_id = $2
@@ -91,7 +106,10 @@ export async function switchWorkspace(pool: pg.Pool, sessionId: string, userId: 
 }
 
 /** The workspaces a session may act in: all of the person's, or only the one whose identity provider signed them in. */
-export async function workspacesOf(pool: pg.Pool, session: Pick<SessionView, 'userId' | 'ssoWorkspaceId'>): Promise<{ id: string; slug: string; name: string; role: Role; plan: Plan }[]> {
+export async function workspacesOf(
+  pool: pg.Pool,
+  session: Pick<SessionView, 'userId' | 'ssoWorkspaceId'>,
+): Promise<{ id: string; slug: string; name: string; role: Role; plan: Plan }[]> {
   const result = await pool.query(
     'SELECT w.id, w.slug, w.name, m.role, w.plan FROM memberships m JOIN workspaces w ON w.id = m.workspace_id WHERE m.user_id = $1 AND ($2::text IS NULL OR w.id = $2) ORDER BY w.name, w.slug',
     [session.userId, session.ssoWorkspaceId],

@@ -19,7 +19,11 @@ export const accountKeyOf = (email: string) => `signin:account:${email.trim().to
 
 export const signInKeys = (email: string, address: string) => {
   const account = email.trim().toLowerCase();
-  return { account: accountKeyOf(email), accountAddress: `signin:account-address:${account}|${address}`, address: `signin:address:${address}` };
+  return {
+    account: accountKeyOf(email),
+    accountAddress: `signin:account-address:${account}|${address}`,
+    address: `signin:address:${address}`,
+  };
 };
 
 export type SignInKeys = ReturnType<typeof signInKeys>;
@@ -29,14 +33,32 @@ export type ThrottleVerdict = { allowed: true } | { allowed: false; retryAfterSe
 const secondsUntil = (at: number, now: Date) => Math.max(1, Math.ceil((at - now.getTime()) / 1000));
 
 /** Whether this attempt may be checked, from the counters it reserved (its own attempt counted). Pure. */
-export function throttleVerdict(states: { account: CounterState; accountAddress: CounterState; address: CounterState }, now: Date): ThrottleVerdict {
+export function throttleVerdict(
+  states: { account: CounterState; accountAddress: CounterState; address: CounterState },
+  now: Date,
+): ThrottleVerdict {
   const { account, accountAddress, address } = states;
-  if (address.count > ADDRESS_POLICY.limit) return { allowed: false, retryAfterSeconds: secondsUntil(address.windowEndsAt.getTime(), now), accountLocked: false };
-  if (accountAddress.count > ACCOUNT_ADDRESS_POLICY.limit) return { allowed: false, retryAfterSeconds: secondsUntil(accountAddress.windowEndsAt.getTime(), now), accountLocked: false };
+  if (address.count > ADDRESS_POLICY.limit)
+    return {
+      allowed: false,
+      retryAfterSeconds: secondsUntil(address.windowEndsAt.getTime(), now),
+      accountLocked: false,
+    };
+  if (accountAddress.count > ACCOUNT_ADDRESS_POLICY.limit)
+    return {
+      allowed: false,
+      retryAfterSeconds: secondsUntil(accountAddress.windowEndsAt.getTime(), now),
+      accountLocked: false,
+    };
   if (account.count <= ACCOUNT_POLICY.limit) return { allowed: true };
   const lockEnds = (account.exceededAt ?? now).getTime() + ACCOUNT_LOCK_MS;
-  if (lockEnds > now.getTime()) return { allowed: false, retryAfterSeconds: secondsUntil(lockEnds, now), accountLocked: true };
+  if (lockEnds > now.getTime())
+    return { allowed: false, retryAfterSeconds: secondsUntil(lockEnds, now), accountLocked: true };
   // After the short lock: only an address that has not failed for this account.
   if (accountAddress.count === 1) return { allowed: true };
-  return { allowed: false, retryAfterSeconds: secondsUntil(accountAddress.windowEndsAt.getTime(), now), accountLocked: false };
+  return {
+    allowed: false,
+    retryAfterSeconds: secondsUntil(accountAddress.windowEndsAt.getTime(), now),
+    accountLocked: false,
+  };
 }

@@ -30,7 +30,8 @@ export function createWebSessions(config: Config, pool: pg.Pool): WebSessions {
   const cookiePolicy = { secure: config.NODE_ENV === 'production' };
   const name = sessionCookieName(cookiePolicy);
   const tokenOf = (request: Request) => readCookie(request.headers.get('cookie'), name);
-  const expectedOrigin = (request: Request) => (config.PUBLIC_BASE_URL ? new URL(config.PUBLIC_BASE_URL).origin : new URL(request.url).origin);
+  const expectedOrigin = (request: Request) =>
+    config.PUBLIC_BASE_URL ? new URL(config.PUBLIC_BASE_URL).origin : new URL(request.url).origin;
 
   const sessions: WebSessions = {
     cookiePolicy,
@@ -45,17 +46,26 @@ export function createWebSessions(config: Config, pool: pg.Pool): WebSessions {
       // (Referrer-Policy: no-referrer), so their form posts carry Origin: null and this is the answer.
       const site = request.headers.get('sec-fetch-site');
       if (site !== null) {
-        if (site !== 'same-origin' && site !== 'none') throw new ApiError('forbidden', 'Cross-site request refused: changes must come from this site.');
+        if (site !== 'same-origin' && site !== 'none')
+          throw new ApiError('forbidden', 'Cross-site request refused: changes must come from this site.');
         return;
       }
       const origin = request.headers.get('origin');
       const referer = request.headers.get('referer');
-      const source = origin && origin !== 'null' ? origin : origin === 'null' ? 'null' : referer ? safeOrigin(referer) : null;
-      if (source !== null && source !== expectedOrigin(request)) throw new ApiError('forbidden', 'Cross-site request refused: changes must come from this site.');
+      const source =
+        origin && origin !== 'null' ? origin : origin === 'null' ? 'null' : referer ? safeOrigin(referer) : null;
+      if (source !== null && source !== expectedOrigin(request))
+        throw new ApiError('forbidden', 'Cross-site request refused: changes must come from this site.');
     },
     assertCsrf(session, request, fields) {
-      const given = request.headers.get(CSRF_HEADER) ?? (typeof fields[CSRF_FIELD] === 'string' ? (fields[CSRF_FIELD] as string) : null);
-      if (!given || !sameText(given, session.csrfToken)) throw new ApiError('forbidden', `Missing or wrong CSRF token: send the ${CSRF_FIELD} field of the page's form, or the ${CSRF_HEADER} header from GET /app/session.`);
+      const given =
+        request.headers.get(CSRF_HEADER) ??
+        (typeof fields[CSRF_FIELD] === 'string' ? (fields[CSRF_FIELD] as string) : null);
+      if (!given || !sameText(given, session.csrfToken))
+        throw new ApiError(
+          'forbidden',
+          `Missing or wrong CSRF token: send the ${CSRF_FIELD} field of the page's form, or the ${CSRF_HEADER} header from GET /app/session.`,
+        );
     },
     async signedInChange(request) {
       sessions.assertSameOrigin(request);
@@ -91,9 +101,15 @@ function sameText(a: string, b: string): boolean {
 export function webErrorResponse(request: Request, error: ApiError, requestId: string, signedIn = false): Response {
   if (!wantsHtml(request)) return errorResponse(error, requestId);
   const title = error.status === 403 ? 'Not allowed' : error.status === 404 ? 'Not found' : 'That did not work';
-  const onward = signedIn && error.status !== 401
-    ? html`<a href="/app/settings">Back to settings</a>` : html`<a href="/app/login">Sign in</a>`;
-  const body = html`<section><h1>${title}</h1>
-<p>${error.message}</p><p>${onward} · <a href="/">Home</a></p><p class="muted">Request ${requestId}</p></section>`;
+  const onward =
+    signedIn && error.status !== 401
+      ? html`<a href="/app/settings">Back to settings</a>`
+      : html`<a href="/app/login">Sign in</a>`;
+  const body = html`<section>
+    <h1>${title}</h1>
+    <p>${error.message}</p>
+    <p>${onward} · <a href="/">Home</a></p>
+    <p class="muted">Request ${requestId}</p>
+  </section>`;
   return htmlResponse(page('Error', body), error.status, error.headers);
 }

@@ -14,23 +14,49 @@ import { webhookActions } from './webhook-actions.js';
 const GRANT_ID = '([A-Za-z0-9_-]{10,128})';
 
 export function settingsActions(deps: SettingsDeps): SettingsAction[] {
-  return [...apiKeyActions(deps), ...webhookActions(deps), ...ssoActions(deps), ...mcpActions(deps), ...promptActions(deps)];
+  return [
+    ...apiKeyActions(deps),
+    ...webhookActions(deps),
+    ...ssoActions(deps),
+    ...mcpActions(deps),
+    ...promptActions(deps),
+  ];
 }
 
 function apiKeyActions(deps: SettingsDeps): SettingsAction[] {
   const { prisma } = deps;
   return [
-    { method: 'GET', path: /^\/api-keys$/, run: async (call) => ({ data: await listApiKeys(prisma, workspaceOf(call)) }) },
+    {
+      method: 'GET',
+      path: /^\/api-keys$/,
+      run: async (call) => ({ data: await listApiKeys(prisma, workspaceOf(call)) }),
+    },
     {
       method: 'POST',
       path: /^\/api-keys$/,
       run: async (call) => {
         const expires = textField(call.fields, 'expiresAt');
         const expiresAt = expires ? new Date(expires.length === 10 ? `${expires}T23:59:59Z` : expires) : null;
-        if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new ApiError('invalid_parameter', 'expiresAt must be an ISO 8601 date or date-time.', { param: 'expiresAt' });
+        if (expiresAt && Number.isNaN(expiresAt.getTime()))
+          throw new ApiError('invalid_parameter', 'expiresAt must be an ISO 8601 date or date-time.', {
+            param: 'expiresAt',
+          });
         const scopes = listField(call.fields, 'scopes');
-        const key = await createApiKey(prisma, { workspaceId: workspaceOf(call), name: textField(call.fields, 'name', { required: true, max: 100 })!, scopes: parseScopes(scopes?.join(',')), expiresAt, actor: call.actor });
-        return { data: key, notice: { kind: 'secret', title: `API key "${key.name}" created. Copy the secret now; it is not shown again.`, secret: key.secret } };
+        const key = await createApiKey(prisma, {
+          workspaceId: workspaceOf(call),
+          name: textField(call.fields, 'name', { required: true, max: 100 })!,
+          scopes: parseScopes(scopes?.join(',')),
+          expiresAt,
+          actor: call.actor,
+        });
+        return {
+          data: key,
+          notice: {
+            kind: 'secret',
+            title: `API key "${key.name}" created. Copy the secret now; it is not shown again.`,
+            secret: key.secret,
+          },
+        };
       },
     },
     {
@@ -38,7 +64,10 @@ function apiKeyActions(deps: SettingsDeps): SettingsAction[] {
       path: new RegExp(`^/api-keys/${ID}/revoke$`),
       run: async (call) => {
         const revoked = await revokeApiKey(prisma, deps.notify, call.params[0]!, call.actor);
-        return { data: revoked, notice: { kind: 'ok', title: `API key ${revoked.id} revoked; it stops working at once.` } };
+        return {
+          data: revoked,
+          notice: { kind: 'ok', title: `API key ${revoked.id} revoked; it stops working at once.` },
+        };
       },
     },
   ];
@@ -47,23 +76,49 @@ function apiKeyActions(deps: SettingsDeps): SettingsAction[] {
 function mcpActions(deps: SettingsDeps): SettingsAction[] {
   const { prisma, pool } = deps;
   return [
-    { method: 'GET', path: /^\/mcp$/, run: async (call) => ({ data: { writeActions: await mcpWriteActions(prisma, workspaceOf(call)), connectedApps: await listGrants(pool, workspaceOf(call)) } }) },
+    {
+      method: 'GET',
+      path: /^\/mcp$/,
+      run: async (call) => ({
+        data: {
+          writeActions: await mcpWriteActions(prisma, workspaceOf(call)),
+          connectedApps: await listGrants(pool, workspaceOf(call)),
+        },
+      }),
+    },
     {
       method: 'POST',
       path: new RegExp(`^/mcp/grants/${GRANT_ID}/revoke$`),
       run: async (call) => {
-        const revoked = await revokeGrant({ pool, prisma, notify: deps.notify }, { workspaceId: workspaceOf(call), grantId: call.params[0]!, actor: call.actor });
-        return { data: revoked, notice: { kind: 'ok', title: 'The app is disconnected; its tokens stop working at once.' } };
+        const revoked = await revokeGrant(
+          { pool, prisma, notify: deps.notify },
+          { workspaceId: workspaceOf(call), grantId: call.params[0]!, actor: call.actor },
+        );
+        return {
+          data: revoked,
+          notice: { kind: 'ok', title: 'The app is disconnected; its tokens stop working at once.' },
+        };
       },
     },
     {
       method: 'POST',
       path: /^\/mcp$/,
       run: async (call) => {
-        const result = await setMcpWriteActions(prisma, deps.notify, { workspaceId: workspaceOf(call), enabled: booleanField(call.fields, 'writeActions'), actor: call.actor });
-        return { data: result, notice: { kind: 'ok', title: `MCP write actions are ${result.writeActions ? 'on' : 'off'}.` } };
+        const result = await setMcpWriteActions(prisma, deps.notify, {
+          workspaceId: workspaceOf(call),
+          enabled: booleanField(call.fields, 'writeActions'),
+          actor: call.actor,
+        });
+        return {
+          data: result,
+          notice: { kind: 'ok', title: `MCP write actions are ${result.writeActions ? 'on' : 'off'}.` },
+        };
       },
     },
-    { method: 'GET', path: /^\/audit-log$/, run: async (call) => ({ data: await listAuditLog(pool, workspaceOf(call)) }) },
+    {
+      method: 'GET',
+      path: /^\/audit-log$/,
+      run: async (call) => ({ data: await listAuditLog(pool, workspaceOf(call)) }),
+    },
   ];
 }

@@ -33,24 +33,49 @@ export function createSettingsHandler(deps: SettingsDeps) {
   const actions = settingsActions(deps);
   const scopeOf = workspaceScopes(pool);
 
-  async function renderPage(session: SessionView, request: Request, notice: Notice | null, status = 200, submitted: SettingsView['submitted'] = null): Promise<Response> {
+  async function renderPage(
+    session: SessionView,
+    request: Request,
+    notice: Notice | null,
+    status = 200,
+    submitted: SettingsView['submitted'] = null,
+  ): Promise<Response> {
     const id = session.workspaceId;
     const canUseWebhooks = WEBHOOK_PLANS.includes(session.plan);
     const canUseSso = SSO_PLANS.includes(session.plan);
-    const [keys, endpoints, connection, domains, writeActions, audit, workspaces, connectedApps, requireSso, views] = await Promise.all([
-      listApiKeys(prisma, id),
-      canUseWebhooks ? listEndpoints(webhooks, id) : Promise.resolve([]),
-      canUseSso ? getConnection(prisma, id) : Promise.resolve(null),
-      canUseSso ? listDomains(prisma, id) : Promise.resolve([]),
-      mcpWriteActions(prisma, id),
-      listAuditLog(pool, id, 50),
-      workspacesOf(pool, session),
-      listGrants(pool, id),
-      requiresSso(prisma, id),
-      viewLinks(scopeOf(id)),
-    ]);
+    const [keys, endpoints, connection, domains, writeActions, audit, workspaces, connectedApps, requireSso, views] =
+      await Promise.all([
+        listApiKeys(prisma, id),
+        canUseWebhooks ? listEndpoints(webhooks, id) : Promise.resolve([]),
+        canUseSso ? getConnection(prisma, id) : Promise.resolve(null),
+        canUseSso ? listDomains(prisma, id) : Promise.resolve([]),
+        mcpWriteActions(prisma, id),
+        listAuditLog(pool, id, 50),
+        workspacesOf(pool, session),
+        listGrants(pool, id),
+        requiresSso(prisma, id),
+        viewLinks(scopeOf(id)),
+      ]);
     return htmlResponse(
-      settingsPage({ session, views, notice, submitted, keys, endpoints, connection, domains, writeActions, audit, workspaces, connectedApps, canUseWebhooks, canUseSso, requireSso, redirectUri: `${deps.publicOrigin.value}${SSO_CALLBACK_PATH}`, mcpUrl: `${deps.publicOrigin.value}${MCP_PATH}` }),
+      settingsPage({
+        session,
+        views,
+        notice,
+        submitted,
+        keys,
+        endpoints,
+        connection,
+        domains,
+        writeActions,
+        audit,
+        workspaces,
+        connectedApps,
+        canUseWebhooks,
+        canUseSso,
+        requireSso,
+        redirectUri: `${deps.publicOrigin.value}${SSO_CALLBACK_PATH}`,
+        mcpUrl: `${deps.publicOrigin.value}${MCP_PATH}`,
+      }),
       status,
     );
   }
@@ -71,20 +96,33 @@ export function createSettingsHandler(deps: SettingsDeps) {
     const matches = actions.filter((candidate) => candidate.path.test(rest));
     if (!matches.length) throw new ApiError('not_found', 'No such settings path.');
     const action = matches.find((candidate) => candidate.method === request.method);
-    if (!action) throw new ApiError('method_not_allowed', `Use ${matches.map((candidate) => candidate.method).join(' or ')}.`);
+    if (!action)
+      throw new ApiError('method_not_allowed', `Use ${matches.map((candidate) => candidate.method).join(' or ')}.`);
     let fields: FormFields = {};
     if (action.method === 'POST') {
       deps.sessions.assertSameOrigin(request);
       fields = (await readForm(request)).fields;
       deps.sessions.assertCsrf(session, request, fields);
     }
-    const call: SettingsCall = { session, actor: { email: session.email, workspaceId: session.workspaceId }, fields, params: action.path.exec(rest)!.slice(1), request };
+    const call: SettingsCall = {
+      session,
+      actor: { email: session.email, workspaceId: session.workspaceId },
+      fields,
+      params: action.path.exec(rest)!.slice(1),
+      request,
+    };
     try {
       const result = await action.run(call);
-      return html && action.method === 'POST' ? renderPage(session, request, result.notice ?? null) : jsonResponse({ data: result.data }, 200, { 'Cache-Control': 'no-store' });
+      return html && action.method === 'POST'
+        ? renderPage(session, request, result.notice ?? null)
+        : jsonResponse({ data: result.data }, 200, { 'Cache-Control': 'no-store' });
     } catch (error) {
       const apiError = error instanceof UsageError ? fromUsageError(error) : error;
-      if (html && action.method === 'POST' && apiError instanceof ApiError) return renderPage(session, request, { kind: 'error', title: apiError.message }, apiError.status, { action: rest, fields });
+      if (html && action.method === 'POST' && apiError instanceof ApiError)
+        return renderPage(session, request, { kind: 'error', title: apiError.message }, apiError.status, {
+          action: rest,
+          fields,
+        });
       throw apiError;
     }
   };

@@ -1,7 +1,14 @@
 // Settings actions for an AI-visibility project's prompts and domains.
 import { ApiError } from '../errors/index.js';
 import { listField, textField, type FormFields } from '../http/forms.js';
-import { addPrompts, listPrompts, parseCompetitorDomains, setProjectDomains, setPromptsArchived, updatePrompts } from '../ai-visibility/index.js';
+import {
+  addPrompts,
+  listPrompts,
+  parseCompetitorDomains,
+  setProjectDomains,
+  setPromptsArchived,
+  updatePrompts,
+} from '../ai-visibility/index.js';
 import { ID, type SettingsAction, type SettingsCall, type SettingsDeps } from './action.js';
 
 /** One entry per line of a text area, or the items of a JSON list (prompt texts may hold commas). */
@@ -17,7 +24,13 @@ export function promptActions(deps: SettingsDeps): SettingsAction[] {
     {
       method: 'GET',
       path: new RegExp(`^/projects/${ID}/prompts$`),
-      run: async (call) => ({ data: await listPrompts(prisma, { projectId: call.params[0]!, actor: call.actor, includeArchived: new URL(call.request.url).searchParams.get('includeArchived') === 'true' }) }),
+      run: async (call) => ({
+        data: await listPrompts(prisma, {
+          projectId: call.params[0]!,
+          actor: call.actor,
+          includeArchived: new URL(call.request.url).searchParams.get('includeArchived') === 'true',
+        }),
+      }),
     },
     {
       method: 'POST',
@@ -26,16 +39,33 @@ export function promptActions(deps: SettingsDeps): SettingsAction[] {
         const topic = textField(call.fields, 'topic', { max: 100 });
         const tags = listField(call.fields, 'tags') ?? undefined;
         const texts = linesField(call.fields, 'texts');
-        if (!texts.length) throw new ApiError('invalid_parameter', 'texts is required: one prompt per line (or a JSON list).', { param: 'texts' });
-        const result = await addPrompts(prisma, { projectId: call.params[0]!, prompts: texts.map((text) => ({ text, topic, tags })), actor: call.actor });
-        return { data: result, notice: { kind: 'ok', title: `${result.added.length} prompt(s) added${result.existing.length ? `; ${result.existing.length} already tracked` : ''}.` } };
+        if (!texts.length)
+          throw new ApiError('invalid_parameter', 'texts is required: one prompt per line (or a JSON list).', {
+            param: 'texts',
+          });
+        const result = await addPrompts(prisma, {
+          projectId: call.params[0]!,
+          prompts: texts.map((text) => ({ text, topic, tags })),
+          actor: call.actor,
+        });
+        return {
+          data: result,
+          notice: {
+            kind: 'ok',
+            title: `${result.added.length} prompt(s) added${result.existing.length ? `; ${result.existing.length} already tracked` : ''}.`,
+          },
+        };
       },
     },
     ...(['archive', 'restore'] as const).map((verb) => ({
       method: 'POST' as const,
       path: new RegExp(`^/prompts/${verb}$`),
       run: async (call: SettingsCall) => {
-        const prompts = await setPromptsArchived(prisma, { promptIds: listField(call.fields, 'promptIds') ?? [], archived: verb === 'archive', actor: call.actor });
+        const prompts = await setPromptsArchived(prisma, {
+          promptIds: listField(call.fields, 'promptIds') ?? [],
+          archived: verb === 'archive',
+          actor: call.actor,
+        });
         return { data: prompts, notice: { kind: 'ok' as const, title: `${prompts.length} prompt(s) ${verb}d.` } };
       },
     })),
@@ -44,7 +74,12 @@ export function promptActions(deps: SettingsDeps): SettingsAction[] {
       path: /^\/prompts\/update$/,
       run: async (call) => {
         const topic = call.fields.topic === undefined ? undefined : textField(call.fields, 'topic', { max: 100 });
-        const prompts = await updatePrompts(prisma, { promptIds: listField(call.fields, 'promptIds') ?? [], topic, tags: call.fields.tags === undefined ? undefined : (listField(call.fields, 'tags') ?? []), actor: call.actor });
+        const prompts = await updatePrompts(prisma, {
+          promptIds: listField(call.fields, 'promptIds') ?? [],
+          topic,
+          tags: call.fields.tags === undefined ? undefined : (listField(call.fields, 'tags') ?? []),
+          actor: call.actor,
+        });
         return { data: prompts, notice: { kind: 'ok', title: `${prompts.length} prompt(s) updated.` } };
       },
     },
@@ -52,8 +87,16 @@ export function promptActions(deps: SettingsDeps): SettingsAction[] {
       method: 'POST',
       path: new RegExp(`^/projects/${ID}/domains$`),
       run: async (call) => {
-        const competitorDomains = call.fields.competitors === undefined ? undefined : linesField(call.fields, 'competitors').map(parseCompetitorDomains);
-        const result = await setProjectDomains(prisma, { projectId: call.params[0]!, domains: listField(call.fields, 'domains') ?? [], competitorDomains, actor: call.actor });
+        const competitorDomains =
+          call.fields.competitors === undefined
+            ? undefined
+            : linesField(call.fields, 'competitors').map(parseCompetitorDomains);
+        const result = await setProjectDomains(prisma, {
+          projectId: call.params[0]!,
+          domains: listField(call.fields, 'domains') ?? [],
+          competitorDomains,
+          actor: call.actor,
+        });
         return { data: result, notice: { kind: 'ok', title: `Domains of ${result.projectId} saved.` } };
       },
     },

@@ -1,6 +1,18 @@
 // Settings actions for single sign-on: the identity provider, its requirement, link approvals, domains.
 import { booleanField, textField } from '../http/forms.js';
-import { approveLink, claimDomain, getConnection, identityProviderPolicy, listDomains, requiresSso, setConnection, setRequireSso, SSO_CALLBACK_PATH, txtResolver, verifyDomain } from '../sso/index.js';
+import {
+  approveLink,
+  claimDomain,
+  getConnection,
+  identityProviderPolicy,
+  listDomains,
+  requiresSso,
+  setConnection,
+  setRequireSso,
+  SSO_CALLBACK_PATH,
+  txtResolver,
+  verifyDomain,
+} from '../sso/index.js';
 import { ID, workspaceOf, type SettingsAction, type SettingsDeps } from './action.js';
 
 export function ssoActions(deps: SettingsDeps): SettingsAction[] {
@@ -10,7 +22,13 @@ export function ssoActions(deps: SettingsDeps): SettingsAction[] {
     {
       method: 'GET',
       path: /^\/sso$/,
-      run: async (call) => ({ data: { connection: await getConnection(prisma, workspaceOf(call)), redirectUri: `${deps.publicOrigin.value}${SSO_CALLBACK_PATH}`, requireSso: await requiresSso(prisma, workspaceOf(call)) } }),
+      run: async (call) => ({
+        data: {
+          connection: await getConnection(prisma, workspaceOf(call)),
+          redirectUri: `${deps.publicOrigin.value}${SSO_CALLBACK_PATH}`,
+          requireSso: await requiresSso(prisma, workspaceOf(call)),
+        },
+      }),
     },
     {
       method: 'POST',
@@ -33,25 +51,56 @@ export function ssoActions(deps: SettingsDeps): SettingsAction[] {
       method: 'POST',
       path: /^\/sso\/require$/,
       run: async (call) => {
-        const result = await setRequireSso(prisma, { workspaceId: workspaceOf(call), enabled: booleanField(call.fields, 'requireSso'), actor: call.actor });
-        return { data: result, notice: { kind: 'ok', title: `Single sign-on is ${result.requireSso ? 'required' : 'optional'} for members in verified domains.` } };
+        const result = await setRequireSso(prisma, {
+          workspaceId: workspaceOf(call),
+          enabled: booleanField(call.fields, 'requireSso'),
+          actor: call.actor,
+        });
+        return {
+          data: result,
+          notice: {
+            kind: 'ok',
+            title: `Single sign-on is ${result.requireSso ? 'required' : 'optional'} for members in verified domains.`,
+          },
+        };
       },
     },
     {
       method: 'POST',
       path: /^\/sso\/link-approvals$/,
       run: async (call) => {
-        const approval = await approveLink({ prisma }, { workspaceId: workspaceOf(call), email: textField(call.fields, 'email', { required: true, max: 320 })!, actor: call.actor });
-        return { data: approval, notice: { kind: 'ok', title: `${approval.email}'s next company sign-in links to their account.` } };
+        const approval = await approveLink(
+          { prisma },
+          {
+            workspaceId: workspaceOf(call),
+            email: textField(call.fields, 'email', { required: true, max: 320 })!,
+            actor: call.actor,
+          },
+        );
+        return {
+          data: approval,
+          notice: { kind: 'ok', title: `${approval.email}'s next company sign-in links to their account.` },
+        };
       },
     },
-    { method: 'GET', path: /^\/sso\/domains$/, run: async (call) => ({ data: await listDomains(prisma, workspaceOf(call)) }) },
+    {
+      method: 'GET',
+      path: /^\/sso\/domains$/,
+      run: async (call) => ({ data: await listDomains(prisma, workspaceOf(call)) }),
+    },
     {
       method: 'POST',
       path: /^\/sso\/domains$/,
       run: async (call) => {
-        const domain = await claimDomain(prisma, { workspaceId: workspaceOf(call), domain: textField(call.fields, 'domain', { required: true, max: 253 })!, actor: call.actor });
-        return { data: domain, notice: { kind: 'ok', title: `Publish TXT ${domain.txtName} = "${domain.txtValue}", then verify.` } };
+        const domain = await claimDomain(prisma, {
+          workspaceId: workspaceOf(call),
+          domain: textField(call.fields, 'domain', { required: true, max: 253 })!,
+          actor: call.actor,
+        });
+        return {
+          data: domain,
+          notice: { kind: 'ok', title: `Publish TXT ${domain.txtName} = "${domain.txtValue}", then verify.` },
+        };
       },
     },
     {

@@ -1,15 +1,32 @@
 // Settings actions for webhook endpoints: create, reveal and rotate secrets, enable, attempts, replays.
 import { ApiError } from '../errors/index.js';
 import { listField, textField } from '../http/forms.js';
-import { createEndpoint, listAttempts, listEndpoints, parseEventTypes, replayEvent, replayFailed, revealSecret, rotateSecret, setEnabled, webhookDepsOf, type WebhookDeps } from '../webhooks/index.js';
+import {
+  createEndpoint,
+  listAttempts,
+  listEndpoints,
+  parseEventTypes,
+  replayEvent,
+  replayFailed,
+  revealSecret,
+  rotateSecret,
+  setEnabled,
+  webhookDepsOf,
+  type WebhookDeps,
+} from '../webhooks/index.js';
 import { ID, workspaceOf, type SettingsAction, type SettingsCall, type SettingsDeps } from './action.js';
 
-export const settingsWebhookDeps = (deps: SettingsDeps): WebhookDeps => webhookDepsOf(deps.config, { prisma: deps.prisma, pool: deps.pool, box: deps.box });
+export const settingsWebhookDeps = (deps: SettingsDeps): WebhookDeps =>
+  webhookDepsOf(deps.config, { prisma: deps.prisma, pool: deps.pool, box: deps.box });
 
 export function webhookActions(deps: SettingsDeps): SettingsAction[] {
   const webhooks = settingsWebhookDeps(deps);
   return [
-    { method: 'GET', path: /^\/webhooks$/, run: async (call) => ({ data: await listEndpoints(webhooks, workspaceOf(call)) }) },
+    {
+      method: 'GET',
+      path: /^\/webhooks$/,
+      run: async (call) => ({ data: await listEndpoints(webhooks, workspaceOf(call)) }),
+    },
     {
       method: 'POST',
       path: /^\/webhooks$/,
@@ -21,7 +38,14 @@ export function webhookActions(deps: SettingsDeps): SettingsAction[] {
           description: textField(call.fields, 'description', { max: 500 }),
           actor: call.actor,
         });
-        return { data: endpoint, notice: { kind: 'secret', title: `Webhook endpoint ${endpoint.url} created. Its signing secret:`, secret: endpoint.secret } };
+        return {
+          data: endpoint,
+          notice: {
+            kind: 'secret',
+            title: `Webhook endpoint ${endpoint.url} created. Its signing secret:`,
+            secret: endpoint.secret,
+          },
+        };
       },
     },
     {
@@ -29,7 +53,10 @@ export function webhookActions(deps: SettingsDeps): SettingsAction[] {
       path: new RegExp(`^/webhooks/${ID}/secret$`),
       run: async (call) => {
         const revealed = await revealSecret(webhooks, call.params[0]!, call.actor);
-        return { data: revealed, notice: { kind: 'secret', title: `Signing secret of ${revealed.id}:`, secret: revealed.secret } };
+        return {
+          data: revealed,
+          notice: { kind: 'secret', title: `Signing secret of ${revealed.id}:`, secret: revealed.secret },
+        };
       },
     },
     {
@@ -37,7 +64,14 @@ export function webhookActions(deps: SettingsDeps): SettingsAction[] {
       path: new RegExp(`^/webhooks/${ID}/rotate-secret$`),
       run: async (call) => {
         const rotated = await rotateSecret(webhooks, call.params[0]!, call.actor);
-        return { data: rotated, notice: { kind: 'secret', title: `New secret of ${rotated.id}; the previous one also signs until ${rotated.previousSecretExpiresAt}.`, secret: rotated.secret } };
+        return {
+          data: rotated,
+          notice: {
+            kind: 'secret',
+            title: `New secret of ${rotated.id}; the previous one also signs until ${rotated.previousSecretExpiresAt}.`,
+            secret: rotated.secret,
+          },
+        };
       },
     },
     ...(['enable', 'disable'] as const).map((verb) => ({
@@ -45,16 +79,34 @@ export function webhookActions(deps: SettingsDeps): SettingsAction[] {
       path: new RegExp(`^/webhooks/${ID}/${verb}$`),
       run: async (call: SettingsCall) => {
         const endpoint = await setEnabled(webhooks, call.params[0]!, verb === 'enable', call.actor);
-        return { data: endpoint, notice: { kind: 'ok' as const, title: `${endpoint.url} ${endpoint.enabled ? 'enabled' : 'disabled'}.` } };
+        return {
+          data: endpoint,
+          notice: { kind: 'ok' as const, title: `${endpoint.url} ${endpoint.enabled ? 'enabled' : 'disabled'}.` },
+        };
       },
     })),
-    { method: 'GET', path: new RegExp(`^/webhooks/${ID}/attempts$`), run: async (call) => ({ data: await listAttempts(webhooks, call.params[0]!, call.actor) }) },
+    {
+      method: 'GET',
+      path: new RegExp(`^/webhooks/${ID}/attempts$`),
+      run: async (call) => ({ data: await listAttempts(webhooks, call.params[0]!, call.actor) }),
+    },
     {
       method: 'POST',
       path: /^\/webhooks\/replay$/,
       run: async (call) => {
-        const replayed = await replayEvent(webhooks, textField(call.fields, 'eventId', { required: true })!, textField(call.fields, 'endpointId'), call.actor);
-        return { data: replayed, notice: { kind: 'ok', title: `Event ${replayed.eventId} is sent again to ${replayed.endpoints.length} endpoint(s).` } };
+        const replayed = await replayEvent(
+          webhooks,
+          textField(call.fields, 'eventId', { required: true })!,
+          textField(call.fields, 'endpointId'),
+          call.actor,
+        );
+        return {
+          data: replayed,
+          notice: {
+            kind: 'ok',
+            title: `Event ${replayed.eventId} is sent again to ${replayed.endpoints.length} endpoint(s).`,
+          },
+        };
       },
     },
     {
@@ -62,7 +114,8 @@ export function webhookActions(deps: SettingsDeps): SettingsAction[] {
       path: /^\/webhooks\/replay-failed$/,
       run: async (call) => {
         const since = textField(call.fields, 'since', { required: true })!;
-        if (!/^\d{4}-\d{2}-\d{2}/.test(since)) throw new ApiError('invalid_parameter', 'since must be an ISO 8601 date or time.', { param: 'since' });
+        if (!/^\d{4}-\d{2}-\d{2}/.test(since))
+          throw new ApiError('invalid_parameter', 'since must be an ISO 8601 date or time.', { param: 'since' });
         const result = await replayFailed(webhooks, workspaceOf(call), new Date(since), call.actor);
         return { data: result, notice: { kind: 'ok', title: `${result.replayed} failed deliveries are sent again.` } };
       },

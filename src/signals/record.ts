@@ -9,7 +9,10 @@ import { scanPairOf, scanPairsSql, type PairRow } from './scan-pairs.js';
 
 const CHUNK = 500;
 
-export async function loadRules(client: pg.PoolClient | pg.Client, projectIds: readonly string[]): Promise<Map<string, SignalRule[]>> {
+export async function loadRules(
+  client: pg.PoolClient | pg.Client,
+  projectIds: readonly string[],
+): Promise<Map<string, SignalRule[]>> {
   const result = await client.query<{ project_id: string; kind: string; threshold: number; enabled: boolean }>(
     'SELECT project_id, kind, threshold, enabled FROM signal_rules WHERE project_id = ANY($1::text[])',
     [projectIds],
@@ -17,7 +20,10 @@ export async function loadRules(client: pg.PoolClient | pg.Client, projectIds: r
   const stored = new Map<string, SignalRule[]>();
   for (const row of result.rows) {
     if (!isSignalKind(row.kind)) continue;
-    stored.set(row.project_id, [...(stored.get(row.project_id) ?? []), { kind: row.kind, threshold: row.threshold, enabled: row.enabled }]);
+    stored.set(row.project_id, [
+      ...(stored.get(row.project_id) ?? []),
+      { kind: row.kind, threshold: row.threshold, enabled: row.enabled },
+    ]);
   }
   return new Map(projectIds.map((id) => [id, effectiveRules(stored.get(id) ?? [])]));
 }
@@ -26,8 +32,13 @@ export async function loadRules(client: pg.PoolClient | pg.Client, projectIds: r
  * Evaluates the rules for the given scans (ids of rows this transaction inserted or changed) and
  * returns the signal.created events to write. A changed scan's earlier signals are replaced.
  */
-export async function recordSignals(client: pg.PoolClient | pg.Client, scanIds: readonly string[], replacedScanIds: readonly string[]): Promise<OutboxEvent[]> {
-  if (replacedScanIds.length) await client.query('DELETE FROM signals WHERE scan_id = ANY($1::text[])', [replacedScanIds]);
+export async function recordSignals(
+  client: pg.PoolClient | pg.Client,
+  scanIds: readonly string[],
+  replacedScanIds: readonly string[],
+): Promise<OutboxEvent[]> {
+  if (replacedScanIds.length)
+    await client.query('DELETE FROM signals WHERE scan_id = ANY($1::text[])', [replacedScanIds]);
   const events: OutboxEvent[] = [];
   for (let start = 0; start < scanIds.length; start += CHUNK) {
     const ids = scanIds.slice(start, start + CHUNK);
@@ -41,16 +52,38 @@ export async function recordSignals(client: pg.PoolClient | pg.Client, scanIds: 
       const fired = evaluateRules(previous, current, rules.get(row.project_id as string)!);
       for (const signal of fired) {
         const id = newId('signal');
-        const placeholders = [id, row.workspace_id, row.project_id, row.id, signal.kind, row.model, row.locale, JSON.stringify(signal.details)].map((value) => `$${values.push(value)}`);
+        const placeholders = [
+          id,
+          row.workspace_id,
+          row.project_id,
+          row.id,
+          signal.kind,
+          row.model,
+          row.locale,
+          JSON.stringify(signal.details),
+        ].map((value) => `$${values.push(value)}`);
         rows.push(`(${placeholders.join(', ')}::jsonb)`);
         events.push({
           workspaceId: row.workspace_id as string,
           type: 'signal.created',
-          data: { signalId: id, kind: signal.kind, projectId: row.project_id, scanId: row.id, date: row.date, model: row.model, locale: row.locale, ...signal.details },
+          data: {
+            signalId: id,
+            kind: signal.kind,
+            projectId: row.project_id,
+            scanId: row.id,
+            date: row.date,
+            model: row.model,
+            locale: row.locale,
+            ...signal.details,
+          },
         });
       }
     }
-    if (rows.length) await client.query(`INSERT INTO signals (id, workspace_id, project_id, scan_id, kind, model, locale, details) VALUES ${rows.join(', ')}`, values);
+    if (rows.length)
+      await client.query(
+        `INSERT INTO signals (id, workspace_id, project_id, scan_id, kind, model, locale, details) VALUES ${rows.join(', ')}`,
+        values,
+      );
   }
   return events;
 }

@@ -15,7 +15,10 @@ export interface RuleView extends SignalRule {
 
 async function projectOf(prisma: PrismaClient, projectId: string) {
   if (!isIdOf('project', projectId)) throw new UsageError(`${projectId} is not a project id (prj_…)`);
-  const project = await prisma.aiProject.findUnique({ where: { id: projectId }, select: { id: true, workspaceId: true } });
+  const project = await prisma.aiProject.findUnique({
+    where: { id: projectId },
+    select: { id: true, workspaceId: true },
+  });
   if (!project) throw new UsageError(`no AI-visibility project ${projectId}`, 'not_found');
   return project;
 }
@@ -32,19 +35,32 @@ export async function listRules(prisma: PrismaClient, projectId: string): Promis
   }));
 }
 
-export async function setRule(prisma: PrismaClient, input: { projectId: string; kind: string; threshold: number; enabled: boolean; actor: Actor }): Promise<RuleView> {
-  if (!isSignalKind(input.kind)) throw new UsageError(`unknown rule kind ${input.kind}; kinds: ${SIGNAL_KINDS.join(', ')}`);
+export async function setRule(
+  prisma: PrismaClient,
+  input: { projectId: string; kind: string; threshold: number; enabled: boolean; actor: Actor },
+): Promise<RuleView> {
+  if (!isSignalKind(input.kind))
+    throw new UsageError(`unknown rule kind ${input.kind}; kinds: ${SIGNAL_KINDS.join(', ')}`);
   const problem = thresholdProblem(input.kind, input.threshold);
   if (problem) throw new UsageError(problem);
   const project = await projectOf(prisma, input.projectId);
-  await adminCommand(prisma, { workspaceId: project.workspaceId, actor: input.actor }, { what: 'change signal rules' }, async ({ tx, audit }) => {
-    const data = { threshold: input.threshold, enabled: input.enabled, updatedAt: new Date() };
-    await tx.signalRule.upsert({
-      where: { projectId_kind: { projectId: project.id, kind: input.kind } },
-      create: { projectId: project.id, workspaceId: project.workspaceId, kind: input.kind, ...data },
-      update: data,
-    });
-    await audit('signal_rule.set', project.id, { kind: input.kind, threshold: input.threshold, enabled: input.enabled });
-  });
+  await adminCommand(
+    prisma,
+    { workspaceId: project.workspaceId, actor: input.actor },
+    { what: 'change signal rules' },
+    async ({ tx, audit }) => {
+      const data = { threshold: input.threshold, enabled: input.enabled, updatedAt: new Date() };
+      await tx.signalRule.upsert({
+        where: { projectId_kind: { projectId: project.id, kind: input.kind } },
+        create: { projectId: project.id, workspaceId: project.workspaceId, kind: input.kind, ...data },
+        update: data,
+      });
+      await audit('signal_rule.set', project.id, {
+        kind: input.kind,
+        threshold: input.threshold,
+        enabled: input.enabled,
+      });
+    },
+  );
   return (await listRules(prisma, project.id)).find((rule) => rule.kind === input.kind)!;
 }

@@ -18,9 +18,18 @@ export interface RulePreview {
 export const MAX_PREVIEW_FIRINGS = 50;
 
 // $2 project, $3/$4 range.
-const PAIRS = tenantStatement<PairRow>(null, (workspace) => `${scanPairsSql(`${workspace('s')} AND s.project_id = $2 AND s.date BETWEEN $3::date AND $4::date`)} ORDER BY s.date DESC, s.model, s.locale`);
+const PAIRS = tenantStatement<PairRow>(
+  null,
+  (workspace) =>
+    `${scanPairsSql(`${workspace('s')} AND s.project_id = $2 AND s.date BETWEEN $3::date AND $4::date`)} ORDER BY s.date DESC, s.model, s.locale`,
+);
 
-export async function previewRule(scope: WorkspaceScope, projectId: string, rule: { kind: SignalKind; threshold: number }, range: { from: string; to: string }): Promise<RulePreview> {
+export async function previewRule(
+  scope: WorkspaceScope,
+  projectId: string,
+  rule: { kind: SignalKind; threshold: number },
+  range: { from: string; to: string },
+): Promise<RulePreview> {
   const pairs = await scope.rows(PAIRS, [projectId, range.from, range.to]);
   const firings: RulePreview['firings'] = [];
   let fired = 0;
@@ -28,7 +37,14 @@ export async function previewRule(scope: WorkspaceScope, projectId: string, rule
     const { previous, current } = scanPairOf(row);
     const signals = evaluateRules(previous, current, [{ ...rule, enabled: true }]);
     fired += signals.length;
-    for (const signal of signals) if (firings.length < MAX_PREVIEW_FIRINGS) firings.push({ date: row.date as string, model: row.model as string, locale: row.locale as string, ...signal.details });
+    for (const signal of signals)
+      if (firings.length < MAX_PREVIEW_FIRINGS)
+        firings.push({
+          date: row.date as string,
+          model: row.model as string,
+          locale: row.locale as string,
+          ...signal.details,
+        });
   }
   return { ...rule, scansCompared: pairs.length, fired, firings };
 }

@@ -2,7 +2,14 @@
 // model and locale. Pure: the ingest transaction loads both scans and stores what fires.
 import { byCodePoint, ratesOf, ratio, type CompetitorCounters, type ScanCounters } from '../ai-visibility/index.js';
 
-export const SIGNAL_KINDS = ['visibility_drop', 'share_of_voice_overtaken', 'average_position_worse', 'sentiment_negative', 'owned_citation_share_drop', 'competitor_only_prompt'] as const;
+export const SIGNAL_KINDS = [
+  'visibility_drop',
+  'share_of_voice_overtaken',
+  'average_position_worse',
+  'sentiment_negative',
+  'owned_citation_share_drop',
+  'competitor_only_prompt',
+] as const;
 export type SignalKind = (typeof SIGNAL_KINDS)[number];
 
 interface RuleSpec {
@@ -14,12 +21,44 @@ interface RuleSpec {
 }
 
 export const RULE_SPECS: Record<SignalKind, RuleSpec> = {
-  visibility_drop: { defaultThreshold: 10, meaning: 'visibility fell by at least this many percentage points', min: 0.01, max: 100 },
-  share_of_voice_overtaken: { defaultThreshold: 0, meaning: "a competitor's share of voice rose above the brand's by more than this many points", min: 0, max: 100 },
-  average_position_worse: { defaultThreshold: 1, meaning: 'the average position grew (worsened) by at least this much', min: 0.01, max: 100 },
-  sentiment_negative: { defaultThreshold: 0, meaning: 'net sentiment (-1..1) crossed from at or above this value to below it', min: -1, max: 1 },
-  owned_citation_share_drop: { defaultThreshold: 10, meaning: "the share of citations pointing at the project's own domains fell by at least this many percentage points", min: 0.01, max: 100 },
-  competitor_only_prompt: { defaultThreshold: 1, meaning: "on a prompt whose answer does not name the brand, at least this many competitors are named that the previous scan's answer to it did not name", min: 1, max: 50 },
+  visibility_drop: {
+    defaultThreshold: 10,
+    meaning: 'visibility fell by at least this many percentage points',
+    min: 0.01,
+    max: 100,
+  },
+  share_of_voice_overtaken: {
+    defaultThreshold: 0,
+    meaning: "a competitor's share of voice rose above the brand's by more than this many points",
+    min: 0,
+    max: 100,
+  },
+  average_position_worse: {
+    defaultThreshold: 1,
+    meaning: 'the average position grew (worsened) by at least this much',
+    min: 0.01,
+    max: 100,
+  },
+  sentiment_negative: {
+    defaultThreshold: 0,
+    meaning: 'net sentiment (-1..1) crossed from at or above this value to below it',
+    min: -1,
+    max: 1,
+  },
+  owned_citation_share_drop: {
+    defaultThreshold: 10,
+    meaning:
+      "the share of citations pointing at the project's own domains fell by at least this many percentage points",
+    min: 0.01,
+    max: 100,
+  },
+  competitor_only_prompt: {
+    defaultThreshold: 1,
+    meaning:
+      "on a prompt whose answer does not name the brand, at least this many competitors are named that the previous scan's answer to it did not name",
+    min: 1,
+    max: 50,
+  },
 };
 
 export interface SignalRule {
@@ -32,12 +71,20 @@ export const isSignalKind = (value: string): value is SignalKind => (SIGNAL_KIND
 
 /** The project's rules with defaults filled in for kinds it never set. */
 export function effectiveRules(stored: readonly SignalRule[]): SignalRule[] {
-  return SIGNAL_KINDS.map((kind) => stored.find((rule) => rule.kind === kind) ?? { kind, threshold: RULE_SPECS[kind].defaultThreshold, enabled: true });
+  return SIGNAL_KINDS.map(
+    (kind) =>
+      stored.find((rule) => rule.kind === kind) ?? {
+        kind,
+        threshold: RULE_SPECS[kind].defaultThreshold,
+        enabled: true,
+      },
+  );
 }
 
 export function thresholdProblem(kind: SignalKind, threshold: number): string | null {
   const { min, max } = RULE_SPECS[kind];
-  if (!Number.isFinite(threshold) || threshold < min || threshold > max) return `threshold of ${kind} must be a number from ${min} to ${max}`;
+  if (!Number.isFinite(threshold) || threshold < min || threshold > max)
+    return `threshold of ${kind} must be a number from ${min} to ${max}`;
   return null;
 }
 
@@ -82,7 +129,11 @@ const round = (value: number) => Math.round(value * 1e9) / 1e9;
 const points = (rate: number) => round(rate * 100);
 
 /** The signals a scan fires against the previous one. A rate with a zero denominator on either side fires nothing. */
-export function evaluateRules(previous: ScanForRules, current: ScanForRules, rules: readonly SignalRule[]): FiredSignal[] {
+export function evaluateRules(
+  previous: ScanForRules,
+  current: ScanForRules,
+  rules: readonly SignalRule[],
+): FiredSignal[] {
   const before = ratesOf(previous);
   const after = ratesOf(current);
   const fired: FiredSignal[] = [];
@@ -92,25 +143,56 @@ export function evaluateRules(previous: ScanForRules, current: ScanForRules, rul
     const threshold = rule.threshold;
     switch (rule.kind) {
       case 'visibility_drop':
-        if (before.visibility !== null && after.visibility !== null && points(before.visibility - after.visibility) >= threshold) {
-          fired.push({ kind: rule.kind, details: { metric: 'visibility', before: before.visibility, after: after.visibility, threshold, ...base } });
+        if (
+          before.visibility !== null &&
+          after.visibility !== null &&
+          points(before.visibility - after.visibility) >= threshold
+        ) {
+          fired.push({
+            kind: rule.kind,
+            details: { metric: 'visibility', before: before.visibility, after: after.visibility, threshold, ...base },
+          });
         }
         break;
       case 'average_position_worse':
-        if (before.averagePosition !== null && after.averagePosition !== null && round(after.averagePosition - before.averagePosition) >= threshold) {
-          fired.push({ kind: rule.kind, details: { metric: 'averagePosition', before: before.averagePosition, after: after.averagePosition, threshold, ...base } });
+        if (
+          before.averagePosition !== null &&
+          after.averagePosition !== null &&
+          round(after.averagePosition - before.averagePosition) >= threshold
+        ) {
+          fired.push({
+            kind: rule.kind,
+            details: {
+              metric: 'averagePosition',
+              before: before.averagePosition,
+              after: after.averagePosition,
+              threshold,
+              ...base,
+            },
+          });
         }
         break;
       case 'sentiment_negative':
-        if (before.sentiment !== null && after.sentiment !== null && before.sentiment >= threshold && after.sentiment < threshold) {
-          fired.push({ kind: rule.kind, details: { metric: 'sentiment', before: before.sentiment, after: after.sentiment, threshold, ...base } });
+        if (
+          before.sentiment !== null &&
+          after.sentiment !== null &&
+          before.sentiment >= threshold &&
+          after.sentiment < threshold
+        ) {
+          fired.push({
+            kind: rule.kind,
+            details: { metric: 'sentiment', before: before.sentiment, after: after.sentiment, threshold, ...base },
+          });
         }
         break;
       case 'owned_citation_share_drop': {
         const shareBefore = ratio(previous.ownedCitationCount, previous.citationCount);
         const shareAfter = ratio(current.ownedCitationCount, current.citationCount);
         if (shareBefore !== null && shareAfter !== null && points(shareBefore - shareAfter) >= threshold) {
-          fired.push({ kind: rule.kind, details: { metric: 'ownedCitationShare', before: shareBefore, after: shareAfter, threshold, ...base } });
+          fired.push({
+            kind: rule.kind,
+            details: { metric: 'ownedCitationShare', before: shareBefore, after: shareAfter, threshold, ...base },
+          });
         }
         break;
       }
@@ -122,13 +204,28 @@ export function evaluateRules(previous: ScanForRules, current: ScanForRules, rul
           const earlier = previous.competitors.find((candidate) => candidate.name === competitor.name);
           const competitorBefore = earlier ? ratio(earlier.mentionCount, previous.totalMentionCount) : null;
           const competitorAfter = ratio(competitor.mentionCount, current.totalMentionCount);
-          if (competitorBefore === null || competitorAfter === null || before.shareOfVoice === null || after.shareOfVoice === null) continue;
+          if (
+            competitorBefore === null ||
+            competitorAfter === null ||
+            before.shareOfVoice === null ||
+            after.shareOfVoice === null
+          )
+            continue;
           const wasBehind = points(competitorBefore - before.shareOfVoice) <= threshold;
           const isAhead = points(competitorAfter - after.shareOfVoice) > threshold;
           if (wasBehind && isAhead) {
             fired.push({
               kind: rule.kind,
-              details: { metric: 'shareOfVoice', competitor: competitor.name, before: competitorBefore, after: competitorAfter, brandBefore: before.shareOfVoice, brandAfter: after.shareOfVoice, threshold, ...base },
+              details: {
+                metric: 'shareOfVoice',
+                competitor: competitor.name,
+                before: competitorBefore,
+                after: competitorAfter,
+                brandBefore: before.shareOfVoice,
+                brandAfter: after.shareOfVoice,
+                threshold,
+                ...base,
+              },
             });
           }
         }
@@ -155,10 +252,20 @@ function competitorOnlyPrompts(previous: ScanForRules, current: ScanForRules, th
     fired.push({
       kind: 'competitor_only_prompt',
       details: {
-        metric: 'competitorsNamed', promptId: now.promptId, prompt: now.prompt, competitors: appeared, before: then.competitorsVisible.length, after: now.competitorsVisible.length,
-        brandBefore: then.brandVisible ? 1 : 0, brandAfter: 0, threshold, previousScanId: previous.id,
+        metric: 'competitorsNamed',
+        promptId: now.promptId,
+        prompt: now.prompt,
+        competitors: appeared,
+        before: then.competitorsVisible.length,
+        after: now.competitorsVisible.length,
+        brandBefore: then.brandVisible ? 1 : 0,
+        brandAfter: 0,
+        threshold,
+        previousScanId: previous.id,
       },
     });
   }
-  return fired.sort((a, b) => (a.details.prompt! < b.details.prompt! ? -1 : a.details.prompt! > b.details.prompt! ? 1 : 0));
+  return fired.sort((a, b) =>
+    a.details.prompt! < b.details.prompt! ? -1 : a.details.prompt! > b.details.prompt! ? 1 : 0,
+  );
 }

@@ -23,20 +23,34 @@ export const SignalType = builder.objectRef<SignalRow>('Signal').implement({
     kind: t.exposeString('kind', { description: 'The rule that fired, e.g. visibility_drop.' }),
     model: t.expose('model', { type: AiModelEnum }),
     locale: t.exposeString('locale'),
-    details: t.expose('details', { type: 'JSONObject', description: 'The numbers before and after, and the rule\'s threshold.' }),
+    details: t.expose('details', {
+      type: 'JSONObject',
+      description: "The numbers before and after, and the rule's threshold.",
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    acknowledgedAt: t.expose('acknowledgedAt', { type: 'DateTime', nullable: true, description: 'When someone marked it as dealt with; null while it is news.' }),
+    acknowledgedAt: t.expose('acknowledgedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When someone marked it as dealt with; null while it is news.',
+    }),
   }),
 });
 
-registerNodeKind('signal', { typeName: 'Signal', scope: 'ai_visibility:read', load: (ctx, id) => ctx.loaders.signal.load(id) });
+registerNodeKind('signal', {
+  typeName: 'Signal',
+  scope: 'ai_visibility:read',
+  load: (ctx, id) => ctx.loaders.signal.load(id),
+});
 
-const SignalConnection = connectionType('Signal', SignalType, (signal) => ({ sortValue: signal.createdAt.toISOString(), id: signal.id }));
+const SignalConnection = connectionType('Signal', SignalType, (signal) => ({
+  sortValue: signal.createdAt.toISOString(),
+  id: signal.id,
+}));
 
 builder.objectField(ProjectType, 'signals', (t) =>
   t.field({
     type: SignalConnection,
-    description: 'This project\'s signals, newest first.',
+    description: "This project's signals, newest first.",
     authScopes: { scope: 'ai_visibility:read' },
     extensions: GRAPH_ONLY,
     args: {
@@ -49,7 +63,12 @@ builder.objectField(ProjectType, 'signals', (t) =>
     resolve: (project, args, ctx) =>
       ctx.loaders.signalsOfProject.load({
         parentId: project.id,
-        args: { ...pageArgs(args.first, args.after, isInstant), dateFrom: args.dateFrom ?? null, dateTo: args.dateTo ?? null, kind: args.kind ?? null },
+        args: {
+          ...pageArgs(args.first, args.after, isInstant),
+          dateFrom: args.dateFrom ?? null,
+          dateTo: args.dateTo ?? null,
+          kind: args.kind ?? null,
+        },
       }),
   }),
 );
@@ -63,7 +82,10 @@ const SignalRuleType = builder.objectRef<SignalRule>('SignalRule').implement({
     threshold: t.exposeFloat('threshold'),
     enabled: t.exposeBoolean('enabled'),
     defaultThreshold: t.float({ resolve: (rule) => RULE_SPECS[rule.kind].defaultThreshold }),
-    meaning: t.string({ description: 'When the rule fires, in words.', resolve: (rule) => RULE_SPECS[rule.kind].meaning }),
+    meaning: t.string({
+      description: 'When the rule fires, in words.',
+      resolve: (rule) => RULE_SPECS[rule.kind].meaning,
+    }),
   }),
 });
 
@@ -95,7 +117,9 @@ const RulePreviewType = builder.objectRef<RulePreview>('SignalRulePreview').impl
   fields: (t) => ({
     kind: t.expose('kind', { type: SignalKindEnum }),
     threshold: t.exposeFloat('threshold'),
-    scansCompared: t.exposeInt('scansCompared', { description: 'Scans in the range that had a previous scan of their model and locale.' }),
+    scansCompared: t.exposeInt('scansCompared', {
+      description: 'Scans in the range that had a previous scan of their model and locale.',
+    }),
     fired: t.exposeInt('fired'),
     firings: t.expose('firings', {
       type: [RuleFiringType],
@@ -111,7 +135,8 @@ const PREVIEW_RANGE = { ...SCAN_RANGE, defaultDays: 90 };
 builder.objectField(ProjectType, 'rulePreview', (t) =>
   t.field({
     type: RulePreviewType,
-    description: 'Tries a rule and threshold on the scans of a range (default: the last 90 days) without changing anything.',
+    description:
+      'Tries a rule and threshold on the scans of a range (default: the last 90 days) without changing anything.',
     authScopes: { scope: 'ai_visibility:read' },
     extensions: GRAPH_ONLY,
     args: {
@@ -128,7 +153,12 @@ builder.objectField(ProjectType, 'rulePreview', (t) =>
       const threshold = args.threshold ?? RULE_SPECS[args.kind].defaultThreshold;
       const problem = thresholdProblem(args.kind, threshold);
       if (problem) throw invalidParameter('threshold', `${problem}.`);
-      return previewRule(ctx.workspace, project.id, { kind: args.kind, threshold }, metricsRange(args.dateFrom, args.dateTo, ctx.now, PREVIEW_RANGE));
+      return previewRule(
+        ctx.workspace,
+        project.id,
+        { kind: args.kind, threshold },
+        metricsRange(args.dateFrom, args.dateTo, ctx.now, PREVIEW_RANGE),
+      );
     },
   }),
 );

@@ -37,8 +37,10 @@ const view = (row: { id: string; domain: string; verificationToken: string; veri
 
 export function normalizeDomain(input: string): string {
   const domain = input.trim().toLowerCase().replace(/\.$/, '');
-  if (!/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/.test(domain)) throw new UsageError(`"${input}" is not a domain name`);
-  if (PUBLIC_MAIL_DOMAINS.has(domain)) throw new UsageError(`${domain} is a public mail provider; only a company's own domain can be claimed`);
+  if (!/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/.test(domain))
+    throw new UsageError(`"${input}" is not a domain name`);
+  if (PUBLIC_MAIL_DOMAINS.has(domain))
+    throw new UsageError(`${domain} is a public mail provider; only a company's own domain can be claimed`);
   return domain;
 }
 
@@ -53,19 +55,35 @@ export async function listDomains(prisma: PrismaClient, workspaceId: string): Pr
   return (await prisma.ssoDomain.findMany({ where: { workspaceId }, orderBy: { domain: 'asc' } })).map(view);
 }
 
-export async function claimDomain(prisma: PrismaClient, input: { workspaceId: string; domain: string; actor: Actor }): Promise<DomainView> {
+export async function claimDomain(
+  prisma: PrismaClient,
+  input: { workspaceId: string; domain: string; actor: Actor },
+): Promise<DomainView> {
   const domain = normalizeDomain(input.domain);
   return adminCommand(prisma, input, MANAGE_SSO, async ({ tx, audit }) => {
-    const existing = await tx.ssoDomain.findUnique({ where: { workspaceId_domain: { workspaceId: input.workspaceId, domain } } });
+    const existing = await tx.ssoDomain.findUnique({
+      where: { workspaceId_domain: { workspaceId: input.workspaceId, domain } },
+    });
     if (existing) return view(existing);
-    if ((await tx.ssoDomain.count({ where: { workspaceId: input.workspaceId } })) >= MAX_DOMAINS_PER_WORKSPACE) throw new UsageError(`a workspace claims at most ${MAX_DOMAINS_PER_WORKSPACE} domains`, 'conflict');
-    const row = await tx.ssoDomain.create({ data: { id: newId('domain'), workspaceId: input.workspaceId, domain, verificationToken: `signalboard-verification=${randomBytes(24).toString('base64url')}` } });
+    if ((await tx.ssoDomain.count({ where: { workspaceId: input.workspaceId } })) >= MAX_DOMAINS_PER_WORKSPACE)
+      throw new UsageError(`a workspace claims at most ${MAX_DOMAINS_PER_WORKSPACE} domains`, 'conflict');
+    const row = await tx.ssoDomain.create({
+      data: {
+        id: newId('domain'),
+        workspaceId: input.workspaceId,
+        domain,
+        verificationToken: `signalboard-verification=${randomBytes(24).toString('base64url')}`,
+      },
+    });
     await audit('sso_domain.claimed', row.id, { domain });
     return view(row);
   });
 }
 
-export async function verifyDomain(deps: { prisma: PrismaClient; resolver: Resolver }, input: { domainId: string; actor: Actor }): Promise<DomainView> {
+export async function verifyDomain(
+  deps: { prisma: PrismaClient; resolver: Resolver },
+  input: { domainId: string; actor: Actor },
+): Promise<DomainView> {
   if (!isIdOf('domain', input.domainId)) throw new UsageError(`${input.domainId} is not a domain id (dom_…)`);
   const row = await deps.prisma.ssoDomain.findUnique({ where: { id: input.domainId } });
   if (!row) throw new UsageError(`no domain ${input.domainId}`, 'not_found');
@@ -77,19 +95,31 @@ export async function verifyDomain(deps: { prisma: PrismaClient; resolver: Resol
     records = await deps.resolver.resolveTxt(`${CHALLENGE_LABEL}.${row.domain}`);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(`no TXT record at ${CHALLENGE_LABEL}.${row.domain} yet (${code === 'ENOTFOUND' || code === 'ENODATA' ? 'not published or not propagated' : `DNS lookup failed: ${code}`})`, 'conflict');
+    throw new UsageError(
+      `no TXT record at ${CHALLENGE_LABEL}.${row.domain} yet (${code === 'ENOTFOUND' || code === 'ENODATA' ? 'not published or not propagated' : `DNS lookup failed: ${code}`})`,
+      'conflict',
+    );
   }
   if (!records.some((chunks) => chunks.join('') === row.verificationToken)) {
-    throw new UsageError(`the TXT record at ${CHALLENGE_LABEL}.${row.domain} does not hold this workspace's token`, 'conflict');
+    throw new UsageError(
+      `the TXT record at ${CHALLENGE_LABEL}.${row.domain} does not hold this workspace's token`,
+      'conflict',
+    );
   }
   try {
-    return await adminCommand(deps.prisma, { workspaceId: row.workspaceId, actor: input.actor }, MANAGE_SSO, async ({ tx, audit }) => {
-      const verified = await tx.ssoDomain.update({ where: { id: row.id }, data: { verifiedAt: new Date() } });
-      await audit('sso_domain.verified', row.id, { domain: row.domain });
-      return view(verified);
-    });
+    return await adminCommand(
+      deps.prisma,
+      { workspaceId: row.workspaceId, actor: input.actor },
+      MANAGE_SSO,
+      async ({ tx, audit }) => {
+        const verified = await tx.ssoDomain.update({ where: { id: row.id }, data: { verifiedAt: new Date() } });
+        await audit('sso_domain.verified', row.id, { domain: row.domain });
+        return view(verified);
+      },
+    );
   } catch (error) {
-    if ((error as { code?: string }).code === 'P2002') throw new UsageError(`${row.domain} is already verified by another workspace`, 'conflict');
+    if ((error as { code?: string }).code === 'P2002')
+      throw new UsageError(`${row.domain} is already verified by another workspace`, 'conflict');
     throw error;
   }
 }
@@ -98,6 +128,9 @@ export async function verifyDomain(deps: { prisma: PrismaClient; resolver: Resol
 export async function workspaceForEmail(pool: pg.Pool, email: string): Promise<string | null> {
   const domain = emailDomain(email);
   if (!domain) return null;
-  const result = await pool.query<{ workspace_id: string }>('SELECT workspace_id FROM sso_domains WHERE domain = $1 AND verified_at IS NOT NULL', [domain]);
+  const result = await pool.query<{ workspace_id: string }>(
+    'SELECT workspace_id FROM sso_domains WHERE domain = $1 AND verified_at IS NOT NULL',
+    [domain],
+  );
   return result.rows[0]?.workspace_id ?? null;
 }

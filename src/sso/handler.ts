@@ -22,13 +22,24 @@ export const SSO_LINK_PATH = '/app/sso/link';
  */
 const toProvider = (location: string, cookie: string) =>
   htmlResponse(
-    page('Continuing to your company sign-in', html`<section class="login"><h1>Continuing to your company sign-in</h1>
-<p>If nothing happens, <a href="${location}">continue to your company's sign-in</a>.</p></section>`),
+    page(
+      'Continuing to your company sign-in',
+      html`<section class="login">
+        <h1>Continuing to your company sign-in</h1>
+        <p>If nothing happens, <a href="${location}">continue to your company's sign-in</a>.</p>
+      </section>`,
+    ),
     200,
     { Refresh: `0; url=${location}`, 'Set-Cookie': cookie },
   );
 
-export function createSsoHandler(deps: { sso: ReturnType<typeof createSso>; pool: pg.Pool; sessions: WebSessions; cookiePolicy: CookiePolicy; publicOrigin: PublicOrigin }) {
+export function createSsoHandler(deps: {
+  sso: ReturnType<typeof createSso>;
+  pool: pg.Pool;
+  sessions: WebSessions;
+  cookiePolicy: CookiePolicy;
+  publicOrigin: PublicOrigin;
+}) {
   return async function handleSso(request: Request, url: URL): Promise<Response | null> {
     if (url.pathname === SSO_LINK_PATH) {
       if (request.method !== 'POST') throw new ApiError('method_not_allowed', 'Use POST.');
@@ -41,7 +52,8 @@ export function createSsoHandler(deps: { sso: ReturnType<typeof createSso>; pool
     if (url.pathname === SSO_START_PATH) {
       // Login CSRF: another site must not start a sign-in in this browser (the flow cookie it
       // would set is what binds the callback's state).
-      if (request.headers.get('sec-fetch-site') === 'cross-site') throw new ApiError('forbidden', 'Start single sign-on from the sign-in page.');
+      if (request.headers.get('sec-fetch-site') === 'cross-site')
+        throw new ApiError('forbidden', 'Start single sign-on from the sign-in page.');
       const email = url.searchParams.get('email');
       if (!email) throw new ApiError('invalid_parameter', 'Give your work email address.', { param: 'email' });
       const returnTo = returnPath(url.searchParams.get('next'));
@@ -55,7 +67,10 @@ export function createSsoHandler(deps: { sso: ReturnType<typeof createSso>; pool
     const location = returnPath(finished.returnTo) ?? SETTINGS_PATH;
     const headers = new Headers({ Location: location, 'Cache-Control': 'no-store' });
     headers.append('Set-Cookie', finished.clearCookie);
-    headers.append('Set-Cookie', sessionCookie(deps.cookiePolicy, finished.token, (finished.expiresAt.getTime() - Date.now()) / 1000));
+    headers.append(
+      'Set-Cookie',
+      sessionCookie(deps.cookiePolicy, finished.token, (finished.expiresAt.getTime() - Date.now()) / 1000),
+    );
     return new Response(null, { status: 303, headers });
   };
 }

@@ -83,13 +83,22 @@ export function createSso(deps: SsoDeps) {
       // endpoint and does not verify the ID token's signature (OIDC Core 3.1.3.7 allows that);
       // we verify it against the provider's published keys anyway.
       const execute = [oidc.enableNonRepudiationChecks, ...(deps.allowHttpIssuers ? [oidc.allowInsecureRequests] : [])];
-      config = await oidc.discovery(new URL(connection.issuer), connection.clientId, undefined, oidc.ClientSecretBasic(secret), { execute, [oidc.customFetch]: deps.fetch as never });
+      config = await oidc.discovery(
+        new URL(connection.issuer),
+        connection.clientId,
+        undefined,
+        oidc.ClientSecretBasic(secret),
+        { execute, [oidc.customFetch]: deps.fetch as never },
+      );
       // Keys and tokens are fetched through the same guard.
       config[oidc.customFetch] = deps.fetch as never;
     } catch (error) {
       // The person sees a generic line (no oracle for what lives at that address); the log has the detail.
       deps.logger.warn({ err: error, workspaceId, issuer: connection.issuer }, 'identity provider discovery failed');
-      throw new ApiError('unavailable', 'The identity provider could not be reached. Try again later, or sign in with your password.');
+      throw new ApiError(
+        'unavailable',
+        'The identity provider could not be reached. Try again later, or sign in with your password.',
+      );
     }
     discovered.set(workspaceId, { config, at: Date.now(), fingerprint });
     return config;
@@ -97,9 +106,13 @@ export function createSso(deps: SsoDeps) {
 
   /** The redirect to the identity provider of the workspace that verified the address's domain. */
   async function start(email: string, baseUrl: string, returnTo: string | null = null) {
-    if (!emailDomain(email)) throw new ApiError('invalid_parameter', 'Give your work email address.', { param: 'email' });
+    if (!emailDomain(email))
+      throw new ApiError('invalid_parameter', 'Give your work email address.', { param: 'email' });
     const workspaceId = await workspaceForEmail(deps.pool, email);
-    if (!workspaceId) throw refused(`no workspace has verified the domain of ${email}. Sign in with your password, or ask an admin to set up single sign-on.`);
+    if (!workspaceId)
+      throw refused(
+        `no workspace has verified the domain of ${email}. Sign in with your password, or ask an admin to set up single sign-on.`,
+      );
     return redirectToProvider({ workspaceId, ...(returnTo ? { returnTo } : {}) }, baseUrl, email);
   }
 
@@ -113,7 +126,14 @@ export function createSso(deps: SsoDeps) {
     const workspaceId = target.workspaceId;
     const [config, oidc] = await Promise.all([configurationFor(workspaceId), loadOpenidClient()]);
     const verifier = oidc.randomPKCECodeVerifier();
-    const flow: Flow = { ...target, state: oidc.randomState(), nonce: oidc.randomNonce(), verifier, redirectUri: `${baseUrl}${SSO_CALLBACK_PATH}`, expiresAt: Date.now() + FLOW_TTL_MS };
+    const flow: Flow = {
+      ...target,
+      state: oidc.randomState(),
+      nonce: oidc.randomNonce(),
+      verifier,
+      redirectUri: `${baseUrl}${SSO_CALLBACK_PATH}`,
+      expiresAt: Date.now() + FLOW_TTL_MS,
+    };
     const url = oidc.buildAuthorizationUrl(config, {
       redirect_uri: flow.redirectUri,
       scope: 'openid email profile',
@@ -124,7 +144,15 @@ export function createSso(deps: SsoDeps) {
       nonce: flow.nonce,
       login_hint: email,
     });
-    return { location: url.href, cookie: cookie(deps.cookiePolicy, FLOW_COOKIE, deps.box.seal(JSON.stringify(flow), FLOW_CONTEXT), FLOW_TTL_MS / 1000) };
+    return {
+      location: url.href,
+      cookie: cookie(
+        deps.cookiePolicy,
+        FLOW_COOKIE,
+        deps.box.seal(JSON.stringify(flow), FLOW_CONTEXT),
+        FLOW_TTL_MS / 1000,
+      ),
+    };
   }
 
   /**
@@ -142,7 +170,10 @@ export function createSso(deps: SsoDeps) {
     }
     if (flow.expiresAt < Date.now()) throw refused('the sign-in took longer than 10 minutes; start again.');
     const error = callbackUrl.searchParams.get('error');
-    if (error) throw refused(`the identity provider answered ${error}${callbackUrl.searchParams.get('error_description') ? `: ${callbackUrl.searchParams.get('error_description')}` : ''}.`);
+    if (error)
+      throw refused(
+        `the identity provider answered ${error}${callbackUrl.searchParams.get('error_description') ? `: ${callbackUrl.searchParams.get('error_description')}` : ''}.`,
+      );
     const config = await configurationFor(flow.workspaceId);
     // The library reads the code and state from this URL; the redirect URI must be the one sent.
     const current = new URL(flow.redirectUri);
@@ -150,7 +181,12 @@ export function createSso(deps: SsoDeps) {
     let claims: Oidc.IDToken;
     const oidc = await loadOpenidClient();
     try {
-      const tokens = await oidc.authorizationCodeGrant(config, current, { pkceCodeVerifier: flow.verifier, expectedState: flow.state, expectedNonce: flow.nonce, idTokenExpected: true });
+      const tokens = await oidc.authorizationCodeGrant(config, current, {
+        pkceCodeVerifier: flow.verifier,
+        expectedState: flow.state,
+        expectedNonce: flow.nonce,
+        idTokenExpected: true,
+      });
       claims = tokens.claims()!;
     } catch (error) {
       throw refused(`the identity provider's answer did not validate (${(error as Error).message}).`);
@@ -159,7 +195,10 @@ export function createSso(deps: SsoDeps) {
     if (!email) throw refused('the identity provider did not share an email address.');
     if (claims.email_verified !== true) throw refused(`the identity provider has not verified ${email}.`);
     const domain = emailDomain(email);
-    const verified = await deps.pool.query('SELECT 1 FROM sso_domains WHERE workspace_id = $1 AND domain = $2 AND verified_at IS NOT NULL', [flow.workspaceId, domain]);
+    const verified = await deps.pool.query(
+      'SELECT 1 FROM sso_domains WHERE workspace_id = $1 AND domain = $2 AND verified_at IS NOT NULL',
+      [flow.workspaceId, domain],
+    );
     if (!verified.rowCount) throw refused(`${domain} is not a verified domain of this workspace.`);
 
     const subject = typeof claims.sub === 'string' && claims.sub ? claims.sub : null;
@@ -167,9 +206,19 @@ export function createSso(deps: SsoDeps) {
     const issuer = claims.iss;
     const userId = flow.linkUserId
       ? await link(flow.workspaceId, flow.linkUserId, { issuer, subject, email })
-      : await identify(flow.workspaceId, { issuer, subject, email, name: typeof claims.name === 'string' ? claims.name : email.split('@')[0]! });
+      : await identify(flow.workspaceId, {
+          issuer,
+          subject,
+          email,
+          name: typeof claims.name === 'string' ? claims.name : email.split('@')[0]!,
+        });
     const session = await startSession(deps.pool, userId, null, { ssoWorkspaceId: flow.workspaceId });
-    await recordPersonAudit(deps.pool, { userId, action: 'session.signed_in', details: { method: 'sso', issuer }, onlyWorkspaceId: flow.workspaceId });
+    await recordPersonAudit(deps.pool, {
+      userId,
+      action: 'session.signed_in',
+      details: { method: 'sso', issuer },
+      onlyWorkspaceId: flow.workspaceId,
+    });
     return { ...session, clearCookie, returnTo: flow.returnTo ?? null };
   }
 
@@ -180,18 +229,40 @@ export function createSso(deps: SsoDeps) {
   }
 
   const linkedAccount = async (identity: Identity) =>
-    (await deps.pool.query<{ user_id: string }>('SELECT user_id FROM user_identities WHERE issuer = $1 AND subject = $2', [identity.issuer, identity.subject])).rows[0]?.user_id ?? null;
+    (
+      await deps.pool.query<{ user_id: string }>(
+        'SELECT user_id FROM user_identities WHERE issuer = $1 AND subject = $2',
+        [identity.issuer, identity.subject],
+      )
+    ).rows[0]?.user_id ?? null;
 
   async function bind(workspaceId: string, userId: string, identity: Identity, how: string) {
-    await deps.pool.query('INSERT INTO user_identities (id, user_id, workspace_id, issuer, subject) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (issuer, subject) DO NOTHING', [newId('identity'), userId, workspaceId, identity.issuer, identity.subject]);
-    await recordAudit(deps.prisma, { workspaceId, actor: userId, action: 'sso_identity.linked', target: userId, details: { issuer: identity.issuer, subject: identity.subject, email: identity.email, how } });
+    await deps.pool.query(
+      'INSERT INTO user_identities (id, user_id, workspace_id, issuer, subject) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (issuer, subject) DO NOTHING',
+      [newId('identity'), userId, workspaceId, identity.issuer, identity.subject],
+    );
+    await recordAudit(deps.prisma, {
+      workspaceId,
+      actor: userId,
+      action: 'sso_identity.linked',
+      target: userId,
+      details: { issuer: identity.issuer, subject: identity.subject, email: identity.email, how },
+    });
   }
 
   async function ensureMember(workspaceId: string, userId: string, email: string) {
-    const membership = await deps.prisma.membership.findUnique({ where: { workspaceId_userId: { workspaceId, userId } } });
+    const membership = await deps.prisma.membership.findUnique({
+      where: { workspaceId_userId: { workspaceId, userId } },
+    });
     if (membership) return;
     await deps.prisma.membership.create({ data: { id: newId('membership'), workspaceId, userId, role: 'member' } });
-    await recordAudit(deps.prisma, { workspaceId, actor: userId, action: 'member.joined_via_sso', target: userId, details: { email } });
+    await recordAudit(deps.prisma, {
+      workspaceId,
+      actor: userId,
+      action: 'member.joined_via_sso',
+      target: userId,
+      details: { email },
+    });
   }
 
   /** The account behind a provider's identity: its bound account, a new person, or an owner-approved link; never an email match. */
@@ -201,16 +272,26 @@ export function createSso(deps: SsoDeps) {
       await ensureMember(workspaceId, bound, identity.email);
       return bound;
     }
-    const existing = await deps.prisma.user.findFirst({ where: { email: { equals: identity.email, mode: 'insensitive' } }, select: { id: true } });
+    const existing = await deps.prisma.user.findFirst({
+      where: { email: { equals: identity.email, mode: 'insensitive' } },
+      select: { id: true },
+    });
     if (existing) {
-      const approval = await deps.pool.query('DELETE FROM sso_link_approvals WHERE workspace_id = $1 AND user_id = $2 AND expires_at > now() RETURNING approved_by', [workspaceId, existing.id]);
+      const approval = await deps.pool.query(
+        'DELETE FROM sso_link_approvals WHERE workspace_id = $1 AND user_id = $2 AND expires_at > now() RETURNING approved_by',
+        [workspaceId, existing.id],
+      );
       if (!approval.rowCount) {
-        throw refused(`an account with ${identity.email} already exists. Sign in with your password and choose "Link company sign-in" in Settings, or ask an owner of this workspace to approve the link.`);
+        throw refused(
+          `an account with ${identity.email} already exists. Sign in with your password and choose "Link company sign-in" in Settings, or ask an owner of this workspace to approve the link.`,
+        );
       }
       await bind(workspaceId, existing.id, identity, 'owner_approved');
       return existing.id;
     }
-    const user = await deps.prisma.user.create({ data: { id: newId('user'), email: identity.email, name: identity.name.slice(0, 200) } });
+    const user = await deps.prisma.user.create({
+      data: { id: newId('user'), email: identity.email, name: identity.name.slice(0, 200) },
+    });
     await ensureMember(workspaceId, user.id, identity.email);
     await bind(workspaceId, user.id, identity, 'first_sign_in');
     return user.id;
@@ -219,7 +300,8 @@ export function createSso(deps: SsoDeps) {
   /** A signed-in person proves they also hold this provider identity; it must name their own address. */
   async function link(workspaceId: string, userId: string, identity: Identity): Promise<string> {
     const user = await deps.prisma.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true } });
-    if (user.email.toLowerCase() !== identity.email) throw refused(`the identity provider signed in ${identity.email}, not ${user.email}.`);
+    if (user.email.toLowerCase() !== identity.email)
+      throw refused(`the identity provider signed in ${identity.email}, not ${user.email}.`);
     const bound = await linkedAccount(identity);
     if (bound && bound !== userId) throw refused('this company identity is already linked to another account.');
     const member = await deps.prisma.membership.findUnique({ where: { workspaceId_userId: { workspaceId, userId } } });
@@ -232,14 +314,29 @@ export function createSso(deps: SsoDeps) {
 }
 
 /** An owner approves that a member's next company sign-in links to their existing account (7 days). */
-export function approveLink(deps: { prisma: PrismaClient }, input: { workspaceId: string; email: string; actor: Actor }) {
-  return adminCommand(deps.prisma, input, { what: 'approve company sign-in links', ownerOnly: true }, async ({ tx, actorId, audit }) => {
-    const member = await tx.membership.findFirst({ where: { workspaceId: input.workspaceId, user: { email: { equals: input.email, mode: 'insensitive' } } }, select: { userId: true } });
-    if (!member) throw new UsageError(`${input.email} is not a member of this workspace`, 'not_found');
-    const expiresAt = new Date(Date.now() + LINK_APPROVAL_TTL_MS);
-    const approval = { approvedBy: actorId, expiresAt };
-    await tx.ssoLinkApproval.upsert({ where: { workspaceId_userId: { workspaceId: input.workspaceId, userId: member.userId } }, create: { workspaceId: input.workspaceId, userId: member.userId, ...approval }, update: approval });
-    await audit('sso_identity.link_approved', member.userId, { email: input.email });
-    return { email: input.email, approvedUntil: expiresAt.toISOString() };
-  });
+export function approveLink(
+  deps: { prisma: PrismaClient },
+  input: { workspaceId: string; email: string; actor: Actor },
+) {
+  return adminCommand(
+    deps.prisma,
+    input,
+    { what: 'approve company sign-in links', ownerOnly: true },
+    async ({ tx, actorId, audit }) => {
+      const member = await tx.membership.findFirst({
+        where: { workspaceId: input.workspaceId, user: { email: { equals: input.email, mode: 'insensitive' } } },
+        select: { userId: true },
+      });
+      if (!member) throw new UsageError(`${input.email} is not a member of this workspace`, 'not_found');
+      const expiresAt = new Date(Date.now() + LINK_APPROVAL_TTL_MS);
+      const approval = { approvedBy: actorId, expiresAt };
+      await tx.ssoLinkApproval.upsert({
+        where: { workspaceId_userId: { workspaceId: input.workspaceId, userId: member.userId } },
+        create: { workspaceId: input.workspaceId, userId: member.userId, ...approval },
+        update: approval,
+      });
+      await audit('sso_identity.link_approved', member.userId, { email: input.email });
+      return { email: input.email, approvedUntil: expiresAt.toISOString() };
+    },
+  );
 }

@@ -25,15 +25,25 @@ export interface ViewPagesDeps {
 }
 
 // Each view's script and style sheet under content-hashed names: the page names this build's files.
-const viewAssets = createAssetShelf(VIEW_ASSETS_PATH, Object.fromEntries(VIEWS.flatMap((view) => [
-  [`${view}.js`, async () => ({ type: 'text/javascript; charset=utf-8', body: (await viewBundle(view)).js })],
-  [`${view}.css`, async () => ({ type: 'text/css; charset=utf-8', body: (await viewBundle(view)).css })],
-])));
+const viewAssets = createAssetShelf(
+  VIEW_ASSETS_PATH,
+  Object.fromEntries(
+    VIEWS.flatMap((view) => [
+      [`${view}.js`, async () => ({ type: 'text/javascript; charset=utf-8', body: (await viewBundle(view)).js })],
+      [`${view}.css`, async () => ({ type: 'text/css; charset=utf-8', body: (await viewBundle(view)).css })],
+    ]),
+  ),
+);
 
 // Which view a path shows, with the operation it reads and the argument the path names.
 const PAGES: { pattern: RegExp; view: ViewName; operation: string; title: string }[] = [
   { pattern: /^\/app\/reports\/([^/]+)$/, view: 'report', operation: 'ViewReport', title: 'Report' },
-  { pattern: /^\/app\/ai-visibility\/([^/]+)$/, view: 'visibility', operation: 'ViewVisibility', title: 'AI visibility' },
+  {
+    pattern: /^\/app\/ai-visibility\/([^/]+)$/,
+    view: 'visibility',
+    operation: 'ViewVisibility',
+    title: 'AI visibility',
+  },
   { pattern: /^\/app\/ai-visibility\/([^/]+)\/answers$/, view: 'answers', operation: 'ViewAnswers', title: 'Answers' },
 ];
 
@@ -45,7 +55,9 @@ export function createViewPagesHandler(deps: ViewPagesDeps) {
   let operations: Map<string, string> | null = null;
   /** The trusted operation's id (sha256), by operation name. */
   const operationId = (name: string) => {
-    operations ??= new Map([...loadTrustedOperations()].map(([hash, text]) => [/\bquery (\w+)/.exec(text)?.[1] ?? '', hash]));
+    operations ??= new Map(
+      [...loadTrustedOperations()].map(([hash, text]) => [/\bquery (\w+)/.exec(text)?.[1] ?? '', hash]),
+    );
     return operations.get(name)!;
   };
 
@@ -53,7 +65,9 @@ export function createViewPagesHandler(deps: ViewPagesDeps) {
     if (path.startsWith(VIEW_ASSETS_PATH)) {
       return request.method === 'GET' ? viewAssets.serve(request, path.slice(VIEW_ASSETS_PATH.length)) : null;
     }
-    const page = PAGES.map((candidate) => ({ ...candidate, match: candidate.pattern.exec(path) })).find((candidate) => candidate.match);
+    const page = PAGES.map((candidate) => ({ ...candidate, match: candidate.pattern.exec(path) })).find(
+      (candidate) => candidate.match,
+    );
     if (!page) return null;
     if (request.method !== 'GET') throw new ApiError('method_not_allowed', 'View pages are read with GET.');
     const session = await deps.sessions.read(request);
@@ -68,12 +82,28 @@ export function createViewPagesHandler(deps: ViewPagesDeps) {
     const [links] = await Promise.all([viewLinks(scope), shown]);
     const config = JSON.stringify({ operation: operationId(page.operation), args: { id } });
     const [css, js] = await Promise.all([viewAssets.href(`${page.view}.css`), viewAssets.href(`${page.view}.js`)]);
-    return htmlResponse(html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${page.title} · Signalboard</title><link rel="icon" href="data:,"><link rel="stylesheet" href="${css}"></head>
-<body><header class="app-header"><a class="brand" href="${SETTINGS_PATH}">Signalboard</a><span>${session.workspaceName}</span>${viewsMenu(links)}<a href="${SETTINGS_PATH}">Settings</a></header>
-<div id="view" data-page="${config}"></div><script src="${js}" defer></script></body></html>`, 200, {}, VIEW_PAGE_POLICY);
+    return htmlResponse(
+      html`<!doctype html>
+        <html lang="en">
+          <head>
+            <meta charset="utf-8" />
+            <meta name="viewport" content="width=device-width, initial-scale=1" />
+            <title>${page.title} · Signalboard</title>
+            <link rel="icon" href="data:," />
+            <link rel="stylesheet" href="${css}" />
+          </head>
+          <body>
+            <header class="app-header">
+              <a class="brand" href="${SETTINGS_PATH}">Signalboard</a
+              ><span>${session.workspaceName}</span>${viewsMenu(links)}<a href="${SETTINGS_PATH}">Settings</a>
+            </header>
+            <div id="view" data-page="${config}"></div>
+            <script src="${js}" defer></script>
+          </body>
+        </html>`,
+      200,
+      {},
+      VIEW_PAGE_POLICY,
+    );
   };
 }
-
-

@@ -75,7 +75,10 @@ export async function reclaimExpiredLeases(pool: pg.Pool, leaseSeconds: number):
  * per workspace over all workers, taken round-robin: every workspace's earliest due delivery before
  * any workspace's second, so one workspace's backlog (or stalling receivers) cannot take every slot.
  */
-export async function claimDue(pool: pg.Pool, options: { limit: number; perEndpoint: number; perWorkspace: number; leaseSeconds: number }): Promise<Claimed[]> {
+export async function claimDue(
+  pool: pg.Pool,
+  options: { limit: number; perEndpoint: number; perWorkspace: number; leaseSeconds: number },
+): Promise<Claimed[]> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
@@ -128,7 +131,12 @@ export async function claimDue(pool: pg.Pool, options: { limit: number; perEndpo
 }
 
 /** Writes one attempt's outcome while the lease is ours; the endpoint's failing-since time after it. */
-export async function recordOutcome(pool: pg.Pool, delivery: Claimed, result: AttemptResult, outcome: AttemptOutcome): Promise<Date | null> {
+export async function recordOutcome(
+  pool: pg.Pool,
+  delivery: Claimed,
+  result: AttemptResult,
+  outcome: AttemptOutcome,
+): Promise<Date | null> {
   const succeeded = outcome.kind === 'succeeded';
   const status = succeeded ? 'succeeded' : outcome.kind === 'retry' ? 'pending' : 'failed';
   const delay = outcome.kind === 'retry' ? outcome.delaySeconds : null;
@@ -155,7 +163,11 @@ export async function recordOutcome(pool: pg.Pool, delivery: Claimed, result: At
 }
 
 /** Events (and with them their deliveries and attempts) older than the retention period, in batches. */
-export async function removeExpiredEvents(pool: pg.Pool, retentionDays: number, stopping: () => boolean): Promise<void> {
+export async function removeExpiredEvents(
+  pool: pg.Pool,
+  retentionDays: number,
+  stopping: () => boolean,
+): Promise<void> {
   let removed: number;
   do {
     const result = await pool.query(

@@ -30,12 +30,16 @@ export interface WebhookDeps {
 }
 
 /** The endpoints' dependencies as every door builds them: the target policy comes from the configuration. */
-export const webhookDepsOf = (config: Pick<Config, 'WEBHOOK_ALLOW_HTTP' | 'WEBHOOK_ALLOW_PRIVATE_TARGETS'>, parts: Omit<WebhookDeps, 'policy'>): WebhookDeps => ({
+export const webhookDepsOf = (
+  config: Pick<Config, 'WEBHOOK_ALLOW_HTTP' | 'WEBHOOK_ALLOW_PRIVATE_TARGETS'>,
+  parts: Omit<WebhookDeps, 'policy'>,
+): WebhookDeps => ({
   ...parts,
   policy: { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_TARGETS },
 });
 
-export const secretContext = (endpointId: string, which: 'secret' | 'previous_secret') => `webhook_endpoint:${endpointId}:${which}`;
+export const secretContext = (endpointId: string, which: 'secret' | 'previous_secret') =>
+  `webhook_endpoint:${endpointId}:${which}`;
 
 export interface EndpointView {
   id: string;
@@ -63,9 +67,17 @@ const view = (row: EndpointRow): EndpointView => ({
 
 export function parseEventTypes(list: string | undefined): EventType[] {
   if (!list) return [...EVENT_TYPES];
-  const types = [...new Set(list.split(',').map((type) => type.trim()).filter(Boolean))];
+  const types = [
+    ...new Set(
+      list
+        .split(',')
+        .map((type) => type.trim())
+        .filter(Boolean),
+    ),
+  ];
   const unknown = types.filter((type) => !(EVENT_TYPES as readonly string[]).includes(type));
-  if (unknown.length || !types.length) throw new UsageError(`unknown event type ${unknown.join(', ') || '(none)'}; allowed: ${EVENT_TYPES.join(', ')}`);
+  if (unknown.length || !types.length)
+    throw new UsageError(`unknown event type ${unknown.join(', ') || '(none)'}; allowed: ${EVENT_TYPES.join(', ')}`);
   return types as EventType[];
 }
 
@@ -79,23 +91,40 @@ async function endpointById(deps: WebhookDeps, endpointId: string) {
   return endpoint;
 }
 
-export function createEndpoint(deps: WebhookDeps, input: { workspaceId: string; url: string; eventTypes: EventType[]; description?: string | null; actor: Actor }) {
-  return adminCommand(deps.prisma, input, { ...MANAGE, plans: { allowed: WEBHOOK_PLANS, feature: 'webhooks need' } }, async ({ tx, audit }) => {
-    const refusal = urlRefusal(input.url, deps.policy);
-    if (refusal) throw new UsageError(`invalid endpoint URL: ${refusal}`);
-    const description = input.description?.trim() || null;
-    if (description && description.length > 500) throw new UsageError('a description is at most 500 characters');
-    if ((await tx.webhookEndpoint.count({ where: { workspaceId: input.workspaceId } })) >= MAX_ENDPOINTS_PER_WORKSPACE) {
-      throw new UsageError(`a workspace has at most ${MAX_ENDPOINTS_PER_WORKSPACE} webhook endpoints`, 'conflict');
-    }
-    const id = newId('endpoint');
-    const secret = generateSecret();
-    const row = await tx.webhookEndpoint.create({
-      data: { id, workspaceId: input.workspaceId, url: input.url, eventTypes: input.eventTypes, description, secret: deps.box.seal(secret, secretContext(id, 'secret')) },
-    });
-    await audit('webhook_endpoint.created', id, { url: input.url, eventTypes: input.eventTypes });
-    return { ...view(row), secret };
-  });
+export function createEndpoint(
+  deps: WebhookDeps,
+  input: { workspaceId: string; url: string; eventTypes: EventType[]; description?: string | null; actor: Actor },
+) {
+  return adminCommand(
+    deps.prisma,
+    input,
+    { ...MANAGE, plans: { allowed: WEBHOOK_PLANS, feature: 'webhooks need' } },
+    async ({ tx, audit }) => {
+      const refusal = urlRefusal(input.url, deps.policy);
+      if (refusal) throw new UsageError(`invalid endpoint URL: ${refusal}`);
+      const description = input.description?.trim() || null;
+      if (description && description.length > 500) throw new UsageError('a description is at most 500 characters');
+      if (
+        (await tx.webhookEndpoint.count({ where: { workspaceId: input.workspaceId } })) >= MAX_ENDPOINTS_PER_WORKSPACE
+      ) {
+        throw new UsageError(`a workspace has at most ${MAX_ENDPOINTS_PER_WORKSPACE} webhook endpoints`, 'conflict');
+      }
+      const id = newId('endpoint');
+      const secret = generateSecret();
+      const row = await tx.webhookEndpoint.create({
+        data: {
+          id,
+          workspaceId: input.workspaceId,
+          url: input.url,
+          eventTypes: input.eventTypes,
+          description,
+          secret: deps.box.seal(secret, secretContext(id, 'secret')),
+        },
+      });
+      await audit('webhook_endpoint.created', id, { url: input.url, eventTypes: input.eventTypes });
+      return { ...view(row), secret };
+    },
+  );
 }
 
 export async function listEndpoints(deps: WebhookDeps, workspaceId: string): Promise<EndpointView[]> {
@@ -105,10 +134,15 @@ export async function listEndpoints(deps: WebhookDeps, workspaceId: string): Pro
 
 export async function revealSecret(deps: WebhookDeps, endpointId: string, actor: Actor) {
   const endpoint = await endpointById(deps, endpointId);
-  return adminCommand(deps.prisma, { workspaceId: endpoint.workspaceId, actor }, { what: 'read webhook secrets' }, async ({ audit }) => {
-    await audit('webhook_endpoint.secret_revealed', endpoint.id);
-    return { id: endpoint.id, secret: deps.box.open(endpoint.secret, secretContext(endpoint.id, 'secret')) };
-  });
+  return adminCommand(
+    deps.prisma,
+    { workspaceId: endpoint.workspaceId, actor },
+    { what: 'read webhook secrets' },
+    async ({ audit }) => {
+      await audit('webhook_endpoint.secret_revealed', endpoint.id);
+      return { id: endpoint.id, secret: deps.box.open(endpoint.secret, secretContext(endpoint.id, 'secret')) };
+    },
+  );
 }
 
 /** A new secret; the old one keeps signing beside it for ROTATION_GRACE_HOURS so receivers can switch without losing deliveries. */
@@ -120,7 +154,11 @@ export async function rotateSecret(deps: WebhookDeps, endpointId: string, actor:
     const previousSecretExpiresAt = new Date(Date.now() + ROTATION_GRACE_HOURS * 3_600_000);
     await tx.webhookEndpoint.update({
       where: { id: endpoint.id },
-      data: { secret: deps.box.seal(secret, secretContext(endpoint.id, 'secret')), previousSecret: deps.box.seal(previous, secretContext(endpoint.id, 'previous_secret')), previousSecretExpiresAt },
+      data: {
+        secret: deps.box.seal(secret, secretContext(endpoint.id, 'secret')),
+        previousSecret: deps.box.seal(previous, secretContext(endpoint.id, 'previous_secret')),
+        previousSecretExpiresAt,
+      },
     });
     await audit('webhook_endpoint.secret_rotated', endpoint.id);
     return { id: endpoint.id, secret, previousSecretExpiresAt: previousSecretExpiresAt.toISOString() };
@@ -131,11 +169,21 @@ export async function rotateSecret(deps: WebhookDeps, endpointId: string, actor:
  * Enabling starts a new window: the endpoint receives events created from now on (earlier ones
  * only by replay). Disabling ends its pending deliveries as failed, so they can be replayed later.
  */
-export async function setEnabled(deps: WebhookDeps, endpointId: string, enabled: boolean, actor: Actor, reason = 'disabled by an admin') {
+export async function setEnabled(
+  deps: WebhookDeps,
+  endpointId: string,
+  enabled: boolean,
+  actor: Actor,
+  reason = 'disabled by an admin',
+) {
   const endpoint = await endpointById(deps, endpointId);
   return adminCommand(deps.prisma, { workspaceId: endpoint.workspaceId, actor }, MANAGE, async ({ tx, audit }) => {
     if (endpoint.enabled !== enabled) await applyEnabled(sqlOf(tx), endpoint.id, enabled, reason);
-    await audit(enabled ? 'webhook_endpoint.enabled' : 'webhook_endpoint.disabled', endpoint.id, enabled ? {} : { reason });
+    await audit(
+      enabled ? 'webhook_endpoint.enabled' : 'webhook_endpoint.disabled',
+      endpoint.id,
+      enabled ? {} : { reason },
+    );
     return view(await tx.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } }));
   });
 }
@@ -143,10 +191,16 @@ export async function setEnabled(deps: WebhookDeps, endpointId: string, enabled:
 /** The state change itself, shared with the worker (410 Gone, five days of failures). */
 export async function applyEnabled(db: SqlRunner, endpointId: string, enabled: boolean, reason: string | null) {
   if (enabled) {
-    await db.query('UPDATE webhook_endpoints SET enabled = true, enabled_at = now(), disabled_reason = NULL, failing_since = NULL WHERE id = $1', [endpointId]);
+    await db.query(
+      'UPDATE webhook_endpoints SET enabled = true, enabled_at = now(), disabled_reason = NULL, failing_since = NULL WHERE id = $1',
+      [endpointId],
+    );
     return;
   }
-  await db.query('UPDATE webhook_endpoints SET enabled = false, disabled_reason = $2 WHERE id = $1', [endpointId, reason]);
+  await db.query('UPDATE webhook_endpoints SET enabled = false, disabled_reason = $2 WHERE id = $1', [
+    endpointId,
+    reason,
+  ]);
   await db.query(
     "UPDATE webhook_deliveries SET status = 'failed', finished_at = now(), next_attempt_at = NULL, last_error = $2 WHERE endpoint_id = $1 AND status = 'pending'",
     [endpointId, `endpoint disabled: ${reason}`],
@@ -169,20 +223,28 @@ export interface AttemptView {
 /** The newest attempts of endpoint $2 of the workspace, at most $3: settings, the CLI and the graph read them alike. */
 export const ATTEMPTS = tenantStatement<AttemptView>(
   'webhooks.attempts',
-  (workspace) => `SELECT a.id, d.event_id AS "eventId", e.type AS "eventType", a.attempt, a.response_status AS "responseStatus", a.latency_ms AS "latencyMs",
+  (
+    workspace,
+  ) => `SELECT a.id, d.event_id AS "eventId", e.type AS "eventType", a.attempt, a.response_status AS "responseStatus", a.latency_ms AS "latencyMs",
       a.error, a.next_attempt_at AS "nextAttemptAt", a.created_at AS "createdAt", d.status AS "deliveryStatus"
     FROM webhook_attempts a JOIN webhook_endpoints ep ON ep.id = a.endpoint_id JOIN webhook_deliveries d ON d.id = a.delivery_id JOIN webhook_events e ON e.id = d.event_id
     WHERE ${workspace('ep')} AND a.endpoint_id = $2 ORDER BY a.created_at DESC, a.id DESC LIMIT $3`,
 );
 
-export async function listAttempts(deps: WebhookDeps, endpointId: string, actor: Actor, limit = 100): Promise<AttemptView[]> {
+export async function listAttempts(
+  deps: WebhookDeps,
+  endpointId: string,
+  actor: Actor,
+  limit = 100,
+): Promise<AttemptView[]> {
   const endpoint = await endpointById(deps, endpointId);
   await authorizeActor(deps.prisma, endpoint.workspaceId, actor, { what: 'see webhook attempts' });
   return workspaceScopes(deps.pool)(endpoint.workspaceId).rows(ATTEMPTS, [endpoint.id, limit]);
 }
 
 const REPLAY: AdminCommandPolicy = { what: 'replay webhooks' };
-const REPLAY_RESET = "status = 'pending', attempt_count = 0, next_attempt_at = now(), finished_at = NULL, last_error = NULL";
+const REPLAY_RESET =
+  "status = 'pending', attempt_count = 0, next_attempt_at = now(), finished_at = NULL, last_error = NULL";
 
 /** Sends one event again, with the same webhook-id, to one endpoint or to every enabled endpoint subscribed to its type. */
 export async function replayEvent(deps: WebhookDeps, eventId: string, endpointId: string | null, actor: Actor) {
@@ -192,18 +254,19 @@ export async function replayEvent(deps: WebhookDeps, eventId: string, endpointId
   return adminCommand(deps.prisma, { workspaceId: event.workspaceId, actor }, REPLAY, async ({ tx, audit }) => {
     if (endpointId) {
       const endpoint = await tx.webhookEndpoint.findUnique({ where: { id: endpointId } });
-      if (!endpoint || endpoint.workspaceId !== event.workspaceId) throw new UsageError(`no webhook endpoint ${endpointId} in this event's workspace`, 'not_found');
+      if (!endpoint || endpoint.workspaceId !== event.workspaceId)
+        throw new UsageError(`no webhook endpoint ${endpointId} in this event's workspace`, 'not_found');
       if (!endpoint.enabled) throw new UsageError(`endpoint ${endpointId} is disabled; enable it first`, 'conflict');
     }
     const result = await sqlOf(tx).query(
-    `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, status, next_attempt_at)
+      `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, status, next_attempt_at)
      SELECT new_id('whd'), $1, ep.id, 'pending', now()
      FROM webhook_endpoints ep
      WHERE ep.workspace_id = $2 AND ep.enabled AND ($3::text IS NULL OR ep.id = $3) AND ($3::text IS NOT NULL OR $4 = ANY(ep.event_types))
      ON CONFLICT (event_id, endpoint_id) DO UPDATE SET ${REPLAY_RESET}
      WHERE webhook_deliveries.status <> 'delivering'
      RETURNING endpoint_id`,
-    [event.id, event.workspaceId, endpointId, event.type],
+      [event.id, event.workspaceId, endpointId, event.type],
     );
     const endpoints = result.rows.map((row) => row.endpoint_id as string);
     await audit('webhook_event.replayed', event.id, { endpoints });
@@ -218,15 +281,33 @@ export async function replayEvent(deps: WebhookDeps, eventId: string, endpointId
  */
 export async function sendTestEvent(deps: WebhookDeps, endpointId: string, actor: Actor) {
   const endpoint = await endpointById(deps, endpointId);
-  return adminCommand(deps.prisma, { workspaceId: endpoint.workspaceId, actor }, { ...MANAGE, plans: { allowed: WEBHOOK_PLANS, feature: 'webhooks need' } }, async ({ tx, audit }) => {
-    if (!endpoint.enabled) throw new UsageError(`endpoint ${endpoint.id} is disabled; enable it first`, 'conflict');
-    const type = endpoint.eventTypes[0] ?? EVENT_TYPES[0];
-    const eventId = newId('event');
-    await tx.webhookEvent.create({ data: { id: eventId, workspaceId: endpoint.workspaceId, type, payload: { test: true, message: 'A test event from Signalboard: your endpoint receives and verifies deliveries.' }, dispatchedAt: new Date() } });
-    await tx.webhookDelivery.create({ data: { id: newId('delivery'), eventId, endpointId: endpoint.id, status: 'pending', nextAttemptAt: new Date() } });
-    await audit('webhook_endpoint.test_sent', endpoint.id, { eventId, type });
-    return { eventId, endpointId: endpoint.id, type };
-  });
+  return adminCommand(
+    deps.prisma,
+    { workspaceId: endpoint.workspaceId, actor },
+    { ...MANAGE, plans: { allowed: WEBHOOK_PLANS, feature: 'webhooks need' } },
+    async ({ tx, audit }) => {
+      if (!endpoint.enabled) throw new UsageError(`endpoint ${endpoint.id} is disabled; enable it first`, 'conflict');
+      const type = endpoint.eventTypes[0] ?? EVENT_TYPES[0];
+      const eventId = newId('event');
+      await tx.webhookEvent.create({
+        data: {
+          id: eventId,
+          workspaceId: endpoint.workspaceId,
+          type,
+          payload: {
+            test: true,
+            message: 'A test event from Signalboard: your endpoint receives and verifies deliveries.',
+          },
+          dispatchedAt: new Date(),
+        },
+      });
+      await tx.webhookDelivery.create({
+        data: { id: newId('delivery'), eventId, endpointId: endpoint.id, status: 'pending', nextAttemptAt: new Date() },
+      });
+      await audit('webhook_endpoint.test_sent', endpoint.id, { eventId, type });
+      return { eventId, endpointId: endpoint.id, type };
+    },
+  );
 }
 
 /** Every delivery of the workspace that failed at or after `since`, to enabled endpoints, sent again with the same ids. */
@@ -240,7 +321,10 @@ export async function replayFailed(deps: WebhookDeps, workspaceId: string, since
        RETURNING d.id`,
       [workspaceId, since],
     );
-    await audit('webhook_deliveries.replayed', workspaceId, { since: since.toISOString(), deliveries: result.rows.length });
+    await audit('webhook_deliveries.replayed', workspaceId, {
+      since: since.toISOString(),
+      deliveries: result.rows.length,
+    });
     return { replayed: result.rows.length };
   });
 }

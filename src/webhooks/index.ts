@@ -1,6 +1,19 @@
 // The front door of webhooks/: what other features may use. Files elsewhere import from here,
 // not from the files behind it (composition roots and lazy loads excepted; test/layers.test.ts).
-export { WEBHOOK_PLANS, createEndpoint, listAttempts, listEndpoints, parseEventTypes, replayEvent, replayFailed, revealSecret, rotateSecret, setEnabled, webhookDepsOf, sendTestEvent } from './endpoints.js';
+export {
+  WEBHOOK_PLANS,
+  createEndpoint,
+  listAttempts,
+  listEndpoints,
+  parseEventTypes,
+  replayEvent,
+  replayFailed,
+  revealSecret,
+  rotateSecret,
+  setEnabled,
+  webhookDepsOf,
+  sendTestEvent,
+} from './endpoints.js';
 export type { EndpointView, WebhookDeps } from './endpoints.js';
 export { EVENT_TYPES, appendEvents } from './outbox.js';
 export type { OutboxEvent } from './outbox.js';

@@ -22,17 +22,24 @@ export async function appendEvents(client: pg.PoolClient | pg.Client, events: re
     const batch = events.slice(start, start + ROWS_PER_STATEMENT);
     const values: unknown[] = [];
     const rows = batch.map((event) => {
-      const placeholders = [newId('event'), event.workspaceId, event.type, JSON.stringify(event.data)].map((value) => `$${values.push(value)}`);
+      const placeholders = [newId('event'), event.workspaceId, event.type, JSON.stringify(event.data)].map(
+        (value) => `$${values.push(value)}`,
+      );
       return `(${placeholders.join(', ')}::jsonb)`;
     });
-    await client.query(`INSERT INTO webhook_events (id, workspace_id, type, payload) VALUES ${rows.join(', ')}`, values);
+    await client.query(
+      `INSERT INTO webhook_events (id, workspace_id, type, payload) VALUES ${rows.join(', ')}`,
+      values,
+    );
   }
   // NOTIFY inside a transaction is delivered at commit, and never for a rollback.
   if (events.length) await client.query(`SELECT pg_notify('${OUTBOX_CHANNEL}', '')`);
 }
 
 /** What an operator watches: events not yet fanned out, deliveries waiting, and how long the oldest due one has waited. */
-export async function webhookBacklog(pool: Pick<pg.Pool, 'query'>): Promise<{ undispatched: number; pending: number; oldestPendingSeconds: number }> {
+export async function webhookBacklog(
+  pool: Pick<pg.Pool, 'query'>,
+): Promise<{ undispatched: number; pending: number; oldestPendingSeconds: number }> {
   const row = (
     await pool.query<{ undispatched: number; pending: number; oldest: number | null }>(
       `SELECT (SELECT count(*)::int FROM webhook_events WHERE dispatched_at IS NULL) AS undispatched,

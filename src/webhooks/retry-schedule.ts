@@ -2,7 +2,11 @@
 // the random source.
 
 /** Seconds until the next attempt after `attempt` (1-based) failed, or null when retries are used up. */
-export function retryDelaySeconds(attempt: number, schedule: readonly number[], random: () => number = Math.random): number | null {
+export function retryDelaySeconds(
+  attempt: number,
+  schedule: readonly number[],
+  random: () => number = Math.random,
+): number | null {
   const delay = schedule[attempt - 1];
   if (delay === undefined) return null;
   // Up to +20 % so that many deliveries failing together (an outage) do not retry in lockstep;
@@ -27,7 +31,13 @@ export function retryAfterSeconds(header: string | null | undefined, now: Date):
 }
 
 /** The delay before the next attempt: the schedule's, or longer when the receiver asked for it with Retry-After (429/503). */
-export function nextAttemptDelay(attempt: number, schedule: readonly number[], status: number | null, retryAfter: number | null, random: () => number = Math.random): number | null {
+export function nextAttemptDelay(
+  attempt: number,
+  schedule: readonly number[],
+  status: number | null,
+  retryAfter: number | null,
+  random: () => number = Math.random,
+): number | null {
   const scheduled = retryDelaySeconds(attempt, schedule, random);
   if (scheduled === null) return null;
   if ((status === 429 || status === 503) && retryAfter !== null) return Math.max(scheduled, retryAfter);

@@ -21,15 +21,23 @@ export interface Sender {
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
 export function createSender(options: { policy: TargetPolicy; timeoutMs: number; maxSockets: number }): Sender {
-  const agentOptions = { keepAlive: true, maxSockets: options.maxSockets, lookup: guardedLookup(options.policy) } as http.AgentOptions;
+  const agentOptions = {
+    keepAlive: true,
+    maxSockets: options.maxSockets,
+    lookup: guardedLookup(options.policy),
+  } as http.AgentOptions;
   const agents = { 'http:': new http.Agent(agentOptions), 'https:': new https.Agent(agentOptions) };
 
   return {
     send(url, headers, body) {
       const started = performance.now();
-      const finish = (result: Omit<AttemptResult, 'latencyMs'>): AttemptResult => ({ ...result, latencyMs: Math.round(performance.now() - started) });
+      const finish = (result: Omit<AttemptResult, 'latencyMs'>): AttemptResult => ({
+        ...result,
+        latencyMs: Math.round(performance.now() - started),
+      });
       const refusal = urlRefusal(url, options.policy);
-      if (refusal) return Promise.resolve(finish({ status: null, retryAfter: null, error: `target refused: ${refusal}` }));
+      if (refusal)
+        return Promise.resolve(finish({ status: null, retryAfter: null, error: `target refused: ${refusal}` }));
       const target = new URL(url);
       const transport = target.protocol === 'https:' ? https : http;
       return new Promise((resolve) => {
@@ -46,7 +54,12 @@ export function createSender(options: { policy: TargetPolicy; timeoutMs: number;
             method: 'POST',
             agent: agents[target.protocol as 'http:' | 'https:'],
             // traceparent when tracing: the receiver can join the attempt to its trace.
-            headers: { ...headers, ...outgoingTraceHeaders(), 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'Signalboard-Webhooks/1' },
+            headers: {
+              ...headers,
+              ...outgoingTraceHeaders(),
+              'content-length': String(Buffer.byteLength(body)),
+              'user-agent': 'Signalboard-Webhooks/1',
+            },
           },
           (response) => {
             let received = 0;
@@ -54,7 +67,12 @@ export function createSender(options: { policy: TargetPolicy; timeoutMs: number;
               received += chunk.length;
               if (received > MAX_RESPONSE_BYTES) response.destroy();
             });
-            const done = () => settle({ status: response.statusCode ?? null, retryAfter: (response.headers['retry-after'] as string | undefined) ?? null, error: null });
+            const done = () =>
+              settle({
+                status: response.statusCode ?? null,
+                retryAfter: (response.headers['retry-after'] as string | undefined) ?? null,
+                error: null,
+              });
             response.on('end', done);
             response.on('close', done);
             response.on('error', done);
@@ -65,7 +83,10 @@ export function createSender(options: { policy: TargetPolicy; timeoutMs: number;
           settle({ status: null, retryAfter: null, error: `timed out after ${options.timeoutMs} ms` });
         }, options.timeoutMs);
         request.on('error', (error) => {
-          const message = error instanceof TargetRefused || (error as NodeJS.ErrnoException).code === 'ETARGETREFUSED' ? `target refused: ${error.message}` : `${(error as NodeJS.ErrnoException).code ?? 'error'}: ${error.message}`;
+          const message =
+            error instanceof TargetRefused || (error as NodeJS.ErrnoException).code === 'ETARGETREFUSED'
+              ? `target refused: ${error.message}`
+              : `${(error as NodeJS.ErrnoException).code ?? 'error'}: ${error.message}`;
           settle({ status: null, retryAfter: null, error: message });
         });
         request.end(body);

@@ -46,19 +46,20 @@ const WebhookAttemptType = builder.objectRef<AttemptView>('WebhookAttempt').impl
 
 const ENDPOINTS = tenantStatement<EndpointRow>(
   'webhooks.endpoints',
-  (workspace) => `SELECT id, url, description, event_types AS "eventTypes", enabled, disabled_reason AS "disabledReason", failing_since AS "failingSince", created_at AS "createdAt"
+  (
+    workspace,
+  ) => `SELECT id, url, description, event_types AS "eventTypes", enabled, disabled_reason AS "disabledReason", failing_since AS "failingSince", created_at AS "createdAt"
     FROM webhook_endpoints WHERE ${workspace()} ORDER BY created_at DESC`,
 );
 
 builder.queryField('webhookEndpoints', (t) =>
   t.field({
     type: [WebhookEndpointType],
-    description: 'The workspace\'s webhook endpoints (owners and admins).',
+    description: "The workspace's webhook endpoints (owners and admins).",
     authScopes: { admin: true },
     complexity: bounded(MAX_ENDPOINTS_PER_WORKSPACE),
     extensions: GRAPH_ONLY,
-    resolve: (_root, _args, ctx) =>
-      ctx.workspace.rows(ENDPOINTS),
+    resolve: (_root, _args, ctx) => ctx.workspace.rows(ENDPOINTS),
   }),
 );
 
@@ -80,7 +81,15 @@ interface EventRow {
   type: string;
   payload: Record<string, unknown>;
   createdAt: Date;
-  deliveries: { endpointId: string; status: string; attemptCount: number; lastResponseStatus: number | null; lastError: string | null; nextAttemptAt: string | null; finishedAt: string | null }[];
+  deliveries: {
+    endpointId: string;
+    status: string;
+    attemptCount: number;
+    lastResponseStatus: number | null;
+    lastError: string | null;
+    nextAttemptAt: string | null;
+    finishedAt: string | null;
+  }[];
 }
 
 // The event and each endpoint's delivery of it (the deliveries hang on the workspace's event).
@@ -109,7 +118,10 @@ const WebhookEventType = builder.objectRef<EventRow>('WebhookEvent').implement({
   fields: (t) => ({
     id: t.exposeID('id'),
     type: t.exposeString('type'),
-    payload: t.expose('payload', { type: 'JSONObject', description: 'The body receivers get (type, timestamp, data).' }),
+    payload: t.expose('payload', {
+      type: 'JSONObject',
+      description: 'The body receivers get (type, timestamp, data).',
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     deliveries: t.expose('deliveries', {
       type: [DeliveryType],
@@ -123,7 +135,8 @@ builder.queryField('webhookEvent', (t) =>
   t.field({
     type: WebhookEventType,
     nullable: true,
-    description: 'One webhook event with its payload and each endpoint\'s delivery (owners and admins); null when there is none.',
+    description:
+      "One webhook event with its payload and each endpoint's delivery (owners and admins); null when there is none.",
     authScopes: { admin: true },
     extensions: GRAPH_ONLY,
     args: { id: t.arg.id({ required: true }) },

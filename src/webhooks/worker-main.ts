@@ -22,9 +22,21 @@ async function main() {
   const db = await openDatabase(config);
   // The worker's own /metrics (METRICS_PORT): deliveries by outcome, the outbox, its pool, the process.
   const metrics = createMetrics({ enabled: config.METRICS_PORT !== 0 });
-  metrics.watch({ pools: () => ({ primary: poolStats(db.database.pool) }), webhookBacklog: () => webhookBacklog(db.database.pool) });
-  const metricsServer = config.METRICS_PORT ? await serveMetrics(metrics, { port: config.METRICS_PORT, host: config.HOST }, logger) : null;
-  const worker = createDeliveryWorker({ databaseUrl: db.url, prisma: db.database.prisma, box: resolveSecretBox(config, (message) => logger.warn(message)), config, logger, onOutcome: (outcome) => metrics.webhookDelivery(outcome) });
+  metrics.watch({
+    pools: () => ({ primary: poolStats(db.database.pool) }),
+    webhookBacklog: () => webhookBacklog(db.database.pool),
+  });
+  const metricsServer = config.METRICS_PORT
+    ? await serveMetrics(metrics, { port: config.METRICS_PORT, host: config.HOST }, logger)
+    : null;
+  const worker = createDeliveryWorker({
+    databaseUrl: db.url,
+    prisma: db.database.prisma,
+    box: resolveSecretBox(config, (message) => logger.warn(message)),
+    config,
+    logger,
+    onOutcome: (outcome) => metrics.webhookDelivery(outcome),
+  });
   await worker.start();
   logger.info({ database: db.embedded ? 'embedded' : 'external' }, 'webhook worker started');
   const stop = async (signal: string) => {

@@ -7,7 +7,15 @@ import type { Config } from '../config/index.js';
 import { recordAudit } from '../audit/index.js';
 import type { PrismaClient } from '../db/generated/prisma/client.js';
 import type { SecretBox } from '../secrets/secret-box.js';
-import { claimDue, fanOut, FAN_OUT_BATCH, reclaimExpiredLeases, recordOutcome, removeExpiredEvents, type Claimed } from './delivery-steps.js';
+import {
+  claimDue,
+  fanOut,
+  FAN_OUT_BATCH,
+  reclaimExpiredLeases,
+  recordOutcome,
+  removeExpiredEvents,
+  type Claimed,
+} from './delivery-steps.js';
 import { applyEnabled, secretContext } from './endpoints.js';
 import { OUTBOX_CHANNEL } from './outbox.js';
 import { attemptOutcome, type AttemptOutcome } from './retry-schedule.js';
@@ -52,15 +60,20 @@ const RETENTION_EVERY_MS = 10 * 60_000;
 // Between the attempt's timeout and the lease's end: time to write the outcome.
 const MAX_LEASE_MARGIN_SECONDS = 10;
 
-
 export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   const { config, logger } = deps;
   // No idle timeout, like the API's pools (db/client.ts): with an idle timer per release here, the API's requests in the same process promoted their garbage at every scavenge.
-  const pool = new pg.Pool({ connectionString: deps.databaseUrl, max: 6, application_name: 'signalboard-webhooks', idleTimeoutMillis: 0 });
+  const pool = new pg.Pool({
+    connectionString: deps.databaseUrl,
+    max: 6,
+    application_name: 'signalboard-webhooks',
+    idleTimeoutMillis: 0,
+  });
   pool.on('error', (error) => logger.warn({ err: error }, 'webhook worker pool error'));
   const policy = { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_TARGETS };
   const timeoutMs = config.WEBHOOK_TIMEOUT_SECONDS * 1000;
-  const leaseSeconds = config.WEBHOOK_TIMEOUT_SECONDS + Math.min(MAX_LEASE_MARGIN_SECONDS, config.WEBHOOK_TIMEOUT_SECONDS);
+  const leaseSeconds =
+    config.WEBHOOK_TIMEOUT_SECONDS + Math.min(MAX_LEASE_MARGIN_SECONDS, config.WEBHOOK_TIMEOUT_SECONDS);
   const sender = createSender({ policy, timeoutMs, maxSockets: config.WEBHOOK_ENDPOINT_CONCURRENCY });
 
   let running = false;
@@ -108,7 +121,12 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     const free = config.WEBHOOK_CONCURRENCY - inFlight.size;
     dueLeft = false;
     if (free > 0 && !stopping) {
-      const claimed = await claimDue(pool, { limit: free, perEndpoint: config.WEBHOOK_ENDPOINT_CONCURRENCY, perWorkspace: config.WEBHOOK_WORKSPACE_CONCURRENCY, leaseSeconds });
+      const claimed = await claimDue(pool, {
+        limit: free,
+        perEndpoint: config.WEBHOOK_ENDPOINT_CONCURRENCY,
+        perWorkspace: config.WEBHOOK_WORKSPACE_CONCURRENCY,
+        leaseSeconds,
+      });
       // A full claim may have left due deliveries behind; a partial one left none we could take.
       dueLeft = claimed.length === free;
       for (const delivery of claimed) {
@@ -129,7 +147,11 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
 
   function signingSecrets(delivery: Claimed): string[] {
     const secrets = [deps.box.open(delivery.secret, secretContext(delivery.endpoint_id, 'secret'))];
-    if (delivery.previous_secret && delivery.previous_secret_expires_at && delivery.previous_secret_expires_at.getTime() > Date.now()) {
+    if (
+      delivery.previous_secret &&
+      delivery.previous_secret_expires_at &&
+      delivery.previous_secret_expires_at.getTime() > Date.now()
+    ) {
       secrets.push(deps.box.open(delivery.previous_secret, secretContext(delivery.endpoint_id, 'previous_secret')));
     }
     return secrets;
@@ -137,28 +159,57 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
 
   async function deliver(delivery: Claimed) {
     // The body is the same on every attempt; the timestamp header is the attempt's (receivers reject stale ones).
-    const body = JSON.stringify({ type: delivery.type, timestamp: delivery.created_at.toISOString(), data: delivery.payload });
+    const body = JSON.stringify({
+      type: delivery.type,
+      timestamp: delivery.created_at.toISOString(),
+      data: delivery.payload,
+    });
     let result: AttemptResult;
     try {
-      result = await inSpan('POST webhook', { 'signalboard.event_id': delivery.event_id, 'signalboard.attempt': delivery.attempt_count }, () => sender.send(delivery.url, webhookHeaders(signingSecrets(delivery), delivery.event_id, Math.floor(Date.now() / 1000), body), body), { kind: SpanKind.CLIENT, startsTrace: true });
+      result = await inSpan(
+        'POST webhook',
+        { 'signalboard.event_id': delivery.event_id, 'signalboard.attempt': delivery.attempt_count },
+        () =>
+          sender.send(
+            delivery.url,
+            webhookHeaders(signingSecrets(delivery), delivery.event_id, Math.floor(Date.now() / 1000), body),
+            body,
+          ),
+        { kind: SpanKind.CLIENT, startsTrace: true },
+      );
     } catch (error) {
-      result = { status: null, latencyMs: 0, retryAfter: null, error: error instanceof Error ? error.message : String(error) };
+      result = {
+        status: null,
+        latencyMs: 0,
+        retryAfter: null,
+        error: error instanceof Error ? error.message : String(error),
+      };
     }
     const outcome = attemptOutcome(result, delivery.attempt_count, config.WEBHOOK_RETRY_SCHEDULE, new Date());
     const failingSince = await recordOutcome(pool, delivery, result, outcome);
     deps.onOutcome?.(outcome.kind);
     if (outcome.kind === 'gone') await disable(delivery, 'the endpoint answered 410 Gone');
-    else if (failingSince && Date.now() - failingSince.getTime() >= DISABLE_AFTER_FAILING_MS) await disable(delivery, `every attempt failed since ${failingSince.toISOString()}`);
+    else if (failingSince && Date.now() - failingSince.getTime() >= DISABLE_AFTER_FAILING_MS)
+      await disable(delivery, `every attempt failed since ${failingSince.toISOString()}`);
   }
 
   async function disable(delivery: Claimed, reason: string) {
     await applyEnabled(pool, delivery.endpoint_id, false, reason);
-    await recordAudit(deps.prisma, { workspaceId: delivery.workspace_id, actor: 'system', action: 'webhook_endpoint.disabled', target: delivery.endpoint_id, details: { reason } });
+    await recordAudit(deps.prisma, {
+      workspaceId: delivery.workspace_id,
+      actor: 'system',
+      action: 'webhook_endpoint.disabled',
+      target: delivery.endpoint_id,
+      details: { reason },
+    });
     logger.warn({ endpointId: delivery.endpoint_id, reason }, 'webhook endpoint disabled');
   }
 
   async function listen() {
-    const client = new pg.Client({ connectionString: deps.databaseUrl, application_name: 'signalboard-webhooks-listen' });
+    const client = new pg.Client({
+      connectionString: deps.databaseUrl,
+      application_name: 'signalboard-webhooks-listen',
+    });
     client.on('notification', () => wake());
     client.on('error', (error) => {
       logger.warn({ err: error }, 'webhook worker lost its LISTEN connection; polling until it is back');

@@ -31,23 +31,46 @@ export interface AdminCommandContext {
 }
 
 /** Resolves the actor for a workspace under a policy: their audit label, or a refusal. */
-export async function authorizeActor(prisma: Pick<PrismaClient, 'membership' | 'workspace'>, workspaceId: string, actor: Actor, policy: AdminCommandPolicy): Promise<string> {
+export async function authorizeActor(
+  prisma: Pick<PrismaClient, 'membership' | 'workspace'>,
+  workspaceId: string,
+  actor: Actor,
+  policy: AdminCommandPolicy,
+): Promise<string> {
   // A signed-in person acts in their active workspace only: another workspace's things are not found.
-  if (actor.workspaceId && actor.workspaceId !== workspaceId) throw new UsageError('not found in this workspace', 'not_found');
+  if (actor.workspaceId && actor.workspaceId !== workspaceId)
+    throw new UsageError('not found in this workspace', 'not_found');
   if (policy.plans) {
-    const workspace = await prisma.workspace.findUniqueOrThrow({ where: { id: workspaceId }, select: { plan: true, slug: true } });
-    if (!policy.plans.allowed.includes(workspace.plan)) throw new UsageError(`${policy.plans.feature} the ${planList(policy.plans.allowed, 'or')} plan; ${workspace.slug} is on ${planName(workspace.plan)}`, 'forbidden');
+    const workspace = await prisma.workspace.findUniqueOrThrow({
+      where: { id: workspaceId },
+      select: { plan: true, slug: true },
+    });
+    if (!policy.plans.allowed.includes(workspace.plan))
+      throw new UsageError(
+        `${policy.plans.feature} the ${planList(policy.plans.allowed, 'or')} plan; ${workspace.slug} is on ${planName(workspace.plan)}`,
+        'forbidden',
+      );
   }
   if (!actor.email) return 'operator';
-  const membership = await prisma.membership.findFirst({ where: { workspaceId, user: { email: actor.email } }, select: { role: true, userId: true } });
+  const membership = await prisma.membership.findFirst({
+    where: { workspaceId, user: { email: actor.email } },
+    select: { role: true, userId: true },
+  });
   if (!membership) throw new UsageError(`${actor.email} is not a member of this workspace`, 'forbidden');
-  if (membership.role === 'member' && !policy.members) throw new UsageError(`${actor.email} is a member; only owners and admins can ${policy.what}`, 'forbidden');
-  if (policy.ownerOnly && membership.role !== 'owner') throw new UsageError(`${actor.email} is an admin; only owners can ${policy.what}`, 'forbidden');
+  if (membership.role === 'member' && !policy.members)
+    throw new UsageError(`${actor.email} is a member; only owners and admins can ${policy.what}`, 'forbidden');
+  if (policy.ownerOnly && membership.role !== 'owner')
+    throw new UsageError(`${actor.email} is an admin; only owners can ${policy.what}`, 'forbidden');
   return membership.userId;
 }
 
 /** Runs a change of `workspaceId` for `actor` under `policy` (see the top of this file). */
-export async function adminCommand<R>(prisma: PrismaClient, scope: { workspaceId: string; actor: Actor }, policy: AdminCommandPolicy, change: (context: AdminCommandContext) => Promise<R>): Promise<R> {
+export async function adminCommand<R>(
+  prisma: PrismaClient,
+  scope: { workspaceId: string; actor: Actor },
+  policy: AdminCommandPolicy,
+  change: (context: AdminCommandContext) => Promise<R>,
+): Promise<R> {
   const actorId = await authorizeActor(prisma, scope.workspaceId, scope.actor, policy);
   const via = scope.actor.via ? { via: scope.actor.via } : {};
   return prisma.$transaction(async (tx) =>
@@ -56,7 +79,16 @@ export async function adminCommand<R>(prisma: PrismaClient, scope: { workspaceId
       workspaceId: scope.workspaceId,
       actorId,
       audit: async (action, target, details = {}) => {
-        await tx.auditLogEntry.create({ data: { id: newId('audit'), workspaceId: scope.workspaceId, actor: actorId, action, target, details: { ...details, ...via } as object } });
+        await tx.auditLogEntry.create({
+          data: {
+            id: newId('audit'),
+            workspaceId: scope.workspaceId,
+            actor: actorId,
+            action,
+            target,
+            details: { ...details, ...via } as object,
+          },
+        });
       },
     }),
   );

@@ -15,7 +15,10 @@ export const ROLES: readonly Role[] = ['owner', 'admin', 'member'];
 /** A password for people who did not choose one: 20 base64url characters (120 bits). */
 export const generatePassword = () => randomBytes(15).toString('base64url');
 
-export async function addMember(prisma: PrismaClient, input: { workspaceId: string; email: string; name: string; role: string; password: string | null }) {
+export async function addMember(
+  prisma: PrismaClient,
+  input: { workspaceId: string; email: string; name: string; role: string; password: string | null },
+) {
   const email = input.email.trim().toLowerCase();
   if (!emailDomain(email) || email.length > 320) throw new UsageError(`"${input.email}" is not an email address`);
   if (!ROLES.includes(input.role as Role)) throw new UsageError(`role must be one of ${ROLES.join(', ')}`);
@@ -27,19 +30,32 @@ export async function addMember(prisma: PrismaClient, input: { workspaceId: stri
   }
   const passwordHash = input.password === null ? undefined : await hashPassword(input.password);
   // The operator at the CLI adds people (no web invitation flow yet).
-  return adminCommand(prisma, { workspaceId: input.workspaceId, actor: OPERATOR }, { what: 'add members' }, async ({ tx, audit }) => {
-    const existing = await tx.user.findFirst({ where: { email: { equals: email, mode: 'insensitive' } } });
-    if (existing && (await tx.membership.findUnique({ where: { workspaceId_userId: { workspaceId: input.workspaceId, userId: existing.id } } }))) {
-      throw new UsageError(`${email} is already a member of this workspace`, 'conflict');
-    }
-    // A person who already has an account joins with it as it is: adding them to another
-    // workspace never replaces the password they sign in with (they reset it themselves).
-    const user = existing
-      ?? (await tx.user.create({ data: { id: newId('user'), email, name, passwordHash: passwordHash ?? null } }));
-    await tx.membership.create({ data: { id: newId('membership'), workspaceId: input.workspaceId, userId: user.id, role: input.role as Role } });
-    await audit('member.added', user.id, { email, role: input.role });
-    const role = input.role as Role;
-    const hasPassword = Boolean(user.passwordHash);
-    return { id: user.id, email: user.email, name: user.name, role, hasPassword, existingAccount: Boolean(existing) };
-  });
+  return adminCommand(
+    prisma,
+    { workspaceId: input.workspaceId, actor: OPERATOR },
+    { what: 'add members' },
+    async ({ tx, audit }) => {
+      const existing = await tx.user.findFirst({ where: { email: { equals: email, mode: 'insensitive' } } });
+      if (
+        existing &&
+        (await tx.membership.findUnique({
+          where: { workspaceId_userId: { workspaceId: input.workspaceId, userId: existing.id } },
+        }))
+      ) {
+        throw new UsageError(`${email} is already a member of this workspace`, 'conflict');
+      }
+      // A person who already has an account joins with it as it is: adding them to another
+      // workspace never replaces the password they sign in with (they reset it themselves).
+      const user =
+        existing ??
+        (await tx.user.create({ data: { id: newId('user'), email, name, passwordHash: passwordHash ?? null } }));
+      await tx.membership.create({
+        data: { id: newId('membership'), workspaceId: input.workspaceId, userId: user.id, role: input.role as Role },
+      });
+      await audit('member.added', user.id, { email, role: input.role });
+      const role = input.role as Role;
+      const hasPassword = Boolean(user.passwordHash);
+      return { id: user.id, email: user.email, name: user.name, role, hasPassword, existingAccount: Boolean(existing) };
+    },
+  );
 }

@@ -29,7 +29,9 @@ const MEMBERS = tenantStatement<MemberRow>(
 );
 const API_KEYS = tenantStatement<ApiKeyRow>(
   'workspace.api-keys',
-  (workspace) => `SELECT id, name, scopes, expires_at AS "expiresAt", revoked_at AS "revokedAt", last_used_at AS "lastUsedAt", created_at AS "createdAt"
+  (
+    workspace,
+  ) => `SELECT id, name, scopes, expires_at AS "expiresAt", revoked_at AS "revokedAt", last_used_at AS "lastUsedAt", created_at AS "createdAt"
     FROM api_keys WHERE ${workspace()} ORDER BY created_at DESC, id DESC`,
 );
 
@@ -47,12 +49,19 @@ const ApiKeyType = builder.objectRef<ApiKeyRow>('ApiKey').implement({
   description: 'An API key of the workspace: never its secret, which only its creator saw once.',
   fields: (t) => ({
     id: t.exposeID('id'),
-    prefix: t.string({ description: 'How the key starts (sgb_live_<id>), to recognise it.', resolve: (key) => `${KEY_PREFIX}${key.id}` }),
+    prefix: t.string({
+      description: 'How the key starts (sgb_live_<id>), to recognise it.',
+      resolve: (key) => `${KEY_PREFIX}${key.id}`,
+    }),
     name: t.exposeString('name'),
     scopes: t.expose('scopes', { type: ['Scope'] }),
     expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true }),
     revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true }),
-    lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true, description: 'Written at most once a minute.' }),
+    lastUsedAt: t.expose('lastUsedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'Written at most once a minute.',
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
@@ -87,7 +96,9 @@ interface ConnectedAppRow {
 
 const CONNECTED_APPS = tenantStatement<ConnectedAppRow>(
   'workspace.connected-apps',
-  (workspace) => `SELECT id AS "grantId", client_id AS "clientId", client_name AS "clientName", user_email AS "userEmail", created_at AS "connectedAt"
+  (
+    workspace,
+  ) => `SELECT id AS "grantId", client_id AS "clientId", client_name AS "clientName", user_email AS "userEmail", created_at AS "connectedAt"
     FROM mcp_grants WHERE ${workspace()} ORDER BY created_at DESC NULLS LAST, id`,
 );
 
@@ -105,7 +116,8 @@ const ConnectedAppType = builder.objectRef<ConnectedAppRow>('ConnectedApp').impl
 builder.queryField('connectedApps', (t) =>
   t.field({
     type: [ConnectedAppType],
-    description: 'The MCP clients connected to the workspace, newest first (owners and admins); disconnect them in Settings.',
+    description:
+      'The MCP clients connected to the workspace, newest first (owners and admins); disconnect them in Settings.',
     authScopes: { admin: true },
     extensions: GRAPH_ONLY,
     resolve: (_root, _args, ctx) => ctx.workspace.rows(CONNECTED_APPS),

@@ -16,11 +16,14 @@ export interface SearchHit {
 // $2 the LIKE pattern, $3 rows per kind.
 const SEARCH = tenantStatement<SearchHit>(
   'workspace.search',
-  (workspace) => `(SELECT 'client' AS kind, id, name, NULL::text AS "parentId" FROM clients WHERE ${workspace()} AND archived_at IS NULL AND name ILIKE $2 ORDER BY name, id LIMIT $3)
+  (
+    workspace,
+  ) => `(SELECT 'client' AS kind, id, name, NULL::text AS "parentId" FROM clients WHERE ${workspace()} AND archived_at IS NULL AND name ILIKE $2 ORDER BY name, id LIMIT $3)
     UNION ALL (SELECT 'report', id, name, client_id FROM reports WHERE ${workspace()} AND archived_at IS NULL AND name ILIKE $2 ORDER BY name, id LIMIT $3)
     UNION ALL (SELECT 'project', id, name, client_id FROM ai_projects WHERE ${workspace()} AND archived_at IS NULL AND name ILIKE $2 ORDER BY name, id LIMIT $3)
     UNION ALL (SELECT 'prompt', id, text, project_id FROM ai_prompts WHERE ${workspace()} AND archived_at IS NULL AND text ILIKE $2 ORDER BY text, id LIMIT $3)`,
 );
 
 /** `query` is matched literally (its % and _ are not wildcards). */
-export const searchWorkspace = (scope: WorkspaceScope, query: string, perKind: number) => scope.rows(SEARCH, [`%${query.replace(/[\\%_]/g, (char) => `\\${char}`)}%`, perKind]);
+export const searchWorkspace = (scope: WorkspaceScope, query: string, perKind: number) =>
+  scope.rows(SEARCH, [`%${query.replace(/[\\%_]/g, (char) => `\\${char}`)}%`, perKind]);

@@ -18,7 +18,9 @@ interface WorkspaceShape {
 }
 
 const PlanEnum = builder.enumType('Plan', { values: PLANS });
-const CredentialEnum = builder.enumType('CredentialKind', { values: { API_KEY: {}, SESSION: {}, OAUTH: { description: 'An MCP client with a grant a person consented to.' } } });
+const CredentialEnum = builder.enumType('CredentialKind', {
+  values: { API_KEY: {}, SESSION: {}, OAUTH: { description: 'An MCP client with a grant a person consented to.' } },
+});
 
 const WorkspaceType = builder.objectRef<WorkspaceShape>('Workspace').implement({
   description: 'The workspace the caller reads.',
@@ -28,7 +30,9 @@ const WorkspaceType = builder.objectRef<WorkspaceShape>('Workspace').implement({
     name: t.exposeString('name'),
     plan: t.expose('plan', { type: PlanEnum }),
     timezone: t.exposeString('timezone', { description: 'Default IANA time zone of new reports.' }),
-    mcpWriteActions: t.exposeBoolean('mcpWriteActions', { description: 'Whether MCP clients may use write tools (an admin switches it in settings).' }),
+    mcpWriteActions: t.exposeBoolean('mcpWriteActions', {
+      description: 'Whether MCP clients may use write tools (an admin switches it in settings).',
+    }),
   }),
 });
 
@@ -47,8 +51,14 @@ const LimitsType = builder.objectRef<LimitsShape>('Limits').implement({
   description: 'How much one call returns, and how often API keys may call.',
   fields: (t) => ({
     listRowCap: t.exposeInt('listRowCap', { description: 'Rows of a list before it is truncated.' }),
-    metricsRowCap: t.exposeInt('metricsRowCap', { description: 'Rows of AI-visibility metrics before they are truncated.' }),
-    rateLimit: t.expose('rateLimit', { type: RateLimitType, nullable: true, description: 'Null on plans without API access.' }),
+    metricsRowCap: t.exposeInt('metricsRowCap', {
+      description: 'Rows of AI-visibility metrics before they are truncated.',
+    }),
+    rateLimit: t.expose('rateLimit', {
+      type: RateLimitType,
+      nullable: true,
+      description: 'Null on plans without API access.',
+    }),
   }),
 });
 
@@ -56,21 +66,36 @@ const ViewerType = builder.objectRef<{ workspace: WorkspaceShape }>('Viewer').im
   description: 'Who is calling: the workspace, its plan and what the credential may read.',
   fields: (t) => ({
     workspace: t.expose('workspace', { type: WorkspaceType }),
-    credential: t.field({ type: CredentialEnum, resolve: (_viewer, _args, ctx) => ctx.principal.kind.toUpperCase() as Uppercase<Principal['kind']> }),
+    credential: t.field({
+      type: CredentialEnum,
+      resolve: (_viewer, _args, ctx) => ctx.principal.kind.toUpperCase() as Uppercase<Principal['kind']>,
+    }),
     scopes: t.field({ type: ['Scope'], resolve: (_viewer, _args, ctx) => ctx.principal.scopes }),
     limits: t.field({
       type: LimitsType,
       resolve: (viewer, _args, ctx) => {
         const bucket = bucketPolicies(ctx.config)[viewer.workspace.plan];
-        return { listRowCap: ctx.config.LIST_ROW_CAP, metricsRowCap: ctx.config.METRICS_ROW_CAP, rateLimit: bucket ? { burst: bucket.capacity, perSecond: bucket.refillPerSecond } : null };
+        return {
+          listRowCap: ctx.config.LIST_ROW_CAP,
+          metricsRowCap: ctx.config.METRICS_ROW_CAP,
+          rateLimit: bucket ? { burst: bucket.capacity, perSecond: bucket.refillPerSecond } : null,
+        };
       },
     }),
-    role: t.string({ nullable: true, description: 'The member\'s role when signed in with a session; null for an API key.', resolve: (_viewer, _args, ctx) => (ctx.principal.kind === 'api_key' ? null : ctx.principal.role) }),
+    role: t.string({
+      nullable: true,
+      description: "The member's role when signed in with a session; null for an API key.",
+      resolve: (_viewer, _args, ctx) => (ctx.principal.kind === 'api_key' ? null : ctx.principal.role),
+    }),
   }),
 });
 
 // The workspaces table is keyed by the workspace id itself: its binding is `id = $1`.
-const CURRENT_WORKSPACE = tenantStatement<WorkspaceShape>('workspaces.current', (workspace) => `SELECT id, slug, name, plan, timezone, mcp_write_actions AS "mcpWriteActions" FROM workspaces WHERE ${workspace('workspaces')}`);
+const CURRENT_WORKSPACE = tenantStatement<WorkspaceShape>(
+  'workspaces.current',
+  (workspace) =>
+    `SELECT id, slug, name, plan, timezone, mcp_write_actions AS "mcpWriteActions" FROM workspaces WHERE ${workspace('workspaces')}`,
+);
 
 builder.queryField('viewer', (t) =>
   t.field({
@@ -90,7 +115,10 @@ const SearchHitType = builder.objectRef<SearchHit>('SearchHit').implement({
     kind: t.exposeString('kind', { description: 'client, report, project or prompt.' }),
     id: t.exposeID('id'),
     name: t.exposeString('name', { description: "The name (a prompt's text)." }),
-    parentId: t.exposeString('parentId', { nullable: true, description: "A report's or project's client, a prompt's project." }),
+    parentId: t.exposeString('parentId', {
+      nullable: true,
+      description: "A report's or project's client, a prompt's project.",
+    }),
   }),
 });
 
@@ -100,7 +128,8 @@ const SEARCH_HITS_LIMIT = intBounds(1, 50, 10);
 builder.queryField('search', (t) =>
   t.field({
     type: [SearchHitType],
-    description: 'Clients, reports, AI-visibility projects and tracked prompts whose name contains the query (case-insensitive), up to `limit` of each kind.',
+    description:
+      'Clients, reports, AI-visibility projects and tracked prompts whose name contains the query (case-insensitive), up to `limit` of each kind.',
     extensions: GRAPH_ONLY,
     args: {
       query: t.arg.string({ required: true, description: '2–100 characters, matched literally.' }),
@@ -113,8 +142,15 @@ builder.queryField('search', (t) =>
       if (query.length < 2 || query.length > 100) throw invalidParameter('query', 'query has 2–100 characters.');
       const limit = withinBounds(args.limit, SEARCH_HITS_LIMIT);
       // Each kind is shown only to a credential that may read it.
-      const readable = { client: 'clients:read', report: 'reports:read', project: 'ai_visibility:read', prompt: 'ai_visibility:read' } as const;
-      return (await searchWorkspace(ctx.workspace, query, limit)).filter((hit) => ctx.principal.scopes.includes(readable[hit.kind]));
+      const readable = {
+        client: 'clients:read',
+        report: 'reports:read',
+        project: 'ai_visibility:read',
+        prompt: 'ai_visibility:read',
+      } as const;
+      return (await searchWorkspace(ctx.workspace, query, limit)).filter((hit) =>
+        ctx.principal.scopes.includes(readable[hit.kind]),
+      );
     },
   }),
 );

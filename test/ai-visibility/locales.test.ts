@@ -21,7 +21,24 @@ describe('canonicalLocale', () => {
   });
 
   it('refuses what is not a language tag', () => {
-    for (const tag of ['english', 'xx-', '', 'e', 'en_US', 'en--US', 'en-US-', '-en', 'en-a', 'x-private', 'i-klingon', 'en-US-x', 'abcd', 'en US', 'de-DE\u0000', 'ℯn-US']) {
+    for (const tag of [
+      'english',
+      'xx-',
+      '',
+      'e',
+      'en_US',
+      'en--US',
+      'en-US-',
+      '-en',
+      'en-a',
+      'x-private',
+      'i-klingon',
+      'en-US-x',
+      'abcd',
+      'en US',
+      'de-DE\u0000',
+      'ℯn-US',
+    ]) {
       expect(canonicalLocale(tag), tag).toBeNull();
     }
     expect(canonicalLocale(`en-${'a'.repeat(8)}-`.repeat(20))).toBeNull();
@@ -31,7 +48,8 @@ describe('canonicalLocale', () => {
   // a cut tag ending in "-"); a pattern with no match past the length leaves nothing to cut.
   it('states a pattern whose longest match fits MAX_LOCALE_LENGTH', () => {
     expect(LOCALE_PATTERN).not.toMatch(/[*+]/);
-    const longest = 'abc-abc-abc-abc-Abcd-419-abcdefgh-abcdefgh-u-abcdefgh-abcdefgh-abcdefgh-abcdefgh-x-abcdefgh-abcdefgh';
+    const longest =
+      'abc-abc-abc-abc-Abcd-419-abcdefgh-abcdefgh-u-abcdefgh-abcdefgh-abcdefgh-abcdefgh-x-abcdefgh-abcdefgh';
     expect(longest).toHaveLength(MAX_LOCALE_LENGTH);
     expect(new RegExp(LOCALE_PATTERN).test(longest)).toBe(true);
     for (const longer of [`${longest}-a`, longest.replace('-u-', '-abcdefgh-u-'), longest.replace('-x-', '-t-ab-x-')]) {

@@ -3,7 +3,16 @@ import { compareLocales } from '../../src/ai-visibility/period-comparison.js';
 import type { LocaleTotals } from '../../src/ai-visibility/metrics.js';
 
 const totals = (locale: string, visibility: number | null, totalRuns = 10) =>
-  ({ locale, totalRuns, visibility, shareOfVoice: 0.5, averagePosition: 2, sentiment: null, byModel: [], competitors: [] }) as unknown as LocaleTotals;
+  ({
+    locale,
+    totalRuns,
+    visibility,
+    shareOfVoice: 0.5,
+    averagePosition: 2,
+    sentiment: null,
+    byModel: [],
+    competitors: [],
+  }) as unknown as LocaleTotals;
 
 describe('compareLocales', () => {
   it('pairs locales of both periods, with deltas only where both sides have a value', () => {
@@ -11,6 +20,12 @@ describe('compareLocales', () => {
     expect(de).toMatchObject({ locale: 'de-DE', current: null, delta: { visibility: null } });
     expect(en!.delta.visibility).toBeCloseTo(0.3, 12);
     expect(en!.delta.sentiment).toBeNull();
-    expect(en!.current).toEqual({ totalRuns: 10, visibility: 0.4, shareOfVoice: 0.5, averagePosition: 2, sentiment: null });
+    expect(en!.current).toEqual({
+      totalRuns: 10,
+      visibility: 0.4,
+      shareOfVoice: 0.5,
+      averagePosition: 2,
+      sentiment: null,
+    });
   });
 });

@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { pooledRates, ratesOf, sumCounters, type ScanCounters } from '../../src/ai-visibility/pooled-rates.js';
 
 const row = (overrides: Partial<ScanCounters>): ScanCounters => ({
-  totalRuns: 0, visibilityCount: 0, mentionCount: 0, totalMentionCount: 0, positionedCount: 0, positionSum: 0, positiveCount: 0, neutralCount: 0, negativeCount: 0, ...overrides,
+  totalRuns: 0,
+  visibilityCount: 0,
+  mentionCount: 0,
+  totalMentionCount: 0,
+  positionedCount: 0,
+  positionSum: 0,
+  positiveCount: 0,
+  neutralCount: 0,
+  negativeCount: 0,
+  ...overrides,
 });
 
 describe('pooled rates', () => {
@@ -14,7 +23,19 @@ describe('pooled rates', () => {
   });
 
   it('computes every rate of the contract from summed parts', () => {
-    const rates = ratesOf(row({ totalRuns: 40, visibilityCount: 12, mentionCount: 15, totalMentionCount: 60, positionedCount: 12, positionSum: 30, positiveCount: 8, neutralCount: 5, negativeCount: 2 }));
+    const rates = ratesOf(
+      row({
+        totalRuns: 40,
+        visibilityCount: 12,
+        mentionCount: 15,
+        totalMentionCount: 60,
+        positionedCount: 12,
+        positionSum: 30,
+        positiveCount: 8,
+        neutralCount: 5,
+        negativeCount: 2,
+      }),
+    );
     expect(rates).toEqual({ visibility: 0.3, shareOfVoice: 0.25, averagePosition: 2.5, sentiment: 6 / 15 });
   });
 
@@ -23,6 +44,8 @@ describe('pooled rates', () => {
   });
 
   it('sums every counter', () => {
-    expect(sumCounters([row({ totalRuns: 2, negativeCount: 1 }), row({ totalRuns: 3, negativeCount: 4 })])).toMatchObject({ totalRuns: 5, negativeCount: 5 });
+    expect(
+      sumCounters([row({ totalRuns: 2, negativeCount: 1 }), row({ totalRuns: 3, negativeCount: 4 })]),
+    ).toMatchObject({ totalRuns: 5, negativeCount: 5 });
   });
 });

@@ -50,8 +50,14 @@ describe('prompt pages', () => {
 
   it("refuse a cursor made for other prompt filters or another list's, and a forged one", async () => {
     const { body } = await get('limit=2');
-    expect((await get(`limit=2&cursor=${body.meta.nextCursor}&includeArchived=true`)).body.error).toMatchObject({ code: 'invalid_parameter', param: 'cursor' });
+    expect((await get(`limit=2&cursor=${body.meta.nextCursor}&includeArchived=true`)).body.error).toMatchObject({
+      code: 'invalid_parameter',
+      param: 'cursor',
+    });
     expect((await get(`limit=2&cursor=${body.meta.nextCursor}&locale=de-DE`)).status).toBe(200);
-    expect((await get('cursor=bm90LWEtY3Vyc29y')).body.error).toMatchObject({ code: 'invalid_parameter', param: 'cursor' });
+    expect((await get('cursor=bm90LWEtY3Vyc29y')).body.error).toMatchObject({
+      code: 'invalid_parameter',
+      param: 'cursor',
+    });
   });
 });

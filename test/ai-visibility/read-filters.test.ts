@@ -26,7 +26,13 @@ describe('metricsRange', () => {
   it("refuses a range wider than the read's rule, naming dateFrom and the cap", () => {
     // Runs: 400 days. 2025-10-22 through 2026-11-25 is 400 days, one day more is refused.
     expect(metricsRange('2025-10-22', null, now)).toEqual({ from: '2025-10-22', to: '2026-11-25' });
-    expect(() => metricsRange('2025-10-21', null, now)).toThrow(expect.objectContaining({ code: 'invalid_parameter', param: 'dateFrom', message: expect.stringMatching(/spans 401 days; this read spans at most 400/) }));
+    expect(() => metricsRange('2025-10-21', null, now)).toThrow(
+      expect.objectContaining({
+        code: 'invalid_parameter',
+        param: 'dateFrom',
+        message: expect.stringMatching(/spans 401 days; this read spans at most 400/),
+      }),
+    );
     expect(() => metricsRange('0001-01-01', '9999-12-31', now, RUN_RANGE)).toThrow(/at most 400/);
     // Scans: three years.
     expect(metricsRange('2023-11-24', null, now, SCAN_RANGE)).toEqual({ from: '2023-11-24', to: '2026-11-25' });
@@ -46,7 +52,9 @@ describe('withinBounds', () => {
 
   it('refuses anything else with a 400 naming the parameter and the bounds', () => {
     for (const value of [0, 501, -1, 2.5]) {
-      expect(() => withinBounds(value, bounds, 'first')).toThrow(expect.objectContaining({ param: 'first', message: 'first must be a whole number from 1 to 500.' }));
+      expect(() => withinBounds(value, bounds, 'first')).toThrow(
+        expect.objectContaining({ param: 'first', message: 'first must be a whole number from 1 to 500.' }),
+      );
     }
   });
 });

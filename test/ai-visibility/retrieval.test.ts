@@ -2,10 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { pageTotalsOf, pagesReadOf } from '../../src/ai-visibility/retrieval.js';
 
 describe('pages read', () => {
-  const page = (url: string, cited: boolean) => ({ url, domain: new URL(url).hostname.replace(/^www\./, '').toLowerCase(), title: null, cited });
+  const page = (url: string, cited: boolean) => ({
+    url,
+    domain: new URL(url).hostname.replace(/^www\./, '').toLowerCase(),
+    title: null,
+    cited,
+  });
 
   it('keeps each normalised URL once, where first read', () => {
-    expect(pagesReadOf([page('https://ACME.com/a#top', true), page('https://b.com/', false), page('https://acme.com/a', true)])).toEqual([
+    expect(
+      pagesReadOf([
+        page('https://ACME.com/a#top', true),
+        page('https://b.com/', false),
+        page('https://acme.com/a', true),
+      ]),
+    ).toEqual([
       { url: 'https://acme.com/a', domain: 'acme.com', cited: true },
       { url: 'https://b.com/', domain: 'b.com', cited: false },
     ]);
@@ -13,7 +24,10 @@ describe('pages read', () => {
 
   it('counts per scan and URL the runs that read it and those that did not cite it', () => {
     const totals = pageTotalsOf([
-      [{ url: 'https://acme.com/a', domain: 'acme.com', cited: true }, { url: 'https://b.com/', domain: 'b.com', cited: false }],
+      [
+        { url: 'https://acme.com/a', domain: 'acme.com', cited: true },
+        { url: 'https://b.com/', domain: 'b.com', cited: false },
+      ],
       [{ url: 'https://acme.com/a', domain: 'acme.com', cited: false }],
       [],
     ]);

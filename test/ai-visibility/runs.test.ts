@@ -3,13 +3,28 @@
 // re-sent with its runs shuffled is the same scan.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { competitorCountersFromRuns, counterDifferences, countersFromRuns, runProblems, runsDigest, type Run } from '../../src/ai-visibility/runs.js';
+import {
+  competitorCountersFromRuns,
+  counterDifferences,
+  countersFromRuns,
+  runProblems,
+  runsDigest,
+  type Run,
+} from '../../src/ai-visibility/runs.js';
 import { pooledRates, ratesOf, sumCounters } from '../../src/ai-visibility/pooled-rates.js';
 import { registrableDomain, normaliseDomain } from '../../src/ai-visibility/domains.js';
 import { sourceRow, sourceTotalsOf } from '../../src/ai-visibility/source-shares.js';
 
 const COMPETITORS = ['Globex', 'Initech', 'Hooli'];
-const DOMAINS = ['acme.com', 'reddit.com', 'en.wikipedia.org', 'blog.example.co.uk', 'www.example.co.uk', 'globex.com', 'foo.github.io'];
+const DOMAINS = [
+  'acme.com',
+  'reddit.com',
+  'en.wikipedia.org',
+  'blog.example.co.uk',
+  'www.example.co.uk',
+  'globex.com',
+  'foo.github.io',
+];
 
 const runArbitrary: fc.Arbitrary<Run> = fc
   .record({
@@ -20,11 +35,21 @@ const runArbitrary: fc.Arbitrary<Run> = fc
     ranked: fc.boolean(),
     position: fc.integer({ min: 1, max: 6 }),
     sentiment: fc.constantFrom('positive' as const, 'neutral' as const, 'negative' as const, null),
-    competitors: fc.uniqueArray(fc.record({ name: fc.constantFrom(...COMPETITORS), mentions: fc.nat(3), position: fc.option(fc.integer({ min: 1, max: 6 }), { nil: null }) }), { selector: (entry) => entry.name, maxLength: 3 }),
+    competitors: fc.uniqueArray(
+      fc.record({
+        name: fc.constantFrom(...COMPETITORS),
+        mentions: fc.nat(3),
+        position: fc.option(fc.integer({ min: 1, max: 6 }), { nil: null }),
+      }),
+      { selector: (entry) => entry.name, maxLength: 3 },
+    ),
     citations: fc.array(fc.record({ host: fc.constantFrom(...DOMAINS), path: fc.nat(50) }), { maxLength: 6 }),
   })
   .map((raw) => {
-    const competitors = raw.competitors.map((entry) => ({ ...entry, position: entry.mentions ? entry.position : null }));
+    const competitors = raw.competitors.map((entry) => ({
+      ...entry,
+      position: entry.mentions ? entry.position : null,
+    }));
     const brandMentions = raw.brandMentions;
     return {
       prompt: raw.prompt,
@@ -53,7 +78,7 @@ describe('counters from runs', () => {
     );
   });
 
-  it('satisfy the contract\'s bounds for valid runs', () => {
+  it("satisfy the contract's bounds for valid runs", () => {
     fc.assert(
       fc.property(scanRuns, (runs) => {
         expect(runs.flatMap((run, index) => runProblems(run, index))).toEqual([]);
@@ -61,35 +86,51 @@ describe('counters from runs', () => {
         expect(counters.visibilityCount).toBeLessThanOrEqual(counters.totalRuns);
         expect(counters.mentionCount).toBeLessThanOrEqual(counters.totalMentionCount);
         expect(counters.positionedCount).toBeLessThanOrEqual(counters.visibilityCount);
-        expect(counters.positiveCount + counters.neutralCount + counters.negativeCount).toBeLessThanOrEqual(counters.visibilityCount);
-        for (const competitor of competitorCountersFromRuns(runs)) expect(competitor.visibilityCount).toBeLessThanOrEqual(counters.totalRuns);
+        expect(counters.positiveCount + counters.neutralCount + counters.negativeCount).toBeLessThanOrEqual(
+          counters.visibilityCount,
+        );
+        for (const competitor of competitorCountersFromRuns(runs))
+          expect(competitor.visibilityCount).toBeLessThanOrEqual(counters.totalRuns);
       }),
     );
   });
 
   it('do not depend on the order of the runs: a shuffled re-send has the same counters and digest', () => {
     fc.assert(
-      fc.property(scanRuns.chain((runs) => fc.tuple(fc.constant(runs), fc.shuffledSubarray(runs, { minLength: runs.length, maxLength: runs.length }))), ([runs, shuffled]) => {
-        expect(countersFromRuns(shuffled)).toEqual(countersFromRuns(runs));
-        expect(competitorCountersFromRuns(shuffled)).toEqual(competitorCountersFromRuns(runs));
-        expect(runsDigest(shuffled)).toBe(runsDigest(runs));
-      }),
+      fc.property(
+        scanRuns.chain((runs) =>
+          fc.tuple(fc.constant(runs), fc.shuffledSubarray(runs, { minLength: runs.length, maxLength: runs.length })),
+        ),
+        ([runs, shuffled]) => {
+          expect(countersFromRuns(shuffled)).toEqual(countersFromRuns(runs));
+          expect(competitorCountersFromRuns(shuffled)).toEqual(competitorCountersFromRuns(runs));
+          expect(runsDigest(shuffled)).toBe(runsDigest(runs));
+        },
+      ),
     );
   });
 
   it('any change to a run changes the digest', () => {
     fc.assert(
-      fc.property(scanRuns.filter((runs) => runs.length > 0), fc.nat(), (runs, pick) => {
-        const index = pick % runs.length;
-        const changed = runs.map((run, i) => (i === index ? { ...run, answer: `${run.answer}!` } : run));
-        expect(runsDigest(changed)).not.toBe(runsDigest(runs));
-      }),
+      fc.property(
+        scanRuns.filter((runs) => runs.length > 0),
+        fc.nat(),
+        (runs, pick) => {
+          const index = pick % runs.length;
+          const changed = runs.map((run, i) => (i === index ? { ...run, answer: `${run.answer}!` } : run));
+          expect(runsDigest(changed)).not.toBe(runsDigest(runs));
+        },
+      ),
     );
   });
 
   it('name every counter sent beside runs that disagrees', () => {
-    const runs: Run[] = [{ prompt: 'a', answer: '', brandMentions: 1, totalMentions: 2, position: 1, sentiment: 'positive' }];
-    expect(counterDifferences({ totalRuns: 1, mentionCount: 3 }, countersFromRuns(runs))).toEqual(['mentionCount: sent 3, the runs give 1']);
+    const runs: Run[] = [
+      { prompt: 'a', answer: '', brandMentions: 1, totalMentions: 2, position: 1, sentiment: 'positive' },
+    ];
+    expect(counterDifferences({ totalRuns: 1, mentionCount: 3 }, countersFromRuns(runs))).toEqual([
+      'mentionCount: sent 3, the runs give 1',
+    ]);
   });
 });
 
@@ -104,7 +145,10 @@ describe('source shares', () => {
           for (const runs of part) {
             for (const [domain, totals] of sourceTotalsOf(runs)) {
               const current = byDomain.get(domain) ?? { citations: 0, answersCiting: 0 };
-              byDomain.set(domain, { citations: current.citations + totals.citations, answersCiting: current.answersCiting + totals.answersCiting });
+              byDomain.set(domain, {
+                citations: current.citations + totals.citations,
+                answersCiting: current.answersCiting + totals.answersCiting,
+              });
             }
           }
           return byDomain;
@@ -115,12 +159,28 @@ describe('source shares', () => {
         const localeCitations = allRuns.reduce((sum, run) => sum + (run.citations?.length ?? 0), 0);
         const ownership = { owned: new Set(['acme.com']), competitorOf: new Map([['globex.com', 'Globex']]) };
         for (const [domain, totals] of whole) {
-          const added = { citations: (first.get(domain)?.citations ?? 0) + (second.get(domain)?.citations ?? 0), answersCiting: (first.get(domain)?.answersCiting ?? 0) + (second.get(domain)?.answersCiting ?? 0) };
+          const added = {
+            citations: (first.get(domain)?.citations ?? 0) + (second.get(domain)?.citations ?? 0),
+            answersCiting: (first.get(domain)?.answersCiting ?? 0) + (second.get(domain)?.answersCiting ?? 0),
+          };
           expect(added).toEqual({ citations: totals.citations, answersCiting: totals.answersCiting });
           // The definition, straight from the runs: distinct answers citing the domain.
-          const citing = allRuns.filter((run) => run.citations?.some((citation) => registrableDomain(citation.url) === domain)).length;
+          const citing = allRuns.filter((run) =>
+            run.citations?.some((citation) => registrableDomain(citation.url) === domain),
+          ).length;
           expect(totals.answersCiting).toBe(citing);
-          const row = sourceRow({ locale: 'en-US', domain, ...added, retrievals: 0, retrievedNotCited: 0, localeCitations, localeRuns: allRuns.length }, ownership);
+          const row = sourceRow(
+            {
+              locale: 'en-US',
+              domain,
+              ...added,
+              retrievals: 0,
+              retrievedNotCited: 0,
+              localeCitations,
+              localeRuns: allRuns.length,
+            },
+            ownership,
+          );
           expect(row.citationShare).toBeCloseTo(totals.citations / localeCitations, 12);
           expect(row.answerShare).toBeCloseTo(citing / allRuns.length, 12);
           expect(row.owned).toBe(domain === 'acme.com');
@@ -131,7 +191,21 @@ describe('source shares', () => {
   });
 
   it('a zero denominator is null, never NaN', () => {
-    expect(sourceRow({ locale: 'en-US', domain: 'x.com', citations: 0, answersCiting: 0, retrievals: 0, retrievedNotCited: 0, localeCitations: 0, localeRuns: 0 }, { owned: new Set(), competitorOf: new Map() })).toMatchObject({ citationShare: null, answerShare: null });
+    expect(
+      sourceRow(
+        {
+          locale: 'en-US',
+          domain: 'x.com',
+          citations: 0,
+          answersCiting: 0,
+          retrievals: 0,
+          retrievedNotCited: 0,
+          localeCitations: 0,
+          localeRuns: 0,
+        },
+        { owned: new Set(), competitorOf: new Map() },
+      ),
+    ).toMatchObject({ citationShare: null, answerShare: null });
   });
 });
 

@@ -32,29 +32,75 @@ export const runOf = (prompt: string, brand: boolean, fields: Partial<FixtureRun
 
 /** [date, model, locale, runs] of each scan. */
 export const FIXTURE_SCANS: [string, string, string, FixtureRun[]][] = [
-  ['2026-11-01', 'chatgpt', 'en-US', [
-    runOf('best crm', true, {
-      competitors: [globex], searchQueries: ['Best CRM 2026', 'crm reviews'], citations: [{ url: 'https://acme.com/pricing' }],
-      retrieved: [{ url: 'https://ACME.com/pricing#top', title: 'Pricing' }, { url: 'https://acme.com/blog' }, { url: 'https://www.g2.com/crm' }],
-    }),
-    runOf('crm pricing', false, {
-      competitors: [globex, initech], searchQueries: [' best crm 2026 ', 'crm pricing'], citations: [{ url: 'https://www.reddit.com/r/crm' }, { url: 'https://globex.com/pricing' }],
-      retrieved: [{ url: 'https://acme.com/pricing' }, { url: 'https://www.reddit.com/r/crm' }],
-    }),
-    runOf('crm for startups', false, { searchQueries: ['crm reviews'], citations: [{ url: 'https://forbes.com/x' }] }),
-  ]],
-  ['2026-11-02', 'chatgpt', 'en-US', [
-    runOf('best crm', false, { competitors: [globex], searchQueries: ['best crm 2026'], citations: [{ url: 'https://www.reddit.com/r/crm' }], retrieved: [{ url: 'https://acme.com/pricing' }] }),
-    runOf('crm pricing', false, { competitors: [{ ...initech, position: 1 }], searchQueries: ['crm pricing'] }),
-  ]],
+  [
+    '2026-11-01',
+    'chatgpt',
+    'en-US',
+    [
+      runOf('best crm', true, {
+        competitors: [globex],
+        searchQueries: ['Best CRM 2026', 'crm reviews'],
+        citations: [{ url: 'https://acme.com/pricing' }],
+        retrieved: [
+          { url: 'https://ACME.com/pricing#top', title: 'Pricing' },
+          { url: 'https://acme.com/blog' },
+          { url: 'https://www.g2.com/crm' },
+        ],
+      }),
+      runOf('crm pricing', false, {
+        competitors: [globex, initech],
+        searchQueries: [' best crm 2026 ', 'crm pricing'],
+        citations: [{ url: 'https://www.reddit.com/r/crm' }, { url: 'https://globex.com/pricing' }],
+        retrieved: [{ url: 'https://acme.com/pricing' }, { url: 'https://www.reddit.com/r/crm' }],
+      }),
+      runOf('crm for startups', false, {
+        searchQueries: ['crm reviews'],
+        citations: [{ url: 'https://forbes.com/x' }],
+      }),
+    ],
+  ],
+  [
+    '2026-11-02',
+    'chatgpt',
+    'en-US',
+    [
+      runOf('best crm', false, {
+        competitors: [globex],
+        searchQueries: ['best crm 2026'],
+        citations: [{ url: 'https://www.reddit.com/r/crm' }],
+        retrieved: [{ url: 'https://acme.com/pricing' }],
+      }),
+      runOf('crm pricing', false, { competitors: [{ ...initech, position: 1 }], searchQueries: ['crm pricing'] }),
+    ],
+  ],
   ['2026-11-01', 'gemini', 'en-US', [runOf('best crm', true, { searchQueries: ['best crm 2026'] })]],
-  ['2026-11-01', 'chatgpt', 'de-DE', [
-    runOf('best crm', true, { searchQueries: ['bestes crm'], citations: [{ url: 'https://www.reddit.com/r/crm' }], retrieved: [{ url: 'https://acme.com/de' }] }),
-    runOf('crm pricing', false, { competitors: [globex], searchQueries: ['bestes crm'], citations: [{ url: 'https://t3n.de/crm' }], retrieved: [{ url: 'https://acme.com/de' }] }),
-    runOf('crm with email', false, {
-      competitors: [initech], citations: [{ url: 'https://www.reddit.com/r/x' }, { url: 'https://capterra.com/a' }, { url: 'https://capterra.com/b' }, { url: 'https://zdnet.de/crm' }],
-    }),
-  ]],
+  [
+    '2026-11-01',
+    'chatgpt',
+    'de-DE',
+    [
+      runOf('best crm', true, {
+        searchQueries: ['bestes crm'],
+        citations: [{ url: 'https://www.reddit.com/r/crm' }],
+        retrieved: [{ url: 'https://acme.com/de' }],
+      }),
+      runOf('crm pricing', false, {
+        competitors: [globex],
+        searchQueries: ['bestes crm'],
+        citations: [{ url: 'https://t3n.de/crm' }],
+        retrieved: [{ url: 'https://acme.com/de' }],
+      }),
+      runOf('crm with email', false, {
+        competitors: [initech],
+        citations: [
+          { url: 'https://www.reddit.com/r/x' },
+          { url: 'https://capterra.com/a' },
+          { url: 'https://capterra.com/b' },
+          { url: 'https://zdnet.de/crm' },
+        ],
+      }),
+    ],
+  ],
 ];
 
 export const FIXTURE_RANGE = 'dateFrom=2026-11-01&dateTo=2026-11-02';
@@ -78,27 +124,126 @@ export const EXPECTED_SEARCH_QUERIES_CHATGPT_EN = [
 export const EXPECTED_OPPORTUNITIES = {
   prompts: [
     // Ties (score 1 in de-DE) by the prompt's text.
-    { locale: 'de-DE', prompt: 'crm pricing', runs: 1, brandVisibility: 0, bestCompetitor: { name: 'Globex', visibility: 1 }, score: 1 },
-    { locale: 'de-DE', prompt: 'crm with email', runs: 1, brandVisibility: 0, bestCompetitor: { name: 'Initech', visibility: 1 }, score: 1 },
-    { locale: 'en-US', prompt: 'crm pricing', runs: 2, brandVisibility: 0, bestCompetitor: { name: 'Initech', visibility: 1 }, score: 2 },
+    {
+      locale: 'de-DE',
+      prompt: 'crm pricing',
+      runs: 1,
+      brandVisibility: 0,
+      bestCompetitor: { name: 'Globex', visibility: 1 },
+      score: 1,
+    },
+    {
+      locale: 'de-DE',
+      prompt: 'crm with email',
+      runs: 1,
+      brandVisibility: 0,
+      bestCompetitor: { name: 'Initech', visibility: 1 },
+      score: 1,
+    },
+    {
+      locale: 'en-US',
+      prompt: 'crm pricing',
+      runs: 2,
+      brandVisibility: 0,
+      bestCompetitor: { name: 'Initech', visibility: 1 },
+      score: 2,
+    },
     // best crm en-US: 3 runs (two chatgpt, one gemini), brand 2/3, Globex 2/3: no gap, not listed.
   ],
   sources: [
-    { locale: 'de-DE', domain: 'capterra.com', citations: 2, answers: 1, competitors: ['Initech'], competitor: null, score: 2 },
-    { locale: 'de-DE', domain: 't3n.de', citations: 1, answers: 1, competitors: ['Globex'], competitor: null, score: 1 },
-    { locale: 'de-DE', domain: 'zdnet.de', citations: 1, answers: 1, competitors: ['Initech'], competitor: null, score: 1 },
-    { locale: 'en-US', domain: 'reddit.com', citations: 2, answers: 2, competitors: ['Globex', 'Initech'], competitor: null, score: 2 },
-    { locale: 'en-US', domain: 'globex.com', citations: 1, answers: 1, competitors: ['Globex', 'Initech'], competitor: 'Globex', score: 1 },
+    {
+      locale: 'de-DE',
+      domain: 'capterra.com',
+      citations: 2,
+      answers: 1,
+      competitors: ['Initech'],
+      competitor: null,
+      score: 2,
+    },
+    {
+      locale: 'de-DE',
+      domain: 't3n.de',
+      citations: 1,
+      answers: 1,
+      competitors: ['Globex'],
+      competitor: null,
+      score: 1,
+    },
+    {
+      locale: 'de-DE',
+      domain: 'zdnet.de',
+      citations: 1,
+      answers: 1,
+      competitors: ['Initech'],
+      competitor: null,
+      score: 1,
+    },
+    {
+      locale: 'en-US',
+      domain: 'reddit.com',
+      citations: 2,
+      answers: 2,
+      competitors: ['Globex', 'Initech'],
+      competitor: null,
+      score: 2,
+    },
+    {
+      locale: 'en-US',
+      domain: 'globex.com',
+      citations: 1,
+      answers: 1,
+      competitors: ['Globex', 'Initech'],
+      competitor: 'Globex',
+      score: 1,
+    },
   ],
   pages: [
-    { locale: 'de-DE', url: 'https://acme.com/de', domain: 'acme.com', retrievals: 2, retrievedNotCited: 2, citedRate: 0, score: 2 },
-    { locale: 'en-US', url: 'https://acme.com/pricing', domain: 'acme.com', retrievals: 3, retrievedNotCited: 2, citedRate: 1 / 3, score: 2 },
-    { locale: 'en-US', url: 'https://acme.com/blog', domain: 'acme.com', retrievals: 1, retrievedNotCited: 1, citedRate: 0, score: 1 },
+    {
+      locale: 'de-DE',
+      url: 'https://acme.com/de',
+      domain: 'acme.com',
+      retrievals: 2,
+      retrievedNotCited: 2,
+      citedRate: 0,
+      score: 2,
+    },
+    {
+      locale: 'en-US',
+      url: 'https://acme.com/pricing',
+      domain: 'acme.com',
+      retrievals: 3,
+      retrievedNotCited: 2,
+      citedRate: 1 / 3,
+      score: 2,
+    },
+    {
+      locale: 'en-US',
+      url: 'https://acme.com/blog',
+      domain: 'acme.com',
+      retrievals: 1,
+      retrievedNotCited: 1,
+      citedRate: 0,
+      score: 1,
+    },
   ],
 };
 
 /** With model=chatgpt, en-US: best crm now shows its gap (brand 1 of 2 runs, Globex 2 of 2). */
 export const EXPECTED_PROMPT_OPPORTUNITIES_CHATGPT_EN = [
-  { locale: 'en-US', prompt: 'crm pricing', runs: 2, brandVisibility: 0, bestCompetitor: { name: 'Initech', visibility: 1 }, score: 2 },
-  { locale: 'en-US', prompt: 'best crm', runs: 2, brandVisibility: 0.5, bestCompetitor: { name: 'Globex', visibility: 1 }, score: 1 },
+  {
+    locale: 'en-US',
+    prompt: 'crm pricing',
+    runs: 2,
+    brandVisibility: 0,
+    bestCompetitor: { name: 'Initech', visibility: 1 },
+    score: 2,
+  },
+  {
+    locale: 'en-US',
+    prompt: 'best crm',
+    runs: 2,
+    brandVisibility: 0.5,
+    bestCompetitor: { name: 'Globex', visibility: 1 },
+    score: 1,
+  },
 ];

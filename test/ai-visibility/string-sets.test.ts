@@ -20,6 +20,11 @@ describe('stringSetId', () => {
   });
 
   it('orders members by code point, once each (bytes), not UTF-16 units', () => {
-    expect(orderedMembers(['b', '\u{1F600} emoji', 'a', '\uFF21 wide', 'a'])).toEqual(['a', 'b', '\uFF21 wide', '\u{1F600} emoji']);
+    expect(orderedMembers(['b', '\u{1F600} emoji', 'a', '\uFF21 wide', 'a'])).toEqual([
+      'a',
+      'b',
+      '\uFF21 wide',
+      '\u{1F600} emoji',
+    ]);
   });
 });

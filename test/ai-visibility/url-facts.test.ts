@@ -2,8 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { urlFacts } from '../../src/ai-visibility/url-facts.js';
 
 describe('urlFacts', () => {
-  it('gives the parser\'s protocol and ASCII host, and the URL without its fragment as the parser writes it', () => {
-    expect(urlFacts('HTTPS://Пример.РФ:443/Path?q=1#top')).toEqual({ protocol: 'https:', hostname: 'xn--e1afmkfd.xn--p1ai', normalised: 'https://xn--e1afmkfd.xn--p1ai/Path?q=1' });
+  it("gives the parser's protocol and ASCII host, and the URL without its fragment as the parser writes it", () => {
+    expect(urlFacts('HTTPS://Пример.РФ:443/Path?q=1#top')).toEqual({
+      protocol: 'https:',
+      hostname: 'xn--e1afmkfd.xn--p1ai',
+      normalised: 'https://xn--e1afmkfd.xn--p1ai/Path?q=1',
+    });
     expect(urlFacts('https://acme.com')).toMatchObject({ normalised: 'https://acme.com/' });
     expect(urlFacts('not a url')).toBeNull();
   });
@@ -12,7 +16,11 @@ describe('urlFacts', () => {
     expect(urlFacts('https://acme.com/a')).toBe(urlFacts('https://acme.com/a'));
     // Past the characters it holds (a million), it forgets and parses again.
     for (let index = 0; index < 600; index++) urlFacts(`https://e${index}.com/${'x'.repeat(2000)}`);
-    expect(urlFacts('https://acme.com/a#b')).toEqual({ protocol: 'https:', hostname: 'acme.com', normalised: 'https://acme.com/a' });
+    expect(urlFacts('https://acme.com/a#b')).toEqual({
+      protocol: 'https:',
+      hostname: 'acme.com',
+      normalised: 'https://acme.com/a',
+    });
     expect(urlFacts(`https://e5.com/${'x'.repeat(2000)}`)).toMatchObject({ hostname: 'e5.com' });
   });
 

@@ -26,10 +26,29 @@ describe('authentication', () => {
     const { key } = await createKeyedWorkspace(t.database);
     const { keyId } = parseApiKey(key.secret)!;
     const wrongSecret = `sgb_live_${keyId}.${'A'.repeat(43)}`;
-    const headers = [undefined, '', 'Basic dXNlcjpwYXNz', 'Bearer', 'Bearer ', `Bearer ${key.secret} extra`, 'Bearer sgb_live_short.x', `Bearer ${key.secret.toUpperCase()}`, `Bearer sgb_live_AAAAAAAAAAAAAAAA.${'a'.repeat(43)}`, `Bearer ${wrongSecret}`, `Bearer ${'x'.repeat(10_000)}`];
+    const headers = [
+      undefined,
+      '',
+      'Basic dXNlcjpwYXNz',
+      'Bearer',
+      'Bearer ',
+      `Bearer ${key.secret} extra`,
+      'Bearer sgb_live_short.x',
+      `Bearer ${key.secret.toUpperCase()}`,
+      `Bearer sgb_live_AAAAAAAAAAAAAAAA.${'a'.repeat(43)}`,
+      `Bearer ${wrongSecret}`,
+      `Bearer ${'x'.repeat(10_000)}`,
+    ];
     for (const authorization of headers) {
-      const response = await t.app.fetch(new Request('http://test.local/api/v1/clients', { headers: authorization === undefined ? {} : { authorization } }));
-      expect(await errorOf(response), String(authorization).slice(0, 40)).toEqual({ status: 401, code: 'unauthenticated' });
+      const response = await t.app.fetch(
+        new Request('http://test.local/api/v1/clients', {
+          headers: authorization === undefined ? {} : { authorization },
+        }),
+      );
+      expect(await errorOf(response), String(authorization).slice(0, 40)).toEqual({
+        status: 401,
+        code: 'unauthenticated',
+      });
     }
   });
 
@@ -43,12 +62,21 @@ describe('authentication', () => {
   it('stops accepting a key once its expiry passes between two requests', async () => {
     const { workspace, ownerEmail } = await createKeyedWorkspace(t.database);
     const expiresAt = new Date(Date.now() + 3_600_000);
-    const key = await createApiKey(t.database.prisma, { workspaceId: workspace.id, name: 'short-lived', expiresAt, actor: { email: ownerEmail } });
+    const key = await createApiKey(t.database.prisma, {
+      workspaceId: workspace.id,
+      name: 'short-lived',
+      expiresAt,
+      actor: { email: ownerEmail },
+    });
     // The first request leaves the key in the authenticator's cache; each request hands it its own `now`.
     expect((await t.get('/api/v1/clients', key.secret)).status).toBe(200);
     const authorization = `Bearer ${key.secret}`;
-    await expect(t.authenticator.authenticate(authorization, new Date(expiresAt.getTime() - 1))).resolves.toMatchObject({ workspaceId: workspace.id });
-    await expect(t.authenticator.authenticate(authorization, expiresAt)).rejects.toMatchObject({ code: 'api_key_expired' });
+    await expect(t.authenticator.authenticate(authorization, new Date(expiresAt.getTime() - 1))).resolves.toMatchObject(
+      { workspaceId: workspace.id },
+    );
+    await expect(t.authenticator.authenticate(authorization, expiresAt)).rejects.toMatchObject({
+      code: 'api_key_expired',
+    });
     // Through HTTP: the stored expiry moved into the past is the request's answer.
     await t.database.pool.query("UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = $1", [key.id]);
     t.authenticator.invalidate(key.id);
@@ -57,17 +85,27 @@ describe('authentication', () => {
 
   it('lets only owners and admins create or revoke keys', async () => {
     const { workspace, key } = await createKeyedWorkspace(t.database);
-    const user = await t.database.prisma.user.create({ data: { id: newId('user'), email: `member-${workspace.slug}@example.test`, name: 'Member' } });
-    await t.database.prisma.membership.create({ data: { id: newId('membership'), workspaceId: workspace.id, userId: user.id, role: 'member' } });
-    await expect(createApiKey(t.database.prisma, { workspaceId: workspace.id, name: 'x', actor: { email: user.email } })).rejects.toThrow(UsageError);
-    await expect(revokeApiKey(t.database.prisma, notify, key.id, { email: user.email })).rejects.toThrow(/only owners and admins/);
+    const user = await t.database.prisma.user.create({
+      data: { id: newId('user'), email: `member-${workspace.slug}@example.test`, name: 'Member' },
+    });
+    await t.database.prisma.membership.create({
+      data: { id: newId('membership'), workspaceId: workspace.id, userId: user.id, role: 'member' },
+    });
+    await expect(
+      createApiKey(t.database.prisma, { workspaceId: workspace.id, name: 'x', actor: { email: user.email } }),
+    ).rejects.toThrow(UsageError);
+    await expect(revokeApiKey(t.database.prisma, notify, key.id, { email: user.email })).rejects.toThrow(
+      /only owners and admins/,
+    );
     expect((await t.get('/api/v1/clients', key.secret)).status).toBe(200);
   });
 
   it('records lastUsedAt without the caller waiting for it', async () => {
     const { key } = await createKeyedWorkspace(t.database);
     await t.get('/api/v1/clients', key.secret);
-    await expect.poll(async () => (await t.database.prisma.apiKey.findUniqueOrThrow({ where: { id: key.id } })).lastUsedAt).not.toBeNull();
+    await expect
+      .poll(async () => (await t.database.prisma.apiKey.findUniqueOrThrow({ where: { id: key.id } })).lastUsedAt)
+      .not.toBeNull();
   });
 
   it('serves v1 without a Prisma query: a key is looked up and its use recorded in plain SQL', async () => {
@@ -77,12 +115,27 @@ describe('authentication', () => {
     await seedWorkspace(t.database.prisma, t.database.pool, { workspaceId: workspace.id, days: 3, clients: 1 });
     const report = await t.database.prisma.report.findFirstOrThrow({ where: { workspaceId: workspace.id } });
     const project = await t.database.prisma.aiProject.findFirstOrThrow({ where: { workspaceId: workspace.id } });
-    const paths = ['/api/v1/clients', '/api/v1/reports', `/api/v1/reports/${report.id}`, `/api/v1/reports/${report.id}/data`, '/api/v1/ai-visibility/projects', `/api/v1/ai-visibility/projects/${project.id}/metrics`];
+    const paths = [
+      '/api/v1/clients',
+      '/api/v1/reports',
+      `/api/v1/reports/${report.id}`,
+      `/api/v1/reports/${report.id}/data`,
+      '/api/v1/ai-visibility/projects',
+      `/api/v1/ai-visibility/projects/${project.id}/metrics`,
+    ];
     const statements = await statementsDuring(async () => {
       for (const path of paths) expect((await t.get(path, key.secret)).status, path).toBe(200);
-      await expect.poll(async () => (await t.database.pool.query('SELECT last_used_at FROM api_keys WHERE id = $1', [key.id])).rows[0].last_used_at).not.toBeNull();
+      await expect
+        .poll(
+          async () =>
+            (await t.database.pool.query('SELECT last_used_at FROM api_keys WHERE id = $1', [key.id])).rows[0]
+              .last_used_at,
+        )
+        .not.toBeNull();
     });
-    expect(statements.filter((text) => /\bapi_keys\b/.test(text) && !text.startsWith('SELECT last_used_at'))).toHaveLength(2);
+    expect(
+      statements.filter((text) => /\bapi_keys\b/.test(text) && !text.startsWith('SELECT last_used_at')),
+    ).toHaveLength(2);
     // Prisma's SQL names every table with its schema, quoted.
     expect(statements.filter((text) => text.includes('"public".'))).toEqual([]);
   });
@@ -94,7 +147,10 @@ describe('plans and scopes', () => {
       const { key } = await createKeyedWorkspace(t.database, { plan });
       const refused = await t.get('/api/v1/clients', key.secret);
       expect(refused.status).toBe(403);
-      expect((await json(refused)).error).toMatchObject({ code: 'plan_required', message: `The API needs the Pro, Agency or Scale plan; this workspace is on ${plan === 'free' ? 'Free' : 'Starter'}.` });
+      expect((await json(refused)).error).toMatchObject({
+        code: 'plan_required',
+        message: `The API needs the Pro, Agency or Scale plan; this workspace is on ${plan === 'free' ? 'Free' : 'Starter'}.`,
+      });
     }
     const { workspace, key } = await createKeyedWorkspace(t.database, { plan: 'pro' });
     expect((await t.get('/api/v1/clients', key.secret)).status).toBe(200);
@@ -102,19 +158,29 @@ describe('plans and scopes', () => {
     expect(await errorOf(await t.get('/api/v1/clients', key.secret))).toEqual({ status: 403, code: 'plan_required' });
   });
 
-  it('refuses calls outside the key\'s scopes with 403 insufficient_scope, on v1 and GraphQL', async () => {
+  it("refuses calls outside the key's scopes with 403 insufficient_scope, on v1 and GraphQL", async () => {
     const { key } = await createKeyedWorkspace(t.database, { scopes: ['clients:read'] });
     expect((await t.get('/api/v1/clients', key.secret)).status).toBe(200);
-    for (const path of ['/api/v1/reports', '/api/v1/reports/rep_AAAAAAAAAAAAAAAAAAAA', '/api/v1/ai-visibility/projects']) {
+    for (const path of [
+      '/api/v1/reports',
+      '/api/v1/reports/rep_AAAAAAAAAAAAAAAAAAAA',
+      '/api/v1/ai-visibility/projects',
+    ]) {
       expect(await errorOf(await t.get(path, key.secret)), path).toEqual({ status: 403, code: 'insufficient_scope' });
     }
-    const graphql = await t.app.fetch(new Request('http://test.local/graphql', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key.secret}` }, body: JSON.stringify({ query: '{ reports { meta { total } } }' }) }));
+    const graphql = await t.app.fetch(
+      new Request('http://test.local/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${key.secret}` },
+        body: JSON.stringify({ query: '{ reports { meta { total } } }' }),
+      }),
+    );
     const refused = (await json(graphql)).errors[0];
     expect(refused.extensions.code).toBe('insufficient_scope');
     expect(refused.message).toBe('This API key lacks the reports:read scope.');
   });
 
-  it('checks in the contract\'s order: authentication, plan, scope, then parameters', async () => {
+  it("checks in the contract's order: authentication, plan, scope, then parameters", async () => {
     const { key, ownerEmail } = await createKeyedWorkspace(t.database, { scopes: ['clients:read'] });
     expect((await errorOf(await t.get('/api/v1/reports?clientId=bad', key.secret))).code).toBe('insufficient_scope');
     const starter = await createKeyedWorkspace(t.database, { plan: 'starter' });
@@ -126,17 +192,25 @@ describe('plans and scopes', () => {
 });
 
 describe('workspace isolation', () => {
-  it('answers 404 for another workspace\'s ids on every endpoint, and never lists its rows', async () => {
+  it("answers 404 for another workspace's ids on every endpoint, and never lists its rows", async () => {
     const mine = await createKeyedWorkspace(t.database);
     const theirs = await createKeyedWorkspace(t.database);
     await seedWorkspace(t.database.prisma, t.database.pool, { workspaceId: theirs.workspace.id, days: 5, clients: 1 });
     const report = await t.database.prisma.report.findFirstOrThrow({ where: { workspaceId: theirs.workspace.id } });
     const project = await t.database.prisma.aiProject.findFirstOrThrow({ where: { workspaceId: theirs.workspace.id } });
-    for (const path of [`/api/v1/reports/${report.id}`, `/api/v1/reports/${report.id}/data`, `/api/v1/ai-visibility/projects/${project.id}/metrics`]) {
+    for (const path of [
+      `/api/v1/reports/${report.id}`,
+      `/api/v1/reports/${report.id}/data`,
+      `/api/v1/ai-visibility/projects/${project.id}/metrics`,
+    ]) {
       expect(await errorOf(await t.get(path, mine.key.secret)), path).toEqual({ status: 404, code: 'not_found' });
       expect((await t.get(path, theirs.key.secret)).status, path).toBe(200);
     }
-    for (const path of ['/api/v1/clients', `/api/v1/reports?clientId=${report.clientId}`, `/api/v1/ai-visibility/projects?clientId=${project.clientId}`]) {
+    for (const path of [
+      '/api/v1/clients',
+      `/api/v1/reports?clientId=${report.clientId}`,
+      `/api/v1/ai-visibility/projects?clientId=${project.clientId}`,
+    ]) {
       expect((await json(await t.get(path, mine.key.secret))).meta.total, path).toBe(0);
     }
   });
@@ -166,7 +240,11 @@ describe('secrets at rest', () => {
     const columns = await t.database.pool.query<{ table_name: string; column_name: string }>(
       `SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'public'`,
     );
-    const needles = [secretPart, Buffer.from(secretPart, 'base64url').toString('hex'), Buffer.from(secretPart, 'base64url').toString('base64')];
+    const needles = [
+      secretPart,
+      Buffer.from(secretPart, 'base64url').toString('hex'),
+      Buffer.from(secretPart, 'base64url').toString('base64'),
+    ];
     for (const { table_name, column_name } of columns.rows) {
       const result = await t.database.pool.query(
         `SELECT count(*)::int AS n FROM "${table_name}" WHERE ${needles.map((_, i) => `encode(convert_to("${column_name}"::text, 'UTF8'), 'escape') LIKE $${i + 1} OR "${column_name}"::text LIKE $${i + 1}`).join(' OR ')}`,

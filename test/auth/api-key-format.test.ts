@@ -10,7 +10,12 @@ describe('API key format', () => {
     expect(parsed.keyId).toBe(key.keyId);
     expect(Buffer.from(parsed.secretPart, 'base64url')).toHaveLength(32);
     expect(secretMatches(parsed.secretPart, key.secretHash)).toBe(true);
-    expect(secretMatches(parsed.secretPart.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')), key.secretHash)).toBe(false);
+    expect(
+      secretMatches(
+        parsed.secretPart.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')),
+        key.secretHash,
+      ),
+    ).toBe(false);
     // What is stored is the SHA-256 of the secret part, never the secret itself.
     expect(key.secretHash).toEqual(createHash('sha256').update(parsed.secretPart).digest());
     expect(key.secretHash.equals(Buffer.from(parsed.secretPart, 'base64url'))).toBe(false);
@@ -19,7 +24,8 @@ describe('API key format', () => {
   it('accepts only a single well-formed bearer token', () => {
     expect(bearerToken('Bearer abc')).toBe('abc');
     expect(bearerToken('bearer abc')).toBe('abc');
-    for (const bad of [null, '', 'Bearer', 'Bearer ', 'Basic abc', 'Bearer a b', 'Bearer a, Bearer b', 'abc']) expect(bearerToken(bad)).toBeNull();
+    for (const bad of [null, '', 'Bearer', 'Bearer ', 'Basic abc', 'Bearer a b', 'Bearer a, Bearer b', 'abc'])
+      expect(bearerToken(bad)).toBeNull();
     expect(parseApiKey('sgb_test_AAAAAAAAAAAAAAAA.' + 'a'.repeat(43))).toBeNull();
   });
 });

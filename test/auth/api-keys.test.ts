@@ -18,9 +18,16 @@ describe('API key lookups', () => {
   it('send one query for a burst of requests with a key not cached yet', async () => {
     const { key } = await createKeyedWorkspace(t.database);
     let lookups = 0;
-    const counted: SqlRunner = { query: (text, values) => ((lookups += isKeyLookup(text) ? 1 : 0), t.database.pool.query(text, values as unknown[])) };
+    const counted: SqlRunner = {
+      query: (text, values) => (
+        (lookups += isKeyLookup(text) ? 1 : 0),
+        t.database.pool.query(text, values as unknown[])
+      ),
+    };
     const authenticator = createApiKeyAuthenticator(counted);
-    const principals = await Promise.all(Array.from({ length: 20 }, () => authenticator.authenticate(`Bearer ${key.secret}`, new Date())));
+    const principals = await Promise.all(
+      Array.from({ length: 20 }, () => authenticator.authenticate(`Bearer ${key.secret}`, new Date())),
+    );
     expect(lookups).toBe(1);
     expect(new Set(principals.map((principal) => principal.credentialId))).toEqual(new Set([key.id]));
   });
@@ -47,13 +54,19 @@ describe('API key lookups', () => {
     const authenticator = createApiKeyAuthenticator(gated);
     const racing = authenticator.authenticate(`Bearer ${key.secret}`, new Date());
     await hasRead;
-    await revokeApiKey(t.database.prisma, async (target) => authenticator.invalidate(target), key.id, { email: ownerEmail });
+    await revokeApiKey(t.database.prisma, async (target) => authenticator.invalidate(target), key.id, {
+      email: ownerEmail,
+    });
     // A request that arrives now does not join the lookup that began before the revocation.
-    await expect(authenticator.authenticate(`Bearer ${key.secret}`, new Date())).rejects.toMatchObject({ code: 'api_key_revoked' });
+    await expect(authenticator.authenticate(`Bearer ${key.secret}`, new Date())).rejects.toMatchObject({
+      code: 'api_key_revoked',
+    });
     release();
     // The racing request began before the revocation: it may pass, as it would have a moment earlier,
     // but what it read is not kept for the requests after it.
     expect((await racing).credentialId).toBe(key.id);
-    await expect(authenticator.authenticate(`Bearer ${key.secret}`, new Date())).rejects.toMatchObject({ code: 'api_key_revoked' });
+    await expect(authenticator.authenticate(`Bearer ${key.secret}`, new Date())).rejects.toMatchObject({
+      code: 'api_key_revoked',
+    });
   });
 });

@@ -18,7 +18,8 @@ beforeAll(async () => {
 });
 afterAll(() => database.close());
 
-const call = (server: ServerProcess, key: string) => fetch(`${server.baseUrl}/api/v1/clients`, { headers: { authorization: `Bearer ${key}` } });
+const call = (server: ServerProcess, key: string) =>
+  fetch(`${server.baseUrl}/api/v1/clients`, { headers: { authorization: `Bearer ${key}` } });
 
 async function revokeAndExpectFailureEverywhere(servers: ServerProcess[], notify: (target: string) => Promise<void>) {
   const { key, ownerEmail } = await createKeyedWorkspace(database);
@@ -58,7 +59,12 @@ describe.skipIf(!redisAvailable())('two instances sharing Redis', () => {
   let redis: Awaited<ReturnType<typeof startRedis>>;
   beforeAll(async () => {
     redis = await startRedis();
-    const env = { DATABASE_URL: url, REDIS_URL: redis.url, RATE_LIMIT_AGENCY: '40/1', WORKSPACE_MAX_CONCURRENT_REQUESTS: '1000' };
+    const env = {
+      DATABASE_URL: url,
+      REDIS_URL: redis.url,
+      RATE_LIMIT_AGENCY: '40/1',
+      WORKSPACE_MAX_CONCURRENT_REQUESTS: '1000',
+    };
     servers = await Promise.all([startServerProcess(env), startServerProcess(env)]);
   }, 60_000);
   afterAll(async () => {
@@ -67,7 +73,11 @@ describe.skipIf(!redisAvailable())('two instances sharing Redis', () => {
   });
 
   it('each instance is ready only with Redis answering, and says so in /readyz', async () => {
-    for (const server of servers) expect(await (await fetch(`${server.baseUrl}/readyz`)).json()).toEqual({ status: 'ready', checks: { database: 'ok', migrations: 'ok', redis: 'ok' } });
+    for (const server of servers)
+      expect(await (await fetch(`${server.baseUrl}/readyz`)).json()).toEqual({
+        status: 'ready',
+        checks: { database: 'ok', migrations: 'ok', redis: 'ok' },
+      });
   });
 
   it('shares one bucket per key: a burst of capacity + 50 over both yields capacity successes (± refill)', async () => {
@@ -76,7 +86,9 @@ describe.skipIf(!redisAvailable())('two instances sharing Redis', () => {
     const warmup = await createKeyedWorkspace(database);
     for (const server of servers) expect((await call(server, warmup.key.secret)).status).toBe(200);
     const started = Date.now();
-    const responses = await Promise.all(Array.from({ length: 90 }, (_, index) => call(servers[index % 2]!, key.secret)));
+    const responses = await Promise.all(
+      Array.from({ length: 90 }, (_, index) => call(servers[index % 2]!, key.secret)),
+    );
     const elapsedSeconds = (Date.now() - started) / 1000;
     const ok = responses.filter((response) => response.status === 200).length;
     expect(ok).toBeGreaterThanOrEqual(40);
@@ -91,19 +103,38 @@ describe.skipIf(!redisAvailable())('two instances sharing Redis', () => {
     }
   });
 
-  it('shares one bucket per workspace: four keys of one workspace over both instances get the workspace\'s 3 × 40, not 4 × 40', async () => {
+  it("shares one bucket per workspace: four keys of one workspace over both instances get the workspace's 3 × 40, not 4 × 40", async () => {
     const { workspace, key, ownerEmail } = await createKeyedWorkspace(database);
-    const keys = [key.secret, ...(await Promise.all([1, 2, 3].map((n) => createApiKey(database.prisma, { workspaceId: workspace.id, name: `key ${n}`, actor: { email: ownerEmail } })))).map((created) => created.secret)];
+    const keys = [
+      key.secret,
+      ...(
+        await Promise.all(
+          [1, 2, 3].map((n) =>
+            createApiKey(database.prisma, {
+              workspaceId: workspace.id,
+              name: `key ${n}`,
+              actor: { email: ownerEmail },
+            }),
+          ),
+        )
+      ).map((created) => created.secret),
+    ];
     const warmup = await createKeyedWorkspace(database);
     for (const server of servers) expect((await call(server, warmup.key.secret)).status).toBe(200);
     const started = Date.now();
-    const responses = await Promise.all(Array.from({ length: 4 * 45 }, (_, index) => call(servers[index % 2]!, keys[index % 4]!)));
+    const responses = await Promise.all(
+      Array.from({ length: 4 * 45 }, (_, index) => call(servers[index % 2]!, keys[index % 4]!)),
+    );
     const elapsedSeconds = (Date.now() - started) / 1000;
     const ok = responses.filter((response) => response.status === 200).length;
     // The workspace's bucket: 120 burst, 3 per second.
     expect(ok).toBeGreaterThanOrEqual(120);
     expect(ok).toBeLessThanOrEqual(120 + Math.ceil(elapsedSeconds * 3));
-    const messages = await Promise.all(responses.filter((response) => response.status === 429).map(async (response) => (await response.json()).error.message as string));
+    const messages = await Promise.all(
+      responses
+        .filter((response) => response.status === 429)
+        .map(async (response) => (await response.json()).error.message as string),
+    );
     expect(messages.some((message) => /this workspace/.test(message))).toBe(true);
   });
 
@@ -118,4 +149,3 @@ describe.skipIf(!redisAvailable())('two instances sharing Redis', () => {
     }
   });
 });
-

@@ -36,7 +36,10 @@ describe.skipIf(!redisAvailable())('rememberingRefusals over Redis', () => {
     expect(answers.filter((results) => results[0]!.allowed)).toHaveLength(5);
     expect(await scriptsRun()).toBe(6);
     // Each remembered refusal says what Redis said: no token, retry in one second.
-    expect(answers.at(-1)!.map((result) => [result.allowed, result.remaining, result.retryAfterSeconds])).toEqual([[false, 0, 1], [false, 10, 0]]);
+    expect(answers.at(-1)!.map((result) => [result.allowed, result.remaining, result.retryAfterSeconds])).toEqual([
+      [false, 0, 1],
+      [false, 10, 0],
+    ]);
     // A second later the key's bucket holds a token again: Redis is asked, and admits.
     expect((await store.take(refs, start + 1_000))[0]!.allowed).toBe(true);
     expect(await scriptsRun()).toBe(7);

@@ -42,7 +42,10 @@ describe('token bucket', () => {
 
   it('formats the IETF RateLimit fields and Retry-After only on refusal', () => {
     const ok = take(policy, undefined, 0);
-    expect(rateLimitHeaders(policy, ok)).toEqual({ 'RateLimit-Policy': '"burst";q=5;w=3', RateLimit: '"burst";r=4;t=1' });
+    expect(rateLimitHeaders(policy, ok)).toEqual({
+      'RateLimit-Policy': '"burst";q=5;w=3',
+      RateLimit: '"burst";r=4;t=1',
+    });
     const refused = take(policy, { tokens: 0, updatedAtMs: 0 }, 0);
     expect(rateLimitHeaders(policy, refused)['Retry-After']).toBe('1');
   });
@@ -62,15 +65,27 @@ describe('refunds', () => {
 describe('several buckets (a key and its workspace)', () => {
   const workspace = { capacity: 3, refillPerSecond: 0.5 };
   it('take from every bucket or from none: a refusal by one spends nothing from the other', () => {
-    const first = takeAll([{ policy, state: undefined }, { policy: workspace, state: { tokens: 0.5, updatedAtMs: 0 } }], 0);
+    const first = takeAll(
+      [
+        { policy, state: undefined },
+        { policy: workspace, state: { tokens: 0.5, updatedAtMs: 0 } },
+      ],
+      0,
+    );
     expect(first.map((result) => result.allowed)).toEqual([false, false]);
     expect(first.map((result) => result.remaining)).toEqual([5, 0]);
     // The workspace needs half a token at 0.5 per second: one second, which the refusal says;
     // the key's bucket is not why, and says 0.
     expect(first.map((result) => result.retryAfterSeconds)).toEqual([0, 1]);
     expect(retryAfterOf(first)).toBe(1);
-    const later = takeAll(first.map((result, index) => ({ policy: [policy, workspace][index]!, state: result.state })), 1_000);
-    expect(later.map((result) => [result.allowed, result.remaining])).toEqual([[true, 4], [true, 0]]);
+    const later = takeAll(
+      first.map((result, index) => ({ policy: [policy, workspace][index]!, state: result.state })),
+      1_000,
+    );
+    expect(later.map((result) => [result.allowed, result.remaining])).toEqual([
+      [true, 4],
+      [true, 0],
+    ]);
     expect(retryAfterOf(later)).toBe(0);
   });
 });

@@ -25,16 +25,51 @@ let b: { key: string };
 
 beforeAll(async () => {
   // Two requests per workspace and none waiting; two exports per key, so exports alone never refuse here.
-  t = await createTestApp({ INGEST_TOKEN: TOKEN, WORKSPACE_MAX_CONCURRENT_REQUESTS: '2', WORKSPACE_MAX_WAITING_REQUESTS: '0', EXPORT_POOL_SIZE: '4', EXPORTS_PER_WORKSPACE: '3', EXPORTS_PER_KEY: '3', RESPONSE_STALL_SECONDS: '600', EXPORT_IDLE_SECONDS: '900' });
+  t = await createTestApp({
+    INGEST_TOKEN: TOKEN,
+    WORKSPACE_MAX_CONCURRENT_REQUESTS: '2',
+    WORKSPACE_MAX_WAITING_REQUESTS: '0',
+    EXPORT_POOL_SIZE: '4',
+    EXPORTS_PER_WORKSPACE: '3',
+    EXPORTS_PER_KEY: '3',
+    RESPONSE_STALL_SECONDS: '600',
+    EXPORT_IDLE_SECONDS: '900',
+  });
   const keyed = await createKeyedWorkspace(t.database, { plan: 'scale' });
   const project = await t.database.prisma.aiProject.create({
-    data: { id: newId('project'), workspaceId: keyed.workspace.id, name: 'Held', brand: 'Acme', competitors: [], models: ['chatgpt'], locales: ['en-US'], domains: ['acme.com'] },
+    data: {
+      id: newId('project'),
+      workspaceId: keyed.workspace.id,
+      name: 'Held',
+      brand: 'Acme',
+      competitors: [],
+      models: ['chatgpt'],
+      locales: ['en-US'],
+      domains: ['acme.com'],
+    },
   });
   const lines = [0, 1, 2].map((day) => ({
-    project: project.id, date: `2026-10-0${day + 1}`, model: 'chatgpt', locale: 'en-US',
-    runs: Array.from({ length: ANSWERS / 3 }, (_, index) => ({ prompt: `prompt ${index}`, answer: `${index} ${TEXT}`, brandMentions: 0, totalMentions: 0, position: null, sentiment: null, citations: [] })),
+    project: project.id,
+    date: `2026-10-0${day + 1}`,
+    model: 'chatgpt',
+    locale: 'en-US',
+    runs: Array.from({ length: ANSWERS / 3 }, (_, index) => ({
+      prompt: `prompt ${index}`,
+      answer: `${index} ${TEXT}`,
+      brandMentions: 0,
+      totalMentions: 0,
+      position: null,
+      sentiment: null,
+      citations: [],
+    })),
   }));
-  const ingested = await t.app.fetch(new Request('http://test.local/internal/ingest/scans', { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: lines.map((line) => JSON.stringify(line)).join('\n') }));
+  const ingested = await t.app.fetch(
+    new Request('http://test.local/internal/ingest/scans', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}` },
+      body: lines.map((line) => JSON.stringify(line)).join('\n'),
+    }),
+  );
   expect(ingested.status).toBe(200);
   a = { key: keyed.key.secret, projectId: project.id, workspaceId: keyed.workspace.id, ownerEmail: keyed.ownerEmail };
   b = { key: (await createKeyedWorkspace(t.database, { plan: 'scale' })).key.secret };
@@ -51,7 +86,10 @@ afterAll(async () => {
 /** An export whose client takes its first chunk and then stops reading; `leave` destroys the connection. */
 function holdExport(): Promise<{ status: number; leave(): void }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(`${baseUrl}/api/v1/ai-visibility/projects/${a.projectId}/answers?dateFrom=2026-10-01&dateTo=2026-10-31`, { headers: { authorization: `Bearer ${a.key}`, accept: 'text/csv' } });
+    const req = httpRequest(
+      `${baseUrl}/api/v1/ai-visibility/projects/${a.projectId}/answers?dateFrom=2026-10-01&dateTo=2026-10-31`,
+      { headers: { authorization: `Bearer ${a.key}`, accept: 'text/csv' } },
+    );
     req.once('error', reject);
     req.on('response', (res) => {
       res.once('data', () => {
@@ -64,7 +102,12 @@ function holdExport(): Promise<{ status: number; leave(): void }> {
 }
 
 const clients = (key: string) => fetch(`${baseUrl}/api/v1/clients`, { headers: { authorization: `Bearer ${key}` } });
-const graphql = (key: string) => fetch(`${baseUrl}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ clients { data { id } } }' }) });
+const graphql = (key: string) =>
+  fetch(`${baseUrl}/graphql`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ query: '{ clients { data { id } } }' }),
+  });
 
 describe('requests in flight per workspace (2 here)', () => {
   it('refuses the workspace past its cap with 429 and Retry-After while another workspace is served, and admits it again once its requests end', async () => {
@@ -74,7 +117,11 @@ describe('requests in flight per workspace (2 here)', () => {
       const refused = await clients(a.key);
       expect(refused.status).toBe(429);
       expect(refused.headers.get('retry-after')).toBe('1');
-      expect((await refused.json()).error).toMatchObject({ code: 'rate_limited', message: expect.stringContaining('2 requests in flight and 0 waiting'), requestId: expect.any(String) });
+      expect((await refused.json()).error).toMatchObject({
+        code: 'rate_limited',
+        message: expect.stringContaining('2 requests in flight and 0 waiting'),
+        requestId: expect.any(String),
+      });
       const refusedGraphQL = await graphql(a.key);
       expect(refusedGraphQL.status).toBe(429);
       expect(refusedGraphQL.headers.get('retry-after')).toBe('1');
@@ -93,7 +140,10 @@ describe('requests in flight per workspace (2 here)', () => {
 
   it('gives the share back when a request fails', async () => {
     for (let attempt = 0; attempt < 5; attempt++) {
-      const failed = await fetch(`${baseUrl}/api/v1/ai-visibility/projects/${a.projectId}/answers?dateFrom=not-a-date`, { headers: { authorization: `Bearer ${a.key}` } });
+      const failed = await fetch(
+        `${baseUrl}/api/v1/ai-visibility/projects/${a.projectId}/answers?dateFrom=not-a-date`,
+        { headers: { authorization: `Bearer ${a.key}` } },
+      );
       expect(failed.status).toBe(400);
       await failed.text();
     }
@@ -103,7 +153,10 @@ describe('requests in flight per workspace (2 here)', () => {
   it('gives the share back when the client goes away before its answer', async () => {
     for (let attempt = 0; attempt < 4; attempt++) {
       const gone = new AbortController();
-      const pending = fetch(`${baseUrl}/api/v1/ai-visibility/projects/${a.projectId}/answers?dateFrom=2026-10-01&dateTo=2026-10-31&limit=100`, { headers: { authorization: `Bearer ${a.key}` }, signal: gone.signal });
+      const pending = fetch(
+        `${baseUrl}/api/v1/ai-visibility/projects/${a.projectId}/answers?dateFrom=2026-10-01&dateTo=2026-10-31&limit=100`,
+        { headers: { authorization: `Bearer ${a.key}` }, signal: gone.signal },
+      );
       gone.abort();
       await pending.catch(() => {});
     }
@@ -115,7 +168,10 @@ describe('the MCP door', () => {
   it('refuses a tool call of the workspace past its cap, and serves it once the held requests end', async () => {
     await personWithPassword(t.database, { email: a.ownerEmail });
     const admin = await signIn(t.app, a.ownerEmail);
-    const client = await connectMcp(baseUrl, new TestOAuthProvider({ cookie: admin.cookie, workspaceId: a.workspaceId }));
+    const client = await connectMcp(
+      baseUrl,
+      new TestOAuthProvider({ cookie: admin.cookie, workspaceId: a.workspaceId }),
+    );
     try {
       const held = [await holdExport(), await holdExport()];
       try {
@@ -124,7 +180,16 @@ describe('the MCP door', () => {
       } finally {
         for (const each of held) each.leave();
       }
-      await expect.poll(async () => (await client.callTool({ name: 'list_clients', arguments: {} }).then((result) => !result.isError, () => false)), { timeout: 10_000 }).toBe(true);
+      await expect
+        .poll(
+          async () =>
+            await client.callTool({ name: 'list_clients', arguments: {} }).then(
+              (result) => !result.isError,
+              () => false,
+            ),
+          { timeout: 10_000 },
+        )
+        .toBe(true);
     } finally {
       await client.close();
     }

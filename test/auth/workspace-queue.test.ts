@@ -43,7 +43,11 @@ beforeAll(async () => {
   try {
     const keyed = await createKeyedWorkspace(setup.database, { plan: 'agency' });
     const actor = { email: keyed.ownerEmail };
-    const holder = await createApiKey(setup.database.prisma, { workspaceId: keyed.workspace.id, name: 'holder', actor });
+    const holder = await createApiKey(setup.database.prisma, {
+      workspaceId: keyed.workspace.id,
+      name: 'holder',
+      actor,
+    });
     a = { workspaceId: keyed.workspace.id, holder, key: keyed.key.secret, ownerEmail: keyed.ownerEmail };
     b = { key: (await createKeyedWorkspace(setup.database, { plan: 'agency' })).key.secret };
     await personWithPassword(setup.database, { email: a.ownerEmail });
@@ -136,7 +140,8 @@ describe('a line of 3 with a long wait', () => {
     expect(answers).toEqual(Array(10).fill([429, '1']));
     expect((await flood[0]!.json()).error).toMatchObject({
       code: 'rate_limited',
-      message: 'Too many requests at once for this workspace: 2 requests in flight and 3 waiting (its limit of concurrent requests); retry in 1 s.',
+      message:
+        'Too many requests at once for this workspace: 2 requests in flight and 3 waiting (its limit of concurrent requests); retry in 1 s.',
     });
     await release();
   });

@@ -69,7 +69,8 @@ function stalledReaders(baseUrl: string, request: Buffer, count: number, readByt
 function flood(send: () => Promise<number>, concurrency: number) {
   let stopped = false;
   const statuses = new Map<number, number>();
-  const call = () => Promise.race([send(), new Promise<number>((resolve) => setTimeout(() => resolve(0), CALL_TIMEOUT_MS).unref())]);
+  const call = () =>
+    Promise.race([send(), new Promise<number>((resolve) => setTimeout(() => resolve(0), CALL_TIMEOUT_MS).unref())]);
   const loops = Array.from({ length: concurrency }, async () => {
     while (!stopped) {
       const status = await call().catch(() => 0);
@@ -87,7 +88,10 @@ function flood(send: () => Promise<number>, concurrency: number) {
 
 process.once('message', (plan: AttackPlan) => {
   const client = socketClient(plan.baseUrl);
-  const stalled = plan.stalled.map(({ name, request, count, readBytes }) => ({ name, readers: stalledReaders(plan.baseUrl, Buffer.from(request, 'base64'), count, readBytes) }));
+  const stalled = plan.stalled.map(({ name, request, count, readBytes }) => ({
+    name,
+    readers: stalledReaders(plan.baseUrl, Buffer.from(request, 'base64'), count, readBytes),
+  }));
   const floods = plan.floods.map(({ name, request, concurrency }) => {
     const bytes = Buffer.from(request, 'base64');
     return { name, loop: flood(async () => (await client.send(bytes)).status, concurrency) };
@@ -98,7 +102,12 @@ process.once('message', (plan: AttackPlan) => {
     await Promise.all(floods.map(({ loop }) => loop.stop()));
     client.close();
     const outcome: AttackOutcome = {
-      stalled: Object.fromEntries(stalled.map(({ name, readers }) => [name, { opened: readers.stats.opened, firstLines: [...readers.stats.firstLines] }])),
+      stalled: Object.fromEntries(
+        stalled.map(({ name, readers }) => [
+          name,
+          { opened: readers.stats.opened, firstLines: [...readers.stats.firstLines] },
+        ]),
+      ),
       floods: Object.fromEntries(floods.map(({ name, loop }) => [name, [...loop.statuses]])),
     };
     process.send!(outcome, () => process.exit(0));

@@ -16,7 +16,15 @@ import { seedWorkspace } from '../../src/demo/seed.js';
 import { createApiKey } from '../../src/auth/key-management.js';
 import { addDays } from '../../src/dates/civil-date.js';
 import type { AttackOutcome, AttackPlan } from './abuse-attacker.js';
-import { benchApiFixtures, benchDatabase, mcpAccessToken, residentParts, runBench, socketClient, startService } from './harness.js';
+import {
+  benchApiFixtures,
+  benchDatabase,
+  mcpAccessToken,
+  residentParts,
+  runBench,
+  socketClient,
+  startService,
+} from './harness.js';
 
 // A p99 needs a few hundred samples per door: at 2 a second, 100 s gives 200 in each phase (with
 // fewer, the quiet p99 is its maximum, and the ratio follows one outlier).
@@ -38,7 +46,8 @@ const MCP_FLOOD = 'MCP flood, 8 callers of get_answer';
 const OLD_ERA_BATCHES = 'MCP batches of 100 get_answer (2025-03-26)';
 const NEW_ERA_BATCHES = 'MCP batches of 100 get_answer (2025-06-18)';
 
-const rssMb = (pid: number, field: 'VmHWM' | 'VmRSS') => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+const rssMb = (pid: number, field: 'VmHWM' | 'VmRSS') =>
+  Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 /** Where the run is, on stderr: the table stays alone on stdout. */
 const progress = (step: string) => console.error(`[bench:abuse ${new Date().toISOString().slice(11, 19)}] ${step}`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -57,15 +66,29 @@ async function abuserFixtures(database: Database) {
   const workspace =
     (await database.prisma.workspace.findUnique({ where: { slug } })) ??
     (await (async () => {
-      const created = await database.prisma.workspace.create({ data: { id: newId('workspace'), slug, name: 'Bench abuser', plan: 'scale', timezone: 'UTC' } });
+      const created = await database.prisma.workspace.create({
+        data: { id: newId('workspace'), slug, name: 'Bench abuser', plan: 'scale', timezone: 'UTC' },
+      });
       await seedWorkspace(database.prisma, database.pool, { workspaceId: created.id, days: 30, clients: 5, seed: 7 });
       return created;
     })());
   const project = await database.prisma.aiProject.findFirstOrThrow({ where: { workspaceId: workspace.id } });
-  const answers = await database.prisma.aiAnswer.findMany({ where: { projectId: project.id }, select: { id: true }, orderBy: { id: 'asc' }, take: 100 });
+  const answers = await database.prisma.aiAnswer.findMany({
+    where: { projectId: project.id },
+    select: { id: true },
+    orderBy: { id: 'asc' },
+    take: 100,
+  });
   // The answers the attack asks for made long (40 000 characters, below ingest's 100 000): the largest a request can get.
-  await database.pool.query("UPDATE ai_answers SET text = left(repeat(text || ' ', 400), 40000) WHERE id = ANY($1) AND length(text) < 40000", [answers.map((answer) => answer.id)]);
-  const key = await createApiKey(database.prisma, { workspaceId: workspace.id, name: `abuse ${Date.now()}`, actor: { email: null } });
+  await database.pool.query(
+    "UPDATE ai_answers SET text = left(repeat(text || ' ', 400), 40000) WHERE id = ANY($1) AND length(text) < 40000",
+    [answers.map((answer) => answer.id)],
+  );
+  const key = await createApiKey(database.prisma, {
+    workspaceId: workspace.id,
+    name: `abuse ${Date.now()}`,
+    actor: { email: null },
+  });
   return { workspace, project, answerIds: answers.map((answer) => answer.id), key };
 }
 
@@ -76,7 +99,10 @@ interface DoorSamples {
 }
 
 /** One request per door every 1/B_RATE_PER_DOOR s (open loop: a slow answer does not slow the schedule). */
-async function trickle(doors: Record<string, () => Promise<number>>, seconds: number): Promise<Record<string, DoorSamples>> {
+async function trickle(
+  doors: Record<string, () => Promise<number>>,
+  seconds: number,
+): Promise<Record<string, DoorSamples>> {
   const results: Record<string, DoorSamples> = {};
   const end = Date.now() + seconds * 1000;
   const inFlight: Promise<void>[] = [];
@@ -114,15 +140,24 @@ const statusText = (statuses: Map<number | string, number>) =>
     .join(' ');
 
 /** The metrics port the harness gave the service (METRICS_PORT in its environment). */
-const metricsPortOf = async (pid: number) => Number(/(?:^|\0)METRICS_PORT=(\d+)/.exec(readFileSync(`/proc/${pid}/environ`, 'latin1'))![1]);
+const metricsPortOf = async (pid: number) =>
+  Number(/(?:^|\0)METRICS_PORT=(\d+)/.exec(readFileSync(`/proc/${pid}/environ`, 'latin1'))![1]);
 
 runBench(async () => {
   const embedded = await benchDatabase();
   const database = connectDatabase(embedded.url, 4);
   const b = await benchApiFixtures(database);
   const a = await abuserFixtures(database);
-  const bGraphqlKey = await createApiKey(database.prisma, { workspaceId: b.workspace.id, name: `abuse graphql ${Date.now()}`, actor: { email: null } });
-  const bExportKey = await createApiKey(database.prisma, { workspaceId: b.workspace.id, name: `abuse export ${Date.now()}`, actor: { email: null } });
+  const bGraphqlKey = await createApiKey(database.prisma, {
+    workspaceId: b.workspace.id,
+    name: `abuse graphql ${Date.now()}`,
+    actor: { email: null },
+  });
+  const bExportKey = await createApiKey(database.prisma, {
+    workspaceId: b.workspace.id,
+    name: `abuse export ${Date.now()}`,
+    actor: { email: null },
+  });
   const service = await startService({ DATABASE_URL: embedded.url, WEBHOOK_WORKER: 'false' });
   const rssSamples: number[] = [];
   const sampler = setInterval(() => rssSamples.push(rssMb(service.pid, 'VmRSS')), 100);
@@ -134,15 +169,42 @@ runBench(async () => {
     const today = new Date().toISOString().slice(0, 10);
     const week = `dateFrom=${addDays(today, -6)}&dateTo=${today}`;
 
-    const mcpHeaders = (token: string, version = '2025-06-18') => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': version });
+    const mcpHeaders = (token: string, version = '2025-06-18') => ({
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': version,
+    });
     const send = (request: Buffer) => async () => (await client.send(request)).status;
     const bDoors = {
       'v1 GET /clients': send(client.prepare('GET', '/api/v1/clients', { authorization: `Bearer ${b.key.secret}` })),
-      'GraphQL query': send(client.prepare('POST', '/graphql', { authorization: `Bearer ${bGraphqlKey.secret}`, 'content-type': 'application/json' }, JSON.stringify({ query: `{ node(id: "${b.report.id}") { id } }` }))),
-      'MCP tools/call': send(client.prepare('POST', '/mcp/x/all', mcpHeaders(tokenB), JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_clients', arguments: {} } }))),
+      'GraphQL query': send(
+        client.prepare(
+          'POST',
+          '/graphql',
+          { authorization: `Bearer ${bGraphqlKey.secret}`, 'content-type': 'application/json' },
+          JSON.stringify({ query: `{ node(id: "${b.report.id}") { id } }` }),
+        ),
+      ),
+      'MCP tools/call': send(
+        client.prepare(
+          'POST',
+          '/mcp/x/all',
+          mcpHeaders(tokenB),
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'tools/call',
+            params: { name: 'list_clients', arguments: {} },
+          }),
+        ),
+      ),
       // Exports answer chunked: fetch reads them to the end.
       'v1 CSV export (7 days of answers)': async () => {
-        const response = await fetch(`${service.baseUrl}/api/v1/ai-visibility/projects/${b.project.id}/answers?${week}`, { headers: { authorization: `Bearer ${bExportKey.secret}`, accept: 'text/csv' } });
+        const response = await fetch(
+          `${service.baseUrl}/api/v1/ai-visibility/projects/${b.project.id}/answers?${week}`,
+          { headers: { authorization: `Bearer ${bExportKey.secret}`, accept: 'text/csv' } },
+        );
         await response.arrayBuffer();
         return response.status;
       },
@@ -157,21 +219,70 @@ runBench(async () => {
 
     // The abuses, all at once, from workspace A.
     const ids = JSON.stringify(a.answerIds);
-    const aliases = Array.from({ length: 16 }, (_, index) => `a${index}: nodes(ids: ${ids}) { ... on AiVisibilityAnswer { text prompt citations { url title } } }`).join(' ');
-    const answerCall = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_answer', arguments: { id: a.project.id, answerId: a.answerIds[id % a.answerIds.length] } } });
+    const aliases = Array.from(
+      { length: 16 },
+      (_, index) =>
+        `a${index}: nodes(ids: ${ids}) { ... on AiVisibilityAnswer { text prompt citations { url title } } }`,
+    ).join(' ');
+    const answerCall = (id: number) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'get_answer', arguments: { id: a.project.id, answerId: a.answerIds[id % a.answerIds.length] } },
+    });
     const batch = JSON.stringify(Array.from({ length: 100 }, (_, index) => answerCall(index + 1)));
-    const wire = (method: string, path: string, headers: Record<string, string>, body?: string) => client.prepare(method, path, headers, body).toString('base64');
+    const wire = (method: string, path: string, headers: Record<string, string>, body?: string) =>
+      client.prepare(method, path, headers, body).toString('base64');
     const plan: AttackPlan = {
       baseUrl: service.baseUrl,
       stalled: [
-        ...(ABUSES.has('exports') ? [{ name: HELD_EXPORTS, request: wire('GET', `/api/v1/ai-visibility/projects/${a.project.id}/answers?dateFrom=${addDays(today, -29)}&dateTo=${today}`, { authorization: `Bearer ${a.key.secret}`, accept: 'text/csv' }), count: 8, readBytes: 300 }] : []),
-        ...(ABUSES.has('graphql') ? [{ name: HUGE_GRAPHQL, request: wire('POST', '/graphql', { authorization: `Bearer ${a.key.secret}`, 'content-type': 'application/json' }, JSON.stringify({ query: `{ ${aliases} }` })), count: 4, readBytes: 0 }] : []),
+        ...(ABUSES.has('exports')
+          ? [
+              {
+                name: HELD_EXPORTS,
+                request: wire(
+                  'GET',
+                  `/api/v1/ai-visibility/projects/${a.project.id}/answers?dateFrom=${addDays(today, -29)}&dateTo=${today}`,
+                  { authorization: `Bearer ${a.key.secret}`, accept: 'text/csv' },
+                ),
+                count: 8,
+                readBytes: 300,
+              },
+            ]
+          : []),
+        ...(ABUSES.has('graphql')
+          ? [
+              {
+                name: HUGE_GRAPHQL,
+                request: wire(
+                  'POST',
+                  '/graphql',
+                  { authorization: `Bearer ${a.key.secret}`, 'content-type': 'application/json' },
+                  JSON.stringify({ query: `{ ${aliases} }` }),
+                ),
+                count: 4,
+                readBytes: 0,
+              },
+            ]
+          : []),
       ],
       floods: [
-        ...(ABUSES.has('flood') ? [{ name: MCP_FLOOD, request: wire('POST', '/mcp/x/all', mcpHeaders(tokenA), JSON.stringify(answerCall(1))), concurrency: 8 }] : []),
+        ...(ABUSES.has('flood')
+          ? [
+              {
+                name: MCP_FLOOD,
+                request: wire('POST', '/mcp/x/all', mcpHeaders(tokenA), JSON.stringify(answerCall(1))),
+                concurrency: 8,
+              },
+            ]
+          : []),
         ...(ABUSES.has('batches')
           ? [
-              { name: OLD_ERA_BATCHES, request: wire('POST', '/mcp/x/all', mcpHeaders(tokenA, '2025-03-26'), batch), concurrency: 2 },
+              {
+                name: OLD_ERA_BATCHES,
+                request: wire('POST', '/mcp/x/all', mcpHeaders(tokenA, '2025-03-26'), batch),
+                concurrency: 2,
+              },
               { name: NEW_ERA_BATCHES, request: wire('POST', '/mcp/x/all', mcpHeaders(tokenA), batch), concurrency: 1 },
             ]
           : []),
@@ -179,7 +290,8 @@ runBench(async () => {
     };
     const attacker = fork(new URL('./abuse-attacker.ts', import.meta.url), { execArgv: ['--import', 'tsx'] });
     os.setPriority(attacker.pid!, ATTACKER_NICE);
-    const fromAttacker = () => new Promise<unknown>((resolve, reject) => attacker.once('message', resolve).once('exit', reject));
+    const fromAttacker = () =>
+      new Promise<unknown>((resolve, reject) => attacker.once('message', resolve).once('exit', reject));
     attacker.send(plan);
     await fromAttacker();
 
@@ -198,11 +310,16 @@ runBench(async () => {
     const eventLoopDelayMaxMs = 1000 * duringAbuse('signalboard_nodejs_eventloop_lag_max_seconds');
     const eventLoopDelayP99Ms = 1000 * duringAbuse('signalboard_nodejs_eventloop_lag_p99_seconds');
     const mb = (name: string) => Math.round(duringAbuse(name) / 1024 / 1024);
-    const parts = Object.entries(residentParts(service.pid)).map(([part, size]) => `${part} ${size}`).join(', ');
+    const parts = Object.entries(residentParts(service.pid))
+      .map(([part, size]) => `${part} ${size}`)
+      .join(', ');
     const heapText = `V8 heap ${mb('signalboard_nodejs_heap_size_used_bytes')} MB used of ${mb('signalboard_nodejs_heap_size_total_bytes')}, external ${mb('signalboard_nodejs_external_memory_bytes')}; resident MB: ${parts}`;
     attacker.send('stop');
     const outcome = (await fromAttacker()) as AttackOutcome;
-    const stalledText = (name: string) => (outcome.stalled[name] ? `${outcome.stalled[name].opened} opened; first lines: ${statusText(new Map(outcome.stalled[name].firstLines))}` : 'not run');
+    const stalledText = (name: string) =>
+      outcome.stalled[name]
+        ? `${outcome.stalled[name].opened} opened; first lines: ${statusText(new Map(outcome.stalled[name].firstLines))}`
+        : 'not run';
     const floodText = (name: string) => (outcome.floods[name] ? statusText(new Map(outcome.floods[name])) : 'not run');
     client.close();
     const peakRss = Math.max(...rssSamples, rssMb(service.pid, 'VmHWM'));
@@ -222,7 +339,9 @@ runBench(async () => {
         failures: q.failures + x.failures,
       };
     });
-    console.log(`\nbench:abuse — workspace B beside workspace A's abuse (${new Date().toISOString().slice(0, 10)}, quiet ${QUIET_SECONDS} s, abuse ${ABUSE_SECONDS} s)`);
+    console.log(
+      `\nbench:abuse — workspace B beside workspace A's abuse (${new Date().toISOString().slice(0, 10)}, quiet ${QUIET_SECONDS} s, abuse ${ABUSE_SECONDS} s)`,
+    );
     console.table(rows);
     console.log('\nWhat workspace A got');
     console.table([
@@ -230,7 +349,10 @@ runBench(async () => {
       { abuse: HUGE_GRAPHQL, outcome: stalledText(HUGE_GRAPHQL) },
       { abuse: 'responses the service cut for not reading', outcome: String(await responsesCut()) },
       { abuse: "service's memory as the abuse ends", outcome: heapText },
-      { abuse: "service's event-loop delay during the abuse (p99 / max)", outcome: `${eventLoopDelayP99Ms.toFixed(1)} / ${eventLoopDelayMaxMs.toFixed(1)} ms` },
+      {
+        abuse: "service's event-loop delay during the abuse (p99 / max)",
+        outcome: `${eventLoopDelayP99Ms.toFixed(1)} / ${eventLoopDelayMaxMs.toFixed(1)} ms`,
+      },
       { abuse: MCP_FLOOD, outcome: floodText(MCP_FLOOD) },
       { abuse: OLD_ERA_BATCHES, outcome: floodText(OLD_ERA_BATCHES) },
       { abuse: NEW_ERA_BATCHES, outcome: floodText(NEW_ERA_BATCHES) },

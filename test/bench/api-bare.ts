@@ -10,7 +10,15 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { connectDatabase } from '../../src/db/client.js';
 import { addDays } from '../../src/dates/civil-date.js';
-import { benchApiFixtures, benchDatabase, cpuMs, root, startBaselineServer, startService, type ServerHandle } from './harness.js';
+import {
+  benchApiFixtures,
+  benchDatabase,
+  cpuMs,
+  root,
+  startBaselineServer,
+  startService,
+  type ServerHandle,
+} from './harness.js';
 import { firstDifference } from './hand-sql.js';
 import { topFrames } from './cpu-profile.js';
 
@@ -29,7 +37,8 @@ interface Round {
 }
 
 /** utime, stime, cutime and cstime of a process, in clock ticks (/proc/<pid>/stat). */
-const times = (pid: string) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ').slice(11, 15).map(Number);
+const times = (pid: string) =>
+  readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ').slice(11, 15).map(Number);
 
 /**
  * CPU of the benchmark database's processes, in ms: its postmaster (postmaster.pid's first line),
@@ -54,7 +63,12 @@ function databaseCpuMs(postmaster: number | null) {
 
 let postmasterPid: number | null = null;
 
-async function load(server: ServerHandle, path: string, headers: Record<string, string>, seconds: number): Promise<Round> {
+async function load(
+  server: ServerHandle,
+  path: string,
+  headers: Record<string, string>,
+  seconds: number,
+): Promise<Round> {
   const [server0, database0] = [cpuMs(server.pid), databaseCpuMs(postmasterPid)];
   const result = await autocannon({ url: server.baseUrl + path, connections: CONNECTIONS, duration: seconds, headers });
   if (result.non2xx + result.errors > 0) throw new Error(`${path}: ${result.non2xx} non-2xx, ${result.errors} errors`);
@@ -75,13 +89,19 @@ const casesOf = (reportId: string, projectId: string, today: string) =>
     ['GET /clients', '/api/v1/clients'],
     ['GET /reports/{id}', `/api/v1/reports/${reportId}`],
     ['GET /reports/{id}/data', `/api/v1/reports/${reportId}/data`],
-    ['metrics, 30 days', `/api/v1/ai-visibility/projects/${projectId}/metrics?dateFrom=${addDays(today, -29)}&dateTo=${today}&limit=1000`],
+    [
+      'metrics, 30 days',
+      `/api/v1/ai-visibility/projects/${projectId}/metrics?dateFrom=${addDays(today, -29)}&dateTo=${today}&limit=1000`,
+    ],
   ] as const;
 
 async function setUp() {
   const embedded = await benchDatabase();
   const pidFile = path.join(root, '.data/bench-postgres/postmaster.pid');
-  postmasterPid = process.env.BENCH_DATABASE_URL || !existsSync(pidFile) ? null : Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  postmasterPid =
+    process.env.BENCH_DATABASE_URL || !existsSync(pidFile)
+      ? null
+      : Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
   const database = connectDatabase(embedded.url, 2);
   const { report, project, key } = await benchApiFixtures(database);
   const env = {
@@ -110,7 +130,10 @@ export async function profileAgainstLoad() {
   for (const [label, path_] of cases) {
     for (const mode of ['cached', 'cold'] as const) {
       const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-profile-'));
-      const server = await startService(mode === 'cold' ? { ...env, DATA_CACHE_MAX_BYTES: '0' } : env, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+      const server = await startService(mode === 'cold' ? { ...env, DATA_CACHE_MAX_BYTES: '0' } : env, [
+        '--cpu-prof',
+        `--cpu-prof-dir=${dir}`,
+      ]);
       await load(server, path_, headers, ROUND_SECONDS);
       const measured = await load(server, path_, headers, ROUND_SECONDS * ROUNDS);
       await server.stop();
@@ -133,7 +156,9 @@ export async function benchAgainstBare() {
 
   // The same work on both sides: the bodies agree before anything is timed.
   for (const [label, path] of cases) {
-    const [ours, bare] = await Promise.all([servers.cold, servers.bare].map(async (server) => (await fetch(server.baseUrl + path, { headers })).json()));
+    const [ours, bare] = await Promise.all(
+      [servers.cold, servers.bare].map(async (server) => (await fetch(server.baseUrl + path, { headers })).json()),
+    );
     const difference = firstDifference(ours, bare);
     if (difference) console.warn(`${label}: the service and the bare server differ at ${difference}`);
   }
@@ -168,11 +193,21 @@ export async function benchAgainstBare() {
         });
       }
       const floor = TARGETS[mode];
-      targets.push({ target: `${label}, ${mode}: throughput ≥ ${floor}× bare (mean; rounds)`, value: `${mean(throughput).toFixed(2)} (${range(throughput)})`, met: mean(throughput) >= floor });
-      targets.push({ target: `${label}, ${mode}: p99 ≤ ${TARGETS.p99}× bare (mean; rounds)`, value: `${mean(p99).toFixed(2)} (${range(p99)})`, met: mean(p99) <= TARGETS.p99 });
+      targets.push({
+        target: `${label}, ${mode}: throughput ≥ ${floor}× bare (mean; rounds)`,
+        value: `${mean(throughput).toFixed(2)} (${range(throughput)})`,
+        met: mean(throughput) >= floor,
+      });
+      targets.push({
+        target: `${label}, ${mode}: p99 ≤ ${TARGETS.p99}× bare (mean; rounds)`,
+        value: `${mean(p99).toFixed(2)} (${range(p99)})`,
+        met: mean(p99) <= TARGETS.p99,
+      });
     }
   }
-  console.log(`\nv1 against the tuned bare server: ${CONNECTIONS} connections, ${ROUNDS} alternated rounds of ${ROUND_SECONDS} s (${today}, Node ${process.version})`);
+  console.log(
+    `\nv1 against the tuned bare server: ${CONNECTIONS} connections, ${ROUNDS} alternated rounds of ${ROUND_SECONDS} s (${today}, Node ${process.version})`,
+  );
   console.table(rows);
   console.table(targets);
   await Promise.all(Object.values(servers).map((server) => server.stop()));

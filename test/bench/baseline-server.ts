@@ -8,14 +8,23 @@ import { createServer } from 'node:http';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import pg from 'pg';
 import { handAiMetrics, handReportData } from './hand-sql.js';
-import { resolveComparePreset, resolveDatePreset, type ComparePreset, type DatePreset } from '../../src/reports/date-presets.js';
+import {
+  resolveComparePreset,
+  resolveDatePreset,
+  type ComparePreset,
+  type DatePreset,
+} from '../../src/reports/date-presets.js';
 import { todayIn } from '../../src/dates/civil-date.js';
 import { API_SESSION_SETTINGS } from '../../src/db/session-settings.js';
 
 // Dates as the service writes them ('YYYY-MM-DD'), as any server answering JSON would.
 pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
 // The service's session settings too, so that plans are compared like for like.
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.BASELINE_POOL_SIZE ?? 10), options: API_SESSION_SETTINGS });
+const pool = new pg.Pool({
+  connectionString: process.env.DATABASE_URL,
+  max: Number(process.env.BASELINE_POOL_SIZE ?? 10),
+  options: API_SESSION_SETTINGS,
+});
 const statementNames = new Map<string, string>();
 const unnamedQuery = pool.query.bind(pool) as (config: pg.QueryConfig) => Promise<pg.QueryResult>;
 pool.query = ((text: string, values?: unknown[]) => {
@@ -30,7 +39,10 @@ async function authenticate(header: string | undefined): Promise<string | null> 
   if (!match) return null;
   let key = keys.get(match[1]!);
   if (!key) {
-    const { rows } = await pool.query('SELECT workspace_id, secret_hash FROM api_keys WHERE id = $1 AND revoked_at IS NULL', [match[1]]);
+    const { rows } = await pool.query(
+      'SELECT workspace_id, secret_hash FROM api_keys WHERE id = $1 AND revoked_at IS NULL',
+      [match[1]],
+    );
     if (!rows[0]) return null;
     key = { workspaceId: rows[0].workspace_id, hash: rows[0].secret_hash };
     keys.set(match[1]!, key);
@@ -58,36 +70,79 @@ const server = createServer(async (req, res) => {
          FROM clients c WHERE c.workspace_id = $1 ORDER BY c.created_at DESC, c.id DESC LIMIT 500`,
         [workspaceId],
       );
-      const total = rows.length < 500 ? rows.length : (await pool.query('SELECT count(*)::int AS n FROM clients WHERE workspace_id = $1', [workspaceId])).rows[0].n;
+      const total =
+        rows.length < 500
+          ? rows.length
+          : (await pool.query('SELECT count(*)::int AS n FROM clients WHERE workspace_id = $1', [workspaceId])).rows[0]
+              .n;
       return send(res, 200, { data: rows, meta: { total, truncated: total > rows.length } });
     }
     if (url === '/api/v1/reports') {
-      const { rows } = await pool.query('SELECT id, name, client_id AS "clientId", created_at AS "createdAt", updated_at AS "updatedAt" FROM reports WHERE workspace_id = $1 AND archived_at IS NULL ORDER BY created_at DESC, id DESC LIMIT 500', [workspaceId]);
-      const total = rows.length < 500 ? rows.length : (await pool.query('SELECT count(*)::int AS n FROM reports WHERE workspace_id = $1 AND archived_at IS NULL', [workspaceId])).rows[0].n;
+      const { rows } = await pool.query(
+        'SELECT id, name, client_id AS "clientId", created_at AS "createdAt", updated_at AS "updatedAt" FROM reports WHERE workspace_id = $1 AND archived_at IS NULL ORDER BY created_at DESC, id DESC LIMIT 500',
+        [workspaceId],
+      );
+      const total =
+        rows.length < 500
+          ? rows.length
+          : (
+              await pool.query(
+                'SELECT count(*)::int AS n FROM reports WHERE workspace_id = $1 AND archived_at IS NULL',
+                [workspaceId],
+              )
+            ).rows[0].n;
       return send(res, 200, { data: rows, meta: { total, truncated: total > rows.length } });
     }
     if (url === '/api/v1/ai-visibility/projects') {
-      const { rows } = await pool.query('SELECT id, name, client_id AS "clientId", brand, competitors, models, locales, domains, competitor_domains AS "competitorDomains", created_at AS "createdAt" FROM ai_projects WHERE workspace_id = $1 ORDER BY created_at DESC, id DESC LIMIT 500', [workspaceId]);
-      const total = rows.length < 500 ? rows.length : (await pool.query('SELECT count(*)::int AS n FROM ai_projects WHERE workspace_id = $1', [workspaceId])).rows[0].n;
+      const { rows } = await pool.query(
+        'SELECT id, name, client_id AS "clientId", brand, competitors, models, locales, domains, competitor_domains AS "competitorDomains", created_at AS "createdAt" FROM ai_projects WHERE workspace_id = $1 ORDER BY created_at DESC, id DESC LIMIT 500',
+        [workspaceId],
+      );
+      const total =
+        rows.length < 500
+          ? rows.length
+          : (await pool.query('SELECT count(*)::int AS n FROM ai_projects WHERE workspace_id = $1', [workspaceId]))
+              .rows[0].n;
       return send(res, 200, { data: rows, meta: { total, truncated: total > rows.length } });
     }
     const report = /^\/api\/v1\/reports\/(rep_[0-9A-Za-z]{20})$/.exec(url);
     if (report) {
-      const { rows } = await pool.query('SELECT id, name, client_id AS "clientId", created_at AS "createdAt", updated_at AS "updatedAt", definition FROM reports WHERE id = $1 AND workspace_id = $2 AND archived_at IS NULL', [report[1], workspaceId]);
+      const { rows } = await pool.query(
+        'SELECT id, name, client_id AS "clientId", created_at AS "createdAt", updated_at AS "updatedAt", definition FROM reports WHERE id = $1 AND workspace_id = $2 AND archived_at IS NULL',
+        [report[1], workspaceId],
+      );
       if (!rows[0]) return send(res, 404, { error: { code: 'not_found', message: 'No such report.' } });
       return send(res, 200, { data: rows[0], meta: {} });
     }
     const reportData = /^\/api\/v1\/reports\/(rep_[0-9A-Za-z]{20})\/data$/.exec(url);
     if (reportData) {
-      const { rows } = await pool.query('SELECT id, client_id AS "clientId", definition FROM reports WHERE id = $1 AND workspace_id = $2 AND archived_at IS NULL', [reportData[1], workspaceId]);
+      const { rows } = await pool.query(
+        'SELECT id, client_id AS "clientId", definition FROM reports WHERE id = $1 AND workspace_id = $2 AND archived_at IS NULL',
+        [reportData[1], workspaceId],
+      );
       if (!rows[0]) return send(res, 404, { error: { code: 'not_found', message: 'No such report.' } });
       const { dateConfig } = rows[0].definition;
-      const range = resolveDatePreset((search.get('datePreset') ?? dateConfig.datePreset) as DatePreset, todayIn(dateConfig.timezone, new Date()));
-      return send(res, 200, await handReportData(pool, rows[0], range, resolveComparePreset((search.get('comparePreset') ?? dateConfig.comparePreset) as ComparePreset, range)));
+      const range = resolveDatePreset(
+        (search.get('datePreset') ?? dateConfig.datePreset) as DatePreset,
+        todayIn(dateConfig.timezone, new Date()),
+      );
+      return send(
+        res,
+        200,
+        await handReportData(
+          pool,
+          rows[0],
+          range,
+          resolveComparePreset((search.get('comparePreset') ?? dateConfig.comparePreset) as ComparePreset, range),
+        ),
+      );
     }
     const metrics = /^\/api\/v1\/ai-visibility\/projects\/(prj_[0-9A-Za-z]{20})\/metrics$/.exec(url);
     if (metrics) {
-      const { rows } = await pool.query('SELECT id FROM ai_projects WHERE id = $1 AND workspace_id = $2 AND archived_at IS NULL', [metrics[1], workspaceId]);
+      const { rows } = await pool.query(
+        'SELECT id FROM ai_projects WHERE id = $1 AND workspace_id = $2 AND archived_at IS NULL',
+        [metrics[1], workspaceId],
+      );
       if (!rows[0]) return send(res, 404, { error: { code: 'not_found', message: 'No such project.' } });
       return send(res, 200, await handAiMetrics(pool, metrics[1]!, search.get('dateFrom')!, search.get('dateTo')!));
     }

@@ -40,21 +40,52 @@ function time(label: string, run: () => unknown, rounds = 20_000): void {
 }
 
 console.log(`ProjectAnswers cost (pothos): ${operationCost(schema, document, 'ProjectAnswers', variables, context)}`);
-time('ProjectAnswers, @pothos/plugin-complexity', () => operationCost(schema, document, 'ProjectAnswers', variables, context));
+time('ProjectAnswers, @pothos/plugin-complexity', () =>
+  operationCost(schema, document, 'ProjectAnswers', variables, context),
+);
 // The same declarations read by graphql-query-complexity (its own estimator signature differs).
-type Declared = number | { field?: number; multiplier?: number } | ((args: unknown, ctx: unknown, field: unknown) => number | { field?: number; multiplier?: number });
+type Declared =
+  | number
+  | { field?: number; multiplier?: number }
+  | ((args: unknown, ctx: unknown, field: unknown) => number | { field?: number; multiplier?: number });
 const declared: ComplexityEstimator = ({ field, args, childComplexity }) => {
   const option = field.extensions?.complexity as Declared | undefined;
   const value = typeof option === 'function' ? option(args, context, field) : option;
   if (typeof value === 'number') return value + childComplexity;
   return (value?.field ?? 1) + (value?.multiplier ?? 1) * childComplexity;
 };
-console.log(`ProjectAnswers cost (graphql-query-complexity): ${getComplexity({ schema, query: document, variables, operationName: 'ProjectAnswers', estimators: [declared] })}`);
-time('ProjectAnswers, graphql-query-complexity', () => getComplexity({ schema, query: document, variables, operationName: 'ProjectAnswers', estimators: [declared] }));
+console.log(
+  `ProjectAnswers cost (graphql-query-complexity): ${getComplexity({ schema, query: document, variables, operationName: 'ProjectAnswers', estimators: [declared] })}`,
+);
+time('ProjectAnswers, graphql-query-complexity', () =>
+  getComplexity({ schema, query: document, variables, operationName: 'ProjectAnswers', estimators: [declared] }),
+);
 
 // A v1-sized answer: a page of 100 answers of ~2 KB text with their citations.
-const answer = (i: number) => ({ id: `ans_${i}`, promptId: 'pmt_1', prompt: 'Which CRM is best for a small agency?', date: '2026-11-01', model: 'chatgpt', locale: 'en-US', text: 'x'.repeat(2000), brandMentions: 2, totalMentions: 5, position: 1, sentiment: 'positive', competitors: [{ name: 'Acme', mentions: 1, position: 2 }], citations: Array.from({ length: 5 }, (_, c) => ({ position: c + 1, url: `https://example.com/${c}`, domain: 'example.com', title: 'A page' })) });
-const page = { data: Array.from({ length: 100 }, (_, i) => answer(i)), meta: { total: 1000, truncated: true, nextCursor: 'abc' } };
+const answer = (i: number) => ({
+  id: `ans_${i}`,
+  promptId: 'pmt_1',
+  prompt: 'Which CRM is best for a small agency?',
+  date: '2026-11-01',
+  model: 'chatgpt',
+  locale: 'en-US',
+  text: 'x'.repeat(2000),
+  brandMentions: 2,
+  totalMentions: 5,
+  position: 1,
+  sentiment: 'positive',
+  competitors: [{ name: 'Acme', mentions: 1, position: 2 }],
+  citations: Array.from({ length: 5 }, (_, c) => ({
+    position: c + 1,
+    url: `https://example.com/${c}`,
+    domain: 'example.com',
+    title: 'A page',
+  })),
+});
+const page = {
+  data: Array.from({ length: 100 }, (_, i) => answer(i)),
+  meta: { total: 1000, truncated: true, nextCursor: 'abc' },
+};
 time('100 answers: pathOverSize under a 16 MB cap', () => pathOverSize(page, 16 * 1024 * 1024), 5_000);
 time('100 answers: JSON.stringify (what the door does anyway)', () => JSON.stringify(page), 5_000);
 
@@ -110,8 +141,14 @@ async function step(label: string, run: () => unknown, { rounds = 100_000, await
 
 const key = generateApiKey();
 const keyRow = {
-  id: key.keyId, workspace_id: 'ws_bench', secret_hash: key.secretHash, scopes: ['reports:read'],
-  expires_at: null, revoked_at: null, plan: 'pro', timezone: 'UTC',
+  id: key.keyId,
+  workspace_id: 'ws_bench',
+  secret_hash: key.secretHash,
+  scopes: ['reports:read'],
+  expires_at: null,
+  revoked_at: null,
+  plan: 'pro',
+  timezone: 'UTC',
 };
 const stubSql = { query: async (sql: string) => ({ rows: sql.startsWith('SELECT') ? [keyRow] : [] }) };
 const authenticator = createApiKeyAuthenticator(stubSql);
@@ -124,7 +161,10 @@ const admission = createAdmission({ authenticator, store, config: shareConfig, c
 const v1Request = new Request('http://bench.local/api/v1/clients', { headers: { authorization } });
 const principal = await authenticator.authenticate(authorization, new Date());
 const policy = shareConfig.RATE_LIMIT_PRO;
-const buckets = [{ key: `{ws_bench}:${key.keyId}`, policy }, { key: '{ws_bench}:workspace', policy }];
+const buckets = [
+  { key: `{ws_bench}:${key.keyId}`, policy },
+  { key: '{ws_bench}:workspace', policy },
+];
 /** A request as app.ts runs it: handled inside its workspace share, which it gives back once answered. */
 const tracked = async (handle: () => Promise<unknown>) => {
   const request = concurrency.track(handle);
@@ -138,23 +178,45 @@ const statement = () => resolvedRows;
 
 // A v1 metrics body: 1 000 (date, model, locale) rows with three competitors each, and its totals.
 const counters = {
-  totalRuns: 40, visibilityCount: 31, mentionCount: 57, totalMentionCount: 140, positionedCount: 29,
-  positionSum: 61, positiveCount: 20, neutralCount: 8, negativeCount: 3,
+  totalRuns: 40,
+  visibilityCount: 31,
+  mentionCount: 57,
+  totalMentionCount: 140,
+  positionedCount: 29,
+  positionSum: 61,
+  positiveCount: 20,
+  neutralCount: 8,
+  negativeCount: 3,
 };
 const rates = { visibility: 0.775, shareOfVoice: 0.407, averagePosition: 2.1, sentiment: 0.548 };
 const competitor = (name: string) => ({
-  name, visibilityCount: 12, mentionCount: 19, positionedCount: 10, positionSum: 27, totalRuns: 40,
-  totalMentionCount: 140, visibility: 0.3, shareOfVoice: 0.135, averagePosition: 2.7,
+  name,
+  visibilityCount: 12,
+  mentionCount: 19,
+  positionedCount: 10,
+  positionSum: 27,
+  totalRuns: 40,
+  totalMentionCount: 140,
+  visibility: 0.3,
+  shareOfVoice: 0.135,
+  averagePosition: 2.7,
 });
 const models = ['chatgpt', 'gemini', 'perplexity', 'claude'];
 const locales = ['en-US', 'de-DE', 'fr-FR'];
 const metricsRow = (i: number) => ({
-  date: `2026-10-${String(1 + (i % 30)).padStart(2, '0')}`, model: models[i % 4], locale: locales[i % 3],
-  ...counters, ...rates, competitors: ['Acme', 'Globex', 'Initech'].map(competitor),
+  date: `2026-10-${String(1 + (i % 30)).padStart(2, '0')}`,
+  model: models[i % 4],
+  locale: locales[i % 3],
+  ...counters,
+  ...rates,
+  competitors: ['Acme', 'Globex', 'Initech'].map(competitor),
 });
 const totals = locales.map((locale) => ({
-  locale, ...counters, ...rates,
-  byModel: models.map((model) => ({ model, ...counters, ...rates })), competitors: ['Acme', 'Globex'].map(competitor),
+  locale,
+  ...counters,
+  ...rates,
+  byModel: models.map((model) => ({ model, ...counters, ...rates })),
+  competitors: ['Acme', 'Globex'].map(competitor),
 }));
 const rows = Array.from({ length: 1000 }, (_, i) => metricsRow(i));
 const metricsBody = {
@@ -175,25 +237,39 @@ const refusals = createRefusalPause(1_000);
 
 const awaited = { awaited: true };
 await step('loop overhead: await a resolved promise', () => resolvedRows, awaited);
-await step('admission: admit in its share (key cached, 2 buckets), release', () =>
-  tracked(() => admission.admit(v1Request)), awaited);
+await step(
+  'admission: admit in its share (key cached, 2 buckets), release',
+  () => tracked(() => admission.admit(v1Request)),
+  awaited,
+);
 await step('  authenticate, key cached', () => authenticator.authenticate(authorization, new Date()), awaited);
 await step('  token buckets: memory store take, 2 buckets', () => store.take(buckets, Date.now()), awaited);
-await step('  meter in its share (admission without the key)', () =>
-  tracked(() => admission.meter(principal)), awaited);
-await step('workspace share: track + enter + release', () =>
-  tracked(async () => concurrency.enter('ws_bench', 'automation')), awaited);
+await step(
+  '  meter in its share (admission without the key)',
+  () => tracked(() => admission.meter(principal)),
+  awaited,
+);
+await step(
+  'workspace share: track + enter + release',
+  () => tracked(async () => concurrency.enter('ws_bench', 'automation')),
+  awaited,
+);
 await step('statement: called directly', statement, awaited);
 await step('statement share: run, share free', () => statementShares.run('ws_bench', statement), awaited);
-await step('response size: pathOverSize, 1 000 metrics rows', () =>
-  sizeCheck.pathOverSize(metricsBody, 16 << 20), { rounds: 500 });
+await step('response size: pathOverSize, 1 000 metrics rows', () => sizeCheck.pathOverSize(metricsBody, 16 << 20), {
+  rounds: 500,
+});
 await step('  JSON.stringify of the same body (for scale)', () => JSON.stringify(metricsBody), { rounds: 200 });
-await step('stall watch: watch + attribute + close', () => {
-  stalls.watch(response);
-  stalls.attribute(response, 'ws_bench');
-  response.emit('close');
-  response.removeAllListeners('close');
-}, { rounds: 300_000 });
+await step(
+  'stall watch: watch + attribute + close',
+  () => {
+    stalls.watch(response);
+    stalls.attribute(response, 'ws_bench');
+    response.emit('close');
+    response.removeAllListeners('close');
+  },
+  { rounds: 300_000 },
+);
 await step('refusal pause: afterResponse (200)', () => refusals.afterResponse(answered, socket), { rounds: 300_000 });
 server.emit('close');
 

@@ -10,7 +10,11 @@ interface ProfileNode {
   hitCount?: number;
 }
 
-const shortUrl = (url: string) => url.replace(/^file:\/\//, '').replace(/^.*\/(node_modules\/)/, '$1').replace(/^.*\/dist\//, 'dist/') || '(native)';
+const shortUrl = (url: string) =>
+  url
+    .replace(/^file:\/\//, '')
+    .replace(/^.*\/(node_modules\/)/, '$1')
+    .replace(/^.*\/dist\//, 'dist/') || '(native)';
 
 /** The top `count` functions and files by self time, in percent of all samples, of every profile in `dir`. */
 export function topFrames(dir: string, count = 20) {
@@ -31,6 +35,9 @@ export function topFrames(dir: string, count = 20) {
     }
   }
   const top = (map: Map<string, number>) =>
-    [...map].sort((a, b) => b[1] - a[1]).slice(0, count).map(([frame, hits]) => ({ frame, 'self %': Number(((100 * hits) / total).toFixed(1)) }));
+    [...map]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, count)
+      .map(([frame, hits]) => ({ frame, 'self %': Number(((100 * hits) / total).toFixed(1)) }));
   return { functions: top(byFunction), files: top(byFile) };
 }

@@ -9,7 +9,14 @@ import { relativeChange } from '../../src/reports/engine.js';
 import type { ReportDefinition, Widget } from '../../src/reports/definition.js';
 import { bucketCoverage, bucketsOf } from '../../src/reports/date-presets.js';
 import { daysBetweenInclusive, type DateRange } from '../../src/dates/civil-date.js';
-import { competitorMetrics, COUNTER_FIELDS, ratesOf, sumCounters, type CompetitorCounters, type ScanCounters } from '../../src/ai-visibility/pooled-rates.js';
+import {
+  competitorMetrics,
+  COUNTER_FIELDS,
+  ratesOf,
+  sumCounters,
+  type CompetitorCounters,
+  type ScanCounters,
+} from '../../src/ai-visibility/pooled-rates.js';
 import { COUNTER_COLUMNS, COUNTER_SELECT } from '../../src/ai-visibility/scan-columns.js';
 
 type Row = Record<string, number>;
@@ -20,11 +27,20 @@ const baseColumns = (provider: ProviderId) =>
     .map(([name]) => name);
 
 /** The report's data as `GET /api/v1/reports/{id}/data` answers it: one query per widget and range. */
-export async function handReportData(pool: pg.Pool, report: { id: string; clientId: string; definition: ReportDefinition }, range: DateRange, compare: DateRange | null) {
+export async function handReportData(
+  pool: pg.Pool,
+  report: { id: string; clientId: string; definition: ReportDefinition },
+  range: DateRange,
+  compare: DateRange | null,
+) {
   const where = `client_id = $1 AND provider = $2::"Provider" AND date BETWEEN $3::date AND $4::date`;
   const ranges = compare ? [range, compare] : [range];
   const perRange = (sql: string, widget: Widget, extra: unknown[] = []) =>
-    Promise.all(ranges.map(async (r) => (await pool.query(sql, [report.clientId, widget.provider, r.from, r.to, ...extra])).rows as Row[]));
+    Promise.all(
+      ranges.map(
+        async (r) => (await pool.query(sql, [report.clientId, widget.provider, r.from, r.to, ...extra])).rows as Row[],
+      ),
+    );
   const widgets = await Promise.all(
     report.definition.widgets.map(async (widget) => {
       const provider = widget.provider as ProviderId;
@@ -32,7 +48,10 @@ export async function handReportData(pool: pg.Pool, report: { id: string; client
       const sums = columns.map((name) => `coalesce(sum(${name}), 0)::float8 AS ${name}`).join(', ');
       const value = (row: Row | undefined, metric: string) => metricValue(provider, metric, row ?? {});
       if (widget.type === 'kpi') {
-        const [current, previous] = await perRange(`SELECT ${sums} FROM metric_facts WHERE ${where} AND dimension = ''`, widget);
+        const [current, previous] = await perRange(
+          `SELECT ${sums} FROM metric_facts WHERE ${where} AND dimension = ''`,
+          widget,
+        );
         return widget.metrics.map((metric) => {
           const kpi = value(current![0], metric);
           const previousValue = previous ? value(previous[0], metric) : null;
@@ -40,7 +59,11 @@ export async function handReportData(pool: pg.Pool, report: { id: string; client
         });
       }
       if (widget.type === 'table') {
-        const [current, previous] = await perRange(`SELECT dimension_value, ${sums} FROM metric_facts WHERE ${where} AND dimension = $5 GROUP BY dimension_value`, widget, [widget.dimension]);
+        const [current, previous] = await perRange(
+          `SELECT dimension_value, ${sums} FROM metric_facts WHERE ${where} AND dimension = $5 GROUP BY dimension_value`,
+          widget,
+          [widget.dimension],
+        );
         const previousBy = new Map(previous?.map((row) => [row.dimension_value as unknown as string, row]));
         const total = (rows: Row[]) => {
           const summed: Row = {};
@@ -50,8 +73,16 @@ export async function handReportData(pool: pg.Pool, report: { id: string; client
         const valuesOf = (row: Row | undefined) => widget.metrics.map((m) => value(row, m));
         const nulls = widget.metrics.map(() => null);
         const rows = current!
-          .map((row) => ({ dimensionValue: row.dimension_value as unknown as string, values: valuesOf(row), previousValues: previous ? valuesOf(previousBy.get(row.dimension_value as unknown as string)) : nulls }))
-          .sort((a, b) => (b.values[0] ?? -Infinity) - (a.values[0] ?? -Infinity) || a.dimensionValue.localeCompare(b.dimensionValue))
+          .map((row) => ({
+            dimensionValue: row.dimension_value as unknown as string,
+            values: valuesOf(row),
+            previousValues: previous ? valuesOf(previousBy.get(row.dimension_value as unknown as string)) : nulls,
+          }))
+          .sort(
+            (a, b) =>
+              (b.values[0] ?? -Infinity) - (a.values[0] ?? -Infinity) ||
+              a.dimensionValue.localeCompare(b.dimensionValue),
+          )
           .slice(0, widget.limit ?? 10);
         return {
           widgetId: widget.id,
@@ -79,7 +110,8 @@ export async function handReportData(pool: pg.Pool, report: { id: string; client
           points: bucketsOf(range, granularity).map((bucket, index) => ({
             date: bucket,
             value: value(currentBy.get(bucket), metric),
-            previousValue: previous && previousBuckets[index] ? value(previousBy.get(previousBuckets[index]!), metric) : null,
+            previousValue:
+              previous && previousBuckets[index] ? value(previousBy.get(previousBuckets[index]!), metric) : null,
             ...bucketCoverage(bucket, granularity, range),
           })),
         })),
@@ -93,12 +125,26 @@ export async function handReportData(pool: pg.Pool, report: { id: string; client
   const covered = async (r: DateRange) => {
     const { rows } = await pool.query(
       `SELECT provider::text || '|' || dimension AS source, count(DISTINCT date)::int AS days FROM metric_facts
-       WHERE client_id = $1 AND date BETWEEN $2::date AND $3::date GROUP BY provider, dimension`, [report.clientId, r.from, r.to]);
+       WHERE client_id = $1 AND date BETWEEN $2::date AND $3::date GROUP BY provider, dimension`,
+      [report.clientId, r.from, r.to],
+    );
     const days = new Map(rows.map((row) => [row.source as string, row.days as number]));
-    return { ...r, days: daysBetweenInclusive(r), daysWithData: Math.min(...sources.map((source) => days.get(source) ?? 0)) };
+    return {
+      ...r,
+      days: daysBetweenInclusive(r),
+      daysWithData: Math.min(...sources.map((source) => days.get(source) ?? 0)),
+    };
   };
   const [coveredRange, coveredCompare] = await Promise.all([covered(range), compare ? covered(compare) : null]);
-  const data = { reportId: report.id, range: coveredRange, compareRange: coveredCompare, timezone: report.definition.dateConfig.timezone, kpis: [] as unknown[], charts: [] as unknown[], tables: [] as unknown[] };
+  const data = {
+    reportId: report.id,
+    range: coveredRange,
+    compareRange: coveredCompare,
+    timezone: report.definition.dateConfig.timezone,
+    kpis: [] as unknown[],
+    charts: [] as unknown[],
+    tables: [] as unknown[],
+  };
   report.definition.widgets.forEach((widget, index) => {
     if (widget.type === 'kpi') data.kpis.push(...(widgets[index] as unknown[]));
     else if (widget.type === 'table') data.tables.push(widgets[index]);
@@ -117,9 +163,19 @@ const METRICS_ROW_CAP = 1000;
  */
 export async function handAiMetrics(pool: pg.Pool, projectId: string, from: string, to: string) {
   const [rows, count, totals, competitorTotals] = await Promise.all([
-    pool.query(`SELECT date, model, locale, ${COUNTER_SELECT}, competitors FROM scans WHERE project_id = $1 AND date BETWEEN $2 AND $3 ORDER BY date DESC, locale, model LIMIT ${METRICS_ROW_CAP}`, [projectId, from, to]),
-    pool.query('SELECT count(*)::int AS n FROM scans WHERE project_id = $1 AND date BETWEEN $2 AND $3', [projectId, from, to]),
-    pool.query(`SELECT locale, model, ${COUNTER_FIELDS.map((field) => `sum(${COUNTER_COLUMNS[field]})::int AS "${field}"`).join(', ')} FROM scans WHERE project_id = $1 AND date BETWEEN $2 AND $3 GROUP BY locale, model ORDER BY locale, model`, [projectId, from, to]),
+    pool.query(
+      `SELECT date, model, locale, ${COUNTER_SELECT}, competitors FROM scans WHERE project_id = $1 AND date BETWEEN $2 AND $3 ORDER BY date DESC, locale, model LIMIT ${METRICS_ROW_CAP}`,
+      [projectId, from, to],
+    ),
+    pool.query('SELECT count(*)::int AS n FROM scans WHERE project_id = $1 AND date BETWEEN $2 AND $3', [
+      projectId,
+      from,
+      to,
+    ]),
+    pool.query(
+      `SELECT locale, model, ${COUNTER_FIELDS.map((field) => `sum(${COUNTER_COLUMNS[field]})::int AS "${field}"`).join(', ')} FROM scans WHERE project_id = $1 AND date BETWEEN $2 AND $3 GROUP BY locale, model ORDER BY locale, model`,
+      [projectId, from, to],
+    ),
     pool.query(
       `SELECT s.locale, c.name, sum(c."visibilityCount")::float8 AS "visibilityCount", sum(c."mentionCount")::float8 AS "mentionCount", sum(c."positionedCount")::float8 AS "positionedCount",
               sum(c."positionSum")::float8 AS "positionSum", sum(s.total_runs)::float8 AS "totalRuns", sum(s.total_mention_count)::float8 AS "totalMentionCount"
@@ -137,7 +193,13 @@ export async function handAiMetrics(pool: pg.Pool, projectId: string, from: stri
     data: {
       projectId,
       range: { from, to },
-      rows: rows.rows.map(({ competitors, ...row }) => ({ ...row, ...ratesOf(row), competitors: (competitors as CompetitorCounters[]).map((competitor) => competitorMetrics(competitor, row.totalRuns, row.totalMentionCount)) })),
+      rows: rows.rows.map(({ competitors, ...row }) => ({
+        ...row,
+        ...ratesOf(row),
+        competitors: (competitors as CompetitorCounters[]).map((competitor) =>
+          competitorMetrics(competitor, row.totalRuns, row.totalMentionCount),
+        ),
+      })),
       totals: [...modelsByLocale].map(([locale, models]) => {
         const counters = sumCounters(models);
         return {
@@ -147,7 +209,9 @@ export async function handAiMetrics(pool: pg.Pool, projectId: string, from: stri
           byModel: models.map((model) => ({ ...model, ...ratesOf(model) })),
           competitors: competitorTotals.rows
             .filter((row) => row.locale === locale)
-            .map(({ locale: _locale, totalRuns, totalMentionCount, ...competitor }) => competitorMetrics(competitor as CompetitorCounters, totalRuns, totalMentionCount)),
+            .map(({ locale: _locale, totalRuns, totalMentionCount, ...competitor }) =>
+              competitorMetrics(competitor as CompetitorCounters, totalRuns, totalMentionCount),
+            ),
         };
       }),
     },
@@ -160,11 +224,17 @@ export async function handAiMetrics(pool: pg.Pool, projectId: string, from: stri
  * they agree (numbers within a relative 1e-9: sums are added in another order).
  */
 export function firstDifference(ours: unknown, hand: unknown, path = '$'): string | null {
-  if (typeof ours === 'number' && typeof hand === 'number') return Math.abs(ours - hand) <= 1e-9 * Math.max(1, Math.abs(hand)) ? null : `${path}: ${ours} vs ${hand}`;
-  if (ours === null || hand === null || typeof ours !== 'object' || typeof hand !== 'object') return ours === hand ? null : `${path}: ${JSON.stringify(ours)} vs ${JSON.stringify(hand)}`;
+  if (typeof ours === 'number' && typeof hand === 'number')
+    return Math.abs(ours - hand) <= 1e-9 * Math.max(1, Math.abs(hand)) ? null : `${path}: ${ours} vs ${hand}`;
+  if (ours === null || hand === null || typeof ours !== 'object' || typeof hand !== 'object')
+    return ours === hand ? null : `${path}: ${JSON.stringify(ours)} vs ${JSON.stringify(hand)}`;
   const keys = new Set([...Object.keys(ours), ...Object.keys(hand)]);
   for (const key of keys) {
-    const difference = firstDifference((ours as Record<string, unknown>)[key], (hand as Record<string, unknown>)[key], `${path}.${key}`);
+    const difference = firstDifference(
+      (ours as Record<string, unknown>)[key],
+      (hand as Record<string, unknown>)[key],
+      `${path}.${key}`,
+    );
     if (difference) return difference;
   }
   return null;

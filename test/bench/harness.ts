@@ -26,11 +26,20 @@ export const BENCH_APP_SECRET_KEY = Buffer.alloc(32, 42).toString('base64');
 export async function benchDatabase(): Promise<EmbeddedDatabase> {
   if (process.env.BENCH_DATABASE_URL) {
     await migrate(process.env.BENCH_DATABASE_URL);
-    return { url: process.env.BENCH_DATABASE_URL, port: Number(new URL(process.env.BENCH_DATABASE_URL).port || 5432), shared: true, stop: async () => {} };
+    return {
+      url: process.env.BENCH_DATABASE_URL,
+      port: Number(new URL(process.env.BENCH_DATABASE_URL).port || 5432),
+      shared: true,
+      stop: async () => {},
+    };
   }
   mkdirSync(path.join(root, '.data'), { recursive: true });
   // BENCH_PG_PORT: another checkout's benchmark database may hold the default port.
-  const database = await startEmbeddedPostgres({ dataDir: path.join(root, '.data/bench-postgres'), port: Number(process.env.BENCH_PG_PORT ?? 54339), database: 'bench' });
+  const database = await startEmbeddedPostgres({
+    dataDir: path.join(root, '.data/bench-postgres'),
+    port: Number(process.env.BENCH_PG_PORT ?? 54339),
+    database: 'bench',
+  });
   await migrate(database.url);
   return database;
 }
@@ -48,7 +57,10 @@ export interface ServerHandle {
 /** BENCH_NODE_ARGS: Node flags for every service a benchmark starts (e.g. "--max-old-space-size=256"), to measure their trade. */
 const BENCH_NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
-export async function startService(env: Record<string, string>, nodeArgs: string[] = []): Promise<ServerHandle & { startMs: number }> {
+export async function startService(
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+): Promise<ServerHandle & { startMs: number }> {
   if (buildIsStale()) build();
   const started = performance.now();
   const handle = await startProcess([...BENCH_NODE_ARGS, ...nodeArgs, 'dist/server.js'], env, 'node');
@@ -56,7 +68,8 @@ export async function startService(env: Record<string, string>, nodeArgs: string
 }
 
 /** The bare node:http + pg server (baseline-server.ts) the service is measured against. */
-export const startBaselineServer = (env: Record<string, string>) => startProcess(['--import', 'tsx', 'test/bench/baseline-server.ts'], env, 'node');
+export const startBaselineServer = (env: Record<string, string>) =>
+  startProcess(['--import', 'tsx', 'test/bench/baseline-server.ts'], env, 'node');
 
 /** A closed-loop task: one GET, its body read to the end; true on 200. */
 export const fetchCase = (url: string, headers: Record<string, string>) => async () => {
@@ -69,19 +82,40 @@ export const fetchCase = (url: string, headers: Record<string, string>) => async
  * Starts a Node process that prints a line with "port":<n> once it listens, with the image's Node
  * options. `launcher`: a program that runs Node in its own process (valgrind), so the pid stays the one to measure.
  */
-export async function startProcess(args: string[], env: Record<string, string>, command: 'tsx' | 'node' = 'tsx', launcher: string[] = []): Promise<ServerHandle> {
+export async function startProcess(
+  args: string[],
+  env: Record<string, string>,
+  command: 'tsx' | 'node' = 'tsx',
+  launcher: string[] = [],
+): Promise<ServerHandle> {
   // `node --import tsx` keeps the server in one process, so its pid is the one to measure.
   // Production requires PUBLIC_BASE_URL (the one origin): the port is chosen here so the two agree.
   const listenPort = String(await freePort());
   // Metrics on, each service on a port of its own (benchmarks measure the service as it runs).
   const metricsPort = String(await freePort());
   const program = command === 'node' ? process.execPath : path.join(root, 'node_modules/.bin/tsx');
-  const child: ChildProcess = spawn(launcher[0] ?? program, [...launcher.slice(1), ...(launcher.length ? [program] : []), ...args], {
-    cwd: root,
-    // Production requires APP_SECRET_KEY; the benchmarks' own fixed one.
-    env: { ...process.env, NODE_OPTIONS: imageNodeOptions(), HOST: '127.0.0.1', PORT: listenPort, PUBLIC_BASE_URL: `http://127.0.0.1:${listenPort}`, METRICS_PORT: metricsPort, SEED_DEMO: 'false', LOG_LEVEL: 'warn', NODE_ENV: 'production', APP_SECRET_KEY: BENCH_APP_SECRET_KEY, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    launcher[0] ?? program,
+    [...launcher.slice(1), ...(launcher.length ? [program] : []), ...args],
+    {
+      cwd: root,
+      // Production requires APP_SECRET_KEY; the benchmarks' own fixed one.
+      env: {
+        ...process.env,
+        NODE_OPTIONS: imageNodeOptions(),
+        HOST: '127.0.0.1',
+        PORT: listenPort,
+        PUBLIC_BASE_URL: `http://127.0.0.1:${listenPort}`,
+        METRICS_PORT: metricsPort,
+        SEED_DEMO: 'false',
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'production',
+        APP_SECRET_KEY: BENCH_APP_SECRET_KEY,
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   // The start-up banner goes to stderr (stdout is JSON log lines only, and at LOG_LEVEL=warn none says it listens).
   child.stderr!.on('data', (chunk: Buffer) => process.stderr.write(chunk));
@@ -118,7 +152,8 @@ export interface LoadResult {
   p99: number;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 interface Samples {
   latencies: number[];
@@ -128,11 +163,23 @@ interface Samples {
 
 function summarize(label: string, samples: Samples): LoadResult {
   const sorted = [...samples.latencies].sort((a, b) => a - b);
-  return { label, requests: sorted.length, errors: samples.errors, seconds: samples.seconds, p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99) };
+  return {
+    label,
+    requests: sorted.length,
+    errors: samples.errors,
+    seconds: samples.seconds,
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    p99: percentile(sorted, 99),
+  };
 }
 
 /** Runs `task` from `concurrency` loops for `durationMs`; latencies in milliseconds. */
-export async function closedLoop(label: string, task: () => Promise<boolean>, options: { concurrency: number; durationMs: number; warmupMs?: number }): Promise<LoadResult> {
+export async function closedLoop(
+  label: string,
+  task: () => Promise<boolean>,
+  options: { concurrency: number; durationMs: number; warmupMs?: number },
+): Promise<LoadResult> {
   return summarize(label, await sample(task, options));
 }
 
@@ -140,12 +187,19 @@ export async function closedLoop(label: string, task: () => Promise<boolean>, op
  * Measures several cases in alternating rounds (A B A B …) and merges each case's samples,
  * so that the drift of a shared, noisy machine hits every case alike.
  */
-export async function alternate(cases: { label: string; task: () => Promise<boolean> }[], options: { concurrency: number; durationMs: number; rounds?: number }): Promise<LoadResult[]> {
+export async function alternate(
+  cases: { label: string; task: () => Promise<boolean> }[],
+  options: { concurrency: number; durationMs: number; rounds?: number },
+): Promise<LoadResult[]> {
   const rounds = options.rounds ?? 3;
   const merged = cases.map(() => ({ latencies: [] as number[], errors: 0, seconds: 0 }));
   for (let round = 0; round < rounds; round++) {
     for (const [index, { task }] of cases.entries()) {
-      const samples = await sample(task, { concurrency: options.concurrency, durationMs: options.durationMs / rounds, warmupMs: round === 0 ? 1_000 : 200 });
+      const samples = await sample(task, {
+        concurrency: options.concurrency,
+        durationMs: options.durationMs / rounds,
+        warmupMs: round === 0 ? 1_000 : 200,
+      });
       merged[index]!.latencies.push(...samples.latencies);
       merged[index]!.errors += samples.errors;
       merged[index]!.seconds += samples.seconds;
@@ -154,11 +208,16 @@ export async function alternate(cases: { label: string; task: () => Promise<bool
   return cases.map(({ label }, index) => summarize(label, merged[index]!));
 }
 
-async function sample(task: () => Promise<boolean>, options: { concurrency: number; durationMs: number; warmupMs?: number }): Promise<Samples> {
+async function sample(
+  task: () => Promise<boolean>,
+  options: { concurrency: number; durationMs: number; warmupMs?: number },
+): Promise<Samples> {
   const warmupEnd = Date.now() + (options.warmupMs ?? 1_000);
-  await Promise.all(Array.from({ length: options.concurrency }, async () => {
-    while (Date.now() < warmupEnd) await task();
-  }));
+  await Promise.all(
+    Array.from({ length: options.concurrency }, async () => {
+      while (Date.now() < warmupEnd) await task();
+    }),
+  );
   const latencies: number[] = [];
   let errors = 0;
   const started = performance.now();
@@ -210,7 +269,10 @@ export function socketClient(baseUrl: string) {
         if (!length) return fail(new Error(`an answer without Content-Length: ${head.split('\r\n')[0]}`));
         if (received.length < headEnd + 4 + Number(length[1])) return;
         socket.off('data', onData).off('error', fail).off('close', fail);
-        resolve({ status: Number(head.slice(9, 12)), body: received.subarray(headEnd + 4, headEnd + 4 + Number(length[1])) });
+        resolve({
+          status: Number(head.slice(9, 12)),
+          body: received.subarray(headEnd + 4, headEnd + 4 + Number(length[1])),
+        });
       };
       const fail = (error?: unknown) => {
         socket.off('data', onData).off('error', fail).off('close', fail);
@@ -225,7 +287,11 @@ export function socketClient(baseUrl: string) {
   return {
     /** A request's bytes, built once and sent as often as wanted. */
     prepare(method: string, path: string, headers: Record<string, string>, body?: string): Buffer {
-      const lines = [`${method} ${path} HTTP/1.1`, `Host: ${hostname}:${port}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
+      const lines = [
+        `${method} ${path} HTTP/1.1`,
+        `Host: ${hostname}:${port}`,
+        ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+      ];
       if (body !== undefined) lines.push(`Content-Length: ${Buffer.byteLength(body)}`);
       return Buffer.from(`${lines.join('\r\n')}\r\n\r\n${body ?? ''}`);
     },
@@ -246,7 +312,9 @@ export function socketClient(baseUrl: string) {
 
 export function printTable(title: string, rows: LoadResult[]) {
   const format = (value: number) => value.toFixed(2);
-  console.log(`\n${title}  (${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, Node ${process.version})`);
+  console.log(
+    `\n${title}  (${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, Node ${process.version})`,
+  );
   console.table(
     rows.map((row) => ({
       case: row.label,
@@ -284,7 +352,9 @@ export const v1BenchCases = (reportId: string) =>
 export async function benchApiWorkspace(database: Database) {
   const existing = await database.prisma.workspace.findUnique({ where: { slug: 'bench-api' } });
   if (existing) return existing;
-  const workspace = await database.prisma.workspace.create({ data: { id: newId('workspace'), slug: 'bench-api', name: 'Bench API', plan: 'scale', timezone: 'UTC' } });
+  const workspace = await database.prisma.workspace.create({
+    data: { id: newId('workspace'), slug: 'bench-api', name: 'Bench API', plan: 'scale', timezone: 'UTC' },
+  });
   await seedWorkspace(database.prisma, database.pool, { workspaceId: workspace.id, days: 30, clients: 25 });
   return workspace;
 }
@@ -292,9 +362,15 @@ export async function benchApiWorkspace(database: Database) {
 /** The API benchmarks' workspace with its overview report, a project and a fresh key. */
 export async function benchApiFixtures(database: Database) {
   const workspace = await benchApiWorkspace(database);
-  const report = await database.prisma.report.findFirstOrThrow({ where: { workspaceId: workspace.id, name: { contains: 'overview' } } });
+  const report = await database.prisma.report.findFirstOrThrow({
+    where: { workspaceId: workspace.id, name: { contains: 'overview' } },
+  });
   const project = await database.prisma.aiProject.findFirstOrThrow({ where: { workspaceId: workspace.id } });
-  const key = await createApiKey(database.prisma, { workspaceId: workspace.id, name: `bench ${Date.now()}`, actor: { email: null } });
+  const key = await createApiKey(database.prisma, {
+    workspaceId: workspace.id,
+    name: `bench ${Date.now()}`,
+    actor: { email: null },
+  });
   return { workspace, report, project, key };
 }
 
@@ -313,10 +389,30 @@ export interface Run {
 }
 
 /** One autocannon run at 50 connections for half of `seconds`; `rate` caps the requests per second over all of them. */
-export async function loadRun(seconds: number, server: ServerHandle, path: string, headers: Record<string, string>, expectStatus = 200, rate?: number): Promise<Run> {
-  const result = await autocannon({ url: `${server.baseUrl}${path}`, connections: 50, duration: seconds / 2, headers, ...(rate ? { overallRate: rate } : {}) });
-  const unexpected = expectStatus === 304 ? result.requests.total - (result.statusCodeStats?.['304']?.count ?? 0) : result.non2xx;
-  return { requests: result.requests.total, seconds: result.duration, p50: result.latency.p50, p99: result.latency.p99, non2xx: unexpected + result.errors };
+export async function loadRun(
+  seconds: number,
+  server: ServerHandle,
+  path: string,
+  headers: Record<string, string>,
+  expectStatus = 200,
+  rate?: number,
+): Promise<Run> {
+  const result = await autocannon({
+    url: `${server.baseUrl}${path}`,
+    connections: 50,
+    duration: seconds / 2,
+    headers,
+    ...(rate ? { overallRate: rate } : {}),
+  });
+  const unexpected =
+    expectStatus === 304 ? result.requests.total - (result.statusCodeStats?.['304']?.count ?? 0) : result.non2xx;
+  return {
+    requests: result.requests.total,
+    seconds: result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: unexpected + result.errors,
+  };
 }
 
 /**
@@ -325,7 +421,8 @@ export async function loadRun(seconds: number, server: ServerHandle, path: strin
  * load, 8–13 in the third; test/bench/README.md, "2026-11-25, later").
  */
 export const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 20);
-export const warmUp = (server: ServerHandle, path: string, headers: Record<string, string>) => loadRun(2 * WARMUP_SECONDS, server, path, headers);
+export const warmUp = (server: ServerHandle, path: string, headers: Record<string, string>) =>
+  loadRun(2 * WARMUP_SECONDS, server, path, headers);
 
 export const mergeRuns = (runs: Run[]) => ({
   rps: runs.reduce((s, r) => s + r.requests, 0) / runs.reduce((s, r) => s + r.seconds, 0),
@@ -353,11 +450,33 @@ const MCP_PERSON = { email: 'bench-mcp@example.test', password: 'bench password 
  * (an owner signs in and consents to what `path` asks for); the workspace's write switch is
  * turned on so that write tools count too.
  */
-export async function mcpAccessToken(database: Database, baseUrl: string, workspaceId: string, path: string): Promise<string> {
-  const user = (await database.prisma.user.findUnique({ where: { email: MCP_PERSON.email } })) ?? (await database.prisma.user.create({ data: { id: newId('user'), email: MCP_PERSON.email, name: 'Bench', passwordHash: await hashPassword(MCP_PERSON.password) } }));
-  await database.prisma.membership.upsert({ where: { workspaceId_userId: { workspaceId, userId: user.id } }, create: { id: newId('membership'), workspaceId, userId: user.id, role: 'owner' }, update: {} });
+export async function mcpAccessToken(
+  database: Database,
+  baseUrl: string,
+  workspaceId: string,
+  path: string,
+): Promise<string> {
+  const user =
+    (await database.prisma.user.findUnique({ where: { email: MCP_PERSON.email } })) ??
+    (await database.prisma.user.create({
+      data: {
+        id: newId('user'),
+        email: MCP_PERSON.email,
+        name: 'Bench',
+        passwordHash: await hashPassword(MCP_PERSON.password),
+      },
+    }));
+  await database.prisma.membership.upsert({
+    where: { workspaceId_userId: { workspaceId, userId: user.id } },
+    create: { id: newId('membership'), workspaceId, userId: user.id, role: 'owner' },
+    update: {},
+  });
   await database.prisma.workspace.update({ where: { id: workspaceId }, data: { mcpWriteActions: true } });
-  const login = await fetch(`${baseUrl}/app/login`, { method: 'POST', headers: { 'content-type': 'application/json', origin: baseUrl }, body: JSON.stringify({ email: MCP_PERSON.email, password: MCP_PERSON.password }) });
+  const login = await fetch(`${baseUrl}/app/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: baseUrl },
+    body: JSON.stringify({ email: MCP_PERSON.email, password: MCP_PERSON.password }),
+  });
   const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
   // The persistent bench database remembers registrations: repeated runs from loopback would meet the hourly limit.
   await database.pool.query("DELETE FROM attempt_counters WHERE key LIKE 'oauth:register:%'");
@@ -386,7 +505,18 @@ export function residentParts(pid: number) {
     if (mapping) {
       const [, start, end, name] = mapping as unknown as [string, string, string, string];
       const bytes = parseInt(end, 16) - parseInt(start, 16);
-      part = name === '' ? (bytes === V8_PAGE_BYTES ? 'V8 heap pages' : 'other anonymous') : name === '[heap]' ? 'malloc main heap' : name === NODE_BINARY ? 'node binary' : name.startsWith('[') ? 'other anonymous' : 'files';
+      part =
+        name === ''
+          ? bytes === V8_PAGE_BYTES
+            ? 'V8 heap pages'
+            : 'other anonymous'
+          : name === '[heap]'
+            ? 'malloc main heap'
+            : name === NODE_BINARY
+              ? 'node binary'
+              : name.startsWith('[')
+                ? 'other anonymous'
+                : 'files';
       continue;
     }
     const rss = /^Rss:\s+(\d+) kB/.exec(line);
@@ -394,5 +524,9 @@ export function residentParts(pid: number) {
   }
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const field = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)![1]);
-  return { 'peak (VmHWM)': mbOfKb(field('VmHWM')), RSS: mbOfKb(field('VmRSS')), ...Object.fromEntries(Object.entries(parts).map(([name, kb]) => [name, mbOfKb(kb)])) };
+  return {
+    'peak (VmHWM)': mbOfKb(field('VmHWM')),
+    RSS: mbOfKb(field('VmRSS')),
+    ...Object.fromEntries(Object.entries(parts).map(([name, kb]) => [name, mbOfKb(kb)])),
+  };
 }

@@ -36,13 +36,28 @@ function dumpedInstructions(directory: string): number {
   return Number(/^summary: (\d+)/m.exec(readFileSync(path.join(directory, dump), 'utf8'))![1]);
 }
 
-async function instructionsPerRequest(args: string[], env: Record<string, string>, requestPath: string, headers: Record<string, string>): Promise<number> {
+async function instructionsPerRequest(
+  args: string[],
+  env: Record<string, string>,
+  requestPath: string,
+  headers: Record<string, string>,
+): Promise<number> {
   const directory = mkdtempSync(path.join(os.tmpdir(), 'bench-callgrind-'));
-  const server = await startProcess(args, env, 'node', ['valgrind', '-q', '--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${directory}/callgrind.out`]);
+  const server = await startProcess(args, env, 'node', [
+    'valgrind',
+    '-q',
+    '--tool=callgrind',
+    '--instr-atstart=no',
+    `--callgrind-out-file=${directory}/callgrind.out`,
+  ]);
   try {
     await load(server, requestPath, headers, WARM);
     // callgrind_control finds the process by a file named after $HOST, which the server's env sets.
-    const control = (...options: string[]) => execFileSync('callgrind_control', [...options, String(server.pid)], { env: { ...process.env, HOST: '127.0.0.1' }, stdio: 'ignore' });
+    const control = (...options: string[]) =>
+      execFileSync('callgrind_control', [...options, String(server.pid)], {
+        env: { ...process.env, HOST: '127.0.0.1' },
+        stdio: 'ignore',
+      });
     control('-i', 'on');
     await load(server, requestPath, headers, COUNTED);
     control('-d');
@@ -66,17 +81,29 @@ async function main() {
   // 1.9 KB report per request (1.9 M instructions instead of 0.84 M) where the bare server never does.
   const headers = { authorization: `Bearer ${key.secret}`, 'accept-encoding': 'identity' };
   // The webhook worker's polling would be counted too; v1 is what is measured.
-  const env = { DATABASE_URL: embedded.url, RATE_LIMIT_SCALE: '100000000/100000000', WORKSPACE_MAX_CONCURRENT_REQUESTS: '1000', WEBHOOK_WORKER: 'false' };
+  const env = {
+    DATABASE_URL: embedded.url,
+    RATE_LIMIT_SCALE: '100000000/100000000',
+    WORKSPACE_MAX_CONCURRENT_REQUESTS: '1000',
+    WEBHOOK_WORKER: 'false',
+  };
   const rows: Record<string, string | number>[] = [];
   for (const requestPath of [`/api/v1/reports/${report.id}`, '/api/v1/clients']) {
-    const bare = await instructionsPerRequest(['--import', 'tsx', 'test/bench/baseline-server.ts'], env, requestPath, headers);
+    const bare = await instructionsPerRequest(
+      ['--import', 'tsx', 'test/bench/baseline-server.ts'],
+      env,
+      requestPath,
+      headers,
+    );
     const ours = await instructionsPerRequest(['dist/server.js'], env, requestPath, headers);
     const template = requestPath.replace(report.id, '{id}');
     rows.push({ path: template, server: 'ours (metrics on, no tracing)', 'instructions/request': Math.round(ours) });
     rows.push({ path: template, server: 'bare', 'instructions/request': Math.round(bare) });
     rows.push({ path: template, server: 'ratio ours/bare', 'instructions/request': Number((ours / bare).toFixed(2)) });
   }
-  console.log(`\nInstructions per request in the server process (callgrind), ${WARM} warm then ${COUNTED} counted, ${IN_FLIGHT} in flight  (${new Date().toISOString().slice(0, 10)}, Node ${process.version})`);
+  console.log(
+    `\nInstructions per request in the server process (callgrind), ${WARM} warm then ${COUNTED} counted, ${IN_FLIGHT} in flight  (${new Date().toISOString().slice(0, 10)}, Node ${process.version})`,
+  );
   console.table(rows);
   await database.close();
   await embedded.stop();

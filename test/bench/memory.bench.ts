@@ -5,7 +5,18 @@
 // (malloc's per-thread arenas, V8's code range, stacks) and other files. For the peak RSS target
 // (≤ 200 MB): it shows which load moves which part, in ~3 minutes instead of bench:api's 14.
 import { connectDatabase } from '../../src/db/client.js';
-import { benchApiFixtures, benchDatabase, loadRun, residentParts, runBench, startBaselineServer, startOtlpReceiver, startService, v1BenchCases, type ServerHandle } from './harness.js';
+import {
+  benchApiFixtures,
+  benchDatabase,
+  loadRun,
+  residentParts,
+  runBench,
+  startBaselineServer,
+  startOtlpReceiver,
+  startService,
+  v1BenchCases,
+  type ServerHandle,
+} from './harness.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 async function main() {
@@ -15,8 +26,16 @@ async function main() {
   const auth = { authorization: `Bearer ${key.secret}` };
   // As bench:api runs it: metrics on, traces exported at the default sampling.
   const receiver = await startOtlpReceiver();
-  const env = { DATABASE_URL: embedded.url, RATE_LIMIT_SCALE: '100000000/100000000', WORKSPACE_MAX_CONCURRENT_REQUESTS: '1000', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url };
-  const servers: Record<string, ServerHandle> = { ours: await startService(env), baseline: await startBaselineServer(env) };
+  const env = {
+    DATABASE_URL: embedded.url,
+    RATE_LIMIT_SCALE: '100000000/100000000',
+    WORKSPACE_MAX_CONCURRENT_REQUESTS: '1000',
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+  };
+  const servers: Record<string, ServerHandle> = {
+    ours: await startService(env),
+    baseline: await startBaselineServer(env),
+  };
 
   const rows: Record<string, string | number>[] = [];
   const record = (after: string) => {
@@ -29,7 +48,9 @@ async function main() {
     record(label);
   }
 
-  console.log(`\nResident set by part (MB), after each case at 50 connections, ${SECONDS} s per case and server (${new Date().toISOString().slice(0, 10)}, Node ${process.version})`);
+  console.log(
+    `\nResident set by part (MB), after each case at 50 connections, ${SECONDS} s per case and server (${new Date().toISOString().slice(0, 10)}, Node ${process.version})`,
+  );
   console.table(rows);
   await Promise.all(Object.values(servers).map((handle) => handle.stop()));
   await receiver.close();

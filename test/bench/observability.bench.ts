@@ -10,7 +10,18 @@
 // Target: ≤ 3 % for all of it on by default.
 import { connectDatabase } from '../../src/db/client.js';
 import { freePort } from '../support/global-setup.js';
-import { benchApiFixtures, benchDatabase, cpuMs, loadRun, runBench, startOtlpReceiver, startService, warmUp, WARMUP_SECONDS, type ServerHandle } from './harness.js';
+import {
+  benchApiFixtures,
+  benchDatabase,
+  cpuMs,
+  loadRun,
+  runBench,
+  startOtlpReceiver,
+  startService,
+  warmUp,
+  WARMUP_SECONDS,
+  type ServerHandle,
+} from './harness.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const ROUNDS = 3;
@@ -36,14 +47,26 @@ runBench(async () => {
   const database = connectDatabase(embedded.url, 4);
   const { report, key } = await benchApiFixtures(database);
   const auth = { authorization: `Bearer ${key.secret}` };
-  const env = { DATABASE_URL: embedded.url, RATE_LIMIT_SCALE: '100000000/100000000', WORKSPACE_MAX_CONCURRENT_REQUESTS: '1000' };
+  const env = {
+    DATABASE_URL: embedded.url,
+    RATE_LIMIT_SCALE: '100000000/100000000',
+    WORKSPACE_MAX_CONCURRENT_REQUESTS: '1000',
+  };
   const receiver = await startOtlpReceiver();
   const metricsPort = await freePort();
   const off = await startService({ ...env, METRICS_PORT: '0' });
   // A second identical service: the spread between the two is this run's noise.
   const offAgain = await startService({ ...env, METRICS_PORT: '0' });
-  const on = await startService({ ...env, METRICS_PORT: String(metricsPort), OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url });
-  const everySpan = await startService({ ...env, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_TRACES_SAMPLER: 'always_on' });
+  const on = await startService({
+    ...env,
+    METRICS_PORT: String(metricsPort),
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+  });
+  const everySpan = await startService({
+    ...env,
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+    OTEL_TRACES_SAMPLER: 'always_on',
+  });
   try {
     const rows: Record<string, string | number>[] = [];
     let worst = 0;
@@ -71,12 +94,24 @@ runBench(async () => {
       });
     }
     const scrape = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
-    console.log(`\nInstrumentation, 50 connections, ${SECONDS} s per service and path in ${ROUNDS} alternated rounds after ${WARMUP_SECONDS} s of warm-up each  (${new Date().toISOString().slice(0, 10)}, Node ${process.version})`);
+    console.log(
+      `\nInstrumentation, 50 connections, ${SECONDS} s per service and path in ${ROUNDS} alternated rounds after ${WARMUP_SECONDS} s of warm-up each  (${new Date().toISOString().slice(0, 10)}, Node ${process.version})`,
+    );
     console.table(rows);
-    console.log(`the scrape served ${scrape.split('\n').filter((line) => line && !line.startsWith('#')).length} series`);
+    console.log(
+      `the scrape served ${scrape.split('\n').filter((line) => line && !line.startsWith('#')).length} series`,
+    );
     console.table([
-      { target: 'metrics + traces at the default sampling: throughput cost ≤ 3 %', value: `${(worst * 100).toFixed(1)} %`, met: worst <= 0.03 },
-      { target: '(the run\'s noise) A/A spread of two identical services', value: `${(noise * 100).toFixed(1)} %`, met: '' },
+      {
+        target: 'metrics + traces at the default sampling: throughput cost ≤ 3 %',
+        value: `${(worst * 100).toFixed(1)} %`,
+        met: worst <= 0.03,
+      },
+      {
+        target: "(the run's noise) A/A spread of two identical services",
+        value: `${(noise * 100).toFixed(1)} %`,
+        met: '',
+      },
     ]);
   } finally {
     await Promise.all([off.stop(), offAgain.stop(), on.stop(), everySpan.stop()]);

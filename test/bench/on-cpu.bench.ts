@@ -16,7 +16,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { connectDatabase } from '../../src/db/client.js';
 import { imageNodeOptions } from '../support/docker-image.js';
-import { benchApiFixtures, benchDatabase, loadRun, runBench, startBaselineServer, startOtlpReceiver, startService, warmUp, WARMUP_SECONDS, type ServerHandle } from './harness.js';
+import {
+  benchApiFixtures,
+  benchDatabase,
+  loadRun,
+  runBench,
+  startBaselineServer,
+  startOtlpReceiver,
+  startService,
+  warmUp,
+  WARMUP_SECONDS,
+  type ServerHandle,
+} from './harness.js';
 
 const ROUNDS = 4;
 const ROUND_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -28,7 +39,10 @@ const CATEGORIES: [string, RegExp][] = [
   ['JavaScript, Maglev', /\|\[\.\] JS:\+/],
   ['JavaScript, Sparkplug or interpreted', /\|\[\.\] (JS:[\^~]|Builtins_Interpreter)/],
   ['GC', /Heap|Scaveng|Mark(ing|Compact)|Sweep|Evacuat|RecordWrite|Remembered|cppgc/],
-  ['V8 compilers', /v8::internal::(compiler::|maglev::|turboshaft::|interpreter::|Parser|Scanner|BytecodeGenerator|Compiler::)/],
+  [
+    'V8 compilers',
+    /v8::internal::(compiler::|maglev::|turboshaft::|interpreter::|Parser|Scanner|BytecodeGenerator|Compiler::)/,
+  ],
   ['JSON', /Json/],
   ['UTF-8 and strings', /Utf8|unibrow|String(::|Table|Builder)/],
   ['hashing (OpenSSL)', /sha\d*_|SHA|EVP_|ossl_/],
@@ -38,7 +52,25 @@ const CATEGORIES: [string, RegExp][] = [
 
 /** Samples of a perf recording, per category and thread kind (the JS thread or V8's workers). */
 function categorised(recording: string): Map<string, number> {
-  const report = execFileSync('perf', ['report', '-i', recording, '--stdio', '--no-children', '--sort', 'comm,dso,sym', '-F', 'sample,comm,dso,sym', '-t', '|', '-g', 'none'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
+  const report = execFileSync(
+    'perf',
+    [
+      'report',
+      '-i',
+      recording,
+      '--stdio',
+      '--no-children',
+      '--sort',
+      'comm,dso,sym',
+      '-F',
+      'sample,comm,dso,sym',
+      '-t',
+      '|',
+      '-g',
+      'none',
+    ],
+    { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] },
+  );
   const samples = new Map<string, number>();
   for (const line of report.split('\n')) {
     const [count, thread, dso, symbol] = line.split('|').map((field) => field.trim());
@@ -52,12 +84,25 @@ function categorised(recording: string): Map<string, number> {
 }
 
 function record(server: ServerHandle, file: string): ChildProcess {
-  return spawn('perf', ['record', '-q', '-F', String(SAMPLES_PER_SECOND), '-e', 'cpu-clock', '-p', String(server.pid), '-o', file], { stdio: 'ignore' });
+  return spawn(
+    'perf',
+    ['record', '-q', '-F', String(SAMPLES_PER_SECOND), '-e', 'cpu-clock', '-p', String(server.pid), '-o', file],
+    { stdio: 'ignore' },
+  );
 }
 
-const stopped = (perf: ChildProcess) => new Promise<void>((resolve) => { perf.once('exit', () => resolve()); perf.kill('SIGINT'); });
+const stopped = (perf: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    perf.once('exit', () => resolve());
+    perf.kill('SIGINT');
+  });
 
-async function profile(servers: Record<'ours' | 'bare', ServerHandle>, requestPath: string, headers: Record<string, string>, directory: string) {
+async function profile(
+  servers: Record<'ours' | 'bare', ServerHandle>,
+  requestPath: string,
+  headers: Record<string, string>,
+  directory: string,
+) {
   const names = ['ours', 'bare'] as const;
   // loadRun loads for half the seconds it is given.
   for (const name of names) await warmUp(servers[name], requestPath, headers);
@@ -77,10 +122,15 @@ async function profile(servers: Record<'ours' | 'bare', ServerHandle>, requestPa
   await Promise.all(recordings.map(stopped));
   const perRequest = (name: 'ours' | 'bare') => {
     const microseconds = new Map<string, number>();
-    for (const [category, count] of categorised(files[name])) microseconds.set(category, (count * 1e6) / SAMPLES_PER_SECOND / requests[name]);
+    for (const [category, count] of categorised(files[name]))
+      microseconds.set(category, (count * 1e6) / SAMPLES_PER_SECOND / requests[name]);
     return microseconds;
   };
-  return { ours: perRequest('ours'), bare: perRequest('bare'), rps: { ours: requests.ours / seconds.ours, bare: requests.bare / seconds.bare } };
+  return {
+    ours: perRequest('ours'),
+    bare: perRequest('bare'),
+    rps: { ours: requests.ours / seconds.ours, bare: requests.bare / seconds.bare },
+  };
 }
 
 runBench(async () => {
@@ -94,20 +144,39 @@ runBench(async () => {
   const { report, key } = await benchApiFixtures(database);
   const headers = { authorization: `Bearer ${key.secret}` };
   const receiver = await startOtlpReceiver();
-  const env = { DATABASE_URL: embedded.url, RATE_LIMIT_SCALE: '100000000/100000000', WORKSPACE_MAX_CONCURRENT_REQUESTS: '1000', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, NODE_OPTIONS: `${imageNodeOptions()} --perf-basic-prof` };
+  const env = {
+    DATABASE_URL: embedded.url,
+    RATE_LIMIT_SCALE: '100000000/100000000',
+    WORKSPACE_MAX_CONCURRENT_REQUESTS: '1000',
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+    NODE_OPTIONS: `${imageNodeOptions()} --perf-basic-prof`,
+  };
   const servers = { ours: await startService(env), bare: await startBaselineServer(env) };
   const directory = mkdtempSync(path.join(os.tmpdir(), 'bench-on-cpu-'));
   try {
     for (const requestPath of [`/api/v1/reports/${report.id}`, '/api/v1/clients']) {
       const { ours, bare, rps } = await profile(servers, requestPath, headers, directory);
       const rows = [...new Set([...ours.keys(), ...bare.keys()])]
-        .map((category) => ({ category, 'ours µs/request': ours.get(category) ?? 0, 'bare µs/request': bare.get(category) ?? 0 }))
+        .map((category) => ({
+          category,
+          'ours µs/request': ours.get(category) ?? 0,
+          'bare µs/request': bare.get(category) ?? 0,
+        }))
         .sort((a, b) => b['ours µs/request'] - b['bare µs/request'] - (a['ours µs/request'] - a['bare µs/request']));
       const total = (values: Map<string, number>) => [...values.values()].reduce((sum, value) => sum + value, 0);
       rows.push({ category: 'total', 'ours µs/request': total(ours), 'bare µs/request': total(bare) });
       const template = requestPath.replace(report.id, '{id}');
-      console.log(`\nGET ${template}: CPU per request by category (perf, ${SAMPLES_PER_SECOND} Hz, leaf samples), ${ROUNDS} alternated rounds of ${ROUND_SECONDS} s after ${WARMUP_SECONDS} s of warm-up each; ours ${Math.round(rps.ours)} req/s, bare ${Math.round(rps.bare)} req/s (${(rps.ours / rps.bare).toFixed(2)}×; perf slows both)  (${new Date().toISOString().slice(0, 10)}, Node ${process.version})`);
-      console.table(rows.map((row) => ({ category: row.category, 'ours µs/request': row['ours µs/request'].toFixed(1), 'bare µs/request': row['bare µs/request'].toFixed(1), difference: (row['ours µs/request'] - row['bare µs/request']).toFixed(1) })));
+      console.log(
+        `\nGET ${template}: CPU per request by category (perf, ${SAMPLES_PER_SECOND} Hz, leaf samples), ${ROUNDS} alternated rounds of ${ROUND_SECONDS} s after ${WARMUP_SECONDS} s of warm-up each; ours ${Math.round(rps.ours)} req/s, bare ${Math.round(rps.bare)} req/s (${(rps.ours / rps.bare).toFixed(2)}×; perf slows both)  (${new Date().toISOString().slice(0, 10)}, Node ${process.version})`,
+      );
+      console.table(
+        rows.map((row) => ({
+          category: row.category,
+          'ours µs/request': row['ours µs/request'].toFixed(1),
+          'bare µs/request': row['bare µs/request'].toFixed(1),
+          difference: (row['ours µs/request'] - row['bare µs/request']).toFixed(1),
+        })),
+      );
     }
   } finally {
     await servers.ours.stop();

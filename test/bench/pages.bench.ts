@@ -28,7 +28,15 @@ const CASES = [
 ] as const;
 const LINKS = [
   { name: 'loopback', conditions: null },
-  { name: `${LINK.mbps} Mbit/s, ${LINK.rttMs} ms`, conditions: { offline: false, latency: LINK.rttMs, downloadThroughput: (LINK.mbps * 1e6) / 8, uploadThroughput: (LINK.mbps * 1e6) / 8 } },
+  {
+    name: `${LINK.mbps} Mbit/s, ${LINK.rttMs} ms`,
+    conditions: {
+      offline: false,
+      latency: LINK.rttMs,
+      downloadThroughput: (LINK.mbps * 1e6) / 8,
+      uploadThroughput: (LINK.mbps * 1e6) / 8,
+    },
+  },
 ] as const;
 
 interface Sample {
@@ -38,7 +46,12 @@ interface Sample {
 }
 
 /** One load of a page in `context`: its first-contentful-paint, when it is usable, and the bytes it took over the wire. */
-async function load(context: BrowserContext, url: string, ready: () => boolean, link: (typeof LINKS)[number]): Promise<Sample> {
+async function load(
+  context: BrowserContext,
+  url: string,
+  ready: () => boolean,
+  link: (typeof LINKS)[number],
+): Promise<Sample> {
   const page: Page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
@@ -49,19 +62,34 @@ async function load(context: BrowserContext, url: string, ready: () => boolean, 
   await page.goto(url, { waitUntil: 'commit' });
   await page.waitForFunction(ready, undefined, { timeout: 120_000 });
   const readyMs = Date.now() - started;
-  const fcpMs = await page.evaluate(() => new Promise<number>((resolve) => {
-    const entry = performance.getEntriesByName('first-contentful-paint')[0];
-    if (entry) return resolve(entry.startTime);
-    new PerformanceObserver((list) => resolve(list.getEntries()[0]!.startTime)).observe({ type: 'paint', buffered: true });
-  }));
+  const fcpMs = await page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        const entry = performance.getEntriesByName('first-contentful-paint')[0];
+        if (entry) return resolve(entry.startTime);
+        new PerformanceObserver((list) => resolve(list.getEntries()[0]!.startTime)).observe({
+          type: 'paint',
+          buffered: true,
+        });
+      }),
+  );
   // Workers and late requests finish before the page goes, so their bytes are counted.
   await page.waitForLoadState('networkidle').catch(() => {});
   await page.close();
   return { fcpMs, readyMs, bytes };
 }
 
-async function sample(browser: Browser, baseUrl: string, target: (typeof PAGES)[number], kind: (typeof CASES)[number], link: (typeof LINKS)[number]): Promise<Sample> {
-  const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, extraHTTPHeaders: { 'Accept-Encoding': kind.encoding } });
+async function sample(
+  browser: Browser,
+  baseUrl: string,
+  target: (typeof PAGES)[number],
+  kind: (typeof CASES)[number],
+  link: (typeof LINKS)[number],
+): Promise<Sample> {
+  const context = await browser.newContext({
+    viewport: { width: 1366, height: 900 },
+    extraHTTPHeaders: { 'Accept-Encoding': kind.encoding },
+  });
   try {
     if (kind.cached) await load(context, baseUrl + target.path, target.ready, link);
     return await load(context, baseUrl + target.path, target.ready, link);
@@ -90,12 +118,24 @@ runBench(async () => {
         }
       }
     }
-    console.log(`\nPages (${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, load ${os.loadavg()[0]!.toFixed(1)}, ${RUNS} runs)`);
-    console.table([...samples].map(([key, list]) => {
-      const [link, page, kind] = key.split('|');
-      const fcp = list.map((s) => s.fcpMs);
-      return { link, page, case: kind, 'FCP p50 ms': Math.round(median(fcp)), 'FCP min–max': `${Math.round(Math.min(...fcp))}–${Math.round(Math.max(...fcp))}`, 'usable p50 ms': Math.round(median(list.map((s) => s.readyMs))), 'KB over the wire': Math.round(median(list.map((s) => s.bytes)) / 1024) };
-    }));
+    console.log(
+      `\nPages (${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, load ${os.loadavg()[0]!.toFixed(1)}, ${RUNS} runs)`,
+    );
+    console.table(
+      [...samples].map(([key, list]) => {
+        const [link, page, kind] = key.split('|');
+        const fcp = list.map((s) => s.fcpMs);
+        return {
+          link,
+          page,
+          case: kind,
+          'FCP p50 ms': Math.round(median(fcp)),
+          'FCP min–max': `${Math.round(Math.min(...fcp))}–${Math.round(Math.max(...fcp))}`,
+          'usable p50 ms': Math.round(median(list.map((s) => s.readyMs))),
+          'KB over the wire': Math.round(median(list.map((s) => s.bytes)) / 1024),
+        };
+      }),
+    );
   } finally {
     await browser.close();
     await service.stop();

@@ -11,7 +11,16 @@ import { catalog, type ProviderId } from '../../src/reports/catalog.js';
 import { addDays, todayIn } from '../../src/dates/civil-date.js';
 import { resolveComparePreset, resolveDatePreset } from '../../src/reports/date-presets.js';
 import type { ReportDefinition, Widget } from '../../src/reports/definition.js';
-import { alternate, benchDatabase, fetchCase, printTable, ratio, runBench, startBaselineServer, startService } from './harness.js';
+import {
+  alternate,
+  benchDatabase,
+  fetchCase,
+  printTable,
+  ratio,
+  runBench,
+  startBaselineServer,
+  startService,
+} from './harness.js';
 import { firstDifference, handReportData } from './hand-sql.js';
 
 const TARGET_FACTS = Number(process.env.BENCH_FACTS ?? 5_000_000);
@@ -24,7 +33,10 @@ const DIMENSION_VALUES: Record<string, string[]> = {
   device: ['desktop', 'mobile', 'tablet'],
   country: ['US', 'DE', 'GB', 'FR', 'NL'],
 };
-const ROWS_PER_CLIENT_DAY = (Object.keys(catalog) as ProviderId[]).reduce((sum, p) => sum + 1 + catalog[p].dimensions.reduce((s, d) => s + DIMENSION_VALUES[d]!.length, 0), 0);
+const ROWS_PER_CLIENT_DAY = (Object.keys(catalog) as ProviderId[]).reduce(
+  (sum, p) => sum + 1 + catalog[p].dimensions.reduce((s, d) => s + DIMENSION_VALUES[d]!.length, 0),
+  0,
+);
 
 const COLUMN_VALUES: Record<string, string> = {
   sessions: 'floor(random() * 2000)',
@@ -42,7 +54,9 @@ const COLUMN_VALUES: Record<string, string> = {
 
 async function insertFacts(pool: pg.Pool, clientIds: string[], from: string, to: string) {
   for (const provider of Object.keys(catalog) as ProviderId[]) {
-    const columns = Object.entries(catalog[provider].metrics).filter(([, m]) => m.kind === 'base').map(([name]) => name);
+    const columns = Object.entries(catalog[provider].metrics)
+      .filter(([, m]) => m.kind === 'base')
+      .map(([name]) => name);
     const dims = [['', ''], ...catalog[provider].dimensions.flatMap((d) => DIMENSION_VALUES[d]!.map((v) => [d, v]))];
     const values = dims.map(([d, v]) => `('${d}', '${v}')`).join(', ');
     await pool.query(
@@ -60,8 +74,23 @@ function twelveWidgets(): Widget[] {
     const metrics = Object.keys(catalog[provider].metrics);
     return [
       { id: `${provider}-kpi`, type: 'kpi', title: 'KPIs', provider, metrics: metrics.slice(0, 4) },
-      { id: `${provider}-chart`, type: 'line_chart', title: 'Trend', provider, metrics: metrics.slice(0, 2), granularity: provider === 'meta_ads' ? 'month' : provider === 'google_ads' ? 'week' : 'day' },
-      { id: `${provider}-table`, type: 'table', title: 'Breakdown', provider, metrics: [metrics.at(-1)!, metrics[0]!], dimension: catalog[provider].dimensions[0]!, limit: 5 },
+      {
+        id: `${provider}-chart`,
+        type: 'line_chart',
+        title: 'Trend',
+        provider,
+        metrics: metrics.slice(0, 2),
+        granularity: provider === 'meta_ads' ? 'month' : provider === 'google_ads' ? 'week' : 'day',
+      },
+      {
+        id: `${provider}-table`,
+        type: 'table',
+        title: 'Breakdown',
+        provider,
+        metrics: [metrics.at(-1)!, metrics[0]!],
+        dimension: catalog[provider].dimensions[0]!,
+        limit: 5,
+      },
     ];
   });
 }
@@ -71,29 +100,54 @@ async function prepare(pool: pg.Pool, prisma: ReturnType<typeof connectDatabase>
   const endDate = addDays(new Date().toISOString().slice(0, 10), -1);
   if (!workspace) {
     const started = Date.now();
-    workspace = await prisma.workspace.create({ data: { id: newId('workspace'), slug: 'bench-report', name: 'Bench', plan: 'scale', timezone: 'UTC' } });
+    workspace = await prisma.workspace.create({
+      data: { id: newId('workspace'), slug: 'bench-report', name: 'Bench', plan: 'scale', timezone: 'UTC' },
+    });
     const clientCount = Math.ceil(TARGET_FACTS / (DAYS * ROWS_PER_CLIENT_DAY));
     const clientIds: string[] = [];
     for (let i = 0; i < clientCount; i++) {
-      const client = await prisma.client.create({ data: { id: newId('client'), workspaceId: workspace.id, name: `Bench client ${i}` } });
+      const client = await prisma.client.create({
+        data: { id: newId('client'), workspaceId: workspace.id, name: `Bench client ${i}` },
+      });
       clientIds.push(client.id);
     }
-    process.stdout.write(`seeding ${clientCount} clients × ${DAYS} days × ${ROWS_PER_CLIENT_DAY} rows ≈ ${(clientCount * DAYS * ROWS_PER_CLIENT_DAY).toLocaleString()} facts… `);
-    for (let i = 0; i < clientIds.length; i += 10) await insertFacts(pool, clientIds.slice(i, i + 10), addDays(endDate, -(DAYS - 1)), endDate);
+    process.stdout.write(
+      `seeding ${clientCount} clients × ${DAYS} days × ${ROWS_PER_CLIENT_DAY} rows ≈ ${(clientCount * DAYS * ROWS_PER_CLIENT_DAY).toLocaleString()} facts… `,
+    );
+    for (let i = 0; i < clientIds.length; i += 10)
+      await insertFacts(pool, clientIds.slice(i, i + 10), addDays(endDate, -(DAYS - 1)), endDate);
     await pool.query('VACUUM ANALYZE metric_facts');
     console.log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   }
   // Two clients with the same kind of data in range: "Bench client 0" also gets ten times its
   // history before the range, so the two can be measured side by side.
   const [historyClient, plainClient] = await Promise.all(
-    ['Bench client 0', 'Bench client 1'].map((name) => prisma.client.findFirstOrThrow({ where: { workspaceId: workspace!.id, name } })),
+    ['Bench client 0', 'Bench client 1'].map((name) =>
+      prisma.client.findFirstOrThrow({ where: { workspaceId: workspace!.id, name } }),
+    ),
   );
-  const definition: ReportDefinition = { widgets: twelveWidgets(), dateConfig: { datePreset: 'last_90_days', comparePreset: 'previous_period', timezone: 'UTC' } };
+  const definition: ReportDefinition = {
+    widgets: twelveWidgets(),
+    dateConfig: { datePreset: 'last_90_days', comparePreset: 'previous_period', timezone: 'UTC' },
+  };
   const reportFor = async (clientId: string) =>
     (await prisma.report.findFirst({ where: { workspaceId: workspace!.id, clientId } })) ??
-    prisma.report.create({ data: { id: newId('report'), workspaceId: workspace!.id, clientId, name: 'Bench 12 widgets', definition: definition as object } });
+    prisma.report.create({
+      data: {
+        id: newId('report'),
+        workspaceId: workspace!.id,
+        clientId,
+        name: 'Bench 12 widgets',
+        definition: definition as object,
+      },
+    });
   const [historyReport, plainReport] = await Promise.all([reportFor(historyClient!.id), reportFor(plainClient!.id)]);
-  const count = async (clientId: string) => (await pool.query('SELECT count(*)::int AS n, min(date) AS first FROM metric_facts WHERE client_id = $1', [clientId])).rows[0] as { n: number; first: string };
+  const count = async (clientId: string) =>
+    (
+      await pool.query('SELECT count(*)::int AS n, min(date) AS first FROM metric_facts WHERE client_id = $1', [
+        clientId,
+      ])
+    ).rows[0] as { n: number; first: string };
   const plain = await count(plainClient!.id);
   let history = await count(historyClient!.id);
   if (history.n < 5 * plain.n) {
@@ -108,11 +162,27 @@ async function prepare(pool: pg.Pool, prisma: ReturnType<typeof connectDatabase>
 async function main() {
   const embedded = await benchDatabase();
   const database = connectDatabase(embedded.url, 10);
-  const { workspace, plainReport, historyReport, facts, plainFacts, historyFacts } = await prepare(database.pool, database.prisma);
-  const key = await createApiKey(database.prisma, { workspaceId: workspace.id, name: `bench ${Date.now()}`, actor: { email: null } });
-  const env = { DATABASE_URL: embedded.url, RATE_LIMIT_SCALE: '1000000/1000000', WORKSPACE_MAX_CONCURRENT_REQUESTS: '1000', DATA_CACHE_MAX_BYTES: '0' };
+  const { workspace, plainReport, historyReport, facts, plainFacts, historyFacts } = await prepare(
+    database.pool,
+    database.prisma,
+  );
+  const key = await createApiKey(database.prisma, {
+    workspaceId: workspace.id,
+    name: `bench ${Date.now()}`,
+    actor: { email: null },
+  });
+  const env = {
+    DATABASE_URL: embedded.url,
+    RATE_LIMIT_SCALE: '1000000/1000000',
+    WORKSPACE_MAX_CONCURRENT_REQUESTS: '1000',
+    DATA_CACHE_MAX_BYTES: '0',
+  };
   const [server, bare] = await Promise.all([startService(env), startBaselineServer(env)]);
-  const report = { id: plainReport.id, clientId: plainReport.clientId!, definition: plainReport.definition as unknown as ReportDefinition };
+  const report = {
+    id: plainReport.id,
+    clientId: plainReport.clientId!,
+    definition: plainReport.definition as unknown as ReportDefinition,
+  };
   const range = resolveDatePreset('last_90_days', todayIn('UTC', new Date()));
   const compare = resolveComparePreset('previous_period', range)!;
   const pathOf = (id: string) => `/api/v1/reports/${id}/data?datePreset=last_90_days&comparePreset=previous_period`;
@@ -120,7 +190,9 @@ async function main() {
 
   // The same body first: the endpoint's, the hand-written one here and the bare server's.
   const served = await (await fetch(server.baseUrl + pathOf(report.id), { headers })).json();
-  const difference = firstDifference(served, await handReportData(database.pool, report, range, compare)) ?? firstDifference(served, await (await fetch(bare.baseUrl + pathOf(report.id), { headers })).json());
+  const difference =
+    firstDifference(served, await handReportData(database.pool, report, range, compare)) ??
+    firstDifference(served, await (await fetch(bare.baseUrl + pathOf(report.id), { headers })).json());
   if (difference) throw new Error(`the endpoint and the hand-written SQL differ at ${difference}`);
   console.log(`${facts.toLocaleString()} facts; the endpoint's body and the hand-written one agree.`);
 
@@ -129,15 +201,24 @@ async function main() {
     [
       { label: 'ours (HTTP)', task: fetchCase(server.baseUrl + pathOf(report.id), headers) },
       { label: 'hand SQL, bare node:http (HTTP)', task: fetchCase(bare.baseUrl + pathOf(report.id), headers) },
-      { label: 'hand SQL in this process (pg, per widget)', task: async () => JSON.stringify(await handReportData(database.pool, report, range, compare)).length > 0 },
+      {
+        label: 'hand SQL in this process (pg, per widget)',
+        task: async () => JSON.stringify(await handReportData(database.pool, report, range, compare)).length > 0,
+      },
     ],
     options,
   );
   printTable('Report data, 12 widgets, last_90_days + previous_period, concurrency 8, no compression', first);
   const second = await alternate(
     [
-      { label: `ours, client with ${plainFacts.toLocaleString()} facts`, task: fetchCase(server.baseUrl + pathOf(report.id), headers) },
-      { label: `ours, client with ${historyFacts.toLocaleString()} facts (10× more outside the range)`, task: fetchCase(server.baseUrl + pathOf(historyReport.id), headers) },
+      {
+        label: `ours, client with ${plainFacts.toLocaleString()} facts`,
+        task: fetchCase(server.baseUrl + pathOf(report.id), headers),
+      },
+      {
+        label: `ours, client with ${historyFacts.toLocaleString()} facts (10× more outside the range)`,
+        task: fetchCase(server.baseUrl + pathOf(historyReport.id), headers),
+      },
     ],
     options,
   );
@@ -148,7 +229,11 @@ async function main() {
   const growth = second[1]!.p50 / second[0]!.p50;
   console.log('\nTargets:');
   console.table([
-    { target: 'p50 ours / hand SQL over HTTP ≤ 1.1 (issue 23)', value: overHttp.p50.toFixed(2), met: overHttp.p50 <= 1.1 },
+    {
+      target: 'p50 ours / hand SQL over HTTP ≤ 1.1 (issue 23)',
+      value: overHttp.p50.toFixed(2),
+      met: overHttp.p50 <= 1.1,
+    },
     { target: 'p50 ours / hand SQL in process ≤ 2', value: inProcess.p50.toFixed(2), met: inProcess.p50 <= 2 },
     { target: 'p99 ours ≤ 100 ms', value: first[0]!.p99.toFixed(1), met: first[0]!.p99 <= 100 },
     { target: 'p50 growth with 10× facts outside the range ≤ 1.5', value: growth.toFixed(2), met: growth <= 1.5 },

@@ -15,7 +15,9 @@ export const SEARCH_QUERIES_JSON = `(SELECT jsonb_agg('best crm for use case ' |
  * 6 pages read in order, its cited pages first (marked cited), then pages of the usual domains it
  * did not cite. A run may read the same URL twice, as engines do; the JSON keeps both reads.
  */
-export const retrievedJson = (domains: readonly string[]) => `(SELECT jsonb_agg(jsonb_build_object('url', page.url, 'domain', page.domain, 'title', NULL, 'cited', page.cited) ORDER BY k)
+export const retrievedJson = (
+  domains: readonly string[],
+) => `(SELECT jsonb_agg(jsonb_build_object('url', page.url, 'domain', page.domain, 'title', NULL, 'cited', page.cited) ORDER BY k)
   FROM generate_series(1, 6) AS k,
     LATERAL (SELECT (ARRAY[${domains.map((domain) => `'${domain}'`).join(',')}])[1 + floor(power(random(), 2) * ${domains.length})::int + 0 * k] AS domain) d,
     LATERAL (SELECT CASE WHEN k <= jsonb_array_length(c.citations) THEN c.citations->(k - 1)->>'url' ELSE 'https://www.' || d.domain || '/read/' || (k * 7 + (r.roll * 1000)::int) % 40 END AS url,
@@ -75,14 +77,23 @@ export async function generateSearchesAndReads(pool: pg.Pool, projectId: string)
 }
 
 /** An answer's distinct query keys and competitors named, as a one-column relation `(m)`. */
-const QUERY_KEYS = (alias: string) => `(SELECT DISTINCT lower(btrim(q)) FROM jsonb_array_elements_text(${alias}.search_queries) AS q)`;
-const COMPETITORS_NAMED = (alias: string) => `(SELECT DISTINCT e->>'name' FROM jsonb_array_elements(${alias}.competitors) AS e WHERE (e->>'mentions')::int > 0)`;
+const QUERY_KEYS = (alias: string) =>
+  `(SELECT DISTINCT lower(btrim(q)) FROM jsonb_array_elements_text(${alias}.search_queries) AS q)`;
+const COMPETITORS_NAMED = (alias: string) =>
+  `(SELECT DISTINCT e->>'name' FROM jsonb_array_elements(${alias}.competitors) AS e WHERE (e->>'mentions')::int > 0)`;
 /** A set's id in SQL (migration 0014's rule). */
-const SET_ID = (members: string) => `(SELECT encode(substring(sha256(convert_to(string_agg(octet_length(m)::text || ':' || m, '' ORDER BY m COLLATE "C"), 'UTF8')) FROM 1 FOR 16), 'hex')::uuid
+const SET_ID = (
+  members: string,
+) => `(SELECT encode(substring(sha256(convert_to(string_agg(octet_length(m)::text || ':' || m, '' ORDER BY m COLLATE "C"), 'UTF8')) FROM 1 FOR 16), 'hex')::uuid
   FROM ${members} AS s(m))`;
 
 /** The plain way: expand the range's query keys, group them with a distinct count, divide, order. */
-export async function searchQueriesBaseline(pool: pg.Pool, projectId: string, from: string, to: string): Promise<string> {
+export async function searchQueriesBaseline(
+  pool: pg.Pool,
+  projectId: string,
+  from: string,
+  to: string,
+): Promise<string> {
   const { rows } = await pool.query(
     `SELECT a.locale, query, count(*)::int AS runs, count(DISTINCT a.prompt_id)::int AS "promptCount", (count(*) FILTER (WHERE a.brand_mentions > 0))::int AS "visibilityCount"
      FROM ai_answers a JOIN ai_string_sets k ON k.project_id = a.project_id AND k.id = a.query_set, unnest(k.members) AS query
@@ -93,7 +104,13 @@ export async function searchQueriesBaseline(pool: pg.Pool, projectId: string, fr
 }
 
 /** The plain way over the answers, citations and pages read themselves (no per-scan totals). */
-export async function opportunitiesBaseline(pool: pg.Pool, projectId: string, ownedDomains: readonly string[], from: string, to: string): Promise<string> {
+export async function opportunitiesBaseline(
+  pool: pg.Pool,
+  projectId: string,
+  ownedDomains: readonly string[],
+  from: string,
+  to: string,
+): Promise<string> {
   const [prompts, sources, pages] = await Promise.all([
     pool.query(
       `SELECT a.locale, a.prompt_id, count(*) AS runs, count(*) FILTER (WHERE a.brand_mentions > 0) AS brand,

@@ -16,9 +16,28 @@ async function main() {
   const workspace = await benchApiWorkspace(database);
   const report = await database.prisma.report.findFirstOrThrow({ where: { workspaceId: workspace.id } });
   const project = await database.prisma.aiProject.findFirstOrThrow({ where: { workspaceId: workspace.id } });
-  const keys = await Promise.all(Array.from({ length: 5 }, (_, i) => createApiKey(database.prisma, { workspaceId: workspace.id, name: `soak ${i} ${Date.now()}`, actor: { email: null } })));
-  const server = await startService({ DATABASE_URL: embedded.url, RATE_LIMIT_SCALE: '100000000/100000000', WORKSPACE_MAX_CONCURRENT_REQUESTS: '1000' });
-  const paths = ['/api/v1/clients', '/api/v1/reports', `/api/v1/reports/${report.id}`, `/api/v1/reports/${report.id}/data?datePreset=last_28_days`, '/api/v1/ai-visibility/projects', `/api/v1/ai-visibility/projects/${project.id}/metrics`];
+  const keys = await Promise.all(
+    Array.from({ length: 5 }, (_, i) =>
+      createApiKey(database.prisma, {
+        workspaceId: workspace.id,
+        name: `soak ${i} ${Date.now()}`,
+        actor: { email: null },
+      }),
+    ),
+  );
+  const server = await startService({
+    DATABASE_URL: embedded.url,
+    RATE_LIMIT_SCALE: '100000000/100000000',
+    WORKSPACE_MAX_CONCURRENT_REQUESTS: '1000',
+  });
+  const paths = [
+    '/api/v1/clients',
+    '/api/v1/reports',
+    `/api/v1/reports/${report.id}`,
+    `/api/v1/reports/${report.id}/data?datePreset=last_28_days`,
+    '/api/v1/ai-visibility/projects',
+    `/api/v1/ai-visibility/projects/${project.id}/metrics`,
+  ];
   let next = 0;
   const options = {
     url: server.baseUrl,
@@ -27,7 +46,11 @@ async function main() {
       {
         setupRequest: (request: Record<string, unknown>) => {
           const index = next++;
-          return { ...request, path: paths[index % paths.length], headers: { authorization: `Bearer ${keys[index % keys.length]!.secret}` } };
+          return {
+            ...request,
+            path: paths[index % paths.length],
+            headers: { authorization: `Bearer ${keys[index % keys.length]!.secret}` },
+          };
         },
       },
     ] as unknown as autocannon.Request[],
@@ -35,11 +58,21 @@ async function main() {
 
   const capacity = await autocannon({ ...options, duration: 15 });
   const rate = Math.floor(capacity.requests.average * 0.7);
-  console.log(`capacity on the mix: ${Math.round(capacity.requests.average)} req/s; soaking at ${rate} req/s for ${MINUTES} min`);
+  console.log(
+    `capacity on the mix: ${Math.round(capacity.requests.average)} req/s; soaking at ${rate} req/s for ${MINUTES} min`,
+  );
   const minutes: Record<string, number>[] = [];
   for (let minute = 1; minute <= MINUTES; minute++) {
     const result = await autocannon({ ...options, duration: 60, overallRate: rate });
-    minutes.push({ minute, 'req/s': Math.round(result.requests.average), 'p50 ms': result.latency.p50, 'p99 ms': result.latency.p99, '5xx': result['5xx'], errors: result.errors + result.timeouts, 'RSS MB': Math.round(rssMb(server.pid)) });
+    minutes.push({
+      minute,
+      'req/s': Math.round(result.requests.average),
+      'p50 ms': result.latency.p50,
+      'p99 ms': result.latency.p99,
+      '5xx': result['5xx'],
+      errors: result.errors + result.timeouts,
+      'RSS MB': Math.round(rssMb(server.pid)),
+    });
     console.log(JSON.stringify(minutes.at(-1)));
   }
   console.table(minutes);
@@ -48,8 +81,16 @@ async function main() {
   const fivexx = minutes.reduce((sum, m) => sum + m['5xx']! + m.errors!, 0);
   console.table([
     { check: 'zero 5xx and socket errors', value: fivexx, met: fivexx === 0 },
-    { check: 'p99 last minute ≤ 1.5× first', value: (last['p99 ms']! / first['p99 ms']!).toFixed(2), met: last['p99 ms']! <= 1.5 * first['p99 ms']! },
-    { check: 'RSS growth after minute 1 ≤ 10 %', value: `${first['RSS MB']} → ${last['RSS MB']} MB`, met: last['RSS MB']! <= first['RSS MB']! * 1.1 },
+    {
+      check: 'p99 last minute ≤ 1.5× first',
+      value: (last['p99 ms']! / first['p99 ms']!).toFixed(2),
+      met: last['p99 ms']! <= 1.5 * first['p99 ms']!,
+    },
+    {
+      check: 'RSS growth after minute 1 ≤ 10 %',
+      value: `${first['RSS MB']} → ${last['RSS MB']} MB`,
+      met: last['RSS MB']! <= first['RSS MB']! * 1.1,
+    },
   ]);
   await server.stop();
   await database.close();

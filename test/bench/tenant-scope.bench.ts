@@ -14,18 +14,25 @@ const DURATION_MS = Number(process.env.BENCH_SECONDS ?? 15) * 1000;
 const CONCURRENCY = 20;
 const ROLE = 'tenant_bench';
 
-const CLIENTS = 'SELECT id, name, created_at FROM clients WHERE workspace_id = $1 ORDER BY created_at DESC, id DESC LIMIT 500';
+const CLIENTS =
+  'SELECT id, name, created_at FROM clients WHERE workspace_id = $1 ORDER BY created_at DESC, id DESC LIMIT 500';
 const CLIENTS_RLS = 'SELECT id, name, created_at FROM clients ORDER BY created_at DESC, id DESC LIMIT 500';
-const REPORT = 'SELECT id, name, client_id, definition, updated_at FROM reports WHERE workspace_id = $1 AND archived_at IS NULL AND id = $2';
-const REPORT_RLS = 'SELECT id, name, client_id, definition, updated_at FROM reports WHERE archived_at IS NULL AND id = $1';
+const REPORT =
+  'SELECT id, name, client_id, definition, updated_at FROM reports WHERE workspace_id = $1 AND archived_at IS NULL AND id = $2';
+const REPORT_RLS =
+  'SELECT id, name, client_id, definition, updated_at FROM reports WHERE archived_at IS NULL AND id = $1';
 
 async function installRowLevelSecurity(admin: pg.Pool) {
-  await admin.query(`DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${ROLE}') THEN CREATE ROLE ${ROLE} LOGIN PASSWORD '${ROLE}'; END IF; END $$`);
+  await admin.query(
+    `DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${ROLE}') THEN CREATE ROLE ${ROLE} LOGIN PASSWORD '${ROLE}'; END IF; END $$`,
+  );
   for (const table of ['clients', 'reports']) {
     await admin.query(`GRANT SELECT ON ${table} TO ${ROLE}`);
     await admin.query(`ALTER TABLE ${table} ENABLE ROW LEVEL SECURITY`);
     await admin.query(`DROP POLICY IF EXISTS tenant ON ${table}`);
-    await admin.query(`CREATE POLICY tenant ON ${table} USING (workspace_id = current_setting('app.workspace_id', true))`);
+    await admin.query(
+      `CREATE POLICY tenant ON ${table} USING (workspace_id = current_setting('app.workspace_id', true))`,
+    );
   }
 }
 
@@ -79,20 +86,42 @@ runBench(async () => {
 
     const results = await alternate(
       [
-        { label: 'guard  /clients statement', task: async () => (await guardPool.query({ name: 'c', text: CLIENTS, values: [workspace.id] })).rows.length > 0 },
+        {
+          label: 'guard  /clients statement',
+          task: async () =>
+            (await guardPool.query({ name: 'c', text: CLIENTS, values: [workspace.id] })).rows.length > 0,
+        },
         { label: 'rls    /clients statement (transaction)', task: () => inTransaction(CLIENTS_RLS, []) },
         { label: 'rls    /clients statement (session)', task: () => onSession(CLIENTS_RLS, []) },
-        { label: 'guard  /reports/{id} statement', task: async () => (await guardPool.query({ name: 'r', text: REPORT, values: [workspace.id, report.id] })).rows.length > 0 },
+        {
+          label: 'guard  /reports/{id} statement',
+          task: async () =>
+            (await guardPool.query({ name: 'r', text: REPORT, values: [workspace.id, report.id] })).rows.length > 0,
+        },
         { label: 'rls    /reports/{id} statement (transaction)', task: () => inTransaction(REPORT_RLS, [report.id]) },
         { label: 'rls    /reports/{id} statement (session)', task: () => onSession(REPORT_RLS, [report.id]) },
       ],
       { concurrency: CONCURRENCY, durationMs: DURATION_MS, rounds: 3 },
     );
     printTable(`Tenant scope at the database: guard vs row-level security (concurrency ${CONCURRENCY})`, results);
-    const [guardList, rlsList, sessionList, guardFind, rlsFind, sessionFind] = results as [typeof results[0], typeof results[0], typeof results[0], typeof results[0], typeof results[0], typeof results[0]];
+    const [guardList, rlsList, sessionList, guardFind, rlsFind, sessionFind] = results as [
+      (typeof results)[0],
+      (typeof results)[0],
+      (typeof results)[0],
+      (typeof results)[0],
+      (typeof results)[0],
+      (typeof results)[0],
+    ];
     const throughput = (row: typeof guardList) => row.requests / row.seconds;
-    for (const [name, guard, rls] of [['/clients, per transaction', guardList, rlsList], ['/clients, per session', guardList, sessionList], ['/reports/{id}, per transaction', guardFind, rlsFind], ['/reports/{id}, per session', guardFind, sessionFind]] as const) {
-      console.log(`${name}: rls throughput ${(throughput(rls) / throughput(guard)).toFixed(2)}× guard, p50 ${ratio(rls, guard).p50.toFixed(2)}×, p99 ${ratio(rls, guard).p99.toFixed(2)}×`);
+    for (const [name, guard, rls] of [
+      ['/clients, per transaction', guardList, rlsList],
+      ['/clients, per session', guardList, sessionList],
+      ['/reports/{id}, per transaction', guardFind, rlsFind],
+      ['/reports/{id}, per session', guardFind, sessionFind],
+    ] as const) {
+      console.log(
+        `${name}: rls throughput ${(throughput(rls) / throughput(guard)).toFixed(2)}× guard, p50 ${ratio(rls, guard).p50.toFixed(2)}×, p99 ${ratio(rls, guard).p99.toFixed(2)}×`,
+      );
     }
   } finally {
     await removeRowLevelSecurity(db.pool);

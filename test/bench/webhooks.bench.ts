@@ -45,7 +45,17 @@ interface Receiver {
 
 async function startReceiver(name: string, delayMs: number): Promise<Receiver> {
   const receiver: Receiver = {
-    name, url: '', secret: '', latencies: [], ids: new Set(), firstAt: 0, lastAt: 0, inFlight: 0, maxInFlight: 0, verifyChecks: 0, verifyFailures: 0,
+    name,
+    url: '',
+    secret: '',
+    latencies: [],
+    ids: new Set(),
+    firstAt: 0,
+    lastAt: 0,
+    inFlight: 0,
+    maxInFlight: 0,
+    verifyChecks: 0,
+    verifyFailures: 0,
     reset() {
       this.latencies = [];
       this.ids = new Set();
@@ -67,7 +77,11 @@ async function startReceiver(name: string, delayMs: number): Promise<Receiver> {
       if (++seen % VERIFY_EVERY === 0 && receiver.secret) {
         receiver.verifyChecks++;
         try {
-          new Webhook(receiver.secret).verify(body, { 'webhook-id': id, 'webhook-timestamp': String(request.headers['webhook-timestamp']), 'webhook-signature': String(request.headers['webhook-signature']) });
+          new Webhook(receiver.secret).verify(body, {
+            'webhook-id': id,
+            'webhook-timestamp': String(request.headers['webhook-timestamp']),
+            'webhook-signature': String(request.headers['webhook-signature']),
+          });
         } catch {
           receiver.verifyFailures++;
         }
@@ -97,7 +111,17 @@ async function startWorker(url: string): Promise<ChildProcess> {
   if (buildIsStale()) build();
   const child = spawn(process.execPath, ['dist/webhooks/worker-main.js'], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: url, APP_SECRET_KEY: BENCH_APP_SECRET_KEY, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_ENDPOINT_CONCURRENCY: String(ENDPOINT_CONCURRENCY), WEBHOOK_WORKSPACE_CONCURRENCY: String(3 * ENDPOINT_CONCURRENCY), LOG_LEVEL: 'info', NODE_ENV: 'production' },
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      APP_SECRET_KEY: BENCH_APP_SECRET_KEY,
+      WEBHOOK_ALLOW_HTTP: 'true',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOK_ENDPOINT_CONCURRENCY: String(ENDPOINT_CONCURRENCY),
+      WEBHOOK_WORKSPACE_CONCURRENCY: String(3 * ENDPOINT_CONCURRENCY),
+      LOG_LEVEL: 'info',
+      NODE_ENV: 'production',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve, reject) => {
@@ -123,7 +147,14 @@ async function produce(pool: pg.Pool, workspaceId: string, count: number, perSec
   for (let sent = 0; sent < count; sent += batch) {
     const client = await pool.connect();
     await client.query('BEGIN');
-    await appendEvents(client, Array.from({ length: Math.min(batch, count - sent) }, (_, index) => ({ workspaceId, type: 'scan.completed' as const, data: { index: sent + index, scanId: newId('scan') } })));
+    await appendEvents(
+      client,
+      Array.from({ length: Math.min(batch, count - sent) }, (_, index) => ({
+        workspaceId,
+        type: 'scan.completed' as const,
+        data: { index: sent + index, scanId: newId('scan') },
+      })),
+    );
     await client.query('COMMIT');
     client.release();
     if (perSecond > 0) {
@@ -152,21 +183,38 @@ async function baseline(receiver: Receiver, seconds: number) {
   const post = () =>
     new Promise<void>((resolve, reject) => {
       const id = newId('event');
-      const body = JSON.stringify({ type: 'scan.completed', timestamp: new Date().toISOString(), data: { index: sent, scanId: newId('scan') } });
-      const request = http.request(target, { method: 'POST', agent, headers: { ...webhookHeaders([secret], id, Math.floor(Date.now() / 1000), body), 'content-length': String(Buffer.byteLength(body)) } }, (response) => {
-        response.resume();
-        response.on('end', () => resolve());
+      const body = JSON.stringify({
+        type: 'scan.completed',
+        timestamp: new Date().toISOString(),
+        data: { index: sent, scanId: newId('scan') },
       });
+      const request = http.request(
+        target,
+        {
+          method: 'POST',
+          agent,
+          headers: {
+            ...webhookHeaders([secret], id, Math.floor(Date.now() / 1000), body),
+            'content-length': String(Buffer.byteLength(body)),
+          },
+        },
+        (response) => {
+          response.resume();
+          response.on('end', () => resolve());
+        },
+      );
       request.on('error', reject);
       request.end(body);
     });
   const started = Date.now();
-  await Promise.all(Array.from({ length: ENDPOINT_CONCURRENCY }, async () => {
-    while (Date.now() < end) {
-      await post();
-      sent++;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: ENDPOINT_CONCURRENCY }, async () => {
+      while (Date.now() < end) {
+        await post();
+        sent++;
+      }
+    }),
+  );
   agent.destroy();
   return sent / ((Date.now() - started) / 1000);
 }
@@ -175,17 +223,29 @@ runBench(async () => {
   const cluster = await benchDatabase();
   const database = connectDatabase(cluster.url, 4);
   const box = createSecretBox(decodeKey(BENCH_APP_SECRET_KEY)!);
-  const workspace = await database.prisma.workspace.create({ data: { id: newId('workspace'), slug: `bench-webhooks-${Date.now()}`, name: 'Bench webhooks', plan: 'scale' } });
-  const receivers = [await startReceiver('fast-a', 0), await startReceiver('fast-b', 0), await startReceiver('slow (2 s)', SLOW_MS)];
+  const workspace = await database.prisma.workspace.create({
+    data: { id: newId('workspace'), slug: `bench-webhooks-${Date.now()}`, name: 'Bench webhooks', plan: 'scale' },
+  });
+  const receivers = [
+    await startReceiver('fast-a', 0),
+    await startReceiver('fast-b', 0),
+    await startReceiver('slow (2 s)', SLOW_MS),
+  ];
   for (const receiver of receivers) {
-    const endpoint = await createEndpoint({ prisma: database.prisma, pool: database.pool, box, policy: { allowHttp: true, allowPrivate: true } }, { workspaceId: workspace.id, url: receiver.url, eventTypes: ['scan.completed'], actor: OPERATOR });
+    const endpoint = await createEndpoint(
+      { prisma: database.prisma, pool: database.pool, box, policy: { allowHttp: true, allowPrivate: true } },
+      { workspaceId: workspace.id, url: receiver.url, eventTypes: ['scan.completed'], actor: OPERATOR },
+    );
     receiver.secret = endpoint.secret;
   }
   const [fastA, fastB, slow] = receivers as [Receiver, Receiver, Receiver];
   const worker = await startWorker(cluster.url);
   const rows: Record<string, string | number>[] = [];
   try {
-    for (const [phase, rate] of [[`steady ${RATE}/s`, RATE], ['burst', 0]] as const) {
+    for (const [phase, rate] of [
+      [`steady ${RATE}/s`, RATE],
+      ['burst', 0],
+    ] as const) {
       for (const receiver of receivers) receiver.reset();
       const started = await produce(database.pool, workspace.id, EVENTS, rate);
       await waitUntil(() => fastA.ids.size >= EVENTS && fastB.ids.size >= EVENTS, 300_000);
@@ -202,7 +262,15 @@ runBench(async () => {
         });
       }
       const fastSeconds = (Math.max(fastA.lastAt, fastB.lastAt) - started) / 1000;
-      rows.push({ phase, receiver: 'fast, together', delivered: fastA.ids.size + fastB.ids.size, 'deliveries/s': Math.round((fastA.ids.size + fastB.ids.size) / fastSeconds), 'latency p50 ms': '', 'latency p99 ms': '', 'max in flight': '' });
+      rows.push({
+        phase,
+        receiver: 'fast, together',
+        delivered: fastA.ids.size + fastB.ids.size,
+        'deliveries/s': Math.round((fastA.ids.size + fastB.ids.size) / fastSeconds),
+        'latency p50 ms': '',
+        'latency p99 ms': '',
+        'max in flight': '',
+      });
     }
   } finally {
     worker.kill('SIGTERM');
@@ -213,11 +281,23 @@ runBench(async () => {
   // The baseline signs with its own secret: the receivers stop checking.
   for (const receiver of receivers) receiver.secret = '';
   const direct = await baseline(fastA, 5);
-  rows.push({ phase: 'baseline', receiver: 'fast-a, direct POSTs (no database)', delivered: '', 'deliveries/s': Math.round(direct), 'latency p50 ms': '', 'latency p99 ms': '', 'max in flight': ENDPOINT_CONCURRENCY });
+  rows.push({
+    phase: 'baseline',
+    receiver: 'fast-a, direct POSTs (no database)',
+    delivered: '',
+    'deliveries/s': Math.round(direct),
+    'latency p50 ms': '',
+    'latency p99 ms': '',
+    'max in flight': ENDPOINT_CONCURRENCY,
+  });
 
-  console.log(`\nWebhook delivery, ${EVENTS} events per phase to 3 endpoints (${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, Node ${process.version})`);
+  console.log(
+    `\nWebhook delivery, ${EVENTS} events per phase to 3 endpoints (${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, Node ${process.version})`,
+  );
   console.table(rows);
-  console.log(`Signatures checked with standardwebhooks (every ${VERIFY_EVERY}th delivery): ${checks} checked, ${failures} failed.`);
+  console.log(
+    `Signatures checked with standardwebhooks (every ${VERIFY_EVERY}th delivery): ${checks} checked, ${failures} failed.`,
+  );
 
   // Leave nothing behind for the slow endpoint: the workspace and its events go.
   await database.pool.query('DELETE FROM webhook_events WHERE workspace_id = $1', [workspace.id]);

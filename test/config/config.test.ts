@@ -20,15 +20,21 @@ describe('configuration', () => {
   it('production needs PUBLIC_BASE_URL (an origin) and seeds no demo data unless asked', () => {
     const production = { NODE_ENV: 'production', APP_SECRET_KEY: 'ab'.repeat(32) };
     expect(() => parseConfig(production)).toThrow(/PUBLIC_BASE_URL: is required in production/);
-    expect(() => parseConfig({ ...production, PUBLIC_BASE_URL: 'https://signalboard.example/app' })).toThrow(/PUBLIC_BASE_URL: must be an origin/);
+    expect(() => parseConfig({ ...production, PUBLIC_BASE_URL: 'https://signalboard.example/app' })).toThrow(
+      /PUBLIC_BASE_URL: must be an origin/,
+    );
     expect(parseConfig({ ...production, PUBLIC_BASE_URL: 'https://signalboard.example' }).SEED_DEMO).toBe(false);
-    expect(parseConfig({ ...production, PUBLIC_BASE_URL: 'https://signalboard.example', SEED_DEMO: 'true' }).SEED_DEMO).toBe(true);
+    expect(
+      parseConfig({ ...production, PUBLIC_BASE_URL: 'https://signalboard.example', SEED_DEMO: 'true' }).SEED_DEMO,
+    ).toBe(true);
     expect(parseConfig({}).SEED_DEMO).toBe(true);
     expect(parseConfig({ SEED_DEMO: 'false' }).SEED_DEMO).toBe(false);
   });
 
   it('takes SMTP_URL as smtp:// or smtps:// only', () => {
-    expect(parseConfig({ SMTP_URL: 'smtps://user:pw@mail.example:465' }).SMTP_URL).toBe('smtps://user:pw@mail.example:465');
+    expect(parseConfig({ SMTP_URL: 'smtps://user:pw@mail.example:465' }).SMTP_URL).toBe(
+      'smtps://user:pw@mail.example:465',
+    );
     expect(() => parseConfig({ SMTP_URL: 'https://mail.example' })).toThrow(/SMTP_URL/);
   });
 });

@@ -18,7 +18,9 @@ describe('Node runtime', () => {
 
   // The machine's own Node is 20 here (and on CI); where it is, the server must refuse it plainly.
   const systemNode = ['/usr/bin/node', '/usr/local/bin/node'].find(
-    (candidate) => existsSync(candidate) && nodeMajor(spawnSync(candidate, ['-p', 'process.versions.node']).stdout.toString().trim()) < MINIMUM_NODE_MAJOR,
+    (candidate) =>
+      existsSync(candidate) &&
+      nodeMajor(spawnSync(candidate, ['-p', 'process.versions.node']).stdout.toString().trim()) < MINIMUM_NODE_MAJOR,
   );
   it.skipIf(!systemNode)('refuses to start on a Node older than 22 with a clear message', () => {
     const result = spawnSync(systemNode!, ['--import', 'tsx', 'src/server.ts'], {

@@ -28,7 +28,12 @@ const HOT_FUNCTION = `
 
 /** The lines V8's tracing flags print while the script runs, with the given modules imported first. */
 function traced(flags: string[], imports: string[], script: string): string[] {
-  const run = (args: string[], code: string) => spawnSync(process.execPath, [...args, '--import', 'tsx', ...imports.flatMap((file) => ['--import', file]), '--input-type=module', '-e', code], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+  const run = (args: string[], code: string) =>
+    spawnSync(
+      process.execPath,
+      [...args, '--import', 'tsx', ...imports.flatMap((file) => ['--import', file]), '--input-type=module', '-e', code],
+      { cwd: root, encoding: 'utf8', timeout: 60_000 },
+    );
   // Once untraced first, so tsx has the modules transformed and cached: a cold transform runs
   // before the module sets its flags and made pretenuring decisions of its own.
   expect(run([], '').status).toBe(0);
@@ -37,9 +42,17 @@ function traced(flags: string[], imports: string[], script: string): string[] {
   return traced.stdout.split('\n');
 }
 
-const pretenuringDecisions = (imports: string[]) => traced(['--trace-pretenuring', '--trace-pretenuring-statistics'], imports, LONG_LIVED_ALLOCATIONS).filter((line) => /=> (maybe )?tenure$/.test(line));
+const pretenuringDecisions = (imports: string[]) =>
+  traced(['--trace-pretenuring', '--trace-pretenuring-statistics'], imports, LONG_LIVED_ALLOCATIONS).filter((line) =>
+    /=> (maybe )?tenure$/.test(line),
+  );
 // Only the script's function: the loader's own code may be compiled before the module sets flags.
-const optimizationTargets = (imports: string[]) => new Set(traced(['--trace-opt'], imports, HOT_FUNCTION).flatMap((line) => /^\[compiling method .*<JSFunction hotLoopBody .*\(target (\w+)\)/.exec(line)?.[1] ?? []));
+const optimizationTargets = (imports: string[]) =>
+  new Set(
+    traced(['--trace-opt'], imports, HOT_FUNCTION).flatMap(
+      (line) => /^\[compiling method .*<JSFunction hotLoopBody .*\(target (\w+)\)/.exec(line)?.[1] ?? [],
+    ),
+  );
 
 describe('V8 flags the service sets on itself', () => {
   it('turns allocation-site pretenuring off', () => {

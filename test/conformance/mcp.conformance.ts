@@ -28,11 +28,14 @@ function tokenProxy(target: URL, token: string) {
     const headers = { ...req.headers, authorization: `Bearer ${token}` };
     if (req.headers.host === own) headers.host = target.host;
     if (req.headers.origin === `http://${own}`) headers.origin = target.origin;
-    const upstream = http.request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers }, (answer) => {
-      if (DEBUG) console.error(req.method, req.url, req.headers['mcp-protocol-version'], answer.statusCode);
-      res.writeHead(answer.statusCode!, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = http.request(
+      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers },
+      (answer) => {
+        if (DEBUG) console.error(req.method, req.url, req.headers['mcp-protocol-version'], answer.statusCode);
+        res.writeHead(answer.statusCode!, answer.headers);
+        answer.pipe(res);
+      },
+    );
     // A stream the service ends (it stops while a listen stream is open) ends the client's too.
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
@@ -44,14 +47,33 @@ runBench(async () => {
   const embedded = await benchDatabase();
   const database = connectDatabase(embedded.url, 2);
   const { workspace } = await benchApiFixtures(database);
-  const service = await startService({ DATABASE_URL: embedded.url, RATE_LIMIT_SCALE: '100000000/100000000', WEBHOOK_WORKER: 'false' });
-  const proxy = tokenProxy(new URL(service.baseUrl), await mcpAccessToken(database, service.baseUrl, workspace.id, '/mcp/x/all'));
+  const service = await startService({
+    DATABASE_URL: embedded.url,
+    RATE_LIMIT_SCALE: '100000000/100000000',
+    WEBHOOK_WORKER: 'false',
+  });
+  const proxy = tokenProxy(
+    new URL(service.baseUrl),
+    await mcpAccessToken(database, service.baseUrl, workspace.id, '/mcp/x/all'),
+  );
   try {
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/mcp/x/all`;
     console.log(`${SUITE} server --requirements ${REQUIREMENTS} against ${url} (token added by the proxy)`);
     // Not spawnSync: the proxy answers from this process's event loop.
-    const suite = spawn('npx', ['-y', SUITE, 'server', '--url', url, ...(EXTRA.includes('--scenario') ? [] : ['--requirements', REQUIREMENTS]), ...EXTRA], { stdio: 'inherit', env: process.env });
+    const suite = spawn(
+      'npx',
+      [
+        '-y',
+        SUITE,
+        'server',
+        '--url',
+        url,
+        ...(EXTRA.includes('--scenario') ? [] : ['--requirements', REQUIREMENTS]),
+        ...EXTRA,
+      ],
+      { stdio: 'inherit', env: process.env },
+    );
     const code = await new Promise((resolve) => suite.on('exit', resolve));
     console.log(`conformance exited ${code}`);
   } finally {

@@ -1,7 +1,17 @@
 // The one civil-date check (years 0001–9999) and its arithmetic, as properties.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addDays, addYears, civilDateProblem, clampDate, daysBetweenInclusive, EARLIEST_DATE, isCivilDate, LATEST_DATE, startOfWeek } from '../../src/dates/civil-date.js';
+import {
+  addDays,
+  addYears,
+  civilDateProblem,
+  clampDate,
+  daysBetweenInclusive,
+  EARLIEST_DATE,
+  isCivilDate,
+  LATEST_DATE,
+  startOfWeek,
+} from '../../src/dates/civil-date.js';
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 const text = (year: number, month: number, day: number) => `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`;
@@ -13,21 +23,38 @@ function exists(year: number, month: number, day: number): boolean {
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
-const validDate = fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T00:00:00Z'), noInvalidDate: true }).map((date) => date.toISOString().slice(0, 10));
+const validDate = fc
+  .date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T00:00:00Z'), noInvalidDate: true })
+  .map((date) => date.toISOString().slice(0, 10));
 
 describe('civilDateProblem', () => {
   it('takes exactly the dates that exist in years 0001–9999', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 }), (year, month, day) => {
-        expect(isCivilDate(text(year, month, day))).toBe(year >= 1 && exists(year, month, day));
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 9999 }),
+        fc.integer({ min: 0, max: 13 }),
+        fc.integer({ min: 0, max: 32 }),
+        (year, month, day) => {
+          expect(isCivilDate(text(year, month, day))).toBe(year >= 1 && exists(year, month, day));
+        },
+      ),
       { numRuns: 20_000 },
     );
   });
 
   it('refuses year 0000 and other shapes with the range in the message', () => {
     expect(civilDateProblem('0000-01-01')).toMatch(/0001-01-01 to 9999-12-31.*year 0000/);
-    for (const value of ['10000-01-01', '-0001-01-01', '2026-1-01', '2026-02-30', '2026-02-29', ' 2026-01-01', '2026-01-01T00:00:00Z', '٢٠٢٦-٠١-٠١']) expect(isCivilDate(value), value).toBe(false);
+    for (const value of [
+      '10000-01-01',
+      '-0001-01-01',
+      '2026-1-01',
+      '2026-02-30',
+      '2026-02-29',
+      ' 2026-01-01',
+      '2026-01-01T00:00:00Z',
+      '٢٠٢٦-٠١-٠١',
+    ])
+      expect(isCivilDate(value), value).toBe(false);
     expect(isCivilDate('0001-01-01')).toBe(true);
     expect(isCivilDate('0099-02-28')).toBe(true);
     expect(isCivilDate('2024-02-29')).toBe(true);
@@ -35,9 +62,12 @@ describe('civilDateProblem', () => {
   });
 
   it('refuses any string that is not 10 characters of the shape', () => {
-    fc.assert(fc.property(fc.string(), (value) => {
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) expect(civilDateProblem(value)).not.toBeNull();
-    }), { numRuns: 5000 });
+    fc.assert(
+      fc.property(fc.string(), (value) => {
+        if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) expect(civilDateProblem(value)).not.toBeNull();
+      }),
+      { numRuns: 5000 },
+    );
   });
 });
 
@@ -50,23 +80,29 @@ describe('date arithmetic', () => {
   });
 
   it('adding n days and counting back gives n, anywhere in the range', () => {
-    fc.assert(fc.property(validDate, fc.integer({ min: -5000, max: 5000 }), (date, days) => {
-      const moved = addDays(date, days);
-      if (!isCivilDate(moved)) return;
-      expect(addDays(moved, -days)).toBe(date);
-      const [from, to] = days >= 0 ? [date, moved] : [moved, date];
-      expect(daysBetweenInclusive({ from, to })).toBe(Math.abs(days) + 1);
-    }), { numRuns: 5000 });
+    fc.assert(
+      fc.property(validDate, fc.integer({ min: -5000, max: 5000 }), (date, days) => {
+        const moved = addDays(date, days);
+        if (!isCivilDate(moved)) return;
+        expect(addDays(moved, -days)).toBe(date);
+        const [from, to] = days >= 0 ? [date, moved] : [moved, date];
+        expect(daysBetweenInclusive({ from, to })).toBe(Math.abs(days) + 1);
+      }),
+      { numRuns: 5000 },
+    );
   });
 
   it('a result outside the range sorts outside it, and clampDate brings it back', () => {
-    fc.assert(fc.property(validDate, fc.integer({ min: -4_000_000, max: 4_000_000 }), (date, days) => {
-      const moved = addDays(date, days);
-      const clamped = clampDate(moved);
-      expect(isCivilDate(clamped)).toBe(true);
-      if (!isCivilDate(moved)) expect(clamped === EARLIEST_DATE || clamped === LATEST_DATE).toBe(true);
-      else expect(clamped).toBe(moved);
-    }), { numRuns: 5000 });
+    fc.assert(
+      fc.property(validDate, fc.integer({ min: -4_000_000, max: 4_000_000 }), (date, days) => {
+        const moved = addDays(date, days);
+        const clamped = clampDate(moved);
+        expect(isCivilDate(clamped)).toBe(true);
+        if (!isCivilDate(moved)) expect(clamped === EARLIEST_DATE || clamped === LATEST_DATE).toBe(true);
+        else expect(clamped).toBe(moved);
+      }),
+      { numRuns: 5000 },
+    );
     expect(clampDate(addDays('0001-01-15', -29))).toBe(EARLIEST_DATE);
     expect(clampDate(addDays('9999-12-20', 29))).toBe(LATEST_DATE);
   });

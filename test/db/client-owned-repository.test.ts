@@ -22,7 +22,9 @@ afterAll(() => cold.close());
 describe('one read of a row per request', () => {
   it('answers GET /reports/{id} with one statement when nothing is cached', async () => {
     let status = 0;
-    const statements = await statementsDuring(async () => (status = (await cold.get(`/api/v1/reports/${fixture.reportId}`, fixture.secret)).status));
+    const statements = await statementsDuring(
+      async () => (status = (await cold.get(`/api/v1/reports/${fixture.reportId}`, fixture.secret)).status),
+    );
     expect(status).toBe(200);
     expect(statements).toHaveLength(1);
     expect(statements[0]).toContain('FROM reports');
@@ -30,13 +32,17 @@ describe('one read of a row per request', () => {
 
   it('answers an unknown report 404 after the same one statement', async () => {
     let body: any;
-    const statements = await statementsDuring(async () => (body = await json(await cold.get('/api/v1/reports/rep_00000000000000000000', fixture.secret))));
+    const statements = await statementsDuring(
+      async () => (body = await json(await cold.get('/api/v1/reports/rep_00000000000000000000', fixture.secret))),
+    );
     expect(body.error.code).toBe('not_found');
     expect(statements).toHaveLength(1);
   });
 
   it('reads a project once for its metrics: the version probe and the resolver share the row', async () => {
-    const statements = await statementsDuring(() => cold.get(`/api/v1/ai-visibility/projects/${fixture.projectId}/metrics`, fixture.secret));
+    const statements = await statementsDuring(() =>
+      cold.get(`/api/v1/ai-visibility/projects/${fixture.projectId}/metrics`, fixture.secret),
+    );
     expect(statements.filter((text) => text.includes('FROM ai_projects'))).toHaveLength(1);
   });
 });

@@ -14,11 +14,21 @@ describe('the database pools', () => {
 
   it('have PostgreSQL cancel a statement past the limit, and end an export transaction that stops fetching', async () => {
     for (const pool of [database.pool, database.readPool, database.streamPool]) {
-      expect((await pool.query('SHOW statement_timeout')).rows[0].statement_timeout).toBe(`${STATEMENT_TIMEOUT_MS / 1000}s`);
+      expect((await pool.query('SHOW statement_timeout')).rows[0].statement_timeout).toBe(
+        `${STATEMENT_TIMEOUT_MS / 1000}s`,
+      );
     }
-    expect((await database.pool.query('SHOW idle_in_transaction_session_timeout')).rows[0].idle_in_transaction_session_timeout).toBe('0');
-    expect((await database.streamPool.query('SHOW idle_in_transaction_session_timeout')).rows[0].idle_in_transaction_session_timeout).toBe(`${EXPORT_POOL_DEFAULTS.idleSeconds / 60}min`);
-    expect((await database.streamPool.query('SHOW application_name')).rows[0].application_name).toBe(EXPORT_APPLICATION_NAME);
+    expect(
+      (await database.pool.query('SHOW idle_in_transaction_session_timeout')).rows[0]
+        .idle_in_transaction_session_timeout,
+    ).toBe('0');
+    expect(
+      (await database.streamPool.query('SHOW idle_in_transaction_session_timeout')).rows[0]
+        .idle_in_transaction_session_timeout,
+    ).toBe(`${EXPORT_POOL_DEFAULTS.idleSeconds / 60}min`);
+    expect((await database.streamPool.query('SHOW application_name')).rows[0].application_name).toBe(
+      EXPORT_APPLICATION_NAME,
+    );
   });
 
   it('leave no timer armed while a statement runs or after its connection is released', async () => {

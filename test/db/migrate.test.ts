@@ -14,12 +14,28 @@ describe('migrations', () => {
     await client.connect();
     const tables = await client.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'");
     await client.end();
-    expect(tables.rows.map((row) => row.table_name)).toEqual(expect.arrayContaining(['workspaces', 'api_keys', 'clients', 'reports', 'metric_facts', 'scans', 'webhook_events', 'sessions', 'audit_log']));
+    expect(tables.rows.map((row) => row.table_name)).toEqual(
+      expect.arrayContaining([
+        'workspaces',
+        'api_keys',
+        'clients',
+        'reports',
+        'metric_facts',
+        'scans',
+        'webhook_events',
+        'sessions',
+        'audit_log',
+      ]),
+    );
   });
 
   it('run concurrently from two instances without racing', async () => {
     const url = await createTestDatabase({ migrated: false });
     const [a, b] = await Promise.all([migrate(url), migrate(url)]);
-    expect([...a.applied, ...b.applied].sort()).toEqual(listMigrations().map((m) => m.name).sort());
+    expect([...a.applied, ...b.applied].sort()).toEqual(
+      listMigrations()
+        .map((m) => m.name)
+        .sort(),
+    );
   });
 });

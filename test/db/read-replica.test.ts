@@ -27,7 +27,10 @@ beforeAll(async () => {
   replicaUrl = withDatabase(primaryUrl, name);
   const replica = new pg.Client({ connectionString: replicaUrl });
   await replica.connect();
-  await replica.query("INSERT INTO clients (id, workspace_id, name) VALUES ($1, $2, 'Only on the replica')", [newId('client'), key.workspace.id]);
+  await replica.query("INSERT INTO clients (id, workspace_id, name) VALUES ($1, $2, 'Only on the replica')", [
+    newId('client'),
+    key.workspace.id,
+  ]);
   await replica.end();
   t = await createTestApp({}, { url: primaryUrl, replicaUrl });
 });
@@ -37,7 +40,9 @@ describe('read replica', () => {
   it('serves lists from the replica and checks keys on the primary', async () => {
     const body = await json(await t.get('/api/v1/clients', key.key.secret));
     expect(body.data.map((client: { name: string }) => client.name)).toEqual(['Only on the replica']);
-    await revokeApiKey(t.database.prisma, async (target) => t.authenticator.invalidate(target), key.key.id, { email: key.ownerEmail });
+    await revokeApiKey(t.database.prisma, async (target) => t.authenticator.invalidate(target), key.key.id, {
+      email: key.ownerEmail,
+    });
     expect((await t.get('/api/v1/clients', key.key.secret)).status).toBe(401);
   });
 });

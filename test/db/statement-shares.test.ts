@@ -9,7 +9,10 @@ import { workspaceScopes } from '../../src/db/workspace-scope.js';
 import { createTestDatabase } from '../support/database.js';
 
 const WORKSPACE = '(VALUES ($1::text)) AS workspaces (id)';
-const SLOW = tenantStatement<{ id: string }>(null, (workspace) => `SELECT id FROM ${WORKSPACE}, pg_sleep($2::float8) WHERE ${workspace('workspaces')}`);
+const SLOW = tenantStatement<{ id: string }>(
+  null,
+  (workspace) => `SELECT id FROM ${WORKSPACE}, pg_sleep($2::float8) WHERE ${workspace('workspaces')}`,
+);
 
 describe('statement shares', () => {
   it('runs at most the share at once per workspace, the rest in the order they asked, other workspaces apart', async () => {
@@ -59,10 +62,16 @@ describe('a workspace flooding the read pool', () => {
   it("leaves a connection for another workspace: B's statement ends before any of A's six", async () => {
     const scopeOf = workspaceScopes(pool, pool, createStatementShares(2));
     const finished: string[] = [];
-    const a = Array.from({ length: 6 }, () => scopeOf('ws_a').rows(SLOW, [0.4]).then(() => finished.push('a')));
+    const a = Array.from({ length: 6 }, () =>
+      scopeOf('ws_a')
+        .rows(SLOW, [0.4])
+        .then(() => finished.push('a')),
+    );
     // A's statements have asked first; without shares they would hold all three connections.
     await new Promise((resolve) => setTimeout(resolve, 50));
-    await scopeOf('ws_b').rows(SLOW, [0]).then(() => finished.push('b'));
+    await scopeOf('ws_b')
+      .rows(SLOW, [0])
+      .then(() => finished.push('b'));
     await Promise.all(a);
     expect(finished[0]).toBe('b');
   });

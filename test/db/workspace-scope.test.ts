@@ -13,11 +13,27 @@ let pool: pg.Pool;
 let url: string;
 // A one-row stand-in for the workspaces table, so the statements need no fixture rows.
 const WORKSPACE = '(VALUES ($1::text)) AS workspaces (id)';
-const NAMED = tenantStatement<{ workspace: string; echoed: string }>('test.scope-named', (workspace) => `SELECT id AS workspace, $2::text AS echoed FROM ${WORKSPACE} WHERE ${workspace('workspaces')}`);
-const UNNAMED = tenantStatement<{ workspace: string; echoed: string }>(null, (workspace) => `SELECT id AS workspace, $2::text AS echoed FROM ${WORKSPACE} WHERE ${workspace('workspaces')} /* unnamed */`);
-const SERIES = tenantStatement<{ g: number }>(null, (workspace) => `SELECT g FROM generate_series(1, $2::int) AS g, ${WORKSPACE} WHERE ${workspace('workspaces')}`);
-const FAILING = tenantStatement<{ n: number }>('test.scope-failing', (workspace) => `SELECT 1 / ($2::int - 1) AS n FROM ${WORKSPACE} WHERE ${workspace('workspaces')}`);
-const preparedStatements = async () => (await pool.query<{ name: string }>('SELECT name FROM pg_prepared_statements ORDER BY name')).rows.map((row) => row.name);
+const NAMED = tenantStatement<{ workspace: string; echoed: string }>(
+  'test.scope-named',
+  (workspace) => `SELECT id AS workspace, $2::text AS echoed FROM ${WORKSPACE} WHERE ${workspace('workspaces')}`,
+);
+const UNNAMED = tenantStatement<{ workspace: string; echoed: string }>(
+  null,
+  (workspace) =>
+    `SELECT id AS workspace, $2::text AS echoed FROM ${WORKSPACE} WHERE ${workspace('workspaces')} /* unnamed */`,
+);
+const SERIES = tenantStatement<{ g: number }>(
+  null,
+  (workspace) => `SELECT g FROM generate_series(1, $2::int) AS g, ${WORKSPACE} WHERE ${workspace('workspaces')}`,
+);
+const FAILING = tenantStatement<{ n: number }>(
+  'test.scope-failing',
+  (workspace) => `SELECT 1 / ($2::int - 1) AS n FROM ${WORKSPACE} WHERE ${workspace('workspaces')}`,
+);
+const preparedStatements = async () =>
+  (await pool.query<{ name: string }>('SELECT name FROM pg_prepared_statements ORDER BY name')).rows.map(
+    (row) => row.name,
+  );
 
 beforeAll(async () => {
   // One connection: every statement and the pg_prepared_statements probe share it.
@@ -42,7 +58,7 @@ describe('workspace scope', () => {
     expect(await preparedStatements()).toEqual(['test.scope-named']);
   });
 
-  it('rejects a failing statement with PostgreSQL\'s error and leaves the connection usable', async () => {
+  it("rejects a failing statement with PostgreSQL's error and leaves the connection usable", async () => {
     const scope = workspaceScopes(pool)('ws_d');
     await expect(scope.rows(FAILING, [1])).rejects.toMatchObject({ code: '22012' });
     expect(await scope.rows(FAILING, [2])).toEqual([{ n: 1 }]);
@@ -51,7 +67,13 @@ describe('workspace scope', () => {
 
   it('reads a cursor a FETCH at a time, and PostgreSQL ends an export transaction that stops fetching', async () => {
     const database = connectDatabase(url, 1, undefined, { size: 2, idleSeconds: 1 });
-    const exportSessions = async () => (await database.pool.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1", [EXPORT_APPLICATION_NAME])).rows[0].n;
+    const exportSessions = async () =>
+      (
+        await database.pool.query(
+          'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1',
+          [EXPORT_APPLICATION_NAME],
+        )
+      ).rows[0].n;
     try {
       const scope = workspaceScopes(database.readPool, database.streamPool)('ws_e');
       const stalled = await scope.cursor(SERIES, [100_000]);

@@ -20,7 +20,12 @@ describe('demo seed', () => {
   it('seeds deterministically: the same options give the same numbers', async () => {
     const seedInto = async () => {
       const { workspace } = await createKeyedWorkspace(t.database);
-      await seedWorkspace(t.database.prisma, t.database.pool, { workspaceId: workspace.id, days: 20, clients: 3, endDate: '2026-10-31' });
+      await seedWorkspace(t.database.prisma, t.database.pool, {
+        workspaceId: workspace.id,
+        days: 20,
+        clients: 3,
+        endDate: '2026-10-31',
+      });
       const facts = await t.database.pool.query(
         `SELECT c.name, f.provider, f.date, f.dimension, f.dimension_value, f.clicks, f.sessions, f.cost
          FROM metric_facts f JOIN clients c ON c.id = f.client_id WHERE c.workspace_id = $1
@@ -31,7 +36,11 @@ describe('demo seed', () => {
         'SELECT p.name, s.date, s.model, s.locale, s.total_runs, s.visibility_count FROM scans s JOIN ai_projects p ON p.id = s.project_id WHERE s.workspace_id = $1 ORDER BY 1, 2, 3, 4',
         [workspace.id],
       );
-      const reports = await t.database.prisma.report.findMany({ where: { workspaceId: workspace.id }, orderBy: { name: 'asc' }, select: { name: true, definition: true } });
+      const reports = await t.database.prisma.report.findMany({
+        where: { workspaceId: workspace.id },
+        orderBy: { name: 'asc' },
+        select: { name: true, definition: true },
+      });
       return { facts: facts.rows, scans: scans.rows, reports };
     };
     const first = await seedInto();
@@ -59,8 +68,15 @@ describe('the first-start demo', () => {
     const auth = await signIn(empty.app, DEMO_OWNER_EMAIL, demo.ownerPassword);
     expect((await call(empty.app, auth, 'GET', '/app/session')).status).toBe(200);
     expect((await empty.get('/api/v1/clients', demo.secret)).status).toBe(200);
-    const kinds = (await rows<{ kind: string }>('SELECT DISTINCT kind FROM signals ORDER BY kind')).map((row) => row.kind);
-    expect(kinds).toEqual(['average_position_worse', 'owned_citation_share_drop', 'share_of_voice_overtaken', 'visibility_drop']);
+    const kinds = (await rows<{ kind: string }>('SELECT DISTINCT kind FROM signals ORDER BY kind')).map(
+      (row) => row.kind,
+    );
+    expect(kinds).toEqual([
+      'average_position_worse',
+      'owned_citation_share_drop',
+      'share_of_voice_overtaken',
+      'visibility_drop',
+    ]);
     expect(await seedDemoIfEmpty(empty.database.prisma, empty.database.pool)).toBeNull();
   });
 
@@ -74,14 +90,28 @@ describe('the first-start demo', () => {
   });
 
   it('answers name exactly the brands their counts say, and the competitor their prompt asks about', async () => {
-    const answers = await rows<{ text: string; prompt: string; brand_mentions: number; total_mentions: number; competitors: { name: string; mentions: number }[]; brand: string; names: string[]; project: string }>(
+    const answers = await rows<{
+      text: string;
+      prompt: string;
+      brand_mentions: number;
+      total_mentions: number;
+      competitors: { name: string; mentions: number }[];
+      brand: string;
+      names: string[];
+      project: string;
+    }>(
       `SELECT a.text, pr.text AS prompt, a.brand_mentions, a.total_mentions, a.competitors, p.brand, p.competitors AS names, p.name AS project
        FROM ai_answers a JOIN ai_projects p ON p.id = a.project_id JOIN ai_prompts pr ON pr.id = a.prompt_id`,
     );
     const occurrences = (text: string, name: string) => text.split(new RegExp(`\\b${name}\\b`)).length - 1;
     const wrong = answers.filter((answer) => {
-      const competitorMentions = answer.names.map((name) => answer.competitors.find((entry) => entry.name === name)?.mentions ?? 0);
-      const others = marketOf(answer.project.replace(/ AI visibility$/, '')).others.reduce((sum, name) => sum + occurrences(answer.text, name), 0);
+      const competitorMentions = answer.names.map(
+        (name) => answer.competitors.find((entry) => entry.name === name)?.mentions ?? 0,
+      );
+      const others = marketOf(answer.project.replace(/ AI visibility$/, '')).others.reduce(
+        (sum, name) => sum + occurrences(answer.text, name),
+        0,
+      );
       return (
         occurrences(answer.text, answer.brand) !== answer.brand_mentions ||
         answer.names.some((name, index) => occurrences(answer.text, name) !== competitorMentions[index]) ||
@@ -94,7 +124,9 @@ describe('the first-start demo', () => {
   });
 
   it('cites each page at most once per answer', async () => {
-    expect(await rows('SELECT answer_id, url, count(*)::int FROM ai_citations GROUP BY 1, 2 HAVING count(*) > 1 LIMIT 3')).toEqual([]);
+    expect(
+      await rows('SELECT answer_id, url, count(*)::int FROM ai_citations GROUP BY 1, 2 HAVING count(*) > 1 LIMIT 3'),
+    ).toEqual([]);
     expect((await rows<{ count: number }>('SELECT count(*)::int FROM ai_citations'))[0]!.count).toBeGreaterThan(1000);
   });
 
@@ -125,7 +157,15 @@ describe('the first-start demo', () => {
   // competitors for a coffee roaster and a software tool, English answers in Germany, one sentence
   // over and over.
   it('counts whole visits, clicks and conversions, and its splits add up to the day exactly', async () => {
-    const counts = [...new Set(PROVIDERS.flatMap((provider) => Object.values(catalog[provider].metrics).flatMap((metric) => (metric.kind === 'base' && metric.unit === 'count' ? [metric.column] : []))))];
+    const counts = [
+      ...new Set(
+        PROVIDERS.flatMap((provider) =>
+          Object.values(catalog[provider].metrics).flatMap((metric) =>
+            metric.kind === 'base' && metric.unit === 'count' ? [metric.column] : [],
+          ),
+        ),
+      ),
+    ];
     const money = ['cost', 'conversion_value'];
     const [fractions] = await rows<Record<string, number>>(
       `SELECT ${[...counts.map((column) => `count(*) FILTER (WHERE ${column} <> trunc(${column}))::int AS ${column}`), ...money.map((column) => `count(*) FILTER (WHERE abs(${column} * 100 - round(${column} * 100)) > 1e-6)::int AS ${column}`)].join(', ')} FROM metric_facts`,
@@ -158,7 +198,9 @@ describe('the first-start demo', () => {
     const list = [...mixes.values()];
     for (const [index, mix] of list.entries()) {
       for (const other of list.slice(index + 1)) {
-        expect(Math.max(...mix.map((row, channel) => Math.abs(row.share - other[channel]!.share)))).toBeGreaterThan(0.02);
+        expect(Math.max(...mix.map((row, channel) => Math.abs(row.share - other[channel]!.share)))).toBeGreaterThan(
+          0.02,
+        );
       }
     }
   });
@@ -177,12 +219,31 @@ describe('the first-start demo', () => {
   it("writes every answer in its locale's language", async () => {
     const STOP_WORDS: Record<string, readonly string[]> = {
       en: ['the', 'and', 'is', 'are', 'for', 'to', 'of', 'with', 'its', 'you', 'your', 'or'],
-      de: ['und', 'die', 'der', 'das', 'ist', 'sind', 'mit', 'für', 'bei', 'von', 'wird', 'werden', 'den', 'auf', 'es', 'oder'],
+      de: [
+        'und',
+        'die',
+        'der',
+        'das',
+        'ist',
+        'sind',
+        'mit',
+        'für',
+        'bei',
+        'von',
+        'wird',
+        'werden',
+        'den',
+        'auf',
+        'es',
+        'oder',
+      ],
       fr: ['les', 'des', 'et', 'est', 'pour', 'sur', 'le', 'la', 'de', 'une', 'vous', 'sont', 'souvent', 'ou'],
     };
     const languageOf = (text: string) => {
       const words = text.toLowerCase().split(/[^\p{L}]+/u);
-      const hits = Object.entries(STOP_WORDS).map(([language, stop]) => [language, words.filter((word) => stop.includes(word)).length] as const);
+      const hits = Object.entries(STOP_WORDS).map(
+        ([language, stop]) => [language, words.filter((word) => stop.includes(word)).length] as const,
+      );
       const [best, count] = hits.reduce((a, b) => (b[1] > a[1] ? b : a));
       return count > 0 && hits.filter((hit) => hit[1] === count).length === 1 ? best : 'unknown';
     };
@@ -269,7 +330,10 @@ describe('the first-start demo', () => {
   // A trial found the demo templated: the same prompts and sites for a roaster and a SaaS, Shopping
   // campaigns for a dentist, every client growing in the same straight line.
   it('answers "Alternatives to X" with others: X is named, never ranked among them', async () => {
-    const answers = await rows<{ prompt: string; competitors: { name: string; mentions: number; position: number | null }[] }>(
+    const answers = await rows<{
+      prompt: string;
+      competitors: { name: string; mentions: number; position: number | null }[];
+    }>(
       `SELECT pr.text AS prompt, a.competitors FROM ai_answers a JOIN ai_prompts pr ON pr.id = a.prompt_id WHERE pr.text LIKE 'Alternatives to %'`,
     );
     expect(answers.length).toBeGreaterThan(50);
@@ -285,7 +349,9 @@ describe('the first-start demo', () => {
       `SELECT p.name AS project, a.locale, r.url, r.title, a.id AS answer
        FROM ai_answers a JOIN ai_projects p ON p.id = a.project_id, jsonb_to_recordset(a.citations || a.retrieved) AS r(url text, title text)`,
     );
-    const own = new Set((await rows<{ d: string }>(`SELECT unnest(domains) AS d FROM ai_projects`)).map((row) => row.d));
+    const own = new Set(
+      (await rows<{ d: string }>(`SELECT unnest(domains) AS d FROM ai_projects`)).map((row) => row.d),
+    );
     // A site: its domain, and a subreddit on reddit.com (r/Coffee is not r/analytics).
     const host = (url: string) => {
       const { hostname, pathname } = new URL(url);
@@ -293,8 +359,18 @@ describe('the first-start demo', () => {
       return domain === 'reddit.com' ? `${domain}/${pathname.split('/')[2]}` : domain;
     };
     const web = (project: string, locale?: string) =>
-      new Set(pages.filter((page) => page.project === project && (!locale || page.locale === locale)).map((page) => host(page.url))
-        .filter((domain) => !own.has(domain) && !marketOf(project.replace(/ AI visibility$/, '')).competitors.some((name) => domain.startsWith(name.toLowerCase().replace(/[^a-z0-9]/g, '')))));
+      new Set(
+        pages
+          .filter((page) => page.project === project && (!locale || page.locale === locale))
+          .map((page) => host(page.url))
+          .filter(
+            (domain) =>
+              !own.has(domain) &&
+              !marketOf(project.replace(/ AI visibility$/, '')).competitors.some((name) =>
+                domain.startsWith(name.toLowerCase().replace(/[^a-z0-9]/g, '')),
+              ),
+          ),
+      );
     const projects = [...new Set(pages.map((page) => page.project))];
     for (const [index, project] of projects.entries()) {
       for (const other of projects.slice(index + 1)) {
@@ -303,17 +379,33 @@ describe('the first-start demo', () => {
         const shared = [...mine].filter((domain) => web(other, 'en-US').has(domain));
         expect(shared.length / mine.size, `${project} and ${other} share ${shared}`).toBeLessThan(0.5);
       }
-      expect([...web(project, 'de-DE')].some((domain) => domain.endsWith('.de') || domain.endsWith('.net')), project).toBe(true);
-      expect([...web(project, 'en-US')].filter((domain) => /\.(de|fr)$/.test(domain)), project).toEqual([]);
+      expect(
+        [...web(project, 'de-DE')].some((domain) => domain.endsWith('.de') || domain.endsWith('.net')),
+        project,
+      ).toBe(true);
+      expect(
+        [...web(project, 'en-US')].filter((domain) => /\.(de|fr)$/.test(domain)),
+        project,
+      ).toEqual([]);
     }
-    expect([...web(projects[0]!, 'fr-FR'), ...web(projects[1]!, 'fr-FR'), ...web(projects[2]!, 'fr-FR')].some((domain) => domain.endsWith('.fr'))).toBe(true);
+    expect(
+      [...web(projects[0]!, 'fr-FR'), ...web(projects[1]!, 'fr-FR'), ...web(projects[2]!, 'fr-FR')].some((domain) =>
+        domain.endsWith('.fr'),
+      ),
+    ).toBe(true);
     // No page numbered like a placeholder (/compare/16, ?search_query=3), none untitled, none twice in an answer.
     expect(pages.filter((page) => /\/\d{1,2}\/?$|search_query=/.test(page.url)).slice(0, 3)).toEqual([]);
     expect(pages.filter((page) => !page.title).slice(0, 3)).toEqual([]);
     // A roaster's or an outdoor shop's rivals have no "Features" page or "Help Center": software has.
-    const softwarePages = pages.filter((page) => marketOf(page.project.replace(/ AI visibility$/, '')).kind !== 'software' && /Help Center|Features —|Billing/.test(page.title ?? ''));
+    const softwarePages = pages.filter(
+      (page) =>
+        marketOf(page.project.replace(/ AI visibility$/, '')).kind !== 'software' &&
+        /Help Center|Features —|Billing/.test(page.title ?? ''),
+    );
     expect(softwarePages.slice(0, 3)).toEqual([]);
-    const read = await rows(`SELECT a.id, r.url FROM ai_answers a, jsonb_to_recordset(a.retrieved) AS r(url text) GROUP BY 1, 2 HAVING count(*) > 1 LIMIT 3`);
+    const read = await rows(
+      `SELECT a.id, r.url FROM ai_answers a, jsonb_to_recordset(a.retrieved) AS r(url text) GROUP BY 1, 2 HAVING count(*) > 1 LIMIT 3`,
+    );
     expect(read).toEqual([]);
   });
 
@@ -335,9 +427,15 @@ describe('the first-start demo', () => {
     for (const { client, provider, names } of campaigns) {
       const kind = marketOf(client).kind;
       expect(names.includes('Shopping') || names.includes('Catalogue sales'), client).toBe(kind === 'shop');
-      if (provider === 'meta_ads') expect(names.filter((name) => ['Brand', 'Generic search'].includes(name)), client).toEqual([]);
+      if (provider === 'meta_ads')
+        expect(
+          names.filter((name) => ['Brand', 'Generic search'].includes(name)),
+          client,
+        ).toEqual([]);
     }
-    expect(new Set(campaigns.filter((row) => row.provider === 'google_ads').map((row) => row.names.join())).size).toBeGreaterThan(1);
+    expect(
+      new Set(campaigns.filter((row) => row.provider === 'google_ads').map((row) => row.names.join())).size,
+    ).toBeGreaterThan(1);
     const ratios = await rows<{ client: string; dimension: string; ctr: number[]; cpc: number[] }>(
       `SELECT c.name AS client, f.dimension, array_agg((sum_clicks / nullif(sum_impressions, 0))::float) AS ctr, array_agg((sum_cost / nullif(sum_clicks, 0))::float) AS cpc
        FROM (SELECT client_id, dimension, dimension_value, sum(clicks) AS sum_clicks, sum(impressions) AS sum_impressions, sum(cost) AS sum_cost
@@ -363,12 +461,14 @@ describe('the first-start demo', () => {
     for (const row of months) byClient.set(row.client, [...(byClient.get(row.client) ?? []), row]);
     // Full months only: the first and last are cut by the range.
     const full = [...byClient].map(([client, list]) => [client, list.slice(1, -1)] as const);
-    const typical = (list: readonly { sessions: number }[]) => list.reduce((sum, row) => sum + row.sessions, 0) / list.length;
+    const typical = (list: readonly { sessions: number }[]) =>
+      list.reduce((sum, row) => sum + row.sessions, 0) / list.length;
     const local = full.filter(([client]) => marketOf(client).kind === 'local');
     const software = full.filter(([client]) => marketOf(client).kind === 'software');
     expect(local.length && software.length).toBeGreaterThan(0);
     for (const [client, list] of local) {
-      for (const [other, theirs] of software) expect(typical(list), `${client} < ${other}`).toBeLessThan(typical(theirs));
+      for (const [other, theirs] of software)
+        expect(typical(list), `${client} < ${other}`).toBeLessThan(typical(theirs));
       expect(Math.max(...list.map((row) => row.cost ?? 0)), `${client} ad spend a month`).toBeLessThan(15_000);
     }
     // A year's growth, month against the same month a year before: some grow fast, some shrink.
@@ -376,7 +476,10 @@ describe('the first-start demo', () => {
     expect(Math.max(...growth) - Math.min(...growth), `${growth}`).toBeGreaterThan(0.2);
     for (const [client, list] of full) {
       // Seasons: some month falls well below the one before.
-      expect(list.some((row, index) => index > 0 && row.sessions < list[index - 1]!.sessions * 0.93), client).toBe(true);
+      expect(
+        list.some((row, index) => index > 0 && row.sessions < list[index - 1]!.sessions * 0.93),
+        client,
+      ).toBe(true);
     }
   });
 
@@ -419,7 +522,9 @@ function titleFitsAddress(url: string, title: string): boolean {
   const plain = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
   const squash = (text: string) => plain(text).replace(/[^a-z0-9]+/g, '');
   const words = (text: string) =>
-    plain(text).split(/[^a-z0-9]+/).filter((word) => word.length >= 3 && !/\d/.test(word));
+    plain(text)
+      .split(/[^a-z0-9]+/)
+      .filter((word) => word.length >= 3 && !/\d/.test(word));
   const { hostname, pathname } = new URL(url);
   const said = squash(title);
   const segments = pathname.split('/').filter(Boolean);
@@ -435,18 +540,32 @@ function titleFitsAddress(url: string, title: string): boolean {
 describe('demo prompts', () => {
   const markets = Object.values(MARKETS).filter((market, index, all) => all.indexOf(market) === index);
   const promptsOf = (market: (typeof markets)[number]) =>
-    demoPrompts('Brand', market.competitors, market).map((prompt) => prompt.text.replaceAll(new RegExp(market.competitors.join('|'), 'g'), 'X'));
+    demoPrompts('Brand', market.competitors, market).map((prompt) =>
+      prompt.text.replaceAll(new RegExp(market.competitors.join('|'), 'g'), 'X'),
+    );
 
   it('asks what a person would ask about the kind of business: near me only of a local firm, delivery only of a shop that ships', () => {
     for (const market of markets) {
       const prompts = demoPrompts('Brand', market.competitors, market);
       const local = prompts.filter((prompt) => prompt.topic === 'local' || /near me|my city|\{/.test(prompt.text));
       expect(local.length > 0, market.category).toBe(market.kind === 'local');
-      expect(prompts.some((prompt) => /deliver|\bship\b/.test(prompt.text)), market.category).toBe(Boolean(market.ships));
-      expect(prompts.some((prompt) => prompt.tags.includes('budget')), market.category).toBe(true);
+      expect(
+        prompts.some((prompt) => /deliver|\bship\b/.test(prompt.text)),
+        market.category,
+      ).toBe(Boolean(market.ships));
+      expect(
+        prompts.some((prompt) => prompt.tags.includes('budget')),
+        market.category,
+      ).toBe(true);
       // No "How much does a coffee roaster cost?", no "small business" for what people buy for themselves.
-      expect(prompts.filter((prompt) => /how much does an? /i.test(prompt.text) && prompt.text.includes(market.category)), market.category).toEqual([]);
-      expect(prompts.filter((prompt) => /small business/.test(prompt.text)), market.category).toEqual([]);
+      expect(
+        prompts.filter((prompt) => /how much does an? /i.test(prompt.text) && prompt.text.includes(market.category)),
+        market.category,
+      ).toEqual([]);
+      expect(
+        prompts.filter((prompt) => /small business/.test(prompt.text)),
+        market.category,
+      ).toEqual([]);
     }
   });
 

@@ -36,7 +36,11 @@ function runBlocks(file: string, blocks: ReturnType<typeof runnableBlocks>) {
   const driver = [
     'set -Eeuo pipefail',
     `trap 'echo "docs-test: failed in ${file} at line $BLOCK_LINE (exit $?)" >&2' ERR`,
-    ...scripts.flatMap(({ script, block }) => [`BLOCK_LINE=${block.line}`, `echo "--- ${file}:${block.line}"`, `source ${JSON.stringify(script)}`]),
+    ...scripts.flatMap(({ script, block }) => [
+      `BLOCK_LINE=${block.line}`,
+      `echo "--- ${file}:${block.line}"`,
+      `source ${JSON.stringify(script)}`,
+    ]),
     `echo "--- ${file}: end"`,
   ].join('\n');
   const child = spawn('bash', ['-c', driver], {
@@ -99,8 +103,14 @@ describe.runIf(jqAvailable())('commands in the documentation', () => {
       // What a reader's terminal shows: each block's output ends its last line (a JSON answer
       // without a newline runs into the prompt or the next command's output), and no two JSON
       // documents share a line.
-      expect(result.stdout.match(/[^\n]--- \S+\.md:(?:\d+| end)/g) ?? [], 'a block\'s output that does not end with a newline').toEqual([]);
-      expect(result.stdout.split('\n').filter((line) => /[}\]]\{"/.test(line)), 'JSON documents glued on one line').toEqual([]);
+      expect(
+        result.stdout.match(/[^\n]--- \S+\.md:(?:\d+| end)/g) ?? [],
+        "a block's output that does not end with a newline",
+      ).toEqual([]);
+      expect(
+        result.stdout.split('\n').filter((line) => /[}\]]\{"/.test(line)),
+        'JSON documents glued on one line',
+      ).toEqual([]);
     }, 150_000);
   }
 });
@@ -110,7 +120,10 @@ describe('shell blocks in the documentation', () => {
     for (const file of documentationFiles()) {
       for (const block of fencedBlocks(readFileSync(path.join(REPOSITORY, file), 'utf8'))) {
         // A shell block under another name would silently escape the test.
-        expect(['sh', 'shell', 'console', 'zsh'], `${file}:${block.line} uses \`\`\`${block.info}; use bash (run) or text (not a command)`).not.toContain(block.info);
+        expect(
+          ['sh', 'shell', 'console', 'zsh'],
+          `${file}:${block.line} uses \`\`\`${block.info}; use bash (run) or text (not a command)`,
+        ).not.toContain(block.info);
         if (block.skip !== null) expect(block.skip.trim().length, `${file}:${block.line}`).toBeGreaterThan(0);
       }
     }

@@ -12,12 +12,19 @@ describe('links in the documentation', () => {
       const broken: string[] = [];
       for (const { target, line } of relativeLinks(text)) {
         const [pathPart, anchor] = target.split('#') as [string, string | undefined];
-        const resolved = pathPart ? path.resolve(REPOSITORY, path.dirname(file), decodeURI(pathPart)) : path.join(REPOSITORY, file);
+        const resolved = pathPart
+          ? path.resolve(REPOSITORY, path.dirname(file), decodeURI(pathPart))
+          : path.join(REPOSITORY, file);
         if (!resolved.startsWith(REPOSITORY + path.sep) || !existsSync(resolved)) {
           broken.push(`${file}:${line} ${target} (no such file in the repository)`);
           continue;
         }
-        if (anchor && resolved.endsWith('.md') && statSync(resolved).isFile() && !headingAnchors(readFileSync(resolved, 'utf8')).has(anchor)) {
+        if (
+          anchor &&
+          resolved.endsWith('.md') &&
+          statSync(resolved).isFile() &&
+          !headingAnchors(readFileSync(resolved, 'utf8')).has(anchor)
+        ) {
           broken.push(`${file}:${line} ${target} (no heading #${anchor})`);
         }
       }
@@ -26,7 +33,9 @@ describe('links in the documentation', () => {
   }
 
   it('names no path outside the repository', () => {
-    const outside = documentationFiles().filter((file) => readFileSync(path.join(REPOSITORY, file), 'utf8').match(/\.\.\/shared\//) !== null);
+    const outside = documentationFiles().filter(
+      (file) => readFileSync(path.join(REPOSITORY, file), 'utf8').match(/\.\.\/shared\//) !== null,
+    );
     expect(outside).toEqual([]);
   });
 });

@@ -34,7 +34,8 @@ export function fencedBlocks(markdown: string): FencedBlock[] {
     const [, indent, fence, info] = opening;
     const body: string[] = [];
     let end = index + 1;
-    for (; end < lines.length && !lines[end]!.startsWith(`${indent}${fence}`); end++) body.push(lines[end]!.slice(indent!.length));
+    for (; end < lines.length && !lines[end]!.startsWith(`${indent}${fence}`); end++)
+      body.push(lines[end]!.slice(indent!.length));
     let previous = index - 1;
     while (previous >= 0 && lines[previous]!.trim() === '') previous--;
     const marker = previous >= 0 ? SKIP_MARKER.exec(lines[previous]!.trim()) : null;
@@ -45,7 +46,8 @@ export function fencedBlocks(markdown: string): FencedBlock[] {
 }
 
 /** The blocks the commands test runs: ```bash without a skip marker. */
-export const runnableBlocks = (markdown: string) => fencedBlocks(markdown).filter((block) => block.info === 'bash' && block.skip === null);
+export const runnableBlocks = (markdown: string) =>
+  fencedBlocks(markdown).filter((block) => block.info === 'bash' && block.skip === null);
 
 export interface Link {
   target: string;
@@ -76,7 +78,11 @@ export function headingAnchors(markdown: string): Set<string> {
     if (/^\s*`{3,}/.test(text)) inFence = !inFence;
     const heading = !inFence && /^#{1,6}\s+(.*)$/.exec(text);
     if (!heading) continue;
-    let anchor = heading[1]!.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    let anchor = heading[1]!
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
     for (let n = 1; anchors.has(anchor); n++) anchor = `${anchor.replace(/-\d+$/, '')}-${n}`;
     anchors.add(anchor);
   }

@@ -8,7 +8,10 @@ describe('ApiError', () => {
     const error = new ApiError('rate_limited', 'Slow down.', { headers: { 'Retry-After': '2' } });
     expect([error.code, error.status, error.headers]).toEqual(['rate_limited', 429, { 'Retry-After': '2' }]);
     expect(error.extensions).toEqual({ code: 'rate_limited', http: { status: 429, headers: { 'Retry-After': '2' } } });
-    expect(new ApiError('invalid_parameter', 'Bad.', { param: 'limit' }).extensions).toMatchObject({ code: 'invalid_parameter', param: 'limit' });
+    expect(new ApiError('invalid_parameter', 'Bad.', { param: 'limit' }).extensions).toMatchObject({
+      code: 'invalid_parameter',
+      param: 'limit',
+    });
   });
 
   it('captures no stack frames, and leaves the stack trace limit of other errors as it was', () => {

@@ -13,24 +13,36 @@ const RESPONSE_MAX_BYTES = 1024 * 1024;
 const GRAPHQL_MAX_COST = 1_000_000;
 
 const logged: Record<string, unknown>[] = [];
-const logger = pino({ level: 'error' }, new Writable({ write: (chunk, _encoding, done) => (logged.push(JSON.parse(String(chunk))), done()) }));
+const logger = pino(
+  { level: 'error' },
+  new Writable({ write: (chunk, _encoding, done) => (logged.push(JSON.parse(String(chunk))), done()) }),
+);
 
 let t: TestApp;
 let key: string;
 let projectIds: string[];
 
 beforeAll(async () => {
-  t = await createTestApp({ RESPONSE_MAX_BYTES: String(RESPONSE_MAX_BYTES), GRAPHQL_MAX_COST: String(GRAPHQL_MAX_COST) }, { logger });
+  t = await createTestApp(
+    { RESPONSE_MAX_BYTES: String(RESPONSE_MAX_BYTES), GRAPHQL_MAX_COST: String(GRAPHQL_MAX_COST) },
+    { logger },
+  );
   const keyed = await createKeyedWorkspace(t.database);
   key = keyed.key.secret;
   await seedWorkspace(t.database.prisma, t.database.pool, { workspaceId: keyed.workspace.id, days: 10, clients: 1 });
-  projectIds = (await t.database.prisma.aiProject.findMany({ where: { workspaceId: keyed.workspace.id } })).map((project) => project.id);
+  projectIds = (await t.database.prisma.aiProject.findMany({ where: { workspaceId: keyed.workspace.id } })).map(
+    (project) => project.id,
+  );
 });
 afterAll(() => t.close());
 
 async function graphql(query: string, variables: Record<string, unknown> = {}) {
   const response = await t.app.fetch(
-    new Request('http://test.local/graphql', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify({ query, variables }) }),
+    new Request('http://test.local/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: JSON.stringify({ query, variables }),
+    }),
   );
   return { status: response.status, body: await json(response) };
 }
@@ -40,11 +52,15 @@ const costOf = (message: string) => Number(/costs (\d+)/.exec(message)?.[1]);
 describe('the cost limit', () => {
   // Each prompt of the project (counted at the 500-row cap) with its n latest answers, their text and citations.
   const ANSWER = 'id text prompt date model locale brandMentions citations { url domain title position }';
-  const RUNS = (first: string) => `node(id: $project) { ... on AiVisibilityProject { prompts(limit: 500) { data { runs(first: ${first}) { nodes { ${ANSWER} } } } } } }`;
+  const RUNS = (first: string) =>
+    `node(id: $project) { ... on AiVisibilityProject { prompts(limit: 500) { data { runs(first: ${first}) { nodes { ${ANSWER} } } } } } }`;
 
   it('counts sizes given as variables as it counts literals', async () => {
     const literal = await graphql(`query($project: ID!) { ${RUNS('100')} }`, { project: projectIds[0] });
-    const variable = await graphql(`query($project: ID!, $n: Int) { ${RUNS('$n')} }`, { project: projectIds[0], n: 100 });
+    const variable = await graphql(`query($project: ID!, $n: Int) { ${RUNS('$n')} }`, {
+      project: projectIds[0],
+      n: 100,
+    });
     for (const { status, body } of [literal, variable]) {
       expect(status).toBe(400);
       expect(body.errors[0].extensions.code).toBe('query_too_complex');
@@ -59,9 +75,11 @@ describe('the cost limit', () => {
   it("counts a project's prompts by their limit: the default page is admitted, 500 of them are not", async () => {
     // Each prompt's pooled rates per locale, per model and per competitor are cheap for a page of
     // prompts and over the limit for 500 of them.
-    const rates = 'totalRuns visibility shareOfVoice averagePosition mentionCount visibilityCount totalMentionCount positionSum';
+    const rates =
+      'totalRuns visibility shareOfVoice averagePosition mentionCount visibilityCount totalMentionCount positionSum';
     const perLocale = `locale ${rates} byModel { model ${rates} } competitors { name ${rates} }`;
-    const query = (args: string) => `query($project: ID!) { node(id: $project) { ... on AiVisibilityProject { prompts${args} { data { id totals { ${perLocale} } metrics { ${perLocale} } } } } } }`;
+    const query = (args: string) =>
+      `query($project: ID!) { node(id: $project) { ... on AiVisibilityProject { prompts${args} { data { id totals { ${perLocale} } metrics { ${perLocale} } } } } } }`;
     expect((await graphql(query(''), { project: projectIds[0] })).body.errors).toBeUndefined();
     const { status, body } = await graphql(query('(limit: 500)'), { project: projectIds[0] });
     expect(status).toBe(400);
@@ -92,10 +110,19 @@ describe('the cost limit', () => {
 describe('the response byte cap', () => {
   it('refuses a /graphql answer over the cap with response_too_large, naming where it ran over', async () => {
     // Ten answers of 30 KB: once each they fit, four times over they do not.
-    const answers = await t.database.pool.query<{ id: string }>('SELECT id FROM ai_answers WHERE project_id = $1 ORDER BY id LIMIT 10', [projectIds[0]]);
+    const answers = await t.database.pool.query<{ id: string }>(
+      'SELECT id FROM ai_answers WHERE project_id = $1 ORDER BY id LIMIT 10',
+      [projectIds[0]],
+    );
     const ids = answers.rows.map((row) => row.id);
-    await t.database.pool.query('UPDATE ai_answers SET text = repeat($2, 2500) WHERE id = ANY($1)', [ids, 'long answer ']);
-    const aliases = Array.from({ length: 4 }, (_, index) => `copy${index}: nodes(ids: $ids) { ... on AiVisibilityAnswer { id text } }`).join(' ');
+    await t.database.pool.query('UPDATE ai_answers SET text = repeat($2, 2500) WHERE id = ANY($1)', [
+      ids,
+      'long answer ',
+    ]);
+    const aliases = Array.from(
+      { length: 4 },
+      (_, index) => `copy${index}: nodes(ids: $ids) { ... on AiVisibilityAnswer { id text } }`,
+    ).join(' ');
     const { status, body } = await graphql(`query($ids: [ID!]!) { ${aliases} }`, { ids });
     expect(status).toBe(400);
     expect(body.data).toBeNull();
@@ -103,15 +130,36 @@ describe('the response byte cap', () => {
     expect(body.errors[0].extensions.code).toBe('response_too_large');
     expect(body.errors[0].message).toMatch(/at copy\d\.\d+\.(text|id)/);
     // The same answers once each fit.
-    const once = await graphql(`query($ids: [ID!]!) { nodes(ids: $ids) { ... on AiVisibilityAnswer { id text } } }`, { ids });
+    const once = await graphql(
+      `
+        query ($ids: [ID!]!) {
+          nodes(ids: $ids) {
+            ... on AiVisibilityAnswer {
+              id
+              text
+            }
+          }
+        }
+      `,
+      { ids },
+    );
     expect(once.body.errors).toBeUndefined();
   });
 
   it('refuses a v1 answer over the cap with response_too_large in the error envelope', async () => {
-    const { rows: [answer] } = await t.database.pool.query<{ id: string; text: string }>('SELECT id, text FROM ai_answers WHERE project_id = $1 ORDER BY id DESC LIMIT 1', [projectIds[0]]);
+    const {
+      rows: [answer],
+    } = await t.database.pool.query<{ id: string; text: string }>(
+      'SELECT id, text FROM ai_answers WHERE project_id = $1 ORDER BY id DESC LIMIT 1',
+      [projectIds[0]],
+    );
     const path = `/api/v1/ai-visibility/projects/${projectIds[0]}/answers/${answer!.id}`;
     expect((await t.get(path, key)).status).toBe(200);
-    await t.database.pool.query('UPDATE ai_answers SET text = repeat($2, $3) WHERE id = $1', [answer!.id, 'long answer ', RESPONSE_MAX_BYTES / 8]);
+    await t.database.pool.query('UPDATE ai_answers SET text = repeat($2, $3) WHERE id = $1', [
+      answer!.id,
+      'long answer ',
+      RESPONSE_MAX_BYTES / 8,
+    ]);
     try {
       const response = await t.get(path, key);
       expect(response.status).toBe(400);
@@ -132,8 +180,15 @@ describe('an unexpected failure in /graphql', () => {
       const response = await t.app.fetch(
         new Request('http://test.local/graphql', {
           method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, 'x-request-id': 'req-bounded-500' },
-          body: JSON.stringify({ query: 'query($id: ProjectId!) { aiVisibilityPrompts(id: $id) { data { id topic } } }', variables: { id: projectIds[0] } }),
+          headers: {
+            'content-type': 'application/json',
+            authorization: `Bearer ${key}`,
+            'x-request-id': 'req-bounded-500',
+          },
+          body: JSON.stringify({
+            query: 'query($id: ProjectId!) { aiVisibilityPrompts(id: $id) { data { id topic } } }',
+            variables: { id: projectIds[0] },
+          }),
         }),
       );
       expect(response.status).toBe(500);

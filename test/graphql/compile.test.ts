@@ -5,7 +5,10 @@ import { GraphQLEnumType, GraphQLObjectType, GraphQLSchema, parse } from 'graphq
 import { schema } from '../../src/graphql/schema.js';
 import { assertEnumsLeaveByName, compileOperation } from '../../src/graphql/compile.js';
 
-const schemaWith = (kind: GraphQLEnumType) => new GraphQLSchema({ query: new GraphQLObjectType({ name: 'Query', fields: { kind: { type: kind, resolve: () => 'api_key' } } }) });
+const schemaWith = (kind: GraphQLEnumType) =>
+  new GraphQLSchema({
+    query: new GraphQLObjectType({ name: 'Query', fields: { kind: { type: kind, resolve: () => 'api_key' } } }),
+  });
 
 describe('enums of compiled operations', () => {
   it('the graph has none that stands for another value', () => {
@@ -14,7 +17,9 @@ describe('enums of compiled operations', () => {
 
   it('an enum whose value stands for something else stops the compilation', () => {
     const renamed = schemaWith(new GraphQLEnumType({ name: 'Kind', values: { API_KEY: { value: 'api_key' } } }));
-    expect(() => compileOperation(renamed, parse('{ kind }'), 'test operation')).toThrow(/Kind: API_KEY stands for "api_key"/);
+    expect(() => compileOperation(renamed, parse('{ kind }'), 'test operation')).toThrow(
+      /Kind: API_KEY stands for "api_key"/,
+    );
   });
 
   it('leaves a value as the resolver gave it: the resolvers answer for their leaves', async () => {

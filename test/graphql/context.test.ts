@@ -32,7 +32,8 @@ function expectReleased(used: Map<object, unknown>) {
   vi.restoreAllMocks();
   expect(used.size).toBe(1);
   // A context whose cache was let go gets a new one when asked again.
-  for (const [context, cache] of used) expect(RequestCache.fromContext(context as never, builder as never)).not.toBe(cache);
+  for (const [context, cache] of used)
+    expect(RequestCache.fromContext(context as never, builder as never)).not.toBe(cache);
 }
 
 describe('a GraphQL context after its execution', () => {
@@ -45,7 +46,13 @@ describe('a GraphQL context after its execution', () => {
 
   it('no longer holds its scope cache after a /graphql request', async () => {
     const used = recordCaches();
-    const response = await t.app.fetch(new Request('http://test.local/graphql', { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ clients { data { id } } }' }) }));
+    const response = await t.app.fetch(
+      new Request('http://test.local/graphql', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ clients { data { id } } }' }),
+      }),
+    );
     expect((await json(response)).data.clients.data).toEqual([]);
     expectReleased(used);
   });

@@ -14,7 +14,13 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const post = (query: string, headers: Record<string, string> = {}) =>
-  t.app.fetch(new Request('http://test.local/graphql', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query }) }));
+  t.app.fetch(
+    new Request('http://test.local/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ query }),
+    }),
+  );
 
 describe('nesting of a /graphql document', () => {
   it('counts ( [ { outside strings, block strings and comments', () => {
@@ -30,7 +36,9 @@ describe('nesting of a /graphql document', () => {
   });
 
   it('maps a stack overflow inside the parser to the same syntax error', () => {
-    const overflowing = parseWithinNesting(() => { throw new RangeError('Maximum call stack size exceeded'); });
+    const overflowing = parseWithinNesting(() => {
+      throw new RangeError('Maximum call stack size exceeded');
+    });
     expect(() => overflowing('{ a }')).toThrow(GraphQLError);
     expect(() => overflowing('{ a }')).toThrow(`Nesting depth limit of ${MAX_DOCUMENT_NESTING} exceeded`);
     expect(parseWithinNesting(parse)('{ a }').kind).toBe('Document');
@@ -41,14 +49,21 @@ describe('nesting of a /graphql document', () => {
     for (const headers of [{}, { authorization: `Bearer ${key}` }] as Record<string, string>[]) {
       const response = await post(deep, headers);
       expect(response.status).toBe(200);
-      expect((await response.json()).errors).toEqual([{ message: `Syntax Error: Nesting depth limit of ${MAX_DOCUMENT_NESTING} exceeded.`, extensions: { code: 'GRAPHQL_PARSE_FAILED' } }]);
+      expect((await response.json()).errors).toEqual([
+        {
+          message: `Syntax Error: Nesting depth limit of ${MAX_DOCUMENT_NESTING} exceeded.`,
+          extensions: { code: 'GRAPHQL_PARSE_FAILED' },
+        },
+      ]);
     }
     const spec = await post(deep, { authorization: `Bearer ${key}`, accept: 'application/graphql-response+json' });
     expect(spec.status).toBe(400);
   });
 
   it('still runs a document whose comments hold brackets', async () => {
-    const body = await (await post(`# ${'['.repeat(500)}\n{ viewer { scopes } }`, { authorization: `Bearer ${key}` })).json();
+    const body = await (
+      await post(`# ${'['.repeat(500)}\n{ viewer { scopes } }`, { authorization: `Bearer ${key}` })
+    ).json();
     expect(body.errors).toBeUndefined();
   });
 });

@@ -6,14 +6,16 @@ import { describe, expect, it } from 'vitest';
 import { schema } from '../../src/graphql/schema.js';
 
 /** `(x) => x.name`, `x => x.name ?? null`, with or without a cast: a property read dressed as a resolver. */
-const readsOneProperty = (resolve: (...args: never[]) => unknown) => /^\(?(\w+)\)?\s*=>\s*\1\.\w+(\s*\?\?\s*null)?\s*$/.test(resolve.toString().trim());
+const readsOneProperty = (resolve: (...args: never[]) => unknown) =>
+  /^\(?(\w+)\)?\s*=>\s*\1\.\w+(\s*\?\?\s*null)?\s*$/.test(resolve.toString().trim());
 
 describe('exposed fields', () => {
   it('no field of the schema resolves by reading one property of its parent', () => {
     const found: string[] = [];
     for (const type of Object.values(schema.getTypeMap())) {
       if (!isObjectType(type) || type.name.startsWith('__')) continue;
-      for (const field of Object.values(type.getFields())) if (field.resolve && readsOneProperty(field.resolve)) found.push(`${type.name}.${field.name}`);
+      for (const field of Object.values(type.getFields()))
+        if (field.resolve && readsOneProperty(field.resolve)) found.push(`${type.name}.${field.name}`);
     }
     expect(found).toEqual([]);
   });

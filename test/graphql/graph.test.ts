@@ -63,17 +63,29 @@ describe('a client page in one request', () => {
     const client = clients.data.find((c: { id: string }) => c.id === projects[0]!.clientId);
     const metricsFrom = addDays(today, -29);
 
-    const body = await graphql(key.secret, operations, { id: client.id, datePreset: 'last_30_days', comparePreset: 'previous_period', metricsFrom, metricsTo: today }, 'ClientPage');
+    const body = await graphql(
+      key.secret,
+      operations,
+      { id: client.id, datePreset: 'last_30_days', comparePreset: 'previous_period', metricsFrom, metricsTo: today },
+      'ClientPage',
+    );
     expect(body.errors).toBeUndefined();
     const page = body.data.node;
     expect(page.name).toBe(client.name);
     expect(page.connectedProviders).toEqual(client.connectedProviders);
 
     const restReports = await json(await t.get(`/api/v1/reports?clientId=${client.id}`, key.secret));
-    expect(page.reports.data.map((r: { id: string }) => r.id)).toEqual(restReports.data.map((r: { id: string }) => r.id));
+    expect(page.reports.data.map((r: { id: string }) => r.id)).toEqual(
+      restReports.data.map((r: { id: string }) => r.id),
+    );
     expect(page.reports.meta).toEqual(restReports.meta);
     for (const report of page.reports.data) {
-      const rest = await json(await t.get(`/api/v1/reports/${report.id}/data?datePreset=last_30_days&comparePreset=previous_period`, key.secret));
+      const rest = await json(
+        await t.get(
+          `/api/v1/reports/${report.id}/data?datePreset=last_30_days&comparePreset=previous_period`,
+          key.secret,
+        ),
+      );
       expect(report.data.range).toEqual(rest.data.range);
       expect(report.data.kpis).toEqual(rest.data.kpis);
       expect(report.data.charts).toEqual(rest.data.charts);
@@ -83,7 +95,12 @@ describe('a client page in one request', () => {
 
     expect(page.aiVisibilityProjects.data.length).toBe(1);
     const project = page.aiVisibilityProjects.data[0];
-    const restMetrics = await json(await t.get(`/api/v1/ai-visibility/projects/${project.id}/metrics?dateFrom=${metricsFrom}&dateTo=${today}`, key.secret));
+    const restMetrics = await json(
+      await t.get(
+        `/api/v1/ai-visibility/projects/${project.id}/metrics?dateFrom=${metricsFrom}&dateTo=${today}`,
+        key.secret,
+      ),
+    );
     expect(project.metrics.meta).toEqual(restMetrics.meta);
     expect(project.metrics.data.totals.length).toBeGreaterThan(1);
     expect(project.metrics.data.totals).toEqual(
@@ -99,9 +116,14 @@ describe('a client page in one request', () => {
       })),
     );
     // Pooled, not averaged: the locale's visibility is Σ visibilityCount / Σ totalRuns.
-    for (const total of project.metrics.data.totals) expect(total.visibility).toBeCloseTo(total.visibilityCount / total.totalRuns, 12);
+    for (const total of project.metrics.data.totals)
+      expect(total.visibility).toBeCloseTo(total.visibilityCount / total.totalRuns, 12);
 
-    expect(project.signals.edges.map((edge: { node: { kind: string } }) => edge.node.kind)).toEqual(['sentiment_negative', 'visibility_drop', 'visibility_drop']);
+    expect(project.signals.edges.map((edge: { node: { kind: string } }) => edge.node.kind)).toEqual([
+      'sentiment_negative',
+      'visibility_drop',
+      'visibility_drop',
+    ]);
     expect(project.signals.pageInfo.hasNextPage).toBe(false);
   });
 });
@@ -121,8 +143,14 @@ describe('statements per request', () => {
       expect(body.data.clients.data).toHaveLength(clients);
       const projects = body.data.clients.data.flatMap((c: any) => c.aiVisibilityProjects.data);
       expect(projects.length).toBe(Math.ceil(clients / 2));
-      expect(projects.every((p: any) => p.scans.edges.length === 3 && p.signals.nodes.length === 3 && p.metrics.data.totals.length >= 2)).toBe(true);
-      expect(body.data.clients.data.every((c: any) => c.reports.data.length === 2 && c.reports.data[0].data.kpis.length > 0)).toBe(true);
+      expect(
+        projects.every(
+          (p: any) => p.scans.edges.length === 3 && p.signals.nodes.length === 3 && p.metrics.data.totals.length >= 2,
+        ),
+      ).toBe(true);
+      expect(
+        body.data.clients.data.every((c: any) => c.reports.data.length === 2 && c.reports.data[0].data.kpis.length > 0),
+      ).toBe(true);
       return statements.length;
     };
     const few = await count(2);
@@ -135,13 +163,25 @@ describe('statements per request', () => {
 
 describe('prompts → runs → citations', () => {
   it('come in one request with the same statements for 3 prompts as for 16, numbers equal to v1', async () => {
-    const projectAnswers = readFileSync(new URL('../../graphql/operations/project-answers.graphql', import.meta.url), 'utf8');
+    const projectAnswers = readFileSync(
+      new URL('../../graphql/operations/project-answers.graphql', import.meta.url),
+      'utf8',
+    );
     const run = async (archiveAllBut: number | null) => {
       const { key, projects } = await seededWorkspace(1);
       const project = projects[0]!;
       if (archiveAllBut !== null) {
-        const keep = (await t.database.prisma.aiPrompt.findMany({ where: { projectId: project.id }, orderBy: { createdAt: 'asc' }, take: archiveAllBut })).map((prompt) => prompt.id);
-        await t.database.prisma.aiPrompt.updateMany({ where: { projectId: project.id, id: { notIn: keep } }, data: { archivedAt: new Date() } });
+        const keep = (
+          await t.database.prisma.aiPrompt.findMany({
+            where: { projectId: project.id },
+            orderBy: { createdAt: 'asc' },
+            take: archiveAllBut,
+          })
+        ).map((prompt) => prompt.id);
+        await t.database.prisma.aiPrompt.updateMany({
+          where: { projectId: project.id, id: { notIn: keep } },
+          data: { archivedAt: new Date() },
+        });
       }
       await graphql(key.secret, '{ viewer { scopes } }');
       let body: any;
@@ -155,15 +195,27 @@ describe('prompts → runs → citations', () => {
     const many = await run(null);
     expect(few.body.data.node.prompts.data).toHaveLength(3);
     expect(many.body.data.node.prompts.data).toHaveLength(16);
-    expect(many.body.data.node.prompts.data.every((prompt: any) => prompt.runs.nodes.length === 3 && prompt.totals.length >= 2)).toBe(true);
-    expect(many.body.data.node.prompts.data.some((prompt: any) => prompt.runs.nodes.some((answer: any) => answer.citations.length > 0))).toBe(true);
+    expect(
+      many.body.data.node.prompts.data.every(
+        (prompt: any) => prompt.runs.nodes.length === 3 && prompt.totals.length >= 2,
+      ),
+    ).toBe(true);
+    expect(
+      many.body.data.node.prompts.data.some((prompt: any) =>
+        prompt.runs.nodes.some((answer: any) => answer.citations.length > 0),
+      ),
+    ).toBe(true);
     console.info(`ProjectAnswers: ${few.statements} statements for 3 prompts, ${many.statements} for 16`);
     expect(many.statements).toBe(few.statements);
     expect(many.statements).toBeLessThanOrEqual(8);
     // The same numbers as v1.
     const v1 = await json(await t.get(`/api/v1/ai-visibility/projects/${many.project}/prompts?limit=500`, many.key));
-    expect(many.body.data.node.prompts.data.map((p: any) => p.totals.map((x: any) => x.visibility))).toEqual(v1.data.map((p: any) => p.totals.map((x: any) => x.visibility)));
-    const sources = await json(await t.get(`/api/v1/ai-visibility/projects/${many.project}/sources?limit=20`, many.key));
+    expect(many.body.data.node.prompts.data.map((p: any) => p.totals.map((x: any) => x.visibility))).toEqual(
+      v1.data.map((p: any) => p.totals.map((x: any) => x.visibility)),
+    );
+    const sources = await json(
+      await t.get(`/api/v1/ai-visibility/projects/${many.project}/sources?limit=20`, many.key),
+    );
     expect(many.body.data.node.sources.data.rows).toEqual(sources.data.rows.map(({ url: _url, ...row }: any) => row));
   });
 });
@@ -177,7 +229,17 @@ describe('node and nodes', () => {
     const [myScan] = await t.database.prisma.scan.findMany({ where: { workspaceId: mine.workspace.id }, take: 1 });
     const [mySignal] = await t.database.prisma.signal.findMany({ where: { workspaceId: mine.workspace.id }, take: 1 });
     const [theirClient] = await t.database.prisma.client.findMany({ where: { workspaceId: theirs.workspace.id } });
-    const ids = [myClient!.id, myReport!.id, mine.projects[0]!.id, myScan!.id, mySignal!.id, theirClient!.id, 'cli_00000000000000000000', 'nonsense', 'usr_00000000000000000000'];
+    const ids = [
+      myClient!.id,
+      myReport!.id,
+      mine.projects[0]!.id,
+      myScan!.id,
+      mySignal!.id,
+      theirClient!.id,
+      'cli_00000000000000000000',
+      'nonsense',
+      'usr_00000000000000000000',
+    ];
     const body = await graphql(mine.key.secret, 'query($ids: [ID!]!) { nodes(ids: $ids) { __typename id } }', { ids });
     expect(body.errors).toBeUndefined();
     expect(body.data.nodes).toEqual([
@@ -193,12 +255,16 @@ describe('node and nodes', () => {
     ]);
   });
 
-  it('refuses a node outside the key\'s scopes and more than 100 ids', async () => {
+  it("refuses a node outside the key's scopes and more than 100 ids", async () => {
     const { workspace, key } = await createKeyedWorkspace(t.database, { scopes: ['reports:read'] });
-    const client = await t.database.prisma.client.create({ data: { id: newId('client'), workspaceId: workspace.id, name: 'Scoped' } });
+    const client = await t.database.prisma.client.create({
+      data: { id: newId('client'), workspaceId: workspace.id, name: 'Scoped' },
+    });
     const denied = await graphql(key.secret, 'query($id: ID!) { node(id: $id) { id } }', { id: client.id });
     expect(denied.errors[0].extensions.code).toBe('insufficient_scope');
-    const tooMany = await graphql(key.secret, 'query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids: Array.from({ length: 101 }, () => 'rep_00000000000000000000') });
+    const tooMany = await graphql(key.secret, 'query($ids: [ID!]!) { nodes(ids: $ids) { id } }', {
+      ids: Array.from({ length: 101 }, () => 'rep_00000000000000000000'),
+    });
     expect(tooMany.errors[0].extensions.code).toBe('invalid_parameter');
   });
 });
@@ -230,8 +296,13 @@ describe('connections', () => {
 
   it('filter signals by kind and by UTC day of createdAt', async () => {
     const { key, projects } = await seededWorkspace(1, 3);
-    const query = 'query($id: ID!, $kind: String, $from: Date, $to: Date) { node(id: $id) { ... on AiVisibilityProject { signals(kind: $kind, dateFrom: $from, dateTo: $to) { nodes { kind createdAt } } } } }';
-    const signals = async (variables: Record<string, unknown>) => (await graphql(key.secret, query, { id: projects[0]!.id, ...variables })).data.node.signals.nodes as { kind: string; createdAt: string }[];
+    const query =
+      'query($id: ID!, $kind: String, $from: Date, $to: Date) { node(id: $id) { ... on AiVisibilityProject { signals(kind: $kind, dateFrom: $from, dateTo: $to) { nodes { kind createdAt } } } } }';
+    const signals = async (variables: Record<string, unknown>) =>
+      (await graphql(key.secret, query, { id: projects[0]!.id, ...variables })).data.node.signals.nodes as {
+        kind: string;
+        createdAt: string;
+      }[];
     expect((await signals({ kind: 'sentiment_negative' })).map((s) => s.kind)).toEqual(['sentiment_negative']);
     expect(await signals({ kind: 'visibility_drop' })).toHaveLength(2);
     // The signals are minutes old; their UTC days bound them (two days only around midnight).
@@ -244,7 +315,8 @@ describe('connections', () => {
 
   it('refuses a forged cursor and a page size out of range with invalid_parameter', async () => {
     const { key, projects } = await seededWorkspace(1, 3);
-    const query = 'query($id: ID!, $after: String, $first: Int) { node(id: $id) { ... on AiVisibilityProject { signals(first: $first, after: $after) { nodes { id } } } } }';
+    const query =
+      'query($id: ID!, $after: String, $first: Int) { node(id: $id) { ... on AiVisibilityProject { signals(first: $first, after: $after) { nodes { id } } } } }';
     const forged = Buffer.from(JSON.stringify(['not a time', 'sig_x'])).toString('base64url');
     for (const variables of [{ after: forged }, { after: 'garbage!' }, { first: 0 }, { first: 101 }]) {
       const body = await graphql(key.secret, query, { id: projects[0]!.id, ...variables });
@@ -254,7 +326,7 @@ describe('connections', () => {
 });
 
 describe('viewer', () => {
-  it('names the workspace, plan and the key\'s scopes', async () => {
+  it("names the workspace, plan and the key's scopes", async () => {
     const { workspace, key } = await createKeyedWorkspace(t.database, { scopes: ['clients:read', 'reports:read'] });
     const body = await graphql(key.secret, operations, {}, 'Viewer');
     expect(body.data.viewer).toEqual({

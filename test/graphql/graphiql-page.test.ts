@@ -8,7 +8,8 @@ import { createTestApp, type TestApp } from '../support/app.js';
 
 const calls: CompressorCalls = vi.hoisted(() => ({ brotliCompress: 0, brotliCompressSync: 0, gzip: 0, gzipSync: 0 }));
 vi.mock('node:zlib', async (importOriginal) =>
-  (await import('../support/counted-zlib.js')).countedZlib(await importOriginal(), calls));
+  (await import('../support/counted-zlib.js')).countedZlib(await importOriginal(), calls),
+);
 
 const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
 
@@ -36,7 +37,10 @@ describe.each([
     expect(bytes.toString()).toContain(`<title>${title}</title>`);
 
     const before = compressions();
-    const codings = [['gzip, deflate, br, zstd', 'br', brotliDecompressSync], ['gzip', 'gzip', gunzipSync]] as const;
+    const codings = [
+      ['gzip, deflate, br, zstd', 'br', brotliDecompressSync],
+      ['gzip', 'gzip', gunzipSync],
+    ] as const;
     for (const [accepted, coding, decompress] of codings) {
       for (let again = 0; again < 3; again++) {
         const response = await open(path, { 'accept-encoding': accepted });

@@ -17,7 +17,8 @@ describe.skipIf(!chromiumAvailable)('GraphiQL', () => {
       const offOrigin = await blockOffOrigin(page, served.baseUrl);
       const graphqlCalls: string[] = [];
       page.on('request', (request) => {
-        if (request.method() === 'POST' && new URL(request.url()).pathname === '/graphql') graphqlCalls.push(request.postData() ?? '');
+        if (request.method() === 'POST' && new URL(request.url()).pathname === '/graphql')
+          graphqlCalls.push(request.postData() ?? '');
       });
       await page.goto(`${served.baseUrl}/graphql`, { waitUntil: 'load' });
       await page.waitForSelector('.graphiql-container .monaco-editor', { timeout: 30_000 });
@@ -29,7 +30,9 @@ describe.skipIf(!chromiumAvailable)('GraphiQL', () => {
       expect(await page.textContent('body')).not.toContain('Error fetching schema');
       expect((await page.textContent('.graphiql-response'))?.trim() ?? '').toBe('');
       // Monaco renders spaces as no-break spaces.
-      expect((await page.textContent('.graphiql-query-editor'))?.replace(/\s+/g, ' ')).toContain('Paste your API key in the Headers tab');
+      expect((await page.textContent('.graphiql-query-editor'))?.replace(/\s+/g, ' ')).toContain(
+        'Paste your API key in the Headers tab',
+      );
       expect(graphqlCalls).toEqual([]);
       expect(offOrigin).toEqual([]);
     } finally {
@@ -37,7 +40,7 @@ describe.skipIf(!chromiumAvailable)('GraphiQL', () => {
     }
   }, 90_000);
 
-  it('renders offline and runs a query with the caller\'s key', async () => {
+  it("renders offline and runs a query with the caller's key", async () => {
     const { workspace, key } = await createKeyedWorkspace(served.t.database);
     const browser = await launchChromium();
     try {
@@ -51,7 +54,11 @@ describe.skipIf(!chromiumAvailable)('GraphiQL', () => {
       await page.goto(`${served.baseUrl}/graphql`, { waitUntil: 'load' });
       await page.waitForSelector('.graphiql-container .monaco-editor', { timeout: 30_000 });
       await page.click('.graphiql-execute-button');
-      await page.waitForFunction((slug) => document.querySelector('.graphiql-response')?.textContent?.includes(slug), workspace.slug, { timeout: 30_000 });
+      await page.waitForFunction(
+        (slug) => document.querySelector('.graphiql-response')?.textContent?.includes(slug),
+        workspace.slug,
+        { timeout: 30_000 },
+      );
       await page.screenshot({ path: screenshotPath('graphiql.png') });
       expect(await page.textContent('body')).not.toContain('Loading');
       expect(offOrigin).toEqual([]);

@@ -17,19 +17,43 @@ async function seeded() {
   const keyed = await createKeyedWorkspace(t.database);
   await seedWorkspace(t.database.prisma, t.database.pool, { workspaceId: keyed.workspace.id, days: 40, clients: 2 });
   const where = { where: { workspaceId: keyed.workspace.id } };
-  const [clients, reports, projects] = await Promise.all([t.database.prisma.client.findMany(where), t.database.prisma.report.findMany(where), t.database.prisma.aiProject.findMany(where)]);
+  const [clients, reports, projects] = await Promise.all([
+    t.database.prisma.client.findMany(where),
+    t.database.prisma.report.findMany(where),
+    t.database.prisma.aiProject.findMany(where),
+  ]);
   // One signal per project in place of those the seed's rules fired, so one page holds them all.
   await t.database.pool.query('DELETE FROM signals WHERE workspace_id = $1', [keyed.workspace.id]);
   for (const project of projects) {
-    await t.database.prisma.signal.create({ data: { id: newId('signal'), workspaceId: keyed.workspace.id, projectId: project.id, kind: 'visibility_drop', model: 'chatgpt', locale: 'en-US', details: {} } });
+    await t.database.prisma.signal.create({
+      data: {
+        id: newId('signal'),
+        workspaceId: keyed.workspace.id,
+        projectId: project.id,
+        kind: 'visibility_drop',
+        model: 'chatgpt',
+        locale: 'en-US',
+        details: {},
+      },
+    });
   }
-  const scans = await t.database.pool.query<{ id: string }>('SELECT id FROM scans WHERE workspace_id = $1', [keyed.workspace.id]);
+  const scans = await t.database.pool.query<{ id: string }>('SELECT id FROM scans WHERE workspace_id = $1', [
+    keyed.workspace.id,
+  ]);
   const signals = await t.database.prisma.signal.findMany(where);
   const prompts = await t.database.prisma.aiPrompt.findMany(where);
-  const answers = await t.database.pool.query<{ id: string }>('SELECT id FROM ai_answers WHERE workspace_id = $1 ORDER BY id LIMIT 50', [keyed.workspace.id]);
+  const answers = await t.database.pool.query<{ id: string }>(
+    'SELECT id FROM ai_answers WHERE workspace_id = $1 ORDER BY id LIMIT 50',
+    [keyed.workspace.id],
+  );
   const ids = {
-    client: clients.map((c) => c.id), report: reports.map((r) => r.id), project: projects.map((p) => p.id), scan: scans.rows.map((s) => s.id), signal: signals.map((s) => s.id),
-    prompt: prompts.map((p) => p.id), answer: answers.rows.map((a) => a.id),
+    client: clients.map((c) => c.id),
+    report: reports.map((r) => r.id),
+    project: projects.map((p) => p.id),
+    scan: scans.rows.map((s) => s.id),
+    signal: signals.map((s) => s.id),
+    prompt: prompts.map((p) => p.id),
+    answer: answers.rows.map((a) => a.id),
   };
   return { ...keyed, ids, allIds: Object.values(ids).flat() };
 }
@@ -55,17 +79,49 @@ async function graphql(query: string, variables: Record<string, unknown> = {}) {
 
 const leaked = (body: unknown) => theirs.allIds.filter((id) => JSON.stringify(body).includes(id));
 
-describe('root fields given another workspace\'s ids', () => {
+describe("root fields given another workspace's ids", () => {
   const cases: [string, string, (ids: typeof theirs.ids) => Record<string, unknown>][] = [
     ['report', 'query($id: ReportId!) { report(id: $id) { data { id } } }', (ids) => ({ id: ids.report[0] })],
-    ['reportData', 'query($id: ReportId!) { reportData(id: $id) { data { kpis { value } } } }', (ids) => ({ id: ids.report[0] })],
-    ['aiVisibilityMetrics', 'query($id: ProjectId!) { aiVisibilityMetrics(id: $id) { data { rows { date } } } }', (ids) => ({ id: ids.project[0] })],
-    ['aiVisibilityPrompts', 'query($id: ProjectId!) { aiVisibilityPrompts(id: $id) { data { id } } }', (ids) => ({ id: ids.project[0] })],
-    ['aiVisibilityAnswers', 'query($id: ProjectId!) { aiVisibilityAnswers(id: $id) { data { id } } }', (ids) => ({ id: ids.project[0] })],
-    ['aiVisibilitySources', 'query($id: ProjectId!) { aiVisibilitySources(id: $id) { data { rows { domain } } } }', (ids) => ({ id: ids.project[0] })],
-    ['aiVisibilitySearchQueries', 'query($id: ProjectId!) { aiVisibilitySearchQueries(id: $id) { data { query } } }', (ids) => ({ id: ids.project[0] })],
-    ['aiVisibilityOpportunities', 'query($id: ProjectId!) { aiVisibilityOpportunities(id: $id) { data { prompts { promptId } } } }', (ids) => ({ id: ids.project[0] })],
-    ['aiVisibilityAnswer', 'query($id: ProjectId!, $a: AnswerId!) { aiVisibilityAnswer(id: $id, answerId: $a) { data { id } } }', (ids) => ({ id: ids.project[0], a: ids.answer[0] })],
+    [
+      'reportData',
+      'query($id: ReportId!) { reportData(id: $id) { data { kpis { value } } } }',
+      (ids) => ({ id: ids.report[0] }),
+    ],
+    [
+      'aiVisibilityMetrics',
+      'query($id: ProjectId!) { aiVisibilityMetrics(id: $id) { data { rows { date } } } }',
+      (ids) => ({ id: ids.project[0] }),
+    ],
+    [
+      'aiVisibilityPrompts',
+      'query($id: ProjectId!) { aiVisibilityPrompts(id: $id) { data { id } } }',
+      (ids) => ({ id: ids.project[0] }),
+    ],
+    [
+      'aiVisibilityAnswers',
+      'query($id: ProjectId!) { aiVisibilityAnswers(id: $id) { data { id } } }',
+      (ids) => ({ id: ids.project[0] }),
+    ],
+    [
+      'aiVisibilitySources',
+      'query($id: ProjectId!) { aiVisibilitySources(id: $id) { data { rows { domain } } } }',
+      (ids) => ({ id: ids.project[0] }),
+    ],
+    [
+      'aiVisibilitySearchQueries',
+      'query($id: ProjectId!) { aiVisibilitySearchQueries(id: $id) { data { query } } }',
+      (ids) => ({ id: ids.project[0] }),
+    ],
+    [
+      'aiVisibilityOpportunities',
+      'query($id: ProjectId!) { aiVisibilityOpportunities(id: $id) { data { prompts { promptId } } } }',
+      (ids) => ({ id: ids.project[0] }),
+    ],
+    [
+      'aiVisibilityAnswer',
+      'query($id: ProjectId!, $a: AnswerId!) { aiVisibilityAnswer(id: $id, answerId: $a) { data { id } } }',
+      (ids) => ({ id: ids.project[0], a: ids.answer[0] }),
+    ],
   ];
 
   it.each(cases)('%s answers not_found', async (_name, query, variables) => {
@@ -75,7 +131,10 @@ describe('root fields given another workspace\'s ids', () => {
   });
 
   it('my project with their answer or prompt ids: not_found, or nothing of theirs', async () => {
-    const answer = await graphql('query($id: ProjectId!, $a: AnswerId!) { aiVisibilityAnswer(id: $id, answerId: $a) { data { id } } }', { id: mine.ids.project[0], a: theirs.ids.answer[0] });
+    const answer = await graphql(
+      'query($id: ProjectId!, $a: AnswerId!) { aiVisibilityAnswer(id: $id, answerId: $a) { data { id } } }',
+      { id: mine.ids.project[0], a: theirs.ids.answer[0] },
+    );
     expect(answer.errors?.[0]?.extensions?.code).toBe('not_found');
     const filtered = await graphql(
       'query($id: ProjectId!, $p: PromptId!) { aiVisibilityAnswers(id: $id, promptId: $p) { data { id } meta { total } } aiVisibilitySources(id: $id, promptId: $p) { data { rows { domain } } meta { total } } }',
@@ -87,23 +146,47 @@ describe('root fields given another workspace\'s ids', () => {
   });
 
   it('reports and aiVisibilityProjects filtered by their client are empty', async () => {
-    const body = await graphql('query($c: ClientId) { reports(clientId: $c) { data { id } meta { total } } aiVisibilityProjects(clientId: $c) { data { id } meta { total } } }', { c: theirs.ids.client[0] });
-    expect(body.data).toEqual({ reports: { data: [], meta: { total: 0 } }, aiVisibilityProjects: { data: [], meta: { total: 0 } } });
+    const body = await graphql(
+      'query($c: ClientId) { reports(clientId: $c) { data { id } meta { total } } aiVisibilityProjects(clientId: $c) { data { id } meta { total } } }',
+      { c: theirs.ids.client[0] },
+    );
+    expect(body.data).toEqual({
+      reports: { data: [], meta: { total: 0 } },
+      aiVisibilityProjects: { data: [], meta: { total: 0 } },
+    });
   });
 
   it('node and nodes give null for every one of their ids', async () => {
     const body = await graphql('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids: theirs.allIds.slice(0, 100) });
     expect(body.errors).toBeUndefined();
     expect(body.data.nodes.every((node: unknown) => node === null)).toBe(true);
-    for (const id of [theirs.ids.client[0], theirs.ids.report[0], theirs.ids.project[0], theirs.ids.scan[0], theirs.ids.signal[0], theirs.ids.prompt[0], theirs.ids.answer[0]]) {
+    for (const id of [
+      theirs.ids.client[0],
+      theirs.ids.report[0],
+      theirs.ids.project[0],
+      theirs.ids.scan[0],
+      theirs.ids.signal[0],
+      theirs.ids.prompt[0],
+      theirs.ids.answer[0],
+    ]) {
       expect((await graphql('query($id: ID!) { node(id: $id) { id } }', { id })).data).toEqual({ node: null });
     }
   });
 
   it('covers every root field that takes an id', () => {
     // webhookAttempts and webhookEvent are admin-only (no API key may call them): test/mcp/mcp.test.ts gives them another workspace's ids.
-    const covered = new Set([...cases.map(([name]) => name), 'reports', 'aiVisibilityProjects', 'node', 'nodes', 'webhookAttempts', 'webhookEvent']);
-    const withIds = Object.values(schema.getQueryType()!.getFields()).filter((field) => field.args.some((arg) => /Id$|^ID$/.test(getNamedType(arg.type).name)));
+    const covered = new Set([
+      ...cases.map(([name]) => name),
+      'reports',
+      'aiVisibilityProjects',
+      'node',
+      'nodes',
+      'webhookAttempts',
+      'webhookEvent',
+    ]);
+    const withIds = Object.values(schema.getQueryType()!.getFields()).filter((field) =>
+      field.args.some((arg) => /Id$|^ID$/.test(getNamedType(arg.type).name)),
+    );
     expect(withIds.map((field) => field.name).filter((name) => !covered.has(name))).toEqual([]);
   });
 });
@@ -128,15 +211,22 @@ const WALK_ANSWERS = `{
     topics { topic prompts } tags { tag prompts } citationGaps(dateFrom: "${SINCE}") { domain } opportunities(dateFrom: "${SINCE}") { prompts { promptId } } trend(granularity: month) { period } rulePreview(kind: visibility_drop, dateFrom: "${SINCE}") { fired } } }
 }`;
 
-describe('the graph walked from the caller\'s own data', () => {
-  it('reaches only the caller\'s rows, and all of them', async () => {
+describe("the graph walked from the caller's own data", () => {
+  it("reaches only the caller's rows, and all of them", async () => {
     const [walked, answers] = [await graphql(WALK), await graphql(WALK_ANSWERS)];
     expect(walked.errors).toBeUndefined();
     expect(answers.errors).toBeUndefined();
     const body = { data: { ...walked.data, answers: answers.data } };
     expect(leaked(body)).toEqual([]);
     const text = JSON.stringify(body);
-    for (const id of [...mine.ids.client, ...mine.ids.report, ...mine.ids.project, ...mine.ids.signal, ...mine.ids.prompt]) expect(text).toContain(id);
+    for (const id of [
+      ...mine.ids.client,
+      ...mine.ids.report,
+      ...mine.ids.project,
+      ...mine.ids.signal,
+      ...mine.ids.prompt,
+    ])
+      expect(text).toContain(id);
     expect(text).toMatch(/"ans_/);
     expect(body.data.viewer.workspace.id).toBe(mine.workspace.id);
   });
@@ -144,18 +234,50 @@ describe('the graph walked from the caller\'s own data', () => {
   it('walks every relation (graph-only field) of every type', () => {
     const relations = Object.values(schema.getTypeMap())
       .filter(isObjectType)
-      .flatMap((type) => Object.values(type.getFields()).filter((field) => isGraphOnly(field.extensions)).map((field) => field.name));
+      .flatMap((type) =>
+        Object.values(type.getFields())
+          .filter((field) => isGraphOnly(field.extensions))
+          .map((field) => field.name),
+      );
     // Root fields that are not relations: the catalog (no tenant data) and the admin-only reads (API keys cannot; test/mcp covers them);
     // and a single report's widget and KPI views, which read the report they hang on (test/mcp walks them with another workspace's ids too).
-    const missing = [...new Set(relations)].filter((name) => !['node', 'nodes', 'metricCatalog', 'webhookEndpoints', 'webhookAttempts', 'auditLog', 'members', 'apiKeys', 'connectedApps', 'webhookEvent', 'widgetData', 'kpiSummary'].includes(name) && !new RegExp(`\\b${name}\\b`).test(WALK + WALK_ANSWERS));
+    const missing = [...new Set(relations)].filter(
+      (name) =>
+        ![
+          'node',
+          'nodes',
+          'metricCatalog',
+          'webhookEndpoints',
+          'webhookAttempts',
+          'auditLog',
+          'members',
+          'apiKeys',
+          'connectedApps',
+          'webhookEvent',
+          'widgetData',
+          'kpiSummary',
+        ].includes(name) && !new RegExp(`\\b${name}\\b`).test(WALK + WALK_ANSWERS),
+    );
     expect(missing).toEqual([]);
   });
 
   it('reads no facts or scans of another workspace even through a row that points there', async () => {
     // A corrupted row: one of my reports tied to their client. The facts are bound to the
     // caller's workspace in the statement itself, so the report shows no data, not theirs.
-    const definition = (await t.database.prisma.report.findFirstOrThrow({ where: { workspaceId: mine.workspace.id, name: { contains: 'overview' } } })).definition;
-    const crossed = await t.database.prisma.report.create({ data: { id: newId('report'), workspaceId: mine.workspace.id, clientId: theirs.ids.client[0]!, name: 'crossed', definition: definition as object } });
+    const definition = (
+      await t.database.prisma.report.findFirstOrThrow({
+        where: { workspaceId: mine.workspace.id, name: { contains: 'overview' } },
+      })
+    ).definition;
+    const crossed = await t.database.prisma.report.create({
+      data: {
+        id: newId('report'),
+        workspaceId: mine.workspace.id,
+        clientId: theirs.ids.client[0]!,
+        name: 'crossed',
+        definition: definition as object,
+      },
+    });
     const body = await json(await t.get(`/api/v1/reports/${crossed.id}/data?datePreset=last_30_days`, mine.key.secret));
     expect(body.data.kpis.length).toBeGreaterThan(0);
     expect(body.data.kpis.every((kpi: { value: number | null }) => kpi.value === 0 || kpi.value === null)).toBe(true);

@@ -17,16 +17,31 @@ describe('kept GraphQL operations', () => {
     const { schema } = await import('../../src/graphql/schema.js');
     const { operationFileDocuments } = await import('../../src/graphql/operation-files.js');
     // The file's operations with the shared fragments they spread, as the web app sends them.
-    const documents = operationFileDocuments(fileURLToPath(new URL('../../graphql/operations/v1.graphql', import.meta.url)));
+    const documents = operationFileDocuments(
+      fileURLToPath(new URL('../../graphql/operations/v1.graphql', import.meta.url)),
+    );
     for (const document of documents) expect(validate(schema, document).map((error) => error.message)).toEqual([]);
-    const textOf = (operationName: string) => print(documents.find((document) => (document.definitions[0] as { name?: { value: string } }).name?.value === operationName)!);
+    const textOf = (operationName: string) =>
+      print(
+        documents.find(
+          (document) => (document.definitions[0] as { name?: { value: string } }).name?.value === operationName,
+        )!,
+      );
 
     const t = await createTestApp();
     try {
       const { workspace, key } = await createKeyedWorkspace(t.database);
       await seedWorkspace(t.database.prisma, t.database.pool, { workspaceId: workspace.id, days: 5, clients: 1 });
       const graphql = async (operationName: string, variables: Record<string, unknown> = {}) =>
-        json(await t.app.fetch(new Request('http://test.local/graphql', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key.secret}` }, body: JSON.stringify({ query: textOf(operationName), operationName, variables }) })));
+        json(
+          await t.app.fetch(
+            new Request('http://test.local/graphql', {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', authorization: `Bearer ${key.secret}` },
+              body: JSON.stringify({ query: textOf(operationName), operationName, variables }),
+            }),
+          ),
+        );
       const reports = await graphql('Reports');
       const reportId = reports.data.reports.data[0].id;
       const viaGraphQL = await graphql('ReportData', { id: reportId, datePreset: 'last_7_days' });

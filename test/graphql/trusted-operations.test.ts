@@ -22,7 +22,10 @@ describe('the trusted-operations manifest', () => {
         `const { default: c } = require(${JSON.stringify(path.join(root, 'codegen.ts'))});
          module.exports = { ...c, generates: { ${JSON.stringify(out + '/')}: c.generates['graphql/generated/'] } };`,
       );
-      execFileSync(path.join(root, 'node_modules/.bin/graphql-codegen'), ['--config', config, '--silent'], { cwd: root, stdio: 'pipe' });
+      execFileSync(path.join(root, 'node_modules/.bin/graphql-codegen'), ['--config', config, '--silent'], {
+        cwd: root,
+        stdio: 'pipe',
+      });
       const generated = JSON.parse(readFileSync(path.join(out, 'persisted-documents.json'), 'utf8'));
       const manifest = loadTrustedOperations();
       expect(Object.keys(generated).length).toBeGreaterThanOrEqual(9);
@@ -38,16 +41,29 @@ describe('in production', () => {
   let key: string;
   const clientPageHash = [...loadTrustedOperations()].find(([, text]) => text.startsWith('query ClientPage'))?.[0];
   beforeAll(async () => {
-    t = await createTestApp({ NODE_ENV: 'production', APP_SECRET_KEY: TEST_APP_SECRET_KEY, PUBLIC_BASE_URL: 'http://test.local' });
+    t = await createTestApp({
+      NODE_ENV: 'production',
+      APP_SECRET_KEY: TEST_APP_SECRET_KEY,
+      PUBLIC_BASE_URL: 'http://test.local',
+    });
     key = (await createKeyedWorkspace(t.database)).key.secret;
   });
   afterAll(() => t.close());
 
   const post = (body: unknown, headers: Record<string, string> = {}) =>
-    t.app.fetch(new Request('http://test.local/graphql', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }));
-  const persisted = (hash: string, variables = {}) => ({ variables, extensions: { persistedQuery: { version: 1, sha256Hash: hash } } });
+    t.app.fetch(
+      new Request('http://test.local/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      }),
+    );
+  const persisted = (hash: string, variables = {}) => ({
+    variables,
+    extensions: { persistedQuery: { version: 1, sha256Hash: hash } },
+  });
 
-  it('refuses query text from a caller without an API key (the web app\'s session callers)', async () => {
+  it("refuses query text from a caller without an API key (the web app's session callers)", async () => {
     const body = await json(await post({ query: '{ clients { meta { total } } }' }));
     expect(body.errors[0].message).toBe('PersistedQueryOnly');
     expect(body.data).toBeUndefined();
@@ -66,7 +82,11 @@ describe('in production', () => {
 
   it('still runs any read query, and trusted operations, for an API key', async () => {
     const authorization = { authorization: `Bearer ${key}` };
-    expect(await json(await post({ query: '{ clients { meta { total } } }' }, authorization))).toEqual({ data: { clients: { meta: { total: 0 } } } });
-    expect(await json(await post(persisted(clientPageHash!, { id: 'cli_00000000000000000000' }), authorization))).toEqual({ data: { node: null } });
+    expect(await json(await post({ query: '{ clients { meta { total } } }' }, authorization))).toEqual({
+      data: { clients: { meta: { total: 0 } } },
+    });
+    expect(
+      await json(await post(persisted(clientPageHash!, { id: 'cli_00000000000000000000' }), authorization)),
+    ).toEqual({ data: { node: null } });
   });
 });

@@ -20,7 +20,7 @@ function countedNulls(length: number) {
 }
 
 describe('the cost of an operation whose variables do not coerce', () => {
-  it('is 0 (the execution refuses them) after at most the execution\'s own error cap of items', () => {
+  it("is 0 (the execution refuses them) after at most the execution's own error cap of items", () => {
     const { items, read } = countedNulls(100_000);
     const document = parse('query ($ids: [ID!]!) { nodes(ids: $ids) { id } }');
     expect(operationCost(schema, document, null, { ids: items }, {} as GraphQLContext)).toBe(0);

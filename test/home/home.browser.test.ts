@@ -17,8 +17,13 @@ describe.skipIf(!chromiumAvailable)('GET / in a browser', () => {
         expect(response?.status()).toBe(200);
         await page.screenshot({ path: screenshotPath(`home-${width}.png`), fullPage: true });
         await expect(page.getByRole('button', { name: 'Sign in' }).isVisible()).resolves.toBe(true);
-        for (const name of ['API reference', 'OpenAPI document', 'GraphiQL']) expect(await page.getByRole('link', { name }).getAttribute('href')).toMatch(/^\//);
-        const outside = await page.evaluate(() => [...document.querySelectorAll('body *')].filter((element) => element.getBoundingClientRect().right > innerWidth + 0.5).map((element) => element.outerHTML.slice(0, 80)));
+        for (const name of ['API reference', 'OpenAPI document', 'GraphiQL'])
+          expect(await page.getByRole('link', { name }).getAttribute('href')).toMatch(/^\//);
+        const outside = await page.evaluate(() =>
+          [...document.querySelectorAll('body *')]
+            .filter((element) => element.getBoundingClientRect().right > innerWidth + 0.5)
+            .map((element) => element.outerHTML.slice(0, 80)),
+        );
         expect(outside, `width ${width}`).toEqual([]);
         expect(offOrigin).toEqual([]);
         await page.getByRole('button', { name: 'Sign in' }).click();

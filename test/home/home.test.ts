@@ -18,13 +18,24 @@ describe('GET /', () => {
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     expect(response.headers.get('vary')).toContain('Accept');
     const body = await json(response);
-    expect(body.doors.map((door: { rel: string }) => door.rel)).toEqual(['sign-in', 'api-reference', 'openapi', 'graphiql', 'graphql', 'mcp']);
-    for (const door of body.doors.filter((d: { type: string }) => d.type === 'text/html' || d.type === 'application/json')) {
+    expect(body.doors.map((door: { rel: string }) => door.rel)).toEqual([
+      'sign-in',
+      'api-reference',
+      'openapi',
+      'graphiql',
+      'graphql',
+      'mcp',
+    ]);
+    for (const door of body.doors.filter(
+      (d: { type: string }) => d.type === 'text/html' || d.type === 'application/json',
+    )) {
       const answer = await t.get(door.href, undefined, { headers: { accept: door.type } });
       expect(answer.status, door.href).toBe(200);
     }
     // curl's default Accept: */* reads the JSON too.
-    expect((await t.get('/', undefined, { headers: { accept: '*/*' } })).headers.get('content-type')).toMatch(/^application\/json/);
+    expect((await t.get('/', undefined, { headers: { accept: '*/*' } })).headers.get('content-type')).toMatch(
+      /^application\/json/,
+    );
   });
 
   it('answers a browser with a page linking sign-in, the API reference and GraphiQL', async () => {
@@ -71,7 +82,7 @@ describe('GET /', () => {
   });
 });
 
-describe('view pages of an id that is not the workspace\'s', () => {
+describe("view pages of an id that is not the workspace's", () => {
   let cookie = '';
   let reportId = '';
   let projectId = '';
@@ -88,9 +99,20 @@ describe('view pages of an id that is not the workspace\'s', () => {
 
   const page = (path: string) => t.get(path, undefined, { headers: { cookie, accept: 'text/html' } });
 
-  it('answer 404 with a page that says so; the workspace\'s own ids answer 200', async () => {
-    for (const path of [`/app/reports/${reportId}`, `/app/ai-visibility/${projectId}`, `/app/ai-visibility/${projectId}/answers`]) expect((await page(path)).status, path).toBe(200);
-    for (const path of ['/app/reports/rep_AAAAAAAAAAAAAAAAAAAA', `/app/reports/${otherReportId}`, '/app/reports/not-an-id', `/app/ai-visibility/${reportId}`, '/app/ai-visibility/nope/answers']) {
+  it("answer 404 with a page that says so; the workspace's own ids answer 200", async () => {
+    for (const path of [
+      `/app/reports/${reportId}`,
+      `/app/ai-visibility/${projectId}`,
+      `/app/ai-visibility/${projectId}/answers`,
+    ])
+      expect((await page(path)).status, path).toBe(200);
+    for (const path of [
+      '/app/reports/rep_AAAAAAAAAAAAAAAAAAAA',
+      `/app/reports/${otherReportId}`,
+      '/app/reports/not-an-id',
+      `/app/ai-visibility/${reportId}`,
+      '/app/ai-visibility/nope/answers',
+    ]) {
       const response = await page(path);
       expect(response.status, path).toBe(404);
       expect(await response.text(), path).toMatch(/Not found[\s\S]*No such/);

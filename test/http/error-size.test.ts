@@ -24,11 +24,23 @@ beforeAll(async () => {
   server = await listen(t.app);
   const keyed = await createKeyedWorkspace(t.database);
   key = keyed.key.secret;
-  projectId = (await t.database.prisma.aiProject.create({
-    data: { id: newId('project'), workspaceId: keyed.workspace.id, name: 'Hostile', brand: 'Acme', models: ['chatgpt'], locales: ['en-US'] },
-  })).id;
+  projectId = (
+    await t.database.prisma.aiProject.create({
+      data: {
+        id: newId('project'),
+        workspaceId: keyed.workspace.id,
+        name: 'Hostile',
+        brand: 'Acme',
+        models: ['chatgpt'],
+        locales: ['en-US'],
+      },
+    })
+  ).id;
   await personWithPassword(t.database, { email: keyed.ownerEmail });
-  const provider = new TestOAuthProvider({ cookie: (await signIn(t.app, keyed.ownerEmail)).cookie, workspaceId: keyed.workspace.id });
+  const provider = new TestOAuthProvider({
+    cookie: (await signIn(t.app, keyed.ownerEmail)).cookie,
+    workspaceId: keyed.workspace.id,
+  });
   mcp = await connectMcp(server.baseUrl, provider, '/mcp/x/all');
 }, 60_000);
 afterAll(async () => {
@@ -46,17 +58,41 @@ async function smallBody(response: Response) {
 }
 
 const ingest = (body: BodyInit) =>
-  t.app.fetch(new Request('http://test.local/internal/ingest/scans', { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body }));
+  t.app.fetch(
+    new Request('http://test.local/internal/ingest/scans', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}` },
+      body,
+    }),
+  );
 const graphql = (query: string, variables: Record<string, unknown> = {}) =>
-  t.app.fetch(new Request('http://test.local/graphql', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify({ query, variables }) }));
+  t.app.fetch(
+    new Request('http://test.local/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: JSON.stringify({ query, variables }),
+    }),
+  );
 
 describe('the error envelope', () => {
   it('clips a message and a param of any length, and drops details that would not fit', async () => {
     const error = new ApiError('invalid_parameter', 'x'.repeat(1_000_000), { param: 'p'.repeat(1_000_000) });
     expect(error.message).toHaveLength(ERROR_TEXT_LIMITS.message);
     expect(error.param).toHaveLength(ERROR_TEXT_LIMITS.param);
-    const body = await smallBody(errorResponse(error, 'req_1', {}, { lines: Array.from({ length: 10_000 }, (_, line) => ({ line, message: 'y'.repeat(100) })) }));
-    expect(body.error).toEqual({ code: 'invalid_parameter', message: expect.stringMatching(/^x+…$/), param: expect.stringMatching(/^p+…$/), requestId: 'req_1' });
+    const body = await smallBody(
+      errorResponse(
+        error,
+        'req_1',
+        {},
+        { lines: Array.from({ length: 10_000 }, (_, line) => ({ line, message: 'y'.repeat(100) })) },
+      ),
+    );
+    expect(body.error).toEqual({
+      code: 'invalid_parameter',
+      message: expect.stringMatching(/^x+…$/),
+      param: expect.stringMatching(/^p+…$/),
+      requestId: 'req_1',
+    });
   });
 
   it('never cuts between the halves of a surrogate pair', () => {
@@ -67,7 +103,14 @@ describe('the error envelope', () => {
 
 describe('a hostile input at each door', () => {
   it('ingest: 200 000 lines whose arrays hold numbers where objects belong', async () => {
-    const line = JSON.stringify({ project: projectId, date: '2026-10-01', model: 'chatgpt', locale: 'en-US', runs: Array(1000).fill(7), competitors: Array(50).fill(7) });
+    const line = JSON.stringify({
+      project: projectId,
+      date: '2026-10-01',
+      model: 'chatgpt',
+      locale: 'en-US',
+      runs: Array(1000).fill(7),
+      competitors: Array(50).fill(7),
+    });
     const body = await smallBody(await ingest(Array(200).fill(line).join('\n')));
     expect(body.error.code).toBe('invalid_body');
     expect(body.error.lines[0]).toEqual({ line: 1, message: expect.stringMatching(/^competitors\.0: .*; runs\.0: /) });
@@ -75,7 +118,9 @@ describe('a hostile input at each door', () => {
   });
 
   it('v1: a parameter value of 200 000 characters', async () => {
-    const body = await smallBody(await t.get(`/api/v1/ai-visibility/projects/${projectId}/answers?dateFrom=${'9'.repeat(200_000)}`, key));
+    const body = await smallBody(
+      await t.get(`/api/v1/ai-visibility/projects/${projectId}/answers?dateFrom=${'9'.repeat(200_000)}`, key),
+    );
     expect(body.error).toMatchObject({ code: 'invalid_parameter', param: 'dateFrom' });
   });
 
@@ -87,12 +132,20 @@ describe('a hostile input at each door', () => {
   });
 
   it('GraphQL: a variable of 900 000 characters where a date belongs', async () => {
-    const body = await smallBody(await graphql(`query($d: Date) { aiVisibilityMetrics(id: "${projectId}", dateFrom: $d) { data { range { from } } } }`, { d: '9'.repeat(900_000) }));
+    const body = await smallBody(
+      await graphql(
+        `query($d: Date) { aiVisibilityMetrics(id: "${projectId}", dateFrom: $d) { data { range { from } } } }`,
+        { d: '9'.repeat(900_000) },
+      ),
+    );
     expect(body.errors.length).toBeGreaterThan(0);
   });
 
   it('MCP: a tool argument of 900 000 characters', async () => {
-    const result = await mcp.callTool({ name: 'get_ai_visibility_metrics', arguments: { id: projectId, dateFrom: '9'.repeat(900_000) } });
+    const result = await mcp.callTool({
+      name: 'get_ai_visibility_metrics',
+      arguments: { id: projectId, dateFrom: '9'.repeat(900_000) },
+    });
     expect(result.isError).toBe(true);
     const text = (result.content as { text: string }[])[0]!.text;
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(ERROR_BODY_MAX_BYTES);

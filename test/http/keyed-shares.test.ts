@@ -16,7 +16,7 @@ beforeEach(() => {
 afterEach(() => vi.useRealTimers());
 
 describe('keyed shares', () => {
-  it('hands a freed share to the first in its key\'s line, while another key takes one at once', async () => {
+  it("hands a freed share to the first in its key's line, while another key takes one at once", async () => {
     const shares = createKeyedShares({ perKey: 1, now });
     const first = shares.take('a');
     expect(first.granted).toBe(true);
@@ -38,7 +38,7 @@ describe('keyed shares', () => {
     expect(shares.totals()).toEqual({ holding: 2, waiting: 0 });
   });
 
-  it('refuses at once past the line\'s length, and takes takers again once it has room', () => {
+  it("refuses at once past the line's length, and takes takers again once it has room", () => {
     const shares = createKeyedShares({ perKey: 1, maxWaiting: 2, now });
     const held = shares.take('a');
     const waiting = [shares.take('a'), shares.take('a')];

@@ -20,7 +20,11 @@ beforeAll(async () => {
   credentials.cookie = (await signIn(server.t.app, keyed.ownerEmail)).cookie;
 });
 
-interface Answer { status: number; contentType: string; body: string }
+interface Answer {
+  status: number;
+  contentType: string;
+  body: string;
+}
 
 /** Sends one request as raw bytes (Connection: close) and reads the answer, chunked or not. */
 function raw(requestLine: string, headers: string[]): Promise<Answer> {
@@ -36,8 +40,16 @@ function raw(requestLine: string, headers: string[]): Promise<Answer> {
       const [head = '', ...rest] = text.split('\r\n\r\n');
       let body = rest.join('\r\n\r\n');
       const chunked = /^transfer-encoding: chunked/im.test(head);
-      if (chunked) body = body.split('\r\n').filter((_, index) => index % 2 === 1).join('');
-      resolve({ status: Number(head.split(' ')[1]), contentType: /^content-type: (.*)$/im.exec(head)?.[1] ?? '', body });
+      if (chunked)
+        body = body
+          .split('\r\n')
+          .filter((_, index) => index % 2 === 1)
+          .join('');
+      resolve({
+        status: Number(head.split(' ')[1]),
+        contentType: /^content-type: (.*)$/im.exec(head)?.[1] ?? '',
+        body,
+      });
     });
   });
 }
@@ -85,9 +97,12 @@ const DOORS: [door: string, method: string, path: (segment: string) => string, c
 ];
 
 describe('a malformed path', () => {
-  it.each(DOORS)('is 400 with the envelope at the %s door, whatever the escape', async (_door, method, path, credential) => {
-    for (const segment of MALFORMED) expectEnvelope(await send(method, path(segment), credential), [400]);
-  });
+  it.each(DOORS)(
+    'is 400 with the envelope at the %s door, whatever the escape',
+    async (_door, method, path, credential) => {
+      for (const segment of MALFORMED) expectEnvelope(await send(method, path(segment), credential), [400]);
+    },
+  );
 
   it('is refused before a view page decodes it (500 before) and before /mcp reads it (200 before)', async () => {
     const page = await send('GET', '/app/reports/%E0%A4%A', 'session');

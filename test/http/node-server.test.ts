@@ -41,11 +41,19 @@ describe('below the app', () => {
   ])('answers %s with 400 and the envelope', async (_what, payload) => {
     const answer = parse(await raw(payload));
     expect(answer.status).toBe(400);
-    expect(answer.body.error).toMatchObject({ code: 'bad_request', message: expect.any(String), requestId: expect.stringMatching(/^req_/) });
+    expect(answer.body.error).toMatchObject({
+      code: 'bad_request',
+      message: expect.any(String),
+      requestId: expect.stringMatching(/^req_/),
+    });
   });
 
   it('answers a GraphQL body over 1 MiB with 413 and the envelope', async () => {
-    const response = await fetch(`${server.baseUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: `{ __typename }`, padding: 'x'.repeat(1_100_000) }) });
+    const response = await fetch(`${server.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: `{ __typename }`, padding: 'x'.repeat(1_100_000) }),
+    });
     expect(response.status).toBe(413);
     expect((await response.json()).error.code).toBe('payload_too_large');
     expect(response.headers.get('x-request-id')).toMatch(/^req_/);
@@ -56,7 +64,11 @@ describe('below the app', () => {
  * Streams a chunked body of up to `totalBytes` until the server answers; returns the status, how
  * many bytes were sent before the answer, and whether the server closed the connection.
  */
-function streamChunked(path: string, contentType: string, totalBytes: number): Promise<{ status: number; sentBeforeAnswer: number; closed: boolean; body: string }> {
+function streamChunked(
+  path: string,
+  contentType: string,
+  totalBytes: number,
+): Promise<{ status: number; sentBeforeAnswer: number; closed: boolean; body: string }> {
   const { hostname, port } = new URL(server.baseUrl);
   const chunk = Buffer.alloc(64 * 1024, 'a');
   return new Promise((resolve, reject) => {
@@ -64,7 +76,9 @@ function streamChunked(path: string, contentType: string, totalBytes: number): P
     let answered = -1;
     let answer = '';
     const socket = connect(Number(port), hostname, () => {
-      socket.write(`POST ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: ${contentType}\r\nTransfer-Encoding: chunked\r\n\r\n`);
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: ${contentType}\r\nTransfer-Encoding: chunked\r\n\r\n`,
+      );
       const pump = () => {
         while (answered < 0 && sent < totalBytes && !socket.destroyed) {
           sent += chunk.length;
@@ -126,14 +140,28 @@ describe('bounded bodies', () => {
 });
 
 describe('X-Content-Type-Options', () => {
-  it('is nosniff on every answer of every door, the parser\'s and the Host check\'s included', async () => {
-    const paths = ['/api/v1/clients', '/api/v1/openapi.json', '/graphql?query=%7B__typename%7D', '/mcp', '/.well-known/oauth-authorization-server', '/oauth/token', '/app/login', '/healthz', '/internal/ingest/scans', '/nowhere'];
+  it("is nosniff on every answer of every door, the parser's and the Host check's included", async () => {
+    const paths = [
+      '/api/v1/clients',
+      '/api/v1/openapi.json',
+      '/graphql?query=%7B__typename%7D',
+      '/mcp',
+      '/.well-known/oauth-authorization-server',
+      '/oauth/token',
+      '/app/login',
+      '/healthz',
+      '/internal/ingest/scans',
+      '/nowhere',
+    ];
     for (const path of paths) {
       const response = await fetch(`${server.baseUrl}${path}`);
       await response.arrayBuffer();
       expect(response.headers.get('x-content-type-options'), `${path} → ${response.status}`).toBe('nosniff');
     }
-    for (const payload of [`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 'GET /healthz HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n']) {
+    for (const payload of [
+      `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      'GET /healthz HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n',
+    ]) {
       expect(parse(await raw(payload)).head).toMatch(/^X-Content-Type-Options: nosniff$/im);
     }
   });
@@ -162,15 +190,30 @@ describe('a request that never completes', () => {
   const expectTimeoutAnswer = (answer: ReturnType<typeof parse>) => {
     expect(answer.status).toBe(408);
     expect(answer.head).toMatch(/^Connection: close$/im);
-    expect(answer.body.error).toEqual({ code: 'request_timeout', message: 'The request was not received in time.', requestId: expect.stringMatching(/^req_/) });
+    expect(answer.body.error).toEqual({
+      code: 'request_timeout',
+      message: 'The request was not received in time.',
+      requestId: expect.stringMatching(/^req_/),
+    });
     expect(answer.head).toContain(`X-Request-Id: ${answer.body.error.requestId}`);
   };
 
   // Doors that read their body: GraphQL (Yoga), a form (sign-in), the OAuth server (node:http, Koa).
-  it.each([['/graphql', 'application/json'], ['/app/login', 'application/x-www-form-urlencoded'], ['/oauth/token', 'application/x-www-form-urlencoded']])(
+  it.each([
+    ['/graphql', 'application/json'],
+    ['/app/login', 'application/x-www-form-urlencoded'],
+    ['/oauth/token', 'application/x-www-form-urlencoded'],
+  ])(
     'a body to %s that stops short is answered 408 with the envelope once REQUEST_TIMEOUT_SECONDS pass, and the connection closed',
     async (path, contentType) => {
-      expectTimeoutAnswer(parse(await stall((host) => `POST ${path} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: ${contentType}\r\nContent-Length: 100\r\n\r\n{"query":`)));
+      expectTimeoutAnswer(
+        parse(
+          await stall(
+            (host) =>
+              `POST ${path} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: ${contentType}\r\nContent-Length: 100\r\n\r\n{"query":`,
+          ),
+        ),
+      );
     },
     30_000,
   );

@@ -12,7 +12,8 @@ beforeAll(async () => {
   server = await listenOnLoopback(
     http.createServer((req, res) => {
       hits++;
-      if (req.url === '/redirect') return void res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data' }).end();
+      if (req.url === '/redirect')
+        return void res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data' }).end();
       if (req.url === '/huge') return void res.end(Buffer.alloc(2 * 1024 * 1024, 'x'));
       if (req.url === '/slow') return void setTimeout(() => res.end('late'), 3_000);
       res.setHeader('content-type', 'application/json');
@@ -22,11 +23,19 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const open = createOutboundFetch({ policy: { allowHttp: true, allowPrivate: true }, timeoutMs: 500, maxBytes: 64 * 1024 });
+const open = createOutboundFetch({
+  policy: { allowHttp: true, allowPrivate: true },
+  timeoutMs: 500,
+  maxBytes: 64 * 1024,
+});
 
 describe('the guarded fetch', () => {
   it('returns the answer as a web Response', async () => {
-    const response = await open(`${server.baseUrl}/ok`, { method: 'POST', body: 'a=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const response = await open(`${server.baseUrl}/ok`, {
+      method: 'POST',
+      body: 'a=1',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ method: 'POST' });
   });
@@ -44,7 +53,11 @@ describe('the guarded fetch', () => {
   });
 
   it('refuses private targets before connecting when they are not allowed', async () => {
-    const strict = createOutboundFetch({ policy: { allowHttp: true, allowPrivate: false }, timeoutMs: 500, maxBytes: 1024 });
+    const strict = createOutboundFetch({
+      policy: { allowHttp: true, allowPrivate: false },
+      timeoutMs: 500,
+      maxBytes: 1024,
+    });
     const before = hits;
     await expect(strict(`${server.baseUrl}/ok`)).rejects.toThrow(/loopback/);
     await expect(strict(server.baseUrl.replace('127.0.0.1', 'localhost'))).rejects.toThrow(/loopback/);

@@ -6,16 +6,42 @@ const strict = { allowHttp: false, allowPrivate: false };
 describe('the outbound guard (webhooks, identity providers)', () => {
   it('refuses every non-public address, IPv4 and IPv6, including IPv4-mapped IPv6', () => {
     for (const address of [
-      '127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '100.100.100.200', '0.0.0.0', '224.0.0.1', '255.255.255.255',
-      '::1', '::', 'fe80::1', 'fc00::1', 'fd00:ec2::254', 'ff02::1', '::ffff:127.0.0.1', '::ffff:169.254.169.254', '::ffff:10.0.0.1', '64:ff9b::a00:1',
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '100.100.100.200',
+      '0.0.0.0',
+      '224.0.0.1',
+      '255.255.255.255',
+      '::1',
+      '::',
+      'fe80::1',
+      'fc00::1',
+      'fd00:ec2::254',
+      'ff02::1',
+      '::ffff:127.0.0.1',
+      '::ffff:169.254.169.254',
+      '::ffff:10.0.0.1',
+      '64:ff9b::a00:1',
     ]) {
       expect(addressRefusal(address, strict), address).not.toBeNull();
     }
-    for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8']) expect(addressRefusal(address, strict), address).toBeNull();
+    for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8'])
+      expect(addressRefusal(address, strict), address).toBeNull();
   });
 
   it('refuses IPv4-compatible IPv6 (::127.0.0.1, as URL parsers write it: ::7f00:1) and other embeddings of private IPv4', () => {
-    for (const url of ['https://[::127.0.0.1]/', 'https://[::7f00:1]/', 'https://[::a9fe:a9fe]/', 'https://[::ffff:127.0.0.1]/', 'https://[2002:7f00:1::]/', 'https://[64:ff9b::7f00:1]/']) {
+    for (const url of [
+      'https://[::127.0.0.1]/',
+      'https://[::7f00:1]/',
+      'https://[::a9fe:a9fe]/',
+      'https://[::ffff:127.0.0.1]/',
+      'https://[2002:7f00:1::]/',
+      'https://[64:ff9b::7f00:1]/',
+    ]) {
       expect(urlRefusal(url, strict), url).not.toBeNull();
     }
   });
@@ -51,12 +77,16 @@ describe('the outbound guard (webhooks, identity providers)', () => {
 
   it('fails the lookup the socket connects with when a name resolves to a refused address', async () => {
     const lookup = (policy: typeof strict) =>
-      new Promise<{ error: NodeJS.ErrnoException | null; address: unknown }>((resolve) => guardedLookup(policy)('localhost', { all: true }, (error, address) => resolve({ error, address })));
+      new Promise<{ error: NodeJS.ErrnoException | null; address: unknown }>((resolve) =>
+        guardedLookup(policy)('localhost', { all: true }, (error, address) => resolve({ error, address })),
+      );
     const refused = await lookup(strict);
     expect(refused.error?.code).toBe('ETARGETREFUSED');
     expect(refused.error?.message).toMatch(/localhost resolves to .* loopback address/);
     const allowed = await lookup({ allowHttp: true, allowPrivate: true });
     expect(allowed.error).toBeNull();
-    expect(allowed.address).toEqual(expect.arrayContaining([expect.objectContaining({ address: expect.stringMatching(/^(127\.0\.0\.1|::1)$/) })]));
+    expect(allowed.address).toEqual(
+      expect.arrayContaining([expect.objectContaining({ address: expect.stringMatching(/^(127\.0\.0\.1|::1)$/) })]),
+    );
   });
 });

@@ -50,10 +50,28 @@ describe('HTML pages', () => {
     }
   });
 
-  it('the consent page allows its form to go to this site and the client\'s redirect origin only', async () => {
-    const registered = await (await fetch(`${served.baseUrl}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'Header test', redirect_uris: [REDIRECT_URL], token_endpoint_auth_method: 'none' }) })).json();
+  it("the consent page allows its form to go to this site and the client's redirect origin only", async () => {
+    const registered = await (
+      await fetch(`${served.baseUrl}/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          client_name: 'Header test',
+          redirect_uris: [REDIRECT_URL],
+          token_endpoint_auth_method: 'none',
+        }),
+      })
+    ).json();
     const url = new URL(`${served.baseUrl}/oauth/authorize`);
-    for (const [key, value] of Object.entries({ client_id: registered.client_id, response_type: 'code', redirect_uri: REDIRECT_URL, scope: 'mcp', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' })) url.searchParams.set(key, value);
+    for (const [key, value] of Object.entries({
+      client_id: registered.client_id,
+      response_type: 'code',
+      redirect_uri: REDIRECT_URL,
+      scope: 'mcp',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+    }))
+      url.searchParams.set(key, value);
     let current = url;
     const jar: string[] = [cookie];
     for (let hop = 0; hop < 6; hop++) {
@@ -76,7 +94,10 @@ describe('HTML pages', () => {
 describe('/graphql and other origins', () => {
   it('does not reflect a foreign Origin with credentials; its own origin may send cookies', async () => {
     const preflight = (origin: string) =>
-      fetch(`${served.baseUrl}/graphql`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
+      fetch(`${served.baseUrl}/graphql`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      });
     const foreign = await preflight('https://evil.example');
     // Any site may call with an API key, but the browser never sends it our cookies (no credentials).
     expect(foreign.headers.get('access-control-allow-credentials')).toBeNull();

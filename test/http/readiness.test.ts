@@ -9,7 +9,11 @@ describe('readiness', () => {
       { name: 'fast', check: async () => true },
       { name: 'failing', check: async () => Promise.reject(new Error('down')) },
     ]);
-    expect(await readiness.report()).toEqual({ ready: false, draining: false, checks: { fast: 'ok', failing: 'down' } });
+    expect(await readiness.report()).toEqual({
+      ready: false,
+      draining: false,
+      checks: { fast: 'ok', failing: 'down' },
+    });
     const healthy = createReadiness([{ name: 'fast', check: async () => true }]);
     expect((await healthy.report()).ready).toBe(true);
     healthy.drain();
@@ -32,9 +36,15 @@ describe('readiness', () => {
         await t.database.pool.query("DELETE FROM schema_migrations WHERE name = '0008_trusted_doors'");
         const behind = await fresh.get('/readyz');
         expect(behind.status).toBe(503);
-        expect(await json(behind)).toMatchObject({ status: 'not_ready', checks: { database: 'ok', migrations: 'down' }, error: { code: 'unavailable' } });
+        expect(await json(behind)).toMatchObject({
+          status: 'not_ready',
+          checks: { database: 'ok', migrations: 'down' },
+          error: { code: 'unavailable' },
+        });
       } finally {
-        await t.database.pool.query("INSERT INTO schema_migrations (name) VALUES ('0008_trusted_doors') ON CONFLICT DO NOTHING");
+        await t.database.pool.query(
+          "INSERT INTO schema_migrations (name) VALUES ('0008_trusted_doors') ON CONFLICT DO NOTHING",
+        );
         await fresh.close();
       }
     });

@@ -30,7 +30,9 @@ async function keepAlive(): Promise<{ send(key: string): Promise<{ status: numbe
     send: (key) =>
       new Promise((resolve) => {
         waiting = resolve;
-        socket.write(`GET /api/v1/clients HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer ${key}\r\n\r\n`);
+        socket.write(
+          `GET /api/v1/clients HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer ${key}\r\n\r\n`,
+        );
       }),
   };
 }
@@ -48,7 +50,10 @@ describe('a connection told to wait', () => {
       expect(refused.status).toBe(429);
       // Sent at once, ignoring Retry-After: 1; TCP holds it until the connection is read again.
       const next = flooding.send(key.secret);
-      const early = await Promise.race([next.then(() => 'answered'), new Promise((resolve) => setTimeout(() => resolve('held'), 500))]);
+      const early = await Promise.race([
+        next.then(() => 'answered'),
+        new Promise((resolve) => setTimeout(() => resolve('held'), 500)),
+      ]);
       expect(early).toBe('held');
       // Meanwhile another connection is served.
       expect((await bystander.send(other.key.secret)).status).toBe(200);

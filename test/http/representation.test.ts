@@ -1,10 +1,24 @@
 import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync } from 'node:zlib';
 import { describe, expect, it, vi } from 'vitest';
-import { BROTLI_FAST_MAX_BYTES, COMPRESS_IN_LINE_MAX_BYTES, finishedBody, heldBytes, ifNoneMatchMatches, jsonBody, representation, keptBody, negotiateEncoding, STRING_BODY_MAX_CHARS, strongEtag } from '../../src/http/representation.js';
+import {
+  BROTLI_FAST_MAX_BYTES,
+  COMPRESS_IN_LINE_MAX_BYTES,
+  finishedBody,
+  heldBytes,
+  ifNoneMatchMatches,
+  jsonBody,
+  representation,
+  keptBody,
+  negotiateEncoding,
+  STRING_BODY_MAX_CHARS,
+  strongEtag,
+} from '../../src/http/representation.js';
 
 // zlib as it is, with the calls of each compressor counted.
 const calls = vi.hoisted(() => ({ brotliCompress: 0, brotliCompressSync: 0, gzip: 0, gzipSync: 0 }));
-vi.mock('node:zlib', async (importOriginal) => (await import('../support/counted-zlib.js')).countedZlib(await importOriginal(), calls));
+vi.mock('node:zlib', async (importOriginal) =>
+  (await import('../support/counted-zlib.js')).countedZlib(await importOriginal(), calls),
+);
 
 describe('strong ETags', () => {
   it('are the same for the same body and differ for another', () => {
@@ -16,7 +30,13 @@ describe('strong ETags', () => {
 
 describe('jsonBody', () => {
   it('is the JSON text, as it is when small and ASCII and as UTF-8 bytes otherwise, whatever its characters', () => {
-    for (const value of [{ title: 'Pine — Pricing', emoji: '🥖', quote: '"\\' }, { latin1: 'Café' }, 'plain', [1, null, true], { lone: '\ud800' }]) {
+    for (const value of [
+      { title: 'Pine — Pricing', emoji: '🥖', quote: '"\\' },
+      { latin1: 'Café' },
+      'plain',
+      [1, null, true],
+      { lone: '\ud800' },
+    ]) {
       const body = jsonBody(value);
       expect(typeof body === 'string' ? body : Buffer.from(body).toString('utf8')).toBe(JSON.stringify(value));
       expect(typeof body === 'string').toBe(/^[\x00-\x7f]*$/.test(JSON.stringify(value)));
@@ -24,7 +44,9 @@ describe('jsonBody', () => {
   });
 
   it('is bytes, whatever its characters, above the size node:http would copy a string at on every write', () => {
-    const large = { items: Array.from({ length: 400 }, (_, index) => ({ id: `item_${index}`, name: 'plain ascii name' })) };
+    const large = {
+      items: Array.from({ length: 400 }, (_, index) => ({ id: `item_${index}`, name: 'plain ascii name' })),
+    };
     expect(JSON.stringify(large).length).toBeGreaterThan(STRING_BODY_MAX_CHARS);
     const body = jsonBody(large);
     expect(body).toBeInstanceOf(Uint8Array);
@@ -34,7 +56,7 @@ describe('jsonBody', () => {
     expect(jsonBody(`${atTheLimit}a`)).toBeInstanceOf(Uint8Array);
   });
 
-  it('keeps a small byte body in a buffer of its own, not a slice that pins Node\'s shared pool', () => {
+  it("keeps a small byte body in a buffer of its own, not a slice that pins Node's shared pool", () => {
     const body = jsonBody({ t: 'é' }) as Uint8Array<ArrayBuffer>;
     expect(body.buffer.byteLength).toBeGreaterThan(body.byteLength);
     const kept = keptBody(body).body as Uint8Array<ArrayBuffer>;
@@ -54,7 +76,9 @@ describe('jsonBody', () => {
 
   it('gives the same ETag for the same content either way (tags sent before bodies became bytes stay valid)', () => {
     expect(strongEtag(jsonBody({ t: 'é — 🥖' }))).toBe(strongEtag(JSON.stringify({ t: 'é — 🥖' })));
-    expect(strongEtag(jsonBody({ t: 'ascii' }))).toBe(strongEtag(Buffer.from(JSON.stringify({ t: 'ascii' })) as Buffer<ArrayBuffer>));
+    expect(strongEtag(jsonBody({ t: 'ascii' }))).toBe(
+      strongEtag(Buffer.from(JSON.stringify({ t: 'ascii' })) as Buffer<ArrayBuffer>),
+    );
   });
 });
 
@@ -95,8 +119,10 @@ describe('Accept-Encoding negotiation', () => {
 });
 
 describe('representation', () => {
-  const request = (acceptEncoding: string) => new Request('http://test.local/x', { headers: { 'accept-encoding': acceptEncoding } });
-  const large = () => finishedBody(jsonBody({ rows: Array.from({ length: 200 }, (_, index) => ({ index, name: 'row' })) }));
+  const request = (acceptEncoding: string) =>
+    new Request('http://test.local/x', { headers: { 'accept-encoding': acceptEncoding } });
+  const large = () =>
+    finishedBody(jsonBody({ rows: Array.from({ length: 200 }, (_, index) => ({ index, name: 'row' })) }));
 
   it('makes a coding once, keeps it with the body and says so; later requests get the kept bytes', async () => {
     const finished = large();
@@ -127,32 +153,54 @@ describe('representation', () => {
 });
 
 describe('compression', () => {
-  const request = (acceptEncoding: string) => new Request('http://test.local/x', { headers: { 'accept-encoding': acceptEncoding } });
+  const request = (acceptEncoding: string) =>
+    new Request('http://test.local/x', { headers: { 'accept-encoding': acceptEncoding } });
   // `{"text":""}` is 11 bytes.
   const ofSize = (bytes: number) => finishedBody(jsonBody({ text: 'x'.repeat(bytes - 11) }));
 
-  it('compresses a body up to 64 KiB in line and a larger one in libuv\'s pool, both decoding to the body', async () => {
-    for (const [finished, inLine] of [[ofSize(COMPRESS_IN_LINE_MAX_BYTES), true], [ofSize(COMPRESS_IN_LINE_MAX_BYTES + 1), false]] as const) {
+  it("compresses a body up to 64 KiB in line and a larger one in libuv's pool, both decoding to the body", async () => {
+    for (const [finished, inLine] of [
+      [ofSize(COMPRESS_IN_LINE_MAX_BYTES), true],
+      [ofSize(COMPRESS_IN_LINE_MAX_BYTES + 1), false],
+    ] as const) {
       const before = { ...calls };
       const text = typeof finished.body === 'string' ? finished.body : Buffer.from(finished.body).toString();
       const br = Buffer.from(await (await representation(request('br'), finished, {})).arrayBuffer());
       const gz = Buffer.from(await (await representation(request('gzip'), finished, {})).arrayBuffer());
       expect(brotliDecompressSync(br).toString()).toBe(text);
       expect(gunzipSync(gz).toString()).toBe(text);
-      expect({ brotliCompressSync: calls.brotliCompressSync - before.brotliCompressSync, brotliCompress: calls.brotliCompress - before.brotliCompress, gzipSync: calls.gzipSync - before.gzipSync, gzip: calls.gzip - before.gzip }).toEqual(
-        inLine ? { brotliCompressSync: 1, brotliCompress: 0, gzipSync: 1, gzip: 0 } : { brotliCompressSync: 0, brotliCompress: 1, gzipSync: 0, gzip: 1 },
+      expect({
+        brotliCompressSync: calls.brotliCompressSync - before.brotliCompressSync,
+        brotliCompress: calls.brotliCompress - before.brotliCompress,
+        gzipSync: calls.gzipSync - before.gzipSync,
+        gzip: calls.gzip - before.gzip,
+      }).toEqual(
+        inLine
+          ? { brotliCompressSync: 1, brotliCompress: 0, gzipSync: 1, gzip: 0 }
+          : { brotliCompressSync: 0, brotliCompress: 1, gzipSync: 0, gzip: 1 },
       );
     }
   });
 
-  it('uses brotli quality 1 for an answer\'s own body up to 16 KiB (it pays alone for it), and quality 4 for a larger or kept one', async () => {
-    const report = (index: number) => ({ id: `rep_${(index * 7919).toString(36)}`, name: `Report ${index} — ${(index * 104729).toString(36)}`, createdAt: new Date(Date.UTC(2026, 0, 1 + index)).toISOString() });
+  it("uses brotli quality 1 for an answer's own body up to 16 KiB (it pays alone for it), and quality 4 for a larger or kept one", async () => {
+    const report = (index: number) => ({
+      id: `rep_${(index * 7919).toString(36)}`,
+      name: `Report ${index} — ${(index * 104729).toString(36)}`,
+      createdAt: new Date(Date.UTC(2026, 0, 1 + index)).toISOString(),
+    });
     const list = (count: number) => jsonBody({ data: Array.from({ length: count }, (_, index) => report(index)) });
     expect(Buffer.from(list(30)).byteLength).toBeLessThanOrEqual(BROTLI_FAST_MAX_BYTES);
     expect(Buffer.from(list(300)).byteLength).toBeGreaterThan(BROTLI_FAST_MAX_BYTES);
-    for (const [finished, quality] of [[finishedBody(list(30)), 1], [keptBody(list(30)), 4], [finishedBody(list(300)), 4]] as const) {
+    for (const [finished, quality] of [
+      [finishedBody(list(30)), 1],
+      [keptBody(list(30)), 4],
+      [finishedBody(list(300)), 4],
+    ] as const) {
       const bytes = Buffer.from(finished.body);
-      const at = (level: number) => brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: level, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength } });
+      const at = (level: number) =>
+        brotliCompressSync(bytes, {
+          params: { [constants.BROTLI_PARAM_QUALITY]: level, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength },
+        });
       const br = Buffer.from(await (await representation(request('br'), finished, {})).arrayBuffer());
       expect(br.equals(at(quality))).toBe(true);
       expect(br.equals(at(5 - quality))).toBe(false);
@@ -163,7 +211,11 @@ describe('compression', () => {
     const finished = ofSize(COMPRESS_IN_LINE_MAX_BYTES * 2);
     const before = calls.brotliCompress;
     let told = 0;
-    const bodies = await Promise.all(Array.from({ length: 8 }, async () => Buffer.from(await (await representation(request('br'), finished, {}, () => told++)).arrayBuffer())));
+    const bodies = await Promise.all(
+      Array.from({ length: 8 }, async () =>
+        Buffer.from(await (await representation(request('br'), finished, {}, () => told++)).arrayBuffer()),
+      ),
+    );
     expect(calls.brotliCompress - before).toBe(1);
     expect(told).toBe(1);
     for (const body of bodies) expect(body).toEqual(bodies[0]);
@@ -174,7 +226,10 @@ describe('compression', () => {
 
     // A compression that fails is not kept: the next request tries again.
     const failing = ofSize(COMPRESS_IN_LINE_MAX_BYTES * 2);
-    const brotliCompress = vi.spyOn(await import('node:zlib'), 'brotliCompress').mockImplementationOnce(((_body: unknown, _options: unknown, callback: (error: Error) => void) => callback(new Error('encoder failed'))) as never);
+    const brotliCompress = vi
+      .spyOn(await import('node:zlib'), 'brotliCompress')
+      .mockImplementationOnce(((_body: unknown, _options: unknown, callback: (error: Error) => void) =>
+        callback(new Error('encoder failed'))) as never);
     await expect(representation(request('br'), failing, {})).rejects.toThrow('encoder failed');
     brotliCompress.mockRestore();
     expect(failing.encodings.br).toBeUndefined();

@@ -4,8 +4,19 @@ import { jsonStringBytes, pathOverSize } from '../../src/http/response-size.js';
 
 describe('jsonStringBytes', () => {
   it('is the UTF-8 length of the JSON text of any string, escapes and quotes included', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (text) => jsonStringBytes(text) === Buffer.byteLength(JSON.stringify(text))), { numRuns: 2_000 });
-    fc.assert(fc.property(fc.string({ unit: fc.constantFrom('\u0001', '"', '\\', '\n', 'é', '€', 'a'), maxLength: 200 }), (text) => jsonStringBytes(text) === Buffer.byteLength(JSON.stringify(text))));
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'binary', maxLength: 200 }),
+        (text) => jsonStringBytes(text) === Buffer.byteLength(JSON.stringify(text)),
+      ),
+      { numRuns: 2_000 },
+    );
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.constantFrom('\u0001', '"', '\\', '\n', 'é', '€', 'a'), maxLength: 200 }),
+        (text) => jsonStringBytes(text) === Buffer.byteLength(JSON.stringify(text)),
+      ),
+    );
   });
 });
 
@@ -37,7 +48,7 @@ describe('pathOverSize', () => {
     expect(pathOverSize(value, 10_000)).toBe('9.text');
   });
 
-  it('answers as the count written out step by step: checked after each scalar and at each container\'s end', () => {
+  it("answers as the count written out step by step: checked after each scalar and at each container's end", () => {
     // The count as a list of steps in the order JSON writes them: what each step adds, and the
     // path checked after it (none for brackets and keys, which the next value's check covers).
     type Step = { adds: number; checked: string | null };

@@ -8,7 +8,15 @@ const budgets = { unsentMaxBytes: 20 * MB, unsentWorkspaceMaxBytes: 12 * MB };
 
 describe('responsesToCut', () => {
   it('cuts nothing while every workspace and the instance are within their bounds', () => {
-    expect(responsesToCut([{ response: 'a1', workspaceId: 'a', unsent: 12 * MB }, { response: 'b1', workspaceId: 'b', unsent: 8 * MB }], budgets)).toEqual([]);
+    expect(
+      responsesToCut(
+        [
+          { response: 'a1', workspaceId: 'a', unsent: 12 * MB },
+          { response: 'b1', workspaceId: 'b', unsent: 8 * MB },
+        ],
+        budgets,
+      ),
+    ).toEqual([]);
   });
 
   it("cuts a workspace's largest responses until it holds no more than its own bound", () => {

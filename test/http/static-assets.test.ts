@@ -10,19 +10,25 @@ import { createAssetShelf, IMMUTABLE_CACHE_CONTROL, logicalName, staticAsset } f
 describe('content-hashed names', () => {
   it('change when the content changes and only then', () => {
     const a = staticAsset('graphiql.js', { type: 'text/javascript', body: 'console.log(1)' });
-    const same = staticAsset('graphiql.js', { type: 'text/javascript', body: new TextEncoder().encode('console.log(1)') });
+    const same = staticAsset('graphiql.js', {
+      type: 'text/javascript',
+      body: new TextEncoder().encode('console.log(1)'),
+    });
     const changed = staticAsset('graphiql.js', { type: 'text/javascript', body: 'console.log(2)' });
     expect(a.fileName).toMatch(/^graphiql\.[A-Za-z0-9_-]{12}\.js$/);
     expect(same.fileName).toBe(a.fileName);
     expect(changed.fileName).not.toBe(a.fileName);
     expect(logicalName(a.fileName)).toBe('graphiql.js');
-    expect(logicalName(staticAsset('json.worker.js', { type: 'text/javascript', body: 'x' }).fileName)).toBe('json.worker.js');
+    expect(logicalName(staticAsset('json.worker.js', { type: 'text/javascript', body: 'x' }).fileName)).toBe(
+      'json.worker.js',
+    );
     expect(logicalName('graphiql.js')).toBeNull();
   });
 
   it('a shelf serves the current name only: an old or made-up hash is not found', async () => {
     let version = 1;
-    const shelf = () => createAssetShelf('/a/', { 'v.js': async () => ({ type: 'text/javascript', body: `v${version}` }) });
+    const shelf = () =>
+      createAssetShelf('/a/', { 'v.js': async () => ({ type: 'text/javascript', body: `v${version}` }) });
     const first = shelf();
     const firstHref = await first.href('v.js');
     version = 2;
@@ -53,14 +59,21 @@ async function assetsOf(path: string, headers: Record<string, string> = {}): Pro
   const page = await t.get(path, undefined, { headers: { accept: 'text/html', ...headers } });
   expect(page.status, path).toBe(200);
   const text = await page.text();
-  return [...text.matchAll(/(?:src|href)="(\/[^"]+)"/g)].map((match) => match[1]!).filter((href) => /\.(js|css|ico)$/.test(href));
+  return [...text.matchAll(/(?:src|href)="(\/[^"]+)"/g)]
+    .map((match) => match[1]!)
+    .filter((href) => /\.(js|css|ico)$/.test(href));
 }
 
 async function expectServedWell(path: string) {
   const identity = Buffer.from(await (await t.get(path)).arrayBuffer());
   expect(identity.byteLength, path).toBeGreaterThan(0);
-  for (const [coding, decompress] of [['br', brotliDecompressSync], ['gzip', gunzipSync]] as const) {
-    const response = await t.get(path, undefined, { headers: { 'accept-encoding': coding === 'br' ? 'br, gzip' : 'gzip' } });
+  for (const [coding, decompress] of [
+    ['br', brotliDecompressSync],
+    ['gzip', gunzipSync],
+  ] as const) {
+    const response = await t.get(path, undefined, {
+      headers: { 'accept-encoding': coding === 'br' ? 'br, gzip' : 'gzip' },
+    });
     expect(response.status, path).toBe(200);
     expect(response.headers.get('cache-control'), path).toBe(IMMUTABLE_CACHE_CONTROL);
     expect(response.headers.get('vary'), path).toBe('Accept-Encoding');
@@ -76,7 +89,12 @@ async function expectServedWell(path: string) {
 describe('the pages name hashed, immutable, compressed files', () => {
   it('GraphiQL: its script, style sheet, icon, boot script and the workers the boot script names', async () => {
     const assets = await assetsOf('/graphql');
-    expect(assets.map((href) => logicalName(href.slice(href.lastIndexOf('/') + 1))).sort()).toEqual(['boot.js', 'favicon.ico', 'graphiql.css', 'graphiql.js']);
+    expect(assets.map((href) => logicalName(href.slice(href.lastIndexOf('/') + 1))).sort()).toEqual([
+      'boot.js',
+      'favicon.ico',
+      'graphiql.css',
+      'graphiql.js',
+    ]);
     const boot = await (await t.get(assets.find((href) => href.includes('/boot.'))!)).text();
     const workers = [...boot.matchAll(/"(\/graphql\/assets\/[^"]+\.worker\.[^"]+\.js)"/g)].map((match) => match[1]!);
     expect(workers).toHaveLength(3);
@@ -84,7 +102,7 @@ describe('the pages name hashed, immutable, compressed files', () => {
     expect((await t.get('/graphql/assets/graphiql.js')).status).toBe(404);
   }, 60_000);
 
-  it('the API reference: Scalar\'s bundle', async () => {
+  it("the API reference: Scalar's bundle", async () => {
     const [scalar, ...rest] = await assetsOf('/api/v1/docs');
     expect(rest).toEqual([]);
     expect(scalar).toMatch(/^\/api\/v1\/docs\/scalar\.[A-Za-z0-9_-]{12}\.js$/);
@@ -93,9 +111,12 @@ describe('the pages name hashed, immutable, compressed files', () => {
     expect((await t.get('/api/v1/docs/scalar.AAAAAAAAAAAA.js')).status).toBe(404);
   }, 60_000);
 
-  it('a view page: the view\'s script and style sheet', async () => {
+  it("a view page: the view's script and style sheet", async () => {
     const assets = await assetsOf(`/app/reports/${reportId}`, { cookie });
-    expect(assets.map((href) => logicalName(href.slice(href.lastIndexOf('/') + 1))).sort()).toEqual(['report.css', 'report.js']);
+    expect(assets.map((href) => logicalName(href.slice(href.lastIndexOf('/') + 1))).sort()).toEqual([
+      'report.css',
+      'report.js',
+    ]);
     for (const path of assets) await expectServedWell(path);
   }, 60_000);
 

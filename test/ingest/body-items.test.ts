@@ -16,7 +16,9 @@ async function itemsOf(chunks: Uint8Array[]) {
 /** The text cut into chunks of `size` bytes. */
 const chunked = (text: string, size: number) => {
   const whole = bytes(text);
-  return Array.from({ length: Math.ceil(whole.length / size) }, (_, index) => whole.subarray(index * size, (index + 1) * size));
+  return Array.from({ length: Math.ceil(whole.length / size) }, (_, index) =>
+    whole.subarray(index * size, (index + 1) * size),
+  );
 };
 
 describe('cutting a body into items', () => {
@@ -46,10 +48,28 @@ describe('cutting a body into items', () => {
   });
 
   it.each([
-    ['[1,,2]', [{ line: 1, value: 1 }, { line: 2, message: "invalid JSON: a value is missing before ','" }]],
-    ['[1,]', [{ line: 1, value: 1 }, { line: 2, message: "invalid JSON: a value is missing before ']'" }]],
+    [
+      '[1,,2]',
+      [
+        { line: 1, value: 1 },
+        { line: 2, message: "invalid JSON: a value is missing before ','" },
+      ],
+    ],
+    [
+      '[1,]',
+      [
+        { line: 1, value: 1 },
+        { line: 2, message: "invalid JSON: a value is missing before ']'" },
+      ],
+    ],
     ['[1', [{ line: 1, message: 'invalid JSON: the array is not closed' }]],
-    ['[{"a":1}] x', [{ line: 1, value: { a: 1 } }, { line: 2, message: 'invalid JSON: nothing may follow the array' }]],
+    [
+      '[{"a":1}] x',
+      [
+        { line: 1, value: { a: 1 } },
+        { line: 2, message: 'invalid JSON: nothing may follow the array' },
+      ],
+    ],
     ['[]', []],
     ['  ', []],
   ])('a malformed array %j is a problem where it breaks', async (text, items) => {
@@ -80,7 +100,9 @@ describe('the problems kept', () => {
     expect(problems.count).toBe(200_000);
     expect(problems.reported.length).toBeGreaterThan(50);
     expect(problems.reported.map((problem) => problem.line)).toEqual(problems.reported.map((_, index) => index + 1));
-    expect(Math.max(...problems.reported.map((problem) => problem.message.length))).toBe(REPORTED_PROBLEMS.messageCharacters);
+    expect(Math.max(...problems.reported.map((problem) => problem.message.length))).toBe(
+      REPORTED_PROBLEMS.messageCharacters,
+    );
     expect(Buffer.byteLength(JSON.stringify(problems.reported))).toBeLessThanOrEqual(REPORTED_PROBLEMS.bytes);
     expect(problems.omitted).toBe(200_000 - problems.reported.length);
   });
@@ -97,7 +119,11 @@ describe('an array checked item by item', () => {
   const schema = z.object({ runs: checkedArray(z.object({ a: z.number() }), 1_000) });
   it('stops at the third bad item', () => {
     const issues = schema.safeParse({ runs: Array(1_000).fill(7) }).error!.issues;
-    expect(issues.map((issue) => issue.path)).toEqual([['runs', 0], ['runs', 1], ['runs', 2]]);
+    expect(issues.map((issue) => issue.path)).toEqual([
+      ['runs', 0],
+      ['runs', 1],
+      ['runs', 2],
+    ]);
   });
   it('refuses a long array by its length alone', () => {
     expect(schema.safeParse({ runs: Array(1_000_000).fill(7) }).error!.issues).toHaveLength(1);
@@ -109,10 +135,19 @@ describe('an array checked item by item', () => {
 
 describe('lines past the reported problems', () => {
   it('are counted without a sentence once the problems are full, and still refused', () => {
-    const lines = [{ line: 1, value: {} }, { line: 2, value: { metrics: 1 } }];
+    const lines = [
+      { line: 1, value: {} },
+      { line: 2, value: { metrics: 1 } },
+    ];
     const described = validateMetricLines(lines, new Set(), { seen: new Map(), describing: true }).problems;
-    expect(described.map((problem) => problem.message)).toEqual([expect.stringMatching(/^client: /), expect.stringMatching(/^client: /)]);
+    expect(described.map((problem) => problem.message)).toEqual([
+      expect.stringMatching(/^client: /),
+      expect.stringMatching(/^client: /),
+    ]);
     const counted = validateMetricLines(lines, new Set(), { seen: new Map(), describing: false }).problems;
-    expect(counted).toEqual([{ line: 1, message: '' }, { line: 2, message: '' }]);
+    expect(counted).toEqual([
+      { line: 1, message: '' },
+      { line: 2, message: '' },
+    ]);
   });
 });

@@ -18,21 +18,33 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const ingest = (body: BodyInit, kind = 'scans') =>
-  t.app.fetch(new Request(`http://test.local/internal/ingest/${kind}`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body, duplex: 'half' } as RequestInit));
+  t.app.fetch(
+    new Request(`http://test.local/internal/ingest/${kind}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}` },
+      body,
+      duplex: 'half',
+    } as RequestInit),
+  );
 
 describe('a body of junk lines', () => {
-  it.each(['scans', 'metrics'])('%s: answers its first problems and counts them all, in a small answer', async (kind) => {
-    const response = await ingest('{}\n'.repeat(100_000), kind);
-    const text = await response.text();
-    expect(response.status).toBe(400);
-    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(ERROR_BODY_MAX_BYTES);
-    const { error } = JSON.parse(text);
-    expect(error.lines.length).toBeGreaterThan(0);
-    expect(error.lines.length).toBeLessThanOrEqual(REPORTED_PROBLEMS.count);
-    expect(error.lines[0].line).toBe(1);
-    expect(error.omitted).toBe(100_000 - error.lines.length);
-    expect(error.message).toBe(`100000 line(s) are invalid; the first ${error.lines.length} are listed; nothing was imported.`);
-  });
+  it.each(['scans', 'metrics'])(
+    '%s: answers its first problems and counts them all, in a small answer',
+    async (kind) => {
+      const response = await ingest('{}\n'.repeat(100_000), kind);
+      const text = await response.text();
+      expect(response.status).toBe(400);
+      expect(Buffer.byteLength(text)).toBeLessThanOrEqual(ERROR_BODY_MAX_BYTES);
+      const { error } = JSON.parse(text);
+      expect(error.lines.length).toBeGreaterThan(0);
+      expect(error.lines.length).toBeLessThanOrEqual(REPORTED_PROBLEMS.count);
+      expect(error.lines[0].line).toBe(1);
+      expect(error.omitted).toBe(100_000 - error.lines.length);
+      expect(error.message).toBe(
+        `100000 line(s) are invalid; the first ${error.lines.length} are listed; nothing was imported.`,
+      );
+    },
+  );
 
   it('lets another request be answered while it is validated', async () => {
     const order: string[] = [];

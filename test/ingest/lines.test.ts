@@ -4,13 +4,24 @@ import { describe, expect, it } from 'vitest';
 import { validateMetricLines } from '../../src/ingest/metric-facts.js';
 
 const client = 'cli_00000000000000000001';
-const fact = (date: string, metrics: Record<string, number> = { sessions: 3 }) => ({ client, provider: 'google_analytics', date, metrics });
+const fact = (date: string, metrics: Record<string, number> = { sessions: 3 }) => ({
+  client,
+  provider: 'google_analytics',
+  date,
+  metrics,
+});
 const parsed = (values: unknown[]) => values.map((value, index) => ({ line: index + 1, value }));
 
 describe('validating metric lines', () => {
   it('accepts good lines and reports each bad one with all its problems, a repeated fact by the line it repeats', () => {
     const { facts, problems } = validateMetricLines(
-      parsed([fact('2026-11-01'), { ...fact('2026-11-02'), extra: 1 }, fact('2026-11-01', {}), fact('2026-11-03'), { ...fact('2026-11-04'), client: 'cli_00000000000000000002' }]),
+      parsed([
+        fact('2026-11-01'),
+        { ...fact('2026-11-02'), extra: 1 },
+        fact('2026-11-01', {}),
+        fact('2026-11-03'),
+        { ...fact('2026-11-04'), client: 'cli_00000000000000000002' },
+      ]),
       new Set([client]),
     );
     expect(facts.map((accepted) => accepted.date)).toEqual(['2026-11-01', '2026-11-03']);

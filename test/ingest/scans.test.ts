@@ -9,19 +9,50 @@ let t: TestApp;
 let projectId: string;
 
 const ingest = async (lines: object[]) => {
-  const response = await t.app.fetch(new Request('http://test.local/internal/ingest/scans', { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: lines.map((entry) => JSON.stringify(entry)).join('\n') }));
+  const response = await t.app.fetch(
+    new Request('http://test.local/internal/ingest/scans', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}` },
+      body: lines.map((entry) => JSON.stringify(entry)).join('\n'),
+    }),
+  );
   return { status: response.status, body: await json(response) };
 };
-const counters = (totalRuns: number) => ({ totalRuns, visibilityCount: 1, mentionCount: 1, totalMentionCount: 1, positionedCount: 0, positionSum: 0, positiveCount: 0, neutralCount: 0, negativeCount: 0 });
-const scan = (date: string, model: string, totalRuns: number) => ({ project: projectId, date, model, locale: 'en-US', ...counters(totalRuns) });
+const counters = (totalRuns: number) => ({
+  totalRuns,
+  visibilityCount: 1,
+  mentionCount: 1,
+  totalMentionCount: 1,
+  positionedCount: 0,
+  positionSum: 0,
+  positiveCount: 0,
+  neutralCount: 0,
+  negativeCount: 0,
+});
+const scan = (date: string, model: string, totalRuns: number) => ({
+  project: projectId,
+  date,
+  model,
+  locale: 'en-US',
+  ...counters(totalRuns),
+});
 const day = (offset: number) => new Date(Date.UTC(2024, 0, 1 + offset)).toISOString().slice(0, 10);
 
 beforeAll(async () => {
   t = await createTestApp({ INGEST_TOKEN: TOKEN });
   const { workspace } = await createKeyedWorkspace(t.database);
-  projectId = (await t.database.prisma.aiProject.create({
-    data: { id: newId('project'), workspaceId: workspace.id, name: 'CRM', brand: 'Acme', models: ['chatgpt', 'gemini'], locales: ['en-US'] },
-  })).id;
+  projectId = (
+    await t.database.prisma.aiProject.create({
+      data: {
+        id: newId('project'),
+        workspaceId: workspace.id,
+        name: 'CRM',
+        brand: 'Acme',
+        models: ['chatgpt', 'gemini'],
+        locales: ['en-US'],
+      },
+    })
+  ).id;
 });
 afterAll(() => t.close());
 
@@ -39,11 +70,18 @@ describe('concurrent ingestions of one project', () => {
     const holder = await t.database.pool.connect();
     try {
       await holder.query('BEGIN');
-      await holder.query("SELECT 1 FROM scans WHERE project_id = $1 AND date = $2 AND model = 'chatgpt' FOR UPDATE", [projectId, c]);
+      await holder.query("SELECT 1 FROM scans WHERE project_id = $1 AND date = $2 AND model = 'chatgpt' FOR UPDATE", [
+        projectId,
+        c,
+      ]);
       const both = Promise.all([ingest(first), ingest(second)]);
-      for (let waiting = 0; waiting < 2; ) {
+      for (let waiting = 0; waiting < 2;) {
         await new Promise((resolve) => setTimeout(resolve, 20));
-        waiting = (await t.database.pool.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")).rows[0].n;
+        waiting = (
+          await t.database.pool.query(
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+          )
+        ).rows[0].n;
       }
       await holder.query('ROLLBACK');
       const results = await both;
@@ -51,7 +89,10 @@ describe('concurrent ingestions of one project', () => {
     } finally {
       holder.release();
     }
-    const totals = await t.database.pool.query("SELECT count(DISTINCT total_runs)::int AS n FROM scans WHERE project_id = $1 AND date = ANY($2::date[]) AND model = 'chatgpt'", [projectId, [a, b, c]]);
+    const totals = await t.database.pool.query(
+      "SELECT count(DISTINCT total_runs)::int AS n FROM scans WHERE project_id = $1 AND date = ANY($2::date[]) AND model = 'chatgpt'",
+      [projectId, [a, b, c]],
+    );
     // One file after the other: the three scans hold the same file's counters.
     expect(totals.rows).toEqual([{ n: 1 }]);
   });

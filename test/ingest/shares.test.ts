@@ -10,21 +10,50 @@ let t: TestApp;
 const projects: string[] = [];
 
 beforeAll(async () => {
-  t = await createTestApp({ INGEST_TOKEN: TOKEN, INGEST_MAX_CONCURRENT: '3', INGEST_MAX_CONCURRENT_PER_WORKSPACE: '1' });
+  t = await createTestApp({
+    INGEST_TOKEN: TOKEN,
+    INGEST_MAX_CONCURRENT: '3',
+    INGEST_MAX_CONCURRENT_PER_WORKSPACE: '1',
+  });
   for (let index = 0; index < 2; index++) {
     const { workspace } = await createKeyedWorkspace(t.database);
-    projects.push((await t.database.prisma.aiProject.create({ data: { id: newId('project'), workspaceId: workspace.id, name: 'Share', brand: 'Acme', models: ['chatgpt'], locales: ['en-US'] } })).id);
+    projects.push(
+      (
+        await t.database.prisma.aiProject.create({
+          data: {
+            id: newId('project'),
+            workspaceId: workspace.id,
+            name: 'Share',
+            brand: 'Acme',
+            models: ['chatgpt'],
+            locales: ['en-US'],
+          },
+        })
+      ).id,
+    );
   }
 });
 afterAll(() => t.close());
 
-const counters = { totalRuns: 1, visibilityCount: 1, mentionCount: 1, totalMentionCount: 1, positionedCount: 0, positionSum: 0, positiveCount: 0, neutralCount: 0, negativeCount: 0 };
+const counters = {
+  totalRuns: 1,
+  visibilityCount: 1,
+  mentionCount: 1,
+  totalMentionCount: 1,
+  positionedCount: 0,
+  positionSum: 0,
+  positiveCount: 0,
+  neutralCount: 0,
+  negativeCount: 0,
+};
 const ingest = (project: string) =>
-  t.app.fetch(new Request('http://test.local/internal/ingest/scans', {
-    method: 'POST',
-    headers: { authorization: `Bearer ${TOKEN}` },
-    body: JSON.stringify({ project, date: '2026-10-01', model: 'chatgpt', locale: 'en-US', ...counters }),
-  }));
+  t.app.fetch(
+    new Request('http://test.local/internal/ingest/scans', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}` },
+      body: JSON.stringify({ project, date: '2026-10-01', model: 'chatgpt', locale: 'en-US', ...counters }),
+    }),
+  );
 
 describe('ingests of one workspace at once', () => {
   it('past its share, one more naming its projects is 429 naming the workspace; another workspace is served', async () => {
@@ -34,9 +63,13 @@ describe('ingests of one workspace at once', () => {
       await holder.query('BEGIN');
       await holder.query('SELECT 1 FROM ai_projects WHERE id = $1 FOR UPDATE', [projects[0]]);
       const first = ingest(projects[0]!);
-      for (let waiting = 0; waiting < 1; ) {
+      for (let waiting = 0; waiting < 1;) {
         await new Promise((resolve) => setTimeout(resolve, 20));
-        waiting = (await t.database.pool.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")).rows[0].n;
+        waiting = (
+          await t.database.pool.query(
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+          )
+        ).rows[0].n;
       }
       const refused = await ingest(projects[0]!);
       expect(refused.status).toBe(429);

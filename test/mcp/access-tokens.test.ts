@@ -21,8 +21,17 @@ describe('MCP access-token verification', () => {
     const { workspace, ownerEmail } = await createKeyedWorkspace(t.database);
     const { id: userId } = await t.database.prisma.user.findUniqueOrThrow({ where: { email: ownerEmail } });
     const token = 'a'.repeat(24) + Math.random().toString(36).slice(2, 12);
-    const payload = { aud: RESOURCE, accountId: accountIdOf(userId, workspace.id), clientId: 'client-under-test', scope: 'mcp', exp: Math.floor(Date.now() / 1000) + 3_600 };
-    await t.database.pool.query("INSERT INTO oauth_models (model, id, payload, expires_at) VALUES ('AccessToken', $1, $2, now() + interval '1 hour')", [storedIdOf('AccessToken', token), JSON.stringify(payload)]);
+    const payload = {
+      aud: RESOURCE,
+      accountId: accountIdOf(userId, workspace.id),
+      clientId: 'client-under-test',
+      scope: 'mcp',
+      exp: Math.floor(Date.now() / 1000) + 3_600,
+    };
+    await t.database.pool.query(
+      "INSERT INTO oauth_models (model, id, payload, expires_at) VALUES ('AccessToken', $1, $2, now() + interval '1 hour')",
+      [storedIdOf('AccessToken', token), JSON.stringify(payload)],
+    );
 
     // The first verification reads the row, then waits until the revocation has been committed and announced.
     let read!: () => void;
@@ -45,7 +54,9 @@ describe('MCP access-token verification', () => {
 
     const racing = verifier.verify(token);
     await hasRead;
-    await t.database.pool.query("DELETE FROM oauth_models WHERE model = 'AccessToken' AND id = $1", [storedIdOf('AccessToken', token)]);
+    await t.database.pool.query("DELETE FROM oauth_models WHERE model = 'AccessToken' AND id = $1", [
+      storedIdOf('AccessToken', token),
+    ]);
     verifier.invalidate(OAUTH_INVALIDATION_TARGET);
     expect(await verifier.verify(token)).toBeNull();
     release();

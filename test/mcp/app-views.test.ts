@@ -23,7 +23,8 @@ let apiKey: string;
 let projectId: string;
 
 type Listed = { name: string; _meta?: { ui?: { resourceUri?: string; visibility?: string[] } } };
-const modelTools = (tools: Listed[]) => tools.filter((tool) => !tool._meta?.ui?.visibility || tool._meta.ui.visibility.includes('model'));
+const modelTools = (tools: Listed[]) =>
+  tools.filter((tool) => !tool._meta?.ui?.visibility || tool._meta.ui.visibility.includes('model'));
 
 beforeAll(async () => {
   const keyed = await createKeyedWorkspace(served.t.database);
@@ -35,7 +36,9 @@ beforeAll(async () => {
   provider = new TestOAuthProvider({ cookie: owner.cookie, workspaceId });
   plain = await connectMcp(served.baseUrl, provider, '/mcp/x/all');
   host = await connectMcp(served.baseUrl, provider, '/mcp/x/all', { capabilities: UI as never });
-  const projects = await json(await fetch(`${served.baseUrl}/api/v1/ai-visibility/projects`, { headers: { authorization: `Bearer ${apiKey}` } }));
+  const projects = await json(
+    await fetch(`${served.baseUrl}/api/v1/ai-visibility/projects`, { headers: { authorization: `Bearer ${apiKey}` } }),
+  );
   projectId = projects.data[0].id;
 }, 60_000);
 afterAll(async () => {
@@ -57,26 +60,36 @@ describe('MCP Apps', () => {
     expect(byName.get('get_ai_visibility_metrics')?._meta?.ui?.resourceUri).toBe('ui://signalboard/visibility');
     expect(byName.get('get_visibility_trend')?._meta?.ui?.resourceUri).toBe('ui://signalboard/visibility');
     expect(byName.get('list_answers')?._meta?.ui?.resourceUri).toBe('ui://signalboard/answers');
-    for (const name of ['view_report', 'view_visibility', 'view_answers']) expect(byName.get(name)?._meta?.ui?.visibility).toEqual(['app']);
+    for (const name of ['view_report', 'view_visibility', 'view_answers'])
+      expect(byName.get(name)?._meta?.ui?.visibility).toEqual(['app']);
     const { tools: before } = await plain.listTools();
     expect(modelTools(tools).map((tool) => tool.name)).toEqual(before.map((tool) => tool.name));
     // What a host puts in the model's context: the tools it may call, with their metadata.
     expect(encode(JSON.stringify(modelTools(tools))).length).toBeLessThanOrEqual(24_000);
     const defaults = await connectMcp(served.baseUrl, provider, '/mcp', { capabilities: UI as never });
     try {
-      expect(encode(JSON.stringify(modelTools((await defaults.listTools()).tools as Listed[]))).length).toBeLessThanOrEqual(8_000);
+      expect(
+        encode(JSON.stringify(modelTools((await defaults.listTools()).tools as Listed[]))).length,
+      ).toBeLessThanOrEqual(8_000);
     } finally {
       await defaults.close();
     }
   });
 
   it('a 2026-07-28 host declares it on each request and gets the same', async () => {
-    const modern = new ModernClient({ name: 'apps-host', version: '1.0.0' }, { capabilities: UI as never, versionNegotiation: { mode: { pin: '2026-07-28' } } });
-    await modern.connect(new ModernTransport(new URL(`${served.baseUrl}/mcp/x/all`), { authProvider: provider as never }));
+    const modern = new ModernClient(
+      { name: 'apps-host', version: '1.0.0' },
+      { capabilities: UI as never, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    await modern.connect(
+      new ModernTransport(new URL(`${served.baseUrl}/mcp/x/all`), { authProvider: provider as never }),
+    );
     try {
       const { tools } = (await modern.listTools()) as { tools: Listed[] };
       expect(tools.find((tool) => tool.name === 'view_answers')?._meta?.ui?.visibility).toEqual(['app']);
-      expect(tools.find((tool) => tool.name === 'list_answers')?._meta?.ui?.resourceUri).toBe('ui://signalboard/answers');
+      expect(tools.find((tool) => tool.name === 'list_answers')?._meta?.ui?.resourceUri).toBe(
+        'ui://signalboard/answers',
+      );
     } finally {
       await modern.close();
     }
@@ -84,10 +97,19 @@ describe('MCP Apps', () => {
 
   it('serves each view as one self-contained HTML document that may connect nowhere', async () => {
     const { resources } = await plain.listResources();
-    expect(resources.filter((resource) => resource.uri.startsWith('ui://')).map((resource) => [resource.uri, resource.mimeType])).toEqual(VIEW_URIS.map((uri) => [uri, 'text/html;profile=mcp-app']));
+    expect(
+      resources
+        .filter((resource) => resource.uri.startsWith('ui://'))
+        .map((resource) => [resource.uri, resource.mimeType]),
+    ).toEqual(VIEW_URIS.map((uri) => [uri, 'text/html;profile=mcp-app']));
     for (const uri of VIEW_URIS) {
       const { contents } = await plain.readResource({ uri });
-      const [view] = contents as { uri: string; mimeType: string; text: string; _meta: { ui: { csp: Record<string, string[]> } } }[];
+      const [view] = contents as {
+        uri: string;
+        mimeType: string;
+        text: string;
+        _meta: { ui: { csp: Record<string, string[]> } };
+      }[];
       expect(view!.mimeType).toBe('text/html;profile=mcp-app');
       expect(Object.values(view!._meta.ui.csp).flat()).toEqual([]);
       expect(view!.text).toMatch(/^<!doctype html>/);
@@ -97,15 +119,26 @@ describe('MCP Apps', () => {
     }
   });
 
-  it('the views\' tools are called like any tool: the numbers of the model\'s tool, and refused outside the token\'s consent', async () => {
+  it("the views' tools are called like any tool: the numbers of the model's tool, and refused outside the token's consent", async () => {
     const [view, metrics] = await Promise.all([
       host.callTool({ name: 'view_visibility', arguments: { id: projectId } }),
       host.callTool({ name: 'get_ai_visibility_metrics', arguments: { id: projectId } }),
     ]);
-    const totals = (metrics.structuredContent as { aiVisibilityMetrics: { data: { totals: { locale: string; visibility: number }[] } } }).aiVisibilityMetrics.data.totals;
-    const viewTotals = (view.structuredContent as { node: { metrics: { data: { totals: { locale: string; visibility: number }[] } } } }).node.metrics.data.totals;
-    expect(viewTotals.map(({ locale, visibility }) => ({ locale, visibility }))).toEqual(totals.map(({ locale, visibility }) => ({ locale, visibility })));
-    const narrowed = new TestOAuthProvider({ cookie: owner.cookie, workspaceId, toolsets: ['reports'], writes: false }, 'Reports only');
+    const totals = (
+      metrics.structuredContent as {
+        aiVisibilityMetrics: { data: { totals: { locale: string; visibility: number }[] } };
+      }
+    ).aiVisibilityMetrics.data.totals;
+    const viewTotals = (
+      view.structuredContent as { node: { metrics: { data: { totals: { locale: string; visibility: number }[] } } } }
+    ).node.metrics.data.totals;
+    expect(viewTotals.map(({ locale, visibility }) => ({ locale, visibility }))).toEqual(
+      totals.map(({ locale, visibility }) => ({ locale, visibility })),
+    );
+    const narrowed = new TestOAuthProvider(
+      { cookie: owner.cookie, workspaceId, toolsets: ['reports'], writes: false },
+      'Reports only',
+    );
     const reportsOnly = await connectMcp(served.baseUrl, narrowed, '/mcp/x/all', { capabilities: UI as never });
     try {
       const refused = await reportsOnly.callTool({ name: 'view_visibility', arguments: { id: projectId } });

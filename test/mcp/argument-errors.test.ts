@@ -18,7 +18,9 @@ let client: Client;
 const ids = { client: '', project: '' };
 
 beforeAll(async () => {
-  const destination = new Writable({ write: (chunk, _encoding, done) => (logLines.push(JSON.parse(String(chunk))), done()) });
+  const destination = new Writable({
+    write: (chunk, _encoding, done) => (logLines.push(JSON.parse(String(chunk))), done()),
+  });
   t = await createTestApp({}, { logger: createLogger({ LOG_LEVEL: 'info' }, destination) });
   server = await listen(t.app);
   const db = t.database;
@@ -27,7 +29,10 @@ beforeAll(async () => {
   ids.client = (await db.prisma.client.findFirstOrThrow({ where: { workspaceId: keyed.workspace.id } })).id;
   ids.project = (await db.prisma.aiProject.findFirstOrThrow({ where: { workspaceId: keyed.workspace.id } })).id;
   await personWithPassword(db, { email: keyed.ownerEmail });
-  const provider = new TestOAuthProvider({ cookie: (await signIn(t.app, keyed.ownerEmail)).cookie, workspaceId: keyed.workspace.id });
+  const provider = new TestOAuthProvider({
+    cookie: (await signIn(t.app, keyed.ownerEmail)).cookie,
+    workspaceId: keyed.workspace.id,
+  });
   client = await connectMcp(server.baseUrl, provider, '/mcp/x/all');
 }, 60_000);
 afterAll(async () => {
@@ -45,7 +50,10 @@ const errorOf = async (name: string, args: Record<string, unknown>) => {
 describe('tool arguments of the wrong type', () => {
   it('answer invalid_parameter naming the argument and log nothing at error level', async () => {
     logLines.length = 0;
-    expect(await errorOf('query_metrics', { id: ids.client, provider: 5, metrics: 'x', dimension: 3 })).toMatchObject({ code: 'invalid_parameter', param: 'provider' });
+    expect(await errorOf('query_metrics', { id: ids.client, provider: 5, metrics: 'x', dimension: 3 })).toMatchObject({
+      code: 'invalid_parameter',
+      param: 'provider',
+    });
     expect(logLines.length).toBeGreaterThan(0);
     expect(logLines.filter((line) => line.level >= 50 || line.err?.stack)).toEqual([]);
   });
@@ -58,16 +66,19 @@ describe('tool arguments of the wrong type', () => {
       message: `Argument "metrics" lists more than ${MAX_LIST_ITEMS} items.`,
     });
     const tools = await client.listTools();
-    const schema = tools.tools.find((tool) => tool.name === 'query_metrics')!.inputSchema as { properties: Record<string, { maxItems?: number }> };
+    const schema = tools.tools.find((tool) => tool.name === 'query_metrics')!.inputSchema as {
+      properties: Record<string, { maxItems?: number }>;
+    };
     expect(schema.properties.metrics!.maxItems).toBe(MAX_LIST_ITEMS);
   });
 
-  it('a date out of range names the field and the range, in v1\'s words', async () => {
+  it("a date out of range names the field and the range, in v1's words", async () => {
     logLines.length = 0;
     expect(await errorOf('get_ai_visibility_metrics', { id: ids.project, dateFrom: '0000-01-01' })).toEqual({
       code: 'invalid_parameter',
       param: 'dateFrom',
-      message: 'Invalid dateFrom: "0000-01-01" must be a date of the form YYYY-MM-DD from 0001-01-01 to 9999-12-31 (year 0000 does not exist).',
+      message:
+        'Invalid dateFrom: "0000-01-01" must be a date of the form YYYY-MM-DD from 0001-01-01 to 9999-12-31 (year 0000 does not exist).',
     });
     expect(logLines.filter((line) => line.level >= 50)).toEqual([]);
   });
@@ -76,7 +87,10 @@ describe('tool arguments of the wrong type', () => {
     logLines.length = 0;
     for (const sortValue of ['0', '99999', '+275760-09-13T00:00:00.000Z', 'Tue, 01 Jan 0000 00:00:00 GMT']) {
       const after = Buffer.from(JSON.stringify([sortValue, 'sig_forged'])).toString('base64url');
-      expect(await errorOf('list_signals', { id: ids.project, after }), sortValue).toMatchObject({ code: 'invalid_parameter', param: 'after' });
+      expect(await errorOf('list_signals', { id: ids.project, after }), sortValue).toMatchObject({
+        code: 'invalid_parameter',
+        param: 'after',
+      });
     }
     expect(logLines.filter((line) => line.level >= 50)).toEqual([]);
   });

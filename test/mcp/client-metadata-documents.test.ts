@@ -21,8 +21,19 @@ let documentsOrigin = '';
 const pending: Array<() => void> = [];
 
 /** The documents this "client vendor" publishes, by path; `url` is the document's own URL. */
-function documentFor(path: string, url: string): { status: number; headers?: Record<string, string>; body?: string } | 'hang' {
-  const valid = { client_id: url, client_name: 'Metadata Client', redirect_uris: [REDIRECT_URL], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', scope: 'mcp offline_access' };
+function documentFor(
+  path: string,
+  url: string,
+): { status: number; headers?: Record<string, string>; body?: string } | 'hang' {
+  const valid = {
+    client_id: url,
+    client_name: 'Metadata Client',
+    redirect_uris: [REDIRECT_URL],
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    token_endpoint_auth_method: 'none',
+    scope: 'mcp offline_access',
+  };
   switch (path) {
     case '/clients/good.json':
     case '/clients/second.json':
@@ -35,7 +46,14 @@ function documentFor(path: string, url: string): { status: number; headers?: Rec
     case '/clients/moved.json':
       return { status: 302, headers: { location: `${documentsOrigin}/clients/good.json` } };
     case '/clients/huge.json':
-      return { status: 200, body: JSON.stringify({ ...valid, client_name: 'x'.repeat(40), policy_uri: `https://example.com/${'p'.repeat(6_000)}` }) };
+      return {
+        status: 200,
+        body: JSON.stringify({
+          ...valid,
+          client_name: 'x'.repeat(40),
+          policy_uri: `https://example.com/${'p'.repeat(6_000)}`,
+        }),
+      };
     case '/clients/plain-http-redirect.json':
       return { status: 200, body: JSON.stringify({ ...valid, redirect_uris: ['http://callback.example/cb'] }) };
     case '/clients/secret.json':
@@ -50,7 +68,29 @@ function documentFor(path: string, url: string): { status: number; headers?: Rec
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'cimd-'));
   try {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=DNS:localhost,IP:127.0.0.1',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
     const [key, cert] = [readFileSync(join(dir, 'key.pem')), readFileSync(join(dir, 'cert.pem'))];
     // The service's outbound requests use the global agent: trusting the test's certificate there is all it takes.
     https.globalAgent.options.ca = cert;
@@ -77,9 +117,22 @@ afterAll(async () => {
 async function authorize(baseUrl: string, clientId: string, redirectUri = REDIRECT_URL, address?: string) {
   const url = new URL(`${baseUrl}/oauth/authorize`);
   const verifier = randomBytes(32).toString('base64url');
-  const params = { client_id: clientId, response_type: 'code', redirect_uri: redirectUri, scope: 'mcp', state: 's', code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256', resource: `${baseUrl}/mcp` };
+  const params = {
+    client_id: clientId,
+    response_type: 'code',
+    redirect_uri: redirectUri,
+    scope: 'mcp',
+    state: 's',
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+    resource: `${baseUrl}/mcp`,
+  };
   for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
-  const response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(15_000), headers: address ? { 'x-forwarded-for': address } : {} });
+  const response = await fetch(url, {
+    redirect: 'manual',
+    signal: AbortSignal.timeout(15_000),
+    headers: address ? { 'x-forwarded-for': address } : {},
+  });
   return { status: response.status, location: response.headers.get('location'), page: await response.text() };
 }
 
@@ -105,7 +158,9 @@ describe('with documents reachable (loopback allowed, as in development)', () =>
 
   it('connects a client known only by its document URL: no registration, the domain named as verified, one fetch for two sign-ins', async () => {
     const clientId = `${documentsOrigin}/clients/good.json`;
-    const clientsBefore = (await served.t.database.pool.query("SELECT count(*)::int AS n FROM oauth_models WHERE model = 'Client'")).rows[0].n;
+    const clientsBefore = (
+      await served.t.database.pool.query("SELECT count(*)::int AS n FROM oauth_models WHERE model = 'Client'")
+    ).rows[0].n;
     const provider = new TestOAuthProvider({ cookie: owner.cookie, workspaceId });
     provider.clientMetadataUrl = clientId;
     const client = await connectMcp(served.baseUrl, provider);
@@ -119,17 +174,22 @@ describe('with documents reachable (loopback allowed, as in development)', () =>
     expect(provider.consentPage).toContain(new URL(documentsOrigin).host);
     expect(provider.consentPage).toContain('Sends you back to</th><td><strong>127.0.0.1:1</strong>');
     expect(provider.consentPage).not.toContain('Not verified by Signalboard');
-    expect((await served.t.database.pool.query("SELECT count(*)::int AS n FROM oauth_models WHERE model = 'Client'")).rows[0].n).toBe(clientsBefore);
+    expect(
+      (await served.t.database.pool.query("SELECT count(*)::int AS n FROM oauth_models WHERE model = 'Client'")).rows[0]
+        .n,
+    ).toBe(clientsBefore);
 
     const again = new TestOAuthProvider({ cookie: owner.cookie, workspaceId });
     again.clientMetadataUrl = clientId;
     await (await connectMcp(served.baseUrl, again)).close();
     expect(hits.get('/clients/good.json')).toBe(1);
-    const grants = await served.t.database.pool.query('SELECT client_name FROM mcp_grants WHERE client_id = $1', [clientId]);
+    const grants = await served.t.database.pool.query('SELECT client_name FROM mcp_grants WHERE client_id = $1', [
+      clientId,
+    ]);
     expect(grants.rowCount).toBe(2);
   });
 
-  it('shows a hostile client_name as text: the name is the document\'s claim, the domain is what is verified', async () => {
+  it("shows a hostile client_name as text: the name is the document's claim, the domain is what is verified", async () => {
     const provider = new TestOAuthProvider({ cookie: owner.cookie, workspaceId });
     provider.clientMetadataUrl = `${documentsOrigin}/clients/hostile-name.json`;
     await (await connectMcp(served.baseUrl, provider)).close();
@@ -169,18 +229,40 @@ describe('with documents reachable (loopback allowed, as in development)', () =>
   });
 
   it('fetches at most 30 unknown documents an hour for one address, even in parallel; other addresses still connect', async () => {
-    const flood = () => [...hits].filter(([path]) => path.startsWith('/clients/flood-')).reduce((sum, [, n]) => sum + n, 0);
-    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => authorize(served.baseUrl, `${documentsOrigin}/clients/flood-${i}.json`, REDIRECT_URL, '192.0.2.50')));
+    const flood = () =>
+      [...hits].filter(([path]) => path.startsWith('/clients/flood-')).reduce((sum, [, n]) => sum + n, 0);
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        authorize(served.baseUrl, `${documentsOrigin}/clients/flood-${i}.json`, REDIRECT_URL, '192.0.2.50'),
+      ),
+    );
     expect(answers.every((answer) => answer.status === 400)).toBe(true);
     expect(flood()).toBe(CLIENT_METADATA_FETCH_POLICY.limit);
-    const more = await authorize(served.baseUrl, `${documentsOrigin}/clients/flood-extra.json`, REDIRECT_URL, '192.0.2.50');
+    const more = await authorize(
+      served.baseUrl,
+      `${documentsOrigin}/clients/flood-extra.json`,
+      REDIRECT_URL,
+      '192.0.2.50',
+    );
     expect([more.status, flood()]).toEqual([400, CLIENT_METADATA_FETCH_POLICY.limit]);
-    const elsewhere = await authorize(served.baseUrl, `${documentsOrigin}/clients/third.json`, REDIRECT_URL, '192.0.2.51');
-    expect([elsewhere.location, hits.get('/clients/third.json')]).toEqual([expect.stringContaining('/oauth/interaction/'), 1]);
+    const elsewhere = await authorize(
+      served.baseUrl,
+      `${documentsOrigin}/clients/third.json`,
+      REDIRECT_URL,
+      '192.0.2.51',
+    );
+    expect([elsewhere.location, hits.get('/clients/third.json')]).toEqual([
+      expect.stringContaining('/oauth/interaction/'),
+      1,
+    ]);
   });
 
   it('never fetches a client_id that is not an https URL with a path', async () => {
-    for (const clientId of [`http://localhost:${new URL(documentsOrigin).port}/clients/good.json`, `${documentsOrigin}/clients/../clients/good.json`, `${documentsOrigin}/clients/good.json#x`]) {
+    for (const clientId of [
+      `http://localhost:${new URL(documentsOrigin).port}/clients/good.json`,
+      `${documentsOrigin}/clients/../clients/good.json`,
+      `${documentsOrigin}/clients/good.json#x`,
+    ]) {
       const before = hits.get('/clients/good.json') ?? 0;
       const answer = await authorize(served.baseUrl, clientId);
       expect(answer.status).toBe(400);
@@ -194,7 +276,13 @@ describe('with the production outbound policy', () => {
 
   it('refuses documents at loopback, private and non-443 addresses without fetching them', async () => {
     const before = [...hits.values()].reduce((sum, n) => sum + n, 0);
-    for (const clientId of [`${documentsOrigin}/clients/second.json`, 'https://127.0.0.1/clients/a.json', 'https://10.0.0.1/clients/a.json', 'https://[::1]/clients/a.json', 'https://169.254.169.254/latest/meta-data']) {
+    for (const clientId of [
+      `${documentsOrigin}/clients/second.json`,
+      'https://127.0.0.1/clients/a.json',
+      'https://10.0.0.1/clients/a.json',
+      'https://[::1]/clients/a.json',
+      'https://169.254.169.254/latest/meta-data',
+    ]) {
       const answer = await authorize(served.baseUrl, clientId);
       expect(answer.status).toBe(400);
       expect(answer.page).toMatch(/invalid_client/);

@@ -24,21 +24,29 @@ const view: ConsentView = {
 };
 
 describe.skipIf(!chromiumAvailable)('consent page layout', () => {
-  it.each([1366, 390])('keeps the details table inside its card at %i px', async (width) => {
-    const browser = await launchChromium();
-    try {
-      const page = await browser.newPage({ viewport: { width, height: 900 } });
-      await page.setContent(consentPage(view).value);
-      const sizes = await page.evaluate(() => {
-        const section = document.querySelector('section')!.getBoundingClientRect();
-        const table = document.querySelector('table')!.getBoundingClientRect();
-        return { sectionRight: section.right, tableRight: table.right, pageWidth: document.documentElement.scrollWidth };
-      });
-      await page.screenshot({ path: screenshotPath(`consent-${width}.png`), fullPage: true });
-      expect(sizes.tableRight).toBeLessThanOrEqual(sizes.sectionRight);
-      expect(sizes.pageWidth).toBeLessThanOrEqual(width);
-    } finally {
-      await browser.close();
-    }
-  }, 60_000);
+  it.each([1366, 390])(
+    'keeps the details table inside its card at %i px',
+    async (width) => {
+      const browser = await launchChromium();
+      try {
+        const page = await browser.newPage({ viewport: { width, height: 900 } });
+        await page.setContent(consentPage(view).value);
+        const sizes = await page.evaluate(() => {
+          const section = document.querySelector('section')!.getBoundingClientRect();
+          const table = document.querySelector('table')!.getBoundingClientRect();
+          return {
+            sectionRight: section.right,
+            tableRight: table.right,
+            pageWidth: document.documentElement.scrollWidth,
+          };
+        });
+        await page.screenshot({ path: screenshotPath(`consent-${width}.png`), fullPage: true });
+        expect(sizes.tableRight).toBeLessThanOrEqual(sizes.sectionRight);
+        expect(sizes.pageWidth).toBeLessThanOrEqual(width);
+      } finally {
+        await browser.close();
+      }
+    },
+    60_000,
+  );
 });

@@ -26,35 +26,83 @@ let theirs: Keyed;
 let admin: { cookie: string; csrf: string };
 let client: Client;
 let provider: TestOAuthProvider;
-const ids = { client: '', report: '', project: '', theirClient: '', theirReport: '', theirProject: '', theirEndpoint: '' };
+const ids = {
+  client: '',
+  report: '',
+  project: '',
+  theirClient: '',
+  theirReport: '',
+  theirProject: '',
+  theirEndpoint: '',
+};
 
 interface ToolResult {
   isError?: boolean;
   structuredContent?: Record<string, any>;
   content: { type: string; text?: string }[];
 }
-const tool = async (name: string, args: Record<string, unknown> = {}, on = client) => (await on.callTool({ name, arguments: args })) as ToolResult;
+const tool = async (name: string, args: Record<string, unknown> = {}, on = client) =>
+  (await on.callTool({ name, arguments: args })) as ToolResult;
 const errorOf = (result: ToolResult) => JSON.parse(result.content[0]!.text!).error as { code: string; message: string };
 const mcpPost = (token: string | null, body: unknown = { jsonrpc: '2.0', id: 1, method: 'tools/list' }) =>
-  fetch(`${served.baseUrl}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+  fetch(`${served.baseUrl}/mcp`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: JSON.stringify(body),
+  });
 
 beforeAll(async () => {
   const db = served.t.database;
   mine = await createKeyedWorkspace(db);
   theirs = await createKeyedWorkspace(db);
-  for (const keyed of [mine, theirs]) await seedWorkspace(db.prisma, db.pool, { workspaceId: keyed.workspace.id, days: 40, clients: 2 });
-  const first = async (table: 'client' | 'report' | 'aiProject', workspaceId: string) => (await (db.prisma[table] as any).findFirstOrThrow({ where: { workspaceId }, orderBy: { id: 'asc' } })).id as string;
+  for (const keyed of [mine, theirs])
+    await seedWorkspace(db.prisma, db.pool, { workspaceId: keyed.workspace.id, days: 40, clients: 2 });
+  const first = async (table: 'client' | 'report' | 'aiProject', workspaceId: string) =>
+    (await (db.prisma[table] as any).findFirstOrThrow({ where: { workspaceId }, orderBy: { id: 'asc' } })).id as string;
   ids.client = await first('client', mine.workspace.id);
   ids.report = await first('report', mine.workspace.id);
   ids.project = await first('aiProject', mine.workspace.id);
   ids.theirClient = await first('client', theirs.workspace.id);
   ids.theirReport = await first('report', theirs.workspace.id);
   ids.theirProject = await first('aiProject', theirs.workspace.id);
-  ids.theirEndpoint = (await db.prisma.webhookEndpoint.create({ data: { id: 'whe_0000000000000000000T', workspaceId: theirs.workspace.id, url: 'https://x.example', eventTypes: ['scan.completed'], secret: 'v1:a:b:c' } })).id;
+  ids.theirEndpoint = (
+    await db.prisma.webhookEndpoint.create({
+      data: {
+        id: 'whe_0000000000000000000T',
+        workspaceId: theirs.workspace.id,
+        url: 'https://x.example',
+        eventTypes: ['scan.completed'],
+        secret: 'v1:a:b:c',
+      },
+    })
+  ).id;
   // The other workspace's endpoint has an attempt, so that reading it from here would show.
-  await db.prisma.webhookEvent.create({ data: { id: 'evt_0000000000000000000T', workspaceId: theirs.workspace.id, type: 'scan.completed', payload: {} } });
-  await db.prisma.webhookDelivery.create({ data: { id: 'whd_0000000000000000000T', eventId: 'evt_0000000000000000000T', endpointId: ids.theirEndpoint, status: 'failed', attemptCount: 1 } });
-  await db.prisma.webhookAttempt.create({ data: { id: 'wha_0000000000000000000T', deliveryId: 'whd_0000000000000000000T', endpointId: ids.theirEndpoint, attempt: 1, responseStatus: 500, latencyMs: 12 } });
+  await db.prisma.webhookEvent.create({
+    data: { id: 'evt_0000000000000000000T', workspaceId: theirs.workspace.id, type: 'scan.completed', payload: {} },
+  });
+  await db.prisma.webhookDelivery.create({
+    data: {
+      id: 'whd_0000000000000000000T',
+      eventId: 'evt_0000000000000000000T',
+      endpointId: ids.theirEndpoint,
+      status: 'failed',
+      attemptCount: 1,
+    },
+  });
+  await db.prisma.webhookAttempt.create({
+    data: {
+      id: 'wha_0000000000000000000T',
+      deliveryId: 'whd_0000000000000000000T',
+      endpointId: ids.theirEndpoint,
+      attempt: 1,
+      responseStatus: 500,
+      latencyMs: 12,
+    },
+  });
   await personWithPassword(db, { email: mine.ownerEmail });
   admin = await signIn(served.t.app, mine.ownerEmail);
   provider = new TestOAuthProvider({ cookie: admin.cookie, workspaceId: mine.workspace.id });
@@ -70,12 +118,22 @@ describe('discovery and the OAuth flow', () => {
     const missing = await mcpPost(null);
     expect(missing.status).toBe(401);
     // The scopes of /mcp's selection: the default toolsets and writes, which SDK clients then ask for.
-    expect(missing.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${served.baseUrl}/.well-known/oauth-protected-resource/mcp", scope="mcp mcp:core mcp:clients mcp:reports mcp:report_data mcp:visibility mcp:signals mcp:write"`);
+    expect(missing.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${served.baseUrl}/.well-known/oauth-protected-resource/mcp", scope="mcp mcp:core mcp:clients mcp:reports mcp:report_data mcp:visibility mcp:signals mcp:write"`,
+    );
     for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {
-      expect(await json(await served.t.app.fetch(new Request(`${served.baseUrl}${path}`)))).toMatchObject({ resource: `${served.baseUrl}/mcp`, authorization_servers: [served.baseUrl] });
+      expect(await json(await served.t.app.fetch(new Request(`${served.baseUrl}${path}`)))).toMatchObject({
+        resource: `${served.baseUrl}/mcp`,
+        authorization_servers: [served.baseUrl],
+      });
     }
     const metadata = await (await fetch(`${served.baseUrl}/.well-known/oauth-authorization-server`)).json();
-    expect(metadata).toMatchObject({ issuer: served.baseUrl, registration_endpoint: `${served.baseUrl}/oauth/register`, code_challenge_methods_supported: ['S256'], revocation_endpoint: `${served.baseUrl}/oauth/revoke` });
+    expect(metadata).toMatchObject({
+      issuer: served.baseUrl,
+      registration_endpoint: `${served.baseUrl}/oauth/register`,
+      code_challenge_methods_supported: ['S256'],
+      revocation_endpoint: `${served.baseUrl}/oauth/revoke`,
+    });
   });
 
   it('registered the client dynamically, signed the person in with their session and asked for consent on our page', () => {
@@ -97,25 +155,54 @@ describe('discovery and the OAuth flow', () => {
   });
 
   it('refuses plain PKCE and redirect URIs that were not registered', async () => {
-    const authorize = (params: Record<string, string>) => fetch(`${served.baseUrl}/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: provider.client!.client_id, scope: 'mcp', resource: `${served.baseUrl}/mcp`, ...params })}`, { redirect: 'manual' });
-    const plain = await authorize({ redirect_uri: REDIRECT_URL, code_challenge: 'a'.repeat(43), code_challenge_method: 'plain' });
+    const authorize = (params: Record<string, string>) =>
+      fetch(
+        `${served.baseUrl}/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: provider.client!.client_id, scope: 'mcp', resource: `${served.baseUrl}/mcp`, ...params })}`,
+        { redirect: 'manual' },
+      );
+    const plain = await authorize({
+      redirect_uri: REDIRECT_URL,
+      code_challenge: 'a'.repeat(43),
+      code_challenge_method: 'plain',
+    });
     expect(plain.headers.get('location') ?? '').toMatch(/error=invalid_request/);
-    const foreign = await authorize({ redirect_uri: 'https://evil.example/callback', code_challenge: 'a'.repeat(43), code_challenge_method: 'S256' });
+    const foreign = await authorize({
+      redirect_uri: 'https://evil.example/callback',
+      code_challenge: 'a'.repeat(43),
+      code_challenge_method: 'S256',
+    });
     expect(foreign.status).toBe(400);
     expect(foreign.headers.get('location')).toBeNull();
     expect(await foreign.text()).toContain('redirect_uri');
   });
 });
 
-
 describe('toolsets', () => {
   const listAt = async (path: string, headers: Record<string, string> = {}) => {
-    const response = await fetch(`${served.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${provider.saved!.access_token}`, ...headers }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+    const response = await fetch(`${served.baseUrl}${path}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${provider.saved!.access_token}`,
+        ...headers,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
     return { status: response.status, body: await json(response) };
   };
-  const names = async (path: string, headers: Record<string, string> = {}) => ((await listAt(path, headers)).body.result.tools as { name: string }[]).map((tool) => tool.name);
+  const names = async (path: string, headers: Record<string, string> = {}) =>
+    ((await listAt(path, headers)).body.result.tools as { name: string }[]).map((tool) => tool.name);
   const inToolsets = (toolsets: readonly string[], writes: boolean) =>
-    Object.entries(TOOLSET_OF).filter(([name, toolset]) => toolsets.includes(toolset) && !(name in APP_TOOLS) && (writes || !WRITE_TOOLS.some((tool) => tool.name === name))).map(([name]) => name).sort();
+    Object.entries(TOOLSET_OF)
+      .filter(
+        ([name, toolset]) =>
+          toolsets.includes(toolset) &&
+          !(name in APP_TOOLS) &&
+          (writes || !WRITE_TOOLS.some((tool) => tool.name === name)),
+      )
+      .map(([name]) => name)
+      .sort();
 
   it('the URL picks them: /mcp the default ones, /mcp/x/<list> and /mcp/x/all, …/readonly without writes; headers do the same', async () => {
     expect((await names('/mcp')).sort()).toEqual(inToolsets(DEFAULT_TOOLSETS, false));
@@ -128,7 +215,9 @@ describe('toolsets', () => {
       expect((await names('/mcp/x/reports')).sort()).toEqual(inToolsets(['reports'], true));
       expect((await names('/mcp/x/reports/readonly')).sort()).toEqual(inToolsets(['reports'], false));
       expect((await names('/mcp/readonly')).sort()).toEqual(inToolsets(DEFAULT_TOOLSETS, false));
-      expect((await names('/mcp/x/reports', { 'X-MCP-Readonly': 'true' })).sort()).toEqual(inToolsets(['reports'], false));
+      expect((await names('/mcp/x/reports', { 'X-MCP-Readonly': 'true' })).sort()).toEqual(
+        inToolsets(['reports'], false),
+      );
     } finally {
       await call(served.t.app, admin, 'POST', '/app/settings/mcp', { writeActions: false });
     }
@@ -140,9 +229,17 @@ describe('toolsets', () => {
     await call(served.t.app, admin, 'POST', '/app/settings/mcp', { writeActions: true });
     try {
       expect(await count('/mcp/x/all')).toBe(68);
-      const [defaults, all, defaultsReadonly] = [await tokensOf('/mcp'), await tokensOf('/mcp/x/all'), await tokensOf('/mcp/readonly')];
-      const perToolset = await Promise.all(TOOLSETS.map(async (toolset) => `${toolset} ${await tokensOf(`/mcp/x/${toolset}`)}`));
-      console.info(`tools/list (o200k_base): default toolsets ${defaults} tokens (${defaultsReadonly} read-only), all 68 ${all}; per toolset with writes: ${perToolset.join(', ')}`);
+      const [defaults, all, defaultsReadonly] = [
+        await tokensOf('/mcp'),
+        await tokensOf('/mcp/x/all'),
+        await tokensOf('/mcp/readonly'),
+      ];
+      const perToolset = await Promise.all(
+        TOOLSETS.map(async (toolset) => `${toolset} ${await tokensOf(`/mcp/x/${toolset}`)}`),
+      );
+      console.info(
+        `tools/list (o200k_base): default toolsets ${defaults} tokens (${defaultsReadonly} read-only), all 68 ${all}; per toolset with writes: ${perToolset.join(', ')}`,
+      );
       expect(defaults).toBeLessThanOrEqual(8_000);
       expect(all).toBeLessThanOrEqual(24_000);
     } finally {
@@ -152,9 +249,20 @@ describe('toolsets', () => {
 
   it('consent: the page offers what the URL asked for, the person narrows it, and the token sees no more at any URL', async () => {
     // /mcp/x/reports,answers asks for those toolsets and writes; /mcp/readonly for the defaults without writes.
-    const readonlyChallenge = (await fetch(`${served.baseUrl}/mcp/readonly`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).headers.get('www-authenticate');
-    expect(readonlyChallenge).toContain('scope="mcp mcp:core mcp:clients mcp:reports mcp:report_data mcp:visibility mcp:signals"');
-    const narrowed = new TestOAuthProvider({ cookie: admin.cookie, workspaceId: mine.workspace.id, toolsets: ['reports'], writes: false }, 'Narrowed app');
+    const readonlyChallenge = (
+      await fetch(`${served.baseUrl}/mcp/readonly`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      })
+    ).headers.get('www-authenticate');
+    expect(readonlyChallenge).toContain(
+      'scope="mcp mcp:core mcp:clients mcp:reports mcp:report_data mcp:visibility mcp:signals"',
+    );
+    const narrowed = new TestOAuthProvider(
+      { cookie: admin.cookie, workspaceId: mine.workspace.id, toolsets: ['reports'], writes: false },
+      'Narrowed app',
+    );
     const connected = await connectMcp(served.baseUrl, narrowed, '/mcp/x/reports,answers');
     await call(served.t.app, admin, 'POST', '/app/settings/mcp', { writeActions: true });
     try {
@@ -163,7 +271,15 @@ describe('toolsets', () => {
       expect(narrowed.consentPage).toContain('name="writes" checked');
       expect(narrowed.saved!.scope?.split(' ')).toEqual(['mcp', 'mcp:reports']);
       const namesWith = async (path: string) => {
-        const response = await fetch(`${served.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${narrowed.saved!.access_token}` }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+        const response = await fetch(`${served.baseUrl}${path}`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            authorization: `Bearer ${narrowed.saved!.access_token}`,
+          },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+        });
         return ((await json(response)).result.tools as { name: string }[]).map((tool) => tool.name).sort();
       };
       // Writes are on in the workspace, but this consent left them out; answers and every other toolset were left out too.
@@ -172,18 +288,52 @@ describe('toolsets', () => {
       expect(await namesWith('/mcp/x/answers')).toEqual([]);
       // The URL selects answers but the consent left them out: the refusal says which, and what to do.
       const refused = errorOf(await tool('list_answers', { id: ids.project }, connected));
-      expect([refused.code, refused.message]).toEqual(['forbidden', expect.stringContaining("consent does not include: reconnect the app and grant answers")]);
+      expect([refused.code, refused.message]).toEqual([
+        'forbidden',
+        expect.stringContaining('consent does not include: reconnect the app and grant answers'),
+      ]);
       // A write tool with the switch on but without a consent for changes says which of the two is missing.
-      const noWrites = errorOf(await tool('create_report', { name: 'x', definition: { widgets: [], dateConfig: { datePreset: 'last_7_days', comparePreset: 'none' } } }, connected));
-      expect([noWrites.code, noWrites.message]).toEqual(['forbidden', expect.stringContaining('consent does not allow: reconnect the app and allow changes')]);
-      const audit = await served.t.database.prisma.auditLogEntry.findFirstOrThrow({ where: { workspaceId: mine.workspace.id, action: 'mcp.client_authorized', details: { path: ['clientName'], equals: 'Narrowed app' } } });
+      const noWrites = errorOf(
+        await tool(
+          'create_report',
+          { name: 'x', definition: { widgets: [], dateConfig: { datePreset: 'last_7_days', comparePreset: 'none' } } },
+          connected,
+        ),
+      );
+      expect([noWrites.code, noWrites.message]).toEqual([
+        'forbidden',
+        expect.stringContaining('consent does not allow: reconnect the app and allow changes'),
+      ]);
+      const audit = await served.t.database.prisma.auditLogEntry.findFirstOrThrow({
+        where: {
+          workspaceId: mine.workspace.id,
+          action: 'mcp.client_authorized',
+          details: { path: ['clientName'], equals: 'Narrowed app' },
+        },
+      });
       expect(audit.details).toMatchObject({ toolsets: ['reports'], writes: false });
       // The form cannot widen what the app asked for: forged fields for another toolset and for writes are ignored.
-      const forged = new TestOAuthProvider({ cookie: admin.cookie, workspaceId: mine.workspace.id, forged: [['toolset', 'admin'], ['writes', 'on']] }, 'Forging app');
+      const forged = new TestOAuthProvider(
+        {
+          cookie: admin.cookie,
+          workspaceId: mine.workspace.id,
+          forged: [
+            ['toolset', 'admin'],
+            ['writes', 'on'],
+          ],
+        },
+        'Forging app',
+      );
       await (await connectMcp(served.baseUrl, forged, '/mcp/x/answers/readonly')).close();
       expect(forged.saved!.scope?.split(' ')).toEqual(['mcp', 'mcp:answers']);
       // The grant itself holds no more than was asked (the token's scopes would also be cut by the request's).
-      const forgedAudit = await served.t.database.prisma.auditLogEntry.findFirstOrThrow({ where: { workspaceId: mine.workspace.id, action: 'mcp.client_authorized', details: { path: ['clientName'], equals: 'Forging app' } } });
+      const forgedAudit = await served.t.database.prisma.auditLogEntry.findFirstOrThrow({
+        where: {
+          workspaceId: mine.workspace.id,
+          action: 'mcp.client_authorized',
+          details: { path: ['clientName'], equals: 'Forging app' },
+        },
+      });
       expect(forgedAudit.details).toMatchObject({ toolsets: ['answers'], writes: false });
     } finally {
       await call(served.t.app, admin, 'POST', '/app/settings/mcp', { writeActions: false });
@@ -191,11 +341,20 @@ describe('toolsets', () => {
     }
   });
 
-  it('a tool outside the URL\'s toolsets is refused; unknown toolsets are 400 and unknown paths 404', async () => {
+  it("a tool outside the URL's toolsets is refused; unknown toolsets are 400 and unknown paths 404", async () => {
     const response = await fetch(`${served.baseUrl}/mcp/x/reports`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${provider.saved!.access_token}` },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_answers', arguments: { id: ids.project } } }),
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${provider.saved!.access_token}`,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'list_answers', arguments: { id: ids.project } },
+      }),
     });
     const result = (await json(response)).result;
     expect(result.isError).toBe(true);
@@ -213,13 +372,64 @@ describe('read tools', () => {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name).sort();
     expect(names).toEqual([
-      'compare_ai_visibility_periods', 'compare_report_periods', 'describe_metrics', 'fetch', 'get_ai_visibility_metrics', 'get_ai_visibility_project', 'get_answer', 'get_citation_gaps', 'get_cited_domains', 'get_cited_urls', 'get_client', 'get_competitor_benchmark', 'get_kpi_summary', 'get_prompt_metrics', 'get_report', 'get_report_data',
-      'get_signal', 'get_top_movers', 'get_visibility_trend', 'get_webhook_event', 'get_widget_data', 'get_workspace', 'list_ai_visibility_projects', 'list_answers', 'list_api_keys', 'list_audit_log', 'list_client_connections', 'list_clients', 'list_connected_apps', 'list_members', 'list_prompts', 'list_reports', 'list_scans', 'list_signal_rules', 'list_signals', 'list_tags', 'list_topics',
-      'list_webhook_attempts', 'list_webhook_endpoints', 'preview_signal_rule', 'query_metrics', 'search', 'whoami',
+      'compare_ai_visibility_periods',
+      'compare_report_periods',
+      'describe_metrics',
+      'fetch',
+      'get_ai_visibility_metrics',
+      'get_ai_visibility_project',
+      'get_answer',
+      'get_citation_gaps',
+      'get_cited_domains',
+      'get_cited_urls',
+      'get_client',
+      'get_competitor_benchmark',
+      'get_kpi_summary',
+      'get_prompt_metrics',
+      'get_report',
+      'get_report_data',
+      'get_signal',
+      'get_top_movers',
+      'get_visibility_trend',
+      'get_webhook_event',
+      'get_widget_data',
+      'get_workspace',
+      'list_ai_visibility_projects',
+      'list_answers',
+      'list_api_keys',
+      'list_audit_log',
+      'list_client_connections',
+      'list_clients',
+      'list_connected_apps',
+      'list_members',
+      'list_prompts',
+      'list_reports',
+      'list_scans',
+      'list_signal_rules',
+      'list_signals',
+      'list_tags',
+      'list_topics',
+      'list_webhook_attempts',
+      'list_webhook_endpoints',
+      'preview_signal_rule',
+      'query_metrics',
+      'search',
+      'whoami',
     ]);
     const reportData = tools.find((t) => t.name === 'get_report_data')!;
-    expect(reportData.inputSchema).toMatchObject({ type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^rep_' }, datePreset: { type: 'string', pattern: expect.stringContaining('last_') } } });
-    expect(new RegExp((reportData.inputSchema.properties as Record<string, { pattern: string }>).datePreset!.pattern).test('last_30_days')).toBe(true);
+    expect(reportData.inputSchema).toMatchObject({
+      type: 'object',
+      required: ['id'],
+      properties: {
+        id: { type: 'string', pattern: '^rep_' },
+        datePreset: { type: 'string', pattern: expect.stringContaining('last_') },
+      },
+    });
+    expect(
+      new RegExp((reportData.inputSchema.properties as Record<string, { pattern: string }>).datePreset!.pattern).test(
+        'last_30_days',
+      ),
+    ).toBe(true);
     expect(reportData.outputSchema).toMatchObject({ type: 'object', properties: { reportData: expect.any(Object) } });
     expect(reportData.annotations?.readOnlyHint).toBe(true);
     // Titles are sentence case with their words spelled right ("AI", "URLs", never "Ai").
@@ -231,50 +441,130 @@ describe('read tools', () => {
   it('return what v1 returns for the same inputs', async () => {
     const v1 = async (path: string) => (await json(await served.t.get(path, mine.key.secret))).data;
     expect((await tool('list_clients')).structuredContent!.clients.data).toEqual(await v1('/api/v1/clients'));
-    expect((await tool('get_report_data', { id: ids.report, datePreset: 'last_30_days', comparePreset: 'previous_period' })).structuredContent!.reportData.data).toEqual(
-      await v1(`/api/v1/reports/${ids.report}/data?datePreset=last_30_days&comparePreset=previous_period`),
+    expect(
+      (await tool('get_report_data', { id: ids.report, datePreset: 'last_30_days', comparePreset: 'previous_period' }))
+        .structuredContent!.reportData.data,
+    ).toEqual(await v1(`/api/v1/reports/${ids.report}/data?datePreset=last_30_days&comparePreset=previous_period`));
+    const metrics = (
+      await tool('get_ai_visibility_metrics', { id: ids.project, dateFrom: '2026-09-01', dateTo: '2026-11-30' })
+    ).structuredContent!.aiVisibilityMetrics.data;
+    const v1Metrics = await v1(
+      `/api/v1/ai-visibility/projects/${ids.project}/metrics?dateFrom=2026-09-01&dateTo=2026-11-30`,
     );
-    const metrics = (await tool('get_ai_visibility_metrics', { id: ids.project, dateFrom: '2026-09-01', dateTo: '2026-11-30' })).structuredContent!.aiVisibilityMetrics.data;
-    const v1Metrics = await v1(`/api/v1/ai-visibility/projects/${ids.project}/metrics?dateFrom=2026-09-01&dateTo=2026-11-30`);
     // A mirroring tool returns everything its endpoint does: rows with competitors, totals with byModel and competitors.
     expect(metrics).toEqual(v1Metrics);
     // The report's widgets one at a time, its KPIs alone, and two ranges of one's own: the same numbers as v1.
     const v1Data = await v1(`/api/v1/reports/${ids.report}/data?datePreset=last_30_days&comparePreset=previous_period`);
     const widgetId = v1Data.kpis[0]?.widgetId ?? v1Data.charts[0]?.widgetId ?? v1Data.tables[0].widgetId;
-    const widgetData = (await tool('get_widget_data', { id: ids.report, widgetId, datePreset: 'last_30_days', comparePreset: 'previous_period' })).structuredContent!.node.widgetData;
+    const widgetData = (
+      await tool('get_widget_data', {
+        id: ids.report,
+        widgetId,
+        datePreset: 'last_30_days',
+        comparePreset: 'previous_period',
+      })
+    ).structuredContent!.node.widgetData;
     expect(widgetData.kpis).toEqual(v1Data.kpis.filter((k: any) => k.widgetId === widgetId));
     expect(widgetData.charts.length + widgetData.tables.length + (widgetData.kpis.length ? 1 : 0)).toBe(1);
     expect(errorOf(await tool('get_widget_data', { id: ids.report, widgetId: 'nope' })).code).toBe('invalid_parameter');
-    expect((await tool('get_kpi_summary', { id: ids.report, datePreset: 'last_30_days', comparePreset: 'previous_period' })).structuredContent!.node.kpiSummary).toEqual(v1Data.kpis);
-    const compared = (await tool('compare_report_periods', { id: ids.report, currentFrom: v1Data.range.from, currentTo: v1Data.range.to, previousFrom: v1Data.compareRange.from, previousTo: v1Data.compareRange.to })).structuredContent!.node.periodComparison;
+    expect(
+      (await tool('get_kpi_summary', { id: ids.report, datePreset: 'last_30_days', comparePreset: 'previous_period' }))
+        .structuredContent!.node.kpiSummary,
+    ).toEqual(v1Data.kpis);
+    const compared = (
+      await tool('compare_report_periods', {
+        id: ids.report,
+        currentFrom: v1Data.range.from,
+        currentTo: v1Data.range.to,
+        previousFrom: v1Data.compareRange.from,
+        previousTo: v1Data.compareRange.to,
+      })
+    ).structuredContent!.node.periodComparison;
     expect(compared.kpis).toEqual(v1Data.kpis);
     // A client's metrics by a dimension without a report: the numbers a report's table shows.
     const reportDefinition = (await v1(`/api/v1/reports/${ids.report}`)).definition;
     const tableWidget = reportDefinition.widgets.find((w: any) => w.type === 'table');
     const reportClient = (await v1(`/api/v1/reports/${ids.report}`)).clientId;
     if (tableWidget && reportClient) {
-      const asked = (await tool('query_metrics', { id: reportClient, provider: tableWidget.provider, metrics: tableWidget.metrics, dimension: tableWidget.dimension, limit: tableWidget.limit ?? 10, datePreset: 'last_30_days', comparePreset: 'previous_period' })).structuredContent!.node.metricsTable;
+      const asked = (
+        await tool('query_metrics', {
+          id: reportClient,
+          provider: tableWidget.provider,
+          metrics: tableWidget.metrics,
+          dimension: tableWidget.dimension,
+          limit: tableWidget.limit ?? 10,
+          datePreset: 'last_30_days',
+          comparePreset: 'previous_period',
+        })
+      ).structuredContent!.node.metricsTable;
       expect(asked.rows).toEqual(v1Data.tables.find((t: any) => t.widgetId === tableWidget.id).rows);
-      const movers = (await tool('get_top_movers', { id: reportClient, provider: tableWidget.provider, metric: tableWidget.metrics[0], dimension: tableWidget.dimension })).structuredContent!.node.topMovers;
-      for (const [a, b] of movers.slice(1).map((m: any, i: number) => [movers[i], m])) expect(Math.abs(a.delta)).toBeGreaterThanOrEqual(Math.abs(b.delta));
+      const movers = (
+        await tool('get_top_movers', {
+          id: reportClient,
+          provider: tableWidget.provider,
+          metric: tableWidget.metrics[0],
+          dimension: tableWidget.dimension,
+        })
+      ).structuredContent!.node.topMovers;
+      for (const [a, b] of movers.slice(1).map((m: any, i: number) => [movers[i], m]))
+        expect(Math.abs(a.delta)).toBeGreaterThanOrEqual(Math.abs(b.delta));
     }
-    expect(errorOf(await tool('query_metrics', { id: ids.client, provider: 'google_ads', metrics: ['sessions'], dimension: 'campaign' })).code).toBe('invalid_parameter');
-    expect(errorOf(await tool('compare_report_periods', { id: ids.report, currentFrom: '2026-02-01', currentTo: '2026-01-01', previousFrom: '2025-01-01', previousTo: '2025-01-31' })).code).toBe('invalid_parameter');
-    const benchmark = (await tool('get_competitor_benchmark', { id: ids.project, dateFrom: '2026-09-01', dateTo: '2026-11-30' })).structuredContent!.aiVisibilityMetrics.data.totals;
-    expect(benchmark.map((t: any) => t.competitors.map((c: any) => c.shareOfVoice))).toEqual(v1Metrics.totals.map((t: any) => t.competitors.map((c: any) => c.shareOfVoice)));
+    expect(
+      errorOf(
+        await tool('query_metrics', {
+          id: ids.client,
+          provider: 'google_ads',
+          metrics: ['sessions'],
+          dimension: 'campaign',
+        }),
+      ).code,
+    ).toBe('invalid_parameter');
+    expect(
+      errorOf(
+        await tool('compare_report_periods', {
+          id: ids.report,
+          currentFrom: '2026-02-01',
+          currentTo: '2026-01-01',
+          previousFrom: '2025-01-01',
+          previousTo: '2025-01-31',
+        }),
+      ).code,
+    ).toBe('invalid_parameter');
+    const benchmark = (
+      await tool('get_competitor_benchmark', { id: ids.project, dateFrom: '2026-09-01', dateTo: '2026-11-30' })
+    ).structuredContent!.aiVisibilityMetrics.data.totals;
+    expect(benchmark.map((t: any) => t.competitors.map((c: any) => c.shareOfVoice))).toEqual(
+      v1Metrics.totals.map((t: any) => t.competitors.map((c: any) => c.shareOfVoice)),
+    );
 
     // Prompts, answers and sources: the same numbers as v1.
     const prompts = (await tool('list_prompts', { id: ids.project })).structuredContent!.aiVisibilityPrompts.data;
     const v1Prompts = await v1(`/api/v1/ai-visibility/projects/${ids.project}/prompts`);
     const promptMetrics = (await tool('get_prompt_metrics', { id: prompts[0].id })).structuredContent!.node.metrics;
-    expect(promptMetrics.map((t: any) => [t.locale, t.visibility, t.shareOfVoice])).toEqual(v1Prompts[0].totals.map((t: any) => [t.locale, t.visibility, t.shareOfVoice]));
-    expect(prompts.map((p: any) => [p.id, p.totals.map((t: any) => [t.locale, t.visibility, t.shareOfVoice])])).toEqual(v1Prompts.map((p: any) => [p.id, p.totals.map((t: any) => [t.locale, t.visibility, t.shareOfVoice])]));
-    const answers = (await tool('list_answers', { id: ids.project, mentioned: true, limit: 20 })).structuredContent!.aiVisibilityAnswers;
-    const v1Answers = await json(await served.t.get(`/api/v1/ai-visibility/projects/${ids.project}/answers?mentioned=true&limit=20`, mine.key.secret));
-    expect(answers.data.map((a: any) => [a.id, a.text, a.citations])).toEqual(v1Answers.data.map((a: any) => [a.id, a.text, a.citations]));
+    expect(promptMetrics.map((t: any) => [t.locale, t.visibility, t.shareOfVoice])).toEqual(
+      v1Prompts[0].totals.map((t: any) => [t.locale, t.visibility, t.shareOfVoice]),
+    );
+    expect(prompts.map((p: any) => [p.id, p.totals.map((t: any) => [t.locale, t.visibility, t.shareOfVoice])])).toEqual(
+      v1Prompts.map((p: any) => [p.id, p.totals.map((t: any) => [t.locale, t.visibility, t.shareOfVoice])]),
+    );
+    const answers = (await tool('list_answers', { id: ids.project, mentioned: true, limit: 20 })).structuredContent!
+      .aiVisibilityAnswers;
+    const v1Answers = await json(
+      await served.t.get(
+        `/api/v1/ai-visibility/projects/${ids.project}/answers?mentioned=true&limit=20`,
+        mine.key.secret,
+      ),
+    );
+    expect(answers.data.map((a: any) => [a.id, a.text, a.citations])).toEqual(
+      v1Answers.data.map((a: any) => [a.id, a.text, a.citations]),
+    );
     expect(answers.meta).toEqual(v1Answers.meta);
-    expect((await tool('get_answer', { id: ids.project, answerId: answers.data[0].id })).structuredContent!.aiVisibilityAnswer.data.text).toBe(answers.data[0].text);
-    const domains = (await tool('get_cited_domains', { id: ids.project })).structuredContent!.aiVisibilitySources.data.rows;
+    expect(
+      (await tool('get_answer', { id: ids.project, answerId: answers.data[0].id })).structuredContent!
+        .aiVisibilityAnswer.data.text,
+    ).toBe(answers.data[0].text);
+    const domains = (await tool('get_cited_domains', { id: ids.project })).structuredContent!.aiVisibilitySources.data
+      .rows;
     const v1Sources = await v1(`/api/v1/ai-visibility/projects/${ids.project}/sources`);
     expect(domains).toEqual(v1Sources.rows);
     expect(domains.some((row: any) => row.owned)).toBe(true);
@@ -282,13 +572,49 @@ describe('read tools', () => {
 
   it('every read tool answers', async () => {
     const calls: [string, Record<string, unknown>][] = [
-      ['whoami', {}], ['describe_metrics', {}], ['list_clients', {}], ['get_client', { id: ids.client }], ['list_reports', { clientId: ids.client }], ['get_report', { id: ids.report }],
-      ['get_report_data', { id: ids.report }], ['list_ai_visibility_projects', {}], ['get_ai_visibility_project', { id: ids.project }], ['get_ai_visibility_metrics', { id: ids.project }],
-      ['compare_ai_visibility_periods', { id: ids.project, currentFrom: '2026-11-01', currentTo: '2026-11-30', previousFrom: '2026-10-01', previousTo: '2026-10-31' }],
-      ['get_competitor_benchmark', { id: ids.project }], ['list_scans', { id: ids.project, first: 5 }], ['list_signals', { id: ids.project }], ['list_signal_rules', { id: ids.project }],
-      ['list_webhook_endpoints', {}], ['list_webhook_attempts', { endpointId: ids.theirEndpoint }], ['list_audit_log', { first: 5 }],
-      ['get_workspace', {}], ['search', { query: 'north' }], ['list_members', {}], ['list_api_keys', {}], ['list_client_connections', { id: ids.client }], ['fetch', { id: ids.project }], ['fetch', { id: ids.report }], ['list_topics', { id: ids.project }], ['list_tags', { id: ids.project }], ['get_citation_gaps', { id: ids.project, limit: 5 }], ['get_visibility_trend', { id: ids.project, granularity: 'week' }], ['preview_signal_rule', { id: ids.project, kind: 'visibility_drop', threshold: 5 }],
-      ['list_prompts', { id: ids.project, tag: 'budget' }], ['list_answers', { id: ids.project, domain: 'reddit.com', limit: 3 }], ['get_cited_domains', { id: ids.project, locale: 'en-US' }], ['get_cited_urls', { id: ids.project, limit: 3 }],
+      ['whoami', {}],
+      ['describe_metrics', {}],
+      ['list_clients', {}],
+      ['get_client', { id: ids.client }],
+      ['list_reports', { clientId: ids.client }],
+      ['get_report', { id: ids.report }],
+      ['get_report_data', { id: ids.report }],
+      ['list_ai_visibility_projects', {}],
+      ['get_ai_visibility_project', { id: ids.project }],
+      ['get_ai_visibility_metrics', { id: ids.project }],
+      [
+        'compare_ai_visibility_periods',
+        {
+          id: ids.project,
+          currentFrom: '2026-11-01',
+          currentTo: '2026-11-30',
+          previousFrom: '2026-10-01',
+          previousTo: '2026-10-31',
+        },
+      ],
+      ['get_competitor_benchmark', { id: ids.project }],
+      ['list_scans', { id: ids.project, first: 5 }],
+      ['list_signals', { id: ids.project }],
+      ['list_signal_rules', { id: ids.project }],
+      ['list_webhook_endpoints', {}],
+      ['list_webhook_attempts', { endpointId: ids.theirEndpoint }],
+      ['list_audit_log', { first: 5 }],
+      ['get_workspace', {}],
+      ['search', { query: 'north' }],
+      ['list_members', {}],
+      ['list_api_keys', {}],
+      ['list_client_connections', { id: ids.client }],
+      ['fetch', { id: ids.project }],
+      ['fetch', { id: ids.report }],
+      ['list_topics', { id: ids.project }],
+      ['list_tags', { id: ids.project }],
+      ['get_citation_gaps', { id: ids.project, limit: 5 }],
+      ['get_visibility_trend', { id: ids.project, granularity: 'week' }],
+      ['preview_signal_rule', { id: ids.project, kind: 'visibility_drop', threshold: 5 }],
+      ['list_prompts', { id: ids.project, tag: 'budget' }],
+      ['list_answers', { id: ids.project, domain: 'reddit.com', limit: 3 }],
+      ['get_cited_domains', { id: ids.project, locale: 'en-US' }],
+      ['get_cited_urls', { id: ids.project, limit: 3 }],
     ];
     for (const [name, args] of calls) {
       const result = await tool(name, args);
@@ -297,17 +623,36 @@ describe('read tools', () => {
       // Tools run without leaf serialization (src/graphql/compile.ts): the same operation through
       // /graphql, which serializes every leaf, with the owner's session gives the same JSON text.
       const operation = print(operationFileDocument(`graphql/operations/mcp/${name}.graphql`));
-      const graph = await json(await call(served.t.app, admin, 'POST', '/graphql', { query: operation, variables: args }));
+      const graph = await json(
+        await call(served.t.app, admin, 'POST', '/graphql', { query: operation, variables: args }),
+      );
       expect(graph.errors, name).toBeUndefined();
       // whoami names the credential, which is the one thing the two doors differ in.
-      if (name === 'whoami') expect([result.structuredContent!.viewer.credential, graph.data.viewer.credential]).toEqual(['OAUTH', 'SESSION']);
-      const sameDoor = (data: any) => (name === 'whoami' ? { ...data, viewer: { ...data.viewer, credential: null } } : data);
+      if (name === 'whoami')
+        expect([result.structuredContent!.viewer.credential, graph.data.viewer.credential]).toEqual([
+          'OAUTH',
+          'SESSION',
+        ]);
+      const sameDoor = (data: any) =>
+        name === 'whoami' ? { ...data, viewer: { ...data.viewer, credential: null } } : data;
       expect(JSON.stringify(sameDoor(result.structuredContent)), name).toBe(JSON.stringify(sameDoor(graph.data)));
     }
     // A webhook event of this workspace with its deliveries; another workspace's is not found.
-    const event = await served.t.database.prisma.webhookEvent.create({ data: { id: 'evt_0000000000000000000M', workspaceId: mine.workspace.id, type: 'scan.completed', payload: { type: 'scan.completed', data: { scanId: 'scn_x' } } } });
+    const event = await served.t.database.prisma.webhookEvent.create({
+      data: {
+        id: 'evt_0000000000000000000M',
+        workspaceId: mine.workspace.id,
+        type: 'scan.completed',
+        payload: { type: 'scan.completed', data: { scanId: 'scn_x' } },
+      },
+    });
     const shown = (await tool('get_webhook_event', { id: event.id })).structuredContent!.webhookEvent;
-    expect(shown).toMatchObject({ id: event.id, type: 'scan.completed', payload: { data: { scanId: 'scn_x' } }, deliveries: [] });
+    expect(shown).toMatchObject({
+      id: event.id,
+      type: 'scan.completed',
+      payload: { data: { scanId: 'scn_x' } },
+      deliveries: [],
+    });
     expect(errorOf(await tool('get_webhook_event', { id: 'evt_0000000000000000000T' })).code).toBe('not_found');
     // The admin lists show this workspace's people and keys only, and never a secret.
     const members = (await tool('list_members')).structuredContent!.members;
@@ -325,21 +670,52 @@ describe('read tools', () => {
     expect(catalog.providers.map((p: any) => p.id)).toContain('google_ads');
     // Which way each metric is good, for an assistant to say "better" or "worse" as the views do.
     const ads = catalog.providers.find((p: any) => p.id === 'google_ads').metrics;
-    expect(Object.fromEntries(ads.filter((m: any) => ['cpc', 'cost', 'roas'].includes(m.id)).map((m: any) => [m.id, m.direction]))).toEqual({ cpc: 'lower', cost: 'neutral', roas: 'higher' });
-    const comparison = (await tool('compare_ai_visibility_periods', { id: ids.project, currentFrom: '2026-11-01', currentTo: '2026-11-30', previousFrom: '2026-10-01', previousTo: '2026-10-31' })).structuredContent!.node.periodComparison;
+    expect(
+      Object.fromEntries(
+        ads.filter((m: any) => ['cpc', 'cost', 'roas'].includes(m.id)).map((m: any) => [m.id, m.direction]),
+      ),
+    ).toEqual({ cpc: 'lower', cost: 'neutral', roas: 'higher' });
+    const comparison = (
+      await tool('compare_ai_visibility_periods', {
+        id: ids.project,
+        currentFrom: '2026-11-01',
+        currentTo: '2026-11-30',
+        previousFrom: '2026-10-01',
+        previousTo: '2026-10-31',
+      })
+    ).structuredContent!.node.periodComparison;
     const compared = comparison.filter((locale: any) => locale.current && locale.previous);
     expect(compared.length).toBeGreaterThan(0);
-    for (const locale of compared) expect(locale.delta.visibility).toBeCloseTo(locale.current.visibility - locale.previous.visibility, 12);
+    for (const locale of compared)
+      expect(locale.delta.visibility).toBeCloseTo(locale.current.visibility - locale.previous.visibility, 12);
     // Another workspace's endpoint has an attempt (see beforeAll); from here it has none.
     expect(await served.t.database.prisma.webhookAttempt.count({ where: { endpointId: ids.theirEndpoint } })).toBe(1);
-    expect((await tool('list_webhook_attempts', { endpointId: ids.theirEndpoint })).structuredContent!.webhookAttempts).toEqual([]);
+    expect(
+      (await tool('list_webhook_attempts', { endpointId: ids.theirEndpoint })).structuredContent!.webhookAttempts,
+    ).toEqual([]);
   });
 
   it('never read another workspace: its ids are not found in every tool that takes one', async () => {
     const foreign: [string, Record<string, unknown>][] = [
-      ['get_client', { id: ids.theirClient }], ['get_report', { id: ids.theirReport }], ['get_report_data', { id: ids.theirReport }], ['get_ai_visibility_project', { id: ids.theirProject }],
-      ['get_ai_visibility_metrics', { id: ids.theirProject }], ['get_competitor_benchmark', { id: ids.theirProject }], ['list_scans', { id: ids.theirProject }], ['list_signals', { id: ids.theirProject }],
-      ['list_signal_rules', { id: ids.theirProject }], ['compare_ai_visibility_periods', { id: ids.theirProject, currentFrom: '2026-11-01', currentTo: '2026-11-30', previousFrom: '2026-10-01', previousTo: '2026-10-31' }],
+      ['get_client', { id: ids.theirClient }],
+      ['get_report', { id: ids.theirReport }],
+      ['get_report_data', { id: ids.theirReport }],
+      ['get_ai_visibility_project', { id: ids.theirProject }],
+      ['get_ai_visibility_metrics', { id: ids.theirProject }],
+      ['get_competitor_benchmark', { id: ids.theirProject }],
+      ['list_scans', { id: ids.theirProject }],
+      ['list_signals', { id: ids.theirProject }],
+      ['list_signal_rules', { id: ids.theirProject }],
+      [
+        'compare_ai_visibility_periods',
+        {
+          id: ids.theirProject,
+          currentFrom: '2026-11-01',
+          currentTo: '2026-11-30',
+          previousFrom: '2026-10-01',
+          previousTo: '2026-10-31',
+        },
+      ],
     ];
     for (const [name, args] of foreign) {
       const result = await tool(name, args);
@@ -357,7 +733,9 @@ describe('read tools', () => {
     expect(templates.resourceTemplates[0]!.uriTemplate).toBe('signalboard://reports/{id}');
     const resource = await client.readResource({ uri: `signalboard://reports/${ids.report}` });
     expect(JSON.parse((resource.contents[0] as { text: string }).text).report.data.id).toBe(ids.report);
-    await expect(client.readResource({ uri: `signalboard://reports/${ids.theirReport}` })).rejects.toThrow(/No resource/);
+    await expect(client.readResource({ uri: `signalboard://reports/${ids.theirReport}` })).rejects.toThrow(
+      /No resource/,
+    );
     const prompts = await client.listPrompts();
     expect(prompts.prompts.map((p) => p.name)).toEqual(['weekly_client_summary', 'ai_visibility_checkup']);
     const prompt = await client.getPrompt({ name: 'weekly_client_summary', arguments: { clientId: ids.client } });
@@ -371,11 +749,22 @@ describe('members and write tools', () => {
     await personWithPassword(served.t.database, { email: memberEmail, workspaceId: mine.workspace.id, role: 'member' });
     const session = await signIn(served.t.app, memberEmail);
     // Every toolset, so that only the role hides the admin tools.
-    const member = await connectMcp(served.baseUrl, new TestOAuthProvider({ cookie: session.cookie }, 'Member client'), '/mcp/x/all');
+    const member = await connectMcp(
+      served.baseUrl,
+      new TestOAuthProvider({ cookie: session.cookie }, 'Member client'),
+      '/mcp/x/all',
+    );
     try {
       const names = (await member.listTools()).tools.map((t) => t.name);
       expect(names).toContain('list_answers');
-      for (const adminTool of ['list_audit_log', 'list_webhook_endpoints', 'list_members', 'list_api_keys', 'list_connected_apps']) expect(names).not.toContain(adminTool);
+      for (const adminTool of [
+        'list_audit_log',
+        'list_webhook_endpoints',
+        'list_members',
+        'list_api_keys',
+        'list_connected_apps',
+      ])
+        expect(names).not.toContain(adminTool);
       expect(errorOf(await tool('list_audit_log', {}, member)).code).toBe('not_found');
       expect(errorOf(await tool('list_api_keys', {}, member)).code).toBe('not_found');
     } finally {
@@ -384,7 +773,10 @@ describe('members and write tools', () => {
   });
 
   it('are hidden and refused while the switch is off, work once an admin turns it on, validated like the CLI and audited with the client name', async () => {
-    const definition = { widgets: [{ id: 'clicks', type: 'kpi', title: 'Clicks', provider: 'google_ads', metrics: ['clicks'] }], dateConfig: { datePreset: 'last_30_days', comparePreset: 'previous_period' } };
+    const definition = {
+      widgets: [{ id: 'clicks', type: 'kpi', title: 'Clicks', provider: 'google_ads', metrics: ['clicks'] }],
+      dateConfig: { datePreset: 'last_30_days', comparePreset: 'previous_period' },
+    };
     const refused = await tool('create_report', { name: 'From MCP', definition });
     expect(errorOf(refused).code).toBe('forbidden');
     expect(errorOf(refused).message).toContain('write actions are switched off for this workspace: ask an admin');
@@ -392,29 +784,76 @@ describe('members and write tools', () => {
     expect((await call(served.t.app, admin, 'POST', '/app/settings/mcp', { writeActions: true })).status).toBe(200);
     const writeTools = (await client.listTools()).tools;
     const names = writeTools.map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining(['create_report', 'update_report', 'update_report_widgets', 'archive_report', 'create_ai_visibility_project', 'update_ai_visibility_project', 'set_signal_rule']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'create_report',
+        'update_report',
+        'update_report_widgets',
+        'archive_report',
+        'create_ai_visibility_project',
+        'update_ai_visibility_project',
+        'set_signal_rule',
+      ]),
+    );
     // Replacing a definition is destructive; creating is not; archiving is, and is idempotent.
     // Effective hints: what is left out is the spec's default.
-    const annotations = (name: string) => ({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true, ...writeTools.find((t) => t.name === name)!.annotations });
-    expect(annotations('update_report')).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
+    const annotations = (name: string) => ({
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: true,
+      ...writeTools.find((t) => t.name === name)!.annotations,
+    });
+    expect(annotations('update_report')).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: true,
+    });
     expect(annotations('create_report')).toMatchObject({ destructiveHint: false, idempotentHint: false });
     expect(annotations('archive_prompts')).toMatchObject({ destructiveHint: true, idempotentHint: true });
     expect(annotations('add_prompts')).toMatchObject({ destructiveHint: false, idempotentHint: true });
     // Every write tool says what its result holds; the SDK's client checks each structuredContent below against it.
-    expect(writeTools.filter((t) => WRITE_TOOLS.some((w) => w.name === t.name) && t.outputSchema?.type !== 'object').map((t) => t.name)).toEqual([]);
+    expect(
+      writeTools
+        .filter((t) => WRITE_TOOLS.some((w) => w.name === t.name) && t.outputSchema?.type !== 'object')
+        .map((t) => t.name),
+    ).toEqual([]);
 
     const created = await tool('create_report', { name: 'From MCP', clientId: ids.client, definition });
     expect(created.isError, created.content[0]?.text).toBeFalsy();
     const reportId = created.structuredContent!.report.id;
     expect((await json(await served.t.get(`/api/v1/reports/${reportId}`, mine.key.secret))).data.name).toBe('From MCP');
-    const invalid = await tool('update_report_widgets', { id: reportId, widgets: [{ id: 'x', type: 'kpi', title: 'X', provider: 'google_ads', metrics: ['sessions'] }] });
-    expect(errorOf(invalid)).toMatchObject({ code: 'invalid_parameter', message: expect.stringContaining('google_ads has no metric "sessions"') });
-    const withWidget = await tool('add_widget', { id: reportId, widget: { id: 'ctr', type: 'kpi', title: 'CTR', provider: 'google_ads', metrics: ['ctr'] }, position: 0 });
+    const invalid = await tool('update_report_widgets', {
+      id: reportId,
+      widgets: [{ id: 'x', type: 'kpi', title: 'X', provider: 'google_ads', metrics: ['sessions'] }],
+    });
+    expect(errorOf(invalid)).toMatchObject({
+      code: 'invalid_parameter',
+      message: expect.stringContaining('google_ads has no metric "sessions"'),
+    });
+    const withWidget = await tool('add_widget', {
+      id: reportId,
+      widget: { id: 'ctr', type: 'kpi', title: 'CTR', provider: 'google_ads', metrics: ['ctr'] },
+      position: 0,
+    });
     expect(withWidget.structuredContent!.report.definition.widgets.map((w: any) => w.id)).toEqual(['ctr', 'clicks']);
-    expect(errorOf(await tool('add_widget', { id: reportId, widget: { id: 'bad', type: 'kpi', title: 'Bad', provider: 'google_ads', metrics: ['sessions'] } })).code).toBe('invalid_parameter');
-    expect((await tool('remove_widget', { id: reportId, widgetId: 'clicks' })).structuredContent!.report.definition.widgets.map((w: any) => w.id)).toEqual(['ctr']);
+    expect(
+      errorOf(
+        await tool('add_widget', {
+          id: reportId,
+          widget: { id: 'bad', type: 'kpi', title: 'Bad', provider: 'google_ads', metrics: ['sessions'] },
+        }),
+      ).code,
+    ).toBe('invalid_parameter');
+    expect(
+      (
+        await tool('remove_widget', { id: reportId, widgetId: 'clicks' })
+      ).structuredContent!.report.definition.widgets.map((w: any) => w.id),
+    ).toEqual(['ctr']);
     expect(errorOf(await tool('remove_widget', { id: reportId, widgetId: 'nope' })).code).toBe('not_found');
-    expect((await tool('update_report', { id: reportId, name: 'From MCP, renamed' })).structuredContent!.report.name).toBe('From MCP, renamed');
+    expect(
+      (await tool('update_report', { id: reportId, name: 'From MCP, renamed' })).structuredContent!.report.name,
+    ).toBe('From MCP, renamed');
     expect((await tool('update_report', { id: reportId, name: 'From MCP' })).isError).toBeFalsy();
     const copy = await tool('duplicate_report', { id: reportId });
     expect(copy.structuredContent!.report).toMatchObject({ name: 'From MCP (copy)', clientId: ids.client });
@@ -423,68 +862,181 @@ describe('members and write tools', () => {
     expect((await served.t.get(`/api/v1/reports/${reportId}`, mine.key.secret)).status).toBe(404);
     expect(errorOf(await tool('archive_report', { id: ids.theirReport })).code).toBe('not_found');
 
-    const project = await tool('create_ai_visibility_project', { name: 'MCP project', brand: 'Acme', models: ['chatgpt'], locales: ['en-US'], competitors: ['Globex'] });
+    const project = await tool('create_ai_visibility_project', {
+      name: 'MCP project',
+      brand: 'Acme',
+      models: ['chatgpt'],
+      locales: ['en-US'],
+      competitors: ['Globex'],
+    });
     expect(project.isError, project.content[0]?.text).toBeFalsy();
-    expect(errorOf(await tool('create_ai_visibility_project', { name: 'x', brand: 'y', models: ['chatgpt'], locales: ['not a locale'] })).code).toBe('invalid_parameter');
-    expect((await tool('update_ai_visibility_project', { id: project.structuredContent!.project.id, brand: 'Acme Inc' })).structuredContent!.project.brand).toBe('Acme Inc');
+    expect(
+      errorOf(
+        await tool('create_ai_visibility_project', {
+          name: 'x',
+          brand: 'y',
+          models: ['chatgpt'],
+          locales: ['not a locale'],
+        }),
+      ).code,
+    ).toBe('invalid_parameter');
+    expect(
+      (await tool('update_ai_visibility_project', { id: project.structuredContent!.project.id, brand: 'Acme Inc' }))
+        .structuredContent!.project.brand,
+    ).toBe('Acme Inc');
     const archivedProject = await tool('archive_ai_visibility_project', { id: project.structuredContent!.project.id });
     expect(archivedProject.structuredContent!.project.archivedAt).not.toBeNull();
-    expect((await served.t.get(`/api/v1/ai-visibility/projects/${project.structuredContent!.project.id}/metrics`, mine.key.secret)).status).toBe(404);
-    expect(errorOf(await tool('archive_ai_visibility_project', { id: project.structuredContent!.project.id })).code).toBe('not_found');
+    expect(
+      (
+        await served.t.get(
+          `/api/v1/ai-visibility/projects/${project.structuredContent!.project.id}/metrics`,
+          mine.key.secret,
+        )
+      ).status,
+    ).toBe(404);
+    expect(
+      errorOf(await tool('archive_ai_visibility_project', { id: project.structuredContent!.project.id })).code,
+    ).toBe('not_found');
     const rule = await tool('set_signal_rule', { projectId: ids.project, kind: 'visibility_drop', threshold: 15 });
     expect(rule.structuredContent!.rule).toMatchObject({ kind: 'visibility_drop', threshold: 15, enabled: true });
 
-    const tracked = (await served.t.database.prisma.aiPrompt.findFirstOrThrow({ where: { projectId: ids.project } })).text;
-    const added = await tool('add_prompts', { projectId: ids.project, texts: ['Which CRM do agencies use?', tracked], topic: 'mcp', tags: ['from-mcp'] });
+    const tracked = (await served.t.database.prisma.aiPrompt.findFirstOrThrow({ where: { projectId: ids.project } }))
+      .text;
+    const added = await tool('add_prompts', {
+      projectId: ids.project,
+      texts: ['Which CRM do agencies use?', tracked],
+      topic: 'mcp',
+      tags: ['from-mcp'],
+    });
     expect(added.isError, added.content[0]?.text).toBeFalsy();
     expect(added.structuredContent!.added.map((p: any) => p.text)).toEqual(['Which CRM do agencies use?']);
     expect(added.structuredContent!.existing.map((p: any) => p.text)).toEqual([tracked]);
     const promptId = added.structuredContent!.added[0].id;
-    expect((await tool('update_prompts', { promptIds: [promptId], tags: ['a', 'b'] })).structuredContent!.prompts[0]).toMatchObject({ topic: 'mcp', tags: ['a', 'b'] });
-    expect((await tool('archive_prompts', { promptIds: [promptId] })).structuredContent!.prompts[0].archivedAt).not.toBeNull();
-    expect((await tool('restore_prompts', { promptIds: [promptId] })).structuredContent!.prompts[0].archivedAt).toBeNull();
-    expect(errorOf(await tool('archive_prompts', { promptIds: [(await served.t.database.prisma.aiPrompt.findFirstOrThrow({ where: { workspaceId: theirs.workspace.id } })).id] })).code).toBe('not_found');
-    const [rival] = (await served.t.database.prisma.aiProject.findUniqueOrThrow({ where: { id: ids.project } })).competitors;
-    const domains = await tool('set_project_domains', { projectId: ids.project, domains: ['https://www.Acme.co.uk/'], competitorDomains: [{ name: rival, domains: ['rival.example'] }] });
-    expect(domains.structuredContent!.project).toMatchObject({ domains: ['acme.co.uk'], competitorDomains: [{ name: rival, domains: ['rival.example'] }] });
-    expect(errorOf(await tool('set_project_domains', { projectId: ids.project, domains: ['not a domain'] })).code).toBe('invalid_parameter');
+    expect(
+      (await tool('update_prompts', { promptIds: [promptId], tags: ['a', 'b'] })).structuredContent!.prompts[0],
+    ).toMatchObject({ topic: 'mcp', tags: ['a', 'b'] });
+    expect(
+      (await tool('archive_prompts', { promptIds: [promptId] })).structuredContent!.prompts[0].archivedAt,
+    ).not.toBeNull();
+    expect(
+      (await tool('restore_prompts', { promptIds: [promptId] })).structuredContent!.prompts[0].archivedAt,
+    ).toBeNull();
+    expect(
+      errorOf(
+        await tool('archive_prompts', {
+          promptIds: [
+            (await served.t.database.prisma.aiPrompt.findFirstOrThrow({ where: { workspaceId: theirs.workspace.id } }))
+              .id,
+          ],
+        }),
+      ).code,
+    ).toBe('not_found');
+    const [rival] = (await served.t.database.prisma.aiProject.findUniqueOrThrow({ where: { id: ids.project } }))
+      .competitors;
+    const domains = await tool('set_project_domains', {
+      projectId: ids.project,
+      domains: ['https://www.Acme.co.uk/'],
+      competitorDomains: [{ name: rival, domains: ['rival.example'] }],
+    });
+    expect(domains.structuredContent!.project).toMatchObject({
+      domains: ['acme.co.uk'],
+      competitorDomains: [{ name: rival, domains: ['rival.example'] }],
+    });
+    expect(errorOf(await tool('set_project_domains', { projectId: ids.project, domains: ['not a domain'] })).code).toBe(
+      'invalid_parameter',
+    );
 
     // Clients: created, renamed, archived — gone from v1 and the graph, their reports kept.
     const newClient = (await tool('create_client', { name: 'From MCP Ltd' })).structuredContent!.client;
-    expect((await tool('update_client', { id: newClient.id, name: 'Renamed Ltd' })).structuredContent!.client.name).toBe('Renamed Ltd');
-    const clientReport = (await tool('create_report', { name: 'Client report', clientId: newClient.id, definition })).structuredContent!.report;
-    expect((await json(await served.t.get('/api/v1/clients', mine.key.secret))).data.map((c: any) => c.id)).toContain(newClient.id);
+    expect(
+      (await tool('update_client', { id: newClient.id, name: 'Renamed Ltd' })).structuredContent!.client.name,
+    ).toBe('Renamed Ltd');
+    const clientReport = (await tool('create_report', { name: 'Client report', clientId: newClient.id, definition }))
+      .structuredContent!.report;
+    expect((await json(await served.t.get('/api/v1/clients', mine.key.secret))).data.map((c: any) => c.id)).toContain(
+      newClient.id,
+    );
     expect((await tool('archive_client', { id: newClient.id })).structuredContent!.client.archivedAt).not.toBeNull();
-    expect((await json(await served.t.get('/api/v1/clients', mine.key.secret))).data.map((c: any) => c.id)).not.toContain(newClient.id);
+    expect(
+      (await json(await served.t.get('/api/v1/clients', mine.key.secret))).data.map((c: any) => c.id),
+    ).not.toContain(newClient.id);
     expect((await served.t.get(`/api/v1/reports/${clientReport.id}`, mine.key.secret)).status).toBe(200);
-    expect(errorOf(await tool('create_report', { name: 'x', clientId: newClient.id, definition })).code).toBe('not_found');
+    expect(errorOf(await tool('create_report', { name: 'x', clientId: newClient.id, definition })).code).toBe(
+      'not_found',
+    );
     expect(errorOf(await tool('archive_client', { id: ids.theirClient })).code).toBe('not_found');
     // A signal acknowledged: visible on the signal, idempotent.
-    const signalId = (await served.t.database.prisma.signal.findFirstOrThrow({ where: { workspaceId: mine.workspace.id } })).id;
+    const signalId = (
+      await served.t.database.prisma.signal.findFirstOrThrow({ where: { workspaceId: mine.workspace.id } })
+    ).id;
     const acknowledged = (await tool('acknowledge_signal', { id: signalId })).structuredContent!.signal;
     expect(acknowledged.acknowledgedAt).not.toBeNull();
-    expect((await tool('acknowledge_signal', { id: signalId })).structuredContent!.signal.acknowledgedAt).toBe(acknowledged.acknowledgedAt);
-    expect((await tool('get_signal', { id: signalId })).structuredContent!.node.acknowledgedAt).toBe(acknowledged.acknowledgedAt);
+    expect((await tool('acknowledge_signal', { id: signalId })).structuredContent!.signal.acknowledgedAt).toBe(
+      acknowledged.acknowledgedAt,
+    );
+    expect((await tool('get_signal', { id: signalId })).structuredContent!.node.acknowledgedAt).toBe(
+      acknowledged.acknowledgedAt,
+    );
 
     // Webhook writes: the same domain code as settings; the signing secret never reaches the model.
-    const hook = await tool('create_webhook_endpoint', { url: 'https://hooks.example.com/signalboard', eventTypes: ['signal.created'] });
+    const hook = await tool('create_webhook_endpoint', {
+      url: 'https://hooks.example.com/signalboard',
+      eventTypes: ['signal.created'],
+    });
     expect(hook.isError, hook.content[0]?.text).toBeFalsy();
     expect(JSON.stringify(hook)).not.toMatch(/whsec_/);
     const endpointId = hook.structuredContent!.endpoint.id;
     const test = (await tool('send_test_event', { id: endpointId })).structuredContent!.test;
     expect(test).toMatchObject({ endpointId, type: 'signal.created' });
-    const testDeliveries = await served.t.database.pool.query('SELECT endpoint_id FROM webhook_deliveries WHERE event_id = $1', [test.eventId]);
+    const testDeliveries = await served.t.database.pool.query(
+      'SELECT endpoint_id FROM webhook_deliveries WHERE event_id = $1',
+      [test.eventId],
+    );
     expect(testDeliveries.rows).toEqual([{ endpoint_id: endpointId }]);
-    expect((await tool('replay_webhook_event', { eventId: test.eventId, endpointId })).structuredContent!.replay).toMatchObject({ eventId: test.eventId });
-    expect((await tool('update_webhook_endpoint', { id: endpointId, enabled: false })).structuredContent!.endpoint.enabled).toBe(false);
+    expect(
+      (await tool('replay_webhook_event', { eventId: test.eventId, endpointId })).structuredContent!.replay,
+    ).toMatchObject({ eventId: test.eventId });
+    expect(
+      (await tool('update_webhook_endpoint', { id: endpointId, enabled: false })).structuredContent!.endpoint.enabled,
+    ).toBe(false);
     expect(errorOf(await tool('send_test_event', { id: endpointId })).code).toBe('conflict');
-    expect(errorOf(await tool('update_webhook_endpoint', { id: ids.theirEndpoint, enabled: false })).code).toBe('not_found');
+    expect(errorOf(await tool('update_webhook_endpoint', { id: ids.theirEndpoint, enabled: false })).code).toBe(
+      'not_found',
+    );
     expect((await tool('replay_failed_webhooks', { since: '2026-01-01T00:00:00Z' })).isError).toBeFalsy();
     expect(annotations('replay_webhook_event')).toMatchObject({ openWorldHint: true, destructiveHint: true });
     expect(annotations('create_webhook_endpoint')).toMatchObject({ openWorldHint: false });
 
-    const audit = await served.t.database.prisma.auditLogEntry.findMany({ where: { workspaceId: mine.workspace.id, action: { in: ['report.created', 'report.archived', 'ai_project.created', 'signal_rule.set', 'ai_prompt.added', 'ai_prompt.updated', 'ai_prompt.archived', 'ai_prompt.restored', 'ai_project.domains_set', 'webhook_endpoint.created', 'webhook_endpoint.disabled', 'report.updated', 'client.created', 'client.updated', 'client.archived', 'signal.acknowledged', 'ai_project.archived', 'webhook_endpoint.test_sent'] } } });
-    expect(audit.map((entry) => (entry.details as { via?: string }).via)).toEqual(Array(audit.length).fill('Test MCP client'));
+    const audit = await served.t.database.prisma.auditLogEntry.findMany({
+      where: {
+        workspaceId: mine.workspace.id,
+        action: {
+          in: [
+            'report.created',
+            'report.archived',
+            'ai_project.created',
+            'signal_rule.set',
+            'ai_prompt.added',
+            'ai_prompt.updated',
+            'ai_prompt.archived',
+            'ai_prompt.restored',
+            'ai_project.domains_set',
+            'webhook_endpoint.created',
+            'webhook_endpoint.disabled',
+            'report.updated',
+            'client.created',
+            'client.updated',
+            'client.archived',
+            'signal.acknowledged',
+            'ai_project.archived',
+            'webhook_endpoint.test_sent',
+          ],
+        },
+      },
+    });
+    expect(audit.map((entry) => (entry.details as { via?: string }).via)).toEqual(
+      Array(audit.length).fill('Test MCP client'),
+    );
     expect(audit.length).toBeGreaterThanOrEqual(14);
     await call(served.t.app, admin, 'POST', '/app/settings/mcp', { writeActions: false });
     expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('create_report');
@@ -496,7 +1048,9 @@ describe('tokens', () => {
   const expectInvalid = async (token: string) => {
     const response = await mcpPost(token);
     expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/mcp", scope="[^"]+", error="invalid_token"/);
+    expect(response.headers.get('www-authenticate')).toMatch(
+      /^Bearer resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/mcp", scope="[^"]+", error="invalid_token"/,
+    );
   };
 
   it('expired, wrong-audience and unknown tokens are 401 with the metadata pointer', async () => {
@@ -506,14 +1060,23 @@ describe('tokens', () => {
     // The rows are changed behind the server's back, so the test drops the verified-token cache
     // itself (revocations announce themselves; these states cannot happen otherwise).
     const token = extra.saved!.access_token;
-    await served.t.database.pool.query("UPDATE oauth_models SET payload = jsonb_set(payload, '{aud}', '\"https://another.example/mcp\"') WHERE model = 'AccessToken' AND id = $1", [storedIdOf('AccessToken', token)]);
+    await served.t.database.pool.query(
+      "UPDATE oauth_models SET payload = jsonb_set(payload, '{aud}', '\"https://another.example/mcp\"') WHERE model = 'AccessToken' AND id = $1",
+      [storedIdOf('AccessToken', token)],
+    );
     served.t.app.invalidate('oauth:*');
     await expectInvalid(token);
-    await served.t.database.pool.query("UPDATE oauth_models SET payload = jsonb_set(payload, '{aud}', to_jsonb($2::text)) WHERE model = 'AccessToken' AND id = $1", [storedIdOf('AccessToken', token), `${served.baseUrl}/mcp`]);
+    await served.t.database.pool.query(
+      "UPDATE oauth_models SET payload = jsonb_set(payload, '{aud}', to_jsonb($2::text)) WHERE model = 'AccessToken' AND id = $1",
+      [storedIdOf('AccessToken', token), `${served.baseUrl}/mcp`],
+    );
     expect((await mcpPost(token)).status).toBe(200);
     const other = new TestOAuthProvider({ cookie: admin.cookie, workspaceId: mine.workspace.id }, 'Expiry tests');
     (await connectMcp(served.baseUrl, other)).close();
-    await served.t.database.pool.query("UPDATE oauth_models SET expires_at = now() - interval '1 second' WHERE model = 'AccessToken' AND id = $1", [storedIdOf('AccessToken', other.saved!.access_token)]);
+    await served.t.database.pool.query(
+      "UPDATE oauth_models SET expires_at = now() - interval '1 second' WHERE model = 'AccessToken' AND id = $1",
+      [storedIdOf('AccessToken', other.saved!.access_token)],
+    );
     served.t.app.invalidate('oauth:*');
     await expectInvalid(other.saved!.access_token);
   });
@@ -525,7 +1088,10 @@ describe('tokens', () => {
     try {
       const response = await mcpPost(accessToken());
       expect(response.status).toBe(403);
-      expect((await response.json()).error).toMatchObject({ code: 'plan_required', message: 'The MCP connector needs the Starter, Pro, Agency or Scale plan; this workspace is on Free.' });
+      expect((await response.json()).error).toMatchObject({
+        code: 'plan_required',
+        message: 'The MCP connector needs the Starter, Pro, Agency or Scale plan; this workspace is on Free.',
+      });
     } finally {
       await setPlan(served.t.database.prisma, announce, mine.workspace.slug, 'agency');
     }
@@ -538,10 +1104,16 @@ describe('tokens', () => {
     const grant = apps.find((app: { clientName: string }) => app.clientName === 'Disconnect me');
     expect(grant).toMatchObject({ userEmail: mine.ownerEmail });
     expect((await mcpPost(extra.saved!.access_token)).status).toBe(200);
-    expect((await call(served.t.app, admin, 'POST', `/app/settings/mcp/grants/${grant.id}/revoke`, {})).status).toBe(200);
+    expect((await call(served.t.app, admin, 'POST', `/app/settings/mcp/grants/${grant.id}/revoke`, {})).status).toBe(
+      200,
+    );
     await expectInvalid(extra.saved!.access_token);
 
-    const revoked = await fetch(`${served.baseUrl}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: accessToken(), client_id: provider.client!.client_id }) });
+    const revoked = await fetch(`${served.baseUrl}/oauth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: accessToken(), client_id: provider.client!.client_id }),
+    });
     expect(revoked.status).toBe(200);
     await expectInvalid(accessToken());
   });
@@ -554,7 +1126,15 @@ describe('tokens', () => {
     expect(fresh.saved.access_token).not.toBe('expired-or-lost');
     expect(fresh.saved.refresh_token).not.toBe(before.refresh_token);
     expect((await tool('whoami', {}, connected)).isError).toBeFalsy();
-    const reuse = await fetch(`${served.baseUrl}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: before.refresh_token!, client_id: fresh.client!.client_id }) });
+    const reuse = await fetch(`${served.baseUrl}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: before.refresh_token!,
+        client_id: fresh.client!.client_id,
+      }),
+    });
     expect(reuse.status).toBe(400);
     expect((await reuse.json()).error).toBe('invalid_grant');
     await expectInvalid(fresh.saved.access_token);

@@ -9,7 +9,12 @@ const bytes = (text: string) => new TextEncoder().encode(text);
 describe('batchLength', () => {
   it('is the length of any JSON array, spaced or not', () => {
     fc.assert(
-      fc.property(fc.array(fc.jsonValue(), { maxLength: 30 }), fc.boolean(), (array, spaced) => batchLength(bytes(spaced ? ` ${JSON.stringify(array, null, 2)}\n` : JSON.stringify(array))) === array.length),
+      fc.property(
+        fc.array(fc.jsonValue(), { maxLength: 30 }),
+        fc.boolean(),
+        (array, spaced) =>
+          batchLength(bytes(spaced ? ` ${JSON.stringify(array, null, 2)}\n` : JSON.stringify(array))) === array.length,
+      ),
       { numRuns: 1_000 },
     );
   });
@@ -19,7 +24,12 @@ describe('batchLength', () => {
   });
 
   it('is null for a body that is not an array', () => {
-    fc.assert(fc.property(fc.jsonValue().filter((value) => !Array.isArray(value)), (value) => batchLength(bytes(JSON.stringify(value))) === null));
+    fc.assert(
+      fc.property(
+        fc.jsonValue().filter((value) => !Array.isArray(value)),
+        (value) => batchLength(bytes(JSON.stringify(value))) === null,
+      ),
+    );
     expect(batchLength(bytes('not json'))).toBeNull();
   });
 });
@@ -28,12 +38,17 @@ describe('readMessage', () => {
   const read = (message: unknown) => readMessage(bytes(JSON.stringify(message)).buffer as ArrayBuffer, new Headers());
   it('refuses a string id longer than every answer should echo, alone or in a batch', async () => {
     const long = 'x'.repeat(MCP_LIMITS.idCharacters + 1);
-    for (const message of [{ jsonrpc: '2.0', id: long, method: 'ping' }, [{ jsonrpc: '2.0', id: long, method: 'ping' }]]) {
+    for (const message of [
+      { jsonrpc: '2.0', id: long, method: 'ping' },
+      [{ jsonrpc: '2.0', id: long, method: 'ping' }],
+    ]) {
       const refused = read(message) as Response;
       expect(refused.status).toBe(400);
       expect(await refused.json()).toMatchObject({ id: null, error: { code: -32600 } });
     }
-    expect(read({ jsonrpc: '2.0', id: 'x'.repeat(MCP_LIMITS.idCharacters), method: 'ping' })).toHaveProperty('parsedBody');
+    expect(read({ jsonrpc: '2.0', id: 'x'.repeat(MCP_LIMITS.idCharacters), method: 'ping' })).toHaveProperty(
+      'parsedBody',
+    );
     expect(read({ jsonrpc: '2.0', id: 2 ** 53, method: 'ping' })).toHaveProperty('parsedBody');
   });
 });

@@ -12,9 +12,13 @@ describe('input enums said as patterns', () => {
       const regex = new RegExp(pattern);
       for (const value of values) expect(regex.test(value), value).toBe(true);
       // Nothing else of the shape: every combination the pattern allows is a value.
-      const allowed = ['today', 'yesterday', ...['this', 'last'].flatMap((when) => ['week', 'month', 'quarter', 'year'].map((unit) => `${when}_${unit}`)), ...[7, 14, 28, 30, 90, 365].map((days) => `last_${days}_days`)];
+      const allowed = [
+        'today',
+        'yesterday',
+        ...['this', 'last'].flatMap((when) => ['week', 'month', 'quarter', 'year'].map((unit) => `${when}_${unit}`)),
+        ...[7, 14, 28, 30, 90, 365].map((days) => `last_${days}_days`),
+      ];
       expect(allowed.filter((value) => regex.test(value)).sort()).toEqual([...values].sort());
     }
   });
 });
-

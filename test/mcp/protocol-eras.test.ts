@@ -27,13 +27,19 @@ async function connectModern(mode: 'auto' | { pin: string } = { pin: '2026-07-28
     answers.push(answer.clone());
     return answer;
   };
-  await client.connect(new ModernTransport(new URL(`${served.baseUrl}/mcp/x/all`), { authProvider: provider as never, fetch: recording }));
+  await client.connect(
+    new ModernTransport(new URL(`${served.baseUrl}/mcp/x/all`), { authProvider: provider as never, fetch: recording }),
+  );
   return client;
 }
 
 beforeAll(async () => {
   const keyed = await createKeyedWorkspace(served.t.database);
-  await seedWorkspace(served.t.database.prisma, served.t.database.pool, { workspaceId: keyed.workspace.id, days: 10, clients: 2 });
+  await seedWorkspace(served.t.database.prisma, served.t.database.pool, {
+    workspaceId: keyed.workspace.id,
+    days: 10,
+    clients: 2,
+  });
   await personWithPassword(served.t.database, { email: keyed.ownerEmail });
   owner = await signIn(served.t.app, keyed.ownerEmail);
   provider = new TestOAuthProvider({ cookie: owner.cookie, workspaceId: keyed.workspace.id });
@@ -50,7 +56,9 @@ describe('2026-07-28 and 2025 on /mcp', () => {
       expect(modern.getProtocolEra()).toBe('modern');
       const [modernTools, legacyTools] = [await modern.listTools(), await legacy.listTools()];
       expect(modernTools.tools.map((tool) => tool.name)).toEqual(legacyTools.tools.map((tool) => tool.name));
-      expect(modernTools.tools.map((tool) => tool.inputSchema)).toEqual(legacyTools.tools.map((tool) => tool.inputSchema));
+      expect(modernTools.tools.map((tool) => tool.inputSchema)).toEqual(
+        legacyTools.tools.map((tool) => tool.inputSchema),
+      );
       // Lists may be cached by this client alone, briefly.
       expect(modernTools).toMatchObject({ ttlMs: 30_000, cacheScope: 'private' });
       for (const name of ['list_clients', 'whoami']) {
@@ -105,7 +113,9 @@ describe('2026-07-28 and 2025 on /mcp', () => {
       expect((await call(served.t.app, owner, 'POST', '/app/settings/mcp', { writeActions: true })).status).toBe(200);
       await expect.poll(() => changed, { timeout: 5_000 }).toBeGreaterThan(0);
       // Told to list again, it does without its cache and sees the write tools.
-      expect((await modern.listTools(undefined, { cacheMode: 'bypass' } as never)).tools.length).toBeGreaterThan(before);
+      expect((await modern.listTools(undefined, { cacheMode: 'bypass' } as never)).tools.length).toBeGreaterThan(
+        before,
+      );
     } finally {
       await call(served.t.app, owner, 'POST', '/app/settings/mcp', { writeActions: false });
       await subscription.close();
@@ -116,8 +126,17 @@ describe('2026-07-28 and 2025 on /mcp', () => {
   it('answers 2025-06-18 clients in their own version', async () => {
     const response = await fetch(`${served.baseUrl}/mcp`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${provider.saved!.access_token}` },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'old', version: '1' } } }),
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${provider.saved!.access_token}`,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'old', version: '1' } },
+      }),
     });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('application/json');

@@ -1,7 +1,16 @@
 // The pure rules of toolsets and consent: which scopes a URL asks for, what a token's scopes
 // allow, and that a selection never reaches past its consent.
 import { describe, expect, it } from 'vitest';
-import { consentOf, DEFAULT_TOOLSETS, explicitScopes, RESOURCE_SCOPES, scopesFor, toolSelectionOf, TOOLSETS, withinConsent } from '../../src/mcp/toolsets.js';
+import {
+  consentOf,
+  DEFAULT_TOOLSETS,
+  explicitScopes,
+  RESOURCE_SCOPES,
+  scopesFor,
+  toolSelectionOf,
+  TOOLSETS,
+  withinConsent,
+} from '../../src/mcp/toolsets.js';
 
 const selection = (subPath: string) => toolSelectionOf(subPath, new Headers())!;
 
@@ -13,7 +22,9 @@ describe('scopes and consent', () => {
   });
 
   it('a plain mcp request is spelled out as the default toolsets with writes; explicit requests stay as they are', () => {
-    expect(explicitScopes('mcp offline_access')).toBe(`mcp offline_access ${DEFAULT_TOOLSETS.map((toolset) => `mcp:${toolset}`).join(' ')} mcp:write`);
+    expect(explicitScopes('mcp offline_access')).toBe(
+      `mcp offline_access ${DEFAULT_TOOLSETS.map((toolset) => `mcp:${toolset}`).join(' ')} mcp:write`,
+    );
     expect(explicitScopes('mcp mcp:answers')).toBe('mcp mcp:answers');
     expect(explicitScopes('openid')).toBe('openid');
   });
@@ -31,7 +42,8 @@ describe('scopes and consent', () => {
         const chosen = selection(subPath);
         const consent = consentOf(scopes);
         const allowed = withinConsent(chosen, consent);
-        for (const toolset of TOOLSETS) expect(allowed.toolsets.has(toolset)).toBe(chosen.toolsets.has(toolset) && consent.toolsets.has(toolset));
+        for (const toolset of TOOLSETS)
+          expect(allowed.toolsets.has(toolset)).toBe(chosen.toolsets.has(toolset) && consent.toolsets.has(toolset));
         expect(allowed.readonly).toBe(chosen.readonly || !consent.writes);
       }
     }

@@ -26,12 +26,21 @@ beforeAll(async () => {
   const keyed = await createKeyedWorkspace(db);
   key = keyed.key.secret;
   await seedWorkspace(db.prisma, db.pool, { workspaceId: keyed.workspace.id, days: 10, clients: 2 });
-  ids.client = (await db.prisma.client.findFirstOrThrow({ where: { workspaceId: keyed.workspace.id }, orderBy: { id: 'asc' } })).id;
-  ids.report = (await db.prisma.report.findFirstOrThrow({ where: { workspaceId: keyed.workspace.id }, orderBy: { id: 'asc' } })).id;
-  ids.project = (await db.prisma.aiProject.findFirstOrThrow({ where: { workspaceId: keyed.workspace.id }, orderBy: { id: 'asc' } })).id;
+  ids.client = (
+    await db.prisma.client.findFirstOrThrow({ where: { workspaceId: keyed.workspace.id }, orderBy: { id: 'asc' } })
+  ).id;
+  ids.report = (
+    await db.prisma.report.findFirstOrThrow({ where: { workspaceId: keyed.workspace.id }, orderBy: { id: 'asc' } })
+  ).id;
+  ids.project = (
+    await db.prisma.aiProject.findFirstOrThrow({ where: { workspaceId: keyed.workspace.id }, orderBy: { id: 'asc' } })
+  ).id;
   ids.answer = (await db.prisma.aiAnswer.findFirstOrThrow({ where: { projectId: ids.project } })).id;
   await personWithPassword(db, { email: keyed.ownerEmail });
-  const provider = new TestOAuthProvider({ cookie: (await signIn(served.t.app, keyed.ownerEmail)).cookie, workspaceId: keyed.workspace.id });
+  const provider = new TestOAuthProvider({
+    cookie: (await signIn(served.t.app, keyed.ownerEmail)).cookie,
+    workspaceId: keyed.workspace.id,
+  });
   client = await connectMcp(served.baseUrl, provider, '/mcp/x/all');
 }, 60_000);
 afterAll(async () => {
@@ -55,9 +64,12 @@ function mirroringTools(): Map<string, string> {
   const v1Fields = new Set(REST_ROUTES.map((route) => route.field));
   const found = new Map<string, string>();
   for (const file of readdirSync(MCP_OPERATIONS_DIR).filter((name) => name.endsWith('.graphql'))) {
-    const operation = parse(readFileSync(`${MCP_OPERATIONS_DIR}/${file}`, 'utf8')).definitions.find((definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION)!;
+    const operation = parse(readFileSync(`${MCP_OPERATIONS_DIR}/${file}`, 'utf8')).definitions.find(
+      (definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION,
+    )!;
     const root = operation.selectionSet.selections[0]!;
-    if (root.kind === Kind.FIELD && v1Fields.has(root.name.value)) found.set(file.replace('.graphql', ''), root.name.value);
+    if (root.kind === Kind.FIELD && v1Fields.has(root.name.value))
+      found.set(file.replace('.graphql', ''), root.name.value);
   }
   return found;
 }
@@ -74,7 +86,10 @@ describe('MCP read tools that mirror v1', () => {
       list_clients: [{}, '/api/v1/clients'],
       list_reports: [{ clientId: ids.client }, `/api/v1/reports?clientId=${ids.client}`],
       get_report: [{ id: ids.report }, `/api/v1/reports/${ids.report}`],
-      get_report_data: [{ id: ids.report, datePreset: 'last_7_days', comparePreset: 'previous_period' }, `/api/v1/reports/${ids.report}/data?datePreset=last_7_days&comparePreset=previous_period`],
+      get_report_data: [
+        { id: ids.report, datePreset: 'last_7_days', comparePreset: 'previous_period' },
+        `/api/v1/reports/${ids.report}/data?datePreset=last_7_days&comparePreset=previous_period`,
+      ],
       list_ai_visibility_projects: [{}, '/api/v1/ai-visibility/projects'],
       get_ai_visibility_metrics: [{ id: ids.project, ...range }, `${p()}/metrics?${query}`],
       list_prompts: [{ id: ids.project, ...promptRange }, `${p()}/prompts?${promptQuery}`],
@@ -86,7 +101,11 @@ describe('MCP read tools that mirror v1', () => {
     const mirroring = mirroringTools();
     expect([...mirroring.keys()].filter((name) => !PROJECTIONS.has(name)).sort()).toEqual(Object.keys(cases).sort());
     for (const [name, [args, path]] of Object.entries(cases)) {
-      const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: Record<string, any>; content: { text?: string }[] };
+      const result = (await client.callTool({ name, arguments: args })) as {
+        isError?: boolean;
+        structuredContent?: Record<string, any>;
+        content: { text?: string }[];
+      };
       expect(result.isError, `${name}: ${result.content[0]?.text?.slice(0, 200)}`).toBeFalsy();
       const response = await served.t.get(path, key);
       expect(response.status, path).toBe(200);
@@ -94,7 +113,8 @@ describe('MCP read tools that mirror v1', () => {
       const mcp = result.structuredContent![mirroring.get(name)!];
       expect(keyPaths(mcp.data).size, name).toBeGreaterThan(0);
       expect.soft([...keyPaths(mcp.data)].sort(), name).toEqual([...keyPaths(v1.data)].sort());
-      if (v1.meta && Object.keys(v1.meta).length) expect(Object.keys(mcp.meta).sort(), `${name} meta`).toEqual(Object.keys(v1.meta).sort());
+      if (v1.meta && Object.keys(v1.meta).length)
+        expect(Object.keys(mcp.meta).sort(), `${name} meta`).toEqual(Object.keys(v1.meta).sort());
     }
   });
 });

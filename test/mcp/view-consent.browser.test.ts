@@ -22,7 +22,10 @@ const clients: Client[] = [];
 
 /** An MCP Apps host whose token was granted only `toolsets`. */
 async function hostFor(toolsets: string[]): Promise<Client> {
-  const provider = new TestOAuthProvider({ cookie: seeded.cookie, workspaceId: seeded.workspaceId, toolsets, writes: false }, `Only ${toolsets.join(', ')}`);
+  const provider = new TestOAuthProvider(
+    { cookie: seeded.cookie, workspaceId: seeded.workspaceId, toolsets, writes: false },
+    `Only ${toolsets.join(', ')}`,
+  );
   const client = await connectMcp(served.baseUrl, provider, '/mcp/x/all', { capabilities: UI as never });
   clients.push(client);
   return client;
@@ -31,7 +34,12 @@ async function hostFor(toolsets: string[]): Promise<Client> {
 async function show(host: Client, uri: string, tool: string, args: Record<string, unknown>): Promise<HostedView> {
   const { contents } = await host.readResource({ uri });
   const toolResult = await host.callTool({ name: tool, arguments: args });
-  return showInAppsHost(browser, { html: (contents[0] as { text: string }).text, toolInput: args, toolResult, callTool: (params) => host.callTool(params) });
+  return showInAppsHost(browser, {
+    html: (contents[0] as { text: string }).text,
+    toolInput: args,
+    toolResult,
+    callTool: (params) => host.callTool(params),
+  });
 }
 
 /** The first screen (what a person sees first), then the whole view. */
@@ -56,7 +64,12 @@ afterAll(async () => {
 
 describe.skipIf(!chromiumAvailable)('the views within a narrow consent', () => {
   it('AI visibility for a visibility-only token: the rates, and a note where the cited sources and opportunities would be', async () => {
-    const hosted = await show(await hostFor(['visibility']), 'ui://signalboard/visibility', 'get_ai_visibility_metrics', { id: seeded.projectId });
+    const hosted = await show(
+      await hostFor(['visibility']),
+      'ui://signalboard/visibility',
+      'get_ai_visibility_metrics',
+      { id: seeded.projectId },
+    );
     await hosted.view.locator('.kpi').first().waitFor({ timeout: 15_000 });
     expect(await hosted.view.locator('.notice.withheld').allTextContents()).toEqual([
       'Cited sources are not shown: this connection was not granted the answers toolset; reconnect the app and grant it to see them.',
@@ -68,15 +81,20 @@ describe.skipIf(!chromiumAvailable)('the views within a narrow consent', () => {
     await hosted.page.close();
   });
 
-  it('answers for an answers-only token: every answer with its prompt, notes for the project and the prompts\' totals', async () => {
-    const hosted = await show(await hostFor(['answers']), 'ui://signalboard/answers', 'list_answers', { id: seeded.projectId, limit: 5 });
+  it("answers for an answers-only token: every answer with its prompt, notes for the project and the prompts' totals", async () => {
+    const hosted = await show(await hostFor(['answers']), 'ui://signalboard/answers', 'list_answers', {
+      id: seeded.projectId,
+      limit: 5,
+    });
     await hosted.view.locator('article.answer').first().waitFor({ timeout: 15_000 });
     const notes = await hosted.view.locator('.notice.withheld').allTextContents();
     expect(notes).toHaveLength(2);
     expect(notes[0]).toMatch(/^The project’s brand and competitors .* not shown: .*the visibility toolset/);
     expect(notes[1]).toMatch(/^The prompts with their totals are not shown: .*the prompts toolset/);
     expect(await hosted.view.locator('.prompts table').count()).toBe(0);
-    expect(await hosted.view.locator('article.answer .meta', { hasText: /^Prompt: / }).count()).toBe(await hosted.view.locator('article.answer').count());
+    expect(await hosted.view.locator('article.answer .meta', { hasText: /^Prompt: / }).count()).toBe(
+      await hosted.view.locator('article.answer').count(),
+    );
     await keep(hosted, 'mcp-answers-answers-only.png');
     expect(hosted.problems).toEqual([]);
     await hosted.page.close();
@@ -85,7 +103,9 @@ describe.skipIf(!chromiumAvailable)('the views within a narrow consent', () => {
   it('the report view for a report_data-only token says which toolset it needs', async () => {
     const host = await hostFor(['report_data']);
     const hosted = await show(host, 'ui://signalboard/report', 'get_report_data', { id: seeded.reportId });
-    await expect.poll(() => hosted.view.locator('.notice.error').textContent(), { timeout: 15_000 }).toMatch(/also shows data of the toolset reports, .*grant reports/);
+    await expect
+      .poll(() => hosted.view.locator('.notice.error').textContent(), { timeout: 15_000 })
+      .toMatch(/also shows data of the toolset reports, .*grant reports/);
     await keep(hosted, 'mcp-report-report-data-only.png');
     await hosted.page.close();
   });

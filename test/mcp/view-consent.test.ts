@@ -30,7 +30,10 @@ interface ViewExpectation {
 // Written out here rather than read from the source: this is the rule the tools must keep.
 const VIEWS: Record<string, ViewExpectation> = {
   view_report: {
-    own: 'report_data', needs: ['reports'], sections: {}, always: ['report', 'reportData', 'metricCatalog'],
+    own: 'report_data',
+    needs: ['reports'],
+    sections: {},
+    always: ['report', 'reportData', 'metricCatalog'],
   },
   view_visibility: {
     own: 'visibility',
@@ -53,7 +56,11 @@ const tokens = new Map<string, string>();
 
 beforeAll(async () => {
   const keyed = await createKeyedWorkspace(served.t.database);
-  await seedWorkspace(served.t.database.prisma, served.t.database.pool, { workspaceId: keyed.workspace.id, days: 10, clients: 1 });
+  await seedWorkspace(served.t.database.prisma, served.t.database.pool, {
+    workspaceId: keyed.workspace.id,
+    days: 10,
+    clients: 1,
+  });
   await personWithPassword(served.t.database, { email: keyed.ownerEmail });
   owner = { cookie: (await signIn(served.t.app, keyed.ownerEmail)).cookie, workspaceId: keyed.workspace.id };
   const v1 = (route: string) => v1Get(served.baseUrl, route, keyed.key.secret);
@@ -75,7 +82,11 @@ async function tokenFor(toolsets: string[]): Promise<string> {
   return tokens.get(key)!;
 }
 
-interface ToolResult { isError?: boolean; content: { text: string }[]; structuredContent?: Record<string, unknown> }
+interface ToolResult {
+  isError?: boolean;
+  content: { text: string }[];
+  structuredContent?: Record<string, unknown>;
+}
 
 /** One JSON-RPC request to /mcp/x/all with `token`; its result. */
 async function mcp(token: string, method: string, params: Record<string, unknown>) {
@@ -99,42 +110,55 @@ const errorOf = (result: ToolResult) => JSON.parse(result.content[0]!.text).erro
 
 const has = (data: Record<string, unknown>, path: string) => {
   const keys = path.split('.');
-  const parent = keys.slice(0, -1).reduce<Record<string, unknown>>((node, key) => node[key] as Record<string, unknown>, data);
+  const parent = keys
+    .slice(0, -1)
+    .reduce<Record<string, unknown>>((node, key) => node[key] as Record<string, unknown>, data);
   return Object.hasOwn(parent, keys.at(-1)!);
 };
 
 describe('every toolset × view tool', () => {
-  it.each(Object.keys(VIEWS))('%s answers only the sections the consent covers, or is refused naming the toolset', async (name) => {
-    const view = VIEWS[name]!;
-    for (const other of TOOLSETS) {
-      const consent = new Set([view.own, other]);
-      const result = await callView(await tokenFor([...consent]), name);
-      const missing = view.needs.find((toolset) => !consent.has(toolset));
-      if (missing) {
-        expect(result.isError, `${name} with ${[...consent]}`).toBe(true);
-        expect(errorOf(result)).toMatchObject({ code: 'forbidden', message: expect.stringContaining(`toolset ${missing}`) });
-        continue;
+  it.each(Object.keys(VIEWS))(
+    '%s answers only the sections the consent covers, or is refused naming the toolset',
+    async (name) => {
+      const view = VIEWS[name]!;
+      for (const other of TOOLSETS) {
+        const consent = new Set([view.own, other]);
+        const result = await callView(await tokenFor([...consent]), name);
+        const missing = view.needs.find((toolset) => !consent.has(toolset));
+        if (missing) {
+          expect(result.isError, `${name} with ${[...consent]}`).toBe(true);
+          expect(errorOf(result)).toMatchObject({
+            code: 'forbidden',
+            message: expect.stringContaining(`toolset ${missing}`),
+          });
+          continue;
+        }
+        expect(result.isError, `${name} with ${[...consent]}: ${result.content[0]?.text.slice(0, 200)}`).toBeFalsy();
+        const data = result.structuredContent!;
+        for (const path of view.always) expect(has(data, path), `${name} ${path}`).toBe(true);
+        const withheld = Object.fromEntries(
+          Object.entries(view.sections).filter(([, toolset]) => !consent.has(toolset)),
+        );
+        for (const [path, toolset] of Object.entries(view.sections)) {
+          expect(has(data, path), `${name} with ${[...consent]}: ${path}`).toBe(consent.has(toolset));
+        }
+        if (Object.keys(withheld).length) expect(data.withheld).toEqual(withheld);
+        else expect(data).not.toHaveProperty('withheld');
+        // The text a client without structured content reads is the same answer.
+        expect(JSON.parse(result.content[0]!.text)).toEqual(data);
       }
-      expect(result.isError, `${name} with ${[...consent]}: ${result.content[0]?.text.slice(0, 200)}`).toBeFalsy();
-      const data = result.structuredContent!;
-      for (const path of view.always) expect(has(data, path), `${name} ${path}`).toBe(true);
-      const withheld = Object.fromEntries(Object.entries(view.sections).filter(([, toolset]) => !consent.has(toolset)));
-      for (const [path, toolset] of Object.entries(view.sections)) {
-        expect(has(data, path), `${name} with ${[...consent]}: ${path}`).toBe(consent.has(toolset));
-      }
-      if (Object.keys(withheld).length) expect(data.withheld).toEqual(withheld);
-      else expect(data).not.toHaveProperty('withheld');
-      // The text a client without structured content reads is the same answer.
-      expect(JSON.parse(result.content[0]!.text)).toEqual(data);
-    }
-  }, 120_000);
+    },
+    120_000,
+  );
 
   it('refuses a view to a token without its own toolset, naming it', async () => {
     const token = await tokenFor(['prompts']);
     for (const [name, view] of Object.entries(VIEWS)) {
       const result = await callView(token, name);
       expect(result.isError).toBe(true);
-      expect(errorOf(result).message).toContain(`toolset ${view.own}, which this connection's consent does not include`);
+      expect(errorOf(result).message).toContain(
+        `toolset ${view.own}, which this connection's consent does not include`,
+      );
     }
   });
 
@@ -144,9 +168,12 @@ describe('every toolset × view tool', () => {
     expect(errorOf(result)).toMatchObject({ code: 'invalid_parameter', param: 'grantsAnswers' });
   });
 
-  it('the views\' documents (resources/read) hold no workspace data, whatever the consent', async () => {
+  it("the views' documents (resources/read) hold no workspace data, whatever the consent", async () => {
     const token = await tokenFor(['visibility']);
-    const project = (await callView(token, 'view_visibility')).structuredContent!.node as { name: string; brand: string };
+    const project = (await callView(token, 'view_visibility')).structuredContent!.node as {
+      name: string;
+      brand: string;
+    };
     for (const uri of ['ui://signalboard/report', 'ui://signalboard/visibility', 'ui://signalboard/answers']) {
       const text = (await mcp(token, 'resources/read', { uri })).contents[0].text as string;
       expect(text).toMatch(/^<!doctype html>/);

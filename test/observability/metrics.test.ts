@@ -21,7 +21,7 @@ describe('route templates', () => {
 });
 
 describe('request metrics', () => {
-  it('are exposed exactly as prom-client\'s own counter and histogram would expose the same requests', async () => {
+  it("are exposed exactly as prom-client's own counter and histogram would expose the same requests", async () => {
     const requests: [string, string, number, number][] = [
       ['/api/v1/clients', 'GET', 200, 0.0031],
       ['/api/v1/clients', 'GET', 200, 0.001],
@@ -33,17 +33,34 @@ describe('request metrics', () => {
     const metrics = createMetrics();
     const registry = new Registry();
     const buckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
-    const counter = new Counter({ name: 'signalboard_http_requests_total', help: 'HTTP requests by route template, method and status.', labelNames: ['route', 'method', 'status'], registers: [registry] });
-    const histogram = new Histogram({ name: 'signalboard_http_request_duration_seconds', help: 'HTTP request latency by route template and method.', labelNames: ['route', 'method'], buckets, registers: [registry] });
+    const counter = new Counter({
+      name: 'signalboard_http_requests_total',
+      help: 'HTTP requests by route template, method and status.',
+      labelNames: ['route', 'method', 'status'],
+      registers: [registry],
+    });
+    const histogram = new Histogram({
+      name: 'signalboard_http_request_duration_seconds',
+      help: 'HTTP request latency by route template and method.',
+      labelNames: ['route', 'method'],
+      buckets,
+      registers: [registry],
+    });
     for (const [route, method, status, seconds] of requests) {
       metrics.observeRequest(route, method, status, seconds);
       const verb = method === 'BREW' ? 'OTHER' : method;
       counter.inc({ route, method: verb, status: String(status) });
       histogram.observe({ route, method: verb }, seconds);
     }
-    const families = (text: string) => text.split('\n').filter((line) => line.includes('signalboard_http_request')).join('\n');
+    const families = (text: string) =>
+      text
+        .split('\n')
+        .filter((line) => line.includes('signalboard_http_request'))
+        .join('\n');
     expect(families(await metrics.text())).toBe(families(await registry.metrics()));
-    expect(families(await metrics.text())).toContain('signalboard_http_request_duration_seconds_bucket{le="0.005",route="/api/v1/clients",method="GET"} 3');
+    expect(families(await metrics.text())).toContain(
+      'signalboard_http_request_duration_seconds_bucket{le="0.005",route="/api/v1/clients",method="GET"} 3',
+    );
   });
 });
 
@@ -70,7 +87,9 @@ describe('metrics of an app', () => {
     const requestSeries = scrape.split('\n').filter((line) => line.startsWith('signalboard_http_requests_total{'));
     const routes = new Set(requestSeries.map((line) => /route="([^"]+)"/.exec(line)![1]));
     const methods = new Set(requestSeries.map((line) => /method="([^"]+)"/.exec(line)![1]));
-    expect([...routes].sort()).toEqual(['/api/v1/clients', '/api/v1/reports/{id}', '/api/v1/reports/{id}/data', 'other'].sort());
+    expect([...routes].sort()).toEqual(
+      ['/api/v1/clients', '/api/v1/reports/{id}', '/api/v1/reports/{id}/data', 'other'].sort(),
+    );
     expect([...methods].sort()).toEqual(['GET', 'OTHER']);
     expect(requestSeries.length).toBeLessThan(12);
     // The data cache served the second report-data request.
@@ -81,15 +100,27 @@ describe('metrics of an app', () => {
 
   it('count GraphQL operations by the web app\'s operation names; names a caller invents are "other"', async () => {
     const graphql = (query: string) =>
-      t.app.fetch(new Request('http://test.local/graphql', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${keyed.key.secret}` }, body: JSON.stringify({ query }) }));
+      t.app.fetch(
+        new Request('http://test.local/graphql', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${keyed.key.secret}` },
+          body: JSON.stringify({ query }),
+        }),
+      );
     for (let i = 0; i < 50; i++) await graphql(`query Invented${i} { viewer { scopes } }`);
     await graphql('query ClientsOverview { viewer { scopes } }');
     await graphql('query ProjectAnswers { node(id: "nope") { id } }');
-    const series = (await t.app.metrics.text()).split('\n').filter((line) => line.startsWith('signalboard_graphql_operations_total{'));
+    const series = (await t.app.metrics.text())
+      .split('\n')
+      .filter((line) => line.startsWith('signalboard_graphql_operations_total{'));
     expect(series).toHaveLength(3);
     expect(series).toContain('signalboard_graphql_operations_total{operation="ClientsOverview",outcome="ok"} 1');
     expect(series).toContain('signalboard_graphql_operations_total{operation="other",outcome="ok"} 50');
-    expect(series.some((line) => /^signalboard_graphql_operations_total\{operation="ProjectAnswers",outcome="(ok|error)"\} 1$/.test(line))).toBe(true);
+    expect(
+      series.some((line) =>
+        /^signalboard_graphql_operations_total\{operation="ProjectAnswers",outcome="(ok|error)"\} 1$/.test(line),
+      ),
+    ).toBe(true);
   });
 
   it('name MCP tools only from the catalogue', async () => {

@@ -12,7 +12,14 @@ let receiver: OtlpReceiver;
 let t: TestApp;
 let close: () => Promise<void>;
 
-beforeAll(async () => ({ receiver, app: t, close } = await startTracedTestApp({ OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.5' })));
+beforeAll(
+  async () =>
+    ({
+      receiver,
+      app: t,
+      close,
+    } = await startTracedTestApp({ OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.5' })),
+);
 afterAll(() => close?.());
 
 describe('a ratio sampler that ignores callers', () => {

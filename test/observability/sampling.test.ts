@@ -18,18 +18,29 @@ beforeAll(async () => ({ receiver, app: t, close } = await startTracedTestApp({}
 afterAll(() => close?.());
 
 describe('default trace sampling', () => {
-  it('exports about one in a hundred new traces and follows every caller\'s decision', async () => {
+  it("exports about one in a hundred new traces and follows every caller's decision", async () => {
     const { key } = await createKeyedWorkspace(t.database);
-    const traceparent = (index: number, flags: '00' | '01') => `00-${index.toString(16).padStart(8, '0').repeat(4)}-00f067aa0ba902b7-${flags}`;
+    const traceparent = (index: number, flags: '00' | '01') =>
+      `00-${index.toString(16).padStart(8, '0').repeat(4)}-00f067aa0ba902b7-${flags}`;
     for (let index = 1; index <= 20; index++) {
-      for (const flags of ['01', '00'] as const) expect((await t.get('/api/v1/clients', key.secret, { headers: { traceparent: traceparent(flags === '01' ? index : 1000 + index, flags) } })).status).toBe(200);
+      for (const flags of ['01', '00'] as const)
+        expect(
+          (
+            await t.get('/api/v1/clients', key.secret, {
+              headers: { traceparent: traceparent(flags === '01' ? index : 1000 + index, flags) },
+            })
+          ).status,
+        ).toBe(200);
     }
     const unparented = 2_000;
-    for (let index = 0; index < unparented; index++) expect((await t.get('/api/v1/clients', key.secret)).status).toBe(200);
+    for (let index = 0; index < unparented; index++)
+      expect((await t.get('/api/v1/clients', key.secret)).status).toBe(200);
     await tracing.shutdown();
     // Trace ids of the requests' spans, and of the SQL statements' spans.
     const traceIds = receiver.spans.filter((span) => span.name.startsWith('GET ')).map((span) => hexId(span.traceId));
-    const statementTraceIds = receiver.spans.filter((span) => span.name.startsWith('SELECT ')).map((span) => hexId(span.traceId));
+    const statementTraceIds = receiver.spans
+      .filter((span) => span.name.startsWith('SELECT '))
+      .map((span) => hexId(span.traceId));
 
     const callerSampled = Array.from({ length: 20 }, (_, index) => traceparent(index + 1, '01').slice(3, 35));
     const callerUnsampled = Array.from({ length: 20 }, (_, index) => traceparent(1000 + index + 1, '00').slice(3, 35));

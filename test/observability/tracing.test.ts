@@ -32,13 +32,26 @@ const attribute = (span: OtlpSpan, key: string) => {
   return value?.stringValue ?? (value?.intValue !== undefined ? Number(value.intValue) : undefined);
 };
 
-beforeAll(async () => ({ receiver, app: t, close } = await startTracedTestApp({ OTEL_TRACES_SAMPLER: 'parentbased_always_on', OTEL_SERVICE_NAME: 'signalboard-test' })));
+beforeAll(
+  async () =>
+    ({
+      receiver,
+      app: t,
+      close,
+    } = await startTracedTestApp({
+      OTEL_TRACES_SAMPLER: 'parentbased_always_on',
+      OTEL_SERVICE_NAME: 'signalboard-test',
+    })),
+);
 afterAll(() => close?.());
 
 describe('tracing', () => {
   it('log lines written inside a span name its trace', async () => {
     const lines: string[] = [];
-    const logger = createLogger({ LOG_LEVEL: 'info' }, new Writable({ write: (chunk, _encoding, done) => (lines.push(String(chunk)), done()) }));
+    const logger = createLogger(
+      { LOG_LEVEL: 'info' },
+      new Writable({ write: (chunk, _encoding, done) => (lines.push(String(chunk)), done()) }),
+    );
     logger.info('outside');
     const traceId = await inSpan(
       'work',
@@ -55,9 +68,15 @@ describe('tracing', () => {
 
   it('calls we make carry the trace on (traceparent), in a client span', async () => {
     let traceparent: string | undefined;
-    const target = await listenOnLoopback(http.createServer((req, res) => ((traceparent = req.headers.traceparent as string | undefined), res.end('ok'))));
+    const target = await listenOnLoopback(
+      http.createServer((req, res) => ((traceparent = req.headers.traceparent as string | undefined), res.end('ok'))),
+    );
     try {
-      const fetchOut = createOutboundFetch({ policy: { allowHttp: true, allowPrivate: true }, timeoutMs: 2_000, maxBytes: 1_024 });
+      const fetchOut = createOutboundFetch({
+        policy: { allowHttp: true, allowPrivate: true },
+        timeoutMs: 2_000,
+        maxBytes: 1_024,
+      });
       const traceId = await inSpan(
         'caller',
         {},
@@ -79,10 +98,17 @@ describe('tracing', () => {
     const served = await listen(t.app);
     try {
       const browser = await signIn(t.app, keyed.ownerEmail);
-      const client = await connectMcp(served.baseUrl, new TestOAuthProvider({ cookie: browser.cookie, workspaceId: keyed.workspace.id }));
+      const client = await connectMcp(
+        served.baseUrl,
+        new TestOAuthProvider({ cookie: browser.cookie, workspaceId: keyed.workspace.id }),
+      );
       const callerTrace = '0af7651916cd43dd8448eb211c80319c';
       const callerSpan = 'b7ad6b7169203331';
-      const result = await client.callTool({ name: 'whoami', arguments: {}, _meta: { traceparent: `00-${callerTrace}-${callerSpan}-01` } });
+      const result = await client.callTool({
+        name: 'whoami',
+        arguments: {},
+        _meta: { traceparent: `00-${callerTrace}-${callerSpan}-01` },
+      });
       expect(result.isError).toBeFalsy();
       await client.close();
       await tracing.flush();
@@ -91,7 +117,11 @@ describe('tracing', () => {
       expect([hexId(tool!.traceId), hexId(tool!.parentSpanId!)]).toEqual([callerTrace, callerSpan]);
       expect(attribute(tool!, 'gen_ai.tool.name')).toBe('whoami');
       // Its SQL is in the caller's trace too, under the tool's span.
-      expect(receiver.spans.some((span) => span.name.startsWith('SELECT ') && hexId(span.parentSpanId ?? '') === hexId(tool!.spanId))).toBe(true);
+      expect(
+        receiver.spans.some(
+          (span) => span.name.startsWith('SELECT ') && hexId(span.parentSpanId ?? '') === hexId(tool!.spanId),
+        ),
+      ).toBe(true);
     } finally {
       await served.close();
     }
@@ -101,10 +131,19 @@ describe('tracing', () => {
     const keyed = await createKeyedWorkspace(t.database);
     const { box } = t;
     const hook = await startReceiver();
-    const endpoint = await createEndpoint({ prisma: t.database.prisma, pool: t.database.pool, box, policy: { allowHttp: true, allowPrivate: true } }, { workspaceId: keyed.workspace.id, url: hook.url, eventTypes: ['scan.completed'], actor: OPERATOR });
+    const endpoint = await createEndpoint(
+      { prisma: t.database.prisma, pool: t.database.pool, box, policy: { allowHttp: true, allowPrivate: true } },
+      { workspaceId: keyed.workspace.id, url: hook.url, eventTypes: ['scan.completed'], actor: OPERATOR },
+    );
     hook.secrets = [endpoint.secret];
     const config = parseConfig({ WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
-    const worker = createDeliveryWorker({ databaseUrl: t.url, prisma: t.database.prisma, box, config, logger: pino({ level: 'silent' }) });
+    const worker = createDeliveryWorker({
+      databaseUrl: t.url,
+      prisma: t.database.prisma,
+      box,
+      config,
+      logger: pino({ level: 'silent' }),
+    });
     await worker.start();
     try {
       const client = await t.database.pool.connect();
@@ -121,7 +160,7 @@ describe('tracing', () => {
       const attempt = await waitFor(async () => {
         await tracing.flush();
         return receiver.spans.find((span) => span.name === 'POST webhook' && hexId(span.spanId) === spanId);
-      }, 'the attempt\'s span');
+      }, "the attempt's span");
       expect(hexId(attempt.traceId)).toBe(traceId);
       expect(attempt.parentSpanId ? hexId(attempt.parentSpanId) : '').toBe('');
       expect(attribute(attempt, 'signalboard.event_id')).toBe(delivery!.id);
@@ -131,14 +170,22 @@ describe('tracing', () => {
     }
   });
 
-  it('a v1 request joins the caller\'s trace; its SQL statements are child spans named by their declaration', async () => {
+  it("a v1 request joins the caller's trace; its SQL statements are child spans named by their declaration", async () => {
     const keyed = await createKeyedWorkspace(t.database);
     await seedWorkspace(t.database.prisma, t.database.pool, { workspaceId: keyed.workspace.id, days: 10, clients: 1 });
     const callerTrace = '4bf92f3577b34da6a3ce929d0e0e4736';
     const callerSpan = '00f067aa0ba902b7';
-    const response = await t.get('/api/v1/clients', keyed.key.secret, { headers: { traceparent: `00-${callerTrace}-${callerSpan}-01` } });
+    const response = await t.get('/api/v1/clients', keyed.key.secret, {
+      headers: { traceparent: `00-${callerTrace}-${callerSpan}-01` },
+    });
     expect(response.status).toBe(200);
-    const graphql = await t.app.fetch(new Request('http://test.local/graphql', { method: 'POST', headers: { authorization: `Bearer ${keyed.key.secret}`, 'content-type': 'application/json' }, body: JSON.stringify({ query: 'query WhoAmI { viewer { scopes } }' }) }));
+    const graphql = await t.app.fetch(
+      new Request('http://test.local/graphql', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${keyed.key.secret}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'query WhoAmI { viewer { scopes } }' }),
+      }),
+    );
     expect(graphql.status).toBe(200);
     await tracing.shutdown();
     const graphqlSpan = receiver.spans.find((span) => span.name === 'POST /graphql');

@@ -14,7 +14,9 @@ describe('metric catalog', () => {
     const neutral = new Set(['cost', 'position_weighted']);
     for (const provider of PROVIDERS) {
       for (const [name, metric] of Object.entries(catalog[provider].metrics)) {
-        expect(metric.direction, `${provider}.${name}`).toBe(lower.has(name) ? 'lower' : neutral.has(name) ? 'neutral' : 'higher');
+        expect(metric.direction, `${provider}.${name}`).toBe(
+          lower.has(name) ? 'lower' : neutral.has(name) ? 'neutral' : 'higher',
+        );
       }
     }
   });
@@ -31,7 +33,11 @@ describe('metric catalog', () => {
   });
 
   it('has a fact column for every base metric', () => {
-    const base = PROVIDERS.flatMap((provider) => Object.entries(catalog[provider].metrics).filter(([, metric]) => metric.kind === 'base').map(([name]) => name));
+    const base = PROVIDERS.flatMap((provider) =>
+      Object.entries(catalog[provider].metrics)
+        .filter(([, metric]) => metric.kind === 'base')
+        .map(([name]) => name),
+    );
     expect(base.length).toBeGreaterThanOrEqual(PROVIDERS.length);
     for (const name of base) expect(METRIC_COLUMNS).toContain(name);
   });

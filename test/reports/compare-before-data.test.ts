@@ -19,13 +19,24 @@ beforeAll(async () => {
   t = await createTestApp({ INGEST_TOKEN: 'x'.repeat(40) });
   const keyed = await createKeyedWorkspace(t.database, { timezone: 'UTC' });
   key = keyed.key.secret;
-  const client = await t.database.prisma.client.create({ data: { id: newId('client'), workspaceId: keyed.workspace.id, name: 'New Customer Ltd' } });
+  const client = await t.database.prisma.client.create({
+    data: { id: newId('client'), workspaceId: keyed.workspace.id, name: 'New Customer Ltd' },
+  });
   const lines = Array.from({ length: DAYS }, (_, index) => {
     const day = index + 1;
-    const metrics = { clicks: clicksOn(day), impressions: 10 * clicksOn(day), ...(day > DAYS - WITHOUT_COST ? {} : { cost: 2 * clicksOn(day) }) };
-    return [{}, { dimension: { campaign: 'Brand' } }].map((dimension) => JSON.stringify({ client: client.id, provider: 'google_ads', date: addDays(today, -day), ...dimension, metrics }));
+    const metrics = {
+      clicks: clicksOn(day),
+      impressions: 10 * clicksOn(day),
+      ...(day > DAYS - WITHOUT_COST ? {} : { cost: 2 * clicksOn(day) }),
+    };
+    return [{}, { dimension: { campaign: 'Brand' } }].map((dimension) =>
+      JSON.stringify({ client: client.id, provider: 'google_ads', date: addDays(today, -day), ...dimension, metrics }),
+    );
   }).flat();
-  expect(await ingest(t.database.pool, 'metrics', lines.join('\n'))).toMatchObject({ accepted: lines.length, rejected: 0 });
+  expect(await ingest(t.database.pool, 'metrics', lines.join('\n'))).toMatchObject({
+    accepted: lines.length,
+    rejected: 0,
+  });
   const report = await t.database.prisma.report.create({
     data: {
       id: newId('report'),
@@ -35,8 +46,22 @@ beforeAll(async () => {
       definition: {
         widgets: [
           { id: 'k', type: 'kpi', title: 'KPIs', provider: 'google_ads', metrics: ['clicks', 'cost', 'ctr', 'cpc'] },
-          { id: 'daily', type: 'line_chart', title: 'Daily', provider: 'google_ads', metrics: ['clicks'], granularity: 'day' },
-          { id: 'campaigns', type: 'table', title: 'Campaigns', provider: 'google_ads', metrics: ['clicks', 'cost'], dimension: 'campaign' },
+          {
+            id: 'daily',
+            type: 'line_chart',
+            title: 'Daily',
+            provider: 'google_ads',
+            metrics: ['clicks'],
+            granularity: 'day',
+          },
+          {
+            id: 'campaigns',
+            type: 'table',
+            title: 'Campaigns',
+            provider: 'google_ads',
+            metrics: ['clicks', 'cost'],
+            dimension: 'campaign',
+          },
         ],
         dateConfig: { datePreset: 'last_30_days', comparePreset: 'previous_year', timezone: 'UTC' },
       },
@@ -51,17 +76,28 @@ const reportData = async (query: string) => {
   expect(response.status).toBe(200);
   return (await json(response)).data;
 };
-const kpi = (data: { kpis: { metric: string }[] }, metric: string) => data.kpis.find((entry) => entry.metric === metric);
-const sumOfClicks = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, index) => clicksOn(from + index)).reduce((a, b) => a + b, 0);
+const kpi = (data: { kpis: { metric: string }[] }, metric: string) =>
+  data.kpis.find((entry) => entry.metric === metric);
+const sumOfClicks = (from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, index) => clicksOn(from + index)).reduce((a, b) => a + b, 0);
 
 describe('report data compared with a period before the data', () => {
   it('gives previous values of null, never 0, in KPIs, chart points and tables', async () => {
     const data = await reportData('datePreset=last_30_days&comparePreset=previous_year');
     expect(data.compareRange.to < addDays(today, -DAYS)).toBe(true);
     expect(kpi(data, 'clicks')).toMatchObject({ value: sumOfClicks(1, 30), previousValue: null, change: null });
-    expect(data.kpis.map((entry: { previousValue: number | null }) => entry.previousValue)).toEqual([null, null, null, null]);
-    expect(data.charts[0].series[0].points.filter((point: { previousValue: number | null }) => point.previousValue !== null)).toEqual([]);
-    expect(data.tables[0].rows).toEqual([{ dimensionValue: 'Brand', values: [sumOfClicks(1, 30), 2 * sumOfClicks(1, 30)], previousValues: [null, null] }]);
+    expect(data.kpis.map((entry: { previousValue: number | null }) => entry.previousValue)).toEqual([
+      null,
+      null,
+      null,
+      null,
+    ]);
+    expect(
+      data.charts[0].series[0].points.filter((point: { previousValue: number | null }) => point.previousValue !== null),
+    ).toEqual([]);
+    expect(data.tables[0].rows).toEqual([
+      { dimensionValue: 'Brand', values: [sumOfClicks(1, 30), 2 * sumOfClicks(1, 30)], previousValues: [null, null] },
+    ]);
     expect(data.tables[0].totals.previousValues).toEqual([null, null]);
   });
 
@@ -75,7 +111,13 @@ describe('report data compared with a period before the data', () => {
     const points: { date: string; previousValue: number | null }[] = data.charts[0].series[0].points;
     // Point i compares with the i-th day of the previous range; those before the first fact have nothing.
     const previousOf = (index: number) => addDays(data.compareRange.from, index);
-    points.forEach((point, index) => expect(point.previousValue, point.date).toBe(previousOf(index) < addDays(today, -DAYS) ? null : clicksOn(Math.round((Date.parse(today) - Date.parse(previousOf(index))) / 86_400_000))));
+    points.forEach((point, index) =>
+      expect(point.previousValue, point.date).toBe(
+        previousOf(index) < addDays(today, -DAYS)
+          ? null
+          : clicksOn(Math.round((Date.parse(today) - Date.parse(previousOf(index))) / 86_400_000)),
+      ),
+    );
     expect(points.filter((point) => point.previousValue === null)).toHaveLength(15);
     expect(data.tables[0].rows[0].previousValues).toEqual([sumOfClicks(31, DAYS), null]);
   });

@@ -41,13 +41,22 @@ describe('date presets', () => {
   });
 
   it('previous_period has the same length immediately before', () => {
-    expect(resolveComparePreset('previous_period', { from: '2026-11-11', to: '2026-11-17' })).toEqual({ from: '2026-11-04', to: '2026-11-10' });
-    expect(resolveComparePreset('previous_period', { from: '2024-03-01', to: '2024-03-31' })).toEqual({ from: '2024-01-30', to: '2024-02-29' });
+    expect(resolveComparePreset('previous_period', { from: '2026-11-11', to: '2026-11-17' })).toEqual({
+      from: '2026-11-04',
+      to: '2026-11-10',
+    });
+    expect(resolveComparePreset('previous_period', { from: '2024-03-01', to: '2024-03-31' })).toEqual({
+      from: '2024-01-30',
+      to: '2024-02-29',
+    });
     expect(resolveComparePreset('none', { from: '2026-11-11', to: '2026-11-17' })).toBeNull();
   });
 
   it('previous_year keeps calendar dates and maps 29 February to 28 February', () => {
-    expect(resolveComparePreset('previous_year', { from: '2024-02-01', to: '2024-02-29' })).toEqual({ from: '2023-02-01', to: '2023-02-28' });
+    expect(resolveComparePreset('previous_year', { from: '2024-02-01', to: '2024-02-29' })).toEqual({
+      from: '2023-02-01',
+      to: '2023-02-28',
+    });
     expect(addYears('2024-02-29', -1)).toBe('2023-02-28');
     expect(addYears('2026-12-31', -1)).toBe('2025-12-31');
   });
@@ -60,17 +69,33 @@ describe('date presets', () => {
     // 23:59 in Auckland is still the same local day.
     const lateInAuckland = new Date('2026-11-18T10:59:00Z'); // NZDT = UTC+13 → 23:59 on the 18th
     expect(todayIn('Pacific/Auckland', lateInAuckland)).toBe('2026-11-18');
-    expect(resolveDatePreset('today', todayIn('Pacific/Auckland', lateInAuckland))).toEqual({ from: '2026-11-18', to: '2026-11-18' });
+    expect(resolveDatePreset('today', todayIn('Pacific/Auckland', lateInAuckland))).toEqual({
+      from: '2026-11-18',
+      to: '2026-11-18',
+    });
   });
 
   it('validates calendar dates strictly', () => {
     expect(isCivilDate('2024-02-29')).toBe(true);
-    for (const bad of ['2023-02-29', '2026-13-01', '2026-1-01', '20261101', '2026-11-01T00:00:00Z', '', ' 2026-11-01']) expect(isCivilDate(bad)).toBe(false);
+    for (const bad of ['2023-02-29', '2026-13-01', '2026-1-01', '20261101', '2026-11-01T00:00:00Z', '', ' 2026-11-01'])
+      expect(isCivilDate(bad)).toBe(false);
   });
 
   it('lists every bucket of a range, including ones without data', () => {
-    expect(bucketsOf({ from: '2026-11-11', to: '2026-11-24' }, 'week')).toEqual(['2026-11-09', '2026-11-16', '2026-11-23']);
-    expect(bucketsOf({ from: '2026-01-31', to: '2026-03-01' }, 'month')).toEqual(['2026-01-01', '2026-02-01', '2026-03-01']);
-    expect(bucketsOf({ from: '2026-11-01', to: '2026-11-03' }, 'day')).toEqual(['2026-11-01', '2026-11-02', '2026-11-03']);
+    expect(bucketsOf({ from: '2026-11-11', to: '2026-11-24' }, 'week')).toEqual([
+      '2026-11-09',
+      '2026-11-16',
+      '2026-11-23',
+    ]);
+    expect(bucketsOf({ from: '2026-01-31', to: '2026-03-01' }, 'month')).toEqual([
+      '2026-01-01',
+      '2026-02-01',
+      '2026-03-01',
+    ]);
+    expect(bucketsOf({ from: '2026-11-01', to: '2026-11-03' }, 'day')).toEqual([
+      '2026-11-01',
+      '2026-11-02',
+      '2026-11-03',
+    ]);
   });
 });

@@ -32,7 +32,8 @@ let apiBase: string;
 /** Each operation's concrete paths, path ids taken from the lists, as a user fills them in. */
 const pathsOf = new Map<Operation, string[]>();
 
-const get = (pathAndQuery: string) => fetch(`${apiBase}${pathAndQuery}`, { headers: { authorization: `Bearer ${key}` } });
+const get = (pathAndQuery: string) =>
+  fetch(`${apiBase}${pathAndQuery}`, { headers: { authorization: `Bearer ${key}` } });
 
 async function listIds(listPath: string): Promise<string[]> {
   const response = await get(listPath);
@@ -75,8 +76,18 @@ describe('Postman: openapi-to-postmanv2, then newman with only the bearer token 
     const report = path.join(dir, 'newman.json');
     await run(bin('openapi2postmanv2'), ['-s', path.join(dir, 'openapi.json'), '-o', collection]);
     // newman exits non-zero when a request fails; the report says which and why.
-    await run(bin('newman'), ['run', collection, '--env-var', `bearerToken=${key}`, '--reporters', 'json', '--reporter-json-export', report]).catch(() => undefined);
-    const executions = (JSON.parse(readFileSync(report, 'utf8')) as { run: { executions: NewmanExecution[] } }).run.executions;
+    await run(bin('newman'), [
+      'run',
+      collection,
+      '--env-var',
+      `bearerToken=${key}`,
+      '--reporters',
+      'json',
+      '--reporter-json-export',
+      report,
+    ]).catch(() => undefined);
+    const executions = (JSON.parse(readFileSync(report, 'utf8')) as { run: { executions: NewmanExecution[] } }).run
+      .executions;
     const described = executions.map((execution) => {
       const query = (execution.request.url.query ?? []).map((pair) => `${pair.key}=${pair.value ?? ''}`).join('&');
       const outcome = execution.response?.code ?? execution.requestError?.message ?? 'no answer';
@@ -92,18 +103,24 @@ describe('Postman: openapi-to-postmanv2, then newman with only the bearer token 
 });
 
 describe('ChatGPT GPT Actions: what an imported document and its answers must fit', () => {
-  it('keeps every summary, description and parameter description within the importer\'s lengths', () => {
+  it("keeps every summary, description and parameter description within the importer's lengths", () => {
     const tooLong = operations.flatMap((operation) => [
       ...((operation.summary ?? '').length > GPT.summary ? [`${operation.operationId} summary`] : []),
       ...((operation.description ?? '').length > GPT.description ? [`${operation.operationId} description`] : []),
-      ...operation.parameters.filter((parameter) => (parameter.description ?? '').length > GPT.parameterDescription).map((parameter) => `${operation.operationId} ${parameter.name}`),
+      ...operation.parameters
+        .filter((parameter) => (parameter.description ?? '').length > GPT.parameterDescription)
+        .map((parameter) => `${operation.operationId} ${parameter.name}`),
     ]);
     expect(tooLong).toEqual([]);
     expect(operations.every((operation) => operation.operationId && operation.summary)).toBe(true);
   });
 
   it('declares no header parameters and one security scheme (actions send no custom headers)', () => {
-    const headers = operations.flatMap((operation) => operation.parameters.filter((parameter) => parameter.in === 'header').map((parameter) => `${operation.operationId}: ${parameter.name}`));
+    const headers = operations.flatMap((operation) =>
+      operation.parameters
+        .filter((parameter) => parameter.in === 'header')
+        .map((parameter) => `${operation.operationId}: ${parameter.name}`),
+    );
     expect(headers).toEqual([]);
     expect(Object.keys(document.components.securitySchemes)).toHaveLength(1);
   });
@@ -127,7 +144,7 @@ describe('form-based tools: a field left empty is sent as name=', () => {
   async function digest(response: Response): Promise<string> {
     const hash = createHash('sha256');
     const reader = response.body!.getReader();
-    for (let left = 256 * 1024; left > 0; ) {
+    for (let left = 256 * 1024; left > 0;) {
       const { done, value } = await reader.read();
       if (done) break;
       hash.update(value.subarray(0, left));
@@ -146,7 +163,8 @@ describe('form-based tools: a field left empty is sent as name=', () => {
       for (const parameter of operation.parameters.filter((candidate) => candidate.in === 'query')) {
         const empty = await get(`${concrete}?${encodeURIComponent(parameter.name)}=`);
         const actual = { status: empty.status, body: await digest(empty) };
-        if (actual.status !== expected.status || actual.body !== expected.body) differing.push(`${concrete}?${parameter.name}= → ${actual.status} (absent: ${expected.status})`);
+        if (actual.status !== expected.status || actual.body !== expected.body)
+          differing.push(`${concrete}?${parameter.name}= → ${actual.status} (absent: ${expected.status})`);
       }
     }
     expect(differing).toEqual([]);
@@ -155,19 +173,41 @@ describe('form-based tools: a field left empty is sent as name=', () => {
 
 describe('a TypeScript client generated with openapi-typescript, called through openapi-fetch', () => {
   it('compiles and runs the example of docs/clients.md: every answer without the brand, page by page, and an export as text', async () => {
-    const examples = fencedBlocks(readFileSync(path.join(root, 'docs/clients.md'), 'utf8')).filter((block) => block.info === 'ts');
+    const examples = fencedBlocks(readFileSync(path.join(root, 'docs/clients.md'), 'utf8')).filter(
+      (block) => block.info === 'ts',
+    );
     expect(examples, 'docs/clients.md has one TypeScript example').toHaveLength(1);
     writeFileSync(path.join(dir, 'example.mts'), examples[0]!.code);
     // The command docs/clients.md gives, on the URL a reader would use.
-    await run(bin('openapi-typescript'), [`${server.baseUrl}/api/v1/openapi.json`, '-o', path.join(dir, 'signalboard-v1.ts')]);
-    const flags = ['--noEmit', '--strict', '--skipLibCheck', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext'];
+    await run(bin('openapi-typescript'), [
+      `${server.baseUrl}/api/v1/openapi.json`,
+      '-o',
+      path.join(dir, 'signalboard-v1.ts'),
+    ]);
+    const flags = [
+      '--noEmit',
+      '--strict',
+      '--skipLibCheck',
+      '--target',
+      'es2022',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+    ];
     await run(bin('tsc'), [...flags, path.join(dir, 'example.mts')]).catch((error: { stdout: string }) => {
       throw new Error(`the example does not compile:\n${error.stdout}`);
     });
-    const { stdout } = await run(bin('tsx'), [path.join(dir, 'example.mts')], { env: { ...process.env, BASE_URL: server.baseUrl, SIGNALBOARD_KEY: key } });
+    const { stdout } = await run(bin('tsx'), [path.join(dir, 'example.mts')], {
+      env: { ...process.env, BASE_URL: server.baseUrl, SIGNALBOARD_KEY: key },
+    });
     const projectId = (await listIds('/ai-visibility/projects'))[0]!;
-    const unnamed = (await (await get(`/ai-visibility/projects/${projectId}/answers?mentioned=false&limit=1`)).json()) as { meta: { total: number } };
+    const unnamed = (await (
+      await get(`/ai-visibility/projects/${projectId}/answers?mentioned=false&limit=1`)
+    ).json()) as { meta: { total: number } };
     expect(unnamed.meta.total).toBeGreaterThan(500);
-    expect(stdout.trim()).toMatch(new RegExp(`^${unnamed.meta.total} answers without the brand; sources\\.csv: [1-9]\\d* characters$`));
+    expect(stdout.trim()).toMatch(
+      new RegExp(`^${unnamed.meta.total} answers without the brand; sources\\.csv: [1-9]\\d* characters$`),
+    );
   }, 120_000);
 });

@@ -9,7 +9,9 @@ import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../supp
 
 // zlib as it is, with its compressions counted.
 const calls = vi.hoisted(() => ({ brotliCompress: 0, brotliCompressSync: 0, gzip: 0, gzipSync: 0 }));
-vi.mock('node:zlib', async (importOriginal) => (await import('../support/counted-zlib.js')).countedZlib(await importOriginal(), calls));
+vi.mock('node:zlib', async (importOriginal) =>
+  (await import('../support/counted-zlib.js')).countedZlib(await importOriginal(), calls),
+);
 const compressions = () => ({ br: calls.brotliCompress + calls.brotliCompressSync, gzip: calls.gzip + calls.gzipSync });
 
 let t: TestApp;
@@ -53,7 +55,9 @@ describe('ETag and If-None-Match', () => {
 
   it('never answers 304 to an error, and an unknown ETag gets the full body', async () => {
     const { key } = await createKeyedWorkspace(t.database);
-    const missing = await t.get('/api/v1/reports/rep_00000000000000000000', key.secret, { headers: { 'if-none-match': '*' } });
+    const missing = await t.get('/api/v1/reports/rep_00000000000000000000', key.secret, {
+      headers: { 'if-none-match': '*' },
+    });
     expect(missing.status).toBe(404);
     const other = await t.get('/api/v1/clients', key.secret, { headers: { 'if-none-match': '"nope"' } });
     expect(other.status).toBe(200);
@@ -61,7 +65,9 @@ describe('ETag and If-None-Match', () => {
 
   it('covers the OpenAPI document too', async () => {
     const first = await t.get('/api/v1/openapi.json');
-    const again = await t.get('/api/v1/openapi.json', undefined, { headers: { 'if-none-match': first.headers.get('etag')! } });
+    const again = await t.get('/api/v1/openapi.json', undefined, {
+      headers: { 'if-none-match': first.headers.get('etag')! },
+    });
     expect(again.status).toBe(304);
   });
 });
@@ -75,9 +81,14 @@ async function reportDataOfSeededWorkspace(datePreset: string) {
 }
 
 describe('kept definitions', () => {
-  const lookups = async (result: 'hit' | 'miss') => Number(new RegExp(`^signalboard_data_cache_lookups\\{result="${result}"\\} (\\d+)$`, 'm').exec(await t.app.metrics.text())![1]);
+  const lookups = async (result: 'hit' | 'miss') =>
+    Number(
+      new RegExp(`^signalboard_data_cache_lookups\\{result="${result}"\\} (\\d+)$`, 'm').exec(
+        await t.app.metrics.text(),
+      )![1],
+    );
 
-  it('serves a report\'s definition from its kept body until the report is edited or archived, and never to another workspace', async () => {
+  it("serves a report's definition from its kept body until the report is edited or archived, and never to another workspace", async () => {
     const { workspace, key } = await createKeyedWorkspace(t.database);
     await seedWorkspace(t.database.prisma, t.database.pool, { workspaceId: workspace.id, days: 1, clients: 1 });
     const [report] = (await json(await t.get('/api/v1/reports', key.secret))).data;
@@ -125,7 +136,9 @@ describe('compression', () => {
     expect((await promisify(gunzip)(Buffer.from(await gz.arrayBuffer()))).toString()).toBe(text);
 
     // The compressed variant's ETag revalidates as well.
-    const revalidated = await t.get(path, key.secret, { headers: { 'accept-encoding': 'br', 'if-none-match': br.headers.get('etag')! } });
+    const revalidated = await t.get(path, key.secret, {
+      headers: { 'accept-encoding': 'br', 'if-none-match': br.headers.get('etag')! },
+    });
     expect(revalidated.status).toBe(304);
 
     const empty = await createKeyedWorkspace(t.database);
@@ -136,10 +149,11 @@ describe('compression', () => {
 });
 
 describe('compression of kept bodies', () => {
-  it('compresses a cached body once per coding and counts its encodings in the cache\'s bytes', async () => {
+  it("compresses a cached body once per coding and counts its encodings in the cache's bytes", async () => {
     const { key, path } = await reportDataOfSeededWorkspace('last_30_days');
     const cacheBytes = async () => Number(/^signalboard_data_cache_bytes (\d+)$/m.exec(await t.app.metrics.text())![1]);
-    const poll = async (coding: string) => Buffer.from(await (await t.get(path, key.secret, { headers: { 'accept-encoding': coding } })).arrayBuffer());
+    const poll = async (coding: string) =>
+      Buffer.from(await (await t.get(path, key.secret, { headers: { 'accept-encoding': coding } })).arrayBuffer());
 
     await poll('identity');
     const before = compressions();

@@ -41,7 +41,13 @@ describe('GET /api/v1/clients', () => {
   it('lists clients newest first with providers and report counts, complete under the cap', async () => {
     const { response, body } = await getValid('/api/v1/clients', '/clients');
     expect(body.meta).toEqual({ total: 2, truncated: false });
-    expect(body.data[0]).toEqual({ id: expect.stringMatching(/^cli_/), name: expect.any(String), connectedProviders: expect.arrayContaining(['google_analytics']), reportCount: 2, createdAt: expect.any(String) });
+    expect(body.data[0]).toEqual({
+      id: expect.stringMatching(/^cli_/),
+      name: expect.any(String),
+      connectedProviders: expect.arrayContaining(['google_analytics']),
+      reportCount: 2,
+      createdAt: expect.any(String),
+    });
     expect(Date.parse(body.data[0].createdAt)).toBeGreaterThan(Date.parse(body.data[1].createdAt));
     // Timestamps leave as RFC 3339 at UTC with milliseconds, the instant stored.
     const stored = await t.database.prisma.client.findUniqueOrThrow({ where: { id: body.data[0].id } });
@@ -71,7 +77,9 @@ describe('GET /api/v1/reports', () => {
   it('refuses a malformed or repeated clientId with 400 naming the parameter', async () => {
     const { body } = await getValid('/api/v1/reports?clientId=42', '/reports', 400);
     expect(body.error).toMatchObject({ code: 'invalid_parameter', param: 'clientId' });
-    expect((await getValid(`/api/v1/reports?clientId=${clientId}&clientId=${clientId}`, '/reports', 400)).body.error.param).toBe('clientId');
+    expect(
+      (await getValid(`/api/v1/reports?clientId=${clientId}&clientId=${clientId}`, '/reports', 400)).body.error.param,
+    ).toBe('clientId');
   });
 
   it('ignores unknown parameters', async () => {
@@ -85,12 +93,21 @@ describe('GET /api/v1/reports/{id}', () => {
     expect(body.meta).toEqual({});
     expect(body.data.id).toBe(reportId);
     expect(body.data.definition.widgets.length).toBeGreaterThan(0);
-    expect(body.data.definition.dateConfig).toEqual({ datePreset: expect.any(String), comparePreset: expect.any(String), timezone: 'UTC' });
+    expect(body.data.definition.dateConfig).toEqual({
+      datePreset: expect.any(String),
+      comparePreset: expect.any(String),
+      timezone: 'UTC',
+    });
   });
 
   it('answers 400 for a malformed id and 404 for an unknown one', async () => {
-    expect((await getValid('/api/v1/reports/nope', '/reports/{id}', 400)).body.error).toMatchObject({ code: 'invalid_parameter', param: 'id' });
-    expect((await getValid('/api/v1/reports/rep_AAAAAAAAAAAAAAAAAAAA', '/reports/{id}', 404)).body.error.code).toBe('not_found');
+    expect((await getValid('/api/v1/reports/nope', '/reports/{id}', 400)).body.error).toMatchObject({
+      code: 'invalid_parameter',
+      param: 'id',
+    });
+    expect((await getValid('/api/v1/reports/rep_AAAAAAAAAAAAAAAAAAAA', '/reports/{id}', 404)).body.error.code).toBe(
+      'not_found',
+    );
     // Escapes that are not UTF-8 are refused before any route, as at every door (http/request-path.ts).
     expect((await getValid('/api/v1/reports/%E0%A4%A', '/reports/{id}', 400)).body.error.code).toBe('bad_request');
   });
@@ -101,7 +118,10 @@ describe('GET /api/v1/reports/{id}/data', () => {
     // "Yesterday" on both sides of the request: a run across midnight (UTC) sees either day.
     const yesterday = () => new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
     const before = yesterday();
-    const { body } = await getValid(`/api/v1/reports/${reportId}/data?datePreset=last_7_days&comparePreset=previous_period`, '/reports/{id}/data');
+    const { body } = await getValid(
+      `/api/v1/reports/${reportId}/data?datePreset=last_7_days&comparePreset=previous_period`,
+      '/reports/{id}/data',
+    );
     const data = body.data;
     expect(data.reportId).toBe(reportId);
     expect(data.timezone).toBe('UTC');
@@ -113,15 +133,23 @@ describe('GET /api/v1/reports/{id}/data', () => {
     expect(data.tables.length).toBeGreaterThan(0);
   });
 
-  it('uses the report\'s dateConfig when no preset is given, and none means no comparison', async () => {
+  it("uses the report's dateConfig when no preset is given, and none means no comparison", async () => {
     const { body } = await getValid(`/api/v1/reports/${reportId}/data?comparePreset=none`, '/reports/{id}/data');
     expect(body.data.compareRange).toBeNull();
     expect(body.data.kpis.length).toBeGreaterThan(0);
-    expect(body.data.kpis.every((k: { previousValue: unknown; change: unknown }) => k.previousValue === null && k.change === null)).toBe(true);
+    expect(
+      body.data.kpis.every(
+        (k: { previousValue: unknown; change: unknown }) => k.previousValue === null && k.change === null,
+      ),
+    ).toBe(true);
   });
 
   it('refuses an unknown preset, listing the allowed values', async () => {
-    const { body } = await getValid(`/api/v1/reports/${reportId}/data?datePreset=last_8_days`, '/reports/{id}/data', 400);
+    const { body } = await getValid(
+      `/api/v1/reports/${reportId}/data?datePreset=last_8_days`,
+      '/reports/{id}/data',
+      400,
+    );
     expect(body.error.param).toBe('datePreset');
     expect(body.error.message).toContain('last_7_days');
   });
@@ -131,33 +159,73 @@ describe('GET /api/v1/ai-visibility/projects', () => {
   it('lists projects with their fields and filters by client', async () => {
     const { body } = await getValid('/api/v1/ai-visibility/projects', '/ai-visibility/projects');
     expect(body.meta).toEqual({ total: 1, truncated: false });
-    expect(body.data[0]).toMatchObject({ id: projectId, brand: expect.any(String), competitors: expect.any(Array), models: expect.any(Array), locales: expect.any(Array) });
-    const none = await getValid('/api/v1/ai-visibility/projects?clientId=cli_AAAAAAAAAAAAAAAAAAAA', '/ai-visibility/projects');
+    expect(body.data[0]).toMatchObject({
+      id: projectId,
+      brand: expect.any(String),
+      competitors: expect.any(Array),
+      models: expect.any(Array),
+      locales: expect.any(Array),
+    });
+    const none = await getValid(
+      '/api/v1/ai-visibility/projects?clientId=cli_AAAAAAAAAAAAAAAAAAAA',
+      '/ai-visibility/projects',
+    );
     expect(none.body.meta.total).toBe(0);
   });
 });
 
 describe('GET /api/v1/ai-visibility/projects/{id}/metrics', () => {
   it('caps rows but keeps totals over the whole range', async () => {
-    const { body } = await getValid(`/api/v1/ai-visibility/projects/${projectId}/metrics`, '/ai-visibility/projects/{id}/metrics');
+    const { body } = await getValid(
+      `/api/v1/ai-visibility/projects/${projectId}/metrics`,
+      '/ai-visibility/projects/{id}/metrics',
+    );
     expect(body.data.rows).toHaveLength(5);
     expect(body.meta.truncated).toBe(true);
     expect(body.meta.total).toBeGreaterThan(5);
-    const totalRuns = body.data.totals.reduce((sum: number, locale: { totalRuns: number }) => sum + locale.totalRuns, 0);
+    const totalRuns = body.data.totals.reduce(
+      (sum: number, locale: { totalRuns: number }) => sum + locale.totalRuns,
+      0,
+    );
     const returnedRuns = body.data.rows.reduce((sum: number, row: { totalRuns: number }) => sum + row.totalRuns, 0);
     expect(totalRuns).toBeGreaterThan(returnedRuns);
   });
 
   it('refuses an unknown model and a reversed range', async () => {
-    expect((await getValid(`/api/v1/ai-visibility/projects/${projectId}/metrics?model=gpt5`, '/ai-visibility/projects/{id}/metrics', 400)).body.error.message).toContain('chatgpt');
-    const reversed = await getValid(`/api/v1/ai-visibility/projects/${projectId}/metrics?dateFrom=2026-02-02&dateTo=2026-02-01`, '/ai-visibility/projects/{id}/metrics', 400);
+    expect(
+      (
+        await getValid(
+          `/api/v1/ai-visibility/projects/${projectId}/metrics?model=gpt5`,
+          '/ai-visibility/projects/{id}/metrics',
+          400,
+        )
+      ).body.error.message,
+    ).toContain('chatgpt');
+    const reversed = await getValid(
+      `/api/v1/ai-visibility/projects/${projectId}/metrics?dateFrom=2026-02-02&dateTo=2026-02-01`,
+      '/ai-visibility/projects/{id}/metrics',
+      400,
+    );
     expect(reversed.body.error.param).toBe('dateFrom');
-    expect((await getValid('/api/v1/ai-visibility/projects/prj_AAAAAAAAAAAAAAAAAAAA/metrics', '/ai-visibility/projects/{id}/metrics', 404)).body.error.code).toBe('not_found');
+    expect(
+      (
+        await getValid(
+          '/api/v1/ai-visibility/projects/prj_AAAAAAAAAAAAAAAAAAAA/metrics',
+          '/ai-visibility/projects/{id}/metrics',
+          404,
+        )
+      ).body.error.code,
+    ).toBe('not_found');
   });
 
   it('checks parameters before the project on every project read (docs/api.md: parameters 400, then resource 404)', async () => {
     const unknown = '/api/v1/ai-visibility/projects/prj_AAAAAAAAAAAAAAAAAAAA';
-    for (const [route, query] of [['metrics', 'dateFrom=2026-02-02&dateTo=2026-02-01'], ['prompts', 'tag=' + 'x'.repeat(101)], ['sources', 'limit=0'], ['opportunities', 'limit=0']] as const) {
+    for (const [route, query] of [
+      ['metrics', 'dateFrom=2026-02-02&dateTo=2026-02-01'],
+      ['prompts', 'tag=' + 'x'.repeat(101)],
+      ['sources', 'limit=0'],
+      ['opportunities', 'limit=0'],
+    ] as const) {
       const response = await t.get(`${unknown}/${route}?${query}`, key);
       expect(response.status, route).toBe(400);
       expect((await json(response)).error.code, route).toBe('invalid_parameter');
@@ -167,7 +235,14 @@ describe('GET /api/v1/ai-visibility/projects/{id}/metrics', () => {
 
 describe('everything else under /api/v1', () => {
   it('answers unknown paths with 404 in the envelope', async () => {
-    for (const path of ['/api/v1', '/api/v1/', '/api/v1/clients/', '/api/v1/nope', '/api/v1/reports/x/y/z', '/api/v1//clients']) {
+    for (const path of [
+      '/api/v1',
+      '/api/v1/',
+      '/api/v1/clients/',
+      '/api/v1/nope',
+      '/api/v1/reports/x/y/z',
+      '/api/v1//clients',
+    ]) {
       const response = await t.get(path, key);
       expect(response.status, path).toBe(404);
       expect((await json(response)).error.code).toBe('not_found');
@@ -207,7 +282,8 @@ describe('GET /api/v1/openapi.json', () => {
     const document = await json(await t.get('/api/v1/openapi.json'));
     for (const [path, item] of Object.entries<any>(document.paths)) {
       const bom = (item.get.parameters ?? []).find((parameter: { name: string }) => parameter.name === 'bom');
-      if (path.endsWith('.csv')) expect(bom, path).toMatchObject({ in: 'query', required: false, schema: { type: 'boolean', default: false } });
+      if (path.endsWith('.csv'))
+        expect(bom, path).toMatchObject({ in: 'query', required: false, schema: { type: 'boolean', default: false } });
       else expect(bom, path).toBeUndefined();
     }
   });
@@ -216,8 +292,23 @@ describe('GET /api/v1/openapi.json', () => {
     const text = await response.clone().text();
     const document = await json(response);
     expect(document.openapi).toMatch(/^3\.1\./);
-    const data = ['/ai-visibility/projects', '/ai-visibility/projects/{id}/metrics', '/ai-visibility/projects/{id}/prompts', '/ai-visibility/projects/{id}/answers', '/ai-visibility/projects/{id}/answers/{answerId}', '/ai-visibility/projects/{id}/sources', '/ai-visibility/projects/{id}/search-queries', '/ai-visibility/projects/{id}/opportunities', '/clients', '/reports', '/reports/{id}', '/reports/{id}/data'];
-    const exports = ['metrics', 'answers', 'sources', 'search-queries', 'opportunities'].flatMap((name) => ['csv', 'ndjson'].map((format) => `/ai-visibility/projects/{id}/${name}.${format}`));
+    const data = [
+      '/ai-visibility/projects',
+      '/ai-visibility/projects/{id}/metrics',
+      '/ai-visibility/projects/{id}/prompts',
+      '/ai-visibility/projects/{id}/answers',
+      '/ai-visibility/projects/{id}/answers/{answerId}',
+      '/ai-visibility/projects/{id}/sources',
+      '/ai-visibility/projects/{id}/search-queries',
+      '/ai-visibility/projects/{id}/opportunities',
+      '/clients',
+      '/reports',
+      '/reports/{id}',
+      '/reports/{id}/data',
+    ];
+    const exports = ['metrics', 'answers', 'sources', 'search-queries', 'opportunities'].flatMap((name) =>
+      ['csv', 'ndjson'].map((format) => `/ai-visibility/projects/{id}/${name}.${format}`),
+    );
     expect(Object.keys(document.paths).sort()).toEqual([...data, ...exports].sort());
     expect(text).not.toContain('"nullable"');
     expect(document.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
@@ -238,9 +329,15 @@ describe('unexpected failures', () => {
     const text = await response.text();
     const body = JSON.parse(text);
     expect(response.status).toBe(500);
-    expect(body.error).toEqual({ code: 'internal_error', message: expect.stringMatching(/^An unexpected error occurred/), requestId: expect.stringMatching(/^req_/) });
+    expect(body.error).toEqual({
+      code: 'internal_error',
+      message: expect.stringMatching(/^An unexpected error occurred/),
+      requestId: expect.stringMatching(/^req_/),
+    });
     expect(text).not.toMatch(/pool|at [\w.]+ \(|node_modules/i);
-    expect(lines.map((line) => JSON.parse(line)).some((entry) => entry.requestId === body.error.requestId && entry.err)).toBe(true);
+    expect(
+      lines.map((line) => JSON.parse(line)).some((entry) => entry.requestId === body.error.requestId && entry.err),
+    ).toBe(true);
     await broken.database.prisma.$disconnect();
   });
 });

@@ -32,7 +32,8 @@ afterAll(() => t.close());
 
 /** Each route's paths over every report, project and answer of the demo. */
 function pathsOf(path: string): string[] {
-  if (path.includes(':answerId')) return ids.answer.map(([project, answer]) => path.replace(':id', project).replace(':answerId', answer));
+  if (path.includes(':answerId'))
+    return ids.answer.map(([project, answer]) => path.replace(':id', project).replace(':answerId', answer));
   if (path.startsWith('/reports/')) return ids.report.map((id) => path.replace(':id', id));
   if (path.startsWith('/ai-visibility/projects/')) return ids.project.map((id) => path.replace(':id', id));
   return [path];
@@ -51,7 +52,12 @@ describe('v1 with default parameters on the demo data', () => {
         const { meta, data } = JSON.parse(text);
         if (typeof meta.total === 'number') {
           const returned = Array.isArray(data) ? data.length : (data.rows?.length ?? null);
-          if (returned !== null && !('nextCursor' in meta) && !route.path.endsWith('/sources') && !route.path.endsWith('/search-queries')) {
+          if (
+            returned !== null &&
+            !('nextCursor' in meta) &&
+            !route.path.endsWith('/sources') &&
+            !route.path.endsWith('/search-queries')
+          ) {
             expect(meta.truncated, path).toBe(meta.total > returned);
           }
         }

@@ -16,7 +16,9 @@ describe.skipIf(!chromiumAvailable)('/api/v1/docs', () => {
       const messages: string[] = [];
       page.on('console', (message) => messages.push(`${message.type()}: ${message.text()}`));
       await page.goto(`${served.baseUrl}/api/v1/docs`, { waitUntil: 'load' });
-      await page.waitForFunction(() => document.body.textContent?.includes('List clients'), undefined, { timeout: 30_000 });
+      await page.waitForFunction(() => document.body.textContent?.includes('List clients'), undefined, {
+        timeout: 30_000,
+      });
       await page.waitForTimeout(1_000);
       await page.screenshot({ path: screenshotPath('api-docs.png') });
       const text = (await page.textContent('body')) ?? '';

@@ -36,17 +36,51 @@ const BIG_TEXT = 'y'.repeat(40_000);
 
 async function tenant(t: TestApp, keys: number, answers: number, text = TEXT): Promise<Tenant> {
   const keyed = await createKeyedWorkspace(t.database, { plan: 'scale' });
-  const more = await Promise.all(Array.from({ length: keys - 1 }, (_, index) => createApiKey(t.database.prisma, { workspaceId: keyed.workspace.id, name: `more ${index}`, actor: { email: keyed.ownerEmail } })));
+  const more = await Promise.all(
+    Array.from({ length: keys - 1 }, (_, index) =>
+      createApiKey(t.database.prisma, {
+        workspaceId: keyed.workspace.id,
+        name: `more ${index}`,
+        actor: { email: keyed.ownerEmail },
+      }),
+    ),
+  );
   const project = await t.database.prisma.aiProject.create({
-    data: { id: newId('project'), workspaceId: keyed.workspace.id, name: 'Held', brand: 'Acme', competitors: [], models: ['chatgpt'], locales: ['en-US'], domains: ['acme.com'] },
+    data: {
+      id: newId('project'),
+      workspaceId: keyed.workspace.id,
+      name: 'Held',
+      brand: 'Acme',
+      competitors: [],
+      models: ['chatgpt'],
+      locales: ['en-US'],
+      domains: ['acme.com'],
+    },
   });
   const days = Math.ceil(answers / 1_000);
   const lines = Array.from({ length: days }, (_, day) => ({
-    project: project.id, date: `2026-10-0${day + 1}`, model: 'chatgpt', locale: 'en-US',
-    runs: Array.from({ length: Math.min(1_000, answers - day * 1_000) }, (_, index) => ({ prompt: `prompt ${index}`, answer: `${index} ${text}`, brandMentions: 0, totalMentions: 0, position: null, sentiment: null, citations: [] })),
+    project: project.id,
+    date: `2026-10-0${day + 1}`,
+    model: 'chatgpt',
+    locale: 'en-US',
+    runs: Array.from({ length: Math.min(1_000, answers - day * 1_000) }, (_, index) => ({
+      prompt: `prompt ${index}`,
+      answer: `${index} ${text}`,
+      brandMentions: 0,
+      totalMentions: 0,
+      position: null,
+      sentiment: null,
+      citations: [],
+    })),
   }));
   if (answers) {
-    const response = await t.app.fetch(new Request('http://test.local/internal/ingest/scans', { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: lines.map((line) => JSON.stringify(line)).join('\n') }));
+    const response = await t.app.fetch(
+      new Request('http://test.local/internal/ingest/scans', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}` },
+        body: lines.map((line) => JSON.stringify(line)).join('\n'),
+      }),
+    );
     expect(response.status).toBe(200);
   }
   return { projectId: project.id, keys: [keyed.key.secret, ...more.map((key) => key.secret)] };
@@ -57,11 +91,21 @@ async function serve(env: Record<string, string>) {
   const t = await createTestApp({ INGEST_TOKEN: TOKEN, EXPORT_POOL_SIZE: '4', ...env }, { url });
   const server = createNodeServer(t.app);
   const served = await listenOnLoopback(server);
-  const connections = () => new Promise<number>((resolve, reject) => server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
-  return { t, baseUrl: served.baseUrl, connections, closeIdleConnections: () => server.closeIdleConnections(), close: async () => (await served.close(), await t.close()) };
+  const connections = () =>
+    new Promise<number>((resolve, reject) =>
+      server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+    );
+  return {
+    t,
+    baseUrl: served.baseUrl,
+    connections,
+    closeIdleConnections: () => server.closeIdleConnections(),
+    close: async () => (await served.close(), await t.close()),
+  };
 }
 
-const exportPath = (who: Tenant) => `/api/v1/ai-visibility/projects/${who.projectId}/answers?dateFrom=2026-10-01&dateTo=2026-10-31`;
+const exportPath = (who: Tenant) =>
+  `/api/v1/ai-visibility/projects/${who.projectId}/answers?dateFrom=2026-10-01&dateTo=2026-10-31`;
 
 interface Held {
   status: number;
@@ -87,10 +131,14 @@ function hold(baseUrl: string, key: string, path: string, accept = 'text/csv'): 
           res.once('close', () => done({ bytes, complete: res.complete }));
           res.resume();
         });
-      const answer = (body: string) => resolve({ status: res.statusCode!, headers: res.headers, body, readRest, release: () => req.destroy() });
+      const answer = (body: string) =>
+        resolve({ status: res.statusCode!, headers: res.headers, body, readRest, release: () => req.destroy() });
       if (res.statusCode !== 200) {
         let body = '';
-        res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => answer(body));
+        res
+          .setEncoding('utf8')
+          .on('data', (chunk: string) => (body += chunk))
+          .on('end', () => answer(body));
         return;
       }
       res.once('data', (chunk: Buffer) => {
@@ -105,7 +153,10 @@ function hold(baseUrl: string, key: string, path: string, accept = 'text/csv'): 
 
 /** Export transactions open in PostgreSQL (the pool's idle connections excluded). */
 async function openExports(t: TestApp): Promise<number> {
-  const { rows } = await t.database.pool.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1 AND state <> 'idle'", [EXPORT_APPLICATION_NAME]);
+  const { rows } = await t.database.pool.query(
+    "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1 AND state <> 'idle'",
+    [EXPORT_APPLICATION_NAME],
+  );
   return rows[0].n;
 }
 
@@ -138,15 +189,25 @@ describe('shares of the export pool (4 connections: 2 per workspace, 1 per key)'
       const sameKey = await hold(server.baseUrl, a.keys[0]!, exportPath(a));
       expect(sameKey.status).toBe(429);
       expect(sameKey.headers['retry-after']).toBe('5');
-      expect(JSON.parse(sameKey.body).error).toMatchObject({ code: 'rate_limited', message: expect.stringContaining('This API key'), requestId: expect.any(String) });
+      expect(JSON.parse(sameKey.body).error).toMatchObject({
+        code: 'rate_limited',
+        message: expect.stringContaining('This API key'),
+        requestId: expect.any(String),
+      });
       held.push(await hold(server.baseUrl, a.keys[1]!, exportPath(a)));
       expect(held[1]!.status).toBe(200);
       const thirdKey = await hold(server.baseUrl, a.keys[2]!, exportPath(a));
-      expect([thirdKey.status, thirdKey.headers['retry-after'], JSON.parse(thirdKey.body).error.code]).toEqual([429, '5', 'rate_limited']);
+      expect([thirdKey.status, thirdKey.headers['retry-after'], JSON.parse(thirdKey.body).error.code]).toEqual([
+        429,
+        '5',
+        'rate_limited',
+      ]);
       expect(JSON.parse(thirdKey.body).error.message).toContain('This workspace');
       // Both of A's exports are still open in the database while B's streams to the end.
       expect(await openExports(server.t)).toBe(2);
-      const other = await fetch(`${server.baseUrl}${exportPath(b)}`, { headers: { authorization: `Bearer ${b.keys[0]}`, accept: 'application/x-ndjson' } });
+      const other = await fetch(`${server.baseUrl}${exportPath(b)}`, {
+        headers: { authorization: `Bearer ${b.keys[0]}`, accept: 'application/x-ndjson' },
+      });
       expect(other.status).toBe(200);
       expect((await other.text()).trimEnd().split('\n')).toHaveLength(ANSWERS);
     } finally {
@@ -158,7 +219,9 @@ describe('shares of the export pool (4 connections: 2 per workspace, 1 per key)'
   it('has an export over its share wait a moment for one to free instead of refusing it at once', async () => {
     const held = await hold(server.baseUrl, a.keys[0]!, exportPath(a));
     expect(held.status).toBe(200);
-    const next = fetch(`${server.baseUrl}${exportPath(a)}`, { headers: { authorization: `Bearer ${a.keys[0]}`, accept: 'application/x-ndjson' } });
+    const next = fetch(`${server.baseUrl}${exportPath(a)}`, {
+      headers: { authorization: `Bearer ${a.keys[0]}`, accept: 'application/x-ndjson' },
+    });
     // Give the second request time to reach its (taken) share, then free it.
     await new Promise((resolve) => setTimeout(resolve, 300));
     held.release();
@@ -170,9 +233,14 @@ describe('shares of the export pool (4 connections: 2 per workspace, 1 per key)'
   it('reads rows of large answers about 1 MiB at a time, not 200 rows (8 MB) at a time', async () => {
     const queries = vi.spyOn(pg.Client.prototype, 'query');
     try {
-      const response = await fetch(`${server.baseUrl}${exportPath(big)}`, { headers: { authorization: `Bearer ${big.keys[0]}`, accept: 'application/x-ndjson' } });
+      const response = await fetch(`${server.baseUrl}${exportPath(big)}`, {
+        headers: { authorization: `Bearer ${big.keys[0]}`, accept: 'application/x-ndjson' },
+      });
       expect((await response.text()).trimEnd().split('\n')).toHaveLength(BIG_ANSWERS);
-      const fetched = queries.mock.calls.map(([text]) => (typeof text === 'string' ? /^FETCH (\d+)/.exec(text)?.[1] : undefined)).filter(Boolean).map(Number);
+      const fetched = queries.mock.calls
+        .map(([text]) => (typeof text === 'string' ? /^FETCH (\d+)/.exec(text)?.[1] : undefined))
+        .filter(Boolean)
+        .map(Number);
       expect(fetched.reduce((sum, rows) => sum + rows, 0)).toBeGreaterThanOrEqual(BIG_ANSWERS);
       // 40 000-character answers: about 26 rows make 1 MiB.
       expect(Math.max(...fetched)).toBeLessThanOrEqual(Math.ceil((1024 * 1024) / BIG_TEXT.length) + 1);
@@ -191,13 +259,19 @@ describe('shares of the export pool (4 connections: 2 per workspace, 1 per key)'
     try {
       expect(held.map((each) => each.status)).toEqual([200, 200, 200, 200]);
       const full = await hold(server.baseUrl, c.keys[0]!, exportPath(c));
-      expect([full.status, full.headers['retry-after'], JSON.parse(full.body).error.code]).toEqual([503, '5', 'unavailable']);
+      expect([full.status, full.headers['retry-after'], JSON.parse(full.body).error.code]).toEqual([
+        503,
+        '5',
+        'unavailable',
+      ]);
     } finally {
       for (const each of held) each.release();
     }
     await expect.poll(() => openExports(server.t), { timeout: 10_000 }).toBe(0);
     // The shares came back with the connections.
-    const after = await fetch(`${server.baseUrl}${exportPath(c)}`, { headers: { authorization: `Bearer ${c.keys[0]}`, accept: 'text/csv' } });
+    const after = await fetch(`${server.baseUrl}${exportPath(c)}`, {
+      headers: { authorization: `Bearer ${c.keys[0]}`, accept: 'text/csv' },
+    });
     expect(after.status).toBe(200);
     await after.text();
   });
@@ -218,7 +292,9 @@ describe('clients that stop reading (cut after 1 s without progress)', () => {
       await expect.poll(() => openExports(server.t), { timeout: 10_000 }).toBe(0);
       expect(await server.connections()).toBe(0);
       expect((await held.readRest()).complete).toBe(false);
-      const again = await fetch(`${server.baseUrl}${exportPath(a)}`, { headers: { authorization: `Bearer ${a.keys[0]}`, accept: 'application/x-ndjson' } });
+      const again = await fetch(`${server.baseUrl}${exportPath(a)}`, {
+        headers: { authorization: `Bearer ${a.keys[0]}`, accept: 'application/x-ndjson' },
+      });
       expect(again.status).toBe(200);
       expect((await again.text()).trimEnd().split('\n')).toHaveLength(ANSWERS);
     } finally {
@@ -233,17 +309,27 @@ describe('clients that stop reading, many at once (the instance holds at most 1 
   let server: Awaited<ReturnType<typeof serve>>;
   beforeAll(async () => {
     // No stall cut in this test's time: only the instance's budget of unsent bytes can cut.
-    server = await serve({ RESPONSE_STALL_SECONDS: '600', EXPORT_IDLE_SECONDS: '900', RESPONSE_UNSENT_MAX_BYTES: String(1024 * 1024) });
+    server = await serve({
+      RESPONSE_STALL_SECONDS: '600',
+      EXPORT_IDLE_SECONDS: '900',
+      RESPONSE_UNSENT_MAX_BYTES: String(1024 * 1024),
+    });
   });
   afterAll(() => server.close());
 
-  it('cuts a large answer nobody reads once the unsent bytes pass the budget, before its stall time', () => unreadAnswerIsCut(server));
+  it('cuts a large answer nobody reads once the unsent bytes pass the budget, before its stall time', () =>
+    unreadAnswerIsCut(server));
 });
 
 describe("one workspace's clients that stop reading (it holds at most 24 MiB of the instance's 512)", () => {
   let server: Awaited<ReturnType<typeof serve>>;
   beforeAll(async () => {
-    server = await serve({ RESPONSE_STALL_SECONDS: '600', EXPORT_IDLE_SECONDS: '900', RESPONSE_UNSENT_MAX_BYTES: String(512 * 1024 * 1024), RESPONSE_UNSENT_WORKSPACE_MAX_BYTES: String(24 * 1024 * 1024) });
+    server = await serve({
+      RESPONSE_STALL_SECONDS: '600',
+      EXPORT_IDLE_SECONDS: '900',
+      RESPONSE_UNSENT_MAX_BYTES: String(512 * 1024 * 1024),
+      RESPONSE_UNSENT_WORKSPACE_MAX_BYTES: String(24 * 1024 * 1024),
+    });
   });
   afterAll(() => server.close());
 

@@ -24,7 +24,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const get = (path: string, headers: Record<string, string> = {}, init: RequestInit = {}) => t.get(`/api/v1/ai-visibility/projects/${project}${path}`, key, { ...init, headers });
+const get = (path: string, headers: Record<string, string> = {}, init: RequestInit = {}) =>
+  t.get(`/api/v1/ai-visibility/projects/${project}${path}`, key, { ...init, headers });
 
 describe('export operations', () => {
   it('answer every row in their one media type, byte for byte what Accept on the JSON route streams', async () => {
@@ -41,12 +42,18 @@ describe('export operations', () => {
     }
   });
 
-  it('apply the JSON route\'s filters and ignore its paging (limit, cursor)', async () => {
-    const all = (await (await get(`/answers.ndjson?${DAYS}`)).text()).trimEnd().split('\n').map((line) => JSON.parse(line));
+  it("apply the JSON route's filters and ignore its paging (limit, cursor)", async () => {
+    const all = (await (await get(`/answers.ndjson?${DAYS}`)).text())
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     const paged = (await (await get(`/answers.ndjson?${DAYS}&limit=1&cursor=whatever`)).text()).trimEnd().split('\n');
     expect(paged).toHaveLength(all.length);
     const model = all[0].model;
-    const filtered = (await (await get(`/answers.ndjson?${DAYS}&model=${model}&mentioned=true`)).text()).trimEnd().split('\n').map((line) => JSON.parse(line));
+    const filtered = (await (await get(`/answers.ndjson?${DAYS}&model=${model}&mentioned=true`)).text())
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(filtered).toEqual(all.filter((answer) => answer.model === model && answer.brandMentions > 0));
     const bad = await get('/answers.csv?mentioned=perhaps');
     expect(bad.status).toBe(400);
@@ -72,7 +79,10 @@ describe('export operations', () => {
     for (const accept of ['application/json', 'text/csv;q=0, application/json']) {
       const refused = await get('/answers.csv', { accept });
       expect(refused.status, accept).toBe(406);
-      expect((await json(refused)).error).toMatchObject({ code: 'not_acceptable', message: expect.stringContaining('text/csv only') });
+      expect((await json(refused)).error).toMatchObject({
+        code: 'not_acceptable',
+        message: expect.stringContaining('text/csv only'),
+      });
     }
     expect((await get('/answers.ndjson', { accept: 'text/csv' })).status).toBe(406);
     for (const accept of ['text/*', '*/*', 'application/json, text/csv;q=0.1']) {
@@ -96,13 +106,20 @@ describe('export operations', () => {
 
   it('answer HEAD with the headers alone', async () => {
     const head = await get('/sources.csv', {}, { method: 'HEAD' });
-    expect([head.status, head.headers.get('content-type'), await head.text()]).toEqual([200, 'text/csv; charset=utf-8; header=present', '']);
+    expect([head.status, head.headers.get('content-type'), await head.text()]).toEqual([
+      200,
+      'text/csv; charset=utf-8; header=present',
+      '',
+    ]);
   });
 
   it('take the same export share as Accept exports: one more for the key is 429 while one streams', async () => {
     const streaming = await get(`/answers.ndjson?${DAYS}`);
     try {
-      for (const [path, headers] of [['/sources.csv', {}], ['/sources', { accept: 'text/csv' }]] as const) {
+      for (const [path, headers] of [
+        ['/sources.csv', {}],
+        ['/sources', { accept: 'text/csv' }],
+      ] as const) {
         const refused = await get(path, headers);
         expect(refused.status, path).toBe(429);
         expect(refused.headers.get('retry-after')).toBe('5');

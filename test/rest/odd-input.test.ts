@@ -9,33 +9,76 @@ let t: TestApp;
 let key: string;
 let projectId: string;
 
-const run = (prompt: string, answer = 'Acme is fine.') => ({ prompt, topic: 'tools', tags: ['a'], answer, brandMentions: 1, totalMentions: 1, position: 1, sentiment: 'positive', citations: [{ url: 'https://example.com/x' }] });
-const scanLine = (date: string, runs = [run('best tool?')]) => ({ project: projectId, date, model: 'chatgpt', locale: 'en-US', runs });
+const run = (prompt: string, answer = 'Acme is fine.') => ({
+  prompt,
+  topic: 'tools',
+  tags: ['a'],
+  answer,
+  brandMentions: 1,
+  totalMentions: 1,
+  position: 1,
+  sentiment: 'positive',
+  citations: [{ url: 'https://example.com/x' }],
+});
+const scanLine = (date: string, runs = [run('best tool?')]) => ({
+  project: projectId,
+  date,
+  model: 'chatgpt',
+  locale: 'en-US',
+  runs,
+});
 const ingest = (body: BodyInit, query = '') =>
-  t.app.fetch(new Request(`http://test.local/internal/ingest/scans${query}`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body }));
+  t.app.fetch(
+    new Request(`http://test.local/internal/ingest/scans${query}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}` },
+      body,
+    }),
+  );
 const graphql = (query: string, variables: Record<string, unknown> = {}) =>
-  t.app.fetch(new Request('http://test.local/graphql', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify({ query, variables }) }));
+  t.app.fetch(
+    new Request('http://test.local/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: JSON.stringify({ query, variables }),
+    }),
+  );
 const v1 = (path: string) => t.get(`/api/v1/ai-visibility/projects/${projectId}${path}`, key);
 
 beforeAll(async () => {
   t = await createTestApp({ INGEST_TOKEN: TOKEN, RATE_LIMIT_AGENCY: '1000000/1000000' });
   const keyed = await createKeyedWorkspace(t.database);
   key = keyed.key.secret;
-  projectId = (await t.database.prisma.aiProject.create({
-    data: { id: newId('project'), workspaceId: keyed.workspace.id, name: 'Odd', brand: 'Acme', models: ['chatgpt'], locales: ['en-US'] },
-  })).id;
-  expect((await ingest([scanLine('2026-10-01'), scanLine('0001-01-01')].map((line) => JSON.stringify(line)).join('\n'))).status).toBe(200);
+  projectId = (
+    await t.database.prisma.aiProject.create({
+      data: {
+        id: newId('project'),
+        workspaceId: keyed.workspace.id,
+        name: 'Odd',
+        brand: 'Acme',
+        models: ['chatgpt'],
+        locales: ['en-US'],
+      },
+    })
+  ).id;
+  expect(
+    (await ingest([scanLine('2026-10-01'), scanLine('0001-01-01')].map((line) => JSON.stringify(line)).join('\n')))
+      .status,
+  ).toBe(200);
 });
 afterAll(() => t.close());
 
 describe('dates', () => {
-  it.each(['/metrics', '/answers', '/sources', '/prompts'])('%s refuses year 0000 naming dateFrom and the range', async (path) => {
-    const response = await v1(`${path}?dateFrom=0000-01-01`);
-    const body = await json(response);
-    expect(response.status).toBe(400);
-    expect(body.error).toMatchObject({ code: 'invalid_parameter', param: 'dateFrom' });
-    expect(body.error.message).toMatch(/0001-01-01 to 9999-12-31/);
-  });
+  it.each(['/metrics', '/answers', '/sources', '/prompts'])(
+    '%s refuses year 0000 naming dateFrom and the range',
+    async (path) => {
+      const response = await v1(`${path}?dateFrom=0000-01-01`);
+      const body = await json(response);
+      expect(response.status).toBe(400);
+      expect(body.error).toMatchObject({ code: 'invalid_parameter', param: 'dateFrom' });
+      expect(body.error.message).toMatch(/0001-01-01 to 9999-12-31/);
+    },
+  );
 
   it('reads years 0001–0099 as they are: dateTo=0001-01-15 alone answers the days from 0001-01-01', async () => {
     const response = await v1('/metrics?dateTo=0001-01-15');
@@ -48,7 +91,10 @@ describe('dates', () => {
   it('GraphQL refuses year 0000 in a literal and in a variable', async () => {
     for (const response of [
       await graphql(`{ aiVisibilityMetrics(id: "${projectId}", dateFrom: "0000-01-01") { data { range { from } } } }`),
-      await graphql('query($d: Date) { aiVisibilityMetrics(id: "' + projectId + '", dateFrom: $d) { data { range { from } } } }', { d: '0000-01-01' }),
+      await graphql(
+        'query($d: Date) { aiVisibilityMetrics(id: "' + projectId + '", dateFrom: $d) { data { range { from } } } }',
+        { d: '0000-01-01' },
+      ),
     ]) {
       const body = await json(response);
       expect(response.status, JSON.stringify(body)).toBeLessThan(500);
@@ -58,10 +104,17 @@ describe('dates', () => {
   });
 
   it('ingest refuses year 0000 naming the line and the field', async () => {
-    const response = await ingest([scanLine('2026-10-02'), scanLine('0000-06-01')].map((line) => JSON.stringify(line)).join('\n'));
+    const response = await ingest(
+      [scanLine('2026-10-02'), scanLine('0000-06-01')].map((line) => JSON.stringify(line)).join('\n'),
+    );
     const body = await json(response);
     expect(response.status).toBe(400);
-    expect(body.error.lines).toEqual([{ line: 2, message: expect.stringMatching(/^date: must be a date of the form YYYY-MM-DD from 0001-01-01 to 9999-12-31/) }]);
+    expect(body.error.lines).toEqual([
+      {
+        line: 2,
+        message: expect.stringMatching(/^date: must be a date of the form YYYY-MM-DD from 0001-01-01 to 9999-12-31/),
+      },
+    ]);
   });
 });
 
@@ -85,27 +138,38 @@ describe('text', () => {
   });
 
   it('GraphQL refuses NUL and lone surrogates in literals and variables, naming the argument', async () => {
-    const literal = await graphql(`{ aiVisibilityAnswers(id: "${projectId}", locale: "en\\u0000US") { meta { total } } }`);
+    const literal = await graphql(
+      `{ aiVisibilityAnswers(id: "${projectId}", locale: "en\\u0000US") { meta { total } } }`,
+    );
     const literalBody = await json(literal);
     expect(literal.status, JSON.stringify(literalBody)).toBe(400);
     expect(literalBody.errors[0].extensions).toMatchObject({ code: 'invalid_parameter', param: 'locale' });
-    const variable = await graphql('query($l: String) { aiVisibilityAnswers(id: "' + projectId + '", locale: $l) { meta { total } } }', { l: 'en\uD800' });
+    const variable = await graphql(
+      'query($l: String) { aiVisibilityAnswers(id: "' + projectId + '", locale: $l) { meta { total } } }',
+      { l: 'en\uD800' },
+    );
     const variableBody = await json(variable);
     expect(variable.status, JSON.stringify(variableBody)).toBe(400);
     expect(variableBody.errors[0].extensions).toMatchObject({ code: 'invalid_parameter', param: '$l' });
   });
 
   it('ingest names the line and the field of a NUL; skipInvalid keeps the other lines', async () => {
-    const lines = [scanLine('2026-10-03'), scanLine('2026-10-04', [run('other?', 'Acme\u0000')])].map((line) => JSON.stringify(line)).join('\n');
+    const lines = [scanLine('2026-10-03'), scanLine('2026-10-04', [run('other?', 'Acme\u0000')])]
+      .map((line) => JSON.stringify(line))
+      .join('\n');
     const refused = await json(await ingest(lines));
-    expect(refused.error.lines).toEqual([{ line: 2, message: expect.stringMatching(/^runs\[0\]\.answer: contains a NUL/) }]);
+    expect(refused.error.lines).toEqual([
+      { line: 2, message: expect.stringMatching(/^runs\[0\]\.answer: contains a NUL/) },
+    ]);
     const kept = await json(await ingest(lines, '?skipInvalid=true'));
     expect(kept.data).toMatchObject({ accepted: 1, rejected: 1, problems: [{ line: 2 }] });
   });
 
   it('ingest names a line whose bytes are not UTF-8', async () => {
     const good = Buffer.from(`${JSON.stringify(scanLine('2026-10-05'))}\n`);
-    const bad = Buffer.from(JSON.stringify(scanLine('2026-10-06', [run('bad bytes?', 'XX')])).replace('XX', '\u0000\u0000'));
+    const bad = Buffer.from(
+      JSON.stringify(scanLine('2026-10-06', [run('bad bytes?', 'XX')])).replace('XX', '\u0000\u0000'),
+    );
     bad[bad.indexOf(0)] = 0xc3;
     bad[bad.indexOf(0)] = 0x28;
     const response = await ingest(Buffer.concat([good, bad]));

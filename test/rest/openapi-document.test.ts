@@ -4,12 +4,24 @@
 // examples that match it. Built as the server builds it, without a server.
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { GraphQLBoolean, GraphQLEnumType, GraphQLInt, GraphQLObjectType, GraphQLString, type GraphQLField } from 'graphql';
+import {
+  GraphQLBoolean,
+  GraphQLEnumType,
+  GraphQLInt,
+  GraphQLObjectType,
+  GraphQLString,
+  type GraphQLField,
+} from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { ROW_EXPORTS } from '../../src/ai-visibility/index.js';
 import { schema } from '../../src/graphql/schema.js';
 import { forOrigin } from '../../src/rest/openapi.js';
-import { LISTING_OPERATIONS, OPERATION_TEXT_MAX, PARAMETER_TEXT_MAX, routeParameters } from '../../src/rest/openapi-parameters.js';
+import {
+  LISTING_OPERATIONS,
+  OPERATION_TEXT_MAX,
+  PARAMETER_TEXT_MAX,
+  routeParameters,
+} from '../../src/rest/openapi-parameters.js';
 import { EXPORT_ROUTES, REST_ROUTES } from '../../src/rest/routes.js';
 import { v1OpenApiDocument } from '../../src/rest/sofa.js';
 import { v1Schema } from '../../src/rest/v1-schema.js';
@@ -17,29 +29,42 @@ import { v1Schema } from '../../src/rest/v1-schema.js';
 const v1 = v1Schema(schema);
 const document = forOrigin(v1OpenApiDocument(v1), 'https://api.example.test');
 const operations = Object.entries<any>(document.paths).map(([path, item]) => ({ path, ...item.get }));
-const parameters = operations.flatMap((operation) => (operation.parameters ?? []).map((parameter: any) => ({ operation: operation.operationId, ...parameter })));
+const parameters = operations.flatMap((operation) =>
+  (operation.parameters ?? []).map((parameter: any) => ({ operation: operation.operationId, ...parameter })),
+);
 
 describe('operations', () => {
   it('are the JSON routes and one export per format of each route with an export, and nothing else', () => {
     const exporting = REST_ROUTES.filter((route) => ROW_EXPORTS[route.field]);
     expect(exporting.map((route) => route.field).sort()).toEqual(Object.keys(ROW_EXPORTS).sort());
-    expect(operations.map((operation) => operation.operationId).sort()).toEqual([...REST_ROUTES, ...EXPORT_ROUTES].map((route) => route.operationId).sort());
+    expect(operations.map((operation) => operation.operationId).sort()).toEqual(
+      [...REST_ROUTES, ...EXPORT_ROUTES].map((route) => route.operationId).sort(),
+    );
     expect(EXPORT_ROUTES.map((route) => route.operationId)).toContain('exportAiVisibilityAnswersCsv');
-    expect(document.paths['/ai-visibility/projects/{id}/answers.ndjson'].get.operationId).toBe('exportAiVisibilityAnswersNdjson');
+    expect(document.paths['/ai-visibility/projects/{id}/answers.ndjson'].get.operationId).toBe(
+      'exportAiVisibilityAnswersNdjson',
+    );
     expect(Object.keys(document.paths)).not.toContain('/openapi.json');
   });
 
   it('answer one media type each: JSON for data, the one format of an export', () => {
     for (const operation of operations) {
       const types = Object.keys(operation.responses['200'].content);
-      expect(types, operation.operationId).toEqual([operation.path.endsWith('.csv') ? 'text/csv' : operation.path.endsWith('.ndjson') ? 'application/x-ndjson' : 'application/json']);
+      expect(types, operation.operationId).toEqual([
+        operation.path.endsWith('.csv')
+          ? 'text/csv'
+          : operation.path.endsWith('.ndjson')
+            ? 'application/x-ndjson'
+            : 'application/json',
+      ]);
     }
   });
 
   it('exports take the filters of their JSON twin, without limit or cursor, and a CSV export bom', () => {
     for (const route of EXPORT_ROUTES) {
       const twin = REST_ROUTES.find((candidate) => candidate.field === route.field)!;
-      const names = (path: string) => document.paths[path.replace(/:(\w+)/g, '{$1}')].get.parameters.map((parameter: any) => parameter.name);
+      const names = (path: string) =>
+        document.paths[path.replace(/:(\w+)/g, '{$1}')].get.parameters.map((parameter: any) => parameter.name);
       const filters = names(twin.path).filter((name: string) => name !== 'limit' && name !== 'cursor');
       expect(names(route.path), route.path).toEqual(route.format === 'csv' ? [...filters, 'bom'] : filters);
     }
@@ -50,7 +75,10 @@ describe('operations', () => {
       expect(operation.summary.length, operation.operationId).toBeLessThanOrEqual(OPERATION_TEXT_MAX);
       expect(operation.description.length, operation.operationId).toBeLessThanOrEqual(OPERATION_TEXT_MAX);
     }
-    for (const parameter of parameters) expect(parameter.description.length, `${parameter.operation} ${parameter.name}`).toBeLessThanOrEqual(PARAMETER_TEXT_MAX);
+    for (const parameter of parameters)
+      expect(parameter.description.length, `${parameter.operation} ${parameter.name}`).toBeLessThanOrEqual(
+        PARAMETER_TEXT_MAX,
+      );
   });
 });
 
@@ -63,7 +91,9 @@ describe('parameters', () => {
 
   it('describe each id with the operation that lists it', () => {
     const ids = parameters.filter((parameter) => parameter.schema.pattern?.includes('{20}'));
-    expect(ids.map((parameter) => parameter.name)).toEqual(expect.arrayContaining(['id', 'answerId', 'promptId', 'clientId']));
+    expect(ids.map((parameter) => parameter.name)).toEqual(
+      expect.arrayContaining(['id', 'answerId', 'promptId', 'clientId']),
+    );
     const operationIds = operations.map((operation) => operation.operationId);
     for (const parameter of ids) {
       const named = LISTING_OPERATIONS.find((listing) => parameter.description.includes(`from ${listing}.`));
@@ -73,8 +103,10 @@ describe('parameters', () => {
   });
 
   it('state dateFrom ≤ dateTo beside both', () => {
-    for (const parameter of parameters.filter((candidate) => candidate.name === 'dateFrom')) expect(parameter.description).toMatch(/not be after dateTo/);
-    for (const parameter of parameters.filter((candidate) => candidate.name === 'dateTo')) expect(parameter.description).toMatch(/not be before dateFrom/);
+    for (const parameter of parameters.filter((candidate) => candidate.name === 'dateFrom'))
+      expect(parameter.description).toMatch(/not be after dateTo/);
+    for (const parameter of parameters.filter((candidate) => candidate.name === 'dateTo'))
+      expect(parameter.description).toMatch(/not be before dateFrom/);
   });
 
   it('carry examples that match their own schema, and defaults too', () => {
@@ -86,14 +118,19 @@ describe('parameters', () => {
       const derivable = parameter.schema.type !== 'integer' || parameter.schema.minimum !== undefined;
       if (derivable) expect(parameter.schema.examples, where).toHaveLength(1);
       expect(parameter, where).not.toHaveProperty('example');
-      for (const value of [parameter.schema.examples?.[0], parameter.schema.default].filter((value) => value !== undefined)) expect(ajv.validate(parameter.schema, value), `${where}: ${value}`).toBe(true);
+      for (const value of [parameter.schema.examples?.[0], parameter.schema.default].filter(
+        (value) => value !== undefined,
+      ))
+        expect(ajv.validate(parameter.schema, value), `${where}: ${value}`).toBe(true);
     }
   });
 
   it('give every integer the bounds and default its GraphQL argument declares', () => {
     const fields = v1.getQueryType()!.getFields();
     for (const parameter of parameters.filter((candidate) => candidate.schema.type === 'integer')) {
-      const route = [...REST_ROUTES, ...EXPORT_ROUTES].find((candidate) => candidate.operationId === parameter.operation)!;
+      const route = [...REST_ROUTES, ...EXPORT_ROUTES].find(
+        (candidate) => candidate.operationId === parameter.operation,
+      )!;
       const arg = fields[route.field]!.args.find((candidate) => candidate.name === parameter.name)!;
       const bounds = (arg.extensions as { bounds?: Record<string, number> }).bounds ?? {};
       expect(parameter.schema, `${parameter.operation} ${parameter.name}`).toEqual({
@@ -121,21 +158,34 @@ describe('parameters', () => {
     expect(locales.length).toBeGreaterThan(5);
     for (const parameter of locales) {
       const pattern = new RegExp(parameter.schema.pattern as string);
-      expect(['en-US', 'en-us', 'de', 'zh-Hant-TW'].every((tag) => pattern.test(tag)), parameter.operation).toBe(true);
-      expect(['english', 'en_US', 'xx-'].some((tag) => pattern.test(tag)), parameter.operation).toBe(false);
+      expect(
+        ['en-US', 'en-us', 'de', 'zh-Hant-TW'].every((tag) => pattern.test(tag)),
+        parameter.operation,
+      ).toBe(true);
+      expect(
+        ['english', 'en_US', 'xx-'].some((tag) => pattern.test(tag)),
+        parameter.operation,
+      ).toBe(false);
     }
   });
 });
 
 describe('a parameter written from its GraphQL argument', () => {
-  const Kind = new GraphQLEnumType({ name: 'Kind', values: { first: { value: 'FIRST' }, second: { value: 'SECOND' } } });
+  const Kind = new GraphQLEnumType({
+    name: 'Kind',
+    values: { first: { value: 'FIRST' }, second: { value: 'SECOND' } },
+  });
   const field = new GraphQLObjectType({
     name: 'Query',
     fields: {
       things: {
         type: GraphQLString,
         args: {
-          limit: { type: GraphQLInt, description: 'Things per page.', extensions: { bounds: { minimum: 1, maximum: 50, default: 20 } } },
+          limit: {
+            type: GraphQLInt,
+            description: 'Things per page.',
+            extensions: { bounds: { minimum: 1, maximum: 50, default: 20 } },
+          },
           size: { type: GraphQLInt, defaultValue: 5, extensions: { bounds: { minimum: 1, maximum: 9 } } },
           kind: { type: Kind, defaultValue: 'SECOND' },
           archived: { type: GraphQLBoolean, defaultValue: false },
@@ -149,16 +199,28 @@ describe('a parameter written from its GraphQL argument', () => {
 
   it('carries bounds, the default (GraphQL defaultValue first, an enum by name) and an example the schema allows', () => {
     const byName = Object.fromEntries(routeParameters(route, field).map((parameter) => [parameter.name, parameter]));
-    expect(byName.limit).toEqual({ name: 'limit', in: 'query', required: false, description: 'Things per page.', schema: { type: 'integer', minimum: 1, maximum: 50, default: 20, examples: [20] } });
+    expect(byName.limit).toEqual({
+      name: 'limit',
+      in: 'query',
+      required: false,
+      description: 'Things per page.',
+      schema: { type: 'integer', minimum: 1, maximum: 50, default: 20, examples: [20] },
+    });
     expect(byName.size!.schema).toEqual({ type: 'integer', minimum: 1, maximum: 9, default: 5, examples: [5] });
-    expect(byName.kind).toMatchObject({ schema: { type: 'string', enum: ['first', 'second'], default: 'second', examples: ['second'] } });
+    expect(byName.kind).toMatchObject({
+      schema: { type: 'string', enum: ['first', 'second'], default: 'second', examples: ['second'] },
+    });
     expect(byName.archived).toMatchObject({ schema: { type: 'boolean', default: false, examples: [false] } });
     expect(byName.cursor).toMatchObject({ schema: { type: 'string', examples: [''] } });
     expect(byName.other!.schema).not.toHaveProperty('examples');
   });
 
   it('leaves paging out of an export, and gives a CSV export bom', () => {
-    expect(routeParameters({ ...route, path: '/things.ndjson', format: 'ndjson' }, field).map((parameter) => parameter.name)).toEqual(['size', 'kind', 'archived', 'other']);
-    expect(routeParameters({ ...route, path: '/things.csv', format: 'csv' }, field).map((parameter) => parameter.name)).toEqual(['size', 'kind', 'archived', 'other', 'bom']);
+    expect(
+      routeParameters({ ...route, path: '/things.ndjson', format: 'ndjson' }, field).map((parameter) => parameter.name),
+    ).toEqual(['size', 'kind', 'archived', 'other']);
+    expect(
+      routeParameters({ ...route, path: '/things.csv', format: 'csv' }, field).map((parameter) => parameter.name),
+    ).toEqual(['size', 'kind', 'archived', 'other', 'bom']);
   });
 });

@@ -94,21 +94,56 @@ afterAll(async () => {
 });
 
 describe('the OpenAPI document with real tools', () => {
-  it.each(['openapi.json', 'swagger.json'])('%s passes redocly lint with the recommended rules and no errors', async (file) => {
-    const { stdout, stderr } = await run(bin('redocly'), ['lint', '--extends=recommended', '--format=json', path.join(dir, file)], { cwd: dir });
-    const report = JSON.parse(stdout) as { totals: { errors: number } };
-    expect(report.totals.errors, stderr).toBe(0);
-  }, 60_000);
+  it.each(['openapi.json', 'swagger.json'])(
+    '%s passes redocly lint with the recommended rules and no errors',
+    async (file) => {
+      const { stdout, stderr } = await run(
+        bin('redocly'),
+        ['lint', '--extends=recommended', '--format=json', path.join(dir, file)],
+        { cwd: dir },
+      );
+      const report = JSON.parse(stdout) as { totals: { errors: number } };
+      expect(report.totals.errors, stderr).toBe(0);
+    },
+    60_000,
+  );
 
   it('becomes types with openapi-typescript that compile against an openapi-fetch client calling every endpoint', async () => {
     await run(bin('openapi-typescript'), [path.join(dir, 'openapi.json'), '-o', path.join(dir, 'v1.ts')]);
     writeFileSync(path.join(dir, 'client.mts'), CLIENT);
-    await run(bin('tsc'), ['--noEmit', '--strict', '--skipLibCheck', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', path.join(dir, 'client.mts')]).catch((error: { stdout: string }) => {
+    await run(bin('tsc'), [
+      '--noEmit',
+      '--strict',
+      '--skipLibCheck',
+      '--target',
+      'es2022',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      path.join(dir, 'client.mts'),
+    ]).catch((error: { stdout: string }) => {
       throw new Error(`client does not compile:\n${error.stdout}`);
     });
-    const { stdout } = await run(bin('tsx'), [path.join(dir, 'client.mts')], { env: { ...process.env, BASE_URL: server.baseUrl, API_KEY: key } });
+    const { stdout } = await run(bin('tsx'), [path.join(dir, 'client.mts')], {
+      env: { ...process.env, BASE_URL: server.baseUrl, API_KEY: key },
+    });
     expect(JSON.parse(stdout)).toEqual({
-      statuses: { clients: 200, reports: 200, report: 200, reportData: 200, projects: 200, metrics: 200, prompts: 200, answers: 200, answer: 200, sources: 200, searchQueries: 200, opportunities: 200, answersCsv: 200 },
+      statuses: {
+        clients: 200,
+        reports: 200,
+        report: 200,
+        reportData: 200,
+        projects: 200,
+        metrics: 200,
+        prompts: 200,
+        answers: 200,
+        answer: 200,
+        sources: 200,
+        searchQueries: 200,
+        opportunities: 200,
+        answersCsv: 200,
+      },
       widgets: expect.any(Number),
       kpi: 'number',
       truncated: 'boolean',

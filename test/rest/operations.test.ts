@@ -22,14 +22,25 @@ beforeAll(async () => {
   key = keyed.key.secret;
   await seedWorkspace(t.database.prisma, t.database.pool, { workspaceId: keyed.workspace.id, days: 40, clients: 2 });
   const where = { where: { workspaceId: keyed.workspace.id } };
-  const answer = await t.database.pool.query<{ id: string; project_id: string }>('SELECT id, project_id FROM ai_answers WHERE workspace_id = $1 ORDER BY id LIMIT 1', [keyed.workspace.id]);
-  ids = { report: (await t.database.prisma.report.findFirstOrThrow(where)).id, project: answer.rows[0]!.project_id, answer: answer.rows[0]!.id };
+  const answer = await t.database.pool.query<{ id: string; project_id: string }>(
+    'SELECT id, project_id FROM ai_answers WHERE workspace_id = $1 ORDER BY id LIMIT 1',
+    [keyed.workspace.id],
+  );
+  ids = {
+    report: (await t.database.prisma.report.findFirstOrThrow(where)).id,
+    project: answer.rows[0]!.project_id,
+    answer: answer.rows[0]!.id,
+  };
 });
 afterAll(() => t.close());
 
 async function graphql(query: string, variables: Record<string, unknown>) {
   const response = await t.app.fetch(
-    new Request('http://test.local/graphql', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify({ query, variables }) }),
+    new Request('http://test.local/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: JSON.stringify({ query, variables }),
+    }),
   );
   return json(response);
 }
@@ -56,7 +67,11 @@ describe('v1 routes without leaf serialization', () => {
     for (const route of REST_ROUTES) {
       const variables = variablesOf[route.path]!;
       const path = route.path.replace(/:(\w+)/g, (_match, name: string) => String(variables[name]));
-      const query = new URLSearchParams(Object.entries(variables).filter(([name]) => !route.path.includes(`:${name}`)).map(([name, value]) => [name, String(value)]));
+      const query = new URLSearchParams(
+        Object.entries(variables)
+          .filter(([name]) => !route.path.includes(`:${name}`))
+          .map(([name, value]) => [name, String(value)]),
+      );
       const response = await t.get(`/api/v1${path}${query.size ? `?${query}` : ''}`, key);
       expect(response.status, route.path).toBe(200);
       const served = await json(response);

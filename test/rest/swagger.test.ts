@@ -14,29 +14,93 @@ const swagger = toSwagger2(openapi, origin);
 
 describe('the Swagger 2.0 document', () => {
   it('names its host, base path and scheme, the key as the first security definition, and JSON as what it produces', () => {
-    expect(swagger).toMatchObject({ swagger: '2.0', host: 'api.example.test', basePath: '/api/v1', schemes: ['https'], produces: ['application/json'], security: [{ apiKey: [] }] });
+    expect(swagger).toMatchObject({
+      swagger: '2.0',
+      host: 'api.example.test',
+      basePath: '/api/v1',
+      schemes: ['https'],
+      produces: ['application/json'],
+      security: [{ apiKey: [] }],
+    });
     const [first] = Object.entries<any>(swagger.securityDefinitions);
-    expect(first).toEqual(['apiKey', { type: 'apiKey', in: 'header', name: 'Authorization', description: expect.stringMatching(/^Bearer sgb_live_…/) }]);
+    expect(first).toEqual([
+      'apiKey',
+      { type: 'apiKey', in: 'header', name: 'Authorization', description: expect.stringMatching(/^Bearer sgb_live_…/) },
+    ]);
     expect(swagger.info).not.toHaveProperty('summary');
     expect(swagger.info.license).toEqual({ name: 'Proprietary' });
   });
 
   it('has the same operations and parameters as the 3.1 document', () => {
     const of = (paths: Record<string, any>, parameterOf: (parameter: any) => Record<string, unknown>) =>
-      Object.entries(paths).map(([path, { get }]) => ({ path, operationId: get.operationId, summary: get.summary, parameters: (get.parameters ?? []).map(parameterOf) }));
-    const fromSchema = ({ name, in: where, required, description, schema: { type, format, pattern, enum: values, minimum, maximum, default: fallback } }: any) =>
-      ({ name, in: where, required, description, type, format, pattern, enum: values, minimum, maximum, default: fallback });
-    const flat = ({ name, in: where, required, description, type, format, pattern, enum: values, minimum, maximum, default: fallback }: any) =>
-      ({ name, in: where, required, description, type, format, pattern, enum: values, minimum, maximum, default: fallback });
+      Object.entries(paths).map(([path, { get }]) => ({
+        path,
+        operationId: get.operationId,
+        summary: get.summary,
+        parameters: (get.parameters ?? []).map(parameterOf),
+      }));
+    const fromSchema = ({
+      name,
+      in: where,
+      required,
+      description,
+      schema: { type, format, pattern, enum: values, minimum, maximum, default: fallback },
+    }: any) => ({
+      name,
+      in: where,
+      required,
+      description,
+      type,
+      format,
+      pattern,
+      enum: values,
+      minimum,
+      maximum,
+      default: fallback,
+    });
+    const flat = ({
+      name,
+      in: where,
+      required,
+      description,
+      type,
+      format,
+      pattern,
+      enum: values,
+      minimum,
+      maximum,
+      default: fallback,
+    }: any) => ({
+      name,
+      in: where,
+      required,
+      description,
+      type,
+      format,
+      pattern,
+      enum: values,
+      minimum,
+      maximum,
+      default: fallback,
+    });
     expect(of(swagger.paths, flat)).toEqual(of(openapi.paths, fromSchema));
     for (const [path, { get }] of Object.entries<any>(swagger.paths)) {
-      for (const parameter of get.parameters ?? []) expect(parameter['x-example'], `${path} ${parameter.name}`).toEqual(openapi.paths[path].get.parameters.find((p: any) => p.name === parameter.name).schema.examples?.[0]);
+      for (const parameter of get.parameters ?? [])
+        expect(parameter['x-example'], `${path} ${parameter.name}`).toEqual(
+          openapi.paths[path].get.parameters.find((p: any) => p.name === parameter.name).schema.examples?.[0],
+        );
     }
   });
 
   it('declares what each export produces beside JSON errors, and JSON for the rest', () => {
-    expect(swagger.paths['/ai-visibility/projects/{id}/answers.csv'].get.produces).toEqual(['text/csv', 'application/json']);
-    expect(swagger.paths['/ai-visibility/projects/{id}/sources.ndjson'].get.produces).toEqual(['application/x-ndjson', 'application/json']);
+    expect(swagger.paths['/ai-visibility/projects/{id}/answers.csv'].get.produces).toEqual([
+      'text/csv',
+      'application/json',
+    ]);
+    expect(swagger.paths['/ai-visibility/projects/{id}/sources.ndjson'].get.produces).toEqual([
+      'application/x-ndjson',
+      'application/json',
+    ]);
     expect(swagger.paths['/ai-visibility/projects/{id}/answers'].get).not.toHaveProperty('produces');
     expect(swagger.paths['/clients'].get.responses['200'].schema).toEqual({ $ref: '#/definitions/ClientList' });
     expect(swagger.paths['/clients'].get.responses['401']).toEqual({ $ref: '#/responses/Error401' });
@@ -62,10 +126,21 @@ describe('the Swagger 2.0 document', () => {
 
   it('says nullable the 2.0 way, and a nullable object keeps its shape (ReportData.compareRange)', () => {
     const reportData = swagger.definitions.ReportData.properties;
-    expect(reportData.compareRange).toMatchObject({ type: 'object', allOf: [{ $ref: '#/definitions/ReportRange' }], 'x-nullable': true });
+    expect(reportData.compareRange).toMatchObject({
+      type: 'object',
+      allOf: [{ $ref: '#/definitions/ReportRange' }],
+      'x-nullable': true,
+    });
     expect(reportData.range).toEqual({ $ref: '#/definitions/ReportRange' });
-    expect(swagger.definitions.Widget.properties.granularity).toEqual({ type: 'string', enum: ['day', 'month', 'week'], 'x-nullable': true });
-    expect(swagger.definitions.AiVisibilityAnswer.properties.sentiment).toMatchObject({ type: 'string', 'x-nullable': true });
+    expect(swagger.definitions.Widget.properties.granularity).toEqual({
+      type: 'string',
+      enum: ['day', 'month', 'week'],
+      'x-nullable': true,
+    });
+    expect(swagger.definitions.AiVisibilityAnswer.properties.sentiment).toMatchObject({
+      type: 'string',
+      'x-nullable': true,
+    });
     expect(swagger.definitions.AiVisibilityAnswer.properties.sentiment.enum).not.toContain(null);
   });
 
@@ -78,6 +153,11 @@ describe('schemaTo2', () => {
   it('refuses what 2.0 cannot say rather than writing something else', () => {
     expect(() => schemaTo2({ type: ['string', 'integer'] })).toThrow(/type list/);
     expect(() => schemaTo2({ oneOf: [{ type: 'string' }, { type: 'integer' }] })).toThrow(/oneOf/);
-    expect(schemaTo2({ type: ['integer', 'null'], examples: [3], const: 3 })).toEqual({ type: 'integer', example: 3, enum: [3], 'x-nullable': true });
+    expect(schemaTo2({ type: ['integer', 'null'], examples: [3], const: 3 })).toEqual({
+      type: 'integer',
+      example: 3,
+      enum: [3],
+      'x-nullable': true,
+    });
   });
 });

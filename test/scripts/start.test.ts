@@ -31,7 +31,16 @@ describe('npm start', () => {
     rmSync(path.join(root, 'dist/.build-stamp'), { force: true });
     const child = spawn(process.execPath, ['scripts/start.mjs'], {
       cwd: root,
-      env: { ...process.env, DATABASE_URL: await createTestDatabase(), PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'info', APP_SECRET_KEY: TEST_APP_SECRET_KEY, METRICS_PORT: '0' },
+      env: {
+        ...process.env,
+        DATABASE_URL: await createTestDatabase(),
+        PORT: '0',
+        HOST: '127.0.0.1',
+        SEED_DEMO: 'false',
+        LOG_LEVEL: 'info',
+        APP_SECRET_KEY: TEST_APP_SECRET_KEY,
+        METRICS_PORT: '0',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
@@ -59,13 +68,17 @@ describe('npm start', () => {
   }, 90_000);
 
   it("is built by npm's postinstall when the sources and the compiler are there, so the first start only starts", () => {
-    expect(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.postinstall).toMatch(/scripts\/start\.mjs --prebuild/);
+    expect(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.postinstall).toMatch(
+      /scripts\/start\.mjs --prebuild/,
+    );
     rmSync(path.join(root, 'dist/.build-stamp'), { force: true });
     const prebuild = spawnSync(process.execPath, ['scripts/start.mjs', '--prebuild'], { cwd: root, encoding: 'utf8' });
     expect(prebuild.status).toBe(0);
     expect(prebuild.stdout).toMatch(/Building dist\/ for npm start … done/);
     expect(buildIsStale()).toBe(false);
     // Built already: nothing to do.
-    expect(spawnSync(process.execPath, ['scripts/start.mjs', '--prebuild'], { cwd: root, encoding: 'utf8' }).stdout).toBe('');
+    expect(
+      spawnSync(process.execPath, ['scripts/start.mjs', '--prebuild'], { cwd: root, encoding: 'utf8' }).stdout,
+    ).toBe('');
   }, 90_000);
 });

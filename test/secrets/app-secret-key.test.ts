@@ -12,7 +12,13 @@ describe('APP_SECRET_KEY', () => {
   it('is required in production and must be 32 bytes', () => {
     expect(() => parseConfig({ NODE_ENV: 'production' })).toThrow(/APP_SECRET_KEY: is required in production/);
     expect(() => parseConfig({ APP_SECRET_KEY: 'short' })).toThrow(/APP_SECRET_KEY: must be 32 bytes/);
-    expect(parseConfig({ NODE_ENV: 'production', APP_SECRET_KEY: 'ab'.repeat(32), PUBLIC_BASE_URL: 'https://signalboard.example' }).APP_SECRET_KEY).toBe('ab'.repeat(32));
+    expect(
+      parseConfig({
+        NODE_ENV: 'production',
+        APP_SECRET_KEY: 'ab'.repeat(32),
+        PUBLIC_BASE_URL: 'https://signalboard.example',
+      }).APP_SECRET_KEY,
+    ).toBe('ab'.repeat(32));
   });
 
   it('outside production is generated once into .data/ beside the embedded database, private to the user, with one warning', () => {
@@ -29,9 +35,12 @@ describe('APP_SECRET_KEY', () => {
 
   it('given in the environment is used as is', () => {
     const key = Buffer.alloc(32, 3);
-    const box = resolveSecretBox(parseConfig({ APP_SECRET_KEY: key.toString('hex'), EMBEDDED_PG_DIR: path.join(dir, 'other', 'postgres') }), () => {
-      throw new Error('no warning expected');
-    });
+    const box = resolveSecretBox(
+      parseConfig({ APP_SECRET_KEY: key.toString('hex'), EMBEDDED_PG_DIR: path.join(dir, 'other', 'postgres') }),
+      () => {
+        throw new Error('no warning expected');
+      },
+    );
     expect(box.open(box.seal('x', 'c'), 'c')).toBe('x');
   });
 });

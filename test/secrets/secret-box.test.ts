@@ -15,10 +15,12 @@ describe('the secret box', () => {
     expect(box.seal('whsec_abc', 'x')).not.toBe(box.seal('whsec_abc', 'x'));
   });
 
-  it('refuses another row\'s context, another key and tampering, without echoing anything secret', () => {
+  it("refuses another row's context, another key and tampering, without echoing anything secret", () => {
     const sealed = box.seal('whsec_abc', 'webhook_endpoint:whe_1:secret');
     expect(() => box.open(sealed, 'webhook_endpoint:whe_2:secret')).toThrow(/cannot be opened/);
-    expect(() => createSecretBox(randomBytes(32)).open(sealed, 'webhook_endpoint:whe_1:secret')).toThrow(/cannot be opened/);
+    expect(() => createSecretBox(randomBytes(32)).open(sealed, 'webhook_endpoint:whe_1:secret')).toThrow(
+      /cannot be opened/,
+    );
     const parts = sealed.split(':');
     parts[3] = Buffer.from('tampered').toString('base64');
     expect(() => box.open(parts.join(':'), 'webhook_endpoint:whe_1:secret')).toThrow(/cannot be opened/);

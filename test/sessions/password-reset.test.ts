@@ -41,9 +41,17 @@ afterAll(async () => {
 });
 
 const post = (path: string, body: unknown, address = '198.51.100.40') =>
-  t.app.fetch(new Request(`${ORIGIN}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN }, body: JSON.stringify(body) }), { remoteAddress: address });
+  t.app.fetch(
+    new Request(`${ORIGIN}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: ORIGIN },
+      body: JSON.stringify(body),
+    }),
+    { remoteAddress: address },
+  );
 // The mail body is quoted-printable: soft line breaks and =3D for '=' are undone first.
-const tokenIn = (text: string) => /\/app\/password\/reset\?token=([A-Za-z0-9_-]+)/.exec(text.replace(/=\r?\n/g, '').replace(/=3D/g, '='))![1]!;
+const tokenIn = (text: string) =>
+  /\/app\/password\/reset\?token=([A-Za-z0-9_-]+)/.exec(text.replace(/=\r?\n/g, '').replace(/=3D/g, '='))![1]!;
 
 describe('forgot password', () => {
   it('answers the same for unknown addresses and sends nothing; for a person, mails a single-use link that ends their other sessions', async () => {
@@ -68,7 +76,10 @@ describe('forgot password', () => {
     expect((await call(t.app, other, 'GET', '/app/session')).status).toBe(401);
     expect((await post('/app/login', { email: person.email, password: 'a brand new password 42' })).status).toBe(200);
     expect((await post('/app/login', { email: person.email, password: PASSWORD }, '198.51.100.41')).status).toBe(401);
-    const audit = await t.database.prisma.auditLogEntry.findMany({ where: { workspaceId, actor: person.id, action: { startsWith: 'password.' } }, orderBy: { createdAt: 'asc' } });
+    const audit = await t.database.prisma.auditLogEntry.findMany({
+      where: { workspaceId, actor: person.id, action: { startsWith: 'password.' } },
+      orderBy: { createdAt: 'asc' },
+    });
     expect(audit.map((entry) => entry.action)).toEqual(['password.reset_requested', 'password.reset']);
   });
 
@@ -81,16 +92,35 @@ describe('forgot password', () => {
     await expect.poll(() => inbox.filter((mail) => mail.to === person.email).length).toBe(2);
     const [first, second] = inbox.filter((mail) => mail.to === person.email).map((mail) => tokenIn(mail.text));
     expect((await post('/app/password/reset', { token: first, password: 'a brand new password 42' })).status).toBe(400);
-    await t.database.pool.query("UPDATE password_resets SET expires_at = now() - interval '1 second' WHERE user_id = $1", [person.id]);
-    expect((await post('/app/password/reset', { token: second, password: 'a brand new password 42' })).status).toBe(400);
+    await t.database.pool.query(
+      "UPDATE password_resets SET expires_at = now() - interval '1 second' WHERE user_id = $1",
+      [person.id],
+    );
+    expect((await post('/app/password/reset', { token: second, password: 'a brand new password 42' })).status).toBe(
+      400,
+    );
   });
 
   it('changing the password needs the current one and ends every other session', async () => {
     const person = await personWithPassword(t.database, { email: `change-${Date.now()}@example.test`, workspaceId });
     const mine = await signIn(t.app, person.email);
     const other = await signIn(t.app, person.email);
-    expect((await call(t.app, mine, 'POST', '/app/password', { currentPassword: 'wrong', password: 'a brand new password 42' })).status).toBe(403);
-    expect((await call(t.app, mine, 'POST', '/app/password', { currentPassword: PASSWORD, password: 'a brand new password 42' })).status).toBe(200);
+    expect(
+      (
+        await call(t.app, mine, 'POST', '/app/password', {
+          currentPassword: 'wrong',
+          password: 'a brand new password 42',
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await call(t.app, mine, 'POST', '/app/password', {
+          currentPassword: PASSWORD,
+          password: 'a brand new password 42',
+        })
+      ).status,
+    ).toBe(200);
     expect((await call(t.app, mine, 'GET', '/app/session')).status).toBe(200);
     expect((await call(t.app, other, 'GET', '/app/session')).status).toBe(401);
   });
@@ -116,7 +146,9 @@ describe('the same work for every address', () => {
     mailHeld = new Promise((resolve) => (release = resolve));
     try {
       const known = await work(() => post('/app/password/forgot', { email: person.email }, '198.51.100.60'));
-      const unknown = await work(() => post('/app/password/forgot', { email: `nobody-${Date.now()}@example.test` }, '198.51.100.61'));
+      const unknown = await work(() =>
+        post('/app/password/forgot', { email: `nobody-${Date.now()}@example.test` }, '198.51.100.61'),
+      );
       expect(known).toEqual(unknown);
       expect(known.length).toBeGreaterThan(0);
       // The answer came while the mail server still held the message.
@@ -130,11 +162,23 @@ describe('the same work for every address', () => {
 
   it('a failed sign-in runs the same statements for a person (wrong password) and an unknown address', async () => {
     const person = await personWithPassword(t.database, { email: `login-${Date.now()}@example.test`, workspaceId });
-    const wrong = await work(() => post('/app/login', { email: person.email, password: 'not the password at all' }, '198.51.100.62'));
-    const unknown = await work(() => post('/app/login', { email: `nobody-${Date.now()}@example.test`, password: 'not the password at all' }, '198.51.100.63'));
+    const wrong = await work(() =>
+      post('/app/login', { email: person.email, password: 'not the password at all' }, '198.51.100.62'),
+    );
+    const unknown = await work(() =>
+      post(
+        '/app/login',
+        { email: `nobody-${Date.now()}@example.test`, password: 'not the password at all' },
+        '198.51.100.63',
+      ),
+    );
     expect(wrong).toEqual(unknown);
     // The person's failure is audited all the same, after the answer.
-    await expect.poll(async () => t.database.prisma.auditLogEntry.count({ where: { actor: person.id, action: 'session.sign_in_failed' } })).toBe(1);
+    await expect
+      .poll(async () =>
+        t.database.prisma.auditLogEntry.count({ where: { actor: person.id, action: 'session.sign_in_failed' } }),
+      )
+      .toBe(1);
   });
 });
 
@@ -142,10 +186,20 @@ describe('require SSO', () => {
   it('refuses password sign-in to members in a verified domain, not to owners, and not to addresses outside the domains', async () => {
     const keyed = await createKeyedWorkspace(t.database, { plan: 'pro' });
     const domain = `strict-${Date.now()}.test`;
-    await t.database.pool.query("INSERT INTO sso_domains (id, workspace_id, domain, verification_token, verified_at) VALUES ($1, $2, $3, 'x', now())", [`dom_${Date.now()}`, keyed.workspace.id, domain]);
-    const owner = await personWithPassword(t.database, { email: `boss@${domain}`, workspaceId: keyed.workspace.id, role: 'owner' });
+    await t.database.pool.query(
+      "INSERT INTO sso_domains (id, workspace_id, domain, verification_token, verified_at) VALUES ($1, $2, $3, 'x', now())",
+      [`dom_${Date.now()}`, keyed.workspace.id, domain],
+    );
+    const owner = await personWithPassword(t.database, {
+      email: `boss@${domain}`,
+      workspaceId: keyed.workspace.id,
+      role: 'owner',
+    });
     const member = await personWithPassword(t.database, { email: `worker@${domain}`, workspaceId: keyed.workspace.id });
-    const outsider = await personWithPassword(t.database, { email: `guest-${Date.now()}@example.test`, workspaceId: keyed.workspace.id });
+    const outsider = await personWithPassword(t.database, {
+      email: `guest-${Date.now()}@example.test`,
+      workspaceId: keyed.workspace.id,
+    });
     await personWithPassword(t.database, { email: keyed.ownerEmail });
     const admin = await signIn(t.app, keyed.ownerEmail);
     expect((await call(t.app, admin, 'POST', '/app/settings/sso/require', { requireSso: true })).status).toBe(200);
@@ -154,7 +208,9 @@ describe('require SSO', () => {
     expect(refused.status).toBe(403);
     expect((await json(refused)).error.message).toMatch(/requires single sign-on/);
     // The same answer whatever the password: it says nothing about whether it was right.
-    expect((await post('/app/login', { email: member.email, password: 'not the password' }, '198.51.100.50')).status).toBe(403);
+    expect(
+      (await post('/app/login', { email: member.email, password: 'not the password' }, '198.51.100.50')).status,
+    ).toBe(403);
     expect((await post('/app/login', { email: owner.email, password: PASSWORD }, '198.51.100.50')).status).toBe(200);
     expect((await post('/app/login', { email: outsider.email, password: PASSWORD }, '198.51.100.50')).status).toBe(200);
     expect((await call(t.app, admin, 'POST', '/app/settings/sso/require', { requireSso: false })).status).toBe(200);

@@ -100,7 +100,13 @@ describe('signing in from a shared link', () => {
   });
 
   it('takes every kind of page a person is sent to sign in from', async () => {
-    for (const page of ['/app/settings', `/app/reports/${reportId}`, '/app/ai-visibility/prj_x', '/app/ai-visibility/prj_x/answers?page=2', '/oauth/interaction/abc']) {
+    for (const page of [
+      '/app/settings',
+      `/app/reports/${reportId}`,
+      '/app/ai-visibility/prj_x',
+      '/app/ai-visibility/prj_x/answers?page=2',
+      '/oauth/interaction/abc',
+    ]) {
       expect((await postForm(page)).headers.get('location'), page).toBe(page);
     }
   });

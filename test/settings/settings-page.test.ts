@@ -33,8 +33,14 @@ describe.skipIf(!chromiumAvailable)('the settings page in a browser', () => {
       await page.click('#api-keys button:has-text("Create key")');
       const secret = (await page.textContent('[data-testid=secret]'))!.trim();
       expect(secret).toMatch(/^sgb_live_[A-Za-z0-9]+\.[A-Za-z0-9_-]+$/);
-      await page.screenshot({ path: screenshotPath('settings-created.png'), fullPage: true, mask: [page.locator('[data-testid=secret]')] });
-      expect((await fetch(`${served.baseUrl}/api/v1/clients`, { headers: { authorization: `Bearer ${secret}` } })).status).toBe(200);
+      await page.screenshot({
+        path: screenshotPath('settings-created.png'),
+        fullPage: true,
+        mask: [page.locator('[data-testid=secret]')],
+      });
+      expect(
+        (await fetch(`${served.baseUrl}/api/v1/clients`, { headers: { authorization: `Bearer ${secret}` } })).status,
+      ).toBe(200);
 
       // Shown once: the page, loaded again, has no trace of it.
       await page.goto(`${served.baseUrl}/app/settings`);
@@ -42,9 +48,13 @@ describe.skipIf(!chromiumAvailable)('the settings page in a browser', () => {
       const row = page.locator('#api-keys tr', { hasText: 'Browser key' });
       await row.locator('button:has-text("Revoke")').click();
       await page.waitForSelector('text=revoked; it stops working at once');
-      expect(await page.locator('#api-keys tr', { hasText: 'Browser key' }).locator('.badge').textContent()).toBe('revoked');
+      expect(await page.locator('#api-keys tr', { hasText: 'Browser key' }).locator('.badge').textContent()).toBe(
+        'revoked',
+      );
       await page.screenshot({ path: screenshotPath('settings-revoked.png'), fullPage: true });
-      expect((await fetch(`${served.baseUrl}/api/v1/clients`, { headers: { authorization: `Bearer ${secret}` } })).status).toBe(401);
+      expect(
+        (await fetch(`${served.baseUrl}/api/v1/clients`, { headers: { authorization: `Bearer ${secret}` } })).status,
+      ).toBe(401);
 
       // Forms post with Origin: null under Referrer-Policy: no-referrer; Sec-Fetch-Site admits them.
       await page.click('#sso button:has-text("Require SSO")');
@@ -54,7 +64,15 @@ describe.skipIf(!chromiumAvailable)('the settings page in a browser', () => {
       await page.click('#account button:has-text("Change password")');
       await page.waitForURL(`${served.baseUrl}/app/settings`);
       await page.screenshot({ path: screenshotPath('settings-security.png'), fullPage: true });
-      expect((await fetch(`${served.baseUrl}/app/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: ownerEmail, password: 'a brand new password 42' }) })).status).toBe(200);
+      expect(
+        (
+          await fetch(`${served.baseUrl}/app/login`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ email: ownerEmail, password: 'a brand new password 42' }),
+          })
+        ).status,
+      ).toBe(200);
       expect(offOrigin).toEqual([]);
       expect(cspViolations).toEqual([]);
     } finally {
@@ -77,7 +95,11 @@ describe.skipIf(!chromiumAvailable)('the settings page in a browser', () => {
       await page.fill('#api-keys input[name=name]', 'Phone key');
       await page.click('#api-keys button:has-text("Create key")');
       await page.waitForSelector('[data-testid=secret]');
-      await page.screenshot({ path: screenshotPath('settings-390.png'), fullPage: true, mask: [page.locator('[data-testid=secret]')] });
+      await page.screenshot({
+        path: screenshotPath('settings-390.png'),
+        fullPage: true,
+        mask: [page.locator('[data-testid=secret]')],
+      });
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
       const signOut = (await page.locator('header button:has-text("Sign out")').boundingBox())!;
       expect(signOut.x).toBeGreaterThanOrEqual(0);
@@ -114,12 +136,30 @@ describe.skipIf(!chromiumAvailable)('the settings page in a browser', () => {
     }
   }, 90_000);
 
-  it('the MCP consent page shows where the app sends the person, and Allow reaches the app with a code under the page\'s CSP', async () => {
+  it("the MCP consent page shows where the app sends the person, and Allow reaches the app with a code under the page's CSP", async () => {
     const { ownerEmail } = await createKeyedWorkspace(served.t.database, { plan: 'pro' });
     await personWithPassword(served.t.database, { email: ownerEmail });
-    const registered = await (await fetch(`${served.baseUrl}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'Claude', redirect_uris: ['http://127.0.0.1:1/callback'], token_endpoint_auth_method: 'none' }) })).json();
+    const registered = await (
+      await fetch(`${served.baseUrl}/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          client_name: 'Claude',
+          redirect_uris: ['http://127.0.0.1:1/callback'],
+          token_endpoint_auth_method: 'none',
+        }),
+      })
+    ).json();
     const authorize = new URL(`${served.baseUrl}/oauth/authorize`);
-    for (const [key, value] of Object.entries({ client_id: registered.client_id, response_type: 'code', redirect_uri: 'http://127.0.0.1:1/callback', scope: 'mcp offline_access', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' })) authorize.searchParams.set(key, value);
+    for (const [key, value] of Object.entries({
+      client_id: registered.client_id,
+      response_type: 'code',
+      redirect_uri: 'http://127.0.0.1:1/callback',
+      scope: 'mcp offline_access',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+    }))
+      authorize.searchParams.set(key, value);
     const browser = await launchChromium();
     try {
       const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });

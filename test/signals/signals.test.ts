@@ -10,22 +10,65 @@ const TOKEN = 's'.repeat(40);
 let t: TestApp;
 let key: string;
 
-const counters = { totalRuns: 100, visibilityCount: 50, mentionCount: 40, totalMentionCount: 100, positionedCount: 40, positionSum: 80, positiveCount: 20, neutralCount: 10, negativeCount: 10 };
-const ingest = async (lines: object[]) => json(await t.app.fetch(new Request('http://test.local/internal/ingest/scans', { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: JSON.stringify(lines) })));
+const counters = {
+  totalRuns: 100,
+  visibilityCount: 50,
+  mentionCount: 40,
+  totalMentionCount: 100,
+  positionedCount: 40,
+  positionSum: 80,
+  positiveCount: 20,
+  neutralCount: 10,
+  negativeCount: 10,
+};
+const ingest = async (lines: object[]) =>
+  json(
+    await t.app.fetch(
+      new Request('http://test.local/internal/ingest/scans', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}` },
+        body: JSON.stringify(lines),
+      }),
+    ),
+  );
 const graphql = async (query: string, variables: Record<string, unknown>) =>
-  json(await t.app.fetch(new Request('http://test.local/graphql', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify({ query, variables }) })));
+  json(
+    await t.app.fetch(
+      new Request('http://test.local/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+        body: JSON.stringify({ query, variables }),
+      }),
+    ),
+  );
 
 async function project() {
   const keyed = await createKeyedWorkspace(t.database);
   key = keyed.key.secret;
   const created = await t.database.prisma.aiProject.create({
-    data: { id: newId('project'), workspaceId: keyed.workspace.id, name: 'P', brand: 'Acme', competitors: ['Globex'], models: ['chatgpt', 'gemini'], locales: ['en-US', 'de-DE'] },
+    data: {
+      id: newId('project'),
+      workspaceId: keyed.workspace.id,
+      name: 'P',
+      brand: 'Acme',
+      competitors: ['Globex'],
+      models: ['chatgpt', 'gemini'],
+      locales: ['en-US', 'de-DE'],
+    },
   });
-  const scan = (date: string, overrides: Record<string, unknown> = {}) => ({ project: created.id, date, model: 'chatgpt', locale: 'en-US', ...counters, ...overrides });
+  const scan = (date: string, overrides: Record<string, unknown> = {}) => ({
+    project: created.id,
+    date,
+    model: 'chatgpt',
+    locale: 'en-US',
+    ...counters,
+    ...overrides,
+  });
   return { id: created.id, scan };
 }
 
-const SIGNALS = 'query($id: ID!) { node(id: $id) { ... on AiVisibilityProject { signals { nodes { kind model locale scanId details } } signalRules { kind threshold enabled defaultThreshold } } } }';
+const SIGNALS =
+  'query($id: ID!) { node(id: $id) { ... on AiVisibilityProject { signals { nodes { kind model locale scanId details } } signalRules { kind threshold enabled defaultThreshold } } } }';
 
 beforeAll(async () => {
   t = await createTestApp({ INGEST_TOKEN: TOKEN });
@@ -35,19 +78,37 @@ afterAll(() => t.close());
 describe('rule preview', () => {
   it('counts where a rule at a threshold would have fired over past scans, storing nothing', async () => {
     const { id, scan } = await project();
-    await ingest([scan('2026-10-01'), scan('2026-10-02', { visibilityCount: 20, positionedCount: 20, positionSum: 40 }), scan('2026-10-03')]);
-    const signalsBefore = (await t.database.pool.query('SELECT count(*)::int AS n FROM signals WHERE project_id = $1', [id])).rows[0].n;
+    await ingest([
+      scan('2026-10-01'),
+      scan('2026-10-02', { visibilityCount: 20, positionedCount: 20, positionSum: 40 }),
+      scan('2026-10-03'),
+    ]);
+    const signalsBefore = (
+      await t.database.pool.query('SELECT count(*)::int AS n FROM signals WHERE project_id = $1', [id])
+    ).rows[0].n;
     const preview = async (threshold: number) => {
-      const body = await graphql('query($id: ID!, $t: Float) { node(id: $id) { ... on AiVisibilityProject { rulePreview(kind: visibility_drop, threshold: $t, dateFrom: "2026-10-01", dateTo: "2026-10-31") { scansCompared fired firings { date metric before after } } } } }', { id, t: threshold });
+      const body = await graphql(
+        'query($id: ID!, $t: Float) { node(id: $id) { ... on AiVisibilityProject { rulePreview(kind: visibility_drop, threshold: $t, dateFrom: "2026-10-01", dateTo: "2026-10-31") { scansCompared fired firings { date metric before after } } } } }',
+        { id, t: threshold },
+      );
       expect(body.errors).toBeUndefined();
       return body.data.node.rulePreview;
     };
     // 50 % → 20 % is a 30-point drop: it fires at 10 and at 30, not at 31.
-    expect(await preview(10)).toEqual({ scansCompared: 2, fired: 1, firings: [{ date: '2026-10-02', metric: 'visibility', before: 0.5, after: 0.2 }] });
+    expect(await preview(10)).toEqual({
+      scansCompared: 2,
+      fired: 1,
+      firings: [{ date: '2026-10-02', metric: 'visibility', before: 0.5, after: 0.2 }],
+    });
     expect((await preview(30)).fired).toBe(1);
     expect((await preview(31)).fired).toBe(0);
-    expect((await t.database.pool.query('SELECT count(*)::int AS n FROM signals WHERE project_id = $1', [id])).rows[0].n).toBe(signalsBefore);
-    const bad = await graphql('query($id: ID!) { node(id: $id) { ... on AiVisibilityProject { rulePreview(kind: visibility_drop, threshold: 500) { fired } } } }', { id });
+    expect(
+      (await t.database.pool.query('SELECT count(*)::int AS n FROM signals WHERE project_id = $1', [id])).rows[0].n,
+    ).toBe(signalsBefore);
+    const bad = await graphql(
+      'query($id: ID!) { node(id: $id) { ... on AiVisibilityProject { rulePreview(kind: visibility_drop, threshold: 500) { fired } } } }',
+      { id },
+    );
     expect(bad.errors[0].extensions.code).toBe('invalid_parameter');
   });
 });
@@ -55,7 +116,8 @@ describe('rule preview', () => {
 describe('signals cursor', () => {
   it('refuses a forged sort value PostgreSQL would not take as a timestamp with invalid_parameter on after, not a 500', async () => {
     const { id } = await project();
-    const query = 'query($id: ID!, $after: String) { node(id: $id) { ... on AiVisibilityProject { signals(after: $after) { nodes { id } } } } }';
+    const query =
+      'query($id: ID!, $after: String) { node(id: $id) { ... on AiVisibilityProject { signals(after: $after) { nodes { id } } } } }';
     for (const sortValue of ['0', '1', '99999', '+275760-09-13T00:00:00.000Z', 'Tue, 01 Jan 0000 00:00:00 GMT']) {
       const after = Buffer.from(JSON.stringify([sortValue, 'sig_forged'])).toString('base64url');
       const body = await graphql(query, { id, after });
@@ -70,47 +132,169 @@ describe('signal rules on ingestion', () => {
   it('competitor_only_prompt fires per prompt where a competitor is newly named and the brand is not, with its signal.created payload', async () => {
     const { id } = await project();
     const run = (prompt: string, brand: boolean, globex: boolean) => ({
-      prompt, answer: 'a', brandMentions: brand ? 1 : 0, totalMentions: (brand ? 1 : 0) + (globex ? 1 : 0), position: brand ? 1 : null, sentiment: null,
+      prompt,
+      answer: 'a',
+      brandMentions: brand ? 1 : 0,
+      totalMentions: (brand ? 1 : 0) + (globex ? 1 : 0),
+      position: brand ? 1 : null,
+      sentiment: null,
       competitors: globex ? [{ name: 'Globex', mentions: 1, position: null }] : [],
     });
     const runsScan = (date: string, runs: object[]) => ({ project: id, date, model: 'chatgpt', locale: 'en-US', runs });
     // "best crm": Acme named, then only Globex; "crm pricing": Globex both days (nothing new); "crm reviews": Acme both days.
-    await ingest([runsScan('2026-10-01', [run('best crm', true, false), run('crm pricing', false, true), run('crm reviews', true, false)])]);
-    await ingest([runsScan('2026-10-02', [run('best crm', false, true), run('crm pricing', false, true), run('crm reviews', true, true)])]);
-    const events = await t.database.pool.query("SELECT payload FROM webhook_events WHERE type = 'signal.created' AND payload->>'projectId' = $1 AND payload->>'kind' = 'competitor_only_prompt'", [id]);
-    const promptId = (await t.database.prisma.aiPrompt.findFirstOrThrow({ where: { projectId: id, text: 'best crm' } })).id;
-    expect(events.rows.map((row) => row.payload)).toEqual([{
-      signalId: expect.stringMatching(/^sig_/), kind: 'competitor_only_prompt', projectId: id, scanId: expect.stringMatching(/^scn_/), date: '2026-10-02', model: 'chatgpt', locale: 'en-US',
-      metric: 'competitorsNamed', promptId, prompt: 'best crm', competitors: ['Globex'], before: 0, after: 1, brandBefore: 1, brandAfter: 0, threshold: 1, previousScanId: expect.stringMatching(/^scn_/),
-    }]);
+    await ingest([
+      runsScan('2026-10-01', [
+        run('best crm', true, false),
+        run('crm pricing', false, true),
+        run('crm reviews', true, false),
+      ]),
+    ]);
+    await ingest([
+      runsScan('2026-10-02', [
+        run('best crm', false, true),
+        run('crm pricing', false, true),
+        run('crm reviews', true, true),
+      ]),
+    ]);
+    const events = await t.database.pool.query(
+      "SELECT payload FROM webhook_events WHERE type = 'signal.created' AND payload->>'projectId' = $1 AND payload->>'kind' = 'competitor_only_prompt'",
+      [id],
+    );
+    const promptId = (await t.database.prisma.aiPrompt.findFirstOrThrow({ where: { projectId: id, text: 'best crm' } }))
+      .id;
+    expect(events.rows.map((row) => row.payload)).toEqual([
+      {
+        signalId: expect.stringMatching(/^sig_/),
+        kind: 'competitor_only_prompt',
+        projectId: id,
+        scanId: expect.stringMatching(/^scn_/),
+        date: '2026-10-02',
+        model: 'chatgpt',
+        locale: 'en-US',
+        metric: 'competitorsNamed',
+        promptId,
+        prompt: 'best crm',
+        competitors: ['Globex'],
+        before: 0,
+        after: 1,
+        brandBefore: 1,
+        brandAfter: 0,
+        threshold: 1,
+        previousScanId: expect.stringMatching(/^scn_/),
+      },
+    ]);
   });
 
-  it('owned_citation_share_drop fires when fewer of the runs\' citations point at the project\'s own domains, with signal.created in the outbox', async () => {
+  it("owned_citation_share_drop fires when fewer of the runs' citations point at the project's own domains, with signal.created in the outbox", async () => {
     const { id } = await project();
     await t.database.prisma.aiProject.update({ where: { id }, data: { domains: ['acme.com'] } });
-    const cite = (...urls: string[]) => ({ prompt: 'p', answer: 'a', brandMentions: 0, totalMentions: 0, position: null, sentiment: null, citations: urls.map((url) => ({ url })) });
-    const runsScan = (date: string, ...urls: string[]) => ({ project: id, date, model: 'chatgpt', locale: 'en-US', runs: [cite(...urls)] });
+    const cite = (...urls: string[]) => ({
+      prompt: 'p',
+      answer: 'a',
+      brandMentions: 0,
+      totalMentions: 0,
+      position: null,
+      sentiment: null,
+      citations: urls.map((url) => ({ url })),
+    });
+    const runsScan = (date: string, ...urls: string[]) => ({
+      project: id,
+      date,
+      model: 'chatgpt',
+      locale: 'en-US',
+      runs: [cite(...urls)],
+    });
     // 2 of 4 owned (50 %) → 1 of 4 (25 %): 25 points; → 1 of 5 (20 %): 5 points, below the default 10.
-    await ingest([runsScan('2026-10-01', 'https://www.acme.com/a', 'https://blog.acme.com/b', 'https://reddit.com/x', 'https://g2.com/y'), runsScan('2026-10-02', 'https://acme.com/', 'https://reddit.com/x', 'https://reddit.com/z', 'https://g2.com/y')]);
-    await ingest([runsScan('2026-10-03', 'https://acme.com/', 'https://reddit.com/x', 'https://reddit.com/z', 'https://g2.com/y', 'https://g2.com/q')]);
+    await ingest([
+      runsScan(
+        '2026-10-01',
+        'https://www.acme.com/a',
+        'https://blog.acme.com/b',
+        'https://reddit.com/x',
+        'https://g2.com/y',
+      ),
+      runsScan('2026-10-02', 'https://acme.com/', 'https://reddit.com/x', 'https://reddit.com/z', 'https://g2.com/y'),
+    ]);
+    await ingest([
+      runsScan(
+        '2026-10-03',
+        'https://acme.com/',
+        'https://reddit.com/x',
+        'https://reddit.com/z',
+        'https://g2.com/y',
+        'https://g2.com/q',
+      ),
+    ]);
     const body = await graphql(SIGNALS, { id });
     expect(body.data.node.signals.nodes).toEqual([
-      { kind: 'owned_citation_share_drop', model: 'chatgpt', locale: 'en-US', scanId: expect.stringMatching(/^scn_/), details: { metric: 'ownedCitationShare', before: 0.5, after: 0.25, threshold: 10, previousScanId: expect.stringMatching(/^scn_/) } },
+      {
+        kind: 'owned_citation_share_drop',
+        model: 'chatgpt',
+        locale: 'en-US',
+        scanId: expect.stringMatching(/^scn_/),
+        details: {
+          metric: 'ownedCitationShare',
+          before: 0.5,
+          after: 0.25,
+          threshold: 10,
+          previousScanId: expect.stringMatching(/^scn_/),
+        },
+      },
     ]);
-    const events = await t.database.pool.query("SELECT payload FROM webhook_events WHERE type = 'signal.created' AND payload->>'projectId' = $1", [id]);
-    expect(events.rows.map((row) => [row.payload.kind, row.payload.date])).toEqual([['owned_citation_share_drop', '2026-10-02']]);
+    const events = await t.database.pool.query(
+      "SELECT payload FROM webhook_events WHERE type = 'signal.created' AND payload->>'projectId' = $1",
+      [id],
+    );
+    expect(events.rows.map((row) => [row.payload.kind, row.payload.date])).toEqual([
+      ['owned_citation_share_drop', '2026-10-02'],
+    ]);
   });
 
-  it('owned_citation_share_drop counts the brand\'s domain in either spelling: a project saved with a Unicode domain, its citations stored in ASCII', async () => {
+  it("owned_citation_share_drop counts the brand's domain in either spelling: a project saved with a Unicode domain, its citations stored in ASCII", async () => {
     const { id } = await project();
     // Written as a project saved before one spelling was chosen (the admin commands now store the ASCII one).
     await t.database.pool.query("UPDATE ai_projects SET domains = ARRAY['пример.рф'] WHERE id = $1", [id]);
-    const cite = (...urls: string[]) => ({ prompt: 'p', answer: 'a', brandMentions: 0, totalMentions: 0, position: null, sentiment: null, citations: urls.map((url) => ({ url })) });
-    const runsScan = (date: string, ...urls: string[]) => ({ project: id, date, model: 'chatgpt', locale: 'en-US', runs: [cite(...urls)] });
-    await ingest([runsScan('2026-10-01', 'https://пример.рф/a', 'https://www.xn--e1afmkfd.xn--p1ai/b', 'https://reddit.com/x', 'https://g2.com/y'), runsScan('2026-10-02', 'https://пример.рф/', 'https://reddit.com/x', 'https://reddit.com/z', 'https://g2.com/y')]);
+    const cite = (...urls: string[]) => ({
+      prompt: 'p',
+      answer: 'a',
+      brandMentions: 0,
+      totalMentions: 0,
+      position: null,
+      sentiment: null,
+      citations: urls.map((url) => ({ url })),
+    });
+    const runsScan = (date: string, ...urls: string[]) => ({
+      project: id,
+      date,
+      model: 'chatgpt',
+      locale: 'en-US',
+      runs: [cite(...urls)],
+    });
+    await ingest([
+      runsScan(
+        '2026-10-01',
+        'https://пример.рф/a',
+        'https://www.xn--e1afmkfd.xn--p1ai/b',
+        'https://reddit.com/x',
+        'https://g2.com/y',
+      ),
+      runsScan('2026-10-02', 'https://пример.рф/', 'https://reddit.com/x', 'https://reddit.com/z', 'https://g2.com/y'),
+    ]);
     const body = await graphql(SIGNALS, { id });
     expect(body.data.node.signals.nodes).toEqual([
-      { kind: 'owned_citation_share_drop', model: 'chatgpt', locale: 'en-US', scanId: expect.stringMatching(/^scn_/), details: { metric: 'ownedCitationShare', before: 0.5, after: 0.25, threshold: 10, previousScanId: expect.stringMatching(/^scn_/) } },
+      {
+        kind: 'owned_citation_share_drop',
+        model: 'chatgpt',
+        locale: 'en-US',
+        scanId: expect.stringMatching(/^scn_/),
+        details: {
+          metric: 'ownedCitationShare',
+          before: 0.5,
+          after: 0.25,
+          threshold: 10,
+          previousScanId: expect.stringMatching(/^scn_/),
+        },
+      },
     ]);
   });
 
@@ -126,15 +310,48 @@ describe('signal rules on ingestion', () => {
     const body = await graphql(SIGNALS, { id });
     expect(body.errors).toBeUndefined();
     expect(body.data.node.signals.nodes).toEqual([
-      { kind: 'visibility_drop', model: 'chatgpt', locale: 'en-US', scanId: expect.stringMatching(/^scn_/), details: { metric: 'visibility', before: 0.5, after: 0.2, threshold: 10, previousScanId: expect.stringMatching(/^scn_/) } },
+      {
+        kind: 'visibility_drop',
+        model: 'chatgpt',
+        locale: 'en-US',
+        scanId: expect.stringMatching(/^scn_/),
+        details: {
+          metric: 'visibility',
+          before: 0.5,
+          after: 0.2,
+          threshold: 10,
+          previousScanId: expect.stringMatching(/^scn_/),
+        },
+      },
     ]);
   });
 
-  it('use the project\'s thresholds and switches, shown in the graph beside the defaults', async () => {
+  it("use the project's thresholds and switches, shown in the graph beside the defaults", async () => {
     const { id, scan } = await project();
-    await setRule(t.database.prisma, { projectId: id, kind: 'visibility_drop', threshold: 40, enabled: true, actor: OPERATOR });
-    await setRule(t.database.prisma, { projectId: id, kind: 'sentiment_negative', threshold: 0, enabled: false, actor: OPERATOR });
-    await ingest([scan('2026-10-01'), scan('2026-10-02', { visibilityCount: 20, positionedCount: 20, positionSum: 40, positiveCount: 5, negativeCount: 25 })]);
+    await setRule(t.database.prisma, {
+      projectId: id,
+      kind: 'visibility_drop',
+      threshold: 40,
+      enabled: true,
+      actor: OPERATOR,
+    });
+    await setRule(t.database.prisma, {
+      projectId: id,
+      kind: 'sentiment_negative',
+      threshold: 0,
+      enabled: false,
+      actor: OPERATOR,
+    });
+    await ingest([
+      scan('2026-10-01'),
+      scan('2026-10-02', {
+        visibilityCount: 20,
+        positionedCount: 20,
+        positionSum: 40,
+        positiveCount: 5,
+        negativeCount: 25,
+      }),
+    ]);
     let body = await graphql(SIGNALS, { id });
     expect(body.data.node.signals.nodes).toEqual([]);
     expect(body.data.node.signalRules).toEqual([
@@ -147,19 +364,36 @@ describe('signal rules on ingestion', () => {
     ]);
     await ingest([scan('2026-10-03', { visibilityCount: 5, positionedCount: 5, positionSum: 20 })]);
     body = await graphql(SIGNALS, { id });
-    expect(body.data.node.signals.nodes.map((signal: { kind: string }) => signal.kind).sort()).toEqual(['average_position_worse']);
+    expect(body.data.node.signals.nodes.map((signal: { kind: string }) => signal.kind).sort()).toEqual([
+      'average_position_worse',
+    ]);
   });
 
   it('share_of_voice_overtaken names the competitor and both shares', async () => {
     const { id, scan } = await project();
     const response = await ingest([
-      scan('2026-10-01', { competitors: [{ name: 'Globex', visibilityCount: 30, mentionCount: 30, positionedCount: 0, positionSum: 0 }] }),
-      scan('2026-10-02', { mentionCount: 30, positiveCount: 10, competitors: [{ name: 'Globex', visibilityCount: 45, mentionCount: 45, positionedCount: 0, positionSum: 0 }] }),
+      scan('2026-10-01', {
+        competitors: [{ name: 'Globex', visibilityCount: 30, mentionCount: 30, positionedCount: 0, positionSum: 0 }],
+      }),
+      scan('2026-10-02', {
+        mentionCount: 30,
+        positiveCount: 10,
+        competitors: [{ name: 'Globex', visibilityCount: 45, mentionCount: 45, positionedCount: 0, positionSum: 0 }],
+      }),
     ]);
     expect(response.data).toMatchObject({ accepted: 2 });
     const body = await graphql(SIGNALS, { id });
     expect(body.data.node.signals.nodes).toEqual([
-      expect.objectContaining({ kind: 'share_of_voice_overtaken', details: expect.objectContaining({ competitor: 'Globex', before: 0.3, after: 0.45, brandBefore: 0.4, brandAfter: 0.3 }) }),
+      expect.objectContaining({
+        kind: 'share_of_voice_overtaken',
+        details: expect.objectContaining({
+          competitor: 'Globex',
+          before: 0.3,
+          after: 0.45,
+          brandBefore: 0.4,
+          brandAfter: 0.3,
+        }),
+      }),
     ]);
   });
 });

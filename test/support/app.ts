@@ -29,11 +29,24 @@ export async function createTestApp(
   options: { store?: RateLimitStore; url?: string; replicaUrl?: string; logger?: pino.Logger } = {},
 ): Promise<TestApp> {
   const url = options.url ?? (await createTestDatabase());
-  const config = parseConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', NODE_ENV: 'test', APP_SECRET_KEY: TEST_APP_SECRET_KEY, ...env });
+  const config = parseConfig({
+    DATABASE_URL: url,
+    LOG_LEVEL: 'silent',
+    NODE_ENV: 'test',
+    APP_SECRET_KEY: TEST_APP_SECRET_KEY,
+    ...env,
+  });
   const database = connectDatabase(url, 5, options.replicaUrl, exportPoolOf(config));
   const authenticator = createApiKeyAuthenticator(database.pool);
   const box = createSecretBox(decodeKey(config.APP_SECRET_KEY!)!);
-  const app = createApp({ config, database, authenticator, rateLimitStore: options.store ?? memoryRateLimitStore(), logger: options.logger ?? pino({ level: 'silent' }), box });
+  const app = createApp({
+    config,
+    database,
+    authenticator,
+    rateLimitStore: options.store ?? memoryRateLimitStore(),
+    logger: options.logger ?? pino({ level: 'silent' }),
+    box,
+  });
   return {
     app,
     config,
@@ -42,7 +55,15 @@ export async function createTestApp(
     url,
     authenticator,
     get: (path, key, init = {}) =>
-      app.fetch(new Request(`http://test.local${path}`, { ...init, headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(init.headers as Record<string, string> | undefined) } })),
+      app.fetch(
+        new Request(`http://test.local${path}`, {
+          ...init,
+          headers: {
+            ...(key ? { authorization: `Bearer ${key}` } : {}),
+            ...(init.headers as Record<string, string> | undefined),
+          },
+        }),
+      ),
     close: () => database.close(),
   };
 }
@@ -50,13 +71,28 @@ export async function createTestApp(
 let counter = 0;
 
 /** A workspace with an owner and one API key; returns ids and the key's secret. */
-export async function createKeyedWorkspace(database: Database, options: { plan?: string; scopes?: Scope[]; expiresAt?: Date; timezone?: string } = {}) {
+export async function createKeyedWorkspace(
+  database: Database,
+  options: { plan?: string; scopes?: Scope[]; expiresAt?: Date; timezone?: string } = {},
+) {
   const slug = `ws-${process.pid}-${++counter}-${Math.random().toString(36).slice(2, 8)}`;
-  const workspace = await createWorkspace(database.prisma, { slug, plan: options.plan ?? 'agency', ...(options.timezone ? { timezone: options.timezone } : {}) });
+  const workspace = await createWorkspace(database.prisma, {
+    slug,
+    plan: options.plan ?? 'agency',
+    ...(options.timezone ? { timezone: options.timezone } : {}),
+  });
   const email = `owner-${slug}@example.test`;
   const user = await database.prisma.user.create({ data: { id: newId('user'), email, name: 'Owner' } });
-  await database.prisma.membership.create({ data: { id: newId('membership'), workspaceId: workspace.id, userId: user.id, role: 'owner' } });
-  const key = await createApiKey(database.prisma, { workspaceId: workspace.id, name: 'test', actor: { email }, ...(options.scopes ? { scopes: options.scopes } : {}), ...(options.expiresAt ? { expiresAt: options.expiresAt } : {}) });
+  await database.prisma.membership.create({
+    data: { id: newId('membership'), workspaceId: workspace.id, userId: user.id, role: 'owner' },
+  });
+  const key = await createApiKey(database.prisma, {
+    workspaceId: workspace.id,
+    name: 'test',
+    actor: { email },
+    ...(options.scopes ? { scopes: options.scopes } : {}),
+    ...(options.expiresAt ? { expiresAt: options.expiresAt } : {}),
+  });
   return { workspace, ownerEmail: email, key };
 }
 

@@ -17,7 +17,12 @@ interface HostWindow {
   frame.title = 'view';
   frame.style.cssText = 'width:100%;border:0;height:400px';
   document.body.append(frame);
-  const bridge = new AppBridge(null, { name: 'signalboard-test-host', version: '1.0.0' }, { serverTools: {}, logging: {} }, { hostContext: hostContext as never });
+  const bridge = new AppBridge(
+    null,
+    { name: 'signalboard-test-host', version: '1.0.0' },
+    { serverTools: {}, logging: {} },
+    { hostContext: hostContext as never },
+  );
   bridge.oncalltool = (params) => (window as unknown as HostWindow).hostCallTool(params);
   (window as unknown as HostWindow).sizeChanges = [];
   bridge.onsizechange = ({ width, height }) => {

@@ -8,11 +8,19 @@ import type { Browser, Frame, Page } from 'playwright-core';
 
 const ORIGIN = 'http://apps-host.test';
 // The spec's construction for a resource that declares no domains (apps.mdx, "Content Security Policy Enforcement").
-export const VIEW_CSP = "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; font-src 'self'; media-src 'self' data:; frame-src 'none'; object-src 'none'; base-uri 'self'";
+export const VIEW_CSP =
+  "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; font-src 'self'; media-src 'self' data:; frame-src 'none'; object-src 'none'; base-uri 'self'";
 
 let hostScript: Promise<string> | null = null;
 const bundleHost = () =>
-  (hostScript ??= build({ entryPoints: [path.join(import.meta.dirname, 'apps-host.page.ts')], bundle: true, format: 'iife', write: false, target: 'es2022', logLevel: 'silent' }).then((result) => result.outputFiles[0]!.text));
+  (hostScript ??= build({
+    entryPoints: [path.join(import.meta.dirname, 'apps-host.page.ts')],
+    bundle: true,
+    format: 'iife',
+    write: false,
+    target: 'es2022',
+    logLevel: 'silent',
+  }).then((result) => result.outputFiles[0]!.text));
 
 export interface HostedView {
   page: Page;
@@ -38,7 +46,10 @@ export interface ShowOptions {
 }
 
 export async function showInAppsHost(browser: Browser, options: ShowOptions): Promise<HostedView> {
-  const page = await browser.newPage({ viewport: { width: options.width ?? 900, height: 900 }, colorScheme: options.theme ?? 'light' });
+  const page = await browser.newPage({
+    viewport: { width: options.width ?? 900, height: 900 },
+    colorScheme: options.theme ?? 'light',
+  });
   const problems: string[] = [];
   const calls: HostedView['calls'] = [];
   page.on('console', (message) => {
@@ -48,9 +59,18 @@ export async function showInAppsHost(browser: Browser, options: ShowOptions): Pr
   const script = await bundleHost();
   await page.route(`${ORIGIN}/**`, (route) => {
     const url = new URL(route.request().url());
-    if (url.pathname === '/view') return route.fulfill({ contentType: 'text/html', headers: { 'content-security-policy': VIEW_CSP }, body: options.html });
+    if (url.pathname === '/view')
+      return route.fulfill({
+        contentType: 'text/html',
+        headers: { 'content-security-policy': VIEW_CSP },
+        body: options.html,
+      });
     if (url.pathname === '/host.js') return route.fulfill({ contentType: 'text/javascript', body: script });
-    if (url.pathname === '/') return route.fulfill({ contentType: 'text/html', body: '<!doctype html><html><body style="margin:0"><script src="/host.js"></script></body></html>' });
+    if (url.pathname === '/')
+      return route.fulfill({
+        contentType: 'text/html',
+        body: '<!doctype html><html><body style="margin:0"><script src="/host.js"></script></body></html>',
+      });
     problems.push(`request: ${url.href}`);
     return route.abort();
   });
@@ -59,7 +79,25 @@ export async function showInAppsHost(browser: Browser, options: ShowOptions): Pr
     return options.callTool(params);
   });
   await page.goto(`${ORIGIN}/`);
-  await page.evaluate(([input, result, context]) => (window as unknown as { showView(a: unknown, b: unknown, c: unknown): Promise<void> }).showView(input, result, context), [options.toolInput, options.toolResult, { theme: options.theme ?? 'light', locale: options.locale ?? 'en-US', platform: 'web', displayMode: 'inline', ...(options.containerDimensions ? { containerDimensions: options.containerDimensions } : {}) }] as const);
+  await page.evaluate(
+    ([input, result, context]) =>
+      (window as unknown as { showView(a: unknown, b: unknown, c: unknown): Promise<void> }).showView(
+        input,
+        result,
+        context,
+      ),
+    [
+      options.toolInput,
+      options.toolResult,
+      {
+        theme: options.theme ?? 'light',
+        locale: options.locale ?? 'en-US',
+        platform: 'web',
+        displayMode: 'inline',
+        ...(options.containerDimensions ? { containerDimensions: options.containerDimensions } : {}),
+      },
+    ] as const,
+  );
   let view = page.frames().find((frame) => frame.url().endsWith('/view'));
   for (let tries = 0; !view && tries < 100; tries++) {
     await page.waitForTimeout(50);
@@ -67,8 +105,13 @@ export async function showInAppsHost(browser: Browser, options: ShowOptions): Pr
   }
   if (!view) throw new Error('the view never loaded in the test host');
   // CSP violations are reported inside the view as events; they also reach the console, but not all of them.
-  await view.evaluate(() => document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`)));
-  const sizeChanges = () => page.evaluate(() => (window as unknown as { sizeChanges: { width?: number; height?: number }[] }).sizeChanges);
+  await view.evaluate(() =>
+    document.addEventListener('securitypolicyviolation', (event) =>
+      console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`),
+    ),
+  );
+  const sizeChanges = () =>
+    page.evaluate(() => (window as unknown as { sizeChanges: { width?: number; height?: number }[] }).sizeChanges);
   return { page, view, problems, calls, sizeChanges };
 }
 
@@ -77,10 +120,14 @@ export async function showInAppsHost(browser: Browser, options: ShowOptions): Pr
  * then grows the page's viewport to the frame: Chromium's full-page capture leaves a grown iframe blank.
  */
 export async function growToView(hosted: HostedView): Promise<void> {
-  const frameHeight = () => hosted.page.evaluate(() => document.querySelector('iframe')!.getBoundingClientRect().height);
+  const frameHeight = () =>
+    hosted.page.evaluate(() => document.querySelector('iframe')!.getBoundingClientRect().height);
   for (let tries = 0; tries < 200; tries++) {
     if ((await hosted.view.evaluate(() => document.documentElement.scrollHeight)) === (await frameHeight())) break;
     await hosted.page.waitForTimeout(50);
   }
-  await hosted.page.setViewportSize({ width: hosted.page.viewportSize()!.width, height: Math.ceil(await frameHeight()) });
+  await hosted.page.setViewportSize({
+    width: hosted.page.viewportSize()!.width,
+    height: Math.ceil(await frameHeight()),
+  });
 }

@@ -19,7 +19,11 @@ export interface Outcome {
 }
 
 /** The environment a command of the test runs with: the test's database and secret key. */
-export const cliEnv = (databaseUrl: string): NodeJS.ProcessEnv => ({ ...process.env, DATABASE_URL: databaseUrl, APP_SECRET_KEY: TEST_APP_SECRET_KEY });
+export const cliEnv = (databaseUrl: string): NodeJS.ProcessEnv => ({
+  ...process.env,
+  DATABASE_URL: databaseUrl,
+  APP_SECRET_KEY: TEST_APP_SECRET_KEY,
+});
 
 /** One command run in this process, its output captured as the executable would print it. */
 export async function runInProcess(env: NodeJS.ProcessEnv, args: string[]): Promise<Outcome> {
@@ -45,7 +49,11 @@ export async function runInProcess(env: NodeJS.ProcessEnv, args: string[]): Prom
 /** One command as an operator runs it (`npm run cli`): its own process, bounded by HANG. */
 export async function runSpawned(env: NodeJS.ProcessEnv, args: string[]): Promise<Outcome> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(TSX, ['src/cli/index.ts', ...args], { cwd: REPOSITORY_ROOT, timeout: HANG, env });
+    const { stdout, stderr } = await promisify(execFile)(TSX, ['src/cli/index.ts', ...args], {
+      cwd: REPOSITORY_ROOT,
+      timeout: HANG,
+      env,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failure = error as { code: number; stdout: string; stderr: string };

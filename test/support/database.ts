@@ -15,8 +15,16 @@ export async function createTestDatabase(options: { migrated?: boolean; icuLocal
   const admin = new pg.Client({ connectionString: withDatabase(templateUrl, 'postgres') });
   await admin.connect();
   try {
-    if (options.icuLocale) await admin.query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LOCALE 'C' LOCALE_PROVIDER icu ICU_LOCALE '${options.icuLocale}'`);
-    else await admin.query(options.migrated === false ? `CREATE DATABASE ${name}` : `CREATE DATABASE ${name} TEMPLATE signalboard_template`);
+    if (options.icuLocale)
+      await admin.query(
+        `CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LOCALE 'C' LOCALE_PROVIDER icu ICU_LOCALE '${options.icuLocale}'`,
+      );
+    else
+      await admin.query(
+        options.migrated === false
+          ? `CREATE DATABASE ${name}`
+          : `CREATE DATABASE ${name} TEMPLATE signalboard_template`,
+      );
   } finally {
     await admin.end();
   }

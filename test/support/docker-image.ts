@@ -9,4 +9,3 @@ export function imageNodeOptions(dockerfile = readFileSync(path.join(root, 'Dock
   const match = /^ENV\b.*\bNODE_OPTIONS=("[^"]*"|\S+)/m.exec(dockerfile);
   return match ? match[1]!.replace(/^"|"$/g, '') : '';
 }
-

@@ -35,7 +35,12 @@ export async function setup(project: TestProject) {
     dataDir = mkdtempSync(path.join(tmpdir(), 'signalboard-test-pg-'));
     // When run as root, PostgreSQL runs as a dedicated user that must reach this folder.
     chmodSync(dataDir, 0o755);
-    embedded = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'data'), port: await freePort(), database: 'signalboard_template', persistent: false });
+    embedded = await startEmbeddedPostgres({
+      dataDir: path.join(dataDir, 'data'),
+      port: await freePort(),
+      database: 'signalboard_template',
+      persistent: false,
+    });
     adminUrl = embedded.url;
   } else {
     const admin = new pg.Client({ connectionString: adminUrl });

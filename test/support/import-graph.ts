@@ -46,7 +46,9 @@ export function loadedAtStart(entry: string) {
     for (const match of text.matchAll(/^(?:import|export)\s+(?!type\s)[^;]*?from\s+'([^']+)'|^import\s+'([^']+)'/gms)) {
       const specifier = match[1] ?? match[2]!;
       if (specifier.startsWith('.')) {
-        const target = path.relative(SRC, path.join(path.dirname(path.join(SRC, file)), specifier)).replace(/\.js$/, '.ts');
+        const target = path
+          .relative(SRC, path.join(path.dirname(path.join(SRC, file)), specifier))
+          .replace(/\.js$/, '.ts');
         if (statSync(path.join(SRC, target), { throwIfNoEntry: false })?.isFile()) visit(target);
       } else if (!packages.has(specifier)) packages.set(specifier, file);
     }

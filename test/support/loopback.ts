@@ -6,6 +6,10 @@ export async function listenOnLoopback(server: Server): Promise<{ baseUrl: strin
   const { port } = server.address() as { port: number };
   return {
     baseUrl: `http://127.0.0.1:${port}`,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -4,7 +4,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 
 export const REDIRECT_URL = 'http://127.0.0.1:1/callback';
 
@@ -42,7 +46,14 @@ export class TestOAuthProvider implements OAuthClientProvider {
     return REDIRECT_URL;
   }
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: this.clientName, redirect_uris: [REDIRECT_URL], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', scope: 'mcp offline_access' };
+    return {
+      client_name: this.clientName,
+      redirect_uris: [REDIRECT_URL],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      scope: 'mcp offline_access',
+    };
   }
   clientInformation() {
     return this.client;
@@ -69,8 +80,14 @@ export class TestOAuthProvider implements OAuthClientProvider {
 }
 
 /** Follows the authorization request through sign-in and consent to the redirect with the code. */
-export async function consent(url: URL, browser: Browser, onPage: (html: string) => void = () => {}): Promise<string | null> {
-  const jar = new Map<string, string>([[browser.cookie.split('=')[0]!, browser.cookie.slice(browser.cookie.indexOf('=') + 1)]]);
+export async function consent(
+  url: URL,
+  browser: Browser,
+  onPage: (html: string) => void = () => {},
+): Promise<string | null> {
+  const jar = new Map<string, string>([
+    [browser.cookie.split('=')[0]!, browser.cookie.slice(browser.cookie.indexOf('=') + 1)],
+  ]);
   const cookieHeader = () => [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
   let current = url;
   let method = 'GET';
@@ -78,10 +95,19 @@ export async function consent(url: URL, browser: Browser, onPage: (html: string)
   for (let hop = 0; hop < 15; hop++) {
     if (current.href.startsWith(browser.redirectUrl ?? REDIRECT_URL)) {
       const error = current.searchParams.get('error');
-      if (error) throw new Error(`authorization refused: ${error} ${current.searchParams.get('error_description') ?? ''}`);
+      if (error)
+        throw new Error(`authorization refused: ${error} ${current.searchParams.get('error_description') ?? ''}`);
       return current.searchParams.get('code');
     }
-    const response = await fetch(current, { method, redirect: 'manual', headers: { cookie: cookieHeader(), ...(body ? { 'content-type': 'application/x-www-form-urlencoded', origin: current.origin } : {}) }, ...(body ? { body } : {}) });
+    const response = await fetch(current, {
+      method,
+      redirect: 'manual',
+      headers: {
+        cookie: cookieHeader(),
+        ...(body ? { 'content-type': 'application/x-www-form-urlencoded', origin: current.origin } : {}),
+      },
+      ...(body ? { body } : {}),
+    });
     for (const header of response.headers.getSetCookie()) {
       const [pair] = header.split(';');
       const index = pair!.indexOf('=');
@@ -102,7 +128,8 @@ export async function consent(url: URL, browser: Browser, onPage: (html: string)
     current = new URL(form[1]!, current);
     method = 'POST';
     const fields = new URLSearchParams({ _csrf: form[2]!, workspace, decision: browser.decision ?? 'allow' });
-    for (const [, toolset] of html.matchAll(/name="toolset" value="([^"]+)" checked/g)) if (!browser.toolsets || browser.toolsets.includes(toolset!)) fields.append('toolset', toolset!);
+    for (const [, toolset] of html.matchAll(/name="toolset" value="([^"]+)" checked/g))
+      if (!browser.toolsets || browser.toolsets.includes(toolset!)) fields.append('toolset', toolset!);
     if (/name="writes" checked/.test(html) && browser.writes !== false) fields.set('writes', 'on');
     for (const [name, value] of browser.forged ?? []) fields.append(name, value);
     body = fields.toString();
@@ -112,7 +139,12 @@ export async function consent(url: URL, browser: Browser, onPage: (html: string)
 
 /** Connects, going through the whole OAuth flow when the provider has no token yet. */
 /** A 2025-era client; `capabilities` are what it declares at initialize (an MCP Apps host declares the extension). */
-export async function connectMcp(baseUrl: string, provider: TestOAuthProvider, path = '/mcp', capabilities: ConstructorParameters<typeof Client>[1] = {}): Promise<Client> {
+export async function connectMcp(
+  baseUrl: string,
+  provider: TestOAuthProvider,
+  path = '/mcp',
+  capabilities: ConstructorParameters<typeof Client>[1] = {},
+): Promise<Client> {
   const url = new URL(`${baseUrl}${path}`);
   const client = new Client({ name: 'signalboard-tests', version: '1.0.0' }, capabilities);
   try {

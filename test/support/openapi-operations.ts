@@ -25,7 +25,10 @@ export interface Operation {
 
 const resolve = (document: Doc, value: Doc): Doc => {
   if (typeof value.$ref !== 'string') return value;
-  const target = value.$ref.slice(2).split('/').reduce((node: Doc, key: string) => node?.[key], document);
+  const target = value.$ref
+    .slice(2)
+    .split('/')
+    .reduce((node: Doc, key: string) => node?.[key], document);
   if (!target) throw new Error(`unresolved ${value.$ref}`);
   return resolve(document, target);
 };
@@ -40,7 +43,9 @@ export function operationsOf(document: Doc): Operation[] {
         operationId: operation.operationId,
         summary: operation.summary,
         description: operation.description,
-        parameters: [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((parameter: Doc) => resolve(document, parameter) as Parameter),
+        parameters: [...(item.parameters ?? []), ...(operation.parameters ?? [])].map(
+          (parameter: Doc) => resolve(document, parameter) as Parameter,
+        ),
         mediaTypes: Object.keys(resolve(document, operation.responses?.['200'] ?? {}).content ?? {}),
       })),
   );

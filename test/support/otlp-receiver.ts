@@ -21,7 +21,8 @@ export async function startOtlpReceiver() {
       req.on('end', () => {
         if (req.url === '/v1/traces') {
           const payload = JSON.parse(body) as { resourceSpans: { scopeSpans: { spans: OtlpSpan[] }[] }[] };
-          for (const resource of payload.resourceSpans) for (const scope of resource.scopeSpans) spans.push(...scope.spans);
+          for (const resource of payload.resourceSpans)
+            for (const scope of resource.scopeSpans) spans.push(...scope.spans);
         }
         res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
       });

@@ -33,7 +33,18 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: root,
     // A short drain: the tests stop their servers often.
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'info', NODE_ENV: 'test', APP_SECRET_KEY: TEST_APP_SECRET_KEY, SHUTDOWN_GRACE_SECONDS: '2', METRICS_PORT: '0', ...env },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SEED_DEMO: 'false',
+      LOG_LEVEL: 'info',
+      NODE_ENV: 'test',
+      APP_SECRET_KEY: TEST_APP_SECRET_KEY,
+      SHUTDOWN_GRACE_SECONDS: '2',
+      METRICS_PORT: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -52,20 +63,31 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
   });
-  return { baseUrl: `http://127.0.0.1:${port}`, stop: () => stopProcess(child), child, output: () => output, stdout: () => stdout };
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    stop: () => stopProcess(child),
+    child,
+    output: () => output,
+    stdout: () => stdout,
+  };
 }
 
 /** Whether redis-server is installed; in CI (CI=true) its absence fails the run instead of skipping. */
 export function redisAvailable(): boolean {
   const available = spawnSync('redis-server', ['--version']).status === 0;
-  if (!available && process.env.CI) throw new Error('redis-server is missing; .ci/run installs it (apt-get install redis-server)');
+  if (!available && process.env.CI)
+    throw new Error('redis-server is missing; .ci/run installs it (apt-get install redis-server)');
   if (!available) console.warn('Redis tests skipped: no redis-server (apt-get install -y redis-server)');
   return available;
 }
 
 export async function startRedis(fixedPort?: number): Promise<{ url: string; stop(): Promise<void> }> {
   const port = fixedPort ?? (await freePort());
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('redis-server did not start')), 10_000);
     child.stdout!.on('data', (chunk: Buffer) => {

@@ -7,7 +7,10 @@ import { createTestApp, type TestApp } from './app.js';
 import { startOtlpReceiver, type OtlpReceiver } from './otlp-receiver.js';
 
 /** `tracingEnv`: the OTEL_* settings, parsed with the configuration's defaults; `appEnv`: the app's. */
-export async function startTracedTestApp(tracingEnv: Record<string, string> = {}, appEnv: Record<string, string> = {}): Promise<{ receiver: OtlpReceiver; app: TestApp; close(): Promise<void> }> {
+export async function startTracedTestApp(
+  tracingEnv: Record<string, string> = {},
+  appEnv: Record<string, string> = {},
+): Promise<{ receiver: OtlpReceiver; app: TestApp; close(): Promise<void> }> {
   const receiver = await startOtlpReceiver();
   await startTracing(parseConfig({ NODE_ENV: 'test', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, ...tracingEnv }));
   const app = await createTestApp(appEnv);

@@ -19,7 +19,11 @@ export function elementsOutside(page: Page): Promise<Outside[]> {
     const inside = (rect: DOMRect) => rect.left >= -0.5 && rect.right <= width + 0.5;
     const describe = (element: Element) => {
       const parts: string[] = [];
-      for (let node: Element | null = element; node && node !== document.body && parts.length < 4; node = node.parentElement) {
+      for (
+        let node: Element | null = element;
+        node && node !== document.body && parts.length < 4;
+        node = node.parentElement
+      ) {
         const classes = node.classList.length ? `.${[...node.classList].join('.')}` : '';
         parts.unshift(node.tagName.toLowerCase() + (node.id ? `#${node.id}` : '') + classes);
       }

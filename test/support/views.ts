@@ -6,11 +6,16 @@ import { createKeyedWorkspace, json, type TestApp } from './app.js';
 import { personWithPassword, signIn } from './web.js';
 
 /** A v1 GET with an API key, its JSON body. */
-export const v1Get = async (baseUrl: string, route: string, key: string) => json(await fetch(`${baseUrl}/api/v1${route}`, { headers: { authorization: `Bearer ${key}` } }));
+export const v1Get = async (baseUrl: string, route: string, key: string) =>
+  json(await fetch(`${baseUrl}/api/v1${route}`, { headers: { authorization: `Bearer ${key}` } }));
 
 export async function seededViewsWorkspace(served: { t: TestApp; baseUrl: string }) {
   const keyed = await createKeyedWorkspace(served.t.database);
-  await seedWorkspace(served.t.database.prisma, served.t.database.pool, { workspaceId: keyed.workspace.id, days: 40, clients: 1 });
+  await seedWorkspace(served.t.database.prisma, served.t.database.pool, {
+    workspaceId: keyed.workspace.id,
+    days: 40,
+    clients: 1,
+  });
   await personWithPassword(served.t.database, { email: keyed.ownerEmail });
   const { cookie, csrf } = await signIn(served.t.app, keyed.ownerEmail);
   const reportId: string = (await v1Get(served.baseUrl, '/reports', keyed.key.secret)).data[0].id;
@@ -34,12 +39,20 @@ export const en = {
 const fixed = (digits: number, style: 'decimal' | 'percent' = 'decimal') =>
   new Intl.NumberFormat('en-US', { style, minimumFractionDigits: digits, maximumFractionDigits: digits });
 const BY_UNIT: Record<string, Intl.NumberFormat> = {
-  count: fixed(0), currency: fixed(2), percent: fixed(1, 'percent'), decimal: fixed(2),
+  count: fixed(0),
+  currency: fixed(2),
+  percent: fixed(1, 'percent'),
+  decimal: fixed(2),
 };
 export const figure = (provider: string, metric: string, value: number | null) =>
   value === null ? '–' : BY_UNIT[catalog[provider as ProviderId].metrics[metric]!.unit]!.format(value);
 
 /** The report's KPI values as its view writes them for an en-US person. */
-export function kpiTexts(widgets: { id: string; provider: string }[], kpis: { widgetId: string; metric: string; value: number | null }[]): string[] {
-  return kpis.map((kpi) => figure(widgets.find((widget) => widget.id === kpi.widgetId)!.provider, kpi.metric, kpi.value));
+export function kpiTexts(
+  widgets: { id: string; provider: string }[],
+  kpis: { widgetId: string; metric: string; value: number | null }[],
+): string[] {
+  return kpis.map((kpi) =>
+    figure(widgets.find((widget) => widget.id === kpi.widgetId)!.provider, kpi.metric, kpi.value),
+  );
 }

@@ -34,13 +34,25 @@ export interface Receiver {
 export async function startReceiver(answer: Receiver['answer'] = () => ({ status: 200 })): Promise<Receiver> {
   const inFlightById = new Map<string, number>();
   let inFlight = 0;
-  const receiver: Receiver = { url: '', received: [], maxConcurrentSameId: 0, maxConcurrent: 0, secrets: [], answer, close: async () => {} };
+  const receiver: Receiver = {
+    url: '',
+    received: [],
+    maxConcurrentSameId: 0,
+    maxConcurrent: 0,
+    secrets: [],
+    answer,
+    close: async () => {},
+  };
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const body = Buffer.concat(chunks).toString();
-      const headers = { 'webhook-id': String(request.headers['webhook-id']), 'webhook-timestamp': String(request.headers['webhook-timestamp']), 'webhook-signature': String(request.headers['webhook-signature']) };
+      const headers = {
+        'webhook-id': String(request.headers['webhook-id']),
+        'webhook-timestamp': String(request.headers['webhook-timestamp']),
+        'webhook-signature': String(request.headers['webhook-signature']),
+      };
       let verifiedBy: number | null = null;
       receiver.secrets.forEach((secret, index) => {
         if (verifiedBy !== null) return;
@@ -52,7 +64,17 @@ export async function startReceiver(answer: Receiver['answer'] = () => ({ status
         }
       });
       const parsed = JSON.parse(body) as { type: string; data: Record<string, unknown>; timestamp: string };
-      const entry: Received = { id: headers['webhook-id'], type: parsed.type, data: parsed.data, timestamp: parsed.timestamp, signature: headers['webhook-signature'], verifiedBy, at: Date.now(), raw: { body, headers }, traceparent: (request.headers.traceparent as string | undefined) ?? null };
+      const entry: Received = {
+        id: headers['webhook-id'],
+        type: parsed.type,
+        data: parsed.data,
+        timestamp: parsed.timestamp,
+        signature: headers['webhook-signature'],
+        verifiedBy,
+        at: Date.now(),
+        raw: { body, headers },
+        traceparent: (request.headers.traceparent as string | undefined) ?? null,
+      };
       const index = receiver.received.push(entry) - 1;
       inFlightById.set(entry.id, (inFlightById.get(entry.id) ?? 0) + 1);
       inFlight++;
@@ -73,7 +95,11 @@ export async function startReceiver(answer: Receiver['answer'] = () => ({ status
   return receiver;
 }
 
-export async function waitFor<T>(probe: () => T | Promise<T>, what: string, timeoutMs = 15_000): Promise<NonNullable<T>> {
+export async function waitFor<T>(
+  probe: () => T | Promise<T>,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

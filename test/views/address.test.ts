@@ -1,10 +1,16 @@
 // A view's arguments as its web page's query string and back (web/views/shared/address.ts).
 import { describe, expect, it } from 'vitest';
 import {
-  argsOfQuery, dataArgs, differing, queryOf, refusedArguments, sameData, withoutRefused,
+  argsOfQuery,
+  dataArgs,
+  differing,
+  queryOf,
+  refusedArguments,
+  sameData,
+  withoutRefused,
 } from '../../web/views/shared/address.js';
 
-describe('a view\'s address', () => {
+describe("a view's address", () => {
   it('writes every argument but those the path names, a list as repeated keys, and reads them back', () => {
     const args = { id: 'prj_1', promptId: 'pmt 2', cursor: 'a/b+c=', before: ['', 'x'], locale: undefined };
     const query = queryOf(args, { id: 'prj_1' });
@@ -26,23 +32,27 @@ describe('a view\'s address', () => {
       dropped: { dateFrom: '2020-01-01', dateTo: '2026-11-20' },
     });
     expect(withoutRefused({ id: 'r', datePreset: 'bogus', comparePreset: 'none' }, ['datePreset'], ['id'])).toEqual({
-      args: { id: 'r', comparePreset: 'none' }, dropped: { datePreset: 'bogus' },
+      args: { id: 'r', comparePreset: 'none' },
+      dropped: { datePreset: 'bogus' },
     });
   });
 
   it('leaves out all but the kept arguments when the refusal names none of those asked', () => {
     expect(withoutRefused({ id: 'p', cursor: 'c', before: [''] }, [], ['id', 'before'])).toEqual({
-      args: { id: 'p', before: [''] }, dropped: { cursor: 'c' },
+      args: { id: 'p', before: [''] },
+      dropped: { cursor: 'c' },
     });
     expect(withoutRefused({ id: 'p' }, ['id'], ['id'])).toEqual({ args: { id: 'p' }, dropped: {} });
   });
 
   it('reads the refused arguments from GraphQL errors: a param, or a variable that could not be read', () => {
-    expect(refusedArguments([
-      { message: 'Variable "$datePreset" got invalid value "bogus"; Value "bogus" does not exist in "DatePreset".' },
-      { message: 'dateFrom (2020-01-01) to dateTo (2026-11-27) spans 2523 days', extensions: { param: 'dateFrom' } },
-      { message: 'Something else.' },
-    ])).toEqual(['datePreset', 'dateFrom']);
+    expect(
+      refusedArguments([
+        { message: 'Variable "$datePreset" got invalid value "bogus"; Value "bogus" does not exist in "DatePreset".' },
+        { message: 'dateFrom (2020-01-01) to dateTo (2026-11-27) spans 2523 days', extensions: { param: 'dateFrom' } },
+        { message: 'Something else.' },
+      ]),
+    ).toEqual(['datePreset', 'dateFrom']);
   });
 
   it('tells which arguments another set has not, or has otherwise', () => {

@@ -7,8 +7,8 @@ import { formats } from '../../web/views/shared/format.js';
 
 const f = formats('en-US');
 
-describe('a metric\'s figure', () => {
-  it('has its unit\'s places always, so that a column or a row of tiles reads alike', () => {
+describe("a metric's figure", () => {
+  it("has its unit's places always, so that a column or a row of tiles reads alike", () => {
     expect([2.1, 2.08].map(f.ofUnit('decimal'))).toEqual(['2.10', '2.08']);
     expect([0.6, 0.632].map(f.ofUnit('percent'))).toEqual(['60.0%', '63.2%']);
     expect([0.8, 12].map(f.ofUnit('currency'))).toEqual(['0.80', '12.00']);
@@ -33,9 +33,12 @@ describe('a change', () => {
     const full = { days: 7, daysWithData: 7 };
     expect(missingData(full, full, f)).toEqual([]);
     expect(missingData(full, null, f)).toEqual([]);
-    expect(missingData({ days: 1, daysWithData: 0 }, { days: 1, daysWithData: 1 }, f))
-      .toEqual(['the current period has data for 0 of 1 day']);
-    expect(missingData({ days: 27, daysWithData: 26 }, { days: 27, daysWithData: 10 }, f))
-      .toEqual(['the current period has data for 26 of 27 days', 'the compared period has data for 10 of 27 days']);
+    expect(missingData({ days: 1, daysWithData: 0 }, { days: 1, daysWithData: 1 }, f)).toEqual([
+      'the current period has data for 0 of 1 day',
+    ]);
+    expect(missingData({ days: 27, daysWithData: 26 }, { days: 27, daysWithData: 10 }, f)).toEqual([
+      'the current period has data for 26 of 27 days',
+      'the compared period has data for 10 of 27 days',
+    ]);
   });
 });

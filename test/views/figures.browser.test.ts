@@ -19,8 +19,16 @@ let projectId: string;
 
 const v1 = (route: string) => v1Get(served.baseUrl, route, apiKey);
 
-interface Kpi { widgetId: string; metric: string; value: number | null; change: number | null }
-interface Coverage { days: number; daysWithData: number }
+interface Kpi {
+  widgetId: string;
+  metric: string;
+  value: number | null;
+  change: number | null;
+}
+interface Coverage {
+  days: number;
+  daysWithData: number;
+}
 
 async function page(path: string): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
@@ -34,43 +42,54 @@ async function page(path: string): Promise<Page> {
 /** The report page showing v1's data for these presets (chosen in its own controls). */
 async function reportAt(datePreset: string, comparePreset: string) {
   const data = (await v1(`/reports/${reportId}/data?datePreset=${datePreset}&comparePreset=${comparePreset}`)).data;
-  const { widgets } = (await v1(`/reports/${reportId}`)).data.definition as { widgets: { id: string; provider: string }[] };
+  const { widgets } = (await v1(`/reports/${reportId}`)).data.definition as {
+    widgets: { id: string; provider: string }[];
+  };
   const view = await page(`/app/reports/${reportId}`);
   await view.locator('.kpi').first().waitFor({ timeout: 15_000 });
   // Each choice re-renders the page; the next is made in the page it rendered (its dates shown).
-  const day = (date: string) => new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
+  const day = (date: string) =>
+    new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
   const span = (range: { from: string; to: string }) => `${day(range.from)} – ${day(range.to)}`;
   await view.selectOption('select[aria-label="Dates"]', datePreset);
-  await expect.poll(() => view.locator('.sub').first().textContent(), { timeout: 15_000 }).toMatch(new RegExp(`^${span(data.range)}`));
+  await expect
+    .poll(() => view.locator('.sub').first().textContent(), { timeout: 15_000 })
+    .toMatch(new RegExp(`^${span(data.range)}`));
   await view.selectOption('select[aria-label="Compare with"]', comparePreset);
-  await expect.poll(() => view.locator('.sub').first().textContent(), { timeout: 15_000 }).toBe(`${span(data.range)} · compared with ${span(data.compareRange)}`);
+  await expect
+    .poll(() => view.locator('.sub').first().textContent(), { timeout: 15_000 })
+    .toBe(`${span(data.range)} · compared with ${span(data.compareRange)}`);
   const providerOf = (widgetId: string) => widgets.find((widget) => widget.id === widgetId)!.provider;
   // A period without any data has no figure yet (its sums would read 0): "–".
   const empty = data.range.daysWithData === 0;
-  const expected = (data.kpis as Kpi[])
-    .map((kpi) => (empty ? '–' : figure(providerOf(kpi.widgetId), kpi.metric, kpi.value)));
+  const expected = (data.kpis as Kpi[]).map((kpi) =>
+    empty ? '–' : figure(providerOf(kpi.widgetId), kpi.metric, kpi.value),
+  );
   await expect.poll(() => view.locator('.kpi .value').allTextContents(), { timeout: 15_000 }).toEqual(expected);
   return { data, providerOf, view };
 }
 
 /** A change as the views write it for an en-US person: one decimal of a percentage, always. */
 const changeText = new Intl.NumberFormat('en-US', {
-  style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1,
+  style: 'percent',
+  minimumFractionDigits: 1,
+  maximumFractionDigits: 1,
 });
 
 /** What the catalogue says a change of this sign is: better, worse, or neither (none that reads 0.0 %). */
 function verdict(provider: string, metric: string, change: number | null): string | null {
   const { direction } = catalog[provider as ProviderId].metrics[metric]!;
   if (change === null || changeText.format(Math.abs(change)) === '0.0%' || direction === 'neutral') return null;
-  return (change > 0) === (direction === 'higher') ? 'better' : 'worse';
+  return change > 0 === (direction === 'higher') ? 'better' : 'worse';
 }
 
 type Span = { date: string; daysInRange: number; partial: boolean; daysWithData: number };
 type Points = (Span & { value: number | null; compareBucket: Span | null })[];
 /** What a screen reader says of each KPI's change; whether every change it can say is marked "partial data". */
 const changeLabels = (view: Page) =>
-  view.locator('.kpi .delta[aria-label]').evaluateAll((deltas) =>
-     deltas.map((delta) => delta.getAttribute('aria-label')!));
+  view
+    .locator('.kpi .delta[aria-label]')
+    .evaluateAll((deltas) => deltas.map((delta) => delta.getAttribute('aria-label')!));
 const allPartial = (labels: string[]) =>
   labels.filter((label) => label !== 'no change to show').every((label) => label.endsWith('partial data'));
 
@@ -87,7 +106,7 @@ afterAll(async () => {
 });
 
 describe.skipIf(!chromiumAvailable)('the figures on the pages', () => {
-  it('report: KPIs and table totals are v1\'s, rounded alike; each change is judged by its metric\'s direction, in words', async () => {
+  it("report: KPIs and table totals are v1's, rounded alike; each change is judged by its metric's direction, in words", async () => {
     const { data, providerOf, view } = await reportAt('last_7_days', 'previous_period');
     // Both weeks lie inside the seeded 40 days: a like-for-like comparison.
     expect(data.range).toMatchObject({ days: 7, daysWithData: 7 });
@@ -96,12 +115,22 @@ describe.skipIf(!chromiumAvailable)('the figures on the pages', () => {
     const kpis = data.kpis as Kpi[];
     const judged = kpis.map((kpi) => verdict(providerOf(kpi.widgetId), kpi.metric, kpi.change));
     // The demo report holds a metric of each direction with a change: cpc or cpm (lower is better), cost (neutral).
-    expect(kpis.some((kpi, index) => judged[index] && catalog[providerOf(kpi.widgetId) as ProviderId].metrics[kpi.metric]!.direction === 'lower')).toBe(true);
+    expect(
+      kpis.some(
+        (kpi, index) =>
+          judged[index] && catalog[providerOf(kpi.widgetId) as ProviderId].metrics[kpi.metric]!.direction === 'lower',
+      ),
+    ).toBe(true);
     expect(kpis.some((kpi) => kpi.metric === 'cost' && kpi.change)).toBe(true);
-    const shown = await view.locator('.kpi').evaluateAll((tiles) => tiles.map((tile) => {
-      const delta = tile.querySelector('.delta')!;
-      return { classes: [...delta.classList].filter((name) => name !== 'delta'), label: delta.getAttribute('aria-label') };
-    }));
+    const shown = await view.locator('.kpi').evaluateAll((tiles) =>
+      tiles.map((tile) => {
+        const delta = tile.querySelector('.delta')!;
+        return {
+          classes: [...delta.classList].filter((name) => name !== 'delta'),
+          label: delta.getAttribute('aria-label'),
+        };
+      }),
+    );
     expect(shown).toHaveLength(kpis.length);
     shown.forEach(({ classes, label }, index) => {
       const word = judged[index];
@@ -112,16 +141,30 @@ describe.skipIf(!chromiumAvailable)('the figures on the pages', () => {
     });
     // Each table names its source (the demo's "Devices" is Meta Ads'), whatever its title says.
     const captions = await view.locator('table:not(figure table) caption').allTextContents();
-    const sources = (data.tables as { widgetId: string }[])
-      .map((table) => catalog[providerOf(table.widgetId) as ProviderId].label);
+    const sources = (data.tables as { widgetId: string }[]).map(
+      (table) => catalog[providerOf(table.widgetId) as ProviderId].label,
+    );
     expect(captions.map((caption, index) => caption.includes(sources[index]!))).toEqual(sources.map(() => true));
     // Every row and the total of every table (not the charts' own): each cell starts with v1's figure (its change follows).
-    type TableData = { widgetId: string; columns: string[]; rows: { dimensionValue: string; values: (number | null)[] }[]; totals: { values: (number | null)[] } };
+    type TableData = {
+      widgetId: string;
+      columns: string[];
+      rows: { dimensionValue: string; values: (number | null)[] }[];
+      totals: { values: (number | null)[] };
+    };
     for (const [index, table] of (data.tables as TableData[]).entries()) {
-      const shownRows = await view.locator('table:not(figure table)').nth(index).locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((cell) => cell.textContent!)));
-      const expectedRows = [...table.rows, { dimensionValue: 'Total', values: table.totals.values }].map((row) =>
-        [row.dimensionValue, ...row.values.map((value, column) => figure(providerOf(table.widgetId), table.columns[column]!, value))]);
-      expect(shownRows.map((cells, row) => cells.map((cell, column) => cell.slice(0, expectedRows[row]?.[column]?.length)))).toEqual(expectedRows);
+      const shownRows = await view
+        .locator('table:not(figure table)')
+        .nth(index)
+        .locator('tbody tr')
+        .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((cell) => cell.textContent!)));
+      const expectedRows = [...table.rows, { dimensionValue: 'Total', values: table.totals.values }].map((row) => [
+        row.dimensionValue,
+        ...row.values.map((value, column) => figure(providerOf(table.widgetId), table.columns[column]!, value)),
+      ]);
+      expect(
+        shownRows.map((cells, row) => cells.map((cell, column) => cell.slice(0, expectedRows[row]?.[column]?.length))),
+      ).toEqual(expectedRows);
     }
     await view.context().close();
   });
@@ -133,7 +176,9 @@ describe.skipIf(!chromiumAvailable)('the figures on the pages', () => {
     expect(coverage.days).toBe(30);
     expect(coverage.daysWithData).toBeGreaterThan(0);
     expect(coverage.daysWithData).toBeLessThan(30);
-    expect(await view.locator('.notice.coverage').textContent()).toContain(`The compared period has data for ${coverage.daysWithData} of 30 days`);
+    expect(await view.locator('.notice.coverage').textContent()).toContain(
+      `The compared period has data for ${coverage.daysWithData} of 30 days`,
+    );
     expect(await view.locator('.delta.better, .delta.worse').count()).toBe(0);
     const labels = await changeLabels(view);
     expect(allPartial(labels)).toBe(true);
@@ -145,8 +190,12 @@ describe.skipIf(!chromiumAvailable)('the figures on the pages', () => {
     let index = 0;
     let named = 0;
     for (const chart of charts) {
-      const written = new Intl.DateTimeFormat('en-US', chart.granularity === 'month'
-        ? { month: 'short', year: 'numeric', timeZone: 'UTC' } : { dateStyle: 'medium', timeZone: 'UTC' });
+      const written = new Intl.DateTimeFormat(
+        'en-US',
+        chart.granularity === 'month'
+          ? { month: 'short', year: 'numeric', timeZone: 'UTC' }
+          : { dateStyle: 'medium', timeZone: 'UTC' },
+      );
       const label = (date: string) => written.format(new Date(`${date}T00:00:00Z`));
       for (const line of chart.series) {
         const figure = figures.nth(index++);
@@ -199,23 +248,50 @@ describe.skipIf(!chromiumAvailable)('the figures on the pages', () => {
     await view.context().close();
   });
 
-  it('AI visibility: every tile and by-model figure is v1\'s for the locale shown', async () => {
+  it("AI visibility: every tile and by-model figure is v1's for the locale shown", async () => {
     const view = await page(`/app/ai-visibility/${projectId}`);
     await view.locator('.kpi').first().waitFor({ timeout: 15_000 });
     const locale = await view.locator('select[aria-label="Locale"]').inputValue();
-    const totals = (await v1(`/ai-visibility/projects/${projectId}/metrics`)).data.totals.find((row: { locale: string }) => row.locale === locale);
+    const totals = (await v1(`/ai-visibility/projects/${projectId}/metrics`)).data.totals.find(
+      (row: { locale: string }) => row.locale === locale,
+    );
     const rate = (value: number | null) => (value === null ? '–' : en.percent.format(value));
     const decimal = (value: number | null) => (value === null ? '–' : en.decimal.format(value));
     expect(await view.locator('.kpi .value').allTextContents()).toEqual([
-      rate(totals.visibility), rate(totals.shareOfVoice), decimal(totals.averagePosition), decimal(totals.sentiment), en.number.format(totals.totalRuns),
+      rate(totals.visibility),
+      rate(totals.shareOfVoice),
+      decimal(totals.averagePosition),
+      decimal(totals.sentiment),
+      en.number.format(totals.totalRuns),
     ]);
-    const rows = await view.locator('table').filter({ has: view.locator('caption', { hasText: /^By model,/ }) }).locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((cell) => cell.textContent)));
-    expect(rows).toEqual(totals.byModel.map((row: { model: string; totalRuns: number; visibility: number | null; shareOfVoice: number | null; averagePosition: number | null; sentiment: number | null }) =>
-      [row.model, en.number.format(row.totalRuns), rate(row.visibility), rate(row.shareOfVoice), decimal(row.averagePosition), decimal(row.sentiment)]));
+    const rows = await view
+      .locator('table')
+      .filter({ has: view.locator('caption', { hasText: /^By model,/ }) })
+      .locator('tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((cell) => cell.textContent)));
+    expect(rows).toEqual(
+      totals.byModel.map(
+        (row: {
+          model: string;
+          totalRuns: number;
+          visibility: number | null;
+          shareOfVoice: number | null;
+          averagePosition: number | null;
+          sentiment: number | null;
+        }) => [
+          row.model,
+          en.number.format(row.totalRuns),
+          rate(row.visibility),
+          rate(row.shareOfVoice),
+          decimal(row.averagePosition),
+          decimal(row.sentiment),
+        ],
+      ),
+    );
     await view.context().close();
   });
 
-  it('AI visibility: over 365 days, the days with data are said, as many as v1\'s rows hold', async () => {
+  it("AI visibility: over 365 days, the days with data are said, as many as v1's rows hold", async () => {
     const view = await page(`/app/ai-visibility/${projectId}`);
     await view.locator('.kpi').first().waitFor({ timeout: 15_000 });
     await view.selectOption('select[aria-label="Range"]', '365');
@@ -228,21 +304,34 @@ describe.skipIf(!chromiumAvailable)('the figures on the pages', () => {
     const days = new Set((metrics.data.rows as { date: string }[]).map((row) => row.date)).size;
     expect(days).toBeGreaterThan(0);
     expect(days).toBeLessThan(365);
-    await expect.poll(() => view.locator('.notice.coverage').textContent(), { timeout: 15_000 }).toBe(
-      `This range has data for ${days} of 365 days (those scanned in ${locale}): its figures cover those days only.`);
+    await expect
+      .poll(() => view.locator('.notice.coverage').textContent(), { timeout: 15_000 })
+      .toBe(
+        `This range has data for ${days} of 365 days (those scanned in ${locale}): its figures cover those days only.`,
+      );
     await view.context().close();
   });
 
-  it('answers: each answer\'s sentiment and position are v1\'s, sentiment as its word', async () => {
+  it("answers: each answer's sentiment and position are v1's, sentiment as its word", async () => {
     const view = await page(`/app/ai-visibility/${projectId}/answers`);
     await view.locator('article.answer').first().waitFor({ timeout: 15_000 });
-    const answers = (await v1(`/ai-visibility/projects/${projectId}/answers?limit=20`)).data as { sentiment: string | null; position: number | null }[];
+    const answers = (await v1(`/ai-visibility/projects/${projectId}/answers?limit=20`)).data as {
+      sentiment: string | null;
+      position: number | null;
+    }[];
     const metas = await view.locator('article.answer > .meta:first-child').allTextContents();
     expect(metas).toHaveLength(answers.length);
     expect(answers.some((answer) => answer.sentiment !== null)).toBe(true);
     metas.forEach((meta, index) => {
       const { sentiment, position } = answers[index]!;
-      expect(meta.endsWith([position !== null ? ` · position ${en.number.format(position)}` : '', sentiment !== null ? ` · sentiment ${sentiment}` : ''].join(''))).toBe(true);
+      expect(
+        meta.endsWith(
+          [
+            position !== null ? ` · position ${en.number.format(position)}` : '',
+            sentiment !== null ? ` · sentiment ${sentiment}` : '',
+          ].join(''),
+        ),
+      ).toBe(true);
     });
     await view.context().close();
   });

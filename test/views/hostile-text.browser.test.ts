@@ -27,7 +27,10 @@ afterAll(async () => {
 async function show(view: ViewName, tool: string, data: unknown): Promise<HostedView> {
   const html = await selfContainedDocument(view, `hostile ${view}`);
   return showInAppsHost(browser, {
-    html, width: WIDTH, containerDimensions: container, toolInput: { id: 'hostile' },
+    html,
+    width: WIDTH,
+    containerDimensions: container,
+    toolInput: { id: 'hostile' },
     toolResult: { content: [{ type: 'text', text: '{}' }], structuredContent: {} },
     callTool: async () => ({ content: [{ type: 'text', text: '{}' }], structuredContent: data }),
   });
@@ -101,8 +104,8 @@ describe.skipIf(!chromiumAvailable)('the views with hostile text', () => {
     const hosted = await show('answers', 'view_answers', answersData);
     await expect.poll(() => hosted.view.locator('p[role=status]').textContent(), { timeout: 30_000 }).toBe('1–5 of 5');
     // Laid out whole, such a word costs the browser up to a second at each drawing: a few screens are shown.
-    const texts = () => hosted.view.locator('article.answer p.text')
-      .evaluateAll((boxes) => boxes.map((box) => box.textContent!.length));
+    const texts = () =>
+      hosted.view.locator('article.answer p.text').evaluateAll((boxes) => boxes.map((box) => box.textContent!.length));
     expect.soft(await texts()).toEqual([4_000, 4_000, 4_000, 4_000, 4_000]);
     const marks = await hosted.view
       .locator('article.answer')
@@ -143,21 +146,30 @@ describe.skipIf(!chromiumAvailable)('the views with hostile text', () => {
     // No two boxes overlap, and no box's text runs past its edge or its bottom.
     const spills = await hosted.view.locator('figure.chart, .kpi').evaluateAll((boxes) => {
       const rects = boxes.map((box) => box.getBoundingClientRect());
-      const meet = (a: DOMRect, b: DOMRect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+      const meet = (a: DOMRect, b: DOMRect) =>
+        a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
       const overlapping = rects.flatMap((a, i) => rects.slice(i + 1).filter((b) => meet(a, b)));
-      const spillsOut = (box: Element) => [...box.querySelectorAll('figcaption, .name')].some((text) =>
-        text.scrollWidth > text.clientWidth || text.getBoundingClientRect().bottom > box.getBoundingClientRect().bottom);
+      const spillsOut = (box: Element) =>
+        [...box.querySelectorAll('figcaption, .name')].some(
+          (text) =>
+            text.scrollWidth > text.clientWidth ||
+            text.getBoundingClientRect().bottom > box.getBoundingClientRect().bottom,
+        );
       const overflowing = boxes.filter((box) => box.scrollWidth > box.clientWidth || spillsOut(box));
       return { overlapping: overlapping.length, overflowing: overflowing.length };
     });
     expect.soft(spills).toEqual({ overlapping: 0, overflowing: 0 });
     // A KPI's metric is named first: a title of 150 characters, clamped after it, hides none of it.
-    const metricsHidden = await hosted.view.locator('.kpi .name').evaluateAll((names) => names.filter((name) => {
-      const metric = document.createRange();
-      metric.selectNodeContents(name.firstChild!);
-      const hidden = metric.getBoundingClientRect().bottom > name.getBoundingClientRect().bottom;
-      return hidden || name.firstChild!.textContent === '';
-    }).map((name) => name.textContent));
+    const metricsHidden = await hosted.view.locator('.kpi .name').evaluateAll((names) =>
+      names
+        .filter((name) => {
+          const metric = document.createRange();
+          metric.selectNodeContents(name.firstChild!);
+          const hidden = metric.getBoundingClientRect().bottom > name.getBoundingClientRect().bottom;
+          return hidden || name.firstChild!.textContent === '';
+        })
+        .map((name) => name.textContent),
+    );
     expect.soft(await hosted.view.locator('.kpi .name').count()).toBe(2);
     expect.soft(metricsHidden).toEqual([]);
     expect.soft(await reversedNames(hosted.view)).toEqual([]);

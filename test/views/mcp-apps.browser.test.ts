@@ -25,22 +25,45 @@ let projectId: string;
 
 const v1 = (route: string) => v1Get(served.baseUrl, route, apiKey);
 
-async function show(uri: string, tool: string, args: Record<string, unknown>, options: { theme?: 'light' | 'dark'; width?: number } = {}): Promise<HostedView> {
+async function show(
+  uri: string,
+  tool: string,
+  args: Record<string, unknown>,
+  options: { theme?: 'light' | 'dark'; width?: number } = {},
+): Promise<HostedView> {
   const { contents } = await host.readResource({ uri });
   const toolResult = await host.callTool({ name: tool, arguments: args });
-  return showInAppsHost(browser, { html: (contents[0] as { text: string }).text, toolInput: args, toolResult, callTool: (params) => host.callTool(params), ...options });
+  return showInAppsHost(browser, {
+    html: (contents[0] as { text: string }).text,
+    toolInput: args,
+    toolResult,
+    callTool: (params) => host.callTool(params),
+    ...options,
+  });
 }
 
 /** The whole page, and its first screen (what a person sees first, and what the docs show). */
 async function keep(hosted: HostedView, name: string) {
   // The host sizes the frame from the view's (debounced) size notifications: wait for the last one.
-  await expect.poll(async () => (await hosted.view.evaluate(() => document.documentElement.scrollHeight)) === (await hosted.page.evaluate(() => document.querySelector('iframe')!.getBoundingClientRect().height)), { timeout: 10_000 }).toBe(true);
+  await expect
+    .poll(
+      async () =>
+        (await hosted.view.evaluate(() => document.documentElement.scrollHeight)) ===
+        (await hosted.page.evaluate(() => document.querySelector('iframe')!.getBoundingClientRect().height)),
+      { timeout: 10_000 },
+    )
+    .toBe(true);
   mkdirSync(KEPT, { recursive: true });
   await hosted.page.screenshot({ path: screenshotPath(name.replace('.png', '-top.png')) });
   copyFileSync(screenshotPath(name.replace('.png', '-top.png')), path.join(KEPT, name.replace('.png', '-top.png')));
   // Chromium's full-page capture leaves a grown iframe blank: the viewport is grown to it instead.
   const { width } = hosted.page.viewportSize()!;
-  await hosted.page.setViewportSize({ width, height: Math.ceil(await hosted.page.evaluate(() => document.querySelector('iframe')!.getBoundingClientRect().height)) });
+  await hosted.page.setViewportSize({
+    width,
+    height: Math.ceil(
+      await hosted.page.evaluate(() => document.querySelector('iframe')!.getBoundingClientRect().height),
+    ),
+  });
   await hosted.page.screenshot({ path: screenshotPath(name) });
   copyFileSync(screenshotPath(name), path.join(KEPT, name));
 }
@@ -49,7 +72,12 @@ beforeAll(async () => {
   if (!chromiumAvailable) return;
   const seeded = await seededViewsWorkspace(served);
   ({ apiKey, reportId, projectId } = seeded);
-  host = await connectMcp(served.baseUrl, new TestOAuthProvider({ cookie: seeded.cookie, workspaceId: seeded.workspaceId }), '/mcp/x/all', { capabilities: UI as never });
+  host = await connectMcp(
+    served.baseUrl,
+    new TestOAuthProvider({ cookie: seeded.cookie, workspaceId: seeded.workspaceId }),
+    '/mcp/x/all',
+    { capabilities: UI as never },
+  );
   browser = await launchChromium();
 }, 120_000);
 afterAll(async () => {
@@ -58,7 +86,7 @@ afterAll(async () => {
 });
 
 describe.skipIf(!chromiumAvailable)('the views as MCP Apps', () => {
-  it('AI visibility: v1\'s totals on screen; a range chosen in the view is read through the host', async () => {
+  it("AI visibility: v1's totals on screen; a range chosen in the view is read through the host", async () => {
     const hosted = await show('ui://signalboard/visibility', 'get_ai_visibility_metrics', { id: projectId });
     const metrics = (await v1(`/ai-visibility/projects/${projectId}/metrics`)).data;
     const tile = (name: string) => hosted.view.locator('.kpi', { hasText: name }).locator('.value').first();
@@ -80,18 +108,22 @@ describe.skipIf(!chromiumAvailable)('the views as MCP Apps', () => {
     await hosted.page.close();
   });
 
-  it('report: v1\'s KPIs on screen; the preset switched in the view; dark theme from the host', async () => {
+  it("report: v1's KPIs on screen; the preset switched in the view; dark theme from the host", async () => {
     const hosted = await show('ui://signalboard/report', 'get_report_data', { id: reportId }, { theme: 'dark' });
     const data = (await v1(`/reports/${reportId}/data`)).data;
     const { widgets } = (await v1(`/reports/${reportId}`)).data.definition;
-    await expect.poll(() => hosted.view.locator('.kpi .value').allTextContents(), { timeout: 15_000 }).toEqual(kpiTexts(widgets, data.kpis));
+    await expect
+      .poll(() => hosted.view.locator('.kpi .value').allTextContents(), { timeout: 15_000 })
+      .toEqual(kpiTexts(widgets, data.kpis));
     // Rates read as percentages (0.03 is 3%), as on the web page.
     expect((await hosted.view.locator('.kpi .value').allTextContents()).some((text) => text.endsWith('%'))).toBe(true);
     await keep(hosted, 'mcp-report-dark.png');
     await hosted.view.selectOption('select[aria-label="Dates"]', 'last_7_days');
     await expect.poll(() => hosted.calls.at(-1)?.arguments.datePreset, { timeout: 15_000 }).toBe('last_7_days');
     const week = (await v1(`/reports/${reportId}/data?datePreset=last_7_days`)).data;
-    await expect.poll(() => hosted.view.locator('.kpi .value').allTextContents(), { timeout: 15_000 }).toEqual(kpiTexts(widgets, week.kpis));
+    await expect
+      .poll(() => hosted.view.locator('.kpi .value').allTextContents(), { timeout: 15_000 })
+      .toEqual(kpiTexts(widgets, week.kpis));
     expect(hosted.problems).toEqual([]);
     await hosted.page.close();
   });
@@ -101,22 +133,42 @@ describe.skipIf(!chromiumAvailable)('the views as MCP Apps', () => {
     const html = (contents[0] as { text: string }).text;
     // No arguments, and a result with only the id and range where the data used to be.
     const metrics = (await v1(`/ai-visibility/projects/${projectId}/metrics`)).data;
-    const older = { content: [{ type: 'text', text: '{}' }], structuredContent: { aiVisibilityMetrics: { data: { projectId, range: metrics.range } } } };
-    const replayed = await showInAppsHost(browser, { html, toolInput: {}, toolResult: older, callTool: (params) => host.callTool(params) });
+    const older = {
+      content: [{ type: 'text', text: '{}' }],
+      structuredContent: { aiVisibilityMetrics: { data: { projectId, range: metrics.range } } },
+    };
+    const replayed = await showInAppsHost(browser, {
+      html,
+      toolInput: {},
+      toolResult: older,
+      callTool: (params) => host.callTool(params),
+    });
     await replayed.view.locator('.kpi').first().waitFor({ timeout: 15_000 });
-    expect(replayed.calls[0]).toMatchObject({ name: 'view_visibility', arguments: { id: projectId, dateFrom: metrics.range.from, dateTo: metrics.range.to } });
+    expect(replayed.calls[0]).toMatchObject({
+      name: 'view_visibility',
+      arguments: { id: projectId, dateFrom: metrics.range.from, dateTo: metrics.range.to },
+    });
     expect(replayed.problems).toEqual([]);
     await replayed.page.close();
-    const unknown = await showInAppsHost(browser, { html, toolInput: {}, toolResult: { content: [{ type: 'text', text: 'hello' }], structuredContent: { something: 'else' } }, callTool: (params) => host.callTool(params) });
-    await expect.poll(() => unknown.view.locator('.notice').textContent(), { timeout: 15_000 }).toBe('Nothing to show for this result.');
+    const unknown = await showInAppsHost(browser, {
+      html,
+      toolInput: {},
+      toolResult: { content: [{ type: 'text', text: 'hello' }], structuredContent: { something: 'else' } },
+      callTool: (params) => host.callTool(params),
+    });
+    await expect
+      .poll(() => unknown.view.locator('.notice').textContent(), { timeout: 15_000 })
+      .toBe('Nothing to show for this result.');
     expect(unknown.calls).toEqual([]);
     await unknown.page.close();
   });
 
-  it('answers: v1\'s total, the next page through the host, mentions marked', async () => {
+  it("answers: v1's total, the next page through the host, mentions marked", async () => {
     const hosted = await show('ui://signalboard/answers', 'list_answers', { id: projectId, limit: 5 }, { width: 390 });
     const answers = await v1(`/ai-visibility/projects/${projectId}/answers?limit=20`);
-    await expect.poll(() => hosted.view.locator('p[role=status]').textContent(), { timeout: 15_000 }).toBe(`1–${Math.min(20, answers.meta.total)} of ${en.number.format(answers.meta.total)}`);
+    await expect
+      .poll(() => hosted.view.locator('p[role=status]').textContent(), { timeout: 15_000 })
+      .toBe(`1–${Math.min(20, answers.meta.total)} of ${en.number.format(answers.meta.total)}`);
     expect(await hosted.view.locator('article.answer').count()).toBe(Math.min(20, answers.data.length));
     expect(await hosted.view.locator('mark.brand').count()).toBeGreaterThan(0);
     await keep(hosted, 'mcp-answers-390.png');

@@ -9,7 +9,12 @@ const marked = (text: string, brand: string, competitors: string[] = []) =>
 
 describe('mentions in an answer', () => {
   it('are whole words, any case, the longer name first where two start together', () => {
-    expect(marked("Acme, ACME's and Acmeville; Acme Pro beats acme.", 'Acme', ['Acme Pro'])).toEqual(['brand:Acme', 'brand:ACME', 'competitor:Acme Pro', 'brand:acme']);
+    expect(marked("Acme, ACME's and Acmeville; Acme Pro beats acme.", 'Acme', ['Acme Pro'])).toEqual([
+      'brand:Acme',
+      'brand:ACME',
+      'competitor:Acme Pro',
+      'brand:acme',
+    ]);
     expect(marked('A bay, a day: Äa', 'A')).toEqual(['brand:A', 'brand:a']);
     expect(marked('Crème brûlée and crème', 'Crème')).toEqual(['brand:Crème', 'brand:crème']);
   });

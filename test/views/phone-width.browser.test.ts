@@ -22,23 +22,60 @@ beforeAll(async () => {
   cookie = seeded.cookie;
   // Each settings table with a row, and audit entries to go with them.
   const auth = { cookie, csrf: seeded.csrf };
-  await call(served.t.app, auth, 'POST', '/app/settings/api-keys', { name: 'Warehouse sync for the reporting team', scopes: ['clients:read', 'reports:read'] });
-  await call(served.t.app, auth, 'POST', '/app/settings/webhooks', { url: 'https://hooks.example.com/signalboard/a-rather-long-path/for-the-endpoint', eventTypes: ['signal.created'], description: 'ops' });
+  await call(served.t.app, auth, 'POST', '/app/settings/api-keys', {
+    name: 'Warehouse sync for the reporting team',
+    scopes: ['clients:read', 'reports:read'],
+  });
+  await call(served.t.app, auth, 'POST', '/app/settings/webhooks', {
+    url: 'https://hooks.example.com/signalboard/a-rather-long-path/for-the-endpoint',
+    eventTypes: ['signal.created'],
+    description: 'ops',
+  });
   await call(served.t.app, auth, 'POST', '/app/settings/sso/domains', { domain: 'northwind-outdoor-example.com' });
   // The consent page an assistant's connection opens (OAuth), as a signed-in person sees it.
-  const client = await (await fetch(`${served.baseUrl}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_name: 'Claude', redirect_uris: ['http://127.0.0.1:1/callback'], token_endpoint_auth_method: 'none' }) })).json();
-  const authorize = new URLSearchParams({ client_id: client.client_id, response_type: 'code', redirect_uri: 'http://127.0.0.1:1/callback',
-    scope: 'mcp offline_access', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' });
+  const client = await (
+    await fetch(`${served.baseUrl}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        client_name: 'Claude',
+        redirect_uris: ['http://127.0.0.1:1/callback'],
+        token_endpoint_auth_method: 'none',
+      }),
+    })
+  ).json();
+  const authorize = new URLSearchParams({
+    client_id: client.client_id,
+    response_type: 'code',
+    redirect_uri: 'http://127.0.0.1:1/callback',
+    scope: 'mcp offline_access',
+    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    code_challenge_method: 'S256',
+  });
   pages = [
-    { name: 'consent', path: `/oauth/authorize?${authorize}`, signedIn: true, ready: 'text=Not verified by Signalboard' },
+    {
+      name: 'consent',
+      path: `/oauth/authorize?${authorize}`,
+      signedIn: true,
+      ready: 'text=Not verified by Signalboard',
+    },
     { name: 'sign-in', path: '/app/login', signedIn: false },
     { name: 'forgot-password', path: '/app/forgot-password', signedIn: false },
     { name: 'reset-password', path: '/app/reset-password?token=x', signedIn: false },
     { name: 'settings', path: '/app/settings', signedIn: true },
     { name: 'report', path: `/app/reports/${seeded.reportId}`, signedIn: true, ready: '.kpi' },
-    { name: 'visibility', path: `/app/ai-visibility/${seeded.projectId}`, signedIn: true, ready: 'text=What to do next' },
-    { name: 'answers', path: `/app/ai-visibility/${seeded.projectId}/answers`, signedIn: true, ready: 'article.answer' },
+    {
+      name: 'visibility',
+      path: `/app/ai-visibility/${seeded.projectId}`,
+      signedIn: true,
+      ready: 'text=What to do next',
+    },
+    {
+      name: 'answers',
+      path: `/app/ai-visibility/${seeded.projectId}/answers`,
+      signedIn: true,
+      ready: 'article.answer',
+    },
   ];
   browser = await launchChromium();
 }, 120_000);

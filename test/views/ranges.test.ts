@@ -15,7 +15,7 @@ describe('rangeChoices', () => {
     expect(rangeChoices(60, 60)).toEqual([7, 30, 60]);
   });
 
-  it('holds the answers view to the prompts read\'s widest range', () => {
+  it("holds the answers view to the prompts read's widest range", () => {
     expect(ANSWERS_WIDEST_RANGE_DAYS).toBe(PROMPTS_RANGE.maxDays);
   });
 });

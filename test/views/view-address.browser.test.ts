@@ -25,7 +25,10 @@ afterAll(async () => {
 
 async function signedIn(path: string, ready: string): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
-  const [name, value] = [seeded.cookie.slice(0, seeded.cookie.indexOf('=')), seeded.cookie.slice(seeded.cookie.indexOf('=') + 1)];
+  const [name, value] = [
+    seeded.cookie.slice(0, seeded.cookie.indexOf('=')),
+    seeded.cookie.slice(seeded.cookie.indexOf('=') + 1),
+  ];
   await context.addCookies([{ name, value, url: served.baseUrl }]);
   const page = await context.newPage();
   await page.goto(`${served.baseUrl}${path}`);
@@ -34,19 +37,23 @@ async function signedIn(path: string, ready: string): Promise<Page> {
 }
 
 /** What the page shows, read the same way before and after a reload. */
-const shown = (page: Page) => page.evaluate(() => ({
-  selects: [...document.querySelectorAll('#view select')].map((select) => (select as HTMLSelectElement).value),
-  sub: document.querySelector('#view .sub')?.textContent,
-  status: document.querySelector('#view p[role=status]')?.textContent,
-  pressed: document.querySelector('#view [aria-pressed=true]')?.textContent ?? null,
-  kpis: [...document.querySelectorAll('#view .kpi .value')].map((value) => value.textContent),
-}));
+const shown = (page: Page) =>
+  page.evaluate(() => ({
+    selects: [...document.querySelectorAll('#view select')].map((select) => (select as HTMLSelectElement).value),
+    sub: document.querySelector('#view .sub')?.textContent,
+    status: document.querySelector('#view p[role=status]')?.textContent,
+    pressed: document.querySelector('#view [aria-pressed=true]')?.textContent ?? null,
+    kpis: [...document.querySelectorAll('#view .kpi .value')].map((value) => value.textContent),
+  }));
 
 /** The data asked for have arrived and are drawn (the controls wait until then). */
-const day = (date: string) => new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' })
-  .format(new Date(`${date}T00:00:00Z`));
+const day = (date: string) =>
+  new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
 
-const settled = (page: Page) => expect.poll(() => page.evaluate(() => document.documentElement.hasAttribute('aria-busy')), { timeout: 15_000 }).toBe(false);
+const settled = (page: Page) =>
+  expect
+    .poll(() => page.evaluate(() => document.documentElement.hasAttribute('aria-busy')), { timeout: 15_000 })
+    .toBe(false);
 
 async function reloaded(page: Page, ready: string) {
   await page.reload();
@@ -54,7 +61,7 @@ async function reloaded(page: Page, ready: string) {
   await settled(page);
 }
 
-describe.skipIf(!chromiumAvailable)('a view\'s address', () => {
+describe.skipIf(!chromiumAvailable)("a view's address", () => {
   it('report: the preset and the comparison chosen are in the address and survive a reload', async () => {
     const page = await signedIn(`/app/reports/${seeded.reportId}`, '.kpi');
     await page.selectOption('select[aria-label="Dates"]', 'last_7_days');
@@ -75,7 +82,9 @@ describe.skipIf(!chromiumAvailable)('a view\'s address', () => {
 
   it('AI visibility: the locale and the range chosen survive a reload', async () => {
     const page = await signedIn(`/app/ai-visibility/${seeded.projectId}`, '.kpi');
-    const locales = await page.locator('select[aria-label="Locale"] option').evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+    const locales = await page
+      .locator('select[aria-label="Locale"] option')
+      .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
     expect(locales.length).toBeGreaterThan(1);
     await page.selectOption('select[aria-label="Locale"]', locales[1]!);
     const thirtyDays = await page.locator('.sub').first().textContent();
@@ -120,8 +129,10 @@ describe.skipIf(!chromiumAvailable)('a view\'s address', () => {
   it('an address naming a prompt opens at its answers, focused', async () => {
     const prompts = await v1Get(served.baseUrl, `/ai-visibility/projects/${seeded.projectId}/prompts`, seeded.apiKey);
     const height = 844;
-    const page = await signedIn(`/app/ai-visibility/${seeded.projectId}/answers?promptId=${prompts.data[1].id}`,
-      'article.answer');
+    const page = await signedIn(
+      `/app/ai-visibility/${seeded.projectId}/answers?promptId=${prompts.data[1].id}`,
+      'article.answer',
+    );
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('answers');
     const heading = (await page.locator('#answers').boundingBox())!;
     expect(heading.y).toBeGreaterThanOrEqual(-1);
@@ -133,7 +144,11 @@ describe.skipIf(!chromiumAvailable)('a view\'s address', () => {
   it('answers: 14 pages turned keep 10 cursors in the address and the place in the list, and turn back', async () => {
     const page = await signedIn(`/app/ai-visibility/${seeded.projectId}/answers`, 'article.answer');
     const older = page.getByRole('button', { name: 'Older →' });
-    const firstShown = () => page.locator('p[role=status]').textContent().then((text) => Number(text!.split('–')[0]));
+    const firstShown = () =>
+      page
+        .locator('p[role=status]')
+        .textContent()
+        .then((text) => Number(text!.split('–')[0]));
     for (let turned = 1; turned <= 14; turned++) {
       await older.click();
       await expect.poll(firstShown).toBe(turned * 20 + 1);
@@ -160,8 +175,9 @@ describe.skipIf(!chromiumAvailable)('a view\'s address', () => {
   it('an address asking for what cannot be shown: the rest, the controls, a notice, a corrected address', async () => {
     const notice = (page: Page) => page.locator('#view .notice.fallback').textContent();
     const report = await signedIn(`/app/reports/${seeded.reportId}?datePreset=bogus&comparePreset=none`, '.kpi');
-    expect(await notice(report))
-      .toBe('The address asked for datePreset “bogus”, which this view cannot show: it shows its default instead.');
+    expect(await notice(report)).toBe(
+      'The address asked for datePreset “bogus”, which this view cannot show: it shows its default instead.',
+    );
     expect(await report.locator('select[aria-label="Dates"]').count()).toBe(1);
     expect(new URL(report.url()).search).toBe('?comparePreset=none');
     // A choice made there draws without the notice.
@@ -194,9 +210,12 @@ describe.skipIf(!chromiumAvailable)('periods and ranks in the views', () => {
     const { data } = await v1Get(served.baseUrl, `/reports/${seeded.reportId}/data?${query}`, seeded.apiKey);
     expect(data.range.daysWithData).toBe(0);
     const page = await signedIn(`/app/reports/${seeded.reportId}?${query}`, '.kpi');
-    const tiles = await page.locator('.kpi').evaluateAll((kpis) => kpis.map((kpi) => ({
-      value: kpi.querySelector('.value')!.textContent, text: kpi.textContent!,
-    })));
+    const tiles = await page.locator('.kpi').evaluateAll((kpis) =>
+      kpis.map((kpi) => ({
+        value: kpi.querySelector('.value')!.textContent,
+        text: kpi.textContent!,
+      })),
+    );
     expect(tiles.length).toBeGreaterThan(0);
     for (const tile of tiles) {
       expect(tile.value, tile.text).toBe('–');
@@ -220,14 +239,16 @@ describe.skipIf(!chromiumAvailable)('periods and ranks in the views', () => {
   it('a line chart draws its partial buckets lighter, and says how', async () => {
     const page = await signedIn(`/app/reports/${seeded.reportId}?datePreset=last_90_days&comparePreset=none`, '.kpi');
     const month = page.locator('figure.chart', { hasText: 'Meta by month' }).first();
-    await expect.poll(() => month.locator('.note.partial').textContent())
+    await expect
+      .poll(() => month.locator('.note.partial').textContent())
       .toMatch(/^Partial periods \(drawn lighter: a faded dashed line to a hollow point\): /);
     await page.context().close();
   });
 
   it('average position is drawn with 1 at the top, and says so', async () => {
     const page = await signedIn(`/app/ai-visibility/${seeded.projectId}`, '.kpi');
-    await expect.poll(() => page.locator('figure.chart figcaption').allTextContents())
+    await expect
+      .poll(() => page.locator('figure.chart figcaption').allTextContents())
       .toContain('Avg. position by model · 1 (best) at the top');
     await page.context().close();
   });

@@ -12,17 +12,34 @@ let deps: WebhookDeps;
 
 beforeAll(async () => {
   t = await createTestApp();
-  deps = { prisma: t.database.prisma, pool: t.database.pool, box: t.box, policy: { allowHttp: true, allowPrivate: true } };
+  deps = {
+    prisma: t.database.prisma,
+    pool: t.database.pool,
+    box: t.box,
+    policy: { allowHttp: true, allowPrivate: true },
+  };
 });
 afterAll(() => t.close());
 
 /** A workspace with one endpoint and `count` events fanned out to it (due now, after everything due before). */
 async function workspaceWithDue(count: number) {
   const { workspace } = await createKeyedWorkspace(t.database);
-  await createEndpoint(deps, { workspaceId: workspace.id, url: 'http://127.0.0.1:9/hook', eventTypes: ['scan.completed'], actor: OPERATOR });
+  await createEndpoint(deps, {
+    workspaceId: workspace.id,
+    url: 'http://127.0.0.1:9/hook',
+    eventTypes: ['scan.completed'],
+    actor: OPERATOR,
+  });
   const client = await t.database.pool.connect();
   try {
-    await appendEvents(client, Array.from({ length: count }, (_, index) => ({ workspaceId: workspace.id, type: 'scan.completed' as const, data: { index } })));
+    await appendEvents(
+      client,
+      Array.from({ length: count }, (_, index) => ({
+        workspaceId: workspace.id,
+        type: 'scan.completed' as const,
+        data: { index },
+      })),
+    );
   } finally {
     client.release();
   }
@@ -30,10 +47,11 @@ async function workspaceWithDue(count: number) {
   return workspace.id;
 }
 
-it('takes every workspace\'s earliest due delivery before any second, and counts a workspace\'s leases against its bound', async () => {
+it("takes every workspace's earliest due delivery before any second, and counts a workspace's leases against its bound", async () => {
   const busy = await workspaceWithDue(5);
   const later = await workspaceWithDue(1);
-  const claim = (limit: number, perWorkspace: number) => claimDue(t.database.pool, { limit, perEndpoint: 8, perWorkspace, leaseSeconds: 60 });
+  const claim = (limit: number, perWorkspace: number) =>
+    claimDue(t.database.pool, { limit, perEndpoint: 8, perWorkspace, leaseSeconds: 60 });
 
   // The busy workspace's five are due first; the other's one still goes out in the first claim.
   expect((await claim(2, 8)).map((delivery) => delivery.workspace_id).sort()).toEqual([busy, later].sort());

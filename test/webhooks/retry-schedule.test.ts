@@ -6,8 +6,10 @@ const schedule = parseConfig({}).WEBHOOK_RETRY_SCHEDULE;
 const now = new Date('2026-11-22T10:00:00Z');
 
 describe('the retry schedule', () => {
-  it('is the contract\'s: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, then failed', () => {
-    expect(DEFAULT_RETRY_SCHEDULE.split(',').map(Number)).toEqual([5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400]);
+  it("is the contract's: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, then failed", () => {
+    expect(DEFAULT_RETRY_SCHEDULE.split(',').map(Number)).toEqual([
+      5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400,
+    ]);
     expect(schedule).toHaveLength(9);
     expect(retryDelaySeconds(1, schedule, () => 0)).toBe(5);
     expect(retryDelaySeconds(9, schedule, () => 0)).toBe(86400);
@@ -31,16 +33,31 @@ describe('the retry schedule', () => {
     expect(retryAfterSeconds(null, now)).toBeNull();
   });
 
-  it('decides each attempt\'s outcome', () => {
+  it("decides each attempt's outcome", () => {
     const zero = () => 0;
     expect(attemptOutcome({ status: 204, retryAfter: null }, 1, schedule, now, zero)).toEqual({ kind: 'succeeded' });
     expect(attemptOutcome({ status: 410, retryAfter: null }, 1, schedule, now, zero)).toEqual({ kind: 'gone' });
-    expect(attemptOutcome({ status: 301, retryAfter: null }, 1, schedule, now, zero)).toEqual({ kind: 'retry', delaySeconds: 5 });
-    expect(attemptOutcome({ status: null, retryAfter: null }, 2, schedule, now, zero)).toEqual({ kind: 'retry', delaySeconds: 300 });
+    expect(attemptOutcome({ status: 301, retryAfter: null }, 1, schedule, now, zero)).toEqual({
+      kind: 'retry',
+      delaySeconds: 5,
+    });
+    expect(attemptOutcome({ status: null, retryAfter: null }, 2, schedule, now, zero)).toEqual({
+      kind: 'retry',
+      delaySeconds: 300,
+    });
     // Retry-After is honoured on 429/503 when it asks for longer than the schedule, ignored elsewhere.
-    expect(attemptOutcome({ status: 429, retryAfter: '3600' }, 2, schedule, now, zero)).toEqual({ kind: 'retry', delaySeconds: 3600 });
-    expect(attemptOutcome({ status: 503, retryAfter: '1' }, 2, schedule, now, zero)).toEqual({ kind: 'retry', delaySeconds: 300 });
-    expect(attemptOutcome({ status: 500, retryAfter: '3600' }, 2, schedule, now, zero)).toEqual({ kind: 'retry', delaySeconds: 300 });
+    expect(attemptOutcome({ status: 429, retryAfter: '3600' }, 2, schedule, now, zero)).toEqual({
+      kind: 'retry',
+      delaySeconds: 3600,
+    });
+    expect(attemptOutcome({ status: 503, retryAfter: '1' }, 2, schedule, now, zero)).toEqual({
+      kind: 'retry',
+      delaySeconds: 300,
+    });
+    expect(attemptOutcome({ status: 500, retryAfter: '3600' }, 2, schedule, now, zero)).toEqual({
+      kind: 'retry',
+      delaySeconds: 300,
+    });
     expect(attemptOutcome({ status: 500, retryAfter: null }, 10, schedule, now, zero)).toEqual({ kind: 'failed' });
   });
 

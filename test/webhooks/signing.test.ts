@@ -4,7 +4,11 @@ import { Webhook } from 'standardwebhooks';
 import { generateSecret, signatureHeader, webhookHeaders } from '../../src/webhooks/signing.js';
 
 describe('Standard Webhooks signing', () => {
-  const body = JSON.stringify({ type: 'scan.completed', timestamp: '2026-11-22T10:00:00.000Z', data: { scanId: 'scn_1' } });
+  const body = JSON.stringify({
+    type: 'scan.completed',
+    timestamp: '2026-11-22T10:00:00.000Z',
+    data: { scanId: 'scn_1' },
+  });
 
   it('verifies with the standardwebhooks package and equals its own signature', () => {
     const secret = generateSecret();

@@ -25,7 +25,18 @@ async function startWorker(env: Record<string, string> = {}): Promise<ChildProce
   // that a SIGKILL to the CLI would leave running).
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/webhooks/worker-main.ts'], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: url, APP_SECRET_KEY: TEST_APP_SECRET_KEY, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_TIMEOUT_SECONDS: '1', LOG_LEVEL: 'info', NODE_ENV: 'test', METRICS_PORT: '0', ...env },
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      APP_SECRET_KEY: TEST_APP_SECRET_KEY,
+      WEBHOOK_ALLOW_HTTP: 'true',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOK_TIMEOUT_SECONDS: '1',
+      LOG_LEVEL: 'info',
+      NODE_ENV: 'test',
+      METRICS_PORT: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -46,21 +57,38 @@ async function startWorker(env: Record<string, string> = {}): Promise<ChildProce
   return child;
 }
 
-const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+const exited = (child: ChildProcess) =>
+  new Promise<void>((resolve) =>
+    child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()),
+  );
 
 async function endpointWithEvents(count: number, answer: Receiver['answer']) {
   const keyed = await createKeyedWorkspace(database);
   const receiver = await startReceiver(answer);
   receivers.push(receiver);
   const box = createSecretBox(decodeKey(TEST_APP_SECRET_KEY)!);
-  const endpoint = await createEndpoint({ prisma: database.prisma, pool: database.pool, box, policy: { allowHttp: true, allowPrivate: true } }, { workspaceId: keyed.workspace.id, url: receiver.url, eventTypes: ['scan.completed'], actor: OPERATOR });
+  const endpoint = await createEndpoint(
+    { prisma: database.prisma, pool: database.pool, box, policy: { allowHttp: true, allowPrivate: true } },
+    { workspaceId: keyed.workspace.id, url: receiver.url, eventTypes: ['scan.completed'], actor: OPERATOR },
+  );
   receiver.secrets = [endpoint.secret];
   const client = await database.pool.connect();
   await client.query('BEGIN');
-  await appendEvents(client, Array.from({ length: count }, (_, index) => ({ workspaceId: keyed.workspace.id, type: 'scan.completed' as const, data: { index } })));
+  await appendEvents(
+    client,
+    Array.from({ length: count }, (_, index) => ({
+      workspaceId: keyed.workspace.id,
+      type: 'scan.completed' as const,
+      data: { index },
+    })),
+  );
   await client.query('COMMIT');
   client.release();
-  const ids = (await database.pool.query<{ id: string }>('SELECT id FROM webhook_events WHERE workspace_id = $1', [keyed.workspace.id])).rows.map((row) => row.id);
+  const ids = (
+    await database.pool.query<{ id: string }>('SELECT id FROM webhook_events WHERE workspace_id = $1', [
+      keyed.workspace.id,
+    ])
+  ).rows.map((row) => row.id);
   return { receiver, endpoint, ids };
 }
 
@@ -82,9 +110,17 @@ afterAll(async () => {
 describe('webhook worker processes', () => {
   it('the server runs the worker itself (WEBHOOK_WORKER defaults to true)', async () => {
     const { receiver, ids } = await endpointWithEvents(3, () => ({ status: 200 }));
-    const server = await startServerProcess({ DATABASE_URL: url, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+    const server = await startServerProcess({
+      DATABASE_URL: url,
+      WEBHOOK_ALLOW_HTTP: 'true',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    });
     try {
-      await waitFor(() => new Set(receiver.received.map((r) => r.id)).size === ids.length, 'every event from the server process', 30_000);
+      await waitFor(
+        () => new Set(receiver.received.map((r) => r.id)).size === ids.length,
+        'every event from the server process',
+        30_000,
+      );
       expect(receiver.received.every((r) => r.verifiedBy === 0)).toBe(true);
     } finally {
       await server.stop();
@@ -109,11 +145,21 @@ describe('webhook worker processes', () => {
     expect([...answered].sort()).toEqual([...ids].sort());
     expect(receiver.received.every((r) => r.verifiedBy === 0)).toBe(true);
     const statuses = await waitFor(async () => {
-      const rows = (await database.pool.query("SELECT status, count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 GROUP BY status", [endpoint.id])).rows;
+      const rows = (
+        await database.pool.query(
+          'SELECT status, count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 GROUP BY status',
+          [endpoint.id],
+        )
+      ).rows;
       return rows.length === 1 && rows[0].status === 'succeeded' ? rows : null;
     }, 'all deliveries to be recorded as succeeded');
     expect(statuses).toEqual([{ status: 'succeeded', n: ids.length }]);
-    const lost = (await database.pool.query("SELECT count(*)::int AS n FROM webhook_attempts WHERE endpoint_id = $1 AND error LIKE 'the worker stopped%'", [endpoint.id])).rows[0].n;
+    const lost = (
+      await database.pool.query(
+        "SELECT count(*)::int AS n FROM webhook_attempts WHERE endpoint_id = $1 AND error LIKE 'the worker stopped%'",
+        [endpoint.id],
+      )
+    ).rows[0].n;
     expect(lost).toBeGreaterThanOrEqual(1);
   });
 
@@ -123,7 +169,11 @@ describe('webhook worker processes', () => {
     await startWorker({ METRICS_PORT: String(port) });
     await waitFor(() => receiver.received.length === ids.length, 'every event', 15_000);
     const scrape = async () => (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-    await waitFor(async () => /signalboard_webhook_deliveries_total\{outcome="succeeded"\} 5/.test(await scrape()), 'the delivery counter', 5_000);
+    await waitFor(
+      async () => /signalboard_webhook_deliveries_total\{outcome="succeeded"\} 5/.test(await scrape()),
+      'the delivery counter',
+      5_000,
+    );
     const text = await scrape();
     expect(text).toMatch(/signalboard_webhook_outbox_backlog \d+/);
     expect(text).toMatch(/signalboard_webhook_oldest_pending_seconds \d+/);
@@ -133,7 +183,10 @@ describe('webhook worker processes', () => {
   });
 
   it('two workers against one database never send one delivery twice at once, and keep the per-endpoint bound', async () => {
-    const { receiver, ids } = await endpointWithEvents(300, () => ({ status: 200, delayMs: Math.floor(Math.random() * 10) }));
+    const { receiver, ids } = await endpointWithEvents(300, () => ({
+      status: 200,
+      delayMs: Math.floor(Math.random() * 10),
+    }));
     await Promise.all([startWorker(), startWorker()]);
     await waitFor(() => new Set(receiver.received.map((r) => r.id)).size === ids.length, 'every event', 30_000);
     await new Promise((resolve) => setTimeout(resolve, 500));

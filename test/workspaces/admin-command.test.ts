@@ -13,37 +13,67 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const rename = (actor: { email: string | null; via?: string; workspaceId?: string }, name: string, policy: Parameters<typeof adminCommand>[2] = { what: 'rename the workspace' }) =>
+const rename = (
+  actor: { email: string | null; via?: string; workspaceId?: string },
+  name: string,
+  policy: Parameters<typeof adminCommand>[2] = { what: 'rename the workspace' },
+) =>
   adminCommand(t.database.prisma, { workspaceId: keyed.workspace.id, actor }, policy, async ({ tx, audit }) => {
     await tx.workspace.update({ where: { id: keyed.workspace.id }, data: { name } });
     await audit('workspace.renamed', keyed.workspace.id, { name });
     if (name === 'explode') throw new Error('the change failed half way');
     return name;
   });
-const entries = () => t.database.prisma.auditLogEntry.findMany({ where: { workspaceId: keyed.workspace.id, action: 'workspace.renamed' }, orderBy: { createdAt: 'asc' } });
+const entries = () =>
+  t.database.prisma.auditLogEntry.findMany({
+    where: { workspaceId: keyed.workspace.id, action: 'workspace.renamed' },
+    orderBy: { createdAt: 'asc' },
+  });
 
 describe('adminCommand', () => {
   it('runs the change and writes one audit entry with the actor and the acting app', async () => {
     expect(await rename({ email: keyed.ownerEmail, via: 'Claude' }, 'Renamed')).toBe('Renamed');
     const [entry] = await entries();
     const owner = await t.database.prisma.user.findUniqueOrThrow({ where: { email: keyed.ownerEmail } });
-    expect(entry).toMatchObject({ actor: owner.id, target: keyed.workspace.id, details: { name: 'Renamed', via: 'Claude' } });
+    expect(entry).toMatchObject({
+      actor: owner.id,
+      target: keyed.workspace.id,
+      details: { name: 'Renamed', via: 'Claude' },
+    });
   });
 
   it('rolls the audit entry back with a change that fails', async () => {
     await expect(rename({ email: null }, 'explode')).rejects.toThrow(/half way/);
-    expect((await t.database.prisma.workspace.findUniqueOrThrow({ where: { id: keyed.workspace.id } })).name).toBe('Renamed');
+    expect((await t.database.prisma.workspace.findUniqueOrThrow({ where: { id: keyed.workspace.id } })).name).toBe(
+      'Renamed',
+    );
     expect(await entries()).toHaveLength(1);
   });
 
-  it('refuses members, admins where owners only, other workspaces\' people, a signed-in person\'s other workspace, and plans without the feature', async () => {
-    const member = await personWithPassword(t.database, { email: `member-${Date.now()}@example.test`, workspaceId: keyed.workspace.id });
-    const admin = await personWithPassword(t.database, { email: `admin-${Date.now()}@example.test`, workspaceId: keyed.workspace.id, role: 'admin' });
+  it("refuses members, admins where owners only, other workspaces' people, a signed-in person's other workspace, and plans without the feature", async () => {
+    const member = await personWithPassword(t.database, {
+      email: `member-${Date.now()}@example.test`,
+      workspaceId: keyed.workspace.id,
+    });
+    const admin = await personWithPassword(t.database, {
+      email: `admin-${Date.now()}@example.test`,
+      workspaceId: keyed.workspace.id,
+      role: 'admin',
+    });
     await expect(rename({ email: member.email }, 'x')).rejects.toMatchObject({ reason: 'forbidden' });
-    await expect(rename({ email: admin.email }, 'x', { what: 'rename', ownerOnly: true })).rejects.toMatchObject({ reason: 'forbidden' });
+    await expect(rename({ email: admin.email }, 'x', { what: 'rename', ownerOnly: true })).rejects.toMatchObject({
+      reason: 'forbidden',
+    });
     await expect(rename({ email: 'stranger@example.test' }, 'x')).rejects.toMatchObject({ reason: 'forbidden' });
-    await expect(rename({ email: keyed.ownerEmail, workspaceId: 'ws_somewhereelse00000' }, 'x')).rejects.toMatchObject({ reason: 'not_found' });
-    await expect(rename({ email: keyed.ownerEmail }, 'x', { what: 'rename', plans: { allowed: ['pro'], feature: 'renaming needs' } })).rejects.toThrow(/renaming needs the Pro plan; .* is on Starter/);
+    await expect(rename({ email: keyed.ownerEmail, workspaceId: 'ws_somewhereelse00000' }, 'x')).rejects.toMatchObject({
+      reason: 'not_found',
+    });
+    await expect(
+      rename({ email: keyed.ownerEmail }, 'x', {
+        what: 'rename',
+        plans: { allowed: ['pro'], feature: 'renaming needs' },
+      }),
+    ).rejects.toThrow(/renaming needs the Pro plan; .* is on Starter/);
     expect(await rename({ email: member.email }, 'By a member', { what: 'rename', members: true })).toBe('By a member');
     expect(await entries()).toHaveLength(2);
   });

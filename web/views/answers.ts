@@ -22,10 +22,25 @@ interface AnswersArgs extends Args {
   page?: number;
 }
 
-interface Totals { locale: string; totalRuns: number; visibility: number | null; shareOfVoice: number | null; averagePosition: number | null; sentiment: number | null }
+interface Totals {
+  locale: string;
+  totalRuns: number;
+  visibility: number | null;
+  shareOfVoice: number | null;
+  averagePosition: number | null;
+  sentiment: number | null;
+}
 interface Answer {
-  id: string; promptId: string; prompt: string; date: string; model: string; locale: string; text: string;
-  brandMentions: number; totalMentions: number; position: number | null;
+  id: string;
+  promptId: string;
+  prompt: string;
+  date: string;
+  model: string;
+  locale: string;
+  text: string;
+  brandMentions: number;
+  totalMentions: number;
+  position: number | null;
   /** The classification of the answer's tone towards the brand, as the API gives it; null when not classified. */
   sentiment: 'positive' | 'neutral' | 'negative' | null;
   competitors: { name: string; mentions: number; position: number | null }[];
@@ -33,8 +48,18 @@ interface Answer {
   searchQueries: string[];
   retrieved: { url: string; domain: string; title: string | null; cited: boolean }[];
 }
-interface Project { id: string; name: string; brand: string; competitors: string[] }
-interface Prompt { id: string; text: string; topic: string | null; totals: Totals[] }
+interface Project {
+  id: string;
+  name: string;
+  brand: string;
+  competitors: string[];
+}
+interface Prompt {
+  id: string;
+  text: string;
+  topic: string | null;
+  totals: Totals[];
+}
 interface AnswersData {
   // Left out when the MCP token's consent does not include visibility, or prompts (named in `withheld`).
   aiVisibilityProjects?: { data: Project[] };
@@ -71,8 +96,14 @@ startView<AnswersArgs, AnswersData>({
     const before = [input.before ?? []].flat().filter((item): item is string => typeof item === 'string');
     // An address may hold more cursors than the view keeps: the page's number counts them all.
     const page = pageNumber({ cursor, before, page: Number(input.page) });
-    return { id, ...(promptId ? { promptId } : {}), ...(dateFrom ? { dateFrom } : {}), ...(dateTo ? { dateTo } : {}),
-      ...(cursor ? { cursor, page } : {}), ...(cursor && before.length ? { before: before.slice(-PAGES_KEPT) } : {}) };
+    return {
+      id,
+      ...(promptId ? { promptId } : {}),
+      ...(dateFrom ? { dateFrom } : {}),
+      ...(dateTo ? { dateTo } : {}),
+      ...(cursor ? { cursor, page } : {}),
+      ...(cursor && before.length ? { before: before.slice(-PAGES_KEPT) } : {}),
+    };
   },
   local: ['before', 'page'],
   render(root, data, args, { formats: f, reload }) {
@@ -85,38 +116,76 @@ startView<AnswersArgs, AnswersData>({
     ]);
     // The tool's default range: the 30 days up to today (UTC).
     const to = args.dateTo ?? new Date().toISOString().slice(0, 10);
-    const range = { from: args.dateFrom ?? new Date(Date.parse(`${to}T00:00:00Z`) - 29 * 86_400_000).toISOString().slice(0, 10), to };
+    const range = {
+      from: args.dateFrom ?? new Date(Date.parse(`${to}T00:00:00Z`) - 29 * 86_400_000).toISOString().slice(0, 10),
+      to,
+    };
     const { cursor: _cursor, before: _before, page: _page, ...withoutCursor } = args;
     const go = (next: AnswersArgs) => {
       toAnswers = true;
       reload(next);
     };
-    const heading = h('h2', { id: 'answers', tabindex: -1 },
-      args.promptId ? ['Answers to “', bdi(promptText.get(args.promptId) ?? args.promptId), '”'] : 'Answers');
+    const heading = h(
+      'h2',
+      { id: 'answers', tabindex: -1 },
+      args.promptId ? ['Answers to “', bdi(promptText.get(args.promptId) ?? args.promptId), '”'] : 'Answers',
+    );
     root.append(
       h('h1', {}, project ? [bdi(project.name), ': answers'] : 'Answers'),
       data.aiVisibilityProjects
-        ? h('p', { class: 'sub' }, project
-          ? [bdi(project.brand), ' and ', ...(project.competitors.length ? names(project.competitors) : ['no competitors'])]
-          : '')
-        : withheldNotice('The project\u2019s brand and competitors (which mark the mentions)', data.withheld?.aiVisibilityProjects),
-      h('div', { class: 'controls' }, rangeControl(range, (dateFrom, dateTo) => reload({ ...withoutCursor, dateFrom, dateTo }), ANSWERS_WIDEST_RANGE_DAYS)),
+        ? h(
+            'p',
+            { class: 'sub' },
+            project
+              ? [
+                  bdi(project.brand),
+                  ' and ',
+                  ...(project.competitors.length ? names(project.competitors) : ['no competitors']),
+                ]
+              : '',
+          )
+        : withheldNotice(
+            'The project\u2019s brand and competitors (which mark the mentions)',
+            data.withheld?.aiVisibilityProjects,
+          ),
+      h(
+        'div',
+        { class: 'controls' },
+        rangeControl(
+          range,
+          (dateFrom, dateTo) => reload({ ...withoutCursor, dateFrom, dateTo }),
+          ANSWERS_WIDEST_RANGE_DAYS,
+        ),
+      ),
       h('h2', {}, 'Prompts'),
-      prompts ? promptTable(prompts, args, f, (promptId) => {
-        const { promptId: _previous, ...others } = withoutCursor;
-        go({ ...others, ...(promptId ? { promptId } : {}) });
-      }) : withheldNotice('The prompts with their totals', data.withheld?.aiVisibilityPrompts),
+      prompts
+        ? promptTable(prompts, args, f, (promptId) => {
+            const { promptId: _previous, ...others } = withoutCursor;
+            go({ ...others, ...(promptId ? { promptId } : {}) });
+          })
+        : withheldNotice('The prompts with their totals', data.withheld?.aiVisibilityPrompts),
       heading,
     );
     // A page number edited in the address places the page no further than the list's end.
     const last = Math.max(0, answers.meta.total - answers.data.length);
     const position = Math.min((pageNumber(args) - 1) * PAGE_SIZE, last);
-    root.append(h('p', { class: 'sub', role: 'status' }, answers.data.length
-      ? `${f.number(position + 1)}–${f.number(position + answers.data.length)} of ${f.number(answers.meta.total)}`
-      : 'No answers in this range.'));
+    root.append(
+      h(
+        'p',
+        { class: 'sub', role: 'status' },
+        answers.data.length
+          ? `${f.number(position + 1)}–${f.number(position + answers.data.length)} of ${f.number(answers.meta.total)}`
+          : 'No answers in this range.',
+      ),
+    );
     for (const answer of answers.data) root.append(answerCard(answer, promptText.get(answer.promptId), project, f));
-    root.append(h('div', { class: 'controls' },
-      pageButtons(args, answers.meta.nextCursor, (state) => go({ ...withoutCursor, ...state }))));
+    root.append(
+      h(
+        'div',
+        { class: 'controls' },
+        pageButtons(args, answers.meta.nextCursor, (state) => go({ ...withoutCursor, ...state })),
+      ),
+    );
     if (!drawn && args.promptId) toAnswers = true;
     drawn = true;
     if (toAnswers) {
@@ -134,27 +203,74 @@ startView<AnswersArgs, AnswersData>({
 function pageButtons(shown: PageState, next: string | null, turn: (state: PageState) => void): HTMLElement[] {
   const back = newer(shown);
   return [
-    h('button', { type: 'button', ...(back ? {} : { disabled: true }),
-      onclick: () => back && turn(back.state) }, back?.skips ? '← Newest' : '← Newer'),
-    h('button', { type: 'button', ...(next ? {} : { disabled: true }),
-      onclick: () => next && turn(older(shown, next)) }, 'Older →'),
+    h(
+      'button',
+      { type: 'button', ...(back ? {} : { disabled: true }), onclick: () => back && turn(back.state) },
+      back?.skips ? '← Newest' : '← Newer',
+    ),
+    h(
+      'button',
+      { type: 'button', ...(next ? {} : { disabled: true }), onclick: () => next && turn(older(shown, next)) },
+      'Older →',
+    ),
   ];
 }
 
 function promptTable(prompts: Prompt[], args: AnswersArgs, f: Formats, choose: (promptId: string | null) => void) {
   // Each prompt spans the row above its locales' totals, so that a narrow screen keeps it readable.
   const head = ['Locale', 'Runs', 'Visibility', 'Share of voice', 'Avg. position'];
-  return h('div', { class: 'scroll prompts' }, h('table', {},
-    h('caption', {}, 'Prompts with their totals per locale (choose one to read its answers)'),
-    h('thead', {}, h('tr', {}, head.map((cell) => h('th', { scope: 'col' }, cell)))),
-    prompts.map((prompt) => h('tbody', { class: prompt.id === args.promptId ? 'selected' : '' },
-      h('tr', {}, h('th', { scope: 'rowgroup', colspan: head.length, class: 'prompt' }, h('button', { type: 'button', 'aria-pressed': String(prompt.id === args.promptId), onclick: () => choose(prompt.id === args.promptId ? null : prompt.id) }, prompt.text))),
-      prompt.totals.map((totals) => h('tr', {},
-        h('th', { scope: 'row' }, totals.locale),
-        h('td', {}, f.number(totals.totalRuns)),
-        h('td', {}, f.percent(totals.visibility)),
-        h('td', {}, f.percent(totals.shareOfVoice)),
-        h('td', {}, f.decimal(totals.averagePosition))))))));
+  return h(
+    'div',
+    { class: 'scroll prompts' },
+    h(
+      'table',
+      {},
+      h('caption', {}, 'Prompts with their totals per locale (choose one to read its answers)'),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          head.map((cell) => h('th', { scope: 'col' }, cell)),
+        ),
+      ),
+      prompts.map((prompt) =>
+        h(
+          'tbody',
+          { class: prompt.id === args.promptId ? 'selected' : '' },
+          h(
+            'tr',
+            {},
+            h(
+              'th',
+              { scope: 'rowgroup', colspan: head.length, class: 'prompt' },
+              h(
+                'button',
+                {
+                  type: 'button',
+                  'aria-pressed': String(prompt.id === args.promptId),
+                  onclick: () => choose(prompt.id === args.promptId ? null : prompt.id),
+                },
+                prompt.text,
+              ),
+            ),
+          ),
+          prompt.totals.map((totals) =>
+            h(
+              'tr',
+              {},
+              h('th', { scope: 'row' }, totals.locale),
+              h('td', {}, f.number(totals.totalRuns)),
+              h('td', {}, f.percent(totals.visibility)),
+              h('td', {}, f.percent(totals.shareOfVoice)),
+              h('td', {}, f.decimal(totals.averagePosition)),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
 }
 
 /** The answer's text with the mentions found in it marked (text nodes only). */
@@ -177,11 +293,19 @@ function answerText(text: string, mentions: Mention[], f: Formats): HTMLElement[
   // A long answer scrolls in its own box (focusable, so that a keyboard scrolls it too).
   const box = h('p', { class: 'text', tabindex: 0 }, marked(shown, within));
   if (shown === text) return [box];
-  const whole = h('button', { type: 'button', class: 'whole', onclick: () => {
-    box.replaceChildren(...marked(text, mentions));
-    whole.remove();
-    box.focus();
-  } }, `Show the whole answer (${f.number(Array.from(text).length)} characters)`);
+  const whole = h(
+    'button',
+    {
+      type: 'button',
+      class: 'whole',
+      onclick: () => {
+        box.replaceChildren(...marked(text, mentions));
+        whole.remove();
+        box.focus();
+      },
+    },
+    `Show the whole answer (${f.number(Array.from(text).length)} characters)`,
+  );
   return [box, whole];
 }
 
@@ -195,26 +319,57 @@ function answerCard(answer: Answer, prompt: string | undefined, project: Project
       .map((competitor) => counted(competitor.name, competitor.mentions)),
   ];
   const found = findMentions(answer.text, project?.brand, project?.competitors ?? []);
-  const titled = (title: string | null, url: string) =>
-    [title ? clipped(title) : '', title ? ' — ' : '', clipped(url)];
-  return h('article', { class: 'answer' },
-    h('div', { class: 'meta' }, `${f.day(answer.date)} · `, bdi(answer.model), ' · ', bdi(answer.locale),
+  const titled = (title: string | null, url: string) => [title ? clipped(title) : '', title ? ' — ' : '', clipped(url)];
+  return h(
+    'article',
+    { class: 'answer' },
+    h(
+      'div',
+      { class: 'meta' },
+      `${f.day(answer.date)} · `,
+      bdi(answer.model),
+      ' · ',
+      bdi(answer.locale),
       answer.position !== null ? ` · position ${f.number(answer.position)}` : '',
-      answer.sentiment !== null ? ` · sentiment ${answer.sentiment}` : ''),
+      answer.sentiment !== null ? ` · sentiment ${answer.sentiment}` : '',
+    ),
     prompt ? h('div', { class: 'meta' }, 'Prompt: ', bdi(prompt)) : null,
     ...answerText(answer.text, found.mentions, f),
-    h('div', { class: 'meta' }, 'Mentions: ', mentions.flatMap((parts, index) => (index ? [', ', ...parts] : parts)),
-      found.capped ? ` (the first ${f.number(MARKS_PER_ANSWER)} marked in the text)` : ''),
+    h(
+      'div',
+      { class: 'meta' },
+      'Mentions: ',
+      mentions.flatMap((parts, index) => (index ? [', ', ...parts] : parts)),
+      found.capped ? ` (the first ${f.number(MARKS_PER_ANSWER)} marked in the text)` : '',
+    ),
     answer.citations.length
-      ? h('ol', { 'aria-label': 'Citations' },
-        answer.citations.map((citation) => h('li', {}, titled(citation.title, citation.url))))
+      ? h(
+          'ol',
+          { 'aria-label': 'Citations' },
+          answer.citations.map((citation) => h('li', {}, titled(citation.title, citation.url))),
+        )
       : null,
     answer.searchQueries.length
-      ? h('div', { class: 'meta' }, 'Searched: ',
-        answer.searchQueries.flatMap((query, index) => [index ? ' · ' : '', '“', bdi(query), '”']))
+      ? h(
+          'div',
+          { class: 'meta' },
+          'Searched: ',
+          answer.searchQueries.flatMap((query, index) => [index ? ' · ' : '', '“', bdi(query), '”']),
+        )
       : null,
     answer.retrieved.length
-      ? h('ul', { 'aria-label': 'Pages read' }, answer.retrieved.map((page) =>
-        h('li', { class: page.cited ? 'cited' : 'uncited' }, page.cited ? 'Read and cited: ' : 'Read, not cited: ', titled(page.title, page.url))))
-      : null);
+      ? h(
+          'ul',
+          { 'aria-label': 'Pages read' },
+          answer.retrieved.map((page) =>
+            h(
+              'li',
+              { class: page.cited ? 'cited' : 'uncited' },
+              page.cited ? 'Read and cited: ' : 'Read, not cited: ',
+              titled(page.title, page.url),
+            ),
+          ),
+        )
+      : null,
+  );
 }

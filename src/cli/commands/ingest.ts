@@ -6,7 +6,9 @@ import { progressBar } from '../progress.js';
 import { db, output, type JsonOption } from '../context.js';
 
 export function registerIngestCommands(program: Command) {
-  const ingestCommand = program.command('ingest').description('Import provider facts or AI-visibility scans from NDJSON');
+  const ingestCommand = program
+    .command('ingest')
+    .description('Import provider facts or AI-visibility scans from NDJSON');
   for (const kind of ['metrics', 'scans'] as const satisfies IngestKind[]) {
     ingestCommand
       .command(`${kind} <file>`)
@@ -20,16 +22,21 @@ export function registerIngestCommands(program: Command) {
           throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
         }
         const bar = progressBar(`ingesting ${kind}`);
-        const summary = await ingest((await db()).pool, kind, body, { skipInvalid: options.skipInvalid ?? false, onProgress: bar.update });
+        const summary = await ingest((await db()).pool, kind, body, {
+          skipInvalid: options.skipInvalid ?? false,
+          onProgress: bar.update,
+        });
         bar.finish();
         const refused = summary.problems.length > 0 && !options.skipInvalid;
         output(
           options,
           summary,
-          [...summary.problems.slice(0, 50).map((p) => `line ${p.line}: ${p.message}`), `accepted ${summary.accepted}, replaced ${summary.replaced}${summary.unchanged === undefined ? '' : `, unchanged ${summary.unchanged}`}, rejected ${summary.rejected}${refused ? ' — nothing imported (use --skip-invalid to import the valid lines)' : ''}`].join('\n'),
+          [
+            ...summary.problems.slice(0, 50).map((p) => `line ${p.line}: ${p.message}`),
+            `accepted ${summary.accepted}, replaced ${summary.replaced}${summary.unchanged === undefined ? '' : `, unchanged ${summary.unchanged}`}, rejected ${summary.rejected}${refused ? ' — nothing imported (use --skip-invalid to import the valid lines)' : ''}`,
+          ].join('\n'),
         );
         if (refused) process.exitCode = 1;
       });
   }
-
 }

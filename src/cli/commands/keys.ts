@@ -14,14 +14,29 @@ export function registerKeysCommands(program: Command) {
     .option('--expires-at <iso>', 'ISO 8601 date-time after which the key stops working')
     .option(...AS_OPTION)
     .option('--json')
-    .action(async (options: { workspace: string; name: string; scopes?: string; expiresAt?: string; as?: string } & JsonOption) => {
-      const { prisma } = await db();
-      const workspace = await findWorkspace(prisma, options.workspace);
-      const expiresAt = options.expiresAt ? new Date(options.expiresAt) : null;
-      if (options.expiresAt && (Number.isNaN(expiresAt!.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(options.expiresAt))) throw new UsageError('--expires-at must be an ISO 8601 date-time');
-      const key = await createApiKey(prisma, { workspaceId: workspace.id, name: options.name, scopes: parseScopes(options.scopes), expiresAt, actor: actorOf(options) });
-      output(options, key, `Created API key ${key.id} (${key.scopes.join(', ')}). The secret is shown only now:\n${key.secret}`);
-    });
+    .action(
+      async (
+        options: { workspace: string; name: string; scopes?: string; expiresAt?: string; as?: string } & JsonOption,
+      ) => {
+        const { prisma } = await db();
+        const workspace = await findWorkspace(prisma, options.workspace);
+        const expiresAt = options.expiresAt ? new Date(options.expiresAt) : null;
+        if (options.expiresAt && (Number.isNaN(expiresAt!.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(options.expiresAt)))
+          throw new UsageError('--expires-at must be an ISO 8601 date-time');
+        const key = await createApiKey(prisma, {
+          workspaceId: workspace.id,
+          name: options.name,
+          scopes: parseScopes(options.scopes),
+          expiresAt,
+          actor: actorOf(options),
+        });
+        output(
+          options,
+          key,
+          `Created API key ${key.id} (${key.scopes.join(', ')}). The secret is shown only now:\n${key.secret}`,
+        );
+      },
+    );
   keys
     .command('list')
     .requiredOption('--workspace <slug>')
@@ -29,8 +44,14 @@ export function registerKeysCommands(program: Command) {
     .action(async (options: { workspace: string } & JsonOption) => {
       const { prisma } = await db();
       const list = await listApiKeys(prisma, (await findWorkspace(prisma, options.workspace)).id);
-      const state = (key: (typeof list)[number]) => (key.revokedAt ? 'revoked' : key.expiresAt && key.expiresAt < new Date() ? 'expired' : 'active');
-      output(options, list, list.map((key) => `${key.id}  ${state(key).padEnd(7)}  ${key.name}  [${key.scopes.join(', ')}]`).join('\n') || 'No keys.');
+      const state = (key: (typeof list)[number]) =>
+        key.revokedAt ? 'revoked' : key.expiresAt && key.expiresAt < new Date() ? 'expired' : 'active';
+      output(
+        options,
+        list,
+        list.map((key) => `${key.id}  ${state(key).padEnd(7)}  ${key.name}  [${key.scopes.join(', ')}]`).join('\n') ||
+          'No keys.',
+      );
     });
   keys
     .command('revoke <keyId>')
@@ -40,5 +61,4 @@ export function registerKeysCommands(program: Command) {
       const revoked = await revokeApiKey((await db()).prisma, notify, keyId, actorOf(options));
       output(options, revoked, `Revoked ${revoked.id}.`);
     });
-
 }

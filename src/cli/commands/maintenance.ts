@@ -3,7 +3,8 @@ import { writeFile } from 'node:fs/promises';
 import { opened, config, output, type JsonOption } from '../context.js';
 
 /** Written before the CLI exits: a large write to a pipe is otherwise cut at exit. */
-const printed = (text: string) => new Promise<void>((resolve, reject) => process.stdout.write(text, (error) => (error ? reject(error) : resolve())));
+const printed = (text: string) =>
+  new Promise<void>((resolve, reject) => process.stdout.write(text, (error) => (error ? reject(error) : resolve())));
 
 export function registerMaintenanceCommands(program: Command) {
   program
@@ -14,7 +15,11 @@ export function registerMaintenanceCommands(program: Command) {
     .option('--json')
     .action(async (options: JsonOption) => {
       const result = (await opened()).migrations;
-      output(options, result, `Migrations: ${result.applied.length} applied, ${result.alreadyApplied.length} already applied.`);
+      output(
+        options,
+        result,
+        `Migrations: ${result.applied.length} applied, ${result.alreadyApplied.length} already applied.`,
+      );
     });
 
   program
@@ -36,11 +41,18 @@ export function registerMaintenanceCommands(program: Command) {
     .command('print')
     .description('print the document /api/v1/openapi.json serves (--swagger: /api/v1/swagger.json)')
     .option('--out <file>')
-    .option('--base-url <url>', 'the origin the document names as its server (default: PUBLIC_BASE_URL, else http://localhost:PORT)')
+    .option(
+      '--base-url <url>',
+      'the origin the document names as its server (default: PUBLIC_BASE_URL, else http://localhost:PORT)',
+    )
     .option('--swagger', 'the Swagger 2.0 document')
     .action(async (options: { out?: string; baseUrl?: string; swagger?: boolean }) => {
       const [{ schema }, { v1OpenApiDocument }, { v1Schema }, { forOrigin }, { toSwagger2 }] = await Promise.all([
-        import('../../graphql/schema.js'), import('../../rest/sofa.js'), import('../../rest/v1-schema.js'), import('../../rest/openapi.js'), import('../../rest/swagger.js'),
+        import('../../graphql/schema.js'),
+        import('../../rest/sofa.js'),
+        import('../../rest/v1-schema.js'),
+        import('../../rest/openapi.js'),
+        import('../../rest/swagger.js'),
       ]);
       const { PUBLIC_BASE_URL, PORT } = config();
       const origin = new URL(options.baseUrl ?? PUBLIC_BASE_URL ?? `http://localhost:${PORT}`).origin;
@@ -49,5 +61,4 @@ export function registerMaintenanceCommands(program: Command) {
       if (options.out) await writeFile(options.out, text);
       else await printed(text);
     });
-
 }

@@ -1,9 +1,24 @@
 import type { Command } from 'commander';
-import { addPrompts, listPrompts, parseCompetitorDomains, setProjectDomains, setPromptsArchived, updatePrompts, type PromptView } from '../../ai-visibility/index.js';
+import {
+  addPrompts,
+  listPrompts,
+  parseCompetitorDomains,
+  setProjectDomains,
+  setPromptsArchived,
+  updatePrompts,
+  type PromptView,
+} from '../../ai-visibility/index.js';
 import { db, output, actorOf, AS_OPTION, type JsonOption } from '../context.js';
 
-const list = (value: string | undefined) => (value === undefined ? undefined : value.split(',').map((item) => item.trim()).filter(Boolean));
-const line = (prompt: PromptView) => `${prompt.id}  ${prompt.archivedAt ? '[archived] ' : ''}${prompt.text}${prompt.topic ? `  (topic: ${prompt.topic})` : ''}${prompt.tags.length ? `  #${prompt.tags.join(' #')}` : ''}`;
+const list = (value: string | undefined) =>
+  value === undefined
+    ? undefined
+    : value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean);
+const line = (prompt: PromptView) =>
+  `${prompt.id}  ${prompt.archivedAt ? '[archived] ' : ''}${prompt.text}${prompt.topic ? `  (topic: ${prompt.topic})` : ''}${prompt.tags.length ? `  #${prompt.tags.join(' #')}` : ''}`;
 
 export function registerPromptsCommands(program: Command) {
   const prompts = program.command('prompts').description('Tracked prompts of AI-visibility projects');
@@ -13,7 +28,11 @@ export function registerPromptsCommands(program: Command) {
     .option('--archived', 'archived prompts too')
     .option('--json')
     .action(async (options: { project: string; archived?: boolean } & JsonOption) => {
-      const found = await listPrompts((await db()).prisma, { projectId: options.project, actor: actorOf({}), includeArchived: options.archived ?? false });
+      const found = await listPrompts((await db()).prisma, {
+        projectId: options.project,
+        actor: actorOf({}),
+        includeArchived: options.archived ?? false,
+      });
       output(options, found, found.map(line).join('\n') || 'No prompts.');
     });
   prompts
@@ -24,17 +43,31 @@ export function registerPromptsCommands(program: Command) {
     .option('--tags <a,b>')
     .option(...AS_OPTION)
     .option('--json')
-    .action(async (options: { project: string; text: string; topic?: string; tags?: string; as?: string } & JsonOption) => {
-      const result = await addPrompts((await db()).prisma, { projectId: options.project, prompts: [{ text: options.text, topic: options.topic, tags: list(options.tags) }], actor: actorOf(options) });
-      output(options, result, result.added.length ? `Added ${line(result.added[0]!)}` : `Already tracked: ${line(result.existing[0]!)}`);
-    });
+    .action(
+      async (options: { project: string; text: string; topic?: string; tags?: string; as?: string } & JsonOption) => {
+        const result = await addPrompts((await db()).prisma, {
+          projectId: options.project,
+          prompts: [{ text: options.text, topic: options.topic, tags: list(options.tags) }],
+          actor: actorOf(options),
+        });
+        output(
+          options,
+          result,
+          result.added.length ? `Added ${line(result.added[0]!)}` : `Already tracked: ${line(result.existing[0]!)}`,
+        );
+      },
+    );
   for (const verb of ['archive', 'restore'] as const) {
     prompts
       .command(`${verb} <promptIds...>`)
       .option(...AS_OPTION)
       .option('--json')
       .action(async (promptIds: string[], options: { as?: string } & JsonOption) => {
-        const changed = await setPromptsArchived((await db()).prisma, { promptIds, archived: verb === 'archive', actor: actorOf(options) });
+        const changed = await setPromptsArchived((await db()).prisma, {
+          promptIds,
+          archived: verb === 'archive',
+          actor: actorOf(options),
+        });
         output(options, changed, changed.map(line).join('\n'));
       });
   }
@@ -46,7 +79,12 @@ export function registerPromptsCommands(program: Command) {
     .option(...AS_OPTION)
     .option('--json')
     .action(async (promptIds: string[], options: { topic?: string; tags?: string; as?: string } & JsonOption) => {
-      const changed = await updatePrompts((await db()).prisma, { promptIds, topic: options.topic === undefined ? undefined : options.topic || null, tags: list(options.tags), actor: actorOf(options) });
+      const changed = await updatePrompts((await db()).prisma, {
+        promptIds,
+        topic: options.topic === undefined ? undefined : options.topic || null,
+        tags: list(options.tags),
+        actor: actorOf(options),
+      });
       output(options, changed, changed.map(line).join('\n'));
     });
 
@@ -55,12 +93,29 @@ export function registerPromptsCommands(program: Command) {
     .command('set-domains')
     .requiredOption('--project <id>')
     .requiredOption('--domains <a.com,b.com>', "the brand's own domains")
-    .option('--competitor <name=c.com,d.com>', "a tracked competitor's domains (repeatable)", (value: string, all: string[]) => [...all, value], [] as string[])
+    .option(
+      '--competitor <name=c.com,d.com>',
+      "a tracked competitor's domains (repeatable)",
+      (value: string, all: string[]) => [...all, value],
+      [] as string[],
+    )
     .option(...AS_OPTION)
     .option('--json')
     .action(async (options: { project: string; domains: string; competitor: string[]; as?: string } & JsonOption) => {
       const competitorDomains = options.competitor.map(parseCompetitorDomains);
-      const result = await setProjectDomains((await db()).prisma, { projectId: options.project, domains: list(options.domains) ?? [], competitorDomains: competitorDomains.length ? competitorDomains : undefined, actor: actorOf(options) });
-      output(options, result, [`Domains of ${result.projectId}: ${result.domains.join(', ') || 'none'}`, ...result.competitorDomains.map((competitor) => `  ${competitor.name}: ${competitor.domains.join(', ')}`)].join('\n'));
+      const result = await setProjectDomains((await db()).prisma, {
+        projectId: options.project,
+        domains: list(options.domains) ?? [],
+        competitorDomains: competitorDomains.length ? competitorDomains : undefined,
+        actor: actorOf(options),
+      });
+      output(
+        options,
+        result,
+        [
+          `Domains of ${result.projectId}: ${result.domains.join(', ') || 'none'}`,
+          ...result.competitorDomains.map((competitor) => `  ${competitor.name}: ${competitor.domains.join(', ')}`),
+        ].join('\n'),
+      );
     });
 }

@@ -7,7 +7,7 @@ import { db, output, type JsonOption } from '../context.js';
 
 export function registerReportsCommands(program: Command) {
   program
-      .command('reports')
+    .command('reports')
     .description('Manage reports')
     .command('create')
     .requiredOption('--workspace <slug>')
@@ -24,8 +24,13 @@ export function registerReportsCommands(program: Command) {
       }
       const { prisma } = await db();
       const workspace = await findWorkspace(prisma, options.workspace);
-      const report = await createReport(prisma, { workspaceId: workspace.id, clientId: options.client ?? null, name: options.name, definition: raw, actor: { email: null } });
+      const report = await createReport(prisma, {
+        workspaceId: workspace.id,
+        clientId: options.client ?? null,
+        name: options.name,
+        definition: raw,
+        actor: { email: null },
+      });
       output(options, { id: report.id, name: report.name, clientId: report.clientId }, `Created report ${report.id}.`);
     });
-
 }

@@ -11,7 +11,16 @@ export function registerSignalsCommands(program: Command) {
     .option('--json')
     .action(async (options: { project: string } & JsonOption) => {
       const rules = await listRules((await db()).prisma, options.project);
-      output(options, rules, rules.map((r) => `${r.kind.padEnd(26)} ${r.enabled ? 'on ' : 'off'}  threshold ${r.threshold}${r.isDefault ? ' (default)' : ''}  — fires when ${r.meaning}`).join('\n'));
+      output(
+        options,
+        rules,
+        rules
+          .map(
+            (r) =>
+              `${r.kind.padEnd(26)} ${r.enabled ? 'on ' : 'off'}  threshold ${r.threshold}${r.isDefault ? ' (default)' : ''}  — fires when ${r.meaning}`,
+          )
+          .join('\n'),
+      );
     });
   signals
     .command('set-rule')
@@ -21,11 +30,21 @@ export function registerSignalsCommands(program: Command) {
     .option('--disabled', 'keep the threshold but stop the rule from firing')
     .option(...AS_OPTION)
     .option('--json')
-    .action(async (options: { project: string; kind: string; threshold: string; disabled?: boolean; as?: string } & JsonOption) => {
-      const threshold = Number(options.threshold);
-      if (options.threshold.trim() === '' || Number.isNaN(threshold)) throw new UsageError('--threshold must be a number');
-      const rule = await setRule((await db()).prisma, { projectId: options.project, kind: options.kind, threshold, enabled: !options.disabled, actor: actorOf(options) });
-      output(options, rule, `${rule.kind} is ${rule.enabled ? 'on' : 'off'} with threshold ${rule.threshold}.`);
-    });
-
+    .action(
+      async (
+        options: { project: string; kind: string; threshold: string; disabled?: boolean; as?: string } & JsonOption,
+      ) => {
+        const threshold = Number(options.threshold);
+        if (options.threshold.trim() === '' || Number.isNaN(threshold))
+          throw new UsageError('--threshold must be a number');
+        const rule = await setRule((await db()).prisma, {
+          projectId: options.project,
+          kind: options.kind,
+          threshold,
+          enabled: !options.disabled,
+          actor: actorOf(options),
+        });
+        output(options, rule, `${rule.kind} is ${rule.enabled ? 'on' : 'off'} with threshold ${rule.threshold}.`);
+      },
+    );
 }

@@ -8,15 +8,23 @@ import { db, config, output, type JsonOption } from '../context.js';
 
 /** The link points at origin (PORT without PUBLIC_BASE_URL): say so when no server answers there. */
 async function warnWithoutServer(origin: string) {
-  const answers = await fetch(`${origin}/healthz`, { signal: AbortSignal.timeout(1_000) }).then((response) => response.ok, () => false);
-  if (!answers) process.stderr.write(`warning: no server answers on ${origin} (PORT=${new URL(origin).port}); the link points there. Run the CLI with the server's PORT, or set PUBLIC_BASE_URL.\n`);
+  const answers = await fetch(`${origin}/healthz`, { signal: AbortSignal.timeout(1_000) }).then(
+    (response) => response.ok,
+    () => false,
+  );
+  if (!answers)
+    process.stderr.write(
+      `warning: no server answers on ${origin} (PORT=${new URL(origin).port}); the link points there. Run the CLI with the server's PORT, or set PUBLIC_BASE_URL.\n`,
+    );
 }
 
 export function registerUsersCommands(program: Command) {
   async function readStdin(): Promise<string> {
     const chunks: Buffer[] = [];
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+    return Buffer.concat(chunks)
+      .toString('utf8')
+      .replace(/\r?\n$/, '');
   }
 
   const users = program.command('users').description('People who sign in to the web app');
@@ -33,17 +41,29 @@ export function registerUsersCommands(program: Command) {
       const request = { email: options.email, address: 'cli' };
       const link = (await reservePasswordReset(pool, request)) ? await issueResetLink(pool, request) : null;
       if (!link) {
-        output(options, { email: options.email, requested: true, sent: false, link: null }, `No link made: no account has ${options.email}, or it reached the hourly limit of reset links.`);
+        output(
+          options,
+          { email: options.email, requested: true, sent: false, link: null },
+          `No link made: no account has ${options.email}, or it reached the hourly limit of reset links.`,
+        );
         return;
       }
       // The operator runs this with the database's keys in hand: without a mail server the link is theirs to pass on.
       if (!SMTP_URL) {
         const url = resetUrl(origin, link);
-        output(options, { email: link.to, requested: true, sent: false, link: url }, `SMTP_URL is not set, so no mail was sent. Pass this link to ${link.to} (valid 30 minutes, once):\n${url}`);
+        output(
+          options,
+          { email: link.to, requested: true, sent: false, link: url },
+          `SMTP_URL is not set, so no mail was sent. Pass this link to ${link.to} (valid 30 minutes, once):\n${url}`,
+        );
         return;
       }
       await createMailer(config(), createLogger(config()))(resetMail(origin, link));
-      output(options, { email: link.to, requested: true, sent: true, link: null }, `A reset link was mailed to ${link.to} (valid 30 minutes, once).`);
+      output(
+        options,
+        { email: link.to, requested: true, sent: true, link: null },
+        `A reset link was mailed to ${link.to} (valid 30 minutes, once).`,
+      );
     });
   users
     .command('create')
@@ -53,17 +73,32 @@ export function registerUsersCommands(program: Command) {
     .requiredOption('--role <role>', 'owner, admin or member')
     .option('--password-stdin', 'read the password from standard input (otherwise one is generated and shown once)')
     .option('--json')
-    .action(async (options: { email: string; name: string; workspace: string; role: string; passwordStdin?: boolean } & JsonOption) => {
-      const password = options.passwordStdin ? await readStdin() : generatePassword();
-      const { prisma } = await db();
-      const workspace = await findWorkspace(prisma, options.workspace);
-      const member = await addMember(prisma, { workspaceId: workspace.id, email: options.email, name: options.name, role: options.role, password });
-      // A password is shown only when it is the new account's: an existing person keeps their own.
-      const shown = options.passwordStdin || member.existingAccount ? {} : { password };
-      const told = member.existingAccount
-        ? ' An existing account: its password is unchanged.'
-        : options.passwordStdin ? '' : ` Password (shown once): ${password}`;
-      output(options, { ...member, ...shown }, `Added ${member.email} to ${workspace.slug} as ${member.role}.${told}`);
-    });
-
+    .action(
+      async (
+        options: { email: string; name: string; workspace: string; role: string; passwordStdin?: boolean } & JsonOption,
+      ) => {
+        const password = options.passwordStdin ? await readStdin() : generatePassword();
+        const { prisma } = await db();
+        const workspace = await findWorkspace(prisma, options.workspace);
+        const member = await addMember(prisma, {
+          workspaceId: workspace.id,
+          email: options.email,
+          name: options.name,
+          role: options.role,
+          password,
+        });
+        // A password is shown only when it is the new account's: an existing person keeps their own.
+        const shown = options.passwordStdin || member.existingAccount ? {} : { password };
+        const told = member.existingAccount
+          ? ' An existing account: its password is unchanged.'
+          : options.passwordStdin
+            ? ''
+            : ` Password (shown once): ${password}`;
+        output(
+          options,
+          { ...member, ...shown },
+          `Added ${member.email} to ${workspace.slug} as ${member.role}.${told}`,
+        );
+      },
+    );
 }

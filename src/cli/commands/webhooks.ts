@@ -1,12 +1,25 @@
 import type { Command } from 'commander';
 import { findWorkspace } from '../../workspaces/service.js';
 import { UsageError } from '../../errors/index.js';
-import { createEndpoint, listAttempts, listEndpoints, parseEventTypes, replayEvent, replayFailed, revealSecret, rotateSecret, setEnabled, type WebhookDeps } from '../../webhooks/endpoints.js';
+import {
+  createEndpoint,
+  listAttempts,
+  listEndpoints,
+  parseEventTypes,
+  replayEvent,
+  replayFailed,
+  revealSecret,
+  rotateSecret,
+  setEnabled,
+  type WebhookDeps,
+} from '../../webhooks/endpoints.js';
 import type { Actor } from '../../workspaces/actor.js';
 import { output, actorOf, AS_OPTION, webhookDeps, type JsonOption } from '../context.js';
 
 export function registerWebhooksCommands(program: Command) {
-  const webhooks = program.command('webhooks').description('Webhook endpoints, their secrets, attempts and replays (pro plans and above)');
+  const webhooks = program
+    .command('webhooks')
+    .description('Webhook endpoints, their secrets, attempts and replays (pro plans and above)');
   webhooks
     .command('create')
     .requiredOption('--workspace <slug>')
@@ -15,13 +28,27 @@ export function registerWebhooksCommands(program: Command) {
     .option('--description <text>')
     .option(...AS_OPTION)
     .option('--json')
-    .action(async (options: { workspace: string; url: string; events?: string; description?: string; as?: string } & JsonOption) => {
-      const deps = await webhookDeps();
-      const workspace = await findWorkspace(deps.prisma, options.workspace);
-      const endpoint = await createEndpoint(deps, { workspaceId: workspace.id, url: options.url, eventTypes: parseEventTypes(options.events), description: options.description ?? null, actor: actorOf(options) });
-      const { id, url, eventTypes, enabled, secret } = endpoint;
-      output(options, { id, url, eventTypes, enabled, secret }, `Created webhook endpoint ${id} for ${eventTypes.join(', ')}. Its signing secret (also readable later with \`webhooks secret ${id}\`):\n${secret}`);
-    });
+    .action(
+      async (
+        options: { workspace: string; url: string; events?: string; description?: string; as?: string } & JsonOption,
+      ) => {
+        const deps = await webhookDeps();
+        const workspace = await findWorkspace(deps.prisma, options.workspace);
+        const endpoint = await createEndpoint(deps, {
+          workspaceId: workspace.id,
+          url: options.url,
+          eventTypes: parseEventTypes(options.events),
+          description: options.description ?? null,
+          actor: actorOf(options),
+        });
+        const { id, url, eventTypes, enabled, secret } = endpoint;
+        output(
+          options,
+          { id, url, eventTypes, enabled, secret },
+          `Created webhook endpoint ${id} for ${eventTypes.join(', ')}. Its signing secret (also readable later with \`webhooks secret ${id}\`):\n${secret}`,
+        );
+      },
+    );
   webhooks
     .command('list')
     .requiredOption('--workspace <slug>')
@@ -29,10 +56,23 @@ export function registerWebhooksCommands(program: Command) {
     .action(async (options: { workspace: string } & JsonOption) => {
       const deps = await webhookDeps();
       const list = await listEndpoints(deps, (await findWorkspace(deps.prisma, options.workspace)).id);
-      output(options, list, list.map((e) => `${e.id}  ${e.enabled ? 'enabled ' : 'disabled'}  ${e.url}  [${e.eventTypes.join(', ')}]${e.disabledReason && !e.enabled ? `  (${e.disabledReason})` : ''}`).join('\n') || 'No webhook endpoints.');
+      output(
+        options,
+        list,
+        list
+          .map(
+            (e) =>
+              `${e.id}  ${e.enabled ? 'enabled ' : 'disabled'}  ${e.url}  [${e.eventTypes.join(', ')}]${e.disabledReason && !e.enabled ? `  (${e.disabledReason})` : ''}`,
+          )
+          .join('\n') || 'No webhook endpoints.',
+      );
     });
   /** One declaration per command that acts on one endpoint as an owner/admin (or the operator). */
-  function endpointCommand<T>(name: string, run: (deps: WebhookDeps, endpointId: string, actor: Actor) => Promise<T>, human: (result: T) => string) {
+  function endpointCommand<T>(
+    name: string,
+    run: (deps: WebhookDeps, endpointId: string, actor: Actor) => Promise<T>,
+    human: (result: T) => string,
+  ) {
     webhooks
       .command(`${name} <endpointId>`)
       .option(...AS_OPTION)
@@ -43,9 +83,22 @@ export function registerWebhooksCommands(program: Command) {
       });
   }
   endpointCommand('secret', revealSecret, (revealed) => revealed.secret);
-  endpointCommand('enable', (deps, id, actor) => setEnabled(deps, id, true, actor), (endpoint) => `${endpoint.id} is enabled: it receives events created from now on.`);
-  endpointCommand('disable', (deps, id, actor) => setEnabled(deps, id, false, actor), (endpoint) => `${endpoint.id} is disabled; its pending deliveries are marked failed (replay them later).`);
-  endpointCommand('rotate-secret', rotateSecret, (rotated) => `New secret for ${rotated.id} (the previous one also signs until ${rotated.previousSecretExpiresAt}):\n${rotated.secret}`);
+  endpointCommand(
+    'enable',
+    (deps, id, actor) => setEnabled(deps, id, true, actor),
+    (endpoint) => `${endpoint.id} is enabled: it receives events created from now on.`,
+  );
+  endpointCommand(
+    'disable',
+    (deps, id, actor) => setEnabled(deps, id, false, actor),
+    (endpoint) => `${endpoint.id} is disabled; its pending deliveries are marked failed (replay them later).`,
+  );
+  endpointCommand(
+    'rotate-secret',
+    rotateSecret,
+    (rotated) =>
+      `New secret for ${rotated.id} (the previous one also signs until ${rotated.previousSecretExpiresAt}):\n${rotated.secret}`,
+  );
   webhooks
     .command('attempts <endpointId>')
     .option('--limit <n>', 'newest attempts to show (1-1000)', '100')
@@ -53,12 +106,18 @@ export function registerWebhooksCommands(program: Command) {
     .option('--json')
     .action(async (endpointId: string, options: { limit: string; as?: string } & JsonOption) => {
       const limit = Number(options.limit);
-      if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError('--limit must be a whole number from 1 to 1000');
+      if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+        throw new UsageError('--limit must be a whole number from 1 to 1000');
       const attempts = await listAttempts(await webhookDeps(), endpointId, actorOf(options), limit);
       output(
         options,
         attempts,
-        attempts.map((a) => `${a.createdAt.toISOString()}  ${a.eventId}  #${a.attempt}  ${a.responseStatus ?? '---'}  ${a.latencyMs} ms  ${a.error ?? 'ok'}${a.nextAttemptAt ? `  next ${a.nextAttemptAt.toISOString()}` : ''}`).join('\n') || 'No attempts yet.',
+        attempts
+          .map(
+            (a) =>
+              `${a.createdAt.toISOString()}  ${a.eventId}  #${a.attempt}  ${a.responseStatus ?? '---'}  ${a.latencyMs} ms  ${a.error ?? 'ok'}${a.nextAttemptAt ? `  next ${a.nextAttemptAt.toISOString()}` : ''}`,
+          )
+          .join('\n') || 'No attempts yet.',
       );
     });
   webhooks
@@ -68,7 +127,11 @@ export function registerWebhooksCommands(program: Command) {
     .option('--json')
     .action(async (eventId: string, options: { endpoint?: string; as?: string } & JsonOption) => {
       const replayed = await replayEvent(await webhookDeps(), eventId, options.endpoint ?? null, actorOf(options));
-      output(options, replayed, `Replaying ${replayed.eventId} to ${replayed.endpoints.length} endpoint(s) with the same webhook-id.`);
+      output(
+        options,
+        replayed,
+        `Replaying ${replayed.eventId} to ${replayed.endpoints.length} endpoint(s) with the same webhook-id.`,
+      );
     });
   webhooks
     .command('replay-failed')
@@ -83,5 +146,4 @@ export function registerWebhooksCommands(program: Command) {
       const result = await replayFailed(deps, workspace.id, new Date(options.since), actorOf(options));
       output(options, result, `Replaying ${result.replayed} failed deliveries with their original webhook-ids.`);
     });
-
 }

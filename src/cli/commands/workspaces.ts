@@ -14,7 +14,12 @@ export function registerWorkspacesCommands(program: Command) {
     .option('--json')
     .action(async (slug: string, options: { plan: string; name?: string; timezone: string } & JsonOption) => {
       const { prisma } = await db();
-      const workspace = await createWorkspace(prisma, { slug, plan: options.plan, timezone: options.timezone, ...(options.name ? { name: options.name } : {}) });
+      const workspace = await createWorkspace(prisma, {
+        slug,
+        plan: options.plan,
+        timezone: options.timezone,
+        ...(options.name ? { name: options.name } : {}),
+      });
       output(options, workspace, `Created workspace ${workspace.slug} (${workspace.id}) on ${workspace.plan}.`);
     });
   workspaces
@@ -22,7 +27,11 @@ export function registerWorkspacesCommands(program: Command) {
     .option('--json')
     .action(async (slug: string, plan: string, options: JsonOption) => {
       const updated = await setPlan((await db()).prisma, notify, slug, plan);
-      output(options, { slug: updated.slug, plan: updated.plan }, `Workspace ${updated.slug} is now on ${updated.plan}.`);
+      output(
+        options,
+        { slug: updated.slug, plan: updated.plan },
+        `Workspace ${updated.slug} is now on ${updated.plan}.`,
+      );
     });
 
   workspaces
@@ -34,8 +43,15 @@ export function registerWorkspacesCommands(program: Command) {
       if (state !== 'on' && state !== 'off') throw new UsageError('the state is on or off');
       const { prisma } = await db();
       const workspace = await findWorkspace(prisma, slug);
-      const result = await setRequireSso(prisma, { workspaceId: workspace.id, enabled: state === 'on', actor: actorOf(options) });
-      output(options, { slug, ...result }, `Single sign-on is ${result.requireSso ? 'required' : 'optional'} in ${slug}.`);
+      const result = await setRequireSso(prisma, {
+        workspaceId: workspace.id,
+        enabled: state === 'on',
+        actor: actorOf(options),
+      });
+      output(
+        options,
+        { slug, ...result },
+        `Single sign-on is ${result.requireSso ? 'required' : 'optional'} in ${slug}.`,
+      );
     });
-
 }

@@ -12,7 +12,13 @@ export const CLIENT_WRITE_TOOLS: WriteTool[] = [
     description: 'Add a client (a customer of the workspace) by name; connect its data providers in the app.',
     input: { name: z.string() },
     output: { client: 'object' },
-    run: async (deps, args) => ({ client: await createClient(deps.prisma, { workspaceId: deps.principal.workspaceId, name: args.name, actor: actorOf(deps) }) }),
+    run: async (deps, args) => ({
+      client: await createClient(deps.prisma, {
+        workspaceId: deps.principal.workspaceId,
+        name: args.name,
+        actor: actorOf(deps),
+      }),
+    }),
   }),
   declare({
     name: 'update_client',
@@ -22,7 +28,14 @@ export const CLIENT_WRITE_TOOLS: WriteTool[] = [
     description: 'Rename a client (cli_…).',
     input: { id: z.string().describe('cli_…'), name: z.string() },
     output: { client: 'object' },
-    run: async (deps, args) => ({ client: await renameClient(deps.prisma, { workspaceId: deps.principal.workspaceId, clientId: args.id, name: args.name, actor: actorOf(deps) }) }),
+    run: async (deps, args) => ({
+      client: await renameClient(deps.prisma, {
+        workspaceId: deps.principal.workspaceId,
+        clientId: args.id,
+        name: args.name,
+        actor: actorOf(deps),
+      }),
+    }),
   }),
   declare({
     name: 'archive_client',
@@ -32,6 +45,12 @@ export const CLIENT_WRITE_TOOLS: WriteTool[] = [
     description: 'Archive a client: it leaves every list, the API and the app; its reports and projects stay.',
     input: { id: z.string().describe('cli_…') },
     output: { client: 'object' },
-    run: async (deps, args) => ({ client: await archiveClient(deps.prisma, { workspaceId: deps.principal.workspaceId, clientId: args.id, actor: actorOf(deps) }) }),
+    run: async (deps, args) => ({
+      client: await archiveClient(deps.prisma, {
+        workspaceId: deps.principal.workspaceId,
+        clientId: args.id,
+        actor: actorOf(deps),
+      }),
+    }),
   }),
 ];

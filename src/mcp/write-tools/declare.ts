@@ -56,7 +56,12 @@ function terseSchema(schema: unknown): unknown {
   for (const [key, value] of Object.entries(node)) {
     if (key === 'additionalProperties' && value === false) continue;
     if ((key === 'minimum' || key === 'maximum') && SAFE_INTEGER_BOUNDS.has(value as number)) continue;
-    out[key] = key === 'properties' ? Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([name, property]) => [name, terseSchema(property)])) : terseSchema(value);
+    out[key] =
+      key === 'properties'
+        ? Object.fromEntries(
+            Object.entries(value as Record<string, unknown>).map(([name, property]) => [name, terseSchema(property)]),
+          )
+        : terseSchema(value);
   }
   return out;
 }
@@ -115,10 +120,18 @@ export function declare<Shape extends z.ZodRawShape>(tool: {
     outputSchema: outputSchemaOf(tool.output),
     async run(deps, args) {
       const parsed = schema.safeParse(args);
-      if (!parsed.success) throw new UsageError(parsed.error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`).join('; '));
+      if (!parsed.success)
+        throw new UsageError(
+          parsed.error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`).join('; '),
+        );
       return tool.run(deps, parsed.data);
     },
   };
 }
 
-export const actorOf = (deps: WriteDeps) => ({ email: deps.principal.email, workspaceId: deps.principal.workspaceId, userId: deps.principal.userId, via: deps.principal.clientName });
+export const actorOf = (deps: WriteDeps) => ({
+  email: deps.principal.email,
+  workspaceId: deps.principal.workspaceId,
+  userId: deps.principal.userId,
+  via: deps.principal.clientName,
+});

@@ -1,7 +1,13 @@
 // Write tools of the Visibility toolset: AI-visibility projects and their domains.
 import { z } from 'zod/v4';
 import { actorOf, declare, type WriteTool } from './declare.js';
-import { AI_MODELS, archiveProject, createProject, setProjectDomains, updateProject } from '../../ai-visibility/index.js';
+import {
+  AI_MODELS,
+  archiveProject,
+  createProject,
+  setProjectDomains,
+  updateProject,
+} from '../../ai-visibility/index.js';
 
 const projectFields = {
   name: z.string(),
@@ -21,7 +27,13 @@ export const VISIBILITY_WRITE_TOOLS: WriteTool[] = [
     description: 'Track a brand (and competitors) in AI assistants for the given models and locales.',
     input: projectFields,
     output: { project: 'object' },
-    run: async (deps, args) => ({ project: await createProject(deps.prisma, { workspaceId: deps.principal.workspaceId, fields: args, actor: actorOf(deps) }) }),
+    run: async (deps, args) => ({
+      project: await createProject(deps.prisma, {
+        workspaceId: deps.principal.workspaceId,
+        fields: args,
+        actor: actorOf(deps),
+      }),
+    }),
   }),
   declare({
     name: 'update_ai_visibility_project',
@@ -29,9 +41,24 @@ export const VISIBILITY_WRITE_TOOLS: WriteTool[] = [
     idempotent: true,
     title: 'Update AI-visibility project',
     description: "Change a project's name, brand, client, competitors, models or locales (only the fields given).",
-    input: { id: z.string().describe('prj_…'), name: z.string().optional(), brand: z.string().optional(), clientId: z.string().nullable().optional(), competitors: z.array(z.string()).optional(), models: z.array(z.enum(AI_MODELS)).optional(), locales: z.array(z.string()).optional() },
+    input: {
+      id: z.string().describe('prj_…'),
+      name: z.string().optional(),
+      brand: z.string().optional(),
+      clientId: z.string().nullable().optional(),
+      competitors: z.array(z.string()).optional(),
+      models: z.array(z.enum(AI_MODELS)).optional(),
+      locales: z.array(z.string()).optional(),
+    },
     output: { project: 'object' },
-    run: async (deps, { id, ...fields }) => ({ project: await updateProject(deps.prisma, { workspaceId: deps.principal.workspaceId, projectId: id, fields, actor: actorOf(deps) }) }),
+    run: async (deps, { id, ...fields }) => ({
+      project: await updateProject(deps.prisma, {
+        workspaceId: deps.principal.workspaceId,
+        projectId: id,
+        fields,
+        actor: actorOf(deps),
+      }),
+    }),
   }),
   declare({
     name: 'archive_ai_visibility_project',
@@ -41,20 +68,36 @@ export const VISIBILITY_WRITE_TOOLS: WriteTool[] = [
     description: 'Archive a project (prj_…): it leaves lists and stops ingesting scans; its data stays.',
     input: { id: z.string().describe('prj_…') },
     output: { project: 'object' },
-    run: async (deps, args) => ({ project: await archiveProject(deps.prisma, { workspaceId: deps.principal.workspaceId, projectId: args.id, actor: actorOf(deps) }) }),
+    run: async (deps, args) => ({
+      project: await archiveProject(deps.prisma, {
+        workspaceId: deps.principal.workspaceId,
+        projectId: args.id,
+        actor: actorOf(deps),
+      }),
+    }),
   }),
   declare({
     name: 'set_project_domains',
     destructive: true,
     idempotent: true,
     title: 'Set project domains',
-    description: "Set the brand's own domains (citations of these count as owned) and, optionally, each tracked competitor's domains. Replaces the given lists.",
+    description:
+      "Set the brand's own domains (citations of these count as owned) and, optionally, each tracked competitor's domains. Replaces the given lists.",
     input: {
       projectId: z.string().describe('prj_…'),
       domains: z.array(z.string()).describe('e.g. ["acme.com"]'),
-      competitorDomains: z.array(z.object({ name: z.string().describe('a tracked competitor'), domains: z.array(z.string()) })).optional(),
+      competitorDomains: z
+        .array(z.object({ name: z.string().describe('a tracked competitor'), domains: z.array(z.string()) }))
+        .optional(),
     },
     output: { project: 'object' },
-    run: async (deps, args) => ({ project: await setProjectDomains(deps.prisma, { projectId: args.projectId, domains: args.domains, competitorDomains: args.competitorDomains, actor: actorOf(deps) }) }),
+    run: async (deps, args) => ({
+      project: await setProjectDomains(deps.prisma, {
+        projectId: args.projectId,
+        domains: args.domains,
+        competitorDomains: args.competitorDomains,
+        actor: actorOf(deps),
+      }),
+    }),
   }),
 ];

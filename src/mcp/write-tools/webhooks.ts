@@ -1,7 +1,14 @@
 // Write tools of the Webhooks toolset: endpoints, test events and replays (the signing secret never reaches the model).
 import { z } from 'zod/v4';
 import { actorOf, declare, type WriteTool } from './declare.js';
-import { createEndpoint, EVENT_TYPES, replayEvent, replayFailed, sendTestEvent, setEnabled } from '../../webhooks/index.js';
+import {
+  createEndpoint,
+  EVENT_TYPES,
+  replayEvent,
+  replayFailed,
+  sendTestEvent,
+  setEnabled,
+} from '../../webhooks/index.js';
 
 export const WEBHOOK_WRITE_TOOLS: WriteTool[] = [
   declare({
@@ -9,11 +16,22 @@ export const WEBHOOK_WRITE_TOOLS: WriteTool[] = [
     destructive: false,
     idempotent: false,
     title: 'Create webhook endpoint',
-    description: 'Register an https URL to receive scan.completed and/or signal.created events (signed, Standard Webhooks). Its signing secret is shown in Settings, not here.',
-    input: { url: z.string(), eventTypes: z.array(z.enum(EVENT_TYPES)).optional(), description: z.string().max(500).optional() },
+    description:
+      'Register an https URL to receive scan.completed and/or signal.created events (signed, Standard Webhooks). Its signing secret is shown in Settings, not here.',
+    input: {
+      url: z.string(),
+      eventTypes: z.array(z.enum(EVENT_TYPES)).optional(),
+      description: z.string().max(500).optional(),
+    },
     output: { endpoint: 'object' },
     run: async (deps, args) => {
-      const { secret: _secret, ...endpoint } = await createEndpoint(deps.webhooks, { workspaceId: deps.principal.workspaceId, url: args.url, eventTypes: args.eventTypes ?? [...EVENT_TYPES], description: args.description ?? null, actor: actorOf(deps) });
+      const { secret: _secret, ...endpoint } = await createEndpoint(deps.webhooks, {
+        workspaceId: deps.principal.workspaceId,
+        url: args.url,
+        eventTypes: args.eventTypes ?? [...EVENT_TYPES],
+        description: args.description ?? null,
+        actor: actorOf(deps),
+      });
       return { endpoint };
     },
   }),
@@ -22,7 +40,8 @@ export const WEBHOOK_WRITE_TOOLS: WriteTool[] = [
     destructive: true,
     idempotent: true,
     title: 'Enable or disable webhook endpoint',
-    description: 'Switch a webhook endpoint (whe_…) on or off; a re-enabled endpoint receives events created from then on.',
+    description:
+      'Switch a webhook endpoint (whe_…) on or off; a re-enabled endpoint receives events created from then on.',
     input: { id: z.string().describe('whe_…'), enabled: z.boolean() },
     output: { endpoint: 'object' },
     run: async (deps, args) => ({ endpoint: await setEnabled(deps.webhooks, args.id, args.enabled, actorOf(deps)) }),
@@ -33,7 +52,8 @@ export const WEBHOOK_WRITE_TOOLS: WriteTool[] = [
     idempotent: false,
     openWorld: true,
     title: 'Send test event',
-    description: 'Send a signed test event (data.test = true) to one enabled endpoint (whe_…) only, to check it receives and verifies deliveries; list_webhook_attempts shows the outcome.',
+    description:
+      'Send a signed test event (data.test = true) to one enabled endpoint (whe_…) only, to check it receives and verifies deliveries; list_webhook_attempts shows the outcome.',
     input: { id: z.string().describe('whe_…') },
     output: { test: 'object' },
     run: async (deps, args) => ({ test: await sendTestEvent(deps.webhooks, args.id, actorOf(deps)) }),
@@ -44,10 +64,13 @@ export const WEBHOOK_WRITE_TOOLS: WriteTool[] = [
     idempotent: false,
     openWorld: true,
     title: 'Replay webhook event',
-    description: 'Send one event (evt_…) again, with the same webhook-id, to every endpoint that should receive it or to one endpoint.',
+    description:
+      'Send one event (evt_…) again, with the same webhook-id, to every endpoint that should receive it or to one endpoint.',
     input: { eventId: z.string().describe('evt_…'), endpointId: z.string().optional().describe('whe_…') },
     output: { replay: 'object' },
-    run: async (deps, args) => ({ replay: await replayEvent(deps.webhooks, args.eventId, args.endpointId ?? null, actorOf(deps)) }),
+    run: async (deps, args) => ({
+      replay: await replayEvent(deps.webhooks, args.eventId, args.endpointId ?? null, actorOf(deps)),
+    }),
   }),
   declare({
     name: 'replay_failed_webhooks',
@@ -55,9 +78,12 @@ export const WEBHOOK_WRITE_TOOLS: WriteTool[] = [
     idempotent: false,
     openWorld: true,
     title: 'Replay failed webhooks',
-    description: 'Send again every delivery of the workspace that failed since a time (ISO 8601), each with its whole retry schedule.',
+    description:
+      'Send again every delivery of the workspace that failed since a time (ISO 8601), each with its whole retry schedule.',
     input: { since: z.string().describe('ISO 8601, e.g. 2026-11-20T00:00:00Z') },
     output: { replay: 'object' },
-    run: async (deps, args) => ({ replay: await replayFailed(deps.webhooks, deps.principal.workspaceId, new Date(args.since), actorOf(deps)) }),
+    run: async (deps, args) => ({
+      replay: await replayFailed(deps.webhooks, deps.principal.workspaceId, new Date(args.since), actorOf(deps)),
+    }),
   }),
 ];

@@ -1,5 +1,15 @@
 // bench:views candidate: Chart.js (tree-shaken registration), one line chart per model.
-import { CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, PointElement, Title, Tooltip } from 'chart.js';
+import {
+  CategoryScale,
+  Chart,
+  Legend,
+  LinearScale,
+  LineController,
+  LineElement,
+  PointElement,
+  Title,
+  Tooltip,
+} from 'chart.js';
 import type { BenchData } from './data.js';
 
 Chart.register(LineController, LineElement, PointElement, LinearScale, CategoryScale, Legend, Title, Tooltip);
@@ -11,8 +21,22 @@ export function render(root: HTMLElement, data: BenchData, colors: readonly stri
     const canvas = box.appendChild(document.createElement('canvas'));
     new Chart(canvas, {
       type: 'line',
-      data: { labels: data.days, datasets: model.series.map((series, index) => ({ label: series.name, data: series.values, borderColor: colors[index], borderWidth: 1.5, pointRadius: 0 })) },
-      options: { animation: false, responsive: true, maintainAspectRatio: false, plugins: { title: { display: true, text: model.name } } },
+      data: {
+        labels: data.days,
+        datasets: model.series.map((series, index) => ({
+          label: series.name,
+          data: series.values,
+          borderColor: colors[index],
+          borderWidth: 1.5,
+          pointRadius: 0,
+        })),
+      },
+      options: {
+        animation: false,
+        responsive: true,
+        maintainAspectRatio: false,
+        plugins: { title: { display: true, text: model.name } },
+      },
     });
   }
 }

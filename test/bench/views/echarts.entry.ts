@@ -18,7 +18,14 @@ export function render(root: HTMLElement, data: BenchData, colors: readonly stri
       tooltip: { trigger: 'axis' },
       xAxis: { type: 'category', data: data.days },
       yAxis: { type: 'value' },
-      series: model.series.map((series, index) => ({ type: 'line', name: series.name, data: series.values, showSymbol: false, lineStyle: { width: 1.5, color: colors[index] }, itemStyle: { color: colors[index] } })),
+      series: model.series.map((series, index) => ({
+        type: 'line',
+        name: series.name,
+        data: series.values,
+        showSymbol: false,
+        lineStyle: { width: 1.5, color: colors[index] },
+        itemStyle: { color: colors[index] },
+      })),
     });
   }
 }

@@ -7,12 +7,19 @@ export function render(root: HTMLElement, data: BenchData, colors: readonly stri
   const days = data.days.map((day) => Date.parse(day) / 1000);
   for (const model of data.models) {
     const box = root.appendChild(document.createElement('div'));
-    new uPlot({
-      width: 600,
-      height: 220,
-      title: model.name,
-      series: [{}, ...model.series.map((series, index) => ({ label: series.name, stroke: colors[index], width: 1.5 }))],
-      axes: [{}, { values: (_chart, ticks) => ticks.map((tick) => `${Math.round(tick * 100)} %`) }],
-    }, [days, ...model.series.map((series) => series.values)], box);
+    new uPlot(
+      {
+        width: 600,
+        height: 220,
+        title: model.name,
+        series: [
+          {},
+          ...model.series.map((series, index) => ({ label: series.name, stroke: colors[index], width: 1.5 })),
+        ],
+        axes: [{}, { values: (_chart, ticks) => ticks.map((tick) => `${Math.round(tick * 100)} %`) }],
+      },
+      [days, ...model.series.map((series) => series.values)],
+      box,
+    );
   }
 }

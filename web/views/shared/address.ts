@@ -19,10 +19,12 @@ export function queryOf(args: Args, fixed: Args): string {
 /** The arguments a query string holds: a key given once is a string, given again a list. */
 export function argsOfQuery(search: string): Args {
   const query = new URLSearchParams(search);
-  return Object.fromEntries([...new Set(query.keys())].map((key) => {
-    const values = query.getAll(key);
-    return [key, values.length === 1 ? values[0] : values];
-  }));
+  return Object.fromEntries(
+    [...new Set(query.keys())].map((key) => {
+      const values = query.getAll(key);
+      return [key, values.length === 1 ? values[0] : values];
+    }),
+  );
 }
 
 /** Whether two views' arguments are the same, but for the keys the view keeps to itself. */

@@ -61,7 +61,10 @@ export function requestedSize(contentHeight: number, viewportWidth: number, cont
 export class AppBridge {
   private nextId = 1;
   private container: ContainerDimensions = {};
-  private readonly pending = new Map<number | string, { resolve(result: Record<string, unknown>): void; reject(error: Error): void }>();
+  private readonly pending = new Map<
+    number | string,
+    { resolve(result: Record<string, unknown>): void; reject(error: Error): void }
+  >();
 
   constructor(private readonly handlers: BridgeHandlers) {
     window.addEventListener('message', (event) => {
@@ -93,10 +96,19 @@ export class AppBridge {
     if (message.id !== undefined) {
       // Requests from the host: teardown and ping are answered; nothing else is offered.
       const known = message.method === 'ui/resource-teardown' || message.method === 'ping';
-      this.post(known ? { jsonrpc: '2.0', id: message.id, result: {} } : { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: `${message.method} is not handled by this view` } });
+      this.post(
+        known
+          ? { jsonrpc: '2.0', id: message.id, result: {} }
+          : {
+              jsonrpc: '2.0',
+              id: message.id,
+              error: { code: -32601, message: `${message.method} is not handled by this view` },
+            },
+      );
       return;
     }
-    if (message.method === 'ui/notifications/tool-input') this.handlers.toolInput((params.arguments as Record<string, unknown>) ?? {});
+    if (message.method === 'ui/notifications/tool-input')
+      this.handlers.toolInput((params.arguments as Record<string, unknown>) ?? {});
     else if (message.method === 'ui/notifications/tool-result') this.handlers.toolResult(params as ToolResult);
     else if (message.method === 'ui/notifications/host-context-changed') {
       const context = params as HostContext;
@@ -107,7 +119,11 @@ export class AppBridge {
 
   /** The handshake; resolves with the host's context. */
   async connect(name: string): Promise<HostContext> {
-    const result = await this.request('ui/initialize', { appInfo: { name, version: '1.0.0' }, appCapabilities: {}, protocolVersion: APPS_PROTOCOL_VERSION });
+    const result = await this.request('ui/initialize', {
+      appInfo: { name, version: '1.0.0' },
+      appCapabilities: {},
+      protocolVersion: APPS_PROTOCOL_VERSION,
+    });
     const context = (result.hostContext as HostContext) ?? {};
     this.container = context.containerDimensions ?? {};
     this.post({ jsonrpc: '2.0', method: 'ui/notifications/initialized', params: {} });

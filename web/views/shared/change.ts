@@ -18,7 +18,7 @@ export interface Covered {
 /** Whether a change of this sign is good for a metric of this direction; null when neither (none, or a neutral metric). */
 export function verdict(change: number, direction: Direction): Verdict {
   if (readsAsNoChange(change) || direction === 'neutral') return null;
-  return (change > 0) === (direction === 'higher') ? 'better' : 'worse';
+  return change > 0 === (direction === 'higher') ? 'better' : 'worse';
 }
 
 /**
@@ -28,9 +28,10 @@ export function verdict(change: number, direction: Direction): Verdict {
  * the days that remain mixes other weekdays than the period it is compared with.
  */
 export function missingData(current: Covered, compared: Covered | null, f: Formats): string[] {
-  const phrase = (name: string, period: Covered | null) => (period && period.daysWithData < period.days
-    ? [`the ${name} period has data for ${f.number(period.daysWithData)} of ${f.days(period.days)}`]
-    : []);
+  const phrase = (name: string, period: Covered | null) =>
+    period && period.daysWithData < period.days
+      ? [`the ${name} period has data for ${f.number(period.daysWithData)} of ${f.days(period.days)}`]
+      : [];
   return [...phrase('current', current), ...phrase('compared', compared)];
 }
 
@@ -40,7 +41,10 @@ export function missingData(current: Covered, compared: Covered | null, f: Forma
  * worse, the reason in its tooltip. A change that reads 0 % is "no change".
  */
 export function change(
-  value: number | null, direction: Direction, f: Formats, unlike: string | null = null,
+  value: number | null,
+  direction: Direction,
+  f: Formats,
+  unlike: string | null = null,
 ): HTMLElement {
   if (value === null) return h('span', { class: 'delta', 'aria-label': 'no change to show' }, '–');
   const none = readsAsNoChange(value);
@@ -48,9 +52,14 @@ export function change(
   const word = unlike ? 'partial data' : said;
   const how = none ? 'unchanged' : `${value > 0 ? 'up' : 'down'} ${f.percent(Math.abs(value))}`;
   const shown = none ? 'no change' : `${value > 0 ? '▲' : '▼'} ${f.change(value)}`;
-  return h('span', {
-    class: `delta${said ? ` ${said}` : ''}`,
-    'aria-label': [how, word].filter(Boolean).join(', '),
-    ...(unlike ? { title: `Not called better or worse: ${unlike}.` } : {}),
-  }, shown, word ? h('span', { class: 'verdict' }, ` ${word}`) : null);
+  return h(
+    'span',
+    {
+      class: `delta${said ? ` ${said}` : ''}`,
+      'aria-label': [how, word].filter(Boolean).join(', '),
+      ...(unlike ? { title: `Not called better or worse: ${unlike}.` } : {}),
+    },
+    shown,
+    word ? h('span', { class: 'verdict' }, ` ${word}`) : null,
+  );
 }

@@ -79,15 +79,31 @@ const NOTED = 6;
 /** Under a chart: its positions whose figures cover part of their bucket, each with what it is compared with. */
 function partialNote(noted: string[], drawn: string): HTMLElement | null {
   if (!noted.length) return null;
-  return h('p', { class: 'note partial' },
+  return h(
+    'p',
+    { class: 'note partial' },
     `Partial periods${drawn}: ${noted.slice(0, NOTED).join('; ')}`,
     noted.length > NOTED ? `; ${noted.length - NOTED} more in the table. ` : '. ',
-    'A figure covers its days with data only; a period without data is left out, not drawn as 0.');
+    'A figure covers its days with data only; a period without data is left out, not drawn as 0.',
+  );
 }
 
-const legend = (series: Series[]) => h('ul', { class: 'legend' }, series.map((line, index) => h('li', {},
-  h('span', { class: `swatch${line.dashed ? ' dashed' : ''}`, style: `--swatch:${PALETTE[index % PALETTE.length]}` }),
-  line.label)));
+const legend = (series: Series[]) =>
+  h(
+    'ul',
+    { class: 'legend' },
+    series.map((line, index) =>
+      h(
+        'li',
+        {},
+        h('span', {
+          class: `swatch${line.dashed ? ' dashed' : ''}`,
+          style: `--swatch:${PALETTE[index % PALETTE.length]}`,
+        }),
+        line.label,
+      ),
+    ),
+  );
 
 /** A line (or bar) chart with its data table; it follows its container's width. One x position is drawn as bars. */
 export function chart(options: ChartOptions): HTMLElement {
@@ -102,16 +118,30 @@ export function chart(options: ChartOptions): HTMLElement {
   const ranked = options.ranked ? ' · 1 (best) at the top' : '';
   const name = `${detail ? `${title} · ${detail}` : title}${ranked}`;
   const caption = () => h('span', {}, bdi(title), detail ? ` · ${detail}` : '', ranked);
-  const plot = h('div', { class: 'plot', role: 'img', 'aria-label': `${name}: chart; its numbers are in the table below.` });
-  const rows = labels.map((text, row) =>
-    [named(text, row, 'partial: '), ...series.map((line) => format(line.values[row] ?? null))]);
-  const figure = h('figure', { class: 'chart' },
+  const plot = h('div', {
+    class: 'plot',
+    role: 'img',
+    'aria-label': `${name}: chart; its numbers are in the table below.`,
+  });
+  const rows = labels.map((text, row) => [
+    named(text, row, 'partial: '),
+    ...series.map((line) => format(line.values[row] ?? null)),
+  ]);
+  const figure = h(
+    'figure',
+    { class: 'chart' },
     h('figcaption', { title: name }, caption()),
     // One position names each bar beside it: no legend.
     labels.length === 1 ? null : legend(series),
     plot,
-    partialNote(noted, !partial.some(Boolean) || labels.length === 1 ? ''
-      : options.bars ? ' (lighter bars)' : ' (drawn lighter: a faded dashed line to a hollow point)'),
+    partialNote(
+      noted,
+      !partial.some(Boolean) || labels.length === 1
+        ? ''
+        : options.bars
+          ? ' (lighter bars)'
+          : ' (drawn lighter: a faded dashed line to a hollow point)',
+    ),
     h('details', {}, h('summary', {}, 'Table'), table(caption(), ['', ...series.map((line) => line.label)], rows)),
   );
   if (labels.length === 1) plot.append(onePosition(label(labels[0]!), series, format, Boolean(partial[0])));
@@ -127,8 +157,7 @@ function onePosition(name: string, series: Series[], format: ChartOptions['forma
   const values = series.map((line) => line.values[0] ?? null);
   const top = Math.max(0, ...values.map((value) => value ?? 0));
   const grid = 'display:grid;grid-template-columns:1fr auto;gap:2px 8px;align-items:center;padding:8px 0';
-  const box = h('div', { style: grid },
-    h('span', { style: 'grid-column:1/-1;font-weight:600' }, name));
+  const box = h('div', { style: grid }, h('span', { style: 'grid-column:1/-1;font-weight:600' }, name));
   series.forEach((line, index) => {
     const colour = PALETTE[index % PALETTE.length]!;
     const value = values[index] ?? null;
@@ -137,7 +166,8 @@ function onePosition(name: string, series: Series[], format: ChartOptions['forma
     box.append(
       h('span', { style: 'grid-column:1/-1;margin-top:6px;color:var(--text-secondary);font-size:12px' }, line.label),
       h('span', {}, h('span', { style: `display:block;box-sizing:border-box;height:18px;width:${width}%;${fill}` })),
-      h('span', { style: 'font-variant-numeric:tabular-nums' }, format(value)));
+      h('span', { style: 'font-variant-numeric:tabular-nums' }, format(value)),
+    );
   });
   return box;
 }
@@ -148,7 +178,11 @@ function draw(plot: HTMLElement, options: ChartOptions) {
   const partial = options.partial ?? [];
   const label = options.label ?? ((text: string) => text);
   const tick = options.tick ?? label;
-  const axis = { stroke: themeColor('--text-secondary'), grid: { stroke: themeColor('--line'), width: 1 }, ticks: { stroke: themeColor('--line'), width: 1 } };
+  const axis = {
+    stroke: themeColor('--text-secondary'),
+    grid: { stroke: themeColor('--line'), width: 1 },
+    ticks: { stroke: themeColor('--line'), width: 1 },
+  };
   const xs = labels.map(epochSeconds);
   // Half the narrowest step either side, so that the first and last bars are whole.
   const gaps = xs.slice(1).map((x, index) => x - xs[index]!);
@@ -161,9 +195,12 @@ function draw(plot: HTMLElement, options: ChartOptions) {
   const xAxis: uPlot.Axis = dates.atPoints
     ? { ...axis, space: TICK_SPACE, splits: pointTicks, values: (_chart, ticks) => ticks.map((at) => tick(isoDay(at))) }
     : {
-      ...axis, space: TICK_SPACE, incrs: TIME_STEPS,
-      values: (_chart, ticks, _axis, _space, step) => ticks.map((at) => (step >= 28 * DAY ? dates.month : dates.day)(isoDay(at))),
-    };
+        ...axis,
+        space: TICK_SPACE,
+        incrs: TIME_STEPS,
+        values: (_chart, ticks, _axis, _space, step) =>
+          ticks.map((at) => (step >= 28 * DAY ? dates.month : dates.day)(isoDay(at))),
+      };
   const drawnSeries = drawnAs(series, partial, bars);
   const partialRows = partial.flatMap((why, row) => (why ? [row] : []));
   const hollow = themeColor('--bg');
@@ -171,37 +208,44 @@ function draw(plot: HTMLElement, options: ChartOptions) {
   const padded = (_chart: uPlot, min: number, max: number): Range => [min - pad, max + pad];
   const fromZero = (_chart: uPlot, _min: number, max: number): Range => [0, max > 0 ? max * 1.05 : 1];
   const build = (width: number) =>
-    new uPlot({
-      width,
-      height,
-      legend: { show: false },
-      cursor: { drag: { x: false, y: false } },
-      // Dated ticks are centred on their day: room on the right keeps the last one whole ("Nov 2026").
-      tzDate: (seconds: number) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC'),
-      padding: [null, 36, null, null] as uPlot.Padding,
-      // Bars start at zero, or their lengths would lie.
-      scales: {
-        x: { time: true, ...(bars ? { range: padded } : {}) },
-        ...(bars ? { y: { range: fromZero } } : {}),
-        ...(options.ranked ? { y: { dir: -1 as const } } : {}),
+    new uPlot(
+      {
+        width,
+        height,
+        legend: { show: false },
+        cursor: { drag: { x: false, y: false } },
+        // Dated ticks are centred on their day: room on the right keeps the last one whole ("Nov 2026").
+        tzDate: (seconds: number) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC'),
+        padding: [null, 36, null, null] as uPlot.Padding,
+        // Bars start at zero, or their lengths would lie.
+        scales: {
+          x: { time: true, ...(bars ? { range: padded } : {}) },
+          ...(bars ? { y: { range: fromZero } } : {}),
+          ...(options.ranked ? { y: { dir: -1 as const } } : {}),
+        },
+        axes: [xAxis, { ...axis, size: 56, values: (_chart, ticks) => ticks.map(options.axisFormat ?? format) }],
+        series: [
+          {},
+          ...drawnSeries.map(({ shade, look, ...line }) => {
+            const colour = PALETTE[shade % PALETTE.length]!;
+            return {
+              label: line.label,
+              stroke: look === 'cut' ? faded(colour) : colour,
+              width: 2,
+              ...(line.dashed ? { dash: [6, 4] } : look === 'cut' ? { dash: [3, 3] } : {}),
+              // In a bar chart only the first series is bars; the others (a comparison) are lines over them.
+              ...(look === 'bar' || look === 'faded bar'
+                ? { fill: look === 'bar' ? colour : faded(colour), paths: barPaths, points: { show: false } }
+                : look === 'cut'
+                  ? { points: { show: true, size: 7, width: 2, fill: hollow, stroke: colour, filter: partialRows } }
+                  : { points: { show: !line.dashed && labels.length <= 31, size: 4 } }),
+            };
+          }),
+        ],
       },
-      axes: [xAxis, { ...axis, size: 56, values: (_chart, ticks) => ticks.map(options.axisFormat ?? format) }],
-      series: [{}, ...drawnSeries.map(({ shade, look, ...line }) => {
-        const colour = PALETTE[shade % PALETTE.length]!;
-        return {
-          label: line.label,
-          stroke: look === 'cut' ? faded(colour) : colour,
-          width: 2,
-          ...(line.dashed ? { dash: [6, 4] } : look === 'cut' ? { dash: [3, 3] } : {}),
-          // In a bar chart only the first series is bars; the others (a comparison) are lines over them.
-          ...(look === 'bar' || look === 'faded bar'
-            ? { fill: look === 'bar' ? colour : faded(colour), paths: barPaths, points: { show: false } }
-            : look === 'cut'
-              ? { points: { show: true, size: 7, width: 2, fill: hollow, stroke: colour, filter: partialRows } }
-              : { points: { show: !line.dashed && labels.length <= 31, size: 4 } }),
-        };
-      })],
-    }, [xs, ...drawnSeries.map((line) => line.values)] as uPlot.AlignedData, plot);
+      [xs, ...drawnSeries.map((line) => line.values)] as uPlot.AlignedData,
+      plot,
+    );
   let drawn: uPlot | null = null;
   new ResizeObserver(([entry]) => {
     const width = Math.floor(entry!.contentRect.width);

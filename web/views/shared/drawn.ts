@@ -16,10 +16,24 @@ export function drawnAs(series: Series[], partial: (string | null)[], bars: bool
   return series.flatMap((line, index) => {
     const as = (look: Look, values = line.values) => ({ ...line, values, shade: index, look });
     if (bars && index === 0) {
-      return [as('bar', only(line.values, (row) => !partial[row])),
-        as('faded bar', only(line.values, (row) => Boolean(partial[row])))];
+      return [
+        as(
+          'bar',
+          only(line.values, (row) => !partial[row]),
+        ),
+        as(
+          'faded bar',
+          only(line.values, (row) => Boolean(partial[row])),
+        ),
+      ];
     }
     if (line.dashed || !partial.some(Boolean)) return [as('line')];
-    return [as('line', only(line.values, (row) => !partial[row])), as('cut', only(line.values, near))];
+    return [
+      as(
+        'line',
+        only(line.values, (row) => !partial[row]),
+      ),
+      as('cut', only(line.values, near)),
+    ];
   });
 }

@@ -37,26 +37,32 @@ export const readsAsNoChange = (ratio: number): boolean => Math.abs(ratio) < 0.5
 
 const DASH = '–';
 /** Exactly `digits` places (of a percentage when `percent`). */
-const places = (digits: number, percent = false): Intl.NumberFormatOptions =>
-  ({ ...(percent ? { style: 'percent' } : {}), minimumFractionDigits: digits, maximumFractionDigits: digits });
+const places = (digits: number, percent = false): Intl.NumberFormatOptions => ({
+  ...(percent ? { style: 'percent' } : {}),
+  minimumFractionDigits: digits,
+  maximumFractionDigits: digits,
+});
 
 export function formats(requested: string | undefined): Formats {
   const locale = supported(requested) ?? supported(navigator.language) ?? 'en-US';
   const number = new Intl.NumberFormat(locale, { maximumFractionDigits: UNIT_DIGITS.decimal });
   const fixed = (digits: number, percent = false) => new Intl.NumberFormat(locale, places(digits, percent));
   const signedPercent = new Intl.NumberFormat(locale, {
-    ...places(CHANGE_DIGITS, true), signDisplay: 'exceptZero',
+    ...places(CHANGE_DIGITS, true),
+    signDisplay: 'exceptZero',
   });
   const signedNumber = new Intl.NumberFormat(locale, { maximumFractionDigits: 2, signDisplay: 'exceptZero' });
   const day = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' });
   const month = new Intl.DateTimeFormat(locale, { month: 'short', year: 'numeric', timeZone: 'UTC' });
   const shortDay = new Intl.DateTimeFormat(locale, { month: 'short', day: 'numeric', timeZone: 'UTC' });
-  const missing = (value: number | null | undefined): value is null | undefined => value === null || value === undefined || !Number.isFinite(value);
+  const missing = (value: number | null | undefined): value is null | undefined =>
+    value === null || value === undefined || !Number.isFinite(value);
   const asNumber = (value: number | null | undefined) => (missing(value) ? DASH : number.format(value));
   const through = (format: Intl.NumberFormat) => (value: number | null | undefined) =>
-    (missing(value) ? DASH : format.format(value));
+    missing(value) ? DASH : format.format(value);
   const byUnit: Record<string, (value: number | null | undefined) => string> = Object.fromEntries(
-    Object.entries(UNIT_DIGITS).map(([unit, digits]) => [unit, through(fixed(digits, unit === 'percent'))]));
+    Object.entries(UNIT_DIGITS).map(([unit, digits]) => [unit, through(fixed(digits, unit === 'percent'))]),
+  );
   return {
     locale,
     percent: byUnit.percent!,

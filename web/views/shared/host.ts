@@ -52,7 +52,10 @@ function message(text: string, kind: 'empty' | 'error' | 'loading') {
 
 /** The server refused the arguments asked (a 400), naming those it could. */
 class Refusal extends Error {
-  constructor(message: string, readonly refused: string[]) {
+  constructor(
+    message: string,
+    readonly refused: string[],
+  ) {
     super(message);
   }
 }
@@ -74,10 +77,19 @@ async function readGraphQL(operation: string, variables: Args): Promise<unknown>
 
 /** Said above a view drawn without what its address asked for; each value is the address's text, isolated. */
 function fallbackNotice(dropped: Args): HTMLElement {
-  const asked = Object.entries(dropped).flatMap(([key, value], index) =>
-    [index ? ', ' : '', `${key} “`, bdi(clip([value].flat().join(', '), 60)), '”']);
-  return h('p', { class: 'notice fallback', role: 'status' },
-    'The address asked for ', asked, ', which this view cannot show: it shows its default instead.');
+  const asked = Object.entries(dropped).flatMap(([key, value], index) => [
+    index ? ', ' : '',
+    `${key} “`,
+    bdi(clip([value].flat().join(', '), 60)),
+    '”',
+  ]);
+  return h(
+    'p',
+    { class: 'notice fallback', role: 'status' },
+    'The address asked for ',
+    asked,
+    ', which this view cannot show: it shows its default instead.',
+  );
 }
 
 function applyTheme(theme: HostContext['theme']) {
@@ -100,7 +112,13 @@ export function startView<A extends Args, D>(view: ViewDefinition<A, D>): void {
 
   const draw = () => {
     if (!shown) return;
-    const api: ViewApi<A> = { formats: formats(locale), reload: (args) => { remember(args); void show(args); } };
+    const api: ViewApi<A> = {
+      formats: formats(locale),
+      reload: (args) => {
+        remember(args);
+        void show(args);
+      },
+    };
     const container = root();
     // Drawn anew, the control the keyboard was on keeps the focus (found by its label).
     const active = document.activeElement;
@@ -189,7 +207,11 @@ export function startView<A extends Args, D>(view: ViewDefinition<A, D>): void {
     toolInput: (args) => (input = args),
     toolResult: (result) => {
       const args = view.argsFrom(input, result.structuredContent);
-      if (!args) return message(result.isError ? textOf(result) : 'Nothing to show for this result.', result.isError ? 'error' : 'empty');
+      if (!args)
+        return message(
+          result.isError ? textOf(result) : 'Nothing to show for this result.',
+          result.isError ? 'error' : 'empty',
+        );
       void show(args);
     },
     hostContext: (context) => {
@@ -206,10 +228,13 @@ export function startView<A extends Args, D>(view: ViewDefinition<A, D>): void {
     return result.structuredContent as D;
   };
   message('Waiting for the tool’s result…', 'loading');
-  void bridge.connect(view.title).then((context) => {
-    applyTheme(context.theme);
-    locale = context.locale;
-  }, (error: Error) => message(error.message, 'error'));
+  void bridge.connect(view.title).then(
+    (context) => {
+      applyTheme(context.theme);
+      locale = context.locale;
+    },
+    (error: Error) => message(error.message, 'error'),
+  );
 }
 
 function textOf(result: ToolResult): string {

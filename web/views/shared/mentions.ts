@@ -27,7 +27,10 @@ export function findMentions(
   const names = [...new Set(trimmed.filter((name): name is string => Boolean(name)))];
   if (!names.length || cap <= 0) return { mentions: [], capped: false };
   const brandKey = brand?.trim().toLowerCase();
-  const alternatives = names.sort((a, b) => b.length - a.length).map(escape).join('|');
+  const alternatives = names
+    .sort((a, b) => b.length - a.length)
+    .map(escape)
+    .join('|');
   const pattern = new RegExp(`(?<!${WORD_CHARACTER})(?:${alternatives})(?!${WORD_CHARACTER})`, 'giu');
   const mentions: Mention[] = [];
   for (const match of text.matchAll(pattern)) {

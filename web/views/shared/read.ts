@@ -6,7 +6,10 @@ import { rangeChoices } from './ranges.js';
 
 /** The value at a path of nested objects, or undefined. */
 export function at(value: unknown, ...path: string[]): unknown {
-  return path.reduce<unknown>((node, key) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), value);
+  return path.reduce<unknown>(
+    (node, key) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined),
+    value,
+  );
 }
 
 export const text = (value: unknown): string | undefined => (typeof value === 'string' && value ? value : undefined);
@@ -34,20 +37,45 @@ export const daysIn = (range: { from: string; to: string }): number =>
   Math.round((time(range.to) - time(range.from)) / DAY) + 1;
 
 /** A range's days, and how many of them have data. */
-export interface Coverage { days: number; daysWithData: number }
+export interface Coverage {
+  days: number;
+  daysWithData: number;
+}
 
 /** Said when a range has data for only some of its days: how many, and what follows from it. */
 export function coverageNotice(what: string, coverage: Coverage, f: Formats, consequence: string): HTMLElement {
-  return h('p', { class: 'notice coverage', role: 'note' },
-    `${what} has data for ${f.number(coverage.daysWithData)} of ${f.days(coverage.days)}${consequence}.`);
+  return h(
+    'p',
+    { class: 'notice coverage', role: 'note' },
+    `${what} has data for ${f.number(coverage.daysWithData)} of ${f.days(coverage.days)}${consequence}.`,
+  );
 }
 
 /** A select of ranges ending on the shown range's last day. */
-export function rangeControl(range: { from: string; to: string }, choose: (from: string, to: string) => void, widest?: number): HTMLElement {
+export function rangeControl(
+  range: { from: string; to: string },
+  choose: (from: string, to: string) => void,
+  widest?: number,
+): HTMLElement {
   const end = time(range.to);
   const days = daysIn(range);
   const options = rangeChoices(days, widest);
-  return h('label', {}, 'Range',
-    h('select', { 'aria-label': 'Range', onchange: (event) => { const count = Number((event.target as HTMLSelectElement).value); choose(iso(end - (count - 1) * DAY), range.to); } },
-      options.map((count) => h('option', { value: count, ...(count === days ? { selected: true } : {}) }, `${count} days`))));
+  return h(
+    'label',
+    {},
+    'Range',
+    h(
+      'select',
+      {
+        'aria-label': 'Range',
+        onchange: (event) => {
+          const count = Number((event.target as HTMLSelectElement).value);
+          choose(iso(end - (count - 1) * DAY), range.to);
+        },
+      },
+      options.map((count) =>
+        h('option', { value: count, ...(count === days ? { selected: true } : {}) }, `${count} days`),
+      ),
+    ),
+  );
 }

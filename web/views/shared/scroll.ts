@@ -30,7 +30,8 @@ export function cueScrollers(root: HTMLElement): void {
   for (const scroller of root.querySelectorAll<HTMLElement>('.scroll')) {
     const captions = [...scroller.querySelectorAll('caption')];
     // The caption's words in a box as wide as the scroller's, that stays at its left edge.
-    for (const caption of captions) caption.replaceChildren(h('span', { class: 'caption-text' }, ...caption.childNodes));
+    for (const caption of captions)
+      caption.replaceChildren(h('span', { class: 'caption-text' }, ...caption.childNodes));
     scroller.tabIndex = 0;
     scroller.setAttribute('role', 'region');
     scroller.setAttribute('aria-label', captions.map((caption) => caption.textContent).join(' · ') || 'Table');
