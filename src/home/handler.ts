@@ -82,27 +82,20 @@ function homePage(doors: Door[], signedIn: boolean) {
   const start = signedIn ? SIGNED_IN : signIn!;
   return page(
     'Home',
-    html`<div class="login">
-      <section>
-        <h1>Signalboard</h1>
-        <p>Marketing reports and AI-assistant visibility for your clients, in one workspace.</p>
-        <form method="get" action="${start.href}"><button type="submit">${start.title}</button></form>
-        <p class="muted">${start.description}</p>
-      </section>
-      <section>
-        <h2>For developers</h2>
-        <ul class="doors">
-          ${developer.map(
-            (door) =>
-              html`<li><a href="${door.href}">${door.title}</a> — <span class="muted">${door.description}</span></li>`,
-          )}
-          <li>${mcp.title}: <code>${mcp.href}</code> — <span class="muted">${mcp.description}</span></li>
-        </ul>
-        <p class="muted">
-          The guides (API, GraphQL, MCP, webhooks, views) ship with the project in <code>docs/</code>.
-        </p>
-      </section>
-    </div>`,
+    html`<div class="login"><section>
+<h1>Signalboard</h1>
+<p>Marketing reports and AI-assistant visibility for your clients, in one workspace.</p>
+<form method="get" action="${start.href}"><button type="submit">${start.title}</button></form>
+<p class="muted">${start.description}</p>
+</section><section>
+<h2>For developers</h2>
+<ul class="doors">${developer.map(
+      (door) =>
+        html`<li><a href="${door.href}">${door.title}</a> — <span class="muted">${door.description}</span></li>`,
+    )}
+<li>${mcp.title}: <code>${mcp.href}</code> — <span class="muted">${mcp.description}</span></li></ul>
+<p class="muted">The guides (API, GraphQL, MCP, webhooks, views) ship with the project in <code>docs/</code>.</p>
+</section></div>`,
   );
 }
 

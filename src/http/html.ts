@@ -84,21 +84,9 @@ input, select { max-width:100%; } code { overflow-wrap:anywhere; } main > sectio
 
 export function page(title: string, body: SafeHtml, options: { header?: SafeHtml } = {}): SafeHtml {
   return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>${title} · Signalboard</title>
-        <link rel="icon" href="data:," />
-        <style>
-          ${new SafeHtml(STYLE)}
-        </style>
-      </head>
-      <body>
-        ${options.header ?? ''}
-        <main>${body}</main>
-      </body>
-    </html>`;
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · Signalboard</title><link rel="icon" href="data:,"><style>${new SafeHtml(STYLE)}</style></head>
+<body>${options.header ?? ''}<main>${body}</main></body></html>`;
 }
 
 export interface PagePolicy {

@@ -163,10 +163,7 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps) {
             .end(
               page(
                 'Authorization error',
-                html`<section>
-                  <h1>That did not work</h1>
-                  <p>${(error as Error).message}</p>
-                </section>`,
+                html`<section><h1>That did not work</h1><p>${(error as Error).message}</p></section>`,
               ).value,
             );
         }

@@ -54,90 +54,41 @@ export function consentPage(view: ConsentView): SafeHtml {
   if (!view.workspaces.length) {
     return page(
       'Connect an app',
-      html`<div class="login">
-        <section>
-          <h1>Not available</h1>
-          <p>The MCP connector needs the ${planList(view.paidPlans, 'or')} plan; none of your workspaces is on one.</p>
-        </section>
-      </div>`,
+      html`<div class="login"><section><h1>Not available</h1><p>The MCP connector needs the ${planList(view.paidPlans, 'or')} plan; none of your workspaces is on one.</p></section></div>`,
     );
   }
   const registered = view.registeredAt ? view.registeredAt.toISOString().slice(0, 10) : 'unknown';
   return page(
     'Connect an app',
-    html`<div class="login">
-      <section>
-        <h1>Connect an app to Signalboard</h1>
-        ${
-          view.verifiedHost
-            ? html`<div class="notice" role="note">
-                This app is identified by <strong>${view.verifiedHost}</strong>, which publishes its description.
-                Continue only if you started this from an app you trust and it sends you back to
-                <strong>${view.redirectHost}</strong>.
-              </div>`
-            : html`<div class="notice error" role="note">
-                <strong>Not verified by Signalboard.</strong> The name below is the app's own claim. Continue only if
-                you started this from an app you trust and it sends you back to <strong>${view.redirectHost}</strong>.
-              </div>`
-        }
-        <table>
-          <tr>
-            <th>Sends you back to</th>
-            <td><strong>${view.redirectHost}</strong></td>
-          </tr>
-          <tr>
-            <th>Calls itself</th>
-            <td>${view.clientName}</td>
-          </tr>
-          ${
-            view.verifiedHost
-              ? html`<tr>
-                  <th>Verified domain</th>
-                  <td><strong>${view.verifiedHost}</strong> <span class="muted">(client ${view.clientId})</span></td>
-                </tr>`
-              : html`<tr>
-                  <th>Registered</th>
-                  <td>${registered} <span class="muted">(client ${view.clientId})</span></td>
-                </tr>`
-          }
-          <tr>
-            <th>Signed in as</th>
-            <td>${view.email}</td>
-          </tr>
-        </table>
-        <form method="post" action="${view.action}">
-          <input type="hidden" name="${CSRF_FIELD}" value="${view.csrfToken}" />
-          <label
-            >Workspace
-            <select name="workspace">
-              ${view.workspaces.map((workspace) => html`<option value="${workspace.id}" ${workspace.id === view.selectedWorkspaceId ? html` selected` : ''}>${workspace.name} (${planName(workspace.plan)}) — ${workspace.writeActions ? 'read and write' : 'read only'}</option>`)}
-            </select></label
-          >
-          <fieldset>
-            <legend>It asks to read (untick what it should not see)</legend>
-            ${view.toolsets.map((toolset) => html`<label class="check"><input type="checkbox" name="toolset" value="${toolset}" checked /> <span>${TOOLSET_LABELS[toolset]}</span></label>`)}
-          </fieldset>
-          ${
-            view.writesRequested
-              ? html`<fieldset>
-                  <legend>It asks to make changes</legend>
-                  <label class="check"
-                    ><input type="checkbox" name="writes" checked />
-                    <span
-                      >create and change what those tools cover (clients, reports, projects, prompts, signal rules,
-                      webhooks) — <strong>only in a workspace marked "read and write"</strong> (an admin switches write
-                      actions on in Settings; it is off unless they did)</span
-                    ></label
-                  >
-                </fieldset>`
-              : html`<p class="muted">It does not ask to make changes.</p>`
-          }
-          ${view.stayConnected ? html`<p>It will stay connected without asking again until you disconnect it (refresh tokens, 30 days at most between uses).</p>` : ''}
-          <button type="submit" name="decision" value="allow">Allow</button>
-          <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
-        </form>
-        <p class="muted">You can disconnect it at any time in Settings → MCP connector.</p>
-      </section>
-    </div>`,
+    html`<div class="login"><section><h1>Connect an app to Signalboard</h1>
+${
+  view.verifiedHost
+    ? html`<div class="notice" role="note">This app is identified by <strong>${view.verifiedHost}</strong>, which publishes its description. Continue only if you started this from an app you trust and it sends you back to <strong>${view.redirectHost}</strong>.</div>`
+    : html`<div class="notice error" role="note"><strong>Not verified by Signalboard.</strong> The name below is the app's own claim. Continue only if you started this from an app you trust and it sends you back to <strong>${view.redirectHost}</strong>.</div>`
+}
+<table>
+<tr><th>Sends you back to</th><td><strong>${view.redirectHost}</strong></td></tr>
+<tr><th>Calls itself</th><td>${view.clientName}</td></tr>
+${
+  view.verifiedHost
+    ? html`<tr><th>Verified domain</th><td><strong>${view.verifiedHost}</strong> <span class="muted">(client ${view.clientId})</span></td></tr>`
+    : html`<tr><th>Registered</th><td>${registered} <span class="muted">(client ${view.clientId})</span></td></tr>`
+}
+<tr><th>Signed in as</th><td>${view.email}</td></tr>
+</table>
+<form method="post" action="${view.action}"><input type="hidden" name="${CSRF_FIELD}" value="${view.csrfToken}">
+<label>Workspace <select name="workspace">${view.workspaces.map((workspace) => html`<option value="${workspace.id}"${workspace.id === view.selectedWorkspaceId ? html` selected` : ''}>${workspace.name} (${planName(workspace.plan)}) — ${workspace.writeActions ? 'read and write' : 'read only'}</option>`)}</select></label>
+<fieldset><legend>It asks to read (untick what it should not see)</legend>
+${view.toolsets.map((toolset) => html`<label class="check"><input type="checkbox" name="toolset" value="${toolset}" checked> <span>${TOOLSET_LABELS[toolset]}</span></label>`)}
+</fieldset>
+${
+  view.writesRequested
+    ? html`<fieldset><legend>It asks to make changes</legend><label class="check"><input type="checkbox" name="writes" checked> <span>create and change what those tools cover (clients, reports, projects, prompts, signal rules, webhooks) — <strong>only in a workspace marked "read and write"</strong> (an admin switches write actions on in Settings; it is off unless they did)</span></label></fieldset>`
+    : html`<p class="muted">It does not ask to make changes.</p>`
+}
+${view.stayConnected ? html`<p>It will stay connected without asking again until you disconnect it (refresh tokens, 30 days at most between uses).</p>` : ''}
+<button type="submit" name="decision" value="allow">Allow</button>
+<button type="submit" name="decision" value="deny" class="secondary">Deny</button>
+</form><p class="muted">You can disconnect it at any time in Settings → MCP connector.</p></section></div>`,
   );
 }

@@ -185,10 +185,7 @@ export async function createOAuthProvider(deps: OAuthProviderDeps): Promise<Prov
         ctx.set(pageSecurityHeaders());
         ctx.body = page(
           'Authorization error',
-          html`<section>
-            <h1>That did not work</h1>
-            <p><code>${out.error}</code>: ${out.error_description ?? ''}</p>
-          </section>`,
+          html`<section><h1>That did not work</h1><p><code>${out.error}</code>: ${out.error_description ?? ''}</p></section>`,
         ).value;
       },
     });

@@ -105,11 +105,7 @@ export function webErrorResponse(request: Request, error: ApiError, requestId: s
     signedIn && error.status !== 401
       ? html`<a href="/app/settings">Back to settings</a>`
       : html`<a href="/app/login">Sign in</a>`;
-  const body = html`<section>
-    <h1>${title}</h1>
-    <p>${error.message}</p>
-    <p>${onward} · <a href="/">Home</a></p>
-    <p class="muted">Request ${requestId}</p>
-  </section>`;
+  const body = html`<section><h1>${title}</h1>
+<p>${error.message}</p><p>${onward} · <a href="/">Home</a></p><p class="muted">Request ${requestId}</p></section>`;
   return htmlResponse(page('Error', body), error.status, error.headers);
 }

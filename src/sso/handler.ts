@@ -24,10 +24,8 @@ const toProvider = (location: string, cookie: string) =>
   htmlResponse(
     page(
       'Continuing to your company sign-in',
-      html`<section class="login">
-        <h1>Continuing to your company sign-in</h1>
-        <p>If nothing happens, <a href="${location}">continue to your company's sign-in</a>.</p>
-      </section>`,
+      html`<section class="login"><h1>Continuing to your company sign-in</h1>
+<p>If nothing happens, <a href="${location}">continue to your company's sign-in</a>.</p></section>`,
     ),
     200,
     { Refresh: `0; url=${location}`, 'Set-Cookie': cookie },

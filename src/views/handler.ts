@@ -84,23 +84,10 @@ export function createViewPagesHandler(deps: ViewPagesDeps) {
     const [css, js] = await Promise.all([viewAssets.href(`${page.view}.css`), viewAssets.href(`${page.view}.js`)]);
     return htmlResponse(
       html`<!doctype html>
-        <html lang="en">
-          <head>
-            <meta charset="utf-8" />
-            <meta name="viewport" content="width=device-width, initial-scale=1" />
-            <title>${page.title} · Signalboard</title>
-            <link rel="icon" href="data:," />
-            <link rel="stylesheet" href="${css}" />
-          </head>
-          <body>
-            <header class="app-header">
-              <a class="brand" href="${SETTINGS_PATH}">Signalboard</a
-              ><span>${session.workspaceName}</span>${viewsMenu(links)}<a href="${SETTINGS_PATH}">Settings</a>
-            </header>
-            <div id="view" data-page="${config}"></div>
-            <script src="${js}" defer></script>
-          </body>
-        </html>`,
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${page.title} · Signalboard</title><link rel="icon" href="data:,"><link rel="stylesheet" href="${css}"></head>
+<body><header class="app-header"><a class="brand" href="${SETTINGS_PATH}">Signalboard</a><span>${session.workspaceName}</span>${viewsMenu(links)}<a href="${SETTINGS_PATH}">Settings</a></header>
+<div id="view" data-page="${config}"></div><script src="${js}" defer></script></body></html>`,
       200,
       {},
       VIEW_PAGE_POLICY,

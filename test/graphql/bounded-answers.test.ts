@@ -130,19 +130,9 @@ describe('the response byte cap', () => {
     expect(body.errors[0].extensions.code).toBe('response_too_large');
     expect(body.errors[0].message).toMatch(/at copy\d\.\d+\.(text|id)/);
     // The same answers once each fit.
-    const once = await graphql(
-      `
-        query ($ids: [ID!]!) {
-          nodes(ids: $ids) {
-            ... on AiVisibilityAnswer {
-              id
-              text
-            }
-          }
-        }
-      `,
-      { ids },
-    );
+    const once = await graphql(`query($ids: [ID!]!) { nodes(ids: $ids) { ... on AiVisibilityAnswer { id text } } }`, {
+      ids,
+    });
     expect(once.body.errors).toBeUndefined();
   });
 
