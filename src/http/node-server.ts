@@ -111,13 +111,11 @@ export function createNodeServer(app: App): Server {
     if (!app.node.handles((req.url ?? '/').split('?')[0]!)) return void adapter(req, res);
     app.node.handle(req, res).catch((error: unknown) => {
       if (!res.headersSent)
-        res
-          .writeHead(500, { 'Content-Type': JSON_CONTENT_TYPE })
-          .end(
-            JSON.stringify({
-              error: { code: 'internal_error', message: 'An unexpected error occurred.', requestId: newRequestId() },
-            }),
-          );
+        res.writeHead(500, { 'Content-Type': JSON_CONTENT_TYPE }).end(
+          JSON.stringify({
+            error: { code: 'internal_error', message: 'An unexpected error occurred.', requestId: newRequestId() },
+          }),
+        );
       else res.destroy(error as Error);
     });
   });

@@ -168,14 +168,12 @@ function selectionArb(type: GraphQLObjectType, depth: number): fc.Arbitrary<stri
 }
 
 /** A query from a project, a prompt or an answer (`node`): lists under a prompt or an answer are not hidden by the slack of the 500 prompts a project's list is counted at. */
-const queryArb = fc
-  .constantFrom('AiVisibilityProject', 'AiVisibilityPrompt', 'AiVisibilityAnswer')
-  .chain((typeName) =>
-    selectionArb(schema.getType(typeName) as GraphQLObjectType, 4)!.map((selection) => ({
-      typeName,
-      query: `query($id: ID!) { node(id: $id) { ... on ${typeName} { ${selection} } } }`,
-    })),
-  );
+const queryArb = fc.constantFrom('AiVisibilityProject', 'AiVisibilityPrompt', 'AiVisibilityAnswer').chain((typeName) =>
+  selectionArb(schema.getType(typeName) as GraphQLObjectType, 4)!.map((selection) => ({
+    typeName,
+    query: `query($id: ID!) { node(id: $id) { ... on ${typeName} { ${selection} } } }`,
+  })),
+);
 
 /** The values an answer holds: each field of each object, each item of a list of objects (a list of scalars is one value: one column). */
 function valuesIn(value: unknown): number {
