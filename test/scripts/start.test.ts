@@ -67,7 +67,7 @@ describe('npm start', () => {
     }
   }, 90_000);
 
-  it("is built by npm's postinstall when the sources and the compiler are there, so the first start only starts", () => {
+  it("is built by npm's postinstall when the sources and the compiler are there: the first start only starts", () => {
     expect(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.postinstall).toMatch(
       /scripts\/start\.mjs --prebuild/,
     );

@@ -8,8 +8,11 @@ import type { Browser, Frame, Page } from 'playwright-core';
 
 const ORIGIN = 'http://apps-host.test';
 // The spec's construction for a resource that declares no domains (apps.mdx, "Content Security Policy Enforcement").
-export const VIEW_CSP =
-  "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; font-src 'self'; media-src 'self' data:; frame-src 'none'; object-src 'none'; base-uri 'self'";
+export const VIEW_CSP = [
+  "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; connect-src 'self'",
+  "img-src 'self' data:; font-src 'self'; media-src 'self' data:; frame-src 'none'; object-src 'none'",
+  "base-uri 'self'",
+].join('; ');
 
 let hostScript: Promise<string> | null = null;
 const bundleHost = () =>

@@ -17,7 +17,8 @@ export async function createTestDatabase(options: { migrated?: boolean; icuLocal
   try {
     if (options.icuLocale)
       await admin.query(
-        `CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LOCALE 'C' LOCALE_PROVIDER icu ICU_LOCALE '${options.icuLocale}'`,
+        `CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LOCALE 'C' ` +
+          `LOCALE_PROVIDER icu ICU_LOCALE '${options.icuLocale}'`,
       );
     else
       await admin.query(

@@ -12,7 +12,10 @@ import type {
 
 export const REDIRECT_URL = 'http://127.0.0.1:1/callback';
 
-/** The person in the browser: signed in, and what they choose on the consent page (by default: the first workspace, everything the app asked for). */
+/**
+ * The person in the browser: signed in, and what they choose on the consent page (by default: the first
+ * workspace, everything the app asked for).
+ */
 export interface Browser {
   cookie: string;
   workspaceId?: string;
@@ -34,7 +37,7 @@ export class TestOAuthProvider implements OAuthClientProvider {
   code: string | null = null;
   lastAuthorizationUrl: URL | null = null;
   consentPage = '';
-  /** When set, the client identifies itself by this metadata document URL instead of registering (if the server supports it). */
+  /** When set, the client identifies itself by this metadata document URL instead of registering (if supported). */
   clientMetadataUrl?: string;
 
   constructor(
