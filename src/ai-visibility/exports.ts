@@ -5,10 +5,10 @@
 // streamed, one row per item with its list's `kind`. The filters are the resolvers' own.
 import type { WorkspaceScope } from '../db/workspace-scope.js';
 import type { TenantStatement } from '../db/tenant-sql.js';
-import { ANSWER_JSON_TEXT_KEYS, answerRepository } from './answer-repository.js';
-import { ownershipOf } from './domains.js';
-import { metricsRowOf, METRICS_ROWS } from './metrics.js';
-import { COUNTER_FIELDS } from './pooled-rates.js';
+import { ANSWER_JSON_TEXT_KEYS, answerRepository } from './answers/answer-repository.js';
+import { ownershipOf } from './sources/domains.js';
+import { metricsRowOf, METRICS_ROWS } from './metrics/metrics.js';
+import { COUNTER_FIELDS } from './metrics/pooled-rates.js';
 import {
   answerFilterOf,
   runFilterOf,
@@ -17,17 +17,22 @@ import {
   sourceFilterOf,
   type AnswerArgs,
   type SourceArgs,
-} from './read-filters.js';
+} from './shared/read-filters.js';
 import {
   OPPORTUNITY_KINDS,
   opportunityKindsOf,
   queryOpportunities,
   type OpportunityKindChoice,
-} from './opportunities.js';
-import { sourceRow, type SourceSums } from './source-shares.js';
-import { sourcesStatement, sourcesValues } from './sources.js';
-import { SEARCH_QUERIES, searchQueryRow, searchQueryValues, type SearchQuerySums } from './search-queries.js';
-import type { ProjectRow } from './project-repository.js';
+} from './opportunities/opportunities.js';
+import { sourceRow, type SourceSums } from './sources/source-shares.js';
+import { sourcesStatement, sourcesValues } from './sources/sources.js';
+import {
+  SEARCH_QUERIES,
+  searchQueryRow,
+  searchQueryValues,
+  type SearchQuerySums,
+} from './search-queries/search-queries.js';
+import type { ProjectRow } from './projects/project-repository.js';
 
 /** Where an export's rows come from: a statement read through a cursor, or rows computed in memory. */
 export type RowSource =

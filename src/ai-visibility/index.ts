@@ -1,15 +1,15 @@
 // The front door of ai-visibility/: what other features may use. Files elsewhere import from here,
 // not from the files behind it (composition roots and lazy loads excepted; test/layers.test.ts).
-export { queryProjectMetrics } from './metrics.js';
-export type { LocaleTotals, MetricsResult } from './metrics.js';
-export { AI_MODELS, type AiModel } from './models.js';
-export { COMPETITOR_COUNTER_FIELDS, COUNTER_FIELDS, ratesOf, ratio } from './pooled-rates.js';
-export type { CompetitorCounters, ScanCounters } from './pooled-rates.js';
-export { archiveProject, createProject, updateProject } from './project-management.js';
-export { projectRepository } from './project-repository.js';
-export { COUNTER_COLUMNS } from './scan-columns.js';
-export { scanRepository } from './scans-repository.js';
-export type { ScanFilter, ScanRow } from './scans-repository.js';
+export { queryProjectMetrics } from './metrics/metrics.js';
+export type { LocaleTotals, MetricsResult } from './metrics/metrics.js';
+export { AI_MODELS, type AiModel } from './shared/models.js';
+export { COMPETITOR_COUNTER_FIELDS, COUNTER_FIELDS, ratesOf, ratio } from './metrics/pooled-rates.js';
+export type { CompetitorCounters, ScanCounters } from './metrics/pooled-rates.js';
+export { archiveProject, createProject, updateProject } from './projects/project-management.js';
+export { projectRepository } from './projects/project-repository.js';
+export { COUNTER_COLUMNS } from './scans/scan-columns.js';
+export { scanRepository } from './scans/scans-repository.js';
+export type { ScanFilter, ScanRow } from './scans/scans-repository.js';
 export {
   competitorCountersFromRuns,
   competitorsNamed,
@@ -19,8 +19,8 @@ export {
   runProblems,
   runsDigest,
   SENTIMENTS,
-} from './runs.js';
-export type { Run, RunCitation, RunCompetitor, RunRetrieval, Sentiment } from './runs.js';
+} from './answers/runs.js';
+export type { Run, RunCitation, RunCompetitor, RunRetrieval, Sentiment } from './answers/runs.js';
 export {
   distinctQueryKeys,
   normaliseUrl,
@@ -29,32 +29,32 @@ export {
   retrievedPages,
   searchQueryKey,
   type PageRead,
-} from './retrieval.js';
-export { orderedMembers, stringSetId } from './string-sets.js';
-export { byCodePoint } from './code-point-order.js';
-export { urlFacts } from './url-facts.js';
-export type { RetrievedPage } from './retrieval.js';
+} from './answers/retrieval.js';
+export { orderedMembers, stringSetId } from './shared/string-sets.js';
+export { byCodePoint } from './shared/code-point-order.js';
+export { urlFacts } from './sources/url-facts.js';
+export type { RetrievedPage } from './answers/retrieval.js';
 export {
   domainOwnership,
   normaliseDomain,
   ownedSpellings,
   parseCompetitorDomains,
   registrableDomain,
-} from './domains.js';
-export type { CompetitorDomains, DomainOwnership } from './domains.js';
-export { sourceRow, sourceTotalsOf } from './source-shares.js';
-export type { SourceRow, SourceSums } from './source-shares.js';
-export { querySources, SOURCE_GROUPINGS, sourcesStatement, sourcesValues } from './sources.js';
-export type { SourceFilter, SourceGrouping } from './sources.js';
-export { answerRepository } from './answer-repository.js';
-export type { AnswerCursor, AnswerFilter, AnswerRow } from './answer-repository.js';
-export { promptRepository } from './prompt-repository.js';
-export type { PromptFilter, PromptRow } from './prompt-repository.js';
-export type { RunFilter } from './run-filter.js';
-export { metricsRange, rangeRuleText, SCAN_RANGE } from './read-filters.js';
+} from './sources/domains.js';
+export type { CompetitorDomains, DomainOwnership } from './sources/domains.js';
+export { sourceRow, sourceTotalsOf } from './sources/source-shares.js';
+export type { SourceRow, SourceSums } from './sources/source-shares.js';
+export { querySources, SOURCE_GROUPINGS, sourcesStatement, sourcesValues } from './sources/sources.js';
+export type { SourceFilter, SourceGrouping } from './sources/sources.js';
+export { answerRepository } from './answers/answer-repository.js';
+export type { AnswerCursor, AnswerFilter, AnswerRow } from './answers/answer-repository.js';
+export { promptRepository } from './prompts/prompt-repository.js';
+export type { PromptFilter, PromptRow } from './prompts/prompt-repository.js';
+export type { RunFilter } from './shared/run-filter.js';
+export { metricsRange, rangeRuleText, SCAN_RANGE } from './shared/read-filters.js';
 export { ROW_EXPORTS } from './exports.js';
 export type { ExportArgs, RowExport } from './exports.js';
-export type { ProjectRow } from './project-repository.js';
+export type { ProjectRow } from './projects/project-repository.js';
 export {
   addPrompts,
   listPrompts,
@@ -62,7 +62,7 @@ export {
   setProjectDomains,
   setPromptsArchived,
   updatePrompts,
-} from './prompt-management.js';
-export type { PromptInput, PromptView } from './prompt-management.js';
-export { querySearchQueries, searchQueriesOfPrompts } from './search-queries.js';
-export type { SearchQueryFilter, SearchQueryRow } from './search-queries.js';
+} from './prompts/prompt-management.js';
+export type { PromptInput, PromptView } from './prompts/prompt-management.js';
+export { querySearchQueries, searchQueriesOfPrompts } from './search-queries/search-queries.js';
+export type { SearchQueryFilter, SearchQueryRow } from './search-queries/search-queries.js';

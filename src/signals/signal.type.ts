@@ -4,7 +4,7 @@ import { NodeInterface, registerNodeKind } from '../graphql/node.js';
 import { connectionType, pageArgFields, pageCost } from '../graphql/connection.js';
 import { pageArgs } from '../db/paging.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
-import { ProjectType } from '../ai-visibility/project.type.js';
+import { ProjectType } from '../ai-visibility/projects/project.type.js';
 import type { SignalRow } from './repository.js';
 import { RULE_SPECS, SIGNAL_KINDS, thresholdProblem, type SignalRule } from './rules.js';
 import { MAX_PREVIEW_FIRINGS, previewRule, type RulePreview } from './rule-preview.js';

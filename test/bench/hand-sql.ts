@@ -16,8 +16,8 @@ import {
   sumCounters,
   type CompetitorCounters,
   type ScanCounters,
-} from '../../src/ai-visibility/pooled-rates.js';
-import { COUNTER_COLUMNS, COUNTER_SELECT } from '../../src/ai-visibility/scan-columns.js';
+} from '../../src/ai-visibility/metrics/pooled-rates.js';
+import { COUNTER_COLUMNS, COUNTER_SELECT } from '../../src/ai-visibility/scans/scan-columns.js';
 
 type Row = Record<string, number>;
 

@@ -2,7 +2,7 @@
 // the prompts read's (a 90-day choice there was a 400 that replaced the whole page).
 import { describe, expect, it } from 'vitest';
 import { ANSWERS_WIDEST_RANGE_DAYS, rangeChoices } from '../../web/views/shared/ranges.js';
-import { PROMPTS_RANGE } from '../../src/ai-visibility/read-filters.js';
+import { PROMPTS_RANGE } from '../../src/ai-visibility/shared/read-filters.js';
 
 describe('rangeChoices', () => {
   it('offers the usual ranges, and the shown one where it is not among them', () => {

@@ -1,0 +1,253 @@
+// Managing a project's prompts and domains: the domain code behind the CLI, the settings JSON
+// and the MCP write tools. Owners and admins only (these shape what every report of the
+// project counts); every change runs on the admin command path and is audited.
+import type { PrismaClient } from '../../db/generated/prisma/client.js';
+import { isIdOf, newId } from '../../db/ids.js';
+import { UsageError } from '../../errors/index.js';
+import { adminCommand, type Actor, type AdminCommandPolicy } from '../../workspaces/index.js';
+import { normaliseDomain, type CompetitorDomains } from '../sources/domains.js';
+import type { PromptRow } from './prompt-repository.js';
+
+const PROMPTS: AdminCommandPolicy = { what: 'manage prompts and domains' };
+
+export const PROMPT_LIMITS = { text: 500, topic: 100, tag: 50, tags: 20, perCall: 500 } as const;
+
+export interface PromptInput {
+  text: string;
+  topic?: string | null | undefined;
+  tags?: string[] | undefined;
+}
+
+/** A prompt as every door shows it: the row the reads return. */
+export type PromptView = PromptRow;
+
+const view = (prompt: PromptView): PromptView => ({
+  id: prompt.id,
+  projectId: prompt.projectId,
+  text: prompt.text,
+  topic: prompt.topic,
+  tags: prompt.tags,
+  createdAt: prompt.createdAt,
+  archivedAt: prompt.archivedAt,
+});
+
+function checkedTopic(topic: string | null | undefined): string | null | undefined {
+  if (topic === undefined || topic === null) return topic;
+  const trimmed = topic.trim();
+  if (trimmed.length > PROMPT_LIMITS.topic)
+    throw new UsageError(`a topic has at most ${PROMPT_LIMITS.topic} characters`);
+  return trimmed || null;
+}
+
+function checkedTags(tags: string[] | undefined): string[] | undefined {
+  if (tags === undefined) return undefined;
+  const unique = [...new Set(tags.map((tag) => tag.trim()).filter(Boolean))];
+  if (unique.length > PROMPT_LIMITS.tags) throw new UsageError(`at most ${PROMPT_LIMITS.tags} tags`);
+  if (unique.some((tag) => tag.length > PROMPT_LIMITS.tag))
+    throw new UsageError(`a tag has at most ${PROMPT_LIMITS.tag} characters`);
+  return unique;
+}
+
+/** The workspace of a project the actor may see: theirs (a session or token) or, for the operator, the project's own. */
+async function workspaceOfProject(
+  prisma: PrismaClient,
+  projectId: string,
+  actor: Actor,
+): Promise<{ id: string; workspaceId: string; competitors: string[] }> {
+  if (!isIdOf('project', projectId)) throw new UsageError(`${projectId} is not a project id (prj_…)`);
+  const project = await prisma.aiProject.findFirst({
+    where: { id: projectId, archivedAt: null, ...(actor.workspaceId ? { workspaceId: actor.workspaceId } : {}) },
+    select: { id: true, workspaceId: true, competitors: true },
+  });
+  if (!project) throw new UsageError(`no AI-visibility project ${projectId}`, 'not_found');
+  return project;
+}
+
+export async function listPrompts(
+  prisma: PrismaClient,
+  input: { projectId: string; actor: Actor; includeArchived?: boolean },
+): Promise<PromptView[]> {
+  const project = await workspaceOfProject(prisma, input.projectId, input.actor);
+  const prompts = await prisma.aiPrompt.findMany({
+    where: { projectId: project.id, ...(input.includeArchived ? {} : { archivedAt: null }) },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
+  return prompts.map(view);
+}
+
+/** Tracks new prompt texts; a text the project already has is reported, not duplicated. */
+export async function addPrompts(
+  prisma: PrismaClient,
+  input: { projectId: string; prompts: PromptInput[]; actor: Actor },
+): Promise<{ added: PromptView[]; existing: PromptView[] }> {
+  if (!input.prompts.length) throw new UsageError('give at least one prompt');
+  if (input.prompts.length > PROMPT_LIMITS.perCall)
+    throw new UsageError(`at most ${PROMPT_LIMITS.perCall} prompts at once`);
+  const prompts = input.prompts.map((prompt) => {
+    const text = prompt.text.trim();
+    if (!text || text.length > PROMPT_LIMITS.text)
+      throw new UsageError(`a prompt has 1-${PROMPT_LIMITS.text} characters`);
+    return { text, topic: checkedTopic(prompt.topic) ?? null, tags: checkedTags(prompt.tags) ?? [] };
+  });
+  const project = await workspaceOfProject(prisma, input.projectId, input.actor);
+  return adminCommand(
+    prisma,
+    { workspaceId: project.workspaceId, actor: input.actor },
+    PROMPTS,
+    async ({ tx, audit }) => {
+      const existing = await tx.aiPrompt.findMany({
+        where: { projectId: project.id, text: { in: prompts.map((prompt) => prompt.text) } },
+      });
+      const known = new Set(existing.map((prompt) => prompt.text));
+      const fresh = [
+        ...new Map(prompts.filter((prompt) => !known.has(prompt.text)).map((prompt) => [prompt.text, prompt])).values(),
+      ];
+      const base = Date.now();
+      const added = [];
+      // A millisecond apart, in the order given: "oldest first" lists them as they were added.
+      for (const [index, prompt] of fresh.entries()) {
+        added.push(
+          await tx.aiPrompt.create({
+            data: {
+              id: newId('prompt'),
+              workspaceId: project.workspaceId,
+              projectId: project.id,
+              ...prompt,
+              createdAt: new Date(base + index),
+            },
+          }),
+        );
+      }
+      if (added.length) await audit('ai_prompt.added', project.id, { prompts: added.map((prompt) => prompt.id) });
+      return { added: added.map(view), existing: existing.map(view) };
+    },
+  );
+}
+
+/** The prompts, all of one project the actor may change; unknown ids are named. */
+async function promptsOf(prisma: PrismaClient, promptIds: readonly string[], actor: Actor) {
+  if (!promptIds.length) throw new UsageError('give at least one prompt id');
+  if (promptIds.length > PROMPT_LIMITS.perCall)
+    throw new UsageError(`at most ${PROMPT_LIMITS.perCall} prompts at once`);
+  const malformed = promptIds.filter((id) => !isIdOf('prompt', id));
+  if (malformed.length) throw new UsageError(`not prompt ids (pmt_…): ${malformed.slice(0, 5).join(', ')}`);
+  const prompts = await prisma.aiPrompt.findMany({
+    where: { id: { in: [...promptIds] }, ...(actor.workspaceId ? { workspaceId: actor.workspaceId } : {}) },
+  });
+  const missing = promptIds.filter((id) => !prompts.some((prompt) => prompt.id === id));
+  if (missing.length) throw new UsageError(`no prompt ${missing.slice(0, 5).join(', ')}`, 'not_found');
+  const workspaces = new Set(prompts.map((prompt) => prompt.workspaceId));
+  if (workspaces.size > 1)
+    throw new UsageError('the prompts belong to different workspaces; change them one workspace at a time');
+  return { prompts, workspaceId: prompts[0]!.workspaceId };
+}
+
+/** Archives (stops tracking) or restores prompts; their answers stay. */
+export async function setPromptsArchived(
+  prisma: PrismaClient,
+  input: { promptIds: string[]; archived: boolean; actor: Actor },
+): Promise<PromptView[]> {
+  const { prompts, workspaceId } = await promptsOf(prisma, input.promptIds, input.actor);
+  return adminCommand(prisma, { workspaceId, actor: input.actor }, PROMPTS, async ({ tx, audit }) => {
+    const ids = prompts.map((prompt) => prompt.id);
+    await tx.aiPrompt.updateMany({
+      where: { id: { in: ids }, archivedAt: input.archived ? null : { not: null } },
+      data: { archivedAt: input.archived ? new Date() : null },
+    });
+    for (const projectId of new Set(prompts.map((prompt) => prompt.projectId))) {
+      await audit(input.archived ? 'ai_prompt.archived' : 'ai_prompt.restored', projectId, {
+        prompts: prompts.filter((prompt) => prompt.projectId === projectId).map((prompt) => prompt.id),
+      });
+    }
+    return (
+      await tx.aiPrompt.findMany({ where: { id: { in: ids } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] })
+    ).map(view);
+  });
+}
+
+/** Sets the topic and/or the tags of prompts in bulk (given fields replace; null clears the topic). */
+export async function updatePrompts(
+  prisma: PrismaClient,
+  input: { promptIds: string[]; topic?: string | null | undefined; tags?: string[] | undefined; actor: Actor },
+): Promise<PromptView[]> {
+  const topic = checkedTopic(input.topic);
+  const tags = checkedTags(input.tags);
+  if (topic === undefined && tags === undefined) throw new UsageError('give a topic, tags or both');
+  const { prompts, workspaceId } = await promptsOf(prisma, input.promptIds, input.actor);
+  return adminCommand(prisma, { workspaceId, actor: input.actor }, PROMPTS, async ({ tx, audit }) => {
+    const ids = prompts.map((prompt) => prompt.id);
+    await tx.aiPrompt.updateMany({
+      where: { id: { in: ids } },
+      data: { ...(topic === undefined ? {} : { topic }), ...(tags === undefined ? {} : { tags }) },
+    });
+    for (const projectId of new Set(prompts.map((prompt) => prompt.projectId))) {
+      await audit('ai_prompt.updated', projectId, {
+        prompts: prompts.filter((prompt) => prompt.projectId === projectId).map((prompt) => prompt.id),
+        ...(topic === undefined ? {} : { topic }),
+        ...(tags === undefined ? {} : { tags }),
+      });
+    }
+    return (
+      await tx.aiPrompt.findMany({ where: { id: { in: ids } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] })
+    ).map(view);
+  });
+}
+
+function checkedDomains(domains: readonly string[], what: string): string[] {
+  if (domains.length > 50) throw new UsageError(`at most 50 ${what}`);
+  return [
+    ...new Set(
+      domains.map((input) => {
+        const domain = normaliseDomain(input);
+        if (!domain) throw new UsageError(`${JSON.stringify(input.slice(0, 100))} is not a domain (e.g. example.com)`);
+        return domain;
+      }),
+    ),
+  ];
+}
+
+/**
+ * Sets the brand's own domains and, when given, each competitor's (a tracked competitor's
+ * name and its domains; a list replaces the stored one). Domains are stored as registrable
+ * domains, the way citations are counted: "https://www.Example.co.uk/" is example.co.uk.
+ */
+export async function setProjectDomains(
+  prisma: PrismaClient,
+  input: { projectId: string; domains: string[]; competitorDomains?: CompetitorDomains[] | undefined; actor: Actor },
+) {
+  const domains = checkedDomains(input.domains, 'domains');
+  const project = await workspaceOfProject(prisma, input.projectId, input.actor);
+  const competitorDomains = input.competitorDomains?.map((competitor) => {
+    if (!project.competitors.includes(competitor.name))
+      throw new UsageError(
+        `competitor ${competitor.name} is not tracked by the project (tracked: ${project.competitors.join(', ') || 'none'})`,
+      );
+    return { name: competitor.name, domains: checkedDomains(competitor.domains, `domains of ${competitor.name}`) };
+  });
+  const taken =
+    competitorDomains?.flatMap((competitor) =>
+      competitor.domains.filter((domain) => domains.includes(domain)).map((domain) => `${domain} (${competitor.name})`),
+    ) ?? [];
+  if (taken.length) throw new UsageError(`a domain cannot be both the brand's and a competitor's: ${taken.join(', ')}`);
+  return adminCommand(
+    prisma,
+    { workspaceId: project.workspaceId, actor: input.actor },
+    PROMPTS,
+    async ({ tx, audit }) => {
+      const updated = await tx.aiProject.update({
+        where: { id: project.id },
+        data: { domains, ...(competitorDomains ? { competitorDomains } : {}) },
+        select: { id: true, domains: true, competitorDomains: true },
+      });
+      await audit('ai_project.domains_set', project.id, {
+        domains,
+        ...(competitorDomains ? { competitorDomains } : {}),
+      });
+      return {
+        projectId: updated.id,
+        domains: updated.domains,
+        competitorDomains: updated.competitorDomains as unknown as CompetitorDomains[],
+      };
+    },
+  );
+}

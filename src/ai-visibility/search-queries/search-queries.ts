@@ -1,0 +1,114 @@
+// The web searches engines ran for a project's prompts: one row per locale × query (trimmed,
+// lower-cased), with the runs that ran it, the prompts they belong to and the brand's
+// visibility in those runs, pooled per locale. The range's runs are counted per prompt, locale and
+// query set from a narrow index of the answers (string-sets.ts; 248 400 runs → 10 997 (prompt,
+// locale, set) groups over 90 days of the bench set), each distinct set is expanded once, then
+// prompts are counted per query, so no distinct count sorts the range. The same statement without a limit feeds the streaming export.
+import type { WorkspaceScope } from '../../db/workspace-scope.js';
+import { tenantStatement, type WorkspaceBinding } from '../../db/tenant-sql.js';
+import { groupByParent } from '../../db/per-parent.js';
+import { ratio } from '../metrics/pooled-rates.js';
+import { runFilterSql, runFilterValues, type RunFilter } from '../shared/run-filter.js';
+
+export interface SearchQueryFilter extends RunFilter {
+  promptId: string | null;
+}
+
+export interface SearchQuerySums {
+  locale: string;
+  query: string;
+  runs: number;
+  promptCount: number;
+  visibilityCount: number;
+}
+
+export interface SearchQueryRow extends SearchQuerySums {
+  /** visibilityCount / runs. */
+  visibility: number | null;
+}
+
+/** The range's runs counted per prompt, locale and query set, then each set's keys: `prompts` narrows the prompts. */
+const KEY_SETS = (
+  workspace: WorkspaceBinding,
+  prompts: string,
+) => `SELECT s.prompt_id, s.locale, k.members AS queries, s.runs, s.visible
+  FROM (SELECT a.prompt_id, a.locale, a.query_set, count(*) AS runs, count(*) FILTER (WHERE a.brand_mentions > 0) AS visible
+        FROM ai_answers a
+        WHERE ${workspace('a')} AND a.project_id = $2 AND a.query_set IS NOT NULL AND ${runFilterSql('a')} AND ${prompts}
+        GROUP BY a.prompt_id, a.locale, a.query_set) s
+  JOIN ai_string_sets k ON ${workspace('k')} AND k.project_id = $2 AND k.id = s.query_set`;
+
+// $2 project, $3..$6 run filter, $7 prompt or null, $8 rows per locale or null (all).
+export const SEARCH_QUERIES = tenantStatement<SearchQuerySums & { total: number }>(
+  null,
+  (workspace) => `WITH per_prompt AS (
+      SELECT s.locale, q.query, s.prompt_id, sum(s.runs) AS runs, sum(s.visible) AS visible
+      FROM (${KEY_SETS(workspace, '($7::text IS NULL OR a.prompt_id = $7)')}) s CROSS JOIN LATERAL unnest(s.queries) AS q(query)
+      GROUP BY s.locale, q.query, s.prompt_id),
+    grouped AS (
+      SELECT locale, query, sum(runs)::int AS runs, count(*)::int AS "promptCount", sum(visible)::int AS "visibilityCount"
+      FROM per_prompt GROUP BY locale, query),
+    ranked AS (
+      SELECT g.*, row_number() OVER (PARTITION BY g.locale ORDER BY g.runs DESC, g.query COLLATE "C") AS rank, count(*) OVER ()::int AS total FROM grouped g)
+    SELECT locale, query, runs, "promptCount", "visibilityCount", total FROM ranked
+    WHERE $8::int IS NULL OR rank <= $8
+    ORDER BY locale COLLATE "C", runs DESC, query COLLATE "C"`,
+);
+
+// The same per prompt, for many prompts at once (the graph's prompt → searchQueries): $7 prompt ids.
+const OF_PROMPTS = tenantStatement<SearchQuerySums & { parentId: string }>(
+  'search-queries.of-prompts',
+  (workspace) => `WITH grouped AS (
+      SELECT s.prompt_id, s.locale, q.query, sum(s.runs)::int AS runs, 1 AS "promptCount", sum(s.visible)::int AS "visibilityCount"
+      FROM (${KEY_SETS(workspace, 'a.prompt_id = ANY($7::text[])')}) s CROSS JOIN LATERAL unnest(s.queries) AS q(query)
+      GROUP BY s.prompt_id, s.locale, q.query),
+    ranked AS (SELECT g.*, row_number() OVER (PARTITION BY g.prompt_id, g.locale ORDER BY g.runs DESC, g.query COLLATE "C") AS rank FROM grouped g)
+    SELECT prompt_id AS "parentId", locale, query, runs, "promptCount", "visibilityCount" FROM ranked
+    WHERE rank <= $8
+    ORDER BY prompt_id, locale COLLATE "C", runs DESC, query COLLATE "C"`,
+);
+
+export const searchQueryValues = (projectId: string, filter: SearchQueryFilter, perLocale: number | null) => [
+  projectId,
+  ...runFilterValues(filter),
+  filter.promptId,
+  perLocale,
+];
+
+export const searchQueryRow = ({
+  locale,
+  query,
+  runs,
+  promptCount,
+  visibilityCount,
+}: SearchQuerySums): SearchQueryRow => ({
+  locale,
+  query,
+  runs,
+  promptCount,
+  visibilityCount,
+  visibility: ratio(visibilityCount, runs),
+});
+
+/** Each prompt's `perLocale` most run queries per locale, in one statement whatever their number. */
+export async function searchQueriesOfPrompts(
+  scope: WorkspaceScope,
+  projectId: string,
+  promptIds: readonly string[],
+  filter: RunFilter,
+  perLocale: number,
+): Promise<SearchQueryRow[][]> {
+  const rows = await scope.rows(OF_PROMPTS, [projectId, ...runFilterValues(filter), promptIds, perLocale]);
+  return groupByParent(promptIds, rows).map((group) => group.map(searchQueryRow));
+}
+
+/** The `perLocale` most run queries of each locale, and how many rows there are before that cap. */
+export async function querySearchQueries(
+  scope: WorkspaceScope,
+  projectId: string,
+  filter: SearchQueryFilter,
+  perLocale: number,
+): Promise<{ rows: SearchQueryRow[]; total: number }> {
+  const rows = await scope.rows(SEARCH_QUERIES, searchQueryValues(projectId, filter, perLocale));
+  return { rows: rows.map(searchQueryRow), total: rows[0]?.total ?? 0 };
+}

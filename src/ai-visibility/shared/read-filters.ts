@@ -1,0 +1,137 @@
+// The arguments of AI-visibility reads turned into filters, checked once for every door: the
+// GraphQL resolvers (v1, the web app, MCP) and the streaming export call the same functions.
+import { addDays, clampDate, daysBetweenInclusive, type DateRange } from '../../dates/civil-date.js';
+import { intBounds, invalidParameter } from '../../errors/index.js';
+import { normaliseDomain } from '../sources/domains.js';
+import { canonicalLocale, LOCALE_RULE } from './locales.js';
+import type { AnswerFilter } from '../answers/answer-repository.js';
+import type { RunFilter } from './run-filter.js';
+import type { SourceFilter, SourceGrouping } from '../sources/sources.js';
+import type { SearchQueryFilter } from '../search-queries/search-queries.js';
+
+/** The range a read takes: its length when dateFrom is left out, and the widest it accepts. */
+export interface RangeRule {
+  defaultDays: number;
+  maxDays: number;
+}
+
+/**
+ * Reads of runs (answers, sources, search queries, opportunities, citation gaps, trends): their
+ * work grows with the runs of the range, so a range is at most 400 days, a year and a month to
+ * compare it with. Two reads do more per run and take less (test/bench/README.md, "Widest
+ * ranges", measured each on a year of a million answers): the prompts list pools every prompt's
+ * runs per locale, answers by domain count the matching citations.
+ */
+export const RUN_RANGE: RangeRule = { defaultDays: 30, maxDays: 400 };
+export const PROMPTS_RANGE: RangeRule = { defaultDays: 30, maxDays: 60 };
+export const DOMAIN_RANGE: RangeRule = { defaultDays: 30, maxDays: 90 };
+/** Reads of scans (metrics, period comparisons, rule previews): one row per day, model and locale, at most three years. */
+export const SCAN_RANGE: RangeRule = { defaultDays: 30, maxDays: 3 * 366 };
+
+/**
+ * dateTo defaults to today (UTC) and dateFrom to `defaultDays` − 1 days before dateTo, so no bound
+ * means the last 30 days and dateFrom alone means dateFrom through today (what "every answer
+ * since" expects); a default never goes before 0001-01-01. A range wider than the read's
+ * `maxDays` is refused, naming dateFrom.
+ */
+export function metricsRange(
+  dateFrom: string | null | undefined,
+  dateTo: string | null | undefined,
+  now: Date,
+  rule: RangeRule = RUN_RANGE,
+): DateRange {
+  const to = dateTo ?? now.toISOString().slice(0, 10);
+  const from = dateFrom ?? clampDate(addDays(to, -(rule.defaultDays - 1)));
+  if (from > to) throw invalidParameter('dateFrom', `dateFrom (${from}) must not be after dateTo (${to}).`);
+  const days = daysBetweenInclusive({ from, to });
+  if (days > rule.maxDays) {
+    throw invalidParameter(
+      'dateFrom',
+      `dateFrom (${from}) to dateTo (${to}) spans ${days} days; this read spans at most ${rule.maxDays}: ask for a shorter range.`,
+    );
+  }
+  return { from, to };
+}
+
+/** What a range argument's description says of its rule (the OpenAPI document carries it). */
+export const rangeRuleText = (rule: RangeRule) =>
+  `dateFrom to dateTo spans at most ${rule.maxDays} days (wider: invalid_parameter).`;
+
+export interface RunFilterArgs {
+  dateFrom?: string | null | undefined;
+  dateTo?: string | null | undefined;
+  model?: string | null | undefined;
+  locale?: string | null | undefined;
+}
+
+/** A locale filter in canonical case, or null for none; a malformed tag is a 400 naming `locale`. */
+export function localeFilterOf(locale: string | null | undefined): string | null {
+  if (locale == null) return null;
+  const canonical = canonicalLocale(locale);
+  if (!canonical) throw invalidParameter('locale', `locale must be ${LOCALE_RULE}.`);
+  return canonical;
+}
+
+export function runFilterOf(args: RunFilterArgs, now: Date, rule: RangeRule = RUN_RANGE): RunFilter {
+  const locale = localeFilterOf(args.locale);
+  return { range: metricsRange(args.dateFrom, args.dateTo, now, rule), model: args.model ?? null, locale };
+}
+
+export interface AnswerArgs extends RunFilterArgs {
+  promptId?: string | null | undefined;
+  mentioned?: boolean | null | undefined;
+  domain?: string | null | undefined;
+}
+
+/** The filter of the answers endpoint and its export. */
+export function answerFilterOf(args: AnswerArgs, now: Date): AnswerFilter {
+  let domain: string | null = null;
+  if (args.domain != null) {
+    domain = normaliseDomain(args.domain);
+    if (!domain) throw invalidParameter('domain', 'domain must be a domain name such as reddit.com.');
+  }
+  return {
+    ...runFilterOf(args, now, domain ? DOMAIN_RANGE : RUN_RANGE),
+    promptId: args.promptId ?? null,
+    mentioned: args.mentioned ?? null,
+    domain,
+  };
+}
+
+// Each `limit` a read takes, declared once (graphql/bounded-int.ts). The defaults keep an answer
+// with default arguments under 100 000 characters on the demo data, the tool limit of AI
+// assistants (test/rest/default-sizes.test.ts); a caller that wants more asks for it.
+/** Answers per page: an answer carries its text, citations and pages read. */
+export const ANSWERS_LIMIT = intBounds(1, 500, 20);
+/** Rows per locale of the sources and search-queries lists. */
+export const ROWS_PER_LOCALE_LIMIT = intBounds(1, 500, 100);
+/** Sites per locale of a project's citation gaps (graph only). */
+export const CITATION_GAPS_LIMIT = intBounds(1, 500, 20);
+/** Items per list and locale of the opportunities. */
+export const OPPORTUNITIES_LIMIT = intBounds(1, 100, 20);
+/** Metrics rows (date × model × locale), most recent first; the instance's METRICS_ROW_CAP still applies. */
+export const METRICS_ROWS_LIMIT = intBounds(1, 1000, 50);
+/** Prompts, oldest first: each carries its totals per locale and model; the instance's LIST_ROW_CAP still applies. */
+export const PROMPTS_LIMIT = intBounds(1, 500, 10);
+
+export interface SourceArgs extends RunFilterArgs {
+  promptId?: string | null | undefined;
+  groupBy?: SourceGrouping | null | undefined;
+  owned?: boolean | null | undefined;
+}
+
+export const sourceFilterOf = (args: SourceArgs, now: Date): SourceFilter => ({
+  ...runFilterOf(args, now),
+  promptId: args.promptId ?? null,
+  groupBy: args.groupBy ?? 'domain',
+  owned: args.owned ?? false,
+});
+
+export interface SearchQueryArgs extends RunFilterArgs {
+  promptId?: string | null | undefined;
+}
+
+export const searchQueryFilterOf = (args: SearchQueryArgs, now: Date): SearchQueryFilter => ({
+  ...runFilterOf(args, now),
+  promptId: args.promptId ?? null,
+});

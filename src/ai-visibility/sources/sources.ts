@@ -1,0 +1,107 @@
+// Who the assistants cite: one row per locale × domain (or URL) with citation and answer
+// shares. By domain without a prompt filter, the per-scan totals kept at ingestion are summed
+// (ai_source_totals: a 90-day range reads thousands of rows, not millions of citations); by
+// prompt or by URL, the citations themselves, beside the pages read. Each locale is its own
+// population. The same statement without a limit feeds the streaming export.
+import type { WorkspaceScope } from '../../db/workspace-scope.js';
+import { tenantStatement, type TenantStatement, type WorkspaceBinding } from '../../db/tenant-sql.js';
+import { runFilterSql, runFilterValues, type RunFilter } from '../shared/run-filter.js';
+import type { SourceSums } from './source-shares.js';
+import { ownedSpellings } from './domains.js';
+
+export const SOURCE_GROUPINGS = ['domain', 'url'] as const;
+export type SourceGrouping = (typeof SOURCE_GROUPINGS)[number];
+
+export interface SourceFilter extends RunFilter {
+  promptId: string | null;
+  groupBy: SourceGrouping;
+  /** Only the project's own domains. */
+  owned: boolean;
+}
+
+type SourceSumsRow = SourceSums & { total: number };
+
+// Pages read per locale and domain (or URL): a run counts once. By prompt, from its runs' distinct
+// pages (ai_answers.pages_read), where at the domain level a run read the domain "without citing
+// it" when it cites no URL of the domain; for the whole project by URL, from the per-scan page
+// totals (by domain, the source totals carry them).
+function retrievalsSql(workspace: WorkspaceBinding, groupBy: SourceGrouping, byPrompt: boolean): string {
+  const key = groupBy === 'url' ? 'domain, url' : 'domain';
+  if (!byPrompt) {
+    return `SELECT t.locale, ${key}, sum(t.retrievals)::float8 AS retrievals, sum(t.retrieved_not_cited)::float8 AS retrieved_not_cited
+      FROM ai_page_totals t WHERE ${workspace('t')} AND t.project_id = $2 AND $7::text IS NULL AND ${runFilterSql('t')}
+      GROUP BY t.locale, ${key}`;
+  }
+  const notCited =
+    groupBy === 'url' ? 'NOT p.cited' : `NOT a.citations @> jsonb_build_array(jsonb_build_object('domain', p.domain))`;
+  return `SELECT a.locale, ${key}, count(DISTINCT a.id)::float8 AS retrievals, count(DISTINCT a.id) FILTER (WHERE ${notCited})::float8 AS retrieved_not_cited
+    FROM ai_answers a CROSS JOIN LATERAL jsonb_to_recordset(a.pages_read) AS p(url text, domain text, cited boolean)
+    WHERE ${workspace('a')} AND a.project_id = $2 AND a.prompt_id = $7 AND ${runFilterSql('a')}
+    GROUP BY a.locale, ${key}`;
+}
+
+// $2 project, $3..$6 run filter, $7 prompt or null, $8 rows per locale or null (all), $9 owned domains or null (all).
+function sourcesSql(workspace: WorkspaceBinding, groupBy: SourceGrouping, byPrompt: boolean): string {
+  const runs = byPrompt
+    ? `SELECT s.locale, count(*)::float8 AS n FROM ai_answers s WHERE ${workspace('s')} AND s.project_id = $2 AND s.prompt_id = $7 AND ${runFilterSql('s')} GROUP BY s.locale`
+    : `SELECT s.locale, sum(s.answer_count)::float8 AS n FROM scans s WHERE ${workspace('s')} AND s.project_id = $2 AND $7::text IS NULL AND ${runFilterSql('s')} GROUP BY s.locale`;
+  const key = groupBy === 'url' ? 'domain, url' : 'domain';
+  const keyColumns = key.split(', ');
+  // Ties in code-point order whatever the database's collation (a managed PostgreSQL's en-US puts "a" before "B").
+  const inCodePointOrder = (alias: string) => keyColumns.map((column) => `${alias}.${column} COLLATE "C"`).join(', ');
+  const grouped =
+    groupBy === 'domain' && !byPrompt
+      ? `SELECT t.locale, t.domain, sum(t.citations)::float8 AS citations, sum(t.answers_citing)::float8 AS answers_citing,
+           sum(t.retrievals)::float8 AS retrievals, sum(t.retrieved_not_cited)::float8 AS retrieved_not_cited
+         FROM ai_source_totals t WHERE ${workspace('t')} AND t.project_id = $2 AND ${runFilterSql('t')} GROUP BY t.locale, t.domain`
+      : `SELECT locale, ${keyColumns.map((column) => `coalesce(c.${column}, r.${column}) AS ${column}`).join(', ')},
+           coalesce(c.citations, 0) AS citations, coalesce(c.answers_citing, 0) AS answers_citing, coalesce(r.retrievals, 0) AS retrievals, coalesce(r.retrieved_not_cited, 0) AS retrieved_not_cited
+         FROM (SELECT c.locale, ${key}, count(*)::float8 AS citations, count(DISTINCT c.answer_id)::float8 AS answers_citing
+               FROM ai_citations c WHERE ${workspace('c')} AND c.project_id = $2 AND ${byPrompt ? 'c.prompt_id = $7' : '$7::text IS NULL'} AND ${runFilterSql('c')}
+               GROUP BY c.locale, ${key}) c
+         FULL JOIN (${retrievalsSql(workspace, groupBy, byPrompt)}) r USING (locale, ${key})`;
+  return `WITH runs AS (${runs}), grouped AS (${grouped}),
+    -- A share is of all the locale's citations, also where owned=true keeps only the project's own rows.
+    shared AS (SELECT g.*, sum(g.citations) OVER (PARTITION BY g.locale) AS locale_citations FROM grouped g),
+    ranked AS (
+      SELECT g.*, row_number() OVER (PARTITION BY g.locale ORDER BY g.citations DESC, ${inCodePointOrder('g')}) AS rank, count(*) OVER ()::int AS total
+      FROM shared g WHERE $9::text[] IS NULL OR g.domain = ANY($9::text[]))
+    SELECT r.locale, r.domain${groupBy === 'url' ? ', r.url' : ''}, r.citations, r.answers_citing AS "answersCiting",
+      r.retrievals, r.retrieved_not_cited AS "retrievedNotCited",
+      r.locale_citations AS "localeCitations", coalesce(runs.n, 0) AS "localeRuns", r.total
+    FROM ranked r LEFT JOIN runs ON runs.locale = r.locale
+    WHERE $8::int IS NULL OR r.rank <= $8
+    ORDER BY r.locale COLLATE "C", r.citations DESC, ${inCodePointOrder('r')}`;
+}
+
+// Unnamed: each is planned for its values (a prompt's citations or a project's totals).
+const STATEMENTS: Record<`${SourceGrouping}|${boolean}`, TenantStatement<SourceSumsRow>> = {
+  'domain|false': tenantStatement(null, (workspace) => sourcesSql(workspace, 'domain', false)),
+  'domain|true': tenantStatement(null, (workspace) => sourcesSql(workspace, 'domain', true)),
+  'url|false': tenantStatement(null, (workspace) => sourcesSql(workspace, 'url', false)),
+  'url|true': tenantStatement(null, (workspace) => sourcesSql(workspace, 'url', true)),
+};
+
+export const sourcesStatement = (filter: SourceFilter) => STATEMENTS[`${filter.groupBy}|${filter.promptId !== null}`];
+export const sourcesValues = (
+  project: { id: string; domains: string[] },
+  filter: SourceFilter,
+  perLocale: number | null,
+) => [
+  project.id,
+  ...runFilterValues(filter),
+  filter.promptId,
+  perLocale,
+  filter.owned ? ownedSpellings(project.domains) : null,
+];
+
+/** The `perLocale` most cited sources of each locale, and how many rows there are before that cap. */
+export async function querySources(
+  scope: WorkspaceScope,
+  project: { id: string; domains: string[] },
+  filter: SourceFilter,
+  perLocale: number,
+): Promise<{ rows: SourceSums[]; total: number }> {
+  const rows = await scope.rows(sourcesStatement(filter), sourcesValues(project, filter, perLocale));
+  return { rows: rows.map(({ total: _total, ...sums }) => sums), total: rows[0]?.total ?? 0 };
+}

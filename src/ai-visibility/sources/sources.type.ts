@@ -1,0 +1,171 @@
+import type { ArgBuilder } from '@pothos/core';
+import { builder } from '../../graphql/builder.js';
+import { ListMeta, type ListMetaShape } from '../../graphql/envelope.js';
+import { GRAPH_ONLY } from '../../graphql/graph-only.js';
+import { COUNTED_BY_PARENT } from '../../graphql/cost.js';
+import { boundedIntArg, boundedListCost } from '../../graphql/bounded-int.js';
+import { withinBounds } from '../../errors/index.js';
+import { DateRangeType } from '../../reports/report-data.type.js';
+import type { DateRange } from '../../dates/civil-date.js';
+import { ownershipOf } from './domains.js';
+import { runFilterArgs } from '../metrics/metrics.type.js';
+import {
+  CITATION_GAPS_LIMIT,
+  ROWS_PER_LOCALE_LIMIT,
+  runFilterOf,
+  sourceFilterOf,
+  type SourceArgs,
+} from '../shared/read-filters.js';
+import { queryCitationGaps, type CitationGapRow } from '../opportunities/citation-gaps.js';
+import { ProjectType } from '../projects/project.type.js';
+import { projectRead } from '../projects/project-read.type.js';
+import { sourceRow, type SourceRow } from './source-shares.js';
+import { querySources, SOURCE_GROUPINGS } from './sources.js';
+import { localesOf } from '../shared/read-rows.js';
+
+export const SourceGroupingEnum = builder.enumType('AiVisibilitySourceGrouping', { values: SOURCE_GROUPINGS });
+
+const SourceRowType = builder.objectRef<SourceRow>('AiVisibilitySource').implement({
+  description:
+    'A cited or read domain (or URL) in one locale over the range, pooled: sums first, one division, per locale.',
+  fields: (t) => ({
+    locale: t.exposeString('locale'),
+    domain: t.exposeString('domain'),
+    url: t.exposeString('url', { nullable: true, description: 'Set when grouped by URL.' }),
+    citations: t.exposeInt('citations', { description: 'Citation entries pointing here.' }),
+    answersCiting: t.exposeInt('answersCiting', { description: 'Distinct answers citing it.' }),
+    citationShare: t.exposeFloat('citationShare', {
+      nullable: true,
+      description: 'citations / all citations of the locale in the range.',
+    }),
+    answerShare: t.exposeFloat('answerShare', {
+      nullable: true,
+      description: 'answersCiting / runs of the locale in the range.',
+    }),
+    retrievals: t.exposeInt('retrievals', {
+      description: 'Runs that read it (a page of the domain, or this URL) before answering.',
+    }),
+    retrievedNotCited: t.exposeInt('retrievedNotCited', {
+      description: 'Of those runs, the ones that did not cite it.',
+    }),
+    owned: t.exposeBoolean('owned', { description: "The domain is one of the project's own domains." }),
+    competitor: t.exposeString('competitor', {
+      nullable: true,
+      description: 'The competitor whose domains hold it, or null.',
+    }),
+  }),
+});
+
+interface SourcesShape {
+  projectId: string;
+  range: DateRange;
+  rows: SourceRow[];
+}
+
+const SourcesType = builder.objectRef<SourcesShape>('AiVisibilitySources').implement({
+  fields: (t) => ({
+    projectId: t.exposeString('projectId'),
+    range: t.expose('range', { type: DateRangeType }),
+    rows: t.expose('rows', {
+      type: [SourceRowType],
+      description: 'By locale, then citations descending, then domain; at most `limit` per locale.',
+      complexity: COUNTED_BY_PARENT,
+    }),
+  }),
+});
+
+const SourcesEnvelope = builder
+  .objectRef<{ data: SourcesShape; meta: ListMetaShape }>('AiVisibilitySourcesResult')
+  .implement({
+    fields: (t) => ({
+      data: t.expose('data', { type: SourcesType }),
+      meta: t.expose('meta', {
+        type: ListMeta,
+        description: 'total: rows of every locale before the per-locale limit.',
+      }),
+    }),
+  });
+
+const sourceArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => ({
+  promptId: arg({ type: 'PromptId', required: false, description: 'Only citations in runs of this prompt.' }),
+  groupBy: arg({
+    type: SourceGroupingEnum,
+    required: false,
+    defaultValue: 'domain',
+    description: 'One row per domain (default) or per URL.',
+  }),
+  owned: arg.boolean({
+    required: false,
+    defaultValue: false,
+    description: "true: only the project's own domains; false (default): every source.",
+  }),
+  limit: boundedIntArg(arg, ROWS_PER_LOCALE_LIMIT, 'Rows per locale'),
+  ...runFilterArgs(arg),
+});
+
+/** `limit` rows per locale: the answer counted that many times, its `rows` once more. */
+const sourcesCost = (args: { limit?: number | null; locale?: string | null }) =>
+  boundedListCost(args.limit, ROWS_PER_LOCALE_LIMIT, localesOf(args));
+
+projectRead({
+  root: 'aiVisibilitySources',
+  field: 'sources',
+  description: 'Who the assistants cite: per locale, each domain (or URL) with its citation and answer shares.',
+  what: 'cited sources',
+  type: SourcesEnvelope,
+  args: sourceArgs,
+  complexity: sourcesCost,
+  read: (args: SourceArgs & { limit?: number | null }, ctx) => {
+    const filter = sourceFilterOf(args, ctx.now);
+    const limit = withinBounds(args.limit, ROWS_PER_LOCALE_LIMIT);
+    return async (project) => {
+      const { rows, total } = await querySources(ctx.workspace, project, filter, limit);
+      const ownership = ownershipOf(project);
+      return {
+        data: { projectId: project.id, range: filter.range, rows: rows.map((sums) => sourceRow(sums, ownership)) },
+        meta: { total, truncated: total > rows.length },
+      };
+    };
+  },
+});
+
+const CitationGapType = builder
+  .objectRef<CitationGapRow & { owned: boolean; competitor: string | null }>('AiVisibilityCitationGap')
+  .implement({
+    description: 'A site cited in answers that name a competitor but not the brand, in one locale over the range.',
+    fields: (t) => ({
+      locale: t.exposeString('locale'),
+      domain: t.exposeString('domain'),
+      answers: t.exposeInt('answers', { description: 'Answers naming a competitor but not the brand that cite it.' }),
+      citations: t.exposeInt('citations'),
+      competitorsNamed: t.exposeStringList('competitorsNamed', { description: 'The competitors those answers name.' }),
+      owned: t.exposeBoolean('owned', {
+        description: "One of the project's own domains (cited, yet the brand goes unnamed).",
+      }),
+      competitor: t.exposeString('competitor', {
+        nullable: true,
+        description: 'The competitor whose domains hold it, or null.',
+      }),
+    }),
+  });
+
+builder.objectField(ProjectType, 'citationGaps', (t) =>
+  t.field({
+    type: [CitationGapType],
+    description: 'Per locale, the sites most cited in answers that name a competitor but not the brand.',
+    authScopes: { scope: 'ai_visibility:read' },
+    extensions: GRAPH_ONLY,
+    args: { limit: boundedIntArg(t.arg, CITATION_GAPS_LIMIT, 'Rows per locale'), ...runFilterArgs(t.arg) },
+    complexity: (args) => boundedListCost(args.limit, CITATION_GAPS_LIMIT, localesOf(args)),
+    resolve: async (project, args, ctx) => {
+      const ownership = ownershipOf(project);
+      const limit = withinBounds(args.limit, CITATION_GAPS_LIMIT);
+      const rows = await queryCitationGaps(ctx.workspace, project.id, runFilterOf(args, ctx.now), limit);
+      return rows.map((row) => ({
+        ...row,
+        owned: ownership.owned.has(row.domain),
+        competitor: ownership.competitorOf.get(row.domain) ?? null,
+      }));
+    },
+  }),
+);
