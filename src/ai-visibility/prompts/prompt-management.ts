@@ -1,14 +1,11 @@
-// Managing a project's prompts and domains: the domain code behind the CLI, the settings JSON
-// and the MCP write tools. Owners and admins only (these shape what every report of the
-// project counts); every change runs on the admin command path and is audited.
+// Managing a project's prompts: the domain code behind the CLI, the settings JSON and the MCP write
+// tools. Every change runs on the admin command path and is audited (projects/actor-project.ts says who may).
 import type { PrismaClient } from '../../db/generated/prisma/client.js';
 import { isIdOf, newId } from '../../db/ids.js';
 import { UsageError } from '../../errors/index.js';
-import { adminCommand, type Actor, type AdminCommandPolicy } from '../../workspaces/index.js';
-import { normaliseDomain, type CompetitorDomains } from '../sources/domains.js';
+import { adminCommand, type Actor } from '../../workspaces/index.js';
+import { PROMPTS_AND_DOMAINS, workspaceOfProject } from '../projects/actor-project.js';
 import type { PromptRow } from './prompt-repository.js';
-
-const PROMPTS: AdminCommandPolicy = { what: 'manage prompts and domains' };
 
 export const PROMPT_LIMITS = { text: 500, topic: 100, tag: 50, tags: 20, perCall: 500 } as const;
 
@@ -48,21 +45,6 @@ function checkedTags(tags: string[] | undefined): string[] | undefined {
   return unique;
 }
 
-/** The workspace of a project the actor may see: theirs (a session or token) or, for the operator, the project's own. */
-async function workspaceOfProject(
-  prisma: PrismaClient,
-  projectId: string,
-  actor: Actor,
-): Promise<{ id: string; workspaceId: string; competitors: string[] }> {
-  if (!isIdOf('project', projectId)) throw new UsageError(`${projectId} is not a project id (prj_…)`);
-  const project = await prisma.aiProject.findFirst({
-    where: { id: projectId, archivedAt: null, ...(actor.workspaceId ? { workspaceId: actor.workspaceId } : {}) },
-    select: { id: true, workspaceId: true, competitors: true },
-  });
-  if (!project) throw new UsageError(`no AI-visibility project ${projectId}`, 'not_found');
-  return project;
-}
-
 export async function listPrompts(
   prisma: PrismaClient,
   input: { projectId: string; actor: Actor; includeArchived?: boolean },
@@ -93,7 +75,7 @@ export async function addPrompts(
   return adminCommand(
     prisma,
     { workspaceId: project.workspaceId, actor: input.actor },
-    PROMPTS,
+    PROMPTS_AND_DOMAINS,
     async ({ tx, audit }) => {
       const existing = await tx.aiPrompt.findMany({
         where: { projectId: project.id, text: { in: prompts.map((prompt) => prompt.text) } },
@@ -148,7 +130,7 @@ export async function setPromptsArchived(
   input: { promptIds: string[]; archived: boolean; actor: Actor },
 ): Promise<PromptView[]> {
   const { prompts, workspaceId } = await promptsOf(prisma, input.promptIds, input.actor);
-  return adminCommand(prisma, { workspaceId, actor: input.actor }, PROMPTS, async ({ tx, audit }) => {
+  return adminCommand(prisma, { workspaceId, actor: input.actor }, PROMPTS_AND_DOMAINS, async ({ tx, audit }) => {
     const ids = prompts.map((prompt) => prompt.id);
     await tx.aiPrompt.updateMany({
       where: { id: { in: ids }, archivedAt: input.archived ? null : { not: null } },
@@ -174,7 +156,7 @@ export async function updatePrompts(
   const tags = checkedTags(input.tags);
   if (topic === undefined && tags === undefined) throw new UsageError('give a topic, tags or both');
   const { prompts, workspaceId } = await promptsOf(prisma, input.promptIds, input.actor);
-  return adminCommand(prisma, { workspaceId, actor: input.actor }, PROMPTS, async ({ tx, audit }) => {
+  return adminCommand(prisma, { workspaceId, actor: input.actor }, PROMPTS_AND_DOMAINS, async ({ tx, audit }) => {
     const ids = prompts.map((prompt) => prompt.id);
     await tx.aiPrompt.updateMany({
       where: { id: { in: ids } },
@@ -191,63 +173,4 @@ export async function updatePrompts(
       await tx.aiPrompt.findMany({ where: { id: { in: ids } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] })
     ).map(view);
   });
-}
-
-function checkedDomains(domains: readonly string[], what: string): string[] {
-  if (domains.length > 50) throw new UsageError(`at most 50 ${what}`);
-  return [
-    ...new Set(
-      domains.map((input) => {
-        const domain = normaliseDomain(input);
-        if (!domain) throw new UsageError(`${JSON.stringify(input.slice(0, 100))} is not a domain (e.g. example.com)`);
-        return domain;
-      }),
-    ),
-  ];
-}
-
-/**
- * Sets the brand's own domains and, when given, each competitor's (a tracked competitor's
- * name and its domains; a list replaces the stored one). Domains are stored as registrable
- * domains, the way citations are counted: "https://www.Example.co.uk/" is example.co.uk.
- */
-export async function setProjectDomains(
-  prisma: PrismaClient,
-  input: { projectId: string; domains: string[]; competitorDomains?: CompetitorDomains[] | undefined; actor: Actor },
-) {
-  const domains = checkedDomains(input.domains, 'domains');
-  const project = await workspaceOfProject(prisma, input.projectId, input.actor);
-  const competitorDomains = input.competitorDomains?.map((competitor) => {
-    if (!project.competitors.includes(competitor.name))
-      throw new UsageError(
-        `competitor ${competitor.name} is not tracked by the project (tracked: ${project.competitors.join(', ') || 'none'})`,
-      );
-    return { name: competitor.name, domains: checkedDomains(competitor.domains, `domains of ${competitor.name}`) };
-  });
-  const taken =
-    competitorDomains?.flatMap((competitor) =>
-      competitor.domains.filter((domain) => domains.includes(domain)).map((domain) => `${domain} (${competitor.name})`),
-    ) ?? [];
-  if (taken.length) throw new UsageError(`a domain cannot be both the brand's and a competitor's: ${taken.join(', ')}`);
-  return adminCommand(
-    prisma,
-    { workspaceId: project.workspaceId, actor: input.actor },
-    PROMPTS,
-    async ({ tx, audit }) => {
-      const updated = await tx.aiProject.update({
-        where: { id: project.id },
-        data: { domains, ...(competitorDomains ? { competitorDomains } : {}) },
-        select: { id: true, domains: true, competitorDomains: true },
-      });
-      await audit('ai_project.domains_set', project.id, {
-        domains,
-        ...(competitorDomains ? { competitorDomains } : {}),
-      });
-      return {
-        projectId: updated.id,
-        domains: updated.domains,
-        competitorDomains: updated.competitorDomains as unknown as CompetitorDomains[],
-      };
-    },
-  );
 }
