@@ -8,36 +8,32 @@ import type { TenantStatement } from '../db/tenant-sql.js';
 import { ANSWER_JSON_TEXT_KEYS, answerRepository } from './answers/answer-repository.js';
 import { ownershipOf } from './sources/domains.js';
 import { metricsRowOf, METRICS_ROWS } from './metrics/metrics.js';
+import { RATE_FIELDS } from './metrics/period-comparison.js';
 import { COUNTER_FIELDS } from './metrics/pooled-rates.js';
-import {
-  answerFilterOf,
-  runFilterOf,
-  SCAN_RANGE,
-  searchQueryFilterOf,
-  sourceFilterOf,
-  type AnswerArgs,
-  type SourceArgs,
-} from './shared/read-filters.js';
+import { answerFilterOf, type AnswerArgs } from './answers/answer-filter.js';
+import { runFilterOf, SCAN_RANGE } from './shared/read-filters.js';
 import {
   OPPORTUNITY_KINDS,
   opportunityKindsOf,
   queryOpportunities,
   type OpportunityKindChoice,
 } from './opportunities/opportunities.js';
-import { sourceRow, type SourceSums } from './sources/source-shares.js';
-import { sourcesStatement, sourcesValues } from './sources/sources.js';
+import { sourceRow } from './sources/source-shares.js';
+import { sourceFilterOf, sourcesStatement, sourcesValues, type SourceArgs } from './sources/sources.js';
 import {
   SEARCH_QUERIES,
+  searchQueryFilterOf,
   searchQueryRow,
   searchQueryValues,
-  type SearchQuerySums,
 } from './search-queries/search-queries.js';
 import type { ProjectRow } from './projects/project-repository.js';
 
+/** A row as the export writes it: its values by column name. */
+export type ExportRecord = Record<string, unknown>;
+
 /** Where an export's rows come from: a statement read through a cursor, or rows computed in memory. */
 export type RowSource =
-  | { statement: TenantStatement<Record<string, any>>; values: unknown[] }
-  | { computed(): Promise<Record<string, any>[]> };
+  { statement: TenantStatement<ExportRecord>; values: unknown[] } | { computed(): Promise<ExportRecord[]> };
 
 export type RowExport = RowSource & {
   /** CSV columns, in order; nested values are written as JSON. */
@@ -47,7 +43,7 @@ export type RowExport = RowSource & {
    * written as they are: the same JSON values as the JSON answer's, spaced `", "` and `": "`.
    */
   jsonText?: readonly string[];
-  record(row: Record<string, any>): Record<string, unknown>;
+  record(row: ExportRecord): ExportRecord;
   /** A name for the file (Content-Disposition). */
   filename: string;
 };
@@ -77,24 +73,34 @@ const OPPORTUNITY_COLUMNS = [
 
 type ExportBuilder = (scope: WorkspaceScope, project: ProjectRow, args: ExportArgs, now: Date) => RowExport;
 
-const RATE_FIELDS = ['visibility', 'shareOfVoice', 'averagePosition', 'sentiment'] as const;
+/**
+ * An export read through a statement, declared with the statement's own row type: `record` is
+ * checked against the rows the statement returns. The cursor hands them over untyped.
+ */
+const fromStatement = <Row>(
+  rows: Omit<RowExport, 'statement' | 'values' | 'computed' | 'record'> & {
+    statement: TenantStatement<Row>;
+    values: unknown[];
+    record(row: Row): object;
+  },
+): RowExport => rows as unknown as RowExport;
 
 /** By the GraphQL query field of the v1 route that offers the export. */
 export const ROW_EXPORTS: Readonly<Record<string, ExportBuilder>> = {
   aiVisibilityMetrics: (_scope, project, args, now) => {
     const filter = runFilterOf(args, now, SCAN_RANGE);
-    return {
+    return fromStatement({
       statement: METRICS_ROWS,
       values: [[project.id], filter.range.from, filter.range.to, filter.model, filter.locale, null],
       columns: ['date', 'model', 'locale', ...COUNTER_FIELDS, ...RATE_FIELDS, 'competitors'],
-      record: (row) => metricsRowOf(row) as unknown as Record<string, unknown>,
+      record: metricsRowOf,
       filename: `metrics-${project.id}`,
-    };
+    });
   },
   aiVisibilityAnswers: (scope, project, args, now) => {
     const answers = answerRepository(scope);
-    return {
-      statement: answers.exportStatement as TenantStatement<Record<string, any>>,
+    return fromStatement({
+      statement: answers.exportStatement,
       values: answers.pageValues(project.id, answerFilterOf(args, now)),
       columns: [
         'id',
@@ -114,13 +120,13 @@ export const ROW_EXPORTS: Readonly<Record<string, ExportBuilder>> = {
       jsonText: ANSWER_JSON_TEXT_KEYS,
       record: (row) => row,
       filename: `answers-${project.id}`,
-    };
+    });
   },
   aiVisibilitySources: (_scope, project, args, now) => {
     const filter = sourceFilterOf(args, now);
     const ownership = ownershipOf(project);
-    return {
-      statement: sourcesStatement(filter) as TenantStatement<Record<string, any>>,
+    return fromStatement({
+      statement: sourcesStatement(filter),
       values: sourcesValues(project, filter, null),
       columns: [
         'locale',
@@ -135,12 +141,12 @@ export const ROW_EXPORTS: Readonly<Record<string, ExportBuilder>> = {
         'owned',
         'competitor',
       ],
-      record: ({ total: _total, ...sums }) => {
-        const row = sourceRow(sums as SourceSums, ownership);
+      record: (sums) => {
+        const row = sourceRow(sums, ownership);
         return { ...row, url: row.url ?? null };
       },
       filename: `sources-${project.id}`,
-    };
+    });
   },
   aiVisibilityOpportunities: (scope, project, args, now) => ({
     computed: async () => {
@@ -157,11 +163,12 @@ export const ROW_EXPORTS: Readonly<Record<string, ExportBuilder>> = {
     record: (row) => row,
     filename: `opportunities-${project.id}`,
   }),
-  aiVisibilitySearchQueries: (_scope, project, args, now) => ({
-    statement: SEARCH_QUERIES as TenantStatement<Record<string, any>>,
-    values: searchQueryValues(project.id, searchQueryFilterOf(args, now), null),
-    columns: ['locale', 'query', 'runs', 'promptCount', 'visibilityCount', 'visibility'],
-    record: (row) => searchQueryRow(row as SearchQuerySums) as unknown as Record<string, unknown>,
-    filename: `search-queries-${project.id}`,
-  }),
+  aiVisibilitySearchQueries: (_scope, project, args, now) =>
+    fromStatement({
+      statement: SEARCH_QUERIES,
+      values: searchQueryValues(project.id, searchQueryFilterOf(args, now), null),
+      columns: ['locale', 'query', 'runs', 'promptCount', 'visibilityCount', 'visibility'],
+      record: searchQueryRow,
+      filename: `search-queries-${project.id}`,
+    }),
 };

@@ -9,6 +9,7 @@ import { groupByParent, inAskedOrder, perParentSql } from '../../db/per-parent.j
 import { runFilterSql, runFilterValues, type RunFilter } from '../shared/run-filter.js';
 import type { Sentiment } from './runs.js';
 import type { RetrievedPage } from './retrieval.js';
+import type { AnswerFilter } from './answer-filter.js';
 
 export interface AnswerRow {
   id: string;
@@ -28,12 +29,6 @@ export interface AnswerRow {
   /** The web searches the engine ran, in its order. */
   searchQueries: string[];
   retrieved: RetrievedPage[];
-}
-
-export interface AnswerFilter extends RunFilter {
-  promptId: string | null;
-  mentioned: boolean | null;
-  domain: string | null;
 }
 
 export interface AnswerCursor {

@@ -47,37 +47,49 @@ const counterSums = COUNTER_FIELDS.map((field) => `sum(${COUNTER_COLUMNS[field]}
 // $1 workspace, $2 project ids, $3/$4 range, $5 model or null, $6 locale or null (and $7 the rows
 // per project, null for all).
 const scanFilterSql = (workspace: WorkspaceBinding) =>
-  `${workspace()} AND date BETWEEN $3::date AND $4::date AND ($5::text IS NULL OR model = $5) AND ${localeMatchesSql('locale', '$6')}`;
+  `${workspace()} AND date BETWEEN $3::date AND $4::date AND ($5::text IS NULL OR model = $5) ` +
+  `AND ${localeMatchesSql('locale', '$6')}`;
 
-export const METRICS_ROWS = tenantStatement<
-  Record<string, any> & { parentId: string; competitors: CompetitorCounters[] }
->('ai-metrics-rows', (workspace) =>
+/** A scan as the metrics rows read it: its counters under their contract names, its competitors' counters. */
+export type StoredMetricsRow = ScanCounters & {
+  date: string;
+  model: AiModel;
+  locale: string;
+  competitors: CompetitorCounters[];
+};
+/** Counters summed per (locale, model), and how many scans they sum. */
+export type ModelCountersRow = ScanCounters & { locale: string; model: AiModel; row_count: number };
+/** A competitor's counters summed per locale, with the runs and mentions of the scans that report it. */
+export type CompetitorTotalsRow = CompetitorCounters & { locale: string; totalRuns: number; totalMentionCount: number };
+
+export const METRICS_ROWS = tenantStatement<StoredMetricsRow & { parentId: string }>('ai-metrics-rows', (workspace) =>
   perParentSql(`
      SELECT date, model, locale, ${COUNTER_SELECT}, competitors FROM scans
      WHERE project_id = p.id AND ${scanFilterSql(workspace)} ORDER BY date DESC, locale, model LIMIT $7`),
 );
-// Unnamed, so it is planned for the ids at hand: a prepared statement's generic plan for
-// `project_id = ANY($2)` misjudged the rows and cost 25 % of the endpoint's latency. Grouped by
-// (locale, model) only: the locale totals are those rows added up (localeTotalsOf), where
-// GROUPING SETS with the locale level cost PostgreSQL ~30 % more for 23 000 scans.
-const TOTALS = tenantStatement<Record<string, any> & { parentId: string }>(
+// Unnamed, so it is planned for the ids at hand (a generic plan misjudges `project_id = ANY($2)`).
+// Grouped by (locale, model) only: the locale totals are those rows added up (localeTotalsOf), which
+// PostgreSQL does faster than GROUPING SETS with a locale level (docs/decisions/ai-visibility-metrics-reads.md).
+const TOTALS = tenantStatement<ModelCountersRow & { parentId: string }>(
   null,
   (workspace) => `SELECT project_id AS "parentId", locale, model, count(*)::int AS row_count, ${counterSums}
     FROM scans WHERE project_id = ANY($2::text[]) AND ${scanFilterSql(workspace)}
     GROUP BY project_id, locale, model ORDER BY project_id, locale, model`,
 );
 // Σ of each competitor's counters and Σ of the runs and mentions of the same scans, per locale.
-const COMPETITOR_TOTALS = tenantStatement<Record<string, any> & { parentId: string }>(
+const competitorSums = COMPETITOR_COUNTER_FIELDS.map((field) => `sum(c."${field}")::float8 AS "${field}"`).join(', ');
+const competitorColumns = COMPETITOR_COUNTER_FIELDS.map((field) => `"${field}" bigint`).join(', ');
+const COMPETITOR_TOTALS = tenantStatement<CompetitorTotalsRow & { parentId: string }>(
   null,
   (workspace) => `SELECT s.project_id AS "parentId", s.locale, c.name,
-     ${COMPETITOR_COUNTER_FIELDS.map((field) => `sum(c."${field}")::float8 AS "${field}"`).join(', ')},
+     ${competitorSums},
      sum(s.total_runs)::float8 AS "totalRuns", sum(s.total_mention_count)::float8 AS "totalMentionCount"
-   FROM scans s CROSS JOIN LATERAL jsonb_to_recordset(s.competitors) AS c(name text, ${COMPETITOR_COUNTER_FIELDS.map((field) => `"${field}" bigint`).join(', ')})
+   FROM scans s CROSS JOIN LATERAL jsonb_to_recordset(s.competitors) AS c(name text, ${competitorColumns})
    WHERE s.project_id = ANY($2::text[]) AND s.competitors <> '[]'::jsonb AND ${scanFilterSql(workspace)}
    GROUP BY s.project_id, s.locale, c.name ORDER BY s.project_id, s.locale, c.name`,
 );
 
-const competitorCountersOf = (row: Record<string, unknown>): CompetitorCounters => ({
+const competitorCountersOf = (row: CompetitorCounters): CompetitorCounters => ({
   name: String(row.name),
   ...(Object.fromEntries(COMPETITOR_COUNTER_FIELDS.map((field) => [field, Number(row[field])])) as Omit<
     CompetitorCounters,
@@ -85,10 +97,10 @@ const competitorCountersOf = (row: Record<string, unknown>): CompetitorCounters 
   >),
 });
 
-// Runs for every one of up to 1 000 rows of a response, so one literal: a loop over COUNTER_FIELDS
-// loaded and stored each field through a megamorphic keyed access (metricsRowOf below has the
-// measurement); the types make a missing or extra counter a compile error.
-function countersOf(row: Record<string, unknown>): ScanCounters {
+// Runs for every one of up to 1 000 rows of a response, so one literal rather than a loop over
+// COUNTER_FIELDS (a keyed access per field; docs/decisions/ai-visibility-metrics-reads.md); the
+// types make a missing or extra counter a compile error.
+function countersOf(row: ScanCounters): ScanCounters {
   return {
     totalRuns: Number(row.totalRuns),
     visibilityCount: Number(row.visibilityCount),
@@ -131,10 +143,10 @@ export async function queryProjectMetrics(
 
 /**
  * A stored metrics row (a scan) with its rates and its competitors' rates against it. Written out
- * field by field: spreading the counters and the rates into the row cost 7× as much for the 1 000
- * rows of a response (270 vs 39 µs, with the garbage it left; test/bench/README.md, "2026-11-25, third session").
+ * field by field, not spread: it runs for each of up to 1 000 rows of a response
+ * (docs/decisions/ai-visibility-metrics-reads.md).
  */
-export function metricsRowOf(row: Record<string, any>): MetricsRow {
+export function metricsRowOf(row: StoredMetricsRow): MetricsRow {
   const counters = countersOf(row);
   const rates = ratesOf(counters);
   return {
@@ -154,7 +166,7 @@ export function metricsRowOf(row: Record<string, any>): MetricsRow {
     shareOfVoice: rates.shareOfVoice,
     averagePosition: rates.averagePosition,
     sentiment: rates.sentiment,
-    competitors: (row.competitors as CompetitorCounters[]).map((competitor) =>
+    competitors: row.competitors.map((competitor) =>
       competitorMetrics(competitor, counters.totalRuns, counters.totalMentionCount),
     ),
   };
@@ -166,10 +178,10 @@ export function metricsRowOf(row: Record<string, any>): MetricsRow {
  * from those sums; `total` counts the rows the grouped rows stand for.
  */
 export function localeTotalsOf(
-  modelRows: readonly Record<string, any>[],
-  competitorRows: readonly Record<string, any>[],
+  modelRows: readonly ModelCountersRow[],
+  competitorRows: readonly CompetitorTotalsRow[],
 ): { totals: LocaleTotals[]; total: number } {
-  const rowsByLocale = new Map<string, Record<string, any>[]>();
+  const rowsByLocale = new Map<string, ModelCountersRow[]>();
   let total = 0;
   for (const row of modelRows) {
     const rows = rowsByLocale.get(row.locale);

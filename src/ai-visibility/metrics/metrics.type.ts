@@ -1,3 +1,5 @@
+// A project's metrics on the graph: rows per (date, model, locale) and pooled totals per locale, with
+// the counter and rate fields every counted type shares.
 import type { ArgBuilder } from '@pothos/core';
 import { builder } from '../../graphql/builder.js';
 import { AiModelEnum } from '../../graphql/enums.js';
@@ -7,28 +9,14 @@ import type { DateRange } from '../../dates/civil-date.js';
 import { withinBounds } from '../../errors/index.js';
 import { boundedIntArg } from '../../graphql/bounded-int.js';
 import type { GraphQLContext } from '../../graphql/context.js';
-import { GRAPH_ONLY } from '../../graphql/graph-only.js';
-import { periodComparisonArgs } from '../../graphql/period-args.js';
-import { ProjectType } from '../projects/project.type.js';
-import { projectRead } from '../projects/project-read.type.js';
-import { type LocaleTotals, type MetricsRow, type ModelTotals } from './metrics.js';
-import type { CompetitorMetrics, ScanCounters, ScanRates } from './pooled-rates.js';
-import {
-  METRICS_ROWS_LIMIT,
-  metricsRange,
-  rangeRuleText,
-  RUN_RANGE,
-  runFilterOf,
-  SCAN_RANGE,
-  type RangeRule,
-  type RunFilterArgs,
-} from '../shared/read-filters.js';
-import type { RunFilter } from '../shared/run-filter.js';
-import { LOCALE_PATTERN, MAX_LOCALE_LENGTH } from '../shared/locales.js';
-import { compareLocales, RATE_FIELDS, type LocaleComparison, type PeriodRates } from './period-comparison.js';
-import { queryTrend, TREND_GRANULARITIES, type TrendPoint } from './trend.js';
 import { bounded } from '../../graphql/cost.js';
-import { MAX_ROWS, trendPoints } from '../shared/read-rows.js';
+import { projectRead } from '../projects/project-read.type.js';
+import { METRICS_ROWS_LIMIT, runFilterOf, SCAN_RANGE, type RunFilterArgs } from '../shared/read-filters.js';
+import { MAX_ROWS } from '../shared/read-rows.js';
+import type { RunFilter } from '../shared/run-filter.js';
+import { runFilterArgs } from '../shared/run-filter-args.type.js';
+import type { LocaleTotals, MetricsRow, ModelTotals } from './metrics.js';
+import type { CompetitorMetrics, ScanCounters, ScanRates } from './pooled-rates.js';
 
 type CountersAndRates = ScanCounters & ScanRates;
 
@@ -145,27 +133,6 @@ const MetricsEnvelope = builder
     }),
   });
 
-/** The filter of every AI-visibility read: a date range (within the read's rule), a model and a locale. */
-export const runFilterArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>, rule: RangeRule = RUN_RANGE) => ({
-  // No default: leaving the model or locale out means every one (documented, since a form that
-  // sends an enum's first value for an unset field would filter silently).
-  model: arg({ type: AiModelEnum, required: false, description: 'Only this model; leave it out for every model.' }),
-  dateFrom: arg({
-    type: 'Date',
-    required: false,
-    description: `First day (inclusive); default: ${rule.defaultDays - 1} days before dateTo. ${rangeRuleText(rule)}`,
-  }),
-  dateTo: arg({ type: 'Date', required: false, description: 'Last day (inclusive); default: today (UTC).' }),
-  locale: arg.string({
-    required: false,
-    // What the server checks (ai-visibility/locales.ts), for the OpenAPI document to state.
-    extensions: { pattern: LOCALE_PATTERN, maxLength: MAX_LOCALE_LENGTH },
-    description:
-      'Only this locale: a BCP 47 tag such as en-US, in any case (en-us is en-US); leave it out for every locale. ' +
-      'A tag the project does not track gives an empty answer; a malformed one is refused.',
-  }),
-});
-
 const metricsArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => ({
   ...runFilterArgs(arg, SCAN_RANGE),
   limit: boundedIntArg(
@@ -197,90 +164,3 @@ projectRead({
     return (project) => projectMetrics(project, filter, rows, ctx);
   },
 });
-
-const PeriodRatesType = builder.objectRef<PeriodRates>('AiVisibilityPeriodRates').implement({
-  description: 'Pooled rates of one locale over one period.',
-  fields: (t) => ({
-    totalRuns: t.exposeInt('totalRuns'),
-    visibility: t.exposeFloat('visibility', { nullable: true }),
-    shareOfVoice: t.exposeFloat('shareOfVoice', { nullable: true }),
-    averagePosition: t.exposeFloat('averagePosition', { nullable: true }),
-    sentiment: t.exposeFloat('sentiment', { nullable: true }),
-  }),
-});
-
-const RateDeltaType = builder
-  .objectRef<Record<(typeof RATE_FIELDS)[number], number | null>>('AiVisibilityRateDelta')
-  .implement({
-    description:
-      "Current minus previous, in the rates' own units (0..1 for visibility and share of voice); null when either side has no data.",
-    fields: (t) =>
-      Object.fromEntries(RATE_FIELDS.map((field) => [field, t.exposeFloat(field, { nullable: true })])) as never,
-  });
-
-const LocaleComparisonType = builder.objectRef<LocaleComparison>('AiVisibilityLocaleComparison').implement({
-  fields: (t) => ({
-    locale: t.exposeString('locale'),
-    current: t.expose('current', { type: PeriodRatesType, nullable: true }),
-    previous: t.expose('previous', { type: PeriodRatesType, nullable: true }),
-    delta: t.expose('delta', { type: RateDeltaType }),
-  }),
-});
-
-builder.objectField(ProjectType, 'periodComparison', (t) =>
-  t.field({
-    type: [LocaleComparisonType],
-    description: 'Two date ranges side by side per locale (each pooled on its own), with deltas.',
-    authScopes: { scope: 'ai_visibility:read' },
-    complexity: bounded(MAX_ROWS.locales),
-    extensions: GRAPH_ONLY,
-    args: {
-      ...periodComparisonArgs(t.arg),
-      model: t.arg({ type: AiModelEnum, required: false }),
-    },
-    resolve: async (project, args, ctx) => {
-      const filterOf = (range: DateRange): RunFilter => ({ range, model: args.model ?? null, locale: null });
-      // Totals only: the rows read are the default page's, so the same metrics asked alongside share the read.
-      const rows = METRICS_ROWS_LIMIT.default;
-      const totalsOf = (from: string, to: string) =>
-        ctx.loaders.metrics.load({ project, filter: filterOf(metricsRange(from, to, ctx.now, SCAN_RANGE)), rows });
-      const [current, previous] = await Promise.all([
-        totalsOf(args.currentFrom, args.currentTo),
-        totalsOf(args.previousFrom, args.previousTo),
-      ]);
-      return compareLocales(current.totals, previous.totals);
-    },
-  }),
-);
-
-const TrendPointType = builder.objectRef<TrendPoint>('AiVisibilityTrendPoint').implement({
-  description: 'One period of one model in one locale: its rates pooled from the scans of the period.',
-  fields: (t) => ({
-    period: t.expose('period', { type: 'Date', description: 'First day of the period (weeks start on Monday).' }),
-    model: t.expose('model', { type: AiModelEnum }),
-    locale: t.exposeString('locale'),
-    totalRuns: t.exposeInt('totalRuns'),
-    visibility: t.exposeFloat('visibility', { nullable: true }),
-    shareOfVoice: t.exposeFloat('shareOfVoice', { nullable: true }),
-    averagePosition: t.exposeFloat('averagePosition', { nullable: true }),
-    sentiment: t.exposeFloat('sentiment', { nullable: true }),
-  }),
-});
-
-const TrendGranularityEnum = builder.enumType('AiVisibilityTrendGranularity', { values: TREND_GRANULARITIES });
-
-builder.objectField(ProjectType, 'trend', (t) =>
-  t.field({
-    type: [TrendPointType],
-    description: 'Rates per day, week or month, per model and locale, each period pooled on its own.',
-    authScopes: { scope: 'ai_visibility:read' },
-    extensions: GRAPH_ONLY,
-    args: {
-      granularity: t.arg({ type: TrendGranularityEnum, required: false, description: 'day (default), week or month.' }),
-      ...runFilterArgs(t.arg),
-    },
-    complexity: (args, ctx) => bounded(trendPoints(args, ctx.now)),
-    resolve: (project, args, ctx) =>
-      queryTrend(ctx.workspace, project.id, runFilterOf(args, ctx.now), args.granularity ?? 'day'),
-  }),
-);

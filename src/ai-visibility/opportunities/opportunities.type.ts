@@ -6,7 +6,7 @@ import { DateRangeType } from '../../reports/report-data.type.js';
 import type { DateRange } from '../../dates/civil-date.js';
 import { withinBounds } from '../../errors/index.js';
 import { boundedIntArg, boundedListCost } from '../../graphql/bounded-int.js';
-import { runFilterArgs } from '../metrics/metrics.type.js';
+import { runFilterArgs } from '../shared/run-filter-args.type.js';
 import { OPPORTUNITIES_LIMIT, runFilterOf, type RunFilterArgs } from '../shared/read-filters.js';
 import { projectRead } from '../projects/project-read.type.js';
 import { OPPORTUNITY_KIND_CHOICES, opportunityKindsOf, queryOpportunities } from './opportunities.js';

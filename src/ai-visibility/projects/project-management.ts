@@ -8,6 +8,7 @@ import { adminCommand, type AdminCommandPolicy } from '../../workspaces/index.js
 import { assertClientOfWorkspace } from '../../clients/index.js';
 import { AI_MODELS } from '../shared/models.js';
 import { canonicalLocale } from '../shared/locales.js';
+import { PROJECT_LIMITS } from '../shared/read-rows.js';
 
 export interface ProjectFields {
   name?: string | undefined;
@@ -17,13 +18,6 @@ export interface ProjectFields {
   models?: string[] | undefined;
   locales?: string[] | undefined;
 }
-
-/**
- * The most locales and competitors a project tracks, and the most its stored scans may span
- * (removing one and adding another keeps the old one's data): every list a read returns per locale
- * or per competitor is counted at these in the GraphQL cost (read-rows.ts).
- */
-export const PROJECT_LIMITS = { locales: 50, competitors: 50 } as const;
 
 function checked(fields: ProjectFields): ProjectFields {
   const text = (value: string | undefined, what: string) => {

@@ -8,11 +8,21 @@ import type { WorkspaceScope } from '../../db/workspace-scope.js';
 import { tenantStatement, type WorkspaceBinding } from '../../db/tenant-sql.js';
 import { groupByParent } from '../../db/per-parent.js';
 import { ratio } from '../metrics/pooled-rates.js';
+import { runFilterOf, type RunFilterArgs } from '../shared/read-filters.js';
 import { runFilterSql, runFilterValues, type RunFilter } from '../shared/run-filter.js';
 
 export interface SearchQueryFilter extends RunFilter {
   promptId: string | null;
 }
+
+export interface SearchQueryArgs extends RunFilterArgs {
+  promptId?: string | null | undefined;
+}
+
+export const searchQueryFilterOf = (args: SearchQueryArgs, now: Date): SearchQueryFilter => ({
+  ...runFilterOf(args, now),
+  promptId: args.promptId ?? null,
+});
 
 export interface SearchQuerySums {
   locale: string;

@@ -2,12 +2,12 @@ import { builder } from '../../graphql/builder.js';
 import { ListMeta, type ListMetaShape } from '../../graphql/envelope.js';
 import { GRAPH_ONLY } from '../../graphql/graph-only.js';
 import { COUNTED_BY_PARENT } from '../../graphql/cost.js';
-import { runFilterArgs } from '../metrics/metrics.type.js';
-import { ROWS_PER_LOCALE_LIMIT, runFilterOf, searchQueryFilterOf } from '../shared/read-filters.js';
+import { runFilterArgs } from '../shared/run-filter-args.type.js';
+import { ROWS_PER_LOCALE_LIMIT, runFilterOf } from '../shared/read-filters.js';
 import { boundedIntArg, boundedListCost } from '../../graphql/bounded-int.js';
 import { withinBounds } from '../../errors/index.js';
 import { PromptType } from '../prompts/prompt.type.js';
-import { querySearchQueries, type SearchQueryRow } from './search-queries.js';
+import { querySearchQueries, searchQueryFilterOf, type SearchQueryRow } from './search-queries.js';
 import { localesOf } from '../shared/read-rows.js';
 
 const SearchQueryType = builder.objectRef<SearchQueryRow>('AiVisibilitySearchQuery').implement({

@@ -2,12 +2,8 @@
 // GraphQL resolvers (v1, the web app, MCP) and the streaming export call the same functions.
 import { addDays, clampDate, daysBetweenInclusive, type DateRange } from '../../dates/civil-date.js';
 import { intBounds, invalidParameter } from '../../errors/index.js';
-import { normaliseDomain } from '../sources/domains.js';
 import { canonicalLocale, LOCALE_RULE } from './locales.js';
-import type { AnswerFilter } from '../answers/answer-repository.js';
 import type { RunFilter } from './run-filter.js';
-import type { SourceFilter, SourceGrouping } from '../sources/sources.js';
-import type { SearchQueryFilter } from '../search-queries/search-queries.js';
 
 /** The range a read takes: its length when dateFrom is left out, and the widest it accepts. */
 export interface RangeRule {
@@ -77,27 +73,6 @@ export function runFilterOf(args: RunFilterArgs, now: Date, rule: RangeRule = RU
   return { range: metricsRange(args.dateFrom, args.dateTo, now, rule), model: args.model ?? null, locale };
 }
 
-export interface AnswerArgs extends RunFilterArgs {
-  promptId?: string | null | undefined;
-  mentioned?: boolean | null | undefined;
-  domain?: string | null | undefined;
-}
-
-/** The filter of the answers endpoint and its export. */
-export function answerFilterOf(args: AnswerArgs, now: Date): AnswerFilter {
-  let domain: string | null = null;
-  if (args.domain != null) {
-    domain = normaliseDomain(args.domain);
-    if (!domain) throw invalidParameter('domain', 'domain must be a domain name such as reddit.com.');
-  }
-  return {
-    ...runFilterOf(args, now, domain ? DOMAIN_RANGE : RUN_RANGE),
-    promptId: args.promptId ?? null,
-    mentioned: args.mentioned ?? null,
-    domain,
-  };
-}
-
 // Each `limit` a read takes, declared once (graphql/bounded-int.ts). The defaults keep an answer
 // with default arguments under 100 000 characters on the demo data, the tool limit of AI
 // assistants (test/rest/default-sizes.test.ts); a caller that wants more asks for it.
@@ -113,25 +88,3 @@ export const OPPORTUNITIES_LIMIT = intBounds(1, 100, 20);
 export const METRICS_ROWS_LIMIT = intBounds(1, 1000, 50);
 /** Prompts, oldest first: each carries its totals per locale and model; the instance's LIST_ROW_CAP still applies. */
 export const PROMPTS_LIMIT = intBounds(1, 500, 10);
-
-export interface SourceArgs extends RunFilterArgs {
-  promptId?: string | null | undefined;
-  groupBy?: SourceGrouping | null | undefined;
-  owned?: boolean | null | undefined;
-}
-
-export const sourceFilterOf = (args: SourceArgs, now: Date): SourceFilter => ({
-  ...runFilterOf(args, now),
-  promptId: args.promptId ?? null,
-  groupBy: args.groupBy ?? 'domain',
-  owned: args.owned ?? false,
-});
-
-export interface SearchQueryArgs extends RunFilterArgs {
-  promptId?: string | null | undefined;
-}
-
-export const searchQueryFilterOf = (args: SearchQueryArgs, now: Date): SearchQueryFilter => ({
-  ...runFilterOf(args, now),
-  promptId: args.promptId ?? null,
-});

@@ -8,6 +8,7 @@ import { tenantStatement, type TenantStatement, type WorkspaceBinding } from '..
 import { runFilterSql, runFilterValues, type RunFilter } from '../shared/run-filter.js';
 import type { SourceSums } from './source-shares.js';
 import { ownedSpellings } from './domains.js';
+import { runFilterOf, type RunFilterArgs } from '../shared/read-filters.js';
 
 export const SOURCE_GROUPINGS = ['domain', 'url'] as const;
 export type SourceGrouping = (typeof SOURCE_GROUPINGS)[number];
@@ -18,6 +19,19 @@ export interface SourceFilter extends RunFilter {
   /** Only the project's own domains. */
   owned: boolean;
 }
+
+export interface SourceArgs extends RunFilterArgs {
+  promptId?: string | null | undefined;
+  groupBy?: SourceGrouping | null | undefined;
+  owned?: boolean | null | undefined;
+}
+
+export const sourceFilterOf = (args: SourceArgs, now: Date): SourceFilter => ({
+  ...runFilterOf(args, now),
+  promptId: args.promptId ?? null,
+  groupBy: args.groupBy ?? 'domain',
+  owned: args.owned ?? false,
+});
 
 type SourceSumsRow = SourceSums & { total: number };
 
@@ -103,5 +117,5 @@ export async function querySources(
   perLocale: number,
 ): Promise<{ rows: SourceSums[]; total: number }> {
   const rows = await scope.rows(sourcesStatement(filter), sourcesValues(project, filter, perLocale));
-  return { rows: rows.map(({ total: _total, ...sums }) => sums), total: rows[0]?.total ?? 0 };
+  return { rows, total: rows[0]?.total ?? 0 };
 }

@@ -1,26 +1,17 @@
 import type { ArgBuilder } from '@pothos/core';
 import { builder } from '../../graphql/builder.js';
 import { ListMeta, type ListMetaShape } from '../../graphql/envelope.js';
-import { GRAPH_ONLY } from '../../graphql/graph-only.js';
 import { COUNTED_BY_PARENT } from '../../graphql/cost.js';
 import { boundedIntArg, boundedListCost } from '../../graphql/bounded-int.js';
 import { withinBounds } from '../../errors/index.js';
 import { DateRangeType } from '../../reports/report-data.type.js';
 import type { DateRange } from '../../dates/civil-date.js';
 import { ownershipOf } from './domains.js';
-import { runFilterArgs } from '../metrics/metrics.type.js';
-import {
-  CITATION_GAPS_LIMIT,
-  ROWS_PER_LOCALE_LIMIT,
-  runFilterOf,
-  sourceFilterOf,
-  type SourceArgs,
-} from '../shared/read-filters.js';
-import { queryCitationGaps, type CitationGapRow } from '../opportunities/citation-gaps.js';
-import { ProjectType } from '../projects/project.type.js';
+import { runFilterArgs } from '../shared/run-filter-args.type.js';
+import { ROWS_PER_LOCALE_LIMIT } from '../shared/read-filters.js';
 import { projectRead } from '../projects/project-read.type.js';
 import { sourceRow, type SourceRow } from './source-shares.js';
-import { querySources, SOURCE_GROUPINGS } from './sources.js';
+import { querySources, sourceFilterOf, SOURCE_GROUPINGS, type SourceArgs } from './sources.js';
 import { localesOf } from '../shared/read-rows.js';
 
 export const SourceGroupingEnum = builder.enumType('AiVisibilitySourceGrouping', { values: SOURCE_GROUPINGS });
@@ -128,44 +119,3 @@ projectRead({
     };
   },
 });
-
-const CitationGapType = builder
-  .objectRef<CitationGapRow & { owned: boolean; competitor: string | null }>('AiVisibilityCitationGap')
-  .implement({
-    description: 'A site cited in answers that name a competitor but not the brand, in one locale over the range.',
-    fields: (t) => ({
-      locale: t.exposeString('locale'),
-      domain: t.exposeString('domain'),
-      answers: t.exposeInt('answers', { description: 'Answers naming a competitor but not the brand that cite it.' }),
-      citations: t.exposeInt('citations'),
-      competitorsNamed: t.exposeStringList('competitorsNamed', { description: 'The competitors those answers name.' }),
-      owned: t.exposeBoolean('owned', {
-        description: "One of the project's own domains (cited, yet the brand goes unnamed).",
-      }),
-      competitor: t.exposeString('competitor', {
-        nullable: true,
-        description: 'The competitor whose domains hold it, or null.',
-      }),
-    }),
-  });
-
-builder.objectField(ProjectType, 'citationGaps', (t) =>
-  t.field({
-    type: [CitationGapType],
-    description: 'Per locale, the sites most cited in answers that name a competitor but not the brand.',
-    authScopes: { scope: 'ai_visibility:read' },
-    extensions: GRAPH_ONLY,
-    args: { limit: boundedIntArg(t.arg, CITATION_GAPS_LIMIT, 'Rows per locale'), ...runFilterArgs(t.arg) },
-    complexity: (args) => boundedListCost(args.limit, CITATION_GAPS_LIMIT, localesOf(args)),
-    resolve: async (project, args, ctx) => {
-      const ownership = ownershipOf(project);
-      const limit = withinBounds(args.limit, CITATION_GAPS_LIMIT);
-      const rows = await queryCitationGaps(ctx.workspace, project.id, runFilterOf(args, ctx.now), limit);
-      return rows.map((row) => ({
-        ...row,
-        owned: ownership.owned.has(row.domain),
-        competitor: ownership.competitorOf.get(row.domain) ?? null,
-      }));
-    },
-  }),
-);
