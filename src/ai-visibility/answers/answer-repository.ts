@@ -43,7 +43,8 @@ const JSON_COLUMNS = {
   searchQueries: 'search_queries',
   retrieved: 'retrieved',
 } as const;
-const SCALAR_COLUMNS = `a.id, a.project_id AS "projectId", a.prompt_id AS "promptId", pr.text AS prompt, a.date, a.model, a.locale, a.text,
+const SCALAR_COLUMNS = `a.id, a.project_id AS "projectId", a.prompt_id AS "promptId", pr.text AS prompt, a.date,
+  a.model, a.locale, a.text,
   a.brand_mentions AS "brandMentions", a.total_mentions AS "totalMentions", a.position, a.sentiment`;
 const columns = (cast: '' | '::text') =>
   `${SCALAR_COLUMNS}, ${Object.entries(JSON_COLUMNS)
@@ -56,7 +57,8 @@ export const ANSWER_JSON_TEXT_KEYS = Object.keys(JSON_COLUMNS) as readonly (keyo
 // $7 prompt, $8 mentioned, $9 cited domain.
 const MATCHES = `a.project_id = $2 AND ${runFilterSql('a')} AND ($7::text IS NULL OR a.prompt_id = $7)
   AND ($8::boolean IS NULL OR (a.brand_mentions > 0) = $8)
-  AND ($9::text[] IS NULL OR EXISTS (SELECT 1 FROM ai_citations c WHERE c.answer_id = a.id AND c.domain = ANY($9::text[])))`;
+  AND ($9::text[] IS NULL OR EXISTS (SELECT 1 FROM ai_citations c WHERE c.answer_id = a.id
+  AND c.domain = ANY($9::text[])))`;
 
 // Unnamed: planned for the values at hand, so a prompt filter uses the prompt index and an
 // absent one the project index (a generic plan cannot tell them apart).
@@ -84,28 +86,30 @@ const COUNT = tenantStatement<{ n: number }>(
 // (their counters being derived from those runs) the runs that mention the brand.
 const COUNT_FROM_SCANS = tenantStatement<{ n: number }>(
   'answers.count-from-scans',
-  (
-    workspace,
-  ) => `SELECT coalesce(sum(CASE WHEN $7::boolean IS NULL THEN a.answer_count WHEN $7 THEN a.visibility_count ELSE a.answer_count - a.visibility_count END), 0)::int AS n
+  (workspace) => `SELECT coalesce(sum(CASE WHEN $7::boolean IS NULL THEN a.answer_count WHEN $7 THEN a.visibility_count
+    ELSE a.answer_count - a.visibility_count END), 0)::int AS n
     FROM scans a WHERE ${workspace('a')} AND a.project_id = $2 AND a.answer_count > 0 AND ${runFilterSql('a')}`,
 );
 const FIND = tenantStatement<AnswerRow>(
   'answers.find',
   (workspace) =>
-    `SELECT ${COLUMNS} FROM ai_answers a JOIN ai_prompts pr ON pr.id = a.prompt_id WHERE ${workspace('a')} AND a.project_id = $2 AND a.id = $3`,
+    `SELECT ${COLUMNS} FROM ai_answers a JOIN ai_prompts pr ON pr.id = a.prompt_id WHERE ${workspace('a')}
+      AND a.project_id = $2 AND a.id = $3`,
 );
 
 // The web app's prompt → runs: one page of each prompt's answers in one statement.
 const PAGES_OF_PROMPTS = tenantStatement<AnswerRow & { parentId: string }>('answers.pages-of-prompts', (workspace) =>
   perParentSql(`SELECT ${COLUMNS} FROM ai_answers a JOIN ai_prompts pr ON pr.id = a.prompt_id
-    WHERE ${workspace('a')} AND a.prompt_id = p.id AND ${runFilterSql('a')} AND ($7::date IS NULL OR (a.date, a.id) < ($7::date, $8::text))
+    WHERE ${workspace('a')} AND a.prompt_id = p.id AND ${runFilterSql('a')} AND ($7::date IS NULL
+    OR (a.date, a.id) < ($7::date, $8::text))
     ORDER BY a.date DESC, a.id DESC LIMIT $9`),
 );
 
 const BY_IDS = tenantStatement<AnswerRow>(
   'answers.by-ids',
   (workspace) =>
-    `SELECT ${COLUMNS} FROM ai_answers a JOIN ai_prompts pr ON pr.id = a.prompt_id WHERE ${workspace('a')} AND a.id = ANY($2::text[])`,
+    `SELECT ${COLUMNS} FROM ai_answers a JOIN ai_prompts pr ON pr.id = a.prompt_id WHERE ${workspace('a')}
+      AND a.id = ANY($2::text[])`,
 );
 
 const filterValues = (projectId: string, filter: AnswerFilter) => [

@@ -113,7 +113,8 @@ const answerArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => ({
   }),
   domain: arg.string({
     required: false,
-    description: `Only answers citing this registrable domain (e.g. reddit.com). With domain, ${rangeRuleText(DOMAIN_RANGE)}`,
+    description:
+      'Only answers citing this registrable domain (e.g. reddit.com). With domain, ' + rangeRuleText(DOMAIN_RANGE),
   }),
   limit: boundedIntArg(arg, ANSWERS_LIMIT, 'Answers per page'),
   cursor: arg.string({ required: false, description: 'meta.nextCursor of the previous page.' }),
@@ -130,7 +131,8 @@ builder.queryField('aiVisibilityAnswers', (t) =>
     resolve: async (_root, args, ctx) => {
       const filter = answerFilterOf(args, ctx.now);
       const limit = withinBounds(args.limit, ANSWERS_LIMIT);
-      // The filters as sent (not the resolved range: a page read after midnight keeps its cursor); limit may change between pages.
+      // The filters as sent (not the resolved range: a page read after midnight keeps its cursor); limit may
+      // change between pages.
       const binding = cursorBinding(
         ctx.workspace.workspaceId,
         args.id,

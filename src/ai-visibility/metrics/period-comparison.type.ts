@@ -26,7 +26,8 @@ const RateDeltaType = builder
   .objectRef<Record<(typeof RATE_FIELDS)[number], number | null>>('AiVisibilityRateDelta')
   .implement({
     description:
-      "Current minus previous, in the rates' own units (0..1 for visibility and share of voice); null when either side has no data.",
+      "Current minus previous, in the rates' own units (0..1 for visibility and share of voice); " +
+      'null when either side has no data.',
     fields: (t) =>
       Object.fromEntries(RATE_FIELDS.map((field) => [field, t.exposeFloat(field, { nullable: true })])) as never,
   });

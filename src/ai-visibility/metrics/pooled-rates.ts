@@ -79,7 +79,10 @@ export interface CompetitorMetrics extends CompetitorCounters {
   averagePosition: number | null;
 }
 
-/** Rates of a competitor, pooled like the brand's: its counts over the runs and mentions of the scans that report it. */
+/**
+ * Rates of a competitor, pooled like the brand's: its counts over the runs and mentions of the scans that
+ * report it.
+ */
 export function competitorMetrics(
   counters: CompetitorCounters,
   totalRuns: number,

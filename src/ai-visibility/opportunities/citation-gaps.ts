@@ -19,7 +19,8 @@ const GAPS = tenantStatement<CitationGapRow>(
   null,
   (workspace) => `SELECT locale, domain, answers, citations, competitors_named AS "competitorsNamed" FROM (
       SELECT c.locale, c.domain, count(DISTINCT c.answer_id)::int AS answers, count(*)::int AS citations,
-        (SELECT array_agg(DISTINCT e->>'name' ORDER BY e->>'name') FROM ai_answers g, jsonb_array_elements(g.competitors) e
+        (SELECT array_agg(DISTINCT e->>'name' ORDER BY e->>'name')
+          FROM ai_answers g, jsonb_array_elements(g.competitors) e
           WHERE g.id = ANY(array_agg(c.answer_id)) AND (e->>'mentions')::int > 0) AS competitors_named,
         row_number() OVER (PARTITION BY c.locale ORDER BY count(DISTINCT c.answer_id) DESC, c.domain) AS rank
       FROM ai_citations c JOIN ai_answers a ON a.id = c.answer_id

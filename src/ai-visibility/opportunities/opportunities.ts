@@ -36,14 +36,17 @@ export const opportunityKindsOf = (kind: OpportunityKindChoice | null | undefine
 const PROMPT_GAPS = tenantStatement<PromptGapSums>(
   null,
   (workspace) => `WITH per_set AS (
-      SELECT a.prompt_id, a.locale, a.competitor_set, count(*)::int AS runs, (count(*) FILTER (WHERE a.brand_mentions > 0))::int AS brand_visible
+      SELECT a.prompt_id, a.locale, a.competitor_set, count(*)::int AS runs,
+      (count(*) FILTER (WHERE a.brand_mentions > 0))::int AS brand_visible
       FROM ai_answers a WHERE ${workspace('a')} AND a.project_id = $2 AND ${runFilterSql('a')}
       GROUP BY a.prompt_id, a.locale, a.competitor_set),
     runs AS (
-      SELECT prompt_id, locale, sum(runs)::int AS runs, sum(brand_visible)::int AS brand_visible FROM per_set GROUP BY prompt_id, locale),
+      SELECT prompt_id, locale, sum(runs)::int AS runs, sum(brand_visible)::int AS brand_visible FROM per_set
+      GROUP BY prompt_id, locale),
     competitors AS (
       SELECT s.prompt_id, s.locale, name, sum(s.runs)::int AS visible
-      FROM per_set s JOIN ai_string_sets k ON ${workspace('k')} AND k.project_id = $2 AND k.id = s.competitor_set CROSS JOIN LATERAL unnest(k.members) AS name
+      FROM per_set s JOIN ai_string_sets k ON ${workspace('k')} AND k.project_id = $2 AND k.id = s.competitor_set
+      CROSS JOIN LATERAL unnest(k.members) AS name
       GROUP BY s.prompt_id, s.locale, name)
     SELECT r.locale, r.prompt_id AS "promptId", p.text AS prompt, r.runs, r.brand_visible AS "brandVisible",
       jsonb_agg(jsonb_build_object('name', c.name, 'visible', c.visible)) AS competitors
@@ -72,10 +75,10 @@ const SOURCE_GAPS = tenantStatement<SourceGapSums>(
 // The project's own pages ($7: its domains) read in the range, from the per-scan page totals.
 const OWNED_PAGES = tenantStatement<PageSums>(
   null,
-  (
-    workspace,
-  ) => `SELECT t.locale, t.url, t.domain, sum(t.retrievals)::int AS retrievals, sum(t.retrieved_not_cited)::int AS "retrievedNotCited"
-    FROM ai_page_totals t WHERE ${workspace('t')} AND t.project_id = $2 AND t.domain = ANY($7::text[]) AND ${runFilterSql('t')}
+  (workspace) => `SELECT t.locale, t.url, t.domain, sum(t.retrievals)::int AS retrievals,
+    sum(t.retrieved_not_cited)::int AS "retrievedNotCited"
+    FROM ai_page_totals t WHERE ${workspace('t')} AND t.project_id = $2 AND t.domain = ANY($7::text[])
+    AND ${runFilterSql('t')}
     GROUP BY t.locale, t.url, t.domain`,
 );
 

@@ -30,7 +30,8 @@ const BestCompetitorType = builder
 
 const PromptOpportunityType = builder.objectRef<PromptOpportunity>('AiVisibilityPromptOpportunity').implement({
   description:
-    'A tracked prompt where a competitor is visible in more runs than the brand, in one locale: write or improve the content that answers it.',
+    'A tracked prompt where a competitor is visible in more runs than the brand, in one locale: ' +
+    'write or improve the content that answers it.',
   fields: (t) => ({
     locale: t.exposeString('locale'),
     promptId: t.exposeString('promptId'),
@@ -49,7 +50,8 @@ const PromptOpportunityType = builder.objectRef<PromptOpportunity>('AiVisibility
 
 const SourceOpportunityType = builder.objectRef<SourceOpportunity>('AiVisibilitySourceOpportunity').implement({
   description:
-    'A site cited in answers that name a competitor and never in an answer that names the brand, in one locale: get the brand onto it.',
+    'A site cited in answers that name a competitor and never in an answer that names the brand, in ' +
+    'one locale: get the brand onto it.',
   fields: (t) => ({
     locale: t.exposeString('locale'),
     domain: t.exposeString('domain'),
@@ -89,7 +91,8 @@ type OpportunitiesShape = Opportunities & { projectId: string; range: DateRange 
 
 const OpportunitiesType = builder.objectRef<OpportunitiesShape>('AiVisibilityOpportunities').implement({
   description:
-    'What to work on next, three lists; each per locale, by score descending, ties by the text (prompt, domain, URL) in code-point order.',
+    'What to work on next, three lists; each per locale, by score descending, ties by the text ' +
+    '(prompt, domain, URL) in code-point order.',
   fields: (t) => ({
     projectId: t.exposeString('projectId'),
     range: t.expose('range', { type: DateRangeType }),
@@ -124,7 +127,9 @@ projectRead({
   root: 'aiVisibilityOpportunities',
   field: 'opportunities',
   description:
-    'What to work on next: prompts where competitors are visible and the brand is not, sources that cite competitors but never the brand, and own pages read but not cited; each ranked per locale by a documented score.',
+    'What to work on next: prompts where competitors are visible and the brand is not, sources that ' +
+    'cite competitors but never the brand, and own pages read but not cited; ' +
+    'each ranked per locale by a documented score.',
   what: 'ranked opportunities',
   type: OpportunitiesType,
   rootItemType: OpportunitiesResult,

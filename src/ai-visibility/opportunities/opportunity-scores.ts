@@ -67,7 +67,10 @@ export const sourceOpportunity = (sums: SourceGapSums, ownership: DomainOwnershi
   score: sums.citations,
 });
 
-/** One of the project's own pages (normalised URL) in one locale: runs that read it, and of those, runs that did not cite it. */
+/**
+ * One of the project's own pages (normalised URL) in one locale: runs that read it, and of those, runs that
+ * did not cite it.
+ */
 export interface PageSums {
   locale: string;
   url: string;
@@ -81,7 +84,10 @@ export interface PageOpportunity extends PageSums {
   score: number;
 }
 
-/** citedRate = (retrievals − retrievedNotCited) / retrievals; score = retrievedNotCited; null when never read without a citation. */
+/**
+ * citedRate = (retrievals − retrievedNotCited) / retrievals; score = retrievedNotCited; null when never read
+ * without a citation.
+ */
 export function pageOpportunity(sums: PageSums): PageOpportunity | null {
   if (sums.retrievedNotCited <= 0) return null;
   return {

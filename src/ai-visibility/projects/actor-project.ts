@@ -7,7 +7,10 @@ import type { Actor, AdminCommandPolicy } from '../../workspaces/index.js';
 
 export const PROMPTS_AND_DOMAINS: AdminCommandPolicy = { what: 'manage prompts and domains' };
 
-/** The workspace of a project the actor may see: theirs (a session or token) or, for the operator, the project's own. */
+/**
+ * The workspace of a project the actor may see: theirs (a session or token) or, for the operator, the
+ * project's own.
+ */
 export async function workspaceOfProject(
   prisma: PrismaClient,
   projectId: string,

@@ -33,7 +33,8 @@ export async function setProjectDomains(
   const competitorDomains = input.competitorDomains?.map((competitor) => {
     if (!project.competitors.includes(competitor.name))
       throw new UsageError(
-        `competitor ${competitor.name} is not tracked by the project (tracked: ${project.competitors.join(', ') || 'none'})`,
+        `competitor ${competitor.name} is not tracked by the project (tracked: ` +
+          `${project.competitors.join(', ') || 'none'})`,
       );
     return { name: competitor.name, domains: checkedDomains(competitor.domains, `domains of ${competitor.name}`) };
   });

@@ -17,7 +17,10 @@ export interface ProjectRead<Args extends InputFieldMap, Shape> {
   root: string;
   field: string;
   description: string;
-  /** What the project's field holds, for its description: "This project's cited sources, as aiVisibilitySources returns them." */
+  /**
+   * What the project's field holds, for its description: "This project's cited sources, as
+   * aiVisibilitySources returns them."
+   */
   what: string;
   type: ObjectRef<Types, Shape>;
   /** The root field's type where it wraps the answer as one item ({ data, meta: {} }); else `type`. */

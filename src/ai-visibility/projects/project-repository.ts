@@ -8,7 +8,9 @@ import { tenantStatement } from '../../db/tenant-sql.js';
 
 // dataVersion: bumped by each ingest of the project's scans (the metrics cache key).
 const COLUMNS =
-  'id, workspace_id AS "workspaceId", client_id AS "clientId", name, brand, competitors, models, locales, domains, competitor_domains AS "competitorDomains", data_version::text AS "dataVersion", created_at AS "createdAt"';
+  'id, workspace_id AS "workspaceId", client_id AS "clientId", name, brand, competitors, models, ' +
+  'locales, domains, competitor_domains AS "competitorDomains", data_version::text AS "dataVersion", ' +
+  'created_at AS "createdAt"';
 
 // The array and JSON columns as what ingest and the admin commands write into them.
 export type ProjectRow = Omit<AiProject, 'models' | 'competitorDomains'> & {
@@ -20,12 +22,14 @@ export type ProjectRow = Omit<AiProject, 'models' | 'competitorDomains'> & {
 const LIST = tenantStatement<ProjectRow>(
   'projects.list',
   (workspace) =>
-    `SELECT ${COLUMNS} FROM ai_projects WHERE ${workspace()} AND archived_at IS NULL AND ($2::text IS NULL OR client_id = $2) ORDER BY created_at DESC, id DESC LIMIT $3`,
+    `SELECT ${COLUMNS} FROM ai_projects WHERE ${workspace()} AND archived_at IS NULL AND ($2::text IS NULL
+      OR client_id = $2) ORDER BY created_at DESC, id DESC LIMIT $3`,
 );
 const COUNT = tenantStatement<{ n: number }>(
   'projects.count',
   (workspace) =>
-    `SELECT count(*)::int AS n FROM ai_projects WHERE ${workspace()} AND archived_at IS NULL AND ($2::text IS NULL OR client_id = $2)`,
+    `SELECT count(*)::int AS n FROM ai_projects WHERE ${workspace()} AND archived_at IS NULL AND ($2::text IS NULL
+      OR client_id = $2)`,
 );
 const FIND = tenantStatement<ProjectRow>(
   'projects.find',

@@ -38,7 +38,8 @@ export const PromptType = builder.objectRef<ListedPrompt>('AiVisibilityPrompt').
     totals: t.field({
       type: [LocaleTotalsType],
       description:
-        "Per locale: the metrics endpoint's counters and rates pooled over this prompt's runs in the range the prompts were read for (default: the last 30 days).",
+        "Per locale: the metrics endpoint's counters and rates pooled over this prompt's runs in the " +
+        'range the prompts were read for (default: the last 30 days).',
       complexity: bounded(MAX_ROWS.locales),
       resolve: (prompt, _args, ctx) => ctx.loaders.promptTotals.load({ parentId: prompt.id, filter: prompt.filter }),
     }),
@@ -141,7 +142,9 @@ function promptLabelField(name: 'topics' | 'tags', key: 'topic' | 'tag', what: s
   builder.objectField(ProjectType, name, (t) =>
     t.field({
       type: [LabelType],
-      description: `The ${what} of this project's tracked prompts, alphabetically, with how many prompts carry each; the first LIST_ROW_CAP (500).`,
+      description:
+        `The ${what} of this project's tracked prompts, alphabetically, with how many ` +
+        `prompts carry each; the first LIST_ROW_CAP (500).`,
       authScopes: { scope: 'ai_visibility:read' },
       extensions: GRAPH_ONLY,
       complexity: (_args, ctx) => bounded(ctx.config.LIST_ROW_CAP),
@@ -157,7 +160,8 @@ builder.objectField(PromptType, 'metrics', (t) =>
   t.field({
     type: [LocaleTotalsType],
     description:
-      "This prompt's counters and rates per locale (byModel and competitors inside), pooled over its runs in a range (default: the last 30 days).",
+      "This prompt's counters and rates per locale (byModel and competitors inside), pooled over its " +
+      'runs in a range (default: the last 30 days).',
     authScopes: { scope: 'ai_visibility:read' },
     extensions: GRAPH_ONLY,
     args: runFilterArgs(t.arg),

@@ -3,7 +3,8 @@
 // visibility in those runs, pooled per locale. The range's runs are counted per prompt, locale and
 // query set from a narrow index of the answers (string-sets.ts; 248 400 runs → 10 997 (prompt,
 // locale, set) groups over 90 days of the bench set), each distinct set is expanded once, then
-// prompts are counted per query, so no distinct count sorts the range. The same statement without a limit feeds the streaming export.
+// prompts are counted per query, so no distinct count sorts the range. The same statement without a limit
+// feeds the streaming export.
 import type { WorkspaceScope } from '../../db/workspace-scope.js';
 import { tenantStatement, type WorkspaceBinding } from '../../db/tenant-sql.js';
 import { groupByParent } from '../../db/per-parent.js';
@@ -42,9 +43,11 @@ const KEY_SETS = (
   workspace: WorkspaceBinding,
   prompts: string,
 ) => `SELECT s.prompt_id, s.locale, k.members AS queries, s.runs, s.visible
-  FROM (SELECT a.prompt_id, a.locale, a.query_set, count(*) AS runs, count(*) FILTER (WHERE a.brand_mentions > 0) AS visible
+  FROM (SELECT a.prompt_id, a.locale, a.query_set, count(*) AS runs,
+  count(*) FILTER (WHERE a.brand_mentions > 0) AS visible
         FROM ai_answers a
-        WHERE ${workspace('a')} AND a.project_id = $2 AND a.query_set IS NOT NULL AND ${runFilterSql('a')} AND ${prompts}
+        WHERE ${workspace('a')} AND a.project_id = $2 AND a.query_set IS NOT NULL AND ${runFilterSql('a')}
+        AND ${prompts}
         GROUP BY a.prompt_id, a.locale, a.query_set) s
   JOIN ai_string_sets k ON ${workspace('k')} AND k.project_id = $2 AND k.id = s.query_set`;
 
@@ -53,13 +56,16 @@ export const SEARCH_QUERIES = tenantStatement<SearchQuerySums & { total: number 
   null,
   (workspace) => `WITH per_prompt AS (
       SELECT s.locale, q.query, s.prompt_id, sum(s.runs) AS runs, sum(s.visible) AS visible
-      FROM (${KEY_SETS(workspace, '($7::text IS NULL OR a.prompt_id = $7)')}) s CROSS JOIN LATERAL unnest(s.queries) AS q(query)
+      FROM (${KEY_SETS(workspace, '($7::text IS NULL OR a.prompt_id = $7)')}) s
+      CROSS JOIN LATERAL unnest(s.queries) AS q(query)
       GROUP BY s.locale, q.query, s.prompt_id),
     grouped AS (
-      SELECT locale, query, sum(runs)::int AS runs, count(*)::int AS "promptCount", sum(visible)::int AS "visibilityCount"
+      SELECT locale, query, sum(runs)::int AS runs, count(*)::int AS "promptCount",
+      sum(visible)::int AS "visibilityCount"
       FROM per_prompt GROUP BY locale, query),
     ranked AS (
-      SELECT g.*, row_number() OVER (PARTITION BY g.locale ORDER BY g.runs DESC, g.query COLLATE "C") AS rank, count(*) OVER ()::int AS total FROM grouped g)
+      SELECT g.*, row_number() OVER (PARTITION BY g.locale ORDER BY g.runs DESC, g.query COLLATE "C") AS rank,
+      count(*) OVER ()::int AS total FROM grouped g)
     SELECT locale, query, runs, "promptCount", "visibilityCount", total FROM ranked
     WHERE $8::int IS NULL OR rank <= $8
     ORDER BY locale COLLATE "C", runs DESC, query COLLATE "C"`,
@@ -69,10 +75,12 @@ export const SEARCH_QUERIES = tenantStatement<SearchQuerySums & { total: number 
 const OF_PROMPTS = tenantStatement<SearchQuerySums & { parentId: string }>(
   'search-queries.of-prompts',
   (workspace) => `WITH grouped AS (
-      SELECT s.prompt_id, s.locale, q.query, sum(s.runs)::int AS runs, 1 AS "promptCount", sum(s.visible)::int AS "visibilityCount"
+      SELECT s.prompt_id, s.locale, q.query, sum(s.runs)::int AS runs, 1 AS "promptCount",
+      sum(s.visible)::int AS "visibilityCount"
       FROM (${KEY_SETS(workspace, 'a.prompt_id = ANY($7::text[])')}) s CROSS JOIN LATERAL unnest(s.queries) AS q(query)
       GROUP BY s.prompt_id, s.locale, q.query),
-    ranked AS (SELECT g.*, row_number() OVER (PARTITION BY g.prompt_id, g.locale ORDER BY g.runs DESC, g.query COLLATE "C") AS rank FROM grouped g)
+    ranked AS (SELECT g.*, row_number() OVER (PARTITION BY g.prompt_id, g.locale
+      ORDER BY g.runs DESC, g.query COLLATE "C") AS rank FROM grouped g)
     SELECT prompt_id AS "parentId", locale, query, runs, "promptCount", "visibilityCount" FROM ranked
     WHERE rank <= $8
     ORDER BY prompt_id, locale COLLATE "C", runs DESC, query COLLATE "C"`,

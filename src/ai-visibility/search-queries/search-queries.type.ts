@@ -12,7 +12,8 @@ import { localesOf } from '../shared/read-rows.js';
 
 const SearchQueryType = builder.objectRef<SearchQueryRow>('AiVisibilitySearchQuery').implement({
   description:
-    'A web search the engines ran before answering, in one locale over the range, pooled: sums first, one division, per locale.',
+    'A web search the engines ran before answering, in one locale over the range, pooled: sums ' +
+    'first, one division, per locale.',
   fields: (t) => ({
     locale: t.exposeString('locale'),
     query: t.exposeString('query', { description: 'The query trimmed and lower-cased (how queries are compared).' }),
@@ -49,7 +50,8 @@ builder.queryField('aiVisibilitySearchQueries', (t) =>
   t.field({
     type: SearchQueriesResult,
     description:
-      "The web searches the engines ran for the project's prompts: per locale, each query with the runs that ran it, their prompts and the brand's visibility in them.",
+      "The web searches the engines ran for the project's prompts: per locale, each query with the " +
+      "runs that ran it, their prompts and the brand's visibility in them.",
     authScopes: { scope: 'ai_visibility:read' },
     args: {
       id: t.arg({ type: 'ProjectId', required: true }),
@@ -72,7 +74,8 @@ builder.objectField(PromptType, 'searchQueries', (t) =>
   t.field({
     type: [SearchQueryType],
     description:
-      "The web searches the engines ran for this prompt, per locale, most run first, with the brand's visibility in those runs (default: the last 30 days).",
+      'The web searches the engines ran for this prompt, per locale, most run first, with the ' +
+      "brand's visibility in those runs (default: the last 30 days).",
     authScopes: { scope: 'ai_visibility:read' },
     extensions: GRAPH_ONLY,
     args: { limit: limitArg(t.arg), ...runFilterArgs(t.arg) },

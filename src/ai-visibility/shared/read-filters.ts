@@ -21,7 +21,10 @@ export interface RangeRule {
 export const RUN_RANGE: RangeRule = { defaultDays: 30, maxDays: 400 };
 export const PROMPTS_RANGE: RangeRule = { defaultDays: 30, maxDays: 60 };
 export const DOMAIN_RANGE: RangeRule = { defaultDays: 30, maxDays: 90 };
-/** Reads of scans (metrics, period comparisons, rule previews): one row per day, model and locale, at most three years. */
+/**
+ * Reads of scans (metrics, period comparisons, rule previews): one row per day, model and locale, at most
+ * three years.
+ */
 export const SCAN_RANGE: RangeRule = { defaultDays: 30, maxDays: 3 * 366 };
 
 /**
@@ -43,7 +46,8 @@ export function metricsRange(
   if (days > rule.maxDays) {
     throw invalidParameter(
       'dateFrom',
-      `dateFrom (${from}) to dateTo (${to}) spans ${days} days; this read spans at most ${rule.maxDays}: ask for a shorter range.`,
+      `dateFrom (${from}) to dateTo (${to}) spans ${days} days; this read spans at most ` +
+        `${rule.maxDays}: ask for a shorter range.`,
     );
   }
   return { from, to };

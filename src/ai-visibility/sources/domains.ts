@@ -30,7 +30,10 @@ const asciiHost = (url: string): string | null => urlFacts(url)?.hostname ?? nul
 const DOMAINS_BY_HOST_ENTRIES = 10_000;
 const domainsByHost = new Map<string, string>();
 
-/** The registrable domain of a URL, in ASCII; an IP address itself; '' when it has neither (ingestion refuses those). */
+/**
+ * The registrable domain of a URL, in ASCII; an IP address itself; '' when it has neither (ingestion refuses
+ * those).
+ */
 export function registrableDomain(url: string): string {
   const host = asciiHost(url);
   if (!host) return '';
@@ -73,7 +76,10 @@ export interface CompetitorDomains {
   domains: string[];
 }
 
-/** A project's (or competitor's) domains in every spelling a row may hold: one saved before one spelling was chosen may list a Unicode domain. */
+/**
+ * A project's (or competitor's) domains in every spelling a row may hold: one saved before one spelling was
+ * chosen may list a Unicode domain.
+ */
 export const ownedSpellings = (domains: readonly string[]) =>
   domains.flatMap((domain) => storedSpellings(normaliseDomain(domain) ?? domain));
 

@@ -42,13 +42,15 @@ type SourceSumsRow = SourceSums & { total: number };
 function retrievalsSql(workspace: WorkspaceBinding, groupBy: SourceGrouping, byPrompt: boolean): string {
   const key = groupBy === 'url' ? 'domain, url' : 'domain';
   if (!byPrompt) {
-    return `SELECT t.locale, ${key}, sum(t.retrievals)::float8 AS retrievals, sum(t.retrieved_not_cited)::float8 AS retrieved_not_cited
+    return `SELECT t.locale, ${key}, sum(t.retrievals)::float8 AS retrievals,
+      sum(t.retrieved_not_cited)::float8 AS retrieved_not_cited
       FROM ai_page_totals t WHERE ${workspace('t')} AND t.project_id = $2 AND $7::text IS NULL AND ${runFilterSql('t')}
       GROUP BY t.locale, ${key}`;
   }
   const notCited =
     groupBy === 'url' ? 'NOT p.cited' : `NOT a.citations @> jsonb_build_array(jsonb_build_object('domain', p.domain))`;
-  return `SELECT a.locale, ${key}, count(DISTINCT a.id)::float8 AS retrievals, count(DISTINCT a.id) FILTER (WHERE ${notCited})::float8 AS retrieved_not_cited
+  return `SELECT a.locale, ${key}, count(DISTINCT a.id)::float8 AS retrievals,
+    count(DISTINCT a.id) FILTER (WHERE ${notCited})::float8 AS retrieved_not_cited
     FROM ai_answers a CROSS JOIN LATERAL jsonb_to_recordset(a.pages_read) AS p(url text, domain text, cited boolean)
     WHERE ${workspace('a')} AND a.project_id = $2 AND a.prompt_id = $7 AND ${runFilterSql('a')}
     GROUP BY a.locale, ${key}`;
@@ -57,28 +59,36 @@ function retrievalsSql(workspace: WorkspaceBinding, groupBy: SourceGrouping, byP
 // $2 project, $3..$6 run filter, $7 prompt or null, $8 rows per locale or null (all), $9 owned domains or null (all).
 function sourcesSql(workspace: WorkspaceBinding, groupBy: SourceGrouping, byPrompt: boolean): string {
   const runs = byPrompt
-    ? `SELECT s.locale, count(*)::float8 AS n FROM ai_answers s WHERE ${workspace('s')} AND s.project_id = $2 AND s.prompt_id = $7 AND ${runFilterSql('s')} GROUP BY s.locale`
-    : `SELECT s.locale, sum(s.answer_count)::float8 AS n FROM scans s WHERE ${workspace('s')} AND s.project_id = $2 AND $7::text IS NULL AND ${runFilterSql('s')} GROUP BY s.locale`;
+    ? `SELECT s.locale, count(*)::float8 AS n FROM ai_answers s WHERE ${workspace('s')} AND s.project_id = $2
+      AND s.prompt_id = $7 AND ${runFilterSql('s')} GROUP BY s.locale`
+    : `SELECT s.locale, sum(s.answer_count)::float8 AS n FROM scans s WHERE ${workspace('s')} AND s.project_id = $2
+      AND $7::text IS NULL AND ${runFilterSql('s')} GROUP BY s.locale`;
   const key = groupBy === 'url' ? 'domain, url' : 'domain';
   const keyColumns = key.split(', ');
   // Ties in code-point order whatever the database's collation (a managed PostgreSQL's en-US puts "a" before "B").
   const inCodePointOrder = (alias: string) => keyColumns.map((column) => `${alias}.${column} COLLATE "C"`).join(', ');
   const grouped =
     groupBy === 'domain' && !byPrompt
-      ? `SELECT t.locale, t.domain, sum(t.citations)::float8 AS citations, sum(t.answers_citing)::float8 AS answers_citing,
+      ? `SELECT t.locale, t.domain, sum(t.citations)::float8 AS citations,
+        sum(t.answers_citing)::float8 AS answers_citing,
            sum(t.retrievals)::float8 AS retrievals, sum(t.retrieved_not_cited)::float8 AS retrieved_not_cited
-         FROM ai_source_totals t WHERE ${workspace('t')} AND t.project_id = $2 AND ${runFilterSql('t')} GROUP BY t.locale, t.domain`
+         FROM ai_source_totals t WHERE ${workspace('t')} AND t.project_id = $2 AND ${runFilterSql('t')}
+         GROUP BY t.locale, t.domain`
       : `SELECT locale, ${keyColumns.map((column) => `coalesce(c.${column}, r.${column}) AS ${column}`).join(', ')},
-           coalesce(c.citations, 0) AS citations, coalesce(c.answers_citing, 0) AS answers_citing, coalesce(r.retrievals, 0) AS retrievals, coalesce(r.retrieved_not_cited, 0) AS retrieved_not_cited
-         FROM (SELECT c.locale, ${key}, count(*)::float8 AS citations, count(DISTINCT c.answer_id)::float8 AS answers_citing
-               FROM ai_citations c WHERE ${workspace('c')} AND c.project_id = $2 AND ${byPrompt ? 'c.prompt_id = $7' : '$7::text IS NULL'} AND ${runFilterSql('c')}
+           coalesce(c.citations, 0) AS citations, coalesce(c.answers_citing, 0) AS answers_citing,
+             coalesce(r.retrievals, 0) AS retrievals, coalesce(r.retrieved_not_cited, 0) AS retrieved_not_cited
+         FROM (SELECT c.locale, ${key}, count(*)::float8 AS citations,
+         count(DISTINCT c.answer_id)::float8 AS answers_citing
+               FROM ai_citations c WHERE ${workspace('c')} AND c.project_id = $2
+               AND ${byPrompt ? 'c.prompt_id = $7' : '$7::text IS NULL'} AND ${runFilterSql('c')}
                GROUP BY c.locale, ${key}) c
          FULL JOIN (${retrievalsSql(workspace, groupBy, byPrompt)}) r USING (locale, ${key})`;
   return `WITH runs AS (${runs}), grouped AS (${grouped}),
     -- A share is of all the locale's citations, also where owned=true keeps only the project's own rows.
     shared AS (SELECT g.*, sum(g.citations) OVER (PARTITION BY g.locale) AS locale_citations FROM grouped g),
     ranked AS (
-      SELECT g.*, row_number() OVER (PARTITION BY g.locale ORDER BY g.citations DESC, ${inCodePointOrder('g')}) AS rank, count(*) OVER ()::int AS total
+      SELECT g.*, row_number() OVER (PARTITION BY g.locale ORDER BY g.citations DESC,
+      ${inCodePointOrder('g')}) AS rank, count(*) OVER ()::int AS total
       FROM shared g WHERE $9::text[] IS NULL OR g.domain = ANY($9::text[]))
     SELECT r.locale, r.domain${groupBy === 'url' ? ', r.url' : ''}, r.citations, r.answers_citing AS "answersCiting",
       r.retrievals, r.retrieved_not_cited AS "retrievedNotCited",
