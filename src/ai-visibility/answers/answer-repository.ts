@@ -72,8 +72,7 @@ const pageOf = <Row>(selected: string) =>
 const PAGE = pageOf<AnswerRow>(COLUMNS);
 /**
  * The pages' statement with each JSON column as PostgreSQL's text, for the export to write as it
- * is: the driver's JSON.parse of the four columns and JSON.stringify writing them again were a
- * third of the service's CPU in an export of issue 42's answers (searches and pages read).
+ * is, not parsed and written again (docs/decisions/ai-visibility-run-sets-and-export.md).
  */
 const EXPORT_PAGE = pageOf<Omit<AnswerRow, keyof typeof JSON_COLUMNS> & Record<keyof typeof JSON_COLUMNS, string>>(
   columns('::text'),

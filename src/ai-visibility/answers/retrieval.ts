@@ -12,7 +12,10 @@ export interface RetrievedPage {
   cited: boolean;
 }
 
-/** The URL compared between pages read and pages cited (url-facts.ts); ingestion accepts only URLs that parse. */
+/**
+ * The URL compared between pages read and pages cited (sources/url-facts.ts); ingestion accepts only
+ * URLs that parse.
+ */
 export function normaliseUrl(url: string): string {
   const facts = urlFacts(url);
   if (!facts) throw new TypeError('not a URL');

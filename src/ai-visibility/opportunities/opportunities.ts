@@ -31,7 +31,7 @@ export const opportunityKindsOf = (kind: OpportunityKindChoice | null | undefine
   !kind || kind === 'all' ? OPPORTUNITY_KINDS : [kind];
 
 // Tracked prompts where some competitor was visible in more runs than the brand. The range's
-// runs are counted per prompt, locale and set of competitors named (string-sets.ts), from the
+// runs are counted per prompt, locale and set of competitors named (shared/string-sets.ts), from the
 // narrow index that the search-queries list reads too, and each distinct set is expanded once.
 const PROMPT_GAPS = tenantStatement<PromptGapSums>(
   null,

@@ -1,10 +1,10 @@
 // The web searches engines ran for a project's prompts: one row per locale × query (trimmed,
 // lower-cased), with the runs that ran it, the prompts they belong to and the brand's
 // visibility in those runs, pooled per locale. The range's runs are counted per prompt, locale and
-// query set from a narrow index of the answers (string-sets.ts; 248 400 runs → 10 997 (prompt,
-// locale, set) groups over 90 days of the bench set), each distinct set is expanded once, then
-// prompts are counted per query, so no distinct count sorts the range. The same statement without a limit
-// feeds the streaming export.
+// query set from a narrow index of the answers (shared/string-sets.ts), each distinct set is
+// expanded once, then prompts are counted per query, so no distinct count sorts the range
+// (docs/decisions/ai-visibility-run-sets-and-export.md). The same statement without a limit feeds
+// the streaming export.
 import type { WorkspaceScope } from '../../db/workspace-scope.js';
 import { tenantStatement, type WorkspaceBinding } from '../../db/tenant-sql.js';
 import { groupByParent } from '../../db/per-parent.js';

@@ -14,9 +14,9 @@ export interface RangeRule {
 /**
  * Reads of runs (answers, sources, search queries, opportunities, citation gaps, trends): their
  * work grows with the runs of the range, so a range is at most 400 days, a year and a month to
- * compare it with. Two reads do more per run and take less (test/bench/README.md, "Widest
- * ranges", measured each on a year of a million answers): the prompts list pools every prompt's
- * runs per locale, answers by domain count the matching citations.
+ * compare it with. Two reads do more per run and take less: the prompts list pools every prompt's
+ * runs per locale, answers by domain count the matching citations
+ * (docs/decisions/ai-visibility-read-ranges.md).
  */
 export const RUN_RANGE: RangeRule = { defaultDays: 30, maxDays: 400 };
 export const PROMPTS_RANGE: RangeRule = { defaultDays: 30, maxDays: 60 };

@@ -18,7 +18,7 @@ export const runFilterArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>,
   dateTo: arg({ type: 'Date', required: false, description: 'Last day (inclusive); default: today (UTC).' }),
   locale: arg.string({
     required: false,
-    // What the server checks (ai-visibility/locales.ts), for the OpenAPI document to state.
+    // What the server checks (locales.ts), for the OpenAPI document to state.
     extensions: { pattern: LOCALE_PATTERN, maxLength: MAX_LOCALE_LENGTH },
     description:
       'Only this locale: a BCP 47 tag such as en-US, in any case (en-us is en-US); leave it out for every locale. ' +

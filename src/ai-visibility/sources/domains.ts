@@ -11,8 +11,8 @@ import { UsageError } from '../../errors/index.js';
 import { urlFacts } from './url-facts.js';
 
 /**
- * tldts and its suffix list (~1.1 MB of heap) are loaded by the first domain read, synchronously
- * since its callers are: an instance that never reads cited sources never holds them.
+ * tldts and its suffix list are loaded by the first domain read, synchronously since its callers
+ * are: an instance that never reads cited sources never holds them.
  */
 let tldts: typeof Tldts | null = null;
 const parse: typeof Tldts.parse = (url, options) =>
@@ -24,8 +24,9 @@ const asciiHost = (url: string): string | null => urlFacts(url)?.hostname ?? nul
 /**
  * Registrable domains by host, as looked up lately: ingestion asks for each cited or read URL's
  * domain several times (validation, the rows, the per-scan totals) and a scan file repeats its
- * hosts thousands of times, where the suffix-list lookup is ~75 % of a call (~0.6 µs). Hosts are
- * at most 253 characters, so the entries bound the memory; full, it starts again.
+ * hosts thousands of times, where the suffix-list lookup is most of a call
+ * (docs/decisions/ai-visibility-url-and-domain-facts.md). Hosts are at most 253 characters, so the
+ * entries bound the memory; full, it starts again.
  */
 const DOMAINS_BY_HOST_ENTRIES = 10_000;
 const domainsByHost = new Map<string, string>();
@@ -58,7 +59,8 @@ export function normaliseDomain(input: string): string | null {
 
 /**
  * The spellings a stored row may hold for an ASCII domain: rows ingested before one spelling was
- * chosen (2026-11-26) kept a Unicode host's Unicode form, so filters look for both.
+ * chosen kept a Unicode host's Unicode form, so filters look for both
+ * (docs/decisions/ai-visibility-url-and-domain-facts.md).
  */
 export function storedSpellings(domain: string): string[] {
   const unicode = domainToUnicode(domain);

@@ -1,7 +1,7 @@
-// What reads and ingestion ask of a cited or read URL, parsed once. An ingest file repeats its
-// URLs thousands of times, and each occurrence was parsed up to eight times (its check, its
-// domain, its normalised form, the per-scan totals). Remembered by the URL's text; bounded by
-// the characters held (the URLs and their normalised forms); full, it starts again.
+// What reads and ingestion ask of a cited or read URL, parsed once: an ingest file repeats its URLs
+// thousands of times, and its check, its domain, its normalised form and the per-scan totals each
+// ask. Remembered by the URL's text; bounded by the characters held (the URLs and their normalised
+// forms); full, it starts again.
 
 export interface UrlFacts {
   protocol: string;
