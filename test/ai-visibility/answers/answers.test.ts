@@ -164,25 +164,35 @@ describe('ingesting runs', () => {
     ]);
   });
 
-  it("creates prompts on first sight with the line's topic and tags, and puts run and citation counts on scan.completed", async () => {
-    const prompts = await t.database.prisma.aiPrompt.findMany({ where: { projectId }, orderBy: { text: 'asc' } });
-    expect(prompts.map((p) => [p.text, p.topic, p.tags])).toEqual([
-      ['best crm', 'recommendations', ['funnel', 'top']],
-      ['crm pricing', 'pricing', ['funnel']],
-      ['crm reviews', null, []],
-    ]);
-    const events = await t.database.pool.query(
-      "SELECT payload FROM webhook_events WHERE workspace_id = $1 AND type = 'scan.completed' ORDER BY payload->>'date', payload->>'locale'",
-      [workspaceId],
-    );
-    expect(
-      events.rows.map((row) => [row.payload.date, row.payload.locale, row.payload.runCount, row.payload.citationCount]),
-    ).toEqual([
-      ['2026-10-01', 'de-DE', 1, 1],
-      ['2026-10-01', 'en-US', 3, 6],
-      ['2026-10-02', 'en-US', 2, 1],
-    ]);
-  });
+  it(
+    "creates prompts on first sight with the line's topic and tags, and puts run and citation " +
+      'counts on scan.completed',
+    async () => {
+      const prompts = await t.database.prisma.aiPrompt.findMany({ where: { projectId }, orderBy: { text: 'asc' } });
+      expect(prompts.map((p) => [p.text, p.topic, p.tags])).toEqual([
+        ['best crm', 'recommendations', ['funnel', 'top']],
+        ['crm pricing', 'pricing', ['funnel']],
+        ['crm reviews', null, []],
+      ]);
+      const events = await t.database.pool.query(
+        "SELECT payload FROM webhook_events WHERE workspace_id = $1 AND type = 'scan.completed' ORDER " +
+          "BY payload->>'date', payload->>'locale'",
+        [workspaceId],
+      );
+      expect(
+        events.rows.map((row) => [
+          row.payload.date,
+          row.payload.locale,
+          row.payload.runCount,
+          row.payload.citationCount,
+        ]),
+      ).toEqual([
+        ['2026-10-01', 'de-DE', 1, 1],
+        ['2026-10-01', 'en-US', 3, 6],
+        ['2026-10-02', 'en-US', 2, 1],
+      ]);
+    },
+  );
 
   it('refuses counters beside runs that disagree, naming the difference, and writes nothing', async () => {
     const before = await t.database.pool.query('SELECT count(*)::int AS n FROM ai_answers');
@@ -238,47 +248,55 @@ describe('ingesting runs', () => {
     }
   });
 
-  it('changes nothing and emits nothing on an identical re-send with the runs shuffled; replaces the runs when they change', async () => {
-    const answerIds = async () =>
-      (
-        await t.database.pool.query(
-          "SELECT id FROM ai_answers WHERE project_id = $1 AND date = '2026-10-01' AND locale = 'en-US' ORDER BY id",
-          [projectId],
-        )
-      ).rows.map((row) => row.id);
-    const events = async () =>
-      (
-        await t.database.pool.query('SELECT count(*)::int AS n FROM webhook_events WHERE workspace_id = $1', [
-          workspaceId,
-        ])
-      ).rows[0].n;
-    const [idsBefore, eventsBefore] = [await answerIds(), await events()];
-    const again = await ingest([scanLine('2026-10-01', [DAY_ONE[2]!, DAY_ONE[0]!, DAY_ONE[1]!])]);
-    expect(again.body.data).toMatchObject({ accepted: 0, replaced: 0, unchanged: 1 });
-    expect(await answerIds()).toEqual(idsBefore);
-    expect(await events()).toBe(eventsBefore);
+  it(
+    'changes nothing and emits nothing on an identical re-send with the runs shuffled; replaces the ' +
+      'runs when they change',
+    async () => {
+      const answerIds = async () =>
+        (
+          await t.database.pool.query(
+            "SELECT id FROM ai_answers WHERE project_id = $1 AND date = '2026-10-01' AND locale = 'en-US' ORDER BY id",
+            [projectId],
+          )
+        ).rows.map((row) => row.id);
+      const events = async () =>
+        (
+          await t.database.pool.query('SELECT count(*)::int AS n FROM webhook_events WHERE workspace_id = $1', [
+            workspaceId,
+          ])
+        ).rows[0].n;
+      const [idsBefore, eventsBefore] = [await answerIds(), await events()];
+      const again = await ingest([scanLine('2026-10-01', [DAY_ONE[2]!, DAY_ONE[0]!, DAY_ONE[1]!])]);
+      expect(again.body.data).toMatchObject({ accepted: 0, replaced: 0, unchanged: 1 });
+      expect(await answerIds()).toEqual(idsBefore);
+      expect(await events()).toBe(eventsBefore);
 
-    const changed = await ingest([scanLine('2026-10-03', [run('best crm'), run('crm pricing')])]);
-    expect(changed.body.data).toMatchObject({ accepted: 1 });
-    const replaced = await ingest([
-      scanLine('2026-10-03', [run('best crm', { citations: [{ url: 'https://globex.com/' }] })]),
-    ]);
-    expect(replaced.body.data).toMatchObject({ replaced: 1 });
-    const rows = await t.database.pool.query(
-      "SELECT p.text, a.citations FROM ai_answers a JOIN ai_prompts p ON p.id = a.prompt_id WHERE a.project_id = $1 AND a.date = '2026-10-03'",
-      [projectId],
-    );
-    expect(rows.rows).toEqual([
-      { text: 'best crm', citations: [{ position: 1, url: 'https://globex.com/', domain: 'globex.com', title: null }] },
-    ]);
-    const totals = await t.database.pool.query(
-      "SELECT domain, citations, answers_citing FROM ai_source_totals WHERE project_id = $1 AND date = '2026-10-03'",
-      [projectId],
-    );
-    expect(totals.rows).toEqual([{ domain: 'globex.com', citations: 1, answers_citing: 1 }]);
-    // Back to how it was for the reads below.
-    await t.database.pool.query("DELETE FROM scans WHERE project_id = $1 AND date = '2026-10-03'", [projectId]);
-  });
+      const changed = await ingest([scanLine('2026-10-03', [run('best crm'), run('crm pricing')])]);
+      expect(changed.body.data).toMatchObject({ accepted: 1 });
+      const replaced = await ingest([
+        scanLine('2026-10-03', [run('best crm', { citations: [{ url: 'https://globex.com/' }] })]),
+      ]);
+      expect(replaced.body.data).toMatchObject({ replaced: 1 });
+      const rows = await t.database.pool.query(
+        'SELECT p.text, a.citations FROM ai_answers a JOIN ai_prompts p ON p.id = a.prompt_id WHERE ' +
+          "a.project_id = $1 AND a.date = '2026-10-03'",
+        [projectId],
+      );
+      expect(rows.rows).toEqual([
+        {
+          text: 'best crm',
+          citations: [{ position: 1, url: 'https://globex.com/', domain: 'globex.com', title: null }],
+        },
+      ]);
+      const totals = await t.database.pool.query(
+        "SELECT domain, citations, answers_citing FROM ai_source_totals WHERE project_id = $1 AND date = '2026-10-03'",
+        [projectId],
+      );
+      expect(totals.rows).toEqual([{ domain: 'globex.com', citations: 1, answers_citing: 1 }]);
+      // Back to how it was for the reads below.
+      await t.database.pool.query("DELETE FROM scans WHERE project_id = $1 AND date = '2026-10-03'", [projectId]);
+    },
+  );
 });
 
 describe('GET …/prompts', () => {
@@ -437,7 +455,8 @@ describe('GET …/answers', () => {
     const before = new Set<string>(
       (
         await t.database.pool.query(
-          "SELECT id FROM ai_answers WHERE project_id = $1 AND locale = 'en-US' AND date BETWEEN '2026-09-01' AND '2026-10-31'",
+          "SELECT id FROM ai_answers WHERE project_id = $1 AND locale = 'en-US' AND date BETWEEN " +
+            "'2026-09-01' AND '2026-10-31'",
           [projectId],
         )
       ).rows.map((row) => row.id),
@@ -565,7 +584,10 @@ describe('trend (GraphQL)', () => {
           method: 'POST',
           headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
           body: JSON.stringify({
-            query: `{ node(id: "${projectId}") { ... on AiVisibilityProject { trend(granularity: ${granularity}, dateFrom: "2026-09-01", dateTo: "2026-10-31", locale: "en-US") { period model locale totalRuns visibility } } } }`,
+            query:
+              `{ node(id: "${projectId}") { ... on AiVisibilityProject { trend(granularity: ` +
+              `${granularity}, dateFrom: "2026-09-01", dateTo: "2026-10-31", locale: "en-US") { ` +
+              `period model locale totalRuns visibility } } } }`,
           }),
         }),
       );
@@ -575,7 +597,8 @@ describe('trend (GraphQL)', () => {
       { period: '2026-10-01', model: 'chatgpt', locale: 'en-US', totalRuns: 3, visibility: 2 / 3 },
       { period: '2026-10-02', model: 'chatgpt', locale: 'en-US', totalRuns: 2, visibility: 1 / 2 },
     ]);
-    // Thursday 1 and Friday 2 October 2026 share the week of Monday 28 September: 3 of 5 runs, not the mean of 2/3 and 1/2.
+    // Thursday 1 and Friday 2 October 2026 share the week of Monday 28 September: 3 of 5 runs, not the mean
+    // of 2/3 and 1/2.
     expect(await trend('week')).toEqual([
       { period: '2026-09-28', model: 'chatgpt', locale: 'en-US', totalRuns: 5, visibility: 3 / 5 },
     ]);
@@ -592,7 +615,10 @@ describe('citation gaps (GraphQL)', () => {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
         body: JSON.stringify({
-          query: `{ node(id: "${projectId}") { ... on AiVisibilityProject { citationGaps(dateFrom: "2026-10-01", dateTo: "2026-10-31") { locale domain answers citations competitorsNamed owned competitor } } } }`,
+          query:
+            `{ node(id: "${projectId}") { ... on AiVisibilityProject { citationGaps(dateFrom: ` +
+            `"2026-10-01", dateTo: "2026-10-31") { locale domain answers citations competitorsNamed ` +
+            `owned competitor } } } }`,
         }),
       }),
     );
@@ -614,93 +640,100 @@ describe('citation gaps (GraphQL)', () => {
 });
 
 describe('GET …/sources', () => {
-  it('pools citation and answer shares per locale, marks owned and competitor domains, and orders by locale then citations', async () => {
-    const { status, body } = await v1('/sources?dateFrom=2026-10-01&dateTo=2026-10-02');
-    expect(status).toBe(200);
-    expect(body.data.range).toEqual({ from: '2026-10-01', to: '2026-10-02' });
-    // en-US: 7 citations over 5 runs; de-DE: 1 over 1.
-    expect(body.data.rows).toEqual([
-      {
-        locale: 'de-DE',
-        domain: 'wikipedia.org',
-        citations: 1,
-        answersCiting: 1,
-        citationShare: 1,
-        answerShare: 1,
-        retrievals: 0,
-        retrievedNotCited: 0,
-        owned: false,
-        competitor: null,
-        url: null,
-      },
-      {
-        locale: 'en-US',
-        domain: 'acme.com',
-        citations: 2,
-        answersCiting: 2,
-        citationShare: 2 / 7,
-        answerShare: 2 / 5,
-        retrievals: 0,
-        retrievedNotCited: 0,
-        owned: true,
-        competitor: null,
-        url: null,
-      },
-      {
-        locale: 'en-US',
-        domain: 'example.co.uk',
-        citations: 2,
-        answersCiting: 1,
-        citationShare: 2 / 7,
-        answerShare: 1 / 5,
-        retrievals: 0,
-        retrievedNotCited: 0,
-        owned: false,
-        competitor: null,
-        url: null,
-      },
-      {
-        locale: 'en-US',
-        domain: 'reddit.com',
-        citations: 2,
-        answersCiting: 2,
-        citationShare: 2 / 7,
-        answerShare: 2 / 5,
-        retrievals: 0,
-        retrievedNotCited: 0,
-        owned: false,
-        competitor: null,
-        url: null,
-      },
-      {
-        locale: 'en-US',
-        domain: 'globex.com',
-        citations: 1,
-        answersCiting: 1,
-        citationShare: 1 / 7,
-        answerShare: 1 / 5,
-        retrievals: 0,
-        retrievedNotCited: 0,
-        owned: false,
-        competitor: 'Globex',
-        url: null,
-      },
-    ]);
-    expect(body.meta).toEqual({ total: 5, truncated: false });
-  });
+  it(
+    'pools citation and answer shares per locale, marks owned and competitor domains, and orders by ' +
+      'locale then citations',
+    async () => {
+      const { status, body } = await v1('/sources?dateFrom=2026-10-01&dateTo=2026-10-02');
+      expect(status).toBe(200);
+      expect(body.data.range).toEqual({ from: '2026-10-01', to: '2026-10-02' });
+      // en-US: 7 citations over 5 runs; de-DE: 1 over 1.
+      expect(body.data.rows).toEqual([
+        {
+          locale: 'de-DE',
+          domain: 'wikipedia.org',
+          citations: 1,
+          answersCiting: 1,
+          citationShare: 1,
+          answerShare: 1,
+          retrievals: 0,
+          retrievedNotCited: 0,
+          owned: false,
+          competitor: null,
+          url: null,
+        },
+        {
+          locale: 'en-US',
+          domain: 'acme.com',
+          citations: 2,
+          answersCiting: 2,
+          citationShare: 2 / 7,
+          answerShare: 2 / 5,
+          retrievals: 0,
+          retrievedNotCited: 0,
+          owned: true,
+          competitor: null,
+          url: null,
+        },
+        {
+          locale: 'en-US',
+          domain: 'example.co.uk',
+          citations: 2,
+          answersCiting: 1,
+          citationShare: 2 / 7,
+          answerShare: 1 / 5,
+          retrievals: 0,
+          retrievedNotCited: 0,
+          owned: false,
+          competitor: null,
+          url: null,
+        },
+        {
+          locale: 'en-US',
+          domain: 'reddit.com',
+          citations: 2,
+          answersCiting: 2,
+          citationShare: 2 / 7,
+          answerShare: 2 / 5,
+          retrievals: 0,
+          retrievedNotCited: 0,
+          owned: false,
+          competitor: null,
+          url: null,
+        },
+        {
+          locale: 'en-US',
+          domain: 'globex.com',
+          citations: 1,
+          answersCiting: 1,
+          citationShare: 1 / 7,
+          answerShare: 1 / 5,
+          retrievals: 0,
+          retrievedNotCited: 0,
+          owned: false,
+          competitor: 'Globex',
+          url: null,
+        },
+      ]);
+      expect(body.meta).toEqual({ total: 5, truncated: false });
+    },
+  );
 
-  it('pools a split range to the whole: sums of the parts divided once equal the shares of the whole range', async () => {
-    const [whole, first, second] = await Promise.all(
-      ['2026-10-01&dateTo=2026-10-02', '2026-10-01&dateTo=2026-10-01', '2026-10-02&dateTo=2026-10-02'].map(
-        async (range) => (await v1(`/sources?dateFrom=${range}&locale=en-US`)).body.data.rows,
-      ),
-    );
-    const acme = (rows: any[]) => rows.find((row) => row.domain === 'acme.com') ?? { citations: 0, answersCiting: 0 };
-    expect(acme(first).citations + acme(second).citations).toBe(acme(whole).citations);
-    expect(acme(first).answersCiting + acme(second).answersCiting).toBe(acme(whole).answersCiting);
-    // 1/3 on day one and 1/2 on day two: their mean (0.4167) is not the pooled 2/5.
-    expect(acme(whole).answerShare).toBeCloseTo(2 / 5, 12);
-  });
+  it(
+    'pools a split range to the whole: sums of the parts divided once equal the shares of the whole ' + 'range',
+    async () => {
+      const [whole, first, second] = await Promise.all(
+        ['2026-10-01&dateTo=2026-10-02', '2026-10-01&dateTo=2026-10-01', '2026-10-02&dateTo=2026-10-02'].map(
+          async (range) => (await v1(`/sources?dateFrom=${range}&locale=en-US`)).body.data.rows,
+        ),
+      );
+      const acme = (rows: any[]) => rows.find((row) => row.domain === 'acme.com') ?? { citations: 0, answersCiting: 0 };
+      expect(acme(first).citations + acme(second).citations).toBe(acme(whole).citations);
+      expect(acme(first).answersCiting + acme(second).answersCiting).toBe(acme(whole).answersCiting);
+      // 1/3 on day one and 1/2 on day two: their mean (0.4167) is not the pooled 2/5.
+      expect(acme(whole).answerShare).toBeCloseTo(2 / 5, 12);
+    },
+  );
 
   it('groups by URL, filters by prompt, caps rows per locale, and refuses a bad groupBy', async () => {
     const byUrl = (await v1('/sources?dateFrom=2026-10-01&dateTo=2026-10-02&groupBy=url&locale=en-US')).body.data.rows;

@@ -67,16 +67,20 @@ const runArbitrary: fc.Arbitrary<Run> = fc
 const scanRuns = fc.uniqueArray(runArbitrary, { selector: (run) => run.prompt, maxLength: 25 });
 
 describe('counters from runs', () => {
-  it('derived per scan and pooled equal the counters of all the runs at once (what metrics pools equals what the runs say)', () => {
-    fc.assert(
-      fc.property(fc.array(scanRuns, { minLength: 1, maxLength: 8 }), (scans) => {
-        const perScan = scans.map(countersFromRuns);
-        const all = countersFromRuns(scans.flat());
-        expect(sumCounters(perScan)).toEqual(all);
-        expect(pooledRates(perScan)).toEqual(ratesOf(all));
-      }),
-    );
-  });
+  it(
+    'derived per scan and pooled equal the counters of all the runs at once (what metrics pools ' +
+      'equals what the runs say)',
+    () => {
+      fc.assert(
+        fc.property(fc.array(scanRuns, { minLength: 1, maxLength: 8 }), (scans) => {
+          const perScan = scans.map(countersFromRuns);
+          const all = countersFromRuns(scans.flat());
+          expect(sumCounters(perScan)).toEqual(all);
+          expect(pooledRates(perScan)).toEqual(ratesOf(all));
+        }),
+      );
+    },
+  );
 
   it("satisfy the contract's bounds for valid runs", () => {
     fc.assert(

@@ -145,7 +145,9 @@ describe('competitor counters', () => {
           method: 'POST',
           headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
           body: JSON.stringify({
-            query: `{ aiVisibilityMetrics(id: "${projectId}", dateFrom: "2026-10-01", dateTo: "2026-10-31") { data { totals { locale competitors { name visibility } } } } }`,
+            query:
+              `{ aiVisibilityMetrics(id: "${projectId}", dateFrom: "2026-10-01", dateTo: ` +
+              `"2026-10-31") { data { totals { locale competitors { name visibility } } } } }`,
           }),
         }),
       ),

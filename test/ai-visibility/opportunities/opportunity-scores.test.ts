@@ -21,27 +21,31 @@ const prompt = (fields: Partial<Parameters<typeof promptOpportunity>[0]> = {}) =
 });
 
 describe('prompt opportunities', () => {
-  it('score the runs at stake: runs × (best competitor visibility − brand visibility), the best competitor by visible runs, ties by name', () => {
-    expect(
-      promptOpportunity(
-        prompt({
-          competitors: [
-            { name: 'Initech', visible: 3 },
-            { name: 'Globex', visible: 3 },
-            { name: 'Hooli', visible: 2 },
-          ],
-        }),
-      ),
-    ).toEqual({
-      locale: 'en-US',
-      promptId: 'pmt_1',
-      prompt: 'best crm',
-      runs: 4,
-      brandVisibility: 0.25,
-      bestCompetitor: { name: 'Globex', visibility: 0.75 },
-      score: 2,
-    });
-  });
+  it(
+    'score the runs at stake: runs × (best competitor visibility − brand visibility), the best ' +
+      'competitor by visible runs, ties by name',
+    () => {
+      expect(
+        promptOpportunity(
+          prompt({
+            competitors: [
+              { name: 'Initech', visible: 3 },
+              { name: 'Globex', visible: 3 },
+              { name: 'Hooli', visible: 2 },
+            ],
+          }),
+        ),
+      ).toEqual({
+        locale: 'en-US',
+        promptId: 'pmt_1',
+        prompt: 'best crm',
+        runs: 4,
+        brandVisibility: 0.25,
+        bestCompetitor: { name: 'Globex', visibility: 0.75 },
+        score: 2,
+      });
+    },
+  );
 
   it('are not opportunities when no competitor is ahead of the brand', () => {
     expect(promptOpportunity(prompt({ competitors: [] }))).toBeNull();
@@ -71,26 +75,30 @@ describe('source and page opportunities', () => {
     ).toMatchObject({ competitor: 'Globex', score: 3 });
   });
 
-  it('score a page by the runs that read it without citing it; citedRate is pooled; never read uncited is no opportunity', () => {
-    expect(
-      pageOpportunity({
-        locale: 'en-US',
-        url: 'https://acme.com/',
-        domain: 'acme.com',
-        retrievals: 3,
-        retrievedNotCited: 2,
-      }),
-    ).toMatchObject({ citedRate: 1 / 3, score: 2 });
-    expect(
-      pageOpportunity({
-        locale: 'en-US',
-        url: 'https://acme.com/',
-        domain: 'acme.com',
-        retrievals: 3,
-        retrievedNotCited: 0,
-      }),
-    ).toBeNull();
-  });
+  it(
+    'score a page by the runs that read it without citing it; citedRate is pooled; never read ' +
+      'uncited is no opportunity',
+    () => {
+      expect(
+        pageOpportunity({
+          locale: 'en-US',
+          url: 'https://acme.com/',
+          domain: 'acme.com',
+          retrievals: 3,
+          retrievedNotCited: 2,
+        }),
+      ).toMatchObject({ citedRate: 1 / 3, score: 2 });
+      expect(
+        pageOpportunity({
+          locale: 'en-US',
+          url: 'https://acme.com/',
+          domain: 'acme.com',
+          retrievals: 3,
+          retrievedNotCited: 0,
+        }),
+      ).toBeNull();
+    },
+  );
 });
 
 describe('ranking', () => {
@@ -117,27 +125,31 @@ describe('ranking', () => {
     ]);
   });
 
-  it('puts characters past U+FFFF after U+E000–U+FFFF, as code points (and PostgreSQL\'s "C") order them, not UTF-16 units', () => {
-    const items = ['\u{1F600} emoji', '\uFF21 wide', '\uD7FF', 'z'].map((text) => ({
-      locale: 'en-US',
-      score: 1,
-      text,
-    }));
-    expect(rankPerLocale(items, (item) => item.text, 10).map((item) => item.text)).toEqual([
-      'z',
-      '\uD7FF',
-      '\uFF21 wide',
-      '\u{1F600} emoji',
-    ]);
-    const best = promptOpportunity(
-      prompt({
-        brandVisible: 0,
-        competitors: [
-          { name: '\u{1F600} emoji', visible: 2 },
-          { name: '\uFF21 wide', visible: 2 },
-        ],
-      }),
-    );
-    expect(best!.bestCompetitor.name).toBe('\uFF21 wide');
-  });
+  it(
+    'puts characters past U+FFFF after U+E000–U+FFFF, as code points (and PostgreSQL\'s "C") order ' +
+      'them, not UTF-16 units',
+    () => {
+      const items = ['\u{1F600} emoji', '\uFF21 wide', '\uD7FF', 'z'].map((text) => ({
+        locale: 'en-US',
+        score: 1,
+        text,
+      }));
+      expect(rankPerLocale(items, (item) => item.text, 10).map((item) => item.text)).toEqual([
+        'z',
+        '\uD7FF',
+        '\uFF21 wide',
+        '\u{1F600} emoji',
+      ]);
+      const best = promptOpportunity(
+        prompt({
+          brandVisible: 0,
+          competitors: [
+            { name: '\u{1F600} emoji', visible: 2 },
+            { name: '\uFF21 wide', visible: 2 },
+          ],
+        }),
+      );
+      expect(best!.bestCompetitor.name).toBe('\uFF21 wide');
+    },
+  );
 });

@@ -70,8 +70,9 @@ describe('v1 date ranges', () => {
   it.each(CAPS)(
     '%s: %i days answered, one more refused with invalid_parameter naming dateFrom and the cap',
     async (read, days, message) => {
+      const separator = read.includes('?') ? '&' : '?';
       const path = (from: string, to: string) =>
-        `/api/v1/ai-visibility/projects/${projectId}/${read}${read.includes('?') ? '&' : '?'}dateFrom=${from}&dateTo=${to}`;
+        `/api/v1/ai-visibility/projects/${projectId}/${read}${separator}dateFrom=${from}&dateTo=${to}`;
       expect((await t.get(path(addDays(today, -(days - 1)), today), key)).status).toBe(200);
       for (const [from, to] of [
         [addDays(today, -days), today],

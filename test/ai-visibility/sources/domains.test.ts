@@ -26,18 +26,22 @@ describe('registrable domains', () => {
     expect(registrableDomain('https://münchen.de/')).toBe('xn--mnchen-3ya.de');
   });
 
-  it('are empty for hosts the public suffix list gives none (ingestion refuses them); an IP address stands for itself', () => {
-    for (const url of [
-      'https://co.uk/x',
-      'http://com/',
-      'http://localhost:3000/',
-      'https://github.io/',
-      'http://-a.com/',
-    ])
-      expect(registrableDomain(url), url).toBe('');
-    expect(registrableDomain('http://192.0.2.1/x')).toBe('192.0.2.1');
-    expect(normaliseDomain('co.uk')).toBeNull();
-  });
+  it(
+    'are empty for hosts the public suffix list gives none (ingestion refuses them); an IP address ' +
+      'stands for itself',
+    () => {
+      for (const url of [
+        'https://co.uk/x',
+        'http://com/',
+        'http://localhost:3000/',
+        'https://github.io/',
+        'http://-a.com/',
+      ])
+        expect(registrableDomain(url), url).toBe('');
+      expect(registrableDomain('http://192.0.2.1/x')).toBe('192.0.2.1');
+      expect(normaliseDomain('co.uk')).toBeNull();
+    },
+  );
 
   it('are looked for in both spellings in stored rows, and own both', () => {
     expect(storedSpellings(ASCII)).toEqual([ASCII, 'пример.рф']);
@@ -131,27 +135,35 @@ describe('one source per registrable domain', () => {
     expect((await v1(`/answers?${range}&domain=${ASCII}`)).data).toHaveLength(2);
   });
 
-  it("keeps the brand's pages and sources under owned=true whichever spelling the project lists or a row holds", async () => {
-    const read = { ...run('three', []), retrieved: [{ url: 'https://пример.рф/p' }] };
-    expect(
-      (await ingest([{ project: projectId, date: '2026-10-04', model: 'chatgpt', locale: 'ru-RU', runs: [read] }]))
-        .status,
-    ).toBe(200);
-    const range4 = 'dateFrom=2026-10-01&dateTo=2026-10-04';
-    expect((await v1(`/sources?${range4}&owned=true`)).data.rows).toEqual([
-      expect.objectContaining({ domain: ASCII, citations: 2, retrievals: 1, owned: true }),
-    ]);
-    expect(
-      (await v1(`/sources?${range4}&owned=true&groupBy=url`)).data.rows.map((row: { url: string }) => row.url),
-    ).toContain(`https://${ASCII}/p`);
-    const ownedPages = async () => (await v1(`/opportunities?${range4}&kind=pages`)).data.pages;
-    expect(await ownedPages()).toEqual([expect.objectContaining({ url: `https://${ASCII}/p`, retrievedNotCited: 1 })]);
-    // A page total in the Unicode spelling, as migration 0014 carried over a page read before the choice, while the project lists ASCII.
-    await t.database.pool.query("UPDATE ai_page_totals SET domain = 'пример.рф' WHERE project_id = $1", [projectId]);
-    await t.database.pool.query('UPDATE ai_projects SET domains = $2 WHERE id = $1', [projectId, [ASCII]]);
-    expect(await ownedPages()).toEqual([expect.objectContaining({ url: `https://${ASCII}/p`, retrievedNotCited: 1 })]);
-    await t.database.pool.query("UPDATE ai_projects SET domains = '{пример.рф}' WHERE id = $1", [projectId]);
-  });
+  it(
+    "keeps the brand's pages and sources under owned=true whichever spelling the project lists or a " + 'row holds',
+    async () => {
+      const read = { ...run('three', []), retrieved: [{ url: 'https://пример.рф/p' }] };
+      expect(
+        (await ingest([{ project: projectId, date: '2026-10-04', model: 'chatgpt', locale: 'ru-RU', runs: [read] }]))
+          .status,
+      ).toBe(200);
+      const range4 = 'dateFrom=2026-10-01&dateTo=2026-10-04';
+      expect((await v1(`/sources?${range4}&owned=true`)).data.rows).toEqual([
+        expect.objectContaining({ domain: ASCII, citations: 2, retrievals: 1, owned: true }),
+      ]);
+      expect(
+        (await v1(`/sources?${range4}&owned=true&groupBy=url`)).data.rows.map((row: { url: string }) => row.url),
+      ).toContain(`https://${ASCII}/p`);
+      const ownedPages = async () => (await v1(`/opportunities?${range4}&kind=pages`)).data.pages;
+      expect(await ownedPages()).toEqual([
+        expect.objectContaining({ url: `https://${ASCII}/p`, retrievedNotCited: 1 }),
+      ]);
+      // A page total in the Unicode spelling, as migration 0014 carried over a page read before the choice,
+      // while the project lists ASCII.
+      await t.database.pool.query("UPDATE ai_page_totals SET domain = 'пример.рф' WHERE project_id = $1", [projectId]);
+      await t.database.pool.query('UPDATE ai_projects SET domains = $2 WHERE id = $1', [projectId, [ASCII]]);
+      expect(await ownedPages()).toEqual([
+        expect.objectContaining({ url: `https://${ASCII}/p`, retrievedNotCited: 1 }),
+      ]);
+      await t.database.pool.query("UPDATE ai_projects SET domains = '{пример.рф}' WHERE id = $1", [projectId]);
+    },
+  );
 
   it('refuses at ingestion a host without a registrable domain, naming the line and the field', async () => {
     const response = await ingest([
@@ -176,7 +188,8 @@ describe('one source per registrable domain', () => {
       {
         line: 2,
         message:
-          'runs.0.citations.1.url: host "co.uk" has no registrable domain in the public suffix list and is no IP address',
+          'runs.0.citations.1.url: host "co.uk" has no registrable domain in the public suffix list ' +
+          'and is no IP address',
       },
     ]);
   });
