@@ -1,8 +1,12 @@
 // The audit log in the graph, for owners and admins: who changed what, newest first.
-import { sizedList } from '../graphql/cost.js';
 import { builder } from '../graphql/builder.js';
+import { boundedIntArg, boundedListCost } from '../graphql/bounded-int.js';
+import { intBounds, withinBounds } from '../errors/index.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
 import { AUDIT_LOG, type AuditView } from './audit-log.js';
+
+/** Entries per answer, newest first. */
+export const AUDIT_ENTRIES = intBounds(1, 500, 50);
 
 const AuditEntryType = builder.objectRef<AuditView>('AuditEntry').implement({
   fields: (t) => ({
@@ -24,8 +28,8 @@ builder.queryField('auditLog', (t) =>
     description: 'The newest audit entries of the workspace (owners and admins).',
     authScopes: { admin: true },
     extensions: GRAPH_ONLY,
-    args: { first: t.arg.int({ required: false, defaultValue: 50 }) },
-    complexity: (args) => sizedList(args.first, 50, 500),
-    resolve: (_root, args, ctx) => ctx.workspace.rows(AUDIT_LOG, [Math.min(Math.max(args.first ?? 50, 1), 500)]),
+    args: { first: boundedIntArg(t.arg, AUDIT_ENTRIES, 'Entries') },
+    complexity: (args) => boundedListCost(args.first, AUDIT_ENTRIES),
+    resolve: (_root, args, ctx) => ctx.workspace.rows(AUDIT_LOG, [withinBounds(args.first, AUDIT_ENTRIES, 'first')]),
   }),
 );

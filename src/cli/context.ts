@@ -1,6 +1,7 @@
 // What every CLI command shares: the configuration, the database opened on first use, the
 // invalidation message to every instance, the acting user, and output as text or --json.
 import type { Config } from '../config/index.js';
+import { ApiError, UsageError, withinBounds, type IntBounds } from '../errors/index.js';
 import { openDatabase, type ResolvedDatabase } from '../db/bootstrap.js';
 import { INVALIDATION_CHANNEL } from '../auth/invalidation.js';
 import { resolveSecretBox } from '../secrets/app-secret-key.js';
@@ -60,6 +61,18 @@ export async function closeDatabase() {
 export async function webhookDeps(): Promise<WebhookDeps> {
   const { prisma, pool } = await db();
   return webhookDepsOf(config(), { prisma, pool, box: resolveSecretBox(config()) });
+}
+
+/**
+ * A whole-number option read against the IntBounds its list declares, by the same check as a
+ * GraphQL argument (`withinBounds`); the refusal is the CLI's usage error, naming the flag.
+ */
+export function boundedOption(text: string | undefined, bounds: IntBounds, flag: string): number {
+  try {
+    return withinBounds(text === undefined ? undefined : Number(text), bounds, flag);
+  } catch (error) {
+    throw error instanceof ApiError ? new UsageError(error.message) : error;
+  }
 }
 
 export const AS_OPTION = ['--as <email>', 'the acting user; must be an owner or admin'] as const;

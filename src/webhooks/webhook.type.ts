@@ -1,6 +1,8 @@
 // Webhook endpoints and their attempts in the graph, for owners and admins (the web app, MCP).
 // Secrets are never part of it.
-import { bounded, sizedList } from '../graphql/cost.js';
+import { bounded } from '../graphql/cost.js';
+import { boundedIntArg, boundedListCost } from '../graphql/bounded-int.js';
+import { intBounds, withinBounds } from '../errors/index.js';
 import { builder } from '../graphql/builder.js';
 import { tenantStatement } from '../db/tenant-sql.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
@@ -63,16 +65,19 @@ builder.queryField('webhookEndpoints', (t) =>
   }),
 );
 
+/** Attempts per answer, newest first. */
+const ATTEMPTS_SHOWN = intBounds(1, 500, 50);
+
 builder.queryField('webhookAttempts', (t) =>
   t.field({
     type: [WebhookAttemptType],
     description: 'The newest delivery attempts of one endpoint (owners and admins).',
     authScopes: { admin: true },
     extensions: GRAPH_ONLY,
-    args: { endpointId: t.arg.id({ required: true }), first: t.arg.int({ required: false, defaultValue: 50 }) },
-    complexity: (args) => sizedList(args.first, 50, 500),
+    args: { endpointId: t.arg.id({ required: true }), first: boundedIntArg(t.arg, ATTEMPTS_SHOWN, 'Attempts') },
+    complexity: (args) => boundedListCost(args.first, ATTEMPTS_SHOWN),
     resolve: (_root, args, ctx) =>
-      ctx.workspace.rows(ATTEMPTS, [String(args.endpointId), Math.min(Math.max(args.first ?? 50, 1), 500)]),
+      ctx.workspace.rows(ATTEMPTS, [String(args.endpointId), withinBounds(args.first, ATTEMPTS_SHOWN, 'first')]),
   }),
 );
 

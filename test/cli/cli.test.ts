@@ -188,6 +188,10 @@ describe('operator CLI', () => {
     });
     expect(JSON.parse((await cli('webhooks', 'enable', created.id, '--json')).stdout)).toMatchObject({ enabled: true });
     expect(JSON.parse((await cli('webhooks', 'attempts', created.id, '--json')).stdout)).toEqual([]);
+    for (const limit of ['0', '1001', '2.5', 'many']) {
+      const refused = await cli('webhooks', 'attempts', created.id, '--limit', limit);
+      expect([refused.code, refused.stderr]).toEqual([2, 'error: --limit must be a whole number from 1 to 1000.\n']);
+    }
     expect(
       JSON.parse(
         (await cli('webhooks', 'replay-failed', '--workspace', 'acme', '--since', '2026-01-01T00:00:00Z', '--json'))

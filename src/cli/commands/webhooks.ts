@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { findWorkspace } from '../../workspaces/service.js';
-import { UsageError } from '../../errors/index.js';
+import { intBounds, UsageError } from '../../errors/index.js';
 import {
   createEndpoint,
   listAttempts,
@@ -14,7 +14,10 @@ import {
   type WebhookDeps,
 } from '../../webhooks/endpoints.js';
 import type { Actor } from '../../workspaces/actor.js';
-import { output, actorOf, AS_OPTION, webhookDeps, type JsonOption } from '../context.js';
+import { output, actorOf, AS_OPTION, boundedOption, webhookDeps, type JsonOption } from '../context.js';
+
+/** Attempts the CLI lists, newest first. */
+const ATTEMPTS_LISTED = intBounds(1, 1000, 100);
 
 export function registerWebhooksCommands(program: Command) {
   const webhooks = program
@@ -101,13 +104,11 @@ export function registerWebhooksCommands(program: Command) {
   );
   webhooks
     .command('attempts <endpointId>')
-    .option('--limit <n>', 'newest attempts to show (1-1000)', '100')
+    .option('--limit <n>', `newest attempts to show (1-${ATTEMPTS_LISTED.maximum}, default ${ATTEMPTS_LISTED.default})`)
     .option(...AS_OPTION)
     .option('--json')
-    .action(async (endpointId: string, options: { limit: string; as?: string } & JsonOption) => {
-      const limit = Number(options.limit);
-      if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
-        throw new UsageError('--limit must be a whole number from 1 to 1000');
+    .action(async (endpointId: string, options: { limit?: string; as?: string } & JsonOption) => {
+      const limit = boundedOption(options.limit, ATTEMPTS_LISTED, '--limit');
       const attempts = await listAttempts(await webhookDeps(), endpointId, actorOf(options), limit);
       output(
         options,
