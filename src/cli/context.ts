@@ -1,7 +1,9 @@
 // What every CLI command shares: the configuration, the database opened on first use, the
 // invalidation message to every instance, the acting user, and output as text or --json.
 import type { Config } from '../config/index.js';
+import type { ZodRawShape } from 'zod/v4';
 import { ApiError, UsageError, withinBounds, type IntBounds } from '../errors/index.js';
+import { commandInput, type CommandInput } from '../errors/command-input.js';
 import { openDatabase, type ResolvedDatabase } from '../db/bootstrap.js';
 import { INVALIDATION_CHANNEL } from '../auth/invalidation.js';
 import { resolveSecretBox } from '../secrets/app-secret-key.js';
@@ -63,17 +65,22 @@ export async function webhookDeps(): Promise<WebhookDeps> {
   return webhookDepsOf(config(), { prisma, pool, box: resolveSecretBox(config()) });
 }
 
-/**
- * A whole-number option read against the IntBounds its list declares, by the same check as a
- * GraphQL argument (`withinBounds`); the refusal is the CLI's usage error, naming the flag.
- */
-export function boundedOption(text: string | undefined, bounds: IntBounds, flag: string): number {
+/** What `read` returns; a refusal of the input (a 400 at the other doors) is the CLI's usage error. */
+function asUsage<T>(read: () => T): T {
   try {
-    return withinBounds(text === undefined ? undefined : Number(text), bounds, flag);
+    return read();
   } catch (error) {
     throw error instanceof ApiError ? new UsageError(error.message) : error;
   }
 }
+
+/** A whole-number option read against the IntBounds its list declares, by the check GraphQL arguments use. */
+export const boundedOption = (text: string | undefined, bounds: IntBounds, flag: string): number =>
+  asUsage(() => withinBounds(text === undefined ? undefined : Number(text), bounds, flag));
+
+/** A command's options parsed with the input shape its admin command declares (errors/command-input.ts). */
+export const cliInput = <Shape extends ZodRawShape>(shape: Shape, value: unknown): CommandInput<Shape> =>
+  asUsage(() => commandInput(shape, value));
 
 export const AS_OPTION = ['--as <email>', 'the acting user; must be an owner or admin'] as const;
 export const actorOf = (options: { as?: string }): Actor => ({ email: options.as ?? null });

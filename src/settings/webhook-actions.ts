@@ -1,8 +1,11 @@
 // Settings actions for webhook endpoints: create, reveal and rotate secrets, enable, attempts, replays.
 import { ApiError } from '../errors/index.js';
 import { listField, textField } from '../http/forms.js';
+import { commandInput } from '../errors/command-input.js';
 import {
+  CREATE_ENDPOINT_INPUT,
   createEndpoint,
+  endpointToCreate,
   listAttempts,
   listEndpoints,
   parseEventTypes,
@@ -31,11 +34,14 @@ export function webhookActions(deps: SettingsDeps): SettingsAction[] {
       method: 'POST',
       path: /^\/webhooks$/,
       run: async (call) => {
-        const endpoint = await createEndpoint(webhooks, {
-          workspaceId: workspaceOf(call),
-          url: textField(call.fields, 'url', { required: true })!,
+        const input = commandInput(CREATE_ENDPOINT_INPUT, {
+          url: textField(call.fields, 'url', { required: true }),
           eventTypes: parseEventTypes(listField(call.fields, 'eventTypes')?.join(',')),
-          description: textField(call.fields, 'description', { max: 500 }),
+          description: textField(call.fields, 'description') ?? undefined,
+        });
+        const endpoint = await createEndpoint(webhooks, {
+          ...endpointToCreate(input),
+          workspaceId: workspaceOf(call),
           actor: call.actor,
         });
         return {

@@ -15,6 +15,7 @@ import { adminCommand, authorizeActor, sqlOf, type AdminCommandPolicy } from '..
 import { UsageError } from '../errors/index.js';
 import { EVENT_TYPES, type EventType } from './outbox.js';
 import { generateSecret } from './signing.js';
+import { endpointDescription } from './endpoint-input.js';
 import { urlRefusal, type TargetPolicy } from '../http/outbound-guard.js';
 
 export const WEBHOOK_PLANS: readonly Plan[] = ['pro', 'agency', 'scale'];
@@ -102,8 +103,7 @@ export function createEndpoint(
     async ({ tx, audit }) => {
       const refusal = urlRefusal(input.url, deps.policy);
       if (refusal) throw new UsageError(`invalid endpoint URL: ${refusal}`);
-      const description = input.description?.trim() || null;
-      if (description && description.length > 500) throw new UsageError('a description is at most 500 characters');
+      const description = endpointDescription(input.description);
       if (
         (await tx.webhookEndpoint.count({ where: { workspaceId: input.workspaceId } })) >= MAX_ENDPOINTS_PER_WORKSPACE
       ) {

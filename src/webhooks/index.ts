@@ -16,4 +16,5 @@ export {
 } from './endpoints.js';
 export type { EndpointView, WebhookDeps } from './endpoints.js';
 export { EVENT_TYPES, appendEvents } from './outbox.js';
+export { CREATE_ENDPOINT_INPUT, ENDPOINT_DESCRIPTION, endpointToCreate } from './endpoint-input.js';
 export type { OutboxEvent } from './outbox.js';

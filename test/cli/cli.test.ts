@@ -188,6 +188,20 @@ describe('operator CLI', () => {
     });
     expect(JSON.parse((await cli('webhooks', 'enable', created.id, '--json')).stdout)).toMatchObject({ enabled: true });
     expect(JSON.parse((await cli('webhooks', 'attempts', created.id, '--json')).stdout)).toEqual([]);
+    const described = await cli(
+      'webhooks',
+      'create',
+      '--workspace',
+      'acme',
+      '--url',
+      'https://x.example/h',
+      '--description',
+      'd'.repeat(501),
+    );
+    expect([described.code, described.stderr]).toEqual([
+      2,
+      'error: description: a description is at most 500 characters.\n',
+    ]);
     for (const limit of ['0', '1001', '2.5', 'many']) {
       const refused = await cli('webhooks', 'attempts', created.id, '--limit', limit);
       expect([refused.code, refused.stderr]).toEqual([2, 'error: --limit must be a whole number from 1 to 1000.\n']);

@@ -135,6 +135,16 @@ describe('settings', () => {
     expect(await ok.text()).toMatch(/data-testid="secret">sgb_live_/);
   });
 
+  it("webhooks: a description follows the create command's one rule (500 characters, trimmed), named in the 400", async () => {
+    const create = (description: string) =>
+      call(t.app, admin, 'POST', '/app/settings/webhooks', { url: 'https://hooks.example.com/rule', description });
+    const refused = await create('x'.repeat(501));
+    expect(refused.status).toBe(400);
+    expect((await json(refused)).error).toMatchObject({ code: 'invalid_parameter', param: 'description' });
+    const kept = await json(await create(`  ${'x'.repeat(500)}  `));
+    expect(kept.data.description).toBe('x'.repeat(500));
+  });
+
   it('webhooks: create (secret once), list without secrets, reveal, rotate, disable, attempts; the audit log names who did it', async () => {
     const created = await json(
       await call(t.app, admin, 'POST', '/app/settings/webhooks', {

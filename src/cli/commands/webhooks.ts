@@ -14,7 +14,8 @@ import {
   type WebhookDeps,
 } from '../../webhooks/endpoints.js';
 import type { Actor } from '../../workspaces/actor.js';
-import { output, actorOf, AS_OPTION, boundedOption, webhookDeps, type JsonOption } from '../context.js';
+import { CREATE_ENDPOINT_INPUT, endpointToCreate } from '../../webhooks/endpoint-input.js';
+import { output, actorOf, AS_OPTION, boundedOption, cliInput, webhookDeps, type JsonOption } from '../context.js';
 
 /** Attempts the CLI lists, newest first. */
 const ATTEMPTS_LISTED = intBounds(1, 1000, 100);
@@ -35,13 +36,16 @@ export function registerWebhooksCommands(program: Command) {
       async (
         options: { workspace: string; url: string; events?: string; description?: string; as?: string } & JsonOption,
       ) => {
+        const input = cliInput(CREATE_ENDPOINT_INPUT, {
+          url: options.url,
+          eventTypes: parseEventTypes(options.events),
+          description: options.description,
+        });
         const deps = await webhookDeps();
         const workspace = await findWorkspace(deps.prisma, options.workspace);
         const endpoint = await createEndpoint(deps, {
+          ...endpointToCreate(input),
           workspaceId: workspace.id,
-          url: options.url,
-          eventTypes: parseEventTypes(options.events),
-          description: options.description ?? null,
           actor: actorOf(options),
         });
         const { id, url, eventTypes, enabled, secret } = endpoint;

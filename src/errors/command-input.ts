@@ -1,0 +1,17 @@
+// An admin command's input is declared once, as a zod shape beside the command in the feature
+// that owns it, and every door parses with that shape: the settings actions, the CLI and the
+// MCP write tools (whose tools/list schema is the same shape). A door only turns its own format
+// (form fields, command-line options) into the command's input before the parse.
+import { z } from 'zod/v4';
+import { invalidParameter } from './index.js';
+
+export type CommandInput<Shape extends z.ZodRawShape> = z.infer<z.ZodObject<Shape>>;
+
+/** `value` parsed with a command's input shape; the first problem is a 400 invalid_parameter naming its field. */
+export function commandInput<Shape extends z.ZodRawShape>(shape: Shape, value: unknown): CommandInput<Shape> {
+  const parsed = z.object(shape).safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const param = issue.path.map(String).join('.') || 'input';
+  throw invalidParameter(param, `${param}: ${issue.message}.`);
+}

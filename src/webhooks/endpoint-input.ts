@@ -1,0 +1,30 @@
+// The inputs of the webhook endpoints' admin commands, declared once (errors/command-input.ts):
+// settings and the CLI parse with them, and the MCP write tool advertises and parses the same.
+import { z } from 'zod/v4';
+import { UsageError } from '../errors/index.js';
+import type { CommandInput } from '../errors/command-input.js';
+import { EVENT_TYPES } from './outbox.js';
+
+/** The one description rule: at most 500 characters; blank or absent is no description. */
+export const ENDPOINT_DESCRIPTION = z.string().max(500, 'a description is at most 500 characters');
+
+/** What creating an endpoint takes (its workspace and actor come from the door). */
+export const CREATE_ENDPOINT_INPUT = {
+  url: z.string(),
+  eventTypes: z.array(z.enum(EVENT_TYPES)).optional(),
+  description: ENDPOINT_DESCRIPTION.optional(),
+};
+
+/** The create command's fields from its parsed input: every event type when none is named. */
+export const endpointToCreate = (input: CommandInput<typeof CREATE_ENDPOINT_INPUT>) => ({
+  ...input,
+  eventTypes: input.eventTypes ?? [...EVENT_TYPES],
+});
+
+/** A description as stored: trimmed, blank as null, refused past the rule (a caller that skipped the parse). */
+export function endpointDescription(text: string | null | undefined): string | null {
+  const description = text?.trim() || null;
+  const checked = description === null ? null : ENDPOINT_DESCRIPTION.safeParse(description);
+  if (checked && !checked.success) throw new UsageError(checked.error.issues[0]!.message);
+  return description;
+}
