@@ -68,21 +68,6 @@ export function addYears(date: CivilDate, years: number): CivilDate {
   return `${String(year).padStart(4, '0')}-${monthDay === '02-29' && !isLeapYear(year) ? '02-28' : monthDay}`;
 }
 
-/** The civil date at `now` in an IANA time zone. */
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-export function todayIn(timeZone: string, now: Date): CivilDate {
-  // Building a DateTimeFormat costs far more than using one: keep one per zone.
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-    formatters.set(timeZone, formatter);
-  }
-  const parts = formatter.formatToParts(now);
-  const get = (type: string) => parts.find((part) => part.type === type)!.value;
-  return `${get('year')}-${get('month')}-${get('day')}`;
-}
-
 export function isTimeZone(value: string): boolean {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: value });

@@ -7,7 +7,7 @@ import { ComparePresetEnum, DatePresetEnum, MetricEnum, ProviderEnum } from '../
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import { intBounds, withinBounds, type IntBounds } from '../errors/index.js';
-import { todayIn } from '../dates/civil-date.js';
+import { today } from '../dates/date-range.js';
 import { ClientType } from '../clients/client.type.js';
 import { resolveComparePreset, resolveDatePreset, type ComparePreset, type DatePreset } from './date-presets.js';
 import { computeReportData } from './engine.js';
@@ -56,7 +56,7 @@ async function answerTable(
     comparePreset,
     timezone: ctx.principal.timezone,
   });
-  const range = resolveDatePreset(datePreset, todayIn(ctx.principal.timezone, ctx.now));
+  const range = resolveDatePreset(datePreset, today(ctx.principal.timezone, ctx.now));
   const compareRange = resolveComparePreset(comparePreset, range);
   const [data] = await computeReportData(ctx.workspace, [{ clientId, definition, range, compareRange }]);
   return data!.tables[0]!;

@@ -2,7 +2,8 @@ import type { ArgBuilder } from '@pothos/core';
 import { builder } from '../graphql/builder.js';
 import { ComparePresetEnum, DatePresetEnum, MetricEnum } from '../graphql/enums.js';
 import { emptyMeta, itemEnvelope } from '../graphql/envelope.js';
-import { daysBetweenInclusive, todayIn, type DateRange } from '../dates/civil-date.js';
+import type { DateRange } from '../dates/civil-date.js';
+import { checkedRange, today } from '../dates/date-range.js';
 import {
   MAX_REPORT_DAYS,
   resolveComparePreset,
@@ -16,7 +17,7 @@ import type { ReportRow } from './repository.js';
 import { invalidParameter, notFound } from '../errors/index.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
-import { periodComparisonArgs } from '../graphql/period-args.js';
+import { CURRENT, PREVIOUS, periodComparisonArgs } from '../graphql/period-args.js';
 import { ReportSummaryType, ReportType } from './report.type.js';
 import { DEFINITION_LIMITS } from './definition.js';
 import { bounded } from '../graphql/cost.js';
@@ -127,7 +128,7 @@ async function reportData(
   ctx: GraphQLContext,
 ): Promise<ReportDataShape> {
   const { dateConfig } = report.definition;
-  const range = resolveDatePreset(datePreset ?? dateConfig.datePreset, todayIn(dateConfig.timezone, ctx.now));
+  const range = resolveDatePreset(datePreset ?? dateConfig.datePreset, today(dateConfig.timezone, ctx.now));
   const compareRange = resolveComparePreset(comparePreset ?? dateConfig.comparePreset, range);
   const data = await ctx.loaders.reportData.load({ report, range, compareRange });
   return { reportId: report.id, range, compareRange, timezone: dateConfig.timezone, ...data };
@@ -200,13 +201,6 @@ async function reportDataOver(
   return { reportId: report.id, range, compareRange, timezone: dateConfig.timezone, ...data };
 }
 
-function explicitRange(from: string, to: string, param: string): DateRange {
-  if (from > to) throw invalidParameter(param, `${param}: the first day (${from}) is after the last (${to}).`);
-  if (daysBetweenInclusive({ from, to }) > MAX_REPORT_DAYS)
-    throw invalidParameter(param, `${param}: at most three years.`);
-  return { from, to };
-}
-
 const presetArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => ({
   datePreset: arg({
     type: DatePresetEnum,
@@ -267,8 +261,8 @@ builder.objectField(ReportType, 'periodComparison', (t) =>
     resolve: (report, args, ctx) =>
       reportDataOver(
         report,
-        explicitRange(args.currentFrom, args.currentTo, 'currentFrom'),
-        explicitRange(args.previousFrom, args.previousTo, 'previousFrom'),
+        checkedRange({ from: args.currentFrom, to: args.currentTo }, MAX_REPORT_DAYS, CURRENT),
+        checkedRange({ from: args.previousFrom, to: args.previousTo }, MAX_REPORT_DAYS, PREVIOUS),
         ctx,
       ),
   }),

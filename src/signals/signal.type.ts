@@ -10,7 +10,8 @@ import { RULE_SPECS, SIGNAL_KINDS, thresholdProblem, type SignalRule } from './r
 import { MAX_PREVIEW_FIRINGS, previewRule, type RulePreview } from './rule-preview.js';
 import { bounded } from '../graphql/cost.js';
 import { invalidParameter } from '../errors/index.js';
-import { metricsRange, rangeRuleText, SCAN_RANGE } from '../ai-visibility/index.js';
+import { SCAN_RANGE } from '../ai-visibility/index.js';
+import { defaultedRange, rangeRuleText, type RangeRule } from '../dates/date-range.js';
 import { isInstant } from '../dates/instant.js';
 
 export const SignalType = builder.objectRef<SignalRow>('Signal').implement({
@@ -129,8 +130,8 @@ const RulePreviewType = builder.objectRef<RulePreview>('SignalRulePreview').impl
   }),
 });
 
-/** A preview reads scan pairs: the scans' rule, over the last 90 days unless told. */
-const PREVIEW_RANGE = { ...SCAN_RANGE, defaultDays: 90 };
+/** A preview reads scan pairs: as wide as any read of scans, over the last 90 days unless told. */
+const PREVIEW_RANGE: RangeRule = { defaultDays: 90, maxDays: SCAN_RANGE.maxDays };
 
 builder.objectField(ProjectType, 'rulePreview', (t) =>
   t.field({
@@ -157,7 +158,7 @@ builder.objectField(ProjectType, 'rulePreview', (t) =>
         ctx.workspace,
         project.id,
         { kind: args.kind, threshold },
-        metricsRange(args.dateFrom, args.dateTo, ctx.now, PREVIEW_RANGE),
+        defaultedRange(args.dateFrom, args.dateTo, ctx.now, PREVIEW_RANGE),
       );
     },
   }),

@@ -14,7 +14,7 @@ import {
   type ComparePreset,
   type DatePreset,
 } from '../../src/reports/date-presets.js';
-import { todayIn } from '../../src/dates/civil-date.js';
+import { today } from '../../src/dates/date-range.js';
 import { API_SESSION_SETTINGS } from '../../src/db/session-settings.js';
 
 // Dates as the service writes them ('YYYY-MM-DD'), as any server answering JSON would.
@@ -124,7 +124,7 @@ const server = createServer(async (req, res) => {
       const { dateConfig } = rows[0].definition;
       const range = resolveDatePreset(
         (search.get('datePreset') ?? dateConfig.datePreset) as DatePreset,
-        todayIn(dateConfig.timezone, new Date()),
+        today(dateConfig.timezone, new Date()),
       );
       return send(
         res,

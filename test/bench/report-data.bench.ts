@@ -8,7 +8,8 @@ import { connectDatabase } from '../../src/db/client.js';
 import { newId } from '../../src/db/ids.js';
 import { createApiKey } from '../../src/auth/key-management.js';
 import { catalog, type ProviderId } from '../../src/reports/catalog.js';
-import { addDays, todayIn } from '../../src/dates/civil-date.js';
+import { addDays } from '../../src/dates/civil-date.js';
+import { today } from '../../src/dates/date-range.js';
 import { resolveComparePreset, resolveDatePreset } from '../../src/reports/date-presets.js';
 import type { ReportDefinition, Widget } from '../../src/reports/definition.js';
 import {
@@ -183,7 +184,7 @@ async function main() {
     clientId: plainReport.clientId!,
     definition: plainReport.definition as unknown as ReportDefinition,
   };
-  const range = resolveDatePreset('last_90_days', todayIn('UTC', new Date()));
+  const range = resolveDatePreset('last_90_days', today('UTC', new Date()));
   const compare = resolveComparePreset('previous_period', range)!;
   const pathOf = (id: string) => `/api/v1/reports/${id}/data?datePreset=last_90_days&comparePreset=previous_period`;
   const headers = { authorization: `Bearer ${key.secret}`, 'accept-encoding': 'identity' };

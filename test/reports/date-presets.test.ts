@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addYears, isCivilDate, todayIn } from '../../src/dates/civil-date.js';
+import { addYears, isCivilDate } from '../../src/dates/civil-date.js';
+import { today as todayOf } from '../../src/dates/date-range.js';
 import { bucketsOf, resolveComparePreset, resolveDatePreset, type DatePreset } from '../../src/reports/date-presets.js';
 
 describe('date presets', () => {
@@ -63,13 +64,13 @@ describe('date presets', () => {
 
   it('today depends on the time zone, on both sides of UTC', () => {
     const instant = new Date('2026-11-18T11:30:00Z');
-    expect(todayIn('Pacific/Auckland', instant)).toBe('2026-11-19');
-    expect(todayIn('America/Los_Angeles', new Date('2026-11-18T05:00:00Z'))).toBe('2026-11-17');
-    expect(todayIn('UTC', instant)).toBe('2026-11-18');
+    expect(todayOf('Pacific/Auckland', instant)).toBe('2026-11-19');
+    expect(todayOf('America/Los_Angeles', new Date('2026-11-18T05:00:00Z'))).toBe('2026-11-17');
+    expect(todayOf('UTC', instant)).toBe('2026-11-18');
     // 23:59 in Auckland is still the same local day.
     const lateInAuckland = new Date('2026-11-18T10:59:00Z'); // NZDT = UTC+13 → 23:59 on the 18th
-    expect(todayIn('Pacific/Auckland', lateInAuckland)).toBe('2026-11-18');
-    expect(resolveDatePreset('today', todayIn('Pacific/Auckland', lateInAuckland))).toEqual({
+    expect(todayOf('Pacific/Auckland', lateInAuckland)).toBe('2026-11-18');
+    expect(resolveDatePreset('today', todayOf('Pacific/Auckland', lateInAuckland))).toEqual({
       from: '2026-11-18',
       to: '2026-11-18',
     });
