@@ -1,6 +1,6 @@
 // Issue 5: the numbers of every widget type match a plain recomputation from the ingested
 // facts, ratios are Σnumerator / Σdenominator, and ingestion is validated and idempotent.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { newId } from '../../src/db/ids.js';
 import { ingest } from '../../src/ingest/service.js';
 import { addDays } from '../../src/dates/civil-date.js';
@@ -29,7 +29,13 @@ let key: string;
 let reportId: string;
 let clientId: string;
 const facts: Fact[] = [];
-const today = new Date().toISOString().slice(0, 10);
+/**
+ * The one clock of this file, the server's and the test's: a second before midnight (UTC). A
+ * preset resolved from the test's own clock ("yesterday") saw another day than the request did
+ * when a run crossed midnight.
+ */
+const NOW = new Date('2026-11-18T23:59:59.000Z');
+const today = NOW.toISOString().slice(0, 10);
 const CAMPAIGNS = ['Brand', 'Generic', 'Retargeting', 'Shopping'];
 /** Every day of an inclusive range. */
 const daysIn = ({ from, to }: { from: string; to: string }) => {
@@ -39,6 +45,7 @@ const daysIn = ({ from, to }: { from: string; to: string }) => {
 };
 
 beforeAll(async () => {
+  vi.useFakeTimers({ toFake: ['Date'], now: NOW });
   t = await createTestApp({ INGEST_TOKEN: 'x'.repeat(40) });
   const keyed = await createKeyedWorkspace(t.database, { timezone: 'UTC' });
   key = keyed.key.secret;
@@ -135,7 +142,10 @@ beforeAll(async () => {
   });
   reportId = report.id;
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  vi.useRealTimers();
+});
 
 const sum = (rows: Fact[]) =>
   rows.reduce(
