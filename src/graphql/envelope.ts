@@ -1,11 +1,17 @@
 // The v1 envelope lives in the schema itself: a list field returns { data, meta } with
 // meta.total / meta.truncated, so REST (SOFA returns the bare field value), GraphQL and
 // MCP all see the same shape, and OpenAPI documents it from the executing schema.
+//
+// Every list is one page internally (db/paging.ts `Page`: its rows and whether more follow), and
+// `truncated` has one meaning in every shape: rows follow the last one this answer holds. A
+// capped list is always a first page, so its rows past the cap are what follows; a keyset page's
+// are the next pages'; a connection says the same as pageInfo.hasNextPage.
 import type { ObjectRef } from '@pothos/core';
 import { builder } from './builder.js';
 import type { GraphQLContext } from './context.js';
 import type { ListEnvelope, ListMetaShape } from '../db/per-parent.js';
 import { COUNTED_BY_PARENT } from './cost.js';
+import type { Page } from '../db/paging.js';
 
 export type { ListEnvelope, ListMetaShape };
 
@@ -95,7 +101,23 @@ export async function cappedList<T>(
 ): Promise<ListEnvelope<T>> {
   const data = await rows(cap);
   const total = data.length < cap ? data.length : await count();
-  return { data, meta: { total, truncated: total > data.length } };
+  return firstPageOf(data, total);
+}
+
+/** A capped list (a first page) from its rows and the total before the cap: more follow when the cap cut some. */
+export const firstPageOf = <T>(data: T[], total: number): ListEnvelope<T> => ({
+  data,
+  meta: { total, truncated: total > data.length },
+});
+
+/**
+ * A keyset page's answer from its page of rows (db/paging.ts `toPage` over the limit + 1 rows
+ * read), the total over every page and the cursor a row continues from.
+ */
+export function keysetPageOf<T>(page: Page<T>, total: number, cursorOf: (row: T) => string): KeysetPage<T> {
+  const last = page.rows.at(-1);
+  const nextCursor = page.hasNextPage && last ? cursorOf(last) : null;
+  return { data: page.rows, meta: { total, truncated: page.hasNextPage, nextCursor } };
 }
 
 /** For a resource whose data is a single object: meta is an empty object. */
