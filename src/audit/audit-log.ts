@@ -52,7 +52,10 @@ export function listAuditLog(pool: pg.Pool, workspaceId: string, limit = 100): P
   return workspaceScopes(pool)(workspaceId).rows(AUDIT_LOG, [limit]);
 }
 
-/** An event about a person rather than a workspace (sign-ins, locks): recorded in each workspace they belong to (or one), so its admins see it. */
+/**
+ * An event about a person rather than a workspace (sign-ins, locks): recorded in each workspace they belong to (or
+ * one), so its admins see it.
+ */
 export async function recordPersonAudit(
   db: Pick<pg.Pool, 'query'>,
   entry: { userId: string; action: string; details?: Record<string, unknown>; onlyWorkspaceId?: string },

@@ -32,13 +32,16 @@ export function databaseLine(
 ): string {
   if (!resolved.embedded) {
     const url = new URL(resolved.url);
-    return `database: ${url.protocol}//${url.username ? `${url.username}@` : ''}${url.host}${url.pathname} (DATABASE_URL)`;
+    const user = url.username ? `${url.username}@` : '';
+    return `database: ${url.protocol}//${user}${url.host}${url.pathname} (DATABASE_URL)`;
   }
   const { port, shared } = resolved.embedded;
   const where = `embedded PostgreSQL in ${settings.EMBEDDED_PG_DIR} on 127.0.0.1:${port}`;
   if (!shared) return `database: ${where} (started for this command; no server runs it)`;
   // The server was started with another EMBEDDED_PG_PORT: the CLI found its port in the data directory.
-  return `database: ${where} (the running server's${port === settings.EMBEDDED_PG_PORT ? '' : `; EMBEDDED_PG_PORT here says ${settings.EMBEDDED_PG_PORT}`})`;
+  const mismatch =
+    port === settings.EMBEDDED_PG_PORT ? '' : `; EMBEDDED_PG_PORT here says ${settings.EMBEDDED_PG_PORT}`;
+  return `database: ${where} (the running server's${mismatch})`;
 }
 
 /** The database, opened (and migrated) on first use; which one goes to stderr. */

@@ -45,7 +45,10 @@ function toUtc(date: CivilDate): number {
   instant.setUTCFullYear(+date.slice(0, 4), +date.slice(5, 7) - 1, +date.slice(8, 10));
   return instant.getTime();
 }
-/** Outside years 0000–9999 (only reachable by arithmetic) the string sorts outside the valid range and clampDate brings it back. */
+/**
+ * Outside years 0000–9999 (only reachable by arithmetic) the string sorts outside the valid range and clampDate
+ * brings it back.
+ */
 function fromUtc(ms: number): CivilDate {
   const year = new Date(ms).getUTCFullYear();
   if (year < 0) return '0000-00-00';

@@ -7,11 +7,16 @@ import { isCivilDate } from './civil-date.js';
 const twoDigits = (n: number) => (n < 10 ? `0${n}` : `${n}`);
 const threeDigits = (n: number) => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
 
-/** `2026-11-23T19:31:06.123Z` for a valid Date; toISOString's own output outside years 1000–9999 (rarer widths and signs). */
+/**
+ * `2026-11-23T19:31:06.123Z` for a valid Date; toISOString's own output outside years 1000–9999 (rarer widths and
+ * signs).
+ */
 export function isoInstant(date: Date): string {
   const year = date.getUTCFullYear();
   if (!(year >= 1000 && year <= 9999)) return date.toISOString();
-  return `${year}-${twoDigits(date.getUTCMonth() + 1)}-${twoDigits(date.getUTCDate())}T${twoDigits(date.getUTCHours())}:${twoDigits(date.getUTCMinutes())}:${twoDigits(date.getUTCSeconds())}.${threeDigits(date.getUTCMilliseconds())}Z`;
+  const day = `${year}-${twoDigits(date.getUTCMonth() + 1)}-${twoDigits(date.getUTCDate())}`;
+  const time = `${twoDigits(date.getUTCHours())}:${twoDigits(date.getUTCMinutes())}:${twoDigits(date.getUTCSeconds())}`;
+  return `${day}T${time}.${threeDigits(date.getUTCMilliseconds())}Z`;
 }
 
 const INSTANT_FORM = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

@@ -11,11 +11,16 @@ import { sizedList } from './cost.js';
 export const boundsOf = (extensions: Readonly<Record<string, unknown>> | null | undefined): IntBounds | undefined =>
   extensions?.bounds as IntBounds | undefined;
 
-/** The cost of a list sized by a bounded argument: the value asked, or the declared default (times `per`, e.g. locales). */
+/**
+ * The cost of a list sized by a bounded argument: the value asked, or the declared default (times `per`, e.g.
+ * locales).
+ */
 export const boundedListCost = (value: number | null | undefined, bounds: IntBounds, per = 1) =>
   sizedList(value, bounds.default, bounds.maximum, per);
 
-/** An optional Int argument taking its default from `bounds`; `description` says what it counts ("Answers per page"). */
+/**
+ * An optional Int argument taking its default from `bounds`; `description` says what it counts ("Answers per page").
+ */
 export const boundedIntArg = (
   arg: ArgBuilder<typeof builder.$inferSchemaTypes>,
   bounds: IntBounds,

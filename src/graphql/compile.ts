@@ -41,7 +41,8 @@ export function assertEnumsLeaveByName(schema: GraphQLSchema): void {
     const renamed = type.getValues().filter((value) => value.value !== value.name);
     if (renamed.length)
       throw new Error(
-        `enum ${type.name}: ${renamed.map((value) => `${value.name} stands for ${JSON.stringify(value.value)}`).join(', ')}; compiled operations leave enum values as given, so each must be its own name`,
+        `enum ${type.name}: ${renamed.map((value) => `${value.name} stands for ${JSON.stringify(value.value)}`).join(', ')}` +
+          '; compiled operations leave enum values as given, so each must be its own name',
       );
   }
 }

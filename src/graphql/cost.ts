@@ -99,5 +99,8 @@ export function defaultSizesCost(
 export const queryTooComplex = (cost: number, limit: number) =>
   new ApiError(
     'query_too_complex',
-    `This query costs ${cost} and the limit is ${limit}. Every list counts at its requested size (first, limit, the ids of nodes) or at its cap when it takes none (a project's prompts: up to 500), times 50 locales where its rows come per locale (unless locale names one), times the fields under it. Ask for fewer items, one locale or fewer fields, or page.`,
+    `This query costs ${cost} and the limit is ${limit}. ` +
+      'Every list counts at its requested size (first, limit, the ids of nodes) or at its cap when it takes none ' +
+      "(a project's prompts: up to 500), times 50 locales where its rows come per locale (unless locale names one), " +
+      'times the fields under it. Ask for fewer items, one locale or fewer fields, or page.',
   );

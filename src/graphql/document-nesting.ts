@@ -4,13 +4,19 @@
 // document's text is scanned for its nesting before anything parses it.
 import { GraphQLError, type DocumentNode } from 'graphql';
 
-/** The deepest `(`, `[` or `{` nesting a /graphql document may have: far above what the depth limit (10) and any real argument literal need, far below what overflows the parser. */
+/**
+ * The deepest `(`, `[` or `{` nesting a /graphql document may have: far above what the depth limit (10) and any real
+ * argument literal need, far below what overflows the parser.
+ */
 export const MAX_DOCUMENT_NESTING = 64;
 
 const OPENS = new Set(['(', '[', '{']);
 const CLOSES = new Set([')', ']', '}']);
 
-/** Whether `source` nests brackets deeper than `limit` outside strings (block strings too) and comments; one pass, no allocation. */
+/**
+ * Whether `source` nests brackets deeper than `limit` outside strings (block strings too) and comments; one pass, no
+ * allocation.
+ */
 export function nestsDeeperThan(source: string, limit: number): boolean {
   let depth = 0;
   for (let i = 0; i < source.length; i++) {
@@ -37,7 +43,10 @@ function endOfBlockString(source: string, from: number): number {
   return source.length;
 }
 
-/** The index of the closing `"` of a one-line string, or of the line end that leaves it unterminated (the parser refuses it). */
+/**
+ * The index of the closing `"` of a one-line string, or of the line end that leaves it unterminated (the parser
+ * refuses it).
+ */
 function endOfString(source: string, from: number): number {
   for (let i = from; i < source.length; i++) {
     const char = source[i];

@@ -58,7 +58,10 @@ const shelf: AssetShelf = createAssetShelf(GRAPHIQL_ASSETS_PATH, {
     (${JSON.stringify(workers)})[label === 'json' || label === 'graphql' ? label : 'editor'],
 };
 addEventListener('DOMContentLoaded', () => {
-  YogaGraphiQL.renderYogaGraphiQL(document.querySelector('#root'), JSON.parse(document.getElementById('graphiql-options').textContent));
+  YogaGraphiQL.renderYogaGraphiQL(
+    document.querySelector('#root'),
+    JSON.parse(document.getElementById('graphiql-options').textContent),
+  );
 });
 `,
     };
@@ -104,6 +107,7 @@ export const LOADING_STYLE = '.page-loading { font: 15px/1.5 system-ui, sans-ser
 async function graphiqlPage(options: GraphiQLOptions, schema: GraphQLSchema): Promise<string> {
   const names = ['favicon.ico', 'graphiql.css', 'boot.js', 'graphiql.js'];
   const [favicon, css, boot, js] = await Promise.all(names.map((name) => shelf.href(name)));
+  const pageOptions = scriptJson({ ...options, schema: introspectionOf(schema) });
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -116,7 +120,7 @@ async function graphiqlPage(options: GraphiQLOptions, schema: GraphQLSchema): Pr
 <noscript>GraphiQL needs JavaScript.</noscript>
 <div id="root"><p class="page-loading">Loading GraphiQL…</p></div>
 <link rel="stylesheet" href="${css}">
-<script type="application/json" id="graphiql-options">${scriptJson({ ...options, schema: introspectionOf(schema) })}</script>
+<script type="application/json" id="graphiql-options">${pageOptions}</script>
 <script src="${boot}" defer></script>
 <script src="${js}" defer></script>
 </body>

@@ -77,7 +77,8 @@ function groupedLoader<K, V>(
 
 /** Everything a report's data depends on: its definition (updatedAt), its client's facts (data version), the ranges. */
 const reportDataCacheKey = ({ report, range, compareRange }: ReportDataKey) =>
-  `report|${report.workspaceId}|${report.id}|${report.updatedAt.getTime()}|v${dataVersionOf(report)}|${rangeKey(range)}|${rangeKey(compareRange)}`;
+  `report|${report.workspaceId}|${report.id}|${report.updatedAt.getTime()}|v${dataVersionOf(report)}` +
+  `|${rangeKey(range)}|${rangeKey(compareRange)}`;
 
 const rangeKey = (range: DateRange | null) => (range ? `${range.from}..${range.to}` : '-');
 const metricsGroup = ({ filter, rows }: MetricsKey, cap: number) =>
@@ -131,7 +132,8 @@ const makeLoaders = lazyRecord<LoaderEnv>()({
           cache,
           keys,
           (key) =>
-            `metrics|${scope.workspaceId}|${key.project.id}|v${dataVersionOf(key.project)}|${metricsGroup(key, metricsCap)}`,
+            `metrics|${scope.workspaceId}|${key.project.id}|v${dataVersionOf(key.project)}` +
+            `|${metricsGroup(key, metricsCap)}`,
           (misses) =>
             queryProjectMetrics(
               scope,

@@ -37,7 +37,10 @@ function sharedFragments(): readonly FragmentDefinitionNode[] {
   return shared;
 }
 
-/** Each operation of these definitions as its own document, with the fragments among them it spreads (and those they spread): what a client sends. */
+/**
+ * Each operation of these definitions as its own document, with the fragments among them it spreads (and those they
+ * spread): what a client sends.
+ */
 export function operationDocuments(definitions: readonly DefinitionNode[]): DocumentNode[] {
   const fragments = new Map(
     definitions

@@ -47,7 +47,8 @@ const ProviderInfo = builder.objectRef<ProviderId>('CatalogProvider').implement(
           direction: definition.direction,
           formula:
             definition.kind === 'derived'
-              ? `${definition.numerator} / ${definition.denominator}${definition.multiplier ? ` × ${definition.multiplier}` : ''}`
+              ? `${definition.numerator} / ${definition.denominator}` +
+                (definition.multiplier ? ` × ${definition.multiplier}` : '')
               : null,
         })),
     }),

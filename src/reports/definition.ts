@@ -39,7 +39,8 @@ const widgetSchema = z
       ctx.addIssue({
         code: z.ZodIssueCode.custom,
         path: ['dimension'],
-        message: `${widget.provider} has no dimension "${widget.dimension}"; allowed: ${provider.dimensions.join(', ')}`,
+        message:
+          `${widget.provider} has no dimension "${widget.dimension}"; ` + `allowed: ${provider.dimensions.join(', ')}`,
       });
     }
   });

@@ -66,7 +66,8 @@ builder.objectField(ClientType, 'metricsTable', (t) =>
   t.field({
     type: TableType,
     description:
-      "This client's metrics by one dimension for a period, with the comparison period: what a report's table widget would show.",
+      "This client's metrics by one dimension for a period, with the comparison period: " +
+      "what a report's table widget would show.",
     authScopes: { scope: 'reports:read' },
     extensions: GRAPH_ONLY,
     args: { metrics: t.arg({ type: [MetricEnum], required: true }), ...questionArgs(t.arg, TABLE_ROWS) },
@@ -94,7 +95,8 @@ builder.objectField(ClientType, 'topMovers', (t) =>
   t.field({
     type: [MoverType],
     description:
-      'The dimension values whose metric changed most (by absolute difference) between the period and the comparison period, among the 100 largest.',
+      'The dimension values whose metric changed most (by absolute difference) between the period and the ' +
+      'comparison period, among the 100 largest.',
     authScopes: { scope: 'reports:read' },
     extensions: GRAPH_ONLY,
     args: { metric: t.arg({ type: MetricEnum, required: true }), ...questionArgs(t.arg, MOVERS) },

@@ -50,7 +50,8 @@ type CoveredRange = DateRange & Coverage;
 
 const ReportRangeType = builder.objectRef<CoveredRange>('ReportRange').implement({
   description:
-    "A report's range (inclusive) with how much of it has data: the days with facts of the report's least covered source.",
+    "A report's range (inclusive) with how much of it has data: " +
+    "the days with facts of the report's least covered source.",
   fields: (t) => ({
     from: t.expose('from', { type: 'Date' }),
     to: t.expose('to', { type: 'Date' }),
@@ -226,7 +227,8 @@ builder.objectField(ReportType, 'widgetData', (t) =>
       if (!widgets.some((widget) => widget.id === args.widgetId))
         throw invalidParameter(
           'widgetId',
-          `No widget ${args.widgetId.slice(0, 64)} in this report; widgets: ${widgets.map((widget) => widget.id).join(', ')}.`,
+          `No widget ${args.widgetId.slice(0, 64)} in this report; ` +
+            `widgets: ${widgets.map((widget) => widget.id).join(', ')}.`,
         );
       const data = await reportData(report, args.datePreset, args.comparePreset, ctx);
       const mine = <T extends { widgetId: string }>(items: T[]) =>
@@ -252,7 +254,8 @@ builder.objectField(ReportType, 'periodComparison', (t) =>
   t.field({
     type: ReportDataType,
     description:
-      'This report over a range you choose, compared with another range you choose (e.g. two campaigns, or this month vs the same month last year).',
+      'This report over a range you choose, compared with another range you choose ' +
+      '(e.g. two campaigns, or this month vs the same month last year).',
     authScopes: { scope: 'reports:read' },
     extensions: GRAPH_ONLY,
     args: {

@@ -150,7 +150,8 @@ export function removeWidget(
     const definition = report.definition as ReportDefinition;
     if (!definition.widgets.some((widget) => widget.id === input.widgetId))
       throw new UsageError(
-        `report ${report.id} has no widget ${input.widgetId} (widgets: ${definition.widgets.map((widget) => widget.id).join(', ')})`,
+        `report ${report.id} has no widget ${input.widgetId} ` +
+          `(widgets: ${definition.widgets.map((widget) => widget.id).join(', ')})`,
         'not_found',
       );
     return applyChange(

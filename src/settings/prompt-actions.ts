@@ -52,7 +52,9 @@ export function promptActions(deps: SettingsDeps): SettingsAction[] {
           data: result,
           notice: {
             kind: 'ok',
-            title: `${result.added.length} prompt(s) added${result.existing.length ? `; ${result.existing.length} already tracked` : ''}.`,
+            title:
+              `${result.added.length} prompt(s) added` +
+              (result.existing.length ? `; ${result.existing.length} already tracked.` : '.'),
           },
         };
       },

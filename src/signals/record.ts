@@ -81,7 +81,8 @@ export async function recordSignals(
     }
     if (rows.length)
       await client.query(
-        `INSERT INTO signals (id, workspace_id, project_id, scan_id, kind, model, locale, details) VALUES ${rows.join(', ')}`,
+        'INSERT INTO signals (id, workspace_id, project_id, scan_id, kind, model, locale, details) ' +
+          `VALUES ${rows.join(', ')}`,
         values,
       );
   }

@@ -21,7 +21,8 @@ export const MAX_PREVIEW_FIRINGS = 50;
 const PAIRS = tenantStatement<PairRow>(
   null,
   (workspace) =>
-    `${scanPairsSql(`${workspace('s')} AND s.project_id = $2 AND s.date BETWEEN $3::date AND $4::date`)} ORDER BY s.date DESC, s.model, s.locale`,
+    scanPairsSql(`${workspace('s')} AND s.project_id = $2 AND s.date BETWEEN $3::date AND $4::date`) +
+    ' ORDER BY s.date DESC, s.model, s.locale',
 );
 
 export async function previewRule(

@@ -55,7 +55,8 @@ export const RULE_SPECS: Record<SignalKind, RuleSpec> = {
   competitor_only_prompt: {
     defaultThreshold: 1,
     meaning:
-      "on a prompt whose answer does not name the brand, at least this many competitors are named that the previous scan's answer to it did not name",
+      'on a prompt whose answer does not name the brand, at least this many competitors are named ' +
+      "that the previous scan's answer to it did not name",
     min: 1,
     max: 50,
   },

@@ -16,7 +16,9 @@ export function retryDelaySeconds(
 
 const MAX_RETRY_AFTER_SECONDS = 24 * 60 * 60;
 
-/** A Retry-After header (seconds or HTTP date) as seconds from now, bounded to a day; null when absent or unreadable. */
+/**
+ * A Retry-After header (seconds or HTTP date) as seconds from now, bounded to a day; null when absent or unreadable.
+ */
 export function retryAfterSeconds(header: string | null | undefined, now: Date): number | null {
   if (!header) return null;
   const trimmed = header.trim();
@@ -30,7 +32,10 @@ export function retryAfterSeconds(header: string | null | undefined, now: Date):
   return Math.min(Math.max(seconds, 0), MAX_RETRY_AFTER_SECONDS);
 }
 
-/** The delay before the next attempt: the schedule's, or longer when the receiver asked for it with Retry-After (429/503). */
+/**
+ * The delay before the next attempt: the schedule's, or longer when the receiver asked for it with Retry-After
+ * (429/503).
+ */
 export function nextAttemptDelay(
   attempt: number,
   schedule: readonly number[],

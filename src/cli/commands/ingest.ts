@@ -33,7 +33,10 @@ export function registerIngestCommands(program: Command) {
           summary,
           [
             ...summary.problems.slice(0, 50).map((p) => `line ${p.line}: ${p.message}`),
-            `accepted ${summary.accepted}, replaced ${summary.replaced}${summary.unchanged === undefined ? '' : `, unchanged ${summary.unchanged}`}, rejected ${summary.rejected}${refused ? ' — nothing imported (use --skip-invalid to import the valid lines)' : ''}`,
+            `accepted ${summary.accepted}, replaced ${summary.replaced}` +
+              (summary.unchanged === undefined ? '' : `, unchanged ${summary.unchanged}`) +
+              `, rejected ${summary.rejected}` +
+              (refused ? ' — nothing imported (use --skip-invalid to import the valid lines)' : ''),
           ].join('\n'),
         );
         if (refused) process.exitCode = 1;

@@ -18,7 +18,9 @@ const list = (value: string | undefined) =>
         .map((item) => item.trim())
         .filter(Boolean);
 const line = (prompt: PromptView) =>
-  `${prompt.id}  ${prompt.archivedAt ? '[archived] ' : ''}${prompt.text}${prompt.topic ? `  (topic: ${prompt.topic})` : ''}${prompt.tags.length ? `  #${prompt.tags.join(' #')}` : ''}`;
+  `${prompt.id}  ${prompt.archivedAt ? '[archived] ' : ''}${prompt.text}` +
+  (prompt.topic ? `  (topic: ${prompt.topic})` : '') +
+  (prompt.tags.length ? `  #${prompt.tags.join(' #')}` : '');
 
 export function registerPromptsCommands(program: Command) {
   const prompts = program.command('prompts').description('Tracked prompts of AI-visibility projects');

@@ -33,7 +33,8 @@ export function registerSeedCommands(program: Command) {
       output(
         options,
         summary,
-        `Seeded ${workspace.slug}: ${summary.clients} clients, ${summary.reports} reports, ${summary.facts} facts, ${summary.scans} scans.`,
+        `Seeded ${workspace.slug}: ${summary.clients} clients, ${summary.reports} reports, ` +
+          `${summary.facts} facts, ${summary.scans} scans.`,
       );
     });
 }

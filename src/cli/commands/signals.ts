@@ -17,7 +17,8 @@ export function registerSignalsCommands(program: Command) {
         rules
           .map(
             (r) =>
-              `${r.kind.padEnd(26)} ${r.enabled ? 'on ' : 'off'}  threshold ${r.threshold}${r.isDefault ? ' (default)' : ''}  — fires when ${r.meaning}`,
+              `${r.kind.padEnd(26)} ${r.enabled ? 'on ' : 'off'}  threshold ${r.threshold}` +
+              `${r.isDefault ? ' (default)' : ''}  — fires when ${r.meaning}`,
           )
           .join('\n'),
       );

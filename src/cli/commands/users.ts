@@ -14,7 +14,8 @@ async function warnWithoutServer(origin: string) {
   );
   if (!answers)
     process.stderr.write(
-      `warning: no server answers on ${origin} (PORT=${new URL(origin).port}); the link points there. Run the CLI with the server's PORT, or set PUBLIC_BASE_URL.\n`,
+      `warning: no server answers on ${origin} (PORT=${new URL(origin).port}); the link points there. ` +
+        "Run the CLI with the server's PORT, or set PUBLIC_BASE_URL.\n",
     );
 }
 
