@@ -39,10 +39,11 @@ export function assertEnumsLeaveByName(schema: GraphQLSchema): void {
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isEnumType(type) || type.name.startsWith('__')) continue;
     const renamed = type.getValues().filter((value) => value.value !== value.name);
+    const standsFor = renamed.map((value) => `${value.name} stands for ${JSON.stringify(value.value)}`);
     if (renamed.length)
       throw new Error(
-        `enum ${type.name}: ${renamed.map((value) => `${value.name} stands for ${JSON.stringify(value.value)}`).join(', ')}` +
-          '; compiled operations leave enum values as given, so each must be its own name',
+        `enum ${type.name}: ${standsFor.join(', ')}; ` +
+          'compiled operations leave enum values as given, so each must be its own name',
       );
   }
 }

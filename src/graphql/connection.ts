@@ -24,7 +24,11 @@ const PageInfoType = builder.objectRef<{ hasNextPage: boolean; endCursor: string
   }),
 });
 
-export function connectionType<T>(name: string, node: ObjectRef<GraphQLTypes, T, any>, cursorOf: (row: T) => Cursor) {
+export function connectionType<T>(
+  name: string,
+  node: ObjectRef<GraphQLTypes, T, unknown>,
+  cursorOf: (row: T) => Cursor,
+) {
   const EdgeType = builder.objectRef<T>(`${name}Edge`).implement({
     fields: (t) => ({
       cursor: t.string({ resolve: (row) => encodeCursor(cursorOf(row)) }),

@@ -25,7 +25,7 @@ export const ListMeta = builder.objectRef<ListMetaShape>('ListMeta').implement({
   }),
 });
 
-export function listEnvelope<T>(name: string, item: ObjectRef<GraphQLTypes, T, any>, description: string) {
+export function listEnvelope<T>(name: string, item: ObjectRef<GraphQLTypes, T, unknown>, description: string) {
   return builder.objectRef<ListEnvelope<T>>(name).implement({
     description,
     fields: (t) => ({
@@ -50,7 +50,7 @@ export interface KeysetPage<T> {
  */
 export function keysetPage<T>(
   name: string,
-  item: ObjectRef<GraphQLTypes, T, any>,
+  item: ObjectRef<GraphQLTypes, T, unknown>,
   plural: string,
   description: string,
 ) {
@@ -80,7 +80,7 @@ export interface ItemEnvelope<T> {
   meta: Record<string, unknown>;
 }
 
-export function itemEnvelope<T>(name: string, item: ObjectRef<GraphQLTypes, T, any>, description: string) {
+export function itemEnvelope<T>(name: string, item: ObjectRef<GraphQLTypes, T, unknown>, description: string) {
   return builder.objectRef<ItemEnvelope<T>>(name).implement({
     description,
     fields: (t) => ({

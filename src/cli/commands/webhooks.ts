@@ -11,11 +11,17 @@ import {
   revealSecret,
   rotateSecret,
   setEnabled,
+  type AttemptView,
   type WebhookDeps,
 } from '../../webhooks/endpoints.js';
 import type { Actor } from '../../workspaces/actor.js';
 import { CREATE_ENDPOINT_INPUT, endpointToCreate } from '../../webhooks/endpoint-input.js';
 import { output, actorOf, AS_OPTION, boundedOption, cliInput, webhookDeps, type JsonOption } from '../context.js';
+
+const attemptLine = (a: AttemptView) =>
+  `${a.createdAt.toISOString()}  ${a.eventId}  #${a.attempt}  ${a.responseStatus ?? '---'}  ${a.latencyMs} ms  ` +
+  (a.error ?? 'ok') +
+  (a.nextAttemptAt ? `  next ${a.nextAttemptAt.toISOString()}` : '');
 
 /** Attempts the CLI lists, newest first. */
 const ATTEMPTS_LISTED = intBounds(1, 1000, 100);
@@ -24,6 +30,13 @@ export function registerWebhooksCommands(program: Command) {
   const webhooks = program
     .command('webhooks')
     .description('Webhook endpoints, their secrets, attempts and replays (pro plans and above)');
+  registerEndpointCommands(webhooks);
+  registerSecretAndSwitchCommands(webhooks);
+  registerDeliveryCommands(webhooks);
+}
+
+/** Creating and listing endpoints. */
+function registerEndpointCommands(webhooks: Command) {
   webhooks
     .command('create')
     .requiredOption('--workspace <slug>')
@@ -52,7 +65,8 @@ export function registerWebhooksCommands(program: Command) {
         output(
           options,
           { id, url, eventTypes, enabled, secret },
-          `Created webhook endpoint ${id} for ${eventTypes.join(', ')}. Its signing secret (also readable later with \`webhooks secret ${id}\`):\n${secret}`,
+          `Created webhook endpoint ${id} for ${eventTypes.join(', ')}. ` +
+            `Its signing secret (also readable later with \`webhooks secret ${id}\`):\n${secret}`,
         );
       },
     );
@@ -69,11 +83,16 @@ export function registerWebhooksCommands(program: Command) {
         list
           .map(
             (e) =>
-              `${e.id}  ${e.enabled ? 'enabled ' : 'disabled'}  ${e.url}  [${e.eventTypes.join(', ')}]${e.disabledReason && !e.enabled ? `  (${e.disabledReason})` : ''}`,
+              `${e.id}  ${e.enabled ? 'enabled ' : 'disabled'}  ${e.url}  [${e.eventTypes.join(', ')}]` +
+              (e.disabledReason && !e.enabled ? `  (${e.disabledReason})` : ''),
           )
           .join('\n') || 'No webhook endpoints.',
       );
     });
+}
+
+/** Commands on one endpoint: its secret, enabling and disabling it. */
+function registerSecretAndSwitchCommands(webhooks: Command) {
   /** One declaration per command that acts on one endpoint as an owner/admin (or the operator). */
   function endpointCommand<T>(
     name: string,
@@ -104,8 +123,13 @@ export function registerWebhooksCommands(program: Command) {
     'rotate-secret',
     rotateSecret,
     (rotated) =>
-      `New secret for ${rotated.id} (the previous one also signs until ${rotated.previousSecretExpiresAt}):\n${rotated.secret}`,
+      `New secret for ${rotated.id} ` +
+      `(the previous one also signs until ${rotated.previousSecretExpiresAt}):\n${rotated.secret}`,
   );
+}
+
+/** What was delivered and sending it again. */
+function registerDeliveryCommands(webhooks: Command) {
   webhooks
     .command('attempts <endpointId>')
     .option('--limit <n>', `newest attempts to show (1-${ATTEMPTS_LISTED.maximum}, default ${ATTEMPTS_LISTED.default})`)
@@ -114,16 +138,7 @@ export function registerWebhooksCommands(program: Command) {
     .action(async (endpointId: string, options: { limit?: string; as?: string } & JsonOption) => {
       const limit = boundedOption(options.limit, ATTEMPTS_LISTED, '--limit');
       const attempts = await listAttempts(await webhookDeps(), endpointId, actorOf(options), limit);
-      output(
-        options,
-        attempts,
-        attempts
-          .map(
-            (a) =>
-              `${a.createdAt.toISOString()}  ${a.eventId}  #${a.attempt}  ${a.responseStatus ?? '---'}  ${a.latencyMs} ms  ${a.error ?? 'ok'}${a.nextAttemptAt ? `  next ${a.nextAttemptAt.toISOString()}` : ''}`,
-          )
-          .join('\n') || 'No attempts yet.',
-      );
+      output(options, attempts, attempts.map(attemptLine).join('\n') || 'No attempts yet.');
     });
   webhooks
     .command('replay <eventId>')
