@@ -19,7 +19,11 @@ function linesField(fields: FormFields, name: string): string[] {
 }
 
 export function promptActions(deps: SettingsDeps): SettingsAction[] {
-  const { prisma } = deps;
+  return [...promptListActions(deps), ...promptChangeActions(deps)];
+}
+
+/** A project's prompts: listed and added. */
+function promptListActions({ prisma }: SettingsDeps): SettingsAction[] {
   return [
     {
       method: 'GET',
@@ -59,6 +63,12 @@ export function promptActions(deps: SettingsDeps): SettingsAction[] {
         };
       },
     },
+  ];
+}
+
+/** Prompts changed in bulk (archived, restored, retopicked, retagged), and a project's domains. */
+function promptChangeActions({ prisma }: SettingsDeps): SettingsAction[] {
+  return [
     ...(['archive', 'restore'] as const).map((verb) => ({
       method: 'POST' as const,
       path: new RegExp(`^/prompts/${verb}$`),

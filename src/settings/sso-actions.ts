@@ -16,8 +16,12 @@ import {
 import { ID, workspaceOf, type SettingsAction, type SettingsDeps } from './action.js';
 
 export function ssoActions(deps: SettingsDeps): SettingsAction[] {
+  return [...connectionActions(deps), ...domainActions(deps)];
+}
+
+/** The identity provider, whether members must use it, and approving a link to an existing account. */
+function connectionActions(deps: SettingsDeps): SettingsAction[] {
   const { prisma, config } = deps;
-  const resolver = txtResolver(config.DNS_RESOLVER);
   return [
     {
       method: 'GET',
@@ -83,6 +87,14 @@ export function ssoActions(deps: SettingsDeps): SettingsAction[] {
         };
       },
     },
+  ];
+}
+
+/** The domains whose people the provider may sign in: claimed, then verified by a TXT record. */
+function domainActions(deps: SettingsDeps): SettingsAction[] {
+  const { prisma, config } = deps;
+  const resolver = txtResolver(config.DNS_RESOLVER);
+  return [
     {
       method: 'GET',
       path: /^\/sso\/domains$/,

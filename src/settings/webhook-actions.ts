@@ -24,6 +24,11 @@ export const settingsWebhookDeps = (deps: SettingsDeps): WebhookDeps =>
 
 export function webhookActions(deps: SettingsDeps): SettingsAction[] {
   const webhooks = settingsWebhookDeps(deps);
+  return [...endpointActions(webhooks), ...secretActions(webhooks), ...deliveryActions(webhooks)];
+}
+
+/** Listing and creating endpoints, switching one on or off. */
+function endpointActions(webhooks: WebhookDeps): SettingsAction[] {
   return [
     {
       method: 'GET',
@@ -54,6 +59,23 @@ export function webhookActions(deps: SettingsDeps): SettingsAction[] {
         };
       },
     },
+    ...(['enable', 'disable'] as const).map((verb) => ({
+      method: 'POST' as const,
+      path: new RegExp(`^/webhooks/${ID}/${verb}$`),
+      run: async (call: SettingsCall) => {
+        const endpoint = await setEnabled(webhooks, call.params[0]!, verb === 'enable', call.actor);
+        return {
+          data: endpoint,
+          notice: { kind: 'ok' as const, title: `${endpoint.url} ${endpoint.enabled ? 'enabled' : 'disabled'}.` },
+        };
+      },
+    })),
+  ];
+}
+
+/** An endpoint's signing secret: shown again, or rotated. */
+function secretActions(webhooks: WebhookDeps): SettingsAction[] {
+  return [
     {
       method: 'POST',
       path: new RegExp(`^/webhooks/${ID}/secret$`),
@@ -80,17 +102,12 @@ export function webhookActions(deps: SettingsDeps): SettingsAction[] {
         };
       },
     },
-    ...(['enable', 'disable'] as const).map((verb) => ({
-      method: 'POST' as const,
-      path: new RegExp(`^/webhooks/${ID}/${verb}$`),
-      run: async (call: SettingsCall) => {
-        const endpoint = await setEnabled(webhooks, call.params[0]!, verb === 'enable', call.actor);
-        return {
-          data: endpoint,
-          notice: { kind: 'ok' as const, title: `${endpoint.url} ${endpoint.enabled ? 'enabled' : 'disabled'}.` },
-        };
-      },
-    })),
+  ];
+}
+
+/** What was delivered, and sending it again. */
+function deliveryActions(webhooks: WebhookDeps): SettingsAction[] {
+  return [
     {
       method: 'GET',
       path: new RegExp(`^/webhooks/${ID}/attempts$`),
