@@ -24,6 +24,13 @@ const line = (prompt: PromptView) =>
 
 export function registerPromptsCommands(program: Command) {
   const prompts = program.command('prompts').description('Tracked prompts of AI-visibility projects');
+  registerPromptListCommands(prompts);
+  registerPromptChangeCommands(prompts);
+  registerProjectDomainsCommand(program.command('projects').description('AI-visibility projects'));
+}
+
+/** Listing and adding prompts. */
+function registerPromptListCommands(prompts: Command) {
   prompts
     .command('list')
     .requiredOption('--project <id>')
@@ -59,6 +66,10 @@ export function registerPromptsCommands(program: Command) {
         );
       },
     );
+}
+
+/** Archiving, restoring and retagging prompts. */
+function registerPromptChangeCommands(prompts: Command) {
   for (const verb of ['archive', 'restore'] as const) {
     prompts
       .command(`${verb} <promptIds...>`)
@@ -89,8 +100,10 @@ export function registerPromptsCommands(program: Command) {
       });
       output(options, changed, changed.map(line).join('\n'));
     });
+}
 
-  const projects = program.command('projects').description('AI-visibility projects');
+/** A project's own and its competitors' domains. */
+function registerProjectDomainsCommand(projects: Command) {
   projects
     .command('set-domains')
     .requiredOption('--project <id>')

@@ -19,16 +19,22 @@ async function warnWithoutServer(origin: string) {
     );
 }
 
-export function registerUsersCommands(program: Command) {
-  async function readStdin(): Promise<string> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks)
-      .toString('utf8')
-      .replace(/\r?\n$/, '');
-  }
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
+}
 
+export function registerUsersCommands(program: Command) {
   const users = program.command('users').description('People who sign in to the web app');
+  registerResetPassword(users);
+  registerCreateUser(users);
+}
+
+/** A reset link for a person: mailed, or printed for the operator without a mail server. */
+function registerResetPassword(users: Command) {
   users
     .command('reset-password')
     .description('mails the person a single-use reset link; without SMTP_URL it prints the link for you to pass on')
@@ -66,6 +72,10 @@ export function registerUsersCommands(program: Command) {
         `A reset link was mailed to ${link.to} (valid 30 minutes, once).`,
       );
     });
+}
+
+/** A person added to a workspace, with a new account when they have none. */
+function registerCreateUser(users: Command) {
   users
     .command('create')
     .requiredOption('--email <email>')
