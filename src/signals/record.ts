@@ -4,7 +4,8 @@
 import type pg from 'pg';
 import { newId } from '../db/ids.js';
 import type { OutboxEvent } from '../webhooks/index.js';
-import { effectiveRules, evaluateRules, isSignalKind, type SignalRule } from './rules.js';
+import { effectiveRules, isSignalKind, type SignalRule } from './rules.js';
+import { evaluateRules } from './evaluate-rules.js';
 import { scanPairOf, scanPairsSql, type PairRow } from './scan-pairs.js';
 
 const CHUNK = 500;

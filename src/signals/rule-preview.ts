@@ -2,7 +2,8 @@
 // pairs and the same pure rule as ingestion, nothing stored.
 import type { WorkspaceScope } from '../db/workspace-scope.js';
 import { tenantStatement } from '../db/tenant-sql.js';
-import { evaluateRules, type FiredSignal, type SignalKind } from './rules.js';
+import type { FiredSignal, SignalKind } from './rules.js';
+import { evaluateRules } from './evaluate-rules.js';
 import { scanPairOf, scanPairsSql, type PairRow } from './scan-pairs.js';
 
 export interface RulePreview {

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  effectiveRules,
-  evaluateRules,
-  RULE_SPECS,
-  thresholdProblem,
-  type ScanForRules,
-} from '../../src/signals/rules.js';
+import { effectiveRules, RULE_SPECS, thresholdProblem, type ScanForRules } from '../../src/signals/rules.js';
+import { evaluateRules } from '../../src/signals/evaluate-rules.js';
 
 const scan = (id: string, overrides: Partial<ScanForRules> = {}): ScanForRules => ({
   id,
