@@ -147,90 +147,97 @@ describe('operator CLI', () => {
     expect(refused.stderr).toContain('only owners and admins');
   });
 
-  it('manages webhook endpoints: create (secret shown), list without secrets, reveal, rotate, disable, enable, attempts, replays; all audited', async () => {
-    const allowLoopback = { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' };
-    const created = JSON.parse(
-      (
-        await cliWith(
-          allowLoopback,
-          'webhooks',
-          'create',
-          '--workspace',
-          'acme',
-          '--url',
-          'http://127.0.0.1:9/hook',
-          '--events',
-          'signal.created',
-          '--description',
-          'ops',
-          '--json',
-        )
-      ).stdout,
-    );
-    expect(created).toEqual({
-      id: expect.stringMatching(/^whe_/),
-      url: 'http://127.0.0.1:9/hook',
-      eventTypes: ['signal.created'],
-      enabled: true,
-      secret: expect.stringMatching(/^whsec_/),
-    });
-    const listed = await cli('webhooks', 'list', '--workspace', 'acme', '--json');
-    expect(listed.stdout).not.toContain(created.secret);
-    expect(JSON.parse(listed.stdout)[0]).toMatchObject({ id: created.id, description: 'ops', enabled: true });
-    expect(JSON.parse((await cli('webhooks', 'secret', created.id, '--json')).stdout)).toEqual({
-      id: created.id,
-      secret: created.secret,
-    });
-    const rotated = JSON.parse((await cli('webhooks', 'rotate-secret', created.id, '--json')).stdout);
-    expect(rotated.secret).not.toBe(created.secret);
-    expect(JSON.parse((await cli('webhooks', 'disable', created.id, '--json')).stdout)).toMatchObject({
-      enabled: false,
-    });
-    expect(JSON.parse((await cli('webhooks', 'enable', created.id, '--json')).stdout)).toMatchObject({ enabled: true });
-    expect(JSON.parse((await cli('webhooks', 'attempts', created.id, '--json')).stdout)).toEqual([]);
-    const described = await cli(
-      'webhooks',
-      'create',
-      '--workspace',
-      'acme',
-      '--url',
-      'https://x.example/h',
-      '--description',
-      'd'.repeat(501),
-    );
-    expect([described.code, described.stderr]).toEqual([
-      2,
-      'error: description: a description is at most 500 characters.\n',
-    ]);
-    for (const limit of ['0', '1001', '2.5', 'many']) {
-      const refused = await cli('webhooks', 'attempts', created.id, '--limit', limit);
-      expect([refused.code, refused.stderr]).toEqual([2, 'error: --limit must be a whole number from 1 to 1000.\n']);
-    }
-    expect(
-      JSON.parse(
-        (await cli('webhooks', 'replay-failed', '--workspace', 'acme', '--since', '2026-01-01T00:00:00Z', '--json'))
-          .stdout,
-      ),
-    ).toEqual({ replayed: 0 });
-    const workspace = await database.prisma.workspace.findUniqueOrThrow({ where: { slug: 'acme' } });
-    const actions = (
-      await database.prisma.auditLogEntry.findMany({ where: { workspaceId: workspace.id, target: created.id } })
-    )
-      .map((entry) => entry.action)
-      .sort();
-    expect(actions).toEqual([
-      'webhook_endpoint.created',
-      'webhook_endpoint.disabled',
-      'webhook_endpoint.enabled',
-      'webhook_endpoint.secret_revealed',
-      'webhook_endpoint.secret_rotated',
-    ]);
-    const stored = await database.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: created.id } });
-    expect(JSON.stringify(stored)).not.toContain(rotated.secret.slice(6));
-  });
+  it(
+    'manages webhook endpoints: create (secret shown), list without secrets, reveal, rotate, disable, ' +
+      'enable, attempts, replays; all audited',
+    async () => {
+      const allowLoopback = { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' };
+      const created = JSON.parse(
+        (
+          await cliWith(
+            allowLoopback,
+            'webhooks',
+            'create',
+            '--workspace',
+            'acme',
+            '--url',
+            'http://127.0.0.1:9/hook',
+            '--events',
+            'signal.created',
+            '--description',
+            'ops',
+            '--json',
+          )
+        ).stdout,
+      );
+      expect(created).toEqual({
+        id: expect.stringMatching(/^whe_/),
+        url: 'http://127.0.0.1:9/hook',
+        eventTypes: ['signal.created'],
+        enabled: true,
+        secret: expect.stringMatching(/^whsec_/),
+      });
+      const listed = await cli('webhooks', 'list', '--workspace', 'acme', '--json');
+      expect(listed.stdout).not.toContain(created.secret);
+      expect(JSON.parse(listed.stdout)[0]).toMatchObject({ id: created.id, description: 'ops', enabled: true });
+      expect(JSON.parse((await cli('webhooks', 'secret', created.id, '--json')).stdout)).toEqual({
+        id: created.id,
+        secret: created.secret,
+      });
+      const rotated = JSON.parse((await cli('webhooks', 'rotate-secret', created.id, '--json')).stdout);
+      expect(rotated.secret).not.toBe(created.secret);
+      expect(JSON.parse((await cli('webhooks', 'disable', created.id, '--json')).stdout)).toMatchObject({
+        enabled: false,
+      });
+      expect(JSON.parse((await cli('webhooks', 'enable', created.id, '--json')).stdout)).toMatchObject({
+        enabled: true,
+      });
+      expect(JSON.parse((await cli('webhooks', 'attempts', created.id, '--json')).stdout)).toEqual([]);
+      const described = await cli(
+        'webhooks',
+        'create',
+        '--workspace',
+        'acme',
+        '--url',
+        'https://x.example/h',
+        '--description',
+        'd'.repeat(501),
+      );
+      expect([described.code, described.stderr]).toEqual([
+        2,
+        'error: description: a description is at most 500 characters.\n',
+      ]);
+      for (const limit of ['0', '1001', '2.5', 'many']) {
+        const refused = await cli('webhooks', 'attempts', created.id, '--limit', limit);
+        expect([refused.code, refused.stderr]).toEqual([2, 'error: --limit must be a whole number from 1 to 1000.\n']);
+      }
+      expect(
+        JSON.parse(
+          (await cli('webhooks', 'replay-failed', '--workspace', 'acme', '--since', '2026-01-01T00:00:00Z', '--json'))
+            .stdout,
+        ),
+      ).toEqual({ replayed: 0 });
+      const workspace = await database.prisma.workspace.findUniqueOrThrow({ where: { slug: 'acme' } });
+      const actions = (
+        await database.prisma.auditLogEntry.findMany({ where: { workspaceId: workspace.id, target: created.id } })
+      )
+        .map((entry) => entry.action)
+        .sort();
+      expect(actions).toEqual([
+        'webhook_endpoint.created',
+        'webhook_endpoint.disabled',
+        'webhook_endpoint.enabled',
+        'webhook_endpoint.secret_revealed',
+        'webhook_endpoint.secret_rotated',
+      ]);
+      const stored = await database.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: created.id } });
+      expect(JSON.stringify(stored)).not.toContain(rotated.secret.slice(6));
+    },
+  );
 
   it(
-    'creates users: a password from stdin (argon2id stored) or one generated and shown once; members join other workspaces',
+    'creates users: a password from stdin (argon2id stored) or one generated and shown once; members join other ' +
+      'workspaces',
     async () => {
       const fromStdin = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
         const child = spawn(
@@ -643,13 +650,15 @@ describe('the database the CLI uses', () => {
       embedded: { url: '', port, shared, stop: async () => {} },
     });
     expect(databaseLine(embedded(54329, false), settings)).toBe(
-      'database: embedded PostgreSQL in .data/postgres on 127.0.0.1:54329 (started for this command; no server runs it)',
+      'database: embedded PostgreSQL in .data/postgres on 127.0.0.1:54329 (started for this command; no server ' +
+        'runs it)',
     );
     expect(databaseLine(embedded(54329, true), settings)).toBe(
       "database: embedded PostgreSQL in .data/postgres on 127.0.0.1:54329 (the running server's)",
     );
     expect(databaseLine(embedded(55432, true), settings)).toBe(
-      "database: embedded PostgreSQL in .data/postgres on 127.0.0.1:55432 (the running server's; EMBEDDED_PG_PORT here says 54329)",
+      "database: embedded PostgreSQL in .data/postgres on 127.0.0.1:55432 (the running server's; EMBEDDED_PG_PORT " +
+        'here says 54329)',
     );
   });
 });

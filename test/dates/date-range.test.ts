@@ -34,7 +34,8 @@ describe('date ranges', () => {
     expect(refusal(() => checkedRange({ from: '2026-01-01', to: '2026-02-01' }, 31))).toEqual({
       param: 'dateFrom',
       message:
-        'dateFrom (2026-01-01) to dateTo (2026-02-01) spans 32 days; this read spans at most 31: ask for a shorter range.',
+        'dateFrom (2026-01-01) to dateTo (2026-02-01) spans 32 days; this read spans at most 31: ask for a shorter ' +
+        'range.',
     });
     const current = { from: 'currentFrom', to: 'currentTo' };
     expect(refusal(() => checkedRange({ from: '2026-02-01', to: '2026-01-01' }, 31, current))).toEqual({

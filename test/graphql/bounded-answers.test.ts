@@ -53,7 +53,8 @@ describe('the cost limit', () => {
   // Each prompt of the project (counted at the 500-row cap) with its n latest answers, their text and citations.
   const ANSWER = 'id text prompt date model locale brandMentions citations { url domain title position }';
   const RUNS = (first: string) =>
-    `node(id: $project) { ... on AiVisibilityProject { prompts(limit: 500) { data { runs(first: ${first}) { nodes { ${ANSWER} } } } } } }`;
+    `node(id: $project) { ... on AiVisibilityProject { prompts(limit: 500) { data { runs(first: ${first}) { nodes ` +
+    `{ ${ANSWER} } } } } } }`;
 
   it('counts sizes given as variables as it counts literals', async () => {
     const literal = await graphql(`query($project: ID!) { ${RUNS('100')} }`, { project: projectIds[0] });
@@ -79,7 +80,8 @@ describe('the cost limit', () => {
       'totalRuns visibility shareOfVoice averagePosition mentionCount visibilityCount totalMentionCount positionSum';
     const perLocale = `locale ${rates} byModel { model ${rates} } competitors { name ${rates} }`;
     const query = (args: string) =>
-      `query($project: ID!) { node(id: $project) { ... on AiVisibilityProject { prompts${args} { data { id totals { ${perLocale} } metrics { ${perLocale} } } } } } }`;
+      `query($project: ID!) { node(id: $project) { ... on AiVisibilityProject { prompts${args} { data { id totals ` +
+      `{ ${perLocale} } metrics { ${perLocale} } } } } } }`;
     expect((await graphql(query(''), { project: projectIds[0] })).body.errors).toBeUndefined();
     const { status, body } = await graphql(query('(limit: 500)'), { project: projectIds[0] });
     expect(status).toBe(400);
@@ -88,7 +90,9 @@ describe('the cost limit', () => {
   });
 
   it('counts nodes(ids) by the number of ids', async () => {
-    const query = `query($ids: [ID!]!) { nodes(ids: $ids) { ... on AiVisibilityProject { prompts(limit: 500) { data { runs(first: 2) { nodes { id text prompt date model locale brandMentions citations { url domain title position } } } } } } } }`;
+    const query = `query($ids: [ID!]!) { nodes(ids: $ids) { ... on AiVisibilityProject { prompts(limit: 500) {
+      data { runs(first: 2) { nodes { id text prompt date model locale brandMentions
+        citations { url domain title position } } } } } } } }`;
     const one = await graphql(query, { ids: [projectIds[0]] });
     expect(one.body.errors).toBeUndefined();
     const many = await graphql(query, { ids: Array.from({ length: 30 }, () => projectIds[0]) });

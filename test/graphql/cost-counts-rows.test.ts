@@ -167,7 +167,10 @@ function selectionArb(type: GraphQLObjectType, depth: number): fc.Arbitrary<stri
   return selections.get(key)!;
 }
 
-/** A query from a project, a prompt or an answer (`node`): lists under a prompt or an answer are not hidden by the slack of the 500 prompts a project's list is counted at. */
+/**
+ * A query from a project, a prompt or an answer (`node`): lists under a prompt or an answer are not hidden by the
+ * slack of the 500 prompts a project's list is counted at.
+ */
 const queryArb = fc.constantFrom('AiVisibilityProject', 'AiVisibilityPrompt', 'AiVisibilityAnswer').chain((typeName) =>
   selectionArb(schema.getType(typeName) as GraphQLObjectType, 4)!.map((selection) => ({
     typeName,
@@ -175,7 +178,10 @@ const queryArb = fc.constantFrom('AiVisibilityProject', 'AiVisibilityPrompt', 'A
   })),
 );
 
-/** The values an answer holds: each field of each object, each item of a list of objects (a list of scalars is one value: one column). */
+/**
+ * The values an answer holds: each field of each object, each item of a list of objects (a list of scalars is one
+ * value: one column).
+ */
 function valuesIn(value: unknown): number {
   if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + valuesIn(item), 0);
   if (value === null || typeof value !== 'object') return 0;
@@ -208,7 +214,8 @@ describe('the cost estimate', () => {
 
   it("counts a prompt's search queries per locale (the reproduction: `limit` counted once per prompt)", async () => {
     const query =
-      'query($id: ID!) { node(id: $id) { ... on AiVisibilityPrompt { searchQueries(limit: 3) { locale query runs } } } }';
+      'query($id: ID!) { node(id: $id) { ... on AiVisibilityPrompt { searchQueries(limit: 3) { locale query runs } ' +
+      '} } }';
     const body = await graphql(query, { id: ids.AiVisibilityPrompt });
     expect(body.data.node.searchQueries).toHaveLength(LOCALES.length * 3);
     expect(operationCost(schema, parse(query), null, { id: ids.AiVisibilityPrompt }, context)).toBeGreaterThanOrEqual(
@@ -218,7 +225,8 @@ describe('the cost estimate', () => {
     // 1.5 million rows on 50 locales), is now over the default limit: refused before it runs. It read
     // every prompt; a page of prompts is 10 by default now, so it asks for all 500.
     const projectWide =
-      'query($id: ID!) { node(id: $id) { ... on AiVisibilityProject { prompts(limit: 500) { data { searchQueries(limit: 100) { locale query runs promptCount visibilityCount visibility } } } } } }';
+      'query($id: ID!) { node(id: $id) { ... on AiVisibilityProject { prompts(limit: 500) { data { ' +
+      'searchQueries(limit: 100) { locale query runs promptCount visibilityCount visibility } } } } } }';
     expect(operationCost(schema, parse(projectWide), null, { id: projectId }, context)).toBeGreaterThan(
       parseConfig({}).GRAPHQL_MAX_COST,
     );

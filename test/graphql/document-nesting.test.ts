@@ -44,21 +44,24 @@ describe('nesting of a /graphql document', () => {
     expect(parseWithinNesting(parse)('{ a }').kind).toBe('Document');
   });
 
-  it('refuses a deeply nested list literal before parsing, with or without a key, as GRAPHQL_PARSE_FAILED', async () => {
-    const deep = `{ a(x:${'['.repeat(1990)} }`;
-    for (const headers of [{}, { authorization: `Bearer ${key}` }] as Record<string, string>[]) {
-      const response = await post(deep, headers);
-      expect(response.status).toBe(200);
-      expect((await response.json()).errors).toEqual([
-        {
-          message: `Syntax Error: Nesting depth limit of ${MAX_DOCUMENT_NESTING} exceeded.`,
-          extensions: { code: 'GRAPHQL_PARSE_FAILED' },
-        },
-      ]);
-    }
-    const spec = await post(deep, { authorization: `Bearer ${key}`, accept: 'application/graphql-response+json' });
-    expect(spec.status).toBe(400);
-  });
+  it(
+    'refuses a deeply nested list literal before parsing, with or without a key, as ' + 'GRAPHQL_PARSE_FAILED',
+    async () => {
+      const deep = `{ a(x:${'['.repeat(1990)} }`;
+      for (const headers of [{}, { authorization: `Bearer ${key}` }] as Record<string, string>[]) {
+        const response = await post(deep, headers);
+        expect(response.status).toBe(200);
+        expect((await response.json()).errors).toEqual([
+          {
+            message: `Syntax Error: Nesting depth limit of ${MAX_DOCUMENT_NESTING} exceeded.`,
+            extensions: { code: 'GRAPHQL_PARSE_FAILED' },
+          },
+        ]);
+      }
+      const spec = await post(deep, { authorization: `Bearer ${key}`, accept: 'application/graphql-response+json' });
+      expect(spec.status).toBe(400);
+    },
+  );
 
   it('still runs a document whose comments hold brackets', async () => {
     const body = await (

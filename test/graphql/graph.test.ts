@@ -57,108 +57,117 @@ async function seededWorkspace(clients: number, days = 45) {
 }
 
 describe('a client page in one request', () => {
-  it('returns the client, its reports with live data, its projects with pooled metrics and latest signals, equal to v1', async () => {
-    const { key, projects } = await seededWorkspace(2);
-    const clients = await json(await t.get('/api/v1/clients', key.secret));
-    const client = clients.data.find((c: { id: string }) => c.id === projects[0]!.clientId);
-    const metricsFrom = addDays(today, -29);
+  it(
+    'returns the client, its reports with live data, its projects with pooled metrics and latest ' +
+      'signals, equal to v1',
+    async () => {
+      const { key, projects } = await seededWorkspace(2);
+      const clients = await json(await t.get('/api/v1/clients', key.secret));
+      const client = clients.data.find((c: { id: string }) => c.id === projects[0]!.clientId);
+      const metricsFrom = addDays(today, -29);
 
-    const body = await graphql(
-      key.secret,
-      operations,
-      { id: client.id, datePreset: 'last_30_days', comparePreset: 'previous_period', metricsFrom, metricsTo: today },
-      'ClientPage',
-    );
-    expect(body.errors).toBeUndefined();
-    const page = body.data.node;
-    expect(page.name).toBe(client.name);
-    expect(page.connectedProviders).toEqual(client.connectedProviders);
+      const body = await graphql(
+        key.secret,
+        operations,
+        { id: client.id, datePreset: 'last_30_days', comparePreset: 'previous_period', metricsFrom, metricsTo: today },
+        'ClientPage',
+      );
+      expect(body.errors).toBeUndefined();
+      const page = body.data.node;
+      expect(page.name).toBe(client.name);
+      expect(page.connectedProviders).toEqual(client.connectedProviders);
 
-    const restReports = await json(await t.get(`/api/v1/reports?clientId=${client.id}`, key.secret));
-    expect(page.reports.data.map((r: { id: string }) => r.id)).toEqual(
-      restReports.data.map((r: { id: string }) => r.id),
-    );
-    expect(page.reports.meta).toEqual(restReports.meta);
-    for (const report of page.reports.data) {
-      const rest = await json(
+      const restReports = await json(await t.get(`/api/v1/reports?clientId=${client.id}`, key.secret));
+      expect(page.reports.data.map((r: { id: string }) => r.id)).toEqual(
+        restReports.data.map((r: { id: string }) => r.id),
+      );
+      expect(page.reports.meta).toEqual(restReports.meta);
+      for (const report of page.reports.data) {
+        const rest = await json(
+          await t.get(
+            `/api/v1/reports/${report.id}/data?datePreset=last_30_days&comparePreset=previous_period`,
+            key.secret,
+          ),
+        );
+        expect(report.data.range).toEqual(rest.data.range);
+        expect(report.data.kpis).toEqual(rest.data.kpis);
+        expect(report.data.charts).toEqual(rest.data.charts);
+        expect(report.data.tables).toEqual(rest.data.tables);
+        expect(report.data.kpis.length + report.data.charts.length + report.data.tables.length).toBeGreaterThan(0);
+      }
+
+      expect(page.aiVisibilityProjects.data.length).toBe(1);
+      const project = page.aiVisibilityProjects.data[0];
+      const restMetrics = await json(
         await t.get(
-          `/api/v1/reports/${report.id}/data?datePreset=last_30_days&comparePreset=previous_period`,
+          `/api/v1/ai-visibility/projects/${project.id}/metrics?dateFrom=${metricsFrom}&dateTo=${today}`,
           key.secret,
         ),
       );
-      expect(report.data.range).toEqual(rest.data.range);
-      expect(report.data.kpis).toEqual(rest.data.kpis);
-      expect(report.data.charts).toEqual(rest.data.charts);
-      expect(report.data.tables).toEqual(rest.data.tables);
-      expect(report.data.kpis.length + report.data.charts.length + report.data.tables.length).toBeGreaterThan(0);
-    }
+      expect(project.metrics.meta).toEqual(restMetrics.meta);
+      expect(project.metrics.data.totals.length).toBeGreaterThan(1);
+      expect(project.metrics.data.totals).toEqual(
+        restMetrics.data.totals.map((total: Record<string, any>) => ({
+          locale: total.locale,
+          totalRuns: total.totalRuns,
+          visibilityCount: total.visibilityCount,
+          visibility: total.visibility,
+          shareOfVoice: total.shareOfVoice,
+          averagePosition: total.averagePosition,
+          sentiment: total.sentiment,
+          byModel: total.byModel.map((m: Record<string, any>) => ({ model: m.model, visibility: m.visibility })),
+        })),
+      );
+      // Pooled, not averaged: the locale's visibility is Σ visibilityCount / Σ totalRuns.
+      for (const total of project.metrics.data.totals)
+        expect(total.visibility).toBeCloseTo(total.visibilityCount / total.totalRuns, 12);
 
-    expect(page.aiVisibilityProjects.data.length).toBe(1);
-    const project = page.aiVisibilityProjects.data[0];
-    const restMetrics = await json(
-      await t.get(
-        `/api/v1/ai-visibility/projects/${project.id}/metrics?dateFrom=${metricsFrom}&dateTo=${today}`,
-        key.secret,
-      ),
-    );
-    expect(project.metrics.meta).toEqual(restMetrics.meta);
-    expect(project.metrics.data.totals.length).toBeGreaterThan(1);
-    expect(project.metrics.data.totals).toEqual(
-      restMetrics.data.totals.map((total: Record<string, any>) => ({
-        locale: total.locale,
-        totalRuns: total.totalRuns,
-        visibilityCount: total.visibilityCount,
-        visibility: total.visibility,
-        shareOfVoice: total.shareOfVoice,
-        averagePosition: total.averagePosition,
-        sentiment: total.sentiment,
-        byModel: total.byModel.map((m: Record<string, any>) => ({ model: m.model, visibility: m.visibility })),
-      })),
-    );
-    // Pooled, not averaged: the locale's visibility is Σ visibilityCount / Σ totalRuns.
-    for (const total of project.metrics.data.totals)
-      expect(total.visibility).toBeCloseTo(total.visibilityCount / total.totalRuns, 12);
-
-    expect(project.signals.edges.map((edge: { node: { kind: string } }) => edge.node.kind)).toEqual([
-      'sentiment_negative',
-      'visibility_drop',
-      'visibility_drop',
-    ]);
-    expect(project.signals.pageInfo.hasNextPage).toBe(false);
-  });
+      expect(project.signals.edges.map((edge: { node: { kind: string } }) => edge.node.kind)).toEqual([
+        'sentiment_negative',
+        'visibility_drop',
+        'visibility_drop',
+      ]);
+      expect(project.signals.pageInfo.hasNextPage).toBe(false);
+    },
+  );
 });
 
 describe('statements per request', () => {
-  it('stay the same for 2 and for 6 clients with reports, report data, projects, metrics, scans and signals', async () => {
-    // What is counted is statements, not rows: a few days of data (the operation reads the last 7) and
-    // three times the clients and projects show it as well as more would, at a fraction of the seeding.
-    const count = async (clients: number) => {
-      const { key } = await seededWorkspace(clients, 10);
-      await graphql(key.secret, '{ viewer { scopes } }'); // warm the key cache
-      let body: any;
-      const statements = await statementsDuring(async () => {
-        body = await graphql(key.secret, operations, { datePreset: 'last_7_days' }, 'ClientsOverview');
-      });
-      expect(body.errors).toBeUndefined();
-      expect(body.data.clients.data).toHaveLength(clients);
-      const projects = body.data.clients.data.flatMap((c: any) => c.aiVisibilityProjects.data);
-      expect(projects.length).toBe(Math.ceil(clients / 2));
-      expect(
-        projects.every(
-          (p: any) => p.scans.edges.length === 3 && p.signals.nodes.length === 3 && p.metrics.data.totals.length >= 2,
-        ),
-      ).toBe(true);
-      expect(
-        body.data.clients.data.every((c: any) => c.reports.data.length === 2 && c.reports.data[0].data.kpis.length > 0),
-      ).toBe(true);
-      return statements.length;
-    };
-    const few = await count(2);
-    const many = await count(6);
-    console.info(`ClientsOverview: ${few} statements for 2 clients, ${many} for 6`);
-    expect(many).toBe(few);
-    expect(many).toBeLessThanOrEqual(12);
-  });
+  it(
+    'stay the same for 2 and for 6 clients with reports, report data, projects, metrics, scans and ' + 'signals',
+    async () => {
+      // What is counted is statements, not rows: a few days of data (the operation reads the last 7) and
+      // three times the clients and projects show it as well as more would, at a fraction of the seeding.
+      const count = async (clients: number) => {
+        const { key } = await seededWorkspace(clients, 10);
+        await graphql(key.secret, '{ viewer { scopes } }'); // warm the key cache
+        let body: any;
+        const statements = await statementsDuring(async () => {
+          body = await graphql(key.secret, operations, { datePreset: 'last_7_days' }, 'ClientsOverview');
+        });
+        expect(body.errors).toBeUndefined();
+        expect(body.data.clients.data).toHaveLength(clients);
+        const projects = body.data.clients.data.flatMap((c: any) => c.aiVisibilityProjects.data);
+        expect(projects.length).toBe(Math.ceil(clients / 2));
+        expect(
+          projects.every(
+            (p: any) => p.scans.edges.length === 3 && p.signals.nodes.length === 3 && p.metrics.data.totals.length >= 2,
+          ),
+        ).toBe(true);
+        expect(
+          body.data.clients.data.every(
+            (c: any) => c.reports.data.length === 2 && c.reports.data[0].data.kpis.length > 0,
+          ),
+        ).toBe(true);
+        return statements.length;
+      };
+      const few = await count(2);
+      const many = await count(6);
+      console.info(`ClientsOverview: ${few} statements for 2 clients, ${many} for 6`);
+      expect(many).toBe(few);
+      expect(many).toBeLessThanOrEqual(12);
+    },
+  );
 });
 
 describe('prompts → runs → citations', () => {
@@ -216,7 +225,9 @@ describe('prompts → runs → citations', () => {
     const sources = await json(
       await t.get(`/api/v1/ai-visibility/projects/${many.project}/sources?limit=20`, many.key),
     );
-    expect(many.body.data.node.sources.data.rows).toEqual(sources.data.rows.map(({ url: _url, ...row }: any) => row));
+    expect(many.body.data.node.sources.data.rows).toEqual(
+      sources.data.rows.map((row: any) => Object.fromEntries(Object.entries(row).filter(([name]) => name !== 'url'))),
+    );
   });
 });
 
@@ -273,7 +284,8 @@ describe('connections', () => {
   it('page through scans newest first without gaps or repeats, with date and model filters', async () => {
     const { key, projects } = await seededWorkspace(1, 10);
     const query = `query($id: ID!, $after: String, $from: Date) { node(id: $id) { ... on AiVisibilityProject {
-      scans(first: 7, after: $after, dateFrom: $from, model: chatgpt) { pageInfo { hasNextPage endCursor } edges { cursor node { id date model } } } } } }`;
+      scans(first: 7, after: $after, dateFrom: $from, model: chatgpt) {
+        pageInfo { hasNextPage endCursor } edges { cursor node { id date model } } } } } }`;
     const from = addDays(today, -5);
     const seen: { id: string; date: string; model: string }[] = [];
     let after: string | null = null;
@@ -286,7 +298,8 @@ describe('connections', () => {
       after = connection.pageInfo.endCursor;
     }
     const expected = await t.database.pool.query(
-      `SELECT id, date FROM scans WHERE project_id = $1 AND model = 'chatgpt' AND date >= $2 ORDER BY date DESC, id DESC`,
+      `SELECT id, date FROM scans WHERE project_id = $1 AND model = 'chatgpt' AND date >= $2 ORDER BY date DESC, ` +
+        `id DESC`,
       [projects[0]!.id, from],
     );
     expect(expected.rows.length).toBeGreaterThan(7);
@@ -297,7 +310,8 @@ describe('connections', () => {
   it('filter signals by kind and by UTC day of createdAt', async () => {
     const { key, projects } = await seededWorkspace(1, 3);
     const query =
-      'query($id: ID!, $kind: String, $from: Date, $to: Date) { node(id: $id) { ... on AiVisibilityProject { signals(kind: $kind, dateFrom: $from, dateTo: $to) { nodes { kind createdAt } } } } }';
+      'query($id: ID!, $kind: String, $from: Date, $to: Date) { node(id: $id) { ... on AiVisibilityProject { ' +
+      'signals(kind: $kind, dateFrom: $from, dateTo: $to) { nodes { kind createdAt } } } } }';
     const signals = async (variables: Record<string, unknown>) =>
       (await graphql(key.secret, query, { id: projects[0]!.id, ...variables })).data.node.signals.nodes as {
         kind: string;
@@ -316,7 +330,8 @@ describe('connections', () => {
   it('refuses a forged cursor and a page size out of range with invalid_parameter', async () => {
     const { key, projects } = await seededWorkspace(1, 3);
     const query =
-      'query($id: ID!, $after: String, $first: Int) { node(id: $id) { ... on AiVisibilityProject { signals(first: $first, after: $after) { nodes { id } } } } }';
+      'query($id: ID!, $after: String, $first: Int) { node(id: $id) { ... on AiVisibilityProject { signals(first: ' +
+      '$first, after: $after) { nodes { id } } } } }';
     const forged = Buffer.from(JSON.stringify(['not a time', 'sig_x'])).toString('base64url');
     for (const variables of [{ after: forged }, { after: 'garbage!' }, { first: 0 }, { first: 101 }]) {
       const body = await graphql(key.secret, query, { id: projects[0]!.id, ...variables });

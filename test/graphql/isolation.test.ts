@@ -137,7 +137,8 @@ describe("root fields given another workspace's ids", () => {
     );
     expect(answer.errors?.[0]?.extensions?.code).toBe('not_found');
     const filtered = await graphql(
-      'query($id: ProjectId!, $p: PromptId!) { aiVisibilityAnswers(id: $id, promptId: $p) { data { id } meta { total } } aiVisibilitySources(id: $id, promptId: $p) { data { rows { domain } } meta { total } } }',
+      'query($id: ProjectId!, $p: PromptId!) { aiVisibilityAnswers(id: $id, promptId: $p) { data { id } meta { ' +
+        'total } } aiVisibilitySources(id: $id, promptId: $p) { data { rows { domain } } meta { total } } }',
       { id: mine.ids.project[0], p: theirs.ids.prompt[0] },
     );
     expect(filtered.errors).toBeUndefined();
@@ -147,7 +148,8 @@ describe("root fields given another workspace's ids", () => {
 
   it('reports and aiVisibilityProjects filtered by their client are empty', async () => {
     const body = await graphql(
-      'query($c: ClientId) { reports(clientId: $c) { data { id } meta { total } } aiVisibilityProjects(clientId: $c) { data { id } meta { total } } }',
+      'query($c: ClientId) { reports(clientId: $c) { data { id } meta { total } } aiVisibilityProjects(clientId: ' +
+        '$c) { data { id } meta { total } } }',
       { c: theirs.ids.client[0] },
     );
     expect(body.data).toEqual({
@@ -174,7 +176,8 @@ describe("root fields given another workspace's ids", () => {
   });
 
   it('covers every root field that takes an id', () => {
-    // webhookAttempts and webhookEvent are admin-only (no API key may call them): test/mcp/mcp.test.ts gives them another workspace's ids.
+    // webhookAttempts and webhookEvent are admin-only (no API key may call them): test/mcp/mcp.test.ts gives them
+    // another workspace's ids.
     const covered = new Set([
       ...cases.map(([name]) => name),
       'reports',
@@ -194,9 +197,13 @@ describe("root fields given another workspace's ids", () => {
 // Every relation of the graph, walked from the caller's own clients, reports and projects.
 const WALK = `{
   clients { data { id reports { data { id client { id } data { kpis { value } tables { rows { dimensionValue } } } } }
-    aiVisibilityProjects { data { id client { id } metrics { data { totals { locale totalRuns } } } scans(first: 100) { nodes { id } } signals { nodes { id } } signalRules { kind threshold } periodComparison(currentFrom: "2026-01-01", currentTo: "2026-01-31", previousFrom: "2025-12-01", previousTo: "2025-12-31") { locale } } } } }
-  reports { data { id client { id reports { data { id } } aiVisibilityProjects { data { id } } } data { kpis { value } } } }
-  aiVisibilityProjects { data { id client { id } scans(first: 5) { edges { node { id } } } signals { edges { node { id } } } } }
+    aiVisibilityProjects { data { id client { id } metrics { data { totals { locale totalRuns } } } scans(first: 100)
+      { nodes { id } } signals { nodes { id } } signalRules { kind threshold } periodComparison(currentFrom:
+      "2026-01-01", currentTo: "2026-01-31", previousFrom: "2025-12-01", previousTo: "2025-12-31") { locale } } } } }
+  reports { data { id client { id reports { data { id } } aiVisibilityProjects { data { id } } } data { kpis { value
+    } } } }
+  aiVisibilityProjects { data { id client { id } scans(first: 5) { edges { node { id } } } signals { edges { node {
+    id } } } } }
   viewer { workspace { id } }
 }`;
 // Every day of the seed's 40, inside the narrowest range rule (the prompts list: 60 days).
@@ -204,11 +211,16 @@ const SINCE = new Date(Date.now() - 55 * 86_400_000).toISOString().slice(0, 10);
 // The prompts → runs → citations side, on its own (the two together exceed the cost limit).
 const WALK_ANSWERS = `{
   search(query: "visibility") { id }
-  clients { data { metricsTable(provider: google_ads, metrics: [clicks], dimension: "campaign") { rows { dimensionValue } } topMovers(provider: google_ads, metric: clicks, dimension: "campaign") { dimensionValue } } }
+  clients { data { metricsTable(provider: google_ads, metrics: [clicks], dimension: "campaign") { rows {
+    dimensionValue } } topMovers(provider: google_ads, metric: clicks, dimension: "campaign") { dimensionValue } } }
   aiVisibilityProjects { data { id
-    prompts(dateFrom: "${SINCE}", limit: 500) { data { id totals { locale totalRuns } metrics(dateFrom: "${SINCE}") { locale } searchQueries(dateFrom: "${SINCE}") { query } runs(first: 3, dateFrom: "${SINCE}") { nodes { id promptId citations { domain } } } } }
+    prompts(dateFrom: "${SINCE}", limit: 500) { data { id totals { locale totalRuns } metrics(dateFrom: "${SINCE}") {
+      locale } searchQueries(dateFrom: "${SINCE}") { query } runs(first: 3, dateFrom: "${SINCE}") { nodes { id
+      promptId citations { domain } } } } }
     sources(dateFrom: "${SINCE}") { data { rows { domain citations } } }
-    topics { topic prompts } tags { tag prompts } citationGaps(dateFrom: "${SINCE}") { domain } opportunities(dateFrom: "${SINCE}") { prompts { promptId } } trend(granularity: month) { period } rulePreview(kind: visibility_drop, dateFrom: "${SINCE}") { fired } } }
+    topics { topic prompts } tags { tag prompts } citationGaps(dateFrom: "${SINCE}") { domain }
+      opportunities(dateFrom: "${SINCE}") { prompts { promptId } } trend(granularity: month) { period }
+      rulePreview(kind: visibility_drop, dateFrom: "${SINCE}") { fired } } }
 }`;
 
 describe("the graph walked from the caller's own data", () => {
@@ -239,8 +251,10 @@ describe("the graph walked from the caller's own data", () => {
           .filter((field) => isGraphOnly(field.extensions))
           .map((field) => field.name),
       );
-    // Root fields that are not relations: the catalog (no tenant data) and the admin-only reads (API keys cannot; test/mcp covers them);
-    // and a single report's widget and KPI views, which read the report they hang on (test/mcp walks them with another workspace's ids too).
+    // Root fields that are not relations: the catalog (no tenant data) and the admin-only reads (API keys cannot;
+    // test/mcp covers them);
+    // and a single report's widget and KPI views, which read the report they hang on (test/mcp walks them with
+    // another workspace's ids too).
     const missing = [...new Set(relations)].filter(
       (name) =>
         ![
@@ -286,7 +300,9 @@ describe("the graph walked from the caller's own data", () => {
     const project = mine.ids.project[0]!;
     const before = await json(await t.get(`/api/v1/ai-visibility/projects/${project}/metrics`, mine.key.secret));
     await t.database.pool.query(
-      `INSERT INTO scans (id, workspace_id, project_id, date, model, locale, total_runs, visibility_count, mention_count, total_mention_count, positioned_count, position_sum, positive_count, neutral_count, negative_count)
+      `INSERT INTO scans (id, workspace_id, project_id, date, model, locale, total_runs, visibility_count,
+         mention_count, total_mention_count, positioned_count, position_sum, positive_count, neutral_count,
+         negative_count)
        VALUES ($1, $2, $3, current_date - 1, 'chatgpt', 'xx-XX', 1000, 1000, 1000, 1000, 0, 0, 0, 0, 0)`,
       [newId('scan'), theirs.workspace.id, project],
     );

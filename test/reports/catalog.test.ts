@@ -9,17 +9,20 @@ describe('metric catalog', () => {
     expect(metricValue('google_ads', 'clicks', {})).toBe(0);
   });
 
-  it('declares which way each metric is good: costs per result and positions lower, spend neither, the rest higher', () => {
-    const lower = new Set(['cpc', 'cpa', 'cpm', 'average_position']);
-    const neutral = new Set(['cost', 'position_weighted']);
-    for (const provider of PROVIDERS) {
-      for (const [name, metric] of Object.entries(catalog[provider].metrics)) {
-        expect(metric.direction, `${provider}.${name}`).toBe(
-          lower.has(name) ? 'lower' : neutral.has(name) ? 'neutral' : 'higher',
-        );
+  it(
+    'declares which way each metric is good: costs per result and positions lower, spend neither, the ' + 'rest higher',
+    () => {
+      const lower = new Set(['cpc', 'cpa', 'cpm', 'average_position']);
+      const neutral = new Set(['cost', 'position_weighted']);
+      for (const provider of PROVIDERS) {
+        for (const [name, metric] of Object.entries(catalog[provider].metrics)) {
+          expect(metric.direction, `${provider}.${name}`).toBe(
+            lower.has(name) ? 'lower' : neutral.has(name) ? 'neutral' : 'higher',
+          );
+        }
       }
-    }
-  });
+    },
+  );
 
   it('every derived metric refers to base metrics of its own provider', () => {
     for (const provider of PROVIDERS) {

@@ -300,16 +300,19 @@ describe('ratios', () => {
 });
 
 describe('query sharing', () => {
-  it('answers a report of five widgets and two ranges with one aggregation statement after one read of the report', async () => {
-    await t.get(`/api/v1/reports/${reportId}/data`, key); // warm the key cache
-    // Presets no other test asks for, so the data is computed, not served from the data cache.
-    const statements = await statementsDuring(() =>
-      t.get(`/api/v1/reports/${reportId}/data?datePreset=last_14_days&comparePreset=previous_year`, key),
-    );
-    expect(statements.filter((text) => text.includes('metric_facts'))).toHaveLength(1);
-    // The report once (the body cache's version probe reads the row the resolver then uses), then its data.
-    expect(statements).toHaveLength(2);
-  });
+  it(
+    'answers a report of five widgets and two ranges with one aggregation statement after one read of ' + 'the report',
+    async () => {
+      await t.get(`/api/v1/reports/${reportId}/data`, key); // warm the key cache
+      // Presets no other test asks for, so the data is computed, not served from the data cache.
+      const statements = await statementsDuring(() =>
+        t.get(`/api/v1/reports/${reportId}/data?datePreset=last_14_days&comparePreset=previous_year`, key),
+      );
+      expect(statements.filter((text) => text.includes('metric_facts'))).toHaveLength(1);
+      // The report once (the body cache's version probe reads the row the resolver then uses), then its data.
+      expect(statements).toHaveLength(2);
+    },
+  );
 });
 
 describe('metric ingestion', () => {
@@ -374,7 +377,8 @@ describe('metric ingestion', () => {
     expect(error.lines.map((l: { line: number }) => l.line)).toEqual([2, 3, 4, 5, 6, 7, 8]);
     expect(error.lines.find((l: { line: number }) => l.line === 8).message).toContain('line 1');
     const stored = await t.database.pool.query(
-      "SELECT count(*)::int AS n FROM metric_facts WHERE client_id = $1 AND date >= '2019-01-01' AND date < '2020-01-01'",
+      "SELECT count(*)::int AS n FROM metric_facts WHERE client_id = $1 AND date >= '2019-01-01' AND date < " +
+        "'2020-01-01'",
       [clientId],
     );
     expect(stored.rows[0].n).toBe(0);

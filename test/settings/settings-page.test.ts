@@ -80,105 +80,114 @@ describe.skipIf(!chromiumAvailable)('the settings page in a browser', () => {
     }
   }, 90_000);
 
-  it('fits a 390 px phone with "Sign out" in view, and a form that fails keeps what was typed (never a secret)', async () => {
-    const { ownerEmail } = await createKeyedWorkspace(served.t.database, { plan: 'pro' });
-    await personWithPassword(served.t.database, { email: ownerEmail });
-    const browser = await launchChromium();
-    try {
-      const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
-      await page.goto(`${served.baseUrl}/app/login`);
-      await page.fill('input[name=email] >> nth=0', ownerEmail);
-      await page.fill('input[name=password]', PASSWORD);
-      await page.click('button:has-text("Sign in")');
-      await page.waitForURL(`${served.baseUrl}/app/settings`);
-      // A key, so the widest table (eight columns) has a row.
-      await page.fill('#api-keys input[name=name]', 'Phone key');
-      await page.click('#api-keys button:has-text("Create key")');
-      await page.waitForSelector('[data-testid=secret]');
-      await page.screenshot({
-        path: screenshotPath('settings-390.png'),
-        fullPage: true,
-        mask: [page.locator('[data-testid=secret]')],
-      });
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-      const signOut = (await page.locator('header button:has-text("Sign out")').boundingBox())!;
-      expect(signOut.x).toBeGreaterThanOrEqual(0);
-      expect(signOut.x + signOut.width).toBeLessThanOrEqual(390);
+  it(
+    'fits a 390 px phone with "Sign out" in view, and a form that fails keeps what was typed (never a ' + 'secret)',
+    async () => {
+      const { ownerEmail } = await createKeyedWorkspace(served.t.database, { plan: 'pro' });
+      await personWithPassword(served.t.database, { email: ownerEmail });
+      const browser = await launchChromium();
+      try {
+        const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+        await page.goto(`${served.baseUrl}/app/login`);
+        await page.fill('input[name=email] >> nth=0', ownerEmail);
+        await page.fill('input[name=password]', PASSWORD);
+        await page.click('button:has-text("Sign in")');
+        await page.waitForURL(`${served.baseUrl}/app/settings`);
+        // A key, so the widest table (eight columns) has a row.
+        await page.fill('#api-keys input[name=name]', 'Phone key');
+        await page.click('#api-keys button:has-text("Create key")');
+        await page.waitForSelector('[data-testid=secret]');
+        await page.screenshot({
+          path: screenshotPath('settings-390.png'),
+          fullPage: true,
+          mask: [page.locator('[data-testid=secret]')],
+        });
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+        const signOut = (await page.locator('header button:has-text("Sign out")').boundingBox())!;
+        expect(signOut.x).toBeGreaterThanOrEqual(0);
+        expect(signOut.x + signOut.width).toBeLessThanOrEqual(390);
 
-      // Rejected (an http URL); the description and the event types chosen stay as typed.
-      await page.fill('#webhooks input[name=url]', 'http://hooks.example.com/signalboard');
-      await page.fill('#webhooks input[name=description]', 'Nightly warehouse sync');
-      await page.uncheck('#webhooks input[name=eventTypes] >> nth=0');
-      await page.click('#webhooks button:has-text("Add endpoint")');
-      await page.waitForSelector('.notice.error');
-      expect(await page.inputValue('#webhooks input[name=url]')).toBe('http://hooks.example.com/signalboard');
-      expect(await page.inputValue('#webhooks input[name=description]')).toBe('Nightly warehouse sync');
-      expect(await page.isChecked('#webhooks input[name=eventTypes] >> nth=0')).toBe(false);
-      expect(await page.isChecked('#webhooks input[name=eventTypes] >> nth=1')).toBe(true);
+        // Rejected (an http URL); the description and the event types chosen stay as typed.
+        await page.fill('#webhooks input[name=url]', 'http://hooks.example.com/signalboard');
+        await page.fill('#webhooks input[name=description]', 'Nightly warehouse sync');
+        await page.uncheck('#webhooks input[name=eventTypes] >> nth=0');
+        await page.click('#webhooks button:has-text("Add endpoint")');
+        await page.waitForSelector('.notice.error');
+        expect(await page.inputValue('#webhooks input[name=url]')).toBe('http://hooks.example.com/signalboard');
+        expect(await page.inputValue('#webhooks input[name=description]')).toBe('Nightly warehouse sync');
+        expect(await page.isChecked('#webhooks input[name=eventTypes] >> nth=0')).toBe(false);
+        expect(await page.isChecked('#webhooks input[name=eventTypes] >> nth=1')).toBe(true);
 
-      // Rejected (an http issuer): the client id comes back, the client secret does not.
-      await page.fill('#sso input[name=issuer]', 'http://idp.example.com');
-      await page.fill('#sso input[name=clientId]', 'signalboard-web');
-      await page.fill('#sso input[name=clientSecret]', 'typed-client-secret-42');
-      await page.click('#sso button:has-text("Save provider")');
-      await page.waitForSelector('.notice.error');
-      expect(await page.inputValue('#sso input[name=issuer]')).toBe('http://idp.example.com');
-      expect(await page.inputValue('#sso input[name=clientId]')).toBe('signalboard-web');
-      expect(await page.inputValue('#sso input[name=clientSecret]')).toBe('');
-      expect(await page.content()).not.toContain('typed-client-secret-42');
-      // The webhook form, not the one that failed now, is empty again.
-      expect(await page.inputValue('#webhooks input[name=description]')).toBe('');
-      await page.screenshot({ path: screenshotPath('settings-390-error.png'), fullPage: false });
-      await page.setViewportSize({ width: 1366, height: 900 });
-      await page.screenshot({ path: screenshotPath('settings-1366-error.png'), fullPage: true });
-    } finally {
-      await browser.close();
-    }
-  }, 90_000);
+        // Rejected (an http issuer): the client id comes back, the client secret does not.
+        await page.fill('#sso input[name=issuer]', 'http://idp.example.com');
+        await page.fill('#sso input[name=clientId]', 'signalboard-web');
+        await page.fill('#sso input[name=clientSecret]', 'typed-client-secret-42');
+        await page.click('#sso button:has-text("Save provider")');
+        await page.waitForSelector('.notice.error');
+        expect(await page.inputValue('#sso input[name=issuer]')).toBe('http://idp.example.com');
+        expect(await page.inputValue('#sso input[name=clientId]')).toBe('signalboard-web');
+        expect(await page.inputValue('#sso input[name=clientSecret]')).toBe('');
+        expect(await page.content()).not.toContain('typed-client-secret-42');
+        // The webhook form, not the one that failed now, is empty again.
+        expect(await page.inputValue('#webhooks input[name=description]')).toBe('');
+        await page.screenshot({ path: screenshotPath('settings-390-error.png'), fullPage: false });
+        await page.setViewportSize({ width: 1366, height: 900 });
+        await page.screenshot({ path: screenshotPath('settings-1366-error.png'), fullPage: true });
+      } finally {
+        await browser.close();
+      }
+    },
+    90_000,
+  );
 
-  it("the MCP consent page shows where the app sends the person, and Allow reaches the app with a code under the page's CSP", async () => {
-    const { ownerEmail } = await createKeyedWorkspace(served.t.database, { plan: 'pro' });
-    await personWithPassword(served.t.database, { email: ownerEmail });
-    const registered = await (
-      await fetch(`${served.baseUrl}/oauth/register`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          client_name: 'Claude',
-          redirect_uris: ['http://127.0.0.1:1/callback'],
-          token_endpoint_auth_method: 'none',
-        }),
-      })
-    ).json();
-    const authorize = new URL(`${served.baseUrl}/oauth/authorize`);
-    for (const [key, value] of Object.entries({
-      client_id: registered.client_id,
-      response_type: 'code',
-      redirect_uri: 'http://127.0.0.1:1/callback',
-      scope: 'mcp offline_access',
-      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-      code_challenge_method: 'S256',
-    }))
-      authorize.searchParams.set(key, value);
-    const browser = await launchChromium();
-    try {
-      const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
-      let reachedApp: string | null = null;
-      await page.route('http://127.0.0.1:1/**', (route) => {
-        reachedApp = route.request().url();
-        return route.fulfill({ status: 200, body: 'app' });
-      });
-      await page.goto(authorize.href);
-      await page.fill('input[name=email] >> nth=0', ownerEmail);
-      await page.fill('input[name=password]', PASSWORD);
-      await page.click('button:has-text("Sign in")');
-      await page.waitForSelector('text=Not verified by Signalboard');
-      await page.screenshot({ path: screenshotPath('mcp-consent.png'), fullPage: true });
-      await page.click('button:has-text("Allow")');
-      await page.waitForURL(/^http:\/\/127\.0\.0\.1:1\/callback\?code=/);
-      expect(reachedApp).toMatch(/^http:\/\/127\.0\.0\.1:1\/callback\?code=/);
-    } finally {
-      await browser.close();
-    }
-  }, 90_000);
+  it(
+    'the MCP consent page shows where the app sends the person, and Allow reaches the app with a code ' +
+      "under the page's CSP",
+    async () => {
+      const { ownerEmail } = await createKeyedWorkspace(served.t.database, { plan: 'pro' });
+      await personWithPassword(served.t.database, { email: ownerEmail });
+      const registered = await (
+        await fetch(`${served.baseUrl}/oauth/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            client_name: 'Claude',
+            redirect_uris: ['http://127.0.0.1:1/callback'],
+            token_endpoint_auth_method: 'none',
+          }),
+        })
+      ).json();
+      const authorize = new URL(`${served.baseUrl}/oauth/authorize`);
+      for (const [key, value] of Object.entries({
+        client_id: registered.client_id,
+        response_type: 'code',
+        redirect_uri: 'http://127.0.0.1:1/callback',
+        scope: 'mcp offline_access',
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        code_challenge_method: 'S256',
+      }))
+        authorize.searchParams.set(key, value);
+      const browser = await launchChromium();
+      try {
+        const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
+        let reachedApp: string | null = null;
+        await page.route('http://127.0.0.1:1/**', (route) => {
+          reachedApp = route.request().url();
+          return route.fulfill({ status: 200, body: 'app' });
+        });
+        await page.goto(authorize.href);
+        await page.fill('input[name=email] >> nth=0', ownerEmail);
+        await page.fill('input[name=password]', PASSWORD);
+        await page.click('button:has-text("Sign in")');
+        await page.waitForSelector('text=Not verified by Signalboard');
+        await page.screenshot({ path: screenshotPath('mcp-consent.png'), fullPage: true });
+        await page.click('button:has-text("Allow")');
+        await page.waitForURL(/^http:\/\/127\.0\.0\.1:1\/callback\?code=/);
+        expect(reachedApp).toMatch(/^http:\/\/127\.0\.0\.1:1\/callback\?code=/);
+      } finally {
+        await browser.close();
+      }
+    },
+    90_000,
+  );
 });

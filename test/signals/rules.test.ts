@@ -154,63 +154,67 @@ describe('signal rules', () => {
     expect(Object.keys(RULE_SPECS)).toHaveLength(6);
   });
 
-  it('competitor_only_prompt fires per prompt whose answer names competitors it did not name before while the brand goes unnamed, in prompt order', () => {
-    const run = (promptId: string, brandVisible: boolean, ...competitorsVisible: string[]) => ({
-      promptId,
-      prompt: `about ${promptId}`,
-      brandVisible,
-      competitorsVisible,
-    });
-    const before = scan('a', {
-      prompts: [run('p1', true, 'Globex'), run('p2', false), run('p3', false, 'Globex'), run('p4', true)],
-    });
-    const after = scan('b', {
-      prompts: [
-        run('p1', false, 'Globex', 'Initech'),
-        run('p2', false, 'Initech', 'Globex'),
-        run('p3', false, 'Globex'),
-        run('p4', true, 'Globex'),
-        run('p5', false, 'Globex'),
-      ],
-    });
-    const rule = [{ kind: 'competitor_only_prompt' as const, threshold: 1, enabled: true }];
-    expect(evaluateRules(before, after, rule)).toEqual([
-      {
-        kind: 'competitor_only_prompt',
-        details: {
-          metric: 'competitorsNamed',
-          promptId: 'p1',
-          prompt: 'about p1',
-          competitors: ['Initech'],
-          before: 1,
-          after: 2,
-          brandBefore: 1,
-          brandAfter: 0,
-          threshold: 1,
-          previousScanId: 'a',
+  it(
+    'competitor_only_prompt fires per prompt whose answer names competitors it did not name before ' +
+      'while the brand goes unnamed, in prompt order',
+    () => {
+      const run = (promptId: string, brandVisible: boolean, ...competitorsVisible: string[]) => ({
+        promptId,
+        prompt: `about ${promptId}`,
+        brandVisible,
+        competitorsVisible,
+      });
+      const before = scan('a', {
+        prompts: [run('p1', true, 'Globex'), run('p2', false), run('p3', false, 'Globex'), run('p4', true)],
+      });
+      const after = scan('b', {
+        prompts: [
+          run('p1', false, 'Globex', 'Initech'),
+          run('p2', false, 'Initech', 'Globex'),
+          run('p3', false, 'Globex'),
+          run('p4', true, 'Globex'),
+          run('p5', false, 'Globex'),
+        ],
+      });
+      const rule = [{ kind: 'competitor_only_prompt' as const, threshold: 1, enabled: true }];
+      expect(evaluateRules(before, after, rule)).toEqual([
+        {
+          kind: 'competitor_only_prompt',
+          details: {
+            metric: 'competitorsNamed',
+            promptId: 'p1',
+            prompt: 'about p1',
+            competitors: ['Initech'],
+            before: 1,
+            after: 2,
+            brandBefore: 1,
+            brandAfter: 0,
+            threshold: 1,
+            previousScanId: 'a',
+          },
         },
-      },
-      {
-        kind: 'competitor_only_prompt',
-        details: {
-          metric: 'competitorsNamed',
-          promptId: 'p2',
-          prompt: 'about p2',
-          competitors: ['Globex', 'Initech'],
-          before: 0,
-          after: 2,
-          brandBefore: 0,
-          brandAfter: 0,
-          threshold: 1,
-          previousScanId: 'a',
+        {
+          kind: 'competitor_only_prompt',
+          details: {
+            metric: 'competitorsNamed',
+            promptId: 'p2',
+            prompt: 'about p2',
+            competitors: ['Globex', 'Initech'],
+            before: 0,
+            after: 2,
+            brandBefore: 0,
+            brandAfter: 0,
+            threshold: 1,
+            previousScanId: 'a',
+          },
         },
-      },
-    ]);
-    // p3: no competitor is new; p4: the brand is named; p5: nothing to compare with. At 2, only p2.
-    expect(
-      evaluateRules(before, after, [{ ...rule[0]!, threshold: 2 }]).map((signal) => signal.details.promptId),
-    ).toEqual(['p2']);
-  });
+      ]);
+      // p3: no competitor is new; p4: the brand is named; p5: nothing to compare with. At 2, only p2.
+      expect(
+        evaluateRules(before, after, [{ ...rule[0]!, threshold: 2 }]).map((signal) => signal.details.promptId),
+      ).toEqual(['p2']);
+    },
+  );
 
   it('competitor_only_prompt lists the new competitors in code-point order, past U+FFFF too', () => {
     const run = (brandVisible: boolean, ...competitorsVisible: string[]) => ({

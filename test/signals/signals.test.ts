@@ -68,7 +68,8 @@ async function project() {
 }
 
 const SIGNALS =
-  'query($id: ID!) { node(id: $id) { ... on AiVisibilityProject { signals { nodes { kind model locale scanId details } } signalRules { kind threshold enabled defaultThreshold } } } }';
+  'query($id: ID!) { node(id: $id) { ... on AiVisibilityProject { signals { nodes { kind model locale scanId ' +
+  'details } } signalRules { kind threshold enabled defaultThreshold } } } }';
 
 beforeAll(async () => {
   t = await createTestApp({ INGEST_TOKEN: TOKEN });
@@ -88,7 +89,9 @@ describe('rule preview', () => {
     ).rows[0].n;
     const preview = async (threshold: number) => {
       const body = await graphql(
-        'query($id: ID!, $t: Float) { node(id: $id) { ... on AiVisibilityProject { rulePreview(kind: visibility_drop, threshold: $t, dateFrom: "2026-10-01", dateTo: "2026-10-31") { scansCompared fired firings { date metric before after } } } } }',
+        'query($id: ID!, $t: Float) { node(id: $id) { ... on AiVisibilityProject { rulePreview(kind: ' +
+          'visibility_drop, threshold: $t, dateFrom: "2026-10-01", dateTo: "2026-10-31") { scansCompared fired ' +
+          'firings { date metric before after } } } } }',
         { id, t: threshold },
       );
       expect(body.errors).toBeUndefined();
@@ -106,7 +109,8 @@ describe('rule preview', () => {
       (await t.database.pool.query('SELECT count(*)::int AS n FROM signals WHERE project_id = $1', [id])).rows[0].n,
     ).toBe(signalsBefore);
     const bad = await graphql(
-      'query($id: ID!) { node(id: $id) { ... on AiVisibilityProject { rulePreview(kind: visibility_drop, threshold: 500) { fired } } } }',
+      'query($id: ID!) { node(id: $id) { ... on AiVisibilityProject { rulePreview(kind: visibility_drop, ' +
+        'threshold: 500) { fired } } } }',
       { id },
     );
     expect(bad.errors[0].extensions.code).toBe('invalid_parameter');
@@ -114,217 +118,252 @@ describe('rule preview', () => {
 });
 
 describe('signals cursor', () => {
-  it('refuses a forged sort value PostgreSQL would not take as a timestamp with invalid_parameter on after, not a 500', async () => {
-    const { id } = await project();
-    const query =
-      'query($id: ID!, $after: String) { node(id: $id) { ... on AiVisibilityProject { signals(after: $after) { nodes { id } } } } }';
-    for (const sortValue of ['0', '1', '99999', '+275760-09-13T00:00:00.000Z', 'Tue, 01 Jan 0000 00:00:00 GMT']) {
-      const after = Buffer.from(JSON.stringify([sortValue, 'sig_forged'])).toString('base64url');
-      const body = await graphql(query, { id, after });
-      expect(body.errors?.[0]?.extensions, sortValue).toMatchObject({ code: 'invalid_parameter', param: 'after' });
-    }
-    const genuine = Buffer.from(JSON.stringify(['2026-10-01T12:00:00.000Z', 'sig_forged'])).toString('base64url');
-    expect((await graphql(query, { id, after: genuine })).errors).toBeUndefined();
-  });
+  it(
+    'refuses a forged sort value PostgreSQL would not take as a timestamp with invalid_parameter on ' +
+      'after, not a 500',
+    async () => {
+      const { id } = await project();
+      const query =
+        'query($id: ID!, $after: String) { node(id: $id) { ... on AiVisibilityProject { signals(after: $after) { ' +
+        'nodes { id } } } } }';
+      for (const sortValue of ['0', '1', '99999', '+275760-09-13T00:00:00.000Z', 'Tue, 01 Jan 0000 00:00:00 GMT']) {
+        const after = Buffer.from(JSON.stringify([sortValue, 'sig_forged'])).toString('base64url');
+        const body = await graphql(query, { id, after });
+        expect(body.errors?.[0]?.extensions, sortValue).toMatchObject({ code: 'invalid_parameter', param: 'after' });
+      }
+      const genuine = Buffer.from(JSON.stringify(['2026-10-01T12:00:00.000Z', 'sig_forged'])).toString('base64url');
+      expect((await graphql(query, { id, after: genuine })).errors).toBeUndefined();
+    },
+  );
 });
 
 describe('signal rules on ingestion', () => {
-  it('competitor_only_prompt fires per prompt where a competitor is newly named and the brand is not, with its signal.created payload', async () => {
-    const { id } = await project();
-    const run = (prompt: string, brand: boolean, globex: boolean) => ({
-      prompt,
-      answer: 'a',
-      brandMentions: brand ? 1 : 0,
-      totalMentions: (brand ? 1 : 0) + (globex ? 1 : 0),
-      position: brand ? 1 : null,
-      sentiment: null,
-      competitors: globex ? [{ name: 'Globex', mentions: 1, position: null }] : [],
-    });
-    const runsScan = (date: string, runs: object[]) => ({ project: id, date, model: 'chatgpt', locale: 'en-US', runs });
-    // "best crm": Acme named, then only Globex; "crm pricing": Globex both days (nothing new); "crm reviews": Acme both days.
-    await ingest([
-      runsScan('2026-10-01', [
-        run('best crm', true, false),
-        run('crm pricing', false, true),
-        run('crm reviews', true, false),
-      ]),
-    ]);
-    await ingest([
-      runsScan('2026-10-02', [
-        run('best crm', false, true),
-        run('crm pricing', false, true),
-        run('crm reviews', true, true),
-      ]),
-    ]);
-    const events = await t.database.pool.query(
-      "SELECT payload FROM webhook_events WHERE type = 'signal.created' AND payload->>'projectId' = $1 AND payload->>'kind' = 'competitor_only_prompt'",
-      [id],
-    );
-    const promptId = (await t.database.prisma.aiPrompt.findFirstOrThrow({ where: { projectId: id, text: 'best crm' } }))
-      .id;
-    expect(events.rows.map((row) => row.payload)).toEqual([
-      {
-        signalId: expect.stringMatching(/^sig_/),
-        kind: 'competitor_only_prompt',
-        projectId: id,
-        scanId: expect.stringMatching(/^scn_/),
-        date: '2026-10-02',
+  it(
+    'competitor_only_prompt fires per prompt where a competitor is newly named and the brand is not, ' +
+      'with its signal.created payload',
+    async () => {
+      const { id } = await project();
+      const run = (prompt: string, brand: boolean, globex: boolean) => ({
+        prompt,
+        answer: 'a',
+        brandMentions: brand ? 1 : 0,
+        totalMentions: (brand ? 1 : 0) + (globex ? 1 : 0),
+        position: brand ? 1 : null,
+        sentiment: null,
+        competitors: globex ? [{ name: 'Globex', mentions: 1, position: null }] : [],
+      });
+      const runsScan = (date: string, runs: object[]) => ({
+        project: id,
+        date,
         model: 'chatgpt',
         locale: 'en-US',
-        metric: 'competitorsNamed',
-        promptId,
-        prompt: 'best crm',
-        competitors: ['Globex'],
-        before: 0,
-        after: 1,
-        brandBefore: 1,
-        brandAfter: 0,
-        threshold: 1,
-        previousScanId: expect.stringMatching(/^scn_/),
-      },
-    ]);
-  });
-
-  it("owned_citation_share_drop fires when fewer of the runs' citations point at the project's own domains, with signal.created in the outbox", async () => {
-    const { id } = await project();
-    await t.database.prisma.aiProject.update({ where: { id }, data: { domains: ['acme.com'] } });
-    const cite = (...urls: string[]) => ({
-      prompt: 'p',
-      answer: 'a',
-      brandMentions: 0,
-      totalMentions: 0,
-      position: null,
-      sentiment: null,
-      citations: urls.map((url) => ({ url })),
-    });
-    const runsScan = (date: string, ...urls: string[]) => ({
-      project: id,
-      date,
-      model: 'chatgpt',
-      locale: 'en-US',
-      runs: [cite(...urls)],
-    });
-    // 2 of 4 owned (50 %) → 1 of 4 (25 %): 25 points; → 1 of 5 (20 %): 5 points, below the default 10.
-    await ingest([
-      runsScan(
-        '2026-10-01',
-        'https://www.acme.com/a',
-        'https://blog.acme.com/b',
-        'https://reddit.com/x',
-        'https://g2.com/y',
-      ),
-      runsScan('2026-10-02', 'https://acme.com/', 'https://reddit.com/x', 'https://reddit.com/z', 'https://g2.com/y'),
-    ]);
-    await ingest([
-      runsScan(
-        '2026-10-03',
-        'https://acme.com/',
-        'https://reddit.com/x',
-        'https://reddit.com/z',
-        'https://g2.com/y',
-        'https://g2.com/q',
-      ),
-    ]);
-    const body = await graphql(SIGNALS, { id });
-    expect(body.data.node.signals.nodes).toEqual([
-      {
-        kind: 'owned_citation_share_drop',
-        model: 'chatgpt',
-        locale: 'en-US',
-        scanId: expect.stringMatching(/^scn_/),
-        details: {
-          metric: 'ownedCitationShare',
-          before: 0.5,
-          after: 0.25,
-          threshold: 10,
+        runs,
+      });
+      // "best crm": Acme named, then only Globex; "crm pricing": Globex both days (nothing new); "crm reviews": Acme
+      // both days.
+      await ingest([
+        runsScan('2026-10-01', [
+          run('best crm', true, false),
+          run('crm pricing', false, true),
+          run('crm reviews', true, false),
+        ]),
+      ]);
+      await ingest([
+        runsScan('2026-10-02', [
+          run('best crm', false, true),
+          run('crm pricing', false, true),
+          run('crm reviews', true, true),
+        ]),
+      ]);
+      const events = await t.database.pool.query(
+        "SELECT payload FROM webhook_events WHERE type = 'signal.created' AND payload->>'projectId' = $1 AND " +
+          "payload->>'kind' = 'competitor_only_prompt'",
+        [id],
+      );
+      const promptId = (
+        await t.database.prisma.aiPrompt.findFirstOrThrow({ where: { projectId: id, text: 'best crm' } })
+      ).id;
+      expect(events.rows.map((row) => row.payload)).toEqual([
+        {
+          signalId: expect.stringMatching(/^sig_/),
+          kind: 'competitor_only_prompt',
+          projectId: id,
+          scanId: expect.stringMatching(/^scn_/),
+          date: '2026-10-02',
+          model: 'chatgpt',
+          locale: 'en-US',
+          metric: 'competitorsNamed',
+          promptId,
+          prompt: 'best crm',
+          competitors: ['Globex'],
+          before: 0,
+          after: 1,
+          brandBefore: 1,
+          brandAfter: 0,
+          threshold: 1,
           previousScanId: expect.stringMatching(/^scn_/),
         },
-      },
-    ]);
-    const events = await t.database.pool.query(
-      "SELECT payload FROM webhook_events WHERE type = 'signal.created' AND payload->>'projectId' = $1",
-      [id],
-    );
-    expect(events.rows.map((row) => [row.payload.kind, row.payload.date])).toEqual([
-      ['owned_citation_share_drop', '2026-10-02'],
-    ]);
-  });
+      ]);
+    },
+  );
 
-  it("owned_citation_share_drop counts the brand's domain in either spelling: a project saved with a Unicode domain, its citations stored in ASCII", async () => {
-    const { id } = await project();
-    // Written as a project saved before one spelling was chosen (the admin commands now store the ASCII one).
-    await t.database.pool.query("UPDATE ai_projects SET domains = ARRAY['пример.рф'] WHERE id = $1", [id]);
-    const cite = (...urls: string[]) => ({
-      prompt: 'p',
-      answer: 'a',
-      brandMentions: 0,
-      totalMentions: 0,
-      position: null,
-      sentiment: null,
-      citations: urls.map((url) => ({ url })),
-    });
-    const runsScan = (date: string, ...urls: string[]) => ({
-      project: id,
-      date,
-      model: 'chatgpt',
-      locale: 'en-US',
-      runs: [cite(...urls)],
-    });
-    await ingest([
-      runsScan(
-        '2026-10-01',
-        'https://пример.рф/a',
-        'https://www.xn--e1afmkfd.xn--p1ai/b',
-        'https://reddit.com/x',
-        'https://g2.com/y',
-      ),
-      runsScan('2026-10-02', 'https://пример.рф/', 'https://reddit.com/x', 'https://reddit.com/z', 'https://g2.com/y'),
-    ]);
-    const body = await graphql(SIGNALS, { id });
-    expect(body.data.node.signals.nodes).toEqual([
-      {
-        kind: 'owned_citation_share_drop',
+  it(
+    "owned_citation_share_drop fires when fewer of the runs' citations point at the project's own " +
+      'domains, with signal.created in the outbox',
+    async () => {
+      const { id } = await project();
+      await t.database.prisma.aiProject.update({ where: { id }, data: { domains: ['acme.com'] } });
+      const cite = (...urls: string[]) => ({
+        prompt: 'p',
+        answer: 'a',
+        brandMentions: 0,
+        totalMentions: 0,
+        position: null,
+        sentiment: null,
+        citations: urls.map((url) => ({ url })),
+      });
+      const runsScan = (date: string, ...urls: string[]) => ({
+        project: id,
+        date,
         model: 'chatgpt',
         locale: 'en-US',
-        scanId: expect.stringMatching(/^scn_/),
-        details: {
-          metric: 'ownedCitationShare',
-          before: 0.5,
-          after: 0.25,
-          threshold: 10,
-          previousScanId: expect.stringMatching(/^scn_/),
+        runs: [cite(...urls)],
+      });
+      // 2 of 4 owned (50 %) → 1 of 4 (25 %): 25 points; → 1 of 5 (20 %): 5 points, below the default 10.
+      await ingest([
+        runsScan(
+          '2026-10-01',
+          'https://www.acme.com/a',
+          'https://blog.acme.com/b',
+          'https://reddit.com/x',
+          'https://g2.com/y',
+        ),
+        runsScan('2026-10-02', 'https://acme.com/', 'https://reddit.com/x', 'https://reddit.com/z', 'https://g2.com/y'),
+      ]);
+      await ingest([
+        runsScan(
+          '2026-10-03',
+          'https://acme.com/',
+          'https://reddit.com/x',
+          'https://reddit.com/z',
+          'https://g2.com/y',
+          'https://g2.com/q',
+        ),
+      ]);
+      const body = await graphql(SIGNALS, { id });
+      expect(body.data.node.signals.nodes).toEqual([
+        {
+          kind: 'owned_citation_share_drop',
+          model: 'chatgpt',
+          locale: 'en-US',
+          scanId: expect.stringMatching(/^scn_/),
+          details: {
+            metric: 'ownedCitationShare',
+            before: 0.5,
+            after: 0.25,
+            threshold: 10,
+            previousScanId: expect.stringMatching(/^scn_/),
+          },
         },
-      },
-    ]);
-  });
+      ]);
+      const events = await t.database.pool.query(
+        "SELECT payload FROM webhook_events WHERE type = 'signal.created' AND payload->>'projectId' = $1",
+        [id],
+      );
+      expect(events.rows.map((row) => [row.payload.kind, row.payload.date])).toEqual([
+        ['owned_citation_share_drop', '2026-10-02'],
+      ]);
+    },
+  );
 
-  it('compare each scan with the previous scan of the same model and locale, even within one file and out of order', async () => {
-    const { id, scan } = await project();
-    await ingest([
-      scan('2026-10-03', { visibilityCount: 20, positionedCount: 20, positionSum: 40 }),
-      scan('2026-10-01'),
-      // Another locale and another model are other series: no drop against en-US/chatgpt.
-      scan('2026-10-02', { locale: 'de-DE', visibilityCount: 5, positionedCount: 5, positionSum: 10 }),
-      scan('2026-10-02', { model: 'gemini', visibilityCount: 5, positionedCount: 5, positionSum: 10 }),
-    ]);
-    const body = await graphql(SIGNALS, { id });
-    expect(body.errors).toBeUndefined();
-    expect(body.data.node.signals.nodes).toEqual([
-      {
-        kind: 'visibility_drop',
+  it(
+    "owned_citation_share_drop counts the brand's domain in either spelling: a project saved with a " +
+      'Unicode domain, its citations stored in ASCII',
+    async () => {
+      const { id } = await project();
+      // Written as a project saved before one spelling was chosen (the admin commands now store the ASCII one).
+      await t.database.pool.query("UPDATE ai_projects SET domains = ARRAY['пример.рф'] WHERE id = $1", [id]);
+      const cite = (...urls: string[]) => ({
+        prompt: 'p',
+        answer: 'a',
+        brandMentions: 0,
+        totalMentions: 0,
+        position: null,
+        sentiment: null,
+        citations: urls.map((url) => ({ url })),
+      });
+      const runsScan = (date: string, ...urls: string[]) => ({
+        project: id,
+        date,
         model: 'chatgpt',
         locale: 'en-US',
-        scanId: expect.stringMatching(/^scn_/),
-        details: {
-          metric: 'visibility',
-          before: 0.5,
-          after: 0.2,
-          threshold: 10,
-          previousScanId: expect.stringMatching(/^scn_/),
+        runs: [cite(...urls)],
+      });
+      await ingest([
+        runsScan(
+          '2026-10-01',
+          'https://пример.рф/a',
+          'https://www.xn--e1afmkfd.xn--p1ai/b',
+          'https://reddit.com/x',
+          'https://g2.com/y',
+        ),
+        runsScan(
+          '2026-10-02',
+          'https://пример.рф/',
+          'https://reddit.com/x',
+          'https://reddit.com/z',
+          'https://g2.com/y',
+        ),
+      ]);
+      const body = await graphql(SIGNALS, { id });
+      expect(body.data.node.signals.nodes).toEqual([
+        {
+          kind: 'owned_citation_share_drop',
+          model: 'chatgpt',
+          locale: 'en-US',
+          scanId: expect.stringMatching(/^scn_/),
+          details: {
+            metric: 'ownedCitationShare',
+            before: 0.5,
+            after: 0.25,
+            threshold: 10,
+            previousScanId: expect.stringMatching(/^scn_/),
+          },
         },
-      },
-    ]);
-  });
+      ]);
+    },
+  );
+
+  it(
+    'compare each scan with the previous scan of the same model and locale, even within one file and ' + 'out of order',
+    async () => {
+      const { id, scan } = await project();
+      await ingest([
+        scan('2026-10-03', { visibilityCount: 20, positionedCount: 20, positionSum: 40 }),
+        scan('2026-10-01'),
+        // Another locale and another model are other series: no drop against en-US/chatgpt.
+        scan('2026-10-02', { locale: 'de-DE', visibilityCount: 5, positionedCount: 5, positionSum: 10 }),
+        scan('2026-10-02', { model: 'gemini', visibilityCount: 5, positionedCount: 5, positionSum: 10 }),
+      ]);
+      const body = await graphql(SIGNALS, { id });
+      expect(body.errors).toBeUndefined();
+      expect(body.data.node.signals.nodes).toEqual([
+        {
+          kind: 'visibility_drop',
+          model: 'chatgpt',
+          locale: 'en-US',
+          scanId: expect.stringMatching(/^scn_/),
+          details: {
+            metric: 'visibility',
+            before: 0.5,
+            after: 0.2,
+            threshold: 10,
+            previousScanId: expect.stringMatching(/^scn_/),
+          },
+        },
+      ]);
+    },
+  );
 
   it("use the project's thresholds and switches, shown in the graph beside the defaults", async () => {
     const { id, scan } = await project();

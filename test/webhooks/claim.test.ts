@@ -47,15 +47,19 @@ async function workspaceWithDue(count: number) {
   return workspace.id;
 }
 
-it("takes every workspace's earliest due delivery before any second, and counts a workspace's leases against its bound", async () => {
-  const busy = await workspaceWithDue(5);
-  const later = await workspaceWithDue(1);
-  const claim = (limit: number, perWorkspace: number) =>
-    claimDue(t.database.pool, { limit, perEndpoint: 8, perWorkspace, leaseSeconds: 60 });
+it(
+  "takes every workspace's earliest due delivery before any second, and counts a workspace's leases " +
+    'against its bound',
+  async () => {
+    const busy = await workspaceWithDue(5);
+    const later = await workspaceWithDue(1);
+    const claim = (limit: number, perWorkspace: number) =>
+      claimDue(t.database.pool, { limit, perEndpoint: 8, perWorkspace, leaseSeconds: 60 });
 
-  // The busy workspace's five are due first; the other's one still goes out in the first claim.
-  expect((await claim(2, 8)).map((delivery) => delivery.workspace_id).sort()).toEqual([busy, later].sort());
-  // One lease held, a bound of two: one more, however many slots are free.
-  expect((await claim(10, 2)).map((delivery) => delivery.workspace_id)).toEqual([busy]);
-  expect(await claim(10, 2)).toEqual([]);
-});
+    // The busy workspace's five are due first; the other's one still goes out in the first claim.
+    expect((await claim(2, 8)).map((delivery) => delivery.workspace_id).sort()).toEqual([busy, later].sort());
+    // One lease held, a bound of two: one more, however many slots are free.
+    expect((await claim(10, 2)).map((delivery) => delivery.workspace_id)).toEqual([busy]);
+    expect(await claim(10, 2)).toEqual([]);
+  },
+);

@@ -149,41 +149,47 @@ describe('events from ingestion', () => {
     expect(Date.parse(delivery!.timestamp)).not.toBeNaN();
   });
 
-  it('a crafted drop → one verified signal.created with the rule and the numbers; identical re-ingest → nothing; a change → scan.completed again', async () => {
-    const { keyed, receiver, scan } = await setup();
-    const drop = { visibilityCount: 20, positionedCount: 20, positionSum: 40 };
-    await ingest([scan('2026-10-01')]);
-    expect((await ingest([scan('2026-10-02', drop)])).data).toMatchObject({ accepted: 1 });
-    await waitFor(() => receiver.received.length >= 3, 'three deliveries');
-    const signals = receiver.received.filter((r) => r.type === 'signal.created');
-    expect(signals).toHaveLength(1);
-    expect(signals[0]!.verifiedBy).toBe(0);
-    expect(signals[0]!.data).toMatchObject({
-      kind: 'visibility_drop',
-      metric: 'visibility',
-      before: 0.5,
-      after: 0.2,
-      threshold: 10,
-      date: '2026-10-02',
-      model: 'chatgpt',
-      locale: 'en-US',
-    });
-    const stored = await t.database.prisma.signal.findUniqueOrThrow({ where: { id: signals[0]!.data.signalId } });
-    expect(stored).toMatchObject({ kind: 'visibility_drop', scanId: signals[0]!.data.scanId });
+  it(
+    'a crafted drop → one verified signal.created with the rule and the numbers; identical re-ingest → ' +
+      'nothing; a change → scan.completed again',
+    async () => {
+      const { keyed, receiver, scan } = await setup();
+      const drop = { visibilityCount: 20, positionedCount: 20, positionSum: 40 };
+      await ingest([scan('2026-10-01')]);
+      expect((await ingest([scan('2026-10-02', drop)])).data).toMatchObject({ accepted: 1 });
+      await waitFor(() => receiver.received.length >= 3, 'three deliveries');
+      const signals = receiver.received.filter((r) => r.type === 'signal.created');
+      expect(signals).toHaveLength(1);
+      expect(signals[0]!.verifiedBy).toBe(0);
+      expect(signals[0]!.data).toMatchObject({
+        kind: 'visibility_drop',
+        metric: 'visibility',
+        before: 0.5,
+        after: 0.2,
+        threshold: 10,
+        date: '2026-10-02',
+        model: 'chatgpt',
+        locale: 'en-US',
+      });
+      const stored = await t.database.prisma.signal.findUniqueOrThrow({ where: { id: signals[0]!.data.signalId } });
+      expect(stored).toMatchObject({ kind: 'visibility_drop', scanId: signals[0]!.data.scanId });
 
-    const before = (await eventsOf(keyed.workspace.id)).length;
-    expect((await ingest([scan('2026-10-02', drop)])).data).toMatchObject({ accepted: 0, replaced: 0, unchanged: 1 });
-    await settle();
-    expect((await eventsOf(keyed.workspace.id)).length).toBe(before);
-    expect(receiver.received).toHaveLength(3);
+      const before = (await eventsOf(keyed.workspace.id)).length;
+      expect((await ingest([scan('2026-10-02', drop)])).data).toMatchObject({ accepted: 0, replaced: 0, unchanged: 1 });
+      await settle();
+      expect((await eventsOf(keyed.workspace.id)).length).toBe(before);
+      expect(receiver.received).toHaveLength(3);
 
-    // A changed scan replaces its row: scan.completed again, and its signals are re-evaluated.
-    expect((await ingest([scan('2026-10-02', { ...drop, visibilityCount: 45 })])).data).toMatchObject({ replaced: 1 });
-    await waitFor(() => receiver.received.length >= 4, 'the fourth delivery');
-    await settle();
-    expect(receiver.received.slice(3).map((r) => r.type)).toEqual(['scan.completed']);
-    expect(await t.database.prisma.signal.count({ where: { projectId: signals[0]!.data.projectId } })).toBe(0);
-  });
+      // A changed scan replaces its row: scan.completed again, and its signals are re-evaluated.
+      expect((await ingest([scan('2026-10-02', { ...drop, visibilityCount: 45 })])).data).toMatchObject({
+        replaced: 1,
+      });
+      await waitFor(() => receiver.received.length >= 4, 'the fourth delivery');
+      await settle();
+      expect(receiver.received.slice(3).map((r) => r.type)).toEqual(['scan.completed']);
+      expect(await t.database.prisma.signal.count({ where: { projectId: signals[0]!.data.projectId } })).toBe(0);
+    },
+  );
 
   it('a rolled-back ingest leaves no event', async () => {
     const { keyed, project, receiver } = await setup();
@@ -229,53 +235,64 @@ describe('events from ingestion', () => {
 });
 
 describe('attempts', () => {
-  it('a receiver failing twice then answering 200 gets the third attempt with the same webhook-id; every attempt is recorded', async () => {
-    const { endpoint, receiver, scan } = await setup((_request, index) => ({
-      status: index === 0 ? 500 : index === 1 ? 503 : 200,
-    }));
-    await ingest([scan('2026-10-01')]);
-    await waitFor(() => receiver.received.length >= 3, 'three attempts');
-    expect(new Set(receiver.received.map((r) => r.id)).size).toBe(1);
-    expect(receiver.received.every((r) => r.verifiedBy === 0)).toBe(true);
-    const attempts = await waitFor(async () => {
-      const rows = (
-        await t.database.pool.query(
-          'SELECT attempt, response_status, next_attempt_at FROM webhook_attempts WHERE endpoint_id = $1 ORDER BY attempt',
-          [endpoint.id],
-        )
-      ).rows;
-      return rows.length === 3 ? rows : null;
-    }, 'three recorded attempts');
-    expect(attempts.map((a) => [a.attempt, a.response_status])).toEqual([
-      [1, 500],
-      [2, 503],
-      [3, 200],
-    ]);
-    expect(attempts[0]!.next_attempt_at).not.toBeNull();
-    expect(attempts[2]!.next_attempt_at).toBeNull();
-    const delivery = (
-      await t.database.pool.query('SELECT status, attempt_count FROM webhook_deliveries WHERE endpoint_id = $1', [
-        endpoint.id,
-      ])
-    ).rows[0];
-    expect(delivery).toEqual({ status: 'succeeded', attempt_count: 3 });
-  });
+  it(
+    'a receiver failing twice then answering 200 gets the third attempt with the same webhook-id; ' +
+      'every attempt is recorded',
+    async () => {
+      const { endpoint, receiver, scan } = await setup((_request, index) => ({
+        status: index === 0 ? 500 : index === 1 ? 503 : 200,
+      }));
+      await ingest([scan('2026-10-01')]);
+      await waitFor(() => receiver.received.length >= 3, 'three attempts');
+      expect(new Set(receiver.received.map((r) => r.id)).size).toBe(1);
+      expect(receiver.received.every((r) => r.verifiedBy === 0)).toBe(true);
+      const attempts = await waitFor(async () => {
+        const rows = (
+          await t.database.pool.query(
+            'SELECT attempt, response_status, next_attempt_at FROM webhook_attempts WHERE endpoint_id = $1 ORDER BY ' +
+              'attempt',
+            [endpoint.id],
+          )
+        ).rows;
+        return rows.length === 3 ? rows : null;
+      }, 'three recorded attempts');
+      expect(attempts.map((a) => [a.attempt, a.response_status])).toEqual([
+        [1, 500],
+        [2, 503],
+        [3, 200],
+      ]);
+      expect(attempts[0]!.next_attempt_at).not.toBeNull();
+      expect(attempts[2]!.next_attempt_at).toBeNull();
+      const delivery = (
+        await t.database.pool.query('SELECT status, attempt_count FROM webhook_deliveries WHERE endpoint_id = $1', [
+          endpoint.id,
+        ])
+      ).rows[0];
+      expect(delivery).toEqual({ status: 'succeeded', attempt_count: 3 });
+    },
+  );
 
-  it('a workspace downgraded below pro gets no more deliveries (already fanned-out ones wait), and gets them again after an upgrade', async () => {
-    const { keyed, endpoint, receiver, scan } = await setup((_request, index) => ({ status: index === 0 ? 500 : 200 }));
-    await ingest([scan('2026-10-02')]);
-    await waitFor(() => receiver.received.length >= 1, 'the first attempt');
-    await t.database.pool.query("UPDATE workspaces SET plan = 'starter' WHERE id = $1", [keyed.workspace.id]);
-    await settle();
-    await settle();
-    expect(receiver.received).toHaveLength(1);
-    const waiting = (
-      await t.database.pool.query('SELECT status FROM webhook_deliveries WHERE endpoint_id = $1', [endpoint.id])
-    ).rows[0];
-    expect(waiting.status).toBe('pending');
-    await t.database.pool.query("UPDATE workspaces SET plan = 'pro' WHERE id = $1", [keyed.workspace.id]);
-    await waitFor(() => receiver.received.length >= 2, 'the retry after the upgrade');
-  });
+  it(
+    'a workspace downgraded below pro gets no more deliveries (already fanned-out ones wait), and gets ' +
+      'them again after an upgrade',
+    async () => {
+      const { keyed, endpoint, receiver, scan } = await setup((_request, index) => ({
+        status: index === 0 ? 500 : 200,
+      }));
+      await ingest([scan('2026-10-02')]);
+      await waitFor(() => receiver.received.length >= 1, 'the first attempt');
+      await t.database.pool.query("UPDATE workspaces SET plan = 'starter' WHERE id = $1", [keyed.workspace.id]);
+      await settle();
+      await settle();
+      expect(receiver.received).toHaveLength(1);
+      const waiting = (
+        await t.database.pool.query('SELECT status FROM webhook_deliveries WHERE endpoint_id = $1', [endpoint.id])
+      ).rows[0];
+      expect(waiting.status).toBe('pending');
+      await t.database.pool.query("UPDATE workspaces SET plan = 'pro' WHERE id = $1", [keyed.workspace.id]);
+      await waitFor(() => receiver.received.length >= 2, 'the retry after the upgrade');
+    },
+  );
 
   it('410 Gone disables the endpoint, with an audit entry', async () => {
     const { keyed, endpoint, receiver, scan } = await setup(() => ({ status: 410 }));
@@ -365,7 +382,8 @@ describe('attempts', () => {
       async () =>
         (
           await t.database.pool.query(
-            "SELECT count(*)::int AS n FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE e.workspace_id = $1 AND d.status = 'failed'",
+            'SELECT count(*)::int AS n FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE ' +
+              "e.workspace_id = $1 AND d.status = 'failed'",
             [keyed.workspace.id],
           )
         ).rows[0].n === 2,
@@ -413,92 +431,99 @@ describe('attempts', () => {
     expect(fast.received.every((r) => r.verifiedBy === 0)).toBe(true);
   });
 
-  it('a workspace whose receivers never answer holds at most its share of the slots: another workspace is delivered meanwhile', async () => {
-    const stall: Receiver['answer'] = () => ({ status: 200, delayMs: config.WEBHOOK_TIMEOUT_SECONDS * 3000 });
-    const stalled = await setup(stall, { eventTypes: ['scan.completed'] });
-    // Enough endpoints (each its own receiver, as the sender pools sockets per origin) for the backlog
-    // to take every slot of the worker if nothing bounded a workspace.
-    const endpointIds = [stalled.endpoint.id];
-    while (endpointIds.length * config.WEBHOOK_ENDPOINT_CONCURRENCY < config.WEBHOOK_CONCURRENCY) {
-      const receiver = await startReceiver(stall);
-      receivers.push(receiver);
-      endpointIds.push(
-        (
-          await createEndpoint(deps, {
-            workspaceId: stalled.keyed.workspace.id,
-            url: receiver.url,
-            eventTypes: ['scan.completed'],
-            actor: OPERATOR,
-          })
-        ).id,
+  it(
+    'a workspace whose receivers never answer holds at most its share of the slots: another workspace ' +
+      'is delivered meanwhile',
+    async () => {
+      const stall: Receiver['answer'] = () => ({ status: 200, delayMs: config.WEBHOOK_TIMEOUT_SECONDS * 3000 });
+      const stalled = await setup(stall, { eventTypes: ['scan.completed'] });
+      // Enough endpoints (each its own receiver, as the sender pools sockets per origin) for the backlog
+      // to take every slot of the worker if nothing bounded a workspace.
+      const endpointIds = [stalled.endpoint.id];
+      while (endpointIds.length * config.WEBHOOK_ENDPOINT_CONCURRENCY < config.WEBHOOK_CONCURRENCY) {
+        const receiver = await startReceiver(stall);
+        receivers.push(receiver);
+        endpointIds.push(
+          (
+            await createEndpoint(deps, {
+              workspaceId: stalled.keyed.workspace.id,
+              url: receiver.url,
+              eventTypes: ['scan.completed'],
+              actor: OPERATOR,
+            })
+          ).id,
+        );
+      }
+      const stalledUrls = new Set(
+        (await t.database.prisma.webhookEndpoint.findMany({ where: { id: { in: endpointIds } } })).map(
+          (endpoint) => endpoint.url,
+        ),
       );
-    }
-    const stalledUrls = new Set(
-      (await t.database.prisma.webhookEndpoint.findMany({ where: { id: { in: endpointIds } } })).map(
-        (endpoint) => endpoint.url,
-      ),
-    );
-    const stalledReceived = () =>
-      receivers
-        .filter((receiver) => stalledUrls.has(receiver.url))
-        .reduce((sum, receiver) => sum + receiver.received.length, 0);
-    await ingest(
-      Array.from({ length: config.WEBHOOK_ENDPOINT_CONCURRENCY + 2 }, (_, day) =>
-        stalled.scan(`2026-08-${String(day + 1).padStart(2, '0')}`),
-      ),
-    );
-    await waitFor(() => stalledReceived() >= config.WEBHOOK_WORKSPACE_CONCURRENCY, "the stalled workspace's share");
+      const stalledReceived = () =>
+        receivers
+          .filter((receiver) => stalledUrls.has(receiver.url))
+          .reduce((sum, receiver) => sum + receiver.received.length, 0);
+      await ingest(
+        Array.from({ length: config.WEBHOOK_ENDPOINT_CONCURRENCY + 2 }, (_, day) =>
+          stalled.scan(`2026-08-${String(day + 1).padStart(2, '0')}`),
+        ),
+      );
+      await waitFor(() => stalledReceived() >= config.WEBHOOK_WORKSPACE_CONCURRENCY, "the stalled workspace's share");
 
-    const other = await setup();
-    await ingest([other.scan('2026-10-01')]);
-    await waitFor(() => other.receiver.received.length >= 1, "the other workspace's delivery");
-    // It arrived while every attempt of the stalled workspace was still open (none has an outcome yet).
-    const attempts = await t.database.pool.query(
-      'SELECT count(*)::int AS n FROM webhook_attempts WHERE endpoint_id = ANY($1)',
-      [endpointIds],
-    );
-    expect(attempts.rows[0].n).toBe(0);
-    expect(stalledReceived()).toBe(config.WEBHOOK_WORKSPACE_CONCURRENCY);
-    for (const id of endpointIds) await setEnabled(deps, id, false, OPERATOR);
-  });
+      const other = await setup();
+      await ingest([other.scan('2026-10-01')]);
+      await waitFor(() => other.receiver.received.length >= 1, "the other workspace's delivery");
+      // It arrived while every attempt of the stalled workspace was still open (none has an outcome yet).
+      const attempts = await t.database.pool.query(
+        'SELECT count(*)::int AS n FROM webhook_attempts WHERE endpoint_id = ANY($1)',
+        [endpointIds],
+      );
+      expect(attempts.rows[0].n).toBe(0);
+      expect(stalledReceived()).toBe(config.WEBHOOK_WORKSPACE_CONCURRENCY);
+      for (const id of endpointIds) await setEnabled(deps, id, false, OPERATOR);
+    },
+  );
 });
 
 describe('targets and endpoints', () => {
-  it('refuses http, private addresses and names resolving to them when not allowed, at creation and at send time', async () => {
-    const strict = { allowHttp: false, allowPrivate: false };
-    const keyed = await createKeyedWorkspace(t.database);
-    const create = (url: string) =>
-      createEndpoint(
-        { ...deps, policy: strict },
-        { workspaceId: keyed.workspace.id, url, eventTypes: ['scan.completed'], actor: OPERATOR },
-      );
-    await expect(create('http://hooks.example.com/x')).rejects.toThrow(/must use https/);
-    await expect(create('https://10.0.0.5/x')).rejects.toThrow(/private/);
-    await expect(create('https://[::ffff:127.0.0.1]/x')).rejects.toThrow(/loopback/);
-    await expect(create('https://localhost/x')).rejects.toThrow(/loopback/);
+  it(
+    'refuses http, private addresses and names resolving to them when not allowed, at creation and at ' + 'send time',
+    async () => {
+      const strict = { allowHttp: false, allowPrivate: false };
+      const keyed = await createKeyedWorkspace(t.database);
+      const create = (url: string) =>
+        createEndpoint(
+          { ...deps, policy: strict },
+          { workspaceId: keyed.workspace.id, url, eventTypes: ['scan.completed'], actor: OPERATOR },
+        );
+      await expect(create('http://hooks.example.com/x')).rejects.toThrow(/must use https/);
+      await expect(create('https://10.0.0.5/x')).rejects.toThrow(/private/);
+      await expect(create('https://[::ffff:127.0.0.1]/x')).rejects.toThrow(/loopback/);
+      await expect(create('https://localhost/x')).rejects.toThrow(/loopback/);
 
-    const receiver = await startReceiver();
-    receivers.push(receiver);
-    const port = new URL(receiver.url).port;
-    const send = async (url: string, policy: { allowHttp: boolean; allowPrivate: boolean }) => {
-      const sender = createSender({ policy, timeoutMs: 2000, maxSockets: 1 });
-      try {
-        return await sender.send(url, {}, '{}');
-      } finally {
-        sender.close();
-      }
-    };
-    expect((await send(receiver.url, strict)).error).toMatch(/target refused: .*https/);
-    expect((await send(receiver.url, { allowHttp: true, allowPrivate: false })).error).toMatch(
-      /target refused: 127.0.0.1 is a loopback address/,
-    );
-    // A name the resolver maps to a non-public address: refused in the lookup the socket uses.
-    expect((await send(`http://${hostname()}:${port}/hook`, { allowHttp: true, allowPrivate: false })).error).toMatch(
-      /target refused: .* resolves to .* address/,
-    );
-    expect(receiver.received).toEqual([]);
-    expect((await send(receiver.url, { allowHttp: true, allowPrivate: true })).status).toBe(200);
-  });
+      const receiver = await startReceiver();
+      receivers.push(receiver);
+      const port = new URL(receiver.url).port;
+      const send = async (url: string, policy: { allowHttp: boolean; allowPrivate: boolean }) => {
+        const sender = createSender({ policy, timeoutMs: 2000, maxSockets: 1 });
+        try {
+          return await sender.send(url, {}, '{}');
+        } finally {
+          sender.close();
+        }
+      };
+      expect((await send(receiver.url, strict)).error).toMatch(/target refused: .*https/);
+      expect((await send(receiver.url, { allowHttp: true, allowPrivate: false })).error).toMatch(
+        /target refused: 127.0.0.1 is a loopback address/,
+      );
+      // A name the resolver maps to a non-public address: refused in the lookup the socket uses.
+      expect((await send(`http://${hostname()}:${port}/hook`, { allowHttp: true, allowPrivate: false })).error).toMatch(
+        /target refused: .* resolves to .* address/,
+      );
+      expect(receiver.received).toEqual([]);
+      expect((await send(receiver.url, { allowHttp: true, allowPrivate: true })).status).toBe(200);
+    },
+  );
 
   it('are for pro plans and above, owners and admins only; secrets are stored sealed', async () => {
     const starter = await createKeyedWorkspace(t.database, { plan: 'starter' });
@@ -551,7 +576,8 @@ describe('targets and endpoints', () => {
     expect(
       (
         await t.database.pool.query(
-          'SELECT count(*)::int AS n FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.event_id = $1',
+          'SELECT count(*)::int AS n FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id ' +
+            'WHERE d.event_id = $1',
           [event.id],
         )
       ).rows[0].n,
@@ -575,7 +601,8 @@ describe('targets and endpoints', () => {
     expect(
       (
         await t.database.pool.query(
-          'SELECT count(*)::int AS n FROM webhook_attempts a WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.id = a.delivery_id)',
+          'SELECT count(*)::int AS n FROM webhook_attempts a WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d ' +
+            'WHERE d.id = a.delivery_id)',
         )
       ).rows[0].n,
     ).toBe(0);

@@ -127,41 +127,44 @@ describe('webhook worker processes', () => {
     }
   });
 
-  it('a worker killed (SIGKILL) mid-delivery and a fresh one started: every event is delivered, none lost', async () => {
-    let hang = true;
-    const answered = new Set<string>();
-    const { receiver, endpoint, ids } = await endpointWithEvents(20, (request) => {
-      if (hang) return { status: 200, delayMs: 5_000 };
-      answered.add(request.id);
-      return { status: 200 };
-    });
-    const first = await startWorker();
-    await waitFor(() => receiver.received.length >= 1, 'the first attempt to arrive');
-    first.kill('SIGKILL');
-    await exited(first);
-    hang = false;
-    await startWorker();
-    await waitFor(() => answered.size === ids.length, 'every event to be delivered', 30_000);
-    expect([...answered].sort()).toEqual([...ids].sort());
-    expect(receiver.received.every((r) => r.verifiedBy === 0)).toBe(true);
-    const statuses = await waitFor(async () => {
-      const rows = (
+  it(
+    'a worker killed (SIGKILL) mid-delivery and a fresh one started: every event is delivered, none ' + 'lost',
+    async () => {
+      let hang = true;
+      const answered = new Set<string>();
+      const { receiver, endpoint, ids } = await endpointWithEvents(20, (request) => {
+        if (hang) return { status: 200, delayMs: 5_000 };
+        answered.add(request.id);
+        return { status: 200 };
+      });
+      const first = await startWorker();
+      await waitFor(() => receiver.received.length >= 1, 'the first attempt to arrive');
+      first.kill('SIGKILL');
+      await exited(first);
+      hang = false;
+      await startWorker();
+      await waitFor(() => answered.size === ids.length, 'every event to be delivered', 30_000);
+      expect([...answered].sort()).toEqual([...ids].sort());
+      expect(receiver.received.every((r) => r.verifiedBy === 0)).toBe(true);
+      const statuses = await waitFor(async () => {
+        const rows = (
+          await database.pool.query(
+            'SELECT status, count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 GROUP BY status',
+            [endpoint.id],
+          )
+        ).rows;
+        return rows.length === 1 && rows[0].status === 'succeeded' ? rows : null;
+      }, 'all deliveries to be recorded as succeeded');
+      expect(statuses).toEqual([{ status: 'succeeded', n: ids.length }]);
+      const lost = (
         await database.pool.query(
-          'SELECT status, count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 GROUP BY status',
+          "SELECT count(*)::int AS n FROM webhook_attempts WHERE endpoint_id = $1 AND error LIKE 'the worker stopped%'",
           [endpoint.id],
         )
-      ).rows;
-      return rows.length === 1 && rows[0].status === 'succeeded' ? rows : null;
-    }, 'all deliveries to be recorded as succeeded');
-    expect(statuses).toEqual([{ status: 'succeeded', n: ids.length }]);
-    const lost = (
-      await database.pool.query(
-        "SELECT count(*)::int AS n FROM webhook_attempts WHERE endpoint_id = $1 AND error LIKE 'the worker stopped%'",
-        [endpoint.id],
-      )
-    ).rows[0].n;
-    expect(lost).toBeGreaterThanOrEqual(1);
-  });
+      ).rows[0].n;
+      expect(lost).toBeGreaterThanOrEqual(1);
+    },
+  );
 
   it('serves its own /metrics: deliveries by outcome, the outbox, its pool and the process', async () => {
     const { receiver, ids } = await endpointWithEvents(5, () => ({ status: 200 }));
@@ -182,16 +185,19 @@ describe('webhook worker processes', () => {
     expect(text).not.toContain('signalboard_http_requests_total{');
   });
 
-  it('two workers against one database never send one delivery twice at once, and keep the per-endpoint bound', async () => {
-    const { receiver, ids } = await endpointWithEvents(300, () => ({
-      status: 200,
-      delayMs: Math.floor(Math.random() * 10),
-    }));
-    await Promise.all([startWorker(), startWorker()]);
-    await waitFor(() => new Set(receiver.received.map((r) => r.id)).size === ids.length, 'every event', 30_000);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(receiver.maxConcurrentSameId).toBe(1);
-    expect(receiver.received).toHaveLength(ids.length);
-    expect(receiver.maxConcurrent).toBeLessThanOrEqual(8);
-  });
+  it(
+    'two workers against one database never send one delivery twice at once, and keep the per-endpoint ' + 'bound',
+    async () => {
+      const { receiver, ids } = await endpointWithEvents(300, () => ({
+        status: 200,
+        delayMs: Math.floor(Math.random() * 10),
+      }));
+      await Promise.all([startWorker(), startWorker()]);
+      await waitFor(() => new Set(receiver.received.map((r) => r.id)).size === ids.length, 'every event', 30_000);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(receiver.maxConcurrentSameId).toBe(1);
+      expect(receiver.received).toHaveLength(ids.length);
+      expect(receiver.maxConcurrent).toBeLessThanOrEqual(8);
+    },
+  );
 });
