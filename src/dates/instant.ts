@@ -1,7 +1,7 @@
 // Instants (timestamps) as the API writes them: RFC 3339 at UTC with milliseconds, exactly what
 // Date.prototype.toISOString gives. Written by hand because every DateTime in every answer passes
-// through here: toISOString costs ~0.6 µs a call in V8, and a Date left for JSON.stringify to
-// convert (its toJSON) ~1.2 µs — a list of 50 reports spent 3/4 of its serialisation on its dates.
+// through here, and toISOString or a Date left to JSON.stringify costs several times more
+// (docs/decisions/request-path-allocations.md).
 import { isCivilDate } from './civil-date.js';
 
 const twoDigits = (n: number) => (n < 10 ? `0${n}` : `${n}`);

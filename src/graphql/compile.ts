@@ -6,8 +6,7 @@ import { isEnumType, type DocumentNode, type GraphQLSchema } from 'graphql';
 /**
  * Leaf serialization off: a built-in scalar or enum value leaves as the resolver gave it. With it
  * on, graphql-jit passes every leaf through a call that first allocates the leaf's response path
- * and error locations — five arrays a leaf, 1.3 ms of a cold 1 000-row metrics response, most of
- * it in the scavenger (test/bench/README.md, "2026-11-25, third session"). Custom scalars (dates,
+ * and error locations (docs/decisions/request-path-allocations.md). Custom scalars (dates,
  * ids, JSON) still serialize. What this relies on is checked: an enum that stands for another
  * value refuses to compile (it would leave as that value), and test/rest/operations.test.ts and
  * test/mcp/mcp.test.ts hold every route and read tool to /graphql's answer for the same operation,

@@ -38,8 +38,7 @@ export function buildContext(
  * Lets go of what Pothos keeps beside a context once its execution is over. Pothos holds
  * per-request state (scope-auth's evaluated scopes) in module-level WeakMaps keyed by the
  * context, and V8's scavenger keeps the entry of a young key in an old WeakMap alive until the
- * next full collection: under load every request's cache was promoted to the old generation
- * (test/bench/README.md, "2026-11-24: what survived the scavenges").
+ * next full collection (docs/decisions/request-path-allocations.md).
  */
 export function releaseContext(context: GraphQLContext): void {
   RequestCache.clearForContext(context);

@@ -1,7 +1,7 @@
 // graphql-js parses nested values and selections by recursion, and graphql-armor's token limit
-// counts tokens as the parser takes them: ~2 000 `[` (2 KB, inside the 2 000-token limit) overflow
-// the stack first, a RangeError that was answered 500 to callers without any key. So the
-// document's text is scanned for its nesting before anything parses it.
+// counts tokens as the parser takes them, so a short document of nested brackets overflows the
+// stack before any limit applies (docs/decisions/graphql-document-nesting.md). The document's
+// text is scanned for its nesting before anything parses it.
 import { GraphQLError, type DocumentNode } from 'graphql';
 
 /**

@@ -1,12 +1,11 @@
 // The per-request objects of a GraphQL context (repositories, loaders) are made on first use: a
 // v1 request resolves one field and needs one or two of them, so making all of them per request
-// was garbage for nothing (GC was 5–9 % of a v1 profile).
+// would be garbage for nothing (docs/decisions/request-path-allocations.md).
 
 /**
  * A maker of objects whose members are built from the object's `env` by their factories on first
  * use, then kept. The getters live on one prototype made here, once, so making an object per
- * request is one allocation (defining the getters on each fresh object, as the first version
- * did, turned it into a dictionary and cost ~16 µs a request).
+ * request is one allocation (getters defined on each fresh object turn it into a dictionary).
  */
 export const lazyRecord =
   <Env>() =>

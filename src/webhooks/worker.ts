@@ -62,8 +62,7 @@ const MAX_LEASE_MARGIN_SECONDS = 10;
 
 export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   const { config, logger } = deps;
-  // No idle timeout, like the API's pools (db/client.ts): with an idle timer per release here, the API's requests in
-  // the same process promoted their garbage at every scavenge.
+  // No idle timeout, like the API's pools (db/client.ts): see docs/decisions/request-path-allocations.md.
   const pool = new pg.Pool({
     connectionString: deps.databaseUrl,
     max: 6,
