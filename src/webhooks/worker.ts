@@ -4,24 +4,13 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
-import { recordAudit } from '../audit/index.js';
 import type { PrismaClient } from '../db/generated/prisma/client.js';
 import type { SecretBox } from '../secrets/secret-box.js';
-import {
-  claimDue,
-  fanOut,
-  FAN_OUT_BATCH,
-  reclaimExpiredLeases,
-  recordOutcome,
-  removeExpiredEvents,
-  type Claimed,
-} from './delivery-steps.js';
-import { applyEnabled, secretContext } from './endpoints.js';
+import { claimDue, fanOut, FAN_OUT_BATCH, reclaimExpiredLeases, removeExpiredEvents } from './delivery-steps.js';
 import { OUTBOX_CHANNEL } from './outbox.js';
-import { attemptOutcome, type AttemptOutcome } from './retry-schedule.js';
-import { createSender, type AttemptResult } from './sender.js';
-import { webhookHeaders } from './signing.js';
-import { inSpan, SpanKind } from '../observability/tracing.js';
+import type { AttemptOutcome } from './retry-schedule.js';
+import { createSender } from './sender.js';
+import { attemptDelivery, type AttemptDeps } from './attempt.js';
 
 export type WorkerConfig = Pick<
   Config,
@@ -53,8 +42,7 @@ export interface DeliveryWorker {
   idle(): Promise<void>;
 }
 
-/** An endpoint failing every attempt for this long is disabled. */
-export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3_600_000;
+export { DISABLE_AFTER_FAILING_MS } from './attempt.js';
 const POLL_MS = 1_000;
 const RETENTION_EVERY_MS = 10 * 60_000;
 // Between the attempt's timeout and the lease's end: time to write the outcome.
@@ -75,6 +63,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   const leaseSeconds =
     config.WEBHOOK_TIMEOUT_SECONDS + Math.min(MAX_LEASE_MARGIN_SECONDS, config.WEBHOOK_TIMEOUT_SECONDS);
   const sender = createSender({ policy, timeoutMs, maxSockets: config.WEBHOOK_ENDPOINT_CONCURRENCY });
+  const attemptDeps: AttemptDeps = { ...deps, pool, sender };
 
   let running = false;
   let stopping = false;
@@ -130,7 +119,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       // A full claim may have left due deliveries behind; a partial one left none we could take.
       dueLeft = claimed.length === free;
       for (const delivery of claimed) {
-        const attempt = deliver(delivery)
+        const attempt = attemptDelivery(attemptDeps, delivery)
           .catch((error) => logger.error({ err: error, deliveryId: delivery.id }, 'webhook attempt failed to record'))
           .finally(() => {
             inFlight.delete(attempt);
@@ -143,66 +132,6 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       lastRetention = Date.now();
       await removeExpiredEvents(pool, config.WEBHOOK_RETENTION_DAYS, () => stopping);
     }
-  }
-
-  function signingSecrets(delivery: Claimed): string[] {
-    const secrets = [deps.box.open(delivery.secret, secretContext(delivery.endpoint_id, 'secret'))];
-    if (
-      delivery.previous_secret &&
-      delivery.previous_secret_expires_at &&
-      delivery.previous_secret_expires_at.getTime() > Date.now()
-    ) {
-      secrets.push(deps.box.open(delivery.previous_secret, secretContext(delivery.endpoint_id, 'previous_secret')));
-    }
-    return secrets;
-  }
-
-  async function deliver(delivery: Claimed) {
-    // The body is the same on every attempt; the timestamp header is the attempt's (receivers reject stale ones).
-    const body = JSON.stringify({
-      type: delivery.type,
-      timestamp: delivery.created_at.toISOString(),
-      data: delivery.payload,
-    });
-    let result: AttemptResult;
-    try {
-      result = await inSpan(
-        'POST webhook',
-        { 'signalboard.event_id': delivery.event_id, 'signalboard.attempt': delivery.attempt_count },
-        () =>
-          sender.send(
-            delivery.url,
-            webhookHeaders(signingSecrets(delivery), delivery.event_id, Math.floor(Date.now() / 1000), body),
-            body,
-          ),
-        { kind: SpanKind.CLIENT, startsTrace: true },
-      );
-    } catch (error) {
-      result = {
-        status: null,
-        latencyMs: 0,
-        retryAfter: null,
-        error: error instanceof Error ? error.message : String(error),
-      };
-    }
-    const outcome = attemptOutcome(result, delivery.attempt_count, config.WEBHOOK_RETRY_SCHEDULE, new Date());
-    const failingSince = await recordOutcome(pool, delivery, result, outcome);
-    deps.onOutcome?.(outcome.kind);
-    if (outcome.kind === 'gone') await disable(delivery, 'the endpoint answered 410 Gone');
-    else if (failingSince && Date.now() - failingSince.getTime() >= DISABLE_AFTER_FAILING_MS)
-      await disable(delivery, `every attempt failed since ${failingSince.toISOString()}`);
-  }
-
-  async function disable(delivery: Claimed, reason: string) {
-    await applyEnabled(pool, delivery.endpoint_id, false, reason);
-    await recordAudit(deps.prisma, {
-      workspaceId: delivery.workspace_id,
-      actor: 'system',
-      action: 'webhook_endpoint.disabled',
-      target: delivery.endpoint_id,
-      details: { reason },
-    });
-    logger.warn({ endpointId: delivery.endpoint_id, reason }, 'webhook endpoint disabled');
   }
 
   async function listen() {
