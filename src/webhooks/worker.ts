@@ -6,7 +6,14 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
 import type { PrismaClient } from '../db/generated/prisma/client.js';
 import type { SecretBox } from '../secrets/secret-box.js';
-import { claimDue, fanOut, FAN_OUT_BATCH, reclaimExpiredLeases, removeExpiredEvents } from './delivery-steps.js';
+import {
+  claimDue,
+  fanOut,
+  FAN_OUT_BATCH,
+  reclaimExpiredLeases,
+  removeExpiredEvents,
+  type Claimed,
+} from './delivery-steps.js';
 import { OUTBOX_CHANNEL } from './outbox.js';
 import type { AttemptOutcome } from './retry-schedule.js';
 import { createSender } from './sender.js';
@@ -48,7 +55,8 @@ const RETENTION_EVERY_MS = 10 * 60_000;
 // Between the attempt's timeout and the lease's end: time to write the outcome.
 const MAX_LEASE_MARGIN_SECONDS = 10;
 
-export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
+/** The worker's connections and sender, and how long a claimed delivery stays leased. */
+function workerParts(deps: DeliveryWorkerDeps) {
   const { config, logger } = deps;
   // No idle timeout, like the API's pools (db/client.ts): see docs/decisions/request-path-allocations.md.
   const pool = new pg.Pool({
@@ -63,77 +71,12 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   const leaseSeconds =
     config.WEBHOOK_TIMEOUT_SECONDS + Math.min(MAX_LEASE_MARGIN_SECONDS, config.WEBHOOK_TIMEOUT_SECONDS);
   const sender = createSender({ policy, timeoutMs, maxSockets: config.WEBHOOK_ENDPOINT_CONCURRENCY });
-  const attemptDeps: AttemptDeps = { ...deps, pool, sender };
+  return { pool, sender, leaseSeconds };
+}
 
-  let running = false;
-  let stopping = false;
-  let ticking: Promise<void> | null = null;
-  let tickAgain = false;
-  let pollTimer: NodeJS.Timeout | null = null;
+/** A LISTEN connection on the outbox's channel that wakes the worker; lost, it is made again after a poll. */
+function outboxListener(deps: DeliveryWorkerDeps, wake: () => void, stopping: () => boolean) {
   let listener: pg.Client | null = null;
-  let lastRetention = 0;
-  let lastReclaim = 0;
-  let dueLeft = false;
-  const inFlight = new Set<Promise<void>>();
-  let idleWaiters: (() => void)[] = [];
-
-  function wake() {
-    if (!running || stopping) return;
-    if (ticking) {
-      tickAgain = true;
-      return;
-    }
-    ticking = tick()
-      .catch((error) => logger.error({ err: error }, 'webhook worker step failed'))
-      .finally(() => {
-        ticking = null;
-        if (tickAgain) {
-          tickAgain = false;
-          wake();
-        } else notifyIdle();
-      });
-  }
-
-  function notifyIdle() {
-    if (ticking || inFlight.size || dueLeft) return;
-    const waiters = idleWaiters;
-    idleWaiters = [];
-    for (const resolve of waiters) resolve();
-  }
-
-  async function tick() {
-    if (Date.now() - lastReclaim >= POLL_MS) {
-      lastReclaim = Date.now();
-      await reclaimExpiredLeases(pool, leaseSeconds);
-    }
-    while ((await fanOut(pool)) === FAN_OUT_BATCH && !stopping);
-    const free = config.WEBHOOK_CONCURRENCY - inFlight.size;
-    dueLeft = false;
-    if (free > 0 && !stopping) {
-      const claimed = await claimDue(pool, {
-        limit: free,
-        perEndpoint: config.WEBHOOK_ENDPOINT_CONCURRENCY,
-        perWorkspace: config.WEBHOOK_WORKSPACE_CONCURRENCY,
-        leaseSeconds,
-      });
-      // A full claim may have left due deliveries behind; a partial one left none we could take.
-      dueLeft = claimed.length === free;
-      for (const delivery of claimed) {
-        const attempt = attemptDelivery(attemptDeps, delivery)
-          .catch((error) => logger.error({ err: error, deliveryId: delivery.id }, 'webhook attempt failed to record'))
-          .finally(() => {
-            inFlight.delete(attempt);
-            wake();
-          });
-        inFlight.add(attempt);
-      }
-    }
-    if (Date.now() - lastRetention > RETENTION_EVERY_MS) {
-      lastRetention = Date.now();
-      await removeExpiredEvents(pool, config.WEBHOOK_RETENTION_DAYS, () => stopping);
-    }
-  }
-
   async function listen() {
     const client = new pg.Client({
       connectionString: deps.databaseUrl,
@@ -141,37 +84,144 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     });
     client.on('notification', () => wake());
     client.on('error', (error) => {
-      logger.warn({ err: error }, 'webhook worker lost its LISTEN connection; polling until it is back');
+      deps.logger.warn({ err: error }, 'webhook worker lost its LISTEN connection; polling until it is back');
       listener = null;
-      if (!stopping) setTimeout(() => void listen().catch(() => {}), POLL_MS).unref();
+      if (!stopping()) setTimeout(() => void listen().catch(() => {}), POLL_MS).unref();
     });
     await client.connect();
     await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
     listener = client;
   }
+  return { start: listen, end: async (): Promise<void> => listener?.end().catch(() => {}) };
+}
+
+/** `step`, run when at least `ms` have passed since it last ran. */
+function every(ms: number, step: () => Promise<unknown>) {
+  let last = 0;
+  return async () => {
+    if (Date.now() - last < ms) return;
+    last = Date.now();
+    await step();
+  };
+}
+
+/** Due deliveries for the free slots, within the per-endpoint and per-workspace bounds, leased to this worker. */
+const claimFor = (pool: pg.Pool, config: WorkerConfig, leaseSeconds: number, free: number) =>
+  claimDue(pool, {
+    limit: free,
+    perEndpoint: config.WEBHOOK_ENDPOINT_CONCURRENCY,
+    perWorkspace: config.WEBHOOK_WORKSPACE_CONCURRENCY,
+    leaseSeconds,
+  });
+
+/**
+ * Runs `step` one at a time: a call while it runs makes it run once more afterwards; `settled`
+ * when a run ends with no call pending.
+ */
+function oneAtATime(step: () => Promise<void>, failed: (error: unknown) => void, settled: () => void) {
+  let running: Promise<void> | null = null;
+  let again = false;
+  const run = (): void => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = step()
+      .catch(failed)
+      .finally(() => {
+        running = null;
+        if (again) {
+          again = false;
+          run();
+        } else settled();
+      });
+  };
+  return { run, current: () => running };
+}
+
+/** Promises that resolve together when released. */
+function waiters() {
+  let pending: (() => void)[] = [];
+  return {
+    wait: () => new Promise<void>((resolve) => pending.push(resolve)),
+    release() {
+      const released = pending;
+      pending = [];
+      for (const resolve of released) resolve();
+    },
+  };
+}
+
+export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
+  const { config, logger } = deps;
+  const { pool, sender, leaseSeconds } = workerParts(deps);
+  const attemptDeps: AttemptDeps = { ...deps, pool, sender };
+
+  let running = false;
+  let stopping = false;
+  let pollTimer: NodeJS.Timeout | null = null;
+  const listener = outboxListener(deps, wake, () => stopping);
+  let dueLeft = false;
+  const inFlight = new Set<Promise<void>>();
+  const idle = waiters();
+  const ticks = oneAtATime(
+    () => tick(),
+    (error) => logger.error({ err: error }, 'webhook worker step failed'),
+    () => {
+      if (!inFlight.size && !dueLeft) idle.release();
+    },
+  );
+  function wake() {
+    if (running && !stopping) ticks.run();
+  }
+
+  const reclaim = every(POLL_MS, () => reclaimExpiredLeases(pool, leaseSeconds));
+  const retain = every(RETENTION_EVERY_MS, () =>
+    removeExpiredEvents(pool, config.WEBHOOK_RETENTION_DAYS, () => stopping),
+  );
+
+  function startAttempt(delivery: Claimed) {
+    const attempt = attemptDelivery(attemptDeps, delivery)
+      .catch((error) => logger.error({ err: error, deliveryId: delivery.id }, 'webhook attempt failed to record'))
+      .finally(() => {
+        inFlight.delete(attempt);
+        wake();
+      });
+    inFlight.add(attempt);
+  }
+
+  async function tick() {
+    await reclaim();
+    while ((await fanOut(pool)) === FAN_OUT_BATCH && !stopping);
+    const free = config.WEBHOOK_CONCURRENCY - inFlight.size;
+    const claimed = free > 0 && !stopping ? await claimFor(pool, config, leaseSeconds, free) : [];
+    // A full claim may have left due deliveries behind; a partial one left none we could take.
+    dueLeft = free > 0 && claimed.length === free;
+    for (const delivery of claimed) startAttempt(delivery);
+    await retain();
+  }
 
   return {
     async start() {
       running = true;
-      await listen();
+      await listener.start();
       pollTimer = setInterval(wake, POLL_MS);
       wake();
     },
     async stop() {
       stopping = true;
       if (pollTimer) clearInterval(pollTimer);
-      await ticking;
+      await ticks.current();
       await Promise.allSettled([...inFlight]);
-      await listener?.end().catch(() => {});
+      await listener.end();
       sender.close();
       await pool.end();
       running = false;
     },
     idle() {
-      return new Promise<void>((resolve) => {
-        idleWaiters.push(resolve);
-        wake();
-      });
+      const idled = idle.wait();
+      wake();
+      return idled;
     },
   };
 }
