@@ -46,7 +46,7 @@ import { webhookBacklog } from './webhooks/outbox.js';
 import { clientAddress } from './http/client-address.js';
 import { decodePath } from './http/request-path.js';
 import { identityProviderFetch } from './sso/connections.js';
-import { endAuthorizationSessions } from './mcp/oauth-adapter.js';
+import { endAuthorizationSessions } from './mcp/oauth/oauth-adapter.js';
 import { createSettingsHandler } from './settings/handler.js';
 import { createViewPagesHandler } from './views/handler.js';
 import { homeResponse } from './home/handler.js';

@@ -4,8 +4,8 @@ import type { Database } from '../db/client.js';
 import { schema } from '../graphql/schema.js';
 import { clientAddress } from '../http/client-address.js';
 import { webhookDepsOf } from '../webhooks/index.js';
-import type { AuthorizationServer, AuthorizationServerDeps } from './authorization-server.js';
-import type { createMcpHandler, McpDeps } from './handler.js';
+import type { AuthorizationServer, AuthorizationServerDeps } from './oauth/authorization-server.js';
+import type { createMcpHandler, McpDeps } from './protocol/handler.js';
 
 export type ConnectorDeps = Omit<AuthorizationServerDeps, 'addressOf' | 'pool' | 'prisma'> &
   Pick<McpDeps, 'contextFor' | 'meter' | 'metrics'> & { database: Database };
@@ -22,8 +22,8 @@ export function createConnectorLoader(deps: ConnectorDeps): ConnectorLoader {
   const load = () =>
     (connector ??= (async () => {
       const [{ createAuthorizationServer }, { createMcpHandler }] = await Promise.all([
-        import('./authorization-server.js'),
-        import('./handler.js'),
+        import('./oauth/authorization-server.js'),
+        import('./protocol/handler.js'),
       ]);
       const authorizationServer = createAuthorizationServer({
         config,

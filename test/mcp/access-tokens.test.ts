@@ -2,10 +2,10 @@
 // its revocation was announced must not be kept (against the real database).
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccessTokenVerifier } from '../../src/mcp/access-tokens.js';
+import { createAccessTokenVerifier } from '../../src/mcp/oauth/access-tokens.js';
 import { OAUTH_INVALIDATION_TARGET } from '../../src/mcp/connector.js';
-import { storedIdOf } from '../../src/mcp/oauth-adapter.js';
-import { accountIdOf } from '../../src/mcp/oauth-accounts.js';
+import { storedIdOf } from '../../src/mcp/oauth/oauth-adapter.js';
+import { accountIdOf } from '../../src/mcp/oauth/oauth-accounts.js';
 import { createKeyedWorkspace, createTestApp, type TestApp } from '../support/app.js';
 
 const RESOURCE = 'http://test.local/mcp';

@@ -9,7 +9,7 @@ import { createKeyedWorkspace, createTestApp, type TestApp } from '../support/ap
 import { listen } from '../support/listen.js';
 import { personWithPassword, signIn } from '../support/web.js';
 import { connectMcp, TestOAuthProvider } from '../support/mcp.js';
-import { MAX_LIST_ITEMS } from '../../src/mcp/tool-arguments.js';
+import { MAX_LIST_ITEMS } from '../../src/mcp/tools/tool-arguments.js';
 
 const logLines: { level: number; err?: { stack?: string } }[] = [];
 let t: TestApp;

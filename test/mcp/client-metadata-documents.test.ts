@@ -13,7 +13,7 @@ import { createKeyedWorkspace } from '../support/app.js';
 import { useListeningApp } from '../support/listen.js';
 import { personWithPassword, signIn } from '../support/web.js';
 import { connectMcp, REDIRECT_URL, TestOAuthProvider } from '../support/mcp.js';
-import { CLIENT_METADATA_FETCH_POLICY } from '../../src/mcp/client-metadata-documents.js';
+import { CLIENT_METADATA_FETCH_POLICY } from '../../src/mcp/oauth/client-metadata-documents.js';
 
 const hits = new Map<string, number>();
 let documents: https.Server;

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { redirectUriProblem, registrableMetadata, registrationProblem } from '../../src/mcp/client-registration.js';
+import {
+  redirectUriProblem,
+  registrableMetadata,
+  registrationProblem,
+} from '../../src/mcp/oauth/client-registration.js';
 
 describe('registration limits', () => {
   it('redirect URIs: https anywhere, http on loopback only, no fragments or credentials', () => {

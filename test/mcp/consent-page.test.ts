@@ -2,7 +2,7 @@
 // keeps to its card however long the values an app chose (a client id that is a URL, a long
 // redirect host). Screenshots in test/.tmp/consent-*.png for a person to look at.
 import { describe, expect, it } from 'vitest';
-import { consentPage, type ConsentView } from '../../src/mcp/consent-page.js';
+import { consentPage, type ConsentView } from '../../src/mcp/oauth/consent-page.js';
 import { chromiumAvailable, launchChromium, screenshotPath } from '../support/browser.js';
 
 const longHost = 'connectors.a-very-long-subdomain-name-chosen-by-the-app.example-assistant-platform.com';

@@ -9,12 +9,12 @@ import { createKeyedWorkspace } from '../support/app.js';
 import { useListeningApp } from '../support/listen.js';
 import { personWithPassword, signIn } from '../support/web.js';
 import { connectMcp, TestOAuthProvider } from '../support/mcp.js';
-import { directToolCallOf } from '../../src/mcp/direct-tool-calls.js';
+import { directToolCallOf } from '../../src/mcp/protocol/direct-tool-calls.js';
 
 // Switches the direct path off for the SDK's answer to compare with.
 const path = vi.hoisted(() => ({ direct: true }));
-vi.mock('../../src/mcp/direct-tool-calls.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../src/mcp/direct-tool-calls.js')>();
+vi.mock('../../src/mcp/protocol/direct-tool-calls.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/mcp/protocol/direct-tool-calls.js')>();
   return {
     ...real,
     directToolCallOf: (...args: Parameters<typeof real.directToolCallOf>) =>

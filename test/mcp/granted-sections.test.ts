@@ -3,8 +3,8 @@
 // from the consent. Pure.
 import { describe, expect, it } from 'vitest';
 import { parse, type OperationDefinitionNode } from 'graphql';
-import { grantedSections, grantVariables, withheldSections } from '../../src/mcp/granted-sections.js';
-import { consentOf } from '../../src/mcp/toolsets.js';
+import { grantedSections, grantVariables, withheldSections } from '../../src/mcp/tools/granted-sections.js';
+import { consentOf } from '../../src/mcp/tools/toolsets.js';
 
 const operation = (text: string) => parse(text).definitions[0] as OperationDefinitionNode;
 

@@ -7,7 +7,7 @@ import { createKeyedWorkspace, json } from '../support/app.js';
 import { useListeningApp } from '../support/listen.js';
 import { call, personWithPassword, signIn } from '../support/web.js';
 import { connectMcp, TestOAuthProvider, type Browser } from '../support/mcp.js';
-import { MCP_LIMITS } from '../../src/mcp/messages.js';
+import { MCP_LIMITS } from '../../src/mcp/protocol/messages.js';
 
 // A bucket of 8 that refills one token in 50 s, and a workspace bucket of the same size, so that
 // one connection can empty its workspace's share.

@@ -12,12 +12,12 @@ import { setPlan } from '../../src/workspaces/service.js';
 import { createKeyedWorkspace, json } from '../support/app.js';
 import { useListeningApp } from '../support/listen.js';
 import { call, personWithPassword, signIn } from '../support/web.js';
-import { DEFAULT_TOOLSETS, TOOLSET_OF, TOOLSETS } from '../../src/mcp/toolsets.js';
-import { APP_TOOLS } from '../../src/mcp/app-views.js';
-import { WRITE_TOOLS } from '../../src/mcp/write-tools.js';
+import { DEFAULT_TOOLSETS, TOOLSET_OF, TOOLSETS } from '../../src/mcp/tools/toolsets.js';
+import { APP_TOOLS } from '../../src/mcp/protocol/app-views.js';
+import { WRITE_TOOLS } from '../../src/mcp/tools/write-tools.js';
 import { encode } from 'gpt-tokenizer';
 import { connectMcp, REDIRECT_URL, TestOAuthProvider } from '../support/mcp.js';
-import { storedIdOf } from '../../src/mcp/oauth-adapter.js';
+import { storedIdOf } from '../../src/mcp/oauth/oauth-adapter.js';
 
 const served = useListeningApp();
 type Keyed = Awaited<ReturnType<typeof createKeyedWorkspace>>;

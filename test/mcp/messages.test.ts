@@ -2,7 +2,7 @@
 // length for any JSON, whatever its strings hold, and null for a body that is not an array.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { batchLength, MCP_LIMITS, readMessage } from '../../src/mcp/messages.js';
+import { batchLength, MCP_LIMITS, readMessage } from '../../src/mcp/protocol/messages.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 

@@ -2,7 +2,7 @@
 // serialized once, they equal what serializing the whole response gives, for any data.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { resultResponseBody, structured, toolError } from '../../src/mcp/tool-results.js';
+import { resultResponseBody, structured, toolError } from '../../src/mcp/tools/tool-results.js';
 import { ApiError } from '../../src/errors/index.js';
 
 const whole = (id: string | number, result: unknown) => Buffer.from(JSON.stringify({ result, jsonrpc: '2.0', id }));

@@ -10,7 +10,7 @@ import {
   toolSelectionOf,
   TOOLSETS,
   withinConsent,
-} from '../../src/mcp/toolsets.js';
+} from '../../src/mcp/tools/toolsets.js';
 
 const selection = (subPath: string) => toolSelectionOf(subPath, new Headers())!;
 

@@ -7,7 +7,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Kind, parse, type OperationDefinitionNode } from 'graphql';
 import { seedWorkspace } from '../../src/demo/seed.js';
 import { REST_ROUTES } from '../../src/rest/routes.js';
-import { MCP_OPERATIONS_DIR } from '../../src/mcp/operation-tools.js';
+import { MCP_OPERATIONS_DIR } from '../../src/mcp/tools/operation-tools.js';
 import { createKeyedWorkspace, json } from '../support/app.js';
 import { useListeningApp } from '../support/listen.js';
 import { personWithPassword, signIn } from '../support/web.js';

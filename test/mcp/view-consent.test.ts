@@ -12,7 +12,7 @@ import { personWithPassword, signIn } from '../support/web.js';
 import { connectMcp, TestOAuthProvider } from '../support/mcp.js';
 import { v1Get } from '../support/views.js';
 import { seedWorkspace } from '../../src/demo/seed.js';
-import { TOOLSETS } from '../../src/mcp/toolsets.js';
+import { TOOLSETS } from '../../src/mcp/tools/toolsets.js';
 
 const served = useListeningApp({ RATE_LIMIT_AGENCY: '10000/1000', RATE_LIMIT_WORKSPACE_FACTOR: '1' });
 const UI = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } };

@@ -5,9 +5,9 @@
 // 429 with Retry-After; a call refused inside a batch is a tool error saying when to retry,
 // beside its neighbours' answers.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { Admitted } from '../auth/index.js';
-import { ApiError } from '../errors/index.js';
-import { jsonResponse } from '../http/responses.js';
+import type { Admitted } from '../../auth/index.js';
+import { ApiError } from '../../errors/index.js';
+import { jsonResponse } from '../../http/responses.js';
 import { toolError } from './tool-results.js';
 
 /** What the calls of one HTTP request spent: their admission, the last RateLimit fields, a batch's bytes. */

@@ -2,11 +2,11 @@
 // with the app's name and who consented, and revocable — revoking deletes the grant and every
 // token issued under it, so the app's next request is 401.
 import type pg from 'pg';
-import type { PrismaClient } from '../db/generated/prisma/client.js';
-import { UsageError } from '../errors/index.js';
-import type { Actor } from '../workspaces/index.js';
-import { adminCommand } from '../workspaces/index.js';
-import { OAUTH_INVALIDATION_TARGET } from './connector.js';
+import type { PrismaClient } from '../../db/generated/prisma/client.js';
+import { UsageError } from '../../errors/index.js';
+import type { Actor } from '../../workspaces/index.js';
+import { adminCommand } from '../../workspaces/index.js';
+import { OAUTH_INVALIDATION_TARGET } from '../connector.js';
 
 export interface GrantView {
   id: string;

@@ -1,6 +1,6 @@
 // The MCP connector's OAuth accounts: a grant's account is one membership — a person in one
 // workspace — and its one scope.
-import type { Plan } from '../db/generated/prisma/enums.js';
+import type { Plan } from '../../db/generated/prisma/enums.js';
 
 export const MCP_SCOPE = 'mcp';
 /** Paid plans: the connector is not available on `free`. */

@@ -1,8 +1,8 @@
 // What a tool's arguments must be before the tool sees them, whatever its schema says: only the
 // names the tool declares, and text under the service's one text rule (http/text-input.ts).
 // Errors name the argument and stay small however large the input. Pure.
-import { ApiError } from '../errors/index.js';
-import { findTextProblem, TEXT_RULE } from '../http/text-input.js';
+import { ApiError } from '../../errors/index.js';
+import { findTextProblem, TEXT_RULE } from '../../http/text-input.js';
 
 /** Names an error lists before it says "and N more". */
 export const LISTED_ARGUMENT_NAMES = 10;

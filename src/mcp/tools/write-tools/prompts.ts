@@ -1,7 +1,7 @@
 // Write tools of the Prompts toolset: the prompts a project tracks.
 import { z } from 'zod/v4';
 import { actorOf, declare, type WriteTool } from './declare.js';
-import { addPrompts, setPromptsArchived, updatePrompts } from '../../ai-visibility/index.js';
+import { addPrompts, setPromptsArchived, updatePrompts } from '../../../ai-visibility/index.js';
 
 export const PROMPT_WRITE_TOOLS: WriteTool[] = [
   declare({

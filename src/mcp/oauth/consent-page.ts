@@ -4,11 +4,11 @@
 // (client-metadata-documents.ts) has proven one thing: its id URL's host serves its metadata;
 // the page names that host as verified, and still leads with the redirect host. Then the exact
 // permissions for the chosen workspace.
-import { html, page, type SafeHtml } from '../http/html.js';
-import { CSRF_FIELD } from '../sessions/index.js';
-import type { Plan } from '../db/generated/prisma/enums.js';
-import { planList, planName } from '../workspaces/index.js';
-import type { Toolset } from './toolsets.js';
+import { html, page, type SafeHtml } from '../../http/html.js';
+import { CSRF_FIELD } from '../../sessions/index.js';
+import type { Plan } from '../../db/generated/prisma/enums.js';
+import { planList, planName } from '../../workspaces/index.js';
+import type { Toolset } from '../tools/toolsets.js';
 
 /** What each toolset lets an app read, in a person's words. */
 const TOOLSET_LABELS: Record<Toolset, string> = {

@@ -1,8 +1,8 @@
 // The workspace's switch for MCP write tools: off until an owner or admin turns it on.
-import type { PrismaClient } from '../db/generated/prisma/client.js';
-import type { Actor } from '../workspaces/index.js';
-import { adminCommand } from '../workspaces/index.js';
-import type { Notify } from '../workspaces/index.js';
+import type { PrismaClient } from '../../db/generated/prisma/client.js';
+import type { Actor } from '../../workspaces/index.js';
+import { adminCommand } from '../../workspaces/index.js';
+import type { Notify } from '../../workspaces/index.js';
 
 export async function mcpWriteActions(prisma: PrismaClient, workspaceId: string): Promise<boolean> {
   return (await prisma.workspace.findUniqueOrThrow({ where: { id: workspaceId }, select: { mcpWriteActions: true } }))

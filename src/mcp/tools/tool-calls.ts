@@ -4,14 +4,14 @@
 // so do resource reads, so each is metered once.
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
-import type { Principal } from '../auth/index.js';
-import { ApiError, fromUsageError, toApiError, UsageError } from '../errors/index.js';
-import { runCompiled, type GraphQLContext } from '../graphql/context.js';
-import { assertResponseSize } from '../http/response-size.js';
-import type { Metrics } from '../observability/metrics.js';
-import { contextFromCarrier, inSpan, SpanKind, tracing } from '../observability/tracing.js';
+import type { Principal } from '../../auth/index.js';
+import { ApiError, fromUsageError, toApiError, UsageError } from '../../errors/index.js';
+import { runCompiled, type GraphQLContext } from '../../graphql/context.js';
+import { assertResponseSize } from '../../http/response-size.js';
+import type { Metrics } from '../../observability/metrics.js';
+import { contextFromCarrier, inSpan, SpanKind, tracing } from '../../observability/tracing.js';
 import type { CallLedger } from './call-limits.js';
-import type { ToolCallParams } from './direct-tool-calls.js';
+import type { ToolCallParams } from '../protocol/direct-tool-calls.js';
 import type { OperationTool } from './operation-tools.js';
 import { argumentError, variableArgumentError } from './tool-arguments.js';
 import { toolRefusal } from './tool-access.js';

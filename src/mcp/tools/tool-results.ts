@@ -2,7 +2,7 @@
 // path (direct-tool-calls.ts). Members are in the order the SDK's encoding writes them, so both
 // paths write the same bytes.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { ApiError } from '../errors/index.js';
+import type { ApiError } from '../../errors/index.js';
 
 /** A tool's failure with the API's error code, as the model sees it. */
 export function toolError(error: ApiError): CallToolResult {

@@ -9,7 +9,7 @@ import {
   removeWidget,
   updateReport,
   updateReportWidgets,
-} from '../../reports/index.js';
+} from '../../../reports/index.js';
 
 const widgetSchema = () =>
   z.object({

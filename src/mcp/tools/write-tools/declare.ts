@@ -3,10 +3,10 @@
 // themselves live beside this file, one file per toolset.
 import { z } from 'zod/v4';
 import type pg from 'pg';
-import type { Principal } from '../../auth/index.js';
-import type { PrismaClient } from '../../db/generated/prisma/client.js';
-import { UsageError } from '../../errors/index.js';
-import type { WebhookDeps } from '../../webhooks/index.js';
+import type { Principal } from '../../../auth/index.js';
+import type { PrismaClient } from '../../../db/generated/prisma/client.js';
+import { UsageError } from '../../../errors/index.js';
+import type { WebhookDeps } from '../../../webhooks/index.js';
 import type { JsonSchema } from '../operation-tools.js';
 
 export interface WriteDeps {

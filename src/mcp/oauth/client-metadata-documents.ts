@@ -5,10 +5,10 @@
 // same limits as a dynamic registration, so neither door is wider than the other.
 import { LRUCache } from 'lru-cache';
 import type { Client } from 'oidc-provider';
-import type { CounterPolicy } from '../db/attempt-counters.js';
-import type { OutboundFetch } from '../http/outbound-fetch.js';
-import type { TargetPolicy } from '../http/outbound-guard.js';
-import { urlRefusal } from '../http/outbound-guard.js';
+import type { CounterPolicy } from '../../db/attempt-counters.js';
+import type { OutboundFetch } from '../../http/outbound-fetch.js';
+import type { TargetPolicy } from '../../http/outbound-guard.js';
+import { urlRefusal } from '../../http/outbound-guard.js';
 import { registrationProblem } from './client-registration.js';
 
 /** Where client metadata documents may live; tests widen it to loopback with OUTBOUND_ALLOW_PRIVATE_TARGETS. */

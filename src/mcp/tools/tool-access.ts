@@ -1,7 +1,7 @@
 // Whether a connection may call a tool, and when not, the one reason that is true, with what
 // to do about it: the URL's selection, the person's consent, the workspace's write switch and
 // the person's role are four different doors with four different keys. Pure.
-import { ApiError } from '../errors/index.js';
+import { ApiError } from '../../errors/index.js';
 import { ALSO_NEEDS, TOOLSET_OF, type Consent, type ToolSelection } from './toolsets.js';
 
 export interface ToolAccess {

@@ -12,11 +12,11 @@ import {
   RESOURCE_URI_META_KEY,
 } from '@modelcontextprotocol/ext-apps/server';
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
-import { selfContainedDocument, type ViewName } from '../views/index.js';
+import { selfContainedDocument, type ViewName } from '../../views/index.js';
 
 export { EXTENSION_ID as VIEWS_EXTENSION };
 
-export const VIEW_OPERATIONS_DIR = path.resolve(import.meta.dirname, '../../graphql/operations/views');
+export const VIEW_OPERATIONS_DIR = path.resolve(import.meta.dirname, '../../../graphql/operations/views');
 
 interface UiResource {
   uri: string;

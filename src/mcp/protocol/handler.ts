@@ -15,21 +15,21 @@ import {
 } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import type { GraphQLSchema } from 'graphql';
-import { bearerToken } from '../auth/index.js';
-import { SCOPES, type Admitted, type Principal } from '../auth/index.js';
-import { ApiError } from '../errors/index.js';
-import { errorResponse, jsonResponse, Response } from '../http/responses.js';
-import { BODY_LIMITS, bounded } from '../http/body.js';
-import type { AuthorizationServer } from './authorization-server.js';
-import { MCP_PLANS } from './oauth-accounts.js';
-import { planList, planName } from '../workspaces/index.js';
-import { MCP_PATH } from './connector.js';
-import { createCallLedger, refusedResponse } from './call-limits.js';
+import { bearerToken } from '../../auth/index.js';
+import { SCOPES, type Admitted, type Principal } from '../../auth/index.js';
+import { ApiError } from '../../errors/index.js';
+import { errorResponse, jsonResponse, Response } from '../../http/responses.js';
+import { BODY_LIMITS, bounded } from '../../http/body.js';
+import type { AuthorizationServer } from '../oauth/authorization-server.js';
+import { MCP_PLANS } from '../oauth/oauth-accounts.js';
+import { planList, planName } from '../../workspaces/index.js';
+import { MCP_PATH } from '../connector.js';
+import { createCallLedger, refusedResponse } from '../tools/call-limits.js';
 import { readMessage } from './messages.js';
 import { directToolCallOf, type ToolCallParams } from './direct-tool-calls.js';
-import { resultResponseBody } from './tool-results.js';
-import { createToolCalls, type BoundRequest, type Holder, type Tool, type ToolCallDeps } from './tool-calls.js';
-import { loadOperationTools } from './operation-tools.js';
+import { resultResponseBody } from '../tools/tool-results.js';
+import { createToolCalls, type BoundRequest, type Holder, type Tool, type ToolCallDeps } from '../tools/tool-calls.js';
+import { loadOperationTools } from '../tools/operation-tools.js';
 import {
   APP_TOOLS,
   declaresViews,
@@ -44,8 +44,15 @@ import {
 } from './app-views.js';
 import { PROMPTS, renderPrompt } from './prompts.js';
 import { reportResource, REPORT_RESOURCE_TEMPLATE } from './resources.js';
-import { WRITE_TOOLS, type WriteTool } from './write-tools.js';
-import { consentOf, RESOURCE_SCOPES, scopesFor, TOOLSET_OF, toolSelectionOf, type ToolSelection } from './toolsets.js';
+import { WRITE_TOOLS, type WriteTool } from '../tools/write-tools.js';
+import {
+  consentOf,
+  RESOURCE_SCOPES,
+  scopesFor,
+  TOOLSET_OF,
+  toolSelectionOf,
+  type ToolSelection,
+} from '../tools/toolsets.js';
 
 export interface McpDeps extends ToolCallDeps {
   schema: GraphQLSchema;

@@ -1,7 +1,7 @@
 // Write tools of the Clients toolset: create, rename and archive clients.
 import { z } from 'zod/v4';
 import { actorOf, declare, type WriteTool } from './declare.js';
-import { archiveClient, createClient, renameClient } from '../../clients/index.js';
+import { archiveClient, createClient, renameClient } from '../../../clients/index.js';
 
 export const CLIENT_WRITE_TOOLS: WriteTool[] = [
   declare({

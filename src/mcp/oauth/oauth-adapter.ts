@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
-import type { SecretBox } from '../secrets/secret-box.js';
+import type { SecretBox } from '../../secrets/secret-box.js';
 
 const HASHED_MODELS = new Set([
   'AccessToken',

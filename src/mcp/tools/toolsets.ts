@@ -2,9 +2,9 @@
 // MCP server does — `/mcp` (the default toolsets), `/mcp/x/<toolset>[,<toolset>…]`, `/mcp/x/all`,
 // `…/readonly`; or `X-MCP-Toolsets` and `X-MCP-Readonly: true`. What a token sees depends only
 // on these, its consent and the workspace's write switch, never on earlier requests. Pure.
-import { ApiError } from '../errors/index.js';
-import { decodePath } from '../http/request-path.js';
-import { MCP_SCOPE } from './oauth-accounts.js';
+import { ApiError } from '../../errors/index.js';
+import { decodePath } from '../../http/request-path.js';
+import { MCP_SCOPE } from '../oauth/oauth-accounts.js';
 
 export const TOOLSETS = [
   'core',

@@ -8,7 +8,7 @@ import {
   replayFailed,
   sendTestEvent,
   setEnabled,
-} from '../../webhooks/index.js';
+} from '../../../webhooks/index.js';
 
 export const WEBHOOK_WRITE_TOOLS: WriteTool[] = [
   declare({

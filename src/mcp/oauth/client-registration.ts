@@ -2,7 +2,7 @@
 // request, so that a registered client cannot be dressed up for consent phishing or bloat the
 // store: at most 5 redirect URIs, each https or a loopback http address (native apps), a short
 // name, the code flow only. Pure.
-import { isResourceOnlyScope } from './toolsets.js';
+import { isResourceOnlyScope } from '../tools/toolsets.js';
 
 export const MAX_REDIRECT_URIS = 5;
 export const MAX_CLIENT_NAME_LENGTH = 100;

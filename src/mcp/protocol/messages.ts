@@ -1,9 +1,9 @@
 // What a POST to /mcp carries, read once for every path that serves it: the body as text under
 // the service's text rule, parsed, and refused as a whole where the transport says so — bytes
 // that are not UTF-8, and a JSON-RPC batch outside the one revision that had them, or too large.
-import type { ApiError } from '../errors/index.js';
-import { jsonResponse } from '../http/responses.js';
-import { utf8Text } from '../http/text-input.js';
+import type { ApiError } from '../../errors/index.js';
+import { jsonResponse } from '../../http/responses.js';
+import { utf8Text } from '../../http/text-input.js';
 
 export const MCP_LIMITS = {
   /** JSON-RPC messages in one batch. */

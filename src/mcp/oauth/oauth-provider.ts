@@ -8,17 +8,17 @@ import type { IncomingMessage } from 'node:http';
 import type pg from 'pg';
 import Provider, { errors, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Logger } from 'pino';
-import type { Config } from '../config/index.js';
-import type { PrismaClient } from '../db/generated/prisma/client.js';
-import { html, page, pageSecurityHeaders } from '../http/html.js';
-import { newRequestId } from '../http/responses.js';
-import type { SecretBox } from '../secrets/secret-box.js';
-import { recordAudit } from '../audit/index.js';
+import type { Config } from '../../config/index.js';
+import type { PrismaClient } from '../../db/generated/prisma/client.js';
+import { html, page, pageSecurityHeaders } from '../../http/html.js';
+import { newRequestId } from '../../http/responses.js';
+import type { SecretBox } from '../../secrets/secret-box.js';
+import { recordAudit } from '../../audit/index.js';
 import { postgresAdapter } from './oauth-adapter.js';
 import { GRANTABLE_SCOPES, parseAccountId } from './oauth-accounts.js';
 import { INTERACTION_PREFIX } from './consent.js';
-import { RESOURCE_SCOPES } from './toolsets.js';
-import { createOutboundFetch } from '../http/outbound-fetch.js';
+import { RESOURCE_SCOPES } from '../tools/toolsets.js';
+import { createOutboundFetch } from '../../http/outbound-fetch.js';
 import {
   CLIENT_METADATA_CACHE_SECONDS,
   CLIENT_METADATA_FETCH_POLICY,
@@ -30,7 +30,7 @@ import {
   mayFetchClientMetadata,
   rememberingFetch,
 } from './client-metadata-documents.js';
-import { reserveAttempts } from '../db/attempt-counters.js';
+import { reserveAttempts } from '../../db/attempt-counters.js';
 
 const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 const SIGNING_KEY_ID = 'oauth-signing-key-1';

@@ -1,7 +1,7 @@
 // Write tools of the Signals toolset: rules and acknowledgements.
 import { z } from 'zod/v4';
 import { actorOf, declare, type WriteTool } from './declare.js';
-import { acknowledgeSignal, setRule, SIGNAL_KINDS } from '../../signals/index.js';
+import { acknowledgeSignal, setRule, SIGNAL_KINDS } from '../../../signals/index.js';
 
 export const SIGNAL_WRITE_TOOLS: WriteTool[] = [
   declare({

@@ -6,10 +6,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { CompiledQuery } from 'graphql-jit';
-import { compileOperation } from '../graphql/compile.js';
-import { operationFileDocument } from '../graphql/operation-files.js';
-import { ID_SCALARS } from '../graphql/scalars.js';
-import { idPrefixes } from '../db/ids.js';
+import { compileOperation } from '../../graphql/compile.js';
+import { operationFileDocument } from '../../graphql/operation-files.js';
+import { ID_SCALARS } from '../../graphql/scalars.js';
+import { idPrefixes } from '../../db/ids.js';
 import { grantedSections, isGrantVariable, type GrantedSection } from './granted-sections.js';
 import { MAX_LIST_ITEMS } from './tool-arguments.js';
 import {
@@ -55,7 +55,7 @@ export function toolTitle(operationName: string): string {
   );
 }
 
-export const MCP_OPERATIONS_DIR = path.resolve(import.meta.dirname, '../../graphql/operations/mcp');
+export const MCP_OPERATIONS_DIR = path.resolve(import.meta.dirname, '../../../graphql/operations/mcp');
 
 export type JsonSchema = Record<string, unknown>;
 

@@ -7,7 +7,7 @@ import {
   createProject,
   setProjectDomains,
   updateProject,
-} from '../../ai-visibility/index.js';
+} from '../../../ai-visibility/index.js';
 
 const projectFields = {
   name: z.string(),

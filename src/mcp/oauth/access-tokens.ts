@@ -5,11 +5,11 @@
 // the invalidation channel reconnects.
 import type pg from 'pg';
 import { LRUCache } from 'lru-cache';
-import type { Plan, Role } from '../db/generated/prisma/enums.js';
+import type { Plan, Role } from '../../db/generated/prisma/enums.js';
 import { storedIdOf } from './oauth-adapter.js';
 import { parseAccountId } from './oauth-accounts.js';
-import { OAUTH_INVALIDATION_TARGET } from './connector.js';
-import { invalidationCounter } from '../auth/index.js';
+import { OAUTH_INVALIDATION_TARGET } from '../connector.js';
+import { invalidationCounter } from '../../auth/index.js';
 
 export interface TokenHolder {
   userId: string;
