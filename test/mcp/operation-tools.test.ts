@@ -2,7 +2,7 @@
 import { buildSchema, type GraphQLEnumType } from 'graphql';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ENUM_PATTERNS } from '../../src/mcp/tools/operation-tools.js';
+import { ENUM_PATTERNS } from '../../src/mcp/tools/operation-schemas.js';
 
 describe('input enums said as patterns', () => {
   it('match exactly the values of their GraphQL enum', () => {

@@ -1,7 +1,9 @@
 // MCP read tools that mirror a v1 endpoint return every field v1 returns: for the same inputs,
 // the key paths of the tool's `data` equal those of v1's JSON. Which tools mirror v1 is read from
 // their operations (the root field is a v1 route's field), so a new mirroring tool is held to it too.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { graphqlFiles } from '../../src/graphql/operation-files.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Kind, parse, type OperationDefinitionNode } from 'graphql';
@@ -63,13 +65,13 @@ function keyPaths(value: unknown, prefix = '', into = new Set<string>()): Set<st
 function mirroringTools(): Map<string, string> {
   const v1Fields = new Set(REST_ROUTES.map((route) => route.field));
   const found = new Map<string, string>();
-  for (const file of readdirSync(MCP_OPERATIONS_DIR).filter((name) => name.endsWith('.graphql'))) {
-    const operation = parse(readFileSync(`${MCP_OPERATIONS_DIR}/${file}`, 'utf8')).definitions.find(
+  for (const file of graphqlFiles(MCP_OPERATIONS_DIR)) {
+    const operation = parse(readFileSync(file, 'utf8')).definitions.find(
       (definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION,
     )!;
     const root = operation.selectionSet.selections[0]!;
     if (root.kind === Kind.FIELD && v1Fields.has(root.name.value))
-      found.set(file.replace('.graphql', ''), root.name.value);
+      found.set(path.basename(file, '.graphql'), root.name.value);
   }
   return found;
 }

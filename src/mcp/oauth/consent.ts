@@ -14,7 +14,7 @@ import type { WebSessions } from '../../sessions/index.js';
 import { consentPage } from './consent-page.js';
 import { verifiedClientHost } from './client-metadata-documents.js';
 import { consentOf, RESOURCE_SCOPES, toolsetScope, WRITE_SCOPE } from '../tools/toolsets.js';
-import { accountIdOf, GRANTABLE_SCOPES, MCP_PLANS, MCP_SCOPE } from './oauth-accounts.js';
+import { accountIdOf, GRANTABLE_SCOPES, MCP_PLANS, MCP_SCOPE, planIncludesMcp } from './oauth-accounts.js';
 
 export const INTERACTION_PREFIX = '/oauth/interaction/';
 
@@ -127,7 +127,7 @@ export function createConsent(deps: ConsentDeps) {
   }
 
   async function consentWorkspaces(session: { userId: string; ssoWorkspaceId: string | null }) {
-    const workspaces = (await workspacesOf(pool, session)).filter((workspace) => MCP_PLANS.includes(workspace.plan));
+    const workspaces = (await workspacesOf(pool, session)).filter((workspace) => planIncludesMcp(workspace.plan));
     const switches = await pool.query<{ id: string; mcp_write_actions: boolean }>(
       'SELECT id, mcp_write_actions FROM workspaces WHERE id = ANY($1::text[])',
       [workspaces.map((workspace) => workspace.id)],

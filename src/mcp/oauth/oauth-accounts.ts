@@ -5,6 +5,8 @@ import type { Plan } from '../../db/generated/prisma/enums.js';
 export const MCP_SCOPE = 'mcp';
 /** Paid plans: the connector is not available on `free`. */
 export const MCP_PLANS: readonly Plan[] = ['starter', 'pro', 'agency', 'scale'];
+/** Whether a workspace's plan includes the connector: every plan check of mcp/ asks this. */
+export const planIncludesMcp = (plan: Plan) => MCP_PLANS.includes(plan);
 
 /** The account of a grant is one membership: a person in one workspace. */
 export const accountIdOf = (userId: string, workspaceId: string) => `${userId}.${workspaceId}`;

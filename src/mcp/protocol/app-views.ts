@@ -13,6 +13,7 @@ import {
 } from '@modelcontextprotocol/ext-apps/server';
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import { selfContainedDocument, type ViewName } from '../../views/index.js';
+import type { ToolsetDeclaration, ToolsetOf } from '../tools/operation-tools.js';
 
 export { EXTENSION_ID as VIEWS_EXTENSION };
 
@@ -54,11 +55,23 @@ export const UI_RESOURCES: readonly UiResource[] = [
 
 const [REPORT, VISIBILITY, ANSWERS] = UI_RESOURCES.map((resource) => resource.uri) as [string, string, string];
 
-/** The views' own tools (app only: one per operation in graphql/operations/views) and the view each serves. */
-export const APP_TOOLS: Readonly<Record<string, string>> = {
-  view_report: REPORT,
-  view_visibility: VISIBILITY,
-  view_answers: ANSWERS,
+/**
+ * The views' own tools (app only: one per operation in graphql/operations/views): the view each
+ * serves and the toolset it belongs to. The report view also lays out a report's definition (its
+ * name, widgets, titles and units: get_report's data), so it needs the reports toolset too;
+ * sections a view can leave out are marked in its operation instead (granted-sections.ts).
+ */
+export const APP_TOOLS: Readonly<Record<string, { resource: string } & ToolsetDeclaration>> = {
+  view_report: { resource: REPORT, toolset: 'report_data', alsoNeeds: ['reports'] },
+  view_visibility: { resource: VISIBILITY, toolset: 'visibility' },
+  view_answers: { resource: ANSWERS, toolset: 'answers' },
+};
+
+/** A view tool's toolset, from its entry above; a view operation without one stops the start. */
+export const viewToolset: ToolsetOf = (file, name) => {
+  const tool = APP_TOOLS[name];
+  if (!tool) throw new Error(`graphql/operations/views/${file}: a view tool without its view (APP_TOOLS)`);
+  return { toolset: tool.toolset, alsoNeeds: tool.alsoNeeds };
 };
 
 /** The view each tool's result is shown in. */
@@ -67,7 +80,7 @@ const VIEW_OF_TOOL: Readonly<Record<string, string>> = {
   get_ai_visibility_metrics: VISIBILITY,
   get_visibility_trend: VISIBILITY,
   list_answers: ANSWERS,
-  ...APP_TOOLS,
+  ...Object.fromEntries(Object.entries(APP_TOOLS).map(([name, { resource }]) => [name, resource])),
 };
 
 /** Whether a client's capabilities declare MCP Apps with HTML views. */

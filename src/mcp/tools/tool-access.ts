@@ -2,7 +2,7 @@
 // to do about it: the URL's selection, the person's consent, the workspace's write switch and
 // the person's role are four different doors with four different keys. Pure.
 import { ApiError } from '../../errors/index.js';
-import { ALSO_NEEDS, TOOLSET_OF, type Consent, type ToolSelection } from './toolsets.js';
+import type { Consent, Toolset, ToolSelection } from './toolsets.js';
 
 export interface ToolAccess {
   /** What this request's URL (and X-MCP-* headers) selects. */
@@ -16,13 +16,16 @@ export interface ToolAccess {
 
 export interface GatedTool {
   name: string;
+  toolset: Toolset;
+  /** Other toolsets whose data the tool shows and cannot be drawn without. */
+  alsoNeeds?: readonly Toolset[];
   write?: true;
   adminOnly?: boolean;
 }
 
 /** Null when `tool` may be called; otherwise the refusal naming its real reason. */
 export function toolRefusal(tool: GatedTool, access: ToolAccess): ApiError | null {
-  const toolset = TOOLSET_OF[tool.name]!;
+  const { toolset } = tool;
   const { selection, consent } = access;
   if (!selection.toolsets.has(toolset)) {
     return new ApiError(
@@ -36,7 +39,7 @@ export function toolRefusal(tool: GatedTool, access: ToolAccess): ApiError | nul
       `Tool ${tool.name} belongs to the toolset ${toolset}, which this connection's consent does not include: reconnect the app and grant ${toolset}.`,
     );
   }
-  const needed = ALSO_NEEDS[tool.name]?.find((other) => !consent.toolsets.has(other));
+  const needed = tool.alsoNeeds?.find((other) => !consent.toolsets.has(other));
   if (needed) {
     const why = `Tool ${tool.name} also shows data of the toolset ${needed}, which this connection's consent does not include`;
     return new ApiError('forbidden', `${why}: reconnect the app and grant ${needed}.`);

@@ -55,14 +55,12 @@ const accessOf = (bound: BoundRequest) => ({
   writeActions: bound.holder.writeActions,
   role: bound.holder.principal.role,
 });
-const gated = (tool: Tool) =>
-  'write' in tool ? { name: tool.name, write: true as const } : { name: tool.name, adminOnly: tool.adminOnly };
 
 export function createToolCalls(deps: ToolCallDeps, toolsByName: ReadonlyMap<string, Tool>) {
   /** The tools this connection shows: its toolsets and read-only choice within the token's consent, the person's role and the write switch. */
   function visibleTools(bound: BoundRequest) {
     const access = accessOf(bound);
-    return [...toolsByName.values()].filter((tool) => !toolRefusal(gated(tool), access));
+    return [...toolsByName.values()].filter((tool) => !toolRefusal(tool, access));
   }
 
   /** A tool call, counted by tool (names outside the catalogue as "unknown") and outcome. */
@@ -94,7 +92,7 @@ export function createToolCalls(deps: ToolCallDeps, toolsByName: ReadonlyMap<str
   async function runTool(bound: BoundRequest, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
     const tool = toolsByName.get(name);
     if (!tool) return toolError(new ApiError('not_found', `No tool ${String(name).slice(0, 100)}.`));
-    const refusal = toolRefusal(gated(tool), accessOf(bound));
+    const refusal = toolRefusal(tool, accessOf(bound));
     if (refusal) return toolError(refusal);
     const invalid = argumentError(args, (tool.inputSchema.properties as Record<string, unknown> | undefined) ?? {});
     if (invalid) return toolError(invalid);

@@ -6,6 +6,7 @@ import { archiveClient, createClient, renameClient } from '../../../clients/inde
 export const CLIENT_WRITE_TOOLS: WriteTool[] = [
   declare({
     name: 'create_client',
+    toolset: 'clients',
     destructive: false,
     idempotent: false,
     title: 'Create client',
@@ -22,6 +23,7 @@ export const CLIENT_WRITE_TOOLS: WriteTool[] = [
   }),
   declare({
     name: 'update_client',
+    toolset: 'clients',
     destructive: true,
     idempotent: true,
     title: 'Rename client',
@@ -39,6 +41,7 @@ export const CLIENT_WRITE_TOOLS: WriteTool[] = [
   }),
   declare({
     name: 'archive_client',
+    toolset: 'clients',
     destructive: true,
     idempotent: false,
     title: 'Archive client',

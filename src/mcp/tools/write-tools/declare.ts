@@ -7,7 +7,8 @@ import type { Principal } from '../../../auth/index.js';
 import type { PrismaClient } from '../../../db/generated/prisma/client.js';
 import { UsageError } from '../../../errors/index.js';
 import type { WebhookDeps } from '../../../webhooks/index.js';
-import type { JsonSchema } from '../operation-tools.js';
+import type { JsonSchema } from '../operation-schemas.js';
+import type { Toolset } from '../toolsets.js';
 
 export interface WriteDeps {
   prisma: PrismaClient;
@@ -20,6 +21,8 @@ export interface WriteDeps {
 export interface WriteTool {
   write: true;
   name: string;
+  /** The toolset it belongs to, declared with the tool. */
+  toolset: Toolset;
   title: string;
   description: string;
   /** May overwrite or remove what is there (anything but a purely additive change). */
@@ -89,6 +92,7 @@ const outputSchemaOf = (shape: ResultShape): JsonSchema => ({
 
 export function declare<Shape extends z.ZodRawShape>(tool: {
   name: string;
+  toolset: Toolset;
   title: string;
   description: string;
   destructive: boolean;
@@ -111,6 +115,7 @@ export function declare<Shape extends z.ZodRawShape>(tool: {
   return {
     write: true,
     name: tool.name,
+    toolset: tool.toolset,
     title: tool.title,
     description: tool.description,
     destructive: tool.destructive,

@@ -6,6 +6,7 @@ import { addPrompts, setPromptsArchived, updatePrompts } from '../../../ai-visib
 export const PROMPT_WRITE_TOOLS: WriteTool[] = [
   declare({
     name: 'add_prompts',
+    toolset: 'prompts',
     destructive: false,
     idempotent: true,
     title: 'Add prompts',
@@ -27,6 +28,7 @@ export const PROMPT_WRITE_TOOLS: WriteTool[] = [
   }),
   declare({
     name: 'update_prompts',
+    toolset: 'prompts',
     destructive: true,
     idempotent: true,
     title: 'Update prompts',
@@ -50,6 +52,7 @@ export const PROMPT_WRITE_TOOLS: WriteTool[] = [
   ...(['archive', 'restore'] as const).map((verb) =>
     declare({
       name: `${verb}_prompts`,
+      toolset: 'prompts',
       destructive: verb === 'archive',
       idempotent: true,
       title: verb === 'archive' ? 'Archive prompts' : 'Restore prompts',

@@ -46,6 +46,7 @@ const definitionAsInCreateReport = inProse(
 export const REPORT_WRITE_TOOLS: WriteTool[] = [
   declare({
     name: 'create_report',
+    toolset: 'reports',
     destructive: false,
     idempotent: false,
     title: 'Create report',
@@ -65,6 +66,7 @@ export const REPORT_WRITE_TOOLS: WriteTool[] = [
   }),
   declare({
     name: 'update_report',
+    toolset: 'reports',
     destructive: true,
     idempotent: true,
     title: 'Update report',
@@ -89,6 +91,7 @@ export const REPORT_WRITE_TOOLS: WriteTool[] = [
   }),
   declare({
     name: 'update_report_widgets',
+    toolset: 'reports',
     destructive: true,
     idempotent: true,
     title: 'Update report widgets',
@@ -106,6 +109,7 @@ export const REPORT_WRITE_TOOLS: WriteTool[] = [
   }),
   declare({
     name: 'add_widget',
+    toolset: 'reports',
     destructive: false,
     idempotent: false,
     title: 'Add widget',
@@ -129,6 +133,7 @@ export const REPORT_WRITE_TOOLS: WriteTool[] = [
   }),
   declare({
     name: 'remove_widget',
+    toolset: 'reports',
     destructive: true,
     idempotent: false,
     title: 'Remove widget',
@@ -146,6 +151,7 @@ export const REPORT_WRITE_TOOLS: WriteTool[] = [
   }),
   declare({
     name: 'duplicate_report',
+    toolset: 'reports',
     destructive: false,
     idempotent: false,
     title: 'Duplicate report',
@@ -163,6 +169,7 @@ export const REPORT_WRITE_TOOLS: WriteTool[] = [
   }),
   declare({
     name: 'archive_report',
+    toolset: 'reports',
     destructive: true,
     idempotent: true,
     title: 'Archive report',

@@ -6,6 +6,7 @@ import { acknowledgeSignal, setRule, SIGNAL_KINDS } from '../../../signals/index
 export const SIGNAL_WRITE_TOOLS: WriteTool[] = [
   declare({
     name: 'acknowledge_signal',
+    toolset: 'signals',
     destructive: false,
     idempotent: true,
     title: 'Acknowledge signal',
@@ -22,6 +23,7 @@ export const SIGNAL_WRITE_TOOLS: WriteTool[] = [
   }),
   declare({
     name: 'set_signal_rule',
+    toolset: 'signals',
     destructive: true,
     idempotent: true,
     title: 'Set signal rule',

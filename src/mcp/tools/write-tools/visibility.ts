@@ -21,6 +21,7 @@ const projectFields = {
 export const VISIBILITY_WRITE_TOOLS: WriteTool[] = [
   declare({
     name: 'create_ai_visibility_project',
+    toolset: 'visibility',
     destructive: false,
     idempotent: false,
     title: 'Create AI-visibility project',
@@ -37,6 +38,7 @@ export const VISIBILITY_WRITE_TOOLS: WriteTool[] = [
   }),
   declare({
     name: 'update_ai_visibility_project',
+    toolset: 'visibility',
     destructive: true,
     idempotent: true,
     title: 'Update AI-visibility project',
@@ -62,6 +64,7 @@ export const VISIBILITY_WRITE_TOOLS: WriteTool[] = [
   }),
   declare({
     name: 'archive_ai_visibility_project',
+    toolset: 'visibility',
     destructive: true,
     idempotent: false,
     title: 'Archive AI-visibility project',
@@ -78,6 +81,7 @@ export const VISIBILITY_WRITE_TOOLS: WriteTool[] = [
   }),
   declare({
     name: 'set_project_domains',
+    toolset: 'visibility',
     destructive: true,
     idempotent: true,
     title: 'Set project domains',

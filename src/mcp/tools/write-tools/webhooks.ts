@@ -13,6 +13,7 @@ import {
 export const WEBHOOK_WRITE_TOOLS: WriteTool[] = [
   declare({
     name: 'create_webhook_endpoint',
+    toolset: 'webhooks',
     destructive: false,
     idempotent: false,
     title: 'Create webhook endpoint',
@@ -37,6 +38,7 @@ export const WEBHOOK_WRITE_TOOLS: WriteTool[] = [
   }),
   declare({
     name: 'update_webhook_endpoint',
+    toolset: 'webhooks',
     destructive: true,
     idempotent: true,
     title: 'Enable or disable webhook endpoint',
@@ -48,6 +50,7 @@ export const WEBHOOK_WRITE_TOOLS: WriteTool[] = [
   }),
   declare({
     name: 'send_test_event',
+    toolset: 'webhooks',
     destructive: false,
     idempotent: false,
     openWorld: true,
@@ -60,6 +63,7 @@ export const WEBHOOK_WRITE_TOOLS: WriteTool[] = [
   }),
   declare({
     name: 'replay_webhook_event',
+    toolset: 'webhooks',
     destructive: true,
     idempotent: false,
     openWorld: true,
@@ -74,6 +78,7 @@ export const WEBHOOK_WRITE_TOOLS: WriteTool[] = [
   }),
   declare({
     name: 'replay_failed_webhooks',
+    toolset: 'webhooks',
     destructive: true,
     idempotent: false,
     openWorld: true,
