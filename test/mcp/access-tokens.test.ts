@@ -29,7 +29,8 @@ describe('MCP access-token verification', () => {
       exp: Math.floor(Date.now() / 1000) + 3_600,
     };
     await t.database.pool.query(
-      "INSERT INTO oauth_models (model, id, payload, expires_at) VALUES ('AccessToken', $1, $2, now() + interval '1 hour')",
+      "INSERT INTO oauth_models (model, id, payload, expires_at) VALUES ('AccessToken', " +
+        "$1, $2, now() + interval '1 hour')",
       [storedIdOf('AccessToken', token), JSON.stringify(payload)],
     );
 

@@ -53,28 +53,32 @@ describe('MCP Apps', () => {
     expect(tools.map((tool) => tool.name)).not.toContain('view_report');
   });
 
-  it('a 2025-era host that declares it at initialize gets the views on every later request; the model still sees the same tools within the budget', async () => {
-    const { tools } = (await host.listTools()) as { tools: Listed[] };
-    const byName = new Map(tools.map((tool) => [tool.name, tool]));
-    expect(byName.get('get_report_data')?._meta?.ui).toEqual({ resourceUri: 'ui://signalboard/report' });
-    expect(byName.get('get_ai_visibility_metrics')?._meta?.ui?.resourceUri).toBe('ui://signalboard/visibility');
-    expect(byName.get('get_visibility_trend')?._meta?.ui?.resourceUri).toBe('ui://signalboard/visibility');
-    expect(byName.get('list_answers')?._meta?.ui?.resourceUri).toBe('ui://signalboard/answers');
-    for (const name of ['view_report', 'view_visibility', 'view_answers'])
-      expect(byName.get(name)?._meta?.ui?.visibility).toEqual(['app']);
-    const { tools: before } = await plain.listTools();
-    expect(modelTools(tools).map((tool) => tool.name)).toEqual(before.map((tool) => tool.name));
-    // What a host puts in the model's context: the tools it may call, with their metadata.
-    expect(encode(JSON.stringify(modelTools(tools))).length).toBeLessThanOrEqual(24_000);
-    const defaults = await connectMcp(served.baseUrl, provider, '/mcp', { capabilities: UI as never });
-    try {
-      expect(
-        encode(JSON.stringify(modelTools((await defaults.listTools()).tools as Listed[]))).length,
-      ).toBeLessThanOrEqual(8_000);
-    } finally {
-      await defaults.close();
-    }
-  });
+  it(
+    'a 2025-era host that declares it at initialize gets the views on every later request; ' +
+      'the model still sees the same tools within the budget',
+    async () => {
+      const { tools } = (await host.listTools()) as { tools: Listed[] };
+      const byName = new Map(tools.map((tool) => [tool.name, tool]));
+      expect(byName.get('get_report_data')?._meta?.ui).toEqual({ resourceUri: 'ui://signalboard/report' });
+      expect(byName.get('get_ai_visibility_metrics')?._meta?.ui?.resourceUri).toBe('ui://signalboard/visibility');
+      expect(byName.get('get_visibility_trend')?._meta?.ui?.resourceUri).toBe('ui://signalboard/visibility');
+      expect(byName.get('list_answers')?._meta?.ui?.resourceUri).toBe('ui://signalboard/answers');
+      for (const name of ['view_report', 'view_visibility', 'view_answers'])
+        expect(byName.get(name)?._meta?.ui?.visibility).toEqual(['app']);
+      const { tools: before } = await plain.listTools();
+      expect(modelTools(tools).map((tool) => tool.name)).toEqual(before.map((tool) => tool.name));
+      // What a host puts in the model's context: the tools it may call, with their metadata.
+      expect(encode(JSON.stringify(modelTools(tools))).length).toBeLessThanOrEqual(24_000);
+      const defaults = await connectMcp(served.baseUrl, provider, '/mcp', { capabilities: UI as never });
+      try {
+        expect(
+          encode(JSON.stringify(modelTools((await defaults.listTools()).tools as Listed[]))).length,
+        ).toBeLessThanOrEqual(8_000);
+      } finally {
+        await defaults.close();
+      }
+    },
+  );
 
   it('a 2026-07-28 host declares it on each request and gets the same', async () => {
     const modern = new ModernClient(
@@ -119,34 +123,38 @@ describe('MCP Apps', () => {
     }
   });
 
-  it("the views' tools are called like any tool: the numbers of the model's tool, and refused outside the token's consent", async () => {
-    const [view, metrics] = await Promise.all([
-      host.callTool({ name: 'view_visibility', arguments: { id: projectId } }),
-      host.callTool({ name: 'get_ai_visibility_metrics', arguments: { id: projectId } }),
-    ]);
-    const totals = (
-      metrics.structuredContent as {
-        aiVisibilityMetrics: { data: { totals: { locale: string; visibility: number }[] } };
+  it(
+    "the views' tools are called like any tool: the numbers of the model's tool, and " +
+      "refused outside the token's consent",
+    async () => {
+      const [view, metrics] = await Promise.all([
+        host.callTool({ name: 'view_visibility', arguments: { id: projectId } }),
+        host.callTool({ name: 'get_ai_visibility_metrics', arguments: { id: projectId } }),
+      ]);
+      const totals = (
+        metrics.structuredContent as {
+          aiVisibilityMetrics: { data: { totals: { locale: string; visibility: number }[] } };
+        }
+      ).aiVisibilityMetrics.data.totals;
+      const viewTotals = (
+        view.structuredContent as { node: { metrics: { data: { totals: { locale: string; visibility: number }[] } } } }
+      ).node.metrics.data.totals;
+      expect(viewTotals.map(({ locale, visibility }) => ({ locale, visibility }))).toEqual(
+        totals.map(({ locale, visibility }) => ({ locale, visibility })),
+      );
+      const narrowed = new TestOAuthProvider(
+        { cookie: owner.cookie, workspaceId, toolsets: ['reports'], writes: false },
+        'Reports only',
+      );
+      const reportsOnly = await connectMcp(served.baseUrl, narrowed, '/mcp/x/all', { capabilities: UI as never });
+      try {
+        const refused = await reportsOnly.callTool({ name: 'view_visibility', arguments: { id: projectId } });
+        expect(refused.isError).toBe(true);
+        expect(JSON.stringify(refused.content)).toContain('consent does not include');
+        expect((await reportsOnly.listTools()).tools.map((tool) => tool.name)).not.toContain('view_visibility');
+      } finally {
+        await reportsOnly.close();
       }
-    ).aiVisibilityMetrics.data.totals;
-    const viewTotals = (
-      view.structuredContent as { node: { metrics: { data: { totals: { locale: string; visibility: number }[] } } } }
-    ).node.metrics.data.totals;
-    expect(viewTotals.map(({ locale, visibility }) => ({ locale, visibility }))).toEqual(
-      totals.map(({ locale, visibility }) => ({ locale, visibility })),
-    );
-    const narrowed = new TestOAuthProvider(
-      { cookie: owner.cookie, workspaceId, toolsets: ['reports'], writes: false },
-      'Reports only',
-    );
-    const reportsOnly = await connectMcp(served.baseUrl, narrowed, '/mcp/x/all', { capabilities: UI as never });
-    try {
-      const refused = await reportsOnly.callTool({ name: 'view_visibility', arguments: { id: projectId } });
-      expect(refused.isError).toBe(true);
-      expect(JSON.stringify(refused.content)).toContain('consent does not include');
-      expect((await reportsOnly.listTools()).tools.map((tool) => tool.name)).not.toContain('view_visibility');
-    } finally {
-      await reportsOnly.close();
-    }
-  });
+    },
+  );
 });

@@ -78,20 +78,25 @@ describe('tool arguments of the wrong type', () => {
       code: 'invalid_parameter',
       param: 'dateFrom',
       message:
-        'Invalid dateFrom: "0000-01-01" must be a date of the form YYYY-MM-DD from 0001-01-01 to 9999-12-31 (year 0000 does not exist).',
+        'Invalid dateFrom: "0000-01-01" must be a date of the form YYYY-MM-DD from 0001-01-01 ' +
+        'to 9999-12-31 (year 0000 does not exist).',
     });
     expect(logLines.filter((line) => line.level >= 50)).toEqual([]);
   });
 
-  it('a forged list_signals cursor whose sort value PostgreSQL would refuse is invalid_parameter on after, not internal_error', async () => {
-    logLines.length = 0;
-    for (const sortValue of ['0', '99999', '+275760-09-13T00:00:00.000Z', 'Tue, 01 Jan 0000 00:00:00 GMT']) {
-      const after = Buffer.from(JSON.stringify([sortValue, 'sig_forged'])).toString('base64url');
-      expect(await errorOf('list_signals', { id: ids.project, after }), sortValue).toMatchObject({
-        code: 'invalid_parameter',
-        param: 'after',
-      });
-    }
-    expect(logLines.filter((line) => line.level >= 50)).toEqual([]);
-  });
+  it(
+    'a forged list_signals cursor whose sort value PostgreSQL would refuse is invalid_parameter ' +
+      'on after, not internal_error',
+    async () => {
+      logLines.length = 0;
+      for (const sortValue of ['0', '99999', '+275760-09-13T00:00:00.000Z', 'Tue, 01 Jan 0000 00:00:00 GMT']) {
+        const after = Buffer.from(JSON.stringify([sortValue, 'sig_forged'])).toString('base64url');
+        expect(await errorOf('list_signals', { id: ids.project, after }), sortValue).toMatchObject({
+          code: 'invalid_parameter',
+          param: 'after',
+        });
+      }
+      expect(logLines.filter((line) => line.level >= 50)).toEqual([]);
+    },
+  );
 });

@@ -84,54 +84,61 @@ describe('one issuer', () => {
 });
 
 describe('the code flow only', () => {
-  it('offers only response_type=code with PKCE S256; implicit and hybrid clients cannot register or authorize', async () => {
-    const metadata = await (await fetch(`${served.baseUrl}/.well-known/oauth-authorization-server`)).json();
-    expect(metadata.response_types_supported).toEqual(['code']);
-    expect(metadata.grant_types_supported.sort()).toEqual(['authorization_code', 'refresh_token']);
-    for (const response_types of [['id_token'], ['code id_token'], ['token']]) {
-      const refused = await register({ response_types, grant_types: ['implicit'] }, '192.0.2.50');
-      expect(refused.status, String(response_types)).toBe(400);
-    }
-    const authorize = new URL(`${served.baseUrl}/oauth/authorize`);
-    for (const [key, value] of Object.entries({
-      client_id: provider.client!.client_id,
-      response_type: 'id_token',
-      redirect_uri: REDIRECT_URL,
-      scope: 'openid mcp',
-      nonce: 'n',
-      state: 's',
-    }))
-      authorize.searchParams.set(key, value);
-    const answer = await fetch(authorize, { redirect: 'manual' });
-    const location = answer.headers.get('location') ?? '';
-    expect(location).not.toContain('id_token=');
-    expect(
-      answer.status === 400 ||
-        /error=unsupported_response_type|error=invalid_request|error=unauthorized_client/.test(location),
-    ).toBe(true);
-  });
+  it(
+    'offers only response_type=code with PKCE S256; implicit and hybrid clients cannot ' + 'register or authorize',
+    async () => {
+      const metadata = await (await fetch(`${served.baseUrl}/.well-known/oauth-authorization-server`)).json();
+      expect(metadata.response_types_supported).toEqual(['code']);
+      expect(metadata.grant_types_supported.sort()).toEqual(['authorization_code', 'refresh_token']);
+      for (const response_types of [['id_token'], ['code id_token'], ['token']]) {
+        const refused = await register({ response_types, grant_types: ['implicit'] }, '192.0.2.50');
+        expect(refused.status, String(response_types)).toBe(400);
+      }
+      const authorize = new URL(`${served.baseUrl}/oauth/authorize`);
+      for (const [key, value] of Object.entries({
+        client_id: provider.client!.client_id,
+        response_type: 'id_token',
+        redirect_uri: REDIRECT_URL,
+        scope: 'openid mcp',
+        nonce: 'n',
+        state: 's',
+      }))
+        authorize.searchParams.set(key, value);
+      const answer = await fetch(authorize, { redirect: 'manual' });
+      const location = answer.headers.get('location') ?? '';
+      expect(location).not.toContain('id_token=');
+      expect(
+        answer.status === 400 ||
+          /error=unsupported_response_type|error=invalid_request|error=unauthorized_client/.test(location),
+      ).toBe(true);
+    },
+  );
 });
 
 describe('client registration', () => {
-  it('refuses more than 5 redirect URIs, plain http outside loopback, long names and other grants; accepts loopback http on any port', async () => {
-    const tooMany = await register(
-      { redirect_uris: Array.from({ length: 6 }, (_, i) => `https://app.example/cb${i}`) },
-      '192.0.2.2',
-    );
-    expect(tooMany.status).toBe(400);
-    expect((await tooMany.json()).error).toBe('invalid_redirect_uri');
-    expect((await register({ redirect_uris: ['http://app.example/cb'] }, '192.0.2.2')).status).toBe(400);
-    expect((await register({ client_name: 'x'.repeat(101) }, '192.0.2.2')).status).toBe(400);
-    expect((await register({ grant_types: ['client_credentials'] }, '192.0.2.2')).status).toBe(400);
-    for (const uri of [
-      'http://127.0.0.1:53682/cb',
-      'http://localhost:8080/callback',
-      'http://[::1]:9/cb',
-      'https://app.example/cb',
-    ]) {
-      expect((await register({ redirect_uris: [uri], client_name: 'Fine' }, '192.0.2.3')).status, uri).toBe(201);
-    }
-  });
+  it(
+    'refuses more than 5 redirect URIs, plain http outside loopback, long names and other ' +
+      'grants; accepts loopback http on any port',
+    async () => {
+      const tooMany = await register(
+        { redirect_uris: Array.from({ length: 6 }, (_, i) => `https://app.example/cb${i}`) },
+        '192.0.2.2',
+      );
+      expect(tooMany.status).toBe(400);
+      expect((await tooMany.json()).error).toBe('invalid_redirect_uri');
+      expect((await register({ redirect_uris: ['http://app.example/cb'] }, '192.0.2.2')).status).toBe(400);
+      expect((await register({ client_name: 'x'.repeat(101) }, '192.0.2.2')).status).toBe(400);
+      expect((await register({ grant_types: ['client_credentials'] }, '192.0.2.2')).status).toBe(400);
+      for (const uri of [
+        'http://127.0.0.1:53682/cb',
+        'http://localhost:8080/callback',
+        'http://[::1]:9/cb',
+        'https://app.example/cb',
+      ]) {
+        expect((await register({ redirect_uris: [uri], client_name: 'Fine' }, '192.0.2.3')).status, uri).toBe(201);
+      }
+    },
+  );
 
   it('is rate limited per address, and an unused client expires after 30 days', async () => {
     const statuses: number[] = [];
@@ -140,7 +147,8 @@ describe('client registration', () => {
     expect(statuses.slice(10)).toEqual([429, 429]);
     expect((await register({ client_name: 'Another caller' }, '192.0.2.100')).status).toBe(201);
     const clients = await served.t.database.pool.query<{ days: number }>(
-      "SELECT (extract(epoch FROM expires_at - now()) / 86400)::float8 AS days FROM oauth_models WHERE model = 'Client' AND payload->>'client_name' = 'Another caller'",
+      'SELECT (extract(epoch FROM expires_at - now()) / 86400)::float8 AS days FROM oauth_models ' +
+        "WHERE model = 'Client' AND payload->>'client_name' = 'Another caller'",
     );
     expect(clients.rows[0]!.days).toBeGreaterThan(29.9);
     expect(clients.rows[0]!.days).toBeLessThanOrEqual(30);
@@ -148,32 +156,36 @@ describe('client registration', () => {
 });
 
 describe('secrets at rest', () => {
-  it('a dump of the store holds no usable access token, refresh token, code or client secret, and a confidential client still authenticates', async () => {
-    const confidential = await (
-      await register({ client_name: 'Confidential', token_endpoint_auth_method: 'client_secret_basic' }, '192.0.2.7')
-    ).json();
-    expect(confidential.client_secret).toBeTruthy();
-    const dump = JSON.stringify((await served.t.database.pool.query('SELECT * FROM oauth_models')).rows);
-    for (const secret of [
-      provider.saved!.access_token,
-      provider.saved!.refresh_token!,
-      confidential.client_secret,
-      confidential.registration_access_token,
-    ]) {
-      expect(dump.includes(secret)).toBe(false);
-    }
-    const revoke = (secret: string) =>
-      fetch(`${served.baseUrl}/oauth/revoke`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          authorization: `Basic ${Buffer.from(`${confidential.client_id}:${secret}`).toString('base64')}`,
-        },
-        body: 'token=unknown-token-value',
-      });
-    expect((await revoke(confidential.client_secret)).status).toBe(200);
-    expect((await revoke('wrong-secret')).status).toBe(401);
-  });
+  it(
+    'a dump of the store holds no usable access token, refresh token, code or client ' +
+      'secret, and a confidential client still authenticates',
+    async () => {
+      const confidential = await (
+        await register({ client_name: 'Confidential', token_endpoint_auth_method: 'client_secret_basic' }, '192.0.2.7')
+      ).json();
+      expect(confidential.client_secret).toBeTruthy();
+      const dump = JSON.stringify((await served.t.database.pool.query('SELECT * FROM oauth_models')).rows);
+      for (const secret of [
+        provider.saved!.access_token,
+        provider.saved!.refresh_token!,
+        confidential.client_secret,
+        confidential.registration_access_token,
+      ]) {
+        expect(dump.includes(secret)).toBe(false);
+      }
+      const revoke = (secret: string) =>
+        fetch(`${served.baseUrl}/oauth/revoke`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            authorization: `Basic ${Buffer.from(`${confidential.client_id}:${secret}`).toString('base64')}`,
+          },
+          body: 'token=unknown-token-value',
+        });
+      expect((await revoke(confidential.client_secret)).status).toBe(200);
+      expect((await revoke('wrong-secret')).status).toBe(401);
+    },
+  );
 });
 
 describe('/mcp', () => {
@@ -213,196 +225,207 @@ describe('/mcp', () => {
 });
 
 describe('browser-based MCP clients', () => {
-  it('an allowed origin gets CORS with the bearer token only (no credentials); other origins stay refused; the metadata is readable from anywhere', async () => {
-    const inspector = 'https://inspector.example';
-    const preflight = await fetch(`${served.baseUrl}/mcp`, {
-      method: 'OPTIONS',
-      headers: {
-        origin: inspector,
-        'access-control-request-method': 'POST',
-        'access-control-request-headers': 'authorization, content-type, mcp-protocol-version',
-      },
-    });
-    expect(preflight.status).toBe(204);
-    expect(preflight.headers.get('access-control-allow-origin')).toBe(inspector);
-    expect(preflight.headers.get('access-control-allow-headers')).toMatch(/Authorization.*Mcp-Protocol-Version/);
-    expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
-    const post = (origin: string, token: string | null) =>
-      fetch(`${served.baseUrl}/mcp`, {
-        method: 'POST',
+  it(
+    'an allowed origin gets CORS with the bearer token only (no credentials); other origins ' +
+      'stay refused; the metadata is readable from anywhere',
+    async () => {
+      const inspector = 'https://inspector.example';
+      const preflight = await fetch(`${served.baseUrl}/mcp`, {
+        method: 'OPTIONS',
         headers: {
-          origin,
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
+          origin: inspector,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization, content-type, mcp-protocol-version',
         },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
       });
-    const listed = await post(inspector, provider.saved!.access_token);
-    expect(listed.status).toBe(200);
-    expect(listed.headers.get('access-control-allow-origin')).toBe(inspector);
-    expect(listed.headers.get('access-control-allow-credentials')).toBeNull();
-    const challenged = await post(inspector, null);
-    expect(challenged.status).toBe(401);
-    expect(challenged.headers.get('access-control-expose-headers')).toContain('WWW-Authenticate');
-    expect((await post('https://evil.example', provider.saved!.access_token)).status).toBe(403);
-    expect(
-      (
-        await fetch(`${served.baseUrl}/mcp`, {
-          method: 'OPTIONS',
-          headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
-        })
-      ).status,
-    ).toBe(403);
-    const metadata = await fetch(`${served.baseUrl}/.well-known/oauth-protected-resource/mcp`, {
-      headers: { origin: 'https://anywhere.example' },
-    });
-    expect(metadata.headers.get('access-control-allow-origin')).toBe('*');
-    const discovery = await fetch(`${served.baseUrl}/.well-known/oauth-authorization-server`, {
-      headers: { origin: 'https://anywhere.example' },
-    });
-    // oidc-provider reflects any origin on its public metadata, without credentials.
-    expect(discovery.headers.get('access-control-allow-origin')).toBe('https://anywhere.example');
-    expect(discovery.headers.get('access-control-allow-credentials')).toBeNull();
-  });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-origin')).toBe(inspector);
+      expect(preflight.headers.get('access-control-allow-headers')).toMatch(/Authorization.*Mcp-Protocol-Version/);
+      expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
+      const post = (origin: string, token: string | null) =>
+        fetch(`${served.baseUrl}/mcp`, {
+          method: 'POST',
+          headers: {
+            origin,
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+          },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+        });
+      const listed = await post(inspector, provider.saved!.access_token);
+      expect(listed.status).toBe(200);
+      expect(listed.headers.get('access-control-allow-origin')).toBe(inspector);
+      expect(listed.headers.get('access-control-allow-credentials')).toBeNull();
+      const challenged = await post(inspector, null);
+      expect(challenged.status).toBe(401);
+      expect(challenged.headers.get('access-control-expose-headers')).toContain('WWW-Authenticate');
+      expect((await post('https://evil.example', provider.saved!.access_token)).status).toBe(403);
+      expect(
+        (
+          await fetch(`${served.baseUrl}/mcp`, {
+            method: 'OPTIONS',
+            headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+          })
+        ).status,
+      ).toBe(403);
+      const metadata = await fetch(`${served.baseUrl}/.well-known/oauth-protected-resource/mcp`, {
+        headers: { origin: 'https://anywhere.example' },
+      });
+      expect(metadata.headers.get('access-control-allow-origin')).toBe('*');
+      const discovery = await fetch(`${served.baseUrl}/.well-known/oauth-authorization-server`, {
+        headers: { origin: 'https://anywhere.example' },
+      });
+      // oidc-provider reflects any origin on its public metadata, without credentials.
+      expect(discovery.headers.get('access-control-allow-origin')).toBe('https://anywhere.example');
+      expect(discovery.headers.get('access-control-allow-credentials')).toBeNull();
+    },
+  );
 });
 
 describe('scopes a client asks for', () => {
-  it('"openid mcp" and no scope at all both end in a code and a token that works on /mcp (the first looped on consent, the second was access_denied)', async () => {
-    const keyed = await createKeyedWorkspace(served.t.database);
-    await personWithPassword(served.t.database, { email: keyed.ownerEmail });
-    const person = await signIn(served.t.app, keyed.ownerEmail);
-    // A client registered the way SDK clients do it, without a scope of its own.
-    const clientId = (
-      await json(
-        await register(
-          { client_name: 'Scope tests', grant_types: ['authorization_code', 'refresh_token'] },
-          '192.0.2.77',
-        ),
-      )
-    ).client_id as string;
-    for (const scope of ['openid mcp', null]) {
-      const verifier = randomBytes(32).toString('base64url');
-      const url = new URL(`${served.baseUrl}/oauth/authorize`);
-      const params = {
-        client_id: clientId,
-        response_type: 'code',
-        redirect_uri: REDIRECT_URL,
-        state: 's',
-        code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-        code_challenge_method: 'S256',
-        resource: `${served.baseUrl}/mcp`,
-        ...(scope ? { scope } : {}),
-      };
-      for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
-      const code = await consent(url, { cookie: person.cookie, workspaceId: keyed.workspace.id });
-      expect(code, String(scope)).toBeTruthy();
-      const token = await json(
-        await fetch(`${served.baseUrl}/oauth/token`, {
+  it(
+    '"openid mcp" and no scope at all both end in a code and a token that works on /mcp ' +
+      '(the first looped on consent, the second was access_denied)',
+    async () => {
+      const keyed = await createKeyedWorkspace(served.t.database);
+      await personWithPassword(served.t.database, { email: keyed.ownerEmail });
+      const person = await signIn(served.t.app, keyed.ownerEmail);
+      // A client registered the way SDK clients do it, without a scope of its own.
+      const clientId = (
+        await json(
+          await register(
+            { client_name: 'Scope tests', grant_types: ['authorization_code', 'refresh_token'] },
+            '192.0.2.77',
+          ),
+        )
+      ).client_id as string;
+      for (const scope of ['openid mcp', null]) {
+        const verifier = randomBytes(32).toString('base64url');
+        const url = new URL(`${served.baseUrl}/oauth/authorize`);
+        const params = {
+          client_id: clientId,
+          response_type: 'code',
+          redirect_uri: REDIRECT_URL,
+          state: 's',
+          code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+          code_challenge_method: 'S256',
+          resource: `${served.baseUrl}/mcp`,
+          ...(scope ? { scope } : {}),
+        };
+        for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
+        const code = await consent(url, { cookie: person.cookie, workspaceId: keyed.workspace.id });
+        expect(code, String(scope)).toBeTruthy();
+        const token = await json(
+          await fetch(`${served.baseUrl}/oauth/token`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: new URLSearchParams({
+              grant_type: 'authorization_code',
+              code: code!,
+              code_verifier: verifier,
+              redirect_uri: REDIRECT_URL,
+              client_id: clientId,
+              resource: `${served.baseUrl}/mcp`,
+            }).toString(),
+          }),
+        );
+        expect(token.access_token, JSON.stringify(token)).toBeTruthy();
+        expect(token.scope.split(' ')).toContain('mcp');
+        const listed = await fetch(`${served.baseUrl}/mcp`, {
           method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({
-            grant_type: 'authorization_code',
-            code: code!,
-            code_verifier: verifier,
-            redirect_uri: REDIRECT_URL,
-            client_id: clientId,
-            resource: `${served.baseUrl}/mcp`,
-          }).toString(),
-        }),
-      );
-      expect(token.access_token, JSON.stringify(token)).toBeTruthy();
-      expect(token.scope.split(' ')).toContain('mcp');
-      const listed = await fetch(`${served.baseUrl}/mcp`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${token.access_token}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-      });
-      expect(listed.status, String(scope)).toBe(200);
-    }
-  });
+          headers: {
+            authorization: `Bearer ${token.access_token}`,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+          },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+        });
+        expect(listed.status, String(scope)).toBe(200);
+      }
+    },
+  );
 });
 
 describe('signing out', () => {
-  it("ends the authorization server's session too: the next /authorize asks to sign in instead of issuing a code", async () => {
-    const keyed = await createKeyedWorkspace(served.t.database);
-    await personWithPassword(served.t.database, { email: keyed.ownerEmail });
-    const person = await signIn(served.t.app, keyed.ownerEmail);
-    const jar = new Map<string, string>([
-      [person.cookie.split('=')[0]!, person.cookie.slice(person.cookie.indexOf('=') + 1)],
-    ]);
-    const cookieHeader = () => [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
-    const verifier = randomBytes(32).toString('base64url');
-    const authorizeUrl = new URL(`${served.baseUrl}/oauth/authorize`);
-    for (const [key, value] of Object.entries({
-      client_id: provider.client!.client_id,
-      response_type: 'code',
-      redirect_uri: REDIRECT_URL,
-      scope: 'mcp',
-      state: 'st',
-      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-      code_challenge_method: 'S256',
-      resource: `${served.baseUrl}/mcp`,
-    })) {
-      authorizeUrl.searchParams.set(key, value);
-    }
-    /** Follows redirects (posting the consent form once) until the client's redirect URI or a sign-in page. */
-    async function travel(): Promise<URL> {
-      let current = authorizeUrl;
-      let form: string | undefined;
-      for (let hop = 0; hop < 15; hop++) {
-        if (current.href.startsWith(REDIRECT_URL) || current.pathname === '/app/login') return current;
-        const response = await fetch(current, {
-          method: form ? 'POST' : 'GET',
-          redirect: 'manual',
-          headers: {
-            cookie: cookieHeader(),
-            ...(form ? { 'content-type': 'application/x-www-form-urlencoded', origin: served.baseUrl } : {}),
-          },
-          ...(form ? { body: form } : {}),
-        });
-        form = undefined;
-        for (const header of response.headers.getSetCookie()) {
-          const [pair] = header.split(';');
-          jar.set(pair!.slice(0, pair!.indexOf('=')), pair!.slice(pair!.indexOf('=') + 1));
-        }
-        const location = response.headers.get('location');
-        if (location) {
-          current = new URL(location, current);
-          continue;
-        }
-        const html = await response.text();
-        const consent =
-          /<form method="post" action="([^"]+)">[\s\S]*?name="_csrf" value="([^"]+)"[\s\S]*?<option value="([^"]+)"/.exec(
-            html,
-          );
-        if (!consent) throw new Error(`no consent form: ${html.slice(0, 200)}`);
-        current = new URL(consent[1]!, current);
-        form = new URLSearchParams({
-          _csrf: consent[2]!,
-          workspace: consent[3]!,
-          decision: 'allow',
-          toolset: 'core',
-        }).toString();
+  it(
+    "ends the authorization server's session too: the next /authorize asks to sign in " + 'instead of issuing a code',
+    async () => {
+      const keyed = await createKeyedWorkspace(served.t.database);
+      await personWithPassword(served.t.database, { email: keyed.ownerEmail });
+      const person = await signIn(served.t.app, keyed.ownerEmail);
+      const jar = new Map<string, string>([
+        [person.cookie.split('=')[0]!, person.cookie.slice(person.cookie.indexOf('=') + 1)],
+      ]);
+      const cookieHeader = () => [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
+      const verifier = randomBytes(32).toString('base64url');
+      const authorizeUrl = new URL(`${served.baseUrl}/oauth/authorize`);
+      for (const [key, value] of Object.entries({
+        client_id: provider.client!.client_id,
+        response_type: 'code',
+        redirect_uri: REDIRECT_URL,
+        scope: 'mcp',
+        state: 'st',
+        code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+        code_challenge_method: 'S256',
+        resource: `${served.baseUrl}/mcp`,
+      })) {
+        authorizeUrl.searchParams.set(key, value);
       }
-      throw new Error('too many redirects');
-    }
-    expect((await travel()).searchParams.get('code')).toBeTruthy();
-    const loggedOut = await fetch(`${served.baseUrl}/app/logout`, {
-      method: 'POST',
-      headers: { cookie: cookieHeader(), origin: served.baseUrl, 'content-type': 'application/json' },
-      body: '{}',
-    });
-    expect(loggedOut.status).toBe(200);
-    jar.delete('sb_session');
-    const after = await travel();
-    expect(after.pathname).toBe('/app/login');
-    expect(after.searchParams.get('code')).toBeNull();
-  });
+      /** Follows redirects (posting the consent form once) until the client's redirect URI or a sign-in page. */
+      async function travel(): Promise<URL> {
+        let current = authorizeUrl;
+        let form: string | undefined;
+        for (let hop = 0; hop < 15; hop++) {
+          if (current.href.startsWith(REDIRECT_URL) || current.pathname === '/app/login') return current;
+          const response = await fetch(current, {
+            method: form ? 'POST' : 'GET',
+            redirect: 'manual',
+            headers: {
+              cookie: cookieHeader(),
+              ...(form ? { 'content-type': 'application/x-www-form-urlencoded', origin: served.baseUrl } : {}),
+            },
+            ...(form ? { body: form } : {}),
+          });
+          form = undefined;
+          for (const header of response.headers.getSetCookie()) {
+            const [pair] = header.split(';');
+            jar.set(pair!.slice(0, pair!.indexOf('=')), pair!.slice(pair!.indexOf('=') + 1));
+          }
+          const location = response.headers.get('location');
+          if (location) {
+            current = new URL(location, current);
+            continue;
+          }
+          const html = await response.text();
+          const consent =
+            /<form method="post" action="([^"]+)">[\s\S]*?name="_csrf" value="([^"]+)"[\s\S]*?<option value="([^"]+)"/.exec(
+              html,
+            );
+          if (!consent) throw new Error(`no consent form: ${html.slice(0, 200)}`);
+          current = new URL(consent[1]!, current);
+          form = new URLSearchParams({
+            _csrf: consent[2]!,
+            workspace: consent[3]!,
+            decision: 'allow',
+            toolset: 'core',
+          }).toString();
+        }
+        throw new Error('too many redirects');
+      }
+      expect((await travel()).searchParams.get('code')).toBeTruthy();
+      const loggedOut = await fetch(`${served.baseUrl}/app/logout`, {
+        method: 'POST',
+        headers: { cookie: cookieHeader(), origin: served.baseUrl, 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(loggedOut.status).toBe(200);
+      jar.delete('sb_session');
+      const after = await travel();
+      expect(after.pathname).toBe('/app/login');
+      expect(after.searchParams.get('code')).toBeNull();
+    },
+  );
 });
 
 describe('revocations are audited', () => {

@@ -156,48 +156,55 @@ describe('with documents reachable (loopback allowed, as in development)', () =>
     expect(metadata.registration_endpoint).toBeTruthy();
   });
 
-  it('connects a client known only by its document URL: no registration, the domain named as verified, one fetch for two sign-ins', async () => {
-    const clientId = `${documentsOrigin}/clients/good.json`;
-    const clientsBefore = (
-      await served.t.database.pool.query("SELECT count(*)::int AS n FROM oauth_models WHERE model = 'Client'")
-    ).rows[0].n;
-    const provider = new TestOAuthProvider({ cookie: owner.cookie, workspaceId });
-    provider.clientMetadataUrl = clientId;
-    const client = await connectMcp(served.baseUrl, provider);
-    try {
-      expect(provider.client?.client_id).toBe(clientId);
-      expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('whoami');
-    } finally {
-      await client.close();
-    }
-    expect(provider.consentPage).toContain('Verified domain');
-    expect(provider.consentPage).toContain(new URL(documentsOrigin).host);
-    // The page's layout (whitespace between cells) is Prettier's; the row is what counts.
-    expect(provider.consentPage).toMatch(/Sends you back to<\/th>\s*<td><strong>127\.0\.0\.1:1<\/strong>/);
-    expect(provider.consentPage).not.toContain('Not verified by Signalboard');
-    expect(
-      (await served.t.database.pool.query("SELECT count(*)::int AS n FROM oauth_models WHERE model = 'Client'")).rows[0]
-        .n,
-    ).toBe(clientsBefore);
+  it(
+    'connects a client known only by its document URL: no registration, the domain named ' +
+      'as verified, one fetch for two sign-ins',
+    async () => {
+      const clientId = `${documentsOrigin}/clients/good.json`;
+      const clientsBefore = (
+        await served.t.database.pool.query("SELECT count(*)::int AS n FROM oauth_models WHERE model = 'Client'")
+      ).rows[0].n;
+      const provider = new TestOAuthProvider({ cookie: owner.cookie, workspaceId });
+      provider.clientMetadataUrl = clientId;
+      const client = await connectMcp(served.baseUrl, provider);
+      try {
+        expect(provider.client?.client_id).toBe(clientId);
+        expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('whoami');
+      } finally {
+        await client.close();
+      }
+      expect(provider.consentPage).toContain('Verified domain');
+      expect(provider.consentPage).toContain(new URL(documentsOrigin).host);
+      // The page's layout (whitespace between cells) is Prettier's; the row is what counts.
+      expect(provider.consentPage).toMatch(/Sends you back to<\/th>\s*<td><strong>127\.0\.0\.1:1<\/strong>/);
+      expect(provider.consentPage).not.toContain('Not verified by Signalboard');
+      expect(
+        (await served.t.database.pool.query("SELECT count(*)::int AS n FROM oauth_models WHERE model = 'Client'"))
+          .rows[0].n,
+      ).toBe(clientsBefore);
 
-    const again = new TestOAuthProvider({ cookie: owner.cookie, workspaceId });
-    again.clientMetadataUrl = clientId;
-    await (await connectMcp(served.baseUrl, again)).close();
-    expect(hits.get('/clients/good.json')).toBe(1);
-    const grants = await served.t.database.pool.query('SELECT client_name FROM mcp_grants WHERE client_id = $1', [
-      clientId,
-    ]);
-    expect(grants.rowCount).toBe(2);
-  });
+      const again = new TestOAuthProvider({ cookie: owner.cookie, workspaceId });
+      again.clientMetadataUrl = clientId;
+      await (await connectMcp(served.baseUrl, again)).close();
+      expect(hits.get('/clients/good.json')).toBe(1);
+      const grants = await served.t.database.pool.query('SELECT client_name FROM mcp_grants WHERE client_id = $1', [
+        clientId,
+      ]);
+      expect(grants.rowCount).toBe(2);
+    },
+  );
 
-  it("shows a hostile client_name as text: the name is the document's claim, the domain is what is verified", async () => {
-    const provider = new TestOAuthProvider({ cookie: owner.cookie, workspaceId });
-    provider.clientMetadataUrl = `${documentsOrigin}/clients/hostile-name.json`;
-    await (await connectMcp(served.baseUrl, provider)).close();
-    expect(provider.consentPage).not.toContain('<img src=x');
-    expect(provider.consentPage).toContain('&lt;img src=x onerror=alert(1)&gt;Claude');
-    expect(provider.consentPage).toContain(`<strong>${new URL(documentsOrigin).host}</strong>`);
-  });
+  it(
+    "shows a hostile client_name as text: the name is the document's claim, the domain " + 'is what is verified',
+    async () => {
+      const provider = new TestOAuthProvider({ cookie: owner.cookie, workspaceId });
+      provider.clientMetadataUrl = `${documentsOrigin}/clients/hostile-name.json`;
+      await (await connectMcp(served.baseUrl, provider)).close();
+      expect(provider.consentPage).not.toContain('<img src=x');
+      expect(provider.consentPage).toContain('&lt;img src=x onerror=alert(1)&gt;Claude');
+      expect(provider.consentPage).toContain(`<strong>${new URL(documentsOrigin).host}</strong>`);
+    },
+  );
 
   it('refuses a redirect URI the document does not list exactly', async () => {
     const clientId = `${documentsOrigin}/clients/second.json`;
@@ -229,34 +236,38 @@ describe('with documents reachable (loopback allowed, as in development)', () =>
     expect(hits.get(path)).toBe(1);
   });
 
-  it('fetches at most 30 unknown documents an hour for one address, even in parallel; other addresses still connect', async () => {
-    const flood = () =>
-      [...hits].filter(([path]) => path.startsWith('/clients/flood-')).reduce((sum, [, n]) => sum + n, 0);
-    const answers = await Promise.all(
-      Array.from({ length: 40 }, (_, i) =>
-        authorize(served.baseUrl, `${documentsOrigin}/clients/flood-${i}.json`, REDIRECT_URL, '192.0.2.50'),
-      ),
-    );
-    expect(answers.every((answer) => answer.status === 400)).toBe(true);
-    expect(flood()).toBe(CLIENT_METADATA_FETCH_POLICY.limit);
-    const more = await authorize(
-      served.baseUrl,
-      `${documentsOrigin}/clients/flood-extra.json`,
-      REDIRECT_URL,
-      '192.0.2.50',
-    );
-    expect([more.status, flood()]).toEqual([400, CLIENT_METADATA_FETCH_POLICY.limit]);
-    const elsewhere = await authorize(
-      served.baseUrl,
-      `${documentsOrigin}/clients/third.json`,
-      REDIRECT_URL,
-      '192.0.2.51',
-    );
-    expect([elsewhere.location, hits.get('/clients/third.json')]).toEqual([
-      expect.stringContaining('/oauth/interaction/'),
-      1,
-    ]);
-  });
+  it(
+    'fetches at most 30 unknown documents an hour for one address, even in parallel; ' +
+      'other addresses still connect',
+    async () => {
+      const flood = () =>
+        [...hits].filter(([path]) => path.startsWith('/clients/flood-')).reduce((sum, [, n]) => sum + n, 0);
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          authorize(served.baseUrl, `${documentsOrigin}/clients/flood-${i}.json`, REDIRECT_URL, '192.0.2.50'),
+        ),
+      );
+      expect(answers.every((answer) => answer.status === 400)).toBe(true);
+      expect(flood()).toBe(CLIENT_METADATA_FETCH_POLICY.limit);
+      const more = await authorize(
+        served.baseUrl,
+        `${documentsOrigin}/clients/flood-extra.json`,
+        REDIRECT_URL,
+        '192.0.2.50',
+      );
+      expect([more.status, flood()]).toEqual([400, CLIENT_METADATA_FETCH_POLICY.limit]);
+      const elsewhere = await authorize(
+        served.baseUrl,
+        `${documentsOrigin}/clients/third.json`,
+        REDIRECT_URL,
+        '192.0.2.51',
+      );
+      expect([elsewhere.location, hits.get('/clients/third.json')]).toEqual([
+        expect.stringContaining('/oauth/interaction/'),
+        1,
+      ]);
+    },
+  );
 
   it('never fetches a client_id that is not an https URL with a path', async () => {
     for (const clientId of [

@@ -12,7 +12,9 @@ describe('granted sections', () => {
   it('are the fields marked @include(if: $grants<Toolset>), by their place in the answer (aliases, fragments)', () => {
     const sections = grantedSections(
       operation(`query Q($id: ID!, $grantsAnswers: Boolean = true, $grantsReportData: Boolean = true) {
-      node(id: $id) { ... on AiVisibilityProject { id cited: sources @include(if: $grantsAnswers) { data { rows { domain } } } } }
+      node(id: $id) {
+        ... on AiVisibilityProject { id cited: sources @include(if: $grantsAnswers) { data { rows { domain } } } }
+      }
       reportData(id: $id) @include(if: $grantsReportData) { data { reportId } }
       other @include(if: $id) { x }
     }`),
@@ -28,21 +30,24 @@ describe('granted sections', () => {
     expect(withheldSections(sections, consentOf(['mcp', 'mcp:answers', 'mcp:report_data']))).toBeNull();
   });
 
-  it('stop the start when a grant is declared otherwise than Boolean = true, names no toolset, or marks nothing', () => {
-    const loading =
-      (variable: string, directive = 'include') =>
-      () =>
-        grantedSections(
-          operation(`query Q(${variable}) { a @${directive}(if: ${variable.split(':')[0]}) }`),
-          'q.graphql',
-        );
-    expect(loading('$grantsAnswers: Boolean')).toThrow(/q.graphql: declare \$grantsAnswers: Boolean = true/);
-    expect(loading('$grantsAnswers: Boolean! = true')).toThrow(/Boolean = true/);
-    expect(loading('$grantsAnswers: Boolean = false')).toThrow(/Boolean = true/);
-    expect(loading('$grantsEverything: Boolean = true')).toThrow(/names no toolset/);
-    expect(loading('$grantsAnswers: Boolean = true', 'skip')).toThrow(/marks no section/);
-    expect(loading('$grantsAnswers: Boolean = true')()).toEqual([
-      { path: 'a', toolset: 'answers', variable: 'grantsAnswers' },
-    ]);
-  });
+  it(
+    'stop the start when a grant is declared otherwise than Boolean = true, names no ' + 'toolset, or marks nothing',
+    () => {
+      const loading =
+        (variable: string, directive = 'include') =>
+        () =>
+          grantedSections(
+            operation(`query Q(${variable}) { a @${directive}(if: ${variable.split(':')[0]}) }`),
+            'q.graphql',
+          );
+      expect(loading('$grantsAnswers: Boolean')).toThrow(/q.graphql: declare \$grantsAnswers: Boolean = true/);
+      expect(loading('$grantsAnswers: Boolean! = true')).toThrow(/Boolean = true/);
+      expect(loading('$grantsAnswers: Boolean = false')).toThrow(/Boolean = true/);
+      expect(loading('$grantsEverything: Boolean = true')).toThrow(/names no toolset/);
+      expect(loading('$grantsAnswers: Boolean = true', 'skip')).toThrow(/marks no section/);
+      expect(loading('$grantsAnswers: Boolean = true')()).toEqual([
+        { path: 'a', toolset: 'answers', variable: 'grantsAnswers' },
+      ]);
+    },
+  );
 });

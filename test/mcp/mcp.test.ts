@@ -121,38 +121,46 @@ afterAll(async () => {
 });
 
 describe('discovery and the OAuth flow', () => {
-  it('publishes protected-resource and authorization-server metadata; a missing token is 401 with the pointer', async () => {
-    const missing = await mcpPost(null);
-    expect(missing.status).toBe(401);
-    // The scopes of /mcp's selection: the default toolsets and writes, which SDK clients then ask for.
-    expect(missing.headers.get('www-authenticate')).toBe(
-      `Bearer resource_metadata="${served.baseUrl}/.well-known/oauth-protected-resource/mcp", scope="mcp mcp:core mcp:clients mcp:reports mcp:report_data mcp:visibility mcp:signals mcp:write"`,
-    );
-    for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {
-      expect(await json(await served.t.app.fetch(new Request(`${served.baseUrl}${path}`)))).toMatchObject({
-        resource: `${served.baseUrl}/mcp`,
-        authorization_servers: [served.baseUrl],
+  it(
+    'publishes protected-resource and authorization-server metadata; a missing token ' + 'is 401 with the pointer',
+    async () => {
+      const missing = await mcpPost(null);
+      expect(missing.status).toBe(401);
+      // The scopes of /mcp's selection: the default toolsets and writes, which SDK clients then ask for.
+      expect(missing.headers.get('www-authenticate')).toBe(
+        `Bearer resource_metadata="${served.baseUrl}/.well-known/oauth-protected-resource/mcp", ` +
+          `scope="mcp mcp:core mcp:clients mcp:reports mcp:report_data mcp:visibility mcp:signals ` +
+          `mcp:write"`,
+      );
+      for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {
+        expect(await json(await served.t.app.fetch(new Request(`${served.baseUrl}${path}`)))).toMatchObject({
+          resource: `${served.baseUrl}/mcp`,
+          authorization_servers: [served.baseUrl],
+        });
+      }
+      const metadata = await (await fetch(`${served.baseUrl}/.well-known/oauth-authorization-server`)).json();
+      expect(metadata).toMatchObject({
+        issuer: served.baseUrl,
+        registration_endpoint: `${served.baseUrl}/oauth/register`,
+        code_challenge_methods_supported: ['S256'],
+        revocation_endpoint: `${served.baseUrl}/oauth/revoke`,
       });
-    }
-    const metadata = await (await fetch(`${served.baseUrl}/.well-known/oauth-authorization-server`)).json();
-    expect(metadata).toMatchObject({
-      issuer: served.baseUrl,
-      registration_endpoint: `${served.baseUrl}/oauth/register`,
-      code_challenge_methods_supported: ['S256'],
-      revocation_endpoint: `${served.baseUrl}/oauth/revoke`,
-    });
-  });
+    },
+  );
 
-  it('registered the client dynamically, signed the person in with their session and asked for consent on our page', () => {
-    expect(provider.client?.client_id).toBeTruthy();
-    expect(provider.consentPage).toContain('Test MCP client');
-    expect(provider.consentPage).toContain('Not verified by Signalboard');
-    expect(provider.consentPage).toContain('<strong>127.0.0.1:1</strong>');
-    expect(provider.lastAuthorizationUrl?.searchParams.get('code_challenge_method')).toBe('S256');
-    expect(provider.lastAuthorizationUrl?.searchParams.get('resource')).toBe(`${served.baseUrl}/mcp`);
-    expect(provider.saved?.refresh_token).toBeTruthy();
-    expect(provider.saved?.expires_in).toBeLessThanOrEqual(900);
-  });
+  it(
+    'registered the client dynamically, signed the person in with their session and asked ' + 'for consent on our page',
+    () => {
+      expect(provider.client?.client_id).toBeTruthy();
+      expect(provider.consentPage).toContain('Test MCP client');
+      expect(provider.consentPage).toContain('Not verified by Signalboard');
+      expect(provider.consentPage).toContain('<strong>127.0.0.1:1</strong>');
+      expect(provider.lastAuthorizationUrl?.searchParams.get('code_challenge_method')).toBe('S256');
+      expect(provider.lastAuthorizationUrl?.searchParams.get('resource')).toBe(`${served.baseUrl}/mcp`);
+      expect(provider.saved?.refresh_token).toBeTruthy();
+      expect(provider.saved?.expires_in).toBeLessThanOrEqual(900);
+    },
+  );
 
   it('sends a person without a session to sign in first, and back to the consent afterwards', async () => {
     const anonymous = new TestOAuthProvider({ cookie: 'sb_session=none' });
@@ -164,7 +172,13 @@ describe('discovery and the OAuth flow', () => {
   it('refuses plain PKCE and redirect URIs that were not registered', async () => {
     const authorize = (params: Record<string, string>) =>
       fetch(
-        `${served.baseUrl}/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: provider.client!.client_id, scope: 'mcp', resource: `${served.baseUrl}/mcp`, ...params })}`,
+        `${served.baseUrl}/oauth/authorize?${new URLSearchParams({
+          response_type: 'code',
+          client_id: provider.client!.client_id,
+          scope: 'mcp',
+          resource: `${served.baseUrl}/mcp`,
+          ...params,
+        })}`,
         { redirect: 'manual' },
       );
     const plain = await authorize({
@@ -212,142 +226,159 @@ describe('toolsets', () => {
       .map(([name]) => name)
       .sort();
 
-  it('the URL picks them: /mcp the default ones, /mcp/x/<list> and /mcp/x/all, …/readonly without writes; headers do the same', async () => {
-    expect((await names('/mcp')).sort()).toEqual(inToolsets(DEFAULT_TOOLSETS, false));
-    expect((await names('/mcp/x/prompts,answers')).sort()).toEqual(inToolsets(['prompts', 'answers'], false));
-    expect((await names('/mcp/x/all')).sort()).toEqual(inToolsets(TOOLSETS, false));
-    expect((await names('/mcp', { 'X-MCP-Toolsets': 'answers' })).sort()).toEqual(inToolsets(['answers'], false));
-    expect(await names('/mcp/x/all')).toEqual(await names('/mcp/x/all'));
-    await call(served.t.app, admin, 'POST', '/app/settings/mcp', { writeActions: true });
-    try {
-      expect((await names('/mcp/x/reports')).sort()).toEqual(inToolsets(['reports'], true));
-      expect((await names('/mcp/x/reports/readonly')).sort()).toEqual(inToolsets(['reports'], false));
-      expect((await names('/mcp/readonly')).sort()).toEqual(inToolsets(DEFAULT_TOOLSETS, false));
-      expect((await names('/mcp/x/reports', { 'X-MCP-Readonly': 'true' })).sort()).toEqual(
-        inToolsets(['reports'], false),
-      );
-    } finally {
-      await call(served.t.app, admin, 'POST', '/app/settings/mcp', { writeActions: false });
-    }
-  });
+  it(
+    'the URL picks them: /mcp the default ones, /mcp/x/<list> and /mcp/x/all, …/readonly ' +
+      'without writes; headers do the same',
+    async () => {
+      expect((await names('/mcp')).sort()).toEqual(inToolsets(DEFAULT_TOOLSETS, false));
+      expect((await names('/mcp/x/prompts,answers')).sort()).toEqual(inToolsets(['prompts', 'answers'], false));
+      expect((await names('/mcp/x/all')).sort()).toEqual(inToolsets(TOOLSETS, false));
+      expect((await names('/mcp', { 'X-MCP-Toolsets': 'answers' })).sort()).toEqual(inToolsets(['answers'], false));
+      expect(await names('/mcp/x/all')).toEqual(await names('/mcp/x/all'));
+      await call(served.t.app, admin, 'POST', '/app/settings/mcp', { writeActions: true });
+      try {
+        expect((await names('/mcp/x/reports')).sort()).toEqual(inToolsets(['reports'], true));
+        expect((await names('/mcp/x/reports/readonly')).sort()).toEqual(inToolsets(['reports'], false));
+        expect((await names('/mcp/readonly')).sort()).toEqual(inToolsets(DEFAULT_TOOLSETS, false));
+        expect((await names('/mcp/x/reports', { 'X-MCP-Readonly': 'true' })).sort()).toEqual(
+          inToolsets(['reports'], false),
+        );
+      } finally {
+        await call(served.t.app, admin, 'POST', '/app/settings/mcp', { writeActions: false });
+      }
+    },
+  );
 
-  it('fit the context budget, counted with a real tokenizer: the default toolsets ≤ 8 000 tokens, all 68 ≤ 24 000, writes included', async () => {
-    const tokensOf = async (path: string) => encode(JSON.stringify((await listAt(path)).body.result.tools)).length;
-    const count = async (path: string) => (await listAt(path)).body.result.tools.length as number;
-    await call(served.t.app, admin, 'POST', '/app/settings/mcp', { writeActions: true });
-    try {
-      expect(await count('/mcp/x/all')).toBe(68);
-      const [defaults, all, defaultsReadonly] = [
-        await tokensOf('/mcp'),
-        await tokensOf('/mcp/x/all'),
-        await tokensOf('/mcp/readonly'),
-      ];
-      const perToolset = await Promise.all(
-        TOOLSETS.map(async (toolset) => `${toolset} ${await tokensOf(`/mcp/x/${toolset}`)}`),
-      );
-      console.info(
-        `tools/list (o200k_base): default toolsets ${defaults} tokens (${defaultsReadonly} read-only), all 68 ${all}; per toolset with writes: ${perToolset.join(', ')}`,
-      );
-      expect(defaults).toBeLessThanOrEqual(8_000);
-      expect(all).toBeLessThanOrEqual(24_000);
-    } finally {
-      await call(served.t.app, admin, 'POST', '/app/settings/mcp', { writeActions: false });
-    }
-  });
+  it(
+    'fit the context budget, counted with a real tokenizer: the default toolsets ≤ 8 ' +
+      '000 tokens, all 68 ≤ 24 000, writes included',
+    async () => {
+      const tokensOf = async (path: string) => encode(JSON.stringify((await listAt(path)).body.result.tools)).length;
+      const count = async (path: string) => (await listAt(path)).body.result.tools.length as number;
+      await call(served.t.app, admin, 'POST', '/app/settings/mcp', { writeActions: true });
+      try {
+        expect(await count('/mcp/x/all')).toBe(68);
+        const [defaults, all, defaultsReadonly] = [
+          await tokensOf('/mcp'),
+          await tokensOf('/mcp/x/all'),
+          await tokensOf('/mcp/readonly'),
+        ];
+        const perToolset = await Promise.all(
+          TOOLSETS.map(async (toolset) => `${toolset} ${await tokensOf(`/mcp/x/${toolset}`)}`),
+        );
+        console.info(
+          `tools/list (o200k_base): default toolsets ${defaults} tokens (${defaultsReadonly} ` +
+            `read-only), all 68 ${all}; per toolset with writes: ${perToolset.join(', ')}`,
+        );
+        expect(defaults).toBeLessThanOrEqual(8_000);
+        expect(all).toBeLessThanOrEqual(24_000);
+      } finally {
+        await call(served.t.app, admin, 'POST', '/app/settings/mcp', { writeActions: false });
+      }
+    },
+  );
 
-  it('consent: the page offers what the URL asked for, the person narrows it, and the token sees no more at any URL', async () => {
-    // /mcp/x/reports,answers asks for those toolsets and writes; /mcp/readonly for the defaults without writes.
-    const readonlyChallenge = (
-      await fetch(`${served.baseUrl}/mcp/readonly`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: '{}',
-      })
-    ).headers.get('www-authenticate');
-    expect(readonlyChallenge).toContain(
-      'scope="mcp mcp:core mcp:clients mcp:reports mcp:report_data mcp:visibility mcp:signals"',
-    );
-    const narrowed = new TestOAuthProvider(
-      { cookie: admin.cookie, workspaceId: mine.workspace.id, toolsets: ['reports'], writes: false },
-      'Narrowed app',
-    );
-    const connected = await connectMcp(served.baseUrl, narrowed, '/mcp/x/reports,answers');
-    await call(served.t.app, admin, 'POST', '/app/settings/mcp', { writeActions: true });
-    try {
-      const offered = [...narrowed.consentPage.matchAll(/name="toolset" value="([^"]+)"/g)].map((match) => match[1]);
-      expect(offered).toEqual(['reports', 'answers']);
-      expect(narrowed.consentPage).toContain('name="writes" checked');
-      expect(narrowed.saved!.scope?.split(' ')).toEqual(['mcp', 'mcp:reports']);
-      const namesWith = async (path: string) => {
-        const response = await fetch(`${served.baseUrl}${path}`, {
+  it(
+    'consent: the page offers what the URL asked for, the person narrows it, and the ' +
+      'token sees no more at any URL',
+    async () => {
+      // /mcp/x/reports,answers asks for those toolsets and writes; /mcp/readonly for the defaults without writes.
+      const readonlyChallenge = (
+        await fetch(`${served.baseUrl}/mcp/readonly`, {
           method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            accept: 'application/json, text/event-stream',
-            authorization: `Bearer ${narrowed.saved!.access_token}`,
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        })
+      ).headers.get('www-authenticate');
+      expect(readonlyChallenge).toContain(
+        'scope="mcp mcp:core mcp:clients mcp:reports mcp:report_data mcp:visibility mcp:signals"',
+      );
+      const narrowed = new TestOAuthProvider(
+        { cookie: admin.cookie, workspaceId: mine.workspace.id, toolsets: ['reports'], writes: false },
+        'Narrowed app',
+      );
+      const connected = await connectMcp(served.baseUrl, narrowed, '/mcp/x/reports,answers');
+      await call(served.t.app, admin, 'POST', '/app/settings/mcp', { writeActions: true });
+      try {
+        const offered = [...narrowed.consentPage.matchAll(/name="toolset" value="([^"]+)"/g)].map((match) => match[1]);
+        expect(offered).toEqual(['reports', 'answers']);
+        expect(narrowed.consentPage).toContain('name="writes" checked');
+        expect(narrowed.saved!.scope?.split(' ')).toEqual(['mcp', 'mcp:reports']);
+        const namesWith = async (path: string) => {
+          const response = await fetch(`${served.baseUrl}${path}`, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              accept: 'application/json, text/event-stream',
+              authorization: `Bearer ${narrowed.saved!.access_token}`,
+            },
+            body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+          });
+          return ((await json(response)).result.tools as { name: string }[]).map((tool) => tool.name).sort();
+        };
+        // Writes are on in the workspace, but this consent left them out; answers and every other
+        // toolset were left out too.
+        expect(await namesWith('/mcp/x/all')).toEqual(inToolsets(['reports'], false));
+        expect(await namesWith('/mcp/x/reports,answers')).toEqual(inToolsets(['reports'], false));
+        expect(await namesWith('/mcp/x/answers')).toEqual([]);
+        // The URL selects answers but the consent left them out: the refusal says which, and what to do.
+        const refused = errorOf(await tool('list_answers', { id: ids.project }, connected));
+        expect([refused.code, refused.message]).toEqual([
+          'forbidden',
+          expect.stringContaining('consent does not include: reconnect the app and grant answers'),
+        ]);
+        // A write tool with the switch on but without a consent for changes says which of the two is missing.
+        const noWrites = errorOf(
+          await tool(
+            'create_report',
+            {
+              name: 'x',
+              definition: { widgets: [], dateConfig: { datePreset: 'last_7_days', comparePreset: 'none' } },
+            },
+            connected,
+          ),
+        );
+        expect([noWrites.code, noWrites.message]).toEqual([
+          'forbidden',
+          expect.stringContaining('consent does not allow: reconnect the app and allow changes'),
+        ]);
+        const audit = await served.t.database.prisma.auditLogEntry.findFirstOrThrow({
+          where: {
+            workspaceId: mine.workspace.id,
+            action: 'mcp.client_authorized',
+            details: { path: ['clientName'], equals: 'Narrowed app' },
           },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
         });
-        return ((await json(response)).result.tools as { name: string }[]).map((tool) => tool.name).sort();
-      };
-      // Writes are on in the workspace, but this consent left them out; answers and every other toolset were left out too.
-      expect(await namesWith('/mcp/x/all')).toEqual(inToolsets(['reports'], false));
-      expect(await namesWith('/mcp/x/reports,answers')).toEqual(inToolsets(['reports'], false));
-      expect(await namesWith('/mcp/x/answers')).toEqual([]);
-      // The URL selects answers but the consent left them out: the refusal says which, and what to do.
-      const refused = errorOf(await tool('list_answers', { id: ids.project }, connected));
-      expect([refused.code, refused.message]).toEqual([
-        'forbidden',
-        expect.stringContaining('consent does not include: reconnect the app and grant answers'),
-      ]);
-      // A write tool with the switch on but without a consent for changes says which of the two is missing.
-      const noWrites = errorOf(
-        await tool(
-          'create_report',
-          { name: 'x', definition: { widgets: [], dateConfig: { datePreset: 'last_7_days', comparePreset: 'none' } } },
-          connected,
-        ),
-      );
-      expect([noWrites.code, noWrites.message]).toEqual([
-        'forbidden',
-        expect.stringContaining('consent does not allow: reconnect the app and allow changes'),
-      ]);
-      const audit = await served.t.database.prisma.auditLogEntry.findFirstOrThrow({
-        where: {
-          workspaceId: mine.workspace.id,
-          action: 'mcp.client_authorized',
-          details: { path: ['clientName'], equals: 'Narrowed app' },
-        },
-      });
-      expect(audit.details).toMatchObject({ toolsets: ['reports'], writes: false });
-      // The form cannot widen what the app asked for: forged fields for another toolset and for writes are ignored.
-      const forged = new TestOAuthProvider(
-        {
-          cookie: admin.cookie,
-          workspaceId: mine.workspace.id,
-          forged: [
-            ['toolset', 'admin'],
-            ['writes', 'on'],
-          ],
-        },
-        'Forging app',
-      );
-      await (await connectMcp(served.baseUrl, forged, '/mcp/x/answers/readonly')).close();
-      expect(forged.saved!.scope?.split(' ')).toEqual(['mcp', 'mcp:answers']);
-      // The grant itself holds no more than was asked (the token's scopes would also be cut by the request's).
-      const forgedAudit = await served.t.database.prisma.auditLogEntry.findFirstOrThrow({
-        where: {
-          workspaceId: mine.workspace.id,
-          action: 'mcp.client_authorized',
-          details: { path: ['clientName'], equals: 'Forging app' },
-        },
-      });
-      expect(forgedAudit.details).toMatchObject({ toolsets: ['answers'], writes: false });
-    } finally {
-      await call(served.t.app, admin, 'POST', '/app/settings/mcp', { writeActions: false });
-      await connected.close();
-    }
-  });
+        expect(audit.details).toMatchObject({ toolsets: ['reports'], writes: false });
+        // The form cannot widen what the app asked for: forged fields for another toolset and for writes are ignored.
+        const forged = new TestOAuthProvider(
+          {
+            cookie: admin.cookie,
+            workspaceId: mine.workspace.id,
+            forged: [
+              ['toolset', 'admin'],
+              ['writes', 'on'],
+            ],
+          },
+          'Forging app',
+        );
+        await (await connectMcp(served.baseUrl, forged, '/mcp/x/answers/readonly')).close();
+        expect(forged.saved!.scope?.split(' ')).toEqual(['mcp', 'mcp:answers']);
+        // The grant itself holds no more than was asked (the token's scopes would also be cut by the request's).
+        const forgedAudit = await served.t.database.prisma.auditLogEntry.findFirstOrThrow({
+          where: {
+            workspaceId: mine.workspace.id,
+            action: 'mcp.client_authorized',
+            details: { path: ['clientName'], equals: 'Forging app' },
+          },
+        });
+        expect(forgedAudit.details).toMatchObject({ toolsets: ['answers'], writes: false });
+      } finally {
+        await call(served.t.app, admin, 'POST', '/app/settings/mcp', { writeActions: false });
+        await connected.close();
+      }
+    },
+  );
 
   it("a tool outside the URL's toolsets is refused; unknown toolsets are 400 and unknown paths 404", async () => {
     const response = await fetch(`${served.baseUrl}/mcp/x/reports`, {
@@ -376,75 +407,79 @@ describe('toolsets', () => {
 });
 
 describe('read tools', () => {
-  it('are the operations under graphql/operations/mcp, with input and output schemas; admin tools for owners; no write tools while off', async () => {
-    const { tools } = await client.listTools();
-    const names = tools.map((t) => t.name).sort();
-    expect(names).toEqual([
-      'compare_ai_visibility_periods',
-      'compare_report_periods',
-      'describe_metrics',
-      'fetch',
-      'get_ai_visibility_metrics',
-      'get_ai_visibility_project',
-      'get_answer',
-      'get_citation_gaps',
-      'get_cited_domains',
-      'get_cited_urls',
-      'get_client',
-      'get_competitor_benchmark',
-      'get_kpi_summary',
-      'get_prompt_metrics',
-      'get_report',
-      'get_report_data',
-      'get_signal',
-      'get_top_movers',
-      'get_visibility_trend',
-      'get_webhook_event',
-      'get_widget_data',
-      'get_workspace',
-      'list_ai_visibility_projects',
-      'list_answers',
-      'list_api_keys',
-      'list_audit_log',
-      'list_client_connections',
-      'list_clients',
-      'list_connected_apps',
-      'list_members',
-      'list_prompts',
-      'list_reports',
-      'list_scans',
-      'list_signal_rules',
-      'list_signals',
-      'list_tags',
-      'list_topics',
-      'list_webhook_attempts',
-      'list_webhook_endpoints',
-      'preview_signal_rule',
-      'query_metrics',
-      'search',
-      'whoami',
-    ]);
-    const reportData = tools.find((t) => t.name === 'get_report_data')!;
-    expect(reportData.inputSchema).toMatchObject({
-      type: 'object',
-      required: ['id'],
-      properties: {
-        id: { type: 'string', pattern: '^rep_' },
-        datePreset: { type: 'string', pattern: expect.stringContaining('last_') },
-      },
-    });
-    expect(
-      new RegExp((reportData.inputSchema.properties as Record<string, { pattern: string }>).datePreset!.pattern).test(
-        'last_30_days',
-      ),
-    ).toBe(true);
-    expect(reportData.outputSchema).toMatchObject({ type: 'object', properties: { reportData: expect.any(Object) } });
-    expect(reportData.annotations?.readOnlyHint).toBe(true);
-    // Titles are sentence case with their words spelled right ("AI", "URLs", never "Ai").
-    expect(tools.map((t) => t.title).filter((title) => /\bAi\b|\bUrls\b/.test(title ?? ''))).toEqual([]);
-    expect(tools.find((t) => t.name === 'get_ai_visibility_metrics')!.title).toBe('Get AI-visibility metrics');
-    expect(tools.find((t) => t.name === 'get_cited_urls')!.title).toBe('Get cited URLs');
-  });
+  it(
+    'are the operations under graphql/operations/mcp, with input and output schemas; ' +
+      'admin tools for owners; no write tools while off',
+    async () => {
+      const { tools } = await client.listTools();
+      const names = tools.map((t) => t.name).sort();
+      expect(names).toEqual([
+        'compare_ai_visibility_periods',
+        'compare_report_periods',
+        'describe_metrics',
+        'fetch',
+        'get_ai_visibility_metrics',
+        'get_ai_visibility_project',
+        'get_answer',
+        'get_citation_gaps',
+        'get_cited_domains',
+        'get_cited_urls',
+        'get_client',
+        'get_competitor_benchmark',
+        'get_kpi_summary',
+        'get_prompt_metrics',
+        'get_report',
+        'get_report_data',
+        'get_signal',
+        'get_top_movers',
+        'get_visibility_trend',
+        'get_webhook_event',
+        'get_widget_data',
+        'get_workspace',
+        'list_ai_visibility_projects',
+        'list_answers',
+        'list_api_keys',
+        'list_audit_log',
+        'list_client_connections',
+        'list_clients',
+        'list_connected_apps',
+        'list_members',
+        'list_prompts',
+        'list_reports',
+        'list_scans',
+        'list_signal_rules',
+        'list_signals',
+        'list_tags',
+        'list_topics',
+        'list_webhook_attempts',
+        'list_webhook_endpoints',
+        'preview_signal_rule',
+        'query_metrics',
+        'search',
+        'whoami',
+      ]);
+      const reportData = tools.find((t) => t.name === 'get_report_data')!;
+      expect(reportData.inputSchema).toMatchObject({
+        type: 'object',
+        required: ['id'],
+        properties: {
+          id: { type: 'string', pattern: '^rep_' },
+          datePreset: { type: 'string', pattern: expect.stringContaining('last_') },
+        },
+      });
+      expect(
+        new RegExp((reportData.inputSchema.properties as Record<string, { pattern: string }>).datePreset!.pattern).test(
+          'last_30_days',
+        ),
+      ).toBe(true);
+      expect(reportData.outputSchema).toMatchObject({ type: 'object', properties: { reportData: expect.any(Object) } });
+      expect(reportData.annotations?.readOnlyHint).toBe(true);
+      // Titles are sentence case with their words spelled right ("AI", "URLs", never "Ai").
+      expect(tools.map((t) => t.title).filter((title) => /\bAi\b|\bUrls\b/.test(title ?? ''))).toEqual([]);
+      expect(tools.find((t) => t.name === 'get_ai_visibility_metrics')!.title).toBe('Get AI-visibility metrics');
+      expect(tools.find((t) => t.name === 'get_cited_urls')!.title).toBe('Get cited URLs');
+    },
+  );
 
   it('return what v1 returns for the same inputs', async () => {
     const v1 = async (path: string) => (await json(await served.t.get(path, mine.key.secret))).data;
@@ -459,7 +494,8 @@ describe('read tools', () => {
     const v1Metrics = await v1(
       `/api/v1/ai-visibility/projects/${ids.project}/metrics?dateFrom=2026-09-01&dateTo=2026-11-30`,
     );
-    // A mirroring tool returns everything its endpoint does: rows with competitors, totals with byModel and competitors.
+    // A mirroring tool returns everything its endpoint does: rows with competitors, totals with
+    // byModel and competitors.
     expect(metrics).toEqual(v1Metrics);
     // The report's widgets one at a time, its KPIs alone, and two ranges of one's own: the same numbers as v1.
     const v1Data = await v1(`/api/v1/reports/${ids.report}/data?datePreset=last_30_days&comparePreset=previous_period`);
@@ -801,13 +837,15 @@ describe('tokens', () => {
     // itself (revocations announce themselves; these states cannot happen otherwise).
     const token = extra.saved!.access_token;
     await served.t.database.pool.query(
-      "UPDATE oauth_models SET payload = jsonb_set(payload, '{aud}', '\"https://another.example/mcp\"') WHERE model = 'AccessToken' AND id = $1",
+      "UPDATE oauth_models SET payload = jsonb_set(payload, '{aud}', '\"https://another.example/mcp\"') " +
+        "WHERE model = 'AccessToken' AND id = $1",
       [storedIdOf('AccessToken', token)],
     );
     served.t.app.invalidate('oauth:*');
     await expectInvalid(token);
     await served.t.database.pool.query(
-      "UPDATE oauth_models SET payload = jsonb_set(payload, '{aud}', to_jsonb($2::text)) WHERE model = 'AccessToken' AND id = $1",
+      "UPDATE oauth_models SET payload = jsonb_set(payload, '{aud}', to_jsonb($2::text)) " +
+        "WHERE model = 'AccessToken' AND id = $1",
       [storedIdOf('AccessToken', token), `${served.baseUrl}/mcp`],
     );
     expect((await mcpPost(token)).status).toBe(200);
@@ -837,26 +875,29 @@ describe('tokens', () => {
     }
   });
 
-  it('grants are listed in settings; disconnecting one revokes its tokens; /oauth/revoke revokes one token', async () => {
-    const extra = new TestOAuthProvider({ cookie: admin.cookie, workspaceId: mine.workspace.id }, 'Disconnect me');
-    (await connectMcp(served.baseUrl, extra)).close();
-    const apps = (await json(await call(served.t.app, admin, 'GET', '/app/settings/mcp'))).data.connectedApps;
-    const grant = apps.find((app: { clientName: string }) => app.clientName === 'Disconnect me');
-    expect(grant).toMatchObject({ userEmail: mine.ownerEmail });
-    expect((await mcpPost(extra.saved!.access_token)).status).toBe(200);
-    expect((await call(served.t.app, admin, 'POST', `/app/settings/mcp/grants/${grant.id}/revoke`, {})).status).toBe(
-      200,
-    );
-    await expectInvalid(extra.saved!.access_token);
+  it(
+    'grants are listed in settings; disconnecting one revokes its tokens; /oauth/revoke ' + 'revokes one token',
+    async () => {
+      const extra = new TestOAuthProvider({ cookie: admin.cookie, workspaceId: mine.workspace.id }, 'Disconnect me');
+      (await connectMcp(served.baseUrl, extra)).close();
+      const apps = (await json(await call(served.t.app, admin, 'GET', '/app/settings/mcp'))).data.connectedApps;
+      const grant = apps.find((app: { clientName: string }) => app.clientName === 'Disconnect me');
+      expect(grant).toMatchObject({ userEmail: mine.ownerEmail });
+      expect((await mcpPost(extra.saved!.access_token)).status).toBe(200);
+      expect((await call(served.t.app, admin, 'POST', `/app/settings/mcp/grants/${grant.id}/revoke`, {})).status).toBe(
+        200,
+      );
+      await expectInvalid(extra.saved!.access_token);
 
-    const revoked = await fetch(`${served.baseUrl}/oauth/revoke`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ token: accessToken(), client_id: provider.client!.client_id }),
-    });
-    expect(revoked.status).toBe(200);
-    await expectInvalid(accessToken());
-  });
+      const revoked = await fetch(`${served.baseUrl}/oauth/revoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token: accessToken(), client_id: provider.client!.client_id }),
+      });
+      expect(revoked.status).toBe(200);
+      await expectInvalid(accessToken());
+    },
+  );
   it('refreshes with rotation; reusing a rotated refresh token revokes the whole grant (theft detection)', async () => {
     const fresh = new TestOAuthProvider({ cookie: admin.cookie, workspaceId: mine.workspace.id }, 'Refresh tests');
     const connected = await connectMcp(served.baseUrl, fresh);

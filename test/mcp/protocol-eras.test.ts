@@ -50,30 +50,37 @@ afterAll(async () => {
 });
 
 describe('2026-07-28 and 2025 on /mcp', () => {
-  it('a 2026-07-28 client discovers instead of initializing, holds no session, and sees the tools and numbers a 2025 client sees', async () => {
-    const modern = await connectModern();
-    try {
-      expect(modern.getProtocolEra()).toBe('modern');
-      const [modernTools, legacyTools] = [await modern.listTools(), await legacy.listTools()];
-      expect(modernTools.tools.map((tool) => tool.name)).toEqual(legacyTools.tools.map((tool) => tool.name));
-      expect(modernTools.tools.map((tool) => tool.inputSchema)).toEqual(
-        legacyTools.tools.map((tool) => tool.inputSchema),
-      );
-      // Lists may be cached by this client alone, briefly.
-      expect(modernTools).toMatchObject({ ttlMs: 30_000, cacheScope: 'private' });
-      for (const name of ['list_clients', 'whoami']) {
-        const [a, b] = [await modern.callTool({ name, arguments: {} }), await legacy.callTool({ name, arguments: {} })];
-        expect(a.structuredContent).toEqual(b.structuredContent);
+  it(
+    'a 2026-07-28 client discovers instead of initializing, holds no session, and sees ' +
+      'the tools and numbers a 2025 client sees',
+    async () => {
+      const modern = await connectModern();
+      try {
+        expect(modern.getProtocolEra()).toBe('modern');
+        const [modernTools, legacyTools] = [await modern.listTools(), await legacy.listTools()];
+        expect(modernTools.tools.map((tool) => tool.name)).toEqual(legacyTools.tools.map((tool) => tool.name));
+        expect(modernTools.tools.map((tool) => tool.inputSchema)).toEqual(
+          legacyTools.tools.map((tool) => tool.inputSchema),
+        );
+        // Lists may be cached by this client alone, briefly.
+        expect(modernTools).toMatchObject({ ttlMs: 30_000, cacheScope: 'private' });
+        for (const name of ['list_clients', 'whoami']) {
+          const [a, b] = [
+            await modern.callTool({ name, arguments: {} }),
+            await legacy.callTool({ name, arguments: {} }),
+          ];
+          expect(a.structuredContent).toEqual(b.structuredContent);
+        }
+      } finally {
+        await modern.close();
       }
-    } finally {
-      await modern.close();
-    }
-    const methods = sent.map((request) => JSON.parse(request.body).method);
-    expect(methods).toContain('server/discover');
-    expect(methods).not.toContain('initialize');
-    for (const request of sent) expect(request.headers.get('mcp-protocol-version')).toBe('2026-07-28');
-    for (const answer of answers) expect(answer.headers.get('mcp-session-id')).toBeNull();
-  });
+      const methods = sent.map((request) => JSON.parse(request.body).method);
+      expect(methods).toContain('server/discover');
+      expect(methods).not.toContain('initialize');
+      for (const request of sent) expect(request.headers.get('mcp-protocol-version')).toBe('2026-07-28');
+      for (const answer of answers) expect(answer.headers.get('mcp-session-id')).toBeNull();
+    },
+  );
 
   it('a client that negotiates picks 2026-07-28 too', async () => {
     const modern = await connectModern('auto');

@@ -8,19 +8,25 @@ import { ApiError } from '../../src/errors/index.js';
 const whole = (id: string | number, result: unknown) => Buffer.from(JSON.stringify({ result, jsonrpc: '2.0', id }));
 
 describe('resultResponseBody', () => {
-  it('writes a structured result exactly as serializing the whole response would, whatever its text (quotes, backslashes, controls, lone surrogates, any script)', () => {
-    const id = fc.oneof(fc.string({ unit: 'grapheme' }), fc.integer());
-    const data = fc.dictionary(
-      fc.string({ unit: 'binary' }),
-      fc.jsonValue({ maxDepth: 3 }).chain((value) => fc.oneof(fc.constant(value), fc.string({ unit: 'binary' }))),
-    );
-    fc.assert(
-      fc.property(id, data, (anId, someData) => {
-        expect(Buffer.from(resultResponseBody(anId, structured(someData)))).toEqual(whole(anId, structured(someData)));
-      }),
-      { numRuns: 500 },
-    );
-  });
+  it(
+    'writes a structured result exactly as serializing the whole response would, whatever ' +
+      'its text (quotes, backslashes, controls, lone surrogates, any script)',
+    () => {
+      const id = fc.oneof(fc.string({ unit: 'grapheme' }), fc.integer());
+      const data = fc.dictionary(
+        fc.string({ unit: 'binary' }),
+        fc.jsonValue({ maxDepth: 3 }).chain((value) => fc.oneof(fc.constant(value), fc.string({ unit: 'binary' }))),
+      );
+      fc.assert(
+        fc.property(id, data, (anId, someData) => {
+          expect(Buffer.from(resultResponseBody(anId, structured(someData)))).toEqual(
+            whole(anId, structured(someData)),
+          );
+        }),
+        { numRuns: 500 },
+      );
+    },
+  );
 
   it('writes other results whole', () => {
     const error = toolError(new ApiError('not_found', 'Nothing with that id — “here”.'));

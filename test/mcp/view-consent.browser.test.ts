@@ -63,42 +63,52 @@ afterAll(async () => {
 });
 
 describe.skipIf(!chromiumAvailable)('the views within a narrow consent', () => {
-  it('AI visibility for a visibility-only token: the rates, and a note where the cited sources and opportunities would be', async () => {
-    const hosted = await show(
-      await hostFor(['visibility']),
-      'ui://signalboard/visibility',
-      'get_ai_visibility_metrics',
-      { id: seeded.projectId },
-    );
-    await hosted.view.locator('.kpi').first().waitFor({ timeout: 15_000 });
-    expect(await hosted.view.locator('.notice.withheld').allTextContents()).toEqual([
-      'Cited sources are not shown: this connection was not granted the answers toolset; reconnect the app and grant it to see them.',
-      'Opportunities are not shown: this connection was not granted the answers toolset; reconnect the app and grant it to see them.',
-    ]);
-    expect(await hosted.view.getByText('Most cited domains', { exact: false }).count()).toBe(0);
-    await keep(hosted, 'mcp-visibility-visibility-only.png');
-    expect(hosted.problems).toEqual([]);
-    await hosted.page.close();
-  });
+  it(
+    'AI visibility for a visibility-only token: the rates, and a note where the cited ' +
+      'sources and opportunities would be',
+    async () => {
+      const hosted = await show(
+        await hostFor(['visibility']),
+        'ui://signalboard/visibility',
+        'get_ai_visibility_metrics',
+        { id: seeded.projectId },
+      );
+      await hosted.view.locator('.kpi').first().waitFor({ timeout: 15_000 });
+      expect(await hosted.view.locator('.notice.withheld').allTextContents()).toEqual([
+        'Cited sources are not shown: this connection was not granted the answers toolset; ' +
+          'reconnect the app and grant it to see them.',
+        'Opportunities are not shown: this connection was not granted the answers toolset; ' +
+          'reconnect the app and grant it to see them.',
+      ]);
+      expect(await hosted.view.getByText('Most cited domains', { exact: false }).count()).toBe(0);
+      await keep(hosted, 'mcp-visibility-visibility-only.png');
+      expect(hosted.problems).toEqual([]);
+      await hosted.page.close();
+    },
+  );
 
-  it("answers for an answers-only token: every answer with its prompt, notes for the project and the prompts' totals", async () => {
-    const hosted = await show(await hostFor(['answers']), 'ui://signalboard/answers', 'list_answers', {
-      id: seeded.projectId,
-      limit: 5,
-    });
-    await hosted.view.locator('article.answer').first().waitFor({ timeout: 15_000 });
-    const notes = await hosted.view.locator('.notice.withheld').allTextContents();
-    expect(notes).toHaveLength(2);
-    expect(notes[0]).toMatch(/^The project’s brand and competitors .* not shown: .*the visibility toolset/);
-    expect(notes[1]).toMatch(/^The prompts with their totals are not shown: .*the prompts toolset/);
-    expect(await hosted.view.locator('.prompts table').count()).toBe(0);
-    expect(await hosted.view.locator('article.answer .meta', { hasText: /^Prompt: / }).count()).toBe(
-      await hosted.view.locator('article.answer').count(),
-    );
-    await keep(hosted, 'mcp-answers-answers-only.png');
-    expect(hosted.problems).toEqual([]);
-    await hosted.page.close();
-  });
+  it(
+    'answers for an answers-only token: every answer with its prompt, notes for the project ' +
+      "and the prompts' totals",
+    async () => {
+      const hosted = await show(await hostFor(['answers']), 'ui://signalboard/answers', 'list_answers', {
+        id: seeded.projectId,
+        limit: 5,
+      });
+      await hosted.view.locator('article.answer').first().waitFor({ timeout: 15_000 });
+      const notes = await hosted.view.locator('.notice.withheld').allTextContents();
+      expect(notes).toHaveLength(2);
+      expect(notes[0]).toMatch(/^The project’s brand and competitors .* not shown: .*the visibility toolset/);
+      expect(notes[1]).toMatch(/^The prompts with their totals are not shown: .*the prompts toolset/);
+      expect(await hosted.view.locator('.prompts table').count()).toBe(0);
+      expect(await hosted.view.locator('article.answer .meta', { hasText: /^Prompt: / }).count()).toBe(
+        await hosted.view.locator('article.answer').count(),
+      );
+      await keep(hosted, 'mcp-answers-answers-only.png');
+      expect(hosted.problems).toEqual([]);
+      await hosted.page.close();
+    },
+  );
 
   it('the report view for a report_data-only token says which toolset it needs', async () => {
     const host = await hostFor(['report_data']);

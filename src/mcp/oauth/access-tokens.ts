@@ -37,7 +37,10 @@ export function createAccessTokenVerifier(pool: pg.Pool, resource: () => string)
     verified.clear();
   };
   return {
-    /** The holder of an access token for the MCP resource, or null (unknown, expired, revoked, another audience, no longer a member). */
+    /**
+     * The holder of an access token for the MCP resource, or null (unknown, expired, revoked, another
+     * audience, no longer a member).
+     */
     async verify(token: string): Promise<TokenHolder | null> {
       if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
       const cached = verified.get(token);
@@ -88,7 +91,10 @@ export function createAccessTokenVerifier(pool: pg.Pool, resource: () => string)
       return holder;
     },
     clear,
-    /** An invalidation message (local or from another instance): OAuth revocations, plan and workspace changes drop the cache. */
+    /**
+     * An invalidation message (local or from another instance): OAuth revocations, plan and workspace
+     * changes drop the cache.
+     */
     invalidate(target: string) {
       if (target === OAUTH_INVALIDATION_TARGET || target.startsWith('*')) clear();
     },

@@ -82,7 +82,10 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps) {
       .end(JSON.stringify({ error, error_description: description }));
   }
 
-  /** Registration limits (client-registration.ts) and a per-address rate; true when the request may go on to the provider. */
+  /**
+   * Registration limits (client-registration.ts) and a per-address rate; true when the request may go
+   * on to the provider.
+   */
   async function admitRegistration(req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<boolean> {
     let metadata: unknown;
     try {

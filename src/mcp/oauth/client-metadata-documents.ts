@@ -21,7 +21,10 @@ export const clientMetadataPolicy = (config: { OUTBOUND_ALLOW_PRIVATE_TARGETS: b
 /** The draft's own ceiling on a document's size. */
 export const CLIENT_METADATA_MAX_BYTES = 5 * 1024;
 export const CLIENT_METADATA_TIMEOUT_MS = 2_500;
-/** A fetched document is kept at least 1 minute and at most 1 hour, whatever its Cache-Control says (oidc-provider keeps at most 100). */
+/**
+ * A fetched document is kept at least 1 minute and at most 1 hour, whatever its Cache-Control says
+ * (oidc-provider keeps at most 100).
+ */
 export const CLIENT_METADATA_CACHE_SECONDS = { min: 60, max: 3_600 };
 
 /**
@@ -39,7 +42,10 @@ export function clientMetadataProblem(client: Pick<Client, 'metadata'>): string 
   return registrationProblem(client.metadata())?.description ?? null;
 }
 
-/** The host a client's id URL names, when it was identified by a metadata document (what the consent page can vouch for). */
+/**
+ * The host a client's id URL names, when it was identified by a metadata document (what the consent
+ * page can vouch for).
+ */
 export const verifiedClientHost = (client: Pick<Client, 'clientId'> | undefined): string | null =>
   // oidc-provider marks such clients with a property its types do not declare.
   client && (client as { clientIdMetadataDocument?: boolean }).clientIdMetadataDocument === true

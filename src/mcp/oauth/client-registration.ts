@@ -86,6 +86,7 @@ export function registrationProblem(metadata: unknown): RegistrationProblem | nu
 export function registrableMetadata(metadata: Record<string, unknown>): Record<string, unknown> {
   if (typeof metadata.scope !== 'string') return metadata;
   const kept = metadata.scope.split(' ').filter((scope) => scope && !isResourceOnlyScope(scope));
-  const { scope: _dropped, ...rest } = metadata;
+  const rest = { ...metadata };
+  delete rest.scope;
   return kept.length ? { ...rest, scope: kept.join(' ') } : rest;
 }

@@ -17,7 +17,8 @@ export interface GrantView {
 }
 
 // The mcp_grants view (migration 0010) reads oidc-provider's Grant rows with their workspace.
-const GRANTS_OF_WORKSPACE = `SELECT id, client_id AS "clientId", client_name AS "clientName", user_email AS "userEmail", created_at AS "createdAt" FROM mcp_grants WHERE workspace_id = $1`;
+const GRANTS_OF_WORKSPACE = `SELECT id, client_id AS "clientId", client_name AS "clientName",
+  user_email AS "userEmail", created_at AS "createdAt" FROM mcp_grants WHERE workspace_id = $1`;
 
 export async function listGrants(pool: pg.Pool, workspaceId: string): Promise<GrantView[]> {
   const result = await pool.query<GrantView & { createdAt: Date | null }>(
@@ -36,7 +37,8 @@ export async function revokeGrant(
       await tx.$queryRawUnsafe<GrantView[]>(`${GRANTS_OF_WORKSPACE} AND id = $2`, input.workspaceId, input.grantId)
     )[0];
     if (!grant) throw new UsageError(`no connected app ${input.grantId} in this workspace`, 'not_found');
-    await tx.$executeRaw`DELETE FROM oauth_models WHERE grant_id = ${input.grantId} OR (model = 'Grant' AND id = ${input.grantId})`;
+    await tx.$executeRaw`DELETE FROM oauth_models
+      WHERE grant_id = ${input.grantId} OR (model = 'Grant' AND id = ${input.grantId})`;
     await audit('mcp.client_disconnected', grant.clientId, { clientName: grant.clientName, grantId: input.grantId });
   });
   await deps.notify(OAUTH_INVALIDATION_TARGET);

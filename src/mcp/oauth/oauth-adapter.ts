@@ -42,8 +42,8 @@ export function postgresAdapter(pool: pg.Pool, box: SecretBox) {
 
   function toStored(model: string, storedId: string, payload: AdapterPayload): StoredPayload {
     if (model === 'Interaction') return { sealed: box.seal(JSON.stringify(payload), context(model, storedId)) };
-    const { jti: _jti, ...rest } = payload;
-    const stored: StoredPayload = HASHED_MODELS.has(model) ? rest : { ...payload };
+    const stored: StoredPayload = { ...payload };
+    if (HASHED_MODELS.has(model)) delete stored.jti;
     if (model === 'Client' && typeof payload.client_secret === 'string') {
       delete stored.client_secret;
       stored.client_secret_sealed = box.seal(payload.client_secret, context(model, storedId));
@@ -51,7 +51,10 @@ export function postgresAdapter(pool: pg.Pool, box: SecretBox) {
     return stored;
   }
 
-  /** The payload as the provider wrote it; `id` is the looked-up value, null when found by uid (then no jti comes back). */
+  /**
+   * The payload as the provider wrote it; `id` is the looked-up value, null when found by uid (then no
+   * jti comes back).
+   */
   function fromStored(model: string, storedId: string, id: string | null, stored: StoredPayload): AdapterPayload {
     if (stored.sealed !== undefined)
       return JSON.parse(box.open(stored.sealed, context(model, storedId))) as AdapterPayload;
@@ -82,7 +85,8 @@ export function postgresAdapter(pool: pg.Pool, box: SecretBox) {
       // A client in use stays registered: its clock restarts with every grant and refresh.
       if ((this.model === 'Grant' || this.model === 'RefreshToken') && payload.clientId) {
         await pool.query(
-          "UPDATE oauth_models SET expires_at = now() + make_interval(secs => $2::int) WHERE model = 'Client' AND id = $1",
+          'UPDATE oauth_models SET expires_at = now() + make_interval(secs => $2::int) WHERE ' +
+            "model = 'Client' AND id = $1",
           [payload.clientId, UNUSED_CLIENT_TTL_SECONDS],
         );
       }
@@ -94,7 +98,8 @@ export function postgresAdapter(pool: pg.Pool, box: SecretBox) {
       id: string | null,
     ): Promise<AdapterPayload | undefined> {
       const result = await pool.query<{ id: string; payload: StoredPayload; consumed_at: Date | null }>(
-        `SELECT id, payload, consumed_at FROM oauth_models WHERE model = $1 AND ${column} = $2 AND (expires_at IS NULL OR expires_at > now())`,
+        `SELECT id, payload, consumed_at FROM oauth_models WHERE model = $1 AND ${column} ` +
+          `= $2 AND (expires_at IS NULL OR expires_at > now())`,
         [this.model, value],
       );
       const row = result.rows[0];

@@ -40,7 +40,8 @@ export const UI_RESOURCES: readonly UiResource[] = [
     name: 'visibility-view',
     title: 'AI visibility',
     description:
-      'Visibility and share of voice over time per locale and model, brand against competitors, sentiment and cited sources.',
+      'Visibility and share of voice over time per locale and model, brand against competitors, ' +
+      'sentiment and cited sources.',
     view: 'visibility',
   },
   {
@@ -102,7 +103,10 @@ export const declaresViewsAtInitialize = (body: unknown): boolean => {
   return message?.method === 'initialize' && declaresViews(message.params?.capabilities);
 };
 
-/** The `_meta` of a tool in a list for a client with views: its view (and the flat key older hosts read), and app-only for the views' own tools. */
+/**
+ * The `_meta` of a tool in a list for a client with views: its view (and the flat key older hosts
+ * read), and app-only for the views' own tools.
+ */
 export function toolUiMeta(name: string): { _meta?: Record<string, unknown> } {
   const resourceUri = VIEW_OF_TOOL[name];
   if (!resourceUri) return {};

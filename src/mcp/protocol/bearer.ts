@@ -65,6 +65,7 @@ export function unauthorized(
   ].join(', ');
   const message =
     error?.description ??
-    'Send an OAuth access token for this MCP server (discover the authorization server from the WWW-Authenticate header).';
+    'Send an OAuth access token for this MCP server (discover the authorization server ' +
+      'from the WWW-Authenticate header).';
   return mcpErrorResponse(new ApiError('unauthenticated', message), requestId, { 'WWW-Authenticate': challenge });
 }

@@ -58,7 +58,8 @@ function batchRefusal(headers: Headers, length: number | null): ReturnType<typeo
   const revision = headers.get('mcp-protocol-version') ?? REVISION_WITHOUT_HEADER;
   if (!BATCHING_REVISIONS.includes(revision))
     return invalidRequest(
-      `Invalid Request: JSON-RPC batches are not part of MCP ${revision.slice(0, 40)} (only ${BATCHING_REVISIONS.join(', ')}); send one message per POST.`,
+      `Invalid Request: JSON-RPC batches are not part of MCP ${revision.slice(0, 40)} (only ` +
+        `${BATCHING_REVISIONS.join(', ')}); send one message per POST.`,
     );
   if (length > MCP_LIMITS.batchMessages)
     return invalidRequest(

@@ -9,7 +9,12 @@ export const PROMPTS = [
     description: "A short weekly summary of one client's marketing results for an account manager.",
     arguments: [{ name: 'clientId', description: 'The client (cli_…); list_clients gives the ids.', required: true }],
     render: (args: Record<string, string>) =>
-      `Write a weekly summary for client ${args.clientId}. Use get_client, then get_report_data for each of its reports with datePreset "last_7_days" and comparePreset "previous_period". Lead with the three biggest changes (relative change of KPIs), then one paragraph per report, then risks. If the client has AI-visibility projects, add get_competitor_benchmark for the last 7 days and list_signals since then. Quote numbers exactly as returned; rates are 0..1 — show them as percentages.`,
+      `Write a weekly summary for client ${args.clientId}. Use get_client, then get_report_data ` +
+      `for each of its reports with datePreset "last_7_days" and comparePreset "previous_period". ` +
+      `Lead with the three biggest changes (relative change of KPIs), then one paragraph ` +
+      `per report, then risks. If the client has AI-visibility projects, add get_competitor_benchmark ` +
+      `for the last 7 days and list_signals since then. Quote numbers exactly as returned; ` +
+      `rates are 0..1 — show them as percentages.`,
   },
   {
     name: 'ai_visibility_checkup',
@@ -17,7 +22,11 @@ export const PROMPTS = [
     description: 'How a brand is doing in AI assistants against its competitors, and what changed.',
     arguments: [{ name: 'projectId', description: 'The AI-visibility project (prj_…).', required: true }],
     render: (args: Record<string, string>) =>
-      `Assess AI visibility for project ${args.projectId}. Call get_ai_visibility_project, get_competitor_benchmark for the last 30 days, and list_signals (first: 20). Per locale, say where the brand stands against each competitor on visibility, share of voice and average position (pooled per locale — never average across locales), then explain each recent signal with its before/after numbers.`,
+      `Assess AI visibility for project ${args.projectId}. Call get_ai_visibility_project, ` +
+      `get_competitor_benchmark for the last 30 days, and list_signals (first: 20). Per ` +
+      `locale, say where the brand stands against each competitor on visibility, share ` +
+      `of voice and average position (pooled per locale — never average across locales), ` +
+      `then explain each recent signal with its before/after numbers.`,
   },
 ];
 

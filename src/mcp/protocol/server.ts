@@ -17,7 +17,13 @@ import {
 import { PROMPTS, renderPrompt } from './prompts.js';
 import { reportResource, REPORT_RESOURCE_TEMPLATE } from './resources.js';
 
-const INSTRUCTIONS = `Signalboard is a marketing reporting platform. Tools read one workspace's clients, reports and report data, and AI-visibility projects (how often AI assistants mention a brand and its competitors). Start with whoami and list_clients. Rates: visibility and shareOfVoice are 0..1, averagePosition 1 = first, sentiment -1..1, pooled per locale. Write tools exist only when the workspace's admin has switched write actions on.`;
+const INSTRUCTIONS =
+  `Signalboard is a marketing reporting platform. Tools read one workspace's clients, ` +
+  `reports and report data, and AI-visibility projects (how often AI assistants mention ` +
+  `a brand and its competitors). Start with whoami and list_clients. Rates: visibility ` +
+  `and shareOfVoice are 0..1, averagePosition 1 = first, sentiment -1..1, pooled per ` +
+  `locale. Write tools exist only when the workspace's admin has switched write actions ` +
+  `on.`;
 
 // 2026-07-28 list results may be cached by the client alone, briefly: the tool list changes when
 // an admin flips the write switch, and clients are told so (notifications/tools/list_changed).

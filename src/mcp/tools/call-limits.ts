@@ -14,7 +14,10 @@ import { toolError } from './tool-results.js';
 export interface CallLedger {
   /** Spends one token for a call; the refusal (rate limit, store down) when there is none. */
   admit(): Promise<ApiError | null>;
-  /** The result as it may be answered: inside a batch, a tool error once the batch's answers would pass the cap on one answer. */
+  /**
+   * The result as it may be answered: inside a batch, a tool error once the batch's answers would pass
+   * the cap on one answer.
+   */
   bounded(result: CallToolResult): CallToolResult;
   /** The first refusal of this request's calls. */
   readonly refusal: ApiError | null;
@@ -46,7 +49,9 @@ export function createCallLedger(meter: () => Promise<Admitted>, batchMaxChars: 
       return toolError(
         new ApiError(
           'response_too_large',
-          `This batch's answers would exceed ${Math.round(batchMaxChars / 1024 / 102.4) / 10} MB together; this call was left out. Send fewer calls per batch, or ask each for less.`,
+          `This batch's answers would exceed ${Math.round(batchMaxChars / 1024 / 102.4) / 10} ` +
+            `MB together; this call was left out. Send fewer calls per batch, or ask each for ` +
+            `less.`,
         ),
       );
     },

@@ -62,7 +62,10 @@ function scalarSchema(type: GraphQLScalarType): JsonSchema {
 /** Input enums with more values than this are described, not listed. */
 const LONGEST_LISTED_ENUM = 12;
 
-/** Input enums said as a pattern: the date presets (16 values, ~55 tokens listed) in every report tool. Tested against the enum's values. */
+/**
+ * Input enums said as a pattern: the date presets (16 values, ~55 tokens listed) in every report tool.
+ * Tested against the enum's values.
+ */
 export const ENUM_PATTERNS: Record<string, string> = {
   DatePreset: '^(today|yesterday|(this|last)_(week|month|quarter|year)|last_(7|14|28|30|90|365)_days)$',
 };
@@ -177,7 +180,10 @@ export function selectionSchema(
   return { type: 'object', properties };
 }
 
-/** The operation of a document with each named fragment spelled out in place, as an inline fragment on its type (the output schema is the same either way). */
+/**
+ * The operation of a document with each named fragment spelled out in place, as an inline fragment on
+ * its type (the output schema is the same either way).
+ */
 export function spelledOut(document: DocumentNode): OperationDefinitionNode {
   const fragments = new Map(
     document.definitions

@@ -72,7 +72,10 @@ const withWithheld = (schema: JsonSchema, sections: readonly GrantedSection[]): 
 
 export type ToolsetDeclaration = Pick<OperationTool, 'toolset' | 'alsoNeeds'>;
 
-/** How a tool's toolset is found from its file (relative to the loaded folder) and its name; throws when it has none. */
+/**
+ * How a tool's toolset is found from its file (relative to the loaded folder) and its name; throws
+ * when it has none.
+ */
 export type ToolsetOf = (file: string, name: string) => ToolsetDeclaration;
 
 /** The read tools' rule: the file's folder names its toolset. */

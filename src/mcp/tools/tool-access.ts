@@ -30,35 +30,42 @@ export function toolRefusal(tool: GatedTool, access: ToolAccess): ApiError | nul
   if (!selection.toolsets.has(toolset)) {
     return new ApiError(
       'not_found',
-      `Tool ${tool.name} belongs to the toolset ${toolset}, which this connection's URL does not select: connect to /mcp/x/${toolset} (or list it in X-MCP-Toolsets).`,
+      `Tool ${tool.name} belongs to the toolset ${toolset}, which this connection's URL ` +
+        `does not select: connect to /mcp/x/${toolset} (or list it in X-MCP-Toolsets).`,
     );
   }
   if (!consent.toolsets.has(toolset)) {
     return new ApiError(
       'forbidden',
-      `Tool ${tool.name} belongs to the toolset ${toolset}, which this connection's consent does not include: reconnect the app and grant ${toolset}.`,
+      `Tool ${tool.name} belongs to the toolset ${toolset}, which this connection's consent ` +
+        `does not include: reconnect the app and grant ${toolset}.`,
     );
   }
   const needed = tool.alsoNeeds?.find((other) => !consent.toolsets.has(other));
   if (needed) {
-    const why = `Tool ${tool.name} also shows data of the toolset ${needed}, which this connection's consent does not include`;
+    const why =
+      `Tool ${tool.name} also shows data of the toolset ${needed}, which this connection's ` +
+      `consent does not include`;
     return new ApiError('forbidden', `${why}: reconnect the app and grant ${needed}.`);
   }
   if (tool.write) {
     if (selection.readonly)
       return new ApiError(
         'forbidden',
-        `Tool ${tool.name} makes changes and this connection's URL is read-only (/readonly or X-MCP-Readonly): connect without it.`,
+        `Tool ${tool.name} makes changes and this connection's URL is read-only (/readonly ` +
+          `or X-MCP-Readonly): connect without it.`,
       );
     if (!consent.writes)
       return new ApiError(
         'forbidden',
-        `Tool ${tool.name} makes changes, which this connection's consent does not allow: reconnect the app and allow changes.`,
+        `Tool ${tool.name} makes changes, which this connection's consent does not allow: ` +
+          `reconnect the app and allow changes.`,
       );
     if (!access.writeActions)
       return new ApiError(
         'forbidden',
-        `Tool ${tool.name} makes changes, and write actions are switched off for this workspace: ask an admin to switch MCP write actions on in Settings.`,
+        `Tool ${tool.name} makes changes, and write actions are switched off for this workspace: ` +
+          `ask an admin to switch MCP write actions on in Settings.`,
       );
     return null;
   }

@@ -46,7 +46,8 @@ export function argumentError(
     const known = Object.keys(declared);
     return new ApiError(
       'invalid_parameter',
-      `Unknown argument${unknown.length > 1 ? 's' : ''} ${listNames(unknown)}; this tool takes ${known.length ? listNames(known) : 'no arguments'}.`,
+      `Unknown argument${unknown.length > 1 ? 's' : ''} ${listNames(unknown)}; this tool ` +
+        `takes ${known.length ? listNames(known) : 'no arguments'}.`,
       { param: unknown[0]!.slice(0, QUOTED_NAME_CHARACTERS) },
     );
   }

@@ -57,7 +57,10 @@ const accessOf = (bound: BoundRequest) => ({
 });
 
 export function createToolCalls(deps: ToolCallDeps, toolsByName: ReadonlyMap<string, Tool>) {
-  /** The tools this connection shows: its toolsets and read-only choice within the token's consent, the person's role and the write switch. */
+  /**
+   * The tools this connection shows: its toolsets and read-only choice within the token's consent, the
+   * person's role and the write switch.
+   */
   function visibleTools(bound: BoundRequest) {
     const access = accessOf(bound);
     return [...toolsByName.values()].filter((tool) => !toolRefusal(tool, access));

@@ -91,7 +91,10 @@ export interface Consent {
 export const isResourceOnlyScope = (scope: string) => scope.startsWith(`${MCP_SCOPE}:`);
 const namesToolsets = (scopes: readonly string[]) => scopes.some(isResourceOnlyScope);
 
-/** What scopes grant. A plain `mcp` (tokens from before toolsets) means what it meant then: the default toolsets, writes included. */
+/**
+ * What scopes grant. A plain `mcp` (tokens from before toolsets) means what it meant then: the default
+ * toolsets, writes included.
+ */
 export function consentOf(scopes: readonly string[]): Consent {
   if (!namesToolsets(scopes)) return { toolsets: new Set(DEFAULT_TOOLSETS), writes: scopes.includes(MCP_SCOPE) };
   return {
@@ -100,7 +103,10 @@ export function consentOf(scopes: readonly string[]): Consent {
   };
 }
 
-/** An authorization request's plain `mcp`, spelled out as the scopes it stands for, so that the consent can narrow them. */
+/**
+ * An authorization request's plain `mcp`, spelled out as the scopes it stands for, so that the consent
+ * can narrow them.
+ */
 export function explicitScopes(scope: string): string {
   const scopes = scope.split(' ').filter(Boolean);
   if (!scopes.includes(MCP_SCOPE) || namesToolsets(scopes)) return scope;

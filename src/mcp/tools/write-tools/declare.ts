@@ -51,7 +51,8 @@ function terseSchema(schema: unknown): unknown {
   if (variants?.length === 2 && variants.some((variant) => variant.type === 'null')) {
     const other = variants.find((variant) => variant.type !== 'null')!;
     if (typeof other.type === 'string') {
-      const { anyOf: _anyOf, ...rest } = node;
+      const rest = { ...node };
+      delete rest.anyOf;
       return terseSchema({ ...rest, ...other, type: [other.type, 'null'] });
     }
   }
@@ -111,7 +112,8 @@ export function declare<Shape extends z.ZodRawShape>(tool: {
       Object.assign(jsonSchema, { type: 'object', description: prose });
     },
   });
-  const { $schema: _dialect, ...inputSchema } = terseSchema(advertised) as JsonSchema;
+  const inputSchema = { ...(terseSchema(advertised) as JsonSchema) };
+  delete inputSchema.$schema;
   return {
     write: true,
     name: tool.name,

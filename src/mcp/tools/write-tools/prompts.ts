@@ -11,7 +11,8 @@ export const PROMPT_WRITE_TOOLS: WriteTool[] = [
     idempotent: true,
     title: 'Add prompts',
     description:
-      'Track new prompts in a project (texts it already tracks are reported, not duplicated), with an optional topic and tags for all of them.',
+      'Track new prompts in a project (texts it already tracks are reported, not duplicated), ' +
+      'with an optional topic and tags for all of them.',
     input: {
       projectId: z.string().describe('prj_…'),
       texts: z.array(z.string()).min(1).max(500),

@@ -34,7 +34,9 @@ const definitionSchema = () => z.object({ widgets: z.array(widget), dateConfig }
 // point there; zod checks every field everywhere.
 const widget = inProse(
   widgetSchema(),
-  'A widget: {id (a-z, 0-9, _, -; unique in the report), type: kpi|line_chart|bar_chart|table, title, provider, metrics: [metric ids of the provider], dimension? (tables), granularity?: day|week|month, limit?}. describe_metrics lists providers, metrics and dimensions.',
+  'A widget: {id (a-z, 0-9, _, -; unique in the report), type: kpi|line_chart|bar_chart|table, ' +
+    'title, provider, metrics: [metric ids of the provider], dimension? (tables), granularity?: ' +
+    'day|week|month, limit?}. describe_metrics lists providers, metrics and dimensions.',
 );
 const widgetAsInCreateReport = inProse(widgetSchema(), "A widget, shaped as in create_report's definition.widgets.");
 const definition = definitionSchema();

@@ -28,7 +28,8 @@ export const SIGNAL_WRITE_TOOLS: WriteTool[] = [
     idempotent: true,
     title: 'Set signal rule',
     description:
-      "Set a project's signal rule threshold and switch it on or off (owners and admins); list_signal_rules explains the kinds.",
+      "Set a project's signal rule threshold and switch it on or off (owners and admins); " +
+      'list_signal_rules explains the kinds.',
     input: {
       projectId: z.string().describe('prj_…'),
       kind: z.enum(SIGNAL_KINDS),

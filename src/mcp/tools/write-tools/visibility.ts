@@ -86,7 +86,8 @@ export const VISIBILITY_WRITE_TOOLS: WriteTool[] = [
     idempotent: true,
     title: 'Set project domains',
     description:
-      "Set the brand's own domains (citations of these count as owned) and, optionally, each tracked competitor's domains. Replaces the given lists.",
+      "Set the brand's own domains (citations of these count as owned) and, optionally, " +
+      "each tracked competitor's domains. Replaces the given lists.",
     input: {
       projectId: z.string().describe('prj_…'),
       domains: z.array(z.string()).describe('e.g. ["acme.com"]'),

@@ -18,7 +18,8 @@ export const WEBHOOK_WRITE_TOOLS: WriteTool[] = [
     idempotent: false,
     title: 'Create webhook endpoint',
     description:
-      'Register an https URL to receive scan.completed and/or signal.created events (signed, Standard Webhooks). Its signing secret is shown in Settings, not here.',
+      'Register an https URL to receive scan.completed and/or signal.created events (signed, ' +
+      'Standard Webhooks). Its signing secret is shown in Settings, not here.',
     input: {
       url: z.string(),
       eventTypes: z.array(z.enum(EVENT_TYPES)).optional(),
@@ -26,14 +27,15 @@ export const WEBHOOK_WRITE_TOOLS: WriteTool[] = [
     },
     output: { endpoint: 'object' },
     run: async (deps, args) => {
-      const { secret: _secret, ...endpoint } = await createEndpoint(deps.webhooks, {
+      const created = await createEndpoint(deps.webhooks, {
         workspaceId: deps.principal.workspaceId,
         url: args.url,
         eventTypes: args.eventTypes ?? [...EVENT_TYPES],
         description: args.description ?? null,
         actor: actorOf(deps),
       });
-      return { endpoint };
+      // The signing secret is shown once, in Settings; it never reaches a model.
+      return { endpoint: Object.fromEntries(Object.entries(created).filter(([key]) => key !== 'secret')) };
     },
   }),
   declare({
@@ -56,7 +58,8 @@ export const WEBHOOK_WRITE_TOOLS: WriteTool[] = [
     openWorld: true,
     title: 'Send test event',
     description:
-      'Send a signed test event (data.test = true) to one enabled endpoint (whe_…) only, to check it receives and verifies deliveries; list_webhook_attempts shows the outcome.',
+      'Send a signed test event (data.test = true) to one enabled endpoint (whe_…) only, ' +
+      'to check it receives and verifies deliveries; list_webhook_attempts shows the outcome.',
     input: { id: z.string().describe('whe_…') },
     output: { test: 'object' },
     run: async (deps, args) => ({ test: await sendTestEvent(deps.webhooks, args.id, actorOf(deps)) }),
@@ -69,7 +72,8 @@ export const WEBHOOK_WRITE_TOOLS: WriteTool[] = [
     openWorld: true,
     title: 'Replay webhook event',
     description:
-      'Send one event (evt_…) again, with the same webhook-id, to every endpoint that should receive it or to one endpoint.',
+      'Send one event (evt_…) again, with the same webhook-id, to every endpoint that should ' +
+      'receive it or to one endpoint.',
     input: { eventId: z.string().describe('evt_…'), endpointId: z.string().optional().describe('whe_…') },
     output: { replay: 'object' },
     run: async (deps, args) => ({
@@ -84,7 +88,8 @@ export const WEBHOOK_WRITE_TOOLS: WriteTool[] = [
     openWorld: true,
     title: 'Replay failed webhooks',
     description:
-      'Send again every delivery of the workspace that failed since a time (ISO 8601), each with its whole retry schedule.',
+      'Send again every delivery of the workspace that failed since a time (ISO 8601), ' +
+      'each with its whole retry schedule.',
     input: { since: z.string().describe('ISO 8601, e.g. 2026-11-20T00:00:00Z') },
     output: { replay: 'object' },
     run: async (deps, args) => ({
