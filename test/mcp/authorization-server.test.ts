@@ -17,15 +17,19 @@ let owner: { cookie: string; csrf: string };
 let provider: TestOAuthProvider;
 
 /** A raw request with any Host header (fetch sets its own). */
-function rawGet(path: string, host: string): Promise<{ status: number; body: string }> {
+function rawGet(
+  path: string,
+  host: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
   const { port } = new URL(served.baseUrl);
   return new Promise((resolve, reject) => {
     const request = http.request(
-      { host: '127.0.0.1', port, path, method: 'GET', headers: { host }, agent: false },
+      { host: '127.0.0.1', port, path, method: 'GET', headers: { host, ...headers }, agent: false },
       (response) => {
         let body = '';
         response.on('data', (chunk) => (body += chunk));
-        response.on('end', () => resolve({ status: response.statusCode!, body }));
+        response.on('end', () => resolve({ status: response.statusCode!, body, headers: response.headers }));
       },
     );
     request.on('error', reject);
@@ -80,6 +84,19 @@ describe('one issuer', () => {
       (await rawGet('/.well-known/oauth-authorization-server', new URL(served.baseUrl).host)).body,
     );
     expect(metadata.issuer).toBe(served.baseUrl);
+  });
+
+  it('refuses in the one error envelope, with the id the request came with (as every door does)', async () => {
+    const refused = await rawGet('/.well-known/oauth-authorization-server', 'other.example', {
+      'x-request-id': 'lb-0123456789abcdef',
+    });
+    expect(refused.status).toBe(421);
+    expect(refused.headers['cache-control']).toBe('no-store');
+    expect(JSON.parse(refused.body)).toEqual({
+      error: { code: expect.any(String), message: expect.any(String), requestId: 'lb-0123456789abcdef' },
+    });
+    const own = JSON.parse((await rawGet('/.well-known/oauth-authorization-server', 'other.example')).body);
+    expect(own.error.requestId).toMatch(/^req_[0-9a-f]{32}$/);
   });
 });
 
