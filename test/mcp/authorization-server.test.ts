@@ -97,6 +97,14 @@ describe('one issuer', () => {
     });
     const own = JSON.parse((await rawGet('/.well-known/oauth-authorization-server', 'other.example')).body);
     expect(own.error.requestId).toMatch(/^req_[0-9a-f]{32}$/);
+    // A path the provider does not serve: the same envelope, from inside the provider.
+    const host = new URL(served.baseUrl).host;
+    const missing = await rawGet('/oauth/nothing-here', host, { 'x-request-id': 'lb-fedcba9876543210' });
+    expect(missing.status).toBe(404);
+    expect(missing.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(JSON.parse(missing.body)).toEqual({
+      error: { code: 'not_found', message: 'No such OAuth path.', requestId: 'lb-fedcba9876543210' },
+    });
   });
 });
 

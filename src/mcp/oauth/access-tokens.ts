@@ -56,9 +56,11 @@ export function createAccessTokenVerifier(pool: pg.Pool, resource: () => string)
           mcp_write_actions: boolean;
           email: string;
         }>(
-          `SELECT t.payload, c.payload->>'client_name' AS client_name, m.role, w.plan, w.timezone, w.mcp_write_actions, u.email
+          `SELECT t.payload, c.payload->>'client_name' AS client_name, m.role, w.plan, w.timezone,
+           w.mcp_write_actions, u.email
          FROM oauth_models t
-         JOIN memberships m ON m.user_id = split_part(t.payload->>'accountId', '.', 1) AND m.workspace_id = split_part(t.payload->>'accountId', '.', 2)
+         JOIN memberships m ON m.user_id = split_part(t.payload->>'accountId', '.', 1)
+           AND m.workspace_id = split_part(t.payload->>'accountId', '.', 2)
          JOIN workspaces w ON w.id = m.workspace_id
          JOIN users u ON u.id = m.user_id
          LEFT JOIN oauth_models c ON c.model = 'Client' AND c.id = t.payload->>'clientId'

@@ -15,7 +15,7 @@ import { html, page, pageSecurityHeaders } from '../../http/html.js';
 import { BODY_LIMITS, readNodeBody } from '../../http/body.js';
 import type { PublicOrigin } from '../../http/public-origin.js';
 import { ApiError } from '../../errors/index.js';
-import { requestIdOf } from '../../http/responses.js';
+import { requestIdOfNode, writeResponse } from './node-requests.js';
 import { decodePath } from '../../http/request-path.js';
 import type { SecretBox } from '../../secrets/secret-box.js';
 import type { WebSessions } from '../../sessions/index.js';
@@ -44,18 +44,6 @@ export interface AuthorizationServerDeps {
   addressOf(req: IncomingMessage): string;
   /** Tells every instance that cached token holders are stale (revocations). */
   notify(target: string): Promise<void>;
-}
-
-/** The request's id, as the app's doors take it: a sane X-Request-Id it came with, or a new one. */
-function requestIdOfNode(req: IncomingMessage): string {
-  const incoming = req.headers['x-request-id'];
-  const headers = new Headers(typeof incoming === 'string' ? { 'x-request-id': incoming } : {});
-  return requestIdOf({ headers } as Request);
-}
-
-/** An answer made as a Response (the service's error envelope), written to node:http. */
-async function writeResponse(res: ServerResponse, response: ReturnType<typeof mcpErrorResponse>) {
-  res.writeHead(response.status, Object.fromEntries(response.headers)).end(await response.text());
 }
 
 /** The sign-in and consent step's failure, as a page: the person is in a browser. */

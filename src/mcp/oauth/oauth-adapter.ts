@@ -37,58 +37,63 @@ interface StoredPayload extends AdapterPayload {
   client_secret_sealed?: string;
 }
 
-export function postgresAdapter(pool: pg.Pool, box: SecretBox) {
+/** How payloads are stored: an interaction sealed whole, a client's secret sealed, a hashed model's jti left out. */
+function storedPayloads(box: SecretBox) {
   const context = (model: string, storedId: string) => `oauth_model:${model}:${storedId}`;
+  return {
+    toStored(model: string, storedId: string, payload: AdapterPayload): StoredPayload {
+      if (model === 'Interaction') return { sealed: box.seal(JSON.stringify(payload), context(model, storedId)) };
+      const stored: StoredPayload = { ...payload };
+      if (HASHED_MODELS.has(model)) delete stored.jti;
+      if (model === 'Client' && typeof payload.client_secret === 'string') {
+        delete stored.client_secret;
+        stored.client_secret_sealed = box.seal(payload.client_secret, context(model, storedId));
+      }
+      return stored;
+    },
+    /**
+     * The payload as the provider wrote it; `id` is the looked-up value, null when found by uid
+     * (then no jti comes back).
+     */
+    fromStored(model: string, storedId: string, id: string | null, stored: StoredPayload): AdapterPayload {
+      if (stored.sealed !== undefined)
+        return JSON.parse(box.open(stored.sealed, context(model, storedId))) as AdapterPayload;
+      const { client_secret_sealed: sealedSecret, ...payload } = stored;
+      if (sealedSecret !== undefined) payload.client_secret = box.open(sealedSecret, context(model, storedId));
+      return HASHED_MODELS.has(model) && id !== null ? { ...payload, jti: id } : payload;
+    },
+  };
+}
 
-  function toStored(model: string, storedId: string, payload: AdapterPayload): StoredPayload {
-    if (model === 'Interaction') return { sealed: box.seal(JSON.stringify(payload), context(model, storedId)) };
-    const stored: StoredPayload = { ...payload };
-    if (HASHED_MODELS.has(model)) delete stored.jti;
-    if (model === 'Client' && typeof payload.client_secret === 'string') {
-      delete stored.client_secret;
-      stored.client_secret_sealed = box.seal(payload.client_secret, context(model, storedId));
-    }
-    return stored;
-  }
+const UPSERT = `INSERT INTO oauth_models (model, id, payload, grant_id, user_code, uid, expires_at)
+  VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $7::int IS NULL THEN NULL ELSE now() + make_interval(secs => $7::int) END)
+  ON CONFLICT (model, id) DO UPDATE SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id,
+    user_code = EXCLUDED.user_code, uid = EXCLUDED.uid, expires_at = EXCLUDED.expires_at`;
+const KEEP_CLIENT = `UPDATE oauth_models SET expires_at = now() + make_interval(secs => $2::int)
+  WHERE model = 'Client' AND id = $1`;
+const findWhereSql = (column: 'id' | 'uid' | 'user_code') => `SELECT id, payload, consumed_at FROM oauth_models
+  WHERE model = $1 AND ${column} = $2 AND (expires_at IS NULL OR expires_at > now())`;
 
-  /**
-   * The payload as the provider wrote it; `id` is the looked-up value, null when found by uid (then no
-   * jti comes back).
-   */
-  function fromStored(model: string, storedId: string, id: string | null, stored: StoredPayload): AdapterPayload {
-    if (stored.sealed !== undefined)
-      return JSON.parse(box.open(stored.sealed, context(model, storedId))) as AdapterPayload;
-    const { client_secret_sealed: sealedSecret, ...payload } = stored;
-    if (sealedSecret !== undefined) payload.client_secret = box.open(sealedSecret, context(model, storedId));
-    return HASHED_MODELS.has(model) && id !== null ? { ...payload, jti: id } : payload;
-  }
+export function postgresAdapter(pool: pg.Pool, box: SecretBox) {
+  const { toStored, fromStored } = storedPayloads(box);
 
   return class PostgresAdapter implements Adapter {
     constructor(private readonly model: string) {}
 
     async upsert(id: string, payload: AdapterPayload, expiresIn?: number) {
       const lifetime = this.model === 'Client' ? UNUSED_CLIENT_TTL_SECONDS : (expiresIn ?? null);
-      await pool.query(
-        `INSERT INTO oauth_models (model, id, payload, grant_id, user_code, uid, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $7::int IS NULL THEN NULL ELSE now() + make_interval(secs => $7::int) END)
-         ON CONFLICT (model, id) DO UPDATE SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id, user_code = EXCLUDED.user_code, uid = EXCLUDED.uid, expires_at = EXCLUDED.expires_at`,
-        [
-          this.model,
-          storedIdOf(this.model, id),
-          JSON.stringify(toStored(this.model, storedIdOf(this.model, id), payload)),
-          payload.grantId ?? null,
-          payload.userCode ?? null,
-          this.model === 'Interaction' ? null : (payload.uid ?? null),
-          lifetime,
-        ],
-      );
+      await pool.query(UPSERT, [
+        this.model,
+        storedIdOf(this.model, id),
+        JSON.stringify(toStored(this.model, storedIdOf(this.model, id), payload)),
+        payload.grantId ?? null,
+        payload.userCode ?? null,
+        this.model === 'Interaction' ? null : (payload.uid ?? null),
+        lifetime,
+      ]);
       // A client in use stays registered: its clock restarts with every grant and refresh.
       if ((this.model === 'Grant' || this.model === 'RefreshToken') && payload.clientId) {
-        await pool.query(
-          'UPDATE oauth_models SET expires_at = now() + make_interval(secs => $2::int) WHERE ' +
-            "model = 'Client' AND id = $1",
-          [payload.clientId, UNUSED_CLIENT_TTL_SECONDS],
-        );
+        await pool.query(KEEP_CLIENT, [payload.clientId, UNUSED_CLIENT_TTL_SECONDS]);
       }
     }
 
@@ -98,8 +103,7 @@ export function postgresAdapter(pool: pg.Pool, box: SecretBox) {
       id: string | null,
     ): Promise<AdapterPayload | undefined> {
       const result = await pool.query<{ id: string; payload: StoredPayload; consumed_at: Date | null }>(
-        `SELECT id, payload, consumed_at FROM oauth_models WHERE model = $1 AND ${column} ` +
-          `= $2 AND (expires_at IS NULL OR expires_at > now())`,
+        findWhereSql(column),
         [this.model, value],
       );
       const row = result.rows[0];

@@ -28,11 +28,13 @@ export interface TransportDeps {
   maxResponseBytes: number;
 }
 
-export function createTransport(deps: TransportDeps, parts: ServerParts) {
-  // The SDK's 2026-07-28 handler: it asks the factory for a server per request, bound to what
-  // authenticate() and the URL decided (handed over as the request's auth info). 2025-era
-  // requests are told apart with the SDK's own predicate and served in viaSdk().
-  const sdkHandler = createSdkHandler(
+/**
+ * The SDK's 2026-07-28 handler: it asks the factory for a server per request, bound to what
+ * authenticate() and the URL decided (handed over as the request's auth info). 2025-era requests
+ * are told apart with the SDK's own predicate and served in viaSdk().
+ */
+function sdkHandlerFor(deps: TransportDeps, parts: ServerParts) {
+  return createSdkHandler(
     (context) => {
       const bound = (context.authInfo?.extra as { bound?: BoundRequest } | undefined)?.bound;
       if (!bound) throw new Error('an MCP request reached the SDK without its verified token');
@@ -44,6 +46,10 @@ export function createTransport(deps: TransportDeps, parts: ServerParts) {
       onerror: (error) => deps.logger.warn({ err: error }, 'mcp request refused'),
     },
   );
+}
+
+export function createTransport(deps: TransportDeps, parts: ServerParts) {
+  const sdkHandler = sdkHandlerFor(deps, parts);
 
   /** The message of an authenticated POST, answered. */
   async function serve(incoming: Request, holder: Holder, selection: ToolSelection, requestId: string) {
