@@ -109,35 +109,32 @@ describe('one issuer', () => {
 });
 
 describe('the code flow only', () => {
-  it(
-    'offers only response_type=code with PKCE S256; implicit and hybrid clients cannot ' + 'register or authorize',
-    async () => {
-      const metadata = await (await fetch(`${served.baseUrl}/.well-known/oauth-authorization-server`)).json();
-      expect(metadata.response_types_supported).toEqual(['code']);
-      expect(metadata.grant_types_supported.sort()).toEqual(['authorization_code', 'refresh_token']);
-      for (const response_types of [['id_token'], ['code id_token'], ['token']]) {
-        const refused = await register({ response_types, grant_types: ['implicit'] }, '192.0.2.50');
-        expect(refused.status, String(response_types)).toBe(400);
-      }
-      const authorize = new URL(`${served.baseUrl}/oauth/authorize`);
-      for (const [key, value] of Object.entries({
-        client_id: provider.client!.client_id,
-        response_type: 'id_token',
-        redirect_uri: REDIRECT_URL,
-        scope: 'openid mcp',
-        nonce: 'n',
-        state: 's',
-      }))
-        authorize.searchParams.set(key, value);
-      const answer = await fetch(authorize, { redirect: 'manual' });
-      const location = answer.headers.get('location') ?? '';
-      expect(location).not.toContain('id_token=');
-      expect(
-        answer.status === 400 ||
-          /error=unsupported_response_type|error=invalid_request|error=unauthorized_client/.test(location),
-      ).toBe(true);
-    },
-  );
+  it('offers only response_type=code with PKCE S256; implicit and hybrid clients can do neither', async () => {
+    const metadata = await (await fetch(`${served.baseUrl}/.well-known/oauth-authorization-server`)).json();
+    expect(metadata.response_types_supported).toEqual(['code']);
+    expect(metadata.grant_types_supported.sort()).toEqual(['authorization_code', 'refresh_token']);
+    for (const response_types of [['id_token'], ['code id_token'], ['token']]) {
+      const refused = await register({ response_types, grant_types: ['implicit'] }, '192.0.2.50');
+      expect(refused.status, String(response_types)).toBe(400);
+    }
+    const authorize = new URL(`${served.baseUrl}/oauth/authorize`);
+    for (const [key, value] of Object.entries({
+      client_id: provider.client!.client_id,
+      response_type: 'id_token',
+      redirect_uri: REDIRECT_URL,
+      scope: 'openid mcp',
+      nonce: 'n',
+      state: 's',
+    }))
+      authorize.searchParams.set(key, value);
+    const answer = await fetch(authorize, { redirect: 'manual' });
+    const location = answer.headers.get('location') ?? '';
+    expect(location).not.toContain('id_token=');
+    expect(
+      answer.status === 400 ||
+        /error=unsupported_response_type|error=invalid_request|error=unauthorized_client/.test(location),
+    ).toBe(true);
+  });
 });
 
 describe('client registration', () => {

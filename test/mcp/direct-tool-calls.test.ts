@@ -81,38 +81,35 @@ const toolCall = (id: string | number, params: Record<string, unknown>) => ({
 });
 
 describe('2025-era tools/call without a per-request SDK server', () => {
-  it(
-    'answers every kind of call byte for byte as the SDK does: results, tool errors, ' + 'odd ids, trace context',
-    async () => {
-      const calls = [
-        toolCall(1, { name: 'list_clients', arguments: {} }),
-        toolCall(2, { name: 'get_report', arguments: { id: ids.report } }),
-        toolCall(3, {
-          name: 'get_report_data',
-          arguments: { id: ids.report, datePreset: 'last_7_days', comparePreset: 'previous_period' },
-        }),
-        toolCall('four', { name: 'get_answer', arguments: { id: ids.project, answerId: ids.answer } }),
-        toolCall(5, { name: 'get_ai_visibility_metrics', arguments: { id: ids.project } }),
-        toolCall(6, { name: 'whoami' }),
-        toolCall(7, { name: 'get_report', arguments: { id: 'rep_doesnotexist00000000' } }),
-        toolCall(8, { name: 'get_report', arguments: { id: 'not an id' } }),
-        toolCall(9, { name: 'no_such_tool', arguments: {} }),
-        toolCall(10, { name: 'list_clients', arguments: { surprise: true } }),
-        // A write tool while the workspace's switch is off: a tool error saying why.
-        toolCall(11, { name: 'add_prompts', arguments: { id: ids.project, prompts: ['x'] } }),
-        toolCall(12, {
-          name: 'list_clients',
-          arguments: {},
-          _meta: { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01', progressToken: 'p1' },
-        }),
-      ];
-      for (const body of calls) {
-        const { direct, sdk } = await bothWays(body);
-        expect(direct, JSON.stringify(body)).toEqual(sdk);
-        expect(direct.status).toBe(200);
-      }
-    },
-  );
+  it('answers every kind of call byte for byte as the SDK does: results, tool errors, odd ids, traces', async () => {
+    const calls = [
+      toolCall(1, { name: 'list_clients', arguments: {} }),
+      toolCall(2, { name: 'get_report', arguments: { id: ids.report } }),
+      toolCall(3, {
+        name: 'get_report_data',
+        arguments: { id: ids.report, datePreset: 'last_7_days', comparePreset: 'previous_period' },
+      }),
+      toolCall('four', { name: 'get_answer', arguments: { id: ids.project, answerId: ids.answer } }),
+      toolCall(5, { name: 'get_ai_visibility_metrics', arguments: { id: ids.project } }),
+      toolCall(6, { name: 'whoami' }),
+      toolCall(7, { name: 'get_report', arguments: { id: 'rep_doesnotexist00000000' } }),
+      toolCall(8, { name: 'get_report', arguments: { id: 'not an id' } }),
+      toolCall(9, { name: 'no_such_tool', arguments: {} }),
+      toolCall(10, { name: 'list_clients', arguments: { surprise: true } }),
+      // A write tool while the workspace's switch is off: a tool error saying why.
+      toolCall(11, { name: 'add_prompts', arguments: { id: ids.project, prompts: ['x'] } }),
+      toolCall(12, {
+        name: 'list_clients',
+        arguments: {},
+        _meta: { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01', progressToken: 'p1' },
+      }),
+    ];
+    for (const body of calls) {
+      const { direct, sdk } = await bothWays(body);
+      expect(direct, JSON.stringify(body)).toEqual(sdk);
+      expect(direct.status).toBe(200);
+    }
+  });
 
   it('leaves the SDK server out of the calls it takes, and hands everything else to it', async () => {
     const connect = vi.spyOn(Server.prototype, 'connect');

@@ -30,24 +30,21 @@ describe('granted sections', () => {
     expect(withheldSections(sections, consentOf(['mcp', 'mcp:answers', 'mcp:report_data']))).toBeNull();
   });
 
-  it(
-    'stop the start when a grant is declared otherwise than Boolean = true, names no ' + 'toolset, or marks nothing',
-    () => {
-      const loading =
-        (variable: string, directive = 'include') =>
-        () =>
-          grantedSections(
-            operation(`query Q(${variable}) { a @${directive}(if: ${variable.split(':')[0]}) }`),
-            'q.graphql',
-          );
-      expect(loading('$grantsAnswers: Boolean')).toThrow(/q.graphql: declare \$grantsAnswers: Boolean = true/);
-      expect(loading('$grantsAnswers: Boolean! = true')).toThrow(/Boolean = true/);
-      expect(loading('$grantsAnswers: Boolean = false')).toThrow(/Boolean = true/);
-      expect(loading('$grantsEverything: Boolean = true')).toThrow(/names no toolset/);
-      expect(loading('$grantsAnswers: Boolean = true', 'skip')).toThrow(/marks no section/);
-      expect(loading('$grantsAnswers: Boolean = true')()).toEqual([
-        { path: 'a', toolset: 'answers', variable: 'grantsAnswers' },
-      ]);
-    },
-  );
+  it('stop the start when a grant is not Boolean = true, names no toolset, or marks nothing', () => {
+    const loading =
+      (variable: string, directive = 'include') =>
+      () =>
+        grantedSections(
+          operation(`query Q(${variable}) { a @${directive}(if: ${variable.split(':')[0]}) }`),
+          'q.graphql',
+        );
+    expect(loading('$grantsAnswers: Boolean')).toThrow(/q.graphql: declare \$grantsAnswers: Boolean = true/);
+    expect(loading('$grantsAnswers: Boolean! = true')).toThrow(/Boolean = true/);
+    expect(loading('$grantsAnswers: Boolean = false')).toThrow(/Boolean = true/);
+    expect(loading('$grantsEverything: Boolean = true')).toThrow(/names no toolset/);
+    expect(loading('$grantsAnswers: Boolean = true', 'skip')).toThrow(/marks no section/);
+    expect(loading('$grantsAnswers: Boolean = true')()).toEqual([
+      { path: 'a', toolset: 'answers', variable: 'grantsAnswers' },
+    ]);
+  });
 });

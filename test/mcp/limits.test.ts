@@ -96,32 +96,29 @@ describe('tool calls spend the buckets v1 spends', () => {
     },
   );
 
-  it(
-    'a 2025-03-26 batch spends one token per call; calls past the bucket are tool errors ' + 'saying when to retry',
-    async () => {
-      const { token } = await connected();
-      // Small answers (not found), so that the batch's byte cap stays out of the way.
-      const batch = (first: number) =>
-        Array.from({ length: 5 }, (_, index) =>
-          toolCall(first + index, 'get_client', { id: 'cli_0000000000000000000X' }),
-        );
-      const codes = async (response: Response) =>
-        ((await json(response)) as { result: ToolResult }[]).map((answer) => errorOf(answer.result).code);
-      const first = await post(token, batch(1), '2025-03-26');
-      expect(first.status).toBe(200);
-      expect(await codes(first)).toEqual(Array(5).fill('not_found'));
-      const second = await post(token, batch(10), '2025-03-26');
-      expect(second.status).toBe(200);
-      const results = ((await json(second)) as { result: ToolResult }[]).map((answer) => answer.result);
-      // 8 tokens: 5 + 3 answered, 2 refused.
-      expect(results.map(errorOf).filter((error) => error.code === 'not_found')).toHaveLength(BURST - 5);
-      const refused = results.map(errorOf).filter((error) => error.code !== 'not_found');
-      expect(refused).toHaveLength(2);
-      for (const error of refused)
-        expect(error).toMatchObject({ code: 'rate_limited', message: expect.stringMatching(/retry in \d+ s/) });
-      expect((await post(token, toolCall(20, 'whoami'))).status).toBe(429);
-    },
-  );
+  it('a 2025-03-26 batch spends a token per call; calls past the bucket are tool errors with a retry', async () => {
+    const { token } = await connected();
+    // Small answers (not found), so that the batch's byte cap stays out of the way.
+    const batch = (first: number) =>
+      Array.from({ length: 5 }, (_, index) =>
+        toolCall(first + index, 'get_client', { id: 'cli_0000000000000000000X' }),
+      );
+    const codes = async (response: Response) =>
+      ((await json(response)) as { result: ToolResult }[]).map((answer) => errorOf(answer.result).code);
+    const first = await post(token, batch(1), '2025-03-26');
+    expect(first.status).toBe(200);
+    expect(await codes(first)).toEqual(Array(5).fill('not_found'));
+    const second = await post(token, batch(10), '2025-03-26');
+    expect(second.status).toBe(200);
+    const results = ((await json(second)) as { result: ToolResult }[]).map((answer) => answer.result);
+    // 8 tokens: 5 + 3 answered, 2 refused.
+    expect(results.map(errorOf).filter((error) => error.code === 'not_found')).toHaveLength(BURST - 5);
+    const refused = results.map(errorOf).filter((error) => error.code !== 'not_found');
+    expect(refused).toHaveLength(2);
+    for (const error of refused)
+      expect(error).toMatchObject({ code: 'rate_limited', message: expect.stringMatching(/retry in \d+ s/) });
+    expect((await post(token, toolCall(20, 'whoami'))).status).toBe(429);
+  });
 
   it("meters a plan without API access (starter) at the smallest API plan's size, never unlimited", async () => {
     const { token } = await connected({}, 'starter');

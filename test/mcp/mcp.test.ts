@@ -121,46 +121,40 @@ afterAll(async () => {
 });
 
 describe('discovery and the OAuth flow', () => {
-  it(
-    'publishes protected-resource and authorization-server metadata; a missing token ' + 'is 401 with the pointer',
-    async () => {
-      const missing = await mcpPost(null);
-      expect(missing.status).toBe(401);
-      // The scopes of /mcp's selection: the default toolsets and writes, which SDK clients then ask for.
-      expect(missing.headers.get('www-authenticate')).toBe(
-        `Bearer resource_metadata="${served.baseUrl}/.well-known/oauth-protected-resource/mcp", ` +
-          `scope="mcp mcp:core mcp:clients mcp:reports mcp:report_data mcp:visibility mcp:signals ` +
-          `mcp:write"`,
-      );
-      for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {
-        expect(await json(await served.t.app.fetch(new Request(`${served.baseUrl}${path}`)))).toMatchObject({
-          resource: `${served.baseUrl}/mcp`,
-          authorization_servers: [served.baseUrl],
-        });
-      }
-      const metadata = await (await fetch(`${served.baseUrl}/.well-known/oauth-authorization-server`)).json();
-      expect(metadata).toMatchObject({
-        issuer: served.baseUrl,
-        registration_endpoint: `${served.baseUrl}/oauth/register`,
-        code_challenge_methods_supported: ['S256'],
-        revocation_endpoint: `${served.baseUrl}/oauth/revoke`,
+  it('publishes both metadata documents; a missing token is 401 with the pointer', async () => {
+    const missing = await mcpPost(null);
+    expect(missing.status).toBe(401);
+    // The scopes of /mcp's selection: the default toolsets and writes, which SDK clients then ask for.
+    expect(missing.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${served.baseUrl}/.well-known/oauth-protected-resource/mcp", ` +
+        `scope="mcp mcp:core mcp:clients mcp:reports mcp:report_data mcp:visibility mcp:signals ` +
+        `mcp:write"`,
+    );
+    for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {
+      expect(await json(await served.t.app.fetch(new Request(`${served.baseUrl}${path}`)))).toMatchObject({
+        resource: `${served.baseUrl}/mcp`,
+        authorization_servers: [served.baseUrl],
       });
-    },
-  );
+    }
+    const metadata = await (await fetch(`${served.baseUrl}/.well-known/oauth-authorization-server`)).json();
+    expect(metadata).toMatchObject({
+      issuer: served.baseUrl,
+      registration_endpoint: `${served.baseUrl}/oauth/register`,
+      code_challenge_methods_supported: ['S256'],
+      revocation_endpoint: `${served.baseUrl}/oauth/revoke`,
+    });
+  });
 
-  it(
-    'registered the client dynamically, signed the person in with their session and asked ' + 'for consent on our page',
-    () => {
-      expect(provider.client?.client_id).toBeTruthy();
-      expect(provider.consentPage).toContain('Test MCP client');
-      expect(provider.consentPage).toContain('Not verified by Signalboard');
-      expect(provider.consentPage).toContain('<strong>127.0.0.1:1</strong>');
-      expect(provider.lastAuthorizationUrl?.searchParams.get('code_challenge_method')).toBe('S256');
-      expect(provider.lastAuthorizationUrl?.searchParams.get('resource')).toBe(`${served.baseUrl}/mcp`);
-      expect(provider.saved?.refresh_token).toBeTruthy();
-      expect(provider.saved?.expires_in).toBeLessThanOrEqual(900);
-    },
-  );
+  it('registered the client dynamically, signed the person in by session, asked consent on our page', () => {
+    expect(provider.client?.client_id).toBeTruthy();
+    expect(provider.consentPage).toContain('Test MCP client');
+    expect(provider.consentPage).toContain('Not verified by Signalboard');
+    expect(provider.consentPage).toContain('<strong>127.0.0.1:1</strong>');
+    expect(provider.lastAuthorizationUrl?.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(provider.lastAuthorizationUrl?.searchParams.get('resource')).toBe(`${served.baseUrl}/mcp`);
+    expect(provider.saved?.refresh_token).toBeTruthy();
+    expect(provider.saved?.expires_in).toBeLessThanOrEqual(900);
+  });
 
   it('sends a person without a session to sign in first, and back to the consent afterwards', async () => {
     const anonymous = new TestOAuthProvider({ cookie: 'sb_session=none' });
@@ -875,29 +869,26 @@ describe('tokens', () => {
     }
   });
 
-  it(
-    'grants are listed in settings; disconnecting one revokes its tokens; /oauth/revoke ' + 'revokes one token',
-    async () => {
-      const extra = new TestOAuthProvider({ cookie: admin.cookie, workspaceId: mine.workspace.id }, 'Disconnect me');
-      (await connectMcp(served.baseUrl, extra)).close();
-      const apps = (await json(await call(served.t.app, admin, 'GET', '/app/settings/mcp'))).data.connectedApps;
-      const grant = apps.find((app: { clientName: string }) => app.clientName === 'Disconnect me');
-      expect(grant).toMatchObject({ userEmail: mine.ownerEmail });
-      expect((await mcpPost(extra.saved!.access_token)).status).toBe(200);
-      expect((await call(served.t.app, admin, 'POST', `/app/settings/mcp/grants/${grant.id}/revoke`, {})).status).toBe(
-        200,
-      );
-      await expectInvalid(extra.saved!.access_token);
+  it('grants are listed in settings; disconnecting one revokes its tokens; /oauth/revoke one token', async () => {
+    const extra = new TestOAuthProvider({ cookie: admin.cookie, workspaceId: mine.workspace.id }, 'Disconnect me');
+    (await connectMcp(served.baseUrl, extra)).close();
+    const apps = (await json(await call(served.t.app, admin, 'GET', '/app/settings/mcp'))).data.connectedApps;
+    const grant = apps.find((app: { clientName: string }) => app.clientName === 'Disconnect me');
+    expect(grant).toMatchObject({ userEmail: mine.ownerEmail });
+    expect((await mcpPost(extra.saved!.access_token)).status).toBe(200);
+    expect((await call(served.t.app, admin, 'POST', `/app/settings/mcp/grants/${grant.id}/revoke`, {})).status).toBe(
+      200,
+    );
+    await expectInvalid(extra.saved!.access_token);
 
-      const revoked = await fetch(`${served.baseUrl}/oauth/revoke`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ token: accessToken(), client_id: provider.client!.client_id }),
-      });
-      expect(revoked.status).toBe(200);
-      await expectInvalid(accessToken());
-    },
-  );
+    const revoked = await fetch(`${served.baseUrl}/oauth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: accessToken(), client_id: provider.client!.client_id }),
+    });
+    expect(revoked.status).toBe(200);
+    await expectInvalid(accessToken());
+  });
   it('refreshes with rotation; reusing a rotated refresh token revokes the whole grant (theft detection)', async () => {
     const fresh = new TestOAuthProvider({ cookie: admin.cookie, workspaceId: mine.workspace.id }, 'Refresh tests');
     const connected = await connectMcp(served.baseUrl, fresh);

@@ -21,26 +21,20 @@ describe('scopes and consent', () => {
     expect(scopesFor(selection('/x/all'))).toEqual(RESOURCE_SCOPES);
   });
 
-  it(
-    'a plain mcp request is spelled out as the default toolsets with writes; explicit ' + 'requests stay as they are',
-    () => {
-      expect(explicitScopes('mcp offline_access')).toBe(
-        `mcp offline_access ${DEFAULT_TOOLSETS.map((toolset) => `mcp:${toolset}`).join(' ')} mcp:write`,
-      );
-      expect(explicitScopes('mcp mcp:answers')).toBe('mcp mcp:answers');
-      expect(explicitScopes('openid')).toBe('openid');
-    },
-  );
+  it('a plain mcp request is spelled out as the default toolsets with writes; explicit ones stay', () => {
+    expect(explicitScopes('mcp offline_access')).toBe(
+      `mcp offline_access ${DEFAULT_TOOLSETS.map((toolset) => `mcp:${toolset}`).join(' ')} mcp:write`,
+    );
+    expect(explicitScopes('mcp mcp:answers')).toBe('mcp mcp:answers');
+    expect(explicitScopes('openid')).toBe('openid');
+  });
 
-  it(
-    'what scopes grant: named toolsets only; a plain mcp token (from before toolsets) ' + 'the defaults with writes',
-    () => {
-      expect(consentOf(['mcp', 'mcp:answers'])).toEqual({ toolsets: new Set(['answers']), writes: false });
-      expect(consentOf(['mcp', 'mcp:write'])).toEqual({ toolsets: new Set(), writes: true });
-      expect(consentOf(['mcp'])).toEqual({ toolsets: new Set(DEFAULT_TOOLSETS), writes: true });
-      expect(consentOf([])).toEqual({ toolsets: new Set(DEFAULT_TOOLSETS), writes: false });
-    },
-  );
+  it('what scopes grant: named toolsets only; a plain mcp token the defaults with writes', () => {
+    expect(consentOf(['mcp', 'mcp:answers'])).toEqual({ toolsets: new Set(['answers']), writes: false });
+    expect(consentOf(['mcp', 'mcp:write'])).toEqual({ toolsets: new Set(), writes: true });
+    expect(consentOf(['mcp'])).toEqual({ toolsets: new Set(DEFAULT_TOOLSETS), writes: true });
+    expect(consentOf([])).toEqual({ toolsets: new Set(DEFAULT_TOOLSETS), writes: false });
+  });
 
   it('a selection within a consent never reaches past either', () => {
     for (const subPath of ['', '/readonly', '/x/all', '/x/answers,admin', '/x/reports/readonly']) {

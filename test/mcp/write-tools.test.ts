@@ -126,23 +126,20 @@ afterAll(async () => {
 });
 
 describe('the write switch', () => {
-  it(
-    'hides and refuses every write tool while off; lists them, each saying what its result ' + 'holds, while on',
-    async () => {
-      await setWrites(false);
-      try {
-        expect((await client.listTools()).tools.filter((t) => WRITE_TOOLS.some((w) => w.name === t.name))).toEqual([]);
-        const error = await refused('create_client', { name: 'x' });
-        expect(error.code).toBe('forbidden');
-        expect(error.message).toContain('write actions are switched off for this workspace: ask an admin');
-      } finally {
-        await setWrites(true);
-      }
-      const listed = (await client.listTools()).tools.filter((t) => WRITE_TOOLS.some((w) => w.name === t.name));
-      expect(listed.map((t) => t.name).sort()).toEqual(WRITE_TOOLS.map((w) => w.name).sort());
-      expect(listed.filter((t) => t.outputSchema?.type !== 'object').map((t) => t.name)).toEqual([]);
-    },
-  );
+  it('hides and refuses every write tool while off; lists them with their result keys while on', async () => {
+    await setWrites(false);
+    try {
+      expect((await client.listTools()).tools.filter((t) => WRITE_TOOLS.some((w) => w.name === t.name))).toEqual([]);
+      const error = await refused('create_client', { name: 'x' });
+      expect(error.code).toBe('forbidden');
+      expect(error.message).toContain('write actions are switched off for this workspace: ask an admin');
+    } finally {
+      await setWrites(true);
+    }
+    const listed = (await client.listTools()).tools.filter((t) => WRITE_TOOLS.some((w) => w.name === t.name));
+    expect(listed.map((t) => t.name).sort()).toEqual(WRITE_TOOLS.map((w) => w.name).sort());
+    expect(listed.filter((t) => t.outputSchema?.type !== 'object').map((t) => t.name)).toEqual([]);
+  });
 });
 
 describe('clients', () => {
@@ -161,24 +158,20 @@ describe('clients', () => {
     });
   });
 
-  it(
-    'archive_client hides it from v1, keeps its reports and refuses new ones; another ' + 'workspace’s is not found',
-    async () => {
-      const created = await newClient();
-      const report = (
-        await ok('create_report', { name: 'Client report', clientId: created.id, definition: DEFINITION })
-      ).report;
-      await audited('client.archived', async () => {
-        expect((await ok('archive_client', { id: created.id })).client.archivedAt).not.toBeNull();
-      });
-      expect((await json(await v1('/api/v1/clients'))).data.map((c: any) => c.id)).not.toContain(created.id);
-      expect((await v1(`/api/v1/reports/${report.id}`)).status).toBe(200);
-      expect((await refused('create_report', { name: 'x', clientId: created.id, definition: DEFINITION })).code).toBe(
-        'not_found',
-      );
-      expect((await refused('archive_client', { id: seeded.theirClient })).code).toBe('not_found');
-    },
-  );
+  it('archive_client hides it from v1, keeps its reports, refuses new ones; another’s is not found', async () => {
+    const created = await newClient();
+    const report = (await ok('create_report', { name: 'Client report', clientId: created.id, definition: DEFINITION }))
+      .report;
+    await audited('client.archived', async () => {
+      expect((await ok('archive_client', { id: created.id })).client.archivedAt).not.toBeNull();
+    });
+    expect((await json(await v1('/api/v1/clients'))).data.map((c: any) => c.id)).not.toContain(created.id);
+    expect((await v1(`/api/v1/reports/${report.id}`)).status).toBe(200);
+    expect((await refused('create_report', { name: 'x', clientId: created.id, definition: DEFINITION })).code).toBe(
+      'not_found',
+    );
+    expect((await refused('archive_client', { id: seeded.theirClient })).code).toBe('not_found');
+  });
 });
 
 describe('reports', () => {
@@ -371,18 +364,15 @@ describe('webhooks', () => {
     });
   });
 
-  it(
-    'update_webhook_endpoint disables it; a disabled endpoint takes no test; another ' + 'workspace’s is not found',
-    async () => {
-      const endpoint = await newEndpoint();
-      await audited('webhook_endpoint.disabled', async () => {
-        expect((await ok('update_webhook_endpoint', { id: endpoint.id, enabled: false })).endpoint.enabled).toBe(false);
-      });
-      expect((await refused('send_test_event', { id: endpoint.id })).code).toBe('conflict');
-      const theirs = { id: await theirFirst('webhookEndpoint'), enabled: false };
-      expect((await refused('update_webhook_endpoint', theirs)).code).toBe('not_found');
-    },
-  );
+  it('update_webhook_endpoint disables it; a disabled endpoint takes no test; another’s is not found', async () => {
+    const endpoint = await newEndpoint();
+    await audited('webhook_endpoint.disabled', async () => {
+      expect((await ok('update_webhook_endpoint', { id: endpoint.id, enabled: false })).endpoint.enabled).toBe(false);
+    });
+    expect((await refused('send_test_event', { id: endpoint.id })).code).toBe('conflict');
+    const theirs = { id: await theirFirst('webhookEndpoint'), enabled: false };
+    expect((await refused('update_webhook_endpoint', theirs)).code).toBe('not_found');
+  });
 
   it('send_test_event queues one delivery to that endpoint', async () => {
     const endpoint = await newEndpoint();
