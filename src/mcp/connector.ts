@@ -1,6 +1,7 @@
 // What the rest of the app needs to know about the MCP connector without loading it: its paths
-// and its invalidation target. The connector itself (oidc-provider, the MCP SDK, Ajv: ~50 MB)
-// is loaded on its first request, so instances that never serve MCP do not carry it.
+// and its invalidation target. The connector itself (oidc-provider, the MCP SDK, Ajv) is loaded
+// on its first request, so instances that never serve MCP do not carry it
+// (docs/decisions/mcp-transport-costs.md).
 export const MCP_PATH = '/mcp';
 export const PROTECTED_RESOURCE_PATHS = [
   '/.well-known/oauth-protected-resource',

@@ -1,7 +1,7 @@
 // A 2025-era `tools/call` answered without a per-request SDK server. Each call through the SDK
-// builds a Server and a transport and checks the message with zod several times over: measured
-// at ~250 µs of CPU and ~90 KB of garbage per call, more than the whole v1 request for one answer
-// (test/bench/README.md, "2026-11-24: the direct tool call"). Only a message the SDK would serve
+// builds a Server and a transport and checks the message with zod several times over, which cost
+// more than the whole v1 request for one answer (docs/decisions/mcp-transport-costs.md). Only a
+// message the SDK would serve
 // exactly so is taken here — a POST the transport accepts (Accept, Content-Type, a supported
 // protocol version header), one JSON-RPC request of this one method whose params hold nothing
 // but the tool's name, its arguments and tracing `_meta` — and its answer is the SDK's, byte for

@@ -42,9 +42,9 @@ const SCALAR_SCHEMAS: Record<string, JsonSchema> = {
   JSONObject: { type: 'object' },
 };
 
-// Typed ids (ClientId, ReportId, …) are strings of a pattern: said once, as their prefix (the whole
-// pattern cost ~8 tokens more per id argument on every tools/list; a malformed id is still refused
-// by the scalar when the tool runs).
+// Typed ids (ClientId, ReportId, …) are strings of a pattern: said as their prefix, as every
+// tools/list pays for each token (docs/decisions/mcp-context-budget.md); a malformed id is still
+// refused by the scalar when the tool runs.
 const ID_PATTERNS: Record<string, string> = Object.fromEntries(
   Object.entries(ID_SCALARS).map(([name, kind]) => [name, `^${idPrefixes[kind]}_`]),
 );
@@ -52,7 +52,7 @@ const ID_PATTERNS: Record<string, string> = Object.fromEntries(
 function scalarSchema(type: GraphQLScalarType): JsonSchema {
   if (ID_PATTERNS[type.name]) return { type: 'string', pattern: ID_PATTERNS[type.name] };
   // Typed ids (ClientId, ReportId, …) are strings with a pattern in their description; GraphQL's
-  // own scalars say nothing a model needs (ID's paragraph cost ~90 tokens per tool).
+  // own scalars say nothing a model needs.
   // A `format` (date, date-time) says what the scalar's description would.
   const base = SCALAR_SCHEMAS[type.name] ?? { type: 'string' };
   const described = type.description && !isSpecifiedScalarType(type) && !base.format;
@@ -63,7 +63,7 @@ function scalarSchema(type: GraphQLScalarType): JsonSchema {
 const LONGEST_LISTED_ENUM = 12;
 
 /**
- * Input enums said as a pattern: the date presets (16 values, ~55 tokens listed) in every report tool.
+ * Input enums said as a pattern: the date presets (16 values) in every report tool.
  * Tested against the enum's values.
  */
 export const ENUM_PATTERNS: Record<string, string> = {
@@ -114,8 +114,8 @@ const nullable = (schema: JsonSchema): JsonSchema =>
 
 // An output schema spells out this many object levels (a node() wrapper counts: the tool's field,
 // its envelope); below them it says "object" and no more. The rows themselves are
-// self-describing in structuredContent, and their fields in every tools/list cost the default
-// toolsets ~900 tokens of the 8 000 budget.
+// self-describing in structuredContent, and their fields would weigh on every tools/list
+// (docs/decisions/mcp-context-budget.md).
 const OUTPUT_SCHEMA_DEPTH = 2;
 
 /** JSON Schema of what a selection returns from a field of type `type`. */

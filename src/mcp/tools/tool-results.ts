@@ -36,10 +36,9 @@ const [HEAD, MIDDLE] = [
 
 /**
  * The JSON-RPC response the SDK's transport writes for `result`, as UTF-8. A structured result's
- * data is serialized once and the response assembled from encoded parts: one string of the whole
- * (a rope of two-byte strings as soon as any text is not Latin-1) cost 2.5× as much to encode.
- * `Buffer.from` as for v1's bodies (http/representation.ts): 4.7 vs TextEncoder's 11.9 µs for one
- * answer, equal for a page of fifty.
+ * data is serialized once and the response assembled from encoded parts, with `Buffer.from` as
+ * for v1's bodies: one string of the whole is a rope of two-byte strings as soon as any text is
+ * not Latin-1, slower to encode (docs/decisions/mcp-transport-costs.md).
  */
 export function resultResponseBody(id: string | number, result: CallToolResult): Buffer<ArrayBuffer> {
   if (!textIsStructuredContent.has(result))

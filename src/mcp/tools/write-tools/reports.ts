@@ -29,7 +29,7 @@ const dateConfig = z.object({
 });
 const definitionSchema = () => z.object({ widgets: z.array(widget), dateConfig });
 
-// A widget's JSON Schema would cost ~170 tokens in each tool that takes one, on every tools/list:
+// A widget's JSON Schema would weigh on each tool that takes one, on every tools/list:
 // create_report advertises it as one line, the other tools of the toolset (always listed with it)
 // point there; zod checks every field everywhere.
 const widget = inProse(
