@@ -7,9 +7,9 @@ import { operationFileDocument } from '../../src/graphql/operation-files.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { seedWorkspace } from '../../src/demo/seed.js';
 import { setPlan } from '../../src/workspaces/service.js';
-import { createKeyedWorkspace, json } from '../support/app.js';
+import { json } from '../support/app.js';
+import { seededWorkspaces, type Keyed } from './seeded-workspaces.js';
 import { useListeningApp } from '../support/listen.js';
 import { call, personWithPassword, signIn } from '../support/web.js';
 import { readFileSync } from 'node:fs';
@@ -27,7 +27,6 @@ const catalogue = JSON.parse(readFileSync(new URL('./snapshots/tools.json', impo
   toolset: string;
 }[];
 const toolsetOf = (name: string) => catalogue.find((entry) => entry.name === name)!.toolset;
-type Keyed = Awaited<ReturnType<typeof createKeyedWorkspace>>;
 let mine: Keyed;
 let theirs: Keyed;
 let admin: { cookie: string; csrf: string };
@@ -64,10 +63,7 @@ const mcpPost = (token: string | null, body: unknown = { jsonrpc: '2.0', id: 1, 
 
 beforeAll(async () => {
   const db = served.t.database;
-  mine = await createKeyedWorkspace(db);
-  theirs = await createKeyedWorkspace(db);
-  for (const keyed of [mine, theirs])
-    await seedWorkspace(db.prisma, db.pool, { workspaceId: keyed.workspace.id, days: 40, clients: 2 });
+  ({ mine, theirs } = await seededWorkspaces(db));
   const first = async (table: 'client' | 'report' | 'aiProject', workspaceId: string) =>
     (await (db.prisma[table] as any).findFirstOrThrow({ where: { workspaceId }, orderBy: { id: 'asc' } })).id as string;
   ids.client = await first('client', mine.workspace.id);

@@ -5,16 +5,16 @@
 // client's name. The switch that hides them is tested first and left on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { seedWorkspace } from '../../src/demo/seed.js';
 import { WRITE_TOOLS } from '../../src/mcp/tools/write-tools.js';
-import { createKeyedWorkspace, json } from '../support/app.js';
+import { json } from '../support/app.js';
+import { seededWorkspaces, type Keyed } from './seeded-workspaces.js';
 import { useListeningApp } from '../support/listen.js';
 import { connectMcp, TestOAuthProvider } from '../support/mcp.js';
 import { call, personWithPassword, signIn } from '../support/web.js';
 
 const served = useListeningApp();
-let mine: Awaited<ReturnType<typeof createKeyedWorkspace>>;
-let theirs: Awaited<ReturnType<typeof createKeyedWorkspace>>;
+let mine: Keyed;
+let theirs: Keyed;
 let admin: { cookie: string; csrf: string };
 let client: Client;
 /** Seeded in beforeAll and never changed by a case: the client and project the cases build on. */
@@ -95,10 +95,7 @@ const theirFirst = async (table: 'report' | 'aiProject' | 'aiPrompt' | 'webhookE
 
 beforeAll(async () => {
   const db = served.t.database;
-  mine = await createKeyedWorkspace(db);
-  theirs = await createKeyedWorkspace(db);
-  for (const keyed of [mine, theirs])
-    await seedWorkspace(db.prisma, db.pool, { workspaceId: keyed.workspace.id, days: 40, clients: 2 });
+  ({ mine, theirs } = await seededWorkspaces(db));
   await db.prisma.webhookEndpoint.create({
     data: {
       id: 'whe_0000000000000000000W',

@@ -91,18 +91,14 @@ const outputSchemaOf = (shape: ResultShape): JsonSchema => ({
   properties: Object.fromEntries(Object.entries(shape).map(([key, type]) => [key, { type }])),
 });
 
-export function declare<Shape extends z.ZodRawShape>(tool: {
-  name: string;
-  toolset: Toolset;
-  title: string;
-  description: string;
-  destructive: boolean;
-  idempotent: boolean;
-  openWorld?: boolean;
-  input: Shape;
-  output: ResultShape;
-  run(deps: WriteDeps, args: z.infer<z.ZodObject<Shape>>): Promise<Record<string, unknown>>;
-}): WriteTool {
+export function declare<Shape extends z.ZodRawShape>(
+  tool: Pick<WriteTool, 'name' | 'toolset' | 'title' | 'description' | 'destructive' | 'idempotent'> & {
+    openWorld?: boolean;
+    input: Shape;
+    output: ResultShape;
+    run(deps: WriteDeps, args: z.infer<z.ZodObject<Shape>>): Promise<Record<string, unknown>>;
+  },
+): WriteTool {
   const schema = z.object(tool.input).strict();
   const advertised = z.toJSONSchema(schema, {
     override: ({ zodSchema, jsonSchema }) => {
@@ -114,14 +110,15 @@ export function declare<Shape extends z.ZodRawShape>(tool: {
   });
   const inputSchema = { ...(terseSchema(advertised) as JsonSchema) };
   delete inputSchema.$schema;
+  const { name, toolset, title, description, destructive, idempotent } = tool;
   return {
     write: true,
-    name: tool.name,
-    toolset: tool.toolset,
-    title: tool.title,
-    description: tool.description,
-    destructive: tool.destructive,
-    idempotent: tool.idempotent,
+    name,
+    toolset,
+    title,
+    description,
+    destructive,
+    idempotent,
     openWorld: tool.openWorld ?? false,
     inputSchema,
     outputSchema: outputSchemaOf(tool.output),
