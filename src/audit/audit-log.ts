@@ -3,7 +3,8 @@ import type pg from 'pg';
 import type { PrismaClient } from '../db/generated/prisma/client.js';
 import { newId } from '../db/ids.js';
 import { tenantStatement } from '../db/tenant-sql.js';
-import { workspaceScopes } from '../db/workspace-scope.js';
+import { workspaceScopes, type WorkspaceScope } from '../db/workspace-scope.js';
+import { runStatement, sqlStatement, type SqlRunner } from '../db/sql-runner.js';
 
 export interface AuditEntry {
   workspaceId: string;
@@ -38,44 +39,63 @@ export interface AuditView {
   createdAt: Date;
 }
 
-/** The newest entries of the workspace with the acting person's email where the actor is a user; $2 = how many. */
-export const AUDIT_LOG = tenantStatement<AuditView>(
+/** The newest entries of the workspace with the acting person's email where the actor is a user. */
+const AUDIT_LOG = tenantStatement<AuditView, { limit: number }>(
   'audit.list',
-  (
-    workspace,
-  ) => `SELECT a.id, a.actor, u.email AS "actorEmail", a.action, a.target, a.details, a.created_at AS "createdAt"
+  (workspace, param) => `SELECT a.id, a.actor, u.email AS "actorEmail", a.action, a.target, a.details,
+      a.created_at AS "createdAt"
     FROM audit_log a LEFT JOIN users u ON u.id = a.actor
-    WHERE ${workspace('a')} ORDER BY a.created_at DESC, a.id DESC LIMIT $2`,
+    WHERE ${workspace('a')} ORDER BY a.created_at DESC, a.id DESC LIMIT ${param('limit')}`,
 );
 
+/** The workspace's newest `limit` entries (the graph, settings and the CLI read them alike). */
+export const auditEntries = (scope: WorkspaceScope, limit: number): Promise<AuditView[]> =>
+  scope.rows(AUDIT_LOG, { limit });
+
 export function listAuditLog(pool: pg.Pool, workspaceId: string, limit = 100): Promise<AuditView[]> {
-  return workspaceScopes(pool)(workspaceId).rows(AUDIT_LOG, [limit]);
+  return auditEntries(workspaceScopes(pool)(workspaceId), limit);
 }
 
+const MEMBER_WORKSPACES = sqlStatement<{ workspace_id: string }, { userId: string; onlyWorkspaceId: string | null }>(
+  'audit.person-workspaces',
+  (param) => `SELECT workspace_id FROM memberships
+    WHERE user_id = ${param('userId')} AND (${param('onlyWorkspaceId')}::text IS NULL OR workspace_id = ${param('onlyWorkspaceId')})`,
+);
+
+interface PersonEntries {
+  ids: string[];
+  workspaceIds: string[];
+  userId: string;
+  action: string;
+  details: string;
+}
+
+// One entry per workspace, the person as both actor and target.
+const RECORD_PERSON = sqlStatement<never, PersonEntries>(
+  'audit.record-person',
+  (param) => `INSERT INTO audit_log (id, workspace_id, actor, action, target, details)
+    SELECT id, workspace_id, ${param('userId')}, ${param('action')}, ${param('userId')}, ${param('details')}::jsonb
+    FROM unnest(${param('ids')}::text[], ${param('workspaceIds')}::text[]) AS e(id, workspace_id)`,
+);
+
 /**
- * An event about a person rather than a workspace (sign-ins, locks): recorded in each workspace they belong to (or
- * one), so its admins see it.
+ * An event about a person rather than a workspace (sign-ins, locks): recorded in each workspace they
+ * belong to (or one), so its admins see it.
  */
 export async function recordPersonAudit(
-  db: Pick<pg.Pool, 'query'>,
+  db: SqlRunner,
   entry: { userId: string; action: string; details?: Record<string, unknown>; onlyWorkspaceId?: string },
 ): Promise<void> {
-  const workspaces = (
-    await db.query<{ workspace_id: string }>(
-      'SELECT workspace_id FROM memberships WHERE user_id = $1 AND ($2::text IS NULL OR workspace_id = $2)',
-      [entry.userId, entry.onlyWorkspaceId ?? null],
-    )
-  ).rows;
-  if (!workspaces.length) return;
-  await db.query(
-    `INSERT INTO audit_log (id, workspace_id, actor, action, target, details)
-     SELECT id, workspace_id, $3, $4, $3, $5::jsonb FROM unnest($1::text[], $2::text[]) AS e(id, workspace_id)`,
-    [
-      workspaces.map(() => newId('audit')),
-      workspaces.map((row) => row.workspace_id),
-      entry.userId,
-      entry.action,
-      JSON.stringify(entry.details ?? {}),
-    ],
-  );
+  const { rows } = await runStatement(db, MEMBER_WORKSPACES, {
+    userId: entry.userId,
+    onlyWorkspaceId: entry.onlyWorkspaceId ?? null,
+  });
+  if (!rows.length) return;
+  await runStatement(db, RECORD_PERSON, {
+    ids: rows.map(() => newId('audit')),
+    workspaceIds: rows.map((row) => row.workspace_id),
+    userId: entry.userId,
+    action: entry.action,
+    details: JSON.stringify(entry.details ?? {}),
+  });
 }

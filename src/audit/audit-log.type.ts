@@ -3,7 +3,7 @@ import { builder } from '../graphql/builder.js';
 import { boundedIntArg, boundedListCost } from '../graphql/bounded-int.js';
 import { intBounds, withinBounds } from '../errors/index.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
-import { AUDIT_LOG, type AuditView } from './audit-log.js';
+import { auditEntries, type AuditView } from './audit-log.js';
 
 /** Entries per answer, newest first. */
 export const AUDIT_ENTRIES = intBounds(1, 500, 50);
@@ -30,6 +30,6 @@ builder.queryField('auditLog', (t) =>
     extensions: GRAPH_ONLY,
     args: { first: boundedIntArg(t.arg, AUDIT_ENTRIES, 'Entries') },
     complexity: (args) => boundedListCost(args.first, AUDIT_ENTRIES),
-    resolve: (_root, args, ctx) => ctx.workspace.rows(AUDIT_LOG, [withinBounds(args.first, AUDIT_ENTRIES, 'first')]),
+    resolve: (_root, args, ctx) => auditEntries(ctx.workspace, withinBounds(args.first, AUDIT_ENTRIES, 'first')),
   }),
 );

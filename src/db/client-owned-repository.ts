@@ -9,28 +9,29 @@ import { notFound } from '../errors/index.js';
 import { cappedByParent, inAskedOrder, type ListEnvelope } from './per-parent.js';
 import type { TenantStatement } from './tenant-sql.js';
 import type { WorkspaceScope } from './workspace-scope.js';
+import type { Positional } from './named-parameters.js';
 
 type Identified = { id: string };
+
+/** Named parameters, or (ai-visibility's projects, until they are converted) the same values by position. */
+type Statement<Row, P extends object> = TenantStatement<Row, P> | TenantStatement<Row, Positional>;
 
 export interface ClientOwnedStatements<
   Row extends Identified,
   Summary extends Identified,
   Found extends Identified = Row,
 > {
-  /** $2 client id or null, $3 how many. */
-  list: TenantStatement<Summary>;
-  /** $2 client id or null. */
-  count: TenantStatement<{ n: number }>;
-  /** $2 id: the row as read, before `rowOf` (a column may come as text, to be parsed only when asked). */
-  find: TenantStatement<Found>;
+  list: Statement<Summary, { clientId: string | null; take: number }>;
+  count: Statement<{ n: number }, { clientId: string | null }>;
+  /** The row as read, before `rowOf` (a column may come as text, to be parsed only when asked). */
+  find: Statement<Found, { id: string }>;
   /** The row as its readers take it. */
   rowOf(found: Found): Row;
   /** What the data computed from a row depends on (its edits, its facts' ingests). */
   versionOf(found: Found): string;
-  /** $2 ids. */
-  byIds: TenantStatement<Row>;
-  /** $2 client ids (per-parent), $3 cap per client. */
-  byClients: TenantStatement<Summary & { parentId: string; total: number }>;
+  byIds: Statement<Row, { ids: readonly string[] }>;
+  /** Per parent (db/per-parent.ts): `parentIds` the clients, `cap` per client. */
+  byClients: Statement<Summary & { parentId: string; total: number }, { parentIds: readonly string[]; cap: number }>;
 }
 
 export function clientOwnedRepository<
@@ -38,17 +39,22 @@ export function clientOwnedRepository<
   Summary extends Identified,
   Found extends Identified = Row,
 >(scope: WorkspaceScope, statements: ClientOwnedStatements<Row, Summary, Found>, what: string) {
+  // A positional statement takes the same values in the order they are named here (marked for removal).
+  const rows = <R extends object, P extends object>(statement: Statement<R, P>, values: P): Promise<R[]> => {
+    const run = scope.rows as (statement: Statement<R, P>, values: P | Positional) => Promise<R[]>;
+    return run(statement, statement.params ? values : Object.values(values));
+  };
   let found: Map<string, Promise<Found | undefined>> | undefined;
   let finished: Map<string, Row> | undefined;
   const byId = (id: string) => {
     found ??= new Map();
     let row = found.get(id);
-    if (!row) found.set(id, (row = scope.rows(statements.find, [id]).then((rows) => rows[0])));
+    if (!row) found.set(id, (row = rows(statements.find, { id }).then((rows) => rows[0])));
     return row;
   };
   return {
-    list: (clientId: string | null, take: number) => scope.rows(statements.list, [clientId, take]),
-    count: async (clientId: string | null) => (await scope.rows(statements.count, [clientId]))[0]!.n,
+    list: (clientId: string | null, take: number) => rows(statements.list, { clientId, take }),
+    count: async (clientId: string | null) => (await rows(statements.count, { clientId }))[0]!.n,
     /** One of the workspace's, or 404. */
     find: async (id: string): Promise<Row> => {
       const stored = await byId(id);
@@ -65,9 +71,9 @@ export function clientOwnedRepository<
     },
     /** By id, in the order asked; null where there is none. */
     byIds: async (ids: readonly string[]): Promise<(Row | null)[]> =>
-      inAskedOrder(ids, await scope.rows(statements.byIds, [ids])),
+      inAskedOrder(ids, await rows(statements.byIds, { ids })),
     /** Each client's, newest first, capped per client, in one statement. */
     byClients: async (clientIds: readonly string[], cap: number): Promise<ListEnvelope<Summary>[]> =>
-      cappedByParent(clientIds, await scope.rows(statements.byClients, [clientIds, cap])),
+      cappedByParent(clientIds, await rows(statements.byClients, { parentIds: clientIds, cap })),
   };
 }

@@ -16,11 +16,14 @@ export interface ListEnvelope<T> {
 
 /**
  * One statement for many parents: `inner` is the query for one parent, naming its id `p.id`
- * (typically with its own ORDER BY … LIMIT); $2 is the array of parent ids. Each row comes
- * back tagged with its `parentId`.
+ * (typically with its own ORDER BY … LIMIT); `parentIds` is the placeholder of the array of parent
+ * ids (`param('parentIds')`). Each row comes back tagged with its `parentId`.
  */
-export const perParentSql = (inner: string) =>
-  `SELECT p.id AS "parentId", x.* FROM unnest($2::text[]) AS p(id) CROSS JOIN LATERAL (${inner}) x`;
+export const perParent = (parentIds: string, inner: string) =>
+  `SELECT p.id AS "parentId", x.* FROM unnest(${parentIds}::text[]) AS p(id) CROSS JOIN LATERAL (${inner}) x`;
+
+/** The positional form ($2 the parent ids), for statements not yet named; to be removed with it. */
+export const perParentSql = (inner: string) => perParent('$2', inner);
 
 export interface ParentTagged {
   parentId: string;

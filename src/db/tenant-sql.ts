@@ -1,20 +1,26 @@
-// Statements over tenant rows, declared once with their workspace binding. A statement is built
-// by a function that is handed `workspace(alias?)`, which renders the binding
-// `<alias>.workspace_id = $1` (or, for the workspaces table itself, `id = $1`); a statement whose
-// text never asks for it cannot be declared. WorkspaceScope.rows() runs only declared
-// statements, with the bound workspace as $1, so a read cannot forget its tenant: the type
-// system refuses raw text, and the declaration refuses a statement without the binding.
-// (Chosen over PostgreSQL row-level security, measured in ARCHITECTURE.md: the binding costs
-// nothing at run time, RLS's per-transaction setting cost 2.5–3.5× per statement.)
+// Statements over tenant rows, declared once with their workspace binding and their named
+// parameters. A statement is built by a function that is handed `workspace(alias?)`, which renders
+// the binding `<alias>.workspace_id = $1` (or, for the workspaces table itself, `id = $1`), and
+// `param(name)`, which renders `$2`, `$3` … (db/named-parameters.ts); a statement whose text never
+// asks for the binding cannot be declared. WorkspaceScope.rows() runs only declared statements,
+// with the bound workspace as $1, so a read cannot forget its tenant: the type system refuses raw
+// text, and the declaration refuses a statement without the binding. Why a binding and not
+// row-level security: docs/decisions/tenant-binding.md.
+import { compileNamed, type ParamOf, type Positional } from './named-parameters.js';
 
 declare const declared: unique symbol;
+declare const takes: unique symbol;
 
-export interface TenantStatement<Row> {
+export interface TenantStatement<Row, P = Positional> {
   /** The prepared statement's name, or null to have it planned for each call's values. */
   readonly name: string | null;
   readonly text: string;
+  /** The named parameters in the order of $2, $3 …; null for a statement written with positional `$n`. */
+  readonly params: readonly string[] | null;
   /** Carries the row type only. */
   readonly [declared]?: Row;
+  /** Carries the parameters' type only. */
+  readonly [takes]?: P;
 }
 
 export type WorkspaceBinding = (alias?: string) => string;
@@ -25,25 +31,32 @@ const textByName = new Map<string, string>();
 
 export class UnboundStatement extends Error {}
 
+/** Refuses a second, different text under a name already declared. */
+export function claimName(name: string | null, text: string): void {
+  if (name === null) return;
+  if ((textByName.get(name) ?? text) !== text)
+    throw new UnboundStatement(`statement ${name} is declared twice with different texts`);
+  textByName.set(name, text);
+}
+
 /**
- * Declares a statement; `build` must use the workspace binding it is handed. `name` may be
- * derived from the text (statements whose text is built per call).
+ * Declares a statement; `build` must use the workspace binding it is handed, and names its
+ * parameters with `param` (`P` says which there are and their types). `name` may be derived from
+ * the text (statements whose text is built per call). A statement written with `$2`, `$3` … and no
+ * `param` is the old positional form, run with an array of values.
  */
-export function tenantStatement<Row>(
+export function tenantStatement<Row, P = Positional>(
   nameOrNaming: string | null | ((text: string) => string | null),
-  build: (workspace: WorkspaceBinding) => string,
-): TenantStatement<Row> {
+  build: (workspace: WorkspaceBinding, param: ParamOf<P>) => string,
+): TenantStatement<Row, P> {
   let bound = false;
-  const text = build((alias) => {
+  const workspace: WorkspaceBinding = (alias) => {
     bound = true;
     return alias === 'workspaces' ? 'id = $1' : `${alias ? `${alias}.` : ''}workspace_id = $1`;
-  });
+  };
+  const { text, params } = compileNamed(2, (param) => build(workspace, param as unknown as ParamOf<P>));
   const name = typeof nameOrNaming === 'function' ? nameOrNaming(text) : nameOrNaming;
   if (!bound) throw new UnboundStatement(`statement ${name ?? text.slice(0, 60)} is not bound to the workspace`);
-  if (name !== null) {
-    if ((textByName.get(name) ?? text) !== text)
-      throw new UnboundStatement(`statement ${name} is declared twice with different texts`);
-    textByName.set(name, text);
-  }
-  return { name, text };
+  claimName(name, text);
+  return { name, text, params };
 }

@@ -1,23 +1,24 @@
 // The one door to tenant rows. A WorkspaceScope is created per request (or command) from the
 // principal; every read of a tenant's rows runs a statement declared with its workspace
-// binding (db/tenant-sql.ts) with the bound workspace as $1. Repositories and engines receive a
-// scope, never a pool or an id found earlier, so a forgotten check in a resolver cannot leak
-// another workspace's rows. Writes go through the admin command path
-// (workspaces/admin-command.ts), which checks the actor's membership of the workspace it
+// binding (db/tenant-sql.ts) with the bound workspace as $1 and its named values after it.
+// Repositories and engines receive a scope, never a pool or an id found earlier, so a forgotten
+// check in a resolver cannot leak another workspace's rows. Writes go through the admin command
+// path (workspaces/admin-command.ts), which checks the actor's membership of the workspace it
 // changes and scopes every statement of the change by that workspace.
 import pg from 'pg';
 import type { TenantStatement } from './tenant-sql.js';
+import { orderedValues, type ValuesOf } from './named-parameters.js';
 import { inRecordedTrace, inSpan, SpanKind } from '../observability/tracing.js';
 import type { StatementShares } from './statement-shares.js';
 
 export interface WorkspaceScope {
   workspaceId: string;
-  /** Runs a declared statement with the bound workspace as $1 and `values` as $2…. */
-  rows<Row extends pg.QueryResultRow>(statement: TenantStatement<Row>, values?: readonly unknown[]): Promise<Row[]>;
+  /** Runs a declared statement with the bound workspace as $1 and its values (by name, or the old positional array). */
+  rows<Row extends pg.QueryResultRow, P>(statement: TenantStatement<Row, P>, ...values: ValuesOf<P>): Promise<Row[]>;
   /** The same, read through a server-side cursor on a connection of its own: for results too large to hold. */
-  cursor<Row extends pg.QueryResultRow>(
-    statement: TenantStatement<Row>,
-    values?: readonly unknown[],
+  cursor<Row extends pg.QueryResultRow, P>(
+    statement: TenantStatement<Row, P>,
+    ...values: ValuesOf<P>
   ): Promise<RowCursor<Row>>;
 }
 
@@ -33,14 +34,13 @@ const CURSOR_NAME = 'export_rows';
 export type WorkspaceScopeFactory = (workspaceId: string) => WorkspaceScope;
 
 /**
- * Runs a statement as a pg Query made from its text, named afterwards. Given a config object, pg
- * copies it through its property descriptors (into a dictionary-mode object) on every call:
- * 2.5–3.8 µs a query, against 0.12–0.16 µs for a Query made from text. The pool hands a Query
- * (a submittable) to a client like a config and resolves with its result.
+ * Runs a statement as a pg Query made from its text, named afterwards: a config object is copied
+ * through its property descriptors on every call (docs/decisions/tenant-binding.md). The pool
+ * hands a Query (a submittable) to a client like a config and resolves with its result.
  */
 function run<Row extends pg.QueryResultRow>(
   pool: pg.Pool,
-  statement: TenantStatement<Row>,
+  statement: TenantStatement<Row, unknown>,
   values: unknown[],
 ): Promise<pg.QueryResult<Row>> {
   const query: pg.Query & { name?: string } = new pg.Query(statement.text, values);
@@ -59,8 +59,8 @@ export function workspaceScopes(
 ): WorkspaceScopeFactory {
   return (workspaceId) => ({
     workspaceId,
-    async rows<Row extends pg.QueryResultRow>(statement: TenantStatement<Row>, values: readonly unknown[] = []) {
-      const bound = [workspaceId, ...values];
+    async rows<Row extends pg.QueryResultRow, P>(statement: TenantStatement<Row, P>, ...[values]: ValuesOf<P>) {
+      const bound = orderedValues(statement.params, values, [workspaceId]);
       const execute = async () => (await run(pool, statement, bound)).rows;
       const shared = shares ? () => shares.run(workspaceId, execute) : execute;
       if (!inRecordedTrace()) return shared();
@@ -72,9 +72,9 @@ export function workspaceScopes(
         { kind: SpanKind.CLIENT },
       );
     },
-    async cursor<Row extends pg.QueryResultRow>(
-      statement: TenantStatement<Row>,
-      values: readonly unknown[] = [],
+    async cursor<Row extends pg.QueryResultRow, P>(
+      statement: TenantStatement<Row, P>,
+      ...[values]: ValuesOf<P>
     ): Promise<RowCursor<Row>> {
       const client = await streamPool.connect();
       // A checked-out client that loses its server (PostgreSQL ending a stalled export
@@ -95,7 +95,8 @@ export function workspaceScopes(
       // idle_in_transaction_session_timeout), where a suspended portal stays "active" for ever.
       try {
         await client.query('BEGIN READ ONLY');
-        await client.query(`DECLARE ${CURSOR_NAME} NO SCROLL CURSOR FOR ${statement.text}`, [workspaceId, ...values]);
+        const bound = orderedValues(statement.params, values, [workspaceId]);
+        await client.query(`DECLARE ${CURSOR_NAME} NO SCROLL CURSOR FOR ${statement.text}`, bound);
       } catch (error) {
         release(error as Error);
         throw error;
@@ -103,9 +104,8 @@ export function workspaceScopes(
       let reading = false;
       let closing = false;
       return {
-        // pg's callback form: with its promise form, every read's rows survived the next
-        // young-generation collection and were promoted, a third of an export's allocation (old
-        // space grew ~120 MB over a million answers before a full collection); with this one, none.
+        // pg's callback form: with its promise form every read's rows survived the next
+        // young-generation collection (docs/decisions/tenant-binding.md, "cursor reads").
         read: (count) =>
           new Promise<Row[]>((resolve, reject) => {
             reading = true;

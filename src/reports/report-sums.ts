@@ -72,41 +72,60 @@ export interface SumsRequest {
   ranges: readonly DateRange[];
 }
 
+// A request's parameters by name: its client, and each range's bounds.
+const clientOf = (request: number) => `client${request}`;
+const boundOf = (request: number, range: number, end: 'from' | 'to') => `${end}${request}.${range}`;
+type SumsParams = Record<string, string>;
+
 /**
  * One SQL statement for every part of every requested report: a UNION ALL of grouped sums,
  * each part a GROUPING SETS aggregation over its index range (the total plus the buckets or
  * dimension values it needs). $1 is the workspace; each request's client is looked up under
- * it, so facts are only ever read for a client of the caller's workspace. Then, per request,
- * its client id and its ranges' bounds.
+ * it, so facts are only ever read for a client of the caller's workspace.
  */
 export function reportSumsSql(
   requests: readonly Pick<SumsRequest, 'parts' | 'ranges'>[],
   workspace: WorkspaceBinding,
+  param: (name: string) => string,
 ): string {
   const selects: string[] = [];
-  let param = 2;
   requests.forEach((request, requestIndex) => {
-    const clientParam = param;
-    const rangeParam = (rangeIndex: number) => clientParam + 1 + rangeIndex * 2;
-    param += 1 + request.ranges.length * 2;
     request.parts.forEach((part, partIndex) => {
-      const range = `date BETWEEN $${rangeParam(part.rangeIndex)}::date AND $${rangeParam(part.rangeIndex) + 1}::date`;
-      const where = `client_id = (SELECT id FROM clients WHERE ${workspace()} AND id = $${clientParam}) AND provider = ${literal(part.provider)}::"Provider" AND ${range}`;
-      const tag = `${requestIndex} AS request, ${partIndex} AS part`;
-      if (part.kind === 'table') {
-        selects.push(`SELECT ${tag}, dimension_value AS key, ${SUM_COLUMNS} FROM metric_facts
-          WHERE ${where} AND dimension = ${literal(part.dimension)} GROUP BY GROUPING SETS ((dimension_value), ())`);
-        return;
-      }
-      const grains = part.grains.map((grain) => GRAIN_SQL[grain]);
-      const grainOf = part.grains
-        .map((grain) => `WHEN GROUPING(${GRAIN_SQL[grain]}) = 0 THEN '${grain}:' || (${GRAIN_SQL[grain]})::date::text`)
-        .join(' ');
-      selects.push(`SELECT ${tag}, ${grains.length ? `CASE ${grainOf} END` : 'NULL'} AS key, ${SUM_COLUMNS} FROM metric_facts
-        WHERE ${where} AND dimension = '' GROUP BY GROUPING SETS (()${grains.map((grain) => `, (${grain})`).join('')})`);
+      const from = param(boundOf(requestIndex, part.rangeIndex, 'from'));
+      const to = param(boundOf(requestIndex, part.rangeIndex, 'to'));
+      const client = `(SELECT id FROM clients WHERE ${workspace()} AND id = ${param(clientOf(requestIndex))})`;
+      const where = `client_id = ${client} AND provider = ${literal(part.provider)}::"Provider"
+          AND date BETWEEN ${from}::date AND ${to}::date`;
+      selects.push(`SELECT ${requestIndex} AS request, ${partIndex} AS part, ${partSelect(part, where)}`);
     });
   });
   return selects.join('\nUNION ALL\n');
+}
+
+/** A part's key and sums over the facts `where` selects. */
+function partSelect(part: Part, where: string): string {
+  if (part.kind === 'table')
+    return `dimension_value AS key, ${SUM_COLUMNS} FROM metric_facts
+          WHERE ${where} AND dimension = ${literal(part.dimension)} GROUP BY GROUPING SETS ((dimension_value), ())`;
+  const grains = part.grains.map((grain) => GRAIN_SQL[grain]);
+  const grainOf = part.grains
+    .map((grain) => `WHEN GROUPING(${GRAIN_SQL[grain]}) = 0 THEN '${grain}:' || (${GRAIN_SQL[grain]})::date::text`)
+    .join(' ');
+  return `${grains.length ? `CASE ${grainOf} END` : 'NULL'} AS key, ${SUM_COLUMNS} FROM metric_facts
+        WHERE ${where} AND dimension = '' GROUP BY GROUPING SETS (()${grains.map((grain) => `, (${grain})`).join('')})`;
+}
+
+/** The values of the asked requests by the names reportSumsSql gives them. */
+function sumsValues(asked: readonly SumsRequest[]): SumsParams {
+  const values: SumsParams = {};
+  asked.forEach((request, requestIndex) => {
+    values[clientOf(requestIndex)] = request.clientId;
+    request.ranges.forEach((range, rangeIndex) => {
+      values[boundOf(requestIndex, rangeIndex, 'from')] = range.from;
+      values[boundOf(requestIndex, rangeIndex, 'to')] = range.to;
+    });
+  });
+  return values;
 }
 
 // Once per row of the statement (a report's every bucket of every range): a plain loop, as
@@ -133,10 +152,6 @@ export async function queryReportSums(
   const results = requests.map((request) => emptySums(request.parts));
   const asked = requests.filter((request) => request.parts.length > 0);
   if (asked.length === 0) return results;
-  const values = asked.flatMap((request) => [
-    request.clientId,
-    ...request.ranges.flatMap((range) => [range.from, range.to]),
-  ]);
   // Planning a report's statement costs about a third of executing it; a single report's
   // statement is named (parsed and planned once per connection). Its text depends only on
   // the report's shape (providers, grains, dimensions), so the number of names stays small.
@@ -144,8 +159,10 @@ export async function queryReportSums(
   const named = (text: string) =>
     asked.length === 1 ? `report:${createHash('sha1').update(text).digest('base64url')}` : null;
   const rows = await scope.rows(
-    tenantStatement<Record<string, any>>(named, (workspace) => reportSumsSql(asked, workspace)),
-    values,
+    tenantStatement<Record<string, any>, SumsParams>(named, (workspace, param) =>
+      reportSumsSql(asked, workspace, param),
+    ),
+    sumsValues(asked),
   );
   const resultsOfAsked = asked.map((request) => results[requests.indexOf(request)]!);
   for (const row of rows) {

@@ -1,7 +1,7 @@
 import type { Report } from '../db/generated/prisma/client.js';
 import type { ReportDefinition } from './definition.js';
 import type { WorkspaceScope } from '../db/workspace-scope.js';
-import { perParentSql } from '../db/per-parent.js';
+import { perParent } from '../db/per-parent.js';
 import { clientOwnedRepository } from '../db/client-owned-repository.js';
 import { tenantStatement, type WorkspaceBinding } from '../db/tenant-sql.js';
 
@@ -22,30 +22,34 @@ export type ReportRow = Omit<Report, 'definition'> & { definition: ReportDefinit
 type FoundReport = Omit<ReportRow, 'definition'> & { definition: string };
 const live = (workspace: WorkspaceBinding) => `${workspace()} AND archived_at IS NULL`;
 
-const LIST = tenantStatement<ReportSummaryRow>(
+const LIST = tenantStatement<ReportSummaryRow, { clientId: string | null; take: number }>(
   'reports.list',
-  (workspace) =>
-    `SELECT ${SUMMARY_COLUMNS} FROM reports WHERE ${live(workspace)} AND ($2::text IS NULL OR client_id = $2) ORDER BY created_at DESC, id DESC LIMIT $3`,
+  (workspace, param) => `SELECT ${SUMMARY_COLUMNS} FROM reports
+    WHERE ${live(workspace)} AND (${param('clientId')}::text IS NULL OR client_id = ${param('clientId')})
+    ORDER BY created_at DESC, id DESC LIMIT ${param('take')}`,
 );
-const COUNT = tenantStatement<{ n: number }>(
+const COUNT = tenantStatement<{ n: number }, { clientId: string | null }>(
   'reports.count',
-  (workspace) =>
-    `SELECT count(*)::int AS n FROM reports WHERE ${live(workspace)} AND ($2::text IS NULL OR client_id = $2)`,
+  (workspace, param) => `SELECT count(*)::int AS n FROM reports
+    WHERE ${live(workspace)} AND (${param('clientId')}::text IS NULL OR client_id = ${param('clientId')})`,
 );
-const FIND = tenantStatement<FoundReport>(
+const FIND = tenantStatement<FoundReport, { id: string }>(
   'reports.find',
-  (workspace) => `SELECT ${FOUND_COLUMNS} FROM reports WHERE ${live(workspace)} AND id = $2`,
+  (workspace, param) => `SELECT ${FOUND_COLUMNS} FROM reports WHERE ${live(workspace)} AND id = ${param('id')}`,
 );
-const BY_IDS = tenantStatement<ReportRow>(
+const BY_IDS = tenantStatement<ReportRow, { ids: readonly string[] }>(
   'reports.by-ids',
-  (workspace) => `SELECT ${COLUMNS} FROM reports WHERE ${live(workspace)} AND id = ANY($2::text[])`,
+  (workspace, param) => `SELECT ${COLUMNS} FROM reports WHERE ${live(workspace)} AND id = ANY(${param('ids')}::text[])`,
 );
-const BY_CLIENTS = tenantStatement<ReportSummaryRow & { parentId: string; total: number }>(
-  'reports.by-clients',
-  (workspace) =>
-    perParentSql(`
-     SELECT ${SUMMARY_COLUMNS}, count(*) OVER ()::int AS total FROM reports
-     WHERE ${live(workspace)} AND client_id = p.id ORDER BY created_at DESC, id DESC LIMIT $3`),
+const BY_CLIENTS = tenantStatement<
+  ReportSummaryRow & { parentId: string; total: number },
+  { parentIds: readonly string[]; cap: number }
+>('reports.by-clients', (workspace, param) =>
+  perParent(
+    param('parentIds'),
+    `SELECT ${SUMMARY_COLUMNS}, count(*) OVER ()::int AS total FROM reports
+     WHERE ${live(workspace)} AND client_id = p.id ORDER BY created_at DESC, id DESC LIMIT ${param('cap')}`,
+  ),
 );
 
 /** Live reports of the workspace (see db/client-owned-repository.ts for what each read gives). */

@@ -6,7 +6,8 @@ import { newId } from '../db/ids.js';
 import type { OutboxEvent } from '../webhooks/index.js';
 import { effectiveRules, isSignalKind, type SignalRule } from './rules.js';
 import { evaluateRules } from './evaluate-rules.js';
-import { scanPairOf, scanPairsSql, type PairRow } from './scan-pairs.js';
+import { scanPairOf, SCAN_PAIRS_OF } from './scan-pairs.js';
+import { runStatement } from '../db/sql-runner.js';
 
 const CHUNK = 500;
 
@@ -43,7 +44,7 @@ export async function recordSignals(
   const events: OutboxEvent[] = [];
   for (let start = 0; start < scanIds.length; start += CHUNK) {
     const ids = scanIds.slice(start, start + CHUNK);
-    const pairs = await client.query<PairRow>(scanPairsSql('s.id = ANY($1::text[])'), [ids]);
+    const pairs = await runStatement(client, SCAN_PAIRS_OF, { scanIds: ids });
     if (!pairs.rows.length) continue;
     const rules = await loadRules(client, [...new Set(pairs.rows.map((row) => row.project_id as string))]);
     const values: unknown[] = [];

@@ -1,6 +1,6 @@
 import type { AiModel } from '../ai-visibility/index.js';
 import type { WorkspaceScope } from '../db/workspace-scope.js';
-import { groupByParent, inAskedOrder, perParentSql } from '../db/per-parent.js';
+import { groupByParent, inAskedOrder, perParent } from '../db/per-parent.js';
 import { toPage, type Page, type PageArgs } from '../db/paging.js';
 import { tenantStatement } from '../db/tenant-sql.js';
 import { effectiveRules, isSignalKind, type SignalRule } from './rules.js';
@@ -23,34 +23,48 @@ export interface SignalFilter {
   kind: string | null;
 }
 
-const COLUMNS =
-  'id, project_id AS "projectId", scan_id AS "scanId", kind, model, locale, details, created_at AS "createdAt", acknowledged_at AS "acknowledgedAt"';
+const COLUMNS = `id, project_id AS "projectId", scan_id AS "scanId", kind, model, locale, details,
+  created_at AS "createdAt", acknowledged_at AS "acknowledgedAt"`;
 
-const RULES_OF = tenantStatement<SignalRule & { projectId: string }>(
+const RULES_OF = tenantStatement<SignalRule & { projectId: string }, { projectIds: readonly string[] }>(
   'signals.rules-of',
-  (workspace) =>
-    `SELECT project_id AS "projectId", kind, threshold, enabled FROM signal_rules WHERE ${workspace()} AND project_id = ANY($2::text[])`,
+  (workspace, param) => `SELECT project_id AS "projectId", kind, threshold, enabled FROM signal_rules
+    WHERE ${workspace()} AND project_id = ANY(${param('projectIds')}::text[])`,
 );
-const BY_IDS = tenantStatement<SignalRow>(
+const BY_IDS = tenantStatement<SignalRow, { ids: readonly string[] }>(
   'signals.by-ids',
-  (workspace) => `SELECT ${COLUMNS} FROM signals WHERE ${workspace()} AND id = ANY($2::text[])`,
+  (workspace, param) => `SELECT ${COLUMNS} FROM signals WHERE ${workspace()} AND id = ANY(${param('ids')}::text[])`,
 );
-const PAGES = tenantStatement<SignalRow & { parentId: string }>('signals.pages', (workspace) =>
-  perParentSql(`
-     SELECT ${COLUMNS} FROM signals
+
+interface PageParams {
+  parentIds: readonly string[];
+  dateFrom: string | null;
+  dateTo: string | null;
+  kind: string | null;
+  afterCreatedAt: string | Date | null;
+  afterId: string | null;
+  take: number;
+}
+
+const PAGES = tenantStatement<SignalRow & { parentId: string }, PageParams>('signals.pages', (workspace, param) =>
+  perParent(
+    param('parentIds'),
+    `SELECT ${COLUMNS} FROM signals
      WHERE ${workspace()} AND project_id = p.id
-       AND ($3::date IS NULL OR created_at >= $3::date::timestamp AT TIME ZONE 'UTC')
-       AND ($4::date IS NULL OR created_at < ($4::date + 1)::timestamp AT TIME ZONE 'UTC')
-       AND ($5::text IS NULL OR kind = $5)
-       AND ($6::timestamptz IS NULL OR (created_at, id) < ($6::timestamptz, $7::text))
-     ORDER BY created_at DESC, id DESC LIMIT $8`),
+       AND (${param('dateFrom')}::date IS NULL OR created_at >= ${param('dateFrom')}::date::timestamp AT TIME ZONE 'UTC')
+       AND (${param('dateTo')}::date IS NULL OR created_at < (${param('dateTo')}::date + 1)::timestamp AT TIME ZONE 'UTC')
+       AND (${param('kind')}::text IS NULL OR kind = ${param('kind')})
+       AND (${param('afterCreatedAt')}::timestamptz IS NULL
+            OR (created_at, id) < (${param('afterCreatedAt')}::timestamptz, ${param('afterId')}::text))
+     ORDER BY created_at DESC, id DESC LIMIT ${param('take')}`,
+  ),
 );
 
 export function signalRepository(scope: WorkspaceScope) {
   return {
     /** Each project's rules, defaults filled in, in one statement. */
     rulesOf: async (projectIds: readonly string[]): Promise<SignalRule[][]> => {
-      const rows = await scope.rows(RULES_OF, [projectIds]);
+      const rows = await scope.rows(RULES_OF, { projectIds });
       return projectIds.map((id) =>
         effectiveRules(
           rows
@@ -60,18 +74,18 @@ export function signalRepository(scope: WorkspaceScope) {
       );
     },
     byIds: async (ids: readonly string[]): Promise<(SignalRow | null)[]> =>
-      inAskedOrder(ids, await scope.rows(BY_IDS, [ids])),
+      inAskedOrder(ids, await scope.rows(BY_IDS, { ids })),
     /** One page of each project's signals, newest first, in one statement. Dates are UTC days of createdAt. */
     pages: async (projectIds: readonly string[], args: PageArgs & SignalFilter): Promise<Page<SignalRow>[]> => {
-      const rows = await scope.rows(PAGES, [
-        projectIds,
-        args.dateFrom,
-        args.dateTo,
-        args.kind,
-        args.after?.sortValue ?? null,
-        args.after?.id ?? null,
-        args.first + 1,
-      ]);
+      const rows = await scope.rows(PAGES, {
+        parentIds: projectIds,
+        dateFrom: args.dateFrom,
+        dateTo: args.dateTo,
+        kind: args.kind,
+        afterCreatedAt: args.after?.sortValue ?? null,
+        afterId: args.after?.id ?? null,
+        take: args.first + 1,
+      });
       return groupByParent(projectIds, rows).map((page) => toPage(page, args.first));
     },
   };

@@ -1,10 +1,9 @@
 // How often a rule, at a threshold, would have fired over a project's past scans: the same
 // pairs and the same pure rule as ingestion, nothing stored.
 import type { WorkspaceScope } from '../db/workspace-scope.js';
-import { tenantStatement } from '../db/tenant-sql.js';
 import type { FiredSignal, SignalKind } from './rules.js';
 import { evaluateRules } from './evaluate-rules.js';
-import { scanPairOf, scanPairsSql, type PairRow } from './scan-pairs.js';
+import { scanPairOf, SCAN_PAIRS_IN_RANGE } from './scan-pairs.js';
 
 export interface RulePreview {
   kind: SignalKind;
@@ -18,21 +17,13 @@ export interface RulePreview {
 
 export const MAX_PREVIEW_FIRINGS = 50;
 
-// $2 project, $3/$4 range.
-const PAIRS = tenantStatement<PairRow>(
-  null,
-  (workspace) =>
-    scanPairsSql(`${workspace('s')} AND s.project_id = $2 AND s.date BETWEEN $3::date AND $4::date`) +
-    ' ORDER BY s.date DESC, s.model, s.locale',
-);
-
 export async function previewRule(
   scope: WorkspaceScope,
   projectId: string,
   rule: { kind: SignalKind; threshold: number },
   range: { from: string; to: string },
 ): Promise<RulePreview> {
-  const pairs = await scope.rows(PAIRS, [projectId, range.from, range.to]);
+  const pairs = await scope.rows(SCAN_PAIRS_IN_RANGE, { projectId, from: range.from, to: range.to });
   const firings: RulePreview['firings'] = [];
   let fired = 0;
   for (const row of pairs) {

@@ -4,6 +4,8 @@
 import { COUNTER_FIELDS, ownedSpellings } from '../ai-visibility/index.js';
 import { COUNTER_COLUMNS } from '../ai-visibility/index.js';
 import type { ScanForRules } from './rules.js';
+import { sqlStatement } from '../db/sql-runner.js';
+import { tenantStatement } from '../db/tenant-sql.js';
 
 const counters = (alias: string, prefix: string) =>
   COUNTER_FIELDS.map((field) => `${alias}.${COUNTER_COLUMNS[field]} AS "${prefix}${field}"`).join(', ');
@@ -11,17 +13,16 @@ const counters = (alias: string, prefix: string) =>
 // A scan's citations per domain ({ domain: citations }), counted as owned in JavaScript against the
 // project's domains as they are now, in every spelling (a project saved before one spelling was
 // chosen may list a Unicode domain; rows hold the ASCII one).
-const citationsByDomain = (alias: string) =>
-  `(SELECT coalesce(jsonb_object_agg(t.domain, t.citations), '{}'::jsonb) FROM ai_source_totals t WHERE t.scan_id = ${alias}.id AND t.citations > 0)`;
+const citationsByDomain = (alias: string) => `(SELECT coalesce(jsonb_object_agg(t.domain, t.citations), '{}'::jsonb)
+  FROM ai_source_totals t WHERE t.scan_id = ${alias}.id AND t.citations > 0)`;
 
 const ownedCitationCount = (byDomain: Record<string, number>, owned: ReadonlySet<string>) =>
   Object.entries(byDomain).reduce((sum, [domain, citations]) => sum + (owned.has(domain) ? citations : 0), 0);
 
 // Each run of a scan: [prompt id, text, brand named, competitors named] (competitor_only_prompt).
-const promptsOf = (
-  alias: string,
-) => `(SELECT coalesce(jsonb_agg(jsonb_build_array(a.prompt_id, pr.text, a.brand_mentions > 0,
-    (SELECT coalesce(jsonb_agg(e->>'name'), '[]'::jsonb) FROM jsonb_array_elements(a.competitors) e WHERE (e->>'mentions')::int > 0))), '[]'::jsonb)
+const promptsOf = (alias: string) => `(SELECT coalesce(jsonb_agg(jsonb_build_array(a.prompt_id, pr.text,
+    a.brand_mentions > 0, (SELECT coalesce(jsonb_agg(e->>'name'), '[]'::jsonb) FROM jsonb_array_elements(a.competitors) e
+      WHERE (e->>'mentions')::int > 0))), '[]'::jsonb)
   FROM ai_answers a JOIN ai_prompts pr ON pr.id = a.prompt_id WHERE a.scan_id = ${alias}.id)`;
 
 export interface PairRow {
@@ -57,14 +58,15 @@ export function scanPairOf(row: PairRow): { previous: ScanForRules; current: Sca
   };
 }
 
-/** The pairs of the scans `where` selects (alias `s`), each row carrying both sides' counters. */
-export const scanPairsSql = (
-  where: string,
-) => `SELECT s.id, s.workspace_id, s.project_id, to_char(s.date, 'YYYY-MM-DD') AS date, s.model, s.locale, project.domains AS project_domains,
+// The pairs of the scans `where` selects (alias `s`), each row carrying both sides' counters.
+const pairsWhere = (where: string) => `SELECT s.id, s.workspace_id, s.project_id, to_char(s.date, 'YYYY-MM-DD') AS date,
+       s.model, s.locale, project.domains AS project_domains,
        ${counters('s', 'current_')}, s.competitors AS current_competitors,
-       s.citation_count AS current_citation_count, ${citationsByDomain('s')} AS current_citations_by_domain, ${promptsOf('s')} AS current_prompts,
+       s.citation_count AS current_citation_count, ${citationsByDomain('s')} AS current_citations_by_domain,
+       ${promptsOf('s')} AS current_prompts,
        p.id AS previous_id, ${counters('p', 'previous_')}, p.competitors AS previous_competitors,
-       p.citation_count AS previous_citation_count, ${citationsByDomain('p')} AS previous_citations_by_domain, ${promptsOf('p')} AS previous_prompts
+       p.citation_count AS previous_citation_count, ${citationsByDomain('p')} AS previous_citations_by_domain,
+       ${promptsOf('p')} AS previous_prompts
   FROM scans s
   JOIN ai_projects project ON project.id = s.project_id
   JOIN LATERAL (
@@ -73,3 +75,18 @@ export const scanPairsSql = (
     ORDER BY p.date DESC LIMIT 1
   ) p ON true
   WHERE ${where}`;
+
+/** The pairs of scans just stored, at ingestion (inside its transaction, any workspace's scans by id). */
+export const SCAN_PAIRS_OF = sqlStatement<PairRow, { scanIds: readonly string[] }>('signals.scan-pairs-of', (param) =>
+  pairsWhere(`s.id = ANY(${param('scanIds')}::text[])`),
+);
+
+/** The pairs of one of the workspace's projects over a range of dates, newest first (a rule preview). */
+export const SCAN_PAIRS_IN_RANGE = tenantStatement<PairRow, { projectId: string; from: string; to: string }>(
+  null,
+  (workspace, param) =>
+    `${pairsWhere(
+      `${workspace('s')} AND s.project_id = ${param('projectId')}
+        AND s.date BETWEEN ${param('from')}::date AND ${param('to')}::date`,
+    )} ORDER BY s.date DESC, s.model, s.locale`,
+);

@@ -6,14 +6,12 @@ export {
   listAttempts,
   listEndpoints,
   parseEventTypes,
-  replayEvent,
-  replayFailed,
   revealSecret,
   rotateSecret,
   setEnabled,
   webhookDepsOf,
-  sendTestEvent,
 } from './endpoints.js';
+export { replayEvent, replayFailed, sendTestEvent } from './replays.js';
 export type { EndpointView, WebhookDeps } from './endpoints.js';
 export { EVENT_TYPES, appendEvents } from './outbox.js';
 export { CREATE_ENDPOINT_INPUT, ENDPOINT_DESCRIPTION, endpointToCreate } from './endpoint-input.js';

@@ -1,7 +1,7 @@
 // The outbox: events are rows written by the transaction that changed the data, so an event
 // exists exactly when its data was committed. The delivery worker fans them out.
-import type pg from 'pg';
 import { newId } from '../db/ids.js';
+import { runStatement, sqlStatement, type SqlRunner } from '../db/sql-runner.js';
 
 export const EVENT_TYPES = ['scan.completed', 'signal.created'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -15,37 +15,44 @@ export interface OutboxEvent {
   data: Record<string, unknown>;
 }
 
-const ROWS_PER_STATEMENT = 1000;
+// The events as columns (one array per column), so one declared statement takes any number.
+const APPEND = sqlStatement<never, { ids: string[]; workspaceIds: string[]; types: string[]; payloads: string[] }>(
+  'webhooks.append-events',
+  (param) => `INSERT INTO webhook_events (id, workspace_id, type, payload)
+    SELECT id, workspace_id, type, payload::jsonb
+    FROM unnest(${param('ids')}::text[], ${param('workspaceIds')}::text[], ${param('types')}::text[],
+      ${param('payloads')}::text[]) AS e(id, workspace_id, type, payload)`,
+);
+// NOTIFY inside a transaction is delivered at commit, and never for a rollback.
+const NOTIFY = sqlStatement<never>('webhooks.notify', () => `SELECT pg_notify('${OUTBOX_CHANNEL}', '')`);
 
-export async function appendEvents(client: pg.PoolClient | pg.Client, events: readonly OutboxEvent[]): Promise<void> {
-  for (let start = 0; start < events.length; start += ROWS_PER_STATEMENT) {
-    const batch = events.slice(start, start + ROWS_PER_STATEMENT);
-    const values: unknown[] = [];
-    const rows = batch.map((event) => {
-      const placeholders = [newId('event'), event.workspaceId, event.type, JSON.stringify(event.data)].map(
-        (value) => `$${values.push(value)}`,
-      );
-      return `(${placeholders.join(', ')}::jsonb)`;
-    });
-    await client.query(
-      `INSERT INTO webhook_events (id, workspace_id, type, payload) VALUES ${rows.join(', ')}`,
-      values,
-    );
-  }
-  // NOTIFY inside a transaction is delivered at commit, and never for a rollback.
-  if (events.length) await client.query(`SELECT pg_notify('${OUTBOX_CHANNEL}', '')`);
+/** Writes the events in the caller's transaction (`db` is its client). */
+export async function appendEvents(db: SqlRunner, events: readonly OutboxEvent[]): Promise<void> {
+  if (!events.length) return;
+  await runStatement(db, APPEND, {
+    ids: events.map(() => newId('event')),
+    workspaceIds: events.map((event) => event.workspaceId),
+    types: events.map((event) => event.type),
+    payloads: events.map((event) => JSON.stringify(event.data)),
+  });
+  await runStatement(db, NOTIFY);
 }
 
-/** What an operator watches: events not yet fanned out, deliveries waiting, and how long the oldest due one has waited. */
+const BACKLOG = sqlStatement<{ undispatched: number; pending: number; oldest: number | null }>(
+  'webhooks.backlog',
+  () => `SELECT (SELECT count(*)::int FROM webhook_events WHERE dispatched_at IS NULL) AS undispatched,
+    (SELECT count(*)::int FROM webhook_deliveries WHERE status = 'pending') AS pending,
+    (SELECT extract(epoch FROM now() - min(next_attempt_at))::float8 FROM webhook_deliveries
+      WHERE status = 'pending' AND next_attempt_at <= now()) AS oldest`,
+);
+
+/**
+ * What an operator watches: events not yet fanned out, deliveries waiting, and how long the oldest
+ * due one has waited.
+ */
 export async function webhookBacklog(
-  pool: Pick<pg.Pool, 'query'>,
+  db: SqlRunner,
 ): Promise<{ undispatched: number; pending: number; oldestPendingSeconds: number }> {
-  const row = (
-    await pool.query<{ undispatched: number; pending: number; oldest: number | null }>(
-      `SELECT (SELECT count(*)::int FROM webhook_events WHERE dispatched_at IS NULL) AS undispatched,
-              (SELECT count(*)::int FROM webhook_deliveries WHERE status = 'pending') AS pending,
-              (SELECT extract(epoch FROM now() - min(next_attempt_at))::float8 FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= now()) AS oldest`,
-    )
-  ).rows[0]!;
+  const row = (await runStatement(db, BACKLOG)).rows[0]!;
   return { undispatched: row.undispatched, pending: row.pending, oldestPendingSeconds: Math.max(0, row.oldest ?? 0) };
 }

@@ -4,20 +4,9 @@ import { bounded } from '../graphql/cost.js';
 import { boundedIntArg, boundedListCost } from '../graphql/bounded-int.js';
 import { intBounds, withinBounds } from '../errors/index.js';
 import { builder } from '../graphql/builder.js';
-import { tenantStatement } from '../db/tenant-sql.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
-import { ATTEMPTS, MAX_ENDPOINTS_PER_WORKSPACE, type AttemptView } from './endpoints.js';
-
-interface EndpointRow {
-  id: string;
-  url: string;
-  description: string | null;
-  eventTypes: string[];
-  enabled: boolean;
-  disabledReason: string | null;
-  failingSince: Date | null;
-  createdAt: Date;
-}
+import { MAX_ENDPOINTS_PER_WORKSPACE } from './endpoints.js';
+import { webhookRepository, type AttemptView, type EndpointRow, type EventRow } from './webhook-repository.js';
 
 const WebhookEndpointType = builder.objectRef<EndpointRow>('WebhookEndpoint').implement({
   fields: (t) => ({
@@ -46,14 +35,6 @@ const WebhookAttemptType = builder.objectRef<AttemptView>('WebhookAttempt').impl
   }),
 });
 
-const ENDPOINTS = tenantStatement<EndpointRow>(
-  'webhooks.endpoints',
-  (
-    workspace,
-  ) => `SELECT id, url, description, event_types AS "eventTypes", enabled, disabled_reason AS "disabledReason", failing_since AS "failingSince", created_at AS "createdAt"
-    FROM webhook_endpoints WHERE ${workspace()} ORDER BY created_at DESC`,
-);
-
 builder.queryField('webhookEndpoints', (t) =>
   t.field({
     type: [WebhookEndpointType],
@@ -61,7 +42,7 @@ builder.queryField('webhookEndpoints', (t) =>
     authScopes: { admin: true },
     complexity: bounded(MAX_ENDPOINTS_PER_WORKSPACE),
     extensions: GRAPH_ONLY,
-    resolve: (_root, _args, ctx) => ctx.workspace.rows(ENDPOINTS),
+    resolve: (_root, _args, ctx) => webhookRepository(ctx.workspace).endpoints(),
   }),
 );
 
@@ -77,34 +58,8 @@ builder.queryField('webhookAttempts', (t) =>
     args: { endpointId: t.arg.id({ required: true }), first: boundedIntArg(t.arg, ATTEMPTS_SHOWN, 'Attempts') },
     complexity: (args) => boundedListCost(args.first, ATTEMPTS_SHOWN),
     resolve: (_root, args, ctx) =>
-      ctx.workspace.rows(ATTEMPTS, [String(args.endpointId), withinBounds(args.first, ATTEMPTS_SHOWN, 'first')]),
+      webhookRepository(ctx.workspace).attempts(String(args.endpointId), withinBounds(args.first, ATTEMPTS_SHOWN, 'first')),
   }),
-);
-
-interface EventRow {
-  id: string;
-  type: string;
-  payload: Record<string, unknown>;
-  createdAt: Date;
-  deliveries: {
-    endpointId: string;
-    status: string;
-    attemptCount: number;
-    lastResponseStatus: number | null;
-    lastError: string | null;
-    nextAttemptAt: string | null;
-    finishedAt: string | null;
-  }[];
-}
-
-// The event and each endpoint's delivery of it (the deliveries hang on the workspace's event).
-const EVENT = tenantStatement<EventRow>(
-  'webhooks.event',
-  (workspace) => `SELECT e.id, e.type, e.payload, e.created_at AS "createdAt",
-      coalesce((SELECT jsonb_agg(jsonb_build_object('endpointId', d.endpoint_id, 'status', d.status, 'attemptCount', d.attempt_count, 'lastResponseStatus', d.last_response_status,
-                  'lastError', d.last_error, 'nextAttemptAt', d.next_attempt_at, 'finishedAt', d.finished_at) ORDER BY d.created_at)
-                FROM webhook_deliveries d WHERE d.event_id = e.id), '[]'::jsonb) AS deliveries
-    FROM webhook_events e WHERE ${workspace('e')} AND e.id = $2`,
 );
 
 const DeliveryType = builder.objectRef<EventRow['deliveries'][number]>('WebhookDelivery').implement({
@@ -145,6 +100,6 @@ builder.queryField('webhookEvent', (t) =>
     authScopes: { admin: true },
     extensions: GRAPH_ONLY,
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_root, args, ctx) => (await ctx.workspace.rows(EVENT, [String(args.id)]))[0] ?? null,
+    resolve: (_root, args, ctx) => webhookRepository(ctx.workspace).event(String(args.id)),
   }),
 );

@@ -1,39 +1,8 @@
 // The workspace's people and API keys in the graph, for owners and admins (never secrets).
 import { builder } from '../graphql/builder.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
-import { tenantStatement } from '../db/tenant-sql.js';
 import { KEY_PREFIX } from '../auth/index.js';
-
-interface MemberRow {
-  userId: string;
-  email: string;
-  name: string | null;
-  role: string;
-  joinedAt: Date;
-}
-
-interface ApiKeyRow {
-  id: string;
-  name: string;
-  scopes: string[];
-  expiresAt: Date | null;
-  revokedAt: Date | null;
-  lastUsedAt: Date | null;
-  createdAt: Date;
-}
-
-const MEMBERS = tenantStatement<MemberRow>(
-  'workspace.members',
-  (workspace) => `SELECT u.id AS "userId", u.email, u.name, m.role::text AS role, m.created_at AS "joinedAt"
-    FROM memberships m JOIN users u ON u.id = m.user_id WHERE ${workspace('m')} ORDER BY m.role, u.email`,
-);
-const API_KEYS = tenantStatement<ApiKeyRow>(
-  'workspace.api-keys',
-  (
-    workspace,
-  ) => `SELECT id, name, scopes, expires_at AS "expiresAt", revoked_at AS "revokedAt", last_used_at AS "lastUsedAt", created_at AS "createdAt"
-    FROM api_keys WHERE ${workspace()} ORDER BY created_at DESC, id DESC`,
-);
+import { workspaceRepository, type ApiKeyRow, type ConnectedAppRow, type MemberRow } from './workspace-repository.js';
 
 const MemberType = builder.objectRef<MemberRow>('Member').implement({
   fields: (t) => ({
@@ -72,7 +41,7 @@ builder.queryField('members', (t) =>
     description: "The workspace's members and their roles (owners and admins).",
     authScopes: { admin: true },
     extensions: GRAPH_ONLY,
-    resolve: (_root, _args, ctx) => ctx.workspace.rows(MEMBERS),
+    resolve: (_root, _args, ctx) => workspaceRepository(ctx.workspace).members(),
   }),
 );
 
@@ -82,24 +51,8 @@ builder.queryField('apiKeys', (t) =>
     description: "The workspace's API keys, newest first, revoked ones included (owners and admins; never secrets).",
     authScopes: { admin: true },
     extensions: GRAPH_ONLY,
-    resolve: (_root, _args, ctx) => ctx.workspace.rows(API_KEYS),
+    resolve: (_root, _args, ctx) => workspaceRepository(ctx.workspace).apiKeys(),
   }),
-);
-
-interface ConnectedAppRow {
-  grantId: string;
-  clientId: string;
-  clientName: string;
-  userEmail: string | null;
-  connectedAt: Date | null;
-}
-
-const CONNECTED_APPS = tenantStatement<ConnectedAppRow>(
-  'workspace.connected-apps',
-  (
-    workspace,
-  ) => `SELECT id AS "grantId", client_id AS "clientId", client_name AS "clientName", user_email AS "userEmail", created_at AS "connectedAt"
-    FROM mcp_grants WHERE ${workspace()} ORDER BY created_at DESC NULLS LAST, id`,
 );
 
 const ConnectedAppType = builder.objectRef<ConnectedAppRow>('ConnectedApp').implement({
@@ -120,6 +73,6 @@ builder.queryField('connectedApps', (t) =>
       'The MCP clients connected to the workspace, newest first (owners and admins); disconnect them in Settings.',
     authScopes: { admin: true },
     extensions: GRAPH_ONLY,
-    resolve: (_root, _args, ctx) => ctx.workspace.rows(CONNECTED_APPS),
+    resolve: (_root, _args, ctx) => workspaceRepository(ctx.workspace).connectedApps(),
   }),
 );

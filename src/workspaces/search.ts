@@ -13,17 +13,22 @@ export interface SearchHit {
   parentId: string | null;
 }
 
-// $2 the LIKE pattern, $3 rows per kind.
-const SEARCH = tenantStatement<SearchHit>(
+const SEARCH = tenantStatement<SearchHit, { pattern: string; perKind: number }>(
   'workspace.search',
-  (
-    workspace,
-  ) => `(SELECT 'client' AS kind, id, name, NULL::text AS "parentId" FROM clients WHERE ${workspace()} AND archived_at IS NULL AND name ILIKE $2 ORDER BY name, id LIMIT $3)
-    UNION ALL (SELECT 'report', id, name, client_id FROM reports WHERE ${workspace()} AND archived_at IS NULL AND name ILIKE $2 ORDER BY name, id LIMIT $3)
-    UNION ALL (SELECT 'project', id, name, client_id FROM ai_projects WHERE ${workspace()} AND archived_at IS NULL AND name ILIKE $2 ORDER BY name, id LIMIT $3)
-    UNION ALL (SELECT 'prompt', id, text, project_id FROM ai_prompts WHERE ${workspace()} AND archived_at IS NULL AND text ILIKE $2 ORDER BY text, id LIMIT $3)`,
+  (workspace, param) => {
+    const matching = (column: string) =>
+      `${column} ILIKE ${param('pattern')} ORDER BY ${column}, id LIMIT ${param('perKind')}`;
+    return `(SELECT 'client' AS kind, id, name, NULL::text AS "parentId" FROM clients
+      WHERE ${workspace()} AND archived_at IS NULL AND ${matching('name')})
+    UNION ALL (SELECT 'report', id, name, client_id FROM reports
+      WHERE ${workspace()} AND archived_at IS NULL AND ${matching('name')})
+    UNION ALL (SELECT 'project', id, name, client_id FROM ai_projects
+      WHERE ${workspace()} AND archived_at IS NULL AND ${matching('name')})
+    UNION ALL (SELECT 'prompt', id, text, project_id FROM ai_prompts
+      WHERE ${workspace()} AND archived_at IS NULL AND ${matching('text')})`;
+  },
 );
 
 /** `query` is matched literally (its % and _ are not wildcards). */
 export const searchWorkspace = (scope: WorkspaceScope, query: string, perKind: number) =>
-  scope.rows(SEARCH, [`%${query.replace(/[\\%_]/g, (char) => `\\${char}`)}%`, perKind]);
+  scope.rows(SEARCH, { pattern: `%${query.replace(/[\\%_]/g, (char) => `\\${char}`)}%`, perKind });

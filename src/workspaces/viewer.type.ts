@@ -1,21 +1,11 @@
 import { builder } from '../graphql/builder.js';
-import { tenantStatement } from '../db/tenant-sql.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
 import { bucketPolicies, type Principal } from '../auth/index.js';
-import type { Plan } from '../db/generated/prisma/enums.js';
+import { workspaceRepository, type WorkspaceShape } from './workspace-repository.js';
 import { PLANS } from './plans.js';
 import { searchWorkspace, type SearchHit } from './search.js';
 import { intBounds, invalidParameter, withinBounds } from '../errors/index.js';
 import { boundedIntArg, boundedListCost } from '../graphql/bounded-int.js';
-
-interface WorkspaceShape {
-  id: string;
-  slug: string;
-  name: string;
-  plan: Plan;
-  timezone: string;
-  mcpWriteActions: boolean;
-}
 
 const PlanEnum = builder.enumType('Plan', { values: PLANS });
 const CredentialEnum = builder.enumType('CredentialKind', {
@@ -90,22 +80,12 @@ const ViewerType = builder.objectRef<{ workspace: WorkspaceShape }>('Viewer').im
   }),
 });
 
-// The workspaces table is keyed by the workspace id itself: its binding is `id = $1`.
-const CURRENT_WORKSPACE = tenantStatement<WorkspaceShape>(
-  'workspaces.current',
-  (workspace) =>
-    `SELECT id, slug, name, plan, timezone, mcp_write_actions AS "mcpWriteActions" FROM workspaces WHERE ${workspace('workspaces')}`,
-);
-
 builder.queryField('viewer', (t) =>
   t.field({
     type: ViewerType,
     description: 'The caller: workspace, plan, scopes, and role when signed in.',
     extensions: GRAPH_ONLY,
-    resolve: async (_root, _args, ctx) => {
-      const [workspace] = await ctx.workspace.rows(CURRENT_WORKSPACE);
-      return { workspace: workspace! };
-    },
+    resolve: async (_root, _args, ctx) => ({ workspace: await workspaceRepository(ctx.workspace).current() }),
   }),
 );
 

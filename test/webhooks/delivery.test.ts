@@ -9,13 +9,12 @@ import { newId } from '../../src/db/ids.js';
 import { createSecretBox, decodeKey } from '../../src/secrets/secret-box.js';
 import {
   createEndpoint,
-  replayEvent,
-  replayFailed,
   revealSecret,
   rotateSecret,
   setEnabled,
   type WebhookDeps,
 } from '../../src/webhooks/endpoints.js';
+import { replayEvent, replayFailed } from '../../src/webhooks/replays.js';
 import { appendEvents } from '../../src/webhooks/outbox.js';
 import { createSender } from '../../src/webhooks/sender.js';
 import { createDeliveryWorker, type DeliveryWorker } from '../../src/webhooks/worker.js';

@@ -6,14 +6,13 @@ import {
   listAttempts,
   listEndpoints,
   parseEventTypes,
-  replayEvent,
-  replayFailed,
   revealSecret,
   rotateSecret,
   setEnabled,
   type AttemptView,
   type WebhookDeps,
 } from '../../webhooks/endpoints.js';
+import { replayEvent, replayFailed } from '../../webhooks/replays.js';
 import type { Actor } from '../../workspaces/actor.js';
 import { CREATE_ENDPOINT_INPUT, endpointToCreate } from '../../webhooks/endpoint-input.js';
 import { output, actorOf, AS_OPTION, boundedOption, cliInput, webhookDeps, type JsonOption } from '../context.js';
