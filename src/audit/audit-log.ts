@@ -59,7 +59,8 @@ export function listAuditLog(pool: pg.Pool, workspaceId: string, limit = 100): P
 const MEMBER_WORKSPACES = sqlStatement<{ workspace_id: string }, { userId: string; onlyWorkspaceId: string | null }>(
   'audit.person-workspaces',
   (param) => `SELECT workspace_id FROM memberships
-    WHERE user_id = ${param('userId')} AND (${param('onlyWorkspaceId')}::text IS NULL OR workspace_id = ${param('onlyWorkspaceId')})`,
+    WHERE user_id = ${param('userId')}
+      AND (${param('onlyWorkspaceId')}::text IS NULL OR workspace_id = ${param('onlyWorkspaceId')})`,
 );
 
 interface PersonEntries {

@@ -37,7 +37,10 @@ pg.types.setTypeParser(TEXT_ARRAY_OID, (value) => parseTextArray(value) ?? stand
 /** How long one statement of the API's pools may run before PostgreSQL cancels it. */
 export const STATEMENT_TIMEOUT_MS = 15_000;
 
-/** The export pool: its size (EXPORT_POOL_SIZE) and PostgreSQL's bound on a stalled export transaction (EXPORT_IDLE_SECONDS). */
+/**
+ * The export pool: its size (EXPORT_POOL_SIZE) and PostgreSQL's bound on a stalled export transaction
+ * (EXPORT_IDLE_SECONDS).
+ */
 export interface ExportPoolSettings {
   size: number;
   idleSeconds: number;
@@ -57,14 +60,12 @@ function createPool(url: string, poolSize: number, extraSettings = ''): pg.Pool 
     max: poolSize,
     connectionTimeoutMillis: 2_000,
     // Connections stay open while idle (0: no idle timeout): pg-pool arms a timer on every
-    // release to close an idle connection, and with such timers (the webhook worker's quiet pool
-    // in the same process) every scavenge promoted ~8 MB of the requests' garbage (measured, not
-    // explained: test/bench/README.md, "what survived the scavenges").
+    // release to close an idle connection, and such timers keep the requests' garbage alive
+    // through scavenges (docs/decisions/data-access.md, "timers off the request path").
     idleTimeoutMillis: 0,
     // A stuck statement is cancelled by the server (statement_timeout), and a server that
-    // vanished is found by TCP keepalive. pg's own client-side query_timeout (a timer per query)
-    // did the first job at a price measured in the same section: with it every scavenge kept
-    // 7–18 MB alive and paused 8–16 ms instead of under 1 ms.
+    // vanished is found by TCP keepalive, not by pg's client-side query_timeout (a timer per
+    // query, with the same cost).
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
     // No parallel workers or JIT (session-settings.ts), and the statement timeout above.
@@ -89,7 +90,8 @@ export function connectDatabase(
   const streamPool = createPool(
     replicaUrl ?? url,
     exportPool.size,
-    ` -c idle_in_transaction_session_timeout=${exportPool.idleSeconds * 1000} -c application_name=${EXPORT_APPLICATION_NAME}`,
+    ` -c idle_in_transaction_session_timeout=${exportPool.idleSeconds * 1000}` +
+      ` -c application_name=${EXPORT_APPLICATION_NAME}`,
   );
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {

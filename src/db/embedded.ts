@@ -62,7 +62,10 @@ export function releaseSignals(): void {
 
 export interface EmbeddedDatabase {
   url: string;
-  /** The port it listens on: EMBEDDED_PG_PORT, or the port of the cluster another process already runs from the same directory. */
+  /**
+   * The port it listens on: EMBEDDED_PG_PORT, or the port of the cluster another process already runs
+   * from the same directory.
+   */
   port: number;
   /** Another process (the server) runs the cluster; this one only connects. */
   shared: boolean;

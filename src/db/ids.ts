@@ -38,8 +38,8 @@ export function base62(length: number, nextByte: () => number = nextRandomByte):
   return out;
 }
 
-// Ids draw from one pool of random bytes refilled 4 KiB at a time: a randomBytes call per id
-// (~5 µs) was 50 ms of an ingest of 9 200 runs.
+// Ids draw from one pool of random bytes refilled 4 KiB at a time, not a randomBytes call per id
+// (an ingest makes thousands; figures in docs/decisions/data-access.md).
 const randomPool = Buffer.alloc(4096);
 let randomIndex = randomPool.length;
 
@@ -58,7 +58,7 @@ export function newId(kind: IdKind, nextByte?: () => number): string {
 export const idPattern = (kind: IdKind) => `^${idPrefixes[kind]}_[0-9A-Za-z]{${ID_BODY_LENGTH}}$`;
 
 // Compiled once per kind: every v1 request with an id in its path checks it twice (its
-// parameter, then GraphQL's variable), and a RegExp built per call was ~2 % of such a request.
+// parameter, then GraphQL's variable).
 const ID_SHAPES = Object.fromEntries(
   (Object.keys(idPrefixes) as IdKind[]).map((kind) => [kind, new RegExp(idPattern(kind))]),
 ) as Record<IdKind, RegExp>;

@@ -38,7 +38,10 @@ export const encodeCursor = (cursor: Cursor, binding?: string) =>
     JSON.stringify(binding === undefined ? [cursor.sortValue, cursor.id] : [cursor.sortValue, cursor.id, binding]),
   ).toString('base64url');
 
-/** Reads a cursor; `isSortValue` checks its sort value is of the connection's kind (a date, a time), `binding` that it was made for this list. */
+/**
+ * Reads a cursor; `isSortValue` checks its sort value is of the connection's kind (a date, a time),
+ * `binding` that it was made for this list.
+ */
 export function decodeCursor(
   value: string,
   isSortValue: (sortValue: string) => boolean,
@@ -67,7 +70,8 @@ export function decodeCursor(
   if (boundTo !== binding)
     throw invalidParameter(
       param,
-      `${param} was returned for another workspace, project or set of filters; send the same filters as the request that returned it, or start again without ${param}.`,
+      `${param} was returned for another workspace, project or set of filters; ` +
+        `send the same filters as the request that returned it, or start again without ${param}.`,
     );
   return { sortValue, id };
 }

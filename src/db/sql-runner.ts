@@ -6,7 +6,12 @@ import { claimName } from './tenant-sql.js';
 import { compileNamed, orderedValues, type ParamOf, type ValuesOf } from './named-parameters.js';
 
 export interface SqlRunner {
-  query(text: string, values?: readonly unknown[]): Promise<{ rows: Record<string, any>[]; rowCount?: number | null }>;
+  query(
+    text: string,
+    values?: readonly unknown[],
+    // Rows stay `any` while auth/api-keys.ts reads raw rows through a runner; declared statements type theirs.
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  ): Promise<{ rows: Record<string, any>[]; rowCount?: number | null }>;
 }
 
 declare const declared: unique symbol;

@@ -14,7 +14,10 @@ const BACKSLASH = 92;
 const OPEN = 123;
 const CLOSE = 125;
 
-/** The elements, or null when the text is not a one-dimensional array without quoted elements (the caller's parser then reads it). */
+/**
+ * The elements, or null when the text is not a one-dimensional array without quoted elements (the
+ * caller's parser then reads it).
+ */
 export function parseTextArray(text: string): (string | null)[] | null {
   const last = text.length - 1;
   if (last < 1 || text.charCodeAt(0) !== OPEN || text.charCodeAt(last) !== CLOSE) return null;

@@ -1,8 +1,8 @@
 // timestamptz values as PostgreSQL writes them in text ('2026-11-23 19:31:06.123456+00', the ISO
-// DateStyle), read by character position. pg's own parser (postgres-date) runs three regular
-// expressions per value, ~2.5 µs; a list of 50 reports reads 100 timestamps per request. This
-// reads the common shape in ~0.2 µs and leaves every other shape (BC, infinity, offsets with
-// seconds, years outside 100–9999) to pg's parser.
+// DateStyle), read by character position: pg's own parser (postgres-date) runs three regular
+// expressions per value and a list reads hundreds (docs/decisions/data-access.md). This reads the
+// common shape and leaves every other shape (BC, infinity, offsets with seconds, years outside
+// 100–9999) to pg's parser.
 
 const digit = (text: string, at: number) => text.charCodeAt(at) - 48;
 const twoDigits = (text: string, at: number) => digit(text, at) * 10 + digit(text, at + 1);
@@ -15,7 +15,10 @@ const SEPARATORS: readonly [number, number][] = [
 ]; // - - ' ' : :
 const DIGITS: readonly number[] = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18];
 
-/** The instant, or null when the text is not 'YYYY-MM-DD HH:MM:SS[.ffffff]±HH[:MM]' (the caller's parser then reads it). */
+/**
+ * The instant, or null when the text is not 'YYYY-MM-DD HH:MM:SS[.ffffff]±HH[:MM]' (the caller's
+ * parser then reads it).
+ */
 export function parseTimestamptz(text: string): Date | null {
   const length = text.length;
   if (length < 22) return null;

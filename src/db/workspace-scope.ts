@@ -35,7 +35,7 @@ export type WorkspaceScopeFactory = (workspaceId: string) => WorkspaceScope;
 
 /**
  * Runs a statement as a pg Query made from its text, named afterwards: a config object is copied
- * through its property descriptors on every call (docs/decisions/tenant-binding.md). The pool
+ * through its property descriptors on every call (docs/decisions/data-access.md). The pool
  * hands a Query (a submittable) to a client like a config and resolves with its result.
  */
 function run<Row extends pg.QueryResultRow>(
@@ -72,65 +72,69 @@ export function workspaceScopes(
         { kind: SpanKind.CLIENT },
       );
     },
-    async cursor<Row extends pg.QueryResultRow, P>(
-      statement: TenantStatement<Row, P>,
-      ...[values]: ValuesOf<P>
-    ): Promise<RowCursor<Row>> {
-      const client = await streamPool.connect();
-      // A checked-out client that loses its server (PostgreSQL ending a stalled export
-      // transaction, a network failure) emits 'error'; the pool listens only to idle ones.
-      let lost: Error | null = null;
-      const onLost = (error: Error) => void (lost = error);
-      client.on('error', onLost);
-      let released = false;
-      const release = (error?: Error) => {
-        if (released) return;
-        released = true;
-        client.removeListener('error', onLost);
-        client.release(error);
-      };
-      // An SQL cursor in a read-only transaction, not a protocol portal: between FETCHes the
-      // session is "idle in transaction", so each FETCH is a statement under statement_timeout
-      // and a reader that stops makes PostgreSQL end the session (the export pool's
-      // idle_in_transaction_session_timeout), where a suspended portal stays "active" for ever.
-      try {
-        await client.query('BEGIN READ ONLY');
-        const bound = orderedValues(statement.params, values, [workspaceId]);
-        await client.query(`DECLARE ${CURSOR_NAME} NO SCROLL CURSOR FOR ${statement.text}`, bound);
-      } catch (error) {
-        release(error as Error);
-        throw error;
-      }
-      let reading = false;
-      let closing = false;
-      return {
-        // pg's callback form: with its promise form every read's rows survived the next
-        // young-generation collection (docs/decisions/tenant-binding.md, "cursor reads").
-        read: (count) =>
-          new Promise<Row[]>((resolve, reject) => {
-            reading = true;
-            client.query<Row>(`FETCH ${Math.max(1, Math.floor(count))} FROM ${CURSOR_NAME}`, (error, result) => {
-              reading = false;
-              if (!error) return resolve(result.rows);
-              release(error);
-              reject(error);
-            });
-          }),
-        close: async () => {
-          if (released || closing) return;
-          closing = true;
-          // Abandoned mid-read (the reader went away): drop the connection, which ends the
-          // query on the server at once instead of waiting for the FETCH to finish.
-          if (reading || lost) return release(lost ?? new Error('cursor abandoned while reading'));
-          try {
-            await client.query('COMMIT');
-            release();
-          } catch (error) {
-            // A connection whose transaction cannot be ended is not given back to the pool.
-            release(error as Error);
-          }
-        },
-      };
-    },
+    cursor: <Row extends pg.QueryResultRow, P>(statement: TenantStatement<Row, P>, ...[values]: ValuesOf<P>) =>
+      openCursor<Row>(streamPool, statement.text, orderedValues(statement.params, values, [workspaceId])),
   });
+}
+
+/** Declares `text` as an SQL cursor in a read-only transaction on a connection of its own, read a FETCH at a time. */
+async function openCursor<Row extends pg.QueryResultRow>(
+  streamPool: pg.Pool,
+  text: string,
+  bound: unknown[],
+): Promise<RowCursor<Row>> {
+  const client = await streamPool.connect();
+  // A checked-out client that loses its server (PostgreSQL ending a stalled export
+  // transaction, a network failure) emits 'error'; the pool listens only to idle ones.
+  let lost: Error | null = null;
+  const onLost = (error: Error) => void (lost = error);
+  client.on('error', onLost);
+  let released = false;
+  const release = (error?: Error) => {
+    if (released) return;
+    released = true;
+    client.removeListener('error', onLost);
+    client.release(error);
+  };
+  // An SQL cursor in a read-only transaction, not a protocol portal: between FETCHes the
+  // session is "idle in transaction", so each FETCH is a statement under statement_timeout
+  // and a reader that stops makes PostgreSQL end the session (the export pool's
+  // idle_in_transaction_session_timeout), where a suspended portal stays "active" for ever.
+  try {
+    await client.query('BEGIN READ ONLY');
+    await client.query(`DECLARE ${CURSOR_NAME} NO SCROLL CURSOR FOR ${text}`, bound);
+  } catch (error) {
+    release(error as Error);
+    throw error;
+  }
+  let reading = false;
+  let closing = false;
+  return {
+    // pg's callback form: with its promise form every read's rows survived the next
+    // young-generation collection (docs/decisions/data-access.md, "cursor reads").
+    read: (count) =>
+      new Promise<Row[]>((resolve, reject) => {
+        reading = true;
+        client.query<Row>(`FETCH ${Math.max(1, Math.floor(count))} FROM ${CURSOR_NAME}`, (error, result) => {
+          reading = false;
+          if (!error) return resolve(result.rows);
+          release(error);
+          reject(error);
+        });
+      }),
+    close: async () => {
+      if (released || closing) return;
+      closing = true;
+      // Abandoned mid-read (the reader went away): drop the connection, which ends the
+      // query on the server at once instead of waiting for the FETCH to finish.
+      if (reading || lost) return release(lost ?? new Error('cursor abandoned while reading'));
+      try {
+        await client.query('COMMIT');
+        release();
+      } catch (error) {
+        // A connection whose transaction cannot be ended is not given back to the pool.
+        release(error as Error);
+      }
+    },
+  };
 }

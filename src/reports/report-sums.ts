@@ -76,6 +76,8 @@ export interface SumsRequest {
 const clientOf = (request: number) => `client${request}`;
 const boundOf = (request: number, range: number, end: 'from' | 'to') => `${end}${request}.${range}`;
 type SumsParams = Record<string, string>;
+/** A row of the statement: which request and part, the bucket or dimension value (null: the total), the sums. */
+type SumsRow = Record<string, unknown> & { request: number; part: number; key: string | null; days_with_data: number };
 
 /**
  * One SQL statement for every part of every requested report: a UNION ALL of grouped sums,
@@ -159,9 +161,7 @@ export async function queryReportSums(
   const named = (text: string) =>
     asked.length === 1 ? `report:${createHash('sha1').update(text).digest('base64url')}` : null;
   const rows = await scope.rows(
-    tenantStatement<Record<string, any>, SumsParams>(named, (workspace, param) =>
-      reportSumsSql(asked, workspace, param),
-    ),
+    tenantStatement<SumsRow, SumsParams>(named, (workspace, param) => reportSumsSql(asked, workspace, param)),
     sumsValues(asked),
   );
   const resultsOfAsked = asked.map((request) => results[requests.indexOf(request)]!);

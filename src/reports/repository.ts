@@ -5,9 +5,10 @@ import { perParent } from '../db/per-parent.js';
 import { clientOwnedRepository } from '../db/client-owned-repository.js';
 import { tenantStatement, type WorkspaceBinding } from '../db/tenant-sql.js';
 
-// Lists read the summary only: parsing every report's definition cost /reports 4× its time.
+// Lists read the summary only, never the definition (docs/decisions/data-access.md, "report lists").
 const SUMMARY_COLUMNS =
-  'id, workspace_id AS "workspaceId", client_id AS "clientId", name, created_at AS "createdAt", updated_at AS "updatedAt"';
+  'id, workspace_id AS "workspaceId", client_id AS "clientId", name, ' +
+  'created_at AS "createdAt", updated_at AS "updatedAt"';
 // The client's data version, bumped by each ingest of its facts (part of the cache keys).
 const CLIENT_DATA_VERSION = 'coalesce((SELECT c.data_version FROM clients c WHERE c.id = reports.client_id), 0)::text';
 const COLUMNS = `${SUMMARY_COLUMNS}, definition, archived_at AS "archivedAt", ${CLIENT_DATA_VERSION} AS "dataVersion"`;

@@ -51,8 +51,10 @@ const PAGES = tenantStatement<SignalRow & { parentId: string }, PageParams>('sig
     param('parentIds'),
     `SELECT ${COLUMNS} FROM signals
      WHERE ${workspace()} AND project_id = p.id
-       AND (${param('dateFrom')}::date IS NULL OR created_at >= ${param('dateFrom')}::date::timestamp AT TIME ZONE 'UTC')
-       AND (${param('dateTo')}::date IS NULL OR created_at < (${param('dateTo')}::date + 1)::timestamp AT TIME ZONE 'UTC')
+       AND (${param('dateFrom')}::date IS NULL
+            OR created_at >= ${param('dateFrom')}::date::timestamp AT TIME ZONE 'UTC')
+       AND (${param('dateTo')}::date IS NULL
+            OR created_at < (${param('dateTo')}::date + 1)::timestamp AT TIME ZONE 'UTC')
        AND (${param('kind')}::text IS NULL OR kind = ${param('kind')})
        AND (${param('afterCreatedAt')}::timestamptz IS NULL
             OR (created_at, id) < (${param('afterCreatedAt')}::timestamptz, ${param('afterId')}::text))

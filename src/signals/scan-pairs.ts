@@ -21,8 +21,8 @@ const ownedCitationCount = (byDomain: Record<string, number>, owned: ReadonlySet
 
 // Each run of a scan: [prompt id, text, brand named, competitors named] (competitor_only_prompt).
 const promptsOf = (alias: string) => `(SELECT coalesce(jsonb_agg(jsonb_build_array(a.prompt_id, pr.text,
-    a.brand_mentions > 0, (SELECT coalesce(jsonb_agg(e->>'name'), '[]'::jsonb) FROM jsonb_array_elements(a.competitors) e
-      WHERE (e->>'mentions')::int > 0))), '[]'::jsonb)
+    a.brand_mentions > 0, (SELECT coalesce(jsonb_agg(e->>'name'), '[]'::jsonb)
+      FROM jsonb_array_elements(a.competitors) e WHERE (e->>'mentions')::int > 0))), '[]'::jsonb)
   FROM ai_answers a JOIN ai_prompts pr ON pr.id = a.prompt_id WHERE a.scan_id = ${alias}.id)`;
 
 export interface PairRow {

@@ -91,7 +91,8 @@ const CLAIM_LOCK = sqlStatement<never>('webhooks.claim-lock', () => `SELECT pg_a
 const CLAIM = sqlStatement<Claimed, ClaimParams>(
   'webhooks.claim',
   (param) => `WITH leased AS (
-       SELECT d.endpoint_id, ep.workspace_id FROM webhook_deliveries d JOIN webhook_endpoints ep ON ep.id = d.endpoint_id
+       SELECT d.endpoint_id, ep.workspace_id
+       FROM webhook_deliveries d JOIN webhook_endpoints ep ON ep.id = d.endpoint_id
        WHERE d.status = 'delivering'
      ), busy_endpoint AS (
        SELECT endpoint_id, count(*) AS n FROM leased GROUP BY endpoint_id
@@ -108,7 +109,8 @@ const CLAIM = sqlStatement<Claimed, ClaimParams>(
          FOR UPDATE OF d SKIP LOCKED
        ) due
        WHERE ep.enabled
-         -- A workspace whose plan no longer includes webhooks gets no more deliveries (they wait, in case it comes back).
+         -- A workspace whose plan no longer includes webhooks gets no more deliveries
+         -- (they wait, in case it comes back).
          AND EXISTS (SELECT 1 FROM workspaces w
            WHERE w.id = ep.workspace_id AND w.plan::text = ANY(${param('plans')}::text[]))
      ), turns AS (

@@ -145,7 +145,10 @@ export async function revealSecret(deps: WebhookDeps, endpointId: string, actor:
   );
 }
 
-/** A new secret; the old one keeps signing beside it for ROTATION_GRACE_HOURS so receivers can switch without losing deliveries. */
+/**
+ * A new secret; the old one keeps signing beside it for ROTATION_GRACE_HOURS so receivers can switch
+ * without losing deliveries.
+ */
 export async function rotateSecret(deps: WebhookDeps, endpointId: string, actor: Actor) {
   const endpoint = await endpointById(deps, endpointId);
   return adminCommand(deps.prisma, { workspaceId: endpoint.workspaceId, actor }, MANAGE, async ({ tx, audit }) => {

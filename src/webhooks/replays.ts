@@ -43,7 +43,10 @@ const REPLAY_FAILED = sqlStatement<{ id: string }, { workspaceId: string; since:
      RETURNING d.id`,
 );
 
-/** Sends one event again, with the same webhook-id, to one endpoint or to every enabled endpoint subscribed to its type. */
+/**
+ * Sends one event again, with the same webhook-id, to one endpoint or to every enabled endpoint
+ * subscribed to its type.
+ */
 export async function replayEvent(deps: WebhookDeps, eventId: string, endpointId: string | null, actor: Actor) {
   if (!isIdOf('event', eventId)) throw new UsageError(`${eventId} is not an event id (evt_…)`);
   const event = await deps.prisma.webhookEvent.findUnique({ where: { id: eventId } });
@@ -103,7 +106,10 @@ export async function sendTestEvent(deps: WebhookDeps, endpointId: string, actor
   );
 }
 
-/** Every delivery of the workspace that failed at or after `since`, to enabled endpoints, sent again with the same ids. */
+/**
+ * Every delivery of the workspace that failed at or after `since`, to enabled endpoints, sent again
+ * with the same ids.
+ */
 export async function replayFailed(deps: WebhookDeps, workspaceId: string, since: Date, actor: Actor) {
   if (Number.isNaN(since.getTime())) throw new UsageError('--since must be an ISO 8601 time');
   return adminCommand(deps.prisma, { workspaceId, actor }, REPLAY, async ({ tx, audit }) => {

@@ -109,7 +109,8 @@ builder.queryField('search', (t) =>
   t.field({
     type: [SearchHitType],
     description:
-      'Clients, reports, AI-visibility projects and tracked prompts whose name contains the query (case-insensitive), up to `limit` of each kind.',
+      'Clients, reports, AI-visibility projects and tracked prompts whose name contains the query ' +
+      '(case-insensitive), up to `limit` of each kind.',
     extensions: GRAPH_ONLY,
     args: {
       query: t.arg.string({ required: true, description: '2–100 characters, matched literally.' }),

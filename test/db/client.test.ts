@@ -12,7 +12,7 @@ describe('the database pools', () => {
   afterAll(() => database.close());
   afterEach(() => vi.restoreAllMocks());
 
-  it('have PostgreSQL cancel a statement past the limit, and end an export transaction that stops fetching', async () => {
+  it('have PostgreSQL cancel a statement past the limit, and end an export that stops fetching', async () => {
     for (const pool of [database.pool, database.readPool, database.streamPool]) {
       expect((await pool.query('SHOW statement_timeout')).rows[0].statement_timeout).toBe(
         `${STATEMENT_TIMEOUT_MS / 1000}s`,

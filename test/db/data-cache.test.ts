@@ -18,7 +18,7 @@ describe('the data cache', () => {
     expect(cache.get('k0')).toBeUndefined();
   });
 
-  it('computes a missing value once for callers that ask together, keeps it, and computes again after a failure', async () => {
+  it('computes a missing value once for callers asking together, keeps it, retries after a failure', async () => {
     const cache = createDataCache(10_000);
     const finishers: ((value: { n: number }) => void)[] = [];
     const compute = () => new Promise<{ n: number }>((resolve) => finishers.push(resolve));
@@ -76,7 +76,7 @@ describe('two instances over one database', () => {
       }),
     );
 
-  it('serve repeated report data from memory and the new facts right after an ingest on the other instance', async () => {
+  it('serve repeated report data from memory and new facts right after an ingest on the other instance', async () => {
     const { workspace, key } = await createKeyedWorkspace(a.database);
     await seedWorkspace(a.database.prisma, a.database.pool, { workspaceId: workspace.id, days: 20, clients: 1 });
     const report = await a.database.prisma.report.findFirstOrThrow({
@@ -138,7 +138,9 @@ describe('two instances over one database', () => {
     expect(statements[0]).toContain('data_version');
 
     const existing = await a.database.pool.query(
-      'SELECT total_runs, visibility_count, mention_count, total_mention_count, positioned_count, position_sum, positive_count, neutral_count, negative_count FROM scans WHERE project_id = $1 AND date = $2 AND model = $3 AND locale = $4',
+      'SELECT total_runs, visibility_count, mention_count, total_mention_count, positioned_count, position_sum, ' +
+        'positive_count, neutral_count, negative_count FROM scans ' +
+        'WHERE project_id = $1 AND date = $2 AND model = $3 AND locale = $4',
       [project.id, day, project.models[0], project.locales[0]],
     );
     const row = existing.rows[0];

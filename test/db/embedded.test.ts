@@ -55,12 +55,20 @@ describe('embedded PostgreSQL module', () => {
     const owner = `
       const { startEmbeddedPostgres, releaseSignals } = await import('./src/db/embedded.ts');
       const pg = (await import('pg')).default;
-      const db = await startEmbeddedPostgres({ dataDir: process.env.PG_DIR, port: Number(process.env.PG_PORT), database: 'ctrl_c', persistent: false });
+      const db = await startEmbeddedPostgres({
+        dataDir: process.env.PG_DIR,
+        port: Number(process.env.PG_PORT),
+        database: 'ctrl_c',
+        persistent: false,
+      });
       releaseSignals();
       process.on('SIGINT', async () => {
         await new Promise((resolve) => setTimeout(resolve, 500));
         const client = new pg.Client({ connectionString: db.url });
-        const outcome = await client.connect().then(() => client.query('SELECT 1')).then(() => 'answered', (error) => 'failed: ' + (error.code ?? error.message));
+        const outcome = await client
+          .connect()
+          .then(() => client.query('SELECT 1'))
+          .then(() => 'answered', (error) => 'failed: ' + (error.code ?? error.message));
         await client.end().catch(() => {});
         await db.stop();
         console.log(outcome);

@@ -15,7 +15,7 @@ const SLOW = tenantStatement<{ id: string }>(
 );
 
 describe('statement shares', () => {
-  it('runs at most the share at once per workspace, the rest in the order they asked, other workspaces apart', async () => {
+  it('runs at most the share at once per workspace, the rest in the order asked, other workspaces apart', async () => {
     const shares = createStatementShares(2);
     let running = 0;
     let most = 0;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { tenantStatement, UnboundStatement } from '../../src/db/tenant-sql.js';
+import type { WorkspaceScope } from '../../src/db/workspace-scope.js';
 
 describe('tenant statements', () => {
   it('render the workspace binding where the statement asks for it', () => {
@@ -36,5 +37,40 @@ describe('tenant statements', () => {
         (workspace) => `SELECT ${workspace()}`,
       ).name,
     ).toBe('n:24');
+  });
+
+  it('compile named parameters once, at declaration: $2 … in order of first use, a name used twice is one $n', () => {
+    const statement = tenantStatement<{ id: string }, { clientId: string | null; take: number }>(
+      'test.named',
+      (workspace, param) =>
+        `SELECT id FROM reports WHERE ${workspace()} AND (${param('clientId')}::text IS NULL ` +
+        `OR client_id = ${param('clientId')}) LIMIT ${param('take')}`,
+    );
+    expect(statement.text).toBe(
+      'SELECT id FROM reports WHERE workspace_id = $1 AND ($2::text IS NULL OR client_id = $2) LIMIT $3',
+    );
+    expect(statement.params).toEqual(['clientId', 'take']);
+    // The old positional form keeps its text and takes an array.
+    expect(tenantStatement(null, (workspace) => `SELECT 1 FROM clients WHERE ${workspace()} AND id = $2`).params).toBe(
+      null,
+    );
+  });
+
+  it('refuse, at compile time, a parameter the statement does not declare and values of the wrong shape', () => {
+    const scope = { rows: async () => [] } as unknown as WorkspaceScope;
+    const named = tenantStatement<{ n: number }, { take: number }>(
+      'test.typed',
+      (workspace, param) => `SELECT 1 AS n FROM clients WHERE ${workspace()} LIMIT ${param('take')}`,
+    );
+    tenantStatement<{ n: number }, { take: number }>(
+      null,
+      // @ts-expect-error: 'skip' is not one of the statement's parameters
+      (workspace, param) => `SELECT 1 AS n FROM clients WHERE ${workspace()} OFFSET ${param('skip')}`,
+    );
+    void scope.rows(named, { take: 1 });
+    // @ts-expect-error: a named statement takes its values by name, not by position
+    void scope.rows(named, [1]);
+    // @ts-expect-error: and all of them
+    void scope.rows(named);
   });
 });

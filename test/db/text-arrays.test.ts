@@ -10,7 +10,8 @@ const { parse: reference } = createRequire(import.meta.url)('postgres-array') as
   parse: (text: string) => (string | null)[];
 };
 
-// Elements PostgreSQL must quote (delimiters, braces, quotes, backslashes, white space, empty, the word NULL) among plain ones.
+// Elements PostgreSQL must quote (delimiters, braces, quotes, backslashes, white space, empty, the word
+// NULL) among plain ones.
 const element = fc.oneof(
   fc.constantFrom(
     'google_ads',

@@ -22,6 +22,12 @@ const UNNAMED = tenantStatement<{ workspace: string; echoed: string }>(
   (workspace) =>
     `SELECT id AS workspace, $2::text AS echoed FROM ${WORKSPACE} WHERE ${workspace('workspaces')} /* unnamed */`,
 );
+const NAMED_VALUES = tenantStatement<{ first: string; second: string; again: string }, { a: string; b: string }>(
+  'test.scope-named-values',
+  (workspace, param) =>
+    `SELECT ${param('b')}::text AS second, ${param('a')}::text AS first, ${param('b')}::text AS again
+     FROM ${WORKSPACE} WHERE ${workspace('workspaces')}`,
+);
 const SERIES = tenantStatement<{ g: number }>(
   null,
   (workspace) => `SELECT g FROM generate_series(1, $2::int) AS g, ${WORKSPACE} WHERE ${workspace('workspaces')}`,
@@ -47,6 +53,7 @@ describe('workspace scope', () => {
     const scope = workspaceScopes(pool)('ws_a');
     expect(await scope.rows(NAMED, ['x'])).toEqual([{ workspace: 'ws_a', echoed: 'x' }]);
     expect(await scope.rows(UNNAMED, ['y'])).toEqual([{ workspace: 'ws_a', echoed: 'y' }]);
+    expect(await scope.rows(NAMED_VALUES, { a: 'x', b: 'y' })).toEqual([{ first: 'x', second: 'y', again: 'y' }]);
   });
 
   it('prepares a named statement once per connection and keeps no unnamed one', async () => {
@@ -55,7 +62,7 @@ describe('workspace scope', () => {
       expect(await scopeOf(workspace).rows(NAMED, ['again'])).toEqual([{ workspace, echoed: 'again' }]);
       await scopeOf(workspace).rows(UNNAMED, ['again']);
     }
-    expect(await preparedStatements()).toEqual(['test.scope-named']);
+    expect(await preparedStatements()).toEqual(['test.scope-named', 'test.scope-named-values']);
   });
 
   it("rejects a failing statement with PostgreSQL's error and leaves the connection usable", async () => {
@@ -70,7 +77,8 @@ describe('workspace scope', () => {
     const exportSessions = async () =>
       (
         await database.pool.query(
-          'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1',
+          'SELECT count(*)::int AS n FROM pg_stat_activity ' +
+            'WHERE datname = current_database() AND application_name = $1',
           [EXPORT_APPLICATION_NAME],
         )
       ).rows[0].n;
