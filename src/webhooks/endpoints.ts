@@ -10,7 +10,7 @@ import type { SecretBox } from '../secrets/secret-box.js';
 import type { Actor } from '../workspaces/index.js';
 import { runStatement, sqlStatement, type SqlRunner } from '../db/sql-runner.js';
 import { workspaceScopes } from '../db/workspace-scope.js';
-import { webhookRepository, type AttemptView } from './webhook-repository.js';
+import { webhookRepository, type AttemptView, type EndpointRow } from './webhook-repository.js';
 import { adminCommand, authorizeActor, sqlOf, type AdminCommandPolicy } from '../workspaces/index.js';
 import { UsageError } from '../errors/index.js';
 import { EVENT_TYPES, type EventType } from './outbox.js';
@@ -52,8 +52,6 @@ export interface EndpointView {
   failingSince: string | null;
   createdAt: string;
 }
-
-type EndpointRow = Awaited<ReturnType<PrismaClient['webhookEndpoint']['findUniqueOrThrow']>>;
 
 const view = (row: EndpointRow): EndpointView => ({
   id: row.id,
@@ -128,8 +126,7 @@ export function createEndpoint(
 }
 
 export async function listEndpoints(deps: WebhookDeps, workspaceId: string): Promise<EndpointView[]> {
-  const rows = await deps.prisma.webhookEndpoint.findMany({ where: { workspaceId }, orderBy: { createdAt: 'desc' } });
-  return rows.map(view);
+  return (await webhookRepository(workspaceScopes(deps.pool)(workspaceId)).endpoints()).map(view);
 }
 
 export async function revealSecret(deps: WebhookDeps, endpointId: string, actor: Actor) {
