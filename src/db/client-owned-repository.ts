@@ -13,7 +13,7 @@ import type { Positional } from './named-parameters.js';
 
 type Identified = { id: string };
 
-/** Named parameters, or (ai-visibility's projects, until they are converted) the same values by position. */
+/** Named parameters, or the same values by position (a statement written with `$2`, `$3` …). */
 type Statement<Row, P extends object> = TenantStatement<Row, P> | TenantStatement<Row, Positional>;
 
 export interface ClientOwnedStatements<
@@ -39,7 +39,7 @@ export function clientOwnedRepository<
   Summary extends Identified,
   Found extends Identified = Row,
 >(scope: WorkspaceScope, statements: ClientOwnedStatements<Row, Summary, Found>, what: string) {
-  // A positional statement takes the same values in the order they are named here (marked for removal).
+  // A positional statement takes the same values in the order they are named here.
   const rows = <R extends object, P extends object>(statement: Statement<R, P>, values: P): Promise<R[]> => {
     const run = scope.rows as (statement: Statement<R, P>, values: P | Positional) => Promise<R[]>;
     return run(statement, statement.params ? values : Object.values(values));

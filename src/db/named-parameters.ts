@@ -5,7 +5,7 @@
 
 /** The values a statement takes, by name. */
 export type NamedValues = Record<string, unknown>;
-/** The old form: values by position ($2, $3 … for a tenant statement). To be removed once every statement is named. */
+/** Values by position ($2, $3 … of a tenant statement written with positional placeholders). */
 export type Positional = readonly unknown[];
 
 /** Renders a named parameter as its placeholder; a statement declared without names has none to hand out. */

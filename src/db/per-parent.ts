@@ -22,7 +22,7 @@ export interface ListEnvelope<T> {
 export const perParent = (parentIds: string, inner: string) =>
   `SELECT p.id AS "parentId", x.* FROM unnest(${parentIds}::text[]) AS p(id) CROSS JOIN LATERAL (${inner}) x`;
 
-/** The positional form ($2 the parent ids), for statements not yet named; to be removed with it. */
+/** The same for a statement written with positional placeholders: $2 the parent ids. */
 export const perParentSql = (inner: string) => perParent('$2', inner);
 
 export interface ParentTagged {
