@@ -9,9 +9,9 @@ import {
   revealSecret,
   rotateSecret,
   setEnabled,
-  type AttemptView,
   type WebhookDeps,
 } from '../../webhooks/endpoints.js';
+import type { AttemptView } from '../../webhooks/webhook-repository.js';
 import { replayEvent, replayFailed } from '../../webhooks/replays.js';
 import type { Actor } from '../../workspaces/actor.js';
 import { CREATE_ENDPOINT_INPUT, endpointToCreate } from '../../webhooks/endpoint-input.js';
