@@ -58,7 +58,10 @@ builder.queryField('webhookAttempts', (t) =>
     args: { endpointId: t.arg.id({ required: true }), first: boundedIntArg(t.arg, ATTEMPTS_SHOWN, 'Attempts') },
     complexity: (args) => boundedListCost(args.first, ATTEMPTS_SHOWN),
     resolve: (_root, args, ctx) =>
-      webhookRepository(ctx.workspace).attempts(String(args.endpointId), withinBounds(args.first, ATTEMPTS_SHOWN, 'first')),
+      webhookRepository(ctx.workspace).attempts(
+        String(args.endpointId),
+        withinBounds(args.first, ATTEMPTS_SHOWN, 'first'),
+      ),
   }),
 );
 
