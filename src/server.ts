@@ -6,7 +6,7 @@ import { configOrExit } from './config/index.js';
 import { startRuntime } from './runtime.js';
 import { createLogger, routeConsole } from './config/logger.js';
 import { DEMO_OWNER_EMAIL, seedDemoIfEmpty } from './demo/first-start.js';
-import { createNodeServer } from './http/node-server.js';
+import { createNodeServer } from './doors/node-server.js';
 import { releaseSignals } from './db/embedded.js';
 import { serveMetrics } from './observability/metrics-server.js';
 import { startTracing, tracing } from './observability/tracing.js';

@@ -35,7 +35,7 @@ describe('what the service loads at start', () => {
     ).toEqual([]);
     expect(
       [...files].filter((file) =>
-        /^rest\/sofa\.ts$|^mcp\/(protocol\/handler|oauth\/authorization-server)\.ts$|^graphql\/yoga\.ts$/.test(file),
+        /^rest\/sofa\.ts$|^mcp\/(protocol\/handler|oauth\/authorization-server)\.ts$|^doors\/graphql\.ts$/.test(file),
       ),
     ).toEqual([]);
   });

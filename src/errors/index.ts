@@ -169,16 +169,35 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
-/**
- * The one error a caller sees for anything thrown or reported: an ApiError as it is (also
- * inside a GraphQL error), a lost database connection or a cancelled statement as 503, and everything else as a
- * generic 500 after `log` has recorded it. Accepts one error or an execution's error list.
- */
-export function toApiError(thrown: unknown, log: (error: unknown) => void): ApiError {
+/** One error or an execution's list, and what each wraps (a GraphQL error's original error). */
+function reported(thrown: unknown) {
   const errors = Array.isArray(thrown) ? (thrown as unknown[]) : [thrown];
   const originals = errors.map((error) => (error as { originalError?: unknown } | null)?.originalError ?? error);
+  return { errors, originals };
+}
+
+/**
+ * What a caller did wrong, told back to them: an ApiError as it is (also inside a GraphQL
+ * error), a use case's refusal (UsageError) mapped by its reason; null for anything else (a fault).
+ * Bad input is a body for HTTP forms and a parameter for tool arguments (`invalid`).
+ */
+export function refusalOf(thrown: unknown, invalid: InvalidInput = 'invalid_body'): ApiError | null {
+  const { errors, originals } = reported(thrown);
   const known = [...originals, ...errors].find((error): error is ApiError => error instanceof ApiError);
   if (known) return known;
+  const refused = originals.find((error): error is UsageError => error instanceof UsageError);
+  return refused ? fromUsageError(refused, invalid) : null;
+}
+
+/**
+ * The one error a caller sees for anything thrown or reported: a refusal as `refusalOf` tells
+ * it, a lost database connection or a cancelled statement as 503, and everything else as a
+ * generic 500 after `log` has recorded it. Accepts one error or an execution's error list.
+ */
+export function toApiError(thrown: unknown, log: (error: unknown) => void, invalid?: InvalidInput): ApiError {
+  const refusal = refusalOf(thrown, invalid);
+  if (refusal) return refusal;
+  const { errors, originals } = reported(thrown);
   if (originals.some(isDatabaseUnavailable)) return unavailable();
   for (const error of errors) log(error);
   return internalError();
@@ -201,6 +220,8 @@ const USAGE_ERROR_CODES: Record<UsageError['reason'], ErrorCode> = {
   conflict: 'conflict',
 };
 
-/** A use case's refusal as the API error a caller sees; bad input is a body for HTTP forms, a parameter for tool arguments. */
-export const fromUsageError = (error: UsageError, invalid: 'invalid_body' | 'invalid_parameter' = 'invalid_body') =>
+type InvalidInput = 'invalid_body' | 'invalid_parameter';
+
+/** A use case's refusal as the API error a caller sees (`refusalOf` is the one caller beside MCP's tools). */
+export const fromUsageError = (error: UsageError, invalid: InvalidInput = 'invalid_body') =>
   new ApiError(error.reason === 'invalid' ? invalid : USAGE_ERROR_CODES[error.reason], error.message);

@@ -46,21 +46,25 @@ export const ERROR_BODY_MAX_BYTES = 64 * 1024;
  * (an ingest's problem lines) goes only while the body stays within ERROR_BODY_MAX_BYTES;
  * past it the answer carries the code and message alone.
  */
-export function errorResponse(
-  error: ApiError,
-  requestId: string,
-  headers: Record<string, string> = {},
-  details?: Record<string, unknown>,
-): Response {
+export function errorBody(error: ApiError, requestId: string, details?: Record<string, unknown>): string {
   const envelope = {
     code: error.code,
     message: error.message,
     ...(error.param ? { param: error.param } : {}),
     requestId,
   };
-  let body = JSON.stringify({ error: details ? { ...envelope, ...details } : envelope });
-  if (details && Buffer.byteLength(body) > ERROR_BODY_MAX_BYTES) body = JSON.stringify({ error: envelope });
-  return new Response(body, {
+  const body = JSON.stringify({ error: details ? { ...envelope, ...details } : envelope });
+  return details && Buffer.byteLength(body) > ERROR_BODY_MAX_BYTES ? JSON.stringify({ error: envelope }) : body;
+}
+
+/** The envelope as a response: the error's status, its headers over `headers`. */
+export function errorResponse(
+  error: ApiError,
+  requestId: string,
+  headers: Record<string, string> = {},
+  details?: Record<string, unknown>,
+): Response {
+  return new Response(errorBody(error, requestId, details), {
     status: error.status,
     headers: { 'Content-Type': JSON_CONTENT_TYPE, ...headers, ...error.headers },
   });

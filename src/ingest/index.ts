@@ -5,3 +5,5 @@ export type { MetricFactInput } from './metric-facts.js';
 export { writeScans } from './scans.js';
 export { RUN_LIMITS } from './scan-lines.js';
 export type { ScanInput } from './scan-lines.js';
+export { ingest, type IngestKind } from './service.js';
+export { createIngestShares } from './shares.js';

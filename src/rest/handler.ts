@@ -3,7 +3,8 @@
 // same context factory /graphql uses. Every failure leaves as the error envelope.
 import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
-import { ApiError, toApiError } from '../errors/index.js';
+import { ApiError } from '../errors/index.js';
+import { jsonFailure } from '../doors/index.js';
 import { errorResponse, JSON_CONTENT_TYPE, Response, withoutBody } from '../http/responses.js';
 import { runCompiled, type GraphQLContext } from '../graphql/context.js';
 import type { DataCache } from '../db/data-cache.js';
@@ -188,11 +189,7 @@ export function createRestHandler(deps: RestDependencies) {
       const recount = cacheKey ? () => deps.cache.set(cacheKey, { ...finished }, heldBytes(finished)) : undefined;
       return representation(request, finished, { ...headers, ...caching, 'Content-Type': JSON_CONTENT_TYPE }, recount);
     } catch (error) {
-      return errorResponse(
-        toApiError(error, (cause) => deps.logger.error({ err: cause, requestId }, 'request failed')),
-        requestId,
-        headers,
-      );
+      return jsonFailure(error, { requestId, logger: deps.logger, what: 'request failed' }, headers);
     }
   }
 

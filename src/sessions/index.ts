@@ -10,3 +10,16 @@ export { deleteSession, workspacesOf } from './session-store.js';
 export type { SessionView } from './session-store.js';
 export { CSRF_FIELD } from './web-session.js';
 export type { WebSessions } from './web-session.js';
+// What the sign-in door (doors/sessions.ts) uses: its paths, sign-in, passwords, the session's workspace.
+export { clearedSessionCookie } from './cookies.js';
+export { signIn } from './login.js';
+export { changePassword, issueResetLink, reservePasswordReset, resetMail, resetPassword } from './password-reset.js';
+export {
+  FORGOT_PASSWORD_PATH,
+  LOGOUT_PATH,
+  PASSWORD_PATH,
+  RESET_PASSWORD_PATH,
+  SESSION_PATH,
+  SWITCH_WORKSPACE_PATH,
+} from './paths.js';
+export { switchWorkspace } from './session-store.js';

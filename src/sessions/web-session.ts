@@ -1,11 +1,9 @@
 // What every web-app route shares: the session behind the cookie, the same-origin rule for
-// changes, the CSRF token of session-authenticated changes, and errors as HTML or JSON.
+// changes, the CSRF token of session-authenticated changes (errors as HTML or JSON: doors/boundary.ts).
 import { timingSafeEqual } from 'node:crypto';
 import type pg from 'pg';
 import type { Config } from '../config/index.js';
 import { ApiError } from '../errors/index.js';
-import { html, htmlResponse, page, wantsHtml } from '../http/html.js';
-import { errorResponse } from '../http/responses.js';
 import { readForm, type FormFields } from '../http/forms.js';
 import { readCookie, sessionCookieName, type CookiePolicy } from './cookies.js';
 import { findSession, type SessionView } from './session-store.js';
@@ -91,21 +89,4 @@ function sameText(a: string, b: string): boolean {
   const left = Buffer.from(a);
   const right = Buffer.from(b);
   return left.length === right.length && timingSafeEqual(left, right);
-}
-
-/**
- * An error for a web-app request: a small page for browsers, the envelope for API clients. The
- * page offers a way on by `signedIn` (the request carries a session cookie): the settings, or
- * signing in.
- */
-export function webErrorResponse(request: Request, error: ApiError, requestId: string, signedIn = false): Response {
-  if (!wantsHtml(request)) return errorResponse(error, requestId);
-  const title = error.status === 403 ? 'Not allowed' : error.status === 404 ? 'Not found' : 'That did not work';
-  const onward =
-    signedIn && error.status !== 401
-      ? html`<a href="/app/settings">Back to settings</a>`
-      : html`<a href="/app/login">Sign in</a>`;
-  const body = html`<section><h1>${title}</h1>
-<p>${error.message}</p><p>${onward} · <a href="/">Home</a></p><p class="muted">Request ${requestId}</p></section>`;
-  return htmlResponse(page('Error', body), error.status, error.headers);
 }

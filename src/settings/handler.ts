@@ -2,7 +2,7 @@
 // under /app/settings/…, both calling the same domain code as the CLI. Everyone signed in may
 // read; changes are for owners and admins (members get 403), from this site only (Origin),
 // with the session's CSRF token.
-import { ApiError, UsageError, fromUsageError } from '../errors/index.js';
+import { ApiError, refusalOf } from '../errors/index.js';
 import { readForm, type FormFields } from '../http/forms.js';
 import { htmlResponse, wantsHtml } from '../http/html.js';
 import { jsonResponse } from '../http/responses.js';
@@ -117,13 +117,13 @@ export function createSettingsHandler(deps: SettingsDeps) {
         ? renderPage(session, request, result.notice ?? null)
         : jsonResponse({ data: result.data }, 200, { 'Cache-Control': 'no-store' });
     } catch (error) {
-      const apiError = error instanceof UsageError ? fromUsageError(error) : error;
-      if (html && action.method === 'POST' && apiError instanceof ApiError)
-        return renderPage(session, request, { kind: 'error', title: apiError.message }, apiError.status, {
-          action: rest,
-          fields,
-        });
-      throw apiError;
+      // A refusal is shown on the page the form was on; anything else is the boundary's (doors/boundary.ts).
+      const refusal = html && action.method === 'POST' ? refusalOf(error) : null;
+      if (!refusal) throw error;
+      return renderPage(session, request, { kind: 'error', title: refusal.message }, refusal.status, {
+        action: rest,
+        fields,
+      });
     }
   };
 }

@@ -3,6 +3,7 @@
 export {
   SSO_PLANS,
   getConnection,
+  identityProviderFetch,
   identityProviderPolicy,
   requiresSso,
   setConnection,
@@ -11,4 +12,4 @@ export {
 export type { ConnectionView } from './connections.js';
 export { claimDomain, listDomains, txtResolver, verifyDomain } from './domains.js';
 export type { DomainView } from './domains.js';
-export { SSO_CALLBACK_PATH, approveLink } from './oidc.js';
+export { SSO_CALLBACK_PATH, approveLink, createSso } from './oidc.js';

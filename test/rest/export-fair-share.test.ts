@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { newId } from '../../src/db/ids.js';
 import { createApiKey } from '../../src/auth/key-management.js';
 import { EXPORT_APPLICATION_NAME } from '../../src/db/client.js';
-import { createNodeServer } from '../../src/http/node-server.js';
+import { createNodeServer } from '../../src/doors/node-server.js';
 import { createKeyedWorkspace, createTestApp, type TestApp } from '../support/app.js';
 import { createTestDatabase } from '../support/database.js';
 import { listenOnLoopback } from '../support/loopback.js';

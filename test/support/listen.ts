@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import type { App } from '../../src/app.js';
 import { createTestApp, type TestApp } from './app.js';
-import { createNodeServer } from '../../src/http/node-server.js';
+import { createNodeServer } from '../../src/doors/node-server.js';
 import { listenOnLoopback } from './loopback.js';
 
 /** Serves an in-memory app on a loopback port, for tools that need a real URL. */

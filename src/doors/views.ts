@@ -12,12 +12,10 @@ import { workspaceScopes } from '../db/workspace-scope.js';
 import { loadTrustedOperations } from '../graphql/trusted-operations.js';
 import { signInRedirect, type WebSessions } from '../sessions/index.js';
 import { SETTINGS_PATH } from '../settings/index.js';
-import { viewBundle, VIEWS, type ViewName } from './bundles.js';
+import { viewBundle, viewLinks, viewsMenu, VIEW_ASSETS_PATH, VIEWS, type ViewName } from '../views/index.js';
 import { createAssetShelf } from '../http/static-assets.js';
-import { viewLinks, viewsMenu } from './links.js';
 import { reportRepository } from '../reports/index.js';
 import { projectRepository } from '../ai-visibility/index.js';
-import { VIEW_ASSETS_PATH } from './paths.js';
 
 export interface ViewPagesDeps {
   pool: pg.Pool;

@@ -4,22 +4,22 @@ import { createYoga, type Plugin } from 'graphql-yoga';
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
-import { getOperationAST, GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { getOperationAST, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
-import { toApiError } from '../errors/index.js';
+import { graphqlFailure } from './boundary.js';
 import { pathOverSize, responseTooLarge } from '../http/response-size.js';
-import { defaultSizesCost, operationCost, queryTooComplex } from './cost.js';
+import { defaultSizesCost, operationCost, queryTooComplex } from '../graphql/cost.js';
 import type { Admitted } from '../auth/index.js';
-import { releaseContext, type GraphQLContext } from './context.js';
+import { releaseContext, type GraphQLContext } from '../graphql/context.js';
 import { bearerToken } from '../auth/index.js';
-import { graphiqlPageResponse } from './graphiql.js';
+import { graphiqlPageResponse } from '../graphql/graphiql.js';
 import { wantsHtml } from '../http/html.js';
-import { textArgumentError } from './text-arguments.js';
-import { parseWithinNesting } from './document-nesting.js';
-import { boundedErrors } from './bounded-errors.js';
+import { textArgumentError } from '../graphql/text-arguments.js';
+import { parseWithinNesting } from '../graphql/document-nesting.js';
+import { boundedErrors } from '../graphql/bounded-errors.js';
 import { trace } from '@opentelemetry/api';
 import { tracing } from '../observability/tracing.js';
-import { isTrustedOperation, loadTrustedOperations, operationNames } from './trusted-operations.js';
+import { isTrustedOperation, loadTrustedOperations, operationNames } from '../graphql/trusted-operations.js';
 import type { Metrics } from '../observability/metrics.js';
 
 export interface YogaDependencies {
@@ -66,10 +66,6 @@ export interface GraphQLExchange {
   responseHeaders: Record<string, string>;
 }
 
-/** An error of our own making (an ApiError, also inside a located error; a validation error): it leaves as it is, with its path. */
-const isOwnError = (error: unknown): boolean =>
-  error instanceof GraphQLError && (!error.originalError || isOwnError(error.originalError));
-
 export function createGraphQLServer(deps: YogaDependencies) {
   // The request's exchange while Yoga handles it: its error masking is told the error, not the request.
   const exchanges = new AsyncLocalStorage<GraphQLExchange>();
@@ -113,11 +109,11 @@ export function createGraphQLServer(deps: YogaDependencies) {
     // door maps it (a lost database 503, else a logged 500). Yoga's own logging is off.
     maskedErrors: {
       maskError: (error) =>
-        isOwnError(error)
-          ? (error as GraphQLError)
-          : toApiError(error, (cause) =>
-              deps.logger.error({ err: cause, requestId: exchanges.getStore()?.requestId }, 'graphql request failed'),
-            ),
+        graphqlFailure(error, {
+          requestId: exchanges.getStore()?.requestId ?? '',
+          logger: deps.logger,
+          what: 'graphql request failed',
+        }),
     },
     plugins: [
       {

@@ -7,11 +7,11 @@ import type { Duplex } from 'node:stream';
 import { createServerAdapter } from '@whatwg-node/server';
 import type { App } from '../app.js';
 import { ApiError, type ErrorCode } from '../errors/index.js';
-import { JSON_CONTENT_TYPE, newRequestId } from './responses.js';
-import { isValidHostHeader } from './public-origin.js';
-import { isOriginForm } from './request-path.js';
-import { watchStalls } from './stall-watch.js';
-import { createRefusalPause } from './refusal-pause.js';
+import { JSON_CONTENT_TYPE, newRequestId } from '../http/responses.js';
+import { isValidHostHeader } from '../http/public-origin.js';
+import { isOriginForm } from '../http/request-path.js';
+import { watchStalls } from '../http/stall-watch.js';
+import { createRefusalPause } from '../http/refusal-pause.js';
 
 const PARSER_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
   HPE_HEADER_OVERFLOW: {

@@ -6,12 +6,12 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
 import type { Database } from '../db/client.js';
-import { ApiError, toApiError } from '../errors/index.js';
+import { ApiError } from '../errors/index.js';
+import { jsonFailure } from './boundary.js';
 import { bearerChallenge, bearerToken } from '../auth/index.js';
 import { errorResponse, jsonResponse } from '../http/responses.js';
 import { bodyChunks, readAhead } from '../http/body.js';
-import { ingest, type IngestKind } from './service.js';
-import { createIngestShares } from './shares.js';
+import { createIngestShares, ingest, type IngestKind } from '../ingest/index.js';
 
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 const digest = (value: string) => createHash('sha256').update(value).digest();
@@ -64,10 +64,7 @@ export function createIngestHandler(deps: { config: Config; database: Database; 
       }
       return jsonResponse({ data, meta: {} });
     } catch (error) {
-      return errorResponse(
-        toApiError(error, (cause) => deps.logger.error({ err: cause, requestId }, 'ingest failed')),
-        requestId,
-      );
+      return jsonFailure(error, { requestId, logger: deps.logger, what: 'ingest failed' });
     } finally {
       slot.release();
     }

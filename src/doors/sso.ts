@@ -9,7 +9,7 @@ import { sessionCookie, type CookiePolicy } from '../sessions/index.js';
 import { deleteSession, returnPath } from '../sessions/index.js';
 import { SETTINGS_PATH } from '../settings/index.js';
 import type { WebSessions } from '../sessions/index.js';
-import { SSO_CALLBACK_PATH, type createSso } from './oidc.js';
+import { SSO_CALLBACK_PATH, type createSso } from '../sso/index.js';
 
 export const SSO_START_PATH = '/app/sso/start';
 export const SSO_LINK_PATH = '/app/sso/link';

@@ -2,79 +2,39 @@
 // (with the CSRF token for JSON clients), switching the active workspace; /app/password*: the
 // forgotten-password link and changing a password.
 import type pg from 'pg';
-import { ApiError } from '../errors/index.js';
+import { ApiError, refusalOf } from '../errors/index.js';
 import { recordPersonAudit } from '../audit/index.js';
-import { html, htmlResponse, page, type SafeHtml } from '../http/html.js';
+import { htmlResponse } from '../http/html.js';
+import { forgotPage, loginPage, resetPage } from './session-pages.js';
+
 import { readForm, textField } from '../http/forms.js';
 import { jsonResponse, Response } from '../http/responses.js';
 import type { Mailer } from '../mail/mailer.js';
+import { afterAnswer } from '../http/after-answer.js';
 import type { PublicOrigin } from '../http/public-origin.js';
 import { SETTINGS_PATH } from '../settings/index.js';
-import { clearedSessionCookie, sessionCookie } from './cookies.js';
-import { signIn } from './login.js';
-import { changePassword, issueResetLink, reservePasswordReset, resetMail, resetPassword } from './password-reset.js';
-import { afterAnswer } from '../http/after-answer.js';
 import {
+  changePassword,
+  clearedSessionCookie,
+  deleteSession,
   FORGOT_PASSWORD_PATH,
+  issueResetLink,
   LOGIN_PATH,
   LOGOUT_PATH,
   PASSWORD_PATH,
+  reservePasswordReset,
   RESET_PASSWORD_PATH,
+  resetMail,
+  resetPassword,
+  returnPath,
   SESSION_PATH,
+  sessionCookie,
+  signIn,
+  switchWorkspace,
   SWITCH_WORKSPACE_PATH,
-} from './paths.js';
-import { deleteSession, switchWorkspace, workspacesOf } from './session-store.js';
-import { returnPath } from './return-path.js';
-import type { WebSessions } from './web-session.js';
-
-export function loginPage(options: { error?: string; email?: string; next?: string | null } = {}): SafeHtml {
-  return page(
-    'Sign in',
-    html`<div class="login"><section>
-<h1>Sign in to Signalboard</h1>
-${options.error ? html`<div class="notice error" role="alert">${options.error}</div>` : ''}
-<form method="post" action="${LOGIN_PATH}">
-  ${options.next ? html`<input type="hidden" name="next" value="${options.next}">` : ''}
-  <label>Email <input type="email" name="email" autocomplete="username" required value="${options.email ?? ''}"></label>
-  <label>Password <input type="password" name="password" autocomplete="current-password" required></label>
-  <button type="submit">Sign in</button>
-</form>
-<p><a href="${FORGOT_PASSWORD_PATH}">Forgot your password?</a></p>
-</section><section>
-<h2>Single sign-on</h2>
-<form method="get" action="/app/sso/start">
-  ${options.next ? html`<input type="hidden" name="next" value="${options.next}">` : ''}
-  <label>Work email <input type="email" name="email" required></label>
-  <button type="submit" class="secondary">Continue with your company's sign-in</button>
-</form>
-</section></div>`,
-  );
-}
-
-function forgotPage(sent: boolean): SafeHtml {
-  return page(
-    'Forgot password',
-    html`<div class="login"><section><h1>Forgot your password?</h1>
-${sent ? html`<div class="notice ok" role="status">If an account has that address, a link to set a new password is on its way. It works once, for 30 minutes.</div>` : ''}
-<form method="post" action="${FORGOT_PASSWORD_PATH}">
-  <label>Email <input type="email" name="email" autocomplete="username" required></label>
-  <button type="submit">Send me a link</button>
-</form><p><a href="${LOGIN_PATH}">Back to sign-in</a></p></section></div>`,
-  );
-}
-
-function resetPage(token: string, error?: string): SafeHtml {
-  return page(
-    'Set a new password',
-    html`<div class="login"><section><h1>Set a new password</h1>
-${error ? html`<div class="notice error" role="alert">${error}</div>` : ''}
-<form method="post" action="${RESET_PASSWORD_PATH}">
-  <input type="hidden" name="token" value="${token}">
-  <label>New password (12 characters or more) <input type="password" name="password" autocomplete="new-password" minlength="12" required></label>
-  <button type="submit">Set password</button>
-</form></section></div>`,
-  );
-}
+  workspacesOf,
+  type WebSessions,
+} from '../sessions/index.js';
 
 const redirect = (location: string, headers: Record<string, string> = {}) =>
   new Response(null, { status: 303, headers: { Location: location, 'Cache-Control': 'no-store', ...headers } });
@@ -90,10 +50,12 @@ export interface SessionHandlerDeps {
   onBackgroundError(error: unknown): void;
 }
 
-export function createSessionHandler(deps: SessionHandlerDeps) {
+const cookieFor = (sessions: WebSessions, token: string, expiresAt: Date) =>
+  sessionCookie(sessions.cookiePolicy, token, (expiresAt.getTime() - Date.now()) / 1000);
+
+/** Signing in and out, who is signed in, and which workspace they act in. */
+function signInRoutes(deps: SessionHandlerDeps) {
   const { pool, sessions } = deps;
-  const cookieFor = (token: string, expiresAt: Date) =>
-    sessionCookie(sessions.cookiePolicy, token, (expiresAt.getTime() - Date.now()) / 1000);
 
   async function login(request: Request, address: string): Promise<Response> {
     sessions.assertSameOrigin(request);
@@ -111,13 +73,14 @@ export function createSessionHandler(deps: SessionHandlerDeps) {
         { email, password, address, workspaceSlug: textField(fields, 'workspace') },
         (work) => afterAnswer(work, deps.onBackgroundError),
       );
-      const headers = { 'Set-Cookie': cookieFor(started.token, started.expiresAt) };
+      const headers = { 'Set-Cookie': cookieFor(sessions, started.token, started.expiresAt) };
       if (!json) return redirect(next ?? SETTINGS_PATH, headers);
       const signedIn = { signedIn: true, expiresAt: started.expiresAt.toISOString() };
       return jsonResponse({ data: signedIn }, 200, { ...headers, 'Cache-Control': 'no-store' });
     } catch (error) {
-      if (json || !(error instanceof ApiError)) throw error;
-      return htmlResponse(loginPage({ error: error.message, email, next }), error.status, error.headers);
+      const refusal = json ? null : refusalOf(error);
+      if (!refusal) throw error;
+      return htmlResponse(loginPage({ error: refusal.message, email, next }), refusal.status, refusal.headers);
     }
   }
 
@@ -171,6 +134,13 @@ export function createSessionHandler(deps: SessionHandlerDeps) {
     return json ? jsonResponse({ data: { workspace: slug } }) : redirect(SETTINGS_PATH);
   }
 
+  return { login, logout, current, chooseWorkspace };
+}
+
+/** A forgotten password's link, setting a new password with it, and changing one while signed in. */
+function passwordRoutes(deps: SessionHandlerDeps) {
+  const { pool, sessions } = deps;
+
   async function forgot(request: Request, address: string): Promise<Response> {
     sessions.assertSameOrigin(request);
     const { fields, json } = await readForm(request);
@@ -192,8 +162,9 @@ export function createSessionHandler(deps: SessionHandlerDeps) {
     try {
       await resetPassword(pool, { token, password: typeof fields.password === 'string' ? fields.password : '' });
     } catch (error) {
-      if (json || !(error instanceof ApiError)) throw error;
-      return htmlResponse(resetPage(token, error.message), error.status);
+      const refusal = json ? null : refusalOf(error);
+      if (!refusal) throw error;
+      return htmlResponse(resetPage(token, refusal.message), refusal.status);
     }
     return json ? jsonResponse({ data: { reset: true } }) : redirect(`${LOGIN_PATH}`);
   }
@@ -205,6 +176,12 @@ export function createSessionHandler(deps: SessionHandlerDeps) {
     return json ? jsonResponse({ data: { changed: true } }) : redirect(SETTINGS_PATH);
   }
 
+  return { forgot, reset, change };
+}
+
+export function createSessionHandler(deps: SessionHandlerDeps) {
+  const { login, logout, current, chooseWorkspace } = signInRoutes(deps);
+  const { forgot, reset, change } = passwordRoutes(deps);
   const routes: Record<string, Partial<Record<string, (request: Request, address: string) => Promise<Response>>>> = {
     [LOGIN_PATH]: {
       GET: async (request) =>

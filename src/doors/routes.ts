@@ -1,0 +1,66 @@
+// The one table of paths to doors: app.ts asks it which door a request's path belongs to and
+// hands the request over; each door routes within its prefix. A door also says how its failures
+// answer (doors/boundary.ts): the web app's as pages for browsers, every other door's as the
+// JSON envelope (MCP and /graphql answer their own protocol's errors inside).
+import { GRAPHIQL_ASSETS_PATH } from '../graphql/graphiql.js';
+import { MCP_PATH, PROTECTED_RESOURCE_PATHS } from '../mcp/index.js';
+import { BASE_PATH } from '../rest/index.js';
+import type { FailureShape } from './boundary.js';
+
+export type DoorName =
+  | 'web'
+  | 'mcp'
+  | 'mcpMetadata'
+  | 'rest'
+  | 'graphiqlAssets'
+  | 'favicon'
+  | 'graphql'
+  | 'ingest'
+  | 'home'
+  | 'health'
+  | 'readiness'
+  | 'none';
+
+/** `exact`: the path itself; `segment`: the path or anything below it (`/app`, `/app/…`); `prefix`: any path starting so. */
+type Match = 'exact' | 'segment' | 'prefix';
+
+interface DoorRow {
+  paths: readonly string[];
+  match: Match;
+  door: DoorName;
+  failures: FailureShape;
+}
+
+const row = (door: DoorName, match: Match, paths: readonly string[], failures: FailureShape = 'json'): DoorRow => ({
+  door,
+  match,
+  paths,
+  failures,
+});
+
+/** First match wins; no two rows overlap today, so the order is only for reading. */
+export const DOOR_TABLE: readonly DoorRow[] = [
+  row('web', 'segment', ['/app'], 'page'),
+  row('mcp', 'segment', [MCP_PATH]),
+  row('mcpMetadata', 'exact', PROTECTED_RESOURCE_PATHS),
+  row('rest', 'segment', [BASE_PATH]),
+  row('graphiqlAssets', 'prefix', [GRAPHIQL_ASSETS_PATH]),
+  // Browsers ask every origin for /favicon.ico (the API reference and the web pages name none).
+  row('favicon', 'exact', ['/favicon.ico']),
+  row('graphql', 'exact', ['/graphql']),
+  row('ingest', 'prefix', ['/internal/ingest/']),
+  row('home', 'exact', ['/']),
+  row('health', 'exact', ['/healthz']),
+  row('readiness', 'exact', ['/readyz']),
+];
+
+const NO_DOOR = row('none', 'exact', []);
+
+const matches = (match: Match, prefix: string, path: string) =>
+  path === prefix ||
+  (match === 'segment' && path.startsWith(`${prefix}/`)) ||
+  (match === 'prefix' && path.startsWith(prefix));
+
+/** The door a path belongs to (`none`: nothing answers there, a 404). */
+export const doorOf = (path: string): DoorRow =>
+  DOOR_TABLE.find((entry) => entry.paths.some((prefix) => matches(entry.match, prefix, path))) ?? NO_DOOR;
