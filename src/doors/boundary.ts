@@ -64,7 +64,10 @@ export function pageFailure(request: Request, thrown: unknown, site: FailureSite
   return htmlResponse(page('Error', body), error.status, error.headers);
 }
 
-/** An error of our own making (an ApiError, also inside a located error; a validation error): it leaves as it is, with its path. */
+/**
+ * An error of our own making (an ApiError, also inside a located error; a validation error): it leaves as it is, with
+ * its path.
+ */
 const isOwnError = (error: unknown): error is GraphQLError =>
   error instanceof GraphQLError && (!error.originalError || isOwnError(error.originalError));
 
@@ -95,7 +98,10 @@ export const toolErrorResult = (error: ApiError): ToolFailure => ({
 export const toolFailure = (thrown: unknown, site: FailureSite): ToolFailure =>
   toolErrorResult(apiErrorOf(thrown, site, 'invalid_parameter'));
 
-/** An answer written on a node:http response (the OAuth server is a Koa app): `res.writeHead(status, headers).end(body)`. */
+/**
+ * An answer written on a node:http response (the OAuth server is a Koa app): `res.writeHead(status,
+ * headers).end(body)`.
+ */
 export interface NodeAnswer {
   status: number;
   headers: Record<string, string>;

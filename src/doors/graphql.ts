@@ -73,7 +73,10 @@ export function createGraphQLServer(deps: YogaDependencies) {
   // Metrics name the web app's own operations; any other name a caller invents is "other".
   const knownOperations = operationNames(trusted);
   const trustedTexts = new Set(trusted.values());
-  /** query_too_complex when the operation costs more than the limit and is not a trusted operation within its own default sizes (graphql/cost.ts). */
+  /**
+   * query_too_complex when the operation costs more than the limit and is not a trusted operation within its own
+   * default sizes (graphql/cost.ts).
+   */
   const costRefusal = (args: ExecuteArgs) => {
     const limit = args.contextValue.config.GRAPHQL_MAX_COST;
     const cost = operationCost(args.schema, args.document, args.operationName, args.variableValues, args.contextValue);

@@ -21,7 +21,10 @@ export type DoorName =
   | 'readiness'
   | 'none';
 
-/** `exact`: the path itself; `segment`: the path or anything below it (`/app`, `/app/…`); `prefix`: any path starting so. */
+/**
+ * `exact`: the path itself; `segment`: the path or anything below it (`/app`, `/app/…`); `prefix`: any path starting
+ * so.
+ */
 type Match = 'exact' | 'segment' | 'prefix';
 
 interface DoorRow {

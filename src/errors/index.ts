@@ -136,7 +136,10 @@ export const unavailable = () =>
 export const internalError = () =>
   new ApiError('internal_error', 'An unexpected error occurred. It has been logged with the request id.');
 
-/** Failures of pg/Prisma that mean "the database cannot answer right now": a lost or refused connection, or a statement it cancelled (57014, the pools' statement_timeout). */
+/**
+ * Failures of pg/Prisma that mean "the database cannot answer right now": a lost or refused connection, or a statement
+ * it cancelled (57014, the pools' statement_timeout).
+ */
 export function isDatabaseUnavailable(error: unknown): boolean {
   const seen = new Set<unknown>();
   let current: unknown = error;
@@ -203,7 +206,10 @@ export function toApiError(thrown: unknown, log: (error: unknown) => void, inval
   return internalError();
 }
 
-/** A use case refused: bad input ('invalid'), not allowed, unknown, or in conflict with existing data. The CLI prints it; HTTP maps the reason to a status. */
+/**
+ * A use case refused: bad input ('invalid'), not allowed, unknown, or in conflict with existing data. The CLI prints
+ * it; HTTP maps the reason to a status.
+ */
 export class UsageError extends Error {
   constructor(
     message: string,

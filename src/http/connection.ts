@@ -7,8 +7,14 @@ export interface Connection {
    * sent (the client sees a response cut short, never a complete-looking one or a hang).
    */
   abort?: ((error: Error) => void) | undefined;
-  /** Settles once the response was sent or its client went away; in memory (absent), the Response's return stands for it. */
+  /**
+   * Settles once the response was sent or its client went away; in memory (absent), the Response's return stands for
+   * it.
+   */
   ended?: Promise<void> | undefined;
-  /** Told whose answer this is once its workspace was admitted, before it is sent (the stall watch's per-workspace budget). */
+  /**
+   * Told whose answer this is once its workspace was admitted, before it is sent (the stall watch's per-workspace
+   * budget).
+   */
   attribute?: ((workspaceId: string) => void) | undefined;
 }

@@ -92,13 +92,18 @@ export function page(title: string, body: SafeHtml, options: { header?: SafeHtml
 export interface PagePolicy {
   /** Extra script sources ('self' for our own assets); none by default: the pages are forms. */
   scripts?: string[];
-  /** Where the page's forms may post (and be redirected): our origin, plus an OAuth client's redirect origin on consent. */
+  /**
+   * Where the page's forms may post (and be redirected): our origin, plus an OAuth client's redirect origin on consent.
+   */
   formAction?: string[];
   /** Further directives of a page that runs an app (GraphiQL, the API reference). */
   extra?: string[];
 }
 
-/** The headers every HTML page sends: a strict CSP without inline script, no framing, no referrer (nosniff is on every answer: http/node-server.ts). */
+/**
+ * The headers every HTML page sends: a strict CSP without inline script, no framing, no referrer (nosniff is on every
+ * answer: http/node-server.ts).
+ */
 export function pageSecurityHeaders(policy: PagePolicy = {}): Record<string, string> {
   const directives = [
     "default-src 'none'",

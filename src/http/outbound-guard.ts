@@ -9,7 +9,10 @@ import ipaddr from 'ipaddr.js';
 export interface TargetPolicy {
   allowHttp: boolean;
   allowPrivate: boolean;
-  /** When set, only these ports (the default port of the scheme counts as its number); ignored when private targets are allowed. */
+  /**
+   * When set, only these ports (the default port of the scheme counts as its number); ignored when private targets are
+   * allowed.
+   */
   ports?: readonly number[];
 }
 
@@ -18,7 +21,10 @@ export class TargetRefused extends Error {}
 // Never a target, whatever the configuration says.
 const NEVER = new Set(['unspecified', 'multicast', 'broadcast']);
 
-/** Why an address may not be a target, or null when it may. Only public unicast passes unless private targets are allowed. */
+/**
+ * Why an address may not be a target, or null when it may. Only public unicast passes unless private targets are
+ * allowed.
+ */
 export function addressRefusal(address: string, policy: Pick<TargetPolicy, 'allowPrivate'>): string | null {
   if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
   // IPv4-mapped IPv6 (::ffff:127.0.0.1) is judged as the IPv4 address it is.

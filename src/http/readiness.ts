@@ -45,7 +45,10 @@ export function createReadiness(probes: readonly ReadinessProbe[]) {
 
 export type Readiness = ReturnType<typeof createReadiness>;
 
-/** The database answers, and every migration of this build is applied (checked until seen once: migrations do not un-apply). */
+/**
+ * The database answers, and every migration of this build is applied (checked until seen once: migrations do not
+ * un-apply).
+ */
 export function databaseProbes(pool: pg.Pool): ReadinessProbe[] {
   let migrated = false;
   return [

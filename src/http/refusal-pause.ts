@@ -27,7 +27,10 @@ export function createRefusalPause(maxPauseMs: number) {
     }
   };
   return {
-    /** Called once a response has been sent (its `socket` is detached by then): pauses the connection when the answer told the client to wait. */
+    /**
+     * Called once a response has been sent (its `socket` is detached by then): pauses the connection when the answer
+     * told the client to wait.
+     */
     afterResponse(res: ServerResponse, socket: Socket) {
       if (maxPauseMs === 0 || res.statusCode !== 429 || socket.destroyed) return;
       const retryAfterSeconds = Number(res.getHeader('retry-after'));

@@ -94,6 +94,10 @@ export function ifNoneMatchMatches(header: string | null, etag: string): boolean
   return header.split(',').some((tag) => opaque(tag) === etag);
 }
 
+/** 304 Not Modified for `etag`, with `headers` (its caching) and Vary as the full answer has it. */
+export const notModified = (etag: string, headers: Record<string, string>) =>
+  new Response(null, { status: 304, headers: { ...headers, ETag: etag, Vary: 'Accept-Encoding' } });
+
 /** The preferred coding the client accepts (q > 0): brotli before gzip at equal weight. */
 export function negotiateEncoding(acceptEncoding: string | null): ContentCoding | null {
   const weights = qualityValues(acceptEncoding);

@@ -142,7 +142,10 @@ function describeIssues(error: z.ZodError): string {
   return described.join('; ') + (more ? `; ${more} more` : '');
 }
 
-/** What a line that passed its schema says: its identity in the file, what breaks its own rules, and the record it stands for. */
+/**
+ * What a line that passed its schema says: its identity in the file, what breaks its own rules, and the record it
+ * stands for.
+ */
 export interface CheckedLine<Accepted> {
   key: string;
   problems: string[];

@@ -55,7 +55,10 @@ export const RUN_LIMITS = {
 
 const position = z.number().int('must be an integer').min(1, 'positions start at 1').max(1000).nullable();
 
-/** Why a cited or retrieved URL cannot be stored: its source is its registrable domain, so a host without one (co.uk, localhost) has no source to count under. */
+/**
+ * Why a cited or retrieved URL cannot be stored: its source is its registrable domain, so a host without one (co.uk,
+ * localhost) has no source to count under.
+ */
 function citedUrlProblem(value: string): string | null {
   const url = urlFacts(value);
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) return 'must be an http(s) URL';

@@ -15,7 +15,10 @@ export type IngestKind = 'metrics' | 'scans';
 
 export interface IngestOptions {
   skipInvalid?: boolean;
-  /** Called with the workspace of each project or client the body names, when it is first found; may throw to stop the ingest. */
+  /**
+   * Called with the workspace of each project or client the body names, when it is first found; may throw to stop the
+   * ingest.
+   */
   onWorkspace?: (workspaceId: string) => void;
   onProgress?: (done: number, total: number) => void;
 }

@@ -4,7 +4,8 @@ import { createAssetShelf } from '../http/static-assets.js';
 import { LOADING_STYLE } from '../graphql/graphiql.js';
 
 // The API reference page: Scalar's standalone bundle, served from node_modules under
-// /api/v1/docs/ (a content-hashed, compressed asset: http/static-assets.ts) rather than a CDN, and configured to show only what works offline
+// /api/v1/docs/ (a content-hashed, compressed asset: http/static-assets.ts) rather than a CDN, and configured to show
+// only what works offline
 // and belongs to this product: no hosted fonts, no "Ask AI" agent (it calls Scalar's
 // servers), no developer tools (Share, Deploy, Configure; `showToolbar` is its deprecated name),
 // no telemetry, and no client-library snippets (the box held an empty Shell/Curl tab; the API

@@ -4,6 +4,7 @@
 // gets one), and one API key fewer still. Counted in the process, like the pool they share. A
 // request over a share waits a moment for one to free (a waiting request holds a timer, nothing
 // else; how many can wait is bounded by the rate limit), then is refused.
+import { ApiError } from '../errors/index.js';
 
 export interface ExportShares {
   /** Exports streaming at once on the instance: the export pool's size. */
@@ -86,3 +87,33 @@ export function createExportSlots(shares: ExportShares) {
 }
 
 export type ExportSlots = ReturnType<typeof createExportSlots>;
+
+/** Exports end at no time anyone can tell; a few seconds is when a retry has a fair chance. */
+const EXPORT_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * A share of the export pool for one export, or the refusal (503 when the instance is full, else 429) with Retry-After.
+ */
+export async function takeExportSlot(
+  slots: ExportSlots,
+  workspaceId: string,
+  keyId: string,
+  headers: Record<string, string>,
+): Promise<ExportSlot> {
+  const slot = await slots.take(workspaceId, keyId);
+  if (typeof slot === 'object') return slot;
+  const retry = { headers: { ...headers, 'Retry-After': String(EXPORT_RETRY_AFTER_SECONDS) } };
+  if (slot === 'instance')
+    throw new ApiError(
+      'unavailable',
+      `Too many exports are streaming on this instance; retry in ${EXPORT_RETRY_AFTER_SECONDS} s.`,
+      retry,
+    );
+  const [holder, share] =
+    slot === 'key' ? ['This API key', slots.shares.perKey] : ['This workspace', slots.shares.perWorkspace];
+  throw new ApiError(
+    'rate_limited',
+    `${holder} already streams ${share} export${share === 1 ? '' : 's'} at once (its limit); retry when one ends.`,
+    retry,
+  );
+}

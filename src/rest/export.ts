@@ -1,7 +1,8 @@
 // Streaming export of v1 collections: the export routes (`/answers.csv`, `/answers.ndjson`, …;
 // routes.ts) and `Accept: text/csv` or `application/x-ndjson` on their JSON twins give every row
-// of the filtered range, read from a database cursor a batch at a time. The response is a Node stream that pulls the next batch
-// only when the socket has taken the last one (back-pressure), and a client that goes away
+// of the filtered range, read from a database cursor a batch at a time. The response is a Node
+// stream that pulls the next batch only when the socket has taken the last one (back-pressure), and a client that goes
+// away
 // destroys it, which closes the cursor and stops the query. Each 1 000 rows streamed spend one
 // rate-limit token; with the bucket empty, the stream waits for the next token rather than
 // failing half-way.
@@ -10,8 +11,7 @@ import type { Logger } from 'pino';
 import type { RowCursor, WorkspaceScope } from '../db/workspace-scope.js';
 import type { RowExport } from '../ai-visibility/index.js';
 import { Response } from '../http/responses.js';
-import { ApiError } from '../errors/index.js';
-import type { ExportSlot, ExportSlots } from './export-slots.js';
+import { takeExportSlot, type ExportSlots } from './export-slots.js';
 import { csvLine } from './csv.js';
 
 export type ExportFormat = 'csv' | 'ndjson';
@@ -82,7 +82,9 @@ export function negotiateExport(accept: string | null): ExportFormat | null {
   return best.format;
 }
 
-/** Whether JSON is acceptable at all: no Accept header, or one naming JSON, `application/*` or `*\/*` with q above 0. */
+/**
+ * Whether JSON is acceptable at all: no Accept header, or one naming JSON, `application/*` or `*\/*` with q above 0.
+ */
 export function acceptsJson(accept: string | null): boolean {
   if (!accept) return true;
   return (jsonEntry(acceptEntries(accept))?.q ?? 0) > 0;
@@ -139,7 +141,7 @@ export function nextBatchRows(streamed: number, bytes: number): number {
 }
 
 async function* exportChunks(
-  cursor: RowCursor<Record<string, any>>,
+  cursor: RowCursor<Record<string, unknown>>,
   { rows, format, bom, spendToken, logger, requestId, abort }: ExportStreamOptions,
 ): AsyncGenerator<string> {
   const ndjsonLine = ndjsonLineWriter(rows.jsonText);
@@ -181,31 +183,6 @@ async function* exportChunks(
   }
 }
 
-/** Exports end at no time anyone can tell; a few seconds is when a retry has a fair chance. */
-const EXPORT_RETRY_AFTER_SECONDS = 5;
-
-async function takeSlot(
-  { slots, scope, keyId }: ExportStreamOptions,
-  headers: Record<string, string>,
-): Promise<ExportSlot> {
-  const slot = await slots.take(scope.workspaceId, keyId);
-  if (typeof slot === 'object') return slot;
-  const retry = { headers: { ...headers, 'Retry-After': String(EXPORT_RETRY_AFTER_SECONDS) } };
-  if (slot === 'instance')
-    throw new ApiError(
-      'unavailable',
-      `Too many exports are streaming on this instance; retry in ${EXPORT_RETRY_AFTER_SECONDS} s.`,
-      retry,
-    );
-  const [holder, share] =
-    slot === 'key' ? ['This API key', slots.shares.perKey] : ['This workspace', slots.shares.perWorkspace];
-  throw new ApiError(
-    'rate_limited',
-    `${holder} already streams ${share} export${share === 1 ? '' : 's'} at once (its limit); retry when one ends.`,
-    retry,
-  );
-}
-
 /** Rows already computed, read as a cursor reads them. */
 function rowsCursor<Row>(rows: Row[]): RowCursor<Row> {
   let next = 0;
@@ -232,13 +209,13 @@ export async function exportResponse(
   const responseHeaders = {
     ...headers,
     'Content-Type': options.format === 'csv' ? `${type}; charset=utf-8; header=present` : `${type}; charset=utf-8`,
-    'Content-Disposition': `attachment; filename="${options.rows.filename}.${options.format === 'csv' ? 'csv' : 'ndjson'}"`,
+    'Content-Disposition': `attachment; filename="${options.rows.filename}.${options.format}"`,
     'Cache-Control': 'private, no-store',
     Vary: 'Accept',
   };
   if (method === 'HEAD') return new Response(null, { headers: responseHeaders });
-  const slot = await takeSlot(options, headers);
-  let cursor: RowCursor<Record<string, any>>;
+  const slot = await takeExportSlot(options.slots, options.scope.workspaceId, options.keyId, headers);
+  let cursor: RowCursor<Record<string, unknown>>;
   try {
     cursor =
       'computed' in options.rows

@@ -5,7 +5,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import { ApiError } from '../errors/index.js';
 import { jsonFailure } from '../doors/index.js';
-import { errorResponse, JSON_CONTENT_TYPE, Response, withoutBody } from '../http/responses.js';
+import { errorResponse, JSON_CONTENT_TYPE, withoutBody } from '../http/responses.js';
 import { runCompiled, type GraphQLContext } from '../graphql/context.js';
 import type { DataCache } from '../db/data-cache.js';
 import { bearerChallenge, type Principal } from '../auth/index.js';
@@ -14,20 +14,19 @@ import {
   finishedBody,
   heldBytes,
   ifNoneMatchMatches,
+  notModified,
   jsonBody,
   representation,
   keptBody,
 } from '../http/representation.js';
-import { matchRoute, routeArguments, routeScopes, V1_ROUTES, type RestRoute } from './routes.js';
+import { matchRoute, routeArguments, routeScopes, V1_ROUTES, type RestRoute, type RouteMatch } from './routes.js';
 import { parameterValidator } from './parameters.js';
 import { BASE_PATH, v1Schema } from './v1-schema.js';
 import { compileRouteOperations } from './operations.js';
-import { API_REFERENCE_PAGE_POLICY, apiReferencePage, docsAsset } from './docs.js';
-import { pageSecurityHeaders } from '../http/html.js';
 import { assertResponseSize } from '../http/response-size.js';
 import { ROW_EXPORTS, type ExportArgs } from '../ai-visibility/index.js';
 import { acceptsJson, acceptsMediaType, EXPORT_MEDIA_TYPES, exportResponse, negotiateExport } from './export.js';
-import { createApiDocuments, type ApiDocumentKind } from './api-documents.js';
+import { createReferenceRoutes } from './reference-routes.js';
 import { createExportSlots, type ExportShares } from './export-slots.js';
 
 export { BASE_PATH };
@@ -66,18 +65,21 @@ const VERSION_OF: Partial<Record<string, VersionProbe>> = {
 /** Every UTC offset in use is a multiple of 15 minutes, so "today" in any zone is constant within such a slot. */
 const TODAY_SLOT_MS = 15 * 60_000;
 
-/** Asking only for what an endpoint cannot send (`Accept: text/csv` where there is no export) is refused rather than answered in JSON. */
+/**
+ * Asking only for what an endpoint cannot send (`Accept: text/csv` where there is no export) is refused rather than
+ * answered in JSON.
+ */
 const notAcceptable = (exportable: boolean) =>
   new ApiError(
     'not_acceptable',
     exportable
-      ? 'This endpoint answers application/json, text/csv or application/x-ndjson; the Accept header allows none of them.'
-      : 'This endpoint answers application/json only (the OpenAPI document lists the endpoints that also export CSV and NDJSON); send Accept: application/json.',
+      ? 'This endpoint answers application/json, text/csv or application/x-ndjson; ' +
+          'the Accept header allows none of them.'
+      : 'This endpoint answers application/json only (the OpenAPI document lists the endpoints that also export ' +
+          'CSV and NDJSON); send Accept: application/json.',
   );
 const notAcceptableExport = (type: string) =>
   new ApiError('not_acceptable', `This endpoint answers ${type} only; the Accept header does not allow it.`);
-
-const DOCUMENTS: Record<string, ApiDocumentKind> = { '/openapi.json': 'openapi', '/swagger.json': 'swagger' };
 
 /** An export route validates its JSON twin's filters; paging arguments are unknown there, so ignored. */
 const validatorOf = (route: RestRoute, schema: GraphQLSchema) => {
@@ -85,16 +87,64 @@ const validatorOf = (route: RestRoute, schema: GraphQLSchema) => {
   return parameterValidator({ ...field, args: routeArguments(route, field) });
 };
 
-const notModified = (etag: string, headers: Record<string, string>) =>
-  new Response(null, { status: 304, headers: { ...headers, ETag: etag, Vary: 'Accept-Encoding' } });
+/**
+ * The format an answer takes: an export route answers its one format; a JSON route also streams
+ * for `Accept: text/csv` (kept for its callers); anything the Accept header rules out is a 406.
+ */
+function negotiatedFormat(route: RestRoute, exportable: boolean, accept: string | null) {
+  const format = route.format ?? (exportable ? negotiateExport(accept) : null);
+  if (route.format && !acceptsMediaType(accept, EXPORT_MEDIA_TYPES[route.format]))
+    throw notAcceptableExport(EXPORT_MEDIA_TYPES[route.format]);
+  if (!format && !acceptsJson(accept)) throw notAcceptable(exportable);
+  return format;
+}
+
+/** A JSON route's answer: its finished body (kept when the route has a data version), revalidated by ETag. */
+const jsonAnswers = (deps: RestDependencies, operations: ReturnType<typeof compileRouteOperations>) =>
+  async function answerJson(
+    request: Request,
+    match: RouteMatch,
+    context: GraphQLContext,
+    variables: Record<string, unknown>,
+    admitted: Admitted,
+    headers: Record<string, string>,
+  ): Promise<Response> {
+    const version = await VERSION_OF[match.route.field]?.(context, match.params);
+    const today = Math.floor(context.now.getTime() / TODAY_SLOT_MS);
+    const { workspaceId } = context.workspace;
+    const cacheKey =
+      version != null
+        ? `body|${workspaceId}|${match.route.operationId}|${JSON.stringify(variables)}|${version}|${today}`
+        : null;
+    const execute = async () => {
+      const result = await runCompiled(operations.get(match.route)!, context, variables);
+      if (result.errors?.length) throw result.errors;
+      const data = result.data![match.route.field];
+      assertResponseSize(data, context.config.RESPONSE_MAX_BYTES);
+      return jsonBody(data);
+    };
+    // A kept body's `encodings` are filled by whichever request compresses it first.
+    const finished = cacheKey
+      ? await deps.cache.getOrCompute(cacheKey, async () => keptBody(await execute()), heldBytes)
+      : finishedBody(await execute());
+    // Revalidation, not storage: a client may keep the body and ask again with If-None-Match.
+    const caching = { 'Cache-Control': 'private, no-cache' };
+    // An unchanged answer gives its token back, as GitHub does.
+    if (ifNoneMatchMatches(request.headers.get('if-none-match'), finished.etag))
+      return notModified(finished.etag, { ...caching, ...(await admitted.refund()) });
+    // A coding made of a kept body counts against the cache's byte budget: the entry is set again
+    // as a new object (sharing the encodings), since the cache re-measures only a changed value.
+    const recount = cacheKey ? () => deps.cache.set(cacheKey, { ...finished }, heldBytes(finished)) : undefined;
+    return representation(request, finished, { ...headers, ...caching, 'Content-Type': JSON_CONTENT_TYPE }, recount);
+  };
 
 export function createRestHandler(deps: RestDependencies) {
   const schema = v1Schema(deps.schema);
   const scopes = routeScopes(schema);
-  const operations = compileRouteOperations(schema);
   const parametersOf = new Map(V1_ROUTES.map((route) => [route, validatorOf(route, schema)]));
-  const documents = createApiDocuments(schema);
+  const referenceAnswer = createReferenceRoutes(schema, deps.originOf);
   const exportSlots = createExportSlots(deps.exportShares);
+  const answerJson = jsonAnswers(deps, compileRouteOperations(schema));
 
   async function handleGet(
     request: Request,
@@ -103,24 +153,8 @@ export function createRestHandler(deps: RestDependencies) {
     abort?: (error: Error) => void,
   ): Promise<Response> {
     const subPath = url.pathname.slice(BASE_PATH.length);
-    const documentKind = DOCUMENTS[subPath];
-    if (documentKind) {
-      const caching = { 'Cache-Control': 'public, max-age=300' };
-      const document = await documents.body(documentKind, deps.originOf(request));
-      if (ifNoneMatchMatches(request.headers.get('if-none-match'), document.etag))
-        return notModified(document.etag, caching);
-      return representation(request, document, { ...caching, 'Content-Type': JSON_CONTENT_TYPE });
-    }
-    if (subPath === '/docs') {
-      // No cache: the page names the bundle's current hash.
-      const page = await apiReferencePage(`${BASE_PATH}/openapi.json`);
-      const pageHeaders = { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' };
-      return new Response(page, { headers: { ...pageHeaders, ...pageSecurityHeaders(API_REFERENCE_PAGE_POLICY) } });
-    }
-    if (subPath.startsWith('/docs/')) {
-      const asset = await docsAsset(request, subPath.slice('/docs/'.length));
-      return asset ?? errorResponse(new ApiError('not_found', 'No such file of the API reference.'), requestId);
-    }
+    const reference = await referenceAnswer(request, subPath, requestId);
+    if (reference) return reference;
 
     let headers: Record<string, string> = {};
     try {
@@ -134,12 +168,7 @@ export function createRestHandler(deps: RestDependencies) {
           headers: bearerChallenge('insufficient_scope', scope),
         });
       const exportOf = ROW_EXPORTS[match.route.field];
-      const accept = request.headers.get('accept');
-      // An export route answers its one format; a JSON route also streams for `Accept: text/csv` (kept for its callers).
-      const format = match.route.format ?? (exportOf ? negotiateExport(accept) : null);
-      if (match.route.format && !acceptsMediaType(accept, EXPORT_MEDIA_TYPES[match.route.format]))
-        throw notAcceptableExport(EXPORT_MEDIA_TYPES[match.route.format]);
-      if (!format && !acceptsJson(accept)) throw notAcceptable(Boolean(exportOf));
+      const format = negotiatedFormat(match.route, Boolean(exportOf), request.headers.get('accept'));
       const variables = parametersOf.get(match.route)!(match.params, url.search);
       const context = deps.contextFor(admitted.principal, requestId);
       if (exportOf && format) {
@@ -163,31 +192,7 @@ export function createRestHandler(deps: RestDependencies) {
           request.method,
         );
       }
-      const version = await VERSION_OF[match.route.field]?.(context, match.params);
-      const cacheKey =
-        version != null
-          ? `body|${context.workspace.workspaceId}|${match.route.operationId}|${JSON.stringify(variables)}|${version}|${Math.floor(context.now.getTime() / TODAY_SLOT_MS)}`
-          : null;
-      const execute = async () => {
-        const result = await runCompiled(operations.get(match.route)!, context, variables);
-        if (result.errors?.length) throw result.errors;
-        const data = result.data![match.route.field];
-        assertResponseSize(data, context.config.RESPONSE_MAX_BYTES);
-        return jsonBody(data);
-      };
-      // A kept body's `encodings` are filled by whichever request compresses it first.
-      const finished = cacheKey
-        ? await deps.cache.getOrCompute(cacheKey, async () => keptBody(await execute()), heldBytes)
-        : finishedBody(await execute());
-      // Revalidation, not storage: a client may keep the body and ask again with If-None-Match.
-      const caching = { 'Cache-Control': 'private, no-cache' };
-      // An unchanged answer gives its token back, as GitHub does.
-      if (ifNoneMatchMatches(request.headers.get('if-none-match'), finished.etag))
-        return notModified(finished.etag, { ...caching, ...(await admitted.refund()) });
-      // A coding made of a kept body counts against the cache's byte budget: the entry is set again
-      // as a new object (sharing the encodings), since the cache re-measures only a changed value.
-      const recount = cacheKey ? () => deps.cache.set(cacheKey, { ...finished }, heldBytes(finished)) : undefined;
-      return representation(request, finished, { ...headers, ...caching, 'Content-Type': JSON_CONTENT_TYPE }, recount);
+      return await answerJson(request, match, context, variables, admitted, headers);
     } catch (error) {
       return jsonFailure(error, { requestId, logger: deps.logger, what: 'request failed' }, headers);
     }
