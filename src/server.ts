@@ -11,6 +11,37 @@ import { releaseSignals } from './db/embedded.js';
 import { serveMetrics } from './observability/metrics-server.js';
 import { startTracing, tracing } from './observability/tracing.js';
 
+/** What the person at the terminal reads once the instance listens: its doors, and the demo's key and sign-in. */
+function startBanner(base: string, demo: Awaited<ReturnType<typeof seedDemoIfEmpty>>): string[] {
+  const lines = [
+    '',
+    `Signalboard is listening on ${base}`,
+    `  GraphiQL:       ${base}/graphql`,
+    `  API reference:  ${base}/api/v1/docs`,
+    `  OpenAPI:        ${base}/api/v1/openapi.json`,
+    `  Web app:        ${base}/app/login`,
+    `  MCP connector:  ${base}/mcp   (OAuth; point an MCP client at it)`,
+  ];
+  if (demo) {
+    const { clients, reports, facts, scans } = demo.summary;
+    lines.push(
+      '',
+      `Demo workspace "demo" seeded: ${clients} clients, ${reports} reports, ${facts} provider facts, ` +
+        `${scans} AI-visibility scans.`,
+      'Demo API key (shown once; create more with `npm run cli -- keys create --workspace demo --name <name>`):',
+      `  ${demo.secret}`,
+      '',
+      'Try it:',
+      `  curl -H "Authorization: Bearer ${demo.secret}" ${base}/api/v1/clients`,
+      '',
+      `Sign in to the web app (settings, keys, webhooks, SSO, MCP consent) at ${base}/app/login:`,
+      `  email:    ${DEMO_OWNER_EMAIL}`,
+      `  password: ${demo.ownerPassword}   (shown once)`,
+    );
+  }
+  return lines;
+}
+
 async function main() {
   const config = configOrExit(process.env);
   const logger = createLogger(config);
@@ -36,30 +67,7 @@ async function main() {
     ? await serveMetrics(runtime.app.metrics, { port: config.METRICS_PORT, host: config.HOST }, logger)
     : null;
 
-  const lines = [
-    '',
-    `Signalboard is listening on ${base}`,
-    `  GraphiQL:       ${base}/graphql`,
-    `  API reference:  ${base}/api/v1/docs`,
-    `  OpenAPI:        ${base}/api/v1/openapi.json`,
-    `  Web app:        ${base}/app/login`,
-    `  MCP connector:  ${base}/mcp   (OAuth; point an MCP client at it)`,
-  ];
-  if (demo) {
-    lines.push(
-      '',
-      `Demo workspace "demo" seeded: ${demo.summary.clients} clients, ${demo.summary.reports} reports, ${demo.summary.facts} provider facts, ${demo.summary.scans} AI-visibility scans.`,
-      'Demo API key (shown once; create more with `npm run cli -- keys create --workspace demo --name <name>`):',
-      `  ${demo.secret}`,
-      '',
-      'Try it:',
-      `  curl -H "Authorization: Bearer ${demo.secret}" ${base}/api/v1/clients`,
-      '',
-      `Sign in to the web app (settings, keys, webhooks, SSO, MCP consent) at ${base}/app/login:`,
-      `  email:    ${DEMO_OWNER_EMAIL}`,
-      `  password: ${demo.ownerPassword}   (shown once)`,
-    );
-  }
+  const lines = startBanner(base, demo);
   // For the person at the terminal, not the log: stdout carries JSON lines only (and the demo secrets stay out of it).
   process.stderr.write(`${lines.join('\n')}\n\n`);
 

@@ -66,10 +66,12 @@ export interface GraphQLExchange {
   responseHeaders: Record<string, string>;
 }
 
-export function createGraphQLServer(deps: YogaDependencies) {
-  // The request's exchange while Yoga handles it: its error masking is told the error, not the request.
-  const exchanges = new AsyncLocalStorage<GraphQLExchange>();
-  const trusted = loadTrustedOperations();
+// The request's span names the GraphQL operation it ran; metrics count and time it; the
+// context is released when the execution is done (graphql/context.ts). Before it runs,
+// strings that break the text rule (graphql/text-arguments.ts) and a cost over the limit,
+// counted with its variables (graphql/cost.ts), stop it; after, its answer is held to the
+// byte cap (http/response-size.ts).
+function executionPlugin(deps: YogaDependencies, trusted: ReturnType<typeof loadTrustedOperations>) {
   // Metrics name the web app's own operations; any other name a caller invents is "other".
   const knownOperations = operationNames(trusted);
   const trustedTexts = new Set(trusted.values());
@@ -86,6 +88,78 @@ export function createGraphQLServer(deps: YogaDependencies) {
       cost <= defaultSizesCost(args.schema, args.document, args.operationName, args.variableValues, args.contextValue);
     return trustedWithin ? null : queryTooComplex(cost, limit);
   };
+  return {
+    onExecute: ({
+      args,
+      setResultAndStopExecution,
+    }: {
+      args: ExecuteArgs;
+      setResultAndStopExecution(result: ExecutionResult): void;
+    }) => {
+      const { config } = args.contextValue;
+      const refused = textArgumentError(args.document, args.variableValues) ?? costRefusal(args);
+      if (refused) setResultAndStopExecution({ errors: [refused] });
+      const name = getOperationAST(args.document, args.operationName)?.name?.value ?? 'anonymous';
+      if (tracing.on) trace.getActiveSpan()?.setAttribute('graphql.operation.name', name);
+      const started = performance.now();
+      return {
+        onExecuteDone: ({ result, setResult }: { result: unknown; setResult(result: ExecutionResult): void }) => {
+          releaseContext(args.contextValue);
+          const over = pathOverSize(result, config.RESPONSE_MAX_BYTES);
+          if (over !== null)
+            setResult({
+              data: null,
+              errors: [responseTooLarge(config.RESPONSE_MAX_BYTES, over.replace(/^data\./, ''))],
+            });
+          const failed = over !== null || Boolean((result as { errors?: readonly unknown[] } | null)?.errors?.length);
+          deps.metrics.graphqlOperation(
+            knownOperations.has(name) ? name : 'other',
+            failed ? 'error' : 'ok',
+            (performance.now() - started) / 1000,
+          );
+        },
+      };
+    },
+  };
+}
+
+/** Limits on what may run at all: trusted operations for sessions in production, the armor, nesting, small errors. */
+function guardPlugins(deps: YogaDependencies, trusted: ReturnType<typeof loadTrustedOperations>): Plugin[] {
+  return [
+    usePersistedOperations({
+      getPersistedOperation: (hash) => trusted.get(hash) ?? null,
+      // API keys may send any read query (under the limits below); in production everyone
+      // else — the web app's session callers — runs only the trusted operations.
+      allowArbitraryOperations: (request) => !deps.production || isApiKeyRequest(request),
+    }),
+    EnvelopArmorPlugin({
+      // A client page (client → reports → data → charts → series → points → value, inline
+      // fragment included) is 9 deep; the cost limit (above, with the variables) bounds what
+      // depth alone does not. Armor's own cost limit read only the document.
+      maxDepth: { n: 10 },
+      costLimit: { enabled: false },
+      maxAliases: { n: 15 },
+      maxDirectives: { n: 10 },
+      maxTokens: { n: 2000 },
+      blockFieldSuggestion: { enabled: deps.production },
+    }),
+    // After the armor: its token-counting parser is the one that overflowed (graphql/document-nesting.ts).
+    { onParse: ({ parseFn, setParseFn }) => setParseFn(parseWithinNesting(parseFn)) } satisfies Plugin,
+    // Whatever failed — parsing, validation, variables, execution — its errors are small (graphql/bounded-errors.ts).
+    {
+      onResultProcess: ({ result, setResult }) => {
+        if (Array.isArray(result) || !result || Symbol.asyncIterator in result || !result.errors?.length) return;
+        const errors = boundedErrors(result.errors);
+        if (errors !== result.errors) setResult({ ...result, errors });
+      },
+    } satisfies Plugin,
+  ];
+}
+
+export function createGraphQLServer(deps: YogaDependencies) {
+  // The request's exchange while Yoga handles it: its error masking is told the error, not the request.
+  const exchanges = new AsyncLocalStorage<GraphQLExchange>();
+  const trusted = loadTrustedOperations();
   // Yoga's CSRF prevention (a GET or a form-encoded POST must carry x-graphql-yoga-csrf, so a
   // browser preflights it), for cookie-authenticated requests only: API keys are not ambient.
   const csrf = useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf'] });
@@ -123,72 +197,8 @@ export function createGraphQLServer(deps: YogaDependencies) {
         onRequestParse: (payload) =>
           deps.isCookieAuthenticated(payload.request) ? csrf.onRequestParse?.(payload) : undefined,
       },
-      // The request's span names the GraphQL operation it ran; metrics count and time it; the
-      // context is released when the execution is done (graphql/context.ts). Before it runs,
-      // strings that break the text rule (graphql/text-arguments.ts) and a cost over the limit,
-      // counted with its variables (graphql/cost.ts), stop it; after, its answer is held to the
-      // byte cap (http/response-size.ts).
-      {
-        onExecute: ({
-          args,
-          setResultAndStopExecution,
-        }: {
-          args: ExecuteArgs;
-          setResultAndStopExecution(result: ExecutionResult): void;
-        }) => {
-          const { config } = args.contextValue;
-          const refused = textArgumentError(args.document, args.variableValues) ?? costRefusal(args);
-          if (refused) setResultAndStopExecution({ errors: [refused] });
-          const name = getOperationAST(args.document, args.operationName)?.name?.value ?? 'anonymous';
-          if (tracing.on) trace.getActiveSpan()?.setAttribute('graphql.operation.name', name);
-          const started = performance.now();
-          return {
-            onExecuteDone: ({ result, setResult }: { result: unknown; setResult(result: ExecutionResult): void }) => {
-              releaseContext(args.contextValue);
-              const over = pathOverSize(result, config.RESPONSE_MAX_BYTES);
-              if (over !== null)
-                setResult({
-                  data: null,
-                  errors: [responseTooLarge(config.RESPONSE_MAX_BYTES, over.replace(/^data\./, ''))],
-                });
-              const failed =
-                over !== null || Boolean((result as { errors?: readonly unknown[] } | null)?.errors?.length);
-              deps.metrics.graphqlOperation(
-                knownOperations.has(name) ? name : 'other',
-                failed ? 'error' : 'ok',
-                (performance.now() - started) / 1000,
-              );
-            },
-          };
-        },
-      },
-      usePersistedOperations({
-        getPersistedOperation: (hash) => trusted.get(hash) ?? null,
-        // API keys may send any read query (under the limits below); in production everyone
-        // else — the web app's session callers — runs only the trusted operations.
-        allowArbitraryOperations: (request) => !deps.production || isApiKeyRequest(request),
-      }),
-      EnvelopArmorPlugin({
-        // A client page (client → reports → data → charts → series → points → value, inline
-        // fragment included) is 9 deep; the cost limit (above, with the variables) bounds what
-        // depth alone does not. Armor's own cost limit read only the document.
-        maxDepth: { n: 10 },
-        costLimit: { enabled: false },
-        maxAliases: { n: 15 },
-        maxDirectives: { n: 10 },
-        maxTokens: { n: 2000 },
-        blockFieldSuggestion: { enabled: deps.production },
-      }),
-      // After the armor: its token-counting parser is the one that overflowed (graphql/document-nesting.ts).
-      { onParse: ({ parseFn, setParseFn }) => setParseFn(parseWithinNesting(parseFn)) } satisfies Plugin,
-      // Whatever failed — parsing, validation, variables, execution — its errors are small (graphql/bounded-errors.ts).
-      {
-        onResultProcess: ({ result, setResult }) => {
-          if (Array.isArray(result) || !result || Symbol.asyncIterator in result || !result.errors?.length) return;
-          const errors = boundedErrors(result.errors);
-          if (errors !== result.errors) setResult({ ...result, errors });
-        },
-      } satisfies Plugin,
+      executionPlugin(deps, trusted),
+      ...guardPlugins(deps, trusted),
     ],
   });
   return {

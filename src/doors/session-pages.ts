@@ -37,13 +37,16 @@ export function loginPage(options: { error?: string; email?: string; next?: stri
   );
 }
 
+const LINK_SENT =
+  'If an account has that address, a link to set a new password is on its way. It works once, for 30 minutes.';
+
 export function forgotPage(sent: boolean): SafeHtml {
   return page(
     'Forgot password',
     html`<div class="login">
       <section>
         <h1>Forgot your password?</h1>
-        ${sent ? html`<div class="notice ok" role="status">If an account has that address, a link to set a new password is on its way. It works once, for 30 minutes.</div>` : ''}
+        ${sent ? html`<div class="notice ok" role="status">${LINK_SENT}</div>` : ''}
         <form method="post" action="${FORGOT_PASSWORD_PATH}">
           <label>Email <input type="email" name="email" autocomplete="username" required /></label>
           <button type="submit">Send me a link</button>

@@ -53,7 +53,27 @@ export interface SessionHandlerDeps {
 const cookieFor = (sessions: WebSessions, token: string, expiresAt: Date) =>
   sessionCookie(sessions.cookiePolicy, token, (expiresAt.getTime() - Date.now()) / 1000);
 
-/** Signing in and out, who is signed in, and which workspace they act in. */
+/** Who is signed in, where, and the CSRF token a JSON client sends with its changes. */
+async function current({ pool, sessions }: SessionHandlerDeps, request: Request): Promise<Response> {
+  const session = await sessions.read(request);
+  if (!session) throw new ApiError('unauthenticated', 'Not signed in.');
+  return jsonResponse(
+    {
+      data: {
+        user: { id: session.userId, email: session.email, name: session.name },
+        workspace: { slug: session.workspaceSlug, name: session.workspaceName, plan: session.plan },
+        role: session.role,
+        workspaces: await workspacesOf(pool, session),
+        csrfToken: session.csrfToken,
+        expiresAt: session.expiresAt.toISOString(),
+      },
+    },
+    200,
+    { 'Cache-Control': 'no-store' },
+  );
+}
+
+/** Signing in and out, and choosing the workspace to act in. */
 function signInRoutes(deps: SessionHandlerDeps) {
   const { pool, sessions } = deps;
 
@@ -96,25 +116,6 @@ function signInRoutes(deps: SessionHandlerDeps) {
     return json ? jsonResponse({ data: { signedOut: true } }, 200, headers) : redirect(LOGIN_PATH, headers);
   }
 
-  async function current(request: Request): Promise<Response> {
-    const session = await sessions.read(request);
-    if (!session) throw new ApiError('unauthenticated', 'Not signed in.');
-    return jsonResponse(
-      {
-        data: {
-          user: { id: session.userId, email: session.email, name: session.name },
-          workspace: { slug: session.workspaceSlug, name: session.workspaceName, plan: session.plan },
-          role: session.role,
-          workspaces: await workspacesOf(pool, session),
-          csrfToken: session.csrfToken,
-          expiresAt: session.expiresAt.toISOString(),
-        },
-      },
-      200,
-      { 'Cache-Control': 'no-store' },
-    );
-  }
-
   async function chooseWorkspace(request: Request): Promise<Response> {
     const { session, fields, json } = await sessions.signedInChange(request);
     const slug = textField(fields, 'workspace', { required: true })!;
@@ -134,7 +135,7 @@ function signInRoutes(deps: SessionHandlerDeps) {
     return json ? jsonResponse({ data: { workspace: slug } }) : redirect(SETTINGS_PATH);
   }
 
-  return { login, logout, current, chooseWorkspace };
+  return { login, logout, chooseWorkspace };
 }
 
 /** A forgotten password's link, setting a new password with it, and changing one while signed in. */
@@ -180,7 +181,7 @@ function passwordRoutes(deps: SessionHandlerDeps) {
 }
 
 export function createSessionHandler(deps: SessionHandlerDeps) {
-  const { login, logout, current, chooseWorkspace } = signInRoutes(deps);
+  const { login, logout, chooseWorkspace } = signInRoutes(deps);
   const { forgot, reset, change } = passwordRoutes(deps);
   const routes: Record<string, Partial<Record<string, (request: Request, address: string) => Promise<Response>>>> = {
     [LOGIN_PATH]: {
@@ -189,7 +190,7 @@ export function createSessionHandler(deps: SessionHandlerDeps) {
       POST: login,
     },
     [LOGOUT_PATH]: { POST: logout },
-    [SESSION_PATH]: { GET: current },
+    [SESSION_PATH]: { GET: (request) => current(deps, request) },
     [SWITCH_WORKSPACE_PATH]: { POST: chooseWorkspace },
     [PASSWORD_PATH]: { POST: change },
     [FORGOT_PASSWORD_PATH]: { GET: async () => htmlResponse(forgotPage(false)), POST: forgot },

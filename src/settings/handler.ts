@@ -27,13 +27,12 @@ import type { SettingsCall, SettingsDeps } from './action.js';
 
 export type { SettingsDeps } from './action.js';
 
-export function createSettingsHandler(deps: SettingsDeps) {
+/** The settings page for a session: everything it lists read at once, then drawn (page.ts). */
+function pageRenderer(deps: SettingsDeps) {
   const { prisma, pool } = deps;
   const webhooks = settingsWebhookDeps(deps);
-  const actions = settingsActions(deps);
   const scopeOf = workspaceScopes(pool);
-
-  async function renderPage(
+  return async function renderPage(
     session: SessionView,
     request: Request,
     notice: Notice | null,
@@ -78,7 +77,12 @@ export function createSettingsHandler(deps: SettingsDeps) {
       }),
       status,
     );
-  }
+  };
+}
+
+export function createSettingsHandler(deps: SettingsDeps) {
+  const actions = settingsActions(deps);
+  const renderPage = pageRenderer(deps);
 
   return async function handleSettings(request: Request, path: string): Promise<Response | null> {
     if (path !== SETTINGS_PATH && !path.startsWith(`${SETTINGS_PATH}/`)) return null;
