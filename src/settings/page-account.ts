@@ -57,7 +57,7 @@ export function accountSection(_view: SettingsView, kit: FormKit): SafeHtml {
 }
 
 /** The audit log: the latest changes. */
-export function auditSection(view: SettingsView, _kit: FormKit): SafeHtml {
+export function auditSection(view: SettingsView): SafeHtml {
   return html`<section id="audit-log">
     <h2>Audit log</h2>
     ${listTable(

@@ -57,9 +57,32 @@ export function keysSection(view: SettingsView, kit: FormKit): SafeHtml {
   </section>`;
 }
 
+/** One endpoint's row: where it points, whether it is on (and why not), what it hears, its buttons. */
+function endpointRow(endpoint: SettingsView['endpoints'][number], { admin, post }: FormKit) {
+  return [
+    html`<code class="wrap">${endpoint.url}</code
+      >${endpoint.description ? html`<div class="muted">${endpoint.description}</div>` : ''}`,
+    endpoint.enabled
+      ? html`<span class="badge on">enabled</span>`
+      : html`<span class="badge off">disabled</span>
+          <div class="muted">${endpoint.disabledReason ?? ''}</div>`,
+    endpoint.eventTypes.join(', '),
+    day(endpoint.createdAt),
+    admin
+      ? html`${post(`/webhooks/${endpoint.id}/secret`, 'Reveal secret')}
+          ${post(`/webhooks/${endpoint.id}/rotate-secret`, 'Rotate secret')}
+          ${
+            endpoint.enabled
+              ? post(`/webhooks/${endpoint.id}/disable`, 'Disable', 'danger')
+              : post(`/webhooks/${endpoint.id}/enable`, 'Enable', 'secondary')
+          } <a href="/app/settings/webhooks/${endpoint.id}/attempts">Attempts</a>`
+      : '',
+  ];
+}
+
 /** Webhook endpoints: the list, their deliveries, adding one. */
 export function webhooksSection(view: SettingsView, kit: FormKit): SafeHtml {
-  const { admin, csrf, post, typed, checked, planNote } = kit;
+  const { admin, csrf, typed, checked, planNote } = kit;
   return html`<section id="webhooks">
     <h2>Webhooks</h2>
     ${
@@ -67,22 +90,7 @@ export function webhooksSection(view: SettingsView, kit: FormKit): SafeHtml {
         ? planNote('Webhooks are available', WEBHOOK_PLANS)
         : html` ${listTable(
             ['URL', 'Status', 'Events', 'Created', ''],
-            view.endpoints.map((endpoint) => [
-              html`<code class="wrap">${endpoint.url}</code
-                >${endpoint.description ? html`<div class="muted">${endpoint.description}</div>` : ''}`,
-              endpoint.enabled
-                ? html`<span class="badge on">enabled</span>`
-                : html`<span class="badge off">disabled</span>
-                    <div class="muted">${endpoint.disabledReason ?? ''}</div>`,
-              endpoint.eventTypes.join(', '),
-              day(endpoint.createdAt),
-              admin
-                ? html`${post(`/webhooks/${endpoint.id}/secret`, 'Reveal secret')}
-                    ${post(`/webhooks/${endpoint.id}/rotate-secret`, 'Rotate secret')}
-                    ${post(`/webhooks/${endpoint.id}/${endpoint.enabled ? 'disable' : 'enable'}`, endpoint.enabled ? 'Disable' : 'Enable', endpoint.enabled ? 'danger' : 'secondary')}
-                    <a href="/app/settings/webhooks/${endpoint.id}/attempts">Attempts</a>`
-                : '',
-            ]),
+            view.endpoints.map((endpoint) => endpointRow(endpoint, kit)),
             'No endpoints yet.',
           )}
           ${

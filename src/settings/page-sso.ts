@@ -17,6 +17,25 @@ const linkForm = (csrf: SafeHtml) =>
     ${csrf}<button type="submit" class="secondary">${LINK_LABEL}</button>
   </form>`;
 
+/** The identity provider's issuer, client id and secret (never filled in again). */
+function providerForm(view: SettingsView, { csrf, typed }: FormKit): SafeHtml {
+  return html`<form class="row" method="post" action="/app/settings/sso">
+    ${csrf}
+    <label
+      >Issuer
+      <input type="url" name="issuer" required value="${typed('/sso', 'issuer', view.connection?.issuer)}" size="32"
+    /></label>
+    <label
+      >Client id <input name="clientId" required value="${typed('/sso', 'clientId', view.connection?.clientId)}"
+    /></label>
+    <label
+      >Client secret
+      <input type="password" name="clientSecret" autocomplete="off" placeholder="${view.connection ? 'unchanged' : ''}"
+    /></label>
+    <button type="submit">Save provider</button>
+  </form>`;
+}
+
 export function ssoSection(view: SettingsView, kit: FormKit): SafeHtml {
   const { session, admin, csrf, post, typed, planNote } = kit;
   const requireLabel = view.requireSso ? 'Make SSO optional' : 'Require SSO';
@@ -36,36 +55,7 @@ export function ssoSection(view: SettingsView, kit: FormKit): SafeHtml {
         : html` <p class="muted">
               OpenID Connect. Register this redirect URI with your identity provider: <code>${view.redirectUri}</code>
             </p>
-            ${connectionLine(view.connection)}
-            ${
-              admin
-                ? html`<form class="row" method="post" action="/app/settings/sso">
-                    ${csrf}
-                    <label
-                      >Issuer
-                      <input
-                        type="url"
-                        name="issuer"
-                        required
-                        value="${typed('/sso', 'issuer', view.connection?.issuer)}"
-                        size="32"
-                    /></label>
-                    <label
-                      >Client id
-                      <input name="clientId" required value="${typed('/sso', 'clientId', view.connection?.clientId)}"
-                    /></label>
-                    <label
-                      >Client secret
-                      <input
-                        type="password"
-                        name="clientSecret"
-                        autocomplete="off"
-                        placeholder="${view.connection ? 'unchanged' : ''}"
-                    /></label>
-                    <button type="submit">Save provider</button>
-                  </form>`
-                : ''
-            }
+            ${connectionLine(view.connection)} ${admin ? providerForm(view, kit) : ''}
             <h2 style="margin-top:16px">Domains</h2>
             ${listTable(
               ['Domain', 'Status', 'TXT record to publish', ''],
