@@ -7,7 +7,7 @@ import type { Duplex } from 'node:stream';
 import { createServerAdapter } from '@whatwg-node/server';
 import type { App } from '../app.js';
 import { ApiError, type ErrorCode } from '../errors/index.js';
-import { JSON_CONTENT_TYPE, newRequestId } from '../http/responses.js';
+import { errorBody, JSON_CONTENT_TYPE, newRequestId } from '../http/responses.js';
 import { isValidHostHeader } from '../http/public-origin.js';
 import { isOriginForm } from '../http/request-path.js';
 import { watchStalls } from '../http/stall-watch.js';
@@ -33,7 +33,7 @@ export const NO_SNIFF = { name: 'X-Content-Type-Options', value: 'nosniff' } as 
 export function parserErrorResponse(parserCode: string | undefined, requestId: string): string {
   const { code, message } = PARSER_ERRORS[parserCode ?? ''] ?? MALFORMED;
   const error = new ApiError(code, message);
-  const body = JSON.stringify({ error: { code, message, requestId } });
+  const body = errorBody(error, requestId);
   return [
     `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}`,
     `Content-Type: ${JSON_CONTENT_TYPE}`,

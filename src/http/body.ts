@@ -59,7 +59,10 @@ export async function* readAhead(chunks: AsyncIterable<Uint8Array>): AsyncGenera
   let wake = () => {};
   void (async () => {
     try {
-      for await (const chunk of chunks) (queue.push(chunk), wake());
+      for await (const chunk of chunks) {
+        queue.push(chunk);
+        wake();
+      }
     } catch (error) {
       failure = { error };
     } finally {

@@ -51,7 +51,7 @@ class LineCutter {
   constructor(firstLine: number) {
     this.line = firstLine;
   }
-  push(chunk: Uint8Array, emit: Emit, _fail: Fail) {
+  push(chunk: Uint8Array, emit: Emit) {
     const first = chunk.indexOf(NEWLINE);
     if (first === -1) return this.pending.keep(chunk);
     emit(this.pending.take(chunk.subarray(0, first)), this.line++);
@@ -71,7 +71,7 @@ class LineCutter {
     } else if (last > first) for (const line of text.split('\n')) emit(line, this.line++);
     this.pending.keep(chunk.subarray(last + 1));
   }
-  end(emit: Emit, _fail: Fail) {
+  end(emit: Emit) {
     if (!this.pending.empty) emit(this.pending.take(new Uint8Array(0)), this.line);
   }
 }

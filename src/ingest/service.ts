@@ -102,8 +102,10 @@ function validationOf(pool: pg.Pool, kind: IngestKind, onWorkspace: (workspaceId
     return collecting<MetricFactInput>(async (lines, body) => {
       const ids = clients.toLookUp(lines);
       if (ids.length)
-        for (const [id, workspaceId] of await existingClients(pool, ids))
-          (known.set(id, workspaceId), onWorkspace(workspaceId));
+        for (const [id, workspaceId] of await existingClients(pool, ids)) {
+          known.set(id, workspaceId);
+          onWorkspace(workspaceId);
+        }
       clients.lookedUp(ids);
       const { facts, problems } = validateMetricLines(lines, known, body);
       return { accepted: facts, problems };
@@ -115,7 +117,10 @@ function validationOf(pool: pg.Pool, kind: IngestKind, onWorkspace: (workspaceId
     async (lines, body) => {
       const ids = projects.toLookUp(lines);
       if (ids.length)
-        for (const [id, found] of await projectRules(pool, ids)) (rules.set(id, found), onWorkspace(found.workspaceId));
+        for (const [id, found] of await projectRules(pool, ids)) {
+          rules.set(id, found);
+          onWorkspace(found.workspaceId);
+        }
       projects.lookedUp(ids);
       const { scans, problems } = validateScanLines(lines, rules, body);
       return { accepted: scans, problems };

@@ -5,6 +5,7 @@
 // The origin-independent document is built once, on the first request: SOFA and what it loads
 // (about a fifth of the idle heap) serve nothing else, and most instances are never asked.
 import type { GraphQLSchema } from 'graphql';
+import type { OpenApiDocument } from './openapi-document.js';
 import { LRUCache } from 'lru-cache';
 import { jsonBody, keptBody, type FinishedBody } from '../http/representation.js';
 
@@ -15,7 +16,7 @@ export const DOCUMENT_ORIGINS_KEPT = 16;
 
 export function createApiDocuments(schema: GraphQLSchema) {
   let base: Promise<{
-    document: Record<string, any>;
+    document: OpenApiDocument;
     forOrigin: typeof import('./openapi.js').forOrigin;
     toSwagger2: typeof import('./swagger.js').toSwagger2;
   }> | null = null;

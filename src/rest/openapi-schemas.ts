@@ -1,6 +1,7 @@
 // How the component schemas SOFA derives are completed from the GraphQL types: nullability
 // (JSON Schema 2020-12 `type` lists, no 3.0 `nullable`), `required`, no narrow float formats, and
 // no schema nothing refers to.
+import type { OpenApiDocument } from './openapi-document.js';
 import {
   getNullableType,
   isListType,
@@ -11,7 +12,6 @@ import {
 } from 'graphql';
 
 type JsonSchema = Record<string, unknown>;
-type OpenApiDocument = Record<string, any>;
 
 /** A type list with "null" added to `type` (a single type or a list of them). */
 const withNull = (type: unknown) => (Array.isArray(type) ? [...new Set([...type, 'null'])] : [type, 'null']);

@@ -5,6 +5,7 @@
 // per-status error responses and rate-limit headers. The document has no server: each origin
 // gets its own (`forOrigin`), and swagger.ts derives the 2.0 document from this one.
 import { upgrade } from '@scalar/openapi-upgrader';
+import type { OpenApiDocument } from './openapi-document.js';
 import type { GraphQLSchema } from 'graphql';
 import { idPattern } from '../db/ids.js';
 import { ID_SCALARS } from '../graphql/scalars.js';
@@ -15,7 +16,6 @@ import { applyGraphQLNullability, pruneUnusedSchemas, stripFormatFloat } from '.
 import { BASE_PATH } from './v1-schema.js';
 
 type JsonSchema = Record<string, unknown>;
-type OpenApiDocument = Record<string, any>;
 
 export const SCALAR_SCHEMAS: Record<string, JsonSchema> = {
   Date: {

@@ -1,6 +1,7 @@
 // SOFA describes each v1 route's GraphQL query field at its exact path in OpenAPI. Only the
 // API documents need it: the handler imports this module on a document's first request.
 import { useSofa } from 'sofa-api';
+import type { OpenApiDocument } from './openapi-document.js';
 import type { GraphQLSchema } from 'graphql';
 import { REST_ROUTES } from './routes.js';
 import { buildOpenApiDocument, SCALAR_SCHEMAS } from './openapi.js';
@@ -21,5 +22,5 @@ export function v1OpenApiDocument(v1: GraphQLSchema) {
     ),
     customScalars: SCALAR_SCHEMAS,
   });
-  return buildOpenApiDocument(sofa.openAPIDocument as Record<string, any>, v1);
+  return buildOpenApiDocument(sofa.openAPIDocument as OpenApiDocument, v1);
 }

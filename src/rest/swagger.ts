@@ -6,9 +6,9 @@
 // (the extension AutoRest and Microsoft's connectors read), a nullable reference keeps its shape
 // as `allOf: [$ref]` beside it.
 import { BASE_PATH } from './v1-schema.js';
+import type { OpenApiDocument } from './openapi-document.js';
 
-type OpenApiDocument = Record<string, any>;
-type JsonSchema = Record<string, any>;
+type JsonSchema = OpenApiDocument;
 
 const JSON_MEDIA_TYPE = 'application/json';
 const definitionRef = (ref: string) => ref.replace('#/components/schemas/', '#/definitions/');
@@ -119,7 +119,9 @@ function operationTo2(operation: OpenApiDocument, document: OpenApiDocument): Op
 
 /** The 2.0 document of a 3.1 document served at `origin` (scheme and host, no path). */
 export function toSwagger2(document: OpenApiDocument, origin: string): OpenApiDocument {
-  const { summary: _summary, license, ...info } = document.info;
+  // 2.0's info has no summary.
+  const { license, ...described } = document.info;
+  const info = Object.fromEntries(Object.entries(described).filter(([key]) => key !== 'summary'));
   const url = new URL(origin);
   return {
     swagger: '2.0',
