@@ -6,6 +6,7 @@ import { ApiError, refusalOf } from '../errors/index.js';
 import { recordPersonAudit } from '../audit/index.js';
 import { htmlResponse } from '../http/html.js';
 import { forgotPage, loginPage, resetPage } from './session-pages.js';
+import { routeByPath, type PathRoutes } from './path-routes.js';
 
 import { readForm, textField } from '../http/forms.js';
 import { jsonResponse, Response } from '../http/responses.js';
@@ -183,7 +184,7 @@ function passwordRoutes(deps: SessionHandlerDeps) {
 export function createSessionHandler(deps: SessionHandlerDeps) {
   const { login, logout, chooseWorkspace } = signInRoutes(deps);
   const { forgot, reset, change } = passwordRoutes(deps);
-  const routes: Record<string, Partial<Record<string, (request: Request, address: string) => Promise<Response>>>> = {
+  const routes: PathRoutes<string> = {
     [LOGIN_PATH]: {
       GET: async (request) =>
         htmlResponse(loginPage({ next: returnPath(new URL(request.url).searchParams.get('next')) })),
@@ -200,14 +201,5 @@ export function createSessionHandler(deps: SessionHandlerDeps) {
     },
   };
 
-  return async function handleSession(request: Request, path: string, address: string): Promise<Response | null> {
-    const methods = routes[path];
-    if (!methods) return null;
-    const run = methods[request.method];
-    if (!run)
-      throw new ApiError('method_not_allowed', `${request.method} is not allowed here.`, {
-        headers: { Allow: Object.keys(methods).join(', ') },
-      });
-    return run(request, address);
-  };
+  return routeByPath(routes);
 }

@@ -10,6 +10,7 @@ import { deleteSession, returnPath } from '../sessions/index.js';
 import { SETTINGS_PATH } from '../settings/index.js';
 import type { WebSessions } from '../sessions/index.js';
 import { SSO_CALLBACK_PATH, type createSso } from '../sso/index.js';
+import { routeByPath } from './path-routes.js';
 
 export const SSO_START_PATH = '/app/sso/start';
 export const SSO_LINK_PATH = '/app/sso/link';
@@ -38,26 +39,23 @@ export function createSsoHandler(deps: {
   cookiePolicy: CookiePolicy;
   publicOrigin: PublicOrigin;
 }) {
-  return async function handleSso(request: Request, url: URL): Promise<Response | null> {
-    if (url.pathname === SSO_LINK_PATH) {
-      if (request.method !== 'POST') throw new ApiError('method_not_allowed', 'Use POST.');
-      const { session } = await deps.sessions.signedInChange(request);
-      const { location, cookie } = await deps.sso.startLink(session, deps.publicOrigin.value);
-      return toProvider(location, cookie);
-    }
-    if (url.pathname !== SSO_START_PATH && url.pathname !== SSO_CALLBACK_PATH) return null;
-    if (request.method !== 'GET') throw new ApiError('method_not_allowed', 'Use GET.');
-    if (url.pathname === SSO_START_PATH) {
-      // Login CSRF: another site must not start a sign-in in this browser (the flow cookie it
-      // would set is what binds the callback's state).
-      if (request.headers.get('sec-fetch-site') === 'cross-site')
-        throw new ApiError('forbidden', 'Start single sign-on from the sign-in page.');
-      const email = url.searchParams.get('email');
-      if (!email) throw new ApiError('invalid_parameter', 'Give your work email address.', { param: 'email' });
-      const returnTo = returnPath(url.searchParams.get('next'));
-      const { location, cookie } = await deps.sso.start(email, deps.publicOrigin.value, returnTo);
-      return toProvider(location, cookie);
-    }
+  const link = async (request: Request) => {
+    const { session } = await deps.sessions.signedInChange(request);
+    const { location, cookie } = await deps.sso.startLink(session, deps.publicOrigin.value);
+    return toProvider(location, cookie);
+  };
+  const start = async (request: Request, url: URL) => {
+    // Login CSRF: another site must not start a sign-in in this browser (the flow cookie it
+    // would set is what binds the callback's state).
+    if (request.headers.get('sec-fetch-site') === 'cross-site')
+      throw new ApiError('forbidden', 'Start single sign-on from the sign-in page.');
+    const email = url.searchParams.get('email');
+    if (!email) throw new ApiError('invalid_parameter', 'Give your work email address.', { param: 'email' });
+    const returnTo = returnPath(url.searchParams.get('next'));
+    const { location, cookie } = await deps.sso.start(email, deps.publicOrigin.value, returnTo);
+    return toProvider(location, cookie);
+  };
+  const callback = async (request: Request, url: URL) => {
     const finished = await deps.sso.finish(request, url);
     // As with passwords: a session the browser came with is ended, the new one is fresh.
     const previous = deps.sessions.tokenOf(request);
@@ -71,4 +69,10 @@ export function createSsoHandler(deps: {
     );
     return new Response(null, { status: 303, headers });
   };
+  const route = routeByPath<URL>({
+    [SSO_LINK_PATH]: { POST: link },
+    [SSO_START_PATH]: { GET: start },
+    [SSO_CALLBACK_PATH]: { GET: callback },
+  });
+  return (request: Request, url: URL) => route(request, url.pathname, url);
 }
