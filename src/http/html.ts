@@ -102,7 +102,7 @@ export interface PagePolicy {
 
 /**
  * The headers every HTML page sends: a strict CSP without inline script, no framing, no referrer (nosniff is on every
- * answer: http/node-server.ts).
+ * answer: doors/node-server.ts).
  */
 export function pageSecurityHeaders(policy: PagePolicy = {}): Record<string, string> {
   const directives = [

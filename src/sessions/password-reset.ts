@@ -2,7 +2,7 @@
 // stored, it works once (consumed in the same statement that checks it) and for 30 minutes.
 // Asking for a link always gets the same answer, in the same time, whether or not the address
 // has an account: the request only counts it against the limits (the same work for every
-// address); the lookup, the link and the mail come after the answer (sessions/handler.ts, with
+// address); the lookup, the link and the mail come after the answer (doors/sessions.ts, with
 // http/after-answer.ts), so neither a person's writes nor the mail server show in its timing.
 // A new password, by reset or change, ends every other session of the person.
 import { createHash, randomBytes } from 'node:crypto';
