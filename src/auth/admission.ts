@@ -7,7 +7,8 @@ import { ApiError, unavailable } from '../errors/index.js';
 import type { ApiKeyAuthenticator } from './api-keys.js';
 import type { BucketRef, RateLimitStore } from './rate-limit-store.js';
 import { rateLimitHeaders, retryAfterOf, type BucketPolicy, type TakeResult } from './token-bucket.js';
-import { SCOPES, type Principal } from './principal.js';
+import type { Principal } from './principal.js';
+import { SCOPES } from './scopes.js';
 import type { WebSessions } from '../sessions/index.js';
 import { CONCURRENCY_RETRY_AFTER_SECONDS, type Lane, type WorkspaceConcurrency } from './workspace-concurrency.js';
 

@@ -9,8 +9,9 @@ import { singleFlight } from '../http/single-flight.js';
 import type { Plan } from '../db/generated/prisma/enums.js';
 import { ApiError } from '../errors/index.js';
 import { bearerChallenge, bearerToken, parseApiKey, secretMatches } from './api-key-format.js';
-import { API_PLANS, SCOPES, type Principal, type Scope } from './principal.js';
-import { planList, planName } from '../workspaces/index.js';
+import type { Principal } from './principal.js';
+import { SCOPES, type Scope } from './scopes.js';
+import { planHas, planRefusal } from '../workspaces/index.js';
 
 export interface KeyRecord {
   id: string;
@@ -24,7 +25,7 @@ export interface KeyRecord {
 }
 
 export interface ApiKeyAuthenticator {
-  authenticate(authorization: string | null, now: Date, requiredPlans?: readonly Plan[]): Promise<Principal>;
+  authenticate(authorization: string | null, now: Date): Promise<Principal>;
   /** Drops cached state: one key id, every key of a workspace ('*:<workspaceId>'), or everything ('*'). */
   invalidate(keyIdOrWorkspace: string): void;
 }
@@ -87,7 +88,7 @@ export function createApiKeyAuthenticator(sql: SqlRunner, options: { cacheTtlMs?
   }
 
   return {
-    async authenticate(authorization, now, requiredPlans = API_PLANS) {
+    async authenticate(authorization, now) {
       const token = bearerToken(authorization);
       if (!token) {
         const message = authorization
@@ -111,12 +112,7 @@ export function createApiKeyAuthenticator(sql: SqlRunner, options: { cacheTtlMs?
           refusedToken,
         );
       }
-      if (!requiredPlans.includes(record.plan)) {
-        throw new ApiError(
-          'plan_required',
-          `The API needs the ${planList(requiredPlans, 'or')} plan; this workspace is on ${planName(record.plan)}.`,
-        );
-      }
+      if (!planHas(record.plan, 'api')) throw new ApiError('plan_required', `${planRefusal('api', record.plan)}.`);
       touch(record.id, now);
       return {
         kind: 'api_key',

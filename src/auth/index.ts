@@ -5,5 +5,6 @@ export { bucketPolicies } from './admission.js';
 export { bearerChallenge, bearerToken, KEY_PREFIX } from './api-key-format.js';
 export { createApiKey, listApiKeys, parseScopes, revokeApiKey } from './key-management.js';
 export { invalidationCounter } from './invalidation.js';
-export { SCOPES } from './principal.js';
-export type { Principal, Scope } from './principal.js';
+export { hasScope, isWorkspaceAdmin, READ_SCOPE, requireScope, scopeRefusal, SCOPES } from './scopes.js';
+export type { ReadableKind, Scope } from './scopes.js';
+export type { Principal } from './principal.js';

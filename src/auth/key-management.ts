@@ -7,7 +7,7 @@ import { adminCommand, type AdminCommandPolicy } from '../workspaces/index.js';
 import { UsageError } from '../errors/index.js';
 import type { Notify } from '../workspaces/index.js';
 import { generateApiKey, KEY_PREFIX } from './api-key-format.js';
-import { SCOPES, type Scope } from './principal.js';
+import { SCOPES, type Scope } from './scopes.js';
 
 const KEYS: AdminCommandPolicy = { what: 'create or revoke API keys' };
 

@@ -1,9 +1,7 @@
 import type { Plan, Role } from '../db/generated/prisma/enums.js';
+import type { Scope } from './scopes.js';
 
-export const SCOPES = ['clients:read', 'reports:read', 'ai_visibility:read'] as const;
-export type Scope = (typeof SCOPES)[number];
-
-export const API_PLANS: readonly Plan[] = ['pro', 'agency', 'scale'];
+export type { Scope } from './scopes.js';
 
 interface PrincipalBase {
   /** The API key's id or the session's id: the rate-limit bucket. */

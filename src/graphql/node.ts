@@ -2,7 +2,7 @@
 // (cli_, rep_, prj_, scn_, sig_), so an id alone says which loader to ask. Each feature
 // registers its node kinds from its type module; an id of another workspace, an unknown
 // prefix or a malformed id all come back as null, like an id that never existed.
-import type { Scope } from '../auth/index.js';
+import { requireScope, type Scope } from '../auth/index.js';
 import { idPrefixes, isIdOf, type IdKind } from '../db/ids.js';
 import { ApiError } from '../errors/index.js';
 import { builder } from './builder.js';
@@ -39,8 +39,7 @@ async function loadNode(ctx: GraphQLContext, id: string): Promise<NodeShape | nu
   const kind = kindOf(id);
   if (!kind) return null;
   const nodeKind = nodeKinds.get(kind)!;
-  if (!ctx.principal.scopes.includes(nodeKind.scope))
-    throw new ApiError('insufficient_scope', `Reading ${id.slice(0, 64)} needs the ${nodeKind.scope} scope.`);
+  requireScope(ctx.principal, nodeKind.scope, { reading: id.slice(0, 64) });
   return nodeKind.load(ctx, id);
 }
 

@@ -5,7 +5,7 @@ import type { Plan } from '../db/generated/prisma/enums.js';
 import { UsageError } from '../errors/index.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import type { Actor } from '../workspaces/index.js';
-import { adminCommand, type AdminCommandPolicy } from '../workspaces/index.js';
+import { adminCommand, plansWith, type AdminCommandPolicy } from '../workspaces/index.js';
 import { urlRefusal, type TargetPolicy } from '../http/outbound-guard.js';
 import { createOutboundFetch } from '../http/outbound-fetch.js';
 
@@ -31,14 +31,14 @@ export const identityProviderFetch = (config: Parameters<typeof identityProvider
     maxBytes: IDENTITY_PROVIDER_MAX_BYTES,
   });
 
-export const SSO_PLANS: readonly Plan[] = ['pro', 'agency', 'scale'];
+export const SSO_PLANS: readonly Plan[] = plansWith('sso');
 
 export const clientSecretContext = (workspaceId: string) => `sso_connection:${workspaceId}:client_secret`;
 
 /** Changing a workspace's single sign-on: owners and admins, on the plans that include it. */
 export const MANAGE_SSO: AdminCommandPolicy = {
   what: 'manage single sign-on',
-  plans: { allowed: SSO_PLANS, feature: 'single sign-on needs' },
+  feature: 'sso',
 };
 
 export interface ConnectionView {

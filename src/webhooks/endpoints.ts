@@ -11,14 +11,14 @@ import type { Actor } from '../workspaces/index.js';
 import { runStatement, sqlStatement, type SqlRunner } from '../db/sql-runner.js';
 import { workspaceScopes } from '../db/workspace-scope.js';
 import { webhookRepository, type AttemptView, type EndpointRow } from './webhook-repository.js';
-import { adminCommand, authorizeActor, sqlOf, type AdminCommandPolicy } from '../workspaces/index.js';
+import { adminCommand, authorizeActor, plansWith, sqlOf, type AdminCommandPolicy } from '../workspaces/index.js';
 import { UsageError } from '../errors/index.js';
 import { EVENT_TYPES, type EventType } from './outbox.js';
 import { generateSecret } from './signing.js';
 import { endpointDescription } from './endpoint-input.js';
 import { urlRefusal, type TargetPolicy } from '../http/outbound-guard.js';
 
-export const WEBHOOK_PLANS: readonly Plan[] = ['pro', 'agency', 'scale'];
+export const WEBHOOK_PLANS: readonly Plan[] = plansWith('webhooks');
 /** How long a rotated-out secret keeps signing beside the new one. */
 export const ROTATION_GRACE_HOURS = 24;
 export const MAX_ENDPOINTS_PER_WORKSPACE = 20;
@@ -97,7 +97,7 @@ export function createEndpoint(
   return adminCommand(
     deps.prisma,
     input,
-    { ...MANAGE, plans: { allowed: WEBHOOK_PLANS, feature: 'webhooks need' } },
+    { ...MANAGE, feature: 'webhooks' },
     async ({ tx, audit }) => {
       const refusal = urlRefusal(input.url, deps.policy);
       if (refusal) throw new UsageError(`invalid endpoint URL: ${refusal}`);

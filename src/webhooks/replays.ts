@@ -7,7 +7,7 @@ import type { Actor } from '../workspaces/index.js';
 import { adminCommand, sqlOf, type AdminCommandPolicy } from '../workspaces/index.js';
 import { UsageError } from '../errors/index.js';
 import { EVENT_TYPES } from './outbox.js';
-import { endpointById, MANAGE, WEBHOOK_PLANS, type WebhookDeps } from './endpoints.js';
+import { endpointById, MANAGE, type WebhookDeps } from './endpoints.js';
 
 const REPLAY: AdminCommandPolicy = { what: 'replay webhooks' };
 const REPLAY_RESET =
@@ -80,7 +80,7 @@ export async function sendTestEvent(deps: WebhookDeps, endpointId: string, actor
   return adminCommand(
     deps.prisma,
     { workspaceId: endpoint.workspaceId, actor },
-    { ...MANAGE, plans: { allowed: WEBHOOK_PLANS, feature: 'webhooks need' } },
+    { ...MANAGE, feature: 'webhooks' },
     async ({ tx, audit }) => {
       if (!endpoint.enabled) throw new UsageError(`endpoint ${endpoint.id} is disabled; enable it first`, 'conflict');
       const type = endpoint.eventTypes[0] ?? EVENT_TYPES[0];

@@ -4,12 +4,11 @@
 // of one shape — {action, target, details} with the acting app (`via`) when there is one — in
 // that same transaction, so a change and its record stand or fall together.
 import type { Prisma, PrismaClient } from '../db/generated/prisma/client.js';
-import type { Plan } from '../db/generated/prisma/enums.js';
 import { newId } from '../db/ids.js';
 import type { SqlRunner } from '../db/sql-runner.js';
 import { UsageError } from '../errors/index.js';
 import type { Actor } from './actor.js';
-import { planList, planName } from './plans.js';
+import { planHas, planRefusal, type Feature } from './plans.js';
 
 export interface AdminCommandPolicy {
   /** What the actor is trying to do, in the words of a refusal: "manage webhooks". */
@@ -18,8 +17,8 @@ export interface AdminCommandPolicy {
   ownerOnly?: boolean;
   /** Members may too (content the workspace's people make: reports, projects). */
   members?: boolean;
-  /** The plans that include the feature, and how a refusal names it ("webhooks need"). */
-  plans?: { allowed: readonly Plan[]; feature: string };
+  /** The plan feature the change belongs to (PLAN_FEATURES says which plans have it). */
+  feature?: Feature;
 }
 
 export interface AdminCommandContext {
@@ -40,16 +39,13 @@ export async function authorizeActor(
   // A signed-in person acts in their active workspace only: another workspace's things are not found.
   if (actor.workspaceId && actor.workspaceId !== workspaceId)
     throw new UsageError('not found in this workspace', 'not_found');
-  if (policy.plans) {
+  if (policy.feature) {
     const workspace = await prisma.workspace.findUniqueOrThrow({
       where: { id: workspaceId },
       select: { plan: true, slug: true },
     });
-    if (!policy.plans.allowed.includes(workspace.plan))
-      throw new UsageError(
-        `${policy.plans.feature} the ${planList(policy.plans.allowed, 'or')} plan; ${workspace.slug} is on ${planName(workspace.plan)}`,
-        'forbidden',
-      );
+    if (!planHas(workspace.plan, policy.feature))
+      throw new UsageError(planRefusal(policy.feature, workspace.plan, workspace.slug), 'forbidden');
   }
   if (!actor.email) return 'operator';
   const membership = await prisma.membership.findFirst({
@@ -94,7 +90,10 @@ export async function adminCommand<R>(
   );
 }
 
-/** Hand-written SQL inside an admin command's transaction, in pg's shape (code shared with pool users takes a SqlRunner). */
+/**
+ * Hand-written SQL inside an admin command's transaction, in pg's shape (code shared with pool
+ * users takes a SqlRunner).
+ */
 export const sqlOf = (tx: Prisma.TransactionClient): SqlRunner => ({
   query: async (text, values = []) => ({ rows: await tx.$queryRawUnsafe<Record<string, unknown>[]>(text, ...values) }),
 });

@@ -5,5 +5,6 @@ export { adminCommand, authorizeActor, sqlOf } from './admin-command.js';
 export type { AdminCommandPolicy } from './admin-command.js';
 export { generatePassword } from './members.js';
 export { createWorkspace } from './service.js';
-export { planList, planName } from './plans.js';
+export { FEATURES, PLAN_FEATURES, PLANS, planHas, planList, planName, planRefusal, plansWith } from './plans.js';
+export type { Feature } from './plans.js';
 export type { Notify } from './service.js';

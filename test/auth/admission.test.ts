@@ -168,16 +168,26 @@ describe('plans and scopes', () => {
     ]) {
       expect(await errorOf(await t.get(path, key.secret)), path).toEqual({ status: 403, code: 'insufficient_scope' });
     }
-    const graphql = await t.app.fetch(
-      new Request('http://test.local/graphql', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${key.secret}` },
-        body: JSON.stringify({ query: '{ reports { meta { total } } }' }),
-      }),
-    );
-    const refused = (await json(graphql)).errors[0];
-    expect(refused.extensions.code).toBe('insufficient_scope');
-    expect(refused.message).toBe('This API key lacks the reports:read scope.');
+    const refusalOf = async (query: string) => {
+      const graphql = await t.app.fetch(
+        new Request('http://test.local/graphql', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${key.secret}` },
+          body: JSON.stringify({ query }),
+        }),
+      );
+      const [refused] = (await json(graphql)).errors;
+      return { code: refused.extensions.code, message: refused.message };
+    };
+    expect(await refusalOf('{ reports { meta { total } } }')).toEqual({
+      code: 'insufficient_scope',
+      message: 'This API key lacks the reports:read scope.',
+    });
+    // node(id) reads the kind from the id's prefix and asks the same scope of it.
+    expect(await refusalOf('{ node(id: "rep_AAAAAAAAAAAAAAAAAAAA") { id } }')).toEqual({
+      code: 'insufficient_scope',
+      message: 'Reading rep_AAAAAAAAAAAAAAAAAAAA needs the reports:read scope.',
+    });
   });
 
   it("checks in the contract's order: authentication, plan, scope, then parameters", async () => {

@@ -68,12 +68,9 @@ describe('adminCommand', () => {
     await expect(rename({ email: keyed.ownerEmail, workspaceId: 'ws_somewhereelse00000' }, 'x')).rejects.toMatchObject({
       reason: 'not_found',
     });
-    await expect(
-      rename({ email: keyed.ownerEmail }, 'x', {
-        what: 'rename',
-        plans: { allowed: ['pro'], feature: 'renaming needs' },
-      }),
-    ).rejects.toThrow(/renaming needs the Pro plan; .* is on Starter/);
+    await expect(rename({ email: keyed.ownerEmail }, 'x', { what: 'rename', feature: 'webhooks' })).rejects.toThrow(
+      /webhooks need the Pro, Agency or Scale plan; .* is on Starter/,
+    );
     expect(await rename({ email: member.email }, 'By a member', { what: 'rename', members: true })).toBe('By a member');
     expect(await entries()).toHaveLength(2);
   });
