@@ -3,7 +3,6 @@
 // node(id), search, the v1 handler, MCP's tool access) rather than spelling a check of its own.
 import { ApiError } from '../errors/index.js';
 import { bearerChallenge } from './api-key-format.js';
-import type { Principal } from './principal.js';
 
 export const SCOPES = ['clients:read', 'reports:read', 'ai_visibility:read'] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -20,7 +19,8 @@ export const READ_SCOPE = {
 } as const satisfies Record<string, Scope>;
 export type ReadableKind = keyof typeof READ_SCOPE;
 
-type Credential = Pick<Principal, 'scopes'>;
+/** A principal, as far as its scopes go. */
+type Credential = { scopes: readonly Scope[] };
 
 export const hasScope = (principal: Credential, scope: Scope) => principal.scopes.includes(scope);
 
@@ -28,7 +28,8 @@ export const hasScope = (principal: Credential, scope: Scope) => principal.scope
  * Owners and admins signed in (web session or MCP connection): they may read the workspace's
  * people, keys and audit log. An API key is never an admin, whatever its scopes.
  */
-export const isWorkspaceAdmin = (principal: Principal) => principal.kind !== 'api_key' && principal.role !== 'member';
+export const isWorkspaceAdmin = (principal: { kind: string; role?: string }) =>
+  principal.kind !== 'api_key' && principal.role !== 'member';
 
 /**
  * The refusal of a call that lacks `scope`. Named as v1 names it ("lacks the reports:read

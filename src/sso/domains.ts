@@ -95,10 +95,9 @@ export async function verifyDomain(
     records = await deps.resolver.resolveTxt(`${CHALLENGE_LABEL}.${row.domain}`);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(
-      `no TXT record at ${CHALLENGE_LABEL}.${row.domain} yet (${code === 'ENOTFOUND' || code === 'ENODATA' ? 'not published or not propagated' : `DNS lookup failed: ${code}`})`,
-      'conflict',
-    );
+    const why =
+      code === 'ENOTFOUND' || code === 'ENODATA' ? 'not published or not propagated' : `DNS lookup failed: ${code}`;
+    throw new UsageError(`no TXT record at ${CHALLENGE_LABEL}.${row.domain} yet (${why})`, 'conflict');
   }
   if (!records.some((chunks) => chunks.join('') === row.verificationToken)) {
     throw new UsageError(
