@@ -15,6 +15,24 @@ import { createKeyedWorkspace, createTestApp, type TestApp } from '../support/ap
 import { createTestDatabase } from '../support/database.js';
 import { listenOnLoopback } from '../support/loopback.js';
 
+/** Each export's call for a share, as it is made: whether it has returned yet. */
+const takes = vi.hoisted(() => [] as { settled: boolean }[]);
+vi.mock('../../src/rest/export-slots.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../src/rest/export-slots.js')>();
+  return {
+    ...original,
+    createExportSlots(shares: Parameters<typeof original.createExportSlots>[0]) {
+      const slots = original.createExportSlots(shares);
+      const take: typeof slots.take = (workspaceId, keyId) => {
+        const call = { settled: false };
+        takes.push(call);
+        return slots.take(workspaceId, keyId).finally(() => (call.settled = true));
+      };
+      return { ...slots, take };
+    },
+  };
+});
+
 const TOKEN = 'f'.repeat(40);
 /** Answers per project and the length of each text: far more than socket buffers take, so an export that is not read stays open. */
 const ANSWERS = 3_000;
@@ -219,11 +237,14 @@ describe('shares of the export pool (4 connections: 2 per workspace, 1 per key)'
   it('has an export over its share wait a moment for one to free instead of refusing it at once', async () => {
     const held = await hold(server.baseUrl, a.keys[0]!, exportPath(a));
     expect(held.status).toBe(200);
+    const before = takes.length;
     const next = fetch(`${server.baseUrl}${exportPath(a)}`, {
       headers: { authorization: `Bearer ${a.keys[0]}`, accept: 'application/x-ndjson' },
     });
-    // Give the second request time to reach its (taken) share, then free it.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The second request reaches its (taken) share and waits there; only then is the share freed.
+    await expect.poll(() => takes.length).toBe(before + 1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(takes.at(-1)!.settled).toBe(false);
     held.release();
     const response = await next;
     expect(response.status).toBe(200);
