@@ -33,7 +33,6 @@ export function secretMatches(secretPart: string, storedHash: Uint8Array): boole
   return storedHash.length === candidate.length && timingSafeEqual(candidate, storedHash);
 }
 
-/** Extracts the token of `Authorization: Bearer <token>`; anything else is null. */
 /**
  * RFC 6750's challenge for a refused bearer credential: the scheme to use, and with `error` why
  * this request's one failed (none when it sent no credential at all, as §3.1 asks).
@@ -42,11 +41,11 @@ export function bearerChallenge(
   error?: 'invalid_request' | 'invalid_token' | 'insufficient_scope',
   scope?: string,
 ): Record<string, string> {
-  return {
-    'WWW-Authenticate': `Bearer realm="signalboard"${error ? `, error="${error}"` : ''}${scope ? `, scope="${scope}"` : ''}`,
-  };
+  const why = `${error ? `, error="${error}"` : ''}${scope ? `, scope="${scope}"` : ''}`;
+  return { 'WWW-Authenticate': `Bearer realm="signalboard"${why}` };
 }
 
+/** Extracts the token of `Authorization: Bearer <token>`; anything else is null. */
 export function bearerToken(header: string | null): string | null {
   if (!header) return null;
   const match = /^Bearer +([^\s,]+) *$/i.exec(header);

@@ -10,7 +10,10 @@ export interface BucketRef {
 }
 
 export interface RateLimitStore {
-  /** Takes `cost` tokens (default 1) from every bucket or from none (token-bucket.ts takeAll); a cost of -1 gives one back to each. */
+  /**
+   * Takes `cost` tokens (default 1) from every bucket or from none (token-bucket.ts takeAll); a cost of -1 gives one
+   * back to each.
+   */
   take(buckets: readonly BucketRef[], nowMs: number, cost?: number): Promise<TakeResult[]>;
 }
 

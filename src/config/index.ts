@@ -25,7 +25,10 @@ const retrySchedule = z
   .transform((text) => text.split(',').map(Number))
   .refine((delays) => delays.length <= 50, 'at most 50 retries');
 
-/** The export pool's defaults (EXPORT_POOL_SIZE, EXPORT_IDLE_SECONDS); db/client.ts uses them when given no configuration. */
+/**
+ * The export pool's defaults (EXPORT_POOL_SIZE, EXPORT_IDLE_SECONDS); db/client.ts uses them when given no
+ * configuration.
+ */
 export const EXPORT_POOL_DEFAULTS = { size: 8, idleSeconds: 60 } as const;
 
 const configSchema = z
@@ -45,7 +48,10 @@ const configSchema = z
       .refine((url) => /^postgres(ql)?:\/\//.test(url), 'must be a postgres:// or postgresql:// URL')
       .optional(),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
-    /** Statements one workspace may run at once on the read pool; unset, half of DATABASE_POOL_SIZE. Below the pool, so another workspace always gets a connection. */
+    /**
+     * Statements one workspace may run at once on the read pool; unset, half of DATABASE_POOL_SIZE. Below the pool, so
+     * another workspace always gets a connection.
+     */
     DATABASE_STATEMENTS_PER_WORKSPACE: z.coerce.number().int().min(1).max(200).optional(),
     EMBEDDED_PG_DIR: z.string().default('.data/postgres'),
     EMBEDDED_PG_PORT: z.coerce.number().int().min(0).max(65535).default(54329),
@@ -76,7 +82,10 @@ const configSchema = z
     METRICS_ROW_CAP: z.coerce.number().int().min(1).max(100_000).default(1000),
     /** Connections of the export pool: CSV/NDJSON exports streaming at once per instance. */
     EXPORT_POOL_SIZE: z.coerce.number().int().min(2).max(100).default(EXPORT_POOL_DEFAULTS.size),
-    /** Exports one workspace may stream at once per instance; unset, half the pool. Below the pool, so another workspace always gets one. */
+    /**
+     * Exports one workspace may stream at once per instance; unset, half the pool. Below the pool, so another workspace
+     * always gets one.
+     */
     EXPORTS_PER_WORKSPACE: z.coerce.number().int().min(1).max(99).optional(),
     /** Exports one API key may stream at once per instance; unset, half the workspace's share (at least 1). */
     EXPORTS_PER_KEY: z.coerce.number().int().min(1).max(99).optional(),
@@ -89,13 +98,19 @@ const configSchema = z
     REFUSED_CONNECTION_PAUSE_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
     /** A response whose client accepts no byte for this long is cut (its cursor closed, its connection freed). */
     RESPONSE_STALL_SECONDS: z.coerce.number().positive().max(600).default(15),
-    /** Unsent bytes that responses whose clients stopped taking them may hold together per instance; past it the largest are cut. */
+    /**
+     * Unsent bytes that responses whose clients stopped taking them may hold together per instance; past it the largest
+     * are cut.
+     */
     RESPONSE_UNSENT_MAX_BYTES: z.coerce
       .number()
       .int()
       .min(1024 * 1024)
       .default(64 * 1024 * 1024),
-    /** The same bound for one workspace's responses (at most the instance's): half of it by default, so one tenant cannot hold it all. */
+    /**
+     * The same bound for one workspace's responses (at most the instance's): half of it by default, so one tenant
+     * cannot hold it all.
+     */
     RESPONSE_UNSENT_WORKSPACE_MAX_BYTES: z.coerce
       .number()
       .int()
@@ -125,9 +140,15 @@ const configSchema = z
       .min(0)
       .default(64 * 1024 * 1024),
     INGEST_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
-    /** Ingests (POST /internal/ingest/*) running at once per instance; one more is 429. Each holds its body while it is checked (≤ 64 MiB) and the records of its valid lines. */
+    /**
+     * Ingests (POST /internal/ingest/*) running at once per instance; one more is 429. Each holds its body while it is
+     * checked (≤ 64 MiB) and the records of its valid lines.
+     */
     INGEST_MAX_CONCURRENT: z.coerce.number().int().min(1).max(64).default(4),
-    /** Of those, ingests naming one workspace's projects or clients; unset, half the instance's. Below it, so another workspace always gets one. */
+    /**
+     * Of those, ingests naming one workspace's projects or clients; unset, half the instance's. Below it, so another
+     * workspace always gets one.
+     */
     INGEST_MAX_CONCURRENT_PER_WORKSPACE: z.coerce.number().int().min(1).max(63).optional(),
     /** Demo data on an empty database; unset means on in development and test, off in production. */
     SEED_DEMO: z.enum(['true', 'false']).optional(),
@@ -148,7 +169,10 @@ const configSchema = z
     WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
     /** Deliveries in flight to one endpoint, over all workers: one slow endpoint holds at most this many slots. */
     WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
-    /** Deliveries in flight for one workspace, over all workers: well below WEBHOOK_CONCURRENCY, so another workspace always finds a free slot. */
+    /**
+     * Deliveries in flight for one workspace, over all workers: well below WEBHOOK_CONCURRENCY, so another workspace
+     * always finds a free slot.
+     */
     WEBHOOK_WORKSPACE_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(16),
     WEBHOOK_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(30),
     /** host:port of the DNS server used to verify single sign-on domains (default: the system's). */

@@ -10,7 +10,10 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-/** A PRNG of its own for a named part of the demo (FNV-1a of the key), so drawing more there leaves the rest's numbers as they were. */
+/**
+ * A PRNG of its own for a named part of the demo (FNV-1a of the key), so drawing more there leaves the rest's numbers
+ * as they were.
+ */
 export const seededRandomFor = (key: string): (() => number) =>
   seededRandom([...key].reduce((hash, char) => Math.imul(hash ^ char.charCodeAt(0), 16777619), 2166136261));
 

@@ -80,11 +80,13 @@ export function createViewPagesHandler(deps: ViewPagesDeps) {
     const [links] = await Promise.all([viewLinks(scope), shown]);
     const config = JSON.stringify({ operation: operationId(page.operation), args: { id } });
     const [css, js] = await Promise.all([viewAssets.href(`${page.view}.css`), viewAssets.href(`${page.view}.js`)]);
+    const brand = html`<a class="brand" href="${SETTINGS_PATH}">Signalboard</a>`;
+    const settings = html`<a href="${SETTINGS_PATH}">Settings</a>`;
     return htmlResponse(
       html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${page.title} · Signalboard</title><link rel="icon" href="data:,"><link rel="stylesheet" href="${css}"></head>
-<body><header class="app-header"><a class="brand" href="${SETTINGS_PATH}">Signalboard</a><span>${session.workspaceName}</span>${viewsMenu(links)}<a href="${SETTINGS_PATH}">Settings</a></header>
+<body><header class="app-header">${brand}<span>${session.workspaceName}</span>${viewsMenu(links)}${settings}</header>
 <div id="view" data-page="${config}"></div><script src="${js}" defer></script></body></html>`,
       200,
       {},

@@ -56,7 +56,9 @@ export function createMetrics(options: { enabled?: boolean } = {}) {
   });
   const operations = new Counter({
     name: 'signalboard_graphql_operations_total',
-    help: 'GraphQL operations executed at /graphql, by operation (the web app\'s named operations; others are "other") and outcome.',
+    help:
+      'GraphQL operations executed at /graphql, by operation ' +
+      '(the web app\'s named operations; others are "other") and outcome.',
     labelNames: ['operation', 'outcome'],
     registers,
   });
@@ -266,7 +268,9 @@ function watchDataCache(dataCache: NonNullable<MetricSources['dataCache']>, regi
 function watchRequestShares(requests: NonNullable<MetricSources['requests']>, registers: Registry[]) {
   new Gauge({
     name: 'signalboard_workspace_requests',
-    help: "Requests holding a workspace's share of requests in flight, and requests waiting for one, by lane (automation, people).",
+    help:
+      "Requests holding a workspace's share of requests in flight, and requests waiting for one, " +
+      'by lane (automation, people).',
     labelNames: ['lane', 'state'],
     registers,
     collect() {

@@ -20,7 +20,8 @@ export function resolveSecretBox(
     try {
       writeFileSync(file, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
       warn(
-        `APP_SECRET_KEY is not set: generated one into ${file} for local use. Set APP_SECRET_KEY in production (it is required there).`,
+        `APP_SECRET_KEY is not set: generated one into ${file} for local use. ` +
+          'Set APP_SECRET_KEY in production (it is required there).',
       );
     } catch (error) {
       // Another process (the server beside the CLI or a worker) generated it first: use theirs.
@@ -31,7 +32,8 @@ export function resolveSecretBox(
   const key = decodeKey(readFileSync(file, 'utf8'));
   if (!key)
     throw new Error(
-      `${file} does not hold a 32-byte key; delete it to generate a new one (stored secrets sealed with it become unreadable)`,
+      `${file} does not hold a 32-byte key; ` +
+        'delete it to generate a new one (stored secrets sealed with it become unreadable)',
     );
   return createSecretBox(key);
 }

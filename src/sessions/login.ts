@@ -63,7 +63,8 @@ export async function signIn(pool: pg.Pool, input: SignInInput, later: (work: ()
     await releaseAttempts(pool, [keys.account, keys.accountAddress, keys.address]);
     throw new ApiError(
       'forbidden',
-      `The workspace "${ssoRequiredBy}" requires single sign-on for your address: use "Continue with your company's sign-in".`,
+      `The workspace "${ssoRequiredBy}" requires single sign-on for your address: ` +
+        `use "Continue with your company's sign-in".`,
     );
   }
   const valid = await verifyPassword(user?.password_hash ?? (await decoyHash()), input.password);
@@ -100,7 +101,8 @@ async function workspaceRequiringSso(pool: pg.Pool, userId: string): Promise<str
     `SELECT w.slug FROM users u
      JOIN memberships m ON m.user_id = u.id AND m.role <> 'owner'
      JOIN workspaces w ON w.id = m.workspace_id AND w.require_sso
-     JOIN sso_domains d ON d.workspace_id = w.id AND d.verified_at IS NOT NULL AND d.domain = lower(split_part(u.email, '@', 2))
+     JOIN sso_domains d ON d.workspace_id = w.id AND d.verified_at IS NOT NULL
+                       AND d.domain = lower(split_part(u.email, '@', 2))
      WHERE u.id = $1 LIMIT 1`,
     [userId],
   );
@@ -119,7 +121,8 @@ export async function startSession(
 ) {
   const memberships = (
     await pool.query<{ workspace_id: string; slug: string }>(
-      'SELECT m.workspace_id, w.slug FROM memberships m JOIN workspaces w ON w.id = m.workspace_id WHERE m.user_id = $1 ORDER BY m.created_at, w.slug',
+      `SELECT m.workspace_id, w.slug FROM memberships m JOIN workspaces w ON w.id = m.workspace_id
+        WHERE m.user_id = $1 ORDER BY m.created_at, w.slug`,
       [userId],
     )
   ).rows;

@@ -28,7 +28,10 @@ export interface ResetLink {
   token: string;
 }
 
-/** Counts the request against the address's and the caller's limits; true when a link may be sent. The same work for every address. */
+/**
+ * Counts the request against the address's and the caller's limits; true when a link may be sent. The same work for
+ * every address.
+ */
 export async function reservePasswordReset(pool: pg.Pool, input: { email: string; address: string }): Promise<boolean> {
   const accountKey = `reset:account:${input.email.trim().toLowerCase()}`;
   const callerKey = `reset:address:${input.address}`;
@@ -39,7 +42,10 @@ export async function reservePasswordReset(pool: pg.Pool, input: { email: string
   return counts.get(accountKey)!.count <= PER_ACCOUNT.limit && counts.get(callerKey)!.count <= PER_CALLER.limit;
 }
 
-/** Replaces the person's link with a new one (only the newest works) and audits it; null when the address has no account. */
+/**
+ * Replaces the person's link with a new one (only the newest works) and audits it; null when the address has no
+ * account.
+ */
 export async function issueResetLink(
   pool: pg.Pool,
   input: { email: string; address: string },
@@ -69,7 +75,10 @@ export const resetUrl = (origin: string, link: ResetLink) => `${origin}${RESET_P
 export const resetMail = (origin: string, link: ResetLink): Mail => ({
   to: link.to,
   subject: 'Reset your Signalboard password',
-  text: `Someone (hopefully you) asked to reset the password of ${link.to}.\n\nSet a new one within 30 minutes:\n${resetUrl(origin, link)}\n\nIf it was not you, ignore this mail: your password stays as it is.\n`,
+  text:
+    `Someone (hopefully you) asked to reset the password of ${link.to}.\n\n` +
+    `Set a new one within 30 minutes:\n${resetUrl(origin, link)}\n\n` +
+    'If it was not you, ignore this mail: your password stays as it is.\n',
 });
 
 /** Sets a new password with a reset token; the token is spent even if it is tried twice at once. */

@@ -36,7 +36,8 @@ export async function createSession(
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + SESSION_MAX_MS);
   await pool.query(
-    'INSERT INTO sessions (id, user_id, workspace_id, expires_at, csrf_token, sso_workspace_id) VALUES ($1, $2, $3, $4, $5, $6)',
+    `INSERT INTO sessions (id, user_id, workspace_id, expires_at, csrf_token, sso_workspace_id)
+     VALUES ($1, $2, $3, $4, $5, $6)`,
     [
       sessionIdOf(token),
       input.userId,
@@ -53,8 +54,10 @@ export async function createSession(
 export async function findSession(pool: pg.Pool, token: string, now = new Date()): Promise<SessionView | null> {
   if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
   const result = await pool.query<SessionView & { lastSeenAt: Date }>(
-    `SELECT s.id, s.user_id AS "userId", u.email, u.name, s.workspace_id AS "workspaceId", w.slug AS "workspaceSlug", w.name AS "workspaceName",
-            w.plan, w.timezone, m.role, s.csrf_token AS "csrfToken", s.expires_at AS "expiresAt", s.last_seen_at AS "lastSeenAt", s.sso_workspace_id AS "ssoWorkspaceId"
+    `SELECT s.id, s.user_id AS "userId", u.email, u.name, s.workspace_id AS "workspaceId",
+            w.slug AS "workspaceSlug", w.name AS "workspaceName", w.plan, w.timezone, m.role,
+            s.csrf_token AS "csrfToken", s.expires_at AS "expiresAt", s.last_seen_at AS "lastSeenAt",
+            s.sso_workspace_id AS "ssoWorkspaceId"
      FROM sessions s
      JOIN users u ON u.id = s.user_id
      JOIN workspaces w ON w.id = s.workspace_id
@@ -70,7 +73,8 @@ export async function findSession(pool: pg.Pool, token: string, now = new Date()
   }
   if (now.getTime() - row.lastSeenAt.getTime() > TOUCH_EVERY_MS)
     await pool.query('UPDATE sessions SET last_seen_at = $2 WHERE id = $1', [row.id, now]);
-  const { lastSeenAt: _lastSeenAt, ...session } = row;
+  const session: SessionView & { lastSeenAt?: Date } = row;
+  delete session.lastSeenAt;
   return session;
 }
 
@@ -111,7 +115,8 @@ export async function workspacesOf(
   session: Pick<SessionView, 'userId' | 'ssoWorkspaceId'>,
 ): Promise<{ id: string; slug: string; name: string; role: Role; plan: Plan }[]> {
   const result = await pool.query(
-    'SELECT w.id, w.slug, w.name, m.role, w.plan FROM memberships m JOIN workspaces w ON w.id = m.workspace_id WHERE m.user_id = $1 AND ($2::text IS NULL OR w.id = $2) ORDER BY w.name, w.slug',
+    `SELECT w.id, w.slug, w.name, m.role, w.plan FROM memberships m JOIN workspaces w ON w.id = m.workspace_id
+      WHERE m.user_id = $1 AND ($2::text IS NULL OR w.id = $2) ORDER BY w.name, w.slug`,
     [session.userId, session.ssoWorkspaceId],
   );
   return result.rows;

@@ -20,7 +20,9 @@ export interface WebSessions {
   /** A change must come from our own pages: a foreign Origin (or Referer) is refused. */
   assertSameOrigin(request: Request): void;
   assertCsrf(session: SessionView, request: Request, fields: FormFields): void;
-  /** A change by a signed-in person: from this site, with a session (else 401), its form read, its CSRF token checked. */
+  /**
+   * A change by a signed-in person: from this site, with a session (else 401), its form read, its CSRF token checked.
+   */
   signedInChange(request: Request): Promise<{ session: SessionView; fields: FormFields; json: boolean }>;
 }
 
@@ -62,7 +64,8 @@ export function createWebSessions(config: Config, pool: pg.Pool): WebSessions {
       if (!given || !sameText(given, session.csrfToken))
         throw new ApiError(
           'forbidden',
-          `Missing or wrong CSRF token: send the ${CSRF_FIELD} field of the page's form, or the ${CSRF_HEADER} header from GET /app/session.`,
+          `Missing or wrong CSRF token: send the ${CSRF_FIELD} field of the page's form, ` +
+            `or the ${CSRF_HEADER} header from GET /app/session.`,
         );
     },
     async signedInChange(request) {

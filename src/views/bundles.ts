@@ -54,5 +54,9 @@ const inlineStyle = (css: string) => css.replace(/<\/(style)/gi, '<\\/$1');
 /** The view as one HTML document with its script and style inline (an MCP App's resource). */
 export async function selfContainedDocument(view: ViewName, title: string): Promise<string> {
   const { js, css } = await viewBundle(view);
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title><style>${inlineStyle(css)}</style></head><body><div id="view"></div><script>${inlineScript(js)}</script></body></html>`;
+  const head =
+    '<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+    `<title>${title}</title><style>${inlineStyle(css)}</style>`;
+  const body = `<div id="view"></div><script>${inlineScript(js)}</script>`;
+  return `<!doctype html><html lang="en"><head>${head}</head><body>${body}</body></html>`;
 }

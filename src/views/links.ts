@@ -24,11 +24,16 @@ export async function viewLinks(scope: WorkspaceScope): Promise<ViewLinks> {
   };
 }
 
+const projectItem = (project: { id: string; name: string }) => {
+  const visibility = html`<a href="${visibilityPagePath(project.id)}"><bdi>${project.name}</bdi></a>`;
+  return html`<li>${visibility} · <a href="${answersPagePath(project.id)}">answers</a></li>`;
+};
+
 /** A menu that needs no script: a disclosure with links, each name isolated (bdi) from its neighbours' direction. */
 export function viewsMenu({ reports, projects }: ViewLinks): SafeHtml {
   if (!reports.length && !projects.length) return html``;
   return html`<details class="views-menu"><summary>Views</summary><ul>
 ${reports.map((report) => html`<li><a href="${reportPagePath(report.id)}"><bdi>${report.name}</bdi></a></li>`)}
-${projects.map((project) => html`<li><a href="${visibilityPagePath(project.id)}"><bdi>${project.name}</bdi></a> · <a href="${answersPagePath(project.id)}">answers</a></li>`)}
+${projects.map(projectItem)}
 </ul></details>`;
 }

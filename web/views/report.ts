@@ -94,7 +94,10 @@ interface Ranges {
 const laterBy = (date: string, days: number) =>
   new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
-/** A widget's metric as the catalogue declares it: written in its unit (a rate of 0.03 reads 3 %), judged by its direction. */
+/**
+ * A widget's metric as the catalogue declares it: written in its unit (a rate of 0.03 reads 3 %), judged by its
+ * direction.
+ */
 type Written = (value: number | null | undefined) => string;
 interface MetricMeaning {
   format: Written;

@@ -15,7 +15,9 @@ export interface Covered {
   daysWithData: number;
 }
 
-/** Whether a change of this sign is good for a metric of this direction; null when neither (none, or a neutral metric). */
+/**
+ * Whether a change of this sign is good for a metric of this direction; null when neither (none, or a neutral metric).
+ */
 export function verdict(change: number, direction: Direction): Verdict {
   if (readsAsNoChange(change) || direction === 'neutral') return null;
   return change > 0 === (direction === 'higher') ? 'better' : 'worse';
