@@ -33,13 +33,34 @@ export interface ApiKeyAuthenticator {
 const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 
 /**
- * The key and its workspace's plan and zone, by primary key. Plain SQL rather than Prisma: this
- * is the one query on v1's path that Prisma served, and Prisma's first query instantiates its
- * WebAssembly query compiler — 33 MB resident in a bare process, 20 MB in the service — which an
- * instance serving only the API never needs otherwise (test/bench/README.md, "2026-11-24, evening").
+ * The key and its workspace's plan and zone, by primary key. Plain SQL rather than Prisma, whose
+ * first query loads a query compiler an instance serving only the API never needs otherwise
+ * (docs/decisions/api-key-lookup-without-prisma.md).
  */
 const KEY_LOOKUP = `SELECT k.id, k.workspace_id, k.secret_hash, k.scopes, k.expires_at, k.revoked_at, w.plan, w.timezone
   FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id WHERE k.id = $1`;
+
+const recordOf = (row: Record<string, unknown>): KeyRecord => ({
+  id: row.id as string,
+  workspaceId: row.workspace_id as string,
+  secretHash: row.secret_hash as Uint8Array,
+  scopes: (row.scopes as string[]).filter((scope): scope is Scope => (SCOPES as readonly string[]).includes(scope)),
+  expiresAt: row.expires_at as Date | null,
+  revokedAt: row.revoked_at as Date | null,
+  plan: row.plan as Plan,
+  timezone: row.timezone as string,
+});
+
+/** A key that matched: refused when revoked, expired at `now`, or on a plan without the API. */
+function assertUsable(record: KeyRecord, now: Date) {
+  const refusedToken = { headers: bearerChallenge('invalid_token') };
+  if (record.revokedAt) throw new ApiError('api_key_revoked', 'This API key has been revoked.', refusedToken);
+  if (record.expiresAt && record.expiresAt.getTime() <= now.getTime()) {
+    const message = `This API key expired at ${record.expiresAt.toISOString()}.`;
+    throw new ApiError('api_key_expired', message, refusedToken);
+  }
+  if (!planHas(record.plan, 'api')) throw new ApiError('plan_required', `${planRefusal('api', record.plan)}.`);
+}
 
 export function createApiKeyAuthenticator(sql: SqlRunner, options: { cacheTtlMs?: number } = {}): ApiKeyAuthenticator {
   const cache = new LRUCache<string, KeyRecord | 'missing'>({ max: 10_000, ttl: options.cacheTtlMs ?? 30_000 });
@@ -53,20 +74,7 @@ export function createApiKeyAuthenticator(sql: SqlRunner, options: { cacheTtlMs?
   async function lookup(keyId: string): Promise<KeyRecord | null> {
     const current = invalidation.begin();
     const row = (await sql.query(KEY_LOOKUP, [keyId])).rows[0];
-    const record: KeyRecord | null = row
-      ? {
-          id: row.id,
-          workspaceId: row.workspace_id,
-          secretHash: row.secret_hash,
-          scopes: (row.scopes as string[]).filter((scope): scope is Scope =>
-            (SCOPES as readonly string[]).includes(scope),
-          ),
-          expiresAt: row.expires_at,
-          revokedAt: row.revoked_at,
-          plan: row.plan,
-          timezone: row.timezone,
-        }
-      : null;
+    const record = row ? recordOf(row) : null;
     if (current()) cache.set(keyId, record ?? 'missing');
     return record;
   }
@@ -104,15 +112,7 @@ export function createApiKeyAuthenticator(sql: SqlRunner, options: { cacheTtlMs?
       const record = await load(parsed.keyId);
       if (!record || !secretMatches(parsed.secretPart, record.secretHash))
         throw new ApiError('unauthenticated', 'The API key is not valid.', refusedToken);
-      if (record.revokedAt) throw new ApiError('api_key_revoked', 'This API key has been revoked.', refusedToken);
-      if (record.expiresAt && record.expiresAt.getTime() <= now.getTime()) {
-        throw new ApiError(
-          'api_key_expired',
-          `This API key expired at ${record.expiresAt.toISOString()}.`,
-          refusedToken,
-        );
-      }
-      if (!planHas(record.plan, 'api')) throw new ApiError('plan_required', `${planRefusal('api', record.plan)}.`);
+      assertUsable(record, now);
       touch(record.id, now);
       return {
         kind: 'api_key',

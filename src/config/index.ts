@@ -194,9 +194,8 @@ const configSchema = z
     OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
     /**
      * Head sampling: by default one in a hundred of the traces this service starts (10 a second at
-     * 1 000 requests a second), and every request whose caller's traceparent is sampled. A traced
-     * request cost v1 ~30 % more CPU (bench:observability, test/bench/README.md), so at 5 % tracing
-     * alone took the 3 % budget of all instrumentation; OpenTelemetry's own default is parentbased_always_on.
+     * 1 000 requests a second), and every request whose caller's traceparent is sampled, so that
+     * tracing stays within the instrumentation's budget (docs/decisions/instrumentation-budget.md).
      */
     OTEL_TRACES_SAMPLER: z
       .enum([

@@ -155,10 +155,8 @@ interface LatencySeries {
 
 /**
  * Requests by route, method and status, and their latency, kept as plain numbers on the hot path
- * and handed to prom-client when Prometheus scrapes. prom-client's labelled inc and observe cost
- * ~1.5 µs a request (a closure, a label object and a label hash per call, the labels validated):
- * 2 % of a cached v1 request, where the instrumentation's budget is 3 % (test/bench/README.md,
- * "2026-11-24, evening").
+ * and handed to prom-client when Prometheus scrapes: its labelled inc and observe per request
+ * would take most of the instrumentation's budget (docs/decisions/instrumentation-budget.md).
  */
 function requestSeries() {
   const counts = new Map<

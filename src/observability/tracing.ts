@@ -38,9 +38,8 @@ export const tracing = {
  * trace starts (`always_on` 1, `always_off` 0, `traceidratio` its ratio) and whether a caller's
  * traceparent decides for its request (the `parentbased_` names); the SDK then records what was
  * decided (AlwaysOn). Deciding first is the point: a request left out makes no span, not even a
- * non-recording one — at 5 % through the SDK's sampler, making one per request and per statement
- * cost v1 ~15 % of its throughput (test/bench/README.md, "2026-11-24, night"). Nothing is sent on
- * for a request left out: a call it makes carries no traceparent, and the receiver decides.
+ * non-recording one (docs/decisions/instrumentation-budget.md). Nothing is sent on for a request
+ * left out: a call it makes carries no traceparent, and the receiver decides.
  */
 interface Sampling {
   startRatio: number;
@@ -99,8 +98,7 @@ function recorded(parent: Context, startsTrace: boolean): boolean {
 
 /**
  * Whether a span that cannot start a trace (a statement, a Redis call) would be recorded here: a
- * hot path asks first and, for the 99 % of requests left out, builds no span name, attributes or
- * closure (test/bench/README.md, "2026-11-25, on a faster machine").
+ * hot path asks first and, for the requests left out, builds no span name, attributes or closure.
  */
 export const inRecordedTrace = () => tracing.on && recorded(context.active(), false);
 

@@ -1,8 +1,8 @@
 // The view's side of MCP Apps (extension io.modelcontextprotocol/ui, revision 2026-01-26):
 // JSON-RPC over postMessage with the host. Written out rather than taken from the SDK's App
-// class, which bundles zod and the MCP client: 129 KB gzipped alone against the view budget of
-// 150 KB (test/bench/README.md, "Views"). Only what a view uses: the handshake, tool input and
-// result, host context, tool calls, size changes and teardown.
+// class, which bundles zod and the MCP client (docs/decisions/views-bundle-budget.md). Only
+// what a view uses: the handshake, tool input and result, host context, tool calls, size
+// changes and teardown.
 export const APPS_PROTOCOL_VERSION = '2026-01-26';
 
 /** The frame the host shows the view in: a fixed size or a most it will grow to, per axis. */

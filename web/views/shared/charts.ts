@@ -1,7 +1,6 @@
-// Charts through uPlot (chosen by bench:views: the smallest bundle and fastest first frame of the
-// candidates; test/bench/README.md, "Views"). Every chart is a figure with a caption and its
-// numbers as a table beside it (the text alternative), in the Okabe–Ito palette, which stays
-// distinguishable with the common colour-vision deficiencies.
+// Charts through uPlot (docs/decisions/views-bundle-budget.md). Every chart is a figure with a
+// caption and its numbers as a table beside it (the text alternative), in the Okabe–Ito
+// palette, which stays distinguishable with the common colour-vision deficiencies.
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { bdi, h, table } from './dom.js';
