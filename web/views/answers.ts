@@ -2,78 +2,14 @@
 // page by page, newest first, the brand's and competitors' mentions marked, citations listed, and
 // why: the searches each ran and the pages it read, those it did not cite marked.
 import './shared/theme.css';
-import { bdi, clip, clipped, h, names } from './shared/dom.js';
-import type { Formats } from './shared/format.js';
-import { startView, type Args } from './shared/host.js';
+import { bdi, h, names } from './shared/dom.js';
+import { startView } from './shared/host.js';
 import { ANSWERS_WIDEST_RANGE_DAYS } from './shared/ranges.js';
 import { newer, older, pageNumber, PAGES_KEPT, type PageState } from './shared/pages.js';
-import { findMentions, MARKS_PER_ANSWER, type Mention } from './shared/mentions.js';
-import { rangeControl, text, withheldNotice, type Withheld } from './shared/read.js';
-
-interface AnswersArgs extends Args {
-  id: string;
-  promptId?: string;
-  dateFrom?: string;
-  dateTo?: string;
-  cursor?: string;
-  /** The cursors of the nearest pages before this one (shared/pages.ts). */
-  before?: string[];
-  /** This page's number, from 1. */
-  page?: number;
-}
-
-interface Totals {
-  locale: string;
-  totalRuns: number;
-  visibility: number | null;
-  shareOfVoice: number | null;
-  averagePosition: number | null;
-  sentiment: number | null;
-}
-interface Answer {
-  id: string;
-  promptId: string;
-  prompt: string;
-  date: string;
-  model: string;
-  locale: string;
-  text: string;
-  brandMentions: number;
-  totalMentions: number;
-  position: number | null;
-  /** The classification of the answer's tone towards the brand, as the API gives it; null when not classified. */
-  sentiment: 'positive' | 'neutral' | 'negative' | null;
-  competitors: { name: string; mentions: number; position: number | null }[];
-  citations: { position: number; url: string; domain: string; title: string | null }[];
-  searchQueries: string[];
-  retrieved: { url: string; domain: string; title: string | null; cited: boolean }[];
-}
-interface Project {
-  id: string;
-  name: string;
-  brand: string;
-  competitors: string[];
-}
-interface Prompt {
-  id: string;
-  text: string;
-  topic: string | null;
-  totals: Totals[];
-}
-interface AnswersData {
-  // Left out when the MCP token's consent does not include visibility, or prompts (named in `withheld`).
-  aiVisibilityProjects?: { data: Project[] };
-  aiVisibilityPrompts?: { data: Prompt[] };
-  aiVisibilityAnswers: { data: Answer[]; meta: { total: number; nextCursor: string | null } };
-  withheld?: Withheld;
-}
-
-/**
- * Characters of an answer shown until the person asks for the whole: a few screens of its box.
- * Laying out text costs with its length, most when it has no space to break at: 100 000
- * characters of one word can take the browser a second or more, at every drawing.
- */
-const SHOWN_CHARACTERS = 4_000;
+import { rangeControl, text, withheldNotice } from './shared/read.js';
+import { answerCard } from './answers/answer-card.js';
+import type { AnswersArgs, AnswersData, Project } from './answers/data.js';
+import { promptTable } from './answers/prompt-table.js';
 
 /** Answers on a page: the view's operation's default `limit` (graphql/operations/views/view_answers.graphql). */
 const PAGE_SIZE = 20;
@@ -82,6 +18,13 @@ const PAGE_SIZE = 20;
 // address naming a prompt (a link sent to someone) does the same at the first drawing, once.
 let toAnswers = false;
 let drawn = false;
+
+/** The arguments without `keys` (a new prompt or range starts at the first page). */
+function without(args: AnswersArgs, keys: (keyof AnswersArgs)[]): AnswersArgs {
+  const rest = { ...args };
+  for (const key of keys) delete rest[key];
+  return rest;
+}
 
 startView<AnswersArgs, AnswersData>({
   title: 'Signalboard answers',
@@ -120,7 +63,7 @@ startView<AnswersArgs, AnswersData>({
       from: args.dateFrom ?? new Date(Date.parse(`${to}T00:00:00Z`) - 29 * 86_400_000).toISOString().slice(0, 10),
       to,
     };
-    const { cursor: _cursor, before: _before, page: _page, ...withoutCursor } = args;
+    const withoutCursor = without(args, ['cursor', 'before', 'page']);
     const go = (next: AnswersArgs) => {
       toAnswers = true;
       reload(next);
@@ -131,23 +74,7 @@ startView<AnswersArgs, AnswersData>({
       args.promptId ? ['Answers to “', bdi(promptText.get(args.promptId) ?? args.promptId), '”'] : 'Answers',
     );
     root.append(
-      h('h1', {}, project ? [bdi(project.name), ': answers'] : 'Answers'),
-      data.aiVisibilityProjects
-        ? h(
-            'p',
-            { class: 'sub' },
-            project
-              ? [
-                  bdi(project.brand),
-                  ' and ',
-                  ...(project.competitors.length ? names(project.competitors) : ['no competitors']),
-                ]
-              : '',
-          )
-        : withheldNotice(
-            'The project\u2019s brand and competitors (which mark the mentions)',
-            data.withheld?.aiVisibilityProjects,
-          ),
+      ...projectHeading(data, project),
       h(
         'div',
         { class: 'controls' },
@@ -160,8 +87,7 @@ startView<AnswersArgs, AnswersData>({
       h('h2', {}, 'Prompts'),
       prompts
         ? promptTable(prompts, args, f, (promptId) => {
-            const { promptId: _previous, ...others } = withoutCursor;
-            go({ ...others, ...(promptId ? { promptId } : {}) });
+            go({ ...without(withoutCursor, ['promptId']), ...(promptId ? { promptId } : {}) });
           })
         : withheldNotice('The prompts with their totals', data.withheld?.aiVisibilityPrompts),
       heading,
@@ -199,6 +125,22 @@ startView<AnswersArgs, AnswersData>({
   },
 });
 
+/** The project's name, and its brand and competitors (which mark the mentions) unless withheld. */
+function projectHeading(data: AnswersData, project: Project | undefined): HTMLElement[] {
+  const known = project
+    ? [bdi(project.brand), ' and ', ...(project.competitors.length ? names(project.competitors) : ['no competitors'])]
+    : '';
+  return [
+    h('h1', {}, project ? [bdi(project.name), ': answers'] : 'Answers'),
+    data.aiVisibilityProjects
+      ? h('p', { class: 'sub' }, known)
+      : withheldNotice(
+          'The project\u2019s brand and competitors (which mark the mentions)',
+          data.withheld?.aiVisibilityProjects,
+        ),
+  ];
+}
+
 /** "← Newer" ("← Newest" where the pages between were forgotten) and "Older →". */
 function pageButtons(shown: PageState, next: string | null, turn: (state: PageState) => void): HTMLElement[] {
   const back = newer(shown);
@@ -214,162 +156,4 @@ function pageButtons(shown: PageState, next: string | null, turn: (state: PageSt
       'Older →',
     ),
   ];
-}
-
-function promptTable(prompts: Prompt[], args: AnswersArgs, f: Formats, choose: (promptId: string | null) => void) {
-  // Each prompt spans the row above its locales' totals, so that a narrow screen keeps it readable.
-  const head = ['Locale', 'Runs', 'Visibility', 'Share of voice', 'Avg. position'];
-  return h(
-    'div',
-    { class: 'scroll prompts' },
-    h(
-      'table',
-      {},
-      h('caption', {}, 'Prompts with their totals per locale (choose one to read its answers)'),
-      h(
-        'thead',
-        {},
-        h(
-          'tr',
-          {},
-          head.map((cell) => h('th', { scope: 'col' }, cell)),
-        ),
-      ),
-      prompts.map((prompt) =>
-        h(
-          'tbody',
-          { class: prompt.id === args.promptId ? 'selected' : '' },
-          h(
-            'tr',
-            {},
-            h(
-              'th',
-              { scope: 'rowgroup', colspan: head.length, class: 'prompt' },
-              h(
-                'button',
-                {
-                  type: 'button',
-                  'aria-pressed': String(prompt.id === args.promptId),
-                  onclick: () => choose(prompt.id === args.promptId ? null : prompt.id),
-                },
-                prompt.text,
-              ),
-            ),
-          ),
-          prompt.totals.map((totals) =>
-            h(
-              'tr',
-              {},
-              h('th', { scope: 'row' }, totals.locale),
-              h('td', {}, f.number(totals.totalRuns)),
-              h('td', {}, f.percent(totals.visibility)),
-              h('td', {}, f.percent(totals.shareOfVoice)),
-              h('td', {}, f.decimal(totals.averagePosition)),
-            ),
-          ),
-        ),
-      ),
-    ),
-  );
-}
-
-/** The answer's text with the mentions found in it marked (text nodes only). */
-function marked(text: string, mentions: Mention[]): (string | Node)[] {
-  const parts: (string | Node)[] = [];
-  let at = 0;
-  for (const { start, end, kind } of mentions) {
-    parts.push(text.slice(at, start), h('mark', { class: kind }, text.slice(start, end)));
-    at = end;
-  }
-  parts.push(text.slice(at));
-  return parts;
-}
-
-/** The answer's text, a very long one cut, with a button that shows it whole. */
-function answerText(text: string, mentions: Mention[], f: Formats): HTMLElement[] {
-  const shown = clip(text, SHOWN_CHARACTERS);
-  // The cut text is the answer's own up to its ellipsis: the marks within it keep their places.
-  const within = shown === text ? mentions : mentions.filter((mention) => mention.end < shown.length);
-  // A long answer scrolls in its own box (focusable, so that a keyboard scrolls it too).
-  const box = h('p', { class: 'text', tabindex: 0 }, marked(shown, within));
-  if (shown === text) return [box];
-  const whole = h(
-    'button',
-    {
-      type: 'button',
-      class: 'whole',
-      onclick: () => {
-        box.replaceChildren(...marked(text, mentions));
-        whole.remove();
-        box.focus();
-      },
-    },
-    `Show the whole answer (${f.number(Array.from(text).length)} characters)`,
-  );
-  return [box, whole];
-}
-
-// Every name, title, URL and query is someone else's text: each is isolated (bdi) from the rest.
-function answerCard(answer: Answer, prompt: string | undefined, project: Project | undefined, f: Formats) {
-  const counted = (name: string, count: number) => [bdi(name), ` ${f.number(count)}×`];
-  const mentions = [
-    counted(project?.brand ?? 'Brand', answer.brandMentions),
-    ...answer.competitors
-      .filter((competitor) => competitor.mentions)
-      .map((competitor) => counted(competitor.name, competitor.mentions)),
-  ];
-  const found = findMentions(answer.text, project?.brand, project?.competitors ?? []);
-  const titled = (title: string | null, url: string) => [title ? clipped(title) : '', title ? ' — ' : '', clipped(url)];
-  return h(
-    'article',
-    { class: 'answer' },
-    h(
-      'div',
-      { class: 'meta' },
-      `${f.day(answer.date)} · `,
-      bdi(answer.model),
-      ' · ',
-      bdi(answer.locale),
-      answer.position !== null ? ` · position ${f.number(answer.position)}` : '',
-      answer.sentiment !== null ? ` · sentiment ${answer.sentiment}` : '',
-    ),
-    prompt ? h('div', { class: 'meta' }, 'Prompt: ', bdi(prompt)) : null,
-    ...answerText(answer.text, found.mentions, f),
-    h(
-      'div',
-      { class: 'meta' },
-      'Mentions: ',
-      mentions.flatMap((parts, index) => (index ? [', ', ...parts] : parts)),
-      found.capped ? ` (the first ${f.number(MARKS_PER_ANSWER)} marked in the text)` : '',
-    ),
-    answer.citations.length
-      ? h(
-          'ol',
-          { 'aria-label': 'Citations' },
-          answer.citations.map((citation) => h('li', {}, titled(citation.title, citation.url))),
-        )
-      : null,
-    answer.searchQueries.length
-      ? h(
-          'div',
-          { class: 'meta' },
-          'Searched: ',
-          answer.searchQueries.flatMap((query, index) => [index ? ' · ' : '', '“', bdi(query), '”']),
-        )
-      : null,
-    answer.retrieved.length
-      ? h(
-          'ul',
-          { 'aria-label': 'Pages read' },
-          answer.retrieved.map((page) =>
-            h(
-              'li',
-              { class: page.cited ? 'cited' : 'uncited' },
-              page.cited ? 'Read and cited: ' : 'Read, not cited: ',
-              titled(page.title, page.url),
-            ),
-          ),
-        )
-      : null,
-  );
 }
