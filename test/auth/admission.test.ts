@@ -149,7 +149,9 @@ describe('plans and scopes', () => {
       expect(refused.status).toBe(403);
       expect((await json(refused)).error).toMatchObject({
         code: 'plan_required',
-        message: `The API needs the Pro, Agency or Scale plan; this workspace is on ${plan === 'free' ? 'Free' : 'Starter'}.`,
+        message:
+          'The API needs the Pro, Agency or Scale plan; ' +
+          `this workspace is on ${plan === 'free' ? 'Free' : 'Starter'}.`,
       });
     }
     const { workspace, key } = await createKeyedWorkspace(t.database, { plan: 'pro' });

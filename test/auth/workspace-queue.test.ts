@@ -141,7 +141,8 @@ describe('a line of 3 with a long wait', () => {
     expect((await flood[0]!.json()).error).toMatchObject({
       code: 'rate_limited',
       message:
-        'Too many requests at once for this workspace: 2 requests in flight and 3 waiting (its limit of concurrent requests); retry in 1 s.',
+        'Too many requests at once for this workspace: 2 requests in flight and 3 waiting ' +
+        '(its limit of concurrent requests); retry in 1 s.',
     });
     await release();
   });
@@ -195,7 +196,8 @@ describe('a wait bound of 1 ms', () => {
     const refused = await clients(s.t, a.key);
     expect([refused.status, refused.headers.get('retry-after')]).toEqual([429, '1']);
     expect((await refused.json()).error.message).toBe(
-      'This request waited 0.001 s while this workspace had 2 requests in flight (its limit of concurrent requests); retry in 1 s.',
+      'This request waited 0.001 s while this workspace had 2 requests in flight ' +
+        '(its limit of concurrent requests); retry in 1 s.',
     );
     await release();
     // The key's bucket (240, next to no refill) lost only this request's token.

@@ -187,7 +187,8 @@ describe('require SSO', () => {
     const keyed = await createKeyedWorkspace(t.database, { plan: 'pro' });
     const domain = `strict-${Date.now()}.test`;
     await t.database.pool.query(
-      "INSERT INTO sso_domains (id, workspace_id, domain, verification_token, verified_at) VALUES ($1, $2, $3, 'x', now())",
+      `INSERT INTO sso_domains (id, workspace_id, domain, verification_token, verified_at)
+       VALUES ($1, $2, $3, 'x', now())`,
       [`dom_${Date.now()}`, keyed.workspace.id, domain],
     );
     const owner = await personWithPassword(t.database, {

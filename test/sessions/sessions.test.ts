@@ -159,14 +159,16 @@ describe('a session', () => {
 
     const idle = await signIn(t.app, owner.ownerEmail);
     await t.database.pool.query(
-      "UPDATE sessions SET last_seen_at = now() - interval '13 hours' WHERE user_id = (SELECT id FROM users WHERE email = $1)",
+      `UPDATE sessions SET last_seen_at = now() - interval '13 hours'
+        WHERE user_id = (SELECT id FROM users WHERE email = $1)`,
       [owner.ownerEmail],
     );
     expect((await call(t.app, idle, 'GET', '/app/session')).status).toBe(401);
 
     const old = await signIn(t.app, owner.ownerEmail);
     await t.database.pool.query(
-      "UPDATE sessions SET expires_at = now() - interval '1 second' WHERE user_id = (SELECT id FROM users WHERE email = $1)",
+      `UPDATE sessions SET expires_at = now() - interval '1 second'
+        WHERE user_id = (SELECT id FROM users WHERE email = $1)`,
       [owner.ownerEmail],
     );
     expect((await call(t.app, old, 'GET', '/app/session')).status).toBe(401);

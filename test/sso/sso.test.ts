@@ -597,7 +597,8 @@ describe('identity providers behind private addresses', () => {
         ],
       );
       await t.database.pool.query(
-        "INSERT INTO sso_domains (id, workspace_id, domain, verification_token, verified_at) VALUES ($1, $2, $3, 'x', now())",
+        `INSERT INTO sso_domains (id, workspace_id, domain, verification_token, verified_at)
+         VALUES ($1, $2, $3, 'x', now())`,
         [`dom_${Date.now()}`, workspace.workspace.id, domain],
       );
       const started = await strict.app.fetch(new Request(`http://test.local/app/sso/start?email=someone@${domain}`));
