@@ -14,7 +14,8 @@ let t: TestApp;
 const notify = async (target: string) => t.authenticator.invalidate(target);
 
 beforeAll(async () => {
-  // Bursts here test the token bucket; the cap on requests in flight (its own test: workspace-concurrency.test.ts) stays out of their way.
+  // Bursts here test the token bucket; the cap on requests in flight (its own test: workspace-concurrency.test.ts)
+  // stays out of their way.
   t = await createTestApp({ RATE_LIMIT_SCALE: '30/1', WORKSPACE_MAX_CONCURRENT_REQUESTS: '1000' });
 });
 afterAll(() => t.close());
@@ -229,19 +230,23 @@ describe('workspace isolation', () => {
 });
 
 describe('rate limit', () => {
-  it('lets exactly the bucket capacity (plus refill during the burst) through a concurrent burst, then 429 with Retry-After', async () => {
-    const { key } = await createKeyedWorkspace(t.database, { plan: 'scale' });
-    const started = Date.now();
-    const responses = await Promise.all(Array.from({ length: 80 }, () => t.get('/api/v1/clients', key.secret)));
-    const elapsedSeconds = (Date.now() - started) / 1000;
-    const ok = responses.filter((r) => r.status === 200).length;
-    expect(ok).toBeGreaterThanOrEqual(30);
-    expect(ok).toBeLessThanOrEqual(30 + Math.ceil(elapsedSeconds * 1));
-    const limited = responses.find((r) => r.status === 429)!;
-    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    expect(limited.headers.get('ratelimit')).toMatch(/^"burst";r=0;t=\d+$/);
-    expect((await json(limited)).error.code).toBe('rate_limited');
-  });
+  it(
+    'lets exactly the bucket capacity (plus refill during the burst) through a ' +
+      'concurrent burst, then 429 with Retry-After',
+    async () => {
+      const { key } = await createKeyedWorkspace(t.database, { plan: 'scale' });
+      const started = Date.now();
+      const responses = await Promise.all(Array.from({ length: 80 }, () => t.get('/api/v1/clients', key.secret)));
+      const elapsedSeconds = (Date.now() - started) / 1000;
+      const ok = responses.filter((r) => r.status === 200).length;
+      expect(ok).toBeGreaterThanOrEqual(30);
+      expect(ok).toBeLessThanOrEqual(30 + Math.ceil(elapsedSeconds * 1));
+      const limited = responses.find((r) => r.status === 429)!;
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(limited.headers.get('ratelimit')).toMatch(/^"burst";r=0;t=\d+$/);
+      expect((await json(limited)).error.code).toBe('rate_limited');
+    },
+  );
 });
 
 describe('secrets at rest', () => {
@@ -259,7 +264,13 @@ describe('secrets at rest', () => {
     ];
     for (const { table_name, column_name } of columns.rows) {
       const result = await t.database.pool.query(
-        `SELECT count(*)::int AS n FROM "${table_name}" WHERE ${needles.map((_, i) => `encode(convert_to("${column_name}"::text, 'UTF8'), 'escape') LIKE $${i + 1} OR "${column_name}"::text LIKE $${i + 1}`).join(' OR ')}`,
+        `SELECT count(*)::int AS n FROM "${table_name}" WHERE ${needles
+          .map(
+            (_, i) =>
+              `encode(convert_to("${column_name}"::text, 'UTF8'), 'escape') LIKE $${i + 1}` +
+              ` OR "${column_name}"::text LIKE $${i + 1}`,
+          )
+          .join(' OR ')}`,
         needles.map((needle) => `%${needle}%`),
       );
       expect(result.rows[0].n, `${table_name}.${column_name}`).toBe(0);

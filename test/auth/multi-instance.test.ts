@@ -103,40 +103,44 @@ describe.skipIf(!redisAvailable())('two instances sharing Redis', () => {
     }
   });
 
-  it("shares one bucket per workspace: four keys of one workspace over both instances get the workspace's 3 × 40, not 4 × 40", async () => {
-    const { workspace, key, ownerEmail } = await createKeyedWorkspace(database);
-    const keys = [
-      key.secret,
-      ...(
-        await Promise.all(
-          [1, 2, 3].map((n) =>
-            createApiKey(database.prisma, {
-              workspaceId: workspace.id,
-              name: `key ${n}`,
-              actor: { email: ownerEmail },
-            }),
-          ),
-        )
-      ).map((created) => created.secret),
-    ];
-    const warmup = await createKeyedWorkspace(database);
-    for (const server of servers) expect((await call(server, warmup.key.secret)).status).toBe(200);
-    const started = Date.now();
-    const responses = await Promise.all(
-      Array.from({ length: 4 * 45 }, (_, index) => call(servers[index % 2]!, keys[index % 4]!)),
-    );
-    const elapsedSeconds = (Date.now() - started) / 1000;
-    const ok = responses.filter((response) => response.status === 200).length;
-    // The workspace's bucket: 120 burst, 3 per second.
-    expect(ok).toBeGreaterThanOrEqual(120);
-    expect(ok).toBeLessThanOrEqual(120 + Math.ceil(elapsedSeconds * 3));
-    const messages = await Promise.all(
-      responses
-        .filter((response) => response.status === 429)
-        .map(async (response) => (await response.json()).error.message as string),
-    );
-    expect(messages.some((message) => /this workspace/.test(message))).toBe(true);
-  });
+  it(
+    'shares one bucket per workspace: four keys of one workspace over both instances ' +
+      "get the workspace's 3 × 40, not 4 × 40",
+    async () => {
+      const { workspace, key, ownerEmail } = await createKeyedWorkspace(database);
+      const keys = [
+        key.secret,
+        ...(
+          await Promise.all(
+            [1, 2, 3].map((n) =>
+              createApiKey(database.prisma, {
+                workspaceId: workspace.id,
+                name: `key ${n}`,
+                actor: { email: ownerEmail },
+              }),
+            ),
+          )
+        ).map((created) => created.secret),
+      ];
+      const warmup = await createKeyedWorkspace(database);
+      for (const server of servers) expect((await call(server, warmup.key.secret)).status).toBe(200);
+      const started = Date.now();
+      const responses = await Promise.all(
+        Array.from({ length: 4 * 45 }, (_, index) => call(servers[index % 2]!, keys[index % 4]!)),
+      );
+      const elapsedSeconds = (Date.now() - started) / 1000;
+      const ok = responses.filter((response) => response.status === 200).length;
+      // The workspace's bucket: 120 burst, 3 per second.
+      expect(ok).toBeGreaterThanOrEqual(120);
+      expect(ok).toBeLessThanOrEqual(120 + Math.ceil(elapsedSeconds * 3));
+      const messages = await Promise.all(
+        responses
+          .filter((response) => response.status === 429)
+          .map(async (response) => (await response.json()).error.message as string),
+      );
+      expect(messages.some((message) => /this workspace/.test(message))).toBe(true);
+    },
+  );
 
   it('revokes a key on every instance at once (Redis pub/sub)', async () => {
     const publisher = new Redis(redis.url);

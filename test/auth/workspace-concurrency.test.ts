@@ -110,33 +110,37 @@ const graphql = (key: string) =>
   });
 
 describe('requests in flight per workspace (2 here)', () => {
-  it('refuses the workspace past its cap with 429 and Retry-After while another workspace is served, and admits it again once its requests end', async () => {
-    const held = [await holdExport(), await holdExport()];
-    try {
-      expect(held.map((each) => each.status)).toEqual([200, 200]);
-      const refused = await clients(a.key);
-      expect(refused.status).toBe(429);
-      expect(refused.headers.get('retry-after')).toBe('1');
-      expect((await refused.json()).error).toMatchObject({
-        code: 'rate_limited',
-        message: expect.stringContaining('2 requests in flight and 0 waiting'),
-        requestId: expect.any(String),
-      });
-      const refusedGraphQL = await graphql(a.key);
-      expect(refusedGraphQL.status).toBe(429);
-      expect(refusedGraphQL.headers.get('retry-after')).toBe('1');
-      await refusedGraphQL.text();
-      const other = await clients(b.key);
-      expect(other.status).toBe(200);
-      await other.text();
-    } finally {
-      for (const each of held) each.leave();
-    }
-    // The clients went away mid-stream: both shares come back.
-    await expect.poll(async () => (await clients(a.key)).status, { timeout: 10_000 }).toBe(200);
-    const [first, second] = await Promise.all([clients(a.key), graphql(a.key)]);
-    expect([first.status, second.status]).toEqual([200, 200]);
-  });
+  it(
+    'refuses the workspace past its cap with 429 and Retry-After while another ' +
+      'workspace is served, and admits it again once its requests end',
+    async () => {
+      const held = [await holdExport(), await holdExport()];
+      try {
+        expect(held.map((each) => each.status)).toEqual([200, 200]);
+        const refused = await clients(a.key);
+        expect(refused.status).toBe(429);
+        expect(refused.headers.get('retry-after')).toBe('1');
+        expect((await refused.json()).error).toMatchObject({
+          code: 'rate_limited',
+          message: expect.stringContaining('2 requests in flight and 0 waiting'),
+          requestId: expect.any(String),
+        });
+        const refusedGraphQL = await graphql(a.key);
+        expect(refusedGraphQL.status).toBe(429);
+        expect(refusedGraphQL.headers.get('retry-after')).toBe('1');
+        await refusedGraphQL.text();
+        const other = await clients(b.key);
+        expect(other.status).toBe(200);
+        await other.text();
+      } finally {
+        for (const each of held) each.leave();
+      }
+      // The clients went away mid-stream: both shares come back.
+      await expect.poll(async () => (await clients(a.key)).status, { timeout: 10_000 }).toBe(200);
+      const [first, second] = await Promise.all([clients(a.key), graphql(a.key)]);
+      expect([first.status, second.status]).toEqual([200, 200]);
+    },
+  );
 
   it('gives the share back when a request fails', async () => {
     for (let attempt = 0; attempt < 5; attempt++) {
@@ -154,7 +158,8 @@ describe('requests in flight per workspace (2 here)', () => {
     for (let attempt = 0; attempt < 4; attempt++) {
       const gone = new AbortController();
       const pending = fetch(
-        `${baseUrl}/api/v1/ai-visibility/projects/${a.projectId}/answers?dateFrom=2026-10-01&dateTo=2026-10-31&limit=100`,
+        `${baseUrl}/api/v1/ai-visibility/projects/${a.projectId}/answers` +
+          '?dateFrom=2026-10-01&dateTo=2026-10-31&limit=100',
         { headers: { authorization: `Bearer ${a.key}` }, signal: gone.signal },
       );
       gone.abort();

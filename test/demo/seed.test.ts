@@ -33,7 +33,8 @@ describe('demo seed', () => {
         [workspace.id],
       );
       const scans = await t.database.pool.query(
-        'SELECT p.name, s.date, s.model, s.locale, s.total_runs, s.visibility_count FROM scans s JOIN ai_projects p ON p.id = s.project_id WHERE s.workspace_id = $1 ORDER BY 1, 2, 3, 4',
+        `SELECT p.name, s.date, s.model, s.locale, s.total_runs, s.visibility_count
+          FROM scans s JOIN ai_projects p ON p.id = s.project_id WHERE s.workspace_id = $1 ORDER BY 1, 2, 3, 4`,
         [workspace.id],
       );
       const reports = await t.database.prisma.report.findMany({
@@ -63,27 +64,31 @@ describe('the first-start demo', () => {
   afterAll(() => empty?.close());
   const rows = async <T extends object>(sql: string) => (await empty.database.pool.query(sql)).rows as T[];
 
-  it('gives the demo owner a password that signs in, and a key for v1; the news in the data fires signals', async () => {
-    expect(demo.ownerPassword).toMatch(/^[A-Za-z0-9_-]{20}$/);
-    const auth = await signIn(empty.app, DEMO_OWNER_EMAIL, demo.ownerPassword);
-    expect((await call(empty.app, auth, 'GET', '/app/session')).status).toBe(200);
-    expect((await empty.get('/api/v1/clients', demo.secret)).status).toBe(200);
-    const kinds = (await rows<{ kind: string }>('SELECT DISTINCT kind FROM signals ORDER BY kind')).map(
-      (row) => row.kind,
-    );
-    expect(kinds).toEqual([
-      'average_position_worse',
-      'owned_citation_share_drop',
-      'share_of_voice_overtaken',
-      'visibility_drop',
-    ]);
-    expect(await seedDemoIfEmpty(empty.database.prisma, empty.database.pool)).toBeNull();
-  });
+  it(
+    'gives the demo owner a password that signs in, and a key for v1; ' + 'the news in the data fires signals',
+    async () => {
+      expect(demo.ownerPassword).toMatch(/^[A-Za-z0-9_-]{20}$/);
+      const auth = await signIn(empty.app, DEMO_OWNER_EMAIL, demo.ownerPassword);
+      expect((await call(empty.app, auth, 'GET', '/app/session')).status).toBe(200);
+      expect((await empty.get('/api/v1/clients', demo.secret)).status).toBe(200);
+      const kinds = (await rows<{ kind: string }>('SELECT DISTINCT kind FROM signals ORDER BY kind')).map(
+        (row) => row.kind,
+      );
+      expect(kinds).toEqual([
+        'average_position_worse',
+        'owned_citation_share_drop',
+        'share_of_voice_overtaken',
+        'visibility_drop',
+      ]);
+      expect(await seedDemoIfEmpty(empty.database.prisma, empty.database.pool)).toBeNull();
+    },
+  );
 
   it('has an answer for every run of every scan, over the whole scan range', async () => {
     const [range] = await rows<{ days: number; without: number }>(
       `SELECT max(date) - min(date) + 1 AS days,
-              count(*) FILTER (WHERE total_runs = 0 OR total_runs <> (SELECT count(*) FROM ai_answers a WHERE a.scan_id = s.id))::int AS without
+              count(*) FILTER (WHERE total_runs = 0 OR total_runs <> (SELECT count(*)
+              FROM ai_answers a WHERE a.scan_id = s.id))::int AS without
        FROM scans s`,
     );
     expect(range).toEqual({ days: 120, without: 0 });
@@ -100,7 +105,8 @@ describe('the first-start demo', () => {
       names: string[];
       project: string;
     }>(
-      `SELECT a.text, pr.text AS prompt, a.brand_mentions, a.total_mentions, a.competitors, p.brand, p.competitors AS names, p.name AS project
+      `SELECT a.text, pr.text AS prompt, a.brand_mentions, a.total_mentions, a.competitors, p.brand,
+        p.competitors AS names, p.name AS project
        FROM ai_answers a JOIN ai_projects p ON p.id = a.project_id JOIN ai_prompts pr ON pr.id = a.prompt_id`,
     );
     const occurrences = (text: string, name: string) => text.split(new RegExp(`\\b${name}\\b`)).length - 1;
@@ -133,7 +139,9 @@ describe('the first-start demo', () => {
   it('keeps its news: on the day visibility drops, the brand features page is read and never cited', async () => {
     const read = (
       await rows<{ brand: string; url: string; cited: boolean }>(
-        `SELECT p.brand, r.url, r.cited FROM ai_answers a JOIN ai_projects p ON p.id = a.project_id, jsonb_to_recordset(a.pages_read) AS r(url text, cited boolean)
+        `SELECT p.brand, r.url, r.cited
+          FROM ai_answers a JOIN ai_projects p ON p.id = a.project_id, jsonb_to_recordset(a.pages_read) AS r(url text,
+          cited boolean)
          WHERE a.date = (SELECT max(date) FROM scans) AND r.url LIKE '%/features'`,
       )
     ).filter((row) => row.url === demoFeaturesPageOf(row.brand));
@@ -141,18 +149,26 @@ describe('the first-start demo', () => {
     expect(read.filter((row) => row.cited)).toEqual([]);
     // Before that day, runs naming the brand cite it.
     const citedBefore = await rows<{ n: number }>(
-      `SELECT count(*)::int AS n FROM ai_citations c JOIN ai_projects p ON p.id = c.project_id WHERE c.date < (SELECT max(date) FROM scans) AND c.url = 'https://www.' || lower(regexp_replace(p.brand, '[^A-Za-z0-9]', '', 'g')) || '.com/features'`,
+      `SELECT count(*)::int AS n
+        FROM ai_citations c JOIN ai_projects p ON p.id = c.project_id WHERE c.date < (SELECT max(date)
+        FROM scans) AND c.url = 'https://www.' || lower(regexp_replace(p.brand, '[^A-Za-z0-9]', '',
+        'g')) || '.com/features'`,
     );
     expect(citedBefore[0]!.n).toBeGreaterThan(0);
   });
 
-  it('has a source cited only by answers that name a competitor and leave the brand out, for the sources opportunity', async () => {
-    const gaps = await rows<{ domain: string; gap: number; brand: number }>(
-      `SELECT domain, sum(gap_answers)::int AS gap, sum(brand_answers)::int AS brand FROM ai_source_totals WHERE domain = 'trustradius.com' GROUP BY domain`,
-    );
-    expect(gaps).toEqual([{ domain: 'trustradius.com', gap: expect.any(Number), brand: 0 }]);
-    expect(gaps[0]!.gap).toBeGreaterThan(10);
-  });
+  it(
+    'has a source cited only by answers that name a competitor and leave the brand ' +
+      'out, for the sources opportunity',
+    async () => {
+      const gaps = await rows<{ domain: string; gap: number; brand: number }>(
+        `SELECT domain, sum(gap_answers)::int AS gap, sum(brand_answers)::int AS brand
+          FROM ai_source_totals WHERE domain = 'trustradius.com' GROUP BY domain`,
+      );
+      expect(gaps).toEqual([{ domain: 'trustradius.com', gap: expect.any(Number), brand: 0 }]);
+      expect(gaps[0]!.gap).toBeGreaterThan(10);
+    },
+  );
   // What a marketer would not believe: fractions of a visit, six channels at a sixth each, the same
   // competitors for a coffee roaster and a software tool, English answers in Germany, one sentence
   // over and over.
@@ -168,22 +184,32 @@ describe('the first-start demo', () => {
     ];
     const money = ['cost', 'conversion_value'];
     const [fractions] = await rows<Record<string, number>>(
-      `SELECT ${[...counts.map((column) => `count(*) FILTER (WHERE ${column} <> trunc(${column}))::int AS ${column}`), ...money.map((column) => `count(*) FILTER (WHERE abs(${column} * 100 - round(${column} * 100)) > 1e-6)::int AS ${column}`)].join(', ')} FROM metric_facts`,
+      `SELECT ${[
+        ...counts.map((column) => `count(*) FILTER (WHERE ${column} <> trunc(${column}))::int AS ${column}`),
+        ...money.map(
+          (column) => `count(*) FILTER (WHERE abs(${column} * 100 - round(${column} * 100)) > 1e-6)::int AS ${column}`,
+        ),
+      ].join(', ')} FROM metric_facts`,
     );
     expect(fractions).toEqual(Object.fromEntries([...counts, ...money].map((column) => [column, 0])));
     const unequal = await rows(
       `SELECT t.client_id, t.provider, t.date, s.dimension FROM metric_facts t
-       JOIN (SELECT client_id, provider, date, dimension, ${counts.map((column) => `sum(${column}) AS ${column}`).join(', ')} FROM metric_facts WHERE dimension <> '' GROUP BY 1, 2, 3, 4) s
+       JOIN (SELECT client_id, provider, date, dimension,
+       ${counts.map((column) => `sum(${column}) AS ${column}`).join(', ')}
+       FROM metric_facts WHERE dimension <> '' GROUP BY 1, 2, 3, 4) s
          ON s.client_id = t.client_id AND s.provider = t.provider AND s.date = t.date
-       WHERE t.dimension = '' AND (${counts.map((column) => `t.${column} IS DISTINCT FROM s.${column}`).join(' OR ')}) LIMIT 3`,
+       WHERE t.dimension = '' AND (${counts.map((column) => `t.${column} IS DISTINCT FROM s.${column}`).join(' OR ')})
+       LIMIT 3`,
     );
     expect(unequal).toEqual([]);
   });
 
   it('gives each client its own channel mix, led by organic search, with email small', async () => {
     const channels = await rows<{ client: string; channel: string; share: number }>(
-      `SELECT c.name AS client, f.dimension_value AS channel, (sum(f.sessions) / sum(sum(f.sessions)) OVER (PARTITION BY c.name))::float AS share
-       FROM metric_facts f JOIN clients c ON c.id = f.client_id WHERE f.dimension = 'channel' GROUP BY 1, 2 ORDER BY 1, 2`,
+      `SELECT c.name AS client, f.dimension_value AS channel,
+        (sum(f.sessions) / sum(sum(f.sessions)) OVER (PARTITION BY c.name))::float AS share
+       FROM metric_facts f JOIN clients c ON c.id = f.client_id
+       WHERE f.dimension = 'channel' GROUP BY 1, 2 ORDER BY 1, 2`,
     );
     const mixes = new Map<string, typeof channels>();
     for (const row of channels) mixes.set(row.client, [...(mixes.get(row.client) ?? []), row]);
@@ -207,7 +233,8 @@ describe('the first-start demo', () => {
 
   it("names competitors of each project's own market, and no two projects share them", async () => {
     const projects = await rows<{ name: string; competitors: string[]; named: string[] }>(
-      `SELECT p.name, p.competitors, array(SELECT DISTINCT c->>'name' FROM ai_answers a, jsonb_array_elements(a.competitors) c WHERE a.project_id = p.id ORDER BY 1) AS named
+      `SELECT p.name, p.competitors, array(SELECT DISTINCT c->>'name'
+        FROM ai_answers a, jsonb_array_elements(a.competitors) c WHERE a.project_id = p.id ORDER BY 1) AS named
        FROM ai_projects p ORDER BY p.name`,
     );
     expect(projects.length).toBeGreaterThan(1);
@@ -334,7 +361,8 @@ describe('the first-start demo', () => {
       prompt: string;
       competitors: { name: string; mentions: number; position: number | null }[];
     }>(
-      `SELECT pr.text AS prompt, a.competitors FROM ai_answers a JOIN ai_prompts pr ON pr.id = a.prompt_id WHERE pr.text LIKE 'Alternatives to %'`,
+      `SELECT pr.text AS prompt, a.competitors
+        FROM ai_answers a JOIN ai_prompts pr ON pr.id = a.prompt_id WHERE pr.text LIKE 'Alternatives to %'`,
     );
     expect(answers.length).toBeGreaterThan(50);
     const wrong = answers.filter(({ prompt, competitors }) => {
@@ -347,7 +375,8 @@ describe('the first-start demo', () => {
   it('cites sites of its market and locale, each page once per answer and read pages with titles', async () => {
     const pages = await rows<{ project: string; locale: string; url: string; title: string | null; answer: string }>(
       `SELECT p.name AS project, a.locale, r.url, r.title, a.id AS answer
-       FROM ai_answers a JOIN ai_projects p ON p.id = a.project_id, jsonb_to_recordset(a.citations || a.retrieved) AS r(url text, title text)`,
+       FROM ai_answers a JOIN ai_projects p ON p.id = a.project_id,
+       jsonb_to_recordset(a.citations || a.retrieved) AS r(url text, title text)`,
     );
     const own = new Set(
       (await rows<{ d: string }>(`SELECT unnest(domains) AS d FROM ai_projects`)).map((row) => row.d),
@@ -404,14 +433,16 @@ describe('the first-start demo', () => {
     );
     expect(softwarePages.slice(0, 3)).toEqual([]);
     const read = await rows(
-      `SELECT a.id, r.url FROM ai_answers a, jsonb_to_recordset(a.retrieved) AS r(url text) GROUP BY 1, 2 HAVING count(*) > 1 LIMIT 3`,
+      `SELECT a.id, r.url FROM ai_answers a, jsonb_to_recordset(a.retrieved) AS r(url text)
+        GROUP BY 1, 2 HAVING count(*) > 1 LIMIT 3`,
     );
     expect(read).toEqual([]);
   });
 
   it('searches in the language of the answer', async () => {
     const queries = await rows<{ locale: string; query: string }>(
-      `SELECT DISTINCT a.locale, q AS query FROM ai_answers a, jsonb_array_elements_text(a.search_queries) q WHERE a.locale IN ('de-DE', 'fr-FR')`,
+      `SELECT DISTINCT a.locale, q AS query
+        FROM ai_answers a, jsonb_array_elements_text(a.search_queries) q WHERE a.locale IN ('de-DE', 'fr-FR')`,
     );
     expect(queries.length).toBeGreaterThan(20);
     const english = /\b(best|what|which|how|the|for|does|is|near)\b/;
@@ -437,8 +468,10 @@ describe('the first-start demo', () => {
       new Set(campaigns.filter((row) => row.provider === 'google_ads').map((row) => row.names.join())).size,
     ).toBeGreaterThan(1);
     const ratios = await rows<{ client: string; dimension: string; ctr: number[]; cpc: number[] }>(
-      `SELECT c.name AS client, f.dimension, array_agg((sum_clicks / nullif(sum_impressions, 0))::float) AS ctr, array_agg((sum_cost / nullif(sum_clicks, 0))::float) AS cpc
-       FROM (SELECT client_id, dimension, dimension_value, sum(clicks) AS sum_clicks, sum(impressions) AS sum_impressions, sum(cost) AS sum_cost
+      `SELECT c.name AS client, f.dimension, array_agg((sum_clicks / nullif(sum_impressions, 0))::float) AS ctr,
+        array_agg((sum_cost / nullif(sum_clicks, 0))::float) AS cpc
+       FROM (SELECT client_id, dimension, dimension_value, sum(clicks) AS sum_clicks,
+       sum(impressions) AS sum_impressions, sum(cost) AS sum_cost
              FROM metric_facts WHERE provider = 'google_ads' AND dimension IN ('country', 'device') GROUP BY 1, 2, 3) f
        JOIN clients c ON c.id = f.client_id GROUP BY 1, 2`,
     );
@@ -486,7 +519,8 @@ describe('the first-start demo', () => {
   it('lets AI visibility drift over the months', async () => {
     const series = await rows<{ old: number; recent: number }>(
       `SELECT avg(visibility_count::float / total_runs) FILTER (WHERE date < (SELECT max(date) FROM scans) - 84) AS old,
-              avg(visibility_count::float / total_runs) FILTER (WHERE date BETWEEN (SELECT max(date) FROM scans) - 30 AND (SELECT max(date) FROM scans) - 1) AS recent
+              avg(visibility_count::float / total_runs) FILTER (WHERE date BETWEEN (SELECT max(date)
+              FROM scans) - 30 AND (SELECT max(date) FROM scans) - 1) AS recent
        FROM scans GROUP BY project_id, model, locale`,
     );
     expect(series.length).toBeGreaterThan(6);
@@ -506,7 +540,8 @@ describe('the first-start demo', () => {
 
   it('varies its answers: no text is more than 1 % of a locale’s answers', async () => {
     const [top] = await rows<{ locale: string; text: string; share: number }>(
-      `SELECT locale, text, (count(*) / sum(count(*)) OVER (PARTITION BY locale))::float AS share FROM ai_answers GROUP BY 1, 2 ORDER BY 3 DESC LIMIT 1`,
+      `SELECT locale, text, (count(*) / sum(count(*)) OVER (PARTITION BY locale))::float AS share
+        FROM ai_answers GROUP BY 1, 2 ORDER BY 3 DESC LIMIT 1`,
     );
     expect(top!.share, top!.text).toBeLessThan(0.01);
   });
@@ -544,30 +579,34 @@ describe('demo prompts', () => {
       prompt.text.replaceAll(new RegExp(market.competitors.join('|'), 'g'), 'X'),
     );
 
-  it('asks what a person would ask about the kind of business: near me only of a local firm, delivery only of a shop that ships', () => {
-    for (const market of markets) {
-      const prompts = demoPrompts('Brand', market.competitors, market);
-      const local = prompts.filter((prompt) => prompt.topic === 'local' || /near me|my city|\{/.test(prompt.text));
-      expect(local.length > 0, market.category).toBe(market.kind === 'local');
-      expect(
-        prompts.some((prompt) => /deliver|\bship\b/.test(prompt.text)),
-        market.category,
-      ).toBe(Boolean(market.ships));
-      expect(
-        prompts.some((prompt) => prompt.tags.includes('budget')),
-        market.category,
-      ).toBe(true);
-      // No "How much does a coffee roaster cost?", no "small business" for what people buy for themselves.
-      expect(
-        prompts.filter((prompt) => /how much does an? /i.test(prompt.text) && prompt.text.includes(market.category)),
-        market.category,
-      ).toEqual([]);
-      expect(
-        prompts.filter((prompt) => /small business/.test(prompt.text)),
-        market.category,
-      ).toEqual([]);
-    }
-  });
+  it(
+    'asks what a person would ask about the kind of business: near me only of a local ' +
+      'firm, delivery only of a shop that ships',
+    () => {
+      for (const market of markets) {
+        const prompts = demoPrompts('Brand', market.competitors, market);
+        const local = prompts.filter((prompt) => prompt.topic === 'local' || /near me|my city|\{/.test(prompt.text));
+        expect(local.length > 0, market.category).toBe(market.kind === 'local');
+        expect(
+          prompts.some((prompt) => /deliver|\bship\b/.test(prompt.text)),
+          market.category,
+        ).toBe(Boolean(market.ships));
+        expect(
+          prompts.some((prompt) => prompt.tags.includes('budget')),
+          market.category,
+        ).toBe(true);
+        // No "How much does a coffee roaster cost?", no "small business" for what people buy for themselves.
+        expect(
+          prompts.filter((prompt) => /how much does an? /i.test(prompt.text) && prompt.text.includes(market.category)),
+          market.category,
+        ).toEqual([]);
+        expect(
+          prompts.filter((prompt) => /small business/.test(prompt.text)),
+          market.category,
+        ).toEqual([]);
+      }
+    },
+  );
 
   it('gives each market mostly prompts of its own', () => {
     for (const market of markets) {

@@ -127,82 +127,94 @@ describe('tracing', () => {
     }
   });
 
-  it('a webhook attempt starts a trace of its own and passes it to the receiver (traceparent of its client span)', async () => {
-    const keyed = await createKeyedWorkspace(t.database);
-    const { box } = t;
-    const hook = await startReceiver();
-    const endpoint = await createEndpoint(
-      { prisma: t.database.prisma, pool: t.database.pool, box, policy: { allowHttp: true, allowPrivate: true } },
-      { workspaceId: keyed.workspace.id, url: hook.url, eventTypes: ['scan.completed'], actor: OPERATOR },
-    );
-    hook.secrets = [endpoint.secret];
-    const config = parseConfig({ WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
-    const worker = createDeliveryWorker({
-      databaseUrl: t.url,
-      prisma: t.database.prisma,
-      box,
-      config,
-      logger: pino({ level: 'silent' }),
-    });
-    await worker.start();
-    try {
-      const client = await t.database.pool.connect();
-      await client.query('BEGIN');
-      await appendEvents(client, [{ workspaceId: keyed.workspace.id, type: 'scan.completed', data: { index: 1 } }]);
-      await client.query('COMMIT');
-      client.release();
-      const [delivery] = await waitFor(() => (hook.received.length ? hook.received : null), 'the delivery');
-      expect(delivery!.verifiedBy).toBe(0);
-      const [, traceId, spanId] = /^00-([0-9a-f]{32})-([0-9a-f]{16})-01$/.exec(delivery!.traceparent ?? '') ?? [];
-      expect(traceId, String(delivery!.traceparent)).toBeDefined();
-      // The receiver answers before the attempt's span ends (it ends when the answer is read),
-      // so flush until the span has been exported.
-      const attempt = await waitFor(async () => {
-        await tracing.flush();
-        return receiver.spans.find((span) => span.name === 'POST webhook' && hexId(span.spanId) === spanId);
-      }, "the attempt's span");
-      expect(hexId(attempt.traceId)).toBe(traceId);
-      expect(attempt.parentSpanId ? hexId(attempt.parentSpanId) : '').toBe('');
-      expect(attribute(attempt, 'signalboard.event_id')).toBe(delivery!.id);
-    } finally {
-      await worker.stop();
-      await hook.close();
-    }
-  });
+  it(
+    'a webhook attempt starts a trace of its own and passes it to the receiver ' + '(traceparent of its client span)',
+    async () => {
+      const keyed = await createKeyedWorkspace(t.database);
+      const { box } = t;
+      const hook = await startReceiver();
+      const endpoint = await createEndpoint(
+        { prisma: t.database.prisma, pool: t.database.pool, box, policy: { allowHttp: true, allowPrivate: true } },
+        { workspaceId: keyed.workspace.id, url: hook.url, eventTypes: ['scan.completed'], actor: OPERATOR },
+      );
+      hook.secrets = [endpoint.secret];
+      const config = parseConfig({ WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+      const worker = createDeliveryWorker({
+        databaseUrl: t.url,
+        prisma: t.database.prisma,
+        box,
+        config,
+        logger: pino({ level: 'silent' }),
+      });
+      await worker.start();
+      try {
+        const client = await t.database.pool.connect();
+        await client.query('BEGIN');
+        await appendEvents(client, [{ workspaceId: keyed.workspace.id, type: 'scan.completed', data: { index: 1 } }]);
+        await client.query('COMMIT');
+        client.release();
+        const [delivery] = await waitFor(() => (hook.received.length ? hook.received : null), 'the delivery');
+        expect(delivery!.verifiedBy).toBe(0);
+        const [, traceId, spanId] = /^00-([0-9a-f]{32})-([0-9a-f]{16})-01$/.exec(delivery!.traceparent ?? '') ?? [];
+        expect(traceId, String(delivery!.traceparent)).toBeDefined();
+        // The receiver answers before the attempt's span ends (it ends when the answer is read),
+        // so flush until the span has been exported.
+        const attempt = await waitFor(async () => {
+          await tracing.flush();
+          return receiver.spans.find((span) => span.name === 'POST webhook' && hexId(span.spanId) === spanId);
+        }, "the attempt's span");
+        expect(hexId(attempt.traceId)).toBe(traceId);
+        expect(attempt.parentSpanId ? hexId(attempt.parentSpanId) : '').toBe('');
+        expect(attribute(attempt, 'signalboard.event_id')).toBe(delivery!.id);
+      } finally {
+        await worker.stop();
+        await hook.close();
+      }
+    },
+  );
 
-  it("a v1 request joins the caller's trace; its SQL statements are child spans named by their declaration", async () => {
-    const keyed = await createKeyedWorkspace(t.database);
-    await seedWorkspace(t.database.prisma, t.database.pool, { workspaceId: keyed.workspace.id, days: 10, clients: 1 });
-    const callerTrace = '4bf92f3577b34da6a3ce929d0e0e4736';
-    const callerSpan = '00f067aa0ba902b7';
-    const response = await t.get('/api/v1/clients', keyed.key.secret, {
-      headers: { traceparent: `00-${callerTrace}-${callerSpan}-01` },
-    });
-    expect(response.status).toBe(200);
-    const graphql = await t.app.fetch(
-      new Request('http://test.local/graphql', {
-        method: 'POST',
-        headers: { authorization: `Bearer ${keyed.key.secret}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ query: 'query WhoAmI { viewer { scopes } }' }),
-      }),
-    );
-    expect(graphql.status).toBe(200);
-    await tracing.shutdown();
-    const graphqlSpan = receiver.spans.find((span) => span.name === 'POST /graphql');
-    expect(graphqlSpan && attribute(graphqlSpan, 'graphql.operation.name')).toBe('WhoAmI');
-    const server = receiver.spans.find((span) => span.name === 'GET /api/v1/clients');
-    expect(server, JSON.stringify(receiver.spans.map((span) => span.name))).toBeDefined();
-    expect(hexId(server!.traceId)).toBe(callerTrace);
-    expect(hexId(server!.parentSpanId!)).toBe(callerSpan);
-    expect(attribute(server!, 'http.route')).toBe('/api/v1/clients');
-    expect(attribute(server!, 'http.response.status_code')).toBe(200);
-    const sql = receiver.spans.filter((span) => span.name.startsWith('SELECT ') && hexId(span.traceId) === callerTrace);
-    expect(sql.map((span) => span.name)).toContain('SELECT clients.list');
-    for (const span of sql) {
-      expect(hexId(span.parentSpanId!)).toBe(hexId(server!.spanId));
-      expect(attribute(span, 'db.system.name')).toBe('postgresql');
-      // Names only: no statement text or values travel.
-      expect(JSON.stringify(span)).not.toContain(keyed.workspace.id);
-    }
-  });
+  it(
+    "a v1 request joins the caller's trace; its SQL statements are child spans named " + 'by their declaration',
+    async () => {
+      const keyed = await createKeyedWorkspace(t.database);
+      await seedWorkspace(t.database.prisma, t.database.pool, {
+        workspaceId: keyed.workspace.id,
+        days: 10,
+        clients: 1,
+      });
+      const callerTrace = '4bf92f3577b34da6a3ce929d0e0e4736';
+      const callerSpan = '00f067aa0ba902b7';
+      const response = await t.get('/api/v1/clients', keyed.key.secret, {
+        headers: { traceparent: `00-${callerTrace}-${callerSpan}-01` },
+      });
+      expect(response.status).toBe(200);
+      const graphql = await t.app.fetch(
+        new Request('http://test.local/graphql', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${keyed.key.secret}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ query: 'query WhoAmI { viewer { scopes } }' }),
+        }),
+      );
+      expect(graphql.status).toBe(200);
+      await tracing.shutdown();
+      const graphqlSpan = receiver.spans.find((span) => span.name === 'POST /graphql');
+      expect(graphqlSpan && attribute(graphqlSpan, 'graphql.operation.name')).toBe('WhoAmI');
+      const server = receiver.spans.find((span) => span.name === 'GET /api/v1/clients');
+      expect(server, JSON.stringify(receiver.spans.map((span) => span.name))).toBeDefined();
+      expect(hexId(server!.traceId)).toBe(callerTrace);
+      expect(hexId(server!.parentSpanId!)).toBe(callerSpan);
+      expect(attribute(server!, 'http.route')).toBe('/api/v1/clients');
+      expect(attribute(server!, 'http.response.status_code')).toBe(200);
+      const sql = receiver.spans.filter(
+        (span) => span.name.startsWith('SELECT ') && hexId(span.traceId) === callerTrace,
+      );
+      expect(sql.map((span) => span.name)).toContain('SELECT clients.list');
+      for (const span of sql) {
+        expect(hexId(span.parentSpanId!)).toBe(hexId(server!.spanId));
+        expect(attribute(span, 'db.system.name')).toBe('postgresql');
+        // Names only: no statement text or values travel.
+        expect(JSON.stringify(span)).not.toContain(keyed.workspace.id);
+      }
+    },
+  );
 });

@@ -54,34 +54,38 @@ const tokenIn = (text: string) =>
   /\/app\/password\/reset\?token=([A-Za-z0-9_-]+)/.exec(text.replace(/=\r?\n/g, '').replace(/=3D/g, '='))![1]!;
 
 describe('forgot password', () => {
-  it('answers the same for unknown addresses and sends nothing; for a person, mails a single-use link that ends their other sessions', async () => {
-    const unknown = await post('/app/password/forgot', { email: 'nobody@example.test' });
-    const person = await personWithPassword(t.database, { email: `reset-${Date.now()}@example.test`, workspaceId });
-    const other = await signIn(t.app, person.email);
-    const known = await post('/app/password/forgot', { email: person.email });
-    expect(unknown.status).toBe(202);
-    expect(known.status).toBe(202);
-    expect(await unknown.text()).toBe(await known.text());
-    await expect.poll(() => inbox.filter((mail) => mail.to === person.email).length).toBe(1);
-    expect(inbox.some((mail) => mail.to === 'nobody@example.test')).toBe(false);
-    const token = tokenIn(inbox.find((mail) => mail.to === person.email)!.text);
+  it(
+    'answers the same for unknown addresses and sends nothing; for a person, mails a ' +
+      'single-use link that ends their other sessions',
+    async () => {
+      const unknown = await post('/app/password/forgot', { email: 'nobody@example.test' });
+      const person = await personWithPassword(t.database, { email: `reset-${Date.now()}@example.test`, workspaceId });
+      const other = await signIn(t.app, person.email);
+      const known = await post('/app/password/forgot', { email: person.email });
+      expect(unknown.status).toBe(202);
+      expect(known.status).toBe(202);
+      expect(await unknown.text()).toBe(await known.text());
+      await expect.poll(() => inbox.filter((mail) => mail.to === person.email).length).toBe(1);
+      expect(inbox.some((mail) => mail.to === 'nobody@example.test')).toBe(false);
+      const token = tokenIn(inbox.find((mail) => mail.to === person.email)!.text);
 
-    const stored = await t.database.pool.query('SELECT id FROM password_resets WHERE user_id = $1', [person.id]);
-    expect(stored.rows[0].id).not.toBe(token);
-    expect((await post('/app/password/reset', { token, password: 'short' })).status).toBe(400);
-    const reset = await post('/app/password/reset', { token, password: 'a brand new password 42' });
-    expect(reset.status).toBe(200);
-    // Used once; the other session is over; the new password works and the old one does not.
-    expect((await post('/app/password/reset', { token, password: 'another new password 43' })).status).toBe(400);
-    expect((await call(t.app, other, 'GET', '/app/session')).status).toBe(401);
-    expect((await post('/app/login', { email: person.email, password: 'a brand new password 42' })).status).toBe(200);
-    expect((await post('/app/login', { email: person.email, password: PASSWORD }, '198.51.100.41')).status).toBe(401);
-    const audit = await t.database.prisma.auditLogEntry.findMany({
-      where: { workspaceId, actor: person.id, action: { startsWith: 'password.' } },
-      orderBy: { createdAt: 'asc' },
-    });
-    expect(audit.map((entry) => entry.action)).toEqual(['password.reset_requested', 'password.reset']);
-  });
+      const stored = await t.database.pool.query('SELECT id FROM password_resets WHERE user_id = $1', [person.id]);
+      expect(stored.rows[0].id).not.toBe(token);
+      expect((await post('/app/password/reset', { token, password: 'short' })).status).toBe(400);
+      const reset = await post('/app/password/reset', { token, password: 'a brand new password 42' });
+      expect(reset.status).toBe(200);
+      // Used once; the other session is over; the new password works and the old one does not.
+      expect((await post('/app/password/reset', { token, password: 'another new password 43' })).status).toBe(400);
+      expect((await call(t.app, other, 'GET', '/app/session')).status).toBe(401);
+      expect((await post('/app/login', { email: person.email, password: 'a brand new password 42' })).status).toBe(200);
+      expect((await post('/app/login', { email: person.email, password: PASSWORD }, '198.51.100.41')).status).toBe(401);
+      const audit = await t.database.prisma.auditLogEntry.findMany({
+        where: { workspaceId, actor: person.id, action: { startsWith: 'password.' } },
+        orderBy: { createdAt: 'asc' },
+      });
+      expect(audit.map((entry) => entry.action)).toEqual(['password.reset_requested', 'password.reset']);
+    },
+  );
 
   it('a link expires after 30 minutes, and only the newest link works', async () => {
     const person = await personWithPassword(t.database, { email: `expiry-${Date.now()}@example.test`, workspaceId });
@@ -140,25 +144,29 @@ describe('the same work for every address', () => {
     return statements;
   };
 
-  it('forgot-password runs the same statements for a person and an unknown address, and answers before the link and the mail', async () => {
-    const person = await personWithPassword(t.database, { email: `same-${Date.now()}@example.test`, workspaceId });
-    let release!: () => void;
-    mailHeld = new Promise((resolve) => (release = resolve));
-    try {
-      const known = await work(() => post('/app/password/forgot', { email: person.email }, '198.51.100.60'));
-      const unknown = await work(() =>
-        post('/app/password/forgot', { email: `nobody-${Date.now()}@example.test` }, '198.51.100.61'),
-      );
-      expect(known).toEqual(unknown);
-      expect(known.length).toBeGreaterThan(0);
-      // The answer came while the mail server still held the message.
-      expect(inbox.some((mail) => mail.to === person.email)).toBe(false);
-    } finally {
-      release();
-      mailHeld = null;
-    }
-    await expect.poll(() => inbox.some((mail) => mail.to === person.email)).toBe(true);
-  });
+  it(
+    'forgot-password runs the same statements for a person and an unknown address, ' +
+      'and answers before the link and the mail',
+    async () => {
+      const person = await personWithPassword(t.database, { email: `same-${Date.now()}@example.test`, workspaceId });
+      let release!: () => void;
+      mailHeld = new Promise((resolve) => (release = resolve));
+      try {
+        const known = await work(() => post('/app/password/forgot', { email: person.email }, '198.51.100.60'));
+        const unknown = await work(() =>
+          post('/app/password/forgot', { email: `nobody-${Date.now()}@example.test` }, '198.51.100.61'),
+        );
+        expect(known).toEqual(unknown);
+        expect(known.length).toBeGreaterThan(0);
+        // The answer came while the mail server still held the message.
+        expect(inbox.some((mail) => mail.to === person.email)).toBe(false);
+      } finally {
+        release();
+        mailHeld = null;
+      }
+      await expect.poll(() => inbox.some((mail) => mail.to === person.email)).toBe(true);
+    },
+  );
 
   it('a failed sign-in runs the same statements for a person (wrong password) and an unknown address', async () => {
     const person = await personWithPassword(t.database, { email: `login-${Date.now()}@example.test`, workspaceId });
@@ -183,38 +191,47 @@ describe('the same work for every address', () => {
 });
 
 describe('require SSO', () => {
-  it('refuses password sign-in to members in a verified domain, not to owners, and not to addresses outside the domains', async () => {
-    const keyed = await createKeyedWorkspace(t.database, { plan: 'pro' });
-    const domain = `strict-${Date.now()}.test`;
-    await t.database.pool.query(
-      `INSERT INTO sso_domains (id, workspace_id, domain, verification_token, verified_at)
+  it(
+    'refuses password sign-in to members in a verified domain, not to owners, and not ' +
+      'to addresses outside the domains',
+    async () => {
+      const keyed = await createKeyedWorkspace(t.database, { plan: 'pro' });
+      const domain = `strict-${Date.now()}.test`;
+      await t.database.pool.query(
+        `INSERT INTO sso_domains (id, workspace_id, domain, verification_token, verified_at)
        VALUES ($1, $2, $3, 'x', now())`,
-      [`dom_${Date.now()}`, keyed.workspace.id, domain],
-    );
-    const owner = await personWithPassword(t.database, {
-      email: `boss@${domain}`,
-      workspaceId: keyed.workspace.id,
-      role: 'owner',
-    });
-    const member = await personWithPassword(t.database, { email: `worker@${domain}`, workspaceId: keyed.workspace.id });
-    const outsider = await personWithPassword(t.database, {
-      email: `guest-${Date.now()}@example.test`,
-      workspaceId: keyed.workspace.id,
-    });
-    await personWithPassword(t.database, { email: keyed.ownerEmail });
-    const admin = await signIn(t.app, keyed.ownerEmail);
-    expect((await call(t.app, admin, 'POST', '/app/settings/sso/require', { requireSso: true })).status).toBe(200);
+        [`dom_${Date.now()}`, keyed.workspace.id, domain],
+      );
+      const owner = await personWithPassword(t.database, {
+        email: `boss@${domain}`,
+        workspaceId: keyed.workspace.id,
+        role: 'owner',
+      });
+      const member = await personWithPassword(t.database, {
+        email: `worker@${domain}`,
+        workspaceId: keyed.workspace.id,
+      });
+      const outsider = await personWithPassword(t.database, {
+        email: `guest-${Date.now()}@example.test`,
+        workspaceId: keyed.workspace.id,
+      });
+      await personWithPassword(t.database, { email: keyed.ownerEmail });
+      const admin = await signIn(t.app, keyed.ownerEmail);
+      expect((await call(t.app, admin, 'POST', '/app/settings/sso/require', { requireSso: true })).status).toBe(200);
 
-    const refused = await post('/app/login', { email: member.email, password: PASSWORD }, '198.51.100.50');
-    expect(refused.status).toBe(403);
-    expect((await json(refused)).error.message).toMatch(/requires single sign-on/);
-    // The same answer whatever the password: it says nothing about whether it was right.
-    expect(
-      (await post('/app/login', { email: member.email, password: 'not the password' }, '198.51.100.50')).status,
-    ).toBe(403);
-    expect((await post('/app/login', { email: owner.email, password: PASSWORD }, '198.51.100.50')).status).toBe(200);
-    expect((await post('/app/login', { email: outsider.email, password: PASSWORD }, '198.51.100.50')).status).toBe(200);
-    expect((await call(t.app, admin, 'POST', '/app/settings/sso/require', { requireSso: false })).status).toBe(200);
-    expect((await post('/app/login', { email: member.email, password: PASSWORD }, '198.51.100.50')).status).toBe(200);
-  });
+      const refused = await post('/app/login', { email: member.email, password: PASSWORD }, '198.51.100.50');
+      expect(refused.status).toBe(403);
+      expect((await json(refused)).error.message).toMatch(/requires single sign-on/);
+      // The same answer whatever the password: it says nothing about whether it was right.
+      expect(
+        (await post('/app/login', { email: member.email, password: 'not the password' }, '198.51.100.50')).status,
+      ).toBe(403);
+      expect((await post('/app/login', { email: owner.email, password: PASSWORD }, '198.51.100.50')).status).toBe(200);
+      expect((await post('/app/login', { email: outsider.email, password: PASSWORD }, '198.51.100.50')).status).toBe(
+        200,
+      );
+      expect((await call(t.app, admin, 'POST', '/app/settings/sso/require', { requireSso: false })).status).toBe(200);
+      expect((await post('/app/login', { email: member.email, password: PASSWORD }, '198.51.100.50')).status).toBe(200);
+    },
+  );
 });

@@ -33,25 +33,28 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('password sign-in', () => {
-  it('starts a server-side session behind an httpOnly SameSite=Lax cookie; the password is stored as argon2id only', async () => {
-    const response = await login({ email: owner.ownerEmail, password: PASSWORD });
-    expect(response.status).toBe(200);
-    const setCookie = response.headers.get('set-cookie')!;
-    expect(setCookie).toMatch(/^sb_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=\d+$/);
-    const session = await json(
-      await t.app.fetch(new Request(`${ORIGIN}/app/session`, { headers: { cookie: sessionCookieOf(response)! } })),
-    );
-    expect(session.data).toMatchObject({
-      user: { email: owner.ownerEmail },
-      workspace: { slug: owner.workspace.slug },
-      role: 'owner',
-      csrfToken: expect.any(String),
-    });
-    const stored = await t.database.prisma.user.findUniqueOrThrow({ where: { email: owner.ownerEmail } });
-    expect(stored.passwordHash).toMatch(/^\$argon2id\$/);
-    const row = await t.database.pool.query('SELECT id FROM sessions WHERE user_id = $1', [stored.id]);
-    expect(row.rows.map((r) => r.id)).not.toContain(sessionCookieOf(response)!.split('=')[1]);
-  });
+  it(
+    'starts a server-side session behind an httpOnly SameSite=Lax cookie; ' + 'the password is stored as argon2id only',
+    async () => {
+      const response = await login({ email: owner.ownerEmail, password: PASSWORD });
+      expect(response.status).toBe(200);
+      const setCookie = response.headers.get('set-cookie')!;
+      expect(setCookie).toMatch(/^sb_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=\d+$/);
+      const session = await json(
+        await t.app.fetch(new Request(`${ORIGIN}/app/session`, { headers: { cookie: sessionCookieOf(response)! } })),
+      );
+      expect(session.data).toMatchObject({
+        user: { email: owner.ownerEmail },
+        workspace: { slug: owner.workspace.slug },
+        role: 'owner',
+        csrfToken: expect.any(String),
+      });
+      const stored = await t.database.prisma.user.findUniqueOrThrow({ where: { email: owner.ownerEmail } });
+      expect(stored.passwordHash).toMatch(/^\$argon2id\$/);
+      const row = await t.database.pool.query('SELECT id FROM sessions WHERE user_id = $1', [stored.id]);
+      expect(row.rows.map((r) => r.id)).not.toContain(sessionCookieOf(response)!.split('=')[1]);
+    },
+  );
 
   it('in production the cookie is Secure with the __Host- prefix', async () => {
     const production = await createTestApp({ NODE_ENV: 'production', PUBLIC_BASE_URL: ORIGIN }, { url: t.url });
@@ -129,19 +132,23 @@ describe('password sign-in', () => {
     }
   });
 
-  it('never keeps a session the browser came with (fixation): the cookie after sign-in is new and the old one is dead', async () => {
-    const before = await signIn(t.app, owner.ownerEmail);
-    const response = await login({ email: owner.ownerEmail, password: PASSWORD }, { cookie: before.cookie });
-    const after = sessionCookieOf(response)!;
-    expect(after).not.toBe(before.cookie);
-    expect(
-      (await t.app.fetch(new Request(`${ORIGIN}/app/session`, { headers: { cookie: before.cookie } }))).status,
-    ).toBe(401);
-    // An attacker-chosen token is never adopted either.
-    const planted = `sb_session=${'A'.repeat(43)}`;
-    const fresh = sessionCookieOf(await login({ email: owner.ownerEmail, password: PASSWORD }, { cookie: planted }))!;
-    expect(fresh).not.toBe(planted);
-  });
+  it(
+    'never keeps a session the browser came with (fixation): the cookie after sign-in ' +
+      'is new and the old one is dead',
+    async () => {
+      const before = await signIn(t.app, owner.ownerEmail);
+      const response = await login({ email: owner.ownerEmail, password: PASSWORD }, { cookie: before.cookie });
+      const after = sessionCookieOf(response)!;
+      expect(after).not.toBe(before.cookie);
+      expect(
+        (await t.app.fetch(new Request(`${ORIGIN}/app/session`, { headers: { cookie: before.cookie } }))).status,
+      ).toBe(401);
+      // An attacker-chosen token is never adopted either.
+      const planted = `sb_session=${'A'.repeat(43)}`;
+      const fresh = sessionCookieOf(await login({ email: owner.ownerEmail, password: PASSWORD }, { cookie: planted }))!;
+      expect(fresh).not.toBe(planted);
+    },
+  );
 
   it('refuses a sign-in posted from another site', async () => {
     const response = await login({ email: owner.ownerEmail, password: PASSWORD }, { origin: 'https://evil.example' });
@@ -208,43 +215,48 @@ describe('a session', () => {
     ).toBe(403);
   });
 
-  it("/graphql with a session: Yoga's CSRF prevention refuses simple requests, a foreign Origin is refused", async () => {
-    const auth = await signIn(t.app, owner.ownerEmail);
-    const query = encodeURIComponent('{ viewer { credential } }');
-    expect(
-      (await t.app.fetch(new Request(`${ORIGIN}/graphql?query=${query}`, { headers: { cookie: auth.cookie } }))).status,
-    ).toBe(403);
-    expect(
-      (
-        await t.app.fetch(
-          new Request(`${ORIGIN}/graphql?query=${query}`, {
-            headers: { cookie: auth.cookie, 'x-graphql-yoga-csrf': '1' },
-          }),
-        )
-      ).status,
-    ).toBe(200);
-    const form = await t.app.fetch(
-      new Request(`${ORIGIN}/graphql`, {
-        method: 'POST',
-        headers: { cookie: auth.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-        body: `query=${query}`,
-      }),
-    );
-    expect(form.status).toBe(403);
-    expect((await graphql(auth.cookie, '{ viewer { credential } }', { origin: 'https://evil.example' })).status).toBe(
-      403,
-    );
-    expect(
-      (await json(await graphql(auth.cookie, '{ viewer { credential } }', { origin: ORIGIN }))).data.viewer.credential,
-    ).toBe('SESSION');
-    // API keys are not ambient: no CSRF header needed, and the key wins over a cookie.
-    const keyed = await t.app.fetch(
-      new Request(`${ORIGIN}/graphql?query=${query}`, {
-        headers: { authorization: `Bearer ${owner.key.secret}`, cookie: auth.cookie },
-      }),
-    );
-    expect((await json(keyed)).data.viewer.credential).toBe('API_KEY');
-  });
+  it(
+    "/graphql with a session: Yoga's CSRF prevention refuses simple requests, a " + 'foreign Origin is refused',
+    async () => {
+      const auth = await signIn(t.app, owner.ownerEmail);
+      const query = encodeURIComponent('{ viewer { credential } }');
+      expect(
+        (await t.app.fetch(new Request(`${ORIGIN}/graphql?query=${query}`, { headers: { cookie: auth.cookie } })))
+          .status,
+      ).toBe(403);
+      expect(
+        (
+          await t.app.fetch(
+            new Request(`${ORIGIN}/graphql?query=${query}`, {
+              headers: { cookie: auth.cookie, 'x-graphql-yoga-csrf': '1' },
+            }),
+          )
+        ).status,
+      ).toBe(200);
+      const form = await t.app.fetch(
+        new Request(`${ORIGIN}/graphql`, {
+          method: 'POST',
+          headers: { cookie: auth.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+          body: `query=${query}`,
+        }),
+      );
+      expect(form.status).toBe(403);
+      expect((await graphql(auth.cookie, '{ viewer { credential } }', { origin: 'https://evil.example' })).status).toBe(
+        403,
+      );
+      expect(
+        (await json(await graphql(auth.cookie, '{ viewer { credential } }', { origin: ORIGIN }))).data.viewer
+          .credential,
+      ).toBe('SESSION');
+      // API keys are not ambient: no CSRF header needed, and the key wins over a cookie.
+      const keyed = await t.app.fetch(
+        new Request(`${ORIGIN}/graphql?query=${query}`, {
+          headers: { authorization: `Bearer ${owner.key.secret}`, cookie: auth.cookie },
+        }),
+      );
+      expect((await json(keyed)).data.viewer.credential).toBe('API_KEY');
+    },
+  );
 
   it('does not open v1, which stays API keys only', async () => {
     const auth = await signIn(t.app, owner.ownerEmail);

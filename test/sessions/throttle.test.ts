@@ -79,46 +79,54 @@ describe('sign-in under concurrency', () => {
     };
   }
 
-  it('60 parallel wrong passwords from one address: at most 5 are checked, then the right password is refused during the lock', async () => {
-    const person = await personWithPassword(t.database, {
-      email: `parallel-one-${Date.now()}@example.test`,
-      workspaceId,
-    });
-    const { checked, refused } = await parallelWrongPasswords(person.email, () => '198.51.100.20');
-    expect(checked).toBe(5);
-    expect(refused).toBe(55);
-    expect((await attempt(person.email, PASSWORD, '198.51.100.20')).status).toBe(429);
-    // Audited after the answer.
-    await expect
-      .poll(() =>
-        t.database.prisma.auditLogEntry.count({
-          where: { workspaceId, action: 'session.account_locked', actor: person.id },
-        }),
-      )
-      .toBe(1);
-  });
+  it(
+    '60 parallel wrong passwords from one address: at most 5 are checked, then the ' +
+      'right password is refused during the lock',
+    async () => {
+      const person = await personWithPassword(t.database, {
+        email: `parallel-one-${Date.now()}@example.test`,
+        workspaceId,
+      });
+      const { checked, refused } = await parallelWrongPasswords(person.email, () => '198.51.100.20');
+      expect(checked).toBe(5);
+      expect(refused).toBe(55);
+      expect((await attempt(person.email, PASSWORD, '198.51.100.20')).status).toBe(429);
+      // Audited after the answer.
+      await expect
+        .poll(() =>
+          t.database.prisma.auditLogEntry.count({
+            where: { workspaceId, action: 'session.account_locked', actor: person.id },
+          }),
+        )
+        .toBe(1);
+    },
+  );
 
-  it('from 60 addresses: at most 5 checked; during the lock even a clean address is refused; after it, a clean address gets in and a failed one does not', async () => {
-    const person = await personWithPassword(t.database, {
-      email: `parallel-many-${Date.now()}@example.test`,
-      workspaceId,
-    });
-    const { checked } = await parallelWrongPasswords(person.email, (index) => `203.0.113.${index + 1}`);
-    expect(checked).toBe(5);
-    expect((await attempt(person.email, PASSWORD, '192.0.2.200')).status).toBe(429);
-    // The short lock passes (moved into the past rather than waited for).
-    await t.database.pool.query(
-      "UPDATE attempt_counters SET exceeded_at = now() - interval '6 minutes' WHERE key = $1",
-      [accountKeyOf(person.email)],
-    );
-    const failedAddresses = await t.database.pool.query<{ key: string }>(
-      'SELECT key FROM attempt_counters WHERE key LIKE $1 AND count > 0 LIMIT 1',
-      [`signin:account-address:${person.email}|%`],
-    );
-    const failedAddress = failedAddresses.rows[0]!.key.split('|')[1]!;
-    expect((await attempt(person.email, PASSWORD, failedAddress)).status).toBe(429);
-    expect((await attempt(person.email, PASSWORD, '192.0.2.201')).status).toBe(200);
-  });
+  it(
+    'from 60 addresses: at most 5 checked; during the lock even a clean address is ' +
+      'refused; after it, a clean address gets in and a failed one does not',
+    async () => {
+      const person = await personWithPassword(t.database, {
+        email: `parallel-many-${Date.now()}@example.test`,
+        workspaceId,
+      });
+      const { checked } = await parallelWrongPasswords(person.email, (index) => `203.0.113.${index + 1}`);
+      expect(checked).toBe(5);
+      expect((await attempt(person.email, PASSWORD, '192.0.2.200')).status).toBe(429);
+      // The short lock passes (moved into the past rather than waited for).
+      await t.database.pool.query(
+        "UPDATE attempt_counters SET exceeded_at = now() - interval '6 minutes' WHERE key = $1",
+        [accountKeyOf(person.email)],
+      );
+      const failedAddresses = await t.database.pool.query<{ key: string }>(
+        'SELECT key FROM attempt_counters WHERE key LIKE $1 AND count > 0 LIMIT 1',
+        [`signin:account-address:${person.email}|%`],
+      );
+      const failedAddress = failedAddresses.rows[0]!.key.split('|')[1]!;
+      expect((await attempt(person.email, PASSWORD, failedAddress)).status).toBe(429);
+      expect((await attempt(person.email, PASSWORD, '192.0.2.201')).status).toBe(200);
+    },
+  );
 });
 
 describe('attempt counters', () => {
@@ -126,7 +134,8 @@ describe('attempt counters', () => {
     const t = await createTestApp();
     try {
       await t.database.pool.query(
-        "INSERT INTO attempt_counters (key, count, limit_count, window_ends_at) VALUES ('old', 3, 5, now() - interval '1 minute'), ('live', 3, 5, now() + interval '1 minute')",
+        `INSERT INTO attempt_counters (key, count, limit_count, window_ends_at)
+         VALUES ('old', 3, 5, now() - interval '1 minute'), ('live', 3, 5, now() + interval '1 minute')`,
       );
       expect(await sweepAttemptCounters(t.database.pool)).toBe(1);
       expect((await t.database.pool.query('SELECT key FROM attempt_counters')).rows.map((row) => row.key)).toEqual([

@@ -195,40 +195,46 @@ afterAll(async () => {
 });
 
 describe('domains', () => {
-  it('count only once their TXT record is seen; an unverified claim blocks nobody; a verified domain belongs to one workspace', async () => {
-    const claim = async (auth: { cookie: string; csrf: string }, domain: string) =>
-      json(await call(t.app, auth, 'POST', '/app/settings/sso/domains', { domain }));
-    // Another workspace claims acme.test first and never verifies it.
-    const squatter = await createKeyedWorkspace(t.database);
-    await personWithPassword(t.database, { email: squatter.ownerEmail });
-    const squatterAuth = await signIn(t.app, squatter.ownerEmail);
-    const squatted = (await claim(squatterAuth, 'acme.test')).data;
+  it(
+    'count only once their TXT record is seen; an unverified claim blocks nobody; a ' +
+      'verified domain belongs to one workspace',
+    async () => {
+      const claim = async (auth: { cookie: string; csrf: string }, domain: string) =>
+        json(await call(t.app, auth, 'POST', '/app/settings/sso/domains', { domain }));
+      // Another workspace claims acme.test first and never verifies it.
+      const squatter = await createKeyedWorkspace(t.database);
+      await personWithPassword(t.database, { email: squatter.ownerEmail });
+      const squatterAuth = await signIn(t.app, squatter.ownerEmail);
+      const squatted = (await claim(squatterAuth, 'acme.test')).data;
 
-    const claimed = (await claim(admin, 'ACME.test.')).data;
-    expect(claimed).toMatchObject({
-      domain: 'acme.test',
-      verified: false,
-      txtName: '_signalboard-challenge.acme.test',
-      txtValue: expect.stringMatching(/^signalboard-verification=/),
-    });
-    const notYet = await call(t.app, admin, 'POST', `/app/settings/sso/domains/${claimed.id}/verify`, {});
-    expect(notYet.status).toBe(409);
-    expect((await json(notYet)).error.message).toMatch(/no TXT record at _signalboard-challenge.acme.test/);
-    // Someone else's token in the record does not verify this workspace.
-    txt.set('_signalboard-challenge.acme.test', squatted.txtValue);
-    expect((await call(t.app, admin, 'POST', `/app/settings/sso/domains/${claimed.id}/verify`, {})).status).toBe(409);
+      const claimed = (await claim(admin, 'ACME.test.')).data;
+      expect(claimed).toMatchObject({
+        domain: 'acme.test',
+        verified: false,
+        txtName: '_signalboard-challenge.acme.test',
+        txtValue: expect.stringMatching(/^signalboard-verification=/),
+      });
+      const notYet = await call(t.app, admin, 'POST', `/app/settings/sso/domains/${claimed.id}/verify`, {});
+      expect(notYet.status).toBe(409);
+      expect((await json(notYet)).error.message).toMatch(/no TXT record at _signalboard-challenge.acme.test/);
+      // Someone else's token in the record does not verify this workspace.
+      txt.set('_signalboard-challenge.acme.test', squatted.txtValue);
+      expect((await call(t.app, admin, 'POST', `/app/settings/sso/domains/${claimed.id}/verify`, {})).status).toBe(409);
 
-    txt.set('_signalboard-challenge.acme.test', claimed.txtValue);
-    expect(
-      (await json(await call(t.app, admin, 'POST', `/app/settings/sso/domains/${claimed.id}/verify`, {}))).data,
-    ).toMatchObject({ verified: true });
-    // Now the squatter cannot verify it, even with the right record for them.
-    txt.set('_signalboard-challenge.acme.test', squatted.txtValue);
-    const late = await call(t.app, squatterAuth, 'POST', `/app/settings/sso/domains/${squatted.id}/verify`, {});
-    expect(late.status).toBe(409);
-    expect((await json(late)).error.message).toMatch(/already verified by another workspace/);
-    expect((await call(t.app, admin, 'POST', '/app/settings/sso/domains', { domain: 'outlook.com' })).status).toBe(400);
-  });
+      txt.set('_signalboard-challenge.acme.test', claimed.txtValue);
+      expect(
+        (await json(await call(t.app, admin, 'POST', `/app/settings/sso/domains/${claimed.id}/verify`, {}))).data,
+      ).toMatchObject({ verified: true });
+      // Now the squatter cannot verify it, even with the right record for them.
+      txt.set('_signalboard-challenge.acme.test', squatted.txtValue);
+      const late = await call(t.app, squatterAuth, 'POST', `/app/settings/sso/domains/${squatted.id}/verify`, {});
+      expect(late.status).toBe(409);
+      expect((await json(late)).error.message).toMatch(/already verified by another workspace/);
+      expect((await call(t.app, admin, 'POST', '/app/settings/sso/domains', { domain: 'outlook.com' })).status).toBe(
+        400,
+      );
+    },
+  );
 });
 
 describe('signing in with the company identity provider', () => {
@@ -241,30 +247,33 @@ describe('signing in with the company identity provider', () => {
     expect(saved.status).toBe(200);
   });
 
-  it('a colleague with a verified address of a verified domain joins as member and lands in the workspace', async () => {
-    nextAccount = 'alice';
-    const result = await signInWithSso('alice@acme.test');
-    expect(result.response.status).toBe(303);
-    expect(result.response.headers.get('location')).toBe('/app/settings');
-    const session = await sessionData(result.session!);
-    expect(session.data).toMatchObject({
-      user: { email: 'alice@acme.test', name: 'Alice' },
-      workspace: { slug: acme.workspace.slug },
-      role: 'member',
-    });
-    const audit = await t.database.prisma.auditLogEntry.findFirst({
-      where: { workspaceId: acme.workspace.id, action: 'member.joined_via_sso' },
-    });
-    expect(audit?.details).toEqual({ email: 'alice@acme.test' });
-    // The second time: the same membership, no new one.
-    const again = await signInWithSso('alice@acme.test');
-    expect((await sessionData(again.session!)).data.role).toBe('member');
-    expect(
-      await t.database.prisma.membership.count({
-        where: { workspaceId: acme.workspace.id, user: { email: 'alice@acme.test' } },
-      }),
-    ).toBe(1);
-  });
+  it(
+    'a colleague with a verified address of a verified domain ' + 'joins as member and lands in the workspace',
+    async () => {
+      nextAccount = 'alice';
+      const result = await signInWithSso('alice@acme.test');
+      expect(result.response.status).toBe(303);
+      expect(result.response.headers.get('location')).toBe('/app/settings');
+      const session = await sessionData(result.session!);
+      expect(session.data).toMatchObject({
+        user: { email: 'alice@acme.test', name: 'Alice' },
+        workspace: { slug: acme.workspace.slug },
+        role: 'member',
+      });
+      const audit = await t.database.prisma.auditLogEntry.findFirst({
+        where: { workspaceId: acme.workspace.id, action: 'member.joined_via_sso' },
+      });
+      expect(audit?.details).toEqual({ email: 'alice@acme.test' });
+      // The second time: the same membership, no new one.
+      const again = await signInWithSso('alice@acme.test');
+      expect((await sessionData(again.session!)).data.role).toBe('member');
+      expect(
+        await t.database.prisma.membership.count({
+          where: { workspaceId: acme.workspace.id, user: { email: 'alice@acme.test' } },
+        }),
+      ).toBe(1);
+    },
+  );
 
   it("returns to the page that sent the person to sign in (the form's `next`), never to another site", async () => {
     nextAccount = 'alice';
@@ -364,7 +373,8 @@ describe('signing in with the company identity provider', () => {
     [
       'alg: none',
       async (claims: Record<string, unknown>) =>
-        `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.`,
+        `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.` +
+        `${Buffer.from(JSON.stringify(claims)).toString('base64url')}.`,
     ],
     [
       'a signature by another key',
@@ -388,17 +398,21 @@ describe('signing in with the company identity provider', () => {
     });
   }
 
-  it('the control case: the same re-signing with untouched claims is accepted (so the refusals above are about the claims)', async () => {
-    nextAccount = 'alice';
-    tamper = (claims) => sign(claims);
-    try {
-      const result = await signInWithSso('alice@acme.test');
-      expect(result.response.status).toBe(303);
-      expect(result.session).not.toBeNull();
-    } finally {
-      tamper = null;
-    }
-  });
+  it(
+    'the control case: the same re-signing with untouched claims is accepted (so the ' +
+      'refusals above are about the claims)',
+    async () => {
+      nextAccount = 'alice';
+      tamper = (claims) => sign(claims);
+      try {
+        const result = await signInWithSso('alice@acme.test');
+        expect(result.response.status).toBe(303);
+        expect(result.session).not.toBeNull();
+      } finally {
+        tamper = null;
+      }
+    },
+  );
 
   it('password sign-in stays available for the same person once they have a password', async () => {
     await personWithPassword(t.database, { email: 'alice@acme.test' });
@@ -416,145 +430,165 @@ describe('signing in with the company identity provider', () => {
 });
 
 describe('identity binding (issuer, subject), never an email match', () => {
-  it("an admin of one workspace cannot take over a person of another through their own provider asserting that person's email", async () => {
-    // The victim belongs to another workspace and has an acme.test address (a contractor, say).
-    const other = await createKeyedWorkspace(t.database);
-    const victim = await personWithPassword(t.database, {
-      email: 'victim@acme.test',
-      workspaceId: other.workspace.id,
-      role: 'owner',
-    });
-    // acme's provider (controlled by acme's admins) vouches for the victim's address under a subject of its choosing.
-    accounts.set('forged-victim', { email: 'victim@acme.test', email_verified: true, name: 'Not the victim' });
-    nextAccount = 'forged-victim';
-    const result = await signInWithSso('victim@acme.test');
-    expect(result.response.status).toBe(403);
-    expect(result.body).toContain('an account with victim@acme.test already exists');
-    expect(result.session).toBeNull();
-    expect(await t.database.prisma.userIdentity.count({ where: { userId: victim.id } })).toBe(0);
-    expect(await t.database.prisma.membership.count({ where: { userId: victim.id } })).toBe(1);
-    expect(await t.database.prisma.session.count({ where: { userId: victim.id } })).toBe(0);
-  });
+  it(
+    'an admin of one workspace cannot take over a person of another through their own ' +
+      "provider asserting that person's email",
+    async () => {
+      // The victim belongs to another workspace and has an acme.test address (a contractor, say).
+      const other = await createKeyedWorkspace(t.database);
+      const victim = await personWithPassword(t.database, {
+        email: 'victim@acme.test',
+        workspaceId: other.workspace.id,
+        role: 'owner',
+      });
+      // acme's provider (controlled by acme's admins) vouches for the victim's address under a subject of its choosing.
+      accounts.set('forged-victim', { email: 'victim@acme.test', email_verified: true, name: 'Not the victim' });
+      nextAccount = 'forged-victim';
+      const result = await signInWithSso('victim@acme.test');
+      expect(result.response.status).toBe(403);
+      expect(result.body).toContain('an account with victim@acme.test already exists');
+      expect(result.session).toBeNull();
+      expect(await t.database.prisma.userIdentity.count({ where: { userId: victim.id } })).toBe(0);
+      expect(await t.database.prisma.membership.count({ where: { userId: victim.id } })).toBe(1);
+      expect(await t.database.prisma.session.count({ where: { userId: victim.id } })).toBe(0);
+    },
+  );
 
-  it("an existing member links once: by signing in with the password and linking, or by an owner's approval", async () => {
-    const carol = await personWithPassword(t.database, { email: 'carol@acme.test', workspaceId: acme.workspace.id });
-    accounts.set('carol-sub', { email: 'carol@acme.test', email_verified: true, name: 'Carol' });
-    nextAccount = 'carol-sub';
-    expect((await signInWithSso('carol@acme.test')).response.status).toBe(403);
+  it(
+    'an existing member links once: by signing in with the password and linking, or ' + "by an owner's approval",
+    async () => {
+      const carol = await personWithPassword(t.database, { email: 'carol@acme.test', workspaceId: acme.workspace.id });
+      accounts.set('carol-sub', { email: 'carol@acme.test', email_verified: true, name: 'Carol' });
+      nextAccount = 'carol-sub';
+      expect((await signInWithSso('carol@acme.test')).response.status).toBe(403);
 
-    // Self-link: signed in with the password, "link company sign-in" runs the provider's flow for her own address.
-    const auth = await signIn(t.app, 'carol@acme.test');
-    const linkStart = await fetch(`${app.baseUrl}/app/sso/link`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: {
-        cookie: auth.cookie,
-        origin: app.baseUrl,
-        'x-csrf-token': auth.csrf,
-        'content-type': 'application/json',
-      },
-      body: '{}',
-    });
-    expect(linkStart.status).toBe(200);
-    const flowCookie = linkStart.headers
-      .getSetCookie()
-      .find((header) => header.startsWith('sb_sso='))!
-      .split(';')[0]!;
-    const toProvider = /^0; url=(.+)$/.exec(linkStart.headers.get('refresh')!)![1]!;
-    const linked = await browse(toProvider, { cookies: { sb_sso: flowCookie.slice('sb_sso='.length) } });
-    expect(linked.response.status).toBe(303);
-    expect(await t.database.prisma.userIdentity.count({ where: { userId: carol.id } })).toBe(1);
-    expect((await sessionData((await signInWithSso('carol@acme.test')).session!)).data.user.email).toBe(
-      'carol@acme.test',
-    );
+      // Self-link: signed in with the password, "link company sign-in" runs the provider's flow for her own address.
+      const auth = await signIn(t.app, 'carol@acme.test');
+      const linkStart = await fetch(`${app.baseUrl}/app/sso/link`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: {
+          cookie: auth.cookie,
+          origin: app.baseUrl,
+          'x-csrf-token': auth.csrf,
+          'content-type': 'application/json',
+        },
+        body: '{}',
+      });
+      expect(linkStart.status).toBe(200);
+      const flowCookie = linkStart.headers
+        .getSetCookie()
+        .find((header) => header.startsWith('sb_sso='))!
+        .split(';')[0]!;
+      const toProvider = /^0; url=(.+)$/.exec(linkStart.headers.get('refresh')!)![1]!;
+      const linked = await browse(toProvider, { cookies: { sb_sso: flowCookie.slice('sb_sso='.length) } });
+      expect(linked.response.status).toBe(303);
+      expect(await t.database.prisma.userIdentity.count({ where: { userId: carol.id } })).toBe(1);
+      expect((await sessionData((await signInWithSso('carol@acme.test')).session!)).data.user.email).toBe(
+        'carol@acme.test',
+      );
 
-    // Owner approval for another member.
-    const dave = await personWithPassword(t.database, { email: 'dave@acme.test', workspaceId: acme.workspace.id });
-    accounts.set('dave-sub', { email: 'dave@acme.test', email_verified: true, name: 'Dave' });
-    nextAccount = 'dave-sub';
-    expect((await signInWithSso('dave@acme.test')).response.status).toBe(403);
-    const approved = await call(t.app, admin, 'POST', '/app/settings/sso/link-approvals', { email: 'dave@acme.test' });
-    expect(approved.status).toBe(200);
-    const signedIn = await signInWithSso('dave@acme.test');
-    expect(signedIn.response.status).toBe(303);
-    expect(await t.database.prisma.userIdentity.count({ where: { userId: dave.id } })).toBe(1);
-    // An admin (not an owner) cannot approve links, and nobody can for a non-member.
-    const adminOnly = await personWithPassword(t.database, {
-      email: `admin-${Date.now()}@example.test`,
-      workspaceId: acme.workspace.id,
-      role: 'admin',
-    });
-    expect(
-      (
-        await call(t.app, await signIn(t.app, adminOnly.email), 'POST', '/app/settings/sso/link-approvals', {
-          email: 'carol@acme.test',
-        })
-      ).status,
-    ).toBe(403);
-    expect(
-      (await call(t.app, admin, 'POST', '/app/settings/sso/link-approvals', { email: 'victim@acme.test' })).status,
-    ).toBe(404);
-  });
+      // Owner approval for another member.
+      const dave = await personWithPassword(t.database, { email: 'dave@acme.test', workspaceId: acme.workspace.id });
+      accounts.set('dave-sub', { email: 'dave@acme.test', email_verified: true, name: 'Dave' });
+      nextAccount = 'dave-sub';
+      expect((await signInWithSso('dave@acme.test')).response.status).toBe(403);
+      const approved = await call(t.app, admin, 'POST', '/app/settings/sso/link-approvals', {
+        email: 'dave@acme.test',
+      });
+      expect(approved.status).toBe(200);
+      const signedIn = await signInWithSso('dave@acme.test');
+      expect(signedIn.response.status).toBe(303);
+      expect(await t.database.prisma.userIdentity.count({ where: { userId: dave.id } })).toBe(1);
+      // An admin (not an owner) cannot approve links, and nobody can for a non-member.
+      const adminOnly = await personWithPassword(t.database, {
+        email: `admin-${Date.now()}@example.test`,
+        workspaceId: acme.workspace.id,
+        role: 'admin',
+      });
+      expect(
+        (
+          await call(t.app, await signIn(t.app, adminOnly.email), 'POST', '/app/settings/sso/link-approvals', {
+            email: 'carol@acme.test',
+          })
+        ).status,
+      ).toBe(403);
+      expect(
+        (await call(t.app, admin, 'POST', '/app/settings/sso/link-approvals', { email: 'victim@acme.test' })).status,
+      ).toBe(404);
+    },
+  );
 
-  it("a session from a workspace's provider stays in that workspace, whatever other memberships the account has", async () => {
-    const elsewhere = await createKeyedWorkspace(t.database);
-    const alice = await t.database.prisma.user.findUniqueOrThrow({ where: { email: 'alice@acme.test' } });
-    await t.database.prisma.membership.create({
-      data: { id: `mem_${Date.now()}alice`, workspaceId: elsewhere.workspace.id, userId: alice.id, role: 'owner' },
-    });
-    nextAccount = 'alice';
-    const signed = await signInWithSso('alice@acme.test');
-    const cookie = `sb_session=${signed.session}`;
-    const session = await sessionData(signed.session!);
-    expect(session.data.workspaces.map((workspace: { slug: string }) => workspace.slug)).toEqual([acme.workspace.slug]);
-    const switched = await fetch(`${app.baseUrl}/app/session/workspace`, {
-      method: 'POST',
-      headers: {
-        cookie,
-        origin: app.baseUrl,
-        'x-csrf-token': session.data.csrfToken,
-        'content-type': 'application/json',
-      },
-      body: JSON.stringify({ workspace: elsewhere.workspace.slug }),
-    });
-    expect(switched.status).toBe(404);
-    expect((await sessionData(signed.session!)).data.workspace.slug).toBe(acme.workspace.slug);
-  });
+  it(
+    "a session from a workspace's provider stays in that workspace, whatever other " + 'memberships the account has',
+    async () => {
+      const elsewhere = await createKeyedWorkspace(t.database);
+      const alice = await t.database.prisma.user.findUniqueOrThrow({ where: { email: 'alice@acme.test' } });
+      await t.database.prisma.membership.create({
+        data: { id: `mem_${Date.now()}alice`, workspaceId: elsewhere.workspace.id, userId: alice.id, role: 'owner' },
+      });
+      nextAccount = 'alice';
+      const signed = await signInWithSso('alice@acme.test');
+      const cookie = `sb_session=${signed.session}`;
+      const session = await sessionData(signed.session!);
+      expect(session.data.workspaces.map((workspace: { slug: string }) => workspace.slug)).toEqual([
+        acme.workspace.slug,
+      ]);
+      const switched = await fetch(`${app.baseUrl}/app/session/workspace`, {
+        method: 'POST',
+        headers: {
+          cookie,
+          origin: app.baseUrl,
+          'x-csrf-token': session.data.csrfToken,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ workspace: elsewhere.workspace.slug }),
+      });
+      expect(switched.status).toBe(404);
+      expect((await sessionData(signed.session!)).data.workspace.slug).toBe(acme.workspace.slug);
+    },
+  );
 
-  it("a new issuer unlinks the workspace's identities and ends their SSO sessions; a new host needs the domains verified again", async () => {
-    nextAccount = 'alice';
-    const before = await signInWithSso('alice@acme.test');
-    expect(
-      (await fetch(`${app.baseUrl}/app/session`, { headers: { cookie: `sb_session=${before.session}` } })).status,
-    ).toBe(200);
-    const sameHost = `${idp.baseUrl}/`;
-    expect(
-      (await call(t.app, admin, 'POST', '/app/settings/sso', { issuer: sameHost, clientId: CLIENT_ID })).status,
-    ).toBe(200);
-    expect(await t.database.prisma.userIdentity.count({ where: { workspaceId: acme.workspace.id } })).toBe(0);
-    expect(
-      (await fetch(`${app.baseUrl}/app/session`, { headers: { cookie: `sb_session=${before.session}` } })).status,
-    ).toBe(401);
-    expect(
-      await t.database.prisma.ssoDomain.count({ where: { workspaceId: acme.workspace.id, verifiedAt: null } }),
-    ).toBe(0);
-    expect(
-      (
-        await call(t.app, admin, 'POST', '/app/settings/sso', {
-          issuer: idp.baseUrl.replace('127.0.0.1', 'localhost'),
-          clientId: CLIENT_ID,
-        })
-      ).status,
-    ).toBe(200);
-    expect(
-      await t.database.prisma.ssoDomain.count({ where: { workspaceId: acme.workspace.id, verifiedAt: { not: null } } }),
-    ).toBe(0);
-    const audit = await t.database.prisma.auditLogEntry.findFirst({
-      where: { workspaceId: acme.workspace.id, action: 'sso_connection.set' },
-      orderBy: { createdAt: 'desc' },
-    });
-    expect(audit?.details).toMatchObject({ identitiesUnlinked: true, domainsNeedVerification: true });
-  });
+  it(
+    "a new issuer unlinks the workspace's identities and ends their SSO sessions; a " +
+      'new host needs the domains verified again',
+    async () => {
+      nextAccount = 'alice';
+      const before = await signInWithSso('alice@acme.test');
+      expect(
+        (await fetch(`${app.baseUrl}/app/session`, { headers: { cookie: `sb_session=${before.session}` } })).status,
+      ).toBe(200);
+      const sameHost = `${idp.baseUrl}/`;
+      expect(
+        (await call(t.app, admin, 'POST', '/app/settings/sso', { issuer: sameHost, clientId: CLIENT_ID })).status,
+      ).toBe(200);
+      expect(await t.database.prisma.userIdentity.count({ where: { workspaceId: acme.workspace.id } })).toBe(0);
+      expect(
+        (await fetch(`${app.baseUrl}/app/session`, { headers: { cookie: `sb_session=${before.session}` } })).status,
+      ).toBe(401);
+      expect(
+        await t.database.prisma.ssoDomain.count({ where: { workspaceId: acme.workspace.id, verifiedAt: null } }),
+      ).toBe(0);
+      expect(
+        (
+          await call(t.app, admin, 'POST', '/app/settings/sso', {
+            issuer: idp.baseUrl.replace('127.0.0.1', 'localhost'),
+            clientId: CLIENT_ID,
+          })
+        ).status,
+      ).toBe(200);
+      expect(
+        await t.database.prisma.ssoDomain.count({
+          where: { workspaceId: acme.workspace.id, verifiedAt: { not: null } },
+        }),
+      ).toBe(0);
+      const audit = await t.database.prisma.auditLogEntry.findFirst({
+        where: { workspaceId: acme.workspace.id, action: 'sso_connection.set' },
+        orderBy: { createdAt: 'desc' },
+      });
+      expect(audit?.details).toMatchObject({ identitiesUnlinked: true, domainsNeedVerification: true });
+    },
+  );
 });
 
 describe('identity providers behind private addresses', () => {

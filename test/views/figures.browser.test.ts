@@ -106,120 +106,132 @@ afterAll(async () => {
 });
 
 describe.skipIf(!chromiumAvailable)('the figures on the pages', () => {
-  it("report: KPIs and table totals are v1's, rounded alike; each change is judged by its metric's direction, in words", async () => {
-    const { data, providerOf, view } = await reportAt('last_7_days', 'previous_period');
-    // Both weeks lie inside the seeded 40 days: a like-for-like comparison.
-    expect(data.range).toMatchObject({ days: 7, daysWithData: 7 });
-    expect(data.compareRange).toMatchObject({ days: 7, daysWithData: 7 });
-    expect(await view.locator('.notice.coverage').count()).toBe(0);
-    const kpis = data.kpis as Kpi[];
-    const judged = kpis.map((kpi) => verdict(providerOf(kpi.widgetId), kpi.metric, kpi.change));
-    // The demo report holds a metric of each direction with a change: cpc or cpm (lower is better), cost (neutral).
-    expect(
-      kpis.some(
-        (kpi, index) =>
-          judged[index] && catalog[providerOf(kpi.widgetId) as ProviderId].metrics[kpi.metric]!.direction === 'lower',
-      ),
-    ).toBe(true);
-    expect(kpis.some((kpi) => kpi.metric === 'cost' && kpi.change)).toBe(true);
-    const shown = await view.locator('.kpi').evaluateAll((tiles) =>
-      tiles.map((tile) => {
-        const delta = tile.querySelector('.delta')!;
-        return {
-          classes: [...delta.classList].filter((name) => name !== 'delta'),
-          label: delta.getAttribute('aria-label'),
-        };
-      }),
-    );
-    expect(shown).toHaveLength(kpis.length);
-    shown.forEach(({ classes, label }, index) => {
-      const word = judged[index];
-      expect(classes).toEqual(word ? [word] : []);
-      // Not colour alone: the word is in the text a screen reader speaks.
-      if (word) expect(label).toContain(word);
-      else expect(label).not.toMatch(/better|worse/);
-    });
-    // Each table names its source (the demo's "Devices" is Meta Ads'), whatever its title says.
-    const captions = await view.locator('table:not(figure table) caption').allTextContents();
-    const sources = (data.tables as { widgetId: string }[]).map(
-      (table) => catalog[providerOf(table.widgetId) as ProviderId].label,
-    );
-    expect(captions.map((caption, index) => caption.includes(sources[index]!))).toEqual(sources.map(() => true));
-    // Every row and the total of every table (not the charts' own): each cell starts with v1's figure (its change follows).
-    type TableData = {
-      widgetId: string;
-      columns: string[];
-      rows: { dimensionValue: string; values: (number | null)[] }[];
-      totals: { values: (number | null)[] };
-    };
-    for (const [index, table] of (data.tables as TableData[]).entries()) {
-      const shownRows = await view
-        .locator('table:not(figure table)')
-        .nth(index)
-        .locator('tbody tr')
-        .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((cell) => cell.textContent!)));
-      const expectedRows = [...table.rows, { dimensionValue: 'Total', values: table.totals.values }].map((row) => [
-        row.dimensionValue,
-        ...row.values.map((value, column) => figure(providerOf(table.widgetId), table.columns[column]!, value)),
-      ]);
+  it(
+    "report: KPIs and table totals are v1's, rounded alike; each change is judged by " +
+      "its metric's direction, in words",
+    async () => {
+      const { data, providerOf, view } = await reportAt('last_7_days', 'previous_period');
+      // Both weeks lie inside the seeded 40 days: a like-for-like comparison.
+      expect(data.range).toMatchObject({ days: 7, daysWithData: 7 });
+      expect(data.compareRange).toMatchObject({ days: 7, daysWithData: 7 });
+      expect(await view.locator('.notice.coverage').count()).toBe(0);
+      const kpis = data.kpis as Kpi[];
+      const judged = kpis.map((kpi) => verdict(providerOf(kpi.widgetId), kpi.metric, kpi.change));
+      // The demo report holds a metric of each direction with a change: cpc or cpm (lower is better), cost (neutral).
       expect(
-        shownRows.map((cells, row) => cells.map((cell, column) => cell.slice(0, expectedRows[row]?.[column]?.length))),
-      ).toEqual(expectedRows);
-    }
-    await view.context().close();
-  });
-
-  it('report: a compared period with data for part of its days says so, and its changes are not called better or worse', async () => {
-    const { data, view } = await reportAt('last_30_days', 'previous_period');
-    const coverage = data.compareRange as Coverage;
-    // The seed's 40 days cover the last third of the previous 30.
-    expect(coverage.days).toBe(30);
-    expect(coverage.daysWithData).toBeGreaterThan(0);
-    expect(coverage.daysWithData).toBeLessThan(30);
-    expect(await view.locator('.notice.coverage').textContent()).toContain(
-      `The compared period has data for ${coverage.daysWithData} of 30 days`,
-    );
-    expect(await view.locator('.delta.better, .delta.worse').count()).toBe(0);
-    const labels = await changeLabels(view);
-    expect(allPartial(labels)).toBe(true);
-    // Weekly bars: the weeks the range cuts are v1's partial points, named under the chart and in its table,
-    // each with the compared week it is set against; so is a whole week set against a cut one.
-    const charts = data.charts as { granularity: string; series: { points: Points }[] }[];
-    const figures = view.locator('figure.chart');
-    expect(await figures.count()).toBe(charts.flatMap((chart) => chart.series).length);
-    let index = 0;
-    let named = 0;
-    for (const chart of charts) {
-      const written = new Intl.DateTimeFormat(
-        'en-US',
-        chart.granularity === 'month'
-          ? { month: 'short', year: 'numeric', timeZone: 'UTC' }
-          : { dateStyle: 'medium', timeZone: 'UTC' },
+        kpis.some(
+          (kpi, index) =>
+            judged[index] && catalog[providerOf(kpi.widgetId) as ProviderId].metrics[kpi.metric]!.direction === 'lower',
+        ),
+      ).toBe(true);
+      expect(kpis.some((kpi) => kpi.metric === 'cost' && kpi.change)).toBe(true);
+      const shown = await view.locator('.kpi').evaluateAll((tiles) =>
+        tiles.map((tile) => {
+          const delta = tile.querySelector('.delta')!;
+          return {
+            classes: [...delta.classList].filter((name) => name !== 'delta'),
+            label: delta.getAttribute('aria-label'),
+          };
+        }),
       );
-      const label = (date: string) => written.format(new Date(`${date}T00:00:00Z`));
-      for (const line of chart.series) {
-        const figure = figures.nth(index++);
-        const cut = line.points.filter(lacking);
-        const rows = await figure.locator('details tr').allTextContents();
-        expect(rows.filter((row) => row.includes('(partial:')).length).toBe(cut.length);
-        const comparedLacking = (before: Span | null) => before !== null && before.daysWithData > 0 && lacking(before);
-        const against = line.points.filter((point) => lacking(point) || comparedLacking(point.compareBucket));
-        const note = figure.locator('.note.partial');
-        expect(await note.count()).toBe(against.length ? 1 : 0);
-        // Only the first few are named under the chart; the rest are in its table.
-        for (const point of against.slice(0, 6)) {
-          const before = point.compareBucket;
-          expect(await note.textContent()).toContain(`${label(point.date)}${lacking(point) ? ' (' : ''}`);
-          const compared = before ? ` compared with ${label(before.date)} (` : ' compared with no ';
-          expect(await note.textContent()).toContain(compared);
-          if (comparedLacking(before)) named++;
+      expect(shown).toHaveLength(kpis.length);
+      shown.forEach(({ classes, label }, index) => {
+        const word = judged[index];
+        expect(classes).toEqual(word ? [word] : []);
+        // Not colour alone: the word is in the text a screen reader speaks.
+        if (word) expect(label).toContain(word);
+        else expect(label).not.toMatch(/better|worse/);
+      });
+      // Each table names its source (the demo's "Devices" is Meta Ads'), whatever its title says.
+      const captions = await view.locator('table:not(figure table) caption').allTextContents();
+      const sources = (data.tables as { widgetId: string }[]).map(
+        (table) => catalog[providerOf(table.widgetId) as ProviderId].label,
+      );
+      expect(captions.map((caption, index) => caption.includes(sources[index]!))).toEqual(sources.map(() => true));
+      // Every row and the total of every table (not the charts' own): each cell starts with v1's figure (its change
+      // follows).
+      type TableData = {
+        widgetId: string;
+        columns: string[];
+        rows: { dimensionValue: string; values: (number | null)[] }[];
+        totals: { values: (number | null)[] };
+      };
+      for (const [index, table] of (data.tables as TableData[]).entries()) {
+        const shownRows = await view
+          .locator('table:not(figure table)')
+          .nth(index)
+          .locator('tbody tr')
+          .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((cell) => cell.textContent!)));
+        const expectedRows = [...table.rows, { dimensionValue: 'Total', values: table.totals.values }].map((row) => [
+          row.dimensionValue,
+          ...row.values.map((value, column) => figure(providerOf(table.widgetId), table.columns[column]!, value)),
+        ]);
+        expect(
+          shownRows.map((cells, row) =>
+            cells.map((cell, column) => cell.slice(0, expectedRows[row]?.[column]?.length)),
+          ),
+        ).toEqual(expectedRows);
+      }
+      await view.context().close();
+    },
+  );
+
+  it(
+    'report: a compared period with data for part of its days says so, and its ' +
+      'changes are not called better or worse',
+    async () => {
+      const { data, view } = await reportAt('last_30_days', 'previous_period');
+      const coverage = data.compareRange as Coverage;
+      // The seed's 40 days cover the last third of the previous 30.
+      expect(coverage.days).toBe(30);
+      expect(coverage.daysWithData).toBeGreaterThan(0);
+      expect(coverage.daysWithData).toBeLessThan(30);
+      expect(await view.locator('.notice.coverage').textContent()).toContain(
+        `The compared period has data for ${coverage.daysWithData} of 30 days`,
+      );
+      expect(await view.locator('.delta.better, .delta.worse').count()).toBe(0);
+      const labels = await changeLabels(view);
+      expect(allPartial(labels)).toBe(true);
+      // Weekly bars: the weeks the range cuts are v1's partial points, named under the chart and in its table,
+      // each with the compared week it is set against; so is a whole week set against a cut one.
+      const charts = data.charts as { granularity: string; series: { points: Points }[] }[];
+      const figures = view.locator('figure.chart');
+      expect(await figures.count()).toBe(charts.flatMap((chart) => chart.series).length);
+      let index = 0;
+      let named = 0;
+      for (const chart of charts) {
+        const written = new Intl.DateTimeFormat(
+          'en-US',
+          chart.granularity === 'month'
+            ? { month: 'short', year: 'numeric', timeZone: 'UTC' }
+            : { dateStyle: 'medium', timeZone: 'UTC' },
+        );
+        const label = (date: string) => written.format(new Date(`${date}T00:00:00Z`));
+        for (const line of chart.series) {
+          const figure = figures.nth(index++);
+          const cut = line.points.filter(lacking);
+          const rows = await figure.locator('details tr').allTextContents();
+          expect(rows.filter((row) => row.includes('(partial:')).length).toBe(cut.length);
+          const comparedLacking = (before: Span | null) =>
+            before !== null && before.daysWithData > 0 && lacking(before);
+          const against = line.points.filter((point) => lacking(point) || comparedLacking(point.compareBucket));
+          const note = figure.locator('.note.partial');
+          expect(await note.count()).toBe(against.length ? 1 : 0);
+          // Only the first few are named under the chart; the rest are in its table.
+          for (const point of against.slice(0, 6)) {
+            const before = point.compareBucket;
+            expect(await note.textContent()).toContain(`${label(point.date)}${lacking(point) ? ' (' : ''}`);
+            const compared = before ? ` compared with ${label(before.date)} (` : ' compared with no ';
+            expect(await note.textContent()).toContain(compared);
+            if (comparedLacking(before)) named++;
+          }
         }
       }
-    }
-    // The demo's weekly widgets start a range of 30 days in a cut week, set against a cut week of the compared range.
-    expect(named).toBeGreaterThan(0);
-    await view.context().close();
-  });
+      // The demo's weekly widgets start a range of 30 days in a cut week, set against a cut week of the compared range.
+      expect(named).toBeGreaterThan(0);
+      await view.context().close();
+    },
+  );
 
   it('report: a current period without data is not judged either: no figure, no change, no point at 0', async () => {
     // The seed's last day is yesterday: today has no data, yesterday has all of it.

@@ -99,32 +99,35 @@ describe.skipIf(!chromiumAvailable)("a view's address", () => {
     await page.context().close();
   });
 
-  it('answers: a page and a prompt survive a reload; choosing a prompt brings its answers into view, focused', async () => {
-    const page = await signedIn(`/app/ai-visibility/${seeded.projectId}/answers`, 'article.answer');
-    await page.getByRole('button', { name: 'Older →' }).click();
-    await expect.poll(() => page.locator('p[role=status]').textContent()).toMatch(/^21–40 of/);
-    expect(new URL(page.url()).searchParams.get('cursor')).toBeTruthy();
-    await reloaded(page, 'article.answer');
-    expect(await page.locator('p[role=status]').textContent()).toMatch(/^21–40 of/);
-    await page.getByRole('button', { name: '← Newer' }).click();
-    await expect.poll(() => page.locator('p[role=status]').textContent()).toMatch(/^1–20 of/);
-    expect(new URL(page.url()).search).toBe('');
+  it(
+    'answers: a page and a prompt survive a reload; ' + 'choosing a prompt brings its answers into view, focused',
+    async () => {
+      const page = await signedIn(`/app/ai-visibility/${seeded.projectId}/answers`, 'article.answer');
+      await page.getByRole('button', { name: 'Older →' }).click();
+      await expect.poll(() => page.locator('p[role=status]').textContent()).toMatch(/^21–40 of/);
+      expect(new URL(page.url()).searchParams.get('cursor')).toBeTruthy();
+      await reloaded(page, 'article.answer');
+      expect(await page.locator('p[role=status]').textContent()).toMatch(/^21–40 of/);
+      await page.getByRole('button', { name: '← Newer' }).click();
+      await expect.poll(() => page.locator('p[role=status]').textContent()).toMatch(/^1–20 of/);
+      expect(new URL(page.url()).search).toBe('');
 
-    await page.evaluate(() => scrollTo(0, 0));
-    const prompt = page.locator('.prompts button').nth(1);
-    const text = await prompt.textContent();
-    await prompt.click();
-    await expect.poll(() => page.locator('#answers').textContent()).toBe(`Answers to “${text}”`);
-    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('answers');
-    const heading = (await page.locator('#answers').boundingBox())!;
-    expect(heading.y).toBeGreaterThanOrEqual(-1);
-    expect(heading.y).toBeLessThan(844 / 2);
-    expect(new URL(page.url()).searchParams.get('promptId')).toMatch(/./);
-    const before = await shown(page);
-    await reloaded(page, 'article.answer');
-    expect(await shown(page)).toEqual(before);
-    await page.context().close();
-  });
+      await page.evaluate(() => scrollTo(0, 0));
+      const prompt = page.locator('.prompts button').nth(1);
+      const text = await prompt.textContent();
+      await prompt.click();
+      await expect.poll(() => page.locator('#answers').textContent()).toBe(`Answers to “${text}”`);
+      await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('answers');
+      const heading = (await page.locator('#answers').boundingBox())!;
+      expect(heading.y).toBeGreaterThanOrEqual(-1);
+      expect(heading.y).toBeLessThan(844 / 2);
+      expect(new URL(page.url()).searchParams.get('promptId')).toMatch(/./);
+      const before = await shown(page);
+      await reloaded(page, 'article.answer');
+      expect(await shown(page)).toEqual(before);
+      await page.context().close();
+    },
+  );
 
   it('an address naming a prompt opens at its answers, focused', async () => {
     const prompts = await v1Get(served.baseUrl, `/ai-visibility/projects/${seeded.projectId}/prompts`, seeded.apiKey);

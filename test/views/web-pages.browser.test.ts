@@ -114,7 +114,8 @@ describe('the view pages', () => {
   );
 
   it.skipIf(!chromiumAvailable)(
-    "AI visibility at 390 px: v1's totals for the locale shown, nothing wider than the screen but the tables' own scroll",
+    "AI visibility at 390 px: v1's totals for the locale shown, " +
+      "nothing wider than the screen but the tables' own scroll",
     async () => {
       const { context, page, problems } = await signedInPage(390);
       await page.goto(`${served.baseUrl}/app/ai-visibility/${projectId}`);

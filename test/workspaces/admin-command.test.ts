@@ -50,28 +50,36 @@ describe('adminCommand', () => {
     expect(await entries()).toHaveLength(1);
   });
 
-  it("refuses members, admins where owners only, other workspaces' people, a signed-in person's other workspace, and plans without the feature", async () => {
-    const member = await personWithPassword(t.database, {
-      email: `member-${Date.now()}@example.test`,
-      workspaceId: keyed.workspace.id,
-    });
-    const admin = await personWithPassword(t.database, {
-      email: `admin-${Date.now()}@example.test`,
-      workspaceId: keyed.workspace.id,
-      role: 'admin',
-    });
-    await expect(rename({ email: member.email }, 'x')).rejects.toMatchObject({ reason: 'forbidden' });
-    await expect(rename({ email: admin.email }, 'x', { what: 'rename', ownerOnly: true })).rejects.toMatchObject({
-      reason: 'forbidden',
-    });
-    await expect(rename({ email: 'stranger@example.test' }, 'x')).rejects.toMatchObject({ reason: 'forbidden' });
-    await expect(rename({ email: keyed.ownerEmail, workspaceId: 'ws_somewhereelse00000' }, 'x')).rejects.toMatchObject({
-      reason: 'not_found',
-    });
-    await expect(rename({ email: keyed.ownerEmail }, 'x', { what: 'rename', feature: 'webhooks' })).rejects.toThrow(
-      /webhooks need the Pro, Agency or Scale plan; .* is on Starter/,
-    );
-    expect(await rename({ email: member.email }, 'By a member', { what: 'rename', members: true })).toBe('By a member');
-    expect(await entries()).toHaveLength(2);
-  });
+  it(
+    "refuses members, admins where owners only, other workspaces' people, a signed-in " +
+      "person's other workspace, and plans without the feature",
+    async () => {
+      const member = await personWithPassword(t.database, {
+        email: `member-${Date.now()}@example.test`,
+        workspaceId: keyed.workspace.id,
+      });
+      const admin = await personWithPassword(t.database, {
+        email: `admin-${Date.now()}@example.test`,
+        workspaceId: keyed.workspace.id,
+        role: 'admin',
+      });
+      await expect(rename({ email: member.email }, 'x')).rejects.toMatchObject({ reason: 'forbidden' });
+      await expect(rename({ email: admin.email }, 'x', { what: 'rename', ownerOnly: true })).rejects.toMatchObject({
+        reason: 'forbidden',
+      });
+      await expect(rename({ email: 'stranger@example.test' }, 'x')).rejects.toMatchObject({ reason: 'forbidden' });
+      await expect(
+        rename({ email: keyed.ownerEmail, workspaceId: 'ws_somewhereelse00000' }, 'x'),
+      ).rejects.toMatchObject({
+        reason: 'not_found',
+      });
+      await expect(rename({ email: keyed.ownerEmail }, 'x', { what: 'rename', feature: 'webhooks' })).rejects.toThrow(
+        /webhooks need the Pro, Agency or Scale plan; .* is on Starter/,
+      );
+      expect(await rename({ email: member.email }, 'By a member', { what: 'rename', members: true })).toBe(
+        'By a member',
+      );
+      expect(await entries()).toHaveLength(2);
+    },
+  );
 });

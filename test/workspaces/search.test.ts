@@ -33,24 +33,28 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('search', () => {
-  it("finds clients, reports, projects and prompts by part of their name, case-insensitively, only in the caller's workspace", async () => {
-    const body = await search(mine.key.secret, 'NORTHWIND');
-    const kinds = body.data.search.map((hit: { kind: string }) => hit.kind);
-    expect(kinds).toEqual(expect.arrayContaining(['client', 'report', 'project']));
-    const client = body.data.search.find((hit: { kind: string }) => hit.kind === 'client');
-    expect(await t.database.prisma.client.findUnique({ where: { id: client.id } })).toMatchObject({
-      workspaceId: mine.workspace.id,
-      name: 'Northwind Outdoor',
-    });
-    const prompts = (await search(mine.key.secret, 'outdoor gear shop')).data.search.filter(
-      (hit: { kind: string }) => hit.kind === 'prompt',
-    );
-    expect(prompts.length).toBeGreaterThan(0);
-    const theirIds = new Set(
-      (await search(theirs.key.secret, 'northwind')).data.search.map((hit: { id: string }) => hit.id),
-    );
-    expect(body.data.search.some((hit: { id: string }) => theirIds.has(hit.id))).toBe(false);
-  });
+  it(
+    'finds clients, reports, projects and prompts by part of their name, ' +
+      "case-insensitively, only in the caller's workspace",
+    async () => {
+      const body = await search(mine.key.secret, 'NORTHWIND');
+      const kinds = body.data.search.map((hit: { kind: string }) => hit.kind);
+      expect(kinds).toEqual(expect.arrayContaining(['client', 'report', 'project']));
+      const client = body.data.search.find((hit: { kind: string }) => hit.kind === 'client');
+      expect(await t.database.prisma.client.findUnique({ where: { id: client.id } })).toMatchObject({
+        workspaceId: mine.workspace.id,
+        name: 'Northwind Outdoor',
+      });
+      const prompts = (await search(mine.key.secret, 'outdoor gear shop')).data.search.filter(
+        (hit: { kind: string }) => hit.kind === 'prompt',
+      );
+      expect(prompts.length).toBeGreaterThan(0);
+      const theirIds = new Set(
+        (await search(theirs.key.secret, 'northwind')).data.search.map((hit: { id: string }) => hit.id),
+      );
+      expect(body.data.search.some((hit: { id: string }) => theirIds.has(hit.id))).toBe(false);
+    },
+  );
 
   it('matches % and _ literally, caps each kind, and refuses short queries and bad limits', async () => {
     expect((await search(mine.key.secret, '%%')).data.search).toEqual([]);
