@@ -94,35 +94,30 @@ export function createEndpoint(
   deps: WebhookDeps,
   input: { workspaceId: string; url: string; eventTypes: EventType[]; description?: string | null; actor: Actor },
 ) {
-  return adminCommand(
-    deps.prisma,
-    input,
-    { ...MANAGE, feature: 'webhooks' },
-    async ({ tx, audit }) => {
-      const refusal = urlRefusal(input.url, deps.policy);
-      if (refusal) throw new UsageError(`invalid endpoint URL: ${refusal}`);
-      const description = endpointDescription(input.description);
-      if (
-        (await tx.webhookEndpoint.count({ where: { workspaceId: input.workspaceId } })) >= MAX_ENDPOINTS_PER_WORKSPACE
-      ) {
-        throw new UsageError(`a workspace has at most ${MAX_ENDPOINTS_PER_WORKSPACE} webhook endpoints`, 'conflict');
-      }
-      const id = newId('endpoint');
-      const secret = generateSecret();
-      const row = await tx.webhookEndpoint.create({
-        data: {
-          id,
-          workspaceId: input.workspaceId,
-          url: input.url,
-          eventTypes: input.eventTypes,
-          description,
-          secret: deps.box.seal(secret, secretContext(id, 'secret')),
-        },
-      });
-      await audit('webhook_endpoint.created', id, { url: input.url, eventTypes: input.eventTypes });
-      return { ...view(row), secret };
-    },
-  );
+  return adminCommand(deps.prisma, input, { ...MANAGE, feature: 'webhooks' }, async ({ tx, audit }) => {
+    const refusal = urlRefusal(input.url, deps.policy);
+    if (refusal) throw new UsageError(`invalid endpoint URL: ${refusal}`);
+    const description = endpointDescription(input.description);
+    if (
+      (await tx.webhookEndpoint.count({ where: { workspaceId: input.workspaceId } })) >= MAX_ENDPOINTS_PER_WORKSPACE
+    ) {
+      throw new UsageError(`a workspace has at most ${MAX_ENDPOINTS_PER_WORKSPACE} webhook endpoints`, 'conflict');
+    }
+    const id = newId('endpoint');
+    const secret = generateSecret();
+    const row = await tx.webhookEndpoint.create({
+      data: {
+        id,
+        workspaceId: input.workspaceId,
+        url: input.url,
+        eventTypes: input.eventTypes,
+        description,
+        secret: deps.box.seal(secret, secretContext(id, 'secret')),
+      },
+    });
+    await audit('webhook_endpoint.created', id, { url: input.url, eventTypes: input.eventTypes });
+    return { ...view(row), secret };
+  });
 }
 
 export async function listEndpoints(deps: WebhookDeps, workspaceId: string): Promise<EndpointView[]> {
