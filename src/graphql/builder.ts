@@ -1,7 +1,7 @@
 import SchemaBuilder from '@pothos/core';
 import ScopeAuthPlugin, { type AuthFailure } from '@pothos/plugin-scope-auth';
 import ComplexityPlugin from '@pothos/plugin-complexity';
-import type { Scope } from '../auth/index.js';
+import { hasScope, isWorkspaceAdmin, type Scope } from '../auth/index.js';
 import { ApiError } from '../errors/index.js';
 import type { GraphQLContext } from './context.js';
 import { DEFAULT_LIST_SIZE } from './cost.js';
@@ -30,8 +30,8 @@ export const builder = new SchemaBuilder<{
   complexity: { disabled: true, defaultComplexity: 1, defaultListMultiplier: DEFAULT_LIST_SIZE },
   scopeAuth: {
     authScopes: async (ctx) => ({
-      scope: (scope: Scope) => ctx.principal.scopes.includes(scope),
-      admin: ctx.principal.kind !== 'api_key' && ctx.principal.role !== 'member',
+      scope: (scope: Scope) => hasScope(ctx.principal, scope),
+      admin: isWorkspaceAdmin(ctx.principal),
     }),
     unauthorizedError: (_parent, context, _info, result) => {
       const failed = failedChecks(result.failure);

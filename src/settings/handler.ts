@@ -13,11 +13,12 @@ import { listGrants } from '../mcp/index.js';
 import { signInRedirect } from '../sessions/index.js';
 import { SETTINGS_PATH } from './paths.js';
 import { workspacesOf, type SessionView } from '../sessions/index.js';
-import { getConnection, requiresSso, SSO_PLANS } from '../sso/index.js';
+import { getConnection, requiresSso } from '../sso/index.js';
 import { listDomains } from '../sso/index.js';
 import { SSO_CALLBACK_PATH } from '../sso/index.js';
 import { MCP_PATH } from '../mcp/index.js';
-import { listEndpoints, WEBHOOK_PLANS } from '../webhooks/index.js';
+import { listEndpoints } from '../webhooks/index.js';
+import { planHas } from '../workspaces/index.js';
 import { viewLinks } from '../views/index.js';
 import { workspaceScopes } from '../db/workspace-scope.js';
 import { settingsPage, type Notice, type SettingsView } from './page.js';
@@ -40,8 +41,8 @@ function pageRenderer(deps: SettingsDeps) {
     submitted: SettingsView['submitted'] = null,
   ): Promise<Response> {
     const id = session.workspaceId;
-    const canUseWebhooks = WEBHOOK_PLANS.includes(session.plan);
-    const canUseSso = SSO_PLANS.includes(session.plan);
+    const canUseWebhooks = planHas(session.plan, 'webhooks');
+    const canUseSso = planHas(session.plan, 'sso');
     const [keys, endpoints, connection, domains, writeActions, audit, workspaces, connectedApps, requireSso, views] =
       await Promise.all([
         listApiKeys(prisma, id),

@@ -1,6 +1,6 @@
 import { builder } from '../graphql/builder.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
-import { bucketPolicies, type Principal } from '../auth/index.js';
+import { bucketPolicies, hasScope, READ_SCOPE, type Principal } from '../auth/index.js';
 import { workspaceRepository, type WorkspaceShape } from './workspace-repository.js';
 import { PLANS } from './plans.js';
 import { searchWorkspace, type SearchHit } from './search.js';
@@ -123,14 +123,8 @@ builder.queryField('search', (t) =>
       if (query.length < 2 || query.length > 100) throw invalidParameter('query', 'query has 2–100 characters.');
       const limit = withinBounds(args.limit, SEARCH_HITS_LIMIT);
       // Each kind is shown only to a credential that may read it.
-      const readable = {
-        client: 'clients:read',
-        report: 'reports:read',
-        project: 'ai_visibility:read',
-        prompt: 'ai_visibility:read',
-      } as const;
       return (await searchWorkspace(ctx.workspace, query, limit)).filter((hit) =>
-        ctx.principal.scopes.includes(readable[hit.kind]),
+        hasScope(ctx.principal, READ_SCOPE[hit.kind]),
       );
     },
   }),

@@ -1,12 +1,13 @@
 // The MCP connector's OAuth accounts: a grant's account is one membership — a person in one
 // workspace — and its one scope.
 import type { Plan } from '../../db/generated/prisma/enums.js';
+import { planHas, plansWith } from '../../workspaces/index.js';
 
 export const MCP_SCOPE = 'mcp';
-/** Paid plans: the connector is not available on `free`. */
-export const MCP_PLANS: readonly Plan[] = ['starter', 'pro', 'agency', 'scale'];
+/** The plans with the connector, from the one table of plan features. */
+export const MCP_PLANS: readonly Plan[] = plansWith('mcp');
 /** Whether a workspace's plan includes the connector: every plan check of mcp/ asks this. */
-export const planIncludesMcp = (plan: Plan) => MCP_PLANS.includes(plan);
+export const planIncludesMcp = (plan: Plan) => planHas(plan, 'mcp');
 
 /** The account of a grant is one membership: a person in one workspace. */
 export const accountIdOf = (userId: string, workspaceId: string) => `${userId}.${workspaceId}`;

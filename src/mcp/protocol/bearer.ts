@@ -3,11 +3,11 @@
 // this URL's selection needs (SDK clients ask for them as they are).
 import { bearerToken, SCOPES } from '../../auth/index.js';
 import { ApiError } from '../../errors/index.js';
-import { planList, planName } from '../../workspaces/index.js';
+import { planRefusal } from '../../workspaces/index.js';
 import { MCP_PATH } from '../connector.js';
 import { mcpErrorResponse } from '../errors.js';
 import type { AuthorizationServer } from '../oauth/authorization-server.js';
-import { MCP_PLANS, planIncludesMcp } from '../oauth/oauth-accounts.js';
+import { planIncludesMcp } from '../oauth/oauth-accounts.js';
 import type { Holder } from '../tools/tool-calls.js';
 import { consentOf, scopesFor, type ToolSelection } from '../tools/toolsets.js';
 
@@ -19,11 +19,7 @@ export async function authenticate(server: AuthorizationServer, request: Request
   if (!token) return 'missing';
   const holder = await server.verifyAccessToken(token);
   if (!holder) return 'invalid';
-  if (!planIncludesMcp(holder.plan))
-    return new ApiError(
-      'plan_required',
-      `The MCP connector needs the ${planList(MCP_PLANS, 'or')} plan; this workspace is on ${planName(holder.plan)}.`,
-    );
+  if (!planIncludesMcp(holder.plan)) return new ApiError('plan_required', `${planRefusal('mcp', holder.plan)}.`);
   return {
     principal: {
       kind: 'oauth',

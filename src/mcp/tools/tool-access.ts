@@ -1,6 +1,7 @@
 // Whether a connection may call a tool, and when not, the one reason that is true, with what
 // to do about it: the URL's selection, the person's consent, the workspace's write switch and
 // the person's role are four different doors with four different keys. Pure.
+import { isWorkspaceAdmin } from '../../auth/index.js';
 import { ApiError } from '../../errors/index.js';
 import type { Consent, Toolset, ToolSelection } from './toolsets.js';
 
@@ -70,7 +71,7 @@ export function toolRefusal(tool: GatedTool, access: ToolAccess): ApiError | nul
     return null;
   }
   // Not found, as the tool is not listed for members at all.
-  if (tool.adminOnly && access.role === 'member')
+  if (tool.adminOnly && !isWorkspaceAdmin({ kind: 'oauth', role: access.role }))
     return new ApiError('not_found', `Tool ${tool.name} is for owners and admins of the workspace.`);
   return null;
 }

@@ -5,7 +5,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import type { Principal } from '../../auth/index.js';
-import { ApiError, fromUsageError, toApiError, UsageError } from '../../errors/index.js';
+import { ApiError } from '../../errors/index.js';
+import { apiErrorOf, toolFailure, type FailureSite } from '../../doors/index.js';
 import { runCompiled, type GraphQLContext } from '../../graphql/context.js';
 import { assertResponseSize } from '../../http/response-size.js';
 import type { Metrics } from '../../observability/metrics.js';
@@ -100,6 +101,7 @@ export function createToolCalls(deps: ToolCallDeps, toolsByName: ReadonlyMap<str
     const invalid = argumentError(args, (tool.inputSchema.properties as Record<string, unknown> | undefined) ?? {});
     if (invalid) return toolError(invalid);
     const { holder, requestId } = bound;
+    const site: FailureSite = { requestId, logger: deps.logger, what: 'mcp tool failed', fields: { tool: name } };
     try {
       if ('write' in tool) return structured(await tool.run({ ...deps.writes, principal: holder.principal }, args));
       const context = deps.contextFor(holder.principal, requestId);
@@ -107,12 +109,7 @@ export function createToolCalls(deps: ToolCallDeps, toolsByName: ReadonlyMap<str
       const result = await runCompiled(tool.compiled, context, variables);
       if (result.errors?.length) {
         // Arguments of the wrong type are the caller's mistake, told to them and not logged as a fault.
-        return toolError(
-          variableArgumentError(result.errors) ??
-            toApiError(result.errors, (cause) =>
-              deps.logger.error({ err: cause, requestId, tool: name }, 'mcp tool failed'),
-            ),
-        );
+        return toolError(variableArgumentError(result.errors) ?? apiErrorOf(result.errors, site));
       }
       const data = result.data as Record<string, unknown>;
       if (Object.values(data).some((value) => value === null))
@@ -122,11 +119,7 @@ export function createToolCalls(deps: ToolCallDeps, toolsByName: ReadonlyMap<str
       const withheld = withheldSections(tool.sections, holder.consent);
       return structured(withheld ? { ...data, withheld } : data);
     } catch (error) {
-      return toolError(
-        error instanceof UsageError
-          ? fromUsageError(error, 'invalid_parameter')
-          : toApiError(error, (cause) => deps.logger.error({ err: cause, requestId, tool: name }, 'mcp tool failed')),
-      );
+      return toolFailure(error, site);
     }
   }
 

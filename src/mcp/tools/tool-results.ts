@@ -2,22 +2,9 @@
 // path (direct-tool-calls.ts). Members are in the order the SDK's encoding writes them, so both
 // paths write the same bytes.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { ApiError } from '../../errors/index.js';
 
-/** A tool's failure with the API's error code, as the model sees it. */
-export function toolError(error: ApiError): CallToolResult {
-  return {
-    content: [
-      {
-        type: 'text',
-        text: JSON.stringify({
-          error: { code: error.code, message: error.message, ...(error.param ? { param: error.param } : {}) },
-        }),
-      },
-    ],
-    isError: true,
-  };
-}
+/** A tool's failure with the API's error code, as the model sees it: the boundary's tool error. */
+export { toolErrorResult as toolError } from '../../doors/index.js';
 
 // Results whose one text block is their structured content serialized (the spec's SHOULD, for
 // clients that read only `content`): their data need not be serialized a second time.
