@@ -30,7 +30,10 @@ import {
 // fewer, the quiet p99 is its maximum, and the ratio follows one outlier).
 const QUIET_SECONDS = Number(process.env.BENCH_QUIET_SECONDS ?? 100);
 const ABUSE_SECONDS = Number(process.env.BENCH_ABUSE_SECONDS ?? 100);
-/** B's requests per door and second: each door has its own key or token, under the scale plan's sustained 10/s, and all four under the workspace's 30/s. */
+/**
+ * B's requests per door and second: each door has its own key or token, under the scale plan's sustained 10/s, and all
+ * four under the workspace's 30/s.
+ */
 const B_RATE_PER_DOOR = 2;
 /** BENCH_ABUSES: which of A's abuses run (comma-separated; all by default), to tell what costs B. */
 const ABUSES = new Set((process.env.BENCH_ABUSES ?? 'exports,graphql,flood,batches').split(','));
@@ -79,7 +82,8 @@ async function abuserFixtures(database: Database) {
     orderBy: { id: 'asc' },
     take: 100,
   });
-  // The answers the attack asks for made long (40 000 characters, below ingest's 100 000): the largest a request can get.
+  // The answers the attack asks for made long (40 000 characters, below ingest's 100 000): the largest a request can
+  // get.
   await database.pool.query(
     "UPDATE ai_answers SET text = left(repeat(text || ' ', 400), 40000) WHERE id = ANY($1) AND length(text) < 40000",
     [answers.map((answer) => answer.id)],

@@ -77,7 +77,8 @@ async function main() {
   const [server, bare] = await Promise.all([startService(env), startBaselineServer(env)]);
   const to = addDays(new Date().toISOString().slice(0, 10), -1);
   const from = addDays(to, -364);
-  // At the row cap (limit=1000), as the hand-written side computes it and as every run before the default limit measured.
+  // At the row cap (limit=1000), as the hand-written side computes it and as every run before the default limit
+  // measured.
   const path = `/api/v1/ai-visibility/projects/${project.id}/metrics?dateFrom=${from}&dateTo=${to}&limit=1000`;
   const headers = { authorization: `Bearer ${key.secret}`, 'accept-encoding': 'identity' };
 

@@ -408,7 +408,8 @@ async function main() {
       met: rssPeak - rssBefore <= 50,
     });
   }
-  // One ingest round: 40 scans × 230 runs over HTTP into a scratch project, then the same answers by one unnest INSERT (rolled back).
+  // One ingest round: 40 scans × 230 runs over HTTP into a scratch project, then the same answers by one unnest INSERT
+  // (rolled back).
   const measureIngest = async (round: number) => {
     const scratch = await database.prisma.aiProject.create({
       data: {

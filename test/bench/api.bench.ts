@@ -23,7 +23,10 @@ import {
 } from './harness.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
-/** Requests per second of the identity-vs-br poll comparison: below what either reaches flat out (~3 900 br, ~8 700 identity). */
+/**
+ * Requests per second of the identity-vs-br poll comparison: below what either reaches flat out (~3 900 br, ~8 700
+ * identity).
+ */
 const POLL_RATE = 2_500;
 
 const rssMb = (pid: number, field: 'VmHWM' | 'VmRSS') =>

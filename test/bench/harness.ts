@@ -54,7 +54,10 @@ export interface ServerHandle {
  * The service as it runs in production: the compiled build (built first when stale), in one
  * process whose pid is the one to measure. Returns how long it took from spawn to listening.
  */
-/** BENCH_NODE_ARGS: Node flags for every service a benchmark starts (e.g. "--max-old-space-size=256"), to measure their trade. */
+/**
+ * BENCH_NODE_ARGS: Node flags for every service a benchmark starts (e.g. "--max-old-space-size=256"), to measure their
+ * trade.
+ */
 const BENCH_NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
 export async function startService(

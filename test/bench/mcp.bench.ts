@@ -50,7 +50,8 @@ runBench(async () => {
         },
         JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
       );
-      // The SDK writes a result as `{"result":{…,"isError":true},"jsonrpc":"2.0","id":n}`: the first and last bytes tell.
+      // The SDK writes a result as `{"result":{…,"isError":true},"jsonrpc":"2.0","id":n}`: the first and last bytes
+      // tell.
       return async () => {
         const { status, body } = await client.send(request);
         return (
@@ -111,7 +112,8 @@ runBench(async () => {
         `${mirror.tool.padEnd(28)} p50 ${p50.toFixed(2)}×  p99 ${p99.toFixed(2)}×  ${p50 <= 1.1 ? 'met' : 'NOT met'}`,
       );
     }
-    // The list's target is a latency: one client, no queue behind it (at concurrency 8 on two cores the queue is most of it).
+    // The list's target is a latency: one client, no queue behind it (at concurrency 8 on two cores the queue is most
+    // of it).
     const [listAll] = await alternate(
       [{ label: 'MCP tools/list, all 68 tools (concurrency 1)', task: mcpCall('tools/list', {}) }],
       { ...options, concurrency: 1 },

@@ -26,7 +26,10 @@ import {
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const ROUNDS = 3;
 
-/** Requests per second and server CPU per request (µs) of each service, flat out, in alternated rounds after a warm-up of each (the instrumented service has more code to optimise). */
+/**
+ * Requests per second and server CPU per request (µs) of each service, flat out, in alternated rounds after a warm-up
+ * of each (the instrumented service has more code to optimise).
+ */
 async function measure(services: ServerHandle[], path: string, headers: Record<string, string>) {
   for (const service of services) await warmUp(service, path, headers);
   const spent = services.map(() => ({ cpu: 0, requests: 0, seconds: 0 }));

@@ -45,7 +45,9 @@ interface Sample {
   bytes: number;
 }
 
-/** One load of a page in `context`: its first-contentful-paint, when it is usable, and the bytes it took over the wire. */
+/**
+ * One load of a page in `context`: its first-contentful-paint, when it is usable, and the bytes it took over the wire.
+ */
 async function load(
   context: BrowserContext,
   url: string,
