@@ -34,7 +34,8 @@ describe('a client that closes its connection before the answer', () => {
     const socket = net.connect(Number(port), hostname);
     await new Promise((resolve) => socket.once('connect', resolve));
     socket.write(
-      `POST /graphql HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"query":"{ __typename`,
+      `POST /graphql HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer ${key}\r\n` +
+        'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"query":"{ __typename',
     );
     await new Promise((resolve) => setTimeout(resolve, 200));
     socket.destroy();

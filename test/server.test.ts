@@ -31,7 +31,10 @@ afterAll(async () => {
 });
 
 describe('SIGTERM', () => {
-  it('drains: not ready at once, every accepted request answered, attempts in flight finished and recorded once, exit 0', async () => {
+  const drains =
+    'drains: not ready at once, every accepted request answered, ' +
+    'attempts in flight finished and recorded once, exit 0';
+  it(drains, { timeout: 60_000 }, async () => {
     const keyed = await createKeyedWorkspace(database);
     const box = createSecretBox(decodeKey(TEST_APP_SECRET_KEY)!);
     const endpoint = await createEndpoint(
@@ -143,7 +146,7 @@ describe('SIGTERM', () => {
     expect(new Set(receiver.received.map((entry) => entry.id)).size).toBe(4);
     expect(receiver.received).toHaveLength(4);
     expect(server.output()).toMatch(/"msg":"stopped"/);
-  }, 60_000);
+  });
 });
 
 describe('stdout', () => {

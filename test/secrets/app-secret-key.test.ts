@@ -21,7 +21,10 @@ describe('APP_SECRET_KEY', () => {
     ).toBe('ab'.repeat(32));
   });
 
-  it('outside production is generated once into .data/ beside the embedded database, private to the user, with one warning', () => {
+  const generatedOnce =
+    'outside production is generated once into .data/ beside the embedded database, ' +
+    'private to the user, with one warning';
+  it(generatedOnce, () => {
     const config = parseConfig({ EMBEDDED_PG_DIR: path.join(dir, 'postgres') });
     const warnings: string[] = [];
     const first = resolveSecretBox(config, (message) => warnings.push(message));
