@@ -246,7 +246,8 @@ runBench(async () => {
                 name: HELD_EXPORTS,
                 request: wire(
                   'GET',
-                  `/api/v1/ai-visibility/projects/${a.project.id}/answers?dateFrom=${addDays(today, -29)}&dateTo=${today}`,
+                  `/api/v1/ai-visibility/projects/${a.project.id}/answers` +
+                    `?dateFrom=${addDays(today, -29)}&dateTo=${today}`,
                   { authorization: `Bearer ${a.key.secret}`, accept: 'text/csv' },
                 ),
                 count: 8,
@@ -317,12 +318,16 @@ runBench(async () => {
     const parts = Object.entries(residentParts(service.pid))
       .map(([part, size]) => `${part} ${size}`)
       .join(', ');
-    const heapText = `V8 heap ${mb('signalboard_nodejs_heap_size_used_bytes')} MB used of ${mb('signalboard_nodejs_heap_size_total_bytes')}, external ${mb('signalboard_nodejs_external_memory_bytes')}; resident MB: ${parts}`;
+    const heapText =
+      `V8 heap ${mb('signalboard_nodejs_heap_size_used_bytes')} MB used ` +
+      `of ${mb('signalboard_nodejs_heap_size_total_bytes')}, ` +
+      `external ${mb('signalboard_nodejs_external_memory_bytes')}; resident MB: ${parts}`;
     attacker.send('stop');
     const outcome = (await fromAttacker()) as AttackOutcome;
     const stalledText = (name: string) =>
       outcome.stalled[name]
-        ? `${outcome.stalled[name].opened} opened; first lines: ${statusText(new Map(outcome.stalled[name].firstLines))}`
+        ? `${outcome.stalled[name].opened} opened; ` +
+          `first lines: ${statusText(new Map(outcome.stalled[name].firstLines))}`
         : 'not run';
     const floodText = (name: string) => (outcome.floods[name] ? statusText(new Map(outcome.floods[name])) : 'not run');
     client.close();
@@ -344,7 +349,8 @@ runBench(async () => {
       };
     });
     console.log(
-      `\nbench:abuse — workspace B beside workspace A's abuse (${new Date().toISOString().slice(0, 10)}, quiet ${QUIET_SECONDS} s, abuse ${ABUSE_SECONDS} s)`,
+      "\nbench:abuse — workspace B beside workspace A's abuse " +
+        `(${new Date().toISOString().slice(0, 10)}, quiet ${QUIET_SECONDS} s, abuse ${ABUSE_SECONDS} s)`,
     );
     console.table(rows);
     console.log('\nWhat workspace A got');

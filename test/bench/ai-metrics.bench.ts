@@ -46,9 +46,13 @@ async function prepare(pool: pg.Pool, prisma: ReturnType<typeof connectDatabase>
     });
     const end = addDays(new Date().toISOString().slice(0, 10), -1);
     await pool.query(
-      `INSERT INTO scans (id, workspace_id, project_id, date, model, locale, total_runs, visibility_count, mention_count, total_mention_count, positioned_count, position_sum, positive_count, neutral_count, negative_count)
-       SELECT 'scn_' || md5(d::text || m || l), $1, $2, d::date, m, l, 40, v, v + 3, v + 40, v, v * 3, v / 2, v / 4, v / 8
-       FROM generate_series($3::date, $4::date, interval '1 day') AS d, unnest($5::text[]) AS m, unnest($6::text[]) AS l, LATERAL (SELECT floor(random() * 40)::int AS v) AS r`,
+      `INSERT INTO scans (id, workspace_id, project_id, date, model, locale, total_runs, visibility_count,
+         mention_count, total_mention_count, positioned_count, position_sum, positive_count, neutral_count,
+         negative_count)
+       SELECT 'scn_' || md5(d::text || m || l), $1, $2, d::date, m, l, 40, v, v + 3, v + 40, v, v * 3, v / 2, v / 4,
+         v / 8
+       FROM generate_series($3::date, $4::date, interval '1 day') AS d, unnest($5::text[]) AS m,
+         unnest($6::text[]) AS l, LATERAL (SELECT floor(random() * 40)::int AS v) AS r`,
       [workspace.id, project.id, addDays(end, -(365 * YEARS - 1)), end, [...AI_MODELS], LOCALES],
     );
     await pool.query('VACUUM ANALYZE scans');
@@ -88,7 +92,9 @@ async function main() {
     firstDifference(served, await (await fetch(bare.baseUrl + path, { headers })).json());
   if (difference) throw new Error(`the endpoint and the hand-written SQL differ at ${difference}`);
   console.log(
-    `${scans.toLocaleString()} scans in the project; ${served.meta.total.toLocaleString()} rows in the 365-day range, ${served.data.rows.length} returned; the endpoint's body and the hand-written one agree.`,
+    `${scans.toLocaleString()} scans in the project; ` +
+      `${served.meta.total.toLocaleString()} rows in the 365-day range, ${served.data.rows.length} returned; ` +
+      "the endpoint's body and the hand-written one agree.",
   );
 
   // Each server warmed alike first: "cold" is the data (the cache is off), not V8's code.

@@ -25,6 +25,7 @@ import {
   opportunitiesBaseline,
   retrievedJson,
   SEARCH_QUERIES_JSON,
+  skewedDomain,
   searchQueriesBaseline,
 } from './searches.js';
 
@@ -103,44 +104,61 @@ async function generate(pool: pg.Pool, prisma: ReturnType<typeof connectDatabase
   const values = [workspace.id, project.id];
   await pool.query(
     `INSERT INTO ai_prompts (id, workspace_id, project_id, text, topic, tags, created_at)
-     SELECT 'pmt_' || substr(md5('p' || n), 1, 20), $1, $2, 'Which CRM is best for use case ' || n || '?', (ARRAY['recommendations','comparisons','reviews','pricing'])[1 + n % 4], ARRAY['t' || (n % 7)], now() + n * interval '1 millisecond'
+     SELECT 'pmt_' || substr(md5('p' || n), 1, 20), $1, $2, 'Which CRM is best for use case ' || n || '?',
+       (ARRAY['recommendations','comparisons','reviews','pricing'])[1 + n % 4], ARRAY['t' || (n % 7)],
+       now() + n * interval '1 millisecond'
      FROM generate_series(1, ${PROMPTS}) AS n`,
     values,
   );
   await pool.query(
-    `INSERT INTO scans (id, workspace_id, project_id, date, model, locale, total_runs, visibility_count, mention_count, total_mention_count, positioned_count, position_sum, positive_count, neutral_count, negative_count, answer_count)
-     SELECT 'scn_' || substr(md5(d::text || m || l), 1, 20), $1, $2, d::date, m, l, 0, 0, 0, 0, 0, 0, 0, 0, 0, ${PROMPTS}
+    `INSERT INTO scans (id, workspace_id, project_id, date, model, locale, total_runs, visibility_count, mention_count,
+       total_mention_count, positioned_count, position_sum, positive_count, neutral_count, negative_count, answer_count)
+     SELECT 'scn_' || substr(md5(d::text || m || l), 1, 20), $1, $2, d::date, m, l, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+       ${PROMPTS}
      FROM generate_series($3::date, $4::date, interval '1 day') AS d, unnest($5::text[]) AS m, unnest($6::text[]) AS l`,
     [...values, addDays(end, -(DAYS - 1)), end, MODELS, LOCALES],
   );
   // Answers with 0–6 citations from a skewed mix of domains, 4 searches and 6 pages read, as JSON
   // the way ingestion stores them (the rows for aggregation are derived from that JSON below).
   await pool.query(
-    `INSERT INTO ai_answers (id, workspace_id, project_id, scan_id, prompt_id, date, model, locale, text, brand_mentions, total_mentions, position, sentiment, competitors, citations, search_queries, retrieved)
-     SELECT 'ans_' || substr(md5(s.id || p.id), 1, 20), s.workspace_id, s.project_id, s.id, p.id, s.date, s.model, s.locale,
-       'For most teams, ' || CASE WHEN r.mentioned THEN 'Acme, Globex and Initech' ELSE 'Globex and Initech' END || ' are the usual choices. ' || repeat('They differ in price, support, integrations and reporting; ', 4) || 'Check recent reviews before you decide.',
-       CASE WHEN r.mentioned THEN 1 + (r.roll * 10)::int % 2 ELSE 0 END, 3, CASE WHEN r.mentioned THEN 1 + (r.roll * 100)::int % 3 ELSE NULL END,
+    `INSERT INTO ai_answers (id, workspace_id, project_id, scan_id, prompt_id, date, model, locale, text,
+       brand_mentions, total_mentions, position, sentiment, competitors, citations, search_queries, retrieved)
+     SELECT 'ans_' || substr(md5(s.id || p.id), 1, 20), s.workspace_id, s.project_id, s.id, p.id, s.date, s.model,
+       s.locale,
+       'For most teams, ' || CASE WHEN r.mentioned THEN 'Acme, Globex and Initech' ELSE 'Globex and Initech' END
+         || ' are the usual choices. ' || repeat('They differ in price, support, integrations and reporting; ', 4)
+         || 'Check recent reviews before you decide.',
+       CASE WHEN r.mentioned THEN 1 + (r.roll * 10)::int % 2 ELSE 0 END,
+         3, CASE WHEN r.mentioned THEN 1 + (r.roll * 100)::int % 3 ELSE NULL END,
        CASE WHEN r.mentioned THEN (ARRAY['positive','neutral','negative'])[1 + (r.roll * 1000)::int % 3] ELSE NULL END,
-       '[{"name":"Globex","mentions":1,"position":2}]'::jsonb, c.citations, ${SEARCH_QUERIES_JSON}, ${retrievedJson(DOMAINS)}
-     FROM scans s CROSS JOIN ai_prompts p CROSS JOIN LATERAL (SELECT random() < 0.45 AS mentioned, random() AS roll WHERE s.id IS NOT NULL AND p.id IS NOT NULL) r
+       '[{"name":"Globex","mentions":1,"position":2}]'::jsonb, c.citations, ${SEARCH_QUERIES_JSON},
+         ${retrievedJson(DOMAINS)}
+     FROM scans s CROSS JOIN ai_prompts p CROSS JOIN
+       LATERAL (SELECT random() < 0.45 AS mentioned, random() AS roll WHERE s.id IS NOT NULL AND p.id IS NOT NULL) r
        CROSS JOIN LATERAL (SELECT coalesce((SELECT jsonb_agg(jsonb_build_object('position', k, 'url', 'https://www.' || d.domain || '/page/' || (r.roll * 1000)::int % 50, 'domain', d.domain, 'title', NULL) ORDER BY k)
-                 FROM generate_series(1, (r.roll * 7)::int % 7) AS k, LATERAL (SELECT (ARRAY[${DOMAINS.map((domain) => `'${domain}'`).join(',')}])[1 + floor(power(random(), 2) * ${DOMAINS.length})::int + 0 * k] AS domain) d), '[]'::jsonb) AS citations) c
+                 FROM generate_series(1, (r.roll * 7)::int % 7) AS k,
+                   LATERAL (SELECT ${skewedDomain(DOMAINS)} AS domain) d), '[]'::jsonb) AS citations) c
      WHERE s.project_id = $1 AND p.project_id = $1`,
     [project.id],
   );
   await pool.query(
-    `INSERT INTO ai_citations (answer_id, position, workspace_id, project_id, prompt_id, date, model, locale, url, domain)
-     SELECT a.id, (c->>'position')::int, a.workspace_id, a.project_id, a.prompt_id, a.date, a.model, a.locale, c->>'url', c->>'domain'
+    `INSERT INTO ai_citations (answer_id, position, workspace_id, project_id, prompt_id, date, model, locale, url,
+       domain)
+     SELECT a.id, (c->>'position')::int, a.workspace_id, a.project_id, a.prompt_id, a.date, a.model, a.locale,
+       c->>'url', c->>'domain'
      FROM ai_answers a, jsonb_array_elements(a.citations) AS c WHERE a.project_id = $1`,
     [project.id],
   );
   await generateSearchesAndReads(pool, project.id);
   // The scans' counters are their runs' sums, as ingestion would have derived them.
   await pool.query(
-    `UPDATE scans s SET total_runs = x.runs, visibility_count = x.visible, mention_count = x.mentions, total_mention_count = x.total, positioned_count = x.positioned, position_sum = x.position_sum,
+    `UPDATE scans s SET total_runs = x.runs, visibility_count = x.visible, mention_count = x.mentions,
+       total_mention_count = x.total, positioned_count = x.positioned, position_sum = x.position_sum,
        positive_count = x.positive, neutral_count = x.neutral, negative_count = x.negative, citation_count = x.citations
-     FROM (SELECT scan_id, count(*) AS runs, count(*) FILTER (WHERE brand_mentions > 0) AS visible, sum(brand_mentions) AS mentions, sum(total_mentions) AS total, count(position) AS positioned,
-             coalesce(sum(position), 0) AS position_sum, count(*) FILTER (WHERE sentiment = 'positive') AS positive, count(*) FILTER (WHERE sentiment = 'neutral') AS neutral,
+     FROM (SELECT scan_id, count(*) AS runs, count(*) FILTER (WHERE brand_mentions > 0) AS visible,
+       sum(brand_mentions) AS mentions, sum(total_mentions) AS total, count(position) AS positioned,
+             coalesce(sum(position), 0) AS position_sum, count(*) FILTER (WHERE sentiment = 'positive') AS positive,
+               count(*) FILTER (WHERE sentiment = 'neutral') AS neutral,
              count(*) FILTER (WHERE sentiment = 'negative') AS negative, sum(jsonb_array_length(citations)) AS citations
            FROM ai_answers WHERE project_id = $1 GROUP BY scan_id) x
      WHERE s.id = x.scan_id`,
@@ -156,12 +174,15 @@ async function generate(pool: pg.Pool, prisma: ReturnType<typeof connectDatabase
 async function sourcesBaseline(pool: pg.Pool, projectId: string, from: string, to: string): Promise<string> {
   const [rows, runs] = await Promise.all([
     pool.query(
-      `SELECT locale, domain, count(*)::int AS citations, count(DISTINCT answer_id)::int AS "answersCiting", sum(count(*)) OVER (PARTITION BY locale)::int AS "localeCitations"
-       FROM ai_citations WHERE project_id = $1 AND date BETWEEN $2 AND $3 GROUP BY locale, domain ORDER BY locale, citations DESC, domain`,
+      `SELECT locale, domain, count(*)::int AS citations, count(DISTINCT answer_id)::int AS "answersCiting",
+         sum(count(*)) OVER (PARTITION BY locale)::int AS "localeCitations"
+       FROM ai_citations WHERE project_id = $1 AND date BETWEEN $2 AND $3 GROUP BY locale, domain
+         ORDER BY locale, citations DESC, domain`,
       [projectId, from, to],
     ),
     pool.query(
-      'SELECT locale, count(*)::int AS n FROM ai_answers WHERE project_id = $1 AND date BETWEEN $2 AND $3 GROUP BY locale',
+      'SELECT locale, count(*)::int AS n FROM ai_answers ' +
+        'WHERE project_id = $1 AND date BETWEEN $2 AND $3 GROUP BY locale',
       [projectId, from, to],
     ),
   ]);
@@ -179,10 +200,13 @@ async function sourcesBaseline(pool: pg.Pool, projectId: string, from: string, t
   });
 }
 
-const PAGE_SQL = `SELECT a.id, a.project_id AS "projectId", a.prompt_id AS "promptId", pr.text AS prompt, a.date, a.model, a.locale, a.text, a.brand_mentions AS "brandMentions",
-  a.total_mentions AS "totalMentions", a.position, a.sentiment, a.competitors, a.citations, a.search_queries AS "searchQueries", a.retrieved
+const PAGE_SQL = `SELECT a.id, a.project_id AS "projectId", a.prompt_id AS "promptId", pr.text AS prompt, a.date,
+    a.model, a.locale, a.text, a.brand_mentions AS "brandMentions",
+  a.total_mentions AS "totalMentions", a.position, a.sentiment, a.competitors, a.citations,
+    a.search_queries AS "searchQueries", a.retrieved
   FROM ai_answers a JOIN ai_prompts pr ON pr.id = a.prompt_id
-  WHERE a.project_id = $1 AND a.date BETWEEN $2 AND $3 AND ($4::date IS NULL OR (a.date, a.id) < ($4::date, $5::text)) ORDER BY a.date DESC, a.id DESC LIMIT 100`;
+  WHERE a.project_id = $1 AND a.date BETWEEN $2 AND $3 AND ($4::date IS NULL OR (a.date, a.id) < ($4::date, $5::text))
+    ORDER BY a.date DESC, a.id DESC LIMIT 100`;
 
 const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
@@ -193,7 +217,8 @@ async function main() {
   const { workspace, project } = await prepare(embedded.url, database.prisma);
   const counts = (
     await pool.query(
-      'SELECT (SELECT count(*) FROM ai_answers WHERE project_id = $1)::int AS answers, (SELECT count(*) FROM ai_citations WHERE project_id = $1)::int AS citations',
+      'SELECT (SELECT count(*) FROM ai_answers WHERE project_id = $1)::int AS answers, ' +
+        '(SELECT count(*) FROM ai_citations WHERE project_id = $1)::int AS citations',
       [project.id],
     )
   ).rows[0];
@@ -325,7 +350,8 @@ async function main() {
       const after = depth
         ? (
             await pool.query(
-              `SELECT to_char(date, 'YYYY-MM-DD') AS date, id FROM ai_answers WHERE project_id = $1 ORDER BY date DESC, id DESC OFFSET $2 LIMIT 1`,
+              `SELECT to_char(date, 'YYYY-MM-DD') AS date, id FROM ai_answers WHERE project_id = $1
+                 ORDER BY date DESC, id DESC OFFSET $2 LIMIT 1`,
               [project.id, depth],
             )
           ).rows[0]
@@ -391,7 +417,9 @@ async function main() {
     await client.end();
     const baselineSeconds = (performance.now() - started) / 1000;
     console.log(
-      `\nExport: ${rows.toLocaleString()} answers in ${exportSeconds.toFixed(1)} s over HTTP; pg-cursor in-process read ${baselineRows.toLocaleString()} in ${baselineSeconds.toFixed(1)} s; server RSS ${rssBefore.toFixed(0)} → peak ${rssPeak.toFixed(0)} MB`,
+      `\nExport: ${rows.toLocaleString()} answers in ${exportSeconds.toFixed(1)} s over HTTP; ` +
+        `pg-cursor in-process read ${baselineRows.toLocaleString()} in ${baselineSeconds.toFixed(1)} s; ` +
+        `server RSS ${rssBefore.toFixed(0)} → peak ${rssPeak.toFixed(0)} MB`,
     );
     summary.push({
       measure: 'export every answer (NDJSON)',
@@ -425,7 +453,9 @@ async function main() {
     const runsOf = (seed: number) =>
       Array.from({ length: PROMPTS }, (_, index) => ({
         prompt: `Which CRM is best for use case ${index}?`,
-        answer: `For most teams, Acme and Globex are the usual choices (${seed}/${index}). ${'They differ in price, support, integrations and reporting; '.repeat(4)}`,
+        answer:
+          `For most teams, Acme and Globex are the usual choices (${seed}/${index}). ` +
+          'They differ in price, support, integrations and reporting; '.repeat(4),
         brandMentions: index % 2,
         totalMentions: 2,
         position: index % 2 ? 1 : null,
@@ -480,9 +510,13 @@ async function main() {
     );
     const flat = lines.flatMap((line) => line.runs.map((run) => ({ line, run })));
     await baselineClient.query(
-      `INSERT INTO ai_answers (id, workspace_id, project_id, scan_id, prompt_id, date, model, locale, text, brand_mentions, total_mentions, position, sentiment, competitors, citations, search_queries, retrieved)
-         SELECT id, $1, $2, scan, prompt, date, model, locale, text, brand, 2, position, sentiment, competitors::jsonb, citations::jsonb, searches::jsonb, retrieved::jsonb
-         FROM unnest($3::text[], $4::text[], $5::text[], $6::date[], $7::text[], $8::text[], $9::text[], $10::int[], $11::int[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[]) AS u(scan, id, prompt, date, model, locale, text, brand, position, sentiment, competitors, citations, searches, retrieved)`,
+      `INSERT INTO ai_answers (id, workspace_id, project_id, scan_id, prompt_id, date, model, locale, text,
+         brand_mentions, total_mentions, position, sentiment, competitors, citations, search_queries, retrieved)
+         SELECT id, $1, $2, scan, prompt, date, model, locale, text, brand, 2, position, sentiment, competitors::jsonb,
+           citations::jsonb, searches::jsonb, retrieved::jsonb
+         FROM unnest($3::text[], $4::text[], $5::text[], $6::date[], $7::text[], $8::text[], $9::text[], $10::int[],
+           $11::int[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[]) AS u(scan, id, prompt, date,
+           model, locale, text, brand, position, sentiment, competitors, citations, searches, retrieved)`,
       [
         workspace.id,
         scratch.id,
@@ -523,7 +557,8 @@ async function main() {
     }
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     console.log(
-      `\nIngest rounds (runs/s): ours ${ours.map(Math.round).join(', ')}; baseline ${baseline.map(Math.round).join(', ')}`,
+      `\nIngest rounds (runs/s): ours ${ours.map(Math.round).join(', ')}; ` +
+        `baseline ${baseline.map(Math.round).join(', ')}`,
     );
     summary.push({
       measure: `ingest ${runCount.toLocaleString()} runs over HTTP (median of ${rounds})`,
@@ -572,7 +607,8 @@ async function measureRanges(
   };
   const rows: { read: string; alone: string; fiveAtOnce: string; statuses: string }[] = [];
   for (const read of reads) {
-    const url = `${base}/${read}${read.includes('?') ? '&' : '?'}dateFrom=${addDays(to, -((days || widest[read]!) - 1))}&dateTo=${to}`;
+    const dateFrom = addDays(to, -((days || widest[read]!) - 1));
+    const url = `${base}/${read}${read.includes('?') ? '&' : '?'}dateFrom=${dateFrom}&dateTo=${to}`;
     const alone = [await timed(url), await timed(url), await timed(url)].sort((a, b) => a.ms - b.ms)[1]!;
     const five = await Promise.all(Array.from({ length: 5 }, () => timed(url)));
     const slowest = Math.max(...five.map((result) => result.ms));

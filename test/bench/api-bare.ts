@@ -206,7 +206,8 @@ export async function benchAgainstBare() {
     }
   }
   console.log(
-    `\nv1 against the tuned bare server: ${CONNECTIONS} connections, ${ROUNDS} alternated rounds of ${ROUND_SECONDS} s (${today}, Node ${process.version})`,
+    `\nv1 against the tuned bare server: ${CONNECTIONS} connections, ` +
+      `${ROUNDS} alternated rounds of ${ROUND_SECONDS} s (${today}, Node ${process.version})`,
   );
   console.table(rows);
   console.table(targets);

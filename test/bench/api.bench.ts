@@ -120,7 +120,8 @@ async function main() {
     ['metrics, 30 days', `/api/v1/ai-visibility/projects/${project.id}/metrics?limit=1000`],
     [
       'metrics, 365 days',
-      `/api/v1/ai-visibility/projects/${project.id}/metrics?dateFrom=${addDays(today, -364)}&dateTo=${today}&limit=1000`,
+      `/api/v1/ai-visibility/projects/${project.id}/metrics` +
+        `?dateFrom=${addDays(today, -364)}&dateTo=${today}&limit=1000`,
     ],
   ] as const) {
     const { a: computed, b: polled } = await compare(
@@ -162,7 +163,8 @@ async function main() {
     (spent[coding].cpuMs * 1000) / spent[coding].runs.reduce((sum, run) => sum + run.requests, 0);
   const brotliCost = cpuPerRequest('br') / cpuPerRequest('identity');
   console.log(
-    `Server CPU per metrics poll: ${cpuPerRequest('identity').toFixed(0)} µs uncompressed, ${cpuPerRequest('br').toFixed(0)} µs accepting br.`,
+    `Server CPU per metrics poll: ${cpuPerRequest('identity').toFixed(0)} µs uncompressed, ` +
+      `${cpuPerRequest('br').toFixed(0)} µs accepting br.`,
   );
   targets.push({
     target: 'metrics poll accepting br: server CPU per request ≤ 1.2× the uncompressed poll',
@@ -180,13 +182,16 @@ async function main() {
   row('GET /clients', 'ours, 304 (If-None-Match)', notModified);
 
   console.log(
-    `\nAPI, 50 connections, ${SECONDS} s per case (2 alternated rounds after a warm-up)  (${new Date().toISOString().slice(0, 10)}, Node ${process.version})`,
+    `\nAPI, 50 connections, ${SECONDS} s per case (2 alternated rounds after a warm-up)  ` +
+      `(${new Date().toISOString().slice(0, 10)}, Node ${process.version})`,
   );
   console.table(rows);
   const peak = rssMb(ours.pid, 'VmHWM');
   console.log(`Spans exported by the services: ${receiver.spans.length.toLocaleString()}.`);
   console.log(
-    `RSS of the service: idle after start ${idleRss.toFixed(0)} MB, peak under load ${peak.toFixed(0)} MB; baseline peak ${rssMb(baseline.pid, 'VmHWM').toFixed(0)} MB. Start to ready on an existing database: ${(ours.startMs / 1000).toFixed(2)} s.`,
+    `RSS of the service: idle after start ${idleRss.toFixed(0)} MB, peak under load ${peak.toFixed(0)} MB; ` +
+      `baseline peak ${rssMb(baseline.pid, 'VmHWM').toFixed(0)} MB. ` +
+      `Start to ready on an existing database: ${(ours.startMs / 1000).toFixed(2)} s.`,
   );
   targets.push({ target: 'peak RSS ≤ 200 MB', value: Math.round(peak), met: peak <= 200 });
   targets.push({ target: 'idle RSS ≤ 150 MB', value: Math.round(idleRss), met: idleRss <= 150 });

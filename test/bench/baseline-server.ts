@@ -65,7 +65,8 @@ const server = createServer(async (req, res) => {
     if (url === '/api/v1/clients') {
       const { rows } = await pool.query(
         `SELECT c.id, c.name, c.created_at AS "createdAt",
-           coalesce((SELECT array_agg(p.provider::text ORDER BY p.provider) FROM provider_connections p WHERE p.client_id = c.id), '{}') AS "connectedProviders",
+           coalesce((SELECT array_agg(p.provider::text ORDER BY p.provider) FROM provider_connections p
+             WHERE p.client_id = c.id), '{}') AS "connectedProviders",
            (SELECT count(*)::int FROM reports r WHERE r.client_id = c.id AND r.archived_at IS NULL) AS "reportCount"
          FROM clients c WHERE c.workspace_id = $1 ORDER BY c.created_at DESC, c.id DESC LIMIT 500`,
         [workspaceId],
@@ -79,7 +80,8 @@ const server = createServer(async (req, res) => {
     }
     if (url === '/api/v1/reports') {
       const { rows } = await pool.query(
-        'SELECT id, name, client_id AS "clientId", created_at AS "createdAt", updated_at AS "updatedAt" FROM reports WHERE workspace_id = $1 AND archived_at IS NULL ORDER BY created_at DESC, id DESC LIMIT 500',
+        'SELECT id, name, client_id AS "clientId", created_at AS "createdAt", updated_at AS "updatedAt" FROM reports ' +
+          'WHERE workspace_id = $1 AND archived_at IS NULL ORDER BY created_at DESC, id DESC LIMIT 500',
         [workspaceId],
       );
       const total =
@@ -95,7 +97,9 @@ const server = createServer(async (req, res) => {
     }
     if (url === '/api/v1/ai-visibility/projects') {
       const { rows } = await pool.query(
-        'SELECT id, name, client_id AS "clientId", brand, competitors, models, locales, domains, competitor_domains AS "competitorDomains", created_at AS "createdAt" FROM ai_projects WHERE workspace_id = $1 ORDER BY created_at DESC, id DESC LIMIT 500',
+        'SELECT id, name, client_id AS "clientId", brand, competitors, models, locales, domains, ' +
+          'competitor_domains AS "competitorDomains", created_at AS "createdAt" FROM ai_projects ' +
+          'WHERE workspace_id = $1 ORDER BY created_at DESC, id DESC LIMIT 500',
         [workspaceId],
       );
       const total =
@@ -108,7 +112,8 @@ const server = createServer(async (req, res) => {
     const report = /^\/api\/v1\/reports\/(rep_[0-9A-Za-z]{20})$/.exec(url);
     if (report) {
       const { rows } = await pool.query(
-        'SELECT id, name, client_id AS "clientId", created_at AS "createdAt", updated_at AS "updatedAt", definition FROM reports WHERE id = $1 AND workspace_id = $2 AND archived_at IS NULL',
+        'SELECT id, name, client_id AS "clientId", created_at AS "createdAt", updated_at AS "updatedAt", definition ' +
+          'FROM reports WHERE id = $1 AND workspace_id = $2 AND archived_at IS NULL',
         [report[1], workspaceId],
       );
       if (!rows[0]) return send(res, 404, { error: { code: 'not_found', message: 'No such report.' } });
@@ -117,7 +122,8 @@ const server = createServer(async (req, res) => {
     const reportData = /^\/api\/v1\/reports\/(rep_[0-9A-Za-z]{20})\/data$/.exec(url);
     if (reportData) {
       const { rows } = await pool.query(
-        'SELECT id, client_id AS "clientId", definition FROM reports WHERE id = $1 AND workspace_id = $2 AND archived_at IS NULL',
+        'SELECT id, client_id AS "clientId", definition FROM reports ' +
+          'WHERE id = $1 AND workspace_id = $2 AND archived_at IS NULL',
         [reportData[1], workspaceId],
       );
       if (!rows[0]) return send(res, 404, { error: { code: 'not_found', message: 'No such report.' } });

@@ -60,7 +60,8 @@ export async function handReportData(
       }
       if (widget.type === 'table') {
         const [current, previous] = await perRange(
-          `SELECT dimension_value, ${sums} FROM metric_facts WHERE ${where} AND dimension = $5 GROUP BY dimension_value`,
+          `SELECT dimension_value, ${sums} FROM metric_facts WHERE ${where} AND dimension = $5
+             GROUP BY dimension_value`,
           widget,
           [widget.dimension],
         );
@@ -94,7 +95,8 @@ export async function handReportData(
       }
       const granularity = widget.granularity ?? 'day';
       const [current, previous] = await perRange(
-        `SELECT date_trunc('${granularity}', date)::date AS bucket, ${sums} FROM metric_facts WHERE ${where} AND dimension = '' GROUP BY 1 ORDER BY 1`,
+        `SELECT date_trunc('${granularity}', date)::date AS bucket, ${sums} FROM metric_facts
+           WHERE ${where} AND dimension = '' GROUP BY 1 ORDER BY 1`,
         widget,
       );
       // Every bucket of the range, with or without facts (the days after the data's last one).
@@ -164,7 +166,8 @@ const METRICS_ROW_CAP = 1000;
 export async function handAiMetrics(pool: pg.Pool, projectId: string, from: string, to: string) {
   const [rows, count, totals, competitorTotals] = await Promise.all([
     pool.query(
-      `SELECT date, model, locale, ${COUNTER_SELECT}, competitors FROM scans WHERE project_id = $1 AND date BETWEEN $2 AND $3 ORDER BY date DESC, locale, model LIMIT ${METRICS_ROW_CAP}`,
+      `SELECT date, model, locale, ${COUNTER_SELECT}, competitors FROM scans
+         WHERE project_id = $1 AND date BETWEEN $2 AND $3 ORDER BY date DESC, locale, model LIMIT ${METRICS_ROW_CAP}`,
       [projectId, from, to],
     ),
     pool.query('SELECT count(*)::int AS n FROM scans WHERE project_id = $1 AND date BETWEEN $2 AND $3', [
@@ -173,14 +176,20 @@ export async function handAiMetrics(pool: pg.Pool, projectId: string, from: stri
       to,
     ]),
     pool.query(
-      `SELECT locale, model, ${COUNTER_FIELDS.map((field) => `sum(${COUNTER_COLUMNS[field]})::int AS "${field}"`).join(', ')} FROM scans WHERE project_id = $1 AND date BETWEEN $2 AND $3 GROUP BY locale, model ORDER BY locale, model`,
+      `SELECT locale, model,
+         ${COUNTER_FIELDS.map((field) => `sum(${COUNTER_COLUMNS[field]})::int AS "${field}"`).join(', ')} FROM scans
+         WHERE project_id = $1 AND date BETWEEN $2 AND $3 GROUP BY locale, model ORDER BY locale, model`,
       [projectId, from, to],
     ),
     pool.query(
-      `SELECT s.locale, c.name, sum(c."visibilityCount")::float8 AS "visibilityCount", sum(c."mentionCount")::float8 AS "mentionCount", sum(c."positionedCount")::float8 AS "positionedCount",
-              sum(c."positionSum")::float8 AS "positionSum", sum(s.total_runs)::float8 AS "totalRuns", sum(s.total_mention_count)::float8 AS "totalMentionCount"
-       FROM scans s CROSS JOIN LATERAL jsonb_to_recordset(s.competitors) AS c(name text, "visibilityCount" bigint, "mentionCount" bigint, "positionedCount" bigint, "positionSum" bigint)
-       WHERE s.project_id = $1 AND s.competitors <> '[]'::jsonb AND s.date BETWEEN $2 AND $3 GROUP BY s.locale, c.name ORDER BY s.locale, c.name`,
+      `SELECT s.locale, c.name, sum(c."visibilityCount")::float8 AS "visibilityCount",
+         sum(c."mentionCount")::float8 AS "mentionCount", sum(c."positionedCount")::float8 AS "positionedCount",
+              sum(c."positionSum")::float8 AS "positionSum", sum(s.total_runs)::float8 AS "totalRuns",
+                sum(s.total_mention_count)::float8 AS "totalMentionCount"
+       FROM scans s CROSS JOIN LATERAL jsonb_to_recordset(s.competitors) AS c(name text, "visibilityCount" bigint,
+         "mentionCount" bigint, "positionedCount" bigint, "positionSum" bigint)
+       WHERE s.project_id = $1 AND s.competitors <> '[]'::jsonb AND s.date BETWEEN $2 AND $3 GROUP BY s.locale, c.name
+         ORDER BY s.locale, c.name`,
       [projectId, from, to],
     ),
   ]);
@@ -209,7 +218,7 @@ export async function handAiMetrics(pool: pg.Pool, projectId: string, from: stri
           byModel: models.map((model) => ({ ...model, ...ratesOf(model) })),
           competitors: competitorTotals.rows
             .filter((row) => row.locale === locale)
-            .map(({ locale: _locale, totalRuns, totalMentionCount, ...competitor }) =>
+            .map(({ totalRuns, totalMentionCount, ...competitor }) =>
               competitorMetrics(competitor as CompetitorCounters, totalRuns, totalMentionCount),
             ),
         };

@@ -316,7 +316,8 @@ export function socketClient(baseUrl: string) {
 export function printTable(title: string, rows: LoadResult[]) {
   const format = (value: number) => value.toFixed(2);
   console.log(
-    `\n${title}  (${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, Node ${process.version})`,
+    `\n${title}  (${new Date().toISOString().slice(0, 10)}, ` +
+      `${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, Node ${process.version})`,
   );
   console.table(
     rows.map((row) => ({

@@ -126,7 +126,9 @@ runBench(async () => {
   const runsOf = (seed: number) =>
     Array.from({ length: 230 }, (_, index) => ({
       prompt: `Which CRM is best for use case ${index}?`,
-      answer: `For most teams, Acme and Globex are the usual choices (${seed}/${index}). ${'They differ in price, support, integrations and reporting; '.repeat(4)}`,
+      answer:
+        `For most teams, Acme and Globex are the usual choices (${seed}/${index}). ` +
+        'They differ in price, support, integrations and reporting; '.repeat(4),
       brandMentions: index % 2,
       totalMentions: 2,
       position: index % 2 ? 1 : null,
@@ -182,7 +184,9 @@ runBench(async () => {
   }
   console.table(rows);
   console.log(
-    `Good path, 9 200 runs over HTTP into an empty project: ${rates.map(Math.round).join(', ')} runs/s (median ${Math.round(rates.sort((a, b) => a - b)[1]!)}); server CPU ${cpuSeconds.map((cpu) => cpu.toFixed(2)).join(', ')} s`,
+    `Good path, 9 200 runs over HTTP into an empty project: ${rates.map(Math.round).join(', ')} runs/s ` +
+      `(median ${Math.round(rates.sort((a, b) => a - b)[1]!)}); ` +
+      `server CPU ${cpuSeconds.map((cpu) => cpu.toFixed(2)).join(', ')} s`,
   );
   await server.stop();
   await database.close();

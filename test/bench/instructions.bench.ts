@@ -102,7 +102,8 @@ async function main() {
     rows.push({ path: template, server: 'ratio ours/bare', 'instructions/request': Number((ours / bare).toFixed(2)) });
   }
   console.log(
-    `\nInstructions per request in the server process (callgrind), ${WARM} warm then ${COUNTED} counted, ${IN_FLIGHT} in flight  (${new Date().toISOString().slice(0, 10)}, Node ${process.version})`,
+    `\nInstructions per request in the server process (callgrind), ${WARM} warm then ${COUNTED} counted, ` +
+      `${IN_FLIGHT} in flight  (${new Date().toISOString().slice(0, 10)}, Node ${process.version})`,
   );
   console.table(rows);
   await database.close();

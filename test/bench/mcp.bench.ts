@@ -127,7 +127,8 @@ runBench(async () => {
     console.log('MCP tool / its v1 endpoint (target p50 ≤ 1.1×):');
     for (const line of ratios) console.log(`  ${line}`);
     console.log(
-      `tools/list of all 68, one client: p50 ${listAll!.p50.toFixed(2)} ms (target ≤ 5 ms); at concurrency 8: p50 ${listAllBusy!.p50.toFixed(2)} ms`,
+      `tools/list of all 68, one client: p50 ${listAll!.p50.toFixed(2)} ms (target ≤ 5 ms); ` +
+        `at concurrency 8: p50 ${listAllBusy!.p50.toFixed(2)} ms`,
     );
     client.close();
   } finally {

@@ -49,7 +49,8 @@ async function main() {
   }
 
   console.log(
-    `\nResident set by part (MB), after each case at 50 connections, ${SECONDS} s per case and server (${new Date().toISOString().slice(0, 10)}, Node ${process.version})`,
+    `\nResident set by part (MB), after each case at 50 connections, ${SECONDS} s per case and server ` +
+      `(${new Date().toISOString().slice(0, 10)}, Node ${process.version})`,
   );
   console.table(rows);
   await Promise.all(Object.values(servers).map((handle) => handle.stop()));

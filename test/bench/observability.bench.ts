@@ -92,13 +92,15 @@ runBench(async () => {
         cost: percent(cost),
         'always_on req/s': Math.round(traced!.rps),
         'always_on cost': percent(1 - traced!.rps / offRps),
-        'CPU µs/req off, default, always_on': `${Math.round(offCpu)}, ${Math.round(allOn!.cpuUs)}, ${Math.round(traced!.cpuUs)}`,
+        'CPU µs/req off, default, always_on': [offCpu, allOn!.cpuUs, traced!.cpuUs].map(Math.round).join(', '),
         'spans exported': receiver.spans.length - spansBefore,
       });
     }
     const scrape = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
     console.log(
-      `\nInstrumentation, 50 connections, ${SECONDS} s per service and path in ${ROUNDS} alternated rounds after ${WARMUP_SECONDS} s of warm-up each  (${new Date().toISOString().slice(0, 10)}, Node ${process.version})`,
+      `\nInstrumentation, 50 connections, ${SECONDS} s per service and path in ${ROUNDS} alternated rounds ` +
+        `after ${WARMUP_SECONDS} s of warm-up each  ` +
+        `(${new Date().toISOString().slice(0, 10)}, Node ${process.version})`,
     );
     console.table(rows);
     console.log(

@@ -167,7 +167,11 @@ runBench(async () => {
       rows.push({ category: 'total', 'ours µs/request': total(ours), 'bare µs/request': total(bare) });
       const template = requestPath.replace(report.id, '{id}');
       console.log(
-        `\nGET ${template}: CPU per request by category (perf, ${SAMPLES_PER_SECOND} Hz, leaf samples), ${ROUNDS} alternated rounds of ${ROUND_SECONDS} s after ${WARMUP_SECONDS} s of warm-up each; ours ${Math.round(rps.ours)} req/s, bare ${Math.round(rps.bare)} req/s (${(rps.ours / rps.bare).toFixed(2)}×; perf slows both)  (${new Date().toISOString().slice(0, 10)}, Node ${process.version})`,
+        `\nGET ${template}: CPU per request by category (perf, ${SAMPLES_PER_SECOND} Hz, leaf samples), ` +
+          `${ROUNDS} alternated rounds of ${ROUND_SECONDS} s after ${WARMUP_SECONDS} s of warm-up each; ` +
+          `ours ${Math.round(rps.ours)} req/s, bare ${Math.round(rps.bare)} req/s ` +
+          `(${(rps.ours / rps.bare).toFixed(2)}×; perf slows both)  ` +
+          `(${new Date().toISOString().slice(0, 10)}, Node ${process.version})`,
       );
       console.table(
         rows.map((row) => ({

@@ -121,7 +121,8 @@ runBench(async () => {
       }
     }
     console.log(
-      `\nPages (${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, load ${os.loadavg()[0]!.toFixed(1)}, ${RUNS} runs)`,
+      `\nPages (${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, ` +
+        `load ${os.loadavg()[0]!.toFixed(1)}, ${RUNS} runs)`,
     );
     console.table(
       [...samples].map(([key, list]) => {

@@ -62,8 +62,10 @@ async function insertFacts(pool: pg.Pool, clientIds: string[], from: string, to:
     const values = dims.map(([d, v]) => `('${d}', '${v}')`).join(', ');
     await pool.query(
       `INSERT INTO metric_facts (client_id, provider, date, dimension, dimension_value, ${columns.join(', ')})
-       SELECT c.id, '${provider}'::"Provider", d::date, dv.dimension, dv.value, ${columns.map((c) => COLUMN_VALUES[c]).join(', ')}
-       FROM unnest($1::text[]) AS c(id), generate_series($2::date, $3::date, interval '1 day') AS d, (VALUES ${values}) AS dv(dimension, value)
+       SELECT c.id, '${provider}'::"Provider", d::date, dv.dimension, dv.value,
+         ${columns.map((c) => COLUMN_VALUES[c]).join(', ')}
+       FROM unnest($1::text[]) AS c(id), generate_series($2::date, $3::date, interval '1 day') AS d,
+         (VALUES ${values}) AS dv(dimension, value)
        ON CONFLICT DO NOTHING`,
       [clientIds, from, to],
     );
@@ -113,7 +115,8 @@ async function prepare(pool: pg.Pool, prisma: ReturnType<typeof connectDatabase>
       clientIds.push(client.id);
     }
     process.stdout.write(
-      `seeding ${clientCount} clients × ${DAYS} days × ${ROWS_PER_CLIENT_DAY} rows ≈ ${(clientCount * DAYS * ROWS_PER_CLIENT_DAY).toLocaleString()} facts… `,
+      `seeding ${clientCount} clients × ${DAYS} days × ${ROWS_PER_CLIENT_DAY} rows ` +
+        `≈ ${(clientCount * DAYS * ROWS_PER_CLIENT_DAY).toLocaleString()} facts… `,
     );
     for (let i = 0; i < clientIds.length; i += 10)
       await insertFacts(pool, clientIds.slice(i, i + 10), addDays(endDate, -(DAYS - 1)), endDate);

@@ -86,7 +86,8 @@ for (const [name, path, bodyOf] of [
   }
 }
 console.log(
-  `| request | address | p50 ms | p90 ms |\n|---|---|---|---|\n${rows.map((row) => `| ${row.join(' | ')} |`).join('\n')}`,
+  '| request | address | p50 ms | p90 ms |\n|---|---|---|---|\n' +
+    rows.map((row) => `| ${row.join(' | ')} |`).join('\n'),
 );
 await db.close();
 await database.stop();

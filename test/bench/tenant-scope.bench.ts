@@ -18,13 +18,15 @@ const CLIENTS =
   'SELECT id, name, created_at FROM clients WHERE workspace_id = $1 ORDER BY created_at DESC, id DESC LIMIT 500';
 const CLIENTS_RLS = 'SELECT id, name, created_at FROM clients ORDER BY created_at DESC, id DESC LIMIT 500';
 const REPORT =
-  'SELECT id, name, client_id, definition, updated_at FROM reports WHERE workspace_id = $1 AND archived_at IS NULL AND id = $2';
+  'SELECT id, name, client_id, definition, updated_at FROM reports ' +
+  'WHERE workspace_id = $1 AND archived_at IS NULL AND id = $2';
 const REPORT_RLS =
   'SELECT id, name, client_id, definition, updated_at FROM reports WHERE archived_at IS NULL AND id = $1';
 
 async function installRowLevelSecurity(admin: pg.Pool) {
   await admin.query(
-    `DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${ROLE}') THEN CREATE ROLE ${ROLE} LOGIN PASSWORD '${ROLE}'; END IF; END $$`,
+    `DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${ROLE}')
+       THEN CREATE ROLE ${ROLE} LOGIN PASSWORD '${ROLE}'; END IF; END $$`,
   );
   for (const table of ['clients', 'reports']) {
     await admin.query(`GRANT SELECT ON ${table} TO ${ROLE}`);
@@ -120,7 +122,8 @@ runBench(async () => {
       ['/reports/{id}, per session', guardFind, sessionFind],
     ] as const) {
       console.log(
-        `${name}: rls throughput ${(throughput(rls) / throughput(guard)).toFixed(2)}× guard, p50 ${ratio(rls, guard).p50.toFixed(2)}×, p99 ${ratio(rls, guard).p99.toFixed(2)}×`,
+        `${name}: rls throughput ${(throughput(rls) / throughput(guard)).toFixed(2)}× guard, ` +
+          `p50 ${ratio(rls, guard).p50.toFixed(2)}×, p99 ${ratio(rls, guard).p99.toFixed(2)}×`,
       );
     }
   } finally {

@@ -41,7 +41,8 @@ async function bundle(candidate: string): Promise<Bundle> {
 /** Milliseconds from calling render to the frame after the one that painted the charts. */
 async function renderTime(page: import('playwright-core').Page, { js, css }: Bundle): Promise<number> {
   await page.setContent(
-    `<!doctype html><html><head><style>${css}</style></head><body><div id="root"></div><script>${js}</script></body></html>`,
+    `<!doctype html><html><head><style>${css}</style></head>` +
+      `<body><div id="root"></div><script>${js}</script></body></html>`,
   );
   return page.evaluate(
     () =>
@@ -72,7 +73,8 @@ try {
   await browser.close();
 }
 console.log(
-  `\nChart libraries (${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, ${RUNS} runs)`,
+  `\nChart libraries (${new Date().toISOString().slice(0, 10)}, ` +
+    `${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, ${RUNS} runs)`,
 );
 console.table(
   CANDIDATES.map((candidate) => {
@@ -183,7 +185,10 @@ try {
       if (url.pathname === '/view.css') return route.fulfill({ contentType: 'text/css', body: visibility.css });
       return route.fulfill({
         contentType: 'text/html',
-        body: `<!doctype html><html><head><link rel="stylesheet" href="/view.css"></head><body><div id="view" data-page='${JSON.stringify({ operation: 'x', args: { id: 'prj_bench' } })}'></div><script src="/view.js"></script></body></html>`,
+        body:
+          '<!doctype html><html><head><link rel="stylesheet" href="/view.css"></head>' +
+          `<body><div id="view" data-page='${JSON.stringify({ operation: 'x', args: { id: 'prj_bench' } })}'></div>` +
+          '<script src="/view.js"></script></body></html>',
       });
     });
     // When the charts are on the page, the frame after next has painted them.
@@ -217,5 +222,7 @@ try {
   await pageBrowser.close();
 }
 console.log(
-  `\nAI-visibility view, 365 days × 4 models × 3 locales (${body.length.toLocaleString('en-US')} bytes of data): data arrived → charts painted, p50 ${median(paints).toFixed(0)} ms (min ${Math.min(...paints).toFixed(0)}, max ${Math.max(...paints).toFixed(0)}; budget 500 ms)`,
+  `\nAI-visibility view, 365 days × 4 models × 3 locales (${body.length.toLocaleString('en-US')} bytes of data): ` +
+    `data arrived → charts painted, p50 ${median(paints).toFixed(0)} ms ` +
+    `(min ${Math.min(...paints).toFixed(0)}, max ${Math.max(...paints).toFixed(0)}; budget 500 ms)`,
 );

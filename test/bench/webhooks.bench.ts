@@ -292,11 +292,13 @@ runBench(async () => {
   });
 
   console.log(
-    `\nWebhook delivery, ${EVENTS} events per phase to 3 endpoints (${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, Node ${process.version})`,
+    `\nWebhook delivery, ${EVENTS} events per phase to 3 endpoints (${new Date().toISOString().slice(0, 10)}, ` +
+      `${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, Node ${process.version})`,
   );
   console.table(rows);
   console.log(
-    `Signatures checked with standardwebhooks (every ${VERIFY_EVERY}th delivery): ${checks} checked, ${failures} failed.`,
+    `Signatures checked with standardwebhooks (every ${VERIFY_EVERY}th delivery): ` +
+      `${checks} checked, ${failures} failed.`,
   );
 
   // Leave nothing behind for the slow endpoint: the workspace and its events go.
