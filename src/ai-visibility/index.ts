@@ -3,7 +3,7 @@
 
 // Shared: the fixed models, the read ranges other features state, the order of names, string sets.
 export { AI_MODELS, type AiModel } from './shared/models.js';
-export { metricsRange, rangeRuleText, SCAN_RANGE } from './shared/read-filters.js';
+export { SCAN_RANGE } from './shared/read-filters.js';
 export type { RunFilter } from './shared/run-filter.js';
 export { byCodePoint } from './shared/code-point-order.js';
 export { orderedMembers, stringSetId } from './shared/string-sets.js';
