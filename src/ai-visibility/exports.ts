@@ -12,6 +12,7 @@ import { RATE_FIELDS } from './metrics/period-comparison.js';
 import { COUNTER_FIELDS } from './metrics/pooled-rates.js';
 import { answerFilterOf, type AnswerArgs } from './answers/answer-filter.js';
 import { runFilterOf, SCAN_RANGE } from './shared/read-filters.js';
+import { runFilterValues } from './shared/run-filter.js';
 import {
   OPPORTUNITY_KINDS,
   opportunityKindsOf,
@@ -33,7 +34,7 @@ export type ExportRecord = Record<string, unknown>;
 
 /** Where an export's rows come from: a statement read through a cursor, or rows computed in memory. */
 export type RowSource =
-  { statement: TenantStatement<ExportRecord>; values: unknown[] } | { computed(): Promise<ExportRecord[]> };
+  { statement: TenantStatement<ExportRecord, object>; values: object } | { computed(): Promise<ExportRecord[]> };
 
 export type RowExport = RowSource & {
   /** CSV columns, in order; nested values are written as JSON. */
@@ -77,10 +78,10 @@ type ExportBuilder = (scope: WorkspaceScope, project: ProjectRow, args: ExportAr
  * An export read through a statement, declared with the statement's own row type: `record` is
  * checked against the rows the statement returns. The cursor hands them over untyped.
  */
-const fromStatement = <Row>(
+const fromStatement = <Row, P extends object>(
   rows: Omit<RowExport, 'statement' | 'values' | 'computed' | 'record'> & {
-    statement: TenantStatement<Row>;
-    values: unknown[];
+    statement: TenantStatement<Row, P>;
+    values: P;
     record(row: Row): object;
   },
 ): RowExport => rows as unknown as RowExport;
@@ -91,7 +92,7 @@ export const ROW_EXPORTS: Readonly<Record<string, ExportBuilder>> = {
     const filter = runFilterOf(args, now, SCAN_RANGE);
     return fromStatement({
       statement: METRICS_ROWS,
-      values: [[project.id], filter.range.from, filter.range.to, filter.model, filter.locale, null],
+      values: { parentIds: [project.id], ...runFilterValues(filter), cap: null },
       columns: ['date', 'model', 'locale', ...COUNTER_FIELDS, ...RATE_FIELDS, 'competitors'],
       record: metricsRowOf,
       filename: `metrics-${project.id}`,

@@ -9,12 +9,10 @@ import { notFound } from '../errors/index.js';
 import { cappedByParent, inAskedOrder, type ListEnvelope } from './per-parent.js';
 import type { TenantStatement } from './tenant-sql.js';
 import type { WorkspaceScope } from './workspace-scope.js';
-import type { Positional } from './named-parameters.js';
 
 type Identified = { id: string };
 
-/** Named parameters, or the same values by position (a statement written with `$2`, `$3` …). */
-type Statement<Row, P extends object> = TenantStatement<Row, P> | TenantStatement<Row, Positional>;
+type Statement<Row, P extends object> = TenantStatement<Row, P>;
 
 export interface ClientOwnedStatements<
   Row extends Identified,
@@ -39,11 +37,8 @@ export function clientOwnedRepository<
   Summary extends Identified,
   Found extends Identified = Row,
 >(scope: WorkspaceScope, statements: ClientOwnedStatements<Row, Summary, Found>, what: string) {
-  // A positional statement takes the same values in the order they are named here.
-  const rows = <R extends object, P extends object>(statement: Statement<R, P>, values: P): Promise<R[]> => {
-    const run = scope.rows as (statement: Statement<R, P>, values: P | Positional) => Promise<R[]>;
-    return run(statement, statement.params ? values : Object.values(values));
-  };
+  const rows = <R extends object, P extends object>(statement: Statement<R, P>, values: P): Promise<R[]> =>
+    (scope.rows as (statement: Statement<R, P>, values: P) => Promise<R[]>)(statement, values);
   let found: Map<string, Promise<Found | undefined>> | undefined;
   let finished: Map<string, Row> | undefined;
   const byId = (id: string) => {

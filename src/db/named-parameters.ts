@@ -5,22 +5,18 @@
 
 /** The values a statement takes, by name. */
 export type NamedValues = Record<string, unknown>;
-/** Values by position ($2, $3 … of a tenant statement written with positional placeholders). */
-export type Positional = readonly unknown[];
+/** What a statement that takes no values declares. */
+export type NoValues = Record<string, never>;
 
-/** Renders a named parameter as its placeholder; a statement declared without names has none to hand out. */
-export type ParamOf<P> = P extends Positional ? never : (name: Extract<keyof P, string>) => string;
+/** Renders a named parameter as its placeholder. */
+export type ParamOf<P> = (name: Extract<keyof P, string>) => string;
 
-/** What a call passes: the named values (optional when the statement takes none), or the positional array. */
-export type ValuesOf<P> = P extends Positional
-  ? [values?: P]
-  : Record<string, never> extends P
-    ? [values?: P]
-    : [values: P];
+/** What a call passes: the named values, optional when the statement takes none. */
+export type ValuesOf<P> = NoValues extends P ? [values?: P] : [values: P];
 
 export interface Compiled {
   text: string;
-  /** The names in placeholder order; null when the text used none (a positional or parameterless statement). */
+  /** The names in placeholder order; null when the text used none. */
   params: readonly string[] | null;
 }
 
@@ -41,7 +37,7 @@ export function orderedValues(
   values: unknown,
   leading: readonly unknown[],
 ): unknown[] {
-  if (params === null) return Array.isArray(values) ? [...leading, ...values] : [...leading];
+  if (params === null) return [...leading];
   const ordered = leading.slice();
   const named = values as NamedValues;
   for (const name of params) ordered.push(named[name]);

@@ -22,9 +22,6 @@ export interface ListEnvelope<T> {
 export const perParent = (parentIds: string, inner: string) =>
   `SELECT p.id AS "parentId", x.* FROM unnest(${parentIds}::text[]) AS p(id) CROSS JOIN LATERAL (${inner}) x`;
 
-/** The same for a statement written with positional placeholders: $2 the parent ids. */
-export const perParentSql = (inner: string) => perParent('$2', inner);
-
 export interface ParentTagged {
   parentId: string;
 }

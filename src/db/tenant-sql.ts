@@ -6,16 +6,16 @@
 // with the bound workspace as $1, so a read cannot forget its tenant: the type system refuses raw
 // text, and the declaration refuses a statement without the binding. Why a binding and not
 // row-level security: docs/decisions/tenant-binding.md.
-import { compileNamed, type ParamOf, type Positional } from './named-parameters.js';
+import { compileNamed, type NoValues, type ParamOf } from './named-parameters.js';
 
 declare const declared: unique symbol;
 declare const takes: unique symbol;
 
-export interface TenantStatement<Row, P = Positional> {
+export interface TenantStatement<Row, P = NoValues> {
   /** The prepared statement's name, or null to have it planned for each call's values. */
   readonly name: string | null;
   readonly text: string;
-  /** The named parameters in the order of $2, $3 …; null for a statement written with positional `$n`. */
+  /** The named parameters in the order of $2, $3 …; null for a statement that takes none. */
   readonly params: readonly string[] | null;
   /** Carries the row type only. */
   readonly [declared]?: Row;
@@ -42,10 +42,9 @@ export function claimName(name: string | null, text: string): void {
 /**
  * Declares a statement; `build` must use the workspace binding it is handed, and names its
  * parameters with `param` (`P` says which there are and their types). `name` may be derived from
- * the text (statements whose text is built per call). A statement written with `$2`, `$3` … and no
- * `param` is the old positional form, run with an array of values.
+ * the text (statements whose text is built per call).
  */
-export function tenantStatement<Row, P = Positional>(
+export function tenantStatement<Row, P = NoValues>(
   nameOrNaming: string | null | ((text: string) => string | null),
   build: (workspace: WorkspaceBinding, param: ParamOf<P>) => string,
 ): TenantStatement<Row, P> {

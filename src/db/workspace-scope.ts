@@ -13,7 +13,7 @@ import type { StatementShares } from './statement-shares.js';
 
 export interface WorkspaceScope {
   workspaceId: string;
-  /** Runs a declared statement with the bound workspace as $1 and its values (by name, or the old positional array). */
+  /** Runs a declared statement with the bound workspace as $1 and its named values. */
   rows<Row extends pg.QueryResultRow, P>(statement: TenantStatement<Row, P>, ...values: ValuesOf<P>): Promise<Row[]>;
   /** The same, read through a server-side cursor on a connection of its own: for results too large to hold. */
   cursor<Row extends pg.QueryResultRow, P>(

@@ -8,25 +8,34 @@
 //   (one round trip fewer, but a connection leaving the pool carries the last tenant).
 import pg from 'pg';
 import { connectDatabase } from '../../src/db/client.js';
+import { tenantStatement } from '../../src/db/tenant-sql.js';
+import { workspaceScopes } from '../../src/db/workspace-scope.js';
 import { alternate, benchApiFixtures, benchDatabase, printTable, ratio, runBench } from './harness.js';
 
 const DURATION_MS = Number(process.env.BENCH_SECONDS ?? 15) * 1000;
 const CONCURRENCY = 20;
 const ROLE = 'tenant_bench';
 
-const CLIENTS =
-  'SELECT id, name, created_at FROM clients WHERE workspace_id = $1 ORDER BY created_at DESC, id DESC LIMIT 500';
+// The guard's statements are declared as the repositories declare theirs and run through the one door.
+const CLIENTS = tenantStatement<{ id: string }>(
+  'bench.tenant-clients',
+  (workspace) =>
+    `SELECT id, name, created_at FROM clients WHERE ${workspace()} ORDER BY created_at DESC, id DESC LIMIT 500`,
+);
 const CLIENTS_RLS = 'SELECT id, name, created_at FROM clients ORDER BY created_at DESC, id DESC LIMIT 500';
-const REPORT =
-  'SELECT id, name, client_id, definition, updated_at FROM reports ' +
-  'WHERE workspace_id = $1 AND archived_at IS NULL AND id = $2';
+const REPORT = tenantStatement<{ id: string }, { id: string }>(
+  'bench.tenant-report',
+  (workspace, param) =>
+    `SELECT id, name, client_id, definition, updated_at FROM reports
+     WHERE ${workspace()} AND archived_at IS NULL AND id = ${param('id')}`,
+);
 const REPORT_RLS =
   'SELECT id, name, client_id, definition, updated_at FROM reports WHERE archived_at IS NULL AND id = $1';
 
 async function installRowLevelSecurity(admin: pg.Pool) {
   await admin.query(
-    `DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${ROLE}')
-       THEN CREATE ROLE ${ROLE} LOGIN PASSWORD '${ROLE}'; END IF; END $$`,
+    `DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${ROLE}') THEN ` +
+      `CREATE ROLE ${ROLE} LOGIN PASSWORD '${ROLE}'; END IF; END $$`,
   );
   for (const table of ['clients', 'reports']) {
     await admin.query(`GRANT SELECT ON ${table} TO ${ROLE}`);
@@ -86,19 +95,18 @@ runBench(async () => {
     await fresh.end();
     if (unset.rows.length !== 0) throw new Error('row-level security does not filter');
 
+    const guarded = workspaceScopes(guardPool)(workspace.id);
     const results = await alternate(
       [
         {
           label: 'guard  /clients statement',
-          task: async () =>
-            (await guardPool.query({ name: 'c', text: CLIENTS, values: [workspace.id] })).rows.length > 0,
+          task: async () => (await guarded.rows(CLIENTS)).length > 0,
         },
         { label: 'rls    /clients statement (transaction)', task: () => inTransaction(CLIENTS_RLS, []) },
         { label: 'rls    /clients statement (session)', task: () => onSession(CLIENTS_RLS, []) },
         {
           label: 'guard  /reports/{id} statement',
-          task: async () =>
-            (await guardPool.query({ name: 'r', text: REPORT, values: [workspace.id, report.id] })).rows.length > 0,
+          task: async () => (await guarded.rows(REPORT, { id: report.id })).length > 0,
         },
         { label: 'rls    /reports/{id} statement (transaction)', task: () => inTransaction(REPORT_RLS, [report.id]) },
         { label: 'rls    /reports/{id} statement (session)', task: () => onSession(REPORT_RLS, [report.id]) },

@@ -9,9 +9,10 @@ import { workspaceScopes } from '../../src/db/workspace-scope.js';
 import { createTestDatabase } from '../support/database.js';
 
 const WORKSPACE = '(VALUES ($1::text)) AS workspaces (id)';
-const SLOW = tenantStatement<{ id: string }>(
+const SLOW = tenantStatement<{ id: string }, { seconds: number }>(
   null,
-  (workspace) => `SELECT id FROM ${WORKSPACE}, pg_sleep($2::float8) WHERE ${workspace('workspaces')}`,
+  (workspace, param) =>
+    `SELECT id FROM ${WORKSPACE}, pg_sleep(${param('seconds')}::float8) WHERE ${workspace('workspaces')}`,
 );
 
 describe('statement shares', () => {
@@ -64,13 +65,13 @@ describe('a workspace flooding the read pool', () => {
     const finished: string[] = [];
     const a = Array.from({ length: 6 }, () =>
       scopeOf('ws_a')
-        .rows(SLOW, [0.4])
+        .rows(SLOW, { seconds: 0.4 })
         .then(() => finished.push('a')),
     );
     // A's statements have asked first; without shares they would hold all three connections.
     await new Promise((resolve) => setTimeout(resolve, 50));
     await scopeOf('ws_b')
-      .rows(SLOW, [0])
+      .rows(SLOW, { seconds: 0 })
       .then(() => finished.push('b'));
     await Promise.all(a);
     expect(finished[0]).toBe('b');

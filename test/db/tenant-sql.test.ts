@@ -5,7 +5,10 @@ import type { WorkspaceScope } from '../../src/db/workspace-scope.js';
 describe('tenant statements', () => {
   it('render the workspace binding where the statement asks for it', () => {
     expect(
-      tenantStatement(null, (workspace) => `SELECT 1 FROM clients c WHERE ${workspace('c')} AND id = $2`).text,
+      tenantStatement<unknown, { id: string }>(
+        null,
+        (workspace, param) => `SELECT 1 FROM clients c WHERE ${workspace('c')} AND id = ${param('id')}`,
+      ).text,
     ).toBe('SELECT 1 FROM clients c WHERE c.workspace_id = $1 AND id = $2');
     expect(tenantStatement(null, (workspace) => `SELECT 1 FROM clients WHERE ${workspace()}`).text).toBe(
       'SELECT 1 FROM clients WHERE workspace_id = $1',
@@ -16,9 +19,12 @@ describe('tenant statements', () => {
   });
 
   it('cannot be declared without the binding', () => {
-    expect(() => tenantStatement('test.unbound', () => 'SELECT * FROM clients WHERE id = $2')).toThrow(
-      UnboundStatement,
-    );
+    expect(() =>
+      tenantStatement<unknown, { id: string }>(
+        'test.unbound',
+        (_, param) => `SELECT * FROM clients WHERE id = ${param('id')}`,
+      ),
+    ).toThrow(UnboundStatement);
     // A text that merely looks bound is not: only the binding the builder hands out counts.
     expect(() => tenantStatement(null, () => 'SELECT * FROM clients WHERE workspace_id = $1')).toThrow(/not bound/);
   });
@@ -50,10 +56,8 @@ describe('tenant statements', () => {
       'SELECT id FROM reports WHERE workspace_id = $1 AND ($2::text IS NULL OR client_id = $2) LIMIT $3',
     );
     expect(statement.params).toEqual(['clientId', 'take']);
-    // The old positional form keeps its text and takes an array.
-    expect(tenantStatement(null, (workspace) => `SELECT 1 FROM clients WHERE ${workspace()} AND id = $2`).params).toBe(
-      null,
-    );
+    // A statement that takes no values has no names, and is called without values.
+    expect(tenantStatement(null, (workspace) => `SELECT 1 FROM clients WHERE ${workspace()}`).params).toBe(null);
   });
 
   it('refuse, at compile time, a parameter the statement does not declare and values of the wrong shape', () => {
@@ -72,5 +76,9 @@ describe('tenant statements', () => {
     void scope.rows(named, [1]);
     // @ts-expect-error: and all of them
     void scope.rows(named);
+    const none = tenantStatement<{ n: number }>(null, (workspace) => `SELECT 1 AS n FROM clients WHERE ${workspace()}`);
+    void scope.rows(none);
+    // @ts-expect-error: nor values by position where a statement takes none
+    void scope.rows(none, ['x']);
   });
 });

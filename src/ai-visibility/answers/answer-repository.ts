@@ -4,9 +4,10 @@
 import type { AiModel } from '../shared/models.js';
 import type { WorkspaceScope } from '../../db/workspace-scope.js';
 import { tenantStatement } from '../../db/tenant-sql.js';
+import type { ParamOf } from '../../db/named-parameters.js';
 import { storedSpellings } from '../sources/domains.js';
-import { groupByParent, inAskedOrder, perParentSql } from '../../db/per-parent.js';
-import { runFilterSql, runFilterValues, type RunFilter } from '../shared/run-filter.js';
+import { groupByParent, inAskedOrder, perParent } from '../../db/per-parent.js';
+import { runFilterSql, runFilterValues, type RunFilter, type RunFilterParams } from '../shared/run-filter.js';
 import type { Sentiment } from './runs.js';
 import type { RetrievedPage } from './retrieval.js';
 import type { AnswerFilter } from './answer-filter.js';
@@ -54,20 +55,34 @@ const COLUMNS = columns('');
 /** The keys of an export row that hold PostgreSQL's JSON text. */
 export const ANSWER_JSON_TEXT_KEYS = Object.keys(JSON_COLUMNS) as readonly (keyof typeof JSON_COLUMNS)[];
 
-// $7 prompt, $8 mentioned, $9 cited domain.
-const MATCHES = `a.project_id = $2 AND ${runFilterSql('a')} AND ($7::text IS NULL OR a.prompt_id = $7)
-  AND ($8::boolean IS NULL OR (a.brand_mentions > 0) = $8)
-  AND ($9::text[] IS NULL OR EXISTS (SELECT 1 FROM ai_citations c WHERE c.answer_id = a.id
-  AND c.domain = ANY($9::text[])))`;
+type AnswerMatchParams = RunFilterParams & {
+  projectId: string;
+  promptId: string | null;
+  mentioned: boolean | null;
+  domains: string[] | null;
+};
+type AfterParams = { afterDate: string | null; afterId: string | null };
+type AnswerPageParams = AnswerMatchParams & AfterParams & { limit: number | null };
+
+// The answers of a project that match the filter, a prompt, "mentioned" and a cited domain.
+const matches = (param: ParamOf<AnswerMatchParams>) => `a.project_id = ${param('projectId')} AND ${runFilterSql(
+  'a',
+  param,
+)} AND (${param('promptId')}::text IS NULL OR a.prompt_id = ${param('promptId')})
+  AND (${param('mentioned')}::boolean IS NULL OR (a.brand_mentions > 0) = ${param('mentioned')})
+  AND (${param('domains')}::text[] IS NULL OR EXISTS (SELECT 1 FROM ai_citations c WHERE c.answer_id = a.id
+  AND c.domain = ANY(${param('domains')}::text[])))`;
+const afterSql = (param: ParamOf<AfterParams>) =>
+  `(${param('afterDate')}::date IS NULL OR (a.date, a.id) < (${param('afterDate')}::date, ${param('afterId')}::text))`;
 
 // Unnamed: planned for the values at hand, so a prompt filter uses the prompt index and an
 // absent one the project index (a generic plan cannot tell them apart).
 const pageOf = <Row>(selected: string) =>
-  tenantStatement<Row>(
+  tenantStatement<Row, AnswerPageParams>(
     null,
-    (workspace) => `SELECT ${selected} FROM ai_answers a JOIN ai_prompts pr ON pr.id = a.prompt_id
-    WHERE ${workspace('a')} AND ${MATCHES} AND ($10::date IS NULL OR (a.date, a.id) < ($10::date, $11::text))
-    ORDER BY a.date DESC, a.id DESC LIMIT $12`,
+    (workspace, param) => `SELECT ${selected} FROM ai_answers a JOIN ai_prompts pr ON pr.id = a.prompt_id
+    WHERE ${workspace('a')} AND ${matches(param)} AND ${afterSql(param)}
+    ORDER BY a.date DESC, a.id DESC LIMIT ${param('limit')}`,
   );
 const PAGE = pageOf<AnswerRow>(COLUMNS);
 /**
@@ -77,60 +92,77 @@ const PAGE = pageOf<AnswerRow>(COLUMNS);
 const EXPORT_PAGE = pageOf<Omit<AnswerRow, keyof typeof JSON_COLUMNS> & Record<keyof typeof JSON_COLUMNS, string>>(
   columns('::text'),
 );
-const COUNT = tenantStatement<{ n: number }>(
+const COUNT = tenantStatement<{ n: number }, AnswerMatchParams>(
   null,
-  (workspace) => `SELECT count(*)::int AS n FROM ai_answers a WHERE ${workspace('a')} AND ${MATCHES}`,
+  (workspace, param) => `SELECT count(*)::int AS n FROM ai_answers a WHERE ${workspace('a')} AND ${matches(param)}`,
 );
 // Without a prompt or domain filter the scans already hold the count: their stored runs, and
 // (their counters being derived from those runs) the runs that mention the brand.
-const COUNT_FROM_SCANS = tenantStatement<{ n: number }>(
+const COUNT_FROM_SCANS = tenantStatement<
+  { n: number },
+  RunFilterParams & { projectId: string; mentioned: boolean | null }
+>(
   'answers.count-from-scans',
-  (workspace) => `SELECT coalesce(sum(CASE WHEN $7::boolean IS NULL THEN a.answer_count WHEN $7 THEN a.visibility_count
-    ELSE a.answer_count - a.visibility_count END), 0)::int AS n
-    FROM scans a WHERE ${workspace('a')} AND a.project_id = $2 AND a.answer_count > 0 AND ${runFilterSql('a')}`,
+  (workspace, param) => `SELECT coalesce(sum(CASE WHEN ${param('mentioned')}::boolean IS NULL THEN a.answer_count
+    WHEN ${param('mentioned')} THEN a.visibility_count ELSE a.answer_count - a.visibility_count END), 0)::int AS n
+    FROM scans a WHERE ${workspace('a')} AND a.project_id = ${param('projectId')} AND a.answer_count > 0
+    AND ${runFilterSql('a', param)}`,
 );
-const FIND = tenantStatement<AnswerRow>(
+const FIND = tenantStatement<AnswerRow, { projectId: string; id: string }>(
   'answers.find',
-  (workspace) =>
+  (workspace, param) =>
     `SELECT ${COLUMNS} FROM ai_answers a JOIN ai_prompts pr ON pr.id = a.prompt_id WHERE ${workspace('a')}
-      AND a.project_id = $2 AND a.id = $3`,
+      AND a.project_id = ${param('projectId')} AND a.id = ${param('id')}`,
 );
 
 // The web app's prompt → runs: one page of each prompt's answers in one statement.
-const PAGES_OF_PROMPTS = tenantStatement<AnswerRow & { parentId: string }>('answers.pages-of-prompts', (workspace) =>
-  perParentSql(`SELECT ${COLUMNS} FROM ai_answers a JOIN ai_prompts pr ON pr.id = a.prompt_id
-    WHERE ${workspace('a')} AND a.prompt_id = p.id AND ${runFilterSql('a')} AND ($7::date IS NULL
-    OR (a.date, a.id) < ($7::date, $8::text))
-    ORDER BY a.date DESC, a.id DESC LIMIT $9`),
+const PAGES_OF_PROMPTS = tenantStatement<
+  AnswerRow & { parentId: string },
+  RunFilterParams & AfterParams & { parentIds: readonly string[]; limit: number }
+>('answers.pages-of-prompts', (workspace, param) =>
+  perParent(
+    param('parentIds'),
+    `SELECT ${COLUMNS} FROM ai_answers a JOIN ai_prompts pr ON pr.id = a.prompt_id
+    WHERE ${workspace('a')} AND a.prompt_id = p.id AND ${runFilterSql('a', param)} AND ${afterSql(param)}
+    ORDER BY a.date DESC, a.id DESC LIMIT ${param('limit')}`,
+  ),
 );
 
-const BY_IDS = tenantStatement<AnswerRow>(
+const BY_IDS = tenantStatement<AnswerRow, { ids: readonly string[] }>(
   'answers.by-ids',
-  (workspace) =>
+  (workspace, param) =>
     `SELECT ${COLUMNS} FROM ai_answers a JOIN ai_prompts pr ON pr.id = a.prompt_id WHERE ${workspace('a')}
-      AND a.id = ANY($2::text[])`,
+      AND a.id = ANY(${param('ids')}::text[])`,
 );
 
-const filterValues = (projectId: string, filter: AnswerFilter) => [
+const filterValues = (projectId: string, filter: AnswerFilter): AnswerMatchParams => ({
   projectId,
   ...runFilterValues(filter),
-  filter.promptId,
-  filter.mentioned,
-  filter.domain === null ? null : storedSpellings(filter.domain),
-];
+  promptId: filter.promptId,
+  mentioned: filter.mentioned,
+  domains: filter.domain === null ? null : storedSpellings(filter.domain),
+});
+const afterValues = (after: AnswerCursor | null): AfterParams => ({
+  afterDate: after?.date ?? null,
+  afterId: after?.id ?? null,
+});
 
 export function answerRepository(scope: WorkspaceScope) {
   return {
     /** `limit` rows after the cursor (and one more, to tell whether another page follows); null limit: every row. */
     page: (projectId: string, filter: AnswerFilter, after: AnswerCursor | null, limit: number | null) =>
-      scope.rows(PAGE, [...filterValues(projectId, filter), after?.date ?? null, after?.id ?? null, limit]),
+      scope.rows(PAGE, { ...filterValues(projectId, filter), ...afterValues(after), limit }),
     /** Every row of `page` (no cursor, no limit), the JSON columns as text (ANSWER_JSON_TEXT_KEYS). */
     exportStatement: EXPORT_PAGE,
-    pageValues: (projectId: string, filter: AnswerFilter) => [...filterValues(projectId, filter), null, null, null],
+    pageValues: (projectId: string, filter: AnswerFilter): AnswerPageParams => ({
+      ...filterValues(projectId, filter),
+      ...afterValues(null),
+      limit: null,
+    }),
     count: async (projectId: string, filter: AnswerFilter): Promise<number> => {
       const [row] =
         filter.promptId === null && filter.domain === null
-          ? await scope.rows(COUNT_FROM_SCANS, [projectId, ...runFilterValues(filter), filter.mentioned])
+          ? await scope.rows(COUNT_FROM_SCANS, { projectId, ...runFilterValues(filter), mentioned: filter.mentioned })
           : await scope.rows(COUNT, filterValues(projectId, filter));
       return row!.n;
     },
@@ -142,17 +174,16 @@ export function answerRepository(scope: WorkspaceScope) {
     ): Promise<AnswerRow[][]> =>
       groupByParent(
         promptIds,
-        await scope.rows(PAGES_OF_PROMPTS, [
-          promptIds,
+        await scope.rows(PAGES_OF_PROMPTS, {
+          parentIds: promptIds,
           ...runFilterValues(filter),
-          after?.date ?? null,
-          after?.id ?? null,
+          ...afterValues(after),
           limit,
-        ]),
+        }),
       ),
     byIds: async (ids: readonly string[]): Promise<(AnswerRow | null)[]> =>
-      inAskedOrder(ids, await scope.rows(BY_IDS, [ids])),
+      inAskedOrder(ids, await scope.rows(BY_IDS, { ids })),
     find: async (projectId: string, answerId: string): Promise<AnswerRow | null> =>
-      (await scope.rows(FIND, [projectId, answerId]))[0] ?? null,
+      (await scope.rows(FIND, { projectId, id: answerId }))[0] ?? null,
   };
 }

@@ -2,8 +2,9 @@
 // row of the filtered range (not just the returned ones), per locale with byModel inside.
 // Rates come from pooled sums only (pooled-rates.ts); locales are never summed together.
 import type { WorkspaceScope } from '../../db/workspace-scope.js';
-import { groupByParent, perParentSql } from '../../db/per-parent.js';
+import { groupByParent, perParent } from '../../db/per-parent.js';
 import { tenantStatement, type WorkspaceBinding } from '../../db/tenant-sql.js';
+import type { ParamOf } from '../../db/named-parameters.js';
 import { COUNTER_COLUMNS, COUNTER_SELECT } from '../scans/scan-columns.js';
 import {
   COMPETITOR_COUNTER_FIELDS,
@@ -16,7 +17,7 @@ import {
   type ScanCounters,
   type ScanRates,
 } from './pooled-rates.js';
-import { localeMatchesSql, type RunFilter } from '../shared/run-filter.js';
+import { runFilterSql, runFilterValues, type RunFilter, type RunFilterParams } from '../shared/run-filter.js';
 import type { AiModel } from '../shared/models.js';
 
 export interface MetricsRow extends ScanCounters, ScanRates {
@@ -44,11 +45,10 @@ export interface MetricsResult {
 }
 
 const counterSums = COUNTER_FIELDS.map((field) => `sum(${COUNTER_COLUMNS[field]})::float8 AS "${field}"`).join(', ');
-// $1 workspace, $2 project ids, $3/$4 range, $5 model or null, $6 locale or null (and $7 the rows
-// per project, null for all).
-const scanFilterSql = (workspace: WorkspaceBinding) =>
-  `${workspace()} AND date BETWEEN $3::date AND $4::date AND ($5::text IS NULL OR model = $5) ` +
-  `AND ${localeMatchesSql('locale', '$6')}`;
+// The scans of the range, model and locale (parentIds: the projects; cap: the rows per project, null for all).
+type ScanParams = RunFilterParams & { parentIds: readonly string[] };
+const scanFilterSql = (workspace: WorkspaceBinding, param: ParamOf<RunFilterParams>) =>
+  `${workspace()} AND ${runFilterSql('', param)}`;
 
 /** A scan as the metrics rows read it: its counters under their contract names, its competitors' counters. */
 export type StoredMetricsRow = ScanCounters & {
@@ -62,30 +62,38 @@ export type ModelCountersRow = ScanCounters & { locale: string; model: AiModel; 
 /** A competitor's counters summed per locale, with the runs and mentions of the scans that report it. */
 export type CompetitorTotalsRow = CompetitorCounters & { locale: string; totalRuns: number; totalMentionCount: number };
 
-export const METRICS_ROWS = tenantStatement<StoredMetricsRow & { parentId: string }>('ai-metrics-rows', (workspace) =>
-  perParentSql(`
+export const METRICS_ROWS = tenantStatement<
+  StoredMetricsRow & { parentId: string },
+  ScanParams & { cap: number | null }
+>('ai-metrics-rows', (workspace, param) =>
+  perParent(
+    param('parentIds'),
+    `
      SELECT date, model, locale, ${COUNTER_SELECT}, competitors FROM scans
-     WHERE project_id = p.id AND ${scanFilterSql(workspace)} ORDER BY date DESC, locale, model LIMIT $7`),
+     WHERE project_id = p.id AND ${scanFilterSql(workspace, param)}
+     ORDER BY date DESC, locale, model LIMIT ${param('cap')}`,
+  ),
 );
-// Unnamed, so it is planned for the ids at hand (a generic plan misjudges `project_id = ANY($2)`).
+// Unnamed, so it is planned for the ids at hand (a generic plan misjudges `project_id = ANY(parentIds)`).
 // Grouped by (locale, model) only: the locale totals are those rows added up (localeTotalsOf), which
 // PostgreSQL does faster than GROUPING SETS with a locale level (docs/decisions/ai-visibility-metrics-reads.md).
-const TOTALS = tenantStatement<ModelCountersRow & { parentId: string }>(
+const TOTALS = tenantStatement<ModelCountersRow & { parentId: string }, ScanParams>(
   null,
-  (workspace) => `SELECT project_id AS "parentId", locale, model, count(*)::int AS row_count, ${counterSums}
-    FROM scans WHERE project_id = ANY($2::text[]) AND ${scanFilterSql(workspace)}
+  (workspace, param) => `SELECT project_id AS "parentId", locale, model, count(*)::int AS row_count, ${counterSums}
+    FROM scans WHERE project_id = ANY(${param('parentIds')}::text[]) AND ${scanFilterSql(workspace, param)}
     GROUP BY project_id, locale, model ORDER BY project_id, locale, model`,
 );
 // Σ of each competitor's counters and Σ of the runs and mentions of the same scans, per locale.
 const competitorSums = COMPETITOR_COUNTER_FIELDS.map((field) => `sum(c."${field}")::float8 AS "${field}"`).join(', ');
 const competitorColumns = COMPETITOR_COUNTER_FIELDS.map((field) => `"${field}" bigint`).join(', ');
-const COMPETITOR_TOTALS = tenantStatement<CompetitorTotalsRow & { parentId: string }>(
+const COMPETITOR_TOTALS = tenantStatement<CompetitorTotalsRow & { parentId: string }, ScanParams>(
   null,
-  (workspace) => `SELECT s.project_id AS "parentId", s.locale, c.name,
+  (workspace, param) => `SELECT s.project_id AS "parentId", s.locale, c.name,
      ${competitorSums},
      sum(s.total_runs)::float8 AS "totalRuns", sum(s.total_mention_count)::float8 AS "totalMentionCount"
    FROM scans s CROSS JOIN LATERAL jsonb_to_recordset(s.competitors) AS c(name text, ${competitorColumns})
-   WHERE s.project_id = ANY($2::text[]) AND s.competitors <> '[]'::jsonb AND ${scanFilterSql(workspace)}
+   WHERE s.project_id = ANY(${param('parentIds')}::text[]) AND s.competitors <> '[]'::jsonb
+     AND ${scanFilterSql(workspace, param)}
    GROUP BY s.project_id, s.locale, c.name ORDER BY s.project_id, s.locale, c.name`,
 );
 
@@ -125,9 +133,9 @@ export async function queryProjectMetrics(
   filter: RunFilter,
   cap: number,
 ): Promise<MetricsResult[]> {
-  const values = [projectIds, filter.range.from, filter.range.to, filter.model, filter.locale];
+  const values = { parentIds: projectIds, ...runFilterValues(filter) };
   const [rows, totalsRows, competitorRows] = await Promise.all([
-    scope.rows(METRICS_ROWS, [...values, cap]),
+    scope.rows(METRICS_ROWS, { ...values, cap }),
     scope.rows(TOTALS, values),
     scope.rows(COMPETITOR_TOTALS, values),
   ]);

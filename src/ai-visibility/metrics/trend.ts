@@ -4,7 +4,7 @@ import type { WorkspaceScope } from '../../db/workspace-scope.js';
 import { tenantStatement } from '../../db/tenant-sql.js';
 import { COUNTER_COLUMNS } from '../scans/scan-columns.js';
 import { COUNTER_FIELDS, ratesOf, type ScanCounters, type ScanRates } from './pooled-rates.js';
-import { runFilterSql, runFilterValues, type RunFilter } from '../shared/run-filter.js';
+import { runFilterSql, runFilterValues, type RunFilter, type RunFilterParams } from '../shared/run-filter.js';
 import type { AiModel } from '../shared/models.js';
 
 export const TREND_GRANULARITIES = ['day', 'week', 'month'] as const;
@@ -19,11 +19,15 @@ export interface TrendPoint extends ScanRates {
 
 const sums = COUNTER_FIELDS.map((field) => `sum(s.${COUNTER_COLUMNS[field]})::float8 AS "${field}"`).join(', ');
 
-// $2 project, $3..$6 run filter, $7 granularity (a date_trunc unit).
-const TREND = tenantStatement<ScanCounters & { period: string; model: AiModel; locale: string }>(
+// granularity: a date_trunc unit.
+const TREND = tenantStatement<
+  ScanCounters & { period: string; model: AiModel; locale: string },
+  RunFilterParams & { projectId: string; granularity: TrendGranularity }
+>(
   'ai-trend',
-  (workspace) => `SELECT to_char(date_trunc($7, s.date), 'YYYY-MM-DD') AS period, s.model, s.locale, ${sums}
-    FROM scans s WHERE ${workspace('s')} AND s.project_id = $2 AND ${runFilterSql('s')}
+  (workspace, param) => `SELECT to_char(date_trunc(${param('granularity')}, s.date), 'YYYY-MM-DD') AS period,
+    s.model, s.locale, ${sums}
+    FROM scans s WHERE ${workspace('s')} AND s.project_id = ${param('projectId')} AND ${runFilterSql('s', param)}
     GROUP BY 1, s.model, s.locale ORDER BY s.locale, s.model, 1`,
 );
 
@@ -33,7 +37,7 @@ export async function queryTrend(
   filter: RunFilter,
   granularity: TrendGranularity,
 ): Promise<TrendPoint[]> {
-  const rows = await scope.rows(TREND, [projectId, ...runFilterValues(filter), granularity]);
+  const rows = await scope.rows(TREND, { projectId, ...runFilterValues(filter), granularity });
   return rows.map(({ period, model, locale, ...counters }) => ({
     period,
     model,

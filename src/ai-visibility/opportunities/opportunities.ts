@@ -16,7 +16,7 @@ import {
   type SourceGapSums,
   type SourceOpportunity,
 } from './opportunity-scores.js';
-import { runFilterSql, runFilterValues, type RunFilter } from '../shared/run-filter.js';
+import { runFilterSql, runFilterValues, type RunFilter, type RunFilterParams } from '../shared/run-filter.js';
 
 export const OPPORTUNITY_KINDS = ['prompts', 'sources', 'pages'] as const;
 export type OpportunityKind = (typeof OPPORTUNITY_KINDS)[number];
@@ -33,19 +33,21 @@ export const opportunityKindsOf = (kind: OpportunityKindChoice | null | undefine
 // Tracked prompts where some competitor was visible in more runs than the brand. The range's
 // runs are counted per prompt, locale and set of competitors named (shared/string-sets.ts), from the
 // narrow index that the search-queries list reads too, and each distinct set is expanded once.
-const PROMPT_GAPS = tenantStatement<PromptGapSums>(
+type GapParams = RunFilterParams & { projectId: string };
+const PROMPT_GAPS = tenantStatement<PromptGapSums, GapParams>(
   null,
-  (workspace) => `WITH per_set AS (
+  (workspace, param) => `WITH per_set AS (
       SELECT a.prompt_id, a.locale, a.competitor_set, count(*)::int AS runs,
       (count(*) FILTER (WHERE a.brand_mentions > 0))::int AS brand_visible
-      FROM ai_answers a WHERE ${workspace('a')} AND a.project_id = $2 AND ${runFilterSql('a')}
+      FROM ai_answers a WHERE ${workspace('a')} AND a.project_id = ${param('projectId')} AND ${runFilterSql('a', param)}
       GROUP BY a.prompt_id, a.locale, a.competitor_set),
     runs AS (
       SELECT prompt_id, locale, sum(runs)::int AS runs, sum(brand_visible)::int AS brand_visible FROM per_set
       GROUP BY prompt_id, locale),
     competitors AS (
       SELECT s.prompt_id, s.locale, name, sum(s.runs)::int AS visible
-      FROM per_set s JOIN ai_string_sets k ON ${workspace('k')} AND k.project_id = $2 AND k.id = s.competitor_set
+      FROM per_set s JOIN ai_string_sets k ON ${workspace('k')} AND k.project_id = ${param('projectId')}
+        AND k.id = s.competitor_set
       CROSS JOIN LATERAL unnest(k.members) AS name
       GROUP BY s.prompt_id, s.locale, name)
     SELECT r.locale, r.prompt_id AS "promptId", p.text AS prompt, r.runs, r.brand_visible AS "brandVisible",
@@ -57,28 +59,30 @@ const PROMPT_GAPS = tenantStatement<PromptGapSums>(
 );
 
 // Domains cited by runs naming a competitor and not the brand, and by no run naming the brand.
-const SOURCE_GAPS = tenantStatement<SourceGapSums>(
+const SOURCE_GAPS = tenantStatement<SourceGapSums, GapParams>(
   null,
-  (workspace) => `WITH gaps AS (
+  (workspace, param) => `WITH gaps AS (
       SELECT t.locale, t.domain, sum(t.gap_citations)::int AS citations, sum(t.gap_answers)::int AS answers
-      FROM ai_source_totals t WHERE ${workspace('t')} AND t.project_id = $2 AND ${runFilterSql('t')}
+      FROM ai_source_totals t WHERE ${workspace('t')} AND t.project_id = ${param('projectId')}
+      AND ${runFilterSql('t', param)}
       GROUP BY t.locale, t.domain HAVING sum(t.brand_answers) = 0 AND sum(t.gap_answers) > 0),
     named AS (
       SELECT DISTINCT t.locale, t.domain, name
       FROM ai_source_totals t CROSS JOIN LATERAL unnest(t.gap_competitors) AS name
-      WHERE ${workspace('t')} AND t.project_id = $2 AND ${runFilterSql('t')} AND t.gap_answers > 0)
+      WHERE ${workspace('t')} AND t.project_id = ${param('projectId')} AND ${runFilterSql('t', param)}
+      AND t.gap_answers > 0)
     SELECT g.locale, g.domain, g.citations, g.answers, array_agg(n.name ORDER BY n.name COLLATE "C") AS competitors
     FROM gaps g JOIN named n ON n.locale = g.locale AND n.domain = g.domain
     GROUP BY g.locale, g.domain, g.citations, g.answers`,
 );
 
-// The project's own pages ($7: its domains) read in the range, from the per-scan page totals.
-const OWNED_PAGES = tenantStatement<PageSums>(
+// The project's own pages (`owned`: its domains) read in the range, from the per-scan page totals.
+const OWNED_PAGES = tenantStatement<PageSums, GapParams & { owned: string[] }>(
   null,
-  (workspace) => `SELECT t.locale, t.url, t.domain, sum(t.retrievals)::int AS retrievals,
+  (workspace, param) => `SELECT t.locale, t.url, t.domain, sum(t.retrievals)::int AS retrievals,
     sum(t.retrieved_not_cited)::int AS "retrievedNotCited"
-    FROM ai_page_totals t WHERE ${workspace('t')} AND t.project_id = $2 AND t.domain = ANY($7::text[])
-    AND ${runFilterSql('t')}
+    FROM ai_page_totals t WHERE ${workspace('t')} AND t.project_id = ${param('projectId')}
+    AND t.domain = ANY(${param('owned')}::text[]) AND ${runFilterSql('t', param)}
     GROUP BY t.locale, t.url, t.domain`,
 );
 
@@ -98,12 +102,14 @@ export async function queryOpportunities(
   kinds: readonly OpportunityKind[],
   perLocale: number,
 ): Promise<Opportunities> {
-  const values = [project.id, ...runFilterValues(filter)];
+  const values = { projectId: project.id, ...runFilterValues(filter) };
   const ownership = ownershipOf(project);
   const [prompts, sources, pages] = await Promise.all([
     kinds.includes('prompts') ? scope.rows(PROMPT_GAPS, values) : [],
     kinds.includes('sources') ? scope.rows(SOURCE_GAPS, values) : [],
-    kinds.includes('pages') && project.domains.length ? scope.rows(OWNED_PAGES, [...values, [...ownership.owned]]) : [],
+    kinds.includes('pages') && project.domains.length
+      ? scope.rows(OWNED_PAGES, { ...values, owned: [...ownership.owned] })
+      : [],
   ]);
   return {
     prompts: rankPerLocale(

@@ -2,7 +2,7 @@ import type { AiProject } from '../../db/generated/prisma/client.js';
 import type { AiModel } from '../shared/models.js';
 import type { CompetitorDomains } from '../sources/domains.js';
 import type { WorkspaceScope } from '../../db/workspace-scope.js';
-import { perParentSql } from '../../db/per-parent.js';
+import { perParent } from '../../db/per-parent.js';
 import { clientOwnedRepository } from '../../db/client-owned-repository.js';
 import { tenantStatement } from '../../db/tenant-sql.js';
 
@@ -19,33 +19,41 @@ export type ProjectRow = Omit<AiProject, 'models' | 'competitorDomains'> & {
   dataVersion: string;
 };
 
-const LIST = tenantStatement<ProjectRow>(
+const LIST = tenantStatement<ProjectRow, { clientId: string | null; take: number }>(
   'projects.list',
-  (workspace) =>
-    `SELECT ${COLUMNS} FROM ai_projects WHERE ${workspace()} AND archived_at IS NULL AND ($2::text IS NULL
-      OR client_id = $2) ORDER BY created_at DESC, id DESC LIMIT $3`,
+  (workspace, param) =>
+    `SELECT ${COLUMNS} FROM ai_projects WHERE ${workspace()} AND archived_at IS NULL
+      AND (${param('clientId')}::text IS NULL
+      OR client_id = ${param('clientId')}) ORDER BY created_at DESC, id DESC LIMIT ${param('take')}`,
 );
-const COUNT = tenantStatement<{ n: number }>(
+const COUNT = tenantStatement<{ n: number }, { clientId: string | null }>(
   'projects.count',
-  (workspace) =>
-    `SELECT count(*)::int AS n FROM ai_projects WHERE ${workspace()} AND archived_at IS NULL AND ($2::text IS NULL
-      OR client_id = $2)`,
+  (workspace, param) =>
+    `SELECT count(*)::int AS n FROM ai_projects WHERE ${workspace()} AND archived_at IS NULL
+      AND (${param('clientId')}::text IS NULL OR client_id = ${param('clientId')})`,
 );
-const FIND = tenantStatement<ProjectRow>(
+const FIND = tenantStatement<ProjectRow, { id: string }>(
   'projects.find',
-  (workspace) => `SELECT ${COLUMNS} FROM ai_projects WHERE ${workspace()} AND archived_at IS NULL AND id = $2`,
+  (workspace, param) =>
+    `SELECT ${COLUMNS} FROM ai_projects WHERE ${workspace()} AND archived_at IS NULL AND id = ${param('id')}`,
 );
-const BY_IDS = tenantStatement<ProjectRow>(
+const BY_IDS = tenantStatement<ProjectRow, { ids: readonly string[] }>(
   'projects.by-ids',
-  (workspace) =>
-    `SELECT ${COLUMNS} FROM ai_projects WHERE ${workspace()} AND archived_at IS NULL AND id = ANY($2::text[])`,
+  (workspace, param) =>
+    `SELECT ${COLUMNS} FROM ai_projects WHERE ${workspace()} AND archived_at IS NULL
+      AND id = ANY(${param('ids')}::text[])`,
 );
-const BY_CLIENTS = tenantStatement<ProjectRow & { parentId: string; total: number }>(
-  'projects.by-clients',
-  (workspace) =>
-    perParentSql(`
+const BY_CLIENTS = tenantStatement<
+  ProjectRow & { parentId: string; total: number },
+  { parentIds: readonly string[]; cap: number }
+>('projects.by-clients', (workspace, param) =>
+  perParent(
+    param('parentIds'),
+    `
      SELECT ${COLUMNS}, count(*) OVER ()::int AS total FROM ai_projects
-     WHERE ${workspace()} AND archived_at IS NULL AND client_id = p.id ORDER BY created_at DESC, id DESC LIMIT $3`),
+     WHERE ${workspace()} AND archived_at IS NULL AND client_id = p.id ORDER BY created_at DESC, id DESC
+     LIMIT ${param('cap')}`,
+  ),
 );
 
 /** Live projects of the workspace (see db/client-owned-repository.ts for what each read gives). */

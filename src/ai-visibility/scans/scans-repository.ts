@@ -1,6 +1,6 @@
 import type { AiModel } from '../shared/models.js';
 import type { WorkspaceScope } from '../../db/workspace-scope.js';
-import { groupByParent, inAskedOrder, perParentSql } from '../../db/per-parent.js';
+import { groupByParent, inAskedOrder, perParent } from '../../db/per-parent.js';
 import { toPage, type Page, type PageArgs } from '../../db/paging.js';
 import { tenantStatement } from '../../db/tenant-sql.js';
 import { ratesOf, type ScanCounters, type ScanRates } from '../metrics/pooled-rates.js';
@@ -27,36 +27,48 @@ const COLUMNS = `id, project_id AS "projectId", date, model, locale, completed_a
 
 const withRates = <T extends ScanCounters>(row: T) => ({ ...row, ...ratesOf(row) });
 
-const BY_IDS = tenantStatement<ScanRow>(
+const BY_IDS = tenantStatement<ScanRow, { ids: readonly string[] }>(
   'scans.by-ids',
-  (workspace) => `SELECT ${COLUMNS} FROM scans WHERE ${workspace()} AND id = ANY($2::text[])`,
+  (workspace, param) => `SELECT ${COLUMNS} FROM scans WHERE ${workspace()} AND id = ANY(${param('ids')}::text[])`,
 );
-const PAGES = tenantStatement<ScanRow & { parentId: string }>('scans.pages', (workspace) =>
-  perParentSql(`
+type PagesParams = ScanFilter & {
+  parentIds: readonly string[];
+  afterDate: string | null;
+  afterId: string | null;
+  take: number;
+};
+const PAGES = tenantStatement<ScanRow & { parentId: string }, PagesParams>('scans.pages', (workspace, param) =>
+  perParent(
+    param('parentIds'),
+    `
      SELECT ${COLUMNS} FROM scans
      WHERE ${workspace()} AND project_id = p.id
-       AND ($3::date IS NULL OR date >= $3::date) AND ($4::date IS NULL OR date <= $4::date)
-       AND ($5::text IS NULL OR model = $5) AND ${localeMatchesSql('locale', '$6')}
-       AND ($7::date IS NULL OR (date, id) < ($7::date, $8::text))
-     ORDER BY date DESC, id DESC LIMIT $9`),
+       AND (${param('dateFrom')}::date IS NULL OR date >= ${param('dateFrom')}::date)
+       AND (${param('dateTo')}::date IS NULL OR date <= ${param('dateTo')}::date)
+       AND (${param('model')}::text IS NULL OR model = ${param('model')})
+       AND ${localeMatchesSql('locale', param('locale'))}
+       AND (${param('afterDate')}::date IS NULL
+         OR (date, id) < (${param('afterDate')}::date, ${param('afterId')}::text))
+     ORDER BY date DESC, id DESC LIMIT ${param('take')}`,
+  ),
 );
 
 export function scanRepository(scope: WorkspaceScope) {
   return {
     byIds: async (ids: readonly string[]): Promise<(ScanRow | null)[]> =>
-      inAskedOrder(ids, (await scope.rows(BY_IDS, [ids])).map(withRates)),
+      inAskedOrder(ids, (await scope.rows(BY_IDS, { ids })).map(withRates)),
     /** One page of each project's scans, newest first (date, then id), in one statement. */
     pages: async (projectIds: readonly string[], args: PageArgs & ScanFilter): Promise<Page<ScanRow>[]> => {
-      const rows = await scope.rows(PAGES, [
-        projectIds,
-        args.dateFrom,
-        args.dateTo,
-        args.model,
-        args.locale,
-        args.after?.sortValue ?? null,
-        args.after?.id ?? null,
-        args.first + 1,
-      ]);
+      const rows = await scope.rows(PAGES, {
+        parentIds: projectIds,
+        dateFrom: args.dateFrom,
+        dateTo: args.dateTo,
+        model: args.model,
+        locale: args.locale,
+        afterDate: args.after?.sortValue ?? null,
+        afterId: args.after?.id ?? null,
+        take: args.first + 1,
+      });
       return groupByParent(projectIds, rows).map((page) => toPage(page.map(withRates), args.first));
     },
   };

@@ -10,7 +10,8 @@ import { tenantStatement, type WorkspaceBinding } from '../../db/tenant-sql.js';
 import { groupByParent } from '../../db/per-parent.js';
 import { ratio } from '../metrics/pooled-rates.js';
 import { runFilterOf, type RunFilterArgs } from '../shared/read-filters.js';
-import { runFilterSql, runFilterValues, type RunFilter } from '../shared/run-filter.js';
+import { runFilterSql, runFilterValues, type RunFilter, type RunFilterParams } from '../shared/run-filter.js';
+import type { ParamOf } from '../../db/named-parameters.js';
 
 export interface SearchQueryFilter extends RunFilter {
   promptId: string | null;
@@ -38,25 +39,32 @@ export interface SearchQueryRow extends SearchQuerySums {
   visibility: number | null;
 }
 
+type SearchQueryParams = RunFilterParams & { projectId: string; promptId: string | null; perLocale: number | null };
+
 /** The range's runs counted per prompt, locale and query set, then each set's keys: `prompts` narrows the prompts. */
 const KEY_SETS = (
   workspace: WorkspaceBinding,
+  param: ParamOf<RunFilterParams & { projectId: string }>,
   prompts: string,
 ) => `SELECT s.prompt_id, s.locale, k.members AS queries, s.runs, s.visible
   FROM (SELECT a.prompt_id, a.locale, a.query_set, count(*) AS runs,
   count(*) FILTER (WHERE a.brand_mentions > 0) AS visible
         FROM ai_answers a
-        WHERE ${workspace('a')} AND a.project_id = $2 AND a.query_set IS NOT NULL AND ${runFilterSql('a')}
+        WHERE ${workspace('a')} AND a.project_id = ${param('projectId')} AND a.query_set IS NOT NULL
+        AND ${runFilterSql('a', param)}
         AND ${prompts}
         GROUP BY a.prompt_id, a.locale, a.query_set) s
-  JOIN ai_string_sets k ON ${workspace('k')} AND k.project_id = $2 AND k.id = s.query_set`;
+  JOIN ai_string_sets k ON ${workspace('k')} AND k.project_id = ${param('projectId')} AND k.id = s.query_set`;
 
-// $2 project, $3..$6 run filter, $7 prompt or null, $8 rows per locale or null (all).
-export const SEARCH_QUERIES = tenantStatement<SearchQuerySums & { total: number }>(
+const promptOrAll = (param: ParamOf<{ promptId: string | null }>) =>
+  `(${param('promptId')}::text IS NULL OR a.prompt_id = ${param('promptId')})`;
+
+// promptId: a prompt or null; perLocale: rows per locale or null (all).
+export const SEARCH_QUERIES = tenantStatement<SearchQuerySums & { total: number }, SearchQueryParams>(
   null,
-  (workspace) => `WITH per_prompt AS (
+  (workspace, param) => `WITH per_prompt AS (
       SELECT s.locale, q.query, s.prompt_id, sum(s.runs) AS runs, sum(s.visible) AS visible
-      FROM (${KEY_SETS(workspace, '($7::text IS NULL OR a.prompt_id = $7)')}) s
+      FROM (${KEY_SETS(workspace, param, promptOrAll(param))}) s
       CROSS JOIN LATERAL unnest(s.queries) AS q(query)
       GROUP BY s.locale, q.query, s.prompt_id),
     grouped AS (
@@ -67,31 +75,34 @@ export const SEARCH_QUERIES = tenantStatement<SearchQuerySums & { total: number 
       SELECT g.*, row_number() OVER (PARTITION BY g.locale ORDER BY g.runs DESC, g.query COLLATE "C") AS rank,
       count(*) OVER ()::int AS total FROM grouped g)
     SELECT locale, query, runs, "promptCount", "visibilityCount", total FROM ranked
-    WHERE $8::int IS NULL OR rank <= $8
+    WHERE ${param('perLocale')}::int IS NULL OR rank <= ${param('perLocale')}
     ORDER BY locale COLLATE "C", runs DESC, query COLLATE "C"`,
 );
 
-// The same per prompt, for many prompts at once (the graph's prompt → searchQueries): $7 prompt ids.
-const OF_PROMPTS = tenantStatement<SearchQuerySums & { parentId: string }>(
+// The same per prompt, for many prompts at once (the graph's prompt → searchQueries).
+const OF_PROMPTS = tenantStatement<
+  SearchQuerySums & { parentId: string },
+  RunFilterParams & { projectId: string; promptIds: readonly string[]; perLocale: number }
+>(
   'search-queries.of-prompts',
-  (workspace) => `WITH grouped AS (
+  (workspace, param) => `WITH grouped AS (
       SELECT s.prompt_id, s.locale, q.query, sum(s.runs)::int AS runs, 1 AS "promptCount",
       sum(s.visible)::int AS "visibilityCount"
-      FROM (${KEY_SETS(workspace, 'a.prompt_id = ANY($7::text[])')}) s CROSS JOIN LATERAL unnest(s.queries) AS q(query)
+      FROM (${KEY_SETS(workspace, param, `a.prompt_id = ANY(${param('promptIds')}::text[])`)}) s
+      CROSS JOIN LATERAL unnest(s.queries) AS q(query)
       GROUP BY s.prompt_id, s.locale, q.query),
     ranked AS (SELECT g.*, row_number() OVER (PARTITION BY g.prompt_id, g.locale
       ORDER BY g.runs DESC, g.query COLLATE "C") AS rank FROM grouped g)
     SELECT prompt_id AS "parentId", locale, query, runs, "promptCount", "visibilityCount" FROM ranked
-    WHERE rank <= $8
+    WHERE rank <= ${param('perLocale')}
     ORDER BY prompt_id, locale COLLATE "C", runs DESC, query COLLATE "C"`,
 );
 
-export const searchQueryValues = (projectId: string, filter: SearchQueryFilter, perLocale: number | null) => [
-  projectId,
-  ...runFilterValues(filter),
-  filter.promptId,
-  perLocale,
-];
+export const searchQueryValues = (
+  projectId: string,
+  filter: SearchQueryFilter,
+  perLocale: number | null,
+): SearchQueryParams => ({ projectId, ...runFilterValues(filter), promptId: filter.promptId, perLocale });
 
 export const searchQueryRow = ({
   locale,
@@ -116,7 +127,7 @@ export async function searchQueriesOfPrompts(
   filter: RunFilter,
   perLocale: number,
 ): Promise<SearchQueryRow[][]> {
-  const rows = await scope.rows(OF_PROMPTS, [projectId, ...runFilterValues(filter), promptIds, perLocale]);
+  const rows = await scope.rows(OF_PROMPTS, { projectId, ...runFilterValues(filter), promptIds, perLocale });
   return groupByParent(promptIds, rows).map((group) => group.map(searchQueryRow));
 }
 

@@ -1,5 +1,5 @@
 // The filter every prompt, answer and source read shares: a date range and optional model and
-// locale. Statements take it as $3..$6 after the workspace ($1) and the project ($2).
+// locale. Statements take it as the named parameters from, to, model and locale.
 import type { DateRange } from '../../dates/civil-date.js';
 
 export interface RunFilter {
@@ -8,7 +8,23 @@ export interface RunFilter {
   locale: string | null;
 }
 
-export const runFilterValues = (filter: RunFilter) => [filter.range.from, filter.range.to, filter.model, filter.locale];
+/** The run filter's named parameters, as a statement that reads runs declares them. */
+export interface RunFilterParams {
+  from: string;
+  to: string;
+  model: string | null;
+  locale: string | null;
+}
+
+/** Renders one of the run filter's parameters (a statement's `param`, narrowed to these names). */
+export type RunFilterParam = (name: keyof RunFilterParams) => string;
+
+export const runFilterValues = (filter: RunFilter): RunFilterParams => ({
+  from: filter.range.from,
+  to: filter.range.to,
+  model: filter.model,
+  locale: filter.locale,
+});
 
 /**
  * A locale filter's condition: BCP 47 tags are equal whatever their case, so a locale stored as
@@ -17,7 +33,12 @@ export const runFilterValues = (filter: RunFilter) => [filter.range.from, filter
 export const localeMatchesSql = (column: string, param: string) =>
   `(${param}::text IS NULL OR lower(${column}) = lower(${param}::text))`;
 
-/** `date BETWEEN $3 AND $4 AND model/locale filters` over the columns of `alias`. */
-export const runFilterSql = (alias: string) =>
-  `${alias}.date BETWEEN $3::date AND $4::date AND ($5::text IS NULL OR ${alias}.model = $5) ` +
-  `AND ${localeMatchesSql(`${alias}.locale`, '$6')}`;
+/** `date BETWEEN from AND to AND model/locale filters` over the columns of `alias` (none: unqualified). */
+export const runFilterSql = (alias: string, param: RunFilterParam) => {
+  const column = (name: string) => (alias ? `${alias}.${name}` : name);
+  return (
+    `${column('date')} BETWEEN ${param('from')}::date AND ${param('to')}::date ` +
+    `AND (${param('model')}::text IS NULL OR ${column('model')} = ${param('model')}) ` +
+    `AND ${localeMatchesSql(column('locale'), param('locale'))}`
+  );
+};

@@ -5,7 +5,8 @@
 // population. The same statement without a limit feeds the streaming export.
 import type { WorkspaceScope } from '../../db/workspace-scope.js';
 import { tenantStatement, type TenantStatement, type WorkspaceBinding } from '../../db/tenant-sql.js';
-import { runFilterSql, runFilterValues, type RunFilter } from '../shared/run-filter.js';
+import { runFilterSql, runFilterValues, type RunFilter, type RunFilterParams } from '../shared/run-filter.js';
+import type { ParamOf } from '../../db/named-parameters.js';
 import type { SourceSums } from './source-shares.js';
 import { ownedSpellings } from './domains.js';
 import { runFilterOf, type RunFilterArgs } from '../shared/read-filters.js';
@@ -35,16 +36,31 @@ export const sourceFilterOf = (args: SourceArgs, now: Date): SourceFilter => ({
 
 type SourceSumsRow = SourceSums & { total: number };
 
+type SourceParams = RunFilterParams & {
+  projectId: string;
+  promptId: string | null;
+  perLocale: number | null;
+  owned: string[] | null;
+};
+type SourceParam = ParamOf<SourceParams>;
+
 // Pages read per locale and domain (or URL): a run counts once. By prompt, from its runs' distinct
 // pages (ai_answers.pages_read), where at the domain level a run read the domain "without citing
 // it" when it cites no URL of the domain; for the whole project by URL, from the per-scan page
 // totals (by domain, the source totals carry them).
-function retrievalsSql(workspace: WorkspaceBinding, groupBy: SourceGrouping, byPrompt: boolean): string {
+function retrievalsSql(
+  workspace: WorkspaceBinding,
+  param: SourceParam,
+  groupBy: SourceGrouping,
+  byPrompt: boolean,
+): string {
+  const [project, prompt] = [param('projectId'), param('promptId')];
   const key = groupBy === 'url' ? 'domain, url' : 'domain';
   if (!byPrompt) {
     return `SELECT t.locale, ${key}, sum(t.retrievals)::float8 AS retrievals,
       sum(t.retrieved_not_cited)::float8 AS retrieved_not_cited
-      FROM ai_page_totals t WHERE ${workspace('t')} AND t.project_id = $2 AND $7::text IS NULL AND ${runFilterSql('t')}
+      FROM ai_page_totals t WHERE ${workspace('t')} AND t.project_id = ${project} AND ${prompt}::text IS NULL
+      AND ${runFilterSql('t', param)}
       GROUP BY t.locale, ${key}`;
   }
   const notCited =
@@ -52,17 +68,25 @@ function retrievalsSql(workspace: WorkspaceBinding, groupBy: SourceGrouping, byP
   return `SELECT a.locale, ${key}, count(DISTINCT a.id)::float8 AS retrievals,
     count(DISTINCT a.id) FILTER (WHERE ${notCited})::float8 AS retrieved_not_cited
     FROM ai_answers a CROSS JOIN LATERAL jsonb_to_recordset(a.pages_read) AS p(url text, domain text, cited boolean)
-    WHERE ${workspace('a')} AND a.project_id = $2 AND a.prompt_id = $7 AND ${runFilterSql('a')}
+    WHERE ${workspace('a')} AND a.project_id = ${project} AND a.prompt_id = ${prompt}
+    AND ${runFilterSql('a', param)}
     GROUP BY a.locale, ${key}`;
 }
 
-// $2 project, $3..$6 run filter, $7 prompt or null, $8 rows per locale or null (all), $9 owned domains or null (all).
-function sourcesSql(workspace: WorkspaceBinding, groupBy: SourceGrouping, byPrompt: boolean): string {
+// promptId: a prompt or null; perLocale: rows per locale or null (all); owned: owned domains or null (all).
+function sourcesSql(
+  workspace: WorkspaceBinding,
+  param: SourceParam,
+  groupBy: SourceGrouping,
+  byPrompt: boolean,
+): string {
+  const [project, prompt] = [param('projectId'), param('promptId')];
   const runs = byPrompt
-    ? `SELECT s.locale, count(*)::float8 AS n FROM ai_answers s WHERE ${workspace('s')} AND s.project_id = $2
-      AND s.prompt_id = $7 AND ${runFilterSql('s')} GROUP BY s.locale`
-    : `SELECT s.locale, sum(s.answer_count)::float8 AS n FROM scans s WHERE ${workspace('s')} AND s.project_id = $2
-      AND $7::text IS NULL AND ${runFilterSql('s')} GROUP BY s.locale`;
+    ? `SELECT s.locale, count(*)::float8 AS n FROM ai_answers s WHERE ${workspace('s')} AND s.project_id = ${project}
+      AND s.prompt_id = ${prompt} AND ${runFilterSql('s', param)} GROUP BY s.locale`
+    : `SELECT s.locale, sum(s.answer_count)::float8 AS n FROM scans s WHERE ${workspace('s')}
+      AND s.project_id = ${project}
+      AND ${prompt}::text IS NULL AND ${runFilterSql('s', param)} GROUP BY s.locale`;
   const key = groupBy === 'url' ? 'domain, url' : 'domain';
   const keyColumns = key.split(', ');
   // Ties in code-point order whatever the database's collation (a managed PostgreSQL's en-US puts "a" before "B").
@@ -72,38 +96,39 @@ function sourcesSql(workspace: WorkspaceBinding, groupBy: SourceGrouping, byProm
       ? `SELECT t.locale, t.domain, sum(t.citations)::float8 AS citations,
         sum(t.answers_citing)::float8 AS answers_citing,
            sum(t.retrievals)::float8 AS retrievals, sum(t.retrieved_not_cited)::float8 AS retrieved_not_cited
-         FROM ai_source_totals t WHERE ${workspace('t')} AND t.project_id = $2 AND ${runFilterSql('t')}
+         FROM ai_source_totals t WHERE ${workspace('t')} AND t.project_id = ${project} AND ${runFilterSql('t', param)}
          GROUP BY t.locale, t.domain`
       : `SELECT locale, ${keyColumns.map((column) => `coalesce(c.${column}, r.${column}) AS ${column}`).join(', ')},
            coalesce(c.citations, 0) AS citations, coalesce(c.answers_citing, 0) AS answers_citing,
              coalesce(r.retrievals, 0) AS retrievals, coalesce(r.retrieved_not_cited, 0) AS retrieved_not_cited
          FROM (SELECT c.locale, ${key}, count(*)::float8 AS citations,
          count(DISTINCT c.answer_id)::float8 AS answers_citing
-               FROM ai_citations c WHERE ${workspace('c')} AND c.project_id = $2
-               AND ${byPrompt ? 'c.prompt_id = $7' : '$7::text IS NULL'} AND ${runFilterSql('c')}
+               FROM ai_citations c WHERE ${workspace('c')} AND c.project_id = ${project}
+               AND ${byPrompt ? `c.prompt_id = ${prompt}` : `${prompt}::text IS NULL`}
+               AND ${runFilterSql('c', param)}
                GROUP BY c.locale, ${key}) c
-         FULL JOIN (${retrievalsSql(workspace, groupBy, byPrompt)}) r USING (locale, ${key})`;
+         FULL JOIN (${retrievalsSql(workspace, param, groupBy, byPrompt)}) r USING (locale, ${key})`;
   return `WITH runs AS (${runs}), grouped AS (${grouped}),
     -- A share is of all the locale's citations, also where owned=true keeps only the project's own rows.
     shared AS (SELECT g.*, sum(g.citations) OVER (PARTITION BY g.locale) AS locale_citations FROM grouped g),
     ranked AS (
       SELECT g.*, row_number() OVER (PARTITION BY g.locale ORDER BY g.citations DESC,
       ${inCodePointOrder('g')}) AS rank, count(*) OVER ()::int AS total
-      FROM shared g WHERE $9::text[] IS NULL OR g.domain = ANY($9::text[]))
+      FROM shared g WHERE ${param('owned')}::text[] IS NULL OR g.domain = ANY(${param('owned')}::text[]))
     SELECT r.locale, r.domain${groupBy === 'url' ? ', r.url' : ''}, r.citations, r.answers_citing AS "answersCiting",
       r.retrievals, r.retrieved_not_cited AS "retrievedNotCited",
       r.locale_citations AS "localeCitations", coalesce(runs.n, 0) AS "localeRuns", r.total
     FROM ranked r LEFT JOIN runs ON runs.locale = r.locale
-    WHERE $8::int IS NULL OR r.rank <= $8
+    WHERE ${param('perLocale')}::int IS NULL OR r.rank <= ${param('perLocale')}
     ORDER BY r.locale COLLATE "C", r.citations DESC, ${inCodePointOrder('r')}`;
 }
 
 // Unnamed: each is planned for its values (a prompt's citations or a project's totals).
-const STATEMENTS: Record<`${SourceGrouping}|${boolean}`, TenantStatement<SourceSumsRow>> = {
-  'domain|false': tenantStatement(null, (workspace) => sourcesSql(workspace, 'domain', false)),
-  'domain|true': tenantStatement(null, (workspace) => sourcesSql(workspace, 'domain', true)),
-  'url|false': tenantStatement(null, (workspace) => sourcesSql(workspace, 'url', false)),
-  'url|true': tenantStatement(null, (workspace) => sourcesSql(workspace, 'url', true)),
+const STATEMENTS: Record<`${SourceGrouping}|${boolean}`, TenantStatement<SourceSumsRow, SourceParams>> = {
+  'domain|false': tenantStatement(null, (workspace, param) => sourcesSql(workspace, param, 'domain', false)),
+  'domain|true': tenantStatement(null, (workspace, param) => sourcesSql(workspace, param, 'domain', true)),
+  'url|false': tenantStatement(null, (workspace, param) => sourcesSql(workspace, param, 'url', false)),
+  'url|true': tenantStatement(null, (workspace, param) => sourcesSql(workspace, param, 'url', true)),
 };
 
 export const sourcesStatement = (filter: SourceFilter) => STATEMENTS[`${filter.groupBy}|${filter.promptId !== null}`];
@@ -111,13 +136,13 @@ export const sourcesValues = (
   project: { id: string; domains: string[] },
   filter: SourceFilter,
   perLocale: number | null,
-) => [
-  project.id,
+): SourceParams => ({
+  projectId: project.id,
   ...runFilterValues(filter),
-  filter.promptId,
+  promptId: filter.promptId,
   perLocale,
-  filter.owned ? ownedSpellings(project.domains) : null,
-];
+  owned: filter.owned ? ownedSpellings(project.domains) : null,
+});
 
 /** The `perLocale` most cited sources of each locale, and how many rows there are before that cap. */
 export async function querySources(
