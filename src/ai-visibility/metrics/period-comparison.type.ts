@@ -3,10 +3,11 @@ import { builder } from '../../graphql/builder.js';
 import { AiModelEnum } from '../../graphql/enums.js';
 import { bounded } from '../../graphql/cost.js';
 import { GRAPH_ONLY } from '../../graphql/graph-only.js';
-import { periodComparisonArgs } from '../../graphql/period-args.js';
+import { CURRENT, PREVIOUS, periodComparisonArgs } from '../../graphql/period-args.js';
+import { checkedRange } from '../../dates/date-range.js';
 import type { DateRange } from '../../dates/civil-date.js';
 import { ProjectType } from '../projects/project.type.js';
-import { METRICS_ROWS_LIMIT, metricsRange, SCAN_RANGE } from '../shared/read-filters.js';
+import { METRICS_ROWS_LIMIT, SCAN_RANGE } from '../shared/read-filters.js';
 import { MAX_ROWS } from '../shared/read-rows.js';
 import type { RunFilter } from '../shared/run-filter.js';
 import { compareLocales, RATE_FIELDS, type LocaleComparison, type PeriodRates } from './period-comparison.js';
@@ -53,15 +54,18 @@ builder.objectField(ProjectType, 'periodComparison', (t) =>
       model: t.arg({ type: AiModelEnum, required: false }),
     },
     resolve: async (project, args, ctx) => {
+      // Each period is checked before either is read, and a refusal names its own arguments.
+      const currentRange = checkedRange({ from: args.currentFrom, to: args.currentTo }, SCAN_RANGE.maxDays, CURRENT);
+      const previousRange = checkedRange(
+        { from: args.previousFrom, to: args.previousTo },
+        SCAN_RANGE.maxDays,
+        PREVIOUS,
+      );
       const filterOf = (range: DateRange): RunFilter => ({ range, model: args.model ?? null, locale: null });
       // Totals only: the rows read are the default page's, so the same metrics asked alongside share the read.
       const rows = METRICS_ROWS_LIMIT.default;
-      const totalsOf = (from: string, to: string) =>
-        ctx.loaders.metrics.load({ project, filter: filterOf(metricsRange(from, to, ctx.now, SCAN_RANGE)), rows });
-      const [current, previous] = await Promise.all([
-        totalsOf(args.currentFrom, args.currentTo),
-        totalsOf(args.previousFrom, args.previousTo),
-      ]);
+      const totalsOf = (range: DateRange) => ctx.loaders.metrics.load({ project, filter: filterOf(range), rows });
+      const [current, previous] = await Promise.all([totalsOf(currentRange), totalsOf(previousRange)]);
       return compareLocales(current.totals, previous.totals);
     },
   }),

@@ -1,15 +1,10 @@
 // The arguments of AI-visibility reads turned into filters, checked once for every door: the
 // GraphQL resolvers (v1, the web app, MCP) and the streaming export call the same functions.
-import { addDays, clampDate, daysBetweenInclusive, type DateRange } from '../../dates/civil-date.js';
+import type { DateRange } from '../../dates/civil-date.js';
+import { defaultedRange, type RangeRule } from '../../dates/date-range.js';
 import { intBounds, invalidParameter } from '../../errors/index.js';
 import { canonicalLocale, LOCALE_RULE } from './locales.js';
 import type { RunFilter } from './run-filter.js';
-
-/** The range a read takes: its length when dateFrom is left out, and the widest it accepts. */
-export interface RangeRule {
-  defaultDays: number;
-  maxDays: number;
-}
 
 /**
  * Reads of runs (answers, sources, search queries, opportunities, citation gaps, trends): their
@@ -28,34 +23,17 @@ export const DOMAIN_RANGE: RangeRule = { defaultDays: 30, maxDays: 90 };
 export const SCAN_RANGE: RangeRule = { defaultDays: 30, maxDays: 3 * 366 };
 
 /**
- * dateTo defaults to today (UTC) and dateFrom to `defaultDays` − 1 days before dateTo, so no bound
- * means the last 30 days and dateFrom alone means dateFrom through today (what "every answer
- * since" expects); a default never goes before 0001-01-01. A range wider than the read's
- * `maxDays` is refused, naming dateFrom.
+ * A read's dateFrom/dateTo on the one range rule (dates/date-range.ts): dateTo defaults to today
+ * (UTC, the days scans and runs are stored as), dateFrom to `defaultDays` − 1 days before it, so
+ * dateFrom alone means dateFrom through today (what "every answer since" expects); a range wider
+ * than the read's `maxDays` is refused, naming dateFrom.
  */
-export function metricsRange(
+export const metricsRange = (
   dateFrom: string | null | undefined,
   dateTo: string | null | undefined,
   now: Date,
   rule: RangeRule = RUN_RANGE,
-): DateRange {
-  const to = dateTo ?? now.toISOString().slice(0, 10);
-  const from = dateFrom ?? clampDate(addDays(to, -(rule.defaultDays - 1)));
-  if (from > to) throw invalidParameter('dateFrom', `dateFrom (${from}) must not be after dateTo (${to}).`);
-  const days = daysBetweenInclusive({ from, to });
-  if (days > rule.maxDays) {
-    throw invalidParameter(
-      'dateFrom',
-      `dateFrom (${from}) to dateTo (${to}) spans ${days} days; this read spans at most ` +
-        `${rule.maxDays}: ask for a shorter range.`,
-    );
-  }
-  return { from, to };
-}
-
-/** What a range argument's description says of its rule (the OpenAPI document carries it). */
-export const rangeRuleText = (rule: RangeRule) =>
-  `dateFrom to dateTo spans at most ${rule.maxDays} days (wider: invalid_parameter).`;
+): DateRange => defaultedRange(dateFrom, dateTo, now, rule);
 
 export interface RunFilterArgs {
   dateFrom?: string | null | undefined;

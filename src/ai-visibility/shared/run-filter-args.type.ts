@@ -3,7 +3,8 @@ import type { ArgBuilder } from '@pothos/core';
 import { builder } from '../../graphql/builder.js';
 import { AiModelEnum } from '../../graphql/enums.js';
 import { LOCALE_PATTERN, MAX_LOCALE_LENGTH } from './locales.js';
-import { rangeRuleText, RUN_RANGE, type RangeRule } from './read-filters.js';
+import { rangeRuleText, type RangeRule } from '../../dates/date-range.js';
+import { RUN_RANGE } from './read-filters.js';
 
 /** The filter of every AI-visibility read: a date range (within the read's rule), a model and a locale. */
 export const runFilterArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>, rule: RangeRule = RUN_RANGE) => ({

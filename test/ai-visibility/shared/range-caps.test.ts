@@ -124,6 +124,48 @@ describe('v1 date ranges', () => {
   });
 });
 
+describe('the period comparison (GraphQL)', () => {
+  const compare = async (currentFrom: string, currentTo: string, previousFrom: string, previousTo: string) => {
+    const query =
+      'query($c1: Date!, $c2: Date!, $p1: Date!, $p2: Date!) { aiVisibilityProjects { data { periodComparison(' +
+      'currentFrom: $c1, currentTo: $c2, previousFrom: $p1, previousTo: $p2) { locale } } } }';
+    const response = await t.app.fetch(
+      new Request('http://test.local/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+        body: JSON.stringify({
+          query,
+          variables: { c1: currentFrom, c2: currentTo, p1: previousFrom, p2: previousTo },
+        }),
+      }),
+    );
+    return json(response);
+  };
+  const refusal = async (...range: [string, string, string, string]) => (await compare(...range)).errors?.[0];
+
+  it('answers two periods of three years each', async () => {
+    const answer = await compare(addDays(today, -1097), today, addDays(today, -2195), addDays(today, -1098));
+    expect(answer.errors).toBeUndefined();
+    expect(answer.data.aiVisibilityProjects.data[0].periodComparison.length).toBeGreaterThan(0);
+  });
+
+  it('refuses a period longer than the scans read or reversed, naming its own first day', async () => {
+    const inRange = [addDays(today, -30), today] as const;
+    expect(await refusal(addDays(today, -1098), today, ...inRange)).toMatchObject({
+      extensions: { code: 'invalid_parameter', param: 'currentFrom' },
+      message: expect.stringMatching(/^currentFrom \(.*\) to currentTo \(.*\) spans 1099 days; .* at most 1098/),
+    });
+    expect(await refusal(today, addDays(today, -1), ...inRange)).toMatchObject({
+      extensions: { code: 'invalid_parameter', param: 'currentFrom' },
+      message: expect.stringMatching(/^currentFrom \(.*\) must not be after currentTo/),
+    });
+    expect(await refusal(...inRange, '0001-01-01', '9999-12-31')).toMatchObject({
+      extensions: { code: 'invalid_parameter', param: 'previousFrom' },
+      message: expect.stringMatching(/^previousFrom \(0001-01-01\) to previousTo \(9999-12-31\) spans/),
+    });
+  });
+});
+
 describe("a project's data span", () => {
   it('refuses locales that would make its scans span more than 50, and accepts a swap within it', async () => {
     const actor = { email: ownerEmail };
