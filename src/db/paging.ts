@@ -24,6 +24,27 @@ export interface Page<T> {
   hasNextPage: boolean;
 }
 
+/** How complete a capped collection is (the `meta` of the v1 envelope). */
+export interface ListMetaShape {
+  total: number;
+  truncated: boolean;
+}
+
+/** A capped list and its meta: the v1 envelope's shape, exposed to GraphQL by graphql/envelope.ts. */
+export interface ListEnvelope<T> {
+  data: T[];
+  meta: ListMetaShape;
+}
+
+/**
+ * A capped list (a first page) from its rows and the total before the cap: `truncated` when the cap
+ * cut some, i.e. more rows follow the last one held — what it means on every page shape.
+ */
+export const firstPageOf = <T>(data: T[], total: number): ListEnvelope<T> => ({
+  data,
+  meta: { total, truncated: total > data.length },
+});
+
 /**
  * What an endpoint's cursor is bound to: the workspace, the parent (a project) and the filters as
  * the caller sent them. A cursor read under another binding would be a keyset position in some

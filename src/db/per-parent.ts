@@ -2,17 +2,9 @@
 // parent id (and, for capped lists, the parent's total before the cap); these helpers give
 // each parent its share, in the order the DataLoader asked.
 
-/** How complete a capped collection is (the `meta` of the v1 envelope). */
-export interface ListMetaShape {
-  total: number;
-  truncated: boolean;
-}
+import { firstPageOf, type ListEnvelope } from './paging.js';
 
-/** A capped list and its meta: the v1 envelope's shape, exposed to GraphQL by graphql/envelope.ts. */
-export interface ListEnvelope<T> {
-  data: T[];
-  meta: ListMetaShape;
-}
+export type { ListEnvelope, ListMetaShape } from './paging.js';
 
 /**
  * One statement for many parents: `inner` is the query for one parent, naming its id `p.id`
@@ -40,10 +32,7 @@ export function cappedByParent<T extends ParentTagged & { total: number }>(
   parentIds: readonly string[],
   rows: readonly T[],
 ): ListEnvelope<T>[] {
-  return groupByParent(parentIds, rows).map((data) => {
-    const total = data[0]?.total ?? 0;
-    return { data, meta: { total, truncated: total > data.length } };
-  });
+  return groupByParent(parentIds, rows).map((data) => firstPageOf(data, data[0]?.total ?? 0));
 }
 
 /** Rows found by id, in the order the ids were asked; null where none was found. */

@@ -9,11 +9,11 @@
 import type { ObjectRef } from '@pothos/core';
 import { builder } from './builder.js';
 import type { GraphQLContext } from './context.js';
-import type { ListEnvelope, ListMetaShape } from '../db/per-parent.js';
 import { COUNTED_BY_PARENT } from './cost.js';
-import type { Page } from '../db/paging.js';
+import { firstPageOf, type ListEnvelope, type ListMetaShape, type Page } from '../db/paging.js';
 
 export type { ListEnvelope, ListMetaShape };
+export { firstPageOf };
 
 type GraphQLTypes = typeof builder.$inferSchemaTypes;
 
@@ -103,12 +103,6 @@ export async function cappedList<T>(
   const total = data.length < cap ? data.length : await count();
   return firstPageOf(data, total);
 }
-
-/** A capped list (a first page) from its rows and the total before the cap: more follow when the cap cut some. */
-export const firstPageOf = <T>(data: T[], total: number): ListEnvelope<T> => ({
-  data,
-  meta: { total, truncated: total > data.length },
-});
 
 /**
  * A keyset page's answer from its page of rows (db/paging.ts `toPage` over the limit + 1 rows

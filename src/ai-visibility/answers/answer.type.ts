@@ -2,11 +2,11 @@ import type { ArgBuilder } from '@pothos/core';
 import { builder } from '../../graphql/builder.js';
 import { AiModelEnum } from '../../graphql/enums.js';
 import { NodeInterface, registerNodeKind } from '../../graphql/node.js';
-import { itemEnvelope, keysetPage } from '../../graphql/envelope.js';
+import { itemEnvelope, keysetPage, keysetPageOf } from '../../graphql/envelope.js';
 import { GRAPH_ONLY } from '../../graphql/graph-only.js';
 import { connectionType, pageArgFields, pageCost } from '../../graphql/connection.js';
 import { ANSWER_TEXT_COST, bounded } from '../../graphql/cost.js';
-import { cursorBinding, decodeCursor, encodeCursor, pageArgs } from '../../db/paging.js';
+import { cursorBinding, decodeCursor, encodeCursor, pageArgs, toPage } from '../../db/paging.js';
 import { isCivilDate } from '../../dates/civil-date.js';
 import { ApiError, withinBounds } from '../../errors/index.js';
 import { boundedIntArg, boundedListCost } from '../../graphql/bounded-int.js';
@@ -151,16 +151,9 @@ builder.queryField('aiVisibilityAnswers', (t) =>
         ctx.repositories.answers.page(project.id, filter, after && { date: after.sortValue, id: after.id }, limit + 1),
         ctx.repositories.answers.count(project.id, filter),
       ]);
-      const data = rows.slice(0, limit);
-      const more = rows.length > limit;
-      return {
-        data,
-        meta: {
-          total,
-          truncated: more,
-          nextCursor: more ? encodeCursor({ sortValue: data.at(-1)!.date, id: data.at(-1)!.id }, binding) : null,
-        },
-      };
+      return keysetPageOf(toPage(rows, limit), total, (row) =>
+        encodeCursor({ sortValue: row.date, id: row.id }, binding),
+      );
     },
   }),
 );

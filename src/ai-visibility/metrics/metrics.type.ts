@@ -3,7 +3,7 @@
 import type { ArgBuilder } from '@pothos/core';
 import { builder } from '../../graphql/builder.js';
 import { AiModelEnum } from '../../graphql/enums.js';
-import { ListMeta, type ListMetaShape } from '../../graphql/envelope.js';
+import { firstPageOf, ListMeta, type ListMetaShape } from '../../graphql/envelope.js';
 import { DateRangeType } from '../../reports/report-data.type.js';
 import type { DateRange } from '../../dates/civil-date.js';
 import { withinBounds } from '../../errors/index.js';
@@ -145,9 +145,10 @@ const metricsArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => ({
 /** A project's metrics; projects asked together with the same arguments share three statements. */
 async function projectMetrics(project: { id: string }, filter: RunFilter, rows: number, ctx: GraphQLContext) {
   const result = await ctx.loaders.metrics.load({ project, filter, rows });
+  const page = firstPageOf(result.rows, result.total);
   return {
-    data: { projectId: project.id, range: filter.range, rows: result.rows, totals: result.totals },
-    meta: { total: result.total, truncated: result.total > result.rows.length },
+    data: { projectId: project.id, range: filter.range, rows: page.data, totals: result.totals },
+    meta: page.meta,
   };
 }
 

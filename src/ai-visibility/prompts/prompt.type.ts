@@ -1,8 +1,8 @@
 import type { ArgBuilder } from '@pothos/core';
 import { builder } from '../../graphql/builder.js';
 import { NodeInterface, registerNodeKind } from '../../graphql/node.js';
-import { keysetPage } from '../../graphql/envelope.js';
-import { cursorBinding, decodeCursor, encodeCursor } from '../../db/paging.js';
+import { keysetPage, keysetPageOf } from '../../graphql/envelope.js';
+import { cursorBinding, decodeCursor, encodeCursor, toPage } from '../../db/paging.js';
 import { isInstant, isoInstant } from '../../dates/instant.js';
 import { GRAPH_ONLY } from '../../graphql/graph-only.js';
 import { invalidParameter, withinBounds } from '../../errors/index.js';
@@ -118,13 +118,15 @@ projectRead({
         cursor && { createdAt: cursor.sortValue, id: cursor.id },
         limit + 1,
       );
-      const data = rows.slice(0, limit);
-      const more = rows.length > limit;
-      const total = !cursor && !more ? data.length : await ctx.repositories.prompts.count(project.id, prompts);
-      const last = data.at(-1);
-      const nextCursor =
-        more && last ? encodeCursor({ sortValue: isoInstant(last.createdAt), id: last.id }, binding) : null;
-      return { data: data.map((prompt) => ({ ...prompt, filter })), meta: { total, truncated: more, nextCursor } };
+      const page = toPage(rows, limit);
+      // A first page that holds every prompt is its own count.
+      const total =
+        !cursor && !page.hasNextPage ? page.rows.length : await ctx.repositories.prompts.count(project.id, prompts);
+      return keysetPageOf(
+        { rows: page.rows.map((prompt) => ({ ...prompt, filter })), hasNextPage: page.hasNextPage },
+        total,
+        (last) => encodeCursor({ sortValue: isoInstant(last.createdAt), id: last.id }, binding),
+      );
     };
   },
 });

@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder.js';
-import { ListMeta, type ListMetaShape } from '../../graphql/envelope.js';
+import { firstPageOf, ListMeta, type ListMetaShape } from '../../graphql/envelope.js';
 import { GRAPH_ONLY } from '../../graphql/graph-only.js';
 import { COUNTED_BY_PARENT } from '../../graphql/cost.js';
 import { runFilterArgs } from '../shared/run-filter-args.type.js';
@@ -65,7 +65,7 @@ builder.queryField('aiVisibilitySearchQueries', (t) =>
       const limit = withinBounds(args.limit, ROWS_PER_LOCALE_LIMIT);
       const project = await ctx.repositories.projects.find(args.id);
       const { rows, total } = await querySearchQueries(ctx.workspace, project.id, filter, limit);
-      return { data: rows, meta: { total, truncated: total > rows.length } };
+      return firstPageOf(rows, total);
     },
   }),
 );

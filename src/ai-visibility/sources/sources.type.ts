@@ -1,6 +1,6 @@
 import type { ArgBuilder } from '@pothos/core';
 import { builder } from '../../graphql/builder.js';
-import { ListMeta, type ListMetaShape } from '../../graphql/envelope.js';
+import { firstPageOf, ListMeta, type ListMetaShape } from '../../graphql/envelope.js';
 import { COUNTED_BY_PARENT } from '../../graphql/cost.js';
 import { boundedIntArg, boundedListCost } from '../../graphql/bounded-int.js';
 import { withinBounds } from '../../errors/index.js';
@@ -112,10 +112,11 @@ projectRead({
     return async (project) => {
       const { rows, total } = await querySources(ctx.workspace, project, filter, limit);
       const ownership = ownershipOf(project);
-      return {
-        data: { projectId: project.id, range: filter.range, rows: rows.map((sums) => sourceRow(sums, ownership)) },
-        meta: { total, truncated: total > rows.length },
-      };
+      const page = firstPageOf(
+        rows.map((sums) => sourceRow(sums, ownership)),
+        total,
+      );
+      return { data: { projectId: project.id, range: filter.range, rows: page.data }, meta: page.meta };
     };
   },
 });
