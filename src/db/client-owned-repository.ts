@@ -12,24 +12,25 @@ import type { WorkspaceScope } from './workspace-scope.js';
 
 type Identified = { id: string };
 
-type Statement<Row, P extends object> = TenantStatement<Row, P>;
-
 export interface ClientOwnedStatements<
   Row extends Identified,
   Summary extends Identified,
   Found extends Identified = Row,
 > {
-  list: Statement<Summary, { clientId: string | null; take: number }>;
-  count: Statement<{ n: number }, { clientId: string | null }>;
+  list: TenantStatement<Summary, { clientId: string | null; take: number }>;
+  count: TenantStatement<{ n: number }, { clientId: string | null }>;
   /** The row as read, before `rowOf` (a column may come as text, to be parsed only when asked). */
-  find: Statement<Found, { id: string }>;
+  find: TenantStatement<Found, { id: string }>;
   /** The row as its readers take it. */
   rowOf(found: Found): Row;
   /** What the data computed from a row depends on (its edits, its facts' ingests). */
   versionOf(found: Found): string;
-  byIds: Statement<Row, { ids: readonly string[] }>;
+  byIds: TenantStatement<Row, { ids: readonly string[] }>;
   /** Per parent (db/per-parent.ts): `parentIds` the clients, `cap` per client. */
-  byClients: Statement<Summary & { parentId: string; total: number }, { parentIds: readonly string[]; cap: number }>;
+  byClients: TenantStatement<
+    Summary & { parentId: string; total: number },
+    { parentIds: readonly string[]; cap: number }
+  >;
 }
 
 export function clientOwnedRepository<
@@ -37,8 +38,9 @@ export function clientOwnedRepository<
   Summary extends Identified,
   Found extends Identified = Row,
 >(scope: WorkspaceScope, statements: ClientOwnedStatements<Row, Summary, Found>, what: string) {
-  const rows = <R extends object, P extends object>(statement: Statement<R, P>, values: P): Promise<R[]> =>
-    (scope.rows as (statement: Statement<R, P>, values: P) => Promise<R[]>)(statement, values);
+  // Every statement here takes values, which ValuesOf cannot tell of a P not yet known.
+  const rows = <R extends object, P extends object>(statement: TenantStatement<R, P>, values: P): Promise<R[]> =>
+    (scope.rows as (statement: TenantStatement<R, P>, values: P) => Promise<R[]>)(statement, values);
   let found: Map<string, Promise<Found | undefined>> | undefined;
   let finished: Map<string, Row> | undefined;
   const byId = (id: string) => {
