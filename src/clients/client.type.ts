@@ -21,7 +21,6 @@ export const ClientType = builder.objectRef<ClientRow>('Client').implement({
 
 registerNodeKind('client', {
   typeName: 'Client',
-  scope: 'clients:read',
   load: (ctx, id) => ctx.loaders.client.load(id),
 });
 

@@ -2,8 +2,8 @@
 // (cli_, rep_, prj_, scn_, sig_), so an id alone says which loader to ask. Each feature
 // registers its node kinds from its type module; an id of another workspace, an unknown
 // prefix or a malformed id all come back as null, like an id that never existed.
-import { requireScope, type Scope } from '../auth/index.js';
-import { idPrefixes, isIdOf, type IdKind } from '../db/ids.js';
+import { READ_SCOPE, requireScope, type ReadableKind } from '../auth/index.js';
+import { isIdOf, type IdKind } from '../db/ids.js';
 import { ApiError } from '../errors/index.js';
 import { builder } from './builder.js';
 import { GRAPH_ONLY } from './graph-only.js';
@@ -16,18 +16,17 @@ export interface NodeShape {
 
 interface NodeKind {
   typeName: string;
-  scope: Scope;
   load(ctx: GraphQLContext, id: string): Promise<NodeShape | null>;
 }
 
-const nodeKinds = new Map<IdKind, NodeKind>();
+const nodeKinds = new Map<IdKind & ReadableKind, NodeKind>();
 
-export function registerNodeKind(kind: IdKind, nodeKind: NodeKind): void {
+/** A kind `node(id)` can answer; the scope it needs to be read is the one table's (`READ_SCOPE`). */
+export function registerNodeKind(kind: IdKind & ReadableKind, nodeKind: NodeKind): void {
   nodeKinds.set(kind, nodeKind);
 }
 
-const kindOf = (id: string): IdKind | undefined =>
-  (Object.keys(idPrefixes) as IdKind[]).find((kind) => nodeKinds.has(kind) && isIdOf(kind, id));
+const kindOf = (id: string) => [...nodeKinds.keys()].find((kind) => isIdOf(kind, id));
 
 export const NodeInterface = builder.interfaceRef<NodeShape>('Node').implement({
   description: 'An object with a globally unique id; its prefix names its type.',
@@ -39,7 +38,7 @@ async function loadNode(ctx: GraphQLContext, id: string): Promise<NodeShape | nu
   const kind = kindOf(id);
   if (!kind) return null;
   const nodeKind = nodeKinds.get(kind)!;
-  requireScope(ctx.principal, nodeKind.scope, { reading: id.slice(0, 64) });
+  requireScope(ctx.principal, READ_SCOPE[kind], { reading: id.slice(0, 64) });
   return nodeKind.load(ctx, id);
 }
 

@@ -73,7 +73,6 @@ export const ReportType = builder.objectRef<ReportRow>('Report').implement({
 
 registerNodeKind('report', {
   typeName: 'Report',
-  scope: 'reports:read',
   load: (ctx, id) => ctx.loaders.report.load(id),
 });
 

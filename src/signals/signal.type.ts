@@ -39,7 +39,6 @@ export const SignalType = builder.objectRef<SignalRow>('Signal').implement({
 
 registerNodeKind('signal', {
   typeName: 'Signal',
-  scope: 'ai_visibility:read',
   load: (ctx, id) => ctx.loaders.signal.load(id),
 });
 

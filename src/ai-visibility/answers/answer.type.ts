@@ -94,7 +94,6 @@ export const AnswerType = builder.objectRef<AnswerRow>('AiVisibilityAnswer').imp
 
 registerNodeKind('answer', {
   typeName: 'AiVisibilityAnswer',
-  scope: 'ai_visibility:read',
   load: (ctx, id) => ctx.loaders.answer.load(id),
 });
 

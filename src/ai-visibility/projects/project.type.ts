@@ -46,7 +46,6 @@ export const ProjectType = builder.objectRef<ProjectRow>('AiVisibilityProject').
 
 registerNodeKind('project', {
   typeName: 'AiVisibilityProject',
-  scope: 'ai_visibility:read',
   load: (ctx, id) => ctx.loaders.project.load(id),
 });
 

@@ -48,7 +48,6 @@ export const PromptType = builder.objectRef<ListedPrompt>('AiVisibilityPrompt').
 
 registerNodeKind('prompt', {
   typeName: 'AiVisibilityPrompt',
-  scope: 'ai_visibility:read',
   load: async (ctx, id) => {
     const prompt = await ctx.loaders.prompt.load(id);
     return prompt && { ...prompt, filter: { range: metricsRange(null, null, ctx.now), model: null, locale: null } };

@@ -26,7 +26,6 @@ export const ScanType = builder.objectRef<ScanRow>('AiVisibilityScan').implement
 
 registerNodeKind('scan', {
   typeName: 'AiVisibilityScan',
-  scope: 'ai_visibility:read',
   load: (ctx, id) => ctx.loaders.scan.load(id),
 });
 
