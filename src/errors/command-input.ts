@@ -9,7 +9,12 @@ export type CommandInput<Shape extends z.ZodRawShape> = z.infer<z.ZodObject<Shap
 
 /** `value` parsed with a command's input shape; the first problem is a 400 invalid_parameter naming its field. */
 export function commandInput<Shape extends z.ZodRawShape>(shape: Shape, value: unknown): CommandInput<Shape> {
-  const parsed = z.object(shape).safeParse(value);
+  return parsedInput(z.object(shape), value);
+}
+
+/** `value` parsed with a command's whole input schema (a door's stricter object of the shape), refused alike. */
+export function parsedInput<T>(schema: z.ZodType<T>, value: unknown): T {
+  const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   const param = issue.path.map(String).join('.') || 'input';

@@ -5,7 +5,7 @@ import { z } from 'zod/v4';
 import type pg from 'pg';
 import type { Principal } from '../../../auth/index.js';
 import type { PrismaClient } from '../../../db/generated/prisma/client.js';
-import { UsageError } from '../../../errors/index.js';
+import { parsedInput } from '../../../errors/command-input.js';
 import type { WebhookDeps } from '../../../webhooks/index.js';
 import type { JsonSchema } from '../operation-schemas.js';
 import type { Toolset } from '../toolsets.js';
@@ -122,14 +122,8 @@ export function declare<Shape extends z.ZodRawShape>(
     openWorld: tool.openWorld ?? false,
     inputSchema,
     outputSchema: outputSchemaOf(tool.output),
-    async run(deps, args) {
-      const parsed = schema.safeParse(args);
-      if (!parsed.success)
-        throw new UsageError(
-          parsed.error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`).join('; '),
-        );
-      return tool.run(deps, parsed.data);
-    },
+    // Refused as settings and the CLI refuse the same input: the first problem, its field named.
+    run: async (deps, args) => tool.run(deps, parsedInput(schema, args)),
   };
 }
 

@@ -2,8 +2,9 @@
 import { z } from 'zod/v4';
 import { actorOf, declare, type WriteTool } from './declare.js';
 import {
+  CREATE_ENDPOINT_INPUT,
   createEndpoint,
-  EVENT_TYPES,
+  endpointToCreate,
   replayEvent,
   replayFailed,
   sendTestEvent,
@@ -20,18 +21,12 @@ export const WEBHOOK_WRITE_TOOLS: WriteTool[] = [
     description:
       'Register an https URL to receive scan.completed and/or signal.created events (signed, ' +
       'Standard Webhooks). Its signing secret is shown in Settings, not here.',
-    input: {
-      url: z.string(),
-      eventTypes: z.array(z.enum(EVENT_TYPES)).optional(),
-      description: z.string().max(500).optional(),
-    },
+    input: CREATE_ENDPOINT_INPUT,
     output: { endpoint: 'object' },
     run: async (deps, args) => {
       const created = await createEndpoint(deps.webhooks, {
+        ...endpointToCreate(args),
         workspaceId: deps.principal.workspaceId,
-        url: args.url,
-        eventTypes: args.eventTypes ?? [...EVENT_TYPES],
-        description: args.description ?? null,
         actor: actorOf(deps),
       });
       // The signing secret is shown once, in Settings; it never reaches a model.
