@@ -17,6 +17,7 @@ export { setProjectDomains } from './projects/project-domains.js';
 export { promptRepository, type PromptRow } from './prompts/prompt-repository.js';
 export { addPrompts, listPrompts, setPromptsArchived, updatePrompts } from './prompts/prompt-management.js';
 export type { PromptView } from './prompts/prompt-management.js';
+export { ADD_PROMPTS_INPUT, PROMPT_IDS_INPUT, promptsToAdd, UPDATE_PROMPTS_INPUT } from './prompts/prompt-input.js';
 
 // Answers (runs): the repository, and what ingestion derives from a scan's runs.
 export { answerRepository, type AnswerRow } from './answers/answer-repository.js';

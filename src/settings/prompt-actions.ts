@@ -1,8 +1,12 @@
 // Settings actions for an AI-visibility project's prompts and domains.
-import { ApiError } from '../errors/index.js';
-import { listField, textField, type FormFields } from '../http/forms.js';
+import { commandInput } from '../errors/command-input.js';
+import { listField, type FormFields } from '../http/forms.js';
 import {
+  ADD_PROMPTS_INPUT,
   addPrompts,
+  PROMPT_IDS_INPUT,
+  promptsToAdd,
+  UPDATE_PROMPTS_INPUT,
   listPrompts,
   parseCompetitorDomains,
   setProjectDomains,
@@ -17,6 +21,9 @@ function linesField(fields: FormFields, name: string): string[] {
   const lines = Array.isArray(value) ? value.map(String) : typeof value === 'string' ? value.split(/\r?\n/) : [];
   return lines.map((line) => line.trim()).filter(Boolean);
 }
+
+/** A form's blank field is no value; anything else goes to the command's parse as it came. */
+const blankAsAbsent = (value: unknown) => (typeof value === 'string' && !value.trim() ? undefined : value);
 
 export function promptActions(deps: SettingsDeps): SettingsAction[] {
   return [...promptListActions(deps), ...promptChangeActions(deps)];
@@ -40,18 +47,13 @@ function promptListActions({ prisma }: SettingsDeps): SettingsAction[] {
       method: 'POST',
       path: new RegExp(`^/projects/${ID}/prompts$`),
       run: async (call) => {
-        const topic = textField(call.fields, 'topic', { max: 100 });
-        const tags = listField(call.fields, 'tags') ?? undefined;
-        const texts = linesField(call.fields, 'texts');
-        if (!texts.length)
-          throw new ApiError('invalid_parameter', 'texts is required: one prompt per line (or a JSON list).', {
-            param: 'texts',
-          });
-        const result = await addPrompts(prisma, {
+        const input = commandInput(ADD_PROMPTS_INPUT, {
           projectId: call.params[0]!,
-          prompts: texts.map((text) => ({ text, topic, tags })),
-          actor: call.actor,
+          texts: linesField(call.fields, 'texts'),
+          topic: blankAsAbsent(call.fields.topic),
+          tags: listField(call.fields, 'tags') ?? undefined,
         });
+        const result = await addPrompts(prisma, { ...promptsToAdd(input), actor: call.actor });
         return {
           data: result,
           notice: {
@@ -73,11 +75,8 @@ function promptChangeActions({ prisma }: SettingsDeps): SettingsAction[] {
       method: 'POST' as const,
       path: new RegExp(`^/prompts/${verb}$`),
       run: async (call: SettingsCall) => {
-        const prompts = await setPromptsArchived(prisma, {
-          promptIds: listField(call.fields, 'promptIds') ?? [],
-          archived: verb === 'archive',
-          actor: call.actor,
-        });
+        const input = commandInput(PROMPT_IDS_INPUT, { promptIds: listField(call.fields, 'promptIds') ?? [] });
+        const prompts = await setPromptsArchived(prisma, { ...input, archived: verb === 'archive', actor: call.actor });
         return { data: prompts, notice: { kind: 'ok' as const, title: `${prompts.length} prompt(s) ${verb}d.` } };
       },
     })),
@@ -85,13 +84,12 @@ function promptChangeActions({ prisma }: SettingsDeps): SettingsAction[] {
       method: 'POST',
       path: /^\/prompts\/update$/,
       run: async (call) => {
-        const topic = call.fields.topic === undefined ? undefined : textField(call.fields, 'topic', { max: 100 });
-        const prompts = await updatePrompts(prisma, {
+        const input = commandInput(UPDATE_PROMPTS_INPUT, {
           promptIds: listField(call.fields, 'promptIds') ?? [],
-          topic,
+          topic: call.fields.topic === undefined ? undefined : (blankAsAbsent(call.fields.topic) ?? null),
           tags: call.fields.tags === undefined ? undefined : (listField(call.fields, 'tags') ?? []),
-          actor: call.actor,
         });
+        const prompts = await updatePrompts(prisma, { ...input, actor: call.actor });
         return { data: prompts, notice: { kind: 'ok', title: `${prompts.length} prompt(s) updated.` } };
       },
     },

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { WRITE_TOOLS } from '../../src/mcp/tools/write-tools.js';
 import { json } from '../support/app.js';
+import { cliEnv, runInProcess } from '../support/cli.js';
 import { seededWorkspaces, type Keyed } from './seeded-workspaces.js';
 import { useListeningApp } from '../support/listen.js';
 import { connectMcp, TestOAuthProvider } from '../support/mcp.js';
@@ -406,5 +407,86 @@ describe('webhooks', () => {
     await audited('webhook_deliveries.replayed', async () => {
       expect((await ok('replay_failed_webhooks', { since })).replay).toEqual({ replayed: 1 });
     });
+  });
+});
+
+/**
+ * The same bad input through settings JSON, the CLI and the MCP tool: each door parses with the
+ * command's one input shape, so each refuses it with the same field named in the same words.
+ */
+describe('the doors refuse bad input alike', () => {
+  interface Doors {
+    settings?: [path: string, body: Record<string, unknown>];
+    cli?: string[];
+    mcp: [tool: string, args: Record<string, unknown>];
+  }
+  async function refusedAlike(doors: Doors, param: string, words: string) {
+    const message = `${param}: ${words}.`;
+    if (doors.settings) {
+      const viaSettings = await call(served.t.app, admin, 'POST', ...doors.settings);
+      expect([viaSettings.status, (await json(viaSettings)).error]).toMatchObject([
+        400,
+        { code: 'invalid_parameter', param, message },
+      ]);
+    }
+    if (doors.cli) {
+      const viaCli = await runInProcess(cliEnv(served.t.url), doors.cli);
+      expect([viaCli.code, viaCli.stderr]).toEqual([2, `error: ${message}\n`]);
+    }
+    expect(await refused(...doors.mcp)).toMatchObject({ code: 'invalid_parameter', param, message });
+  }
+  const long = (characters: number) => 'x'.repeat(characters);
+
+  it('webhook create: a description past 500 characters', async () => {
+    const url = 'https://hooks.example.com/alike';
+    await refusedAlike(
+      {
+        settings: ['/app/settings/webhooks', { url, description: long(501) }],
+        cli: ['webhooks', 'create', '--workspace', mine.workspace.slug, '--url', url, '--description', long(501)],
+        mcp: ['create_webhook_endpoint', { url, description: long(501) }],
+      },
+      'description',
+      'a description is at most 500 characters',
+    );
+  });
+
+  it('prompts add: a topic past 100 characters, and no text at all', async () => {
+    const project = seeded.project;
+    await refusedAlike(
+      {
+        settings: [`/app/settings/projects/${project}/prompts`, { texts: ['Which CRM?'], topic: long(101) }],
+        cli: ['prompts', 'add', '--project', project, '--text', 'Which CRM?', '--topic', long(101)],
+        mcp: ['add_prompts', { projectId: project, texts: ['Which CRM?'], topic: long(101) }],
+      },
+      'topic',
+      'a topic has at most 100 characters',
+    );
+    await refusedAlike(
+      {
+        settings: [`/app/settings/projects/${project}/prompts`, { texts: [] }],
+        mcp: ['add_prompts', { projectId: project, texts: [] }],
+      },
+      'texts',
+      'give at least one prompt',
+    );
+  });
+
+  it('prompts update and archive: a tag past 50 characters, no prompt ids', async () => {
+    const prompt = (await newPrompt()).id as string;
+    await refusedAlike(
+      {
+        settings: ['/app/settings/prompts/update', { promptIds: [prompt], tags: ['ok', long(51)] }],
+        cli: ['prompts', 'tag', prompt, '--tags', `ok,${long(51)}`],
+        mcp: ['update_prompts', { promptIds: [prompt], tags: ['ok', long(51)] }],
+      },
+      'tags.1',
+      'a tag has at most 50 characters',
+    );
+    // The CLI takes ids as arguments, one at least (commander refuses none before the command runs).
+    await refusedAlike(
+      { settings: ['/app/settings/prompts/archive', { promptIds: [] }], mcp: ['archive_prompts', { promptIds: [] }] },
+      'promptIds',
+      'give at least one prompt id',
+    );
   });
 });

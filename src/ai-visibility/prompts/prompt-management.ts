@@ -5,9 +5,10 @@ import { isIdOf, newId } from '../../db/ids.js';
 import { UsageError } from '../../errors/index.js';
 import { adminCommand, type Actor } from '../../workspaces/index.js';
 import { PROMPTS_AND_DOMAINS, workspaceOfProject } from '../projects/actor-project.js';
+import { PROMPT_LIMITS, PROMPT_TAGS, PROMPT_TEXT, PROMPT_TOPIC, ruled } from './prompt-input.js';
 import type { PromptRow } from './prompt-repository.js';
 
-export const PROMPT_LIMITS = { text: 500, topic: 100, tag: 50, tags: 20, perCall: 500 } as const;
+export { PROMPT_LIMITS } from './prompt-input.js';
 
 export interface PromptInput {
   text: string;
@@ -30,19 +31,12 @@ const view = (prompt: PromptView): PromptView => ({
 
 function checkedTopic(topic: string | null | undefined): string | null | undefined {
   if (topic === undefined || topic === null) return topic;
-  const trimmed = topic.trim();
-  if (trimmed.length > PROMPT_LIMITS.topic)
-    throw new UsageError(`a topic has at most ${PROMPT_LIMITS.topic} characters`);
-  return trimmed || null;
+  return ruled(PROMPT_TOPIC, topic) || null;
 }
 
 function checkedTags(tags: string[] | undefined): string[] | undefined {
   if (tags === undefined) return undefined;
-  const unique = [...new Set(tags.map((tag) => tag.trim()).filter(Boolean))];
-  if (unique.length > PROMPT_LIMITS.tags) throw new UsageError(`at most ${PROMPT_LIMITS.tags} tags`);
-  if (unique.some((tag) => tag.length > PROMPT_LIMITS.tag))
-    throw new UsageError(`a tag has at most ${PROMPT_LIMITS.tag} characters`);
-  return unique;
+  return [...new Set(ruled(PROMPT_TAGS, tags).filter(Boolean))];
 }
 
 export async function listPrompts(
@@ -66,9 +60,7 @@ export async function addPrompts(
   if (input.prompts.length > PROMPT_LIMITS.perCall)
     throw new UsageError(`at most ${PROMPT_LIMITS.perCall} prompts at once`);
   const prompts = input.prompts.map((prompt) => {
-    const text = prompt.text.trim();
-    if (!text || text.length > PROMPT_LIMITS.text)
-      throw new UsageError(`a prompt has 1-${PROMPT_LIMITS.text} characters`);
+    const text = ruled(PROMPT_TEXT, prompt.text);
     return { text, topic: checkedTopic(prompt.topic) ?? null, tags: checkedTags(prompt.tags) ?? [] };
   });
   const project = await workspaceOfProject(prisma, input.projectId, input.actor);

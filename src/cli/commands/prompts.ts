@@ -1,6 +1,10 @@
 import type { Command } from 'commander';
 import {
+  ADD_PROMPTS_INPUT,
   addPrompts,
+  PROMPT_IDS_INPUT,
+  promptsToAdd,
+  UPDATE_PROMPTS_INPUT,
   listPrompts,
   parseCompetitorDomains,
   setProjectDomains,
@@ -8,7 +12,7 @@ import {
   updatePrompts,
   type PromptView,
 } from '../../ai-visibility/index.js';
-import { db, output, actorOf, AS_OPTION, type JsonOption } from '../context.js';
+import { db, output, actorOf, AS_OPTION, cliInput, type JsonOption } from '../context.js';
 
 const list = (value: string | undefined) =>
   value === undefined
@@ -54,11 +58,13 @@ function registerPromptListCommands(prompts: Command) {
     .option('--json')
     .action(
       async (options: { project: string; text: string; topic?: string; tags?: string; as?: string } & JsonOption) => {
-        const result = await addPrompts((await db()).prisma, {
+        const input = cliInput(ADD_PROMPTS_INPUT, {
           projectId: options.project,
-          prompts: [{ text: options.text, topic: options.topic, tags: list(options.tags) }],
-          actor: actorOf(options),
+          texts: [options.text],
+          topic: options.topic,
+          tags: list(options.tags),
         });
+        const result = await addPrompts((await db()).prisma, { ...promptsToAdd(input), actor: actorOf(options) });
         output(
           options,
           result,
@@ -76,8 +82,9 @@ function registerPromptChangeCommands(prompts: Command) {
       .option(...AS_OPTION)
       .option('--json')
       .action(async (promptIds: string[], options: { as?: string } & JsonOption) => {
+        const input = cliInput(PROMPT_IDS_INPUT, { promptIds });
         const changed = await setPromptsArchived((await db()).prisma, {
-          promptIds,
+          ...input,
           archived: verb === 'archive',
           actor: actorOf(options),
         });
@@ -92,12 +99,12 @@ function registerPromptChangeCommands(prompts: Command) {
     .option(...AS_OPTION)
     .option('--json')
     .action(async (promptIds: string[], options: { topic?: string; tags?: string; as?: string } & JsonOption) => {
-      const changed = await updatePrompts((await db()).prisma, {
+      const input = cliInput(UPDATE_PROMPTS_INPUT, {
         promptIds,
         topic: options.topic === undefined ? undefined : options.topic || null,
         tags: list(options.tags),
-        actor: actorOf(options),
       });
+      const changed = await updatePrompts((await db()).prisma, { ...input, actor: actorOf(options) });
       output(options, changed, changed.map(line).join('\n'));
     });
 }

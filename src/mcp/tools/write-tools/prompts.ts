@@ -1,7 +1,14 @@
 // Write tools of the Prompts toolset: the prompts a project tracks.
-import { z } from 'zod/v4';
 import { actorOf, declare, type WriteTool } from './declare.js';
-import { addPrompts, setPromptsArchived, updatePrompts } from '../../../ai-visibility/index.js';
+import {
+  ADD_PROMPTS_INPUT,
+  addPrompts,
+  PROMPT_IDS_INPUT,
+  promptsToAdd,
+  setPromptsArchived,
+  UPDATE_PROMPTS_INPUT,
+  updatePrompts,
+} from '../../../ai-visibility/index.js';
 
 export const PROMPT_WRITE_TOOLS: WriteTool[] = [
   declare({
@@ -13,19 +20,9 @@ export const PROMPT_WRITE_TOOLS: WriteTool[] = [
     description:
       'Track new prompts in a project (texts it already tracks are reported, not duplicated), ' +
       'with an optional topic and tags for all of them.',
-    input: {
-      projectId: z.string().describe('prj_…'),
-      texts: z.array(z.string()).min(1).max(500),
-      topic: z.string().optional(),
-      tags: z.array(z.string()).optional(),
-    },
+    input: ADD_PROMPTS_INPUT,
     output: { added: 'array', existing: 'array' },
-    run: async (deps, args) =>
-      addPrompts(deps.prisma, {
-        projectId: args.projectId,
-        prompts: args.texts.map((text) => ({ text, topic: args.topic, tags: args.tags })),
-        actor: actorOf(deps),
-      }),
+    run: async (deps, args) => addPrompts(deps.prisma, { ...promptsToAdd(args), actor: actorOf(deps) }),
   }),
   declare({
     name: 'update_prompts',
@@ -35,20 +32,9 @@ export const PROMPT_WRITE_TOOLS: WriteTool[] = [
     title: 'Update prompts',
     description:
       'Set the topic and/or the tags of several prompts at once (given fields replace; topic null clears it).',
-    input: {
-      promptIds: z.array(z.string()).min(1).max(500).describe('pmt_…'),
-      topic: z.string().nullable().optional(),
-      tags: z.array(z.string()).optional(),
-    },
+    input: UPDATE_PROMPTS_INPUT,
     output: { prompts: 'array' },
-    run: async (deps, args) => ({
-      prompts: await updatePrompts(deps.prisma, {
-        promptIds: args.promptIds,
-        topic: args.topic,
-        tags: args.tags,
-        actor: actorOf(deps),
-      }),
-    }),
+    run: async (deps, args) => ({ prompts: await updatePrompts(deps.prisma, { ...args, actor: actorOf(deps) }) }),
   }),
   ...(['archive', 'restore'] as const).map((verb) =>
     declare({
@@ -61,7 +47,7 @@ export const PROMPT_WRITE_TOOLS: WriteTool[] = [
         verb === 'archive'
           ? 'Stop tracking prompts (their answers stay readable); restore_prompts undoes it.'
           : 'Track archived prompts again.',
-      input: { promptIds: z.array(z.string()).min(1).max(500).describe('pmt_…') },
+      input: PROMPT_IDS_INPUT,
       output: { prompts: 'array' },
       run: async (deps, args) => ({
         prompts: await setPromptsArchived(deps.prisma, {
