@@ -4,6 +4,7 @@ export { recordSignals } from './record.js';
 export { signalRepository } from './repository.js';
 export type { SignalFilter, SignalRow } from './repository.js';
 export { setRule } from './rule-management.js';
+export { SET_RULE_INPUT } from './rule-input.js';
 export { SIGNAL_KINDS } from './rules.js';
 export type { SignalRule } from './rules.js';
 export { previewRule } from './rule-preview.js';

@@ -1,5 +1,5 @@
-// Reading and changing a project's signal rules: the domain code behind the CLI (and later the
-// settings page and MCP). Changes are owners'/admins' and audited.
+// Reading and changing a project's signal rules: the domain code behind the CLI and the MCP write
+// tool (rule-input.ts is their one input). Changes are owners'/admins' and audited.
 import type { PrismaClient } from '../db/generated/prisma/client.js';
 import { isIdOf } from '../db/ids.js';
 import type { Actor } from '../workspaces/index.js';

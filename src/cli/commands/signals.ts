@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { UsageError } from '../../errors/index.js';
 import { listRules, setRule } from '../../signals/rule-management.js';
-import { db, output, actorOf, AS_OPTION, type JsonOption } from '../context.js';
+import { SET_RULE_INPUT } from '../../signals/rule-input.js';
+import { db, output, actorOf, AS_OPTION, cliInput, type JsonOption } from '../context.js';
 
 export function registerSignalsCommands(program: Command) {
   const signals = program.command('signals').description('Signal rules of AI-visibility projects');
@@ -35,16 +35,14 @@ export function registerSignalsCommands(program: Command) {
       async (
         options: { project: string; kind: string; threshold: string; disabled?: boolean; as?: string } & JsonOption,
       ) => {
-        const threshold = Number(options.threshold);
-        if (options.threshold.trim() === '' || Number.isNaN(threshold))
-          throw new UsageError('--threshold must be a number');
-        const rule = await setRule((await db()).prisma, {
+        const input = cliInput(SET_RULE_INPUT, {
           projectId: options.project,
           kind: options.kind,
-          threshold,
+          // Not a number (NaN) when the text is none; the shape refuses it.
+          threshold: options.threshold.trim() === '' ? Number.NaN : Number(options.threshold),
           enabled: !options.disabled,
-          actor: actorOf(options),
         });
+        const rule = await setRule((await db()).prisma, { ...input, actor: actorOf(options) });
         output(options, rule, `${rule.kind} is ${rule.enabled ? 'on' : 'off'} with threshold ${rule.threshold}.`);
       },
     );

@@ -1,7 +1,7 @@
 // Write tools of the Signals toolset: rules and acknowledgements.
 import { z } from 'zod/v4';
 import { actorOf, declare, type WriteTool } from './declare.js';
-import { acknowledgeSignal, setRule, SIGNAL_KINDS } from '../../../signals/index.js';
+import { acknowledgeSignal, SET_RULE_INPUT, setRule } from '../../../signals/index.js';
 
 export const SIGNAL_WRITE_TOOLS: WriteTool[] = [
   declare({
@@ -30,21 +30,8 @@ export const SIGNAL_WRITE_TOOLS: WriteTool[] = [
     description:
       "Set a project's signal rule threshold and switch it on or off (owners and admins); " +
       'list_signal_rules explains the kinds.',
-    input: {
-      projectId: z.string().describe('prj_…'),
-      kind: z.enum(SIGNAL_KINDS),
-      threshold: z.number(),
-      enabled: z.boolean().default(true),
-    },
+    input: SET_RULE_INPUT,
     output: { rule: 'object' },
-    run: async (deps, args) => ({
-      rule: await setRule(deps.prisma, {
-        projectId: args.projectId,
-        kind: args.kind,
-        threshold: args.threshold,
-        enabled: args.enabled,
-        actor: actorOf(deps),
-      }),
-    }),
+    run: async (deps, args) => ({ rule: await setRule(deps.prisma, { ...args, actor: actorOf(deps) }) }),
   }),
 ];
