@@ -7,32 +7,18 @@ import { adminCommand, type AdminCommandPolicy } from '../workspaces/index.js';
 import { UsageError } from '../errors/index.js';
 import type { Notify } from '../workspaces/index.js';
 import { generateApiKey, KEY_PREFIX } from './api-key-format.js';
+import { KEY_NAME } from './key-input.js';
 import { SCOPES, type Scope } from './scopes.js';
 
 const KEYS: AdminCommandPolicy = { what: 'create or revoke API keys' };
-
-export function parseScopes(list: string | undefined): Scope[] {
-  if (!list) return [...SCOPES];
-  const scopes = [
-    ...new Set(
-      list
-        .split(',')
-        .map((scope) => scope.trim())
-        .filter(Boolean),
-    ),
-  ];
-  const unknown = scopes.filter((scope) => !(SCOPES as readonly string[]).includes(scope));
-  if (unknown.length || scopes.length === 0)
-    throw new UsageError(`unknown scope ${unknown.join(', ') || '(none)'}; allowed: ${SCOPES.join(', ')}`);
-  return scopes as Scope[];
-}
 
 export async function createApiKey(
   prisma: PrismaClient,
   input: { workspaceId: string; name: string; scopes?: Scope[]; expiresAt?: Date | null; actor: Actor },
 ) {
-  const name = input.name.trim();
-  if (!name || name.length > 100) throw new UsageError('a key needs a name of 1-100 characters');
+  const named = KEY_NAME.safeParse(input.name);
+  if (!named.success) throw new UsageError(named.error.issues[0]!.message);
+  const name = named.data;
   if (input.expiresAt && Number.isNaN(input.expiresAt.getTime()))
     throw new UsageError('expiry must be an ISO 8601 date-time');
   if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) throw new UsageError('expiry must be in the future');

@@ -40,3 +40,6 @@ export interface SettingsAction {
 export const ID = '([A-Za-z0-9_]{1,64})';
 
 export const workspaceOf = (call: SettingsCall) => call.session.workspaceId;
+
+/** A form's blank field is no value; anything else goes to the command's input parse as it came. */
+export const blankAsAbsent = (value: unknown) => (typeof value === 'string' && !value.trim() ? undefined : value);

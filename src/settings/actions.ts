@@ -1,11 +1,11 @@
 // Every settings action, declared once per feature (api keys and MCP here; webhooks, single
 // sign-on and prompts beside this file); action.ts says what a declaration is.
-import { ApiError } from '../errors/index.js';
-import { booleanField, listField, textField } from '../http/forms.js';
+import { booleanField, listField } from '../http/forms.js';
 import { listAuditLog } from '../audit/index.js';
-import { createApiKey, listApiKeys, parseScopes, revokeApiKey } from '../auth/index.js';
+import { CREATE_KEY_INPUT, createApiKey, keyToCreate, listApiKeys, revokeApiKey } from '../auth/index.js';
+import { commandInput } from '../errors/command-input.js';
 import { listGrants, mcpWriteActions, revokeGrant, setMcpWriteActions } from '../mcp/index.js';
-import { ID, workspaceOf, type SettingsAction, type SettingsDeps } from './action.js';
+import { blankAsAbsent, ID, workspaceOf, type SettingsAction, type SettingsDeps } from './action.js';
 import { promptActions } from './prompt-actions.js';
 import { ssoActions } from './sso-actions.js';
 import { webhookActions } from './webhook-actions.js';
@@ -35,18 +35,14 @@ function apiKeyActions(deps: SettingsDeps): SettingsAction[] {
       method: 'POST',
       path: /^\/api-keys$/,
       run: async (call) => {
-        const expires = textField(call.fields, 'expiresAt');
-        const expiresAt = expires ? new Date(expires.length === 10 ? `${expires}T23:59:59Z` : expires) : null;
-        if (expiresAt && Number.isNaN(expiresAt.getTime()))
-          throw new ApiError('invalid_parameter', 'expiresAt must be an ISO 8601 date or date-time.', {
-            param: 'expiresAt',
-          });
-        const scopes = listField(call.fields, 'scopes');
+        const input = commandInput(CREATE_KEY_INPUT, {
+          name: call.fields.name,
+          scopes: listField(call.fields, 'scopes') ?? undefined,
+          expiresAt: blankAsAbsent(call.fields.expiresAt),
+        });
         const key = await createApiKey(prisma, {
+          ...keyToCreate(input),
           workspaceId: workspaceOf(call),
-          name: textField(call.fields, 'name', { required: true, max: 100 })!,
-          scopes: parseScopes(scopes?.join(',')),
-          expiresAt,
           actor: call.actor,
         });
         return {

@@ -13,7 +13,7 @@ import {
   setPromptsArchived,
   updatePrompts,
 } from '../ai-visibility/index.js';
-import { ID, type SettingsAction, type SettingsCall, type SettingsDeps } from './action.js';
+import { blankAsAbsent, ID, type SettingsAction, type SettingsCall, type SettingsDeps } from './action.js';
 
 /** One entry per line of a text area, or the items of a JSON list (prompt texts may hold commas). */
 function linesField(fields: FormFields, name: string): string[] {
@@ -21,9 +21,6 @@ function linesField(fields: FormFields, name: string): string[] {
   const lines = Array.isArray(value) ? value.map(String) : typeof value === 'string' ? value.split(/\r?\n/) : [];
   return lines.map((line) => line.trim()).filter(Boolean);
 }
-
-/** A form's blank field is no value; anything else goes to the command's parse as it came. */
-const blankAsAbsent = (value: unknown) => (typeof value === 'string' && !value.trim() ? undefined : value);
 
 export function promptActions(deps: SettingsDeps): SettingsAction[] {
   return [...promptListActions(deps), ...promptChangeActions(deps)];

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { WRITE_TOOLS } from '../../src/mcp/tools/write-tools.js';
+import { SIGNAL_KINDS } from '../../src/signals/index.js';
 import { json } from '../support/app.js';
 import { cliEnv, runInProcess } from '../support/cli.js';
 import { seededWorkspaces, type Keyed } from './seeded-workspaces.js';
@@ -414,29 +415,29 @@ describe('webhooks', () => {
  * The same bad input through settings JSON, the CLI and the MCP tool: each door parses with the
  * command's one input shape, so each refuses it with the same field named in the same words.
  */
-describe('the doors refuse bad input alike', () => {
-  interface Doors {
-    settings?: [path: string, body: Record<string, unknown>];
-    cli?: string[];
-    mcp: [tool: string, args: Record<string, unknown>];
+interface Doors {
+  settings?: [path: string, body: Record<string, unknown>];
+  cli?: string[];
+  mcp?: [tool: string, args: Record<string, unknown>];
+}
+async function refusedAlike(doors: Doors, param: string, words: string) {
+  const message = `${param}: ${words}.`;
+  if (doors.settings) {
+    const viaSettings = await call(served.t.app, admin, 'POST', ...doors.settings);
+    expect([viaSettings.status, (await json(viaSettings)).error]).toMatchObject([
+      400,
+      { code: 'invalid_parameter', param, message },
+    ]);
   }
-  async function refusedAlike(doors: Doors, param: string, words: string) {
-    const message = `${param}: ${words}.`;
-    if (doors.settings) {
-      const viaSettings = await call(served.t.app, admin, 'POST', ...doors.settings);
-      expect([viaSettings.status, (await json(viaSettings)).error]).toMatchObject([
-        400,
-        { code: 'invalid_parameter', param, message },
-      ]);
-    }
-    if (doors.cli) {
-      const viaCli = await runInProcess(cliEnv(served.t.url), doors.cli);
-      expect([viaCli.code, viaCli.stderr]).toEqual([2, `error: ${message}\n`]);
-    }
-    expect(await refused(...doors.mcp)).toMatchObject({ code: 'invalid_parameter', param, message });
+  if (doors.cli) {
+    const viaCli = await runInProcess(cliEnv(served.t.url), doors.cli);
+    expect([viaCli.code, viaCli.stderr]).toEqual([2, `error: ${message}\n`]);
   }
-  const long = (characters: number) => 'x'.repeat(characters);
+  if (doors.mcp) expect(await refused(...doors.mcp)).toMatchObject({ code: 'invalid_parameter', param, message });
+}
+const long = (characters: number) => 'x'.repeat(characters);
 
+describe('the doors refuse bad input alike', () => {
   it('webhook create: a description past 500 characters', async () => {
     const url = 'https://hooks.example.com/alike';
     await refusedAlike(
@@ -487,6 +488,37 @@ describe('the doors refuse bad input alike', () => {
       { settings: ['/app/settings/prompts/archive', { promptIds: [] }], mcp: ['archive_prompts', { promptIds: [] }] },
       'promptIds',
       'give at least one prompt id',
+    );
+  });
+  it('signal rule: an unknown kind', async () => {
+    const project = seeded.project;
+    await refusedAlike(
+      {
+        cli: ['signals', 'set-rule', '--project', project, '--kind', 'mood_swing', '--threshold', '1'],
+        mcp: ['set_signal_rule', { projectId: project, kind: 'mood_swing', threshold: 1 }],
+      },
+      'kind',
+      `a kind is one of ${SIGNAL_KINDS.join(', ')}`,
+    );
+  });
+
+  it('api key create: a name past 100 characters, an expiry that is no date', async () => {
+    const slug = mine.workspace.slug;
+    await refusedAlike(
+      {
+        settings: ['/app/settings/api-keys', { name: long(101) }],
+        cli: ['keys', 'create', '--workspace', slug, '--name', long(101)],
+      },
+      'name',
+      'a key needs a name of 1-100 characters',
+    );
+    await refusedAlike(
+      {
+        settings: ['/app/settings/api-keys', { name: 'CI', expiresAt: 'tomorrow' }],
+        cli: ['keys', 'create', '--workspace', slug, '--name', 'CI', '--expires-at', 'tomorrow'],
+      },
+      'expiresAt',
+      'expiry is an ISO 8601 date or date-time',
     );
   });
 });

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { createApiKey, listApiKeys, parseScopes, revokeApiKey } from '../../auth/key-management.js';
+import { createApiKey, listApiKeys, revokeApiKey } from '../../auth/key-management.js';
+import { CREATE_KEY_INPUT, keyToCreate } from '../../auth/key-input.js';
 import { findWorkspace } from '../../workspaces/service.js';
-import { UsageError } from '../../errors/index.js';
-import { db, notify, output, actorOf, AS_OPTION, type JsonOption } from '../context.js';
+import { cliInput, db, notify, output, actorOf, AS_OPTION, type JsonOption } from '../context.js';
 
 export function registerKeysCommands(program: Command) {
   const keys = program.command('keys').description('API keys');
@@ -18,16 +18,19 @@ export function registerKeysCommands(program: Command) {
       async (
         options: { workspace: string; name: string; scopes?: string; expiresAt?: string; as?: string } & JsonOption,
       ) => {
+        const input = cliInput(CREATE_KEY_INPUT, {
+          name: options.name,
+          scopes: options.scopes
+            ?.split(',')
+            .map((scope) => scope.trim())
+            .filter(Boolean),
+          expiresAt: options.expiresAt,
+        });
         const { prisma } = await db();
         const workspace = await findWorkspace(prisma, options.workspace);
-        const expiresAt = options.expiresAt ? new Date(options.expiresAt) : null;
-        if (options.expiresAt && (Number.isNaN(expiresAt!.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(options.expiresAt)))
-          throw new UsageError('--expires-at must be an ISO 8601 date-time');
         const key = await createApiKey(prisma, {
+          ...keyToCreate(input),
           workspaceId: workspace.id,
-          name: options.name,
-          scopes: parseScopes(options.scopes),
-          expiresAt,
           actor: actorOf(options),
         });
         output(
