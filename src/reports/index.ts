@@ -16,5 +16,12 @@ export {
   duplicateReport,
   removeWidget,
 } from './report-management.js';
+export {
+  CREATE_REPORT_INPUT,
+  CREATE_REPORT_WIDGET,
+  reportDefinitionInput,
+  reportToCreate,
+  reportWidgetInput,
+} from './report-input.js';
 export { reportRepository } from './repository.js';
 export type { ReportRow, ReportSummaryRow } from './repository.js';

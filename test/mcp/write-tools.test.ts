@@ -3,6 +3,9 @@
 // runs the same domain code as Settings and the CLI (validated alike), answers structuredContent
 // that is its text block's JSON, refuses another workspace's ids, and is audited with the OAuth
 // client's name. The switch that hides them is tested first and left on.
+import { rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { WRITE_TOOLS } from '../../src/mcp/tools/write-tools.js';
@@ -500,6 +503,24 @@ describe('the doors refuse bad input alike', () => {
       'kind',
       `a kind is one of ${SIGNAL_KINDS.join(', ')}`,
     );
+  });
+
+  it('report create: a widget of no known type', async () => {
+    const definition = { ...DEFINITION, widgets: [{ ...DEFINITION.widgets[0], type: 'pie' }] };
+    const file = path.join(tmpdir(), `alike-report-${process.pid}.json`);
+    writeFileSync(file, JSON.stringify(definition));
+    try {
+      await refusedAlike(
+        {
+          cli: ['reports', 'create', '--workspace', mine.workspace.slug, '--name', 'Pie', '--file', file],
+          mcp: ['create_report', { name: 'Pie', definition }],
+        },
+        'definition.widgets.0.type',
+        'Invalid option: expected one of "kpi"|"line_chart"|"bar_chart"|"table"',
+      );
+    } finally {
+      rmSync(file, { force: true });
+    }
   });
 
   it('api key create: a name past 100 characters, an expiry that is no date', async () => {

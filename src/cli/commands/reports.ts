@@ -3,7 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { findWorkspace } from '../../workspaces/service.js';
 import { UsageError } from '../../errors/index.js';
 import { createReport } from '../../reports/report-management.js';
-import { db, output, type JsonOption } from '../context.js';
+import { CREATE_REPORT_INPUT, reportToCreate } from '../../reports/report-input.js';
+import { cliInput, db, output, type JsonOption } from '../context.js';
 
 export function registerReportsCommands(program: Command) {
   program
@@ -22,13 +23,12 @@ export function registerReportsCommands(program: Command) {
       } catch (error) {
         throw new UsageError(`cannot read ${options.file}: ${(error as Error).message}`);
       }
+      const input = cliInput(CREATE_REPORT_INPUT, { name: options.name, clientId: options.client, definition: raw });
       const { prisma } = await db();
       const workspace = await findWorkspace(prisma, options.workspace);
       const report = await createReport(prisma, {
+        ...reportToCreate(input),
         workspaceId: workspace.id,
-        clientId: options.client ?? null,
-        name: options.name,
-        definition: raw,
         actor: { email: null },
       });
       output(options, { id: report.id, name: report.name, clientId: report.clientId }, `Created report ${report.id}.`);

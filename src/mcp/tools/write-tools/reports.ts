@@ -4,44 +4,33 @@ import { actorOf, declare, inProse, type WriteTool } from './declare.js';
 import {
   addWidget,
   archiveReport,
+  CREATE_REPORT_INPUT,
+  CREATE_REPORT_WIDGET,
   createReport,
   duplicateReport,
+  reportDefinitionInput,
+  reportToCreate,
+  reportWidgetInput,
   removeWidget,
   updateReport,
   updateReportWidgets,
 } from '../../../reports/index.js';
 
-const widgetSchema = () =>
-  z.object({
-    id: z.string().describe('a-z, 0-9, _ and -, unique in the report'),
-    type: z.enum(['kpi', 'line_chart', 'bar_chart', 'table']),
-    title: z.string(),
-    provider: z.string().describe('a provider of describe_metrics (get_report shows examples)'),
-    metrics: z.array(z.string()).describe('metric ids of that provider'),
-    dimension: z.string().optional().describe('tables: a dimension of the provider'),
-    granularity: z.enum(['day', 'week', 'month']).optional(),
-    limit: z.number().int().optional(),
-  });
-const dateConfig = z.object({
-  datePreset: z.string(),
-  comparePreset: z.string(),
-  timezone: z.string().optional().describe("IANA; defaults to the workspace's"),
-});
-const definitionSchema = () => z.object({ widgets: z.array(widget), dateConfig });
-
 // A widget's JSON Schema would weigh on each tool that takes one, on every tools/list:
-// create_report advertises it as one line, the other tools of the toolset (always listed with it)
-// point there; zod checks every field everywhere.
-const widget = inProse(
-  widgetSchema(),
+// create_report advertises its input's widget as one line (said here: the prose is MCP's), the
+// other tools of the toolset (always listed with it) point there; zod checks every field everywhere.
+inProse(
+  CREATE_REPORT_WIDGET,
   'A widget: {id (a-z, 0-9, _, -; unique in the report), type: kpi|line_chart|bar_chart|table, ' +
     'title, provider, metrics: [metric ids of the provider], dimension? (tables), granularity?: ' +
     'day|week|month, limit?}. describe_metrics lists providers, metrics and dimensions.',
 );
-const widgetAsInCreateReport = inProse(widgetSchema(), "A widget, shaped as in create_report's definition.widgets.");
-const definition = definitionSchema();
+const widgetAsInCreateReport = inProse(
+  reportWidgetInput(),
+  "A widget, shaped as in create_report's definition.widgets.",
+);
 const definitionAsInCreateReport = inProse(
-  definitionSchema(),
+  reportDefinitionInput(reportWidgetInput()),
   "A whole definition {widgets, dateConfig}, shaped as create_report's.",
 );
 
@@ -54,14 +43,12 @@ export const REPORT_WRITE_TOOLS: WriteTool[] = [
     title: 'Create report',
     description:
       'Create a report from widgets and a date configuration (datePreset, comparePreset); validated like the CLI.',
-    input: { name: z.string(), clientId: z.string().nullable().optional(), definition },
+    input: CREATE_REPORT_INPUT,
     output: { report: 'object' },
     run: async (deps, args) => ({
       report: await createReport(deps.prisma, {
+        ...reportToCreate(args),
         workspaceId: deps.principal.workspaceId,
-        clientId: args.clientId ?? null,
-        name: args.name,
-        definition: args.definition,
         actor: actorOf(deps),
       }),
     }),

@@ -1,0 +1,42 @@
+// The inputs of the reports' admin commands, declared once (errors/command-input.ts): the CLI and
+// the MCP write tools parse with them. They hold a definition's structure (what the tools
+// advertise); definition.ts's schema, which the command applies, holds the catalogue's rules.
+import { z } from 'zod/v4';
+import type { CommandInput } from '../errors/command-input.js';
+
+/** A widget's structure; a fresh one per use, as each tool advertises it in its own words. */
+export const reportWidgetInput = () =>
+  z.object({
+    id: z.string().describe('a-z, 0-9, _ and -, unique in the report'),
+    type: z.enum(['kpi', 'line_chart', 'bar_chart', 'table']),
+    title: z.string(),
+    provider: z.string().describe('a provider of describe_metrics (get_report shows examples)'),
+    metrics: z.array(z.string()).describe('metric ids of that provider'),
+    dimension: z.string().optional().describe('tables: a dimension of the provider'),
+    granularity: z.enum(['day', 'week', 'month']).optional(),
+    limit: z.number().int().optional(),
+  });
+const DATE_CONFIG = z.object({
+  datePreset: z.string(),
+  comparePreset: z.string(),
+  timezone: z.string().optional().describe("IANA; defaults to the workspace's"),
+});
+/** A whole definition's structure around `widget`. */
+export const reportDefinitionInput = (widget: z.ZodType) =>
+  z.object({ widgets: z.array(widget), dateConfig: DATE_CONFIG });
+
+/** The widget of the create input (MCP says it in prose once, there). */
+export const CREATE_REPORT_WIDGET = reportWidgetInput();
+
+/** Creating a report: in no client when none is named. */
+export const CREATE_REPORT_INPUT = {
+  name: z.string(),
+  clientId: z.string().nullable().optional(),
+  definition: reportDefinitionInput(CREATE_REPORT_WIDGET),
+};
+
+/** The create command's fields from its parsed input. */
+export const reportToCreate = (input: CommandInput<typeof CREATE_REPORT_INPUT>) => ({
+  ...input,
+  clientId: input.clientId ?? null,
+});
