@@ -1,5 +1,4 @@
 // Settings actions for webhook endpoints: create, reveal and rotate secrets, enable, attempts, replays.
-import { ApiError } from '../errors/index.js';
 import { listField, textField } from '../http/forms.js';
 import { commandInput } from '../errors/command-input.js';
 import {
@@ -10,14 +9,16 @@ import {
   listEndpoints,
   parseEventTypes,
   replayEvent,
+  REPLAY_FAILED_INPUT,
   replayFailed,
+  replaySince,
   revealSecret,
   rotateSecret,
   setEnabled,
   webhookDepsOf,
   type WebhookDeps,
 } from '../webhooks/index.js';
-import { ID, workspaceOf, type SettingsAction, type SettingsCall, type SettingsDeps } from './action.js';
+import { blankAsAbsent, ID, workspaceOf, type SettingsAction, type SettingsCall, type SettingsDeps } from './action.js';
 
 export const settingsWebhookDeps = (deps: SettingsDeps): WebhookDeps =>
   webhookDepsOf(deps.config, { prisma: deps.prisma, pool: deps.pool, box: deps.box });
@@ -136,10 +137,8 @@ function deliveryActions(webhooks: WebhookDeps): SettingsAction[] {
       method: 'POST',
       path: /^\/webhooks\/replay-failed$/,
       run: async (call) => {
-        const since = textField(call.fields, 'since', { required: true })!;
-        if (!/^\d{4}-\d{2}-\d{2}/.test(since))
-          throw new ApiError('invalid_parameter', 'since must be an ISO 8601 date or time.', { param: 'since' });
-        const result = await replayFailed(webhooks, workspaceOf(call), new Date(since), call.actor);
+        const input = commandInput(REPLAY_FAILED_INPUT, { since: blankAsAbsent(call.fields.since) });
+        const result = await replayFailed(webhooks, workspaceOf(call), replaySince(input), call.actor);
         return { data: result, notice: { kind: 'ok', title: `${result.replayed} failed deliveries are sent again.` } };
       },
     },

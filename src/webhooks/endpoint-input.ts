@@ -1,4 +1,4 @@
-// The inputs of the webhook endpoints' admin commands, declared once (errors/command-input.ts):
+// The inputs of the webhooks' admin commands, declared once (errors/command-input.ts):
 // settings and the CLI parse with them, and the MCP write tool advertises and parses the same.
 import { z } from 'zod/v4';
 import { UsageError } from '../errors/index.js';
@@ -14,6 +14,17 @@ export const CREATE_ENDPOINT_INPUT = {
   eventTypes: z.array(z.enum(EVENT_TYPES)).optional(),
   description: ENDPOINT_DESCRIPTION.optional(),
 };
+
+const A_TIME = 'an ISO 8601 date or time, e.g. 2026-11-20T00:00:00Z';
+const isTime = (text: string) => /^\d{4}-\d{2}-\d{2}/.test(text) && !Number.isNaN(new Date(text).getTime());
+
+/** What replaying the failed deliveries takes: since when (a string in the schema; `replaySince` reads it). */
+export const REPLAY_FAILED_INPUT = {
+  since: z.string({ error: A_TIME }).refine(isTime, A_TIME).describe('ISO 8601, e.g. 2026-11-20T00:00:00Z'),
+};
+
+/** The replay's start from its parsed input. */
+export const replaySince = (input: CommandInput<typeof REPLAY_FAILED_INPUT>) => new Date(input.since);
 
 /** The create command's fields from its parsed input: every event type when none is named. */
 export const endpointToCreate = (input: CommandInput<typeof CREATE_ENDPOINT_INPUT>) => ({

@@ -14,5 +14,11 @@ export {
 export { replayEvent, replayFailed, sendTestEvent } from './replays.js';
 export type { EndpointView, WebhookDeps } from './endpoints.js';
 export { EVENT_TYPES, appendEvents } from './outbox.js';
-export { CREATE_ENDPOINT_INPUT, ENDPOINT_DESCRIPTION, endpointToCreate } from './endpoint-input.js';
+export {
+  CREATE_ENDPOINT_INPUT,
+  ENDPOINT_DESCRIPTION,
+  endpointToCreate,
+  REPLAY_FAILED_INPUT,
+  replaySince,
+} from './endpoint-input.js';
 export type { OutboxEvent } from './outbox.js';

@@ -454,6 +454,18 @@ describe('the doors refuse bad input alike', () => {
     );
   });
 
+  it('webhook replay-failed: a since that is no time', async () => {
+    await refusedAlike(
+      {
+        settings: ['/app/settings/webhooks/replay-failed', { since: 'yesterday' }],
+        cli: ['webhooks', 'replay-failed', '--workspace', mine.workspace.slug, '--since', 'yesterday'],
+        mcp: ['replay_failed_webhooks', { since: 'yesterday' }],
+      },
+      'since',
+      'an ISO 8601 date or time, e.g. 2026-11-20T00:00:00Z',
+    );
+  });
+
   it('prompts add: a topic past 100 characters, and no text at all', async () => {
     const project = seeded.project;
     await refusedAlike(

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { findWorkspace } from '../../workspaces/service.js';
-import { intBounds, UsageError } from '../../errors/index.js';
+import { intBounds } from '../../errors/index.js';
 import {
   createEndpoint,
   listAttempts,
@@ -14,7 +14,12 @@ import {
 import type { AttemptView } from '../../webhooks/webhook-repository.js';
 import { replayEvent, replayFailed } from '../../webhooks/replays.js';
 import type { Actor } from '../../workspaces/actor.js';
-import { CREATE_ENDPOINT_INPUT, endpointToCreate } from '../../webhooks/endpoint-input.js';
+import {
+  CREATE_ENDPOINT_INPUT,
+  endpointToCreate,
+  REPLAY_FAILED_INPUT,
+  replaySince,
+} from '../../webhooks/endpoint-input.js';
 import { output, actorOf, AS_OPTION, boundedOption, cliInput, webhookDeps, type JsonOption } from '../context.js';
 
 const attemptLine = (a: AttemptView) =>
@@ -159,10 +164,10 @@ function registerDeliveryCommands(webhooks: Command) {
     .option(...AS_OPTION)
     .option('--json')
     .action(async (options: { workspace: string; since: string; as?: string } & JsonOption) => {
-      if (!/^\d{4}-\d{2}-\d{2}/.test(options.since)) throw new UsageError('--since must be an ISO 8601 time');
+      const input = cliInput(REPLAY_FAILED_INPUT, { since: options.since });
       const deps = await webhookDeps();
       const workspace = await findWorkspace(deps.prisma, options.workspace);
-      const result = await replayFailed(deps, workspace.id, new Date(options.since), actorOf(options));
+      const result = await replayFailed(deps, workspace.id, replaySince(input), actorOf(options));
       output(options, result, `Replaying ${result.replayed} failed deliveries with their original webhook-ids.`);
     });
 }

@@ -6,7 +6,9 @@ import {
   createEndpoint,
   endpointToCreate,
   replayEvent,
+  REPLAY_FAILED_INPUT,
   replayFailed,
+  replaySince,
   sendTestEvent,
   setEnabled,
 } from '../../../webhooks/index.js';
@@ -85,10 +87,10 @@ export const WEBHOOK_WRITE_TOOLS: WriteTool[] = [
     description:
       'Send again every delivery of the workspace that failed since a time (ISO 8601), ' +
       'each with its whole retry schedule.',
-    input: { since: z.string().describe('ISO 8601, e.g. 2026-11-20T00:00:00Z') },
+    input: REPLAY_FAILED_INPUT,
     output: { replay: 'object' },
     run: async (deps, args) => ({
-      replay: await replayFailed(deps.webhooks, deps.principal.workspaceId, new Date(args.since), actorOf(deps)),
+      replay: await replayFailed(deps.webhooks, deps.principal.workspaceId, replaySince(args), actorOf(deps)),
     }),
   }),
 ];
