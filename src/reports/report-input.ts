@@ -1,12 +1,13 @@
 // The inputs of the reports' admin commands, declared once (errors/command-input.ts): the CLI and
 // the MCP write tools parse with them. They hold a definition's structure (what the tools
 // advertise); definition.ts's schema, which the command applies, holds the catalogue's rules.
+// Strict as that schema is: an unknown key is refused, not dropped before the command sees it.
 import { z } from 'zod/v4';
 import type { CommandInput } from '../errors/command-input.js';
 
 /** A widget's structure; a fresh one per use, as each tool advertises it in its own words. */
 export const reportWidgetInput = () =>
-  z.object({
+  z.strictObject({
     id: z.string().describe('a-z, 0-9, _ and -, unique in the report'),
     type: z.enum(['kpi', 'line_chart', 'bar_chart', 'table']),
     title: z.string(),
@@ -16,14 +17,14 @@ export const reportWidgetInput = () =>
     granularity: z.enum(['day', 'week', 'month']).optional(),
     limit: z.number().int().optional(),
   });
-const DATE_CONFIG = z.object({
+const DATE_CONFIG = z.strictObject({
   datePreset: z.string(),
   comparePreset: z.string(),
   timezone: z.string().optional().describe("IANA; defaults to the workspace's"),
 });
 /** A whole definition's structure around `widget`. */
 export const reportDefinitionInput = (widget: z.ZodType) =>
-  z.object({ widgets: z.array(widget), dateConfig: DATE_CONFIG });
+  z.strictObject({ widgets: z.array(widget), dateConfig: DATE_CONFIG });
 
 /** The widget of the create input (MCP says it in prose once, there). */
 export const CREATE_REPORT_WIDGET = reportWidgetInput();

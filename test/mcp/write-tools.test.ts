@@ -517,19 +517,27 @@ describe('the doors refuse bad input alike', () => {
     );
   });
 
-  it('report create: a widget of no known type', async () => {
-    const definition = { ...DEFINITION, widgets: [{ ...DEFINITION.widgets[0], type: 'pie' }] };
+  it('report create: a widget of no known type, a widget with a key no widget has', async () => {
     const file = path.join(tmpdir(), `alike-report-${process.pid}.json`);
-    writeFileSync(file, JSON.stringify(definition));
-    try {
+    const refusedWith = async (widget: Record<string, unknown>, param: string, words: string) => {
+      const definition = { ...DEFINITION, widgets: [{ ...DEFINITION.widgets[0], ...widget }] };
+      writeFileSync(file, JSON.stringify(definition));
       await refusedAlike(
         {
           cli: ['reports', 'create', '--workspace', mine.workspace.slug, '--name', 'Pie', '--file', file],
           mcp: ['create_report', { name: 'Pie', definition }],
         },
+        param,
+        words,
+      );
+    };
+    try {
+      await refusedWith(
+        { type: 'pie' },
         'definition.widgets.0.type',
         'Invalid option: expected one of "kpi"|"line_chart"|"bar_chart"|"table"',
       );
+      await refusedWith({ colour: 'red' }, 'definition.widgets.0', 'Unrecognized key: "colour"');
     } finally {
       rmSync(file, { force: true });
     }
