@@ -7,6 +7,7 @@ import { adminCommand, type AdminCommandPolicy } from '../workspaces/index.js';
 import { UsageError } from '../errors/index.js';
 import type { Notify } from '../workspaces/index.js';
 import { generateApiKey, KEY_PREFIX } from './api-key-format.js';
+import { underRule } from '../errors/command-input.js';
 import { KEY_NAME } from './key-input.js';
 import { SCOPES, type Scope } from './scopes.js';
 
@@ -16,9 +17,7 @@ export async function createApiKey(
   prisma: PrismaClient,
   input: { workspaceId: string; name: string; scopes?: Scope[]; expiresAt?: Date | null; actor: Actor },
 ) {
-  const named = KEY_NAME.safeParse(input.name);
-  if (!named.success) throw new UsageError(named.error.issues[0]!.message);
-  const name = named.data;
+  const name = underRule(KEY_NAME, input.name);
   if (input.expiresAt && Number.isNaN(input.expiresAt.getTime()))
     throw new UsageError('expiry must be an ISO 8601 date-time');
   if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) throw new UsageError('expiry must be in the future');

@@ -3,7 +3,7 @@
 // MCP write tools (whose tools/list schema is the same shape). A door only turns its own format
 // (form fields, command-line options) into the command's input before the parse.
 import { z } from 'zod/v4';
-import { invalidParameter } from './index.js';
+import { invalidParameter, UsageError } from './index.js';
 
 export type CommandInput<Shape extends z.ZodRawShape> = z.infer<z.ZodObject<Shape>>;
 
@@ -19,4 +19,11 @@ export function parsedInput<T>(schema: z.ZodType<T>, value: unknown): T {
   const issue = parsed.error.issues[0]!;
   const param = issue.path.map(String).join('.') || 'input';
   throw invalidParameter(param, `${param}: ${issue.message}.`);
+}
+
+/** `value` under one rule of an input shape, for a command whose caller skipped the parse (a usage error). */
+export function underRule<T>(rule: z.ZodType<T>, value: unknown): T {
+  const checked = rule.safeParse(value);
+  if (!checked.success) throw new UsageError(checked.error.issues[0]!.message);
+  return checked.data;
 }

@@ -1,8 +1,7 @@
 // The inputs of the webhooks' admin commands, declared once (errors/command-input.ts):
 // settings and the CLI parse with them, and the MCP write tool advertises and parses the same.
 import { z } from 'zod/v4';
-import { UsageError } from '../errors/index.js';
-import type { CommandInput } from '../errors/command-input.js';
+import { underRule, type CommandInput } from '../errors/command-input.js';
 import { EVENT_TYPES } from './outbox.js';
 
 /** The one description rule: at most 500 characters; blank or absent is no description. */
@@ -35,7 +34,5 @@ export const endpointToCreate = (input: CommandInput<typeof CREATE_ENDPOINT_INPU
 /** A description as stored: trimmed, blank as null, refused past the rule (a caller that skipped the parse). */
 export function endpointDescription(text: string | null | undefined): string | null {
   const description = text?.trim() || null;
-  const checked = description === null ? null : ENDPOINT_DESCRIPTION.safeParse(description);
-  if (checked && !checked.success) throw new UsageError(checked.error.issues[0]!.message);
-  return description;
+  return description === null ? null : underRule(ENDPOINT_DESCRIPTION, description);
 }

@@ -2,7 +2,6 @@
 // the CLI and the MCP write tools parse with these shapes, and the commands hold callers that skip
 // the parse to the same rules.
 import { z } from 'zod/v4';
-import { UsageError } from '../../errors/index.js';
 import type { CommandInput } from '../../errors/command-input.js';
 
 export const PROMPT_LIMITS = { text: 500, topic: 100, tag: 50, tags: 20, perCall: 500 } as const;
@@ -53,10 +52,3 @@ export const promptsToAdd = ({ projectId, texts, topic, tags }: CommandInput<typ
   projectId,
   prompts: texts.map((text) => ({ text, topic, tags })),
 });
-
-/** `value` under one of the rules above, for a caller that skipped the parse: a usage error otherwise. */
-export function ruled<T>(rule: z.ZodType<T>, value: unknown): T {
-  const checked = rule.safeParse(value);
-  if (!checked.success) throw new UsageError(checked.error.issues[0]!.message);
-  return checked.data;
-}

@@ -5,7 +5,8 @@ import { isIdOf, newId } from '../../db/ids.js';
 import { UsageError } from '../../errors/index.js';
 import { adminCommand, type Actor } from '../../workspaces/index.js';
 import { PROMPTS_AND_DOMAINS, workspaceOfProject } from '../projects/actor-project.js';
-import { PROMPT_LIMITS, PROMPT_TAGS, PROMPT_TEXT, PROMPT_TOPIC, ruled } from './prompt-input.js';
+import { underRule } from '../../errors/command-input.js';
+import { PROMPT_LIMITS, PROMPT_TAGS, PROMPT_TEXT, PROMPT_TOPIC } from './prompt-input.js';
 import type { PromptRow } from './prompt-repository.js';
 
 export { PROMPT_LIMITS } from './prompt-input.js';
@@ -31,12 +32,12 @@ const view = (prompt: PromptView): PromptView => ({
 
 function checkedTopic(topic: string | null | undefined): string | null | undefined {
   if (topic === undefined || topic === null) return topic;
-  return ruled(PROMPT_TOPIC, topic) || null;
+  return underRule(PROMPT_TOPIC, topic) || null;
 }
 
 function checkedTags(tags: string[] | undefined): string[] | undefined {
   if (tags === undefined) return undefined;
-  return [...new Set(ruled(PROMPT_TAGS, tags).filter(Boolean))];
+  return [...new Set(underRule(PROMPT_TAGS, tags).filter(Boolean))];
 }
 
 export async function listPrompts(
@@ -60,7 +61,7 @@ export async function addPrompts(
   if (input.prompts.length > PROMPT_LIMITS.perCall)
     throw new UsageError(`at most ${PROMPT_LIMITS.perCall} prompts at once`);
   const prompts = input.prompts.map((prompt) => {
-    const text = ruled(PROMPT_TEXT, prompt.text);
+    const text = underRule(PROMPT_TEXT, prompt.text);
     return { text, topic: checkedTopic(prompt.topic) ?? null, tags: checkedTags(prompt.tags) ?? [] };
   });
   const project = await workspaceOfProject(prisma, input.projectId, input.actor);
