@@ -2,7 +2,7 @@
 // the CLI parse with it, each after turning its own format (form fields, options) into it.
 import { z } from 'zod/v4';
 import type { CommandInput } from '../errors/command-input.js';
-import { SCOPES } from './principal.js';
+import { SCOPES } from './scopes.js';
 
 const NAMED = 'a key needs a name of 1-100 characters';
 /** The name rule, also held by the command for callers that skip the parse. */
