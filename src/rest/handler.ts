@@ -8,7 +8,7 @@ import { jsonFailure } from '../doors/index.js';
 import { errorResponse, JSON_CONTENT_TYPE, withoutBody } from '../http/responses.js';
 import { runCompiled, type GraphQLContext } from '../graphql/context.js';
 import type { DataCache } from '../db/data-cache.js';
-import { bearerChallenge, type Principal } from '../auth/index.js';
+import { requireScope, type Principal } from '../auth/index.js';
 import type { Admitted } from '../auth/index.js';
 import {
   finishedBody,
@@ -163,10 +163,7 @@ export function createRestHandler(deps: RestDependencies) {
       const match = matchRoute(subPath);
       if (!match) throw new ApiError('not_found', `No endpoint GET ${BASE_PATH}${subPath.slice(0, 200)}.`);
       const scope = scopes.get(match.route)!;
-      if (!admitted.principal.scopes.includes(scope))
-        throw new ApiError('insufficient_scope', `This API key lacks the ${scope} scope.`, {
-          headers: bearerChallenge('insufficient_scope', scope),
-        });
+      requireScope(admitted.principal, scope, { challenge: true });
       const exportOf = ROW_EXPORTS[match.route.field];
       const format = negotiatedFormat(match.route, Boolean(exportOf), request.headers.get('accept'));
       const variables = parametersOf.get(match.route)!(match.params, url.search);
