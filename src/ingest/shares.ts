@@ -2,19 +2,22 @@
 // and INGEST_MAX_CONCURRENT_PER_WORKSPACE of them for any one workspace, taken when a body's
 // lines first name one of its projects or clients (the token is the platform's, so a workspace is
 // known only then). Past a workspace's share the ingest is refused at once rather than made to
-// wait: a body may span workspaces, and two waiting on each other's would never end. Counted in
-// the process, like the memory they bound.
+// wait (keyed shares with no line): a body may span workspaces, and two waiting on each other's
+// would never end. Counted in the process, like the memory they bound.
 import { ApiError } from '../errors/index.js';
+import { createKeyedShares, type Share } from '../http/keyed-shares.js';
 
 export const INGEST_RETRY_AFTER_SECONDS = 2;
+
+/** The instance's share is one key of its own shares. */
+const INSTANCE = 'instance';
 
 const busy = (holder: string, running: number) =>
   new ApiError(
     'rate_limited',
-    `${holder} already runs ${running} ingest${running === 1 ? '' : 's'} (its limit); retry in ${INGEST_RETRY_AFTER_SECONDS} s.`,
-    {
-      headers: { 'Retry-After': String(INGEST_RETRY_AFTER_SECONDS) },
-    },
+    `${holder} already runs ${running} ingest${running === 1 ? '' : 's'} (its limit); ` +
+      `retry in ${INGEST_RETRY_AFTER_SECONDS} s.`,
+    { headers: { 'Retry-After': String(INGEST_RETRY_AFTER_SECONDS) } },
   );
 
 export interface IngestSlot {
@@ -25,29 +28,25 @@ export interface IngestSlot {
 }
 
 export function createIngestShares(shares: { instance: number; perWorkspace: number }) {
-  let running = 0;
-  const byWorkspace = new Map<string, number>();
+  const instance = createKeyedShares({ perKey: shares.instance, maxWaiting: 0 });
+  const byWorkspace = createKeyedShares({ perKey: shares.perWorkspace, maxWaiting: 0 });
   return {
     /** A slot of the instance, or the 429 to answer when all are taken. */
     take(): IngestSlot | ApiError {
-      if (running >= shares.instance) return busy('This instance', running);
-      running++;
-      const joined = new Set<string>();
+      const held = instance.take(INSTANCE);
+      // Refused only when every share is held, so the count in the message is the limit.
+      if (!held.granted) return busy('This instance', shares.instance);
+      const joined = new Map<string, Share>();
       return {
         join(workspaceId) {
           if (joined.has(workspaceId)) return;
-          const count = byWorkspace.get(workspaceId) ?? 0;
-          if (count >= shares.perWorkspace) throw busy(`Workspace ${workspaceId}`, count);
-          byWorkspace.set(workspaceId, count + 1);
-          joined.add(workspaceId);
+          const share = byWorkspace.take(workspaceId);
+          if (!share.granted) throw busy(`Workspace ${workspaceId}`, shares.perWorkspace);
+          joined.set(workspaceId, share);
         },
         release() {
-          running--;
-          for (const workspaceId of joined) {
-            const count = byWorkspace.get(workspaceId)! - 1;
-            if (count) byWorkspace.set(workspaceId, count);
-            else byWorkspace.delete(workspaceId);
-          }
+          held.release();
+          for (const share of joined.values()) share.release();
           joined.clear();
         },
       };
