@@ -1,10 +1,12 @@
 // Fair shares of the export pool. An export holds a database connection for as long as its
 // client reads, so a few held exports would otherwise take every connection of the instance:
 // a workspace may stream fewer exports at once than the pool has (another workspace always
-// gets one), and one API key fewer still. Counted in the process, like the pool they share. A
-// request over a share waits a moment for one to free (a waiting request holds a timer, nothing
-// else; how many can wait is bounded by the rate limit), then is refused.
+// gets one), and one API key fewer still. Counted in the process, like the pool they share: three
+// keyed shares (http/keyed-shares.ts), the key's, the workspace's and the instance's. A request
+// over a share waits a moment in that share's line (holding a timer and its place; how many can
+// wait is bounded by the rate limit), then is refused.
 import { ApiError } from '../errors/index.js';
+import { createKeyedShares, type KeyedShares, type Share } from '../http/keyed-shares.js';
 
 export interface ExportShares {
   /** Exports streaming at once on the instance: the export pool's size. */
@@ -21,69 +23,50 @@ export interface ExportSlot {
   release(): void;
 }
 
-/** How long an export over its share waits for one to free before it is refused (the pool's own wait was 2 s). */
+/** How long an export over its share waits for one to free before it is refused. */
 export const SHARE_WAIT_MS = 2_000;
 
 export function createExportSlots(shares: ExportShares) {
-  let streaming = 0;
-  const byWorkspace = new Map<string, number>();
-  const byKey = new Map<string, number>();
-  const add = (counts: Map<string, number>, id: string, delta: number) => {
-    const count = (counts.get(id) ?? 0) + delta;
-    if (count) counts.set(id, count);
-    else counts.delete(id);
-  };
-
-  // Requests waiting for a share to free; every release wakes them to try again.
-  const waiters = new Set<() => void>();
-  const nextRelease = (waitMs: number) =>
-    new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        waiters.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, waitMs);
-      waiters.add(done);
-    });
-
-  function tryTake(workspaceId: string, keyId: string): ExportSlot | ExportRefusal {
-    if ((byKey.get(keyId) ?? 0) >= shares.perKey) return 'key';
-    if ((byWorkspace.get(workspaceId) ?? 0) >= shares.perWorkspace) return 'workspace';
-    if (streaming >= shares.instance) return 'instance';
-    streaming++;
-    add(byWorkspace, workspaceId, 1);
-    add(byKey, keyId, 1);
-    let held = true;
-    return {
-      release() {
-        if (!held) return;
-        held = false;
-        streaming--;
-        add(byWorkspace, workspaceId, -1);
-        add(byKey, keyId, -1);
-        for (const wake of [...waiters]) wake();
-      },
-    };
-  }
-
+  // Every export takes its shares in this order, so two exports never wait on each other's.
+  const order: readonly [ExportRefusal, KeyedShares][] = [
+    ['key', createKeyedShares({ perKey: shares.perKey })],
+    ['workspace', createKeyedShares({ perKey: shares.perWorkspace })],
+    ['instance', createKeyedShares({ perKey: shares.instance })],
+  ];
   return {
     shares,
     /**
-     * A slot for one export of `keyId` in `workspaceId`, waiting up to SHARE_WAIT_MS for a share
-     * to free (exports run back to back, or overlapping a little, are served); otherwise which
-     * share is still taken.
+     * A slot for one export of `keyId` in `workspaceId`, waiting in line up to SHARE_WAIT_MS in all
+     * for its shares to free (exports run back to back, or overlapping a little, are served);
+     * otherwise the share whose wait ran out.
      */
     async take(workspaceId: string, keyId: string): Promise<ExportSlot | ExportRefusal> {
       const deadline = performance.now() + SHARE_WAIT_MS;
-      for (;;) {
-        const outcome = tryTake(workspaceId, keyId);
-        const remaining = deadline - performance.now();
-        if (typeof outcome === 'object' || remaining <= 0) return outcome;
-        await nextRelease(remaining);
+      const ids: Record<ExportRefusal, string> = { key: keyId, workspace: workspaceId, instance: 'instance' };
+      const held: Share[] = [];
+      const release = () => {
+        for (const share of held.splice(0)) share.release();
+      };
+      for (const [refusal, keyed] of order) {
+        const share = keyed.take(ids[refusal]);
+        held.push(share);
+        if (!(await grantedWithin(share, deadline - performance.now()))) {
+          release();
+          return refusal;
+        }
       }
+      return { release };
     },
   };
+}
+
+/** Whether `share` is held within `waitMs`; a wait that runs out leaves its line. */
+async function grantedWithin(share: Share, waitMs: number): Promise<boolean> {
+  if (typeof share.granted === 'boolean') return share.granted;
+  const timer = setTimeout(() => share.release(), Math.max(0, waitMs));
+  const granted = await share.granted;
+  clearTimeout(timer);
+  return granted;
 }
 
 export type ExportSlots = ReturnType<typeof createExportSlots>;
