@@ -2,8 +2,8 @@
 // them through unnest(), so thousands of rows cost one short statement instead of a VALUES list
 // with a placeholder per cell (which PostgreSQL parses and binds cell by cell). A JSON column
 // (type 'jsonb') travels as one JSON array of its values, read with jsonb_array_elements(): as a
-// text[] of JSON texts, the driver escaped every quote of every value into the array literal
-// (~70 ms and most of the garbage of an ingest of 9 200 runs).
+// text[] of JSON texts, the driver escapes every quote of every value into the array literal
+// (docs/decisions/ingest-column-writes.md).
 import type pg from 'pg';
 
 /** Rows per statement. */
@@ -41,7 +41,9 @@ export async function insertColumns<R extends pg.QueryResultRow = pg.QueryResult
   const names = Object.keys(columns);
   const length = columns[names[0]!]!.length;
   const isJson = (name: string) => types[name] === 'jsonb';
-  const rows = `ROWS FROM (${names.map((name, index) => (isJson(name) ? `jsonb_array_elements($${index + 1}::jsonb)` : `unnest($${index + 1}::${types[name]}[])`)).join(', ')})`;
+  const column = (name: string, index: number) =>
+    isJson(name) ? `jsonb_array_elements($${index + 1}::jsonb)` : `unnest($${index + 1}::${types[name]}[])`;
+  const rows = `ROWS FROM (${names.map(column).join(', ')})`;
   const returned: R[] = [];
   for (let start = 0; start < length; start += ROWS_PER_STATEMENT) {
     const values = names.map((name) => {

@@ -3,7 +3,7 @@
 export { writeMetricFacts } from './metric-facts.js';
 export type { MetricFactInput } from './metric-facts.js';
 export { writeScans } from './scans.js';
-export { RUN_LIMITS } from './scan-lines.js';
+export { RUN_LIMITS } from './run-schema.js';
 export type { ScanInput } from './scan-lines.js';
 export { ingest, type IngestKind } from './service.js';
 export { createIngestShares } from './shares.js';
