@@ -80,7 +80,9 @@ const sizeOf = (bytes: number) =>
 export const responseTooLarge = (maxBytes: number, at: string) =>
   new ApiError(
     'response_too_large',
-    `The answer would exceed ${sizeOf(maxBytes)} (reached at ${at || 'its first value'}). Ask for less: fewer items (first, limit, the ids of nodes), fewer aliases, or leave out long fields such as an answer's text and read them one at a time.`,
+    `The answer would exceed ${sizeOf(maxBytes)} (reached at ${at || 'its first value'}). ` +
+      'Ask for less: fewer items (first, limit, the ids of nodes), fewer aliases, ' +
+      "or leave out long fields such as an answer's text and read them one at a time.",
   );
 
 /** Throws response_too_large when `value` would serialize to more than `maxBytes`. */
