@@ -39,12 +39,16 @@ const shelf = createAssetShelf(DOCS_ASSETS_PATH, {
 /** Scalar's bundle by its hashed file name under /api/v1/docs/, or null. */
 export const docsAsset = (request: Request, fileName: string) => shelf.serve(request, fileName);
 
+const HEAD_META =
+  '<meta charset="utf-8"><title>Signalboard API v1 reference</title>' +
+  '<meta name="viewport" content="width=device-width, initial-scale=1">';
+
 // A line to paint while Scalar's 3.6 MB script loads and runs (GraphiQL's page does the same),
 // hidden once Scalar's app is in the page.
 export async function apiReferencePage(openApiUrl: string): Promise<string> {
   return `<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><title>Signalboard API v1 reference</title><meta name="viewport" content="width=device-width, initial-scale=1">
+<head>${HEAD_META}
 <style>${LOADING_STYLE} body:has(.scalar-app) .page-loading { display: none; }</style></head>
 <body>
 <p class="page-loading">Loading the API reference…</p>

@@ -12,6 +12,7 @@ import { ID_SCALARS } from '../graphql/scalars.js';
 import { REST_ROUTES, V1_ROUTES, type RestRoute } from './routes.js';
 import { EXPORT_MEDIA_TYPES } from './export.js';
 import { routeParameters } from './openapi-parameters.js';
+import { ERROR_RESPONSES, sharedComponents } from './openapi-components.js';
 import { applyGraphQLNullability, pruneUnusedSchemas, stripFormatFloat } from './openapi-schemas.js';
 import { BASE_PATH } from './v1-schema.js';
 
@@ -34,39 +35,6 @@ export const SCALAR_SCHEMAS: Record<string, JsonSchema> = {
   ),
 };
 
-const ERROR_RESPONSES: Record<string, { description: string; codes: string[] }> = {
-  '400': {
-    description:
-      'A parameter is malformed or not allowed (error.param names it), the path itself is malformed (bad_request), ' +
-      'or the answer would pass the response byte cap (response_too_large: ask for a smaller page).',
-    codes: ['invalid_parameter', 'bad_request', 'response_too_large'],
-  },
-  '401': {
-    description: 'No valid API key: missing, malformed, unknown, revoked or expired.',
-    codes: ['unauthenticated', 'api_key_revoked', 'api_key_expired'],
-  },
-  '403': {
-    description: "The plan or the key's scopes do not allow the call.",
-    codes: ['plan_required', 'insufficient_scope'],
-  },
-  '404': { description: 'No such path or resource in this workspace.', codes: ['not_found'] },
-  '406': {
-    description: "The Accept header allows none of the operation's media types (JSON, or the one format of an export).",
-    codes: ['not_acceptable'],
-  },
-  '429': {
-    description:
-      "The key's or the workspace's rate limit is exhausted, or the workspace's waiting line is full or a request " +
-      'waited in it too long (8 in flight and 256 waiting per instance by default, 10 s at most); retry after Retry-After seconds.',
-    codes: ['rate_limited'],
-  },
-  '500': {
-    description: 'Unexpected server error; the message is generic and the request id is logged.',
-    codes: ['internal_error'],
-  },
-  '503': { description: 'The database is unreachable; retry after Retry-After seconds.', codes: ['unavailable'] },
-};
-
 const RATE_LIMIT_HEADERS = {
   'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
   RateLimit: { $ref: '#/components/headers/RateLimit' },
@@ -75,14 +43,23 @@ const RATE_LIMIT_HEADERS = {
 
 /** Said once for the whole API (GPT Actions and importers read no header parameters). */
 const API_DESCRIPTION =
-  'Every endpoint only reads. Authenticate with `Authorization: Bearer sgb_live_…`; a key reads exactly one workspace. ' +
-  'Success bodies are `{ data, meta }`; capped collections carry `meta.total` and `meta.truncated`. Errors are `{ error: { code, message } }`. ' +
-  'Conditional requests: every JSON success carries a strong `ETag`; send it back in an `If-None-Match` header and an unchanged answer is ' +
-  '`304 Not Modified` with no body, which does not spend a rate-limit token. Bodies of 1 KiB and more are compressed with brotli or gzip ' +
-  'when `Accept-Encoding` allows. Exports: the operations whose path ends in `.csv` or `.ndjson` stream every row of the filtered range.';
+  'Every endpoint only reads. Authenticate with `Authorization: Bearer sgb_live_…`; ' +
+  'a key reads exactly one workspace. ' +
+  'Success bodies are `{ data, meta }`; capped collections carry `meta.total` and `meta.truncated`. ' +
+  'Errors are `{ error: { code, message } }`. ' +
+  'Conditional requests: every JSON success carries a strong `ETag`; ' +
+  'send it back in an `If-None-Match` header and an unchanged answer is ' +
+  '`304 Not Modified` with no body, which does not spend a rate-limit token. ' +
+  'Bodies of 1 KiB and more are compressed with brotli or gzip ' +
+  'when `Accept-Encoding` allows. ' +
+  'Exports: the operations whose path ends in `.csv` or `.ndjson` stream every row of the filtered range.';
 
 const EXPORT_BODIES: Record<NonNullable<RestRoute['format']>, string> = {
-  csv: "A header line, then one row per line (RFC 4180 quoting; nested values as JSON). A text cell beginning with =, +, -, @, TAB or CR (after any invisible characters) gets a leading ' so spreadsheets show it as text instead of running it (OWASP, CSV injection); NDJSON carries every value untouched.",
+  csv:
+    'A header line, then one row per line (RFC 4180 quoting; nested values as JSON). ' +
+    'A text cell beginning with =, +, -, @, TAB or CR (after any invisible characters) ' +
+    "gets a leading ' so spreadsheets show it as text instead of running it (OWASP, CSV injection); " +
+    'NDJSON carries every value untouched.',
   ndjson:
     'One JSON object per line, each exactly a row of the JSON response (values untouched: the form for warehouses).',
 };
@@ -123,7 +100,8 @@ function exportOperation(route: RestRoute, schema: GraphQLSchema): OpenApiDocume
     summary: route.summary,
     description:
       `Every row ${twin.operationId} would list, over the same filters, streamed (no cap, no limit, no envelope). ` +
-      'The request spends one rate-limit token, and each 1 000 rows beyond the first 1 000 one more; a workspace and a key stream only a few exports at once (then 429 with Retry-After).',
+      'The request spends one rate-limit token, and each 1 000 rows beyond the first 1 000 one more; ' +
+      'a workspace and a key stream only a few exports at once (then 429 with Retry-After).',
     tags: [route.tag],
     parameters: routeParameters(route, schema.getQueryType()!.getFields()[route.field]!),
     responses: {
@@ -166,63 +144,7 @@ export function buildOpenApiDocument(sofaDocument: OpenApiDocument, schema: Grap
     paths: {},
     components: upgraded.components,
   };
-  document.components.securitySchemes = {
-    apiKey: {
-      type: 'http',
-      scheme: 'bearer',
-      bearerFormat: 'sgb_live_<key_id>.<secret>',
-      description: 'An API key of one workspace.',
-    },
-  };
-  document.components.headers = {
-    'X-Request-Id': { description: 'Identifies the request in the server logs.', schema: { type: 'string' } },
-    RateLimit: {
-      description: 'Remaining tokens and seconds until the bucket is full: "burst";r=<remaining>;t=<seconds>.',
-      schema: { type: 'string' },
-    },
-    'RateLimit-Policy': {
-      description: 'The key\'s bucket: "burst";q=<capacity>;w=<seconds to refill>.',
-      schema: { type: 'string' },
-    },
-    'Retry-After': { description: 'Whole seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
-    ETag: {
-      description: 'Strong validator of the body; send it as If-None-Match to revalidate.',
-      schema: { type: 'string' },
-    },
-    'Content-Disposition': { description: 'attachment, with a file name for the export.', schema: { type: 'string' } },
-  };
-  document.components.schemas.Error = {
-    type: 'object',
-    required: ['error'],
-    additionalProperties: false,
-    properties: {
-      error: {
-        type: 'object',
-        required: ['code', 'message'],
-        properties: {
-          code: { type: 'string', description: 'Stable machine-readable code.' },
-          message: { type: 'string', description: 'A human sentence; may change.' },
-          param: { type: 'string', description: 'The parameter at fault, for invalid_parameter.' },
-          requestId: { type: 'string' },
-        },
-      },
-    },
-  };
-  document.components.responses = Object.fromEntries(
-    Object.entries(ERROR_RESPONSES).map(([status, { description, codes }]) => [
-      `Error${status}`,
-      {
-        description: `${description} Codes: ${codes.join(', ')}.`,
-        headers: {
-          'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
-          ...(status === '429' || status === '503'
-            ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } }
-            : {}),
-        },
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-      },
-    ]),
-  );
+  Object.assign(document.components, sharedComponents(document.components.schemas));
 
   for (const route of V1_ROUTES) {
     const openApiPath = route.path.replace(/:(\w+)/g, '{$1}');
