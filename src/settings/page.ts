@@ -22,6 +22,16 @@ const workspaceOption = (workspace: SettingsView['workspaces'][number], current:
     ${workspace.name}
   </option>`;
 
+/** What the last form sent did: a new secret, shown this once, or a sentence. */
+function noticeBlock(notice: NonNullable<SettingsView['notice']>): SafeHtml {
+  if (notice.kind === 'secret') {
+    const secret = html`<code class="secret" data-testid="secret">${notice.secret}</code>`;
+    return html`<div class="notice ok" role="status"><strong>${notice.title}</strong>${secret}</div>`;
+  }
+  const role = notice.kind === 'error' ? 'alert' : 'status';
+  return html`<div class="notice ${notice.kind}" role="${role}">${notice.title}</div>`;
+}
+
 export function settingsPage(view: SettingsView): SafeHtml {
   const kit = formKit(view);
   const { session, admin, csrf } = kit;
@@ -44,11 +54,7 @@ export function settingsPage(view: SettingsView): SafeHtml {
     </form>
   </header>`;
 
-  const notice = view.notice
-    ? view.notice.kind === 'secret'
-      ? html`<div class="notice ok" role="status"><strong>${view.notice.title}</strong><code class="secret" data-testid="secret">${view.notice.secret}</code></div>`
-      : html`<div class="notice ${view.notice.kind}" role="${view.notice.kind === 'error' ? 'alert' : 'status'}">${view.notice.title}</div>`
-    : '';
+  const notice = view.notice ? noticeBlock(view.notice) : '';
 
   return page(
     'Settings',
