@@ -53,75 +53,112 @@ interface Line {
 
 const REFUSED: Share = { granted: false, release() {} };
 
-export function createKeyedShares(options: KeyedSharesOptions) {
-  const { perKey, maxWaiting = Infinity, maxWaitMs = Infinity, now = () => performance.now() } = options;
-  const lines = new Map<string, Line>();
-  const waitingLines = new Set<Line>();
-  const totals = { holding: 0, waiting: 0 };
-  let idleLines = 0;
-  let sweep: NodeJS.Timeout | null = null;
+// A share held at once: its release is one function of its shares, not a closure made for each taker.
+class Held implements Share {
+  readonly granted = true;
+  #line: Line | null;
+  readonly #giveBack: (line: Line) => void;
+  constructor(line: Line, giveBack: (line: Line) => void) {
+    this.#line = line;
+    this.#giveBack = giveBack;
+  }
+  release() {
+    const line = this.#line;
+    if (!line) return;
+    this.#line = null;
+    this.#giveBack(line);
+  }
+}
 
-  function leave(line: Line, waiter: Waiter) {
+/** Shares of one kind, each key with a waiting line of its own (see the top of this file). */
+export class KeyedShares {
+  readonly perKey: number;
+  readonly #maxWaiting: number;
+  readonly #maxWaitMs: number;
+  readonly #now: () => number;
+  readonly #lines = new Map<string, Line>();
+  readonly #waitingLines = new Set<Line>();
+  readonly #totals = { holding: 0, waiting: 0 };
+  #idleLines = 0;
+  #sweep: NodeJS.Timeout | null = null;
+  readonly #giveBack = (line: Line) => this.#passOn(line);
+
+  constructor(options: KeyedSharesOptions) {
+    this.perKey = options.perKey;
+    this.#maxWaiting = options.maxWaiting ?? Infinity;
+    this.#maxWaitMs = options.maxWaitMs ?? Infinity;
+    this.#now = options.now ?? (() => performance.now());
+  }
+
+  /** A share of `key`: held at once while the key has one free, else a place in its line, else refused. */
+  take(key: string): Share {
+    let line = this.#lines.get(key);
+    if (!line) this.#lines.set(key, (line = { holders: 0, waiting: 0, head: null, tail: null }));
+    else if (line.holders === 0) this.#idleLines--;
+    if (line.holders < this.perKey) {
+      line.holders++;
+      this.#totals.holding++;
+      return new Held(line, this.#giveBack);
+    }
+    return line.waiting < this.#maxWaiting ? this.#wait(line) : REFUSED;
+  }
+
+  /** Shares held and takers waiting, over every key. */
+  totals(): Readonly<{ holding: number; waiting: number }> {
+    return this.#totals;
+  }
+
+  /** Keys with a line: held, waited for, or idle and kept. */
+  keys(): number {
+    return this.#lines.size;
+  }
+
+  #leave(line: Line, waiter: Waiter) {
     if (waiter.prev) waiter.prev.next = waiter.next;
     else line.head = waiter.next;
     if (waiter.next) waiter.next.prev = waiter.prev;
     else line.tail = waiter.prev;
-    totals.waiting--;
-    if (--line.waiting === 0) waitingLines.delete(line);
+    this.#totals.waiting--;
+    if (--line.waiting === 0) this.#waitingLines.delete(line);
   }
 
   /** A holder is done: its share passes to the head of the line as it is, or the key frees one. */
-  function giveBack(line: Line) {
+  #passOn(line: Line) {
     const next = line.head;
     if (next) {
-      leave(line, next);
+      this.#leave(line, next);
       return next.settle(true);
     }
-    totals.holding--;
+    this.#totals.holding--;
     // No waiter, so a line nobody holds is idle.
-    if (--line.holders === 0 && ++idleLines > IDLE_LINES_KEPT) dropIdleLines();
+    if (--line.holders === 0 && ++this.#idleLines > IDLE_LINES_KEPT) this.#dropIdleLines();
   }
 
-  function dropIdleLines() {
-    for (const [key, line] of lines) if (line.holders === 0) lines.delete(key);
-    idleLines = 0;
+  #dropIdleLines() {
+    for (const [key, line] of this.#lines) if (line.holders === 0) this.#lines.delete(key);
+    this.#idleLines = 0;
   }
 
-  function expireWaits() {
-    const time = now();
-    for (const line of waitingLines) {
+  #expireWaits() {
+    const time = this.#now();
+    for (const line of this.#waitingLines) {
       // Deadlines grow along a line (one bound, first come first served): only the head is checked.
       while (line.head && line.head.deadline <= time) {
         const waiter = line.head;
-        leave(line, waiter);
+        this.#leave(line, waiter);
         waiter.settle(false);
       }
     }
-    if (waitingLines.size === 0 && sweep) {
-      clearInterval(sweep);
-      sweep = null;
+    if (this.#waitingLines.size === 0 && this.#sweep) {
+      clearInterval(this.#sweep);
+      this.#sweep = null;
     }
   }
 
-  // A share held at once: its release is the class's, not a closure made for each taker.
-  class Held implements Share {
-    readonly granted = true;
-    #line: Line | null;
-    constructor(line: Line) {
-      this.#line = line;
-    }
-    release() {
-      const line = this.#line;
-      if (!line) return;
-      this.#line = null;
-      giveBack(line);
-    }
-  }
-
-  function wait(line: Line): Share {
+  #wait(line: Line): Share {
     // 'waiting' → 'held' (the share passed to it) or 'gone' (refused, or released while waiting).
     let state: 'waiting' | 'held' | 'gone' = 'waiting';
-    const waiter: Waiter = { prev: line.tail, next: null, deadline: now() + maxWaitMs, settle: () => {} };
+    const waiter: Waiter = { prev: line.tail, next: null, deadline: this.#now() + this.#maxWaitMs, settle: () => {} };
     const granted = new Promise<boolean>((resolve) => {
       waiter.settle = (outcome) => {
         state = outcome ? 'held' : 'gone';
@@ -131,46 +168,22 @@ export function createKeyedShares(options: KeyedSharesOptions) {
     if (line.tail) line.tail.next = waiter;
     else line.head = waiter;
     line.tail = waiter;
-    totals.waiting++;
-    if (line.waiting++ === 0) waitingLines.add(line);
-    if (maxWaitMs !== Infinity) sweep ??= setInterval(expireWaits, SWEEP_MS).unref();
+    this.#totals.waiting++;
+    if (line.waiting++ === 0) this.#waitingLines.add(line);
+    if (this.#maxWaitMs !== Infinity) this.#sweep ??= setInterval(() => this.#expireWaits(), SWEEP_MS).unref();
     return {
       granted,
-      release() {
+      release: () => {
         if (state === 'waiting') {
-          leave(line, waiter);
+          this.#leave(line, waiter);
           waiter.settle(false);
         } else if (state === 'held') {
           state = 'gone';
-          giveBack(line);
+          this.#passOn(line);
         }
       },
     };
   }
-
-  return {
-    perKey,
-    /** A share of `key`: held at once while the key has one free, else a place in its line, else refused. */
-    take(key: string): Share {
-      let line = lines.get(key);
-      if (!line) lines.set(key, (line = { holders: 0, waiting: 0, head: null, tail: null }));
-      else if (line.holders === 0) idleLines--;
-      if (line.holders < perKey) {
-        line.holders++;
-        totals.holding++;
-        return new Held(line);
-      }
-      return line.waiting < maxWaiting ? wait(line) : REFUSED;
-    },
-    /** Shares held and takers waiting, over every key. */
-    totals(): Readonly<{ holding: number; waiting: number }> {
-      return totals;
-    },
-    /** Keys with a line: held, waited for, or idle and kept. */
-    keys(): number {
-      return lines.size;
-    },
-  };
 }
 
-export type KeyedShares = ReturnType<typeof createKeyedShares>;
+export const createKeyedShares = (options: KeyedSharesOptions) => new KeyedShares(options);
