@@ -75,7 +75,7 @@ export function heldBytes({ body, etag, encodings }: FinishedBody): number {
 
 /** A strong validator of the identity body: the same bytes always give the same tag. */
 export function strongEtag(body: JsonBody): string {
-  // The one-shot hash: no Hash object per response (hashing was 4–5 % of a list's CPU).
+  // The one-shot hash: no Hash object per response (docs/decisions/http-response-costs.md).
   return `"${hash('sha1', body, 'base64url')}"`;
 }
 

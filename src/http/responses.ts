@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { ApiError } from '../errors/index.js';
 // Responses are @whatwg-node/fetch's: the node:http adapter writes their string or byte body in
-// one write, where a native Response's body would be streamed (17 % of CPU went to writev).
+// one write, where a native Response's body would be streamed (docs/decisions/http-response-costs.md).
 import { Response } from '@whatwg-node/fetch';
 
 export { Response };
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
-// Request ids are 128 random bits in hex, cut from a pooled block of random bytes: a UUID made
-// and stripped of its dashes per request cost ~1.5 % of a v1 read.
+// Request ids are 128 random bits in hex, cut from a pooled block of random bytes rather than a
+// UUID made and stripped of its dashes per request (docs/decisions/http-response-costs.md).
 const ID_BYTES = 16;
 const POOL_IDS = 256;
 let idPool = randomBytes(ID_BYTES * POOL_IDS);

@@ -11,8 +11,8 @@ export const ROWS_PER_STATEMENT = 5_000;
 
 export type Columns = Record<string, unknown[]>;
 
-// Each row's values go to the columns in order; the columns' arrays are listed once per record
-// (Object.values per row was most of building an ingest's rows).
+// Each row's values go to the columns in order; the columns' arrays are listed once per record,
+// not per row (docs/decisions/ingest-column-writes.md).
 const columnLists = new WeakMap<Columns, unknown[][]>();
 
 export const columnsOf = <K extends string>(names: readonly K[]): Record<K, unknown[]> => {
