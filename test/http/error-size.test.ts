@@ -49,7 +49,10 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** The answer's body, checked small; parsed. GraphQL answers a document that does not validate with 200 (its media type's rule). */
+/**
+ * The answer's body, checked small; parsed. GraphQL answers a document that does not validate
+ * with 200 (its media type's rule).
+ */
 async function smallBody(response: Response) {
   const bytes = Buffer.from(await response.arrayBuffer());
   expect(response.status).toBeLessThan(500);

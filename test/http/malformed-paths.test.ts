@@ -111,11 +111,14 @@ describe('a malformed path', () => {
     expectEnvelope(await send('POST', '/mcp/x/%FF'), [400]);
   });
 
-  it('leaves well-formed escapes alone (an escaped id is looked up: 404); an unknown OAuth path has the envelope', async () => {
-    expectEnvelope(await send('GET', '/api/v1/reports/rep_%41aaaaaaaaaaaaaaaaaaa', 'key'), [404]);
-    expectEnvelope(await send('GET', '/oauth/nothing-here'), [404]);
-    expectEnvelope(await send('GET', '/mcp/%C3%A9'), [404]);
-  });
+  it(
+    'leaves well-formed escapes alone (an escaped id is ' + 'looked up: 404); an unknown OAuth path has the envelope',
+    async () => {
+      expectEnvelope(await send('GET', '/api/v1/reports/rep_%41aaaaaaaaaaaaaaaaaaa', 'key'), [404]);
+      expectEnvelope(await send('GET', '/oauth/nothing-here'), [404]);
+      expectEnvelope(await send('GET', '/mcp/%C3%A9'), [404]);
+    },
+  );
 });
 
 describe('a request target or Host that is no path or host', () => {

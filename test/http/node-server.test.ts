@@ -77,7 +77,8 @@ function streamChunked(
     let answer = '';
     const socket = connect(Number(port), hostname, () => {
       socket.write(
-        `POST ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: ${contentType}\r\nTransfer-Encoding: chunked\r\n\r\n`,
+        `POST ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n` +
+          `Content-Type: ${contentType}\r\nTransfer-Encoding: chunked\r\n\r\n`,
       );
       const pump = () => {
         while (answered < 0 && sent < totalBytes && !socket.destroyed) {
@@ -103,16 +104,19 @@ function streamChunked(
 }
 
 describe('bounded bodies', () => {
-  it('a 100 MB chunked form is refused with 413 as soon as it passes the limit, the connection closed, memory flat', async () => {
-    global.gc?.();
-    const before = process.memoryUsage().rss;
-    const result = await streamChunked('/app/login', 'application/x-www-form-urlencoded', 100 * 1024 * 1024);
-    expect(result.status).toBe(413);
-    expect(result.body).toContain('limited to 65536 bytes');
-    // The answer came long before the 100 MB were sent.
-    expect(result.sentBeforeAnswer).toBeLessThan(20 * 1024 * 1024);
-    expect(process.memoryUsage().rss - before).toBeLessThan(50 * 1024 * 1024);
-  });
+  it(
+    'a 100 MB chunked form is refused with 413 as soon as it ' + 'passes the limit, the connection closed, memory flat',
+    async () => {
+      global.gc?.();
+      const before = process.memoryUsage().rss;
+      const result = await streamChunked('/app/login', 'application/x-www-form-urlencoded', 100 * 1024 * 1024);
+      expect(result.status).toBe(413);
+      expect(result.body).toContain('limited to 65536 bytes');
+      // The answer came long before the 100 MB were sent.
+      expect(result.sentBeforeAnswer).toBeLessThan(20 * 1024 * 1024);
+      expect(process.memoryUsage().rss - before).toBeLessThan(50 * 1024 * 1024);
+    },
+  );
 
   it.each([
     ['/graphql', 'application/json'],
@@ -204,13 +208,15 @@ describe('a request that never completes', () => {
     ['/app/login', 'application/x-www-form-urlencoded'],
     ['/oauth/token', 'application/x-www-form-urlencoded'],
   ])(
-    'a body to %s that stops short is answered 408 with the envelope once REQUEST_TIMEOUT_SECONDS pass, and the connection closed',
+    'a body to %s that stops short is answered 408 with the envelope ' +
+      'once REQUEST_TIMEOUT_SECONDS pass, and the connection closed',
     async (path, contentType) => {
       expectTimeoutAnswer(
         parse(
           await stall(
             (host) =>
-              `POST ${path} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: ${contentType}\r\nContent-Length: 100\r\n\r\n{"query":`,
+              `POST ${path} HTTP/1.1\r\nHost: ${host}\r\n` +
+              `Content-Type: ${contentType}\r\nContent-Length: 100\r\n\r\n{"query":`,
           ),
         ),
       );

@@ -33,18 +33,22 @@ describe('the outbound guard (webhooks, identity providers)', () => {
       expect(addressRefusal(address, strict), address).toBeNull();
   });
 
-  it('refuses IPv4-compatible IPv6 (::127.0.0.1, as URL parsers write it: ::7f00:1) and other embeddings of private IPv4', () => {
-    for (const url of [
-      'https://[::127.0.0.1]/',
-      'https://[::7f00:1]/',
-      'https://[::a9fe:a9fe]/',
-      'https://[::ffff:127.0.0.1]/',
-      'https://[2002:7f00:1::]/',
-      'https://[64:ff9b::7f00:1]/',
-    ]) {
-      expect(urlRefusal(url, strict), url).not.toBeNull();
-    }
-  });
+  it(
+    'refuses IPv4-compatible IPv6 (::127.0.0.1, as URL parsers ' +
+      'write it: ::7f00:1) and other embeddings of private IPv4',
+    () => {
+      for (const url of [
+        'https://[::127.0.0.1]/',
+        'https://[::7f00:1]/',
+        'https://[::a9fe:a9fe]/',
+        'https://[::ffff:127.0.0.1]/',
+        'https://[2002:7f00:1::]/',
+        'https://[64:ff9b::7f00:1]/',
+      ]) {
+        expect(urlRefusal(url, strict), url).not.toBeNull();
+      }
+    },
+  );
 
   it('holds identity providers to port 443 unless private targets are allowed (tests)', () => {
     const ports = { ...strict, ports: [443] };

@@ -30,25 +30,29 @@ function expectHardened(response: Response, what: string) {
 }
 
 describe('HTML pages', () => {
-  it('login, password pages, settings, errors, GraphiQL and the API reference are hardened and carry no inline script', async () => {
-    const pages: [string, RequestInit][] = [
-      ['/app/login', {}],
-      ['/app/password/forgot', {}],
-      ['/app/password/reset?token=x', {}],
-      ['/app/settings', { headers: { cookie } }],
-      ['/app/nowhere', { headers: { accept: 'text/html' } }],
-      ['/graphql', { headers: { accept: 'text/html' } }],
-      ['/api/v1/docs', {}],
-      ['/oauth/authorize?client_id=unknown&response_type=code', {}],
-    ];
-    for (const [path, init] of pages) {
-      const response = await fetch(`${served.baseUrl}${path}`, { redirect: 'manual', ...init });
-      expectHardened(response, path);
-      const html = await response.text();
-      // Inline scripts would need 'unsafe-inline': none of ours has one (data blocks are not scripts).
-      expect(html.match(/<script(?![^>]*\bsrc=)(?![^>]*type="application\/json")[^>]*>\s*[^<\s]/g), path).toBeNull();
-    }
-  });
+  it(
+    'login, password pages, settings, errors, GraphiQL and ' +
+      'the API reference are hardened and carry no inline script',
+    async () => {
+      const pages: [string, RequestInit][] = [
+        ['/app/login', {}],
+        ['/app/password/forgot', {}],
+        ['/app/password/reset?token=x', {}],
+        ['/app/settings', { headers: { cookie } }],
+        ['/app/nowhere', { headers: { accept: 'text/html' } }],
+        ['/graphql', { headers: { accept: 'text/html' } }],
+        ['/api/v1/docs', {}],
+        ['/oauth/authorize?client_id=unknown&response_type=code', {}],
+      ];
+      for (const [path, init] of pages) {
+        const response = await fetch(`${served.baseUrl}${path}`, { redirect: 'manual', ...init });
+        expectHardened(response, path);
+        const html = await response.text();
+        // Inline scripts would need 'unsafe-inline': none of ours has one (data blocks are not scripts).
+        expect(html.match(/<script(?![^>]*\bsrc=)(?![^>]*type="application\/json")[^>]*>\s*[^<\s]/g), path).toBeNull();
+      }
+    },
+  );
 
   it("the consent page allows its form to go to this site and the client's redirect origin only", async () => {
     const registered = await (

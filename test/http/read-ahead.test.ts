@@ -16,16 +16,19 @@ function source(failAtEnd = false) {
 }
 
 describe('reading a body ahead of its consumer', () => {
-  it('reads the source to its end while the consumer holds the first chunk, then hands on the rest in order', async () => {
-    const { chunks, ended } = source();
-    const ahead = readAhead(chunks);
-    const first = await ahead.next();
-    expect(String(first.value)).toBe('a');
-    await ended;
-    const rest: string[] = [];
-    for await (const chunk of ahead) rest.push(String(chunk));
-    expect(rest).toEqual(['b', 'c']);
-  });
+  it(
+    'reads the source to its end while the consumer holds ' + 'the first chunk, then hands on the rest in order',
+    async () => {
+      const { chunks, ended } = source();
+      const ahead = readAhead(chunks);
+      const first = await ahead.next();
+      expect(String(first.value)).toBe('a');
+      await ended;
+      const rest: string[] = [];
+      for await (const chunk of ahead) rest.push(String(chunk));
+      expect(rest).toEqual(['b', 'c']);
+    },
+  );
 
   it('throws a failure of the source at the next take, before the chunks still queued', async () => {
     const { chunks, ended } = source(true);

@@ -4,21 +4,24 @@ import { createTestApp, json, type TestApp } from '../support/app.js';
 import { createReadiness } from '../../src/http/readiness.js';
 
 describe('readiness', () => {
-  it('is the conjunction of its probes, a slow or failing probe counts as down, and draining makes it not ready', async () => {
-    const readiness = createReadiness([
-      { name: 'fast', check: async () => true },
-      { name: 'failing', check: async () => Promise.reject(new Error('down')) },
-    ]);
-    expect(await readiness.report()).toEqual({
-      ready: false,
-      draining: false,
-      checks: { fast: 'ok', failing: 'down' },
-    });
-    const healthy = createReadiness([{ name: 'fast', check: async () => true }]);
-    expect((await healthy.report()).ready).toBe(true);
-    healthy.drain();
-    expect(await healthy.report()).toEqual({ ready: false, draining: true, checks: { fast: 'ok' } });
-  });
+  it(
+    'is the conjunction of its probes, a slow or failing ' + 'probe counts as down, and draining makes it not ready',
+    async () => {
+      const readiness = createReadiness([
+        { name: 'fast', check: async () => true },
+        { name: 'failing', check: async () => Promise.reject(new Error('down')) },
+      ]);
+      expect(await readiness.report()).toEqual({
+        ready: false,
+        draining: false,
+        checks: { fast: 'ok', failing: 'down' },
+      });
+      const healthy = createReadiness([{ name: 'fast', check: async () => true }]);
+      expect((await healthy.report()).ready).toBe(true);
+      healthy.drain();
+      expect(await healthy.report()).toEqual({ ready: false, draining: true, checks: { fast: 'ok' } });
+    },
+  );
 
   describe('/readyz', () => {
     let t: TestApp;

@@ -182,30 +182,34 @@ describe('compression', () => {
     }
   });
 
-  it("uses brotli quality 1 for an answer's own body up to 16 KiB (it pays alone for it), and quality 4 for a larger or kept one", async () => {
-    const report = (index: number) => ({
-      id: `rep_${(index * 7919).toString(36)}`,
-      name: `Report ${index} — ${(index * 104729).toString(36)}`,
-      createdAt: new Date(Date.UTC(2026, 0, 1 + index)).toISOString(),
-    });
-    const list = (count: number) => jsonBody({ data: Array.from({ length: count }, (_, index) => report(index)) });
-    expect(Buffer.from(list(30)).byteLength).toBeLessThanOrEqual(BROTLI_FAST_MAX_BYTES);
-    expect(Buffer.from(list(300)).byteLength).toBeGreaterThan(BROTLI_FAST_MAX_BYTES);
-    for (const [finished, quality] of [
-      [finishedBody(list(30)), 1],
-      [keptBody(list(30)), 4],
-      [finishedBody(list(300)), 4],
-    ] as const) {
-      const bytes = Buffer.from(finished.body);
-      const at = (level: number) =>
-        brotliCompressSync(bytes, {
-          params: { [constants.BROTLI_PARAM_QUALITY]: level, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength },
-        });
-      const br = Buffer.from(await (await representation(request('br'), finished, {})).arrayBuffer());
-      expect(br.equals(at(quality))).toBe(true);
-      expect(br.equals(at(5 - quality))).toBe(false);
-    }
-  });
+  it(
+    "uses brotli quality 1 for an answer's own body up to 16 KiB " +
+      '(it pays alone for it), and quality 4 for a larger or kept one',
+    async () => {
+      const report = (index: number) => ({
+        id: `rep_${(index * 7919).toString(36)}`,
+        name: `Report ${index} — ${(index * 104729).toString(36)}`,
+        createdAt: new Date(Date.UTC(2026, 0, 1 + index)).toISOString(),
+      });
+      const list = (count: number) => jsonBody({ data: Array.from({ length: count }, (_, index) => report(index)) });
+      expect(Buffer.from(list(30)).byteLength).toBeLessThanOrEqual(BROTLI_FAST_MAX_BYTES);
+      expect(Buffer.from(list(300)).byteLength).toBeGreaterThan(BROTLI_FAST_MAX_BYTES);
+      for (const [finished, quality] of [
+        [finishedBody(list(30)), 1],
+        [keptBody(list(30)), 4],
+        [finishedBody(list(300)), 4],
+      ] as const) {
+        const bytes = Buffer.from(finished.body);
+        const at = (level: number) =>
+          brotliCompressSync(bytes, {
+            params: { [constants.BROTLI_PARAM_QUALITY]: level, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength },
+          });
+        const br = Buffer.from(await (await representation(request('br'), finished, {})).arrayBuffer());
+        expect(br.equals(at(quality))).toBe(true);
+        expect(br.equals(at(5 - quality))).toBe(false);
+      }
+    },
+  );
 
   it('makes a coding once for requests that ask for it together, and again after a failed try', async () => {
     const finished = ofSize(COMPRESS_IN_LINE_MAX_BYTES * 2);

@@ -27,10 +27,14 @@ describe('pathOverSize', () => {
     expect(pathOverSize(value, JSON.stringify(value).length + 8)).toBeNull();
   });
 
-  it('is null while the JSON text fits (a scalar counts as 8 characters, and each object or array one separator more)', () => {
-    const value = { data: [{ id: 'a', text: 'x'.repeat(100), n: 12345678, none: null }] };
-    expect(pathOverSize(value, JSON.stringify(value).length + 8)).toBeNull();
-  });
+  it(
+    'is null while the JSON text fits (a scalar counts as 8 ' +
+      'characters, and each object or array one separator more)',
+    () => {
+      const value = { data: [{ id: 'a', text: 'x'.repeat(100), n: 12345678, none: null }] };
+      expect(pathOverSize(value, JSON.stringify(value).length + 8)).toBeNull();
+    },
+  );
 
   it('never counts less than the JSON text of strings, arrays and keys', () => {
     const value = { items: Array.from({ length: 50 }, (_, i) => ({ key: `value ${i}`, list: ['a', 'b'] })) };

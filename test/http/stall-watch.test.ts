@@ -46,7 +46,8 @@ describe('responsesToCut', () => {
       { response: 'page2', workspaceId: null, unsent: 7 * MB },
       { response: 'b1', workspaceId: 'b', unsent: 9 * MB },
     ];
-    // Neither anonymous response passes the workspace bound alone; together 23 MB > 20: the holder of the most (b, 9) goes.
+    // Neither anonymous response passes the workspace bound alone; together 23 MB > 20: the holder
+    // of the most (b, 9) goes.
     expect(responsesToCut(stalled, budgets)).toEqual(['b1']);
   });
 });

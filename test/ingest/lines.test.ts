@@ -13,22 +13,25 @@ const fact = (date: string, metrics: Record<string, number> = { sessions: 3 }) =
 const parsed = (values: unknown[]) => values.map((value, index) => ({ line: index + 1, value }));
 
 describe('validating metric lines', () => {
-  it('accepts good lines and reports each bad one with all its problems, a repeated fact by the line it repeats', () => {
-    const { facts, problems } = validateMetricLines(
-      parsed([
-        fact('2026-11-01'),
-        { ...fact('2026-11-02'), extra: 1 },
-        fact('2026-11-01', {}),
-        fact('2026-11-03'),
-        { ...fact('2026-11-04'), client: 'cli_00000000000000000002' },
-      ]),
-      new Set([client]),
-    );
-    expect(facts.map((accepted) => accepted.date)).toEqual(['2026-11-01', '2026-11-03']);
-    expect(problems).toEqual([
-      { line: 2, message: expect.stringMatching(/extra/) },
-      { line: 3, message: 'metrics is empty; same fact as line 1' },
-      { line: 5, message: 'unknown client cli_00000000000000000002' },
-    ]);
-  });
+  it(
+    'accepts good lines and reports each bad one with all ' + 'its problems, a repeated fact by the line it repeats',
+    () => {
+      const { facts, problems } = validateMetricLines(
+        parsed([
+          fact('2026-11-01'),
+          { ...fact('2026-11-02'), extra: 1 },
+          fact('2026-11-01', {}),
+          fact('2026-11-03'),
+          { ...fact('2026-11-04'), client: 'cli_00000000000000000002' },
+        ]),
+        new Set([client]),
+      );
+      expect(facts.map((accepted) => accepted.date)).toEqual(['2026-11-01', '2026-11-03']);
+      expect(problems).toEqual([
+        { line: 2, message: expect.stringMatching(/extra/) },
+        { line: 3, message: 'metrics is empty; same fact as line 1' },
+        { line: 5, message: 'unknown client cli_00000000000000000002' },
+      ]);
+    },
+  );
 });

@@ -57,43 +57,48 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('concurrent ingestions of one project', () => {
-  it('both succeed when their files take the same scans in opposite orders (scans are written 500 to a statement)', async () => {
-    // A and B: the scans both files change; each file writes one in its first statement and the
-    // other in its second. C, in both first statements, is held by a third transaction until both
-    // ingestions wait, so both are under way together: without an order between them, each
-    // ends up waiting for the row the other wrote first.
-    const [a, b, c] = [day(1000), day(1001), day(1002)];
-    expect((await ingest([scan(c, 'chatgpt', 1)])).status).toBe(200);
-    const fillers = (model: string) => Array.from({ length: 498 }, (_, index) => scan(day(index), model, 1));
-    const first = [scan(a, 'chatgpt', 2), scan(c, 'chatgpt', 2), ...fillers('chatgpt'), scan(b, 'chatgpt', 2)];
-    const second = [scan(b, 'chatgpt', 3), scan(c, 'chatgpt', 3), ...fillers('gemini'), scan(a, 'chatgpt', 3)];
-    const holder = await t.database.pool.connect();
-    try {
-      await holder.query('BEGIN');
-      await holder.query("SELECT 1 FROM scans WHERE project_id = $1 AND date = $2 AND model = 'chatgpt' FOR UPDATE", [
-        projectId,
-        c,
-      ]);
-      const both = Promise.all([ingest(first), ingest(second)]);
-      for (let waiting = 0; waiting < 2;) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        waiting = (
-          await t.database.pool.query(
-            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
-          )
-        ).rows[0].n;
+  it(
+    'both succeed when their files take the same scans in ' + 'opposite orders (scans are written 500 to a statement)',
+    async () => {
+      // A and B: the scans both files change; each file writes one in its first statement and the
+      // other in its second. C, in both first statements, is held by a third transaction until both
+      // ingestions wait, so both are under way together: without an order between them, each
+      // ends up waiting for the row the other wrote first.
+      const [a, b, c] = [day(1000), day(1001), day(1002)];
+      expect((await ingest([scan(c, 'chatgpt', 1)])).status).toBe(200);
+      const fillers = (model: string) => Array.from({ length: 498 }, (_, index) => scan(day(index), model, 1));
+      const first = [scan(a, 'chatgpt', 2), scan(c, 'chatgpt', 2), ...fillers('chatgpt'), scan(b, 'chatgpt', 2)];
+      const second = [scan(b, 'chatgpt', 3), scan(c, 'chatgpt', 3), ...fillers('gemini'), scan(a, 'chatgpt', 3)];
+      const holder = await t.database.pool.connect();
+      try {
+        await holder.query('BEGIN');
+        await holder.query("SELECT 1 FROM scans WHERE project_id = $1 AND date = $2 AND model = 'chatgpt' FOR UPDATE", [
+          projectId,
+          c,
+        ]);
+        const both = Promise.all([ingest(first), ingest(second)]);
+        for (let waiting = 0; waiting < 2;) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          waiting = (
+            await t.database.pool.query(
+              'SELECT count(*)::int AS n FROM pg_stat_activity WHERE ' +
+                "datname = current_database() AND wait_event_type = 'Lock'",
+            )
+          ).rows[0].n;
+        }
+        await holder.query('ROLLBACK');
+        const results = await both;
+        expect(results.map((result) => result.status)).toEqual([200, 200]);
+      } finally {
+        holder.release();
       }
-      await holder.query('ROLLBACK');
-      const results = await both;
-      expect(results.map((result) => result.status)).toEqual([200, 200]);
-    } finally {
-      holder.release();
-    }
-    const totals = await t.database.pool.query(
-      "SELECT count(DISTINCT total_runs)::int AS n FROM scans WHERE project_id = $1 AND date = ANY($2::date[]) AND model = 'chatgpt'",
-      [projectId, [a, b, c]],
-    );
-    // One file after the other: the three scans hold the same file's counters.
-    expect(totals.rows).toEqual([{ n: 1 }]);
-  });
+      const totals = await t.database.pool.query(
+        'SELECT count(DISTINCT total_runs)::int AS n FROM scans WHERE ' +
+          "project_id = $1 AND date = ANY($2::date[]) AND model = 'chatgpt'",
+        [projectId, [a, b, c]],
+      );
+      // One file after the other: the three scans hold the same file's counters.
+      expect(totals.rows).toEqual([{ n: 1 }]);
+    },
+  );
 });

@@ -56,31 +56,35 @@ const ingest = (project: string) =>
   );
 
 describe('ingests of one workspace at once', () => {
-  it('past its share, one more naming its projects is 429 naming the workspace; another workspace is served', async () => {
-    // The first ingest holds its workspace's share while it waits to write: its project's row is locked.
-    const holder = await t.database.pool.connect();
-    try {
-      await holder.query('BEGIN');
-      await holder.query('SELECT 1 FROM ai_projects WHERE id = $1 FOR UPDATE', [projects[0]]);
-      const first = ingest(projects[0]!);
-      for (let waiting = 0; waiting < 1;) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        waiting = (
-          await t.database.pool.query(
-            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
-          )
-        ).rows[0].n;
+  it(
+    'past its share, one more naming its projects is 429 ' + 'naming the workspace; another workspace is served',
+    async () => {
+      // The first ingest holds its workspace's share while it waits to write: its project's row is locked.
+      const holder = await t.database.pool.connect();
+      try {
+        await holder.query('BEGIN');
+        await holder.query('SELECT 1 FROM ai_projects WHERE id = $1 FOR UPDATE', [projects[0]]);
+        const first = ingest(projects[0]!);
+        for (let waiting = 0; waiting < 1;) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          waiting = (
+            await t.database.pool.query(
+              'SELECT count(*)::int AS n FROM pg_stat_activity WHERE ' +
+                "datname = current_database() AND wait_event_type = 'Lock'",
+            )
+          ).rows[0].n;
+        }
+        const refused = await ingest(projects[0]!);
+        expect(refused.status).toBe(429);
+        expect(refused.headers.get('retry-after')).toBe('2');
+        expect((await json(refused)).error.message).toMatch(/^Workspace ws_\w+ already runs 1 ingest \(its limit\)/);
+        expect((await ingest(projects[1]!)).status).toBe(200);
+        await holder.query('ROLLBACK');
+        expect((await first).status).toBe(200);
+      } finally {
+        holder.release();
       }
-      const refused = await ingest(projects[0]!);
-      expect(refused.status).toBe(429);
-      expect(refused.headers.get('retry-after')).toBe('2');
-      expect((await json(refused)).error.message).toMatch(/^Workspace ws_\w+ already runs 1 ingest \(its limit\)/);
-      expect((await ingest(projects[1]!)).status).toBe(200);
-      await holder.query('ROLLBACK');
-      expect((await first).status).toBe(200);
-    } finally {
-      holder.release();
-    }
-    expect((await ingest(projects[0]!)).status).toBe(200);
-  });
+      expect((await ingest(projects[0]!)).status).toBe(200);
+    },
+  );
 });

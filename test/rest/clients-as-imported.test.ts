@@ -125,18 +125,23 @@ describe('ChatGPT GPT Actions: what an imported document and its answers must fi
     expect(Object.keys(document.components.securitySchemes)).toHaveLength(1);
   });
 
-  it('answers every data operation with default parameters in at most 100 000 characters, on every report and project', async () => {
-    const sizes: string[] = [];
-    for (const operation of operations.filter(isDataOperation)) {
-      for (const concrete of pathsOf.get(operation)!) {
-        const response = await get(concrete);
-        const text = await response.text();
-        expect(response.status, `${concrete}: ${text.slice(0, 300)}`).toBe(200);
-        if (text.length > GPT.answer) sizes.push(`${concrete}: ${text.length}`);
+  it(
+    'answers every data operation with default parameters in ' +
+      'at most 100 000 characters, on every report and project',
+    async () => {
+      const sizes: string[] = [];
+      for (const operation of operations.filter(isDataOperation)) {
+        for (const concrete of pathsOf.get(operation)!) {
+          const response = await get(concrete);
+          const text = await response.text();
+          expect(response.status, `${concrete}: ${text.slice(0, 300)}`).toBe(200);
+          if (text.length > GPT.answer) sizes.push(`${concrete}: ${text.length}`);
+        }
       }
-    }
-    expect(sizes).toEqual([]);
-  }, 120_000);
+      expect(sizes).toEqual([]);
+    },
+    120_000,
+  );
 });
 
 describe('form-based tools: a field left empty is sent as name=', () => {
@@ -172,42 +177,47 @@ describe('form-based tools: a field left empty is sent as name=', () => {
 });
 
 describe('a TypeScript client generated with openapi-typescript, called through openapi-fetch', () => {
-  it('compiles and runs the example of docs/clients.md: every answer without the brand, page by page, and an export as text', async () => {
-    const examples = fencedBlocks(readFileSync(path.join(root, 'docs/clients.md'), 'utf8')).filter(
-      (block) => block.info === 'ts',
-    );
-    expect(examples, 'docs/clients.md has one TypeScript example').toHaveLength(1);
-    writeFileSync(path.join(dir, 'example.mts'), examples[0]!.code);
-    // The command docs/clients.md gives, on the URL a reader would use.
-    await run(bin('openapi-typescript'), [
-      `${server.baseUrl}/api/v1/openapi.json`,
-      '-o',
-      path.join(dir, 'signalboard-v1.ts'),
-    ]);
-    const flags = [
-      '--noEmit',
-      '--strict',
-      '--skipLibCheck',
-      '--target',
-      'es2022',
-      '--module',
-      'nodenext',
-      '--moduleResolution',
-      'nodenext',
-    ];
-    await run(bin('tsc'), [...flags, path.join(dir, 'example.mts')]).catch((error: { stdout: string }) => {
-      throw new Error(`the example does not compile:\n${error.stdout}`);
-    });
-    const { stdout } = await run(bin('tsx'), [path.join(dir, 'example.mts')], {
-      env: { ...process.env, BASE_URL: server.baseUrl, SIGNALBOARD_KEY: key },
-    });
-    const projectId = (await listIds('/ai-visibility/projects'))[0]!;
-    const unnamed = (await (
-      await get(`/ai-visibility/projects/${projectId}/answers?mentioned=false&limit=1`)
-    ).json()) as { meta: { total: number } };
-    expect(unnamed.meta.total).toBeGreaterThan(500);
-    expect(stdout.trim()).toMatch(
-      new RegExp(`^${unnamed.meta.total} answers without the brand; sources\\.csv: [1-9]\\d* characters$`),
-    );
-  }, 120_000);
+  it(
+    'compiles and runs the example of docs/clients.md: every ' +
+      'answer without the brand, page by page, and an export as text',
+    async () => {
+      const examples = fencedBlocks(readFileSync(path.join(root, 'docs/clients.md'), 'utf8')).filter(
+        (block) => block.info === 'ts',
+      );
+      expect(examples, 'docs/clients.md has one TypeScript example').toHaveLength(1);
+      writeFileSync(path.join(dir, 'example.mts'), examples[0]!.code);
+      // The command docs/clients.md gives, on the URL a reader would use.
+      await run(bin('openapi-typescript'), [
+        `${server.baseUrl}/api/v1/openapi.json`,
+        '-o',
+        path.join(dir, 'signalboard-v1.ts'),
+      ]);
+      const flags = [
+        '--noEmit',
+        '--strict',
+        '--skipLibCheck',
+        '--target',
+        'es2022',
+        '--module',
+        'nodenext',
+        '--moduleResolution',
+        'nodenext',
+      ];
+      await run(bin('tsc'), [...flags, path.join(dir, 'example.mts')]).catch((error: { stdout: string }) => {
+        throw new Error(`the example does not compile:\n${error.stdout}`);
+      });
+      const { stdout } = await run(bin('tsx'), [path.join(dir, 'example.mts')], {
+        env: { ...process.env, BASE_URL: server.baseUrl, SIGNALBOARD_KEY: key },
+      });
+      const projectId = (await listIds('/ai-visibility/projects'))[0]!;
+      const unnamed = (await (
+        await get(`/ai-visibility/projects/${projectId}/answers?mentioned=false&limit=1`)
+      ).json()) as { meta: { total: number } };
+      expect(unnamed.meta.total).toBeGreaterThan(500);
+      expect(stdout.trim()).toMatch(
+        new RegExp(`^${unnamed.meta.total} answers without the brand; sources\\.csv: [1-9]\\d* characters$`),
+      );
+    },
+    120_000,
+  );
 });

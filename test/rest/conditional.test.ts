@@ -24,34 +24,41 @@ afterAll(() => t.close());
 const remaining = (response: Response) => Number(/r=(\d+)/.exec(response.headers.get('ratelimit') ?? '')?.[1]);
 
 describe('ETag and If-None-Match', () => {
-  it('answers 304 without a body while the data is unchanged, without spending tokens, and 200 once it changes', async () => {
-    const { workspace, key } = await createKeyedWorkspace(t.database);
-    await t.database.prisma.client.create({ data: { id: newId('client'), workspaceId: workspace.id, name: 'First' } });
-    const first = await t.get('/api/v1/clients', key.secret);
-    const etag = first.headers.get('etag')!;
-    expect(first.status).toBe(200);
-    expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
-    expect(first.headers.get('cache-control')).toBe('private, no-cache');
-    const before = remaining(first);
+  it(
+    'answers 304 without a body while the data is unchanged, ' + 'without spending tokens, and 200 once it changes',
+    async () => {
+      const { workspace, key } = await createKeyedWorkspace(t.database);
+      await t.database.prisma.client.create({
+        data: { id: newId('client'), workspaceId: workspace.id, name: 'First' },
+      });
+      const first = await t.get('/api/v1/clients', key.secret);
+      const etag = first.headers.get('etag')!;
+      expect(first.status).toBe(200);
+      expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+      expect(first.headers.get('cache-control')).toBe('private, no-cache');
+      const before = remaining(first);
 
-    for (let i = 0; i < 5; i++) {
-      const again = await t.get('/api/v1/clients', key.secret, { headers: { 'if-none-match': etag } });
-      expect(again.status).toBe(304);
-      expect(await again.text()).toBe('');
-      expect(again.headers.get('etag')).toBe(etag);
-      expect(again.headers.get('x-request-id')).toBeTruthy();
-      expect(remaining(again)).toBe(before);
-    }
-    // The same requests without a validator do spend.
-    for (let i = 0; i < 5; i++) await t.get('/api/v1/clients', key.secret);
-    expect(remaining(await t.get('/api/v1/clients', key.secret))).toBe(before - 6);
+      for (let i = 0; i < 5; i++) {
+        const again = await t.get('/api/v1/clients', key.secret, { headers: { 'if-none-match': etag } });
+        expect(again.status).toBe(304);
+        expect(await again.text()).toBe('');
+        expect(again.headers.get('etag')).toBe(etag);
+        expect(again.headers.get('x-request-id')).toBeTruthy();
+        expect(remaining(again)).toBe(before);
+      }
+      // The same requests without a validator do spend.
+      for (let i = 0; i < 5; i++) await t.get('/api/v1/clients', key.secret);
+      expect(remaining(await t.get('/api/v1/clients', key.secret))).toBe(before - 6);
 
-    await t.database.prisma.client.create({ data: { id: newId('client'), workspaceId: workspace.id, name: 'Second' } });
-    const changed = await t.get('/api/v1/clients', key.secret, { headers: { 'if-none-match': etag } });
-    expect(changed.status).toBe(200);
-    expect(changed.headers.get('etag')).not.toBe(etag);
-    expect((await json(changed)).data).toHaveLength(2);
-  });
+      await t.database.prisma.client.create({
+        data: { id: newId('client'), workspaceId: workspace.id, name: 'Second' },
+      });
+      const changed = await t.get('/api/v1/clients', key.secret, { headers: { 'if-none-match': etag } });
+      expect(changed.status).toBe(200);
+      expect(changed.headers.get('etag')).not.toBe(etag);
+      expect((await json(changed)).data).toHaveLength(2);
+    },
+  );
 
   it('never answers 304 to an error, and an unknown ETag gets the full body', async () => {
     const { key } = await createKeyedWorkspace(t.database);
@@ -88,31 +95,35 @@ describe('kept definitions', () => {
       )![1],
     );
 
-  it("serves a report's definition from its kept body until the report is edited or archived, and never to another workspace", async () => {
-    const { workspace, key } = await createKeyedWorkspace(t.database);
-    await seedWorkspace(t.database.prisma, t.database.pool, { workspaceId: workspace.id, days: 1, clients: 1 });
-    const [report] = (await json(await t.get('/api/v1/reports', key.secret))).data;
-    const path = `/api/v1/reports/${report.id}`;
+  it(
+    "serves a report's definition from its kept body until the " +
+      'report is edited or archived, and never to another workspace',
+    async () => {
+      const { workspace, key } = await createKeyedWorkspace(t.database);
+      await seedWorkspace(t.database.prisma, t.database.pool, { workspaceId: workspace.id, days: 1, clients: 1 });
+      const [report] = (await json(await t.get('/api/v1/reports', key.secret))).data;
+      const path = `/api/v1/reports/${report.id}`;
 
-    const first = await t.get(path, key.secret);
-    const body = await first.text();
-    const hits = await lookups('hit');
-    const again = await t.get(path, key.secret);
-    expect(await again.text()).toBe(body);
-    expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
-    expect(await lookups('hit')).toBe(hits + 1);
+      const first = await t.get(path, key.secret);
+      const body = await first.text();
+      const hits = await lookups('hit');
+      const again = await t.get(path, key.secret);
+      expect(await again.text()).toBe(body);
+      expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
+      expect(await lookups('hit')).toBe(hits + 1);
 
-    const stranger = await createKeyedWorkspace(t.database);
-    expect((await t.get(path, stranger.key.secret)).status).toBe(404);
+      const stranger = await createKeyedWorkspace(t.database);
+      expect((await t.get(path, stranger.key.secret)).status).toBe(404);
 
-    await t.database.prisma.report.update({ where: { id: report.id }, data: { name: 'Renamed' } });
-    const renamed = await t.get(path, key.secret, { headers: { 'if-none-match': first.headers.get('etag')! } });
-    expect(renamed.status).toBe(200);
-    expect((await json(renamed)).data.name).toBe('Renamed');
+      await t.database.prisma.report.update({ where: { id: report.id }, data: { name: 'Renamed' } });
+      const renamed = await t.get(path, key.secret, { headers: { 'if-none-match': first.headers.get('etag')! } });
+      expect(renamed.status).toBe(200);
+      expect((await json(renamed)).data.name).toBe('Renamed');
 
-    await t.database.prisma.report.update({ where: { id: report.id }, data: { archivedAt: new Date() } });
-    expect((await t.get(path, key.secret)).status).toBe(404);
-  });
+      await t.database.prisma.report.update({ where: { id: report.id }, data: { archivedAt: new Date() } });
+      expect((await t.get(path, key.secret)).status).toBe(404);
+    },
+  );
 });
 
 describe('compression', () => {

@@ -218,19 +218,22 @@ describe('GET /api/v1/ai-visibility/projects/{id}/metrics', () => {
     ).toBe('not_found');
   });
 
-  it('checks parameters before the project on every project read (docs/api.md: parameters 400, then resource 404)', async () => {
-    const unknown = '/api/v1/ai-visibility/projects/prj_AAAAAAAAAAAAAAAAAAAA';
-    for (const [route, query] of [
-      ['metrics', 'dateFrom=2026-02-02&dateTo=2026-02-01'],
-      ['prompts', 'tag=' + 'x'.repeat(101)],
-      ['sources', 'limit=0'],
-      ['opportunities', 'limit=0'],
-    ] as const) {
-      const response = await t.get(`${unknown}/${route}?${query}`, key);
-      expect(response.status, route).toBe(400);
-      expect((await json(response)).error.code, route).toBe('invalid_parameter');
-    }
-  });
+  it(
+    'checks parameters before the project on every project ' + 'read (docs/api.md: parameters 400, then resource 404)',
+    async () => {
+      const unknown = '/api/v1/ai-visibility/projects/prj_AAAAAAAAAAAAAAAAAAAA';
+      for (const [route, query] of [
+        ['metrics', 'dateFrom=2026-02-02&dateTo=2026-02-01'],
+        ['prompts', 'tag=' + 'x'.repeat(101)],
+        ['sources', 'limit=0'],
+        ['opportunities', 'limit=0'],
+      ] as const) {
+        const response = await t.get(`${unknown}/${route}?${query}`, key);
+        expect(response.status, route).toBe(400);
+        expect((await json(response)).error.code, route).toBe('invalid_parameter');
+      }
+    },
+  );
 });
 
 describe('everything else under /api/v1', () => {

@@ -23,7 +23,8 @@ beforeAll(async () => {
   ids.project = (await t.database.prisma.aiProject.findMany(where)).map((project) => project.id);
   // The longest answer of each project.
   const answers = await t.database.pool.query<{ project_id: string; id: string }>(
-    'SELECT DISTINCT ON (project_id) project_id, id FROM ai_answers WHERE workspace_id = $1 ORDER BY project_id, length(text) DESC',
+    'SELECT DISTINCT ON (project_id) project_id, id FROM ai_answers ' +
+      'WHERE workspace_id = $1 ORDER BY project_id, length(text) DESC',
     [keyed.workspace.id],
   );
   ids.answer = answers.rows.map((row) => [row.project_id, row.id]);

@@ -34,7 +34,10 @@ vi.mock('../../src/rest/export-slots.js', async (importOriginal) => {
 });
 
 const TOKEN = 'f'.repeat(40);
-/** Answers per project and the length of each text: far more than socket buffers take, so an export that is not read stays open. */
+/**
+ * Answers per project and the length of each text: far more than socket buffers take, so an export
+ * that is not read stays open.
+ */
 const ANSWERS = 3_000;
 const TEXT = 'x'.repeat(4_000);
 
@@ -172,7 +175,8 @@ function hold(baseUrl: string, key: string, path: string, accept = 'text/csv'): 
 /** Export transactions open in PostgreSQL (the pool's idle connections excluded). */
 async function openExports(t: TestApp): Promise<number> {
   const { rows } = await t.database.pool.query(
-    "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1 AND state <> 'idle'",
+    'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = ' +
+      "current_database() AND application_name = $1 AND state <> 'idle'",
     [EXPORT_APPLICATION_NAME],
   );
   return rows[0].n;
@@ -354,35 +358,42 @@ describe("one workspace's clients that stop reading (it holds at most 24 MiB of 
   });
   afterAll(() => server.close());
 
-  it('cuts one of two unread 16 MB answers of the same workspace, though each alone fits, and keeps the other', async () => {
-    server.closeIdleConnections();
-    await expect.poll(server.connections, { timeout: 10_000 }).toBe(0);
-    const path = `/api/v1/ai-visibility/projects/${big.projectId}/answers?dateFrom=2026-10-01&dateTo=2026-10-31&limit=500`;
-    const sockets = await Promise.all(
-      [0, 1].map(async () => {
-        const socket = connect(Number(new URL(server.baseUrl).port), '127.0.0.1');
-        await new Promise<void>((resolve) => socket.once('connect', resolve));
-        socket.on('error', () => {});
-        socket.pause();
-        socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${big.keys[0]}\r\n\r\n`);
-        return socket;
-      }),
-    );
-    try {
-      await expect.poll(server.connections, { timeout: 10_000 }).toBe(2);
-      // The workspace's two answers together pass its bound: the sweep cuts one.
-      await expect.poll(server.connections, { timeout: 15_000 }).toBe(1);
-      await new Promise((resolve) => setTimeout(resolve, 2_500));
-      expect(await server.connections()).toBe(1);
-    } finally {
-      for (const socket of sockets) socket.destroy();
-    }
-  });
+  it(
+    'cuts one of two unread 16 MB answers of the same ' + 'workspace, though each alone fits, and keeps the other',
+    async () => {
+      server.closeIdleConnections();
+      await expect.poll(server.connections, { timeout: 10_000 }).toBe(0);
+      const path = bigAnswersPath();
+      const sockets = await Promise.all(
+        [0, 1].map(async () => {
+          const socket = connect(Number(new URL(server.baseUrl).port), '127.0.0.1');
+          await new Promise<void>((resolve) => socket.once('connect', resolve));
+          socket.on('error', () => {});
+          socket.pause();
+          socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${big.keys[0]}\r\n\r\n`);
+          return socket;
+        }),
+      );
+      try {
+        await expect.poll(server.connections, { timeout: 10_000 }).toBe(2);
+        // The workspace's two answers together pass its bound: the sweep cuts one.
+        await expect.poll(server.connections, { timeout: 15_000 }).toBe(1);
+        await new Promise((resolve) => setTimeout(resolve, 2_500));
+        expect(await server.connections()).toBe(1);
+      } finally {
+        for (const socket of sockets) socket.destroy();
+      }
+    },
+  );
 });
+
+/** The 16 MB JSON answer of the big project. */
+const bigAnswersPath = () =>
+  `/api/v1/ai-visibility/projects/${big.projectId}/answers?dateFrom=2026-10-01&dateTo=2026-10-31&limit=500`;
 
 /** A 16 MB JSON answer requested on a raw socket that is never read: the server must close the connection. */
 async function unreadAnswerIsCut(server: Awaited<ReturnType<typeof serve>>) {
-  const path = `/api/v1/ai-visibility/projects/${big.projectId}/answers?dateFrom=2026-10-01&dateTo=2026-10-31&limit=500`;
+  const path = bigAnswersPath();
   // Earlier tests' keep-alive connections go first: the only connection left is this one.
   server.closeIdleConnections();
   await expect.poll(server.connections, { timeout: 10_000 }).toBe(0);

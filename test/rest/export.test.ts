@@ -1,6 +1,7 @@
 // Streaming export: CSV and NDJSON of every row of the metrics, answers and sources endpoints,
-// the same values as JSON, RFC 4180 quoting, no formula a spreadsheet would run, one token per 1 000 rows, errors before the first
-// byte as the usual envelope, and a client that goes away stops the query.
+// the same values as JSON, RFC 4180 quoting, no formula a spreadsheet would run, one token per
+// 1 000 rows, errors before the first byte as the usual envelope, and a client that goes away
+// stops the query.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { newId } from '../../src/db/ids.js';
 import { EXPORT_BATCH_ROWS, ndjsonLineWriter, negotiateExport, nextBatchRows } from '../../src/rest/export.js';
@@ -320,19 +321,22 @@ describe('answers', () => {
 });
 
 describe('caps', () => {
-  it('prompts are cut at their limit and at the list cap, and say so; answers never return more than their limit', async () => {
-    const prompts = await json(await exported('/prompts', 'application/json'));
-    expect(prompts.data).toHaveLength(10);
-    expect(prompts.meta).toEqual({ total: 500, truncated: true, nextCursor: expect.any(String) });
-    const capped = await json(await exported('/prompts?limit=500', 'application/json'));
-    expect(capped.data).toHaveLength(50);
-    expect(capped.meta).toEqual({ total: 500, truncated: true, nextCursor: expect.any(String) });
-    const page = await json(
-      await exported('/answers?dateFrom=2026-10-01&dateTo=2026-10-31&limit=500', 'application/json'),
-    );
-    expect(page.data).toHaveLength(500);
-    expect(page.meta).toMatchObject({ total: 2500, truncated: true, nextCursor: expect.any(String) });
-  });
+  it(
+    'prompts are cut at their limit and at the list cap, ' + 'and say so; answers never return more than their limit',
+    async () => {
+      const prompts = await json(await exported('/prompts', 'application/json'));
+      expect(prompts.data).toHaveLength(10);
+      expect(prompts.meta).toEqual({ total: 500, truncated: true, nextCursor: expect.any(String) });
+      const capped = await json(await exported('/prompts?limit=500', 'application/json'));
+      expect(capped.data).toHaveLength(50);
+      expect(capped.meta).toEqual({ total: 500, truncated: true, nextCursor: expect.any(String) });
+      const page = await json(
+        await exported('/answers?dateFrom=2026-10-01&dateTo=2026-10-31&limit=500', 'application/json'),
+      );
+      expect(page.data).toHaveLength(500);
+      expect(page.meta).toMatchObject({ total: 2500, truncated: true, nextCursor: expect.any(String) });
+    },
+  );
 });
 
 describe('metrics and sources', () => {

@@ -206,7 +206,8 @@ describe('GraphQL under abuse', () => {
   it('rejects over-deep queries', async () => {
     // The limit is 10 (a client page is 9 deep); __type (unlike __schema) counts towards it.
     const deep =
-      '{ __type(name: "Query") { fields { type { ofType { ofType { ofType { ofType { ofType { ofType { ofType { ofType { name } } } } } } } } } } } }';
+      '{ __type(name: "Query") { fields { type { ofType { ofType { ofType { ofType { ofType { ofType { ' +
+      'ofType { ofType { name } } } } } } } } } } } }';
     const body = await (await post({ query: deep })).json();
     expect(body.errors?.[0]?.message).toMatch(/depth/i);
   });

@@ -197,23 +197,26 @@ describe('a parameter written from its GraphQL argument', () => {
   }).getFields().things as GraphQLField<unknown, unknown>;
   const route = { path: '/things', field: 'things', operationId: 'listThings', tag: 'Things', summary: 'List things' };
 
-  it('carries bounds, the default (GraphQL defaultValue first, an enum by name) and an example the schema allows', () => {
-    const byName = Object.fromEntries(routeParameters(route, field).map((parameter) => [parameter.name, parameter]));
-    expect(byName.limit).toEqual({
-      name: 'limit',
-      in: 'query',
-      required: false,
-      description: 'Things per page.',
-      schema: { type: 'integer', minimum: 1, maximum: 50, default: 20, examples: [20] },
-    });
-    expect(byName.size!.schema).toEqual({ type: 'integer', minimum: 1, maximum: 9, default: 5, examples: [5] });
-    expect(byName.kind).toMatchObject({
-      schema: { type: 'string', enum: ['first', 'second'], default: 'second', examples: ['second'] },
-    });
-    expect(byName.archived).toMatchObject({ schema: { type: 'boolean', default: false, examples: [false] } });
-    expect(byName.cursor).toMatchObject({ schema: { type: 'string', examples: [''] } });
-    expect(byName.other!.schema).not.toHaveProperty('examples');
-  });
+  it(
+    'carries bounds, the default (GraphQL defaultValue first, ' + 'an enum by name) and an example the schema allows',
+    () => {
+      const byName = Object.fromEntries(routeParameters(route, field).map((parameter) => [parameter.name, parameter]));
+      expect(byName.limit).toEqual({
+        name: 'limit',
+        in: 'query',
+        required: false,
+        description: 'Things per page.',
+        schema: { type: 'integer', minimum: 1, maximum: 50, default: 20, examples: [20] },
+      });
+      expect(byName.size!.schema).toEqual({ type: 'integer', minimum: 1, maximum: 9, default: 5, examples: [5] });
+      expect(byName.kind).toMatchObject({
+        schema: { type: 'string', enum: ['first', 'second'], default: 'second', examples: ['second'] },
+      });
+      expect(byName.archived).toMatchObject({ schema: { type: 'boolean', default: false, examples: [false] } });
+      expect(byName.cursor).toMatchObject({ schema: { type: 'string', examples: [''] } });
+      expect(byName.other!.schema).not.toHaveProperty('examples');
+    },
+  );
 
   it('leaves paging out of an export, and gives a CSV export bom', () => {
     expect(

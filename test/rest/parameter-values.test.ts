@@ -215,7 +215,8 @@ describe('locale', () => {
     const keyed = await createKeyedWorkspace(t.database);
     await seedWorkspace(t.database.prisma, t.database.pool, { workspaceId: keyed.workspace.id, days: 2, clients: 1 });
     const tables = await t.database.pool.query<{ table_name: string }>(
-      "SELECT table_name FROM information_schema.columns WHERE column_name = 'locale' AND table_schema = current_schema()",
+      'SELECT table_name FROM information_schema.columns WHERE ' +
+        "column_name = 'locale' AND table_schema = current_schema()",
     );
     for (const { table_name: table } of tables.rows)
       await t.database.pool.query(`UPDATE ${table} SET locale = lower(locale) WHERE workspace_id = $1`, [
@@ -230,46 +231,50 @@ describe('locale', () => {
     expect(answers.meta.total).toBeGreaterThan(0);
   });
 
-  it("is stored in canonical case on a project, and a scan sent in another case is stored under the project's spelling", async () => {
-    const project = await createProject(t.database.prisma, {
-      workspaceId,
-      actor: { email: ownerEmail },
-      fields: { name: 'Cases', brand: 'Acme', models: ['chatgpt'], locales: ['en-us', 'ZH-hant-tw'] },
-    });
-    expect(project.locales).toEqual(['en-US', 'zh-Hant-TW']);
-    expect(() =>
-      createProject(t.database.prisma, {
+  it(
+    'is stored in canonical case on a project, and a scan sent ' +
+      "in another case is stored under the project's spelling",
+    async () => {
+      const project = await createProject(t.database.prisma, {
         workspaceId,
         actor: { email: ownerEmail },
-        fields: { name: 'Bad', brand: 'Acme', models: ['chatgpt'], locales: ['english'] },
-      }),
-    ).toThrow(/not a locale: english/);
-    const line = {
-      project: project.id,
-      date: '2026-11-01',
-      model: 'chatgpt',
-      locale: 'EN-us',
-      totalRuns: 4,
-      visibilityCount: 1,
-      mentionCount: 1,
-      totalMentionCount: 2,
-      positionedCount: 1,
-      positionSum: 1,
-      positiveCount: 1,
-      neutralCount: 0,
-      negativeCount: 0,
-    };
-    const ingested = await t.app.fetch(
-      new Request('http://test.local/internal/ingest/scans', {
-        method: 'POST',
-        headers: { authorization: `Bearer ${TOKEN}` },
-        body: JSON.stringify(line),
-      }),
-    );
-    expect(ingested.status, await ingested.clone().text()).toBe(200);
-    const metrics = await get(
-      `/api/v1/ai-visibility/projects/${project.id}/metrics?dateFrom=2026-11-01&dateTo=2026-11-01`,
-    );
-    expect(metrics.body.data.rows.map((row: { locale: string }) => row.locale)).toEqual(['en-US']);
-  });
+        fields: { name: 'Cases', brand: 'Acme', models: ['chatgpt'], locales: ['en-us', 'ZH-hant-tw'] },
+      });
+      expect(project.locales).toEqual(['en-US', 'zh-Hant-TW']);
+      expect(() =>
+        createProject(t.database.prisma, {
+          workspaceId,
+          actor: { email: ownerEmail },
+          fields: { name: 'Bad', brand: 'Acme', models: ['chatgpt'], locales: ['english'] },
+        }),
+      ).toThrow(/not a locale: english/);
+      const line = {
+        project: project.id,
+        date: '2026-11-01',
+        model: 'chatgpt',
+        locale: 'EN-us',
+        totalRuns: 4,
+        visibilityCount: 1,
+        mentionCount: 1,
+        totalMentionCount: 2,
+        positionedCount: 1,
+        positionSum: 1,
+        positiveCount: 1,
+        neutralCount: 0,
+        negativeCount: 0,
+      };
+      const ingested = await t.app.fetch(
+        new Request('http://test.local/internal/ingest/scans', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${TOKEN}` },
+          body: JSON.stringify(line),
+        }),
+      );
+      expect(ingested.status, await ingested.clone().text()).toBe(200);
+      const metrics = await get(
+        `/api/v1/ai-visibility/projects/${project.id}/metrics?dateFrom=2026-11-01&dateTo=2026-11-01`,
+      );
+      expect(metrics.body.data.rows.map((row: { locale: string }) => row.locale)).toEqual(['en-US']);
+    },
+  );
 });

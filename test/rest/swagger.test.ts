@@ -13,23 +13,31 @@ const openapi = forOrigin(v1OpenApiDocument(v1Schema(schema)), origin);
 const swagger = toSwagger2(openapi, origin);
 
 describe('the Swagger 2.0 document', () => {
-  it('names its host, base path and scheme, the key as the first security definition, and JSON as what it produces', () => {
-    expect(swagger).toMatchObject({
-      swagger: '2.0',
-      host: 'api.example.test',
-      basePath: '/api/v1',
-      schemes: ['https'],
-      produces: ['application/json'],
-      security: [{ apiKey: [] }],
-    });
-    const [first] = Object.entries<any>(swagger.securityDefinitions);
-    expect(first).toEqual([
-      'apiKey',
-      { type: 'apiKey', in: 'header', name: 'Authorization', description: expect.stringMatching(/^Bearer sgb_live_…/) },
-    ]);
-    expect(swagger.info).not.toHaveProperty('summary');
-    expect(swagger.info.license).toEqual({ name: 'Proprietary' });
-  });
+  it(
+    'names its host, base path and scheme, the key as the ' + 'first security definition, and JSON as what it produces',
+    () => {
+      expect(swagger).toMatchObject({
+        swagger: '2.0',
+        host: 'api.example.test',
+        basePath: '/api/v1',
+        schemes: ['https'],
+        produces: ['application/json'],
+        security: [{ apiKey: [] }],
+      });
+      const [first] = Object.entries<any>(swagger.securityDefinitions);
+      expect(first).toEqual([
+        'apiKey',
+        {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description: expect.stringMatching(/^Bearer sgb_live_…/),
+        },
+      ]);
+      expect(swagger.info).not.toHaveProperty('summary');
+      expect(swagger.info.license).toEqual({ name: 'Proprietary' });
+    },
+  );
 
   it('has the same operations and parameters as the 3.1 document', () => {
     const of = (paths: Record<string, any>, parameterOf: (parameter: any) => Record<string, unknown>) =>
