@@ -18,8 +18,7 @@ export type JsonBody = string | Uint8Array<ArrayBuffer>;
 /**
  * Above this many characters an ASCII body is written as bytes too: node:http joins a string body
  * to the headers, and a stream copies a string of more than 16 KiB (its stack buffer) into a new
- * allocation on every write — per request again for a cached body. Measured on a 178 KB metrics
- * body: +25–40 % requests/s, large-object space 30–44 → 6 MB (test/bench/README.md, "2026-11-24").
+ * allocation on every write — per request again for a cached body (docs/decisions/response-encoding.md).
  */
 export const STRING_BODY_MAX_CHARS = 16 * 1024;
 
@@ -27,8 +26,7 @@ export const STRING_BODY_MAX_CHARS = 16 * 1024;
  * A JSON body, encoded at most once. Hashing, compressing and writing a string each encode it
  * again, at ~5 ns a character once one character is outside Latin-1 (an em dash in a title), so
  * such a body becomes bytes here (`Buffer.from`: a small one comes from Node's pool). A small
- * ASCII body stays a string: node:http writes it with the headers as one buffer, which bytes
- * measured 4–6 % dearer for a small list (test/bench/README.md, "2026-11-24").
+ * ASCII body stays a string: node:http writes it with the headers as one buffer, cheaper than bytes.
  */
 export function jsonBody(value: unknown): JsonBody {
   const text = JSON.stringify(value);
@@ -44,8 +42,8 @@ export interface FinishedBody {
   readonly body: JsonBody;
   readonly etag: string;
   /**
-   * Filled as clients ask, so a kept body is compressed once per coding instead of at every poll:
-   * brotli made a cached 178 KB metrics body 15× slower to serve than the identity one.
+   * Filled as clients ask, so a kept body is compressed once per coding instead of at every poll
+   * (compressing at every poll made a cached body many times slower to serve than its identity).
    */
   readonly encodings: Partial<Record<ContentCoding, Uint8Array<ArrayBuffer>>>;
   /** Kept to be sent again (in a cache, or for the process's life), so each coding is made once for many answers. */
@@ -110,17 +108,15 @@ export function negotiateEncoding(acceptEncoding: string | null): ContentCoding 
 
 /**
  * An answer's own body up to this size is brotli-compressed at quality 1, since that answer alone
- * pays for it: on v1's 2–10 KB bodies quality 4 took 84–156 µs and quality 1 20–70 µs, for 8–18 %
- * more bytes (a few hundred), while the whole uncompressed answer costs the service ~420 µs
- * (test/bench/README.md, "2026-11-25, morning"). Kept bodies and larger ones get quality 4: most
- * of brotli's gain at a fraction of its top setting's CPU.
+ * pays for it: quality 4 costs a small body a large share of its whole answer for a few hundred
+ * bytes. Kept bodies and larger ones get quality 4: most of brotli's gain at a fraction of its top
+ * setting's CPU (docs/decisions/response-encoding.md).
  */
 export const BROTLI_FAST_MAX_BYTES = 16 * 1024;
 
 const brotliQuality = ({ body, kept }: FinishedBody) => (!kept && byteLength(body) <= BROTLI_FAST_MAX_BYTES ? 1 : 4);
 
-// The size hint lets the encoder size its buffers to the body: polls of a 10 KB list accepting br
-// peaked at 238 MB RSS with it, 271 MB without (one run each, the same CPU per request).
+// The size hint lets the encoder size its buffers to the body, which lowers the peak resident set.
 const brotliOptions = (finished: FinishedBody) => ({
   params: {
     [constants.BROTLI_PARAM_QUALITY]: brotliQuality(finished),
@@ -130,10 +126,9 @@ const brotliOptions = (finished: FinishedBody) => ({
 const GZIP_OPTIONS = { level: 6 };
 
 /**
- * Up to this size a body is compressed on the event loop: handing a 10 KB list to libuv's pool
- * cost ~3× the CPU of compressing it in line (brotli 115 vs 40 µs, gzip 108 vs 31 µs, in a loop;
- * in the service, /reports polled accepting br 304–345 → 262–264 µs of CPU per request), while a
- * larger body is worth not holding the loop for (a few hundred µs and up).
+ * Up to this size a body is compressed on the event loop: handing a small body to libuv's pool
+ * costs about three times the CPU of compressing it in line, while a larger body is worth not
+ * holding the loop for (docs/decisions/response-encoding.md).
  */
 export const COMPRESS_IN_LINE_MAX_BYTES = 64 * 1024;
 
@@ -182,9 +177,8 @@ export async function representation(
 
 /**
  * Codings being made, per coding by the body's `encodings` (which the cache's copies share):
- * requests that ask for one together wait for the same compression. The first burst of 50 polls
- * accepting br otherwise compressed a 178 KB body 50 times at once in libuv's pool, each with its
- * own encoder state (+13 MB resident afterwards).
+ * requests that ask for one together wait for the same compression instead of each compressing the
+ * body at once in libuv's pool with an encoder state of its own.
  */
 const compressing = {
   br: singleFlight<FinishedBody['encodings'], Uint8Array<ArrayBuffer>>(),

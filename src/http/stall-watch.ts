@@ -11,7 +11,7 @@
 // first, so one tenant's non-reading clients cannot get another's slow reader cut.
 //
 // One sweep per server on an unreferenced interval, not a timer per response (timers on the
-// request path cost every scavenge: test/bench/README.md, "what survived the scavenges").
+// request path cost every scavenge: docs/decisions/request-path-allocations.md).
 import type { Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
