@@ -3,7 +3,7 @@
 // (PostgreSQL NOTIFY, or Redis when configured) and every instance drops its entry, so
 // the very next request re-reads the key and fails.
 import { LRUCache } from 'lru-cache';
-import type { SqlRunner } from '../db/sql-runner.js';
+import { runStatement, sqlStatement, type SqlRunner } from '../db/sql-runner.js';
 import { invalidationCounter } from './invalidation.js';
 import { singleFlight } from '../http/single-flight.js';
 import type { Plan } from '../db/generated/prisma/enums.js';
@@ -32,23 +32,42 @@ export interface ApiKeyAuthenticator {
 
 const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 
+interface KeyRow {
+  id: string;
+  workspace_id: string;
+  secret_hash: Uint8Array;
+  scopes: string[];
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  plan: Plan;
+  timezone: string;
+}
+
 /**
  * The key and its workspace's plan and zone, by primary key. Plain SQL rather than Prisma, whose
  * first query loads a query compiler an instance serving only the API never needs otherwise
  * (docs/decisions/api-key-lookup-without-prisma.md).
  */
-const KEY_LOOKUP = `SELECT k.id, k.workspace_id, k.secret_hash, k.scopes, k.expires_at, k.revoked_at, w.plan, w.timezone
-  FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id WHERE k.id = $1`;
+const KEY_LOOKUP = sqlStatement<KeyRow, { keyId: string }>(
+  'auth.api-key-lookup',
+  (param) => `SELECT k.id, k.workspace_id, k.secret_hash, k.scopes, k.expires_at, k.revoked_at, w.plan, w.timezone
+  FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id WHERE k.id = ${param('keyId')}`,
+);
 
-const recordOf = (row: Record<string, unknown>): KeyRecord => ({
-  id: row.id as string,
-  workspaceId: row.workspace_id as string,
-  secretHash: row.secret_hash as Uint8Array,
-  scopes: (row.scopes as string[]).filter((scope): scope is Scope => (SCOPES as readonly string[]).includes(scope)),
-  expiresAt: row.expires_at as Date | null,
-  revokedAt: row.revoked_at as Date | null,
-  plan: row.plan as Plan,
-  timezone: row.timezone as string,
+const TOUCH_KEY = sqlStatement<never, { keyId: string; now: Date }>(
+  'auth.api-key-touch',
+  (param) => `UPDATE api_keys SET last_used_at = ${param('now')} WHERE id = ${param('keyId')}`,
+);
+
+const recordOf = (row: KeyRow): KeyRecord => ({
+  id: row.id,
+  workspaceId: row.workspace_id,
+  secretHash: row.secret_hash,
+  scopes: row.scopes.filter((scope): scope is Scope => (SCOPES as readonly string[]).includes(scope)),
+  expiresAt: row.expires_at,
+  revokedAt: row.revoked_at,
+  plan: row.plan,
+  timezone: row.timezone,
 });
 
 /** A key that matched: refused when revoked, expired at `now`, or on a plan without the API. */
@@ -73,7 +92,7 @@ export function createApiKeyAuthenticator(sql: SqlRunner, options: { cacheTtlMs?
 
   async function lookup(keyId: string): Promise<KeyRecord | null> {
     const current = invalidation.begin();
-    const row = (await sql.query(KEY_LOOKUP, [keyId])).rows[0];
+    const row = (await runStatement(sql, KEY_LOOKUP, { keyId })).rows[0];
     const record = row ? recordOf(row) : null;
     if (current()) cache.set(keyId, record ?? 'missing');
     return record;
@@ -90,9 +109,7 @@ export function createApiKeyAuthenticator(sql: SqlRunner, options: { cacheTtlMs?
     const last = lastUsedWrites.get(keyId) ?? 0;
     if (now.getTime() - last < LAST_USED_WRITE_INTERVAL_MS) return;
     lastUsedWrites.set(keyId, now.getTime());
-    sql
-      .query('UPDATE api_keys SET last_used_at = $2 WHERE id = $1', [keyId, now])
-      .catch(() => lastUsedWrites.delete(keyId));
+    runStatement(sql, TOUCH_KEY, { keyId, now }).catch(() => lastUsedWrites.delete(keyId));
   }
 
   return {

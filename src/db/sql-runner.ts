@@ -9,9 +9,7 @@ export interface SqlRunner {
   query(
     text: string,
     values?: readonly unknown[],
-    // Rows stay `any` while auth/api-keys.ts reads raw rows through a runner; declared statements type theirs.
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  ): Promise<{ rows: Record<string, any>[]; rowCount?: number | null }>;
+  ): Promise<{ rows: Record<string, unknown>[]; rowCount?: number | null }>;
 }
 
 declare const declared: unique symbol;
