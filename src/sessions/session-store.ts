@@ -4,6 +4,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import type { Plan, Role } from '../db/generated/prisma/enums.js';
+import { runStatement, sqlStatement } from '../db/sql-runner.js';
 
 export const SESSION_IDLE_MS = 12 * 3_600_000;
 export const SESSION_MAX_MS = 7 * 24 * 3_600_000;
@@ -29,32 +30,19 @@ export interface SessionView {
 
 export const sessionIdOf = (token: string) => createHash('sha256').update(token).digest('hex');
 
-export async function createSession(
-  pool: pg.Pool,
-  input: { userId: string; workspaceId: string; ssoWorkspaceId?: string | null },
-): Promise<{ token: string; expiresAt: Date }> {
-  const token = randomBytes(32).toString('base64url');
-  const expiresAt = new Date(Date.now() + SESSION_MAX_MS);
-  await pool.query(
-    `INSERT INTO sessions (id, user_id, workspace_id, expires_at, csrf_token, sso_workspace_id)
-     VALUES ($1, $2, $3, $4, $5, $6)`,
-    [
-      sessionIdOf(token),
-      input.userId,
-      input.workspaceId,
-      expiresAt,
-      randomBytes(24).toString('base64url'),
-      input.ssoWorkspaceId ?? null,
-    ],
-  );
-  return { token, expiresAt };
-}
+const CREATE_SESSION = sqlStatement<
+  never,
+  { id: string; userId: string; workspaceId: string; expiresAt: Date; csrfToken: string; ssoWorkspaceId: string | null }
+>(
+  'sessions.create',
+  (param) => `INSERT INTO sessions (id, user_id, workspace_id, expires_at, csrf_token, sso_workspace_id)
+     VALUES (${param('id')}, ${param('userId')}, ${param('workspaceId')}, ${param('expiresAt')}, ${param('csrfToken')},
+             ${param('ssoWorkspaceId')})`,
+);
 
-/** The live session of a token, or null (unknown, idle too long, past its end, or no longer a member). */
-export async function findSession(pool: pg.Pool, token: string, now = new Date()): Promise<SessionView | null> {
-  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
-  const result = await pool.query<SessionView & { lastSeenAt: Date }>(
-    `SELECT s.id, s.user_id AS "userId", u.email, u.name, s.workspace_id AS "workspaceId",
+const FIND_SESSION = sqlStatement<SessionView & { lastSeenAt: Date }, { id: string }>(
+  'sessions.find',
+  (param) => `SELECT s.id, s.user_id AS "userId", u.email, u.name, s.workspace_id AS "workspaceId",
             w.slug AS "workspaceSlug", w.name AS "workspaceName", w.plan, w.timezone, m.role,
             s.csrf_token AS "csrfToken", s.expires_at AS "expiresAt", s.last_seen_at AS "lastSeenAt",
             s.sso_workspace_id AS "ssoWorkspaceId"
@@ -62,32 +50,84 @@ export async function findSession(pool: pg.Pool, token: string, now = new Date()
      JOIN users u ON u.id = s.user_id
      JOIN workspaces w ON w.id = s.workspace_id
      JOIN memberships m ON m.user_id = s.user_id AND m.workspace_id = s.workspace_id
-     WHERE s.id = $1`,
-    [sessionIdOf(token)],
-  );
-  const row = result.rows[0];
+     WHERE s.id = ${param('id')}`,
+);
+
+const DELETE_SESSION = sqlStatement<never, { id: string }>(
+  'sessions.delete',
+  (param) => `DELETE FROM sessions WHERE id = ${param('id')}`,
+);
+
+const TOUCH_SESSION = sqlStatement<never, { id: string; now: Date }>(
+  'sessions.touch',
+  (param) => `UPDATE sessions SET last_seen_at = ${param('now')} WHERE id = ${param('id')}`,
+);
+
+const DELETE_OTHER_SESSIONS = sqlStatement<never, { userId: string; keepSessionId: string | null }>(
+  'sessions.delete-others',
+  (param) =>
+    `DELETE FROM sessions WHERE user_id = ${param('userId')}
+      AND (${param('keepSessionId')}::text IS NULL OR id <> ${param('keepSessionId')})`,
+);
+
+const SWITCH_WORKSPACE = sqlStatement<never, { sessionId: string; userId: string; slug: string }>(
+  'sessions.switch-workspace',
+  (param) => `UPDATE sessions s SET workspace_id = w.id
+     FROM workspaces w JOIN memberships m ON m.workspace_id = w.id AND m.user_id = ${param('userId')}
+     WHERE s.id = ${param('sessionId')} AND s.user_id = ${param('userId')} AND w.slug = ${param('slug')}
+       AND (s.sso_workspace_id IS NULL OR s.sso_workspace_id = w.id)`,
+);
+
+type SessionWorkspace = { id: string; slug: string; name: string; role: Role; plan: Plan };
+
+const WORKSPACES_OF = sqlStatement<SessionWorkspace, { userId: string; onlyWorkspaceId: string | null }>(
+  'sessions.workspaces-of',
+  (param) => `SELECT w.id, w.slug, w.name, m.role, w.plan FROM memberships m JOIN workspaces w ON w.id = m.workspace_id
+      WHERE m.user_id = ${param('userId')}
+        AND (${param('onlyWorkspaceId')}::text IS NULL OR w.id = ${param('onlyWorkspaceId')})
+      ORDER BY w.name, w.slug`,
+);
+
+export async function createSession(
+  pool: pg.Pool,
+  input: { userId: string; workspaceId: string; ssoWorkspaceId?: string | null },
+): Promise<{ token: string; expiresAt: Date }> {
+  const token = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(Date.now() + SESSION_MAX_MS);
+  await runStatement(pool, CREATE_SESSION, {
+    id: sessionIdOf(token),
+    userId: input.userId,
+    workspaceId: input.workspaceId,
+    expiresAt,
+    csrfToken: randomBytes(24).toString('base64url'),
+    ssoWorkspaceId: input.ssoWorkspaceId ?? null,
+  });
+  return { token, expiresAt };
+}
+
+/** The live session of a token, or null (unknown, idle too long, past its end, or no longer a member). */
+export async function findSession(pool: pg.Pool, token: string, now = new Date()): Promise<SessionView | null> {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+  const row = (await runStatement(pool, FIND_SESSION, { id: sessionIdOf(token) })).rows[0];
   if (!row) return null;
   if (row.expiresAt <= now || row.lastSeenAt.getTime() + SESSION_IDLE_MS <= now.getTime()) {
-    await pool.query('DELETE FROM sessions WHERE id = $1', [row.id]);
+    await runStatement(pool, DELETE_SESSION, { id: row.id });
     return null;
   }
   if (now.getTime() - row.lastSeenAt.getTime() > TOUCH_EVERY_MS)
-    await pool.query('UPDATE sessions SET last_seen_at = $2 WHERE id = $1', [row.id, now]);
+    await runStatement(pool, TOUCH_SESSION, { id: row.id, now });
   const session: SessionView & { lastSeenAt?: Date } = row;
   delete session.lastSeenAt;
   return session;
 }
 
 export async function deleteSession(pool: pg.Pool, token: string): Promise<void> {
-  await pool.query('DELETE FROM sessions WHERE id = $1', [sessionIdOf(token)]);
+  await runStatement(pool, DELETE_SESSION, { id: sessionIdOf(token) });
 }
 
 /** Every other session of a person ends (password changed or reset). */
 export async function deleteOtherSessions(pool: pg.Pool, userId: string, keepSessionId: string | null): Promise<void> {
-  await pool.query('DELETE FROM sessions WHERE user_id = $1 AND ($2::text IS NULL OR id <> $2)', [
-    userId,
-    keepSessionId,
-  ]);
+  await runStatement(pool, DELETE_OTHER_SESSIONS, { userId, keepSessionId });
 }
 
 /**
@@ -100,12 +140,7 @@ export async function switchWorkspace(
   userId: string,
   slug: string,
 ): Promise<boolean> {
-  const result = await pool.query(
-    `UPDATE sessions s SET workspace_id = w.id
-     FROM workspaces w JOIN memberships m ON m.workspace_id = w.id AND m.user_id = $2
-     WHERE s.id = $1 AND s.user_id = $2 AND w.slug = $3 AND (s.sso_workspace_id IS NULL OR s.sso_workspace_id = w.id)`,
-    [sessionId, userId, slug],
-  );
+  const result = await runStatement(pool, SWITCH_WORKSPACE, { sessionId, userId, slug });
   return result.rowCount === 1;
 }
 
@@ -113,11 +148,10 @@ export async function switchWorkspace(
 export async function workspacesOf(
   pool: pg.Pool,
   session: Pick<SessionView, 'userId' | 'ssoWorkspaceId'>,
-): Promise<{ id: string; slug: string; name: string; role: Role; plan: Plan }[]> {
-  const result = await pool.query(
-    `SELECT w.id, w.slug, w.name, m.role, w.plan FROM memberships m JOIN workspaces w ON w.id = m.workspace_id
-      WHERE m.user_id = $1 AND ($2::text IS NULL OR w.id = $2) ORDER BY w.name, w.slug`,
-    [session.userId, session.ssoWorkspaceId],
-  );
-  return result.rows;
+): Promise<SessionWorkspace[]> {
+  const { rows } = await runStatement(pool, WORKSPACES_OF, {
+    userId: session.userId,
+    onlyWorkspaceId: session.ssoWorkspaceId,
+  });
+  return rows;
 }
