@@ -11,6 +11,7 @@ import { ApiError } from '../errors/index.js';
 import { recordPersonAudit } from '../audit/index.js';
 import { clearAttempts, reserveAttempts, type CounterPolicy } from '../db/attempt-counters.js';
 import type { Mail } from '../mail/mailer.js';
+import { runStatement, sqlStatement } from '../db/sql-runner.js';
 import { RESET_PASSWORD_PATH } from './paths.js';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords.js';
 import { deleteOtherSessions } from './session-store.js';
@@ -42,6 +43,33 @@ export async function reservePasswordReset(pool: pg.Pool, input: { email: string
   return counts.get(accountKey)!.count <= PER_ACCOUNT.limit && counts.get(callerKey)!.count <= PER_CALLER.limit;
 }
 
+// Replaces the person's unused links with one new link, in one statement.
+const ISSUE_RESET = sqlStatement<{ id: string; email: string }, { email: string; resetId: string; expiresAt: Date }>(
+  'sessions.issue-reset',
+  (param) => `WITH person AS (SELECT id, email FROM users WHERE lower(email) = ${param('email')}),
+     older AS (DELETE FROM password_resets r USING person WHERE r.user_id = person.id AND r.used_at IS NULL),
+     link AS (INSERT INTO password_resets (id, user_id, expires_at)
+              SELECT ${param('resetId')}, person.id, ${param('expiresAt')} FROM person)
+     SELECT id, email FROM person`,
+);
+
+const SPEND_RESET = sqlStatement<{ user_id: string; email: string }, { resetId: string }>(
+  'sessions.spend-reset',
+  (param) => `UPDATE password_resets r SET used_at = now() FROM users u
+     WHERE r.id = ${param('resetId')} AND r.used_at IS NULL AND r.expires_at > now() AND u.id = r.user_id
+     RETURNING r.user_id, u.email`,
+);
+
+const PASSWORD_HASH = sqlStatement<{ password_hash: string | null }, { userId: string }>(
+  'sessions.password-hash',
+  (param) => `SELECT password_hash FROM users WHERE id = ${param('userId')}`,
+);
+
+const SET_PASSWORD = sqlStatement<never, { userId: string; passwordHash: string }>(
+  'sessions.set-password',
+  (param) => `UPDATE users SET password_hash = ${param('passwordHash')} WHERE id = ${param('userId')}`,
+);
+
 /**
  * Replaces the person's link with a new one (only the newest works) and audits it; null when the address has no
  * account.
@@ -52,13 +80,11 @@ export async function issueResetLink(
 ): Promise<ResetLink | null> {
   const token = randomBytes(32).toString('base64url');
   const person = (
-    await pool.query<{ id: string; email: string }>(
-      `WITH person AS (SELECT id, email FROM users WHERE lower(email) = $1),
-     older AS (DELETE FROM password_resets r USING person WHERE r.user_id = person.id AND r.used_at IS NULL),
-     link AS (INSERT INTO password_resets (id, user_id, expires_at) SELECT $2, person.id, $3 FROM person)
-     SELECT id, email FROM person`,
-      [input.email.trim().toLowerCase(), digest(token), new Date(Date.now() + RESET_TTL_MS)],
-    )
+    await runStatement(pool, ISSUE_RESET, {
+      email: input.email.trim().toLowerCase(),
+      resetId: digest(token),
+      expiresAt: new Date(Date.now() + RESET_TTL_MS),
+    })
   ).rows[0];
   if (!person) return null;
   await recordPersonAudit(pool, {
@@ -89,11 +115,7 @@ export async function resetPassword(
   const problem = passwordProblem(input.password);
   if (problem)
     throw new ApiError('invalid_parameter', `The new password is refused: ${problem}.`, { param: 'password' });
-  const spent = await pool.query<{ user_id: string; email: string }>(
-    `UPDATE password_resets r SET used_at = now() FROM users u
-     WHERE r.id = $1 AND r.used_at IS NULL AND r.expires_at > now() AND u.id = r.user_id RETURNING r.user_id, u.email`,
-    [digest(input.token)],
-  );
+  const spent = await runStatement(pool, SPEND_RESET, { resetId: digest(input.token) });
   const row = spent.rows[0];
   if (!row)
     throw new ApiError('invalid_parameter', 'This reset link is unknown, used or expired; ask for a new one.', {
@@ -111,11 +133,7 @@ export async function changePassword(
   session: { id: string; userId: string },
   input: { current: string; password: string },
 ): Promise<void> {
-  const stored = (
-    await pool.query<{ password_hash: string | null }>('SELECT password_hash FROM users WHERE id = $1', [
-      session.userId,
-    ])
-  ).rows[0];
+  const stored = (await runStatement(pool, PASSWORD_HASH, { userId: session.userId })).rows[0];
   if (!stored?.password_hash || !(await verifyPassword(stored.password_hash, input.current)))
     throw new ApiError('forbidden', 'The current password is wrong.');
   const problem = passwordProblem(input.password);
@@ -126,6 +144,6 @@ export async function changePassword(
 }
 
 async function setPassword(pool: pg.Pool, userId: string, password: string, keepSessionId: string | null) {
-  await pool.query('UPDATE users SET password_hash = $2 WHERE id = $1', [userId, await hashPassword(password)]);
+  await runStatement(pool, SET_PASSWORD, { userId, passwordHash: await hashPassword(password) });
   await deleteOtherSessions(pool, userId, keepSessionId);
 }
