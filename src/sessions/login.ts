@@ -7,9 +7,31 @@ import type pg from 'pg';
 import { ApiError } from '../errors/index.js';
 import { recordPersonAudit } from '../audit/index.js';
 import { clearAttempts, releaseAttempts, reserveAttempts } from '../db/attempt-counters.js';
+import { runStatement, sqlStatement } from '../db/sql-runner.js';
 import { createSession } from './session-store.js';
 import { decoyHash, verifyPassword } from './passwords.js';
 import { ACCOUNT_ADDRESS_POLICY, ACCOUNT_POLICY, ADDRESS_POLICY, signInKeys, throttleVerdict } from './throttle.js';
+
+const PERSON_BY_EMAIL = sqlStatement<{ id: string; password_hash: string | null }, { email: string }>(
+  'sessions.person-by-email',
+  (param) => `SELECT id, password_hash FROM users WHERE lower(email) = lower(${param('email')})`,
+);
+
+const WORKSPACE_REQUIRING_SSO = sqlStatement<{ slug: string }, { userId: string }>(
+  'sessions.workspace-requiring-sso',
+  (param) => `SELECT w.slug FROM users u
+     JOIN memberships m ON m.user_id = u.id AND m.role <> 'owner'
+     JOIN workspaces w ON w.id = m.workspace_id AND w.require_sso
+     JOIN sso_domains d ON d.workspace_id = w.id AND d.verified_at IS NOT NULL
+                       AND d.domain = lower(split_part(u.email, '@', 2))
+     WHERE u.id = ${param('userId')} LIMIT 1`,
+);
+
+const MEMBERSHIPS_OF = sqlStatement<{ workspace_id: string; slug: string }, { userId: string }>(
+  'sessions.memberships-of',
+  (param) => `SELECT m.workspace_id, w.slug FROM memberships m JOIN workspaces w ON w.id = m.workspace_id
+        WHERE m.user_id = ${param('userId')} ORDER BY m.created_at, w.slug`,
+);
 
 export interface SignInInput {
   email: string;
@@ -34,12 +56,7 @@ export async function signIn(pool: pg.Pool, input: SignInInput, later: (work: ()
     { account, accountAddress: states.get(keys.accountAddress)!, address: states.get(keys.address)! },
     new Date(),
   );
-  const user = (
-    await pool.query<{ id: string; password_hash: string | null }>(
-      'SELECT id, password_hash FROM users WHERE lower(email) = lower($1)',
-      [input.email],
-    )
-  ).rows[0];
+  const user = (await runStatement(pool, PERSON_BY_EMAIL, { email: input.email })).rows[0];
   const userId = user?.id ?? NO_PERSON;
   if (!verdict.allowed) {
     await releaseAttempts(pool, [keys.account, keys.accountAddress, keys.address]);
@@ -97,15 +114,7 @@ export async function signIn(pool: pg.Pool, input: SignInInput, later: (work: ()
  * way in when the identity provider fails) and their address is in one of its verified domains.
  */
 async function workspaceRequiringSso(pool: pg.Pool, userId: string): Promise<string | null> {
-  const result = await pool.query<{ slug: string }>(
-    `SELECT w.slug FROM users u
-     JOIN memberships m ON m.user_id = u.id AND m.role <> 'owner'
-     JOIN workspaces w ON w.id = m.workspace_id AND w.require_sso
-     JOIN sso_domains d ON d.workspace_id = w.id AND d.verified_at IS NOT NULL
-                       AND d.domain = lower(split_part(u.email, '@', 2))
-     WHERE u.id = $1 LIMIT 1`,
-    [userId],
-  );
+  const result = await runStatement(pool, WORKSPACE_REQUIRING_SSO, { userId });
   return result.rows[0]?.slug ?? null;
 }
 
@@ -119,13 +128,7 @@ export async function startSession(
   workspaceSlug: string | null,
   options: { ssoWorkspaceId?: string } = {},
 ) {
-  const memberships = (
-    await pool.query<{ workspace_id: string; slug: string }>(
-      `SELECT m.workspace_id, w.slug FROM memberships m JOIN workspaces w ON w.id = m.workspace_id
-        WHERE m.user_id = $1 ORDER BY m.created_at, w.slug`,
-      [userId],
-    )
-  ).rows;
+  const memberships = (await runStatement(pool, MEMBERSHIPS_OF, { userId })).rows;
   const chosen = options.ssoWorkspaceId
     ? memberships.find((membership) => membership.workspace_id === options.ssoWorkspaceId)
     : ((workspaceSlug ? memberships.find((membership) => membership.slug === workspaceSlug) : null) ?? memberships[0]);
