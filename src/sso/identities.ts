@@ -6,6 +6,7 @@
 import type pg from 'pg';
 import type { PrismaClient } from '../db/generated/prisma/client.js';
 import { newId } from '../db/ids.js';
+import { runStatement, sqlStatement } from '../db/sql-runner.js';
 import { recordAudit } from '../audit/index.js';
 import { refused } from './refused.js';
 
@@ -20,20 +21,41 @@ export interface Identity {
   email: string;
 }
 
+const LINKED_ACCOUNT = sqlStatement<{ user_id: string }, { issuer: string; subject: string }>(
+  'sso.linked-account',
+  (param) => `SELECT user_id FROM user_identities WHERE issuer = ${param('issuer')} AND subject = ${param('subject')}`,
+);
+
+const BIND_IDENTITY = sqlStatement<
+  never,
+  { id: string; userId: string; workspaceId: string; issuer: string; subject: string }
+>(
+  'sso.bind-identity',
+  (param) => `INSERT INTO user_identities (id, user_id, workspace_id, issuer, subject)
+     VALUES (${param('id')}, ${param('userId')}, ${param('workspaceId')}, ${param('issuer')}, ${param('subject')})
+     ON CONFLICT (issuer, subject) DO NOTHING`,
+);
+
+// The approval is spent by taking it.
+const TAKE_LINK_APPROVAL = sqlStatement<{ approved_by: string }, { workspaceId: string; userId: string }>(
+  'sso.take-link-approval',
+  (param) => `DELETE FROM sso_link_approvals
+     WHERE workspace_id = ${param('workspaceId')} AND user_id = ${param('userId')} AND expires_at > now()
+     RETURNING approved_by`,
+);
+
 const linkedAccount = async (deps: IdentityDeps, identity: Identity) =>
-  (
-    await deps.pool.query<{ user_id: string }>(
-      'SELECT user_id FROM user_identities WHERE issuer = $1 AND subject = $2',
-      [identity.issuer, identity.subject],
-    )
-  ).rows[0]?.user_id ?? null;
+  (await runStatement(deps.pool, LINKED_ACCOUNT, { issuer: identity.issuer, subject: identity.subject })).rows[0]
+    ?.user_id ?? null;
 
 async function bind(deps: IdentityDeps, workspaceId: string, userId: string, identity: Identity, how: string) {
-  await deps.pool.query(
-    `INSERT INTO user_identities (id, user_id, workspace_id, issuer, subject) VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT (issuer, subject) DO NOTHING`,
-    [newId('identity'), userId, workspaceId, identity.issuer, identity.subject],
-  );
+  await runStatement(deps.pool, BIND_IDENTITY, {
+    id: newId('identity'),
+    userId,
+    workspaceId,
+    issuer: identity.issuer,
+    subject: identity.subject,
+  });
   await recordAudit(deps.prisma, {
     workspaceId,
     actor: userId,
@@ -60,11 +82,7 @@ async function ensureMember(deps: IdentityDeps, workspaceId: string, userId: str
 
 /** An existing account with the identity's address, linked only when an owner approved it. */
 async function approvedLink(deps: IdentityDeps, workspaceId: string, userId: string, identity: Identity) {
-  const approval = await deps.pool.query(
-    `DELETE FROM sso_link_approvals WHERE workspace_id = $1 AND user_id = $2 AND expires_at > now()
-     RETURNING approved_by`,
-    [workspaceId, userId],
-  );
+  const approval = await runStatement(deps.pool, TAKE_LINK_APPROVAL, { workspaceId, userId });
   if (!approval.rowCount) {
     throw refused(
       `an account with ${identity.email} already exists. Sign in with your password and choose ` +
