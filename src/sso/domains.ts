@@ -7,6 +7,7 @@ import { Resolver } from 'node:dns/promises';
 import type pg from 'pg';
 import type { PrismaClient } from '../db/generated/prisma/client.js';
 import { isIdOf, newId } from '../db/ids.js';
+import { runStatement, sqlStatement } from '../db/sql-runner.js';
 import { UsageError } from '../errors/index.js';
 import type { Actor } from '../workspaces/index.js';
 import { adminCommand, authorizeActor } from '../workspaces/index.js';
@@ -123,13 +124,15 @@ export async function verifyDomain(
   }
 }
 
+const WORKSPACE_OF_DOMAIN = sqlStatement<{ workspace_id: string }, { domain: string }>(
+  'sso.workspace-of-domain',
+  (param) => `SELECT workspace_id FROM sso_domains WHERE domain = ${param('domain')} AND verified_at IS NOT NULL`,
+);
+
 /** The workspace that verified the domain of this address, if any. */
 export async function workspaceForEmail(pool: pg.Pool, email: string): Promise<string | null> {
   const domain = emailDomain(email);
   if (!domain) return null;
-  const result = await pool.query<{ workspace_id: string }>(
-    'SELECT workspace_id FROM sso_domains WHERE domain = $1 AND verified_at IS NOT NULL',
-    [domain],
-  );
+  const result = await runStatement(pool, WORKSPACE_OF_DOMAIN, { domain });
   return result.rows[0]?.workspace_id ?? null;
 }

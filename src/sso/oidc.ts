@@ -7,6 +7,7 @@
 import type * as Oidc from 'openid-client';
 import type pg from 'pg';
 import { ApiError } from '../errors/index.js';
+import { runStatement, sqlStatement } from '../db/sql-runner.js';
 import { recordPersonAudit } from '../audit/index.js';
 import { startSession, type CookiePolicy } from '../sessions/index.js';
 import { workspaceForEmail } from './domains.js';
@@ -56,16 +57,19 @@ async function claimsOf(config: Oidc.Configuration, flow: Flow, callbackUrl: URL
   }
 }
 
+const VERIFIED_DOMAIN = sqlStatement<{ verified: number }, { workspaceId: string; domain: string }>(
+  'sso.verified-domain',
+  (param) => `SELECT 1 AS verified FROM sso_domains
+    WHERE workspace_id = ${param('workspaceId')} AND domain = ${param('domain')} AND verified_at IS NOT NULL`,
+);
+
 /** Who signs in: a verified address of a domain the workspace verified, and the provider's subject. */
 async function signedIn(pool: pg.Pool, workspaceId: string, claims: Oidc.IDToken): Promise<SignedIn> {
   const email = typeof claims.email === 'string' ? claims.email.toLowerCase() : null;
   if (!email) throw refused('the identity provider did not share an email address.');
   if (claims.email_verified !== true) throw refused(`the identity provider has not verified ${email}.`);
   const domain = emailDomain(email);
-  const verified = await pool.query(
-    'SELECT 1 FROM sso_domains WHERE workspace_id = $1 AND domain = $2 AND verified_at IS NOT NULL',
-    [workspaceId, domain],
-  );
+  const verified = await runStatement(pool, VERIFIED_DOMAIN, { workspaceId, domain });
   if (!verified.rowCount) throw refused(`${domain} is not a verified domain of this workspace.`);
   const subject = typeof claims.sub === 'string' && claims.sub ? claims.sub : null;
   if (!subject) throw refused('the identity provider did not name the person (no sub).');
