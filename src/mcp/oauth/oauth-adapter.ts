@@ -10,9 +10,9 @@
 // compares it) and interactions (their payload names the session cookie). Dynamically registered
 // clients expire 30 days after their last grant or token refresh.
 import { createHash } from 'node:crypto';
-import type pg from 'pg';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { SecretBox } from '../../secrets/secret-box.js';
+import { runStatement, sqlStatement, type SqlRunner } from '../../db/sql-runner.js';
 
 const HASHED_MODELS = new Set([
   'AccessToken',
@@ -65,16 +65,63 @@ function storedPayloads(box: SecretBox) {
   };
 }
 
-const UPSERT = `INSERT INTO oauth_models (model, id, payload, grant_id, user_code, uid, expires_at)
-  VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $7::int IS NULL THEN NULL ELSE now() + make_interval(secs => $7::int) END)
-  ON CONFLICT (model, id) DO UPDATE SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id,
-    user_code = EXCLUDED.user_code, uid = EXCLUDED.uid, expires_at = EXCLUDED.expires_at`;
-const KEEP_CLIENT = `UPDATE oauth_models SET expires_at = now() + make_interval(secs => $2::int)
-  WHERE model = 'Client' AND id = $1`;
-const findWhereSql = (column: 'id' | 'uid' | 'user_code') => `SELECT id, payload, consumed_at FROM oauth_models
-  WHERE model = $1 AND ${column} = $2 AND (expires_at IS NULL OR expires_at > now())`;
+interface StoredModel {
+  model: string;
+  id: string;
+  payload: string;
+  grantId: string | null;
+  userCode: string | null;
+  uid: string | null;
+  lifetimeSeconds: number | null;
+}
 
-export function postgresAdapter(pool: pg.Pool, box: SecretBox) {
+const UPSERT = sqlStatement<never, StoredModel>(
+  'oauth.model-upsert',
+  (param) => `INSERT INTO oauth_models (model, id, payload, grant_id, user_code, uid, expires_at)
+  VALUES (${param('model')}, ${param('id')}, ${param('payload')}, ${param('grantId')}, ${param('userCode')},
+    ${param('uid')}, CASE WHEN ${param('lifetimeSeconds')}::int IS NULL THEN NULL
+      ELSE now() + make_interval(secs => ${param('lifetimeSeconds')}::int) END)
+  ON CONFLICT (model, id) DO UPDATE SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id,
+    user_code = EXCLUDED.user_code, uid = EXCLUDED.uid, expires_at = EXCLUDED.expires_at`,
+);
+const KEEP_CLIENT = sqlStatement<never, { clientId: string; lifetimeSeconds: number }>(
+  'oauth.keep-client',
+  (param) => `UPDATE oauth_models SET expires_at = now() + make_interval(secs => ${param('lifetimeSeconds')}::int)
+  WHERE model = 'Client' AND id = ${param('clientId')}`,
+);
+
+type LookupColumn = 'id' | 'uid' | 'user_code';
+const findWhere = (column: LookupColumn) =>
+  sqlStatement<{ id: string; payload: StoredPayload; consumed_at: Date | null }, { model: string; value: string }>(
+    `oauth.model-by-${column}`,
+    (param) => `SELECT id, payload, consumed_at FROM oauth_models
+  WHERE model = ${param('model')} AND ${column} = ${param('value')} AND (expires_at IS NULL OR expires_at > now())`,
+  );
+const FIND_WHERE = { id: findWhere('id'), uid: findWhere('uid'), user_code: findWhere('user_code') };
+
+const CONSUME = sqlStatement<never, { model: string; id: string }>(
+  'oauth.model-consume',
+  (param) => `UPDATE oauth_models SET consumed_at = now() WHERE model = ${param('model')} AND id = ${param('id')}`,
+);
+const DESTROY = sqlStatement<never, { model: string; id: string }>(
+  'oauth.model-destroy',
+  (param) => `DELETE FROM oauth_models WHERE model = ${param('model')} AND id = ${param('id')}`,
+);
+const REVOKE_GRANT = sqlStatement<never, { model: string; grantId: string }>(
+  'oauth.model-revoke-grant',
+  (param) => `DELETE FROM oauth_models WHERE model = ${param('model')} AND grant_id = ${param('grantId')}`,
+);
+const SWEEP_EXPIRED = sqlStatement<never>(
+  'oauth.sweep-expired',
+  () => 'DELETE FROM oauth_models WHERE expires_at < now()',
+);
+const END_SESSIONS = sqlStatement<never, { userId: string }>(
+  'oauth.end-sessions',
+  (param) => `DELETE FROM oauth_models
+    WHERE model = 'Session' AND split_part(payload->>'accountId', '.', 1) = ${param('userId')}`,
+);
+
+export function postgresAdapter(pool: SqlRunner, box: SecretBox) {
   const { toStored, fromStored } = storedPayloads(box);
 
   return class PostgresAdapter implements Adapter {
@@ -82,30 +129,31 @@ export function postgresAdapter(pool: pg.Pool, box: SecretBox) {
 
     async upsert(id: string, payload: AdapterPayload, expiresIn?: number) {
       const lifetime = this.model === 'Client' ? UNUSED_CLIENT_TTL_SECONDS : (expiresIn ?? null);
-      await pool.query(UPSERT, [
-        this.model,
-        storedIdOf(this.model, id),
-        JSON.stringify(toStored(this.model, storedIdOf(this.model, id), payload)),
-        payload.grantId ?? null,
-        payload.userCode ?? null,
-        this.model === 'Interaction' ? null : (payload.uid ?? null),
-        lifetime,
-      ]);
+      const storedId = storedIdOf(this.model, id);
+      await runStatement(pool, UPSERT, {
+        model: this.model,
+        id: storedId,
+        payload: JSON.stringify(toStored(this.model, storedId, payload)),
+        grantId: payload.grantId ?? null,
+        userCode: payload.userCode ?? null,
+        uid: this.model === 'Interaction' ? null : (payload.uid ?? null),
+        lifetimeSeconds: lifetime,
+      });
       // A client in use stays registered: its clock restarts with every grant and refresh.
       if ((this.model === 'Grant' || this.model === 'RefreshToken') && payload.clientId) {
-        await pool.query(KEEP_CLIENT, [payload.clientId, UNUSED_CLIENT_TTL_SECONDS]);
+        await runStatement(pool, KEEP_CLIENT, {
+          clientId: payload.clientId,
+          lifetimeSeconds: UNUSED_CLIENT_TTL_SECONDS,
+        });
       }
     }
 
     private async findWhere(
-      column: 'id' | 'uid' | 'user_code',
+      column: LookupColumn,
       value: string,
       id: string | null,
     ): Promise<AdapterPayload | undefined> {
-      const result = await pool.query<{ id: string; payload: StoredPayload; consumed_at: Date | null }>(
-        findWhereSql(column),
-        [this.model, value],
-      );
+      const result = await runStatement(pool, FIND_WHERE[column], { model: this.model, value });
       const row = result.rows[0];
       if (!row) return undefined;
       const payload = fromStored(this.model, row.id, id, row.payload);
@@ -125,33 +173,24 @@ export function postgresAdapter(pool: pg.Pool, box: SecretBox) {
     }
 
     async consume(id: string) {
-      await pool.query('UPDATE oauth_models SET consumed_at = now() WHERE model = $1 AND id = $2', [
-        this.model,
-        storedIdOf(this.model, id),
-      ]);
+      await runStatement(pool, CONSUME, { model: this.model, id: storedIdOf(this.model, id) });
     }
 
     async destroy(id: string) {
-      await pool.query('DELETE FROM oauth_models WHERE model = $1 AND id = $2', [
-        this.model,
-        storedIdOf(this.model, id),
-      ]);
+      await runStatement(pool, DESTROY, { model: this.model, id: storedIdOf(this.model, id) });
     }
 
     async revokeByGrantId(grantId: string) {
-      await pool.query('DELETE FROM oauth_models WHERE model = $1 AND grant_id = $2', [this.model, grantId]);
+      await runStatement(pool, REVOKE_GRANT, { model: this.model, grantId });
     }
   };
 }
 
-export async function sweepExpired(pool: pg.Pool): Promise<number> {
-  return (await pool.query('DELETE FROM oauth_models WHERE expires_at < now()')).rowCount ?? 0;
+export async function sweepExpired(pool: SqlRunner): Promise<number> {
+  return (await runStatement(pool, SWEEP_EXPIRED)).rowCount;
 }
 
 /** Signing out of the web app signs the person out of the authorization server too: the next /authorize asks again. */
-export async function endAuthorizationSessions(pool: Pick<pg.Pool, 'query'>, userId: string): Promise<void> {
-  await pool.query(
-    "DELETE FROM oauth_models WHERE model = 'Session' AND split_part(payload->>'accountId', '.', 1) = $1",
-    [userId],
-  );
+export async function endAuthorizationSessions(pool: SqlRunner, userId: string): Promise<void> {
+  await runStatement(pool, END_SESSIONS, { userId });
 }
