@@ -65,4 +65,28 @@ describe('MCP access-token verification', () => {
     expect((await racing)?.userId).toBe(userId);
     expect(await verifier.verify(token)).toBeNull();
   });
+
+  it('keeps a verification no longer than its token lives', async () => {
+    const { workspace, ownerEmail } = await createKeyedWorkspace(t.database);
+    const { id: userId } = await t.database.prisma.user.findUniqueOrThrow({ where: { email: ownerEmail } });
+    const token = 'b'.repeat(24) + Math.random().toString(36).slice(2, 12);
+    const expiresAtMs = (Math.floor(Date.now() / 1000) + 2) * 1000;
+    const payload = {
+      aud: RESOURCE,
+      accountId: accountIdOf(userId, workspace.id),
+      clientId: 'client-under-test',
+      scope: 'mcp',
+      exp: expiresAtMs / 1000,
+    };
+    // The row outlives the token, so only the token's own expiry can refuse it.
+    await t.database.pool.query(
+      "INSERT INTO oauth_models (model, id, payload, expires_at) VALUES ('AccessToken', " +
+        "$1, $2, now() + interval '1 hour')",
+      [storedIdOf('AccessToken', token), JSON.stringify(payload)],
+    );
+    const verifier = createAccessTokenVerifier(t.database.pool, () => RESOURCE);
+    expect((await verifier.verify(token))?.userId).toBe(userId);
+    await new Promise((resolve) => setTimeout(resolve, expiresAtMs - Date.now() + 50));
+    expect(await verifier.verify(token)).toBeNull();
+  });
 });
