@@ -14,6 +14,7 @@ import type { WebSessions } from '../../sessions/index.js';
 import { consentPage } from './consent-page.js';
 import { verifiedClientHost } from './client-metadata-documents.js';
 import { consentOf, RESOURCE_SCOPES, toolsetScope, WRITE_SCOPE, type Consent } from '../tools/toolsets.js';
+import { runStatement, sqlStatement } from '../../db/sql-runner.js';
 import { accountIdOf, GRANTABLE_SCOPES, MCP_PLANS, MCP_SCOPE, planIncludesMcp } from './oauth-accounts.js';
 
 export const INTERACTION_PREFIX = '/oauth/interaction/';
@@ -32,12 +33,16 @@ const headersOf = (req: IncomingMessage) => {
   return headers;
 };
 
+const WRITE_SWITCHES = sqlStatement<{ id: string; mcp_write_actions: boolean }, { workspaceIds: string[] }>(
+  'mcp.write-switches',
+  (param) => `SELECT id, mcp_write_actions FROM workspaces WHERE id = ANY(${param('workspaceIds')}::text[])`,
+);
+
 async function consentWorkspaces(pool: pg.Pool, session: { userId: string; ssoWorkspaceId: string | null }) {
   const workspaces = (await workspacesOf(pool, session)).filter((workspace) => planIncludesMcp(workspace.plan));
-  const switches = await pool.query<{ id: string; mcp_write_actions: boolean }>(
-    'SELECT id, mcp_write_actions FROM workspaces WHERE id = ANY($1::text[])',
-    [workspaces.map((workspace) => workspace.id)],
-  );
+  const switches = await runStatement(pool, WRITE_SWITCHES, {
+    workspaceIds: workspaces.map((workspace) => workspace.id),
+  });
   const writes = new Map(switches.rows.map((row) => [row.id, row.mcp_write_actions]));
   return workspaces.map((workspace) => ({ ...workspace, writeActions: writes.get(workspace.id) ?? false }));
 }
