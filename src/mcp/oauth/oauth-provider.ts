@@ -19,6 +19,7 @@ import { postgresAdapter } from './oauth-adapter.js';
 import { GRANTABLE_SCOPES, parseAccountId } from './oauth-accounts.js';
 import { INTERACTION_PREFIX } from './consent.js';
 import { requestIdOfNode } from './node-requests.js';
+import { runStatement, sqlStatement } from '../../db/sql-runner.js';
 import { ACCESS_TOKEN_TTL_SECONDS, clientMetadataDocuments, resourceIndicators } from './provider-features.js';
 
 const SIGNING_KEY_ID = 'oauth-signing-key-1';
@@ -37,18 +38,32 @@ export interface OAuthProviderDeps {
   addressOf(req: IncomingMessage): string;
 }
 
+const SIGNING_KEY = sqlStatement<{ sealed_jwk: string }, { id: string }>(
+  'oauth.signing-key',
+  (param) => `SELECT sealed_jwk FROM oauth_signing_keys WHERE id = ${param('id')}`,
+);
+const STORE_SIGNING_KEY = sqlStatement<never, { id: string; sealedJwk: string }>(
+  'oauth.store-signing-key',
+  (param) => `INSERT INTO oauth_signing_keys (id, sealed_jwk) VALUES (${param('id')}, ${param('sealedJwk')})
+    ON CONFLICT (id) DO NOTHING`,
+);
+const MEMBERSHIP_EXISTS = sqlStatement<{ member: number }, { userId: string; workspaceId: string }>(
+  'oauth.membership-exists',
+  (param) =>
+    `SELECT 1 AS member FROM memberships WHERE user_id = ${param('userId')} AND workspace_id = ${param('workspaceId')}`,
+);
+
 /** The signing key, made and sealed on first use; every instance reads the one stored. */
 async function signingKey(pool: pg.Pool, box: SecretBox): Promise<Record<string, unknown>> {
   const context = `oauth_signing_key:${SIGNING_KEY_ID}`;
-  const read = () =>
-    pool.query<{ sealed_jwk: string }>('SELECT sealed_jwk FROM oauth_signing_keys WHERE id = $1', [SIGNING_KEY_ID]);
+  const read = () => runStatement(pool, SIGNING_KEY, { id: SIGNING_KEY_ID });
   if (!(await read()).rows[0]) {
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const jwk = { ...privateKey.export({ format: 'jwk' }), kid: SIGNING_KEY_ID, alg: 'RS256', use: 'sig' };
-    await pool.query('INSERT INTO oauth_signing_keys (id, sealed_jwk) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING', [
-      SIGNING_KEY_ID,
-      box.seal(JSON.stringify(jwk), context),
-    ]);
+    await runStatement(pool, STORE_SIGNING_KEY, {
+      id: SIGNING_KEY_ID,
+      sealedJwk: box.seal(JSON.stringify(jwk), context),
+    });
   }
   const row = (await read()).rows[0]!;
   return JSON.parse(box.open(row.sealed_jwk, context)) as Record<string, unknown>;
@@ -57,10 +72,7 @@ async function signingKey(pool: pg.Pool, box: SecretBox): Promise<Record<string,
 async function membershipExists(pool: pg.Pool, accountId: string): Promise<boolean> {
   const account = parseAccountId(accountId);
   if (!account) return false;
-  const result = await pool.query('SELECT 1 FROM memberships WHERE user_id = $1 AND workspace_id = $2', [
-    account.userId,
-    account.workspaceId,
-  ]);
+  const result = await runStatement(pool, MEMBERSHIP_EXISTS, account);
   return result.rowCount === 1;
 }
 
