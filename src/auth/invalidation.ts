@@ -2,8 +2,14 @@
 // (every instance already has the database), Redis pub/sub when REDIS_URL is set.
 import pg from 'pg';
 import type { Redis } from 'ioredis';
+import { runStatement, sqlStatement } from '../db/sql-runner.js';
 
 export const INVALIDATION_CHANNEL = 'signalboard_key_invalidation';
+
+const NOTIFY = sqlStatement<never, { channel: string; target: string }>(
+  'auth.invalidation-notify',
+  (param) => `SELECT pg_notify(${param('channel')}, ${param('target')})`,
+);
 
 /**
  * Whether an invalidation arrived while a lookup ran. A lookup that read a key or token before its
@@ -70,7 +76,7 @@ export async function listenPostgres(
       const publisher = new pg.Client({ connectionString: databaseUrl });
       await publisher.connect();
       try {
-        await publisher.query('SELECT pg_notify($1, $2)', [INVALIDATION_CHANNEL, target]);
+        await runStatement(publisher, NOTIFY, { channel: INVALIDATION_CHANNEL, target });
       } finally {
         await publisher.end();
       }
