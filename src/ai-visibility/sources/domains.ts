@@ -6,6 +6,7 @@
 // host — `пример.рф` and `xn--e1afmkfd.xn--p1ai` are one domain, stored and reported as the latter.
 import { createRequire } from 'node:module';
 import { domainToUnicode } from 'node:url';
+import { LRUCache } from 'lru-cache';
 import type * as Tldts from 'tldts';
 import { UsageError } from '../../errors/index.js';
 import { urlFacts } from './url-facts.js';
@@ -26,10 +27,10 @@ const asciiHost = (url: string): string | null => urlFacts(url)?.hostname ?? nul
  * domain several times (validation, the rows, the per-scan totals) and a scan file repeats its
  * hosts thousands of times, where the suffix-list lookup is most of a call
  * (docs/decisions/ai-visibility-url-and-domain-facts.md). Hosts are at most 253 characters, so the
- * entries bound the memory; full, it starts again.
+ * entries bound the memory; full, the least recently used host goes.
  */
 const DOMAINS_BY_HOST_ENTRIES = 10_000;
-const domainsByHost = new Map<string, string>();
+const domainsByHost = new LRUCache<string, string>({ max: DOMAINS_BY_HOST_ENTRIES });
 
 /**
  * The registrable domain of a URL, in ASCII; an IP address itself; '' when it has neither (ingestion refuses
@@ -44,7 +45,6 @@ export function registrableDomain(url: string): string {
   const domain = (parsed.isIp ? parsed.hostname : parsed.domain) ?? '';
   // A longer host is no DNS name (and is refused at ingestion): not remembered, so the bound holds.
   if (host.length > 253) return domain;
-  if (domainsByHost.size >= DOMAINS_BY_HOST_ENTRIES) domainsByHost.clear();
   domainsByHost.set(host, domain);
   return domain;
 }
