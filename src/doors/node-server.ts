@@ -53,8 +53,14 @@ const DISCARD_MAX_MS = 2_000;
 const CONNECTIONS_CHECK_MS = 2_000;
 
 function discardRestOfBody(req: IncomingMessage) {
+  // A door that stopped reading may have destroyed the request already: its 'close' has passed and
+  // its socket is gone, so there is nothing left to drain (and no event would clear the timer).
+  if (req.destroyed || !req.socket) return;
   let discarded = 0;
-  const cut = () => req.socket.destroy();
+  const cut = () => {
+    clearTimeout(timer);
+    req.socket?.destroy();
+  };
   const timer = setTimeout(cut, DISCARD_MAX_MS);
   timer.unref();
   req.on('data', (chunk: Buffer) => {
