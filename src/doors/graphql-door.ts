@@ -1,16 +1,45 @@
 // /graphql as the app mounts it. Its server (doors/graphql.ts: Yoga, its plugins and executor,
 // megabytes of heap) is loaded on its first request, like the MCP connector: an instance that
 // serves only v1 never holds it (docs/decisions/lazy-doors.md).
+import { ApiError } from '../errors/index.js';
 import { GRAPHIQL_PAGE_POLICY } from '../graphql/graphiql.js';
 import { BODY_LIMITS, bounded } from '../http/body.js';
 import { pageSecurityHeaders } from '../http/html.js';
 import type { GraphQLExchange, YogaDependencies } from './graphql.js';
 import type { Exchange } from './request-cycle.js';
 
+/**
+ * GraphQL over HTTP reads with GET and POST (and OPTIONS, a browser's CORS preflight); any other
+ * method is refused before a body is touched.
+ */
+const METHODS = new Set(['GET', 'POST', 'OPTIONS']);
+/** The query parameters a GET carries as JSON: a malformed one is the caller's mistake, not a fault. */
+const JSON_PARAMETERS = ['variables', 'extensions'] as const;
+
+function refusalOfRequest(request: Request, url: URL): ApiError | null {
+  if (!METHODS.has(request.method))
+    return new ApiError('method_not_allowed', `${request.method.slice(0, 16)} is not allowed on /graphql.`, {
+      headers: { Allow: 'GET, POST, OPTIONS' },
+    });
+  if (request.method !== 'GET') return null;
+  for (const name of JSON_PARAMETERS) {
+    const value = url.searchParams.get(name);
+    if (!value) continue;
+    try {
+      JSON.parse(value);
+    } catch {
+      return new ApiError('bad_request', `${name} is not valid JSON.`, { param: name });
+    }
+  }
+  return null;
+}
+
 export function createGraphQLDoor(deps: YogaDependencies) {
   const load = async () => (await import('./graphql.js')).createGraphQLServer(deps);
   let server: ReturnType<typeof load> | null = null;
-  return async (request: Request, _url: URL, { requestId }: Exchange): Promise<Response> => {
+  return async (request: Request, url: URL, { requestId }: Exchange): Promise<Response> => {
+    const refusal = refusalOfRequest(request, url);
+    if (refusal) throw refusal;
     const graphqlRequest = await bounded(request, BODY_LIMITS.graphql);
     const exchange: GraphQLExchange = { requestId, responseHeaders: {} };
     const response = await (await (server ??= load())).fetch(graphqlRequest, exchange);
