@@ -11,8 +11,8 @@ import { metricsRowOf, METRICS_ROWS } from './metrics/metrics.js';
 import { RATE_FIELDS } from './metrics/period-comparison.js';
 import { COUNTER_FIELDS } from './metrics/pooled-rates.js';
 import { answerFilterOf, type AnswerArgs } from './answers/answer-filter.js';
-import { runFilterOf, SCAN_RANGE } from './shared/read-filters.js';
-import { runFilterValues } from './shared/run-filter.js';
+import { runFilterOf, SCAN_RANGE } from './common/read-filters.js';
+import { runFilterValues } from './common/run-filter.js';
 import {
   OPPORTUNITY_KINDS,
   opportunityKindsOf,

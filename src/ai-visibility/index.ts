@@ -2,11 +2,11 @@
 // from here, not from the rooms behind it (composition roots and type modules excepted; test/layers.test.ts).
 
 // Shared: the fixed models, the read ranges other features state, the order of names, string sets.
-export { AI_MODELS, type AiModel } from './shared/models.js';
-export { SCAN_RANGE } from './shared/read-filters.js';
-export type { RunFilter } from './shared/run-filter.js';
-export { byCodePoint } from './shared/code-point-order.js';
-export { orderedMembers, stringSetId } from './shared/string-sets.js';
+export { AI_MODELS, type AiModel } from './common/models.js';
+export { SCAN_RANGE } from './common/read-filters.js';
+export type { RunFilter } from './common/run-filter.js';
+export { byCodePoint } from './common/code-point-order.js';
+export { orderedMembers, stringSetId } from './common/string-sets.js';
 
 // Projects: the repository and the admin commands.
 export { projectRepository, type ProjectRow } from './projects/project-repository.js';

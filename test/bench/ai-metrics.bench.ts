@@ -7,7 +7,7 @@ import pg from 'pg';
 import { connectDatabase } from '../../src/db/client.js';
 import { newId } from '../../src/db/ids.js';
 import { createApiKey } from '../../src/auth/key-management.js';
-import { AI_MODELS } from '../../src/ai-visibility/shared/models.js';
+import { AI_MODELS } from '../../src/ai-visibility/common/models.js';
 import { addDays } from '../../src/dates/civil-date.js';
 import {
   alternate,

@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../src/graphql/schema.js';
 import { operationCost } from '../../src/graphql/cost.js';
 import { parseConfig } from '../../src/config/index.js';
-import { AI_MODELS } from '../../src/ai-visibility/shared/models.js';
+import { AI_MODELS } from '../../src/ai-visibility/common/models.js';
 import { addDays } from '../../src/dates/civil-date.js';
 import { newId } from '../../src/db/ids.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';

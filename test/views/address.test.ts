@@ -1,4 +1,4 @@
-// A view's arguments as its web page's query string and back (web/views/shared/address.ts).
+// A view's arguments as its web page's query string and back (web/views/common/address.ts).
 import { describe, expect, it } from 'vitest';
 import {
   argsOfQuery,
@@ -8,7 +8,7 @@ import {
   refusedArguments,
   sameData,
   withoutRefused,
-} from '../../web/views/shared/address.js';
+} from '../../web/views/common/address.js';
 
 describe("a view's address", () => {
   it('writes every argument but those the path names, a list as repeated keys, and reads them back', () => {

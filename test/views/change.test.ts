@@ -2,8 +2,8 @@
 // per metric (a column reads 2.10 above 2.08), a change that reads 0.0 % is no change, and a
 // change is judged only between two periods with data for every one of their days.
 import { describe, expect, it } from 'vitest';
-import { missingData, verdict } from '../../web/views/shared/change.js';
-import { formats } from '../../web/views/shared/format.js';
+import { missingData, verdict } from '../../web/views/common/change.js';
+import { formats } from '../../web/views/common/format.js';
 
 const f = formats('en-US');
 

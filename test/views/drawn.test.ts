@@ -1,7 +1,7 @@
 // A chart's partial buckets (a cut week or month, or one with days without data) are drawn apart
 // in every chart type: a bar faded, a line faded and dashed into and out of the bucket.
 import { describe, expect, it } from 'vitest';
-import { drawnAs } from '../../web/views/shared/drawn.js';
+import { drawnAs } from '../../web/views/common/drawn.js';
 
 const partial = ['2 days', null, null, '3 days'];
 const values = [10, 20, 30, 40];

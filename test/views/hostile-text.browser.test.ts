@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Frame } from 'playwright-core';
 import { selfContainedDocument, type ViewName } from '../../src/views/index.js';
-import { MARKS_PER_ANSWER } from '../../web/views/shared/mentions.js';
+import { MARKS_PER_ANSWER } from '../../web/views/common/mentions.js';
 import { showInAppsHost, type HostedView } from '../support/apps-host.js';
 import { chromiumAvailable, launchChromium, screenshotPath } from '../support/browser.js';
 import { answersData, INNOCENT, reportData, visibilityData } from './hostile-text.fixtures.js';

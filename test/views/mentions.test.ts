@@ -1,8 +1,8 @@
 // The marks an answer gets and the size a view asks its host for: pure rules, bounded whatever
 // the names, the text and the page.
 import { describe, expect, it } from 'vitest';
-import { findMentions, MARKS_PER_ANSWER } from '../../web/views/shared/mentions.js';
-import { requestedSize } from '../../web/views/shared/bridge.js';
+import { findMentions, MARKS_PER_ANSWER } from '../../web/views/common/mentions.js';
+import { requestedSize } from '../../web/views/common/bridge.js';
 
 const marked = (text: string, brand: string, competitors: string[] = []) =>
   findMentions(text, brand, competitors).mentions.map(({ start, end, kind }) => `${kind}:${text.slice(start, end)}`);

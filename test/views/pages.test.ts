@@ -1,10 +1,10 @@
-// Turning the answers view's pages (web/views/shared/pages.ts): the cursors kept to go back are
+// Turning the answers view's pages (web/views/common/pages.ts): the cursors kept to go back are
 // bounded, so the web page's address stays short however many pages are turned (it grew by a
 // cursor a turn until the server refused it, 431, after about 185), and the page's place in the
 // list stays right.
 import { describe, expect, it } from 'vitest';
-import { newer, older, pageNumber, PAGES_KEPT, type PageState } from '../../web/views/shared/pages.js';
-import { queryOf } from '../../web/views/shared/address.js';
+import { newer, older, pageNumber, PAGES_KEPT, type PageState } from '../../web/views/common/pages.js';
+import { queryOf } from '../../web/views/common/address.js';
 import { cursorBinding, encodeCursor } from '../../src/db/paging.js';
 
 // The server's cursors, as it writes them for the answers' list (a date, an id and what the list is bound to).

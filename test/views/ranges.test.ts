@@ -1,8 +1,8 @@
 // The ranges a view offers stay within what its reads accept: the answers view's widest range is
 // the prompts read's (a 90-day choice there was a 400 that replaced the whole page).
 import { describe, expect, it } from 'vitest';
-import { ANSWERS_WIDEST_RANGE_DAYS, rangeChoices } from '../../web/views/shared/ranges.js';
-import { PROMPTS_RANGE } from '../../src/ai-visibility/shared/read-filters.js';
+import { ANSWERS_WIDEST_RANGE_DAYS, rangeChoices } from '../../web/views/common/ranges.js';
+import { PROMPTS_RANGE } from '../../src/ai-visibility/common/read-filters.js';
 
 describe('rangeChoices', () => {
   it('offers the usual ranges, and the shown one where it is not among them', () => {

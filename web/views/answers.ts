@@ -1,12 +1,12 @@
 // The answers view: a project's prompts with their totals per locale, and the models' answers
 // page by page, newest first, the brand's and competitors' mentions marked, citations listed, and
 // why: the searches each ran and the pages it read, those it did not cite marked.
-import './shared/theme.css';
-import { bdi, h, names } from './shared/dom.js';
-import { startView } from './shared/host.js';
-import { ANSWERS_WIDEST_RANGE_DAYS } from './shared/ranges.js';
-import { newer, older, pageNumber, PAGES_KEPT, type PageState } from './shared/pages.js';
-import { rangeControl, text, withheldNotice } from './shared/read.js';
+import './common/theme.css';
+import { bdi, h, names } from './common/dom.js';
+import { startView } from './common/host.js';
+import { ANSWERS_WIDEST_RANGE_DAYS } from './common/ranges.js';
+import { newer, older, pageNumber, PAGES_KEPT, type PageState } from './common/pages.js';
+import { rangeControl, text, withheldNotice } from './common/read.js';
 import { answerCard } from './answers/answer-card.js';
 import type { AnswersArgs, AnswersData, Project } from './answers/data.js';
 import { promptTable } from './answers/prompt-table.js';

@@ -1,11 +1,11 @@
 // The report view: a report's KPIs with their change against the comparison period, its charts
 // (time series and bars, the comparison dashed) and tables, with the date preset and the
 // comparison switchable from inside the view.
-import './shared/theme.css';
-import { missingData } from './shared/change.js';
-import { h } from './shared/dom.js';
-import { startView } from './shared/host.js';
-import { at, text } from './shared/read.js';
+import './common/theme.css';
+import { missingData } from './common/change.js';
+import { h } from './common/dom.js';
+import { startView } from './common/host.js';
+import { at, text } from './common/read.js';
 import { words, type Changes, type MeaningOf, type ReportArgs, type ReportData } from './report/data.js';
 import { chartsOf, coverageNotice, kpiTile, tableOf } from './report/widgets.js';
 

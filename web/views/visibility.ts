@@ -1,10 +1,10 @@
 // The AI-visibility view: a project's visibility and share of voice over time per model, one
 // locale at a time (each locale is its own market; they are never pooled together), the brand
 // against its competitors, sentiment, and the domains the answers cite.
-import './shared/theme.css';
-import { bdi, h, names, table } from './shared/dom.js';
-import { startView } from './shared/host.js';
-import { at, coverageNotice, daysIn, rangeControl, text, withheldNotice } from './shared/read.js';
+import './common/theme.css';
+import { bdi, h, names, table } from './common/dom.js';
+import { startView } from './common/host.js';
+import { at, coverageNotice, daysIn, rangeControl, text, withheldNotice } from './common/read.js';
 import { localesOf, SENTIMENT_SCALE, type VisibilityArgs, type VisibilityData } from './visibility/data.js';
 import { competitorSection, kpis, sentiment, trendCharts } from './visibility/sections.js';
 import { opportunities, sources } from './visibility/sources.js';

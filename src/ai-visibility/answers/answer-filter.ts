@@ -1,8 +1,8 @@
 // The answers read's filter: the run filter, a prompt, whether the brand is mentioned, and a cited
 // domain (a range of answers by domain takes the narrower DOMAIN_RANGE). The resolver and the export call it.
 import { invalidParameter } from '../../errors/index.js';
-import { DOMAIN_RANGE, RUN_RANGE, runFilterOf, type RunFilterArgs } from '../shared/read-filters.js';
-import type { RunFilter } from '../shared/run-filter.js';
+import { DOMAIN_RANGE, RUN_RANGE, runFilterOf, type RunFilterArgs } from '../common/read-filters.js';
+import type { RunFilter } from '../common/run-filter.js';
 import { normaliseDomain } from '../sources/domains.js';
 
 export interface AnswerFilter extends RunFilter {

@@ -1,13 +1,13 @@
 // Answers (runs) of a project, newest first by (date, id), in keyset pages: a page after any
 // cursor costs the same, since it starts from the index position of the cursor. The same
 // statement without a limit feeds the streaming export.
-import type { AiModel } from '../shared/models.js';
+import type { AiModel } from '../common/models.js';
 import type { WorkspaceScope } from '../../db/workspace-scope.js';
 import { tenantStatement } from '../../db/tenant-sql.js';
 import type { ParamOf } from '../../db/named-parameters.js';
 import { storedSpellings } from '../sources/domains.js';
 import { groupByParent, inAskedOrder, perParent } from '../../db/per-parent.js';
-import { runFilterSql, runFilterValues, type RunFilter, type RunFilterParams } from '../shared/run-filter.js';
+import { runFilterSql, runFilterValues, type RunFilter, type RunFilterParams } from '../common/run-filter.js';
 import type { Sentiment } from './runs.js';
 import type { RetrievedPage } from './retrieval.js';
 import type { AnswerFilter } from './answer-filter.js';

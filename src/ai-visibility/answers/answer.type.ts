@@ -11,15 +11,15 @@ import { isCivilDate } from '../../dates/civil-date.js';
 import { ApiError, withinBounds } from '../../errors/index.js';
 import { boundedIntArg, boundedListCost } from '../../graphql/bounded-int.js';
 import type { GraphQLContext } from '../../graphql/context.js';
-import { runFilterArgs } from '../shared/run-filter-args.type.js';
+import { runFilterArgs } from '../common/run-filter-args.type.js';
 import { rangeRuleText } from '../../dates/date-range.js';
-import { ANSWERS_LIMIT, DOMAIN_RANGE, runFilterOf } from '../shared/read-filters.js';
+import { ANSWERS_LIMIT, DOMAIN_RANGE, runFilterOf } from '../common/read-filters.js';
 import { answerFilterOf } from './answer-filter.js';
 import { PromptType } from '../prompts/prompt.type.js';
 import { SENTIMENTS } from './runs.js';
 import type { AnswerRow } from './answer-repository.js';
 import { RUN_LIMITS } from '../../ingest/index.js';
-import { MAX_ROWS } from '../shared/read-rows.js';
+import { MAX_ROWS } from '../common/read-rows.js';
 
 export const SentimentEnum = builder.enumType('AiVisibilitySentiment', { values: SENTIMENTS });
 

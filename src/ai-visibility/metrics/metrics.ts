@@ -17,8 +17,8 @@ import {
   type ScanCounters,
   type ScanRates,
 } from './pooled-rates.js';
-import { runFilterSql, runFilterValues, type RunFilter, type RunFilterParams } from '../shared/run-filter.js';
-import type { AiModel } from '../shared/models.js';
+import { runFilterSql, runFilterValues, type RunFilter, type RunFilterParams } from '../common/run-filter.js';
+import type { AiModel } from '../common/models.js';
 
 export interface MetricsRow extends ScanCounters, ScanRates {
   date: string;

@@ -11,10 +11,10 @@ import { boundedIntArg } from '../../graphql/bounded-int.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { bounded } from '../../graphql/cost.js';
 import { projectRead } from '../projects/project-read.type.js';
-import { METRICS_ROWS_LIMIT, runFilterOf, SCAN_RANGE, type RunFilterArgs } from '../shared/read-filters.js';
-import { MAX_ROWS } from '../shared/read-rows.js';
-import type { RunFilter } from '../shared/run-filter.js';
-import { runFilterArgs } from '../shared/run-filter-args.type.js';
+import { METRICS_ROWS_LIMIT, runFilterOf, SCAN_RANGE, type RunFilterArgs } from '../common/read-filters.js';
+import { MAX_ROWS } from '../common/read-rows.js';
+import type { RunFilter } from '../common/run-filter.js';
+import { runFilterArgs } from '../common/run-filter-args.type.js';
 import type { LocaleTotals, MetricsRow, ModelTotals } from './metrics.js';
 import type { CompetitorMetrics, ScanCounters, ScanRates } from './pooled-rates.js';
 

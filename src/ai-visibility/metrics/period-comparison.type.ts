@@ -7,9 +7,9 @@ import { CURRENT, PREVIOUS, periodComparisonArgs } from '../../graphql/period-ar
 import { checkedRange } from '../../dates/date-range.js';
 import type { DateRange } from '../../dates/civil-date.js';
 import { ProjectType } from '../projects/project.type.js';
-import { METRICS_ROWS_LIMIT, SCAN_RANGE } from '../shared/read-filters.js';
-import { MAX_ROWS } from '../shared/read-rows.js';
-import type { RunFilter } from '../shared/run-filter.js';
+import { METRICS_ROWS_LIMIT, SCAN_RANGE } from '../common/read-filters.js';
+import { MAX_ROWS } from '../common/read-rows.js';
+import type { RunFilter } from '../common/run-filter.js';
 import { compareLocales, RATE_FIELDS, type LocaleComparison, type PeriodRates } from './period-comparison.js';
 
 const PeriodRatesType = builder.objectRef<PeriodRates>('AiVisibilityPeriodRates').implement({

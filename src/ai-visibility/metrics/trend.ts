@@ -4,8 +4,8 @@ import type { WorkspaceScope } from '../../db/workspace-scope.js';
 import { tenantStatement } from '../../db/tenant-sql.js';
 import { COUNTER_COLUMNS } from '../scans/scan-columns.js';
 import { COUNTER_FIELDS, ratesOf, type ScanCounters, type ScanRates } from './pooled-rates.js';
-import { runFilterSql, runFilterValues, type RunFilter, type RunFilterParams } from '../shared/run-filter.js';
-import type { AiModel } from '../shared/models.js';
+import { runFilterSql, runFilterValues, type RunFilter, type RunFilterParams } from '../common/run-filter.js';
+import type { AiModel } from '../common/models.js';
 
 export const TREND_GRANULARITIES = ['day', 'week', 'month'] as const;
 export type TrendGranularity = (typeof TREND_GRANULARITIES)[number];

@@ -5,9 +5,9 @@ import { bounded } from '../../graphql/cost.js';
 import { GRAPH_ONLY } from '../../graphql/graph-only.js';
 import { daysBetweenInclusive } from '../../dates/civil-date.js';
 import { ProjectType } from '../projects/project.type.js';
-import { metricsRange, runFilterOf, type RunFilterArgs } from '../shared/read-filters.js';
-import { localesOf, modelsOf } from '../shared/read-rows.js';
-import { runFilterArgs } from '../shared/run-filter-args.type.js';
+import { metricsRange, runFilterOf, type RunFilterArgs } from '../common/read-filters.js';
+import { localesOf, modelsOf } from '../common/read-rows.js';
+import { runFilterArgs } from '../common/run-filter-args.type.js';
 import { queryTrend, TREND_GRANULARITIES, type TrendGranularity, type TrendPoint } from './trend.js';
 
 /**

@@ -2,7 +2,7 @@
 // brand — where a marketer's content or outreach is missing. Per locale, most such answers first.
 import type { WorkspaceScope } from '../../db/workspace-scope.js';
 import { tenantStatement } from '../../db/tenant-sql.js';
-import { runFilterSql, runFilterValues, type RunFilter, type RunFilterParams } from '../shared/run-filter.js';
+import { runFilterSql, runFilterValues, type RunFilter, type RunFilterParams } from '../common/run-filter.js';
 
 export interface CitationGapRow {
   locale: string;

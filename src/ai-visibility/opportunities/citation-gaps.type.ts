@@ -4,10 +4,10 @@ import { builder } from '../../graphql/builder.js';
 import { GRAPH_ONLY } from '../../graphql/graph-only.js';
 import { boundedIntArg, boundedListCost } from '../../graphql/bounded-int.js';
 import { withinBounds } from '../../errors/index.js';
-import { runFilterArgs } from '../shared/run-filter-args.type.js';
+import { runFilterArgs } from '../common/run-filter-args.type.js';
 import { ProjectType } from '../projects/project.type.js';
-import { CITATION_GAPS_LIMIT, runFilterOf } from '../shared/read-filters.js';
-import { localesOf } from '../shared/read-rows.js';
+import { CITATION_GAPS_LIMIT, runFilterOf } from '../common/read-filters.js';
+import { localesOf } from '../common/read-rows.js';
 import { ownershipOf } from '../sources/domains.js';
 import { queryCitationGaps, type CitationGapRow } from './citation-gaps.js';
 

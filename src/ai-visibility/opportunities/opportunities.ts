@@ -16,7 +16,7 @@ import {
   type SourceGapSums,
   type SourceOpportunity,
 } from './opportunity-scores.js';
-import { runFilterSql, runFilterValues, type RunFilter, type RunFilterParams } from '../shared/run-filter.js';
+import { runFilterSql, runFilterValues, type RunFilter, type RunFilterParams } from '../common/run-filter.js';
 
 export const OPPORTUNITY_KINDS = ['prompts', 'sources', 'pages'] as const;
 export type OpportunityKind = (typeof OPPORTUNITY_KINDS)[number];

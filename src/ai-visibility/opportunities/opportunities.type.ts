@@ -6,13 +6,13 @@ import { DateRangeType } from '../../reports/report-data.type.js';
 import type { DateRange } from '../../dates/civil-date.js';
 import { withinBounds } from '../../errors/index.js';
 import { boundedIntArg, boundedListCost } from '../../graphql/bounded-int.js';
-import { runFilterArgs } from '../shared/run-filter-args.type.js';
-import { OPPORTUNITIES_LIMIT, runFilterOf, type RunFilterArgs } from '../shared/read-filters.js';
+import { runFilterArgs } from '../common/run-filter-args.type.js';
+import { OPPORTUNITIES_LIMIT, runFilterOf, type RunFilterArgs } from '../common/read-filters.js';
 import { projectRead } from '../projects/project-read.type.js';
 import { OPPORTUNITY_KIND_CHOICES, opportunityKindsOf, queryOpportunities } from './opportunities.js';
 import type { Opportunities, OpportunityKindChoice } from './opportunities.js';
 import type { PageOpportunity, PromptOpportunity, SourceOpportunity } from './opportunity-scores.js';
-import { localesOf } from '../shared/read-rows.js';
+import { localesOf } from '../common/read-rows.js';
 
 const OpportunityKindEnum = builder.enumType('AiVisibilityOpportunityKind', { values: OPPORTUNITY_KIND_CHOICES });
 

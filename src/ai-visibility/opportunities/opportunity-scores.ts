@@ -3,7 +3,7 @@
 // Every rate is pooled (sums first, one division, per locale); a zero denominator is null.
 import { ratio } from '../metrics/pooled-rates.js';
 import type { DomainOwnership } from '../sources/domains.js';
-import { byCodePoint } from '../shared/code-point-order.js';
+import { byCodePoint } from '../common/code-point-order.js';
 
 /** A prompt's runs in one locale, the brand's visible runs and each competitor's. */
 export interface PromptGapSums {

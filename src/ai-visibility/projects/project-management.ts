@@ -6,9 +6,9 @@ import { UsageError } from '../../errors/index.js';
 import type { Actor } from '../../workspaces/index.js';
 import { adminCommand, type AdminCommandPolicy } from '../../workspaces/index.js';
 import { assertClientOfWorkspace } from '../../clients/index.js';
-import { AI_MODELS } from '../shared/models.js';
-import { canonicalLocale } from '../shared/locales.js';
-import { PROJECT_LIMITS } from '../shared/read-rows.js';
+import { AI_MODELS } from '../common/models.js';
+import { canonicalLocale } from '../common/locales.js';
+import { PROJECT_LIMITS } from '../common/read-rows.js';
 
 export interface ProjectFields {
   name?: string | undefined;

@@ -1,5 +1,5 @@
 import type { AiProject } from '../../db/generated/prisma/client.js';
-import type { AiModel } from '../shared/models.js';
+import type { AiModel } from '../common/models.js';
 import type { CompetitorDomains } from '../sources/domains.js';
 import type { WorkspaceScope } from '../../db/workspace-scope.js';
 import { perParent } from '../../db/per-parent.js';

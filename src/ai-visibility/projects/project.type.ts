@@ -7,7 +7,7 @@ import { ClientType } from '../../clients/client.type.js';
 import type { ProjectRow } from './project-repository.js';
 import type { CompetitorDomains } from '../sources/domains.js';
 import { bounded } from '../../graphql/cost.js';
-import { MAX_ROWS } from '../shared/read-rows.js';
+import { MAX_ROWS } from '../common/read-rows.js';
 
 const CompetitorDomainsType = builder.objectRef<CompetitorDomains>('AiVisibilityCompetitorDomains').implement({
   description: "A tracked competitor's own domains: its citations are marked as that competitor's.",

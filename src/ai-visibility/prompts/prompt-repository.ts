@@ -11,7 +11,7 @@ import {
   type LocaleTotals,
   type ModelCountersRow,
 } from '../metrics/metrics.js';
-import { runFilterSql, runFilterValues, type RunFilter, type RunFilterParams } from '../shared/run-filter.js';
+import { runFilterSql, runFilterValues, type RunFilter, type RunFilterParams } from '../common/run-filter.js';
 
 export interface PromptRow {
   id: string;

@@ -8,14 +8,14 @@ import { GRAPH_ONLY } from '../../graphql/graph-only.js';
 import { invalidParameter, withinBounds } from '../../errors/index.js';
 import { boundedIntArg, boundedListCost } from '../../graphql/bounded-int.js';
 import { LocaleTotalsType } from '../metrics/metrics.type.js';
-import { runFilterArgs } from '../shared/run-filter-args.type.js';
-import { metricsRange, PROMPTS_LIMIT, PROMPTS_RANGE, runFilterOf, type RunFilterArgs } from '../shared/read-filters.js';
+import { runFilterArgs } from '../common/run-filter-args.type.js';
+import { metricsRange, PROMPTS_LIMIT, PROMPTS_RANGE, runFilterOf, type RunFilterArgs } from '../common/read-filters.js';
 import { ProjectType } from '../projects/project.type.js';
 import { projectRead } from '../projects/project-read.type.js';
 import { bounded } from '../../graphql/cost.js';
-import { localesOf, MAX_ROWS } from '../shared/read-rows.js';
+import { localesOf, MAX_ROWS } from '../common/read-rows.js';
 import type { PromptFilter, PromptRow } from './prompt-repository.js';
-import type { RunFilter } from '../shared/run-filter.js';
+import type { RunFilter } from '../common/run-filter.js';
 
 /** A prompt as read: the filter its totals are pooled over travels with it. */
 export type ListedPrompt = PromptRow & { filter: RunFilter };

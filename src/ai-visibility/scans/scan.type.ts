@@ -8,7 +8,7 @@ import { isCivilDate } from '../../dates/civil-date.js';
 import { countersAndRates, type CountersFieldBuilder } from '../metrics/metrics.type.js';
 import { ProjectType } from '../projects/project.type.js';
 import type { ScanRow } from './scans-repository.js';
-import { localeFilterOf } from '../shared/read-filters.js';
+import { localeFilterOf } from '../common/read-filters.js';
 
 export const ScanType = builder.objectRef<ScanRow>('AiVisibilityScan').implement({
   description: 'One scan: a project × model × locale × date with its counters.',

@@ -1,11 +1,11 @@
-import type { AiModel } from '../shared/models.js';
+import type { AiModel } from '../common/models.js';
 import type { WorkspaceScope } from '../../db/workspace-scope.js';
 import { groupByParent, inAskedOrder, perParent } from '../../db/per-parent.js';
 import { toPage, type Page, type PageArgs } from '../../db/paging.js';
 import { tenantStatement } from '../../db/tenant-sql.js';
 import { ratesOf, type ScanCounters, type ScanRates } from '../metrics/pooled-rates.js';
 import { COUNTER_SELECT } from './scan-columns.js';
-import { localeMatchesSql } from '../shared/run-filter.js';
+import { localeMatchesSql } from '../common/run-filter.js';
 
 export interface ScanRow extends ScanCounters, ScanRates {
   id: string;

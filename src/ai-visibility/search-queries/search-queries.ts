@@ -9,8 +9,8 @@ import type { WorkspaceScope } from '../../db/workspace-scope.js';
 import { tenantStatement, type WorkspaceBinding } from '../../db/tenant-sql.js';
 import { groupByParent } from '../../db/per-parent.js';
 import { ratio } from '../metrics/pooled-rates.js';
-import { runFilterOf, type RunFilterArgs } from '../shared/read-filters.js';
-import { runFilterSql, runFilterValues, type RunFilter, type RunFilterParams } from '../shared/run-filter.js';
+import { runFilterOf, type RunFilterArgs } from '../common/read-filters.js';
+import { runFilterSql, runFilterValues, type RunFilter, type RunFilterParams } from '../common/run-filter.js';
 import type { ParamOf } from '../../db/named-parameters.js';
 
 export interface SearchQueryFilter extends RunFilter {

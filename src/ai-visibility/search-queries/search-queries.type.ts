@@ -2,13 +2,13 @@ import { builder } from '../../graphql/builder.js';
 import { firstPageOf, ListMeta, type ListMetaShape } from '../../graphql/envelope.js';
 import { GRAPH_ONLY } from '../../graphql/graph-only.js';
 import { COUNTED_BY_PARENT } from '../../graphql/cost.js';
-import { runFilterArgs } from '../shared/run-filter-args.type.js';
-import { ROWS_PER_LOCALE_LIMIT, runFilterOf } from '../shared/read-filters.js';
+import { runFilterArgs } from '../common/run-filter-args.type.js';
+import { ROWS_PER_LOCALE_LIMIT, runFilterOf } from '../common/read-filters.js';
 import { boundedIntArg, boundedListCost } from '../../graphql/bounded-int.js';
 import { withinBounds } from '../../errors/index.js';
 import { PromptType } from '../prompts/prompt.type.js';
 import { querySearchQueries, searchQueryFilterOf, type SearchQueryRow } from './search-queries.js';
-import { localesOf } from '../shared/read-rows.js';
+import { localesOf } from '../common/read-rows.js';
 
 const SearchQueryType = builder.objectRef<SearchQueryRow>('AiVisibilitySearchQuery').implement({
   description:

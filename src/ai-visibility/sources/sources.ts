@@ -5,11 +5,11 @@
 // population. The same statement without a limit feeds the streaming export.
 import type { WorkspaceScope } from '../../db/workspace-scope.js';
 import { tenantStatement, type TenantStatement, type WorkspaceBinding } from '../../db/tenant-sql.js';
-import { runFilterSql, runFilterValues, type RunFilter, type RunFilterParams } from '../shared/run-filter.js';
+import { runFilterSql, runFilterValues, type RunFilter, type RunFilterParams } from '../common/run-filter.js';
 import type { ParamOf } from '../../db/named-parameters.js';
 import type { SourceSums } from './source-shares.js';
 import { ownedSpellings } from './domains.js';
-import { runFilterOf, type RunFilterArgs } from '../shared/read-filters.js';
+import { runFilterOf, type RunFilterArgs } from '../common/read-filters.js';
 
 export const SOURCE_GROUPINGS = ['domain', 'url'] as const;
 export type SourceGrouping = (typeof SOURCE_GROUPINGS)[number];

@@ -7,12 +7,12 @@ import { withinBounds } from '../../errors/index.js';
 import { DateRangeType } from '../../reports/report-data.type.js';
 import type { DateRange } from '../../dates/civil-date.js';
 import { ownershipOf } from './domains.js';
-import { runFilterArgs } from '../shared/run-filter-args.type.js';
-import { ROWS_PER_LOCALE_LIMIT } from '../shared/read-filters.js';
+import { runFilterArgs } from '../common/run-filter-args.type.js';
+import { ROWS_PER_LOCALE_LIMIT } from '../common/read-filters.js';
 import { projectRead } from '../projects/project-read.type.js';
 import { sourceRow, type SourceRow } from './source-shares.js';
 import { querySources, sourceFilterOf, SOURCE_GROUPINGS, type SourceArgs } from './sources.js';
-import { localesOf } from '../shared/read-rows.js';
+import { localesOf } from '../common/read-rows.js';
 
 export const SourceGroupingEnum = builder.enumType('AiVisibilitySourceGrouping', { values: SOURCE_GROUPINGS });
 

@@ -1,8 +1,8 @@
 // One answer: its text with the brand's and competitors' mentions marked, its citations, and the
 // searches it ran and the pages it read (those it did not cite marked).
-import { bdi, clip, clipped, h } from '../shared/dom.js';
-import type { Formats } from '../shared/format.js';
-import { findMentions, MARKS_PER_ANSWER, type Mention } from '../shared/mentions.js';
+import { bdi, clip, clipped, h } from '../common/dom.js';
+import type { Formats } from '../common/format.js';
+import { findMentions, MARKS_PER_ANSWER, type Mention } from '../common/mentions.js';
 import type { Answer, Project } from './data.js';
 
 /**

@@ -1,6 +1,6 @@
 // The answers view's arguments and its operation's data (graphql/operations/views/view_answers.graphql).
-import type { Args } from '../shared/host.js';
-import type { Withheld } from '../shared/read.js';
+import type { Args } from '../common/host.js';
+import type { Withheld } from '../common/read.js';
 
 export interface AnswersArgs extends Args {
   id: string;

@@ -1,6 +1,6 @@
 // The project's prompts with their totals per locale: choosing one reads its answers.
-import { h } from '../shared/dom.js';
-import type { Formats } from '../shared/format.js';
+import { h } from '../common/dom.js';
+import type { Formats } from '../common/format.js';
 import type { AnswersArgs, Prompt } from './data.js';
 
 export function promptTable(

@@ -1,8 +1,8 @@
 // The report view's arguments, its operation's data (graphql/operations/views/view_report.graphql)
 // and how a widget's metric is read.
-import type { Direction } from '../shared/change.js';
-import type { Formats } from '../shared/format.js';
-import type { Args } from '../shared/host.js';
+import type { Direction } from '../common/change.js';
+import type { Formats } from '../common/format.js';
+import type { Args } from '../common/host.js';
 
 export interface ReportArgs extends Args {
   id: string;

@@ -1,9 +1,9 @@
 // A report's widgets as the view draws them: KPI tiles with their change, one chart per metric
 // with the comparison dashed, tables named with their source, and what lacks data.
-import { change as delta } from '../shared/change.js';
-import { chart, type Series } from '../shared/charts.js';
-import { bdi, h, table } from '../shared/dom.js';
-import type { Formats } from '../shared/format.js';
+import { change as delta } from '../common/change.js';
+import { chart, type Series } from '../common/charts.js';
+import { bdi, h, table } from '../common/dom.js';
+import type { Formats } from '../common/format.js';
 import {
   laterBy,
   words,

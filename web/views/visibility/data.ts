@@ -1,6 +1,6 @@
 // The AI-visibility view's arguments and its operation's data (graphql/operations/views/view_visibility.graphql).
-import type { Args } from '../shared/host.js';
-import type { Withheld } from '../shared/read.js';
+import type { Args } from '../common/host.js';
+import type { Withheld } from '../common/read.js';
 
 export interface VisibilityArgs extends Args {
   id: string;

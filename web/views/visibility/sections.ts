@@ -1,8 +1,8 @@
 // The AI-visibility view's figures for one locale: KPIs, the trend per model, the brand against
 // its competitors, and sentiment.
-import { chart, PALETTE } from '../shared/charts.js';
-import { bdi, h, table } from '../shared/dom.js';
-import type { Formats } from '../shared/format.js';
+import { chart, PALETTE } from '../common/charts.js';
+import { bdi, h, table } from '../common/dom.js';
+import type { Formats } from '../common/format.js';
 import { SENTIMENT_SCALE, type LocaleTotals, type TrendPoint } from './data.js';
 
 export function kpis(total: LocaleTotals, f: Formats) {

@@ -1,6 +1,6 @@
 // What the answers cite, and what to do next: the cited domains of one locale and its opportunity lists.
-import { bdi, clipped, h, names, table } from '../shared/dom.js';
-import type { Formats } from '../shared/format.js';
+import { bdi, clipped, h, names, table } from '../common/dom.js';
+import type { Formats } from '../common/format.js';
 import type { Opportunities, SourceRow } from './data.js';
 
 export function sources(rows: SourceRow[], locale: string, f: Formats) {

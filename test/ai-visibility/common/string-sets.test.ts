@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { orderedMembers, stringSetId } from '../../../src/ai-visibility/shared/string-sets.js';
+import { orderedMembers, stringSetId } from '../../../src/ai-visibility/common/string-sets.js';
 
 describe('stringSetId', () => {
   it('is the first 16 bytes of SHA-256 over the keys in code-point order, each as "<bytes>:<key>"', () => {

@@ -1,8 +1,8 @@
 // Locales are BCP 47 tags checked for form and compared without regard to case: one function
 // decides both for every door (filters, exports, project locales).
 import { describe, expect, it } from 'vitest';
-import { canonicalLocale, LOCALE_PATTERN, MAX_LOCALE_LENGTH } from '../../../src/ai-visibility/shared/locales.js';
-import { localeFilterOf, runFilterOf } from '../../../src/ai-visibility/shared/read-filters.js';
+import { canonicalLocale, LOCALE_PATTERN, MAX_LOCALE_LENGTH } from '../../../src/ai-visibility/common/locales.js';
+import { localeFilterOf, runFilterOf } from '../../../src/ai-visibility/common/read-filters.js';
 import { ApiError } from '../../../src/errors/index.js';
 
 describe('canonicalLocale', () => {

@@ -1,7 +1,7 @@
 // The default range of every AI-visibility read: dateTo is today unless given, dateFrom 29 days
 // before dateTo unless given — the rule the OpenAPI argument descriptions state.
 import { describe, expect, it } from 'vitest';
-import { metricsRange, RUN_RANGE, SCAN_RANGE } from '../../../src/ai-visibility/shared/read-filters.js';
+import { metricsRange, RUN_RANGE, SCAN_RANGE } from '../../../src/ai-visibility/common/read-filters.js';
 import { intBounds, withinBounds } from '../../../src/errors/index.js';
 
 const now = new Date('2026-11-25T22:00:00Z');
