@@ -145,7 +145,8 @@ function guardPlugins(deps: YogaDependencies, trusted: ReturnType<typeof loadTru
     }),
     // After the armor: its token-counting parser is the one that overflowed (graphql/document-nesting.ts).
     { onParse: ({ parseFn, setParseFn }) => setParseFn(parseWithinNesting(parseFn)) } satisfies Plugin,
-    // Whatever failed — parsing, validation, variables, execution — its errors are small (graphql/bounded-errors.ts).
+    // Whatever failed — parsing, validation, variables, execution — its errors are small
+    // (graphql/bounded-errors.ts).
     {
       onResultProcess: ({ result, setResult }) => {
         if (Array.isArray(result) || !result || Symbol.asyncIterator in result || !result.errors?.length) return;

@@ -140,6 +140,16 @@ export const internalError = () =>
  * Failures of pg/Prisma that mean "the database cannot answer right now": a lost or refused connection, or a statement
  * it cancelled (57014, the pools' statement_timeout).
  */
+/** What pg and Prisma say when the database went away or is not there yet. */
+const LOST_DATABASE_MESSAGES = [
+  /Connection terminated/i,
+  /connect ECONNREFUSED/i,
+  /timeout exceeded when trying to connect/i,
+  /Can't reach database/i,
+  /the database system is (starting up|shutting down)/i,
+  /Client has encountered a connection error/i,
+];
+
 export function isDatabaseUnavailable(error: unknown): boolean {
   const seen = new Set<unknown>();
   let current: unknown = error;
@@ -152,12 +162,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     ) {
       return true;
     }
-    if (
-      typeof message === 'string' &&
-      /(Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Can't reach database|the database system is (starting up|shutting down)|Client has encountered a connection error)/i.test(
-        message,
-      )
-    ) {
+    if (typeof message === 'string' && LOST_DATABASE_MESSAGES.some((pattern) => pattern.test(message))) {
       return true;
     }
     if (
