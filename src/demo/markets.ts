@@ -44,6 +44,13 @@ const OUTDOOR: Market = {
 };
 
 /** By the last word of a demo client's name. */
+const HOME_CRITERIA_FR = [
+  'la qualité de construction',
+  'le prix au mètre carré',
+  "l'efficacité énergétique",
+  'le respect des délais',
+] as const;
+
 export const MARKETS: Record<string, Market> = {
   Outdoor: OUTDOOR,
   Gear: OUTDOOR,
@@ -163,7 +170,7 @@ export const MARKETS: Record<string, Market> = {
     criteria: {
       en: ['build quality', 'price per square foot', 'energy efficiency', 'schedule reliability'],
       de: ['Bauqualität', 'Preis pro Quadratmeter', 'Energieeffizienz', 'Termintreue'],
-      fr: ['la qualité de construction', 'le prix au mètre carré', "l'efficacité énergétique", 'le respect des délais'],
+      fr: HOME_CRITERIA_FR,
     },
     competitors: ['Oakridge Homes', 'Harborview Builders', 'Stonegate Residences'],
     others: ['Cedarline Homes', 'Millbrook Builders', 'Westvale Homes'],

@@ -43,13 +43,14 @@ async function loadNode(ctx: GraphQLContext, id: string): Promise<NodeShape | nu
 }
 
 export const MAX_NODES = 100;
+const ID_EXAMPLES = 'cli_…, rep_…, prj_…, scn_…, sig_…';
 
 builder.queryFields((t) => ({
   node: t.field({
     type: NodeInterface,
     nullable: true,
     extensions: GRAPH_ONLY,
-    description: 'Any object by its id (cli_…, rep_…, prj_…, scn_…, sig_…); null when this workspace has none.',
+    description: `Any object by its id (${ID_EXAMPLES}); null when this workspace has none.`,
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, args, ctx) => loadNode(ctx, String(args.id)),
   }),

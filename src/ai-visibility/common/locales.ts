@@ -31,7 +31,10 @@ export const MAX_LOCALE_LENGTH = 100;
 export const LOCALE_RULE =
   'a BCP 47 language tag such as en-US or de (language of 2–3 letters, then optional script, region and variants)';
 
-/** The tag in canonical case (`en-us` → `en-US`, `zh-hant-tw` → `zh-Hant-TW`), or null when it is not well-formed. */
+/**
+ * The tag in canonical case (`en-us` → `en-US`, `zh-hant-tw` → `zh-Hant-TW`), or null when it is
+ * not well-formed.
+ */
 export function canonicalLocale(tag: string): string | null {
   if (tag.length > MAX_LOCALE_LENGTH || !LANGTAG.test(tag)) return null;
   let inExtension = false;

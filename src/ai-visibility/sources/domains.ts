@@ -49,7 +49,10 @@ export function registrableDomain(url: string): string {
   return domain;
 }
 
-/** A domain as an owner or a filter types it ("Example.com", "https://www.пример.рф/") → its registrable domain in ASCII, or null. */
+/**
+ * A domain as an owner or a filter types it ("Example.com", "https://www.пример.рф/") → its
+ * registrable domain in ASCII, or null.
+ */
 export function normaliseDomain(input: string): string | null {
   const trimmed = input.trim();
   if (!trimmed || trimmed.length > 253) return null;

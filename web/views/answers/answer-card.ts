@@ -58,7 +58,8 @@ export function answerCard(answer: Answer, prompt: string | undefined, project: 
       .map((competitor) => counted(competitor.name, competitor.mentions)),
   ];
   const found = findMentions(answer.text, project?.brand, project?.competitors ?? []);
-  const titled = (title: string | null, url: string) => [title ? clipped(title) : '', title ? ' — ' : '', clipped(url)];
+  const titled = (title: string | null, url: string) =>
+    title ? [clipped(title), ' — ', clipped(url)] : ['', '', clipped(url)];
   return h(
     'article',
     { class: 'answer' },
