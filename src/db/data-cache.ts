@@ -19,6 +19,8 @@ export interface DataCache {
    * cache: nothing is shared then.
    */
   getOrCompute<T extends object>(key: string, compute: () => Promise<T>, bytesOf?: (value: T) => number): Promise<T>;
+  /** False when the cache is off (DATA_CACHE_MAX_BYTES=0): nothing set is kept. */
+  readonly keeps: boolean;
   readonly size: number;
   readonly bytes: number;
   /** Lookups since start, for the metrics. */
@@ -32,6 +34,7 @@ export function createDataCache(maxBytes: number): DataCache {
       get: () => undefined,
       set: () => {},
       getOrCompute: (_key, compute) => compute(),
+      keeps: false,
       size: 0,
       bytes: 0,
       hits: 0,
@@ -64,6 +67,7 @@ export function createDataCache(maxBytes: number): DataCache {
         return value;
       }) as Promise<T>;
     },
+    keeps: true,
     get size() {
       return cache.size;
     },

@@ -6,6 +6,7 @@ import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'n
 import { Response } from './responses.js';
 import { singleFlight } from './single-flight.js';
 import { qualityValues } from './negotiation.js';
+import { codeDigest } from './code-digest.js';
 
 /** Below this, compressing costs more than it saves. */
 export const COMPRESSION_THRESHOLD_BYTES = 1024;
@@ -50,19 +51,19 @@ export interface FinishedBody {
   readonly kept: boolean;
 }
 
-const newFinishedBody = (body: JsonBody, kept: boolean): FinishedBody => ({
+const newFinishedBody = (body: JsonBody, kept: boolean, etag = strongEtag(body)): FinishedBody => ({
   body,
-  etag: strongEtag(body),
+  etag,
   encodings: {},
   kept,
 });
 
-/** The body of one answer. */
-export const finishedBody = (body: JsonBody): FinishedBody => newFinishedBody(body, false);
+/** The body of one answer; `etag` when its inputs name it already (`inputsEtag`), otherwise a hash of the body. */
+export const finishedBody = (body: JsonBody, etag?: string): FinishedBody => newFinishedBody(body, false, etag);
 
 /** A body to keep: bytes in a buffer of their own, as a pooled slice would keep its whole 8 KB pool alive. */
-export const keptBody = (body: JsonBody): FinishedBody =>
-  newFinishedBody(typeof body === 'string' ? body : new Uint8Array(body), true);
+export const keptBody = (body: JsonBody, etag?: string): FinishedBody =>
+  newFinishedBody(typeof body === 'string' ? body : new Uint8Array(body), true, etag);
 
 /** What a finished body takes in memory: the body (a string is held as UTF-16), its ETag and its encodings. */
 export function heldBytes({ body, etag, encodings }: FinishedBody): number {
@@ -76,6 +77,14 @@ export function strongEtag(body: JsonBody): string {
   // The one-shot hash: no Hash object per response (docs/decisions/http-response-costs.md).
   return `"${hash('sha1', body, 'base64url')}"`;
 }
+
+/**
+ * A strong validator named by everything an answer's bytes are made of (`inputs`: the route, its
+ * arguments, the data version, the day) and the code that renders them: known before the answer
+ * is computed, so a matching If-None-Match is answered 304 without computing it, and a body of
+ * hundreds of kilobytes is never hashed (docs/decisions/http-response-costs.md).
+ */
+export const inputsEtag = (inputs: string) => `"${hash('sha1', `${codeDigest()}|${inputs}`, 'base64url')}"`;
 
 /**
  * If-None-Match (RFC 9110 §13.1.2): `*` or a list of tags, compared weakly; a tag matches

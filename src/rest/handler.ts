@@ -14,6 +14,7 @@ import {
   finishedBody,
   heldBytes,
   ifNoneMatchMatches,
+  inputsEtag,
   notModified,
   jsonBody,
   representation,
@@ -22,6 +23,7 @@ import {
 import { matchRoute, routeArguments, routeScopes, V1_ROUTES, type RestRoute, type RouteMatch } from './routes.js';
 import { parameterValidator } from './parameters.js';
 import { BASE_PATH, v1Schema } from './v1-schema.js';
+import { codeDigest } from '../http/code-digest.js';
 import { compileRouteOperations } from './operations.js';
 import { assertResponseSize } from '../http/response-size.js';
 import { ROW_EXPORTS, type ExportArgs } from '../ai-visibility/index.js';
@@ -61,6 +63,9 @@ const VERSION_OF: Partial<Record<string, VersionProbe>> = {
   reportData: reportVersion,
   aiVisibilityMetrics: (context, params) => context.repositories.projects.dataVersionOf(params.id!),
 };
+
+/** A body the cache keeps is copied out of Node's pool (`keptBody`); with the cache off it is sent once and dropped. */
+const bodyFor = (cache: DataCache) => (cache.keeps ? keptBody : finishedBody);
 
 /** Every UTC offset in use is a multiple of 15 minutes, so "today" in any zone is constant within such a slot. */
 const TODAY_SLOT_MS = 15 * 60_000;
@@ -123,15 +128,18 @@ const jsonAnswers = (deps: RestDependencies, operations: ReturnType<typeof compi
       assertResponseSize(data, context.config.RESPONSE_MAX_BYTES);
       return jsonBody(data);
     };
-    // A kept body's `encodings` are filled by whichever request compresses it first.
-    const finished = cacheKey
-      ? await deps.cache.getOrCompute(cacheKey, async () => keptBody(await execute()), heldBytes)
-      : finishedBody(await execute());
     // Revalidation, not storage: a client may keep the body and ask again with If-None-Match.
     const caching = { 'Cache-Control': 'private, no-cache' };
-    // An unchanged answer gives its token back, as GitHub does.
-    if (ifNoneMatchMatches(request.headers.get('if-none-match'), finished.etag))
-      return notModified(finished.etag, { ...caching, ...(await admitted.refund()) });
+    const ifNoneMatch = request.headers.get('if-none-match');
+    // An unchanged answer gives its token back, as GitHub does; one named by its inputs is not even computed.
+    const unchanged = async (etag: string) => notModified(etag, { ...caching, ...(await admitted.refund()) });
+    const etag = cacheKey ? inputsEtag(cacheKey) : undefined;
+    if (etag && ifNoneMatchMatches(ifNoneMatch, etag)) return unchanged(etag);
+    // A kept body's `encodings` are filled by whichever request compresses it first.
+    const finished = cacheKey
+      ? await deps.cache.getOrCompute(cacheKey, async () => bodyFor(deps.cache)(await execute(), etag), heldBytes)
+      : finishedBody(await execute());
+    if (!etag && ifNoneMatchMatches(ifNoneMatch, finished.etag)) return unchanged(finished.etag);
     // A coding made of a kept body counts against the cache's byte budget: the entry is set again
     // as a new object (sharing the encodings), since the cache re-measures only a changed value.
     const recount = cacheKey ? () => deps.cache.set(cacheKey, { ...finished }, heldBytes(finished)) : undefined;
@@ -145,6 +153,8 @@ export function createRestHandler(deps: RestDependencies) {
   const referenceAnswer = createReferenceRoutes(schema, deps.originOf);
   const exportSlots = createExportSlots(deps.exportShares);
   const answerJson = jsonAnswers(deps, compileRouteOperations(schema));
+  // Read at start, not on the first poll's clock.
+  codeDigest();
 
   async function handleGet(
     request: Request,
