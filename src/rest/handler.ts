@@ -133,13 +133,19 @@ const jsonAnswers = (deps: RestDependencies, operations: ReturnType<typeof compi
     const ifNoneMatch = request.headers.get('if-none-match');
     // An unchanged answer gives its token back, as GitHub does; one named by its inputs is not even computed.
     const unchanged = async (etag: string) => notModified(etag, { ...caching, ...(await admitted.refund()) });
-    const etag = cacheKey ? inputsEtag(cacheKey) : undefined;
-    if (etag && ifNoneMatchMatches(ifNoneMatch, etag)) return unchanged(etag);
+    if (cacheKey && ifNoneMatch) {
+      const etag = inputsEtag(cacheKey);
+      if (ifNoneMatchMatches(ifNoneMatch, etag)) return unchanged(etag);
+    }
     // A kept body's `encodings` are filled by whichever request compresses it first.
     const finished = cacheKey
-      ? await deps.cache.getOrCompute(cacheKey, async () => bodyFor(deps.cache)(await execute(), etag), heldBytes)
+      ? await deps.cache.getOrCompute(
+          cacheKey,
+          async () => bodyFor(deps.cache)(await execute(), inputsEtag(cacheKey)),
+          heldBytes,
+        )
       : finishedBody(await execute());
-    if (!etag && ifNoneMatchMatches(ifNoneMatch, finished.etag)) return unchanged(finished.etag);
+    if (!cacheKey && ifNoneMatchMatches(ifNoneMatch, finished.etag)) return unchanged(finished.etag);
     // A coding made of a kept body counts against the cache's byte budget: the entry is set again
     // as a new object (sharing the encodings), since the cache re-measures only a changed value.
     const recount = cacheKey ? () => deps.cache.set(cacheKey, { ...finished }, heldBytes(finished)) : undefined;
