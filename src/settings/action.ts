@@ -1,6 +1,7 @@
 // What a settings action is: one declaration serves its JSON twin (`/app/settings/…`) and the
 // page's form post, over the same admin commands as the CLI and the MCP tools.
 import type pg from 'pg';
+import { ApiError } from '../errors/index.js';
 import type { Config } from '../config/index.js';
 import type { PrismaClient } from '../db/generated/prisma/client.js';
 import type { FormFields } from '../http/forms.js';
@@ -9,6 +10,7 @@ import type { SecretBox } from '../secrets/secret-box.js';
 import type { SessionView, WebSessions } from '../sessions/index.js';
 import type { Actor, Notify } from '../workspaces/index.js';
 import type { Notice } from './page.js';
+import { readsAdminData } from './admin-data.js';
 
 export interface SettingsDeps {
   config: Config;
@@ -40,6 +42,13 @@ export interface SettingsAction {
 export const ID = '([A-Za-z0-9_]{1,64})';
 
 export const workspaceOf = (call: SettingsCall) => call.session.workspaceId;
+
+/** The workspace whose admin data a read action lists; a member is refused, as /graphql refuses them. */
+export function adminWorkspaceOf(call: SettingsCall): string {
+  if (!readsAdminData(call.session))
+    throw new ApiError('forbidden', 'Only owners and admins of the workspace may read this.');
+  return workspaceOf(call);
+}
 
 /** A form's blank field is no value; anything else goes to the command's input parse as it came. */
 export const blankAsAbsent = (value: unknown) => (typeof value === 'string' && !value.trim() ? undefined : value);

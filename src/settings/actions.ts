@@ -5,7 +5,7 @@ import { listAuditLog } from '../audit/index.js';
 import { CREATE_KEY_INPUT, createApiKey, keyToCreate, listApiKeys, revokeApiKey } from '../auth/index.js';
 import { commandInput } from '../errors/command-input.js';
 import { listGrants, mcpWriteActions, revokeGrant, setMcpWriteActions } from '../mcp/index.js';
-import { blankAsAbsent, ID, workspaceOf, type SettingsAction, type SettingsDeps } from './action.js';
+import { adminWorkspaceOf, blankAsAbsent, ID, workspaceOf, type SettingsAction, type SettingsDeps } from './action.js';
 import { promptActions } from './prompt-actions.js';
 import { ssoActions } from './sso-actions.js';
 import { webhookActions } from './webhook-actions.js';
@@ -29,7 +29,7 @@ function apiKeyActions(deps: SettingsDeps): SettingsAction[] {
     {
       method: 'GET',
       path: /^\/api-keys$/,
-      run: async (call) => ({ data: await listApiKeys(prisma, workspaceOf(call)) }),
+      run: async (call) => ({ data: await listApiKeys(prisma, adminWorkspaceOf(call)) }),
     },
     {
       method: 'POST',
@@ -77,7 +77,7 @@ function mcpActions(deps: SettingsDeps): SettingsAction[] {
       path: /^\/mcp$/,
       run: async (call) => ({
         data: {
-          writeActions: await mcpWriteActions(prisma, workspaceOf(call)),
+          writeActions: await mcpWriteActions(prisma, adminWorkspaceOf(call)),
           connectedApps: await listGrants(pool, workspaceOf(call)),
         },
       }),
@@ -114,7 +114,7 @@ function mcpActions(deps: SettingsDeps): SettingsAction[] {
     {
       method: 'GET',
       path: /^\/audit-log$/,
-      run: async (call) => ({ data: await listAuditLog(pool, workspaceOf(call)) }),
+      run: async (call) => ({ data: await listAuditLog(pool, adminWorkspaceOf(call)) }),
     },
   ];
 }

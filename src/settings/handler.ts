@@ -25,13 +25,51 @@ import { settingsPage, type Notice, type SettingsView } from './page.js';
 import { settingsActions } from './actions.js';
 import { settingsWebhookDeps } from './webhook-actions.js';
 import type { SettingsCall, SettingsDeps } from './action.js';
+import { readsAdminData } from './admin-data.js';
 
 export type { SettingsDeps } from './action.js';
+
+type AdminData = Pick<
+  SettingsView,
+  'keys' | 'endpoints' | 'connection' | 'domains' | 'writeActions' | 'audit' | 'connectedApps' | 'requireSso'
+>;
+
+/** What a member's page holds of the admin data: nothing (as /graphql and MCP refuse it to them). */
+const NO_ADMIN_DATA: AdminData = {
+  keys: [],
+  endpoints: [],
+  connection: null,
+  domains: [],
+  writeActions: false,
+  audit: [],
+  connectedApps: [],
+  requireSso: false,
+};
+
+/** The workspace's admin data the page lists, read at once (owners and admins only). */
+function adminDataReader(deps: SettingsDeps) {
+  const { prisma, pool } = deps;
+  const webhooks = settingsWebhookDeps(deps);
+  return async (session: SessionView): Promise<AdminData> => {
+    const id = session.workspaceId;
+    const [keys, endpoints, connection, domains, writeActions, audit, connectedApps, requireSso] = await Promise.all([
+      listApiKeys(prisma, id),
+      planHas(session.plan, 'webhooks') ? listEndpoints(webhooks, id) : Promise.resolve([]),
+      planHas(session.plan, 'sso') ? getConnection(prisma, id) : Promise.resolve(null),
+      planHas(session.plan, 'sso') ? listDomains(prisma, id) : Promise.resolve([]),
+      mcpWriteActions(prisma, id),
+      listAuditLog(pool, id, 50),
+      listGrants(pool, id),
+      requiresSso(prisma, id),
+    ]);
+    return { keys, endpoints, connection, domains, writeActions, audit, connectedApps, requireSso };
+  };
+}
 
 /** The settings page for a session: everything it lists read at once, then drawn (page.ts). */
 function pageRenderer(deps: SettingsDeps) {
   const { prisma, pool } = deps;
-  const webhooks = settingsWebhookDeps(deps);
+  const adminData = adminDataReader(deps);
   const scopeOf = workspaceScopes(pool);
   return async function renderPage(
     session: SessionView,
@@ -41,38 +79,26 @@ function pageRenderer(deps: SettingsDeps) {
     submitted: SettingsView['submitted'] = null,
   ): Promise<Response> {
     const id = session.workspaceId;
-    const canUseWebhooks = planHas(session.plan, 'webhooks');
     const canUseSso = planHas(session.plan, 'sso');
-    const [keys, endpoints, connection, domains, writeActions, audit, workspaces, connectedApps, requireSso, views] =
-      await Promise.all([
-        listApiKeys(prisma, id),
-        canUseWebhooks ? listEndpoints(webhooks, id) : Promise.resolve([]),
-        canUseSso ? getConnection(prisma, id) : Promise.resolve(null),
-        canUseSso ? listDomains(prisma, id) : Promise.resolve([]),
-        mcpWriteActions(prisma, id),
-        listAuditLog(pool, id, 50),
-        workspacesOf(pool, session),
-        listGrants(pool, id),
-        requiresSso(prisma, id),
-        viewLinks(scopeOf(id)),
-      ]);
+    const admin = readsAdminData(session);
+    const [data, memberSeesSso, workspaces, views] = await Promise.all([
+      admin ? adminData(session) : NO_ADMIN_DATA,
+      // A member learns only whether there is a provider to link their account to.
+      !admin && canUseSso ? getConnection(prisma, id).then(Boolean) : false,
+      workspacesOf(pool, session),
+      viewLinks(scopeOf(id)),
+    ]);
     return htmlResponse(
       settingsPage({
         session,
         views,
         notice,
         submitted,
-        keys,
-        endpoints,
-        connection,
-        domains,
-        writeActions,
-        audit,
+        ...data,
         workspaces,
-        connectedApps,
-        canUseWebhooks,
+        canUseWebhooks: planHas(session.plan, 'webhooks'),
         canUseSso,
-        requireSso,
+        canLinkSso: (memberSeesSso || data.connection !== null) && !session.ssoWorkspaceId,
         redirectUri: `${deps.publicOrigin.value}${SSO_CALLBACK_PATH}`,
         mcpUrl: `${deps.publicOrigin.value}${MCP_PATH}`,
       }),

@@ -5,7 +5,7 @@ import { day, listTable, type FormKit, type SettingsView, toggleForm } from './p
 
 /** MCP: the write actions assistants may take, and the apps connected. */
 export function mcpSection(view: SettingsView, kit: FormKit): SafeHtml {
-  const { admin, csrf, post } = kit;
+  const { csrf, post } = kit;
   const on = view.writeActions;
   const label = on ? 'Turn write actions off' : 'Turn write actions on';
   const writeActionsToggle = toggleForm(
@@ -22,7 +22,7 @@ export function mcpSection(view: SettingsView, kit: FormKit): SafeHtml {
       Write actions for AI assistants are <strong>${view.writeActions ? 'on' : 'off'}</strong>. While off, assistants
       can only read.
     </p>
-    ${admin ? writeActionsToggle : ''}
+    ${writeActionsToggle}
     <h2 style="margin-top:16px">Connected apps</h2>
     ${listTable(
       ['App', 'Connected by', 'Since', ''],
@@ -30,15 +30,21 @@ export function mcpSection(view: SettingsView, kit: FormKit): SafeHtml {
         app.clientName,
         app.userEmail ?? '—',
         day(app.createdAt),
-        admin ? post(`/mcp/grants/${app.id}/revoke`, 'Disconnect', 'danger') : '',
+        post(`/mcp/grants/${app.id}/revoke`, 'Disconnect', 'danger'),
       ]),
       html`No AI assistant is connected. Point one at <code>${view.mcpUrl}</code>.`,
     )}
   </section>`;
 }
 
-/** The signed-in person's own account: changing the password. */
-export function accountSection(_view: SettingsView, kit: FormKit): SafeHtml {
+const LINK_LABEL = 'Link company sign-in to my account';
+const linkForm = (csrf: SafeHtml) =>
+  html`<form class="row" method="post" action="/app/sso/link">
+    ${csrf}<button type="submit" class="secondary">${LINK_LABEL}</button>
+  </form>`;
+
+/** The signed-in person's own account: changing the password, linking the company sign-in to it. */
+export function accountSection(view: SettingsView, kit: FormKit): SafeHtml {
   const { csrf } = kit;
   return html`<section id="account">
     <h2>Your password</h2>
@@ -53,6 +59,7 @@ export function accountSection(_view: SettingsView, kit: FormKit): SafeHtml {
       <button type="submit" class="secondary">Change password</button>
     </form>
     <p class="muted">Changing it signs you out everywhere else.</p>
+    ${view.canLinkSso ? linkForm(csrf) : ''}
   </section>`;
 }
 

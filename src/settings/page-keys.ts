@@ -8,7 +8,7 @@ import { day, keyStatus, listTable, type FormKit, type SettingsView } from './pa
 
 /** API keys: the list, revoking, making one with its scopes. */
 export function keysSection(view: SettingsView, kit: FormKit): SafeHtml {
-  const { admin, csrf, post, typed, checked } = kit;
+  const { csrf, post, typed, checked } = kit;
   return html`<section id="api-keys">
     <h2>API keys</h2>
     ${listTable(
@@ -21,13 +21,11 @@ export function keysSection(view: SettingsView, kit: FormKit): SafeHtml {
         day(key.createdAt),
         day(key.lastUsedAt),
         day(key.expiresAt),
-        admin && !key.revokedAt ? post(`/api-keys/${key.id}/revoke`, 'Revoke', 'danger') : '',
+        key.revokedAt ? '' : post(`/api-keys/${key.id}/revoke`, 'Revoke', 'danger'),
       ]),
       'No API keys yet.',
     )}
-    ${
-      admin
-        ? html`<form class="row" method="post" action="/app/settings/api-keys">
+    <form class="row" method="post" action="/app/settings/api-keys">
             ${csrf}
             <label
               >Name
@@ -51,14 +49,12 @@ export function keysSection(view: SettingsView, kit: FormKit): SafeHtml {
               >Expires (optional) <input type="date" name="expiresAt" value="${typed('/api-keys', 'expiresAt')}"
             /></label>
             <button type="submit">Create key</button>
-          </form>`
-        : ''
-    }
+          </form>
   </section>`;
 }
 
 /** One endpoint's row: where it points, whether it is on (and why not), what it hears, its buttons. */
-function endpointRow(endpoint: SettingsView['endpoints'][number], { admin, post }: FormKit) {
+function endpointRow(endpoint: SettingsView['endpoints'][number], { post }: FormKit) {
   return [
     html`<code class="wrap">${endpoint.url}</code
       >${endpoint.description ? html`<div class="muted">${endpoint.description}</div>` : ''}`,
@@ -68,21 +64,19 @@ function endpointRow(endpoint: SettingsView['endpoints'][number], { admin, post 
           <div class="muted">${endpoint.disabledReason ?? ''}</div>`,
     endpoint.eventTypes.join(', '),
     day(endpoint.createdAt),
-    admin
-      ? html`${post(`/webhooks/${endpoint.id}/secret`, 'Reveal secret')}
+    html`${post(`/webhooks/${endpoint.id}/secret`, 'Reveal secret')}
           ${post(`/webhooks/${endpoint.id}/rotate-secret`, 'Rotate secret')}
           ${
             endpoint.enabled
               ? post(`/webhooks/${endpoint.id}/disable`, 'Disable', 'danger')
               : post(`/webhooks/${endpoint.id}/enable`, 'Enable', 'secondary')
-          } <a href="/app/settings/webhooks/${endpoint.id}/attempts">Attempts</a>`
-      : '',
+          } <a href="/app/settings/webhooks/${endpoint.id}/attempts">Attempts</a>`,
   ];
 }
 
 /** Webhook endpoints: the list, their deliveries, adding one. */
 export function webhooksSection(view: SettingsView, kit: FormKit): SafeHtml {
-  const { admin, csrf, typed, checked, planNote } = kit;
+  const { csrf, typed, checked, planNote } = kit;
   return html`<section id="webhooks">
     <h2>Webhooks</h2>
     ${
@@ -93,9 +87,7 @@ export function webhooksSection(view: SettingsView, kit: FormKit): SafeHtml {
             view.endpoints.map((endpoint) => endpointRow(endpoint, kit)),
             'No endpoints yet.',
           )}
-          ${
-            admin
-              ? html`<form class="row" method="post" action="/app/settings/webhooks">
+          ${html`<form class="row" method="post" action="/app/settings/webhooks">
                     ${csrf}
                     <label
                       >URL
@@ -146,9 +138,7 @@ export function webhooksSection(view: SettingsView, kit: FormKit): SafeHtml {
                         required
                         value="${typed('/webhooks/replay-failed', 'since')}" /></label
                     ><button type="submit" class="secondary">Replay failed</button>
-                  </form>`
-              : ''
-          }`
+                  </form>`}`
     }
   </section>`;
 }

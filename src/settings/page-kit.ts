@@ -43,6 +43,8 @@ export interface SettingsView {
   connectedApps: GrantView[];
   canUseWebhooks: boolean;
   canUseSso: boolean;
+  /** The workspace has an identity provider and this session did not come through it. */
+  canLinkSso: boolean;
   redirectUri: string;
   mcpUrl: string;
   requireSso: boolean;
@@ -101,8 +103,6 @@ export const toggleForm = (csrf: SafeHtml, action: string, field: string, on: bo
 /** The pieces every form of the page is made of, bound to one view. */
 export interface FormKit {
   session: SessionView;
-  /** Owners and admins change settings; members read them. */
-  admin: boolean;
   csrf: SafeHtml;
   post(action: string, label: string, style?: string, extra?: SafeHtml | string): SafeHtml;
   typed(action: string, name: string, fallback?: string): string;
@@ -112,7 +112,6 @@ export interface FormKit {
 
 export function formKit(view: SettingsView): FormKit {
   const { session } = view;
-  const admin = session.role !== 'member';
   const csrf = html`<input type="hidden" name="${CSRF_FIELD}" value="${session.csrfToken}" />`;
   const post = (action: string, label: string, style = 'secondary', extra: SafeHtml | string = '') =>
     html`<form class="inline" method="post" action="/app/settings${action}">
@@ -133,5 +132,5 @@ export function formKit(view: SettingsView): FormKit {
       ${what} on the ${planList(plans, 'and')} plans; this workspace is on <strong>${planName(session.plan)}</strong>.
       Ask the workspace owner to upgrade.
     </p>`;
-  return { session, admin, csrf, post, typed, checked, planNote };
+  return { session, csrf, post, typed, checked, planNote };
 }

@@ -11,12 +11,6 @@ const connectionLine = (connection: SettingsView['connection']) => {
   return html`<p>${provider} <span class="muted">(updated ${day(connection.updatedAt)})</span></p>`;
 };
 
-const LINK_LABEL = 'Link company sign-in to my account';
-const linkForm = (csrf: SafeHtml) =>
-  html`<form class="row" method="post" action="/app/sso/link">
-    ${csrf}<button type="submit" class="secondary">${LINK_LABEL}</button>
-  </form>`;
-
 /** The identity provider's issuer, client id and secret (never filled in again). */
 function providerForm(view: SettingsView, { csrf, typed }: FormKit): SafeHtml {
   return html`<form class="row" method="post" action="/app/settings/sso">
@@ -37,7 +31,7 @@ function providerForm(view: SettingsView, { csrf, typed }: FormKit): SafeHtml {
 }
 
 export function ssoSection(view: SettingsView, kit: FormKit): SafeHtml {
-  const { session, admin, csrf, post, typed, planNote } = kit;
+  const { session, csrf, post, typed, planNote } = kit;
   const requireLabel = view.requireSso ? 'Make SSO optional' : 'Require SSO';
   const requireToggle = toggleForm(
     csrf,
@@ -55,7 +49,7 @@ export function ssoSection(view: SettingsView, kit: FormKit): SafeHtml {
         : html` <p class="muted">
               OpenID Connect. Register this redirect URI with your identity provider: <code>${view.redirectUri}</code>
             </p>
-            ${connectionLine(view.connection)} ${admin ? providerForm(view, kit) : ''}
+            ${connectionLine(view.connection)} ${providerForm(view, kit)}
             <h2 style="margin-top:16px">Domains</h2>
             ${listTable(
               ['Domain', 'Status', 'TXT record to publish', ''],
@@ -65,13 +59,11 @@ export function ssoSection(view: SettingsView, kit: FormKit): SafeHtml {
                   ? html`<span class="badge on">verified</span>`
                   : html`<span class="badge off">unverified</span>`,
                 html`<code class="wrap">${domain.txtName}</code><br /><code class="wrap">${domain.txtValue}</code>`,
-                admin && !domain.verified ? post(`/sso/domains/${domain.id}/verify`, 'Verify now') : '',
+                domain.verified ? '' : post(`/sso/domains/${domain.id}/verify`, 'Verify now'),
               ]),
               'No domains claimed.',
             )}
-            ${
-              admin
-                ? html`<form class="row" method="post" action="/app/settings/sso/domains">
+            ${html`<form class="row" method="post" action="/app/settings/sso/domains">
                     ${csrf}<label
                       >Domain
                       <input
@@ -80,15 +72,13 @@ export function ssoSection(view: SettingsView, kit: FormKit): SafeHtml {
                         placeholder="example.com"
                         value="${typed('/sso/domains', 'domain')}" /></label
                     ><button type="submit">Claim domain</button>
-                  </form>`
-                : ''
-            }
+                  </form>`}
             <h2 style="margin-top:16px">Sign-in policy</h2>
             <p>
               Single sign-on is <strong>${view.requireSso ? 'required' : 'optional'}</strong> for members whose address
               is in a verified domain. Owners always keep their password, the way in when the identity provider fails.
             </p>
-            ${admin ? requireToggle : ''}
+            ${requireToggle}
             ${
               session.role === 'owner'
                 ? html`<p class="muted">
@@ -106,8 +96,7 @@ export function ssoSection(view: SettingsView, kit: FormKit): SafeHtml {
                       ><button type="submit" class="secondary">Approve link</button>
                     </form>`
                 : ''
-            }
-            ${view.connection && !session.ssoWorkspaceId ? linkForm(csrf) : ''}`
+            }`
     }
   </section>`;
 }

@@ -1,9 +1,11 @@
-// The settings page: one server-rendered HTML document of forms. Owners and admins see the
-// forms; members see the same page read-only. No script; every form carries the CSRF token.
+// The settings page: one server-rendered HTML document of forms. Owners and admins see every
+// section; members see their own account only, as /graphql and MCP refuse them the workspace's
+// admin data. No script; every form carries the CSRF token.
 import { html, page, type SafeHtml } from '../http/html.js';
 import { planName } from '../workspaces/index.js';
 import { viewsMenu } from '../views/index.js';
 
+import { readsAdminData } from './admin-data.js';
 import { formKit, type SettingsView } from './page-kit.js';
 import { keysSection, webhooksSection } from './page-keys.js';
 import { ssoSection } from './page-sso.js';
@@ -12,10 +14,12 @@ import { accountSection, auditSection, mcpSection } from './page-account.js';
 export type { Notice, SettingsView } from './page-kit.js';
 
 const MEMBER_NOTE =
-  'You are a member of this workspace: settings are read-only for you. Owners and admins can change them.';
+  'You are a member of this workspace: its owners and admins manage its API keys, webhooks, single sign-on, ' +
+  'MCP connector and audit log.';
 
-/** The page's sections, top to bottom. */
+/** The page's sections, top to bottom: an owner's or admin's, and a member's. */
 const SECTIONS = [keysSection, webhooksSection, ssoSection, mcpSection, accountSection, auditSection];
+const MEMBER_SECTIONS = [accountSection];
 
 const workspaceOption = (workspace: SettingsView['workspaces'][number], current: string) =>
   html`<option value="${workspace.slug}" ${workspace.slug === current ? html` selected` : ''}>
@@ -34,7 +38,8 @@ function noticeBlock(notice: NonNullable<SettingsView['notice']>): SafeHtml {
 
 export function settingsPage(view: SettingsView): SafeHtml {
   const kit = formKit(view);
-  const { session, admin, csrf } = kit;
+  const { session, csrf } = kit;
+  const admin = readsAdminData(session);
   const header = html`<header>
     <span class="brand">Signalboard</span
     ><span>${session.workspaceName} <span class="muted">(${planName(session.plan)})</span></span
@@ -60,7 +65,7 @@ export function settingsPage(view: SettingsView): SafeHtml {
     'Settings',
     html`<h1>Settings</h1>
       ${notice} ${admin ? '' : html`<div class="notice" role="note">${MEMBER_NOTE}</div>`}
-      ${SECTIONS.map((section) => section(view, kit))}`,
+      ${(admin ? SECTIONS : MEMBER_SECTIONS).map((section) => section(view, kit))}`,
     { header },
   );
 }

@@ -13,7 +13,7 @@ import {
   txtResolver,
   verifyDomain,
 } from '../sso/index.js';
-import { ID, workspaceOf, type SettingsAction, type SettingsDeps } from './action.js';
+import { adminWorkspaceOf, ID, workspaceOf, type SettingsAction, type SettingsDeps } from './action.js';
 
 export function ssoActions(deps: SettingsDeps): SettingsAction[] {
   return [...connectionActions(deps), ...domainActions(deps)];
@@ -28,7 +28,7 @@ function connectionActions(deps: SettingsDeps): SettingsAction[] {
       path: /^\/sso$/,
       run: async (call) => ({
         data: {
-          connection: await getConnection(prisma, workspaceOf(call)),
+          connection: await getConnection(prisma, adminWorkspaceOf(call)),
           redirectUri: `${deps.publicOrigin.value}${SSO_CALLBACK_PATH}`,
           requireSso: await requiresSso(prisma, workspaceOf(call)),
         },
@@ -98,7 +98,7 @@ function domainActions(deps: SettingsDeps): SettingsAction[] {
     {
       method: 'GET',
       path: /^\/sso\/domains$/,
-      run: async (call) => ({ data: await listDomains(prisma, workspaceOf(call)) }),
+      run: async (call) => ({ data: await listDomains(prisma, adminWorkspaceOf(call)) }),
     },
     {
       method: 'POST',

@@ -18,7 +18,15 @@ import {
   webhookDepsOf,
   type WebhookDeps,
 } from '../webhooks/index.js';
-import { blankAsAbsent, ID, workspaceOf, type SettingsAction, type SettingsCall, type SettingsDeps } from './action.js';
+import {
+  adminWorkspaceOf,
+  blankAsAbsent,
+  ID,
+  workspaceOf,
+  type SettingsAction,
+  type SettingsCall,
+  type SettingsDeps,
+} from './action.js';
 
 export const settingsWebhookDeps = (deps: SettingsDeps): WebhookDeps =>
   webhookDepsOf(deps.config, { prisma: deps.prisma, pool: deps.pool, box: deps.box });
@@ -34,7 +42,7 @@ function endpointActions(webhooks: WebhookDeps): SettingsAction[] {
     {
       method: 'GET',
       path: /^\/webhooks$/,
-      run: async (call) => ({ data: await listEndpoints(webhooks, workspaceOf(call)) }),
+      run: async (call) => ({ data: await listEndpoints(webhooks, adminWorkspaceOf(call)) }),
     },
     {
       method: 'POST',

@@ -93,9 +93,16 @@ describe('settings', () => {
     },
   );
 
-  it('members read but every change is 403', async () => {
-    expect((await call(t.app, member, 'GET', '/app/settings/api-keys')).status).toBe(200);
-    expect((await call(t.app, member, 'GET', '/app/settings/audit-log')).status).toBe(200);
+  it('members are refused the admin data /graphql refuses them, and every change (403 forbidden)', async () => {
+    for (const path of ['api-keys', 'audit-log', 'webhooks', 'sso', 'sso/domains', 'mcp']) {
+      const response = await call(t.app, member, 'GET', `/app/settings/${path}`);
+      expect(response.status, path).toBe(403);
+      expect((await json(response)).error, path).toMatchObject({
+        code: 'forbidden',
+        message: 'Only owners and admins of the workspace may read this.',
+      });
+      expect((await call(t.app, admin, 'GET', `/app/settings/${path}`)).status, path).toBe(200);
+    }
     for (const [path, body] of [
       ['/app/settings/api-keys', { name: 'nope' }],
       ['/app/settings/webhooks', { url: 'https://hooks.example.com/x' }],
@@ -108,13 +115,26 @@ describe('settings', () => {
       expect(response.status, path).toBe(403);
       expect((await json(response)).error.code, path).toBe('forbidden');
     }
-    const page = await (
-      await t.app.fetch(
-        new Request(`${ORIGIN}/app/settings`, { headers: { cookie: member.cookie, accept: 'text/html' } }),
-      )
-    ).text();
-    expect(page).toContain('settings are read-only for you');
-    expect(page).not.toContain('action="/app/settings/api-keys"');
+  });
+
+  it("a member's page holds their account and a line saying who manages the rest, no admin data", async () => {
+    const key = await json(await call(t.app, admin, 'POST', '/app/settings/api-keys', { name: 'seen by admins' }));
+    const pageOf = async (auth: { cookie: string }) =>
+      (
+        await t.app.fetch(
+          new Request(`${ORIGIN}/app/settings`, { headers: { cookie: auth.cookie, accept: 'text/html' } }),
+        )
+      ).text();
+    const page = await pageOf(member);
+    expect(page).toContain('its owners and admins manage its API keys, webhooks, single sign-on');
+    expect(page).toContain('action="/app/password"');
+    for (const absent of ['seen by admins', key.data.id, 'id="api-keys"', 'id="audit-log"', 'id="webhooks"']) {
+      expect(page, absent).not.toContain(absent);
+    }
+    for (const absent of ['id="sso"', 'id="mcp"', 'api_key.created']) expect(page, absent).not.toContain(absent);
+    const owners = await pageOf(admin);
+    expect(owners).toContain(key.data.id);
+    expect(owners).toContain('id="audit-log"');
   });
 
   it(
