@@ -212,13 +212,13 @@ export function toApiError(thrown: unknown, log: (error: unknown) => void, inval
 }
 
 /**
- * A use case refused: bad input ('invalid'), not allowed, unknown, or in conflict with existing data. The CLI prints
- * it; HTTP maps the reason to a status.
+ * A use case refused: bad input ('invalid'), not allowed, not on the workspace's plan, unknown, or in conflict with
+ * existing data. The CLI prints it; HTTP maps the reason to a status.
  */
 export class UsageError extends Error {
   constructor(
     message: string,
-    readonly reason: 'invalid' | 'forbidden' | 'not_found' | 'conflict' = 'invalid',
+    readonly reason: 'invalid' | 'forbidden' | 'plan_required' | 'not_found' | 'conflict' = 'invalid',
   ) {
     super(message);
   }
@@ -227,6 +227,7 @@ export class UsageError extends Error {
 const USAGE_ERROR_CODES: Record<UsageError['reason'], ErrorCode> = {
   invalid: 'invalid_body',
   forbidden: 'forbidden',
+  plan_required: 'plan_required',
   not_found: 'not_found',
   conflict: 'conflict',
 };

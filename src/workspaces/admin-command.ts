@@ -45,7 +45,7 @@ export async function authorizeActor(
       select: { plan: true, slug: true },
     });
     if (!planHas(workspace.plan, policy.feature))
-      throw new UsageError(planRefusal(policy.feature, workspace.plan, workspace.slug), 'forbidden');
+      throw new UsageError(planRefusal(policy.feature, workspace.plan, workspace.slug), 'plan_required');
   }
   if (!actor.email) return 'operator';
   const membership = await prisma.membership.findFirst({

@@ -76,8 +76,8 @@ const refusalOf = (attempt: Promise<unknown>) =>
 const expected = (plan: Plan) => ({
   api: planHas(plan, 'api') ? null : `403 plan_required: ${planRefusal('api', plan)}.`,
   mcp: planHas(plan, 'mcp') ? null : `403 plan_required: ${planRefusal('mcp', plan)}.`,
-  webhooks: planHas(plan, 'webhooks') ? null : `forbidden: ${planRefusal('webhooks', plan, keyed.workspace.slug)}`,
-  sso: planHas(plan, 'sso') ? null : `forbidden: ${planRefusal('sso', plan, keyed.workspace.slug)}`,
+  webhooks: planHas(plan, 'webhooks') ? null : `plan_required: ${planRefusal('webhooks', plan, keyed.workspace.slug)}`,
+  sso: planHas(plan, 'sso') ? null : `plan_required: ${planRefusal('sso', plan, keyed.workspace.slug)}`,
 });
 
 /** Whether the webhook worker's claim takes this workspace's delivery of a fresh event. */
