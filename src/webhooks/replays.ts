@@ -9,7 +9,8 @@ import { UsageError } from '../errors/index.js';
 import { EVENT_TYPES } from './outbox.js';
 import { endpointById, MANAGE, type WebhookDeps } from './endpoints.js';
 
-const REPLAY: AdminCommandPolicy = { what: 'replay webhooks' };
+// A replay only queues deliveries, and the worker sends none on a plan without webhooks: refused like creating one.
+const REPLAY: AdminCommandPolicy = { what: 'replay webhooks', feature: 'webhooks' };
 const REPLAY_RESET =
   "status = 'pending', attempt_count = 0, next_attempt_at = now(), finished_at = NULL, last_error = NULL";
 

