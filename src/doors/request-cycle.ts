@@ -11,6 +11,7 @@ import type { Metrics } from '../observability/metrics.js';
 import { routeTemplateOf } from '../observability/route-templates.js';
 import { v1RouteTemplate } from '../rest/index.js';
 import { failureResponse } from './boundary.js';
+import { doorOf } from './routes.js';
 
 /** One request as a door sees it beside the request itself. */
 export interface Exchange {
@@ -36,7 +37,7 @@ export interface RequestCycleDeps {
 export function createRequestCycle(deps: RequestCycleDeps) {
   const { logger, metrics } = deps;
 
-  /** The door's answer, or the envelope for what escaped it (a malformed path, a client gone). */
+  /** The door's answer, or its door's failure for what escaped it (a malformed path, a client gone). */
   async function answer(request: Request, url: URL, exchange: Exchange, template: string): Promise<Response> {
     const { requestId, connection } = exchange;
     const tracked = deps.concurrency.track(async () =>
@@ -49,7 +50,9 @@ export function createRequestCycle(deps: RequestCycleDeps) {
       if (workspaceId) connection.attribute?.(workspaceId);
       return response;
     } catch (error) {
-      return failureResponse('json', request, error, { requestId, logger, what: 'unhandled error' }, () => false);
+      // In the shape of the door the path names (a page for a browser under /app), as a door's own failures are.
+      const { failures } = doorOf(url.pathname);
+      return failureResponse(failures, request, error, { requestId, logger, what: 'unhandled error' }, () => false);
     }
   }
 

@@ -50,4 +50,18 @@ describe('the settings door beside the others', () => {
     const allowed = await call(t.app, owner, 'POST', '/app/settings/webhooks/replay-failed', { since: '2026-01-01' });
     expect((await json(allowed)).data).toEqual({ replayed: 0 });
   });
+
+  it('answers a malformed path under /app with a page for a browser, and the envelope for a program', async () => {
+    const malformed = (accept: string) =>
+      t.app.fetch(new Request(`${ORIGIN}/app/settings/%FF`, { headers: { cookie: owner.cookie, accept } }));
+    const page = await malformed('text/html');
+    expect(page.status).toBe(400);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await page.text()).toContain('The path is not valid percent-encoded UTF-8');
+    const envelope = await malformed('application/json');
+    expect(envelope.status).toBe(400);
+    expect((await json(envelope)).error.code).toBe('bad_request');
+    const v1 = await t.app.fetch(new Request(`${ORIGIN}/api/v1/%FF`, { headers: { accept: 'text/html' } }));
+    expect(v1.headers.get('content-type')).toMatch(/^application\/json/);
+  });
 });
