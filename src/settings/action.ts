@@ -9,6 +9,7 @@ import type { PublicOrigin } from '../http/public-origin.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import type { SessionView, WebSessions } from '../sessions/index.js';
 import type { Actor, Notify } from '../workspaces/index.js';
+import type { SafeHtml } from '../http/html.js';
 import type { Notice } from './page.js';
 import { readsAdminData } from './admin-data.js';
 
@@ -34,8 +35,11 @@ export interface SettingsCall {
 export interface SettingsAction {
   method: 'GET' | 'POST';
   path: RegExp;
-  /** The JSON twin's data, and what the page shows after a form post. */
-  run(call: SettingsCall): Promise<{ data: unknown; notice?: Notice }>;
+  /**
+   * The JSON twin's data, and what the page shows after a form post; a read a person follows a link to also draws
+   * its own page (`page`), which a browser gets instead of the JSON.
+   */
+  run(call: SettingsCall): Promise<{ data: unknown; notice?: Notice; page?: () => SafeHtml }>;
 }
 
 /** An id in an action's path (captured as a param). */

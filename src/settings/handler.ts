@@ -144,6 +144,7 @@ export function createSettingsHandler(deps: SettingsDeps) {
     };
     try {
       const result = await action.run(call);
+      if (html && result.page) return htmlResponse(result.page());
       return html && action.method === 'POST'
         ? renderPage(session, request, result.notice ?? null)
         : jsonResponse({ data: result.data }, 200, { 'Cache-Control': 'no-store' });

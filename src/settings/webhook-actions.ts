@@ -18,6 +18,7 @@ import {
   webhookDepsOf,
   type WebhookDeps,
 } from '../webhooks/index.js';
+import { attemptsPage } from './page-attempts.js';
 import {
   adminWorkspaceOf,
   blankAsAbsent,
@@ -120,7 +121,10 @@ function deliveryActions(webhooks: WebhookDeps): SettingsAction[] {
     {
       method: 'GET',
       path: new RegExp(`^/webhooks/${ID}/attempts$`),
-      run: async (call) => ({ data: await listAttempts(webhooks, call.params[0]!, call.actor) }),
+      run: async (call) => {
+        const attempts = await listAttempts(webhooks, call.params[0]!, call.actor);
+        return { data: attempts, page: () => attemptsPage(call.params[0]!, attempts) };
+      },
     },
     {
       method: 'POST',

@@ -13,6 +13,7 @@ export {
 } from './endpoints.js';
 export { replayEvent, replayFailed, sendTestEvent } from './replays.js';
 export type { EndpointView, WebhookDeps } from './endpoints.js';
+export type { AttemptView } from './webhook-repository.js';
 export { EVENT_TYPES, appendEvents } from './outbox.js';
 export {
   CREATE_ENDPOINT_INPUT,

@@ -6,9 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, runInProcess } from '../support/cli.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
 import { call, ORIGIN, personWithPassword, signIn } from '../support/web.js';
+import { recordFailedAttempt } from './attempts.js';
 
 let t: TestApp;
 let owner: { cookie: string; csrf: string };
+let proWorkspaceId: string;
 let free: Awaited<ReturnType<typeof createKeyedWorkspace>>;
 let freeOwner: { cookie: string; csrf: string };
 
@@ -17,6 +19,7 @@ beforeAll(async () => {
   const pro = await createKeyedWorkspace(t.database, { plan: 'pro' });
   await personWithPassword(t.database, { email: pro.ownerEmail });
   owner = await signIn(t.app, pro.ownerEmail);
+  proWorkspaceId = pro.workspace.id;
   free = await createKeyedWorkspace(t.database, { plan: 'free' });
   await personWithPassword(t.database, { email: free.ownerEmail });
   freeOwner = await signIn(t.app, free.ownerEmail);
@@ -63,5 +66,30 @@ describe('the settings door beside the others', () => {
     expect((await json(envelope)).error.code).toBe('bad_request');
     const v1 = await t.app.fetch(new Request(`${ORIGIN}/api/v1/%FF`, { headers: { accept: 'text/html' } }));
     expect(v1.headers.get('content-type')).toMatch(/^application\/json/);
+  });
+
+  it("shows an endpoint's attempts to a browser as a page, and as JSON to a program", async () => {
+    const endpoint = (
+      await json(
+        await call(t.app, owner, 'POST', '/app/settings/webhooks', {
+          url: 'https://hooks.example.com/attempts',
+          eventTypes: ['scan.completed'],
+        }),
+      )
+    ).data;
+    const { eventId } = await recordFailedAttempt(t.database.prisma, proWorkspaceId, endpoint.id);
+    const attempts = (accept: string) =>
+      t.app.fetch(
+        new Request(`${ORIGIN}/app/settings/webhooks/${endpoint.id}/attempts`, {
+          headers: { cookie: owner.cookie, accept },
+        }),
+      );
+    const page = await attempts('text/html,application/xhtml+xml');
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const text = await page.text();
+    for (const shown of [eventId, 'HTTP 503', 'the receiver was down', '42 ms', 'href="/app/settings#webhooks"'])
+      expect(text, shown).toContain(shown);
+    const list = await json(await attempts('application/json'));
+    expect(list.data).toMatchObject([{ eventId, responseStatus: 503, attempt: 1 }]);
   });
 });

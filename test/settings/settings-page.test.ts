@@ -6,6 +6,7 @@ import { createKeyedWorkspace } from '../support/app.js';
 import { useListeningApp } from '../support/listen.js';
 import { blockOffOrigin, chromiumAvailable, launchChromium, screenshotPath } from '../support/browser.js';
 import { PASSWORD, personWithPassword } from '../support/web.js';
+import { recordFailedAttempt } from './attempts.js';
 
 describe.skipIf(!chromiumAvailable)('the settings page in a browser', () => {
   const served = useListeningApp();
@@ -184,6 +185,51 @@ describe.skipIf(!chromiumAvailable)('the settings page in a browser', () => {
         await page.click('button:has-text("Allow")');
         await page.waitForURL(/^http:\/\/127\.0\.0\.1:1\/callback\?code=/);
         expect(reachedApp).toMatch(/^http:\/\/127\.0\.0\.1:1\/callback\?code=/);
+      } finally {
+        await browser.close();
+      }
+    },
+    90_000,
+  );
+
+  it(
+    "a member's page is their account with a line saying who manages the rest; an owner's Attempts link " +
+      'opens a readable list',
+    async () => {
+      const { ownerEmail, workspace } = await createKeyedWorkspace(served.t.database, { plan: 'pro' });
+      await personWithPassword(served.t.database, { email: ownerEmail });
+      const memberEmail = `member-${workspace.slug}@example.test`;
+      await personWithPassword(served.t.database, { email: memberEmail, workspaceId: workspace.id, role: 'member' });
+      const browser = await launchChromium();
+      try {
+        const signInAs = async (email: string) => {
+          const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+          await page.goto(`${served.baseUrl}/app/login`);
+          await page.fill('input[name=email] >> nth=0', email);
+          await page.fill('input[name=password]', PASSWORD);
+          await page.click('button:has-text("Sign in")');
+          await page.waitForURL(`${served.baseUrl}/app/settings`);
+          return page;
+        };
+        const owner = await signInAs(ownerEmail);
+        await owner.fill('#webhooks input[name=url]', 'https://hooks.example.com/signalboard');
+        await owner.click('#webhooks button:has-text("Add endpoint")');
+        await owner.waitForSelector('[data-testid=secret]');
+        const [endpoint] = await served.t.database.prisma.webhookEndpoint.findMany({
+          where: { workspaceId: workspace.id },
+        });
+        await recordFailedAttempt(served.t.database.prisma, workspace.id, endpoint!.id);
+        await owner.goto(`${served.baseUrl}/app/settings`);
+        await owner.screenshot({ path: screenshotPath('settings-owner.png'), fullPage: true });
+        await owner.click('#webhooks a:has-text("Attempts")');
+        await owner.waitForSelector('h1:has-text("Delivery attempts")');
+        expect(await owner.textContent('table')).toContain('the receiver was down');
+        await owner.screenshot({ path: screenshotPath('settings-attempts.png'), fullPage: true });
+
+        const member = await signInAs(memberEmail);
+        expect(await member.locator('section').evaluateAll((all) => all.map((one) => one.id))).toEqual(['account']);
+        expect(await member.textContent('[role=note]')).toContain('its owners and admins manage its API keys');
+        await member.screenshot({ path: screenshotPath('settings-member.png'), fullPage: true });
       } finally {
         await browser.close();
       }
