@@ -149,9 +149,11 @@ export function createSettingsHandler(deps: SettingsDeps) {
         ? renderPage(session, request, result.notice ?? null)
         : jsonResponse({ data: result.data }, 200, { 'Cache-Control': 'no-store' });
     } catch (error) {
-      // A refusal is shown on the page the form was on; anything else is the boundary's (doors/boundary.ts).
-      const refusal = html && action.method === 'POST' ? refusalOf(error) : null;
+      // A field the command's own rule refuses is a parameter, like one its input parse refuses (and as MCP says).
+      const refusal = refusalOf(error, 'invalid_parameter');
       if (!refusal) throw error;
+      // A refusal is shown on the page the form was on; anything else is the boundary's (doors/boundary.ts).
+      if (!html || action.method !== 'POST') throw refusal;
       return renderPage(session, request, { kind: 'error', title: refusal.message }, refusal.status, {
         action: rest,
         fields,

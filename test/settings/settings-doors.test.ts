@@ -92,4 +92,30 @@ describe('the settings door beside the others', () => {
     const list = await json(await attempts('application/json'));
     expect(list.data).toMatchObject([{ eventId, responseStatus: 503, attempt: 1 }]);
   });
+
+  it("calls a body field at fault invalid_parameter, whether its type or the command's rule refuses it", async () => {
+    const create = (body: object) => call(t.app, owner, 'POST', '/app/settings/api-keys', body);
+    const wrongType = await create({ name: 5 });
+    expect(wrongType.status).toBe(400);
+    expect((await json(wrongType)).error).toMatchObject({ code: 'invalid_parameter', param: 'name' });
+    const past = await create({ name: 'late', expiresAt: '2020-01-01' });
+    expect(past.status).toBe(400);
+    expect((await json(past)).error).toMatchObject({
+      code: 'invalid_parameter',
+      message: 'expiry must be in the future',
+    });
+    const unreadable = await t.app.fetch(
+      new Request(`${ORIGIN}/app/settings/api-keys`, {
+        method: 'POST',
+        headers: {
+          cookie: owner.cookie,
+          origin: ORIGIN,
+          'x-csrf-token': owner.csrf,
+          'content-type': 'application/json',
+        },
+        body: '["not", "an object"]',
+      }),
+    );
+    expect((await json(unreadable)).error.code).toBe('invalid_body');
+  });
 });
