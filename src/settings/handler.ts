@@ -1,7 +1,7 @@
 // /app/settings: the page (server-rendered HTML, forms with CSRF tokens) and its JSON twins
-// under /app/settings/…, both calling the same domain code as the CLI. Everyone signed in may
-// read; changes are for owners and admins (members get 403), from this site only (Origin),
-// with the session's CSRF token.
+// under /app/settings/…, both calling the same domain code as the CLI. The workspace's admin data
+// and every change are for owners and admins (members get 403 and a page of their own account,
+// admin-data.ts); changes come from this site only (Origin), with the session's CSRF token.
 import { ApiError, refusalOf } from '../errors/index.js';
 import { readForm, type FormFields } from '../http/forms.js';
 import { htmlResponse, wantsHtml } from '../http/html.js';
