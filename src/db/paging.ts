@@ -1,8 +1,9 @@
 // Keyset pages: a cursor is the row's sort value and id, opaque to callers (base64url JSON); a
 // repository fetches first+1 rows after the cursor, so a page's cost does not grow with depth.
-// The GraphQL connection types over these live in graphql/connection.ts.
+// The GraphQL connection types over these live in graphql/connection.ts; v1's keyset pages and
+// the connections bind their cursors alike (`cursorBinding`).
 import { createHash } from 'node:crypto';
-import { intBounds, invalidParameter, withinBounds } from '../errors/index.js';
+import { intBounds, invalidParameter } from '../errors/index.js';
 import { textProblem } from '../http/text-input.js';
 
 /** `first` of every connection. */
@@ -46,18 +47,17 @@ export const firstPageOf = <T>(data: T[], total: number): ListEnvelope<T> => ({
 });
 
 /**
- * What an endpoint's cursor is bound to: the workspace, the parent (a project) and the filters as
- * the caller sent them. A cursor read under another binding would be a keyset position in some
- * other list, silently skipping or repeating rows, so it is refused instead. A digest, not a
- * secret: a position someone forges still reads only their own workspace's rows.
+ * What a cursor is bound to: the workspace, the list (a v1 endpoint, a GraphQL connection), its
+ * parent (a project, a prompt) and the filters as the caller sent them. A cursor read under
+ * another binding would be a keyset position in some other list, silently skipping or repeating
+ * rows, so it is refused instead. A digest, not a secret: a position someone forges still reads
+ * only their own workspace's rows.
  */
 export const cursorBinding = (...parts: unknown[]): string =>
   createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 16);
 
-export const encodeCursor = (cursor: Cursor, binding?: string) =>
-  Buffer.from(
-    JSON.stringify(binding === undefined ? [cursor.sortValue, cursor.id] : [cursor.sortValue, cursor.id, binding]),
-  ).toString('base64url');
+export const encodeCursor = (cursor: Cursor, binding: string) =>
+  Buffer.from(JSON.stringify([cursor.sortValue, cursor.id, binding])).toString('base64url');
 
 /**
  * Reads a cursor; `isSortValue` checks its sort value is of the connection's kind (a date, a time),
@@ -66,8 +66,8 @@ export const encodeCursor = (cursor: Cursor, binding?: string) =>
 export function decodeCursor(
   value: string,
   isSortValue: (sortValue: string) => boolean,
-  param = 'after',
-  binding?: string,
+  param: string,
+  binding: string,
 ): Cursor {
   let parts: unknown[] | null = null;
   try {
@@ -81,28 +81,24 @@ export function decodeCursor(
     typeof id !== 'string' ||
     !isSortValue(sortValue) ||
     textProblem(id) !== null ||
-    parts!.length !== (binding === undefined ? 2 : 3)
+    parts!.length !== 3
   ) {
     throw invalidParameter(
       param,
       `${param} is not a cursor returned by this ${param === 'after' ? 'connection' : 'endpoint'}.`,
     );
   }
+  const elsewhere =
+    param === 'after'
+      ? 'another connection, parent, workspace or set of filters'
+      : 'another workspace, project or set of filters';
   if (boundTo !== binding)
     throw invalidParameter(
       param,
-      `${param} was returned for another workspace, project or set of filters; ` +
+      `${param} was returned for ${elsewhere}; ` +
         `send the same filters as the request that returned it, or start again without ${param}.`,
     );
   return { sortValue, id };
-}
-
-export function pageArgs(
-  first: number | null | undefined,
-  after: string | null | undefined,
-  isSortValue: (sortValue: string) => boolean,
-): PageArgs {
-  return { first: withinBounds(first, PAGE_SIZE, 'first'), after: after ? decodeCursor(after, isSortValue) : null };
 }
 
 /** Splits the first+1 rows a repository fetched into the page and whether more follow. */

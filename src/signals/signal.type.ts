@@ -2,7 +2,6 @@ import { builder } from '../graphql/builder.js';
 import { AiModelEnum } from '../graphql/enums.js';
 import { NodeInterface, registerNodeKind } from '../graphql/node.js';
 import { connectionType, pageArgFields, pageCost } from '../graphql/connection.js';
-import { pageArgs } from '../db/paging.js';
 import { GRAPH_ONLY } from '../graphql/graph-only.js';
 import { ProjectType } from '../ai-visibility/projects/project.type.js';
 import type { SignalRow } from './repository.js';
@@ -42,14 +41,16 @@ registerNodeKind('signal', {
   load: (ctx, id) => ctx.loaders.signal.load(id),
 });
 
-const SignalConnection = connectionType('Signal', SignalType, (signal) => ({
-  sortValue: signal.createdAt.toISOString(),
-  id: signal.id,
-}));
+const SignalConnection = connectionType(
+  'Signal',
+  SignalType,
+  (signal) => ({ sortValue: signal.createdAt.toISOString(), id: signal.id }),
+  isInstant,
+);
 
 builder.objectField(ProjectType, 'signals', (t) =>
   t.field({
-    type: SignalConnection,
+    type: SignalConnection.type,
     description: "This project's signals, newest first.",
     authScopes: { scope: 'ai_visibility:read' },
     extensions: GRAPH_ONLY,
@@ -61,15 +62,12 @@ builder.objectField(ProjectType, 'signals', (t) =>
     },
     complexity: pageCost,
     resolve: (project, args, ctx) =>
-      ctx.loaders.signalsOfProject.load({
-        parentId: project.id,
-        args: {
-          ...pageArgs(args.first, args.after, isInstant),
-          dateFrom: args.dateFrom ?? null,
-          dateTo: args.dateTo ?? null,
-          kind: args.kind ?? null,
-        },
-      }),
+      SignalConnection.read(ctx, project.id, args, (page) =>
+        ctx.loaders.signalsOfProject.load({
+          parentId: project.id,
+          args: { ...page, dateFrom: args.dateFrom ?? null, dateTo: args.dateTo ?? null, kind: args.kind ?? null },
+        }),
+      ),
   }),
 );
 

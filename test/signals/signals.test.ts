@@ -2,6 +2,8 @@
 // under the project's own thresholds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/db/ids.js';
+import { encodeCursor } from '../../src/db/paging.js';
+import { connectionBinding } from '../../src/graphql/connection.js';
 import { setRule } from '../../src/signals/rule-management.js';
 import { OPERATOR } from '../../src/workspaces/actor.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
@@ -123,16 +125,18 @@ describe('signals cursor', () => {
       'after, not a 500',
     async () => {
       const { id } = await project();
+      const { workspaceId } = await t.database.prisma.aiProject.findUniqueOrThrow({ where: { id } });
       const query =
         'query($id: ID!, $after: String) { node(id: $id) { ... on AiVisibilityProject { signals(after: $after) { ' +
         'nodes { id } } } } }';
+      // Cursors as this connection binds them, so only the sort value is wrong.
+      const cursor = (sortValue: string) =>
+        encodeCursor({ sortValue, id: 'sig_forged' }, connectionBinding(workspaceId, 'Signal', id, {}));
       for (const sortValue of ['0', '1', '99999', '+275760-09-13T00:00:00.000Z', 'Tue, 01 Jan 0000 00:00:00 GMT']) {
-        const after = Buffer.from(JSON.stringify([sortValue, 'sig_forged'])).toString('base64url');
-        const body = await graphql(query, { id, after });
+        const body = await graphql(query, { id, after: cursor(sortValue) });
         expect(body.errors?.[0]?.extensions, sortValue).toMatchObject({ code: 'invalid_parameter', param: 'after' });
       }
-      const genuine = Buffer.from(JSON.stringify(['2026-10-01T12:00:00.000Z', 'sig_forged'])).toString('base64url');
-      expect((await graphql(query, { id, after: genuine })).errors).toBeUndefined();
+      expect((await graphql(query, { id, after: cursor('2026-10-01T12:00:00.000Z') })).errors).toBeUndefined();
     },
   );
 });

@@ -6,7 +6,7 @@ import { itemEnvelope, keysetPage, keysetPageOf } from '../../graphql/envelope.j
 import { GRAPH_ONLY } from '../../graphql/graph-only.js';
 import { connectionType, pageArgFields, pageCost } from '../../graphql/connection.js';
 import { ANSWER_TEXT_COST, bounded } from '../../graphql/cost.js';
-import { cursorBinding, decodeCursor, encodeCursor, pageArgs, toPage } from '../../db/paging.js';
+import { cursorBinding, decodeCursor, encodeCursor, toPage } from '../../db/paging.js';
 import { isCivilDate } from '../../dates/civil-date.js';
 import { ApiError, withinBounds } from '../../errors/index.js';
 import { boundedIntArg, boundedListCost } from '../../graphql/bounded-int.js';
@@ -174,23 +174,24 @@ builder.queryField('aiVisibilityAnswer', (t) =>
   }),
 );
 
-const RunConnection = connectionType('AiVisibilityRun', AnswerType, (answer) => ({
-  sortValue: answer.date,
-  id: answer.id,
-}));
+const RunConnection = connectionType(
+  'AiVisibilityRun',
+  AnswerType,
+  (answer) => ({ sortValue: answer.date, id: answer.id }),
+  isCivilDate,
+);
 
 builder.objectField(PromptType, 'runs', (t) =>
   t.field({
-    type: RunConnection,
+    type: RunConnection.type,
     description: "This prompt's runs (answers), newest first; prompts asked together share one statement.",
     authScopes: { scope: 'ai_visibility:read' },
     extensions: GRAPH_ONLY,
     args: { ...pageArgFields(t.arg), ...runFilterArgs(t.arg) },
     complexity: pageCost,
     resolve: (prompt, args, ctx) =>
-      ctx.loaders.runsOfPrompt.load({
-        parentId: prompt.id,
-        args: { ...pageArgs(args.first, args.after, isCivilDate), ...runFilterOf(args, ctx.now) },
-      }),
+      RunConnection.read(ctx, prompt.id, args, (page) =>
+        ctx.loaders.runsOfPrompt.load({ parentId: prompt.id, args: { ...page, ...runFilterOf(args, ctx.now) } }),
+      ),
   }),
 );

@@ -2,7 +2,6 @@ import { builder } from '../../graphql/builder.js';
 import { AiModelEnum } from '../../graphql/enums.js';
 import { NodeInterface, registerNodeKind } from '../../graphql/node.js';
 import { connectionType, pageArgFields, pageCost } from '../../graphql/connection.js';
-import { pageArgs } from '../../db/paging.js';
 import { GRAPH_ONLY } from '../../graphql/graph-only.js';
 import { isCivilDate } from '../../dates/civil-date.js';
 import { countersAndRates, type CountersFieldBuilder } from '../metrics/metrics.type.js';
@@ -29,11 +28,16 @@ registerNodeKind('scan', {
   load: (ctx, id) => ctx.loaders.scan.load(id),
 });
 
-const ScanConnection = connectionType('AiVisibilityScan', ScanType, (scan) => ({ sortValue: scan.date, id: scan.id }));
+const ScanConnection = connectionType(
+  'AiVisibilityScan',
+  ScanType,
+  (scan) => ({ sortValue: scan.date, id: scan.id }),
+  isCivilDate,
+);
 
 builder.objectField(ProjectType, 'scans', (t) =>
   t.field({
-    type: ScanConnection,
+    type: ScanConnection.type,
     description: "This project's scans, newest first (by date).",
     authScopes: { scope: 'ai_visibility:read' },
     extensions: GRAPH_ONLY,
@@ -49,15 +53,17 @@ builder.objectField(ProjectType, 'scans', (t) =>
     },
     complexity: pageCost,
     resolve: (project, args, ctx) =>
-      ctx.loaders.scansOfProject.load({
-        parentId: project.id,
-        args: {
-          ...pageArgs(args.first, args.after, isCivilDate),
-          dateFrom: args.dateFrom ?? null,
-          dateTo: args.dateTo ?? null,
-          model: args.model ?? null,
-          locale: localeFilterOf(args.locale),
-        },
-      }),
+      ScanConnection.read(ctx, project.id, args, (page) =>
+        ctx.loaders.scansOfProject.load({
+          parentId: project.id,
+          args: {
+            ...page,
+            dateFrom: args.dateFrom ?? null,
+            dateTo: args.dateTo ?? null,
+            model: args.model ?? null,
+            locale: localeFilterOf(args.locale),
+          },
+        }),
+      ),
   }),
 );
