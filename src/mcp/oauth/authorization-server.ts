@@ -15,7 +15,8 @@ import { html, page, pageSecurityHeaders } from '../../http/html.js';
 import { BODY_LIMITS, readNodeBody } from '../../http/body.js';
 import type { PublicOrigin } from '../../http/public-origin.js';
 import { ApiError } from '../../errors/index.js';
-import { requestIdOfNode, writeResponse } from './node-requests.js';
+import { requestIdOfNode, writeNodeAnswer, writeResponse } from './node-requests.js';
+import { oauthFailure } from '../../doors/index.js';
 import { decodePath } from '../../http/request-path.js';
 import type { SecretBox } from '../../secrets/secret-box.js';
 import type { WebSessions } from '../../sessions/index.js';
@@ -23,7 +24,7 @@ import { sweepExpired } from './oauth-adapter.js';
 import { admitRegistration } from './registration-gate.js';
 import { mcpErrorResponse } from '../errors.js';
 import { createConsent, INTERACTION_PREFIX } from './consent.js';
-import { createOAuthProvider } from './oauth-provider.js';
+import { createOAuthProvider, ROUTES } from './oauth-provider.js';
 import { MCP_SCOPE } from './oauth-accounts.js';
 import { explicitScopes } from '../tools/toolsets.js';
 import { createAccessTokenVerifier } from './access-tokens.js';
@@ -85,6 +86,25 @@ async function refusalOf(deps: AuthorizationServerDeps, req: IncomingMessage): P
 }
 
 /**
+ * The endpoints a client POSTs to (RFC 6749 §3.2, RFC 7009 §2.1, RFC 7591 §3.1) and the methods
+ * each takes: OPTIONS where the provider answers a browser's CORS preflight. The provider's router
+ * answers any other method 404, as if the endpoint did not exist.
+ */
+const POST_ENDPOINTS: Record<string, readonly string[]> = {
+  [ROUTES.token]: ['POST', 'OPTIONS'],
+  [ROUTES.registration]: ['POST'],
+  [ROUTES.revocation]: ['POST', 'OPTIONS'],
+};
+
+/** A method an endpoint does not take: 405 with Allow, in OAuth's error shape (what its clients read). */
+function methodRefusal(path: string, method = 'GET') {
+  const methods = POST_ENDPOINTS[path];
+  if (!methods || methods.includes(method)) return null;
+  const description = `${method.slice(0, 16)} is not allowed on ${path}; send a POST.`;
+  return oauthFailure(405, 'invalid_request', description, { Allow: methods.join(', ') });
+}
+
+/**
  * A request for the provider as the MCP authorization spec's clients send it: an authorization
  * request without `scope` gets the default one (RFC 6749 §3.3: without it the provider granted
  * nothing and answered access_denied), a plain `mcp` spelled out as the toolset and write scopes
@@ -134,6 +154,8 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps) {
     if (refusal)
       return writeResponse(res, mcpErrorResponse(refusal, requestIdOfNode(req), { 'Cache-Control': 'no-store' }));
     const path = new URL(req.url!, issuer()).pathname;
+    const wrongMethod = methodRefusal(path, req.method);
+    if (wrongMethod) return void writeNodeAnswer(res, wrongMethod);
     if (path === '/oauth/register' && req.method === 'POST' && !(await admitRegistration(deps, req, res))) return;
     const current = await (provider ??= build());
     if (path.startsWith(INTERACTION_PREFIX)) {

@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { requestIdOf } from '../../http/responses.js';
 import type { mcpErrorResponse } from '../errors.js';
+import type { NodeAnswer } from '../../doors/index.js';
 
 /** A sane X-Request-Id the request came with, or a new id. */
 export function requestIdOfNode(req: IncomingMessage): string {
@@ -15,3 +16,7 @@ export function requestIdOfNode(req: IncomingMessage): string {
 export async function writeResponse(res: ServerResponse, response: ReturnType<typeof mcpErrorResponse>) {
   res.writeHead(response.status, Object.fromEntries(response.headers)).end(await response.text());
 }
+
+/** An answer the boundary made for node:http (an OAuth error), written out. */
+export const writeNodeAnswer = (res: ServerResponse, answer: NodeAnswer) =>
+  res.writeHead(answer.status, answer.headers).end(answer.body);

@@ -76,7 +76,8 @@ async function membershipExists(pool: pg.Pool, accountId: string): Promise<boole
   return result.rowCount === 1;
 }
 
-const ROUTES = {
+/** Where the provider serves each endpoint. */
+export const ROUTES = {
   authorization: '/oauth/authorize',
   token: '/oauth/token',
   registration: '/oauth/register',

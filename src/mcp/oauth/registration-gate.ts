@@ -5,24 +5,21 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type pg from 'pg';
 import { reserveAttempts, type CounterPolicy } from '../../db/attempt-counters.js';
-import { JSON_CONTENT_TYPE } from '../../http/responses.js';
+import { oauthFailure } from '../../doors/index.js';
+import { writeNodeAnswer } from './node-requests.js';
 import { registrableMetadata, registrationProblem } from './client-registration.js';
 
 /** Dynamic registrations per caller address. */
 const REGISTRATION_POLICY: CounterPolicy = { limit: 10, windowMs: 3_600_000 };
 
-/** OAuth-style JSON errors for the endpoints clients call (RFC 6749 §5.2, RFC 7591 §3.2.2). */
-export function oauthError(
+/** OAuth's JSON error (RFC 7591 §3.2.2), as the boundary shapes it. */
+const oauthError = (
   res: ServerResponse,
   status: number,
   error: string,
   description: string,
   headers: Record<string, string> = {},
-) {
-  res
-    .writeHead(status, { 'Content-Type': JSON_CONTENT_TYPE, 'Cache-Control': 'no-store', ...headers })
-    .end(JSON.stringify({ error, error_description: description }));
-}
+) => writeNodeAnswer(res, oauthFailure(status, error, description, headers));
 
 /** True when the registration may go on to the provider (its body replaced by what may be registered). */
 export async function admitRegistration(

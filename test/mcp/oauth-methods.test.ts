@@ -1,0 +1,48 @@
+// The OAuth endpoints clients POST to answer any other method 405 with Allow, in OAuth's error
+// shape (the provider's router answered 404, as if they did not exist); POST and a browser's
+// preflight still reach the provider.
+import { describe, expect, it } from 'vitest';
+import { useListeningApp } from '../support/listen.js';
+
+const served = useListeningApp();
+
+const ENDPOINTS = [
+  ['/oauth/token', 'POST, OPTIONS'],
+  ['/oauth/register', 'POST'],
+  ['/oauth/revoke', 'POST, OPTIONS'],
+] as const;
+
+describe('OAuth endpoints by method', () => {
+  it.each(ENDPOINTS)(
+    '%s refuses GET, PUT, DELETE and PATCH with 405, Allow and an OAuth error',
+    async (path, allow) => {
+      for (const method of ['GET', 'PUT', 'DELETE', 'PATCH']) {
+        const response = await fetch(`${served.baseUrl}${path}`, { method });
+        expect(response.status, method).toBe(405);
+        expect(response.headers.get('allow')).toBe(allow);
+        expect(response.headers.get('cache-control')).toBe('no-store');
+        expect(await response.json()).toEqual({
+          error: 'invalid_request',
+          error_description: `${method} is not allowed on ${path}; send a POST.`,
+        });
+      }
+      const head = await fetch(`${served.baseUrl}${path}`, { method: 'HEAD' });
+      expect([head.status, head.headers.get('allow')]).toEqual([405, allow]);
+    },
+  );
+
+  it.each(ENDPOINTS)('%s still takes a POST to the provider', async (path) => {
+    const response = await fetch(`${served.baseUrl}${path}`, { method: 'POST', body: '' });
+    expect(response.status).toBe(400);
+    expect((await response.json()).error).toMatch(/^invalid_/);
+  });
+
+  it('answers a CORS preflight of the token endpoint as before', async () => {
+    const response = await fetch(`${served.baseUrl}/oauth/token`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://client.example', 'access-control-request-method': 'POST' },
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe('https://client.example');
+  });
+});
