@@ -18,7 +18,7 @@ import { decodePath } from './http/request-path.js';
 import { endAuthorizationSessions } from './mcp/oauth/oauth-adapter.js';
 import { homeResponse } from './doors/home.js';
 import { isAuthorizationServerPath, MCP_PATH } from './mcp/connector.js';
-import { doorOf, type DoorName } from './doors/routes.js';
+import { checkMethod, doorOf, type DoorName } from './doors/routes.js';
 import { createParts, type AppDependencies, type Parts } from './app-parts.js';
 import { failureResponse } from './doors/boundary.js';
 import { createRequestCycle, type Exchange } from './doors/request-cycle.js';
@@ -119,6 +119,7 @@ export function createApp(deps: AppDependencies): App {
     decodePath(url.pathname);
     const door = doorOf(url.pathname);
     try {
+      checkMethod(door, request.method);
       return await doors[door.door](request, url, exchange);
     } catch (error) {
       const site = { requestId: exchange.requestId, logger, what: `${door.door} request failed` };

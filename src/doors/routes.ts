@@ -5,6 +5,7 @@
 import { GRAPHIQL_ASSETS_PATH } from '../graphql/graphiql.js';
 import { MCP_PATH, PROTECTED_RESOURCE_PATHS } from '../mcp/index.js';
 import { BASE_PATH } from '../rest/index.js';
+import { ApiError } from '../errors/index.js';
 import type { FailureShape } from './boundary.js';
 
 export type DoorName =
@@ -32,14 +33,20 @@ interface DoorRow {
   match: Match;
   door: DoorName;
   failures: FailureShape;
+  /** The methods a door of one fixed answer takes (any other is 405 with Allow); absent: the door decides. */
+  methods?: readonly string[];
 }
 
-const row = (door: DoorName, match: Match, paths: readonly string[], failures: FailureShape = 'json'): DoorRow => ({
-  door,
-  match,
-  paths,
-  failures,
-});
+const row = (
+  door: DoorName,
+  match: Match,
+  paths: readonly string[],
+  failures: FailureShape = 'json',
+  methods?: readonly string[],
+): DoorRow => ({ door, match, paths, failures, ...(methods ? { methods } : {}) });
+
+/** Probes read: a load balancer's GET or HEAD. */
+const PROBE_METHODS = ['GET', 'HEAD'];
 
 /** First match wins; no two rows overlap today, so the order is only for reading. */
 export const DOOR_TABLE: readonly DoorRow[] = [
@@ -53,8 +60,8 @@ export const DOOR_TABLE: readonly DoorRow[] = [
   row('graphql', 'exact', ['/graphql']),
   row('ingest', 'prefix', ['/internal/ingest/']),
   row('home', 'exact', ['/']),
-  row('health', 'exact', ['/healthz']),
-  row('readiness', 'exact', ['/readyz']),
+  row('health', 'exact', ['/healthz'], 'json', PROBE_METHODS),
+  row('readiness', 'exact', ['/readyz'], 'json', PROBE_METHODS),
 ];
 
 const NO_DOOR = row('none', 'exact', []);
@@ -67,3 +74,11 @@ const matches = (match: Match, prefix: string, path: string) =>
 /** The door a path belongs to (`none`: nothing answers there, a 404). */
 export const doorOf = (path: string): DoorRow =>
   DOOR_TABLE.find((entry) => entry.paths.some((prefix) => matches(entry.match, prefix, path))) ?? NO_DOOR;
+
+/** Refuses a method the door's row does not list (405 with Allow); a row without `methods` lets the door decide. */
+export function checkMethod(door: DoorRow, method: string): void {
+  if (door.methods && !door.methods.includes(method))
+    throw new ApiError('method_not_allowed', `${method.slice(0, 16)} is not allowed here.`, {
+      headers: { Allow: door.methods.join(', ') },
+    });
+}
