@@ -64,7 +64,7 @@ export function doorsOf(apiBasePath: string): Door[] {
       'MCP connector',
       MCP_PATH,
       'text/event-stream',
-      'Connect an AI assistant (Streamable HTTP, OAuth or an API key).',
+      'Connect an AI assistant (Streamable HTTP): you sign in and consent through OAuth 2.1; no API key.',
     ),
   ];
 }

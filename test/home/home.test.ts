@@ -32,6 +32,11 @@ describe('GET /', () => {
       const answer = await t.get(door.href, undefined, { headers: { accept: door.type } });
       expect(answer.status, door.href).toBe(200);
     }
+    // /mcp takes only the tokens of its OAuth 2.1 server (docs/mcp.md), never an API key.
+    const mcp = body.doors.find((door: { rel: string }) => door.rel === 'mcp');
+    expect(mcp.description).toBe(
+      'Connect an AI assistant (Streamable HTTP): you sign in and consent through OAuth 2.1; no API key.',
+    );
     // curl's default Accept: */* reads the JSON too.
     expect((await t.get('/', undefined, { headers: { accept: '*/*' } })).headers.get('content-type')).toMatch(
       /^application\/json/,
