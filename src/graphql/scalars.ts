@@ -45,13 +45,15 @@ export const ID_SCALARS = {
 } as const satisfies Record<string, IdKind>;
 
 for (const [name, kind] of Object.entries(ID_SCALARS)) {
+  // "an answer id": the kinds' spelling decides their article.
+  const anId = `${/^[aeio]/.test(kind) ? 'an' : 'a'} ${kind} id`;
   builder.scalarType(name as keyof typeof ID_SCALARS, {
-    description: `A ${kind} id, matching ${idPattern(kind)}.`,
+    description: `${anId[0]!.toUpperCase()}${anId.slice(1)}, matching ${idPattern(kind)}.`,
     serialize: (value) => value,
     parseValue: (value) => {
-      const id = expectString(value, `a ${kind} id`);
+      const id = expectString(value, anId);
       if (!isIdOf(kind, id))
-        throw new GraphQLError(`"${id.slice(0, 64)}" is not a ${kind} id (expected ${idPattern(kind)}).`);
+        throw new GraphQLError(`"${id.slice(0, 64)}" is not ${anId} (expected ${idPattern(kind)}).`);
       return id;
     },
   });
