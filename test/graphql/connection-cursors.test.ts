@@ -3,7 +3,8 @@
 // refused with invalid_parameter naming `after`, as docs/graphql.md says.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedWorkspace } from '../../src/demo/seed.js';
-import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
+import { createKeyedWorkspace, createTestApp, type TestApp } from '../support/app.js';
+import { postGraphQL } from '../support/graphql.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -11,16 +12,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function graphql(key: string, query: string, variables: Record<string, unknown>) {
-  const response = await t.app.fetch(
-    new Request('http://test.local/graphql', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-      body: JSON.stringify({ query, variables }),
-    }),
-  );
-  return json(response);
-}
+const graphql = (key: string, query: string, variables: Record<string, unknown>) =>
+  postGraphQL(t.app, key, query, variables);
 
 async function seeded() {
   const { workspace, key } = await createKeyedWorkspace(t.database);

@@ -1,7 +1,8 @@
 // The id scalars refuse a malformed id while the arguments are read, naming the kind in plain
 // English ("an answer id", "a project id") and the pattern it must match.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
+import { createKeyedWorkspace, createTestApp, type TestApp } from '../support/app.js';
+import { postGraphQL } from '../support/graphql.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -14,16 +15,8 @@ describe('id scalars', () => {
     const { key } = await createKeyedWorkspace(t.database);
     const query =
       'query($id: ProjectId!, $answerId: AnswerId!) { aiVisibilityAnswer(id: $id, answerId: $answerId) { meta } }';
-    const refusal = async (variables: Record<string, unknown>) => {
-      const response = await t.app.fetch(
-        new Request('http://test.local/graphql', {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${key.secret}` },
-          body: JSON.stringify({ query, variables }),
-        }),
-      );
-      return (await json(response)).errors[0].message as string;
-    };
+    const refusal = async (variables: Record<string, unknown>) =>
+      (await postGraphQL(t.app, key.secret, query, variables)).errors[0].message as string;
     const project = `prj_${'a'.repeat(20)}`;
     expect(await refusal({ id: project, answerId: 'x' })).toContain(
       '"x" is not an answer id (expected ^ans_[0-9A-Za-z]{20}$)',
