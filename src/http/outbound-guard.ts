@@ -21,6 +21,10 @@ export class TargetRefused extends Error {}
 // Never a target, whatever the configuration says.
 const NEVER = new Set(['unspecified', 'multicast', 'broadcast']);
 
+// ipaddr's range names that start with a vowel letter but not a vowel sound.
+const SOUNDED_AS_CONSONANT = new Set(['uniqueLocal', 'unicast']);
+const articleOf = (range: string) => (/^[aeiou]/i.test(range) && !SOUNDED_AS_CONSONANT.has(range) ? 'an' : 'a');
+
 /**
  * Why an address may not be a target, or null when it may. Only public unicast passes unless private targets are
  * allowed.
@@ -36,7 +40,7 @@ export function addressRefusal(address: string, policy: Pick<TargetPolicy, 'allo
       ? 'ipv4Compatible'
       : parsed.range();
   if (range === 'unicast') return null;
-  if (NEVER.has(range) || !policy.allowPrivate) return `${address} is a ${range} address`;
+  if (NEVER.has(range) || !policy.allowPrivate) return `${address} is ${articleOf(range)} ${range} address`;
   return null;
 }
 

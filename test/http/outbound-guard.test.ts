@@ -94,3 +94,11 @@ describe('the outbound guard (webhooks, identity providers)', () => {
     );
   });
 });
+
+describe('the refusal reads as English', () => {
+  it('puts the article its range name is spoken with', () => {
+    expect(addressRefusal('0.0.0.0', strict)).toBe('0.0.0.0 is an unspecified address');
+    expect(addressRefusal('127.0.0.1', strict)).toBe('127.0.0.1 is a loopback address');
+    expect(addressRefusal('fd00::1', strict)).toBe('fd00::1 is a uniqueLocal address');
+  });
+});
