@@ -2,7 +2,7 @@ import { GraphQLBoolean, type GraphQLArgument, type GraphQLField, type GraphQLSc
 import type { Scope } from '../auth/index.js';
 import { ROW_EXPORTS } from '../ai-visibility/index.js';
 import { EXPORT_MEDIA_TYPES, type ExportFormat } from './export.js';
-import { decodePath } from '../http/request-path.js';
+import { pathMatcher } from '../doors/index.js';
 
 /**
  * The v1 surface, each endpoint declared once: its exact path, the GraphQL query field it
@@ -163,40 +163,17 @@ export interface RouteMatch {
   params: Record<string, string>;
 }
 
-// Each route's path split once: a request compares segments, never re-splitting the table.
-const PATTERNS = V1_ROUTES.map((route) => ({
-  route,
-  segments: route.path.split('/').slice(1),
-  template: route.path.replace(/:(\w+)/g, '{$1}'),
-}));
+const V1_MATCHER = pathMatcher(
+  V1_ROUTES.map((route) => [route.path, { route, template: route.path.replace(/:(\w+)/g, '{$1}') }] as const),
+);
 
-function matchPattern(subPath: string): { pattern: (typeof PATTERNS)[number]; segments: string[] } | null {
-  const segments = subPath.split('/').slice(1);
-  for (const pattern of PATTERNS) {
-    if (pattern.segments.length !== segments.length) continue;
-    let index = 0;
-    for (; index < segments.length; index++) {
-      const expected = pattern.segments[index]!;
-      const actual = segments[index]!;
-      if (expected.startsWith(':') ? actual.length === 0 : expected !== actual) break;
-    }
-    if (index === segments.length) return { pattern, segments };
-  }
-  return null;
-}
-
-/** Matches a path below the base path; segments are compared raw, so %2F cannot fake a separator. */
+/** Matches a path below the base path (the doors' matcher: segments compared raw, then the parameters decoded). */
 export function matchRoute(subPath: string): RouteMatch | null {
-  const matched = matchPattern(subPath);
-  if (!matched) return null;
-  const params: Record<string, string> = {};
-  matched.pattern.segments.forEach((expected, index) => {
-    if (expected.startsWith(':')) params[expected.slice(1)] = decodePath(matched.segments[index]!);
-  });
-  return { route: matched.pattern.route, params };
+  const matched = V1_MATCHER.match(subPath);
+  return matched && { route: matched.value.route, params: matched.params };
 }
 
 /** The documented template of a path below the base path ("/reports/{id}/data"), or null. */
 export function v1RouteTemplate(subPath: string): string | null {
-  return matchPattern(subPath)?.pattern.template ?? null;
+  return V1_MATCHER.find(subPath)?.template ?? null;
 }
