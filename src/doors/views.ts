@@ -7,12 +7,13 @@
 import type pg from 'pg';
 import { ApiError } from '../errors/index.js';
 import { html, htmlResponse, wantsHtml } from '../http/html.js';
-import { decodePath } from '../http/request-path.js';
 import { workspaceScopes } from '../db/workspace-scope.js';
 import { loadTrustedOperations } from '../graphql/trusted-operations.js';
 import { signInRedirect, type WebSessions } from '../sessions/index.js';
 import { SETTINGS_PATH } from '../settings/index.js';
 import { viewBundle, viewLinks, viewsMenu, VIEW_ASSETS_PATH, VIEWS, type ViewName } from '../views/index.js';
+import { VIEW_PAGE_PATHS } from '../views/index.js';
+import { routeByPath, type PathRoutes } from './path-routes.js';
 import { createAssetShelf } from '../http/static-assets.js';
 import { reportRepository } from '../reports/index.js';
 import { projectRepository } from '../ai-visibility/index.js';
@@ -33,17 +34,17 @@ const viewAssets = createAssetShelf(
   ),
 );
 
-// Which view a path shows, with the operation it reads and the argument the path names.
-const PAGES: { pattern: RegExp; view: ViewName; operation: string; title: string }[] = [
-  { pattern: /^\/app\/reports\/([^/]+)$/, view: 'report', operation: 'ViewReport', title: 'Report' },
-  {
-    pattern: /^\/app\/ai-visibility\/([^/]+)$/,
-    view: 'visibility',
-    operation: 'ViewVisibility',
-    title: 'AI visibility',
-  },
-  { pattern: /^\/app\/ai-visibility\/([^/]+)\/answers$/, view: 'answers', operation: 'ViewAnswers', title: 'Answers' },
-];
+interface ViewPage {
+  operation: string;
+  title: string;
+}
+
+// Each view's page (its path: VIEW_PAGE_PATHS), with the operation it reads; the path's `:id` is its argument.
+const PAGES: Record<ViewName, ViewPage> = {
+  report: { operation: 'ViewReport', title: 'Report' },
+  visibility: { operation: 'ViewVisibility', title: 'AI visibility' },
+  answers: { operation: 'ViewAnswers', title: 'Answers' },
+};
 
 // The views' scripts fetch /graphql and nothing else; styles include uPlot's inline ones (CSSOM).
 const VIEW_PAGE_POLICY = { scripts: ["'self'"], extra: ["connect-src 'self'"] };
@@ -59,27 +60,19 @@ export function createViewPagesHandler(deps: ViewPagesDeps) {
     return operations.get(name)!;
   };
 
-  return async function handleViewPages(request: Request, path: string): Promise<Response | null> {
-    if (path.startsWith(VIEW_ASSETS_PATH)) {
-      return request.method === 'GET' ? viewAssets.serve(request, path.slice(VIEW_ASSETS_PATH.length)) : null;
-    }
-    const page = PAGES.map((candidate) => ({ ...candidate, match: candidate.pattern.exec(path) })).find(
-      (candidate) => candidate.match,
-    );
-    if (!page) return null;
-    if (request.method !== 'GET') throw new ApiError('method_not_allowed', 'View pages are read with GET.');
+  async function showPage(request: Request, view: ViewName, id: string): Promise<Response> {
+    const page = PAGES[view];
     const session = await deps.sessions.read(request);
     if (!session) {
       if (wantsHtml(request)) return signInRedirect(request);
       throw new ApiError('unauthenticated', 'Sign in first (POST /app/login).');
     }
-    const id = decodePath(page.match![1]!);
     const scope = scopeOf(session.workspaceId);
     // An id that is not the workspace's is a 404 page (find throws not_found), not a shell that says so.
-    const shown = page.view === 'report' ? reportRepository(scope).find(id) : projectRepository(scope).find(id);
+    const shown = view === 'report' ? reportRepository(scope).find(id) : projectRepository(scope).find(id);
     const [links] = await Promise.all([viewLinks(scope), shown]);
     const config = JSON.stringify({ operation: operationId(page.operation), args: { id } });
-    const [css, js] = await Promise.all([viewAssets.href(`${page.view}.css`), viewAssets.href(`${page.view}.js`)]);
+    const [css, js] = await Promise.all([viewAssets.href(`${view}.css`), viewAssets.href(`${view}.js`)]);
     const brand = html`<a class="brand" href="${SETTINGS_PATH}">Signalboard</a>`;
     const settings = html`<a href="${SETTINGS_PATH}">Settings</a>`;
     return htmlResponse(
@@ -92,5 +85,18 @@ export function createViewPagesHandler(deps: ViewPagesDeps) {
       {},
       VIEW_PAGE_POLICY,
     );
+  }
+
+  const asset = async (request: Request, file: string) => {
+    const served = await viewAssets.serve(request, file);
+    if (!served) throw new ApiError('not_found', 'No such file of the views.');
+    return served;
   };
+  const routes: PathRoutes<null> = {
+    [`${VIEW_ASSETS_PATH}:file`]: { GET: (request, _, { file }) => asset(request, file!) },
+  };
+  for (const view of VIEWS)
+    routes[VIEW_PAGE_PATHS[view]] = { GET: (request, _, { id }) => showPage(request, view, id!) };
+  const route = routeByPath(routes);
+  return (request: Request, path: string) => route(request, path, null);
 }

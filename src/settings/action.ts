@@ -28,13 +28,15 @@ export interface SettingsCall {
   session: SessionView;
   actor: Actor;
   fields: FormFields;
+  /** The path's parameters, in the order the path names them. */
   params: string[];
   request: Request;
 }
 
 export interface SettingsAction {
   method: 'GET' | 'POST';
-  path: RegExp;
+  /** Below /app/settings; a segment `:id` or `:grantId` is a parameter, of the shape SETTINGS_PARAMS says. */
+  path: string;
   /**
    * The JSON twin's data, and what the page shows after a form post; a read a person follows a link to also draws
    * its own page (`page`), which a browser gets instead of the JSON.
@@ -42,8 +44,15 @@ export interface SettingsAction {
   run(call: SettingsCall): Promise<{ data: unknown; notice?: Notice; page?: () => SafeHtml }>;
 }
 
-/** An id in an action's path (captured as a param). */
-export const ID = '([A-Za-z0-9_]{1,64})';
+/** An id in an action's path, a parameter of the path (`call.params`). */
+export const ID = ':id';
+
+/** What the ids in an action's path look like: a path with another shape there is no action's (404). */
+export const SETTINGS_PARAMS = {
+  id: /^[A-Za-z0-9_]{1,64}$/,
+  // oidc-provider's grant ids are base64url.
+  grantId: /^[A-Za-z0-9_-]{10,128}$/,
+};
 
 export const workspaceOf = (call: SettingsCall) => call.session.workspaceId;
 

@@ -10,8 +10,8 @@ import { promptActions } from './prompt-actions.js';
 import { ssoActions } from './sso-actions.js';
 import { webhookActions } from './webhook-actions.js';
 
-// oidc-provider's grant ids are base64url.
-const GRANT_ID = '([A-Za-z0-9_-]{10,128})';
+// A grant's id in a path (its shape: SETTINGS_PARAMS).
+const GRANT_ID = ':grantId';
 
 export function settingsActions(deps: SettingsDeps): SettingsAction[] {
   return [
@@ -28,12 +28,12 @@ function apiKeyActions(deps: SettingsDeps): SettingsAction[] {
   return [
     {
       method: 'GET',
-      path: /^\/api-keys$/,
+      path: '/api-keys',
       run: async (call) => ({ data: await listApiKeys(prisma, adminWorkspaceOf(call)) }),
     },
     {
       method: 'POST',
-      path: /^\/api-keys$/,
+      path: '/api-keys',
       run: async (call) => {
         const input = commandInput(CREATE_KEY_INPUT, {
           name: call.fields.name,
@@ -57,7 +57,7 @@ function apiKeyActions(deps: SettingsDeps): SettingsAction[] {
     },
     {
       method: 'POST',
-      path: new RegExp(`^/api-keys/${ID}/revoke$`),
+      path: `/api-keys/${ID}/revoke`,
       run: async (call) => {
         const revoked = await revokeApiKey(prisma, deps.notify, call.params[0]!, call.actor);
         return {
@@ -74,7 +74,7 @@ function mcpActions(deps: SettingsDeps): SettingsAction[] {
   return [
     {
       method: 'GET',
-      path: /^\/mcp$/,
+      path: '/mcp',
       run: async (call) => ({
         data: {
           writeActions: await mcpWriteActions(prisma, adminWorkspaceOf(call)),
@@ -84,7 +84,7 @@ function mcpActions(deps: SettingsDeps): SettingsAction[] {
     },
     {
       method: 'POST',
-      path: new RegExp(`^/mcp/grants/${GRANT_ID}/revoke$`),
+      path: `/mcp/grants/${GRANT_ID}/revoke`,
       run: async (call) => {
         const revoked = await revokeGrant(
           { pool, prisma, notify: deps.notify },
@@ -98,7 +98,7 @@ function mcpActions(deps: SettingsDeps): SettingsAction[] {
     },
     {
       method: 'POST',
-      path: /^\/mcp$/,
+      path: '/mcp',
       run: async (call) => {
         const result = await setMcpWriteActions(prisma, deps.notify, {
           workspaceId: workspaceOf(call),
@@ -113,7 +113,7 @@ function mcpActions(deps: SettingsDeps): SettingsAction[] {
     },
     {
       method: 'GET',
-      path: /^\/audit-log$/,
+      path: '/audit-log',
       run: async (call) => ({ data: await listAuditLog(pool, adminWorkspaceOf(call)) }),
     },
   ];

@@ -3,6 +3,7 @@
 // and every change are for owners and admins (members get 403 and a page of their own account,
 // admin-data.ts); changes come from this site only (Origin), with the session's CSRF token.
 import { ApiError, refusalOf } from '../errors/index.js';
+import { routeByPath, type PathParams, type PathRoutes } from '../doors/index.js';
 import { readForm, type FormFields } from '../http/forms.js';
 import { htmlResponse, wantsHtml } from '../http/html.js';
 import { jsonResponse } from '../http/responses.js';
@@ -24,7 +25,7 @@ import { workspaceScopes } from '../db/workspace-scope.js';
 import { settingsPage, type Notice, type SettingsView } from './page.js';
 import { settingsActions } from './actions.js';
 import { settingsWebhookDeps } from './webhook-actions.js';
-import type { SettingsCall, SettingsDeps } from './action.js';
+import { SETTINGS_PARAMS, type SettingsAction, type SettingsCall, type SettingsDeps } from './action.js';
 import { readsAdminData } from './admin-data.js';
 
 export type { SettingsDeps } from './action.js';
@@ -108,27 +109,19 @@ function pageRenderer(deps: SettingsDeps) {
 }
 
 export function createSettingsHandler(deps: SettingsDeps) {
-  const actions = settingsActions(deps);
   const renderPage = pageRenderer(deps);
 
-  return async function handleSettings(request: Request, path: string): Promise<Response | null> {
-    if (path !== SETTINGS_PATH && !path.startsWith(`${SETTINGS_PATH}/`)) return null;
-    const html = wantsHtml(request);
+  /** The person signed in; null when there is none and a browser's GET goes to the sign-in page (else a 401). */
+  async function signedIn(request: Request): Promise<SessionView | null> {
     const session = await deps.sessions.read(request);
-    if (!session) {
-      if (html && request.method === 'GET') return signInRedirect(request);
-      throw new ApiError('unauthenticated', 'Sign in first (POST /app/login).');
-    }
-    if (path === SETTINGS_PATH) {
-      if (request.method !== 'GET') throw new ApiError('method_not_allowed', 'Use GET.');
-      return renderPage(session, request, null);
-    }
-    const rest = path.slice(SETTINGS_PATH.length);
-    const matches = actions.filter((candidate) => candidate.path.test(rest));
-    if (!matches.length) throw new ApiError('not_found', 'No such settings path.');
-    const action = matches.find((candidate) => candidate.method === request.method);
-    if (!action)
-      throw new ApiError('method_not_allowed', `Use ${matches.map((candidate) => candidate.method).join(' or ')}.`);
+    if (session || (wantsHtml(request) && request.method === 'GET')) return session;
+    throw new ApiError('unauthenticated', 'Sign in first (POST /app/login).');
+  }
+
+  async function perform(action: SettingsAction, request: Request, path: string, params: PathParams) {
+    const session = await signedIn(request);
+    if (!session) return signInRedirect(request);
+    const html = wantsHtml(request);
     let fields: FormFields = {};
     if (action.method === 'POST') {
       deps.sessions.assertSameOrigin(request);
@@ -139,7 +132,7 @@ export function createSettingsHandler(deps: SettingsDeps) {
       session,
       actor: { email: session.email, workspaceId: session.workspaceId },
       fields,
-      params: action.path.exec(rest)!.slice(1),
+      params: Object.values(params),
       request,
     };
     try {
@@ -155,9 +148,24 @@ export function createSettingsHandler(deps: SettingsDeps) {
       // A refusal is shown on the page the form was on; anything else is the boundary's (doors/boundary.ts).
       if (!html || action.method !== 'POST') throw refusal;
       return renderPage(session, request, { kind: 'error', title: refusal.message }, refusal.status, {
-        action: rest,
+        action: path.slice(SETTINGS_PATH.length),
         fields,
       });
     }
+  }
+
+  // The page and every action in one path table (doors/path-routes.ts): what no action takes is 404 or 405 + Allow.
+  const routes: PathRoutes<string> = {
+    [SETTINGS_PATH]: {
+      GET: async (request) => {
+        const session = await signedIn(request);
+        return session ? renderPage(session, request, null) : signInRedirect(request);
+      },
+    },
   };
+  for (const action of settingsActions(deps))
+    (routes[`${SETTINGS_PATH}${action.path}`] ??= {})[action.method] = (request, path, params) =>
+      perform(action, request, path, params);
+  const route = routeByPath(routes, SETTINGS_PARAMS);
+  return (request: Request, path: string) => route(request, path, path);
 }

@@ -31,7 +31,7 @@ function promptListActions({ prisma }: SettingsDeps): SettingsAction[] {
   return [
     {
       method: 'GET',
-      path: new RegExp(`^/projects/${ID}/prompts$`),
+      path: `/projects/${ID}/prompts`,
       run: async (call) => ({
         data: await listPrompts(prisma, {
           projectId: call.params[0]!,
@@ -42,7 +42,7 @@ function promptListActions({ prisma }: SettingsDeps): SettingsAction[] {
     },
     {
       method: 'POST',
-      path: new RegExp(`^/projects/${ID}/prompts$`),
+      path: `/projects/${ID}/prompts`,
       run: async (call) => {
         const input = commandInput(ADD_PROMPTS_INPUT, {
           projectId: call.params[0]!,
@@ -70,7 +70,7 @@ function promptChangeActions({ prisma }: SettingsDeps): SettingsAction[] {
   return [
     ...(['archive', 'restore'] as const).map((verb) => ({
       method: 'POST' as const,
-      path: new RegExp(`^/prompts/${verb}$`),
+      path: `/prompts/${verb}`,
       run: async (call: SettingsCall) => {
         const input = commandInput(PROMPT_IDS_INPUT, { promptIds: listField(call.fields, 'promptIds') ?? [] });
         const prompts = await setPromptsArchived(prisma, { ...input, archived: verb === 'archive', actor: call.actor });
@@ -79,7 +79,7 @@ function promptChangeActions({ prisma }: SettingsDeps): SettingsAction[] {
     })),
     {
       method: 'POST',
-      path: /^\/prompts\/update$/,
+      path: '/prompts/update',
       run: async (call) => {
         const input = commandInput(UPDATE_PROMPTS_INPUT, {
           promptIds: listField(call.fields, 'promptIds') ?? [],
@@ -92,7 +92,7 @@ function promptChangeActions({ prisma }: SettingsDeps): SettingsAction[] {
     },
     {
       method: 'POST',
-      path: new RegExp(`^/projects/${ID}/domains$`),
+      path: `/projects/${ID}/domains`,
       run: async (call) => {
         const competitorDomains =
           call.fields.competitors === undefined

@@ -25,7 +25,7 @@ function connectionActions(deps: SettingsDeps): SettingsAction[] {
   return [
     {
       method: 'GET',
-      path: /^\/sso$/,
+      path: '/sso',
       run: async (call) => ({
         data: {
           connection: await getConnection(prisma, adminWorkspaceOf(call)),
@@ -36,7 +36,7 @@ function connectionActions(deps: SettingsDeps): SettingsAction[] {
     },
     {
       method: 'POST',
-      path: /^\/sso$/,
+      path: '/sso',
       run: async (call) => {
         const connection = await setConnection(
           { prisma, box: deps.box, issuerPolicy: identityProviderPolicy(config) },
@@ -53,7 +53,7 @@ function connectionActions(deps: SettingsDeps): SettingsAction[] {
     },
     {
       method: 'POST',
-      path: /^\/sso\/require$/,
+      path: '/sso/require',
       run: async (call) => {
         const result = await setRequireSso(prisma, {
           workspaceId: workspaceOf(call),
@@ -71,7 +71,7 @@ function connectionActions(deps: SettingsDeps): SettingsAction[] {
     },
     {
       method: 'POST',
-      path: /^\/sso\/link-approvals$/,
+      path: '/sso/link-approvals',
       run: async (call) => {
         const approval = await approveLink(
           { prisma },
@@ -97,12 +97,12 @@ function domainActions(deps: SettingsDeps): SettingsAction[] {
   return [
     {
       method: 'GET',
-      path: /^\/sso\/domains$/,
+      path: '/sso/domains',
       run: async (call) => ({ data: await listDomains(prisma, adminWorkspaceOf(call)) }),
     },
     {
       method: 'POST',
-      path: /^\/sso\/domains$/,
+      path: '/sso/domains',
       run: async (call) => {
         const domain = await claimDomain(prisma, {
           workspaceId: workspaceOf(call),
@@ -117,7 +117,7 @@ function domainActions(deps: SettingsDeps): SettingsAction[] {
     },
     {
       method: 'POST',
-      path: new RegExp(`^/sso/domains/${ID}/verify$`),
+      path: `/sso/domains/${ID}/verify`,
       run: async (call) => {
         const domain = await verifyDomain({ prisma, resolver }, { domainId: call.params[0]!, actor: call.actor });
         return { data: domain, notice: { kind: 'ok', title: `${domain.domain} is verified.` } };

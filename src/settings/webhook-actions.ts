@@ -42,12 +42,12 @@ function endpointActions(webhooks: WebhookDeps): SettingsAction[] {
   return [
     {
       method: 'GET',
-      path: /^\/webhooks$/,
+      path: '/webhooks',
       run: async (call) => ({ data: await listEndpoints(webhooks, adminWorkspaceOf(call)) }),
     },
     {
       method: 'POST',
-      path: /^\/webhooks$/,
+      path: '/webhooks',
       run: async (call) => {
         const input = commandInput(CREATE_ENDPOINT_INPUT, {
           url: textField(call.fields, 'url', { required: true }),
@@ -71,7 +71,7 @@ function endpointActions(webhooks: WebhookDeps): SettingsAction[] {
     },
     ...(['enable', 'disable'] as const).map((verb) => ({
       method: 'POST' as const,
-      path: new RegExp(`^/webhooks/${ID}/${verb}$`),
+      path: `/webhooks/${ID}/${verb}`,
       run: async (call: SettingsCall) => {
         const endpoint = await setEnabled(webhooks, call.params[0]!, verb === 'enable', call.actor);
         return {
@@ -88,7 +88,7 @@ function secretActions(webhooks: WebhookDeps): SettingsAction[] {
   return [
     {
       method: 'POST',
-      path: new RegExp(`^/webhooks/${ID}/secret$`),
+      path: `/webhooks/${ID}/secret`,
       run: async (call) => {
         const revealed = await revealSecret(webhooks, call.params[0]!, call.actor);
         return {
@@ -99,7 +99,7 @@ function secretActions(webhooks: WebhookDeps): SettingsAction[] {
     },
     {
       method: 'POST',
-      path: new RegExp(`^/webhooks/${ID}/rotate-secret$`),
+      path: `/webhooks/${ID}/rotate-secret`,
       run: async (call) => {
         const rotated = await rotateSecret(webhooks, call.params[0]!, call.actor);
         return {
@@ -120,7 +120,7 @@ function deliveryActions(webhooks: WebhookDeps): SettingsAction[] {
   return [
     {
       method: 'GET',
-      path: new RegExp(`^/webhooks/${ID}/attempts$`),
+      path: `/webhooks/${ID}/attempts`,
       run: async (call) => {
         const attempts = await listAttempts(webhooks, call.params[0]!, call.actor);
         return { data: attempts, page: () => attemptsPage(call.params[0]!, attempts) };
@@ -128,7 +128,7 @@ function deliveryActions(webhooks: WebhookDeps): SettingsAction[] {
     },
     {
       method: 'POST',
-      path: /^\/webhooks\/replay$/,
+      path: '/webhooks/replay',
       run: async (call) => {
         const replayed = await replayEvent(
           webhooks,
@@ -147,7 +147,7 @@ function deliveryActions(webhooks: WebhookDeps): SettingsAction[] {
     },
     {
       method: 'POST',
-      path: /^\/webhooks\/replay-failed$/,
+      path: '/webhooks/replay-failed',
       run: async (call) => {
         const input = commandInput(REPLAY_FAILED_INPUT, { since: blankAsAbsent(call.fields.since) });
         const result = await replayFailed(webhooks, workspaceOf(call), replaySince(input), call.actor);
