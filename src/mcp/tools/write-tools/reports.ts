@@ -1,5 +1,7 @@
 // Write tools of the Reports toolset: reports and their widgets, validated like the CLI.
 import { z } from 'zod/v4';
+import type { PrismaClient } from '../../../db/generated/prisma/client.js';
+import type { Actor } from '../../../workspaces/index.js';
 import { actorOf, declare, inProse, type WriteTool } from './declare.js';
 import {
   addWidget,
@@ -34,6 +36,37 @@ const definitionAsInCreateReport = inProse(
   "A whole definition {widgets, dateConfig}, shaped as create_report's.",
 );
 
+/** The report a tool changes, as its command names it. */
+interface ReportTarget {
+  workspaceId: string;
+  reportId: string;
+  actor: Actor;
+}
+
+/**
+ * A tool that changes one report (`id`) and answers it: its command gets the report and the tool's other arguments as
+ * they came.
+ */
+function reportChange<Shape extends z.ZodRawShape>(
+  tool: Pick<WriteTool, 'name' | 'title' | 'description' | 'destructive' | 'idempotent'> & {
+    input: Shape;
+    command(prisma: PrismaClient, input: ReportTarget & z.infer<z.ZodObject<Shape>>): Promise<unknown>;
+  },
+): WriteTool {
+  const { input, command, ...said } = tool;
+  return declare({
+    ...said,
+    toolset: 'reports',
+    input: { id: z.string().describe('rep_…'), ...input },
+    output: { report: 'object' },
+    run: async (deps, args) => {
+      const { id, ...rest } = args as Record<string, unknown> & { id: string };
+      const target: ReportTarget = { workspaceId: deps.principal.workspaceId, reportId: id, actor: actorOf(deps) };
+      return { report: await command(deps.prisma, { ...(rest as z.infer<z.ZodObject<Shape>>), ...target }) };
+    },
+  });
+}
+
 export const REPORT_WRITE_TOOLS: WriteTool[] = [
   declare({
     name: 'create_report',
@@ -53,124 +86,63 @@ export const REPORT_WRITE_TOOLS: WriteTool[] = [
       }),
     }),
   }),
-  declare({
+  reportChange({
     name: 'update_report',
-    toolset: 'reports',
     destructive: true,
     idempotent: true,
     title: 'Update report',
     description: 'Rename a report, move it to another client (or none), or replace its whole definition.',
     input: {
-      id: z.string().describe('rep_…'),
       name: z.string().optional(),
       clientId: z.string().nullable().optional(),
       definition: definitionAsInCreateReport.optional(),
     },
-    output: { report: 'object' },
-    run: async (deps, args) => ({
-      report: await updateReport(deps.prisma, {
-        workspaceId: deps.principal.workspaceId,
-        reportId: args.id,
-        name: args.name,
-        clientId: args.clientId,
-        definition: args.definition,
-        actor: actorOf(deps),
-      }),
-    }),
+    command: updateReport,
   }),
-  declare({
+  reportChange({
     name: 'update_report_widgets',
-    toolset: 'reports',
     destructive: true,
     idempotent: true,
     title: 'Update report widgets',
     description: "Replace a report's widgets, keeping its date configuration.",
-    input: { id: z.string().describe('rep_…'), widgets: z.array(widgetAsInCreateReport) },
-    output: { report: 'object' },
-    run: async (deps, args) => ({
-      report: await updateReportWidgets(deps.prisma, {
-        workspaceId: deps.principal.workspaceId,
-        reportId: args.id,
-        widgets: args.widgets,
-        actor: actorOf(deps),
-      }),
-    }),
+    input: { widgets: z.array(widgetAsInCreateReport) },
+    command: updateReportWidgets,
   }),
-  declare({
+  reportChange({
     name: 'add_widget',
-    toolset: 'reports',
     destructive: false,
     idempotent: false,
     title: 'Add widget',
     description:
       'Add one widget to a report (at the end, or at a 0-based position), validated like a whole definition.',
-    input: {
-      id: z.string().describe('rep_…'),
-      widget: widgetAsInCreateReport,
-      position: z.number().int().min(0).optional(),
-    },
-    output: { report: 'object' },
-    run: async (deps, args) => ({
-      report: await addWidget(deps.prisma, {
-        workspaceId: deps.principal.workspaceId,
-        reportId: args.id,
-        widget: args.widget,
-        position: args.position,
-        actor: actorOf(deps),
-      }),
-    }),
+    input: { widget: widgetAsInCreateReport, position: z.number().int().min(0).optional() },
+    command: addWidget,
   }),
-  declare({
+  reportChange({
     name: 'remove_widget',
-    toolset: 'reports',
     destructive: true,
     idempotent: false,
     title: 'Remove widget',
     description: 'Remove one widget from a report by its widget id.',
-    input: { id: z.string().describe('rep_…'), widgetId: z.string() },
-    output: { report: 'object' },
-    run: async (deps, args) => ({
-      report: await removeWidget(deps.prisma, {
-        workspaceId: deps.principal.workspaceId,
-        reportId: args.id,
-        widgetId: args.widgetId,
-        actor: actorOf(deps),
-      }),
-    }),
+    input: { widgetId: z.string() },
+    command: removeWidget,
   }),
-  declare({
+  reportChange({
     name: 'duplicate_report',
-    toolset: 'reports',
     destructive: false,
     idempotent: false,
     title: 'Duplicate report',
     description: 'Copy a report (same client and definition) under a new name (default: "<name> (copy)").',
-    input: { id: z.string().describe('rep_…'), name: z.string().optional() },
-    output: { report: 'object' },
-    run: async (deps, args) => ({
-      report: await duplicateReport(deps.prisma, {
-        workspaceId: deps.principal.workspaceId,
-        reportId: args.id,
-        name: args.name,
-        actor: actorOf(deps),
-      }),
-    }),
+    input: { name: z.string().optional() },
+    command: duplicateReport,
   }),
-  declare({
+  reportChange({
     name: 'archive_report',
-    toolset: 'reports',
     destructive: true,
     idempotent: true,
     title: 'Archive report',
     description: 'Archive a report: it disappears from lists and the API. Cannot be undone through MCP.',
-    input: { id: z.string().describe('rep_…') },
-    output: { report: 'object' },
-    run: async (deps, args) => ({
-      report: await archiveReport(deps.prisma, {
-        workspaceId: deps.principal.workspaceId,
-        reportId: args.id,
-        actor: actorOf(deps),
-      }),
-    }),
+    input: {},
+    command: archiveReport,
   }),
 ];
