@@ -1,7 +1,7 @@
 // The operator CLI against the real database: each command in this process (runCli, what the
 // executable runs), and as an operator runs it, a separate process, where exit codes, stdin and
 // start-up are the point.
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -25,6 +25,13 @@ let database: Database;
 const cli = (...args: string[]) => cliWith({}, ...args);
 const cliWith = (env: Record<string, string>, ...args: string[]) => runInProcess({ ...cliEnv(url), ...env }, args);
 const spawned = (...args: string[]) => runSpawned(cliEnv(url), args);
+const spawnedWithStdin = (stdin: string, ...args: string[]) => runSpawned(cliEnv(url), args, stdin);
+/** `users create` with the person's flags (`--email`, `--name`, `--workspace`, `--role`). */
+const userCreate = (flags: { email: string; name: string; workspace: string; role: string }) => [
+  'users',
+  'create',
+  ...Object.entries(flags).flatMap(([flag, value]) => [`--${flag}`, value]),
+];
 
 beforeAll(async () => {
   url = await createTestDatabase();
@@ -239,31 +246,12 @@ describe('operator CLI', () => {
     'creates users: a password from stdin (argon2id stored) or one generated and shown once; members join other ' +
       'workspaces',
     async () => {
-      const fromStdin = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
-        const child = spawn(
-          TSX,
-          [
-            'src/cli/index.ts',
-            'users',
-            'create',
-            '--email',
-            'Ann@Acme.test',
-            '--name',
-            'Ann',
-            '--workspace',
-            'acme',
-            '--role',
-            'admin',
-            '--password-stdin',
-            '--json',
-          ],
-          { cwd: root, timeout: HANG, env: cliEnv(url) },
-        );
-        let stdout = '';
-        child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-        child.on('exit', (code) => resolve({ code, stdout }));
-        child.stdin.end('a long enough password\n');
-      });
+      const fromStdin = await spawnedWithStdin(
+        'a long enough password\n',
+        ...userCreate({ email: 'Ann@Acme.test', name: 'Ann', workspace: 'acme', role: 'admin' }),
+        '--password-stdin',
+        '--json',
+      );
       expect(fromStdin.code).toBe(0);
       expect(JSON.parse(fromStdin.stdout)).toMatchObject({ email: 'ann@acme.test', role: 'admin', hasPassword: true });
       expect(fromStdin.stdout).not.toContain('a long enough password');
@@ -272,51 +260,18 @@ describe('operator CLI', () => {
       expect(await verifyPassword(stored.passwordHash!, 'a long enough password')).toBe(true);
 
       const generated = JSON.parse(
-        (
-          await cli(
-            'users',
-            'create',
-            '--email',
-            'bo@acme.test',
-            '--name',
-            'Bo',
-            '--workspace',
-            'acme',
-            '--role',
-            'member',
-            '--json',
-          )
-        ).stdout,
+        (await cli(...userCreate({ email: 'bo@acme.test', name: 'Bo', workspace: 'acme', role: 'member' }), '--json'))
+          .stdout,
       );
       expect(generated.password).toMatch(/^[A-Za-z0-9_-]{20}$/);
-      const again = await cli(
-        'users',
-        'create',
-        '--email',
-        'bo@acme.test',
-        '--name',
-        'Bo',
-        '--workspace',
-        'acme',
-        '--role',
-        'member',
-      );
+      const again = await cli(...userCreate({ email: 'bo@acme.test', name: 'Bo', workspace: 'acme', role: 'member' }));
       expect(again.code).not.toBe(0);
       expect(again.stderr).toContain('already a member');
       // Joining another workspace: the existing account as it is, its password neither replaced nor shown.
       const before = (await database.prisma.user.findUniqueOrThrow({ where: { email: 'bo@acme.test' } })).passwordHash;
       expect((await cli('workspaces', 'create', 'beta', '--plan', 'pro')).code).toBe(0);
       const joined = await cli(
-        'users',
-        'create',
-        '--email',
-        'bo@acme.test',
-        '--name',
-        'Bo',
-        '--workspace',
-        'beta',
-        '--role',
-        'member',
+        ...userCreate({ email: 'bo@acme.test', name: 'Bo', workspace: 'beta', role: 'member' }),
         '--json',
       );
       expect(joined.code, joined.stderr).toBe(0);
@@ -326,29 +281,12 @@ describe('operator CLI', () => {
         before,
       );
       expect(await verifyPassword(before!, generated.password)).toBe(true);
-      const short = await new Promise<number | null>((resolve) => {
-        const child = spawn(
-          TSX,
-          [
-            'src/cli/index.ts',
-            'users',
-            'create',
-            '--email',
-            'cy@acme.test',
-            '--name',
-            'Cy',
-            '--workspace',
-            'acme',
-            '--role',
-            'member',
-            '--password-stdin',
-          ],
-          { cwd: root, timeout: HANG, env: cliEnv(url) },
-        );
-        child.on('exit', resolve);
-        child.stdin.end('short');
-      });
-      expect(short).not.toBe(0);
+      const short = await spawnedWithStdin(
+        'short',
+        ...userCreate({ email: 'cy@acme.test', name: 'Cy', workspace: 'acme', role: 'member' }),
+        '--password-stdin',
+      );
+      expect(short.code).not.toBe(0);
     },
     WITH_PROCESSES,
   );

@@ -46,14 +46,12 @@ export async function runInProcess(env: NodeJS.ProcessEnv, args: string[]): Prom
   }
 }
 
-/** One command as an operator runs it (`npm run cli`): its own process, bounded by HANG. */
-export async function runSpawned(env: NodeJS.ProcessEnv, args: string[]): Promise<Outcome> {
+/** One command as an operator runs it (`npm run cli`): its own process, bounded by HANG, given `stdin` if any. */
+export async function runSpawned(env: NodeJS.ProcessEnv, args: string[], stdin?: string): Promise<Outcome> {
+  const running = promisify(execFile)(TSX, ['src/cli/index.ts', ...args], { cwd: REPOSITORY_ROOT, timeout: HANG, env });
+  if (stdin !== undefined) running.child.stdin?.end(stdin);
   try {
-    const { stdout, stderr } = await promisify(execFile)(TSX, ['src/cli/index.ts', ...args], {
-      cwd: REPOSITORY_ROOT,
-      timeout: HANG,
-      env,
-    });
+    const { stdout, stderr } = await running;
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failure = error as { code: number; stdout: string; stderr: string };
