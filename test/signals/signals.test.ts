@@ -7,32 +7,13 @@ import { connectionBinding } from '../../src/graphql/connection.js';
 import { setRule } from '../../src/signals/rule-management.js';
 import { OPERATOR } from '../../src/workspaces/actor.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
+import { ingestScans, SCAN_COUNTERS } from '../support/ingest.js';
 
 const TOKEN = 's'.repeat(40);
 let t: TestApp;
 let key: string;
 
-const counters = {
-  totalRuns: 100,
-  visibilityCount: 50,
-  mentionCount: 40,
-  totalMentionCount: 100,
-  positionedCount: 40,
-  positionSum: 80,
-  positiveCount: 20,
-  neutralCount: 10,
-  negativeCount: 10,
-};
-const ingest = async (lines: object[]) =>
-  json(
-    await t.app.fetch(
-      new Request('http://test.local/internal/ingest/scans', {
-        method: 'POST',
-        headers: { authorization: `Bearer ${TOKEN}` },
-        body: JSON.stringify(lines),
-      }),
-    ),
-  );
+const ingest = (lines: object[]) => ingestScans(t.app, TOKEN, lines);
 const graphql = async (query: string, variables: Record<string, unknown>) =>
   json(
     await t.app.fetch(
@@ -63,11 +44,45 @@ async function project() {
     date,
     model: 'chatgpt',
     locale: 'en-US',
-    ...counters,
+    ...SCAN_COUNTERS,
     ...overrides,
   });
-  return { id: created.id, scan };
+  const runsScan = (date: string, runs: object[]) => ({
+    project: created.id,
+    date,
+    model: 'chatgpt',
+    locale: 'en-US',
+    runs,
+  });
+  const citingScan = (date: string, ...urls: string[]) => runsScan(date, [citing(...urls)]);
+  return { id: created.id, scan, runsScan, citingScan };
 }
+
+/** The signal of an owned citation share from 50 % to 25 % (the default threshold: 10 points). */
+const OWNED_SHARE_HALVED = {
+  kind: 'owned_citation_share_drop',
+  model: 'chatgpt',
+  locale: 'en-US',
+  scanId: expect.stringMatching(/^scn_/),
+  details: {
+    metric: 'ownedCitationShare',
+    before: 0.5,
+    after: 0.25,
+    threshold: 10,
+    previousScanId: expect.stringMatching(/^scn_/),
+  },
+};
+
+/** One run of a scan that cites these URLs and names no one. */
+const citing = (...urls: string[]) => ({
+  prompt: 'p',
+  answer: 'a',
+  brandMentions: 0,
+  totalMentions: 0,
+  position: null,
+  sentiment: null,
+  citations: urls.map((url) => ({ url })),
+});
 
 const SIGNALS =
   'query($id: ID!) { node(id: $id) { ... on AiVisibilityProject { signals { nodes { kind model locale scanId ' +
@@ -146,7 +161,7 @@ describe('signal rules on ingestion', () => {
     'competitor_only_prompt fires per prompt where a competitor is newly named and the brand is not, ' +
       'with its signal.created payload',
     async () => {
-      const { id } = await project();
+      const { id, runsScan } = await project();
       const run = (prompt: string, brand: boolean, globex: boolean) => ({
         prompt,
         answer: 'a',
@@ -155,13 +170,6 @@ describe('signal rules on ingestion', () => {
         position: brand ? 1 : null,
         sentiment: null,
         competitors: globex ? [{ name: 'Globex', mentions: 1, position: null }] : [],
-      });
-      const runsScan = (date: string, runs: object[]) => ({
-        project: id,
-        date,
-        model: 'chatgpt',
-        locale: 'en-US',
-        runs,
       });
       // "best crm": Acme named, then only Globex; "crm pricing": Globex both days (nothing new); "crm reviews": Acme
       // both days.
@@ -215,37 +223,27 @@ describe('signal rules on ingestion', () => {
     "owned_citation_share_drop fires when fewer of the runs' citations point at the project's own " +
       'domains, with signal.created in the outbox',
     async () => {
-      const { id } = await project();
+      const { id, citingScan } = await project();
       await t.database.prisma.aiProject.update({ where: { id }, data: { domains: ['acme.com'] } });
-      const cite = (...urls: string[]) => ({
-        prompt: 'p',
-        answer: 'a',
-        brandMentions: 0,
-        totalMentions: 0,
-        position: null,
-        sentiment: null,
-        citations: urls.map((url) => ({ url })),
-      });
-      const runsScan = (date: string, ...urls: string[]) => ({
-        project: id,
-        date,
-        model: 'chatgpt',
-        locale: 'en-US',
-        runs: [cite(...urls)],
-      });
       // 2 of 4 owned (50 %) → 1 of 4 (25 %): 25 points; → 1 of 5 (20 %): 5 points, below the default 10.
       await ingest([
-        runsScan(
+        citingScan(
           '2026-10-01',
           'https://www.acme.com/a',
           'https://blog.acme.com/b',
           'https://reddit.com/x',
           'https://g2.com/y',
         ),
-        runsScan('2026-10-02', 'https://acme.com/', 'https://reddit.com/x', 'https://reddit.com/z', 'https://g2.com/y'),
+        citingScan(
+          '2026-10-02',
+          'https://acme.com/',
+          'https://reddit.com/x',
+          'https://reddit.com/z',
+          'https://g2.com/y',
+        ),
       ]);
       await ingest([
-        runsScan(
+        citingScan(
           '2026-10-03',
           'https://acme.com/',
           'https://reddit.com/x',
@@ -255,21 +253,7 @@ describe('signal rules on ingestion', () => {
         ),
       ]);
       const body = await graphql(SIGNALS, { id });
-      expect(body.data.node.signals.nodes).toEqual([
-        {
-          kind: 'owned_citation_share_drop',
-          model: 'chatgpt',
-          locale: 'en-US',
-          scanId: expect.stringMatching(/^scn_/),
-          details: {
-            metric: 'ownedCitationShare',
-            before: 0.5,
-            after: 0.25,
-            threshold: 10,
-            previousScanId: expect.stringMatching(/^scn_/),
-          },
-        },
-      ]);
+      expect(body.data.node.signals.nodes).toEqual([OWNED_SHARE_HALVED]);
       const events = await t.database.pool.query(
         "SELECT payload FROM webhook_events WHERE type = 'signal.created' AND payload->>'projectId' = $1",
         [id],
@@ -284,34 +268,18 @@ describe('signal rules on ingestion', () => {
     "owned_citation_share_drop counts the brand's domain in either spelling: a project saved with a " +
       'Unicode domain, its citations stored in ASCII',
     async () => {
-      const { id } = await project();
+      const { id, citingScan } = await project();
       // Written as a project saved before one spelling was chosen (the admin commands now store the ASCII one).
       await t.database.pool.query("UPDATE ai_projects SET domains = ARRAY['пример.рф'] WHERE id = $1", [id]);
-      const cite = (...urls: string[]) => ({
-        prompt: 'p',
-        answer: 'a',
-        brandMentions: 0,
-        totalMentions: 0,
-        position: null,
-        sentiment: null,
-        citations: urls.map((url) => ({ url })),
-      });
-      const runsScan = (date: string, ...urls: string[]) => ({
-        project: id,
-        date,
-        model: 'chatgpt',
-        locale: 'en-US',
-        runs: [cite(...urls)],
-      });
       await ingest([
-        runsScan(
+        citingScan(
           '2026-10-01',
           'https://пример.рф/a',
           'https://www.xn--e1afmkfd.xn--p1ai/b',
           'https://reddit.com/x',
           'https://g2.com/y',
         ),
-        runsScan(
+        citingScan(
           '2026-10-02',
           'https://пример.рф/',
           'https://reddit.com/x',
@@ -320,21 +288,7 @@ describe('signal rules on ingestion', () => {
         ),
       ]);
       const body = await graphql(SIGNALS, { id });
-      expect(body.data.node.signals.nodes).toEqual([
-        {
-          kind: 'owned_citation_share_drop',
-          model: 'chatgpt',
-          locale: 'en-US',
-          scanId: expect.stringMatching(/^scn_/),
-          details: {
-            metric: 'ownedCitationShare',
-            before: 0.5,
-            after: 0.25,
-            threshold: 10,
-            previousScanId: expect.stringMatching(/^scn_/),
-          },
-        },
-      ]);
+      expect(body.data.node.signals.nodes).toEqual([OWNED_SHARE_HALVED]);
     },
   );
 

@@ -21,7 +21,8 @@ import { createDeliveryWorker, type DeliveryWorker } from '../../src/webhooks/wo
 import { validateScanLines } from '../../src/ingest/scan-lines.js';
 import { projectRules, writeScans } from '../../src/ingest/scans.js';
 import { OPERATOR } from '../../src/workspaces/actor.js';
-import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
+import { createKeyedWorkspace, createTestApp, type TestApp } from '../support/app.js';
+import { ingestScans, SCAN_COUNTERS } from '../support/ingest.js';
 import { TEST_APP_SECRET_KEY } from '../support/secrets.js';
 import { startReceiver, waitFor, type Receiver } from '../support/webhook-receiver.js';
 
@@ -37,27 +38,7 @@ let deps: WebhookDeps;
 let worker: DeliveryWorker;
 const receivers: Receiver[] = [];
 
-const counters = {
-  totalRuns: 100,
-  visibilityCount: 50,
-  mentionCount: 40,
-  totalMentionCount: 100,
-  positionedCount: 40,
-  positionSum: 80,
-  positiveCount: 20,
-  neutralCount: 10,
-  negativeCount: 10,
-};
-const ingest = async (lines: object[]) =>
-  json(
-    await t.app.fetch(
-      new Request('http://test.local/internal/ingest/scans', {
-        method: 'POST',
-        headers: { authorization: `Bearer ${TOKEN}` },
-        body: JSON.stringify(lines),
-      }),
-    ),
-  );
+const ingest = (lines: object[]) => ingestScans(t.app, TOKEN, lines);
 
 /** A workspace with one project and one endpoint pointing at a fresh receiver. */
 async function setup(
@@ -90,7 +71,7 @@ async function setup(
     date,
     model: 'chatgpt',
     locale: 'en-US',
-    ...counters,
+    ...SCAN_COUNTERS,
     ...overrides,
   });
   return { keyed, project, receiver, endpoint, scan };
@@ -193,7 +174,10 @@ describe('events from ingestion', () => {
   it('a rolled-back ingest leaves no event', async () => {
     const { keyed, project, receiver } = await setup();
     const lines = [
-      { line: 1, value: { project: project.id, date: '2026-10-05', model: 'chatgpt', locale: 'en-US', ...counters } },
+      {
+        line: 1,
+        value: { project: project.id, date: '2026-10-05', model: 'chatgpt', locale: 'en-US', ...SCAN_COUNTERS },
+      },
     ];
     const rules = await projectRules(t.database.pool, [project.id]);
     const client = await t.database.pool.connect();
