@@ -7,8 +7,6 @@ export interface DateRange {
   to: CivilDate;
 }
 
-const DAY_MS = 86_400_000;
-
 /**
  * The dates the service takes and stores: years 0001–9999. PostgreSQL's date type refuses year
  * 0 (its calendar goes from 1 BC to AD 1) and a negative year has no YYYY-MM-DD form; five-digit
@@ -39,29 +37,56 @@ export const isCivilDate = (value: string): boolean => civilDateProblem(value) =
 export const clampDate = (date: CivilDate): CivilDate =>
   date < EARLIEST_DATE ? EARLIEST_DATE : date > LATEST_DATE ? LATEST_DATE : date;
 
-// Date.UTC reads years 0–99 as 1900–1999; setUTCFullYear takes the year as it is.
-function toUtc(date: CivilDate): number {
-  const instant = new Date(0);
-  instant.setUTCFullYear(+date.slice(0, 4), +date.slice(5, 7) - 1, +date.slice(8, 10));
-  return instant.getTime();
+// Arithmetic on day numbers (days since 1970-01-01) by Howard Hinnant's civil-calendar algorithms:
+// integers only, no Date per call — a report's charts do it for every bucket of every series
+// (docs/decisions/civil-date-arithmetic.md). A month or day outside its range (the sentinels
+// below, only reachable by arithmetic) rolls over as Date.UTC would roll it.
+const DAYS_PER_ERA = 146_097;
+const EPOCH_SHIFT = 719_468;
+
+/** The day number of year/month/day (proleptic Gregorian calendar, any integers). */
+export function dayNumber(year: number, month: number, day: number): number {
+  const yearShift = Math.floor((month - 1) / 12);
+  const y = year + yearShift - (month - yearShift * 12 <= 2 ? 1 : 0);
+  const m = month - yearShift * 12;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (m > 2 ? m - 3 : m + 9) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * DAYS_PER_ERA + dayOfEra - EPOCH_SHIFT;
 }
+
+const toDayNumber = (date: CivilDate) => dayNumber(+date.slice(0, 4), +date.slice(5, 7), +date.slice(8, 10));
+
+const twoDigits = (value: number) => (value < 10 ? `0${value}` : String(value));
+
 /**
- * Outside years 0000–9999 (only reachable by arithmetic) the string sorts outside the valid range and clampDate
- * brings it back.
+ * The date of a day number. Outside years 0000–9999 the string sorts outside the valid range and
+ * clampDate brings it back.
  */
-function fromUtc(ms: number): CivilDate {
-  const year = new Date(ms).getUTCFullYear();
+export function civilDateOf(days: number): CivilDate {
+  const shifted = days + EPOCH_SHIFT;
+  const era = Math.floor(shifted / DAYS_PER_ERA);
+  const dayOfEra = shifted - era * DAYS_PER_ERA;
+  const yearOfEra = Math.floor(
+    (dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36524) - Math.floor(dayOfEra / 146096)) / 365,
+  );
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const monthIndex = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * monthIndex + 2) / 5) + 1;
+  const month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9;
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
   if (year < 0) return '0000-00-00';
   if (year > 9999) return '9999-99-99';
-  return new Date(ms).toISOString().slice(0, 10);
+  return `${String(year).padStart(4, '0')}-${twoDigits(month)}-${twoDigits(day)}`;
 }
 
 export function addDays(date: CivilDate, days: number): CivilDate {
-  return fromUtc(toUtc(date) + days * DAY_MS);
+  return civilDateOf(toDayNumber(date) + days);
 }
 
 export function daysBetweenInclusive(range: DateRange): number {
-  return Math.round((toUtc(range.to) - toUtc(range.from)) / DAY_MS) + 1;
+  return toDayNumber(range.to) - toDayNumber(range.from) + 1;
 }
 
 /** Same calendar date `years` earlier/later; 29 February becomes 28 February. */
@@ -82,7 +107,8 @@ export function isTimeZone(value: string): boolean {
 
 /** Monday of the ISO week containing `date`. */
 export function startOfWeek(date: CivilDate): CivilDate {
-  const weekday = (new Date(toUtc(date)).getUTCDay() + 6) % 7;
+  // Day 0 (1970-01-01) was a Thursday, weekday 3 counted from Monday.
+  const weekday = (((toDayNumber(date) + 3) % 7) + 7) % 7;
   return addDays(date, -weekday);
 }
 

@@ -10,6 +10,8 @@ import {
   EARLIEST_DATE,
   isCivilDate,
   LATEST_DATE,
+  civilDateOf,
+  dayNumber,
   startOfWeek,
 } from '../../src/dates/civil-date.js';
 
@@ -21,6 +23,20 @@ function exists(year: number, month: number, day: number): boolean {
   const date = new Date(0);
   date.setUTCFullYear(year, month - 1, day);
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** The arithmetic as it was, on Date and setUTCFullYear: the oracle the day numbers must agree with. */
+const DAY_MS = 86_400_000;
+function dateOracleDayNumber(year: number, month: number, day: number): number {
+  const instant = new Date(0);
+  instant.setUTCFullYear(year, month - 1, day);
+  return Math.round(instant.getTime() / DAY_MS);
+}
+function dateOracleCivil(days: number): string {
+  const year = new Date(days * DAY_MS).getUTCFullYear();
+  if (year < 0) return '0000-00-00';
+  if (year > 9999) return '9999-99-99';
+  return new Date(days * DAY_MS).toISOString().slice(0, 10);
 }
 
 const validDate = fc
@@ -77,6 +93,41 @@ describe('date arithmetic', () => {
     expect(addDays('0099-12-31', 1)).toBe('0100-01-01');
     expect(daysBetweenInclusive({ from: '0001-01-01', to: '0001-12-31' })).toBe(365);
     expect(startOfWeek('0001-01-03')).toBe('0001-01-01'); // 1 January of year 1 (proleptic Gregorian) was a Monday
+  });
+
+  it('day numbers agree with Date for every year 0000–9999 and months and days out of range', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 9999 }),
+        fc.integer({ min: 0, max: 99 }),
+        fc.integer({ min: 0, max: 99 }),
+        (year, month, day) => {
+          expect(dayNumber(year, month, day)).toBe(dateOracleDayNumber(year, month, day));
+        },
+      ),
+      { numRuns: 20_000 },
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: -4_000_000, max: 4_000_000 }), (days) => {
+        expect(civilDateOf(days)).toBe(dateOracleCivil(days));
+      }),
+      { numRuns: 20_000 },
+    );
+    for (const days of [-719_528, -719_163, -719_162, 0, 2_932_896, 2_932_897])
+      expect(civilDateOf(days), String(days)).toBe(dateOracleCivil(days));
+    expect(addDays('9999-99-99', 1)).toBe('9999-99-99');
+    expect(addDays('0000-00-00', -1)).toBe('0000-00-00');
+  });
+
+  it('startOfWeek is the Monday on or before the date', () => {
+    fc.assert(
+      fc.property(validDate, (date) => {
+        const monday = startOfWeek(date);
+        expect(new Date(`${monday}T00:00:00Z`).getUTCDay()).toBe(1);
+        expect(daysBetweenInclusive({ from: monday, to: date })).toBeLessThanOrEqual(7);
+      }),
+      { numRuns: 5000 },
+    );
   });
 
   it('adding n days and counting back gives n, anywhere in the range', () => {
