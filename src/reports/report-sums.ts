@@ -3,7 +3,8 @@
 // all in one statement, bound to the workspace.
 import { createHash } from 'node:crypto';
 import type { WorkspaceScope } from '../db/workspace-scope.js';
-import { tenantStatement, type WorkspaceBinding } from '../db/tenant-sql.js';
+import { LRUCache } from 'lru-cache';
+import { tenantStatement, type TenantStatement, type WorkspaceBinding } from '../db/tenant-sql.js';
 import type { DateRange } from '../dates/civil-date.js';
 import { METRIC_COLUMNS, type ProviderId } from './catalog.js';
 import type { Granularity } from './date-presets.js';
@@ -146,6 +147,27 @@ const emptyTable = (): TableSums => ({ byValue: new Map(), total: {}, daysWithDa
 const emptySums = (parts: readonly Part[]) =>
   parts.map((part) => (part.kind === 'series' ? emptySeries() : emptyTable()));
 
+// Planning a report's statement costs about a third of executing it; a single report's statement
+// is named (parsed and planned once per connection). Its text depends only on the report's shape
+// (providers, grains, dimensions, how many ranges), so the number of names stays small, and the
+// statement is kept per shape rather than built and hashed again for every read. Batches of
+// several reports are too varied to keep prepared.
+const singleReportStatements = new LRUCache<string, TenantStatement<SumsRow, SumsParams>>({ max: 1024 });
+const buildStatement = (asked: readonly SumsRequest[], named: (text: string) => string | null) =>
+  tenantStatement<SumsRow, SumsParams>(named, (workspace, param) => reportSumsSql(asked, workspace, param));
+
+function statementFor(asked: readonly SumsRequest[]): TenantStatement<SumsRow, SumsParams> {
+  if (asked.length > 1) return buildStatement(asked, () => null);
+  const [{ parts, ranges }] = asked as [SumsRequest];
+  const shape = `${ranges.length}|${JSON.stringify(parts)}`;
+  let statement = singleReportStatements.get(shape);
+  if (!statement) {
+    statement = buildStatement(asked, (text) => `report:${createHash('sha1').update(text).digest('base64url')}`);
+    singleReportStatements.set(shape, statement);
+  }
+  return statement;
+}
+
 /** The sums of every part of every request, in one round trip. */
 export async function queryReportSums(
   scope: WorkspaceScope,
@@ -154,16 +176,7 @@ export async function queryReportSums(
   const results = requests.map((request) => emptySums(request.parts));
   const asked = requests.filter((request) => request.parts.length > 0);
   if (asked.length === 0) return results;
-  // Planning a report's statement costs about a third of executing it; a single report's
-  // statement is named (parsed and planned once per connection). Its text depends only on
-  // the report's shape (providers, grains, dimensions), so the number of names stays small.
-  // Batches of several reports are too varied to keep prepared.
-  const named = (text: string) =>
-    asked.length === 1 ? `report:${createHash('sha1').update(text).digest('base64url')}` : null;
-  const rows = await scope.rows(
-    tenantStatement<SumsRow, SumsParams>(named, (workspace, param) => reportSumsSql(asked, workspace, param)),
-    sumsValues(asked),
-  );
+  const rows = await scope.rows(statementFor(asked), sumsValues(asked));
   const resultsOfAsked = asked.map((request) => results[requests.indexOf(request)]!);
   for (const row of rows) {
     const part = asked[row.request]!.parts[row.part]!;
