@@ -11,6 +11,7 @@ import { connectDatabase } from '../../src/db/client.js';
 import { newId } from '../../src/db/ids.js';
 import { createWorkspace } from '../../src/workspaces/index.js';
 import { benchDatabase, cpuMs, runBench, startService } from './harness.js';
+import { quietRun } from '../support/scan-lines.js';
 
 const TOKEN = 'i'.repeat(40);
 const sizes = (name: string, fallback: string) => (process.env[name] ?? fallback).split(',').map(Number);
@@ -109,15 +110,7 @@ runBench(async () => {
     date: '2026-10-01',
     model: 'chatgpt',
     locale: 'en-US',
-    runs: Array(1000).fill({
-      prompt: 'p',
-      answer: 'a',
-      brandMentions: 0,
-      totalMentions: 0,
-      position: null,
-      sentiment: null,
-      citations: Array(100).fill(7),
-    }),
+    runs: Array(1000).fill(quietRun({ citations: Array(100).fill(7) })),
   });
   await post('one line, 1 000 runs × 100 numbers as citations', new TextEncoder().encode(oneLine));
 

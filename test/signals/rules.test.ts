@@ -1,18 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { effectiveRules, RULE_SPECS, thresholdProblem, type ScanForRules } from '../../src/signals/rules.js';
 import { evaluateRules } from '../../src/signals/evaluate-rules.js';
+import { SCAN_COUNTERS } from '../support/scan-lines.js';
 
 const scan = (id: string, overrides: Partial<ScanForRules> = {}): ScanForRules => ({
   id,
-  totalRuns: 100,
-  visibilityCount: 50,
-  mentionCount: 40,
-  totalMentionCount: 100,
-  positionedCount: 40,
-  positionSum: 80,
-  positiveCount: 20,
-  neutralCount: 10,
-  negativeCount: 10,
+  ...SCAN_COUNTERS,
   competitors: [],
   citationCount: 40,
   ownedCitationCount: 10,

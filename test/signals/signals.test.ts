@@ -8,6 +8,7 @@ import { setRule } from '../../src/signals/rule-management.js';
 import { OPERATOR } from '../../src/workspaces/actor.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
 import { ingestScans, SCAN_COUNTERS } from '../support/ingest.js';
+import { quietRun } from '../support/scan-lines.js';
 
 const TOKEN = 's'.repeat(40);
 let t: TestApp;
@@ -74,15 +75,7 @@ const OWNED_SHARE_HALVED = {
 };
 
 /** One run of a scan that cites these URLs and names no one. */
-const citing = (...urls: string[]) => ({
-  prompt: 'p',
-  answer: 'a',
-  brandMentions: 0,
-  totalMentions: 0,
-  position: null,
-  sentiment: null,
-  citations: urls.map((url) => ({ url })),
-});
+const citing = (...urls: string[]) => quietRun({ citations: urls.map((url) => ({ url })) });
 
 const SIGNALS =
   'query($id: ID!) { node(id: $id) { ... on AiVisibilityProject { signals { nodes { kind model locale scanId ' +

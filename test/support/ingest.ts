@@ -2,18 +2,7 @@
 import type { App } from '../../src/app.js';
 import { json } from './app.js';
 
-/** A scan's counters that fire no rule against the same counters the day before. */
-export const SCAN_COUNTERS = {
-  totalRuns: 100,
-  visibilityCount: 50,
-  mentionCount: 40,
-  totalMentionCount: 100,
-  positionedCount: 40,
-  positionSum: 80,
-  positiveCount: 20,
-  neutralCount: 10,
-  negativeCount: 10,
-};
+export { SCAN_COUNTERS } from './scan-lines.js';
 
 /** POST /internal/ingest/scans with the lines as one JSON body; the answer's JSON. */
 export const ingestScans = async (app: App, token: string, lines: object[]) =>

@@ -10,6 +10,7 @@ import { useListeningApp } from '../../support/listen.js';
 import { personWithPassword, signIn } from '../../support/web.js';
 import { connectMcp, TestOAuthProvider } from '../../support/mcp.js';
 import { parseCsv } from '../../support/csv.js';
+import { quietRun } from '../../support/scan-lines.js';
 import {
   EXPECTED_OPPORTUNITIES,
   EXPECTED_PROMPT_OPPORTUNITIES_CHATGPT_EN,
@@ -379,16 +380,10 @@ describe('answers and sources carry what was read', () => {
           },
         })
       ).id;
-      const run = {
-        prompt: 'p',
-        answer: 'a',
-        brandMentions: 0,
-        totalMentions: 0,
-        position: null,
-        sentiment: null,
+      const run = quietRun({
         citations: [{ url: 'https://Acme.com' }, { url: 'HTTPS://ACME.com/x#top' }],
         retrieved: [{ url: 'https://acme.com' }, { url: 'https://acme.com/x' }, { url: 'https://acme.com/y' }],
-      };
+      });
       expect(
         await ingest(
           db.pool,

@@ -6,6 +6,7 @@ import { newId } from '../../../src/db/ids.js';
 import { ingest } from '../../../src/ingest/service.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../../support/app.js';
 import { createTestDatabase } from '../../support/database.js';
+import { quietRun } from '../../support/scan-lines.js';
 
 let t: TestApp;
 let key: string;
@@ -37,15 +38,7 @@ beforeAll(async () => {
       },
     })
   ).id;
-  const run = {
-    prompt: 'p',
-    answer: 'a',
-    brandMentions: 0,
-    totalMentions: 0,
-    position: null,
-    sentiment: null,
-    citations: [{ url: 'https://acme.com/a' }, { url: 'https://acme.com/B' }],
-  };
+  const run = quietRun({ citations: [{ url: 'https://acme.com/a' }, { url: 'https://acme.com/B' }] });
   const lines = ['en-US', 'en-gb'].map((locale) =>
     JSON.stringify({ project: projectId, date: '2026-11-01', model: 'chatgpt', locale, runs: [run] }),
   );
