@@ -3,16 +3,20 @@
 import { html, page, type SafeHtml } from '../http/html.js';
 import type { AttemptView } from '../webhooks/index.js';
 
-import { day, listTable } from './page-kit.js';
+import type { SessionView } from '../sessions/index.js';
+import { day, listTable, signedInAs, workspaceOfSession } from './page-kit.js';
 
 const outcome = (attempt: AttemptView) =>
   attempt.responseStatus === null ? 'no answer' : `HTTP ${attempt.responseStatus}`;
 
-export function attemptsPage(endpointId: string, attempts: AttemptView[]): SafeHtml {
+export function attemptsPage(session: SessionView, endpointId: string, attempts: AttemptView[]): SafeHtml {
+  const header = html`<header>
+    ${workspaceOfSession(session)}<a href="/app/settings#webhooks">Settings</a><span class="spacer"></span
+    >${signedInAs(session)}
+  </header>`;
   return page(
     'Webhook attempts',
     html`<section>
-      <p><a href="/app/settings#webhooks">Back to settings</a></p>
       <h1>Delivery attempts of <code>${endpointId}</code></h1>
       <p class="muted">Newest first.</p>
       ${listTable(
@@ -29,5 +33,6 @@ export function attemptsPage(endpointId: string, attempts: AttemptView[]): SafeH
         'No attempts yet: the endpoint has not been sent an event.',
       )}
     </section>`,
+    { header },
   );
 }

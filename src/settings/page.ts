@@ -2,11 +2,10 @@
 // section; members see their own account only, as /graphql and MCP refuse them the workspace's
 // admin data. No script; every form carries the CSRF token.
 import { html, page, type SafeHtml } from '../http/html.js';
-import { planName } from '../workspaces/index.js';
 import { viewsMenu } from '../views/index.js';
 
 import { readsAdminData } from './admin-data.js';
-import { formKit, type SettingsView } from './page-kit.js';
+import { formKit, signedInAs, workspaceOfSession, type SettingsView } from './page-kit.js';
 import { keysSection, webhooksSection } from './page-keys.js';
 import { ssoSection } from './page-sso.js';
 import { accountSection, auditSection, mcpSection } from './page-account.js';
@@ -41,9 +40,7 @@ export function settingsPage(view: SettingsView): SafeHtml {
   const { session, csrf } = kit;
   const admin = readsAdminData(session);
   const header = html`<header>
-    <span class="brand">Signalboard</span
-    ><span>${session.workspaceName} <span class="muted">(${planName(session.plan)})</span></span
-    >${viewsMenu(view.views)}
+    ${workspaceOfSession(session)}${viewsMenu(view.views)}
     ${
       view.workspaces.length > 1
         ? html`<form class="inline" method="post" action="/app/session/workspace">
@@ -53,7 +50,7 @@ export function settingsPage(view: SettingsView): SafeHtml {
             <button type="submit" class="secondary">Switch</button>
           </form>`
         : ''
-    } <span class="spacer"></span><span class="muted">${session.email} · ${session.role}</span>
+    } <span class="spacer"></span>${signedInAs(session)}
     <form class="inline" method="post" action="/app/logout">
       ${csrf}<button type="submit" class="secondary">Sign out</button>
     </form>

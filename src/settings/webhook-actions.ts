@@ -123,7 +123,7 @@ function deliveryActions(webhooks: WebhookDeps): SettingsAction[] {
       path: `/webhooks/${ID}/attempts`,
       run: async (call) => {
         const attempts = await listAttempts(webhooks, call.params[0]!, call.actor);
-        return { data: attempts, page: () => attemptsPage(call.params[0]!, attempts) };
+        return { data: attempts, page: () => attemptsPage(call.session, call.params[0]!, attempts) };
       },
     },
     {
