@@ -25,6 +25,10 @@ export interface ClientOwnedStatements<
   rowOf(found: Found): Row;
   /** What the data computed from a row depends on (its edits, its facts' ingests). */
   versionOf(found: Found): string;
+  /** What the row itself, answered as it is, depends on (its edits); its data version when not given. */
+  rowVersionOf?(found: Found): string;
+  /** The time zone whose "today" the data computed from the row depends on; UTC when not given. */
+  timeZoneOf?(found: Found): string;
   byIds: TenantStatement<Row, { ids: readonly string[] }>;
   /** Per parent (db/per-parent.ts): `parentIds` the clients, `cap` per client. */
   byClients: TenantStatement<
@@ -65,6 +69,16 @@ export function clientOwnedRepository<
     dataVersionOf: async (id: string): Promise<string | null> => {
       const row = await byId(id);
       return row ? statements.versionOf(row) : null;
+    },
+    /** What the row as an answer depends on; null if there is no such row. */
+    rowVersionOf: async (id: string): Promise<string | null> => {
+      const row = await byId(id);
+      return row ? (statements.rowVersionOf ?? statements.versionOf)(row) : null;
+    },
+    /** The zone of the "today" its computed data depends on (UTC unless the row names one); null if no such row. */
+    timeZoneOf: async (id: string): Promise<string | null> => {
+      const row = await byId(id);
+      return row ? (statements.timeZoneOf?.(row) ?? 'UTC') : null;
     },
     /** By id, in the order asked; null where there is none. */
     byIds: async (ids: readonly string[]): Promise<(Row | null)[]> =>

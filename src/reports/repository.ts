@@ -15,12 +15,12 @@ const COLUMNS = `${SUMMARY_COLUMNS}, definition, archived_at AS "archivedAt", ${
 // One by id, its definition as text: v1's version probe reads this row, and a kept answer needs no definition parsed.
 const FOUND_COLUMNS =
   `${SUMMARY_COLUMNS}, definition::text AS definition, archived_at AS "archivedAt", ` +
-  `${CLIENT_DATA_VERSION} AS "dataVersion"`;
+  `${CLIENT_DATA_VERSION} AS "dataVersion", definition->'dateConfig'->>'timezone' AS "timeZone"`;
 
 export type ReportSummaryRow = Pick<Report, 'id' | 'workspaceId' | 'clientId' | 'name' | 'createdAt' | 'updatedAt'>;
 // The definition column as the report commands write it (validated by reports/definition.ts).
 export type ReportRow = Omit<Report, 'definition'> & { definition: ReportDefinition; dataVersion: string };
-type FoundReport = Omit<ReportRow, 'definition'> & { definition: string };
+type FoundReport = Omit<ReportRow, 'definition'> & { definition: string; timeZone: string };
 const live = (workspace: WorkspaceBinding) => `${workspace()} AND archived_at IS NULL`;
 
 const LIST = tenantStatement<ReportSummaryRow, { clientId: string | null; take: number }>(
@@ -63,6 +63,9 @@ export const reportRepository = (scope: WorkspaceScope) =>
       find: FIND,
       rowOf: (found) => ({ ...found, definition: JSON.parse(found.definition) as ReportDefinition }),
       versionOf: (found) => `${found.updatedAt.getTime()}.${found.dataVersion}`,
+      // A report's definition is its row alone: its facts' ingests do not change it.
+      rowVersionOf: (found) => String(found.updatedAt.getTime()),
+      timeZoneOf: (found) => found.timeZone,
       byIds: BY_IDS,
       byClients: BY_CLIENTS,
     },

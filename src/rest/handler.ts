@@ -24,6 +24,7 @@ import { matchRoute, routeArguments, routeScopes, V1_ROUTES, type RestRoute, typ
 import { parameterValidator } from './parameters.js';
 import { BASE_PATH, v1Schema } from './v1-schema.js';
 import { codeDigest } from '../http/code-digest.js';
+import { today } from '../dates/date-range.js';
 import { compileRouteOperations } from './operations.js';
 import { assertResponseSize } from '../http/response-size.js';
 import { ROW_EXPORTS, type ExportArgs } from '../ai-visibility/index.js';
@@ -48,27 +49,33 @@ export interface RestDependencies {
 }
 
 /**
- * Routes whose answer depends only on their parameters, one row's data version and "today":
- * their finished body (and ETag) is cached, so a repeated poll or a 304 skips execution,
- * serialisation and hashing. The probe is one indexed lookup (the same row and index the
+ * Routes whose answer depends only on their parameters, one row's versions and the day: their
+ * finished body is cached and their ETag named by those inputs, so a repeated poll or a 304
+ * skips execution and serialisation. The probe is one indexed lookup (the same row and index the
  * uncached read would use); a missing row falls through to execution, which answers 404 as
- * usual. A report's definition is its row alone, and its data version moves with every edit
- * (`updated_at`), so the definition is kept too; the version also moves with each ingest of
- * the client's facts, which only costs the definition one recomputation.
+ * usual. A report's definition is its row alone (its edits move `updated_at`); its data also
+ * moves with each ingest of the client's facts and with the day in the report's time zone, and
+ * metrics with each ingest of the project's scans and, when a bound is left to default, the UTC day.
  */
-type VersionProbe = (context: GraphQLContext, params: Record<string, string>) => Promise<string | null>;
-const reportVersion: VersionProbe = (context, params) => context.repositories.reports.dataVersionOf(params.id!);
-const VERSION_OF: Partial<Record<string, VersionProbe>> = {
-  report: reportVersion,
-  reportData: reportVersion,
-  aiVisibilityMetrics: (context, params) => context.repositories.projects.dataVersionOf(params.id!),
+type InputsProbe = (
+  context: GraphQLContext,
+  params: Record<string, string>,
+  variables: Record<string, unknown>,
+) => Promise<string | null>;
+const withDayIn = (version: string | null, timeZone: string | null, now: Date) =>
+  version === null || timeZone === null ? null : `${version}|${today(timeZone, now)}`;
+const INPUTS_OF: Partial<Record<string, InputsProbe>> = {
+  report: (context, params) => context.repositories.reports.rowVersionOf(params.id!),
+  reportData: async ({ repositories: { reports }, now }, params) =>
+    withDayIn(await reports.dataVersionOf(params.id!), await reports.timeZoneOf(params.id!), now),
+  aiVisibilityMetrics: async ({ repositories: { projects }, now }, params, variables) => {
+    const version = await projects.dataVersionOf(params.id!);
+    return variables.dateFrom && variables.dateTo ? version : withDayIn(version, 'UTC', now);
+  },
 };
 
 /** A body the cache keeps is copied out of Node's pool (`keptBody`); with the cache off it is sent once and dropped. */
 const bodyFor = (cache: DataCache) => (cache.keeps ? keptBody : finishedBody);
-
-/** Every UTC offset in use is a multiple of 15 minutes, so "today" in any zone is constant within such a slot. */
-const TODAY_SLOT_MS = 15 * 60_000;
 
 /**
  * Asking only for what an endpoint cannot send (`Accept: text/csv` where there is no export) is refused rather than
@@ -114,13 +121,10 @@ const jsonAnswers = (deps: RestDependencies, operations: ReturnType<typeof compi
     admitted: Admitted,
     headers: Record<string, string>,
   ): Promise<Response> {
-    const version = await VERSION_OF[match.route.field]?.(context, match.params);
-    const today = Math.floor(context.now.getTime() / TODAY_SLOT_MS);
+    const inputs = await INPUTS_OF[match.route.field]?.(context, match.params, variables);
     const { workspaceId } = context.workspace;
     const cacheKey =
-      version != null
-        ? `body|${workspaceId}|${match.route.operationId}|${JSON.stringify(variables)}|${version}|${today}`
-        : null;
+      inputs != null ? `body|${workspaceId}|${match.route.operationId}|${JSON.stringify(variables)}|${inputs}` : null;
     const execute = async () => {
       const result = await runCompiled(operations.get(match.route)!, context, variables);
       if (result.errors?.length) throw result.errors;

@@ -1,8 +1,9 @@
 // A versioned v1 answer (a report, its data, AI-visibility metrics) is named by its inputs: its
 // ETag is known before it is computed, so a matching If-None-Match is answered 304 without
 // running the report's statements, and the tag does not depend on a cache holding the body.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { seedWorkspace } from '../../src/demo/seed.js';
+import { ingest } from '../../src/ingest/service.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
 import { statementsDuring } from '../support/sql-count.js';
 
@@ -59,5 +60,41 @@ describe('ETags named by their inputs', () => {
     const tag = (await t.get(a.path, a.key.secret)).headers.get('etag')!;
     const foreign = await t.get(a.path, b.key.secret, { headers: { 'if-none-match': tag } });
     expect(foreign.status).toBe(404);
+  });
+});
+
+describe('the day an answer depends on', () => {
+  afterEach(() => vi.useRealTimers());
+  const at = (instant: string) => vi.setSystemTime(new Date(instant));
+
+  it("keeps a report's data tag all day and moves it at midnight in the report's time zone", async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-18T10:00:00Z') });
+    const { key, report, path } = await seededReportData();
+    const definition = (await t.database.prisma.report.findUniqueOrThrow({ where: { id: report.id } })).definition;
+    const dateConfig = { ...(definition as { dateConfig: object }).dateConfig, timezone: 'America/New_York' };
+    await t.database.prisma.report.update({
+      where: { id: report.id },
+      data: { definition: { ...(definition as object), dateConfig } },
+    });
+    const tagAt = async (instant: string) => {
+      at(instant);
+      return (await t.get(path, key.secret)).headers.get('etag');
+    };
+    const morning = await tagAt('2026-11-18T10:00:00Z');
+    // Past several 15-minute boundaries, and past midnight in UTC, it is still 18 November in New York.
+    expect(await tagAt('2026-11-18T10:20:00Z')).toBe(morning);
+    expect(await tagAt('2026-11-19T04:59:00Z')).toBe(morning);
+    expect(await tagAt('2026-11-19T05:01:00Z')).not.toBe(morning);
+  });
+
+  it("keeps a report's definition tag through ingests of its client's facts and moves it with an edit", async () => {
+    const { key, report } = await seededReportData();
+    const path = `/api/v1/reports/${report.id}`;
+    const tag = (await t.get(path, key.secret)).headers.get('etag')!;
+    const line = { client: report.clientId, provider: 'google_ads', date: '2026-11-01', metrics: { clicks: 1 } };
+    expect(await ingest(t.database.pool, 'metrics', JSON.stringify(line))).toMatchObject({ accepted: 1 });
+    expect((await t.get(path, key.secret, { headers: { 'if-none-match': tag } })).status).toBe(304);
+    await t.database.prisma.report.update({ where: { id: report.id }, data: { name: 'Edited' } });
+    expect((await t.get(path, key.secret, { headers: { 'if-none-match': tag } })).status).toBe(200);
   });
 });
