@@ -88,17 +88,18 @@ export const inputsEtag = (inputs: string) => `"${hash('sha1', `${codeDigest()}|
 
 /**
  * If-None-Match (RFC 9110 §13.1.2): `*` or a list of tags, compared weakly; a tag matches
- * whatever content coding it was sent with, since every coding carries the same content.
+ * whatever content coding it was sent with, since every coding carries the same content. Gives
+ * the tag the client holds as that answer's 200 named it (`"…-br"` for the brotli body), which
+ * its 304 carries (RFC 9110 §15.4.5), or null when none matches.
  */
-export function ifNoneMatchMatches(header: string | null, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === '*') return true;
-  const opaque = (tag: string) =>
-    tag
-      .trim()
-      .replace(/^W\//, '')
-      .replace(/-(br|gzip)"$/, '"');
-  return header.split(',').some((tag) => opaque(tag) === etag);
+export function heldTag(header: string | null, etag: string): string | null {
+  if (!header) return null;
+  if (header.trim() === '*') return etag;
+  for (const listed of header.split(',')) {
+    const tag = listed.trim().replace(/^W\//, '');
+    if (tag.replace(/-(br|gzip)"$/, '"') === etag) return tag;
+  }
+  return null;
 }
 
 /** 304 Not Modified for `etag`, with `headers` (its caching) and Vary as the full answer has it. */

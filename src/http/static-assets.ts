@@ -3,7 +3,7 @@
 // year without asking again, and new content is a new name. The bytes go out as every kept body
 // does (representation.ts): brotli or gzip per Accept-Encoding, each coding made once on first use
 // and kept with the asset, never per request.
-import { ifNoneMatchMatches, keptBody, representation, varyOnEncoding, type FinishedBody } from './representation.js';
+import { heldTag, keptBody, representation, varyOnEncoding, type FinishedBody } from './representation.js';
 import { Response } from './responses.js';
 
 export const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
@@ -48,8 +48,9 @@ export function staticAsset(name: string, { type, body }: AssetSource): StaticAs
  * client holds it, else the body, compressed when the client accepts it.
  */
 export async function keptResponse(request: Request, finished: FinishedBody, headers: Record<string, string>) {
-  if (ifNoneMatchMatches(request.headers.get('if-none-match'), finished.etag)) {
-    const validators = { ETag: finished.etag, Vary: varyOnEncoding(headers.Vary) };
+  const held = heldTag(request.headers.get('if-none-match'), finished.etag);
+  if (held) {
+    const validators = { ETag: held, Vary: varyOnEncoding(headers.Vary) };
     return new Response(null, { status: 304, headers: { ...headers, ...validators } });
   }
   return representation(request, finished, headers);

@@ -13,7 +13,7 @@ import type { Admitted } from '../auth/index.js';
 import {
   finishedBody,
   heldBytes,
-  ifNoneMatchMatches,
+  heldTag,
   inputsEtag,
   notModified,
   jsonBody,
@@ -137,10 +137,8 @@ const jsonAnswers = (deps: RestDependencies, operations: ReturnType<typeof compi
     const ifNoneMatch = request.headers.get('if-none-match');
     // An unchanged answer gives its token back, as GitHub does; one named by its inputs is not even computed.
     const unchanged = async (etag: string) => notModified(etag, { ...caching, ...(await admitted.refund()) });
-    if (cacheKey && ifNoneMatch) {
-      const etag = inputsEtag(cacheKey);
-      if (ifNoneMatchMatches(ifNoneMatch, etag)) return unchanged(etag);
-    }
+    const held = cacheKey && ifNoneMatch ? heldTag(ifNoneMatch, inputsEtag(cacheKey)) : null;
+    if (held) return unchanged(held);
     // A kept body's `encodings` are filled by whichever request compresses it first.
     const finished = cacheKey
       ? await deps.cache.getOrCompute(
@@ -149,7 +147,8 @@ const jsonAnswers = (deps: RestDependencies, operations: ReturnType<typeof compi
           heldBytes,
         )
       : finishedBody(await execute());
-    if (!cacheKey && ifNoneMatchMatches(ifNoneMatch, finished.etag)) return unchanged(finished.etag);
+    const heldNow = cacheKey ? null : heldTag(ifNoneMatch, finished.etag);
+    if (heldNow) return unchanged(heldNow);
     // A coding made of a kept body counts against the cache's byte budget: the entry is set again
     // as a new object (sharing the encodings), since the cache re-measures only a changed value.
     const recount = cacheKey ? () => deps.cache.set(cacheKey, { ...finished }, heldBytes(finished)) : undefined;

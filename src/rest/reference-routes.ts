@@ -3,7 +3,7 @@
 import type { GraphQLSchema } from 'graphql';
 import { ApiError } from '../errors/index.js';
 import { pageSecurityHeaders } from '../http/html.js';
-import { ifNoneMatchMatches, notModified, representation } from '../http/representation.js';
+import { heldTag, notModified, representation } from '../http/representation.js';
 import { errorResponse, JSON_CONTENT_TYPE, Response } from '../http/responses.js';
 import { createApiDocuments, type ApiDocumentKind } from './api-documents.js';
 import { API_REFERENCE_PAGE_POLICY, apiReferencePage, docsAsset } from './docs.js';
@@ -19,8 +19,8 @@ export function createReferenceRoutes(schema: GraphQLSchema, originOf: (request:
     if (documentKind) {
       const caching = { 'Cache-Control': 'public, max-age=300' };
       const document = await documents.body(documentKind, originOf(request));
-      if (ifNoneMatchMatches(request.headers.get('if-none-match'), document.etag))
-        return notModified(document.etag, caching);
+      const held = heldTag(request.headers.get('if-none-match'), document.etag);
+      if (held) return notModified(held, caching);
       return representation(request, document, { ...caching, 'Content-Type': JSON_CONTENT_TYPE });
     }
     if (subPath === '/docs') {

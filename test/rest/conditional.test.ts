@@ -151,6 +151,8 @@ describe('compression', () => {
       headers: { 'accept-encoding': 'br', 'if-none-match': br.headers.get('etag')! },
     });
     expect(revalidated.status).toBe(304);
+    // The 304 names what the client holds, as the 200 it revalidates named it (RFC 9110 §15.4.5).
+    expect(revalidated.headers.get('etag')).toBe(br.headers.get('etag'));
 
     const empty = await createKeyedWorkspace(t.database);
     const small = await t.get('/api/v1/clients', empty.key.secret, { headers: { 'accept-encoding': 'br' } });
