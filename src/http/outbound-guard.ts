@@ -35,10 +35,14 @@ export function addressRefusal(address: string, policy: Pick<TargetPolicy, 'allo
   const parsed = ipaddr.process(address);
   // IPv4-compatible IPv6 (::127.0.0.1, written ::7f00:1 by URL parsers) is deprecated and
   // routes to the embedded IPv4 address on some stacks: never public.
+  // (`::` and `::1` have ranges of their own, unspecified and loopback, and keep them.)
+  const named = parsed.range();
   const range =
-    parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).parts.slice(0, 6).every((part) => part === 0)
+    named === 'unicast' &&
+    parsed.kind() === 'ipv6' &&
+    (parsed as ipaddr.IPv6).parts.slice(0, 6).every((part) => part === 0)
       ? 'ipv4Compatible'
-      : parsed.range();
+      : named;
   if (range === 'unicast') return null;
   if (NEVER.has(range) || !policy.allowPrivate) return `${address} is ${articleOf(range)} ${range} address`;
   return null;
@@ -62,7 +66,9 @@ export function urlRefusal(text: string, policy: TargetPolicy): string | null {
   if (policy.ports && !policy.allowPrivate && !policy.ports.includes(port)) return `port ${port} is not allowed`;
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (net.isIP(host)) return addressRefusal(host, policy);
-  if (!policy.allowPrivate && (host === 'localhost' || host.endsWith('.localhost')))
+  // A fully qualified name may end in a dot (`localhost.`): the same name to the resolver.
+  const name = host.replace(/\.$/, '');
+  if (!policy.allowPrivate && (name === 'localhost' || name.endsWith('.localhost')))
     return `${host} is a loopback name`;
   return null;
 }

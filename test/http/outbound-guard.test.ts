@@ -100,5 +100,16 @@ describe('the refusal reads as English', () => {
     expect(addressRefusal('0.0.0.0', strict)).toBe('0.0.0.0 is an unspecified address');
     expect(addressRefusal('127.0.0.1', strict)).toBe('127.0.0.1 is a loopback address');
     expect(addressRefusal('fd00::1', strict)).toBe('fd00::1 is a uniqueLocal address');
+    expect(addressRefusal('::1', strict)).toBe('::1 is a loopback address');
+    expect(addressRefusal('::', strict)).toBe(':: is an unspecified address');
+    expect(addressRefusal('::7f00:1', strict)).toBe('::7f00:1 is an ipv4Compatible address');
+  });
+});
+
+describe('names', () => {
+  it('refuses localhost with or without the root dot', () => {
+    expect(urlRefusal('https://localhost./x', strict)).toBe('localhost. is a loopback name');
+    expect(urlRefusal('https://api.localhost./x', strict)).toBe('api.localhost. is a loopback name');
+    expect(urlRefusal('https://example.com./x', strict)).toBeNull();
   });
 });
