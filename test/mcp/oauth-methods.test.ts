@@ -46,3 +46,14 @@ describe('OAuth endpoints by method', () => {
     expect(response.headers.get('access-control-allow-origin')).toBe('https://client.example');
   });
 });
+
+describe('what the authorization server does not offer', () => {
+  it("has no sign-out endpoint: not advertised, and its path is not the provider's page", async () => {
+    const metadata = await (await fetch(`${served.baseUrl}/.well-known/oauth-authorization-server`)).json();
+    expect(metadata.end_session_endpoint).toBeUndefined();
+    const end = await fetch(`${served.baseUrl}/oauth/session/end`);
+    expect(end.status).toBe(404);
+    expect(end.headers.get('set-cookie')).toBeNull();
+    expect(await end.text()).not.toContain('<script');
+  });
+});

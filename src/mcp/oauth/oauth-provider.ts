@@ -84,7 +84,6 @@ export const ROUTES = {
   revocation: '/oauth/revoke',
   jwks: '/oauth/jwks',
   userinfo: '/oauth/userinfo',
-  end_session: '/oauth/session/end',
   introspection: '/oauth/introspect',
   pushed_authorization_request: '/oauth/par',
   code_verification: '/oauth/device',
@@ -134,6 +133,9 @@ async function configuration(deps: OAuthProviderDeps): Promise<Configuration> {
       // A client revokes its own tokens only (oidc-provider's default, said here so it need not announce it).
       revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
       userinfo: { enabled: false },
+      // No MCP client signs a person out through the authorization server, and the provider's own
+      // sign-out pages (inline script, no CSP, cookies on an anonymous GET) signed no one out of the app.
+      rpInitiatedLogout: { enabled: false },
       resourceIndicators: resourceIndicators(deps.resource),
     },
     // OAuth 2.1: the code flow only; implicit and hybrid response types are neither offered nor registrable.
