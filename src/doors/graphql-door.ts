@@ -34,21 +34,6 @@ function refusalOfRequest(request: Request, url: URL): ApiError | null {
   return null;
 }
 
-/**
- * Yoga's 406 (the Accept header allows none of its media types) has no body; it becomes the
- * envelope every refusal has, naming what /graphql sends (Yoga lists it in its Accept header), with
- * the admission's headers (rate limit) when it got that far.
- */
-function notAcceptable(response: Response, headers: Record<string, string>): ApiError {
-  void response.body?.cancel();
-  const sent = (response.headers.get('accept') ?? '').split(',').map((type) => type.split(';')[0]!.trim());
-  return new ApiError(
-    'not_acceptable',
-    `/graphql answers ${sent.filter(Boolean).join(', ')}; the Accept header allows none of them.`,
-    { headers },
-  );
-}
-
 export function createGraphQLDoor(deps: YogaDependencies) {
   const load = async () => (await import('./graphql.js')).createGraphQLServer(deps);
   let server: ReturnType<typeof load> | null = null;
@@ -58,7 +43,11 @@ export function createGraphQLDoor(deps: YogaDependencies) {
     const graphqlRequest = await bounded(request, BODY_LIMITS.graphql);
     const exchange: GraphQLExchange = { requestId, responseHeaders: {} };
     const response = await (await (server ??= load())).fetch(graphqlRequest, exchange);
-    if (response.status === 406) throw notAcceptable(response, exchange.responseHeaders);
+    // What Yoga refused before GraphQL ran (doors/graphql-refusals.ts) leaves in the envelope.
+    if (exchange.refusal) {
+      void response.body?.cancel();
+      throw exchange.refusal;
+    }
     for (const [name, value] of Object.entries(exchange.responseHeaders)) response.headers.set(name, value);
     if (response.headers.get('content-type')?.startsWith('text/html'))
       for (const [name, value] of Object.entries(pageSecurityHeaders(GRAPHIQL_PAGE_POLICY)))

@@ -21,6 +21,7 @@ import { trace } from '@opentelemetry/api';
 import { tracing } from '../observability/tracing.js';
 import { isTrustedOperation, loadTrustedOperations, operationNames } from '../graphql/trusted-operations.js';
 import type { Metrics } from '../observability/metrics.js';
+import { refusalsPlugin, type RefusalSlot } from './graphql-refusals.js';
 
 export interface YogaDependencies {
   schema: GraphQLSchema;
@@ -60,10 +61,12 @@ interface ExecuteArgs {
   contextValue: GraphQLContext;
 }
 
-/** What travels with one /graphql request beside it: its id in, the admission's headers (rate limit) out. */
-export interface GraphQLExchange {
+/**
+ * What travels with one /graphql request beside it: its id in; out, the admission's headers (rate
+ * limit) and a refusal made before GraphQL ran (doors/graphql-refusals.ts).
+ */
+export interface GraphQLExchange extends RefusalSlot {
   requestId: string;
-  responseHeaders: Record<string, string>;
 }
 
 // The request's span names the GraphQL operation it ran; metrics count and time it; the
@@ -163,7 +166,7 @@ export function createGraphQLServer(deps: YogaDependencies) {
   const trusted = loadTrustedOperations();
   // Yoga's CSRF prevention (a GET or a form-encoded POST must carry x-graphql-yoga-csrf, so a
   // browser preflights it), for cookie-authenticated requests only: API keys are not ambient.
-  const csrf = useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf'] });
+  const csrf = useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf'] }) as Plugin;
   const yoga = createYoga<GraphQLExchange, GraphQLContext>({
     schema: deps.schema,
     graphqlEndpoint: '/graphql',
@@ -194,10 +197,7 @@ export function createGraphQLServer(deps: YogaDependencies) {
         }),
     },
     plugins: [
-      {
-        onRequestParse: (payload) =>
-          deps.isCookieAuthenticated(payload.request) ? csrf.onRequestParse?.(payload) : undefined,
-      },
+      refusalsPlugin(() => exchanges.getStore(), deps.isCookieAuthenticated, csrf),
       executionPlugin(deps, trusted),
       ...guardPlugins(deps, trusted),
     ],

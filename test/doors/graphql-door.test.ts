@@ -1,9 +1,12 @@
 // What /graphql refuses before GraphQL runs: a method it does not serve, a GET whose JSON
-// parameters do not parse, an Accept header it cannot serve. All are the caller's mistakes: the
-// envelope with 405, 400 or 406, never a logged 500 nor an empty body.
+// parameters do not parse, an Accept header it cannot serve, a body of another media type or not
+// JSON, a cookie request without the CSRF header. All are the caller's mistakes: the envelope
+// with its code and request id, never a logged 500, an empty body or the body sent back.
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { useListeningApp } from '../support/listen.js';
+import { createKeyedWorkspace } from '../support/app.js';
+import { signIn, personWithPassword } from '../support/web.js';
 
 const server = useListeningApp();
 
@@ -52,5 +55,43 @@ describe('/graphql before GraphQL', () => {
     expect(answer.body?.error.code).toBe('not_acceptable');
     expect(answer.body.error.message).toContain('application/graphql-response+json, application/json');
     expect(answer.body.error.requestId).toMatch(/^req_/);
+  });
+});
+
+describe('/graphql refusing a body', () => {
+  const post = async (body: BodyInit, headers: Record<string, string>) => {
+    const response = await fetch(`${server.baseUrl}/graphql`, { method: 'POST', headers, body });
+    const text = await response.text();
+    return { status: response.status, type: response.headers.get('content-type'), text, body: JSON.parse(text) };
+  };
+  const keyed = async () => `Bearer ${(await createKeyedWorkspace(server.t.database)).key.secret}`;
+
+  it('refuses another media type with 400 invalid_body in the envelope, not an empty 415', async () => {
+    const answer = await post('{ __typename }', { 'content-type': 'text/plain', authorization: await keyed() });
+    expect(answer.status).toBe(400);
+    expect(answer.type).toMatch(/^application\/json/);
+    expect(answer.body.error).toMatchObject({ code: 'invalid_body', requestId: expect.stringMatching(/^req_/) });
+    expect(answer.body.error.message).toContain('application/json');
+  });
+
+  it('refuses a body that is not JSON with a short error that does not echo it', async () => {
+    const sent = `{"query": "${'x'.repeat(200_000)}`;
+    const answer = await post(sent, { 'content-type': 'application/json', authorization: await keyed() });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toMatchObject({ code: 'invalid_body', message: 'The body is not valid JSON.' });
+    expect(answer.text.length).toBeLessThan(300);
+  });
+
+  it('refuses a cookie request without the CSRF header with 403 forbidden, its code and request id', async () => {
+    const owner = await createKeyedWorkspace(server.t.database);
+    await personWithPassword(server.t.database, { email: owner.ownerEmail });
+    const { cookie } = await signIn(server.t.app, owner.ownerEmail);
+    const answer = await post('query=%7B__typename%7D', {
+      'content-type': 'application/x-www-form-urlencoded',
+      cookie,
+    });
+    expect(answer.status).toBe(403);
+    expect(answer.body.error).toMatchObject({ code: 'forbidden', requestId: expect.stringMatching(/^req_/) });
+    expect(answer.body.error.message).toContain('x-graphql-yoga-csrf');
   });
 });
