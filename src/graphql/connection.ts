@@ -45,13 +45,14 @@ const PageInfoType = builder.objectRef<{ hasNextPage: boolean; endCursor: string
 
 /**
  * What a cursor of `connection` under `parentId` is bound to: the workspace and the filters as
- * sent (an omitted one as null; `first` may change between pages).
+ * sent (`first` may change between pages). A filter sent as null filters nothing, as an omitted one:
+ * both are left out, so either binds the same (GraphQL passes only the arguments a query names).
  */
 export function connectionBinding(workspaceId: string, connection: string, parentId: string, args: ConnectionArgs) {
   const filters = Object.keys(args)
-    .filter((name) => name !== 'first' && name !== 'after')
+    .filter((name) => name !== 'first' && name !== 'after' && args[name] != null)
     .sort()
-    .map((name) => [name, args[name] ?? null]);
+    .map((name) => [name, args[name]]);
   return cursorBinding(workspaceId, connection, parentId, filters);
 }
 

@@ -74,6 +74,22 @@ describe('connection cursors', () => {
     expect(refiltered.extensions).toEqual({ code: 'invalid_parameter', param: 'after' });
   });
 
+  it('bind a filter sent as null as an omitted one, either way round', async () => {
+    const scans = (model: string) =>
+      'query($id: ID!, $after: String) { node(id: $id) { ... on AiVisibilityProject { ' +
+      `scans(first: 2, after: $after${model}) { pageInfo { endCursor } nodes { id } } } } }`;
+    for (const [first, then] of [
+      ['', ', model: null'],
+      [', model: null', ''],
+    ] as const) {
+      const start = await graphql(ours.key, scans(first), { id: ours.projectId });
+      const after = start.data.node.scans.pageInfo.endCursor;
+      const next = await graphql(ours.key, scans(then), { id: ours.projectId, after });
+      expect(next.errors).toBeUndefined();
+      expect(next.data.node.scans.nodes).toHaveLength(2);
+    }
+  });
+
   it('refuse forged and garbled cursors', async () => {
     const [date, id] = JSON.parse(Buffer.from(page.scans.pageInfo.endCursor, 'base64url').toString('utf8'));
     const forged = [
