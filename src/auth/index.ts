@@ -6,6 +6,6 @@ export { bearerChallenge, bearerToken, KEY_PREFIX } from './api-key-format.js';
 export { createApiKey, listApiKeys, revokeApiKey } from './key-management.js';
 export { CREATE_KEY_INPUT, keyToCreate } from './key-input.js';
 export { invalidationCounter } from './invalidation.js';
-export { hasScope, isWorkspaceAdmin, READ_SCOPE, requireScope, scopeRefusal, SCOPES } from './scopes.js';
+export { adminRefusal, hasScope, isWorkspaceAdmin, READ_SCOPE, requireScope, scopeRefusal, SCOPES } from './scopes.js';
 export type { ReadableKind, Scope } from './scopes.js';
 export type { Principal } from './principal.js';

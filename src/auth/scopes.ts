@@ -32,6 +32,15 @@ export const isWorkspaceAdmin = (principal: { kind: string; role?: string }) =>
   principal.kind !== 'api_key' && principal.role !== 'member';
 
 /**
+ * The refusal of admin data (people, keys, the audit log, webhooks) to whoever `isWorkspaceAdmin`
+ * refuses: a forbidden, not a missing scope, since no scope grants it. An API key is told the way in.
+ */
+export function adminRefusal(principal: { kind: string }): ApiError {
+  const onward = principal.kind === 'api_key' ? '; an API key never may, so sign in to the web app as one' : '';
+  return new ApiError('forbidden', `Only owners and admins of the workspace may read this${onward}.`);
+}
+
+/**
  * The refusal of a call that lacks `scope`. Named as v1 names it ("lacks the reports:read
  * scope") unless `reading` says what was asked for ("Reading rep_… needs …"); `challenge` adds
  * RFC 6750's WWW-Authenticate, which an HTTP door sends with it.

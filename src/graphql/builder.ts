@@ -1,7 +1,7 @@
 import SchemaBuilder from '@pothos/core';
 import ScopeAuthPlugin, { type AuthFailure } from '@pothos/plugin-scope-auth';
 import ComplexityPlugin from '@pothos/plugin-complexity';
-import { hasScope, isWorkspaceAdmin, type Scope } from '../auth/index.js';
+import { adminRefusal, hasScope, isWorkspaceAdmin, type Scope } from '../auth/index.js';
 import { ApiError } from '../errors/index.js';
 import type { GraphQLContext } from './context.js';
 import { DEFAULT_LIST_SIZE } from './cost.js';
@@ -35,15 +35,15 @@ export const builder = new SchemaBuilder<{
     }),
     unauthorizedError: (_parent, context, _info, result) => {
       const failed = failedChecks(result.failure);
-      if (context.principal.kind !== 'api_key' && failed.some((check) => check.scope === 'admin'))
-        return new ApiError('forbidden', 'Only owners and admins of the workspace may read this.');
+      if (failed.some((check) => check.scope === 'admin')) return adminRefusal(context.principal);
       const scopes = failed.filter((check) => check.scope === 'scope').map((check) => String(check.parameter));
-      // Named as v1 names it ("lacks the reports:read scope"), so every door spells scopes alike.
+      // Named as v1 names it ("lacks the reports:read scope"), so every door spells scopes alike;
+      // the plugin's own message ("Not authorized to resolve …") names schema internals and never goes out.
       return new ApiError(
         'insufficient_scope',
         scopes.length
           ? `This API key lacks the ${scopes.join(' or ')} scope.`
-          : `This API key lacks the scope this call needs. ${result.message}`,
+          : 'This API key lacks the scope this call needs.',
       );
     },
   },
