@@ -39,7 +39,7 @@ describe('/graphql before GraphQL', () => {
   it.each(['TRACE', 'PUT', 'DELETE', 'PATCH'])('refuses %s with 405, Allow and the envelope', async (method) => {
     const answer = await send(method, '/graphql');
     expect(answer.status).toBe(405);
-    expect(answer.allow).toBe('GET, POST, OPTIONS');
+    expect(answer.allow).toBe('GET, HEAD, POST, OPTIONS');
     expect(answer.body.error.code).toBe('method_not_allowed');
   });
 
@@ -93,5 +93,27 @@ describe('/graphql refusing a body', () => {
     expect(answer.status).toBe(403);
     expect(answer.body.error).toMatchObject({ code: 'forbidden', requestId: expect.stringMatching(/^req_/) });
     expect(answer.body.error.message).toContain('x-graphql-yoga-csrf');
+  });
+});
+
+describe('HEAD /graphql', () => {
+  const head = (path: string, headers: Record<string, string>) =>
+    fetch(`${server.baseUrl}${path}`, { method: 'HEAD', headers });
+
+  it('answers as GET does, without the body: the GraphiQL page and a query in the URL', async () => {
+    const page = await head('/graphql', { accept: 'text/html' });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await page.text()).toBe('');
+    const { key } = await createKeyedWorkspace(server.t.database);
+    const query = await head('/graphql?query=%7B__typename%7D', { authorization: `Bearer ${key.secret}` });
+    expect(query.status).toBe(200);
+    expect(query.headers.get('content-type')).toMatch(/^application\/(graphql-response\+)?json/);
+    expect(await query.text()).toBe('');
+  });
+
+  it('is refused as GET is: without a key, 401', async () => {
+    const refused = await head('/graphql?query=%7B__typename%7D', {});
+    expect(refused.status).toBe(401);
   });
 });
