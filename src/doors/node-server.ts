@@ -29,10 +29,8 @@ const MALFORMED = { code: 'bad_request', message: 'The request is not valid HTTP
  */
 export const NO_SNIFF = { name: 'X-Content-Type-Options', value: 'nosniff' } as const;
 
-/** The raw HTTP/1.1 response for an error the parser found, in the API's envelope. */
-export function parserErrorResponse(parserCode: string | undefined, requestId: string): string {
-  const { code, message } = PARSER_ERRORS[parserCode ?? ''] ?? MALFORMED;
-  const error = new ApiError(code, message);
+/** An error as raw HTTP/1.1 on a socket no response object holds, in the API's envelope; the connection closes. */
+function rawErrorResponse(error: ApiError, requestId: string): string {
   const body = errorBody(error, requestId);
   return [
     `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}`,
@@ -40,10 +38,17 @@ export function parserErrorResponse(parserCode: string | undefined, requestId: s
     `Content-Length: ${Buffer.byteLength(body)}`,
     `X-Request-Id: ${requestId}`,
     `${NO_SNIFF.name}: ${NO_SNIFF.value}`,
+    ...Object.entries(error.headers).map(([name, value]) => `${name}: ${value}`),
     'Connection: close',
     '',
     body,
   ].join('\r\n');
+}
+
+/** The raw HTTP/1.1 response for an error the parser found. */
+export function parserErrorResponse(parserCode: string | undefined, requestId: string): string {
+  const { code, message } = PARSER_ERRORS[parserCode ?? ''] ?? MALFORMED;
+  return rawErrorResponse(new ApiError(code, message), requestId);
 }
 
 // After an early answer the rest of a body is read and dropped for a moment (so the client can
@@ -72,6 +77,30 @@ function discardRestOfBody(req: IncomingMessage) {
   req.resume();
 }
 
+/** How many Host fields the request carries (Node keeps the first of several). */
+function hostFieldCount(raw: readonly string[]): number {
+  let count = 0;
+  for (let index = 0; index < raw.length; index += 2) if (raw[index]!.toLowerCase() === 'host') count++;
+  return count;
+}
+
+/**
+ * Brings the request line to the form the app reads (RFC 9112 §3.2): an absolute-form target
+ * (`GET http://host/path`) is its path, and its authority stands for Host; an HTTP/1.0 request,
+ * which needs no Host (a load balancer's health check), is addressed to localhost. Then says why
+ * the request cannot be served, or null.
+ */
+function targetRefusal(req: IncomingMessage): string | null {
+  if (req.url && /^https?:\/\//i.test(req.url) && URL.canParse(req.url)) {
+    const target = new URL(req.url);
+    req.headers.host = target.host;
+    req.url = `${target.pathname}${target.search}`;
+  } else if (hostFieldCount(req.rawHeaders) > 1) return 'The request carries more than one Host header.';
+  if (req.headers.host === undefined && req.httpVersion === '1.0') req.headers.host = 'localhost';
+  if (!isValidHostHeader(req.headers.host)) return 'The Host header is missing or malformed.';
+  return isOriginForm(req.url) ? null : 'The request target must be a path beginning with /.';
+}
+
 export function createNodeServer(app: App): Server {
   // The node adapter passes the IncomingMessage as `req`: its socket gives the client address.
   const adapter = createServerAdapter((request: Request, context) => {
@@ -93,13 +122,9 @@ export function createNodeServer(app: App): Server {
   const server = createServer(options, (req, res) => {
     res.setHeader(NO_SNIFF.name, NO_SNIFF.value);
     stalls.watch(res);
-    // Every URL is built from Host and the path; a missing or malformed Host (`a b`, `[zz]`, `a/b`)
-    // and a target that is no path (`*`, `http://[`: the adapter's URL would throw) are refused first.
-    const refusal = !isValidHostHeader(req.headers.host)
-      ? 'The Host header is missing or malformed.'
-      : !isOriginForm(req.url)
-        ? 'The request target must be a path beginning with /.'
-        : null;
+    // Every URL is built from Host and the path; a missing, repeated or malformed Host (`a b`, `[zz]`,
+    // `a/b`) and a target that is no path (`*`, `http://[`: the adapter's URL would throw) are refused first.
+    const refusal = targetRefusal(req);
     if (refusal) {
       const body = JSON.stringify({ error: { code: 'bad_request', message: refusal, requestId: newRequestId() } });
       return void res
@@ -133,6 +158,11 @@ export function createNodeServer(app: App): Server {
   // progress) a stalled body was answered after 66-68 s, not the documented 30-32 s.
   server.headersTimeout = app.requestTimeoutMs;
   server.requestTimeout = app.requestTimeoutMs;
+  // CONNECT asks for a tunnel, which this server never opens (Node drops the socket without a word).
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    const error = new ApiError('method_not_allowed', 'CONNECT is not served here.', { headers: { Allow: 'GET' } });
+    socket.end(rawErrorResponse(error, newRequestId()));
+  });
   server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => {
     // A reset connection has no one left to answer.
     if (error.code === 'ECONNRESET' || !socket.writable) return socket.destroy();

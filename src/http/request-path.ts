@@ -23,8 +23,8 @@ export function decodePath(raw: string): string {
 }
 
 /**
- * Whether a request target is a path (RFC 9112's origin-form), the only form we serve: not `*` and
- * not an absolute URL, which a server behind no proxy is never sent and the adapter cannot build.
+ * Whether a request target is a path (RFC 9112's origin-form), the form the app serves: not `*`, and
+ * not an absolute URL (the node server turns an absolute-form target that parses into its path first).
  */
 export const isOriginForm = (target: string | undefined): target is string =>
   target !== undefined && target.startsWith('/') && URL.canParse(target, 'http://h');

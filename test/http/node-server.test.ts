@@ -143,6 +143,30 @@ describe('bounded bodies', () => {
   });
 });
 
+describe('request lines as RFC 9112 allows them', () => {
+  const status = async (payload: string) => Number((await raw(payload)).split(' ')[1]);
+
+  it('serves an HTTP/1.0 request without Host (a load balancer health check)', async () => {
+    expect(await status('GET /healthz HTTP/1.0\r\n\r\n')).toBe(200);
+  });
+
+  it('serves an absolute-form target as its path, addressed to its authority', async () => {
+    const { host } = new URL(server.baseUrl);
+    expect(await status(`GET http://${host}/healthz HTTP/1.1\r\nHost: other\r\nConnection: close\r\n\r\n`)).toBe(200);
+  });
+
+  it('refuses two Host headers with 400 and the envelope', async () => {
+    const answer = parse(await raw('GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n'));
+    expect([answer.status, answer.body.error.code]).toEqual([400, 'bad_request']);
+  });
+
+  it('answers CONNECT 405 in the envelope instead of dropping the socket', async () => {
+    const answer = parse(await raw('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'));
+    expect([answer.status, answer.body.error.code]).toEqual([405, 'method_not_allowed']);
+    expect(answer.head).toMatch(/^Allow: GET$/im);
+  });
+});
+
 describe('X-Content-Type-Options', () => {
   it("is nosniff on every answer of every door, the parser's and the Host check's included", async () => {
     const paths = [
