@@ -6,7 +6,7 @@ import type { WorkspaceScope } from '../db/workspace-scope.js';
 import { LRUCache } from 'lru-cache';
 import { tenantStatement, type TenantStatement, type WorkspaceBinding } from '../db/tenant-sql.js';
 import type { DateRange } from '../dates/civil-date.js';
-import { METRIC_COLUMNS, type ProviderId } from './catalog.js';
+import { baseMetricsOf, METRIC_COLUMNS, type ProviderId } from './catalog.js';
 import type { Granularity } from './date-presets.js';
 
 /** Summed base metrics; a metric the range has no facts for is absent (SQL's sum over no rows is null). */
@@ -43,12 +43,20 @@ const GRAIN_SQL: Record<Granularity, string> = {
 const literal = (value: string) => `'${value.replace(/'/g, "''")}'`;
 // Summed as numeric: exact, so the same facts give the same total whatever order a plan reads them
 // in (float8 sums of one report's facts differed in the last digit between two statements' plans).
-// With the days that have facts (on the total row: how much of the range has data at all; on a
-// bucket's row: how much of that week or month).
-const SUM_COLUMNS = [
-  ...METRIC_COLUMNS.map((column) => `sum(${column}::numeric)::float8 AS ${column}`),
-  'count(DISTINCT date)::int AS days_with_data',
-].join(', ');
+// Only the part's provider's columns are summed (the others are null in its rows; UNION ALL needs
+// them named). With the days that have facts (on the total row: how much of the range has data at
+// all; on a bucket's row: how much of that week or month): a series reads the day totals, one row
+// per date (the key), so it counts rows; a table's total spans its dimension's values, so it counts
+// distinct dates (docs/decisions/report-sums-statement.md).
+const sumColumns = (provider: ProviderId, daysWithData: string) =>
+  [
+    ...METRIC_COLUMNS.map((column) =>
+      baseMetricsOf(provider).includes(column)
+        ? `sum(${column}::numeric)::float8 AS ${column}`
+        : `NULL::float8 AS ${column}`,
+    ),
+    `${daysWithData}::int AS days_with_data`,
+  ].join(', ');
 
 export interface SeriesPart {
   kind: 'series';
@@ -108,14 +116,15 @@ export function reportSumsSql(
 /** A part's key and sums over the facts `where` selects. */
 function partSelect(part: Part, where: string): string {
   if (part.kind === 'table')
-    return `dimension_value AS key, ${SUM_COLUMNS} FROM metric_facts
+    return `dimension_value AS key, ${sumColumns(part.provider, 'count(DISTINCT date)')} FROM metric_facts
           WHERE ${where} AND dimension = ${literal(part.dimension)} GROUP BY GROUPING SETS ((dimension_value), ())`;
   const grains = part.grains.map((grain) => GRAIN_SQL[grain]);
   const grainOf = part.grains
     .map((grain) => `WHEN GROUPING(${GRAIN_SQL[grain]}) = 0 THEN '${grain}:' || (${GRAIN_SQL[grain]})::date::text`)
     .join(' ');
-  return `${grains.length ? `CASE ${grainOf} END` : 'NULL'} AS key, ${SUM_COLUMNS} FROM metric_facts
-        WHERE ${where} AND dimension = '' GROUP BY GROUPING SETS (()${grains.map((grain) => `, (${grain})`).join('')})`;
+  return `${grains.length ? `CASE ${grainOf} END` : 'NULL'} AS key, ${sumColumns(part.provider, 'count(*)')}
+        FROM metric_facts WHERE ${where} AND dimension = '' AND dimension_value = ''
+        GROUP BY GROUPING SETS (()${grains.map((grain) => `, (${grain})`).join('')})`;
 }
 
 /** The values of the asked requests by the names reportSumsSql gives them. */
