@@ -3,7 +3,7 @@
 // announced to all instances so that caches drop it at once.
 import type { PrismaClient } from '../db/generated/prisma/client.js';
 import type { Actor } from '../workspaces/index.js';
-import { adminCommand, type AdminCommandPolicy } from '../workspaces/index.js';
+import { adminCommand, inActorsWorkspace, type AdminCommandPolicy } from '../workspaces/index.js';
 import { UsageError } from '../errors/index.js';
 import type { Notify } from '../workspaces/index.js';
 import { generateApiKey, KEY_PREFIX } from './api-key-format.js';
@@ -56,7 +56,7 @@ export async function listApiKeys(prisma: PrismaClient, workspaceId: string) {
 }
 
 export async function revokeApiKey(prisma: PrismaClient, notify: Notify, keyId: string, actor: Actor) {
-  const key = await prisma.apiKey.findUnique({ where: { id: keyId } });
+  const key = await prisma.apiKey.findFirst({ where: { id: keyId, ...inActorsWorkspace(actor) } });
   if (!key) throw new UsageError(`no API key ${keyId}`, 'not_found');
   const revoked = await adminCommand(prisma, { workspaceId: key.workspaceId, actor }, KEYS, async ({ tx, audit }) => {
     if (key.revokedAt) return key;

@@ -56,10 +56,19 @@ export const SETTINGS_PARAMS = {
 
 export const workspaceOf = (call: SettingsCall) => call.session.workspaceId;
 
-/** The workspace whose admin data a read action lists; a member is refused, as /graphql refuses them. */
+const MEMBER_REFUSALS = {
+  GET: 'Only owners and admins of the workspace may read this.',
+  POST: 'Only owners and admins of the workspace may change this.',
+};
+
+/** A member is refused the workspace's admin data and every change, as /graphql refuses them. */
+export function refuseMembers(session: SessionView, method: SettingsAction['method']) {
+  if (!readsAdminData(session)) throw new ApiError('forbidden', MEMBER_REFUSALS[method]);
+}
+
+/** The workspace whose admin data a read action lists. */
 export function adminWorkspaceOf(call: SettingsCall): string {
-  if (!readsAdminData(call.session))
-    throw new ApiError('forbidden', 'Only owners and admins of the workspace may read this.');
+  refuseMembers(call.session, 'GET');
   return workspaceOf(call);
 }
 

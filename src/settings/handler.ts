@@ -25,7 +25,7 @@ import { workspaceScopes } from '../db/workspace-scope.js';
 import { settingsPage, type Notice, type SettingsView } from './page.js';
 import { settingsActions } from './actions.js';
 import { settingsWebhookDeps } from './webhook-actions.js';
-import { SETTINGS_PARAMS, type SettingsAction, type SettingsCall, type SettingsDeps } from './action.js';
+import { refuseMembers, SETTINGS_PARAMS, type SettingsAction, type SettingsCall, type SettingsDeps } from './action.js';
 import { readsAdminData } from './admin-data.js';
 
 export type { SettingsDeps } from './action.js';
@@ -136,6 +136,9 @@ export function createSettingsHandler(deps: SettingsDeps) {
       request,
     };
     try {
+      // Every action is the admins': a member is refused before any id or field is looked at, so that nothing
+      // they send learns whether a thing exists (the command would check their role only after finding it).
+      refuseMembers(session, action.method);
       const result = await action.run(call);
       if (html && result.page) return htmlResponse(result.page());
       return html && action.method === 'POST'

@@ -10,7 +10,7 @@ import { isIdOf, newId } from '../db/ids.js';
 import { runStatement, sqlStatement } from '../db/sql-runner.js';
 import { UsageError } from '../errors/index.js';
 import type { Actor } from '../workspaces/index.js';
-import { adminCommand, authorizeActor } from '../workspaces/index.js';
+import { adminCommand, authorizeActor, inActorsWorkspace } from '../workspaces/index.js';
 import { PUBLIC_MAIL_DOMAINS } from './public-mail-domains.js';
 import { emailDomain } from '../mail/addresses.js';
 import { MANAGE_SSO } from './connections.js';
@@ -86,7 +86,9 @@ export async function verifyDomain(
   input: { domainId: string; actor: Actor },
 ): Promise<DomainView> {
   if (!isIdOf('domain', input.domainId)) throw new UsageError(`${input.domainId} is not a domain id (dom_…)`);
-  const row = await deps.prisma.ssoDomain.findUnique({ where: { id: input.domainId } });
+  const row = await deps.prisma.ssoDomain.findFirst({
+    where: { id: input.domainId, ...inActorsWorkspace(input.actor) },
+  });
   if (!row) throw new UsageError(`no domain ${input.domainId}`, 'not_found');
   // Checked before the DNS lookup too, so that members and strangers cause none.
   await authorizeActor(deps.prisma, row.workspaceId, input.actor, MANAGE_SSO);

@@ -11,7 +11,8 @@ import type { Actor } from '../workspaces/index.js';
 import { runStatement, sqlStatement, type SqlRunner } from '../db/sql-runner.js';
 import { workspaceScopes } from '../db/workspace-scope.js';
 import { webhookRepository, type AttemptView, type EndpointRow } from './webhook-repository.js';
-import { adminCommand, authorizeActor, plansWith, sqlOf, type AdminCommandPolicy } from '../workspaces/index.js';
+import { adminCommand, authorizeActor, inActorsWorkspace, plansWith, sqlOf } from '../workspaces/index.js';
+import type { AdminCommandPolicy } from '../workspaces/index.js';
 import { UsageError } from '../errors/index.js';
 import { EVENT_TYPES, type EventType } from './outbox.js';
 import { generateSecret } from './signing.js';
@@ -82,10 +83,12 @@ export function parseEventTypes(list: string | undefined): EventType[] {
 
 export const MANAGE: AdminCommandPolicy = { what: 'manage webhooks' };
 
-/** An endpoint by id (any workspace: the admin command checks the actor belongs to its workspace). */
-export async function endpointById(deps: WebhookDeps, endpointId: string) {
+/** An endpoint by id: of any workspace for the operator, of their own for a person (the admin command checks more). */
+export async function endpointById(deps: WebhookDeps, endpointId: string, actor: Actor) {
   if (!isIdOf('endpoint', endpointId)) throw new UsageError(`${endpointId} is not an endpoint id (whe_…)`);
-  const endpoint = await deps.prisma.webhookEndpoint.findUnique({ where: { id: endpointId } });
+  const endpoint = await deps.prisma.webhookEndpoint.findFirst({
+    where: { id: endpointId, ...inActorsWorkspace(actor) },
+  });
   if (!endpoint) throw new UsageError(`no webhook endpoint ${endpointId}`, 'not_found');
   return endpoint;
 }
@@ -125,7 +128,7 @@ export async function listEndpoints(deps: WebhookDeps, workspaceId: string): Pro
 }
 
 export async function revealSecret(deps: WebhookDeps, endpointId: string, actor: Actor) {
-  const endpoint = await endpointById(deps, endpointId);
+  const endpoint = await endpointById(deps, endpointId, actor);
   return adminCommand(
     deps.prisma,
     { workspaceId: endpoint.workspaceId, actor },
@@ -142,7 +145,7 @@ export async function revealSecret(deps: WebhookDeps, endpointId: string, actor:
  * without losing deliveries.
  */
 export async function rotateSecret(deps: WebhookDeps, endpointId: string, actor: Actor) {
-  const endpoint = await endpointById(deps, endpointId);
+  const endpoint = await endpointById(deps, endpointId, actor);
   return adminCommand(deps.prisma, { workspaceId: endpoint.workspaceId, actor }, MANAGE, async ({ tx, audit }) => {
     const secret = generateSecret();
     const previous = deps.box.open(endpoint.secret, secretContext(endpoint.id, 'secret'));
@@ -171,7 +174,7 @@ export async function setEnabled(
   actor: Actor,
   reason = 'disabled by an admin',
 ) {
-  const endpoint = await endpointById(deps, endpointId);
+  const endpoint = await endpointById(deps, endpointId, actor);
   return adminCommand(deps.prisma, { workspaceId: endpoint.workspaceId, actor }, MANAGE, async ({ tx, audit }) => {
     if (endpoint.enabled !== enabled) await applyEnabled(sqlOf(tx), endpoint.id, enabled, reason);
     await audit(
@@ -215,7 +218,7 @@ export async function listAttempts(
   actor: Actor,
   limit = 100,
 ): Promise<AttemptView[]> {
-  const endpoint = await endpointById(deps, endpointId);
+  const endpoint = await endpointById(deps, endpointId, actor);
   await authorizeActor(deps.prisma, endpoint.workspaceId, actor, { what: 'see webhook attempts' });
   return webhookRepository(workspaceScopes(deps.pool)(endpoint.workspaceId)).attempts(endpoint.id, limit);
 }

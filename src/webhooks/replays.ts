@@ -4,7 +4,7 @@
 import { isIdOf, newId } from '../db/ids.js';
 import { runStatement, sqlStatement } from '../db/sql-runner.js';
 import type { Actor } from '../workspaces/index.js';
-import { adminCommand, sqlOf, type AdminCommandPolicy } from '../workspaces/index.js';
+import { adminCommand, inActorsWorkspace, sqlOf, type AdminCommandPolicy } from '../workspaces/index.js';
 import { UsageError } from '../errors/index.js';
 import { EVENT_TYPES } from './outbox.js';
 import { endpointById, MANAGE, type WebhookDeps } from './endpoints.js';
@@ -50,7 +50,7 @@ const REPLAY_FAILED = sqlStatement<{ id: string }, { workspaceId: string; since:
  */
 export async function replayEvent(deps: WebhookDeps, eventId: string, endpointId: string | null, actor: Actor) {
   if (!isIdOf('event', eventId)) throw new UsageError(`${eventId} is not an event id (evt_…)`);
-  const event = await deps.prisma.webhookEvent.findUnique({ where: { id: eventId } });
+  const event = await deps.prisma.webhookEvent.findFirst({ where: { id: eventId, ...inActorsWorkspace(actor) } });
   if (!event) throw new UsageError(`no event ${eventId} (events are kept for the retention period)`, 'not_found');
   return adminCommand(deps.prisma, { workspaceId: event.workspaceId, actor }, REPLAY, async ({ tx, audit }) => {
     if (endpointId) {
@@ -77,7 +77,7 @@ export async function replayEvent(deps: WebhookDeps, eventId: string, endpointId
  * never sends it elsewhere), signed and retried like any other.
  */
 export async function sendTestEvent(deps: WebhookDeps, endpointId: string, actor: Actor) {
-  const endpoint = await endpointById(deps, endpointId);
+  const endpoint = await endpointById(deps, endpointId, actor);
   return adminCommand(
     deps.prisma,
     { workspaceId: endpoint.workspaceId, actor },

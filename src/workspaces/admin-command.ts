@@ -29,6 +29,13 @@ export interface AdminCommandContext {
   audit(action: string, target: string, details?: Record<string, unknown>): Promise<void>;
 }
 
+/**
+ * What to add to the lookup of a thing an actor names by id: a signed-in person sees their active workspace's
+ * things only, so another workspace's id is as unknown as one that never existed (same status, code and message).
+ */
+export const inActorsWorkspace = (actor: Actor): { workspaceId?: string } =>
+  actor.workspaceId ? { workspaceId: actor.workspaceId } : {};
+
 /** Resolves the actor for a workspace under a policy: their audit label, or a refusal. */
 export async function authorizeActor(
   prisma: Pick<PrismaClient, 'membership' | 'workspace'>,
