@@ -15,7 +15,14 @@ const KEYS: AdminCommandPolicy = { what: 'create or revoke API keys' };
 
 export async function createApiKey(
   prisma: PrismaClient,
-  input: { workspaceId: string; name: string; scopes?: Scope[]; expiresAt?: Date | null; actor: Actor },
+  input: {
+    workspaceId: string;
+    name: string;
+    scopes?: Scope[];
+    expiresAt?: Date | null;
+    actor: Actor;
+    formId?: string;
+  },
 ) {
   const name = underRule(KEY_NAME, input.name);
   if (input.expiresAt && Number.isNaN(input.expiresAt.getTime()))

@@ -4,7 +4,8 @@ import type pg from 'pg';
 import { ApiError } from '../errors/index.js';
 import type { Config } from '../config/index.js';
 import type { PrismaClient } from '../db/generated/prisma/client.js';
-import type { FormFields } from '../http/forms.js';
+import { textField, type FormFields } from '../http/forms.js';
+import { base62 } from '../db/ids.js';
 import type { PublicOrigin } from '../http/public-origin.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import type { SessionView, WebSessions } from '../sessions/index.js';
@@ -70,6 +71,24 @@ export function refuseMembers(session: SessionView, method: SettingsAction['meth
 export function adminWorkspaceOf(call: SettingsCall): string {
   refuseMembers(call.session, 'GET');
   return workspaceOf(call);
+}
+
+/** The field of a create form that names that form's one drawing (adminCommand's `formId`). */
+export const FORM_ID_FIELD = 'formId';
+const FORM_ID = /^[A-Za-z0-9]{16,64}$/;
+
+/** A new id for a create form each time one is drawn: sent twice, the form creates once. */
+export const newFormId = () => base62(22);
+
+/** The form id a create was sent with, if any (a script may send its own, to make a retry safe). */
+export function formIdOf(call: SettingsCall): { formId?: string } {
+  const formId = textField(call.fields, FORM_ID_FIELD);
+  if (formId === null) return {};
+  if (!FORM_ID.test(formId))
+    throw new ApiError('invalid_parameter', `${FORM_ID_FIELD} must be 16 to 64 letters and digits.`, {
+      param: FORM_ID_FIELD,
+    });
+  return { formId };
 }
 
 /** A form's blank field is no value; anything else goes to the command's input parse as it came. */

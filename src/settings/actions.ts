@@ -5,7 +5,15 @@ import { listAuditLog } from '../audit/index.js';
 import { CREATE_KEY_INPUT, createApiKey, keyToCreate, listApiKeys, revokeApiKey } from '../auth/index.js';
 import { commandInput } from '../errors/command-input.js';
 import { listGrants, mcpWriteActions, revokeGrant, setMcpWriteActions } from '../mcp/index.js';
-import { adminWorkspaceOf, blankAsAbsent, ID, workspaceOf, type SettingsAction, type SettingsDeps } from './action.js';
+import {
+  adminWorkspaceOf,
+  blankAsAbsent,
+  formIdOf,
+  ID,
+  workspaceOf,
+  type SettingsAction,
+  type SettingsDeps,
+} from './action.js';
 import { promptActions } from './prompt-actions.js';
 import { ssoActions } from './sso-actions.js';
 import { webhookActions } from './webhook-actions.js';
@@ -44,6 +52,7 @@ function apiKeyActions(deps: SettingsDeps): SettingsAction[] {
           ...keyToCreate(input),
           workspaceId: workspaceOf(call),
           actor: call.actor,
+          ...formIdOf(call),
         });
         return {
           data: key,

@@ -8,7 +8,7 @@ import { day, keyStatus, listTable, type FormKit, type SettingsView } from './pa
 
 /** API keys: the list, revoking, making one with its scopes. */
 export function keysSection(view: SettingsView, kit: FormKit): SafeHtml {
-  const { csrf, post, typed, checked } = kit;
+  const { csrf, once, post, typed, checked } = kit;
   return html`<section id="api-keys">
     <h2>API keys</h2>
     ${listTable(
@@ -26,7 +26,7 @@ export function keysSection(view: SettingsView, kit: FormKit): SafeHtml {
       'No API keys yet.',
     )}
     <form class="row" method="post" action="/app/settings/api-keys">
-            ${csrf}
+            ${csrf}${once()}
             <label
               >Name
               <input
@@ -76,7 +76,7 @@ function endpointRow(endpoint: SettingsView['endpoints'][number], { post }: Form
 
 /** Webhook endpoints: the list, their deliveries, adding one. */
 export function webhooksSection(view: SettingsView, kit: FormKit): SafeHtml {
-  const { csrf, typed, checked, planNote } = kit;
+  const { csrf, once, typed, checked, planNote } = kit;
   return html`<section id="webhooks">
     <h2>Webhooks</h2>
     ${
@@ -88,7 +88,7 @@ export function webhooksSection(view: SettingsView, kit: FormKit): SafeHtml {
             'No endpoints yet.',
           )}
           ${html`<form class="row" method="post" action="/app/settings/webhooks">
-                    ${csrf}
+                    ${csrf}${once()}
                     <label
                       >URL
                       <input

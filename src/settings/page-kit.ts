@@ -7,6 +7,7 @@ import { planList, planName } from '../workspaces/index.js';
 import type { AuditView } from '../audit/index.js';
 import type { SessionView } from '../sessions/index.js';
 import { CSRF_FIELD } from '../sessions/index.js';
+import { FORM_ID_FIELD, newFormId } from './action.js';
 import type { ConnectionView } from '../sso/index.js';
 import type { DomainView } from '../sso/index.js';
 import type { EndpointView } from '../webhooks/index.js';
@@ -111,6 +112,8 @@ export const toggleForm = (csrf: SafeHtml, action: string, field: string, on: bo
 export interface FormKit {
   session: SessionView;
   csrf: SafeHtml;
+  /** A create form's one-time id (action.ts formIdOf), new on each call. */
+  once(): SafeHtml;
   post(action: string, label: string, style?: string, extra?: SafeHtml | string): SafeHtml;
   typed(action: string, name: string, fallback?: string): string;
   checked(action: string, name: string, value: string): SafeHtml | string;
@@ -139,5 +142,6 @@ export function formKit(view: SettingsView): FormKit {
       ${what} on the ${planList(plans, 'and')} plans; this workspace is on <strong>${planName(session.plan)}</strong>.
       Ask the workspace owner to upgrade.
     </p>`;
-  return { session, csrf, post, typed, checked, planNote };
+  const once = () => html`<input type="hidden" name="${FORM_ID_FIELD}" value="${newFormId()}" />`;
+  return { session, csrf, once, post, typed, checked, planNote };
 }

@@ -22,6 +22,7 @@ import { attemptsPage } from './page-attempts.js';
 import {
   adminWorkspaceOf,
   blankAsAbsent,
+  formIdOf,
   ID,
   workspaceOf,
   type SettingsAction,
@@ -58,6 +59,7 @@ function endpointActions(webhooks: WebhookDeps): SettingsAction[] {
           ...endpointToCreate(input),
           workspaceId: workspaceOf(call),
           actor: call.actor,
+          ...formIdOf(call),
         });
         return {
           data: endpoint,

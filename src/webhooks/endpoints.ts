@@ -95,7 +95,14 @@ export async function endpointById(deps: WebhookDeps, endpointId: string, actor:
 
 export function createEndpoint(
   deps: WebhookDeps,
-  input: { workspaceId: string; url: string; eventTypes: EventType[]; description?: string | null; actor: Actor },
+  input: {
+    workspaceId: string;
+    url: string;
+    eventTypes: EventType[];
+    description?: string | null;
+    actor: Actor;
+    formId?: string;
+  },
 ) {
   return adminCommand(deps.prisma, input, { ...MANAGE, feature: 'webhooks' }, async ({ tx, audit }) => {
     const refusal = urlRefusal(input.url, deps.policy);

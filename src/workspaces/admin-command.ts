@@ -5,7 +5,7 @@
 // that same transaction, so a change and its record stand or fall together.
 import type { Prisma, PrismaClient } from '../db/generated/prisma/client.js';
 import { newId } from '../db/ids.js';
-import type { SqlRunner } from '../db/sql-runner.js';
+import { runStatement, sqlStatement, type SqlRunner } from '../db/sql-runner.js';
 import { UsageError } from '../errors/index.js';
 import type { Actor } from './actor.js';
 import { planHas, planRefusal, type Feature } from './plans.js';
@@ -67,17 +67,48 @@ export async function authorizeActor(
   return membership.userId;
 }
 
+export interface AdminCommandScope {
+  workspaceId: string;
+  actor: Actor;
+  /**
+   * The one-time id of the form that sent a create (a page draws a new one each time): the change's audit entry
+   * keeps it, and the same form sent again — a reload re-posting it — is refused instead of creating a second thing.
+   */
+  formId?: string;
+}
+
+const FORM_LOCK = sqlStatement<{ locked: string }, { formId: string }>(
+  'admin-command.form-lock',
+  (param) => `SELECT pg_advisory_xact_lock(hashtext(${param('formId')}))::text AS locked`,
+);
+
+/** Refuses a form already sent; the lock makes two sends at once wait for each other, on any instance. */
+async function refuseSentForm(tx: Prisma.TransactionClient, workspaceId: string, formId: string) {
+  await runStatement(sqlOf(tx), FORM_LOCK, { formId });
+  const sent = await tx.auditLogEntry.findFirst({
+    where: { workspaceId, details: { path: ['formId'], equals: formId } },
+    select: { target: true },
+  });
+  if (sent)
+    throw new UsageError(
+      `this form was already sent and created ${sent.target}; a secret is shown once, in the answer to the first send`,
+      'conflict',
+    );
+}
+
 /** Runs a change of `workspaceId` for `actor` under `policy` (see the top of this file). */
 export async function adminCommand<R>(
   prisma: PrismaClient,
-  scope: { workspaceId: string; actor: Actor },
+  scope: AdminCommandScope,
   policy: AdminCommandPolicy,
   change: (context: AdminCommandContext) => Promise<R>,
 ): Promise<R> {
   const actorId = await authorizeActor(prisma, scope.workspaceId, scope.actor, policy);
   const via = scope.actor.via ? { via: scope.actor.via } : {};
-  return prisma.$transaction(async (tx) =>
-    change({
+  const form = scope.formId ? { formId: scope.formId } : {};
+  return prisma.$transaction(async (tx) => {
+    if (scope.formId) await refuseSentForm(tx, scope.workspaceId, scope.formId);
+    return change({
       tx,
       workspaceId: scope.workspaceId,
       actorId,
@@ -89,12 +120,12 @@ export async function adminCommand<R>(
             actor: actorId,
             action,
             target,
-            details: { ...details, ...via } as object,
+            details: { ...details, ...via, ...form } as object,
           },
         });
       },
-    }),
-  );
+    });
+  });
 }
 
 /**
