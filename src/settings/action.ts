@@ -43,6 +43,8 @@ export interface SettingsAction {
    * its own page (`page`), which a browser gets instead of the JSON.
    */
   run(call: SettingsCall): Promise<{ data: unknown; notice?: Notice; page?: () => SafeHtml }>;
+  /** A read that draws its own page (`run`'s `page`); a browser asking for any other read goes to the settings page. */
+  drawsPage?: true;
 }
 
 /** An id in an action's path, a parameter of the path (`call.params`). */

@@ -108,6 +108,18 @@ function pageRenderer(deps: SettingsDeps) {
   };
 }
 
+const SECTIONS = new Set(['api-keys', 'webhooks', 'sso', 'mcp', 'audit-log']);
+
+/**
+ * A browser asking for a JSON twin (a bookmark, or the address a form post left in the address bar) is sent to
+ * the part of the settings page that shows the same thing.
+ */
+function toSection(path: string) {
+  const section = path.slice(SETTINGS_PATH.length).split('/')[1] ?? '';
+  const location = SECTIONS.has(section) ? `${SETTINGS_PATH}#${section}` : SETTINGS_PATH;
+  return new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store' } });
+}
+
 export function createSettingsHandler(deps: SettingsDeps) {
   const renderPage = pageRenderer(deps);
 
@@ -122,6 +134,7 @@ export function createSettingsHandler(deps: SettingsDeps) {
     const session = await signedIn(request);
     if (!session) return signInRedirect(request);
     const html = wantsHtml(request);
+    if (html && action.method === 'GET' && !action.drawsPage) return toSection(path);
     let fields: FormFields = {};
     if (action.method === 'POST') {
       deps.sessions.assertSameOrigin(request);

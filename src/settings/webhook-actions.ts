@@ -123,6 +123,7 @@ function deliveryActions(webhooks: WebhookDeps): SettingsAction[] {
     {
       method: 'GET',
       path: `/webhooks/${ID}/attempts`,
+      drawsPage: true,
       run: async (call) => {
         const attempts = await listAttempts(webhooks, call.params[0]!, call.actor);
         return { data: attempts, page: () => attemptsPage(call.session, call.params[0]!, attempts) };

@@ -93,6 +93,26 @@ describe('the settings door beside the others', () => {
     expect(list.data).toMatchObject([{ eventId, responseStatus: 503, attempt: 1 }]);
   });
 
+  it('sends a browser asking for a JSON twin to its part of the settings page; a program gets JSON', async () => {
+    const get = (path: string, accept: string) =>
+      t.app.fetch(new Request(`${ORIGIN}/app/settings/${path}`, { headers: { cookie: owner.cookie, accept } }));
+    const browser = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+    for (const [path, section] of [
+      ['api-keys', '#api-keys'],
+      ['webhooks', '#webhooks'],
+      ['sso/domains', '#sso'],
+      ['audit-log', '#audit-log'],
+      [`projects/prj_${'0'.repeat(20)}/prompts`, ''],
+    ]) {
+      const redirected = await get(path!, browser);
+      expect(redirected.status, path).toBe(303);
+      expect(redirected.headers.get('location'), path).toBe(`/app/settings${section}`);
+    }
+    const program = await get('api-keys', 'application/json');
+    expect(program.status).toBe(200);
+    expect(Array.isArray((await json(program)).data)).toBe(true);
+  });
+
   it("calls a body field at fault invalid_parameter, whether its type or the command's rule refuses it", async () => {
     const create = (body: object) => call(t.app, owner, 'POST', '/app/settings/api-keys', body);
     const wrongType = await create({ name: 5 });

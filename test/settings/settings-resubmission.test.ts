@@ -24,7 +24,7 @@ async function formOnPage(action: string): Promise<Record<string, string>> {
   );
   const text = await page.text();
   const form = text.slice(text.indexOf(`action="${action}"`));
-  const hidden = form.slice(0, form.indexOf('</form>')).matchAll(/type="hidden" name="(\w+)" value="(\w+)"/g);
+  const hidden = form.slice(0, form.indexOf('</form>')).matchAll(/type="hidden" name="(\w+)" value="([^"]+)"/g);
   return Object.fromEntries([...hidden].map(([, name, value]) => [name!, value!]));
 }
 
@@ -44,7 +44,11 @@ const send = (action: string, fields: Record<string, string>) =>
 
 describe('a settings create form sent twice', () => {
   it('creates one API key, and answers the second send with the key the first created', async () => {
-    const fields = { ...(await formOnPage('/app/settings/api-keys')), name: 'sent twice', scopes: 'clients:read' };
+    const fields: Record<string, string> = {
+      ...(await formOnPage('/app/settings/api-keys')),
+      name: 'sent twice',
+      scopes: 'clients:read',
+    };
     expect(fields.formId).toMatch(/^\w{16,}$/);
     const first = await send('/app/settings/api-keys', fields);
     expect(first.status).toBe(200);
