@@ -1,10 +1,11 @@
 // How every door routes within its prefix: a table of path → method → answer, where a path's
 // segment `:name` is a parameter (any non-empty segment, decoded; a door may check its shape). A
 // path not in the table is not this door's (null: the next door is asked, and the last one's
-// answer is a 404); a method the path does not take is 405 with Allow. v1 matches its own table
-// (rest/routes.ts) with the same matcher.
+// answer is a 404); a method the path does not take is 405 with Allow; HEAD is taken where GET is.
+// v1 matches its own table (rest/routes.ts) with the same matcher.
 import { ApiError } from '../errors/index.js';
 import { decodePath } from '../http/request-path.js';
+import { withoutBody } from '../http/responses.js';
 
 export type PathParams = Record<string, string>;
 
@@ -71,11 +72,19 @@ export function routeByPath<Extra>(routes: PathRoutes<Extra>, checks: ParamCheck
     const found = match(path);
     if (!found) return null;
     const methods = found.value;
+    // A path that takes GET takes HEAD (RFC 9110 §9.3.2): the GET's answer, headers and all, without its body.
+    if (request.method === 'HEAD' && methods.GET && !methods.HEAD)
+      return withoutBody(await methods.GET(new Request(request, { method: 'GET' }), extra, found.params));
     const run = methods[request.method];
     if (!run)
       throw new ApiError('method_not_allowed', `${request.method} is not allowed here.`, {
-        headers: { Allow: Object.keys(methods).join(', ') },
+        headers: { Allow: allowed(methods) },
       });
     return run(request, extra, found.params);
   };
 }
+
+const allowed = (methods: object) =>
+  Object.keys(methods)
+    .flatMap((method) => (method === 'GET' && !('HEAD' in methods) ? ['GET', 'HEAD'] : [method]))
+    .join(', ');

@@ -1,9 +1,10 @@
 // Every door of the web app routes by one path table (doors/path-routes.ts), so they answer alike
 // before anyone is asked who they are: a path none takes is a 404, a method a path does not take a
-// 405 naming what it does take (Allow), signed in or not; only then does a door ask for a session.
+// 405 naming what it does take (Allow), signed in or not; only then does a door ask for a session. HEAD is
+// answered wherever GET is.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
-import { ORIGIN, personWithPassword, signIn } from '../support/web.js';
+import { ORIGIN, personWithPassword, seededOwner, signIn } from '../support/web.js';
 
 let t: TestApp;
 let owner: { cookie: string; csrf: string };
@@ -26,14 +27,14 @@ const send = (method: string, path: string, cookie?: string) =>
 
 // One path of each door, with a method it does not take and what it does take.
 const WRONG_METHODS: [door: string, method: string, path: string, allow: string][] = [
-  ['sign-in', 'PUT', '/app/login', 'GET, POST'],
-  ['single sign-on', 'POST', '/app/sso/start', 'GET'],
-  ['the settings page', 'POST', '/app/settings', 'GET'],
-  ['a settings action', 'PUT', '/app/settings/api-keys', 'GET, POST'],
+  ['sign-in', 'PUT', '/app/login', 'GET, HEAD, POST'],
+  ['single sign-on', 'POST', '/app/sso/start', 'GET, HEAD'],
+  ['the settings page', 'POST', '/app/settings', 'GET, HEAD'],
+  ['a settings action', 'PUT', '/app/settings/api-keys', 'GET, HEAD, POST'],
   ['a settings action with an id', 'GET', '/app/settings/webhooks/wh_1/enable', 'POST'],
-  ['a view page', 'POST', '/app/reports/rep_1', 'GET'],
-  ['a view page below another', 'DELETE', '/app/ai-visibility/prj_1/answers', 'GET'],
-  ["the views' files", 'POST', '/app/assets/views/report.js', 'GET'],
+  ['a view page', 'POST', '/app/reports/rep_1', 'GET, HEAD'],
+  ['a view page below another', 'DELETE', '/app/ai-visibility/prj_1/answers', 'GET, HEAD'],
+  ["the views' files", 'POST', '/app/assets/views/report.js', 'GET, HEAD'],
 ];
 
 describe('the web app routes alike at every door', () => {
@@ -57,6 +58,22 @@ describe('the web app routes alike at every door', () => {
       expect(answer.status).toBe(404);
       expect((await json(answer)).error.code).toBe('not_found');
     });
+  });
+
+  it('answers HEAD wherever GET is taken: the same status and headers, no body', async () => {
+    const seeded = await seededOwner(t);
+    const { cookie } = await signIn(t.app, seeded.ownerEmail);
+    const ask = (method: string, path: string) =>
+      t.app.fetch(new Request(`${ORIGIN}${path}`, { method, headers: { accept: 'text/html', cookie } }));
+    const report = `/app/reports/${seeded.reportId}`;
+    const stylesheet = /href="(\/app\/assets\/views\/[^"]+\.css)"/.exec(await (await ask('GET', report)).text())![1]!;
+    for (const path of ['/app/login', '/app/settings', report, stylesheet]) {
+      const [get, head] = [await ask('GET', path), await ask('HEAD', path)];
+      expect(head.status, path).toBe(200);
+      expect(get.status, path).toBe(200);
+      expect(head.headers.get('content-type'), path).toBe(get.headers.get('content-type'));
+      expect(await head.text(), path).toBe('');
+    }
   });
 
   it('asks for a session once the path and method are taken', async () => {
