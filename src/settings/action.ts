@@ -8,7 +8,7 @@ import { textField, type FormFields } from '../http/forms.js';
 import { base62 } from '../db/ids.js';
 import type { PublicOrigin } from '../http/public-origin.js';
 import type { SecretBox } from '../secrets/secret-box.js';
-import type { SessionView, WebSessions } from '../sessions/index.js';
+import { CSRF_FIELD, type SessionView, type WebSessions } from '../sessions/index.js';
 import type { Actor, Notify } from '../workspaces/index.js';
 import type { SafeHtml } from '../http/html.js';
 import type { Notice } from './page.js';
@@ -82,8 +82,22 @@ const FORM_ID = /^[A-Za-z0-9]{16,64}$/;
 /** A new id for a create form each time one is drawn: sent twice, the form creates once. */
 export const newFormId = () => base62(22);
 
-/** The form id a create was sent with, if any (a script may send its own, to make a retry safe). */
-export function formIdOf(call: SettingsCall): { formId?: string } {
+/**
+ * A create's form: fields its command's input shape does not name are refused (a misspelt field must not fall back
+ * to a default, such as every event type), and its one-time id is read if sent (a script may send its own, to make
+ * a retry safe).
+ */
+export function createForm(call: SettingsCall, shape: object): { formId?: string } {
+  const known = new Set([...Object.keys(shape), CSRF_FIELD, FORM_ID_FIELD]);
+  const unknown = Object.keys(call.fields).find((name) => !known.has(name));
+  if (unknown !== undefined)
+    throw new ApiError(
+      'invalid_parameter',
+      `${unknown} is not a field here; the fields are ${[...known].join(', ')}.`,
+      {
+        param: unknown,
+      },
+    );
   const formId = textField(call.fields, FORM_ID_FIELD);
   if (formId === null) return {};
   if (!FORM_ID.test(formId))

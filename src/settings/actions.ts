@@ -8,7 +8,7 @@ import { listGrants, mcpWriteActions, revokeGrant, setMcpWriteActions } from '..
 import {
   adminWorkspaceOf,
   blankAsAbsent,
-  formIdOf,
+  createForm,
   ID,
   workspaceOf,
   type SettingsAction,
@@ -43,6 +43,7 @@ function apiKeyActions(deps: SettingsDeps): SettingsAction[] {
       method: 'POST',
       path: '/api-keys',
       run: async (call) => {
+        const form = createForm(call, CREATE_KEY_INPUT);
         const input = commandInput(CREATE_KEY_INPUT, {
           name: call.fields.name,
           scopes: listField(call.fields, 'scopes') ?? undefined,
@@ -52,7 +53,7 @@ function apiKeyActions(deps: SettingsDeps): SettingsAction[] {
           ...keyToCreate(input),
           workspaceId: workspaceOf(call),
           actor: call.actor,
-          ...formIdOf(call),
+          ...form,
         });
         return {
           data: key,

@@ -22,7 +22,7 @@ import { attemptsPage } from './page-attempts.js';
 import {
   adminWorkspaceOf,
   blankAsAbsent,
-  formIdOf,
+  createForm,
   ID,
   workspaceOf,
   type SettingsAction,
@@ -50,6 +50,7 @@ function endpointActions(webhooks: WebhookDeps): SettingsAction[] {
       method: 'POST',
       path: '/webhooks',
       run: async (call) => {
+        const form = createForm(call, CREATE_ENDPOINT_INPUT);
         const input = commandInput(CREATE_ENDPOINT_INPUT, {
           url: textField(call.fields, 'url', { required: true }),
           eventTypes: parseEventTypes(listField(call.fields, 'eventTypes')?.join(',')),
@@ -59,7 +60,7 @@ function endpointActions(webhooks: WebhookDeps): SettingsAction[] {
           ...endpointToCreate(input),
           workspaceId: workspaceOf(call),
           actor: call.actor,
-          ...formIdOf(call),
+          ...form,
         });
         return {
           data: endpoint,

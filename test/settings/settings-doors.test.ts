@@ -113,6 +113,20 @@ describe('the settings door beside the others', () => {
     expect(Array.isArray((await json(program)).data)).toBe(true);
   });
 
+  it('refuses a field a create does not take (400 naming it), rather than creating with defaults', async () => {
+    const url = 'https://hooks.example.com/misspelt';
+    for (const [path, body, field] of [
+      ['/app/settings/webhooks', { url, events: ['scan.completed'] }, 'events'],
+      ['/app/settings/api-keys', { name: 'misspelt', scope: ['clients:read'] }, 'scope'],
+    ] as const) {
+      const refused = await call(t.app, owner, 'POST', path, body);
+      expect(refused.status, path).toBe(400);
+      expect((await json(refused)).error, path).toMatchObject({ code: 'invalid_parameter', param: field });
+    }
+    expect(await t.database.prisma.webhookEndpoint.count({ where: { url } })).toBe(0);
+    expect(await t.database.prisma.apiKey.count({ where: { name: 'misspelt' } })).toBe(0);
+  });
+
   it("calls a body field at fault invalid_parameter, whether its type or the command's rule refuses it", async () => {
     const create = (body: object) => call(t.app, owner, 'POST', '/app/settings/api-keys', body);
     const wrongType = await create({ name: 5 });
