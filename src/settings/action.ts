@@ -5,7 +5,7 @@ import { ApiError } from '../errors/index.js';
 import type { Config } from '../config/index.js';
 import type { PrismaClient } from '../db/generated/prisma/client.js';
 import { textField, type FormFields } from '../http/forms.js';
-import { base62 } from '../db/ids.js';
+import { FORM_ID_FIELD } from './form-id.js';
 import type { PublicOrigin } from '../http/public-origin.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { CSRF_FIELD, type SessionView, type WebSessions } from '../sessions/index.js';
@@ -75,12 +75,7 @@ export function adminWorkspaceOf(call: SettingsCall): string {
   return workspaceOf(call);
 }
 
-/** The field of a create form that names that form's one drawing (adminCommand's `formId`). */
-export const FORM_ID_FIELD = 'formId';
 const FORM_ID = /^[A-Za-z0-9]{16,64}$/;
-
-/** A new id for a create form each time one is drawn: sent twice, the form creates once. */
-export const newFormId = () => base62(22);
 
 /**
  * A create's form: fields its command's input shape does not name are refused (a misspelt field must not fall back

@@ -7,7 +7,7 @@ import { planList, planName } from '../workspaces/index.js';
 import type { AuditView } from '../audit/index.js';
 import type { SessionView } from '../sessions/index.js';
 import { CSRF_FIELD } from '../sessions/index.js';
-import { FORM_ID_FIELD, newFormId } from './action.js';
+import { FORM_ID_FIELD, newFormId } from './form-id.js';
 import type { ConnectionView } from '../sso/index.js';
 import type { DomainView } from '../sso/index.js';
 import type { EndpointView } from '../webhooks/index.js';
