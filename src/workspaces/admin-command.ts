@@ -72,7 +72,7 @@ export interface AdminCommandScope {
   actor: Actor;
   /**
    * The one-time id of the form that sent a create (a page draws a new one each time): the change's audit entry
-   * keeps it, and the same form sent again — a reload re-posting it — is refused instead of creating a second thing.
+   * keeps it, and the same form sent again (a reload re-posting it) is refused instead of creating a second thing.
    */
   formId?: string;
 }
