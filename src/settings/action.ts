@@ -77,22 +77,22 @@ export function adminWorkspaceOf(call: SettingsCall): string {
 
 const FORM_ID = /^[A-Za-z0-9]{16,64}$/;
 
-/**
- * A create's form: fields its command's input shape does not name are refused (a misspelt field must not fall back
- * to a default, such as every event type), and its one-time id is read if sent (a script may send its own, to make
- * a retry safe).
- */
-export function createForm(call: SettingsCall, shape: object): { formId?: string } {
-  const known = new Set([...Object.keys(shape), CSRF_FIELD, FORM_ID_FIELD]);
+/** Refuses a field the action does not read: a misspelt field must not fall back to a default (every event type). */
+export function onlyFields(call: SettingsCall, names: readonly string[]) {
+  const known = new Set([...names, CSRF_FIELD]);
   const unknown = Object.keys(call.fields).find((name) => !known.has(name));
   if (unknown !== undefined)
-    throw new ApiError(
-      'invalid_parameter',
-      `${unknown} is not a field here; the fields are ${[...known].join(', ')}.`,
-      {
-        param: unknown,
-      },
-    );
+    throw new ApiError('invalid_parameter', `${unknown} is not a field here; it takes ${names.join(', ')}.`, {
+      param: unknown,
+    });
+}
+
+/**
+ * A create's form: only the fields its command's input shape names, and its one-time id if sent (a script may send
+ * its own, to make a retry safe).
+ */
+export function createForm(call: SettingsCall, shape: object): { formId?: string } {
+  onlyFields(call, [...Object.keys(shape), FORM_ID_FIELD]);
   const formId = textField(call.fields, FORM_ID_FIELD);
   if (formId === null) return {};
   if (!FORM_ID.test(formId))

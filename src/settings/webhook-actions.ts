@@ -24,6 +24,7 @@ import {
   blankAsAbsent,
   createForm,
   ID,
+  onlyFields,
   workspaceOf,
   type SettingsAction,
   type SettingsCall,
@@ -134,6 +135,7 @@ function deliveryActions(webhooks: WebhookDeps): SettingsAction[] {
       method: 'POST',
       path: '/webhooks/replay',
       run: async (call) => {
+        onlyFields(call, ['eventId', 'endpointId']);
         const replayed = await replayEvent(
           webhooks,
           textField(call.fields, 'eventId', { required: true })!,
@@ -153,6 +155,7 @@ function deliveryActions(webhooks: WebhookDeps): SettingsAction[] {
       method: 'POST',
       path: '/webhooks/replay-failed',
       run: async (call) => {
+        onlyFields(call, Object.keys(REPLAY_FAILED_INPUT));
         const input = commandInput(REPLAY_FAILED_INPUT, { since: blankAsAbsent(call.fields.since) });
         const result = await replayFailed(webhooks, workspaceOf(call), replaySince(input), call.actor);
         return { data: result, notice: { kind: 'ok', title: `${result.replayed} failed deliveries are sent again.` } };

@@ -113,11 +113,13 @@ describe('the settings door beside the others', () => {
     expect(Array.isArray((await json(program)).data)).toBe(true);
   });
 
-  it('refuses a field a create does not take (400 naming it), rather than creating with defaults', async () => {
+  it('refuses a field a webhook or key change does not take (400 naming it), rather than using defaults', async () => {
     const url = 'https://hooks.example.com/misspelt';
     for (const [path, body, field] of [
       ['/app/settings/webhooks', { url, events: ['scan.completed'] }, 'events'],
       ['/app/settings/api-keys', { name: 'misspelt', scope: ['clients:read'] }, 'scope'],
+      ['/app/settings/webhooks/replay', { event: 'evt_1' }, 'event'],
+      ['/app/settings/webhooks/replay-failed', { since: '2026-01-01', until: '2026-02-01' }, 'until'],
     ] as const) {
       const refused = await call(t.app, owner, 'POST', path, body);
       expect(refused.status, path).toBe(400);
