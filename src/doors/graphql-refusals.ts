@@ -36,6 +36,21 @@ function unparsedBody(error: unknown): Refusal {
     : ['invalid_body', 'The body must be a JSON object with a query.'];
 }
 
+/**
+ * What parsed but is no one operation: a batch (an array), a body with neither a query string nor
+ * a trusted operation's hash (`{}`, `{"query": 1}`; Yoga answered `{}` with a 200 asking for a
+ * persisted-query id), a GET without the `query` parameter.
+ */
+function notOneOperation(request: Request, params: unknown): Refusal | null {
+  if (Array.isArray(params)) return ['invalid_body', 'Send one operation per request; batches are not taken.'];
+  const { query, extensions } = (params ?? {}) as { query?: unknown; extensions?: { persistedQuery?: unknown } };
+  // A trusted operation is named by its hash instead (doors/graphql.ts, usePersistedOperations).
+  if (typeof query === 'string' || extensions?.persistedQuery) return null;
+  return request.method === 'GET'
+    ? ['invalid_parameter', 'Give the operation in the query parameter.']
+    : ['invalid_body', 'The body must be a JSON object with a query.'];
+}
+
 const CSRF_REFUSAL: Refusal = [
   'forbidden',
   'A request signed in with a cookie must carry the x-graphql-yoga-csrf header or be sent as application/json.',
@@ -69,11 +84,14 @@ export function refusalsPlugin(
       }
       if (!requestParser) return endResponse(refuse(unreadableType(request.headers.get('content-type'))));
       setRequestParser(async (parsed) => {
+        let params;
         try {
-          return await requestParser(parsed);
+          params = await requestParser(parsed);
         } catch (error) {
           return refuse(unparsedBody(error));
         }
+        const refusal = notOneOperation(request, params);
+        return refusal ? refuse(refusal) : params;
       });
     },
     onResultProcess: ({ resultProcessor, acceptableMediaTypes }) => {

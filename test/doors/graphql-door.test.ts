@@ -82,6 +82,20 @@ describe('/graphql refusing a body', () => {
     expect(answer.text.length).toBeLessThan(300);
   });
 
+  it.each([
+    ['a batch', '[{"query": "{ __typename }"}]', 'Send one operation per request; batches are not taken.'],
+    ['an object without a query', '{}', 'The body must be a JSON object with a query.'],
+    ['a query that is not a string', '{"query": 1}', 'The body must be a JSON object with a query.'],
+  ])('refuses %s with 400 invalid_body in the envelope', async (_what, sent, message) => {
+    const answer = await post(sent, { 'content-type': 'application/json', authorization: await keyed() });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toMatchObject({
+      code: 'invalid_body',
+      message,
+      requestId: expect.stringMatching(/^req_/),
+    });
+  });
+
   it('refuses a cookie request without the CSRF header with 403 forbidden, its code and request id', async () => {
     const owner = await createKeyedWorkspace(server.t.database);
     await personWithPassword(server.t.database, { email: owner.ownerEmail });
