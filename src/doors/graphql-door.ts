@@ -5,7 +5,7 @@ import { ApiError } from '../errors/index.js';
 import { GRAPHIQL_PAGE_POLICY } from '../graphql/graphiql.js';
 import { BODY_LIMITS, bounded } from '../http/body.js';
 import { pageSecurityHeaders } from '../http/html.js';
-import { withoutBody } from '../http/responses.js';
+import { getStandingFor, withoutBody } from '../http/responses.js';
 import type { GraphQLExchange, YogaDependencies } from './graphql.js';
 import type { Exchange } from './request-cycle.js';
 
@@ -42,8 +42,7 @@ export function createGraphQLDoor(deps: YogaDependencies) {
     const refusal = refusalOfRequest(request, url);
     if (refusal) throw refusal;
     // Yoga serves no HEAD: the GET is served (GraphiQL, a query in the URL) and its body left off.
-    if (request.method === 'HEAD')
-      return withoutBody(await serve(new Request(request.url, { headers: request.headers }), requestId));
+    if (request.method === 'HEAD') return withoutBody(await serve(getStandingFor(request), requestId));
     return serve(request, requestId);
   };
 

@@ -5,7 +5,7 @@
 // v1 matches its own table (rest/routes.ts) with the same matcher.
 import { ApiError } from '../errors/index.js';
 import { decodePath } from '../http/request-path.js';
-import { withoutBody } from '../http/responses.js';
+import { getStandingFor, withoutBody } from '../http/responses.js';
 
 export type PathParams = Record<string, string>;
 
@@ -74,7 +74,7 @@ export function routeByPath<Extra>(routes: PathRoutes<Extra>, checks: ParamCheck
     const methods = found.value;
     // A path that takes GET takes HEAD (RFC 9110 §9.3.2): the GET's answer, headers and all, without its body.
     if (request.method === 'HEAD' && methods.GET && !methods.HEAD)
-      return withoutBody(await methods.GET(new Request(request, { method: 'GET' }), extra, found.params));
+      return withoutBody(await methods.GET(getStandingFor(request), extra, found.params));
     const run = methods[request.method];
     if (!run)
       throw new ApiError('method_not_allowed', `${request.method} is not allowed here.`, {

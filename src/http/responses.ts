@@ -70,6 +70,13 @@ export function errorResponse(
   });
 }
 
+/**
+ * The GET a HEAD stands for (RFC 9110 §9.3.2): its URL and headers. Built from them, not from the
+ * request itself: the node server's requests are @whatwg-node's, which the platform's Request
+ * constructor does not take as a request (it reads one as a URL, and fails).
+ */
+export const getStandingFor = (head: Request): Request => new Request(head.url, { headers: head.headers });
+
 /** A HEAD answer is the GET answer without its body. */
 export function withoutBody(response: Response): Response {
   return new Response(null, { status: response.status, headers: response.headers });

@@ -2,6 +2,7 @@
 // before anyone is asked who they are: a path none takes is a 404, a method a path does not take a
 // 405 naming what it does take (Allow), signed in or not; only then does a door ask for a session. HEAD is
 // answered wherever GET is.
+import { Request as ServerRequest } from '@whatwg-node/fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
 import { ORIGIN, personWithPassword, seededOwner, signIn } from '../support/web.js';
@@ -63,8 +64,9 @@ describe('the web app routes alike at every door', () => {
   it('answers HEAD wherever GET is taken: the same status and headers, no body', async () => {
     const seeded = await seededOwner(t);
     const { cookie } = await signIn(t.app, seeded.ownerEmail);
+    // The node server hands the app @whatwg-node's requests, which the platform's Request cannot copy.
     const ask = (method: string, path: string) =>
-      t.app.fetch(new Request(`${ORIGIN}${path}`, { method, headers: { accept: 'text/html', cookie } }));
+      t.app.fetch(new ServerRequest(`${ORIGIN}${path}`, { method, headers: { accept: 'text/html', cookie } }));
     const report = `/app/reports/${seeded.reportId}`;
     const stylesheet = /href="(\/app\/assets\/views\/[^"]+\.css)"/.exec(await (await ask('GET', report)).text())![1]!;
     for (const path of ['/app/login', '/app/settings', report, stylesheet]) {
