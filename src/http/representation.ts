@@ -88,16 +88,21 @@ export const inputsEtag = (inputs: string) => `"${hash('sha1', `${codeDigest()}|
 
 /**
  * If-None-Match (RFC 9110 §13.1.2): `*` or a list of tags, compared weakly; a tag matches
- * whatever content coding it was sent with, since every coding carries the same content. Gives
- * the tag the client holds as that answer's 200 named it (`"…-br"` for the brotli body), which
- * its 304 carries (RFC 9110 §15.4.5), or null when none matches.
+ * whatever content coding it was sent with, since every coding carries the same content, as long
+ * as this request accepts that coding (a shared cache sends the tags of every variant it holds).
+ * Gives the tag the client holds as that answer's 200 named it (`"…-br"` for the brotli body),
+ * which its 304 carries (RFC 9110 §15.4.5), or null when none matches.
  */
-export function heldTag(header: string | null, etag: string): string | null {
+export function heldTag(request: Request, etag: string): string | null {
+  const header = request.headers.get('if-none-match');
   if (!header) return null;
   if (header.trim() === '*') return etag;
+  const accepted = qualityValues(request.headers.get('accept-encoding'));
+  const acceptable = (coding: string | undefined) => !coding || (accepted.get(coding) ?? accepted.get('*') ?? 0) > 0;
   for (const listed of header.split(',')) {
     const tag = listed.trim().replace(/^W\//, '');
-    if (tag.replace(/-(br|gzip)"$/, '"') === etag) return tag;
+    const [, opaque, coding] = /^(".*?)(?:-(br|gzip))?"$/.exec(tag) ?? [];
+    if (`${opaque}"` === etag && acceptable(coding)) return tag;
   }
   return null;
 }

@@ -48,7 +48,7 @@ export function staticAsset(name: string, { type, body }: AssetSource): StaticAs
  * client holds it, else the body, compressed when the client accepts it.
  */
 export async function keptResponse(request: Request, finished: FinishedBody, headers: Record<string, string>) {
-  const held = heldTag(request.headers.get('if-none-match'), finished.etag);
+  const held = heldTag(request, finished.etag);
   if (held) {
     const validators = { ETag: held, Vary: varyOnEncoding(headers.Vary) };
     return new Response(null, { status: 304, headers: { ...headers, ...validators } });

@@ -137,7 +137,7 @@ const jsonAnswers = (deps: RestDependencies, operations: ReturnType<typeof compi
     const ifNoneMatch = request.headers.get('if-none-match');
     // An unchanged answer gives its token back, as GitHub does; one named by its inputs is not even computed.
     const unchanged = async (etag: string) => notModified(etag, { ...caching, ...(await admitted.refund()) });
-    const held = cacheKey && ifNoneMatch ? heldTag(ifNoneMatch, inputsEtag(cacheKey)) : null;
+    const held = cacheKey && ifNoneMatch ? heldTag(request, inputsEtag(cacheKey)) : null;
     if (held) return unchanged(held);
     // A kept body's `encodings` are filled by whichever request compresses it first.
     const finished = cacheKey
@@ -147,7 +147,7 @@ const jsonAnswers = (deps: RestDependencies, operations: ReturnType<typeof compi
           heldBytes,
         )
       : finishedBody(await execute());
-    const heldNow = cacheKey ? null : heldTag(ifNoneMatch, finished.etag);
+    const heldNow = cacheKey ? null : heldTag(request, finished.etag);
     if (heldNow) return unchanged(heldNow);
     // A coding made of a kept body counts against the cache's byte budget: the entry is set again
     // as a new object (sharing the encodings), since the cache re-measures only a changed value.

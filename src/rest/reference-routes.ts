@@ -19,7 +19,7 @@ export function createReferenceRoutes(schema: GraphQLSchema, originOf: (request:
     if (documentKind) {
       const caching = { 'Cache-Control': 'public, max-age=300' };
       const document = await documents.body(documentKind, originOf(request));
-      const held = heldTag(request.headers.get('if-none-match'), document.etag);
+      const held = heldTag(request, document.etag);
       if (held) return notModified(held, caching);
       return representation(request, document, { ...caching, 'Content-Type': JSON_CONTENT_TYPE });
     }

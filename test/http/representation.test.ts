@@ -95,9 +95,21 @@ describe('If-None-Match', () => {
     ['abc', null],
     ['', null],
   ])('%s → the held tag %s', (header, held) => {
-    expect(heldTag(header, etag)).toBe(held);
+    const request = new Request('http://x/', { headers: { 'if-none-match': header, 'accept-encoding': 'gzip, br' } });
+    expect(heldTag(request, etag)).toBe(held);
   });
-  it('is absent → no match', () => expect(heldTag(null, etag)).toBeNull());
+  it('is absent → no match', () => expect(heldTag(new Request('http://x/'), etag)).toBeNull());
+  it("skips a held variant in a coding this request does not accept (a shared cache's other copies)", () => {
+    const asking = (acceptEncoding: string) =>
+      new Request('http://x/', { headers: { 'if-none-match': '"abc-br", "abc"', 'accept-encoding': acceptEncoding } });
+    expect(heldTag(asking('identity'), etag)).toBe('"abc"');
+    expect(heldTag(asking('gzip'), etag)).toBe('"abc"');
+    expect(heldTag(asking('br'), etag)).toBe('"abc-br"');
+    const onlyBrotli = new Request('http://x/', {
+      headers: { 'if-none-match': '"abc-br"', 'accept-encoding': 'gzip' },
+    });
+    expect(heldTag(onlyBrotli, etag)).toBeNull();
+  });
 });
 
 describe('Accept-Encoding negotiation', () => {
