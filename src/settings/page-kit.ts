@@ -56,7 +56,7 @@ export const workspaceOfSession = (session: SessionView) =>
   html`<span class="brand">Signalboard</span><span
       >${session.workspaceName} <span class="muted">(${planName(session.plan)})</span></span
     >`;
-export const signedInAs = (session: SessionView) => html`<span class="muted">${session.email} · ${session.role}</span>`;
+export const signedInAs = ({ email, role }: SessionView) => html`<span class="muted">${email} · ${role}</span>`;
 
 export const day = (date: Date | string | null) =>
   date ? new Date(date).toISOString().replace('T', ' ').slice(0, 16) + ' UTC' : '—';
