@@ -225,8 +225,11 @@ describe('GraphQL under abuse', () => {
       { query: '{ clients { meta { total } } }' },
     ]);
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({
-      errors: [{ message: 'Batching is not supported.', extensions: { code: 'BAD_REQUEST' } }],
+    // In the envelope every refusal of /graphql before GraphQL runs has (doors/graphql-refusals.ts).
+    expect((await response.json()).error).toMatchObject({
+      code: 'invalid_body',
+      message: 'Send one operation per request; batches are not taken.',
+      requestId: expect.stringMatching(/^req_/),
     });
   });
 
