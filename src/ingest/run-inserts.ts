@@ -88,23 +88,11 @@ const insertPageTotals = (client: Client, pages: RunRows['pages']) =>
     { scan: 'text', url: 'text', ...RUN_COLUMNS, domain: 'text', retrievals: 'int', notCited: 'int' },
   );
 
-const SOURCE_COLUMNS = [
-  'scan',
-  'domain',
-  'workspace',
-  'project',
-  'date',
-  'model',
-  'locale',
-  'citations',
-  'answers',
-  'retrievals',
-  'not_cited',
-  'brand',
-  'gap_citations',
-  'gap_answers',
-  'gap_competitors',
-].join(', ');
+// The names the statement reads the rows under: the row columns' own (run-rows.ts), in snake case, in their order.
+const aliasesOf = (columns: object) =>
+  Object.keys(columns)
+    .map((name) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`))
+    .join(', ');
 
 const insertSourceTotals = (client: Client, sources: RunRows['sources']) =>
   insertColumns(
@@ -114,7 +102,7 @@ const insertSourceTotals = (client: Client, sources: RunRows['sources']) =>
         gap_competitors)
         SELECT scan, domain, workspace, project, date, model, locale, citations, answers, retrievals, not_cited,
           brand, gap_citations, gap_answers, ARRAY(SELECT jsonb_array_elements_text(gap_competitors))
-        FROM ${rows} AS u(${SOURCE_COLUMNS})`,
+        FROM ${rows} AS u(${aliasesOf(sources)})`,
     sources,
     {
       scan: 'text',

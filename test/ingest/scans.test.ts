@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/db/ids.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
+import { sessionsWaitingOnLocks } from '../support/database.js';
 
 const TOKEN = 's'.repeat(40);
 let t: TestApp;
@@ -77,15 +78,7 @@ describe('concurrent ingestions of one project', () => {
           c,
         ]);
         const both = Promise.all([ingest(first), ingest(second)]);
-        for (let waiting = 0; waiting < 2;) {
-          await new Promise((resolve) => setTimeout(resolve, 20));
-          waiting = (
-            await t.database.pool.query(
-              'SELECT count(*)::int AS n FROM pg_stat_activity WHERE ' +
-                "datname = current_database() AND wait_event_type = 'Lock'",
-            )
-          ).rows[0].n;
-        }
+        await sessionsWaitingOnLocks(t.database.pool, 2);
         await holder.query('ROLLBACK');
         const results = await both;
         expect(results.map((result) => result.status)).toEqual([200, 200]);

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/db/ids.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
+import { sessionsWaitingOnLocks } from '../support/database.js';
 
 const TOKEN = 'w'.repeat(40);
 let t: TestApp;
@@ -65,15 +66,7 @@ describe('ingests of one workspace at once', () => {
         await holder.query('BEGIN');
         await holder.query('SELECT 1 FROM ai_projects WHERE id = $1 FOR UPDATE', [projects[0]]);
         const first = ingest(projects[0]!);
-        for (let waiting = 0; waiting < 1;) {
-          await new Promise((resolve) => setTimeout(resolve, 20));
-          waiting = (
-            await t.database.pool.query(
-              'SELECT count(*)::int AS n FROM pg_stat_activity WHERE ' +
-                "datname = current_database() AND wait_event_type = 'Lock'",
-            )
-          ).rows[0].n;
-        }
+        await sessionsWaitingOnLocks(t.database.pool, 1);
         const refused = await ingest(projects[0]!);
         expect(refused.status).toBe(429);
         expect(refused.headers.get('retry-after')).toBe('2');

@@ -3,22 +3,18 @@
 // (openapi-to-postmanv2, run by newman), ChatGPT GPT Actions' import limits, form-based tools
 // (n8n, Retool, Power Automate) that send an unset field as `name=`, and the TypeScript client of
 // docs/clients.md (openapi-typescript + the plain `createClient<paths>()` of openapi-fetch).
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoIfEmpty } from '../../src/demo/first-start.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { listen } from '../support/listen.js';
 import { concretePaths, isDataOperation, operationsOf, type Operation } from '../support/openapi-operations.js';
 import { fencedBlocks } from '../docs/markdown.js';
+import { bin, compileStrictly, root, run } from '../support/project-tools.js';
 
-const run = promisify(execFile);
-const root = path.resolve(import.meta.dirname, '../..');
 const dir = path.join(root, 'test/.tmp', `clients-${process.pid}`);
-const bin = (name: string) => path.join(root, 'node_modules/.bin', name);
 
 /** ChatGPT GPT Actions refuse an answer past this many characters, and longer texts in the document. */
 const GPT = { answer: 100_000, summary: 300, description: 300, parameterDescription: 700 };
@@ -192,20 +188,7 @@ describe('a TypeScript client generated with openapi-typescript, called through 
         '-o',
         path.join(dir, 'signalboard-v1.ts'),
       ]);
-      const flags = [
-        '--noEmit',
-        '--strict',
-        '--skipLibCheck',
-        '--target',
-        'es2022',
-        '--module',
-        'nodenext',
-        '--moduleResolution',
-        'nodenext',
-      ];
-      await run(bin('tsc'), [...flags, path.join(dir, 'example.mts')]).catch((error: { stdout: string }) => {
-        throw new Error(`the example does not compile:\n${error.stdout}`);
-      });
+      await compileStrictly(path.join(dir, 'example.mts'), 'the example');
       const { stdout } = await run(bin('tsx'), [path.join(dir, 'example.mts')], {
         env: { ...process.env, BASE_URL: server.baseUrl, SIGNALBOARD_KEY: key },
       });

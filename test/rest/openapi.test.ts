@@ -2,19 +2,15 @@
 // recommended ruleset for the 3.1 and the 2.0 document, and openapi-typescript producing types
 // that compile against a plain openapi-fetch client (no media type chosen) which types every data
 // operation's answer as JSON, never `| string`, and then calls every endpoint of a running server.
-import { execFile } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedWorkspace } from '../../src/demo/seed.js';
 import { createKeyedWorkspace, createTestApp, type TestApp } from '../support/app.js';
 import { listen } from '../support/listen.js';
+import { bin, compileStrictly, root, run } from '../support/project-tools.js';
 
-const run = promisify(execFile);
-const root = path.resolve(import.meta.dirname, '../..');
 const dir = path.join(root, 'test/.tmp', `openapi-${process.pid}`);
-const bin = (name: string) => path.join(root, 'node_modules/.bin', name);
 
 const CLIENT = `
 import createClient from 'openapi-fetch';
@@ -183,20 +179,7 @@ describe('the OpenAPI document with real tools', () => {
     async () => {
       await run(bin('openapi-typescript'), [path.join(dir, 'openapi.json'), '-o', path.join(dir, 'v1.ts')]);
       writeFileSync(path.join(dir, 'client.mts'), CLIENT);
-      await run(bin('tsc'), [
-        '--noEmit',
-        '--strict',
-        '--skipLibCheck',
-        '--target',
-        'es2022',
-        '--module',
-        'nodenext',
-        '--moduleResolution',
-        'nodenext',
-        path.join(dir, 'client.mts'),
-      ]).catch((error: { stdout: string }) => {
-        throw new Error(`client does not compile:\n${error.stdout}`);
-      });
+      await compileStrictly(path.join(dir, 'client.mts'), 'client');
       const { stdout } = await run(bin('tsx'), [path.join(dir, 'client.mts')], {
         env: { ...process.env, BASE_URL: server.baseUrl, API_KEY: key },
       });

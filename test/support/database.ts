@@ -33,3 +33,14 @@ export async function createTestDatabase(options: { migrated?: boolean; icuLocal
   if (options.icuLocale && options.migrated !== false) await migrate(url);
   return url;
 }
+
+/** Resolves once `count` sessions of this database wait on a lock (a test's held row lock, say). */
+export async function sessionsWaitingOnLocks(pool: pg.Pool, count: number): Promise<void> {
+  for (let waiting = 0; waiting < count;) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const { rows } = await pool.query(
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+    );
+    waiting = rows[0].n;
+  }
+}
