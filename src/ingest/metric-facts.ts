@@ -2,7 +2,14 @@
 // fact replaces the stored one) column-wise (columns.ts) inside one transaction.
 import type pg from 'pg';
 import { z } from 'zod';
-import { baseMetricsOf, catalog, METRIC_COLUMNS, PROVIDERS, type ProviderId } from '../reports/index.js';
+import {
+  baseMetricsOf,
+  catalog,
+  METRIC_COLUMNS,
+  METRIC_VALUE_MAX,
+  PROVIDERS,
+  type ProviderId,
+} from '../reports/index.js';
 import { DATE_RULE, isCivilDate } from '../dates/civil-date.js';
 import { checkedRecord, validateLines, type BodyState, type LineProblem, type ParsedLine } from './lines.js';
 import { columnsOf, insertColumns, pushRow } from './columns.js';
@@ -25,7 +32,10 @@ const lineSchema = z
       .refine((value) => Object.keys(value).length === 1, 'dimension must have exactly one key')
       .optional(),
     // More keys than there are base metrics at all is refused before the values are checked.
-    metrics: checkedRecord(z.number().finite().nonnegative(), METRIC_COLUMNS.length),
+    metrics: checkedRecord(
+      z.number().finite().nonnegative().max(METRIC_VALUE_MAX, 'a metric is at most 1e12 (a trillion)'),
+      METRIC_COLUMNS.length,
+    ),
   })
   .strict();
 

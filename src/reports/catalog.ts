@@ -152,3 +152,14 @@ export function metricValue(
 
 /** The summable columns of metric_facts: every provider's base metrics. */
 export const METRIC_COLUMNS = [...new Set(PROVIDERS.flatMap((provider) => baseMetricsOf(provider)))];
+
+/**
+ * Sums count every fact in millionths, as whole numbers: exact whatever order a plan reads the facts
+ * in (docs/decisions/report-sums-statement.md). A finer digit of a fact is rounded when it is summed.
+ */
+export const METRIC_DECIMALS = 6;
+/**
+ * The largest value a fact may hold: its millionths still fit a bigint (2^63 ≈ 9.2e18). The database
+ * refuses a larger one too (migration 0015), so no stored fact can make a report's sums fail.
+ */
+export const METRIC_VALUE_MAX = 1e12;

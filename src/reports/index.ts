@@ -1,6 +1,6 @@
 // The front door of reports/: what other features may use. Files elsewhere import from here,
 // not from the files behind it (composition roots and lazy loads excepted; test/layers.test.ts).
-export { ALL_METRIC_NAMES, METRIC_COLUMNS, PROVIDERS, baseMetricsOf, catalog } from './catalog.js';
+export { ALL_METRIC_NAMES, METRIC_COLUMNS, METRIC_VALUE_MAX, PROVIDERS, baseMetricsOf, catalog } from './catalog.js';
 export type { ProviderId } from './catalog.js';
 export { COMPARE_PRESETS, DATE_PRESETS } from './date-presets.js';
 export { GRANULARITIES, WIDGET_TYPES } from './definition.js';
