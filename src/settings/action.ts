@@ -40,9 +40,9 @@ export interface SettingsAction {
   path: string;
   /**
    * The JSON twin's data, and what the page shows after a form post; a read a person follows a link to also draws
-   * its own page (`page`), which a browser gets instead of the JSON.
+   * its own page (`page`, under the settings pages' header), which a browser gets instead of the JSON.
    */
-  run(call: SettingsCall): Promise<{ data: unknown; notice?: Notice; page?: () => SafeHtml }>;
+  run(call: SettingsCall): Promise<{ data: unknown; notice?: Notice; page?: (header: SafeHtml) => SafeHtml }>;
   /** A read that draws its own page (`run`'s `page`); a browser asking for any other read goes to the settings page. */
   drawsPage?: true;
 }

@@ -27,6 +27,7 @@ import { settingsActions } from './actions.js';
 import { settingsWebhookDeps } from './webhook-actions.js';
 import { refuseMembers, SETTINGS_PARAMS, type SettingsAction, type SettingsCall, type SettingsDeps } from './action.js';
 import { readsAdminData } from './admin-data.js';
+import { settingsHeader, type PageChrome } from './page-header.js';
 
 export type { SettingsDeps } from './action.js';
 
@@ -68,10 +69,9 @@ function adminDataReader(deps: SettingsDeps) {
 }
 
 /** The settings page for a session: everything it lists read at once, then drawn (page.ts). */
-function pageRenderer(deps: SettingsDeps) {
-  const { prisma, pool } = deps;
+function pageRenderer(deps: SettingsDeps, chromeOf: (session: SessionView) => Promise<PageChrome>) {
+  const { prisma } = deps;
   const adminData = adminDataReader(deps);
-  const scopeOf = workspaceScopes(pool);
   return async function renderPage(
     session: SessionView,
     request: Request,
@@ -82,21 +82,18 @@ function pageRenderer(deps: SettingsDeps) {
     const id = session.workspaceId;
     const canUseSso = planHas(session.plan, 'sso');
     const admin = readsAdminData(session);
-    const [data, memberSeesSso, workspaces, views] = await Promise.all([
+    const [data, memberSeesSso, chrome] = await Promise.all([
       admin ? adminData(session) : NO_ADMIN_DATA,
       // A member learns only whether there is a provider to link their account to.
       !admin && canUseSso ? getConnection(prisma, id).then(Boolean) : false,
-      workspacesOf(pool, session),
-      viewLinks(scopeOf(id)),
+      chromeOf(session),
     ]);
     return htmlResponse(
       settingsPage({
-        session,
-        views,
+        ...chrome,
         notice,
         submitted,
         ...data,
-        workspaces,
         canUseWebhooks: planHas(session.plan, 'webhooks'),
         canUseSso,
         canLinkSso: (memberSeesSso || data.connection !== null) && !session.ssoWorkspaceId,
@@ -121,7 +118,15 @@ function toSection(path: string) {
 }
 
 export function createSettingsHandler(deps: SettingsDeps) {
-  const renderPage = pageRenderer(deps);
+  const scopeOf = workspaceScopes(deps.pool);
+  const chromeOf = async (session: SessionView): Promise<PageChrome> => {
+    const [workspaces, views] = await Promise.all([
+      workspacesOf(deps.pool, session),
+      viewLinks(scopeOf(session.workspaceId)),
+    ]);
+    return { session, workspaces, views };
+  };
+  const renderPage = pageRenderer(deps, chromeOf);
 
   /** The person signed in; null when there is none and a browser's GET goes to the sign-in page (else a 401). */
   async function signedIn(request: Request): Promise<SessionView | null> {
@@ -153,7 +158,7 @@ export function createSettingsHandler(deps: SettingsDeps) {
       // they send learns whether a thing exists (the command would check their role only after finding it).
       refuseMembers(session, action.method);
       const result = await action.run(call);
-      if (html && result.page) return htmlResponse(result.page());
+      if (html && result.page) return htmlResponse(result.page(settingsHeader(await chromeOf(session))));
       return html && action.method === 'POST'
         ? renderPage(session, request, result.notice ?? null)
         : jsonResponse({ data: result.data }, 200, { 'Cache-Control': 'no-store' });

@@ -2,21 +2,16 @@
 // "Attempts" link; a program asking the same path for JSON gets the list itself.
 import { html, page, type SafeHtml } from '../http/html.js';
 import type { AttemptView } from '../webhooks/index.js';
-
-import type { SessionView } from '../sessions/index.js';
-import { day, listTable, signedInAs, workspaceOfSession } from './page-kit.js';
+import { day, listTable } from './page-kit.js';
 
 const outcome = (attempt: AttemptView) =>
   attempt.responseStatus === null ? 'no answer' : `HTTP ${attempt.responseStatus}`;
 
-export function attemptsPage(session: SessionView, endpointId: string, attempts: AttemptView[]): SafeHtml {
-  const header = html`<header>
-    ${workspaceOfSession(session)}<a href="/app/settings#webhooks">Settings</a><span class="spacer"></span
-    >${signedInAs(session)}
-  </header>`;
+export function attemptsPage(header: SafeHtml, endpointId: string, attempts: AttemptView[]): SafeHtml {
   return page(
     'Webhook attempts',
     html`<section>
+      <p><a href="/app/settings#webhooks">← Settings</a></p>
       <h1>Delivery attempts of <code>${endpointId}</code></h1>
       <p class="muted">Newest first.</p>
       ${listTable(

@@ -12,7 +12,7 @@ import type { ConnectionView } from '../sso/index.js';
 import type { DomainView } from '../sso/index.js';
 import type { EndpointView } from '../webhooks/index.js';
 import type { GrantView } from '../mcp/index.js';
-import { type ViewLinks } from '../views/index.js';
+import type { PageChrome } from './page-header.js';
 
 export type Notice = { kind: 'ok' | 'error'; title: string } | { kind: 'secret'; title: string; secret: string };
 
@@ -27,10 +27,7 @@ interface KeyRow {
   revokedAt: Date | null;
 }
 
-export interface SettingsView {
-  session: SessionView;
-  /** The workspace's reports and projects, for the header's menu of views. */
-  views: ViewLinks;
+export interface SettingsView extends PageChrome {
   notice: Notice | null;
   /** The form that failed (its action path and fields), shown again with what was typed. */
   submitted: { action: string; fields: FormFields } | null;
@@ -40,7 +37,6 @@ export interface SettingsView {
   domains: DomainView[];
   writeActions: boolean;
   audit: AuditView[];
-  workspaces: { slug: string; name: string }[];
   connectedApps: GrantView[];
   canUseWebhooks: boolean;
   canUseSso: boolean;

@@ -2,10 +2,10 @@
 // section; members see their own account only, as /graphql and MCP refuse them the workspace's
 // admin data. No script; every form carries the CSRF token.
 import { html, page, type SafeHtml } from '../http/html.js';
-import { viewsMenu } from '../views/index.js';
 
 import { readsAdminData } from './admin-data.js';
-import { formKit, signedInAs, workspaceOfSession, type SettingsView } from './page-kit.js';
+import { formKit, type SettingsView } from './page-kit.js';
+import { settingsHeader } from './page-header.js';
 import { keysSection, webhooksSection } from './page-keys.js';
 import { ssoSection } from './page-sso.js';
 import { accountSection, auditSection, mcpSection } from './page-account.js';
@@ -20,11 +20,6 @@ const MEMBER_NOTE =
 const SECTIONS = [keysSection, webhooksSection, ssoSection, mcpSection, accountSection, auditSection];
 const MEMBER_SECTIONS = [accountSection];
 
-const workspaceOption = (workspace: SettingsView['workspaces'][number], current: string) =>
-  html`<option value="${workspace.slug}" ${workspace.slug === current ? html` selected` : ''}>
-    ${workspace.name}
-  </option>`;
-
 /** What the last form sent did: a new secret, shown this once, or a sentence. */
 function noticeBlock(notice: NonNullable<SettingsView['notice']>): SafeHtml {
   if (notice.kind === 'secret') {
@@ -37,24 +32,7 @@ function noticeBlock(notice: NonNullable<SettingsView['notice']>): SafeHtml {
 
 export function settingsPage(view: SettingsView): SafeHtml {
   const kit = formKit(view);
-  const { session, csrf } = kit;
-  const admin = readsAdminData(session);
-  const header = html`<header>
-    ${workspaceOfSession(session)}${viewsMenu(view.views)}
-    ${
-      view.workspaces.length > 1
-        ? html`<form class="inline" method="post" action="/app/session/workspace">
-            ${csrf}<select name="workspace" aria-label="Workspace">
-              ${view.workspaces.map((workspace) => workspaceOption(workspace, session.workspaceSlug))}
-            </select>
-            <button type="submit" class="secondary">Switch</button>
-          </form>`
-        : ''
-    } <span class="spacer"></span>${signedInAs(session)}
-    <form class="inline" method="post" action="/app/logout">
-      ${csrf}<button type="submit" class="secondary">Sign out</button>
-    </form>
-  </header>`;
+  const admin = readsAdminData(view.session);
 
   const notice = view.notice ? noticeBlock(view.notice) : '';
 
@@ -63,6 +41,6 @@ export function settingsPage(view: SettingsView): SafeHtml {
     html`<h1>Settings</h1>
       ${notice} ${admin ? '' : html`<div class="notice" role="note">${MEMBER_NOTE}</div>`}
       ${(admin ? SECTIONS : MEMBER_SECTIONS).map((section) => section(view, kit))}`,
-    { header },
+    { header: settingsHeader(view) },
   );
 }

@@ -128,7 +128,7 @@ function deliveryActions(webhooks: WebhookDeps): SettingsAction[] {
       drawsPage: true,
       run: async (call) => {
         const attempts = await listAttempts(webhooks, call.params[0]!, call.actor);
-        return { data: attempts, page: () => attemptsPage(call.session, call.params[0]!, attempts) };
+        return { data: attempts, page: (header) => attemptsPage(header, call.params[0]!, attempts) };
       },
     },
     {

@@ -89,6 +89,15 @@ describe('the settings door beside the others', () => {
     const text = await page.text();
     for (const shown of [eventId, 'HTTP 503', 'the receiver was down', '42 ms', 'href="/app/settings#webhooks"'])
       expect(text, shown).toContain(shown);
+    // Under the settings page's own header: the views menu, the workspace switch, signing out.
+    const settings = await (
+      await t.app.fetch(
+        new Request(`${ORIGIN}/app/settings`, { headers: { cookie: owner.cookie, accept: 'text/html' } }),
+      )
+    ).text();
+    const header = (html: string) => /<header>[\s\S]*?<\/header>/.exec(html)?.[0];
+    expect(header(text)).toContain('action="/app/logout"');
+    expect(header(text)).toBe(header(settings));
     const list = await json(await attempts('application/json'));
     expect(list.data).toMatchObject([{ eventId, responseStatus: 503, attempt: 1 }]);
   });
