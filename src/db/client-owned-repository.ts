@@ -3,8 +3,9 @@
 // id in the order asked, and each client's capped list in one statement. Each kind declares
 // its statements (with their workspace binding); this gives them one shape. A repository lives
 // for one request, so a row read by id is read once: v1's version probe and the resolver after it
-// share one statement, as a hand-written handler reads its row once. The probe of a kept answer
-// reads what the row's version needs and parses nothing else (a report's definition stays text).
+// share one statement, as a hand-written handler reads its row once. Where answers are kept (the data
+// cache on), a probe is mostly a hit, which needs the versions alone: a kind that declares version
+// probes reads only their columns then, and a miss reads the row after it.
 import { notFound } from '../errors/index.js';
 import { cappedByParent, inAskedOrder, type ListEnvelope } from './per-parent.js';
 import type { TenantStatement } from './tenant-sql.js';
@@ -12,23 +13,32 @@ import type { WorkspaceScope } from './workspace-scope.js';
 
 type Identified = { id: string };
 
+type ById<R> = TenantStatement<R, { id: string }>;
+
 export interface ClientOwnedStatements<
   Row extends Identified,
   Summary extends Identified,
   Found extends Identified = Row,
+  RowVersions extends object = Found,
+  DataVersions extends object = Found,
 > {
   list: TenantStatement<Summary, { clientId: string | null; take: number }>;
   count: TenantStatement<{ n: number }, { clientId: string | null }>;
   /** The row as read, before `rowOf` (a column may come as text, to be parsed only when asked). */
-  find: TenantStatement<Found, { id: string }>;
+  find: ById<Found>;
   /** The row as its readers take it. */
   rowOf(found: Found): Row;
   /** What the data computed from a row depends on (its edits, its facts' ingests). */
-  versionOf(found: Found): string;
+  versionOf(found: DataVersions): string;
   /** What the row itself, answered as it is, depends on (its edits); its data version when not given. */
-  rowVersionOf?(found: Found): string;
+  rowVersionOf?(found: RowVersions): string;
   /** The time zone whose "today" the data computed from the row depends on; UTC when not given. */
-  timeZoneOf?(found: Found): string;
+  timeZoneOf?(found: DataVersions): string;
+  /**
+   * The probes of an answer likely kept: `row` reads the columns `rowVersionOf` reads, `data` those of
+   * `versionOf` and `timeZoneOf`, and nothing else. Without them a probe reads the row (`find`).
+   */
+  versionProbes?: { row: ById<RowVersions>; data: ById<DataVersions> };
   byIds: TenantStatement<Row, { ids: readonly string[] }>;
   /** Per parent (db/per-parent.ts): `parentIds` the clients, `cap` per client. */
   byClients: TenantStatement<
@@ -41,18 +51,44 @@ export function clientOwnedRepository<
   Row extends Identified,
   Summary extends Identified,
   Found extends Identified = Row,
->(scope: WorkspaceScope, statements: ClientOwnedStatements<Row, Summary, Found>, what: string) {
+  RowVersions extends object = Found,
+  DataVersions extends object = Found,
+>(
+  scope: WorkspaceScope,
+  statements: ClientOwnedStatements<Row, Summary, Found, RowVersions, DataVersions>,
+  what: string,
+) {
   // Every statement here takes values, which ValuesOf cannot tell of a P not yet known.
   const rows = <R extends object, P extends object>(statement: TenantStatement<R, P>, values: P): Promise<R[]> =>
     (scope.rows as (statement: TenantStatement<R, P>, values: P) => Promise<R[]>)(statement, values);
-  let found: Map<string, Promise<Found | undefined>> | undefined;
-  let finished: Map<string, Row> | undefined;
-  const byId = (id: string) => {
-    found ??= new Map();
-    let row = found.get(id);
-    if (!row) found.set(id, (row = rows(statements.find, { id }).then((rows) => rows[0])));
-    return row;
+  /** Each id's first row of `statement`, read once per repository (one request). */
+  const once = <R extends object>(statement: ById<R>) => {
+    let read: Map<string, Promise<R | undefined>> | undefined;
+    return (id: string) => {
+      read ??= new Map();
+      let row = read.get(id);
+      if (!row) read.set(id, (row = rows(statement, { id }).then((rows) => rows[0])));
+      return row;
+    };
   };
+  const byId = once(statements.find);
+  const { versionProbes } = statements;
+  let rowVersions: ((id: string) => Promise<RowVersions | undefined>) | undefined;
+  let dataVersions: ((id: string) => Promise<DataVersions | undefined>) | undefined;
+  // The versions are columns of the row (RowVersions and DataVersions pick them from Found).
+  const rowVersionsOf = (id: string, likelyKept: boolean) =>
+    versionProbes && likelyKept
+      ? (rowVersions ??= once(versionProbes.row))(id)
+      : (byId(id) as Promise<(Found & RowVersions) | undefined>);
+  const dataVersionsOf = (id: string, likelyKept: boolean) =>
+    versionProbes && likelyKept
+      ? (dataVersions ??= once(versionProbes.data))(id)
+      : (byId(id) as Promise<(Found & DataVersions) | undefined>);
+  const dataVersionOf = async (id: string, likelyKept: boolean): Promise<string | null> => {
+    const row = await dataVersionsOf(id, likelyKept);
+    return row ? statements.versionOf(row) : null;
+  };
+  let finished: Map<string, Row> | undefined;
   return {
     list: (clientId: string | null, take: number) => rows(statements.list, { clientId, take }),
     count: async (clientId: string | null) => (await rows(statements.count, { clientId }))[0]!.n,
@@ -65,19 +101,21 @@ export function clientOwnedRepository<
       if (!row) finished.set(id, (row = statements.rowOf(stored)));
       return row;
     },
-    /** What its computed data depends on (bumped by ingests and edits); null if there is no such row. */
-    dataVersionOf: async (id: string): Promise<string | null> => {
-      const row = await byId(id);
-      return row ? statements.versionOf(row) : null;
-    },
+    /**
+     * What its computed data depends on (bumped by ingests and edits); null if there is no such row.
+     * `likelyKept`: the answer is probably kept, so only the versions are read (then `find` reads the row).
+     */
+    dataVersionOf: (id: string, likelyKept = false) => dataVersionOf(id, likelyKept),
     /** What the row as an answer depends on; null if there is no such row. */
-    rowVersionOf: async (id: string): Promise<string | null> => {
-      const row = await byId(id);
-      return row ? (statements.rowVersionOf ?? statements.versionOf)(row) : null;
+    rowVersionOf: async (id: string, likelyKept = false): Promise<string | null> => {
+      const versionOf = statements.rowVersionOf;
+      if (!versionOf) return dataVersionOf(id, likelyKept);
+      const row = await rowVersionsOf(id, likelyKept);
+      return row ? versionOf(row) : null;
     },
     /** The zone of the "today" its computed data depends on (UTC unless the row names one); null if no such row. */
-    timeZoneOf: async (id: string): Promise<string | null> => {
-      const row = await byId(id);
+    timeZoneOf: async (id: string, likelyKept = false): Promise<string | null> => {
+      const row = await dataVersionsOf(id, likelyKept);
       return row ? (statements.timeZoneOf?.(row) ?? 'UTC') : null;
     },
     /** By id, in the order asked; null where there is none. */

@@ -21,6 +21,8 @@ export type ReportSummaryRow = Pick<Report, 'id' | 'workspaceId' | 'clientId' | 
 // The definition column as the report commands write it (validated by reports/definition.ts).
 export type ReportRow = Omit<Report, 'definition'> & { definition: ReportDefinition; dataVersion: string };
 type FoundReport = Omit<ReportRow, 'definition'> & { definition: string; timeZone: string };
+type RowVersions = Pick<FoundReport, 'updatedAt'>;
+type DataVersions = Pick<FoundReport, 'updatedAt' | 'dataVersion' | 'timeZone'>;
 const live = (workspace: WorkspaceBinding) => `${workspace()} AND archived_at IS NULL`;
 
 const LIST = tenantStatement<ReportSummaryRow, { clientId: string | null; take: number }>(
@@ -37,6 +39,17 @@ const COUNT = tenantStatement<{ n: number }, { clientId: string | null }>(
 const FIND = tenantStatement<FoundReport, { id: string }>(
   'reports.find',
   (workspace, param) => `SELECT ${FOUND_COLUMNS} FROM reports WHERE ${live(workspace)} AND id = ${param('id')}`,
+);
+// The probes of a kept answer: the versions alone (a row read by the primary key's index, no definition to convert).
+const ROW_VERSIONS = tenantStatement<RowVersions, { id: string }>(
+  'reports.row-versions',
+  (workspace, param) =>
+    `SELECT updated_at AS "updatedAt" FROM reports WHERE ${live(workspace)} AND id = ${param('id')}`,
+);
+const DATA_VERSIONS = tenantStatement<DataVersions, { id: string }>(
+  'reports.data-versions',
+  (workspace, param) => `SELECT updated_at AS "updatedAt", ${CLIENT_DATA_VERSION} AS "dataVersion",
+    definition->'dateConfig'->>'timezone' AS "timeZone" FROM reports WHERE ${live(workspace)} AND id = ${param('id')}`,
 );
 const BY_IDS = tenantStatement<ReportRow, { ids: readonly string[] }>(
   'reports.by-ids',
@@ -55,7 +68,7 @@ const BY_CLIENTS = tenantStatement<
 
 /** Live reports of the workspace (see db/client-owned-repository.ts for what each read gives). */
 export const reportRepository = (scope: WorkspaceScope) =>
-  clientOwnedRepository<ReportRow, ReportSummaryRow, FoundReport>(
+  clientOwnedRepository<ReportRow, ReportSummaryRow, FoundReport, RowVersions, DataVersions>(
     scope,
     {
       list: LIST,
@@ -66,6 +79,7 @@ export const reportRepository = (scope: WorkspaceScope) =>
       // A report's definition is its row alone: its facts' ingests do not change it.
       rowVersionOf: (found) => String(found.updatedAt.getTime()),
       timeZoneOf: (found) => found.timeZone,
+      versionProbes: { row: ROW_VERSIONS, data: DATA_VERSIONS },
       byIds: BY_IDS,
       byClients: BY_CLIENTS,
     },

@@ -61,13 +61,14 @@ type InputsProbe = (
   context: GraphQLContext,
   params: Record<string, string>,
   variables: Record<string, unknown>,
+  likelyKept: boolean,
 ) => Promise<string | null>;
 const withDayIn = (version: string | null, timeZone: string | null, now: Date) =>
   version === null || timeZone === null ? null : `${version}|${today(timeZone, now)}`;
 const INPUTS_OF: Partial<Record<string, InputsProbe>> = {
-  report: (context, params) => context.repositories.reports.rowVersionOf(params.id!),
-  reportData: async ({ repositories: { reports }, now }, params) =>
-    withDayIn(await reports.dataVersionOf(params.id!), await reports.timeZoneOf(params.id!), now),
+  report: (context, params, _variables, kept) => context.repositories.reports.rowVersionOf(params.id!, kept),
+  reportData: async ({ repositories: { reports }, now }, params, _variables, kept) =>
+    withDayIn(await reports.dataVersionOf(params.id!, kept), await reports.timeZoneOf(params.id!, kept), now),
   aiVisibilityMetrics: async ({ repositories: { projects }, now }, params, variables) => {
     const version = await projects.dataVersionOf(params.id!);
     return variables.dateFrom && variables.dateTo ? version : withDayIn(version, 'UTC', now);
@@ -121,7 +122,7 @@ const jsonAnswers = (deps: RestDependencies, operations: ReturnType<typeof compi
     admitted: Admitted,
     headers: Record<string, string>,
   ): Promise<Response> {
-    const inputs = await INPUTS_OF[match.route.field]?.(context, match.params, variables);
+    const inputs = await INPUTS_OF[match.route.field]?.(context, match.params, variables, deps.cache.keeps);
     const { workspaceId } = context.workspace;
     const cacheKey =
       inputs != null ? `body|${workspaceId}|${match.route.operationId}|${JSON.stringify(variables)}|${inputs}` : null;
