@@ -15,6 +15,14 @@ type Identified = { id: string };
 
 type ById<R> = TenantStatement<R, { id: string }>;
 
+/**
+ * What a version probe reads. `kept`: the answer is probably kept (the data cache on), so the
+ * versions alone (`versionProbes`), and a miss reads the row after them. `row`: the row, which the
+ * resolver after the probe then uses. `alone`: for an answer that is the row itself, the row without
+ * what the data computed from it depends on (`findAlone`), likewise used by the resolver.
+ */
+export type ProbeRead = 'kept' | 'row' | 'alone';
+
 export interface ClientOwnedStatements<
   Row extends Identified,
   Summary extends Identified,
@@ -39,6 +47,12 @@ export interface ClientOwnedStatements<
    * `versionOf` and `timeZoneOf`, and nothing else. Without them a probe reads the row (`find`).
    */
   versionProbes?: { row: ById<RowVersions>; data: ById<DataVersions> };
+  /**
+   * `find` without the columns only the row's computed data depends on (null there): an answer that is
+   * the row itself (v1's report) reads no more than it shows. `find` hands out such a row only after an
+   * `alone` probe of the same request; a reader of those columns refuses a null (`dataVersionOf`).
+   */
+  findAlone?: ById<Found>;
   byIds: TenantStatement<Row, { ids: readonly string[] }>;
   /** Per parent (db/per-parent.ts): `parentIds` the clients, `cap` per client. */
   byClients: TenantStatement<
@@ -46,6 +60,20 @@ export interface ClientOwnedStatements<
     { parentIds: readonly string[]; cap: number }
   >;
 }
+
+/** Each id's first row, read once per repository (one request). */
+function readOnce<R>(read: (id: string) => Promise<R[]>) {
+  const byId = new Map<string, Promise<R | undefined>>();
+  return {
+    held: (id: string) => byId.get(id),
+    row(id: string) {
+      let row = byId.get(id);
+      if (!row) byId.set(id, (row = read(id).then((rows) => rows[0])));
+      return row;
+    },
+  };
+}
+type ReadOnce<R> = ReturnType<typeof readOnce<R>>;
 
 export function clientOwnedRepository<
   Row extends Identified,
@@ -61,31 +89,26 @@ export function clientOwnedRepository<
   // Every statement here takes values, which ValuesOf cannot tell of a P not yet known.
   const rows = <R extends object, P extends object>(statement: TenantStatement<R, P>, values: P): Promise<R[]> =>
     (scope.rows as (statement: TenantStatement<R, P>, values: P) => Promise<R[]>)(statement, values);
-  /** Each id's first row of `statement`, read once per repository (one request). */
-  const once = <R extends object>(statement: ById<R>) => {
-    let read: Map<string, Promise<R | undefined>> | undefined;
-    return (id: string) => {
-      read ??= new Map();
-      let row = read.get(id);
-      if (!row) read.set(id, (row = rows(statement, { id }).then((rows) => rows[0])));
-      return row;
-    };
-  };
-  const byId = once(statements.find);
-  const { versionProbes } = statements;
-  let rowVersions: ((id: string) => Promise<RowVersions | undefined>) | undefined;
-  let dataVersions: ((id: string) => Promise<DataVersions | undefined>) | undefined;
+  const { versionProbes, findAlone } = statements;
+  const once = <R extends object>(statement: ById<R>) => readOnce((id: string) => rows(statement, { id }));
+  let full: ReadOnce<Found> | undefined;
+  let alone: ReadOnce<Found> | undefined;
+  let rowVersions: ReadOnce<RowVersions> | undefined;
+  let dataVersions: ReadOnce<DataVersions> | undefined;
+  const byId = (id: string) => (full ??= once(statements.find)).row(id);
   // The versions are columns of the row (RowVersions and DataVersions pick them from Found).
-  const rowVersionsOf = (id: string, likelyKept: boolean) =>
-    versionProbes && likelyKept
-      ? (rowVersions ??= once(versionProbes.row))(id)
-      : (byId(id) as Promise<(Found & RowVersions) | undefined>);
-  const dataVersionsOf = (id: string, likelyKept: boolean) =>
-    versionProbes && likelyKept
-      ? (dataVersions ??= once(versionProbes.data))(id)
+  const rowVersionsOf = (id: string, read: ProbeRead) =>
+    versionProbes && read === 'kept'
+      ? (rowVersions ??= once(versionProbes.row)).row(id)
+      : ((findAlone && read === 'alone' ? (alone ??= once(findAlone)).row(id) : byId(id)) as Promise<
+          (Found & RowVersions) | undefined
+        >);
+  const dataVersionsOf = (id: string, read: ProbeRead) =>
+    versionProbes && read === 'kept'
+      ? (dataVersions ??= once(versionProbes.data)).row(id)
       : (byId(id) as Promise<(Found & DataVersions) | undefined>);
-  const dataVersionOf = async (id: string, likelyKept: boolean): Promise<string | null> => {
-    const row = await dataVersionsOf(id, likelyKept);
+  const dataVersionOf = async (id: string, read: ProbeRead): Promise<string | null> => {
+    const row = await dataVersionsOf(id, read);
     return row ? statements.versionOf(row) : null;
   };
   let finished: Map<string, Row> | undefined;
@@ -94,28 +117,25 @@ export function clientOwnedRepository<
     count: async (clientId: string | null) => (await rows(statements.count, { clientId }))[0]!.n,
     /** One of the workspace's, or 404. */
     find: async (id: string): Promise<Row> => {
-      const stored = await byId(id);
+      const stored = await (full?.held(id) ?? alone?.held(id) ?? byId(id));
       if (!stored) throw notFound(what);
       finished ??= new Map();
       let row = finished.get(id);
       if (!row) finished.set(id, (row = statements.rowOf(stored)));
       return row;
     },
-    /**
-     * What its computed data depends on (bumped by ingests and edits); null if there is no such row.
-     * `likelyKept`: the answer is probably kept, so only the versions are read (then `find` reads the row).
-     */
-    dataVersionOf: (id: string, likelyKept = false) => dataVersionOf(id, likelyKept),
+    /** What its computed data depends on (bumped by ingests and edits); null if there is no such row. */
+    dataVersionOf: (id: string, read: ProbeRead = 'row') => dataVersionOf(id, read === 'alone' ? 'row' : read),
     /** What the row as an answer depends on; null if there is no such row. */
-    rowVersionOf: async (id: string, likelyKept = false): Promise<string | null> => {
+    rowVersionOf: async (id: string, read: ProbeRead = 'row'): Promise<string | null> => {
       const versionOf = statements.rowVersionOf;
-      if (!versionOf) return dataVersionOf(id, likelyKept);
-      const row = await rowVersionsOf(id, likelyKept);
+      if (!versionOf) return dataVersionOf(id, read === 'alone' ? 'row' : read);
+      const row = await rowVersionsOf(id, read);
       return row ? versionOf(row) : null;
     },
     /** The zone of the "today" its computed data depends on (UTC unless the row names one); null if no such row. */
-    timeZoneOf: async (id: string, likelyKept = false): Promise<string | null> => {
-      const row = await dataVersionsOf(id, likelyKept);
+    timeZoneOf: async (id: string, read: ProbeRead = 'row'): Promise<string | null> => {
+      const row = await dataVersionsOf(id, read);
       return row ? (statements.timeZoneOf?.(row) ?? 'UTC') : null;
     },
     /** By id, in the order asked; null where there is none. */

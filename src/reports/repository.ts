@@ -12,15 +12,16 @@ const SUMMARY_COLUMNS =
 // The client's data version, bumped by each ingest of its facts (part of the cache keys).
 const CLIENT_DATA_VERSION = 'coalesce((SELECT c.data_version FROM clients c WHERE c.id = reports.client_id), 0)::text';
 const COLUMNS = `${SUMMARY_COLUMNS}, definition, archived_at AS "archivedAt", ${CLIENT_DATA_VERSION} AS "dataVersion"`;
-// One by id, its definition as text: v1's version probe reads this row, and a kept answer needs no definition parsed.
-const FOUND_COLUMNS =
-  `${SUMMARY_COLUMNS}, definition::text AS definition, archived_at AS "archivedAt", ` +
-  `${CLIENT_DATA_VERSION} AS "dataVersion", definition->'dateConfig'->>'timezone' AS "timeZone"`;
+// One by id, its definition as text (parsed when a reader asks): v1's version probe reads this row.
+const ALONE_COLUMNS = `${SUMMARY_COLUMNS}, definition::text AS definition, archived_at AS "archivedAt"`;
+const TIME_ZONE = `definition->'dateConfig'->>'timezone'`;
+const FOUND_COLUMNS = `${ALONE_COLUMNS}, ${CLIENT_DATA_VERSION} AS "dataVersion", ${TIME_ZONE} AS "timeZone"`;
 
 export type ReportSummaryRow = Pick<Report, 'id' | 'workspaceId' | 'clientId' | 'name' | 'createdAt' | 'updatedAt'>;
 // The definition column as the report commands write it (validated by reports/definition.ts).
-export type ReportRow = Omit<Report, 'definition'> & { definition: ReportDefinition; dataVersion: string };
-type FoundReport = Omit<ReportRow, 'definition'> & { definition: string; timeZone: string };
+// dataVersion is null only in a report read alone (findAlone), which only its own answer reads.
+export type ReportRow = Omit<Report, 'definition'> & { definition: ReportDefinition; dataVersion: string | null };
+type FoundReport = Omit<ReportRow, 'definition'> & { definition: string; timeZone: string | null };
 type RowVersions = Pick<FoundReport, 'updatedAt'>;
 type DataVersions = Pick<FoundReport, 'updatedAt' | 'dataVersion' | 'timeZone'>;
 const live = (workspace: WorkspaceBinding) => `${workspace()} AND archived_at IS NULL`;
@@ -49,7 +50,13 @@ const ROW_VERSIONS = tenantStatement<RowVersions, { id: string }>(
 const DATA_VERSIONS = tenantStatement<DataVersions, { id: string }>(
   'reports.data-versions',
   (workspace, param) => `SELECT updated_at AS "updatedAt", ${CLIENT_DATA_VERSION} AS "dataVersion",
-    definition->'dateConfig'->>'timezone' AS "timeZone" FROM reports WHERE ${live(workspace)} AND id = ${param('id')}`,
+    ${TIME_ZONE} AS "timeZone" FROM reports WHERE ${live(workspace)} AND id = ${param('id')}`,
+);
+// The report as its own answer shows it: no client lookup for the data version, no zone read out of the definition.
+const FIND_ALONE = tenantStatement<FoundReport, { id: string }>(
+  'reports.find-alone',
+  (workspace, param) => `SELECT ${ALONE_COLUMNS}, NULL::text AS "dataVersion", NULL::text AS "timeZone" FROM reports
+    WHERE ${live(workspace)} AND id = ${param('id')}`,
 );
 const BY_IDS = tenantStatement<ReportRow, { ids: readonly string[] }>(
   'reports.by-ids',
@@ -78,8 +85,9 @@ export const reportRepository = (scope: WorkspaceScope) =>
       versionOf: (found) => `${found.updatedAt.getTime()}.${found.dataVersion}`,
       // A report's definition is its row alone: its facts' ingests do not change it.
       rowVersionOf: (found) => String(found.updatedAt.getTime()),
-      timeZoneOf: (found) => found.timeZone,
+      timeZoneOf: (found) => found.timeZone ?? 'UTC',
       versionProbes: { row: ROW_VERSIONS, data: DATA_VERSIONS },
+      findAlone: FIND_ALONE,
       byIds: BY_IDS,
       byClients: BY_CLIENTS,
     },

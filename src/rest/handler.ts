@@ -51,9 +51,10 @@ export interface RestDependencies {
 /**
  * Routes whose answer depends only on their parameters, one row's versions and the day: their
  * finished body is cached and their ETag named by those inputs, so a repeated poll or a 304
- * skips execution and serialisation. The probe is one indexed lookup (the same row and index the
- * uncached read would use); a missing row falls through to execution, which answers 404 as
- * usual. A report's definition is its row alone (its edits move `updated_at`); its data also
+ * skips execution and serialisation. The probe is one indexed lookup: of the versions alone where
+ * the answer is likely kept (the data cache on), otherwise of the row the execution then uses
+ * (db/client-owned-repository.ts, `ProbeRead`); a missing row falls through to execution, which
+ * answers 404 as usual. A report's definition is its row alone (its edits move `updated_at`); its data also
  * moves with each ingest of the client's facts and with the day in the report's time zone, and
  * metrics with each ingest of the project's scans and, when a bound is left to default, the UTC day.
  */
@@ -66,9 +67,13 @@ type InputsProbe = (
 const withDayIn = (version: string | null, timeZone: string | null, now: Date) =>
   version === null || timeZone === null ? null : `${version}|${today(timeZone, now)}`;
 const INPUTS_OF: Partial<Record<string, InputsProbe>> = {
-  report: (context, params, _variables, kept) => context.repositories.reports.rowVersionOf(params.id!, kept),
-  reportData: async ({ repositories: { reports }, now }, params, _variables, kept) =>
-    withDayIn(await reports.dataVersionOf(params.id!, kept), await reports.timeZoneOf(params.id!, kept), now),
+  // A report's answer is its row alone: without the client's data version it needs no more than it shows.
+  report: (context, params, _variables, kept) =>
+    context.repositories.reports.rowVersionOf(params.id!, kept ? 'kept' : 'alone'),
+  reportData: async ({ repositories: { reports }, now }, params, _variables, kept) => {
+    const read = kept ? 'kept' : 'row';
+    return withDayIn(await reports.dataVersionOf(params.id!, read), await reports.timeZoneOf(params.id!, read), now);
+  },
   aiVisibilityMetrics: async ({ repositories: { projects }, now }, params, variables) => {
     const version = await projects.dataVersionOf(params.id!);
     return variables.dateFrom && variables.dateTo ? version : withDayIn(version, 'UTC', now);

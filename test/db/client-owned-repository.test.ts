@@ -42,6 +42,17 @@ describe('one read of a row per request', () => {
     expect(status).toBe(200);
     expect(statements).toHaveLength(1);
     expect(statements[0]).toContain('FROM reports');
+    // The report alone: its answer shows nothing of its client's data version.
+    expect(statements[0]).not.toContain('FROM clients');
+  });
+
+  it("reads a report with its client's data version and zone for its data, in the same one statement", async () => {
+    const statements = await statementsDuring(() =>
+      cold.get(`/api/v1/reports/${fixture.reportId}/data?datePreset=last_7_days`, fixture.secret),
+    );
+    const reads = statements.filter((text) => /FROM reports\b/.test(text));
+    expect(reads).toHaveLength(1);
+    expect(reads[0]).toContain('FROM clients');
   });
 
   it('answers an unknown report 404 after the same one statement', async () => {
