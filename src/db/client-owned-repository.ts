@@ -61,19 +61,112 @@ export interface ClientOwnedStatements<
   >;
 }
 
-/** Each id's first row, read once per repository (one request). */
-function readOnce<R>(read: (id: string) => Promise<R[]>) {
-  const byId = new Map<string, Promise<R | undefined>>();
-  return {
-    held: (id: string) => byId.get(id),
-    row(id: string) {
-      let row = byId.get(id);
-      if (!row) byId.set(id, (row = read(id).then((rows) => rows[0])));
-      return row;
-    },
-  };
+/** Each id's first row of one statement, read once per repository (one request). */
+type Held<R> = Map<string, Promise<R | undefined>>;
+const first = <R>(rows: R[]) => rows[0];
+
+/**
+ * One object per request, its methods on the prototype: a repository made per request as a record
+ * of closures allocated them all whether used or not (~1.3 KB a v1 read).
+ */
+class ClientOwnedRows<
+  Row extends Identified,
+  Summary extends Identified,
+  Found extends Identified,
+  RowVersions extends object,
+  DataVersions extends object,
+> {
+  #full: Held<Found> | undefined;
+  #alone: Held<Found> | undefined;
+  #heldRowVersions: Held<RowVersions> | undefined;
+  #heldDataVersions: Held<DataVersions> | undefined;
+  #finished: Map<string, Row> | undefined;
+
+  constructor(
+    private readonly scope: WorkspaceScope,
+    private readonly statements: ClientOwnedStatements<Row, Summary, Found, RowVersions, DataVersions>,
+    private readonly what: string,
+  ) {}
+
+  // Every statement here takes values, which ValuesOf cannot tell of a P not yet known.
+  #rows<R extends object, P extends object>(statement: TenantStatement<R, P>, values: P): Promise<R[]> {
+    return (this.scope.rows as (statement: TenantStatement<R, P>, values: P) => Promise<R[]>)(statement, values);
+  }
+
+  #once<R extends object>(held: Held<R>, statement: ById<R>, id: string): Promise<R | undefined> {
+    let row = held.get(id);
+    if (!row) held.set(id, (row = this.#rows(statement, { id }).then(first)));
+    return row;
+  }
+
+  #byId(id: string) {
+    return this.#once((this.#full ??= new Map()), this.statements.find, id);
+  }
+
+  // The versions are columns of the row (RowVersions and DataVersions pick them from Found).
+  #rowVersions(id: string, read: ProbeRead) {
+    const { versionProbes, findAlone } = this.statements;
+    if (versionProbes && read === 'kept')
+      return this.#once((this.#heldRowVersions ??= new Map()), versionProbes.row, id);
+    const row = findAlone && read === 'alone' ? this.#once((this.#alone ??= new Map()), findAlone, id) : this.#byId(id);
+    return row as Promise<(Found & RowVersions) | undefined>;
+  }
+
+  #dataVersions(id: string, read: ProbeRead) {
+    const { versionProbes } = this.statements;
+    if (versionProbes && read === 'kept')
+      return this.#once((this.#heldDataVersions ??= new Map()), versionProbes.data, id);
+    return this.#byId(id) as Promise<(Found & DataVersions) | undefined>;
+  }
+
+  list(clientId: string | null, take: number) {
+    return this.#rows(this.statements.list, { clientId, take });
+  }
+
+  async count(clientId: string | null) {
+    return (await this.#rows(this.statements.count, { clientId }))[0]!.n;
+  }
+
+  /** One of the workspace's, or 404. */
+  async find(id: string): Promise<Row> {
+    const stored = await (this.#full?.get(id) ?? this.#alone?.get(id) ?? this.#byId(id));
+    if (!stored) throw notFound(this.what);
+    const finished = (this.#finished ??= new Map());
+    let row = finished.get(id);
+    if (!row) finished.set(id, (row = this.statements.rowOf(stored)));
+    return row;
+  }
+
+  /** What its computed data depends on (bumped by ingests and edits); null if there is no such row. */
+  async dataVersionOf(id: string, read: ProbeRead = 'row'): Promise<string | null> {
+    const row = await this.#dataVersions(id, read);
+    return row ? this.statements.versionOf(row) : null;
+  }
+
+  /** What the row as an answer depends on; null if there is no such row. */
+  async rowVersionOf(id: string, read: ProbeRead = 'row'): Promise<string | null> {
+    const versionOf = this.statements.rowVersionOf;
+    if (!versionOf) return this.dataVersionOf(id, read === 'alone' ? 'row' : read);
+    const row = await this.#rowVersions(id, read);
+    return row ? versionOf(row) : null;
+  }
+
+  /** The zone of the "today" its computed data depends on (UTC unless the row names one); null if no such row. */
+  async timeZoneOf(id: string, read: ProbeRead = 'row'): Promise<string | null> {
+    const row = await this.#dataVersions(id, read);
+    return row ? (this.statements.timeZoneOf?.(row) ?? 'UTC') : null;
+  }
+
+  /** By id, in the order asked; null where there is none. */
+  async byIds(ids: readonly string[]): Promise<(Row | null)[]> {
+    return inAskedOrder(ids, await this.#rows(this.statements.byIds, { ids }));
+  }
+
+  /** Each client's, newest first, capped per client, in one statement. */
+  async byClients(clientIds: readonly string[], cap: number): Promise<ListEnvelope<Summary>[]> {
+    return cappedByParent(clientIds, await this.#rows(this.statements.byClients, { parentIds: clientIds, cap }));
+  }
 }
-type ReadOnce<R> = ReturnType<typeof readOnce<R>>;
 
 export function clientOwnedRepository<
   Row extends Identified,
@@ -86,63 +179,5 @@ export function clientOwnedRepository<
   statements: ClientOwnedStatements<Row, Summary, Found, RowVersions, DataVersions>,
   what: string,
 ) {
-  // Every statement here takes values, which ValuesOf cannot tell of a P not yet known.
-  const rows = <R extends object, P extends object>(statement: TenantStatement<R, P>, values: P): Promise<R[]> =>
-    (scope.rows as (statement: TenantStatement<R, P>, values: P) => Promise<R[]>)(statement, values);
-  const { versionProbes, findAlone } = statements;
-  const once = <R extends object>(statement: ById<R>) => readOnce((id: string) => rows(statement, { id }));
-  let full: ReadOnce<Found> | undefined;
-  let alone: ReadOnce<Found> | undefined;
-  let rowVersions: ReadOnce<RowVersions> | undefined;
-  let dataVersions: ReadOnce<DataVersions> | undefined;
-  const byId = (id: string) => (full ??= once(statements.find)).row(id);
-  // The versions are columns of the row (RowVersions and DataVersions pick them from Found).
-  const rowVersionsOf = (id: string, read: ProbeRead) =>
-    versionProbes && read === 'kept'
-      ? (rowVersions ??= once(versionProbes.row)).row(id)
-      : ((findAlone && read === 'alone' ? (alone ??= once(findAlone)).row(id) : byId(id)) as Promise<
-          (Found & RowVersions) | undefined
-        >);
-  const dataVersionsOf = (id: string, read: ProbeRead) =>
-    versionProbes && read === 'kept'
-      ? (dataVersions ??= once(versionProbes.data)).row(id)
-      : (byId(id) as Promise<(Found & DataVersions) | undefined>);
-  const dataVersionOf = async (id: string, read: ProbeRead): Promise<string | null> => {
-    const row = await dataVersionsOf(id, read);
-    return row ? statements.versionOf(row) : null;
-  };
-  let finished: Map<string, Row> | undefined;
-  return {
-    list: (clientId: string | null, take: number) => rows(statements.list, { clientId, take }),
-    count: async (clientId: string | null) => (await rows(statements.count, { clientId }))[0]!.n,
-    /** One of the workspace's, or 404. */
-    find: async (id: string): Promise<Row> => {
-      const stored = await (full?.held(id) ?? alone?.held(id) ?? byId(id));
-      if (!stored) throw notFound(what);
-      finished ??= new Map();
-      let row = finished.get(id);
-      if (!row) finished.set(id, (row = statements.rowOf(stored)));
-      return row;
-    },
-    /** What its computed data depends on (bumped by ingests and edits); null if there is no such row. */
-    dataVersionOf: (id: string, read: ProbeRead = 'row') => dataVersionOf(id, read === 'alone' ? 'row' : read),
-    /** What the row as an answer depends on; null if there is no such row. */
-    rowVersionOf: async (id: string, read: ProbeRead = 'row'): Promise<string | null> => {
-      const versionOf = statements.rowVersionOf;
-      if (!versionOf) return dataVersionOf(id, read === 'alone' ? 'row' : read);
-      const row = await rowVersionsOf(id, read);
-      return row ? versionOf(row) : null;
-    },
-    /** The zone of the "today" its computed data depends on (UTC unless the row names one); null if no such row. */
-    timeZoneOf: async (id: string, read: ProbeRead = 'row'): Promise<string | null> => {
-      const row = await dataVersionsOf(id, read);
-      return row ? (statements.timeZoneOf?.(row) ?? 'UTC') : null;
-    },
-    /** By id, in the order asked; null where there is none. */
-    byIds: async (ids: readonly string[]): Promise<(Row | null)[]> =>
-      inAskedOrder(ids, await rows(statements.byIds, { ids })),
-    /** Each client's, newest first, capped per client, in one statement. */
-    byClients: async (clientIds: readonly string[], cap: number): Promise<ListEnvelope<Summary>[]> =>
-      cappedByParent(clientIds, await rows(statements.byClients, { parentIds: clientIds, cap })),
-  };
+  return new ClientOwnedRows(scope, statements, what);
 }

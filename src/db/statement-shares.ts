@@ -47,7 +47,6 @@ function runHeld<T>(share: Share, statement: () => Promise<T>): Promise<T> {
   );
 }
 
-async function runAfterWait<T>(share: Share, statement: () => Promise<T>): Promise<T> {
-  await share.granted;
-  return runHeld(share, statement);
+function runAfterWait<T>(share: Share, statement: () => Promise<T>): Promise<T> {
+  return (share.granted as Promise<unknown>).then(() => runHeld(share, statement));
 }

@@ -12,17 +12,19 @@ export const lazyRecord =
   <T extends Record<string, (env: Env) => unknown>>(
     factories: T,
   ): ((env: Env) => { readonly [K in keyof T]: ReturnType<T[K]> }) => {
+    // What was made, by the factory's position: an array on first use, not a Map per object.
     class Lazy {
-      readonly made = new Map<string, unknown>();
+      made: unknown[] | undefined = undefined;
       constructor(readonly env: Env) {}
     }
-    for (const [name, factory] of Object.entries(factories)) {
+    Object.entries(factories).forEach(([name, factory], index) => {
       Object.defineProperty(Lazy.prototype, name, {
         get(this: Lazy) {
-          if (!this.made.has(name)) this.made.set(name, factory(this.env));
-          return this.made.get(name);
+          const made = (this.made ??= []);
+          // Every factory makes an object (a repository, a loader), never null or undefined.
+          return (made[index] ??= factory(this.env));
         },
       });
-    }
+    });
     return (env) => new Lazy(env) as never;
   };

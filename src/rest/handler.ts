@@ -117,6 +117,13 @@ function negotiatedFormat(route: RestRoute, exportable: boolean, accept: string 
   return format;
 }
 
+// Revalidation, not storage: a client may keep the body and ask again with If-None-Match.
+const CACHING = { 'Cache-Control': 'private, no-cache' } as const;
+
+/** An unchanged answer gives its token back, as GitHub does. */
+const unchanged = async (etag: string, admitted: Admitted) =>
+  notModified(etag, { ...CACHING, ...(await admitted.refund()) });
+
 /** A JSON route's answer: its finished body (kept when the route has a data version), revalidated by ETag. */
 const jsonAnswers = (deps: RestDependencies, operations: ReturnType<typeof compileRouteOperations>) =>
   async function answerJson(
@@ -138,13 +145,10 @@ const jsonAnswers = (deps: RestDependencies, operations: ReturnType<typeof compi
       assertResponseSize(data, context.config.RESPONSE_MAX_BYTES);
       return jsonBody(data);
     };
-    // Revalidation, not storage: a client may keep the body and ask again with If-None-Match.
-    const caching = { 'Cache-Control': 'private, no-cache' };
     const ifNoneMatch = request.headers.get('if-none-match');
-    // An unchanged answer gives its token back, as GitHub does; one named by its inputs is not even computed.
-    const unchanged = async (etag: string) => notModified(etag, { ...caching, ...(await admitted.refund()) });
+    // One named by its inputs is not even computed.
     const held = cacheKey && ifNoneMatch ? heldTag(request, inputsEtag(cacheKey)) : null;
-    if (held) return unchanged(held);
+    if (held) return unchanged(held, admitted);
     // A kept body's `encodings` are filled by whichever request compresses it first.
     const finished = cacheKey
       ? await deps.cache.getOrCompute(
@@ -154,11 +158,11 @@ const jsonAnswers = (deps: RestDependencies, operations: ReturnType<typeof compi
         )
       : finishedBody(await execute());
     const heldNow = cacheKey ? null : heldTag(request, finished.etag);
-    if (heldNow) return unchanged(heldNow);
+    if (heldNow) return unchanged(heldNow, admitted);
     // A coding made of a kept body counts against the cache's byte budget: the entry is set again
     // as a new object (sharing the encodings), since the cache re-measures only a changed value.
     const recount = cacheKey ? () => deps.cache.set(cacheKey, { ...finished }, heldBytes(finished)) : undefined;
-    return representation(request, finished, { ...headers, ...caching, 'Content-Type': JSON_CONTENT_TYPE }, recount);
+    return representation(request, finished, { ...headers, ...CACHING, 'Content-Type': JSON_CONTENT_TYPE }, recount);
   };
 
 export function createRestHandler(deps: RestDependencies) {
@@ -220,20 +224,17 @@ export function createRestHandler(deps: RestDependencies) {
     }
   }
 
-  return async function handleRest(
+  return function handleRest(
     request: Request,
     url: URL,
     requestId: string,
     connection: { abort?: ((error: Error) => void) | undefined } = {},
   ): Promise<Response> {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return errorResponse(
-        new ApiError('method_not_allowed', `${BASE_PATH} is read-only; use GET or HEAD.`),
-        requestId,
-        { Allow: 'GET, HEAD' },
-      );
+      const refusal = new ApiError('method_not_allowed', `${BASE_PATH} is read-only; use GET or HEAD.`);
+      return Promise.resolve(errorResponse(refusal, requestId, { Allow: 'GET, HEAD' }));
     }
-    const response = await handleGet(request, url, requestId, connection.abort);
-    return request.method === 'HEAD' ? withoutBody(response) : response;
+    const answer = handleGet(request, url, requestId, connection.abort);
+    return request.method === 'HEAD' ? answer.then(withoutBody) : answer;
   };
 }
