@@ -29,7 +29,7 @@ export const builder = new SchemaBuilder<{
   // the plugin's own per-resolver check (a per-context cache) stays off.
   complexity: { disabled: true, defaultComplexity: 1, defaultListMultiplier: DEFAULT_LIST_SIZE },
   scopeAuth: {
-    authScopes: async (ctx) => ({
+    authScopes: (ctx) => ({
       scope: (scope: Scope) => hasScope(ctx.principal, scope),
       admin: isWorkspaceAdmin(ctx.principal),
     }),
