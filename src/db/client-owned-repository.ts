@@ -5,7 +5,8 @@
 // for one request, so a row read by id is read once: v1's version probe and the resolver after it
 // share one statement, as a hand-written handler reads its row once. Where answers are kept (the data
 // cache on), a probe is mostly a hit, which needs the versions alone: a kind that declares version
-// probes reads only their columns then, and a miss reads the row after it.
+// probes reads only their columns then, and a miss reads the row after it
+// (docs/decisions/version-probes.md).
 import { notFound } from '../errors/index.js';
 import { cappedByParent, inAskedOrder, type ListEnvelope } from './per-parent.js';
 import type { TenantStatement } from './tenant-sql.js';
@@ -66,8 +67,8 @@ type Held<R> = Map<string, Promise<R | undefined>>;
 const first = <R>(rows: R[]) => rows[0];
 
 /**
- * One object per request, its methods on the prototype: a repository made per request as a record
- * of closures allocated them all whether used or not (~1.3 KB a v1 read).
+ * One object per request, its methods on the prototype: made per request as a record of closures,
+ * a repository allocated every one of them whether used or not (docs/decisions/request-path-allocations.md).
  */
 class ClientOwnedRows<
   Row extends Identified,
