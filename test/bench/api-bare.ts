@@ -3,7 +3,9 @@
 // load connection) on the same database, 20 connections, alternated rounds. The per-workspace shares are
 // lifted (WORKSPACE_MAX_CONCURRENT_REQUESTS=1000, DATABASE_STATEMENTS_PER_WORKSPACE=9), so their
 // bookkeeping runs on every request but never makes one wait. "Cached" is the service as configured;
-// "cold" a second instance with its data cache off (DATA_CACHE_MAX_BYTES=0).
+// "cold" a second instance with its data cache off (DATA_CACHE_MAX_BYTES=0). Each instance's resident set is
+// read from /proc: at rest after start, and its high-water mark (VmHWM) after each case and at the end,
+// against issue 50's 200 MB.
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,8 +16,10 @@ import {
   benchApiFixtures,
   benchDatabase,
   cpuMs,
+  residentParts,
   root,
   startBaselineServer,
+  statusMb,
   startService,
   type ServerHandle,
 } from './harness.js';
@@ -25,7 +29,7 @@ import { topFrames } from './cpu-profile.js';
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const ROUND_SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const TARGETS = { cached: 1.0, cold: 0.95, p99: 1.2 };
+const TARGETS = { cached: 1.0, cold: 0.95, p99: 1.2, peakRssMb: 200 };
 
 interface Round {
   rps: number;
@@ -153,6 +157,9 @@ export async function benchAgainstBare() {
     cold: await startService({ ...env, DATA_CACHE_MAX_BYTES: '0' }),
     bare: await startBaselineServer({ ...env, BASELINE_POOL_SIZE: String(CONNECTIONS) }),
   };
+  const idleMb = Object.fromEntries(
+    Object.entries(servers).map(([name, server]) => [name, statusMb(server.pid, 'VmRSS')]),
+  );
 
   // The same work on both sides: the bodies agree before anything is timed.
   for (const [label, path] of cases) {
@@ -190,6 +197,7 @@ export async function benchAgainstBare() {
           'bare p99': bare.p99,
           'ours µs/req (node, pg)': `${o.serverUs}, ${o.databaseUs}`,
           'bare µs/req (node, pg)': `${bare.serverUs}, ${bare.databaseUs}`,
+          'peak MB (ours, bare)': `${statusMb(ours.pid, 'VmHWM')}, ${statusMb(servers.bare.pid, 'VmHWM')}`,
         });
       }
       const floor = TARGETS[mode];
@@ -210,6 +218,21 @@ export async function benchAgainstBare() {
       `${ROUNDS} alternated rounds of ${ROUND_SECONDS} s (${today}, Node ${process.version})`,
   );
   console.table(rows);
+  const memory = Object.entries(servers).map(([name, server]) => ({
+    server: name,
+    'at rest after start': idleMb[name]!,
+    ...residentParts(server.pid),
+  }));
+  for (const mode of ['cached', 'cold'] as const) {
+    const peak = memory.find((row) => row.server === mode)!['peak (VmHWM)'];
+    targets.push({
+      target: `${mode}: peak RSS ≤ ${TARGETS.peakRssMb} MB (VmHWM)`,
+      value: `${peak} MB`,
+      met: peak <= TARGETS.peakRssMb,
+    });
+  }
+  console.log('\nResident set by part (MB) at the end; peak = VmHWM, the most each process has held');
+  console.table(memory);
   console.table(targets);
   await Promise.all(Object.values(servers).map((server) => server.stop()));
   await tearDown();

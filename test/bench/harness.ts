@@ -500,6 +500,12 @@ const NODE_BINARY = realpathSync(process.execPath);
 
 const mbOfKb = (kb: number) => Math.round(kb / 1024);
 
+/** A size field of /proc/<pid>/status in MB: VmRSS (resident now) or VmHWM (the most it has been resident). */
+export function statusMb(pid: number, field: 'VmRSS' | 'VmHWM') {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return mbOfKb(Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)![1]));
+}
+
 /** The resident set by part, in MB, with the high-water mark the kernel keeps (VmHWM). */
 export function residentParts(pid: number) {
   const parts = { 'node binary': 0, 'V8 heap pages': 0, 'malloc main heap': 0, 'other anonymous': 0, files: 0 };
@@ -526,11 +532,9 @@ export function residentParts(pid: number) {
     const rss = /^Rss:\s+(\d+) kB/.exec(line);
     if (rss) parts[part] += Number(rss[1]);
   }
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const field = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)![1]);
   return {
-    'peak (VmHWM)': mbOfKb(field('VmHWM')),
-    RSS: mbOfKb(field('VmRSS')),
+    'peak (VmHWM)': statusMb(pid, 'VmHWM'),
+    RSS: statusMb(pid, 'VmRSS'),
     ...Object.fromEntries(Object.entries(parts).map(([name, kb]) => [name, mbOfKb(kb)])),
   };
 }
