@@ -1,6 +1,5 @@
 // The audit log: every change to a workspace's keys, webhooks, rules and plan, with who did it.
 import type pg from 'pg';
-import type { PrismaClient } from '../db/generated/prisma/client.js';
 import { newId } from '../db/ids.js';
 import { tenantStatement } from '../db/tenant-sql.js';
 import { workspaceScopes, type WorkspaceScope } from '../db/workspace-scope.js';
@@ -14,19 +13,21 @@ export interface AuditEntry {
   details?: Record<string, unknown>;
 }
 
-type AuditWriter = Pick<PrismaClient, 'auditLogEntry'>;
+const RECORD = sqlStatement<never, Required<AuditEntry> & { id: string; details: string }>(
+  'audit.record',
+  (param) => `INSERT INTO audit_log (id, workspace_id, actor, action, target, details)
+    VALUES (${param('id')}, ${param('workspaceId')}, ${param('actor')}, ${param('action')}, ${param('target')},
+      ${param('details')}::jsonb)`,
+);
 
-export async function recordAudit(prisma: AuditWriter, entry: AuditEntry): Promise<void> {
-  await prisma.auditLogEntry.create({
-    data: {
-      id: newId('audit'),
-      workspaceId: entry.workspaceId,
-      actor: entry.actor,
-      action: entry.action,
-      target: entry.target,
-      details: (entry.details ?? {}) as object,
-    },
-  });
+/**
+ * An entry outside an admin command's transaction (a consent, a revocation, the webhook worker, a single sign-on),
+ * in SQL: the first Prisma query of an instance loads its WebAssembly query compiler, 20–27 MB of resident memory
+ * that an instance which only connects MCP clients and serves reads would otherwise carry
+ * (docs/decisions/quiet-memory.md).
+ */
+export async function recordAudit(db: SqlRunner, entry: AuditEntry): Promise<void> {
+  await runStatement(db, RECORD, { ...entry, id: newId('audit'), details: JSON.stringify(entry.details ?? {}) });
 }
 
 export interface AuditView {

@@ -56,7 +56,7 @@ async function bind(deps: IdentityDeps, workspaceId: string, userId: string, ide
     issuer: identity.issuer,
     subject: identity.subject,
   });
-  await recordAudit(deps.prisma, {
+  await recordAudit(deps.pool, {
     workspaceId,
     actor: userId,
     action: 'sso_identity.linked',
@@ -71,7 +71,7 @@ async function ensureMember(deps: IdentityDeps, workspaceId: string, userId: str
   });
   if (membership) return;
   await deps.prisma.membership.create({ data: { id: newId('membership'), workspaceId, userId, role: 'member' } });
-  await recordAudit(deps.prisma, {
+  await recordAudit(deps.pool, {
     workspaceId,
     actor: userId,
     action: 'member.joined_via_sso',

@@ -78,9 +78,9 @@ export async function attemptDelivery(deps: AttemptDeps, delivery: Claimed) {
     await disable(deps, delivery, `every attempt failed since ${failingSince.toISOString()}`);
 }
 
-async function disable({ pool, prisma, logger }: AttemptDeps, delivery: Claimed, reason: string) {
+async function disable({ pool, logger }: AttemptDeps, delivery: Claimed, reason: string) {
   await applyEnabled(pool, delivery.endpoint_id, false, reason);
-  await recordAudit(prisma, {
+  await recordAudit(pool, {
     workspaceId: delivery.workspace_id,
     actor: 'system',
     action: 'webhook_endpoint.disabled',

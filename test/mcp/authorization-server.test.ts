@@ -10,6 +10,7 @@ import { createKeyedWorkspace, json } from '../support/app.js';
 import { useListeningApp } from '../support/listen.js';
 import { call, personWithPassword, signIn } from '../support/web.js';
 import { connectMcp, consent, REDIRECT_URL, TestOAuthProvider } from '../support/mcp.js';
+import { statementsDuring } from '../support/sql-count.js';
 
 // Behind a trusted proxy, so that each test can speak from its own address (the registration limit is per address).
 const served = useListeningApp({ TRUST_PROXY: 'true', MCP_ALLOWED_ORIGINS: 'https://inspector.example' });
@@ -448,6 +449,42 @@ describe('signing out', () => {
       expect(after.searchParams.get('code')).toBeNull();
     },
   );
+});
+
+describe('connecting and disconnecting an MCP client', () => {
+  it('runs no Prisma query: sign-in, consent (with its audit entry), token and revocation in plain SQL', async () => {
+    // Prisma's first query loads its WebAssembly query compiler (20–27 MB resident): an instance whose only
+    // writes are these would otherwise carry it for an audit entry (docs/decisions/quiet-memory.md).
+    const keyed = await createKeyedWorkspace(served.t.database);
+    await personWithPassword(served.t.database, { email: keyed.ownerEmail });
+    const statements = await statementsDuring(async () => {
+      const person = await signIn(served.t.app, keyed.ownerEmail);
+      const app = new TestOAuthProvider({ cookie: person.cookie, workspaceId: keyed.workspace.id }, 'Plain SQL app');
+      await (await connectMcp(served.baseUrl, app)).close();
+      const revoked = await fetch(`${served.baseUrl}/oauth/revoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token: app.saved!.refresh_token!, client_id: app.client!.client_id }).toString(),
+      });
+      expect(revoked.status).toBe(200);
+      await expect
+        .poll(async () =>
+          (
+            await served.t.database.pool.query('SELECT action FROM audit_log WHERE workspace_id = $1', [
+              keyed.workspace.id,
+            ])
+          ).rows
+            .map((row: { action: string }) => row.action)
+            .sort(),
+        )
+        .toEqual(expect.arrayContaining(['mcp.client_authorized', 'mcp.grant_revoked']));
+    });
+    expect(statements.filter((text) => /\baudit_log\b/.test(text) && text.startsWith('INSERT')).length).toBeGreaterThan(
+      1,
+    );
+    // Prisma's SQL names every table with its schema, quoted.
+    expect(statements.filter((text) => text.includes('"public".'))).toEqual([]);
+  });
 });
 
 describe('revocations are audited', () => {

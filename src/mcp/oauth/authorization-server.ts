@@ -127,7 +127,7 @@ export function createAuthorizationServer(deps: AuthorizationServerDeps) {
   const issuer = () => deps.publicOrigin.value;
   const resource = () => `${issuer()}${MCP_PATH}`;
   const tokens = createAccessTokenVerifier(pool, resource);
-  const consent = createConsent({ pool, prisma: deps.prisma, sessions: deps.sessions, issuer, resource });
+  const consent = createConsent({ pool, sessions: deps.sessions, issuer, resource });
   let provider: Promise<Provider> | null = null;
   let lastSweep = 0;
   const build = () =>

@@ -5,7 +5,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type pg from 'pg';
 import type Provider from 'oidc-provider';
 import { errors } from 'oidc-provider';
-import type { PrismaClient } from '../../db/generated/prisma/client.js';
 import { pageSecurityHeaders } from '../../http/html.js';
 import { recordAudit } from '../../audit/index.js';
 import { signInLocation } from '../../sessions/index.js';
@@ -21,7 +20,6 @@ export const INTERACTION_PREFIX = '/oauth/interaction/';
 
 export interface ConsentDeps {
   pool: pg.Pool;
-  prisma: PrismaClient;
   sessions: WebSessions;
   issuer(): string;
   resource(): string;
@@ -82,7 +80,7 @@ async function saveGrant(deps: ConsentDeps, step: Step, form: URLSearchParams) {
   const oidcScopes = step.requested.filter((scope) => GRANTABLE_SCOPES.includes(scope));
   if (oidcScopes.length) grant.addOIDCScope(oidcScopes.join(' '));
   const grantId = await grant.save();
-  await recordAudit(deps.prisma, {
+  await recordAudit(deps.pool, {
     workspaceId: workspace.id,
     actor: step.session.userId,
     action: 'mcp.client_authorized',

@@ -168,7 +168,7 @@ function listen(provider: Provider, deps: OAuthProviderDeps) {
     const token = ctx.oidc?.entities.RefreshToken ?? ctx.oidc?.entities.AccessToken;
     const account = parseAccountId(String(token?.accountId ?? ''));
     if (!account) return;
-    void recordAudit(deps.prisma, {
+    void recordAudit(deps.pool, {
       workspaceId: account.workspaceId,
       actor: account.userId,
       action: 'mcp.grant_revoked',
