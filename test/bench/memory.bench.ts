@@ -4,6 +4,7 @@
 // the Node binary's pages, V8's heap pages, glibc's main heap, the other anonymous mappings
 // (malloc's per-thread arenas, V8's code range, stacks) and other files. For the peak RSS target
 // (≤ 200 MB): it shows which load moves which part, in ~3 minutes instead of bench:api's 14.
+// BENCH_MODE=quiet: the same parts through bench:abuse's quiet phase instead (memory-quiet.ts).
 import { connectDatabase } from '../../src/db/client.js';
 import {
   benchApiFixtures,
@@ -17,6 +18,7 @@ import {
   v1BenchCases,
   type ServerHandle,
 } from './harness.js';
+import { quietMemory } from './memory-quiet.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 async function main() {
@@ -59,4 +61,4 @@ async function main() {
   await embedded.stop();
 }
 
-runBench(main);
+runBench(process.env.BENCH_MODE === 'quiet' ? quietMemory : main);
