@@ -3,7 +3,7 @@
 import { html, type SafeHtml } from '../http/html.js';
 import { CSRF_FIELD, type SessionView } from '../sessions/index.js';
 import { viewsMenu, type ViewLinks } from '../views/index.js';
-import { signedInAs, workspaceOfSession } from './page-kit.js';
+import { planName } from '../workspaces/index.js';
 
 /** What a settings page's header shows besides the session: the views and the person's other workspaces. */
 export interface PageChrome {
@@ -12,6 +12,13 @@ export interface PageChrome {
   views: ViewLinks;
   workspaces: { slug: string; name: string }[];
 }
+
+/** Who is signed in, in which workspace: the header's left and right. */
+export const workspaceOfSession = (session: SessionView) =>
+  html`<span class="brand">Signalboard</span><span
+      >${session.workspaceName} <span class="muted">(${planName(session.plan)})</span></span
+    >`;
+export const signedInAs = ({ email, role }: SessionView) => html`<span class="muted">${email} · ${role}</span>`;
 
 const workspaceOption = (workspace: PageChrome['workspaces'][number], current: string) =>
   html`<option value="${workspace.slug}" ${workspace.slug === current ? html` selected` : ''}>

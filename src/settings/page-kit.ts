@@ -47,13 +47,6 @@ export interface SettingsView extends PageChrome {
   requireSso: boolean;
 }
 
-/** Who is signed in, in which workspace: the left of every settings page's header, and the right. */
-export const workspaceOfSession = (session: SessionView) =>
-  html`<span class="brand">Signalboard</span><span
-      >${session.workspaceName} <span class="muted">(${planName(session.plan)})</span></span
-    >`;
-export const signedInAs = ({ email, role }: SessionView) => html`<span class="muted">${email} · ${role}</span>`;
-
 export const day = (date: Date | string | null) =>
   date ? new Date(date).toISOString().replace('T', ' ').slice(0, 16) + ' UTC' : '—';
 

@@ -5,7 +5,6 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
 import { recordAudit } from '../audit/index.js';
-import type { PrismaClient } from '../db/generated/prisma/client.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { recordOutcome, type Claimed } from './delivery-steps.js';
 import { applyEnabled, secretContext } from './endpoints.js';
@@ -33,7 +32,6 @@ function signingSecrets(box: SecretBox, delivery: Claimed): string[] {
 export interface AttemptDeps {
   pool: pg.Pool;
   sender: Sender;
-  prisma: PrismaClient;
   box: SecretBox;
   config: Pick<Config, 'WEBHOOK_RETRY_SCHEDULE'>;
   logger: Logger;

@@ -9,7 +9,6 @@ import type pg from 'pg';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Logger } from 'pino';
 import type { Config } from '../../config/index.js';
-import type { PrismaClient } from '../../db/generated/prisma/client.js';
 import { ApiError } from '../../errors/index.js';
 import { html, page, pageSecurityHeaders } from '../../http/html.js';
 import type { SecretBox } from '../../secrets/secret-box.js';
@@ -27,7 +26,6 @@ const SIGNING_KEY_ID = 'oauth-signing-key-1';
 export interface OAuthProviderDeps {
   config: Config;
   pool: pg.Pool;
-  prisma: PrismaClient;
   box: SecretBox;
   logger: Logger;
   issuer: string;
