@@ -1,5 +1,6 @@
-// Snapshot metrics of a project. Rows are capped; totals are computed in SQL over every
-// row of the filtered range (not just the returned ones), per locale with byModel inside.
+// Snapshot metrics of a project. Rows are capped; totals cover every row of the filtered range
+// (not just the returned ones), per locale with byModel inside: added up from the rows when they
+// are all of the range, computed in SQL when the cap cut them.
 // Rates come from pooled sums only (pooled-rates.ts); locales are never summed together.
 import type { WorkspaceScope } from '../../db/workspace-scope.js';
 import { groupByParent, perParent } from '../../db/per-parent.js';
@@ -19,6 +20,9 @@ import {
 } from './pooled-rates.js';
 import { runFilterSql, runFilterValues, type RunFilter, type RunFilterParams } from '../common/run-filter.js';
 import type { AiModel } from '../common/models.js';
+import { groupedTotalsOf, type CompetitorTotalsRow, type ModelCountersRow } from './row-totals.js';
+
+export type { CompetitorTotalsRow, ModelCountersRow } from './row-totals.js';
 
 export interface MetricsRow extends ScanCounters, ScanRates {
   date: string;
@@ -57,10 +61,6 @@ export type StoredMetricsRow = ScanCounters & {
   locale: string;
   competitors: CompetitorCounters[];
 };
-/** Counters summed per (locale, model), and how many scans they sum. */
-export type ModelCountersRow = ScanCounters & { locale: string; model: AiModel; row_count: number };
-/** A competitor's counters summed per locale, with the runs and mentions of the scans that report it. */
-export type CompetitorTotalsRow = CompetitorCounters & { locale: string; totalRuns: number; totalMentionCount: number };
 
 export const METRICS_ROWS = tenantStatement<
   StoredMetricsRow & { parentId: string },
@@ -81,7 +81,7 @@ const TOTALS = tenantStatement<ModelCountersRow & { parentId: string }, ScanPara
   null,
   (workspace, param) => `SELECT project_id AS "parentId", locale, model, count(*)::int AS row_count, ${counterSums}
     FROM scans WHERE project_id = ANY(${param('parentIds')}::text[]) AND ${scanFilterSql(workspace, param)}
-    GROUP BY project_id, locale, model ORDER BY project_id, locale, model`,
+    GROUP BY project_id, locale, model ORDER BY project_id, locale COLLATE "C", model COLLATE "C"`,
 );
 // Σ of each competitor's counters and Σ of the runs and mentions of the same scans, per locale.
 const competitorSums = COMPETITOR_COUNTER_FIELDS.map((field) => `sum(c."${field}")::float8 AS "${field}"`).join(', ');
@@ -94,7 +94,7 @@ const COMPETITOR_TOTALS = tenantStatement<CompetitorTotalsRow & { parentId: stri
    FROM scans s CROSS JOIN LATERAL jsonb_to_recordset(s.competitors) AS c(name text, ${competitorColumns})
    WHERE s.project_id = ANY(${param('parentIds')}::text[]) AND s.competitors <> '[]'::jsonb
      AND ${scanFilterSql(workspace, param)}
-   GROUP BY s.project_id, s.locale, c.name ORDER BY s.project_id, s.locale, c.name`,
+   GROUP BY s.project_id, s.locale, c.name ORDER BY s.project_id, s.locale COLLATE "C", c.name COLLATE "C"`,
 );
 
 const competitorCountersOf = (row: CompetitorCounters): CompetitorCounters => ({
@@ -123,9 +123,11 @@ function countersOf(row: ScanCounters): ScanCounters {
 }
 
 /**
- * Metrics of several projects over one range, in three statements whatever their number: the
- * most recent rows of each project (capped per project), the pooled totals of each, and the
- * pooled totals of their competitors (read only from scans that carry competitor counters).
+ * Metrics of several projects over one range. The most recent rows of each project (capped per
+ * project) come first; a project with fewer rows than the cap has them all, and its totals are
+ * those rows added up (groupedTotalsOf). Only projects whose rows reach the cap then read their
+ * pooled totals and their competitors' (from scans that carry competitor counters) in SQL, in two
+ * statements whatever their number.
  */
 export async function queryProjectMetrics(
   scope: WorkspaceScope,
@@ -134,19 +136,33 @@ export async function queryProjectMetrics(
   cap: number,
 ): Promise<MetricsResult[]> {
   const values = { parentIds: projectIds, ...runFilterValues(filter) };
-  const [rows, totalsRows, competitorRows] = await Promise.all([
-    scope.rows(METRICS_ROWS, { ...values, cap }),
+  const rowsByProject = groupByParent(projectIds, await scope.rows(METRICS_ROWS, { ...values, cap })).map((rows) =>
+    rows.map(metricsRowOf),
+  );
+  const capped = projectIds.filter((_, index) => rowsByProject[index]!.length >= cap);
+  const cappedTotals = capped.length > 0 ? await queryTotals(scope, { ...values, parentIds: capped }) : [];
+  return rowsByProject.map((rows, index) => {
+    if (rows.length < cap) {
+      const { modelRows, competitorRows } = groupedTotalsOf(rows);
+      return { rows, ...localeTotalsOf(modelRows, competitorRows) };
+    }
+    return { rows, ...cappedTotals[capped.indexOf(projectIds[index]!)]! };
+  });
+}
+
+/** The pooled totals of projects in SQL, over every scan of the range: per project, in the order of parentIds. */
+async function queryTotals(
+  scope: WorkspaceScope,
+  values: ScanParams,
+): Promise<{ totals: LocaleTotals[]; total: number }[]> {
+  const [totalsRows, competitorRows] = await Promise.all([
     scope.rows(TOTALS, values),
     scope.rows(COMPETITOR_TOTALS, values),
   ]);
-
-  const rowsByProject = groupByParent(projectIds, rows);
-  const competitorsByProject = groupByParent(projectIds, competitorRows);
-  return groupByParent(projectIds, totalsRows).map((projectTotals, index) => {
-    const { totals, total } = localeTotalsOf(projectTotals, competitorsByProject[index]!);
-    const projectRows = rowsByProject[index]!.map(metricsRowOf);
-    return { rows: projectRows, total, totals };
-  });
+  const competitorsByProject = groupByParent(values.parentIds, competitorRows);
+  return groupByParent(values.parentIds, totalsRows).map((projectTotals, index) =>
+    localeTotalsOf(projectTotals, competitorsByProject[index]!),
+  );
 }
 
 /**
