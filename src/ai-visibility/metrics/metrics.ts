@@ -6,7 +6,7 @@ import type { WorkspaceScope } from '../../db/workspace-scope.js';
 import { groupByParent, perParent } from '../../db/per-parent.js';
 import { tenantStatement, type WorkspaceBinding } from '../../db/tenant-sql.js';
 import type { ParamOf } from '../../db/named-parameters.js';
-import { COUNTER_COLUMNS, COUNTER_SELECT } from '../scans/scan-columns.js';
+import { COUNTER_COLUMNS } from '../scans/scan-columns.js';
 import {
   COMPETITOR_COUNTER_FIELDS,
   competitorMetrics,
@@ -20,6 +20,15 @@ import {
 } from './pooled-rates.js';
 import { runFilterSql, runFilterValues, type RunFilter, type RunFilterParams } from '../common/run-filter.js';
 import type { AiModel } from '../common/models.js';
+import {
+  SCAN_ARRAY_SQL,
+  scanCompetitors,
+  scanCountersOf,
+  scanDate,
+  scanLocale,
+  scanModel,
+  type StoredScan,
+} from './stored-scan.js';
 import { groupedTotalsOf, type CompetitorTotalsRow, type ModelCountersRow } from './row-totals.js';
 
 export type { CompetitorTotalsRow, ModelCountersRow } from './row-totals.js';
@@ -54,13 +63,10 @@ type ScanParams = RunFilterParams & { parentIds: readonly string[] };
 const scanFilterSql = (workspace: WorkspaceBinding, param: ParamOf<RunFilterParams>) =>
   `${workspace()} AND ${runFilterSql('', param)}`;
 
-/** A scan as the metrics rows read it: its counters under their contract names, its competitors' counters. */
-export type StoredMetricsRow = ScanCounters & {
-  date: string;
-  model: AiModel;
-  locale: string;
-  competitors: CompetitorCounters[];
-};
+/** A scan as the metrics rows read it: its fields in one JSON array (stored-scan.ts). */
+export interface StoredMetricsRow {
+  scan: StoredScan;
+}
 
 export const METRICS_ROWS = tenantStatement<
   StoredMetricsRow & { parentId: string },
@@ -69,7 +75,7 @@ export const METRICS_ROWS = tenantStatement<
   perParent(
     param('parentIds'),
     `
-     SELECT date, model, locale, ${COUNTER_SELECT}, competitors FROM scans
+     SELECT ${SCAN_ARRAY_SQL} AS scan FROM scans
      WHERE project_id = p.id AND ${scanFilterSql(workspace, param)}
      ORDER BY date DESC, locale, model LIMIT ${param('cap')}`,
   ),
@@ -105,9 +111,7 @@ const competitorCountersOf = (row: CompetitorCounters): CompetitorCounters => ({
   >),
 });
 
-// Runs for every one of up to 1 000 rows of a response, so one literal rather than a loop over
-// COUNTER_FIELDS (a keyed access per field; docs/decisions/ai-visibility-metrics-reads.md); the
-// types make a missing or extra counter a compile error.
+// The counters of a grouped row, without its keys: spread into each model's totals.
 function countersOf(row: ScanCounters): ScanCounters {
   return {
     totalRuns: Number(row.totalRuns),
@@ -170,13 +174,13 @@ async function queryTotals(
  * field by field, not spread: it runs for each of up to 1 000 rows of a response
  * (docs/decisions/ai-visibility-metrics-reads.md).
  */
-export function metricsRowOf(row: StoredMetricsRow): MetricsRow {
-  const counters = countersOf(row);
+export function metricsRowOf({ scan }: StoredMetricsRow): MetricsRow {
+  const counters = scanCountersOf(scan);
   const rates = ratesOf(counters);
   return {
-    date: row.date,
-    model: row.model,
-    locale: row.locale,
+    date: scanDate(scan),
+    model: scanModel(scan),
+    locale: scanLocale(scan),
     totalRuns: counters.totalRuns,
     visibilityCount: counters.visibilityCount,
     mentionCount: counters.mentionCount,
@@ -190,7 +194,7 @@ export function metricsRowOf(row: StoredMetricsRow): MetricsRow {
     shareOfVoice: rates.shareOfVoice,
     averagePosition: rates.averagePosition,
     sentiment: rates.sentiment,
-    competitors: row.competitors.map((competitor) =>
+    competitors: scanCompetitors(scan).map((competitor) =>
       competitorMetrics(competitor, counters.totalRuns, counters.totalMentionCount),
     ),
   };
