@@ -105,10 +105,10 @@ const COMPETITOR_TOTALS = tenantStatement<CompetitorTotalsRow & { parentId: stri
 
 const competitorCountersOf = (row: CompetitorCounters): CompetitorCounters => ({
   name: String(row.name),
-  ...(Object.fromEntries(COMPETITOR_COUNTER_FIELDS.map((field) => [field, Number(row[field])])) as Omit<
-    CompetitorCounters,
-    'name'
-  >),
+  visibilityCount: Number(row.visibilityCount),
+  mentionCount: Number(row.mentionCount),
+  positionedCount: Number(row.positionedCount),
+  positionSum: Number(row.positionSum),
 });
 
 // The counters of a grouped row, without its keys: spread into each model's totals.

@@ -4,7 +4,13 @@
 // statements give them (code points, as their `COLLATE "C"` orders), so localeTotalsOf pools them alike.
 import { byCodePoint } from '../common/code-point-order.js';
 import type { AiModel } from '../common/models.js';
-import { COUNTER_FIELDS, type CompetitorCounters, type CompetitorMetrics, type ScanCounters } from './pooled-rates.js';
+import {
+  addCounters,
+  NO_COUNTS,
+  type CompetitorCounters,
+  type CompetitorMetrics,
+  type ScanCounters,
+} from './pooled-rates.js';
 
 /** Counters summed per (locale, model), and how many scans they sum. */
 export type ModelCountersRow = ScanCounters & { locale: string; model: AiModel; row_count: number };
@@ -37,6 +43,7 @@ export function groupedTotalsOf(rows: readonly MetricsRow[]): {
     if (!sums) locales.push((sums = { locale: row.locale, models: [], competitors: [] }));
     let model = sums.models.find((entry) => entry.model === row.model);
     if (!model) sums.models.push((model = modelRowOf(row)));
+    model.row_count += 1;
     addCounters(model, row);
     for (const competitor of row.competitors) {
       let pooled = sums.competitors.find((entry) => entry.name === competitor.name);
@@ -70,8 +77,6 @@ function addCompetitor(pooled: CompetitorTotalsRow, competitor: CompetitorMetric
   pooled.totalMentionCount += competitor.totalMentionCount;
 }
 
-const NO_COUNTS = Object.fromEntries(COUNTER_FIELDS.map((field) => [field, 0])) as unknown as ScanCounters;
-
 // Once per (locale, model): a spread is cheap here, unlike per row.
 const modelRowOf = (row: MetricsRow): ModelCountersRow => ({
   locale: row.locale,
@@ -79,16 +84,3 @@ const modelRowOf = (row: MetricsRow): ModelCountersRow => ({
   row_count: 0,
   ...NO_COUNTS,
 });
-
-function addCounters(sum: ModelCountersRow, row: MetricsRow): void {
-  sum.row_count += 1;
-  sum.totalRuns += row.totalRuns;
-  sum.visibilityCount += row.visibilityCount;
-  sum.mentionCount += row.mentionCount;
-  sum.totalMentionCount += row.totalMentionCount;
-  sum.positionedCount += row.positionedCount;
-  sum.positionSum += row.positionSum;
-  sum.positiveCount += row.positiveCount;
-  sum.neutralCount += row.neutralCount;
-  sum.negativeCount += row.negativeCount;
-}
