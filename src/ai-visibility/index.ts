@@ -48,7 +48,8 @@ export { COUNTER_COLUMNS } from './scans/scan-columns.js';
 export { scanRepository, type ScanFilter, type ScanRow } from './scans/scans-repository.js';
 export { COMPETITOR_COUNTER_FIELDS, COUNTER_FIELDS, ratesOf, ratio } from './metrics/pooled-rates.js';
 export type { CompetitorCounters, ScanCounters } from './metrics/pooled-rates.js';
-export { queryProjectMetrics, type LocaleTotals, type MetricsResult } from './metrics/metrics.js';
+export type { LocaleTotals, MetricsResult } from './metrics/metrics.js';
+export { queryProjectMetrics, type MetricsProject } from './metrics/project-metrics.js';
 
 // Exports: what the v1 CSV and NDJSON routes stream.
 export { ROW_EXPORTS, type ExportArgs, type RowExport } from './exports.js';

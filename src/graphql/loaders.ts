@@ -17,6 +17,7 @@ import { toPage, type Page, type PageArgs } from '../db/paging.js';
 import type {
   AnswerRow,
   LocaleTotals,
+  MetricsProject,
   ProjectRow,
   PromptRow,
   RunFilter,
@@ -38,7 +39,7 @@ export interface ReportDataKey {
 
 export interface MetricsKey {
   /** A project row (it carries its data version). */
-  project: { id: string };
+  project: MetricsProject;
   filter: RunFilter;
   /** Rows asked for (most recent first); the instance's METRICS_ROW_CAP applies on top. */
   rows: number;
@@ -137,7 +138,7 @@ const makeLoaders = lazyRecord<LoaderEnv>()({
           (misses) =>
             queryProjectMetrics(
               scope,
-              misses.map((key) => key.project.id),
+              misses.map((key) => key.project),
               misses[0]!.filter,
               Math.min(misses[0]!.rows, metricsCap),
             ),

@@ -2,8 +2,7 @@
 // (not just the returned ones), per locale with byModel inside: added up from the rows when they
 // are all of the range, computed in SQL when the cap cut them.
 // Rates come from pooled sums only (pooled-rates.ts); locales are never summed together.
-import type { WorkspaceScope } from '../../db/workspace-scope.js';
-import { groupByParent, perParent } from '../../db/per-parent.js';
+import { perParent } from '../../db/per-parent.js';
 import { tenantStatement, type WorkspaceBinding } from '../../db/tenant-sql.js';
 import type { ParamOf } from '../../db/named-parameters.js';
 import { COUNTER_COLUMNS } from '../scans/scan-columns.js';
@@ -18,7 +17,7 @@ import {
   type ScanCounters,
   type ScanRates,
 } from './pooled-rates.js';
-import { runFilterSql, runFilterValues, type RunFilter, type RunFilterParams } from '../common/run-filter.js';
+import { runFilterSql, type RunFilterParams } from '../common/run-filter.js';
 import type { AiModel } from '../common/models.js';
 import {
   SCAN_ARRAY_SQL,
@@ -29,7 +28,7 @@ import {
   scanModel,
   type StoredScan,
 } from './stored-scan.js';
-import { groupedTotalsOf, type CompetitorTotalsRow, type ModelCountersRow } from './row-totals.js';
+import type { CompetitorTotalsRow, ModelCountersRow } from './row-totals.js';
 
 export type { CompetitorTotalsRow, ModelCountersRow } from './row-totals.js';
 
@@ -59,7 +58,7 @@ export interface MetricsResult {
 
 const counterSums = COUNTER_FIELDS.map((field) => `sum(${COUNTER_COLUMNS[field]})::float8 AS "${field}"`).join(', ');
 // The scans of the range, model and locale (parentIds: the projects; cap: the rows per project, null for all).
-type ScanParams = RunFilterParams & { parentIds: readonly string[] };
+export type ScanParams = RunFilterParams & { parentIds: readonly string[] };
 const scanFilterSql = (workspace: WorkspaceBinding, param: ParamOf<RunFilterParams>) =>
   `${workspace()} AND ${runFilterSql('', param)}`;
 
@@ -83,7 +82,7 @@ export const METRICS_ROWS = tenantStatement<
 // Unnamed, so it is planned for the ids at hand (a generic plan misjudges `project_id = ANY(parentIds)`).
 // Grouped by (locale, model) only: the locale totals are those rows added up (localeTotalsOf), which
 // PostgreSQL does faster than GROUPING SETS with a locale level (docs/decisions/ai-visibility-metrics-reads.md).
-const TOTALS = tenantStatement<ModelCountersRow & { parentId: string }, ScanParams>(
+export const TOTALS = tenantStatement<ModelCountersRow & { parentId: string }, ScanParams>(
   null,
   (workspace, param) => `SELECT project_id AS "parentId", locale, model, count(*)::int AS row_count, ${counterSums}
     FROM scans WHERE project_id = ANY(${param('parentIds')}::text[]) AND ${scanFilterSql(workspace, param)}
@@ -92,7 +91,7 @@ const TOTALS = tenantStatement<ModelCountersRow & { parentId: string }, ScanPara
 // Σ of each competitor's counters and Σ of the runs and mentions of the same scans, per locale.
 const competitorSums = COMPETITOR_COUNTER_FIELDS.map((field) => `sum(c."${field}")::float8 AS "${field}"`).join(', ');
 const competitorColumns = COMPETITOR_COUNTER_FIELDS.map((field) => `"${field}" bigint`).join(', ');
-const COMPETITOR_TOTALS = tenantStatement<CompetitorTotalsRow & { parentId: string }, ScanParams>(
+export const COMPETITOR_TOTALS = tenantStatement<CompetitorTotalsRow & { parentId: string }, ScanParams>(
   null,
   (workspace, param) => `SELECT s.project_id AS "parentId", s.locale, c.name,
      ${competitorSums},
@@ -124,49 +123,6 @@ function countersOf(row: ScanCounters): ScanCounters {
     neutralCount: Number(row.neutralCount),
     negativeCount: Number(row.negativeCount),
   };
-}
-
-/**
- * Metrics of several projects over one range. The most recent rows of each project (capped per
- * project) come first; a project with fewer rows than the cap has them all, and its totals are
- * those rows added up (groupedTotalsOf). Only projects whose rows reach the cap then read their
- * pooled totals and their competitors' (from scans that carry competitor counters) in SQL, in two
- * statements whatever their number.
- */
-export async function queryProjectMetrics(
-  scope: WorkspaceScope,
-  projectIds: readonly string[],
-  filter: RunFilter,
-  cap: number,
-): Promise<MetricsResult[]> {
-  const values = { parentIds: projectIds, ...runFilterValues(filter) };
-  const rowsByProject = groupByParent(projectIds, await scope.rows(METRICS_ROWS, { ...values, cap })).map((rows) =>
-    rows.map(metricsRowOf),
-  );
-  const capped = projectIds.filter((_, index) => rowsByProject[index]!.length >= cap);
-  const cappedTotals = capped.length > 0 ? await queryTotals(scope, { ...values, parentIds: capped }) : [];
-  return rowsByProject.map((rows, index) => {
-    if (rows.length < cap) {
-      const { modelRows, competitorRows } = groupedTotalsOf(rows);
-      return { rows, ...localeTotalsOf(modelRows, competitorRows) };
-    }
-    return { rows, ...cappedTotals[capped.indexOf(projectIds[index]!)]! };
-  });
-}
-
-/** The pooled totals of projects in SQL, over every scan of the range: per project, in the order of parentIds. */
-async function queryTotals(
-  scope: WorkspaceScope,
-  values: ScanParams,
-): Promise<{ totals: LocaleTotals[]; total: number }[]> {
-  const [totalsRows, competitorRows] = await Promise.all([
-    scope.rows(TOTALS, values),
-    scope.rows(COMPETITOR_TOTALS, values),
-  ]);
-  const competitorsByProject = groupByParent(values.parentIds, competitorRows);
-  return groupByParent(values.parentIds, totalsRows).map((projectTotals, index) =>
-    localeTotalsOf(projectTotals, competitorsByProject[index]!),
-  );
 }
 
 /**

@@ -16,6 +16,7 @@ import { MAX_ROWS } from '../common/read-rows.js';
 import type { RunFilter } from '../common/run-filter.js';
 import { runFilterArgs } from '../common/run-filter-args.type.js';
 import type { LocaleTotals, MetricsRow, ModelTotals } from './metrics.js';
+import type { MetricsProject } from './project-metrics.js';
 import type { CompetitorMetrics, ScanCounters, ScanRates } from './pooled-rates.js';
 
 type CountersAndRates = ScanCounters & ScanRates;
@@ -143,7 +144,7 @@ const metricsArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => ({
 });
 
 /** A project's metrics; projects asked together with the same arguments share three statements. */
-async function projectMetrics(project: { id: string }, filter: RunFilter, rows: number, ctx: GraphQLContext) {
+async function projectMetrics(project: MetricsProject, filter: RunFilter, rows: number, ctx: GraphQLContext) {
   const result = await ctx.loaders.metrics.load({ project, filter, rows });
   const page = firstPageOf(result.rows, result.total);
   return {

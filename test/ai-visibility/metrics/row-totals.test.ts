@@ -69,12 +69,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const metrics = async (query: string) =>
+const metrics = async (query: string, to = '2026-10-31') =>
   json(
-    await t.get(
-      `/api/v1/ai-visibility/projects/${projectId}/metrics?dateFrom=2026-10-01&dateTo=2026-10-31&${query}`,
-      key,
-    ),
+    await t.get(`/api/v1/ai-visibility/projects/${projectId}/metrics?dateFrom=2026-10-01&dateTo=${to}&${query}`, key),
   );
 
 describe('metrics totals from the rows or from SQL', () => {
@@ -106,5 +103,14 @@ describe('metrics totals from the rows or from SQL', () => {
       expect(capped.meta.total).toBe(all.meta.total);
       expect(capped.data.totals).toEqual(all.data.totals);
     }
+  });
+
+  it('agree for a project with more scans than its models and locales suggest (read after the rows)', async () => {
+    const all = await metrics('limit=1000', '2026-10-03');
+    // 3 days of 1 model and 3 locales would be 9 rows: the totals are not read beside the rows.
+    await t.database.prisma.aiProject.update({ where: { id: projectId }, data: { models: ['chatgpt'] } });
+    const capped = await metrics('limit=20', '2026-10-03');
+    expect(capped.meta).toEqual({ total: 27, truncated: true });
+    expect(capped.data.totals).toEqual(all.data.totals);
   });
 });
