@@ -21,9 +21,20 @@ export class TargetRefused extends Error {}
 // Never a target, whatever the configuration says.
 const NEVER = new Set(['unspecified', 'multicast', 'broadcast']);
 
-// ipaddr's range names that start with a vowel letter but not a vowel sound.
-const SOUNDED_AS_CONSONANT = new Set(['uniqueLocal', 'unicast']);
-const articleOf = (range: string) => (/^[aeiou]/i.test(range) && !SOUNDED_AS_CONSONANT.has(range) ? 'an' : 'a');
+// ipaddr's range names (and ours, ipv4Compatible) as a person writes them; any other camelCase name
+// is split into lower-case words (`amt`, `reserved`, `benchmarking` read as they are).
+const RANGE_WORDS: Record<string, string> = {
+  linkLocal: 'link-local',
+  uniqueLocal: 'unique local',
+  ipv4Mapped: 'IPv4-mapped',
+  ipv4Compatible: 'IPv4-compatible',
+  carrierGradeNat: 'carrier-grade NAT',
+  '6to4': '6to4',
+};
+const wordsOf = (range: string) =>
+  RANGE_WORDS[range] ?? range.replace(/[A-Z]/g, (letter) => ` ${letter.toLowerCase()}`);
+// Words that start with a vowel letter but not a vowel sound, and those that start with a vowel sound.
+const articleOf = (words: string) => (/^(?:[aeio]|un(?!ique)|IPv4)/.test(words) ? 'an' : 'a');
 
 /**
  * Why an address may not be a target, or null when it may. Only public unicast passes unless private targets are
@@ -44,7 +55,10 @@ export function addressRefusal(address: string, policy: Pick<TargetPolicy, 'allo
       ? 'ipv4Compatible'
       : named;
   if (range === 'unicast') return null;
-  if (NEVER.has(range) || !policy.allowPrivate) return `${address} is ${articleOf(range)} ${range} address`;
+  if (NEVER.has(range) || !policy.allowPrivate) {
+    const words = wordsOf(range);
+    return `${address} is ${articleOf(words)} ${words} address`;
+  }
   return null;
 }
 

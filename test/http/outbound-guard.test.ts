@@ -74,7 +74,9 @@ describe('the outbound guard (webhooks, identity providers)', () => {
     expect(urlRefusal('https://user:pw@hooks.example.com/', strict)).toMatch(/credentials/);
     expect(urlRefusal('https://127.0.0.1/x', strict)).toMatch(/loopback/);
     expect(urlRefusal('https://[::ffff:7f00:1]/x', strict)).toMatch(/loopback/);
-    expect(urlRefusal('https://169.254.169.254/latest/meta-data', strict)).toMatch(/linkLocal/);
+    expect(urlRefusal('https://169.254.169.254/latest/meta-data', strict)).toBe(
+      '169.254.169.254 is a link-local address',
+    );
     expect(urlRefusal('https://localhost/x', strict)).toMatch(/loopback name/);
     expect(urlRefusal('not a url', strict)).toMatch(/absolute URL/);
   });
@@ -99,10 +101,13 @@ describe('the refusal reads as English', () => {
   it('puts the article its range name is spoken with', () => {
     expect(addressRefusal('0.0.0.0', strict)).toBe('0.0.0.0 is an unspecified address');
     expect(addressRefusal('127.0.0.1', strict)).toBe('127.0.0.1 is a loopback address');
-    expect(addressRefusal('fd00::1', strict)).toBe('fd00::1 is a uniqueLocal address');
+    expect(addressRefusal('fd00::1', strict)).toBe('fd00::1 is a unique local address');
     expect(addressRefusal('::1', strict)).toBe('::1 is a loopback address');
     expect(addressRefusal('::', strict)).toBe(':: is an unspecified address');
-    expect(addressRefusal('::7f00:1', strict)).toBe('::7f00:1 is an ipv4Compatible address');
+    expect(addressRefusal('100.64.0.1', strict)).toBe('100.64.0.1 is a carrier-grade NAT address');
+    expect(addressRefusal('192.168.1.1', strict)).toBe('192.168.1.1 is a private address');
+    expect(addressRefusal('2001:db8::1', strict)).toBe('2001:db8::1 is a reserved address');
+    expect(addressRefusal('::7f00:1', strict)).toBe('::7f00:1 is an IPv4-compatible address');
   });
 });
 
