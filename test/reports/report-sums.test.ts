@@ -76,6 +76,16 @@ describe('report sums', () => {
     expect(await reportOf(clientId)).toEqual({ cost: 1.4, clicks: 14, weeks: [0.5, 0.7, 0.2] });
   });
 
+  it('stay exact in the largest totals facts can make', async () => {
+    // 1e12 + 13 × 0.1 is 1 000 000 000 001 300 000 millionths, past 2^53: a double of the millionths is not exact.
+    const client = await newClient();
+    const facts = Array.from({ length: 14 }, (_, day) => fact(day, { cost: day === 3 ? 1e12 : 0.1 }, client));
+    expect((await ingestMetricFacts(t.app, TOKEN, facts)).data).toMatchObject({ accepted: 14 });
+    const { cost, weeks } = await reportOf(client);
+    expect(cost).toBe(1000000000001.3);
+    expect(weeks).toEqual([1000000000000.4, 0.7, 0.2]);
+  });
+
   it('count a fact to the millionth', async () => {
     const client = await newClient();
     await ingestMetricFacts(t.app, TOKEN, [fact(0, { cost: 1.0000004 }, client), fact(1, { cost: 2.0000004 }, client)]);
