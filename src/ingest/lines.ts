@@ -125,8 +125,8 @@ export const checkedRecord = <Value extends z.ZodType>(
 export interface IngestSummary {
   accepted: number;
   replaced: number;
-  /** Scans only: lines identical to the stored scan, which change nothing and emit nothing. */
-  unchanged?: number;
+  /** Lines identical to what is stored (a scan or a fact): they change nothing and emit nothing. */
+  unchanged: number;
   rejected: number;
   problems: LineProblem[];
 }

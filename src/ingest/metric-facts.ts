@@ -33,7 +33,11 @@ const lineSchema = z
       .optional(),
     // More keys than there are base metrics at all is refused before the values are checked.
     metrics: checkedRecord(
-      z.number().finite().nonnegative().max(METRIC_VALUE_MAX, 'a metric is at most 1e12 (a trillion)'),
+      z
+        .number()
+        .finite()
+        .min(0, 'a metric is at least 0')
+        .max(METRIC_VALUE_MAX, 'a metric is at most 1e12 (a trillion)'),
       METRIC_COLUMNS.length,
     ),
   })
@@ -73,7 +77,11 @@ export function validateMetricLines(
   return { facts: accepted, problems };
 }
 
-/** Upserts facts and bumps their clients' data versions; returns how many were new and how many replaced one. */
+/**
+ * Upserts facts; a fact identical to the stored one is left alone and counted as unchanged. The
+ * clients whose facts changed get a new data version (their cached report data is stale); an
+ * identical re-send leaves every version, and so every report's ETag, as it was.
+ */
 export async function writeMetricFacts(
   client: pg.PoolClient | pg.Client,
   facts: readonly MetricFactInput[],
@@ -89,7 +97,9 @@ export async function writeMetricFacts(
       fact.dimensionValue,
       ...METRIC_COLUMNS.map((name) => fact.metrics[name] ?? null),
     ]);
-  const rows = await insertColumns<{ inserted: boolean }>(
+  const stored = METRIC_COLUMNS.map((name) => `metric_facts.${name}`).join(', ');
+  const sent = METRIC_COLUMNS.map((name) => `EXCLUDED.${name}`).join(', ');
+  const rows = await insertColumns<{ inserted: boolean; clientId: string }>(
     client,
     (
       rows,
@@ -97,7 +107,8 @@ export async function writeMetricFacts(
       SELECT * FROM ${rows}
       ON CONFLICT (client_id, provider, dimension, date, dimension_value)
       DO UPDATE SET ${METRIC_COLUMNS.map((name) => `${name} = EXCLUDED.${name}`).join(', ')}
-      RETURNING (xmax = 0) AS inserted`,
+        WHERE (${stored}) IS DISTINCT FROM (${sent})
+      RETURNING (xmax = 0) AS inserted, client_id AS "clientId"`,
     columns,
     {
       client: 'text',
@@ -110,11 +121,13 @@ export async function writeMetricFacts(
     onProgress,
   );
   const inserted = rows.filter((row) => row.inserted).length;
+  const changedClients = [...new Set(rows.map((row) => row.clientId))];
   // In the same transaction: cached report data of these clients is stale from the commit on.
-  await client.query('UPDATE clients SET data_version = data_version + 1 WHERE id = ANY($1::text[])', [
-    [...new Set(facts.map((fact) => fact.clientId))],
-  ]);
-  return { inserted, replaced: rows.length - inserted };
+  if (changedClients.length)
+    await client.query('UPDATE clients SET data_version = data_version + 1 WHERE id = ANY($1::text[])', [
+      changedClients,
+    ]);
+  return { inserted, replaced: rows.length - inserted, unchanged: facts.length - rows.length };
 }
 
 /** The clients of `ids` that exist, with their workspaces. */

@@ -66,7 +66,7 @@ function lookups(field: string, isFound: (id: string) => boolean) {
 interface Written {
   inserted: number;
   replaced: number;
-  unchanged?: number;
+  unchanged: number;
 }
 
 /**
@@ -151,14 +151,14 @@ export async function ingest(
   }
   const summary = { rejected: problems.count, problems: problems.reported, omitted: problems.omitted };
   const valid = validation.records?.length;
-  if (valid === undefined) return { accepted: 0, replaced: 0, ...summary };
+  if (valid === undefined) return { accepted: 0, replaced: 0, unchanged: 0, ...summary };
   const written: Written = valid
     ? await inTransaction(pool, (client) => validation.write(client, (done) => options.onProgress?.(done, valid)))
-    : { inserted: 0, replaced: 0, ...(kind === 'scans' ? { unchanged: 0 } : {}) };
+    : { inserted: 0, replaced: 0, unchanged: 0 };
   return {
     accepted: written.inserted,
     replaced: written.replaced,
-    ...(written.unchanged === undefined ? {} : { unchanged: written.unchanged }),
+    unchanged: written.unchanged,
     ...summary,
   };
 }

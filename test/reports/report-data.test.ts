@@ -344,6 +344,21 @@ describe('metric ingestion', () => {
     expect(rows.rows).toEqual([{ clicks: 2 }]);
   });
 
+  it('leaves an identical re-send alone: counted unchanged, and report data keeps its ETag', async () => {
+    const line = JSON.stringify({ client: clientId, provider: 'meta_ads', date: '2020-02-01', metrics: { clicks: 5 } });
+    expect((await json(await post(line))).data).toMatchObject({ accepted: 1, replaced: 0, unchanged: 0 });
+    const data = await t.get(`/api/v1/reports/${reportId}/data`, key);
+    const etag = data.headers.get('etag')!;
+    expect((await json(await post(line))).data).toMatchObject({ accepted: 0, replaced: 0, unchanged: 1 });
+    const again = await t.get(`/api/v1/reports/${reportId}/data`, key, { headers: { 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    const changed = line.replace('"clicks":5', '"clicks":6');
+    expect((await json(await post(changed))).data).toMatchObject({ accepted: 0, replaced: 1, unchanged: 0 });
+    expect((await t.get(`/api/v1/reports/${reportId}/data`, key, { headers: { 'if-none-match': etag } })).status).toBe(
+      200,
+    );
+  });
+
   it('refuses a file with bad lines, naming each line, and writes nothing', async () => {
     const good = JSON.stringify({
       client: clientId,
@@ -378,6 +393,7 @@ describe('metric ingestion', () => {
     expect(error.code).toBe('invalid_body');
     expect(error.lines.map((l: { line: number }) => l.line)).toEqual([2, 3, 4, 5, 6, 7, 8]);
     expect(error.lines.find((l: { line: number }) => l.line === 8).message).toContain('line 1');
+    expect(error.lines.find((l: { line: number }) => l.line === 6).message).toContain('a metric is at least 0');
     const stored = await t.database.pool.query(
       "SELECT count(*)::int AS n FROM metric_facts WHERE client_id = $1 AND date >= '2019-01-01' AND date < " +
         "'2020-01-01'",
@@ -392,6 +408,11 @@ describe('metric ingestion', () => {
       'oops',
     ].join('\n');
     expect((await json(await post(body, '?skipInvalid=true'))).data).toMatchObject({ accepted: 1, rejected: 1 });
+    for (const unclear of ['yes', '1', 'TRUE']) {
+      const refused = await post(body, `?skipInvalid=${unclear}`);
+      expect(refused.status, unclear).toBe(400);
+      expect((await json(refused)).error).toMatchObject({ code: 'invalid_parameter', param: 'skipInvalid' });
+    }
     const anonymous = await t.app.fetch(
       new Request('http://test.local/internal/ingest/metrics', { method: 'POST', body }),
     );
