@@ -81,8 +81,8 @@ export function createParts(deps: AppDependencies) {
     webhookBacklog: () => webhookBacklog(database.pool),
     requests: () => concurrency.totals(),
   });
-  const contextFor = (principal: Principal, requestId: string) =>
-    buildContext({ requestId, principal, workspace: scopeOf(principal.workspaceId), config }, dataCache);
+  const contextFor = (principal: Principal, requestId: string, signal?: AbortSignal) =>
+    buildContext({ requestId, principal, workspace: scopeOf(principal.workspaceId, signal), config }, dataCache);
   // The MCP token cache listens to the same messages as the API-key cache.
   const { meter } = admission;
   const connector = createConnectorLoader({

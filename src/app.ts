@@ -90,7 +90,7 @@ function createDoors(deps: AppDependencies, parts: Parts, readiness: Readiness):
     graphql: createGraphQLDoor({
       schema,
       admit: admission.admitGraphQL,
-      contextFor: (admitted, requestId) => contextFor(admitted.principal, requestId),
+      contextFor: (admitted, requestId, signal) => contextFor(admitted.principal, requestId, signal),
       production: config.NODE_ENV === 'production',
       publicOrigin,
       metrics: parts.metrics,

@@ -7,6 +7,7 @@
 // stale entry ages out. Bounded in bytes (the JSON size of each entry), not only in entries.
 import { LRUCache } from 'lru-cache';
 import { singleFlight } from '../http/single-flight.js';
+import { ClientGone } from './workspace-scope.js';
 
 export interface DataCache {
   get<T extends object>(key: string): T | undefined;
@@ -61,11 +62,17 @@ export function createDataCache(maxBytes: number): DataCache {
     getOrCompute<T extends object>(key: string, compute: () => Promise<T>, bytesOf?: (value: T) => number): Promise<T> {
       const kept = get<T>(key);
       if (kept) return Promise.resolve(kept);
-      return computing.run(key, async () => {
+      const shared = computing.run(key, async () => {
         const value = await compute();
         set(key, value, bytesOf?.(value));
         return value;
       }) as Promise<T>;
+      // The shared work runs under its first caller's request: if that client went away, the
+      // others compute for themselves (a caller whose own client went away stops at once).
+      return shared.catch((error: unknown) => {
+        if (!(error instanceof ClientGone)) throw error;
+        return compute().then((value) => (set(key, value, bytesOf?.(value)), value));
+      });
     },
     keeps: true,
     get size() {

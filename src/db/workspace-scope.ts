@@ -10,6 +10,18 @@ import type { TenantStatement } from './tenant-sql.js';
 import { orderedValues, type ValuesOf } from './named-parameters.js';
 import { inRecordedTrace, inSpan, SpanKind } from '../observability/tracing.js';
 import type { StatementShares } from './statement-shares.js';
+import { ApiError } from '../errors/index.js';
+
+/**
+ * A statement not started because the client of its request went away: nobody will read the
+ * answer, so the work stops at the next statement instead of holding the workspace's share of
+ * the pool for a minute after the client left. An answer nobody sees (408), never logged.
+ */
+export class ClientGone extends ApiError {
+  constructor() {
+    super('request_timeout', 'The client went away before the answer was ready.');
+  }
+}
 
 export interface WorkspaceScope {
   workspaceId: string;
@@ -31,7 +43,8 @@ export interface RowCursor<Row> {
 
 const CURSOR_NAME = 'export_rows';
 
-export type WorkspaceScopeFactory = (workspaceId: string) => WorkspaceScope;
+/** A request's scope; `signal`, the request's, stops its statements once its client went away. */
+export type WorkspaceScopeFactory = (workspaceId: string, signal?: AbortSignal) => WorkspaceScope;
 
 /**
  * Runs a statement as a pg Query made from its text, named afterwards: a config object is copied
@@ -59,12 +72,14 @@ export function workspaceScopes(
   streamPool: pg.Pool = pool,
   shares?: StatementShares,
 ): WorkspaceScopeFactory {
-  return (workspaceId) => ({
+  return (workspaceId, signal) => ({
     workspaceId,
     rows<Row extends pg.QueryResultRow, P>(statement: TenantStatement<Row, P>, ...[values]: ValuesOf<P>) {
       const bound = orderedValues(statement.params, values, [workspaceId]);
       // Chained, not awaited in async steps of their own: each statement of a request pays for one closure.
-      const execute = () => run(pool, statement, bound).then(rowsOf);
+      // Checked when the statement's turn comes, so statements queued in the share stop too.
+      const execute = () =>
+        signal?.aborted ? Promise.reject(new ClientGone()) : run(pool, statement, bound).then(rowsOf);
       const shared = shares ? () => shares.run(workspaceId, execute) : execute;
       if (!inRecordedTrace()) return shared();
       // The span names the declared statement, never its values.

@@ -26,7 +26,8 @@ import { refusalsPlugin, type RefusalSlot } from './graphql-refusals.js';
 export interface YogaDependencies {
   schema: GraphQLSchema;
   admit(request: Request): Promise<Admitted>;
-  contextFor(admitted: Admitted, requestId: string): GraphQLContext;
+  /** `signal`: the request's; its statements stop once its client went away. */
+  contextFor(admitted: Admitted, requestId: string, signal?: AbortSignal): GraphQLContext;
   production: boolean;
   /** A web-app session's request (cookie, no Authorization header): these need CSRF prevention. */
   isCookieAuthenticated(request: Request): boolean;
@@ -184,7 +185,7 @@ export function createGraphQLServer(deps: YogaDependencies) {
     context: async ({ request, requestId, responseHeaders }) => {
       const admitted = await deps.admit(request);
       Object.assign(responseHeaders, admitted.headers);
-      return deps.contextFor(admitted, requestId);
+      return deps.contextFor(admitted, requestId, request.signal);
     },
     // Anything else — a resolver's bug, a result that could not be serialized — is mapped as every
     // door maps it (a lost database 503, else a logged 500). Yoga's own logging is off.

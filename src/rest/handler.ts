@@ -39,7 +39,8 @@ export interface RestDependencies {
   logger: Logger;
   /** Authenticates, checks the plan and takes a token; returns the principal and rate-limit headers. */
   admit(request: Request, requestId: string): Promise<Admitted>;
-  contextFor(principal: Principal, requestId: string): GraphQLContext;
+  /** `signal`: the request's; its statements stop once its client went away. */
+  contextFor(principal: Principal, requestId: string, signal?: AbortSignal): GraphQLContext;
   /** Where finished bodies of versioned routes are kept (the data cache's byte budget). */
   cache: DataCache;
   /** Exports streaming at once: per instance (the export pool), per workspace, per key. */
@@ -196,7 +197,7 @@ export function createRestHandler(deps: RestDependencies) {
       const exportOf = ROW_EXPORTS[match.route.field];
       const format = negotiatedFormat(match.route, Boolean(exportOf), request.headers.get('accept'));
       const variables = parametersOf.get(match.route)!(match.params, url.search);
-      const context = deps.contextFor(admitted.principal, requestId);
+      const context = deps.contextFor(admitted.principal, requestId, request.signal);
       if (exportOf && format) {
         const project = await context.repositories.projects.find(String(variables.id));
         const { bom, ...filters } = variables;

@@ -3,6 +3,7 @@
 // version that every ingest bumps is part of the key.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDataCache } from '../../src/db/data-cache.js';
+import { ClientGone } from '../../src/db/workspace-scope.js';
 import { seedWorkspace } from '../../src/demo/seed.js';
 import { addDays } from '../../src/dates/civil-date.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
@@ -16,6 +17,23 @@ describe('the data cache', () => {
     expect(cache.size).toBeLessThan(100);
     expect(cache.get('k99')).toEqual({ payload: 'x'.repeat(400), i: 99 });
     expect(cache.get('k0')).toBeUndefined();
+  });
+
+  it("lets a caller that joined a computation compute for itself when the first caller's client left", async () => {
+    const cache = createDataCache(10_000);
+    // The first caller's statements stop once its client left (at once when it asks again); the second's stays.
+    let gone = false;
+    const pending: ((error: unknown) => void)[] = [];
+    const first = cache.getOrCompute(
+      'gone',
+      () => new Promise<{ n: number }>((_, reject) => (gone ? reject(new ClientGone()) : pending.push(reject))),
+    );
+    const joined = cache.getOrCompute('gone', async () => ({ n: 2 }));
+    gone = true;
+    for (const reject of pending) reject(new ClientGone());
+    await expect(first).rejects.toBeInstanceOf(ClientGone);
+    expect(await joined).toEqual({ n: 2 });
+    expect(cache.get('gone')).toEqual({ n: 2 });
   });
 
   it('computes a missing value once for callers asking together, keeps it, retries after a failure', async () => {

@@ -5,8 +5,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStatementShares } from '../../src/db/statement-shares.js';
 import { tenantStatement } from '../../src/db/tenant-sql.js';
-import { workspaceScopes } from '../../src/db/workspace-scope.js';
+import { ClientGone, workspaceScopes } from '../../src/db/workspace-scope.js';
 import { createTestDatabase } from '../support/database.js';
+import { statementsDuring } from '../support/sql-count.js';
 
 const WORKSPACE = '(VALUES ($1::text)) AS workspaces (id)';
 const SLOW = tenantStatement<{ id: string }, { seconds: number }>(
@@ -75,5 +76,24 @@ describe('a workspace flooding the read pool', () => {
       .then(() => finished.push('b'));
     await Promise.all(a);
     expect(finished[0]).toBe('b');
+  });
+
+  it("stops a request's statements once its client went away: the queued ones never take a connection", async () => {
+    const scopeOf = workspaceScopes(pool, pool, createStatementShares(1));
+    const client = new AbortController();
+    const scope = scopeOf('ws_gone', client.signal);
+    let settled: PromiseSettledResult<unknown>[] = [];
+    const sent = await statementsDuring(async () => {
+      const outcomes = Promise.allSettled(Array.from({ length: 5 }, () => scope.rows(SLOW, { seconds: 0.3 })));
+      // The first statement runs, four wait in the share; the client leaves meanwhile.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      client.abort();
+      settled = await outcomes;
+    });
+    expect(sent).toHaveLength(1);
+    expect(settled[0]!.status).toBe('fulfilled');
+    for (const outcome of settled.slice(1))
+      expect((outcome as PromiseRejectedResult).reason).toBeInstanceOf(ClientGone);
+    expect(await scopeOf('ws_gone').rows(SLOW, { seconds: 0 })).toEqual([{ id: 'ws_gone' }]);
   });
 });
