@@ -95,7 +95,7 @@ export async function handReportData(
       }
       const granularity = widget.granularity ?? 'day';
       const [current, previous] = await perRange(
-        `SELECT date_trunc('${granularity}', date)::date AS bucket, ${sums} FROM metric_facts
+        `SELECT date_trunc('${granularity}', date)::date AS bucket, ${sums}, count(*)::int AS days FROM metric_facts
            WHERE ${where} AND dimension = '' GROUP BY 1 ORDER BY 1`,
         widget,
       );
@@ -103,19 +103,29 @@ export async function handReportData(
       const byBucket = (rows: Row[]) => new Map(rows.map((row) => [row.bucket as unknown as string, row]));
       const [currentBy, previousBy] = [byBucket(current!), byBucket(previous ?? [])];
       const previousBuckets = compare ? bucketsOf(compare, granularity) : [];
+      const spanOf = (bucket: string, of: DateRange, rows: Map<string, Row>) => ({
+        date: bucket,
+        ...bucketCoverage(bucket, granularity, of),
+        daysWithData: rows.get(bucket)?.days ?? 0,
+      });
+      // A compared bucket without facts has nothing to compare with: null, not 0.
+      const previousOf = (bucket: string, metric: string) =>
+        previousBy.has(bucket) ? value(previousBy.get(bucket), metric) : null;
       return {
         widgetId: widget.id,
         type: widget.type,
         granularity,
         series: widget.metrics.map((metric) => ({
           metric,
-          points: bucketsOf(range, granularity).map((bucket, index) => ({
-            date: bucket,
-            value: value(currentBy.get(bucket), metric),
-            previousValue:
-              previous && previousBuckets[index] ? value(previousBy.get(previousBuckets[index]!), metric) : null,
-            ...bucketCoverage(bucket, granularity, range),
-          })),
+          points: bucketsOf(range, granularity).map((bucket, index) => {
+            const before = compare && previousBuckets[index] ? previousBuckets[index] : null;
+            return {
+              ...spanOf(bucket, range, currentBy),
+              value: value(currentBy.get(bucket), metric),
+              previousValue: before ? previousOf(before, metric) : null,
+              compareBucket: before ? spanOf(before, compare!, previousBy) : null,
+            };
+          }),
         })),
       };
     }),
