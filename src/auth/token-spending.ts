@@ -35,14 +35,15 @@ const unlimited = (principal: Principal): Admitted => ({ principal, headers: {},
 /**
  * The credential's bucket and, for automation (API keys, MCP connections), the workspace's:
  * however many keys or tokens a tenant holds, together they spend at most the workspace's
- * share. A person's web-app session has its own bucket only, so a workspace's scripts never
- * lock its people out of the product. Both keys carry the workspace as a Redis Cluster hash
- * tag, so one script can take from both.
+ * share. A person's web-app sessions share one bucket of their own (per person and workspace:
+ * signing in again gives no new tokens), so a workspace's scripts never lock its people out of
+ * the product. Both keys carry the workspace as a Redis Cluster hash tag, so one script can take
+ * from both.
  */
 function bucketsOf(principal: Principal, policy: BucketPolicy, factor: number): NamedBucket[] {
   const tag = `{${principal.workspaceId}}`;
+  if (principal.kind === 'session') return [{ key: `${tag}:person:${principal.userId}`, policy, name: 'burst' }];
   const credential: NamedBucket = { key: `${tag}:${principal.credentialId}`, policy, name: 'burst' };
-  if (principal.kind === 'session') return [credential];
   return [
     credential,
     {

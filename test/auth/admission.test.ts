@@ -9,6 +9,7 @@ import { newId } from '../../src/db/ids.js';
 import { parseApiKey } from '../../src/auth/api-key-format.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
 import { statementsDuring } from '../support/sql-count.js';
+import { call, personWithPassword, signIn } from '../support/web.js';
 
 let t: TestApp;
 const notify = async (target: string) => t.authenticator.invalidate(target);
@@ -247,6 +248,28 @@ describe('rate limit', () => {
       expect((await json(limited)).error.code).toBe('rate_limited');
     },
   );
+});
+
+describe("a person's web-app sessions", () => {
+  it('share one bucket however often the person signs in; another person keeps their own', async () => {
+    const { workspace, ownerEmail } = await createKeyedWorkspace(t.database, { plan: 'scale' });
+    await personWithPassword(t.database, { email: ownerEmail });
+    const colleague = `colleague-${newId('user')}@example.com`;
+    await personWithPassword(t.database, { email: colleague, workspaceId: workspace.id });
+    const sessions = await Promise.all(Array.from({ length: 4 }, () => signIn(t.app, ownerEmail)));
+    const started = Date.now();
+    const query = (session: { cookie: string; csrf: string }) =>
+      call(t.app, session, 'POST', '/graphql', { query: '{ clients { meta { total } } }' });
+    // 4 sessions × 20: each its own bucket would let all 80 through.
+    const responses = await Promise.all(
+      sessions.flatMap((session) => Array.from({ length: 20 }, () => query(session))),
+    );
+    const elapsedSeconds = (Date.now() - started) / 1000;
+    const ok = responses.filter((response) => response.status === 200).length;
+    expect(ok).toBeGreaterThanOrEqual(30);
+    expect(ok).toBeLessThanOrEqual(30 + Math.ceil(elapsedSeconds * 1));
+    expect((await query(await signIn(t.app, colleague))).status).toBe(200);
+  });
 });
 
 describe('secrets at rest', () => {
