@@ -9,7 +9,14 @@ export const GRANULARITIES = ['day', 'week', 'month'] as const;
 /** What one report can hold: widgets, metrics per widget, rows per table widget. */
 export const DEFINITION_LIMITS = { widgets: 50, metricsPerWidget: 10, tableRows: 100 } as const;
 
-const widgetSchema = z
+// A definition read back shows an absent field as null (GraphQL, v1, MCP's get_report): written back
+// as it is, a null is that field left out.
+const withoutNulls = (value: unknown) =>
+  value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? Object.fromEntries(Object.entries(value).filter(([, field]) => field !== null))
+    : value;
+
+const widgetObject = z
   .object({
     id: z.string().regex(/^[a-z0-9_-]{1,40}$/, 'widget ids are 1-40 characters of a-z, 0-9, _ and -'),
     type: z.enum(WIDGET_TYPES),
@@ -44,6 +51,7 @@ const widgetSchema = z
       });
     }
   });
+const widgetSchema = z.preprocess(withoutNulls, widgetObject);
 
 export const reportDefinitionSchema = z
   .object({

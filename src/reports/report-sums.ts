@@ -44,12 +44,12 @@ const literal = (value: string) => `'${value.replace(/'/g, "''")}'`;
 // Summed in whole millionths (a float8 → bigint cast rounds to the nearest): exact, so the same
 // facts give the same total whatever order a plan reads them in, at about half numeric's cost (a
 // float8 → numeric cast formats the number as text). The sum (numeric) is divided as a decimal and
-// only then made a double: the nearest one to the exact total, however large. Only the part's provider's columns are summed
-// (the others are null in its rows; UNION ALL needs them named). With the days that have facts (on
-// the total row: how much of the range has data at all; on a bucket's row: how much of that week or
-// month): a series reads the day totals, one row per date (the key), so it counts rows; a table's
-// total spans its dimension's values, so it counts distinct dates
-// (docs/decisions/report-sums-statement.md).
+// only then made a double: the nearest one to the exact total, however large. Only the part's
+// provider's columns are summed (the others are null in its rows; UNION ALL needs them named).
+// With the days that have facts (on the total row: how much of the range has data at all; on a
+// bucket's row: how much of that week or month): a series reads the day totals, one row per date
+// (the key), so it counts rows; a table's total spans its dimension's values, so it counts
+// distinct dates (docs/decisions/report-sums-statement.md).
 const SCALE = `${10 ** METRIC_DECIMALS}::float8`;
 const sumColumns = (provider: ProviderId, daysWithData: string) =>
   [
