@@ -117,7 +117,18 @@ const server = createServer(async (req, res) => {
         [report[1], workspaceId],
       );
       if (!rows[0]) return send(res, 404, { error: { code: 'not_found', message: 'No such report.' } });
-      return send(res, 200, { data: rows[0], meta: {} });
+      // The API writes a field a widget leaves out as null, as its schema declares it.
+      const { widgets, dateConfig } = rows[0].definition;
+      const definition = {
+        widgets: widgets.map((widget: Record<string, unknown>) => ({
+          ...widget,
+          dimension: widget.dimension ?? null,
+          granularity: widget.granularity ?? null,
+          limit: widget.limit ?? null,
+        })),
+        dateConfig,
+      };
+      return send(res, 200, { data: { ...rows[0], definition }, meta: {} });
     }
     const reportData = /^\/api\/v1\/reports\/(rep_[0-9A-Za-z]{20})\/data$/.exec(url);
     if (reportData) {

@@ -63,7 +63,7 @@ export function createTransport(deps: TransportDeps, parts: ServerParts) {
       Array.isArray(parsedBody) ? deps.maxResponseBytes : null,
     );
     const views = request.headers.get('mcp-session-id')?.startsWith(VIEWS_SESSION_PREFIX) ?? false;
-    const bound: BoundRequest = { holder, selection, requestId, ledger, views };
+    const bound: BoundRequest = { holder, selection, requestId, ledger, views, signal: incoming.signal };
     // A call the direct path takes names a 2025 version and carries no envelope claim: the SDK's
     // era predicate would call it legacy, so it is not asked.
     const direct = directToolCallOf(request.headers, parsedBody);

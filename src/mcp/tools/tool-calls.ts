@@ -41,12 +41,14 @@ export interface BoundRequest {
   ledger: CallLedger;
   /** A 2025-era client that declared MCP Apps at initialize (its session id says so; app-views.ts). */
   views: boolean;
+  /** The HTTP request's: its tools' statements stop once its client went away. */
+  signal?: AbortSignal;
 }
 
 export interface ToolCallDeps {
   writes: Omit<WriteDeps, 'principal'>;
   logger: Logger;
-  contextFor(principal: Principal, requestId: string): GraphQLContext;
+  contextFor(principal: Principal, requestId: string, signal?: AbortSignal): GraphQLContext;
   metrics: Pick<Metrics, 'toolCall'>;
 }
 
@@ -104,7 +106,7 @@ export function createToolCalls(deps: ToolCallDeps, toolsByName: ReadonlyMap<str
     const site: FailureSite = { requestId, logger: deps.logger, what: 'mcp tool failed', fields: { tool: name } };
     try {
       if ('write' in tool) return structured(await tool.run({ ...deps.writes, principal: holder.principal }, args));
-      const context = deps.contextFor(holder.principal, requestId);
+      const context = deps.contextFor(holder.principal, requestId, bound.signal);
       const variables = tool.sections.length ? { ...args, ...grantVariables(tool.sections, holder.consent) } : args;
       const result = await runCompiled(tool.compiled, context, variables);
       if (result.errors?.length) {
