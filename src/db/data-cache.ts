@@ -62,16 +62,16 @@ export function createDataCache(maxBytes: number): DataCache {
     getOrCompute<T extends object>(key: string, compute: () => Promise<T>, bytesOf?: (value: T) => number): Promise<T> {
       const kept = get<T>(key);
       if (kept) return Promise.resolve(kept);
-      const shared = computing.run(key, async () => {
+      const computeAndKeep = async () => {
         const value = await compute();
         set(key, value, bytesOf?.(value));
         return value;
-      }) as Promise<T>;
+      };
       // The shared work runs under its first caller's request: if that client went away, the
       // others compute for themselves (a caller whose own client went away stops at once).
-      return shared.catch((error: unknown) => {
+      return (computing.run(key, computeAndKeep) as Promise<T>).catch((error: unknown) => {
         if (!(error instanceof ClientGone)) throw error;
-        return compute().then((value) => (set(key, value, bytesOf?.(value)), value));
+        return computeAndKeep();
       });
     },
     keeps: true,

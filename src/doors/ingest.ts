@@ -6,7 +6,8 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
 import type { Database } from '../db/client.js';
-import { ApiError, invalidParameter } from '../errors/index.js';
+import { ApiError } from '../errors/index.js';
+import { queryBoolean } from '../rest/index.js';
 import { jsonFailure } from './boundary.js';
 import { bearerChallenge, bearerToken } from '../auth/index.js';
 import { errorResponse, jsonResponse } from '../http/responses.js';
@@ -42,16 +43,8 @@ export function createIngestHandler(deps: { config: Config; database: Database; 
         }),
         requestId,
       );
-    // A boolean is `true` or `false`, as everywhere in the API: `yes` or `1` read as false imported nothing.
-    const skipInvalidValue = url.searchParams.get('skipInvalid');
-    if (
-      skipInvalidValue !== null &&
-      skipInvalidValue !== 'true' &&
-      skipInvalidValue !== 'false' &&
-      skipInvalidValue !== ''
-    )
-      return errorResponse(invalidParameter('skipInvalid', 'skipInvalid must be true or false.'), requestId);
-    const skipInvalid = skipInvalidValue === 'true';
+    // An empty value is no value, as in v1; `yes` or `1` is refused (read as false, it imported nothing).
+    const skipInvalid = queryBoolean('skipInvalid', url.searchParams.get('skipInvalid') || 'false');
     const slot = shares.take();
     if (slot instanceof ApiError) return errorResponse(slot, requestId);
     try {

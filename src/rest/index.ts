@@ -2,3 +2,4 @@
 // each path's route template for metrics and traces.
 export { BASE_PATH, createRestHandler } from './handler.js';
 export { v1RouteTemplate } from './routes.js';
+export { queryBoolean } from './parameters.js';

@@ -14,18 +14,20 @@ import { checkedSearchParams } from '../http/text-input.js';
 const MAX_SHOWN = 64;
 const shown = (value: string) => JSON.stringify(value.length > MAX_SHOWN ? `${value.slice(0, MAX_SHOWN)}…` : value);
 
+/** A boolean in a query string: `true` or `false`, nothing else (`yes`, `1`), at every door that takes one. */
+export function queryBoolean(name: string, raw: string): boolean {
+  if (raw !== 'true' && raw !== 'false')
+    throw invalidParameter(name, `${name} must be true or false; got ${shown(raw)}.`);
+  return raw === 'true';
+}
+
 /** Query strings carry text; GraphQL's Int and Boolean variables want numbers and booleans. */
 function fromQueryText(typeName: string, name: string, raw: string): string | number | boolean {
   if (typeName === 'Int') {
     if (!/^-?\d{1,9}$/.test(raw)) throw invalidParameter(name, `${name} must be an integer; got ${shown(raw)}.`);
     return Number(raw);
   }
-  if (typeName === 'Boolean') {
-    if (raw !== 'true' && raw !== 'false')
-      throw invalidParameter(name, `${name} must be true or false; got ${shown(raw)}.`);
-    return raw === 'true';
-  }
-  return raw;
+  return typeName === 'Boolean' ? queryBoolean(name, raw) : raw;
 }
 
 type ParameterValue = string | number | boolean;
