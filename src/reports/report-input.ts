@@ -13,9 +13,10 @@ export const reportWidgetInput = () =>
     title: z.string(),
     provider: z.string().describe('a provider of describe_metrics (get_report shows examples)'),
     metrics: z.array(z.string()).describe('metric ids of that provider'),
-    dimension: z.string().optional().describe('tables: a dimension of the provider'),
-    granularity: z.enum(['day', 'week', 'month']).optional(),
-    limit: z.number().int().optional(),
+    // Nullable: a definition read back (get_report, v1) shows a field left out as null, and is written back as read.
+    dimension: z.string().nullish().describe('tables: a dimension of the provider'),
+    granularity: z.enum(['day', 'week', 'month']).nullish(),
+    limit: z.number().int().nullish(),
   });
 const DATE_CONFIG = z.strictObject({
   datePreset: z.string(),

@@ -191,6 +191,17 @@ describe('reports', () => {
     });
   });
 
+  it('update_report takes back the definition v1 shows, nulls and all', async () => {
+    const report = await newReport();
+    const { definition } = (await json(await v1(`/api/v1/reports/${report.id}`))).data;
+    expect(definition.widgets[0]).toHaveProperty('dimension', null);
+    const updated = (await ok('update_report', { id: report.id, definition })).report;
+    expect((await json(await v1(`/api/v1/reports/${updated.id}`))).data.definition).toEqual(definition);
+    expect((await ok('update_report_widgets', { id: report.id, widgets: definition.widgets })).report.id).toBe(
+      report.id,
+    );
+  });
+
   it('update_report_widgets replaces the widgets, validated as the CLI validates them', async () => {
     const report = await newReport();
     const error = await refused('update_report_widgets', {
