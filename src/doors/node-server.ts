@@ -7,7 +7,7 @@ import type { Duplex } from 'node:stream';
 import { createServerAdapter } from '@whatwg-node/server';
 import type { App } from '../app.js';
 import { ApiError, type ErrorCode } from '../errors/index.js';
-import { errorBody, JSON_CONTENT_TYPE, newRequestId } from '../http/responses.js';
+import { errorBody, JSON_CONTENT_TYPE, newRequestId, NO_SNIFF } from '../http/responses.js';
 import { isValidHostHeader } from '../http/public-origin.js';
 import { isOriginForm } from '../http/request-path.js';
 import { watchStalls } from '../http/stall-watch.js';
@@ -21,13 +21,6 @@ const PARSER_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
   ERR_HTTP_REQUEST_TIMEOUT: { code: 'request_timeout', message: 'The request was not received in time.' },
 };
 const MALFORMED = { code: 'bad_request', message: 'The request is not valid HTTP.' } as const;
-
-/**
- * Set on every answer of every door here, where they all leave (the app's, the OAuth server's,
- * the parser's): a browser never guesses a type other than the declared one, so a JSON or CSV
- * answer holding customer text cannot be run as HTML or script.
- */
-export const NO_SNIFF = { name: 'X-Content-Type-Options', value: 'nosniff' } as const;
 
 /** An error as raw HTTP/1.1 on a socket no response object holds, in the API's envelope; the connection closes. */
 function rawErrorResponse(error: ApiError, requestId: string): string {
@@ -120,7 +113,6 @@ export function createNodeServer(app: App): Server {
   // the envelope (Node's own check answers an empty 400).
   const options = { connectionsCheckingInterval: CONNECTIONS_CHECK_MS, requireHostHeader: false };
   const server = createServer(options, (req, res) => {
-    res.setHeader(NO_SNIFF.name, NO_SNIFF.value);
     stalls.watch(res);
     // Every URL is built from Host and the path; a missing, repeated or malformed Host (`a b`, `[zz]`,
     // `a/b`) and a target that is no path (`*`, `http://[`: the adapter's URL would throw) are refused first.
@@ -131,6 +123,7 @@ export function createNodeServer(app: App): Server {
         .writeHead(400, {
           'Content-Type': JSON_CONTENT_TYPE,
           'Content-Length': Buffer.byteLength(body),
+          [NO_SNIFF.name]: NO_SNIFF.value,
           Connection: 'close',
         })
         .end(body);
@@ -139,7 +132,9 @@ export function createNodeServer(app: App): Server {
       if (!req.complete) discardRestOfBody(req);
       else refusals.afterResponse(res, req.socket);
     });
+    // The app's answers carry nosniff from its request cycle, in the headers written at once.
     if (!app.node.handles((req.url ?? '/').split('?')[0]!)) return void adapter(req, res);
+    res.setHeader(NO_SNIFF.name, NO_SNIFF.value);
     app.node.handle(req, res).catch((error: unknown) => {
       if (!res.headersSent)
         res.writeHead(500, { 'Content-Type': JSON_CONTENT_TYPE }).end(

@@ -2,7 +2,7 @@
 // its workspace's lane, its span, the boundary for what escaped its door, the failed-auth
 // throttle, the headers every answer carries, its metric and its log line.
 import type { Logger } from 'pino';
-import { requestIdOf } from '../http/responses.js';
+import { NO_SNIFF, requestIdOf } from '../http/responses.js';
 import { closesAfterUnreadBody } from '../http/body.js';
 import { clientAddress } from '../http/client-address.js';
 import type { Connection } from '../http/connection.js';
@@ -65,6 +65,9 @@ export function createRequestCycle(deps: RequestCycleDeps) {
     let response = await answer(request, url, { requestId, address, connection }, template);
     response = await deps.failedAuth.answer(request, response, address, requestId);
     response.headers.set('X-Request-Id', requestId);
+    // Set here rather than on Node's response before it is written: headers set beforehand make
+    // node:http set and check each of the answer's headers one by one.
+    response.headers.set(NO_SNIFF.name, NO_SNIFF.value);
     // An answer given without reading a chunked or large body (a 401, a 405) closes the
     // connection rather than reading the rest to keep it (see doors/node-server.ts).
     if (closesAfterUnreadBody(request)) response.headers.set('Connection', 'close');

@@ -116,7 +116,7 @@ export interface PagePolicy {
 
 /**
  * The headers every HTML page sends: a strict CSP without inline script, no framing, no referrer (nosniff is on every
- * answer: doors/node-server.ts).
+ * answer: NO_SNIFF in http/responses.ts).
  */
 export function pageSecurityHeaders(policy: PagePolicy = {}): Record<string, string> {
   const directives = [

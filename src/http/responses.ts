@@ -8,6 +8,13 @@ export { Response };
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
+/**
+ * On every answer of every door (the app's, from its request cycle; the OAuth server's and the
+ * HTTP parser's, from doors/node-server.ts): a browser never guesses a type other than the
+ * declared one, so a JSON or CSV answer holding customer text cannot be run as HTML or script.
+ */
+export const NO_SNIFF = { name: 'X-Content-Type-Options', value: 'nosniff' } as const;
+
 // Request ids are 128 random bits in hex, cut from a pooled block of random bytes rather than a
 // UUID made and stripped of its dashes per request (docs/decisions/http-response-costs.md).
 const ID_BYTES = 16;

@@ -91,30 +91,35 @@ export function responsesToCut<T>(
   return cut;
 }
 
+/** The response a connection is writing now: node:http's own pointer, set while the response holds the socket. */
+const writingNow = (socket: Socket) =>
+  (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage ?? null;
+
 /**
- * Watches every response of `server`: the request handler calls `watch` on each, and `attribute`
- * once its workspace is known.
+ * Watches every response of `server`, through its connection: the request handler calls `watch`
+ * on each response, and `attribute` once its workspace is known. What is kept is per connection
+ * (its progress, whose answer it is), never per response: a response kept in a long-lived map,
+ * even for the milliseconds it runs, was promoted with everything it references at each
+ * scavenge under load (docs/decisions/request-path-allocations.md).
  */
 export function watchStalls(server: Server, { stallMs, ...budgets }: StallLimits, onCut: () => void = () => {}) {
-  const watched = new Map<ServerResponse, Progress>();
-  // One listener for every response ('close' comes once each): no closure or once-wrapper per response.
-  function forget(this: ServerResponse) {
-    watched.delete(this);
-  }
+  const connections = new Map<Socket, Progress>();
+  server.on('connection', (socket: Socket) => {
+    connections.set(socket, { accepted: -1, queued: -1, since: performance.now(), owner: null });
+    socket.once('close', () => connections.delete(socket));
+  });
   const cut = (res: ServerResponse) => {
-    watched.delete(res);
     onCut();
     res.destroy();
   };
   const sweep = () => {
     const now = performance.now();
     const stalled: StalledResponse<ServerResponse>[] = [];
-    for (const [res, last] of watched) {
-      const socket = res.socket;
-      if (!socket) continue;
+    for (const [socket, last] of connections) {
+      const res = writingNow(socket);
       const current = progressOf(socket);
-      // Nothing waiting (still computing, or everything sent): not a stall.
-      if (res.writableLength === 0 && current.queued === 0) {
+      // Nothing waiting (no answer, still computing, or everything sent): not a stall.
+      if (!res || (res.writableLength === 0 && current.queued === 0)) {
         last.since = now;
         continue;
       }
@@ -130,14 +135,20 @@ export function watchStalls(server: Server, { stallMs, ...budgets }: StallLimits
   const timer = setInterval(sweep, Math.min(1_000, stallMs / 4));
   timer.unref();
   server.once('close', () => clearInterval(timer));
+  const progressOfAnswer = (res: ServerResponse) =>
+    res.socket && writingNow(res.socket) === res ? connections.get(res.socket) : undefined;
   return {
     watch(res: ServerResponse) {
-      watched.set(res, { accepted: -1, queued: -1, since: performance.now(), owner: null });
-      res.on('close', forget);
+      const progress = progressOfAnswer(res);
+      if (!progress) return;
+      progress.accepted = -1;
+      progress.queued = -1;
+      progress.since = performance.now();
+      progress.owner = null;
     },
     attribute(res: ServerResponse, workspaceId: string) {
-      // A response no longer watched has closed: nothing of it is left to cut.
-      const progress = watched.get(res);
+      // A response no longer on its connection has been sent or cut: nothing of it is left to watch.
+      const progress = progressOfAnswer(res);
       if (progress) progress.owner = workspaceId;
     },
   };
