@@ -100,11 +100,18 @@ export function createNodeServer(app: App): Server {
     const { req, res } = context as { req?: IncomingMessage; res?: ServerResponse };
     // 'close' comes once per response: after its last byte was handed over, or when the client went away.
     const ended = res && new Promise<void>((resolve) => res.once('close', () => resolve()));
-    return app.fetch(request, {
+    const answer = app.fetch(request, {
       remoteAddress: req?.socket.remoteAddress,
       abort: (error) => res?.destroy(error),
       ended,
       attribute: (workspaceId) => res && stalls.attribute(res, workspaceId),
+    });
+    // The refusal pause reads Retry-After off Node's response once it is sent; headers the adapter
+    // writes in one go are not kept there, so a 429's is set on it beforehand.
+    return answer.then((response) => {
+      const retryAfter = response.status === 429 && response.headers.get('retry-after');
+      if (retryAfter) res?.setHeader('Retry-After', retryAfter);
+      return response;
     });
   });
   // Node enforces requestTimeout only when it checks its connections (every 30 s by default), so a
