@@ -426,7 +426,9 @@ async function main() {
       ours: `${Math.round(rows / exportSeconds).toLocaleString()} rows/s`,
       baseline: `${Math.round(baselineRows / baselineSeconds).toLocaleString()} rows/s`,
       target: '≥ 50 000 rows/s',
-      met: rows === total && rows / exportSeconds >= 50_000,
+      // Every answer of the range, as the cursor reads them: the set was made on an earlier day, and
+      // the year up to today leaves its first days out.
+      met: rows === baselineRows && rows / exportSeconds >= 50_000,
     });
     summary.push({
       measure: 'server RSS growth during export',
