@@ -8,7 +8,7 @@
 // failing half-way.
 import { Readable } from 'node:stream';
 import type { Logger } from 'pino';
-import type { RowCursor, WorkspaceScope } from '../db/workspace-scope.js';
+import { ClientGone, type RowCursor, type WorkspaceScope } from '../db/workspace-scope.js';
 import type { RowExport } from '../ai-visibility/index.js';
 import { Response } from '../http/responses.js';
 import { takeExportSlot, type ExportSlots } from './export-slots.js';
@@ -132,6 +132,8 @@ export interface ExportStreamOptions {
   requestId: string;
   /** Cuts the connection (see app.ts Connection); absent in memory, where the body errors instead. */
   abort?: ((error: Error) => void) | undefined;
+  /** The request's: aborted once its client went away. */
+  signal?: AbortSignal | undefined;
 }
 
 /** Rows of the next read, given the rows and bytes streamed so far. */
@@ -217,6 +219,8 @@ export async function exportResponse(
   const slot = await takeExportSlot(options.slots, options.scope.workspaceId, options.keyId, headers);
   let cursor: RowCursor<Record<string, unknown>>;
   try {
+    // A client that left while its export waited for a share has nobody to stream to.
+    if (options.signal?.aborted) throw new ClientGone();
     cursor =
       'computed' in options.rows
         ? rowsCursor(await options.rows.computed())
@@ -234,5 +238,10 @@ export async function exportResponse(
   });
   // Logged where it happened; the response is cut (abort) or, in memory, its reader sees it.
   body.on('error', () => {});
+  // A body its connection never takes (the client left before the answer was sent) is never read
+  // nor closed by anyone else: it ends here, and its share and cursor go back with it.
+  const ended = () => body.destroy();
+  if (options.signal?.aborted) ended();
+  else options.signal?.addEventListener('abort', ended, { once: true });
   return new Response(body as unknown as BodyInit, { headers: responseHeaders });
 }

@@ -214,6 +214,7 @@ export function createRestHandler(deps: RestDependencies) {
             logger: deps.logger,
             requestId,
             abort,
+            signal: request.signal,
           },
           headers,
           request.method,

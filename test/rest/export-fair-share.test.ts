@@ -255,6 +255,29 @@ describe('shares of the export pool (4 connections: 2 per workspace, 1 per key)'
     expect((await response.text()).trimEnd().split('\n')).toHaveLength(ANSWERS);
   });
 
+  it('gives the share back when the client of an export waiting for it leaves before the answer', async () => {
+    const held = await hold(server.baseUrl, a.keys[0]!, exportPath(a));
+    expect(held.status).toBe(200);
+    const before = takes.length;
+    const waiting = httpRequest(`${server.baseUrl}${exportPath(a)}`, {
+      headers: { authorization: `Bearer ${a.keys[0]}`, accept: 'text/csv' },
+    });
+    waiting.on('error', () => {});
+    waiting.end();
+    await expect.poll(() => takes.length).toBe(before + 1);
+    // Its client goes away while it waits; then the share frees and passes to it.
+    waiting.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    held.release();
+    // Nobody takes the stream it would answer: its cursor is not left open, and the key can export again.
+    await expect.poll(() => openExports(server.t), { timeout: 5_000 }).toBe(0);
+    const again = await fetch(`${server.baseUrl}${exportPath(a)}`, {
+      headers: { authorization: `Bearer ${a.keys[0]}`, accept: 'application/x-ndjson' },
+    });
+    expect(again.status).toBe(200);
+    expect((await again.text()).trimEnd().split('\n')).toHaveLength(ANSWERS);
+  });
+
   it('reads rows of large answers about 1 MiB at a time, not 200 rows (8 MB) at a time', async () => {
     const queries = vi.spyOn(pg.Client.prototype, 'query');
     try {
