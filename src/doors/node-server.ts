@@ -120,7 +120,6 @@ export function createNodeServer(app: App): Server {
   // the envelope (Node's own check answers an empty 400).
   const options = { connectionsCheckingInterval: CONNECTIONS_CHECK_MS, requireHostHeader: false };
   const server = createServer(options, (req, res) => {
-    stalls.watch(res);
     // Every URL is built from Host and the path; a missing, repeated or malformed Host (`a b`, `[zz]`,
     // `a/b`) and a target that is no path (`*`, `http://[`: the adapter's URL would throw) are refused first.
     const refusal = targetRefusal(req);

@@ -22,9 +22,11 @@ interface Progress {
   queued: number;
   /** When the response last moved, or last had nothing waiting (ms, performance.now()). */
   since: number;
-  /** Whose answer it is, once known. */
-  owner: string | null;
 }
+
+/** Whose answer a response is, once its request was admitted: kept on the response itself. */
+const OWNER = Symbol('workspace of the answer');
+type Attributed = ServerResponse & { [OWNER]?: string };
 
 /** The socket's write progress; any change counts as the client taking bytes. */
 function progressOf(socket: Socket): Pick<Progress, 'accepted' | 'queued'> {
@@ -96,16 +98,16 @@ const writingNow = (socket: Socket) =>
   (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage ?? null;
 
 /**
- * Watches every response of `server`, through its connection: the request handler calls `watch`
- * on each response, and `attribute` once its workspace is known. What is kept is per connection
- * (its progress, whose answer it is), never per response: a response kept in a long-lived map,
- * even for the milliseconds it runs, was promoted with everything it references at each
- * scavenge under load (docs/decisions/request-path-allocations.md).
+ * Watches every response of `server` through its connection: the answer a connection is writing
+ * and how far its bytes got; the request handler calls `attribute` once a response's workspace is
+ * known. Nothing long-lived holds a response: one kept in a map, even for the milliseconds it
+ * runs, was promoted with everything it references at each scavenge under load
+ * (docs/decisions/request-path-allocations.md).
  */
 export function watchStalls(server: Server, { stallMs, ...budgets }: StallLimits, onCut: () => void = () => {}) {
   const connections = new Map<Socket, Progress>();
   server.on('connection', (socket: Socket) => {
-    connections.set(socket, { accepted: -1, queued: -1, since: performance.now(), owner: null });
+    connections.set(socket, { accepted: -1, queued: -1, since: performance.now() });
     socket.once('close', () => connections.delete(socket));
   });
   const cut = (res: ServerResponse) => {
@@ -118,7 +120,8 @@ export function watchStalls(server: Server, { stallMs, ...budgets }: StallLimits
     for (const [socket, last] of connections) {
       const res = writingNow(socket);
       const current = progressOf(socket);
-      // Nothing waiting (no answer, still computing, or everything sent): not a stall.
+      // Nothing waiting (no answer, still computing, or everything sent): not a stall. A new answer's
+      // first bytes are progress, so its stall time counts from them.
       if (!res || (res.writableLength === 0 && current.queued === 0)) {
         last.since = now;
         continue;
@@ -128,28 +131,16 @@ export function watchStalls(server: Server, { stallMs, ...budgets }: StallLimits
         continue;
       }
       if (now - last.since >= stallMs) cut(res);
-      else stalled.push({ response: res, workspaceId: last.owner, unsent: res.writableLength });
+      else stalled.push({ response: res, workspaceId: (res as Attributed)[OWNER] ?? null, unsent: res.writableLength });
     }
     for (const res of responsesToCut(stalled, budgets)) cut(res);
   };
   const timer = setInterval(sweep, Math.min(1_000, stallMs / 4));
   timer.unref();
   server.once('close', () => clearInterval(timer));
-  const progressOfAnswer = (res: ServerResponse) =>
-    res.socket && writingNow(res.socket) === res ? connections.get(res.socket) : undefined;
   return {
-    watch(res: ServerResponse) {
-      const progress = progressOfAnswer(res);
-      if (!progress) return;
-      progress.accepted = -1;
-      progress.queued = -1;
-      progress.since = performance.now();
-      progress.owner = null;
-    },
     attribute(res: ServerResponse, workspaceId: string) {
-      // A response no longer on its connection has been sent or cut: nothing of it is left to watch.
-      const progress = progressOfAnswer(res);
-      if (progress) progress.owner = workspaceId;
+      (res as Attributed)[OWNER] = workspaceId;
     },
   };
 }
