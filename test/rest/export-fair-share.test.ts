@@ -128,6 +128,15 @@ async function serve(env: Record<string, string>) {
 const exportPath = (who: Tenant) =>
   `/api/v1/ai-visibility/projects/${who.projectId}/answers?dateFrom=2026-10-01&dateTo=2026-10-31`;
 
+/** `who`'s whole export as NDJSON, asked with its first key. */
+const ndjsonExport = (baseUrl: string, who: Tenant) =>
+  fetch(`${baseUrl}${exportPath(who)}`, {
+    headers: { authorization: `Bearer ${who.keys[0]}`, accept: 'application/x-ndjson' },
+  });
+
+/** The lines of an NDJSON body: one per exported row. */
+const bodyLines = async (response: Response) => (await response.text()).trimEnd().split('\n');
+
 interface Held {
   status: number;
   headers: IncomingMessage['headers'];
@@ -227,11 +236,9 @@ describe('shares of the export pool (4 connections: 2 per workspace, 1 per key)'
       expect(JSON.parse(thirdKey.body).error.message).toContain('This workspace');
       // Both of A's exports are still open in the database while B's streams to the end.
       expect(await openExports(server.t)).toBe(2);
-      const other = await fetch(`${server.baseUrl}${exportPath(b)}`, {
-        headers: { authorization: `Bearer ${b.keys[0]}`, accept: 'application/x-ndjson' },
-      });
+      const other = await ndjsonExport(server.baseUrl, b);
       expect(other.status).toBe(200);
-      expect((await other.text()).trimEnd().split('\n')).toHaveLength(ANSWERS);
+      expect(await bodyLines(other)).toHaveLength(ANSWERS);
     } finally {
       for (const each of held) each.release();
     }
@@ -242,9 +249,7 @@ describe('shares of the export pool (4 connections: 2 per workspace, 1 per key)'
     const held = await hold(server.baseUrl, a.keys[0]!, exportPath(a));
     expect(held.status).toBe(200);
     const before = takes.length;
-    const next = fetch(`${server.baseUrl}${exportPath(a)}`, {
-      headers: { authorization: `Bearer ${a.keys[0]}`, accept: 'application/x-ndjson' },
-    });
+    const next = ndjsonExport(server.baseUrl, a);
     // The second request reaches its (taken) share and waits there; only then is the share freed.
     await expect.poll(() => takes.length).toBe(before + 1);
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -252,7 +257,7 @@ describe('shares of the export pool (4 connections: 2 per workspace, 1 per key)'
     held.release();
     const response = await next;
     expect(response.status).toBe(200);
-    expect((await response.text()).trimEnd().split('\n')).toHaveLength(ANSWERS);
+    expect(await bodyLines(response)).toHaveLength(ANSWERS);
   });
 
   it('gives the share back when the client of an export waiting for it leaves before the answer', async () => {
@@ -271,20 +276,16 @@ describe('shares of the export pool (4 connections: 2 per workspace, 1 per key)'
     held.release();
     // Nobody takes the stream it would answer: its cursor is not left open, and the key can export again.
     await expect.poll(() => openExports(server.t), { timeout: 5_000 }).toBe(0);
-    const again = await fetch(`${server.baseUrl}${exportPath(a)}`, {
-      headers: { authorization: `Bearer ${a.keys[0]}`, accept: 'application/x-ndjson' },
-    });
+    const again = await ndjsonExport(server.baseUrl, a);
     expect(again.status).toBe(200);
-    expect((await again.text()).trimEnd().split('\n')).toHaveLength(ANSWERS);
+    expect(await bodyLines(again)).toHaveLength(ANSWERS);
   });
 
   it('reads rows of large answers about 1 MiB at a time, not 200 rows (8 MB) at a time', async () => {
     const queries = vi.spyOn(pg.Client.prototype, 'query');
     try {
-      const response = await fetch(`${server.baseUrl}${exportPath(big)}`, {
-        headers: { authorization: `Bearer ${big.keys[0]}`, accept: 'application/x-ndjson' },
-      });
-      expect((await response.text()).trimEnd().split('\n')).toHaveLength(BIG_ANSWERS);
+      const response = await ndjsonExport(server.baseUrl, big);
+      expect(await bodyLines(response)).toHaveLength(BIG_ANSWERS);
       const fetched = queries.mock.calls
         .map(([text]) => (typeof text === 'string' ? /^FETCH (\d+)/.exec(text)?.[1] : undefined))
         .filter(Boolean)
@@ -340,11 +341,9 @@ describe('clients that stop reading (cut after 1 s without progress)', () => {
       await expect.poll(() => openExports(server.t), { timeout: 10_000 }).toBe(0);
       expect(await server.connections()).toBe(0);
       expect((await held.readRest()).complete).toBe(false);
-      const again = await fetch(`${server.baseUrl}${exportPath(a)}`, {
-        headers: { authorization: `Bearer ${a.keys[0]}`, accept: 'application/x-ndjson' },
-      });
+      const again = await ndjsonExport(server.baseUrl, a);
       expect(again.status).toBe(200);
-      expect((await again.text()).trimEnd().split('\n')).toHaveLength(ANSWERS);
+      expect(await bodyLines(again)).toHaveLength(ANSWERS);
     } finally {
       held.release();
     }
