@@ -19,11 +19,12 @@ const LONG_LIVED_ALLOCATIONS = `
 
 // A function hot enough to be optimized: V8 tiers it up to Maglev first, then TurboFan. Both
 // compile on V8's worker threads, so the loop runs for a time, not a count: with the test suite
-// loading both cores, 200 000 calls (~30 ms) once ended before TurboFan's job had started.
+// loading both cores, 200 000 calls (~30 ms) once ended before TurboFan's job had started, and
+// 2 s once ended before a tier was reported (a full suite on 2 cores, 2026-11-28).
 const HOT_FUNCTION = `
   function hotLoopBody(x) { let s = 0; for (let i = 0; i < 100; i++) s += x * i; return s; }
   let total = 0;
-  const end = Date.now() + 2000;
+  const end = Date.now() + 5000;
   while (Date.now() < end) for (let i = 0; i < 10000; i++) total += hotLoopBody(i);`;
 
 /** The lines V8's tracing flags print while the script runs, with the given modules imported first. */
