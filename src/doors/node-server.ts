@@ -44,6 +44,22 @@ export function parserErrorResponse(parserCode: string | undefined, requestId: s
   return rawErrorResponse(new ApiError(code, message), requestId);
 }
 
+/** An error in the envelope on a response no door answers (a refused target, an unmet expectation); it closes. */
+function refuse(res: ServerResponse, error: ApiError): void {
+  const requestId = newRequestId();
+  const body = errorBody(error, requestId);
+  res
+    .writeHead(error.status, {
+      'Content-Type': JSON_CONTENT_TYPE,
+      'Content-Length': Buffer.byteLength(body),
+      'X-Request-Id': requestId,
+      [NO_SNIFF.name]: NO_SNIFF.value,
+      ...error.headers,
+      Connection: 'close',
+    })
+    .end(body);
+}
+
 // After an early answer the rest of a body is read and dropped for a moment (so the client can
 // read the answer instead of a reset), never kept, and the connection is cut past these bounds.
 const DISCARD_MAX_BYTES = 1024 * 1024;
@@ -70,11 +86,20 @@ function discardRestOfBody(req: IncomingMessage) {
   req.resume();
 }
 
-/** How many Host fields the request carries (Node keeps the first of several). */
-function hostFieldCount(raw: readonly string[]): number {
-  let count = 0;
-  for (let index = 0; index < raw.length; index += 2) if (raw[index]!.toLowerCase() === 'host') count++;
-  return count;
+/**
+ * Which of the fields a request may carry once (RFC 9110 §7.2, §11.6.2) it repeats. Node keeps
+ * the first of several, so a second would go unread here while a proxy before us may have read
+ * it: which Host or which credential the request means is ambiguous, and it is refused.
+ */
+function repeatedSingletons(raw: readonly string[]): { host: boolean; authorization: boolean } {
+  let hosts = 0;
+  let authorizations = 0;
+  for (let index = 0; index < raw.length; index += 2) {
+    const name = raw[index]!.toLowerCase();
+    if (name === 'host') hosts++;
+    else if (name === 'authorization') authorizations++;
+  }
+  return { host: hosts > 1, authorization: authorizations > 1 };
 }
 
 /**
@@ -84,11 +109,13 @@ function hostFieldCount(raw: readonly string[]): number {
  * the request cannot be served, or null.
  */
 function targetRefusal(req: IncomingMessage): string | null {
+  const repeated = repeatedSingletons(req.rawHeaders);
   if (req.url && /^https?:\/\//i.test(req.url) && URL.canParse(req.url)) {
     const target = new URL(req.url);
     req.headers.host = target.host;
     req.url = `${target.pathname}${target.search}`;
-  } else if (hostFieldCount(req.rawHeaders) > 1) return 'The request carries more than one Host header.';
+  } else if (repeated.host) return 'The request carries more than one Host header.';
+  if (repeated.authorization) return 'The request carries more than one Authorization header.';
   if (req.headers.host === undefined && req.httpVersion === '1.0') req.headers.host = 'localhost';
   if (!isValidHostHeader(req.headers.host)) return 'The Host header is missing or malformed.';
   return isOriginForm(req.url) ? null : 'The request target must be a path beginning with /.';
@@ -123,17 +150,7 @@ export function createNodeServer(app: App): Server {
     // Every URL is built from Host and the path; a missing, repeated or malformed Host (`a b`, `[zz]`,
     // `a/b`) and a target that is no path (`*`, `http://[`: the adapter's URL would throw) are refused first.
     const refusal = targetRefusal(req);
-    if (refusal) {
-      const body = JSON.stringify({ error: { code: 'bad_request', message: refusal, requestId: newRequestId() } });
-      return void res
-        .writeHead(400, {
-          'Content-Type': JSON_CONTENT_TYPE,
-          'Content-Length': Buffer.byteLength(body),
-          [NO_SNIFF.name]: NO_SNIFF.value,
-          Connection: 'close',
-        })
-        .end(body);
-    }
+    if (refusal) return refuse(res, new ApiError('bad_request', refusal));
     res.once('finish', () => {
       if (!req.complete) discardRestOfBody(req);
       else refusals.afterResponse(res, req.socket);
@@ -159,6 +176,17 @@ export function createNodeServer(app: App): Server {
   // progress) a stalled body was answered after 66-68 s, not the documented 30-32 s.
   server.headersTimeout = app.requestTimeoutMs;
   server.requestTimeout = app.requestTimeoutMs;
+  // An expectation other than 100-continue (RFC 9110 §10.1.1) is one no door meets: 417 in the
+  // envelope before anything runs, where Node answers an empty 417 on its own.
+  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) =>
+    refuse(
+      res,
+      new ApiError(
+        'expectation_failed',
+        'This server meets no expectation but 100-continue; send the request without that Expect header.',
+      ),
+    ),
+  );
   // CONNECT asks for a tunnel, which this server never opens (Node drops the socket without a word).
   server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
     const error = new ApiError('method_not_allowed', 'CONNECT is not served here.', { headers: { Allow: 'GET' } });

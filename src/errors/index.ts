@@ -21,6 +21,7 @@ export type ErrorCode =
   | 'conflict'
   | 'method_not_allowed'
   | 'not_acceptable'
+  | 'expectation_failed'
   | 'misdirected_request'
   | 'rate_limited'
   | 'internal_error'
@@ -45,6 +46,7 @@ const statusByCode: Record<ErrorCode, number> = {
   conflict: 409,
   method_not_allowed: 405,
   not_acceptable: 406,
+  expectation_failed: 417,
   misdirected_request: 421,
   rate_limited: 429,
   internal_error: 500,

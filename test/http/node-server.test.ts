@@ -160,6 +160,30 @@ describe('request lines as RFC 9112 allows them', () => {
     expect([answer.status, answer.body.error.code]).toEqual([400, 'bad_request']);
   });
 
+  it('refuses two Authorization headers with 400 and the envelope, on every door', async () => {
+    for (const path of ['/api/v1/clients', '/graphql?query=%7B__typename%7D', '/mcp', '/healthz']) {
+      const credentials = 'Authorization: Bearer a\r\nauthorization: Bearer b';
+      const answer = parse(await raw(`GET ${path} HTTP/1.1\r\nHost: x\r\n${credentials}\r\nConnection: close\r\n\r\n`));
+      expect([answer.status, answer.body.error.code], path).toEqual([400, 'bad_request']);
+      expect(answer.body.error.message).toBe('The request carries more than one Authorization header.');
+      expect(answer.head).toContain(`X-Request-Id: ${answer.body.error.requestId}`);
+    }
+  });
+
+  it('answers an expectation other than 100-continue with 417 in the envelope, and closes', async () => {
+    const answer = parse(await raw('GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: bogus\r\n\r\n'));
+    expect([answer.status, answer.body.error.code]).toEqual([417, 'expectation_failed']);
+    expect(answer.head).toMatch(/^Connection: close$/im);
+    expect(answer.head).toMatch(/^X-Content-Type-Options: nosniff$/im);
+    expect(answer.head).toContain(`X-Request-Id: ${answer.body.error.requestId}`);
+  });
+
+  it('still serves a request that expects 100-continue', async () => {
+    const request = 'GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n';
+    const answer = await raw(request);
+    expect(answer).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 OK/);
+  });
+
   it('answers CONNECT 405 in the envelope instead of dropping the socket', async () => {
     const answer = parse(await raw('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'));
     expect([answer.status, answer.body.error.code]).toEqual([405, 'method_not_allowed']);
