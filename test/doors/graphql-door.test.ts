@@ -6,6 +6,7 @@ import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { useListeningApp } from '../support/listen.js';
 import { createKeyedWorkspace } from '../support/app.js';
+import { newId } from '../../src/db/ids.js';
 import { signIn, personWithPassword } from '../support/web.js';
 
 const server = useListeningApp();
@@ -129,5 +130,41 @@ describe('HEAD /graphql', () => {
   it('is refused as GET is: without a key, 401', async () => {
     const refused = await head('/graphql?query=%7B__typename%7D', {});
     expect(refused.status).toBe(401);
+  });
+});
+
+describe('the status of an answer with errors', () => {
+  const query = (key: string, text: string, accept: string, variables: Record<string, unknown> = {}) =>
+    fetch(`${server.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept },
+      body: JSON.stringify({ query: text, variables }),
+    });
+
+  it.each(['application/json', 'application/graphql-response+json'])(
+    'is 200 (%s) when the answer carries data: a field outside the scopes is null beside the rest',
+    async (accept) => {
+      const { workspace, key } = await createKeyedWorkspace(server.t.database, { scopes: ['reports:read'] });
+      const client = await server.t.database.prisma.client.create({
+        data: { id: newId('client'), workspaceId: workspace.id, name: 'Out of scope' },
+      });
+      const text = 'query($id: ID!) { viewer { scopes } node(id: $id) { id } }';
+      const response = await query(key.secret, text, accept, { id: client.id });
+      const body = await response.json();
+      expect(response.status).toBe(200);
+      expect(body.data).toEqual({ viewer: { scopes: ['reports:read'] }, node: null });
+      expect(body.errors.map((error: any) => [error.path, error.extensions.code])).toEqual([
+        [['node'], 'insufficient_scope'],
+      ]);
+    },
+  );
+
+  it('keeps the status of its errors when there is no data', async () => {
+    const { key } = await createKeyedWorkspace(server.t.database, { scopes: ['reports:read'] });
+    const response = await query(key.secret, '{ members { email } }', 'application/graphql-response+json');
+    const body = await response.json();
+    expect(response.status).toBe(403);
+    expect(body.data).toBeNull();
+    expect(body.errors[0].extensions.code).toBe('forbidden');
   });
 });
