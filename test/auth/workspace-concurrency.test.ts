@@ -6,11 +6,11 @@
 // requests that fail give their share back too.
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../src/db/ids.js';
 import { createKeyedWorkspace, createTestApp, type TestApp } from '../support/app.js';
 import { listen } from '../support/listen.js';
 import { personWithPassword, signIn } from '../support/web.js';
 import { connectMcp, TestOAuthProvider } from '../support/mcp.js';
+import { createProject } from '../support/projects.js';
 
 const TOKEN = 'c'.repeat(40);
 /** Far more than socket buffers take (12 MB), so an export that is not read stays open. */
@@ -36,17 +36,12 @@ beforeAll(async () => {
     EXPORT_IDLE_SECONDS: '900',
   });
   const keyed = await createKeyedWorkspace(t.database, { plan: 'scale' });
-  const project = await t.database.prisma.aiProject.create({
-    data: {
-      id: newId('project'),
-      workspaceId: keyed.workspace.id,
-      name: 'Held',
-      brand: 'Acme',
-      competitors: [],
-      models: ['chatgpt'],
-      locales: ['en-US'],
-      domains: ['acme.com'],
-    },
+  const project = await createProject(t.database, keyed.workspace.id, {
+    name: 'Held',
+    competitors: [],
+    models: ['chatgpt'],
+    locales: ['en-US'],
+    domains: ['acme.com'],
   });
   const lines = [0, 1, 2].map((day) => ({
     project: project.id,

@@ -28,6 +28,7 @@ import {
   skewedDomain,
   searchQueriesBaseline,
 } from './searches.js';
+import { createProject } from '../support/projects.js';
 
 const DURATION_MS = Number(process.env.BENCH_SECONDS ?? 10) * 1000;
 /** BENCH_CASES: only these cases, comma-separated (sources, why, pages, export, ingest, ranges); all when unset. */
@@ -441,16 +442,11 @@ async function main() {
   // One ingest round: 40 scans × 230 runs over HTTP into a scratch project, then the same answers by one unnest INSERT
   // (rolled back).
   const measureIngest = async (round: number) => {
-    const scratch = await database.prisma.aiProject.create({
-      data: {
-        id: newId('project'),
-        workspaceId: workspace.id,
-        name: `Ingest ${Date.now()} ${round}`,
-        brand: 'Acme',
-        competitors: ['Globex'],
-        models: MODELS,
-        locales: LOCALES,
-      },
+    const scratch = await createProject(database, workspace.id, {
+      name: `Ingest ${Date.now()} ${round}`,
+      competitors: ['Globex'],
+      models: MODELS,
+      locales: LOCALES,
     });
     const runsOf = (seed: number) =>
       Array.from({ length: PROMPTS }, (_, index) => ({

@@ -8,10 +8,10 @@
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { connectDatabase } from '../../src/db/client.js';
-import { newId } from '../../src/db/ids.js';
 import { createWorkspace } from '../../src/workspaces/index.js';
 import { benchDatabase, cpuMs, runBench, startService } from './harness.js';
 import { quietRun } from '../support/scan-lines.js';
+import { createProject } from '../support/projects.js';
 
 const TOKEN = 'i'.repeat(40);
 const sizes = (name: string, fallback: string) => (process.env[name] ?? fallback).split(',').map(Number);
@@ -38,16 +38,11 @@ runBench(async () => {
   const database = connectDatabase(embedded.url, 4);
   const server = await startService({ DATABASE_URL: embedded.url, INGEST_TOKEN: TOKEN, DATA_CACHE_MAX_BYTES: '0' });
   const workspace = await createWorkspace(database.prisma, { slug: `ingest-abuse-${Date.now()}`, plan: 'scale' });
-  const project = await database.prisma.aiProject.create({
-    data: {
-      id: newId('project'),
-      workspaceId: workspace.id,
-      name: 'Abuse',
-      brand: 'Acme',
-      competitors: ['Globex'],
-      models: ['chatgpt'],
-      locales: ['en-US'],
-    },
+  const project = await createProject(database, workspace.id, {
+    name: 'Abuse',
+    competitors: ['Globex'],
+    models: ['chatgpt'],
+    locales: ['en-US'],
   });
   const rows: Record<string, string | number>[] = [];
 
@@ -144,16 +139,11 @@ runBench(async () => {
   const rates: number[] = [];
   const cpuSeconds: number[] = [];
   for (let round = 0; round < 3; round++) {
-    const scratch = await database.prisma.aiProject.create({
-      data: {
-        id: newId('project'),
-        workspaceId: workspace.id,
-        name: `Good ${round}`,
-        brand: 'Acme',
-        competitors: ['Globex'],
-        models: ['chatgpt'],
-        locales: ['en-US'],
-      },
+    const scratch = await createProject(database, workspace.id, {
+      name: `Good ${round}`,
+      competitors: ['Globex'],
+      models: ['chatgpt'],
+      locales: ['en-US'],
     });
     const body = Array.from({ length: 40 }, (_, index) =>
       JSON.stringify({

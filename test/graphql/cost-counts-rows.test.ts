@@ -21,8 +21,8 @@ import { operationCost } from '../../src/graphql/cost.js';
 import { parseConfig } from '../../src/config/index.js';
 import { AI_MODELS } from '../../src/ai-visibility/common/models.js';
 import { addDays } from '../../src/dates/civil-date.js';
-import { newId } from '../../src/db/ids.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
+import { createProject } from '../support/projects.js';
 
 const TOKEN = 'c'.repeat(40);
 const LOCALES = Array.from({ length: 12 }, (_, index) => `x${String.fromCharCode(97 + index)}-XX`);
@@ -57,17 +57,12 @@ beforeAll(async () => {
   const keyed = await createKeyedWorkspace(t.database, { plan: 'scale' });
   key = keyed.key.secret;
   projectId = (
-    await t.database.prisma.aiProject.create({
-      data: {
-        id: newId('project'),
-        workspaceId: keyed.workspace.id,
-        name: 'Many locales',
-        brand: 'Acme',
-        competitors: COMPETITORS,
-        models: [...AI_MODELS],
-        locales: LOCALES,
-        domains: ['acme.com'],
-      },
+    await createProject(t.database, keyed.workspace.id, {
+      name: 'Many locales',
+      competitors: COMPETITORS,
+      models: [...AI_MODELS],
+      locales: LOCALES,
+      domains: ['acme.com'],
     })
   ).id;
   const lines = [today, addDays(today, -1)].flatMap((date, day) =>

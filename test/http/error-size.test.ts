@@ -4,13 +4,13 @@
 // the largest hostile input its body limit lets through.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { newId } from '../../src/db/ids.js';
 import { ERROR_BODY_MAX_BYTES, errorResponse } from '../../src/http/responses.js';
 import { ApiError, clippedText, ERROR_TEXT_LIMITS } from '../../src/errors/index.js';
 import { createKeyedWorkspace, createTestApp, type TestApp } from '../support/app.js';
 import { listen } from '../support/listen.js';
 import { personWithPassword, signIn } from '../support/web.js';
 import { connectMcp, TestOAuthProvider } from '../support/mcp.js';
+import { createProject } from '../support/projects.js';
 
 const TOKEN = 'e'.repeat(40);
 let t: TestApp;
@@ -25,16 +25,7 @@ beforeAll(async () => {
   const keyed = await createKeyedWorkspace(t.database);
   key = keyed.key.secret;
   projectId = (
-    await t.database.prisma.aiProject.create({
-      data: {
-        id: newId('project'),
-        workspaceId: keyed.workspace.id,
-        name: 'Hostile',
-        brand: 'Acme',
-        models: ['chatgpt'],
-        locales: ['en-US'],
-      },
-    })
+    await createProject(t.database, keyed.workspace.id, { name: 'Hostile', models: ['chatgpt'], locales: ['en-US'] })
   ).id;
   await personWithPassword(t.database, { email: keyed.ownerEmail });
   const provider = new TestOAuthProvider({

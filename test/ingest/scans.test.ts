@@ -1,9 +1,9 @@
 // Scans written by concurrent ingestions, through HTTP on real PostgreSQL: two files taking the
 // same project's scans in opposite orders both succeed (one after the other), never a 500.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../src/db/ids.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
 import { sessionsWaitingOnLocks } from '../support/database.js';
+import { createProject } from '../support/projects.js';
 
 const TOKEN = 's'.repeat(40);
 let t: TestApp;
@@ -43,16 +43,7 @@ beforeAll(async () => {
   t = await createTestApp({ INGEST_TOKEN: TOKEN });
   const { workspace } = await createKeyedWorkspace(t.database);
   projectId = (
-    await t.database.prisma.aiProject.create({
-      data: {
-        id: newId('project'),
-        workspaceId: workspace.id,
-        name: 'CRM',
-        brand: 'Acme',
-        models: ['chatgpt', 'gemini'],
-        locales: ['en-US'],
-      },
-    })
+    await createProject(t.database, workspace.id, { name: 'CRM', models: ['chatgpt', 'gemini'], locales: ['en-US'] })
   ).id;
 });
 afterAll(() => t.close());

@@ -2,9 +2,9 @@
 // more than INGEST_MAX_CONCURRENT_PER_WORKSPACE of its ingests run, and another workspace's
 // ingest still runs beside them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../src/db/ids.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
 import { sessionsWaitingOnLocks } from '../support/database.js';
+import { createProject } from '../support/projects.js';
 
 const TOKEN = 'w'.repeat(40);
 let t: TestApp;
@@ -19,18 +19,7 @@ beforeAll(async () => {
   for (let index = 0; index < 2; index++) {
     const { workspace } = await createKeyedWorkspace(t.database);
     projects.push(
-      (
-        await t.database.prisma.aiProject.create({
-          data: {
-            id: newId('project'),
-            workspaceId: workspace.id,
-            name: 'Share',
-            brand: 'Acme',
-            models: ['chatgpt'],
-            locales: ['en-US'],
-          },
-        })
-      ).id,
+      (await createProject(t.database, workspace.id, { name: 'Share', models: ['chatgpt'], locales: ['en-US'] })).id,
     );
   }
 });

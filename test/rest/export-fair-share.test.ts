@@ -7,13 +7,13 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { newId } from '../../src/db/ids.js';
 import { createApiKey } from '../../src/auth/key-management.js';
 import { EXPORT_APPLICATION_NAME } from '../../src/db/client.js';
 import { createNodeServer } from '../../src/doors/node-server.js';
 import { createKeyedWorkspace, createTestApp, type TestApp } from '../support/app.js';
 import { createTestDatabase } from '../support/database.js';
 import { listenOnLoopback } from '../support/loopback.js';
+import { createProject } from '../support/projects.js';
 
 /** Each export's call for a share, as it is made: whether it has returned yet. */
 const takes = vi.hoisted(() => [] as { settled: boolean }[]);
@@ -66,17 +66,12 @@ async function tenant(t: TestApp, keys: number, answers: number, text = TEXT): P
       }),
     ),
   );
-  const project = await t.database.prisma.aiProject.create({
-    data: {
-      id: newId('project'),
-      workspaceId: keyed.workspace.id,
-      name: 'Held',
-      brand: 'Acme',
-      competitors: [],
-      models: ['chatgpt'],
-      locales: ['en-US'],
-      domains: ['acme.com'],
-    },
+  const project = await createProject(t.database, keyed.workspace.id, {
+    name: 'Held',
+    competitors: [],
+    models: ['chatgpt'],
+    locales: ['en-US'],
+    domains: ['acme.com'],
   });
   const days = Math.ceil(answers / 1_000);
   const lines = Array.from({ length: days }, (_, day) => ({

@@ -11,6 +11,7 @@ import { listen } from '../support/listen.js';
 import { memoryRateLimitStore } from '../../src/auth/rate-limit-store.js';
 import { EXPORT_APPLICATION_NAME } from '../../src/db/client.js';
 import { parseCsv } from '../support/csv.js';
+import { createProject } from '../support/projects.js';
 
 const TOKEN = 'e'.repeat(40);
 const TRICKY = 'Acme, "the best"\nsecond line\r\nthird, with "quotes"';
@@ -59,17 +60,12 @@ beforeAll(async () => {
   const keyed = await createKeyedWorkspace(t.database, { plan: 'scale' });
   key = keyed.key.secret;
   projectId = (
-    await t.database.prisma.aiProject.create({
-      data: {
-        id: newId('project'),
-        workspaceId: keyed.workspace.id,
-        name: 'Export',
-        brand: 'Acme',
-        competitors: ['Globex'],
-        models: ['chatgpt'],
-        locales: ['en-US', 'de-DE'],
-        domains: ['acme.com'],
-      },
+    await createProject(t.database, keyed.workspace.id, {
+      name: 'Export',
+      competitors: ['Globex'],
+      models: ['chatgpt'],
+      locales: ['en-US', 'de-DE'],
+      domains: ['acme.com'],
     })
   ).id;
   // 5 scans × 500 runs = 2 500 answers; the first answer's text needs every kind of quoting.

@@ -1,8 +1,8 @@
 // Issue 39, odd input: dates outside 0001–9999 and text with NUL or bytes that are not UTF-8 are
 // a 400 naming the field at every door (v1, GraphQL, ingest), never a 500 from PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../src/db/ids.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
+import { createProject } from '../support/projects.js';
 
 const TOKEN = 'o'.repeat(40);
 let t: TestApp;
@@ -50,16 +50,7 @@ beforeAll(async () => {
   const keyed = await createKeyedWorkspace(t.database);
   key = keyed.key.secret;
   projectId = (
-    await t.database.prisma.aiProject.create({
-      data: {
-        id: newId('project'),
-        workspaceId: keyed.workspace.id,
-        name: 'Odd',
-        brand: 'Acme',
-        models: ['chatgpt'],
-        locales: ['en-US'],
-      },
-    })
+    await createProject(t.database, keyed.workspace.id, { name: 'Odd', models: ['chatgpt'], locales: ['en-US'] })
   ).id;
   expect(
     (await ingest([scanLine('2026-10-01'), scanLine('0001-01-01')].map((line) => JSON.stringify(line)).join('\n')))

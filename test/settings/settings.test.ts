@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
 import { call, ORIGIN, personWithPassword, signIn } from '../support/web.js';
+import { createProject } from '../support/projects.js';
 
 let t: TestApp;
 let agency: Awaited<ReturnType<typeof createKeyedWorkspace>>;
@@ -316,16 +317,12 @@ describe('settings', () => {
     "manage a project's prompts (one per line, commas kept) and domains; members are refused; another " +
       "workspace's project is not found",
     async () => {
-      const project = await t.database.prisma.aiProject.create({
-        data: {
-          id: `prj_${'S'.repeat(20)}`,
-          workspaceId: agency.workspace.id,
-          name: 'Settings',
-          brand: 'Acme',
-          competitors: ['Globex'],
-          models: ['chatgpt'],
-          locales: ['en-US'],
-        },
+      const project = await createProject(t.database, agency.workspace.id, {
+        id: `prj_${'S'.repeat(20)}`,
+        name: 'Settings',
+        competitors: ['Globex'],
+        models: ['chatgpt'],
+        locales: ['en-US'],
       });
       const added = await json(
         await call(t.app, admin, 'POST', `/app/settings/projects/${project.id}/prompts`, {
@@ -379,16 +376,13 @@ describe('settings', () => {
         ).status,
       ).toBe(400);
       const other = await createKeyedWorkspace(t.database);
-      const theirs = await t.database.prisma.aiProject.create({
-        data: {
-          id: `prj_${'T'.repeat(20)}`,
-          workspaceId: other.workspace.id,
-          name: 'Theirs',
-          brand: 'B',
-          competitors: [],
-          models: ['chatgpt'],
-          locales: ['en-US'],
-        },
+      const theirs = await createProject(t.database, other.workspace.id, {
+        id: `prj_${'T'.repeat(20)}`,
+        name: 'Theirs',
+        brand: 'B',
+        competitors: [],
+        models: ['chatgpt'],
+        locales: ['en-US'],
       });
       expect((await call(t.app, admin, 'GET', `/app/settings/projects/${theirs.id}/prompts`)).status).toBe(404);
       expect(

@@ -1,7 +1,6 @@
 // Signal rules through the real ingest path and the graph: what fires, with which numbers,
 // under the project's own thresholds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../src/db/ids.js';
 import { encodeCursor } from '../../src/db/paging.js';
 import { connectionBinding } from '../../src/graphql/connection.js';
 import { setRule } from '../../src/signals/rule-management.js';
@@ -9,6 +8,7 @@ import { OPERATOR } from '../../src/workspaces/actor.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
 import { ingestScans, SCAN_COUNTERS } from '../support/ingest.js';
 import { quietRun } from '../support/scan-lines.js';
+import { createProject } from '../support/projects.js';
 
 const TOKEN = 's'.repeat(40);
 let t: TestApp;
@@ -29,16 +29,11 @@ const graphql = async (query: string, variables: Record<string, unknown>) =>
 async function project() {
   const keyed = await createKeyedWorkspace(t.database);
   key = keyed.key.secret;
-  const created = await t.database.prisma.aiProject.create({
-    data: {
-      id: newId('project'),
-      workspaceId: keyed.workspace.id,
-      name: 'P',
-      brand: 'Acme',
-      competitors: ['Globex'],
-      models: ['chatgpt', 'gemini'],
-      locales: ['en-US', 'de-DE'],
-    },
+  const created = await createProject(t.database, keyed.workspace.id, {
+    name: 'P',
+    competitors: ['Globex'],
+    models: ['chatgpt', 'gemini'],
+    locales: ['en-US', 'de-DE'],
   });
   const scan = (date: string, overrides: Record<string, unknown> = {}) => ({
     project: created.id,

@@ -25,6 +25,7 @@ import { createKeyedWorkspace, createTestApp, type TestApp } from '../support/ap
 import { ingestScans, SCAN_COUNTERS } from '../support/ingest.js';
 import { TEST_APP_SECRET_KEY } from '../support/secrets.js';
 import { startReceiver, waitFor, type Receiver } from '../support/webhook-receiver.js';
+import { createProject } from '../support/projects.js';
 
 const TOKEN = 'w'.repeat(40);
 const config = parseConfig({
@@ -46,16 +47,11 @@ async function setup(
   options: { eventTypes?: ('scan.completed' | 'signal.created')[] } = {},
 ) {
   const keyed = await createKeyedWorkspace(t.database);
-  const project = await t.database.prisma.aiProject.create({
-    data: {
-      id: newId('project'),
-      workspaceId: keyed.workspace.id,
-      name: 'P',
-      brand: 'Acme',
-      competitors: ['Globex'],
-      models: ['chatgpt'],
-      locales: ['en-US'],
-    },
+  const project = await createProject(t.database, keyed.workspace.id, {
+    name: 'P',
+    competitors: ['Globex'],
+    models: ['chatgpt'],
+    locales: ['en-US'],
   });
   const receiver = await startReceiver(answer);
   receivers.push(receiver);

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../../src/db/ids.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../../support/app.js';
+import { createProject } from '../../support/projects.js';
 
 const TOKEN = 'r'.repeat(40);
 let t: TestApp;
@@ -99,19 +100,14 @@ beforeAll(async () => {
   key = keyed.key.secret;
   workspaceId = keyed.workspace.id;
   const project = (extra: object = {}) =>
-    t.database.prisma.aiProject.create({
-      data: {
-        id: newId('project'),
-        workspaceId,
-        name: 'CRM',
-        brand: 'Acme',
-        competitors: ['Globex', 'Initech'],
-        models: ['chatgpt', 'gemini'],
-        locales: ['en-US', 'de-DE'],
-        domains: ['acme.com'],
-        competitorDomains: [{ name: 'Globex', domains: ['globex.com'] }],
-        ...extra,
-      },
+    createProject(t.database, workspaceId, {
+      name: 'CRM',
+      competitors: ['Globex', 'Initech'],
+      models: ['chatgpt', 'gemini'],
+      locales: ['en-US', 'de-DE'],
+      domains: ['acme.com'],
+      competitorDomains: [{ name: 'Globex', domains: ['globex.com'] }],
+      ...extra,
     });
   projectId = (await project()).id;
   otherProjectId = (await project({ name: 'Other' })).id;
@@ -544,15 +540,10 @@ describe('answer cursors', () => {
     ).toEqual(bound);
     // Another workspace with a project of its own: the cursor is no keyset position there either.
     const stranger = await createKeyedWorkspace(t.database);
-    const strangerProject = await t.database.prisma.aiProject.create({
-      data: {
-        id: newId('project'),
-        workspaceId: stranger.workspace.id,
-        name: 'CRM',
-        brand: 'Acme',
-        models: ['chatgpt'],
-        locales: ['en-US'],
-      },
+    const strangerProject = await createProject(t.database, stranger.workspace.id, {
+      name: 'CRM',
+      models: ['chatgpt'],
+      locales: ['en-US'],
     });
     expect(
       await refusal(

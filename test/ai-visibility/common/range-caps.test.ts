@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateProject } from '../../../src/ai-visibility/index.js';
 import { addDays } from '../../../src/dates/civil-date.js';
-import { newId } from '../../../src/db/ids.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../../support/app.js';
+import { createProject } from '../../support/projects.js';
 
 const TOKEN = 'r'.repeat(40);
 const today = new Date().toISOString().slice(0, 10);
@@ -23,16 +23,11 @@ beforeAll(async () => {
   key = keyed.key.secret;
   workspaceId = keyed.workspace.id;
   projectId = (
-    await t.database.prisma.aiProject.create({
-      data: {
-        id: newId('project'),
-        workspaceId,
-        name: 'Ranges',
-        brand: 'Acme',
-        competitors: ['Globex'],
-        models: ['chatgpt'],
-        locales: ['en-US', 'de-DE'],
-      },
+    await createProject(t.database, workspaceId, {
+      name: 'Ranges',
+      competitors: ['Globex'],
+      models: ['chatgpt'],
+      locales: ['en-US', 'de-DE'],
     })
   ).id;
   const run = {

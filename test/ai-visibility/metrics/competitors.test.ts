@@ -2,8 +2,8 @@
 // like the brand (Σ counts over Σ runs and mentions of the scans that report the competitor),
 // with the same bounds checked at ingestion.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../../src/db/ids.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../../support/app.js';
+import { createProject } from '../../support/projects.js';
 
 const TOKEN = 'c'.repeat(40);
 let t: TestApp;
@@ -42,16 +42,11 @@ beforeAll(async () => {
   const keyed = await createKeyedWorkspace(t.database);
   key = keyed.key.secret;
   projectId = (
-    await t.database.prisma.aiProject.create({
-      data: {
-        id: newId('project'),
-        workspaceId: keyed.workspace.id,
-        name: 'Rivals',
-        brand: 'Acme',
-        competitors: ['Globex', 'Initech'],
-        models: ['chatgpt'],
-        locales: ['en-US', 'de-DE'],
-      },
+    await createProject(t.database, keyed.workspace.id, {
+      name: 'Rivals',
+      competitors: ['Globex', 'Initech'],
+      models: ['chatgpt'],
+      locales: ['en-US', 'de-DE'],
     })
   ).id;
   const response = await post([

@@ -1,9 +1,9 @@
 // Issue 6: scans ingestion and the metrics endpoint under the pooled-rate contract, with
 // data built so that averaging per-row rates, or mixing locales, gives different numbers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../../src/db/ids.js';
 import { ingest } from '../../../src/ingest/service.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../../support/app.js';
+import { createProject } from '../../support/projects.js';
 
 let t: TestApp;
 let key: string;
@@ -30,16 +30,11 @@ beforeAll(async () => {
   t = await createTestApp({ METRICS_ROW_CAP: '3', INGEST_TOKEN: 'y'.repeat(40) });
   const keyed = await createKeyedWorkspace(t.database);
   key = keyed.key.secret;
-  const project = await t.database.prisma.aiProject.create({
-    data: {
-      id: newId('project'),
-      workspaceId: keyed.workspace.id,
-      name: 'Pooling',
-      brand: 'Acme',
-      competitors: ['Globex'],
-      models: ['chatgpt', 'gemini'],
-      locales: ['en-US', 'de-DE'],
-    },
+  const project = await createProject(t.database, keyed.workspace.id, {
+    name: 'Pooling',
+    competitors: ['Globex'],
+    models: ['chatgpt', 'gemini'],
+    locales: ['en-US', 'de-DE'],
   });
   projectId = project.id;
   const lines = [

@@ -2,8 +2,8 @@
 // rows are capped reads them in SQL. Both must answer the same totals, in the same order: locales,
 // models and competitor names in code-point order (a UTF-16 sort would put U+1D538 before U+FB00).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../../src/db/ids.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../../support/app.js';
+import { createProject } from '../../support/projects.js';
 
 const TOKEN = 'r'.repeat(40);
 const NAMES = ['ﬀ Labs', '𝔸cme Rival', 'alpha', 'Émile', 'Zeta'];
@@ -28,16 +28,11 @@ beforeAll(async () => {
   const keyed = await createKeyedWorkspace(t.database);
   key = keyed.key.secret;
   projectId = (
-    await t.database.prisma.aiProject.create({
-      data: {
-        id: newId('project'),
-        workspaceId: keyed.workspace.id,
-        name: 'Orders',
-        brand: 'Acme',
-        competitors: NAMES,
-        models: ['gemini', 'chatgpt', 'perplexity'],
-        locales: ['en-US', 'de-DE', 'fr-FR'],
-      },
+    await createProject(t.database, keyed.workspace.id, {
+      name: 'Orders',
+      competitors: NAMES,
+      models: ['gemini', 'chatgpt', 'perplexity'],
+      locales: ['en-US', 'de-DE', 'fr-FR'],
     })
   ).id;
   const lines = [];

@@ -3,7 +3,6 @@
 // (counts, pooled rates, order and ties broken by text).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { newId } from '../../../src/db/ids.js';
 import { ingest } from '../../../src/ingest/service.js';
 import { createKeyedWorkspace, json } from '../../support/app.js';
 import { useListeningApp } from '../../support/listen.js';
@@ -19,6 +18,7 @@ import {
   FIXTURE_RANGE,
   FIXTURE_SCANS,
 } from './search-fixture.js';
+import { createProject } from '../../support/projects.js';
 
 const served = useListeningApp();
 let key: string;
@@ -57,18 +57,13 @@ beforeAll(async () => {
   key = keyed.key.secret;
   workspaceId = keyed.workspace.id;
   projectId = (
-    await db.prisma.aiProject.create({
-      data: {
-        id: newId('project'),
-        workspaceId: keyed.workspace.id,
-        name: 'CRM',
-        brand: 'Acme',
-        competitors: ['Globex', 'Initech'],
-        models: ['chatgpt', 'gemini'],
-        locales: ['en-US', 'de-DE'],
-        domains: ['acme.com'],
-        competitorDomains: [{ name: 'Globex', domains: ['globex.com'] }],
-      },
+    await createProject(db, keyed.workspace.id, {
+      name: 'CRM',
+      competitors: ['Globex', 'Initech'],
+      models: ['chatgpt', 'gemini'],
+      locales: ['en-US', 'de-DE'],
+      domains: ['acme.com'],
+      competitorDomains: [{ name: 'Globex', domains: ['globex.com'] }],
     })
   ).id;
   const summary = await ingest(
@@ -283,16 +278,11 @@ describe('opportunities', () => {
     async () => {
       const db = served.t.database;
       const other = (
-        await db.prisma.aiProject.create({
-          data: {
-            id: newId('project'),
-            workspaceId,
-            name: 'Wide',
-            brand: 'Acme',
-            competitors: ['\u{1F600} emoji', '\uFF21 wide'],
-            models: ['chatgpt'],
-            locales: ['en-US'],
-          },
+        await createProject(db, workspaceId, {
+          name: 'Wide',
+          competitors: ['\u{1F600} emoji', '\uFF21 wide'],
+          models: ['chatgpt'],
+          locales: ['en-US'],
         })
       ).id;
       const both = [
@@ -368,18 +358,8 @@ describe('answers and sources carry what was read', () => {
       'lower-cased, fragment dropped)',
     async () => {
       const db = served.t.database;
-      const other = (
-        await db.prisma.aiProject.create({
-          data: {
-            id: newId('project'),
-            workspaceId,
-            name: 'Pages',
-            brand: 'Acme',
-            models: ['chatgpt'],
-            locales: ['en-US'],
-          },
-        })
-      ).id;
+      const other = (await createProject(db, workspaceId, { name: 'Pages', models: ['chatgpt'], locales: ['en-US'] }))
+        .id;
       const run = quietRun({
         citations: [{ url: 'https://Acme.com' }, { url: 'HTTPS://ACME.com/x#top' }],
         retrieved: [{ url: 'https://acme.com' }, { url: 'https://acme.com/x' }, { url: 'https://acme.com/y' }],

@@ -2,9 +2,9 @@
 // (each refusal naming its line and field), re-sends that replace them, and the digest that
 // makes an identical re-send change nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../../src/db/ids.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../../support/app.js';
 import { FIXTURE_SCANS, runOf } from './search-fixture.js';
+import { createProject } from '../../support/projects.js';
 
 const TOKEN = 's'.repeat(40);
 let t: TestApp;
@@ -44,17 +44,12 @@ beforeAll(async () => {
   t = await createTestApp({ INGEST_TOKEN: TOKEN });
   const { workspace } = await createKeyedWorkspace(t.database);
   projectId = (
-    await t.database.prisma.aiProject.create({
-      data: {
-        id: newId('project'),
-        workspaceId: workspace.id,
-        name: 'CRM',
-        brand: 'Acme',
-        competitors: ['Globex', 'Initech'],
-        models: ['chatgpt', 'gemini'],
-        locales: ['en-US', 'de-DE'],
-        domains: ['acme.com'],
-      },
+    await createProject(t.database, workspace.id, {
+      name: 'CRM',
+      competitors: ['Globex', 'Initech'],
+      models: ['chatgpt', 'gemini'],
+      locales: ['en-US', 'de-DE'],
+      domains: ['acme.com'],
     })
   ).id;
   const first = await ingest(FIXTURE_SCANS.map(([date, model, locale, runs]) => line(date, model, locale, runs)));

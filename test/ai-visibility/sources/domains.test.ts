@@ -7,8 +7,8 @@ import {
   registrableDomain,
   storedSpellings,
 } from '../../../src/ai-visibility/sources/domains.js';
-import { newId } from '../../../src/db/ids.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../../support/app.js';
+import { createProject } from '../../support/projects.js';
 
 const ASCII = 'xn--e1afmkfd.xn--p1ai';
 
@@ -81,16 +81,11 @@ beforeAll(async () => {
   const keyed = await createKeyedWorkspace(t.database);
   key = keyed.key.secret;
   projectId = (
-    await t.database.prisma.aiProject.create({
-      data: {
-        id: newId('project'),
-        workspaceId: keyed.workspace.id,
-        name: 'IDN',
-        brand: 'Acme',
-        models: ['chatgpt'],
-        locales: ['ru-RU'],
-        domains: ['пример.рф'],
-      },
+    await createProject(t.database, keyed.workspace.id, {
+      name: 'IDN',
+      models: ['chatgpt'],
+      locales: ['ru-RU'],
+      domains: ['пример.рф'],
     })
   ).id;
   const response = await ingest([

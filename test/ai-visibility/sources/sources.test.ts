@@ -2,11 +2,11 @@
 // are still broken in code-point order, as documented ("B" < "a"), and the per-locale limit
 // keeps the same rows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../../src/db/ids.js';
 import { ingest } from '../../../src/ingest/service.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../../support/app.js';
 import { createTestDatabase } from '../../support/database.js';
 import { quietRun } from '../../support/scan-lines.js';
+import { createProject } from '../../support/projects.js';
 
 let t: TestApp;
 let key: string;
@@ -27,16 +27,7 @@ beforeAll(async () => {
   const keyed = await createKeyedWorkspace(t.database);
   key = keyed.key.secret;
   projectId = (
-    await t.database.prisma.aiProject.create({
-      data: {
-        id: newId('project'),
-        workspaceId: keyed.workspace.id,
-        name: 'P',
-        brand: 'Acme',
-        models: ['chatgpt'],
-        locales: ['en-US', 'en-gb'],
-      },
-    })
+    await createProject(t.database, keyed.workspace.id, { name: 'P', models: ['chatgpt'], locales: ['en-US', 'en-gb'] })
   ).id;
   const run = quietRun({ citations: [{ url: 'https://acme.com/a' }, { url: 'https://acme.com/B' }] });
   const lines = ['en-US', 'en-gb'].map((locale) =>
