@@ -17,6 +17,23 @@ import { createIngestShares, ingest, type IngestKind } from '../ingest/index.js'
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
+/**
+ * The one query parameter ingestion takes. An empty value is no value, as in v1; `yes` or `1` is
+ * refused (read as false, it imported nothing). Unlike v1's reads, which ignore a parameter they do
+ * not take, this write refuses one before reading the body: ignored, a `dryRun` would write.
+ */
+function skipInvalidOf(query: URLSearchParams): boolean {
+  for (const name of query.keys())
+    if (name !== 'skipInvalid')
+      throw new ApiError('invalid_parameter', `${name} is not a parameter here; it takes skipInvalid.`, {
+        param: name,
+      });
+  const values = query.getAll('skipInvalid');
+  if (values.length > 1)
+    throw new ApiError('invalid_parameter', 'skipInvalid may be given only once.', { param: 'skipInvalid' });
+  return queryBoolean('skipInvalid', values[0] || 'false');
+}
+
 export function createIngestHandler(deps: { config: Config; database: Database; logger: Logger }) {
   const expected = deps.config.INGEST_TOKEN ? digest(deps.config.INGEST_TOKEN) : null;
   const shares = createIngestShares({
@@ -43,8 +60,7 @@ export function createIngestHandler(deps: { config: Config; database: Database; 
         }),
         requestId,
       );
-    // An empty value is no value, as in v1; `yes` or `1` is refused (read as false, it imported nothing).
-    const skipInvalid = queryBoolean('skipInvalid', url.searchParams.get('skipInvalid') || 'false');
+    const skipInvalid = skipInvalidOf(url.searchParams);
     const slot = shares.take();
     if (slot instanceof ApiError) return errorResponse(slot, requestId);
     try {

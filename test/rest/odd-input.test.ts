@@ -156,6 +156,23 @@ describe('text', () => {
     expect(kept.data).toMatchObject({ accepted: 1, rejected: 1, problems: [{ line: 2 }] });
   });
 
+  it('ingest refuses a query parameter it does not take, and skipInvalid twice, before writing anything', async () => {
+    const line = JSON.stringify(scanLine('2026-10-07'));
+    for (const [query, param] of [
+      ['?dryRun=true', 'dryRun'],
+      ['?skipInvalid=true&skipInvalid=false', 'skipInvalid'],
+    ]) {
+      const response = await ingest(line, query);
+      expect(response.status, query).toBe(400);
+      expect((await json(response)).error).toMatchObject({ code: 'invalid_parameter', param });
+    }
+    const { rows } = await t.database.pool.query(
+      'SELECT count(*)::int AS n FROM scans WHERE project_id = $1 AND date = $2',
+      [projectId, '2026-10-07'],
+    );
+    expect(rows[0].n).toBe(0);
+  });
+
   it('ingest names a line whose bytes are not UTF-8', async () => {
     const good = Buffer.from(`${JSON.stringify(scanLine('2026-10-05'))}\n`);
     const bad = Buffer.from(
