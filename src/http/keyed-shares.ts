@@ -187,3 +187,46 @@ export class KeyedShares {
 }
 
 export const createKeyedShares = (options: KeyedSharesOptions) => new KeyedShares(options);
+
+/** Whether `share` is held within `waitMs`; a wait that runs out leaves its line. */
+async function grantedWithin(share: Share, waitMs: number): Promise<boolean> {
+  if (typeof share.granted === 'boolean') return share.granted;
+  const timer = setTimeout(() => share.release(), Math.max(0, waitMs));
+  const granted = await share.granted;
+  clearTimeout(timer);
+  return granted;
+}
+
+/** The shares one taker holds across every tier; given back together. */
+export interface TieredSlot {
+  /** Gives every share back; safe to call twice. */
+  release(): void;
+}
+
+/**
+ * Shares of one scarce thing counted at several tiers at once (an API key's, its workspace's, the
+ * instance's), each tier keyed shares of its own. A taker takes them in the tiers' order, so two
+ * takers never wait on each other's, within one deadline for them all: it gets every share, or
+ * the tier whose wait ran out and none.
+ */
+export function createTieredShares<Tier extends string>(tiers: readonly (readonly [Tier, number])[], waitMs: number) {
+  const order = tiers.map(([tier, perKey]) => [tier, createKeyedShares({ perKey })] as const);
+  return {
+    async take(keys: Record<Tier, string>): Promise<TieredSlot | Tier> {
+      const deadline = performance.now() + waitMs;
+      const held: Share[] = [];
+      const release = () => {
+        for (const share of held.splice(0)) share.release();
+      };
+      for (const [tier, shares] of order) {
+        const share = shares.take(keys[tier]);
+        held.push(share);
+        if (!(await grantedWithin(share, deadline - performance.now()))) {
+          release();
+          return tier;
+        }
+      }
+      return { release };
+    },
+  };
+}
