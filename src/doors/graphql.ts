@@ -4,7 +4,7 @@ import { createYoga, type Plugin } from 'graphql-yoga';
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
-import { getOperationAST, GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { getOperationAST, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import { graphqlFailure } from './boundary.js';
 import { pathOverSize, responseTooLarge } from '../http/response-size.js';
@@ -22,6 +22,7 @@ import { tracing } from '../observability/tracing.js';
 import { isTrustedOperation, loadTrustedOperations, operationNames } from '../graphql/trusted-operations.js';
 import type { Metrics } from '../observability/metrics.js';
 import { refusalsPlugin, type RefusalSlot } from './graphql-refusals.js';
+import { partialAnswersSucceed } from './graphql-statuses.js';
 
 export interface YogaDependencies {
   schema: GraphQLSchema;
@@ -126,34 +127,6 @@ function executionPlugin(deps: YogaDependencies, trusted: ReturnType<typeof load
     },
   };
 }
-
-/** `error` without the HTTP status it would give its answer; its code and headers (Retry-After) stay. */
-const withoutStatus = (error: GraphQLError): GraphQLError => {
-  const http = error.extensions.http as { status?: number } | undefined;
-  if (http?.status === undefined) return error;
-  return new GraphQLError(error.message, {
-    nodes: error.nodes,
-    source: error.source,
-    positions: error.positions,
-    path: error.path,
-    originalError: error.originalError,
-    extensions: { ...error.extensions, http: { ...http, status: undefined } },
-  });
-};
-
-/**
- * An answer that carries data is 200, whatever its errors (GraphQL over HTTP: a partial answer is
- * a success with errors beside it). A field the key's scopes do not cover comes back null with its
- * `insufficient_scope` error next to the fields that could be read; given as a 403, client
- * libraries dropped the data with the status. An answer without data keeps its errors' status.
- */
-const partialAnswersSucceed: Plugin = {
-  onResultProcess: ({ result, setResult }) => {
-    if (Array.isArray(result) || !result || Symbol.asyncIterator in result) return;
-    if (result.data == null || !result.errors?.length) return;
-    setResult({ ...result, errors: result.errors.map(withoutStatus) });
-  },
-};
 
 /** Limits on what may run at all: trusted operations for sessions in production, the armor, nesting, small errors. */
 function guardPlugins(deps: YogaDependencies, trusted: ReturnType<typeof loadTrustedOperations>): Plugin[] {
