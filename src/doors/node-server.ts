@@ -7,7 +7,7 @@ import type { Duplex } from 'node:stream';
 import { createServerAdapter } from '@whatwg-node/server';
 import type { App } from '../app.js';
 import { ApiError, type ErrorCode } from '../errors/index.js';
-import { errorBody, JSON_CONTENT_TYPE, newRequestId, NO_SNIFF } from '../http/responses.js';
+import { errorBody, JSON_CONTENT_TYPE, newRequestId, NO_SNIFF, requestIdOfNode } from '../http/responses.js';
 import { isValidHostHeader } from '../http/public-origin.js';
 import { isOriginForm } from '../http/request-path.js';
 import { watchStalls } from '../http/stall-watch.js';
@@ -121,6 +121,27 @@ function targetRefusal(req: IncomingMessage): string | null {
   return isOriginForm(req.url) ? null : 'The request target must be a path beginning with /.';
 }
 
+/**
+ * The paths the app serves on node:http itself (the OAuth server, a Koa app). Its answers carry
+ * nosniff and the request's id as every answer does: the id is taken once here and handed on as the
+ * request's own header, so the id any envelope of its names is this one.
+ */
+function serveNodeDoor(app: App, req: IncomingMessage, res: ServerResponse): void {
+  const requestId = requestIdOfNode(req);
+  req.headers['x-request-id'] = requestId;
+  res.setHeader('X-Request-Id', requestId);
+  res.setHeader(NO_SNIFF.name, NO_SNIFF.value);
+  app.node.handle(req, res).catch((error: unknown) => {
+    if (!res.headersSent)
+      res.writeHead(500, { 'Content-Type': JSON_CONTENT_TYPE }).end(
+        JSON.stringify({
+          error: { code: 'internal_error', message: 'An unexpected error occurred.', requestId },
+        }),
+      );
+    else res.destroy(error as Error);
+  });
+}
+
 export function createNodeServer(app: App): Server {
   // The node adapter passes the IncomingMessage as `req`: its socket gives the client address.
   const adapter = createServerAdapter((request: Request, context) => {
@@ -157,16 +178,7 @@ export function createNodeServer(app: App): Server {
     });
     // The app's answers carry nosniff from its request cycle, in the headers written at once.
     if (!app.node.handles((req.url ?? '/').split('?')[0]!)) return void adapter(req, res);
-    res.setHeader(NO_SNIFF.name, NO_SNIFF.value);
-    app.node.handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent)
-        res.writeHead(500, { 'Content-Type': JSON_CONTENT_TYPE }).end(
-          JSON.stringify({
-            error: { code: 'internal_error', message: 'An unexpected error occurred.', requestId: newRequestId() },
-          }),
-        );
-      else res.destroy(error as Error);
-    });
+    serveNodeDoor(app, req, res);
   });
   const refusals = createRefusalPause(app.refusedConnectionPauseMs);
   const stalls = watchStalls(server, app.responseLimits, () => app.metrics.responseCut());

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { ApiError } from '../errors/index.js';
 // Responses are @whatwg-node/fetch's: the node:http adapter writes their string or byte body in
 // one write, where a native Response's body would be streamed (docs/decisions/http-response-costs.md).
@@ -31,10 +32,23 @@ export function newRequestId(): string {
   return `req_${idPool.toString('hex', idOffset - ID_BYTES, idOffset)}`;
 }
 
+/** An incoming X-Request-Id (a load balancer's) that is kept: a short token, nothing that could forge a log line. */
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+
 /** Honours a sane incoming X-Request-Id (from a load balancer); otherwise makes one. */
 export function requestIdOf(request: Request): string {
   const incoming = request.headers.get('x-request-id');
-  return incoming && /^[A-Za-z0-9._:-]{8,128}$/.test(incoming) ? incoming : newRequestId();
+  return incoming && SANE_REQUEST_ID.test(incoming) ? incoming : newRequestId();
+}
+
+/**
+ * The id of a request served from node:http (the OAuth server), taken as `requestIdOf` takes it.
+ * The node server takes it once and hands it on as the request's own X-Request-Id, so every later
+ * reading of it is the same id.
+ */
+export function requestIdOfNode(req: IncomingMessage): string {
+  const incoming = req.headers['x-request-id'];
+  return typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : newRequestId();
 }
 
 export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {

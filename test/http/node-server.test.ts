@@ -219,6 +219,25 @@ describe('X-Content-Type-Options', () => {
   });
 });
 
+describe("the OAuth server's answers", () => {
+  it('carry X-Request-Id, the one their envelope names, or the sane one the request came with', async () => {
+    const metadata = await fetch(`${server.baseUrl}/.well-known/oauth-authorization-server`);
+    await metadata.arrayBuffer();
+    expect(metadata.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{32}$/);
+    const { host } = new URL(server.baseUrl);
+    const refused = parse(await raw(`GET /oauth/token%FF HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`));
+    expect(refused.status).toBe(400);
+    expect(refused.head).toContain(`X-Request-Id: ${refused.body.error.requestId}`);
+    const token = await fetch(`${server.baseUrl}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-request-id': 'lb-0123456789' },
+      body: 'grant_type=nonsense',
+    });
+    await token.arrayBuffer();
+    expect(token.headers.get('x-request-id')).toBe('lb-0123456789');
+  });
+});
+
 describe('a request that never completes', () => {
   const slow = useListeningApp({ REQUEST_TIMEOUT_SECONDS: '2' });
 

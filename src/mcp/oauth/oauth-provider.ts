@@ -17,7 +17,7 @@ import { mcpErrorResponse } from '../errors.js';
 import { postgresAdapter } from './oauth-adapter.js';
 import { GRANTABLE_SCOPES, parseAccountId } from './oauth-accounts.js';
 import { INTERACTION_PREFIX } from './consent.js';
-import { requestIdOfNode } from './node-requests.js';
+import { requestIdOfNode } from '../../http/responses.js';
 import { runStatement, sqlStatement } from '../../db/sql-runner.js';
 import { ACCESS_TOKEN_TTL_SECONDS, clientMetadataDocuments, resourceIndicators } from './provider-features.js';
 
