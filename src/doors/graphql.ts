@@ -23,6 +23,7 @@ import { isTrustedOperation, loadTrustedOperations, operationNames } from '../gr
 import type { Metrics } from '../observability/metrics.js';
 import { refusalsPlugin, type RefusalSlot } from './graphql-refusals.js';
 import { partialAnswersSucceed } from './graphql-statuses.js';
+import { readOnlyOperations } from '../graphql/read-only.js';
 
 export interface YogaDependencies {
   schema: GraphQLSchema;
@@ -148,6 +149,7 @@ function guardPlugins(deps: YogaDependencies, trusted: ReturnType<typeof loadTru
       maxTokens: { n: 2000 },
       blockFieldSuggestion: { enabled: deps.production },
     }),
+    { onValidate: ({ addValidationRule }) => addValidationRule(readOnlyOperations) } satisfies Plugin,
     // After the armor: its token-counting parser is the one that overflowed (graphql/document-nesting.ts).
     { onParse: ({ parseFn, setParseFn }) => setParseFn(parseWithinNesting(parseFn)) } satisfies Plugin,
     // Whatever failed — parsing, validation, variables, execution — its errors are small
