@@ -4,7 +4,14 @@ import { createYoga, type Plugin } from 'graphql-yoga';
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
-import { getOperationAST, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import {
+  getOperationAST,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLError,
+  type GraphQLSchema,
+  type ValidationContext,
+} from 'graphql';
 import type { Logger } from 'pino';
 import { graphqlFailure } from './boundary.js';
 import { pathOverSize, responseTooLarge } from '../http/response-size.js';
@@ -129,6 +136,15 @@ function executionPlugin(deps: YogaDependencies, trusted: ReturnType<typeof load
   };
 }
 
+/**
+ * An armor limit a document passes is reported as a validation error (its code, and a 400 under
+ * graphql-response+json) rather than thrown out of validation, which left it a 200 without a code.
+ */
+const REPORTED = {
+  propagateOnRejection: false,
+  onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(error)],
+};
+
 /** Limits on what may run at all: trusted operations for sessions in production, the armor, nesting, small errors. */
 function guardPlugins(deps: YogaDependencies, trusted: ReturnType<typeof loadTrustedOperations>): Plugin[] {
   return [
@@ -142,10 +158,10 @@ function guardPlugins(deps: YogaDependencies, trusted: ReturnType<typeof loadTru
       // A client page (client → reports → data → charts → series → points → value, inline
       // fragment included) is 9 deep; the cost limit (above, with the variables) bounds what
       // depth alone does not. Armor's own cost limit read only the document.
-      maxDepth: { n: 10 },
+      maxDepth: { n: 10, ...REPORTED },
       costLimit: { enabled: false },
-      maxAliases: { n: 15 },
-      maxDirectives: { n: 10 },
+      maxAliases: { n: 15, ...REPORTED },
+      maxDirectives: { n: 10, ...REPORTED },
       maxTokens: { n: 2000 },
       blockFieldSuggestion: { enabled: deps.production },
     }),

@@ -1,5 +1,6 @@
-// /graphql is read-only: a mutation or a subscription is refused as the document is validated,
-// with a code and (for application/graphql-response+json) a 400, whatever it names.
+// What /graphql refuses as a document is validated — a mutation or a subscription (it is read-only),
+// too many aliases, too deep, too many directives — comes with its code and, for
+// application/graphql-response+json, a 400.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
 
@@ -43,5 +44,25 @@ describe('/graphql runs queries only', () => {
   it('still runs a query beside the rule', async () => {
     const response = await post('query Q { __typename }', 'application/json');
     expect(await json(response)).toEqual({ data: { __typename: 'Query' } });
+  });
+});
+
+describe("the armor's limits", () => {
+  const repeated = (count: number, text: (index: number) => string) =>
+    Array.from({ length: count }, (_, index) => text(index)).join(' ');
+  it.each([
+    ['aliases', `{ ${repeated(16, (index) => `a${index}: viewer { scopes }`)} }`, 'Aliases limit of 15'],
+    [
+      'depth',
+      `{ ${'clients { data { reports { data { client { '.repeat(3)}id${' } } } } }'.repeat(3)} }`,
+      'depth limit of 10',
+    ],
+    ['directives', `{ viewer ${repeated(11, () => '@include(if: true)')} { scopes } }`, 'Directives limit of 10'],
+  ])('too many %s is a validation error with its code', async (_what, query, message) => {
+    const response = await post(query, 'application/graphql-response+json');
+    const body = await json(response);
+    expect(response.status).toBe(400);
+    expect(body.errors[0].message).toContain(message);
+    expect(body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
   });
 });
