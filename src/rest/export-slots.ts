@@ -6,7 +6,7 @@
 // over a share waits a moment in that share's line (holding a timer and its place; how many can
 // wait is bounded by the rate limit), then is refused.
 import { ApiError } from '../errors/index.js';
-import { createTieredShares, type TieredSlot } from '../http/keyed-shares.js';
+import { createKeyedShares, type KeyedShares, type Share } from '../http/keyed-shares.js';
 
 export interface ExportShares {
   /** Exports streaming at once on the instance: the export pool's size. */
@@ -18,21 +18,21 @@ export interface ExportShares {
 /** Who would exceed a share: the caller's key, its workspace, or the whole instance. */
 export type ExportRefusal = 'key' | 'workspace' | 'instance';
 
-export type ExportSlot = TieredSlot;
+export interface ExportSlot {
+  /** Gives the share back; safe to call twice. */
+  release(): void;
+}
 
 /** How long an export over its share waits for one to free before it is refused. */
 export const SHARE_WAIT_MS = 2_000;
 
 export function createExportSlots(shares: ExportShares) {
   // Every export takes its shares in this order, so two exports never wait on each other's.
-  const tiers = createTieredShares<ExportRefusal>(
-    [
-      ['key', shares.perKey],
-      ['workspace', shares.perWorkspace],
-      ['instance', shares.instance],
-    ],
-    SHARE_WAIT_MS,
-  );
+  const order: readonly [ExportRefusal, KeyedShares][] = [
+    ['key', createKeyedShares({ perKey: shares.perKey })],
+    ['workspace', createKeyedShares({ perKey: shares.perWorkspace })],
+    ['instance', createKeyedShares({ perKey: shares.instance })],
+  ];
   return {
     shares,
     /**
@@ -40,9 +40,33 @@ export function createExportSlots(shares: ExportShares) {
      * for its shares to free (exports run back to back, or overlapping a little, are served);
      * otherwise the share whose wait ran out.
      */
-    take: (workspaceId: string, keyId: string): Promise<ExportSlot | ExportRefusal> =>
-      tiers.take({ key: keyId, workspace: workspaceId, instance: 'instance' }),
+    async take(workspaceId: string, keyId: string): Promise<ExportSlot | ExportRefusal> {
+      const deadline = performance.now() + SHARE_WAIT_MS;
+      const ids: Record<ExportRefusal, string> = { key: keyId, workspace: workspaceId, instance: 'instance' };
+      const held: Share[] = [];
+      const release = () => {
+        for (const share of held.splice(0)) share.release();
+      };
+      for (const [refusal, keyed] of order) {
+        const share = keyed.take(ids[refusal]);
+        held.push(share);
+        if (!(await grantedWithin(share, deadline - performance.now()))) {
+          release();
+          return refusal;
+        }
+      }
+      return { release };
+    },
   };
+}
+
+/** Whether `share` is held within `waitMs`; a wait that runs out leaves its line. */
+async function grantedWithin(share: Share, waitMs: number): Promise<boolean> {
+  if (typeof share.granted === 'boolean') return share.granted;
+  const timer = setTimeout(() => share.release(), Math.max(0, waitMs));
+  const granted = await share.granted;
+  clearTimeout(timer);
+  return granted;
 }
 
 export type ExportSlots = ReturnType<typeof createExportSlots>;
