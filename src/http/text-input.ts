@@ -105,3 +105,29 @@ function decodedOr(raw: string): string | null {
     return null;
   }
 }
+
+/**
+ * A form's or a JSON object's fields as text, for a door that hands the body on to code of another
+ * library (the OAuth server): a field holding NUL or a lone surrogate is 400 `invalid_parameter`
+ * naming it, and a body that is not UTF-8 `invalid_body`. A JSON body that does not parse is left to
+ * that library to refuse.
+ */
+export function checkBodyText(contentType: string | undefined, bytes: Uint8Array): void {
+  if (bytes.length === 0) return;
+  const text = utf8Text(bytes);
+  if (!/\bjson\b/i.test(contentType ?? '')) {
+    // A form's bytes are ASCII when percent-encoded as they should be; a raw NUL is no field's text either.
+    if (text.includes('\0')) throw new ApiError('invalid_body', `The body holds a NUL character; ${TEXT_RULE}.`);
+    checkedSearchParams(text);
+    return;
+  }
+  if (!jsonMayHoldBadText(text)) return;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return;
+  }
+  const found = findTextProblem(parsed, '');
+  if (found) throw invalidParameter(found.path, `${found.path} ${found.problem}; ${TEXT_RULE}.`);
+}

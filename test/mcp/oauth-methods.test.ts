@@ -57,3 +57,31 @@ describe('what the authorization server does not offer', () => {
     expect(await end.text()).not.toContain('<script');
   });
 });
+
+describe('text PostgreSQL cannot store, before the provider sees it', () => {
+  const form = { 'content-type': 'application/x-www-form-urlencoded' };
+  it.each([
+    ['GET /oauth/authorize, client_id', '/oauth/authorize?response_type=code&client_id=%00', {}, 'client_id'],
+    [
+      'POST /oauth/token, client_id',
+      '/oauth/token',
+      { method: 'POST', headers: form, body: 'grant_type=authorization_code&code=x&client_id=%00&client_secret=y' },
+      'client_id',
+    ],
+    ['POST /oauth/revoke, token', '/oauth/revoke', { method: 'POST', headers: form, body: 'token=%00' }, 'token'],
+    [
+      'POST /oauth/register, client_name',
+      '/oauth/register',
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"redirect_uris":["http://localhost/cb"],"client_name":"a\\u0000b"}',
+      },
+      'client_name',
+    ],
+  ])('a NUL in %s is 400 invalid_parameter naming it, not a 500', async (_what, path, init, param) => {
+    const response = await fetch(`${served.baseUrl}${path}`, init as RequestInit);
+    expect(response.status).toBe(400);
+    expect((await response.json()).error).toMatchObject({ code: 'invalid_parameter', param });
+  });
+});

@@ -19,6 +19,7 @@ import { writeNodeAnswer, writeResponse } from './node-requests.js';
 import { requestIdOfNode } from '../../http/responses.js';
 import { oauthFailure } from '../../doors/index.js';
 import { decodePath } from '../../http/request-path.js';
+import { checkBodyText, checkedSearchParams } from '../../http/text-input.js';
 import type { SecretBox } from '../../secrets/secret-box.js';
 import type { WebSessions } from '../../sessions/index.js';
 import { sweepExpired } from './oauth-adapter.js';
@@ -65,8 +66,8 @@ function interactionErrorPage(res: ServerResponse, error: unknown) {
 }
 
 /**
- * The checks of every request before the provider sees it: the one issuer's Host, a path the
- * app's doors would accept, and a POST body within the one limit (the provider takes the bytes
+ * The checks of every request before the provider sees it: the one issuer's Host, a path and text
+ * the app's doors would accept, and a POST body within the one limit (the provider takes the bytes
  * from req.body). The refusal, or null.
  */
 async function refusalOf(deps: AuthorizationServerDeps, req: IncomingMessage): Promise<ApiError | null> {
@@ -76,9 +77,15 @@ async function refusalOf(deps: AuthorizationServerDeps, req: IncomingMessage): P
       typeof req.headers['x-forwarded-host'] === 'string' ? req.headers['x-forwarded-host'] : null,
     );
     // The same refusal of a malformed path as the app's doors (the provider's router would answer it its own way).
-    decodePath(new URL(req.url!, deps.publicOrigin.value).pathname);
-    if (req.method === 'POST')
-      (req as IncomingMessage & { body?: Buffer }).body = await readNodeBody(req, BODY_LIMITS.form);
+    const url = new URL(req.url!, deps.publicOrigin.value);
+    decodePath(url.pathname);
+    // And of text PostgreSQL cannot store: a client_id holding NUL made the provider's lookup fail with a 500.
+    checkedSearchParams(url.search);
+    if (req.method === 'POST') {
+      const body = await readNodeBody(req, BODY_LIMITS.form);
+      (req as IncomingMessage & { body?: Buffer }).body = body;
+      checkBodyText(req.headers['content-type'], body);
+    }
     return null;
   } catch (error) {
     if (error instanceof ApiError) return error;

@@ -174,7 +174,10 @@ function listen(provider: Provider, deps: OAuthProviderDeps) {
       details: { grantId, via: ctx.path },
     }).catch((error: unknown) => deps.logger.error({ err: error }, 'auditing a grant revocation failed'));
   });
-  provider.on('server_error', (_ctx, error) => deps.logger.error({ err: error }, 'oauth server error'));
+  // With the request's id its answer carries (the node server set it on the request), so the log line can be found.
+  provider.on('server_error', (ctx, error) =>
+    deps.logger.error({ err: error, requestId: requestIdOfNode(ctx.req) }, 'oauth server error'),
+  );
 }
 
 export async function createOAuthProvider(deps: OAuthProviderDeps): Promise<Provider> {
