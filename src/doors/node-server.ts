@@ -132,12 +132,9 @@ function serveNodeDoor(app: App, req: IncomingMessage, res: ServerResponse): voi
   res.setHeader('X-Request-Id', requestId);
   res.setHeader(NO_SNIFF.name, NO_SNIFF.value);
   app.node.handle(req, res).catch((error: unknown) => {
+    const unexpected = new ApiError('internal_error', 'An unexpected error occurred.');
     if (!res.headersSent)
-      res.writeHead(500, { 'Content-Type': JSON_CONTENT_TYPE }).end(
-        JSON.stringify({
-          error: { code: 'internal_error', message: 'An unexpected error occurred.', requestId },
-        }),
-      );
+      res.writeHead(unexpected.status, { 'Content-Type': JSON_CONTENT_TYPE }).end(errorBody(unexpected, requestId));
     else res.destroy(error as Error);
   });
 }

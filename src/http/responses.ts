@@ -32,24 +32,21 @@ export function newRequestId(): string {
   return `req_${idPool.toString('hex', idOffset - ID_BYTES, idOffset)}`;
 }
 
-/** An incoming X-Request-Id (a load balancer's) that is kept: a short token, nothing that could forge a log line. */
-const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+/**
+ * An incoming X-Request-Id (a load balancer's) when it is sane — a short token, nothing that could
+ * forge a log line — otherwise a new id.
+ */
+const keptOrNewRequestId = (incoming: unknown): string =>
+  typeof incoming === 'string' && /^[A-Za-z0-9._:-]{8,128}$/.test(incoming) ? incoming : newRequestId();
 
-/** Honours a sane incoming X-Request-Id (from a load balancer); otherwise makes one. */
-export function requestIdOf(request: Request): string {
-  const incoming = request.headers.get('x-request-id');
-  return incoming && SANE_REQUEST_ID.test(incoming) ? incoming : newRequestId();
-}
+/** The request's id: a sane incoming X-Request-Id, or a new one. */
+export const requestIdOf = (request: Request): string => keptOrNewRequestId(request.headers.get('x-request-id'));
 
 /**
- * The id of a request served from node:http (the OAuth server), taken as `requestIdOf` takes it.
- * The node server takes it once and hands it on as the request's own X-Request-Id, so every later
- * reading of it is the same id.
+ * The same for a request served from node:http (the OAuth server). The node server takes it once
+ * and hands it on as the request's own X-Request-Id, so every later reading of it is the same id.
  */
-export function requestIdOfNode(req: IncomingMessage): string {
-  const incoming = req.headers['x-request-id'];
-  return typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : newRequestId();
-}
+export const requestIdOfNode = (req: IncomingMessage): string => keptOrNewRequestId(req.headers['x-request-id']);
 
 export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': JSON_CONTENT_TYPE, ...headers } });
