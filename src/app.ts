@@ -79,7 +79,7 @@ function createDoors(deps: AppDependencies, parts: Parts, readiness: Readiness):
     }),
     mcp: async (request, url, { requestId }) =>
       (await loadMcp(request, url)).handle(request, requestId, url.pathname.slice(MCP_PATH.length)),
-    mcpMetadata: async (request, url) => (await loadMcp(request, url)).metadata(),
+    mcpMetadata: async (request, url) => (await loadMcp(request, url)).metadata(request),
     rest: (request, url, { requestId, connection }) => rest(request, url, requestId, connection),
     graphiqlAssets: async (request, url) => {
       const asset = await graphiqlAsset(request, url.pathname.slice(GRAPHIQL_ASSETS_PATH.length));

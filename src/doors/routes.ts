@@ -47,12 +47,14 @@ const row = (
 
 /** Probes read: a load balancer's GET or HEAD. */
 const PROBE_METHODS = ['GET', 'HEAD'];
+/** A public document: read, and a browser's CORS preflight before reading it with the MCP SDK's headers. */
+const DOCUMENT_METHODS = ['GET', 'HEAD', 'OPTIONS'];
 
 /** First match wins; no two rows overlap today, so the order is only for reading. */
 export const DOOR_TABLE: readonly DoorRow[] = [
   row('web', 'segment', ['/app'], 'page'),
   row('mcp', 'segment', [MCP_PATH]),
-  row('mcpMetadata', 'exact', PROTECTED_RESOURCE_PATHS),
+  row('mcpMetadata', 'exact', PROTECTED_RESOURCE_PATHS, 'json', DOCUMENT_METHODS),
   row('rest', 'segment', [BASE_PATH]),
   row('graphiqlAssets', 'prefix', [GRAPHIQL_ASSETS_PATH]),
   // Browsers ask every origin for /favicon.ico (the API reference and the web pages name none).

@@ -141,6 +141,29 @@ describe('discovery and the OAuth flow', () => {
     });
   });
 
+  it('serves the resource metadata to reads and a browser preflight only', async () => {
+    const url = `${served.baseUrl}/.well-known/oauth-protected-resource/mcp`;
+    const preflight = await fetch(url, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://inspector.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'mcp-protocol-version',
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-headers')).toMatch(/Mcp-Protocol-Version/);
+    const head = await fetch(url, { method: 'HEAD' });
+    expect([head.status, await head.text()]).toEqual([200, '']);
+    for (const method of ['POST', 'PUT', 'DELETE']) {
+      const refused = await fetch(url, { method, body: method === 'DELETE' ? undefined : '{}' });
+      expect(refused.status).toBe(405);
+      expect(refused.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+      expect((await refused.json()).error.code).toBe('method_not_allowed');
+    }
+  });
+
   it('registered the client dynamically, signed the person in by session, asked consent on our page', () => {
     expect(provider.client?.client_id).toBeTruthy();
     expect(provider.consentPage).toContain('Test MCP client');

@@ -40,6 +40,33 @@ const PREFLIGHT_HEADERS = {
   'Access-Control-Max-Age': '600',
 };
 
+const PUBLIC_PREFLIGHT_HEADERS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Allow-Methods': 'GET, HEAD',
+  'Access-Control-Allow-Headers': CORS_REQUEST_HEADERS,
+  'Access-Control-Max-Age': '600',
+};
+
+/**
+ * Protected-resource metadata (RFC 9728): where to get a token for /mcp. Public, so any origin may read it, with the
+ * headers the MCP SDK sends along (its preflight answered here; the door takes GET, HEAD and OPTIONS).
+ */
+function resourceMetadata(server: AuthorizationServer, incoming: Request): Response {
+  if (incoming.method === 'OPTIONS') return new Response(null, { status: 204, headers: PUBLIC_PREFLIGHT_HEADERS });
+  return jsonResponse(
+    {
+      resource: server.resource(),
+      authorization_servers: [server.issuer()],
+      scopes_supported: RESOURCE_SCOPES,
+      bearer_methods_supported: ['header'],
+      resource_name: 'Signalboard',
+      resource_documentation: `${server.issuer()}/api/v1/docs`,
+    },
+    200,
+    { 'Access-Control-Allow-Origin': '*' },
+  );
+}
+
 const NO_SUCH_URL = 'No such MCP URL: use /mcp, /mcp/readonly or /mcp/x/<toolset>[,<toolset>…][/readonly].';
 
 export function createMcpHandler(deps: McpDeps) {
@@ -86,21 +113,7 @@ export function createMcpHandler(deps: McpDeps) {
     invalidate(target: string) {
       if (target.startsWith('*')) transport.toolsChanged();
     },
-    /** Protected-resource metadata (RFC 9728): where to get a token for /mcp. Public, so any origin may read it. */
-    metadata(): Response {
-      return jsonResponse(
-        {
-          resource: server.resource(),
-          authorization_servers: [server.issuer()],
-          scopes_supported: RESOURCE_SCOPES,
-          bearer_methods_supported: ['header'],
-          resource_name: 'Signalboard',
-          resource_documentation: `${server.issuer()}/api/v1/docs`,
-        },
-        200,
-        { 'Access-Control-Allow-Origin': '*' },
-      );
-    },
+    metadata: (incoming: Request) => resourceMetadata(server, incoming),
     /** /mcp and its toolset URLs (`subPath` is what follows /mcp: '', '/readonly', '/x/reports,answers', …). */
     async handle(incoming: Request, requestId: string, subPath = ''): Promise<Response> {
       const selection = selectionOf(incoming, subPath);
