@@ -22,11 +22,16 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
  * refused (read as false, it imported nothing). Unlike v1's reads, which ignore a parameter they do
  * not take, this write refuses one before reading the body: ignored, a `dryRun` would write.
  */
+/** A parameter's name as an error names it: a long one cut, an empty one said so. */
+const SHOWN_NAME_MAX_CHARS = 64;
+const shownName = (name: string) =>
+  name ? JSON.stringify(name.slice(0, SHOWN_NAME_MAX_CHARS)) : 'A parameter without a name';
+
 function skipInvalidOf(query: URLSearchParams): boolean {
   for (const name of query.keys())
     if (name !== 'skipInvalid')
-      throw new ApiError('invalid_parameter', `${name} is not a parameter here; it takes skipInvalid.`, {
-        param: name,
+      throw new ApiError('invalid_parameter', `${shownName(name)} is not a parameter here; it takes skipInvalid.`, {
+        param: name.slice(0, SHOWN_NAME_MAX_CHARS),
       });
   const values = query.getAll('skipInvalid');
   if (values.length > 1)

@@ -158,13 +158,20 @@ describe('text', () => {
 
   it('ingest refuses a query parameter it does not take, and skipInvalid twice, before writing anything', async () => {
     const line = JSON.stringify(scanLine('2026-10-07'));
-    for (const [query, param] of [
-      ['?dryRun=true', 'dryRun'],
-      ['?skipInvalid=true&skipInvalid=false', 'skipInvalid'],
+    for (const [query, param, message] of [
+      ['?dryRun=true', 'dryRun', '"dryRun" is not a parameter here'],
+      ['?skipInvalid=true&skipInvalid=false', 'skipInvalid', 'only once'],
+      ['?=1', '', 'A parameter without a name is not'],
+      [`?${'x'.repeat(5000)}=1`, 'x'.repeat(64), `"${'x'.repeat(64)}" is not`],
     ]) {
       const response = await ingest(line, query);
       expect(response.status, query).toBe(400);
-      expect((await json(response)).error).toMatchObject({ code: 'invalid_parameter', param });
+      const { error } = await json(response);
+      expect(error.code).toBe('invalid_parameter');
+      // An empty name is not repeated as `param`.
+      expect(error.param).toBe(param || undefined);
+      expect(error.message).toContain(message);
+      expect(error.message.length).toBeLessThan(200);
     }
     const { rows } = await t.database.pool.query(
       'SELECT count(*)::int AS n FROM scans WHERE project_id = $1 AND date = $2',
