@@ -31,15 +31,14 @@ export const en = {
 };
 
 /**
- * A metric's figure as every view writes it for an en-US person, by the catalogue's unit, always
- * to the same places: a count whole, money with its two decimals, a rate (0..1) as a percentage
- * to one decimal, another decimal to two (restated here, not imported, so that a change to the
- * views' rule shows).
+ * A metric's figure as every view writes it for an en-US person, by the catalogue's unit: money with its two
+ * decimals, a rate (0..1) as a percentage to one decimal, another decimal to two, always; a count as v1 gives it,
+ * whole or to two places at most (restated here, not imported, so that a change to the views' rule shows).
  */
 const fixed = (digits: number, style: 'decimal' | 'percent' = 'decimal') =>
   new Intl.NumberFormat('en-US', { style, minimumFractionDigits: digits, maximumFractionDigits: digits });
 const BY_UNIT: Record<string, Intl.NumberFormat> = {
-  count: fixed(0),
+  count: en.number,
   currency: fixed(2),
   percent: fixed(1, 'percent'),
   decimal: fixed(2),

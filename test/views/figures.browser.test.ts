@@ -98,7 +98,16 @@ const lacking = (span: Span) => span.partial || span.daysWithData < span.daysInR
 
 beforeAll(async () => {
   if (!chromiumAvailable) return;
-  ({ apiKey, cookie, reportId, projectId } = await seededViewsWorkspace(served));
+  let workspaceId: string;
+  ({ apiKey, cookie, reportId, projectId, workspaceId } = await seededViewsWorkspace(served));
+  // Conversions an attribution split: the latest day's total has a fraction, which every view shows as v1 gives it.
+  await served.t.database.pool.query(
+    `UPDATE metric_facts SET conversions = conversions + 0.4
+     WHERE provider = 'google_analytics' AND dimension = ''
+       AND client_id IN (SELECT id FROM clients WHERE workspace_id = $1)
+       AND date = (SELECT max(date) FROM metric_facts WHERE provider = 'google_analytics')`,
+    [workspaceId],
+  );
   browser = await launchChromium();
 }, 120_000);
 afterAll(async () => {
@@ -116,6 +125,11 @@ describe.skipIf(!chromiumAvailable)('the figures on the pages', () => {
       expect(data.compareRange).toMatchObject({ days: 7, daysWithData: 7 });
       expect(await view.locator('.notice.coverage').count()).toBe(0);
       const kpis = data.kpis as Kpi[];
+      const conversions = kpis.find(
+        (kpi) => kpi.metric === 'conversions' && providerOf(kpi.widgetId) === 'google_analytics',
+      );
+      expect(Number.isInteger(conversions?.value)).toBe(false);
+      expect(await view.locator('.kpi .value').allTextContents()).toContain(en.number.format(conversions!.value!));
       const judged = kpis.map((kpi) => verdict(providerOf(kpi.widgetId), kpi.metric, kpi.change));
       // The demo report holds a metric of each direction with a change: cpc or cpm (lower is better), cost (neutral).
       expect(

@@ -15,8 +15,8 @@ export interface Formats {
   shortDay(date: string): string;
   month(date: string): string;
   /**
-   * How a metric of this unit (the catalogue's) is written, to exactly UNIT_DIGITS places: a count
-   * whole, a percent (0..1) as a percentage to one, money and other decimals to two.
+   * How a metric of this unit (the catalogue's) is written: a percent (0..1) as a percentage to exactly one place,
+   * money and other decimals to exactly two, a count as the API gives it (whole, or to two places at most).
    */
   ofUnit(unit: string | undefined): (value: number | null | undefined) => string;
 }
@@ -26,8 +26,10 @@ export interface Formats {
  * percent's of the percentage), always that many, so that a column or a row of tiles reads
  * alike (2.10 above 2.08, not 2.1). The API's values are exact; every tile, chart and table —
  * and a table's total beside a KPI — writes them through this, so one value reads the same everywhere.
+ * A count has no fixed places: it is whole but where an attribution split it (12.6 conversions), and
+ * rounding that to 13 would show a number the API does not give.
  */
-export const UNIT_DIGITS: Record<string, number> = { count: 0, percent: 1, currency: 2, decimal: 2 };
+export const UNIT_DIGITS: Record<string, number> = { percent: 1, currency: 2, decimal: 2 };
 
 /** A relative change's places as a percentage: one, for every change ("+3.0%" beside "-12.4%"). */
 export const CHANGE_DIGITS = 1;
@@ -60,9 +62,12 @@ export function formats(requested: string | undefined): Formats {
   const asNumber = (value: number | null | undefined) => (missing(value) ? DASH : number.format(value));
   const through = (format: Intl.NumberFormat) => (value: number | null | undefined) =>
     missing(value) ? DASH : format.format(value);
-  const byUnit: Record<string, (value: number | null | undefined) => string> = Object.fromEntries(
-    Object.entries(UNIT_DIGITS).map(([unit, digits]) => [unit, through(fixed(digits, unit === 'percent'))]),
-  );
+  const byUnit: Record<string, (value: number | null | undefined) => string> = {
+    ...Object.fromEntries(
+      Object.entries(UNIT_DIGITS).map(([unit, digits]) => [unit, through(fixed(digits, unit === 'percent'))]),
+    ),
+    count: asNumber,
+  };
   return {
     locale,
     percent: byUnit.percent!,
