@@ -102,7 +102,8 @@ export function demoRuns(
   const owned = Math.round(slots.length * profile.ownedCitationShare);
   const citedBy = new Map<RunCitation[], Set<string>>(runs.map((run) => [run.citations!, new Set()]));
   shuffled(random, slots).forEach(({ citations, index }, rank) => {
-    const draw = () => (rank < owned ? ownCitation(brand, random) : otherCitation(brand, voice, competitors, random));
+    const draw = () =>
+      rank < owned ? ownCitation(brand, voice.market, random) : otherCitation(brand, voice, competitors, random);
     citations[index] = distinctCitation(draw, citedBy.get(citations)!);
   });
   return runs;

@@ -4,28 +4,64 @@
 // Which page an answer cites is the shared stream's draw it always was (one page per draw, none
 // alike), so the rest of the demo reads on from the same numbers.
 import type { RunCitation } from '../ai-visibility/index.js';
-import type { Market } from './markets.js';
+import type { BusinessKind, Market } from './markets.js';
 import { pick } from './random.js';
 import { sitesFor, squashed } from './web-sources.js';
 
 export const demoDomainOf = (name: string) => `${squashed(name)}.com`;
 
-// More pages than an answer has citations (at most 6), so an answer can always cite a new one.
-// The features page is not among them: on the news's day no answer cites it (searches.ts).
-const OWN_PAGES: readonly [path: string, title: string][] = [
-  ['pricing', 'Pricing'],
-  ['blog/buying-guide', 'Buying guide'],
-  ['customer-stories', 'Customer stories'],
-  ['comparison', 'Comparison'],
-  ['about', 'About us'],
-  ['faq', 'FAQ'],
-  ['blog/how-to-choose', 'How to choose'],
-];
+type OwnPage = readonly [path: string, title: string];
 
-export function ownCitation(brand: string, random: () => number): RunCitation {
-  const [path, title] = pick(random, OWN_PAGES);
-  return { url: `https://www.${demoDomainOf(brand)}/${path}`, title: `${brand} — ${title}` };
-}
+// More pages than an answer has citations (at most 6), so an answer can always cite a new one; as many for every
+// kind of business, so an answer draws its page from the same stream whatever the brand sells. The key page is not
+// among them: on the news's day no answer cites it (searches.ts).
+const OWN_PAGES: Record<BusinessKind, readonly OwnPage[]> = {
+  software: [
+    ['pricing', 'Pricing'],
+    ['blog/buying-guide', 'Buying guide'],
+    ['customer-stories', 'Customer stories'],
+    ['comparison', 'Comparison'],
+    ['about', 'About us'],
+    ['faq', 'FAQ'],
+    ['blog/how-to-choose', 'How to choose'],
+  ],
+  shop: [
+    ['delivery', 'Delivery and returns'],
+    ['blog/buying-guide', 'Buying guide'],
+    ['reviews', 'Customer reviews'],
+    ['bestsellers', 'Bestsellers'],
+    ['about', 'About us'],
+    ['faq', 'FAQ'],
+    ['blog/how-to-choose', 'How to choose'],
+  ],
+  local: [
+    ['prices', 'Prices'],
+    ['blog/guide', 'Guide'],
+    ['reviews', 'Customer reviews'],
+    ['team', 'Our team'],
+    ['about', 'About us'],
+    ['faq', 'FAQ'],
+    ['contact', 'Contact'],
+  ],
+};
+
+/** What a buyer compares first on a brand's site: a tool's features, a shop's range, a firm's services. */
+const KEY_PAGES: Record<BusinessKind, OwnPage> = {
+  software: ['features', 'Features'],
+  shop: ['shop', 'Shop'],
+  local: ['services', 'Services'],
+};
+
+const ownPage = (brand: string, [path, title]: OwnPage): RunCitation => ({
+  url: `https://www.${demoDomainOf(brand)}/${path}`,
+  title: `${brand} — ${title}`,
+});
+
+export const ownCitation = (brand: string, market: Market, random: () => number): RunCitation =>
+  ownPage(brand, pick(random, OWN_PAGES[market.kind]));
+
+/** The brand's key page, which the demo's news is about (searches.ts). */
+export const demoKeyPageOf = (brand: string, market: Market): RunCitation => ownPage(brand, KEY_PAGES[market.kind]);
 
 /** A competitor's page by subdomain and page kind: its path and its title. */
 type PageOf = (name: string, brand: string) => [path: string, title: string];

@@ -1,14 +1,17 @@
 // What the demo's engines searched and read before answering. Each prompt has its own few
 // searches (so the same queries recur day after day) and one shared comparison search; a run
 // reads the pages it cites and a few it leaves out. The story: before the news's day a run that
-// names the brand and reads its features page cites it; on the day a series' visibility drops
-// (the demo's news), the runs that leave the brand out still read it — read, not cited, which
-// the pages opportunity then ranks first. And a review site is cited only by answers that name
-// a competitor and leave the brand out: the sources opportunity (get the brand listed there).
+// names the brand and reads its key page (a tool's features, a shop's range) cites it; on the day
+// a series' visibility drops (the demo's news), the runs that leave the brand out still read it —
+// read, not cited, which the pages opportunity then ranks first. And a review site of the market's
+// kind is cited only by answers that name a competitor and leave the brand out: the sources
+// opportunity (get the brand listed there).
 // A PRNG of its own keeps the rest of the demo's numbers where they were.
 import type { Run } from '../ai-visibility/index.js';
-import { demoDomainOf, webCitation } from './citations.js';
-import { languageOf, type Market } from './markets.js';
+import { demoKeyPageOf, webCitation } from './citations.js';
+import { slugOf } from './web-sources.js';
+import type { RunCitation } from '../ai-visibility/index.js';
+import { languageOf, type BusinessKind, type Market } from './markets.js';
 import { pick, seededRandomFor } from './random.js';
 
 type Words = (brand: string, plural: string) => string[];
@@ -50,12 +53,26 @@ function searchesOf(run: Run, brand: string, competitors: readonly string[], mar
   return [first!, `${plural} ${criterion.replace(/^(l'|la |le |les )/, '')}`, second!, versus];
 }
 
-/** The review site the demo's engines cite only in answers that name a competitor and not the brand. */
-export const demoGapSourceOf = (competitor: string) =>
-  `https://www.trustradius.com/products/${demoDomainOf(competitor).replace(/\.com$/, '')}/reviews`;
-
-/** The brand's page the engines read on the news day without citing it. */
-export const demoFeaturesPageOf = (brand: string) => `https://www.${demoDomainOf(brand)}/features`;
+/**
+ * The review site the demo's engines cite only in answers that name a competitor and not the brand, of the kind the
+ * market's buyers read (a site no other answer of the market cites): software reviews for a tool, shop reviews for a
+ * shop, a business directory for a local firm.
+ */
+const GAP_SOURCES: Record<BusinessKind, (competitor: string) => RunCitation> = {
+  software: (competitor) => ({
+    url: `https://www.trustradius.com/products/${slugOf(competitor)}/reviews`,
+    title: `${competitor} Reviews | TrustRadius`,
+  }),
+  shop: (competitor) => ({
+    url: `https://www.sitejabber.com/reviews/${slugOf(competitor)}`,
+    title: `${competitor} Reviews | Sitejabber`,
+  }),
+  local: (competitor) => ({
+    url: `https://www.bbb.org/profile/${slugOf(competitor)}`,
+    title: `${competitor} | Better Business Bureau Profile`,
+  }),
+};
+export const demoGapSourceOf = (competitor: string, market: Market) => GAP_SOURCES[market.kind](competitor);
 
 /** `seedKey` names the scan: its own PRNG, so the rest of the demo draws the numbers it always drew. */
 /** `news`: this scan is the news; `newsDay`: it is of the news's day, when no run cites the features page. */
@@ -68,6 +85,7 @@ export function addSearchesAndReads(
   { market, locale }: { market: Market; locale: string },
 ): void {
   const random = seededRandomFor(seedKey);
+  const keyPage = demoKeyPageOf(brand, market);
   for (const run of runs) {
     run.searchQueries = searchesOf(run, brand, competitors, market, locale).slice(0, 2 + Math.floor(random() * 3));
     const uncited = Array.from({ length: Math.floor(random() * 3) }, () => webCitation(market, locale, random));
@@ -77,18 +95,16 @@ export function addSearchesAndReads(
       readsBrandPage &&
       !newsDay &&
       run.brandMentions > 0 &&
-      !citations.some((citation) => citation.url === demoFeaturesPageOf(brand))
+      !citations.some((citation) => citation.url === keyPage.url)
     ) {
-      citations.push({ url: demoFeaturesPageOf(brand), title: `${brand} features` });
+      citations.push(keyPage);
     }
     const named = (run.competitors ?? []).filter((competitor) => competitor.mentions > 0);
     if (run.brandMentions === 0 && named.length && random() < 0.3) {
-      const competitor = pick(random, named).name;
-      citations.push({ url: demoGapSourceOf(competitor), title: `${competitor} Reviews | TrustRadius` });
+      citations.push(demoGapSourceOf(pick(random, named).name, market));
     }
     // Each page once, with its title: a page read twice is one page read.
-    const featuresPage = { url: demoFeaturesPageOf(brand), title: `${brand} features` };
-    const read = [...(readsBrandPage ? [featuresPage] : []), ...citations, ...uncited];
+    const read = [...(readsBrandPage ? [keyPage] : []), ...citations, ...uncited];
     run.retrieved = [...new Map(read.map((page) => [page.url, { url: page.url, title: page.title ?? null }])).values()];
   }
 }

@@ -5,7 +5,8 @@ import { MARKETS, marketOf, timeZoneOf } from '../../src/demo/markets.js';
 import { demoPrompts } from '../../src/demo/answers.js';
 import { apportion } from '../../src/demo/mixes.js';
 import { catalog, PROVIDERS } from '../../src/reports/index.js';
-import { demoFeaturesPageOf } from '../../src/demo/searches.js';
+import { demoGapSourceOf } from '../../src/demo/searches.js';
+import { demoKeyPageOf } from '../../src/demo/citations.js';
 import { createTestDatabase } from '../support/database.js';
 import { call, signIn } from '../support/web.js';
 import { createKeyedWorkspace, createTestApp, type TestApp } from '../support/app.js';
@@ -62,7 +63,8 @@ describe('the first-start demo', () => {
     demo = (await seedDemoIfEmpty(empty.database.prisma, empty.database.pool))!;
   }, 180_000);
   afterAll(() => empty?.close());
-  const rows = async <T extends object>(sql: string) => (await empty.database.pool.query(sql)).rows as T[];
+  const rows = async <T extends object>(sql: string, values: unknown[] = []) =>
+    (await empty.database.pool.query(sql, values)).rows as T[];
 
   it(
     'gives the demo owner a password that signs in, and a key for v1; ' + 'the news in the data fires signals',
@@ -136,37 +138,55 @@ describe('the first-start demo', () => {
     expect((await rows<{ count: number }>('SELECT count(*)::int FROM ai_citations'))[0]!.count).toBeGreaterThan(1000);
   });
 
-  it('keeps its news: on the day visibility drops, the brand features page is read and never cited', async () => {
-    const read = (
-      await rows<{ brand: string; url: string; cited: boolean }>(
-        `SELECT p.brand, r.url, r.cited
-          FROM ai_answers a JOIN ai_projects p ON p.id = a.project_id, jsonb_to_recordset(a.pages_read) AS r(url text,
-          cited boolean)
-         WHERE a.date = (SELECT max(date) FROM scans) AND r.url LIKE '%/features'`,
-      )
-    ).filter((row) => row.url === demoFeaturesPageOf(row.brand));
+  it("keeps its news: on the day visibility drops, the brand's key page is read and never cited", async () => {
+    const projects = await rows<{ brand: string; client: string }>(
+      'SELECT p.brand, c.name AS client FROM ai_projects p JOIN clients c ON c.id = p.client_id',
+    );
+    const keyPages = projects.map(({ brand, client }) => demoKeyPageOf(brand, marketOf(client)).url);
+    const read = await rows<{ url: string; cited: boolean }>(
+      `SELECT r.url, r.cited
+        FROM ai_answers a, jsonb_to_recordset(a.pages_read) AS r(url text, cited boolean)
+       WHERE a.date = (SELECT max(date) FROM scans) AND r.url = ANY($1::text[])`,
+      [keyPages],
+    );
     expect(read.length).toBeGreaterThan(0);
     expect(read.filter((row) => row.cited)).toEqual([]);
     // Before that day, runs naming the brand cite it.
     const citedBefore = await rows<{ n: number }>(
-      `SELECT count(*)::int AS n
-        FROM ai_citations c JOIN ai_projects p ON p.id = c.project_id WHERE c.date < (SELECT max(date)
-        FROM scans) AND c.url = 'https://www.' || lower(regexp_replace(p.brand, '[^A-Za-z0-9]', '',
-        'g')) || '.com/features'`,
+      `SELECT count(*)::int AS n FROM ai_citations
+        WHERE date < (SELECT max(date) FROM scans) AND url = ANY($1::text[])`,
+      [keyPages],
     );
     expect(citedBefore[0]!.n).toBeGreaterThan(0);
   });
 
   it(
     'has a source cited only by answers that name a competitor and leave the brand ' +
-      'out, for the sources opportunity',
+      "out, for the sources opportunity: a review site of the market's kind",
     async () => {
-      const gaps = await rows<{ domain: string; gap: number; brand: number }>(
-        `SELECT domain, sum(gap_answers)::int AS gap, sum(brand_answers)::int AS brand
-          FROM ai_source_totals WHERE domain = 'trustradius.com' GROUP BY domain`,
+      const projects = await rows<{ id: string; client: string; competitor: string }>(
+        `SELECT p.id, c.name AS client, p.competitors[1] AS competitor
+          FROM ai_projects p JOIN clients c ON c.id = p.client_id`,
       );
-      expect(gaps).toEqual([{ domain: 'trustradius.com', gap: expect.any(Number), brand: 0 }]);
-      expect(gaps[0]!.gap).toBeGreaterThan(10);
+      for (const { id, client, competitor } of projects) {
+        const market = marketOf(client);
+        const domain = new URL(demoGapSourceOf(competitor, market).url).hostname.replace(/^www\./, '');
+        const [gaps] = await rows<{ gap: number; brand: number }>(
+          `SELECT coalesce(sum(gap_answers), 0)::int AS gap, coalesce(sum(brand_answers), 0)::int AS brand
+            FROM ai_source_totals WHERE project_id = $1 AND domain = $2`,
+          [id, domain],
+        );
+        expect(gaps, `${client}: ${domain}`).toEqual({ gap: expect.any(Number), brand: 0 });
+        expect(gaps!.gap, `${client}: ${domain}`).toBeGreaterThan(3);
+        // A coffee roaster's answers cite no software review site.
+        if (market.kind !== 'software') {
+          const [software] = await rows<{ n: number }>(
+            "SELECT count(*)::int AS n FROM ai_source_totals WHERE project_id = $1 AND domain = 'trustradius.com'",
+            [id],
+          );
+          expect(software!.n, client).toBe(0);
+        }
+      }
     },
   );
   // What a marketer would not believe: fractions of a visit, six channels at a sixth each, the same
