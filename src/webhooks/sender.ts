@@ -20,6 +20,9 @@ export interface Sender {
 
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
+/** The resolver's failures: a name that resolves to nothing is told like one that resolves to a private address. */
+const UNRESOLVED = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'ENODATA']);
+
 export function createSender(options: { policy: TargetPolicy; timeoutMs: number; maxSockets: number }): Sender {
   const agentOptions = {
     keepAlive: true,
@@ -83,10 +86,12 @@ export function createSender(options: { policy: TargetPolicy; timeoutMs: number;
           settle({ status: null, retryAfter: null, error: `timed out after ${options.timeoutMs} ms` });
         }, options.timeoutMs);
         request.on('error', (error) => {
+          const { code } = error as NodeJS.ErrnoException;
+          // The tenant reads this: what an internal name resolves to, or that it exists at all, is not told.
           const message =
-            error instanceof TargetRefused || (error as NodeJS.ErrnoException).code === 'ETARGETREFUSED'
-              ? `target refused: ${error.message}`
-              : `${(error as NodeJS.ErrnoException).code ?? 'error'}: ${error.message}`;
+            error instanceof TargetRefused || code === 'ETARGETREFUSED' || UNRESOLVED.has(code ?? '')
+              ? `target refused: ${target.hostname} does not resolve to a public address`
+              : `${code ?? 'error'}: ${error.message}`;
           settle({ status: null, retryAfter: null, error: message });
         });
         request.end(body);

@@ -70,7 +70,10 @@ function workerParts(deps: DeliveryWorkerDeps) {
   const timeoutMs = config.WEBHOOK_TIMEOUT_SECONDS * 1000;
   const leaseSeconds =
     config.WEBHOOK_TIMEOUT_SECONDS + Math.min(MAX_LEASE_MARGIN_SECONDS, config.WEBHOOK_TIMEOUT_SECONDS);
-  const sender = createSender({ policy, timeoutMs, maxSockets: config.WEBHOOK_ENDPOINT_CONCURRENCY });
+  // Node's agent caps sockets per host and port, across every endpoint and workspace there: at the endpoint's
+  // share, one workspace's hanging receiver made another's endpoint on the same host wait for a socket. The
+  // claim bounds each endpoint and workspace; the agent only the worker's own slots, so no attempt ever queues.
+  const sender = createSender({ policy, timeoutMs, maxSockets: config.WEBHOOK_CONCURRENCY });
   return { pool, sender, leaseSeconds };
 }
 

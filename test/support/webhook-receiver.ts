@@ -16,6 +16,8 @@ export interface Received {
   raw: { body: string; headers: Record<string, string> };
   /** The W3C traceparent the delivery carried, if any. */
   traceparent: string | null;
+  /** The path it was posted to: endpoints of several workspaces may share one receiver. */
+  path: string;
 }
 
 export type Answer = { status: number; headers?: Record<string, string>; delayMs?: number };
@@ -74,6 +76,7 @@ export async function startReceiver(answer: Receiver['answer'] = () => ({ status
         at: Date.now(),
         raw: { body, headers },
         traceparent: (request.headers.traceparent as string | undefined) ?? null,
+        path: request.url ?? '/',
       };
       const index = receiver.received.push(entry) - 1;
       inFlightById.set(entry.id, (inFlightById.get(entry.id) ?? 0) + 1);

@@ -462,6 +462,54 @@ describe('attempts', () => {
       for (const id of endpointIds) await setEnabled(deps, id, false, OPERATOR);
     },
   );
+
+  it("a receiver that hangs holds no socket another workspace's endpoint on the same host needs", async () => {
+    // One host for both workspaces (a Zapier, an n8n): the stalled workspace's path hangs, the other's answers at once.
+    const shared = await startReceiver((request) =>
+      request.path.endsWith('/stalled')
+        ? { status: 200, delayMs: config.WEBHOOK_TIMEOUT_SECONDS * 3000 }
+        : { status: 204 },
+    );
+    receivers.push(shared);
+    const stalled = await setup(undefined, { eventTypes: ['scan.completed'] });
+    const stalledEndpoint = await createEndpoint(deps, {
+      workspaceId: stalled.keyed.workspace.id,
+      url: `${shared.url}/stalled`,
+      eventTypes: ['scan.completed'],
+      actor: OPERATOR,
+    });
+    await setEnabled(deps, stalled.endpoint.id, false, OPERATOR);
+    await ingest(
+      Array.from({ length: config.WEBHOOK_ENDPOINT_CONCURRENCY + 2 }, (_, day) =>
+        stalled.scan(`2026-11-${String(day + 1).padStart(2, '0')}`),
+      ),
+    );
+    const hanging = () => shared.received.filter((request) => request.path.endsWith('/stalled')).length;
+    await waitFor(() => hanging() >= config.WEBHOOK_ENDPOINT_CONCURRENCY, 'the stalled endpoint full');
+
+    const other = await setup(undefined, { eventTypes: ['scan.completed'] });
+    const otherEndpoint = await createEndpoint(deps, {
+      workspaceId: other.keyed.workspace.id,
+      url: `${shared.url}/other`,
+      eventTypes: ['scan.completed'],
+      actor: OPERATOR,
+    });
+    await setEnabled(deps, other.endpoint.id, false, OPERATOR);
+    await ingest([other.scan('2026-10-02')]);
+    await waitFor(
+      () => shared.received.some((request) => request.path.endsWith('/other')),
+      "the other workspace's delivery",
+    );
+    // Delivered while the stalled endpoint's attempts were all still open: none waited for their timeout.
+    const attempts = await t.database.pool.query(
+      'SELECT count(*)::int AS n FROM webhook_attempts WHERE endpoint_id = $1',
+      [stalledEndpoint.id],
+    );
+    expect(attempts.rows[0].n).toBe(0);
+    expect(hanging()).toBe(config.WEBHOOK_ENDPOINT_CONCURRENCY);
+    await setEnabled(deps, stalledEndpoint.id, false, OPERATOR);
+    await setEnabled(deps, otherEndpoint.id, false, OPERATOR);
+  });
 });
 
 describe('targets and endpoints', () => {
@@ -495,9 +543,12 @@ describe('targets and endpoints', () => {
       expect((await send(receiver.url, { allowHttp: true, allowPrivate: false })).error).toMatch(
         /target refused: 127.0.0.1 is a loopback address/,
       );
-      // A name the resolver maps to a non-public address: refused in the lookup the socket uses.
-      expect((await send(`http://${hostname()}:${port}/hook`, { allowHttp: true, allowPrivate: false })).error).toMatch(
-        /target refused: .* resolves to .* address/,
+      // A name the resolver maps to a non-public address: refused in the lookup the socket uses, without telling the
+      // tenant the address; a name that resolves to nothing reads the same (no oracle of internal names).
+      const named = await send(`http://${hostname()}:${port}/hook`, { allowHttp: true, allowPrivate: false });
+      expect(named.error).toBe(`target refused: ${hostname().toLowerCase()} does not resolve to a public address`);
+      expect((await send('http://no-such-name.invalid/hook', { allowHttp: true, allowPrivate: false })).error).toBe(
+        'target refused: no-such-name.invalid does not resolve to a public address',
       );
       expect(receiver.received).toEqual([]);
       expect((await send(receiver.url, { allowHttp: true, allowPrivate: true })).status).toBe(200);
