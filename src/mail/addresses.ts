@@ -5,3 +5,13 @@ export function emailDomain(email: string): string | null {
   const match = /^[^@\s]+@([^@\s]+)$/.exec(email.trim());
   return match ? match[1]!.toLowerCase().replace(/\.$/, '') : null;
 }
+
+/**
+ * An address as accounts are keyed: lowercased, its domain without the trailing dot DNS allows
+ * ("Owner@Corp.com." is owner@corp.com); null when it is not an address. Without it an identity
+ * provider's "alice@corp.com." made a second account beside alice@corp.com.
+ */
+export function canonicalEmail(email: string): string | null {
+  const domain = emailDomain(email);
+  return domain === null ? null : `${email.trim().split('@')[0]!.toLowerCase()}@${domain}`;
+}

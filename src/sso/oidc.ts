@@ -11,7 +11,7 @@ import { runStatement, sqlStatement } from '../db/sql-runner.js';
 import { recordPersonAudit } from '../audit/index.js';
 import { startSession, type CookiePolicy } from '../sessions/index.js';
 import { workspaceForEmail } from './domains.js';
-import { emailDomain } from '../mail/addresses.js';
+import { canonicalEmail, emailDomain } from '../mail/addresses.js';
 import { loadOpenidClient, providerConfigurations, type DiscoveryDeps } from './discovery.js';
 import { clearedFlowCookie, flowCookie, newFlow, readFlow, type Flow, type FlowTarget } from './flow.js';
 import { identify, link } from './identities.js';
@@ -65,7 +65,7 @@ const VERIFIED_DOMAIN = sqlStatement<{ verified: number }, { workspaceId: string
 
 /** Who signs in: a verified address of a domain the workspace verified, and the provider's subject. */
 async function signedIn(pool: pg.Pool, workspaceId: string, claims: Oidc.IDToken): Promise<SignedIn> {
-  const email = typeof claims.email === 'string' ? claims.email.toLowerCase() : null;
+  const email = typeof claims.email === 'string' ? canonicalEmail(claims.email) : null;
   if (!email) throw refused('the identity provider did not share an email address.');
   if (claims.email_verified !== true) throw refused(`the identity provider has not verified ${email}.`);
   const domain = emailDomain(email);

@@ -77,14 +77,18 @@ export interface AdminCommandScope {
   formId?: string;
 }
 
-const FORM_LOCK = sqlStatement<{ locked: string }, { formId: string }>(
-  'admin-command.form-lock',
-  (param) => `SELECT pg_advisory_xact_lock(hashtext(${param('formId')}))::text AS locked`,
+/**
+ * A workspace's changes run one at a time, on any instance: a check and the write after it (a cap of 20 endpoints,
+ * a form sent once) see every change committed before. Checked and then written in parallel, 25 creates at once
+ * left 26 endpoints. A transaction-scoped advisory lock: nothing to release, and other workspaces never wait.
+ */
+const WORKSPACE_CHANGE_LOCK = sqlStatement<{ locked: string }, { workspaceId: string }>(
+  'admin-command.workspace-lock',
+  (param) => `SELECT pg_advisory_xact_lock(hashtext('workspace-change:' || ${param('workspaceId')}))::text AS locked`,
 );
 
-/** Refuses a form already sent; the lock makes two sends at once wait for each other, on any instance. */
+/** Refuses a form already sent (the workspace's change lock is held: two sends at once see each other). */
 async function refuseSentForm(tx: Prisma.TransactionClient, workspaceId: string, formId: string) {
-  await runStatement(sqlOf(tx), FORM_LOCK, { formId });
   const sent = await tx.auditLogEntry.findFirst({
     where: { workspaceId, details: { path: ['formId'], equals: formId } },
     select: { target: true },
@@ -107,6 +111,7 @@ export async function adminCommand<R>(
   const via = scope.actor.via ? { via: scope.actor.via } : {};
   const form = scope.formId ? { formId: scope.formId } : {};
   return prisma.$transaction(async (tx) => {
+    await runStatement(sqlOf(tx), WORKSPACE_CHANGE_LOCK, { workspaceId: scope.workspaceId });
     if (scope.formId) await refuseSentForm(tx, scope.workspaceId, scope.formId);
     return change({
       tx,

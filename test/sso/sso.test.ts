@@ -448,6 +448,13 @@ describe('identity binding (issuer, subject), never an email match', () => {
       expect(result.response.status).toBe(403);
       expect(result.body).toContain('an account with victim@acme.test already exists');
       expect(result.session).toBeNull();
+      // Nor under the same address written otherwise (cased, with the trailing dot DNS allows): no look-alike account.
+      accounts.set('forged-look-alike', { email: 'Victim@ACME.test.', email_verified: true, name: 'Not the victim' });
+      nextAccount = 'forged-look-alike';
+      const lookAlike = await signInWithSso('victim@acme.test');
+      expect(lookAlike.response.status).toBe(403);
+      expect(lookAlike.body).toContain('an account with victim@acme.test already exists');
+      expect(await t.database.prisma.user.count({ where: { email: { startsWith: 'victim@acme.test' } } })).toBe(1);
       expect(await t.database.prisma.userIdentity.count({ where: { userId: victim.id } })).toBe(0);
       expect(await t.database.prisma.membership.count({ where: { userId: victim.id } })).toBe(1);
       expect(await t.database.prisma.session.count({ where: { userId: victim.id } })).toBe(0);

@@ -9,6 +9,7 @@ import { newId } from '../../src/db/ids.js';
 import { createSecretBox, decodeKey } from '../../src/secrets/secret-box.js';
 import {
   createEndpoint,
+  MAX_ENDPOINTS_PER_WORKSPACE,
   revealSecret,
   rotateSecret,
   setEnabled,
@@ -554,6 +555,24 @@ describe('targets and endpoints', () => {
       expect((await send(receiver.url, { allowHttp: true, allowPrivate: true })).status).toBe(200);
     },
   );
+
+  it('hold their cap of 20 a workspace against creates sent in parallel', async () => {
+    const { keyed } = await setup();
+    const sent = await Promise.allSettled(
+      Array.from({ length: 25 }, (_, index) =>
+        createEndpoint(deps, {
+          workspaceId: keyed.workspace.id,
+          url: `https://example.com/parallel/${index}`,
+          eventTypes: ['scan.completed'],
+          actor: { email: keyed.ownerEmail },
+        }),
+      ),
+    );
+    expect(sent.filter((result) => result.status === 'fulfilled')).toHaveLength(MAX_ENDPOINTS_PER_WORKSPACE - 1);
+    expect(await t.database.prisma.webhookEndpoint.count({ where: { workspaceId: keyed.workspace.id } })).toBe(
+      MAX_ENDPOINTS_PER_WORKSPACE,
+    );
+  });
 
   it('are for pro plans and above, owners and admins only; secrets are stored sealed', async () => {
     const starter = await createKeyedWorkspace(t.database, { plan: 'starter' });

@@ -31,6 +31,31 @@ const entries = () =>
   });
 
 describe('adminCommand', () => {
+  it("runs a workspace's changes one at a time: a cap checked before the write holds in parallel", async () => {
+    const cap = 3;
+    const countedCreate = () =>
+      adminCommand(
+        t.database.prisma,
+        { workspaceId: keyed.workspace.id, actor: { email: null } },
+        { what: 'count' },
+        async ({ tx, audit }) => {
+          const made = await tx.auditLogEntry.count({
+            where: { workspaceId: keyed.workspace.id, action: 'thing.made' },
+          });
+          // The window between the check and the write that parallel sends raced through.
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          if (made >= cap) return false;
+          await audit('thing.made', keyed.workspace.id);
+          return true;
+        },
+      );
+    const made = await Promise.all(Array.from({ length: 12 }, countedCreate));
+    expect(made.filter(Boolean)).toHaveLength(cap);
+    expect(
+      await t.database.prisma.auditLogEntry.count({ where: { workspaceId: keyed.workspace.id, action: 'thing.made' } }),
+    ).toBe(cap);
+  });
+
   it('runs the change and writes one audit entry with the actor and the acting app', async () => {
     expect(await rename({ email: keyed.ownerEmail, via: 'Claude' }, 'Renamed')).toBe('Renamed');
     const [entry] = await entries();
