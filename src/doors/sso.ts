@@ -46,8 +46,10 @@ export function createSsoHandler(deps: {
   };
   const start = async (request: Request, url: URL) => {
     // Login CSRF: another site must not start a sign-in in this browser (the flow cookie it
-    // would set is what binds the callback's state).
-    if (request.headers.get('sec-fetch-site') === 'cross-site')
+    // would set is what binds the callback's state), a sibling subdomain (same-site) neither; the
+    // sign-in page's form (same-origin) and an address typed or bookmarked (none) may.
+    const site = request.headers.get('sec-fetch-site');
+    if (site !== null && site !== 'same-origin' && site !== 'none')
       throw new ApiError('forbidden', 'Start single sign-on from the sign-in page.');
     const email = url.searchParams.get('email');
     if (!email) throw new ApiError('invalid_parameter', 'Give your work email address.', { param: 'email' });

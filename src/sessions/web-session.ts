@@ -42,19 +42,16 @@ export function createWebSessions(config: Config, pool: pg.Pool): WebSessions {
       return token ? findSession(pool, token) : null;
     },
     assertSameOrigin(request) {
-      // Browsers say where a request comes from in Sec-Fetch-Site; our pages send no referrer
-      // (Referrer-Policy: no-referrer), so their form posts carry Origin: null and this is the answer.
+      // Each header a browser sends must say this site: Sec-Fetch-Site `same-origin`, and an Origin or Referer
+      // of this origin. Our pages send no referrer (Referrer-Policy: no-referrer), so their form posts carry
+      // `Origin: null`, taken only beside a Sec-Fetch-Site that says same-origin. A request naming no source
+      // at all (curl) is left to the CSRF token.
       const site = request.headers.get('sec-fetch-site');
-      if (site !== null) {
-        if (site !== 'same-origin' && site !== 'none')
-          throw new ApiError('forbidden', 'Cross-site request refused: changes must come from this site.');
-        return;
-      }
-      const origin = request.headers.get('origin');
       const referer = request.headers.get('referer');
-      const source =
-        origin && origin !== 'null' ? origin : origin === 'null' ? 'null' : referer ? safeOrigin(referer) : null;
-      if (source !== null && source !== expectedOrigin(request))
+      const sources = [request.headers.get('origin'), referer === null ? null : safeOrigin(referer)];
+      const here = (source: string | null) =>
+        source === null || source === expectedOrigin(request) || (source === 'null' && site === 'same-origin');
+      if ((site !== null && site !== 'same-origin') || !sources.every(here))
         throw new ApiError('forbidden', 'Cross-site request refused: changes must come from this site.');
     },
     assertCsrf(session, request, fields) {

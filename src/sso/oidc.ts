@@ -33,6 +33,9 @@ interface SignedIn {
   name: string;
 }
 
+/** How far ahead of this clock an ID token may say it was issued: the clock skew providers are allowed. */
+const ISSUED_AHEAD_MAX_SECONDS = 300;
+
 /** The provider's validated claims for the flow's callback. */
 async function claimsOf(config: Oidc.Configuration, flow: Flow, callbackUrl: URL): Promise<Oidc.IDToken> {
   const error = callbackUrl.searchParams.get('error');
@@ -51,7 +54,11 @@ async function claimsOf(config: Oidc.Configuration, flow: Flow, callbackUrl: URL
       expectedNonce: flow.nonce,
       idTokenExpected: true,
     });
-    return tokens.claims()!;
+    const claims = tokens.claims()!;
+    // The library checks the expiry and a token issued too long ago, not one dated ahead of the clock.
+    if (claims.iat > Date.now() / 1000 + ISSUED_AHEAD_MAX_SECONDS)
+      throw new Error(`the ID token was issued ${Math.round(claims.iat - Date.now() / 1000)} s in the future`);
+    return claims;
   } catch (error) {
     throw refused(`the identity provider's answer did not validate (${(error as Error).message}).`);
   }

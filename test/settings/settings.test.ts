@@ -150,6 +150,17 @@ describe('settings', () => {
       );
       expect(crossSite.status).toBe(403);
       expect(await crossSite.text()).toContain('Cross-site request refused');
+      // Every header a browser sends must say this site, whichever of them it sends, as docs/sso.md has it.
+      for (const headers of [
+        { 'sec-fetch-site': 'none' } as Record<string, string>,
+        { 'sec-fetch-site': 'same-site' },
+        { 'sec-fetch-site': 'same-origin', origin: 'https://evil.example' },
+        { 'sec-fetch-site': 'same-origin', referer: 'https://evil.example/page' },
+        { origin: 'null' },
+      ]) {
+        const refused = await form(admin, '/app/settings/api-keys', { name: 'csrf', _csrf: admin.csrf }, headers);
+        expect(refused.status, JSON.stringify(headers)).toBe(403);
+      }
       expect((await form(admin, '/app/settings/api-keys', { name: 'csrf' })).status).toBe(403);
       expect((await form(admin, '/app/settings/api-keys', { name: 'csrf', _csrf: 'forged' })).status).toBe(403);
       expect(

@@ -368,6 +368,10 @@ describe('signing in with the company identity provider', () => {
       'an expired ID token',
       (claims: Record<string, unknown>) => sign({ ...claims, iat: now() - 7200, exp: now() - 3600 }),
     ],
+    [
+      'an ID token issued an hour ahead of the clock',
+      (claims: Record<string, unknown>) => sign({ ...claims, iat: now() + 3600, exp: now() + 7200 }),
+    ],
     ['a wrong audience', (claims: Record<string, unknown>) => sign({ ...claims, aud: 'some-other-client' })],
     ['a wrong issuer', (claims: Record<string, unknown>) => sign({ ...claims, iss: 'http://evil.example' })],
     [
@@ -656,12 +660,18 @@ describe('identity providers behind private addresses', () => {
     }
   });
 
-  it('a sign-in started from another site is refused (login CSRF)', async () => {
-    const response = await t.app.fetch(
-      new Request('http://test.local/app/sso/start?email=alice@acme.test', {
-        headers: { 'sec-fetch-site': 'cross-site' },
-      }),
-    );
-    expect(response.status).toBe(403);
+  it('a sign-in started from another site or a sibling subdomain is refused (login CSRF)', async () => {
+    const start = (site: string) =>
+      t.app.fetch(
+        new Request('http://test.local/app/sso/start?email=alice@acme.test', { headers: { 'sec-fetch-site': site } }),
+      );
+    for (const site of ['cross-site', 'same-site']) {
+      const response = await start(site);
+      expect(response.status, site).toBe(403);
+      expect(await response.text(), site).toContain('Start single sign-on from the sign-in page');
+    }
+    // The sign-in page's own form, and an address typed or bookmarked, pass this check.
+    for (const site of ['same-origin', 'none'])
+      expect(await (await start(site)).text(), site).not.toContain('Start single sign-on from the sign-in page');
   });
 });
