@@ -18,6 +18,8 @@ interface RuleSpec {
   meaning: string;
   min: number;
   max: number;
+  /** A count (of competitors): a whole number. */
+  whole?: true;
 }
 
 export const RULE_SPECS: Record<SignalKind, RuleSpec> = {
@@ -59,6 +61,7 @@ export const RULE_SPECS: Record<SignalKind, RuleSpec> = {
       "that the previous scan's answer to it did not name",
     min: 1,
     max: 50,
+    whole: true,
   },
 };
 
@@ -83,9 +86,9 @@ export function effectiveRules(stored: readonly SignalRule[]): SignalRule[] {
 }
 
 export function thresholdProblem(kind: SignalKind, threshold: number): string | null {
-  const { min, max } = RULE_SPECS[kind];
-  if (!Number.isFinite(threshold) || threshold < min || threshold > max)
-    return `threshold of ${kind} must be a number from ${min} to ${max}`;
+  const { min, max, whole } = RULE_SPECS[kind];
+  if (!Number.isFinite(threshold) || threshold < min || threshold > max || (whole && !Number.isInteger(threshold)))
+    return `threshold of ${kind} must be a ${whole ? 'whole number' : 'number'} from ${min} to ${max}`;
   return null;
 }
 

@@ -125,6 +125,17 @@ describe('operator CLI', () => {
           '--threshold',
           'ten',
         ],
+        // Read as a decimal is written: not hexadecimal, not padded, not an exponent.
+        ...['0x10', ' 5', '1e1'].map((threshold) => [
+          'signals',
+          'set-rule',
+          '--project',
+          'prj_00000000000000000000',
+          '--kind',
+          'visibility_drop',
+          '--threshold',
+          threshold,
+        ]),
       ]) {
         // The first as its own process too: the exit status and stderr are the executable's.
         const result = await (args === first ? spawned : cli)(...args);
@@ -136,6 +147,8 @@ describe('operator CLI', () => {
           .filter((line) => !line.startsWith('database: '));
         expect(lines, args.join(' ')).toHaveLength(1);
         expect(lines[0]).toMatch(/^error: /);
+        if (args[1] === 'set-rule' && args[5] === 'visibility_drop')
+          expect(lines[0], args.join(' ')).toMatch(/threshold/);
       }
     },
     WITH_PROCESSES,

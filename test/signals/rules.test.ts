@@ -144,6 +144,9 @@ describe('signal rules', () => {
     expect(thresholdProblem('visibility_drop', Number.NaN)).not.toBeNull();
     expect(thresholdProblem('sentiment_negative', -0.5)).toBeNull();
     expect(thresholdProblem('sentiment_negative', 2)).not.toBeNull();
+    // A count of competitors is whole.
+    expect(thresholdProblem('competitor_only_prompt', 2)).toBeNull();
+    expect(thresholdProblem('competitor_only_prompt', 1.5)).toMatch(/whole number from 1 to 50/);
     expect(Object.keys(RULE_SPECS)).toHaveLength(6);
   });
 

@@ -3,6 +3,9 @@ import { listRules, setRule } from '../../signals/rule-management.js';
 import { SET_RULE_INPUT } from '../../signals/rule-input.js';
 import { db, output, actorOf, AS_OPTION, cliInput, type JsonOption } from '../context.js';
 
+/** A threshold as a person writes it: digits with an optional sign and decimal part. */
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+
 export function registerSignalsCommands(program: Command) {
   const signals = program.command('signals').description('Signal rules of AI-visibility projects');
   signals
@@ -38,8 +41,9 @@ export function registerSignalsCommands(program: Command) {
         const input = cliInput(SET_RULE_INPUT, {
           projectId: options.project,
           kind: options.kind,
-          // Not a number (NaN) when the text is none; the shape refuses it.
-          threshold: options.threshold.trim() === '' ? Number.NaN : Number(options.threshold),
+          // A decimal as written ("10", "0.5", "-0.2"); anything else ("0x10", " 5", "1e3") is not a number (NaN),
+          // which the shape refuses.
+          threshold: DECIMAL.test(options.threshold) ? Number(options.threshold) : Number.NaN,
           enabled: !options.disabled,
         });
         const rule = await setRule((await db()).prisma, { ...input, actor: actorOf(options) });
