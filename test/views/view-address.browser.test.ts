@@ -201,6 +201,12 @@ describe.skipIf(!chromiumAvailable)("a view's address", () => {
     expect(await notice(visibility)).toContain('locale “xx-XX”');
     expect(new URL(visibility.url()).search).toBe('');
     await visibility.context().close();
+
+    // A range wider than its reads accept (400 days): the default range, its controls, the notice.
+    const wide = await signedIn(`/app/ai-visibility/${seeded.projectId}?dateFrom=2020-01-01&dateTo=2026-11-27`, '.kpi');
+    expect(await notice(wide)).toContain('dateFrom “2020-01-01”');
+    expect(await wide.locator('select[aria-label="Locale"]').count()).toBe(1);
+    await wide.context().close();
   });
 });
 

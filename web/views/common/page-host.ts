@@ -20,7 +20,10 @@ async function readGraphQL(operation: string, variables: Args): Promise<unknown>
   const body = (await response.json()) as { data?: unknown; errors?: { message: string; extensions?: Args }[] };
   if (body.errors?.length) {
     const text = body.errors[0]!.message;
-    throw response.status === 400 ? new Refusal(text, refusedArguments(body.errors)) : new Error(text);
+    // A refusal of the address's input: a 400, or an error naming an argument beside data that is there (a nested
+    // field's range too wide answers 200 with the rest, as GraphQL over HTTP has it).
+    const refused = refusedArguments(body.errors);
+    throw response.status === 400 || refused.length ? new Refusal(text, refused) : new Error(text);
   }
   return body.data;
 }
