@@ -5,6 +5,7 @@ import { Command, CommanderError } from 'commander';
 import { parseConfig } from '../config/index.js';
 import { UsageError } from '../errors/index.js';
 import { closeDatabase, useConfig } from './context.js';
+import { registerClientsCommands } from './commands/clients.js';
 import { registerIngestCommands } from './commands/ingest.js';
 import { registerKeysCommands } from './commands/keys.js';
 import { registerMaintenanceCommands } from './commands/maintenance.js';
@@ -23,6 +24,7 @@ function cliProgram(): Command {
     registerWorkspacesCommands,
     registerSeedCommands,
     registerReportsCommands,
+    registerClientsCommands,
     registerKeysCommands,
     registerUsersCommands,
     registerIngestCommands,

@@ -3,7 +3,9 @@
 import type { PrismaClient } from '../db/generated/prisma/client.js';
 import { isIdOf, newId } from '../db/ids.js';
 import { UsageError } from '../errors/index.js';
-import { adminCommand, type Actor, type AdminCommandPolicy } from '../workspaces/index.js';
+import { runStatement, sqlStatement } from '../db/sql-runner.js';
+
+import { adminCommand, sqlOf, type Actor, type AdminCommandPolicy } from '../workspaces/index.js';
 
 const CLIENTS: AdminCommandPolicy = { what: 'change clients', members: true };
 
@@ -13,9 +15,16 @@ function validName(name: string): string {
   return trimmed;
 }
 
-const view = (client: { id: string; name: string; createdAt: Date; archivedAt: Date | null }) => ({
+const view = (client: {
+  id: string;
+  name: string;
+  currency: string | null;
+  createdAt: Date;
+  archivedAt: Date | null;
+}) => ({
   id: client.id,
   name: client.name,
+  currency: client.currency,
   createdAt: client.createdAt.toISOString(),
   archivedAt: client.archivedAt?.toISOString() ?? null,
 });
@@ -57,4 +66,42 @@ export function archiveClient(prisma: PrismaClient, input: { workspaceId: string
     await audit('client.archived', client.id);
     return view(archived);
   });
+}
+
+const SET_CURRENCY = sqlStatement<never, { clientId: string; currency: string }>(
+  'clients.set-currency',
+  (param) => `UPDATE clients SET currency = ${param('currency')}, data_version = data_version + 1
+    WHERE id = ${param('clientId')}`,
+);
+
+/** An ISO 4217 code this runtime knows ("EUR"); anything else is refused with the rule. */
+function validCurrency(currency: string): string {
+  const code = currency.trim().toUpperCase();
+  if (!/^[A-Z]{3}$/.test(code) || !Intl.supportedValuesOf('currency').includes(code))
+    throw new UsageError(`${currency.slice(0, 20)} is not an ISO 4217 currency code (such as USD, EUR, GBP)`);
+  return code;
+}
+
+/**
+ * Sets the currency of a client's money figures. Its data version moves with it, so a kept answer of its reports'
+ * data is computed again with the new code.
+ */
+export async function setClientCurrency(
+  prisma: PrismaClient,
+  input: { clientId: string; currency: string; actor: Actor },
+) {
+  const currency = validCurrency(input.currency);
+  if (!isIdOf('client', input.clientId)) throw new UsageError(`${input.clientId} is not a client id (cli_…)`);
+  const found = await prisma.client.findFirst({ where: { id: input.clientId, archivedAt: null } });
+  if (!found) throw new UsageError(`no client ${input.clientId}`, 'not_found');
+  return adminCommand(
+    prisma,
+    { workspaceId: found.workspaceId, actor: input.actor },
+    CLIENTS,
+    async ({ tx, audit }) => {
+      await runStatement(sqlOf(tx), SET_CURRENCY, { clientId: found.id, currency });
+      await audit('client.updated', found.id, { currency });
+      return view({ ...found, currency });
+    },
+  );
 }

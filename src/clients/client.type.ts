@@ -10,6 +10,12 @@ export const ClientType = builder.objectRef<ClientRow>('Client').implement({
   fields: (t) => ({
     id: t.exposeID('id'),
     name: t.exposeString('name'),
+    currency: t.exposeString('currency', {
+      nullable: true,
+      description:
+        "ISO 4217 code of the client's money figures (cost, CPC, CPM, conversion value), as its ad accounts report " +
+        'them; null until set.',
+    }),
     connectedProviders: t.expose('connectedProviders', {
       type: [ProviderEnum],
       description: 'Providers connected for this client.',

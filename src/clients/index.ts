@@ -3,4 +3,4 @@
 export { assertClientOfWorkspace } from './ownership.js';
 export { clientRepository } from './repository.js';
 export type { ClientRow } from './repository.js';
-export { archiveClient, createClient, renameClient } from './client-management.js';
+export { archiveClient, createClient, renameClient, setClientCurrency } from './client-management.js';

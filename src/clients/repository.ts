@@ -12,7 +12,7 @@ export type ClientRow = Client & {
 
 // The summary comes with every row (one statement for the v1 list, and the GraphQL fields are
 // read in place: a resolver per client and field cost ~1 KB of allocation each).
-const COLUMNS = (workspace: WorkspaceBinding) => `c.id, c.workspace_id AS "workspaceId", c.name,
+const COLUMNS = (workspace: WorkspaceBinding) => `c.id, c.workspace_id AS "workspaceId", c.name, c.currency,
   c.created_at AS "createdAt",
   coalesce((SELECT array_agg(p.provider::text ORDER BY p.provider) FROM provider_connections p
     WHERE p.client_id = c.id AND ${workspace('p')}), '{}') AS "connectedProviders",

@@ -195,6 +195,15 @@ export const MARKETS: Record<string, Market> = {
 };
 
 /** The market of a demo client, by the last word of its name ("Bluebird Coffee" sells coffee). */
+/** The currency a client's ad accounts report in, by its home market. */
+export const CURRENCY_OF_HOME: Record<Market['home'], string> = {
+  US: 'USD',
+  GB: 'GBP',
+  DE: 'EUR',
+  FR: 'EUR',
+  NL: 'EUR',
+};
+
 export function marketOf(clientName: string): Market {
   return MARKETS[clientName.replace(/ \d+$/, '').split(' ').at(-1)!] ?? OUTDOOR;
 }

@@ -12,7 +12,7 @@ import type { ReportDefinition } from '../reports/index.js';
 import { writeMetricFacts, type MetricFactInput } from '../ingest/index.js';
 import { writeScans, type ScanInput } from '../ingest/index.js';
 import { pick, seededRandom } from './random.js';
-import { marketOf, timeZoneOf } from './markets.js';
+import { CURRENCY_OF_HOME, marketOf, timeZoneOf } from './markets.js';
 import { clientFacts } from './facts.js';
 import { WIDGETS_BY_PROVIDER } from './report-widgets.js';
 import { seedProjects, type ProjectShapes, type SeedContext } from './seed-projects.js';
@@ -68,6 +68,7 @@ async function seedClients(prisma: PrismaClient, ctx: SeedContext & { count: num
         id: newId('client'),
         workspaceId: ctx.workspaceId,
         name,
+        currency: CURRENCY_OF_HOME[marketOf(name).home],
         createdAt: new Date(baseTime - (count - index) * 86_400_000 * 7),
       },
     });

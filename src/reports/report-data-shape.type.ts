@@ -84,6 +84,8 @@ export interface ReportDataShape extends ReportData {
   range: DateRange;
   compareRange: DateRange | null;
   timezone: string;
+  /** The report's client's (ISO 4217), null until set. */
+  currency: string | null;
 }
 
 export const ReportDataType = builder.objectRef<ReportDataShape>('ReportData').implement({
@@ -99,6 +101,10 @@ export const ReportDataType = builder.objectRef<ReportDataShape>('ReportData').i
         data.compareRange && data.compareCoverage ? { ...data.compareRange, ...data.compareCoverage } : null,
     }),
     timezone: t.exposeString('timezone'),
+    currency: t.exposeString('currency', {
+      nullable: true,
+      description: "Money's ISO 4217 code (the client's); null: not set.",
+    }),
     kpis: t.expose('kpis', { type: [KpiType], complexity: KPI_ROWS }),
     charts: t.expose('charts', { type: [ChartType], complexity: bounded(DEFINITION_LIMITS.widgets) }),
     tables: t.expose('tables', { type: [TableType], complexity: bounded(DEFINITION_LIMITS.widgets) }),

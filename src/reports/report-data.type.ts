@@ -33,8 +33,7 @@ async function reportData(
   const { dateConfig } = report.definition;
   const range = resolveDatePreset(datePreset ?? dateConfig.datePreset, today(dateConfig.timezone, ctx.now));
   const compareRange = resolveComparePreset(comparePreset ?? dateConfig.comparePreset, range);
-  const data = await ctx.loaders.reportData.load({ report, range, compareRange });
-  return { reportId: report.id, range, compareRange, timezone: dateConfig.timezone, ...data };
+  return reportDataOver(report, range, compareRange, ctx);
 }
 
 builder.queryField('reportData', (t) =>
@@ -101,7 +100,14 @@ async function reportDataOver(
 ): Promise<ReportDataShape> {
   const { dateConfig } = report.definition;
   const data = await ctx.loaders.reportData.load({ report, range, compareRange });
-  return { reportId: report.id, range, compareRange, timezone: dateConfig.timezone, ...data };
+  return {
+    reportId: report.id,
+    range,
+    compareRange,
+    timezone: dateConfig.timezone,
+    currency: report.currency,
+    ...data,
+  };
 }
 
 const presetArgs = (arg: ArgBuilder<typeof builder.$inferSchemaTypes>) => ({

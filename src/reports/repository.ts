@@ -11,16 +11,24 @@ const SUMMARY_COLUMNS =
   'created_at AS "createdAt", updated_at AS "updatedAt"';
 // The client's data version, bumped by each ingest of its facts (part of the cache keys).
 const CLIENT_DATA_VERSION = 'coalesce((SELECT c.data_version FROM clients c WHERE c.id = reports.client_id), 0)::text';
-const COLUMNS = `${SUMMARY_COLUMNS}, definition, archived_at AS "archivedAt", ${CLIENT_DATA_VERSION} AS "dataVersion"`;
+// The currency of the report's money figures: its client's.
+const CLIENT_CURRENCY = '(SELECT c.currency FROM clients c WHERE c.id = reports.client_id) AS currency';
+const COLUMNS = `${SUMMARY_COLUMNS}, definition, archived_at AS "archivedAt", ${CLIENT_DATA_VERSION} AS "dataVersion",
+  ${CLIENT_CURRENCY}`;
 // One by id, its definition as text (parsed when a reader asks): v1's version probe reads this row.
 const ALONE_COLUMNS = `${SUMMARY_COLUMNS}, definition::text AS definition, archived_at AS "archivedAt"`;
 const TIME_ZONE = `definition->'dateConfig'->>'timezone'`;
-const FOUND_COLUMNS = `${ALONE_COLUMNS}, ${CLIENT_DATA_VERSION} AS "dataVersion", ${TIME_ZONE} AS "timeZone"`;
+const FOUND_COLUMNS = `${ALONE_COLUMNS}, ${CLIENT_DATA_VERSION} AS "dataVersion", ${TIME_ZONE} AS "timeZone",
+  ${CLIENT_CURRENCY}`;
 
 export type ReportSummaryRow = Pick<Report, 'id' | 'workspaceId' | 'clientId' | 'name' | 'createdAt' | 'updatedAt'>;
 // The definition column as the report commands write it (validated by reports/definition.ts).
-// dataVersion is null only in a report read alone (findAlone), which only its own answer reads.
-export type ReportRow = Omit<Report, 'definition'> & { definition: ReportDefinition; dataVersion: string | null };
+// dataVersion and currency are null in a report read alone (findAlone), which only its own answer reads.
+export type ReportRow = Omit<Report, 'definition'> & {
+  definition: ReportDefinition;
+  dataVersion: string | null;
+  currency: string | null;
+};
 type FoundReport = Omit<ReportRow, 'definition'> & { definition: string; timeZone: string | null };
 type RowVersions = Pick<FoundReport, 'updatedAt'>;
 type DataVersions = Pick<FoundReport, 'updatedAt' | 'dataVersion' | 'timeZone'>;
@@ -55,7 +63,8 @@ const DATA_VERSIONS = tenantStatement<DataVersions, { id: string }>(
 // The report as its own answer shows it: no client lookup for the data version, no zone read out of the definition.
 const FIND_ALONE = tenantStatement<FoundReport, { id: string }>(
   'reports.find-alone',
-  (workspace, param) => `SELECT ${ALONE_COLUMNS}, NULL::text AS "dataVersion", NULL::text AS "timeZone" FROM reports
+  (workspace, param) => `SELECT ${ALONE_COLUMNS}, NULL::text AS "dataVersion", NULL::text AS "timeZone",
+    NULL::text AS currency FROM reports
     WHERE ${live(workspace)} AND id = ${param('id')}`,
 );
 const BY_IDS = tenantStatement<ReportRow, { ids: readonly string[] }>(

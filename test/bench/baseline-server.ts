@@ -64,7 +64,7 @@ const server = createServer(async (req, res) => {
     const search = new URLSearchParams(query);
     if (url === '/api/v1/clients') {
       const { rows } = await pool.query(
-        `SELECT c.id, c.name, c.created_at AS "createdAt",
+        `SELECT c.id, c.name, c.currency, c.created_at AS "createdAt",
            coalesce((SELECT array_agg(p.provider::text ORDER BY p.provider) FROM provider_connections p
              WHERE p.client_id = c.id), '{}') AS "connectedProviders",
            (SELECT count(*)::int FROM reports r WHERE r.client_id = c.id AND r.archived_at IS NULL) AS "reportCount"
@@ -133,7 +133,8 @@ const server = createServer(async (req, res) => {
     const reportData = /^\/api\/v1\/reports\/(rep_[0-9A-Za-z]{20})\/data$/.exec(url);
     if (reportData) {
       const { rows } = await pool.query(
-        'SELECT id, client_id AS "clientId", definition FROM reports ' +
+        'SELECT id, client_id AS "clientId", (SELECT currency FROM clients c WHERE c.id = client_id), definition ' +
+          'FROM reports ' +
           'WHERE id = $1 AND workspace_id = $2 AND archived_at IS NULL',
         [reportData[1], workspaceId],
       );

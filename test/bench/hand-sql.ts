@@ -29,7 +29,7 @@ const baseColumns = (provider: ProviderId) =>
 /** The report's data as `GET /api/v1/reports/{id}/data` answers it: one query per widget and range. */
 export async function handReportData(
   pool: pg.Pool,
-  report: { id: string; clientId: string; definition: ReportDefinition },
+  report: { id: string; clientId: string; currency: string | null; definition: ReportDefinition },
   range: DateRange,
   compare: DateRange | null,
 ) {
@@ -153,6 +153,7 @@ export async function handReportData(
     range: coveredRange,
     compareRange: coveredCompare,
     timezone: report.definition.dateConfig.timezone,
+    currency: report.currency,
     kpis: [] as unknown[],
     charts: [] as unknown[],
     tables: [] as unknown[],

@@ -185,6 +185,7 @@ async function main() {
   const report = {
     id: plainReport.id,
     clientId: plainReport.clientId!,
+    currency: (await database.prisma.client.findUniqueOrThrow({ where: { id: plainReport.clientId! } })).currency,
     definition: plainReport.definition as unknown as ReportDefinition,
   };
   const range = resolveDatePreset('last_90_days', today('UTC', new Date()));

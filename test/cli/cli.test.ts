@@ -363,6 +363,26 @@ describe('operator CLI', () => {
     ]);
   });
 
+  it("sets a client's currency and moves its data version, audited; a made-up code is refused", async () => {
+    const workspace = await database.prisma.workspace.findUniqueOrThrow({ where: { slug: 'acme' } });
+    const client = await database.prisma.client.findFirstOrThrow({ where: { workspaceId: workspace.id } });
+    const before = await database.pool.query('SELECT data_version FROM clients WHERE id = $1', [client.id]);
+    const set = await cli('clients', 'set-currency', '--client', client.id, '--currency', 'chf', '--json');
+    expect(set.code, set.stderr).toBe(0);
+    expect(JSON.parse(set.stdout)).toMatchObject({ id: client.id, currency: 'CHF' });
+    const after = await database.pool.query('SELECT currency, data_version FROM clients WHERE id = $1', [client.id]);
+    // Its data version moves, so a kept answer of its reports' data is computed again with the code.
+    expect(after.rows[0]).toEqual({ currency: 'CHF', data_version: String(BigInt(before.rows[0].data_version) + 1n) });
+    expect(await database.prisma.auditLogEntry.count({ where: { target: client.id, action: 'client.updated' } })).toBe(
+      1,
+    );
+    for (const code of ['XYZ', 'EURO', '€']) {
+      const refused = await cli('clients', 'set-currency', '--client', client.id, '--currency', code);
+      expect(refused.code, code).not.toBe(0);
+      expect(refused.stderr, code).toMatch(/not an ISO 4217 currency code/);
+    }
+  });
+
   it('lists signal rules with their defaults and sets one', async () => {
     const project = await database.prisma.aiProject.findFirstOrThrow({ where: { workspace: { slug: 'acme' } } });
     const rules = JSON.parse((await cli('signals', 'rules', '--project', project.id, '--json')).stdout);

@@ -44,6 +44,8 @@ describe('GET /api/v1/clients', () => {
     expect(body.data[0]).toEqual({
       id: expect.stringMatching(/^cli_/),
       name: expect.any(String),
+      // The demo's clients report in their market's currency (null: not set).
+      currency: expect.stringMatching(/^(USD|EUR|GBP)$/),
       connectedProviders: expect.arrayContaining(['google_analytics']),
       reportCount: 2,
       createdAt: expect.any(String),
@@ -125,6 +127,11 @@ describe('GET /api/v1/reports/{id}/data', () => {
     const data = body.data;
     expect(data.reportId).toBe(reportId);
     expect(data.timezone).toBe('UTC');
+    // Its money figures are in its client's currency.
+    const { clientId } = await t.database.prisma.report.findUniqueOrThrow({ where: { id: reportId } });
+    const client = await t.database.prisma.client.findUniqueOrThrow({ where: { id: clientId! } });
+    expect(data.currency).toBe(client.currency);
+    expect(data.currency).toMatch(/^[A-Z]{3}$/);
     expect([before, yesterday()]).toContain(data.range.to);
     expect(Date.parse(data.range.to) - Date.parse(data.range.from)).toBe(6 * 86_400_000);
     expect(data.compareRange.to).toBe(new Date(Date.parse(data.range.from) - 86_400_000).toISOString().slice(0, 10));

@@ -32,8 +32,9 @@ export const en = {
 
 /**
  * A metric's figure as every view writes it for an en-US person, by the catalogue's unit: money with its two
- * decimals, a rate (0..1) as a percentage to one decimal, another decimal to two, always; a count as v1 gives it,
- * whole or to two places at most (restated here, not imported, so that a change to the views' rule shows).
+ * decimals (and its currency's sign when the data name one), a rate (0..1) as a percentage to one decimal,
+ * another decimal to two, always; a count as v1 gives it, whole or to two places at most (restated here, not
+ * imported, so that a change to the views' rule shows).
  */
 const fixed = (digits: number, style: 'decimal' | 'percent' = 'decimal') =>
   new Intl.NumberFormat('en-US', { style, minimumFractionDigits: digits, maximumFractionDigits: digits });
@@ -43,15 +44,22 @@ const BY_UNIT: Record<string, Intl.NumberFormat> = {
   percent: fixed(1, 'percent'),
   decimal: fixed(2),
 };
-export const figure = (provider: string, metric: string, value: number | null) =>
-  value === null ? '–' : BY_UNIT[catalog[provider as ProviderId].metrics[metric]!.unit]!.format(value);
+export const figure = (provider: string, metric: string, value: number | null, currency: string | null = null) => {
+  if (value === null) return '–';
+  const { unit } = catalog[provider as ProviderId].metrics[metric]!;
+  // Money names the report's currency when it has one ("£1,234.50").
+  if (unit === 'currency' && currency)
+    return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(value);
+  return BY_UNIT[unit]!.format(value);
+};
 
 /** The report's KPI values as its view writes them for an en-US person. */
 export function kpiTexts(
   widgets: { id: string; provider: string }[],
   kpis: { widgetId: string; metric: string; value: number | null }[],
+  currency: string | null,
 ): string[] {
   return kpis.map((kpi) =>
-    figure(widgets.find((widget) => widget.id === kpi.widgetId)!.provider, kpi.metric, kpi.value),
+    figure(widgets.find((widget) => widget.id === kpi.widgetId)!.provider, kpi.metric, kpi.value, currency),
   );
 }

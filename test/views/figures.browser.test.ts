@@ -63,7 +63,7 @@ async function reportAt(datePreset: string, comparePreset: string) {
   // A period without any data has no figure yet (its sums would read 0): "–".
   const empty = data.range.daysWithData === 0;
   const expected = (data.kpis as Kpi[]).map((kpi) =>
-    empty ? '–' : figure(providerOf(kpi.widgetId), kpi.metric, kpi.value),
+    empty ? '–' : figure(providerOf(kpi.widgetId), kpi.metric, kpi.value, data.currency),
   );
   await expect.poll(() => view.locator('.kpi .value').allTextContents(), { timeout: 15_000 }).toEqual(expected);
   return { data, providerOf, view };
@@ -129,6 +129,11 @@ describe.skipIf(!chromiumAvailable)('the figures on the pages', () => {
         (kpi) => kpi.metric === 'conversions' && providerOf(kpi.widgetId) === 'google_analytics',
       );
       expect(Number.isInteger(conversions?.value)).toBe(false);
+      // Money names the client's currency (Northwind Outdoor reports in dollars): "$772.11", not a bare 772.11.
+      expect(data.currency).toBe('USD');
+      expect((await view.locator('.kpi .value').allTextContents()).filter((text) => text.startsWith('$'))).not.toEqual(
+        [],
+      );
       expect(await view.locator('.kpi .value').allTextContents()).toContain(en.number.format(conversions!.value!));
       const judged = kpis.map((kpi) => verdict(providerOf(kpi.widgetId), kpi.metric, kpi.change));
       // The demo report holds a metric of each direction with a change: cpc or cpm (lower is better), cost (neutral).
@@ -178,7 +183,9 @@ describe.skipIf(!chromiumAvailable)('the figures on the pages', () => {
           .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((cell) => cell.textContent!)));
         const expectedRows = [...table.rows, { dimensionValue: 'Total', values: table.totals.values }].map((row) => [
           row.dimensionValue,
-          ...row.values.map((value, column) => figure(providerOf(table.widgetId), table.columns[column]!, value)),
+          ...row.values.map((value, column) =>
+            figure(providerOf(table.widgetId), table.columns[column]!, value, data.currency),
+          ),
         ]);
         expect(
           shownRows.map((cells, row) =>

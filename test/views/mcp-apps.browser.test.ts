@@ -114,7 +114,7 @@ describe.skipIf(!chromiumAvailable)('the views as MCP Apps', () => {
     const { widgets } = (await v1(`/reports/${reportId}`)).data.definition;
     await expect
       .poll(() => hosted.view.locator('.kpi .value').allTextContents(), { timeout: 15_000 })
-      .toEqual(kpiTexts(widgets, data.kpis));
+      .toEqual(kpiTexts(widgets, data.kpis, data.currency));
     // Rates read as percentages (0.03 is 3%), as on the web page.
     expect((await hosted.view.locator('.kpi .value').allTextContents()).some((text) => text.endsWith('%'))).toBe(true);
     await keep(hosted, 'mcp-report-dark.png');
@@ -123,7 +123,7 @@ describe.skipIf(!chromiumAvailable)('the views as MCP Apps', () => {
     const week = (await v1(`/reports/${reportId}/data?datePreset=last_7_days`)).data;
     await expect
       .poll(() => hosted.view.locator('.kpi .value').allTextContents(), { timeout: 15_000 })
-      .toEqual(kpiTexts(widgets, week.kpis));
+      .toEqual(kpiTexts(widgets, week.kpis, week.currency));
     expect(hosted.problems).toEqual([]);
     await hosted.page.close();
   });

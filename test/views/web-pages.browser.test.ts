@@ -100,7 +100,7 @@ describe('the view pages', () => {
       const { widgets } = (await v1(`/reports/${reportId}`)).data.definition;
       await expect
         .poll(() => page.locator('.kpi .value').allTextContents(), { timeout: 15_000 })
-        .toEqual(kpiTexts(widgets, data.kpis));
+        .toEqual(kpiTexts(widgets, data.kpis, data.currency));
       // Rates read as percentages (0.03 is 3%), as in the MCP App.
       expect((await page.locator('.kpi .value').allTextContents()).some((text) => text.endsWith('%'))).toBe(true);
       await keep(page, 'web-report.png');

@@ -53,7 +53,7 @@ startView<ReportArgs, ReportData>({
     );
     const meaningOf: MeaningOf = (widgetId, metric) => {
       const entry = declared.get(`${providerOf.get(widgetId)}.${metric}`);
-      const format = f.ofUnit(entry?.unit);
+      const format = f.ofUnit(entry?.unit, numbers.currency);
       // An axis tick is a round number: money's cents or a ratio's fixed places there would only widen it.
       const axis = entry?.unit === 'percent' ? f.percent : entry?.unit === 'count' ? format : f.number;
       const direction = entry?.direction ?? 'neutral';

@@ -16,9 +16,10 @@ export interface Formats {
   month(date: string): string;
   /**
    * How a metric of this unit (the catalogue's) is written: a percent (0..1) as a percentage to exactly one place,
-   * money and other decimals to exactly two, a count as the API gives it (whole, or to two places at most).
+   * money and other decimals to exactly two, a count as the API gives it (whole, or to two places at most). Money
+   * names its `currency` (ISO 4217) when the data give one: "£1,234.50", to the currency's own places.
    */
-  ofUnit(unit: string | undefined): (value: number | null | undefined) => string;
+  ofUnit(unit: string | undefined, currency?: string | null): (value: number | null | undefined) => string;
 }
 
 /**
@@ -68,6 +69,20 @@ export function formats(requested: string | undefined): Formats {
     ),
     count: asNumber,
   };
+  const money = new Map<string, (value: number | null | undefined) => string>();
+  // A code Intl does not know is written as a bare amount, as without one.
+  const moneyIn = (currency: string) => {
+    let format = money.get(currency);
+    if (!format) {
+      try {
+        format = through(new Intl.NumberFormat(locale, { style: 'currency', currency }));
+      } catch {
+        format = byUnit.currency!;
+      }
+      money.set(currency, format);
+    }
+    return format;
+  };
   return {
     locale,
     percent: byUnit.percent!,
@@ -78,7 +93,8 @@ export function formats(requested: string | undefined): Formats {
     day: (date) => day.format(new Date(`${date.slice(0, 10)}T00:00:00Z`)),
     shortDay: (date) => shortDay.format(new Date(`${date.slice(0, 10)}T00:00:00Z`)),
     month: (date) => month.format(new Date(`${date.slice(0, 10)}T00:00:00Z`)),
-    ofUnit: (unit) => byUnit[unit ?? ''] ?? asNumber,
+    ofUnit: (unit, currency) =>
+      unit === 'currency' && currency ? moneyIn(currency) : (byUnit[unit ?? ''] ?? asNumber),
   };
 }
 

@@ -68,6 +68,8 @@ export interface ReportData {
   reportData: {
     data: {
       reportId: string;
+      /** ISO 4217 code of its money figures; null until the client's is set. */
+      currency: string | null;
       range: CoveredRange;
       compareRange: CoveredRange | null;
       kpis: Kpi[];
