@@ -115,18 +115,8 @@ describe('operator CLI', () => {
         ['webhooks', 'secret', 'whe_nope'],
         ['webhooks', 'replay-failed', '--workspace', 'acme', '--since', 'yesterday'],
         ['signals', 'set-rule', '--project', 'prj_00000000000000000000', '--kind', 'mood_swing', '--threshold', '1'],
-        [
-          'signals',
-          'set-rule',
-          '--project',
-          'prj_00000000000000000000',
-          '--kind',
-          'visibility_drop',
-          '--threshold',
-          'ten',
-        ],
-        // Read as a decimal is written: not hexadecimal, not padded, not an exponent.
-        ...['0x10', ' 5', '1e1'].map((threshold) => [
+        // A threshold is read as a decimal is written: not a word, hexadecimal, padded or an exponent.
+        ...['ten', '0x10', ' 5', '1e1'].map((threshold) => [
           'signals',
           'set-rule',
           '--project',

@@ -472,14 +472,20 @@ describe('attempts', () => {
         : { status: 204 },
     );
     receivers.push(shared);
-    const stalled = await setup(undefined, { eventTypes: ['scan.completed'] });
-    const stalledEndpoint = await createEndpoint(deps, {
-      workspaceId: stalled.keyed.workspace.id,
-      url: `${shared.url}/stalled`,
-      eventTypes: ['scan.completed'],
-      actor: OPERATOR,
-    });
-    await setEnabled(deps, stalled.endpoint.id, false, OPERATOR);
+    /** A workspace whose one enabled endpoint is `path` on the shared receiver. */
+    const onShared = async (path: string) => {
+      const workspace = await setup(undefined, { eventTypes: ['scan.completed'] });
+      await setEnabled(deps, workspace.endpoint.id, false, OPERATOR);
+      const endpoint = await createEndpoint(deps, {
+        workspaceId: workspace.keyed.workspace.id,
+        url: `${shared.url}${path}`,
+        eventTypes: ['scan.completed'],
+        actor: OPERATOR,
+      });
+      return { ...workspace, sharedEndpoint: endpoint };
+    };
+    const stalled = await onShared('/stalled');
+    const stalledEndpoint = stalled.sharedEndpoint;
     await ingest(
       Array.from({ length: config.WEBHOOK_ENDPOINT_CONCURRENCY + 2 }, (_, day) =>
         stalled.scan(`2026-11-${String(day + 1).padStart(2, '0')}`),
@@ -488,14 +494,8 @@ describe('attempts', () => {
     const hanging = () => shared.received.filter((request) => request.path.endsWith('/stalled')).length;
     await waitFor(() => hanging() >= config.WEBHOOK_ENDPOINT_CONCURRENCY, 'the stalled endpoint full');
 
-    const other = await setup(undefined, { eventTypes: ['scan.completed'] });
-    const otherEndpoint = await createEndpoint(deps, {
-      workspaceId: other.keyed.workspace.id,
-      url: `${shared.url}/other`,
-      eventTypes: ['scan.completed'],
-      actor: OPERATOR,
-    });
-    await setEnabled(deps, other.endpoint.id, false, OPERATOR);
+    const other = await onShared('/other');
+    const otherEndpoint = other.sharedEndpoint;
     await ingest([other.scan('2026-10-02')]);
     await waitFor(
       () => shared.received.some((request) => request.path.endsWith('/other')),
