@@ -13,5 +13,7 @@ export function emailDomain(email: string): string | null {
  */
 export function canonicalEmail(email: string): string | null {
   const domain = emailDomain(email);
-  return domain === null ? null : `${email.trim().split('@')[0]!.toLowerCase()}@${domain}`;
+  // A domain with an empty label ("corp.com..", "corp..com") is not one.
+  if (domain === null || domain.split('.').some((label) => !label)) return null;
+  return `${email.trim().split('@')[0]!.normalize('NFKC').toLowerCase()}@${domain}`;
 }

@@ -80,6 +80,23 @@ async function ensureMember(deps: IdentityDeps, workspaceId: string, userId: str
   });
 }
 
+/**
+ * An address as a person reads it: accents and marks dropped, the dotless i read as i. "EXİSTING@corp.com"
+ * lowercases to "exi̇sting@corp.com" (an i with a combining dot), another string that reads as existing@corp.com.
+ */
+const skeletonOf = (email: string) => email.normalize('NFKD').replace(/\p{M}/gu, '').replace(/ı/g, 'i').toLowerCase();
+
+/** An account of the address's domain reading as this address does: a new account would be its look-alike. */
+async function lookAlikeAccount(deps: IdentityDeps, email: string) {
+  const domain = email.slice(email.lastIndexOf('@'));
+  const sameDomain = await deps.prisma.user.findMany({
+    where: { email: { endsWith: domain, mode: 'insensitive' } },
+    select: { id: true, email: true },
+  });
+  const skeleton = skeletonOf(email);
+  return sameDomain.find((user) => skeletonOf(user.email) === skeleton) ?? null;
+}
+
 /** An existing account with the identity's address, linked only when an owner approved it. */
 async function approvedLink(deps: IdentityDeps, workspaceId: string, userId: string, identity: Identity) {
   const approval = await runStatement(deps.pool, TAKE_LINK_APPROVAL, { workspaceId, userId });
@@ -104,10 +121,11 @@ export async function identify(
     await ensureMember(deps, workspaceId, bound, identity.email);
     return bound;
   }
-  const existing = await deps.prisma.user.findFirst({
-    where: { email: { equals: identity.email, mode: 'insensitive' } },
-    select: { id: true },
-  });
+  const existing =
+    (await deps.prisma.user.findFirst({
+      where: { email: { equals: identity.email, mode: 'insensitive' } },
+      select: { id: true },
+    })) ?? (await lookAlikeAccount(deps, identity.email));
   if (existing) return approvedLink(deps, workspaceId, existing.id, identity);
   const user = await deps.prisma.user.create({
     data: { id: newId('user'), email: identity.email, name: identity.name.slice(0, 200) },

@@ -6,7 +6,8 @@
 import type { Prisma, PrismaClient } from '../db/generated/prisma/client.js';
 import { newId } from '../db/ids.js';
 import { runStatement, sqlStatement, type SqlRunner } from '../db/sql-runner.js';
-import { UsageError } from '../errors/index.js';
+import { ApiError, UsageError } from '../errors/index.js';
+import { createKeyedShares } from '../http/keyed-shares.js';
 import type { Actor } from './actor.js';
 import { planHas, planRefusal, type Feature } from './plans.js';
 
@@ -87,6 +88,23 @@ const WORKSPACE_CHANGE_LOCK = sqlStatement<{ locked: string }, { workspaceId: st
   (param) => `SELECT pg_advisory_xact_lock(hashtext('workspace-change:' || ${param('workspaceId')}))::text AS locked`,
 );
 
+/**
+ * A workspace's changes also take turns on this instance before they open their transaction: waiting for the lock
+ * inside one held a connection of the pool every tenant shares, and twenty changes of one workspace waiting behind a
+ * slow one left the others' reads 503. So at most one connection per instance waits on a workspace's lock; a line
+ * of its own (bounded in length and in wait, like a workspace's requests) holds the rest, and past it a change is
+ * refused 429 with Retry-After instead of failing when its transaction's time runs out.
+ */
+export const CHANGE_TURN_LIMITS = { perKey: 1, maxWaiting: 32, maxWaitMs: 3_000 } as const;
+const CHANGE_TURNS = createKeyedShares(CHANGE_TURN_LIMITS);
+const changesBusy = () =>
+  new ApiError(
+    'rate_limited',
+    `This workspace's changes run one at a time and ${CHANGE_TURN_LIMITS.maxWaiting} are waiting, or this one waited ` +
+      `${CHANGE_TURN_LIMITS.maxWaitMs / 1000} s; retry in 1 s.`,
+    { headers: { 'Retry-After': '1' } },
+  );
+
 /** Refuses a form already sent (the workspace's change lock is held: two sends at once see each other). */
 async function refuseSentForm(tx: Prisma.TransactionClient, workspaceId: string, formId: string) {
   const sent = await tx.auditLogEntry.findFirst({
@@ -110,27 +128,37 @@ export async function adminCommand<R>(
   const actorId = await authorizeActor(prisma, scope.workspaceId, scope.actor, policy);
   const via = scope.actor.via ? { via: scope.actor.via } : {};
   const form = scope.formId ? { formId: scope.formId } : {};
-  return prisma.$transaction(async (tx) => {
-    await runStatement(sqlOf(tx), WORKSPACE_CHANGE_LOCK, { workspaceId: scope.workspaceId });
-    if (scope.formId) await refuseSentForm(tx, scope.workspaceId, scope.formId);
-    return change({
-      tx,
-      workspaceId: scope.workspaceId,
-      actorId,
-      audit: async (action, target, details = {}) => {
-        await tx.auditLogEntry.create({
-          data: {
-            id: newId('audit'),
-            workspaceId: scope.workspaceId,
-            actor: actorId,
-            action,
-            target,
-            details: { ...details, ...via, ...form } as object,
-          },
-        });
-      },
+  const turn = CHANGE_TURNS.take(scope.workspaceId);
+  try {
+    if (!(await turn.granted)) throw changesBusy();
+    return await changeInTransaction();
+  } finally {
+    turn.release();
+  }
+
+  function changeInTransaction() {
+    return prisma.$transaction(async (tx) => {
+      await runStatement(sqlOf(tx), WORKSPACE_CHANGE_LOCK, { workspaceId: scope.workspaceId });
+      if (scope.formId) await refuseSentForm(tx, scope.workspaceId, scope.formId);
+      return change({
+        tx,
+        workspaceId: scope.workspaceId,
+        actorId,
+        audit: async (action, target, details = {}) => {
+          await tx.auditLogEntry.create({
+            data: {
+              id: newId('audit'),
+              workspaceId: scope.workspaceId,
+              actor: actorId,
+              action,
+              target,
+              details: { ...details, ...via, ...form } as object,
+            },
+          });
+        },
+      });
     });
-  });
+  }
 }
 
 /**

@@ -453,11 +453,18 @@ describe('identity binding (issuer, subject), never an email match', () => {
       expect(result.body).toContain('an account with victim@acme.test already exists');
       expect(result.session).toBeNull();
       // Nor under the same address written otherwise (cased, with the trailing dot DNS allows): no look-alike account.
-      accounts.set('forged-look-alike', { email: 'Victim@ACME.test.', email_verified: true, name: 'Not the victim' });
-      nextAccount = 'forged-look-alike';
-      const lookAlike = await signInWithSso('victim@acme.test');
-      expect(lookAlike.response.status).toBe(403);
-      expect(lookAlike.body).toContain('an account with victim@acme.test already exists');
+      for (const written of ['Victim@ACME.test.', 'VİCTİM@acme.test', 'víctim@acme.test']) {
+        accounts.set('forged-look-alike', { email: written, email_verified: true, name: 'Not the victim' });
+        nextAccount = 'forged-look-alike';
+        const lookAlike = await signInWithSso('victim@acme.test');
+        expect(lookAlike.response.status, written).toBe(403);
+        expect(lookAlike.body, written).toContain('already exists');
+      }
+      // An address whose domain has an empty label is none.
+      accounts.set('forged-look-alike', { email: 'victim@acme.test..', email_verified: true, name: 'Not the victim' });
+      const malformed = await signInWithSso('victim@acme.test');
+      expect(malformed.response.status).toBe(403);
+      expect(malformed.body).toContain('did not share an email address');
       expect(await t.database.prisma.user.count({ where: { email: { startsWith: 'victim@acme.test' } } })).toBe(1);
       expect(await t.database.prisma.userIdentity.count({ where: { userId: victim.id } })).toBe(0);
       expect(await t.database.prisma.membership.count({ where: { userId: victim.id } })).toBe(1);

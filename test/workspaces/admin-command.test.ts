@@ -1,9 +1,10 @@
 // The one admin command path: who may act, the plan, one transaction for the change and its
 // audit entry, and one entry shape (with the acting app).
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyedWorkspace, createTestApp, type TestApp } from '../support/app.js';
 import { personWithPassword } from '../support/web.js';
-import { adminCommand } from '../../src/workspaces/admin-command.js';
+import { adminCommand, CHANGE_TURN_LIMITS } from '../../src/workspaces/admin-command.js';
 
 let t: TestApp;
 let keyed: Awaited<ReturnType<typeof createKeyedWorkspace>>;
@@ -54,6 +55,38 @@ describe('adminCommand', () => {
     expect(
       await t.database.prisma.auditLogEntry.count({ where: { workspaceId: keyed.workspace.id, action: 'thing.made' } }),
     ).toBe(cap);
+  });
+
+  it("waits its turn holding no connection: another tenant's read never waits behind its changes", async () => {
+    // A change of this workspace holds its lock (another instance, a slow change) while twenty more are sent.
+    const holder = new pg.Client({ connectionString: t.url });
+    await holder.connect();
+    await holder.query('BEGIN');
+    await holder.query("SELECT pg_advisory_xact_lock(hashtext('workspace-change:' || $1))", [keyed.workspace.id]);
+    const waiting = Promise.allSettled(
+      Array.from({ length: 20 }, () =>
+        adminCommand(
+          t.database.prisma,
+          { workspaceId: keyed.workspace.id, actor: { email: null } },
+          { what: 'wait' },
+          ({ audit }) => audit('thing.waited', keyed.workspace.id),
+        ),
+      ),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const started = performance.now();
+    await t.database.pool.query('SELECT 1');
+    expect(performance.now() - started).toBeLessThan(500);
+    // Held past the line's bound: the first change waits on the lock, the rest are refused 429 with Retry-After
+    // once they waited CHANGE_TURN_LIMITS.maxWaitMs, instead of failing when their transaction's time ran out.
+    await new Promise((resolve) => setTimeout(resolve, CHANGE_TURN_LIMITS.maxWaitMs + 200));
+    await holder.query('COMMIT');
+    await holder.end();
+    const results = await waiting;
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+    for (const result of results)
+      if (result.status === 'rejected')
+        expect(result.reason).toMatchObject({ code: 'rate_limited', headers: { 'Retry-After': '1' } });
   });
 
   it('runs the change and writes one audit entry with the actor and the acting app', async () => {
