@@ -24,14 +24,18 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
  */
 /** A parameter's name as an error names it: a long one cut, an empty one said so. */
 const SHOWN_NAME_MAX_CHARS = 64;
-const shownName = (name: string) =>
-  name ? JSON.stringify(name.slice(0, SHOWN_NAME_MAX_CHARS)) : 'A parameter without a name';
+// Cut by characters, not UTF-16 units: half an emoji is a lone surrogate, which strict JSON readers refuse.
+const cutName = (name: string) => {
+  const characters = Array.from(name);
+  return characters.length > SHOWN_NAME_MAX_CHARS ? `${characters.slice(0, SHOWN_NAME_MAX_CHARS).join('')}…` : name;
+};
+const shownName = (name: string) => (name ? JSON.stringify(cutName(name)) : 'A parameter without a name');
 
 function skipInvalidOf(query: URLSearchParams): boolean {
   for (const name of query.keys())
     if (name !== 'skipInvalid')
       throw new ApiError('invalid_parameter', `${shownName(name)} is not a parameter here; it takes skipInvalid.`, {
-        param: name.slice(0, SHOWN_NAME_MAX_CHARS),
+        param: cutName(name),
       });
   const values = query.getAll('skipInvalid');
   if (values.length > 1)

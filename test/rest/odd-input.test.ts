@@ -162,7 +162,9 @@ describe('text', () => {
       ['?dryRun=true', 'dryRun', '"dryRun" is not a parameter here'],
       ['?skipInvalid=true&skipInvalid=false', 'skipInvalid', 'only once'],
       ['?=1', '', 'A parameter without a name is not'],
-      [`?${'x'.repeat(5000)}=1`, 'x'.repeat(64), `"${'x'.repeat(64)}" is not`],
+      [`?${'x'.repeat(5000)}=1`, `${'x'.repeat(64)}…`, `"${'x'.repeat(64)}…" is not`],
+      // Cut by characters: never half an emoji (a lone surrogate strict JSON readers refuse).
+      [`?${'a'.repeat(63)}%F0%9F%98%80%F0%9F%98%80=1`, `${'a'.repeat(63)}😀…`, `"${'a'.repeat(63)}😀…" is not`],
     ]) {
       const response = await ingest(line, query);
       expect(response.status, query).toBe(400);

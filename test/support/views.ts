@@ -38,6 +38,7 @@ export const en = {
  */
 const fixed = (digits: number, style: 'decimal' | 'percent' = 'decimal') =>
   new Intl.NumberFormat('en-US', { style, minimumFractionDigits: digits, maximumFractionDigits: digits });
+const PLACES_2 = { minimumFractionDigits: 2, maximumFractionDigits: 2 };
 const BY_UNIT: Record<string, Intl.NumberFormat> = {
   count: en.number,
   currency: fixed(2),
@@ -49,7 +50,7 @@ export const figure = (provider: string, metric: string, value: number | null, c
   const { unit } = catalog[provider as ProviderId].metrics[metric]!;
   // Money names the report's currency when it has one ("£1,234.50").
   if (unit === 'currency' && currency)
-    return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(value);
+    return new Intl.NumberFormat('en-US', { style: 'currency', currency, ...PLACES_2 }).format(value);
   return BY_UNIT[unit]!.format(value);
 };
 

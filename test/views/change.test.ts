@@ -12,6 +12,9 @@ describe("a metric's figure", () => {
     expect([2.1, 2.08].map(f.ofUnit('decimal'))).toEqual(['2.10', '2.08']);
     expect([0.6, 0.632].map(f.ofUnit('percent'))).toEqual(['60.0%', '63.2%']);
     expect([0.8, 12].map(f.ofUnit('currency'))).toEqual(['0.80', '12.00']);
+    // With the client's currency: its sign, and two places for every currency (a yen CPC of 1.23 is not "¥1").
+    expect([0.8, 1_234.567].map(f.ofUnit('currency', 'GBP'))).toEqual(['£0.80', '£1,234.57']);
+    expect([1.234].map(f.ofUnit('currency', 'JPY'))).toEqual(['¥1.23']);
     // A count shows the fraction an attribution gave it, never a rounded number the API does not give.
     expect([12.6, 1_204, 0.333_333].map(f.ofUnit('count'))).toEqual(['12.6', '1,204', '0.33']);
   });

@@ -17,7 +17,8 @@ export interface Formats {
   /**
    * How a metric of this unit (the catalogue's) is written: a percent (0..1) as a percentage to exactly one place,
    * money and other decimals to exactly two, a count as the API gives it (whole, or to two places at most). Money
-   * names its `currency` (ISO 4217) when the data give one: "£1,234.50", to the currency's own places.
+   * names its `currency` (ISO 4217) when the data give one: "£1,234.50", "¥1,234.57" (two places for every
+   * currency: a yen CPC of 1.23 rounded to "¥1" hid its change).
    */
   ofUnit(unit: string | undefined, currency?: string | null): (value: number | null | undefined) => string;
 }
@@ -75,7 +76,9 @@ export function formats(requested: string | undefined): Formats {
     let format = money.get(currency);
     if (!format) {
       try {
-        format = through(new Intl.NumberFormat(locale, { style: 'currency', currency }));
+        format = through(
+          new Intl.NumberFormat(locale, { style: 'currency', currency, ...places(UNIT_DIGITS.currency!) }),
+        );
       } catch {
         format = byUnit.currency!;
       }
