@@ -83,8 +83,12 @@ export interface EmbeddedOptions {
 const USER = 'signalboard';
 const PASSWORD = 'signalboard';
 
-async function reachable(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
+/** How long a running cluster that did not answer at once is waited for: attempts of this many ms. */
+const BUSY_CLUSTER_ATTEMPTS = 5;
+const BUSY_CLUSTER_TIMEOUT_MS = 2_000;
+
+async function reachable(url: string, timeoutMs = 1_000): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
   try {
     await client.connect();
     return true;
@@ -92,6 +96,19 @@ async function reachable(url: string): Promise<boolean> {
     return false;
   } finally {
     await client.end().catch(() => {});
+  }
+}
+
+/** Whether the process a cluster's postmaster.pid names (its first line) is alive. */
+function clusterAlive(dataDir: string): boolean {
+  const pid = Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: alive, owned by another user (the embedded server runs as its own user under root).
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -112,6 +129,17 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   const running = runningPort(dataDir);
   if (running !== null && (await reachable(urlAt(running))))
     return { url: urlAt(running), port: running, shared: true, stop: async () => {} };
+  // Its postmaster still alive but slow to answer (a loaded host, every connection taken): starting a second
+  // server on the same data directory would only fail, so wait for the first and then say so.
+  if (running !== null && clusterAlive(dataDir)) {
+    for (let attempt = 0; attempt < BUSY_CLUSTER_ATTEMPTS; attempt++)
+      if (await reachable(urlAt(running), BUSY_CLUSTER_TIMEOUT_MS))
+        return { url: urlAt(running), port: running, shared: true, stop: async () => {} };
+    throw new Error(
+      `the PostgreSQL of ${dataDir} runs on port ${running} but accepted no connection in ` +
+        `${(BUSY_CLUSTER_ATTEMPTS * BUSY_CLUSTER_TIMEOUT_MS) / 1000} s; try again when it is less busy`,
+    );
+  }
   const url = urlAt(options.port);
   const log = options.log ?? (() => {});
   const persistent = options.persistent ?? true;

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -42,6 +42,28 @@ describe('embedded PostgreSQL module', () => {
       });
       expect(joined).toMatchObject({ port: serverPort, shared: true, url: running.url });
     } finally {
+      await running.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  // The CLI beside a server on a loaded host: the cluster's postmaster is alive but slow to answer. Taking that for
+  // no server made the CLI start a second one on the same data, which failed ("exited while starting").
+  it('waits for a running cluster that is slow to answer instead of starting a second one', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'signalboard-busy-pg-'));
+    chmodSync(dir, 0o755);
+    const [serverPort, otherPort] = [await freePort(), await freePort()];
+    const dataDir = path.join(dir, 'data');
+    const running = await startEmbeddedPostgres({ dataDir, port: serverPort, database: 'busy', persistent: false });
+    const postmaster = Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    try {
+      process.kill(postmaster, 'SIGSTOP');
+      const resumed = setTimeout(() => process.kill(postmaster, 'SIGCONT'), 2_500);
+      const joined = await startEmbeddedPostgres({ dataDir, port: otherPort, database: 'busy' });
+      clearTimeout(resumed);
+      expect(joined).toMatchObject({ port: serverPort, shared: true });
+    } finally {
+      process.kill(postmaster, 'SIGCONT');
       await running.stop();
       rmSync(dir, { recursive: true, force: true });
     }
