@@ -87,19 +87,23 @@ function discardRestOfBody(req: IncomingMessage) {
 }
 
 /**
- * Which of the fields a request may carry once (RFC 9110 §7.2, §11.6.2) it repeats. Node keeps
- * the first of several, so a second would go unread here while a proxy before us may have read
- * it: which Host or which credential the request means is ambiguous, and it is refused.
+ * The fields a request may carry once (RFC 9110 §7.2, §11.6.2, §10.1.3) that Node keeps the first of, so a second
+ * would go unread here while a proxy before us may have read it: which Host, which credential or which page sent
+ * the request (the settings' origin check reads Referer) is ambiguous, and it is refused.
  */
-function repeatedSingletons(raw: readonly string[]): { host: boolean; authorization: boolean } {
-  let hosts = 0;
-  let authorizations = 0;
+const SINGLETON_FIELDS: Record<string, string> = { host: 'Host', authorization: 'Authorization', referer: 'Referer' };
+
+/** The singleton fields (by lowercase name) a request repeats. */
+function repeatedSingletons(raw: readonly string[]): Set<string> {
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
   for (let index = 0; index < raw.length; index += 2) {
     const name = raw[index]!.toLowerCase();
-    if (name === 'host') hosts++;
-    else if (name === 'authorization') authorizations++;
+    if (!(name in SINGLETON_FIELDS)) continue;
+    if (seen.has(name)) repeated.add(name);
+    seen.add(name);
   }
-  return { host: hosts > 1, authorization: authorizations > 1 };
+  return repeated;
 }
 
 /**
@@ -114,8 +118,9 @@ function targetRefusal(req: IncomingMessage): string | null {
     const target = new URL(req.url);
     req.headers.host = target.host;
     req.url = `${target.pathname}${target.search}`;
-  } else if (repeated.host) return 'The request carries more than one Host header.';
-  if (repeated.authorization) return 'The request carries more than one Authorization header.';
+  } else if (repeated.has('host')) return 'The request carries more than one Host header.';
+  for (const name of repeated)
+    if (name !== 'host') return `The request carries more than one ${SINGLETON_FIELDS[name]} header.`;
   if (req.headers.host === undefined && req.httpVersion === '1.0') req.headers.host = 'localhost';
   if (!isValidHostHeader(req.headers.host)) return 'The Host header is missing or malformed.';
   return isOriginForm(req.url) ? null : 'The request target must be a path beginning with /.';

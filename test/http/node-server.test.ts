@@ -170,6 +170,15 @@ describe('request lines as RFC 9112 allows them', () => {
     }
   });
 
+  it('refuses two Referer headers: the settings check where a change came from, and Node reads one', async () => {
+    const referers = 'Referer: http://x/app/settings\r\nReferer: http://evil.example/';
+    const answer = parse(
+      await raw(`POST /app/settings/mcp HTTP/1.1\r\nHost: x\r\n${referers}\r\nConnection: close\r\n\r\n`),
+    );
+    expect([answer.status, answer.body.error.code]).toEqual([400, 'bad_request']);
+    expect(answer.body.error.message).toBe('The request carries more than one Referer header.');
+  });
+
   it('answers an expectation other than 100-continue with 417 in the envelope, and closes', async () => {
     const answer = parse(await raw('GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: bogus\r\n\r\n'));
     expect([answer.status, answer.body.error.code]).toEqual([417, 'expectation_failed']);
