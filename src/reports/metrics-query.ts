@@ -4,6 +4,7 @@
 import { invalidParameter } from '../errors/index.js';
 import { formatZodIssues, reportDefinitionSchema, type ReportDefinition } from './definition.js';
 import type { TableRow } from './engine.js';
+import { METRIC_DECIMALS } from './catalog.js';
 
 export interface MetricsQuestion {
   provider: string;
@@ -46,13 +47,27 @@ export interface Mover {
   change: number | null;
 }
 
+const SCALE = 10 ** METRIC_DECIMALS;
+
+/**
+ * `value − previous`, exact when both are whole millionths, as every sum is: a float subtraction wrote
+ * 1000.58 − 606.2 as 394.37999999999965. A ratio (CPC, CTR) is subtracted as it is.
+ */
+export function difference(value: number, previous: number): number {
+  const [a, b] = [value * SCALE, previous * SCALE];
+  const [whole, wholePrevious] = [Math.round(a), Math.round(b)];
+  // Within a float's error of a whole number of millionths.
+  const millionths = (x: number, rounded: number) => Math.abs(x - rounded) <= Math.max(1, Math.abs(x)) * 1e-12;
+  return millionths(a, whole) && millionths(b, wholePrevious) ? (whole - wholePrevious) / SCALE : value - previous;
+}
+
 /** The rows whose first metric moved most between the two periods, by absolute difference. */
 export function topMovers(rows: readonly TableRow[], limit: number): Mover[] {
   return rows
     .map((row) => {
       const value = row.values[0] ?? null;
       const previousValue = row.previousValues?.[0] ?? null;
-      const delta = value !== null && previousValue !== null ? value - previousValue : null;
+      const delta = value !== null && previousValue !== null ? difference(value, previousValue) : null;
       return {
         dimensionValue: row.dimensionValue,
         value,
