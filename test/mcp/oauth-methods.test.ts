@@ -31,6 +31,20 @@ describe('OAuth endpoints by method', () => {
     },
   );
 
+  it.each(['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration'])(
+    '%s, a document, refuses POST, PUT, DELETE and PATCH with 405 and Allow, and is read with GET and HEAD',
+    async (path) => {
+      for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
+        const response = await fetch(`${served.baseUrl}${path}`, { method });
+        expect(response.status, method).toBe(405);
+        expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+        expect((await response.json()).error_description).toBe(`${method} is not allowed on ${path}; send a GET.`);
+      }
+      expect((await fetch(`${served.baseUrl}${path}`)).status).toBe(200);
+      expect((await fetch(`${served.baseUrl}${path}`, { method: 'HEAD' })).status).toBe(200);
+    },
+  );
+
   it.each(ENDPOINTS)('%s still takes a POST to the provider', async (path) => {
     const response = await fetch(`${served.baseUrl}${path}`, { method: 'POST', body: '' });
     expect(response.status).toBe(400);

@@ -94,21 +94,23 @@ async function refusalOf(deps: AuthorizationServerDeps, req: IncomingMessage): P
 }
 
 /**
- * The endpoints a client POSTs to (RFC 6749 §3.2, RFC 7009 §2.1, RFC 7591 §3.1) and the methods
- * each takes: OPTIONS where the provider answers a browser's CORS preflight. The provider's router
- * answers any other method 404, as if the endpoint did not exist.
+ * The endpoints a client POSTs to (RFC 6749 §3.2, RFC 7009 §2.1, RFC 7591 §3.1) and the metadata it reads (RFC 8414,
+ * OpenID discovery), with the methods each takes: OPTIONS where the provider answers a browser's CORS preflight. The
+ * provider's router answers any other method 404, as if the endpoint did not exist.
  */
-const POST_ENDPOINTS: Record<string, readonly string[]> = {
+const ENDPOINT_METHODS: Record<string, readonly string[]> = {
   [ROUTES.token]: ['POST', 'OPTIONS'],
   [ROUTES.registration]: ['POST'],
   [ROUTES.revocation]: ['POST', 'OPTIONS'],
+  '/.well-known/oauth-authorization-server': ['GET', 'HEAD', 'OPTIONS'],
+  '/.well-known/openid-configuration': ['GET', 'HEAD', 'OPTIONS'],
 };
 
 /** A method an endpoint does not take: 405 with Allow, in OAuth's error shape (what its clients read). */
 function methodRefusal(path: string, method = 'GET') {
-  const methods = POST_ENDPOINTS[path];
+  const methods = ENDPOINT_METHODS[path];
   if (!methods || methods.includes(method)) return null;
-  const description = `${method.slice(0, 16)} is not allowed on ${path}; send a POST.`;
+  const description = `${method.slice(0, 16)} is not allowed on ${path}; send a ${methods[0]}.`;
   return oauthFailure(405, 'invalid_request', description, { Allow: methods.join(', ') });
 }
 
