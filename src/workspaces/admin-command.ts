@@ -79,13 +79,19 @@ export interface AdminCommandScope {
 }
 
 /**
+ * How long a change waits for the lock another instance's change holds (PostgreSQL's lock_timeout for the
+ * transaction): past it, the same 429, within the 5 s a transaction may run rather than failing with it.
+ */
+export const CHANGE_LOCK_WAIT_MS = 4_000;
+/**
  * A workspace's changes run one at a time, on any instance: a check and the write after it (a cap of 20 endpoints,
  * a form sent once) see every change committed before. Checked and then written in parallel, 25 creates at once
  * left 26 endpoints. A transaction-scoped advisory lock: nothing to release, and other workspaces never wait.
  */
 const WORKSPACE_CHANGE_LOCK = sqlStatement<{ locked: string }, { workspaceId: string }>(
   'admin-command.workspace-lock',
-  (param) => `SELECT pg_advisory_xact_lock(hashtext('workspace-change:' || ${param('workspaceId')}))::text AS locked`,
+  (param) => `SELECT set_config('lock_timeout', '${CHANGE_LOCK_WAIT_MS}ms', true),
+    pg_advisory_xact_lock(hashtext('workspace-change:' || ${param('workspaceId')}))::text AS locked`,
 );
 
 /**
@@ -96,12 +102,15 @@ const WORKSPACE_CHANGE_LOCK = sqlStatement<{ locked: string }, { workspaceId: st
  * refused 429 with Retry-After instead of failing when its transaction's time runs out.
  */
 export const CHANGE_TURN_LIMITS = { perKey: 1, maxWaiting: 32, maxWaitMs: 3_000 } as const;
+/** PostgreSQL's lock_not_available, as the driver adapter passes it on. */
+type DriverError = { meta?: { driverAdapterError?: { cause?: { code?: string } } } } | null | undefined;
+const lockTimedOut = (error: unknown) => (error as DriverError)?.meta?.driverAdapterError?.cause?.code === '55P03';
 const CHANGE_TURNS = createKeyedShares(CHANGE_TURN_LIMITS);
 const changesBusy = () =>
   new ApiError(
     'rate_limited',
-    `This workspace's changes run one at a time and ${CHANGE_TURN_LIMITS.maxWaiting} are waiting, or this one waited ` +
-      `${CHANGE_TURN_LIMITS.maxWaitMs / 1000} s; retry in 1 s.`,
+    `This workspace's changes run one at a time, and this one did not get its turn (${CHANGE_TURN_LIMITS.maxWaiting} ` +
+      `waiting, or a few seconds waited); retry in 1 s.`,
     { headers: { 'Retry-After': '1' } },
   );
 
@@ -132,6 +141,8 @@ export async function adminCommand<R>(
   try {
     if (!(await turn.granted)) throw changesBusy();
     return await changeInTransaction();
+  } catch (error) {
+    throw lockTimedOut(error) ? changesBusy() : error;
   } finally {
     turn.release();
   }

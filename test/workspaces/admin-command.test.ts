@@ -4,7 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeyedWorkspace, createTestApp, type TestApp } from '../support/app.js';
 import { personWithPassword } from '../support/web.js';
-import { adminCommand, CHANGE_TURN_LIMITS } from '../../src/workspaces/admin-command.js';
+import { adminCommand, CHANGE_LOCK_WAIT_MS, CHANGE_TURN_LIMITS } from '../../src/workspaces/admin-command.js';
 
 let t: TestApp;
 let keyed: Awaited<ReturnType<typeof createKeyedWorkspace>>;
@@ -87,6 +87,27 @@ describe('adminCommand', () => {
     for (const result of results)
       if (result.status === 'rejected')
         expect(result.reason).toMatchObject({ code: 'rate_limited', headers: { 'Retry-After': '1' } });
+  });
+
+  it("waits for another instance's change at most CHANGE_LOCK_WAIT_MS, then is refused 429, not failed", async () => {
+    const holder = new pg.Client({ connectionString: t.url });
+    await holder.connect();
+    await holder.query('BEGIN');
+    await holder.query("SELECT pg_advisory_xact_lock(hashtext('workspace-change:' || $1))", [keyed.workspace.id]);
+    try {
+      const started = performance.now();
+      const change = adminCommand(
+        t.database.prisma,
+        { workspaceId: keyed.workspace.id, actor: { email: null } },
+        { what: 'wait' },
+        ({ audit }) => audit('thing.waited', keyed.workspace.id),
+      );
+      await expect(change).rejects.toMatchObject({ code: 'rate_limited', headers: { 'Retry-After': '1' } });
+      expect(performance.now() - started).toBeGreaterThanOrEqual(CHANGE_LOCK_WAIT_MS - 100);
+    } finally {
+      await holder.query('COMMIT');
+      await holder.end();
+    }
   });
 
   it('runs the change and writes one audit entry with the actor and the acting app', async () => {
