@@ -10,7 +10,7 @@ import { createKeyedWorkspace, createTestApp, type TestApp } from '../support/ap
 import { listen } from '../support/listen.js';
 import { personWithPassword, signIn } from '../support/web.js';
 import { connectMcp, TestOAuthProvider } from '../support/mcp.js';
-import { createProject } from '../support/projects.js';
+import { createProject, ONE_SERIES_PROJECT } from '../support/projects.js';
 
 const TOKEN = 'c'.repeat(40);
 /** Far more than socket buffers take (12 MB), so an export that is not read stays open. */
@@ -36,13 +36,7 @@ beforeAll(async () => {
     EXPORT_IDLE_SECONDS: '900',
   });
   const keyed = await createKeyedWorkspace(t.database, { plan: 'scale' });
-  const project = await createProject(t.database, keyed.workspace.id, {
-    name: 'Held',
-    competitors: [],
-    models: ['chatgpt'],
-    locales: ['en-US'],
-    domains: ['acme.com'],
-  });
+  const project = await createProject(t.database, keyed.workspace.id, ONE_SERIES_PROJECT);
   const lines = [0, 1, 2].map((day) => ({
     project: project.id,
     date: `2026-10-0${day + 1}`,

@@ -1,19 +1,13 @@
 // A context's per-request state kept beside it by Pothos is let go when its execution ends
 // (graphql/context.ts, releaseContext): otherwise V8's scavenger keeps each request's entry
 // alive until a full collection (test/bench/README.md, "what survived the scavenges").
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RequestCache } from '@pothos/plugin-scope-auth';
 import { builder } from '../../src/graphql/builder.js';
-import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
+import { json } from '../support/app.js';
+import { useKeyedApp } from '../support/keyed-app.js';
 
-let t: TestApp;
-let key: string;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  key = (await createKeyedWorkspace(t.database)).key.secret;
-});
-afterAll(() => t.close());
+const keyed = useKeyedApp();
 afterEach(() => vi.restoreAllMocks());
 
 /** The scope caches the request's resolvers used, by context. */
@@ -39,17 +33,17 @@ function expectReleased(used: Map<object, unknown>) {
 describe('a GraphQL context after its execution', () => {
   it('no longer holds its scope cache after a v1 request', async () => {
     const used = recordCaches();
-    const response = await t.get('/api/v1/clients', key);
+    const response = await keyed.t.get('/api/v1/clients', keyed.key);
     expect(response.status).toBe(200);
     expectReleased(used);
   });
 
   it('no longer holds its scope cache after a /graphql request', async () => {
     const used = recordCaches();
-    const response = await t.app.fetch(
+    const response = await keyed.t.app.fetch(
       new Request('http://test.local/graphql', {
         method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${keyed.key}`, 'content-type': 'application/json' },
         body: JSON.stringify({ query: '{ clients { data { id } } }' }),
       }),
     );

@@ -1,20 +1,14 @@
 // A document nested deeper than the parser's stack is refused as a syntax error before parsing,
 // with or without a key, never a 500.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GraphQLError, parse } from 'graphql';
 import { MAX_DOCUMENT_NESTING, nestsDeeperThan, parseWithinNesting } from '../../src/graphql/document-nesting.js';
-import { createKeyedWorkspace, createTestApp, type TestApp } from '../support/app.js';
+import { useKeyedApp } from '../support/keyed-app.js';
 
-let t: TestApp;
-let key: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  key = (await createKeyedWorkspace(t.database)).key.secret;
-});
-afterAll(() => t.close());
+const keyed = useKeyedApp();
 
 const post = (query: string, headers: Record<string, string> = {}) =>
-  t.app.fetch(
+  keyed.t.app.fetch(
     new Request('http://test.local/graphql', {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...headers },
@@ -48,7 +42,7 @@ describe('nesting of a /graphql document', () => {
     'refuses a deeply nested list literal before parsing, with or without a key, as ' + 'GRAPHQL_PARSE_FAILED',
     async () => {
       const deep = `{ a(x:${'['.repeat(1990)} }`;
-      for (const headers of [{}, { authorization: `Bearer ${key}` }] as Record<string, string>[]) {
+      for (const headers of [{}, { authorization: `Bearer ${keyed.key}` }] as Record<string, string>[]) {
         const response = await post(deep, headers);
         expect(response.status).toBe(200);
         expect((await response.json()).errors).toEqual([
@@ -58,14 +52,17 @@ describe('nesting of a /graphql document', () => {
           },
         ]);
       }
-      const spec = await post(deep, { authorization: `Bearer ${key}`, accept: 'application/graphql-response+json' });
+      const spec = await post(deep, {
+        authorization: `Bearer ${keyed.key}`,
+        accept: 'application/graphql-response+json',
+      });
       expect(spec.status).toBe(400);
     },
   );
 
   it('still runs a document whose comments hold brackets', async () => {
     const body = await (
-      await post(`# ${'['.repeat(500)}\n{ viewer { scopes } }`, { authorization: `Bearer ${key}` })
+      await post(`# ${'['.repeat(500)}\n{ viewer { scopes } }`, { authorization: `Bearer ${keyed.key}` })
     ).json();
     expect(body.errors).toBeUndefined();
   });

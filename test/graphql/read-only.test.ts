@@ -1,23 +1,17 @@
 // What /graphql refuses as a document is validated — a mutation or a subscription (it is read-only),
 // too many aliases, too deep, too many directives — comes with its code and, for
 // application/graphql-response+json, a 400.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
+import { describe, expect, it } from 'vitest';
+import { json } from '../support/app.js';
+import { useKeyedApp } from '../support/keyed-app.js';
 
-let t: TestApp;
-let key: string;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  key = (await createKeyedWorkspace(t.database)).key.secret;
-});
-afterAll(() => t.close());
+const keyed = useKeyedApp();
 
 const post = (query: string, accept: string) =>
-  t.app.fetch(
+  keyed.t.app.fetch(
     new Request('http://test.local/graphql', {
       method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept },
+      headers: { authorization: `Bearer ${keyed.key}`, 'content-type': 'application/json', accept },
       body: JSON.stringify({ query }),
     }),
   );

@@ -13,7 +13,7 @@ import { createNodeServer } from '../../src/doors/node-server.js';
 import { createKeyedWorkspace, createTestApp, type TestApp } from '../support/app.js';
 import { createTestDatabase } from '../support/database.js';
 import { listenOnLoopback } from '../support/loopback.js';
-import { createProject } from '../support/projects.js';
+import { createProject, ONE_SERIES_PROJECT } from '../support/projects.js';
 
 /** Each export's call for a share, as it is made: whether it has returned yet. */
 const takes = vi.hoisted(() => [] as { settled: boolean }[]);
@@ -66,13 +66,7 @@ async function tenant(t: TestApp, keys: number, answers: number, text = TEXT): P
       }),
     ),
   );
-  const project = await createProject(t.database, keyed.workspace.id, {
-    name: 'Held',
-    competitors: [],
-    models: ['chatgpt'],
-    locales: ['en-US'],
-    domains: ['acme.com'],
-  });
+  const project = await createProject(t.database, keyed.workspace.id, ONE_SERIES_PROJECT);
   const days = Math.ceil(answers / 1_000);
   const lines = Array.from({ length: days }, (_, day) => ({
     project: project.id,

@@ -16,3 +16,22 @@ export function createProject(database: Database, workspaceId: string, fields: P
     data: { brand: 'Acme', ...fields, id: fields.id ?? newId('project'), workspaceId },
   });
 }
+
+/** The searches' and answers' fixture: two competitors (one with a domain), two models, two locales, an own domain. */
+export const CRM_PROJECT = {
+  name: 'CRM',
+  competitors: ['Globex', 'Initech'],
+  models: ['chatgpt', 'gemini'],
+  locales: ['en-US', 'de-DE'],
+  domains: ['acme.com'],
+  competitorDomains: [{ name: 'Globex', domains: ['globex.com'] }],
+} satisfies ProjectFields;
+
+/** One series (a model in a locale), no competitors: the fair-share tests' project. */
+export const ONE_SERIES_PROJECT = {
+  name: 'Held',
+  competitors: [],
+  models: ['chatgpt'],
+  locales: ['en-US'],
+  domains: ['acme.com'],
+} satisfies ProjectFields;

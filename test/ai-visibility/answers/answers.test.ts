@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../../src/db/ids.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../../support/app.js';
-import { createProject } from '../../support/projects.js';
+import { createProject, CRM_PROJECT } from '../../support/projects.js';
 
 const TOKEN = 'r'.repeat(40);
 let t: TestApp;
@@ -99,16 +99,7 @@ beforeAll(async () => {
   const keyed = await createKeyedWorkspace(t.database);
   key = keyed.key.secret;
   workspaceId = keyed.workspace.id;
-  const project = (extra: object = {}) =>
-    createProject(t.database, workspaceId, {
-      name: 'CRM',
-      competitors: ['Globex', 'Initech'],
-      models: ['chatgpt', 'gemini'],
-      locales: ['en-US', 'de-DE'],
-      domains: ['acme.com'],
-      competitorDomains: [{ name: 'Globex', domains: ['globex.com'] }],
-      ...extra,
-    });
+  const project = (extra: object = {}) => createProject(t.database, workspaceId, { ...CRM_PROJECT, ...extra });
   projectId = (await project()).id;
   otherProjectId = (await project({ name: 'Other' })).id;
   const first = await ingest([

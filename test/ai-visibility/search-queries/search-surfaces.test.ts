@@ -18,7 +18,7 @@ import {
   FIXTURE_RANGE,
   FIXTURE_SCANS,
 } from './search-fixture.js';
-import { createProject } from '../../support/projects.js';
+import { createProject, CRM_PROJECT } from '../../support/projects.js';
 
 const served = useListeningApp();
 let key: string;
@@ -56,16 +56,7 @@ beforeAll(async () => {
   const keyed = await createKeyedWorkspace(db);
   key = keyed.key.secret;
   workspaceId = keyed.workspace.id;
-  projectId = (
-    await createProject(db, keyed.workspace.id, {
-      name: 'CRM',
-      competitors: ['Globex', 'Initech'],
-      models: ['chatgpt', 'gemini'],
-      locales: ['en-US', 'de-DE'],
-      domains: ['acme.com'],
-      competitorDomains: [{ name: 'Globex', domains: ['globex.com'] }],
-    })
-  ).id;
+  projectId = (await createProject(db, keyed.workspace.id, CRM_PROJECT)).id;
   const summary = await ingest(
     db.pool,
     'scans',
