@@ -4,7 +4,6 @@ import type { PrismaClient } from '../db/generated/prisma/client.js';
 import { isIdOf, newId } from '../db/ids.js';
 import { UsageError } from '../errors/index.js';
 import { runStatement, sqlStatement } from '../db/sql-runner.js';
-
 import { adminCommand, sqlOf, type Actor, type AdminCommandPolicy } from '../workspaces/index.js';
 
 const CLIENTS: AdminCommandPolicy = { what: 'change clients', members: true };
@@ -38,10 +37,13 @@ export function createClient(prisma: PrismaClient, input: { workspaceId: string;
   });
 }
 
-async function liveClient(tx: Pick<PrismaClient, 'client'>, workspaceId: string, clientId: string) {
+/** A client not archived: of `workspaceId` when given (the operator CLI acts on any workspace's). */
+async function liveClient(tx: Pick<PrismaClient, 'client'>, clientId: string, workspaceId?: string) {
   if (!isIdOf('client', clientId)) throw new UsageError(`${clientId} is not a client id (cli_…)`);
-  const client = await tx.client.findFirst({ where: { id: clientId, workspaceId, archivedAt: null } });
-  if (!client) throw new UsageError(`no client ${clientId} in this workspace`, 'not_found');
+  const client = await tx.client.findFirst({
+    where: { id: clientId, archivedAt: null, ...(workspaceId ? { workspaceId } : {}) },
+  });
+  if (!client) throw new UsageError(`no client ${clientId}${workspaceId ? ' in this workspace' : ''}`, 'not_found');
   return client;
 }
 
@@ -51,7 +53,7 @@ export function renameClient(
 ) {
   const name = validName(input.name);
   return adminCommand(prisma, input, CLIENTS, async ({ tx, audit }) => {
-    const client = await liveClient(tx, input.workspaceId, input.clientId);
+    const client = await liveClient(tx, input.clientId, input.workspaceId);
     const renamed = await tx.client.update({ where: { id: client.id }, data: { name } });
     await audit('client.updated', client.id, { name });
     return view(renamed);
@@ -61,7 +63,7 @@ export function renameClient(
 /** Takes a client out of every list and read; its reports, projects and facts stay. */
 export function archiveClient(prisma: PrismaClient, input: { workspaceId: string; clientId: string; actor: Actor }) {
   return adminCommand(prisma, input, CLIENTS, async ({ tx, audit }) => {
-    const client = await liveClient(tx, input.workspaceId, input.clientId);
+    const client = await liveClient(tx, input.clientId, input.workspaceId);
     const archived = await tx.client.update({ where: { id: client.id }, data: { archivedAt: new Date() } });
     await audit('client.archived', client.id);
     return view(archived);
@@ -91,9 +93,7 @@ export async function setClientCurrency(
   input: { clientId: string; currency: string; actor: Actor },
 ) {
   const currency = validCurrency(input.currency);
-  if (!isIdOf('client', input.clientId)) throw new UsageError(`${input.clientId} is not a client id (cli_…)`);
-  const found = await prisma.client.findFirst({ where: { id: input.clientId, archivedAt: null } });
-  if (!found) throw new UsageError(`no client ${input.clientId}`, 'not_found');
+  const found = await liveClient(prisma, input.clientId);
   return adminCommand(
     prisma,
     { workspaceId: found.workspaceId, actor: input.actor },

@@ -127,14 +127,13 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   // Another process (the server, while the CLI runs) may already run this cluster, on the port it
   // was started with, whatever EMBEDDED_PG_PORT says here: share it.
   const running = runningPort(dataDir);
-  if (running !== null && (await reachable(urlAt(running))))
-    return { url: urlAt(running), port: running, shared: true, stop: async () => {} };
+  const shared = (port: number) => ({ url: urlAt(port), port, shared: true, stop: async () => {} });
+  if (running !== null && (await reachable(urlAt(running)))) return shared(running);
   // Its postmaster still alive but slow to answer (a loaded host, every connection taken): starting a second
   // server on the same data directory would only fail, so wait for the first and then say so.
   if (running !== null && clusterAlive(dataDir)) {
     for (let attempt = 0; attempt < BUSY_CLUSTER_ATTEMPTS; attempt++)
-      if (await reachable(urlAt(running), BUSY_CLUSTER_TIMEOUT_MS))
-        return { url: urlAt(running), port: running, shared: true, stop: async () => {} };
+      if (await reachable(urlAt(running), BUSY_CLUSTER_TIMEOUT_MS)) return shared(running);
     throw new Error(
       `the PostgreSQL of ${dataDir} runs on port ${running} but accepted no connection in ` +
         `${(BUSY_CLUSTER_ATTEMPTS * BUSY_CLUSTER_TIMEOUT_MS) / 1000} s; try again when it is less busy`,

@@ -7,10 +7,9 @@
 // kind is cited only by answers that name a competitor and leave the brand out: the sources
 // opportunity (get the brand listed there).
 // A PRNG of its own keeps the rest of the demo's numbers where they were.
-import type { Run } from '../ai-visibility/index.js';
+import type { Run, RunCitation } from '../ai-visibility/index.js';
 import { demoKeyPageOf, webCitation } from './citations.js';
 import { slugOf } from './web-sources.js';
-import type { RunCitation } from '../ai-visibility/index.js';
 import { languageOf, type BusinessKind, type Market } from './markets.js';
 import { pick, seededRandomFor } from './random.js';
 

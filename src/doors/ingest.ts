@@ -17,20 +17,21 @@ import { createIngestShares, ingest, type IngestKind } from '../ingest/index.js'
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
-/**
- * The one query parameter ingestion takes. An empty value is no value, as in v1; `yes` or `1` is
- * refused (read as false, it imported nothing). Unlike v1's reads, which ignore a parameter they do
- * not take, this write refuses one before reading the body: ignored, a `dryRun` would write.
- */
-/** A parameter's name as an error names it: a long one cut, an empty one said so. */
+/** How much of a parameter's name an error repeats. */
 const SHOWN_NAME_MAX_CHARS = 64;
 // Cut by characters, not UTF-16 units: half an emoji is a lone surrogate, which strict JSON readers refuse.
 const cutName = (name: string) => {
   const characters = Array.from(name);
   return characters.length > SHOWN_NAME_MAX_CHARS ? `${characters.slice(0, SHOWN_NAME_MAX_CHARS).join('')}…` : name;
 };
+/** A parameter's name as an error names it: a long one cut, an empty one said so. */
 const shownName = (name: string) => (name ? JSON.stringify(cutName(name)) : 'A parameter without a name');
 
+/**
+ * The one query parameter ingestion takes. An empty value is no value, as in v1; `yes` or `1` is
+ * refused (read as false, it imported nothing). Unlike v1's reads, which ignore a parameter they do
+ * not take, this write refuses one before reading the body: ignored, a `dryRun` would write.
+ */
 function skipInvalidOf(query: URLSearchParams): boolean {
   for (const name of query.keys())
     if (name !== 'skipInvalid')

@@ -11,15 +11,16 @@ const SUMMARY_COLUMNS =
   'created_at AS "createdAt", updated_at AS "updatedAt"';
 // The client's data version, bumped by each ingest of its facts (part of the cache keys).
 const CLIENT_DATA_VERSION = 'coalesce((SELECT c.data_version FROM clients c WHERE c.id = reports.client_id), 0)::text';
-// The currency of the report's money figures: its client's.
-const CLIENT_CURRENCY = '(SELECT c.currency FROM clients c WHERE c.id = reports.client_id) AS currency';
-const COLUMNS = `${SUMMARY_COLUMNS}, definition, archived_at AS "archivedAt", ${CLIENT_DATA_VERSION} AS "dataVersion",
-  ${CLIENT_CURRENCY}`;
+// A whole row's reads take the client's data version and currency (of the report's money figures) in one lookup of
+// its row (`FROM reports ${OF_CLIENT}`); the data-version probe takes the one column it needs.
+const OF_CLIENT = `LEFT JOIN LATERAL
+  (SELECT c.data_version, c.currency FROM clients c WHERE c.id = reports.client_id) client ON true`;
+const CLIENT_COLUMNS = 'coalesce(client.data_version, 0)::text AS "dataVersion", client.currency';
+const COLUMNS = `${SUMMARY_COLUMNS}, definition, archived_at AS "archivedAt", ${CLIENT_COLUMNS}`;
 // One by id, its definition as text (parsed when a reader asks): v1's version probe reads this row.
 const ALONE_COLUMNS = `${SUMMARY_COLUMNS}, definition::text AS definition, archived_at AS "archivedAt"`;
 const TIME_ZONE = `definition->'dateConfig'->>'timezone'`;
-const FOUND_COLUMNS = `${ALONE_COLUMNS}, ${CLIENT_DATA_VERSION} AS "dataVersion", ${TIME_ZONE} AS "timeZone",
-  ${CLIENT_CURRENCY}`;
+const FOUND_COLUMNS = `${ALONE_COLUMNS}, ${TIME_ZONE} AS "timeZone", ${CLIENT_COLUMNS}`;
 
 export type ReportSummaryRow = Pick<Report, 'id' | 'workspaceId' | 'clientId' | 'name' | 'createdAt' | 'updatedAt'>;
 // The definition column as the report commands write it (validated by reports/definition.ts).
@@ -47,7 +48,8 @@ const COUNT = tenantStatement<{ n: number }, { clientId: string | null }>(
 );
 const FIND = tenantStatement<FoundReport, { id: string }>(
   'reports.find',
-  (workspace, param) => `SELECT ${FOUND_COLUMNS} FROM reports WHERE ${live(workspace)} AND id = ${param('id')}`,
+  (workspace, param) =>
+    `SELECT ${FOUND_COLUMNS} FROM reports ${OF_CLIENT} WHERE ${live(workspace)} AND id = ${param('id')}`,
 );
 // The probes of a kept answer: the versions alone (a row read by the primary key's index, no definition to convert).
 const ROW_VERSIONS = tenantStatement<RowVersions, { id: string }>(
@@ -69,7 +71,8 @@ const FIND_ALONE = tenantStatement<FoundReport, { id: string }>(
 );
 const BY_IDS = tenantStatement<ReportRow, { ids: readonly string[] }>(
   'reports.by-ids',
-  (workspace, param) => `SELECT ${COLUMNS} FROM reports WHERE ${live(workspace)} AND id = ANY(${param('ids')}::text[])`,
+  (workspace, param) =>
+    `SELECT ${COLUMNS} FROM reports ${OF_CLIENT} WHERE ${live(workspace)} AND id = ANY(${param('ids')}::text[])`,
 );
 const BY_CLIENTS = tenantStatement<
   ReportSummaryRow & { parentId: string; total: number },

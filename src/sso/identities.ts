@@ -86,15 +86,21 @@ async function ensureMember(deps: IdentityDeps, workspaceId: string, userId: str
  */
 const skeletonOf = (email: string) => email.normalize('NFKD').replace(/\p{M}/gu, '').replace(/ı/g, 'i').toLowerCase();
 
-/** An account of the address's domain reading as this address does: a new account would be its look-alike. */
-async function lookAlikeAccount(deps: IdentityDeps, email: string) {
-  const domain = email.slice(email.lastIndexOf('@'));
+/**
+ * The account holding this address (in any case), else one of its domain reading as it does: a new account would be
+ * that one's look-alike.
+ */
+async function accountReadingAs(deps: IdentityDeps, email: string) {
   const sameDomain = await deps.prisma.user.findMany({
-    where: { email: { endsWith: domain, mode: 'insensitive' } },
+    where: { email: { endsWith: email.slice(email.lastIndexOf('@')), mode: 'insensitive' } },
     select: { id: true, email: true },
   });
   const skeleton = skeletonOf(email);
-  return sameDomain.find((user) => skeletonOf(user.email) === skeleton) ?? null;
+  return (
+    sameDomain.find((user) => user.email.toLowerCase() === email) ??
+    sameDomain.find((user) => skeletonOf(user.email) === skeleton) ??
+    null
+  );
 }
 
 /** An existing account with the identity's address, linked only when an owner approved it. */
@@ -121,11 +127,7 @@ export async function identify(
     await ensureMember(deps, workspaceId, bound, identity.email);
     return bound;
   }
-  const existing =
-    (await deps.prisma.user.findFirst({
-      where: { email: { equals: identity.email, mode: 'insensitive' } },
-      select: { id: true },
-    })) ?? (await lookAlikeAccount(deps, identity.email));
+  const existing = await accountReadingAs(deps, identity.email);
   if (existing) return approvedLink(deps, workspaceId, existing.id, identity);
   const user = await deps.prisma.user.create({
     data: { id: newId('user'), email: identity.email, name: identity.name.slice(0, 200) },
