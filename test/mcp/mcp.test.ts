@@ -781,6 +781,25 @@ describe('read tools', () => {
       expect(errorOf(result).code, name).toBe('not_found');
     }
     expect((await tool('list_reports', { clientId: ids.theirClient })).structuredContent!.reports.data).toEqual([]);
+    // An id of another kind: GraphQL's `node` finds it but the tool's fragment selects nothing (an empty answer).
+    const otherKind: [string, Record<string, unknown>, string][] = [
+      [
+        'query_metrics',
+        { id: ids.report, provider: 'google_ads', metrics: ['clicks'], dimension: 'campaign' },
+        'Client',
+      ],
+      ['get_client', { id: ids.report }, 'Client'],
+      ['get_kpi_summary', { id: ids.client }, 'Report'],
+      ['list_scans', { id: ids.client }, 'AiVisibilityProject'],
+    ];
+    for (const [name, args, type] of otherKind) {
+      const { code, message } = errorOf(await tool(name, args));
+      expect([name, code, message]).toEqual([
+        name,
+        'not_found',
+        `That id is not a ${type}'s: this tool reads a ${type}.`,
+      ]);
+    }
     const bad = await tool('get_report', { id: 'not-an-id' });
     expect(errorOf(bad).code).toBe('invalid_parameter');
     expect(errorOf(await tool('get_report', { id: ids.report, extra: 1 })).code).toBe('invalid_parameter');

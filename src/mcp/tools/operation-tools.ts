@@ -32,6 +32,11 @@ export interface OperationTool {
   compiled: CompiledQuery;
   /** Sections of another toolset's data, read only within the token's consent (granted-sections.ts). */
   sections: GrantedSection[];
+  /**
+   * The type a root field's answer must be for the tool to have read anything, by the field's answer key: a
+   * `node(id:)` whose whole selection is `... on Client` answers `{}` for a report's id.
+   */
+  rootTypes: Readonly<Record<string, string>>;
 }
 
 // Words a title spells its own way: "GetAiVisibilityMetrics" is "Get AI-visibility metrics".
@@ -87,6 +92,18 @@ export const toolsetFolder: ToolsetOf = (file) => {
   );
 };
 
+/** Each root field whose whole selection is one type's inline fragment: the type, by the field's answer key. */
+function rootTypesOf(operation: ReturnType<typeof spelledOut>): Record<string, string> {
+  const types: Record<string, string> = {};
+  for (const field of operation.selectionSet.selections) {
+    if (field.kind !== Kind.FIELD) continue;
+    const [only, ...more] = field.selectionSet?.selections ?? [];
+    if (more.length || only?.kind !== Kind.INLINE_FRAGMENT || !only.typeCondition) continue;
+    types[field.alias?.value ?? field.name.value] = only.typeCondition.name.value;
+  }
+  return types;
+}
+
 /** The input JSON Schema of an operation's variables (the grants a consent sets are not arguments). */
 function variablesSchema(operation: ReturnType<typeof spelledOut>, schema: GraphQLSchema): JsonSchema {
   const variables = (operation.variableDefinitions ?? []).filter((variable) => !isGrantVariable(variable));
@@ -131,6 +148,7 @@ function loadOperationTool(
     adminOnly: /\bAdmin only\b/i.test(description),
     compiled: compileOperation(schema, document, where, operation.name.value),
     sections,
+    rootTypes: rootTypesOf(operation),
   };
 }
 

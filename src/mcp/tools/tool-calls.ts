@@ -59,6 +59,24 @@ const accessOf = (bound: BoundRequest) => ({
   role: bound.holder.principal.role,
 });
 
+/**
+ * Why an answer holds nothing: a root field answered null (no such id in the workspace), or an id of
+ * another type than the one the tool reads (a report's id given to a client's tool answers `{}`).
+ */
+function missingRoot(tool: OperationTool, data: Record<string, unknown>): ApiError | undefined {
+  for (const [key, value] of Object.entries(data)) {
+    const type = tool.rootTypes[key];
+    if (value === null)
+      return new ApiError(
+        'not_found',
+        type ? `No ${type} with that id in this workspace.` : 'Nothing with that id in this workspace.',
+      );
+    if (type && typeof value === 'object' && Object.keys(value).length === 0)
+      return new ApiError('not_found', `That id is not a ${type}'s: this tool reads a ${type}.`);
+  }
+  return undefined;
+}
+
 export function createToolCalls(deps: ToolCallDeps, toolsByName: ReadonlyMap<string, Tool>) {
   /**
    * The tools this connection shows: its toolsets and read-only choice within the token's consent, the
@@ -114,8 +132,8 @@ export function createToolCalls(deps: ToolCallDeps, toolsByName: ReadonlyMap<str
         return toolError(variableArgumentError(result.errors) ?? apiErrorOf(result.errors, site));
       }
       const data = result.data as Record<string, unknown>;
-      if (Object.values(data).some((value) => value === null))
-        return toolError(new ApiError('not_found', 'Nothing with that id in this workspace.'));
+      const missing = missingRoot(tool, data);
+      if (missing !== undefined) return toolError(missing);
       // Checked before it is serialized; the answer carries the data twice (structuredContent and its text).
       assertResponseSize(data, context.config.RESPONSE_MAX_BYTES / 2);
       const withheld = withheldSections(tool.sections, holder.consent);
