@@ -90,16 +90,6 @@ export function acceptsJson(accept: string | null): boolean {
   return (jsonEntry(acceptEntries(accept))?.q ?? 0) > 0;
 }
 
-/** Whether a media type is acceptable: no Accept header, or one naming it, its `type/*` or `*\/*` with q above 0. */
-export function acceptsMediaType(accept: string | null, mediaType: string): boolean {
-  if (!accept) return true;
-  const entries = acceptEntries(accept);
-  const entry = [mediaType, `${mediaType.split('/')[0]}/*`, '*/*']
-    .map((type) => entries.find((candidate) => candidate.type === type))
-    .find(Boolean);
-  return (entry?.q ?? 0) > 0;
-}
-
 /**
  * Writes a record as one NDJSON line. The record's `jsonText` keys hold JSON text already
  * (RowExport.jsonText): the other keys are serialised and those members follow them as they are.

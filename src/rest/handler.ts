@@ -28,7 +28,7 @@ import { today } from '../dates/date-range.js';
 import { compileRouteOperations } from './operations.js';
 import { assertResponseSize } from '../http/response-size.js';
 import { ROW_EXPORTS, type ExportArgs } from '../ai-visibility/index.js';
-import { acceptsJson, acceptsMediaType, EXPORT_MEDIA_TYPES, exportResponse, negotiateExport } from './export.js';
+import { acceptsJson, exportResponse, negotiateExport } from './export.js';
 import { createReferenceRoutes } from './reference-routes.js';
 import { createExportSlots, type ExportShares } from './export-slots.js';
 
@@ -97,9 +97,6 @@ const notAcceptable = (exportable: boolean) =>
       : 'This endpoint answers application/json only (the OpenAPI document lists the endpoints that also export ' +
           'CSV and NDJSON); send Accept: application/json.',
   );
-const notAcceptableExport = (type: string) =>
-  new ApiError('not_acceptable', `This endpoint answers ${type} only; the Accept header does not allow it.`);
-
 /** An export route validates its JSON twin's filters; paging arguments are unknown there, so ignored. */
 const validatorOf = (route: RestRoute, schema: GraphQLSchema) => {
   const field = schema.getQueryType()!.getFields()[route.field]!;
@@ -107,13 +104,14 @@ const validatorOf = (route: RestRoute, schema: GraphQLSchema) => {
 };
 
 /**
- * The format an answer takes: an export route answers its one format; a JSON route also streams
- * for `Accept: text/csv` (kept for its callers); anything the Accept header rules out is a 406.
+ * The format an answer takes. An export route answers the one format its path names, whatever the Accept header
+ * says (RFC 9110 lets a server disregard it): generated clients send `Accept: application/json` on every call, and
+ * a 406 left their exports unusable. A JSON route also streams for `Accept: text/csv` (kept for its callers);
+ * anything else the Accept header rules out is a 406.
  */
 function negotiatedFormat(route: RestRoute, exportable: boolean, accept: string | null) {
-  const format = route.format ?? (exportable ? negotiateExport(accept) : null);
-  if (route.format && !acceptsMediaType(accept, EXPORT_MEDIA_TYPES[route.format]))
-    throw notAcceptableExport(EXPORT_MEDIA_TYPES[route.format]);
+  if (route.format) return route.format;
+  const format = exportable ? negotiateExport(accept) : null;
   if (!format && !acceptsJson(accept)) throw notAcceptable(exportable);
   return format;
 }

@@ -19,7 +19,7 @@ export const ERROR_RESPONSES: Record<string, { description: string; codes: strin
   },
   '404': { description: 'No such path or resource in this workspace.', codes: ['not_found'] },
   '406': {
-    description: "The Accept header allows none of the operation's media types (JSON, or the one format of an export).",
+    description: 'The Accept header allows neither JSON nor, where the data is also exported, its CSV or NDJSON.',
     codes: ['not_acceptable'],
   },
   '429': {

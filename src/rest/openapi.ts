@@ -110,7 +110,8 @@ function exportOperation(route: RestRoute, schema: GraphQLSchema): OpenApiDocume
         headers: { ...RATE_LIMIT_HEADERS, 'Content-Disposition': { $ref: '#/components/headers/Content-Disposition' } },
         content: { [EXPORT_MEDIA_TYPES[format]]: { schema: { type: 'string', description: EXPORT_BODIES[format] } } },
       },
-      ...errorRefs(Object.keys(ERROR_RESPONSES)),
+      // An export answers its format whatever the Accept header says (rest/handler.ts, negotiatedFormat).
+      ...errorRefs(Object.keys(ERROR_RESPONSES).filter((status) => status !== '406')),
     },
   };
 }

@@ -106,7 +106,9 @@ function operationTo2(operation: OpenApiDocument, document: OpenApiDocument): Op
   const mediaType = Object.keys(responses['200'].content)[0]!;
   return {
     ...rest,
-    ...(mediaType !== JSON_MEDIA_TYPE ? { produces: [mediaType, JSON_MEDIA_TYPE] } : {}),
+    // An export produces its format alone: 2.0 has one list for every response, and generators send
+    // `Accept: application/json` whenever it is in it (the errors are JSON all the same).
+    ...(mediaType !== JSON_MEDIA_TYPE ? { produces: [mediaType] } : {}),
     ...(parameters ? { parameters: parameters.map(parameterTo2) } : {}),
     responses: Object.fromEntries(
       Object.entries(responses as Record<string, JsonSchema>).map(([status, response]) => [

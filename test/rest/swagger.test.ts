@@ -100,15 +100,9 @@ describe('the Swagger 2.0 document', () => {
     }
   });
 
-  it('declares what each export produces beside JSON errors, and JSON for the rest', () => {
-    expect(swagger.paths['/ai-visibility/projects/{id}/answers.csv'].get.produces).toEqual([
-      'text/csv',
-      'application/json',
-    ]);
-    expect(swagger.paths['/ai-visibility/projects/{id}/sources.ndjson'].get.produces).toEqual([
-      'application/x-ndjson',
-      'application/json',
-    ]);
+  it('declares the one format each export produces (generators ask for JSON if listed), JSON for the rest', () => {
+    expect(swagger.paths['/ai-visibility/projects/{id}/answers.csv'].get.produces).toEqual(['text/csv']);
+    expect(swagger.paths['/ai-visibility/projects/{id}/sources.ndjson'].get.produces).toEqual(['application/x-ndjson']);
     expect(swagger.paths['/ai-visibility/projects/{id}/answers'].get).not.toHaveProperty('produces');
     expect(swagger.paths['/clients'].get.responses['200'].schema).toEqual({ $ref: '#/definitions/ClientList' });
     expect(swagger.paths['/clients'].get.responses['401']).toEqual({ $ref: '#/responses/Error401' });
