@@ -14,11 +14,15 @@ import { checkedSearchParams } from '../http/text-input.js';
 const MAX_SHOWN = 64;
 const shown = (value: string) => JSON.stringify(value.length > MAX_SHOWN ? `${value.slice(0, MAX_SHOWN)}…` : value);
 
-/** A boolean in a query string: `true` or `false`, nothing else (`yes`, `1`), at every door that takes one. */
+/**
+ * A boolean in a query string: `true` or `false` in any case (Python's requests and generated clients write `True`),
+ * nothing else (`yes`, `1`), at every door that takes one.
+ */
 export function queryBoolean(name: string, raw: string): boolean {
-  if (raw !== 'true' && raw !== 'false')
+  const word = raw.toLowerCase();
+  if (word !== 'true' && word !== 'false')
     throw invalidParameter(name, `${name} must be true or false; got ${shown(raw)}.`);
-  return raw === 'true';
+  return word === 'true';
 }
 
 /** Query strings carry text; GraphQL's Int and Boolean variables want numbers and booleans. */

@@ -470,6 +470,22 @@ describe('GET …/answers', () => {
     );
   });
 
+  it('reads a boolean in any case, as Python writes it (True, False)', async () => {
+    const ids = async (query: string) =>
+      (await v1(`/answers?dateFrom=2026-10-01&dateTo=2026-10-31&limit=500&${query}`)).body.data.map(
+        (a: { id: string }) => a.id,
+      );
+    for (const [word, same] of [
+      ['True', 'true'],
+      ['FALSE', 'false'],
+    ]) {
+      const answered = await ids(`mentioned=${word}`);
+      expect(answered.length).toBeGreaterThan(0);
+      expect(answered).toEqual(await ids(`mentioned=${same}`));
+    }
+    expect(await ids('mentioned=True')).not.toEqual(await ids('mentioned=false'));
+  });
+
   it('answers 400 for bad limits, cursors and filters, naming the parameter', async () => {
     for (const [query, param] of [
       ['limit=0', 'limit'],
@@ -479,6 +495,8 @@ describe('GET …/answers', () => {
       ['cursor=nonsense', 'cursor'],
       ['cursor=WyJ4IiwieSJd', 'cursor'],
       ['mentioned=yes', 'mentioned'],
+      ['mentioned=1', 'mentioned'],
+      ['mentioned=truee', 'mentioned'],
       ['promptId=pmt_x', 'promptId'],
       ['domain=%20', 'domain'],
       ['model=gpt5', 'model'],
