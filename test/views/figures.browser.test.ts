@@ -58,7 +58,7 @@ async function reportAt(datePreset: string, comparePreset: string) {
   await view.selectOption('select[aria-label="Compare with"]', comparePreset);
   await expect
     .poll(() => view.locator('.sub').first().textContent(), { timeout: 15_000 })
-    .toBe(`${span(data.range)} · compared with ${span(data.compareRange)}`);
+    .toBe(`${span(data.range)} · compared with ${span(data.compareRange)} · ${data.timezone} days`);
   const providerOf = (widgetId: string) => widgets.find((widget) => widget.id === widgetId)!.provider;
   // A period without any data has no figure yet (its sums would read 0): "–".
   const empty = data.range.daysWithData === 0;
@@ -290,6 +290,8 @@ describe.skipIf(!chromiumAvailable)('the figures on the pages', () => {
     );
     const rate = (value: number | null) => (value === null ? '–' : en.percent.format(value));
     const decimal = (value: number | null) => (value === null ? '–' : en.decimal.format(value));
+    // Its days are UTC days, whatever the reader's zone: said beside the range.
+    expect(await view.locator('.sub').first().textContent()).toMatch(/ · UTC days$/);
     expect(await view.locator('.kpi .value').allTextContents()).toEqual([
       rate(totals.visibility),
       rate(totals.shareOfVoice),

@@ -87,6 +87,7 @@ startView<ReportArgs, ReportData>({
         { class: 'sub' },
         `${f.day(numbers.range.from)} – ${f.day(numbers.range.to)}`,
         compared ? ` · compared with ${f.day(compared.from)} – ${f.day(compared.to)}` : '',
+        ` · ${dateConfig.timezone} days`,
       ),
       h(
         'div',

@@ -54,6 +54,8 @@ startView<VisibilityArgs, VisibilityData>({
         ' against ',
         project.competitors.length ? names(project.competitors) : 'no competitors',
         ` · ${f.day(range.from)} – ${f.day(range.to)}`,
+        // AI-visibility days are UTC days wherever the reader is (the API's rule).
+        ' · UTC days',
       ),
       h(
         'div',
