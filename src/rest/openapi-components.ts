@@ -70,12 +70,12 @@ const ERROR_SCHEMA = {
   properties: {
     error: {
       type: 'object',
-      required: ['code', 'message'],
+      required: ['code', 'message', 'requestId'],
       properties: {
         code: { type: 'string', description: 'Stable machine-readable code.' },
         message: { type: 'string', description: 'A human sentence; may change.' },
         param: { type: 'string', description: 'The parameter at fault, for invalid_parameter.' },
-        requestId: { type: 'string' },
+        requestId: { type: 'string', description: 'The X-Request-Id of the request: quote it when asking for help.' },
       },
     },
   },

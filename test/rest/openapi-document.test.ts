@@ -82,6 +82,19 @@ describe('operations', () => {
   });
 });
 
+describe('errors', () => {
+  it("type what every error carries as required (a generated client's requestId is not optional)", () => {
+    expect(document.components.schemas.Error.properties.error.required).toEqual(['code', 'message', 'requestId']);
+  });
+
+  it('list 406 for the JSON operations only: an export answers its format whatever the Accept header says', () => {
+    for (const operation of operations) {
+      const exported = /\.(csv|ndjson)$/.test(operation.path);
+      expect([operation.operationId, '406' in operation.responses]).toEqual([operation.operationId, !exported]);
+    }
+  });
+});
+
 describe('parameters', () => {
   it('are query or path parameters only, no header (conditional requests are described in prose)', () => {
     expect(new Set(parameters.map((parameter) => parameter.in))).toEqual(new Set(['path', 'query']));
