@@ -113,5 +113,12 @@ export interface Changes {
   empty: boolean;
 }
 
-/** An id as words: "last_30_days" reads "last 30 days". */
-export const words = (id: string) => id.replace(/_/g, ' ');
+// The catalogue's metrics that marketers read as initials: "ctr" is "CTR".
+const INITIALISMS = new Set(['ctr', 'cpc', 'cpa', 'cpm', 'roas']);
+
+/** An id as words: "last_30_days" reads "last 30 days", "ctr" reads "CTR". */
+export const words = (id: string) =>
+  id
+    .split('_')
+    .map((word) => (INITIALISMS.has(word) ? word.toUpperCase() : word))
+    .join(' ');
