@@ -167,6 +167,14 @@ describe.skipIf(!chromiumAvailable)('the figures on the pages', () => {
         (table) => catalog[providerOf(table.widgetId) as ProviderId].label,
       );
       expect(captions.map((caption, index) => caption.includes(sources[index]!))).toEqual(sources.map(() => true));
+      // So does each chart (a chart per metric): "Spend by week · cost" was Google Ads' or Meta Ads' alike.
+      const chartSources = (data.charts as { widgetId: string; series: unknown[] }[]).flatMap((chart) =>
+        chart.series.map(() => catalog[providerOf(chart.widgetId) as ProviderId].label),
+      );
+      const chartCaptions = await view.locator('figure.chart figcaption').allTextContents();
+      expect(chartCaptions.map((caption, index) => caption.includes(chartSources[index]!))).toEqual(
+        chartSources.map(() => true),
+      );
       // Every row and the total of every table (not the charts' own): each cell starts with v1's figure (its change
       // follows).
       type TableData = {

@@ -29,6 +29,19 @@ const PRESETS = [
 ];
 const COMPARISONS = ['none', 'previous_period', 'previous_year'];
 
+/** A labelled choice of ids, written as words, that calls `choose` with the id chosen. */
+const select = (label: string, values: string[], chosen: string, choose: (value: string) => void) =>
+  h(
+    'label',
+    {},
+    label,
+    h(
+      'select',
+      { 'aria-label': label, onchange: (event) => choose((event.target as HTMLSelectElement).value) },
+      values.map((value) => h('option', { value, ...(value === chosen ? { selected: true } : {}) }, words(value))),
+    ),
+  );
+
 startView<ReportArgs, ReportData>({
   title: 'Signalboard report',
   tool: 'view_report',
@@ -65,17 +78,6 @@ startView<ReportArgs, ReportData>({
       return data.metricCatalog.providers.find((declaring) => declaring.id === provider)?.label ?? provider;
     };
     const titled = (widgetId: string) => titleOf.get(widgetId) ?? widgetId;
-    const select = (label: string, values: string[], chosen: string, choose: (value: string) => void) =>
-      h(
-        'label',
-        {},
-        label,
-        h(
-          'select',
-          { 'aria-label': label, onchange: (event) => choose((event.target as HTMLSelectElement).value) },
-          values.map((value) => h('option', { value, ...(value === chosen ? { selected: true } : {}) }, words(value))),
-        ),
-      );
     const compared = numbers.compareRange;
     const missing = missingData(numbers.range, compared, f);
     const empty = numbers.range.daysWithData === 0;
@@ -112,7 +114,9 @@ startView<ReportArgs, ReportData>({
         ),
       );
     const ranges = { current: numbers.range, compared };
-    const charts = numbers.charts.flatMap((data) => chartsOf(data, titled(data.widgetId), ranges, meaningOf, f));
+    const charts = numbers.charts.flatMap((data) =>
+      chartsOf(data, titled(data.widgetId), sourceOf(data.widgetId), ranges, meaningOf, f),
+    );
     if (charts.length) root.append(h('div', { class: 'grid' }, charts));
     for (const data of numbers.tables) {
       const shown = tableOf(data, titled(data.widgetId), sourceOf(data.widgetId), meaningOf, changes);

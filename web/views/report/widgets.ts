@@ -55,7 +55,19 @@ const noDataYet = () => h('span', { class: 'delta', title: 'The period has no da
  * period dashed beside it. A bucket without data is a gap, not 0; one the range cuts or with days
  * without data is named, with the compared bucket it is set against.
  */
-export function chartsOf(data: ChartData, title: string, ranges: Ranges, meaningOf: MeaningOf, f: Formats) {
+/** The source a widget's caption adds after its title, unless the title names it already ("Meta Ads spend"). */
+const sourceAfter = (title: string, source: string) =>
+  title.toLowerCase().includes(source.toLowerCase()) ? null : source;
+
+/** A chart per metric, named by its title, its metric (if several) and its source ("Spend · cost · Meta Ads"). */
+export function chartsOf(
+  data: ChartData,
+  title: string,
+  source: string,
+  ranges: Ranges,
+  meaningOf: MeaningOf,
+  f: Formats,
+) {
   const grain = data.granularity ?? 'day';
   const label = grain === 'month' ? f.month : f.day;
   // A week's or month's point sits at its first day; the axis marks those days.
@@ -104,9 +116,10 @@ export function chartsOf(data: ChartData, title: string, ranges: Ranges, meaning
         ? [{ label: comparison, values: line.points.map((point) => point.previousValue), dashed: true }]
         : []),
     ];
+    const detail = [data.series.length > 1 ? words(line.metric) : null, sourceAfter(title, source)].filter(Boolean);
     return chart({
       title,
-      ...(data.series.length > 1 ? { detail: words(line.metric) } : {}),
+      ...(detail.length ? { detail: detail.join(' · ') } : {}),
       labels: line.points.map((point) => point.date),
       dates,
       partial: points.map((point) => (lacking(point) ? told(point, ranges.current) : null)),
@@ -148,6 +161,7 @@ export function tableOf(
     'Total',
     ...data.totals.values.map((value, index) => cell(value, data.totals.previousValues?.[index], index)),
   ]);
-  const caption = h('span', {}, bdi(title), title.toLowerCase().includes(source.toLowerCase()) ? '' : ` · ${source}`);
+  const named = sourceAfter(title, source);
+  const caption = h('span', {}, bdi(title), named ? ` · ${named}` : '');
   return table(caption, [words(data.dimension), ...data.columns.map(words)], rows);
 }
