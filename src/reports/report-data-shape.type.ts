@@ -27,7 +27,8 @@ export const KpiType = builder.objectRef<Kpi>('Kpi').implement({
     }),
     change: t.exposeFloat('change', {
       nullable: true,
-      description: 'Relative change against previousValue; null when that is 0 or null.',
+      description:
+        'Relative change against previousValue; null when that is 0 or null, or the range has no day of data.',
     }),
   }),
 });

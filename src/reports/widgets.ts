@@ -82,12 +82,17 @@ const valueOf = (provider: ProviderId, metric: string, sums: Sums | undefined): 
 const previousValueOf = (provider: ProviderId, metric: string, sums: Sums | undefined): number | null =>
   sums && inputsOf(provider, metric).every((input) => input in sums) ? metricValue(provider, metric, sums) : null;
 
+/**
+ * A KPI per metric. Its change is null while its own range has no day of data (today before the day's facts
+ * arrive): its sums read 0 there, and a change of −100 % would say the traffic stopped.
+ */
 export function assembleKpis(widget: Widget, current: SeriesSums, previous: SeriesSums | null): Kpi[] {
   const provider = widget.provider as ProviderId;
   return widget.metrics.map((metric) => {
     const value = valueOf(provider, metric, current.total);
     const previousValue = previous ? previousValueOf(provider, metric, previous.total) : null;
-    return { widgetId: widget.id, metric, value, previousValue, change: relativeChange(value, previousValue) };
+    const change = current.daysWithData ? relativeChange(value, previousValue) : null;
+    return { widgetId: widget.id, metric, value, previousValue, change };
   });
 }
 

@@ -121,4 +121,17 @@ describe('report data compared with a period before the data', () => {
     expect(points.filter((point) => point.previousValue === null)).toHaveLength(15);
     expect(data.tables[0].rows[0].previousValues).toEqual([sumOfClicks(31, DAYS), null]);
   });
+
+  it('has no change while its own range has no day of data (today before its facts), compared or not', async () => {
+    const data = await reportData('datePreset=today&comparePreset=previous_period');
+    expect([data.range.daysWithData, data.compareRange.daysWithData]).toEqual([0, 1]);
+    expect(kpi(data, 'clicks')).toEqual({
+      widgetId: 'k',
+      metric: 'clicks',
+      value: 0,
+      previousValue: clicksOn(1),
+      change: null,
+    });
+    expect(data.kpis.map((entry: { change: number | null }) => entry.change)).toEqual([null, null, null, null]);
+  });
 });

@@ -270,7 +270,7 @@ describe.skipIf(!chromiumAvailable)('the figures on the pages', () => {
     const notice = await view.locator('.notice.coverage').textContent();
     expect(notice).toContain('The current period has data for 0 of 1 day.');
     expect(await view.locator('.delta.better, .delta.worse').count()).toBe(0);
-    // No change is shown (v1's is -100 % for a sum): each tile says there is no data yet.
+    // No change is shown (v1 has none either): each tile says there is no data yet.
     expect(await changeLabels(view)).toEqual([]);
     const said = await view.locator('.kpi .delta:not([aria-label])').allTextContents();
     expect(said.filter((text) => text === 'no data yet')).toHaveLength(data.kpis.length);
