@@ -68,11 +68,30 @@ export function schemaTo2(schema: JsonSchema): JsonSchema {
 }
 
 /** A query or path parameter has no `example` in 2.0: its schema's first example becomes `x-example`. */
+// Words a label writes in capitals: "promptId" is "Prompt ID".
+const LABEL_CAPITALS = new Set(['id', 'bom', 'url']);
+
+/** A parameter's name as a form label ("dateFrom" reads "Date from"): Microsoft's connectors show `x-ms-summary`. */
+export function parameterLabel(name: string): string {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(' ')
+    .map((word) => (LABEL_CAPITALS.has(word) ? word.toUpperCase() : word));
+  const label = words.join(' ');
+  return label.charAt(0).toUpperCase() + label.slice(1);
+}
+
 function parameterTo2(parameter: JsonSchema): JsonSchema {
   const { schema, ...rest } = parameter;
   const { examples, ...shape } = schema as JsonSchema;
   const example = Array.isArray(examples) ? examples[0] : undefined;
-  return { ...rest, ...schemaTo2(shape), ...(example !== undefined ? { 'x-example': example } : {}) };
+  return {
+    ...rest,
+    'x-ms-summary': parameterLabel(parameter.name as string),
+    ...schemaTo2(shape),
+    ...(example !== undefined ? { 'x-example': example } : {}),
+  };
 }
 
 function headersTo2(

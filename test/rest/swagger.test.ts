@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { schema } from '../../src/graphql/schema.js';
 import { forOrigin } from '../../src/rest/openapi.js';
 import { v1OpenApiDocument } from '../../src/rest/sofa.js';
-import { schemaTo2, toSwagger2 } from '../../src/rest/swagger.js';
+import { parameterLabel, schemaTo2, toSwagger2 } from '../../src/rest/swagger.js';
 import { v1Schema } from '../../src/rest/v1-schema.js';
 
 const origin = 'https://api.example.test';
@@ -144,6 +144,21 @@ describe('the Swagger 2.0 document', () => {
       'x-nullable': true,
     });
     expect(swagger.definitions.AiVisibilityAnswer.properties.sentiment.enum).not.toContain(null);
+  });
+
+  it("labels every parameter for a connector's forms (x-ms-summary), written as words", () => {
+    expect(['dateFrom', 'promptId', 'includeArchived', 'bom', 'id', 'groupBy'].map(parameterLabel)).toEqual([
+      'Date from',
+      'Prompt ID',
+      'Include archived',
+      'BOM',
+      'ID',
+      'Group by',
+    ]);
+    const parameters = Object.values<any>(swagger.paths).flatMap((item) => item.get.parameters ?? []);
+    expect(parameters.length).toBeGreaterThan(50);
+    for (const parameter of parameters)
+      expect(parameter['x-ms-summary'], parameter.name).toBe(parameterLabel(parameter.name));
   });
 
   it('is under 1 MB', () => {
