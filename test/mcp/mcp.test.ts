@@ -797,7 +797,7 @@ describe('read tools', () => {
       expect([name, code, message]).toEqual([
         name,
         'not_found',
-        `That id is not a ${type}'s: this tool reads a ${type}.`,
+        `That id is another kind's: this tool reads ${type} ids.`,
       ]);
     }
     const bad = await tool('get_report', { id: 'not-an-id' });

@@ -72,7 +72,7 @@ function missingRoot(tool: OperationTool, data: Record<string, unknown>): ApiErr
         type ? `No ${type} with that id in this workspace.` : 'Nothing with that id in this workspace.',
       );
     if (type && typeof value === 'object' && Object.keys(value).length === 0)
-      return new ApiError('not_found', `That id is not a ${type}'s: this tool reads a ${type}.`);
+      return new ApiError('not_found', `That id is another kind's: this tool reads ${type} ids.`);
   }
   return undefined;
 }
