@@ -5,7 +5,7 @@
 // streamed, one row per item with its list's `kind`. The filters are the resolvers' own.
 import type { WorkspaceScope } from '../db/workspace-scope.js';
 import type { TenantStatement } from '../db/tenant-sql.js';
-import { ANSWER_JSON_TEXT_KEYS, answerRepository } from './answers/answer-repository.js';
+import { ANSWER_JSON_TEXT_KEYS, ANSWERS_EXPORT, answersExportValues } from './answers/answer-repository.js';
 import { ownershipOf } from './sources/domains.js';
 import { metricsRowOf, METRICS_ROWS } from './metrics/metrics.js';
 import { RATE_FIELDS } from './metrics/period-comparison.js';
@@ -99,10 +99,9 @@ export const ROW_EXPORTS: Readonly<Record<string, ExportBuilder>> = {
     });
   },
   aiVisibilityAnswers: (scope, project, args, now) => {
-    const answers = answerRepository(scope);
     return fromStatement({
-      statement: answers.exportStatement,
-      values: answers.pageValues(project.id, answerFilterOf(args, now)),
+      statement: ANSWERS_EXPORT,
+      values: answersExportValues(project.id, answerFilterOf(args, now)),
       columns: [
         'id',
         'projectId',

@@ -25,7 +25,8 @@ export function buildContext(
   cache: DataCache,
 ): GraphQLContext {
   const { workspace, config } = input;
-  const repositories = createRepositories(workspace);
+  // The input is the repositories' env as it is (its scope and config): no object more per request.
+  const repositories = createRepositories(input);
   return {
     ...input,
     repositories,

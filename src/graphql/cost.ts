@@ -19,8 +19,9 @@ import type { GraphQLContext } from './context.js';
 export const DEFAULT_LIST_SIZE = 10;
 
 /**
- * An answer's text, the one long field: typically 1–3 KB where a field is tens of bytes. The
- * response byte cap (http/response-size.ts) bounds what this estimate gets wrong.
+ * An answer's text, the one long field: typically 1–3 KB where a field is tens of bytes. What this
+ * estimate gets wrong is bounded by the bytes of answers a request may read (answer-repository.ts)
+ * and the response byte cap (http/response-size.ts).
  */
 export const ANSWER_TEXT_COST = 20;
 

@@ -85,6 +85,17 @@ export const responseTooLarge = (maxBytes: number, at: string) =>
       "or leave out long fields such as an answer's text and read them one at a time.",
   );
 
+/**
+ * The refusal of a read whose rows would pass the cap before any answer is made: long texts read
+ * for an answer are held in memory whole, whatever the answer then keeps of them.
+ */
+export const readTooLarge = (maxBytes: number, what: string) =>
+  new ApiError(
+    'response_too_large',
+    `The ${what} this request reads would exceed ${sizeOf(maxBytes)}. ` +
+      'Ask for fewer (first, limit, the ids of nodes) or fewer aliases, and page through the rest.',
+  );
+
 /** Throws response_too_large when `value` would serialize to more than `maxBytes`. */
 export function assertResponseSize(value: unknown, maxBytes: number): void {
   const at = pathOverSize(value, maxBytes);

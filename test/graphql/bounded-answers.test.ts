@@ -140,6 +140,42 @@ describe('the response byte cap', () => {
     expect(once.body.errors).toBeUndefined();
   });
 
+  it('refuses to read more answers than the cap holds, before holding them, whatever the answer keeps', async () => {
+    // Sixty answers of 30 KB, 1.8 MB read for an answer of ids: the texts would be held in memory all the same
+    // (500 prompts × 100 runs of 100 000 characters ran the service out of memory).
+    const { rows } = await t.database.pool.query<{ id: string; text: string }>(
+      'SELECT id, text FROM ai_answers WHERE project_id = $1 ORDER BY date DESC, id DESC LIMIT 60',
+      [projectIds[0]],
+    );
+    await t.database.pool.query('UPDATE ai_answers SET text = repeat($2, 2500) WHERE id = ANY($1)', [
+      rows.map((row) => row.id),
+      'long answer ',
+    ]);
+    try {
+      const runs = (first: number) =>
+        `query($project: ID!) { node(id: $project) { ... on AiVisibilityProject { prompts(limit: 500) { data { ` +
+        `runs(first: ${first}) { nodes { id } } } } } } }`;
+      // A list's error, as any resolver's: the rest of the answer stands (200), that list is null.
+      const { status, body } = await graphql(runs(100), { project: projectIds[0] });
+      expect(status).toBe(200);
+      expect(body.errors?.map((error: { extensions: { code: string } }) => error.extensions.code)).toContain(
+        'response_too_large',
+      );
+      expect(body.errors[0].message).toMatch(/^The answers this request reads would exceed 1 MB/);
+      // v1's pages read within the same bound: 100 answers of which 60 are long pass it.
+      const page = await t.get(`/api/v1/ai-visibility/projects/${projectIds[0]}/answers?limit=100`, key);
+      expect([page.status, (await json(page)).error?.message]).toEqual([
+        400,
+        expect.stringMatching(/^The answers this request reads/),
+      ]);
+      const fewer = await t.get(`/api/v1/ai-visibility/projects/${projectIds[0]}/answers?limit=20`, key);
+      expect(fewer.status).toBe(200);
+    } finally {
+      for (const row of rows)
+        await t.database.pool.query('UPDATE ai_answers SET text = $2 WHERE id = $1', [row.id, row.text]);
+    }
+  });
+
   it('refuses a v1 answer over the cap with response_too_large in the error envelope', async () => {
     const {
       rows: [answer],

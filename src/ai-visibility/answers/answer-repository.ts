@@ -3,7 +3,8 @@
 // statement without a limit feeds the streaming export.
 import type { AiModel } from '../common/models.js';
 import type { WorkspaceScope } from '../../db/workspace-scope.js';
-import { tenantStatement } from '../../db/tenant-sql.js';
+import { tenantStatement, type WorkspaceBinding } from '../../db/tenant-sql.js';
+import { readTooLarge } from '../../http/response-size.js';
 import type { ParamOf } from '../../db/named-parameters.js';
 import { storedSpellings } from '../sources/domains.js';
 import { groupByParent, inAskedOrder, perParent } from '../../db/per-parent.js';
@@ -51,9 +52,27 @@ const columns = (cast: '' | '::text') =>
   `${SCALAR_COLUMNS}, ${Object.entries(JSON_COLUMNS)
     .map(([key, column]) => `a.${column}${cast} AS "${key}"`)
     .join(', ')}`;
-const COLUMNS = columns('');
+// What a row holds once read, from the sizes PostgreSQL keeps beside each value (no value is read whole to
+// measure it): the answer's text and its JSON columns.
+const ROW_BYTES = `octet_length(a.text) + ${Object.values(JSON_COLUMNS)
+  .map((column) => `pg_column_size(a.${column})`)
+  .join(' + ')}`;
+const COLUMNS = `${columns('')}, ${ROW_BYTES} AS "rowBytes"`;
 /** The keys of an export row that hold PostgreSQL's JSON text. */
 export const ANSWER_JSON_TEXT_KEYS = Object.keys(JSON_COLUMNS) as readonly (keyof typeof JSON_COLUMNS)[];
+
+/** The rows of a statement, each with the running total of what the statement read up to it. */
+type Weighed<Row> = Row & { rowBytes: number; readBytes: number };
+type ReadBudget = { readMaxBytes: number };
+
+/**
+ * `inner`'s rows (selecting COLUMNS) in its order, up to and including the first whose running total of
+ * `rowBytes` passes `readMaxBytes`: a request asking for more answers than it may hold reads one row
+ * over its budget, never the rest (500 prompts × 100 runs of 100 000-character texts were 5 GB).
+ */
+const withinBudget = (inner: string, param: ParamOf<ReadBudget>) =>
+  `SELECT * FROM (SELECT r.*, (sum(r."rowBytes") OVER (ROWS UNBOUNDED PRECEDING))::float8 AS "readBytes"
+    FROM (${inner}) r) w WHERE w."readBytes" - w."rowBytes" < ${param('readMaxBytes')}`;
 
 type AnswerMatchParams = RunFilterParams & {
   projectId: string;
@@ -77,21 +96,21 @@ const afterSql = (param: ParamOf<AfterParams>) =>
 
 // Unnamed: planned for the values at hand, so a prompt filter uses the prompt index and an
 // absent one the project index (a generic plan cannot tell them apart).
-const pageOf = <Row>(selected: string) =>
-  tenantStatement<Row, AnswerPageParams>(
-    null,
-    (workspace, param) => `SELECT ${selected} FROM ai_answers a JOIN ai_prompts pr ON pr.id = a.prompt_id
+const pageSql = (selected: string, workspace: WorkspaceBinding, param: ParamOf<AnswerPageParams>) =>
+  `SELECT ${selected} FROM ai_answers a JOIN ai_prompts pr ON pr.id = a.prompt_id
     WHERE ${workspace('a')} AND ${matches(param)} AND ${afterSql(param)}
-    ORDER BY a.date DESC, a.id DESC LIMIT ${param('limit')}`,
-  );
-const PAGE = pageOf<AnswerRow>(COLUMNS);
+    ORDER BY a.date DESC, a.id DESC LIMIT ${param('limit')}`;
+const PAGE = tenantStatement<Weighed<AnswerRow>, AnswerPageParams & ReadBudget>(null, (workspace, param) =>
+  withinBudget(pageSql(COLUMNS, workspace, param), param),
+);
 /**
  * The pages' statement with each JSON column as PostgreSQL's text, for the export to write as it
  * is, not parsed and written again (docs/decisions/ai-visibility-run-sets-and-export.md).
  */
-const EXPORT_PAGE = pageOf<Omit<AnswerRow, keyof typeof JSON_COLUMNS> & Record<keyof typeof JSON_COLUMNS, string>>(
-  columns('::text'),
-);
+export const ANSWERS_EXPORT = tenantStatement<
+  Omit<AnswerRow, keyof typeof JSON_COLUMNS> & Record<keyof typeof JSON_COLUMNS, string>,
+  AnswerPageParams
+>(null, (workspace, param) => pageSql(columns('::text'), workspace, param));
 const COUNT = tenantStatement<{ n: number }, AnswerMatchParams>(
   null,
   (workspace, param) => `SELECT count(*)::int AS n FROM ai_answers a WHERE ${workspace('a')} AND ${matches(param)}`,
@@ -108,7 +127,7 @@ const COUNT_FROM_SCANS = tenantStatement<
     FROM scans a WHERE ${workspace('a')} AND a.project_id = ${param('projectId')} AND a.answer_count > 0
     AND ${runFilterSql('a', param)}`,
 );
-const FIND = tenantStatement<AnswerRow, { projectId: string; id: string }>(
+const FIND = tenantStatement<Weighed<AnswerRow>, { projectId: string; id: string }>(
   'answers.find',
   (workspace, param) =>
     `SELECT ${COLUMNS} FROM ai_answers a JOIN ai_prompts pr ON pr.id = a.prompt_id WHERE ${workspace('a')}
@@ -117,22 +136,28 @@ const FIND = tenantStatement<AnswerRow, { projectId: string; id: string }>(
 
 // The web app's prompt → runs: one page of each prompt's answers in one statement.
 const PAGES_OF_PROMPTS = tenantStatement<
-  AnswerRow & { parentId: string },
-  RunFilterParams & AfterParams & { parentIds: readonly string[]; limit: number }
+  Weighed<AnswerRow & { parentId: string }>,
+  RunFilterParams & AfterParams & ReadBudget & { parentIds: readonly string[]; limit: number }
 >('answers.pages-of-prompts', (workspace, param) =>
-  perParent(
-    param('parentIds'),
-    `SELECT ${COLUMNS} FROM ai_answers a JOIN ai_prompts pr ON pr.id = a.prompt_id
-    WHERE ${workspace('a')} AND a.prompt_id = p.id AND ${runFilterSql('a', param)} AND ${afterSql(param)}
-    ORDER BY a.date DESC, a.id DESC LIMIT ${param('limit')}`,
+  withinBudget(
+    perParent(
+      param('parentIds'),
+      `SELECT ${COLUMNS} FROM ai_answers a JOIN ai_prompts pr ON pr.id = a.prompt_id
+      WHERE ${workspace('a')} AND a.prompt_id = p.id AND ${runFilterSql('a', param)} AND ${afterSql(param)}
+      ORDER BY a.date DESC, a.id DESC LIMIT ${param('limit')}`,
+    ),
+    param,
   ),
 );
 
-const BY_IDS = tenantStatement<AnswerRow, { ids: readonly string[] }>(
+const BY_IDS = tenantStatement<Weighed<AnswerRow>, { ids: readonly string[] } & ReadBudget>(
   'answers.by-ids',
   (workspace, param) =>
-    `SELECT ${COLUMNS} FROM ai_answers a JOIN ai_prompts pr ON pr.id = a.prompt_id WHERE ${workspace('a')}
+    withinBudget(
+      `SELECT ${COLUMNS} FROM ai_answers a JOIN ai_prompts pr ON pr.id = a.prompt_id WHERE ${workspace('a')}
       AND a.id = ANY(${param('ids')}::text[])`,
+      param,
+    ),
 );
 
 const filterValues = (projectId: string, filter: AnswerFilter): AnswerMatchParams => ({
@@ -147,18 +172,37 @@ const afterValues = (after: AnswerCursor | null): AfterParams => ({
   afterId: after?.id ?? null,
 });
 
-export function answerRepository(scope: WorkspaceScope) {
+/** ANSWERS_EXPORT's values: every row of a page's filter (no cursor, no limit). */
+export const answersExportValues = (projectId: string, filter: AnswerFilter): AnswerPageParams => ({
+  ...filterValues(projectId, filter),
+  ...afterValues(null),
+  limit: null,
+});
+
+/**
+ * Answers of one request's workspace. What one request may read of them is bounded (`readMaxBytes`, the response
+ * byte cap: every answer read is written into the answer whole, so reading more could only end in
+ * response_too_large); each statement reads at most what is left, and a request past it is refused with that error.
+ */
+export function answerRepository(scope: WorkspaceScope, readMaxBytes: number) {
+  let left = readMaxBytes;
+  const spent = <Row extends { readBytes: number }>(rows: Row[]): Row[] => {
+    const read = rows.at(-1)?.readBytes ?? 0;
+    if (read > left) throw readTooLarge(readMaxBytes, 'answers');
+    left -= read;
+    return rows;
+  };
   return {
     /** `limit` rows after the cursor (and one more, to tell whether another page follows); null limit: every row. */
-    page: (projectId: string, filter: AnswerFilter, after: AnswerCursor | null, limit: number | null) =>
-      scope.rows(PAGE, { ...filterValues(projectId, filter), ...afterValues(after), limit }),
-    /** Every row of `page` (no cursor, no limit), the JSON columns as text (ANSWER_JSON_TEXT_KEYS). */
-    exportStatement: EXPORT_PAGE,
-    pageValues: (projectId: string, filter: AnswerFilter): AnswerPageParams => ({
-      ...filterValues(projectId, filter),
-      ...afterValues(null),
-      limit: null,
-    }),
+    page: async (projectId: string, filter: AnswerFilter, after: AnswerCursor | null, limit: number | null) =>
+      spent(
+        await scope.rows(PAGE, {
+          ...filterValues(projectId, filter),
+          ...afterValues(after),
+          limit,
+          readMaxBytes: left,
+        }),
+      ),
     count: async (projectId: string, filter: AnswerFilter): Promise<number> => {
       const [row] =
         filter.promptId === null && filter.domain === null
@@ -174,15 +218,18 @@ export function answerRepository(scope: WorkspaceScope) {
     ): Promise<AnswerRow[][]> =>
       groupByParent(
         promptIds,
-        await scope.rows(PAGES_OF_PROMPTS, {
-          parentIds: promptIds,
-          ...runFilterValues(filter),
-          ...afterValues(after),
-          limit,
-        }),
+        spent(
+          await scope.rows(PAGES_OF_PROMPTS, {
+            parentIds: promptIds,
+            ...runFilterValues(filter),
+            ...afterValues(after),
+            limit,
+            readMaxBytes: left,
+          }),
+        ),
       ),
     byIds: async (ids: readonly string[]): Promise<(AnswerRow | null)[]> =>
-      inAskedOrder(ids, await scope.rows(BY_IDS, { ids })),
+      inAskedOrder(ids, spent(await scope.rows(BY_IDS, { ids, readMaxBytes: left }))),
     find: async (projectId: string, answerId: string): Promise<AnswerRow | null> =>
       (await scope.rows(FIND, { projectId, id: answerId }))[0] ?? null,
   };
