@@ -102,4 +102,9 @@ export const LIMIT_FIELDS = {
    * workspace always gets one.
    */
   INGEST_MAX_CONCURRENT_PER_WORKSPACE: z.coerce.number().int().min(1).max(63).optional(),
+  /**
+   * Seconds an ingest may take to name its workspace (its first line complete, naming a known project or client):
+   * until then it holds one of the instance's ingests without counting against any workspace's share.
+   */
+  INGEST_NAMING_SECONDS: z.coerce.number().int().min(1).max(300).default(10),
 };

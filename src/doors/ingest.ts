@@ -12,9 +12,46 @@ import { jsonFailure } from './boundary.js';
 import { bearerChallenge, bearerToken } from '../auth/index.js';
 import { errorResponse, jsonResponse } from '../http/responses.js';
 import { bodyChunks, readAhead } from '../http/body.js';
-import { createIngestShares, ingest, type IngestKind } from '../ingest/index.js';
+import { createIngestShares, ingest, UnnamedBody, type IngestKind } from '../ingest/index.js';
 
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
+// Until a body names its workspace it holds one of the instance's few ingests without counting against any
+// workspace's share: four bodies sent a byte a second held every one for 30 s (INGEST_NAMING_SECONDS bounds it).
+const unnamedInTime = (seconds: number) =>
+  new ApiError(
+    'request_timeout',
+    `The body named no project or client within ${seconds} s (its first line complete); nothing was imported.`,
+    // The rest of the body is not read: the connection ends with the answer.
+    { headers: { Connection: 'close' } },
+  );
+
+/** `chunks` as they come, refused once `named()` is still false `seconds` after the start. */
+async function* namedWithin(
+  chunks: AsyncIterable<Uint8Array>,
+  named: () => boolean,
+  seconds: number,
+): AsyncGenerator<Uint8Array> {
+  const iterator = chunks[Symbol.asyncIterator]();
+  const deadline = performance.now() + seconds * 1000;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    for (;;) {
+      const next = iterator.next();
+      const late = named()
+        ? null
+        : new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(unnamedInTime(seconds)), Math.max(0, deadline - performance.now()));
+          });
+      const result = late ? await Promise.race([next, late]) : await next;
+      clearTimeout(timer);
+      if (result.done) return;
+      yield result.value;
+    }
+  } finally {
+    clearTimeout(timer);
+    void iterator.return?.();
+  }
+}
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
 /** How much of a parameter's name an error repeats. */
@@ -77,7 +114,11 @@ export function createIngestHandler(deps: { config: Config; database: Database; 
       const summary = await ingest(
         deps.database.pool,
         kind as IngestKind,
-        readAhead(bodyChunks(request, MAX_BODY_BYTES)),
+        namedWithin(
+          readAhead(bodyChunks(request, MAX_BODY_BYTES)),
+          () => slot.named,
+          deps.config.INGEST_NAMING_SECONDS,
+        ),
         { skipInvalid, onWorkspace: slot.join },
       );
       const { omitted, ...data } = summary;
@@ -92,6 +133,8 @@ export function createIngestHandler(deps: { config: Config; database: Database; 
       }
       return jsonResponse({ data, meta: {} });
     } catch (error) {
+      if (error instanceof UnnamedBody)
+        return errorResponse(error, requestId, {}, { lines: error.problems, omitted: error.omitted });
       return jsonFailure(error, { requestId, logger: deps.logger, what: 'ingest failed' });
     } finally {
       slot.release();

@@ -5,5 +5,5 @@ export type { MetricFactInput } from './metric-facts.js';
 export { writeScans } from './scans.js';
 export { RUN_LIMITS } from './run-schema.js';
 export type { ScanInput } from './scan-lines.js';
-export { ingest, type IngestKind } from './service.js';
+export { ingest, UnnamedBody, type IngestKind } from './service.js';
 export { createIngestShares } from './shares.js';

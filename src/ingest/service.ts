@@ -5,6 +5,7 @@
 // they name, and the first problems (lines.ts) — never every line or every problem.
 import type pg from 'pg';
 import { inTransaction } from '../db/transaction.js';
+import { ApiError } from '../errors/index.js';
 import { bodySlices, type BodyItem } from './body-items.js';
 import { ProblemList, type BodyState, type IngestSummary, type LineProblem, type ParsedLine } from './lines.js';
 import { existingClients, validateMetricLines, writeMetricFacts, type MetricFactInput } from './metric-facts.js';
@@ -129,6 +130,26 @@ function validationOf(pool: pg.Pool, kind: IngestKind, onWorkspace: (workspaceId
   );
 }
 
+/**
+ * The lines a body may hold before one of them names a project or client of this service: a collector sending
+ * anything else is broken, and reading on (18 MB of `{}` took 45 s) held one of the instance's few ingests.
+ */
+export const UNNAMED_LINES_MAX = 10_000;
+
+/** The refusal of a body whose first lines name nothing known, with their first problems (as an invalid body's). */
+export class UnnamedBody extends ApiError {
+  constructor(
+    readonly problems: LineProblem[],
+    readonly omitted: number,
+  ) {
+    super(
+      'invalid_body',
+      `The first ${UNNAMED_LINES_MAX.toLocaleString('en-US')} lines name no project or client of this service; ` +
+        'nothing was imported.',
+    );
+  }
+}
+
 const byLine = (a: LineProblem, b: LineProblem) => a.line - b.line;
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -138,12 +159,19 @@ export async function ingest(
   body: IngestBody,
   options: IngestOptions = {},
 ): Promise<IngestResult> {
-  const validation = validationOf(pool, kind, options.onWorkspace);
+  let named = false;
+  const validation = validationOf(pool, kind, (workspaceId) => {
+    named = true;
+    options.onWorkspace?.(workspaceId);
+  });
   const problems = new ProblemList();
+  let itemsRead = 0;
   for await (const slice of bodySlices(chunksOf(body))) {
     const lines = slice.filter((item): item is ParsedLine => 'value' in item);
     const sliceProblems = slice.filter((item: BodyItem): item is LineProblem => 'message' in item);
     if (lines.length) sliceProblems.push(...(await validation.validate(lines, !problems.isFull)));
+    itemsRead += slice.length;
+    if (!named && itemsRead >= UNNAMED_LINES_MAX) throw new UnnamedBody(problems.reported, problems.omitted);
     for (const problem of sliceProblems.sort(byLine)) problems.add(problem);
     if (problems.count && !options.skipInvalid) validation.discard();
     // Between slices, other requests run: a large body is many short turns, not one long one.

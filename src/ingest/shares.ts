@@ -23,6 +23,8 @@ const busy = (holder: string, running: number) =>
 export interface IngestSlot {
   /** Counts the ingest against `workspaceId`'s share (once per workspace), or throws 429 past it. */
   join(workspaceId: string): void;
+  /** Whether the body named a workspace yet (joined one). */
+  readonly named: boolean;
   /** Gives every share back. */
   release(): void;
 }
@@ -43,6 +45,9 @@ export function createIngestShares(shares: { instance: number; perWorkspace: num
           const share = byWorkspace.take(workspaceId);
           if (!share.granted) throw busy(`Workspace ${workspaceId}`, shares.perWorkspace);
           joined.set(workspaceId, share);
+        },
+        get named() {
+          return joined.size > 0;
         },
         release() {
           held.release();

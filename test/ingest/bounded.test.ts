@@ -3,6 +3,7 @@
 // other requests are answered while it is validated, and ingests beyond the instance's limit are
 // refused before their bodies are read.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../src/db/ids.js';
 import { ERROR_BODY_MAX_BYTES } from '../../src/http/responses.js';
 import { REPORTED_PROBLEMS } from '../../src/ingest/lines.js';
 import { createKeyedWorkspace, createTestApp, json, type TestApp } from '../support/app.js';
@@ -11,9 +12,17 @@ const TOKEN = 'b'.repeat(40);
 let t: TestApp;
 let key: string;
 
+let clientId: string;
+
 beforeAll(async () => {
   t = await createTestApp({ INGEST_TOKEN: TOKEN, INGEST_MAX_CONCURRENT: '1' });
-  key = (await createKeyedWorkspace(t.database)).key.secret;
+  const keyed = await createKeyedWorkspace(t.database);
+  key = keyed.key.secret;
+  clientId = (
+    await t.database.prisma.client.create({
+      data: { id: newId('client'), workspaceId: keyed.workspace.id, name: 'Junk Collector Ltd' },
+    })
+  ).id;
 });
 afterAll(() => t.close());
 
@@ -31,6 +40,8 @@ describe('a body of junk lines', () => {
   it.each(['scans', 'metrics'])(
     '%s: answers its first problems and counts them all, in a small answer',
     async (kind) => {
+      // Junk after a line that names a project is read to the end and counted; a body of nothing but junk is
+      // refused at its 10 000th line, with the same first problems.
       const response = await ingest('{}\n'.repeat(100_000), kind);
       const text = await response.text();
       expect(response.status).toBe(400);
@@ -39,17 +50,27 @@ describe('a body of junk lines', () => {
       expect(error.lines.length).toBeGreaterThan(0);
       expect(error.lines.length).toBeLessThanOrEqual(REPORTED_PROBLEMS.count);
       expect(error.lines[0].line).toBe(1);
-      expect(error.omitted).toBe(100_000 - error.lines.length);
+      expect(error.omitted).toBeGreaterThan(0);
+      expect(error.lines.length + error.omitted).toBeLessThan(100_000);
       expect(error.message).toBe(
-        `100000 line(s) are invalid; the first ${error.lines.length} are listed; nothing was imported.`,
+        'The first 10,000 lines name no project or client of this service; nothing was imported.',
       );
     },
   );
 
   it('lets another request be answered while it is validated', async () => {
     const order: string[] = [];
-    // One chunk: without turns between its slices, it would be validated in one go.
-    const junk = ingest(Buffer.from('{}\n'.repeat(300_000))).then((response) => (order.push('ingest'), response));
+    // One chunk: without turns between its slices, it would be validated in one go. Its first line names a client, so
+    // the junk after it is read to the end.
+    const named = JSON.stringify({
+      client: clientId,
+      provider: 'google_ads',
+      date: '2026-10-01',
+      metrics: { clicks: 1 },
+    });
+    const junk = ingest(Buffer.from(`${named}\n${'{}\n'.repeat(300_000)}`), 'metrics').then(
+      (response) => (order.push('ingest'), response),
+    );
     const other = t.get('/api/v1/clients', key).then((response) => (order.push('other'), response));
     const [ingested, answered] = await Promise.all([junk, other]);
     expect(ingested.status).toBe(400);

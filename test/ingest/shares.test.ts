@@ -15,6 +15,7 @@ beforeAll(async () => {
     INGEST_TOKEN: TOKEN,
     INGEST_MAX_CONCURRENT: '3',
     INGEST_MAX_CONCURRENT_PER_WORKSPACE: '1',
+    INGEST_NAMING_SECONDS: '1',
   });
   for (let index = 0; index < 2; index++) {
     const { workspace } = await createKeyedWorkspace(t.database);
@@ -69,4 +70,76 @@ describe('ingests of one workspace at once', () => {
       expect((await ingest(projects[0]!)).status).toBe(200);
     },
   );
+});
+
+/** A body that starts a line and then sends nothing more until `stop` is called (a broken collector). */
+function stalledBody() {
+  let stop = () => {};
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode('{"project": "prj_'));
+      stop = () => controller.close();
+    },
+  });
+  return { body, stop: () => stop() };
+}
+
+describe('bodies that name no workspace', () => {
+  it('give their ingest back after INGEST_NAMING_SECONDS (408), so they cannot hold every one', async () => {
+    const stalled = Array.from({ length: 3 }, () => stalledBody());
+    const started = performance.now();
+    const answers = stalled.map(({ body }) =>
+      t.app.fetch(
+        new Request('http://test.local/internal/ingest/scans', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${TOKEN}` },
+          body,
+          duplex: 'half',
+        } as RequestInit),
+      ),
+    );
+    try {
+      // Every ingest of the instance is held by a body that has not named its workspace.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect((await ingest(projects[1]!)).status).toBe(429);
+      for (const answer of await Promise.all(answers)) {
+        expect(answer.status).toBe(408);
+        expect(answer.headers.get('connection')).toBe('close');
+        expect((await json(answer)).error.message).toMatch(/^The body named no project or client within 1 s/);
+      }
+      expect(performance.now() - started).toBeLessThan(5_000);
+      expect((await ingest(projects[1]!)).status).toBe(200);
+    } finally {
+      for (const { stop } of stalled) stop();
+    }
+  });
+
+  it('are refused once their first 10 000 lines name no project, without reading the rest', async () => {
+    const lines = '{}\n'.repeat(200_000);
+    const answer = await t.app.fetch(
+      new Request('http://test.local/internal/ingest/scans', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}` },
+        body: lines,
+      }),
+    );
+    expect(answer.status).toBe(400);
+    expect((await json(answer)).error).toMatchObject({
+      code: 'invalid_body',
+      message: 'The first 10,000 lines name no project or client of this service; nothing was imported.',
+    });
+    // A body whose lines name a project after a few bad ones is checked whole, as before.
+    const scan = { project: projects[1], date: '2026-10-02', model: 'chatgpt', locale: 'en-US', ...counters };
+    const named = await t.app.fetch(
+      new Request('http://test.local/internal/ingest/scans?skipInvalid=true', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}` },
+        body: `{}\n{}\n${JSON.stringify(scan)}`,
+      }),
+    );
+    expect([named.status, (await json(named)).data]).toEqual([
+      200,
+      expect.objectContaining({ accepted: 1, rejected: 2 }),
+    ]);
+  });
 });
