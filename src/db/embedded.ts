@@ -1,5 +1,5 @@
 // The embedded PostgreSQL used when DATABASE_URL is unset (npm start, tests).
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { constants, userInfo } from 'node:os';
 import pg from 'pg';
@@ -102,14 +102,7 @@ async function reachable(url: string, timeoutMs = 1_000): Promise<boolean> {
 /** Whether the process a cluster's postmaster.pid names (its first line) is alive. */
 function clusterAlive(dataDir: string): boolean {
   const pid = Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: alive, owned by another user (the embedded server runs as its own user under root).
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return Number.isInteger(pid) && pid > 0 && alive(pid);
 }
 
 /** The port in a running cluster's postmaster.pid (its fourth line), or null. */
@@ -120,10 +113,40 @@ function runningPort(dataDir: string): number | null {
   return Number.isInteger(port) && port > 0 ? port : null;
 }
 
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: alive, owned by another user (the embedded server runs as its own user under root).
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+// The process that started a cluster, beside its data directory: a cluster whose owner is gone (killed, or out of
+// memory, so that its exit hook never stopped the cluster) is nobody's, and was shared by every later start and
+// never stopped.
+const ownerFile = (dataDir: string) => `${dataDir}.owner`;
+
+/** Stops the cluster of `dataDir` when the process that started it is gone, and waits until it has. */
+async function stopOrphan(dataDir: string): Promise<void> {
+  if (!existsSync(ownerFile(dataDir)) || !existsSync(path.join(dataDir, 'postmaster.pid'))) return;
+  const owner = Number(readFileSync(ownerFile(dataDir), 'utf8'));
+  const postmaster = Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  if (!Number.isInteger(owner) || owner <= 0 || alive(owner) || !Number.isInteger(postmaster) || postmaster <= 0)
+    return;
+  if (!alive(postmaster)) return;
+  process.kill(postmaster, 'SIGINT');
+  for (let waited = 0; alive(postmaster) && waited < ORPHAN_STOP_MS; waited += 100)
+    await new Promise((resolve) => setTimeout(resolve, 100));
+}
+const ORPHAN_STOP_MS = 10_000;
+
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
   const dataDir = path.resolve(options.dataDir);
   const database = options.database ?? 'signalboard';
   const urlAt = (port: number, name = database) => `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/${name}`;
+  await stopOrphan(dataDir);
   // Another process (the server, while the CLI runs) may already run this cluster, on the port it
   // was started with, whatever EMBEDDED_PG_PORT says here: share it.
   const running = runningPort(dataDir);
@@ -175,6 +198,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     log,
   });
   exitOnSignals();
+  writeFileSync(ownerFile(dataDir), String(process.pid));
   const admin = new pg.Client({ connectionString: urlAt(options.port, 'postgres') });
   try {
     await admin.connect();
@@ -186,5 +210,13 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   } finally {
     await admin.end().catch(() => {});
   }
-  return { url, port: options.port, shared: false, stop: () => server.stop() };
+  return {
+    url,
+    port: options.port,
+    shared: false,
+    stop: async () => {
+      await server.stop();
+      rmSync(ownerFile(dataDir), { force: true });
+    },
+  };
 }

@@ -120,4 +120,51 @@ describe('embedded PostgreSQL module', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  // A server killed outright (out of memory) never ran its exit hook: its cluster ran on, nobody's, shared by every
+  // later start and never stopped. The next start stops it and runs the cluster as its own.
+  it('stops a cluster whose owner was killed, and runs it as its own', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'signalboard-orphan-pg-'));
+    chmodSync(dir, 0o755);
+    const dataDir = path.join(dir, 'data');
+    const owner = `
+      const { startEmbeddedPostgres } = await import('./src/db/embedded.ts');
+      const port = Number(process.env.PG_PORT);
+      await startEmbeddedPostgres({ dataDir: process.env.PG_DIR, port, database: 'orphan' });
+      console.log('ready');
+      setInterval(() => {}, 1000);`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '-e', owner], {
+      cwd: root,
+      env: { ...process.env, PG_DIR: dataDir, PG_PORT: String(await freePort()) },
+    });
+    let adopted: Awaited<ReturnType<typeof startEmbeddedPostgres>> | undefined;
+    let orphan = 0;
+    const stillRunning = () => {
+      try {
+        return process.kill(orphan, 0);
+      } catch (error) {
+        return (error as NodeJS.ErrnoException).code === 'EPERM';
+      }
+    };
+    try {
+      await new Promise<void>((resolve) =>
+        child.stdout.on('data', (chunk: Buffer) => String(chunk).includes('ready') && resolve()),
+      );
+      orphan = Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+      expect(stillRunning()).toBe(true);
+      const port = await freePort();
+      adopted = await startEmbeddedPostgres({ dataDir, port, database: 'orphan' });
+      expect(adopted).toMatchObject({ port, shared: false });
+      expect(stillRunning()).toBe(false);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await adopted?.stop();
+      // Left running when it was not adopted (the failure this guards against).
+      if (orphan && stillRunning()) process.kill(orphan, 'SIGINT');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
