@@ -107,6 +107,13 @@ export function createIngestHandler(deps: { config: Config; database: Database; 
         }),
         requestId,
       );
+    // A compressed body was read as its compressed bytes: a 400 for each "line" of it, where the encoding is the fault.
+    const coding = request.headers.get('content-encoding');
+    if (coding && coding.trim().toLowerCase() !== 'identity')
+      return errorResponse(
+        new ApiError('unsupported_media_type', 'Send the body uncompressed: no Content-Encoding is read here.'),
+        requestId,
+      );
     const skipInvalid = skipInvalidOf(url.searchParams);
     const slot = shares.take();
     if (slot instanceof ApiError) return errorResponse(slot, requestId);

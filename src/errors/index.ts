@@ -7,6 +7,7 @@ export type ErrorCode =
   | 'bad_request'
   | 'invalid_body'
   | 'payload_too_large'
+  | 'unsupported_media_type'
   | 'query_too_complex'
   | 'response_too_large'
   | 'request_timeout'
@@ -32,6 +33,7 @@ const statusByCode: Record<ErrorCode, number> = {
   bad_request: 400,
   invalid_body: 400,
   payload_too_large: 413,
+  unsupported_media_type: 415,
   query_too_complex: 400,
   response_too_large: 400,
   request_timeout: 408,

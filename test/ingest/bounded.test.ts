@@ -2,6 +2,7 @@
 // synchronously. Through HTTP: a body of junk lines answers with its first problems and a count,
 // other requests are answered while it is validated, and ingests beyond the instance's limit are
 // refused before their bodies are read.
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/db/ids.js';
 import { ERROR_BODY_MAX_BYTES } from '../../src/http/responses.js';
@@ -35,6 +36,22 @@ const ingest = (body: BodyInit, kind = 'scans') =>
       duplex: 'half',
     } as RequestInit),
   );
+
+describe('a compressed body', () => {
+  it.each(['gzip', 'br', 'GZIP, identity'])(
+    'sent with Content-Encoding: %s is refused 415, not read line by line',
+    async (coding) => {
+      const response = await t.app.fetch(
+        new Request('http://test.local/internal/ingest/scans', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${TOKEN}`, 'content-encoding': coding },
+          body: gzipSync('{}\n'),
+        }),
+      );
+      expect([response.status, (await json(response)).error.code]).toEqual([415, 'unsupported_media_type']);
+    },
+  );
+});
 
 describe('a body of junk lines', () => {
   it.each(['scans', 'metrics'])(
