@@ -127,7 +127,8 @@ const COUNT_FROM_SCANS = tenantStatement<
     FROM scans a WHERE ${workspace('a')} AND a.project_id = ${param('projectId')} AND a.answer_count > 0
     AND ${runFilterSql('a', param)}`,
 );
-const FIND = tenantStatement<Weighed<AnswerRow>, { projectId: string; id: string }>(
+// One answer, always within a request's bound (its text is at most 100 000 characters): not weighed.
+const FIND = tenantStatement<AnswerRow, { projectId: string; id: string }>(
   'answers.find',
   (workspace, param) =>
     `SELECT ${COLUMNS} FROM ai_answers a JOIN ai_prompts pr ON pr.id = a.prompt_id WHERE ${workspace('a')}
@@ -181,8 +182,8 @@ export const answersExportValues = (projectId: string, filter: AnswerFilter): An
 
 /**
  * Answers of one request's workspace. What one request may read of them is bounded (`readMaxBytes`, the response
- * byte cap: every answer read is written into the answer whole, so reading more could only end in
- * response_too_large); each statement reads at most what is left, and a request past it is refused with that error.
+ * byte cap: an answer read is held whole whatever the response keeps of it); each statement reads at most what is
+ * left, and a request past it is refused with response_too_large.
  */
 export function answerRepository(scope: WorkspaceScope, readMaxBytes: number) {
   let left = readMaxBytes;
