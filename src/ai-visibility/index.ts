@@ -20,7 +20,7 @@ export type { PromptView } from './prompts/prompt-management.js';
 export { ADD_PROMPTS_INPUT, PROMPT_IDS_INPUT, promptsToAdd, UPDATE_PROMPTS_INPUT } from './prompts/prompt-input.js';
 
 // Answers (runs): the repository, and what ingestion derives from a scan's runs.
-export { answerRepository, type AnswerRow } from './answers/answer-repository.js';
+export { answerRepository, answersReadMaxBytes, type AnswerRow } from './answers/answer-repository.js';
 export {
   competitorCountersFromRuns,
   competitorDifferences,

@@ -6,7 +6,7 @@ import { lazyRecord } from './lazily.js';
 import { clientRepository } from '../clients/index.js';
 import { reportRepository } from '../reports/index.js';
 import { projectRepository } from '../ai-visibility/index.js';
-import { answerRepository, promptRepository, scanRepository } from '../ai-visibility/index.js';
+import { answerRepository, answersReadMaxBytes, promptRepository, scanRepository } from '../ai-visibility/index.js';
 import { signalRepository } from '../signals/index.js';
 
 /** What the repositories are made from: the request's context (its scope, and the config's read bounds). */
@@ -18,7 +18,7 @@ export const createRepositories = lazyRecord<RepositoryEnv>()({
   projects: ({ workspace }) => projectRepository(workspace),
   scans: ({ workspace }) => scanRepository(workspace),
   prompts: ({ workspace }) => promptRepository(workspace),
-  answers: ({ workspace, config }) => answerRepository(workspace, config.RESPONSE_MAX_BYTES),
+  answers: ({ workspace, config }) => answerRepository(workspace, answersReadMaxBytes(config.RESPONSE_MAX_BYTES)),
   signals: ({ workspace }) => signalRepository(workspace),
 });
 

@@ -93,7 +93,7 @@ export const readTooLarge = (maxBytes: number, what: string) =>
   new ApiError(
     'response_too_large',
     `The ${what} this request reads would exceed ${sizeOf(maxBytes)}. ` +
-      'Ask for fewer (first, limit, the ids of nodes) or fewer aliases, and page through the rest.',
+      'Ask for fewer at a time (a smaller limit or page size, fewer ids) and page through the rest.',
   );
 
 /** Throws response_too_large when `value` would serialize to more than `maxBytes`. */

@@ -141,10 +141,11 @@ describe('the response byte cap', () => {
   });
 
   it('refuses to read more answers than the cap holds, before holding them, whatever the answer keeps', async () => {
-    // Sixty answers of 30 KB, 1.8 MB read for an answer of ids: the texts would be held in memory all the same
-    // (500 prompts × 100 runs of 100 000 characters ran the service out of memory).
+    // A hundred answers of 30 KB, 3 MB read for an answer of ids: the texts would be held in memory all the same
+    // (500 prompts × 100 runs of 100 000 characters ran the service out of memory). A request reads at most twice
+    // the cap (a page reads one row past itself): 2 MB here.
     const { rows } = await t.database.pool.query<{ id: string; text: string }>(
-      'SELECT id, text FROM ai_answers WHERE project_id = $1 ORDER BY date DESC, id DESC LIMIT 60',
+      'SELECT id, text FROM ai_answers WHERE project_id = $1 ORDER BY date DESC, id DESC LIMIT 100',
       [projectIds[0]],
     );
     await t.database.pool.query('UPDATE ai_answers SET text = repeat($2, 2500) WHERE id = ANY($1)', [
@@ -161,8 +162,8 @@ describe('the response byte cap', () => {
       expect(body.errors?.map((error: { extensions: { code: string } }) => error.extensions.code)).toContain(
         'response_too_large',
       );
-      expect(body.errors[0].message).toMatch(/^The answers this request reads would exceed 1 MB/);
-      // v1's pages read within the same bound: 100 answers of which 60 are long pass it.
+      expect(body.errors[0].message).toMatch(/^The answers this request reads would exceed 2 MB/);
+      // v1's pages read within the same bound: a page of these 100 long answers passes it.
       const page = await t.get(`/api/v1/ai-visibility/projects/${projectIds[0]}/answers?limit=100`, key);
       expect([page.status, (await json(page)).error?.message]).toEqual([
         400,

@@ -181,9 +181,15 @@ export const answersExportValues = (projectId: string, filter: AnswerFilter): An
 });
 
 /**
- * Answers of one request's workspace. What one request may read of them is bounded (`readMaxBytes`, the response
- * byte cap: an answer read is held whole whatever the response keeps of it); each statement reads at most what is
- * left, and a request past it is refused with response_too_large.
+ * What one request may read of answers: twice the response byte cap. An answer read is held whole whatever the
+ * response keeps of it, and a page reads one row past itself to tell whether another follows (a prompt's
+ * `runs(first: 1)` reads two), so an answer that fits the cap never reads more than twice it.
+ */
+export const answersReadMaxBytes = (responseMaxBytes: number) => 2 * responseMaxBytes;
+
+/**
+ * Answers of one request's workspace, at most `readMaxBytes` of them read (answersReadMaxBytes): each statement reads
+ * at most what is left, and a request past it is refused with response_too_large.
  */
 export function answerRepository(scope: WorkspaceScope, readMaxBytes: number) {
   let left = readMaxBytes;
