@@ -103,8 +103,9 @@ export const LIMIT_FIELDS = {
    */
   INGEST_MAX_CONCURRENT_PER_WORKSPACE: z.coerce.number().int().min(1).max(63).optional(),
   /**
-   * Seconds an ingest may take to name its workspace (its first line complete, naming a known project or client):
-   * until then it holds one of the instance's ingests without counting against any workspace's share.
+   * Seconds of grace for an ingest's body that has not named its workspace (its first line complete, naming a known
+   * project or client): past them it must have arrived at 64 KB/s on average (doors/ingest.ts). Until it names one it
+   * holds one of the instance's ingests without counting against any workspace's share.
    */
   INGEST_NAMING_SECONDS: z.coerce.number().int().min(1).max(300).default(10),
 };

@@ -16,35 +16,51 @@ import { createIngestShares, ingest, UnnamedBody, type IngestKind } from '../ing
 
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 // Until a body names its workspace it holds one of the instance's few ingests without counting against any
-// workspace's share: four bodies sent a byte a second held every one for 30 s (INGEST_NAMING_SECONDS bounds it).
-const unnamedInTime = (seconds: number) =>
+// workspace's share: four bodies sent a byte a second held every one for 30 s. Past INGEST_NAMING_SECONDS such a body
+// must have arrived at this rate on average, which a collector's first line of 60 MB on a slow uplink keeps and a
+// trickle does not.
+const UNNAMED_MIN_BYTES_PER_SECOND = 64 * 1024;
+/** How often an unnamed body that sends nothing is looked at. */
+const UNNAMED_CHECK_MS = 1_000;
+
+const unnamedTooSlow = (seconds: number) =>
   new ApiError(
     'request_timeout',
-    `The body named no project or client within ${seconds} s (its first line complete); nothing was imported.`,
+    `The body has named no project or client after ${seconds} s (its first line not complete) and arrives at under ` +
+      `${UNNAMED_MIN_BYTES_PER_SECOND / 1024} KB/s; nothing was imported.`,
     // The rest of the body is not read: the connection ends with the answer.
     { headers: { Connection: 'close' } },
   );
 
-/** `chunks` as they come, refused once `named()` is still false `seconds` after the start. */
-async function* namedWithin(
+/**
+ * `chunks` as they come; while `named()` is false, refused once `graceSeconds` have passed and the body arrived at
+ * under UNNAMED_MIN_BYTES_PER_SECOND on average, checked at every chunk and every second without one.
+ */
+async function* namedOrArriving(
   chunks: AsyncIterable<Uint8Array>,
   named: () => boolean,
-  seconds: number,
+  graceSeconds: number,
 ): AsyncGenerator<Uint8Array> {
   const iterator = chunks[Symbol.asyncIterator]();
-  const deadline = performance.now() + seconds * 1000;
+  const started = performance.now();
+  let received = 0;
+  const tooSlow = () => {
+    const seconds = (performance.now() - started) / 1000;
+    return !named() && seconds >= graceSeconds && received < seconds * UNNAMED_MIN_BYTES_PER_SECOND;
+  };
   let timer: NodeJS.Timeout | undefined;
+  const tick = () => new Promise<'tick'>((resolve) => (timer = setTimeout(() => resolve('tick'), UNNAMED_CHECK_MS)));
   try {
     for (;;) {
       const next = iterator.next();
-      const late = named()
-        ? null
-        : new Promise<never>((_, reject) => {
-            timer = setTimeout(() => reject(unnamedInTime(seconds)), Math.max(0, deadline - performance.now()));
-          });
-      const result = late ? await Promise.race([next, late]) : await next;
+      let result: IteratorResult<Uint8Array> | 'tick';
+      // The same pending read is raced with each tick until it settles: a tick never asks for a second chunk.
+      while ((result = named() ? await next : await Promise.race([next, tick()])) === 'tick')
+        if (tooSlow()) throw unnamedTooSlow(graceSeconds);
       clearTimeout(timer);
       if (result.done) return;
+      received += result.value.byteLength;
+      if (tooSlow()) throw unnamedTooSlow(graceSeconds);
       yield result.value;
     }
   } finally {
@@ -121,7 +137,7 @@ export function createIngestHandler(deps: { config: Config; database: Database; 
       const summary = await ingest(
         deps.database.pool,
         kind as IngestKind,
-        namedWithin(
+        namedOrArriving(
           readAhead(bodyChunks(request, MAX_BODY_BYTES)),
           () => slot.named,
           deps.config.INGEST_NAMING_SECONDS,
