@@ -58,6 +58,12 @@ describe('tool arguments of the wrong type', () => {
     expect(logLines.filter((line) => line.level >= 50 || line.err?.stack)).toEqual([]);
   });
 
+  it("a required argument left out is named in the tool's words, not GraphQL's", async () => {
+    expect(
+      await errorOf('query_metrics', { id: ids.client, provider: 'google_ads', metrics: ['clicks'] }),
+    ).toMatchObject({ code: 'invalid_parameter', param: 'dimension', message: 'Argument "dimension" is required.' });
+  });
+
   it('a list argument past its item cap is refused before GraphQL coerces a single item', async () => {
     const metrics = new Array(MAX_LIST_ITEMS * 900).fill(null);
     expect(await errorOf('query_metrics', { id: ids.client, provider: 'ga4', metrics })).toEqual({

@@ -64,6 +64,7 @@ export function argumentError(
 }
 
 const VARIABLE_ERROR = /^Variable "\$(\w+)"/;
+const MISSING = / was not provided\.$/;
 
 /**
  * The caller's mistake in errors from running a read tool's operation, or null: every error is
@@ -79,5 +80,8 @@ export function variableArgumentError(
   const [first] = errors;
   const name = VARIABLE_ERROR.exec(first!.message)![1]!;
   const reason = first!.originalError?.message;
+  // GraphQL's words for a missing argument name its variable and type ("$dimension" of type "String!").
+  if (!reason && MISSING.test(first!.message))
+    return new ApiError('invalid_parameter', `Argument ${JSON.stringify(name)} is required.`, { param: name });
   return new ApiError('invalid_parameter', reason ? `Invalid ${name}: ${reason}` : first!.message, { param: name });
 }
