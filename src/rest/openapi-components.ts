@@ -6,7 +6,7 @@ export const ERROR_RESPONSES: Record<string, { description: string; codes: strin
   '400': {
     description:
       'A parameter is malformed or not allowed (error.param names it), the path itself is malformed (bad_request), ' +
-      'or the answer would pass the response byte cap (response_too_large: ask for a smaller page).',
+      'or the answer (or the answers it reads) would pass the byte cap (response_too_large: ask for fewer).',
     codes: ['invalid_parameter', 'bad_request', 'response_too_large'],
   },
   '401': {
