@@ -37,14 +37,18 @@ const counters = {
   neutralCount: 0,
   negativeCount: 0,
 };
-const ingest = (project: string) =>
+/** A POST of scans with the service token; `body` may be a stream sent as it comes. */
+const postScans = (body: BodyInit, query = '') =>
   t.app.fetch(
-    new Request('http://test.local/internal/ingest/scans', {
+    new Request(`http://test.local/internal/ingest/scans${query}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${TOKEN}` },
-      body: JSON.stringify({ project, date: '2026-10-01', model: 'chatgpt', locale: 'en-US', ...counters }),
-    }),
+      body,
+      duplex: 'half',
+    } as RequestInit),
   );
+const ingest = (project: string) =>
+  postScans(JSON.stringify({ project, date: '2026-10-01', model: 'chatgpt', locale: 'en-US', ...counters }));
 
 describe('ingests of one workspace at once', () => {
   it(
@@ -88,16 +92,7 @@ describe('bodies that name no workspace', () => {
   it('give their ingest back after INGEST_NAMING_SECONDS (408), so they cannot hold every one', async () => {
     const stalled = Array.from({ length: 3 }, () => stalledBody());
     const started = performance.now();
-    const answers = stalled.map(({ body }) =>
-      t.app.fetch(
-        new Request('http://test.local/internal/ingest/scans', {
-          method: 'POST',
-          headers: { authorization: `Bearer ${TOKEN}` },
-          body,
-          duplex: 'half',
-        } as RequestInit),
-      ),
-    );
+    const answers = stalled.map(({ body }) => postScans(body));
     try {
       // Every ingest of the instance is held by a body that has not named its workspace.
       await new Promise((resolve) => setTimeout(resolve, 200));
@@ -139,27 +134,14 @@ describe('bodies that name no workspace', () => {
       },
     });
     const started = performance.now();
-    const answer = await t.app.fetch(
-      new Request('http://test.local/internal/ingest/scans', {
-        method: 'POST',
-        headers: { authorization: `Bearer ${TOKEN}` },
-        body,
-        duplex: 'half',
-      } as RequestInit),
-    );
+    const answer = await postScans(body);
     expect(performance.now() - started).toBeGreaterThan(1_500);
     expect([answer.status, (await json(answer)).data?.accepted]).toEqual([200, 1]);
   });
 
   it('are refused once their first 10 000 lines name no project, without reading the rest', async () => {
     const lines = '{}\n'.repeat(200_000);
-    const answer = await t.app.fetch(
-      new Request('http://test.local/internal/ingest/scans', {
-        method: 'POST',
-        headers: { authorization: `Bearer ${TOKEN}` },
-        body: lines,
-      }),
-    );
+    const answer = await postScans(lines);
     expect(answer.status).toBe(400);
     expect((await json(answer)).error).toMatchObject({
       code: 'invalid_body',
@@ -167,13 +149,7 @@ describe('bodies that name no workspace', () => {
     });
     // A body whose lines name a project after a few bad ones is checked whole, as before.
     const scan = { project: projects[1], date: '2026-10-02', model: 'chatgpt', locale: 'en-US', ...counters };
-    const named = await t.app.fetch(
-      new Request('http://test.local/internal/ingest/scans?skipInvalid=true', {
-        method: 'POST',
-        headers: { authorization: `Bearer ${TOKEN}` },
-        body: `{}\n{}\n${JSON.stringify(scan)}`,
-      }),
-    );
+    const named = await postScans(`{}\n{}\n${JSON.stringify(scan)}`, '?skipInvalid=true');
     expect([named.status, (await json(named)).data]).toEqual([
       200,
       expect.objectContaining({ accepted: 1, rejected: 2 }),
