@@ -68,6 +68,7 @@ async function* namedOrArriving(
     void iterator.return?.();
   }
 }
+
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
 /** How much of a parameter's name an error repeats. */
