@@ -5,16 +5,19 @@ import { request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { useListeningApp } from '../support/listen.js';
+import { createKeyedWorkspace } from '../support/app.js';
+import { newId } from '../../src/db/ids.js';
 
 const TOKEN = 'ingest_token_for_the_oversized_body_test_0123456789';
 const server = useListeningApp({ INGEST_TOKEN: TOKEN });
 
 /**
- * POSTs `megabytes` of one endless line in 1 MiB chunks and resolves with the status the server answered (a body of
- * many lines naming nothing is refused at its 10 000th, long before the limit).
+ * POSTs a line naming `clientId` and then `megabytes` of NDJSON in 1 MiB chunks, and resolves with the status the
+ * server answered (a body whose lines name nothing is refused at its 10 000th line, long before the limit).
  */
-function sendChunked(path: string, megabytes: number): Promise<number> {
-  const chunk = Buffer.alloc(1024 * 1024, 'x');
+function sendChunked(path: string, megabytes: number, clientId: string): Promise<number> {
+  const named = `${JSON.stringify({ client: clientId, provider: 'google_ads', date: '2026-10-01', metrics: {} })}\n`;
+  const chunk = Buffer.alloc(1024 * 1024, '{"a":1}\n');
   return new Promise((resolve, reject) => {
     const outgoing = request(`${server.baseUrl}${path}`, {
       method: 'POST',
@@ -26,6 +29,7 @@ function sendChunked(path: string, megabytes: number): Promise<number> {
     });
     // The server closes the connection after its answer; what is still being written then fails.
     outgoing.on('error', () => {});
+    outgoing.write(named);
     let sent = 0;
     const writeMore = () => {
       while (sent < megabytes) {
@@ -41,7 +45,11 @@ function sendChunked(path: string, megabytes: number): Promise<number> {
 
 describe('a chunked ingest body past the limit', () => {
   it('is refused with 413 and the server keeps serving after the drain window', async () => {
-    expect(await sendChunked('/internal/ingest/metrics', 70)).toBe(413);
+    const { workspace } = await createKeyedWorkspace(server.t.database);
+    const client = await server.t.database.prisma.client.create({
+      data: { id: newId('client'), workspaceId: workspace.id, name: 'Oversized Ltd' },
+    });
+    expect(await sendChunked('/internal/ingest/metrics', 70, client.id)).toBe(413);
     // Past the 2 s drain window, where the old timer fired on a request without a socket.
     await sleep(3_000);
     expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200);
