@@ -167,6 +167,10 @@ describe.skipIf(!chromiumAvailable)('the figures on the pages', () => {
         (table) => catalog[providerOf(table.widgetId) as ProviderId].label,
       );
       expect(captions.map((caption, index) => caption.includes(sources[index]!))).toEqual(sources.map(() => true));
+      // And each KPI ("sessions · Traffic · Google Analytics": "Traffic" alone did not say whose sessions).
+      const kpiNames = await view.locator('.kpi .name').allTextContents();
+      const kpiSources = (data.kpis as Kpi[]).map((kpi) => catalog[providerOf(kpi.widgetId) as ProviderId].label);
+      expect(kpiNames.map((name, index) => name.includes(kpiSources[index]!))).toEqual(kpiSources.map(() => true));
       // So does each chart (a chart per metric): "Spend by week · cost" was Google Ads' or Meta Ads' alike.
       const chartSources = (data.charts as { widgetId: string; series: unknown[] }[]).flatMap((chart) =>
         chart.series.map(() => catalog[providerOf(chart.widgetId) as ProviderId].label),

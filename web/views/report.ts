@@ -109,7 +109,13 @@ startView<ReportArgs, ReportData>({
           'ul',
           { class: 'kpis', 'aria-label': 'KPIs' },
           numbers.kpis.map((kpi) =>
-            kpiTile(kpi, titleOf.get(kpi.widgetId), meaningOf(kpi.widgetId, kpi.metric), changes),
+            kpiTile(
+              kpi,
+              titleOf.get(kpi.widgetId),
+              sourceOf(kpi.widgetId),
+              meaningOf(kpi.widgetId, kpi.metric),
+              changes,
+            ),
           ),
         ),
       );

@@ -28,19 +28,29 @@ export function coverageNotice(missing: string[], compared: boolean, empty: bool
   return h('p', { class: 'notice coverage', role: 'note' }, sentences.join(' '), consequence);
 }
 
-/** A KPI: its metric's name first (always in view), the widget's title after it (clamped when long). */
-export function kpiTile(kpi: Kpi, title: string | undefined, { format, direction }: MetricMeaning, changes: Changes) {
+/** The source a widget's caption adds after its title, unless the title names it already ("Meta Ads spend"). */
+const sourceAfter = (title: string, source: string) =>
+  title.toLowerCase().includes(source.toLowerCase()) ? null : source;
+
+/**
+ * A KPI: its metric's name first (always in view), the widget's title and its source after it (clamped when long):
+ * "sessions · Traffic · Google Analytics", as charts and tables name theirs.
+ */
+export function kpiTile(
+  kpi: Kpi,
+  title: string | undefined,
+  source: string,
+  { format, direction }: MetricMeaning,
+  changes: Changes,
+) {
   const metric = words(kpi.metric);
   const named = title && title !== kpi.metric ? title : null;
+  const from = sourceAfter(named ?? '', source);
+  const full = [metric, named, from].filter(Boolean).join(' · ');
   return h(
     'li',
     { class: 'kpi' },
-    h(
-      'div',
-      { class: 'name', title: named ? `${metric} · ${named}` : metric },
-      metric,
-      named ? [' · ', bdi(named)] : null,
-    ),
+    h('div', { class: 'name', title: full }, metric, named ? [' · ', bdi(named)] : null, from ? ` · ${from}` : null),
     h('div', { class: 'value' }, changes.empty ? '–' : format(kpi.value)),
     changes.empty ? noDataYet() : delta(kpi.change, direction, changes.f, changes.unlike),
     kpi.previousValue !== null ? h('span', { class: 'delta' }, ` (was ${format(kpi.previousValue)})`) : null,
@@ -52,14 +62,10 @@ const noDataYet = () => h('span', { class: 'delta', title: 'The period has no da
 
 /**
  * One chart per metric (metrics of a widget differ in scale: cost and ROAS), the comparison
- * period dashed beside it. A bucket without data is a gap, not 0; one the range cuts or with days
- * without data is named, with the compared bucket it is set against.
+ * period dashed beside it, named by its title, its metric (if several) and its source ("Spend · cost · Meta Ads").
+ * A bucket without data is a gap, not 0; one the range cuts or with days without data is named, with the compared
+ * bucket it is set against.
  */
-/** The source a widget's caption adds after its title, unless the title names it already ("Meta Ads spend"). */
-const sourceAfter = (title: string, source: string) =>
-  title.toLowerCase().includes(source.toLowerCase()) ? null : source;
-
-/** A chart per metric, named by its title, its metric (if several) and its source ("Spend · cost · Meta Ads"). */
 export function chartsOf(
   data: ChartData,
   title: string,
