@@ -99,20 +99,6 @@ async function reachable(url: string, timeoutMs = 1_000): Promise<boolean> {
   }
 }
 
-/** Whether the process a cluster's postmaster.pid names (its first line) is alive. */
-function clusterAlive(dataDir: string): boolean {
-  const pid = Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  return Number.isInteger(pid) && pid > 0 && alive(pid);
-}
-
-/** The port in a running cluster's postmaster.pid (its fourth line), or null. */
-function runningPort(dataDir: string): number | null {
-  const pidFile = path.join(dataDir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return null;
-  const port = Number(readFileSync(pidFile, 'utf8').split('\n')[3]);
-  return Number.isInteger(port) && port > 0 ? port : null;
-}
-
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -123,24 +109,43 @@ const alive = (pid: number) => {
   }
 };
 
+/**
+ * The positive whole number on `line` of `file`, or null: a cluster's postmaster.pid holds its pid on the first and
+ * its port on the fourth; an owner file its starter's pid.
+ */
+function numberOn(file: string, line = 0): number | null {
+  if (!existsSync(file)) return null;
+  const value = Number(readFileSync(file, 'utf8').split('\n')[line]);
+  return Number.isInteger(value) && value > 0 ? value : null;
+}
+
+/** Whether the process a cluster's postmaster.pid names (its first line) is alive. */
+function clusterAlive(dataDir: string): boolean {
+  const pid = numberOn(path.join(dataDir, 'postmaster.pid'));
+  return pid !== null && alive(pid);
+}
+
+/** The port in a running cluster's postmaster.pid (its fourth line), or null. */
+function runningPort(dataDir: string): number | null {
+  return numberOn(path.join(dataDir, 'postmaster.pid'), 3);
+}
+
 // The process that started a cluster, beside its data directory: a cluster whose owner is gone (killed, or out of
 // memory, so that its exit hook never stopped the cluster) is nobody's, and was shared by every later start and
 // never stopped.
 const ownerFile = (dataDir: string) => `${dataDir}.owner`;
 
+const ORPHAN_STOP_MS = 10_000;
+
 /** Stops the cluster of `dataDir` when the process that started it is gone, and waits until it has. */
 async function stopOrphan(dataDir: string): Promise<void> {
-  if (!existsSync(ownerFile(dataDir)) || !existsSync(path.join(dataDir, 'postmaster.pid'))) return;
-  const owner = Number(readFileSync(ownerFile(dataDir), 'utf8'));
-  const postmaster = Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  if (!Number.isInteger(owner) || owner <= 0 || alive(owner) || !Number.isInteger(postmaster) || postmaster <= 0)
-    return;
-  if (!alive(postmaster)) return;
+  const owner = numberOn(ownerFile(dataDir));
+  const postmaster = numberOn(path.join(dataDir, 'postmaster.pid'));
+  if (owner === null || postmaster === null || alive(owner) || !alive(postmaster)) return;
   process.kill(postmaster, 'SIGINT');
   for (let waited = 0; alive(postmaster) && waited < ORPHAN_STOP_MS; waited += 100)
     await new Promise((resolve) => setTimeout(resolve, 100));
 }
-const ORPHAN_STOP_MS = 10_000;
 
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
   const dataDir = path.resolve(options.dataDir);

@@ -67,7 +67,6 @@ export function schemaTo2(schema: JsonSchema): JsonSchema {
   return out;
 }
 
-/** A query or path parameter has no `example` in 2.0: its schema's first example becomes `x-example`. */
 // Words a label writes in capitals: "promptId" is "Prompt ID".
 const LABEL_CAPITALS = new Set(['id', 'bom', 'url']);
 
@@ -82,6 +81,10 @@ export function parameterLabel(name: string): string {
   return label.charAt(0).toUpperCase() + label.slice(1);
 }
 
+/**
+ * A query or path parameter has no `example` in 2.0: its schema's first example becomes `x-example`. Its label for
+ * Microsoft's connector forms is `x-ms-summary`.
+ */
 function parameterTo2(parameter: JsonSchema): JsonSchema {
   const { schema, ...rest } = parameter;
   const { examples, ...shape } = schema as JsonSchema;
